@@ -1,0 +1,119 @@
+package engine
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Engine holds what compilation and evaluation are configured with. The
+// zero value is ready to use: UTC "today" from the system clock and the
+// default limits.
+type Engine struct {
+	// Now supplies "today" for `is within`, `is older than` and `is younger
+	// than`; only its UTC calendar date is used.
+	Now    func() time.Time
+	Limits Limits
+}
+
+// Result is a policy run result (§6.3) without the service's timings.
+type Result struct {
+	Result bool            `json:"result"`
+	Trace  Trace           `json:"trace"`
+	Rule   []string        `json:"rule"`
+	Data   any             `json:"data"`
+	Error  *Error          `json:"error"`
+	Labels map[string]bool `json:"labels"`
+}
+
+// Run parses, compiles and evaluates a rule text in one go, as `POST /run`
+// does: a text that does not parse gives a result with the parse error.
+// The `rule` member has one entry per rule.
+func (e *Engine) Run(src string, data map[string]any) *Result {
+	prog, err := e.Compile(src)
+	if err != nil {
+		return ParseFailure(src, err.(ParseErrors), data, Paragraphs(src))
+	}
+	return prog.Evaluate(data)
+}
+
+// InlineRules returns the `rule` member of an inline run: the source of
+// each rule from its label or article through its full stop.
+func (p *Program) InlineRules() []string { return p.inline }
+
+// Lines returns the `rule` member of a stored policy's run: one entry per
+// line of the text, without line-ending characters.
+func Lines(src string) []string {
+	if src == "" {
+		return []string{}
+	}
+	lines := strings.Split(strings.TrimSuffix(src, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
+
+// Paragraphs is the `rule` member of an inline run whose text does not
+// parse: comment lines dropped, the rest split at blank lines.
+func Paragraphs(src string) []string {
+	out := []string{}
+	var cur []string
+	flush := func() {
+		if p := strings.TrimSpace(strings.Join(cur, "\n")); p != "" {
+			out = append(out, p)
+		}
+		cur = cur[:0]
+	}
+	for _, line := range strings.Split(src, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, "#"):
+		case t == "":
+			flush()
+		default:
+			cur = append(cur, line)
+		}
+	}
+	flush()
+	return out
+}
+
+// ParseFailure builds the result of a run whose text does not parse: the
+// first problem as the error and the synthetic parse-error trace (§6.7).
+func ParseFailure(src string, errs ParseErrors, data any, rule []string) *Result {
+	line, located := errs.failedLine()
+	var failedAt any
+	if located {
+		failedAt = line
+	}
+	path := "$.rule_syntax.line_0"
+	if located {
+		path = "$.rule_syntax.line_" + strconv.Itoa(line)
+	}
+	cond := ConditionTrace{
+		Selector: Text{"rule_syntax"},
+		Property: PropertyTrace{Path: path, Value: map[string]any{
+			"error_type":     "parse_error",
+			"failed_at_line": failedAt,
+			"rule_length":    len(Lines(src)),
+		}},
+		Operator: "EqualTo",
+		Value:    TypedValue{Type: typeString, Value: "invalid"},
+		Details: &EvaluationDetails{
+			LeftValue:  TypedValue{Type: "parse_error", Value: "invalid_syntax"},
+			RightValue: TypedValue{Type: "expectation", Value: "valid_syntax"},
+		},
+	}
+	return &Result{
+		Trace: Trace{Execution: []RuleTrace{{
+			Label:      "Parse Error",
+			Selector:   Text{"parser"},
+			Outcome:    Text{"parse_failed"},
+			Conditions: []ConditionTrace{cond},
+		}}},
+		Rule:  rule,
+		Data:  data,
+		Error: errs.asError(),
+	}
+}

@@ -1,0 +1,124 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+)
+
+// Kind classifies an error of the rule language. Its text is the prefix of
+// every message of that kind.
+type Kind int
+
+const (
+	KindParse Kind = iota
+	KindMissingSelector
+	KindMissingProperty
+	KindUnresolvedReference
+	KindType
+	KindEvaluation
+)
+
+var kindNames = [...]string{
+	KindParse:               "Parse error",
+	KindMissingSelector:     "Missing selector",
+	KindMissingProperty:     "Missing property",
+	KindUnresolvedReference: "Unresolved reference",
+	KindType:                "Type error",
+	KindEvaluation:          "Evaluation error",
+}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// Error is a parse or evaluation error as it appears in a run result: its
+// JSON form is the message string.
+type Error struct {
+	Kind    Kind
+	Message string // the full text, beginning with the kind
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// MarshalJSON writes the message, the form the API documents.
+func (e *Error) MarshalJSON() ([]byte, error) { return json.Marshal(e.Message) }
+
+func newError(k Kind, format string, args ...any) *Error {
+	return &Error{Kind: k, Message: k.String() + ": " + fmt.Sprintf(format, args...)}
+}
+
+// SyntaxError is one problem found by the parser. Located is false for
+// problems that have no meaningful position (an invalid date, a misused
+// count expression, a text without rules, a limit).
+type SyntaxError struct {
+	Pos      Position
+	Located  bool
+	Expected string
+}
+
+// Message renders the error the way run results carry it.
+func (e SyntaxError) Message() string {
+	if !e.Located {
+		return "Parse error: " + e.Expected
+	}
+	return fmt.Sprintf("Parse error:  --> %s\n  = %s", e.Pos, e.Expected)
+}
+
+func (e SyntaxError) Error() string { return e.Message() }
+
+// ParseErrors lists every problem the parser found, in text order. Its
+// message is the first one's, as run results report only one.
+type ParseErrors []SyntaxError
+
+func (l ParseErrors) Error() string {
+	switch len(l) {
+	case 0:
+		return "no errors"
+	case 1:
+		return l[0].Message()
+	}
+	return fmt.Sprintf("%s (and %d more)", l[0].Message(), len(l)-1)
+}
+
+// Messages returns every problem's message.
+func (l ParseErrors) Messages() []string {
+	out := make([]string, len(l))
+	for i, e := range l {
+		out[i] = e.Message()
+	}
+	return out
+}
+
+func (l ParseErrors) sorted() ParseErrors {
+	sort.SliceStable(l, func(i, j int) bool {
+		a, b := l[i].Pos, l[j].Pos
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+	return l
+}
+
+// asError converts the parser's list into the run-result error.
+func (l ParseErrors) asError() *Error {
+	return &Error{Kind: KindParse, Message: l[0].Message()}
+}
+
+// failedLine extracts the line of the first located error, for the
+// synthetic parse-error trace.
+func (l ParseErrors) failedLine() (int, bool) {
+	if len(l) == 0 || !l[0].Located {
+		return 0, false
+	}
+	return l[0].Pos.Line, true
+}
+
+// jsonText renders a data value inside an error message: compact JSON with
+// sorted object keys, as encoding/json writes a decoded value.
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}

@@ -1,0 +1,650 @@
+package engine
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Rule states during one evaluation.
+const (
+	unvisited uint8 = iota
+	running
+	passed
+	failed
+	errored
+)
+
+// evaluator holds one evaluation's memo of rule results. Small programs
+// keep their state in the fixed buffers, so evaluating them allocates only
+// the result.
+type evaluator struct {
+	prog     *Program
+	data     map[string]any
+	state    []uint8
+	stack    []int
+	today    int
+	hasToday bool
+
+	stateBuf [8]uint8
+	stackBuf [8]int
+}
+
+// resultBox puts a result and its one trace entry in one allocation.
+type resultBox struct {
+	Result
+	exec [1]RuleTrace
+}
+
+// Evaluate runs the program against a JSON object. Its `rule` member has
+// one entry per rule; stored runs replace it with Lines of their text.
+func (p *Program) Evaluate(data map[string]any) *Result {
+	e := evaluator{prog: p, data: data}
+	if len(p.rules) <= len(e.stateBuf) {
+		e.state = e.stateBuf[:len(p.rules)]
+	} else {
+		e.state = make([]uint8, len(p.rules))
+	}
+	e.stack = e.stackBuf[:0]
+
+	box := &resultBox{}
+	res := &box.Result
+	res.Rule, res.Data = p.inline, data
+	g := p.rules[p.golden]
+	entry := &box.exec[0]
+	entry.Label, entry.Selector, entry.Outcome = g.label, Text{g.selector}, Text{g.outcome}
+	res.Trace.Execution = box.exec[:]
+
+	e.state[p.golden] = running
+	e.stack = append(e.stack, p.golden)
+	result, err := e.rule(g, entry)
+	e.stack = e.stack[:0]
+	entry.Result = result && err == nil
+	if err != nil {
+		e.state[p.golden] = errored
+		res.Error = err
+		res.Labels = e.labelsAfterError()
+		return res
+	}
+	e.state[p.golden] = outcomeState(result)
+	res.Result = result
+	res.Labels = e.labels()
+	return res
+}
+
+func outcomeState(ok bool) uint8 {
+	if ok {
+		return passed
+	}
+	return failed
+}
+
+// labels evaluates every labelled rule the golden rule did not need; their
+// errors only make their label false (§6.2).
+func (e *evaluator) labels() map[string]bool {
+	if len(e.prog.labelled) == 0 {
+		return nil
+	}
+	out := make(map[string]bool, len(e.prog.labelled))
+	for _, i := range e.prog.labelled {
+		ok, err := e.ruleResult(i)
+		out[e.prog.rules[i].label] = ok && err == nil
+	}
+	return out
+}
+
+// labelsAfterError reports the labelled rules that completed before the
+// error, and the golden rule's label as false (§6.7).
+func (e *evaluator) labelsAfterError() map[string]bool {
+	var out map[string]bool
+	for _, i := range e.prog.labelled {
+		var v bool
+		switch {
+		case i == e.prog.golden:
+		case e.state[i] == passed:
+			v = true
+		case e.state[i] == failed:
+		default:
+			continue
+		}
+		if out == nil {
+			out = make(map[string]bool)
+		}
+		out[e.prog.rules[i].label] = v
+	}
+	return out
+}
+
+// ruleResult evaluates a referenced rule once and remembers the result.
+func (e *evaluator) ruleResult(i int) (bool, *Error) {
+	switch e.state[i] {
+	case passed:
+		return true, nil
+	case failed:
+		return false, nil
+	case errored:
+		return false, errAlreadyReported
+	case running:
+		return false, e.cycle(i)
+	}
+	if len(e.stack) >= e.prog.limits.MaxReferenceDepth {
+		return false, newError(KindEvaluation, "references nest deeper than %d rules", e.prog.limits.MaxReferenceDepth)
+	}
+	e.state[i] = running
+	e.stack = append(e.stack, i)
+	ok, err := e.rule(e.prog.rules[i], nil)
+	e.stack = e.stack[:len(e.stack)-1]
+	if err != nil {
+		e.state[i] = errored
+		return false, err
+	}
+	e.state[i] = outcomeState(ok)
+	return ok, nil
+}
+
+// errAlreadyReported stands for an error a rule raised earlier in the same
+// evaluation; it only arises while filling labels, where errors are dropped.
+var errAlreadyReported = &Error{Kind: KindEvaluation, Message: "Evaluation error: rule failed earlier"}
+
+func (e *evaluator) cycle(i int) *Error {
+	var b strings.Builder
+	b.WriteString("Evaluation error: Infinite loop detected in rule evaluation: ")
+	for _, j := range e.stack {
+		b.WriteString(e.prog.rules[j].outcome)
+		b.WriteString(" -> ")
+	}
+	b.WriteString(e.prog.rules[i].outcome)
+	return &Error{Kind: KindEvaluation, Message: b.String()}
+}
+
+// rule evaluates every condition in order (no short-circuit) and combines
+// them: `and` binds tighter than `or`. With a trace entry it records each
+// condition; referenced rules run without one.
+func (e *evaluator) rule(r *crule, entry *RuleTrace) (bool, *Error) {
+	var conds []ConditionTrace
+	var details []EvaluationDetails
+	if entry != nil {
+		conds = make([]ConditionTrace, 0, len(r.conds))
+		details = make([]EvaluationDetails, len(r.conds))
+	}
+	any, group := false, true
+	for i := range r.conds {
+		var ct *ConditionTrace
+		if entry != nil {
+			conds = append(conds, ConditionTrace{})
+			ct = &conds[i]
+			ct.Details = &details[i]
+		}
+		ok, err := e.condition(&r.conds[i], ct)
+		if err != nil {
+			if entry != nil {
+				entry.Conditions = conds
+			}
+			return false, err
+		}
+		group = group && ok
+		if i == len(r.or) || r.or[i] {
+			any = any || group
+			group = true
+		}
+	}
+	if entry != nil {
+		entry.Conditions = conds
+	}
+	return any, nil
+}
+
+func (e *evaluator) condition(c *ccond, ct *ConditionTrace) (bool, *Error) {
+	switch c.kind {
+	case condComparison:
+		return e.comparison(c, ct)
+	case condCount:
+		return e.count(c, ct)
+	}
+	if ct != nil {
+		ct.Reference, ct.Details = true, nil
+		ct.Selector, ct.RuleName = Text{c.refSelector}, c.ruleName
+	}
+	switch c.kind {
+	case condRuleRef:
+		if ct != nil {
+			ct.ReferencedRuleOutcome = e.prog.rules[c.target].outcome
+		}
+		ok, err := e.ruleResult(c.target)
+		if ct != nil {
+			ct.Result = ok && err == nil
+		}
+		return ok, err
+	case condInference:
+		return e.infer(c, ct)
+	}
+	return false, nil // an unresolved label reference is simply false
+}
+
+// infer decides an unresolved phrase reference from a data property named
+// after the phrase, and fails closed when there is none (§5.4).
+func (e *evaluator) infer(c *ccond, ct *ConditionTrace) (bool, *Error) {
+	_, root, found := lookupKey(e.data, c.refStep)
+	if !found {
+		return false, newError(KindMissingSelector, "selector '%s' not found in data", c.refSelector)
+	}
+	if obj, ok := root.(map[string]any); ok {
+		for _, cand := range c.candidates {
+			if _, v, ok := lookupKey(obj, step{cand.name, cand.canon}); ok {
+				ok := truthy(v)
+				if ct != nil {
+					ct.PropertyCheck = &PropertyCheck{PropertyName: cand.name, PropertyValue: wrapKind(v)}
+					ct.Result = ok
+				}
+				return ok, nil
+			}
+		}
+	}
+	return false, newError(KindUnresolvedReference, "no rule or data property matches %q", c.ruleName)
+}
+
+func truthy(v any) bool {
+	switch x := v.(type) {
+	case bool:
+		return x
+	case string:
+		switch strings.ToLower(x) {
+		case "pass", "true", "yes", "passed", "valid":
+			return true
+		}
+	case float64:
+		return x != 0
+	}
+	return false
+}
+
+func wrapKind(v any) any {
+	switch x := v.(type) {
+	case bool:
+		return map[string]any{"Boolean": x}
+	case string:
+		return map[string]any{"String": x}
+	case float64:
+		return map[string]any{"Number": x}
+	}
+	return v
+}
+
+// lookupKey finds a name among an object's keys: the exact key, else the
+// first key in byte order with the same canonical form (§2.5).
+func lookupKey(obj map[string]any, s step) (string, any, bool) {
+	if v, ok := obj[s.name]; ok {
+		return s.name, v, true
+	}
+	best, found := "", false
+	for k := range obj {
+		if canonEqual(k, s.canon) && (!found || k < best) {
+			best, found = k, true
+		}
+	}
+	if !found {
+		return "", nil, false
+	}
+	return best, obj[best], true
+}
+
+// resolve follows a path through the data. It returns the value and the
+// path of actual keys; on failure, the error and the intended path (keys
+// found so far, then the remaining names as written).
+func (e *evaluator) resolve(p *cpath) (any, string, *Error) {
+	var cur any = e.data
+	exact := true
+	var keyBuf [8]string
+	keys := keyBuf[:0]
+	for i, s := range p.steps {
+		obj, isObj := cur.(map[string]any)
+		var key string
+		var v any
+		found := false
+		if isObj {
+			key, v, found = lookupKey(obj, s)
+		}
+		if !found {
+			parent := joinPath(keys)
+			var err *Error
+			switch {
+			case i == 0:
+				err = newError(KindMissingSelector, "selector '%s' not found in data", s.name)
+			case i < p.rootSteps:
+				err = newError(KindMissingSelector, "selector '%s' not found at %s", s.name, parent)
+			default:
+				err = newError(KindMissingProperty, "property '%s' not found at %s", s.name, parent)
+			}
+			for _, rest := range p.steps[i:] {
+				keys = append(keys, rest.name)
+			}
+			return nil, joinPath(keys), err
+		}
+		if key != s.name {
+			exact = false
+		}
+		keys = append(keys, key)
+		cur = v
+	}
+	if exact {
+		return cur, p.exact, nil
+	}
+	return cur, joinPath(keys), nil
+}
+
+func joinPath(keys []string) string {
+	if len(keys) == 0 {
+		return "$"
+	}
+	return "$." + strings.Join(keys, ".")
+}
+
+func typeError(v value, raw any) *Error {
+	switch v.kind {
+	case vNull:
+		return newError(KindType, "Unsupported JSON value type: null")
+	case vObject:
+		return newError(KindType, "Unsupported JSON value type: %s", jsonText(raw))
+	case vInvalidList:
+		for _, it := range v.arr {
+			switch it.(type) {
+			case float64, string, bool:
+			default:
+				return newError(KindType, "Unsupported array item type: %s", jsonText(it))
+			}
+		}
+	}
+	return nil
+}
+
+func (e *evaluator) comparison(c *ccond, ct *ConditionTrace) (bool, *Error) {
+	raw, path, err := e.resolve(&c.left)
+	if ct != nil {
+		ct.Selector = Text{c.left.root}
+		ct.Property = PropertyTrace{Path: path}
+		ct.Operator = c.op.String()
+		if c.right != nil {
+			ct.Value = TypedValue{Type: typeString, Value: c.right.display}
+		} else if c.lit != nil {
+			ct.Value = c.lit.trace
+		} else {
+			ct.Value = TypedValue{Type: typeString, Value: ""}
+		}
+	}
+	fail := func(err *Error) (bool, *Error) {
+		if ct != nil {
+			ct.Details = nil
+		}
+		return false, err
+	}
+	if err != nil {
+		return fail(err)
+	}
+	left := fromJSON(raw)
+
+	if c.op.isEmpty() {
+		empty, ok := emptiness(left)
+		if ct != nil {
+			ct.Property.Value = raw
+		}
+		if !ok {
+			return fail(nil)
+		}
+		res := empty == (c.op == OpIsEmpty)
+		if ct != nil {
+			*ct.Details = EvaluationDetails{
+				LeftValue:        TypedValue{Type: vkindNames[left.kind], Value: raw},
+				RightValue:       TypedValue{Type: typeString, Value: ""},
+				ComparisonResult: res,
+			}
+			ct.Result = res
+		}
+		return res, nil
+	}
+
+	var right value
+	var rightShown TypedValue
+	var rightRaw any
+	if c.right != nil {
+		rightRaw, _, err = e.resolve(c.right)
+		if err != nil {
+			return fail(err)
+		}
+		right = fromJSON(rightRaw)
+	} else {
+		right, rightShown = c.lit.v, c.lit.trace
+	}
+	if err := typeError(left, raw); err != nil {
+		return fail(err)
+	}
+	if c.right != nil {
+		if err := typeError(right, rightRaw); err != nil {
+			return fail(err)
+		}
+		rightShown = TypedValue{Type: vkindNames[right.kind], Value: rightRaw}
+	}
+	if ct != nil {
+		ct.Property.Value = raw
+	}
+	res, ok := e.compare(c.op, left, right)
+	if !ok {
+		return fail(nil)
+	}
+	if ct != nil {
+		*ct.Details = EvaluationDetails{
+			LeftValue:        TypedValue{Type: vkindNames[left.kind], Value: raw},
+			RightValue:       rightShown,
+			ComparisonResult: res,
+		}
+		ct.Result = res
+	}
+	return res, nil
+}
+
+func emptiness(v value) (empty, ok bool) {
+	switch v.kind {
+	case vString:
+		return v.str == "", true
+	case vList, vInvalidList:
+		return len(v.arr) == 0, true
+	case vNull:
+		return true, true
+	case vObject:
+		return len(v.obj) == 0, true
+	}
+	return false, false
+}
+
+func (e *evaluator) count(c *ccond, ct *ConditionTrace) (bool, *Error) {
+	raw, path, err := e.resolve(&c.left)
+	suffix := ".number"
+	if c.length {
+		suffix = ".length"
+	}
+	if ct != nil {
+		ct.Selector = Text{c.left.root}
+		ct.Property = PropertyTrace{Path: path + suffix}
+		ct.Operator = c.op.String()
+		ct.Value = c.lit.trace
+	}
+	if err == nil {
+		var n int
+		n, err = countOf(raw, c.length)
+		if err == nil {
+			count := float64(n)
+			res, ok := e.compare(c.op, value{kind: vNumber, num: count}, c.lit.v)
+			if ct != nil {
+				ct.Property.Value = count
+				if ok {
+					*ct.Details = EvaluationDetails{
+						LeftValue:        TypedValue{Type: typeNumber, Value: count},
+						RightValue:       c.lit.trace,
+						ComparisonResult: res,
+					}
+					ct.Result = res
+				} else {
+					ct.Details = nil
+				}
+			}
+			return res && ok, nil
+		}
+	}
+	if ct != nil {
+		ct.Details = nil
+	}
+	return false, err
+}
+
+func countOf(raw any, length bool) (int, *Error) {
+	switch x := raw.(type) {
+	case []any:
+		return len(x), nil
+	case nil:
+		return 0, nil
+	case string:
+		if length {
+			return utf8.RuneCountInString(x), nil
+		}
+	case map[string]any:
+		if length {
+			return len(x), nil
+		}
+	}
+	if length {
+		return 0, newError(KindEvaluation, "Cannot calculate length of %s", jsonText(raw))
+	}
+	return 0, newError(KindEvaluation, "Cannot calculate number of %s for non array", jsonText(raw))
+}
+
+// compare applies an operator to typed operands (§4). ok is false when the
+// operand types do not go together: the condition is then false.
+func (e *evaluator) compare(op Operator, l, r value) (res, ok bool) {
+	switch op {
+	case OpGreaterThanOrEqual, OpLessThanOrEqual, OpGreaterThan, OpLessThan:
+		if l.kind != vNumber || r.kind != vNumber {
+			return false, false
+		}
+		switch op {
+		case OpGreaterThanOrEqual:
+			return l.num >= r.num, true
+		case OpLessThanOrEqual:
+			return l.num <= r.num, true
+		case OpGreaterThan:
+			return l.num > r.num, true
+		}
+		return l.num < r.num, true
+	case OpEqualTo, OpExactlyEqualTo:
+		return equal(l, r, op == OpExactlyEqualTo)
+	case OpNotEqualTo:
+		eq, ok := equal(l, r, false)
+		return !eq && ok, ok
+	case OpLaterThan, OpEarlierThan:
+		ld, lok := l.asDate()
+		rd, rok := r.asDate()
+		if !lok || !rok {
+			return false, false
+		}
+		if op == OpLaterThan {
+			return ld > rd, true
+		}
+		return ld < rd, true
+	case OpIn, OpNotIn:
+		if r.kind != vList {
+			return false, false
+		}
+		found := false
+		for i, n := 0, r.listLen(); i < n && !found; i++ {
+			found, _ = equal(l, r.listItem(i), false)
+		}
+		return found == (op == OpIn), true
+	case OpContains:
+		switch {
+		case l.kind == vString && r.kind == vString:
+			return containsWord(l.str, r.str), true
+		case l.kind == vList:
+			found := false
+			for i, n := 0, l.listLen(); i < n && !found; i++ {
+				found, _ = equal(l.listItem(i), r, false)
+			}
+			return found, true
+		}
+		return false, false
+	case OpWithin, OpOlderThan, OpYoungerThan:
+		d, ok := l.asDate()
+		if !ok || r.kind != vDuration {
+			return false, false
+		}
+		age := float64(e.todayDay() - d)
+		switch op {
+		case OpWithin:
+			if age < 0 {
+				age = -age
+			}
+			return age <= r.num, true
+		case OpOlderThan:
+			return age > r.num, true
+		}
+		return age < r.num, true
+	}
+	return false, false
+}
+
+func (e *evaluator) todayDay() int {
+	if !e.hasToday {
+		y, m, d := e.prog.now().UTC().Date()
+		e.today, e.hasToday = daysFromCivil(y, int(m), d), true
+	}
+	return e.today
+}
+
+// equal is the equality of `is equal to` and of list membership: strings
+// case-insensitively unless exact, a date and a string as dates.
+func equal(l, r value, exact bool) (eq, ok bool) {
+	switch {
+	case l.kind == vNumber && r.kind == vNumber:
+		return l.num == r.num, true
+	case l.kind == vString && r.kind == vString:
+		if exact {
+			return l.str == r.str, true
+		}
+		return strings.EqualFold(l.str, r.str), true
+	case l.kind == vBool && r.kind == vBool:
+		return l.b == r.b, true
+	case l.kind == vDate && r.kind == vDate:
+		return l.day == r.day, true
+	case l.kind == vDate && r.kind == vString:
+		d, ok := timestampDay(r.str)
+		return ok && d == l.day, ok
+	case l.kind == vString && r.kind == vDate:
+		d, ok := timestampDay(l.str)
+		return ok && d == r.day, ok
+	}
+	return false, false
+}
+
+// containsWord is string `contains`: case-insensitive, and the match must
+// not touch a letter or digit on either side.
+func containsWord(hay, needle string) bool {
+	h, n := strings.ToLower(hay), strings.ToLower(needle)
+	for from := 0; from <= len(h); {
+		i := strings.Index(h[from:], n)
+		if i < 0 {
+			return false
+		}
+		i += from
+		before, _ := utf8.DecodeLastRuneInString(h[:i])
+		after, _ := utf8.DecodeRuneInString(h[i+len(n):])
+		if (i == 0 || !isLetterOrDigit(before)) && (i+len(n) == len(h) || !isLetterOrDigit(after)) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(h[i:])
+		if size == 0 {
+			return false
+		}
+		from = i + size
+	}
+	return false
+}
+
+func isLetterOrDigit(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
