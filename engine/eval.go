@@ -647,4 +647,3 @@ func containsWord(hay, needle string) bool {
 }
 
 func isLetterOrDigit(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-
