@@ -49,7 +49,8 @@ type Comparison struct {
 	Pos   Pos
 	Left  Path
 	Op    Operator
-	Right Operand // nil for emptiness operators
+	Right *Path   // a right-hand path, or nil
+	Value Literal // the right-hand literal when there is neither a path nor an emptiness operator
 }
 
 // Count compares `the number of` / `the length of` a path with a literal.
@@ -79,12 +80,6 @@ func (c *Count) conditionPos() Pos      { return c.Pos }
 func (c *LabelRef) conditionPos() Pos   { return c.Pos }
 func (c *PhraseRef) conditionPos() Pos  { return c.Pos }
 
-// Operand is the right-hand side of a comparison: a *Literal or a *Path.
-type Operand interface{ operand() }
-
-func (*Literal) operand() {}
-func (*Path) operand()    {}
-
 // LiteralKind is the type of a written value.
 type LiteralKind int
 
@@ -101,10 +96,14 @@ const (
 type Literal struct {
 	Pos    Pos
 	Kind   LiteralKind
-	Number float64   // LitNumber; the amount of a LitDuration
-	Text   string    // LitString; the date of a LitDate as YYYY-MM-DD
 	Bool   bool      // LitBoolean
-	Day    int       // LitDate: days since 1970-01-01
-	Unit   string    // LitDuration: canonical singular unit
+	Number float64   // LitNumber; the amount of a LitDuration
+	Text   string    // LitString; a LitDate as YYYY-MM-DD; a LitDuration's canonical singular unit
 	Items  []Literal // LitList
+}
+
+// day is a LitDate's day number; the parser has checked the date.
+func (l *Literal) day() int {
+	d, _ := parseDay(l.Text)
+	return d
 }

@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"encoding/json"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -10,10 +13,11 @@ import (
 // Program is a compiled rule text. It is immutable and safe for concurrent
 // use; evaluate it as often as needed.
 type Program struct {
-	rules    []*crule
+	rules    []crule
 	golden   int
 	labelled []int // rules with a label, in text order
 	inline   []string
+	memo     bool // rule results must be remembered: several rules, or references
 	now      func() time.Time
 	limits   Limits
 }
@@ -42,7 +46,7 @@ type ccond struct {
 
 	left   cpath
 	right  *cpath // right-hand path, or nil
-	lit    *clit  // right-hand literal, or nil
+	lit    clit   // right-hand literal, when right is nil
 	length bool   // count: `length of`
 
 	refSelector string // as written; "" for label references
@@ -59,11 +63,13 @@ type step struct {
 }
 
 type cpath struct {
-	root      string // the root element's name as written
-	steps     []step // in navigation order: root first
-	rootSteps int    // how many steps the root element contributes
-	exact     string // "$." + names as written: the path when every key matched exactly
-	display   string // "$.<root>.<names>": how a right-hand path is shown
+	root      string     // the root element's name as written
+	steps     []step     // in navigation order: root first
+	rootSteps int        // how many steps the root element contributes
+	exact     string     // "$." + names as written: the path when every key matched exactly
+	display   TypedValue // "$.<root>.<names>": how a right-hand path is shown
+
+	lastKeyed atomic.Pointer[string] // the last path of actual keys, see keyedPath
 }
 
 type clit struct {
@@ -76,40 +82,51 @@ type candidate struct {
 	canon string
 }
 
-// Compile parses and compiles a rule text.
+// Compile parses and compiles a rule text into a program meant to be
+// evaluated many times.
 func (e *Engine) Compile(src string) (*Program, error) {
+	return e.compileText(src, true)
+}
+
+func (e *Engine) compileText(src string, reused bool) (*Program, error) {
 	text, errs := Parse(src, e.Limits)
 	if errs != nil {
 		return nil, errs
 	}
-	return e.compile(src, text), nil
+	return e.compile(src, text, reused), nil
 }
 
-func (e *Engine) compile(src string, text *RuleText) *Program {
+// compile builds a program. One that will be reused gets lookup tables whose
+// construction would cost a single evaluation more than it saves.
+func (e *Engine) compile(src string, text *RuleText, reused bool) *Program {
 	p := &Program{now: e.Now, limits: e.Limits.withDefaults()}
 	if p.now == nil {
 		p.now = time.Now
 	}
-	for _, r := range text.Rules {
-		p.rules = append(p.rules, &crule{label: r.Label, selector: r.Selector.Text, outcome: r.Outcome, or: r.Or})
-		p.inline = append(p.inline, strings.TrimSpace(src[r.Pos:r.End]))
+	p.rules = make([]crule, len(text.Rules))
+	p.inline = make([]string, len(text.Rules))
+	for i, r := range text.Rules {
+		p.rules[i] = crule{label: r.Label, selector: r.Selector.Text, outcome: r.Outcome, or: r.Or}
+		p.inline[i] = strings.TrimSpace(src[r.Pos:r.End])
 	}
-	res := newResolver(text.Rules)
+	res := &resolver{rules: text.Rules}
 	referenced := make([]bool, len(text.Rules))
 	for i, r := range text.Rules {
-		cr := p.rules[i]
+		cr := &p.rules[i]
 		if r.Label != "" {
 			p.labelled = append(p.labelled, i)
 		}
 		cr.conds = make([]ccond, len(r.Conditions))
 		for j, c := range r.Conditions {
 			cc := &cr.conds[j]
-			compileCondition(cc, c, r, i, res)
+			compileCondition(cc, c, r, i, res, reused)
 			if cc.kind == condRuleRef {
 				referenced[cc.target] = true
+				p.memo = true
 			}
 		}
 	}
+	p.memo = p.memo || len(p.rules) > 1
 	p.golden = len(p.rules) - 1
 	for i := len(p.rules) - 1; i >= 0; i-- {
 		if !referenced[i] {
@@ -120,22 +137,22 @@ func (e *Engine) compile(src string, text *RuleText) *Program {
 	return p
 }
 
-func compileCondition(cc *ccond, c Condition, r *Rule, self int, res *resolver) {
+func compileCondition(cc *ccond, c Condition, r *Rule, self int, res *resolver, reused bool) {
 	switch c := c.(type) {
 	case *Comparison:
 		cc.kind, cc.op = condComparison, c.Op
-		cc.left = compilePath(c.Left, r.Selector.Text)
-		switch right := c.Right.(type) {
-		case *Path:
-			rp := compilePath(*right, r.Selector.Text)
-			cc.right = &rp
-		case *Literal:
-			cc.lit = compileLiteral(*right)
+		cc.left.compile(c.Left, r.Selector.Text, false)
+		switch {
+		case c.Right != nil:
+			cc.right = new(cpath)
+			cc.right.compile(*c.Right, r.Selector.Text, true)
+		case !c.Op.isEmpty():
+			cc.lit = compileLiteral(c.Value, reused)
 		}
 	case *Count:
 		cc.kind, cc.op, cc.length = condCount, c.Op, c.Length
-		cc.left = compilePath(c.Path, r.Selector.Text)
-		cc.lit = compileLiteral(c.Value)
+		cc.left.compile(c.Path, r.Selector.Text, false)
+		cc.lit = compileLiteral(c.Value, reused)
 	case *LabelRef:
 		cc.ruleName = c.Label
 		if t := res.label(c.Label, self); t >= 0 {
@@ -155,65 +172,132 @@ func compileCondition(cc *ccond, c Condition, r *Rule, self int, res *resolver) 
 	}
 }
 
-// compilePath turns a written chain into lookup steps. A lone property is
-// looked up in the rule's header selector.
-func compilePath(p Path, header string) cpath {
+// compile turns a written chain into lookup steps. A lone property is
+// looked up in the rule's header selector. Only right-hand paths are ever
+// displayed, so only they get their display form.
+func (cp *cpath) compile(p Path, header string, rightHand bool) {
 	els := p.Elements
 	if len(els) == 1 && !els[0].IsSelector {
 		els = []Element{els[0], {Name: Name{Text: header}, IsSelector: true}}
 	}
-	root := els[len(els)-1]
-	cp := cpath{root: root.Text}
-	var names []string
+	n, size := 0, 1
+	for _, el := range els {
+		n += strings.Count(el.Text, ".") + 1
+		size += len(el.Text) + 1
+	}
+	cp.steps = make([]step, 0, n)
+	var exact strings.Builder
+	exact.Grow(size)
+	exact.WriteByte('$')
 	for i := len(els) - 1; i >= 0; i-- {
-		for _, seg := range strings.Split(els[i].Text, ".") {
+		for text, more := els[i].Text, true; more; {
+			var seg string
+			seg, text, more = strings.Cut(text, ".")
 			cp.steps = append(cp.steps, step{seg, canon(seg)})
-			names = append(names, seg)
+			exact.WriteByte('.')
+			exact.WriteString(seg)
 		}
 		if i == len(els)-1 {
 			cp.rootSteps = len(cp.steps)
 		}
 	}
-	cp.exact = "$." + strings.Join(names, ".")
-	var rest []string
-	for i := len(els) - 2; i >= 0; i-- {
-		rest = append(rest, els[i].Text)
+	cp.exact = exact.String()
+	cp.root = els[len(els)-1].Text
+	if rightHand {
+		var b strings.Builder
+		b.WriteString("$.")
+		b.WriteString(cp.root)
+		b.WriteByte('.')
+		for i := len(els) - 2; i >= 0; i-- {
+			b.WriteString(els[i].Text)
+			if i > 0 {
+				b.WriteByte('.')
+			}
+		}
+		cp.display = TypedValue{Type: typeString, Value: b.String()}
 	}
-	cp.display = "$." + root.Text + "." + strings.Join(rest, ".")
-	return cp
 }
 
-func compileLiteral(l Literal) *clit {
-	v, shown := literalValue(l)
-	return &clit{v: v, trace: TypedValue{Type: vkindNames[v.kind], Value: shown}}
-}
-
-// literalValue types a literal and renders it as traces show it.
-func literalValue(l Literal) (value, any) {
+func compileLiteral(l Literal, reused bool) clit {
+	var c clit
+	c.v = literalOperand(&l)
 	switch l.Kind {
 	case LitNumber:
-		return value{kind: vNumber, num: l.Number}, l.Number
+		c.trace = TypedValue{typeNumber, l.Number}
 	case LitBoolean:
-		return value{kind: vBool, b: l.Bool}, l.Bool
+		c.trace = TypedValue{typeBoolean, l.Bool}
 	case LitDate:
-		return value{kind: vDate, str: l.Text, day: l.Day}, l.Text
+		c.trace = TypedValue{typeDate, l.Text}
 	case LitDuration:
-		days := l.Number * unitByName(l.Unit).days
-		return value{kind: vDuration, num: days}, durationText(l.Number, l.Unit)
+		c.trace = TypedValue{typeDuration, durationText(l.Number, l.Text)}
 	case LitList:
-		items := make([]value, len(l.Items))
-		shown := make([]any, len(l.Items))
-		for i, it := range l.Items {
-			items[i], shown[i] = literalValue(it)
-		}
-		return value{kind: vList, items: items}, shown
+		c.v.set = newMembership(l.Items, reused)
+		c.trace = TypedValue{typeList, listShown(l.Items)}
+	default:
+		c.trace = TypedValue{typeString, l.Text}
 	}
-	return value{kind: vString, str: l.Text}, l.Text
+	return c
+}
+
+// literalOperand types a literal for comparison; a list's membership is
+// attached by compileLiteral.
+func literalOperand(l *Literal) value {
+	switch l.Kind {
+	case LitNumber:
+		return value{kind: vNumber, num: l.Number}
+	case LitBoolean:
+		return boolValue(l.Bool)
+	case LitDate:
+		return value{kind: vDate, str: l.Text, num: float64(l.day())}
+	case LitDuration:
+		return value{kind: vDuration, num: l.Number * unitByName(l.Text).days}
+	case LitList:
+		return value{kind: vList}
+	}
+	return value{kind: vString, str: l.Text}
+}
+
+// listShown renders a written list in traces: each item as its literal
+// is shown (dates and durations as text).
+type listShown []Literal
+
+func (l listShown) MarshalJSON() ([]byte, error) {
+	b := []byte{'['}
+	for i, it := range l {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = appendLiteralJSON(b, it); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
+func appendLiteralJSON(b []byte, l Literal) ([]byte, error) {
+	switch l.Kind {
+	case LitNumber:
+		return appendJSON(b, l.Number)
+	case LitBoolean:
+		return strconv.AppendBool(b, l.Bool), nil
+	case LitDuration:
+		return appendJSON(b, durationText(l.Number, l.Text))
+	}
+	return appendJSON(b, l.Text)
+}
+
+func appendJSON(b []byte, v any) ([]byte, error) {
+	enc, err := json.Marshal(v)
+	return append(b, enc...), err
 }
 
 // canon is the key-matching form of a name: spaces and underscores removed,
 // ASCII letters lower-cased (§2.5).
 func canon(s string) string {
+	if isCanonical(s) {
+		return s
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); i++ {
@@ -227,6 +311,15 @@ func canon(s string) string {
 		}
 	}
 	return b.String()
+}
+
+func isCanonical(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == ' ' || c == '_' || c >= 'A' && c <= 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 // canonEqual compares canon(key) with an already canonical name without

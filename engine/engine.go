@@ -24,13 +24,15 @@ type Result struct {
 	Data   any             `json:"data"`
 	Error  *Error          `json:"error"`
 	Labels map[string]bool `json:"labels"`
+
+	exec [1]RuleTrace // backs Trace.Execution, so a result is one allocation
 }
 
 // Run parses, compiles and evaluates a rule text in one go, as `POST /run`
 // does: a text that does not parse gives a result with the parse error.
 // The `rule` member has one entry per rule.
 func (e *Engine) Run(src string, data map[string]any) *Result {
-	prog, err := e.Compile(src)
+	prog, err := e.compileText(src, false)
 	if err != nil {
 		return ParseFailure(src, err.(ParseErrors), data, Paragraphs(src))
 	}
@@ -100,7 +102,8 @@ func ParseFailure(src string, errs ParseErrors, data any, rule []string) *Result
 		}},
 		Operator: "EqualTo",
 		Value:    TypedValue{Type: typeString, Value: "invalid"},
-		Details: &EvaluationDetails{
+		Compared: true,
+		Details: EvaluationDetails{
 			LeftValue:  TypedValue{Type: "parse_error", Value: "invalid_syntax"},
 			RightValue: TypedValue{Type: "expectation", Value: "valid_syntax"},
 		},

@@ -15,78 +15,74 @@ const (
 	errored
 )
 
-// evaluator holds one evaluation's memo of rule results. Small programs
-// keep their state in the fixed buffers, so evaluating them allocates only
-// the result.
+// evaluator holds one evaluation's memo of rule results. A program without
+// references needs no memo, so evaluating it allocates only the result.
 type evaluator struct {
 	prog     *Program
 	data     map[string]any
-	state    []uint8
-	stack    []int
+	state    []uint8 // per rule; nil when the program has one rule
+	stack    []int   // rules being evaluated, golden first
 	today    int
 	hasToday bool
-
-	stateBuf [8]uint8
-	stackBuf [8]int
-}
-
-// resultBox puts a result and its one trace entry in one allocation.
-type resultBox struct {
-	Result
-	exec [1]RuleTrace
 }
 
 // Evaluate runs the program against a JSON object. Its `rule` member has
 // one entry per rule; stored runs replace it with Lines of their text.
 func (p *Program) Evaluate(data map[string]any) *Result {
-	e := evaluator{prog: p, data: data}
-	if len(p.rules) <= len(e.stateBuf) {
-		e.state = e.stateBuf[:len(p.rules)]
-	} else {
-		e.state = make([]uint8, len(p.rules))
-	}
-	e.stack = e.stackBuf[:0]
-
-	box := &resultBox{}
-	res := &box.Result
-	res.Rule, res.Data = p.inline, data
-	g := p.rules[p.golden]
-	entry := &box.exec[0]
-	entry.Label, entry.Selector, entry.Outcome = g.label, Text{g.selector}, Text{g.outcome}
-	res.Trace.Execution = box.exec[:]
-
-	e.state[p.golden] = running
-	e.stack = append(e.stack, p.golden)
-	result, err := e.rule(g, entry)
-	e.stack = e.stack[:0]
-	entry.Result = result && err == nil
-	if err != nil {
-		e.state[p.golden] = errored
-		res.Error = err
-		res.Labels = e.labelsAfterError()
-		return res
-	}
-	e.state[p.golden] = outcomeState(result)
-	res.Result = result
-	res.Labels = e.labels()
+	res := new(Result)
+	p.EvaluateInto(res, data)
 	return res
 }
 
-func outcomeState(ok bool) uint8 {
-	if ok {
-		return passed
+// EvaluateInto is Evaluate writing into res, reusing the memory of the
+// result it held before, so that a server can pool results. Whatever res
+// held is overwritten; the previous result's trace must no longer be in use.
+func (p *Program) EvaluateInto(res *Result, data map[string]any) {
+	e := evaluator{prog: p, data: data}
+	if p.memo {
+		e.state = make([]uint8, len(p.rules))
+		e.stack = make([]int, 0, min(len(p.rules), p.limits.MaxReferenceDepth)+1)
 	}
-	return failed
+
+	labels := res.Labels
+	conds := res.exec[0].Conditions
+	*res = Result{Rule: p.inline, Data: data}
+	g := &p.rules[p.golden]
+	entry := &res.exec[0]
+	entry.Label, entry.Selector, entry.Outcome = g.label, Text{g.selector}, Text{g.outcome}
+	entry.Conditions = conds[:0]
+	res.Trace.Execution = res.exec[:]
+
+	e.enter(p.golden)
+	result, err := e.rule(g, entry)
+	e.leave(p.golden, result, err)
+	entry.Result = result && err == nil
+	if err != nil {
+		res.Error = err
+		res.Labels = e.labelsAfterError()
+		return
+	}
+	res.Result = result
+	res.Labels = e.labels(result, labels)
 }
 
 // labels evaluates every labelled rule the golden rule did not need; their
 // errors only make their label false (§6.2).
-func (e *evaluator) labels() map[string]bool {
+func (e *evaluator) labels(golden bool, reuse map[string]bool) map[string]bool {
 	if len(e.prog.labelled) == 0 {
 		return nil
 	}
-	out := make(map[string]bool, len(e.prog.labelled))
+	out := reuse
+	if out == nil {
+		out = make(map[string]bool, len(e.prog.labelled))
+	} else {
+		clear(out)
+	}
 	for _, i := range e.prog.labelled {
+		if i == e.prog.golden {
+			out[e.prog.rules[i].label] = golden
+			continue
+		}
 		ok, err := e.ruleResult(i)
 		out[e.prog.rules[i].label] = ok && err == nil
 	}
@@ -101,6 +97,8 @@ func (e *evaluator) labelsAfterError() map[string]bool {
 		var v bool
 		switch {
 		case i == e.prog.golden:
+		case e.state == nil:
+			continue
 		case e.state[i] == passed:
 			v = true
 		case e.state[i] == failed:
@@ -127,19 +125,35 @@ func (e *evaluator) ruleResult(i int) (bool, *Error) {
 	case running:
 		return false, e.cycle(i)
 	}
-	if len(e.stack) >= e.prog.limits.MaxReferenceDepth {
+	if len(e.stack) > e.prog.limits.MaxReferenceDepth {
 		return false, newError(KindEvaluation, "references nest deeper than %d rules", e.prog.limits.MaxReferenceDepth)
 	}
-	e.state[i] = running
-	e.stack = append(e.stack, i)
-	ok, err := e.rule(e.prog.rules[i], nil)
-	e.stack = e.stack[:len(e.stack)-1]
-	if err != nil {
-		e.state[i] = errored
-		return false, err
+	e.enter(i)
+	ok, err := e.rule(&e.prog.rules[i], nil)
+	e.leave(i, ok, err)
+	return ok, err
+}
+
+func (e *evaluator) enter(i int) {
+	if e.state != nil {
+		e.state[i] = running
+		e.stack = append(e.stack, i)
 	}
-	e.state[i] = outcomeState(ok)
-	return ok, nil
+}
+
+func (e *evaluator) leave(i int, ok bool, err *Error) {
+	if e.state == nil {
+		return
+	}
+	e.stack = e.stack[:len(e.stack)-1]
+	switch {
+	case err != nil:
+		e.state[i] = errored
+	case ok:
+		e.state[i] = passed
+	default:
+		e.state[i] = failed
+	}
 }
 
 // errAlreadyReported stands for an error a rule raised earlier in the same
@@ -162,10 +176,11 @@ func (e *evaluator) cycle(i int) *Error {
 // condition; referenced rules run without one.
 func (e *evaluator) rule(r *crule, entry *RuleTrace) (bool, *Error) {
 	var conds []ConditionTrace
-	var details []EvaluationDetails
 	if entry != nil {
-		conds = make([]ConditionTrace, 0, len(r.conds))
-		details = make([]EvaluationDetails, len(r.conds))
+		conds = entry.Conditions[:0]
+		if cap(conds) < len(r.conds) {
+			conds = make([]ConditionTrace, 0, len(r.conds))
+		}
 	}
 	any, group := false, true
 	for i := range r.conds {
@@ -173,7 +188,6 @@ func (e *evaluator) rule(r *crule, entry *RuleTrace) (bool, *Error) {
 		if entry != nil {
 			conds = append(conds, ConditionTrace{})
 			ct = &conds[i]
-			ct.Details = &details[i]
 		}
 		ok, err := e.condition(&r.conds[i], ct)
 		if err != nil {
@@ -202,7 +216,7 @@ func (e *evaluator) condition(c *ccond, ct *ConditionTrace) (bool, *Error) {
 		return e.count(c, ct)
 	}
 	if ct != nil {
-		ct.Reference, ct.Details = true, nil
+		ct.Reference = true
 		ct.Selector, ct.RuleName = Text{c.refSelector}, c.ruleName
 	}
 	switch c.kind {
@@ -329,14 +343,48 @@ func (e *evaluator) resolve(p *cpath) (any, string, *Error) {
 	if exact {
 		return cur, p.exact, nil
 	}
-	return cur, joinPath(keys), nil
+	return cur, p.keyedPath(keys), nil
+}
+
+// keyedPath renders the path of the actual keys. Data of one policy tends to
+// have one shape, so the last rendering is kept and reused when the keys
+// match it, which saves an allocation per condition.
+func (p *cpath) keyedPath(keys []string) string {
+	if last := p.lastKeyed.Load(); last != nil && pathHasKeys(*last, keys) {
+		return *last
+	}
+	s := joinPath(keys)
+	p.lastKeyed.Store(&s)
+	return s
+}
+
+func pathHasKeys(path string, keys []string) bool {
+	if !strings.HasPrefix(path, "$") {
+		return false
+	}
+	path = path[1:]
+	for _, k := range keys {
+		if len(path) < len(k)+1 || path[0] != '.' || path[1:1+len(k)] != k {
+			return false
+		}
+		path = path[1+len(k):]
+	}
+	return path == ""
 }
 
 func joinPath(keys []string) string {
-	if len(keys) == 0 {
-		return "$"
+	n := 1
+	for _, k := range keys {
+		n += 1 + len(k)
 	}
-	return "$." + strings.Join(keys, ".")
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteByte('$')
+	for _, k := range keys {
+		b.WriteByte('.')
+		b.WriteString(k)
+	}
+	return b.String()
 }
 
 func typeError(v value, raw any) *Error {
@@ -364,21 +412,15 @@ func (e *evaluator) comparison(c *ccond, ct *ConditionTrace) (bool, *Error) {
 		ct.Property = PropertyTrace{Path: path}
 		ct.Operator = c.op.String()
 		if c.right != nil {
-			ct.Value = TypedValue{Type: typeString, Value: c.right.display}
-		} else if c.lit != nil {
-			ct.Value = c.lit.trace
+			ct.Value = c.right.display
+		} else if c.op.isEmpty() {
+			ct.Value = emptyString
 		} else {
-			ct.Value = TypedValue{Type: typeString, Value: ""}
+			ct.Value = c.lit.trace
 		}
-	}
-	fail := func(err *Error) (bool, *Error) {
-		if ct != nil {
-			ct.Details = nil
-		}
-		return false, err
 	}
 	if err != nil {
-		return fail(err)
+		return false, err
 	}
 	left := fromJSON(raw)
 
@@ -388,13 +430,14 @@ func (e *evaluator) comparison(c *ccond, ct *ConditionTrace) (bool, *Error) {
 			ct.Property.Value = raw
 		}
 		if !ok {
-			return fail(nil)
+			return false, nil
 		}
 		res := empty == (c.op == OpIsEmpty)
 		if ct != nil {
-			*ct.Details = EvaluationDetails{
+			ct.Compared = true
+			ct.Details = EvaluationDetails{
 				LeftValue:        TypedValue{Type: vkindNames[left.kind], Value: raw},
-				RightValue:       TypedValue{Type: typeString, Value: ""},
+				RightValue:       emptyString,
 				ComparisonResult: res,
 			}
 			ct.Result = res
@@ -408,18 +451,18 @@ func (e *evaluator) comparison(c *ccond, ct *ConditionTrace) (bool, *Error) {
 	if c.right != nil {
 		rightRaw, _, err = e.resolve(c.right)
 		if err != nil {
-			return fail(err)
+			return false, err
 		}
 		right = fromJSON(rightRaw)
 	} else {
 		right, rightShown = c.lit.v, c.lit.trace
 	}
 	if err := typeError(left, raw); err != nil {
-		return fail(err)
+		return false, err
 	}
 	if c.right != nil {
 		if err := typeError(right, rightRaw); err != nil {
-			return fail(err)
+			return false, err
 		}
 		rightShown = TypedValue{Type: vkindNames[right.kind], Value: rightRaw}
 	}
@@ -428,10 +471,11 @@ func (e *evaluator) comparison(c *ccond, ct *ConditionTrace) (bool, *Error) {
 	}
 	res, ok := e.compare(c.op, left, right)
 	if !ok {
-		return fail(nil)
+		return false, nil
 	}
 	if ct != nil {
-		*ct.Details = EvaluationDetails{
+		ct.Compared = true
+		ct.Details = EvaluationDetails{
 			LeftValue:        TypedValue{Type: vkindNames[left.kind], Value: raw},
 			RightValue:       rightShown,
 			ComparisonResult: res,
@@ -440,6 +484,10 @@ func (e *evaluator) comparison(c *ccond, ct *ConditionTrace) (bool, *Error) {
 	}
 	return res, nil
 }
+
+// emptyString is how traces show the missing operand of the emptiness
+// operators.
+var emptyString = TypedValue{Type: typeString, Value: ""}
 
 func emptiness(v value) (empty, ok bool) {
 	switch v.kind {
@@ -450,7 +498,7 @@ func emptiness(v value) (empty, ok bool) {
 	case vNull:
 		return true, true
 	case vObject:
-		return len(v.obj) == 0, true
+		return v.num == 0, true
 	}
 	return false, false
 }
@@ -476,21 +524,17 @@ func (e *evaluator) count(c *ccond, ct *ConditionTrace) (bool, *Error) {
 			if ct != nil {
 				ct.Property.Value = count
 				if ok {
-					*ct.Details = EvaluationDetails{
+					ct.Compared = true
+					ct.Details = EvaluationDetails{
 						LeftValue:        TypedValue{Type: typeNumber, Value: count},
 						RightValue:       c.lit.trace,
 						ComparisonResult: res,
 					}
 					ct.Result = res
-				} else {
-					ct.Details = nil
 				}
 			}
 			return res && ok, nil
 		}
-	}
-	if ct != nil {
-		ct.Details = nil
 	}
 	return false, err
 }
@@ -552,9 +596,13 @@ func (e *evaluator) compare(op Operator, l, r value) (res, ok bool) {
 		if r.kind != vList {
 			return false, false
 		}
-		found := false
-		for i, n := 0, r.listLen(); i < n && !found; i++ {
-			found, _ = equal(l, r.listItem(i), false)
+		var found bool
+		if r.set != nil {
+			found = r.set.contains(l)
+		} else {
+			for i := 0; i < len(r.arr) && !found; i++ {
+				found, _ = equal(l, fromJSON(r.arr[i]), false)
+			}
 		}
 		return found == (op == OpIn), true
 	case OpContains:
@@ -563,8 +611,8 @@ func (e *evaluator) compare(op Operator, l, r value) (res, ok bool) {
 			return containsWord(l.str, r.str), true
 		case l.kind == vList:
 			found := false
-			for i, n := 0, l.listLen(); i < n && !found; i++ {
-				found, _ = equal(l.listItem(i), r, false)
+			for i := 0; i < len(l.arr) && !found; i++ {
+				found, _ = equal(fromJSON(l.arr[i]), r, false)
 			}
 			return found, true
 		}
@@ -601,25 +649,49 @@ func (e *evaluator) todayDay() int {
 // case-insensitively unless exact, a date and a string as dates.
 func equal(l, r value, exact bool) (eq, ok bool) {
 	switch {
-	case l.kind == vNumber && r.kind == vNumber:
+	case l.kind == r.kind && (l.kind == vNumber || l.kind == vBool || l.kind == vDate):
 		return l.num == r.num, true
 	case l.kind == vString && r.kind == vString:
 		if exact {
 			return l.str == r.str, true
 		}
-		return strings.EqualFold(l.str, r.str), true
-	case l.kind == vBool && r.kind == vBool:
-		return l.b == r.b, true
-	case l.kind == vDate && r.kind == vDate:
-		return l.day == r.day, true
+		return lowerEqual(l.str, r.str), true
 	case l.kind == vDate && r.kind == vString:
 		d, ok := timestampDay(r.str)
-		return ok && d == l.day, ok
+		return ok && float64(d) == l.num, ok
 	case l.kind == vString && r.kind == vDate:
 		d, ok := timestampDay(l.str)
-		return ok && d == r.day, ok
+		return ok && float64(d) == r.num, ok
 	}
 	return false, false
+}
+
+// lowerEqual reports whether two strings are equal once lower-cased, as
+// strings.ToLower would, without allocating.
+func lowerEqual(a, b string) bool {
+	for a != "" && b != "" {
+		ca, cb := a[0], b[0]
+		if ca < utf8.RuneSelf && cb < utf8.RuneSelf {
+			if 'A' <= ca && ca <= 'Z' {
+				ca += 'a' - 'A'
+			}
+			if 'A' <= cb && cb <= 'Z' {
+				cb += 'a' - 'A'
+			}
+			if ca != cb {
+				return false
+			}
+			a, b = a[1:], b[1:]
+			continue
+		}
+		ra, na := utf8.DecodeRuneInString(a)
+		rb, nb := utf8.DecodeRuneInString(b)
+		if unicode.ToLower(ra) != unicode.ToLower(rb) {
+			return false
+		}
+		a, b = a[na:], b[nb:]
+	}
+	return a == b
 }
 
 // containsWord is string `contains`: case-insensitive, and the match must

@@ -431,7 +431,7 @@ func (p *parser) comparison() (*Comparison, bool) {
 	if !ok {
 		return nil, false
 	}
-	c.Right = &lit
+	c.Value = lit
 	return c, true
 }
 
@@ -463,7 +463,7 @@ func (p *parser) operator() (Operator, string, bool) {
 }
 
 func (p *parser) path() (Path, bool) {
-	var path Path
+	path := Path{Elements: make([]Element, 0, 4)}
 	el, ok := p.element()
 	if !ok {
 		return path, false
@@ -573,6 +573,7 @@ func (p *parser) list() (Literal, bool) {
 		return lit, false
 	}
 	p.pos++
+	lit.Items = make([]Literal, 0, min(countItems(p.rest()), p.limits.MaxListItems))
 	for {
 		p.skipSpace()
 		item, ok := p.value(true)
@@ -595,6 +596,24 @@ func (p *parser) list() (Literal, bool) {
 			return lit, false
 		}
 	}
+}
+
+// countItems estimates a list's length, to allocate it once: the commas
+// before the closing bracket, outside quotes.
+func countItems(s string) int {
+	n, quoted := 1, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == ',':
+			n++
+		case c == ']':
+			return n
+		}
+	}
+	return n
 }
 
 // value reads a literal: date, duration, number, boolean or string, tried
@@ -641,11 +660,10 @@ func (p *parser) value(inList bool) (Literal, bool) {
 }
 
 func (p *parser) date(lit *Literal, text string) {
-	day, ok := parseDay(text)
-	if !ok {
+	if _, ok := parseDay(text); !ok {
 		p.abort("Invalid date: %s", text)
 	}
-	lit.Kind, lit.Text, lit.Day = LitDate, text, day
+	lit.Kind, lit.Text = LitDate, text
 }
 
 func (p *parser) numberOrDuration(lit Literal) (Literal, bool) {
@@ -667,10 +685,12 @@ func (p *parser) numberOrDuration(lit Literal) (Literal, bool) {
 	lit.Kind, lit.Number = LitNumber, n
 	save := p.pos
 	p.skipBlanks()
-	for _, u := range durationUnits {
-		if p.acceptWord(u.word) {
-			lit.Kind, lit.Unit = LitDuration, u.unit
-			return lit, true
+	if c := p.peek(); strings.IndexByte("smhdwyc", c) >= 0 && c != 0 {
+		for _, u := range durationUnits {
+			if p.acceptWord(u.word) {
+				lit.Kind, lit.Text = LitDuration, u.unit
+				return lit, true
+			}
 		}
 	}
 	p.pos = save

@@ -3,7 +3,8 @@ package engine
 import "strings"
 
 // resolver finds the rule a reference names (§5.3). Resolution depends only
-// on the text, so it runs once, at compile time.
+// on the text, so it runs once, at compile time. The normalised forms are
+// worked out on first need: most texts have no phrase references.
 type resolver struct {
 	rules []*Rule
 	norm  []ruleNorms
@@ -13,9 +14,12 @@ type ruleNorms struct {
 	outcome, phrase, label, lowerOutcome string
 }
 
-func newResolver(rules []*Rule) *resolver {
-	r := &resolver{rules: rules, norm: make([]ruleNorms, len(rules))}
-	for i, ru := range rules {
+func (r *resolver) norms() []ruleNorms {
+	if r.norm != nil {
+		return r.norm
+	}
+	r.norm = make([]ruleNorms, len(r.rules))
+	for i, ru := range r.rules {
 		full := ru.Outcome
 		if ru.Verb != "" {
 			full = ru.Verb + " " + ru.Outcome
@@ -27,7 +31,7 @@ func newResolver(rules []*Rule) *resolver {
 			lowerOutcome: strings.ToLower(ru.Outcome),
 		}
 	}
-	return r
+	return r.norm
 }
 
 // normPhrase lower-cases, collapses runs of whitespace and trims.
@@ -83,7 +87,7 @@ func (r *resolver) normalised(p string) int {
 	if n == "" {
 		return -1
 	}
-	for i, rn := range r.norm {
+	for i, rn := range r.norms() {
 		if rn.outcome == n || rn.phrase == n {
 			return r.shadow(i)
 		}
@@ -105,7 +109,7 @@ func (r *resolver) fuzzy(p string, self int) int {
 			break
 		}
 	}
-	for i, rn := range r.norm {
+	for i, rn := range r.norms() {
 		if i == self {
 			continue
 		}

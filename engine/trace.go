@@ -56,11 +56,14 @@ type ConditionTrace struct {
 	Selector  Text
 	Result    bool
 
-	// Comparison members.
+	// Comparison members. Compared is false when the operand types did not
+	// go together (or the condition failed): `evaluation_details` is then
+	// null and Details is to be ignored.
 	Property PropertyTrace
 	Operator string
 	Value    TypedValue
-	Details  *EvaluationDetails
+	Compared bool
+	Details  EvaluationDetails
 
 	// Reference members; ReferencedRuleOutcome is empty and PropertyCheck
 	// nil when absent.
@@ -91,7 +94,11 @@ func (c ConditionTrace) MarshalJSON() ([]byte, error) {
 	if c.Reference {
 		return json.Marshal(referenceJSON{c.Selector, c.RuleName, c.ReferencedRuleOutcome, c.PropertyCheck, c.Result})
 	}
-	return json.Marshal(comparisonJSON{c.Selector, c.Property, c.Operator, c.Value, c.Details, c.Result})
+	var details *EvaluationDetails
+	if c.Compared {
+		details = &c.Details
+	}
+	return json.Marshal(comparisonJSON{c.Selector, c.Property, c.Operator, c.Value, details, c.Result})
 }
 
 // UnmarshalJSON reads either shape, so results can be stored and compared.
@@ -116,6 +123,9 @@ func (c *ConditionTrace) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*c = ConditionTrace{Selector: m.Selector, Property: m.Property, Operator: m.Operator,
-		Value: m.Value, Details: m.Details, Result: m.Result}
+		Value: m.Value, Result: m.Result}
+	if m.Details != nil {
+		c.Compared, c.Details = true, *m.Details
+	}
 	return nil
 }

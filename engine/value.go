@@ -40,14 +40,18 @@ var vkindNames = [...]string{
 // value is an operand during evaluation. Data values and compiled literals
 // share it so that operators are written once.
 type value struct {
-	kind  vkind
-	num   float64 // vNumber; vDuration in days
-	str   string  // vString; the text of a vDate
-	b     bool
-	day   int     // vDate: days since 1970-01-01
-	items []value // literal list
-	arr   []any   // data list
-	obj   map[string]any
+	kind vkind
+	num  float64     // vNumber; vDuration in days; vDate days since 1970-01-01; vBool 0 or 1; vObject key count
+	str  string      // vString; the text of a vDate
+	arr  []any       // data list
+	set  *membership // written list
+}
+
+func boolValue(b bool) value {
+	if b {
+		return value{kind: vBool, num: 1}
+	}
+	return value{kind: vBool}
 }
 
 // fromJSON types a decoded JSON value (§3.1). It never allocates.
@@ -58,12 +62,12 @@ func fromJSON(v any) value {
 	case string:
 		if len(x) == 10 {
 			if d, ok := parseDay(x); ok {
-				return value{kind: vDate, str: x, day: d}
+				return value{kind: vDate, str: x, num: float64(d)}
 			}
 		}
 		return value{kind: vString, str: x}
 	case bool:
-		return value{kind: vBool, b: x}
+		return boolValue(x)
 	case []any:
 		for _, it := range x {
 			switch it.(type) {
@@ -74,23 +78,9 @@ func fromJSON(v any) value {
 		}
 		return value{kind: vList, arr: x}
 	case map[string]any:
-		return value{kind: vObject, obj: x}
+		return value{kind: vObject, num: float64(len(x))}
 	}
 	return value{kind: vNull}
-}
-
-func (v value) listLen() int {
-	if v.items != nil {
-		return len(v.items)
-	}
-	return len(v.arr)
-}
-
-func (v value) listItem(i int) value {
-	if v.items != nil {
-		return v.items[i]
-	}
-	return fromJSON(v.arr[i])
 }
 
 // asDate coerces a value for the date operators (§3.4): dates stay dates;
@@ -99,7 +89,7 @@ func (v value) listItem(i int) value {
 func (v value) asDate() (int, bool) {
 	switch v.kind {
 	case vDate:
-		return v.day, true
+		return int(v.num), true
 	case vString:
 		return timestampDay(v.str)
 	}

@@ -1,0 +1,102 @@
+package engine_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/verdict/verdict/engine"
+)
+
+type benchCase struct {
+	Name string          `json:"name"`
+	Rule string          `json:"rule"`
+	Data json.RawMessage `json:"data"`
+}
+
+// loadBenchCases reads testdata/bench_cases.jsonl, a copy of the cases the
+// reference engine was measured on.
+func loadBenchCases(b *testing.B) []benchCase {
+	f, err := os.Open("testdata/bench_cases.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	var cases []benchCase
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var c benchCase
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			b.Fatal(err)
+		}
+		cases = append(cases, c)
+	}
+	return cases
+}
+
+func benchData(b *testing.B, c benchCase) map[string]any {
+	data, err := engine.DecodeData(c.Data, engine.Limits{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return data
+}
+
+// BenchmarkParseAndEvaluate measures text to result with trace, as
+// POST /run does.
+func BenchmarkParseAndEvaluate(b *testing.B) {
+	var eng engine.Engine
+	for _, c := range loadBenchCases(b) {
+		data := benchData(b, c)
+		b.Run(c.Name, func(b *testing.B) {
+			if res := eng.Run(c.Rule, data); res.Error != nil {
+				b.Fatalf("case fails: %s", res.Error.Message)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				eng.Run(c.Rule, data)
+			}
+		})
+	}
+}
+
+// BenchmarkEvaluateCompiled measures a program compiled once and evaluated
+// with a full trace, as stored policies run: into a result taken from a
+// pool, whose memory the evaluation reuses.
+func BenchmarkEvaluateCompiled(b *testing.B) {
+	benchmarkCompiled(b, func(prog *engine.Program, res *engine.Result, data map[string]any) *engine.Result {
+		prog.EvaluateInto(res, data)
+		return res
+	})
+}
+
+// BenchmarkEvaluateFresh is BenchmarkEvaluateCompiled with a newly
+// allocated result every time.
+func BenchmarkEvaluateFresh(b *testing.B) {
+	benchmarkCompiled(b, func(prog *engine.Program, _ *engine.Result, data map[string]any) *engine.Result {
+		return prog.Evaluate(data)
+	})
+}
+
+func benchmarkCompiled(b *testing.B, eval func(*engine.Program, *engine.Result, map[string]any) *engine.Result) {
+	var eng engine.Engine
+	for _, c := range loadBenchCases(b) {
+		data := benchData(b, c)
+		b.Run(c.Name, func(b *testing.B) {
+			prog, err := eng.Compile(c.Rule)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var res engine.Result
+			if r := eval(prog, &res, data); r.Error != nil || !r.Result {
+				b.Fatalf("case does not pass: %v", r.Error)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				eval(prog, &res, data)
+			}
+		})
+	}
+}
