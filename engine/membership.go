@@ -14,7 +14,6 @@ type membership struct {
 	items   []Literal
 	indexed bool
 
-
 	strings    map[string]struct{} // string items, lower-cased
 	numbers    map[float64]struct{}
 	dates      map[float64]struct{} // date items
