@@ -1,0 +1,93 @@
+// Package database opens Verdict's store, an embedded SQLite file or a
+// PostgreSQL server, and keeps its schema current with versioned migrations.
+package database
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	entsql "entgo.io/ent/dialect/sql"
+
+	"github.com/verdict/verdict/ent"
+)
+
+// DefaultURL is the embedded database in the working directory, so the service
+// runs on a fresh machine with nothing else installed.
+const DefaultURL = "sqlite://verdict.db"
+
+// DB is an open store: the ent client over a connection pool.
+type DB struct {
+	client  *ent.Client
+	sql     *sql.DB
+	dialect string
+}
+
+// Client is the ent client every query goes through.
+func (db *DB) Client() *ent.Client { return db.client }
+
+// SQL is the pool under the client, for migrations and health checks.
+func (db *DB) SQL() *sql.DB { return db.sql }
+
+// Dialect is ent's name for the database: dialect.SQLite or dialect.Postgres.
+func (db *DB) Dialect() string { return db.dialect }
+
+// Close closes the client and its pool.
+func (db *DB) Close() error { return db.client.Close() }
+
+// Option changes how Open sets up the pool.
+type Option func(*options)
+
+type options struct {
+	maxOpenConns int
+}
+
+func (o options) maxOpenConnsOr(def int) int {
+	if o.maxOpenConns > 0 {
+		return o.maxOpenConns
+	}
+	return def
+}
+
+// WithMaxOpenConns caps the pool's open connections. It has no effect on an
+// in-memory SQLite database, which lives on exactly one connection.
+func WithMaxOpenConns(n int) Option {
+	return func(o *options) { o.maxOpenConns = n }
+}
+
+// Open connects to the database named by url, sqlite://PATH (sqlite://:memory:
+// for a private in-memory database) or postgres://... (postgresql://...), and
+// checks that it answers. It does not migrate: see Migrate.
+func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	var (
+		db  *DB
+		err error
+	)
+	switch {
+	case strings.HasPrefix(url, "sqlite://"):
+		db, err = openSQLite(strings.TrimPrefix(url, "sqlite://"), o)
+	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
+		db, err = openPostgres(url, o)
+	default:
+		return nil, errors.New("database: URL must start with sqlite:// or postgres://")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := db.sql.PingContext(ctx); err != nil {
+		db.sql.Close()
+		return nil, fmt.Errorf("database: connecting to %s: %w", db.dialect, err)
+	}
+	return db, nil
+}
+
+func newDB(pool *sql.DB, dialect string) *DB {
+	drv := entsql.OpenDB(dialect, pool)
+	return &DB{client: ent.NewClient(ent.Driver(drv)), sql: pool, dialect: dialect}
+}

@@ -1,0 +1,27 @@
+package database
+
+import (
+	"errors"
+
+	"github.com/lib/pq"
+	"github.com/lib/pq/pqerror"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// IsUniqueViolation reports whether err, or an error it wraps (ent's
+// ConstraintError wraps the driver's), is a unique-constraint violation on
+// either database, so the service can answer 409 whichever one it runs on.
+func IsUniqueViolation(err error) bool {
+	if pqErr := pq.As(err, pqerror.UniqueViolation); pqErr != nil {
+		return true
+	}
+	var liteErr *sqlite.Error
+	if errors.As(err, &liteErr) {
+		switch liteErr.Code() {
+		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+			return true
+		}
+	}
+	return false
+}

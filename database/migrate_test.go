@@ -1,0 +1,64 @@
+package database_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/database/internal/schemadiff"
+	"github.com/verdict/verdict/internal/dbtest"
+)
+
+func TestMigrate(t *testing.T) {
+	t.Run("an empty database has pending migrations", func(t *testing.T) {
+		dbtest.EachEmpty(t, func(t *testing.T, db *database.DB) {
+			wantPending(t, db, true)
+		})
+	})
+	t.Run("a migrated database has none", func(t *testing.T) {
+		dbtest.EachEmpty(t, func(t *testing.T, db *database.DB) {
+			if err := database.Migrate(context.Background(), db); err != nil {
+				t.Fatalf("Migrate: %v", err)
+			}
+			wantPending(t, db, false)
+		})
+	})
+	t.Run("migrating again changes nothing and keeps the data", func(t *testing.T) {
+		dbtest.Each(t, func(t *testing.T, db *database.DB) {
+			ctx := context.Background()
+			f := newFixture(ctx, t, db)
+			if err := database.Migrate(ctx, db); err != nil {
+				t.Fatalf("second Migrate: %v", err)
+			}
+			wantPending(t, db, false)
+			if _, err := db.Client().Base.Get(ctx, f.base.ID); err != nil {
+				t.Fatalf("the base is gone after migrating again: %v", err)
+			}
+		})
+	})
+	// Fails when ent/schema changed without a new migration: run
+	// `go run ./database/internal/migrationgen -name what_changed`.
+	t.Run("the migrations produce exactly the ent schema", func(t *testing.T) {
+		dbtest.Each(t, func(t *testing.T, db *database.DB) {
+			dev := dbtest.Empty(t, db.Dialect())
+			m, err := schemadiff.Next(context.Background(), db, dev, "drift")
+			if err != nil {
+				t.Fatalf("diffing: %v", err)
+			}
+			if m != nil {
+				t.Fatalf("the ent schema differs from the migrated database; a new migration would be:\n%s", m.SQL)
+			}
+		})
+	})
+}
+
+func wantPending(t *testing.T, db *database.DB, want bool) {
+	t.Helper()
+	got, err := database.Pending(context.Background(), db)
+	if err != nil {
+		t.Fatalf("Pending: %v", err)
+	}
+	if got != want {
+		t.Fatalf("Pending = %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,84 @@
+package database
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+
+	"entgo.io/ent/dialect"
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+)
+
+// The migration files are generated from the ent schema by
+// `go run ./database/internal/migrationgen`, one directory per dialect.
+//
+//go:embed migrations/sqlite/*.sql migrations/postgres/*.sql
+var migrations embed.FS
+
+// MigrationsDir is where the migration files of a dialect live, relative to
+// this package and within the embedded files.
+func MigrationsDir(dialectName string) string {
+	if dialectName == dialect.Postgres {
+		return "migrations/postgres"
+	}
+	return "migrations/sqlite"
+}
+
+// Migrate applies every migration the database has not seen yet; on an
+// up-to-date database it changes nothing. On PostgreSQL it holds an advisory
+// lock meanwhile, so replicas starting together migrate one at a time.
+func Migrate(ctx context.Context, db *DB) error {
+	p, err := provider(db)
+	if err != nil {
+		return err
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("database: migrating: %w", err)
+	}
+	return nil
+}
+
+// Pending reports whether some migration has not been applied yet: a database
+// in that state is not ready to serve.
+func Pending(ctx context.Context, db *DB) (bool, error) {
+	p, err := provider(db)
+	if err != nil {
+		return false, err
+	}
+	pending, err := p.HasPending(ctx)
+	if err != nil {
+		return false, fmt.Errorf("database: checking migrations: %w", err)
+	}
+	return pending, nil
+}
+
+// Migrations are the migration files of a dialect, as Migrate applies them.
+func Migrations(dialectName string) fs.FS {
+	files, err := fs.Sub(migrations, MigrationsDir(dialectName))
+	if err != nil {
+		// fs.Sub fails only on an invalid path, and MigrationsDir returns constants.
+		panic(err)
+	}
+	return files
+}
+
+func provider(db *DB) (*goose.Provider, error) {
+	files := Migrations(db.dialect)
+	gooseDialect := goose.DialectSQLite3
+	var opts []goose.ProviderOption
+	if db.dialect == dialect.Postgres {
+		gooseDialect = goose.DialectPostgres
+		locker, err := lock.NewPostgresSessionLocker()
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, goose.WithSessionLocker(locker))
+	}
+	p, err := goose.NewProvider(gooseDialect, db.sql, files, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("database: loading migrations: %w", err)
+	}
+	return p, nil
+}

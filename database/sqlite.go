@@ -1,0 +1,61 @@
+package database
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"entgo.io/ent/dialect"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// sqliteParams apply to every connection. Foreign keys are off by default in
+// SQLite and ent relies on them; WAL lets readers run beside the writer; the
+// busy timeout makes a writer wait for the lock instead of failing; _txlock
+// makes every transaction take the write lock when it begins, because a
+// transaction that reads first and writes later cannot wait for the lock
+// (SQLite reports SQLITE_BUSY at once to avoid a deadlock). Times are written
+// in UTC so their text form sorts in time order.
+const sqliteParams = "_pragma=foreign_keys(1)&_pragma=busy_timeout(5000)&_txlock=immediate&_timezone=UTC"
+
+// sqliteReadConns is how many connections a file database gets by default:
+// writes serialize on SQLite's lock anyway, and a few connections let reads
+// proceed beside a write.
+const sqliteReadConns = 4
+
+// uriPath escapes what would end the path part of a SQLite URI filename, so
+// any file name opens the file of that name.
+var uriPath = strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23")
+
+func openSQLite(path string, o options) (*DB, error) {
+	if path == "" {
+		return nil, errors.New("database: sqlite:// needs a path, as in sqlite://verdict.db")
+	}
+	if path == ":memory:" {
+		return openSQLiteMemory()
+	}
+	pool, err := sql.Open("sqlite", "file:"+uriPath.Replace(path)+"?"+sqliteParams+"&_pragma=journal_mode(WAL)")
+	if err != nil {
+		return nil, fmt.Errorf("database: opening sqlite: %w", err)
+	}
+	pool.SetMaxOpenConns(o.maxOpenConnsOr(sqliteReadConns))
+	return newDB(pool, dialect.SQLite), nil
+}
+
+// openSQLiteMemory gives a private in-memory database. Each SQLite connection
+// to ":memory:" is a database of its own, so the pool holds exactly one
+// connection and never closes it. A caller that holds a transaction and
+// queries outside it in the meantime therefore waits forever: use it for
+// tests and one-shot tools only.
+func openSQLiteMemory() (*DB, error) {
+	pool, err := sql.Open("sqlite", ":memory:?"+sqliteParams)
+	if err != nil {
+		return nil, fmt.Errorf("database: opening sqlite: %w", err)
+	}
+	pool.SetMaxOpenConns(1)
+	pool.SetMaxIdleConns(1)
+	pool.SetConnMaxLifetime(0)
+	pool.SetConnMaxIdleTime(0)
+	return newDB(pool, dialect.SQLite), nil
+}

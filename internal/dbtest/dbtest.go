@@ -1,0 +1,80 @@
+// Package dbtest runs a test body against both databases Verdict supports,
+// each time on a fresh database of its own. Import it from _test.go files only.
+//
+// PostgreSQL is reached through the admin URL in VERDICT_TEST_POSTGRES_URL
+// (source .ci/postgres to start the local cluster and set it). Without it the
+// PostgreSQL half is skipped, or fails when CI is set.
+package dbtest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"entgo.io/ent/dialect"
+
+	"github.com/verdict/verdict/database"
+)
+
+// EnvPostgresURL names the environment variable holding the PostgreSQL admin URL.
+const EnvPostgresURL = "VERDICT_TEST_POSTGRES_URL"
+
+// setupTimeout bounds creating, migrating and dropping one test database.
+const setupTimeout = time.Minute
+
+// Each runs fn once per database, as subtests named "sqlite" and "postgres",
+// each on a fresh, fully migrated database that is removed when fn returns.
+func Each(t *testing.T, fn func(t *testing.T, db *database.DB)) {
+	t.Helper()
+	each(t, true, fn)
+}
+
+// EachEmpty is Each on databases that have not been migrated: no tables at all.
+func EachEmpty(t *testing.T, fn func(t *testing.T, db *database.DB)) {
+	t.Helper()
+	each(t, false, fn)
+}
+
+// Empty returns a fresh database of the given dialect with no tables, removed
+// when t ends. It skips or fails t like Each when PostgreSQL is not configured.
+func Empty(t *testing.T, dialectName string) *database.DB {
+	t.Helper()
+	return open(t, dialectName, false)
+}
+
+func each(t *testing.T, migrated bool, fn func(t *testing.T, db *database.DB)) {
+	t.Helper()
+	for _, d := range []struct{ name, dialect string }{
+		{"sqlite", dialect.SQLite},
+		{"postgres", dialect.Postgres},
+	} {
+		t.Run(d.name, func(t *testing.T) {
+			fn(t, open(t, d.dialect, migrated))
+		})
+	}
+}
+
+func open(t *testing.T, dialectName string, migrated bool) *database.DB {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
+	defer cancel()
+	if dialectName == dialect.Postgres {
+		return openPostgres(ctx, t, migrated)
+	}
+	return openSQLite(ctx, t, migrated)
+}
+
+func openSQLite(ctx context.Context, t *testing.T, migrated bool) *database.DB {
+	t.Helper()
+	db, err := database.Open(ctx, "sqlite://"+t.TempDir()+"/verdict.db")
+	if err != nil {
+		t.Fatalf("opening sqlite: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if migrated {
+		if err := database.Migrate(ctx, db); err != nil {
+			t.Fatalf("migrating sqlite: %v", err)
+		}
+	}
+	return db
+}
