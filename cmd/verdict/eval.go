@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/verdict/verdict/engine"
+)
+
+// Exit statuses of `verdict eval`.
+const (
+	exitTrue  = 0
+	exitFalse = 1
+	exitFailed = 2 // the text does not parse, or evaluation failed
+	exitUsage = 3 // bad flags, unreadable files, data that is not a JSON object
+)
+
+func newEvalCommand() *cobra.Command {
+	var rulePath, ruleText, dataPath string
+	var pretty bool
+	cmd := &cobra.Command{
+		Use:   "eval --rule FILE|- --data FILE|-",
+		Short: "Evaluate a rule text against JSON data and print the run result",
+		Long: `Evaluate a rule text against a JSON object and print the policy run result,
+the object POST /run returns for the same text and data, without timings.
+
+Exit status: 0 when the result is true, 1 when it is false, 2 when the text
+does not parse or evaluation fails, 3 on bad usage.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			src, raw, err := readEvalInput(cmd.InOrStdin(), rulePath, ruleText, dataPath)
+			if err != nil {
+				return err
+			}
+			data, err := engine.DecodeData(raw, engine.Limits{})
+			if err != nil {
+				return usageError("%s: %v", dataPath, err)
+			}
+			var eng engine.Engine
+			res := eng.Run(src, data)
+			res.Data = json.RawMessage(raw)
+			if err := writeJSON(cmd.OutOrStdout(), res, pretty); err != nil {
+				return &exitStatus{code: exitUsage, msg: err.Error()}
+			}
+			switch {
+			case res.Error != nil:
+				return &exitStatus{code: exitFailed}
+			case !res.Result:
+				return &exitStatus{code: exitFalse}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&rulePath, "rule", "", "file holding the rule text, or - for standard input")
+	f.StringVar(&ruleText, "rule-text", "", "the rule text itself")
+	f.StringVar(&dataPath, "data", "", "file holding the data (a JSON object), or - for standard input")
+	f.BoolVar(&pretty, "pretty", false, "indent the JSON output")
+	return cmd
+}
+
+func readEvalInput(stdin io.Reader, rulePath, ruleText, dataPath string) (string, []byte, error) {
+	switch {
+	case rulePath == "" && ruleText == "":
+		return "", nil, usageError("give the rule with --rule FILE or --rule-text TEXT")
+	case rulePath != "" && ruleText != "":
+		return "", nil, usageError("give the rule with --rule or --rule-text, not both")
+	case dataPath == "":
+		return "", nil, usageError("give the data with --data FILE")
+	case rulePath == "-" && dataPath == "-":
+		return "", nil, usageError("only one of --rule and --data can read standard input")
+	}
+	src := ruleText
+	if rulePath != "" {
+		b, err := readInput(stdin, rulePath)
+		if err != nil {
+			return "", nil, err
+		}
+		src = string(b)
+	}
+	raw, err := readInput(stdin, dataPath)
+	return src, raw, err
+}
+
+func readInput(stdin io.Reader, path string) ([]byte, error) {
+	var b []byte
+	var err error
+	if path == "-" {
+		b, err = io.ReadAll(stdin)
+	} else {
+		b, err = os.ReadFile(path)
+	}
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return nil, usageError("%s: %v", path, pe.Err)
+		}
+		return nil, usageError("%s: %v", path, err)
+	}
+	return b, nil
+}
+
+// writeJSON writes v without HTML escaping, so parse errors read ` --> 1:5`
+// rather than ` --\u003e 1:5`.
+func writeJSON(w io.Writer, v any, pretty bool) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if pretty {
+		enc.SetIndent("", "  ")
+	}
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
