@@ -1,0 +1,64 @@
+package service
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code is an error code of the API (api.md, "Errors").
+type Code string
+
+const (
+	CodeInvalidArgument          Code = "invalid_argument"
+	CodeTenantRequired           Code = "tenant_required"
+	CodeUnauthenticated          Code = "unauthenticated"
+	CodePermissionDenied         Code = "permission_denied"
+	CodeNotFound                 Code = "not_found"
+	CodeConflict                 Code = "conflict"
+	CodeDeleted                  Code = "deleted"
+	CodePayloadTooLarge          Code = "payload_too_large"
+	CodeRateLimited              Code = "rate_limited"
+	CodeAuthorizationUnavailable Code = "authorization_unavailable"
+	CodeUnavailable              Code = "unavailable"
+	CodeInternal                 Code = "internal"
+)
+
+// Error is an error meant for the caller: its Code decides the status and
+// its Message is safe to show.
+type Error struct {
+	Code    Code
+	Message string
+	cause   error
+}
+
+func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
+
+func (e *Error) Unwrap() error { return e.cause }
+
+func newError(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Invalid reports a malformed request.
+func Invalid(format string, args ...any) *Error {
+	return newError(CodeInvalidArgument, format, args...)
+}
+
+// internal wraps an unexpected failure; its cause is logged, never shown.
+func internal(cause error) *Error {
+	return &Error{Code: CodeInternal, Message: "internal error", cause: cause}
+}
+
+// unavailable wraps a failure of the database.
+func unavailable(cause error) *Error {
+	return &Error{Code: CodeUnavailable, Message: "the database is unavailable", cause: cause}
+}
+
+// CodeOf returns the code of err, CodeInternal when it carries none.
+func CodeOf(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return CodeInternal
+}

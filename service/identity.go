@@ -1,0 +1,186 @@
+package service
+
+import (
+	"context"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/ent/apikey"
+)
+
+// Organization is a tenant.
+type Organization struct {
+	ID        uuid.UUID `json:"id"`
+	Name      string    `json:"name"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// User is a person who belongs to organizations.
+type User struct {
+	ID    uuid.UUID `json:"id"`
+	Email string    `json:"email"`
+	Name  string    `json:"name"`
+}
+
+// Owner names a user or an organization.
+type Owner struct {
+	Kind authz.OwnerKind `json:"kind"`
+	ID   uuid.UUID       `json:"id"`
+}
+
+// Key describes an API key; never its secret or hash.
+type Key struct {
+	ID         uuid.UUID   `json:"id"`
+	Name       string      `json:"name"`
+	Prefix     string      `json:"prefix"`
+	Scope      authz.Scope `json:"scope"`
+	Owner      Owner       `json:"owner"`
+	CreatedAt  time.Time   `json:"createdAt"`
+	LastUsedAt *time.Time  `json:"lastUsedAt"`
+	ExpiresAt  *time.Time  `json:"expiresAt"`
+	RevokedAt  *time.Time  `json:"revokedAt"`
+}
+
+// CreatedKey is a new key with its secret, which is shown this once.
+type CreatedKey struct {
+	Key
+	Secret string `json:"secret"`
+}
+
+func organizationOf(o *ent.Organization) *Organization {
+	return &Organization{ID: o.ID, Name: o.Name, CreatedAt: o.CreatedAt}
+}
+
+func userOf(u *ent.User) *User { return &User{ID: u.ID, Email: u.Email, Name: u.Name} }
+
+func keyOf(k *ent.APIKey) Key {
+	owner := Owner{Kind: authz.OwnerKind(k.OwnerKind), ID: k.OrganizationID}
+	if k.UserID != nil {
+		owner.ID = *k.UserID
+	}
+	return Key{ID: k.ID, Name: k.Name, Prefix: k.Prefix, Scope: authz.Scope(k.Scope), Owner: owner,
+		CreatedAt: k.CreatedAt, LastUsedAt: k.LastUsedAt, ExpiresAt: k.ExpiresAt, RevokedAt: k.RevokedAt}
+}
+
+// Viewer is who the caller is: the user (nil for an organization key), the
+// tenant, the role and the key.
+type Viewer struct {
+	User         *User         `json:"user"`
+	Organization *Organization `json:"organization"`
+	Role         authz.Role    `json:"role"`
+	Key          Key           `json:"key"`
+}
+
+// Viewer describes the caller.
+func (s *Service) Viewer(ctx context.Context) (*Viewer, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.authorize(ctx, p, authz.ActionView, tenantResource(p)); err != nil {
+		return nil, err
+	}
+	org, err := s.client.Organization.Get(ctx, p.TenantID)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	key, err := s.client.APIKey.Get(ctx, p.KeyID)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	v := &Viewer{Organization: organizationOf(org), Role: p.Role, Key: keyOf(key)}
+	if p.UserID != uuid.Nil {
+		u, err := s.client.User.Get(ctx, p.UserID)
+		if err != nil {
+			return nil, unavailable(err)
+		}
+		v.User = userOf(u)
+	}
+	return v, nil
+}
+
+// normalizeEmail checks an address and gives the form users are stored
+// under.
+func normalizeEmail(email string) (string, error) {
+	email = strings.ToLower(strings.TrimSpace(email))
+	addr, err := mail.ParseAddress(email)
+	if err != nil || addr.Address != email {
+		return "", Invalid("%q is not an email address", email)
+	}
+	return email, nil
+}
+
+func validRole(r authz.Role) bool {
+	switch r {
+	case authz.RoleViewer, authz.RoleEditor, authz.RolePublisher, authz.RoleAdmin, authz.RoleAuditor:
+		return true
+	}
+	return false
+}
+
+func validScope(sc authz.Scope) bool {
+	switch sc {
+	case authz.ScopeView, authz.ScopeEdit, authz.ScopePublish, authz.ScopeAdmin:
+		return true
+	}
+	return false
+}
+
+// storeErr turns a storage error into the service's: a unique violation is
+// a conflict with the given message; the rest is the database failing.
+func storeErr(err error, conflict string) error {
+	switch {
+	case err == nil:
+		return nil
+	case database.IsUniqueViolation(err):
+		return newError(CodeConflict, "%s", conflict)
+	case ent.IsNotFound(err):
+		return newError(CodeNotFound, "not found")
+	}
+	return unavailable(err)
+}
+
+// insertKey stores a key for the given secret.
+func insertKey(ctx context.Context, tx *ent.Tx, org uuid.UUID, user *uuid.UUID, name string, scope authz.Scope, expires *time.Time, secret string) (*ent.APIKey, error) {
+	c := tx.APIKey.Create().
+		SetOrganizationID(org).
+		SetName(name).
+		SetScope(apikey.Scope(scope)).
+		SetPrefix(keyPrefix(secret)).
+		SetHash(keyHash(secret)).
+		SetNillableExpiresAt(expires)
+	if user != nil {
+		c.SetOwnerKind(apikey.OwnerKindUser).SetUserID(*user)
+	} else {
+		c.SetOwnerKind(apikey.OwnerKindOrganization)
+	}
+	return c.Save(ctx)
+}
+
+// withTx runs fn in a transaction, rolling back on error or panic.
+func (s *Service) withTx(ctx context.Context, fn func(tx *ent.Tx) error) error {
+	tx, err := s.client.Tx(ctx)
+	if err != nil {
+		return unavailable(err)
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			tx.Rollback()
+			panic(v)
+		}
+	}()
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return storeErr(err, "the change conflicts with another one")
+	}
+	return nil
+}

@@ -1,0 +1,48 @@
+package service
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"strings"
+)
+
+// Generated keys look like vdk_1a2b3c4d_<43 characters>: a visible prefix
+// that tells keys apart in lists, and 256 random bits.
+const (
+	keyTag          = "vdk_"
+	keyPrefixLength = len(keyTag) + 8
+	// MinKeyLength is the shortest secret accepted from an operator (a
+	// bootstrap key given by flag or environment).
+	MinKeyLength = 32
+)
+
+// newSecret returns a fresh API key.
+func newSecret() string {
+	var id [4]byte
+	var secret [32]byte
+	rand.Read(id[:])
+	rand.Read(secret[:])
+	return keyTag + hex.EncodeToString(id[:]) + "_" + base64.RawURLEncoding.EncodeToString(secret[:])
+}
+
+// keyPrefix is the part of a key that is stored in clear and shown in
+// lists. Keys not made by newSecret show their first characters.
+func keyPrefix(secret string) string {
+	if len(secret) >= keyPrefixLength {
+		return secret[:keyPrefixLength]
+	}
+	return secret
+}
+
+// keyHash is what is stored of a key. A plain SHA-256 is right for secrets
+// of this much entropy: there is nothing to brute-force.
+func keyHash(secret string) string {
+	sum := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(sum[:])
+}
+
+func validOperatorKey(secret string) bool {
+	return len(secret) >= MinKeyLength && strings.TrimSpace(secret) == secret
+}

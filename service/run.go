@@ -1,0 +1,130 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/engine"
+)
+
+// RunResult is a policy run result with the service's timings (§6.3).
+type RunResult struct {
+	*engine.Result
+	Execution Execution `json:"execution"`
+}
+
+// Execution holds timings in nanoseconds, each a string of digits.
+type Execution struct {
+	Orchestrator Orchestrator `json:"orchestrator"`
+	Engine       Nanos        `json:"engine"`
+	Total        Nanos        `json:"total"`
+}
+
+// Orchestrator splits the service's own time: Database is storage, Go the
+// rest, Total both.
+type Orchestrator struct {
+	Go       Nanos `json:"go"`
+	Database Nanos `json:"database"`
+	Total    Nanos `json:"total"`
+}
+
+// Nanos is a duration shown as a string of decimal nanoseconds.
+type Nanos time.Duration
+
+func (n Nanos) MarshalJSON() ([]byte, error) {
+	return strconv.AppendQuote(nil, strconv.FormatInt(int64(n), 10)), nil
+}
+
+func (n *Nanos) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	*n = Nanos(v)
+	return err
+}
+
+type requestStartKey struct{}
+
+// WithRequestStart records when the request arrived, so `total` covers the
+// whole request and not only the service's part.
+func WithRequestStart(ctx context.Context, t time.Time) context.Context {
+	return context.WithValue(ctx, requestStartKey{}, t)
+}
+
+func requestStart(ctx context.Context, fallback time.Time) time.Time {
+	if t, ok := ctx.Value(requestStartKey{}).(time.Time); ok {
+		return t
+	}
+	return fallback
+}
+
+// timings accumulates a run's time by where it was spent.
+type timings struct {
+	start    time.Time
+	database time.Duration
+	engine   time.Duration
+}
+
+func (s *Service) startTimings(ctx context.Context) *timings {
+	return &timings{start: requestStart(ctx, time.Now())}
+}
+
+func (t *timings) execution() Execution {
+	total := time.Since(t.start)
+	goTime := total - t.database - t.engine
+	if goTime < 0 {
+		goTime = 0
+	}
+	return Execution{
+		Orchestrator: Orchestrator{Go: Nanos(goTime), Database: Nanos(t.database), Total: Nanos(goTime + t.database)},
+		Engine:       Nanos(t.engine),
+		Total:        Nanos(total),
+	}
+}
+
+// decodeData validates a run's data: a JSON object within the engine's
+// limits. Anything else is a malformed request.
+func (s *Service) decodeData(raw json.RawMessage) (map[string]any, error) {
+	if len(raw) == 0 {
+		return nil, Invalid("data is required and must be a JSON object")
+	}
+	data, err := engine.DecodeData(raw, s.engine.Limits)
+	if err != nil {
+		if errors.Is(err, engine.ErrDataNotObject) {
+			return nil, Invalid("data must be a JSON object")
+		}
+		return nil, Invalid("%v", err)
+	}
+	return data, nil
+}
+
+// RunRule evaluates a rule text against data, as POST /run: nothing
+// stored is read or written. Parse and evaluation errors are part of the
+// result, not errors.
+func (s *Service) RunRule(ctx context.Context, rule string, rawData json.RawMessage) (*RunResult, error) {
+	t := s.startTimings(ctx)
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	data, err := s.decodeData(rawData)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.authorize(ctx, p, authz.ActionRun, tenantResource(p)); err != nil {
+		return nil, err
+	}
+	began := time.Now()
+	res := s.engine.Run(rule, data)
+	t.engine = time.Since(began)
+	res.Data = rawData
+	s.metrics.evaluations.WithLabelValues("rule", outcomeLabel(res.Result, res.Error != nil)).Inc()
+	s.metrics.engineTime.WithLabelValues("rule").Observe(t.engine.Seconds())
+	return &RunResult{Result: res, Execution: t.execution()}, nil
+}

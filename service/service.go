@@ -1,0 +1,91 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/engine"
+	"github.com/verdict/verdict/ent"
+)
+
+// Config is what a Service is built from.
+type Config struct {
+	DB         *database.DB
+	Authorizer authz.Authorizer
+	// Engine compiles and evaluates rules; its clock is "today" for date
+	// operators.
+	Engine engine.Engine
+	Logger *slog.Logger
+	// Registerer receives the service's metrics; nil keeps them unregistered.
+	Registerer prometheus.Registerer
+	// Now is the clock for stored timestamps and key expiry; nil is time.Now.
+	Now func() time.Time
+}
+
+// Service is the application. It is safe for concurrent use.
+type Service struct {
+	db      *database.DB
+	client  *ent.Client
+	authz   authz.Authorizer
+	engine  engine.Engine
+	log     *slog.Logger
+	now     func() time.Time
+	metrics *metrics
+	keyUse  *keyUseRecorder
+}
+
+// New builds a Service.
+func New(cfg Config) (*Service, error) {
+	if cfg.DB == nil || cfg.Authorizer == nil {
+		return nil, errors.New("service: a database and an authorizer are required")
+	}
+	s := &Service{
+		db:     cfg.DB,
+		client: cfg.DB.Client(),
+		authz:  cfg.Authorizer,
+		engine: cfg.Engine,
+		log:    cfg.Logger,
+		now:    cfg.Now,
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	m, err := newMetrics(cfg.Registerer)
+	if err != nil {
+		return nil, err
+	}
+	s.metrics = m
+	s.keyUse = newKeyUseRecorder()
+	return s, nil
+}
+
+// Ready reports whether the database answers and its migrations are
+// applied, for /readyz.
+func (s *Service) Ready(ctx context.Context) error {
+	if err := s.db.SQL().PingContext(ctx); err != nil {
+		return unavailable(err)
+	}
+	pending, err := database.Pending(ctx, s.db)
+	if err != nil {
+		return unavailable(err)
+	}
+	if pending {
+		return newError(CodeUnavailable, "database migrations are pending")
+	}
+	return nil
+}
+
+// timestamp is the service's notion of now as stored: UTC, microseconds,
+// so it reads back equal from either database.
+func (s *Service) timestamp() time.Time {
+	return s.now().UTC().Truncate(time.Microsecond)
+}
