@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -39,8 +40,18 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Message }
 
-// MarshalJSON writes the message, the form the API documents.
-func (e *Error) MarshalJSON() ([]byte, error) { return json.Marshal(e.Message) }
+// MarshalJSON writes the message, the form the API documents. It leaves
+// `<`, `>` and `&` alone so that ` --> 1:5` stays readable; an encoder that
+// escapes HTML still escapes them.
+func (e *Error) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(e.Message); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
 
 func newError(k Kind, format string, args ...any) *Error {
 	return &Error{Kind: k, Message: k.String() + ": " + fmt.Sprintf(format, args...)}

@@ -185,7 +185,9 @@ func (p *parser) rule() (r *Rule, err *SyntaxError) {
 			r.End = Pos(p.pos)
 			return r, nil
 		default:
-			p.expect(p.pos, `"and", "or" or "."`)
+			p.expect(p.pos, `"and"`)
+			p.expect(p.pos, `"or"`)
+			p.expect(p.pos, `"."`)
 			return nil, p.syntaxError()
 		}
 	}
@@ -343,7 +345,10 @@ func (p *parser) condition() (Condition, bool) {
 		return c, true
 	}
 	p.pos = start
-	p.expect(start, "condition")
+	if p.failPos <= start {
+		// No alternative got past the first token: name the whole thing.
+		p.failPos, p.expected = start, append(p.expected[:0], "condition")
+	}
 	return nil, false
 }
 

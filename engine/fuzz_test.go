@@ -1,0 +1,78 @@
+package engine_test
+
+import (
+	"encoding/json"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/verdict/verdict/engine"
+)
+
+// seedCorpus adds every conformance case to a fuzz target, so the seeds run
+// in the normal test suite.
+func seedCorpus(f *testing.F, add func(c conformanceCase)) {
+	for _, c := range loadConformance(f) {
+		add(c)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	seedCorpus(f, func(c conformanceCase) { f.Add(c.Rule) })
+	var eng engine.Engine
+	f.Fuzz(func(t *testing.T, src string) {
+		prog, err := eng.Compile(src)
+		if err != nil {
+			errs, ok := err.(engine.ParseErrors)
+			if !ok || len(errs) == 0 {
+				t.Fatalf("Compile error %T %v is not a non-empty ParseErrors", err, err)
+			}
+			if msg := errs[0].Message(); len(msg) < len("Parse error:") || msg[:12] != "Parse error:" {
+				t.Fatalf("parse error message %q lacks its prefix", msg)
+			}
+			return
+		}
+		rules := prog.InlineRules()
+		if len(rules) == 0 {
+			t.Fatal("a compiled program has no rules")
+		}
+		for _, r := range rules {
+			if !utf8.ValidString(r) && utf8.ValidString(src) {
+				t.Fatalf("rule entry %q is not valid UTF-8", r)
+			}
+		}
+		res := prog.Evaluate(map[string]any{})
+		checkResultInvariants(t, res)
+	})
+}
+
+func FuzzEvaluate(f *testing.F) {
+	seedCorpus(f, func(c conformanceCase) { f.Add(c.Rule, string(c.Data)) })
+	var eng engine.Engine
+	f.Fuzz(func(t *testing.T, src, rawData string) {
+		data, err := engine.DecodeData([]byte(rawData), engine.Limits{})
+		if err != nil {
+			return
+		}
+		checkResultInvariants(t, eng.Run(src, data))
+	})
+}
+
+// checkResultInvariants asserts what holds for every run result.
+func checkResultInvariants(t *testing.T, res *engine.Result) {
+	t.Helper()
+	if res.Error != nil && res.Result {
+		t.Fatalf("result is true with error %q", res.Error.Message)
+	}
+	if len(res.Trace.Execution) != 1 {
+		t.Fatalf("trace has %d entries, want the golden rule only", len(res.Trace.Execution))
+	}
+	if res.Rule == nil {
+		t.Fatal("rule is nil, want an array")
+	}
+	if res.Labels != nil && len(res.Labels) == 0 {
+		t.Fatal("labels is an empty object, want null")
+	}
+	if _, err := json.Marshal(res); err != nil {
+		t.Fatalf("result does not encode: %v", err)
+	}
+}
