@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/verdict/verdict/authz"
@@ -15,6 +16,19 @@ import (
 type RunResult struct {
 	*engine.Result
 	Execution Execution `json:"execution"`
+
+	pool *sync.Pool // where Result returns on Release, if it came from one
+}
+
+// Release hands the result's memory back for reuse by later runs. Call it
+// once the result has been written out; it must not be used afterwards.
+// Results that do not come from a pool ignore it.
+func (r *RunResult) Release() {
+	if r.pool != nil && r.Result != nil {
+		r.Result.Data = nil
+		r.pool.Put(r.Result)
+		r.Result, r.pool = nil, nil
+	}
 }
 
 // Execution holds timings in nanoseconds, each a string of digits.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -26,6 +27,9 @@ type Config struct {
 	Registerer prometheus.Registerer
 	// Now is the clock for stored timestamps and key expiry; nil is time.Now.
 	Now func() time.Time
+	// CacheSize bounds each run cache (compiled programs, bases, records);
+	// 0 is DefaultCacheSize.
+	CacheSize int
 }
 
 // Service is the application. It is safe for concurrent use.
@@ -38,6 +42,9 @@ type Service struct {
 	now     func() time.Time
 	metrics *metrics
 	keyUse  *keyUseRecorder
+	cache   *runCache
+	execLog *executionLog
+	results sync.Pool // *engine.Result, see RunResult.Release
 }
 
 // New builds a Service.
@@ -65,7 +72,18 @@ func New(cfg Config) (*Service, error) {
 	}
 	s.metrics = m
 	s.keyUse = newKeyUseRecorder()
+	if s.cache, err = newRunCache(cfg.CacheSize, cfg.Registerer); err != nil {
+		return nil, err
+	}
+	s.execLog = newExecutionLog(s.client, s.log)
+	s.results.New = func() any { return new(engine.Result) }
 	return s, nil
+}
+
+// Close stores the audit events still buffered. Call it once no request is
+// running any more; the service must not be used afterwards.
+func (s *Service) Close() {
+	s.execLog.close()
 }
 
 // Ready reports whether the database answers and its migrations are

@@ -1,0 +1,459 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/ent/base"
+	"github.com/verdict/verdict/ent/record"
+)
+
+// This file is the lifecycle shared by every versioned resource (policies
+// and flows): a base with at most one draft and numbered, immutable
+// versions. What differs by kind, the content and its publish gate, comes
+// in through a kindRules.
+
+// Changes are the fields a create or an update sets; nil leaves a field as
+// it is.
+type Changes struct {
+	Name        *string
+	Description *string
+	Rule        *string
+	Definition  json.RawMessage
+	Schema      json.RawMessage
+	Tests       *[]TestCase
+}
+
+// kindRules is what the lifecycle needs to know about a kind of resource.
+type kindRules struct {
+	kind base.Kind
+	// check validates changes before anything is stored.
+	check func(c *Changes) error
+	// gate decides whether a draft, with its changes applied, may become a
+	// version; its error is a conflict naming the problems.
+	gate func(ctx context.Context, r *ent.Record) error
+}
+
+func (k *kindRules) auditKind() auditevent.Kind { return auditevent.Kind(k.kind) }
+
+// loaded is a base with one of its records.
+type loaded struct {
+	base   *ent.Base
+	record *ent.Record
+}
+
+// load finds a record, or a base (whose latest version, else draft, is
+// then meant), of the caller's tenant, and asks whether the caller may act
+// on it. Another tenant's ids are not found; a deleted base is gone.
+func (s *Service) load(ctx context.Context, p *Principal, k *kindRules, id uuid.UUID, action authz.Action) (*loaded, error) {
+	rec, err := s.client.Record.Query().
+		Where(record.ID(id), record.OrganizationID(p.TenantID), record.KindEQ(record.Kind(k.kind))).
+		Only(ctx)
+	var b *ent.Base
+	switch {
+	case err == nil:
+		b, err = s.client.Base.Get(ctx, rec.BaseID)
+		if err != nil {
+			return nil, unavailable(err)
+		}
+	case ent.IsNotFound(err):
+		b, err = s.client.Base.Query().
+			Where(base.ID(id), base.OrganizationID(p.TenantID), base.KindEQ(k.kind)).
+			Only(ctx)
+		if ent.IsNotFound(err) {
+			return nil, newError(CodeNotFound, "no %s %s", k.kind, id)
+		} else if err != nil {
+			return nil, unavailable(err)
+		}
+	default:
+		return nil, unavailable(err)
+	}
+	if b.DeletedAt != nil {
+		return nil, newError(CodeDeleted, "%s %s was deleted", k.kind, b.ID)
+	}
+	if err := s.authorize(ctx, p, action, resourceOf(b)); err != nil {
+		return nil, err
+	}
+	if rec == nil {
+		current := b.LatestRecordID
+		if current == nil {
+			current = b.DraftRecordID
+		}
+		if current == nil {
+			return nil, newError(CodeNotFound, "%s %s has no record", k.kind, b.ID)
+		}
+		if rec, err = s.client.Record.Get(ctx, *current); err != nil {
+			return nil, unavailable(err)
+		}
+	}
+	return &loaded{base: b, record: rec}, nil
+}
+
+func (c *Changes) apply(r *ent.Record) {
+	if c.Name != nil {
+		r.Name = *c.Name
+	}
+	if c.Description != nil {
+		r.Description = *c.Description
+	}
+	if c.Rule != nil {
+		r.Rule = *c.Rule
+	}
+	if c.Definition != nil {
+		r.Definition = c.Definition
+	}
+	if c.Schema != nil {
+		r.Schema = c.Schema
+	}
+	if c.Tests != nil {
+		r.Tests = *c.Tests
+	}
+}
+
+// checkCommon validates what every kind shares.
+func checkCommon(c *Changes, creating bool) error {
+	if c.Name != nil && strings.TrimSpace(*c.Name) == "" || creating && c.Name == nil {
+		return Invalid("name is required")
+	}
+	if c.Schema != nil && !isJSONObjectOrNull(c.Schema) {
+		return Invalid("schema must be a JSON object (a JSON Schema) or null")
+	}
+	if c.Tests != nil {
+		seen := map[string]bool{}
+		for i, tc := range *c.Tests {
+			if strings.TrimSpace(tc.Name) == "" {
+				return Invalid("tests[%d] needs a name", i)
+			}
+			if seen[tc.Name] {
+				return Invalid("two tests are named %q", tc.Name)
+			}
+			seen[tc.Name] = true
+			if !isJSONObject(tc.Data) {
+				return Invalid("tests[%d] (%s): data must be a JSON object", i, tc.Name)
+			}
+			if len(tc.Expect) == 0 {
+				return Invalid("tests[%d] (%s): expect is required", i, tc.Name)
+			}
+		}
+	}
+	return nil
+}
+
+func isJSONObject(raw json.RawMessage) bool {
+	var v map[string]json.RawMessage
+	return json.Unmarshal(raw, &v) == nil && v != nil
+}
+
+func isJSONObjectOrNull(raw json.RawMessage) bool {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return false
+	}
+	switch v.(type) {
+	case nil, map[string]any, bool:
+		return true
+	}
+	return false
+}
+
+// create makes a base and its draft, owned by the creating user (by the
+// organization when an organization key creates it).
+func (s *Service) create(ctx context.Context, k *kindRules, c *Changes) (*loaded, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkCommon(c, true); err != nil {
+		return nil, err
+	}
+	if err := k.check(c); err != nil {
+		return nil, err
+	}
+	if err := s.authorize(ctx, p, authz.ActionCreate, newBaseResource(p, k.kind)); err != nil {
+		return nil, err
+	}
+	owner := Owner{Kind: authz.OwnerUser, ID: p.UserID}
+	if p.UserID == uuid.Nil {
+		owner = Owner{Kind: authz.OwnerOrganization, ID: p.TenantID}
+	}
+	draft := &ent.Record{}
+	c.apply(draft)
+	var out loaded
+	err = s.withTx(ctx, func(tx *ent.Tx) error {
+		now := s.timestamp()
+		b, err := tx.Base.Create().
+			SetOrganizationID(p.TenantID).SetKind(k.kind).SetName(draft.Name).SetDescription(draft.Description).
+			SetOwnerKind(base.OwnerKind(owner.Kind)).SetOwnerID(owner.ID).SetCreatedBy(p.ActorID()).
+			SetCreatedAt(now).SetUpdatedAt(now).Save(ctx)
+		if err != nil {
+			return storeErr(err, "the base could not be created")
+		}
+		r, err := tx.Record.Create().
+			SetBaseID(b.ID).SetOrganizationID(p.TenantID).SetKind(record.Kind(k.kind)).SetStatus(record.StatusDraft).
+			SetName(draft.Name).SetDescription(draft.Description).SetRule(draft.Rule).
+			SetDefinition(draft.Definition).SetSchema(draft.Schema).SetTests(draft.Tests).
+			SetCreatedBy(p.ActorID()).SetCreatedAt(now).SetUpdatedAt(now).Save(ctx)
+		if err != nil {
+			return storeErr(err, "the draft could not be created")
+		}
+		if b, err = b.Update().SetDraftRecordID(r.ID).Save(ctx); err != nil {
+			return unavailable(err)
+		}
+		out = loaded{base: b, record: r}
+		return recordInTx(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionCreated,
+			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p, details: map[string]any{"name": b.Name}})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// updateDraft changes a draft record in place and bumps its revision.
+func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c *Changes) (*loaded, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkCommon(c, false); err != nil {
+		return nil, err
+	}
+	if err := k.check(c); err != nil {
+		return nil, err
+	}
+	l, err := s.load(ctx, p, k, id, authz.ActionEdit)
+	if err != nil {
+		return nil, err
+	}
+	if l.record.Status != record.StatusDraft {
+		return nil, newError(CodeConflict, "record %s is published and cannot change; create a draft from it", l.record.ID)
+	}
+	c.apply(l.record)
+	var out loaded
+	err = s.withTx(ctx, func(tx *ent.Tx) error {
+		now := s.timestamp()
+		r := l.record
+		n, err := tx.Record.Update().
+			Where(record.ID(r.ID), record.StatusEQ(record.StatusDraft), record.Revision(r.Revision)).
+			SetName(r.Name).SetDescription(r.Description).SetRule(r.Rule).
+			SetDefinition(r.Definition).SetSchema(r.Schema).SetTests(r.Tests).
+			SetRevision(r.Revision + 1).SetUpdatedAt(now).Save(ctx)
+		if err != nil {
+			return unavailable(err)
+		}
+		if n == 0 {
+			return newError(CodeConflict, "the draft changed or was published meanwhile; load it again")
+		}
+		b, err := tx.Base.UpdateOne(l.base).SetName(r.Name).SetDescription(r.Description).SetUpdatedAt(now).Save(ctx)
+		if err != nil {
+			return unavailable(err)
+		}
+		if r, err = tx.Record.Get(ctx, r.ID); err != nil {
+			return unavailable(err)
+		}
+		out = loaded{base: b, record: r}
+		return recordInTx(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionEdited,
+			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p, details: map[string]any{"revision": r.Revision}})
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.forget(l.base.ID, l.record.ID)
+	return &out, nil
+}
+
+// publish turns the draft, with the changes applied, into the next
+// version, after the kind's gate passed. The draft is consumed and the base
+// passes to the organization, all in one transaction; of two concurrent
+// publishes of one draft exactly one succeeds.
+func (s *Service) publish(ctx context.Context, k *kindRules, id uuid.UUID, c *Changes) (*loaded, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkCommon(c, false); err != nil {
+		return nil, err
+	}
+	if err := k.check(c); err != nil {
+		return nil, err
+	}
+	l, err := s.load(ctx, p, k, id, authz.ActionPublish)
+	if err != nil {
+		return nil, err
+	}
+	if l.record.Status != record.StatusDraft {
+		return nil, newError(CodeConflict, "record %s is published already; there is no draft to publish", l.record.ID)
+	}
+	c.apply(l.record)
+	if err := k.gate(ctx, l.record); err != nil {
+		return nil, err
+	}
+	var out loaded
+	err = s.withTx(ctx, func(tx *ent.Tx) error {
+		now := s.timestamp()
+		b, err := tx.Base.Get(ctx, l.base.ID)
+		if err != nil {
+			return unavailable(err)
+		}
+		r := l.record
+		version := b.LatestVersion + 1
+		n, err := tx.Record.Update().
+			Where(record.ID(r.ID), record.StatusEQ(record.StatusDraft), record.Revision(r.Revision)).
+			SetName(r.Name).SetDescription(r.Description).SetRule(r.Rule).
+			SetDefinition(r.Definition).SetSchema(r.Schema).SetTests(r.Tests).
+			SetStatus(record.StatusPublished).SetVersion(version).SetPublishedAt(now).
+			SetRevision(r.Revision + 1).SetUpdatedAt(now).Save(ctx)
+		if err != nil {
+			return storeErr(err, "another publish of this base won the race")
+		}
+		if n == 0 {
+			return newError(CodeConflict, "the draft was published or changed meanwhile")
+		}
+		b, err = tx.Base.UpdateOne(b).
+			SetName(r.Name).SetDescription(r.Description).
+			SetLatestVersion(version).SetLatestRecordID(r.ID).ClearDraftRecordID().
+			SetOwnerKind(base.OwnerKindOrganization).SetOwnerID(p.TenantID).SetUpdatedAt(now).Save(ctx)
+		if err != nil {
+			return unavailable(err)
+		}
+		if r, err = tx.Record.Get(ctx, r.ID); err != nil {
+			return unavailable(err)
+		}
+		out = loaded{base: b, record: r}
+		return recordInTx(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionPublished,
+			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p, details: map[string]any{"version": version}})
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.forget(l.base.ID, l.record.ID)
+	return &out, nil
+}
+
+// draftFromVersion starts a draft from a published record. An existing
+// draft is a conflict unless replace is set, in which case it is
+// overwritten.
+func (s *Service) draftFromVersion(ctx context.Context, k *kindRules, id uuid.UUID, replace bool) (*loaded, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l, err := s.load(ctx, p, k, id, authz.ActionEdit)
+	if err != nil {
+		return nil, err
+	}
+	src := l.record
+	if src.Status != record.StatusPublished {
+		return nil, newError(CodeConflict, "record %s is a draft; drafts are made from published versions", src.ID)
+	}
+	if l.base.DraftRecordID != nil && !replace {
+		return nil, newError(CodeConflict, "the base has a draft already: %s (use replace=true to overwrite it)", *l.base.DraftRecordID)
+	}
+	var out loaded
+	err = s.withTx(ctx, func(tx *ent.Tx) error {
+		now := s.timestamp()
+		b, err := tx.Base.Get(ctx, l.base.ID)
+		if err != nil {
+			return unavailable(err)
+		}
+		var r *ent.Record
+		if b.DraftRecordID != nil {
+			if !replace {
+				return newError(CodeConflict, "the base has a draft already: %s (use replace=true to overwrite it)", *b.DraftRecordID)
+			}
+			old, err := tx.Record.Get(ctx, *b.DraftRecordID)
+			if err != nil {
+				return unavailable(err)
+			}
+			r, err = old.Update().
+				SetName(src.Name).SetDescription(src.Description).SetRule(src.Rule).
+				SetDefinition(src.Definition).SetSchema(src.Schema).SetTests(src.Tests).
+				SetRevision(old.Revision + 1).SetUpdatedAt(now).Save(ctx)
+			if err != nil {
+				return unavailable(err)
+			}
+			s.forget(b.ID, old.ID)
+		} else {
+			r, err = tx.Record.Create().
+				SetBaseID(b.ID).SetOrganizationID(p.TenantID).SetKind(record.Kind(k.kind)).SetStatus(record.StatusDraft).
+				SetName(src.Name).SetDescription(src.Description).SetRule(src.Rule).
+				SetDefinition(src.Definition).SetSchema(src.Schema).SetTests(src.Tests).
+				SetCreatedBy(p.ActorID()).SetCreatedAt(now).SetUpdatedAt(now).Save(ctx)
+			if err != nil {
+				return storeErr(err, "the base has a draft already")
+			}
+			if b, err = b.Update().SetDraftRecordID(r.ID).SetUpdatedAt(now).Save(ctx); err != nil {
+				return unavailable(err)
+			}
+		}
+		out = loaded{base: b, record: r}
+		return recordInTx(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionEdited,
+			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p,
+			details: map[string]any{"draftFromVersion": *src.Version, "replaced": replace && l.base.DraftRecordID != nil}})
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.forget(l.base.ID, out.record.ID)
+	return &out, nil
+}
+
+// remove soft-deletes a whole base.
+func (s *Service) remove(ctx context.Context, k *kindRules, id uuid.UUID) error {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return err
+	}
+	l, err := s.load(ctx, p, k, id, authz.ActionDelete)
+	if err != nil {
+		return err
+	}
+	err = s.withTx(ctx, func(tx *ent.Tx) error {
+		now := s.timestamp()
+		n, err := tx.Base.Update().Where(base.ID(l.base.ID), base.DeletedAtIsNil()).
+			SetDeletedAt(now).SetUpdatedAt(now).Save(ctx)
+		if err != nil {
+			return unavailable(err)
+		}
+		if n == 0 {
+			return newError(CodeDeleted, "%s %s was deleted", k.kind, l.base.ID)
+		}
+		return recordInTx(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionDeleted,
+			kind: k.auditKind(), base: &l.base.ID, actor: p, details: map[string]any{"name": l.base.Name}})
+	})
+	s.forget(l.base.ID, uuid.Nil)
+	return err
+}
+
+// history returns a base's draft and versions, newest first.
+func (s *Service) history(ctx context.Context, k *kindRules, id uuid.UUID) (*ent.Base, *ent.Record, []*ent.Record, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	l, err := s.load(ctx, p, k, id, authz.ActionView)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	recs, err := s.client.Record.Query().Where(record.BaseID(l.base.ID)).
+		Order(record.ByVersion(), record.ByID()).All(ctx)
+	if err != nil {
+		return nil, nil, nil, unavailable(err)
+	}
+	var draft *ent.Record
+	versions := make([]*ent.Record, 0, len(recs))
+	for i := len(recs) - 1; i >= 0; i-- {
+		if recs[i].Status == record.StatusDraft {
+			draft = recs[i]
+			continue
+		}
+		versions = append(versions, recs[i])
+	}
+	return l.base, draft, versions, nil
+}

@@ -1,0 +1,158 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/engine"
+	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/ent/base"
+)
+
+// Validation lists the problems of a saved draft that would stop it from
+// being published (its rule text does not parse); saving succeeds anyway.
+type Validation struct {
+	Errors []string `json:"errors"`
+}
+
+// SavedPolicy is a created or updated draft with its validation.
+type SavedPolicy struct {
+	*Policy
+	Validation Validation `json:"validation"`
+}
+
+func (s *Service) policyRules() *kindRules {
+	return &kindRules{
+		kind: base.KindPolicy,
+		check: func(c *Changes) error {
+			if c.Definition != nil {
+				return Invalid("a policy has a rule, not a definition")
+			}
+			if c.Tests != nil {
+				for _, tc := range *c.Tests {
+					var expect bool
+					if json.Unmarshal(tc.Expect, &expect) != nil {
+						return Invalid("test %q: expect must be true or false", tc.Name)
+					}
+				}
+			}
+			return nil
+		},
+		gate: s.policyGate,
+	}
+}
+
+// policyGate refuses to publish a rule text that does not parse, or whose
+// stored tests do not all pass.
+func (s *Service) policyGate(_ context.Context, r *ent.Record) error {
+	prog, err := s.engine.Compile(r.Rule)
+	if err != nil {
+		return newError(CodeConflict, "the rule does not parse: %s", err.(engine.ParseErrors)[0].Message())
+	}
+	var failing []string
+	for _, tc := range r.Tests {
+		var expect bool
+		parsed, derr := engine.DecodeData(tc.Data, s.engine.Limits)
+		if derr != nil || json.Unmarshal(tc.Expect, &expect) != nil {
+			failing = append(failing, tc.Name)
+			continue
+		}
+		res := prog.Evaluate(parsed)
+		if res.Error != nil || res.Result != expect {
+			failing = append(failing, tc.Name)
+		}
+	}
+	if len(failing) > 0 {
+		sort.Strings(failing)
+		return newError(CodeConflict, "tests failed: %s", strings.Join(failing, ", "))
+	}
+	return nil
+}
+
+func (s *Service) saved(l *loaded) *SavedPolicy {
+	out := &SavedPolicy{Policy: policyOf(l.base, l.record), Validation: Validation{Errors: []string{}}}
+	if _, err := s.engine.Compile(l.record.Rule); err != nil {
+		out.Validation.Errors = err.(engine.ParseErrors).Messages()
+	}
+	return out
+}
+
+// CreatePolicy creates a policy base and its draft (POST /policy).
+func (s *Service) CreatePolicy(ctx context.Context, c Changes) (*SavedPolicy, error) {
+	if c.Rule == nil {
+		return nil, Invalid("rule is required")
+	}
+	l, err := s.create(ctx, s.policyRules(), &c)
+	if err != nil {
+		return nil, err
+	}
+	return s.saved(l), nil
+}
+
+// UpdatePolicyDraft changes a draft (PUT /policy/{id} with status draft).
+func (s *Service) UpdatePolicyDraft(ctx context.Context, id uuid.UUID, c Changes) (*SavedPolicy, error) {
+	l, err := s.updateDraft(ctx, s.policyRules(), id, &c)
+	if err != nil {
+		return nil, err
+	}
+	return s.saved(l), nil
+}
+
+// PublishPolicy publishes a draft as the next version (PUT /policy/{id}
+// with status published).
+func (s *Service) PublishPolicy(ctx context.Context, id uuid.UUID, c Changes) (*Policy, error) {
+	l, err := s.publish(ctx, s.policyRules(), id, &c)
+	if err != nil {
+		return nil, err
+	}
+	return policyOf(l.base, l.record), nil
+}
+
+// PolicyDraftFromVersion starts a draft from a published record (GET
+// /policy/{id}/draft).
+func (s *Service) PolicyDraftFromVersion(ctx context.Context, id uuid.UUID, replace bool) (*Policy, error) {
+	l, err := s.draftFromVersion(ctx, s.policyRules(), id, replace)
+	if err != nil {
+		return nil, err
+	}
+	return policyOf(l.base, l.record), nil
+}
+
+// Policy loads a record, or a base's latest version (else its draft).
+func (s *Service) Policy(ctx context.Context, id uuid.UUID) (*Policy, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l, err := s.load(ctx, p, s.policyRules(), id, authz.ActionView)
+	if err != nil {
+		return nil, err
+	}
+	return policyOf(l.base, l.record), nil
+}
+
+// PolicyVersions returns a policy's draft and versions, newest first.
+func (s *Service) PolicyVersions(ctx context.Context, id uuid.UUID) (*Versions, error) {
+	b, draft, versions, err := s.history(ctx, s.policyRules(), id)
+	if err != nil {
+		return nil, err
+	}
+	out := &Versions{BaseID: b.ID, Versions: make([]*Policy, len(versions))}
+	if draft != nil {
+		out.Draft = policyOf(b, draft)
+	}
+	for i, r := range versions {
+		out.Versions[i] = policyOf(b, r)
+	}
+	return out, nil
+}
+
+// DeletePolicy soft-deletes the policy's whole base.
+func (s *Service) DeletePolicy(ctx context.Context, id uuid.UUID) error {
+	return s.remove(ctx, s.policyRules(), id)
+}

@@ -1,0 +1,371 @@
+package service_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/ent/record"
+	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/service"
+)
+
+const seniorRule = "A **Person** gets senior_discount if the __age__ of the **Person** is at least 65."
+
+// team adds members of every authoring role to Acme and returns a context
+// acting as each.
+func (f *fixture) team(t *testing.T) map[string]context.Context {
+	t.Helper()
+	ctx := context.Background()
+	op := f.svc.Operator()
+	out := map[string]context.Context{"admin": f.as(t, adminKey, "")}
+	for _, m := range []struct {
+		name string
+		role authz.Role
+	}{{"editor", authz.RoleEditor}, {"editor2", authz.RoleEditor}, {"publisher", authz.RolePublisher}, {"viewer", authz.RoleViewer}} {
+		email := m.name + "@acme.test"
+		if _, err := op.CreateUser(ctx, email, m.name); err != nil {
+			t.Fatal(err)
+		}
+		if err := op.AddMember(ctx, f.acme.Organization.ID, email, m.role); err != nil {
+			t.Fatal(err)
+		}
+		k, err := op.CreateKey(ctx, service.KeyInput{Organization: f.acme.Organization.ID, UserEmail: email, Scope: authz.ScopeAdmin})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[m.name] = f.as(t, k.Secret, "")
+	}
+	beta, err := op.Bootstrap(ctx, service.BootstrapInput{Organization: "Beta", Email: "boss@beta.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out["other tenant"] = f.as(t, beta.Secret, "")
+	return out
+}
+
+func (f *fixture) as(t *testing.T, key, org string) context.Context {
+	t.Helper()
+	p, err := f.svc.Authenticate(context.Background(), key, org)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return service.WithPrincipal(context.Background(), p)
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func tests(cases ...service.TestCase) *[]service.TestCase { return &cases }
+
+func testCase(name, data string, expect bool) service.TestCase {
+	e, _ := json.Marshal(expect)
+	return service.TestCase{Name: name, Data: json.RawMessage(data), Expect: e}
+}
+
+func (f *fixture) auditActions(t *testing.T, base uuid.UUID) []string {
+	t.Helper()
+	evs, err := f.db.Client().AuditEvent.Query().Where(auditevent.BaseID(base)).Order(auditevent.ByAt(), auditevent.ByID()).All(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, ev := range evs {
+		out = append(out, string(ev.Action))
+	}
+	return out
+}
+
+func TestThePolicyLifecycle(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		as := f.team(t)
+		editor, publisher := as["editor"], as["publisher"]
+
+		own, err := f.svc.CreatePolicy(editor, service.Changes{Name: ptr("own"), Rule: ptr(seniorRule)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.svc.PublishPolicy(editor, own.ID, service.Changes{})
+		wantCode(t, err, service.CodePermissionDenied)
+		_, err = f.svc.PublishPolicy(publisher, own.ID, service.Changes{})
+		wantCode(t, err, service.CodePermissionDenied) // a never-published draft is its creator's
+
+		created, err := f.svc.CreatePolicy(publisher, service.Changes{Name: ptr("Senior discount"), Rule: ptr(seniorRule),
+			Tests: tests(testCase("70 is senior", `{"Person": {"age": 70}}`, true))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if created.Status != "draft" || created.Version != nil || created.Owner.Kind != authz.OwnerUser || len(created.Validation.Errors) != 0 {
+			t.Fatalf("created %+v", created)
+		}
+		edited, err := f.svc.UpdatePolicyDraft(publisher, created.ID, service.Changes{Description: ptr("for the over-65s")})
+		if err != nil || edited.Revision != 2 || edited.Description != "for the over-65s" || edited.ID != created.ID {
+			t.Fatalf("edited %+v, %v", edited, err)
+		}
+		v1, err := f.svc.PublishPolicy(publisher, created.ID, service.Changes{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v1.Status != "published" || *v1.Version != 1 || v1.Owner.Kind != authz.OwnerOrganization || v1.PublishedAt == nil {
+			t.Fatalf("v1 %+v", v1)
+		}
+		_, err = f.svc.UpdatePolicyDraft(editor, v1.ID, service.Changes{Name: ptr("x")})
+		wantCode(t, err, service.CodeConflict)
+		_, err = f.svc.PublishPolicy(publisher, v1.ID, service.Changes{})
+		wantCode(t, err, service.CodeConflict)
+
+		for want := 2; want <= 3; want++ {
+			draft, err := f.svc.PolicyDraftFromVersion(editor, created.BaseID, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = f.svc.PolicyDraftFromVersion(editor, created.BaseID, false)
+			wantCode(t, err, service.CodeConflict)
+			again, err := f.svc.PolicyDraftFromVersion(editor, created.BaseID, true)
+			if err != nil || again.ID != draft.ID {
+				t.Fatalf("replacing the draft: %+v, %v", again, err)
+			}
+			v, err := f.svc.PublishPolicy(publisher, draft.ID, service.Changes{Rule: ptr(strings.Replace(seniorRule, "65", "60", 1))})
+			if err != nil || *v.Version != want {
+				t.Fatalf("version %d: %+v, %v", want, v, err)
+			}
+		}
+		hist, err := f.svc.PolicyVersions(as["viewer"], created.BaseID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hist.Draft != nil || len(hist.Versions) != 3 || *hist.Versions[0].Version != 3 || *hist.Versions[2].Version != 1 {
+			t.Fatalf("history %+v", hist)
+		}
+		want := []string{"created", "edited", "published", "edited", "edited", "published", "edited", "edited", "published"}
+		if got := f.auditActions(t, created.BaseID); strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("audit %v, want %v", got, want)
+		}
+
+		// Runs: by base the latest version (60), by record the first (65).
+		data := json.RawMessage(`{"Person": {"age": 62}}`)
+		latest, err := f.svc.RunPolicy(as["viewer"], created.BaseID, data)
+		if err != nil || !latest.Result.Result || len(latest.Rule) != 1 {
+			t.Fatalf("run latest: %+v, %v", latest, err)
+		}
+		first, err := f.svc.RunPolicyVersion(as["viewer"], v1.ID, data)
+		if err != nil || first.Result.Result {
+			t.Fatalf("run version 1: %+v, %v", first, err)
+		}
+		latest.Release()
+		first.Release()
+
+		if err := f.svc.DeletePolicy(editor, created.BaseID); service.CodeOf(err) != service.CodePermissionDenied {
+			t.Fatalf("editor deletes: %v", err)
+		}
+		if err := f.svc.DeletePolicy(as["admin"], v1.ID); err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.svc.Policy(as["admin"], created.BaseID)
+		wantCode(t, err, service.CodeDeleted)
+		_, err = f.svc.RunPolicyVersion(as["admin"], v1.ID, data)
+		wantCode(t, err, service.CodeDeleted)
+		_, err = f.svc.RunPolicy(as["admin"], created.BaseID, data)
+		wantCode(t, err, service.CodeDeleted)
+		page, err := f.svc.Policies(as["publisher"], service.ListOptions{})
+		if err != nil || len(page.Items) != 0 {
+			t.Fatalf("list after delete: %+v, %v", page, err)
+		}
+	})
+}
+
+func TestPublishingIsGated(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		broken, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("wip"), Rule: ptr("A **P** is ok if __a__ of **P** is bigger than 1.")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(broken.Validation.Errors) != 1 || !strings.HasPrefix(broken.Validation.Errors[0], "Parse error:  --> 1:") {
+			t.Errorf("validation %+v", broken.Validation)
+		}
+		_, err = f.svc.PublishPolicy(admin, broken.ID, service.Changes{})
+		wantCode(t, err, service.CodeConflict)
+
+		gated, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("senior"), Rule: ptr(seniorRule), Tests: tests(
+			testCase("70 is senior", `{"Person": {"age": 70}}`, true),
+			testCase("young is senior", `{"Person": {"age": 20}}`, true),
+			testCase("missing age", `{"Person": {}}`, false),
+		)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.svc.PublishPolicy(admin, gated.ID, service.Changes{})
+		wantCode(t, err, service.CodeConflict)
+		if msg := err.(*service.Error).Message; msg != "tests failed: missing age, young is senior" {
+			t.Errorf("message %q", msg)
+		}
+		rec, _ := db.Client().Record.Get(context.Background(), gated.ID)
+		if rec.Status != record.StatusDraft || rec.Version != nil {
+			t.Errorf("a refused publish changed the record: %+v", rec)
+		}
+		_, err = f.svc.CreatePolicy(admin, service.Changes{Name: ptr("x"), Rule: ptr(seniorRule), Tests: tests(
+			service.TestCase{Name: "bad", Data: json.RawMessage(`[1]`), Expect: json.RawMessage(`true`)})})
+		wantCode(t, err, service.CodeInvalidArgument)
+		_, err = f.svc.CreatePolicy(admin, service.Changes{Name: ptr(" "), Rule: ptr(seniorRule)})
+		wantCode(t, err, service.CodeInvalidArgument)
+	})
+}
+
+func TestVisibilityAndTenantIsolation(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		as := f.team(t)
+		mine, err := f.svc.CreatePolicy(as["editor"], service.Changes{Name: ptr("mine"), Rule: ptr(seniorRule)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		listed := func(who string) bool {
+			page, err := f.svc.Policies(as[who], service.ListOptions{})
+			if err != nil {
+				t.Fatalf("%s lists: %v", who, err)
+			}
+			for _, s := range page.Items {
+				if s.BaseID == mine.BaseID {
+					return true
+				}
+			}
+			return false
+		}
+		if !listed("editor") || listed("editor2") || listed("viewer") || listed("admin") {
+			t.Error("a never-published policy must be listed to its creator only")
+		}
+		if _, err := f.svc.Policy(as["editor2"], mine.ID); err != nil {
+			t.Errorf("another editor loads it by id: %v", err)
+		}
+		_, err = f.svc.UpdatePolicyDraft(as["editor2"], mine.ID, service.Changes{Name: ptr("taken")})
+		wantCode(t, err, service.CodePermissionDenied)
+		_, err = f.svc.Policy(as["other tenant"], mine.ID)
+		wantCode(t, err, service.CodeNotFound)
+		_, err = f.svc.RunPolicy(as["other tenant"], mine.BaseID, json.RawMessage(`{}`))
+		wantCode(t, err, service.CodeNotFound)
+
+		if _, err := f.svc.PublishPolicy(as["admin"], mine.ID, service.Changes{}); err != nil {
+			t.Fatal(err)
+		}
+		if !listed("editor2") || !listed("viewer") {
+			t.Error("a published policy must be listed to the organization")
+		}
+		_, err = f.svc.Policy(as["other tenant"], mine.BaseID)
+		wantCode(t, err, service.CodeNotFound)
+	})
+}
+
+func TestListsPageWithACursor(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		for _, name := range []string{"alpha", "beta", "gamma", "delta", "alphabet"} {
+			if _, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr(name), Rule: ptr(seniorRule)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var names []string
+		cursor := ""
+		for pages := 0; ; pages++ {
+			page, err := f.svc.Policies(admin, service.ListOptions{Limit: 2, Cursor: cursor})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range page.Items {
+				names = append(names, s.Name)
+			}
+			if cursor = page.NextCursor; cursor == "" {
+				break
+			}
+		}
+		if strings.Join(names, ",") != "alphabet,delta,gamma,beta,alpha" {
+			t.Errorf("pages gave %v", names)
+		}
+		page, err := f.svc.Policies(admin, service.ListOptions{Query: "ALPHA"})
+		if err != nil || len(page.Items) != 2 {
+			t.Errorf("q=ALPHA: %+v, %v", page, err)
+		}
+		_, err = f.svc.Policies(admin, service.ListOptions{Limit: 201})
+		wantCode(t, err, service.CodeInvalidArgument)
+		_, err = f.svc.Policies(admin, service.ListOptions{Cursor: "nonsense"})
+		wantCode(t, err, service.CodeInvalidArgument)
+	})
+}
+
+func TestConcurrentPublishesOfOneDraftHaveOneWinner(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		draft, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("race"), Rule: ptr(seniorRule)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const racers = 8
+		var wg sync.WaitGroup
+		codes := make([]service.Code, racers)
+		for i := range racers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, err := f.svc.PublishPolicy(admin, draft.ID, service.Changes{})
+				codes[i] = "ok"
+				if err != nil {
+					codes[i] = service.CodeOf(err)
+				}
+			}()
+		}
+		wg.Wait()
+		wins := 0
+		for _, c := range codes {
+			switch c {
+			case "ok":
+				wins++
+			case service.CodeConflict:
+			default:
+				t.Errorf("a losing publish answered %s, want conflict", c)
+			}
+		}
+		if wins != 1 {
+			t.Fatalf("%d publishes won, want exactly 1 (%v)", wins, codes)
+		}
+		recs, _ := db.Client().Record.Query().Where(record.BaseID(draft.BaseID)).All(context.Background())
+		if len(recs) != 1 || recs[0].Status != record.StatusPublished || *recs[0].Version != 1 {
+			t.Errorf("records after the race: %+v", recs)
+		}
+		if got := f.auditActions(t, draft.BaseID); strings.Join(got, ",") != "created,published" {
+			t.Errorf("audit %v", got)
+		}
+	})
+}
+
+func TestExecutedEventsAreStoredByClose(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		pol, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("runs"), Rule: ptr(seniorRule)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 300; i++ {
+			res, err := f.svc.RunPolicy(admin, pol.BaseID, json.RawMessage(`{"Person": {"age": 70}}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Release()
+		}
+		f.svc.Close()
+		n, err := db.Client().AuditEvent.Query().Where(auditevent.BaseID(pol.BaseID), auditevent.ActionEQ(auditevent.ActionExecuted)).Count(context.Background())
+		if err != nil || n != 300 {
+			t.Errorf("%d executed events stored, want 300 (%v)", n, err)
+		}
+	})
+}
