@@ -14,10 +14,10 @@ import (
 
 // Exit statuses of `verdict eval`.
 const (
-	exitTrue  = 0
-	exitFalse = 1
+	exitTrue   = 0
+	exitFalse  = 1
 	exitFailed = 2 // the text does not parse, or evaluation failed
-	exitUsage = 3 // bad flags, unreadable files, data that is not a JSON object
+	exitUsage  = 3 // bad flags, unreadable files, data that is not a JSON object
 )
 
 func newEvalCommand() *cobra.Command {
