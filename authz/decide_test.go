@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 var (
@@ -101,9 +102,14 @@ var roleMatrix = []struct {
 	}},
 }
 
+// decisionTimeout is generous: these tests check answers, not deadlines
+// (which have tests of their own), and must not fail on a loaded machine
+// or under the race detector.
+const decisionTimeout = 30 * time.Second
+
 func newTestEmbedded(t testing.TB) *Embedded {
 	t.Helper()
-	e, err := NewEmbedded()
+	e, err := NewEmbedded(WithTimeout(decisionTimeout))
 	if err != nil {
 		t.Fatalf("NewEmbedded: %v", err)
 	}

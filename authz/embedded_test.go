@@ -92,7 +92,7 @@ func TestNonPositiveTimeoutIsRejectedAtConstruction(t *testing.T) {
 
 func TestCachedDecisionsEqualFreshOnesForEveryInput(t *testing.T) {
 	cached := newTestEmbedded(t)
-	fresh, err := newEmbedded(policySource, time.Second, nil)
+	fresh, err := newEmbedded(policySource, decisionTimeout, nil)
 	if err != nil {
 		t.Fatalf("newEmbedded: %v", err)
 	}
@@ -122,7 +122,7 @@ func TestDecisionCacheNeverHoldsMoreThanItsBound(t *testing.T) {
 
 func TestConcurrentDecisionsAgreeWithSequentialOnes(t *testing.T) {
 	az := newTestEmbedded(t)
-	fresh, err := newEmbedded(policySource, time.Second, nil)
+	fresh, err := newEmbedded(policySource, decisionTimeout, nil)
 	if err != nil {
 		t.Fatalf("newEmbedded: %v", err)
 	}
