@@ -1,0 +1,159 @@
+package rest
+
+import (
+	"context"
+	"net"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/service"
+)
+
+const adultRun = `{"rule": "A **Person** is an adult if the __age__ of the **Person** is at least 18.", "data": {"Person": {"age": 30}}}`
+
+func TestAuthenticationDecidesWhoMayRun(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		ctx := context.Background()
+		op := f.svc.Operator()
+		acme := f.acme.Organization.ID
+
+		revoked, err := op.CreateKey(ctx, service.KeyInput{Organization: acme, Name: "old", Scope: authz.ScopeView})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := op.RevokeKey(ctx, revoked.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := op.CreateUser(ctx, "audit@acme.test", "Aud"); err != nil {
+			t.Fatal(err)
+		}
+		if err := op.AddMember(ctx, acme, "audit@acme.test", authz.RoleAuditor); err != nil {
+			t.Fatal(err)
+		}
+		auditor, err := op.CreateKey(ctx, service.KeyInput{Organization: acme, UserEmail: "audit@acme.test", Name: "audit", Scope: authz.ScopeView})
+		if err != nil {
+			t.Fatal(err)
+		}
+		beta, err := op.CreateOrganization(ctx, "Beta")
+		if err != nil {
+			t.Fatal(err)
+		}
+		gamma, err := op.CreateOrganization(ctx, "Gamma")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := op.CreateUser(ctx, "two@example.test", "Two"); err != nil {
+			t.Fatal(err)
+		}
+		for _, org := range []*service.Organization{f.acme.Organization, beta} {
+			if err := op.AddMember(ctx, org.ID, "two@example.test", authz.RoleViewer); err != nil {
+				t.Fatal(err)
+			}
+		}
+		twoOrgs, err := op.CreateKey(ctx, service.KeyInput{Organization: acme, UserEmail: "two@example.test", Name: "two", Scope: authz.ScopeView})
+		if err != nil {
+			t.Fatal(err)
+		}
+
+		for _, tc := range []struct {
+			name   string
+			header []string
+			status int
+			code   service.Code
+		}{
+			{"a request without a key is unauthenticated", nil, 401, service.CodeUnauthenticated},
+			{"an unknown key is unauthenticated", key("rest-test-unknown-key-0123456789abcdef"), 401, service.CodeUnauthenticated},
+			{"a revoked key is unauthenticated", key(revoked.Secret), 401, service.CodeUnauthenticated},
+			{"a basic authorization is not a key", []string{"Authorization", "Basic " + adminKey}, 401, service.CodeUnauthenticated},
+			{"a bearer token is a key", []string{"Authorization", "Bearer " + adminKey}, 200, ""},
+			{"the bearer scheme is case-insensitive", []string{"Authorization", "bearer " + adminKey}, 200, ""},
+			{"an x-api-key is a key", key(adminKey), 200, ""},
+			{"an auditor may not run rules", key(auditor.Secret), 403, service.CodePermissionDenied},
+			{"a user of two organizations must name one", key(twoOrgs.Secret), 400, service.CodeTenantRequired},
+			{"a user of two organizations may run in the one named", append(key(twoOrgs.Secret), "x-org-id", beta.ID.String()), 200, ""},
+			{"naming an organization the user is not in is denied", append(key(twoOrgs.Secret), "x-org-id", gamma.ID.String()), 403, service.CodePermissionDenied},
+			{"an x-org-id that is not an id is invalid", append(key(twoOrgs.Secret), "x-org-id", "beta"), 400, service.CodeInvalidArgument},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				w := f.run(adultRun, tc.header...)
+				if tc.code == "" {
+					wantStatus(t, w, tc.status)
+					return
+				}
+				wantError(t, w, tc.status, tc.code)
+				if tc.status == 401 && w.Header().Get("WWW-Authenticate") == "" {
+					t.Error("a 401 without WWW-Authenticate")
+				}
+			})
+		}
+	})
+}
+
+// closedPort returns an address nothing listens on.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
+}
+
+func evaluations(t *testing.T, reg *prometheus.Registry) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n float64
+	for _, mf := range families {
+		if mf.GetName() == "verdict_evaluations_total" {
+			for _, m := range mf.GetMetric() {
+				n += m.GetCounter().GetValue()
+			}
+		}
+	}
+	return n
+}
+
+func TestRunFailsClosedWhenTheAuthorizerIsUnreachable(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		remote, err := authz.NewRemote("http://" + closedPort(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := newFixture(t, db, withAuthorizer(remote))
+		before := rowCounts(t, db)
+		w := f.run(adultRun, key(adminKey)...)
+		wantError(t, w, 503, service.CodeAuthorizationUnavailable)
+		if strings.Contains(w.Body.String(), `"result"`) {
+			t.Errorf("a denied run returned a result: %s", w.Body)
+		}
+		if n := evaluations(t, f.reg); n != 0 {
+			t.Errorf("%v evaluations counted; want none when authorization is unavailable", n)
+		}
+		if after := rowCounts(t, db); !equalCounts(before, after) {
+			t.Errorf("rows changed from %v to %v", before, after)
+		}
+	})
+}
+
+func equalCounts(a, b map[string]int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,25 @@
+// Package rest is Verdict's HTTP surface (spec/api.md): it decodes a
+// request, calls the service and encodes the answer. It holds no business
+// rule; those live in package service.
+//
+// Every route runs behind the same middleware, outermost first: request id
+// (X-Request-Id on every response: a sane incoming one is reused, else a
+// UUIDv7 is made), observation (metrics and the access log, placed here so
+// that they see the status a recovered panic produces), panic recovery,
+// body size limit, and for routes that need a key, authentication and the
+// per-key rate limit.
+//
+// Routes that need no key: GET /healthz, GET /readyz, GET /metrics and
+// GET /playground. An unknown or non-canonical path answers 404 not_found;
+// a known path with another method answers 405 with the code
+// invalid_argument (api.md's list of codes has no entry of its own for it)
+// and an Allow header. Neither asks for a key: the route table is public.
+//
+// Request bodies are decoded strictly: one JSON object in UTF-8, member
+// names exactly as documented (case matters, none twice), nothing after it,
+// and a Content-Type, when given, of application/json or a +json type.
+//
+// Metrics: verdict_http_requests_total{route,status} and
+// verdict_http_request_duration_seconds{route}, where route is the matched
+// ServeMux pattern ("POST /run") or "unmatched", never the raw path.
+package rest

@@ -1,0 +1,108 @@
+package rest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"github.com/verdict/verdict/service"
+)
+
+// statuses is api.md's table of error codes and HTTP statuses.
+var statuses = map[service.Code]int{
+	service.CodeInvalidArgument:          http.StatusBadRequest,
+	service.CodeTenantRequired:           http.StatusBadRequest,
+	service.CodeUnauthenticated:          http.StatusUnauthorized,
+	service.CodePermissionDenied:         http.StatusForbidden,
+	service.CodeNotFound:                 http.StatusNotFound,
+	service.CodeConflict:                 http.StatusConflict,
+	service.CodeDeleted:                  http.StatusGone,
+	service.CodePayloadTooLarge:          http.StatusRequestEntityTooLarge,
+	service.CodeRateLimited:              http.StatusTooManyRequests,
+	service.CodeAuthorizationUnavailable: http.StatusServiceUnavailable,
+	service.CodeUnavailable:              http.StatusServiceUnavailable,
+	service.CodeInternal:                 http.StatusInternalServerError,
+}
+
+// statusOf is the HTTP status of an error code; a code missing from the
+// table is a programming error and answers 500.
+func statusOf(code service.Code) int {
+	if st, ok := statuses[code]; ok {
+		return st
+	}
+	return http.StatusInternalServerError
+}
+
+// errorBody is the one shape of every error response.
+type errorBody struct {
+	Error errorDetail `json:"error"`
+}
+
+type errorDetail struct {
+	Code    service.Code `json:"code"`
+	Message string       `json:"message"`
+}
+
+func invalid(format string, args ...any) *service.Error {
+	return service.Invalid(format, args...)
+}
+
+func failure(code service.Code, format string, args ...any) *service.Error {
+	return &service.Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// writeError answers with err's code and the status it stands for. The
+// cause of a server-side failure is logged; an internal error's message is
+// replaced, so nothing of its cause reaches the caller.
+func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var e *service.Error
+	code, msg := service.CodeInternal, "internal error"
+	if errors.As(err, &e) {
+		code, msg = e.Code, e.Message
+	}
+	status := statusOf(code)
+	switch {
+	case code == service.CodeInternal || status == http.StatusInternalServerError:
+		code, msg = service.CodeInternal, "internal error"
+		s.log.LogAttrs(r.Context(), slog.LevelError, "internal error",
+			slog.String("request_id", RequestID(r.Context())), slog.String("route", r.Pattern), slog.Any("error", err))
+	case status >= 500:
+		s.log.LogAttrs(r.Context(), slog.LevelWarn, "service unavailable",
+			slog.String("request_id", RequestID(r.Context())), slog.String("route", r.Pattern), slog.Any("error", err))
+	case status == http.StatusUnauthorized:
+		w.Header().Set("WWW-Authenticate", `Bearer realm="verdict"`)
+	}
+	s.fail(w, r, status, code, msg)
+}
+
+// fail answers with the error shape, for a status the code table does not
+// decide (405).
+func (s *server) fail(w http.ResponseWriter, r *http.Request, status int, code service.Code, msg string) {
+	s.respond(w, r, status, errorBody{Error: errorDetail{Code: code, Message: msg}})
+}
+
+// respond writes v as JSON. HTML characters stay as they are (a parse
+// error's ` --> 1:5` must read as written); the body is encoded in full
+// before anything is sent, so an encoding failure is still a clean 500.
+func (s *server) respond(w http.ResponseWriter, r *http.Request, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		s.log.LogAttrs(r.Context(), slog.LevelError, "encoding a response",
+			slog.String("request_id", RequestID(r.Context())), slog.String("route", r.Pattern), slog.Any("error", err))
+		buf.Reset()
+		buf.WriteString(`{"error":{"code":"internal","message":"internal error"}}` + "\n")
+		status = http.StatusInternalServerError
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}

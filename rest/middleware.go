@@ -1,0 +1,264 @@
+package rest
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/service"
+)
+
+// exchange is what the middleware learns about one request, shared by the
+// layers: inner ones work on copies of the request, so they report back
+// through this rather than through the request's context.
+type exchange struct {
+	id      string
+	arrived time.Time
+	keyID   string // set once the key is authenticated, for the access log
+}
+
+type exchangeKey struct{}
+
+func exchangeOf(ctx context.Context) *exchange {
+	if ex, ok := ctx.Value(exchangeKey{}).(*exchange); ok {
+		return ex
+	}
+	return &exchange{}
+}
+
+// RequestID returns the id of the request ctx belongs to, as sent in
+// X-Request-Id; empty outside a request served by this package.
+func RequestID(ctx context.Context) string { return exchangeOf(ctx).id }
+
+const requestIDHeader = "X-Request-Id"
+
+// maxRequestIDLength bounds an incoming request id that is reused.
+const maxRequestIDLength = 128
+
+// identify gives the request an id: the caller's X-Request-Id when it is
+// sane (so a trace can cross services), else a new time-ordered UUID.
+func (s *server) identify(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ex := &exchange{arrived: time.Now(), id: r.Header.Get(requestIDHeader)}
+		if !saneRequestID(ex.id) {
+			ex.id = newRequestID()
+		}
+		w.Header().Set(requestIDHeader, ex.id)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex)))
+	})
+}
+
+// saneRequestID accepts ids that are safe to echo in a header and to log:
+// short, and made of letters, digits and a little punctuation.
+func saneRequestID(id string) bool {
+	if id == "" || len(id) > maxRequestIDLength {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("-_.:/+=@", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func newRequestID() string {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return uuid.NewString()
+	}
+	return id.String()
+}
+
+// recorder remembers the status and size of a response.
+type recorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (rec *recorder) WriteHeader(code int) {
+	if rec.status == 0 && (code >= 200 || code == http.StatusSwitchingProtocols) {
+		rec.status = code
+	}
+	rec.ResponseWriter.WriteHeader(code)
+}
+
+func (rec *recorder) Write(b []byte) (int, error) {
+	if rec.status == 0 {
+		rec.status = http.StatusOK
+	}
+	n, err := rec.ResponseWriter.Write(b)
+	rec.bytes += int64(n)
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (rec *recorder) Unwrap() http.ResponseWriter { return rec.ResponseWriter }
+
+// Flush and Hijack serve handlers that assert these interfaces rather than
+// use http.ResponseController (streaming GraphQL transports).
+func (rec *recorder) Flush() {
+	if rec.status == 0 {
+		rec.status = http.StatusOK
+	}
+	http.NewResponseController(rec.ResponseWriter).Flush()
+}
+
+func (rec *recorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	if rec.status == 0 {
+		rec.status = http.StatusSwitchingProtocols
+	}
+	return http.NewResponseController(rec.ResponseWriter).Hijack()
+}
+
+// observe counts the request and its latency by route and writes the
+// access log line. It sits outside recoverPanics so that it records the
+// 500 a panic becomes.
+func (s *server) observe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := &recorder{ResponseWriter: w}
+		defer func() {
+			ex := exchangeOf(r.Context())
+			status := rec.status
+			if status == 0 {
+				status = http.StatusOK
+			}
+			route := routeLabel(r.Pattern)
+			elapsed := time.Since(ex.arrived)
+			s.metrics.observe(route, status, elapsed)
+			s.log.LogAttrs(r.Context(), slog.LevelInfo, "http request",
+				slog.String("method", r.Method),
+				slog.String("route", route),
+				slog.String("path", r.URL.Path),
+				slog.Int("status", status),
+				slog.Duration("duration", elapsed),
+				slog.Int64("bytes", rec.bytes),
+				slog.String("request_id", ex.id),
+				slog.String("key_id", ex.keyID),
+			)
+		}()
+		next.ServeHTTP(rec, r)
+	})
+}
+
+// recoverPanics turns a panic into a 500 in the API's error shape and a log
+// line with the stack, so a bug costs one request and never the
+// connection. When the response has begun already, an error can no longer
+// be sent: the connection is aborted instead, so that a truncated body is
+// not taken for a whole one.
+func (s *server) recoverPanics(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			v := recover()
+			if v == nil {
+				return
+			}
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.log.LogAttrs(r.Context(), slog.LevelError, "panic serving a request",
+				slog.String("request_id", RequestID(r.Context())),
+				slog.String("route", r.Pattern),
+				slog.String("panic", fmt.Sprint(v)),
+				slog.String("stack", string(debug.Stack())),
+			)
+			if rec, ok := w.(*recorder); ok && rec.status != 0 {
+				panic(http.ErrAbortHandler)
+			}
+			s.fail(w, r, http.StatusInternalServerError, service.CodeInternal, "internal error")
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// limitBody refuses a body above the limit: at once when Content-Length
+// says so, else when reading reaches the limit (see readBody).
+func (s *server) limitBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > s.bodyLimit {
+			s.writeError(w, r, s.tooLarge())
+			return
+		}
+		r = r.WithContext(r.Context()) // a copy: the caller's request stays as it was
+		r.Body = http.MaxBytesReader(w, r.Body, s.bodyLimit)
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *server) tooLarge() *service.Error {
+	return failure(service.CodePayloadTooLarge, "the request body is larger than the limit of %d bytes", s.bodyLimit)
+}
+
+// authenticate turns the request's API key and x-org-id into the
+// principal the service reads from the context.
+func (s *server) authenticate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		secret := apiKey(r.Header)
+		if secret == "" {
+			s.writeError(w, r, failure(service.CodeUnauthenticated,
+				"an API key is required: send it as x-api-key or Authorization: Bearer"))
+			return
+		}
+		p, err := s.svc.Authenticate(r.Context(), secret, strings.TrimSpace(r.Header.Get("X-Org-Id")))
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		ex := exchangeOf(r.Context())
+		ex.keyID = p.KeyID.String()
+		ctx := service.WithPrincipal(r.Context(), p)
+		ctx = service.WithRequestStart(ctx, ex.arrived)
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// apiKey is the key a request carries: x-api-key, else a bearer token.
+func apiKey(h http.Header) string {
+	if k := strings.TrimSpace(h.Get("X-Api-Key")); k != "" {
+		return k
+	}
+	scheme, token, ok := strings.Cut(strings.TrimSpace(h.Get("Authorization")), " ")
+	if ok && strings.EqualFold(scheme, "Bearer") {
+		return strings.TrimSpace(token)
+	}
+	return ""
+}
+
+// rateLimit applies the per-key token bucket. It runs after authentication
+// because the bucket belongs to the key.
+func (s *server) rateLimit(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, ok := service.PrincipalFrom(r.Context())
+		if !ok {
+			s.writeError(w, r, errors.New("rest: rate limit reached without a principal"))
+			return
+		}
+		if wait, ok := s.limiter.allow(p.KeyID, time.Now()); !ok {
+			secs := int64(math.Ceil(wait.Seconds()))
+			if secs < 1 {
+				secs = 1
+			}
+			w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
+			s.writeError(w, r, failure(service.CodeRateLimited,
+				"this key has sent more requests than its limit of %g a second allows; retry after %d s", s.limiter.perSecond, secs))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,165 @@
+package rest
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/verdict/verdict/service"
+)
+
+// Defaults for the zero values of Config.
+const (
+	// DefaultBodyLimit is api.md's default limit on a request body.
+	DefaultBodyLimit = 1 << 20
+	// DefaultRateLimit and DefaultRateBurst let one key sustain 50 requests a
+	// second, in bursts of up to 100: well above what an interactive client
+	// or a modest batch job needs, low enough that a runaway loop on one key
+	// cannot take the service from everyone else.
+	DefaultRateLimit = 50
+	DefaultRateBurst = 100
+)
+
+// Config is what the HTTP surface is built from. The zero value is usable.
+type Config struct {
+	// Logger receives the access log and the causes of internal errors; nil
+	// discards them.
+	Logger *slog.Logger
+	// Registerer receives the HTTP metrics; nil leaves them unregistered.
+	// Metrics that are registered already (a second handler on the same
+	// registry) are shared rather than refused.
+	Registerer prometheus.Registerer
+	// Gatherer is what GET /metrics serves. Nil takes the Registerer when it
+	// is a Gatherer too (a *prometheus.Registry); without either, /metrics
+	// is not mounted.
+	Gatherer prometheus.Gatherer
+	// BodyLimit caps a request body in bytes; 0 is DefaultBodyLimit.
+	BodyLimit int64
+	// RateLimit is the requests per second each API key may sustain, and
+	// RateBurst how many it may send at once; 0 selects DefaultRateLimit and
+	// DefaultRateBurst, a negative RateLimit turns rate limiting off.
+	RateLimit float64
+	RateBurst int
+	// GraphQL is mounted at POST and GET /graphql behind authentication; nil
+	// mounts nothing.
+	GraphQL http.Handler
+	// Playground is mounted at GET /playground without authentication; nil
+	// mounts nothing.
+	Playground http.Handler
+}
+
+// New returns the HTTP handler of the API, serving svc.
+func New(svc *service.Service, cfg Config) http.Handler {
+	return newServer(svc, cfg)
+}
+
+// access says whether a route needs an API key.
+type access int
+
+const (
+	public access = iota
+	authenticated
+)
+
+// fallbackPattern catches every request no route matches, so that 404 and
+// 405 answer in the API's JSON error shape.
+const fallbackPattern = "/"
+
+type server struct {
+	svc       *service.Service
+	log       *slog.Logger
+	mux       *http.ServeMux
+	metrics   *httpMetrics
+	limiter   *limiter // nil: no rate limit
+	bodyLimit int64
+	// noncanonical answers paths that are not in canonical form.
+	noncanonical http.Handler
+}
+
+func newServer(svc *service.Service, cfg Config) *server {
+	s := &server{
+		svc:       svc,
+		log:       cfg.Logger,
+		mux:       http.NewServeMux(),
+		metrics:   newHTTPMetrics(cfg.Registerer),
+		bodyLimit: cfg.BodyLimit,
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.bodyLimit <= 0 {
+		s.bodyLimit = DefaultBodyLimit
+	}
+	if cfg.RateLimit >= 0 {
+		perSecond, burst := cfg.RateLimit, cfg.RateBurst
+		if perSecond == 0 {
+			perSecond = DefaultRateLimit
+		}
+		if burst <= 0 {
+			burst = DefaultRateBurst
+		}
+		s.limiter = newLimiter(perSecond, burst, maxLimitedKeys)
+	}
+
+	s.handle("GET /healthz", public, http.HandlerFunc(s.healthz))
+	s.handle("GET /readyz", public, http.HandlerFunc(s.readyz))
+	if g := gathererOf(cfg); g != nil {
+		s.handle("GET /metrics", public, promhttp.HandlerFor(g, promhttp.HandlerOpts{
+			ErrorLog:      slog.NewLogLogger(s.log.Handler(), slog.LevelError),
+			ErrorHandling: promhttp.ContinueOnError,
+		}))
+	}
+	s.handle("POST /run", authenticated, http.HandlerFunc(s.run))
+	if cfg.GraphQL != nil {
+		s.handle("POST /graphql", authenticated, cfg.GraphQL)
+		s.handle("GET /graphql", authenticated, cfg.GraphQL)
+	}
+	if cfg.Playground != nil {
+		s.handle("GET /playground", public, cfg.Playground)
+	}
+	s.handle(fallbackPattern, public, http.HandlerFunc(s.unmatched))
+	s.noncanonical = s.chain(public, http.HandlerFunc(s.notFound))
+	return s
+}
+
+func gathererOf(cfg Config) prometheus.Gatherer {
+	if cfg.Gatherer != nil {
+		return cfg.Gatherer
+	}
+	if g, ok := cfg.Registerer.(prometheus.Gatherer); ok {
+		return g
+	}
+	return nil
+}
+
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// ServeMux would answer a path like /a/../run with a redirect of its
+	// own, outside the middleware and not in JSON.
+	if r.Method != http.MethodConnect && !canonicalPath(r.URL.EscapedPath()) {
+		s.noncanonical.ServeHTTP(w, r)
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// handle mounts h at pattern behind the middleware. Each route has its own
+// chain, so every layer sees the matched pattern.
+func (s *server) handle(pattern string, a access, h http.Handler) {
+	s.mux.Handle(pattern, s.chain(a, h))
+}
+
+// chain puts h behind the middleware, listed here innermost first.
+func (s *server) chain(a access, h http.Handler) http.Handler {
+	if a == authenticated {
+		if s.limiter != nil {
+			h = s.rateLimit(h)
+		}
+		h = s.authenticate(h)
+	}
+	h = s.limitBody(h)
+	h = s.recoverPanics(h)
+	h = s.observe(h)
+	return s.identify(h)
+}
