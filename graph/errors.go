@@ -1,0 +1,55 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/verdict/verdict/service"
+)
+
+// presentError gives every error the client sees an `extensions.code` from
+// the API's list (api.md, "Errors"):
+//
+//   - a service error keeps its code and message;
+//   - an error gqlgen or the validator made itself (a document that does not
+//     parse or validate, a limit exceeded, an unreadable body) means the
+//     request is malformed: invalid_argument, with its message;
+//   - anything else is a fault of the server: it is logged and shown as
+//     internal, without details. So are the service's internal and
+//     unavailable errors, whose causes the service keeps to itself.
+func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
+	return func(ctx context.Context, err error) *gqlerror.Error {
+		shown := graphql.DefaultErrorPresenter(ctx, err)
+		code, msg := service.CodeInternal, "internal error"
+		var se *service.Error
+		switch {
+		case errors.As(err, &se):
+			code, msg = se.Code, se.Message
+			if code == service.CodeInternal || code == service.CodeUnavailable {
+				log.ErrorContext(ctx, "graphql request failed", "path", shown.Path.String(), "error", err, "cause", errors.Unwrap(se))
+			}
+		case shown.Err == nil:
+			code, msg = service.CodeInvalidArgument, shown.Message
+		default:
+			log.ErrorContext(ctx, "graphql request failed", "path", shown.Path.String(), "error", err)
+		}
+		return &gqlerror.Error{
+			Message:    msg,
+			Path:       shown.Path,
+			Locations:  shown.Locations,
+			Extensions: map[string]any{"code": string(code)},
+		}
+	}
+}
+
+// recoverPanic turns a panic in a resolver into an error for presentError,
+// which logs it, stack included, and shows it as internal.
+func recoverPanic(_ context.Context, v any) error {
+	return fmt.Errorf("panic: %v\n%s", v, debug.Stack())
+}

@@ -1,0 +1,52 @@
+package graph
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/verdict/verdict/service"
+)
+
+func TestErrorsAreShownWithTheirAPICode(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		err      error
+		code     service.Code
+		message  string
+		isLogged bool
+	}{
+		{"a service error keeps its code and message", service.Invalid("data must be a JSON object"),
+			service.CodeInvalidArgument, "data must be a JSON object", false},
+		{"a service error wrapped on a path is still one", gqlerror.WrapPath(nil, &service.Error{Code: service.CodePermissionDenied, Message: "no"}),
+			service.CodePermissionDenied, "no", false},
+		{"a service internal error is logged", &service.Error{Code: service.CodeInternal, Message: "internal error"},
+			service.CodeInternal, "internal error", true},
+		{"an error gqlgen made is a malformed request", gqlerror.Errorf("Cannot query field \"x\""),
+			service.CodeInvalidArgument, "Cannot query field \"x\"", false},
+		{"any other error is internal, logged and not shown", errors.New("secret database detail"),
+			service.CodeInternal, "internal error", true},
+		{"a panic is internal, logged and not shown", recoverPanic(context.Background(), "secret panic detail"),
+			service.CodeInternal, "internal error", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var log bytes.Buffer
+			present := presentError(slog.New(slog.NewTextHandler(&log, nil)))
+			got := present(context.Background(), tc.err)
+			if got.Extensions["code"] != string(tc.code) || got.Message != tc.message {
+				t.Errorf("got code %v message %q, want %s %q", got.Extensions["code"], got.Message, tc.code, tc.message)
+			}
+			if logged := log.Len() > 0; logged != tc.isLogged {
+				t.Errorf("logged %v, want %v: %s", logged, tc.isLogged, log.String())
+			}
+			if tc.isLogged && strings.Contains(got.Error(), "secret") {
+				t.Errorf("the client sees %q", got.Error())
+			}
+		})
+	}
+}

@@ -1,0 +1,149 @@
+package graph_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/graph"
+	"github.com/verdict/verdict/service"
+)
+
+const adminKey = "graph-test-admin-key-0123456789abcdef"
+
+// fixture is a service on a fresh database, bootstrapped with Acme and its
+// admin, behind the GraphQL handler.
+type fixture struct {
+	svc   *service.Service
+	boot  *service.Bootstrapped
+	graph http.Handler
+}
+
+type option func(*options)
+
+type options struct {
+	authorizer authz.Authorizer
+	config     graph.Config
+}
+
+func withAuthorizer(az authz.Authorizer) option { return func(o *options) { o.authorizer = az } }
+
+func withConfig(c graph.Config) option { return func(o *options) { o.config = c } }
+
+func newFixture(t *testing.T, db *database.DB, opts ...option) *fixture {
+	t.Helper()
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.authorizer == nil {
+		az, err := authz.NewEmbedded()
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.authorizer = az
+	}
+	svc, err := service.New(service.Config{DB: db, Authorizer: o.authorizer})
+	if err != nil {
+		t.Fatal(err)
+	}
+	boot, err := svc.Operator().Bootstrap(context.Background(), service.BootstrapInput{
+		Organization: "Acme", Email: "admin@acme.test", Name: "Ada Admin", Key: adminKey,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{svc: svc, boot: boot, graph: authenticated(svc, graph.NewHandler(svc, o.config))}
+}
+
+// authenticated stands in for the REST router's authentication: a request
+// with x-api-key reaches next with its principal in the context; one
+// without reaches next with none.
+func authenticated(svc *service.Service, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key := r.Header.Get("x-api-key")
+		if key == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		p, err := svc.Authenticate(r.Context(), key, "")
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(service.WithPrincipal(r.Context(), p)))
+	})
+}
+
+// response is a GraphQL response.
+type response struct {
+	Status int
+	Data   json.RawMessage `json:"data"`
+	Errors []gqlError      `json:"errors"`
+}
+
+type gqlError struct {
+	Message    string         `json:"message"`
+	Path       []any          `json:"path"`
+	Extensions map[string]any `json:"extensions"`
+}
+
+// post sends an operation as the holder of key (none when empty).
+func (f *fixture) post(t *testing.T, key, query string, variables map[string]any) response {
+	t.Helper()
+	body, err := json.Marshal(map[string]any{"query": query, "variables": variables})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := httptest.NewRequest(http.MethodPost, "/graphql", bytes.NewReader(body))
+	r.Header.Set("Content-Type", "application/json")
+	return f.send(t, key, r)
+}
+
+func (f *fixture) send(t *testing.T, key string, r *http.Request) response {
+	t.Helper()
+	if key != "" {
+		r.Header.Set("x-api-key", key)
+	}
+	w := httptest.NewRecorder()
+	f.graph.ServeHTTP(w, r)
+	res := response{Status: w.Code}
+	if err := json.Unmarshal(w.Body.Bytes(), &res); err != nil {
+		t.Fatalf("the response is not JSON (%v): %s", err, w.Body)
+	}
+	return res
+}
+
+// decode reads the response's data into v, failing on any error.
+func (r response) decode(t *testing.T, v any) {
+	t.Helper()
+	if len(r.Errors) > 0 {
+		t.Fatalf("unexpected errors: %+v", r.Errors)
+	}
+	if err := json.Unmarshal(r.Data, v); err != nil {
+		t.Fatalf("decoding data %s: %v", r.Data, err)
+	}
+}
+
+// failure returns the only error of a response with no data, checking its
+// code.
+func (r response) failure(t *testing.T, code service.Code) gqlError {
+	t.Helper()
+	if len(r.Errors) != 1 {
+		t.Fatalf("want one error, got %d: %+v (data %s)", len(r.Errors), r.Errors, r.Data)
+	}
+	if d := strings.TrimSpace(string(r.Data)); d != "" && d != "null" {
+		t.Errorf("want no data, got %s", d)
+	}
+	e := r.Errors[0]
+	if got := e.Extensions["code"]; got != string(code) {
+		t.Errorf("code = %v, want %s (message %q)", got, code, e.Message)
+	}
+	return e
+}

@@ -1,0 +1,123 @@
+package graph
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/99designs/gqlgen/graphql/playground"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/verdict/verdict/graph/generated"
+	"github.com/verdict/verdict/service"
+)
+
+// Defaults of Config.
+const (
+	DefaultMaxDepth      = 12
+	DefaultMaxComplexity = 500
+)
+
+// queryCacheSize is how many parsed and validated documents are kept, so
+// that clients repeating their operations skip both steps.
+const queryCacheSize = 1000
+
+// Config configures the GraphQL handler. Zero values take the defaults.
+type Config struct {
+	// Logger receives internal errors and recovered panics, which clients
+	// see only as `internal`; nil discards them.
+	Logger *slog.Logger
+	// MaxDepth is how deeply an operation's fields may nest
+	// (DefaultMaxDepth when zero or less). A deeper operation is refused
+	// with invalid_argument before anything runs.
+	MaxDepth int
+	// MaxComplexity is the most an operation may cost, each field selected
+	// costing one (DefaultMaxComplexity when zero or less). A costlier
+	// operation is refused with invalid_argument before anything runs.
+	MaxComplexity int
+}
+
+func (c Config) withDefaults() Config {
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.MaxDepth <= 0 {
+		c.MaxDepth = DefaultMaxDepth
+	}
+	if c.MaxComplexity <= 0 {
+		c.MaxComplexity = DefaultMaxComplexity
+	}
+	return c
+}
+
+// NewHandler serves GraphQL over HTTP: queries by GET or POST, mutations by
+// POST only. It expects the request's context to carry the caller
+// (service.WithPrincipal), as the REST router's authentication puts it
+// there; without one, every field fails with unauthenticated.
+// Introspection is on.
+func NewHandler(svc *service.Service, cfg Config) http.Handler {
+	cfg = cfg.withDefaults()
+	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: &Resolver{svc: svc}}))
+	srv.AddTransport(transport.GET{})
+	srv.AddTransport(transport.POST{})
+	srv.SetQueryCache(lru.New[*ast.QueryDocument](queryCacheSize))
+	srv.Use(extension.Introspection{})
+	srv.Use(depthLimit{max: cfg.MaxDepth})
+	srv.Use(extension.FixedComplexityLimit(cfg.MaxComplexity))
+	srv.SetErrorPresenter(presentError(cfg.Logger))
+	srv.SetRecoverFunc(recoverPanic)
+	return readBody(srv)
+}
+
+// readBody reads a request's body before gqlgen does, so that a body over
+// the limit the router set (http.MaxBytesReader) is payload_too_large:
+// gqlgen would report it as a request it cannot read.
+func readBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body == nil || r.Body == http.NoBody {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(r.Body)
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			writeError(w, http.StatusRequestEntityTooLarge, service.CodePayloadTooLarge,
+				fmt.Sprintf("the request body is larger than the limit of %d bytes", tooLarge.Limit))
+			return
+		}
+		if err != nil {
+			writeError(w, http.StatusBadRequest, service.CodeInvalidArgument, "the request body could not be read")
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(w, r)
+	})
+}
+
+// writeError answers a request that never reached gqlgen.
+func writeError(w http.ResponseWriter, status int, code service.Code, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(graphql.Response{Errors: gqlerror.List{{
+		Message:    msg,
+		Extensions: map[string]any{"code": string(code)},
+	}}})
+}
+
+// Playground serves the GraphiQL page, which sends its operations to
+// endpoint. The page itself needs no key; its requests do, so its headers
+// editor starts with an empty x-api-key.
+func Playground(endpoint string) http.Handler {
+	return playground.Handler("Verdict GraphQL", endpoint,
+		playground.WithGraphiqlUiHeaders(map[string]string{"x-api-key": ""}))
+}

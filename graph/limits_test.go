@@ -1,0 +1,164 @@
+package graph_test
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/graph"
+	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/service"
+)
+
+func TestOperationsDeeperThanTheLimitAreRefusedBeforeRunning(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db, withConfig(graph.Config{MaxDepth: 3}))
+		for _, tc := range []struct {
+			name, query string
+			refused     bool
+		}{
+			{"three fields deep is allowed", `{ viewer { key { prefix } } }`, false},
+			{"four fields deep is refused", `{ viewer { key { owner { id } } } }`, true},
+			{"fragments add no depth of their own", `{ viewer { ...K } } fragment K on Viewer { key { ... on APIKey { prefix } } }`, false},
+			{"fields inside fragments count", `{ viewer { ...K } } fragment K on Viewer { key { ...O } } fragment O on APIKey { owner { id } }`, true},
+			{"a deep mutation is refused before it runs", `mutation { runRule(rule: "x", data: {}) { trace { execution { result } } } }`, true},
+			{"introspection counts its root field only", `{ __schema { types { fields { type { ofType { name } } } } } }`, false},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				res := f.post(t, adminKey, tc.query, nil)
+				if !tc.refused {
+					res.decode(t, &map[string]any{})
+					return
+				}
+				e := res.failure(t, service.CodeInvalidArgument)
+				if !strings.Contains(e.Message, "limit of 3") {
+					t.Errorf("message %q does not name the limit", e.Message)
+				}
+			})
+		}
+	})
+}
+
+func TestOperationsCostlierThanTheLimitAreRefused(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db, withConfig(graph.Config{MaxComplexity: 5}))
+		f.post(t, adminKey, `{ viewer { role organization { name } } }`, nil).decode(t, &map[string]any{})
+		f.post(t, adminKey, viewerQuery, nil).failure(t, service.CodeInvalidArgument)
+	})
+}
+
+func TestTheDefaultLimitsAdmitTheIntrospectionQueryOfGraphiQL(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		var got struct {
+			Schema struct {
+				QueryType struct{ Name string }
+				Types     []struct{ Name string }
+			} `json:"__schema"`
+		}
+		f.post(t, adminKey, introspectionQuery, nil).decode(t, &got)
+		if got.Schema.QueryType.Name != "Query" || len(got.Schema.Types) < 20 {
+			t.Errorf("schema: query type %q, %d types", got.Schema.QueryType.Name, len(got.Schema.Types))
+		}
+	})
+}
+
+func TestMalformedOperationsAreInvalidArguments(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		for name, query := range map[string]string{
+			"a document that does not parse": `{ viewer { `,
+			"an unknown field":               `{ viewer { password } }`,
+			"a missing argument":             `mutation { runRule(data: {}) { result } }`,
+			"an argument of the wrong type":  `mutation { runRule(rule: 5, data: {}) { result } }`,
+		} {
+			t.Run(name, func(t *testing.T) {
+				f.post(t, adminKey, query, nil).failure(t, service.CodeInvalidArgument)
+			})
+		}
+		t.Run("a body that is not JSON", func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader("{query"))
+			r.Header.Set("Content-Type", "application/json")
+			f.send(t, adminKey, r).failure(t, service.CodeInvalidArgument)
+		})
+	})
+}
+
+func TestABodyOverTheRoutersLimitIsPayloadTooLarge(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		limited := f.graph
+		f.graph = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			r.Body = http.MaxBytesReader(w, r.Body, 64)
+			limited.ServeHTTP(w, r)
+		})
+		body := `{"query": "{ viewer { role } }", "variables": {"pad": "` + strings.Repeat("x", 100) + `"}}`
+		r := httptest.NewRequest(http.MethodPost, "/graphql", io.NopCloser(bytes.NewReader([]byte(body))))
+		r.Header.Set("Content-Type", "application/json")
+		res := f.send(t, adminKey, r)
+		res.failure(t, service.CodePayloadTooLarge)
+		if res.Status != http.StatusRequestEntityTooLarge {
+			t.Errorf("status %d, want 413", res.Status)
+		}
+	})
+}
+
+func TestQueriesMayUseGetButMutationsMayNot(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		get := func(query string) response {
+			return f.send(t, adminKey, httptest.NewRequest(http.MethodGet, "/graphql?query="+url.QueryEscape(query), nil))
+		}
+		var v viewerData
+		get(viewerQuery).decode(t, &v)
+		if v.Viewer.Organization.Name != "Acme" {
+			t.Errorf("viewer by GET: %+v", v.Viewer)
+		}
+		res := get(`mutation { runRule(rule: "A **P** is ok if the __a__ of the **P** is 1.", data: {P: {a: 1}}) { result } }`)
+		if len(res.Errors) == 0 || res.Status == http.StatusOK {
+			t.Errorf("a mutation by GET answered %d with errors %+v", res.Status, res.Errors)
+		}
+	})
+}
+
+func TestThePlaygroundPagePointsAtTheEndpoint(t *testing.T) {
+	w := httptest.NewRecorder()
+	graph.Playground("/graphql").ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/playground", nil))
+	if w.Code != http.StatusOK || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/html") {
+		t.Fatalf("status %d, content type %q", w.Code, w.Header().Get("Content-Type"))
+	}
+	if !strings.Contains(w.Body.String(), "/graphql") || !strings.Contains(w.Body.String(), "x-api-key") {
+		t.Error("the page names neither the endpoint nor the x-api-key header")
+	}
+}
+
+// introspectionQuery is what GraphiQL (graphql-js getIntrospectionQuery)
+// sends when it opens.
+const introspectionQuery = `query IntrospectionQuery {
+  __schema {
+    queryType { name }
+    mutationType { name }
+    subscriptionType { name }
+    types { ...FullType }
+    directives { name description locations args { ...InputValue } }
+  }
+}
+fragment FullType on __Type {
+  kind name description
+  fields(includeDeprecated: true) { name description args { ...InputValue } type { ...TypeRef } isDeprecated deprecationReason }
+  inputFields { ...InputValue }
+  interfaces { ...TypeRef }
+  enumValues(includeDeprecated: true) { name description isDeprecated deprecationReason }
+  possibleTypes { ...TypeRef }
+}
+fragment InputValue on __InputValue { name description type { ...TypeRef } defaultValue }
+fragment TypeRef on __Type {
+  kind name
+  ofType { kind name ofType { kind name ofType { kind name ofType { kind name
+    ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } } }
+}`

@@ -1,0 +1,70 @@
+package model
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"strconv"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/service"
+)
+
+// MarshalJSON writes a value of the JSON scalar. gqlgen finds scalar
+// marshalers by name (Marshal<Scalar>); this is not a json.Marshaler.
+func MarshalJSON(v any) graphql.ContextMarshaler {
+	return graphql.ContextWriterFunc(func(_ context.Context, w io.Writer) error {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	})
+}
+
+// UnmarshalJSON reads a value of the JSON scalar: whatever the request
+// holds, as decoded from its variables or literal.
+func UnmarshalJSON(_ context.Context, v any) (any, error) {
+	return v, nil
+}
+
+// MarshalNanos writes a duration as the REST API does: a String of decimal
+// nanoseconds.
+func MarshalNanos(n service.Nanos) graphql.Marshaler {
+	return graphql.MarshalString(strconv.FormatInt(int64(n), 10))
+}
+
+// UnmarshalNanos reads a String of decimal nanoseconds.
+func UnmarshalNanos(v any) (service.Nanos, error) {
+	s, ok := v.(string)
+	if !ok {
+		return 0, service.Invalid("a duration must be a string of decimal nanoseconds, not %T", v)
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, service.Invalid("%q is not a number of nanoseconds", s)
+	}
+	return service.Nanos(n), nil
+}
+
+// MarshalUUID writes a UUID as an ID.
+func MarshalUUID(id uuid.UUID) graphql.Marshaler {
+	return graphql.MarshalString(id.String())
+}
+
+// UnmarshalUUID reads an ID that must be a UUID; anything else is the
+// caller's mistake (invalid_argument), not the server's.
+func UnmarshalUUID(v any) (uuid.UUID, error) {
+	s, ok := v.(string)
+	if !ok {
+		return uuid.Nil, service.Invalid("an id must be a string, not %T", v)
+	}
+	id, err := uuid.Parse(s)
+	if err != nil {
+		return uuid.Nil, service.Invalid("%q is not a valid id", s)
+	}
+	return id, nil
+}
