@@ -1,14 +1,19 @@
-// Command verdict is Verdict's one binary: it evaluates rules from the
-// command line and, with later subcommands, serves and administers them.
+// Command verdict is Verdict's one binary: it serves the API (serve),
+// evaluates rules from the command line (eval), migrates the database
+// (migrate) and administers organizations, users and keys (admin).
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/verdict/verdict/service"
 )
 
 func main() {
@@ -24,6 +29,11 @@ type exitStatus struct {
 
 func (e *exitStatus) Error() string { return e.msg }
 
+// exitFailure is the status of a command other than eval whose operation
+// failed: a conflict, something not found, an invalid value, a database that
+// cannot be reached. Bad usage exits with exitUsage.
+const exitFailure = 1
+
 func usageError(format string, args ...any) error {
 	return &exitStatus{code: exitUsage, msg: fmt.Sprintf(format, args...)}
 }
@@ -31,6 +41,12 @@ func usageError(format string, args ...any) error {
 // run executes the command line and returns the exit status, so tests can
 // drive the binary's whole behaviour in-process.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runContext(context.Background(), args, stdin, stdout, stderr)
+}
+
+// runContext is run under a context: cancelling it stops `verdict serve`
+// as SIGINT or SIGTERM would.
+func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := &cobra.Command{
 		Use:           "verdict",
 		Short:         "Verdict evaluates plain-English business rules against JSON",
@@ -41,9 +57,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetArgs(args)
-	root.AddCommand(newEvalCommand())
+	root.AddCommand(newEvalCommand(), newMigrateCommand(), newAdminCommand(), newServeCommand())
 
-	err := root.Execute()
+	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return 0
 	}
@@ -56,4 +72,29 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "verdict:", ee.msg)
 	}
 	return ee.code
+}
+
+// failure is the exit status of an operation that failed. A service error
+// shows its message, and the cause of an unavailable database or an internal
+// failure, which an operator at the console may see.
+func failure(err error) error {
+	msg := err.Error()
+	var se *service.Error
+	if errors.As(err, &se) {
+		msg = se.Message
+		if cause := errors.Unwrap(se); cause != nil {
+			msg += ": " + cause.Error()
+		}
+	}
+	return &exitStatus{code: exitFailure, msg: oneLine(msg)}
+}
+
+func failuref(format string, args ...any) error {
+	return &exitStatus{code: exitFailure, msg: oneLine(fmt.Sprintf(format, args...))}
+}
+
+// oneLine keeps an error message to the one line on standard error that
+// scripts expect.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
 }

@@ -1,0 +1,434 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/spf13/cobra"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/service"
+)
+
+// admin holds what every `verdict admin` command shares: the database and
+// the output format.
+type admin struct {
+	dbURL string
+	json  bool
+}
+
+func newAdminCommand() *cobra.Command {
+	a := &admin{}
+	cmd := &cobra.Command{
+		Use:   "admin",
+		Short: "Manage organizations, users, members and API keys in the database",
+		Long: `Manage organizations, users, members and API keys directly in the database,
+whether or not a server is running on it. Whoever can reach the database is
+the operator: these commands ask no API key.
+
+The database is --database-url, else $DATABASE_URL, else ` + database.DefaultURL + `.
+It must be migrated (` + "`verdict migrate`" + `), except for ` + "`admin bootstrap`" + `, which
+applies pending migrations itself so that a fresh database just works.
+
+Output is text, or JSON with --json. Secrets are printed once and stored
+only as hashes. Exit status: 0 on success, 1 when the operation fails (a
+conflict, something not found, an invalid value, the database unreachable
+or not migrated), 3 on bad usage.`,
+		Args: cobra.ArbitraryArgs,
+		RunE: needSubcommand,
+	}
+	pf := cmd.PersistentFlags()
+	addDatabaseURLFlag(pf, &a.dbURL)
+	pf.BoolVar(&a.json, "json", false, "print JSON instead of text")
+
+	org := group("org", "Create and list organizations")
+	org.AddCommand(a.orgCreateCommand(), a.orgListCommand())
+	user := group("user", "Create users")
+	user.AddCommand(a.userCreateCommand())
+	member := group("member", "Give users roles in organizations")
+	member.AddCommand(a.memberAddCommand())
+	key := group("key", "Create and revoke API keys")
+	key.AddCommand(a.keyCreateCommand(), a.keyRevokeCommand())
+
+	cmd.AddCommand(a.bootstrapCommand(), org, user, member, key)
+	return cmd
+}
+
+// group is a command that only holds subcommands.
+func group(use, short string) *cobra.Command {
+	return &cobra.Command{Use: use, Short: short, Args: cobra.ArbitraryArgs, RunE: needSubcommand}
+}
+
+// needSubcommand is the exit status of a group command run by itself or
+// with an unknown subcommand. (Cobra would print the help and succeed.)
+func needSubcommand(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usageError("unknown command %q for %q", args[0], cmd.CommandPath())
+	}
+	var names []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	return usageError("%s needs a command: %s (see --help)", cmd.CommandPath(), strings.Join(names, ", "))
+}
+
+// operator opens the database and runs fn with the operator's view of the
+// service. With migrate set it first applies pending migrations, reporting
+// them on w; otherwise it refuses a database that is not migrated.
+func (a *admin) operator(ctx context.Context, w io.Writer, migrateFirst bool, fn func(op *service.Operator) error) error {
+	dbURL := resolveDatabaseURL(a.dbURL)
+	db, err := openDatabase(ctx, dbURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if migrateFirst {
+		m, err := migrate(ctx, db)
+		if err != nil {
+			return failuref("%s: %v", displayURL(dbURL), err)
+		}
+		if !a.json {
+			for _, name := range m.applied {
+				fmt.Fprintf(w, "applied migration %s\n", name)
+			}
+		}
+	} else if err := requireMigrated(ctx, db, dbURL); err != nil {
+		return err
+	}
+	svc, err := newOperatorService(db)
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+	return fn(svc.Operator())
+}
+
+// newOperatorService builds a service for the Operator alone, which asks no
+// authorizer: anything else it were asked would be denied.
+func newOperatorService(db *database.DB) (*service.Service, error) {
+	svc, err := service.New(service.Config{DB: db, Authorizer: noAuthorizer{}})
+	if err != nil {
+		return nil, failure(err)
+	}
+	return svc, nil
+}
+
+type noAuthorizer struct{}
+
+func (noAuthorizer) Decide(context.Context, authz.Principal, authz.Action, authz.Resource) (authz.Decision, error) {
+	return authz.Decision{}, fmt.Errorf("%w: the command line has no authorizer", authz.ErrUnavailable)
+}
+
+// show writes v as JSON with --json, else calls text.
+func (a *admin) show(w io.Writer, v any, text func()) error {
+	if a.json {
+		if err := writeJSON(w, v, false); err != nil {
+			return failure(err)
+		}
+		return nil
+	}
+	text()
+	return nil
+}
+
+func (a *admin) bootstrapCommand() *cobra.Command {
+	var in service.BootstrapInput
+	cmd := &cobra.Command{
+		Use:   "bootstrap --org NAME --email EMAIL [--name NAME] [--key KEY]",
+		Short: "Create an organization, its first admin and an admin key",
+		Long: `Create an organization, its first admin user (or make an existing user its
+admin) and an admin-scoped API key owned by that user, in one transaction,
+and print the key: the given --key (at least 32 characters), or a new random
+one. The key is printed this once and stored only as a hash.
+
+Pending migrations are applied first, so bootstrap works on a fresh database.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			w := cmd.OutOrStdout()
+			return a.operator(cmd.Context(), w, true, func(op *service.Operator) error {
+				b, err := op.Bootstrap(cmd.Context(), in)
+				if err != nil {
+					return failure(err)
+				}
+				return a.show(w, bootstrapJSON(b), func() { printBootstrapped(w, b) })
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&in.Organization, "org", "", "the organization's name (required)")
+	f.StringVar(&in.Email, "email", "", "the admin's email (required)")
+	f.StringVar(&in.Name, "name", "", "the admin's name, when the user is new")
+	f.StringVar(&in.Key, "key", "", "the admin's API key, at least 32 characters; default a new random key")
+	cmd.MarkFlagRequired("org")
+	cmd.MarkFlagRequired("email")
+	return cmd
+}
+
+// bootstrapped is a bootstrap as --json prints it.
+type bootstrapped struct {
+	Organization *service.Organization `json:"organization"`
+	User         *service.User         `json:"user"`
+	Key          service.Key           `json:"key"`
+	Secret       string                `json:"secret"`
+}
+
+func bootstrapJSON(b *service.Bootstrapped) bootstrapped {
+	return bootstrapped{Organization: b.Organization, User: b.User, Key: b.Key, Secret: b.Secret}
+}
+
+// printBootstrapped shows what a bootstrap created; `verdict serve` prints
+// the same on an empty database.
+func printBootstrapped(w io.Writer, b *service.Bootstrapped) {
+	fmt.Fprintf(w, "organization  %s (%s)\n", b.Organization.Name, b.Organization.ID)
+	fmt.Fprintf(w, "admin         %s (%s)\n", b.User.Email, b.User.ID)
+	fmt.Fprintf(w, "API key       %s scope, prefix %s (%s)\n", b.Key.Scope, b.Key.Prefix, b.Key.ID)
+	printSecret(w, b.Secret)
+}
+
+// printSecret shows a key's secret on a line of its own, the one time it is
+// shown.
+func printSecret(w io.Writer, secret string) {
+	fmt.Fprintf(w, "\nThe API key is shown this once; store it now:\n\n    %s\n\n", secret)
+}
+
+func (a *admin) orgCreateCommand() *cobra.Command {
+	var name string
+	cmd := &cobra.Command{
+		Use:   "create --name NAME",
+		Short: "Create an empty organization",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			w := cmd.OutOrStdout()
+			return a.operator(cmd.Context(), w, false, func(op *service.Operator) error {
+				org, err := op.CreateOrganization(cmd.Context(), name)
+				if err != nil {
+					return failure(err)
+				}
+				return a.show(w, org, func() {
+					fmt.Fprintf(w, "created organization %s (%s)\n", org.Name, org.ID)
+				})
+			})
+		},
+	}
+	cmd.Flags().StringVar(&name, "name", "", "the organization's name (required)")
+	cmd.MarkFlagRequired("name")
+	return cmd
+}
+
+func (a *admin) orgListCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List every organization, oldest first",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			w := cmd.OutOrStdout()
+			return a.operator(cmd.Context(), w, false, func(op *service.Operator) error {
+				orgs, err := op.Organizations(cmd.Context())
+				if err != nil {
+					return failure(err)
+				}
+				return a.show(w, struct {
+					Items []*service.Organization `json:"items"`
+				}{orgs}, func() {
+					tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+					fmt.Fprintln(tw, "ID\tNAME\tCREATED")
+					for _, org := range orgs {
+						fmt.Fprintf(tw, "%s\t%s\t%s\n", org.ID, org.Name, org.CreatedAt.UTC().Format(time.RFC3339))
+					}
+					tw.Flush()
+				})
+			})
+		},
+	}
+}
+
+func (a *admin) userCreateCommand() *cobra.Command {
+	var email, name string
+	cmd := &cobra.Command{
+		Use:   "create --email EMAIL [--name NAME]",
+		Short: "Create a user, member of no organization yet",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			w := cmd.OutOrStdout()
+			return a.operator(cmd.Context(), w, false, func(op *service.Operator) error {
+				u, err := op.CreateUser(cmd.Context(), email, name)
+				if err != nil {
+					return failure(err)
+				}
+				return a.show(w, u, func() {
+					fmt.Fprintf(w, "created user %s (%s)\n", u.Email, u.ID)
+				})
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&email, "email", "", "the user's email (required)")
+	f.StringVar(&name, "name", "", "the user's name")
+	cmd.MarkFlagRequired("email")
+	return cmd
+}
+
+func (a *admin) memberAddCommand() *cobra.Command {
+	var orgRef, email, role string
+	cmd := &cobra.Command{
+		Use:   "add --org ORG --email EMAIL --role ROLE",
+		Short: "Give an existing user a role in an organization",
+		Long: `Give an existing user a role in an organization: viewer, editor, publisher,
+admin or auditor. ORG is the organization's id or name.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			w := cmd.OutOrStdout()
+			return a.operator(cmd.Context(), w, false, func(op *service.Operator) error {
+				org, err := findOrganization(cmd.Context(), op, orgRef)
+				if err != nil {
+					return err
+				}
+				err = op.AddMember(cmd.Context(), org.ID, email, authz.Role(role))
+				if service.CodeOf(err) == service.CodeNotFound {
+					return failuref("no user has the email %s: create one with `verdict admin user create --email %s`", email, email)
+				} else if err != nil {
+					return failure(err)
+				}
+				return a.show(w, struct {
+					Organization *service.Organization `json:"organization"`
+					Email        string                `json:"email"`
+					Role         string                `json:"role"`
+				}{org, displayEmail(email), role}, func() {
+					fmt.Fprintf(w, "%s is now %s in %s (%s)\n", displayEmail(email), role, org.Name, org.ID)
+				})
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&orgRef, "org", "", "the organization's id or name (required)")
+	f.StringVar(&email, "email", "", "the user's email (required)")
+	f.StringVar(&role, "role", "", "viewer, editor, publisher, admin or auditor (required)")
+	cmd.MarkFlagRequired("org")
+	cmd.MarkFlagRequired("email")
+	cmd.MarkFlagRequired("role")
+	return cmd
+}
+
+func (a *admin) keyCreateCommand() *cobra.Command {
+	var orgRef, userEmail, scope, name, expires string
+	cmd := &cobra.Command{
+		Use:   "create --org ORG [--user-email EMAIL] --scope SCOPE [--name NAME] [--expires TIME]",
+		Short: "Create an API key and print its secret, once",
+		Long: `Create an API key with scope view, edit, publish or admin and print its
+secret, this once: it is stored only as a hash. With --user-email the key
+belongs to that user, who must be a member of the organization, and acts
+with the lower of its scope and the user's role; without, it is an
+organization key. ORG is the organization's id or name; --expires is an
+RFC 3339 time.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			in := service.KeyInput{UserEmail: userEmail, Name: name, Scope: authz.Scope(scope)}
+			if expires != "" {
+				t, err := time.Parse(time.RFC3339, expires)
+				if err != nil {
+					return usageError("--expires %q is not an RFC 3339 time such as 2027-01-31T00:00:00Z", expires)
+				}
+				in.ExpiresAt = &t
+			}
+			w := cmd.OutOrStdout()
+			return a.operator(cmd.Context(), w, false, func(op *service.Operator) error {
+				org, err := findOrganization(cmd.Context(), op, orgRef)
+				if err != nil {
+					return err
+				}
+				in.Organization = org.ID
+				k, err := op.CreateKey(cmd.Context(), in)
+				if err != nil {
+					return failure(err)
+				}
+				return a.show(w, k, func() {
+					owner := "the organization"
+					if userEmail != "" {
+						owner = displayEmail(userEmail)
+					}
+					fmt.Fprintf(w, "created key %s in %s (%s), owned by %s\n", k.ID, org.Name, org.ID, owner)
+					fmt.Fprintf(w, "scope %s, prefix %s", k.Scope, k.Prefix)
+					if k.ExpiresAt != nil {
+						fmt.Fprintf(w, ", expires %s", k.ExpiresAt.UTC().Format(time.RFC3339))
+					}
+					fmt.Fprintln(w)
+					printSecret(w, k.Secret)
+				})
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&orgRef, "org", "", "the organization's id or name (required)")
+	f.StringVar(&userEmail, "user-email", "", "the member who owns the key; default an organization key")
+	f.StringVar(&scope, "scope", "", "view, edit, publish or admin (required)")
+	f.StringVar(&name, "name", "", "a name to tell the key apart in lists")
+	f.StringVar(&expires, "expires", "", "when the key stops working, RFC 3339; default never")
+	cmd.MarkFlagRequired("org")
+	cmd.MarkFlagRequired("scope")
+	return cmd
+}
+
+func (a *admin) keyRevokeCommand() *cobra.Command {
+	var idFlag string
+	cmd := &cobra.Command{
+		Use:   "revoke --id KEYID",
+		Short: "Revoke an API key; it stays stored for the audit trail",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			id, err := uuid.Parse(idFlag)
+			if err != nil {
+				return usageError("--id %q is not a key id", idFlag)
+			}
+			w := cmd.OutOrStdout()
+			return a.operator(cmd.Context(), w, false, func(op *service.Operator) error {
+				if err := op.RevokeKey(cmd.Context(), id); err != nil {
+					return failure(err)
+				}
+				return a.show(w, struct {
+					ID      uuid.UUID `json:"id"`
+					Revoked bool      `json:"revoked"`
+				}{id, true}, func() {
+					fmt.Fprintf(w, "revoked key %s\n", id)
+				})
+			})
+		},
+	}
+	cmd.Flags().StringVar(&idFlag, "id", "", "the key's id (required)")
+	cmd.MarkFlagRequired("id")
+	return cmd
+}
+
+// displayEmail is an email as the service stores it, for commands whose
+// operation does not return it.
+func displayEmail(email string) string {
+	return strings.ToLower(strings.TrimSpace(email))
+}
+
+// findOrganization finds the organization an --org flag names, by id or by
+// name.
+func findOrganization(ctx context.Context, op *service.Operator, ref string) (*service.Organization, error) {
+	orgs, err := op.Organizations(ctx)
+	if err != nil {
+		return nil, failure(err)
+	}
+	id, idErr := uuid.Parse(ref)
+	for _, org := range orgs {
+		if idErr == nil && org.ID == id {
+			return org, nil
+		}
+	}
+	for _, org := range orgs {
+		if org.Name == ref {
+			return org, nil
+		}
+	}
+	return nil, failuref("no organization has the id or name %q", ref)
+}

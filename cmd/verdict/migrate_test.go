@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/verdict/verdict/database"
+)
+
+func TestMigrate(t *testing.T) {
+	eachDatabaseURL(t, func(t *testing.T, dbURL string) {
+		code, stdout, stderr := runVerdict(t, "", "migrate", "--database-url", dbURL)
+		if code != 0 || stderr != "" {
+			t.Fatalf("first migrate: exit %d, stderr %q", code, stderr)
+		}
+		applied := regexp.MustCompile(`(?m)^applied \d+_\w+\.sql$`).FindAllString(stdout, -1)
+		if len(applied) == 0 {
+			t.Errorf("first migrate names no applied migration:\n%s", stdout)
+		}
+		if !strings.Contains(stdout, "is up to date at version ") {
+			t.Errorf("first migrate does not report the version:\n%s", stdout)
+		}
+		db := openTestDatabase(t, dbURL)
+		if pending, err := database.Pending(context.Background(), db); err != nil || pending {
+			t.Fatalf("after migrate: pending %v, %v", pending, err)
+		}
+
+		code, stdout, stderr = runVerdict(t, "", "migrate", "--database-url", dbURL)
+		if code != 0 || stderr != "" {
+			t.Fatalf("second migrate: exit %d, stderr %q", code, stderr)
+		}
+		if strings.Contains(stdout, "applied") || !strings.Contains(stdout, "nothing to apply") {
+			t.Errorf("second migrate should apply nothing:\n%s", stdout)
+		}
+	})
+}
+
+func TestMigrateNeverPrintsThePassword(t *testing.T) {
+	code, stdout, stderr := runVerdict(t, "", "migrate", "--database-url", "postgres://verdict:s3cret@127.0.0.1:1/verdict?sslmode=disable&connect_timeout=2")
+	if code != exitFailure {
+		t.Fatalf("exit %d, want %d", code, exitFailure)
+	}
+	if strings.Contains(stdout+stderr, "s3cret") {
+		t.Errorf("the password is printed: %q", stderr)
+	}
+	if strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "127.0.0.1:1") {
+		t.Errorf("want one line naming the database, got %q", stderr)
+	}
+}
+
+func TestDatabaseURLResolution(t *testing.T) {
+	t.Run("the flag comes first", func(t *testing.T) {
+		t.Setenv(envDatabaseURL, "sqlite://env.db")
+		if got := resolveDatabaseURL("sqlite://flag.db"); got != "sqlite://flag.db" {
+			t.Errorf("got %q", got)
+		}
+	})
+	t.Run("DATABASE_URL comes next", func(t *testing.T) {
+		t.Setenv(envDatabaseURL, "sqlite://env.db")
+		if got := resolveDatabaseURL(""); got != "sqlite://env.db" {
+			t.Errorf("got %q", got)
+		}
+	})
+	t.Run("the default is last", func(t *testing.T) {
+		t.Setenv(envDatabaseURL, "")
+		if got := resolveDatabaseURL(""); got != database.DefaultURL {
+			t.Errorf("got %q", got)
+		}
+	})
+	t.Run("migrate uses DATABASE_URL", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "env.db")
+		t.Setenv(envDatabaseURL, "sqlite://"+path)
+		if code, _, stderr := runVerdict(t, "", "migrate"); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if _, err := os.Stat(path); err != nil {
+			t.Errorf("the database named by DATABASE_URL was not created: %v", err)
+		}
+	})
+	t.Run("migrate defaults to verdict.db in the working directory", func(t *testing.T) {
+		dir := t.TempDir()
+		t.Chdir(dir)
+		t.Setenv(envDatabaseURL, "")
+		if code, _, stderr := runVerdict(t, "", "migrate"); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "verdict.db")); err != nil {
+			t.Errorf("verdict.db was not created in the working directory: %v", err)
+		}
+	})
+	t.Run("an unknown scheme fails", func(t *testing.T) {
+		code, _, stderr := runVerdict(t, "", "migrate", "--database-url", "mysql://localhost/verdict")
+		if code != exitFailure || !strings.Contains(stderr, "sqlite://") {
+			t.Errorf("exit %d, stderr %q", code, stderr)
+		}
+	})
+}

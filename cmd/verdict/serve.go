@@ -1,0 +1,316 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/spf13/cobra"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/rest"
+	"github.com/verdict/verdict/service"
+)
+
+// envBootstrapKey is the admin key of the organization serve bootstraps on
+// an empty database, when --bootstrap-key is not given.
+const envBootstrapKey = "VERDICT_BOOTSTRAP_KEY"
+
+// Timeouts of the HTTP server. A request's headers must arrive promptly (a
+// slow client must not hold a connection for nothing); its body and the
+// answer get more room, for large documents and long flows.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = time.Minute
+	writeTimeout      = 2 * time.Minute
+	idleTimeout       = 2 * time.Minute
+	maxHeaderBytes    = 64 << 10
+)
+
+// serveConfig is the configuration of `verdict serve`, from its flags.
+type serveConfig struct {
+	addr            string
+	dbURL           string
+	noMigrate       bool
+	bootstrapKey    string
+	opaURL          string
+	authzTimeout    time.Duration
+	logFormat       string
+	bodyLimit       int64
+	rateLimit       float64
+	rateBurst       int
+	shutdownTimeout time.Duration
+}
+
+func newServeCommand() *cobra.Command {
+	var cfg serveConfig
+	cmd := &cobra.Command{
+		Use:   "serve [flags]",
+		Short: "Serve the REST and GraphQL API",
+		Long: `Serve the REST and GraphQL API (GraphQL at /graphql, its playground at
+/playground), with /healthz, /readyz and Prometheus metrics at /metrics.
+
+At start, serve applies pending migrations (unless --no-migrate, which
+refuses to start on a database that needs them) and, on a database without
+any organization, creates the organization Default with the admin
+admin@localhost and prints that admin's API key: --bootstrap-key or
+$` + envBootstrapKey + ` when set, else a new random key.
+
+SIGINT or SIGTERM stops it: it stops accepting connections, lets requests in
+flight finish within --shutdown-timeout and exits with status 0 (1 when
+some did not finish in time).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cfg.bootstrapKey == "" {
+				cfg.bootstrapKey = os.Getenv(envBootstrapKey)
+			}
+			if err := cfg.check(); err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return serve(ctx, stop, cfg, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&cfg.addr, "addr", ":8080", "the address to listen on, host:port (port 0 picks a free port)")
+	addDatabaseURLFlag(f, &cfg.dbURL)
+	f.BoolVar(&cfg.noMigrate, "no-migrate", false, "do not migrate at start; refuse to start while migrations are pending")
+	f.StringVar(&cfg.bootstrapKey, "bootstrap-key", "",
+		"the admin key to bootstrap an empty database with, at least 32 characters; default $"+envBootstrapKey+", else a new random key")
+	f.StringVar(&cfg.opaURL, "opa-url", "", "ask the OPA server at this URL for authorization decisions; default the embedded policy")
+	f.DurationVar(&cfg.authzTimeout, "authz-timeout", 0, "how long one authorization decision may take before the request is denied (default 250ms)")
+	f.StringVar(&cfg.logFormat, "log-format", "text", "text or json")
+	f.Int64Var(&cfg.bodyLimit, "body-limit", rest.DefaultBodyLimit, "the largest request body accepted, in bytes")
+	f.Float64Var(&cfg.rateLimit, "rate-limit", rest.DefaultRateLimit, "requests per second one API key may sustain; 0 turns rate limiting off")
+	f.IntVar(&cfg.rateBurst, "rate-burst", rest.DefaultRateBurst, "how many requests one API key may send at once")
+	f.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long requests in flight may take to finish at shutdown")
+	return cmd
+}
+
+// check refuses flag values that cannot work, before anything is opened.
+func (cfg *serveConfig) check() error {
+	switch {
+	case cfg.logFormat != "text" && cfg.logFormat != "json":
+		return usageError("--log-format must be text or json, not %q", cfg.logFormat)
+	case cfg.bootstrapKey != "" && len(cfg.bootstrapKey) < service.MinKeyLength:
+		// Never echo the key itself.
+		return usageError("the bootstrap key (--bootstrap-key or $%s) must be at least %d characters", envBootstrapKey, service.MinKeyLength)
+	case cfg.authzTimeout < 0:
+		return usageError("--authz-timeout must not be negative")
+	case cfg.bodyLimit <= 0:
+		return usageError("--body-limit must be positive")
+	case cfg.rateLimit > 0 && cfg.rateBurst < 1:
+		return usageError("--rate-burst must be at least 1")
+	case cfg.shutdownTimeout <= 0:
+		return usageError("--shutdown-timeout must be positive")
+	}
+	return nil
+}
+
+func newLogger(w io.Writer, format string) *slog.Logger {
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, nil))
+	}
+	return slog.New(slog.NewTextHandler(w, nil))
+}
+
+func (cfg *serveConfig) authorizer() (authz.Authorizer, error) {
+	var opts []authz.Option
+	if cfg.authzTimeout > 0 {
+		opts = append(opts, authz.WithTimeout(cfg.authzTimeout))
+	}
+	if cfg.opaURL != "" {
+		a, err := authz.NewRemote(cfg.opaURL, opts...)
+		if err != nil {
+			return nil, usageError("--opa-url: %v", err)
+		}
+		return a, nil
+	}
+	a, err := authz.NewEmbedded(opts...)
+	if err != nil {
+		return nil, failure(err)
+	}
+	return a, nil
+}
+
+// serve runs the server until ctx is done, then shuts it down gracefully.
+// stopSignals restores the default handling of SIGINT and SIGTERM, so that
+// a second signal during shutdown kills the process.
+func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, stderr io.Writer) error {
+	log := newLogger(stderr, cfg.logFormat)
+	authorizer, err := cfg.authorizer()
+	if err != nil {
+		return err
+	}
+	cfg.dbURL = resolveDatabaseURL(cfg.dbURL)
+	dbURL := cfg.dbURL
+	db, err := openDatabase(ctx, dbURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if cfg.noMigrate {
+		if err := requireMigrated(ctx, db, dbURL); err != nil {
+			return err
+		}
+	} else {
+		m, err := migrate(ctx, db)
+		if err != nil {
+			return failuref("%s: %v", displayURL(dbURL), err)
+		}
+		log.Info("database migrated", "database", displayURL(dbURL), "applied", m.applied, "version", m.version)
+	}
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	svc, err := service.New(service.Config{DB: db, Authorizer: authorizer, Logger: log, Registerer: reg})
+	if err != nil {
+		return failure(err)
+	}
+	drained, err := serveHTTP(ctx, stopSignals, cfg, svc, reg, log, stdout)
+	if drained {
+		// Stores the audit events still buffered, while the database is
+		// open. With requests still running it must not be called.
+		svc.Close()
+	}
+	if err != nil {
+		return err
+	}
+	log.Info("stopped")
+	return nil
+}
+
+// serveHTTP bootstraps an empty database, listens and serves until ctx is
+// done, then shuts down. drained reports whether no request is running any
+// more, which is false only when requests outlived the shutdown timeout.
+func serveHTTP(ctx context.Context, stopSignals func(), cfg serveConfig, svc *service.Service, reg *prometheus.Registry, log *slog.Logger, stdout io.Writer) (drained bool, err error) {
+	boot, err := svc.Operator().BootstrapIfEmpty(ctx, cfg.bootstrapKey)
+	if err != nil {
+		return true, failure(err)
+	}
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return true, failure(err)
+	}
+	srv := &http.Server{
+		Handler:           newHandler(svc, log, reg, cfg),
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	// Shutdown calls this once the listener is closed.
+	srv.RegisterOnShutdown(func() { log.Info("stopped accepting connections; waiting for requests in flight") })
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	// One write, so that a reader sees the address and the key together.
+	var banner strings.Builder
+	base := baseURL(ln.Addr())
+	fmt.Fprintf(&banner, "Verdict listening on %s\n", base)
+	if boot != nil {
+		printServeBootstrapped(&banner, boot, base)
+	} else {
+		if cfg.bootstrapKey != "" {
+			log.Info("bootstrap key not used: the database has organizations already")
+		}
+		printKeyHint(ctx, &banner, svc.Operator())
+	}
+	io.WriteString(stdout, banner.String())
+	log.Info("serving", "addr", ln.Addr().String(), "database", displayURL(cfg.dbURL), "authorizer", cfg.authorizerName())
+
+	var serveErr error
+	select {
+	case serveErr = <-served:
+		log.Error("serving failed", "error", serveErr)
+	case <-ctx.Done():
+	}
+	stopSignals()
+	log.Info("shutting down", "timeout", cfg.shutdownTimeout.String())
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		srv.Close()
+		log.Warn("requests in flight did not finish in time; their connections were closed", "timeout", cfg.shutdownTimeout.String())
+		return false, failuref("shutdown: requests in flight did not finish within %s", cfg.shutdownTimeout)
+	}
+	if serveErr == nil {
+		serveErr = <-served
+	}
+	if !errors.Is(serveErr, http.ErrServerClosed) {
+		return true, failure(serveErr)
+	}
+	return true, nil
+}
+
+func (cfg *serveConfig) authorizerName() string {
+	if cfg.opaURL != "" {
+		return cfg.opaURL
+	}
+	return "embedded"
+}
+
+// baseURL is where a client on this machine reaches the listener: a
+// wildcard address is reached through the loopback.
+func baseURL(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return "http://" + addr.String()
+	}
+	host := tcp.IP.String()
+	if tcp.IP == nil || tcp.IP.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, strconv.Itoa(tcp.Port))
+}
+
+// printServeBootstrapped shows what the bootstrap at start created, once,
+// with a request to try the key on. The key is not repeated in the request,
+// so that it appears in the output once.
+func printServeBootstrapped(w io.Writer, b *service.Bootstrapped, base string) {
+	fmt.Fprintln(w, "\nThe database was empty: created an organization, its admin and an admin API key.")
+	printBootstrapped(w, b)
+	fmt.Fprintf(w, "Try it:\n\n    curl -H 'x-api-key: <key>' -H 'content-type: application/json' \\\n        -d '%s' \\\n        %s/run\n\n", tryRunBody, base)
+}
+
+const tryRunBody = `{"rule": "A **Person** gets senior_discount if the __age__ of the **Person** is at least 65.", "data": {"Person": {"age": 70}}}`
+
+// printKeyHint tells how to get a key for a database that was bootstrapped
+// before.
+func printKeyHint(ctx context.Context, w io.Writer, op *service.Operator) {
+	org := "ORG"
+	if orgs, err := op.Organizations(ctx); err == nil && len(orgs) == 1 {
+		org = shellQuote(orgs[0].Name)
+	}
+	fmt.Fprintf(w, "To create an API key (against the same database):\n\n    verdict admin key create --org %s --scope admin [--user-email EMAIL]\n\n", org)
+}
+
+// shellQuote quotes s for a POSIX shell when it needs quoting.
+func shellQuote(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' || r == '@') {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

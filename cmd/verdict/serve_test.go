@@ -1,0 +1,518 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/verdict/verdict/database"
+)
+
+// testTimeout bounds every wait of these tests; none is expected to come
+// close.
+const testTimeout = 30 * time.Second
+
+// shutdownTimeout is the --shutdown-timeout the tests serve with, and how
+// long they give a stopping server to exit.
+const shutdownTimeout = 5 * time.Second
+
+const seniorDiscount = `A **Person** gets senior_discount if the __age__ of the **Person** is at least 65.`
+
+// syncBuffer collects what the server writes while the test reads it, and
+// wakes readers on every write, so tests wait for output without polling.
+type syncBuffer struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	written chan struct{} // closed and replaced on every write
+}
+
+func newSyncBuffer() *syncBuffer { return &syncBuffer{written: make(chan struct{})} }
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	close(b.written)
+	b.written = make(chan struct{})
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// waitFor returns the first match of re in the buffer, waiting for it to be
+// written; nil when exited is closed or testTimeout passes first.
+func (b *syncBuffer) waitFor(re *regexp.Regexp, exited <-chan struct{}) []string {
+	deadline := time.After(testTimeout)
+	for {
+		b.mu.Lock()
+		m := re.FindStringSubmatch(b.buf.String())
+		written := b.written
+		b.mu.Unlock()
+		if m != nil {
+			return m
+		}
+		select {
+		case <-written:
+		case <-exited:
+			// The last writes happen before the exit: look once more.
+			return re.FindStringSubmatch(b.String())
+		case <-deadline:
+			return nil
+		}
+	}
+}
+
+// testServer is `verdict serve` running in-process.
+type testServer struct {
+	base           string
+	stdout, stderr *syncBuffer
+	cancel         context.CancelFunc
+	exited         chan struct{}
+	code           int // valid once exited is closed
+	client         *http.Client
+}
+
+var listening = regexp.MustCompile(`Verdict listening on (http://\S+)\n`)
+
+// startServer runs `verdict serve` with args and waits until it listens.
+// The server is stopped when t ends, if the test has not stopped it.
+func startServer(t *testing.T, args ...string) *testServer {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &testServer{
+		stdout: newSyncBuffer(),
+		stderr: newSyncBuffer(),
+		cancel: cancel,
+		exited: make(chan struct{}),
+		client: &http.Client{Transport: &http.Transport{}, Timeout: testTimeout},
+	}
+	go func() {
+		defer close(s.exited)
+		s.code = runContext(ctx, append([]string{"serve"}, args...), strings.NewReader(""), s.stdout, s.stderr)
+	}()
+	t.Cleanup(func() {
+		s.client.CloseIdleConnections()
+		cancel()
+		<-s.exited
+	})
+	m := s.stdout.waitFor(listening, s.exited)
+	if m == nil {
+		t.Fatalf("the server did not start listening\nstdout:\n%s\nstderr:\n%s", s.stdout, s.stderr)
+	}
+	s.base = m[1]
+	return s
+}
+
+// stop cancels the server's context, as SIGINT would, and returns its exit
+// status, failing t unless it exits within the shutdown timeout.
+func (s *testServer) stop(t *testing.T) int {
+	t.Helper()
+	s.client.CloseIdleConnections()
+	s.cancel()
+	select {
+	case <-s.exited:
+		return s.code
+	case <-time.After(shutdownTimeout):
+		t.Fatalf("the server did not exit within %s\nstderr:\n%s", shutdownTimeout, s.stderr)
+		return -1
+	}
+}
+
+func (s *testServer) do(t *testing.T, method, path, key, body string) (int, []byte) {
+	t.Helper()
+	status, b, err := s.request(method, path, key, body)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	return status, b
+}
+
+// request is do for goroutines other than the test's.
+func (s *testServer) request(method, path, key, body string) (int, []byte, error) {
+	req, err := http.NewRequest(method, s.base+path, strings.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if key != "" {
+		req.Header.Set("x-api-key", key)
+	}
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, b, err
+}
+
+func runBody(t *testing.T, age int) string {
+	t.Helper()
+	b, err := json.Marshal(map[string]any{"rule": seniorDiscount, "data": map[string]any{"Person": map[string]any{"age": age}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func checkRunTrue(t *testing.T, status int, body []byte) {
+	t.Helper()
+	var res struct {
+		Result bool    `json:"result"`
+		Error  *string `json:"error"`
+	}
+	if err := json.Unmarshal(body, &res); status != http.StatusOK || err != nil || !res.Result || res.Error != nil {
+		t.Errorf("POST /run: status %d, body %s; want 200 and result true", status, body)
+	}
+}
+
+func checkErrorCode(t *testing.T, status int, body []byte, wantStatus int, wantCode string) {
+	t.Helper()
+	var e struct {
+		Error struct {
+			Code string `json:"code"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(body, &e); status != wantStatus || err != nil || e.Error.Code != wantCode {
+		t.Errorf("status %d, body %s; want %d %s", status, body, wantStatus, wantCode)
+	}
+}
+
+// serveArgs are the flags every test serves with.
+func serveArgs(dbURL string, more ...string) []string {
+	return append([]string{"--addr", "127.0.0.1:0", "--database-url", dbURL, "--shutdown-timeout", shutdownTimeout.String()}, more...)
+}
+
+func TestServe(t *testing.T) {
+	t.Setenv(envBootstrapKey, "")
+	dbURL := "sqlite://" + t.TempDir() + "/v.db"
+	key := "serve-test-bootstrap-key-0123456789"
+
+	s := startServer(t, serveArgs(dbURL, "--bootstrap-key", key)...)
+	if !strings.HasPrefix(s.base, "http://127.0.0.1:") || strings.HasSuffix(s.base, ":0") {
+		t.Errorf("printed address %s, want the real one", s.base)
+	}
+	out := s.stdout.String()
+	if got := printedSecret(t, out, s.stderr.String()); got != key {
+		t.Errorf("printed key %q, want the bootstrap key", got)
+	}
+	for _, want := range []string{"organization  Default (", "admin         admin@localhost (", "curl -H 'x-api-key: <key>'", s.base + "/run"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q:\n%s", want, out)
+		}
+	}
+
+	t.Run("health and readiness need no key", func(t *testing.T) {
+		for _, path := range []string{"/healthz", "/readyz"} {
+			if status, body := s.do(t, "GET", path, "", ""); status != http.StatusOK {
+				t.Errorf("GET %s: %d %s", path, status, body)
+			}
+		}
+	})
+	t.Run("POST /run evaluates with the bootstrap key", func(t *testing.T) {
+		status, body := s.do(t, "POST", "/run", key, runBody(t, 70))
+		checkRunTrue(t, status, body)
+	})
+	t.Run("POST /run without a key is unauthenticated", func(t *testing.T) {
+		status, body := s.do(t, "POST", "/run", "", runBody(t, 70))
+		checkErrorCode(t, status, body, http.StatusUnauthorized, "unauthenticated")
+	})
+	t.Run("a body above --body-limit is refused", func(t *testing.T) {
+		status, body := s.do(t, "POST", "/run", key, `{"rule": "`+strings.Repeat("x", 1<<20)+`", "data": {}}`)
+		checkErrorCode(t, status, body, http.StatusRequestEntityTooLarge, "payload_too_large")
+	})
+	t.Run("GraphQL is mounted behind the key, its playground in front", func(t *testing.T) {
+		if status, body := s.do(t, "POST", "/graphql", key, `{"query": "{ __typename }"}`); status != http.StatusOK || !strings.Contains(string(body), `"__typename":"Query"`) {
+			t.Errorf("POST /graphql: %d %s", status, body)
+		}
+		status, body := s.do(t, "POST", "/graphql", "", `{"query": "{ __typename }"}`)
+		checkErrorCode(t, status, body, http.StatusUnauthorized, "unauthenticated")
+		if status, body := s.do(t, "GET", "/playground", "", ""); status != http.StatusOK || !strings.Contains(string(body), "/graphql") {
+			t.Errorf("GET /playground: %d", status)
+		}
+	})
+	t.Run("metrics cover the runtime, the process, HTTP and the service", func(t *testing.T) {
+		status, body := s.do(t, "GET", "/metrics", "", "")
+		for _, want := range []string{"go_goroutines ", "process_start_time_seconds ", "verdict_http_requests_total{", "verdict_evaluations_total{"} {
+			if status != http.StatusOK || !strings.Contains(string(body), want) {
+				t.Errorf("GET /metrics (%d) lacks %q", status, want)
+			}
+		}
+	})
+
+	if code := s.stop(t); code != 0 {
+		t.Fatalf("exit %d after cancel; stderr:\n%s", code, s.stderr)
+	}
+	for _, want := range []string{`msg="database migrated"`, "msg=serving", `msg="shutting down"`, "msg=stopped"} {
+		if !strings.Contains(s.stderr.String(), want) {
+			t.Errorf("the log lacks %s:\n%s", want, s.stderr)
+		}
+	}
+	if strings.Contains(s.stderr.String(), key) {
+		t.Error("the key is logged")
+	}
+
+	t.Run("a second start does not bootstrap again", func(t *testing.T) {
+		s := startServer(t, serveArgs(dbURL, "--bootstrap-key", "another-bootstrap-key-0123456789abcdef", "--log-format", "json")...)
+		out := s.stdout.String()
+		if strings.Contains(out, "shown this once") || strings.Contains(out, "another-bootstrap-key") {
+			t.Errorf("the second start printed a key:\n%s", out)
+		}
+		if !strings.Contains(out, "verdict admin key create --org Default --scope admin") {
+			t.Errorf("the second start does not tell how to create a key:\n%s", out)
+		}
+		status, body := s.do(t, "POST", "/run", key, runBody(t, 70))
+		checkRunTrue(t, status, body)
+		if code := s.stop(t); code != 0 {
+			t.Fatalf("exit %d; stderr:\n%s", code, s.stderr)
+		}
+		if !strings.Contains(s.stderr.String(), `"msg":"bootstrap key not used: the database has organizations already"`) {
+			t.Errorf("the JSON log does not say the bootstrap key went unused:\n%s", s.stderr)
+		}
+		st := readStored(t, openTestDatabase(t, dbURL))
+		if len(st.orgs) != 1 || len(st.users) != 1 || len(st.keys) != 1 {
+			t.Errorf("the second start stored more:\n%s", strings.Join(st.rows(), "\n"))
+		}
+	})
+}
+
+func TestServeOnEachDatabase(t *testing.T) {
+	t.Setenv(envBootstrapKey, "")
+	eachDatabaseURL(t, func(t *testing.T, dbURL string) {
+		key := "serve-test-bootstrap-key-0123456789"
+		s := startServer(t, serveArgs(dbURL, "--bootstrap-key", key)...)
+		if status, body := s.do(t, "GET", "/readyz", "", ""); status != http.StatusOK {
+			t.Errorf("GET /readyz: %d %s", status, body)
+		}
+		status, body := s.do(t, "POST", "/run", key, runBody(t, 70))
+		checkRunTrue(t, status, body)
+		if code := s.stop(t); code != 0 {
+			t.Fatalf("exit %d; stderr:\n%s", code, s.stderr)
+		}
+		st := readStored(t, openTestDatabase(t, dbURL))
+		if len(st.orgs) != 1 || st.orgs[0].Name != "Default" || len(st.users) != 1 || st.users[0].Email != "admin@localhost" || len(st.keys) != 1 {
+			t.Fatalf("stored after the bootstrap at start:\n%s", strings.Join(st.rows(), "\n"))
+		}
+		checkStoredAsHash(t, openTestDatabase(t, dbURL), st.keys[0], key)
+	})
+}
+
+func TestServeMakesABootstrapKeyFromTheEnvironmentOrAtRandom(t *testing.T) {
+	t.Run("from VERDICT_BOOTSTRAP_KEY", func(t *testing.T) {
+		key := "environment-bootstrap-key-0123456789"
+		t.Setenv(envBootstrapKey, key)
+		s := startServer(t, serveArgs("sqlite://"+t.TempDir()+"/v.db")...)
+		if got := printedSecret(t, s.stdout.String(), s.stderr.String()); got != key {
+			t.Errorf("printed key %q, want $%s", got, envBootstrapKey)
+		}
+		status, body := s.do(t, "POST", "/run", key, runBody(t, 70))
+		checkRunTrue(t, status, body)
+	})
+	t.Run("at random", func(t *testing.T) {
+		t.Setenv(envBootstrapKey, "")
+		s := startServer(t, serveArgs("sqlite://"+t.TempDir()+"/v.db")...)
+		key := printedSecret(t, s.stdout.String(), s.stderr.String())
+		status, body := s.do(t, "POST", "/run", key, runBody(t, 70))
+		checkRunTrue(t, status, body)
+	})
+}
+
+func TestServeFailsClosedWithoutItsAuthorizer(t *testing.T) {
+	t.Setenv(envBootstrapKey, "")
+	key := "serve-test-bootstrap-key-0123456789"
+	s := startServer(t, serveArgs("sqlite://"+t.TempDir()+"/v.db", "--bootstrap-key", key, "--opa-url", "http://127.0.0.1:1")...)
+	status, body := s.do(t, "POST", "/run", key, runBody(t, 70))
+	checkErrorCode(t, status, body, http.StatusServiceUnavailable, "authorization_unavailable")
+	if code := s.stop(t); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+}
+
+// blockingOPA stands in for an OPA server that allows everything, but
+// answers only once release is called. arrived receives when a decision is
+// asked for.
+func blockingOPA(t *testing.T) (opaURL string, arrived <-chan struct{}, release func()) {
+	t.Helper()
+	asked := make(chan struct{}, 1)
+	released := make(chan struct{})
+	var once sync.Once
+	opa := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case asked <- struct{}{}:
+		default:
+		}
+		<-released
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"result": {"allow": true, "reason": ""}}`)
+	}))
+	release = func() { once.Do(func() { close(released) }) }
+	t.Cleanup(opa.Close)
+	t.Cleanup(release)
+	return opa.URL, asked, release
+}
+
+// The request is held in flight by an OPA stand-in that answers only when
+// the test says so, after shutdown has begun: no sleeps.
+func TestServeFinishesRequestsInFlightAtShutdown(t *testing.T) {
+	t.Setenv(envBootstrapKey, "")
+	opaURL, arrived, release := blockingOPA(t)
+
+	key := "serve-test-bootstrap-key-0123456789"
+	s := startServer(t, serveArgs("sqlite://"+t.TempDir()+"/v.db", "--bootstrap-key", key, "--opa-url", opaURL, "--authz-timeout", testTimeout.String())...)
+
+	type answer struct {
+		status int
+		body   []byte
+		err    error
+	}
+	answered := make(chan answer, 1)
+	body := runBody(t, 70)
+	go func() {
+		status, body, err := s.request("POST", "/run", key, body)
+		answered <- answer{status, body, err}
+	}()
+	select {
+	case <-arrived:
+	case <-time.After(testTimeout):
+		t.Fatal("the request never reached the authorizer")
+	}
+
+	s.cancel()
+	if s.stderr.waitFor(regexp.MustCompile(`msg="stopped accepting connections; waiting for requests in flight"`), s.exited) == nil {
+		t.Fatalf("the server did not start shutting down; stderr:\n%s", s.stderr)
+	}
+	select {
+	case <-s.exited:
+		t.Fatal("the server exited with a request in flight")
+	default:
+	}
+	if conn, err := net.Dial("tcp", strings.TrimPrefix(s.base, "http://")); err == nil {
+		conn.Close()
+		t.Error("the server accepts connections while shutting down")
+	}
+	release()
+
+	select {
+	case a := <-answered:
+		if a.err != nil {
+			t.Fatalf("the request in flight failed: %v", a.err)
+		}
+		checkRunTrue(t, a.status, a.body)
+	case <-time.After(testTimeout):
+		t.Fatal("the request in flight got no answer")
+	}
+	select {
+	case <-s.exited:
+		if s.code != 0 {
+			t.Errorf("exit %d; stderr:\n%s", s.code, s.stderr)
+		}
+	case <-time.After(shutdownTimeout):
+		t.Fatal("the server did not exit after its last request")
+	}
+}
+
+func TestServeFailsWhenRequestsOutliveTheShutdownTimeout(t *testing.T) {
+	t.Setenv(envBootstrapKey, "")
+	opaURL, arrived, _ := blockingOPA(t)
+	key := "serve-test-bootstrap-key-0123456789"
+	s := startServer(t, "--addr", "127.0.0.1:0", "--database-url", "sqlite://"+t.TempDir()+"/v.db", "--bootstrap-key", key,
+		"--opa-url", opaURL, "--authz-timeout", testTimeout.String(), "--shutdown-timeout", "50ms")
+	failed := make(chan error, 1)
+	body := runBody(t, 70)
+	go func() {
+		_, _, err := s.request("POST", "/run", key, body)
+		failed <- err
+	}()
+	select {
+	case <-arrived:
+	case <-time.After(testTimeout):
+		t.Fatal("the request never reached the authorizer")
+	}
+	if code := s.stop(t); code != exitFailure {
+		t.Errorf("exit %d, want %d", code, exitFailure)
+	}
+	if !strings.Contains(s.stderr.String(), "verdict: shutdown: requests in flight did not finish within 50ms\n") {
+		t.Errorf("stderr:\n%s", s.stderr)
+	}
+	if err := <-failed; err == nil {
+		t.Error("the request cut off at shutdown got an answer")
+	}
+}
+
+func TestServeRefuses(t *testing.T) {
+	t.Setenv(envBootstrapKey, "")
+	fresh := func(t *testing.T) string { return "sqlite://" + t.TempDir() + "/v.db" }
+	tests := []struct {
+		name   string
+		env    string // $VERDICT_BOOTSTRAP_KEY
+		args   func(t *testing.T) []string
+		code   int
+		stderr string
+	}{
+		{name: "an unknown log format", code: exitUsage, stderr: `--log-format must be text or json, not "xml"`,
+			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--log-format", "xml") }},
+		{name: "a short --bootstrap-key", code: exitUsage, stderr: "must be at least 32 characters",
+			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--bootstrap-key", "short-secret") }},
+		{name: "a short VERDICT_BOOTSTRAP_KEY", env: "short-secret", code: exitUsage, stderr: "must be at least 32 characters",
+			args: func(t *testing.T) []string { return serveArgs(fresh(t)) }},
+		{name: "an OPA URL that is not http", code: exitUsage, stderr: "--opa-url",
+			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--opa-url", "ftp://opa") }},
+		{name: "a shutdown timeout of zero", code: exitUsage, stderr: "--shutdown-timeout must be positive",
+			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--shutdown-timeout", "0s") }},
+		{name: "a body limit of zero", code: exitUsage, stderr: "--body-limit must be positive",
+			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--body-limit", "0") }},
+		{name: "an argument", code: exitUsage, stderr: `unknown command "now"`,
+			args: func(t *testing.T) []string { return append(serveArgs(fresh(t)), "now") }},
+		{name: "an address it cannot listen on", code: exitFailure, stderr: "listen tcp",
+			args: func(t *testing.T) []string { return []string{"--addr", "127.0.0.1:-1", "--database-url", fresh(t)} }},
+		{name: "--no-migrate on a database that needs migrating", code: exitFailure, stderr: "pending migrations: run `verdict migrate` first",
+			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--no-migrate") }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name+" exits with "+map[int]string{exitUsage: "bad usage", exitFailure: "a failure"}[tt.code], func(t *testing.T) {
+			t.Setenv(envBootstrapKey, tt.env)
+			code, stdout, stderr := runVerdict(t, "", append([]string{"serve"}, tt.args(t)...)...)
+			if code != tt.code || stdout != "" || !strings.Contains(stderr, tt.stderr) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and %q", code, stdout, stderr, tt.code, tt.stderr)
+			}
+			if strings.Contains(stderr, "short-secret") {
+				t.Error("the key is echoed")
+			}
+		})
+	}
+}
+
+func TestServeWithNoMigrateOnAMigratedDatabase(t *testing.T) {
+	t.Setenv(envBootstrapKey, "")
+	dbURL := "sqlite://" + t.TempDir() + "/v.db"
+	if code, _, stderr := runVerdict(t, "", "migrate", "--database-url", dbURL); code != 0 {
+		t.Fatalf("migrate: %s", stderr)
+	}
+	s := startServer(t, serveArgs(dbURL, "--no-migrate")...)
+	if strings.Contains(s.stderr.String(), "database migrated") {
+		t.Error("--no-migrate migrated")
+	}
+	if status, body := s.do(t, "GET", "/readyz", "", ""); status != http.StatusOK {
+		t.Errorf("GET /readyz: %d %s", status, body)
+	}
+	if code := s.stop(t); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+	if pending, err := database.Pending(context.Background(), openTestDatabase(t, dbURL)); err != nil || pending {
+		t.Errorf("pending %v, %v", pending, err)
+	}
+}
