@@ -25,5 +25,6 @@ func (r *mutationResolver) RunRule(ctx context.Context, rule string, data any) (
 	if err != nil {
 		return nil, err
 	}
+	defer res.Release()
 	return model.NewPolicyRunResult(res), nil
 }

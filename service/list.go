@@ -43,10 +43,12 @@ func (o ListOptions) limit() (int, error) {
 	return o.Limit, nil
 }
 
-// Cursors are the id the previous page ended with. Ids are time-ordered
-// (UUIDv7), so a page never repeats or skips a row that existed when the
-// first page was read, whatever is inserted meanwhile.
-func encodeCursor(id uuid.UUID) string { return base64.RawURLEncoding.EncodeToString(id[:]) }
+// CursorAfter is the cursor of a list resuming after the item with this
+// id (for Relay edges, which carry one each). Cursors are the id the
+// previous page ended with; ids are time-ordered (UUIDv7), so a page never
+// repeats or skips a row that existed when the first page was read,
+// whatever is inserted meanwhile.
+func CursorAfter(id uuid.UUID) string { return base64.RawURLEncoding.EncodeToString(id[:]) }
 
 func decodeCursor(c string) (uuid.UUID, error) {
 	b, err := base64.RawURLEncoding.DecodeString(c)
@@ -97,7 +99,7 @@ func (s *Service) listBases(ctx context.Context, k *kindRules, o ListOptions) (*
 	page := &Page[Summary]{Items: make([]Summary, 0, min(len(bases), limit))}
 	for i, b := range bases {
 		if i == limit {
-			page.NextCursor = encodeCursor(bases[i-1].ID)
+			page.NextCursor = CursorAfter(bases[i-1].ID)
 			break
 		}
 		page.Items = append(page.Items, summaryOf(b))

@@ -5,11 +5,13 @@ package generated
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"sync/atomic"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
@@ -18,6 +20,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/engine"
+	"github.com/verdict/verdict/ent/schema/testcase"
 	"github.com/verdict/verdict/graph/model"
 	"github.com/verdict/verdict/service"
 )
@@ -33,6 +36,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	Mutation() MutationResolver
+	PolicyTest() PolicyTestResolver
 	Query() QueryResolver
 }
 
@@ -70,7 +74,14 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		RunRule func(childComplexity int, rule string, data any) int
+		CreatePolicy                 func(childComplexity int, input model.CreatePolicyInput) int
+		CreatePolicyDraftFromVersion func(childComplexity int, id uuid.UUID, replace *bool) int
+		DeletePolicy                 func(childComplexity int, id uuid.UUID) int
+		PublishPolicy                func(childComplexity int, id uuid.UUID, input *model.UpdatePolicyInput) int
+		RunPolicy                    func(childComplexity int, baseID uuid.UUID, data any) int
+		RunPolicyVersion             func(childComplexity int, policyID uuid.UUID, data any) int
+		RunRule                      func(childComplexity int, rule string, data any) int
+		UpdatePolicyDraft            func(childComplexity int, id uuid.UUID, input model.UpdatePolicyInput) int
 	}
 
 	Orchestrator struct {
@@ -89,6 +100,39 @@ type ComplexityRoot struct {
 		Kind func(childComplexity int) int
 	}
 
+	PageInfo struct {
+		EndCursor   func(childComplexity int) int
+		HasNextPage func(childComplexity int) int
+	}
+
+	Policy struct {
+		BaseID      func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		CreatedBy   func(childComplexity int) int
+		Description func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Owner       func(childComplexity int) int
+		PublishedAt func(childComplexity int) int
+		Revision    func(childComplexity int) int
+		Rule        func(childComplexity int) int
+		Schema      func(childComplexity int) int
+		Status      func(childComplexity int) int
+		Tests       func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+		Version     func(childComplexity int) int
+	}
+
+	PolicyConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	PolicyEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	PolicyRunResult struct {
 		Data      func(childComplexity int) int
 		Error     func(childComplexity int) int
@@ -98,6 +142,29 @@ type ComplexityRoot struct {
 		Result    func(childComplexity int) int
 		Rule      func(childComplexity int) int
 		Trace     func(childComplexity int) int
+	}
+
+	PolicySummary struct {
+		BaseID          func(childComplexity int) int
+		DraftID         func(childComplexity int) int
+		HasDraft        func(childComplexity int) int
+		LatestVersion   func(childComplexity int) int
+		LatestVersionID func(childComplexity int) int
+		Name            func(childComplexity int) int
+		Owner           func(childComplexity int) int
+		UpdatedAt       func(childComplexity int) int
+	}
+
+	PolicyTest struct {
+		Data   func(childComplexity int) int
+		Expect func(childComplexity int) int
+		Name   func(childComplexity int) int
+	}
+
+	PolicyVersions struct {
+		BaseID   func(childComplexity int) int
+		Draft    func(childComplexity int) int
+		Versions func(childComplexity int) int
 	}
 
 	PropertyCheck struct {
@@ -111,7 +178,10 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		Viewer func(childComplexity int) int
+		Policies       func(childComplexity int, first *int, after *string, query *string, groupID *uuid.UUID) int
+		Policy         func(childComplexity int, id uuid.UUID) int
+		PolicyVersions func(childComplexity int, id uuid.UUID) int
+		Viewer         func(childComplexity int) int
 	}
 
 	ReferenceCondition struct {
@@ -130,6 +200,11 @@ type ComplexityRoot struct {
 		Selector   func(childComplexity int) int
 	}
 
+	SavedPolicy struct {
+		Policy     func(childComplexity int) int
+		Validation func(childComplexity int) int
+	}
+
 	Trace struct {
 		Execution func(childComplexity int) int
 	}
@@ -145,6 +220,10 @@ type ComplexityRoot struct {
 		Name  func(childComplexity int) int
 	}
 
+	Validation struct {
+		Errors func(childComplexity int) int
+	}
+
 	Viewer struct {
 		Key          func(childComplexity int) int
 		Organization func(childComplexity int) int
@@ -158,9 +237,22 @@ type ComplexityRoot struct {
 // region    ************************** generated!.gotpl **************************
 
 type MutationResolver interface {
+	CreatePolicy(ctx context.Context, input model.CreatePolicyInput) (*service.SavedPolicy, error)
+	UpdatePolicyDraft(ctx context.Context, id uuid.UUID, input model.UpdatePolicyInput) (*service.SavedPolicy, error)
+	PublishPolicy(ctx context.Context, id uuid.UUID, input *model.UpdatePolicyInput) (*service.Policy, error)
+	CreatePolicyDraftFromVersion(ctx context.Context, id uuid.UUID, replace *bool) (*service.Policy, error)
+	DeletePolicy(ctx context.Context, id uuid.UUID) (bool, error)
+	RunPolicy(ctx context.Context, baseID uuid.UUID, data any) (*model.PolicyRunResult, error)
+	RunPolicyVersion(ctx context.Context, policyID uuid.UUID, data any) (*model.PolicyRunResult, error)
 	RunRule(ctx context.Context, rule string, data any) (*model.PolicyRunResult, error)
 }
+type PolicyTestResolver interface {
+	Expect(ctx context.Context, obj *testcase.Case) (bool, error)
+}
 type QueryResolver interface {
+	Policy(ctx context.Context, id uuid.UUID) (*service.Policy, error)
+	PolicyVersions(ctx context.Context, id uuid.UUID) (*service.Versions, error)
+	Policies(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.PolicyConnection, error)
 	Viewer(ctx context.Context) (*service.Viewer, error)
 }
 
@@ -288,6 +380,72 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Execution.Total(childComplexity), true
 
+	case "Mutation.createPolicy":
+		if e.ComplexityRoot.Mutation.CreatePolicy == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createPolicy_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreatePolicy(childComplexity, args["input"].(model.CreatePolicyInput)), true
+	case "Mutation.createPolicyDraftFromVersion":
+		if e.ComplexityRoot.Mutation.CreatePolicyDraftFromVersion == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createPolicyDraftFromVersion_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreatePolicyDraftFromVersion(childComplexity, args["id"].(uuid.UUID), args["replace"].(*bool)), true
+	case "Mutation.deletePolicy":
+		if e.ComplexityRoot.Mutation.DeletePolicy == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deletePolicy_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeletePolicy(childComplexity, args["id"].(uuid.UUID)), true
+	case "Mutation.publishPolicy":
+		if e.ComplexityRoot.Mutation.PublishPolicy == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_publishPolicy_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PublishPolicy(childComplexity, args["id"].(uuid.UUID), args["input"].(*model.UpdatePolicyInput)), true
+	case "Mutation.runPolicy":
+		if e.ComplexityRoot.Mutation.RunPolicy == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_runPolicy_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RunPolicy(childComplexity, args["baseId"].(uuid.UUID), args["data"].(any)), true
+	case "Mutation.runPolicyVersion":
+		if e.ComplexityRoot.Mutation.RunPolicyVersion == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_runPolicyVersion_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RunPolicyVersion(childComplexity, args["policyId"].(uuid.UUID), args["data"].(any)), true
 	case "Mutation.runRule":
 		if e.ComplexityRoot.Mutation.RunRule == nil {
 			break
@@ -299,6 +457,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RunRule(childComplexity, args["rule"].(string), args["data"].(any)), true
+	case "Mutation.updatePolicyDraft":
+		if e.ComplexityRoot.Mutation.UpdatePolicyDraft == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updatePolicyDraft_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdatePolicyDraft(childComplexity, args["id"].(uuid.UUID), args["input"].(model.UpdatePolicyInput)), true
 
 	case "Orchestrator.database":
 		if e.ComplexityRoot.Orchestrator.Database == nil {
@@ -344,6 +513,136 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Owner.Kind(childComplexity), true
+
+	case "PageInfo.endCursor":
+		if e.ComplexityRoot.PageInfo.EndCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.EndCursor(childComplexity), true
+	case "PageInfo.hasNextPage":
+		if e.ComplexityRoot.PageInfo.HasNextPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+
+	case "Policy.baseId":
+		if e.ComplexityRoot.Policy.BaseID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Policy.BaseID(childComplexity), true
+	case "Policy.createdAt":
+		if e.ComplexityRoot.Policy.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Policy.CreatedAt(childComplexity), true
+	case "Policy.createdBy":
+		if e.ComplexityRoot.Policy.CreatedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Policy.CreatedBy(childComplexity), true
+	case "Policy.description":
+		if e.ComplexityRoot.Policy.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Policy.Description(childComplexity), true
+	case "Policy.id":
+		if e.ComplexityRoot.Policy.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Policy.ID(childComplexity), true
+	case "Policy.name":
+		if e.ComplexityRoot.Policy.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Policy.Name(childComplexity), true
+	case "Policy.owner":
+		if e.ComplexityRoot.Policy.Owner == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Policy.Owner(childComplexity), true
+	case "Policy.publishedAt":
+		if e.ComplexityRoot.Policy.PublishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Policy.PublishedAt(childComplexity), true
+	case "Policy.revision":
+		if e.ComplexityRoot.Policy.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Policy.Revision(childComplexity), true
+	case "Policy.rule":
+		if e.ComplexityRoot.Policy.Rule == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Policy.Rule(childComplexity), true
+	case "Policy.schema":
+		if e.ComplexityRoot.Policy.Schema == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Policy.Schema(childComplexity), true
+	case "Policy.status":
+		if e.ComplexityRoot.Policy.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Policy.Status(childComplexity), true
+	case "Policy.tests":
+		if e.ComplexityRoot.Policy.Tests == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Policy.Tests(childComplexity), true
+	case "Policy.updatedAt":
+		if e.ComplexityRoot.Policy.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Policy.UpdatedAt(childComplexity), true
+	case "Policy.version":
+		if e.ComplexityRoot.Policy.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Policy.Version(childComplexity), true
+
+	case "PolicyConnection.edges":
+		if e.ComplexityRoot.PolicyConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyConnection.Edges(childComplexity), true
+	case "PolicyConnection.pageInfo":
+		if e.ComplexityRoot.PolicyConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyConnection.PageInfo(childComplexity), true
+
+	case "PolicyEdge.cursor":
+		if e.ComplexityRoot.PolicyEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyEdge.Cursor(childComplexity), true
+	case "PolicyEdge.node":
+		if e.ComplexityRoot.PolicyEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyEdge.Node(childComplexity), true
 
 	case "PolicyRunResult.data":
 		if e.ComplexityRoot.PolicyRunResult.Data == nil {
@@ -394,6 +693,93 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PolicyRunResult.Trace(childComplexity), true
 
+	case "PolicySummary.baseId":
+		if e.ComplexityRoot.PolicySummary.BaseID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicySummary.BaseID(childComplexity), true
+	case "PolicySummary.draftId":
+		if e.ComplexityRoot.PolicySummary.DraftID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicySummary.DraftID(childComplexity), true
+	case "PolicySummary.hasDraft":
+		if e.ComplexityRoot.PolicySummary.HasDraft == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicySummary.HasDraft(childComplexity), true
+	case "PolicySummary.latestVersion":
+		if e.ComplexityRoot.PolicySummary.LatestVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicySummary.LatestVersion(childComplexity), true
+	case "PolicySummary.latestVersionId":
+		if e.ComplexityRoot.PolicySummary.LatestVersionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicySummary.LatestVersionID(childComplexity), true
+	case "PolicySummary.name":
+		if e.ComplexityRoot.PolicySummary.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicySummary.Name(childComplexity), true
+	case "PolicySummary.owner":
+		if e.ComplexityRoot.PolicySummary.Owner == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicySummary.Owner(childComplexity), true
+	case "PolicySummary.updatedAt":
+		if e.ComplexityRoot.PolicySummary.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicySummary.UpdatedAt(childComplexity), true
+
+	case "PolicyTest.data":
+		if e.ComplexityRoot.PolicyTest.Data == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTest.Data(childComplexity), true
+	case "PolicyTest.expect":
+		if e.ComplexityRoot.PolicyTest.Expect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTest.Expect(childComplexity), true
+	case "PolicyTest.name":
+		if e.ComplexityRoot.PolicyTest.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTest.Name(childComplexity), true
+
+	case "PolicyVersions.baseId":
+		if e.ComplexityRoot.PolicyVersions.BaseID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyVersions.BaseID(childComplexity), true
+	case "PolicyVersions.draft":
+		if e.ComplexityRoot.PolicyVersions.Draft == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyVersions.Draft(childComplexity), true
+	case "PolicyVersions.versions":
+		if e.ComplexityRoot.PolicyVersions.Versions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyVersions.Versions(childComplexity), true
+
 	case "PropertyCheck.propertyName":
 		if e.ComplexityRoot.PropertyCheck.PropertyName == nil {
 			break
@@ -420,6 +806,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PropertyTrace.Value(childComplexity), true
 
+	case "Query.policies":
+		if e.ComplexityRoot.Query.Policies == nil {
+			break
+		}
+
+		args, err := ec.field_Query_policies_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Policies(childComplexity, args["first"].(*int), args["after"].(*string), args["query"].(*string), args["groupId"].(*uuid.UUID)), true
+	case "Query.policy":
+		if e.ComplexityRoot.Query.Policy == nil {
+			break
+		}
+
+		args, err := ec.field_Query_policy_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Policy(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.policyVersions":
+		if e.ComplexityRoot.Query.PolicyVersions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_policyVersions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PolicyVersions(childComplexity, args["id"].(uuid.UUID)), true
 	case "Query.viewer":
 		if e.ComplexityRoot.Query.Viewer == nil {
 			break
@@ -489,6 +908,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RuleTrace.Selector(childComplexity), true
 
+	case "SavedPolicy.policy":
+		if e.ComplexityRoot.SavedPolicy.Policy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedPolicy.Policy(childComplexity), true
+	case "SavedPolicy.validation":
+		if e.ComplexityRoot.SavedPolicy.Validation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedPolicy.Validation(childComplexity), true
+
 	case "Trace.execution":
 		if e.ComplexityRoot.Trace.Execution == nil {
 			break
@@ -528,6 +960,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.User.Name(childComplexity), true
 
+	case "Validation.errors":
+		if e.ComplexityRoot.Validation.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Validation.Errors(childComplexity), true
+
 	case "Viewer.key":
 		if e.ComplexityRoot.Viewer.Key == nil {
 			break
@@ -560,7 +999,11 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
-	inputUnmarshalMap := graphql.BuildUnmarshalerMap()
+	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputCreatePolicyInput,
+		ec.unmarshalInputPolicyTestInput,
+		ec.unmarshalInputUpdatePolicyInput,
+	)
 	first := true
 
 	switch opCtx.Operation.Operation {
@@ -635,6 +1078,470 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
+	{Name: "../policy.graphqls", Input: `# Stored policies (api.md, "Policies" and "Execution"): the same operations
+# as /policy, /policies and /run/policy*, with the same rules and errors.
+
+extend type Query {
+  """
+  A policy record by its id, or a policy base by its id, which means the
+  base's latest published version, else its draft. Another organization's
+  id is not_found; a deleted policy is deleted.
+  """
+  policy(
+    """
+    A record id or a base id.
+    """
+    id: ID!
+  ): Policy!
+
+  """
+  A policy's history: its draft, if it has one, and its published versions,
+  newest first.
+  """
+  policyVersions(
+    """
+    A record id or a base id of the policy.
+    """
+    id: ID!
+  ): PolicyVersions!
+
+  """
+  The policies the caller may see, newest first: those published in the
+  organization and the caller's own never-published ones. Deleted policies
+  are left out.
+  """
+  policies(
+    """
+    How many policies to return, from 1 to 200; 50 when absent.
+    """
+    first: Int
+    """
+    The endCursor (or an edge's cursor) of the previous page: the page then
+    starts after it. Absent for the first page.
+    """
+    after: String
+    """
+    Only policies whose name contains this text, ignoring case.
+    """
+    query: String
+    """
+    Only policies that belong to this group.
+    """
+    groupId: ID
+  ): PolicyConnection!
+}
+
+extend type Mutation {
+  """
+  Creates a policy: a base and its draft, owned by the caller until it is
+  first published. A rule that does not parse is saved all the same, with
+  the problems listed in the validation. Needs EDITOR.
+  """
+  createPolicy(
+    """
+    The draft's content.
+    """
+    input: CreatePolicyInput!
+  ): SavedPolicy!
+
+  """
+  Changes a draft in place and bumps its revision. A published record
+  cannot change: conflict. Needs EDITOR, and a never-published draft is
+  its creator's.
+  """
+  updatePolicyDraft(
+    """
+    The draft's record id, or the id of a base whose current record is its
+    draft.
+    """
+    id: ID!
+    """
+    The fields to change; absent fields stay as they are.
+    """
+    input: UpdatePolicyInput!
+  ): SavedPolicy!
+
+  """
+  Publishes a draft, with the given changes applied, as the policy's next
+  version; the draft is consumed and the policy passes to the organization.
+  The rule must parse and every stored test must pass, else conflict naming
+  the failing tests, and nothing is published. Needs PUBLISHER.
+  """
+  publishPolicy(
+    """
+    The draft's record id, or the id of a base whose current record is its
+    draft.
+    """
+    id: ID!
+    """
+    Changes to apply to the draft before publishing it; none when absent.
+    """
+    input: UpdatePolicyInput
+  ): Policy!
+
+  """
+  Starts a new draft as a copy of a published version. A policy that has a
+  draft already is a conflict naming that draft, unless replace is true.
+  Needs EDITOR.
+  """
+  createPolicyDraftFromVersion(
+    """
+    The published record's id, or a base id, which means its latest
+    version.
+    """
+    id: ID!
+    """
+    Whether to overwrite the policy's existing draft.
+    """
+    replace: Boolean = false
+  ): Policy!
+
+  """
+  Deletes a whole policy, every record of it; it then answers deleted to
+  every load and run. Needs ADMIN. Always true when it succeeds.
+  """
+  deletePolicy(
+    """
+    A record id or a base id of the policy.
+    """
+    id: ID!
+  ): Boolean!
+
+  """
+  Runs a policy's latest published version, else its draft, as POST
+  /run/policy/{baseId} does. The result's rule has one entry per line of
+  the stored text. Needs permission to run (any role but AUDITOR).
+  """
+  runPolicy(
+    """
+    The policy's base id.
+    """
+    baseId: ID!
+    """
+    The data to evaluate against: a JSON object. Anything else is an
+    invalid_argument error.
+    """
+    data: JSON!
+  ): PolicyRunResult!
+
+  """
+  Runs exactly one policy record, draft or version, as POST
+  /run/policy_version/{policyId} does. Needs permission to run (any role
+  but AUDITOR).
+  """
+  runPolicyVersion(
+    """
+    The record's id.
+    """
+    policyId: ID!
+    """
+    The data to evaluate against: a JSON object. Anything else is an
+    invalid_argument error.
+    """
+    data: JSON!
+  ): PolicyRunResult!
+}
+
+"""
+A policy record: the draft of a policy or one of its published versions.
+Published records never change.
+"""
+type Policy {
+  """
+  The record's id.
+  """
+  id: ID!
+  """
+  The id of the policy (the base) the record belongs to, the same for all
+  its records.
+  """
+  baseId: ID!
+  """
+  The policy's name.
+  """
+  name: String!
+  """
+  What the policy is for; may be empty.
+  """
+  description: String!
+  """
+  The rule text, in the rule language.
+  """
+  rule: String!
+  """
+  A JSON Schema of the data the rule expects; null when none was given.
+  """
+  schema: JSON
+  """
+  The stored tests, which must all pass for the record to be published.
+  """
+  tests: [PolicyTest!]!
+  """
+  Whether the record is the draft or a published version.
+  """
+  status: RecordStatus!
+  """
+  The version number (1, 2, 3 per policy); null for the draft.
+  """
+  version: Int
+  """
+  Whom the policy belongs to: its creating user until it is first
+  published, then the organization.
+  """
+  owner: Owner!
+  """
+  The id of the user (or organization, for an organization key) that
+  created the record.
+  """
+  createdBy: ID!
+  """
+  When the record was created.
+  """
+  createdAt: Time!
+  """
+  When the record last changed.
+  """
+  updatedAt: Time!
+  """
+  When the record was published; null for the draft.
+  """
+  publishedAt: Time
+  """
+  A number that grows with every change of the record.
+  """
+  revision: Int!
+}
+
+"""
+Whether a record is a draft or a published version.
+"""
+enum RecordStatus {
+  """
+  The one editable record of a policy.
+  """
+  DRAFT
+  """
+  A numbered, immutable version.
+  """
+  PUBLISHED
+}
+
+"""
+A stored test: run the record on data and expect a result.
+"""
+type PolicyTest {
+  """
+  The test's name, unique within the record.
+  """
+  name: String!
+  """
+  The data to run the record on: a JSON object.
+  """
+  data: JSON!
+  """
+  The result the golden rule must give.
+  """
+  expect: Boolean!
+}
+
+"""
+A stored test to save with a draft.
+"""
+input PolicyTestInput {
+  """
+  The test's name, unique within the record.
+  """
+  name: String!
+  """
+  The data to run the record on: a JSON object.
+  """
+  data: JSON!
+  """
+  The result the golden rule must give.
+  """
+  expect: Boolean!
+}
+
+"""
+The content of a new policy.
+"""
+input CreatePolicyInput {
+  """
+  The policy's name; not blank.
+  """
+  name: String!
+  """
+  The rule text, in the rule language.
+  """
+  rule: String!
+  """
+  What the policy is for.
+  """
+  description: String
+  """
+  A JSON Schema (an object) of the data the rule expects.
+  """
+  schema: JSON
+  """
+  Tests to store with the draft.
+  """
+  tests: [PolicyTestInput!]
+}
+
+"""
+Changes to a draft. An absent field stays as it is.
+"""
+input UpdatePolicyInput {
+  """
+  The new name; not blank. Null leaves it as it is.
+  """
+  name: String
+  """
+  The new rule text. Null leaves it as it is.
+  """
+  rule: String
+  """
+  The new description. Null leaves it as it is; the empty string clears
+  it.
+  """
+  description: String
+  """
+  The new JSON Schema (an object). Null removes the schema.
+  """
+  schema: JSON
+  """
+  The new tests, replacing all the stored ones. Null leaves them as they
+  are; an empty list removes them.
+  """
+  tests: [PolicyTestInput!]
+}
+
+"""
+A draft as saved, with what would keep it from being published.
+"""
+type SavedPolicy {
+  """
+  The draft record.
+  """
+  policy: Policy!
+  """
+  The draft's problems; saving succeeds despite them.
+  """
+  validation: Validation!
+}
+
+"""
+The problems of a saved draft that would keep it from being published.
+"""
+type Validation {
+  """
+  One message per problem, such as a parse error of the rule text, each
+  with its position; empty when there is none.
+  """
+  errors: [String!]!
+}
+
+"""
+A policy's history.
+"""
+type PolicyVersions {
+  """
+  The policy's (base) id.
+  """
+  baseId: ID!
+  """
+  The policy's draft; null when it has none.
+  """
+  draft: Policy
+  """
+  The published versions, newest first.
+  """
+  versions: [Policy!]!
+}
+
+"""
+A policy in a list.
+"""
+type PolicySummary {
+  """
+  The policy's (base) id.
+  """
+  baseId: ID!
+  """
+  The policy's name.
+  """
+  name: String!
+  """
+  Whom the policy belongs to.
+  """
+  owner: Owner!
+  """
+  The number of the latest published version; null when none was
+  published.
+  """
+  latestVersion: Int
+  """
+  The record id of the latest published version; null when none was
+  published.
+  """
+  latestVersionId: ID
+  """
+  The record id of the draft; null when there is none.
+  """
+  draftId: ID
+  """
+  Whether the policy has a draft.
+  """
+  hasDraft: Boolean!
+  """
+  When the policy last changed.
+  """
+  updatedAt: Time!
+}
+
+"""
+A page of policies, in the Relay connection shape.
+"""
+type PolicyConnection {
+  """
+  The policies of the page, newest first.
+  """
+  edges: [PolicyEdge!]!
+  """
+  Where the page ends and whether more follow.
+  """
+  pageInfo: PageInfo!
+}
+
+"""
+A policy of a page, with the cursor to resume after it.
+"""
+type PolicyEdge {
+  """
+  Pass as after to get the policies that follow this one.
+  """
+  cursor: String!
+  """
+  The policy.
+  """
+  node: PolicySummary!
+}
+
+"""
+Where a page of a connection ends.
+"""
+type PageInfo {
+  """
+  Whether more items follow this page.
+  """
+  hasNextPage: Boolean!
+  """
+  The cursor of the page's last item, to pass as after for the next page;
+  null when the page is empty.
+  """
+  endCursor: String
+}
+`, BuiltIn: false},
 	{Name: "../run.graphqls", Input: `extend type Mutation {
   """
   Evaluates a rule text against data, as POST /run does: nothing stored is
@@ -917,6 +1824,12 @@ written as JSON. Run data, labels and the raw run result use it.
 scalar JSON
 
 """
+An instant, written as an RFC 3339 string with fractional seconds where
+they are not zero, as the REST API writes it.
+"""
+scalar Time
+
+"""
 What can be read. Every query acts as the caller whose API key signed the
 request, in the caller's organization, with the caller's permissions.
 """
@@ -1182,6 +2095,72 @@ func (ec *executionContext) childFields_Owner(ctx context.Context, field graphql
 	return nil, fmt.Errorf("no field named %q was found under type Owner", field.Name)
 }
 
+func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "hasNextPage":
+		return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
+	case "endCursor":
+		return ec.fieldContext_PageInfo_endCursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_Policy(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Policy_id(ctx, field)
+	case "baseId":
+		return ec.fieldContext_Policy_baseId(ctx, field)
+	case "name":
+		return ec.fieldContext_Policy_name(ctx, field)
+	case "description":
+		return ec.fieldContext_Policy_description(ctx, field)
+	case "rule":
+		return ec.fieldContext_Policy_rule(ctx, field)
+	case "schema":
+		return ec.fieldContext_Policy_schema(ctx, field)
+	case "tests":
+		return ec.fieldContext_Policy_tests(ctx, field)
+	case "status":
+		return ec.fieldContext_Policy_status(ctx, field)
+	case "version":
+		return ec.fieldContext_Policy_version(ctx, field)
+	case "owner":
+		return ec.fieldContext_Policy_owner(ctx, field)
+	case "createdBy":
+		return ec.fieldContext_Policy_createdBy(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Policy_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Policy_updatedAt(ctx, field)
+	case "publishedAt":
+		return ec.fieldContext_Policy_publishedAt(ctx, field)
+	case "revision":
+		return ec.fieldContext_Policy_revision(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Policy", field.Name)
+}
+
+func (ec *executionContext) childFields_PolicyConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_PolicyConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_PolicyConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PolicyConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_PolicyEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_PolicyEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_PolicyEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PolicyEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_PolicyRunResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "result":
@@ -1202,6 +2181,52 @@ func (ec *executionContext) childFields_PolicyRunResult(ctx context.Context, fie
 		return ec.fieldContext_PolicyRunResult_raw(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PolicyRunResult", field.Name)
+}
+
+func (ec *executionContext) childFields_PolicySummary(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "baseId":
+		return ec.fieldContext_PolicySummary_baseId(ctx, field)
+	case "name":
+		return ec.fieldContext_PolicySummary_name(ctx, field)
+	case "owner":
+		return ec.fieldContext_PolicySummary_owner(ctx, field)
+	case "latestVersion":
+		return ec.fieldContext_PolicySummary_latestVersion(ctx, field)
+	case "latestVersionId":
+		return ec.fieldContext_PolicySummary_latestVersionId(ctx, field)
+	case "draftId":
+		return ec.fieldContext_PolicySummary_draftId(ctx, field)
+	case "hasDraft":
+		return ec.fieldContext_PolicySummary_hasDraft(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_PolicySummary_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PolicySummary", field.Name)
+}
+
+func (ec *executionContext) childFields_PolicyTest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_PolicyTest_name(ctx, field)
+	case "data":
+		return ec.fieldContext_PolicyTest_data(ctx, field)
+	case "expect":
+		return ec.fieldContext_PolicyTest_expect(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PolicyTest", field.Name)
+}
+
+func (ec *executionContext) childFields_PolicyVersions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "baseId":
+		return ec.fieldContext_PolicyVersions_baseId(ctx, field)
+	case "draft":
+		return ec.fieldContext_PolicyVersions_draft(ctx, field)
+	case "versions":
+		return ec.fieldContext_PolicyVersions_versions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PolicyVersions", field.Name)
 }
 
 func (ec *executionContext) childFields_PropertyCheck(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1240,6 +2265,16 @@ func (ec *executionContext) childFields_RuleTrace(ctx context.Context, field gra
 	return nil, fmt.Errorf("no field named %q was found under type RuleTrace", field.Name)
 }
 
+func (ec *executionContext) childFields_SavedPolicy(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "policy":
+		return ec.fieldContext_SavedPolicy_policy(ctx, field)
+	case "validation":
+		return ec.fieldContext_SavedPolicy_validation(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SavedPolicy", field.Name)
+}
+
 func (ec *executionContext) childFields_Trace(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "execution":
@@ -1268,6 +2303,14 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_name(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type User", field.Name)
+}
+
+func (ec *executionContext) childFields_Validation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "errors":
+		return ec.fieldContext_Validation_errors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Validation", field.Name)
 }
 
 func (ec *executionContext) childFields_Viewer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1400,6 +2443,122 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_Mutation_createPolicyDraftFromVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "replace",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["replace"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createPolicy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreatePolicyInput, error) {
+			return ec.unmarshalNCreatePolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐCreatePolicyInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deletePolicy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_publishPolicy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (*model.UpdatePolicyInput, error) {
+			return ec.unmarshalOUpdatePolicyInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdatePolicyInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_runPolicyVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "policyId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["policyId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "data",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalNJSON2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["data"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_runPolicy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "baseId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["baseId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "data",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalNJSON2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["data"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_runRule_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1422,6 +2581,28 @@ func (ec *executionContext) field_Mutation_runRule_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updatePolicyDraft_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdatePolicyInput, error) {
+			return ec.unmarshalNUpdatePolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdatePolicyInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1433,6 +2614,72 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["name"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_policies_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
+		func(ctx context.Context, v any) (*uuid.UUID, error) {
+			return ec.unmarshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupId"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_policyVersions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_policy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -1950,6 +3197,326 @@ func (ec *executionContext) fieldContext_Execution_total(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Execution", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _Mutation_createPolicy(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createPolicy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreatePolicy(ctx, fc.Args["input"].(model.CreatePolicyInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.SavedPolicy) graphql.Marshaler {
+			return ec.marshalNSavedPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedPolicy(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createPolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SavedPolicy(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createPolicy_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updatePolicyDraft(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updatePolicyDraft(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdatePolicyDraft(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.UpdatePolicyInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.SavedPolicy) graphql.Marshaler {
+			return ec.marshalNSavedPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedPolicy(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updatePolicyDraft(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SavedPolicy(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updatePolicyDraft_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_publishPolicy(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_publishPolicy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PublishPolicy(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(*model.UpdatePolicyInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.Policy) graphql.Marshaler {
+			return ec.marshalNPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicy(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_publishPolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Policy(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_publishPolicy_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createPolicyDraftFromVersion(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createPolicyDraftFromVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreatePolicyDraftFromVersion(ctx, fc.Args["id"].(uuid.UUID), fc.Args["replace"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.Policy) graphql.Marshaler {
+			return ec.marshalNPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicy(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createPolicyDraftFromVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Policy(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createPolicyDraftFromVersion_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deletePolicy(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deletePolicy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeletePolicy(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deletePolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deletePolicy_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_runPolicy(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_runPolicy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RunPolicy(ctx, fc.Args["baseId"].(uuid.UUID),
+				func() any {
+					if fc.Args["data"] == nil {
+						return nil
+					}
+					return fc.Args["data"].(any)
+				}())
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PolicyRunResult) graphql.Marshaler {
+			return ec.marshalNPolicyRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyRunResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_runPolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicyRunResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_runPolicy_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_runPolicyVersion(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_runPolicyVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RunPolicyVersion(ctx, fc.Args["policyId"].(uuid.UUID),
+				func() any {
+					if fc.Args["data"] == nil {
+						return nil
+					}
+					return fc.Args["data"].(any)
+				}())
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PolicyRunResult) graphql.Marshaler {
+			return ec.marshalNPolicyRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyRunResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_runPolicyVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicyRunResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_runPolicyVersion_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_runRule(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2161,6 +3728,534 @@ func (ec *executionContext) fieldContext_Owner_id(_ context.Context, field graph
 	return graphql.NewScalarFieldContext("Owner", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasNextPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_hasNextPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_endCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Policy_id(ctx context.Context, field graphql.CollectedField, obj *service.Policy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Policy_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Policy_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Policy", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Policy_baseId(ctx context.Context, field graphql.CollectedField, obj *service.Policy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Policy_baseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BaseID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Policy_baseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Policy", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Policy_name(ctx context.Context, field graphql.CollectedField, obj *service.Policy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Policy_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Policy_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Policy", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Policy_description(ctx context.Context, field graphql.CollectedField, obj *service.Policy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Policy_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Policy_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Policy", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Policy_rule(ctx context.Context, field graphql.CollectedField, obj *service.Policy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Policy_rule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rule, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Policy_rule(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Policy", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Policy_schema(ctx context.Context, field graphql.CollectedField, obj *service.Policy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Policy_schema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Schema, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v json.RawMessage) graphql.Marshaler {
+			return ec.marshalOJSON2encodingᚋjsonᚐRawMessage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Policy_schema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Policy", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _Policy_tests(ctx context.Context, field graphql.CollectedField, obj *service.Policy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Policy_tests(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tests, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.TestCase) graphql.Marshaler {
+			return ec.marshalNPolicyTest2ᚕgithubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCaseᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Policy_tests(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Policy",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicyTest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Policy_status(ctx context.Context, field graphql.CollectedField, obj *service.Policy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Policy_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNRecordStatus2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Policy_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Policy", field, false, false, errors.New("field of type RecordStatus does not have child fields"))
+}
+
+func (ec *executionContext) _Policy_version(ctx context.Context, field graphql.CollectedField, obj *service.Policy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Policy_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Policy_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Policy", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Policy_owner(ctx context.Context, field graphql.CollectedField, obj *service.Policy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Policy_owner(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Owner, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.Owner) graphql.Marshaler {
+			return ec.marshalNOwner2githubᚗcomᚋverdictᚋverdictᚋserviceᚐOwner(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Policy_owner(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Policy",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Owner(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Policy_createdBy(ctx context.Context, field graphql.CollectedField, obj *service.Policy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Policy_createdBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Policy_createdBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Policy", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Policy_createdAt(ctx context.Context, field graphql.CollectedField, obj *service.Policy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Policy_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Policy_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Policy", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Policy_updatedAt(ctx context.Context, field graphql.CollectedField, obj *service.Policy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Policy_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Policy_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Policy", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Policy_publishedAt(ctx context.Context, field graphql.CollectedField, obj *service.Policy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Policy_publishedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublishedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Policy_publishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Policy", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Policy_revision(ctx context.Context, field graphql.CollectedField, obj *service.Policy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Policy_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Policy_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Policy", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.PolicyConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.PolicyEdge) graphql.Marshaler {
+			return ec.marshalNPolicyEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicyEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PolicyConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.PolicyConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PolicyEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.PolicyEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.PolicyEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.Summary) graphql.Marshaler {
+			return ec.marshalNPolicySummary2githubᚗcomᚋverdictᚋverdictᚋserviceᚐSummary(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicySummary(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PolicyRunResult_result(ctx context.Context, field graphql.CollectedField, obj *model.PolicyRunResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2363,6 +4458,355 @@ func (ec *executionContext) fieldContext_PolicyRunResult_raw(_ context.Context, 
 	return graphql.NewScalarFieldContext("PolicyRunResult", field, true, false, errors.New("field of type JSON does not have child fields"))
 }
 
+func (ec *executionContext) _PolicySummary_baseId(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicySummary_baseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BaseID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicySummary_baseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicySummary", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PolicySummary_name(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicySummary_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicySummary_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicySummary", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PolicySummary_owner(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicySummary_owner(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Owner, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.Owner) graphql.Marshaler {
+			return ec.marshalNOwner2githubᚗcomᚋverdictᚋverdictᚋserviceᚐOwner(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicySummary_owner(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicySummary",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Owner(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PolicySummary_latestVersion(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicySummary_latestVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LatestVersion, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PolicySummary_latestVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicySummary", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PolicySummary_latestVersionId(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicySummary_latestVersionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LatestVersionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *uuid.UUID) graphql.Marshaler {
+			return ec.marshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PolicySummary_latestVersionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicySummary", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PolicySummary_draftId(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicySummary_draftId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DraftID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *uuid.UUID) graphql.Marshaler {
+			return ec.marshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PolicySummary_draftId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicySummary", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PolicySummary_hasDraft(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicySummary_hasDraft(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasDraft, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicySummary_hasDraft(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicySummary", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PolicySummary_updatedAt(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicySummary_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicySummary_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicySummary", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyTest_name(ctx context.Context, field graphql.CollectedField, obj *testcase.Case) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTest_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTest_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyTest", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyTest_data(ctx context.Context, field graphql.CollectedField, obj *testcase.Case) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTest_data(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Data, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v json.RawMessage) graphql.Marshaler {
+			return ec.marshalNJSON2encodingᚋjsonᚐRawMessage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTest_data(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyTest", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyTest_expect(ctx context.Context, field graphql.CollectedField, obj *testcase.Case) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTest_expect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PolicyTest().Expect(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTest_expect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyTest", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyVersions_baseId(ctx context.Context, field graphql.CollectedField, obj *service.Versions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyVersions_baseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BaseID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyVersions_baseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyVersions", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyVersions_draft(ctx context.Context, field graphql.CollectedField, obj *service.Versions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyVersions_draft(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Draft, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.Policy) graphql.Marshaler {
+			return ec.marshalOPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicy(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyVersions_draft(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyVersions",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Policy(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PolicyVersions_versions(ctx context.Context, field graphql.CollectedField, obj *service.Versions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyVersions_versions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Versions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*service.Policy) graphql.Marshaler {
+			return ec.marshalNPolicy2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicyᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyVersions_versions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyVersions",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Policy(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PropertyCheck_propertyName(ctx context.Context, field graphql.CollectedField, obj *engine.PropertyCheck) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2453,6 +4897,138 @@ func (ec *executionContext) _PropertyTrace_value(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_PropertyTrace_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PropertyTrace", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _Query_policy(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_policy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Policy(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.Policy) graphql.Marshaler {
+			return ec.marshalNPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicy(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_policy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Policy(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_policy_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_policyVersions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_policyVersions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PolicyVersions(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.Versions) graphql.Marshaler {
+			return ec.marshalNPolicyVersions2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐVersions(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_policyVersions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicyVersions(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_policyVersions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_policies(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_policies(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Policies(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string), fc.Args["groupId"].(*uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PolicyConnection) graphql.Marshaler {
+			return ec.marshalNPolicyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_policies(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicyConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_policies_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Query_viewer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -2802,6 +5378,70 @@ func (ec *executionContext) fieldContext_RuleTrace_result(_ context.Context, fie
 	return graphql.NewScalarFieldContext("RuleTrace", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _SavedPolicy_policy(ctx context.Context, field graphql.CollectedField, obj *service.SavedPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SavedPolicy_policy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Policy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.Policy) graphql.Marshaler {
+			return ec.marshalNPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicy(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SavedPolicy_policy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SavedPolicy",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Policy(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SavedPolicy_validation(ctx context.Context, field graphql.CollectedField, obj *service.SavedPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SavedPolicy_validation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Validation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.Validation) graphql.Marshaler {
+			return ec.marshalNValidation2githubᚗcomᚋverdictᚋverdictᚋserviceᚐValidation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SavedPolicy_validation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SavedPolicy",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Validation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Trace_execution(ctx context.Context, field graphql.CollectedField, obj *model.Trace) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2947,6 +5587,29 @@ func (ec *executionContext) _User_name(ctx context.Context, field graphql.Collec
 }
 func (ec *executionContext) fieldContext_User_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Validation_errors(ctx context.Context, field graphql.CollectedField, obj *service.Validation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Validation_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Validation_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Validation", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Viewer_user(ctx context.Context, field graphql.CollectedField, obj *service.Viewer) (ret graphql.Marshaler) {
@@ -4127,6 +6790,166 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputCreatePolicyInput(ctx context.Context, obj any) (model.CreatePolicyInput, error) {
+	var it model.CreatePolicyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "rule", "description", "schema", "tests"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "rule":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rule"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Rule = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "schema":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("schema"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Schema = data
+		case "tests":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tests"))
+			data, err := ec.unmarshalOPolicyTestInput2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tests = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputPolicyTestInput(ctx context.Context, obj any) (model.PolicyTestInput, error) {
+	var it model.PolicyTestInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "data", "expect"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "data":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("data"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Data = data
+		case "expect":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expect"))
+			data, err := ec.unmarshalNBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Expect = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdatePolicyInput(ctx context.Context, obj any) (model.UpdatePolicyInput, error) {
+	var it model.UpdatePolicyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "rule", "description", "schema", "tests"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "rule":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rule"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Rule = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "schema":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("schema"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Schema = graphql.OmittableOf(data)
+		case "tests":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tests"))
+			data, err := ec.unmarshalOPolicyTestInput2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tests = data
+		}
+	}
+	return it, nil
+}
+
 // endregion **************************** input.gotpl *****************************
 
 // region    ************************** interface.gotpl ***************************
@@ -4399,6 +7222,55 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Mutation")
+		case "createPolicy":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createPolicy(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatePolicyDraft":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updatePolicyDraft(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publishPolicy":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_publishPolicy(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createPolicyDraftFromVersion":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createPolicyDraftFromVersion(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deletePolicy":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deletePolicy(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "runPolicy":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_runPolicy(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "runPolicyVersion":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_runPolicyVersion(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "runRule":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_runRule(ctx, field)
@@ -4561,6 +7433,243 @@ func (ec *executionContext) _Owner(ctx context.Context, sel ast.SelectionSet, ob
 	return out
 }
 
+var pageInfoImplementors = []string{"PageInfo"}
+
+func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet, obj *model.PageInfo) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pageInfoImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PageInfo")
+		case "hasNextPage":
+			out.Values[i] = ec._PageInfo_hasNextPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endCursor":
+			out.Values[i] = ec._PageInfo_endCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var policyImplementors = []string{"Policy"}
+
+func (ec *executionContext) _Policy(ctx context.Context, sel ast.SelectionSet, obj *service.Policy) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, policyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Policy")
+		case "id":
+			out.Values[i] = ec._Policy_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "baseId":
+			out.Values[i] = ec._Policy_baseId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._Policy_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._Policy_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rule":
+			out.Values[i] = ec._Policy_rule(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "schema":
+			out.Values[i] = ec._Policy_schema(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "tests":
+			out.Values[i] = ec._Policy_tests(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._Policy_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "version":
+			out.Values[i] = ec._Policy_version(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "owner":
+			out.Values[i] = ec._Policy_owner(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdBy":
+			out.Values[i] = ec._Policy_createdBy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Policy_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Policy_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publishedAt":
+			out.Values[i] = ec._Policy_publishedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "revision":
+			out.Values[i] = ec._Policy_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var policyConnectionImplementors = []string{"PolicyConnection"}
+
+func (ec *executionContext) _PolicyConnection(ctx context.Context, sel ast.SelectionSet, obj *model.PolicyConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, policyConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PolicyConnection")
+		case "edges":
+			out.Values[i] = ec._PolicyConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._PolicyConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var policyEdgeImplementors = []string{"PolicyEdge"}
+
+func (ec *executionContext) _PolicyEdge(ctx context.Context, sel ast.SelectionSet, obj *model.PolicyEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, policyEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PolicyEdge")
+		case "cursor":
+			out.Values[i] = ec._PolicyEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._PolicyEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var policyRunResultImplementors = []string{"PolicyRunResult"}
 
 func (ec *executionContext) _PolicyRunResult(ctx context.Context, sel ast.SelectionSet, obj *model.PolicyRunResult) graphql.Marshaler {
@@ -4610,6 +7719,208 @@ func (ec *executionContext) _PolicyRunResult(ctx context.Context, sel ast.Select
 			}
 		case "raw":
 			out.Values[i] = ec._PolicyRunResult_raw(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var policySummaryImplementors = []string{"PolicySummary"}
+
+func (ec *executionContext) _PolicySummary(ctx context.Context, sel ast.SelectionSet, obj *service.Summary) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, policySummaryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PolicySummary")
+		case "baseId":
+			out.Values[i] = ec._PolicySummary_baseId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._PolicySummary_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "owner":
+			out.Values[i] = ec._PolicySummary_owner(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "latestVersion":
+			out.Values[i] = ec._PolicySummary_latestVersion(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "latestVersionId":
+			out.Values[i] = ec._PolicySummary_latestVersionId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "draftId":
+			out.Values[i] = ec._PolicySummary_draftId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "hasDraft":
+			out.Values[i] = ec._PolicySummary_hasDraft(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._PolicySummary_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var policyTestImplementors = []string{"PolicyTest"}
+
+func (ec *executionContext) _PolicyTest(ctx context.Context, sel ast.SelectionSet, obj *testcase.Case) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, policyTestImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PolicyTest")
+		case "name":
+			out.Values[i] = ec._PolicyTest_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "data":
+			out.Values[i] = ec._PolicyTest_data(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "expect":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PolicyTest_expect(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var policyVersionsImplementors = []string{"PolicyVersions"}
+
+func (ec *executionContext) _PolicyVersions(ctx context.Context, sel ast.SelectionSet, obj *service.Versions) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, policyVersionsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PolicyVersions")
+		case "baseId":
+			out.Values[i] = ec._PolicyVersions_baseId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "draft":
+			out.Values[i] = ec._PolicyVersions_draft(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "versions":
+			out.Values[i] = ec._PolicyVersions_versions(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -4740,6 +8051,72 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Query")
+		case "policy":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_policy(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "policyVersions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_policyVersions(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "policies":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_policies(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "viewer":
 			field := field
 
@@ -4913,6 +8290,49 @@ func (ec *executionContext) _RuleTrace(ctx context.Context, sel ast.SelectionSet
 	return out
 }
 
+var savedPolicyImplementors = []string{"SavedPolicy"}
+
+func (ec *executionContext) _SavedPolicy(ctx context.Context, sel ast.SelectionSet, obj *service.SavedPolicy) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, savedPolicyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SavedPolicy")
+		case "policy":
+			out.Values[i] = ec._SavedPolicy_policy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "validation":
+			out.Values[i] = ec._SavedPolicy_validation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var traceImplementors = []string{"Trace"}
 
 func (ec *executionContext) _Trace(ctx context.Context, sel ast.SelectionSet, obj *model.Trace) graphql.Marshaler {
@@ -5018,6 +8438,44 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 			}
 		case "name":
 			out.Values[i] = ec._User_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var validationImplementors = []string{"Validation"}
+
+func (ec *executionContext) _Validation(ctx context.Context, sel ast.SelectionSet, obj *service.Validation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, validationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Validation")
+		case "errors":
+			out.Values[i] = ec._Validation_errors(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -5533,6 +8991,11 @@ func (ec *executionContext) marshalNConditionTrace2ᚕgithubᚗcomᚋverdictᚋv
 	return ret
 }
 
+func (ec *executionContext) unmarshalNCreatePolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐCreatePolicyInput(ctx context.Context, v any) (model.CreatePolicyInput, error) {
+	res, err := ec.unmarshalInputCreatePolicyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNExecution2githubᚗcomᚋverdictᚋverdictᚋserviceᚐExecution(ctx context.Context, sel ast.SelectionSet, v service.Execution) graphql.Marshaler {
 	return ec._Execution(ctx, sel, &v)
 }
@@ -5551,6 +9014,44 @@ func (ec *executionContext) marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx c
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
+	res, err := graphql.UnmarshalInt(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.SelectionSet, v int) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalInt(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNJSON2encodingᚋjsonᚐRawMessage(ctx context.Context, v any) (json.RawMessage, error) {
+	res, err := model.UnmarshalRawJSON(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNJSON2encodingᚋjsonᚐRawMessage(ctx context.Context, sel ast.SelectionSet, v json.RawMessage) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	_ = sel
+	res := model.MarshalRawJSON(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return graphql.WrapContextMarshaler(ctx, res)
 }
 
 func (ec *executionContext) unmarshalNJSON2interface(ctx context.Context, v any) (any, error) {
@@ -5621,6 +9122,74 @@ var (
 	}
 )
 
+func (ec *executionContext) marshalNPageInfo2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+	return ec._PageInfo(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPolicy2githubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicy(ctx context.Context, sel ast.SelectionSet, v service.Policy) graphql.Marshaler {
+	return ec._Policy(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPolicy2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicyᚄ(ctx context.Context, sel ast.SelectionSet, v []*service.Policy) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicy(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicy(ctx context.Context, sel ast.SelectionSet, v *service.Policy) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Policy(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPolicyConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyConnection(ctx context.Context, sel ast.SelectionSet, v model.PolicyConnection) graphql.Marshaler {
+	return ec._PolicyConnection(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPolicyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyConnection(ctx context.Context, sel ast.SelectionSet, v *model.PolicyConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PolicyConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPolicyEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyEdge(ctx context.Context, sel ast.SelectionSet, v model.PolicyEdge) graphql.Marshaler {
+	return ec._PolicyEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPolicyEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.PolicyEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPolicyEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNPolicyRunResult2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyRunResult(ctx context.Context, sel ast.SelectionSet, v model.PolicyRunResult) graphql.Marshaler {
 	return ec._PolicyRunResult(ctx, sel, &v)
 }
@@ -5635,9 +9204,80 @@ func (ec *executionContext) marshalNPolicyRunResult2ᚖgithubᚗcomᚋverdictᚋ
 	return ec._PolicyRunResult(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNPolicySummary2githubᚗcomᚋverdictᚋverdictᚋserviceᚐSummary(ctx context.Context, sel ast.SelectionSet, v service.Summary) graphql.Marshaler {
+	return ec._PolicySummary(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPolicyTest2githubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCase(ctx context.Context, sel ast.SelectionSet, v service.TestCase) graphql.Marshaler {
+	return ec._PolicyTest(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPolicyTest2ᚕgithubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCaseᚄ(ctx context.Context, sel ast.SelectionSet, v []service.TestCase) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPolicyTest2githubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCase(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNPolicyTestInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestInput(ctx context.Context, v any) (*model.PolicyTestInput, error) {
+	res, err := ec.unmarshalInputPolicyTestInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPolicyVersions2githubᚗcomᚋverdictᚋverdictᚋserviceᚐVersions(ctx context.Context, sel ast.SelectionSet, v service.Versions) graphql.Marshaler {
+	return ec._PolicyVersions(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPolicyVersions2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐVersions(ctx context.Context, sel ast.SelectionSet, v *service.Versions) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PolicyVersions(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNPropertyTrace2githubᚗcomᚋverdictᚋverdictᚋengineᚐPropertyTrace(ctx context.Context, sel ast.SelectionSet, v engine.PropertyTrace) graphql.Marshaler {
 	return ec._PropertyTrace(ctx, sel, &v)
 }
+
+func (ec *executionContext) unmarshalNRecordStatus2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNRecordStatus2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRecordStatus2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNRecordStatus2string[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNRecordStatus2string = map[string]string{
+		"DRAFT":     service.StatusDraft,
+		"PUBLISHED": service.StatusPublished,
+	}
+	marshalNRecordStatus2string = map[string]string{
+		service.StatusDraft:     "DRAFT",
+		service.StatusPublished: "PUBLISHED",
+	}
+)
 
 func (ec *executionContext) unmarshalNRole2githubᚗcomᚋverdictᚋverdictᚋauthzᚐRole(ctx context.Context, v any) (authz.Role, error) {
 	tmp, err := graphql.UnmarshalString(v)
@@ -5697,6 +9337,20 @@ func (ec *executionContext) marshalNRuleTrace2ᚖgithubᚗcomᚋverdictᚋverdic
 		return graphql.Null
 	}
 	return ec._RuleTrace(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSavedPolicy2githubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedPolicy(ctx context.Context, sel ast.SelectionSet, v service.SavedPolicy) graphql.Marshaler {
+	return ec._SavedPolicy(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNSavedPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedPolicy(ctx context.Context, sel ast.SelectionSet, v *service.SavedPolicy) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SavedPolicy(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNScope2githubᚗcomᚋverdictᚋverdictᚋauthzᚐScope(ctx context.Context, v any) (authz.Scope, error) {
@@ -5792,6 +9446,22 @@ func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel
 	return ret
 }
 
+func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
+	res, err := model.UnmarshalTime(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel ast.SelectionSet, v time.Time) graphql.Marshaler {
+	_ = sel
+	res := model.MarshalTime(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
 func (ec *executionContext) marshalNTrace2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐTrace(ctx context.Context, sel ast.SelectionSet, v *model.Trace) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -5804,6 +9474,15 @@ func (ec *executionContext) marshalNTrace2ᚖgithubᚗcomᚋverdictᚋverdictᚋ
 
 func (ec *executionContext) marshalNTypedValue2githubᚗcomᚋverdictᚋverdictᚋengineᚐTypedValue(ctx context.Context, sel ast.SelectionSet, v engine.TypedValue) graphql.Marshaler {
 	return ec._TypedValue(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNUpdatePolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdatePolicyInput(ctx context.Context, v any) (model.UpdatePolicyInput, error) {
+	res, err := ec.unmarshalInputUpdatePolicyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNValidation2githubᚗcomᚋverdictᚋverdictᚋserviceᚐValidation(ctx context.Context, sel ast.SelectionSet, v service.Validation) graphql.Marshaler {
+	return ec._Validation(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNViewer2githubᚗcomᚋverdictᚋverdictᚋserviceᚐViewer(ctx context.Context, sel ast.SelectionSet, v service.Viewer) graphql.Marshaler {
@@ -5997,6 +9676,59 @@ func (ec *executionContext) marshalOEvaluationDetails2ᚖgithubᚗcomᚋverdict�
 	return ec._EvaluationDetails(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx context.Context, v any) (*uuid.UUID, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := model.UnmarshalUUID(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx context.Context, sel ast.SelectionSet, v *uuid.UUID) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := model.MarshalUUID(*v)
+	return res
+}
+
+func (ec *executionContext) unmarshalOInt2ᚖint(ctx context.Context, v any) (*int, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalInt(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.SelectionSet, v *int) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalInt(*v)
+	return res
+}
+
+func (ec *executionContext) unmarshalOJSON2encodingᚋjsonᚐRawMessage(ctx context.Context, v any) (json.RawMessage, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := model.UnmarshalRawJSON(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOJSON2encodingᚋjsonᚐRawMessage(ctx context.Context, sel ast.SelectionSet, v json.RawMessage) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	res := model.MarshalRawJSON(v)
+	return graphql.WrapContextMarshaler(ctx, res)
+}
+
 func (ec *executionContext) unmarshalOJSON2interface(ctx context.Context, v any) (any, error) {
 	if v == nil {
 		return nil, nil
@@ -6012,6 +9744,30 @@ func (ec *executionContext) marshalOJSON2interface(ctx context.Context, sel ast.
 	_ = sel
 	res := model.MarshalJSON(v)
 	return graphql.WrapContextMarshaler(ctx, res)
+}
+
+func (ec *executionContext) marshalOPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicy(ctx context.Context, sel ast.SelectionSet, v *service.Policy) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Policy(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOPolicyTestInput2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestInputᚄ(ctx context.Context, v any) ([]*model.PolicyTestInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.PolicyTestInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPolicyTestInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) marshalOPropertyCheck2ᚖgithubᚗcomᚋverdictᚋverdictᚋengineᚐPropertyCheck(ctx context.Context, sel ast.SelectionSet, v *engine.PropertyCheck) graphql.Marshaler {
@@ -6037,6 +9793,32 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	_ = ctx
 	res := graphql.MarshalString(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOTime2ᚖtimeᚐTime(ctx context.Context, v any) (*time.Time, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := model.UnmarshalTime(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel ast.SelectionSet, v *time.Time) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := model.MarshalTime(*v)
+	return res
+}
+
+func (ec *executionContext) unmarshalOUpdatePolicyInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdatePolicyInput(ctx context.Context, v any) (*model.UpdatePolicyInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputUpdatePolicyInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOUser2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐUser(ctx context.Context, sel ast.SelectionSet, v *service.User) graphql.Marshaler {

@@ -1,6 +1,9 @@
 package model
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/service"
 )
@@ -15,26 +18,50 @@ type PolicyRunResult struct {
 	Labels    any
 	Execution service.Execution
 
-	run *service.RunResult
+	run *engine.Result // a copy that shares no memory with the service's
 }
 
-// NewPolicyRunResult wraps a result of the service.
+// NewPolicyRunResult copies a result of the service. It keeps nothing that
+// run.Release hands back for reuse, so the caller may release run as soon
+// as this returns.
 func NewPolicyRunResult(run *service.RunResult) *PolicyRunResult {
+	res := detach(run.Result)
 	r := &PolicyRunResult{
-		Result:    run.Result.Result,
-		Rule:      run.Rule,
-		Data:      run.Data,
+		Result:    res.Result,
+		Rule:      res.Rule,
+		Data:      res.Data,
 		Execution: run.Execution,
-		run:       run,
+		run:       res,
 	}
-	if run.Error != nil {
-		msg := run.Error.Message
+	if res.Error != nil {
+		msg := res.Error.Message
 		r.Error = &msg
 	}
-	if run.Labels != nil {
-		r.Labels = run.Labels
+	if res.Labels != nil {
+		r.Labels = res.Labels
 	}
 	return r
+}
+
+// detach copies a result deeply enough to survive its release: a pooled
+// result's trace entries, their conditions and its labels map are
+// overwritten by the next run that takes it from the pool. Everything else
+// it points to (rule lines, data, values, property checks, the error) is
+// never written again once the run is over.
+func detach(r *engine.Result) *engine.Result {
+	out := &engine.Result{
+		Result: r.Result,
+		Trace:  engine.Trace{Execution: make([]engine.RuleTrace, len(r.Trace.Execution))},
+		Rule:   r.Rule,
+		Data:   r.Data,
+		Error:  r.Error,
+		Labels: maps.Clone(r.Labels),
+	}
+	for i, rt := range r.Trace.Execution {
+		rt.Conditions = slices.Clone(rt.Conditions)
+		out.Trace.Execution[i] = rt
+	}
+	return out
 }
 
 // Trace is the `trace` field.
@@ -42,7 +69,9 @@ func (r *PolicyRunResult) Trace() *Trace { return traceOf(r.run.Trace) }
 
 // Raw is the `raw` field: the REST object, which the JSON scalar encodes
 // with the service's own JSON encoding.
-func (r *PolicyRunResult) Raw() any { return r.run }
+func (r *PolicyRunResult) Raw() any {
+	return &service.RunResult{Result: r.run, Execution: r.Execution}
+}
 
 // Trace is the explanation of a run.
 type Trace struct {

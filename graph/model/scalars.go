@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/google/uuid"
@@ -29,6 +30,22 @@ func MarshalJSON(v any) graphql.ContextMarshaler {
 // holds, as decoded from its variables or literal.
 func UnmarshalJSON(_ context.Context, v any) (any, error) {
 	return v, nil
+}
+
+// MarshalRawJSON writes a value of the JSON scalar held as JSON text, as
+// the service holds what it stores. Encoding it again checks and compacts
+// it, as the REST API's encoding does; empty text is null.
+func MarshalRawJSON(raw json.RawMessage) graphql.ContextMarshaler {
+	return MarshalJSON(raw)
+}
+
+// UnmarshalRawJSON reads a value of the JSON scalar as JSON text.
+func UnmarshalRawJSON(_ context.Context, v any) (json.RawMessage, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, service.Invalid("not a JSON value: %v", err)
+	}
+	return raw, nil
 }
 
 // MarshalNanos writes a duration as the REST API does: a String of decimal
@@ -67,4 +84,24 @@ func UnmarshalUUID(v any) (uuid.UUID, error) {
 		return uuid.Nil, service.Invalid("%q is not a valid id", s)
 	}
 	return id, nil
+}
+
+// MarshalTime writes an instant as the REST API does: RFC 3339 with
+// fractional seconds where they are not zero.
+func MarshalTime(t time.Time) graphql.Marshaler {
+	return graphql.MarshalString(t.Format(time.RFC3339Nano))
+}
+
+// UnmarshalTime reads an RFC 3339 instant; anything else is the caller's
+// mistake (invalid_argument).
+func UnmarshalTime(v any) (time.Time, error) {
+	s, ok := v.(string)
+	if !ok {
+		return time.Time{}, service.Invalid("a time must be an RFC 3339 string, not %T", v)
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, service.Invalid("%q is not an RFC 3339 time", s)
+	}
+	return t, nil
 }

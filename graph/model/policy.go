@@ -1,0 +1,165 @@
+package model
+
+import (
+	"encoding/json"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/service"
+)
+
+// CreatePolicyInput is the content of a new policy.
+type CreatePolicyInput struct {
+	Name        string
+	Rule        string
+	Description *string
+	Schema      any
+	Tests       []*PolicyTestInput
+}
+
+// UpdatePolicyInput holds changes to a draft; nil leaves a field as it is.
+// Schema is omittable because null means something else than absent: it
+// removes the schema.
+type UpdatePolicyInput struct {
+	Name        *string
+	Rule        *string
+	Description *string
+	Schema      graphql.Omittable[any]
+	Tests       []*PolicyTestInput
+}
+
+// PolicyTestInput is a stored test to save.
+type PolicyTestInput struct {
+	Name   string
+	Data   any
+	Expect bool
+}
+
+// Changes are the service's form of the input.
+func (in *CreatePolicyInput) Changes() (service.Changes, error) {
+	c := service.Changes{Name: &in.Name, Rule: &in.Rule, Description: in.Description}
+	if in.Schema != nil {
+		raw, err := jsonText("schema", in.Schema)
+		if err != nil {
+			return c, err
+		}
+		c.Schema = raw
+	}
+	tests, err := testCases(in.Tests)
+	c.Tests = tests
+	return c, err
+}
+
+// Changes are the service's form of the input; a nil input changes
+// nothing.
+func (in *UpdatePolicyInput) Changes() (service.Changes, error) {
+	if in == nil {
+		return service.Changes{}, nil
+	}
+	c := service.Changes{Name: in.Name, Rule: in.Rule, Description: in.Description}
+	if schema, set := in.Schema.ValueOK(); set {
+		raw, err := jsonText("schema", schema)
+		if err != nil {
+			return c, err
+		}
+		c.Schema = raw
+	}
+	tests, err := testCases(in.Tests)
+	c.Tests = tests
+	return c, err
+}
+
+// testCases is nil for no list (leave the tests as they are) and a
+// possibly empty list otherwise (replace them).
+func testCases(in []*PolicyTestInput) (*[]service.TestCase, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := make([]service.TestCase, len(in))
+	for i, tc := range in {
+		data, err := jsonText("a test's data", tc.Data)
+		if err != nil {
+			return nil, err
+		}
+		expect, _ := json.Marshal(tc.Expect)
+		out[i] = service.TestCase{Name: tc.Name, Data: data, Expect: expect}
+	}
+	return &out, nil
+}
+
+// jsonText writes a JSON scalar's value as the service takes it: as JSON
+// text, which it then validates as REST's.
+func jsonText(what string, v any) (json.RawMessage, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, service.Invalid("%s is not JSON: %v", what, err)
+	}
+	return raw, nil
+}
+
+// TestExpect is the result a stored test expects. The service stores only
+// tests whose expect is a boolean.
+func TestExpect(tc *service.TestCase) (bool, error) {
+	var expect bool
+	err := json.Unmarshal(tc.Expect, &expect)
+	return expect, err
+}
+
+// PolicyConnection is a page of policies as a Relay connection.
+type PolicyConnection struct {
+	Edges    []PolicyEdge
+	PageInfo PageInfo
+}
+
+// PolicyEdge is a policy of a page and the cursor to resume after it.
+type PolicyEdge struct {
+	Cursor string
+	Node   service.Summary
+}
+
+// PageInfo tells where a page ends.
+type PageInfo struct {
+	HasNextPage bool
+	// EndCursor is nil when the page is empty.
+	EndCursor *string
+}
+
+// NewPolicyConnection shapes a page of the service as a connection. The
+// page's NextCursor, when there is one, is its end cursor.
+func NewPolicyConnection(page *service.Page[service.Summary]) *PolicyConnection {
+	out := &PolicyConnection{
+		Edges:    make([]PolicyEdge, len(page.Items)),
+		PageInfo: PageInfo{HasNextPage: page.NextCursor != ""},
+	}
+	for i, s := range page.Items {
+		out.Edges[i] = PolicyEdge{Cursor: service.CursorAfter(s.BaseID), Node: s}
+	}
+	switch {
+	case page.NextCursor != "":
+		out.PageInfo.EndCursor = &page.NextCursor
+	case len(out.Edges) > 0:
+		out.PageInfo.EndCursor = &out.Edges[len(out.Edges)-1].Cursor
+	}
+	return out
+}
+
+// PolicyListOptions are the service's form of the policies arguments.
+// first must be 1 or more: the service reads a limit of 0 as its default.
+func PolicyListOptions(first *int, after, query *string, groupID *uuid.UUID) (service.ListOptions, error) {
+	var o service.ListOptions
+	if first != nil {
+		if *first < 1 {
+			return o, service.Invalid("first must be at least 1")
+		}
+		o.Limit = *first
+	}
+	if after != nil {
+		o.Cursor = *after
+	}
+	if query != nil {
+		o.Query = *query
+	}
+	o.GroupID = groupID
+	return o, nil
+}
