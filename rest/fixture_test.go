@@ -40,6 +40,7 @@ type setup struct {
 	cfg          Config
 	authorizer   authz.Authorizer
 	bootstrapped bool
+	logsDropped  bool
 }
 
 func withConfig(fn func(*Config)) func(*setup) { return func(s *setup) { fn(&s.cfg) } }
@@ -48,11 +49,15 @@ func withAuthorizer(az authz.Authorizer) func(*setup) {
 	return func(s *setup) { s.authorizer = az }
 }
 
+// logsDropped formats logs as usual but keeps none, for benchmarks: a
+// buffer would grow with every request.
+func logsDropped(s *setup) { s.logsDropped = true }
+
 // unbootstrapped leaves the database as it is, for databases that have no
 // tables to bootstrap into.
 func unbootstrapped(s *setup) { s.bootstrapped = false }
 
-func newFixture(t *testing.T, db *database.DB, opts ...func(*setup)) *fixture {
+func newFixture(t testing.TB, db *database.DB, opts ...func(*setup)) *fixture {
 	t.Helper()
 	st := setup{bootstrapped: true}
 	for _, opt := range opts {
@@ -79,7 +84,11 @@ func newFixture(t *testing.T, db *database.DB, opts ...func(*setup)) *fixture {
 		}
 	}
 	cfg := st.cfg
-	cfg.Logger = slog.New(slog.NewJSONHandler(f.logs, nil))
+	var logs io.Writer = f.logs
+	if st.logsDropped {
+		logs = io.Discard
+	}
+	cfg.Logger = slog.New(slog.NewJSONHandler(logs, nil))
 	cfg.Registerer = f.reg
 	f.srv = newServer(f.svc, cfg)
 	return f

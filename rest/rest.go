@@ -112,6 +112,15 @@ func newServer(svc *service.Service, cfg Config) *server {
 		}))
 	}
 	s.handle("POST /run", authenticated, http.HandlerFunc(s.run))
+	s.handle("POST /run/policy/{baseId}", authenticated, http.HandlerFunc(s.runPolicy))
+	s.handle("POST /run/policy_version/{policyId}", authenticated, http.HandlerFunc(s.runPolicyVersion))
+	s.handle("POST /policy", authenticated, http.HandlerFunc(s.createPolicy))
+	s.handle("GET /policy/{policyId}", authenticated, http.HandlerFunc(s.policy))
+	s.handle("PUT /policy/{policyId}", authenticated, http.HandlerFunc(s.updatePolicy))
+	s.handle("DELETE /policy/{policyId}", authenticated, http.HandlerFunc(s.deletePolicy))
+	s.handle("GET /policy/{policyId}/versions", authenticated, http.HandlerFunc(s.policyVersions))
+	s.handle("GET /policy/{policyId}/draft", authenticated, http.HandlerFunc(s.policyDraft))
+	s.handle("GET /policies", authenticated, http.HandlerFunc(s.policies))
 	if cfg.GraphQL != nil {
 		s.handle("POST /graphql", authenticated, cfg.GraphQL)
 		s.handle("GET /graphql", authenticated, cfg.GraphQL)

@@ -1,0 +1,308 @@
+package rest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/service"
+)
+
+// policyRequest is the body of POST /policy. A member that is absent (or
+// null, as encoding/json reads it) leaves its field as it is, except
+// schema, whose null is a value: no schema.
+type policyRequest struct {
+	Name        *string         `json:"name"`
+	Rule        *string         `json:"rule"`
+	Description *string         `json:"description"`
+	Schema      json.RawMessage `json:"schema"`
+	Tests       json.RawMessage `json:"tests"`
+}
+
+// policyUpdate is the body of PUT /policy/{policyId}: status, and the
+// members of policyRequest with the same meaning. (Not embedded: decodeBody
+// names the accepted members from the struct's own fields.)
+type policyUpdate struct {
+	Status      *string         `json:"status"`
+	Name        *string         `json:"name"`
+	Rule        *string         `json:"rule"`
+	Description *string         `json:"description"`
+	Schema      json.RawMessage `json:"schema"`
+	Tests       json.RawMessage `json:"tests"`
+}
+
+// policyRunRequest is the body of the stored-policy runs.
+type policyRunRequest struct {
+	Data json.RawMessage `json:"data"`
+}
+
+// changes turns the members of a policy body into the service's changes.
+func changes(name, rule, description *string, schema, tests json.RawMessage) (service.Changes, error) {
+	c := service.Changes{Name: name, Rule: rule, Description: description, Schema: schema}
+	if tests != nil && string(tests) != "null" {
+		cases, err := decodeTests(tests)
+		if err != nil {
+			return c, err
+		}
+		c.Tests = &cases
+	}
+	return c, nil
+}
+
+// decodeTests decodes the tests member as strictly as a body: a test case
+// with a member other than name, data and expect is refused rather than
+// stored without it.
+func decodeTests(raw json.RawMessage) ([]service.TestCase, error) {
+	var cases []service.TestCase
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cases); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) && typeErr.Field != "" {
+			return nil, invalid("tests: %s must be %s, not %s", typeErr.Field, jsonType(typeErr.Type), describeValue(typeErr.Value))
+		}
+		if errors.As(err, &typeErr) {
+			return nil, invalid("tests must be an array of objects {name, data, expect}; found %s", describeValue(typeErr.Value))
+		}
+		// An unknown member: the decoder's message names it.
+		return nil, invalid("tests must be an array of {name, data, expect}: %s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	return cases, nil
+}
+
+// pathID is the id in the path segment named name.
+func pathID(r *http.Request, name string) (uuid.UUID, error) {
+	return parseID(name, r.PathValue(name))
+}
+
+// parseID reads an id given as name. Only the canonical form of a UUID is
+// one (uuid.Parse takes braces, URNs and bare hex too): one resource, one
+// path.
+func parseID(name, s string) (uuid.UUID, error) {
+	id, err := uuid.Parse(s)
+	if err != nil || len(s) != len(uuid.Nil.String()) {
+		return uuid.Nil, invalid("%s %q is not a valid id", name, s)
+	}
+	return id, nil
+}
+
+// createPolicy is POST /policy.
+func (s *server) createPolicy(w http.ResponseWriter, r *http.Request) {
+	var req policyRequest
+	if err := s.decodeBody(r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	c, err := changes(req.Name, req.Rule, req.Description, req.Schema, req.Tests)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	p, err := s.svc.CreatePolicy(r.Context(), c)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.respond(w, r, http.StatusCreated, p)
+}
+
+// updatePolicy is PUT /policy/{policyId}: status draft saves the draft,
+// status published makes it the next version.
+func (s *server) updatePolicy(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "policyId")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var req policyUpdate
+	if err := s.decodeBody(r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	c, err := changes(req.Name, req.Rule, req.Description, req.Schema, req.Tests)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	switch {
+	case req.Status == nil:
+		s.writeError(w, r, invalid("status is required: %q or %q", service.StatusDraft, service.StatusPublished))
+	case *req.Status == service.StatusDraft:
+		p, err := s.svc.UpdatePolicyDraft(r.Context(), id, c)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		s.respond(w, r, http.StatusOK, p)
+	case *req.Status == service.StatusPublished:
+		p, err := s.svc.PublishPolicy(r.Context(), id, c)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		s.respond(w, r, http.StatusCreated, p)
+	default:
+		s.writeError(w, r, invalid("status must be %q or %q, not %q", service.StatusDraft, service.StatusPublished, *req.Status))
+	}
+}
+
+// policy is GET /policy/{policyId}: a record, or a base's latest version.
+func (s *server) policy(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "policyId")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	p, err := s.svc.Policy(r.Context(), id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.respond(w, r, http.StatusOK, p)
+}
+
+// policyVersions is GET /policy/{policyId}/versions.
+func (s *server) policyVersions(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "policyId")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	v, err := s.svc.PolicyVersions(r.Context(), id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.respond(w, r, http.StatusOK, v)
+}
+
+// policyDraft is GET /policy/{policyId}/draft[?replace=true]: a new draft
+// from a published record.
+func (s *server) policyDraft(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "policyId")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	replace := false
+	switch values := r.URL.Query()["replace"]; {
+	case len(values) > 1:
+		s.writeError(w, r, invalid("replace is given %d times; give it once", len(values)))
+		return
+	case len(values) == 1 && values[0] == "true":
+		replace = true
+	case len(values) == 1 && values[0] != "false":
+		s.writeError(w, r, invalid("replace must be true or false, not %q", values[0]))
+		return
+	}
+	p, err := s.svc.PolicyDraftFromVersion(r.Context(), id, replace)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.respond(w, r, http.StatusCreated, p)
+}
+
+// policies is GET /policies.
+func (s *server) policies(w http.ResponseWriter, r *http.Request) {
+	o, err := listOptions(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	page, err := s.svc.Policies(r.Context(), o)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.respond(w, r, http.StatusOK, page)
+}
+
+// listOptions reads a list's query: limit, cursor, q and groupId. Each
+// may be given once; their ranges and meaning are the service's.
+func listOptions(r *http.Request) (service.ListOptions, error) {
+	var o service.ListOptions
+	q := r.URL.Query()
+	for _, name := range []string{"limit", "cursor", "q", "groupId"} {
+		if n := len(q[name]); n > 1 {
+			return o, invalid("%s is given %d times; give it once", name, n)
+		}
+	}
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		// 0 is the service's "unset": a limit given as 0 is out of range,
+		// not a request for the default.
+		if err != nil || n < 1 {
+			return o, invalid("limit must be a whole number from 1 up, not %q", v)
+		}
+		o.Limit = n
+	}
+	o.Cursor, o.Query = q.Get("cursor"), q.Get("q")
+	if v := q.Get("groupId"); v != "" {
+		id, err := parseID("groupId", v)
+		if err != nil {
+			return o, err
+		}
+		o.GroupID = &id
+	}
+	return o, nil
+}
+
+// deletePolicy is DELETE /policy/{policyId}: the whole base goes.
+func (s *server) deletePolicy(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "policyId")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if err := s.svc.DeletePolicy(r.Context(), id); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// runPolicy is POST /run/policy/{baseId}: the latest version, else the
+// draft.
+func (s *server) runPolicy(w http.ResponseWriter, r *http.Request) {
+	s.runStored(w, r, "baseId", s.svc.RunPolicy)
+}
+
+// runPolicyVersion is POST /run/policy_version/{policyId}: exactly that
+// record.
+func (s *server) runPolicyVersion(w http.ResponseWriter, r *http.Request) {
+	s.runStored(w, r, "policyId", s.svc.RunPolicyVersion)
+}
+
+func (s *server) runStored(w http.ResponseWriter, r *http.Request, idName string,
+	run func(ctx context.Context, id uuid.UUID, data json.RawMessage) (*service.RunResult, error)) {
+	id, err := pathID(r, idName)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var req policyRunRequest
+	if err := s.decodeBody(r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if req.Data == nil {
+		s.writeError(w, r, invalid("data is required: the JSON object to evaluate the policy against"))
+		return
+	}
+	res, err := run(r.Context(), id, req.Data)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	// respond has encoded the result in full before it returns, so its
+	// memory may go back to the pool.
+	s.respond(w, r, http.StatusOK, res)
+	res.Release()
+}
