@@ -167,6 +167,7 @@ func (o *Operator) AddMember(ctx context.Context, org uuid.UUID, email string, r
 	}
 	err = o.s.client.Membership.Create().SetUserID(u.ID).SetOrganizationID(org).
 		SetRole(membership.Role(role)).Exec(ctx)
+	o.s.forgetPrincipals()
 	return storeErr(err, "the user is a member of that organization already")
 }
 
@@ -223,5 +224,6 @@ func (o *Operator) RevokeKey(ctx context.Context, id uuid.UUID) error {
 	if n == 0 {
 		return newError(CodeNotFound, "no active key %s", id)
 	}
+	o.s.forgetPrincipals()
 	return nil
 }

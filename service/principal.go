@@ -29,6 +29,8 @@ type Principal struct {
 	// Role is the user's role in the tenant; for an organization key, the
 	// role its scope stands for.
 	Role authz.Role
+
+	expiresAt *time.Time // the key's expiry, which bounds how long it is cached
 }
 
 // ActorKind and ActorID are how audit events name the caller: the user
@@ -88,10 +90,58 @@ var errBadKey = newError(CodeUnauthenticated, "the API key is missing, unknown, 
 // (x-org-id, may be empty), into the request's principal. An organization
 // key fixes the tenant; a user key acts in the named organization, or in
 // the user's only one (api.md, "Authentication and tenant").
+//
+// A successful answer is remembered for PrincipalTTL, so that a key's
+// every request does not cost two queries: revoking a key, expiring it or
+// removing its user takes effect within that time on other instances (at
+// once on the instance that made the change).
 func (s *Service) Authenticate(ctx context.Context, secret, orgID string) (*Principal, error) {
 	if secret == "" {
 		return nil, errBadKey
 	}
+	cacheKey := principalCacheKey{hash: keyHash(secret), org: orgID}
+	now := s.now()
+	if c, ok := s.principals.Get(cacheKey); ok && now.Before(c.until) {
+		s.cache.count("principal", true)
+		return c.principal, nil
+	}
+	s.cache.count("principal", false)
+	p, until, err := s.authenticate(ctx, secret, orgID, now)
+	if err != nil {
+		return nil, err
+	}
+	s.principals.Add(cacheKey, cachedPrincipal{principal: p, until: until})
+	return p, nil
+}
+
+// PrincipalTTL is how long an authenticated key is trusted without
+// looking at the database again.
+const PrincipalTTL = 5 * time.Second
+
+type principalCacheKey struct{ hash, org string }
+
+type cachedPrincipal struct {
+	principal *Principal
+	until     time.Time
+}
+
+// forgetPrincipals drops every remembered authentication, after a change
+// to keys or memberships.
+func (s *Service) forgetPrincipals() { s.principals.Purge() }
+
+func (s *Service) authenticate(ctx context.Context, secret, orgID string, now time.Time) (*Principal, time.Time, error) {
+	p, err := s.lookupPrincipal(ctx, secret, orgID, now)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	until := now.Add(PrincipalTTL)
+	if exp := p.expiresAt; exp != nil && exp.Before(until) {
+		until = *exp
+	}
+	return p, until, nil
+}
+
+func (s *Service) lookupPrincipal(ctx context.Context, secret, orgID string, now time.Time) (*Principal, error) {
 	key, err := s.client.APIKey.Query().Where(apikey.Prefix(keyPrefix(secret))).Only(ctx)
 	switch {
 	case ent.IsNotFound(err):
@@ -102,11 +152,11 @@ func (s *Service) Authenticate(ctx context.Context, secret, orgID string) (*Prin
 	if subtle.ConstantTimeCompare([]byte(key.Hash), []byte(keyHash(secret))) != 1 {
 		return nil, errBadKey
 	}
-	now := s.now()
 	if key.RevokedAt != nil || key.ExpiresAt != nil && !now.Before(*key.ExpiresAt) {
 		return nil, errBadKey
 	}
 	p := &Principal{
+		expiresAt: key.ExpiresAt,
 		KeyID:     key.ID,
 		KeyName:   key.Name,
 		KeyPrefix: key.Prefix,

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/verdict/verdict/authz"
@@ -45,6 +46,8 @@ type Service struct {
 	cache   *runCache
 	execLog *executionLog
 	results sync.Pool // *engine.Result, see RunResult.Release
+
+	principals *lru.Cache[principalCacheKey, cachedPrincipal]
 }
 
 // New builds a Service.
@@ -77,6 +80,9 @@ func New(cfg Config) (*Service, error) {
 	}
 	s.execLog = newExecutionLog(s.client, s.log)
 	s.results.New = func() any { return new(engine.Result) }
+	if s.principals, err = lru.New[principalCacheKey, cachedPrincipal](DefaultCacheSize); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 

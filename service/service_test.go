@@ -261,3 +261,24 @@ func TestViewerDescribesTheCaller(t *testing.T) {
 		}
 	})
 }
+
+func TestARevokedKeyStopsWorkingAtOnceThoughAuthenticationIsCached(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		ctx := context.Background()
+		k, err := f.svc.Operator().CreateKey(ctx, service.KeyInput{Organization: f.acme.Organization.ID, Scope: authz.ScopeView})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 2; i++ {
+			if _, err := f.svc.Authenticate(ctx, k.Secret, ""); err != nil {
+				t.Fatalf("authentication %d: %v", i, err)
+			}
+		}
+		if err := f.svc.Operator().RevokeKey(ctx, k.ID); err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.svc.Authenticate(ctx, k.Secret, "")
+		wantCode(t, err, service.CodeUnauthenticated)
+	})
+}
