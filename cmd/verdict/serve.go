@@ -52,6 +52,7 @@ type serveConfig struct {
 	rateLimit       float64
 	rateBurst       int
 	shutdownTimeout time.Duration
+	cacheSize       int
 }
 
 func newServeCommand() *cobra.Command {
@@ -97,6 +98,7 @@ some did not finish in time).`,
 	f.Float64Var(&cfg.rateLimit, "rate-limit", rest.DefaultRateLimit, "requests per second one API key may sustain; 0 turns rate limiting off")
 	f.IntVar(&cfg.rateBurst, "rate-burst", rest.DefaultRateBurst, "how many requests one API key may send at once")
 	f.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long requests in flight may take to finish at shutdown")
+	f.IntVar(&cfg.cacheSize, "cache-size", service.DefaultCacheSize, "how many compiled programs (and bases and records) the run caches keep")
 	return cmd
 }
 
@@ -116,6 +118,8 @@ func (cfg *serveConfig) check() error {
 		return usageError("--rate-burst must be at least 1")
 	case cfg.shutdownTimeout <= 0:
 		return usageError("--shutdown-timeout must be positive")
+	case cfg.cacheSize < 1:
+		return usageError("--cache-size must be at least 1")
 	}
 	return nil
 }
@@ -176,7 +180,7 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	svc, err := service.New(service.Config{DB: db, Authorizer: authorizer, Logger: log, Registerer: reg})
+	svc, err := service.New(service.Config{DB: db, Authorizer: authorizer, Logger: log, Registerer: reg, CacheSize: cfg.cacheSize})
 	if err != nil {
 		return failure(err)
 	}
