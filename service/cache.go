@@ -2,9 +2,11 @@ package service
 
 import (
 	"sync/atomic"
+	"time"
 
 	"github.com/google/uuid"
 	lru "github.com/hashicorp/golang-lru/v2"
+	"github.com/hashicorp/golang-lru/v2/expirable"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/verdict/verdict/engine"
@@ -25,16 +27,19 @@ type programKey struct {
 }
 
 // runCache keeps what runs read: bases, records and compiled programs.
-// Published records never change, so their entries stay valid until
-// evicted; what can change (a base's latest version, its draft, its
-// deletion) is dropped by forget when this instance changes it.
+// Compiled programs are keyed by record id and revision, which never
+// change together, so they stay valid until evicted. What can change (a
+// base's latest version, its draft, its deletion; a draft's content) is
+// dropped by forget when this instance changes it, and expires after
+// ResolutionTTL so that changes made by other instances are seen within
+// that time.
 //
 // A read that raced with a change must not put stale data back: every
 // change bumps a generation, and a read only fills the cache when the
 // generation it started under is still current.
 type runCache struct {
-	bases      *lru.Cache[uuid.UUID, *ent.Base]
-	records    *lru.Cache[uuid.UUID, *ent.Record]
+	bases      *expirable.LRU[uuid.UUID, *ent.Base]
+	records    *expirable.LRU[uuid.UUID, *ent.Record]
 	programs   *lru.Cache[programKey, *compiled]
 	generation atomic.Uint64
 	lookups    *prometheus.CounterVec // by cache and result (hit, miss)
@@ -43,6 +48,10 @@ type runCache struct {
 // DefaultCacheSize is the number of compiled programs kept when Config
 // leaves it unset; bases and records are kept in the same number.
 const DefaultCacheSize = 10000
+
+// ResolutionTTL bounds how long a run may use a base or record read from
+// the database before reading it again.
+const ResolutionTTL = 5 * time.Second
 
 func newRunCache(size int, reg prometheus.Registerer) (*runCache, error) {
 	if size <= 0 {
@@ -54,13 +63,9 @@ func newRunCache(size int, reg prometheus.Registerer) (*runCache, error) {
 			Help: "Run cache lookups by cache (base, record, program) and result (hit, miss).",
 		}, []string{"cache", "result"}),
 	}
+	c.bases = expirable.NewLRU[uuid.UUID, *ent.Base](size, nil, ResolutionTTL)
+	c.records = expirable.NewLRU[uuid.UUID, *ent.Record](size, nil, ResolutionTTL)
 	var err error
-	if c.bases, err = lru.New[uuid.UUID, *ent.Base](size); err != nil {
-		return nil, err
-	}
-	if c.records, err = lru.New[uuid.UUID, *ent.Record](size); err != nil {
-		return nil, err
-	}
 	if c.programs, err = lru.New[programKey, *compiled](size); err != nil {
 		return nil, err
 	}

@@ -51,7 +51,7 @@ func (f *fixture) team(t *testing.T) map[string]context.Context {
 	return out
 }
 
-func (f *fixture) as(t *testing.T, key, org string) context.Context {
+func (f *fixture) as(t testing.TB, key, org string) context.Context {
 	t.Helper()
 	p, err := f.svc.Authenticate(context.Background(), key, org)
 	if err != nil {

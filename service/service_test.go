@@ -25,7 +25,7 @@ type fixture struct {
 	clock *time.Time
 }
 
-func newFixture(t *testing.T, db *database.DB) *fixture {
+func newFixture(t testing.TB, db *database.DB) *fixture {
 	t.Helper()
 	az, err := authz.NewEmbedded()
 	if err != nil {

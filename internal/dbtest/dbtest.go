@@ -37,24 +37,37 @@ func EachEmpty(t *testing.T, fn func(t *testing.T, db *database.DB)) {
 
 // Empty returns a fresh database of the given dialect with no tables, removed
 // when t ends. It skips or fails t like Each when PostgreSQL is not configured.
-func Empty(t *testing.T, dialectName string) *database.DB {
+func Empty(t testing.TB, dialectName string) *database.DB {
 	t.Helper()
 	return open(t, dialectName, false)
 }
 
+// dialects are the databases Each runs on, in order.
+var dialects = []struct{ name, dialect string }{
+	{"sqlite", dialect.SQLite},
+	{"postgres", dialect.Postgres},
+}
+
+// EachB is Each for benchmarks: one sub-benchmark per database.
+func EachB(b *testing.B, fn func(b *testing.B, db *database.DB)) {
+	b.Helper()
+	for _, d := range dialects {
+		b.Run(d.name, func(b *testing.B) {
+			fn(b, open(b, d.dialect, true))
+		})
+	}
+}
+
 func each(t *testing.T, migrated bool, fn func(t *testing.T, db *database.DB)) {
 	t.Helper()
-	for _, d := range []struct{ name, dialect string }{
-		{"sqlite", dialect.SQLite},
-		{"postgres", dialect.Postgres},
-	} {
+	for _, d := range dialects {
 		t.Run(d.name, func(t *testing.T) {
 			fn(t, open(t, d.dialect, migrated))
 		})
 	}
 }
 
-func open(t *testing.T, dialectName string, migrated bool) *database.DB {
+func open(t testing.TB, dialectName string, migrated bool) *database.DB {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
 	defer cancel()
@@ -64,7 +77,7 @@ func open(t *testing.T, dialectName string, migrated bool) *database.DB {
 	return openSQLite(ctx, t, migrated)
 }
 
-func openSQLite(ctx context.Context, t *testing.T, migrated bool) *database.DB {
+func openSQLite(ctx context.Context, t testing.TB, migrated bool) *database.DB {
 	t.Helper()
 	db, err := database.Open(ctx, "sqlite://"+t.TempDir()+"/verdict.db")
 	if err != nil {

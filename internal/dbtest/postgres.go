@@ -48,7 +48,7 @@ var (
 	serverErr  error
 )
 
-func openPostgres(ctx context.Context, t *testing.T, migrated bool) *database.DB {
+func openPostgres(ctx context.Context, t testing.TB, migrated bool) *database.DB {
 	t.Helper()
 	raw := os.Getenv(EnvPostgresURL)
 	if raw == "" {

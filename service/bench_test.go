@@ -1,0 +1,70 @@
+package service_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/service"
+)
+
+// BenchmarkRunPolicyCached is a stored run through the service with warm
+// caches: authentication, resolution of the latest version, the compiled
+// program, evaluation with trace, and the queued audit event.
+func BenchmarkRunPolicyCached(b *testing.B) {
+	rule, data := fiveRuleCase(b)
+	dbtest.EachB(b, func(b *testing.B, db *database.DB) {
+		f := newFixture(b, db)
+		ctx := context.Background()
+		admin := f.as(b, adminKey, "")
+		pol, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("five rules"), Rule: &rule})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := f.svc.PublishPolicy(admin, pol.ID, service.Changes{}); err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(f.svc.Close)
+		b.ReportAllocs()
+		for b.Loop() {
+			p, err := f.svc.Authenticate(ctx, adminKey, "")
+			if err != nil {
+				b.Fatal(err)
+			}
+			res, err := f.svc.RunPolicy(service.WithPrincipal(ctx, p), pol.BaseID, data)
+			if err != nil || !res.Result.Result {
+				b.Fatalf("run: %v", err)
+			}
+			res.Release()
+		}
+	})
+}
+
+func fiveRuleCase(b *testing.B) (string, json.RawMessage) {
+	f, err := os.Open("../engine/testdata/bench_cases.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var c struct {
+			Name string          `json:"name"`
+			Rule string          `json:"rule"`
+			Data json.RawMessage `json:"data"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			b.Fatal(err)
+		}
+		if c.Name == "five_rule_policy_refs_labels" {
+			return c.Rule, c.Data
+		}
+	}
+	b.Fatal("no five_rule_policy_refs_labels case")
+	return "", nil
+}
