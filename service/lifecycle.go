@@ -81,10 +81,7 @@ func (s *Service) load(ctx context.Context, p *Principal, k *kindRules, id uuid.
 		return nil, err
 	}
 	if rec == nil {
-		current := b.LatestRecordID
-		if current == nil {
-			current = b.DraftRecordID
-		}
+		current := currentRecord(b)
 		if current == nil {
 			return nil, newError(CodeNotFound, "%s %s has no record", k.kind, b.ID)
 		}
@@ -93,6 +90,26 @@ func (s *Service) load(ctx context.Context, p *Principal, k *kindRules, id uuid.
 		}
 	}
 	return &loaded{base: b, record: rec}, nil
+}
+
+// draftUpdate writes a draft's content and next revision, on condition
+// that it is still the draft at the revision that was read: a concurrent
+// edit or publish makes it update nothing.
+func draftUpdate(tx *ent.Tx, r *ent.Record) *ent.RecordUpdate {
+	return tx.Record.Update().
+		Where(record.ID(r.ID), record.StatusEQ(record.StatusDraft), record.Revision(r.Revision)).
+		SetName(r.Name).SetDescription(r.Description).SetRule(r.Rule).
+		SetDefinition(r.Definition).SetSchema(r.Schema).SetTests(r.Tests).
+		SetRevision(r.Revision + 1)
+}
+
+// currentRecord is what a base stands for when no record is named: its
+// latest version, else its draft.
+func currentRecord(b *ent.Base) *uuid.UUID {
+	if b.LatestRecordID != nil {
+		return b.LatestRecordID
+	}
+	return b.DraftRecordID
 }
 
 func (c *Changes) apply(r *ent.Record) {
@@ -239,11 +256,7 @@ func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 	err = s.withTx(ctx, func(tx *ent.Tx) error {
 		now := s.timestamp()
 		r := l.record
-		n, err := tx.Record.Update().
-			Where(record.ID(r.ID), record.StatusEQ(record.StatusDraft), record.Revision(r.Revision)).
-			SetName(r.Name).SetDescription(r.Description).SetRule(r.Rule).
-			SetDefinition(r.Definition).SetSchema(r.Schema).SetTests(r.Tests).
-			SetRevision(r.Revision + 1).SetUpdatedAt(now).Save(ctx)
+		n, err := draftUpdate(tx, r).SetUpdatedAt(now).Save(ctx)
 		if err != nil {
 			return unavailable(err)
 		}
@@ -303,12 +316,9 @@ func (s *Service) publish(ctx context.Context, k *kindRules, id uuid.UUID, c *Ch
 		}
 		r := l.record
 		version := b.LatestVersion + 1
-		n, err := tx.Record.Update().
-			Where(record.ID(r.ID), record.StatusEQ(record.StatusDraft), record.Revision(r.Revision)).
-			SetName(r.Name).SetDescription(r.Description).SetRule(r.Rule).
-			SetDefinition(r.Definition).SetSchema(r.Schema).SetTests(r.Tests).
+		n, err := draftUpdate(tx, r).
 			SetStatus(record.StatusPublished).SetVersion(version).SetPublishedAt(now).
-			SetRevision(r.Revision + 1).SetUpdatedAt(now).Save(ctx)
+			SetUpdatedAt(now).Save(ctx)
 		if err != nil {
 			return storeErr(err, "another publish of this base won the race")
 		}

@@ -94,10 +94,7 @@ func (s *Service) runTarget(ctx context.Context, t *timings, p *Principal, kind 
 		return nil, err
 	}
 	if rec == nil {
-		current := b.LatestRecordID
-		if current == nil {
-			current = b.DraftRecordID
-		}
+		current := currentRecord(b)
 		if current == nil {
 			return nil, newError(CodeNotFound, "%s %s has nothing to run", kind, b.ID)
 		}
