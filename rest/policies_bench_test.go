@@ -3,17 +3,12 @@ package rest
 import (
 	"bufio"
 	"bytes"
-	"context"
-	"database/sql"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/internal/dbtest"
@@ -49,52 +44,6 @@ func loadBenchCase(b *testing.B, name string) benchCase {
 	return benchCase{}
 }
 
-// benchDatabase opens a fresh, migrated database of the dialect for a
-// benchmark. dbtest.Each takes a *testing.T only, so this does the same
-// by hand (without dbtest's template, which matters little for one
-// database per benchmark).
-func benchDatabase(b *testing.B, dialect string) *database.DB {
-	b.Helper()
-	ctx := context.Background()
-	dbURL := "sqlite://" + b.TempDir() + "/verdict.db"
-	if dialect == "postgres" {
-		admin := os.Getenv(dbtest.EnvPostgresURL)
-		if admin == "" {
-			b.Skip(dbtest.EnvPostgresURL + " is not set; source .ci/postgres to run the PostgreSQL benchmark")
-		}
-		pool, err := sql.Open("postgres", admin)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { pool.Close() })
-		// dbtest's prefix, so a leftover is recognised and dropped alike.
-		name := "verdict_test_" + strings.ReplaceAll(uuid.NewString(), "-", "")
-		if _, err := pool.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() {
-			if _, err := pool.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
-				b.Errorf("dropping %s: %v", name, err)
-			}
-		})
-		u, err := url.Parse(admin)
-		if err != nil {
-			b.Fatal(err)
-		}
-		u.Path = "/" + name
-		dbURL = u.String()
-	}
-	db, err := database.Open(ctx, dbURL)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
-	if err := database.Migrate(ctx, db); err != nil {
-		b.Fatal(err)
-	}
-	return db
-}
-
 // BenchmarkRunPolicyStored measures POST /run/policy/{baseId} through the
 // whole handler (middleware, authentication, authorization, run cache,
 // evaluation, audit queue, encoding) on a published five-rule policy, with
@@ -105,50 +54,47 @@ func BenchmarkRunPolicyStored(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, dialect := range []string{"sqlite", "postgres"} {
-		b.Run(dialect, func(b *testing.B) {
-			db := benchDatabase(b, dialect)
-			f := newFixture(b, db, noRateLimit, logsDropped)
-			// Stored executed events must be flushed before the database
-			// closes; cleanups run last registered first.
-			b.Cleanup(f.svc.Close)
-			header := append(key(adminKey), "Content-Type", "application/json")
-			send := func(method, path string, body []byte) *httptest.ResponseRecorder {
-				return f.do(method, path, bytes.NewReader(body), header...)
-			}
+	dbtest.EachB(b, func(b *testing.B, db *database.DB) {
+		f := newFixture(b, db, noRateLimit, logsDropped)
+		// Stored executed events must be flushed before the database
+		// closes; cleanups run last registered first.
+		b.Cleanup(f.svc.Close)
+		header := append(key(adminKey), "Content-Type", "application/json")
+		send := func(method, path string, body []byte) *httptest.ResponseRecorder {
+			return f.do(method, path, bytes.NewReader(body), header...)
+		}
 
-			w := send(http.MethodPost, "/policy", mustJSON(b, map[string]string{"name": "Mortgage", "rule": c.Rule}))
-			if w.Code != http.StatusCreated {
-				b.Fatalf("creating the policy: %d %s", w.Code, w.Body)
+		w := send(http.MethodPost, "/policy", mustJSON(b, map[string]string{"name": "Mortgage", "rule": c.Rule}))
+		if w.Code != http.StatusCreated {
+			b.Fatalf("creating the policy: %d %s", w.Code, w.Body)
+		}
+		var pol service.SavedPolicy
+		if err := json.Unmarshal(w.Body.Bytes(), &pol); err != nil {
+			b.Fatal(err)
+		}
+		if w := send(http.MethodPut, "/policy/"+pol.ID.String(), []byte(`{"status": "published"}`)); w.Code != http.StatusCreated {
+			b.Fatalf("publishing the policy: %d %s", w.Code, w.Body)
+		}
+		path := "/run/policy/" + pol.BaseID.String()
+		for range 10 { // warm the caches and the result pool
+			w := send(http.MethodPost, path, body)
+			if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"result":true`) {
+				b.Fatalf("the run answers %d %s", w.Code, w.Body)
 			}
-			var pol service.SavedPolicy
-			if err := json.Unmarshal(w.Body.Bytes(), &pol); err != nil {
-				b.Fatal(err)
-			}
-			if w := send(http.MethodPut, "/policy/"+pol.ID.String(), []byte(`{"status": "published"}`)); w.Code != http.StatusCreated {
-				b.Fatalf("publishing the policy: %d %s", w.Code, w.Body)
-			}
-			path := "/run/policy/" + pol.BaseID.String()
-			for range 10 { // warm the caches and the result pool
-				w := send(http.MethodPost, path, body)
-				if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"result":true`) {
-					b.Fatalf("the run answers %d %s", w.Code, w.Body)
-				}
-			}
+		}
 
-			b.ReportAllocs()
-			for b.Loop() {
-				r := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(body))
-				r.Header.Set("X-Api-Key", adminKey)
-				r.Header.Set("Content-Type", "application/json")
-				w := httptest.NewRecorder()
-				f.srv.ServeHTTP(w, r)
-				if w.Code != http.StatusOK {
-					b.Fatalf("the run answers %d %s", w.Code, w.Body)
-				}
+		b.ReportAllocs()
+		for b.Loop() {
+			r := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(body))
+			r.Header.Set("X-Api-Key", adminKey)
+			r.Header.Set("Content-Type", "application/json")
+			w := httptest.NewRecorder()
+			f.srv.ServeHTTP(w, r)
+			if w.Code != http.StatusOK {
+				b.Fatalf("the run answers %d %s", w.Code, w.Body)
 			}
-		})
-	}
+		}
+	})
 }
 
 func mustJSON(b *testing.B, v any) []byte {

@@ -67,27 +67,54 @@ func each(t *testing.T, migrated bool, fn func(t *testing.T, db *database.DB)) {
 	}
 }
 
-func open(t testing.TB, dialectName string, migrated bool) *database.DB {
+// EachURL is Each for code that takes a database URL rather than an open
+// database (the commands): fn gets the URL of a fresh database, migrated
+// or empty as asked.
+func EachURL(t *testing.T, migrated bool, fn func(t *testing.T, url string)) {
+	t.Helper()
+	for _, d := range dialects {
+		t.Run(d.name, func(t *testing.T) {
+			fn(t, URL(t, d.dialect, migrated))
+		})
+	}
+}
+
+// URL creates a fresh database of the dialect, migrated or empty, removed
+// when t ends, and returns its URL. It skips or fails t like Each when
+// PostgreSQL is not configured.
+func URL(t testing.TB, dialectName string, migrated bool) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
 	defer cancel()
 	if dialectName == dialect.Postgres {
-		return openPostgres(ctx, t, migrated)
+		return postgresURL(ctx, t, migrated)
 	}
-	return openSQLite(ctx, t, migrated)
-}
-
-func openSQLite(ctx context.Context, t testing.TB, migrated bool) *database.DB {
-	t.Helper()
-	db, err := database.Open(ctx, "sqlite://"+t.TempDir()+"/verdict.db")
-	if err != nil {
-		t.Fatalf("opening sqlite: %v", err)
-	}
-	t.Cleanup(func() { db.Close() })
+	url := "sqlite://" + t.TempDir() + "/verdict.db"
 	if migrated {
+		db := openURL(ctx, t, url)
 		if err := database.Migrate(ctx, db); err != nil {
 			t.Fatalf("migrating sqlite: %v", err)
 		}
+		db.Close()
+	}
+	return url
+}
+
+func open(t testing.TB, dialectName string, migrated bool) *database.DB {
+	t.Helper()
+	url := URL(t, dialectName, migrated)
+	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
+	defer cancel()
+	db := openURL(ctx, t, url, database.WithMaxOpenConns(testConns))
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func openURL(ctx context.Context, t testing.TB, url string, opts ...database.Option) *database.DB {
+	t.Helper()
+	db, err := database.Open(ctx, url, opts...)
+	if err != nil {
+		t.Fatalf("opening %s: %v", url, err)
 	}
 	return db
 }

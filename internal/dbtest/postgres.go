@@ -48,7 +48,9 @@ var (
 	serverErr  error
 )
 
-func openPostgres(ctx context.Context, t testing.TB, migrated bool) *database.DB {
+// postgresURL creates a fresh PostgreSQL database, migrated or empty,
+// dropped when t ends, and returns its URL.
+func postgresURL(ctx context.Context, t testing.TB, migrated bool) string {
 	t.Helper()
 	raw := os.Getenv(EnvPostgresURL)
 	if raw == "" {
@@ -77,12 +79,7 @@ func openPostgres(ctx context.Context, t testing.TB, migrated bool) *database.DB
 			t.Errorf("dropping postgres test database %s: %v", name, err)
 		}
 	})
-	db, err := database.Open(ctx, s.databaseURL(name), database.WithMaxOpenConns(testConns))
-	if err != nil {
-		t.Fatalf("opening postgres test database: %v", err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
+	return s.databaseURL(name)
 }
 
 func (s *server) databaseURL(name string) string {
