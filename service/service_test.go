@@ -282,3 +282,23 @@ func TestARevokedKeyStopsWorkingAtOnceThoughAuthenticationIsCached(t *testing.T)
 		wantCode(t, err, service.CodeUnauthenticated)
 	})
 }
+
+func TestAServiceWithoutAnAuthorizerDeniesEverything(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		newFixture(t, db) // bootstraps Acme and its admin key
+		bare, err := service.New(service.Config{DB: db})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer bare.Close()
+		p, err := bare.Authenticate(context.Background(), adminKey, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = bare.RunRule(service.WithPrincipal(context.Background(), p), seniorRule, json.RawMessage(`{"Person": {"age": 70}}`))
+		wantCode(t, err, service.CodeAuthorizationUnavailable)
+		if _, err := bare.Operator().CreateOrganization(context.Background(), "Gamma"); err != nil {
+			t.Errorf("the operator needs no authorizer: %v", err)
+		}
+	})
+}

@@ -112,19 +112,13 @@ func (a *admin) operator(ctx context.Context, w io.Writer, migrateFirst bool, fn
 }
 
 // newOperatorService builds a service for the Operator alone, which asks no
-// authorizer: anything else it were asked would be denied.
+// authorizer: without one, anything else it were asked would be denied.
 func newOperatorService(db *database.DB) (*service.Service, error) {
-	svc, err := service.New(service.Config{DB: db, Authorizer: noAuthorizer{}})
+	svc, err := service.New(service.Config{DB: db})
 	if err != nil {
 		return nil, failure(err)
 	}
 	return svc, nil
-}
-
-type noAuthorizer struct{}
-
-func (noAuthorizer) Decide(context.Context, authz.Principal, authz.Action, authz.Resource) (authz.Decision, error) {
-	return authz.Decision{}, fmt.Errorf("%w: the command line has no authorizer", authz.ErrUnavailable)
 }
 
 // show writes v as JSON with --json, else calls text.
