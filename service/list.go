@@ -109,5 +109,5 @@ func (s *Service) listBases(ctx context.Context, k *kindRules, o ListOptions) (*
 
 // Policies lists the policies the caller may see (GET /policies).
 func (s *Service) Policies(ctx context.Context, o ListOptions) (*Page[Summary], error) {
-	return s.listBases(ctx, s.policyRules(), o)
+	return s.listBases(ctx, s.policyKind, o)
 }

@@ -26,7 +26,8 @@ type SavedPolicy struct {
 	Validation Validation `json:"validation"`
 }
 
-func (s *Service) policyRules() *kindRules {
+// newPolicyRules describes policies to the shared lifecycle.
+func (s *Service) newPolicyRules() *kindRules {
 	return &kindRules{
 		kind: base.KindPolicy,
 		check: func(c *Changes) error {
@@ -87,7 +88,7 @@ func (s *Service) CreatePolicy(ctx context.Context, c Changes) (*SavedPolicy, er
 	if c.Rule == nil {
 		return nil, Invalid("rule is required")
 	}
-	l, err := s.create(ctx, s.policyRules(), &c)
+	l, err := s.create(ctx, s.policyKind, &c)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +97,7 @@ func (s *Service) CreatePolicy(ctx context.Context, c Changes) (*SavedPolicy, er
 
 // UpdatePolicyDraft changes a draft (PUT /policy/{id} with status draft).
 func (s *Service) UpdatePolicyDraft(ctx context.Context, id uuid.UUID, c Changes) (*SavedPolicy, error) {
-	l, err := s.updateDraft(ctx, s.policyRules(), id, &c)
+	l, err := s.updateDraft(ctx, s.policyKind, id, &c)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +107,7 @@ func (s *Service) UpdatePolicyDraft(ctx context.Context, id uuid.UUID, c Changes
 // PublishPolicy publishes a draft as the next version (PUT /policy/{id}
 // with status published).
 func (s *Service) PublishPolicy(ctx context.Context, id uuid.UUID, c Changes) (*Policy, error) {
-	l, err := s.publish(ctx, s.policyRules(), id, &c)
+	l, err := s.publish(ctx, s.policyKind, id, &c)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +117,7 @@ func (s *Service) PublishPolicy(ctx context.Context, id uuid.UUID, c Changes) (*
 // PolicyDraftFromVersion starts a draft from a published record (GET
 // /policy/{id}/draft).
 func (s *Service) PolicyDraftFromVersion(ctx context.Context, id uuid.UUID, replace bool) (*Policy, error) {
-	l, err := s.draftFromVersion(ctx, s.policyRules(), id, replace)
+	l, err := s.draftFromVersion(ctx, s.policyKind, id, replace)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +130,7 @@ func (s *Service) Policy(ctx context.Context, id uuid.UUID) (*Policy, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, err := s.load(ctx, p, s.policyRules(), id, authz.ActionView)
+	l, err := s.load(ctx, p, s.policyKind, id, authz.ActionView)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +139,7 @@ func (s *Service) Policy(ctx context.Context, id uuid.UUID) (*Policy, error) {
 
 // PolicyVersions returns a policy's draft and versions, newest first.
 func (s *Service) PolicyVersions(ctx context.Context, id uuid.UUID) (*Versions, error) {
-	b, draft, versions, err := s.history(ctx, s.policyRules(), id)
+	b, draft, versions, err := s.history(ctx, s.policyKind, id)
 	if err != nil {
 		return nil, err
 	}
@@ -154,5 +155,5 @@ func (s *Service) PolicyVersions(ctx context.Context, id uuid.UUID) (*Versions, 
 
 // DeletePolicy soft-deletes the policy's whole base.
 func (s *Service) DeletePolicy(ctx context.Context, id uuid.UUID) error {
-	return s.remove(ctx, s.policyRules(), id)
+	return s.remove(ctx, s.policyKind, id)
 }

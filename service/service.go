@@ -51,6 +51,8 @@ type Service struct {
 	execLog *executionLog
 	results sync.Pool // *engine.Result, see RunResult.Release
 
+	policyKind *kindRules
+
 	principals *lru.Cache[principalCacheKey, cachedPrincipal]
 }
 
@@ -85,6 +87,7 @@ func New(cfg Config) (*Service, error) {
 	if s.cache, err = newRunCache(cfg.CacheSize, cfg.Registerer); err != nil {
 		return nil, err
 	}
+	s.policyKind = s.newPolicyRules()
 	s.execLog = newExecutionLog(s.client, s.log)
 	s.results.New = func() any { return new(engine.Result) }
 	if s.principals, err = lru.New[principalCacheKey, cachedPrincipal](DefaultCacheSize); err != nil {
