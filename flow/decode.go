@@ -1,0 +1,328 @@
+package flow
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Parse decodes a definition from JSON in any accepted form: a v1 object,
+// one of the legacy forms of §6.4, or a JSON string holding YAML or JSON
+// text of any of those. Input that cannot be decoded gives a
+// *DefinitionError; a decoded definition may still fail Validate.
+func Parse(raw []byte) (*Definition, error) {
+	v, err := decodeJSON(raw)
+	if err != nil {
+		return nil, &DefinitionError{Details: []string{err.Error()}}
+	}
+	if text, ok := v.(string); ok {
+		return ParseText(text)
+	}
+	return fromTree(v)
+}
+
+// ParseText decodes YAML or JSON text of any accepted form. Text whose
+// first non-blank character is '{' is JSON, anything else YAML (§8.2).
+func ParseText(text string) (*Definition, error) {
+	var v any
+	var err error
+	if strings.HasPrefix(strings.TrimLeft(text, " \t\r\n"), "{") {
+		v, err = decodeJSON([]byte(text))
+	} else {
+		v, err = decodeYAML(text)
+	}
+	if err != nil {
+		return nil, &DefinitionError{Details: []string{err.Error()}}
+	}
+	return fromTree(v)
+}
+
+// decodeJSON reads one JSON value into maps, slices and json.Number, the
+// tree every form is converted from. Numbers stay as written so that
+// content kept for later validation round-trips exactly.
+func decodeJSON(raw []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("not valid JSON: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("not valid JSON: unexpected data after the value")
+	}
+	return v, nil
+}
+
+// decodeYAML reads YAML into the same tree as decodeJSON.
+func decodeYAML(text string) (any, error) {
+	var v any
+	if err := yaml.Unmarshal([]byte(text), &v); err != nil {
+		return nil, fmt.Errorf("not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if v == nil {
+		return nil, errors.New("not valid YAML: the text holds no definition")
+	}
+	return jsonValue(v)
+}
+
+// jsonValue converts a decoded YAML value into what decodeJSON would have
+// produced for the equivalent JSON, refusing what JSON cannot hold.
+func jsonValue(v any) (any, error) {
+	switch v := v.(type) {
+	case nil, bool, string:
+		return v, nil
+	case int:
+		return json.Number(strconv.Itoa(v)), nil
+	case int64:
+		return json.Number(strconv.FormatInt(v, 10)), nil
+	case uint64:
+		return json.Number(strconv.FormatUint(v, 10)), nil
+	case float64:
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil, errors.New("not valid YAML: infinite and NaN numbers are not allowed")
+		}
+		return json.Number(strconv.FormatFloat(v, 'g', -1, 64)), nil
+	case time.Time:
+		return v.Format(time.RFC3339Nano), nil
+	case []any:
+		for i, x := range v {
+			var err error
+			if v[i], err = jsonValue(x); err != nil {
+				return nil, err
+			}
+		}
+		return v, nil
+	case map[string]any:
+		for k, x := range v {
+			var err error
+			if v[k], err = jsonValue(x); err != nil {
+				return nil, err
+			}
+		}
+		return v, nil
+	case map[any]any:
+		return nil, errors.New("not valid YAML: mapping keys must be strings")
+	}
+	return nil, fmt.Errorf("not valid YAML: unsupported value of type %T", v)
+}
+
+// fromTree recognises the form of a decoded definition and converts it to
+// v1. The members that tell the forms apart do not overlap: formatVersion
+// (v1), flow (legacy nested or flat, possibly as text), a start list (the
+// nested form without its wrapper), nodes with edges (UI graph).
+func fromTree(v any) (*Definition, error) {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, &DefinitionError{Details: []string{"a flow definition must be an object"}}
+	}
+	var r reader
+	var d *Definition
+	switch {
+	case has(obj, "formatVersion"):
+		d = r.v1(obj)
+	case has(obj, "flow"):
+		switch f := obj["flow"].(type) {
+		case string:
+			return ParseText(f)
+		case map[string]any:
+			switch {
+			case has(f, "formatVersion"):
+				d = r.v1(f)
+			case has(f, "start"):
+				d = r.nested(f, obj["metadata"])
+			case has(f, "nodes"):
+				d = r.flat(f, obj["metadata"])
+			default:
+				r.errorf("flow must hold start or nodes")
+			}
+		default:
+			r.errorf("flow must be an object or a string")
+		}
+	case isList(obj["start"]):
+		d = r.nested(obj, nil)
+	case has(obj, "nodes") && has(obj, "edges"):
+		d = r.graph(obj)
+	default:
+		r.errorf("formatVersion is required")
+	}
+	if err := r.err(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+func has(obj map[string]any, key string) bool {
+	_, ok := obj[key]
+	return ok
+}
+
+func isList(v any) bool {
+	_, ok := v.([]any)
+	return ok
+}
+
+// reader converts decoded trees into definitions and collects every
+// problem, so one answer lists them all.
+type reader struct {
+	problems []string
+}
+
+func (r *reader) errorf(format string, args ...any) {
+	r.problems = append(r.problems, fmt.Sprintf(format, args...))
+}
+
+func (r *reader) err() error {
+	if len(r.problems) == 0 {
+		return nil
+	}
+	return &DefinitionError{Details: r.problems}
+}
+
+// v1 reads the stored form (§6.2).
+func (r *reader) v1(obj map[string]any) *Definition {
+	d := &Definition{Nodes: []Node{}}
+	switch fv := obj["formatVersion"].(type) {
+	case nil:
+		r.errorf("formatVersion is required")
+	case json.Number:
+		if n, err := fv.Int64(); err != nil {
+			r.errorf("formatVersion must be an integer")
+		} else if n != 1 {
+			r.errorf("unsupported formatVersion %d", n)
+		} else {
+			d.FormatVersion = 1
+		}
+	default:
+		r.errorf("formatVersion must be an integer")
+	}
+	d.Start = r.str(obj, "start", "definition")
+	switch nodes := obj["nodes"].(type) {
+	case nil:
+		if !has(obj, "nodes") {
+			r.errorf("nodes is required")
+		}
+	case []any:
+		for i, v := range nodes {
+			d.Nodes = append(d.Nodes, r.node(v, fmt.Sprintf("node at index %d", i)))
+		}
+	default:
+		r.errorf("nodes must be an array")
+	}
+	d.Metadata = r.metadata(obj["metadata"])
+	return d
+}
+
+// node reads a v1 node; where names it in messages.
+func (r *reader) node(v any, where string) Node {
+	m, ok := v.(map[string]any)
+	if !ok {
+		r.errorf("%s must be an object", where)
+		return Node{}
+	}
+	return Node{
+		ID:          r.str(m, "id", where),
+		Type:        r.str(m, "type", where),
+		Name:        r.str(m, "name", where),
+		Policy:      r.policy(m, where),
+		PolicyName:  r.str(m, "policyName", where),
+		OnTrue:      r.ids(m, "onTrue", where),
+		OnFalse:     r.ids(m, "onFalse", where),
+		Next:        r.ids(m, "next", where),
+		ReturnValue: m["returnValue"],
+		Outcome:     r.optStr(m, "outcome", where),
+	}
+}
+
+// str reads an optional string member; null counts as absent.
+func (r *reader) str(m map[string]any, key, where string) string {
+	if s := r.optStr(m, key, where); s != nil {
+		return *s
+	}
+	return ""
+}
+
+func (r *reader) optStr(m map[string]any, key, where string) *string {
+	switch v := m[key].(type) {
+	case nil:
+		return nil
+	case string:
+		return &v
+	}
+	r.errorf("%s: %s must be a string", where, key)
+	return nil
+}
+
+// ids reads a branch: a node id, an array of node ids, or nothing.
+func (r *reader) ids(m map[string]any, key, where string) []string {
+	switch v := m[key].(type) {
+	case nil:
+		return nil
+	case string:
+		return []string{v}
+	case []any:
+		var out []string
+		for _, x := range v {
+			s, ok := x.(string)
+			if !ok {
+				r.errorf("%s: %s must be a node id or an array of node ids", where, key)
+				return nil
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	r.errorf("%s: %s must be a node id or an array of node ids", where, key)
+	return nil
+}
+
+// policy reads the policy object, or the legacy policyId shorthand for
+// {ref: ...}.
+func (r *reader) policy(m map[string]any, where string) *PolicyRef {
+	var ref *PolicyRef
+	switch p := m["policy"].(type) {
+	case nil:
+	case map[string]any:
+		ref = &PolicyRef{
+			ID:     r.str(p, "id", where+": policy"),
+			BaseID: r.str(p, "baseId", where+": policy"),
+			Ref:    r.str(p, "ref", where+": policy"),
+		}
+	default:
+		r.errorf("%s: policy must be an object", where)
+	}
+	legacy := r.str(m, "policyId", where)
+	switch {
+	case legacy == "":
+	case ref == nil:
+		ref = &PolicyRef{Ref: legacy}
+	case ref.Ref == "":
+		ref.Ref = legacy
+	case ref.Ref != legacy:
+		r.errorf("%s: policyId and policy.ref differ", where)
+	}
+	return ref
+}
+
+// metadata keeps any object as compact JSON; the runner never reads it.
+func (r *reader) metadata(v any) json.RawMessage {
+	switch v.(type) {
+	case nil:
+		return nil
+	case map[string]any:
+		b, err := json.Marshal(v)
+		if err != nil {
+			r.errorf("metadata: %v", err)
+		}
+		return b
+	}
+	r.errorf("metadata must be an object")
+	return nil
+}

@@ -1,0 +1,167 @@
+package flow
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Node types (flows.md §1).
+const (
+	TypeStart  = "start"
+	TypePolicy = "policy"
+	TypeReturn = "return"
+	TypeCustom = "custom"
+)
+
+// Definition is a v1 flow definition (flows.md §6). Marshalling it with
+// encoding/json gives the normalized v1 JSON that is stored; parsing that
+// JSON back gives an equal Definition with the same validation problems.
+type Definition struct {
+	FormatVersion int             `json:"formatVersion"`
+	Start         string          `json:"start,omitempty"`
+	Nodes         []Node          `json:"nodes"`
+	Metadata      json.RawMessage `json:"metadata,omitempty"`
+}
+
+// UnmarshalJSON accepts every form Parse does, so a stored definition can
+// be loaded by anything that decodes JSON.
+func (d *Definition) UnmarshalJSON(b []byte) error {
+	parsed, err := Parse(b)
+	if err != nil {
+		return err
+	}
+	*d = *parsed
+	return nil
+}
+
+// Node is one node of a definition. Content that validation rejects (a
+// non-boolean returnValue, a missing outcome, branches where none belong)
+// is kept as it came, so that a draft can be saved and its problems
+// reported later.
+type Node struct {
+	ID         string
+	Type       string
+	Name       string
+	Policy     *PolicyRef
+	PolicyName string
+	OnTrue     []string
+	OnFalse    []string
+	Next       []string
+	// ReturnValue is any JSON value (nil when absent): required and boolean
+	// on return nodes; on start/policy nodes a legacy false forces the
+	// false branch.
+	ReturnValue any
+	// Outcome is the custom node's outcome; nil when absent.
+	Outcome *string
+}
+
+// nodeJSON fixes the member order of the stored form.
+type nodeJSON struct {
+	ID          string     `json:"id"`
+	Type        string     `json:"type"`
+	Name        string     `json:"name,omitempty"`
+	Policy      *PolicyRef `json:"policy,omitempty"`
+	PolicyName  string     `json:"policyName,omitempty"`
+	OnTrue      any        `json:"onTrue,omitempty"`
+	OnFalse     any        `json:"onFalse,omitempty"`
+	Next        any        `json:"next,omitempty"`
+	ReturnValue any        `json:"returnValue,omitempty"`
+	Outcome     *string    `json:"outcome,omitempty"`
+}
+
+// MarshalJSON writes a branch of one id as a string and longer ones as
+// arrays (§6.2), the form the UI and people read most easily.
+func (n Node) MarshalJSON() ([]byte, error) {
+	return json.Marshal(nodeJSON{
+		ID: n.ID, Type: n.Type, Name: n.Name, Policy: n.Policy, PolicyName: n.PolicyName,
+		OnTrue: branchJSON(n.OnTrue), OnFalse: branchJSON(n.OnFalse), Next: branchJSON(n.Next),
+		ReturnValue: n.ReturnValue, Outcome: n.Outcome,
+	})
+}
+
+func branchJSON(ids []string) any {
+	switch len(ids) {
+	case 0:
+		return nil
+	case 1:
+		return ids[0]
+	}
+	return ids
+}
+
+// UnmarshalJSON reads a node of the v1 form, with the same rules as Parse.
+func (n *Node) UnmarshalJSON(b []byte) error {
+	v, err := decodeJSON(b)
+	if err != nil {
+		return &DefinitionError{Details: []string{err.Error()}}
+	}
+	var r reader
+	node := r.node(v, "node")
+	if err := r.err(); err != nil {
+		return err
+	}
+	*n = node
+	return nil
+}
+
+// PolicyRef names the policy a start or policy node evaluates; exactly one
+// member is set.
+type PolicyRef struct {
+	ID     string `json:"id,omitempty"`     // exact record (pinned)
+	BaseID string `json:"baseId,omitempty"` // latest version, else draft
+	Ref    string `json:"ref,omitempty"`    // legacy: record id first, then base id
+}
+
+// String is the reference as messages quote it.
+func (r PolicyRef) String() string {
+	switch {
+	case r.ID != "":
+		return r.ID
+	case r.BaseID != "":
+		return r.BaseID
+	}
+	return r.Ref
+}
+
+// kinds counts the members that are set; a valid reference has one.
+func (r PolicyRef) kinds() int {
+	n := 0
+	for _, s := range [...]string{r.ID, r.BaseID, r.Ref} {
+		if s != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// NodePolicy is the policy reference of one node.
+type NodePolicy struct {
+	NodeID string
+	Ref    PolicyRef
+}
+
+// PolicyRefs lists the policy references of start and policy nodes, in node
+// order, for the caller to check that each resolves. Nodes without a
+// reference are left to Validate.
+func (d *Definition) PolicyRefs() []NodePolicy {
+	var out []NodePolicy
+	for _, n := range d.Nodes {
+		if (n.Type == TypeStart || n.Type == TypePolicy) && n.Policy != nil && n.Policy.String() != "" {
+			out = append(out, NodePolicy{NodeID: n.ID, Ref: *n.Policy})
+		}
+	}
+	return out
+}
+
+// DefinitionError means a definition cannot be decoded or is invalid for
+// what it is used for; Details lists every problem.
+type DefinitionError struct {
+	Details []string
+}
+
+// Message is the API error message that accompanies the details.
+func (e *DefinitionError) Message() string { return "invalid flow definition" }
+
+func (e *DefinitionError) Error() string {
+	return e.Message() + ": " + strings.Join(e.Details, "; ")
+}

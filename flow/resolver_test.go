@@ -1,0 +1,63 @@
+package flow
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/verdict/verdict/engine"
+)
+
+// The policies of flows.md §11.
+const (
+	ruleAge    = "A **applicant** is an adult if the __age__ of the **applicant** is at least 18."
+	ruleIncome = "A **applicant** has enough income if the __income__ of the **applicant** is greater than 30000."
+	ruleBroken = "An applicant is fine."
+)
+
+// fakeResolver serves compiled policies from memory: records by record id,
+// bases pointing at their latest record.
+type fakeResolver struct {
+	records map[string]*ResolvedPolicy
+	bases   map[string]string
+	err     error // when set, every call fails with it
+	calls   []PolicyRef
+}
+
+func newFakeResolver(t testing.TB) *fakeResolver {
+	t.Helper()
+	f := &fakeResolver{
+		records: map[string]*ResolvedPolicy{},
+		bases:   map[string]string{"B-INCOME": "P-INCOME"},
+	}
+	for id, src := range map[string]string{"P-AGE": ruleAge, "P-INCOME": ruleIncome, "P-BROKEN": ruleBroken} {
+		var e engine.Engine
+		prog, err := e.Compile(src)
+		if err != nil && id != "P-BROKEN" {
+			t.Fatalf("compile %s: %v", id, err)
+		}
+		f.records[id] = &ResolvedPolicy{Program: prog, ParseError: err, Rule: src, Lines: engine.Lines(src)}
+	}
+	return f
+}
+
+func (f *fakeResolver) ResolvePolicy(_ context.Context, ref PolicyRef) (*ResolvedPolicy, error) {
+	f.calls = append(f.calls, ref)
+	if f.err != nil {
+		return nil, f.err
+	}
+	id := ref.ID
+	switch {
+	case ref.BaseID != "":
+		id = f.bases[ref.BaseID]
+	case ref.Ref != "":
+		id = ref.Ref
+		if _, ok := f.records[id]; !ok {
+			id = f.bases[ref.Ref]
+		}
+	}
+	if p, ok := f.records[id]; ok {
+		return p, nil
+	}
+	return nil, fmt.Errorf("resolve %s: %w", ref, ErrPolicyNotFound)
+}

@@ -1,0 +1,254 @@
+package flow
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/verdict/verdict/engine"
+)
+
+// ResolvedPolicy is what a resolver hands back for a node's policy.
+type ResolvedPolicy struct {
+	Program    *engine.Program // nil when the rule text does not parse
+	ParseError error           // the engine.ParseErrors when Program is nil
+	Rule       string          // the stored rule text
+	Lines      []string        // the response's "rule": one entry per stored line (engine.Lines)
+}
+
+// PolicyResolver finds the compiled policy a node refers to, within what
+// the caller may see. An error wrapping ErrPolicyNotFound stops the flow
+// at that node (§7.5); any other error aborts the run and Run returns it.
+type PolicyResolver interface {
+	ResolvePolicy(ctx context.Context, ref PolicyRef) (*ResolvedPolicy, error)
+}
+
+// ErrPolicyNotFound is what a resolver wraps when a reference does not
+// resolve for the caller: unknown, another tenant's, soft-deleted or not
+// visible.
+var ErrPolicyNotFound = errors.New("policy not found")
+
+// DefaultMaxNodeExecutions is far above what a flow drawn in the UI needs
+// (each node at most once) and low enough that branches with several
+// children over a shared subgraph cannot multiply into a long run.
+const DefaultMaxNodeExecutions = 1000
+
+// Options tune a run.
+type Options struct {
+	// MaxNodeExecutions bounds the node executions of one run; 0 means
+	// DefaultMaxNodeExecutions. Exceeding it stops the run, fail closed.
+	MaxNodeExecutions int
+}
+
+// Run validates d for StageRun (errors give a *DefinitionError and nothing
+// runs) and executes it on data, the output of engine.DecodeData. rawData
+// is the input JSON, echoed as each response's data; when empty, data is
+// echoed instead. A node that cannot be evaluated stops the run with a
+// false result and the reason in Errors; only a resolver failure other
+// than ErrPolicyNotFound, or ctx ending, makes Run return an error.
+func Run(ctx context.Context, d *Definition, data any, rawData json.RawMessage, resolver PolicyResolver, opts Options) (*Result, error) {
+	if d == nil {
+		d = &Definition{}
+	}
+	g := newGraph(d)
+	if p := g.validate(StageRun); len(p.Errors) > 0 {
+		return nil, &DefinitionError{Details: p.Errors}
+	}
+	obj, ok := data.(map[string]any)
+	if !ok {
+		return nil, engine.ErrDataNotObject
+	}
+	// Validation leaves exactly one root: the start node.
+	start := &d.Nodes[g.roots[0]]
+	r := runner{
+		ctx:      ctx,
+		resolver: resolver,
+		data:     obj,
+		input:    data,
+		nodes:    d.Nodes,
+		index:    g.index,
+		start:    start,
+		limit:    opts.MaxNodeExecutions,
+	}
+	if len(rawData) > 0 {
+		r.input = rawData
+	}
+	if r.limit <= 0 {
+		r.limit = DefaultMaxNodeExecutions
+	}
+	r.res = &Result{
+		NodeID:        r.start.ID,
+		NodeName:      r.start.Name,
+		ExecutionPath: []string{},
+		Errors:        []string{},
+		NodeResponses: make([]NodeResponse, 0, len(d.Nodes)),
+	}
+	if r.res.NodeName == "" {
+		r.res.NodeName = "Start"
+	}
+	v, err := r.exec(r.start)
+	switch {
+	case errors.Is(err, errStopped):
+		// Fail closed: a run that did not finish never approves.
+	case err != nil:
+		return nil, err
+	default:
+		r.res.Result = v.b
+		r.res.FinalOutcome = v.b
+		if v.outcome != nil {
+			// A copy, so that the result does not alias the definition.
+			outcome := *v.outcome
+			r.res.Outcome = &outcome
+		}
+	}
+	return r.res, nil
+}
+
+// errStopped unwinds a run stopped at a node; the result already says why.
+var errStopped = errors.New("flow stopped")
+
+// value is what a node yields: a boolean, or true with a custom outcome.
+type value struct {
+	b       bool
+	outcome *string
+}
+
+type runner struct {
+	ctx      context.Context
+	resolver PolicyResolver
+	data     map[string]any
+	input    any // echoed as each response's data
+	nodes    []Node
+	index    map[string]int
+	start    *Node
+	limit    int
+	count    int
+	res      *Result
+}
+
+// exec runs a node and its taken branch depth-first (§7.2).
+func (r *runner) exec(n *Node) (value, error) {
+	if err := r.ctx.Err(); err != nil {
+		return value{}, err
+	}
+	if r.count == r.limit {
+		return value{}, r.stop(fmt.Sprintf("flow stopped: more than %d node executions", r.limit))
+	}
+	r.count++
+	switch n.Type {
+	case TypeReturn:
+		b, _ := n.ReturnValue.(bool)
+		return value{b: b}, nil
+	case TypeCustom:
+		start := time.Now()
+		resp := customResponse(*n.Outcome, r.input)
+		r.respond(n, resp, NodeExecution{Total: Nanos(time.Since(start))})
+		return r.branch(value{b: true, outcome: n.Outcome}, n.Next)
+	}
+	return r.policy(n)
+}
+
+func (r *runner) policy(n *Node) (value, error) {
+	start := time.Now()
+	rp, err := r.resolver.ResolvePolicy(r.ctx, *n.Policy)
+	database := time.Since(start)
+	switch {
+	case errors.Is(err, ErrPolicyNotFound):
+		msg := fmt.Sprintf("policy %q referenced by node %q not found", n.Policy.String(), n.ID)
+		resp := &engine.Result{Rule: []string{}, Data: r.input, Error: &engine.Error{Kind: engine.KindEvaluation, Message: msg}}
+		r.respond(n, resp, NodeExecution{Database: Nanos(database), Total: Nanos(time.Since(start))})
+		return value{}, r.stop(msg)
+	case err != nil:
+		return value{}, err
+	case rp == nil:
+		return value{}, fmt.Errorf("flow: the resolver returned no policy for %q", n.Policy.String())
+	}
+
+	evalStart := time.Now()
+	resp, err := r.evaluate(rp)
+	if err != nil {
+		return value{}, fmt.Errorf("flow: policy %q of node %q: %w", n.Policy.String(), n.ID, err)
+	}
+	r.respond(n, resp, NodeExecution{
+		Database: Nanos(database),
+		Engine:   Nanos(time.Since(evalStart)),
+		Total:    Nanos(time.Since(start)),
+	})
+	if resp.Error != nil {
+		// Fail closed (§7.5): an error must not route to a false branch
+		// that might approve.
+		return value{}, r.stop(fmt.Sprintf("node %q: %s", n.ID, resp.Error.Message))
+	}
+	b := resp.Result
+	if legacy, ok := n.ReturnValue.(bool); ok && !legacy {
+		b = false
+	}
+	if b {
+		return r.branch(value{b: true}, n.OnTrue)
+	}
+	return r.branch(value{}, n.OnFalse)
+}
+
+// evaluate runs a resolved policy the way a stored policy run does.
+func (r *runner) evaluate(rp *ResolvedPolicy) (*engine.Result, error) {
+	lines := rp.Lines
+	if lines == nil {
+		lines = engine.Lines(rp.Rule)
+	}
+	if rp.Program == nil {
+		var errs engine.ParseErrors
+		if !errors.As(rp.ParseError, &errs) || len(errs) == 0 {
+			return nil, errors.New("neither a program nor parse errors")
+		}
+		return engine.ParseFailure(rp.Rule, errs, r.input, lines), nil
+	}
+	res := rp.Program.Evaluate(r.data)
+	res.Rule = lines
+	res.Data = r.input
+	return res, nil
+}
+
+// branch runs the children of a taken branch in order; the last child's
+// value wins, and a node without children keeps its own.
+func (r *runner) branch(v value, ids []string) (value, error) {
+	for _, id := range ids {
+		child, err := r.exec(&r.nodes[r.index[id]])
+		if err != nil {
+			return value{}, err
+		}
+		v = child
+	}
+	return v, nil
+}
+
+func (r *runner) respond(n *Node, resp *engine.Result, exec NodeExecution) {
+	r.res.NodeResponses = append(r.res.NodeResponses, NodeResponse{
+		NodeID: n.ID, NodeType: n.Type, Response: resp, Execution: exec,
+	})
+	if n != r.start {
+		r.res.ExecutionPath = append(r.res.ExecutionPath, n.ID)
+	}
+}
+
+// stop records why the run ends here and unwinds it.
+func (r *runner) stop(msg string) error {
+	r.res.Errors = append(r.res.Errors, msg)
+	return errStopped
+}
+
+// customResponse is the synthetic response of a custom node (§7.4).
+func customResponse(outcome string, input any) *engine.Result {
+	return &engine.Result{
+		Result: true,
+		Trace: engine.Trace{Execution: []engine.RuleTrace{{
+			Selector:   engine.Text{Value: "custom_response"},
+			Outcome:    engine.Text{Value: outcome},
+			Conditions: []engine.ConditionTrace{},
+			Result:     true,
+		}}},
+		Rule: []string{"Custom response: " + outcome},
+		Data: input,
+	}
+}
