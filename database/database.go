@@ -12,6 +12,10 @@ import (
 	entsql "entgo.io/ent/dialect/sql"
 
 	"github.com/verdict/verdict/ent"
+	// The schema has hooks (audit events are append-only), so ent puts the
+	// defaults, validators and hooks in a package of their own; every client
+	// is made here, and this makes them part of it.
+	_ "github.com/verdict/verdict/ent/runtime"
 )
 
 // DefaultURL is the embedded database in the working directory, so the service

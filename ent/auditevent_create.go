@@ -137,7 +137,9 @@ func (_c *AuditEventCreate) Mutation() *AuditEventMutation {
 
 // Save creates the AuditEvent in the database.
 func (_c *AuditEventCreate) Save(ctx context.Context) (*AuditEvent, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -164,15 +166,22 @@ func (_c *AuditEventCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *AuditEventCreate) defaults() {
+func (_c *AuditEventCreate) defaults() error {
 	if _, ok := _c.mutation.At(); !ok {
+		if auditevent.DefaultAt == nil {
+			return fmt.Errorf("ent: uninitialized auditevent.DefaultAt (forgotten import ent/runtime?)")
+		}
 		v := auditevent.DefaultAt()
 		_c.mutation.SetAt(v)
 	}
 	if _, ok := _c.mutation.ID(); !ok {
+		if auditevent.DefaultID == nil {
+			return fmt.Errorf("ent: uninitialized auditevent.DefaultID (forgotten import ent/runtime?)")
+		}
 		v := auditevent.DefaultID()
 		_c.mutation.SetID(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -549,7 +549,8 @@ func (c *AuditEventClient) GetX(ctx context.Context, id uuid.UUID) *AuditEvent {
 
 // Hooks returns the client hooks.
 func (c *AuditEventClient) Hooks() []Hook {
-	return c.hooks.AuditEvent
+	hooks := c.hooks.AuditEvent
+	return append(hooks[:len(hooks):len(hooks)], auditevent.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
 )
@@ -64,7 +65,13 @@ func ValidColumn(column string) bool {
 	return false
 }
 
+// Note that the variables below are initialized by the runtime
+// package on the initialization of the application. Therefore,
+// it should be imported in the main as follows:
+//
+//	import _ "github.com/verdict/verdict/ent/runtime"
 var (
+	Hooks [1]ent.Hook
 	// DefaultAt holds the default value on creation for the "at" field.
 	DefaultAt func() time.Time
 	// DefaultID holds the default value on creation for the "id" field.

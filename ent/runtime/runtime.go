@@ -2,7 +2,249 @@
 
 package runtime
 
-// The schema-stitching logic is generated in github.com/verdict/verdict/ent/runtime.go
+import (
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/verdict/verdict/ent/apikey"
+	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/ent/base"
+	"github.com/verdict/verdict/ent/group"
+	"github.com/verdict/verdict/ent/groupmember"
+	"github.com/verdict/verdict/ent/membership"
+	"github.com/verdict/verdict/ent/organization"
+	"github.com/verdict/verdict/ent/record"
+	"github.com/verdict/verdict/ent/schema"
+	"github.com/verdict/verdict/ent/user"
+)
+
+// The init function reads all schema descriptors with runtime code
+// (default values, validators, hooks and policies) and stitches it
+// to their package variables.
+func init() {
+	apikeyMixin := schema.APIKey{}.Mixin()
+	apikeyMixinFields0 := apikeyMixin[0].Fields()
+	_ = apikeyMixinFields0
+	apikeyFields := schema.APIKey{}.Fields()
+	_ = apikeyFields
+	// apikeyDescCreatedAt is the schema descriptor for created_at field.
+	apikeyDescCreatedAt := apikeyMixinFields0[1].Descriptor()
+	// apikey.DefaultCreatedAt holds the default value on creation for the created_at field.
+	apikey.DefaultCreatedAt = apikeyDescCreatedAt.Default.(func() time.Time)
+	// apikeyDescName is the schema descriptor for name field.
+	apikeyDescName := apikeyFields[3].Descriptor()
+	// apikey.DefaultName holds the default value on creation for the name field.
+	apikey.DefaultName = apikeyDescName.Default.(string)
+	// apikeyDescPrefix is the schema descriptor for prefix field.
+	apikeyDescPrefix := apikeyFields[5].Descriptor()
+	// apikey.PrefixValidator is a validator for the "prefix" field. It is called by the builders before save.
+	apikey.PrefixValidator = apikeyDescPrefix.Validators[0].(func(string) error)
+	// apikeyDescHash is the schema descriptor for hash field.
+	apikeyDescHash := apikeyFields[6].Descriptor()
+	// apikey.HashValidator is a validator for the "hash" field. It is called by the builders before save.
+	apikey.HashValidator = apikeyDescHash.Validators[0].(func(string) error)
+	// apikeyDescID is the schema descriptor for id field.
+	apikeyDescID := apikeyMixinFields0[0].Descriptor()
+	// apikey.DefaultID holds the default value on creation for the id field.
+	apikey.DefaultID = apikeyDescID.Default.(func() uuid.UUID)
+	auditeventHooks := schema.AuditEvent{}.Hooks()
+	auditevent.Hooks[0] = auditeventHooks[0]
+	auditeventFields := schema.AuditEvent{}.Fields()
+	_ = auditeventFields
+	// auditeventDescAt is the schema descriptor for at field.
+	auditeventDescAt := auditeventFields[2].Descriptor()
+	// auditevent.DefaultAt holds the default value on creation for the at field.
+	auditevent.DefaultAt = auditeventDescAt.Default.(func() time.Time)
+	// auditeventDescID is the schema descriptor for id field.
+	auditeventDescID := auditeventFields[0].Descriptor()
+	// auditevent.DefaultID holds the default value on creation for the id field.
+	auditevent.DefaultID = auditeventDescID.Default.(func() uuid.UUID)
+	baseMixin := schema.Base{}.Mixin()
+	baseMixinFields0 := baseMixin[0].Fields()
+	_ = baseMixinFields0
+	baseMixinFields1 := baseMixin[1].Fields()
+	_ = baseMixinFields1
+	baseFields := schema.Base{}.Fields()
+	_ = baseFields
+	// baseDescCreatedAt is the schema descriptor for created_at field.
+	baseDescCreatedAt := baseMixinFields0[1].Descriptor()
+	// base.DefaultCreatedAt holds the default value on creation for the created_at field.
+	base.DefaultCreatedAt = baseDescCreatedAt.Default.(func() time.Time)
+	// baseDescUpdatedAt is the schema descriptor for updated_at field.
+	baseDescUpdatedAt := baseMixinFields1[0].Descriptor()
+	// base.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	base.DefaultUpdatedAt = baseDescUpdatedAt.Default.(func() time.Time)
+	// base.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	base.UpdateDefaultUpdatedAt = baseDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// baseDescName is the schema descriptor for name field.
+	baseDescName := baseFields[2].Descriptor()
+	// base.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	base.NameValidator = baseDescName.Validators[0].(func(string) error)
+	// baseDescDescription is the schema descriptor for description field.
+	baseDescDescription := baseFields[3].Descriptor()
+	// base.DefaultDescription holds the default value on creation for the description field.
+	base.DefaultDescription = baseDescDescription.Default.(string)
+	// baseDescLatestVersion is the schema descriptor for latest_version field.
+	baseDescLatestVersion := baseFields[8].Descriptor()
+	// base.DefaultLatestVersion holds the default value on creation for the latest_version field.
+	base.DefaultLatestVersion = baseDescLatestVersion.Default.(int)
+	// base.LatestVersionValidator is a validator for the "latest_version" field. It is called by the builders before save.
+	base.LatestVersionValidator = baseDescLatestVersion.Validators[0].(func(int) error)
+	// baseDescID is the schema descriptor for id field.
+	baseDescID := baseMixinFields0[0].Descriptor()
+	// base.DefaultID holds the default value on creation for the id field.
+	base.DefaultID = baseDescID.Default.(func() uuid.UUID)
+	groupMixin := schema.Group{}.Mixin()
+	groupMixinFields0 := groupMixin[0].Fields()
+	_ = groupMixinFields0
+	groupMixinFields1 := groupMixin[1].Fields()
+	_ = groupMixinFields1
+	groupFields := schema.Group{}.Fields()
+	_ = groupFields
+	// groupDescCreatedAt is the schema descriptor for created_at field.
+	groupDescCreatedAt := groupMixinFields0[1].Descriptor()
+	// group.DefaultCreatedAt holds the default value on creation for the created_at field.
+	group.DefaultCreatedAt = groupDescCreatedAt.Default.(func() time.Time)
+	// groupDescUpdatedAt is the schema descriptor for updated_at field.
+	groupDescUpdatedAt := groupMixinFields1[0].Descriptor()
+	// group.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	group.DefaultUpdatedAt = groupDescUpdatedAt.Default.(func() time.Time)
+	// group.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	group.UpdateDefaultUpdatedAt = groupDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// groupDescName is the schema descriptor for name field.
+	groupDescName := groupFields[1].Descriptor()
+	// group.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	group.NameValidator = groupDescName.Validators[0].(func(string) error)
+	// groupDescDescription is the schema descriptor for description field.
+	groupDescDescription := groupFields[2].Descriptor()
+	// group.DefaultDescription holds the default value on creation for the description field.
+	group.DefaultDescription = groupDescDescription.Default.(string)
+	// groupDescID is the schema descriptor for id field.
+	groupDescID := groupMixinFields0[0].Descriptor()
+	// group.DefaultID holds the default value on creation for the id field.
+	group.DefaultID = groupDescID.Default.(func() uuid.UUID)
+	groupmemberMixin := schema.GroupMember{}.Mixin()
+	groupmemberMixinFields0 := groupmemberMixin[0].Fields()
+	_ = groupmemberMixinFields0
+	groupmemberFields := schema.GroupMember{}.Fields()
+	_ = groupmemberFields
+	// groupmemberDescCreatedAt is the schema descriptor for created_at field.
+	groupmemberDescCreatedAt := groupmemberMixinFields0[1].Descriptor()
+	// groupmember.DefaultCreatedAt holds the default value on creation for the created_at field.
+	groupmember.DefaultCreatedAt = groupmemberDescCreatedAt.Default.(func() time.Time)
+	// groupmemberDescID is the schema descriptor for id field.
+	groupmemberDescID := groupmemberMixinFields0[0].Descriptor()
+	// groupmember.DefaultID holds the default value on creation for the id field.
+	groupmember.DefaultID = groupmemberDescID.Default.(func() uuid.UUID)
+	membershipMixin := schema.Membership{}.Mixin()
+	membershipMixinFields0 := membershipMixin[0].Fields()
+	_ = membershipMixinFields0
+	membershipFields := schema.Membership{}.Fields()
+	_ = membershipFields
+	// membershipDescCreatedAt is the schema descriptor for created_at field.
+	membershipDescCreatedAt := membershipMixinFields0[1].Descriptor()
+	// membership.DefaultCreatedAt holds the default value on creation for the created_at field.
+	membership.DefaultCreatedAt = membershipDescCreatedAt.Default.(func() time.Time)
+	// membershipDescID is the schema descriptor for id field.
+	membershipDescID := membershipMixinFields0[0].Descriptor()
+	// membership.DefaultID holds the default value on creation for the id field.
+	membership.DefaultID = membershipDescID.Default.(func() uuid.UUID)
+	organizationMixin := schema.Organization{}.Mixin()
+	organizationMixinFields0 := organizationMixin[0].Fields()
+	_ = organizationMixinFields0
+	organizationFields := schema.Organization{}.Fields()
+	_ = organizationFields
+	// organizationDescCreatedAt is the schema descriptor for created_at field.
+	organizationDescCreatedAt := organizationMixinFields0[1].Descriptor()
+	// organization.DefaultCreatedAt holds the default value on creation for the created_at field.
+	organization.DefaultCreatedAt = organizationDescCreatedAt.Default.(func() time.Time)
+	// organizationDescName is the schema descriptor for name field.
+	organizationDescName := organizationFields[0].Descriptor()
+	// organization.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	organization.NameValidator = organizationDescName.Validators[0].(func(string) error)
+	// organizationDescID is the schema descriptor for id field.
+	organizationDescID := organizationMixinFields0[0].Descriptor()
+	// organization.DefaultID holds the default value on creation for the id field.
+	organization.DefaultID = organizationDescID.Default.(func() uuid.UUID)
+	recordMixin := schema.Record{}.Mixin()
+	recordMixinFields0 := recordMixin[0].Fields()
+	_ = recordMixinFields0
+	recordMixinFields1 := recordMixin[1].Fields()
+	_ = recordMixinFields1
+	recordFields := schema.Record{}.Fields()
+	_ = recordFields
+	// recordDescCreatedAt is the schema descriptor for created_at field.
+	recordDescCreatedAt := recordMixinFields0[1].Descriptor()
+	// record.DefaultCreatedAt holds the default value on creation for the created_at field.
+	record.DefaultCreatedAt = recordDescCreatedAt.Default.(func() time.Time)
+	// recordDescUpdatedAt is the schema descriptor for updated_at field.
+	recordDescUpdatedAt := recordMixinFields1[0].Descriptor()
+	// record.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	record.DefaultUpdatedAt = recordDescUpdatedAt.Default.(func() time.Time)
+	// record.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	record.UpdateDefaultUpdatedAt = recordDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// recordDescVersion is the schema descriptor for version field.
+	recordDescVersion := recordFields[4].Descriptor()
+	// record.VersionValidator is a validator for the "version" field. It is called by the builders before save.
+	record.VersionValidator = recordDescVersion.Validators[0].(func(int) error)
+	// recordDescRevision is the schema descriptor for revision field.
+	recordDescRevision := recordFields[5].Descriptor()
+	// record.DefaultRevision holds the default value on creation for the revision field.
+	record.DefaultRevision = recordDescRevision.Default.(int)
+	// record.RevisionValidator is a validator for the "revision" field. It is called by the builders before save.
+	record.RevisionValidator = recordDescRevision.Validators[0].(func(int) error)
+	// recordDescName is the schema descriptor for name field.
+	recordDescName := recordFields[6].Descriptor()
+	// record.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	record.NameValidator = recordDescName.Validators[0].(func(string) error)
+	// recordDescDescription is the schema descriptor for description field.
+	recordDescDescription := recordFields[7].Descriptor()
+	// record.DefaultDescription holds the default value on creation for the description field.
+	record.DefaultDescription = recordDescDescription.Default.(string)
+	// recordDescRule is the schema descriptor for rule field.
+	recordDescRule := recordFields[8].Descriptor()
+	// record.DefaultRule holds the default value on creation for the rule field.
+	record.DefaultRule = recordDescRule.Default.(string)
+	// recordDescID is the schema descriptor for id field.
+	recordDescID := recordMixinFields0[0].Descriptor()
+	// record.DefaultID holds the default value on creation for the id field.
+	record.DefaultID = recordDescID.Default.(func() uuid.UUID)
+	userMixin := schema.User{}.Mixin()
+	userMixinFields0 := userMixin[0].Fields()
+	_ = userMixinFields0
+	userFields := schema.User{}.Fields()
+	_ = userFields
+	// userDescCreatedAt is the schema descriptor for created_at field.
+	userDescCreatedAt := userMixinFields0[1].Descriptor()
+	// user.DefaultCreatedAt holds the default value on creation for the created_at field.
+	user.DefaultCreatedAt = userDescCreatedAt.Default.(func() time.Time)
+	// userDescEmail is the schema descriptor for email field.
+	userDescEmail := userFields[0].Descriptor()
+	// user.EmailValidator is a validator for the "email" field. It is called by the builders before save.
+	user.EmailValidator = func() func(string) error {
+		validators := userDescEmail.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(email string) error {
+			for _, fn := range fns {
+				if err := fn(email); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// userDescName is the schema descriptor for name field.
+	userDescName := userFields[1].Descriptor()
+	// user.DefaultName holds the default value on creation for the name field.
+	user.DefaultName = userDescName.Default.(string)
+	// userDescID is the schema descriptor for id field.
+	userDescID := userMixinFields0[0].Descriptor()
+	// user.DefaultID holds the default value on creation for the id field.
+	user.DefaultID = userDescID.Default.(func() uuid.UUID)
+}
 
 const (
 	Version = "v0.14.6"                                         // Version of ent codegen.

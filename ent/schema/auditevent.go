@@ -1,6 +1,9 @@
 package schema
 
 import (
+	"context"
+	"errors"
+
 	"entgo.io/ent"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
@@ -8,8 +11,10 @@ import (
 )
 
 // AuditEvent records one action in a tenant. Events are only ever inserted:
-// every field is immutable, and nothing here references other rows by foreign
-// key, so an event outlives whatever it talks about.
+// every field is immutable, a hook refuses every update and delete that goes
+// through ent, database triggers refuse those that do not (migration
+// audit_events_append_only), and nothing here references other rows by
+// foreign key, so an event outlives whatever it talks about.
 type AuditEvent struct {
 	ent.Schema
 }
@@ -37,4 +42,22 @@ func (AuditEvent) Indexes() []ent.Index {
 		// The history of one base.
 		index.Fields("organization_id", "base_id"),
 	}
+}
+
+// ErrAuditAppendOnly is what changing or removing an audit event fails with.
+var ErrAuditAppendOnly = errors.New("audit events are append-only: they are never updated or deleted")
+
+func (AuditEvent) Hooks() []ent.Hook {
+	return []ent.Hook{appendOnly}
+}
+
+// appendOnly lets creations through and refuses every other operation, bulk
+// or single, before it reaches the database.
+func appendOnly(next ent.Mutator) ent.Mutator {
+	return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+		if !m.Op().Is(ent.OpCreate) {
+			return nil, ErrAuditAppendOnly
+		}
+		return next.Mutate(ctx, m)
+	})
 }
