@@ -45,6 +45,9 @@ type errorBody struct {
 type errorDetail struct {
 	Code    service.Code `json:"code"`
 	Message string       `json:"message"`
+	// Details lists every problem when the service reports several (an
+	// invalid flow definition); absent otherwise.
+	Details []string `json:"details,omitempty"`
 }
 
 func invalid(format string, args ...any) *service.Error {
@@ -61,13 +64,14 @@ func failure(code service.Code, format string, args ...any) *service.Error {
 func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var e *service.Error
 	code, msg := service.CodeInternal, "internal error"
+	var details []string
 	if errors.As(err, &e) {
-		code, msg = e.Code, e.Message
+		code, msg, details = e.Code, e.Message, e.Details
 	}
 	status := statusOf(code)
 	switch {
 	case code == service.CodeInternal || status == http.StatusInternalServerError:
-		code, msg = service.CodeInternal, "internal error"
+		code, msg, details = service.CodeInternal, "internal error", nil
 		s.log.LogAttrs(r.Context(), slog.LevelError, "internal error",
 			slog.String("request_id", RequestID(r.Context())), slog.String("route", r.Pattern), slog.Any("error", err))
 	case status >= 500:
@@ -76,7 +80,7 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	case status == http.StatusUnauthorized:
 		w.Header().Set("WWW-Authenticate", `Bearer realm="verdict"`)
 	}
-	s.fail(w, r, status, code, msg)
+	s.respond(w, r, status, errorBody{Error: errorDetail{Code: code, Message: msg, Details: details}})
 }
 
 // fail answers with the error shape, for a status the code table does not

@@ -585,10 +585,12 @@ func TestPolicyListsPageAndFilter(t *testing.T) {
 		if page := decodeStrict[service.Page[service.Summary]](t, w); len(page.Items) != 2 || page.NextCursor != "" {
 			t.Errorf("q=ALPHA gave %s", w.Body)
 		}
-		w = f.call(t, admin, http.MethodGet, "/policies?groupId="+uuid.Must(uuid.NewV7()).String(), nil)
+		wantError(t, f.call(t, admin, http.MethodGet, "/policies?groupId="+uuid.Must(uuid.NewV7()).String(), nil),
+			http.StatusNotFound, service.CodeNotFound)
+		w = f.call(t, admin, http.MethodGet, "/policies?q=omega", nil)
 		wantStatus(t, w, http.StatusOK)
 		if page := decodeStrict[service.Page[service.Summary]](t, w); len(page.Items) != 0 {
-			t.Errorf("an unknown group lists %s", w.Body)
+			t.Errorf("q=omega lists %s", w.Body)
 		}
 		if !strings.Contains(w.Body.String(), `"items":[]`) {
 			t.Errorf("an empty page must have items [], not null: %s", w.Body)

@@ -76,6 +76,9 @@ type server struct {
 	bodyLimit int64
 	// noncanonical answers paths that are not in canonical form.
 	noncanonical http.Handler
+	// patterns lists the routes in the order they were mounted, so the
+	// OpenAPI document can be checked against what is really served.
+	patterns []string
 }
 
 func newServer(svc *service.Service, cfg Config) *server {
@@ -111,6 +114,7 @@ func newServer(svc *service.Service, cfg Config) *server {
 			ErrorHandling: promhttp.ContinueOnError,
 		}))
 	}
+	s.handle("GET /openapi.json", public, http.HandlerFunc(s.openAPI))
 	s.handle("POST /run", authenticated, http.HandlerFunc(s.run))
 	s.handle("POST /run/policy/{baseId}", authenticated, http.HandlerFunc(s.runPolicy))
 	s.handle("POST /run/policy_version/{policyId}", authenticated, http.HandlerFunc(s.runPolicyVersion))
@@ -121,6 +125,33 @@ func newServer(svc *service.Service, cfg Config) *server {
 	s.handle("GET /policy/{policyId}/versions", authenticated, http.HandlerFunc(s.policyVersions))
 	s.handle("GET /policy/{policyId}/draft", authenticated, http.HandlerFunc(s.policyDraft))
 	s.handle("GET /policies", authenticated, http.HandlerFunc(s.policies))
+	s.handle("POST /run/flow/{baseId}", authenticated, http.HandlerFunc(s.runFlow))
+	s.handle("POST /run/flow_version/{flowId}", authenticated, http.HandlerFunc(s.runFlowVersion))
+	s.handle("POST /flow/test", authenticated, http.HandlerFunc(s.testFlow))
+	s.handle("POST /flow", authenticated, http.HandlerFunc(s.createFlow))
+	s.handle("GET /flow/{flowId}", authenticated, http.HandlerFunc(s.flow))
+	s.handle("PUT /flow/{flowId}", authenticated, http.HandlerFunc(s.updateFlow))
+	s.handle("DELETE /flow/{flowId}", authenticated, http.HandlerFunc(s.deleteFlow))
+	s.handle("GET /flow/{flowId}/versions", authenticated, http.HandlerFunc(s.flowVersions))
+	s.handle("GET /flow/{flowId}/draft", authenticated, http.HandlerFunc(s.flowDraft))
+	s.handle("GET /flows", authenticated, http.HandlerFunc(s.flows))
+	s.handle("POST /group", authenticated, http.HandlerFunc(s.createGroup))
+	s.handle("GET /group/{groupId}", authenticated, http.HandlerFunc(s.group))
+	s.handle("PUT /group/{groupId}", authenticated, http.HandlerFunc(s.updateGroup))
+	s.handle("DELETE /group/{groupId}", authenticated, http.HandlerFunc(s.deleteGroup))
+	s.handle("GET /groups", authenticated, http.HandlerFunc(s.groups))
+	s.handle("POST /group/{groupId}/member", authenticated, http.HandlerFunc(s.addGroupMember))
+	s.handle("DELETE /group/{groupId}/member/{memberId}", authenticated, http.HandlerFunc(s.removeGroupMember))
+	s.handle("GET /group/{groupId}/policies", authenticated, http.HandlerFunc(s.groupPolicies))
+	s.handle("GET /group/{groupId}/flows", authenticated, http.HandlerFunc(s.groupFlows))
+	s.handle("GET /audit", authenticated, http.HandlerFunc(s.auditLog))
+	s.handle("GET /admin/members", authenticated, http.HandlerFunc(s.members))
+	s.handle("POST /admin/members", authenticated, http.HandlerFunc(s.addMember))
+	s.handle("PUT /admin/members/{userId}", authenticated, http.HandlerFunc(s.setMemberRole))
+	s.handle("DELETE /admin/members/{userId}", authenticated, http.HandlerFunc(s.removeMember))
+	s.handle("GET /admin/keys", authenticated, http.HandlerFunc(s.keys))
+	s.handle("POST /admin/keys", authenticated, http.HandlerFunc(s.createKey))
+	s.handle("DELETE /admin/keys/{keyId}", authenticated, http.HandlerFunc(s.revokeKey))
 	if cfg.GraphQL != nil {
 		s.handle("POST /graphql", authenticated, cfg.GraphQL)
 		s.handle("GET /graphql", authenticated, cfg.GraphQL)
@@ -157,6 +188,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // chain, so every layer sees the matched pattern.
 func (s *server) handle(pattern string, a access, h http.Handler) {
 	s.mux.Handle(pattern, s.chain(a, h))
+	s.patterns = append(s.patterns, pattern)
 }
 
 // chain puts h behind the middleware, listed here innermost first.

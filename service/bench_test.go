@@ -68,3 +68,41 @@ func fiveRuleCase(b *testing.B) (string, json.RawMessage) {
 	b.Fatal("no five_rule_policy_refs_labels case")
 	return "", nil
 }
+
+// BenchmarkRunFlowCached is a stored flow run through the service with warm
+// caches: a start node on one policy, a policy node on another, a return.
+// Besides what a policy run does, it resolves each node's policy for the
+// caller (tenant, deletion, authorization) from the run cache.
+func BenchmarkRunFlowCached(b *testing.B) {
+	dbtest.EachB(b, func(b *testing.B, db *database.DB) {
+		f := newFixture(b, db)
+		ctx := context.Background()
+		admin := f.as(b, adminKey, "")
+		adult := f.publishedPolicy(b, "adult", adultRule)
+		income := f.publishedPolicy(b, "income", incomeRule)
+		definition := json.RawMessage(`{"formatVersion": 1, "nodes": [
+			{"id": "s", "type": "start", "policy": ` + byID(adult.ID) + `, "onTrue": "p"},
+			{"id": "p", "type": "policy", "policy": ` + byBaseID(income.BaseID) + `, "onTrue": "yes"},
+			{"id": "yes", "type": "return", "returnValue": true}]}`)
+		fl, err := f.svc.CreateFlow(admin, service.Changes{Name: ptr("three nodes"), Definition: definition})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := f.svc.PublishFlow(admin, fl.ID, service.Changes{}); err != nil {
+			b.Fatal(err)
+		}
+		data := json.RawMessage(`{"applicant": {"age": 30, "income": 45000}}`)
+		b.Cleanup(f.svc.Close)
+		b.ReportAllocs()
+		for b.Loop() {
+			p, err := f.svc.Authenticate(ctx, adminKey, "")
+			if err != nil {
+				b.Fatal(err)
+			}
+			res, err := f.svc.RunFlow(service.WithPrincipal(ctx, p), fl.BaseID, data)
+			if err != nil || !res.Result {
+				b.Fatalf("run: %+v, %v", res, err)
+			}
+		}
+	})
+}

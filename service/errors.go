@@ -28,6 +28,9 @@ const (
 type Error struct {
 	Code    Code
 	Message string
+	// Details lists every problem when there are several to report at once
+	// (an invalid flow definition); nil otherwise.
+	Details []string
 	cause   error
 }
 

@@ -36,8 +36,10 @@ type kindRules struct {
 	// check validates changes before anything is stored.
 	check func(c *Changes) error
 	// gate decides whether a draft, with its changes applied, may become a
-	// version; its error is a conflict naming the problems.
-	gate func(ctx context.Context, r *ent.Record) error
+	// version when p publishes it. Its error reaches the caller as it is: a
+	// conflict naming failing tests, an invalid content, a reference p
+	// cannot resolve.
+	gate func(ctx context.Context, p *Principal, r *ent.Record) error
 }
 
 func (k *kindRules) auditKind() auditevent.Kind { return auditevent.Kind(k.kind) }
@@ -131,6 +133,24 @@ func (c *Changes) apply(r *ent.Record) {
 	if c.Tests != nil {
 		r.Tests = *c.Tests
 	}
+}
+
+// fields names the fields the changes set, as the API calls them, for the
+// audit trail of an edit.
+func (c *Changes) fields() []string {
+	set := []string{}
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{
+		{"name", c.Name != nil}, {"description", c.Description != nil}, {"rule", c.Rule != nil},
+		{"definition", c.Definition != nil}, {"schema", c.Schema != nil}, {"tests", c.Tests != nil},
+	} {
+		if f.set {
+			set = append(set, f.name)
+		}
+	}
+	return set
 }
 
 // checkCommon validates what every kind shares.
@@ -272,7 +292,7 @@ func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 		}
 		out = loaded{base: b, record: r}
 		return recordInTx(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionEdited,
-			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p, details: map[string]any{"revision": r.Revision}})
+			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p, details: map[string]any{"revision": r.Revision, "fields": c.fields()}})
 	})
 	if err != nil {
 		return nil, err
@@ -304,7 +324,7 @@ func (s *Service) publish(ctx context.Context, k *kindRules, id uuid.UUID, c *Ch
 		return nil, newError(CodeConflict, "record %s is published already; there is no draft to publish", l.record.ID)
 	}
 	c.apply(l.record)
-	if err := k.gate(ctx, l.record); err != nil {
+	if err := k.gate(ctx, p, l.record); err != nil {
 		return nil, err
 	}
 	var out loaded

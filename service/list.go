@@ -83,6 +83,11 @@ func (s *Service) listBases(ctx context.Context, k *kindRules, o ListOptions) (*
 		q = q.Where(base.NameContainsFold(o.Query))
 	}
 	if o.GroupID != nil {
+		// An unknown group, or another tenant's, is not found rather than
+		// empty.
+		if _, err := s.viewGroup(ctx, p, *o.GroupID); err != nil {
+			return nil, err
+		}
 		q = q.Where(base.HasMembershipsWith(groupmember.GroupID(*o.GroupID)))
 	}
 	if o.Cursor != "" {
@@ -96,15 +101,22 @@ func (s *Service) listBases(ctx context.Context, k *kindRules, o ListOptions) (*
 	if err != nil {
 		return nil, unavailable(err)
 	}
-	page := &Page[Summary]{Items: make([]Summary, 0, min(len(bases), limit))}
-	for i, b := range bases {
+	return pageOf(bases, limit, func(b *ent.Base) uuid.UUID { return b.ID }, summaryOf), nil
+}
+
+// pageOf makes a page of the rows of a query that asked for limit+1: an
+// extra row only tells that there is a next page, which starts after the
+// last row shown.
+func pageOf[E, T any](rows []E, limit int, id func(E) uuid.UUID, item func(E) T) *Page[T] {
+	page := &Page[T]{Items: make([]T, 0, min(len(rows), limit))}
+	for i, r := range rows {
 		if i == limit {
-			page.NextCursor = CursorAfter(bases[i-1].ID)
+			page.NextCursor = CursorAfter(id(rows[i-1]))
 			break
 		}
-		page.Items = append(page.Items, summaryOf(b))
+		page.Items = append(page.Items, item(r))
 	}
-	return page, nil
+	return page
 }
 
 // Policies lists the policies the caller may see (GET /policies).

@@ -8,7 +8,6 @@ import (
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/ent"
-	"github.com/verdict/verdict/ent/apikey"
 	"github.com/verdict/verdict/ent/membership"
 	"github.com/verdict/verdict/ent/organization"
 	"github.com/verdict/verdict/ent/user"
@@ -17,7 +16,8 @@ import (
 // Operator performs administration for whoever holds the database itself:
 // the `verdict admin` commands and the bootstrap at start. It has no
 // principal and asks no authorizer; API callers go through the Service's
-// own methods instead.
+// own methods instead. Where both offer an operation they share its code
+// (admin.go); the operator's changes write no audit events.
 type Operator struct{ s *Service }
 
 // Operator returns the operator's view of the service.
@@ -152,23 +152,65 @@ func (o *Operator) CreateUser(ctx context.Context, email, name string) (*User, e
 	return userOf(u), nil
 }
 
-// AddMember gives the user with that email a role in an organization.
+// AddMember gives the existing user with that email a role in an
+// organization.
 func (o *Operator) AddMember(ctx context.Context, org uuid.UUID, email string, role authz.Role) error {
-	if !validRole(role) {
-		return Invalid("role must be viewer, editor, publisher, admin or auditor")
+	in := MemberInput{Email: email, Role: role}
+	if err := checkMember(&in); err != nil {
+		return err
 	}
-	email, err := normalizeEmail(email)
+	_, err := o.s.addMember(ctx, nil, org, in, false)
+	return err
+}
+
+// Members lists the members of an organization, newest first.
+func (o *Operator) Members(ctx context.Context, org uuid.UUID, opts ListOptions) (*Page[Member], error) {
+	return o.s.listMembers(ctx, org, opts)
+}
+
+// SetMemberRole changes the role of the member with that email; the last
+// admin keeps the role.
+func (o *Operator) SetMemberRole(ctx context.Context, org uuid.UUID, email string, role authz.Role) (*Member, error) {
+	if !validRole(role) {
+		return nil, errBadRole
+	}
+	id, err := o.memberID(ctx, org, email)
+	if err != nil {
+		return nil, err
+	}
+	return o.s.setRole(ctx, nil, org, id, role)
+}
+
+// RemoveMember takes the member with that email out of an organization
+// and revokes the member's keys made there; the last admin stays.
+func (o *Operator) RemoveMember(ctx context.Context, org uuid.UUID, email string) error {
+	id, err := o.memberID(ctx, org, email)
 	if err != nil {
 		return err
 	}
-	u, err := o.s.client.User.Query().Where(user.Email(email)).Only(ctx)
+	return o.s.removeMember(ctx, nil, org, id)
+}
+
+// Keys lists the keys of an organization, revoked ones too, newest first.
+func (o *Operator) Keys(ctx context.Context, org uuid.UUID, opts ListOptions) (*Page[Key], error) {
+	return o.s.listKeys(ctx, org, opts)
+}
+
+// memberID is the user id of the member of org with that email.
+func (o *Operator) memberID(ctx context.Context, org uuid.UUID, email string) (uuid.UUID, error) {
+	email, err := normalizeEmail(email)
 	if err != nil {
-		return storeErr(err, "")
+		return uuid.Nil, err
 	}
-	err = o.s.client.Membership.Create().SetUserID(u.ID).SetOrganizationID(org).
-		SetRole(membership.Role(role)).Exec(ctx)
-	o.s.forgetPrincipals()
-	return storeErr(err, "the user is a member of that organization already")
+	m, err := o.s.client.Membership.Query().
+		Where(membership.OrganizationID(org), membership.HasUserWith(user.Email(email))).Only(ctx)
+	switch {
+	case ent.IsNotFound(err):
+		return uuid.Nil, newError(CodeNotFound, "%s is not a member of that organization", email)
+	case err != nil:
+		return uuid.Nil, unavailable(err)
+	}
+	return m.UserID, nil
 }
 
 // KeyInput describes a key to create: an organization key, or a user key
@@ -181,49 +223,22 @@ type KeyInput struct {
 	ExpiresAt    *time.Time
 }
 
-// CreateKey creates a key and returns its secret, shown once.
+// CreateKey creates a key and returns its secret, shown once. The expiry,
+// when given, must be in the future.
 func (o *Operator) CreateKey(ctx context.Context, in KeyInput) (*CreatedKey, error) {
-	if !validScope(in.Scope) {
-		return nil, Invalid("scope must be view, edit, publish or admin")
-	}
-	var userID *uuid.UUID
+	req := KeyRequest{Name: in.Name, Scope: in.Scope, ExpiresAt: in.ExpiresAt}
 	if in.UserEmail != "" {
-		email, err := normalizeEmail(in.UserEmail)
+		id, err := o.memberID(ctx, in.Organization, in.UserEmail)
 		if err != nil {
 			return nil, err
 		}
-		m, err := o.s.client.Membership.Query().
-			Where(membership.OrganizationID(in.Organization), membership.HasUserWith(user.Email(email))).Only(ctx)
-		if ent.IsNotFound(err) {
-			return nil, newError(CodeNotFound, "%s is not a member of that organization", email)
-		} else if err != nil {
-			return nil, unavailable(err)
-		}
-		userID = &m.UserID
+		req.UserID = &id
 	}
-	secret := newSecret()
-	var key *ent.APIKey
-	err := o.s.withTx(ctx, func(tx *ent.Tx) error {
-		var err error
-		key, err = insertKey(ctx, tx, in.Organization, userID, in.Name, in.Scope, in.ExpiresAt, secret)
-		return storeErr(err, "key collision; try again")
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &CreatedKey{Key: keyOf(key), Secret: secret}, nil
+	return o.s.createKey(ctx, nil, in.Organization, req)
 }
 
-// RevokeKey revokes a key; it stays stored for the audit trail.
+// RevokeKey revokes a key of any organization; it stays stored for the
+// audit trail.
 func (o *Operator) RevokeKey(ctx context.Context, id uuid.UUID) error {
-	n, err := o.s.client.APIKey.Update().Where(apikey.ID(id), apikey.RevokedAtIsNil()).
-		SetRevokedAt(o.s.timestamp()).Save(ctx)
-	if err != nil {
-		return unavailable(err)
-	}
-	if n == 0 {
-		return newError(CodeNotFound, "no active key %s", id)
-	}
-	o.s.forgetPrincipals()
-	return nil
+	return o.s.revokeKey(ctx, nil, id)
 }

@@ -50,7 +50,7 @@ func (s *Service) newPolicyRules() *kindRules {
 
 // policyGate refuses to publish a rule text that does not parse, or whose
 // stored tests do not all pass.
-func (s *Service) policyGate(_ context.Context, r *ent.Record) error {
+func (s *Service) policyGate(_ context.Context, _ *Principal, r *ent.Record) error {
 	prog, err := s.engine.Compile(r.Rule)
 	if err != nil {
 		return newError(CodeConflict, "the rule does not parse: %s", err.(engine.ParseErrors)[0].Message())

@@ -106,11 +106,18 @@ func (s *Service) Authenticate(ctx context.Context, secret, orgID string) (*Prin
 		return c.principal, nil
 	}
 	s.cache.count("principal", false)
+	gen := s.principalsGen.Load()
 	p, until, err := s.authenticate(ctx, secret, orgID, now)
 	if err != nil {
 		return nil, err
 	}
 	s.principals.Add(cacheKey, cachedPrincipal{principal: p, until: until})
+	// A change to keys or memberships committed while the lookup ran may
+	// have made it stale. forgetPrincipals counts before it purges, so
+	// either its purge removes this entry or this does.
+	if s.principalsGen.Load() != gen {
+		s.principals.Remove(cacheKey)
+	}
 	return p, nil
 }
 
@@ -127,7 +134,10 @@ type cachedPrincipal struct {
 
 // forgetPrincipals drops every remembered authentication, after a change
 // to keys or memberships.
-func (s *Service) forgetPrincipals() { s.principals.Purge() }
+func (s *Service) forgetPrincipals() {
+	s.principalsGen.Add(1)
+	s.principals.Purge()
+}
 
 func (s *Service) authenticate(ctx context.Context, secret, orgID string, now time.Time) (*Principal, time.Time, error) {
 	p, err := s.lookupPrincipal(ctx, secret, orgID, now)

@@ -64,18 +64,22 @@ func ownerOf(b *ent.Base) Owner {
 	return Owner{Kind: authz.OwnerKind(b.OwnerKind), ID: b.OwnerID}
 }
 
-func policyOf(b *ent.Base, r *ent.Record) *Policy {
-	tests := r.Tests
-	if tests == nil {
-		tests = []TestCase{}
+// testsOf is a record's tests as the API shows them: [] when it has none.
+func testsOf(r *ent.Record) []TestCase {
+	if r.Tests == nil {
+		return []TestCase{}
 	}
+	return r.Tests
+}
+
+func policyOf(b *ent.Base, r *ent.Record) *Policy {
 	schema := r.Schema
 	if len(schema) == 0 {
 		schema = json.RawMessage("null")
 	}
 	return &Policy{
 		ID: r.ID, BaseID: r.BaseID, Name: r.Name, Description: r.Description, Rule: r.Rule,
-		Schema: schema, Tests: tests, Status: string(r.Status), Version: r.Version,
+		Schema: schema, Tests: testsOf(r), Status: string(r.Status), Version: r.Version,
 		Owner: ownerOf(b), CreatedBy: r.CreatedBy, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 		PublishedAt: r.PublishedAt, Revision: r.Revision,
 	}

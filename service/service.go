@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -52,8 +53,13 @@ type Service struct {
 	results sync.Pool // *engine.Result, see RunResult.Release
 
 	policyKind *kindRules
+	flowKind   *kindRules
+	// flows holds parsed flow definitions, keyed like compiled programs.
+	flows *lru.Cache[programKey, *parsedFlow]
 
 	principals *lru.Cache[principalCacheKey, cachedPrincipal]
+	// principalsGen counts forgetPrincipals calls; see Authenticate.
+	principalsGen atomic.Uint64
 }
 
 // New builds a Service.
@@ -88,6 +94,10 @@ func New(cfg Config) (*Service, error) {
 		return nil, err
 	}
 	s.policyKind = s.newPolicyRules()
+	s.flowKind = s.newFlowRules()
+	if s.flows, err = newFlowCache(cfg.CacheSize); err != nil {
+		return nil, err
+	}
 	s.execLog = newExecutionLog(s.client, s.log)
 	s.results.New = func() any { return new(engine.Result) }
 	if s.principals, err = lru.New[principalCacheKey, cachedPrincipal](DefaultCacheSize); err != nil {

@@ -51,10 +51,10 @@ or not migrated), 3 on bad usage.`,
 	org.AddCommand(a.orgCreateCommand(), a.orgListCommand())
 	user := group("user", "Create users")
 	user.AddCommand(a.userCreateCommand())
-	member := group("member", "Give users roles in organizations")
-	member.AddCommand(a.memberAddCommand())
-	key := group("key", "Create and revoke API keys")
-	key.AddCommand(a.keyCreateCommand(), a.keyRevokeCommand())
+	member := group("member", "List the members of organizations, give, change and take away their roles")
+	member.AddCommand(a.memberAddCommand(), a.memberListCommand(), a.memberRoleCommand(), a.memberRemoveCommand())
+	key := group("key", "List, create and revoke API keys")
+	key.AddCommand(a.keyCreateCommand(), a.keyListCommand(), a.keyRevokeCommand())
 
 	cmd.AddCommand(a.bootstrapCommand(), org, user, member, key)
 	return cmd
@@ -425,4 +425,180 @@ func findOrganization(ctx context.Context, op *service.Operator, ref string) (*s
 		}
 	}
 	return nil, failuref("no organization has the id or name %q", ref)
+}
+
+// everyPage gathers the items of every page of a list.
+func everyPage[T any](list func(service.ListOptions) (*service.Page[T], error)) ([]T, error) {
+	items := []T{}
+	o := service.ListOptions{Limit: 200}
+	for {
+		page, err := list(o)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, page.Items...)
+		if page.NextCursor == "" {
+			return items, nil
+		}
+		o.Cursor = page.NextCursor
+	}
+}
+
+// timeOrDash shows an optional time in a table.
+func timeOrDash(t *time.Time) string {
+	if t == nil {
+		return "-"
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+func (a *admin) memberListCommand() *cobra.Command {
+	var orgRef string
+	cmd := &cobra.Command{
+		Use:   "list --org ORG",
+		Short: "List the members of an organization, newest first",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			w := cmd.OutOrStdout()
+			return a.operator(cmd.Context(), w, false, func(op *service.Operator) error {
+				org, err := findOrganization(cmd.Context(), op, orgRef)
+				if err != nil {
+					return err
+				}
+				members, err := everyPage(func(o service.ListOptions) (*service.Page[service.Member], error) {
+					return op.Members(cmd.Context(), org.ID, o)
+				})
+				if err != nil {
+					return failure(err)
+				}
+				return a.show(w, struct {
+					Items []service.Member `json:"items"`
+				}{members}, func() {
+					tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+					fmt.Fprintln(tw, "USER ID\tEMAIL\tNAME\tROLE\tMEMBER SINCE")
+					for _, m := range members {
+						fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.User.ID, m.User.Email, m.User.Name, m.Role, m.CreatedAt.UTC().Format(time.RFC3339))
+					}
+					tw.Flush()
+				})
+			})
+		},
+	}
+	cmd.Flags().StringVar(&orgRef, "org", "", "the organization's id or name (required)")
+	cmd.MarkFlagRequired("org")
+	return cmd
+}
+
+func (a *admin) memberRoleCommand() *cobra.Command {
+	var orgRef, email, role string
+	cmd := &cobra.Command{
+		Use:   "role --org ORG --email EMAIL --role ROLE",
+		Short: "Change a member's role",
+		Long: `Change the role of a member of an organization to viewer, editor, publisher,
+admin or auditor. The organization's last admin keeps the role. ORG is the
+organization's id or name.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			w := cmd.OutOrStdout()
+			return a.operator(cmd.Context(), w, false, func(op *service.Operator) error {
+				org, err := findOrganization(cmd.Context(), op, orgRef)
+				if err != nil {
+					return err
+				}
+				m, err := op.SetMemberRole(cmd.Context(), org.ID, email, authz.Role(role))
+				if err != nil {
+					return failure(err)
+				}
+				return a.show(w, m, func() {
+					fmt.Fprintf(w, "%s is now %s in %s (%s)\n", m.User.Email, m.Role, org.Name, org.ID)
+				})
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&orgRef, "org", "", "the organization's id or name (required)")
+	f.StringVar(&email, "email", "", "the member's email (required)")
+	f.StringVar(&role, "role", "", "viewer, editor, publisher, admin or auditor (required)")
+	cmd.MarkFlagRequired("org")
+	cmd.MarkFlagRequired("email")
+	cmd.MarkFlagRequired("role")
+	return cmd
+}
+
+func (a *admin) memberRemoveCommand() *cobra.Command {
+	var orgRef, email string
+	cmd := &cobra.Command{
+		Use:   "remove --org ORG --email EMAIL",
+		Short: "Take a member out of an organization and revoke their keys there",
+		Long: `Take a member out of an organization. The member's API keys made in the
+organization are revoked with it; the user stays, with their other
+memberships. The organization's last admin cannot be removed. ORG is the
+organization's id or name.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			w := cmd.OutOrStdout()
+			return a.operator(cmd.Context(), w, false, func(op *service.Operator) error {
+				org, err := findOrganization(cmd.Context(), op, orgRef)
+				if err != nil {
+					return err
+				}
+				if err := op.RemoveMember(cmd.Context(), org.ID, email); err != nil {
+					return failure(err)
+				}
+				return a.show(w, struct {
+					Organization *service.Organization `json:"organization"`
+					Email        string                `json:"email"`
+					Removed      bool                  `json:"removed"`
+				}{org, displayEmail(email), true}, func() {
+					fmt.Fprintf(w, "removed %s from %s (%s) and revoked their keys there\n", displayEmail(email), org.Name, org.ID)
+				})
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&orgRef, "org", "", "the organization's id or name (required)")
+	f.StringVar(&email, "email", "", "the member's email (required)")
+	cmd.MarkFlagRequired("org")
+	cmd.MarkFlagRequired("email")
+	return cmd
+}
+
+func (a *admin) keyListCommand() *cobra.Command {
+	var orgRef string
+	cmd := &cobra.Command{
+		Use:   "list --org ORG",
+		Short: "List the API keys of an organization, revoked ones too, newest first",
+		Long: `List the API keys of an organization, revoked ones too, newest first: their
+ids, names, prefixes, scopes and owners. Secrets are never shown again.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			w := cmd.OutOrStdout()
+			return a.operator(cmd.Context(), w, false, func(op *service.Operator) error {
+				org, err := findOrganization(cmd.Context(), op, orgRef)
+				if err != nil {
+					return err
+				}
+				keys, err := everyPage(func(o service.ListOptions) (*service.Page[service.Key], error) {
+					return op.Keys(cmd.Context(), org.ID, o)
+				})
+				if err != nil {
+					return failure(err)
+				}
+				return a.show(w, struct {
+					Items []service.Key `json:"items"`
+				}{keys}, func() {
+					tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+					fmt.Fprintln(tw, "ID\tNAME\tPREFIX\tSCOPE\tOWNER\tCREATED\tLAST USED\tEXPIRES\tREVOKED")
+					for _, k := range keys {
+						fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s %s\t%s\t%s\t%s\t%s\n", k.ID, k.Name, k.Prefix, k.Scope, k.Owner.Kind, k.Owner.ID,
+							k.CreatedAt.UTC().Format(time.RFC3339), timeOrDash(k.LastUsedAt), timeOrDash(k.ExpiresAt), timeOrDash(k.RevokedAt))
+					}
+					tw.Flush()
+				})
+			})
+		},
+	}
+	cmd.Flags().StringVar(&orgRef, "org", "", "the organization's id or name (required)")
+	cmd.MarkFlagRequired("org")
+	return cmd
 }

@@ -342,7 +342,11 @@ func TestAdminRefusesAnUnmigratedDatabase(t *testing.T) {
 			{"org", "create", "--name", "Acme"},
 			{"user", "create", "--email", "a@acme.test"},
 			{"member", "add", "--org", "Acme", "--email", "a@acme.test", "--role", "viewer"},
+			{"member", "list", "--org", "Acme"},
+			{"member", "role", "--org", "Acme", "--email", "a@acme.test", "--role", "viewer"},
+			{"member", "remove", "--org", "Acme", "--email", "a@acme.test"},
 			{"key", "create", "--org", "Acme", "--scope", "view"},
+			{"key", "list", "--org", "Acme"},
 			{"key", "revoke", "--id", uuid.NewString()},
 		} {
 			code, stdout, stderr := runVerdict(t, "", append(append([]string{"admin"}, args...), "--database-url", dbURL)...)
@@ -625,6 +629,161 @@ func TestAdminCommands(t *testing.T) {
 				}
 				step.check(t, before, after, stdout)
 			})
+		}
+	})
+}
+
+func TestAdminMemberAndKeyCommands(t *testing.T) {
+	eachMigratedDatabaseURL(t, func(t *testing.T, dbURL string) {
+		db := openTestDatabase(t, dbURL)
+		admin := func(args ...string) (int, string, string) {
+			t.Helper()
+			return runVerdict(t, "", append(append([]string{"admin"}, args...), "--database-url", dbURL)...)
+		}
+		mustRun := func(args ...string) string {
+			t.Helper()
+			code, stdout, stderr := admin(args...)
+			if code != 0 || stderr != "" {
+				t.Fatalf("admin %s: exit %d, stderr %q", strings.Join(args, " "), code, stderr)
+			}
+			return stdout
+		}
+		mustRun("bootstrap", "--org", "Acme", "--email", "admin@acme.test", "--key", "a-key-chosen-by-the-operator-0123456789")
+		mustRun("user", "create", "--email", "bob@acme.test", "--name", "Bob")
+		mustRun("member", "add", "--org", "Acme", "--email", "bob@acme.test", "--role", "editor")
+		bobKey := printedSecret(t, mustRun("key", "create", "--org", "Acme", "--user-email", "bob@acme.test", "--scope", "edit", "--name", "bob's"), "")
+		mustRun("key", "create", "--org", "Acme", "--scope", "view", "--name", "reports")
+		s := readStored(t, db)
+		acme, adminUser, bob := s.org(t, "Acme"), s.user(t, "admin@acme.test"), s.user(t, "bob@acme.test")
+
+		t.Run("member list shows the members, newest first", func(t *testing.T) {
+			lines := strings.Split(strings.TrimSuffix(mustRun("member", "list", "--org", "Acme"), "\n"), "\n")
+			if len(lines) != 3 || !strings.HasPrefix(lines[0], "USER ID") ||
+				!regexp.MustCompile(`^`+bob.ID.String()+` +bob@acme.test +Bob +editor +\S+Z$`).MatchString(lines[1]) ||
+				!regexp.MustCompile(`^`+adminUser.ID.String()+` +admin@acme.test +admin +\S+Z$`).MatchString(lines[2]) {
+				t.Errorf("output:\n%s", strings.Join(lines, "\n"))
+			}
+			var got struct {
+				Items []struct {
+					User struct {
+						ID    uuid.UUID `json:"id"`
+						Email string    `json:"email"`
+					} `json:"user"`
+					Role string `json:"role"`
+				} `json:"items"`
+			}
+			if err := json.Unmarshal([]byte(mustRun("member", "list", "--org", acme.ID.String(), "--json")), &got); err != nil ||
+				len(got.Items) != 2 || got.Items[0].User.ID != bob.ID || got.Items[0].Role != "editor" || got.Items[1].User.Email != "admin@acme.test" {
+				t.Errorf("--json: %+v (%v)", got, err)
+			}
+		})
+
+		t.Run("key list shows every key without its secret", func(t *testing.T) {
+			out := mustRun("key", "list", "--org", "Acme")
+			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			if len(lines) != 4 || !strings.HasPrefix(lines[0], "ID") || !strings.Contains(lines[1], "reports") ||
+				!strings.Contains(lines[2], "bob's") || !strings.Contains(lines[2], "user "+bob.ID.String()) ||
+				!strings.Contains(lines[3], "bootstrap") {
+				t.Errorf("output:\n%s", out)
+			}
+			jsonOut := mustRun("key", "list", "--org", "Acme", "--json")
+			for _, k := range readStored(t, db).keys {
+				for _, hidden := range []string{k.Hash, bobKey, "a-key-chosen-by-the-operator-0123456789"} {
+					if strings.Contains(out, hidden) || strings.Contains(jsonOut, hidden) {
+						t.Errorf("a key list shows a secret or a hash")
+					}
+				}
+			}
+			var got struct {
+				Items []map[string]any `json:"items"`
+			}
+			if err := json.Unmarshal([]byte(jsonOut), &got); err != nil || len(got.Items) != 3 || got.Items[0]["name"] != "reports" {
+				t.Errorf("--json: %s (%v)", jsonOut, err)
+			}
+		})
+
+		failures := []struct {
+			name, stderr string
+			args         []string
+		}{
+			{"member role refuses to demote the last admin", "admin@acme.test is the organization's last admin",
+				[]string{"member", "role", "--org", "Acme", "--email", "admin@acme.test", "--role", "editor"}},
+			{"member remove refuses to remove the last admin", "admin@acme.test is the organization's last admin",
+				[]string{"member", "remove", "--org", "Acme", "--email", "admin@acme.test"}},
+			{"member role refuses someone who is not a member", "carol@acme.test is not a member of that organization",
+				[]string{"member", "role", "--org", "Acme", "--email", "carol@acme.test", "--role", "viewer"}},
+			{"member remove refuses someone who is not a member", "carol@acme.test is not a member of that organization",
+				[]string{"member", "remove", "--org", "Acme", "--email", "carol@acme.test"}},
+			{"member role refuses an unknown role", "role must be viewer, editor, publisher, admin or auditor",
+				[]string{"member", "role", "--org", "Acme", "--email", "bob@acme.test", "--role", "boss"}},
+			{"member list refuses an unknown organization", `no organization has the id or name "Zeta"`,
+				[]string{"member", "list", "--org", "Zeta"}},
+			{"key create refuses an expiry in the past", "is not in the future",
+				[]string{"key", "create", "--org", "Acme", "--scope", "view", "--expires", "2000-01-01T00:00:00Z"}},
+		}
+		for _, tt := range failures {
+			t.Run(tt.name+" and changes nothing", func(t *testing.T) {
+				before := readStored(t, db)
+				code, stdout, stderr := admin(tt.args...)
+				if code != exitFailure || stdout != "" || !strings.Contains(stderr, tt.stderr) || strings.Count(stderr, "\n") != 1 {
+					t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and one line with %q", code, stdout, stderr, tt.stderr)
+				}
+				if !slices.Equal(before.rows(), readStored(t, db).rows()) {
+					t.Errorf("stored state changed: %v", newRows(t, before, readStored(t, db)))
+				}
+			})
+		}
+		for _, args := range [][]string{{"member", "list"}, {"member", "role", "--org", "Acme", "--email", "b@acme.test"}, {"member", "remove", "--org", "Acme"}, {"key", "list"}} {
+			if code, _, stderr := admin(args...); code != exitUsage || !strings.Contains(stderr, "required flag(s)") {
+				t.Errorf("admin %s: exit %d, stderr %q; want bad usage", strings.Join(args, " "), code, stderr)
+			}
+		}
+
+		t.Run("member role changes the role", func(t *testing.T) {
+			out := mustRun("member", "role", "--org", "Acme", "--email", "BOB@acme.test", "--role", "publisher")
+			if out != fmt.Sprintf("bob@acme.test is now publisher in Acme (%s)\n", acme.ID) {
+				t.Errorf("output %q", out)
+			}
+			if role := readStored(t, db).role(bob.ID, acme.ID); role != "publisher" {
+				t.Errorf("stored role %s", role)
+			}
+			var got struct {
+				User struct{ Email string } `json:"user"`
+				Role string                 `json:"role"`
+			}
+			if err := json.Unmarshal([]byte(mustRun("member", "role", "--org", "Acme", "--email", "bob@acme.test", "--role", "admin", "--json")), &got); err != nil ||
+				got.User.Email != "bob@acme.test" || got.Role != "admin" {
+				t.Errorf("--json: %+v (%v)", got, err)
+			}
+			// With a second admin, the first may step down.
+			mustRun("member", "role", "--org", "Acme", "--email", "admin@acme.test", "--role", "viewer")
+			mustRun("member", "role", "--org", "Acme", "--email", "admin@acme.test", "--role", "admin")
+		})
+
+		t.Run("member remove takes the member out and revokes their keys there", func(t *testing.T) {
+			out := mustRun("member", "remove", "--org", "Acme", "--email", "bob@acme.test")
+			if out != fmt.Sprintf("removed bob@acme.test from Acme (%s) and revoked their keys there\n", acme.ID) {
+				t.Errorf("output %q", out)
+			}
+			after := readStored(t, db)
+			if after.role(bob.ID, acme.ID) != "" {
+				t.Error("bob is still a member")
+			}
+			for _, k := range after.keys {
+				if revoked := k.RevokedAt != nil; revoked != (k.UserID != nil && *k.UserID == bob.ID) {
+					t.Errorf("key %q revoked at %v", k.Name, k.RevokedAt)
+				}
+			}
+			after.user(t, "bob@acme.test")
+			if code, _, stderr := admin("member", "remove", "--org", "Acme", "--email", "bob@acme.test"); code != exitFailure || !strings.Contains(stderr, "not a member") {
+				t.Errorf("removing again: exit %d, stderr %q", code, stderr)
+			}
+		})
+
+		// The operator is neither a user nor a key: its changes are not
+		// audited.
+		if n := db.Client().AuditEvent.Query().CountX(context.Background()); n != 0 {
+			t.Errorf("%d audit events stored by operator commands", n)
 		}
 	})
 }

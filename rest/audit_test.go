@@ -1,0 +1,173 @@
+package rest
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/service"
+)
+
+// auditor adds an auditor to Acme, with an admin-scoped key.
+func (f *fixture) auditor(t *testing.T) member {
+	t.Helper()
+	ctx := context.Background()
+	op := f.svc.Operator()
+	u, err := op.CreateUser(ctx, "auditor@acme.test", "Aud")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := op.AddMember(ctx, f.acme.Organization.ID, "auditor@acme.test", authz.RoleAuditor); err != nil {
+		t.Fatal(err)
+	}
+	k, err := op.CreateKey(ctx, service.KeyInput{Organization: f.acme.Organization.ID, UserEmail: "auditor@acme.test", Scope: authz.ScopeAdmin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return member{k.Secret, u.ID}
+}
+
+// auditPage reads one page of GET /audit as m.
+func (f *fixture) auditPage(t *testing.T, m member, query string) service.Page[service.AuditEvent] {
+	t.Helper()
+	w := f.call(t, m, http.MethodGet, "/audit"+query, nil)
+	wantStatus(t, w, http.StatusOK)
+	return decodeStrict[service.Page[service.AuditEvent]](t, w)
+}
+
+func auditActions(page service.Page[service.AuditEvent]) []service.AuditAction {
+	var out []service.AuditAction
+	for _, ev := range page.Items {
+		out = append(out, ev.Action)
+	}
+	return out
+}
+
+func TestTheAuditLogOverREST(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db, noRateLimit)
+		as := f.team(t)
+		admin, editor := as["admin"], as["editor"]
+		auditor := f.auditor(t)
+
+		w := f.call(t, editor, http.MethodPost, "/policy", seniorPolicy)
+		wantStatus(t, w, http.StatusCreated)
+		pol := decodeStrict[service.SavedPolicy](t, w)
+		w = f.call(t, admin, http.MethodPut, "/policy/"+pol.ID.String(), `{"status": "published"}`)
+		wantStatus(t, w, http.StatusCreated)
+		f.runStored(t, editor, "/run/policy/"+pol.BaseID.String(), `{"Person": {"age": 70}}`)
+		g := f.createGroupAs(t, editor, `{"name": "Pricing"}`)
+		wantStatus(t, f.call(t, editor, http.MethodPost, "/group/"+g.ID.String()+"/member",
+			`{"kind": "policy", "baseId": "`+pol.BaseID.String()+`"}`), http.StatusCreated)
+		f.createGroupAs(t, as["other tenant"], `{"name": "Beta's"}`)
+		waitForExecuted(t, db, 1)
+
+		for _, who := range []string{"viewer", "editor", "publisher"} {
+			wantError(t, f.call(t, as[who], http.MethodGet, "/audit", nil), http.StatusForbidden, service.CodePermissionDenied)
+		}
+		wantError(t, f.do(http.MethodGet, "/audit", nil), http.StatusUnauthorized, service.CodeUnauthenticated)
+
+		want := []service.AuditAction{"assigned", "created", "executed", "published", "created"}
+		for who, m := range map[string]member{"admin": admin, "auditor": auditor} {
+			if got := auditActions(f.auditPage(t, m, "")); !slices.Equal(got, want) {
+				t.Errorf("%s reads %v, want %v", who, got, want)
+			}
+		}
+		if got := auditActions(f.auditPage(t, as["other tenant"], "")); !slices.Equal(got, []service.AuditAction{"created"}) {
+			t.Errorf("the other tenant reads %v", got)
+		}
+
+		// The event's shape: every member present, absent ids null.
+		w = f.call(t, auditor, http.MethodGet, "/audit?kind=group", nil)
+		wantStatus(t, w, http.StatusOK)
+		var raw struct {
+			Items []map[string]json.RawMessage `json:"items"`
+		}
+		if err := json.Unmarshal(w.Body.Bytes(), &raw); err != nil || len(raw.Items) != 1 {
+			t.Fatalf("%s: %v", w.Body, err)
+		}
+		ev := raw.Items[0]
+		wantMembers := map[string]string{
+			"action": `"created"`, "kind": `"group"`, "baseId": "null", "recordId": "null",
+			"groupId": `"` + g.ID.String() + `"`, "details": `{"name":"Pricing"}`,
+			"actor": `{"kind":"user","id":"` + editor.id.String() + `"}`,
+		}
+		if len(ev) != 9 {
+			t.Errorf("an event has %d members, want 9: %s", len(ev), w.Body)
+		}
+		for name, value := range wantMembers {
+			if string(ev[name]) != value {
+				t.Errorf("%s is %s, want %s", name, ev[name], value)
+			}
+		}
+		var at time.Time
+		if err := json.Unmarshal(ev["at"], &at); err != nil || at.IsZero() {
+			t.Errorf("at %s: %v", ev["at"], err)
+		}
+
+		all := f.auditPage(t, admin, "")
+		published := all.Items[3]
+		since := url.QueryEscape(published.At.Format(time.RFC3339Nano))
+		filters := []struct {
+			query string
+			want  []service.AuditAction
+		}{
+			{"?action=published", []service.AuditAction{"published"}},
+			{"?kind=group", []service.AuditAction{"created"}},
+			{"?kind=policy&action=created", []service.AuditAction{"created"}},
+			{"?baseId=" + pol.BaseID.String(), []service.AuditAction{"assigned", "executed", "published", "created"}},
+			{"?actor=" + admin.id.String(), []service.AuditAction{"published"}},
+			{"?actor=" + editor.id.String() + "&action=executed", []service.AuditAction{"executed"}},
+			{"?since=" + since, []service.AuditAction{"assigned", "created", "executed", "published"}},
+			{"?until=" + since, []service.AuditAction{"created"}},
+			{"?since=2000-01-01T00:00:00Z&until=2000-01-02T00:00:00%2B01:00", nil},
+			{"?limit=2", []service.AuditAction{"assigned", "created"}},
+		}
+		for _, tc := range filters {
+			if got := auditActions(f.auditPage(t, auditor, tc.query)); !slices.Equal(got, tc.want) {
+				t.Errorf("GET /audit%s: %v, want %v", tc.query, got, tc.want)
+			}
+		}
+
+		// Pages follow the cursor, and events stored meanwhile, newer than
+		// the first page, do not disturb them.
+		first := f.auditPage(t, admin, "?limit=2")
+		f.createGroupAs(t, editor, `{"name": "meanwhile"}`)
+		second := f.auditPage(t, admin, "?limit=2&cursor="+first.NextCursor)
+		f.createGroupAs(t, editor, `{"name": "meanwhile too"}`)
+		third := f.auditPage(t, admin, "?limit=2&cursor="+second.NextCursor)
+		var paged []uuid.UUID
+		for _, p := range []service.Page[service.AuditEvent]{first, second, third} {
+			for _, ev := range p.Items {
+				paged = append(paged, ev.ID)
+			}
+		}
+		var ids []uuid.UUID
+		for _, ev := range all.Items {
+			ids = append(ids, ev.ID)
+		}
+		if !slices.Equal(paged, ids) || third.NextCursor != "" {
+			t.Errorf("paged %v, want %v and no further page", paged, ids)
+		}
+
+		for _, q := range []string{
+			"?action=viewed", "?kind=organization", "?baseId=x", "?actor=" + uuid.NewString()[:8],
+			"?since=yesterday", "?until=2030-01-01", "?since=2030-01-01T00:00:00Z&until=2029-01-01T00:00:00Z",
+			"?limit=0", "?limit=201", "?limit=ten", "?cursor=nonsense", "?cursor=" + service.CursorAfter(pol.BaseID),
+			"?action=created&action=edited", "?q=x", "?groupId=" + g.ID.String(),
+		} {
+			t.Run("GET /audit"+q+" is refused", func(t *testing.T) {
+				wantError(t, f.call(t, admin, http.MethodGet, "/audit"+q, nil), http.StatusBadRequest, service.CodeInvalidArgument)
+			})
+		}
+	})
+}

@@ -1,0 +1,423 @@
+package service
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"entgo.io/ent/dialect"
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/ent/apikey"
+	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/ent/membership"
+	"github.com/verdict/verdict/ent/predicate"
+	"github.com/verdict/verdict/ent/user"
+)
+
+// This file is the administration of an organization: its members and
+// their roles, and its API keys (api.md, "Keys, members, organizations").
+// The Service's methods act for an admin of the caller's tenant and write
+// an `edited` audit event of kind member or key; the Operator's reuse the
+// same functions with no actor, and so write none.
+
+// Member is a user's membership of an organization.
+type Member struct {
+	User      User       `json:"user"`
+	Role      authz.Role `json:"role"`
+	CreatedAt time.Time  `json:"createdAt"`
+}
+
+// MemberInput adds the user with Email to the organization with Role. The
+// email is compared lower-cased; Name is the name of a user created for it.
+type MemberInput struct {
+	Email string
+	Name  string
+	Role  authz.Role
+}
+
+// KeyRequest is a key an admin creates: an organization key, or with
+// UserID a key of that member. Name is required.
+type KeyRequest struct {
+	Name      string
+	Scope     authz.Scope
+	UserID    *uuid.UUID
+	ExpiresAt *time.Time
+}
+
+func memberOf(m *ent.Membership) Member {
+	return Member{User: *userOf(m.Edges.User), Role: authz.Role(m.Role), CreatedAt: m.CreatedAt}
+}
+
+// adminChange records an administrative change in the transaction that
+// makes it. The operator, who has no principal, records nothing: an event
+// names a user or a key, and the operator is neither.
+func adminChange(ctx context.Context, tx *ent.Tx, actor *Principal, at time.Time, kind auditevent.Kind, details map[string]any) error {
+	if actor == nil {
+		return nil
+	}
+	return recordInTx(ctx, tx, event{tenant: actor.TenantID, at: at, action: auditevent.ActionEdited,
+		kind: kind, actor: actor, details: details})
+}
+
+// admin returns the caller after checking that they may take the action on
+// the tenant's members or keys.
+func (s *Service) admin(ctx context.Context, action authz.Action, kind authz.Kind) (*Principal, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.authorize(ctx, p, action, authz.Resource{Kind: kind, TenantID: p.TenantID.String()}); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Members lists the members of the caller's organization, newest first
+// (GET /admin/members). Query filters by a part of the email or name.
+func (s *Service) Members(ctx context.Context, o ListOptions) (*Page[Member], error) {
+	p, err := s.admin(ctx, authz.ActionManageMembers, authz.KindMember)
+	if err != nil {
+		return nil, err
+	}
+	return s.listMembers(ctx, p.TenantID, o)
+}
+
+// AddMember gives a user a role in the caller's organization, creating the
+// user when no user has the email (POST /admin/members).
+func (s *Service) AddMember(ctx context.Context, in MemberInput) (*Member, error) {
+	if err := checkMember(&in); err != nil {
+		return nil, err
+	}
+	p, err := s.admin(ctx, authz.ActionManageMembers, authz.KindMember)
+	if err != nil {
+		return nil, err
+	}
+	return s.addMember(ctx, p, p.TenantID, in, true)
+}
+
+// SetMemberRole changes a member's role (PUT /admin/members/{userId}).
+// The organization's last admin keeps the role.
+func (s *Service) SetMemberRole(ctx context.Context, userID uuid.UUID, role authz.Role) (*Member, error) {
+	if !validRole(role) {
+		return nil, errBadRole
+	}
+	p, err := s.admin(ctx, authz.ActionManageMembers, authz.KindMember)
+	if err != nil {
+		return nil, err
+	}
+	return s.setRole(ctx, p, p.TenantID, userID, role)
+}
+
+// RemoveMember takes a user out of the caller's organization (DELETE
+// /admin/members/{userId}) and revokes the user's keys made in it, so they
+// stop working at once (see Authenticate for other instances). The last
+// admin cannot be removed.
+func (s *Service) RemoveMember(ctx context.Context, userID uuid.UUID) error {
+	p, err := s.admin(ctx, authz.ActionManageMembers, authz.KindMember)
+	if err != nil {
+		return err
+	}
+	return s.removeMember(ctx, p, p.TenantID, userID)
+}
+
+// Keys lists the keys of the caller's organization, revoked ones too,
+// newest first (GET /admin/keys). Query filters by a part of the name.
+func (s *Service) Keys(ctx context.Context, o ListOptions) (*Page[Key], error) {
+	p, err := s.admin(ctx, authz.ActionManageKeys, authz.KindKey)
+	if err != nil {
+		return nil, err
+	}
+	return s.listKeys(ctx, p.TenantID, o)
+}
+
+// CreateKey creates a key of the caller's organization and returns its
+// secret, shown this once (POST /admin/keys). A UserID that is not a member
+// is not found.
+func (s *Service) CreateKey(ctx context.Context, in KeyRequest) (*CreatedKey, error) {
+	if strings.TrimSpace(in.Name) == "" {
+		return nil, Invalid("name is required")
+	}
+	p, err := s.admin(ctx, authz.ActionManageKeys, authz.KindKey)
+	if err != nil {
+		return nil, err
+	}
+	return s.createKey(ctx, p, p.TenantID, in)
+}
+
+// RevokeKey revokes a key of the caller's organization (DELETE
+// /admin/keys/{keyId}); it stays stored, and listed, for the audit trail.
+func (s *Service) RevokeKey(ctx context.Context, id uuid.UUID) error {
+	p, err := s.admin(ctx, authz.ActionManageKeys, authz.KindKey)
+	if err != nil {
+		return err
+	}
+	return s.revokeKey(ctx, p, id, apikey.OrganizationID(p.TenantID))
+}
+
+var errBadRole = Invalid("role must be viewer, editor, publisher, admin or auditor")
+
+func checkMember(in *MemberInput) error {
+	if !validRole(in.Role) {
+		return errBadRole
+	}
+	email, err := normalizeEmail(in.Email)
+	if err != nil {
+		return err
+	}
+	in.Email = email
+	return nil
+}
+
+func (s *Service) listMembers(ctx context.Context, tenant uuid.UUID, o ListOptions) (*Page[Member], error) {
+	limit, err := o.limit()
+	if err != nil {
+		return nil, err
+	}
+	if o.GroupID != nil {
+		return nil, Invalid("groupId does not filter members")
+	}
+	q := s.client.Membership.Query().Where(membership.OrganizationID(tenant)).WithUser()
+	if o.Query != "" {
+		q = q.Where(membership.HasUserWith(user.Or(user.EmailContainsFold(o.Query), user.NameContainsFold(o.Query))))
+	}
+	if o.Cursor != "" {
+		after, err := decodeCursor(o.Cursor)
+		if err != nil {
+			return nil, err
+		}
+		q = q.Where(membership.IDLT(after))
+	}
+	ms, err := q.Order(ent.Desc(membership.FieldID)).Limit(limit + 1).All(ctx)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	return pageOf(ms, limit, func(m *ent.Membership) uuid.UUID { return m.ID }, memberOf), nil
+}
+
+// addMember gives the user with in.Email (checked by checkMember) a role
+// in the tenant; with create, a missing user is created, else not found.
+func (s *Service) addMember(ctx context.Context, actor *Principal, tenant uuid.UUID, in MemberInput, create bool) (*Member, error) {
+	var out *ent.Membership
+	err := s.withTx(ctx, func(tx *ent.Tx) error {
+		u, err := tx.User.Query().Where(user.Email(in.Email)).Only(ctx)
+		switch {
+		case ent.IsNotFound(err) && create:
+			if u, err = tx.User.Create().SetEmail(in.Email).SetName(in.Name).Save(ctx); err != nil {
+				return storeErr(err, "a user with that email was created meanwhile; try again")
+			}
+		case ent.IsNotFound(err):
+			return newError(CodeNotFound, "no user has the email %s", in.Email)
+		case err != nil:
+			return unavailable(err)
+		}
+		now := s.timestamp()
+		m, err := tx.Membership.Create().SetUserID(u.ID).SetOrganizationID(tenant).
+			SetRole(membership.Role(in.Role)).SetCreatedAt(now).Save(ctx)
+		if err != nil {
+			return storeErr(err, "the user is a member of that organization already")
+		}
+		m.Edges.User = u
+		out = m
+		return adminChange(ctx, tx, actor, now, auditevent.KindMember, map[string]any{
+			"change": "added", "userId": u.ID, "email": u.Email, "role": in.Role})
+	})
+	if err != nil {
+		return nil, err
+	}
+	// A user key without x-org-id acts in its user's only organization,
+	// which a new membership may make ambiguous.
+	s.forgetPrincipals()
+	m := memberOf(out)
+	return &m, nil
+}
+
+// tenantMember finds a member of the tenant, with the user.
+func tenantMember(ctx context.Context, tx *ent.Tx, tenant, userID uuid.UUID) (*ent.Membership, error) {
+	m, err := tx.Membership.Query().Where(membership.OrganizationID(tenant), membership.UserID(userID)).
+		WithUser().Only(ctx)
+	switch {
+	case ent.IsNotFound(err):
+		return nil, newError(CodeNotFound, "user %s is not a member of this organization", userID)
+	case err != nil:
+		return nil, unavailable(err)
+	}
+	return m, nil
+}
+
+// keepsAnAdmin refuses to take the admin role from m when it is the
+// tenant's last admin. On PostgreSQL it locks the admins' memberships until
+// the transaction ends (in id order, so two transactions cannot deadlock),
+// so that two admins demoting each other at once cannot both succeed;
+// SQLite runs write transactions one at a time anyway.
+func (s *Service) keepsAnAdmin(ctx context.Context, tx *ent.Tx, m *ent.Membership) error {
+	if m.Role != membership.RoleAdmin {
+		return nil
+	}
+	q := tx.Membership.Query().
+		Where(membership.OrganizationID(m.OrganizationID), membership.RoleEQ(membership.RoleAdmin)).
+		Order(membership.ByID())
+	if s.db.Dialect() == dialect.Postgres {
+		q = q.ForUpdate()
+	}
+	admins, err := q.IDs(ctx)
+	if err != nil {
+		return unavailable(err)
+	}
+	if len(admins) <= 1 {
+		return newError(CodeConflict, "%s is the organization's last admin; make another member admin first", m.Edges.User.Email)
+	}
+	return nil
+}
+
+func (s *Service) setRole(ctx context.Context, actor *Principal, tenant, userID uuid.UUID, role authz.Role) (*Member, error) {
+	var out *ent.Membership
+	err := s.withTx(ctx, func(tx *ent.Tx) error {
+		m, err := tenantMember(ctx, tx, tenant, userID)
+		if err != nil {
+			return err
+		}
+		if role != authz.RoleAdmin {
+			if err := s.keepsAnAdmin(ctx, tx, m); err != nil {
+				return err
+			}
+		}
+		from := m.Role
+		u := m.Edges.User
+		if m, err = m.Update().SetRole(membership.Role(role)).Save(ctx); err != nil {
+			return unavailable(err)
+		}
+		m.Edges.User = u
+		out = m
+		return adminChange(ctx, tx, actor, s.timestamp(), auditevent.KindMember, map[string]any{
+			"change": "role", "userId": userID, "email": u.Email, "from": from, "to": role})
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Principals carry the role.
+	s.forgetPrincipals()
+	m := memberOf(out)
+	return &m, nil
+}
+
+func (s *Service) removeMember(ctx context.Context, actor *Principal, tenant, userID uuid.UUID) error {
+	err := s.withTx(ctx, func(tx *ent.Tx) error {
+		m, err := tenantMember(ctx, tx, tenant, userID)
+		if err != nil {
+			return err
+		}
+		if err := s.keepsAnAdmin(ctx, tx, m); err != nil {
+			return err
+		}
+		if err := tx.Membership.DeleteOne(m).Exec(ctx); err != nil {
+			return unavailable(err)
+		}
+		now := s.timestamp()
+		revoked, err := tx.APIKey.Update().
+			Where(apikey.OrganizationID(tenant), apikey.UserID(userID), apikey.RevokedAtIsNil()).
+			SetRevokedAt(now).Save(ctx)
+		if err != nil {
+			return unavailable(err)
+		}
+		return adminChange(ctx, tx, actor, now, auditevent.KindMember, map[string]any{
+			"change": "removed", "userId": userID, "email": m.Edges.User.Email, "role": m.Role, "keysRevoked": revoked})
+	})
+	if err != nil {
+		return err
+	}
+	s.forgetPrincipals()
+	return nil
+}
+
+func (s *Service) listKeys(ctx context.Context, tenant uuid.UUID, o ListOptions) (*Page[Key], error) {
+	limit, err := o.limit()
+	if err != nil {
+		return nil, err
+	}
+	if o.GroupID != nil {
+		return nil, Invalid("groupId does not filter keys")
+	}
+	q := s.client.APIKey.Query().Where(apikey.OrganizationID(tenant))
+	if o.Query != "" {
+		q = q.Where(apikey.NameContainsFold(o.Query))
+	}
+	if o.Cursor != "" {
+		after, err := decodeCursor(o.Cursor)
+		if err != nil {
+			return nil, err
+		}
+		q = q.Where(apikey.IDLT(after))
+	}
+	keys, err := q.Order(ent.Desc(apikey.FieldID)).Limit(limit + 1).All(ctx)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	return pageOf(keys, limit, func(k *ent.APIKey) uuid.UUID { return k.ID }, keyOf), nil
+}
+
+// createKey makes a key in the tenant; a user's key needs the user to be a
+// member there.
+func (s *Service) createKey(ctx context.Context, actor *Principal, tenant uuid.UUID, in KeyRequest) (*CreatedKey, error) {
+	if !validScope(in.Scope) {
+		return nil, Invalid("scope must be view, edit, publish or admin")
+	}
+	var expires *time.Time
+	if in.ExpiresAt != nil {
+		if !in.ExpiresAt.After(s.now()) {
+			return nil, Invalid("the expiry %s is not in the future", in.ExpiresAt.UTC().Format(time.RFC3339))
+		}
+		t := in.ExpiresAt.UTC().Truncate(time.Microsecond)
+		expires = &t
+	}
+	secret := newSecret()
+	var key *ent.APIKey
+	err := s.withTx(ctx, func(tx *ent.Tx) error {
+		if in.UserID != nil {
+			if _, err := tenantMember(ctx, tx, tenant, *in.UserID); err != nil {
+				return err
+			}
+		}
+		var err error
+		if key, err = insertKey(ctx, tx, tenant, in.UserID, in.Name, in.Scope, expires, secret); err != nil {
+			return storeErr(err, "key collision; try again")
+		}
+		k := keyOf(key)
+		return adminChange(ctx, tx, actor, s.timestamp(), auditevent.KindKey, map[string]any{
+			"change": "created", "keyId": k.ID, "name": k.Name, "scope": k.Scope, "owner": k.Owner, "expiresAt": k.ExpiresAt})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &CreatedKey{Key: keyOf(key), Secret: secret}, nil
+}
+
+// revokeKey revokes the active key with the id that also satisfies where.
+func (s *Service) revokeKey(ctx context.Context, actor *Principal, id uuid.UUID, where ...predicate.APIKey) error {
+	err := s.withTx(ctx, func(tx *ent.Tx) error {
+		k, err := tx.APIKey.Query().Where(append(where, apikey.ID(id), apikey.RevokedAtIsNil())...).Only(ctx)
+		switch {
+		case ent.IsNotFound(err):
+			return newError(CodeNotFound, "no active key %s", id)
+		case err != nil:
+			return unavailable(err)
+		}
+		now := s.timestamp()
+		n, err := tx.APIKey.Update().Where(apikey.ID(k.ID), apikey.RevokedAtIsNil()).SetRevokedAt(now).Save(ctx)
+		switch {
+		case err != nil:
+			return unavailable(err)
+		case n == 0:
+			return newError(CodeNotFound, "no active key %s", id)
+		}
+		return adminChange(ctx, tx, actor, now, auditevent.KindKey, map[string]any{
+			"change": "revoked", "keyId": k.ID, "name": k.Name})
+	})
+	if err != nil {
+		return err
+	}
+	s.forgetPrincipals()
+	return nil
+}

@@ -1,0 +1,346 @@
+package service_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/service"
+)
+
+// auditor adds an auditor to Acme and returns a context acting as them.
+func (f *fixture) auditor(t *testing.T) context.Context {
+	t.Helper()
+	ctx := context.Background()
+	op := f.svc.Operator()
+	if _, err := op.CreateUser(ctx, "auditor@acme.test", "Aud"); err != nil {
+		t.Fatal(err)
+	}
+	if err := op.AddMember(ctx, f.acme.Organization.ID, "auditor@acme.test", authz.RoleAuditor); err != nil {
+		t.Fatal(err)
+	}
+	k, err := op.CreateKey(ctx, service.KeyInput{Organization: f.acme.Organization.ID, UserEmail: "auditor@acme.test", Scope: authz.ScopeAdmin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.as(t, k.Secret, "")
+}
+
+// waitForLog waits until the tenant's log holds n events: runs store
+// theirs a few milliseconds after they answer.
+func (f *fixture) waitForLog(t *testing.T, n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got := f.db.Client().AuditEvent.Query().Where(auditevent.OrganizationID(f.acme.Organization.ID)).CountX(context.Background())
+		if got == n {
+			return
+		}
+		if got > n || time.Now().After(deadline) {
+			t.Fatalf("%d audit events stored, want %d", got, n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// readLog reads every page of the log.
+func (f *fixture) readLog(t *testing.T, ctx context.Context, flt service.AuditFilter, limit int) []service.AuditEvent {
+	t.Helper()
+	var out []service.AuditEvent
+	o := service.ListOptions{Limit: limit}
+	for {
+		page, err := f.svc.AuditEvents(ctx, flt, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, page.Items...)
+		if page.NextCursor == "" {
+			return out
+		}
+		o.Cursor = page.NextCursor
+	}
+}
+
+func actions(evs []service.AuditEvent) []service.AuditAction {
+	var out []service.AuditAction
+	for _, ev := range evs {
+		out = append(out, ev.Action)
+	}
+	return out
+}
+
+func eventIDs(evs []service.AuditEvent) []uuid.UUID {
+	var out []uuid.UUID
+	for _, ev := range evs {
+		out = append(out, ev.ID)
+	}
+	return out
+}
+
+func TestTheAuditLogIsReadByAdminsAndAuditorsOnly(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		as := f.team(t)
+		auditor := f.auditor(t)
+		if _, err := f.svc.CreateGroup(as["editor"], service.GroupChanges{Name: ptr("Acme's")}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.CreateGroup(as["other tenant"], service.GroupChanges{Name: ptr("Beta's")}); err != nil {
+			t.Fatal(err)
+		}
+		for _, who := range []string{"viewer", "editor", "publisher"} {
+			_, err := f.svc.AuditEvents(as[who], service.AuditFilter{}, service.ListOptions{})
+			wantCode(t, err, service.CodePermissionDenied)
+		}
+		for who, ctx := range map[string]context.Context{"admin": as["admin"], "auditor": auditor} {
+			evs := f.readLog(t, ctx, service.AuditFilter{}, 0)
+			if len(evs) != 1 || evs[0].Details["name"] != "Acme's" {
+				t.Errorf("%s reads %+v, want Acme's one event", who, evs)
+			}
+		}
+		theirs := f.readLog(t, as["other tenant"], service.AuditFilter{}, 0)
+		if len(theirs) != 1 || theirs[0].Details["name"] != "Beta's" {
+			t.Errorf("the other tenant reads %+v", theirs)
+		}
+
+		// An admin key with a lower scope acts with that scope.
+		k, err := f.svc.Operator().CreateKey(context.Background(), service.KeyInput{
+			Organization: f.acme.Organization.ID, UserEmail: "admin@acme.test", Scope: authz.ScopePublish})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.svc.AuditEvents(f.as(t, k.Secret, ""), service.AuditFilter{}, service.ListOptions{})
+		wantCode(t, err, service.CodePermissionDenied)
+	})
+}
+
+func TestTheAuditLogRecordsTheLifecycleAndFilters(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		as := f.team(t)
+		editor, admin := as["editor"], as["admin"]
+		start := *f.clock
+		tick := func() time.Time {
+			*f.clock = f.clock.Add(time.Minute)
+			return *f.clock
+		}
+
+		tick()
+		pol, err := f.svc.CreatePolicy(editor, service.Changes{Name: ptr("senior"), Rule: ptr(seniorRule)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tick()
+		if _, err := f.svc.UpdatePolicyDraft(editor, pol.ID, service.Changes{Description: ptr("d"), Tests: tests()}); err != nil {
+			t.Fatal(err)
+		}
+		published := tick()
+		v1, err := f.svc.PublishPolicy(admin, pol.ID, service.Changes{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tick()
+		res, err := f.svc.RunPolicy(editor, pol.BaseID, json.RawMessage(`{"Person": {"age": 70}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Release()
+		tick()
+		g, err := f.svc.CreateGroup(editor, service.GroupChanges{Name: ptr("Pricing")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tick()
+		if _, err := f.svc.AddGroupMember(editor, g.ID, service.GroupMemberInput{Kind: authz.KindPolicy, BaseID: pol.BaseID}); err != nil {
+			t.Fatal(err)
+		}
+		orgKey, err := f.svc.Operator().CreateKey(context.Background(), service.KeyInput{Organization: f.acme.Organization.ID, Scope: authz.ScopeAdmin})
+		if err != nil {
+			t.Fatal(err)
+		}
+		deleted := tick()
+		if err := f.svc.DeletePolicy(f.as(t, orgKey.Secret, ""), pol.BaseID); err != nil {
+			t.Fatal(err)
+		}
+		f.waitForLog(t, 7)
+
+		all := f.readLog(t, admin, service.AuditFilter{}, 0)
+		wantActions := []service.AuditAction{"deleted", "assigned", "created", "executed", "published", "edited", "created"}
+		if !slices.Equal(actions(all), wantActions) {
+			t.Fatalf("the log reads %v, want %v, newest first", actions(all), wantActions)
+		}
+		del, assign, groupCreated, executed, pub, edited, created := all[0], all[1], all[2], all[3], all[4], all[5], all[6]
+		editorID := actorOf(t, editor)
+		checks := []struct {
+			name string
+			ev   service.AuditEvent
+			want service.AuditEvent
+		}{
+			{"created", created, service.AuditEvent{Kind: "policy", BaseID: &pol.BaseID, RecordID: &pol.ID,
+				Actor: service.Actor{Kind: "user", ID: editorID}, Details: map[string]any{"name": "senior"}}},
+			{"edited", edited, service.AuditEvent{Kind: "policy", BaseID: &pol.BaseID, RecordID: &pol.ID,
+				Actor: service.Actor{Kind: "user", ID: editorID}, Details: map[string]any{"revision": float64(2), "fields": []any{"description", "tests"}}}},
+			{"published", pub, service.AuditEvent{Kind: "policy", BaseID: &pol.BaseID, RecordID: &v1.ID,
+				Actor: service.Actor{Kind: "user", ID: f.acme.User.ID}, Details: map[string]any{"version": float64(1)}}},
+			{"group created", groupCreated, service.AuditEvent{Kind: "group", GroupID: &g.ID,
+				Actor: service.Actor{Kind: "user", ID: editorID}, Details: map[string]any{"name": "Pricing"}}},
+			{"assigned", assign, service.AuditEvent{Kind: "policy", BaseID: &pol.BaseID, GroupID: &g.ID,
+				Actor: service.Actor{Kind: "user", ID: editorID}, Details: assign.Details}},
+			{"deleted", del, service.AuditEvent{Kind: "policy", BaseID: &pol.BaseID,
+				Actor: service.Actor{Kind: "key", ID: orgKey.ID}, Details: map[string]any{"name": "senior"}}},
+		}
+		for _, c := range checks {
+			got, want := c.ev, c.want
+			if got.Kind != want.Kind || !sameID(got.BaseID, want.BaseID) || !sameID(got.RecordID, want.RecordID) ||
+				!sameID(got.GroupID, want.GroupID) || got.Actor != want.Actor || !jsonEqual(t, got.Details, want.Details) {
+				t.Errorf("%s event %+v\nwant %+v", c.name, got, want)
+			}
+		}
+		if assign.Details["direction"] != "added" {
+			t.Errorf("assigned details %v", assign.Details)
+		}
+		if !pub.At.Equal(published) || !del.At.Equal(deleted) {
+			t.Errorf("published at %v, deleted at %v; want %v and %v", pub.At, del.At, published, deleted)
+		}
+		if executed.Kind != "policy" || !sameID(executed.RecordID, &v1.ID) || executed.Details["result"] != true ||
+			executed.Details["version"] != float64(1) || executed.Details["durationNs"] == nil {
+			t.Errorf("executed event %+v", executed)
+		}
+
+		filters := []struct {
+			name string
+			f    service.AuditFilter
+			want []service.AuditEvent
+		}{
+			{"by action", service.AuditFilter{Action: service.AuditPublished}, []service.AuditEvent{pub}},
+			{"by kind", service.AuditFilter{Kind: service.AuditGroup}, []service.AuditEvent{groupCreated}},
+			{"by base", service.AuditFilter{BaseID: &pol.BaseID}, []service.AuditEvent{del, assign, executed, pub, edited, created}},
+			{"by a user", service.AuditFilter{Actor: &f.acme.User.ID}, []service.AuditEvent{pub}},
+			{"by a key", service.AuditFilter{Actor: &orgKey.ID}, []service.AuditEvent{del}},
+			{"since, inclusive", service.AuditFilter{Since: &published}, []service.AuditEvent{del, assign, groupCreated, executed, pub}},
+			{"until, exclusive", service.AuditFilter{Until: &published}, []service.AuditEvent{edited, created}},
+			{"since and until", service.AuditFilter{Since: &published, Until: &deleted}, []service.AuditEvent{assign, groupCreated, executed, pub}},
+			{"several at once", service.AuditFilter{Action: service.AuditCreated, Kind: service.AuditPolicy, Actor: &editorID}, []service.AuditEvent{created}},
+			{"nothing matching", service.AuditFilter{Until: &start}, nil},
+		}
+		for _, tc := range filters {
+			got := f.readLog(t, admin, tc.f, 2)
+			if !slices.Equal(eventIDs(got), eventIDs(tc.want)) {
+				t.Errorf("%s: %v, want %v", tc.name, actions(got), actions(tc.want))
+			}
+		}
+
+		later := published.Add(time.Second)
+		badCursor := service.CursorAfter(pol.BaseID)
+		refused := []struct {
+			name string
+			f    service.AuditFilter
+			o    service.ListOptions
+		}{
+			{"an unknown action", service.AuditFilter{Action: "viewed"}, service.ListOptions{}},
+			{"an unknown kind", service.AuditFilter{Kind: "organization"}, service.ListOptions{}},
+			{"until before since", service.AuditFilter{Since: &later, Until: &published}, service.ListOptions{}},
+			{"until equal to since", service.AuditFilter{Since: &published, Until: &published}, service.ListOptions{}},
+			{"a limit of 201", service.AuditFilter{}, service.ListOptions{Limit: 201}},
+			{"a negative limit", service.AuditFilter{}, service.ListOptions{Limit: -1}},
+			{"a cursor of another list", service.AuditFilter{}, service.ListOptions{Cursor: badCursor}},
+			{"a cursor that is not one", service.AuditFilter{}, service.ListOptions{Cursor: "%%%"}},
+			{"a name query", service.AuditFilter{}, service.ListOptions{Query: "x"}},
+			{"a group", service.AuditFilter{}, service.ListOptions{GroupID: &g.ID}},
+		}
+		for _, tc := range refused {
+			_, err := f.svc.AuditEvents(admin, tc.f, tc.o)
+			if service.CodeOf(err) != service.CodeInvalidArgument {
+				t.Errorf("%s: %v, want invalid_argument", tc.name, err)
+			}
+		}
+	})
+}
+
+func sameID(a, b *uuid.UUID) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
+}
+
+// jsonEqual compares two values as JSON documents, whatever Go types
+// stand for them (a struct, or the map it was stored as).
+func jsonEqual(t *testing.T, a, b any) bool {
+	t.Helper()
+	return canonicalJSON(t, a) == canonicalJSON(t, b)
+}
+
+func canonicalJSON(t *testing.T, v any) string {
+	t.Helper()
+	raw, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var generic any
+	if err := json.Unmarshal(raw, &generic); err != nil {
+		t.Fatal(err)
+	}
+	raw, err = json.Marshal(generic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw)
+}
+
+func TestAuditPagesNeitherRepeatNorSkipWhileEventsArrive(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		editor := f.team(t)["editor"]
+		admin := f.as(t, adminKey, "")
+		// Events in bursts that share a time, so pages break inside them and
+		// the id decides.
+		for burst := 0; burst < 4; burst++ {
+			for i := 0; i < 3; i++ {
+				if _, err := f.svc.CreateGroup(editor, service.GroupChanges{Name: ptr("g")}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			*f.clock = f.clock.Add(time.Second)
+		}
+		before := f.readLog(t, admin, service.AuditFilter{}, 200)
+		if len(before) != 12 {
+			t.Fatalf("%d events, want 12", len(before))
+		}
+
+		var paged []service.AuditEvent
+		o := service.ListOptions{Limit: 5}
+		for pages := 0; ; pages++ {
+			page, err := f.svc.AuditEvents(admin, service.AuditFilter{}, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			paged = append(paged, page.Items...)
+			if page.NextCursor == "" {
+				break
+			}
+			o.Cursor = page.NextCursor
+			// Between pages, new events: at the time of the newest ones and
+			// later.
+			for i := 0; i < 3; i++ {
+				if _, err := f.svc.CreateGroup(editor, service.GroupChanges{Name: ptr("new")}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			*f.clock = f.clock.Add(time.Second)
+		}
+		if !slices.Equal(eventIDs(paged), eventIDs(before)) {
+			t.Errorf("paging while events arrive read\n%v\nwant\n%v", eventIDs(paged), eventIDs(before))
+		}
+		for i := 1; i < len(paged); i++ {
+			if paged[i].At.After(paged[i-1].At) {
+				t.Errorf("event %d is newer than event %d", i, i-1)
+			}
+		}
+	})
+}

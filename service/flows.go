@@ -1,0 +1,287 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/ent/base"
+	"github.com/verdict/verdict/flow"
+)
+
+// Flow is a flow record (api.md, "Flows"): a policy record with a
+// definition in place of the rule and the schema.
+type Flow struct {
+	ID          uuid.UUID       `json:"id"`
+	BaseID      uuid.UUID       `json:"baseId"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Definition  json.RawMessage `json:"definition"`
+	Tests       []TestCase      `json:"tests"`
+	Status      string          `json:"status"`
+	Version     *int            `json:"version"`
+	Owner       Owner           `json:"owner"`
+	CreatedBy   uuid.UUID       `json:"createdBy"`
+	CreatedAt   time.Time       `json:"createdAt"`
+	UpdatedAt   time.Time       `json:"updatedAt"`
+	PublishedAt *time.Time      `json:"publishedAt"`
+	// Revision changes with every draft update; clients may ignore it.
+	Revision int `json:"revision"`
+}
+
+// SavedFlow is a created or updated flow draft with what stands between it
+// and publishing (errors) or deserves a look (warnings); saving succeeds
+// either way.
+type SavedFlow struct {
+	*Flow
+	Validation flow.Problems `json:"validation"`
+}
+
+// FlowVersions is a flow base's history: its draft and its versions,
+// newest first.
+type FlowVersions struct {
+	BaseID   uuid.UUID `json:"baseId"`
+	Draft    *Flow     `json:"draft"`
+	Versions []*Flow   `json:"versions"`
+}
+
+// FlowSummary is a flow base in a list; it has the shape of a policy's.
+type FlowSummary = Summary
+
+func flowOf(b *ent.Base, r *ent.Record) *Flow {
+	return &Flow{
+		ID: r.ID, BaseID: r.BaseID, Name: r.Name, Description: r.Description, Definition: normalized(r.Definition),
+		Tests: testsOf(r), Status: string(r.Status), Version: r.Version,
+		Owner: ownerOf(b), CreatedBy: r.CreatedBy, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		PublishedAt: r.PublishedAt, Revision: r.Revision,
+	}
+}
+
+// normalized is a stored definition in the form it was stored in.
+// PostgreSQL keeps JSON as jsonb, which reorders and respaces members, so
+// the stored text alone would read differently by database.
+func normalized(stored json.RawMessage) json.RawMessage {
+	d, err := flow.Parse(stored)
+	if err != nil {
+		return stored
+	}
+	b, err := json.Marshal(d)
+	if err != nil {
+		return stored
+	}
+	return b
+}
+
+// newFlowRules describes flows to the shared lifecycle.
+func (s *Service) newFlowRules() *kindRules {
+	return &kindRules{kind: base.KindFlow, check: checkFlow, gate: s.flowGate}
+}
+
+// checkFlow refuses what a flow cannot hold, and replaces the definition
+// by its normalized v1 form: whatever form it came in, a flow stores and
+// returns one.
+func checkFlow(c *Changes) error {
+	if c.Rule != nil || c.Schema != nil {
+		return Invalid("a flow has a definition, not a rule or a schema")
+	}
+	if c.Definition != nil {
+		d, err := parseDefinition(c.Definition)
+		if err != nil {
+			return err
+		}
+		if c.Definition, err = json.Marshal(d); err != nil {
+			return internal(err)
+		}
+	}
+	if c.Tests != nil {
+		for _, tc := range *c.Tests {
+			if _, err := expectationOf(tc); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// parseDefinition decodes a definition in any accepted form.
+func parseDefinition(raw json.RawMessage) (*flow.Definition, error) {
+	d, err := flow.Parse(raw)
+	if err != nil {
+		return nil, definitionError(err)
+	}
+	return d, nil
+}
+
+// definitionError is the API's error for a definition the flow package
+// refused: one message, every problem in the details.
+func definitionError(err error) error {
+	var de *flow.DefinitionError
+	if !errors.As(err, &de) {
+		return internal(err)
+	}
+	return invalidDefinition(de.Details)
+}
+
+func invalidDefinition(details []string) *Error {
+	return &Error{Code: CodeInvalidArgument, Message: "invalid flow definition", Details: details}
+}
+
+// unresolvedMessage is how a policy reference that does not resolve is
+// reported, in saved drafts' warnings and refused publishes alike.
+func unresolvedMessage(np flow.NodePolicy) string {
+	return fmt.Sprintf("policy %q referenced by node %q not found", np.Ref.String(), np.NodeID)
+}
+
+// flowGate refuses to publish a definition that is not valid for
+// publishing, or references a policy the publisher cannot resolve (no
+// policy is evaluated then), or whose stored tests do not all pass.
+func (s *Service) flowGate(ctx context.Context, p *Principal, r *ent.Record) error {
+	d, err := parseDefinition(r.Definition)
+	if err != nil {
+		return err
+	}
+	if problems := flow.Validate(d, flow.StagePublish); len(problems.Errors) > 0 {
+		return invalidDefinition(problems.Errors)
+	}
+	res := s.resolverFor(p)
+	for _, np := range d.PolicyRefs() {
+		if _, err := res.ResolvePolicy(ctx, np.Ref); errors.Is(err, flow.ErrPolicyNotFound) {
+			return newError(CodeNotFound, "%s", unresolvedMessage(np))
+		} else if err != nil {
+			return err
+		}
+	}
+	return s.runFlowTests(ctx, p, d, r.Tests)
+}
+
+// validateSaved is the validation a saved draft is answered with. A
+// reference that cannot be checked because the authorizer or the database
+// failed is reported as such: the draft is stored already, and a warning
+// cannot let anything run.
+func (s *Service) validateSaved(ctx context.Context, p *Principal, r *ent.Record) (flow.Problems, error) {
+	d, err := parseDefinition(r.Definition)
+	if err != nil {
+		return flow.Problems{}, err
+	}
+	problems := flow.Validate(d, flow.StageSave)
+	out := flow.Problems{Errors: append([]string{}, problems.Errors...), Warnings: append([]string{}, problems.Warnings...)}
+	res := s.resolverFor(p)
+	for _, np := range d.PolicyRefs() {
+		_, err := res.ResolvePolicy(ctx, np.Ref)
+		switch {
+		case errors.Is(err, flow.ErrPolicyNotFound):
+			out.Warnings = append(out.Warnings, unresolvedMessage(np))
+		case err != nil:
+			out.Warnings = append(out.Warnings, fmt.Sprintf("policy %q referenced by node %q could not be checked: %s",
+				np.Ref.String(), np.NodeID, messageOf(err)))
+		}
+	}
+	return out, nil
+}
+
+// messageOf is the part of an error a caller may see.
+func messageOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "internal error"
+}
+
+func (s *Service) savedFlow(ctx context.Context, l *loaded) (*SavedFlow, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v, err := s.validateSaved(ctx, p, l.record)
+	if err != nil {
+		return nil, err
+	}
+	return &SavedFlow{Flow: flowOf(l.base, l.record), Validation: v}, nil
+}
+
+// CreateFlow creates a flow base and its draft (POST /flow).
+func (s *Service) CreateFlow(ctx context.Context, c Changes) (*SavedFlow, error) {
+	if c.Definition == nil {
+		return nil, Invalid("definition is required")
+	}
+	l, err := s.create(ctx, s.flowKind, &c)
+	if err != nil {
+		return nil, err
+	}
+	return s.savedFlow(ctx, l)
+}
+
+// UpdateFlowDraft changes a draft (PUT /flow/{id} with status draft).
+func (s *Service) UpdateFlowDraft(ctx context.Context, id uuid.UUID, c Changes) (*SavedFlow, error) {
+	l, err := s.updateDraft(ctx, s.flowKind, id, &c)
+	if err != nil {
+		return nil, err
+	}
+	return s.savedFlow(ctx, l)
+}
+
+// PublishFlow publishes a draft as the next version (PUT /flow/{id} with
+// status published).
+func (s *Service) PublishFlow(ctx context.Context, id uuid.UUID, c Changes) (*Flow, error) {
+	l, err := s.publish(ctx, s.flowKind, id, &c)
+	if err != nil {
+		return nil, err
+	}
+	return flowOf(l.base, l.record), nil
+}
+
+// FlowDraftFromVersion starts a draft from a published record (GET
+// /flow/{id}/draft).
+func (s *Service) FlowDraftFromVersion(ctx context.Context, id uuid.UUID, replace bool) (*Flow, error) {
+	l, err := s.draftFromVersion(ctx, s.flowKind, id, replace)
+	if err != nil {
+		return nil, err
+	}
+	return flowOf(l.base, l.record), nil
+}
+
+// Flow loads a record, or a base's latest version (else its draft).
+func (s *Service) Flow(ctx context.Context, id uuid.UUID) (*Flow, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l, err := s.load(ctx, p, s.flowKind, id, authz.ActionView)
+	if err != nil {
+		return nil, err
+	}
+	return flowOf(l.base, l.record), nil
+}
+
+// FlowVersions returns a flow's draft and versions, newest first.
+func (s *Service) FlowVersions(ctx context.Context, id uuid.UUID) (*FlowVersions, error) {
+	b, draft, versions, err := s.history(ctx, s.flowKind, id)
+	if err != nil {
+		return nil, err
+	}
+	out := &FlowVersions{BaseID: b.ID, Versions: make([]*Flow, len(versions))}
+	if draft != nil {
+		out.Draft = flowOf(b, draft)
+	}
+	for i, r := range versions {
+		out.Versions[i] = flowOf(b, r)
+	}
+	return out, nil
+}
+
+// Flows lists the flows the caller may see (GET /flows).
+func (s *Service) Flows(ctx context.Context, o ListOptions) (*Page[FlowSummary], error) {
+	return s.listBases(ctx, s.flowKind, o)
+}
+
+// DeleteFlow soft-deletes the flow's whole base.
+func (s *Service) DeleteFlow(ctx context.Context, id uuid.UUID) error {
+	return s.remove(ctx, s.flowKind, id)
+}

@@ -1,0 +1,522 @@
+package service_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/ent/record"
+	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/service"
+)
+
+const (
+	adultRule  = "A **applicant** is an adult if the __age__ of the **applicant** is at least 18."
+	incomeRule = "A **applicant** has enough income if the __income__ of the **applicant** is greater than 30000."
+)
+
+// adultFlow is a start node on the policy ref (a JSON object) with both
+// branches ending in returns.
+func adultFlow(ref string) json.RawMessage {
+	return json.RawMessage(`{"formatVersion": 1, "nodes": [
+		{"id": "s", "type": "start", "policy": ` + ref + `, "onTrue": "yes", "onFalse": "no"},
+		{"id": "yes", "type": "return", "returnValue": true},
+		{"id": "no", "type": "return", "returnValue": false}]}`)
+}
+
+// chainFlow runs start on the first policy ref, then on true a policy node
+// p on the second; p's false branch ends in a manual review.
+func chainFlow(first, second string) json.RawMessage {
+	return json.RawMessage(`{"formatVersion": 1, "nodes": [
+		{"id": "s", "type": "start", "policy": ` + first + `, "onTrue": "p", "onFalse": "no"},
+		{"id": "p", "type": "policy", "policy": ` + second + `, "onTrue": "yes", "onFalse": "review"},
+		{"id": "review", "type": "custom", "outcome": "manual review"},
+		{"id": "yes", "type": "return", "returnValue": true},
+		{"id": "no", "type": "return", "returnValue": false}]}`)
+}
+
+func byID(id uuid.UUID) string     { return `{"id": "` + id.String() + `"}` }
+func byBaseID(id uuid.UUID) string { return `{"baseId": "` + id.String() + `"}` }
+
+// publishedPolicy is a policy the admin created and published: visible to
+// the whole organization.
+func (f *fixture) publishedPolicy(t testing.TB, name, rule string) *service.Policy {
+	t.Helper()
+	admin := f.as(t, adminKey, "")
+	p, err := f.svc.CreatePolicy(admin, service.Changes{Name: &name, Rule: &rule})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := f.svc.PublishPolicy(admin, p.ID, service.Changes{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func (f *fixture) createFlow(t *testing.T, ctx context.Context, definition json.RawMessage, tests ...service.TestCase) *service.SavedFlow {
+	t.Helper()
+	c := service.Changes{Name: ptr("flow"), Definition: definition}
+	if tests != nil {
+		c.Tests = &tests
+	}
+	fl, err := f.svc.CreateFlow(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fl
+}
+
+func flowTest(name, data, expect string) service.TestCase {
+	return service.TestCase{Name: name, Data: json.RawMessage(data), Expect: json.RawMessage(expect)}
+}
+
+func TestAStoredFlowIsNormalizedAndValidatedOnSave(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		yaml := "flow:\n  start:\n    - id: start-1\n      type: start\n      policyId: " + adult.ID.String() +
+			"\n      onTrue:\n        - id: t\n          type: return\n          returnValue: true\n"
+		text, _ := json.Marshal(yaml)
+		saved := f.createFlow(t, admin, text)
+		want := `{"formatVersion":1,"nodes":[{"id":"start-1","type":"start","policy":{"ref":"` + adult.ID.String() + `"},"onTrue":"t"},` +
+			`{"id":"t","type":"return","returnValue":true}]}`
+		if string(saved.Definition) != want {
+			t.Errorf("stored definition\n%s\nwant\n%s", saved.Definition, want)
+		}
+		if len(saved.Validation.Errors) != 0 || !reflect.DeepEqual(saved.Validation.Warnings, []string{`start node "start-1" is missing a FALSE path`}) {
+			t.Errorf("validation %+v", saved.Validation)
+		}
+		if got, err := f.svc.Flow(admin, saved.BaseID); err != nil || string(got.Definition) != want {
+			t.Errorf("loaded definition %s, %v; want it as saved", got.Definition, err)
+		}
+		r, err := db.Client().Record.Get(context.Background(), saved.ID)
+		if err != nil || r.Rule != "" || string(r.Schema) != "null" {
+			t.Errorf("stored record: rule %q, schema %s, %v", r.Rule, r.Schema, err)
+		}
+
+		for name, c := range map[string]service.Changes{
+			"a rule":                 {Name: ptr("x"), Definition: adultFlow(byID(adult.ID)), Rule: ptr(adultRule)},
+			"a schema":               {Name: ptr("x"), Definition: adultFlow(byID(adult.ID)), Schema: json.RawMessage(`{}`)},
+			"no definition":          {Name: ptr("x")},
+			"a definition not JSON":  {Name: ptr("x"), Definition: json.RawMessage(`{`)},
+			"an unknown version":     {Name: ptr("x"), Definition: json.RawMessage(`{"formatVersion": 2, "nodes": []}`)},
+			"a test expecting 1":     {Name: ptr("x"), Definition: adultFlow(byID(adult.ID)), Tests: tests(flowTest("t", `{}`, `1`))},
+			"a test expecting null":  {Name: ptr("x"), Definition: adultFlow(byID(adult.ID)), Tests: tests(flowTest("t", `{}`, `null`))},
+			"a test with array data": {Name: ptr("x"), Definition: adultFlow(byID(adult.ID)), Tests: tests(flowTest("t", `[]`, `true`))},
+		} {
+			_, err := f.svc.CreateFlow(admin, c)
+			if service.CodeOf(err) != service.CodeInvalidArgument {
+				t.Errorf("creating a flow with %s: %v, want invalid_argument", name, err)
+			}
+		}
+		_, err = f.svc.CreateFlow(admin, service.Changes{Name: ptr("x"), Definition: json.RawMessage(`{"formatVersion": "one", "nodes": 5}`)})
+		var e *service.Error
+		if !errorsAs(err, &e) || e.Message != "invalid flow definition" ||
+			!reflect.DeepEqual(e.Details, []string{"formatVersion must be an integer", "nodes must be an array"}) {
+			t.Errorf("an undecodable definition: %#v", err)
+		}
+		if n, _ := db.Client().Base.Query().Count(context.Background()); n != 2 {
+			t.Errorf("%d bases after refused creates, want 2", n)
+		}
+	})
+}
+
+func errorsAs(err error, target **service.Error) bool {
+	e, ok := err.(*service.Error)
+	*target = e
+	return ok
+}
+
+func TestAFlowPinsOnePolicyAndFloatsAnother(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		income := f.publishedPolicy(t, "income", incomeRule)
+		fl := f.createFlow(t, admin, chainFlow(byID(adult.ID), byBaseID(income.BaseID)))
+		data := json.RawMessage(`{"applicant": {"age": 20, "income": 25000}}`)
+		run := func() *service.FlowResult {
+			t.Helper()
+			res, err := f.svc.RunFlow(admin, fl.BaseID, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		// 20 is adult by version 1; 25000 is not enough income by version 1.
+		before := run()
+		if !before.Result || before.Outcome == nil || *before.Outcome != "manual review" ||
+			!reflect.DeepEqual(before.ExecutionPath, []string{"p", "review"}) || before.NodeResponses[1].Response.Result {
+			t.Fatalf("before: %+v", before)
+		}
+
+		// New versions of both policies: the adult age goes up to 21 (the
+		// pinned node keeps 18), the income bar down to 20000 (the floating
+		// node follows).
+		for _, c := range []struct {
+			base     uuid.UUID
+			from, to string
+		}{{adult.BaseID, "18", "21"}, {income.BaseID, "30000", "20000"}} {
+			draft, err := f.svc.PolicyDraftFromVersion(admin, c.base, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.svc.PublishPolicy(admin, draft.ID, service.Changes{Rule: ptr(strings.Replace(draft.Rule, c.from, c.to, 1))}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		after := run()
+		if !after.Result || after.Outcome != nil || !reflect.DeepEqual(after.ExecutionPath, []string{"p"}) ||
+			!after.NodeResponses[0].Response.Result || !after.NodeResponses[1].Response.Result {
+			t.Fatalf("after: %+v", after)
+		}
+		if rule := after.NodeResponses[0].Response.Rule; !reflect.DeepEqual(rule, []string{adultRule}) {
+			t.Errorf("the pinned node ran %q, want version 1", rule)
+		}
+		if rule := after.NodeResponses[1].Response.Rule; !reflect.DeepEqual(rule, []string{strings.Replace(incomeRule, "30000", "20000", 1)}) {
+			t.Errorf("the floating node ran %q, want version 2", rule)
+		}
+	})
+}
+
+func TestAFlowCannotRunADeletedPolicy(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		for name, ref := range map[string]string{"by id": byID(adult.ID), "by base id": byBaseID(adult.BaseID), "by legacy ref": `{"ref": "` + adult.ID.String() + `"}`} {
+			fl := f.createFlow(t, admin, adultFlow(ref))
+			if len(fl.Validation.Warnings) != 0 {
+				t.Errorf("%s: warnings %v before the delete", name, fl.Validation.Warnings)
+			}
+			if res, err := f.svc.RunFlow(admin, fl.BaseID, json.RawMessage(`{"applicant": {"age": 20}}`)); err != nil || !res.Result {
+				t.Fatalf("%s: before the delete %+v, %v", name, res, err)
+			}
+		}
+		if err := f.svc.DeletePolicy(admin, adult.BaseID); err != nil {
+			t.Fatal(err)
+		}
+		page, err := f.svc.Flows(admin, service.ListOptions{})
+		if err != nil || len(page.Items) != 3 {
+			t.Fatalf("flows %+v, %v", page, err)
+		}
+		for _, s := range page.Items {
+			fl, err := f.svc.Flow(admin, s.BaseID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var def struct {
+				Nodes []struct {
+					Policy map[string]string `json:"policy"`
+				} `json:"nodes"`
+			}
+			if err := json.Unmarshal(fl.Definition, &def); err != nil {
+				t.Fatal(err)
+			}
+			ref := ""
+			for _, v := range def.Nodes[0].Policy {
+				ref = v
+			}
+			msg := fmt.Sprintf("policy %q referenced by node %q not found", ref, "s")
+
+			res, err := f.svc.RunFlow(admin, s.BaseID, json.RawMessage(`{"applicant": {"age": 20}}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Result || res.FinalOutcome || !reflect.DeepEqual(res.Errors, []string{msg}) || len(res.NodeResponses) != 1 ||
+				res.NodeResponses[0].Response.Error == nil || res.NodeResponses[0].Response.Error.Message != msg {
+				t.Errorf("run over a deleted policy: %+v", res)
+			}
+			_, err = f.svc.PublishFlow(admin, fl.ID, service.Changes{})
+			wantCode(t, err, service.CodeNotFound)
+			if err.(*service.Error).Message != msg {
+				t.Errorf("publish refused with %q, want %q", err.(*service.Error).Message, msg)
+			}
+			saved, err := f.svc.UpdateFlowDraft(admin, fl.ID, service.Changes{Description: ptr("again")})
+			if err != nil || !reflect.DeepEqual(saved.Validation.Warnings, []string{msg}) {
+				t.Errorf("saved over a deleted policy: %+v, %v", saved, err)
+			}
+		}
+	})
+}
+
+func TestAFlowCannotReachAnotherTenantsPolicy(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		as := f.team(t)
+		admin, beta := as["admin"], as["other tenant"]
+		theirs, err := f.svc.CreatePolicy(beta, service.Changes{Name: ptr("theirs"), Rule: ptr(adultRule)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.PublishPolicy(beta, theirs.ID, service.Changes{}); err != nil {
+			t.Fatal(err)
+		}
+		betaTenant := theirs.Owner.ID
+		data := json.RawMessage(`{"applicant": {"age": 20}}`)
+		for _, ref := range []string{byID(theirs.ID), byBaseID(theirs.BaseID), `{"ref": "` + theirs.BaseID.String() + `"}`} {
+			definition := adultFlow(ref)
+			fl := f.createFlow(t, admin, definition)
+			if len(fl.Validation.Warnings) != 1 || !strings.HasSuffix(fl.Validation.Warnings[0], `referenced by node "s" not found`) {
+				t.Errorf("saved %s: warnings %v", ref, fl.Validation.Warnings)
+			}
+			_, err := f.svc.PublishFlow(admin, fl.ID, service.Changes{})
+			wantCode(t, err, service.CodeNotFound)
+			for name, run := range map[string]func() (*service.FlowResult, error){
+				"run":  func() (*service.FlowResult, error) { return f.svc.RunFlow(admin, fl.BaseID, data) },
+				"test": func() (*service.FlowResult, error) { return f.svc.TestFlow(admin, definition, data) },
+			} {
+				res, err := run()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Result || len(res.Errors) != 1 || !strings.HasSuffix(res.Errors[0], `referenced by node "s" not found`) ||
+					len(res.NodeResponses) != 1 || len(res.NodeResponses[0].Response.Rule) != 0 {
+					t.Errorf("%s over %s: %+v", name, ref, res)
+				}
+			}
+		}
+		f.svc.Close() // stores the executed events of the runs
+		ctx := context.Background()
+		n, err := db.Client().AuditEvent.Query().Where(auditevent.OrganizationID(betaTenant), auditevent.ActionEQ(auditevent.ActionExecuted)).Count(ctx)
+		if err != nil || n != 0 {
+			t.Errorf("%d executed events in the other tenant, want 0 (%v)", n, err)
+		}
+		n, err = db.Client().AuditEvent.Query().Where(auditevent.OrganizationID(f.acme.Organization.ID), auditevent.ActionEQ(auditevent.ActionExecuted)).Count(ctx)
+		if err != nil || n != 3 {
+			t.Errorf("%d executed events in Acme, want 3, one per stored run (%v)", n, err)
+		}
+	})
+}
+
+func TestPublishingAFlowRunsItsTests(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		income := f.publishedPolicy(t, "income", incomeRule)
+		definition := chainFlow(byID(adult.ID), byBaseID(income.BaseID))
+		passing := []service.TestCase{
+			flowTest("rich adult", `{"applicant": {"age": 30, "income": 45000}}`, `true`),
+			flowTest("minor", `{"applicant": {"age": 15, "income": 90000}}`, `false`),
+			flowTest("poor adult", `{"applicant": {"age": 30, "income": 20000}}`, `"manual review"`),
+		}
+		failing := append(passing[:3:3],
+			flowTest("no income", `{"applicant": {"age": 30}}`, `true`),
+			flowTest("adult is rejected", `{"applicant": {"age": 30, "income": 45000}}`, `false`),
+			flowTest("minor is reviewed", `{"applicant": {"age": 15}}`, `"manual review"`),
+		)
+		draft := f.createFlow(t, admin, definition, failing...)
+		before := f.auditActions(t, draft.BaseID)
+
+		_, err := f.svc.PublishFlow(admin, draft.ID, service.Changes{})
+		wantCode(t, err, service.CodeConflict)
+		if msg := err.(*service.Error).Message; msg != "tests failed: adult is rejected, minor is reviewed, no income" {
+			t.Errorf("message %q", msg)
+		}
+		r, _ := db.Client().Record.Get(context.Background(), draft.ID)
+		if r.Status != record.StatusDraft || r.Version != nil || r.Revision != 1 {
+			t.Errorf("a refused publish changed the record: %+v", r)
+		}
+		if after := f.auditActions(t, draft.BaseID); !reflect.DeepEqual(after, before) {
+			t.Errorf("a refused publish wrote events: %v", after)
+		}
+
+		v1, err := f.svc.PublishFlow(admin, draft.ID, service.Changes{Tests: &passing})
+		if err != nil || *v1.Version != 1 || len(v1.Tests) != 3 {
+			t.Fatalf("publishing with passing tests: %+v, %v", v1, err)
+		}
+	})
+}
+
+func TestOnlyAuthorsTestFlows(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		as := f.team(t)
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		ctx := context.Background()
+		op := f.svc.Operator()
+		if _, err := op.CreateUser(ctx, "audit@acme.test", "auditor"); err != nil {
+			t.Fatal(err)
+		}
+		if err := op.AddMember(ctx, f.acme.Organization.ID, "audit@acme.test", authz.RoleAuditor); err != nil {
+			t.Fatal(err)
+		}
+		k, err := op.CreateKey(ctx, service.KeyInput{Organization: f.acme.Organization.ID, UserEmail: "audit@acme.test", Scope: authz.ScopeAdmin})
+		if err != nil {
+			t.Fatal(err)
+		}
+		as["auditor"] = f.as(t, k.Secret, "")
+		definition, data := adultFlow(byID(adult.ID)), json.RawMessage(`{"applicant": {"age": 20}}`)
+		for who, want := range map[string]service.Code{"viewer": service.CodePermissionDenied, "auditor": service.CodePermissionDenied,
+			"editor": "", "publisher": "", "admin": ""} {
+			res, err := f.svc.TestFlow(as[who], definition, data)
+			switch {
+			case want != "":
+				wantCode(t, err, want)
+			case err != nil || !res.Result:
+				t.Errorf("%s tests a flow: %+v, %v", who, res, err)
+			}
+		}
+		_, err = f.svc.TestFlow(as["editor"], definition, json.RawMessage(`[1]`))
+		wantCode(t, err, service.CodeInvalidArgument)
+		_, err = f.svc.TestFlow(as["editor"], nil, data)
+		wantCode(t, err, service.CodeInvalidArgument)
+		f.svc.Close()
+		if n, _ := db.Client().AuditEvent.Query().Where(auditevent.ActionEQ(auditevent.ActionExecuted)).Count(ctx); n != 0 {
+			t.Errorf("%d executed events after ad hoc tests, want 0", n)
+		}
+	})
+}
+
+func TestAFlowRunRecordsItsExecution(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		as := f.team(t)
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		fl := f.createFlow(t, as["admin"], adultFlow(byBaseID(adult.BaseID)))
+		if _, err := f.svc.RunFlowVersion(as["viewer"], fl.ID, json.RawMessage(`{"applicant": {"age": 16}}`)); err != nil {
+			t.Fatal(err)
+		}
+		for _, bad := range []string{`[]`, `"x"`, `null`, ``, `{"applicant": `} {
+			_, err := f.svc.RunFlow(as["viewer"], fl.BaseID, json.RawMessage(bad))
+			wantCode(t, err, service.CodeInvalidArgument)
+		}
+		_, err := f.svc.RunFlow(as["viewer"], adult.BaseID, json.RawMessage(`{}`))
+		wantCode(t, err, service.CodeNotFound) // a policy is not a flow
+		_, err = f.svc.RunFlowVersion(as["viewer"], fl.BaseID, json.RawMessage(`{}`))
+		wantCode(t, err, service.CodeNotFound) // a base id is not a record id
+		f.svc.Close()
+		evs, err := db.Client().AuditEvent.Query().Where(auditevent.ActionEQ(auditevent.ActionExecuted)).All(context.Background())
+		if err != nil || len(evs) != 1 {
+			t.Fatalf("executed events %+v, %v", evs, err)
+		}
+		ev := evs[0]
+		if ev.Kind != auditevent.KindFlow || *ev.BaseID != fl.BaseID || *ev.RecordID != fl.ID || ev.Details["result"] != false ||
+			ev.Details["status"] != "draft" || ev.Details["durationNs"] == nil {
+			t.Errorf("executed event %+v", ev)
+		}
+	})
+}
+
+// fixtureWith is newFixture with the service's configuration in the
+// test's hands: an authorizer wrapped by wrap, and a registry.
+func fixtureWith(t *testing.T, db *database.DB, wrap func(authz.Authorizer) authz.Authorizer, reg prometheus.Registerer) *fixture {
+	t.Helper()
+	az, err := authz.NewEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := service.New(service.Config{DB: db, Authorizer: wrap(az), Registerer: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{svc: svc, db: db}
+	if f.acme, err = svc.Operator().Bootstrap(context.Background(), service.BootstrapInput{
+		Organization: "Acme", Email: "admin@acme.test", Key: adminKey}); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// runsFail decides as the authorizer it wraps, except that while *down it
+// cannot decide whether anyone may run anything.
+type runsFail struct {
+	authz.Authorizer
+	down *bool
+}
+
+func (a runsFail) Decide(ctx context.Context, p authz.Principal, action authz.Action, r authz.Resource) (authz.Decision, error) {
+	if *a.down && action == authz.ActionRun {
+		return authz.Decision{}, fmt.Errorf("%w: down for the test", authz.ErrUnavailable)
+	}
+	return a.Authorizer.Decide(ctx, p, action, r)
+}
+
+// TestFlowsFailClosedWhenTheAuthorizerFails: a policy whose runnability
+// cannot be decided is neither evaluated nor skipped; the request fails.
+func TestFlowsFailClosedWhenTheAuthorizerFails(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		var down bool
+		f := fixtureWith(t, db, func(az authz.Authorizer) authz.Authorizer { return runsFail{az, &down} }, nil)
+		admin := f.as(t, adminKey, "")
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		definition := adultFlow(byID(adult.ID))
+		fl := f.createFlow(t, admin, definition, flowTest("adult", `{"applicant": {"age": 20}}`, `true`))
+		down = true
+
+		saved, err := f.svc.UpdateFlowDraft(admin, fl.ID, service.Changes{Description: ptr("edited")})
+		want := []string{`policy "` + adult.ID.String() + `" referenced by node "s" could not be checked: authorization is unavailable`}
+		if err != nil || !reflect.DeepEqual(saved.Validation.Warnings, want) {
+			t.Errorf("saved while the authorizer fails: %+v, %v", saved, err)
+		}
+		_, err = f.svc.PublishFlow(admin, fl.ID, service.Changes{})
+		wantCode(t, err, service.CodeAuthorizationUnavailable)
+		_, err = f.svc.TestFlow(admin, definition, json.RawMessage(`{"applicant": {"age": 20}}`))
+		wantCode(t, err, service.CodeAuthorizationUnavailable)
+		_, err = f.svc.RunFlow(admin, fl.BaseID, json.RawMessage(`{"applicant": {"age": 20}}`))
+		wantCode(t, err, service.CodeAuthorizationUnavailable)
+		if r, _ := db.Client().Record.Get(context.Background(), fl.ID); r.Status != record.StatusDraft {
+			t.Errorf("published while the authorizer fails: %+v", r)
+		}
+	})
+}
+
+// TestAWarmFlowRunReadsNothingFromTheDatabase counts the run cache's
+// misses: once a flow ran, running it again finds its base, record,
+// definition, and its policies' bases, records and programs in memory.
+func TestAWarmFlowRunReadsNothingFromTheDatabase(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		reg := prometheus.NewRegistry()
+		f := fixtureWith(t, db, func(az authz.Authorizer) authz.Authorizer { return az }, reg)
+		svc := f.svc
+		admin := f.as(t, adminKey, "")
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		income := f.publishedPolicy(t, "income", incomeRule)
+		fl := f.createFlow(t, admin, chainFlow(`{"ref": "`+adult.BaseID.String()+`"}`, byID(income.ID)))
+		data := json.RawMessage(`{"applicant": {"age": 20, "income": 40000}}`)
+		for i := range 3 {
+			before := cacheMisses(t, reg)
+			res, err := svc.RunFlow(admin, fl.BaseID, data)
+			if err != nil || !res.Result {
+				t.Fatalf("run %d: %+v, %v", i, res, err)
+			}
+			if misses := cacheMisses(t, reg) - before; i > 0 && misses != 0 {
+				t.Errorf("run %d missed the cache %v times", i, misses)
+			}
+		}
+	})
+}
+
+func cacheMisses(t *testing.T, reg *prometheus.Registry) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0.0
+	for _, fam := range families {
+		if fam.GetName() != "verdict_cache_lookups_total" {
+			continue
+		}
+		for _, m := range fam.Metric {
+			for _, l := range m.Label {
+				if l.GetName() == "result" && l.GetValue() == "miss" {
+					total += m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	return total
+}

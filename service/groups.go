@@ -1,0 +1,370 @@
+package service
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/ent/base"
+	"github.com/verdict/verdict/ent/group"
+	"github.com/verdict/verdict/ent/groupmember"
+)
+
+// Group collects policy and flow bases of a tenant (api.md, "Groups").
+type Group struct {
+	ID          uuid.UUID `json:"id"`
+	Name        string    `json:"name"`
+	Description string    `json:"description"`
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"`
+}
+
+// GroupChanges are the fields a group create or update sets; nil leaves a
+// field as it is. A create needs Name.
+type GroupChanges struct {
+	Name        *string
+	Description *string
+}
+
+// GroupMember puts one base into one group; its ID is the API's memberId.
+type GroupMember struct {
+	ID        uuid.UUID  `json:"id"`
+	GroupID   uuid.UUID  `json:"groupId"`
+	Kind      authz.Kind `json:"kind"`
+	BaseID    uuid.UUID  `json:"baseId"`
+	CreatedAt time.Time  `json:"createdAt"`
+}
+
+// GroupMemberInput names the base to put into a group: Kind is policy or
+// flow, and must be the base's.
+type GroupMemberInput struct {
+	Kind   authz.Kind
+	BaseID uuid.UUID
+}
+
+func groupOf(g *ent.Group) *Group {
+	return &Group{ID: g.ID, Name: g.Name, Description: g.Description, CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt}
+}
+
+func groupMemberOf(m *ent.GroupMember) *GroupMember {
+	return &GroupMember{ID: m.ID, GroupID: m.GroupID, Kind: authz.Kind(m.Kind), BaseID: m.BaseID, CreatedAt: m.CreatedAt}
+}
+
+// groupsResource is the resource of every group action: groups carry no
+// owner or state of their own, so the tenant decides.
+func groupsResource(p *Principal) authz.Resource {
+	return authz.Resource{Kind: authz.KindGroup, TenantID: p.TenantID.String()}
+}
+
+func (c *GroupChanges) check(creating bool) error {
+	if creating && c.Name == nil || c.Name != nil && strings.TrimSpace(*c.Name) == "" {
+		return Invalid("name is required")
+	}
+	return nil
+}
+
+// tenantGroup finds a group of the caller's tenant; another tenant's is
+// not found.
+func tenantGroup(ctx context.Context, c *ent.GroupClient, p *Principal, id uuid.UUID) (*ent.Group, error) {
+	g, err := c.Query().Where(group.ID(id), group.OrganizationID(p.TenantID)).Only(ctx)
+	switch {
+	case ent.IsNotFound(err):
+		return nil, newError(CodeNotFound, "no group %s", id)
+	case err != nil:
+		return nil, unavailable(err)
+	}
+	return g, nil
+}
+
+// viewGroup finds a group the caller may look at.
+func (s *Service) viewGroup(ctx context.Context, p *Principal, id uuid.UUID) (*ent.Group, error) {
+	if err := s.authorize(ctx, p, authz.ActionView, groupsResource(p)); err != nil {
+		return nil, err
+	}
+	return tenantGroup(ctx, s.client.Group, p, id)
+}
+
+// groupEvent is an event about a group itself.
+func groupEvent(p *Principal, at time.Time, action auditevent.Action, g *ent.Group, details map[string]any) event {
+	return event{tenant: p.TenantID, at: at, action: action, kind: auditevent.KindGroup, group: &g.ID, actor: p, details: details}
+}
+
+// assignment is the `assigned` event of a base entering or leaving a group.
+func assignment(p *Principal, at time.Time, g *ent.Group, m *ent.GroupMember, direction string) event {
+	return event{tenant: p.TenantID, at: at, action: auditevent.ActionAssigned, kind: auditevent.Kind(m.Kind),
+		base: &m.BaseID, group: &g.ID, actor: p,
+		details: map[string]any{"direction": direction, "memberId": m.ID, "group": g.Name}}
+}
+
+// CreateGroup creates a group (POST /group).
+func (s *Service) CreateGroup(ctx context.Context, c GroupChanges) (*Group, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.check(true); err != nil {
+		return nil, err
+	}
+	if err := s.authorize(ctx, p, authz.ActionManageGroups, groupsResource(p)); err != nil {
+		return nil, err
+	}
+	var out *ent.Group
+	err = s.withTx(ctx, func(tx *ent.Tx) error {
+		now := s.timestamp()
+		create := tx.Group.Create().SetOrganizationID(p.TenantID).SetName(*c.Name).
+			SetCreatedAt(now).SetUpdatedAt(now)
+		if c.Description != nil {
+			create.SetDescription(*c.Description)
+		}
+		g, err := create.Save(ctx)
+		if err != nil {
+			return storeErr(err, "the group could not be created")
+		}
+		out = g
+		return recordInTx(ctx, tx, groupEvent(p, now, auditevent.ActionCreated, g, map[string]any{"name": g.Name}))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return groupOf(out), nil
+}
+
+// Group loads a group (GET /group/{groupId}).
+func (s *Service) Group(ctx context.Context, id uuid.UUID) (*Group, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	g, err := s.viewGroup(ctx, p, id)
+	if err != nil {
+		return nil, err
+	}
+	return groupOf(g), nil
+}
+
+// UpdateGroup renames or redescribes a group (PUT /group/{groupId}). Its
+// `edited` event gives each changed field's from and to; a request that
+// changes nothing stores nothing.
+func (s *Service) UpdateGroup(ctx context.Context, id uuid.UUID, c GroupChanges) (*Group, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.check(false); err != nil {
+		return nil, err
+	}
+	if err := s.authorize(ctx, p, authz.ActionManageGroups, groupsResource(p)); err != nil {
+		return nil, err
+	}
+	var out *ent.Group
+	err = s.withTx(ctx, func(tx *ent.Tx) error {
+		g, err := tenantGroup(ctx, tx.Group, p, id)
+		if err != nil {
+			return err
+		}
+		changed := map[string]any{}
+		update := g.Update()
+		if c.Name != nil && *c.Name != g.Name {
+			changed["name"] = map[string]any{"from": g.Name, "to": *c.Name}
+			update.SetName(*c.Name)
+		}
+		if c.Description != nil && *c.Description != g.Description {
+			changed["description"] = map[string]any{"from": g.Description, "to": *c.Description}
+			update.SetDescription(*c.Description)
+		}
+		out = g
+		if len(changed) == 0 {
+			return nil
+		}
+		now := s.timestamp()
+		if out, err = update.SetUpdatedAt(now).Save(ctx); err != nil {
+			return unavailable(err)
+		}
+		return recordInTx(ctx, tx, groupEvent(p, now, auditevent.ActionEdited, out, changed))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return groupOf(out), nil
+}
+
+// DeleteGroup deletes a group and its memberships in one transaction
+// (DELETE /group/{groupId}); the bases stay. Each membership ends with an
+// `assigned` event, so a base's history shows it leaving the group.
+func (s *Service) DeleteGroup(ctx context.Context, id uuid.UUID) error {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return err
+	}
+	if err := s.authorize(ctx, p, authz.ActionManageGroups, groupsResource(p)); err != nil {
+		return err
+	}
+	return s.withTx(ctx, func(tx *ent.Tx) error {
+		g, err := tenantGroup(ctx, tx.Group, p, id)
+		if err != nil {
+			return err
+		}
+		members, err := tx.GroupMember.Query().Where(groupmember.GroupID(g.ID)).Order(groupmember.ByID()).All(ctx)
+		if err != nil {
+			return unavailable(err)
+		}
+		if _, err := tx.GroupMember.Delete().Where(groupmember.GroupID(g.ID)).Exec(ctx); err != nil {
+			return unavailable(err)
+		}
+		if err := tx.Group.DeleteOne(g).Exec(ctx); err != nil {
+			return unavailable(err)
+		}
+		now := s.timestamp()
+		for _, m := range members {
+			if err := recordInTx(ctx, tx, assignment(p, now, g, m, "removed")); err != nil {
+				return err
+			}
+		}
+		return recordInTx(ctx, tx, groupEvent(p, now, auditevent.ActionDeleted, g,
+			map[string]any{"name": g.Name, "members": len(members)}))
+	})
+}
+
+// Groups lists the tenant's groups, newest first (GET /groups). Query
+// filters by name; groups have no group to filter by.
+func (s *Service) Groups(ctx context.Context, o ListOptions) (*Page[Group], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	limit, err := o.limit()
+	if err != nil {
+		return nil, err
+	}
+	if o.GroupID != nil {
+		return nil, Invalid("groupId does not filter groups")
+	}
+	if err := s.authorize(ctx, p, authz.ActionView, groupsResource(p)); err != nil {
+		return nil, err
+	}
+	q := s.client.Group.Query().Where(group.OrganizationID(p.TenantID))
+	if o.Query != "" {
+		q = q.Where(group.NameContainsFold(o.Query))
+	}
+	if o.Cursor != "" {
+		after, err := decodeCursor(o.Cursor)
+		if err != nil {
+			return nil, err
+		}
+		q = q.Where(group.IDLT(after))
+	}
+	groups, err := q.Order(ent.Desc(group.FieldID)).Limit(limit + 1).All(ctx)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	return pageOf(groups, limit, func(g *ent.Group) uuid.UUID { return g.ID },
+		func(g *ent.Group) Group { return *groupOf(g) }), nil
+}
+
+// AddGroupMember puts a base into a group (POST /group/{groupId}/member).
+// The base must be one the caller may see, of the tenant (else not found)
+// and not deleted; a base already in the group is a conflict.
+func (s *Service) AddGroupMember(ctx context.Context, groupID uuid.UUID, in GroupMemberInput) (*GroupMember, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if in.Kind != authz.KindPolicy && in.Kind != authz.KindFlow {
+		return nil, Invalid("kind must be %q or %q", authz.KindPolicy, authz.KindFlow)
+	}
+	if err := s.authorize(ctx, p, authz.ActionManageGroups, groupsResource(p)); err != nil {
+		return nil, err
+	}
+	b, err := s.client.Base.Query().
+		Where(base.ID(in.BaseID), base.OrganizationID(p.TenantID), base.KindEQ(base.Kind(in.Kind))).Only(ctx)
+	switch {
+	case ent.IsNotFound(err):
+		return nil, newError(CodeNotFound, "no %s %s", in.Kind, in.BaseID)
+	case err != nil:
+		return nil, unavailable(err)
+	case b.DeletedAt != nil:
+		return nil, newError(CodeDeleted, "%s %s was deleted", in.Kind, b.ID)
+	}
+	if err := s.authorize(ctx, p, authz.ActionView, resourceOf(b)); err != nil {
+		return nil, err
+	}
+	var out *ent.GroupMember
+	err = s.withTx(ctx, func(tx *ent.Tx) error {
+		g, err := tenantGroup(ctx, tx.Group, p, groupID)
+		if err != nil {
+			return err
+		}
+		now := s.timestamp()
+		m, err := tx.GroupMember.Create().SetGroupID(g.ID).SetBaseID(b.ID).SetKind(groupmember.Kind(b.Kind)).
+			SetCreatedAt(now).Save(ctx)
+		if err != nil {
+			return storeErr(err, "the "+string(b.Kind)+" "+b.ID.String()+" is in the group already")
+		}
+		out = m
+		return recordInTx(ctx, tx, assignment(p, now, g, m, "added"))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return groupMemberOf(out), nil
+}
+
+// RemoveGroupMember takes a base out of a group (DELETE
+// /group/{groupId}/member/{memberId}).
+func (s *Service) RemoveGroupMember(ctx context.Context, groupID, memberID uuid.UUID) error {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return err
+	}
+	if err := s.authorize(ctx, p, authz.ActionManageGroups, groupsResource(p)); err != nil {
+		return err
+	}
+	return s.withTx(ctx, func(tx *ent.Tx) error {
+		g, err := tenantGroup(ctx, tx.Group, p, groupID)
+		if err != nil {
+			return err
+		}
+		m, err := tx.GroupMember.Query().Where(groupmember.ID(memberID), groupmember.GroupID(g.ID)).Only(ctx)
+		switch {
+		case ent.IsNotFound(err):
+			return newError(CodeNotFound, "group %s has no member %s", g.ID, memberID)
+		case err != nil:
+			return unavailable(err)
+		}
+		if err := tx.GroupMember.DeleteOne(m).Exec(ctx); err != nil {
+			return unavailable(err)
+		}
+		return recordInTx(ctx, tx, assignment(p, s.timestamp(), g, m, "removed"))
+	})
+}
+
+// GroupPolicies lists the policies of a group the caller may see, like
+// Policies (GET /group/{groupId}/policies).
+func (s *Service) GroupPolicies(ctx context.Context, groupID uuid.UUID, o ListOptions) (*Page[Summary], error) {
+	if err := inGroup(&o, groupID); err != nil {
+		return nil, err
+	}
+	return s.listBases(ctx, s.policyKind, o)
+}
+
+// GroupFlows lists the flows of a group the caller may see, like Flows
+// (GET /group/{groupId}/flows).
+func (s *Service) GroupFlows(ctx context.Context, groupID uuid.UUID, o ListOptions) (*Page[FlowSummary], error) {
+	if err := inGroup(&o, groupID); err != nil {
+		return nil, err
+	}
+	return s.listBases(ctx, s.flowKind, o)
+}
+
+func inGroup(o *ListOptions, groupID uuid.UUID) error {
+	if o.GroupID != nil && *o.GroupID != groupID {
+		return Invalid("groupId %s contradicts the group %s of the path", *o.GroupID, groupID)
+	}
+	o.GroupID = &groupID
+	return nil
+}
