@@ -34,6 +34,10 @@ type fixture struct {
 	srv  *server
 	acme *service.Bootstrapped
 	logs *logBuffer
+	// t reports responses that depart from openapi.json; contract is
+	// that document.
+	t        testing.TB
+	contract *contract
 }
 
 type setup struct {
@@ -70,7 +74,7 @@ func newFixture(t testing.TB, db *database.DB, opts ...func(*setup)) *fixture {
 		}
 		st.authorizer = az
 	}
-	f := &fixture{db: db, reg: prometheus.NewRegistry(), logs: &logBuffer{}}
+	f := &fixture{db: db, reg: prometheus.NewRegistry(), logs: &logBuffer{}, t: t, contract: contractOf(t)}
 	var err error
 	f.svc, err = service.New(service.Config{DB: db, Authorizer: st.authorizer, Registerer: f.reg})
 	if err != nil {
@@ -95,7 +99,8 @@ func newFixture(t testing.TB, db *database.DB, opts ...func(*setup)) *fixture {
 }
 
 // do sends a request through the whole handler. header holds name, value
-// pairs.
+// pairs. Every response must match openapi.json: a departure fails the
+// test (with Errorf, as requests may come from other goroutines).
 func (f *fixture) do(method, path string, body io.Reader, header ...string) *httptest.ResponseRecorder {
 	r := httptest.NewRequest(method, path, body)
 	for i := 0; i+1 < len(header); i += 2 {
@@ -103,6 +108,10 @@ func (f *fixture) do(method, path string, body io.Reader, header ...string) *htt
 	}
 	w := httptest.NewRecorder()
 	f.srv.ServeHTTP(w, r)
+	if problems := f.contract.check(f.srv, r, w); len(problems) > 0 {
+		f.t.Errorf("%s %s answered %d %s, which openapi.json does not allow:\n%s",
+			method, path, w.Code, w.Body, strings.Join(problems, "\n"))
+	}
 	return w
 }
 
