@@ -9,8 +9,39 @@ import (
 )
 
 // BenchmarkRun runs a three-node flow (start → policy → return) with
-// policies already compiled, as a warm service cache would supply them.
+// policies already compiled, as a warm service cache would supply them,
+// preparing the definition on every run.
 func BenchmarkRun(b *testing.B) {
+	d, data, raw, resolver := benchFlow(b)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := Run(ctx, d, data, raw, resolver, Options{})
+		if err != nil || !res.Result {
+			b.Fatalf("Run = %+v, %v", res, err)
+		}
+	}
+}
+
+// BenchmarkPlanRun is BenchmarkRun with the definition prepared once, as
+// the service's definition cache keeps it.
+func BenchmarkPlanRun(b *testing.B) {
+	d, data, raw, resolver := benchFlow(b)
+	plan, err := Prepare(d)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := plan.Run(ctx, data, raw, resolver, Options{})
+		if err != nil || !res.Result {
+			b.Fatalf("Run = %+v, %v", res, err)
+		}
+	}
+}
+
+func benchFlow(b *testing.B) (*Definition, any, json.RawMessage, benchResolver) {
 	d := &Definition{FormatVersion: 1, Nodes: []Node{
 		{ID: "s", Type: "start", Policy: &PolicyRef{ID: "P-AGE"}, OnTrue: []string{"p"}, OnFalse: []string{"no"}},
 		{ID: "p", Type: "policy", Policy: &PolicyRef{BaseID: "B-INCOME"}, OnTrue: []string{"yes"}, OnFalse: []string{"no"}},
@@ -22,15 +53,7 @@ func BenchmarkRun(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	resolver := benchResolver{newFakeResolver(b).records}
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		res, err := Run(ctx, d, data, raw, resolver, Options{})
-		if err != nil || !res.Result {
-			b.Fatalf("Run = %+v, %v", res, err)
-		}
-	}
+	return d, data, raw, benchResolver{newFakeResolver(b).records}
 }
 
 // benchResolver is a lookup without the fake's call log.

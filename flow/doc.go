@@ -6,8 +6,9 @@
 // reference's nested YAML, UI graph and flat YAML — and are all converted
 // to one Definition on input, so that validation and the runner deal with
 // a single shape. Validate lists every problem for a stage (save, publish,
-// run); Run validates for running and then executes depth-first, stopping
-// fail closed at the first node that cannot be evaluated.
+// run); Prepare validates for running once and yields a Plan, which runs
+// any number of inputs depth-first, stopping fail closed at the first node
+// that cannot be evaluated. Run does both for a single run.
 //
 // The package knows nothing of storage, users or HTTP: a PolicyResolver
 // supplied by the caller finds the compiled policies.

@@ -3,6 +3,7 @@ package flow
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/verdict/verdict/engine"
@@ -16,11 +17,12 @@ const (
 )
 
 // fakeResolver serves compiled policies from memory: records by record id,
-// bases pointing at their latest record.
+// bases pointing at their latest record. Runs may share it concurrently.
 type fakeResolver struct {
 	records map[string]*ResolvedPolicy
 	bases   map[string]string
 	err     error // when set, every call fails with it
+	mu      sync.Mutex
 	calls   []PolicyRef
 }
 
@@ -42,7 +44,9 @@ func newFakeResolver(t testing.TB) *fakeResolver {
 }
 
 func (f *fakeResolver) ResolvePolicy(_ context.Context, ref PolicyRef) (*ResolvedPolicy, error) {
+	f.mu.Lock()
 	f.calls = append(f.calls, ref)
+	f.mu.Unlock()
 	if f.err != nil {
 		return nil, f.err
 	}

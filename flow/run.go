@@ -42,34 +42,69 @@ type Options struct {
 	MaxNodeExecutions int
 }
 
-// Run validates d for StageRun (errors give a *DefinitionError and nothing
-// runs) and executes it on data, the output of engine.DecodeData. rawData
+// Run prepares d and runs it once: Prepare's *DefinitionError when d is
+// not valid for running, otherwise what Plan.Run returns. A caller that
+// runs one definition many times prepares it once instead.
+func Run(ctx context.Context, d *Definition, data any, rawData json.RawMessage, resolver PolicyResolver, opts Options) (*Result, error) {
+	p, err := Prepare(d)
+	if err != nil {
+		return nil, err
+	}
+	return p.Run(ctx, data, rawData, resolver, opts)
+}
+
+// Plan is a definition ready to run: validated for StageRun, its nodes
+// connected. None of that depends on the input, so it is done once per
+// definition rather than once per run. A Plan does not change once
+// prepared and is safe for concurrent use.
+type Plan struct {
+	g     graph
+	start int
+}
+
+// Prepare validates d for StageRun and returns its plan; when d is not
+// valid, a *DefinitionError lists every problem. The plan reads d's nodes
+// as it runs, so d must not change afterwards.
+func Prepare(d *Definition) (*Plan, error) {
+	if d == nil {
+		d = &Definition{}
+	}
+	p := &Plan{g: newGraph(d)}
+	if problems := p.g.validate(StageRun); len(problems.Errors) > 0 {
+		return nil, &DefinitionError{Details: problems.Errors}
+	}
+	// Validation leaves exactly one root: the start node.
+	p.start = p.g.roots[0]
+	return p, nil
+}
+
+// children are the nodes node i's onTrue, onFalse and next lists lead to.
+// Validation leaves no branch id that names no node, so node i's targets
+// are exactly those three lists in order.
+func (p *Plan) children(i int) (onTrue, onFalse, next []int) {
+	n := &p.g.d.Nodes[i]
+	t := p.g.targets(i)
+	f, x := len(n.OnTrue), len(n.OnTrue)+len(n.OnFalse)
+	return t[:f], t[f:x], t[x:]
+}
+
+// Run executes the plan on data, the output of engine.DecodeData. rawData
 // is the input JSON, echoed as each response's data; when empty, data is
 // echoed instead. A node that cannot be evaluated stops the run with a
 // false result and the reason in Errors; only a resolver failure other
 // than ErrPolicyNotFound, or ctx ending, makes Run return an error.
-func Run(ctx context.Context, d *Definition, data any, rawData json.RawMessage, resolver PolicyResolver, opts Options) (*Result, error) {
-	if d == nil {
-		d = &Definition{}
-	}
-	g := newGraph(d)
-	if p := g.validate(StageRun); len(p.Errors) > 0 {
-		return nil, &DefinitionError{Details: p.Errors}
-	}
+func (p *Plan) Run(ctx context.Context, data any, rawData json.RawMessage, resolver PolicyResolver, opts Options) (*Result, error) {
 	obj, ok := data.(map[string]any)
 	if !ok {
 		return nil, engine.ErrDataNotObject
 	}
-	// Validation leaves exactly one root: the start node.
-	start := &d.Nodes[g.roots[0]]
 	r := runner{
 		ctx:      ctx,
 		resolver: resolver,
 		data:     obj,
 		input:    data,
-		nodes:    d.Nodes,
-		index:    g.index,
-		start:    start,
+		plan:     p,
+		nodes:    p.g.d.Nodes,
 		limit:    opts.MaxNodeExecutions,
 	}
 	if len(rawData) > 0 {
@@ -78,17 +113,18 @@ func Run(ctx context.Context, d *Definition, data any, rawData json.RawMessage, 
 	if r.limit <= 0 {
 		r.limit = DefaultMaxNodeExecutions
 	}
+	start := &r.nodes[p.start]
 	r.res = &Result{
-		NodeID:        r.start.ID,
-		NodeName:      r.start.Name,
+		NodeID:        start.ID,
+		NodeName:      start.Name,
 		ExecutionPath: []string{},
 		Errors:        []string{},
-		NodeResponses: make([]NodeResponse, 0, len(d.Nodes)),
+		NodeResponses: make([]NodeResponse, 0, len(r.nodes)),
 	}
 	if r.res.NodeName == "" {
 		r.res.NodeName = "Start"
 	}
-	v, err := r.exec(r.start)
+	v, err := r.exec(p.start)
 	switch {
 	case errors.Is(err, errStopped):
 		// Fail closed: a run that did not finish never approves.
@@ -120,16 +156,15 @@ type runner struct {
 	resolver PolicyResolver
 	data     map[string]any
 	input    any // echoed as each response's data
+	plan     *Plan
 	nodes    []Node
-	index    map[string]int
-	start    *Node
 	limit    int
 	count    int
 	res      *Result
 }
 
-// exec runs a node and its taken branch depth-first (§7.2).
-func (r *runner) exec(n *Node) (value, error) {
+// exec runs node i and its taken branch depth-first (§7.2).
+func (r *runner) exec(i int) (value, error) {
 	if err := r.ctx.Err(); err != nil {
 		return value{}, err
 	}
@@ -137,6 +172,7 @@ func (r *runner) exec(n *Node) (value, error) {
 		return value{}, r.stop(fmt.Sprintf("flow stopped: more than %d node executions", r.limit))
 	}
 	r.count++
+	n := &r.nodes[i]
 	switch n.Type {
 	case TypeReturn:
 		b, _ := n.ReturnValue.(bool)
@@ -145,12 +181,13 @@ func (r *runner) exec(n *Node) (value, error) {
 		start := time.Now()
 		resp := customResponse(*n.Outcome, r.input)
 		r.respond(n, resp, NodeExecution{Total: Nanos(time.Since(start))})
-		return r.branch(value{b: true, outcome: n.Outcome}, n.Next)
+		_, _, next := r.plan.children(i)
+		return r.branch(value{b: true, outcome: n.Outcome}, next)
 	}
-	return r.policy(n)
+	return r.policy(i, n)
 }
 
-func (r *runner) policy(n *Node) (value, error) {
+func (r *runner) policy(i int, n *Node) (value, error) {
 	start := time.Now()
 	rp, err := r.resolver.ResolvePolicy(r.ctx, *n.Policy)
 	database := time.Since(start)
@@ -185,10 +222,11 @@ func (r *runner) policy(n *Node) (value, error) {
 	if legacy, ok := n.ReturnValue.(bool); ok && !legacy {
 		b = false
 	}
+	onTrue, onFalse, _ := r.plan.children(i)
 	if b {
-		return r.branch(value{b: true}, n.OnTrue)
+		return r.branch(value{b: true}, onTrue)
 	}
-	return r.branch(value{}, n.OnFalse)
+	return r.branch(value{}, onFalse)
 }
 
 // evaluate runs a resolved policy the way a stored policy run does.
@@ -212,9 +250,9 @@ func (r *runner) evaluate(rp *ResolvedPolicy) (*engine.Result, error) {
 
 // branch runs the children of a taken branch in order; the last child's
 // value wins, and a node without children keeps its own.
-func (r *runner) branch(v value, ids []string) (value, error) {
-	for _, id := range ids {
-		child, err := r.exec(&r.nodes[r.index[id]])
+func (r *runner) branch(v value, children []int) (value, error) {
+	for _, i := range children {
+		child, err := r.exec(i)
 		if err != nil {
 			return value{}, err
 		}
@@ -227,7 +265,7 @@ func (r *runner) respond(n *Node, resp *engine.Result, exec NodeExecution) {
 	r.res.NodeResponses = append(r.res.NodeResponses, NodeResponse{
 		NodeID: n.ID, NodeType: n.Type, Response: resp, Execution: exec,
 	})
-	if n != r.start {
+	if n != &r.nodes[r.plan.start] {
 		r.res.ExecutionPath = append(r.res.ExecutionPath, n.ID)
 	}
 }

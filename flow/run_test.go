@@ -6,6 +6,7 @@ import (
 	"errors"
 	"reflect"
 	"regexp"
+	"sync"
 	"testing"
 
 	"github.com/verdict/verdict/engine"
@@ -238,6 +239,10 @@ func TestRunRejectsAnInvalidDefinitionWithoutRunningIt(t *testing.T) {
 			if !reflect.DeepEqual(de.Details, tt.want) || de.Message() != "invalid flow definition" {
 				t.Errorf("details %q, want %q", de.Details, tt.want)
 			}
+			plan, err := Prepare(tt.def)
+			if !errors.As(err, &de) || plan != nil || !reflect.DeepEqual(de.Details, tt.want) {
+				t.Errorf("Prepare = %v, %v; want the details of Run", plan, err)
+			}
 			if len(resolver.calls) != 0 {
 				t.Errorf("resolver called %d times", len(resolver.calls))
 			}
@@ -280,15 +285,19 @@ func TestRunRefusesDataThatIsNotAnObject(t *testing.T) {
 	}
 }
 
-func TestRunStopsAfterTheMaximumOfNodeExecutions(t *testing.T) {
-	// Every policy node branches twice into the next layer, so the
-	// executions double with each layer.
-	d := &Definition{FormatVersion: 1, Nodes: []Node{
+// doubling branches twice from every policy node into the next layer, so
+// the executions double with each layer.
+func doubling() *Definition {
+	return &Definition{FormatVersion: 1, Nodes: []Node{
 		{ID: "s", Type: "start", Policy: &PolicyRef{ID: "P-AGE"}, OnTrue: []string{"a", "a"}},
 		{ID: "a", Type: "policy", Policy: &PolicyRef{ID: "P-AGE"}, OnTrue: []string{"b", "b"}},
 		{ID: "b", Type: "policy", Policy: &PolicyRef{ID: "P-AGE"}, OnTrue: []string{"t", "t"}},
 		{ID: "t", Type: "return", ReturnValue: true},
 	}}
+}
+
+func TestRunStopsAfterTheMaximumOfNodeExecutions(t *testing.T) {
+	d := doubling()
 	input := `{"applicant": {"age": 20}}`
 	res, err := run(t, d, input, Options{})
 	if err != nil || !res.Result || len(res.Errors) != 0 || len(res.NodeResponses) != 7 {
@@ -345,6 +354,96 @@ func TestRunEchoesDecodedDataWithoutRawInput(t *testing.T) {
 	if got := res.NodeResponses[0].Response.Data; !reflect.DeepEqual(got, data) {
 		t.Errorf("data = %v", got)
 	}
+}
+
+// TestAPlanRunsLikeRunHoweverOftenAndConcurrentlyItRuns prepares each
+// definition once and runs its inputs interleaved, in several goroutines at
+// once: every result must be the one a fresh Run gives.
+func TestAPlanRunsLikeRunHoweverOftenAndConcurrentlyItRuns(t *testing.T) {
+	type input struct {
+		json string
+		opts Options
+	}
+	unresolved := fx2()
+	unresolved.Nodes[1].Policy = &PolicyRef{ID: "00000000-0000-0000-0000-000000000000"}
+	broken := fx1()
+	broken.Nodes[0].Policy = &PolicyRef{Ref: "P-BROKEN"}
+	tests := []struct {
+		name   string
+		def    *Definition
+		inputs []input
+	}{
+		{"FX 2: every path, and a policy error", fx2(), []input{
+			{json: `{"applicant": {"age": 30, "income": 45000}}`},
+			{json: `{"applicant": {"age": 30, "income": 20000}}`},
+			{json: `{"applicant": {"age": 15, "income": 90000}}`},
+			{json: `{"applicant": {"age": 30}}`},
+		}},
+		{"FX 5: an unresolvable policy", unresolved, []input{
+			{json: `{"applicant": {"age": 30}}`},
+			{json: `{"applicant": {"age": 10}}`},
+		}},
+		{"FX 8: converging branches", mustParse(t, fx8Body), []input{
+			{json: `{"applicant": {"age": 16}}`},
+			{json: `{"applicant": {"age": 40, "income": 100}}`},
+			{json: `{"applicant": {"age": 40, "income": 100000}}`},
+		}},
+		{"a policy that does not parse", broken, []input{{json: `{"applicant": {"age": 20}}`}}},
+		{"within and beyond the limit of node executions", doubling(), []input{
+			{json: `{"applicant": {"age": 20}}`},
+			{json: `{"applicant": {"age": 20}}`, opts: Options{MaxNodeExecutions: 5}},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want := make([]*Result, len(tt.inputs))
+			for i, in := range tt.inputs {
+				res, err := run(t, tt.def, in.json, in.opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want[i] = untimed(res)
+			}
+			plan, err := Prepare(tt.def)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resolver := newFakeResolver(t)
+			var wg sync.WaitGroup
+			for g := range 4 {
+				wg.Go(func() {
+					for k := range 25 {
+						i := (g + k) % len(tt.inputs)
+						in := tt.inputs[i]
+						data, err := engine.DecodeData([]byte(in.json), engine.Limits{})
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						got, err := plan.Run(context.Background(), data, json.RawMessage(in.json), resolver, in.opts)
+						if err != nil || !reflect.DeepEqual(untimed(got), want[i]) {
+							t.Errorf("run %d of %s:\n got %+v, %v\nwant %+v", k, in.json, got, err, want[i])
+							return
+						}
+						if got.Outcome != nil {
+							// Results are the caller's to change.
+							*got.Outcome = "changed"
+						}
+					}
+				})
+			}
+			wg.Wait()
+		})
+	}
+}
+
+// untimed zeroes the timings of a result, the only part that differs from
+// one run to the next.
+func untimed(res *Result) *Result {
+	for i := range res.NodeResponses {
+		res.NodeResponses[i].Execution = NodeExecution{}
+	}
+	return res
 }
 
 // fx2ReviewJSON is the whole result of FX 2's manual-review run, with the

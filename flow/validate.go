@@ -30,7 +30,8 @@ func Validate(d *Definition, stage Stage) Problems {
 	if d == nil {
 		d = &Definition{}
 	}
-	return newGraph(d).validate(stage)
+	g := newGraph(d)
+	return g.validate(stage)
 }
 
 // graph is a definition's nodes connected by their branches.
@@ -44,9 +45,11 @@ type graph struct {
 	reachable []bool
 }
 
-func newGraph(d *Definition) *graph {
+// newGraph returns the graph itself so that a Plan can hold it without an
+// allocation of its own.
+func newGraph(d *Definition) graph {
 	n := len(d.Nodes)
-	g := &graph{d: d, index: make(map[string]int, n), offsets: make([]int, n+1), reachable: make([]bool, n)}
+	g := graph{d: d, index: make(map[string]int, n), offsets: make([]int, n+1), reachable: make([]bool, n)}
 	branches := 0
 	for i, node := range d.Nodes {
 		if _, dup := g.index[node.ID]; !dup && node.ID != "" {

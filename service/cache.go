@@ -42,7 +42,9 @@ type runCache struct {
 	records    *expirable.LRU[uuid.UUID, *ent.Record]
 	programs   *lru.Cache[programKey, *compiled]
 	generation atomic.Uint64
-	lookups    *prometheus.CounterVec // by cache and result (hit, miss)
+	// lookups also counts the service's flow definition and principal
+	// caches, by cache and result (hit, miss).
+	lookups *prometheus.CounterVec
 }
 
 // DefaultCacheSize is the number of compiled programs kept when Config
@@ -60,7 +62,7 @@ func newRunCache(size int, reg prometheus.Registerer) (*runCache, error) {
 	c := &runCache{
 		lookups: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "verdict_cache_lookups_total",
-			Help: "Run cache lookups by cache (base, record, program) and result (hit, miss).",
+			Help: "Run cache lookups by cache (base, record, program, definition, principal) and result (hit, miss).",
 		}, []string{"cache", "result"}),
 	}
 	c.bases = expirable.NewLRU[uuid.UUID, *ent.Base](size, nil, ResolutionTTL)

@@ -48,15 +48,15 @@ func (s *Service) runFlow(ctx context.Context, baseID, recordID uuid.UUID, rawDa
 	if err != nil {
 		return nil, err
 	}
-	d, err := s.definition(target.record)
+	plan, err := s.flowPlan(target.record)
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.execute(ctx, s.resolverFor(p), d, data, rawData)
+	res, err := s.execute(ctx, s.resolverFor(p), plan, data, rawData)
 	if err != nil {
 		return nil, err
 	}
-	s.recordExecution(p, target, res.Result, nil, time.Since(t.start))
+	s.recordExecution(p, target, res.Result, nil, res.Errors, time.Since(t.start))
 	return res, nil
 }
 
@@ -79,23 +79,23 @@ func (s *Service) TestFlow(ctx context.Context, definition, rawData json.RawMess
 	if err := s.authorize(ctx, p, authz.ActionCreate, newBaseResource(p, base.KindFlow)); err != nil {
 		return nil, err
 	}
-	d, err := parseDefinition(definition)
+	plan, err := prepareDefinition(definition)
 	if err != nil {
 		return nil, err
 	}
-	return s.execute(ctx, s.resolverFor(p), d, data, rawData)
+	return s.execute(ctx, s.resolverFor(p), plan, data, rawData)
 }
 
 // execute is the one runner of flows: stored runs, ad hoc tests and the
 // tests that gate a publish.
-func (s *Service) execute(ctx context.Context, r *policyResolver, d *flow.Definition, data map[string]any, rawData json.RawMessage) (*FlowResult, error) {
-	res, err := flow.Run(ctx, d, data, rawData, r, flow.Options{})
+func (s *Service) execute(ctx context.Context, r *policyResolver, plan *flow.Plan, data map[string]any, rawData json.RawMessage) (*FlowResult, error) {
+	res, err := plan.Run(ctx, data, rawData, r, flow.Options{})
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) {
 			return nil, e
 		}
-		return nil, definitionError(err)
+		return nil, internal(err)
 	}
 	var engineTime time.Duration
 	for _, n := range res.NodeResponses {
@@ -110,6 +110,10 @@ func (s *Service) execute(ctx context.Context, r *policyResolver, d *flow.Defini
 // test refuses the publish, and so does a run that could not finish (the
 // authorizer or the database failing).
 func (s *Service) runFlowTests(ctx context.Context, p *Principal, d *flow.Definition, tests []TestCase) error {
+	plan, err := flow.Prepare(d)
+	if err != nil {
+		return definitionError(err)
+	}
 	r := s.resolverFor(p)
 	var failing []string
 	for _, tc := range tests {
@@ -123,7 +127,7 @@ func (s *Service) runFlowTests(ctx context.Context, p *Principal, d *flow.Defini
 			failing = append(failing, tc.Name)
 			continue
 		}
-		res, err := s.execute(ctx, r, d, data, tc.Data)
+		res, err := s.execute(ctx, r, plan, data, tc.Data)
 		if err != nil {
 			return err
 		}
@@ -167,8 +171,8 @@ func (e flowExpectation) metBy(res *flow.Result) bool {
 
 // parsedFlow is a stored definition ready to run, or why it is not.
 type parsedFlow struct {
-	def *flow.Definition
-	err error
+	plan *flow.Plan
+	err  error
 }
 
 func newFlowCache(size int) (*lru.Cache[programKey, *parsedFlow], error) {
@@ -178,18 +182,33 @@ func newFlowCache(size int) (*lru.Cache[programKey, *parsedFlow], error) {
 	return lru.New[programKey, *parsedFlow](size)
 }
 
-// definition parses a record's definition once per revision, like
-// program compiles a rule text.
-func (s *Service) definition(r *ent.Record) (*flow.Definition, error) {
+// flowPlan parses and prepares a record's definition once per revision,
+// like program compiles a rule text, so that a warm run neither decodes
+// nor validates it.
+func (s *Service) flowPlan(r *ent.Record) (*flow.Plan, error) {
 	key := programKey{record: r.ID, revision: r.Revision}
 	if c, ok := s.flows.Get(key); ok {
 		s.cache.count("definition", true)
-		return c.def, c.err
+		return c.plan, c.err
 	}
 	s.cache.count("definition", false)
-	d, err := parseDefinition(r.Definition)
-	s.flows.Add(key, &parsedFlow{def: d, err: err})
-	return d, err
+	plan, err := prepareDefinition(r.Definition)
+	s.flows.Add(key, &parsedFlow{plan: plan, err: err})
+	return plan, err
+}
+
+// prepareDefinition decodes a definition in any accepted form and
+// prepares it to run.
+func prepareDefinition(raw json.RawMessage) (*flow.Plan, error) {
+	d, err := parseDefinition(raw)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := flow.Prepare(d)
+	if err != nil {
+		return nil, definitionError(err)
+	}
+	return plan, nil
 }
 
 // policyResolver resolves the policies of a flow for one caller, exactly

@@ -410,6 +410,45 @@ func TestAFlowRunRecordsItsExecution(t *testing.T) {
 	})
 }
 
+func TestAFlowRunThatStoppedRecordsWhyInItsExecution(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		fl := f.createFlow(t, admin, adultFlow(byID(adult.ID)))
+		finished, err := f.svc.RunFlowVersion(admin, fl.ID, json.RawMessage(`{"applicant": {"age": 20}}`))
+		if err != nil || len(finished.Errors) != 0 {
+			t.Fatalf("finished run %+v, %v", finished, err)
+		}
+		stopped, err := f.svc.RunFlowVersion(admin, fl.ID, json.RawMessage(`{"applicant": {}}`))
+		want := []any{`node "s": Missing property: property 'age' not found at $.applicant`}
+		if err != nil || stopped.Result || !reflect.DeepEqual(stopped.Errors, []string{want[0].(string)}) {
+			t.Fatalf("stopped run %+v, %v", stopped, err)
+		}
+		f.svc.Close()
+		evs, err := db.Client().AuditEvent.Query().Where(auditevent.ActionEQ(auditevent.ActionExecuted)).All(context.Background())
+		if err != nil || len(evs) != 2 {
+			t.Fatalf("executed events %+v, %v", evs, err)
+		}
+		// The finished run approved, the stopped one did not.
+		for _, ev := range evs {
+			errs, recorded := ev.Details["errors"]
+			switch ev.Details["result"] {
+			case true:
+				if recorded {
+					t.Errorf("the finished run recorded errors %v", errs)
+				}
+			case false:
+				if !reflect.DeepEqual(errs, want) {
+					t.Errorf("the stopped run recorded %+v, want errors %v", ev.Details, want)
+				}
+			default:
+				t.Errorf("executed event %+v", ev.Details)
+			}
+		}
+	})
+}
+
 // fixtureWith is newFixture with the service's configuration in the
 // test's hands: an authorizer wrapped by wrap, and a registry.
 func fixtureWith(t *testing.T, db *database.DB, wrap func(authz.Authorizer) authz.Authorizer, reg prometheus.Registerer) *fixture {

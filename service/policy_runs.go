@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -60,7 +61,7 @@ func (s *Service) runPolicy(ctx context.Context, baseID, recordID uuid.UUID, raw
 	s.metrics.evaluations.WithLabelValues("policy", outcomeLabel(res.Result, res.Error != nil)).Inc()
 	s.metrics.engineTime.WithLabelValues("policy").Observe(t.engine.Seconds())
 	out.Execution = t.execution()
-	s.recordExecution(p, target, res.Result, res.Error, time.Duration(out.Execution.Total))
+	s.recordExecution(p, target, res.Result, res.Error, nil, time.Duration(out.Execution.Total))
 	return out, nil
 }
 
@@ -157,14 +158,19 @@ func (s *Service) program(r *ent.Record) *compiled {
 	return c
 }
 
-// recordExecution queues the `executed` audit event of a run.
-func (s *Service) recordExecution(p *Principal, t *target, result bool, runErr *engine.Error, took time.Duration) {
+// recordExecution queues the `executed` audit event of a run: a policy
+// run's error is runErr, the reasons a flow run stopped are errs.
+func (s *Service) recordExecution(p *Principal, t *target, result bool, runErr *engine.Error, errs []string, took time.Duration) {
 	details := map[string]any{"result": result, "durationNs": took.Nanoseconds(), "status": string(t.record.Status)}
 	if t.record.Version != nil {
 		details["version"] = *t.record.Version
 	}
 	if runErr != nil {
 		details["error"] = runErr.Message
+	}
+	if len(errs) > 0 {
+		// A copy: the event is stored after the caller has the result.
+		details["errors"] = slices.Clone(errs)
 	}
 	s.execLog.add(event{tenant: p.TenantID, at: s.timestamp(), action: auditevent.ActionExecuted,
 		kind: auditevent.Kind(t.base.Kind), base: &t.base.ID, record: &t.record.ID, actor: p, details: details})
