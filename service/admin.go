@@ -23,8 +23,12 @@ import (
 // an `edited` audit event of kind member or key; the Operator's reuse the
 // same functions with no actor, and so write none.
 
-// Member is a user's membership of an organization.
+// Member is a user's membership of an organization. ID is the
+// membership's own id: it lasts as long as the membership, whatever role
+// changes, and orders the members list. REST names a member by user id and
+// shows no other (api.md), so it is not encoded.
 type Member struct {
+	ID        uuid.UUID  `json:"-"`
 	User      User       `json:"user"`
 	Role      authz.Role `json:"role"`
 	CreatedAt time.Time  `json:"createdAt"`
@@ -48,7 +52,7 @@ type KeyRequest struct {
 }
 
 func memberOf(m *ent.Membership) Member {
-	return Member{User: *userOf(m.Edges.User), Role: authz.Role(m.Role), CreatedAt: m.CreatedAt}
+	return Member{ID: m.ID, User: *userOf(m.Edges.User), Role: authz.Role(m.Role), CreatedAt: m.CreatedAt}
 }
 
 // adminChange records an administrative change in the transaction that
@@ -83,6 +87,40 @@ func (s *Service) Members(ctx context.Context, o ListOptions) (*Page[Member], er
 		return nil, err
 	}
 	return s.listMembers(ctx, p.TenantID, o)
+}
+
+// Member loads a membership of the caller's organization by its id, as
+// those who may list the members may; another tenant's is not found.
+func (s *Service) Member(ctx context.Context, id uuid.UUID) (*Member, error) {
+	p, err := s.admin(ctx, authz.ActionManageMembers, authz.KindMember)
+	if err != nil {
+		return nil, err
+	}
+	m, err := s.client.Membership.Query().Where(membership.ID(id), membership.OrganizationID(p.TenantID)).
+		WithUser().Only(ctx)
+	switch {
+	case ent.IsNotFound(err):
+		return nil, newError(CodeNotFound, "no member %s", id)
+	case err != nil:
+		return nil, unavailable(err)
+	}
+	out := memberOf(m)
+	return &out, nil
+}
+
+// User loads a member of the caller's organization by user id, as those
+// who may list the members may: an organization knows users only as its
+// members, so another tenant's user, or a former member, is not found.
+func (s *Service) User(ctx context.Context, id uuid.UUID) (*User, error) {
+	p, err := s.admin(ctx, authz.ActionManageMembers, authz.KindMember)
+	if err != nil {
+		return nil, err
+	}
+	m, err := tenantMember(ctx, s.client.Membership, p.TenantID, id)
+	if err != nil {
+		return nil, err
+	}
+	return userOf(m.Edges.User), nil
 }
 
 // AddMember gives a user a role in the caller's organization, creating the
@@ -131,6 +169,24 @@ func (s *Service) Keys(ctx context.Context, o ListOptions) (*Page[Key], error) {
 		return nil, err
 	}
 	return s.listKeys(ctx, p.TenantID, o)
+}
+
+// Key loads a key of the caller's organization by its id, revoked or not,
+// as those who may list the keys may; another tenant's is not found.
+func (s *Service) Key(ctx context.Context, id uuid.UUID) (*Key, error) {
+	p, err := s.admin(ctx, authz.ActionManageKeys, authz.KindKey)
+	if err != nil {
+		return nil, err
+	}
+	k, err := s.client.APIKey.Query().Where(apikey.ID(id), apikey.OrganizationID(p.TenantID)).Only(ctx)
+	switch {
+	case ent.IsNotFound(err):
+		return nil, newError(CodeNotFound, "no key %s", id)
+	case err != nil:
+		return nil, unavailable(err)
+	}
+	out := keyOf(k)
+	return &out, nil
 }
 
 // CreateKey creates a key of the caller's organization and returns its
@@ -183,6 +239,10 @@ func (s *Service) listMembers(ctx context.Context, tenant uuid.UUID, o ListOptio
 	if o.Query != "" {
 		q = q.Where(membership.HasUserWith(user.Or(user.EmailContainsFold(o.Query), user.NameContainsFold(o.Query))))
 	}
+	n, err := total(ctx, o, q)
+	if err != nil {
+		return nil, err
+	}
 	if o.Cursor != "" {
 		after, err := decodeCursor(o.Cursor)
 		if err != nil {
@@ -194,7 +254,7 @@ func (s *Service) listMembers(ctx context.Context, tenant uuid.UUID, o ListOptio
 	if err != nil {
 		return nil, unavailable(err)
 	}
-	return pageOf(ms, limit, func(m *ent.Membership) uuid.UUID { return m.ID }, memberOf), nil
+	return pageOf(ms, limit, n, func(m *ent.Membership) uuid.UUID { return m.ID }, memberOf), nil
 }
 
 // addMember gives the user with in.Email (checked by checkMember) a role
@@ -235,8 +295,8 @@ func (s *Service) addMember(ctx context.Context, actor *Principal, tenant uuid.U
 }
 
 // tenantMember finds a member of the tenant, with the user.
-func tenantMember(ctx context.Context, tx *ent.Tx, tenant, userID uuid.UUID) (*ent.Membership, error) {
-	m, err := tx.Membership.Query().Where(membership.OrganizationID(tenant), membership.UserID(userID)).
+func tenantMember(ctx context.Context, c *ent.MembershipClient, tenant, userID uuid.UUID) (*ent.Membership, error) {
+	m, err := c.Query().Where(membership.OrganizationID(tenant), membership.UserID(userID)).
 		WithUser().Only(ctx)
 	switch {
 	case ent.IsNotFound(err):
@@ -275,7 +335,7 @@ func (s *Service) keepsAnAdmin(ctx context.Context, tx *ent.Tx, m *ent.Membershi
 func (s *Service) setRole(ctx context.Context, actor *Principal, tenant, userID uuid.UUID, role authz.Role) (*Member, error) {
 	var out *ent.Membership
 	err := s.withTx(ctx, func(tx *ent.Tx) error {
-		m, err := tenantMember(ctx, tx, tenant, userID)
+		m, err := tenantMember(ctx, tx.Membership, tenant, userID)
 		if err != nil {
 			return err
 		}
@@ -305,7 +365,7 @@ func (s *Service) setRole(ctx context.Context, actor *Principal, tenant, userID 
 
 func (s *Service) removeMember(ctx context.Context, actor *Principal, tenant, userID uuid.UUID) error {
 	err := s.withTx(ctx, func(tx *ent.Tx) error {
-		m, err := tenantMember(ctx, tx, tenant, userID)
+		m, err := tenantMember(ctx, tx.Membership, tenant, userID)
 		if err != nil {
 			return err
 		}
@@ -344,6 +404,10 @@ func (s *Service) listKeys(ctx context.Context, tenant uuid.UUID, o ListOptions)
 	if o.Query != "" {
 		q = q.Where(apikey.NameContainsFold(o.Query))
 	}
+	n, err := total(ctx, o, q)
+	if err != nil {
+		return nil, err
+	}
 	if o.Cursor != "" {
 		after, err := decodeCursor(o.Cursor)
 		if err != nil {
@@ -355,7 +419,7 @@ func (s *Service) listKeys(ctx context.Context, tenant uuid.UUID, o ListOptions)
 	if err != nil {
 		return nil, unavailable(err)
 	}
-	return pageOf(keys, limit, func(k *ent.APIKey) uuid.UUID { return k.ID }, keyOf), nil
+	return pageOf(keys, limit, n, func(k *ent.APIKey) uuid.UUID { return k.ID }, keyOf), nil
 }
 
 // createKey makes a key in the tenant; a user's key needs the user to be a
@@ -376,7 +440,7 @@ func (s *Service) createKey(ctx context.Context, actor *Principal, tenant uuid.U
 	var key *ent.APIKey
 	err := s.withTx(ctx, func(tx *ent.Tx) error {
 		if in.UserID != nil {
-			if _, err := tenantMember(ctx, tx, tenant, *in.UserID); err != nil {
+			if _, err := tenantMember(ctx, tx.Membership, tenant, *in.UserID); err != nil {
 				return err
 			}
 		}

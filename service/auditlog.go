@@ -117,6 +117,33 @@ func (f AuditFilter) check() error {
 	return nil
 }
 
+// authorizeAudit asks whether the caller may read the tenant's log: the
+// list and each event by id need the same permission.
+func (s *Service) authorizeAudit(ctx context.Context, p *Principal) error {
+	return s.authorize(ctx, p, authz.ActionReadAudit, authz.Resource{Kind: authz.KindAudit, TenantID: p.TenantID.String()})
+}
+
+// AuditEvent reads one event of the tenant's log by its id, as those who
+// may read the log may; another tenant's event is not found.
+func (s *Service) AuditEvent(ctx context.Context, id uuid.UUID) (*AuditEvent, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.authorizeAudit(ctx, p); err != nil {
+		return nil, err
+	}
+	ev, err := s.client.AuditEvent.Query().Where(auditevent.ID(id), auditevent.OrganizationID(p.TenantID)).Only(ctx)
+	switch {
+	case ent.IsNotFound(err):
+		return nil, newError(CodeNotFound, "no audit event %s", id)
+	case err != nil:
+		return nil, unavailable(err)
+	}
+	out := auditEventOf(ev)
+	return &out, nil
+}
+
 // AuditEvents reads the tenant's audit log, newest first (GET /audit):
 // admins and auditors only. The list options are Limit and Cursor; the log
 // has no name or group to filter by.
@@ -135,7 +162,7 @@ func (s *Service) AuditEvents(ctx context.Context, f AuditFilter, o ListOptions)
 	if err := f.check(); err != nil {
 		return nil, err
 	}
-	if err := s.authorize(ctx, p, authz.ActionReadAudit, authz.Resource{Kind: authz.KindAudit, TenantID: p.TenantID.String()}); err != nil {
+	if err := s.authorizeAudit(ctx, p); err != nil {
 		return nil, err
 	}
 	q := s.client.AuditEvent.Query().Where(auditevent.OrganizationID(p.TenantID))
@@ -158,6 +185,10 @@ func (s *Service) AuditEvents(ctx context.Context, f AuditFilter, o ListOptions)
 	if f.Until != nil {
 		q = q.Where(auditevent.AtLT(f.Until.UTC()))
 	}
+	n, err := total(ctx, o, q)
+	if err != nil {
+		return nil, err
+	}
 	if o.Cursor != "" {
 		at, id, err := decodeAuditCursor(o.Cursor)
 		if err != nil {
@@ -169,7 +200,7 @@ func (s *Service) AuditEvents(ctx context.Context, f AuditFilter, o ListOptions)
 	if err != nil {
 		return nil, unavailable(err)
 	}
-	page := &Page[AuditEvent]{Items: make([]AuditEvent, 0, min(len(events), limit))}
+	page := &Page[AuditEvent]{Items: make([]AuditEvent, 0, min(len(events), limit)), Total: n}
 	for i, ev := range events {
 		if i == limit {
 			page.NextCursor = AuditCursor(page.Items[i-1])

@@ -81,6 +81,16 @@ func tenantGroup(ctx context.Context, c *ent.GroupClient, p *Principal, id uuid.
 	return g, nil
 }
 
+// manageGroup finds a group of the caller's tenant and then asks whether
+// the caller may manage groups: like a policy, another tenant's or a
+// missing group is not found whatever the caller's role.
+func (s *Service) manageGroup(ctx context.Context, p *Principal, id uuid.UUID) error {
+	if _, err := tenantGroup(ctx, s.client.Group, p, id); err != nil {
+		return err
+	}
+	return s.authorize(ctx, p, authz.ActionManageGroups, groupsResource(p))
+}
+
 // viewGroup finds a group the caller may look at.
 func (s *Service) viewGroup(ctx context.Context, p *Principal, id uuid.UUID) (*ent.Group, error) {
 	if err := s.authorize(ctx, p, authz.ActionView, groupsResource(p)); err != nil {
@@ -158,7 +168,7 @@ func (s *Service) UpdateGroup(ctx context.Context, id uuid.UUID, c GroupChanges)
 	if err := c.check(false); err != nil {
 		return nil, err
 	}
-	if err := s.authorize(ctx, p, authz.ActionManageGroups, groupsResource(p)); err != nil {
+	if err := s.manageGroup(ctx, p, id); err != nil {
 		return nil, err
 	}
 	var out *ent.Group
@@ -201,7 +211,7 @@ func (s *Service) DeleteGroup(ctx context.Context, id uuid.UUID) error {
 	if err != nil {
 		return err
 	}
-	if err := s.authorize(ctx, p, authz.ActionManageGroups, groupsResource(p)); err != nil {
+	if err := s.manageGroup(ctx, p, id); err != nil {
 		return err
 	}
 	return s.withTx(ctx, func(tx *ent.Tx) error {
@@ -251,6 +261,10 @@ func (s *Service) Groups(ctx context.Context, o ListOptions) (*Page[Group], erro
 	if o.Query != "" {
 		q = q.Where(group.NameContainsFold(o.Query))
 	}
+	n, err := total(ctx, o, q)
+	if err != nil {
+		return nil, err
+	}
 	if o.Cursor != "" {
 		after, err := decodeCursor(o.Cursor)
 		if err != nil {
@@ -262,7 +276,7 @@ func (s *Service) Groups(ctx context.Context, o ListOptions) (*Page[Group], erro
 	if err != nil {
 		return nil, unavailable(err)
 	}
-	return pageOf(groups, limit, func(g *ent.Group) uuid.UUID { return g.ID },
+	return pageOf(groups, limit, n, func(g *ent.Group) uuid.UUID { return g.ID },
 		func(g *ent.Group) Group { return *groupOf(g) }), nil
 }
 
@@ -277,7 +291,7 @@ func (s *Service) AddGroupMember(ctx context.Context, groupID uuid.UUID, in Grou
 	if in.Kind != authz.KindPolicy && in.Kind != authz.KindFlow {
 		return nil, Invalid("kind must be %q or %q", authz.KindPolicy, authz.KindFlow)
 	}
-	if err := s.authorize(ctx, p, authz.ActionManageGroups, groupsResource(p)); err != nil {
+	if _, err := tenantGroup(ctx, s.client.Group, p, groupID); err != nil {
 		return nil, err
 	}
 	b, err := s.client.Base.Query().
@@ -289,6 +303,11 @@ func (s *Service) AddGroupMember(ctx context.Context, groupID uuid.UUID, in Grou
 		return nil, unavailable(err)
 	case b.DeletedAt != nil:
 		return nil, newError(CodeDeleted, "%s %s was deleted", in.Kind, b.ID)
+	}
+	// Looked up before asking, so that ids answer not found or deleted
+	// alike for every role.
+	if err := s.authorize(ctx, p, authz.ActionManageGroups, groupsResource(p)); err != nil {
+		return nil, err
 	}
 	if err := s.authorize(ctx, p, authz.ActionView, resourceOf(b)); err != nil {
 		return nil, err
@@ -321,6 +340,16 @@ func (s *Service) RemoveGroupMember(ctx context.Context, groupID, memberID uuid.
 	if err != nil {
 		return err
 	}
+	g, err := tenantGroup(ctx, s.client.Group, p, groupID)
+	if err != nil {
+		return err
+	}
+	switch _, err := s.client.GroupMember.Query().Where(groupmember.ID(memberID), groupmember.GroupID(g.ID)).Only(ctx); {
+	case ent.IsNotFound(err):
+		return newError(CodeNotFound, "group %s has no member %s", g.ID, memberID)
+	case err != nil:
+		return unavailable(err)
+	}
 	if err := s.authorize(ctx, p, authz.ActionManageGroups, groupsResource(p)); err != nil {
 		return err
 	}
@@ -341,6 +370,27 @@ func (s *Service) RemoveGroupMember(ctx context.Context, groupID, memberID uuid.
 		}
 		return recordInTx(ctx, tx, assignment(p, s.timestamp(), g, m, "removed"))
 	})
+}
+
+// GroupMember loads a membership by its id, as those who may look at the
+// group may; another tenant's is not found.
+func (s *Service) GroupMember(ctx context.Context, id uuid.UUID) (*GroupMember, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.authorize(ctx, p, authz.ActionView, groupsResource(p)); err != nil {
+		return nil, err
+	}
+	m, err := s.client.GroupMember.Query().
+		Where(groupmember.ID(id), groupmember.HasGroupWith(group.OrganizationID(p.TenantID))).Only(ctx)
+	switch {
+	case ent.IsNotFound(err):
+		return nil, newError(CodeNotFound, "no group member %s", id)
+	case err != nil:
+		return nil, unavailable(err)
+	}
+	return groupMemberOf(m), nil
 }
 
 // GroupPolicies lists the policies of a group the caller may see, like

@@ -14,18 +14,24 @@ import (
 
 // ListOptions page through a list: Limit 1–200 (0 is 50), Cursor from the
 // previous page, Query a case-insensitive part of the name, GroupID a group
-// the bases must belong to.
+// the bases must belong to. WithTotal asks for the page's Total too, which
+// costs a second query, so only a caller that shows it asks.
 type ListOptions struct {
-	Limit   int
-	Cursor  string
-	Query   string
-	GroupID *uuid.UUID
+	Limit     int
+	Cursor    string
+	Query     string
+	GroupID   *uuid.UUID
+	WithTotal bool
 }
 
-// Page is one page of a list; NextCursor is empty on the last page.
+// Page is one page of a list; NextCursor is empty on the last page. Total
+// is set when the options asked for it: how many items the list holds on
+// all its pages, with the same filters and for the same caller. REST
+// bodies are {items, nextCursor} (api.md), so it is never encoded.
 type Page[T any] struct {
 	Items      []T    `json:"items"`
 	NextCursor string `json:"nextCursor"`
+	Total      *int   `json:"-"`
 }
 
 const (
@@ -49,6 +55,26 @@ func (o ListOptions) limit() (int, error) {
 // repeats or skips a row that existed when the first page was read,
 // whatever is inserted meanwhile.
 func CursorAfter(id uuid.UUID) string { return base64.RawURLEncoding.EncodeToString(id[:]) }
+
+// counter is the query of a list: every ent query counts its rows.
+type counter interface {
+	Count(context.Context) (int, error)
+}
+
+// total counts the items of a list when o asks for it. q must hold every
+// restriction of the list but the cursor, since the total counts every
+// page. The count and the page are two queries: a write between them may
+// make them disagree by that write, as a later page may.
+func total(ctx context.Context, o ListOptions, q counter) (*int, error) {
+	if !o.WithTotal {
+		return nil, nil
+	}
+	n, err := q.Count(ctx)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	return &n, nil
+}
 
 func decodeCursor(c string) (uuid.UUID, error) {
 	b, err := base64.RawURLEncoding.DecodeString(c)
@@ -90,6 +116,10 @@ func (s *Service) listBases(ctx context.Context, k *kindRules, o ListOptions) (*
 		}
 		q = q.Where(base.HasMembershipsWith(groupmember.GroupID(*o.GroupID)))
 	}
+	n, err := total(ctx, o, q)
+	if err != nil {
+		return nil, err
+	}
 	if o.Cursor != "" {
 		after, err := decodeCursor(o.Cursor)
 		if err != nil {
@@ -101,14 +131,14 @@ func (s *Service) listBases(ctx context.Context, k *kindRules, o ListOptions) (*
 	if err != nil {
 		return nil, unavailable(err)
 	}
-	return pageOf(bases, limit, func(b *ent.Base) uuid.UUID { return b.ID }, summaryOf), nil
+	return pageOf(bases, limit, n, func(b *ent.Base) uuid.UUID { return b.ID }, summaryOf), nil
 }
 
 // pageOf makes a page of the rows of a query that asked for limit+1: an
 // extra row only tells that there is a next page, which starts after the
 // last row shown.
-func pageOf[E, T any](rows []E, limit int, id func(E) uuid.UUID, item func(E) T) *Page[T] {
-	page := &Page[T]{Items: make([]T, 0, min(len(rows), limit))}
+func pageOf[E, T any](rows []E, limit int, total *int, id func(E) uuid.UUID, item func(E) T) *Page[T] {
+	page := &Page[T]{Items: make([]T, 0, min(len(rows), limit)), Total: total}
 	for i, r := range rows {
 		if i == limit {
 			page.NextCursor = CursorAfter(id(rows[i-1]))
