@@ -4,6 +4,9 @@
 // into graph/generated (regenerate with `go generate ./graph`).
 //
 // Errors carry the API's codes in `extensions.code`, as REST carries them
-// in its error body; operations are bounded in depth and complexity before
-// anything runs.
+// in its error body. Operations are bounded before anything runs: in
+// depth, in page size (every connection's first, 1–200), and in
+// complexity, where a connection costs its page size times what is
+// selected in it. node(id) finds objects through the service's own
+// lookups, so it sees exactly what the queries of each kind see.
 package graph

@@ -16,7 +16,9 @@ import (
 // presentError gives every error the client sees an `extensions.code` from
 // the API's list (api.md, "Errors"):
 //
-//   - a service error keeps its code and message;
+//   - a service error keeps its code and message, and its details, when it
+//     lists several problems (an invalid flow definition), under
+//     `extensions.details`, as REST lists them under `error.details`;
 //   - an error gqlgen or the validator made itself (a document that does not
 //     parse or validate, a limit exceeded, an unreadable body) means the
 //     request is malformed: invalid_argument, with its message;
@@ -27,10 +29,11 @@ func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 	return func(ctx context.Context, err error) *gqlerror.Error {
 		shown := graphql.DefaultErrorPresenter(ctx, err)
 		code, msg := service.CodeInternal, "internal error"
+		var details []string
 		var se *service.Error
 		switch {
 		case errors.As(err, &se):
-			code, msg = se.Code, se.Message
+			code, msg, details = se.Code, se.Message, se.Details
 			if code == service.CodeInternal || code == service.CodeUnavailable {
 				log.ErrorContext(ctx, "graphql request failed", "path", shown.Path.String(), "error", err, "cause", errors.Unwrap(se))
 			}
@@ -39,11 +42,15 @@ func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 		default:
 			log.ErrorContext(ctx, "graphql request failed", "path", shown.Path.String(), "error", err)
 		}
+		ext := map[string]any{"code": string(code)}
+		if details != nil {
+			ext["details"] = details
+		}
 		return &gqlerror.Error{
 			Message:    msg,
 			Path:       shown.Path,
 			Locations:  shown.Locations,
-			Extensions: map[string]any{"code": string(code)},
+			Extensions: ext,
 		}
 	}
 }

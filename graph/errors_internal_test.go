@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,20 +20,24 @@ func TestErrorsAreShownWithTheirAPICode(t *testing.T) {
 		err      error
 		code     service.Code
 		message  string
+		details  []string
 		isLogged bool
 	}{
 		{"a service error keeps its code and message", service.Invalid("data must be a JSON object"),
-			service.CodeInvalidArgument, "data must be a JSON object", false},
+			service.CodeInvalidArgument, "data must be a JSON object", nil, false},
+		{"a service error listing problems keeps them as details",
+			&service.Error{Code: service.CodeInvalidArgument, Message: "invalid flow definition", Details: []string{"a", "b"}},
+			service.CodeInvalidArgument, "invalid flow definition", []string{"a", "b"}, false},
 		{"a service error wrapped on a path is still one", gqlerror.WrapPath(nil, &service.Error{Code: service.CodePermissionDenied, Message: "no"}),
-			service.CodePermissionDenied, "no", false},
+			service.CodePermissionDenied, "no", nil, false},
 		{"a service internal error is logged", &service.Error{Code: service.CodeInternal, Message: "internal error"},
-			service.CodeInternal, "internal error", true},
+			service.CodeInternal, "internal error", nil, true},
 		{"an error gqlgen made is a malformed request", gqlerror.Errorf("Cannot query field \"x\""),
-			service.CodeInvalidArgument, "Cannot query field \"x\"", false},
+			service.CodeInvalidArgument, "Cannot query field \"x\"", nil, false},
 		{"any other error is internal, logged and not shown", errors.New("secret database detail"),
-			service.CodeInternal, "internal error", true},
+			service.CodeInternal, "internal error", nil, true},
 		{"a panic is internal, logged and not shown", recoverPanic(context.Background(), "secret panic detail"),
-			service.CodeInternal, "internal error", true},
+			service.CodeInternal, "internal error", nil, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var log bytes.Buffer
@@ -40,6 +45,9 @@ func TestErrorsAreShownWithTheirAPICode(t *testing.T) {
 			got := present(context.Background(), tc.err)
 			if got.Extensions["code"] != string(tc.code) || got.Message != tc.message {
 				t.Errorf("got code %v message %q, want %s %q", got.Extensions["code"], got.Message, tc.code, tc.message)
+			}
+			if details, _ := got.Extensions["details"].([]string); !slices.Equal(details, tc.details) {
+				t.Errorf("details %v, want %v", got.Extensions["details"], tc.details)
 			}
 			if logged := log.Len() > 0; logged != tc.isLogged {
 				t.Errorf("logged %v, want %v: %s", logged, tc.isLogged, log.String())

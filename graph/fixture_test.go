@@ -147,3 +147,18 @@ func (r response) failure(t *testing.T, code service.Code) gqlError {
 	}
 	return e
 }
+
+// fieldFailure returns the only error of a response whose failing field
+// is nullable, so that the data holds null in its place, checking its
+// code.
+func (r response) fieldFailure(t *testing.T, code service.Code) gqlError {
+	t.Helper()
+	if len(r.Errors) != 1 {
+		t.Fatalf("want one error, got %d: %+v (data %s)", len(r.Errors), r.Errors, r.Data)
+	}
+	e := r.Errors[0]
+	if got := e.Extensions["code"]; got != string(code) {
+		t.Errorf("code = %v, want %s (message %q)", got, code, e.Message)
+	}
+	return e
+}

@@ -22,10 +22,12 @@ import (
 	"github.com/verdict/verdict/service"
 )
 
-// Defaults of Config.
+// Defaults of Config. DefaultMaxComplexity admits a full page (200) of any
+// list with every field selected, and refuses lists nested in lists that
+// would fetch several thousand items.
 const (
 	DefaultMaxDepth      = 12
-	DefaultMaxComplexity = 500
+	DefaultMaxComplexity = 10000
 )
 
 // queryCacheSize is how many parsed and validated documents are kept, so
@@ -41,9 +43,11 @@ type Config struct {
 	// (DefaultMaxDepth when zero or less). A deeper operation is refused
 	// with invalid_argument before anything runs.
 	MaxDepth int
-	// MaxComplexity is the most an operation may cost, each field selected
-	// costing one (DefaultMaxComplexity when zero or less). A costlier
-	// operation is refused with invalid_argument before anything runs.
+	// MaxComplexity is the most an operation may cost (DefaultMaxComplexity
+	// when zero or less): each field selected costs one, and a connection
+	// one plus its page size (first, 50 when absent) times what is selected
+	// in it. A costlier operation is refused with invalid_argument before
+	// anything runs.
 	MaxComplexity int
 }
 
@@ -67,12 +71,14 @@ func (c Config) withDefaults() Config {
 // Introspection is on.
 func NewHandler(svc *service.Service, cfg Config) http.Handler {
 	cfg = cfg.withDefaults()
-	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: &Resolver{svc: svc}}))
+	srv := handler.New(newPagedComplexity(generated.NewExecutableSchema(generated.Config{Resolvers: &Resolver{svc: svc}})))
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](queryCacheSize))
 	srv.Use(extension.Introspection{})
 	srv.Use(depthLimit{max: cfg.MaxDepth})
+	// Before the complexity limit, which counts with the page sizes.
+	srv.Use(pageLimit{})
 	srv.Use(extension.FixedComplexityLimit(cfg.MaxComplexity))
 	srv.SetErrorPresenter(presentError(cfg.Logger))
 	srv.SetRecoverFunc(recoverPanic)

@@ -162,3 +162,67 @@ fragment TypeRef on __Type {
   ofType { kind name ofType { kind name ofType { kind name ofType { kind name
     ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } } }
 }`
+
+func TestPageSizesOutsideOneTo200AreRefusedBeforeAnythingRuns(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		for _, tc := range []struct {
+			name, query string
+			vars        map[string]any
+		}{
+			{"a root connection", `{ policies(first: 201) { pageInfo { hasNextPage } } }`, nil},
+			{"a page size in a variable", `query Q($n: Int) { flows(first: $n) { pageInfo { hasNextPage } } }`, map[string]any{"n": 1000}},
+			{"a nested connection in a fragment", `{ groups { edges { node { ...G } } } } fragment G on Group { policies(first: 500) { pageInfo { hasNextPage } } }`, nil},
+			{"a page of none", `{ auditEvents(first: 0) { pageInfo { hasNextPage } } }`, nil},
+			{"a negative page", `{ keys(first: -1) { pageInfo { hasNextPage } } }`, nil},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				e := f.post(t, adminKey, tc.query, tc.vars).failure(t, service.CodeInvalidArgument)
+				if !strings.Contains(e.Message, "between 1 and 200") {
+					t.Errorf("message %q does not name the bounds", e.Message)
+				}
+			})
+		}
+		t.Run("a mutation asking for too large a page changes nothing", func(t *testing.T) {
+			f.post(t, adminKey, `mutation { createGroup(input: {name: "g"}) { id policies(first: 201) { pageInfo { hasNextPage } } } }`, nil).
+				failure(t, service.CodeInvalidArgument)
+			var got struct{ Groups struct{ Edges []any } }
+			f.post(t, adminKey, `{ groups { edges { cursor } } }`, nil).decode(t, &got)
+			if len(got.Groups.Edges) != 0 {
+				t.Errorf("the refused mutation created %d groups", len(got.Groups.Edges))
+			}
+		})
+		t.Run("200 is allowed", func(t *testing.T) {
+			f.post(t, adminKey, `{ policies(first: 200) { pageInfo { hasNextPage } } }`, nil).decode(t, &map[string]any{})
+		})
+	})
+}
+
+func TestAConnectionCostsItsPageSizeTimesWhatIsSelectedInIt(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		t.Run("by default", func(t *testing.T) {
+			wide := `{ groups(first: 200) { edges { node { name policies(first: 200) { edges { node { baseId name } } } } } } }`
+			e := f.post(t, adminKey, wide, nil).failure(t, service.CodeInvalidArgument)
+			if !strings.Contains(e.Message, "complexity") {
+				t.Errorf("message %q does not say what is wrong", e.Message)
+			}
+			narrow := strings.ReplaceAll(wide, "200", "5")
+			f.post(t, adminKey, narrow, nil).decode(t, &map[string]any{})
+			full := `{ policies(first: 200) {
+			  edges { cursor node { baseId name owner { kind id } latestVersion latestVersionId draftId hasDraft updatedAt } }
+			  pageInfo { hasNextPage endCursor }
+			} }`
+			f.post(t, adminKey, full, nil).decode(t, &map[string]any{})
+		})
+		t.Run("at the limit", func(t *testing.T) {
+			// policies(first: n) { edges { cursor } } costs 1 + n × 2.
+			f.graph = authenticated(f.svc, graph.NewHandler(f.svc, graph.Config{MaxComplexity: 21}))
+			const query = `query Q($n: Int) { policies(first: $n) { edges { cursor } } }`
+			f.post(t, adminKey, query, map[string]any{"n": 10}).decode(t, &map[string]any{})
+			f.post(t, adminKey, query, map[string]any{"n": 11}).failure(t, service.CodeInvalidArgument)
+			// An absent first counts as the default page size, 50.
+			f.post(t, adminKey, query, nil).failure(t, service.CodeInvalidArgument)
+		})
+	})
+}

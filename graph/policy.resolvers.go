@@ -91,16 +91,14 @@ func (r *queryResolver) PolicyVersions(ctx context.Context, id uuid.UUID) (*serv
 	return r.svc.PolicyVersions(ctx, id)
 }
 
-func (r *queryResolver) Policies(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.PolicyConnection, error) {
-	o, err := model.PolicyListOptions(first, after, query, groupID)
-	if err != nil {
-		return nil, err
-	}
+func (r *queryResolver) Policies(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.SummaryConnection, error) {
+	o := listOptions(ctx, first, after, query)
+	o.GroupID = groupID
 	page, err := r.svc.Policies(ctx, o)
 	if err != nil {
 		return nil, err
 	}
-	return model.NewPolicyConnection(page), nil
+	return model.NewSummaryConnection(page), nil
 }
 
 func (r *Resolver) PolicyTest() generated.PolicyTestResolver { return &policyTestResolver{r} }

@@ -21,6 +21,7 @@ import (
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/ent/schema/testcase"
+	"github.com/verdict/verdict/flow"
 	"github.com/verdict/verdict/graph/model"
 	"github.com/verdict/verdict/service"
 )
@@ -35,6 +36,8 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	AuditEvent() AuditEventResolver
+	Group() GroupResolver
 	Mutation() MutationResolver
 	PolicyTest() PolicyTestResolver
 	Query() QueryResolver
@@ -45,11 +48,54 @@ type DirectiveRoot struct {
 
 type ComplexityRoot struct {
 	APIKey struct {
-		ID     func(childComplexity int) int
-		Name   func(childComplexity int) int
-		Owner  func(childComplexity int) int
-		Prefix func(childComplexity int) int
-		Scope  func(childComplexity int) int
+		CreatedAt  func(childComplexity int) int
+		ExpiresAt  func(childComplexity int) int
+		ID         func(childComplexity int) int
+		LastUsedAt func(childComplexity int) int
+		Name       func(childComplexity int) int
+		Owner      func(childComplexity int) int
+		Prefix     func(childComplexity int) int
+		RevokedAt  func(childComplexity int) int
+		Scope      func(childComplexity int) int
+	}
+
+	APIKeyConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	APIKeyEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	Actor struct {
+		ID   func(childComplexity int) int
+		Kind func(childComplexity int) int
+	}
+
+	AuditEvent struct {
+		Action   func(childComplexity int) int
+		Actor    func(childComplexity int) int
+		At       func(childComplexity int) int
+		BaseID   func(childComplexity int) int
+		Details  func(childComplexity int) int
+		GroupID  func(childComplexity int) int
+		ID       func(childComplexity int) int
+		Kind     func(childComplexity int) int
+		RecordID func(childComplexity int) int
+	}
+
+	AuditEventConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	AuditEventEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	ComparisonCondition struct {
@@ -59,6 +105,11 @@ type ComplexityRoot struct {
 		Result            func(childComplexity int) int
 		Selector          func(childComplexity int) int
 		Value             func(childComplexity int) int
+	}
+
+	CreatedKey struct {
+		Key    func(childComplexity int) int
+		Secret func(childComplexity int) int
 	}
 
 	EvaluationDetails struct {
@@ -73,15 +124,170 @@ type ComplexityRoot struct {
 		Total        func(childComplexity int) int
 	}
 
+	Flow struct {
+		BaseID      func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		CreatedBy   func(childComplexity int) int
+		Definition  func(childComplexity int) int
+		Description func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Owner       func(childComplexity int) int
+		PublishedAt func(childComplexity int) int
+		Revision    func(childComplexity int) int
+		Status      func(childComplexity int) int
+		Tests       func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+		Version     func(childComplexity int) int
+	}
+
+	FlowConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	FlowEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	FlowRunResult struct {
+		Errors        func(childComplexity int) int
+		ExecutionPath func(childComplexity int) int
+		FinalOutcome  func(childComplexity int) int
+		NodeID        func(childComplexity int) int
+		NodeName      func(childComplexity int) int
+		NodeResponses func(childComplexity int) int
+		Outcome       func(childComplexity int) int
+		Raw           func(childComplexity int) int
+		Result        func(childComplexity int) int
+	}
+
+	FlowSummary struct {
+		BaseID          func(childComplexity int) int
+		DraftID         func(childComplexity int) int
+		HasDraft        func(childComplexity int) int
+		LatestVersion   func(childComplexity int) int
+		LatestVersionID func(childComplexity int) int
+		Name            func(childComplexity int) int
+		Owner           func(childComplexity int) int
+		UpdatedAt       func(childComplexity int) int
+	}
+
+	FlowTest struct {
+		Data   func(childComplexity int) int
+		Expect func(childComplexity int) int
+		Name   func(childComplexity int) int
+	}
+
+	FlowValidation struct {
+		Errors   func(childComplexity int) int
+		Warnings func(childComplexity int) int
+	}
+
+	FlowVersions struct {
+		BaseID   func(childComplexity int) int
+		Draft    func(childComplexity int) int
+		Versions func(childComplexity int) int
+	}
+
+	Group struct {
+		CreatedAt   func(childComplexity int) int
+		Description func(childComplexity int) int
+		Flows       func(childComplexity int, first *int, after *string, query *string) int
+		ID          func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Policies    func(childComplexity int, first *int, after *string, query *string) int
+		UpdatedAt   func(childComplexity int) int
+	}
+
+	GroupConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	GroupEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	GroupMember struct {
+		BaseID    func(childComplexity int) int
+		CreatedAt func(childComplexity int) int
+		GroupID   func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Kind      func(childComplexity int) int
+	}
+
+	Member struct {
+		CreatedAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Role      func(childComplexity int) int
+		User      func(childComplexity int) int
+	}
+
+	MemberConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	MemberEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	Mutation struct {
+		AddGroupMember               func(childComplexity int, groupID uuid.UUID, kind authz.Kind, baseID uuid.UUID) int
+		AddMember                    func(childComplexity int, input model.AddMemberInput) int
+		ChangeMemberRole             func(childComplexity int, userID uuid.UUID, role authz.Role) int
+		CreateFlow                   func(childComplexity int, input model.CreateFlowInput) int
+		CreateFlowDraftFromVersion   func(childComplexity int, id uuid.UUID, replace *bool) int
+		CreateGroup                  func(childComplexity int, input service.GroupChanges) int
+		CreateKey                    func(childComplexity int, input service.KeyRequest) int
 		CreatePolicy                 func(childComplexity int, input model.CreatePolicyInput) int
 		CreatePolicyDraftFromVersion func(childComplexity int, id uuid.UUID, replace *bool) int
+		DeleteFlow                   func(childComplexity int, id uuid.UUID) int
+		DeleteGroup                  func(childComplexity int, id uuid.UUID) int
 		DeletePolicy                 func(childComplexity int, id uuid.UUID) int
+		PublishFlow                  func(childComplexity int, id uuid.UUID, input *model.UpdateFlowInput) int
 		PublishPolicy                func(childComplexity int, id uuid.UUID, input *model.UpdatePolicyInput) int
+		RemoveGroupMember            func(childComplexity int, groupID uuid.UUID, memberID uuid.UUID) int
+		RemoveMember                 func(childComplexity int, userID uuid.UUID) int
+		RevokeKey                    func(childComplexity int, id uuid.UUID) int
+		RunFlow                      func(childComplexity int, baseID uuid.UUID, data any) int
+		RunFlowVersion               func(childComplexity int, flowID uuid.UUID, data any) int
 		RunPolicy                    func(childComplexity int, baseID uuid.UUID, data any) int
 		RunPolicyVersion             func(childComplexity int, policyID uuid.UUID, data any) int
 		RunRule                      func(childComplexity int, rule string, data any) int
+		TestFlow                     func(childComplexity int, definition any, data any) int
+		UpdateFlowDraft              func(childComplexity int, id uuid.UUID, input model.UpdateFlowInput) int
+		UpdateGroup                  func(childComplexity int, id uuid.UUID, input service.GroupChanges) int
 		UpdatePolicyDraft            func(childComplexity int, id uuid.UUID, input model.UpdatePolicyInput) int
+	}
+
+	NodeExecution struct {
+		Database func(childComplexity int) int
+		Engine   func(childComplexity int) int
+		Total    func(childComplexity int) int
+	}
+
+	NodeResponse struct {
+		Execution func(childComplexity int) int
+		NodeID    func(childComplexity int) int
+		NodeType  func(childComplexity int) int
+		Response  func(childComplexity int) int
+	}
+
+	NodeRunResult struct {
+		Data   func(childComplexity int) int
+		Error  func(childComplexity int) int
+		Labels func(childComplexity int) int
+		Result func(childComplexity int) int
+		Rule   func(childComplexity int) int
+		Trace  func(childComplexity int) int
 	}
 
 	Orchestrator struct {
@@ -91,8 +297,9 @@ type ComplexityRoot struct {
 	}
 
 	Organization struct {
-		ID   func(childComplexity int) int
-		Name func(childComplexity int) int
+		CreatedAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Name      func(childComplexity int) int
 	}
 
 	Owner struct {
@@ -124,8 +331,9 @@ type ComplexityRoot struct {
 	}
 
 	PolicyConnection struct {
-		Edges    func(childComplexity int) int
-		PageInfo func(childComplexity int) int
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
 	}
 
 	PolicyEdge struct {
@@ -178,6 +386,15 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
+		AuditEvents    func(childComplexity int, first *int, after *string, filter *model.AuditFilter) int
+		Flow           func(childComplexity int, id uuid.UUID) int
+		FlowVersions   func(childComplexity int, id uuid.UUID) int
+		Flows          func(childComplexity int, first *int, after *string, query *string, groupID *uuid.UUID) int
+		Group          func(childComplexity int, id uuid.UUID) int
+		Groups         func(childComplexity int, first *int, after *string, query *string) int
+		Keys           func(childComplexity int, first *int, after *string, query *string) int
+		Members        func(childComplexity int, first *int, after *string, query *string) int
+		Node           func(childComplexity int, id uuid.UUID) int
 		Policies       func(childComplexity int, first *int, after *string, query *string, groupID *uuid.UUID) int
 		Policy         func(childComplexity int, id uuid.UUID) int
 		PolicyVersions func(childComplexity int, id uuid.UUID) int
@@ -198,6 +415,11 @@ type ComplexityRoot struct {
 		Outcome    func(childComplexity int) int
 		Result     func(childComplexity int) int
 		Selector   func(childComplexity int) int
+	}
+
+	SavedFlow struct {
+		Flow       func(childComplexity int) int
+		Validation func(childComplexity int) int
 	}
 
 	SavedPolicy struct {
@@ -236,7 +458,32 @@ type ComplexityRoot struct {
 
 // region    ************************** generated!.gotpl **************************
 
+type AuditEventResolver interface {
+	Details(ctx context.Context, obj *service.AuditEvent) (any, error)
+}
+type GroupResolver interface {
+	Policies(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.SummaryConnection, error)
+	Flows(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.SummaryConnection, error)
+}
 type MutationResolver interface {
+	AddMember(ctx context.Context, input model.AddMemberInput) (*service.Member, error)
+	ChangeMemberRole(ctx context.Context, userID uuid.UUID, role authz.Role) (*service.Member, error)
+	RemoveMember(ctx context.Context, userID uuid.UUID) (bool, error)
+	CreateKey(ctx context.Context, input service.KeyRequest) (*service.CreatedKey, error)
+	RevokeKey(ctx context.Context, id uuid.UUID) (bool, error)
+	CreateFlow(ctx context.Context, input model.CreateFlowInput) (*service.SavedFlow, error)
+	UpdateFlowDraft(ctx context.Context, id uuid.UUID, input model.UpdateFlowInput) (*service.SavedFlow, error)
+	PublishFlow(ctx context.Context, id uuid.UUID, input *model.UpdateFlowInput) (*service.Flow, error)
+	CreateFlowDraftFromVersion(ctx context.Context, id uuid.UUID, replace *bool) (*service.Flow, error)
+	DeleteFlow(ctx context.Context, id uuid.UUID) (bool, error)
+	RunFlow(ctx context.Context, baseID uuid.UUID, data any) (*model.FlowRunResult, error)
+	RunFlowVersion(ctx context.Context, flowID uuid.UUID, data any) (*model.FlowRunResult, error)
+	TestFlow(ctx context.Context, definition any, data any) (*model.FlowRunResult, error)
+	CreateGroup(ctx context.Context, input service.GroupChanges) (*service.Group, error)
+	UpdateGroup(ctx context.Context, id uuid.UUID, input service.GroupChanges) (*service.Group, error)
+	DeleteGroup(ctx context.Context, id uuid.UUID) (bool, error)
+	AddGroupMember(ctx context.Context, groupID uuid.UUID, kind authz.Kind, baseID uuid.UUID) (*service.GroupMember, error)
+	RemoveGroupMember(ctx context.Context, groupID uuid.UUID, memberID uuid.UUID) (bool, error)
 	CreatePolicy(ctx context.Context, input model.CreatePolicyInput) (*service.SavedPolicy, error)
 	UpdatePolicyDraft(ctx context.Context, id uuid.UUID, input model.UpdatePolicyInput) (*service.SavedPolicy, error)
 	PublishPolicy(ctx context.Context, id uuid.UUID, input *model.UpdatePolicyInput) (*service.Policy, error)
@@ -250,9 +497,18 @@ type PolicyTestResolver interface {
 	Expect(ctx context.Context, obj *testcase.Case) (bool, error)
 }
 type QueryResolver interface {
+	Members(ctx context.Context, first *int, after *string, query *string) (*model.MemberConnection, error)
+	Keys(ctx context.Context, first *int, after *string, query *string) (*model.APIKeyConnection, error)
+	AuditEvents(ctx context.Context, first *int, after *string, filter *model.AuditFilter) (*model.AuditEventConnection, error)
+	Flow(ctx context.Context, id uuid.UUID) (*service.Flow, error)
+	FlowVersions(ctx context.Context, id uuid.UUID) (*service.FlowVersions, error)
+	Flows(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.SummaryConnection, error)
+	Group(ctx context.Context, id uuid.UUID) (*service.Group, error)
+	Groups(ctx context.Context, first *int, after *string, query *string) (*model.GroupConnection, error)
+	Node(ctx context.Context, id uuid.UUID) (model.Node, error)
 	Policy(ctx context.Context, id uuid.UUID) (*service.Policy, error)
 	PolicyVersions(ctx context.Context, id uuid.UUID) (*service.Versions, error)
-	Policies(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.PolicyConnection, error)
+	Policies(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.SummaryConnection, error)
 	Viewer(ctx context.Context) (*service.Viewer, error)
 }
 
@@ -274,12 +530,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	_ = ec
 	switch typeName + "." + field {
 
+	case "APIKey.createdAt":
+		if e.ComplexityRoot.APIKey.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIKey.CreatedAt(childComplexity), true
+	case "APIKey.expiresAt":
+		if e.ComplexityRoot.APIKey.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIKey.ExpiresAt(childComplexity), true
 	case "APIKey.id":
 		if e.ComplexityRoot.APIKey.ID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.APIKey.ID(childComplexity), true
+	case "APIKey.lastUsedAt":
+		if e.ComplexityRoot.APIKey.LastUsedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIKey.LastUsedAt(childComplexity), true
 	case "APIKey.name":
 		if e.ComplexityRoot.APIKey.Name == nil {
 			break
@@ -298,12 +572,150 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.APIKey.Prefix(childComplexity), true
+	case "APIKey.revokedAt":
+		if e.ComplexityRoot.APIKey.RevokedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIKey.RevokedAt(childComplexity), true
 	case "APIKey.scope":
 		if e.ComplexityRoot.APIKey.Scope == nil {
 			break
 		}
 
 		return e.ComplexityRoot.APIKey.Scope(childComplexity), true
+
+	case "APIKeyConnection.edges":
+		if e.ComplexityRoot.APIKeyConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIKeyConnection.Edges(childComplexity), true
+	case "APIKeyConnection.pageInfo":
+		if e.ComplexityRoot.APIKeyConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIKeyConnection.PageInfo(childComplexity), true
+	case "APIKeyConnection.totalCount":
+		if e.ComplexityRoot.APIKeyConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIKeyConnection.TotalCount(childComplexity), true
+
+	case "APIKeyEdge.cursor":
+		if e.ComplexityRoot.APIKeyEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIKeyEdge.Cursor(childComplexity), true
+	case "APIKeyEdge.node":
+		if e.ComplexityRoot.APIKeyEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIKeyEdge.Node(childComplexity), true
+
+	case "Actor.id":
+		if e.ComplexityRoot.Actor.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Actor.ID(childComplexity), true
+	case "Actor.kind":
+		if e.ComplexityRoot.Actor.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Actor.Kind(childComplexity), true
+
+	case "AuditEvent.action":
+		if e.ComplexityRoot.AuditEvent.Action == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.Action(childComplexity), true
+	case "AuditEvent.actor":
+		if e.ComplexityRoot.AuditEvent.Actor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.Actor(childComplexity), true
+	case "AuditEvent.at":
+		if e.ComplexityRoot.AuditEvent.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.At(childComplexity), true
+	case "AuditEvent.baseId":
+		if e.ComplexityRoot.AuditEvent.BaseID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.BaseID(childComplexity), true
+	case "AuditEvent.details":
+		if e.ComplexityRoot.AuditEvent.Details == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.Details(childComplexity), true
+	case "AuditEvent.groupId":
+		if e.ComplexityRoot.AuditEvent.GroupID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.GroupID(childComplexity), true
+	case "AuditEvent.id":
+		if e.ComplexityRoot.AuditEvent.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.ID(childComplexity), true
+	case "AuditEvent.kind":
+		if e.ComplexityRoot.AuditEvent.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.Kind(childComplexity), true
+	case "AuditEvent.recordId":
+		if e.ComplexityRoot.AuditEvent.RecordID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEvent.RecordID(childComplexity), true
+
+	case "AuditEventConnection.edges":
+		if e.ComplexityRoot.AuditEventConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEventConnection.Edges(childComplexity), true
+	case "AuditEventConnection.pageInfo":
+		if e.ComplexityRoot.AuditEventConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEventConnection.PageInfo(childComplexity), true
+	case "AuditEventConnection.totalCount":
+		if e.ComplexityRoot.AuditEventConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEventConnection.TotalCount(childComplexity), true
+
+	case "AuditEventEdge.cursor":
+		if e.ComplexityRoot.AuditEventEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEventEdge.Cursor(childComplexity), true
+	case "AuditEventEdge.node":
+		if e.ComplexityRoot.AuditEventEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEventEdge.Node(childComplexity), true
 
 	case "ComparisonCondition.evaluationDetails":
 		if e.ComplexityRoot.ComparisonCondition.EvaluationDetails == nil {
@@ -341,6 +753,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ComparisonCondition.Value(childComplexity), true
+
+	case "CreatedKey.key":
+		if e.ComplexityRoot.CreatedKey.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedKey.Key(childComplexity), true
+	case "CreatedKey.secret":
+		if e.ComplexityRoot.CreatedKey.Secret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedKey.Secret(childComplexity), true
 
 	case "EvaluationDetails.comparisonResult":
 		if e.ComplexityRoot.EvaluationDetails.ComparisonResult == nil {
@@ -380,6 +805,528 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Execution.Total(childComplexity), true
 
+	case "Flow.baseId":
+		if e.ComplexityRoot.Flow.BaseID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Flow.BaseID(childComplexity), true
+	case "Flow.createdAt":
+		if e.ComplexityRoot.Flow.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Flow.CreatedAt(childComplexity), true
+	case "Flow.createdBy":
+		if e.ComplexityRoot.Flow.CreatedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Flow.CreatedBy(childComplexity), true
+	case "Flow.definition":
+		if e.ComplexityRoot.Flow.Definition == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Flow.Definition(childComplexity), true
+	case "Flow.description":
+		if e.ComplexityRoot.Flow.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Flow.Description(childComplexity), true
+	case "Flow.id":
+		if e.ComplexityRoot.Flow.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Flow.ID(childComplexity), true
+	case "Flow.name":
+		if e.ComplexityRoot.Flow.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Flow.Name(childComplexity), true
+	case "Flow.owner":
+		if e.ComplexityRoot.Flow.Owner == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Flow.Owner(childComplexity), true
+	case "Flow.publishedAt":
+		if e.ComplexityRoot.Flow.PublishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Flow.PublishedAt(childComplexity), true
+	case "Flow.revision":
+		if e.ComplexityRoot.Flow.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Flow.Revision(childComplexity), true
+	case "Flow.status":
+		if e.ComplexityRoot.Flow.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Flow.Status(childComplexity), true
+	case "Flow.tests":
+		if e.ComplexityRoot.Flow.Tests == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Flow.Tests(childComplexity), true
+	case "Flow.updatedAt":
+		if e.ComplexityRoot.Flow.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Flow.UpdatedAt(childComplexity), true
+	case "Flow.version":
+		if e.ComplexityRoot.Flow.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Flow.Version(childComplexity), true
+
+	case "FlowConnection.edges":
+		if e.ComplexityRoot.FlowConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowConnection.Edges(childComplexity), true
+	case "FlowConnection.pageInfo":
+		if e.ComplexityRoot.FlowConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowConnection.PageInfo(childComplexity), true
+	case "FlowConnection.totalCount":
+		if e.ComplexityRoot.FlowConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowConnection.TotalCount(childComplexity), true
+
+	case "FlowEdge.cursor":
+		if e.ComplexityRoot.FlowEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowEdge.Cursor(childComplexity), true
+	case "FlowEdge.node":
+		if e.ComplexityRoot.FlowEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowEdge.Node(childComplexity), true
+
+	case "FlowRunResult.errors":
+		if e.ComplexityRoot.FlowRunResult.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowRunResult.Errors(childComplexity), true
+	case "FlowRunResult.executionPath":
+		if e.ComplexityRoot.FlowRunResult.ExecutionPath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowRunResult.ExecutionPath(childComplexity), true
+	case "FlowRunResult.finalOutcome":
+		if e.ComplexityRoot.FlowRunResult.FinalOutcome == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowRunResult.FinalOutcome(childComplexity), true
+	case "FlowRunResult.nodeId":
+		if e.ComplexityRoot.FlowRunResult.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowRunResult.NodeID(childComplexity), true
+	case "FlowRunResult.nodeName":
+		if e.ComplexityRoot.FlowRunResult.NodeName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowRunResult.NodeName(childComplexity), true
+	case "FlowRunResult.nodeResponses":
+		if e.ComplexityRoot.FlowRunResult.NodeResponses == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowRunResult.NodeResponses(childComplexity), true
+	case "FlowRunResult.outcome":
+		if e.ComplexityRoot.FlowRunResult.Outcome == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowRunResult.Outcome(childComplexity), true
+	case "FlowRunResult.raw":
+		if e.ComplexityRoot.FlowRunResult.Raw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowRunResult.Raw(childComplexity), true
+	case "FlowRunResult.result":
+		if e.ComplexityRoot.FlowRunResult.Result == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowRunResult.Result(childComplexity), true
+
+	case "FlowSummary.baseId":
+		if e.ComplexityRoot.FlowSummary.BaseID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowSummary.BaseID(childComplexity), true
+	case "FlowSummary.draftId":
+		if e.ComplexityRoot.FlowSummary.DraftID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowSummary.DraftID(childComplexity), true
+	case "FlowSummary.hasDraft":
+		if e.ComplexityRoot.FlowSummary.HasDraft == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowSummary.HasDraft(childComplexity), true
+	case "FlowSummary.latestVersion":
+		if e.ComplexityRoot.FlowSummary.LatestVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowSummary.LatestVersion(childComplexity), true
+	case "FlowSummary.latestVersionId":
+		if e.ComplexityRoot.FlowSummary.LatestVersionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowSummary.LatestVersionID(childComplexity), true
+	case "FlowSummary.name":
+		if e.ComplexityRoot.FlowSummary.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowSummary.Name(childComplexity), true
+	case "FlowSummary.owner":
+		if e.ComplexityRoot.FlowSummary.Owner == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowSummary.Owner(childComplexity), true
+	case "FlowSummary.updatedAt":
+		if e.ComplexityRoot.FlowSummary.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowSummary.UpdatedAt(childComplexity), true
+
+	case "FlowTest.data":
+		if e.ComplexityRoot.FlowTest.Data == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowTest.Data(childComplexity), true
+	case "FlowTest.expect":
+		if e.ComplexityRoot.FlowTest.Expect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowTest.Expect(childComplexity), true
+	case "FlowTest.name":
+		if e.ComplexityRoot.FlowTest.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowTest.Name(childComplexity), true
+
+	case "FlowValidation.errors":
+		if e.ComplexityRoot.FlowValidation.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowValidation.Errors(childComplexity), true
+	case "FlowValidation.warnings":
+		if e.ComplexityRoot.FlowValidation.Warnings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowValidation.Warnings(childComplexity), true
+
+	case "FlowVersions.baseId":
+		if e.ComplexityRoot.FlowVersions.BaseID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowVersions.BaseID(childComplexity), true
+	case "FlowVersions.draft":
+		if e.ComplexityRoot.FlowVersions.Draft == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowVersions.Draft(childComplexity), true
+	case "FlowVersions.versions":
+		if e.ComplexityRoot.FlowVersions.Versions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowVersions.Versions(childComplexity), true
+
+	case "Group.createdAt":
+		if e.ComplexityRoot.Group.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Group.CreatedAt(childComplexity), true
+	case "Group.description":
+		if e.ComplexityRoot.Group.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Group.Description(childComplexity), true
+	case "Group.flows":
+		if e.ComplexityRoot.Group.Flows == nil {
+			break
+		}
+
+		args, err := ec.field_Group_flows_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Group.Flows(childComplexity, args["first"].(*int), args["after"].(*string), args["query"].(*string)), true
+	case "Group.id":
+		if e.ComplexityRoot.Group.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Group.ID(childComplexity), true
+	case "Group.name":
+		if e.ComplexityRoot.Group.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Group.Name(childComplexity), true
+	case "Group.policies":
+		if e.ComplexityRoot.Group.Policies == nil {
+			break
+		}
+
+		args, err := ec.field_Group_policies_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Group.Policies(childComplexity, args["first"].(*int), args["after"].(*string), args["query"].(*string)), true
+	case "Group.updatedAt":
+		if e.ComplexityRoot.Group.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Group.UpdatedAt(childComplexity), true
+
+	case "GroupConnection.edges":
+		if e.ComplexityRoot.GroupConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GroupConnection.Edges(childComplexity), true
+	case "GroupConnection.pageInfo":
+		if e.ComplexityRoot.GroupConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GroupConnection.PageInfo(childComplexity), true
+	case "GroupConnection.totalCount":
+		if e.ComplexityRoot.GroupConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GroupConnection.TotalCount(childComplexity), true
+
+	case "GroupEdge.cursor":
+		if e.ComplexityRoot.GroupEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GroupEdge.Cursor(childComplexity), true
+	case "GroupEdge.node":
+		if e.ComplexityRoot.GroupEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GroupEdge.Node(childComplexity), true
+
+	case "GroupMember.baseId":
+		if e.ComplexityRoot.GroupMember.BaseID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GroupMember.BaseID(childComplexity), true
+	case "GroupMember.createdAt":
+		if e.ComplexityRoot.GroupMember.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GroupMember.CreatedAt(childComplexity), true
+	case "GroupMember.groupId":
+		if e.ComplexityRoot.GroupMember.GroupID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GroupMember.GroupID(childComplexity), true
+	case "GroupMember.id":
+		if e.ComplexityRoot.GroupMember.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GroupMember.ID(childComplexity), true
+	case "GroupMember.kind":
+		if e.ComplexityRoot.GroupMember.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GroupMember.Kind(childComplexity), true
+
+	case "Member.createdAt":
+		if e.ComplexityRoot.Member.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.CreatedAt(childComplexity), true
+	case "Member.id":
+		if e.ComplexityRoot.Member.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.ID(childComplexity), true
+	case "Member.role":
+		if e.ComplexityRoot.Member.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.Role(childComplexity), true
+	case "Member.user":
+		if e.ComplexityRoot.Member.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.User(childComplexity), true
+
+	case "MemberConnection.edges":
+		if e.ComplexityRoot.MemberConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberConnection.Edges(childComplexity), true
+	case "MemberConnection.pageInfo":
+		if e.ComplexityRoot.MemberConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberConnection.PageInfo(childComplexity), true
+	case "MemberConnection.totalCount":
+		if e.ComplexityRoot.MemberConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberConnection.TotalCount(childComplexity), true
+
+	case "MemberEdge.cursor":
+		if e.ComplexityRoot.MemberEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberEdge.Cursor(childComplexity), true
+	case "MemberEdge.node":
+		if e.ComplexityRoot.MemberEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberEdge.Node(childComplexity), true
+
+	case "Mutation.addGroupMember":
+		if e.ComplexityRoot.Mutation.AddGroupMember == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addGroupMember_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddGroupMember(childComplexity, args["groupId"].(uuid.UUID), args["kind"].(authz.Kind), args["baseId"].(uuid.UUID)), true
+	case "Mutation.addMember":
+		if e.ComplexityRoot.Mutation.AddMember == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addMember_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddMember(childComplexity, args["input"].(model.AddMemberInput)), true
+	case "Mutation.changeMemberRole":
+		if e.ComplexityRoot.Mutation.ChangeMemberRole == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_changeMemberRole_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ChangeMemberRole(childComplexity, args["userId"].(uuid.UUID), args["role"].(authz.Role)), true
+	case "Mutation.createFlow":
+		if e.ComplexityRoot.Mutation.CreateFlow == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createFlow_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateFlow(childComplexity, args["input"].(model.CreateFlowInput)), true
+	case "Mutation.createFlowDraftFromVersion":
+		if e.ComplexityRoot.Mutation.CreateFlowDraftFromVersion == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createFlowDraftFromVersion_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateFlowDraftFromVersion(childComplexity, args["id"].(uuid.UUID), args["replace"].(*bool)), true
+	case "Mutation.createGroup":
+		if e.ComplexityRoot.Mutation.CreateGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateGroup(childComplexity, args["input"].(service.GroupChanges)), true
+	case "Mutation.createKey":
+		if e.ComplexityRoot.Mutation.CreateKey == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createKey_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateKey(childComplexity, args["input"].(service.KeyRequest)), true
 	case "Mutation.createPolicy":
 		if e.ComplexityRoot.Mutation.CreatePolicy == nil {
 			break
@@ -402,6 +1349,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreatePolicyDraftFromVersion(childComplexity, args["id"].(uuid.UUID), args["replace"].(*bool)), true
+	case "Mutation.deleteFlow":
+		if e.ComplexityRoot.Mutation.DeleteFlow == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteFlow_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteFlow(childComplexity, args["id"].(uuid.UUID)), true
+	case "Mutation.deleteGroup":
+		if e.ComplexityRoot.Mutation.DeleteGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteGroup(childComplexity, args["id"].(uuid.UUID)), true
 	case "Mutation.deletePolicy":
 		if e.ComplexityRoot.Mutation.DeletePolicy == nil {
 			break
@@ -413,6 +1382,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeletePolicy(childComplexity, args["id"].(uuid.UUID)), true
+	case "Mutation.publishFlow":
+		if e.ComplexityRoot.Mutation.PublishFlow == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_publishFlow_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PublishFlow(childComplexity, args["id"].(uuid.UUID), args["input"].(*model.UpdateFlowInput)), true
 	case "Mutation.publishPolicy":
 		if e.ComplexityRoot.Mutation.PublishPolicy == nil {
 			break
@@ -424,6 +1404,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PublishPolicy(childComplexity, args["id"].(uuid.UUID), args["input"].(*model.UpdatePolicyInput)), true
+	case "Mutation.removeGroupMember":
+		if e.ComplexityRoot.Mutation.RemoveGroupMember == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeGroupMember_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveGroupMember(childComplexity, args["groupId"].(uuid.UUID), args["memberId"].(uuid.UUID)), true
+	case "Mutation.removeMember":
+		if e.ComplexityRoot.Mutation.RemoveMember == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeMember_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveMember(childComplexity, args["userId"].(uuid.UUID)), true
+	case "Mutation.revokeKey":
+		if e.ComplexityRoot.Mutation.RevokeKey == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeKey_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeKey(childComplexity, args["id"].(uuid.UUID)), true
+	case "Mutation.runFlow":
+		if e.ComplexityRoot.Mutation.RunFlow == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_runFlow_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RunFlow(childComplexity, args["baseId"].(uuid.UUID), args["data"].(any)), true
+	case "Mutation.runFlowVersion":
+		if e.ComplexityRoot.Mutation.RunFlowVersion == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_runFlowVersion_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RunFlowVersion(childComplexity, args["flowId"].(uuid.UUID), args["data"].(any)), true
 	case "Mutation.runPolicy":
 		if e.ComplexityRoot.Mutation.RunPolicy == nil {
 			break
@@ -457,6 +1492,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RunRule(childComplexity, args["rule"].(string), args["data"].(any)), true
+	case "Mutation.testFlow":
+		if e.ComplexityRoot.Mutation.TestFlow == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_testFlow_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.TestFlow(childComplexity, args["definition"].(any), args["data"].(any)), true
+	case "Mutation.updateFlowDraft":
+		if e.ComplexityRoot.Mutation.UpdateFlowDraft == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateFlowDraft_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateFlowDraft(childComplexity, args["id"].(uuid.UUID), args["input"].(model.UpdateFlowInput)), true
+	case "Mutation.updateGroup":
+		if e.ComplexityRoot.Mutation.UpdateGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateGroup(childComplexity, args["id"].(uuid.UUID), args["input"].(service.GroupChanges)), true
 	case "Mutation.updatePolicyDraft":
 		if e.ComplexityRoot.Mutation.UpdatePolicyDraft == nil {
 			break
@@ -468,6 +1536,87 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdatePolicyDraft(childComplexity, args["id"].(uuid.UUID), args["input"].(model.UpdatePolicyInput)), true
+
+	case "NodeExecution.database":
+		if e.ComplexityRoot.NodeExecution.Database == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NodeExecution.Database(childComplexity), true
+	case "NodeExecution.engine":
+		if e.ComplexityRoot.NodeExecution.Engine == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NodeExecution.Engine(childComplexity), true
+	case "NodeExecution.total":
+		if e.ComplexityRoot.NodeExecution.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NodeExecution.Total(childComplexity), true
+
+	case "NodeResponse.execution":
+		if e.ComplexityRoot.NodeResponse.Execution == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NodeResponse.Execution(childComplexity), true
+	case "NodeResponse.nodeId":
+		if e.ComplexityRoot.NodeResponse.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NodeResponse.NodeID(childComplexity), true
+	case "NodeResponse.nodeType":
+		if e.ComplexityRoot.NodeResponse.NodeType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NodeResponse.NodeType(childComplexity), true
+	case "NodeResponse.response":
+		if e.ComplexityRoot.NodeResponse.Response == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NodeResponse.Response(childComplexity), true
+
+	case "NodeRunResult.data":
+		if e.ComplexityRoot.NodeRunResult.Data == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NodeRunResult.Data(childComplexity), true
+	case "NodeRunResult.error":
+		if e.ComplexityRoot.NodeRunResult.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NodeRunResult.Error(childComplexity), true
+	case "NodeRunResult.labels":
+		if e.ComplexityRoot.NodeRunResult.Labels == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NodeRunResult.Labels(childComplexity), true
+	case "NodeRunResult.result":
+		if e.ComplexityRoot.NodeRunResult.Result == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NodeRunResult.Result(childComplexity), true
+	case "NodeRunResult.rule":
+		if e.ComplexityRoot.NodeRunResult.Rule == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NodeRunResult.Rule(childComplexity), true
+	case "NodeRunResult.trace":
+		if e.ComplexityRoot.NodeRunResult.Trace == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NodeRunResult.Trace(childComplexity), true
 
 	case "Orchestrator.database":
 		if e.ComplexityRoot.Orchestrator.Database == nil {
@@ -488,6 +1637,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Orchestrator.Total(childComplexity), true
 
+	case "Organization.createdAt":
+		if e.ComplexityRoot.Organization.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.CreatedAt(childComplexity), true
 	case "Organization.id":
 		if e.ComplexityRoot.Organization.ID == nil {
 			break
@@ -630,6 +1785,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PolicyConnection.PageInfo(childComplexity), true
+	case "PolicyConnection.totalCount":
+		if e.ComplexityRoot.PolicyConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyConnection.TotalCount(childComplexity), true
 
 	case "PolicyEdge.cursor":
 		if e.ComplexityRoot.PolicyEdge.Cursor == nil {
@@ -806,6 +1967,106 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PropertyTrace.Value(childComplexity), true
 
+	case "Query.auditEvents":
+		if e.ComplexityRoot.Query.AuditEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Query_auditEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AuditEvents(childComplexity, args["first"].(*int), args["after"].(*string), args["filter"].(*model.AuditFilter)), true
+	case "Query.flow":
+		if e.ComplexityRoot.Query.Flow == nil {
+			break
+		}
+
+		args, err := ec.field_Query_flow_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Flow(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.flowVersions":
+		if e.ComplexityRoot.Query.FlowVersions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_flowVersions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.FlowVersions(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.flows":
+		if e.ComplexityRoot.Query.Flows == nil {
+			break
+		}
+
+		args, err := ec.field_Query_flows_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Flows(childComplexity, args["first"].(*int), args["after"].(*string), args["query"].(*string), args["groupId"].(*uuid.UUID)), true
+	case "Query.group":
+		if e.ComplexityRoot.Query.Group == nil {
+			break
+		}
+
+		args, err := ec.field_Query_group_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Group(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.groups":
+		if e.ComplexityRoot.Query.Groups == nil {
+			break
+		}
+
+		args, err := ec.field_Query_groups_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Groups(childComplexity, args["first"].(*int), args["after"].(*string), args["query"].(*string)), true
+
+	case "Query.keys":
+		if e.ComplexityRoot.Query.Keys == nil {
+			break
+		}
+
+		args, err := ec.field_Query_keys_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Keys(childComplexity, args["first"].(*int), args["after"].(*string), args["query"].(*string)), true
+	case "Query.members":
+		if e.ComplexityRoot.Query.Members == nil {
+			break
+		}
+
+		args, err := ec.field_Query_members_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Members(childComplexity, args["first"].(*int), args["after"].(*string), args["query"].(*string)), true
+	case "Query.node":
+		if e.ComplexityRoot.Query.Node == nil {
+			break
+		}
+
+		args, err := ec.field_Query_node_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Node(childComplexity, args["id"].(uuid.UUID)), true
 	case "Query.policies":
 		if e.ComplexityRoot.Query.Policies == nil {
 			break
@@ -908,6 +2169,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RuleTrace.Selector(childComplexity), true
 
+	case "SavedFlow.flow":
+		if e.ComplexityRoot.SavedFlow.Flow == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedFlow.Flow(childComplexity), true
+	case "SavedFlow.validation":
+		if e.ComplexityRoot.SavedFlow.Validation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedFlow.Validation(childComplexity), true
+
 	case "SavedPolicy.policy":
 		if e.ComplexityRoot.SavedPolicy.Policy == nil {
 			break
@@ -1000,8 +2274,16 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputAddMemberInput,
+		ec.unmarshalInputAuditFilter,
+		ec.unmarshalInputCreateFlowInput,
+		ec.unmarshalInputCreateGroupInput,
+		ec.unmarshalInputCreateKeyInput,
 		ec.unmarshalInputCreatePolicyInput,
+		ec.unmarshalInputFlowTestInput,
 		ec.unmarshalInputPolicyTestInput,
+		ec.unmarshalInputUpdateFlowInput,
+		ec.unmarshalInputUpdateGroupInput,
 		ec.unmarshalInputUpdatePolicyInput,
 	)
 	first := true
@@ -1078,6 +2360,1412 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
+	{Name: "../admin.graphqls", Input: `# Administration of the caller's organization (api.md, "Keys, members,
+# organizations"): the same operations as /admin/members and /admin/keys,
+# with the same rules and errors. Every one needs ADMIN and records an
+# audit event.
+
+extend type Query {
+  """
+  The organization's members, newest first. Needs ADMIN.
+  """
+  members(
+    """
+    How many members to return, from 1 to 200; 50 when absent. Anything
+    else is refused with invalid_argument before the operation runs.
+    """
+    first: Int
+    """
+    The endCursor (or an edge's cursor) of the previous page: the page then
+    starts after it. Absent for the first page.
+    """
+    after: String
+    """
+    Only members whose email or name contains this text, ignoring case.
+    """
+    query: String
+  ): MemberConnection!
+
+  """
+  The organization's API keys, revoked ones too, newest first; never their
+  secrets. Needs ADMIN.
+  """
+  keys(
+    """
+    How many keys to return, from 1 to 200; 50 when absent. Anything else
+    is refused with invalid_argument before the operation runs.
+    """
+    first: Int
+    """
+    The endCursor (or an edge's cursor) of the previous page: the page then
+    starts after it. Absent for the first page.
+    """
+    after: String
+    """
+    Only keys whose name contains this text, ignoring case.
+    """
+    query: String
+  ): APIKeyConnection!
+}
+
+extend type Mutation {
+  """
+  Gives a user a role in the organization, creating the user when no user
+  has the email. A user who is a member already is a conflict. Needs
+  ADMIN.
+  """
+  addMember(
+    """
+    Who joins, with which role.
+    """
+    input: AddMemberInput!
+  ): Member!
+
+  """
+  Changes a member's role. Taking the role ADMIN from the organization's
+  last admin is a conflict. Needs ADMIN.
+  """
+  changeMemberRole(
+    """
+    The member's user id.
+    """
+    userId: ID!
+    """
+    The new role.
+    """
+    role: Role!
+  ): Member!
+
+  """
+  Takes a user out of the organization and revokes the user's keys there.
+  Removing the organization's last admin is a conflict. Needs ADMIN.
+  Always true when it succeeds.
+  """
+  removeMember(
+    """
+    The member's user id.
+    """
+    userId: ID!
+  ): Boolean!
+
+  """
+  Creates an API key: an organization key, or with userId a key of that
+  member (another user is not_found). Its secret is in the answer, and
+  only there: it is not stored. Needs ADMIN.
+  """
+  createKey(
+    """
+    The key's name, scope, owner and expiry.
+    """
+    input: CreateKeyInput!
+  ): CreatedKey!
+
+  """
+  Revokes an active key of the organization: it is kept, and listed, for
+  the audit trail, and refused from now on. A key that is revoked already
+  is not_found. Needs ADMIN. Always true when it succeeds.
+  """
+  revokeKey(
+    """
+    The key's id.
+    """
+    id: ID!
+  ): Boolean!
+}
+
+"""
+A user's membership of the organization. It is a Node of its own, apart
+from its user: the user may belong to other organizations, with other
+roles, while a membership is one user in this organization.
+"""
+type Member implements Node {
+  """
+  The membership's id. It stays while the user is a member, whatever role
+  changes, and is not the user's id, which changeMemberRole and
+  removeMember take.
+  """
+  id: ID!
+  """
+  The member.
+  """
+  user: User!
+  """
+  The member's role in the organization.
+  """
+  role: Role!
+  """
+  When the user joined the organization.
+  """
+  createdAt: Time!
+}
+
+"""
+A user to add to the organization.
+"""
+input AddMemberInput {
+  """
+  The user's email address; compared ignoring case.
+  """
+  email: String!
+  """
+  The display name of a user created for the email; ignored when the user
+  exists.
+  """
+  name: String
+  """
+  The role to give.
+  """
+  role: Role!
+}
+
+"""
+A key to create.
+"""
+input CreateKeyInput {
+  """
+  The key's name; not blank.
+  """
+  name: String!
+  """
+  The most the key allows.
+  """
+  scope: Scope!
+  """
+  The member who owns the key; the organization owns it when absent.
+  """
+  userId: ID
+  """
+  When the key stops working, in the future; never when absent.
+  """
+  expiresAt: Time
+}
+
+"""
+A new API key with its secret.
+"""
+type CreatedKey {
+  """
+  The key.
+  """
+  key: APIKey!
+  """
+  The key itself, to send as x-api-key. It is shown this once: only its
+  hash is stored.
+  """
+  secret: String!
+}
+
+"""
+A page of members, in the Relay connection shape.
+"""
+type MemberConnection {
+  """
+  The members of the page, newest first.
+  """
+  edges: [MemberEdge!]!
+  """
+  Where the page ends and whether more follow.
+  """
+  pageInfo: PageInfo!
+  """
+  How many members the list holds on all its pages together: those of the
+  organization, with the same query. Counted only when selected, by one
+  more query.
+  """
+  totalCount: Int!
+}
+
+"""
+A member of a page, with the cursor to resume after it.
+"""
+type MemberEdge {
+  """
+  Pass as after to get the members that follow this one.
+  """
+  cursor: String!
+  """
+  The member.
+  """
+  node: Member!
+}
+
+"""
+A page of API keys, in the Relay connection shape.
+"""
+type APIKeyConnection {
+  """
+  The keys of the page, newest first.
+  """
+  edges: [APIKeyEdge!]!
+  """
+  Where the page ends and whether more follow.
+  """
+  pageInfo: PageInfo!
+  """
+  How many keys the list holds on all its pages together: those of the
+  organization, revoked ones too, with the same query. Counted only when
+  selected, by one more query.
+  """
+  totalCount: Int!
+}
+
+"""
+An API key of a page, with the cursor to resume after it.
+"""
+type APIKeyEdge {
+  """
+  Pass as after to get the keys that follow this one.
+  """
+  cursor: String!
+  """
+  The key.
+  """
+  node: APIKey!
+}
+`, BuiltIn: false},
+	{Name: "../audit.graphqls", Input: `# The audit log (api.md, "Audit"): the same as GET /audit, with the same
+# rules and errors.
+
+extend type Query {
+  """
+  The organization's audit log, newest first. Needs ADMIN or AUDITOR.
+  """
+  auditEvents(
+    """
+    How many events to return, from 1 to 200; 50 when absent. Anything else
+    is refused with invalid_argument before the operation runs.
+    """
+    first: Int
+    """
+    The endCursor (or an edge's cursor) of the previous page: the page then
+    starts after it. Absent for the first page.
+    """
+    after: String
+    """
+    Which events to return; all when absent.
+    """
+    filter: AuditFilter
+  ): AuditEventConnection!
+}
+
+"""
+Narrows the audit log. Absent fields do not filter; given ones must all
+match.
+"""
+input AuditFilter {
+  """
+  Only events of this action.
+  """
+  action: AuditAction
+  """
+  Only events about this kind of object.
+  """
+  kind: AuditKind
+  """
+  Only events about the policy or flow with this base id.
+  """
+  baseId: ID
+  """
+  Only events caused by this user or API key.
+  """
+  actor: ID
+  """
+  Only events at or after this instant.
+  """
+  since: Time
+  """
+  Only events before this instant; it must be later than since.
+  """
+  until: Time
+}
+
+"""
+An entry of the audit log. Entries are never changed or removed.
+"""
+type AuditEvent implements Node {
+  """
+  The event's id.
+  """
+  id: ID!
+  """
+  When it happened.
+  """
+  at: Time!
+  """
+  What happened.
+  """
+  action: AuditAction!
+  """
+  What it happened to.
+  """
+  kind: AuditKind!
+  """
+  The base id of the policy or flow concerned; null for other kinds.
+  """
+  baseId: ID
+  """
+  The record concerned, such as the version published or run; null when
+  the event concerns no single record.
+  """
+  recordId: ID
+  """
+  The group concerned; null when no group is.
+  """
+  groupId: ID
+  """
+  Who caused it.
+  """
+  actor: Actor!
+  """
+  What else is known about it, by action: the fields changed, the result
+  of a run, the member added to a group, ...
+  """
+  details: JSON!
+}
+
+"""
+What an audit event records.
+"""
+enum AuditAction {
+  """
+  Something was created.
+  """
+  CREATED
+  """
+  Something was changed: a draft, a group, a member's role, a key.
+  """
+  EDITED
+  """
+  A draft became a version.
+  """
+  PUBLISHED
+  """
+  A policy or flow was put into or taken out of a group.
+  """
+  ASSIGNED
+  """
+  A policy or flow was run.
+  """
+  EXECUTED
+  """
+  Something was deleted.
+  """
+  DELETED
+}
+
+"""
+What an audit event is about.
+"""
+enum AuditKind {
+  """
+  A policy.
+  """
+  POLICY
+  """
+  A flow.
+  """
+  FLOW
+  """
+  A group.
+  """
+  GROUP
+  """
+  A member of the organization.
+  """
+  MEMBER
+  """
+  An API key.
+  """
+  KEY
+}
+
+"""
+Who caused an audit event.
+"""
+type Actor {
+  """
+  Whether a user or an organization's API key acted.
+  """
+  kind: ActorKind!
+  """
+  The id of the user or of the key.
+  """
+  id: ID!
+}
+
+"""
+Whether a user or a key caused an event.
+"""
+enum ActorKind {
+  """
+  A user, with one of their keys.
+  """
+  USER
+  """
+  An organization's API key, which no user owns.
+  """
+  KEY
+}
+
+"""
+A page of audit events, in the Relay connection shape.
+"""
+type AuditEventConnection {
+  """
+  The events of the page, newest first.
+  """
+  edges: [AuditEventEdge!]!
+  """
+  Where the page ends and whether more follow.
+  """
+  pageInfo: PageInfo!
+  """
+  How many events the log holds on all its pages together: those of the
+  organization that the filter keeps. Counted only when selected, by one
+  more query.
+  """
+  totalCount: Int!
+}
+
+"""
+An audit event of a page, with the cursor to resume after it.
+"""
+type AuditEventEdge {
+  """
+  Pass as after to get the events that follow this one.
+  """
+  cursor: String!
+  """
+  The event.
+  """
+  node: AuditEvent!
+}
+`, BuiltIn: false},
+	{Name: "../flow.graphqls", Input: `# Stored flows and flow runs (api.md, "Flows" and "Execution"; flows.md):
+# the same operations as /flow, /flows, /flow/test and /run/flow*, with
+# the same rules and errors.
+
+extend type Query {
+  """
+  A flow record by its id, or a flow base by its id, which means the
+  base's latest published version, else its draft. Another organization's
+  id is not_found; a deleted flow is deleted.
+  """
+  flow(
+    """
+    A record id or a base id.
+    """
+    id: ID!
+  ): Flow!
+
+  """
+  A flow's history: its draft, if it has one, and its published versions,
+  newest first.
+  """
+  flowVersions(
+    """
+    A record id or a base id of the flow.
+    """
+    id: ID!
+  ): FlowVersions!
+
+  """
+  The flows the caller may see, newest first: those published in the
+  organization and the caller's own never-published ones. Deleted flows
+  are left out.
+  """
+  flows(
+    """
+    How many flows to return, from 1 to 200; 50 when absent. Anything else
+    is refused with invalid_argument before the operation runs.
+    """
+    first: Int
+    """
+    The endCursor (or an edge's cursor) of the previous page: the page then
+    starts after it. Absent for the first page.
+    """
+    after: String
+    """
+    Only flows whose name contains this text, ignoring case.
+    """
+    query: String
+    """
+    Only flows that belong to this group.
+    """
+    groupId: ID
+  ): FlowConnection!
+}
+
+extend type Mutation {
+  """
+  Creates a flow: a base and its draft, owned by the caller until it is
+  first published. The definition is stored in its normalized form
+  (flows.md §6); one that cannot be read at all is invalid_argument with
+  every problem in extensions.details, while one that reads but does not
+  validate is saved all the same, with its problems in the validation.
+  Needs EDITOR.
+  """
+  createFlow(
+    """
+    The draft's content.
+    """
+    input: CreateFlowInput!
+  ): SavedFlow!
+
+  """
+  Changes a draft in place and bumps its revision. A published record
+  cannot change: conflict. Needs EDITOR, and a never-published draft is
+  its creator's.
+  """
+  updateFlowDraft(
+    """
+    The draft's record id, or the id of a base whose current record is its
+    draft.
+    """
+    id: ID!
+    """
+    The fields to change; absent fields stay as they are.
+    """
+    input: UpdateFlowInput!
+  ): SavedFlow!
+
+  """
+  Publishes a draft, with the given changes applied, as the flow's next
+  version; the draft is consumed and the flow passes to the organization.
+  The definition must validate for publishing (else invalid_argument with
+  every problem in extensions.details), every policy it references must
+  resolve for the publisher (else not_found), and every stored test must
+  pass (else conflict naming the failing tests); otherwise nothing is
+  published. Needs PUBLISHER.
+  """
+  publishFlow(
+    """
+    The draft's record id, or the id of a base whose current record is its
+    draft.
+    """
+    id: ID!
+    """
+    Changes to apply to the draft before publishing it; none when absent.
+    """
+    input: UpdateFlowInput
+  ): Flow!
+
+  """
+  Starts a new draft as a copy of a published version. A flow that has a
+  draft already is a conflict naming that draft, unless replace is true.
+  Needs EDITOR.
+  """
+  createFlowDraftFromVersion(
+    """
+    The published record's id, or a base id, which means its latest
+    version.
+    """
+    id: ID!
+    """
+    Whether to overwrite the flow's existing draft.
+    """
+    replace: Boolean = false
+  ): Flow!
+
+  """
+  Deletes a whole flow, every record of it; it then answers deleted to
+  every load and run. Needs ADMIN. Always true when it succeeds.
+  """
+  deleteFlow(
+    """
+    A record id or a base id of the flow.
+    """
+    id: ID!
+  ): Boolean!
+
+  """
+  Runs a flow's latest published version, else its draft, as POST
+  /run/flow/{baseId} does. A node whose policy fails or cannot be resolved
+  is not an error: the run stops there, with result false and the problem
+  in errors. Needs permission to run (any role but AUDITOR).
+  """
+  runFlow(
+    """
+    The flow's base id.
+    """
+    baseId: ID!
+    """
+    The input of the flow: a JSON object. Anything else is an
+    invalid_argument error.
+    """
+    data: JSON!
+  ): FlowRunResult!
+
+  """
+  Runs exactly one flow record, draft or version, as POST
+  /run/flow_version/{flowId} does. Needs permission to run (any role but
+  AUDITOR).
+  """
+  runFlowVersion(
+    """
+    The record's id.
+    """
+    flowId: ID!
+    """
+    The input of the flow: a JSON object. Anything else is an
+    invalid_argument error.
+    """
+    data: JSON!
+  ): FlowRunResult!
+
+  """
+  Runs a definition given in the request, as POST /flow/test does:
+  nothing is stored and nothing is recorded. A definition that does not
+  validate for running is invalid_argument with every problem in
+  extensions.details, and no node runs. Needs EDITOR.
+  """
+  testFlow(
+    """
+    The definition: a v1 definition object, a legacy nested definition, a
+    UI graph (an object with nodes and edges), or a string holding YAML or
+    JSON of any of these (flows.md §6, §8.2).
+    """
+    definition: JSON!
+    """
+    The input of the flow: a JSON object. Anything else is an
+    invalid_argument error.
+    """
+    data: JSON!
+  ): FlowRunResult!
+}
+
+"""
+A flow record: the draft of a flow or one of its published versions.
+Published records never change.
+"""
+type Flow implements Node {
+  """
+  The record's id.
+  """
+  id: ID!
+  """
+  The id of the flow (the base) the record belongs to, the same for all
+  its records.
+  """
+  baseId: ID!
+  """
+  The flow's name.
+  """
+  name: String!
+  """
+  What the flow is for; may be empty.
+  """
+  description: String!
+  """
+  The definition in its normalized v1 form (flows.md §6), whatever form it
+  was given in.
+  """
+  definition: JSON!
+  """
+  The stored tests, which must all pass for the record to be published.
+  """
+  tests: [FlowTest!]!
+  """
+  Whether the record is the draft or a published version.
+  """
+  status: RecordStatus!
+  """
+  The version number (1, 2, 3 per flow); null for the draft.
+  """
+  version: Int
+  """
+  Whom the flow belongs to: its creating user until it is first
+  published, then the organization.
+  """
+  owner: Owner!
+  """
+  The id of the user (or organization, for an organization key) that
+  created the record.
+  """
+  createdBy: ID!
+  """
+  When the record was created.
+  """
+  createdAt: Time!
+  """
+  When the record last changed.
+  """
+  updatedAt: Time!
+  """
+  When the record was published; null for the draft.
+  """
+  publishedAt: Time
+  """
+  A number that grows with every change of the record.
+  """
+  revision: Int!
+}
+
+"""
+A stored test of a flow: run the record on data and expect a result.
+"""
+type FlowTest {
+  """
+  The test's name, unique within the record.
+  """
+  name: String!
+  """
+  The input to run the record on: a JSON object.
+  """
+  data: JSON!
+  """
+  What the run must give: true or false (the flow's result), or a string
+  (the outcome of the custom node the run ends on).
+  """
+  expect: JSON!
+}
+
+"""
+A stored test to save with a flow draft.
+"""
+input FlowTestInput {
+  """
+  The test's name, unique within the record.
+  """
+  name: String!
+  """
+  The input to run the record on: a JSON object.
+  """
+  data: JSON!
+  """
+  What the run must give: true or false (the flow's result), or a string
+  (the outcome of the custom node the run ends on). Anything else is an
+  invalid_argument error.
+  """
+  expect: JSON!
+}
+
+"""
+The content of a new flow.
+"""
+input CreateFlowInput {
+  """
+  The flow's name; not blank.
+  """
+  name: String!
+  """
+  The definition, in any form testFlow accepts.
+  """
+  definition: JSON!
+  """
+  What the flow is for.
+  """
+  description: String
+  """
+  Tests to store with the draft.
+  """
+  tests: [FlowTestInput!]
+}
+
+"""
+Changes to a flow draft. An absent field stays as it is.
+"""
+input UpdateFlowInput {
+  """
+  The new name; not blank. Null leaves it as it is.
+  """
+  name: String
+  """
+  The new definition, in any form testFlow accepts. Null leaves it as it
+  is.
+  """
+  definition: JSON
+  """
+  The new description. Null leaves it as it is; the empty string clears
+  it.
+  """
+  description: String
+  """
+  The new tests, replacing all the stored ones. Null leaves them as they
+  are; an empty list removes them.
+  """
+  tests: [FlowTestInput!]
+}
+
+"""
+A flow draft as saved, with what would keep it from being published.
+"""
+type SavedFlow {
+  """
+  The draft record.
+  """
+  flow: Flow!
+  """
+  The draft's problems; saving succeeds despite them.
+  """
+  validation: FlowValidation!
+}
+
+"""
+The problems of a saved flow draft (flows.md §6.3).
+"""
+type FlowValidation {
+  """
+  What keeps the draft from being published, such as a missing start node
+  or a cycle; empty when there is none.
+  """
+  errors: [String!]!
+  """
+  What deserves a look but does not keep the draft from being published,
+  such as a missing branch or a policy reference that does not resolve
+  yet; empty when there is none.
+  """
+  warnings: [String!]!
+}
+
+"""
+A flow's history.
+"""
+type FlowVersions {
+  """
+  The flow's (base) id.
+  """
+  baseId: ID!
+  """
+  The flow's draft; null when it has none.
+  """
+  draft: Flow
+  """
+  The published versions, newest first.
+  """
+  versions: [Flow!]!
+}
+
+"""
+A flow in a list.
+"""
+type FlowSummary {
+  """
+  The flow's (base) id.
+  """
+  baseId: ID!
+  """
+  The flow's name.
+  """
+  name: String!
+  """
+  Whom the flow belongs to.
+  """
+  owner: Owner!
+  """
+  The number of the latest published version; null when none was
+  published.
+  """
+  latestVersion: Int
+  """
+  The record id of the latest published version; null when none was
+  published.
+  """
+  latestVersionId: ID
+  """
+  The record id of the draft; null when there is none.
+  """
+  draftId: ID
+  """
+  Whether the flow has a draft.
+  """
+  hasDraft: Boolean!
+  """
+  When the flow last changed.
+  """
+  updatedAt: Time!
+}
+
+"""
+A page of flows, in the Relay connection shape.
+"""
+type FlowConnection {
+  """
+  The flows of the page, newest first.
+  """
+  edges: [FlowEdge!]!
+  """
+  Where the page ends and whether more follow.
+  """
+  pageInfo: PageInfo!
+  """
+  How many flows the list holds on all its pages together: those the
+  caller may see, with the same query and group. Counted only when
+  selected, by one more query.
+  """
+  totalCount: Int!
+}
+
+"""
+A flow of a page, with the cursor to resume after it.
+"""
+type FlowEdge {
+  """
+  Pass as after to get the flows that follow this one.
+  """
+  cursor: String!
+  """
+  The flow.
+  """
+  node: FlowSummary!
+}
+
+"""
+The result of running a flow (flows.md §5): the same result the REST API
+returns, as typed fields, and as the REST object itself in raw.
+"""
+type FlowRunResult {
+  """
+  The id of the flow's start node.
+  """
+  nodeId: String!
+  """
+  The start node's name; "Start" when it has none.
+  """
+  nodeName: String!
+  """
+  The flow's final value; false whenever the run stopped on an error.
+  """
+  result: Boolean!
+  """
+  The ids of the nodes evaluated after the start node that gave a node
+  response (policy and custom nodes), in execution order.
+  """
+  executionPath: [String!]!
+  """
+  The same as result.
+  """
+  finalOutcome: Boolean!
+  """
+  The outcome of the custom node the run ended on; null when it ended on
+  another kind of node.
+  """
+  outcome: String
+  """
+  Why the run stopped early, each message naming its node; empty when it
+  did not.
+  """
+  errors: [String!]!
+  """
+  One entry per evaluated node (start, policy and custom nodes, not
+  return nodes), in execution order.
+  """
+  nodeResponses: [NodeResponse!]!
+  """
+  The whole result exactly as the REST API returns it, for clients that
+  want that shape: trace entries use snake_case members and {"value": ...}
+  wrappers.
+  """
+  raw: JSON!
+}
+
+"""
+What one node of a flow run gave.
+"""
+type NodeResponse {
+  """
+  The node's id.
+  """
+  nodeId: String!
+  """
+  The node's type.
+  """
+  nodeType: NodeType!
+  """
+  The node's policy run result; for a custom node, a synthetic one whose
+  only rule gives the outcome.
+  """
+  response: NodeRunResult!
+  """
+  Where the node's time went.
+  """
+  execution: NodeExecution!
+}
+
+"""
+The type of a node that gives a node response.
+"""
+enum NodeType {
+  """
+  The start node, which runs a policy.
+  """
+  START
+  """
+  A node that runs a policy.
+  """
+  POLICY
+  """
+  A node that ends the flow on an outcome.
+  """
+  CUSTOM
+}
+
+"""
+The result of a flow node's policy: a policy run result without its
+timings, which the node response carries.
+"""
+type NodeRunResult {
+  """
+  The golden rule's result; false whenever error is set.
+  """
+  result: Boolean!
+  """
+  How the golden rule was decided, condition by condition; null when the
+  node's policy could not be resolved.
+  """
+  trace: Trace
+  """
+  The policy's rule text, one entry per line; empty when the policy could
+  not be resolved.
+  """
+  rule: [String!]!
+  """
+  The input the rule was evaluated against.
+  """
+  data: JSON!
+  """
+  Why evaluation failed, or why the policy could not be resolved; null on
+  success.
+  """
+  error: String
+  """
+  An object mapping each labelled rule's label to its result; null when the
+  text has no labelled rule or does not parse.
+  """
+  labels: JSON
+}
+
+"""
+Timings of a flow node, in nanoseconds, each a string of decimal digits.
+"""
+type NodeExecution {
+  """
+  Loading and resolving the node's policy; "0" for a custom node.
+  """
+  database: String!
+  """
+  Parsing and evaluating; "0" for a custom node.
+  """
+  engine: String!
+  """
+  The whole node.
+  """
+  total: String!
+}
+`, BuiltIn: false},
+	{Name: "../group.graphqls", Input: `# Groups of policies and flows (api.md, "Groups"): the same operations as
+# /group and /groups, with the same rules and errors.
+
+extend type Query {
+  """
+  A group of the caller's organization. Another organization's id is
+  not_found.
+  """
+  group(
+    """
+    The group's id.
+    """
+    id: ID!
+  ): Group!
+
+  """
+  The organization's groups, newest first.
+  """
+  groups(
+    """
+    How many groups to return, from 1 to 200; 50 when absent. Anything else
+    is refused with invalid_argument before the operation runs.
+    """
+    first: Int
+    """
+    The endCursor (or an edge's cursor) of the previous page: the page then
+    starts after it. Absent for the first page.
+    """
+    after: String
+    """
+    Only groups whose name contains this text, ignoring case.
+    """
+    query: String
+  ): GroupConnection!
+}
+
+extend type Mutation {
+  """
+  Creates a group. Needs EDITOR.
+  """
+  createGroup(
+    """
+    The group's content.
+    """
+    input: CreateGroupInput!
+  ): Group!
+
+  """
+  Renames or redescribes a group. Needs EDITOR.
+  """
+  updateGroup(
+    """
+    The group's id.
+    """
+    id: ID!
+    """
+    The fields to change; absent fields stay as they are.
+    """
+    input: UpdateGroupInput!
+  ): Group!
+
+  """
+  Deletes a group and its memberships; the policies and flows stay. Needs
+  EDITOR. Always true when it succeeds.
+  """
+  deleteGroup(
+    """
+    The group's id.
+    """
+    id: ID!
+  ): Boolean!
+
+  """
+  Puts a policy or a flow into a group. It must be one the caller may see
+  (else not_found) and not deleted (else deleted); one that is in the
+  group already is a conflict. Needs EDITOR.
+  """
+  addGroupMember(
+    """
+    The group's id.
+    """
+    groupId: ID!
+    """
+    Whether baseId names a policy or a flow.
+    """
+    kind: GroupMemberKind!
+    """
+    The base id of the policy or flow.
+    """
+    baseId: ID!
+  ): GroupMember!
+
+  """
+  Takes a policy or a flow out of a group. Needs EDITOR. Always true when
+  it succeeds.
+  """
+  removeGroupMember(
+    """
+    The group's id.
+    """
+    groupId: ID!
+    """
+    The membership's id, as addGroupMember gave it.
+    """
+    memberId: ID!
+  ): Boolean!
+}
+
+"""
+A named collection of policies and flows of an organization.
+"""
+type Group implements Node {
+  """
+  The group's id.
+  """
+  id: ID!
+  """
+  The group's name.
+  """
+  name: String!
+  """
+  What the group is for; may be empty.
+  """
+  description: String!
+  """
+  When the group was created.
+  """
+  createdAt: Time!
+  """
+  When the group was last renamed or redescribed.
+  """
+  updatedAt: Time!
+  """
+  The group's policies the caller may see, newest first, as the policies
+  query lists them; deleted ones are left out.
+  """
+  policies(
+    """
+    How many policies to return, from 1 to 200; 50 when absent. Anything
+    else is refused with invalid_argument before the operation runs.
+    """
+    first: Int
+    """
+    The endCursor (or an edge's cursor) of the previous page: the page then
+    starts after it. Absent for the first page.
+    """
+    after: String
+    """
+    Only policies whose name contains this text, ignoring case.
+    """
+    query: String
+  ): PolicyConnection!
+  """
+  The group's flows the caller may see, newest first, as the flows query
+  lists them; deleted ones are left out.
+  """
+  flows(
+    """
+    How many flows to return, from 1 to 200; 50 when absent. Anything else
+    is refused with invalid_argument before the operation runs.
+    """
+    first: Int
+    """
+    The endCursor (or an edge's cursor) of the previous page: the page then
+    starts after it. Absent for the first page.
+    """
+    after: String
+    """
+    Only flows whose name contains this text, ignoring case.
+    """
+    query: String
+  ): FlowConnection!
+}
+
+"""
+The content of a new group.
+"""
+input CreateGroupInput {
+  """
+  The group's name; not blank.
+  """
+  name: String!
+  """
+  What the group is for.
+  """
+  description: String
+}
+
+"""
+Changes to a group. An absent field stays as it is.
+"""
+input UpdateGroupInput {
+  """
+  The new name; not blank. Null leaves it as it is.
+  """
+  name: String
+  """
+  The new description. Null leaves it as it is; the empty string clears
+  it.
+  """
+  description: String
+}
+
+"""
+A policy or flow put into a group.
+"""
+type GroupMember implements Node {
+  """
+  The membership's id, which removeGroupMember takes.
+  """
+  id: ID!
+  """
+  The group's id.
+  """
+  groupId: ID!
+  """
+  Whether the member is a policy or a flow.
+  """
+  kind: GroupMemberKind!
+  """
+  The base id of the policy or flow.
+  """
+  baseId: ID!
+  """
+  When it was put into the group.
+  """
+  createdAt: Time!
+}
+
+"""
+What a group holds.
+"""
+enum GroupMemberKind {
+  """
+  A policy.
+  """
+  POLICY
+  """
+  A flow.
+  """
+  FLOW
+}
+
+"""
+A page of groups, in the Relay connection shape.
+"""
+type GroupConnection {
+  """
+  The groups of the page, newest first.
+  """
+  edges: [GroupEdge!]!
+  """
+  Where the page ends and whether more follow.
+  """
+  pageInfo: PageInfo!
+  """
+  How many groups the list holds on all its pages together: those of the
+  organization, with the same query. Counted only when selected, by one
+  more query.
+  """
+  totalCount: Int!
+}
+
+"""
+A group of a page, with the cursor to resume after it.
+"""
+type GroupEdge {
+  """
+  Pass as after to get the groups that follow this one.
+  """
+  cursor: String!
+  """
+  The group.
+  """
+  node: Group!
+}
+`, BuiltIn: false},
+	{Name: "../node.graphqls", Input: `# Object identification (the Relay Node interface): every stored object
+# that has an id of its own can be fetched again by that id alone.
+
+extend type Query {
+  """
+  The object with this id, if the caller may see it: a policy or flow
+  record, a group or a group member, the caller's organization, user and
+  API key, and, with the permissions of the queries that list them, a
+  member of the organization (by its user id or by the membership's id),
+  an API key of it (ADMIN) or an audit event (ADMIN or AUDITOR). Ids are
+  UUIDs that do not tell their type, so each kind is looked up in turn,
+  with the same permissions as the query that reads that kind. An id the
+  caller cannot see (unknown, another organization's, of a kind the
+  caller may not read, or a policy or flow base id, which is not a record
+  id) is null, never an error, so that the answer tells nothing of what
+  the caller may not see. The ids of a deleted policy or flow are the
+  error deleted, as policy and flow answer.
+  """
+  node(
+    """
+    The object's id.
+    """
+    id: ID!
+  ): Node
+}
+
+"""
+An object stored with an id of its own.
+"""
+interface Node {
+  """
+  The object's id, a UUID unique among all objects.
+  """
+  id: ID!
+}
+`, BuiltIn: false},
 	{Name: "../policy.graphqls", Input: `# Stored policies (api.md, "Policies" and "Execution"): the same operations
 # as /policy, /policies and /run/policy*, with the same rules and errors.
 
@@ -1246,7 +3934,7 @@ extend type Mutation {
 A policy record: the draft of a policy or one of its published versions.
 Published records never change.
 """
-type Policy {
+type Policy implements Node {
   """
   The record's id.
   """
@@ -1511,6 +4199,12 @@ type PolicyConnection {
   Where the page ends and whether more follow.
   """
   pageInfo: PageInfo!
+  """
+  How many policies the list holds on all its pages together: those the
+  caller may see, with the same query and group. Counted only when
+  selected, by one more query.
+  """
+  totalCount: Int!
 }
 
 """
@@ -1525,21 +4219,6 @@ type PolicyEdge {
   The policy.
   """
   node: PolicySummary!
-}
-
-"""
-Where a page of a connection ends.
-"""
-type PageInfo {
-  """
-  Whether more items follow this page.
-  """
-  hasNextPage: Boolean!
-  """
-  The cursor of the page's last item, to pass as after for the next page;
-  null when the page is empty.
-  """
-  endCursor: String
 }
 `, BuiltIn: false},
 	{Name: "../run.graphqls", Input: `extend type Mutation {
@@ -1814,8 +4493,8 @@ type PropertyCheck {
   propertyValue: JSON
 }
 `, BuiltIn: false},
-	{Name: "../schema.graphqls", Input: `# The root types and the scalars every part of the schema shares. Each area
-# of the API extends Query and Mutation in its own file.
+	{Name: "../schema.graphqls", Input: `# The root types, the scalars and the page info every part of the schema
+# shares. Each area of the API extends Query and Mutation in its own file.
 
 """
 Any JSON value: an object, an array, a string, a number, a boolean or null,
@@ -1840,6 +4519,21 @@ What can be done. Every mutation acts as the caller whose API key signed the
 request, in the caller's organization, with the caller's permissions.
 """
 type Mutation
+
+"""
+Where a page of a connection ends.
+"""
+type PageInfo {
+  """
+  Whether more items follow this page.
+  """
+  hasNextPage: Boolean!
+  """
+  The cursor of the page's last item, to pass as after for the next page;
+  null when the page is empty.
+  """
+  endCursor: String
+}
 `, BuiltIn: false},
 	{Name: "../viewer.graphqls", Input: `extend type Query {
   """
@@ -1878,7 +4572,7 @@ type Viewer {
 """
 A person who belongs to one or more organizations.
 """
-type User {
+type User implements Node {
   """
   The user's id.
   """
@@ -1897,7 +4591,7 @@ type User {
 An organization: a tenant, owning its users' memberships, keys, policies and
 flows.
 """
-type Organization {
+type Organization implements Node {
   """
   The organization's id.
   """
@@ -1906,13 +4600,17 @@ type Organization {
   The organization's name, unique among organizations.
   """
   name: String!
+  """
+  When the organization was created.
+  """
+  createdAt: Time!
 }
 
 """
 An API key. Only its hash is stored; the secret is shown once, when the key
 is created.
 """
-type APIKey {
+type APIKey implements Node {
   """
   The key's id.
   """
@@ -1933,6 +4631,24 @@ type APIKey {
   Whom the key belongs to: a user or the organization.
   """
   owner: Owner!
+  """
+  When the key was created.
+  """
+  createdAt: Time!
+  """
+  When the key was last used to authenticate a request; null when it never
+  was.
+  """
+  lastUsedAt: Time
+  """
+  When the key stops working; null when it does not expire.
+  """
+  expiresAt: Time
+  """
+  When the key was revoked; null while it is active. A revoked key is kept
+  for the audit trail and refused.
+  """
+  revokedAt: Time
 }
 
 """
@@ -2035,8 +4751,104 @@ func (ec *executionContext) childFields_APIKey(ctx context.Context, field graphq
 		return ec.fieldContext_APIKey_scope(ctx, field)
 	case "owner":
 		return ec.fieldContext_APIKey_owner(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_APIKey_createdAt(ctx, field)
+	case "lastUsedAt":
+		return ec.fieldContext_APIKey_lastUsedAt(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_APIKey_expiresAt(ctx, field)
+	case "revokedAt":
+		return ec.fieldContext_APIKey_revokedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type APIKey", field.Name)
+}
+
+func (ec *executionContext) childFields_APIKeyConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_APIKeyConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_APIKeyConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_APIKeyConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type APIKeyConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_APIKeyEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_APIKeyEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_APIKeyEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type APIKeyEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_Actor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_Actor_kind(ctx, field)
+	case "id":
+		return ec.fieldContext_Actor_id(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Actor", field.Name)
+}
+
+func (ec *executionContext) childFields_AuditEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_AuditEvent_id(ctx, field)
+	case "at":
+		return ec.fieldContext_AuditEvent_at(ctx, field)
+	case "action":
+		return ec.fieldContext_AuditEvent_action(ctx, field)
+	case "kind":
+		return ec.fieldContext_AuditEvent_kind(ctx, field)
+	case "baseId":
+		return ec.fieldContext_AuditEvent_baseId(ctx, field)
+	case "recordId":
+		return ec.fieldContext_AuditEvent_recordId(ctx, field)
+	case "groupId":
+		return ec.fieldContext_AuditEvent_groupId(ctx, field)
+	case "actor":
+		return ec.fieldContext_AuditEvent_actor(ctx, field)
+	case "details":
+		return ec.fieldContext_AuditEvent_details(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditEvent", field.Name)
+}
+
+func (ec *executionContext) childFields_AuditEventConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_AuditEventConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_AuditEventConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_AuditEventConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditEventConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_AuditEventEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_AuditEventEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_AuditEventEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AuditEventEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_CreatedKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "key":
+		return ec.fieldContext_CreatedKey_key(ctx, field)
+	case "secret":
+		return ec.fieldContext_CreatedKey_secret(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreatedKey", field.Name)
 }
 
 func (ec *executionContext) childFields_EvaluationDetails(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2063,6 +4875,280 @@ func (ec *executionContext) childFields_Execution(ctx context.Context, field gra
 	return nil, fmt.Errorf("no field named %q was found under type Execution", field.Name)
 }
 
+func (ec *executionContext) childFields_Flow(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Flow_id(ctx, field)
+	case "baseId":
+		return ec.fieldContext_Flow_baseId(ctx, field)
+	case "name":
+		return ec.fieldContext_Flow_name(ctx, field)
+	case "description":
+		return ec.fieldContext_Flow_description(ctx, field)
+	case "definition":
+		return ec.fieldContext_Flow_definition(ctx, field)
+	case "tests":
+		return ec.fieldContext_Flow_tests(ctx, field)
+	case "status":
+		return ec.fieldContext_Flow_status(ctx, field)
+	case "version":
+		return ec.fieldContext_Flow_version(ctx, field)
+	case "owner":
+		return ec.fieldContext_Flow_owner(ctx, field)
+	case "createdBy":
+		return ec.fieldContext_Flow_createdBy(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Flow_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Flow_updatedAt(ctx, field)
+	case "publishedAt":
+		return ec.fieldContext_Flow_publishedAt(ctx, field)
+	case "revision":
+		return ec.fieldContext_Flow_revision(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Flow", field.Name)
+}
+
+func (ec *executionContext) childFields_FlowConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_FlowConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_FlowConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_FlowConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FlowConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_FlowEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_FlowEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_FlowEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FlowEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_FlowRunResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "nodeId":
+		return ec.fieldContext_FlowRunResult_nodeId(ctx, field)
+	case "nodeName":
+		return ec.fieldContext_FlowRunResult_nodeName(ctx, field)
+	case "result":
+		return ec.fieldContext_FlowRunResult_result(ctx, field)
+	case "executionPath":
+		return ec.fieldContext_FlowRunResult_executionPath(ctx, field)
+	case "finalOutcome":
+		return ec.fieldContext_FlowRunResult_finalOutcome(ctx, field)
+	case "outcome":
+		return ec.fieldContext_FlowRunResult_outcome(ctx, field)
+	case "errors":
+		return ec.fieldContext_FlowRunResult_errors(ctx, field)
+	case "nodeResponses":
+		return ec.fieldContext_FlowRunResult_nodeResponses(ctx, field)
+	case "raw":
+		return ec.fieldContext_FlowRunResult_raw(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FlowRunResult", field.Name)
+}
+
+func (ec *executionContext) childFields_FlowSummary(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "baseId":
+		return ec.fieldContext_FlowSummary_baseId(ctx, field)
+	case "name":
+		return ec.fieldContext_FlowSummary_name(ctx, field)
+	case "owner":
+		return ec.fieldContext_FlowSummary_owner(ctx, field)
+	case "latestVersion":
+		return ec.fieldContext_FlowSummary_latestVersion(ctx, field)
+	case "latestVersionId":
+		return ec.fieldContext_FlowSummary_latestVersionId(ctx, field)
+	case "draftId":
+		return ec.fieldContext_FlowSummary_draftId(ctx, field)
+	case "hasDraft":
+		return ec.fieldContext_FlowSummary_hasDraft(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_FlowSummary_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FlowSummary", field.Name)
+}
+
+func (ec *executionContext) childFields_FlowTest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_FlowTest_name(ctx, field)
+	case "data":
+		return ec.fieldContext_FlowTest_data(ctx, field)
+	case "expect":
+		return ec.fieldContext_FlowTest_expect(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FlowTest", field.Name)
+}
+
+func (ec *executionContext) childFields_FlowValidation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "errors":
+		return ec.fieldContext_FlowValidation_errors(ctx, field)
+	case "warnings":
+		return ec.fieldContext_FlowValidation_warnings(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FlowValidation", field.Name)
+}
+
+func (ec *executionContext) childFields_FlowVersions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "baseId":
+		return ec.fieldContext_FlowVersions_baseId(ctx, field)
+	case "draft":
+		return ec.fieldContext_FlowVersions_draft(ctx, field)
+	case "versions":
+		return ec.fieldContext_FlowVersions_versions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FlowVersions", field.Name)
+}
+
+func (ec *executionContext) childFields_Group(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Group_id(ctx, field)
+	case "name":
+		return ec.fieldContext_Group_name(ctx, field)
+	case "description":
+		return ec.fieldContext_Group_description(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Group_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Group_updatedAt(ctx, field)
+	case "policies":
+		return ec.fieldContext_Group_policies(ctx, field)
+	case "flows":
+		return ec.fieldContext_Group_flows(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Group", field.Name)
+}
+
+func (ec *executionContext) childFields_GroupConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_GroupConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_GroupConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_GroupConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GroupConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_GroupEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_GroupEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_GroupEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GroupEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_GroupMember(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_GroupMember_id(ctx, field)
+	case "groupId":
+		return ec.fieldContext_GroupMember_groupId(ctx, field)
+	case "kind":
+		return ec.fieldContext_GroupMember_kind(ctx, field)
+	case "baseId":
+		return ec.fieldContext_GroupMember_baseId(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_GroupMember_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GroupMember", field.Name)
+}
+
+func (ec *executionContext) childFields_Member(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Member_id(ctx, field)
+	case "user":
+		return ec.fieldContext_Member_user(ctx, field)
+	case "role":
+		return ec.fieldContext_Member_role(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Member_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Member", field.Name)
+}
+
+func (ec *executionContext) childFields_MemberConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_MemberConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_MemberConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_MemberConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemberConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_MemberEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_MemberEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_MemberEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemberEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_NodeExecution(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "database":
+		return ec.fieldContext_NodeExecution_database(ctx, field)
+	case "engine":
+		return ec.fieldContext_NodeExecution_engine(ctx, field)
+	case "total":
+		return ec.fieldContext_NodeExecution_total(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type NodeExecution", field.Name)
+}
+
+func (ec *executionContext) childFields_NodeResponse(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "nodeId":
+		return ec.fieldContext_NodeResponse_nodeId(ctx, field)
+	case "nodeType":
+		return ec.fieldContext_NodeResponse_nodeType(ctx, field)
+	case "response":
+		return ec.fieldContext_NodeResponse_response(ctx, field)
+	case "execution":
+		return ec.fieldContext_NodeResponse_execution(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type NodeResponse", field.Name)
+}
+
+func (ec *executionContext) childFields_NodeRunResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "result":
+		return ec.fieldContext_NodeRunResult_result(ctx, field)
+	case "trace":
+		return ec.fieldContext_NodeRunResult_trace(ctx, field)
+	case "rule":
+		return ec.fieldContext_NodeRunResult_rule(ctx, field)
+	case "data":
+		return ec.fieldContext_NodeRunResult_data(ctx, field)
+	case "error":
+		return ec.fieldContext_NodeRunResult_error(ctx, field)
+	case "labels":
+		return ec.fieldContext_NodeRunResult_labels(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type NodeRunResult", field.Name)
+}
+
 func (ec *executionContext) childFields_Orchestrator(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "go":
@@ -2081,6 +5167,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_id(ctx, field)
 	case "name":
 		return ec.fieldContext_Organization_name(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Organization_createdAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Organization", field.Name)
 }
@@ -2147,6 +5235,8 @@ func (ec *executionContext) childFields_PolicyConnection(ctx context.Context, fi
 		return ec.fieldContext_PolicyConnection_edges(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_PolicyConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_PolicyConnection_totalCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PolicyConnection", field.Name)
 }
@@ -2263,6 +5353,16 @@ func (ec *executionContext) childFields_RuleTrace(ctx context.Context, field gra
 		return ec.fieldContext_RuleTrace_result(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RuleTrace", field.Name)
+}
+
+func (ec *executionContext) childFields_SavedFlow(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "flow":
+		return ec.fieldContext_SavedFlow_flow(ctx, field)
+	case "validation":
+		return ec.fieldContext_SavedFlow_validation(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SavedFlow", field.Name)
 }
 
 func (ec *executionContext) childFields_SavedPolicy(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2443,6 +5543,196 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_Group_flows_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Group_policies_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_addGroupMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "kind",
+		func(ctx context.Context, v any) (authz.Kind, error) {
+			return ec.unmarshalNGroupMemberKind2githubᚗcomᚋverdictᚋverdictᚋauthzᚐKind(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["kind"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "baseId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["baseId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_addMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.AddMemberInput, error) {
+			return ec.unmarshalNAddMemberInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAddMemberInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_changeMemberRole_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "role",
+		func(ctx context.Context, v any) (authz.Role, error) {
+			return ec.unmarshalNRole2githubᚗcomᚋverdictᚋverdictᚋauthzᚐRole(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createFlowDraftFromVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "replace",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["replace"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createFlow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateFlowInput, error) {
+			return ec.unmarshalNCreateFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐCreateFlowInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.GroupChanges, error) {
+			return ec.unmarshalNCreateGroupInput2githubᚗcomᚋverdictᚋverdictᚋserviceᚐGroupChanges(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.KeyRequest, error) {
+			return ec.unmarshalNCreateKeyInput2githubᚗcomᚋverdictᚋverdictᚋserviceᚐKeyRequest(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createPolicyDraftFromVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2479,6 +5769,34 @@ func (ec *executionContext) field_Mutation_createPolicy_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteFlow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deletePolicy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2490,6 +5808,28 @@ func (ec *executionContext) field_Mutation_deletePolicy_args(ctx context.Context
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_publishFlow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (*model.UpdateFlowInput, error) {
+			return ec.unmarshalOUpdateFlowInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdateFlowInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -2512,6 +5852,100 @@ func (ec *executionContext) field_Mutation_publishPolicy_args(ctx context.Contex
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeGroupMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "memberId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["memberId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_revokeKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_runFlowVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "flowId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["flowId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "data",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalNJSON2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["data"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_runFlow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "baseId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["baseId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "data",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalNJSON2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["data"] = arg1
 	return args, nil
 }
 
@@ -2581,6 +6015,72 @@ func (ec *executionContext) field_Mutation_runRule_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_testFlow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "definition",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalNJSON2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["definition"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "data",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalNJSON2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["data"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateFlowDraft_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateFlowInput, error) {
+			return ec.unmarshalNUpdateFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdateFlowInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (service.GroupChanges, error) {
+			return ec.unmarshalNUpdateGroupInput2githubᚗcomᚋverdictᚋverdictᚋserviceᚐGroupChanges(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updatePolicyDraft_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2614,6 +6114,220 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["name"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_auditEvents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*model.AuditFilter, error) {
+			return ec.unmarshalOAuditFilter2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAuditFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_flowVersions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_flow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_flows_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
+		func(ctx context.Context, v any) (*uuid.UUID, error) {
+			return ec.unmarshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupId"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_group_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_groups_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_keys_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_members_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_node_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -2867,6 +6581,644 @@ func (ec *executionContext) fieldContext_APIKey_owner(_ context.Context, field g
 	return fc, nil
 }
 
+func (ec *executionContext) _APIKey_createdAt(ctx context.Context, field graphql.CollectedField, obj *service.Key) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APIKey_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_APIKey_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _APIKey_lastUsedAt(ctx context.Context, field graphql.CollectedField, obj *service.Key) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APIKey_lastUsedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastUsedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_APIKey_lastUsedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _APIKey_expiresAt(ctx context.Context, field graphql.CollectedField, obj *service.Key) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APIKey_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_APIKey_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _APIKey_revokedAt(ctx context.Context, field graphql.CollectedField, obj *service.Key) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APIKey_revokedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevokedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_APIKey_revokedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _APIKeyConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.APIKeyConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APIKeyConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.APIKeyEdge) graphql.Marshaler {
+			return ec.marshalNAPIKeyEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAPIKeyEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_APIKeyConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "APIKeyConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_APIKeyEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _APIKeyConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.APIKeyConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APIKeyConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_APIKeyConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "APIKeyConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _APIKeyConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.APIKeyConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APIKeyConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalNInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_APIKeyConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("APIKeyConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _APIKeyEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.APIKeyEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APIKeyEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_APIKeyEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("APIKeyEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _APIKeyEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.APIKeyEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APIKeyEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.Key) graphql.Marshaler {
+			return ec.marshalNAPIKey2githubᚗcomᚋverdictᚋverdictᚋserviceᚐKey(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_APIKeyEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "APIKeyEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_APIKey(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Actor_kind(ctx context.Context, field graphql.CollectedField, obj *service.Actor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Actor_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNActorKind2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Actor_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Actor", field, false, false, errors.New("field of type ActorKind does not have child fields"))
+}
+
+func (ec *executionContext) _Actor_id(ctx context.Context, field graphql.CollectedField, obj *service.Actor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Actor_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Actor_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Actor", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEvent_id(ctx context.Context, field graphql.CollectedField, obj *service.AuditEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEvent_at(ctx context.Context, field graphql.CollectedField, obj *service.AuditEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEvent_action(ctx context.Context, field graphql.CollectedField, obj *service.AuditEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_action(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Action, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.AuditAction) graphql.Marshaler {
+			return ec.marshalNAuditAction2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_action(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, errors.New("field of type AuditAction does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEvent_kind(ctx context.Context, field graphql.CollectedField, obj *service.AuditEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.AuditKind) graphql.Marshaler {
+			return ec.marshalNAuditKind2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, errors.New("field of type AuditKind does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEvent_baseId(ctx context.Context, field graphql.CollectedField, obj *service.AuditEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_baseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BaseID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *uuid.UUID) graphql.Marshaler {
+			return ec.marshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_baseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEvent_recordId(ctx context.Context, field graphql.CollectedField, obj *service.AuditEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_recordId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RecordID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *uuid.UUID) graphql.Marshaler {
+			return ec.marshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_recordId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEvent_groupId(ctx context.Context, field graphql.CollectedField, obj *service.AuditEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_groupId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GroupID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *uuid.UUID) graphql.Marshaler {
+			return ec.marshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_groupId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEvent_actor(ctx context.Context, field graphql.CollectedField, obj *service.AuditEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_actor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Actor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.Actor) graphql.Marshaler {
+			return ec.marshalNActor2githubᚗcomᚋverdictᚋverdictᚋserviceᚐActor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_actor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Actor(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AuditEvent_details(ctx context.Context, field graphql.CollectedField, obj *service.AuditEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEvent_details(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AuditEvent().Details(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEvent_details(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEvent", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEventConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEventConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.AuditEventEdge) graphql.Marshaler {
+			return ec.marshalNAuditEventEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAuditEventEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEventConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEventConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditEventEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AuditEventConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEventConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEventConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEventConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AuditEventConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEventConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalNInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEventConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEventConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEventEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEventEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEventEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AuditEventEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AuditEventEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AuditEventEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.AuditEvent) graphql.Marshaler {
+			return ec.marshalNAuditEvent2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AuditEventEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AuditEventEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditEvent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ComparisonCondition_selector(ctx context.Context, field graphql.CollectedField, obj *model.ComparisonCondition) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3032,6 +7384,61 @@ func (ec *executionContext) fieldContext_ComparisonCondition_result(_ context.Co
 	return graphql.NewScalarFieldContext("ComparisonCondition", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _CreatedKey_key(ctx context.Context, field graphql.CollectedField, obj *service.CreatedKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatedKey_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.Key) graphql.Marshaler {
+			return ec.marshalNAPIKey2githubᚗcomᚋverdictᚋverdictᚋserviceᚐKey(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreatedKey_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreatedKey",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_APIKey(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreatedKey_secret(ctx context.Context, field graphql.CollectedField, obj *service.CreatedKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatedKey_secret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Secret, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreatedKey_secret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreatedKey", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _EvaluationDetails_leftValue(ctx context.Context, field graphql.CollectedField, obj *engine.EvaluationDetails) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3195,6 +7602,2618 @@ func (ec *executionContext) _Execution_total(ctx context.Context, field graphql.
 }
 func (ec *executionContext) fieldContext_Execution_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Execution", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Flow_id(ctx context.Context, field graphql.CollectedField, obj *service.Flow) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Flow_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Flow_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Flow", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Flow_baseId(ctx context.Context, field graphql.CollectedField, obj *service.Flow) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Flow_baseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BaseID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Flow_baseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Flow", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Flow_name(ctx context.Context, field graphql.CollectedField, obj *service.Flow) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Flow_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Flow_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Flow", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Flow_description(ctx context.Context, field graphql.CollectedField, obj *service.Flow) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Flow_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Flow_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Flow", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Flow_definition(ctx context.Context, field graphql.CollectedField, obj *service.Flow) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Flow_definition(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Definition, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v json.RawMessage) graphql.Marshaler {
+			return ec.marshalNJSON2encodingᚋjsonᚐRawMessage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Flow_definition(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Flow", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _Flow_tests(ctx context.Context, field graphql.CollectedField, obj *service.Flow) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Flow_tests(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tests, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.TestCase) graphql.Marshaler {
+			return ec.marshalNFlowTest2ᚕgithubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCaseᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Flow_tests(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Flow",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowTest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Flow_status(ctx context.Context, field graphql.CollectedField, obj *service.Flow) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Flow_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNRecordStatus2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Flow_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Flow", field, false, false, errors.New("field of type RecordStatus does not have child fields"))
+}
+
+func (ec *executionContext) _Flow_version(ctx context.Context, field graphql.CollectedField, obj *service.Flow) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Flow_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Flow_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Flow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Flow_owner(ctx context.Context, field graphql.CollectedField, obj *service.Flow) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Flow_owner(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Owner, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.Owner) graphql.Marshaler {
+			return ec.marshalNOwner2githubᚗcomᚋverdictᚋverdictᚋserviceᚐOwner(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Flow_owner(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Flow",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Owner(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Flow_createdBy(ctx context.Context, field graphql.CollectedField, obj *service.Flow) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Flow_createdBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Flow_createdBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Flow", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Flow_createdAt(ctx context.Context, field graphql.CollectedField, obj *service.Flow) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Flow_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Flow_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Flow", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Flow_updatedAt(ctx context.Context, field graphql.CollectedField, obj *service.Flow) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Flow_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Flow_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Flow", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Flow_publishedAt(ctx context.Context, field graphql.CollectedField, obj *service.Flow) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Flow_publishedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublishedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Flow_publishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Flow", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Flow_revision(ctx context.Context, field graphql.CollectedField, obj *service.Flow) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Flow_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Flow_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Flow", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FlowConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SummaryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.SummaryEdge) graphql.Marshaler {
+			return ec.marshalNFlowEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FlowConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SummaryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FlowConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SummaryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalNInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FlowEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SummaryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FlowEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SummaryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.Summary) graphql.Marshaler {
+			return ec.marshalNFlowSummary2githubᚗcomᚋverdictᚋverdictᚋserviceᚐSummary(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowSummary(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FlowRunResult_nodeId(ctx context.Context, field graphql.CollectedField, obj *model.FlowRunResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowRunResult_nodeId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NodeID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowRunResult_nodeId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowRunResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FlowRunResult_nodeName(ctx context.Context, field graphql.CollectedField, obj *model.FlowRunResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowRunResult_nodeName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NodeName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowRunResult_nodeName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowRunResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FlowRunResult_result(ctx context.Context, field graphql.CollectedField, obj *model.FlowRunResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowRunResult_result(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Result, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowRunResult_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowRunResult", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _FlowRunResult_executionPath(ctx context.Context, field graphql.CollectedField, obj *model.FlowRunResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowRunResult_executionPath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExecutionPath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowRunResult_executionPath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowRunResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FlowRunResult_finalOutcome(ctx context.Context, field graphql.CollectedField, obj *model.FlowRunResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowRunResult_finalOutcome(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FinalOutcome, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowRunResult_finalOutcome(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowRunResult", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _FlowRunResult_outcome(ctx context.Context, field graphql.CollectedField, obj *model.FlowRunResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowRunResult_outcome(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Outcome, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FlowRunResult_outcome(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowRunResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FlowRunResult_errors(ctx context.Context, field graphql.CollectedField, obj *model.FlowRunResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowRunResult_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowRunResult_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowRunResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FlowRunResult_nodeResponses(ctx context.Context, field graphql.CollectedField, obj *model.FlowRunResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowRunResult_nodeResponses(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NodeResponses, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.NodeResponse) graphql.Marshaler {
+			return ec.marshalNNodeResponse2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐNodeResponseᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowRunResult_nodeResponses(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowRunResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_NodeResponse(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FlowRunResult_raw(ctx context.Context, field graphql.CollectedField, obj *model.FlowRunResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowRunResult_raw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Raw(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowRunResult_raw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowRunResult", field, true, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _FlowSummary_baseId(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowSummary_baseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BaseID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowSummary_baseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowSummary", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _FlowSummary_name(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowSummary_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowSummary_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowSummary", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FlowSummary_owner(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowSummary_owner(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Owner, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.Owner) graphql.Marshaler {
+			return ec.marshalNOwner2githubᚗcomᚋverdictᚋverdictᚋserviceᚐOwner(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowSummary_owner(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowSummary",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Owner(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FlowSummary_latestVersion(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowSummary_latestVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LatestVersion, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FlowSummary_latestVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowSummary", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _FlowSummary_latestVersionId(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowSummary_latestVersionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LatestVersionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *uuid.UUID) graphql.Marshaler {
+			return ec.marshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FlowSummary_latestVersionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowSummary", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _FlowSummary_draftId(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowSummary_draftId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DraftID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *uuid.UUID) graphql.Marshaler {
+			return ec.marshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FlowSummary_draftId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowSummary", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _FlowSummary_hasDraft(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowSummary_hasDraft(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasDraft, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowSummary_hasDraft(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowSummary", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _FlowSummary_updatedAt(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowSummary_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowSummary_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowSummary", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _FlowTest_name(ctx context.Context, field graphql.CollectedField, obj *testcase.Case) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowTest_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowTest_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowTest", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FlowTest_data(ctx context.Context, field graphql.CollectedField, obj *testcase.Case) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowTest_data(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Data, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v json.RawMessage) graphql.Marshaler {
+			return ec.marshalNJSON2encodingᚋjsonᚐRawMessage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowTest_data(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowTest", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _FlowTest_expect(ctx context.Context, field graphql.CollectedField, obj *testcase.Case) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowTest_expect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Expect, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v json.RawMessage) graphql.Marshaler {
+			return ec.marshalNJSON2encodingᚋjsonᚐRawMessage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowTest_expect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowTest", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _FlowValidation_errors(ctx context.Context, field graphql.CollectedField, obj *flow.Problems) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowValidation_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowValidation_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowValidation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FlowValidation_warnings(ctx context.Context, field graphql.CollectedField, obj *flow.Problems) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowValidation_warnings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Warnings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowValidation_warnings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowValidation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FlowVersions_baseId(ctx context.Context, field graphql.CollectedField, obj *service.FlowVersions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowVersions_baseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BaseID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowVersions_baseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowVersions", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _FlowVersions_draft(ctx context.Context, field graphql.CollectedField, obj *service.FlowVersions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowVersions_draft(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Draft, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.Flow) graphql.Marshaler {
+			return ec.marshalOFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlow(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FlowVersions_draft(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowVersions",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Flow(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FlowVersions_versions(ctx context.Context, field graphql.CollectedField, obj *service.FlowVersions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowVersions_versions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Versions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*service.Flow) graphql.Marshaler {
+			return ec.marshalNFlow2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowVersions_versions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowVersions",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Flow(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Group_id(ctx context.Context, field graphql.CollectedField, obj *service.Group) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Group_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Group_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Group", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Group_name(ctx context.Context, field graphql.CollectedField, obj *service.Group) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Group_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Group_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Group", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Group_description(ctx context.Context, field graphql.CollectedField, obj *service.Group) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Group_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Group_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Group", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Group_createdAt(ctx context.Context, field graphql.CollectedField, obj *service.Group) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Group_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Group_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Group", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Group_updatedAt(ctx context.Context, field graphql.CollectedField, obj *service.Group) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Group_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Group_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Group", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Group_policies(ctx context.Context, field graphql.CollectedField, obj *service.Group) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Group_policies(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Group().Policies(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SummaryConnection) graphql.Marshaler {
+			return ec.marshalNPolicyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Group_policies(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Group",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicyConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Group_policies_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Group_flows(ctx context.Context, field graphql.CollectedField, obj *service.Group) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Group_flows(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Group().Flows(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SummaryConnection) graphql.Marshaler {
+			return ec.marshalNFlowConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Group_flows(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Group",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Group_flows_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GroupConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.GroupConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GroupConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.GroupEdge) graphql.Marshaler {
+			return ec.marshalNGroupEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐGroupEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GroupConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GroupConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GroupEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GroupConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.GroupConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GroupConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GroupConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GroupConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GroupConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.GroupConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GroupConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalNInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GroupConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GroupConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _GroupEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.GroupEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GroupEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GroupEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GroupEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GroupEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.GroupEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GroupEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.Group) graphql.Marshaler {
+			return ec.marshalNGroup2githubᚗcomᚋverdictᚋverdictᚋserviceᚐGroup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GroupEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GroupEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Group(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GroupMember_id(ctx context.Context, field graphql.CollectedField, obj *service.GroupMember) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GroupMember_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GroupMember_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GroupMember", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _GroupMember_groupId(ctx context.Context, field graphql.CollectedField, obj *service.GroupMember) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GroupMember_groupId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GroupID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GroupMember_groupId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GroupMember", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _GroupMember_kind(ctx context.Context, field graphql.CollectedField, obj *service.GroupMember) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GroupMember_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v authz.Kind) graphql.Marshaler {
+			return ec.marshalNGroupMemberKind2githubᚗcomᚋverdictᚋverdictᚋauthzᚐKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GroupMember_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GroupMember", field, false, false, errors.New("field of type GroupMemberKind does not have child fields"))
+}
+
+func (ec *executionContext) _GroupMember_baseId(ctx context.Context, field graphql.CollectedField, obj *service.GroupMember) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GroupMember_baseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BaseID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GroupMember_baseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GroupMember", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _GroupMember_createdAt(ctx context.Context, field graphql.CollectedField, obj *service.GroupMember) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GroupMember_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GroupMember_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GroupMember", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Member_id(ctx context.Context, field graphql.CollectedField, obj *service.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Member_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Member", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Member_user(ctx context.Context, field graphql.CollectedField, obj *service.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.User, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.User) graphql.Marshaler {
+			return ec.marshalNUser2githubᚗcomᚋverdictᚋverdictᚋserviceᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Member_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Member",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Member_role(ctx context.Context, field graphql.CollectedField, obj *service.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v authz.Role) graphql.Marshaler {
+			return ec.marshalNRole2githubᚗcomᚋverdictᚋverdictᚋauthzᚐRole(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Member_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Member", field, false, false, errors.New("field of type Role does not have child fields"))
+}
+
+func (ec *executionContext) _Member_createdAt(ctx context.Context, field graphql.CollectedField, obj *service.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Member_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Member", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _MemberConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.MemberConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemberConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.MemberEdge) graphql.Marshaler {
+			return ec.marshalNMemberEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐMemberEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemberConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemberConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemberEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MemberConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.MemberConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemberConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemberConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemberConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MemberConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.MemberConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemberConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalNInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemberConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemberConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MemberEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.MemberEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemberEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemberEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemberEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MemberEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.MemberEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemberEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.Member) graphql.Marshaler {
+			return ec.marshalNMember2githubᚗcomᚋverdictᚋverdictᚋserviceᚐMember(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemberEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemberEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Member(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addMember(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddMember(ctx, fc.Args["input"].(model.AddMemberInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.Member) graphql.Marshaler {
+			return ec.marshalNMember2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐMember(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Member(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_changeMemberRole(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_changeMemberRole(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ChangeMemberRole(ctx, fc.Args["userId"].(uuid.UUID), fc.Args["role"].(authz.Role))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.Member) graphql.Marshaler {
+			return ec.marshalNMember2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐMember(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_changeMemberRole(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Member(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_changeMemberRole_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeMember(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveMember(ctx, fc.Args["userId"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateKey(ctx, fc.Args["input"].(service.KeyRequest))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.CreatedKey) graphql.Marshaler {
+			return ec.marshalNCreatedKey2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐCreatedKey(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreatedKey(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revokeKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revokeKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevokeKey(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revokeKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revokeKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createFlow(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createFlow(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateFlow(ctx, fc.Args["input"].(model.CreateFlowInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.SavedFlow) graphql.Marshaler {
+			return ec.marshalNSavedFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedFlow(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createFlow(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SavedFlow(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createFlow_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateFlowDraft(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateFlowDraft(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateFlowDraft(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.UpdateFlowInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.SavedFlow) graphql.Marshaler {
+			return ec.marshalNSavedFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedFlow(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateFlowDraft(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SavedFlow(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateFlowDraft_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_publishFlow(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_publishFlow(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PublishFlow(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(*model.UpdateFlowInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.Flow) graphql.Marshaler {
+			return ec.marshalNFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlow(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_publishFlow(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Flow(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_publishFlow_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createFlowDraftFromVersion(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createFlowDraftFromVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateFlowDraftFromVersion(ctx, fc.Args["id"].(uuid.UUID), fc.Args["replace"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.Flow) graphql.Marshaler {
+			return ec.marshalNFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlow(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createFlowDraftFromVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Flow(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createFlowDraftFromVersion_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteFlow(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteFlow(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteFlow(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteFlow(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteFlow_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_runFlow(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_runFlow(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RunFlow(ctx, fc.Args["baseId"].(uuid.UUID),
+				func() any {
+					if fc.Args["data"] == nil {
+						return nil
+					}
+					return fc.Args["data"].(any)
+				}())
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.FlowRunResult) graphql.Marshaler {
+			return ec.marshalNFlowRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowRunResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_runFlow(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowRunResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_runFlow_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_runFlowVersion(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_runFlowVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RunFlowVersion(ctx, fc.Args["flowId"].(uuid.UUID),
+				func() any {
+					if fc.Args["data"] == nil {
+						return nil
+					}
+					return fc.Args["data"].(any)
+				}())
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.FlowRunResult) graphql.Marshaler {
+			return ec.marshalNFlowRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowRunResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_runFlowVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowRunResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_runFlowVersion_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_testFlow(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_testFlow(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().TestFlow(ctx,
+				func() any {
+					if fc.Args["definition"] == nil {
+						return nil
+					}
+					return fc.Args["definition"].(any)
+				}(),
+				func() any {
+					if fc.Args["data"] == nil {
+						return nil
+					}
+					return fc.Args["data"].(any)
+				}())
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.FlowRunResult) graphql.Marshaler {
+			return ec.marshalNFlowRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowRunResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_testFlow(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowRunResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_testFlow_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateGroup(ctx, fc.Args["input"].(service.GroupChanges))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.Group) graphql.Marshaler {
+			return ec.marshalNGroup2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐGroup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Group(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateGroup(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(service.GroupChanges))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.Group) graphql.Marshaler {
+			return ec.marshalNGroup2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐGroup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Group(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteGroup(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addGroupMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addGroupMember(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddGroupMember(ctx, fc.Args["groupId"].(uuid.UUID), fc.Args["kind"].(authz.Kind), fc.Args["baseId"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.GroupMember) graphql.Marshaler {
+			return ec.marshalNGroupMember2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐGroupMember(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addGroupMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GroupMember(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addGroupMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeGroupMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeGroupMember(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveGroupMember(ctx, fc.Args["groupId"].(uuid.UUID), fc.Args["memberId"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeGroupMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeGroupMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Mutation_createPolicy(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -3567,6 +10586,332 @@ func (ec *executionContext) fieldContext_Mutation_runRule(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _NodeExecution_database(ctx context.Context, field graphql.CollectedField, obj *model.NodeExecution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NodeExecution_database(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Database, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.Nanos) graphql.Marshaler {
+			return ec.marshalNString2githubᚗcomᚋverdictᚋverdictᚋserviceᚐNanos(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NodeExecution_database(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NodeExecution", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NodeExecution_engine(ctx context.Context, field graphql.CollectedField, obj *model.NodeExecution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NodeExecution_engine(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Engine, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.Nanos) graphql.Marshaler {
+			return ec.marshalNString2githubᚗcomᚋverdictᚋverdictᚋserviceᚐNanos(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NodeExecution_engine(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NodeExecution", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NodeExecution_total(ctx context.Context, field graphql.CollectedField, obj *model.NodeExecution) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NodeExecution_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.Nanos) graphql.Marshaler {
+			return ec.marshalNString2githubᚗcomᚋverdictᚋverdictᚋserviceᚐNanos(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NodeExecution_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NodeExecution", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NodeResponse_nodeId(ctx context.Context, field graphql.CollectedField, obj *model.NodeResponse) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NodeResponse_nodeId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NodeID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NodeResponse_nodeId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NodeResponse", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NodeResponse_nodeType(ctx context.Context, field graphql.CollectedField, obj *model.NodeResponse) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NodeResponse_nodeType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NodeType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNNodeType2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NodeResponse_nodeType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NodeResponse", field, false, false, errors.New("field of type NodeType does not have child fields"))
+}
+
+func (ec *executionContext) _NodeResponse_response(ctx context.Context, field graphql.CollectedField, obj *model.NodeResponse) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NodeResponse_response(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Response, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.NodeRunResult) graphql.Marshaler {
+			return ec.marshalNNodeRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐNodeRunResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NodeResponse_response(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "NodeResponse",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_NodeRunResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _NodeResponse_execution(ctx context.Context, field graphql.CollectedField, obj *model.NodeResponse) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NodeResponse_execution(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Execution, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.NodeExecution) graphql.Marshaler {
+			return ec.marshalNNodeExecution2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐNodeExecution(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NodeResponse_execution(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "NodeResponse",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_NodeExecution(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _NodeRunResult_result(ctx context.Context, field graphql.CollectedField, obj *model.NodeRunResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NodeRunResult_result(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Result, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NodeRunResult_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NodeRunResult", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _NodeRunResult_trace(ctx context.Context, field graphql.CollectedField, obj *model.NodeRunResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NodeRunResult_trace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Trace(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Trace) graphql.Marshaler {
+			return ec.marshalOTrace2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐTrace(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NodeRunResult_trace(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "NodeRunResult",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Trace(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _NodeRunResult_rule(ctx context.Context, field graphql.CollectedField, obj *model.NodeRunResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NodeRunResult_rule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rule, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NodeRunResult_rule(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NodeRunResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NodeRunResult_data(ctx context.Context, field graphql.CollectedField, obj *model.NodeRunResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NodeRunResult_data(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Data, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NodeRunResult_data(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NodeRunResult", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _NodeRunResult_error(ctx context.Context, field graphql.CollectedField, obj *model.NodeRunResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NodeRunResult_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NodeRunResult_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NodeRunResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NodeRunResult_labels(ctx context.Context, field graphql.CollectedField, obj *model.NodeRunResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NodeRunResult_labels(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Labels, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_NodeRunResult_labels(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NodeRunResult", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
 func (ec *executionContext) _Orchestrator_go(ctx context.Context, field graphql.CollectedField, obj *service.Orchestrator) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3680,6 +11025,29 @@ func (ec *executionContext) _Organization_name(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_Organization_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Organization", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Organization_createdAt(ctx context.Context, field graphql.CollectedField, obj *service.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Organization", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Owner_kind(ctx context.Context, field graphql.CollectedField, obj *service.Owner) (ret graphql.Marshaler) {
@@ -4137,7 +11505,7 @@ func (ec *executionContext) fieldContext_Policy_revision(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Policy", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _PolicyConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.PolicyConnection) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicyConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SummaryConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4149,8 +11517,8 @@ func (ec *executionContext) _PolicyConnection_edges(ctx context.Context, field g
 			return obj.Edges, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.PolicyEdge) graphql.Marshaler {
-			return ec.marshalNPolicyEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyEdgeᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []model.SummaryEdge) graphql.Marshaler {
+			return ec.marshalNPolicyEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4169,7 +11537,7 @@ func (ec *executionContext) fieldContext_PolicyConnection_edges(_ context.Contex
 	return fc, nil
 }
 
-func (ec *executionContext) _PolicyConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.PolicyConnection) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicyConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SummaryConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4201,7 +11569,30 @@ func (ec *executionContext) fieldContext_PolicyConnection_pageInfo(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _PolicyEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.PolicyEdge) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicyConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SummaryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalNInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SummaryEdge) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4224,7 +11615,7 @@ func (ec *executionContext) fieldContext_PolicyEdge_cursor(_ context.Context, fi
 	return graphql.NewScalarFieldContext("PolicyEdge", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _PolicyEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.PolicyEdge) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicyEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SummaryEdge) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -4899,6 +12290,402 @@ func (ec *executionContext) fieldContext_PropertyTrace_value(_ context.Context, 
 	return graphql.NewScalarFieldContext("PropertyTrace", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
+func (ec *executionContext) _Query_members(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_members(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Members(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemberConnection) graphql.Marshaler {
+			return ec.marshalNMemberConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐMemberConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_members(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemberConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_members_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_keys(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_keys(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Keys(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.APIKeyConnection) graphql.Marshaler {
+			return ec.marshalNAPIKeyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAPIKeyConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_keys(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_APIKeyConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_keys_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_auditEvents(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_auditEvents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AuditEvents(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["filter"].(*model.AuditFilter))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AuditEventConnection) graphql.Marshaler {
+			return ec.marshalNAuditEventConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAuditEventConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_auditEvents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditEventConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_auditEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_flow(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_flow(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Flow(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.Flow) graphql.Marshaler {
+			return ec.marshalNFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlow(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_flow(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Flow(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_flow_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_flowVersions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_flowVersions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().FlowVersions(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.FlowVersions) graphql.Marshaler {
+			return ec.marshalNFlowVersions2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowVersions(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_flowVersions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowVersions(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_flowVersions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_flows(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_flows(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Flows(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string), fc.Args["groupId"].(*uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SummaryConnection) graphql.Marshaler {
+			return ec.marshalNFlowConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_flows(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_flows_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_group(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_group(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Group(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.Group) graphql.Marshaler {
+			return ec.marshalNGroup2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐGroup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_group(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Group(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_group_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_groups(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_groups(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Groups(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GroupConnection) graphql.Marshaler {
+			return ec.marshalNGroupConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐGroupConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_groups(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GroupConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_groups_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Node(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Node) graphql.Marshaler {
+			return ec.marshalONode2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐNode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_node(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_node_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_policy(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5000,8 +12787,8 @@ func (ec *executionContext) _Query_policies(ctx context.Context, field graphql.C
 			return ec.Resolvers.Query().Policies(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string), fc.Args["groupId"].(*uuid.UUID))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PolicyConnection) graphql.Marshaler {
-			return ec.marshalNPolicyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyConnection(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SummaryConnection) graphql.Marshaler {
+			return ec.marshalNPolicyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -5376,6 +13163,70 @@ func (ec *executionContext) _RuleTrace_result(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_RuleTrace_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RuleTrace", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SavedFlow_flow(ctx context.Context, field graphql.CollectedField, obj *service.SavedFlow) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SavedFlow_flow(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Flow, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.Flow) graphql.Marshaler {
+			return ec.marshalNFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlow(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SavedFlow_flow(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SavedFlow",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Flow(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SavedFlow_validation(ctx context.Context, field graphql.CollectedField, obj *service.SavedFlow) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SavedFlow_validation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Validation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v flow.Problems) graphql.Marshaler {
+			return ec.marshalNFlowValidation2githubᚗcomᚋverdictᚋverdictᚋflowᚐProblems(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SavedFlow_validation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SavedFlow",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowValidation(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _SavedPolicy_policy(ctx context.Context, field graphql.CollectedField, obj *service.SavedPolicy) (ret graphql.Marshaler) {
@@ -6790,6 +14641,254 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputAddMemberInput(ctx context.Context, obj any) (model.AddMemberInput, error) {
+	var it model.AddMemberInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"email", "name", "role"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalNRole2githubᚗcomᚋverdictᚋverdictᚋauthzᚐRole(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputAuditFilter(ctx context.Context, obj any) (model.AuditFilter, error) {
+	var it model.AuditFilter
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"action", "kind", "baseId", "actor", "since", "until"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "action":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("action"))
+			data, err := ec.unmarshalOAuditAction2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Action = data
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalOAuditKind2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "baseId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("baseId"))
+			data, err := ec.unmarshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BaseID = data
+		case "actor":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("actor"))
+			data, err := ec.unmarshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Actor = data
+		case "since":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("since"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Since = data
+		case "until":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("until"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Until = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateFlowInput(ctx context.Context, obj any) (model.CreateFlowInput, error) {
+	var it model.CreateFlowInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "definition", "description", "tests"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "definition":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("definition"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Definition = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "tests":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tests"))
+			data, err := ec.unmarshalOFlowTestInput2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowTestInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tests = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateGroupInput(ctx context.Context, obj any) (service.GroupChanges, error) {
+	var it service.GroupChanges
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "description"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateKeyInput(ctx context.Context, obj any) (service.KeyRequest, error) {
+	var it service.KeyRequest
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "scope", "userId", "expiresAt"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "scope":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scope"))
+			data, err := ec.unmarshalNScope2githubᚗcomᚋverdictᚋverdictᚋauthzᚐScope(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Scope = data
+		case "userId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userId"))
+			data, err := ec.unmarshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserID = data
+		case "expiresAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAt = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreatePolicyInput(ctx context.Context, obj any) (model.CreatePolicyInput, error) {
 	var it model.CreatePolicyInput
 	if obj == nil {
@@ -6848,6 +14947,50 @@ func (ec *executionContext) unmarshalInputCreatePolicyInput(ctx context.Context,
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputFlowTestInput(ctx context.Context, obj any) (model.FlowTestInput, error) {
+	var it model.FlowTestInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "data", "expect"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "data":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("data"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Data = data
+		case "expect":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expect"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Expect = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputPolicyTestInput(ctx context.Context, obj any) (model.PolicyTestInput, error) {
 	var it model.PolicyTestInput
 	if obj == nil {
@@ -6887,6 +15030,94 @@ func (ec *executionContext) unmarshalInputPolicyTestInput(ctx context.Context, o
 				return it, err
 			}
 			it.Expect = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateFlowInput(ctx context.Context, obj any) (model.UpdateFlowInput, error) {
+	var it model.UpdateFlowInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "definition", "description", "tests"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "definition":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("definition"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Definition = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "tests":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tests"))
+			data, err := ec.unmarshalOFlowTestInput2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowTestInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tests = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateGroupInput(ctx context.Context, obj any) (service.GroupChanges, error) {
+	var it service.GroupChanges
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "description"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
 		}
 	}
 	return it, nil
@@ -6981,11 +15212,87 @@ func (ec *executionContext) _ConditionTrace(ctx context.Context, sel ast.Selecti
 	}
 }
 
+func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj model.Node) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case service.User:
+		return ec._User(ctx, sel, &obj)
+	case *service.User:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._User(ctx, sel, obj)
+	case service.Policy:
+		return ec._Policy(ctx, sel, &obj)
+	case *service.Policy:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Policy(ctx, sel, obj)
+	case service.Organization:
+		return ec._Organization(ctx, sel, &obj)
+	case *service.Organization:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Organization(ctx, sel, obj)
+	case service.Member:
+		return ec._Member(ctx, sel, &obj)
+	case *service.Member:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Member(ctx, sel, obj)
+	case service.GroupMember:
+		return ec._GroupMember(ctx, sel, &obj)
+	case *service.GroupMember:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._GroupMember(ctx, sel, obj)
+	case service.Group:
+		return ec._Group(ctx, sel, &obj)
+	case *service.Group:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Group(ctx, sel, obj)
+	case service.Flow:
+		return ec._Flow(ctx, sel, &obj)
+	case *service.Flow:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Flow(ctx, sel, obj)
+	case service.AuditEvent:
+		return ec._AuditEvent(ctx, sel, &obj)
+	case *service.AuditEvent:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._AuditEvent(ctx, sel, obj)
+	case service.Key:
+		return ec._APIKey(ctx, sel, &obj)
+	case *service.Key:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._APIKey(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of Node must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
 // endregion ************************** interface.gotpl ***************************
 
 // region    **************************** object.gotpl ****************************
 
-var aPIKeyImplementors = []string{"APIKey"}
+var aPIKeyImplementors = []string{"APIKey", "Node"}
 
 func (ec *executionContext) _APIKey(ctx context.Context, sel ast.SelectionSet, obj *service.Key) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, aPIKeyImplementors)
@@ -7019,6 +15326,362 @@ func (ec *executionContext) _APIKey(ctx context.Context, sel ast.SelectionSet, o
 			}
 		case "owner":
 			out.Values[i] = ec._APIKey_owner(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._APIKey_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastUsedAt":
+			out.Values[i] = ec._APIKey_lastUsedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._APIKey_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "revokedAt":
+			out.Values[i] = ec._APIKey_revokedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var aPIKeyConnectionImplementors = []string{"APIKeyConnection"}
+
+func (ec *executionContext) _APIKeyConnection(ctx context.Context, sel ast.SelectionSet, obj *model.APIKeyConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, aPIKeyConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("APIKeyConnection")
+		case "edges":
+			out.Values[i] = ec._APIKeyConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._APIKeyConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._APIKeyConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var aPIKeyEdgeImplementors = []string{"APIKeyEdge"}
+
+func (ec *executionContext) _APIKeyEdge(ctx context.Context, sel ast.SelectionSet, obj *model.APIKeyEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, aPIKeyEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("APIKeyEdge")
+		case "cursor":
+			out.Values[i] = ec._APIKeyEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._APIKeyEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var actorImplementors = []string{"Actor"}
+
+func (ec *executionContext) _Actor(ctx context.Context, sel ast.SelectionSet, obj *service.Actor) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, actorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Actor")
+		case "kind":
+			out.Values[i] = ec._Actor_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._Actor_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var auditEventImplementors = []string{"AuditEvent", "Node"}
+
+func (ec *executionContext) _AuditEvent(ctx context.Context, sel ast.SelectionSet, obj *service.AuditEvent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditEventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditEvent")
+		case "id":
+			out.Values[i] = ec._AuditEvent_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "at":
+			out.Values[i] = ec._AuditEvent_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "action":
+			out.Values[i] = ec._AuditEvent_action(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "kind":
+			out.Values[i] = ec._AuditEvent_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "baseId":
+			out.Values[i] = ec._AuditEvent_baseId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "recordId":
+			out.Values[i] = ec._AuditEvent_recordId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "groupId":
+			out.Values[i] = ec._AuditEvent_groupId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "actor":
+			out.Values[i] = ec._AuditEvent_actor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "details":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AuditEvent_details(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var auditEventConnectionImplementors = []string{"AuditEventConnection"}
+
+func (ec *executionContext) _AuditEventConnection(ctx context.Context, sel ast.SelectionSet, obj *model.AuditEventConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditEventConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditEventConnection")
+		case "edges":
+			out.Values[i] = ec._AuditEventConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._AuditEventConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._AuditEventConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var auditEventEdgeImplementors = []string{"AuditEventEdge"}
+
+func (ec *executionContext) _AuditEventEdge(ctx context.Context, sel ast.SelectionSet, obj *model.AuditEventEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, auditEventEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AuditEventEdge")
+		case "cursor":
+			out.Values[i] = ec._AuditEventEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._AuditEventEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -7082,6 +15745,49 @@ func (ec *executionContext) _ComparisonCondition(ctx context.Context, sel ast.Se
 			}
 		case "result":
 			out.Values[i] = ec._ComparisonCondition_result(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var createdKeyImplementors = []string{"CreatedKey"}
+
+func (ec *executionContext) _CreatedKey(ctx context.Context, sel ast.SelectionSet, obj *service.CreatedKey) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createdKeyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreatedKey")
+		case "key":
+			out.Values[i] = ec._CreatedKey_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "secret":
+			out.Values[i] = ec._CreatedKey_secret(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -7202,6 +15908,917 @@ func (ec *executionContext) _Execution(ctx context.Context, sel ast.SelectionSet
 	return out
 }
 
+var flowImplementors = []string{"Flow", "Node"}
+
+func (ec *executionContext) _Flow(ctx context.Context, sel ast.SelectionSet, obj *service.Flow) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, flowImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Flow")
+		case "id":
+			out.Values[i] = ec._Flow_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "baseId":
+			out.Values[i] = ec._Flow_baseId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._Flow_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._Flow_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "definition":
+			out.Values[i] = ec._Flow_definition(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tests":
+			out.Values[i] = ec._Flow_tests(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._Flow_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "version":
+			out.Values[i] = ec._Flow_version(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "owner":
+			out.Values[i] = ec._Flow_owner(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdBy":
+			out.Values[i] = ec._Flow_createdBy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Flow_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Flow_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publishedAt":
+			out.Values[i] = ec._Flow_publishedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "revision":
+			out.Values[i] = ec._Flow_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var flowConnectionImplementors = []string{"FlowConnection"}
+
+func (ec *executionContext) _FlowConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SummaryConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, flowConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FlowConnection")
+		case "edges":
+			out.Values[i] = ec._FlowConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._FlowConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._FlowConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var flowEdgeImplementors = []string{"FlowEdge"}
+
+func (ec *executionContext) _FlowEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SummaryEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, flowEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FlowEdge")
+		case "cursor":
+			out.Values[i] = ec._FlowEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._FlowEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var flowRunResultImplementors = []string{"FlowRunResult"}
+
+func (ec *executionContext) _FlowRunResult(ctx context.Context, sel ast.SelectionSet, obj *model.FlowRunResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, flowRunResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FlowRunResult")
+		case "nodeId":
+			out.Values[i] = ec._FlowRunResult_nodeId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodeName":
+			out.Values[i] = ec._FlowRunResult_nodeName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "result":
+			out.Values[i] = ec._FlowRunResult_result(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "executionPath":
+			out.Values[i] = ec._FlowRunResult_executionPath(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "finalOutcome":
+			out.Values[i] = ec._FlowRunResult_finalOutcome(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "outcome":
+			out.Values[i] = ec._FlowRunResult_outcome(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._FlowRunResult_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodeResponses":
+			out.Values[i] = ec._FlowRunResult_nodeResponses(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "raw":
+			out.Values[i] = ec._FlowRunResult_raw(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var flowSummaryImplementors = []string{"FlowSummary"}
+
+func (ec *executionContext) _FlowSummary(ctx context.Context, sel ast.SelectionSet, obj *service.Summary) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, flowSummaryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FlowSummary")
+		case "baseId":
+			out.Values[i] = ec._FlowSummary_baseId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._FlowSummary_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "owner":
+			out.Values[i] = ec._FlowSummary_owner(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "latestVersion":
+			out.Values[i] = ec._FlowSummary_latestVersion(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "latestVersionId":
+			out.Values[i] = ec._FlowSummary_latestVersionId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "draftId":
+			out.Values[i] = ec._FlowSummary_draftId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "hasDraft":
+			out.Values[i] = ec._FlowSummary_hasDraft(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._FlowSummary_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var flowTestImplementors = []string{"FlowTest"}
+
+func (ec *executionContext) _FlowTest(ctx context.Context, sel ast.SelectionSet, obj *testcase.Case) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, flowTestImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FlowTest")
+		case "name":
+			out.Values[i] = ec._FlowTest_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "data":
+			out.Values[i] = ec._FlowTest_data(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expect":
+			out.Values[i] = ec._FlowTest_expect(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var flowValidationImplementors = []string{"FlowValidation"}
+
+func (ec *executionContext) _FlowValidation(ctx context.Context, sel ast.SelectionSet, obj *flow.Problems) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, flowValidationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FlowValidation")
+		case "errors":
+			out.Values[i] = ec._FlowValidation_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "warnings":
+			out.Values[i] = ec._FlowValidation_warnings(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var flowVersionsImplementors = []string{"FlowVersions"}
+
+func (ec *executionContext) _FlowVersions(ctx context.Context, sel ast.SelectionSet, obj *service.FlowVersions) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, flowVersionsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FlowVersions")
+		case "baseId":
+			out.Values[i] = ec._FlowVersions_baseId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "draft":
+			out.Values[i] = ec._FlowVersions_draft(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "versions":
+			out.Values[i] = ec._FlowVersions_versions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var groupImplementors = []string{"Group", "Node"}
+
+func (ec *executionContext) _Group(ctx context.Context, sel ast.SelectionSet, obj *service.Group) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, groupImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Group")
+		case "id":
+			out.Values[i] = ec._Group_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._Group_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._Group_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Group_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Group_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "policies":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Group_policies(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "flows":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Group_flows(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var groupConnectionImplementors = []string{"GroupConnection"}
+
+func (ec *executionContext) _GroupConnection(ctx context.Context, sel ast.SelectionSet, obj *model.GroupConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, groupConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GroupConnection")
+		case "edges":
+			out.Values[i] = ec._GroupConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._GroupConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._GroupConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var groupEdgeImplementors = []string{"GroupEdge"}
+
+func (ec *executionContext) _GroupEdge(ctx context.Context, sel ast.SelectionSet, obj *model.GroupEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, groupEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GroupEdge")
+		case "cursor":
+			out.Values[i] = ec._GroupEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._GroupEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var groupMemberImplementors = []string{"GroupMember", "Node"}
+
+func (ec *executionContext) _GroupMember(ctx context.Context, sel ast.SelectionSet, obj *service.GroupMember) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, groupMemberImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GroupMember")
+		case "id":
+			out.Values[i] = ec._GroupMember_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "groupId":
+			out.Values[i] = ec._GroupMember_groupId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._GroupMember_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "baseId":
+			out.Values[i] = ec._GroupMember_baseId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._GroupMember_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var memberImplementors = []string{"Member", "Node"}
+
+func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, obj *service.Member) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, memberImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Member")
+		case "id":
+			out.Values[i] = ec._Member_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "user":
+			out.Values[i] = ec._Member_user(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._Member_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Member_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var memberConnectionImplementors = []string{"MemberConnection"}
+
+func (ec *executionContext) _MemberConnection(ctx context.Context, sel ast.SelectionSet, obj *model.MemberConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, memberConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MemberConnection")
+		case "edges":
+			out.Values[i] = ec._MemberConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._MemberConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._MemberConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var memberEdgeImplementors = []string{"MemberEdge"}
+
+func (ec *executionContext) _MemberEdge(ctx context.Context, sel ast.SelectionSet, obj *model.MemberEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, memberEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MemberEdge")
+		case "cursor":
+			out.Values[i] = ec._MemberEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._MemberEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -7222,6 +16839,132 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Mutation")
+		case "addMember":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addMember(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "changeMemberRole":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_changeMemberRole(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeMember":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeMember(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createKey":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createKey(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokeKey":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revokeKey(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createFlow":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createFlow(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateFlowDraft":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateFlowDraft(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publishFlow":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_publishFlow(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createFlowDraftFromVersion":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createFlowDraftFromVersion(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteFlow":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteFlow(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "runFlow":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_runFlow(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "runFlowVersion":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_runFlowVersion(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "testFlow":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_testFlow(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addGroupMember":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addGroupMember(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeGroupMember":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeGroupMember(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createPolicy":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createPolicy(ctx, field)
@@ -7299,6 +17042,170 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 	return out
 }
 
+var nodeExecutionImplementors = []string{"NodeExecution"}
+
+func (ec *executionContext) _NodeExecution(ctx context.Context, sel ast.SelectionSet, obj *model.NodeExecution) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, nodeExecutionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("NodeExecution")
+		case "database":
+			out.Values[i] = ec._NodeExecution_database(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "engine":
+			out.Values[i] = ec._NodeExecution_engine(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "total":
+			out.Values[i] = ec._NodeExecution_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var nodeResponseImplementors = []string{"NodeResponse"}
+
+func (ec *executionContext) _NodeResponse(ctx context.Context, sel ast.SelectionSet, obj *model.NodeResponse) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, nodeResponseImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("NodeResponse")
+		case "nodeId":
+			out.Values[i] = ec._NodeResponse_nodeId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodeType":
+			out.Values[i] = ec._NodeResponse_nodeType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "response":
+			out.Values[i] = ec._NodeResponse_response(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "execution":
+			out.Values[i] = ec._NodeResponse_execution(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var nodeRunResultImplementors = []string{"NodeRunResult"}
+
+func (ec *executionContext) _NodeRunResult(ctx context.Context, sel ast.SelectionSet, obj *model.NodeRunResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, nodeRunResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("NodeRunResult")
+		case "result":
+			out.Values[i] = ec._NodeRunResult_result(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "trace":
+			out.Values[i] = ec._NodeRunResult_trace(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "rule":
+			out.Values[i] = ec._NodeRunResult_rule(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "data":
+			out.Values[i] = ec._NodeRunResult_data(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._NodeRunResult_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "labels":
+			out.Values[i] = ec._NodeRunResult_labels(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var orchestratorImplementors = []string{"Orchestrator"}
 
 func (ec *executionContext) _Orchestrator(ctx context.Context, sel ast.SelectionSet, obj *service.Orchestrator) graphql.Marshaler {
@@ -7347,7 +17254,7 @@ func (ec *executionContext) _Orchestrator(ctx context.Context, sel ast.Selection
 	return out
 }
 
-var organizationImplementors = []string{"Organization"}
+var organizationImplementors = []string{"Organization", "Node"}
 
 func (ec *executionContext) _Organization(ctx context.Context, sel ast.SelectionSet, obj *service.Organization) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, organizationImplementors)
@@ -7366,6 +17273,11 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 			}
 		case "name":
 			out.Values[i] = ec._Organization_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Organization_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -7476,7 +17388,7 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
-var policyImplementors = []string{"Policy"}
+var policyImplementors = []string{"Policy", "Node"}
 
 func (ec *executionContext) _Policy(ctx context.Context, sel ast.SelectionSet, obj *service.Policy) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, policyImplementors)
@@ -7586,7 +17498,7 @@ func (ec *executionContext) _Policy(ctx context.Context, sel ast.SelectionSet, o
 
 var policyConnectionImplementors = []string{"PolicyConnection"}
 
-func (ec *executionContext) _PolicyConnection(ctx context.Context, sel ast.SelectionSet, obj *model.PolicyConnection) graphql.Marshaler {
+func (ec *executionContext) _PolicyConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SummaryConnection) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, policyConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -7603,6 +17515,11 @@ func (ec *executionContext) _PolicyConnection(ctx context.Context, sel ast.Selec
 			}
 		case "pageInfo":
 			out.Values[i] = ec._PolicyConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._PolicyConnection_totalCount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -7629,7 +17546,7 @@ func (ec *executionContext) _PolicyConnection(ctx context.Context, sel ast.Selec
 
 var policyEdgeImplementors = []string{"PolicyEdge"}
 
-func (ec *executionContext) _PolicyEdge(ctx context.Context, sel ast.SelectionSet, obj *model.PolicyEdge) graphql.Marshaler {
+func (ec *executionContext) _PolicyEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SummaryEdge) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, policyEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -8051,6 +17968,204 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Query")
+		case "members":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_members(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "keys":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_keys(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "auditEvents":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_auditEvents(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "flow":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_flow(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "flowVersions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_flowVersions(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "flows":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_flows(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "group":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_group(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "groups":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_groups(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "node":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_node(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "policy":
 			field := field
 
@@ -8290,6 +18405,49 @@ func (ec *executionContext) _RuleTrace(ctx context.Context, sel ast.SelectionSet
 	return out
 }
 
+var savedFlowImplementors = []string{"SavedFlow"}
+
+func (ec *executionContext) _SavedFlow(ctx context.Context, sel ast.SelectionSet, obj *service.SavedFlow) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, savedFlowImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SavedFlow")
+		case "flow":
+			out.Values[i] = ec._SavedFlow_flow(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "validation":
+			out.Values[i] = ec._SavedFlow_validation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var savedPolicyImplementors = []string{"SavedPolicy"}
 
 func (ec *executionContext) _SavedPolicy(ctx context.Context, sel ast.SelectionSet, obj *service.SavedPolicy) graphql.Marshaler {
@@ -8414,7 +18572,7 @@ func (ec *executionContext) _TypedValue(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
-var userImplementors = []string{"User"}
+var userImplementors = []string{"User", "Node"}
 
 func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj *service.User) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, userImplementors)
@@ -8949,6 +19107,185 @@ func (ec *executionContext) marshalNAPIKey2githubᚗcomᚋverdictᚋverdictᚋse
 	return ec._APIKey(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNAPIKeyConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAPIKeyConnection(ctx context.Context, sel ast.SelectionSet, v model.APIKeyConnection) graphql.Marshaler {
+	return ec._APIKeyConnection(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAPIKeyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAPIKeyConnection(ctx context.Context, sel ast.SelectionSet, v *model.APIKeyConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._APIKeyConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAPIKeyEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAPIKeyEdge(ctx context.Context, sel ast.SelectionSet, v model.APIKeyEdge) graphql.Marshaler {
+	return ec._APIKeyEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAPIKeyEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAPIKeyEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.APIKeyEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAPIKeyEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAPIKeyEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNActor2githubᚗcomᚋverdictᚋverdictᚋserviceᚐActor(ctx context.Context, sel ast.SelectionSet, v service.Actor) graphql.Marshaler {
+	return ec._Actor(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNActorKind2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNActorKind2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNActorKind2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNActorKind2string[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNActorKind2string = map[string]string{
+		"USER": model.ActorUser,
+		"KEY":  model.ActorKey,
+	}
+	marshalNActorKind2string = map[string]string{
+		model.ActorUser: "USER",
+		model.ActorKey:  "KEY",
+	}
+)
+
+func (ec *executionContext) unmarshalNAddMemberInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAddMemberInput(ctx context.Context, v any) (model.AddMemberInput, error) {
+	res, err := ec.unmarshalInputAddMemberInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNAuditAction2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction(ctx context.Context, v any) (service.AuditAction, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNAuditAction2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNAuditAction2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction(ctx context.Context, sel ast.SelectionSet, v service.AuditAction) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNAuditAction2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNAuditAction2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction = map[string]service.AuditAction{
+		"CREATED":   service.AuditCreated,
+		"EDITED":    service.AuditEdited,
+		"PUBLISHED": service.AuditPublished,
+		"ASSIGNED":  service.AuditAssigned,
+		"EXECUTED":  service.AuditExecuted,
+		"DELETED":   service.AuditDeleted,
+	}
+	marshalNAuditAction2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction = map[service.AuditAction]string{
+		service.AuditCreated:   "CREATED",
+		service.AuditEdited:    "EDITED",
+		service.AuditPublished: "PUBLISHED",
+		service.AuditAssigned:  "ASSIGNED",
+		service.AuditExecuted:  "EXECUTED",
+		service.AuditDeleted:   "DELETED",
+	}
+)
+
+func (ec *executionContext) marshalNAuditEvent2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditEvent(ctx context.Context, sel ast.SelectionSet, v service.AuditEvent) graphql.Marshaler {
+	return ec._AuditEvent(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAuditEventConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAuditEventConnection(ctx context.Context, sel ast.SelectionSet, v model.AuditEventConnection) graphql.Marshaler {
+	return ec._AuditEventConnection(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAuditEventConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAuditEventConnection(ctx context.Context, sel ast.SelectionSet, v *model.AuditEventConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AuditEventConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAuditEventEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAuditEventEdge(ctx context.Context, sel ast.SelectionSet, v model.AuditEventEdge) graphql.Marshaler {
+	return ec._AuditEventEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAuditEventEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAuditEventEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.AuditEventEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAuditEventEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAuditEventEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNAuditKind2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind(ctx context.Context, v any) (service.AuditKind, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNAuditKind2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNAuditKind2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind(ctx context.Context, sel ast.SelectionSet, v service.AuditKind) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNAuditKind2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNAuditKind2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind = map[string]service.AuditKind{
+		"POLICY": service.AuditPolicy,
+		"FLOW":   service.AuditFlow,
+		"GROUP":  service.AuditGroup,
+		"MEMBER": service.AuditMember,
+		"KEY":    service.AuditKey,
+	}
+	marshalNAuditKind2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind = map[service.AuditKind]string{
+		service.AuditPolicy: "POLICY",
+		service.AuditFlow:   "FLOW",
+		service.AuditGroup:  "GROUP",
+		service.AuditMember: "MEMBER",
+		service.AuditKey:    "KEY",
+	}
+)
+
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -8991,14 +19328,258 @@ func (ec *executionContext) marshalNConditionTrace2ᚕgithubᚗcomᚋverdictᚋv
 	return ret
 }
 
+func (ec *executionContext) unmarshalNCreateFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐCreateFlowInput(ctx context.Context, v any) (model.CreateFlowInput, error) {
+	res, err := ec.unmarshalInputCreateFlowInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCreateGroupInput2githubᚗcomᚋverdictᚋverdictᚋserviceᚐGroupChanges(ctx context.Context, v any) (service.GroupChanges, error) {
+	res, err := ec.unmarshalInputCreateGroupInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCreateKeyInput2githubᚗcomᚋverdictᚋverdictᚋserviceᚐKeyRequest(ctx context.Context, v any) (service.KeyRequest, error) {
+	res, err := ec.unmarshalInputCreateKeyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreatePolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐCreatePolicyInput(ctx context.Context, v any) (model.CreatePolicyInput, error) {
 	res, err := ec.unmarshalInputCreatePolicyInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNCreatedKey2githubᚗcomᚋverdictᚋverdictᚋserviceᚐCreatedKey(ctx context.Context, sel ast.SelectionSet, v service.CreatedKey) graphql.Marshaler {
+	return ec._CreatedKey(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNCreatedKey2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐCreatedKey(ctx context.Context, sel ast.SelectionSet, v *service.CreatedKey) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CreatedKey(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNExecution2githubᚗcomᚋverdictᚋverdictᚋserviceᚐExecution(ctx context.Context, sel ast.SelectionSet, v service.Execution) graphql.Marshaler {
 	return ec._Execution(ctx, sel, &v)
 }
+
+func (ec *executionContext) marshalNFlow2githubᚗcomᚋverdictᚋverdictᚋserviceᚐFlow(ctx context.Context, sel ast.SelectionSet, v service.Flow) graphql.Marshaler {
+	return ec._Flow(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFlow2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowᚄ(ctx context.Context, sel ast.SelectionSet, v []*service.Flow) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlow(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlow(ctx context.Context, sel ast.SelectionSet, v *service.Flow) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Flow(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNFlowConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryConnection(ctx context.Context, sel ast.SelectionSet, v model.SummaryConnection) graphql.Marshaler {
+	return ec._FlowConnection(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFlowConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryConnection(ctx context.Context, sel ast.SelectionSet, v *model.SummaryConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._FlowConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNFlowEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryEdge(ctx context.Context, sel ast.SelectionSet, v model.SummaryEdge) graphql.Marshaler {
+	return ec._FlowEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFlowEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.SummaryEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFlowEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNFlowRunResult2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowRunResult(ctx context.Context, sel ast.SelectionSet, v model.FlowRunResult) graphql.Marshaler {
+	return ec._FlowRunResult(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFlowRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowRunResult(ctx context.Context, sel ast.SelectionSet, v *model.FlowRunResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._FlowRunResult(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNFlowSummary2githubᚗcomᚋverdictᚋverdictᚋserviceᚐSummary(ctx context.Context, sel ast.SelectionSet, v service.Summary) graphql.Marshaler {
+	return ec._FlowSummary(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFlowTest2githubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCase(ctx context.Context, sel ast.SelectionSet, v service.TestCase) graphql.Marshaler {
+	return ec._FlowTest(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFlowTest2ᚕgithubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCaseᚄ(ctx context.Context, sel ast.SelectionSet, v []service.TestCase) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFlowTest2githubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCase(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNFlowTestInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowTestInput(ctx context.Context, v any) (*model.FlowTestInput, error) {
+	res, err := ec.unmarshalInputFlowTestInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFlowValidation2githubᚗcomᚋverdictᚋverdictᚋflowᚐProblems(ctx context.Context, sel ast.SelectionSet, v flow.Problems) graphql.Marshaler {
+	return ec._FlowValidation(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFlowVersions2githubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowVersions(ctx context.Context, sel ast.SelectionSet, v service.FlowVersions) graphql.Marshaler {
+	return ec._FlowVersions(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFlowVersions2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowVersions(ctx context.Context, sel ast.SelectionSet, v *service.FlowVersions) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._FlowVersions(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNGroup2githubᚗcomᚋverdictᚋverdictᚋserviceᚐGroup(ctx context.Context, sel ast.SelectionSet, v service.Group) graphql.Marshaler {
+	return ec._Group(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNGroup2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐGroup(ctx context.Context, sel ast.SelectionSet, v *service.Group) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Group(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNGroupConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐGroupConnection(ctx context.Context, sel ast.SelectionSet, v model.GroupConnection) graphql.Marshaler {
+	return ec._GroupConnection(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNGroupConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐGroupConnection(ctx context.Context, sel ast.SelectionSet, v *model.GroupConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._GroupConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNGroupEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐGroupEdge(ctx context.Context, sel ast.SelectionSet, v model.GroupEdge) graphql.Marshaler {
+	return ec._GroupEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNGroupEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐGroupEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.GroupEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNGroupEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐGroupEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNGroupMember2githubᚗcomᚋverdictᚋverdictᚋserviceᚐGroupMember(ctx context.Context, sel ast.SelectionSet, v service.GroupMember) graphql.Marshaler {
+	return ec._GroupMember(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNGroupMember2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐGroupMember(ctx context.Context, sel ast.SelectionSet, v *service.GroupMember) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._GroupMember(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNGroupMemberKind2githubᚗcomᚋverdictᚋverdictᚋauthzᚐKind(ctx context.Context, v any) (authz.Kind, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNGroupMemberKind2githubᚗcomᚋverdictᚋverdictᚋauthzᚐKind[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNGroupMemberKind2githubᚗcomᚋverdictᚋverdictᚋauthzᚐKind(ctx context.Context, sel ast.SelectionSet, v authz.Kind) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNGroupMemberKind2githubᚗcomᚋverdictᚋverdictᚋauthzᚐKind[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNGroupMemberKind2githubᚗcomᚋverdictᚋverdictᚋauthzᚐKind = map[string]authz.Kind{
+		"POLICY": authz.KindPolicy,
+		"FLOW":   authz.KindFlow,
+	}
+	marshalNGroupMemberKind2githubᚗcomᚋverdictᚋverdictᚋauthzᚐKind = map[authz.Kind]string{
+		authz.KindPolicy: "POLICY",
+		authz.KindFlow:   "FLOW",
+	}
+)
 
 func (ec *executionContext) unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx context.Context, v any) (uuid.UUID, error) {
 	res, err := model.UnmarshalUUID(v)
@@ -9024,6 +19605,28 @@ func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, 
 func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.SelectionSet, v int) graphql.Marshaler {
 	_ = sel
 	res := graphql.MarshalInt(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNInt2ᚖint(ctx context.Context, v any) (*int, error) {
+	res, err := graphql.UnmarshalInt(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInt2ᚖint(ctx context.Context, sel ast.SelectionSet, v *int) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalInt(*v)
 	if res == graphql.Null {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -9075,6 +19678,124 @@ func (ec *executionContext) marshalNJSON2interface(ctx context.Context, sel ast.
 	}
 	return graphql.WrapContextMarshaler(ctx, res)
 }
+
+func (ec *executionContext) marshalNMember2githubᚗcomᚋverdictᚋverdictᚋserviceᚐMember(ctx context.Context, sel ast.SelectionSet, v service.Member) graphql.Marshaler {
+	return ec._Member(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMember2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐMember(ctx context.Context, sel ast.SelectionSet, v *service.Member) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Member(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNMemberConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐMemberConnection(ctx context.Context, sel ast.SelectionSet, v model.MemberConnection) graphql.Marshaler {
+	return ec._MemberConnection(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMemberConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐMemberConnection(ctx context.Context, sel ast.SelectionSet, v *model.MemberConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._MemberConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNMemberEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐMemberEdge(ctx context.Context, sel ast.SelectionSet, v model.MemberEdge) graphql.Marshaler {
+	return ec._MemberEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMemberEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐMemberEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.MemberEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMemberEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐMemberEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNNodeExecution2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐNodeExecution(ctx context.Context, sel ast.SelectionSet, v model.NodeExecution) graphql.Marshaler {
+	return ec._NodeExecution(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNNodeResponse2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐNodeResponseᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.NodeResponse) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNNodeResponse2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐNodeResponse(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNNodeResponse2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐNodeResponse(ctx context.Context, sel ast.SelectionSet, v *model.NodeResponse) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._NodeResponse(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNNodeRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐNodeRunResult(ctx context.Context, sel ast.SelectionSet, v *model.NodeRunResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._NodeRunResult(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNNodeType2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNNodeType2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNNodeType2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNNodeType2string[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNNodeType2string = map[string]string{
+		"START":  flow.TypeStart,
+		"POLICY": flow.TypePolicy,
+		"CUSTOM": flow.TypeCustom,
+	}
+	marshalNNodeType2string = map[string]string{
+		flow.TypeStart:  "START",
+		flow.TypePolicy: "POLICY",
+		flow.TypeCustom: "CUSTOM",
+	}
+)
 
 func (ec *executionContext) marshalNOrchestrator2githubᚗcomᚋverdictᚋverdictᚋserviceᚐOrchestrator(ctx context.Context, sel ast.SelectionSet, v service.Orchestrator) graphql.Marshaler {
 	return ec._Orchestrator(ctx, sel, &v)
@@ -9156,11 +19877,11 @@ func (ec *executionContext) marshalNPolicy2ᚖgithubᚗcomᚋverdictᚋverdict�
 	return ec._Policy(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNPolicyConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyConnection(ctx context.Context, sel ast.SelectionSet, v model.PolicyConnection) graphql.Marshaler {
+func (ec *executionContext) marshalNPolicyConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryConnection(ctx context.Context, sel ast.SelectionSet, v model.SummaryConnection) graphql.Marshaler {
 	return ec._PolicyConnection(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNPolicyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyConnection(ctx context.Context, sel ast.SelectionSet, v *model.PolicyConnection) graphql.Marshaler {
+func (ec *executionContext) marshalNPolicyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryConnection(ctx context.Context, sel ast.SelectionSet, v *model.SummaryConnection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -9170,15 +19891,15 @@ func (ec *executionContext) marshalNPolicyConnection2ᚖgithubᚗcomᚋverdict�
 	return ec._PolicyConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNPolicyEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyEdge(ctx context.Context, sel ast.SelectionSet, v model.PolicyEdge) graphql.Marshaler {
+func (ec *executionContext) marshalNPolicyEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryEdge(ctx context.Context, sel ast.SelectionSet, v model.SummaryEdge) graphql.Marshaler {
 	return ec._PolicyEdge(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNPolicyEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.PolicyEdge) graphql.Marshaler {
+func (ec *executionContext) marshalNPolicyEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.SummaryEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNPolicyEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyEdge(ctx, sel, v[i])
+		return ec.marshalNPolicyEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -9339,6 +20060,20 @@ func (ec *executionContext) marshalNRuleTrace2ᚖgithubᚗcomᚋverdictᚋverdic
 	return ec._RuleTrace(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNSavedFlow2githubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedFlow(ctx context.Context, sel ast.SelectionSet, v service.SavedFlow) graphql.Marshaler {
+	return ec._SavedFlow(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNSavedFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedFlow(ctx context.Context, sel ast.SelectionSet, v *service.SavedFlow) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SavedFlow(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNSavedPolicy2githubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedPolicy(ctx context.Context, sel ast.SelectionSet, v service.SavedPolicy) graphql.Marshaler {
 	return ec._SavedPolicy(ctx, sel, &v)
 }
@@ -9446,6 +20181,28 @@ func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel
 	return ret
 }
 
+func (ec *executionContext) unmarshalNString2ᚖstring(ctx context.Context, v any) (*string, error) {
+	res, err := graphql.UnmarshalString(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNString2ᚖstring(ctx context.Context, sel ast.SelectionSet, v *string) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalString(*v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
 	res, err := model.UnmarshalTime(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -9476,9 +20233,23 @@ func (ec *executionContext) marshalNTypedValue2githubᚗcomᚋverdictᚋverdict�
 	return ec._TypedValue(ctx, sel, &v)
 }
 
+func (ec *executionContext) unmarshalNUpdateFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdateFlowInput(ctx context.Context, v any) (model.UpdateFlowInput, error) {
+	res, err := ec.unmarshalInputUpdateFlowInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateGroupInput2githubᚗcomᚋverdictᚋverdictᚋserviceᚐGroupChanges(ctx context.Context, v any) (service.GroupChanges, error) {
+	res, err := ec.unmarshalInputUpdateGroupInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdatePolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdatePolicyInput(ctx context.Context, v any) (model.UpdatePolicyInput, error) {
 	res, err := ec.unmarshalInputUpdatePolicyInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUser2githubᚗcomᚋverdictᚋverdictᚋserviceᚐUser(ctx context.Context, sel ast.SelectionSet, v service.User) graphql.Marshaler {
+	return ec._User(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNValidation2githubᚗcomᚋverdictᚋverdictᚋserviceᚐValidation(ctx context.Context, sel ast.SelectionSet, v service.Validation) graphql.Marshaler {
@@ -9639,6 +20410,88 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 	return res
 }
 
+func (ec *executionContext) unmarshalOAuditAction2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction(ctx context.Context, v any) (*service.AuditAction, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOAuditAction2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOAuditAction2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction(ctx context.Context, sel ast.SelectionSet, v *service.AuditAction) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOAuditAction2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction[*v])
+	return res
+}
+
+var (
+	unmarshalOAuditAction2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction = map[string]service.AuditAction{
+		"CREATED":   service.AuditCreated,
+		"EDITED":    service.AuditEdited,
+		"PUBLISHED": service.AuditPublished,
+		"ASSIGNED":  service.AuditAssigned,
+		"EXECUTED":  service.AuditExecuted,
+		"DELETED":   service.AuditDeleted,
+	}
+	marshalOAuditAction2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction = map[service.AuditAction]string{
+		service.AuditCreated:   "CREATED",
+		service.AuditEdited:    "EDITED",
+		service.AuditPublished: "PUBLISHED",
+		service.AuditAssigned:  "ASSIGNED",
+		service.AuditExecuted:  "EXECUTED",
+		service.AuditDeleted:   "DELETED",
+	}
+)
+
+func (ec *executionContext) unmarshalOAuditFilter2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAuditFilter(ctx context.Context, v any) (*model.AuditFilter, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputAuditFilter(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOAuditKind2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind(ctx context.Context, v any) (*service.AuditKind, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOAuditKind2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOAuditKind2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind(ctx context.Context, sel ast.SelectionSet, v *service.AuditKind) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOAuditKind2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind[*v])
+	return res
+}
+
+var (
+	unmarshalOAuditKind2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind = map[string]service.AuditKind{
+		"POLICY": service.AuditPolicy,
+		"FLOW":   service.AuditFlow,
+		"GROUP":  service.AuditGroup,
+		"MEMBER": service.AuditMember,
+		"KEY":    service.AuditKey,
+	}
+	marshalOAuditKind2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind = map[service.AuditKind]string{
+		service.AuditPolicy: "POLICY",
+		service.AuditFlow:   "FLOW",
+		service.AuditGroup:  "GROUP",
+		service.AuditMember: "MEMBER",
+		service.AuditKey:    "KEY",
+	}
+)
+
 func (ec *executionContext) unmarshalOBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -9674,6 +20527,30 @@ func (ec *executionContext) marshalOEvaluationDetails2ᚖgithubᚗcomᚋverdict�
 		return graphql.Null
 	}
 	return ec._EvaluationDetails(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlow(ctx context.Context, sel ast.SelectionSet, v *service.Flow) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Flow(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOFlowTestInput2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowTestInputᚄ(ctx context.Context, v any) ([]*model.FlowTestInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.FlowTestInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNFlowTestInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowTestInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx context.Context, v any) (*uuid.UUID, error) {
@@ -9746,6 +20623,13 @@ func (ec *executionContext) marshalOJSON2interface(ctx context.Context, sel ast.
 	return graphql.WrapContextMarshaler(ctx, res)
 }
 
+func (ec *executionContext) marshalONode2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v model.Node) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Node(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicy(ctx context.Context, sel ast.SelectionSet, v *service.Policy) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -9811,6 +20695,21 @@ func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel
 	_ = ctx
 	res := model.MarshalTime(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOTrace2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐTrace(ctx context.Context, sel ast.SelectionSet, v *model.Trace) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Trace(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOUpdateFlowInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdateFlowInput(ctx context.Context, v any) (*model.UpdateFlowInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputUpdateFlowInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOUpdatePolicyInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdatePolicyInput(ctx context.Context, v any) (*model.UpdatePolicyInput, error) {

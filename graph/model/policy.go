@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/service"
 )
@@ -104,62 +103,4 @@ func TestExpect(tc *service.TestCase) (bool, error) {
 	var expect bool
 	err := json.Unmarshal(tc.Expect, &expect)
 	return expect, err
-}
-
-// PolicyConnection is a page of policies as a Relay connection.
-type PolicyConnection struct {
-	Edges    []PolicyEdge
-	PageInfo PageInfo
-}
-
-// PolicyEdge is a policy of a page and the cursor to resume after it.
-type PolicyEdge struct {
-	Cursor string
-	Node   service.Summary
-}
-
-// PageInfo tells where a page ends.
-type PageInfo struct {
-	HasNextPage bool
-	// EndCursor is nil when the page is empty.
-	EndCursor *string
-}
-
-// NewPolicyConnection shapes a page of the service as a connection. The
-// page's NextCursor, when there is one, is its end cursor.
-func NewPolicyConnection(page *service.Page[service.Summary]) *PolicyConnection {
-	out := &PolicyConnection{
-		Edges:    make([]PolicyEdge, len(page.Items)),
-		PageInfo: PageInfo{HasNextPage: page.NextCursor != ""},
-	}
-	for i, s := range page.Items {
-		out.Edges[i] = PolicyEdge{Cursor: service.CursorAfter(s.BaseID), Node: s}
-	}
-	switch {
-	case page.NextCursor != "":
-		out.PageInfo.EndCursor = &page.NextCursor
-	case len(out.Edges) > 0:
-		out.PageInfo.EndCursor = &out.Edges[len(out.Edges)-1].Cursor
-	}
-	return out
-}
-
-// PolicyListOptions are the service's form of the policies arguments.
-// first must be 1 or more: the service reads a limit of 0 as its default.
-func PolicyListOptions(first *int, after, query *string, groupID *uuid.UUID) (service.ListOptions, error) {
-	var o service.ListOptions
-	if first != nil {
-		if *first < 1 {
-			return o, service.Invalid("first must be at least 1")
-		}
-		o.Limit = *first
-	}
-	if after != nil {
-		o.Cursor = *after
-	}
-	if query != nil {
-		o.Query = *query
-	}
-	o.GroupID = groupID
-	return o, nil
 }

@@ -1,0 +1,181 @@
+package model
+
+import (
+	"encoding/json"
+
+	"github.com/verdict/verdict/engine"
+	"github.com/verdict/verdict/flow"
+	"github.com/verdict/verdict/service"
+)
+
+// CreateFlowInput is the content of a new flow.
+type CreateFlowInput struct {
+	Name        string
+	Definition  any
+	Description *string
+	Tests       []*FlowTestInput
+}
+
+// UpdateFlowInput holds changes to a flow draft; nil leaves a field as it
+// is.
+type UpdateFlowInput struct {
+	Name        *string
+	Definition  any
+	Description *string
+	Tests       []*FlowTestInput
+}
+
+// FlowTestInput is a stored flow test to save. Expect is whatever JSON the
+// request holds; the service says which values a flow test may expect.
+type FlowTestInput struct {
+	Name   string
+	Data   any
+	Expect any
+}
+
+// Changes are the service's form of the input.
+func (in *CreateFlowInput) Changes() (service.Changes, error) {
+	return flowChanges(&in.Name, in.Description, in.Definition, in.Tests)
+}
+
+// Changes are the service's form of the input; a nil input changes
+// nothing.
+func (in *UpdateFlowInput) Changes() (service.Changes, error) {
+	if in == nil {
+		return service.Changes{}, nil
+	}
+	return flowChanges(in.Name, in.Description, in.Definition, in.Tests)
+}
+
+func flowChanges(name, description *string, definition any, tests []*FlowTestInput) (service.Changes, error) {
+	c := service.Changes{Name: name, Description: description}
+	if definition != nil {
+		raw, err := Definition(definition)
+		if err != nil {
+			return c, err
+		}
+		c.Definition = raw
+	}
+	if tests != nil {
+		out := make([]service.TestCase, len(tests))
+		for i, tc := range tests {
+			data, err := jsonText("a test's data", tc.Data)
+			if err != nil {
+				return c, err
+			}
+			expect, err := jsonText("a test's expect", tc.Expect)
+			if err != nil {
+				return c, err
+			}
+			out[i] = service.TestCase{Name: tc.Name, Data: data, Expect: expect}
+		}
+		c.Tests = &out
+	}
+	return c, nil
+}
+
+// Definition is a definition argument as the service takes it: JSON text
+// of an object (a definition in any form, or a UI graph) or of a string
+// (YAML or JSON of one), the two forms POST /flow/test accepts.
+func Definition(v any) (json.RawMessage, error) {
+	switch v.(type) {
+	case map[string]any, string:
+		return jsonText("definition", v)
+	}
+	return nil, service.Invalid("definition must be a JSON object, or a string of YAML or JSON")
+}
+
+// FlowRunResult is a flow run result as the schema shows it.
+type FlowRunResult struct {
+	NodeID        string
+	NodeName      string
+	Result        bool
+	ExecutionPath []string
+	FinalOutcome  bool
+	Outcome       *string
+	Errors        []string
+	NodeResponses []*NodeResponse
+
+	run *flow.Result
+}
+
+// NewFlowRunResult shapes a result of the service.
+func NewFlowRunResult(run *service.FlowResult) *FlowRunResult {
+	out := &FlowRunResult{
+		NodeID:        run.NodeID,
+		NodeName:      run.NodeName,
+		Result:        run.Result,
+		ExecutionPath: run.ExecutionPath,
+		FinalOutcome:  run.FinalOutcome,
+		Outcome:       run.Outcome,
+		Errors:        run.Errors,
+		NodeResponses: make([]*NodeResponse, len(run.NodeResponses)),
+		run:           run,
+	}
+	for i, nr := range run.NodeResponses {
+		out.NodeResponses[i] = &NodeResponse{
+			NodeID:   nr.NodeID,
+			NodeType: nr.NodeType,
+			Response: newNodeRunResult(nr.Response),
+			Execution: NodeExecution{
+				Database: service.Nanos(nr.Execution.Database),
+				Engine:   service.Nanos(nr.Execution.Engine),
+				Total:    service.Nanos(nr.Execution.Total),
+			},
+		}
+	}
+	return out
+}
+
+// Raw is the `raw` field: the REST object, which the JSON scalar encodes
+// with the flow package's own JSON encoding.
+func (r *FlowRunResult) Raw() any { return r.run }
+
+// NodeResponse is what one node of a flow run gave.
+type NodeResponse struct {
+	NodeID    string
+	NodeType  string
+	Response  *NodeRunResult
+	Execution NodeExecution
+}
+
+// NodeExecution is a node's timings, as the service's Nanos so that they
+// are written like every other timing.
+type NodeExecution struct {
+	Database service.Nanos
+	Engine   service.Nanos
+	Total    service.Nanos
+}
+
+// NodeRunResult is a node's policy run result, which has no timings of
+// its own.
+type NodeRunResult struct {
+	Result bool
+	Rule   []string
+	Data   any
+	Error  *string
+	Labels any
+
+	trace engine.Trace
+}
+
+func newNodeRunResult(res *engine.Result) *NodeRunResult {
+	out := &NodeRunResult{Result: res.Result, Rule: res.Rule, Data: res.Data, trace: res.Trace}
+	if res.Error != nil {
+		msg := res.Error.Message
+		out.Error = &msg
+	}
+	if res.Labels != nil {
+		out.Labels = res.Labels
+	}
+	return out
+}
+
+// Trace is the `trace` field: nil for a node whose policy was not
+// resolved, which has no trace entry.
+func (r *NodeRunResult) Trace() *Trace {
+	if r.trace.Execution == nil {
+		return nil
+	}
+	return traceOf(r.trace)
+}

@@ -1,0 +1,113 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/graph/model"
+	"github.com/verdict/verdict/service"
+)
+
+// nodeLookup looks an id up as one kind of Node, through the service and
+// so with the caller's tenant and permissions. found is false when the
+// caller has no object of that kind with the id; a nil node that is found
+// is an id of the kind that is not a Node's (a base id).
+type nodeLookup func(ctx context.Context, svc *service.Service, id uuid.UUID) (n model.Node, found bool, err error)
+
+// nodeLookups are tried in turn: ids never collide across kinds, so the
+// first that finds the id is the only one that could. viewerNode comes
+// before the lookups of users and keys, which need ADMIN: everyone may
+// fetch their own user and key.
+var nodeLookups = []nodeLookup{
+	policyNode,
+	flowNode,
+	byID((*service.Service).Group),
+	byID((*service.Service).GroupMember),
+	viewerNode,
+	byID((*service.Service).User),
+	byID((*service.Service).Member),
+	byID((*service.Service).Key),
+	byID((*service.Service).AuditEvent),
+}
+
+// findNode looks id up as every kind of Node. An id that no kind finds is
+// nil without an error, whether it is unknown, another tenant's or of a
+// kind the caller may not read: the service answers the first two alike,
+// and refuses the third whatever the id, so that refusal says nothing of
+// this id and, as an error, would come back for every unknown id too.
+func findNode(ctx context.Context, svc *service.Service, id uuid.UUID) (model.Node, error) {
+	for _, lookup := range nodeLookups {
+		n, found, err := lookup(ctx, svc, id)
+		if err != nil || found {
+			return n, err
+		}
+	}
+	return nil, nil
+}
+
+// notFound reads the service's not_found as "not of this kind", and its
+// permission_denied too: the caller may read no object of the kind, so
+// none is theirs to find. Any other error, such as the authorizer
+// failing, fails the lookup.
+func notFound(err error) (model.Node, bool, error) {
+	switch service.CodeOf(err) {
+	case service.CodeNotFound, service.CodePermissionDenied:
+		return nil, false, nil
+	}
+	return nil, false, err
+}
+
+// policyNode finds a policy record. The service also takes a base id, for
+// the base's current record, whose id is another: a base is no Node.
+func policyNode(ctx context.Context, svc *service.Service, id uuid.UUID) (model.Node, bool, error) {
+	p, err := svc.Policy(ctx, id)
+	switch {
+	case err != nil:
+		return notFound(err)
+	case p.ID != id:
+		return nil, true, nil
+	}
+	return p, true, nil
+}
+
+// flowNode finds a flow record, as policyNode finds a policy record.
+func flowNode(ctx context.Context, svc *service.Service, id uuid.UUID) (model.Node, bool, error) {
+	f, err := svc.Flow(ctx, id)
+	switch {
+	case err != nil:
+		return notFound(err)
+	case f.ID != id:
+		return nil, true, nil
+	}
+	return f, true, nil
+}
+
+// byID makes a lookup of a service method that finds an object of one
+// kind by its id, and nothing else.
+func byID[T any](find func(*service.Service, context.Context, uuid.UUID) (*T, error)) nodeLookup {
+	return func(ctx context.Context, svc *service.Service, id uuid.UUID) (model.Node, bool, error) {
+		n, err := find(svc, ctx, id)
+		if err != nil {
+			return notFound(err)
+		}
+		return n, true, nil
+	}
+}
+
+// viewerNode finds the caller's organization, user and key, which every
+// caller may read.
+func viewerNode(ctx context.Context, svc *service.Service, id uuid.UUID) (model.Node, bool, error) {
+	v, err := svc.Viewer(ctx)
+	switch {
+	case err != nil:
+		return nil, false, err
+	case v.Organization.ID == id:
+		return v.Organization, true, nil
+	case v.User != nil && v.User.ID == id:
+		return v.User, true, nil
+	case v.Key.ID == id:
+		return &v.Key, true, nil
+	}
+	return nil, false, nil
+}

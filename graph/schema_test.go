@@ -1,0 +1,76 @@
+package graph_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+)
+
+// loadSchema parses the schema files of the package, as gqlgen does.
+func loadSchema(t *testing.T) *ast.Schema {
+	t.Helper()
+	files, err := filepath.Glob("*.graphqls")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no schema files (%v)", err)
+	}
+	var sources []*ast.Source
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources = append(sources, &ast.Source{Name: name, Input: string(b)})
+	}
+	schema, gerr := gqlparser.LoadSchema(sources...)
+	if gerr != nil {
+		t.Fatal(gerr)
+	}
+	return schema
+}
+
+// Clients see the schema through introspection only, so every part of it
+// explains itself.
+func TestEverythingInTheSchemaHasADescription(t *testing.T) {
+	schema := loadSchema(t)
+	var missing []string
+	need := func(desc, what string) {
+		if strings.TrimSpace(desc) == "" {
+			missing = append(missing, what)
+		}
+	}
+	for name, def := range schema.Types {
+		if def.BuiltIn {
+			continue
+		}
+		need(def.Description, name)
+		for _, f := range def.Fields {
+			// The introspection fields the parser adds to Query.
+			if strings.HasPrefix(f.Name, "__") {
+				continue
+			}
+			need(f.Description, name+"."+f.Name)
+			for _, a := range f.Arguments {
+				need(a.Description, name+"."+f.Name+"("+a.Name+")")
+			}
+		}
+		for _, v := range def.EnumValues {
+			need(v.Description, name+"."+v.Name)
+		}
+	}
+	for name, d := range schema.Directives {
+		if d.Position != nil && d.Position.Src != nil && d.Position.Src.BuiltIn {
+			continue
+		}
+		need(d.Description, "@"+name)
+		for _, a := range d.Arguments {
+			need(a.Description, "@"+name+"("+a.Name+")")
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("no description: %s", strings.Join(missing, ", "))
+	}
+}
