@@ -23,31 +23,42 @@ export interface ClientOptions {
 export interface GraphQLErrorEntry {
   message: string;
   path?: (string | number)[];
-  extensions?: { code?: string; [key: string]: unknown };
+  extensions?: { code?: string; details?: string[]; [key: string]: unknown };
 }
 
 /**
  * A request Verdict refused: code is the API's error code
  * (permission_denied, not_found, conflict, ...), from the GraphQL error's
  * extensions or from the REST error shape the server answers with before
- * GraphQL runs (unauthenticated, rate_limited, ...).
+ * GraphQL runs (unauthenticated, rate_limited, ...). details lists every
+ * problem of an error that has several, such as an invalid flow
+ * definition; it is empty otherwise.
  */
 export class VerdictError extends Error {
   readonly code: string | undefined;
+  readonly details: string[];
   readonly status: number;
   readonly errors: GraphQLErrorEntry[];
 
-  constructor(message: string, code: string | undefined, status: number, errors: GraphQLErrorEntry[] = []) {
+  constructor(
+    message: string,
+    code: string | undefined,
+    status: number,
+    errors: GraphQLErrorEntry[] = [],
+    details: string[] = [],
+  ) {
     super(message);
     this.name = 'VerdictError';
     this.code = code;
+    this.details = details;
     this.status = status;
     this.errors = errors;
   }
 }
 
-// Operations without variables take none; the others require theirs.
-type VariablesArg<V> = [V] extends [Record<string, never>] ? [variables?: V] : [variables: V];
+// Operations whose variables are all optional (or that have none) may leave
+// them out; the others require theirs.
+type VariablesArg<V> = {} extends V ? [variables?: V] : [variables: V];
 
 export class VerdictClient {
   readonly #endpoint: string;
@@ -78,7 +89,7 @@ export class VerdictClient {
     let body: {
       data?: R | null;
       errors?: GraphQLErrorEntry[];
-      error?: { code: string; message: string };
+      error?: { code: string; message: string; details?: string[] };
     };
     try {
       body = JSON.parse(text);
@@ -86,11 +97,11 @@ export class VerdictClient {
       throw new VerdictError(`HTTP ${res.status}: ${text.slice(0, 200)}`, undefined, res.status);
     }
     if (body.error) {
-      throw new VerdictError(body.error.message, body.error.code, res.status);
+      throw new VerdictError(body.error.message, body.error.code, res.status, [], body.error.details);
     }
     if (body.errors && body.errors.length > 0) {
       const first = body.errors[0]!;
-      throw new VerdictError(first.message, first.extensions?.code, res.status, body.errors);
+      throw new VerdictError(first.message, first.extensions?.code, res.status, body.errors, first.extensions?.details);
     }
     if (!res.ok || body.data == null) {
       throw new VerdictError(`HTTP ${res.status} without data`, undefined, res.status);

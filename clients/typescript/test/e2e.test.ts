@@ -1,25 +1,63 @@
 // End to end: the generated client against a real `verdict serve`. Each
-// area of the schema has its own describe block over one shared server;
-// flows, groups and the audit log get theirs as their GraphQL lands.
+// area of the schema has its own describe block over one shared server,
+// and the blocks tell one story in order: the policy published under
+// policies is the one the flow runs, the group holds, the audit log names
+// and node finds again.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 import {
+  AddGroupMemberDocument,
+  AddMemberDocument,
+  AuditEventsDocument,
+  ChangeMemberRoleDocument,
+  CreateFlowDocument,
+  CreateFlowDraftFromVersionDocument,
+  CreateGroupDocument,
+  CreateKeyDocument,
   CreatePolicyDocument,
   CreatePolicyDraftFromVersionDocument,
+  DeleteFlowDocument,
+  DeleteGroupDocument,
   DeletePolicyDocument,
+  FlowDocument,
+  FlowsDocument,
+  FlowVersionsDocument,
+  GroupDocument,
+  GroupFlowsDocument,
+  GroupPoliciesDocument,
+  GroupsDocument,
+  KeysDocument,
+  MembersDocument,
+  NodeDocument,
   PoliciesDocument,
   PolicyDocument,
   PolicyVersionsDocument,
+  PublishFlowDocument,
   PublishPolicyDocument,
+  RemoveGroupMemberDocument,
+  RemoveMemberDocument,
+  RevokeKeyDocument,
+  RunFlowDocument,
+  RunFlowVersionDocument,
   RunPolicyDocument,
   RunPolicyVersionDocument,
   RunRuleDocument,
+  TestFlowDocument,
+  UpdateFlowDraftDocument,
+  UpdateGroupDocument,
   UpdatePolicyDraftDocument,
   VerdictClient,
   VerdictError,
   ViewerDocument,
-  type RunResultFieldsFragment,
+  type AuditEventFieldsFragment,
+  type FlowFieldsFragment,
+  type GroupFieldsFragment,
+  type PolicyFieldsFragment,
+  type Role,
+  type Scope,
+  type TraceFieldsFragment,
 } from '../src/client.js';
 import { adminKey, startVerdict, type Verdict } from './verdict.js';
 
@@ -27,41 +65,96 @@ const seniorRule = 'A **Person** gets senior_discount if the __age__ of the **Pe
 
 let verdict: Verdict;
 let admin: VerdictClient;
+let adminUserId: string;
 let viewer: VerdictClient;
+let auditor: VerdictClient;
+
+// The story's characters, set by the block that creates them.
+let senior: PolicyFieldsFragment;
+let seniorFlow: FlowFieldsFragment;
+let seniors: GroupFieldsFragment;
 
 before(async () => {
   verdict = await startVerdict();
   admin = new VerdictClient({ url: verdict.url, apiKey: adminKey });
-  await verdict.admin('user', 'create', '--email', 'viewer@localhost');
-  await verdict.admin('member', 'add', '--org', 'Default', '--email', 'viewer@localhost', '--role', 'viewer');
-  const key = (await verdict.admin('key', 'create', '--org', 'Default', '--user-email', 'viewer@localhost', '--scope', 'view')) as {
-    secret: string;
-  };
-  viewer = new VerdictClient({ url: verdict.url, apiKey: key.secret });
+  const { viewer: me } = await admin.request(ViewerDocument);
+  adminUserId = me.user!.id;
+  viewer = (await member('viewer@localhost', 'VIEWER', 'VIEW')).client;
+  auditor = (await member('auditor@localhost', 'AUDITOR', 'VIEW')).client;
 });
 
 after(async () => {
   await verdict?.stop();
 });
 
-// rejectsWith checks that a request fails with the API's error code.
-async function rejectsWith(request: Promise<unknown>, code: string): Promise<void> {
+// member adds a user with a role, creates a key of theirs with createKey,
+// and returns a client signing with its secret.
+async function member(email: string, role: Role, scope: Scope): Promise<{ userId: string; client: VerdictClient }> {
+  const { addMember } = await admin.request(AddMemberDocument, { input: { email, role } });
+  assert.equal(addMember.role, role);
+  const { createKey } = await admin.request(CreateKeyDocument, {
+    input: { name: `${email} key`, scope, userId: addMember.user.id },
+  });
+  assert.deepEqual(createKey.key.owner, { kind: 'USER', id: addMember.user.id });
+  return {
+    userId: addMember.user.id,
+    client: new VerdictClient({ url: verdict.url, apiKey: createKey.secret }),
+  };
+}
+
+// rejectsWith checks that a request fails with the API's error code, and
+// returns the error for further checks.
+async function rejectsWith(request: Promise<unknown>, code: string): Promise<VerdictError> {
+  let refused: VerdictError | undefined;
   await assert.rejects(request, (err: unknown) => {
     assert.ok(err instanceof VerdictError, `${err} is not a VerdictError`);
     assert.equal(err.code, code, err.message);
+    refused = err;
     return true;
   });
+  return refused!;
 }
 
-type Condition = RunResultFieldsFragment['trace']['execution'][number]['conditions'][number];
+// eventually retries check until it passes, for a few seconds at most: the
+// server writes the audit events of runs in the background, a moment after
+// the run has answered.
+async function eventually<T>(check: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) {
+        throw err;
+      }
+    }
+    await sleep(50);
+  }
+}
+
+type Condition = TraceFieldsFragment['execution'][number]['conditions'][number];
 type Comparison = Extract<Condition, { __typename: 'ComparisonCondition' }>;
 
 // firstComparison is the golden rule's first condition, which must be a
 // comparison.
-function firstComparison(res: RunResultFieldsFragment): Comparison {
-  const cond = res.trace.execution[0]?.conditions[0];
+function firstComparison(trace: TraceFieldsFragment | null): Comparison {
+  const cond = trace?.execution[0]?.conditions[0];
   assert.ok(cond?.__typename === 'ComparisonCondition', `first condition ${JSON.stringify(cond)}`);
   return cond;
+}
+
+// seniorDefinition is a flow of one decision: the senior policy, by its base
+// id so that the flow follows its latest version, then true or false.
+function seniorDefinition(policyBaseId: string) {
+  return {
+    formatVersion: 1,
+    start: 'start',
+    nodes: [
+      { id: 'start', type: 'start', name: 'Start', policy: { baseId: policyBaseId }, onTrue: 'yes', onFalse: 'no' },
+      { id: 'yes', type: 'return', name: 'Return True', returnValue: true },
+      { id: 'no', type: 'return', name: 'Return False', returnValue: false },
+    ],
+  };
 }
 
 describe('viewer', () => {
@@ -91,7 +184,7 @@ describe('rules', () => {
     assert.equal(runRule.result, true);
     assert.equal(runRule.error, null);
     assert.deepEqual(runRule.rule, [seniorRule]);
-    assert.equal(firstComparison(runRule).property.path, '$.Person.age');
+    assert.equal(firstComparison(runRule.trace).property.path, '$.Person.age');
     assert.match(runRule.execution.total, /^[0-9]+$/);
   });
 
@@ -128,7 +221,7 @@ describe('policies', () => {
     const rule = runPolicy.trace.execution[0];
     assert.equal(rule?.selector, 'Person');
     assert.equal(rule?.result, true);
-    const cond = firstComparison(runPolicy);
+    const cond = firstComparison(runPolicy.trace);
     assert.equal(cond.operator, 'GreaterThanOrEqual');
     assert.equal(cond.property.path, '$.Person.age');
     assert.equal(cond.property.value, 70);
@@ -137,6 +230,7 @@ describe('policies', () => {
 
     const { runPolicyVersion } = await viewer.request(RunPolicyVersionDocument, { policyId: v1.id, data: { Person: { age: 40 } } });
     assert.equal(runPolicyVersion.result, false);
+    senior = v1;
   });
 
   test('a viewer key is refused on publish', async () => {
@@ -185,5 +279,327 @@ describe('policies', () => {
     const { deletePolicy } = await admin.request(DeletePolicyDocument, { id: baseId });
     assert.equal(deletePolicy, true);
     await rejectsWith(admin.request(PolicyDocument, { id: baseId }), 'deleted');
+  });
+});
+
+describe('flows', () => {
+  test('create, publish with passing tests, run by base id and by version', async () => {
+    const { createFlow } = await admin.request(CreateFlowDocument, {
+      input: {
+        name: 'Senior check',
+        definition: seniorDefinition(senior.baseId),
+        tests: [
+          { name: '70 is senior', data: { Person: { age: 70 } }, expect: true },
+          { name: '40 is not', data: { Person: { age: 40 } }, expect: false },
+        ],
+      },
+    });
+    assert.deepEqual(createFlow.validation, { errors: [], warnings: [] });
+    assert.equal(createFlow.flow.status, 'DRAFT');
+    assert.equal(createFlow.flow.owner.kind, 'USER');
+
+    const { publishFlow: v1 } = await admin.request(PublishFlowDocument, { id: createFlow.flow.id });
+    assert.equal(v1.status, 'PUBLISHED');
+    assert.equal(v1.version, 1);
+    assert.equal(v1.baseId, createFlow.flow.baseId);
+    assert.equal(v1.owner.kind, 'ORGANIZATION');
+    seniorFlow = v1;
+
+    const { runFlow } = await admin.request(RunFlowDocument, { baseId: v1.baseId, data: { Person: { age: 70 } } });
+    assert.equal(runFlow.result, true);
+    assert.equal(runFlow.finalOutcome, true);
+    assert.equal(runFlow.outcome, null);
+    assert.equal(runFlow.nodeId, 'start');
+    assert.equal(runFlow.nodeName, 'Start');
+    // Only the start node ran a policy: return nodes give no response and
+    // the path lists what ran after the start node.
+    assert.deepEqual(runFlow.executionPath, []);
+    assert.deepEqual(runFlow.errors, []);
+    assert.equal(runFlow.nodeResponses.length, 1);
+    const start = runFlow.nodeResponses[0]!;
+    assert.equal(start.nodeId, 'start');
+    assert.equal(start.nodeType, 'START');
+    assert.equal(start.response.result, true);
+    assert.equal(start.response.error, null);
+    assert.deepEqual(start.response.rule, [seniorRule]);
+    assert.deepEqual(start.response.data, { Person: { age: 70 } });
+    assert.equal(firstComparison(start.response.trace).property.value, 70);
+    assert.match(start.execution.total, /^[0-9]+$/);
+
+    const { runFlowVersion } = await viewer.request(RunFlowVersionDocument, { flowId: v1.id, data: { Person: { age: 40 } } });
+    assert.equal(runFlowVersion.result, false);
+    assert.deepEqual(runFlowVersion.executionPath, []);
+    assert.equal(runFlowVersion.nodeResponses[0]?.response.result, false);
+  });
+
+  test('testFlow runs a definition it does not store', async () => {
+    const definition = {
+      formatVersion: 1,
+      nodes: [
+        { id: 'start', type: 'start', policy: { baseId: senior.baseId }, onTrue: 'review', onFalse: 'no' },
+        { id: 'review', type: 'custom', name: 'Manual review', outcome: 'manual review' },
+        { id: 'no', type: 'return', returnValue: false },
+      ],
+    };
+    const { testFlow } = await admin.request(TestFlowDocument, { definition, data: { Person: { age: 70 } } });
+    assert.equal(testFlow.result, true);
+    assert.equal(testFlow.outcome, 'manual review');
+    assert.deepEqual(testFlow.executionPath, ['review']);
+    assert.deepEqual(
+      testFlow.nodeResponses.map((r) => r.nodeType),
+      ['START', 'CUSTOM'],
+    );
+    assert.deepEqual(testFlow.nodeResponses[1]?.response.rule, ['Custom response: manual review']);
+  });
+
+  test('testFlow refuses an invalid definition, listing every problem', async () => {
+    const definition = {
+      formatVersion: 1,
+      nodes: [
+        { id: 's', type: 'start', policy: { baseId: senior.baseId }, onTrue: 'nowhere', onFalse: 'w' },
+        { id: 'w', type: 'webhook' },
+      ],
+    };
+    const err = await rejectsWith(admin.request(TestFlowDocument, { definition, data: { Person: { age: 70 } } }), 'invalid_argument');
+    assert.ok(err.details.includes('Referenced node "nowhere" not found'), `details ${JSON.stringify(err.details)}`);
+    assert.ok(err.details.includes('unknown node type: webhook (node "w")'), `details ${JSON.stringify(err.details)}`);
+  });
+
+  test('drafts, history, lists and deletion', async () => {
+    const { createFlow } = await admin.request(CreateFlowDocument, {
+      input: { name: 'Flow lifecycle', definition: seniorDefinition(senior.baseId) },
+    });
+    const baseId = createFlow.flow.baseId;
+    const { updateFlowDraft } = await admin.request(UpdateFlowDraftDocument, { id: baseId, input: { description: 'edited' } });
+    assert.equal(updateFlowDraft.flow.description, 'edited');
+    assert.ok(updateFlowDraft.flow.revision > createFlow.flow.revision);
+    await rejectsWith(viewer.request(PublishFlowDocument, { id: baseId }), 'permission_denied');
+
+    const { publishFlow: v1 } = await admin.request(PublishFlowDocument, { id: baseId });
+    const { createFlowDraftFromVersion: draft } = await admin.request(CreateFlowDraftFromVersionDocument, { id: v1.id });
+    assert.equal(draft.status, 'DRAFT');
+    await rejectsWith(admin.request(CreateFlowDraftFromVersionDocument, { id: v1.id }), 'conflict');
+    const { createFlowDraftFromVersion: replaced } = await admin.request(CreateFlowDraftFromVersionDocument, {
+      id: v1.id,
+      replace: true,
+    });
+
+    const { flowVersions } = await admin.request(FlowVersionsDocument, { id: baseId });
+    assert.equal(flowVersions.draft?.id, replaced.id);
+    assert.deepEqual(
+      flowVersions.versions.map((v) => v.version),
+      [1],
+    );
+
+    const { flows } = await admin.request(FlowsDocument, { query: 'Flow lifecycle', first: 10 });
+    assert.deepEqual(
+      flows.edges.map((e) => e.node.baseId),
+      [baseId],
+    );
+    assert.equal(flows.edges[0]?.node.latestVersionId, v1.id);
+    assert.equal(flows.edges[0]?.node.hasDraft, true);
+
+    const { deleteFlow } = await admin.request(DeleteFlowDocument, { id: baseId });
+    assert.equal(deleteFlow, true);
+    await rejectsWith(admin.request(FlowDocument, { id: baseId }), 'deleted');
+  });
+});
+
+describe('groups', () => {
+  test('a group holds the policy and the flow', async () => {
+    const { createGroup } = await admin.request(CreateGroupDocument, {
+      input: { name: 'Seniors', description: 'Discounts from 65' },
+    });
+    seniors = createGroup;
+
+    const { addGroupMember: policyMember } = await admin.request(AddGroupMemberDocument, {
+      groupId: seniors.id,
+      kind: 'POLICY',
+      baseId: senior.baseId,
+    });
+    assert.equal(policyMember.groupId, seniors.id);
+    assert.equal(policyMember.kind, 'POLICY');
+    assert.equal(policyMember.baseId, senior.baseId);
+    await admin.request(AddGroupMemberDocument, { groupId: seniors.id, kind: 'FLOW', baseId: seniorFlow.baseId });
+    await rejectsWith(
+      admin.request(AddGroupMemberDocument, { groupId: seniors.id, kind: 'POLICY', baseId: senior.baseId }),
+      'conflict',
+    );
+
+    const { group: withPolicies } = await viewer.request(GroupPoliciesDocument, { id: seniors.id, withTotalCount: true });
+    assert.deepEqual(
+      withPolicies.policies.edges.map((e) => e.node.baseId),
+      [senior.baseId],
+    );
+    assert.equal(withPolicies.policies.pageInfo.hasNextPage, false);
+    assert.equal(withPolicies.policies.totalCount, 1);
+    const { group: withFlows } = await viewer.request(GroupFlowsDocument, { id: seniors.id });
+    assert.deepEqual(
+      withFlows.flows.edges.map((e) => e.node.baseId),
+      [seniorFlow.baseId],
+    );
+
+    const { policies } = await admin.request(PoliciesDocument, { groupId: seniors.id });
+    assert.deepEqual(
+      policies.edges.map((e) => e.node.baseId),
+      [senior.baseId],
+    );
+    const { flows } = await admin.request(FlowsDocument, { groupId: seniors.id });
+    assert.deepEqual(
+      flows.edges.map((e) => e.node.baseId),
+      [seniorFlow.baseId],
+    );
+  });
+
+  test('rename, list, take out and delete', async () => {
+    const { updateGroup } = await admin.request(UpdateGroupDocument, { id: seniors.id, input: { description: 'From 65' } });
+    assert.equal(updateGroup.description, 'From 65');
+    const { group } = await admin.request(GroupDocument, { id: seniors.id });
+    assert.equal(group.description, 'From 65');
+    const { groups } = await admin.request(GroupsDocument, { query: 'Seniors' });
+    assert.deepEqual(
+      groups.edges.map((e) => e.node.id),
+      [seniors.id],
+    );
+
+    const { createGroup: scratch } = await admin.request(CreateGroupDocument, { input: { name: 'Scratch' } });
+    const { addGroupMember } = await admin.request(AddGroupMemberDocument, {
+      groupId: scratch.id,
+      kind: 'FLOW',
+      baseId: seniorFlow.baseId,
+    });
+    const { removeGroupMember } = await admin.request(RemoveGroupMemberDocument, { groupId: scratch.id, memberId: addGroupMember.id });
+    assert.equal(removeGroupMember, true);
+    const { group: emptied } = await admin.request(GroupFlowsDocument, { id: scratch.id });
+    assert.deepEqual(emptied.flows.edges, []);
+    const { deleteGroup } = await admin.request(DeleteGroupDocument, { id: scratch.id });
+    assert.equal(deleteGroup, true);
+    await rejectsWith(admin.request(GroupDocument, { id: scratch.id }), 'not_found');
+  });
+
+  test('a viewer reads groups but does not manage them', async () => {
+    const { group } = await viewer.request(GroupDocument, { id: seniors.id });
+    assert.equal(group.name, 'Seniors');
+    await rejectsWith(viewer.request(CreateGroupDocument, { input: { name: 'Not for viewers' } }), 'permission_denied');
+  });
+});
+
+describe('audit log', () => {
+  test('the admin reads who created, published, assigned and ran the policy and the flow', async () => {
+    for (const [kind, record] of [
+      ['POLICY', senior],
+      ['FLOW', seniorFlow],
+    ] as const) {
+      const events = await eventually(async () => {
+        const { auditEvents } = await admin.request(AuditEventsDocument, { filter: { baseId: record.baseId } });
+        const nodes = auditEvents.edges.map((e) => e.node);
+        assert.ok(
+          nodes.some((e) => e.action === 'EXECUTED'),
+          `no run of the ${kind} logged yet`,
+        );
+        return nodes;
+      });
+      const byAdmin = (action: AuditEventFieldsFragment['action'], about: (e: AuditEventFieldsFragment) => boolean = () => true) => {
+        const event = events.find((e) => e.action === action && e.actor.id === adminUserId && about(e));
+        assert.ok(event, `no such ${action} ${kind} event by the admin in ${JSON.stringify(events)}`);
+        assert.equal(event.kind, kind);
+        assert.deepEqual(event.actor, { kind: 'USER', id: adminUserId });
+      };
+      byAdmin('CREATED');
+      byAdmin('PUBLISHED', (e) => e.recordId === record.id);
+      byAdmin('ASSIGNED', (e) => e.groupId === seniors.id);
+      byAdmin('EXECUTED');
+    }
+
+    const { auditEvents } = await admin.request(AuditEventsDocument, { filter: { action: 'CREATED', kind: 'GROUP' } });
+    assert.ok(auditEvents.edges.some((e) => e.node.groupId === seniors.id));
+  });
+
+  test('an auditor reads the log and runs nothing; a viewer does not read it', async () => {
+    const { auditEvents } = await auditor.request(AuditEventsDocument, { first: 1, withTotalCount: true });
+    assert.equal(auditEvents.edges.length, 1);
+    assert.equal(auditEvents.pageInfo.hasNextPage, true);
+    assert.ok(auditEvents.totalCount! > 1, `totalCount ${auditEvents.totalCount}`);
+    await rejectsWith(auditor.request(RunPolicyDocument, { baseId: senior.baseId, data: { Person: { age: 70 } } }), 'permission_denied');
+    await rejectsWith(viewer.request(AuditEventsDocument), 'permission_denied');
+  });
+});
+
+describe('node', () => {
+  test('finds a record, a group and the organization by id alone', async () => {
+    const { node: policy } = await viewer.request(NodeDocument, { id: senior.id });
+    assert.ok(policy?.__typename === 'Policy', `node ${JSON.stringify(policy)}`);
+    assert.equal(policy.baseId, senior.baseId);
+
+    const { node: flow } = await admin.request(NodeDocument, { id: seniorFlow.id });
+    assert.ok(flow?.__typename === 'Flow', `node ${JSON.stringify(flow)}`);
+    assert.equal(flow.flowTests.length, 2);
+
+    const { node: group } = await admin.request(NodeDocument, { id: seniors.id });
+    assert.ok(group?.__typename === 'Group', `node ${JSON.stringify(group)}`);
+    assert.equal(group.name, 'Seniors');
+
+    const { viewer: me } = await admin.request(ViewerDocument);
+    const { node: org } = await admin.request(NodeDocument, { id: me.organization.id });
+    assert.ok(org?.__typename === 'Organization', `node ${JSON.stringify(org)}`);
+    assert.equal(org.name, 'Default');
+  });
+
+  test('a base id or an unknown id is null', async () => {
+    assert.equal((await admin.request(NodeDocument, { id: senior.baseId })).node, null);
+    assert.equal((await admin.request(NodeDocument, { id: '00000000-0000-4000-8000-000000000000' })).node, null);
+  });
+});
+
+describe('administration', () => {
+  test('members and keys list who may act', async () => {
+    const { members } = await admin.request(MembersDocument);
+    assert.equal(members.totalCount, undefined);
+    const roles = new Map(members.edges.map((e) => [e.node.user.email, e.node.role]));
+    assert.equal(roles.get('admin@localhost'), 'ADMIN');
+    assert.equal(roles.get('viewer@localhost'), 'VIEWER');
+    assert.equal(roles.get('auditor@localhost'), 'AUDITOR');
+    const viewerMembership = members.edges.find((e) => e.node.user.email === 'viewer@localhost')!.node;
+    const { node } = await admin.request(NodeDocument, { id: viewerMembership.id });
+    assert.ok(node?.__typename === 'Member', `node ${JSON.stringify(node)}`);
+    assert.equal(node.role, 'VIEWER');
+
+    const { keys } = await admin.request(KeysDocument, { query: 'viewer@localhost' });
+    assert.equal(keys.edges.length, 1);
+    assert.equal(keys.edges[0]?.node.scope, 'VIEW');
+    assert.equal(keys.edges[0]?.node.revokedAt, null);
+  });
+
+  test('an organization key acts with its scope until it is revoked', async () => {
+    const { createKey } = await admin.request(CreateKeyDocument, { input: { name: 'deploy bot', scope: 'EDIT' } });
+    assert.equal(createKey.key.owner.kind, 'ORGANIZATION');
+    const bot = new VerdictClient({ url: verdict.url, apiKey: createKey.secret });
+    const { viewer: me } = await bot.request(ViewerDocument);
+    assert.equal(me.role, 'EDITOR');
+    assert.equal(me.user, null);
+    assert.equal(me.key.id, createKey.key.id);
+
+    const { revokeKey } = await admin.request(RevokeKeyDocument, { id: createKey.key.id });
+    assert.equal(revokeKey, true);
+    await rejectsWith(bot.request(ViewerDocument), 'unauthenticated');
+    const { keys } = await admin.request(KeysDocument, { query: 'deploy bot' });
+    assert.notEqual(keys.edges[0]?.node.revokedAt, null);
+  });
+
+  test("a member's role changes, and their keys stop working when they leave", async () => {
+    const temp = await member('temp@localhost', 'EDITOR', 'ADMIN');
+    assert.equal((await temp.client.request(ViewerDocument)).viewer.role, 'EDITOR');
+    const { changeMemberRole } = await admin.request(ChangeMemberRoleDocument, { userId: temp.userId, role: 'VIEWER' });
+    assert.equal(changeMemberRole.role, 'VIEWER');
+    assert.equal((await temp.client.request(ViewerDocument)).viewer.role, 'VIEWER');
+
+    const { removeMember } = await admin.request(RemoveMemberDocument, { userId: temp.userId });
+    assert.equal(removeMember, true);
+    await rejectsWith(temp.client.request(ViewerDocument), 'unauthenticated');
+  });
+
+  test('only admins administer', async () => {
+    await rejectsWith(viewer.request(MembersDocument), 'permission_denied');
+    await rejectsWith(viewer.request(CreateKeyDocument, { input: { name: 'mine', scope: 'VIEW' } }), 'permission_denied');
   });
 });

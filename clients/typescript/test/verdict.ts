@@ -1,6 +1,5 @@
 // A real Verdict for the end-to-end tests: the binary built from this
-// repository, serving a fresh SQLite database on a free port, and its admin
-// commands against the same database.
+// repository, serving a fresh SQLite database on a free port.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,8 +18,6 @@ export const adminKey = 'e2e-bootstrap-key-0123456789abcdefghij';
 export interface Verdict {
   /** Where the server listens, such as http://127.0.0.1:41234. */
   url: string;
-  /** Runs `verdict admin ARGS --json` on the server's database. */
-  admin(...args: string[]): Promise<unknown>;
   stop(): Promise<void>;
 }
 
@@ -43,10 +40,6 @@ export async function startVerdict(): Promise<Verdict> {
   }
   return {
     url,
-    async admin(...args: string[]) {
-      const { stdout } = await run(bin, ['admin', ...args, '--json', '--database-url', dbURL]);
-      return JSON.parse(stdout);
-    },
     async stop() {
       const exited = new Promise((done) => server.once('exit', done));
       server.kill('SIGTERM');

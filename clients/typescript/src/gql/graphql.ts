@@ -4,6 +4,105 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** Whether a user or a key caused an event. */
+export type ActorKind =
+  /** An organization's API key, which no user owns. */
+  | 'KEY'
+  /** A user, with one of their keys. */
+  | 'USER';
+
+/** A user to add to the organization. */
+export type AddMemberInput = {
+  /** The user's email address; compared ignoring case. */
+  email: string;
+  /**
+   * The display name of a user created for the email; ignored when the user
+   * exists.
+   */
+  name?: string | null | undefined;
+  /** The role to give. */
+  role: Role;
+};
+
+/** What an audit event records. */
+export type AuditAction =
+  /** A policy or flow was put into or taken out of a group. */
+  | 'ASSIGNED'
+  /** Something was created. */
+  | 'CREATED'
+  /** Something was deleted. */
+  | 'DELETED'
+  /** Something was changed: a draft, a group, a member's role, a key. */
+  | 'EDITED'
+  /** A policy or flow was run. */
+  | 'EXECUTED'
+  /** A draft became a version. */
+  | 'PUBLISHED';
+
+/**
+ * Narrows the audit log. Absent fields do not filter; given ones must all
+ * match.
+ */
+export type AuditFilter = {
+  /** Only events of this action. */
+  action?: AuditAction | null | undefined;
+  /** Only events caused by this user or API key. */
+  actor?: string | null | undefined;
+  /** Only events about the policy or flow with this base id. */
+  baseId?: string | null | undefined;
+  /** Only events about this kind of object. */
+  kind?: AuditKind | null | undefined;
+  /** Only events at or after this instant. */
+  since?: string | null | undefined;
+  /** Only events before this instant; it must be later than since. */
+  until?: string | null | undefined;
+};
+
+/** What an audit event is about. */
+export type AuditKind =
+  /** A flow. */
+  | 'FLOW'
+  /** A group. */
+  | 'GROUP'
+  /** An API key. */
+  | 'KEY'
+  /** A member of the organization. */
+  | 'MEMBER'
+  /** A policy. */
+  | 'POLICY';
+
+/** The content of a new flow. */
+export type CreateFlowInput = {
+  /** The definition, in any form testFlow accepts. */
+  definition: unknown;
+  /** What the flow is for. */
+  description?: string | null | undefined;
+  /** The flow's name; not blank. */
+  name: string;
+  /** Tests to store with the draft. */
+  tests?: Array<FlowTestInput> | null | undefined;
+};
+
+/** The content of a new group. */
+export type CreateGroupInput = {
+  /** What the group is for. */
+  description?: string | null | undefined;
+  /** The group's name; not blank. */
+  name: string;
+};
+
+/** A key to create. */
+export type CreateKeyInput = {
+  /** When the key stops working, in the future; never when absent. */
+  expiresAt?: string | null | undefined;
+  /** The key's name; not blank. */
+  name: string;
+  /** The most the key allows. */
+  scope: Scope;
+  /** The member who owns the key; the organization owns it when absent. */
+  userId?: string | null | undefined;
+};
+
 /** The content of a new policy. */
 export type CreatePolicyInput = {
   /** What the policy is for. */
@@ -17,6 +116,36 @@ export type CreatePolicyInput = {
   /** Tests to store with the draft. */
   tests?: Array<PolicyTestInput> | null | undefined;
 };
+
+/** A stored test to save with a flow draft. */
+export type FlowTestInput = {
+  /** The input to run the record on: a JSON object. */
+  data: unknown;
+  /**
+   * What the run must give: true or false (the flow's result), or a string
+   * (the outcome of the custom node the run ends on). Anything else is an
+   * invalid_argument error.
+   */
+  expect: unknown;
+  /** The test's name, unique within the record. */
+  name: string;
+};
+
+/** What a group holds. */
+export type GroupMemberKind =
+  /** A flow. */
+  | 'FLOW'
+  /** A policy. */
+  | 'POLICY';
+
+/** The type of a node that gives a node response. */
+export type NodeType =
+  /** A node that ends the flow on an outcome. */
+  | 'CUSTOM'
+  /** A node that runs a policy. */
+  | 'POLICY'
+  /** The start node, which runs a policy. */
+  | 'START';
 
 /** Whether a key or a resource belongs to a user or to an organization. */
 export type OwnerKind =
@@ -79,6 +208,38 @@ export type Scope =
   /** Inspect and run. */
   | 'VIEW';
 
+/** Changes to a flow draft. An absent field stays as it is. */
+export type UpdateFlowInput = {
+  /**
+   * The new definition, in any form testFlow accepts. Null leaves it as it
+   * is.
+   */
+  definition?: unknown;
+  /**
+   * The new description. Null leaves it as it is; the empty string clears
+   * it.
+   */
+  description?: string | null | undefined;
+  /** The new name; not blank. Null leaves it as it is. */
+  name?: string | null | undefined;
+  /**
+   * The new tests, replacing all the stored ones. Null leaves them as they
+   * are; an empty list removes them.
+   */
+  tests?: Array<FlowTestInput> | null | undefined;
+};
+
+/** Changes to a group. An absent field stays as it is. */
+export type UpdateGroupInput = {
+  /**
+   * The new description. Null leaves it as it is; the empty string clears
+   * it.
+   */
+  description?: string | null | undefined;
+  /** The new name; not blank. Null leaves it as it is. */
+  name?: string | null | undefined;
+};
+
 /** Changes to a draft. An absent field stays as it is. */
 export type UpdatePolicyInput = {
   /**
@@ -99,9 +260,289 @@ export type UpdatePolicyInput = {
   tests?: Array<PolicyTestInput> | null | undefined;
 };
 
+export type MemberFieldsFragment = { id: string, role: Role, createdAt: string, user: { id: string, email: string, name: string } };
+
+export type ApiKeyFieldsFragment = { id: string, name: string, prefix: string, scope: Scope, createdAt: string, lastUsedAt: string | null, expiresAt: string | null, revokedAt: string | null, owner: { kind: OwnerKind, id: string } };
+
+export type MembersQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  query?: string | null | undefined;
+  withTotalCount?: boolean | null | undefined;
+}>;
+
+
+export type MembersQuery = { members: { totalCount?: number, edges: Array<{ node: { id: string, role: Role, createdAt: string, user: { id: string, email: string, name: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type KeysQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  query?: string | null | undefined;
+  withTotalCount?: boolean | null | undefined;
+}>;
+
+
+export type KeysQuery = { keys: { totalCount?: number, edges: Array<{ cursor: string, node: { id: string, name: string, prefix: string, scope: Scope, createdAt: string, lastUsedAt: string | null, expiresAt: string | null, revokedAt: string | null, owner: { kind: OwnerKind, id: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type AddMemberMutationVariables = Exact<{
+  input: AddMemberInput;
+}>;
+
+
+export type AddMemberMutation = { addMember: { id: string, role: Role, createdAt: string, user: { id: string, email: string, name: string } } };
+
+export type ChangeMemberRoleMutationVariables = Exact<{
+  userId: string;
+  role: Role;
+}>;
+
+
+export type ChangeMemberRoleMutation = { changeMemberRole: { id: string, role: Role, createdAt: string, user: { id: string, email: string, name: string } } };
+
+export type RemoveMemberMutationVariables = Exact<{
+  userId: string;
+}>;
+
+
+export type RemoveMemberMutation = { removeMember: boolean };
+
+export type CreateKeyMutationVariables = Exact<{
+  input: CreateKeyInput;
+}>;
+
+
+export type CreateKeyMutation = { createKey: { secret: string, key: { id: string, name: string, prefix: string, scope: Scope, createdAt: string, lastUsedAt: string | null, expiresAt: string | null, revokedAt: string | null, owner: { kind: OwnerKind, id: string } } } };
+
+export type RevokeKeyMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RevokeKeyMutation = { revokeKey: boolean };
+
+export type AuditEventFieldsFragment = { id: string, at: string, action: AuditAction, kind: AuditKind, baseId: string | null, recordId: string | null, groupId: string | null, details: unknown, actor: { kind: ActorKind, id: string } };
+
+export type AuditEventsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  filter?: AuditFilter | null | undefined;
+  withTotalCount?: boolean | null | undefined;
+}>;
+
+
+export type AuditEventsQuery = { auditEvents: { totalCount?: number, edges: Array<{ cursor: string, node: { id: string, at: string, action: AuditAction, kind: AuditKind, baseId: string | null, recordId: string | null, groupId: string | null, details: unknown, actor: { kind: ActorKind, id: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type FlowFieldsFragment = { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } };
+
+export type SavedFlowFieldsFragment = { flow: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } }, validation: { errors: Array<string>, warnings: Array<string> } };
+
+export type FlowSummaryFieldsFragment = { baseId: string, name: string, latestVersion: number | null, latestVersionId: string | null, draftId: string | null, hasDraft: boolean, updatedAt: string, owner: { kind: OwnerKind, id: string } };
+
+export type FlowRunResultFieldsFragment = { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+            | { __typename: 'ComparisonCondition', selector: string, operator: string, result: boolean, property: { path: string, value: unknown }, value: { type: string, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: string, value: unknown }, rightValue: { type: string, value: unknown } } | null }
+            | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
+          > }> } | null }, execution: { database: string, engine: string, total: string } }> };
+
+export type FlowQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type FlowQuery = { flow: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } } };
+
+export type FlowVersionsQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type FlowVersionsQuery = { flowVersions: { baseId: string, draft: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } } | null, versions: Array<{ id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } }> } };
+
+export type FlowsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  query?: string | null | undefined;
+  groupId?: string | null | undefined;
+  withTotalCount?: boolean | null | undefined;
+}>;
+
+
+export type FlowsQuery = { flows: { totalCount?: number, edges: Array<{ cursor: string, node: { baseId: string, name: string, latestVersion: number | null, latestVersionId: string | null, draftId: string | null, hasDraft: boolean, updatedAt: string, owner: { kind: OwnerKind, id: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type CreateFlowMutationVariables = Exact<{
+  input: CreateFlowInput;
+}>;
+
+
+export type CreateFlowMutation = { createFlow: { flow: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } }, validation: { errors: Array<string>, warnings: Array<string> } } };
+
+export type UpdateFlowDraftMutationVariables = Exact<{
+  id: string;
+  input: UpdateFlowInput;
+}>;
+
+
+export type UpdateFlowDraftMutation = { updateFlowDraft: { flow: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } }, validation: { errors: Array<string>, warnings: Array<string> } } };
+
+export type PublishFlowMutationVariables = Exact<{
+  id: string;
+  input?: UpdateFlowInput | null | undefined;
+}>;
+
+
+export type PublishFlowMutation = { publishFlow: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } } };
+
+export type CreateFlowDraftFromVersionMutationVariables = Exact<{
+  id: string;
+  replace?: boolean | null | undefined;
+}>;
+
+
+export type CreateFlowDraftFromVersionMutation = { createFlowDraftFromVersion: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } } };
+
+export type DeleteFlowMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteFlowMutation = { deleteFlow: boolean };
+
+export type RunFlowMutationVariables = Exact<{
+  baseId: string;
+  data: unknown;
+}>;
+
+
+export type RunFlowMutation = { runFlow: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+              | { __typename: 'ComparisonCondition', selector: string, operator: string, result: boolean, property: { path: string, value: unknown }, value: { type: string, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: string, value: unknown }, rightValue: { type: string, value: unknown } } | null }
+              | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
+            > }> } | null }, execution: { database: string, engine: string, total: string } }> } };
+
+export type RunFlowVersionMutationVariables = Exact<{
+  flowId: string;
+  data: unknown;
+}>;
+
+
+export type RunFlowVersionMutation = { runFlowVersion: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+              | { __typename: 'ComparisonCondition', selector: string, operator: string, result: boolean, property: { path: string, value: unknown }, value: { type: string, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: string, value: unknown }, rightValue: { type: string, value: unknown } } | null }
+              | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
+            > }> } | null }, execution: { database: string, engine: string, total: string } }> } };
+
+export type TestFlowMutationVariables = Exact<{
+  definition: unknown;
+  data: unknown;
+}>;
+
+
+export type TestFlowMutation = { testFlow: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+              | { __typename: 'ComparisonCondition', selector: string, operator: string, result: boolean, property: { path: string, value: unknown }, value: { type: string, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: string, value: unknown }, rightValue: { type: string, value: unknown } } | null }
+              | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
+            > }> } | null }, execution: { database: string, engine: string, total: string } }> } };
+
+export type GroupFieldsFragment = { id: string, name: string, description: string, createdAt: string, updatedAt: string };
+
+export type GroupMemberFieldsFragment = { id: string, groupId: string, kind: GroupMemberKind, baseId: string, createdAt: string };
+
+export type GroupQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type GroupQuery = { group: { id: string, name: string, description: string, createdAt: string, updatedAt: string } };
+
+export type GroupPoliciesQueryVariables = Exact<{
+  id: string;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  query?: string | null | undefined;
+  withTotalCount?: boolean | null | undefined;
+}>;
+
+
+export type GroupPoliciesQuery = { group: { id: string, policies: { totalCount?: number, edges: Array<{ cursor: string, node: { baseId: string, name: string, latestVersion: number | null, latestVersionId: string | null, draftId: string | null, hasDraft: boolean, updatedAt: string, owner: { kind: OwnerKind, id: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } } };
+
+export type GroupFlowsQueryVariables = Exact<{
+  id: string;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  query?: string | null | undefined;
+  withTotalCount?: boolean | null | undefined;
+}>;
+
+
+export type GroupFlowsQuery = { group: { id: string, flows: { totalCount?: number, edges: Array<{ cursor: string, node: { baseId: string, name: string, latestVersion: number | null, latestVersionId: string | null, draftId: string | null, hasDraft: boolean, updatedAt: string, owner: { kind: OwnerKind, id: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } } };
+
+export type GroupsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  query?: string | null | undefined;
+  withTotalCount?: boolean | null | undefined;
+}>;
+
+
+export type GroupsQuery = { groups: { totalCount?: number, edges: Array<{ cursor: string, node: { id: string, name: string, description: string, createdAt: string, updatedAt: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type CreateGroupMutationVariables = Exact<{
+  input: CreateGroupInput;
+}>;
+
+
+export type CreateGroupMutation = { createGroup: { id: string, name: string, description: string, createdAt: string, updatedAt: string } };
+
+export type UpdateGroupMutationVariables = Exact<{
+  id: string;
+  input: UpdateGroupInput;
+}>;
+
+
+export type UpdateGroupMutation = { updateGroup: { id: string, name: string, description: string, createdAt: string, updatedAt: string } };
+
+export type DeleteGroupMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteGroupMutation = { deleteGroup: boolean };
+
+export type AddGroupMemberMutationVariables = Exact<{
+  groupId: string;
+  kind: GroupMemberKind;
+  baseId: string;
+}>;
+
+
+export type AddGroupMemberMutation = { addGroupMember: { id: string, groupId: string, kind: GroupMemberKind, baseId: string, createdAt: string } };
+
+export type RemoveGroupMemberMutationVariables = Exact<{
+  groupId: string;
+  memberId: string;
+}>;
+
+
+export type RemoveGroupMemberMutation = { removeGroupMember: boolean };
+
+export type NodeQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type NodeQuery = { node:
+    | { __typename: 'APIKey', id: string, name: string, prefix: string, scope: Scope, createdAt: string, lastUsedAt: string | null, expiresAt: string | null, revokedAt: string | null, owner: { kind: OwnerKind, id: string } }
+    | { __typename: 'AuditEvent', at: string, action: AuditAction, recordId: string | null, details: unknown, id: string, eventKind: AuditKind, eventBaseId: string | null, eventGroupId: string | null, actor: { kind: ActorKind, id: string } }
+    | { __typename: 'Flow', baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, id: string, flowTests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } }
+    | { __typename: 'Group', id: string, name: string, description: string, createdAt: string, updatedAt: string }
+    | { __typename: 'GroupMember', id: string, groupId: string, kind: GroupMemberKind, baseId: string, createdAt: string }
+    | { __typename: 'Member', id: string, role: Role, createdAt: string, user: { id: string, email: string, name: string } }
+    | { __typename: 'Organization', name: string, createdAt: string, id: string }
+    | { __typename: 'Policy', id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } }
+    | { __typename: 'User', email: string, name: string, id: string }
+   | null };
+
 export type PolicyFieldsFragment = { id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } };
 
 export type SavedPolicyFieldsFragment = { policy: { id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } }, validation: { errors: Array<string> } };
+
+export type PolicySummaryFieldsFragment = { baseId: string, name: string, latestVersion: number | null, latestVersionId: string | null, draftId: string | null, hasDraft: boolean, updatedAt: string, owner: { kind: OwnerKind, id: string } };
 
 export type PolicyQueryVariables = Exact<{
   id: string;
@@ -122,10 +563,11 @@ export type PoliciesQueryVariables = Exact<{
   after?: string | null | undefined;
   query?: string | null | undefined;
   groupId?: string | null | undefined;
+  withTotalCount?: boolean | null | undefined;
 }>;
 
 
-export type PoliciesQuery = { policies: { edges: Array<{ cursor: string, node: { baseId: string, name: string, latestVersion: number | null, latestVersionId: string | null, draftId: string | null, hasDraft: boolean, updatedAt: string, owner: { kind: OwnerKind, id: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type PoliciesQuery = { policies: { totalCount?: number, edges: Array<{ cursor: string, node: { baseId: string, name: string, latestVersion: number | null, latestVersionId: string | null, draftId: string | null, hasDraft: boolean, updatedAt: string, owner: { kind: OwnerKind, id: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type CreatePolicyMutationVariables = Exact<{
   input: CreatePolicyInput;
@@ -194,6 +636,11 @@ export type RunResultFieldsFragment = { result: boolean, rule: Array<string>, da
         | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
       > }> } };
 
+export type TraceFieldsFragment = { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+      | { __typename: 'ComparisonCondition', selector: string, operator: string, result: boolean, property: { path: string, value: unknown }, value: { type: string, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: string, value: unknown }, rightValue: { type: string, value: unknown } } | null }
+      | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
+    > }> };
+
 export type RunRuleMutationVariables = Exact<{
   rule: string;
   data: unknown;
@@ -228,6 +675,269 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
+export const MemberFieldsFragmentDoc = new TypedDocumentString(`
+    fragment MemberFields on Member {
+  id
+  user {
+    id
+    email
+    name
+  }
+  role
+  createdAt
+}
+    `, {"fragmentName":"MemberFields"}) as unknown as TypedDocumentString<MemberFieldsFragment, unknown>;
+export const ApiKeyFieldsFragmentDoc = new TypedDocumentString(`
+    fragment APIKeyFields on APIKey {
+  id
+  name
+  prefix
+  scope
+  owner {
+    kind
+    id
+  }
+  createdAt
+  lastUsedAt
+  expiresAt
+  revokedAt
+}
+    `, {"fragmentName":"APIKeyFields"}) as unknown as TypedDocumentString<ApiKeyFieldsFragment, unknown>;
+export const AuditEventFieldsFragmentDoc = new TypedDocumentString(`
+    fragment AuditEventFields on AuditEvent {
+  id
+  at
+  action
+  kind
+  baseId
+  recordId
+  groupId
+  actor {
+    kind
+    id
+  }
+  details
+}
+    `, {"fragmentName":"AuditEventFields"}) as unknown as TypedDocumentString<AuditEventFieldsFragment, unknown>;
+export const FlowFieldsFragmentDoc = new TypedDocumentString(`
+    fragment FlowFields on Flow {
+  id
+  baseId
+  name
+  description
+  definition
+  tests {
+    name
+    data
+    expect
+  }
+  status
+  version
+  owner {
+    kind
+    id
+  }
+  createdBy
+  createdAt
+  updatedAt
+  publishedAt
+  revision
+}
+    `, {"fragmentName":"FlowFields"}) as unknown as TypedDocumentString<FlowFieldsFragment, unknown>;
+export const SavedFlowFieldsFragmentDoc = new TypedDocumentString(`
+    fragment SavedFlowFields on SavedFlow {
+  flow {
+    ...FlowFields
+  }
+  validation {
+    errors
+    warnings
+  }
+}
+    fragment FlowFields on Flow {
+  id
+  baseId
+  name
+  description
+  definition
+  tests {
+    name
+    data
+    expect
+  }
+  status
+  version
+  owner {
+    kind
+    id
+  }
+  createdBy
+  createdAt
+  updatedAt
+  publishedAt
+  revision
+}`, {"fragmentName":"SavedFlowFields"}) as unknown as TypedDocumentString<SavedFlowFieldsFragment, unknown>;
+export const FlowSummaryFieldsFragmentDoc = new TypedDocumentString(`
+    fragment FlowSummaryFields on FlowSummary {
+  baseId
+  name
+  owner {
+    kind
+    id
+  }
+  latestVersion
+  latestVersionId
+  draftId
+  hasDraft
+  updatedAt
+}
+    `, {"fragmentName":"FlowSummaryFields"}) as unknown as TypedDocumentString<FlowSummaryFieldsFragment, unknown>;
+export const TypedValueFieldsFragmentDoc = new TypedDocumentString(`
+    fragment TypedValueFields on TypedValue {
+  type
+  value
+}
+    `, {"fragmentName":"TypedValueFields"}) as unknown as TypedDocumentString<TypedValueFieldsFragment, unknown>;
+export const TraceFieldsFragmentDoc = new TypedDocumentString(`
+    fragment TraceFields on Trace {
+  execution {
+    label
+    selector
+    outcome
+    result
+    conditions {
+      __typename
+      ... on ComparisonCondition {
+        selector
+        property {
+          path
+          value
+        }
+        operator
+        value {
+          ...TypedValueFields
+        }
+        evaluationDetails {
+          leftValue {
+            ...TypedValueFields
+          }
+          rightValue {
+            ...TypedValueFields
+          }
+          comparisonResult
+        }
+        result
+      }
+      ... on ReferenceCondition {
+        selector
+        ruleName
+        referencedRuleOutcome
+        propertyCheck {
+          propertyName
+          propertyValue
+        }
+        result
+      }
+    }
+  }
+}
+    fragment TypedValueFields on TypedValue {
+  type
+  value
+}`, {"fragmentName":"TraceFields"}) as unknown as TypedDocumentString<TraceFieldsFragment, unknown>;
+export const FlowRunResultFieldsFragmentDoc = new TypedDocumentString(`
+    fragment FlowRunResultFields on FlowRunResult {
+  nodeId
+  nodeName
+  result
+  executionPath
+  finalOutcome
+  outcome
+  errors
+  nodeResponses {
+    nodeId
+    nodeType
+    response {
+      result
+      rule
+      data
+      error
+      labels
+      trace {
+        ...TraceFields
+      }
+    }
+    execution {
+      database
+      engine
+      total
+    }
+  }
+}
+    fragment TypedValueFields on TypedValue {
+  type
+  value
+}
+fragment TraceFields on Trace {
+  execution {
+    label
+    selector
+    outcome
+    result
+    conditions {
+      __typename
+      ... on ComparisonCondition {
+        selector
+        property {
+          path
+          value
+        }
+        operator
+        value {
+          ...TypedValueFields
+        }
+        evaluationDetails {
+          leftValue {
+            ...TypedValueFields
+          }
+          rightValue {
+            ...TypedValueFields
+          }
+          comparisonResult
+        }
+        result
+      }
+      ... on ReferenceCondition {
+        selector
+        ruleName
+        referencedRuleOutcome
+        propertyCheck {
+          propertyName
+          propertyValue
+        }
+        result
+      }
+    }
+  }
+}`, {"fragmentName":"FlowRunResultFields"}) as unknown as TypedDocumentString<FlowRunResultFieldsFragment, unknown>;
+export const GroupFieldsFragmentDoc = new TypedDocumentString(`
+    fragment GroupFields on Group {
+  id
+  name
+  description
+  createdAt
+  updatedAt
+}
+    `, {"fragmentName":"GroupFields"}) as unknown as TypedDocumentString<GroupFieldsFragment, unknown>;
+export const GroupMemberFieldsFragmentDoc = new TypedDocumentString(`
+    fragment GroupMemberFields on GroupMember {
+  id
+  groupId
+  kind
+  baseId
+  createdAt
+}
+    `, {"fragmentName":"GroupMemberFields"}) as unknown as TypedDocumentString<GroupMemberFieldsFragment, unknown>;
 export const PolicyFieldsFragmentDoc = new TypedDocumentString(`
     fragment PolicyFields on Policy {
   id
@@ -287,12 +997,21 @@ export const SavedPolicyFieldsFragmentDoc = new TypedDocumentString(`
   publishedAt
   revision
 }`, {"fragmentName":"SavedPolicyFields"}) as unknown as TypedDocumentString<SavedPolicyFieldsFragment, unknown>;
-export const TypedValueFieldsFragmentDoc = new TypedDocumentString(`
-    fragment TypedValueFields on TypedValue {
-  type
-  value
+export const PolicySummaryFieldsFragmentDoc = new TypedDocumentString(`
+    fragment PolicySummaryFields on PolicySummary {
+  baseId
+  name
+  owner {
+    kind
+    id
+  }
+  latestVersion
+  latestVersionId
+  draftId
+  hasDraft
+  updatedAt
 }
-    `, {"fragmentName":"TypedValueFields"}) as unknown as TypedDocumentString<TypedValueFieldsFragment, unknown>;
+    `, {"fragmentName":"PolicySummaryFields"}) as unknown as TypedDocumentString<PolicySummaryFieldsFragment, unknown>;
 export const RunResultFieldsFragmentDoc = new TypedDocumentString(`
     fragment RunResultFields on PolicyRunResult {
   result
@@ -310,52 +1029,953 @@ export const RunResultFieldsFragmentDoc = new TypedDocumentString(`
     total
   }
   trace {
-    execution {
-      label
-      selector
-      outcome
-      result
-      conditions {
-        __typename
-        ... on ComparisonCondition {
-          selector
-          property {
-            path
-            value
-          }
-          operator
-          value {
-            ...TypedValueFields
-          }
-          evaluationDetails {
-            leftValue {
-              ...TypedValueFields
-            }
-            rightValue {
-              ...TypedValueFields
-            }
-            comparisonResult
-          }
-          result
-        }
-        ... on ReferenceCondition {
-          selector
-          ruleName
-          referencedRuleOutcome
-          propertyCheck {
-            propertyName
-            propertyValue
-          }
-          result
-        }
-      }
-    }
+    ...TraceFields
   }
 }
     fragment TypedValueFields on TypedValue {
   type
   value
+}
+fragment TraceFields on Trace {
+  execution {
+    label
+    selector
+    outcome
+    result
+    conditions {
+      __typename
+      ... on ComparisonCondition {
+        selector
+        property {
+          path
+          value
+        }
+        operator
+        value {
+          ...TypedValueFields
+        }
+        evaluationDetails {
+          leftValue {
+            ...TypedValueFields
+          }
+          rightValue {
+            ...TypedValueFields
+          }
+          comparisonResult
+        }
+        result
+      }
+      ... on ReferenceCondition {
+        selector
+        ruleName
+        referencedRuleOutcome
+        propertyCheck {
+          propertyName
+          propertyValue
+        }
+        result
+      }
+    }
+  }
 }`, {"fragmentName":"RunResultFields"}) as unknown as TypedDocumentString<RunResultFieldsFragment, unknown>;
+export const MembersDocument = new TypedDocumentString(`
+    query Members($first: Int, $after: String, $query: String, $withTotalCount: Boolean = false) {
+  members(first: $first, after: $after, query: $query) {
+    edges {
+      node {
+        ...MemberFields
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    totalCount @include(if: $withTotalCount)
+  }
+}
+    fragment MemberFields on Member {
+  id
+  user {
+    id
+    email
+    name
+  }
+  role
+  createdAt
+}`) as unknown as TypedDocumentString<MembersQuery, MembersQueryVariables>;
+export const KeysDocument = new TypedDocumentString(`
+    query Keys($first: Int, $after: String, $query: String, $withTotalCount: Boolean = false) {
+  keys(first: $first, after: $after, query: $query) {
+    edges {
+      cursor
+      node {
+        ...APIKeyFields
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    totalCount @include(if: $withTotalCount)
+  }
+}
+    fragment APIKeyFields on APIKey {
+  id
+  name
+  prefix
+  scope
+  owner {
+    kind
+    id
+  }
+  createdAt
+  lastUsedAt
+  expiresAt
+  revokedAt
+}`) as unknown as TypedDocumentString<KeysQuery, KeysQueryVariables>;
+export const AddMemberDocument = new TypedDocumentString(`
+    mutation AddMember($input: AddMemberInput!) {
+  addMember(input: $input) {
+    ...MemberFields
+  }
+}
+    fragment MemberFields on Member {
+  id
+  user {
+    id
+    email
+    name
+  }
+  role
+  createdAt
+}`) as unknown as TypedDocumentString<AddMemberMutation, AddMemberMutationVariables>;
+export const ChangeMemberRoleDocument = new TypedDocumentString(`
+    mutation ChangeMemberRole($userId: ID!, $role: Role!) {
+  changeMemberRole(userId: $userId, role: $role) {
+    ...MemberFields
+  }
+}
+    fragment MemberFields on Member {
+  id
+  user {
+    id
+    email
+    name
+  }
+  role
+  createdAt
+}`) as unknown as TypedDocumentString<ChangeMemberRoleMutation, ChangeMemberRoleMutationVariables>;
+export const RemoveMemberDocument = new TypedDocumentString(`
+    mutation RemoveMember($userId: ID!) {
+  removeMember(userId: $userId)
+}
+    `) as unknown as TypedDocumentString<RemoveMemberMutation, RemoveMemberMutationVariables>;
+export const CreateKeyDocument = new TypedDocumentString(`
+    mutation CreateKey($input: CreateKeyInput!) {
+  createKey(input: $input) {
+    key {
+      ...APIKeyFields
+    }
+    secret
+  }
+}
+    fragment APIKeyFields on APIKey {
+  id
+  name
+  prefix
+  scope
+  owner {
+    kind
+    id
+  }
+  createdAt
+  lastUsedAt
+  expiresAt
+  revokedAt
+}`) as unknown as TypedDocumentString<CreateKeyMutation, CreateKeyMutationVariables>;
+export const RevokeKeyDocument = new TypedDocumentString(`
+    mutation RevokeKey($id: ID!) {
+  revokeKey(id: $id)
+}
+    `) as unknown as TypedDocumentString<RevokeKeyMutation, RevokeKeyMutationVariables>;
+export const AuditEventsDocument = new TypedDocumentString(`
+    query AuditEvents($first: Int, $after: String, $filter: AuditFilter, $withTotalCount: Boolean = false) {
+  auditEvents(first: $first, after: $after, filter: $filter) {
+    edges {
+      cursor
+      node {
+        ...AuditEventFields
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    totalCount @include(if: $withTotalCount)
+  }
+}
+    fragment AuditEventFields on AuditEvent {
+  id
+  at
+  action
+  kind
+  baseId
+  recordId
+  groupId
+  actor {
+    kind
+    id
+  }
+  details
+}`) as unknown as TypedDocumentString<AuditEventsQuery, AuditEventsQueryVariables>;
+export const FlowDocument = new TypedDocumentString(`
+    query Flow($id: ID!) {
+  flow(id: $id) {
+    ...FlowFields
+  }
+}
+    fragment FlowFields on Flow {
+  id
+  baseId
+  name
+  description
+  definition
+  tests {
+    name
+    data
+    expect
+  }
+  status
+  version
+  owner {
+    kind
+    id
+  }
+  createdBy
+  createdAt
+  updatedAt
+  publishedAt
+  revision
+}`) as unknown as TypedDocumentString<FlowQuery, FlowQueryVariables>;
+export const FlowVersionsDocument = new TypedDocumentString(`
+    query FlowVersions($id: ID!) {
+  flowVersions(id: $id) {
+    baseId
+    draft {
+      ...FlowFields
+    }
+    versions {
+      ...FlowFields
+    }
+  }
+}
+    fragment FlowFields on Flow {
+  id
+  baseId
+  name
+  description
+  definition
+  tests {
+    name
+    data
+    expect
+  }
+  status
+  version
+  owner {
+    kind
+    id
+  }
+  createdBy
+  createdAt
+  updatedAt
+  publishedAt
+  revision
+}`) as unknown as TypedDocumentString<FlowVersionsQuery, FlowVersionsQueryVariables>;
+export const FlowsDocument = new TypedDocumentString(`
+    query Flows($first: Int, $after: String, $query: String, $groupId: ID, $withTotalCount: Boolean = false) {
+  flows(first: $first, after: $after, query: $query, groupId: $groupId) {
+    edges {
+      cursor
+      node {
+        ...FlowSummaryFields
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    totalCount @include(if: $withTotalCount)
+  }
+}
+    fragment FlowSummaryFields on FlowSummary {
+  baseId
+  name
+  owner {
+    kind
+    id
+  }
+  latestVersion
+  latestVersionId
+  draftId
+  hasDraft
+  updatedAt
+}`) as unknown as TypedDocumentString<FlowsQuery, FlowsQueryVariables>;
+export const CreateFlowDocument = new TypedDocumentString(`
+    mutation CreateFlow($input: CreateFlowInput!) {
+  createFlow(input: $input) {
+    ...SavedFlowFields
+  }
+}
+    fragment FlowFields on Flow {
+  id
+  baseId
+  name
+  description
+  definition
+  tests {
+    name
+    data
+    expect
+  }
+  status
+  version
+  owner {
+    kind
+    id
+  }
+  createdBy
+  createdAt
+  updatedAt
+  publishedAt
+  revision
+}
+fragment SavedFlowFields on SavedFlow {
+  flow {
+    ...FlowFields
+  }
+  validation {
+    errors
+    warnings
+  }
+}`) as unknown as TypedDocumentString<CreateFlowMutation, CreateFlowMutationVariables>;
+export const UpdateFlowDraftDocument = new TypedDocumentString(`
+    mutation UpdateFlowDraft($id: ID!, $input: UpdateFlowInput!) {
+  updateFlowDraft(id: $id, input: $input) {
+    ...SavedFlowFields
+  }
+}
+    fragment FlowFields on Flow {
+  id
+  baseId
+  name
+  description
+  definition
+  tests {
+    name
+    data
+    expect
+  }
+  status
+  version
+  owner {
+    kind
+    id
+  }
+  createdBy
+  createdAt
+  updatedAt
+  publishedAt
+  revision
+}
+fragment SavedFlowFields on SavedFlow {
+  flow {
+    ...FlowFields
+  }
+  validation {
+    errors
+    warnings
+  }
+}`) as unknown as TypedDocumentString<UpdateFlowDraftMutation, UpdateFlowDraftMutationVariables>;
+export const PublishFlowDocument = new TypedDocumentString(`
+    mutation PublishFlow($id: ID!, $input: UpdateFlowInput) {
+  publishFlow(id: $id, input: $input) {
+    ...FlowFields
+  }
+}
+    fragment FlowFields on Flow {
+  id
+  baseId
+  name
+  description
+  definition
+  tests {
+    name
+    data
+    expect
+  }
+  status
+  version
+  owner {
+    kind
+    id
+  }
+  createdBy
+  createdAt
+  updatedAt
+  publishedAt
+  revision
+}`) as unknown as TypedDocumentString<PublishFlowMutation, PublishFlowMutationVariables>;
+export const CreateFlowDraftFromVersionDocument = new TypedDocumentString(`
+    mutation CreateFlowDraftFromVersion($id: ID!, $replace: Boolean) {
+  createFlowDraftFromVersion(id: $id, replace: $replace) {
+    ...FlowFields
+  }
+}
+    fragment FlowFields on Flow {
+  id
+  baseId
+  name
+  description
+  definition
+  tests {
+    name
+    data
+    expect
+  }
+  status
+  version
+  owner {
+    kind
+    id
+  }
+  createdBy
+  createdAt
+  updatedAt
+  publishedAt
+  revision
+}`) as unknown as TypedDocumentString<CreateFlowDraftFromVersionMutation, CreateFlowDraftFromVersionMutationVariables>;
+export const DeleteFlowDocument = new TypedDocumentString(`
+    mutation DeleteFlow($id: ID!) {
+  deleteFlow(id: $id)
+}
+    `) as unknown as TypedDocumentString<DeleteFlowMutation, DeleteFlowMutationVariables>;
+export const RunFlowDocument = new TypedDocumentString(`
+    mutation RunFlow($baseId: ID!, $data: JSON!) {
+  runFlow(baseId: $baseId, data: $data) {
+    ...FlowRunResultFields
+  }
+}
+    fragment FlowRunResultFields on FlowRunResult {
+  nodeId
+  nodeName
+  result
+  executionPath
+  finalOutcome
+  outcome
+  errors
+  nodeResponses {
+    nodeId
+    nodeType
+    response {
+      result
+      rule
+      data
+      error
+      labels
+      trace {
+        ...TraceFields
+      }
+    }
+    execution {
+      database
+      engine
+      total
+    }
+  }
+}
+fragment TypedValueFields on TypedValue {
+  type
+  value
+}
+fragment TraceFields on Trace {
+  execution {
+    label
+    selector
+    outcome
+    result
+    conditions {
+      __typename
+      ... on ComparisonCondition {
+        selector
+        property {
+          path
+          value
+        }
+        operator
+        value {
+          ...TypedValueFields
+        }
+        evaluationDetails {
+          leftValue {
+            ...TypedValueFields
+          }
+          rightValue {
+            ...TypedValueFields
+          }
+          comparisonResult
+        }
+        result
+      }
+      ... on ReferenceCondition {
+        selector
+        ruleName
+        referencedRuleOutcome
+        propertyCheck {
+          propertyName
+          propertyValue
+        }
+        result
+      }
+    }
+  }
+}`) as unknown as TypedDocumentString<RunFlowMutation, RunFlowMutationVariables>;
+export const RunFlowVersionDocument = new TypedDocumentString(`
+    mutation RunFlowVersion($flowId: ID!, $data: JSON!) {
+  runFlowVersion(flowId: $flowId, data: $data) {
+    ...FlowRunResultFields
+  }
+}
+    fragment FlowRunResultFields on FlowRunResult {
+  nodeId
+  nodeName
+  result
+  executionPath
+  finalOutcome
+  outcome
+  errors
+  nodeResponses {
+    nodeId
+    nodeType
+    response {
+      result
+      rule
+      data
+      error
+      labels
+      trace {
+        ...TraceFields
+      }
+    }
+    execution {
+      database
+      engine
+      total
+    }
+  }
+}
+fragment TypedValueFields on TypedValue {
+  type
+  value
+}
+fragment TraceFields on Trace {
+  execution {
+    label
+    selector
+    outcome
+    result
+    conditions {
+      __typename
+      ... on ComparisonCondition {
+        selector
+        property {
+          path
+          value
+        }
+        operator
+        value {
+          ...TypedValueFields
+        }
+        evaluationDetails {
+          leftValue {
+            ...TypedValueFields
+          }
+          rightValue {
+            ...TypedValueFields
+          }
+          comparisonResult
+        }
+        result
+      }
+      ... on ReferenceCondition {
+        selector
+        ruleName
+        referencedRuleOutcome
+        propertyCheck {
+          propertyName
+          propertyValue
+        }
+        result
+      }
+    }
+  }
+}`) as unknown as TypedDocumentString<RunFlowVersionMutation, RunFlowVersionMutationVariables>;
+export const TestFlowDocument = new TypedDocumentString(`
+    mutation TestFlow($definition: JSON!, $data: JSON!) {
+  testFlow(definition: $definition, data: $data) {
+    ...FlowRunResultFields
+  }
+}
+    fragment FlowRunResultFields on FlowRunResult {
+  nodeId
+  nodeName
+  result
+  executionPath
+  finalOutcome
+  outcome
+  errors
+  nodeResponses {
+    nodeId
+    nodeType
+    response {
+      result
+      rule
+      data
+      error
+      labels
+      trace {
+        ...TraceFields
+      }
+    }
+    execution {
+      database
+      engine
+      total
+    }
+  }
+}
+fragment TypedValueFields on TypedValue {
+  type
+  value
+}
+fragment TraceFields on Trace {
+  execution {
+    label
+    selector
+    outcome
+    result
+    conditions {
+      __typename
+      ... on ComparisonCondition {
+        selector
+        property {
+          path
+          value
+        }
+        operator
+        value {
+          ...TypedValueFields
+        }
+        evaluationDetails {
+          leftValue {
+            ...TypedValueFields
+          }
+          rightValue {
+            ...TypedValueFields
+          }
+          comparisonResult
+        }
+        result
+      }
+      ... on ReferenceCondition {
+        selector
+        ruleName
+        referencedRuleOutcome
+        propertyCheck {
+          propertyName
+          propertyValue
+        }
+        result
+      }
+    }
+  }
+}`) as unknown as TypedDocumentString<TestFlowMutation, TestFlowMutationVariables>;
+export const GroupDocument = new TypedDocumentString(`
+    query Group($id: ID!) {
+  group(id: $id) {
+    ...GroupFields
+  }
+}
+    fragment GroupFields on Group {
+  id
+  name
+  description
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<GroupQuery, GroupQueryVariables>;
+export const GroupPoliciesDocument = new TypedDocumentString(`
+    query GroupPolicies($id: ID!, $first: Int, $after: String, $query: String, $withTotalCount: Boolean = false) {
+  group(id: $id) {
+    id
+    policies(first: $first, after: $after, query: $query) {
+      edges {
+        cursor
+        node {
+          ...PolicySummaryFields
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      totalCount @include(if: $withTotalCount)
+    }
+  }
+}
+    fragment PolicySummaryFields on PolicySummary {
+  baseId
+  name
+  owner {
+    kind
+    id
+  }
+  latestVersion
+  latestVersionId
+  draftId
+  hasDraft
+  updatedAt
+}`) as unknown as TypedDocumentString<GroupPoliciesQuery, GroupPoliciesQueryVariables>;
+export const GroupFlowsDocument = new TypedDocumentString(`
+    query GroupFlows($id: ID!, $first: Int, $after: String, $query: String, $withTotalCount: Boolean = false) {
+  group(id: $id) {
+    id
+    flows(first: $first, after: $after, query: $query) {
+      edges {
+        cursor
+        node {
+          ...FlowSummaryFields
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      totalCount @include(if: $withTotalCount)
+    }
+  }
+}
+    fragment FlowSummaryFields on FlowSummary {
+  baseId
+  name
+  owner {
+    kind
+    id
+  }
+  latestVersion
+  latestVersionId
+  draftId
+  hasDraft
+  updatedAt
+}`) as unknown as TypedDocumentString<GroupFlowsQuery, GroupFlowsQueryVariables>;
+export const GroupsDocument = new TypedDocumentString(`
+    query Groups($first: Int, $after: String, $query: String, $withTotalCount: Boolean = false) {
+  groups(first: $first, after: $after, query: $query) {
+    edges {
+      cursor
+      node {
+        ...GroupFields
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    totalCount @include(if: $withTotalCount)
+  }
+}
+    fragment GroupFields on Group {
+  id
+  name
+  description
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<GroupsQuery, GroupsQueryVariables>;
+export const CreateGroupDocument = new TypedDocumentString(`
+    mutation CreateGroup($input: CreateGroupInput!) {
+  createGroup(input: $input) {
+    ...GroupFields
+  }
+}
+    fragment GroupFields on Group {
+  id
+  name
+  description
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<CreateGroupMutation, CreateGroupMutationVariables>;
+export const UpdateGroupDocument = new TypedDocumentString(`
+    mutation UpdateGroup($id: ID!, $input: UpdateGroupInput!) {
+  updateGroup(id: $id, input: $input) {
+    ...GroupFields
+  }
+}
+    fragment GroupFields on Group {
+  id
+  name
+  description
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<UpdateGroupMutation, UpdateGroupMutationVariables>;
+export const DeleteGroupDocument = new TypedDocumentString(`
+    mutation DeleteGroup($id: ID!) {
+  deleteGroup(id: $id)
+}
+    `) as unknown as TypedDocumentString<DeleteGroupMutation, DeleteGroupMutationVariables>;
+export const AddGroupMemberDocument = new TypedDocumentString(`
+    mutation AddGroupMember($groupId: ID!, $kind: GroupMemberKind!, $baseId: ID!) {
+  addGroupMember(groupId: $groupId, kind: $kind, baseId: $baseId) {
+    ...GroupMemberFields
+  }
+}
+    fragment GroupMemberFields on GroupMember {
+  id
+  groupId
+  kind
+  baseId
+  createdAt
+}`) as unknown as TypedDocumentString<AddGroupMemberMutation, AddGroupMemberMutationVariables>;
+export const RemoveGroupMemberDocument = new TypedDocumentString(`
+    mutation RemoveGroupMember($groupId: ID!, $memberId: ID!) {
+  removeGroupMember(groupId: $groupId, memberId: $memberId)
+}
+    `) as unknown as TypedDocumentString<RemoveGroupMemberMutation, RemoveGroupMemberMutationVariables>;
+export const NodeDocument = new TypedDocumentString(`
+    query Node($id: ID!) {
+  node(id: $id) {
+    __typename
+    id
+    ... on Policy {
+      ...PolicyFields
+    }
+    ... on Flow {
+      baseId
+      name
+      description
+      definition
+      flowTests: tests {
+        name
+        data
+        expect
+      }
+      status
+      version
+      owner {
+        kind
+        id
+      }
+      createdBy
+      createdAt
+      updatedAt
+      publishedAt
+      revision
+    }
+    ... on Group {
+      ...GroupFields
+    }
+    ... on GroupMember {
+      ...GroupMemberFields
+    }
+    ... on AuditEvent {
+      at
+      action
+      eventKind: kind
+      eventBaseId: baseId
+      recordId
+      eventGroupId: groupId
+      actor {
+        kind
+        id
+      }
+      details
+    }
+    ... on Organization {
+      name
+      createdAt
+    }
+    ... on Member {
+      ...MemberFields
+    }
+    ... on User {
+      email
+      name
+    }
+    ... on APIKey {
+      ...APIKeyFields
+    }
+  }
+}
+    fragment MemberFields on Member {
+  id
+  user {
+    id
+    email
+    name
+  }
+  role
+  createdAt
+}
+fragment APIKeyFields on APIKey {
+  id
+  name
+  prefix
+  scope
+  owner {
+    kind
+    id
+  }
+  createdAt
+  lastUsedAt
+  expiresAt
+  revokedAt
+}
+fragment GroupFields on Group {
+  id
+  name
+  description
+  createdAt
+  updatedAt
+}
+fragment GroupMemberFields on GroupMember {
+  id
+  groupId
+  kind
+  baseId
+  createdAt
+}
+fragment PolicyFields on Policy {
+  id
+  baseId
+  name
+  description
+  rule
+  schema
+  tests {
+    name
+    data
+    expect
+  }
+  status
+  version
+  owner {
+    kind
+    id
+  }
+  createdBy
+  createdAt
+  updatedAt
+  publishedAt
+  revision
+}`) as unknown as TypedDocumentString<NodeQuery, NodeQueryVariables>;
 export const PolicyDocument = new TypedDocumentString(`
     query Policy($id: ID!) {
   policy(id: $id) {
@@ -423,31 +2043,34 @@ export const PolicyVersionsDocument = new TypedDocumentString(`
   revision
 }`) as unknown as TypedDocumentString<PolicyVersionsQuery, PolicyVersionsQueryVariables>;
 export const PoliciesDocument = new TypedDocumentString(`
-    query Policies($first: Int, $after: String, $query: String, $groupId: ID) {
+    query Policies($first: Int, $after: String, $query: String, $groupId: ID, $withTotalCount: Boolean = false) {
   policies(first: $first, after: $after, query: $query, groupId: $groupId) {
     edges {
       cursor
       node {
-        baseId
-        name
-        owner {
-          kind
-          id
-        }
-        latestVersion
-        latestVersionId
-        draftId
-        hasDraft
-        updatedAt
+        ...PolicySummaryFields
       }
     }
     pageInfo {
       hasNextPage
       endCursor
     }
+    totalCount @include(if: $withTotalCount)
   }
 }
-    `) as unknown as TypedDocumentString<PoliciesQuery, PoliciesQueryVariables>;
+    fragment PolicySummaryFields on PolicySummary {
+  baseId
+  name
+  owner {
+    kind
+    id
+  }
+  latestVersion
+  latestVersionId
+  draftId
+  hasDraft
+  updatedAt
+}`) as unknown as TypedDocumentString<PoliciesQuery, PoliciesQueryVariables>;
 export const CreatePolicyDocument = new TypedDocumentString(`
     mutation CreatePolicy($input: CreatePolicyInput!) {
   createPolicy(input: $input) {
@@ -615,44 +2238,47 @@ fragment RunResultFields on PolicyRunResult {
     total
   }
   trace {
-    execution {
-      label
-      selector
-      outcome
-      result
-      conditions {
-        __typename
-        ... on ComparisonCondition {
-          selector
-          property {
-            path
-            value
-          }
-          operator
-          value {
+    ...TraceFields
+  }
+}
+fragment TraceFields on Trace {
+  execution {
+    label
+    selector
+    outcome
+    result
+    conditions {
+      __typename
+      ... on ComparisonCondition {
+        selector
+        property {
+          path
+          value
+        }
+        operator
+        value {
+          ...TypedValueFields
+        }
+        evaluationDetails {
+          leftValue {
             ...TypedValueFields
           }
-          evaluationDetails {
-            leftValue {
-              ...TypedValueFields
-            }
-            rightValue {
-              ...TypedValueFields
-            }
-            comparisonResult
+          rightValue {
+            ...TypedValueFields
           }
-          result
+          comparisonResult
         }
-        ... on ReferenceCondition {
-          selector
-          ruleName
-          referencedRuleOutcome
-          propertyCheck {
-            propertyName
-            propertyValue
-          }
-          result
+        result
+      }
+      ... on ReferenceCondition {
+        selector
+        ruleName
+        referencedRuleOutcome
+        propertyCheck {
+          propertyName
+          propertyValue
         }
+        result
       }
     }
   }
@@ -683,44 +2309,47 @@ fragment RunResultFields on PolicyRunResult {
     total
   }
   trace {
-    execution {
-      label
-      selector
-      outcome
-      result
-      conditions {
-        __typename
-        ... on ComparisonCondition {
-          selector
-          property {
-            path
-            value
-          }
-          operator
-          value {
+    ...TraceFields
+  }
+}
+fragment TraceFields on Trace {
+  execution {
+    label
+    selector
+    outcome
+    result
+    conditions {
+      __typename
+      ... on ComparisonCondition {
+        selector
+        property {
+          path
+          value
+        }
+        operator
+        value {
+          ...TypedValueFields
+        }
+        evaluationDetails {
+          leftValue {
             ...TypedValueFields
           }
-          evaluationDetails {
-            leftValue {
-              ...TypedValueFields
-            }
-            rightValue {
-              ...TypedValueFields
-            }
-            comparisonResult
+          rightValue {
+            ...TypedValueFields
           }
-          result
+          comparisonResult
         }
-        ... on ReferenceCondition {
-          selector
-          ruleName
-          referencedRuleOutcome
-          propertyCheck {
-            propertyName
-            propertyValue
-          }
-          result
+        result
+      }
+      ... on ReferenceCondition {
+        selector
+        ruleName
+        referencedRuleOutcome
+        propertyCheck {
+          propertyName
+          propertyValue
         }
+        result
       }
     }
   }
@@ -751,44 +2380,47 @@ fragment RunResultFields on PolicyRunResult {
     total
   }
   trace {
-    execution {
-      label
-      selector
-      outcome
-      result
-      conditions {
-        __typename
-        ... on ComparisonCondition {
-          selector
-          property {
-            path
-            value
-          }
-          operator
-          value {
+    ...TraceFields
+  }
+}
+fragment TraceFields on Trace {
+  execution {
+    label
+    selector
+    outcome
+    result
+    conditions {
+      __typename
+      ... on ComparisonCondition {
+        selector
+        property {
+          path
+          value
+        }
+        operator
+        value {
+          ...TypedValueFields
+        }
+        evaluationDetails {
+          leftValue {
             ...TypedValueFields
           }
-          evaluationDetails {
-            leftValue {
-              ...TypedValueFields
-            }
-            rightValue {
-              ...TypedValueFields
-            }
-            comparisonResult
+          rightValue {
+            ...TypedValueFields
           }
-          result
+          comparisonResult
         }
-        ... on ReferenceCondition {
-          selector
-          ruleName
-          referencedRuleOutcome
-          propertyCheck {
-            propertyName
-            propertyValue
-          }
-          result
+        result
+      }
+      ... on ReferenceCondition {
+        selector
+        ruleName
+        referencedRuleOutcome
+        propertyCheck {
+          propertyName
+          propertyValue
         }
+        result
       }
     }
   }
