@@ -39,11 +39,7 @@ func (s *server) members(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page, err := s.svc.Members(r.Context(), o)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusOK, page)
+	s.reply(w, r, http.StatusOK, page, err)
 }
 
 // addMember is POST /admin/members.
@@ -66,11 +62,7 @@ func (s *server) addMember(w http.ResponseWriter, r *http.Request) {
 		in.Name = *req.Name
 	}
 	m, err := s.svc.AddMember(r.Context(), in)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusCreated, m)
+	s.reply(w, r, http.StatusCreated, m, err)
 }
 
 // setMemberRole is PUT /admin/members/{userId}.
@@ -90,11 +82,7 @@ func (s *server) setMemberRole(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m, err := s.svc.SetMemberRole(r.Context(), userID, authz.Role(*req.Role))
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusOK, m)
+	s.reply(w, r, http.StatusOK, m, err)
 }
 
 // removeMember is DELETE /admin/members/{userId}.
@@ -104,11 +92,7 @@ func (s *server) removeMember(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if err := s.svc.RemoveMember(r.Context(), userID); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
+	s.noContent(w, r, s.svc.RemoveMember(r.Context(), userID))
 }
 
 // keys is GET /admin/keys.
@@ -119,11 +103,7 @@ func (s *server) keys(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page, err := s.svc.Keys(r.Context(), o)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusOK, page)
+	s.reply(w, r, http.StatusOK, page, err)
 }
 
 // createKey is POST /admin/keys: the key with its secret, shown this once.
@@ -139,11 +119,7 @@ func (s *server) createKey(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	k, err := s.svc.CreateKey(r.Context(), in)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusCreated, k)
+	s.reply(w, r, http.StatusCreated, k, err)
 }
 
 func (req *keyRequest) input() (service.KeyRequest, error) {
@@ -179,9 +155,5 @@ func (s *server) revokeKey(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if err := s.svc.RevokeKey(r.Context(), id); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
+	s.noContent(w, r, s.svc.RevokeKey(r.Context(), id))
 }

@@ -22,11 +22,7 @@ func (s *server) auditLog(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page, err := s.svc.AuditEvents(r.Context(), f, o)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusOK, page)
+	s.reply(w, r, http.StatusOK, page, err)
 }
 
 // auditFilter reads the audit log's filters from the query, each at most

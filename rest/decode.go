@@ -20,19 +20,9 @@ import (
 // json tags (case matters, no member twice), with nothing after it.
 // Required members and their values are for the caller to check.
 func (s *server) decodeBody(r *http.Request, v any) error {
-	if err := checkContentType(r.Header.Get("Content-Type")); err != nil {
-		return err
-	}
-	body, err := io.ReadAll(r.Body)
+	body, err := s.readBody(r)
 	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return s.tooLarge()
-		}
-		return invalid("the request body could not be read")
-	}
-	if !utf8.Valid(body) {
-		return invalid("the request body is not valid UTF-8")
+		return err
 	}
 	if err := checkObject(body, fieldsOf(reflect.TypeOf(v).Elem())); err != nil {
 		return err
@@ -45,6 +35,26 @@ func (s *server) decodeBody(r *http.Request, v any) error {
 		return invalid("the request body is not valid: %v", err)
 	}
 	return nil
+}
+
+// readBody reads a JSON body in full: its Content-Type must allow JSON and
+// its text be UTF-8; its shape is the caller's to check.
+func (s *server) readBody(r *http.Request) ([]byte, error) {
+	if err := checkContentType(r.Header.Get("Content-Type")); err != nil {
+		return nil, err
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, s.tooLarge()
+		}
+		return nil, invalid("the request body could not be read")
+	}
+	if !utf8.Valid(body) {
+		return nil, invalid("the request body is not valid UTF-8")
+	}
+	return body, nil
 }
 
 // checkContentType accepts no Content-Type at all, application/json and

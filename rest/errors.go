@@ -89,6 +89,25 @@ func (s *server) fail(w http.ResponseWriter, r *http.Request, status int, code s
 	s.respond(w, r, status, errorBody{Error: errorDetail{Code: code, Message: msg}})
 }
 
+// reply answers with err when there is one, else with v and status: the
+// ending of a handler whose last step is the service's call.
+func (s *server) reply(w http.ResponseWriter, r *http.Request, status int, v any, err error) {
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.respond(w, r, status, v)
+}
+
+// noContent answers 204 with no body, or with err when there is one.
+func (s *server) noContent(w http.ResponseWriter, r *http.Request, err error) {
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
 // respond writes v as JSON. HTML characters stay as they are (a parse
 // error's ` --> 1:5` must read as written); the body is encoded in full
 // before anything is sent, so an encoding failure is still a clean 500.

@@ -4,10 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -61,161 +58,32 @@ func given(raw json.RawMessage) bool {
 	return raw != nil && string(raw) != "null"
 }
 
-// createFlow is POST /flow.
-func (s *server) createFlow(w http.ResponseWriter, r *http.Request) {
+// flowLifecycle serves /flow/{flowId} and /flows.
+func (s *server) flowLifecycle() *versionedKind[service.SavedFlow, service.Flow, service.FlowVersions, service.FlowSummary] {
+	return &versionedKind[service.SavedFlow, service.Flow, service.FlowVersions, service.FlowSummary]{
+		s: s, idName: "flowId",
+		decodeCreate: s.decodeFlow, decodeUpdate: s.decodeFlowUpdate,
+		create: s.svc.CreateFlow, saveDraft: s.svc.UpdateFlowDraft, publish: s.svc.PublishFlow,
+		record: s.svc.Flow, versions: s.svc.FlowVersions, draftFrom: s.svc.FlowDraftFromVersion,
+		list: s.svc.Flows, deleteBase: s.svc.DeleteFlow,
+	}
+}
+
+func (s *server) decodeFlow(r *http.Request) (service.Changes, error) {
 	var req flowRequest
 	if err := s.decodeBody(r, &req); err != nil {
-		s.writeError(w, r, err)
-		return
+		return service.Changes{}, err
 	}
-	c, err := flowChanges(req.Name, req.Description, req.Definition, req.Tests)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	f, err := s.svc.CreateFlow(r.Context(), c)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusCreated, f)
+	return flowChanges(req.Name, req.Description, req.Definition, req.Tests)
 }
 
-// updateFlow is PUT /flow/{flowId}: status draft saves the draft, status
-// published makes it the next version.
-func (s *server) updateFlow(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "flowId")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+func (s *server) decodeFlowUpdate(r *http.Request) (*string, service.Changes, error) {
 	var req flowUpdate
 	if err := s.decodeBody(r, &req); err != nil {
-		s.writeError(w, r, err)
-		return
+		return nil, service.Changes{}, err
 	}
 	c, err := flowChanges(req.Name, req.Description, req.Definition, req.Tests)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	switch {
-	case req.Status == nil:
-		s.writeError(w, r, invalid("status is required: %q or %q", service.StatusDraft, service.StatusPublished))
-	case *req.Status == service.StatusDraft:
-		f, err := s.svc.UpdateFlowDraft(r.Context(), id, c)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		s.respond(w, r, http.StatusOK, f)
-	case *req.Status == service.StatusPublished:
-		f, err := s.svc.PublishFlow(r.Context(), id, c)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		s.respond(w, r, http.StatusCreated, f)
-	default:
-		s.writeError(w, r, invalid("status must be %q or %q, not %q", service.StatusDraft, service.StatusPublished, *req.Status))
-	}
-}
-
-// flow is GET /flow/{flowId}: a record, or a base's latest version.
-func (s *server) flow(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "flowId")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	f, err := s.svc.Flow(r.Context(), id)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusOK, f)
-}
-
-// flowVersions is GET /flow/{flowId}/versions.
-func (s *server) flowVersions(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "flowId")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	v, err := s.svc.FlowVersions(r.Context(), id)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusOK, v)
-}
-
-// flowDraft is GET /flow/{flowId}/draft[?replace=true]: a new draft from a
-// published record.
-func (s *server) flowDraft(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "flowId")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	replace, err := replaceParam(r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	f, err := s.svc.FlowDraftFromVersion(r.Context(), id, replace)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusCreated, f)
-}
-
-// replaceParam reads ?replace: absent or false keeps an existing draft
-// (a conflict), true overwrites it.
-func replaceParam(r *http.Request) (bool, error) {
-	switch values := r.URL.Query()["replace"]; {
-	case len(values) == 0:
-		return false, nil
-	case len(values) > 1:
-		return false, invalid("replace is given %d times; give it once", len(values))
-	case values[0] == "true":
-		return true, nil
-	case values[0] == "false":
-		return false, nil
-	default:
-		return false, invalid("replace must be true or false, not %q", values[0])
-	}
-}
-
-// flows is GET /flows.
-func (s *server) flows(w http.ResponseWriter, r *http.Request) {
-	o, err := listOptions(r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	page, err := s.svc.Flows(r.Context(), o)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusOK, page)
-}
-
-// deleteFlow is DELETE /flow/{flowId}: the whole base goes.
-func (s *server) deleteFlow(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "flowId")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if err := s.svc.DeleteFlow(r.Context(), id); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
+	return req.Status, c, err
 }
 
 // runFlow is POST /run/flow/{baseId}: the latest version, else the draft.
@@ -241,11 +109,7 @@ func (s *server) runStoredFlow(w http.ResponseWriter, r *http.Request, idName st
 		return
 	}
 	res, err := run(r.Context(), id, data)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusOK, res)
+	s.reply(w, r, http.StatusOK, res, err)
 }
 
 // readInput reads a body that is the input data itself, not an object
@@ -253,19 +117,9 @@ func (s *server) runStoredFlow(w http.ResponseWriter, r *http.Request, idName st
 // object within the engine's limits is the service's to decide, as for
 // every run's data.
 func (s *server) readInput(r *http.Request) (json.RawMessage, error) {
-	if err := checkContentType(r.Header.Get("Content-Type")); err != nil {
-		return nil, err
-	}
-	body, err := io.ReadAll(r.Body)
+	body, err := s.readBody(r)
 	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return nil, s.tooLarge()
-		}
-		return nil, invalid("the request body could not be read")
-	}
-	if !utf8.Valid(body) {
-		return nil, invalid("the request body is not valid UTF-8")
+		return nil, err
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, invalid("the request body is empty; send the input data as a JSON object")
@@ -295,11 +149,7 @@ func (s *server) testFlow(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := s.svc.TestFlow(r.Context(), definition, data)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusOK, res)
+	s.reply(w, r, http.StatusOK, res, err)
 }
 
 // definition picks the definition by flows.md §8.2's precedence.

@@ -31,11 +31,7 @@ func (s *server) createGroup(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	g, err := s.svc.CreateGroup(r.Context(), service.GroupChanges{Name: req.Name, Description: req.Description})
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusCreated, g)
+	s.reply(w, r, http.StatusCreated, g, err)
 }
 
 // group is GET /group/{groupId}.
@@ -46,11 +42,7 @@ func (s *server) group(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	g, err := s.svc.Group(r.Context(), id)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusOK, g)
+	s.reply(w, r, http.StatusOK, g, err)
 }
 
 // updateGroup is PUT /group/{groupId}.
@@ -66,11 +58,7 @@ func (s *server) updateGroup(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	g, err := s.svc.UpdateGroup(r.Context(), id, service.GroupChanges{Name: req.Name, Description: req.Description})
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusOK, g)
+	s.reply(w, r, http.StatusOK, g, err)
 }
 
 // deleteGroup is DELETE /group/{groupId}: the group and its memberships,
@@ -81,11 +69,7 @@ func (s *server) deleteGroup(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if err := s.svc.DeleteGroup(r.Context(), id); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
+	s.noContent(w, r, s.svc.DeleteGroup(r.Context(), id))
 }
 
 // groups is GET /groups.
@@ -96,11 +80,7 @@ func (s *server) groups(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page, err := s.svc.Groups(r.Context(), o)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusOK, page)
+	s.reply(w, r, http.StatusOK, page, err)
 }
 
 // addGroupMember is POST /group/{groupId}/member.
@@ -129,11 +109,7 @@ func (s *server) addGroupMember(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m, err := s.svc.AddGroupMember(r.Context(), groupID, service.GroupMemberInput{Kind: authz.Kind(*req.Kind), BaseID: baseID})
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusCreated, m)
+	s.reply(w, r, http.StatusCreated, m, err)
 }
 
 // removeGroupMember is DELETE /group/{groupId}/member/{memberId}.
@@ -148,11 +124,7 @@ func (s *server) removeGroupMember(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if err := s.svc.RemoveGroupMember(r.Context(), groupID, memberID); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
+	s.noContent(w, r, s.svc.RemoveGroupMember(r.Context(), groupID, memberID))
 }
 
 // groupPolicies is GET /group/{groupId}/policies.
@@ -178,9 +150,5 @@ func (s *server) groupBases(w http.ResponseWriter, r *http.Request,
 		return
 	}
 	page, err := list(r.Context(), groupID, o)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusOK, page)
+	s.reply(w, r, http.StatusOK, page, err)
 }

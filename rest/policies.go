@@ -92,136 +92,32 @@ func parseID(name, s string) (uuid.UUID, error) {
 	return id, nil
 }
 
-// createPolicy is POST /policy.
-func (s *server) createPolicy(w http.ResponseWriter, r *http.Request) {
+// policyLifecycle serves /policy/{policyId} and /policies.
+func (s *server) policyLifecycle() *versionedKind[service.SavedPolicy, service.Policy, service.Versions, service.Summary] {
+	return &versionedKind[service.SavedPolicy, service.Policy, service.Versions, service.Summary]{
+		s: s, idName: "policyId",
+		decodeCreate: s.decodePolicy, decodeUpdate: s.decodePolicyUpdate,
+		create: s.svc.CreatePolicy, saveDraft: s.svc.UpdatePolicyDraft, publish: s.svc.PublishPolicy,
+		record: s.svc.Policy, versions: s.svc.PolicyVersions, draftFrom: s.svc.PolicyDraftFromVersion,
+		list: s.svc.Policies, deleteBase: s.svc.DeletePolicy,
+	}
+}
+
+func (s *server) decodePolicy(r *http.Request) (service.Changes, error) {
 	var req policyRequest
 	if err := s.decodeBody(r, &req); err != nil {
-		s.writeError(w, r, err)
-		return
+		return service.Changes{}, err
 	}
-	c, err := changes(req.Name, req.Rule, req.Description, req.Schema, req.Tests)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	p, err := s.svc.CreatePolicy(r.Context(), c)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusCreated, p)
+	return changes(req.Name, req.Rule, req.Description, req.Schema, req.Tests)
 }
 
-// updatePolicy is PUT /policy/{policyId}: status draft saves the draft,
-// status published makes it the next version.
-func (s *server) updatePolicy(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "policyId")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+func (s *server) decodePolicyUpdate(r *http.Request) (*string, service.Changes, error) {
 	var req policyUpdate
 	if err := s.decodeBody(r, &req); err != nil {
-		s.writeError(w, r, err)
-		return
+		return nil, service.Changes{}, err
 	}
 	c, err := changes(req.Name, req.Rule, req.Description, req.Schema, req.Tests)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	switch {
-	case req.Status == nil:
-		s.writeError(w, r, invalid("status is required: %q or %q", service.StatusDraft, service.StatusPublished))
-	case *req.Status == service.StatusDraft:
-		p, err := s.svc.UpdatePolicyDraft(r.Context(), id, c)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		s.respond(w, r, http.StatusOK, p)
-	case *req.Status == service.StatusPublished:
-		p, err := s.svc.PublishPolicy(r.Context(), id, c)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		s.respond(w, r, http.StatusCreated, p)
-	default:
-		s.writeError(w, r, invalid("status must be %q or %q, not %q", service.StatusDraft, service.StatusPublished, *req.Status))
-	}
-}
-
-// policy is GET /policy/{policyId}: a record, or a base's latest version.
-func (s *server) policy(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "policyId")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	p, err := s.svc.Policy(r.Context(), id)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusOK, p)
-}
-
-// policyVersions is GET /policy/{policyId}/versions.
-func (s *server) policyVersions(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "policyId")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	v, err := s.svc.PolicyVersions(r.Context(), id)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusOK, v)
-}
-
-// policyDraft is GET /policy/{policyId}/draft[?replace=true]: a new draft
-// from a published record.
-func (s *server) policyDraft(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "policyId")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	replace := false
-	switch values := r.URL.Query()["replace"]; {
-	case len(values) > 1:
-		s.writeError(w, r, invalid("replace is given %d times; give it once", len(values)))
-		return
-	case len(values) == 1 && values[0] == "true":
-		replace = true
-	case len(values) == 1 && values[0] != "false":
-		s.writeError(w, r, invalid("replace must be true or false, not %q", values[0]))
-		return
-	}
-	p, err := s.svc.PolicyDraftFromVersion(r.Context(), id, replace)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusCreated, p)
-}
-
-// policies is GET /policies.
-func (s *server) policies(w http.ResponseWriter, r *http.Request) {
-	o, err := listOptions(r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	page, err := s.svc.Policies(r.Context(), o)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusOK, page)
+	return req.Status, c, err
 }
 
 // listOptions reads a list's query: limit, cursor, q and groupId. Each
@@ -252,20 +148,6 @@ func listOptions(r *http.Request) (service.ListOptions, error) {
 		o.GroupID = &id
 	}
 	return o, nil
-}
-
-// deletePolicy is DELETE /policy/{policyId}: the whole base goes.
-func (s *server) deletePolicy(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "policyId")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if err := s.svc.DeletePolicy(r.Context(), id); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
 }
 
 // runPolicy is POST /run/policy/{baseId}: the latest version, else the

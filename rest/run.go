@@ -29,9 +29,5 @@ func (s *server) run(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := s.svc.RunRule(r.Context(), *req.Rule, req.Data)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.respond(w, r, http.StatusOK, res)
+	s.reply(w, r, http.StatusOK, res, err)
 }
