@@ -239,22 +239,7 @@ func (s *Service) listMembers(ctx context.Context, tenant uuid.UUID, o ListOptio
 	if o.Query != "" {
 		q = q.Where(membership.HasUserWith(user.Or(user.EmailContainsFold(o.Query), user.NameContainsFold(o.Query))))
 	}
-	n, err := total(ctx, o, q)
-	if err != nil {
-		return nil, err
-	}
-	if o.Cursor != "" {
-		after, err := decodeCursor(o.Cursor)
-		if err != nil {
-			return nil, err
-		}
-		q = q.Where(membership.IDLT(after))
-	}
-	ms, err := q.Order(ent.Desc(membership.FieldID)).Limit(limit + 1).All(ctx)
-	if err != nil {
-		return nil, unavailable(err)
-	}
-	return pageOf(ms, limit, n, func(m *ent.Membership) uuid.UUID { return m.ID }, memberOf), nil
+	return newestFirst(ctx, o, limit, q, memberOf, func(m Member) uuid.UUID { return m.ID })
 }
 
 // addMember gives the user with in.Email (checked by checkMember) a role
@@ -404,22 +389,7 @@ func (s *Service) listKeys(ctx context.Context, tenant uuid.UUID, o ListOptions)
 	if o.Query != "" {
 		q = q.Where(apikey.NameContainsFold(o.Query))
 	}
-	n, err := total(ctx, o, q)
-	if err != nil {
-		return nil, err
-	}
-	if o.Cursor != "" {
-		after, err := decodeCursor(o.Cursor)
-		if err != nil {
-			return nil, err
-		}
-		q = q.Where(apikey.IDLT(after))
-	}
-	keys, err := q.Order(ent.Desc(apikey.FieldID)).Limit(limit + 1).All(ctx)
-	if err != nil {
-		return nil, unavailable(err)
-	}
-	return pageOf(keys, limit, n, func(k *ent.APIKey) uuid.UUID { return k.ID }, keyOf), nil
+	return newestFirst(ctx, o, limit, q, keyOf, func(k Key) uuid.UUID { return k.ID })
 }
 
 // createKey makes a key in the tenant; a user's key needs the user to be a

@@ -200,13 +200,5 @@ func (s *Service) AuditEvents(ctx context.Context, f AuditFilter, o ListOptions)
 	if err != nil {
 		return nil, unavailable(err)
 	}
-	page := &Page[AuditEvent]{Items: make([]AuditEvent, 0, min(len(events), limit)), Total: n}
-	for i, ev := range events {
-		if i == limit {
-			page.NextCursor = AuditCursor(page.Items[i-1])
-			break
-		}
-		page.Items = append(page.Items, auditEventOf(ev))
-	}
-	return page, nil
+	return pageOf(events, limit, n, auditEventOf, AuditCursor), nil
 }

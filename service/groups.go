@@ -261,23 +261,8 @@ func (s *Service) Groups(ctx context.Context, o ListOptions) (*Page[Group], erro
 	if o.Query != "" {
 		q = q.Where(group.NameContainsFold(o.Query))
 	}
-	n, err := total(ctx, o, q)
-	if err != nil {
-		return nil, err
-	}
-	if o.Cursor != "" {
-		after, err := decodeCursor(o.Cursor)
-		if err != nil {
-			return nil, err
-		}
-		q = q.Where(group.IDLT(after))
-	}
-	groups, err := q.Order(ent.Desc(group.FieldID)).Limit(limit + 1).All(ctx)
-	if err != nil {
-		return nil, unavailable(err)
-	}
-	return pageOf(groups, limit, n, func(g *ent.Group) uuid.UUID { return g.ID },
-		func(g *ent.Group) Group { return *groupOf(g) }), nil
+	return newestFirst(ctx, o, limit, q, func(g *ent.Group) Group { return *groupOf(g) },
+		func(g Group) uuid.UUID { return g.ID })
 }
 
 // AddGroupMember puts a base into a group (POST /group/{groupId}/member).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 
+	"entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/authz"
@@ -116,6 +117,28 @@ func (s *Service) listBases(ctx context.Context, k *kindRules, o ListOptions) (*
 		}
 		q = q.Where(base.HasMembershipsWith(groupmember.GroupID(*o.GroupID)))
 	}
+	return newestFirst(ctx, o, limit, q, summaryOf, func(s Summary) uuid.UUID { return s.BaseID })
+}
+
+// listQuery is what a page needs of an ent query whose rows are E; P and O
+// are the predicate and order types ent generates for that entity.
+type listQuery[Q any, P, O ~func(*sql.Selector), E any] interface {
+	counter
+	Where(...P) Q
+	Order(...O) Q
+	Limit(int) Q
+	All(context.Context) ([]E, error)
+}
+
+// idColumn is the column ent stores every entity's id in.
+const idColumn = "id"
+
+// newestFirst reads the page o asks for of a list ordered by id, newest
+// first, whose items are item of each row. q must hold every restriction
+// of the list but the cursor, since the total counts every page; id is the
+// item's row id, which the next page's cursor resumes after.
+func newestFirst[Q listQuery[Q, P, O, E], P, O ~func(*sql.Selector), E, T any](
+	ctx context.Context, o ListOptions, limit int, q Q, item func(E) T, id func(T) uuid.UUID) (*Page[T], error) {
 	n, err := total(ctx, o, q)
 	if err != nil {
 		return nil, err
@@ -125,23 +148,23 @@ func (s *Service) listBases(ctx context.Context, k *kindRules, o ListOptions) (*
 		if err != nil {
 			return nil, err
 		}
-		q = q.Where(base.IDLT(after))
+		q = q.Where(sql.FieldLT(idColumn, after))
 	}
-	bases, err := q.Order(ent.Desc(base.FieldID)).Limit(limit + 1).All(ctx)
+	rows, err := q.Order(ent.Desc(idColumn)).Limit(limit + 1).All(ctx)
 	if err != nil {
 		return nil, unavailable(err)
 	}
-	return pageOf(bases, limit, n, func(b *ent.Base) uuid.UUID { return b.ID }, summaryOf), nil
+	return pageOf(rows, limit, n, item, func(t T) string { return CursorAfter(id(t)) }), nil
 }
 
 // pageOf makes a page of the rows of a query that asked for limit+1: an
 // extra row only tells that there is a next page, which starts after the
-// last row shown.
-func pageOf[E, T any](rows []E, limit int, total *int, id func(E) uuid.UUID, item func(E) T) *Page[T] {
+// last item shown, at its cursor.
+func pageOf[E, T any](rows []E, limit int, total *int, item func(E) T, cursor func(T) string) *Page[T] {
 	page := &Page[T]{Items: make([]T, 0, min(len(rows), limit)), Total: total}
 	for i, r := range rows {
 		if i == limit {
-			page.NextCursor = CursorAfter(id(rows[i-1]))
+			page.NextCursor = cursor(page.Items[i-1])
 			break
 		}
 		page.Items = append(page.Items, item(r))

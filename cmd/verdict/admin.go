@@ -444,6 +444,45 @@ func everyPage[T any](list func(service.ListOptions) (*service.Page[T], error)) 
 	}
 }
 
+// listInOrganization completes cmd, which says what it lists, into
+// `list --org ORG`: every item of list in the organization, as JSON
+// {items} or as a table of header and a row per item.
+func listInOrganization[T any](a *admin, cmd *cobra.Command,
+	list func(op *service.Operator, ctx context.Context, org uuid.UUID, o service.ListOptions) (*service.Page[T], error),
+	header string, row func(tw io.Writer, item T)) *cobra.Command {
+	var orgRef string
+	cmd.Use = "list --org ORG"
+	cmd.Args = cobra.NoArgs
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		w := cmd.OutOrStdout()
+		return a.operator(cmd.Context(), w, false, func(op *service.Operator) error {
+			org, err := findOrganization(cmd.Context(), op, orgRef)
+			if err != nil {
+				return err
+			}
+			items, err := everyPage(func(o service.ListOptions) (*service.Page[T], error) {
+				return list(op, cmd.Context(), org.ID, o)
+			})
+			if err != nil {
+				return failure(err)
+			}
+			return a.show(w, struct {
+				Items []T `json:"items"`
+			}{items}, func() {
+				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, header)
+				for _, item := range items {
+					row(tw, item)
+				}
+				tw.Flush()
+			})
+		})
+	}
+	cmd.Flags().StringVar(&orgRef, "org", "", "the organization's id or name (required)")
+	cmd.MarkFlagRequired("org")
+	return cmd
+}
+
 // timeOrDash shows an optional time in a table.
 func timeOrDash(t *time.Time) string {
 	if t == nil {
@@ -453,40 +492,11 @@ func timeOrDash(t *time.Time) string {
 }
 
 func (a *admin) memberListCommand() *cobra.Command {
-	var orgRef string
-	cmd := &cobra.Command{
-		Use:   "list --org ORG",
+	return listInOrganization(a, &cobra.Command{
 		Short: "List the members of an organization, newest first",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			w := cmd.OutOrStdout()
-			return a.operator(cmd.Context(), w, false, func(op *service.Operator) error {
-				org, err := findOrganization(cmd.Context(), op, orgRef)
-				if err != nil {
-					return err
-				}
-				members, err := everyPage(func(o service.ListOptions) (*service.Page[service.Member], error) {
-					return op.Members(cmd.Context(), org.ID, o)
-				})
-				if err != nil {
-					return failure(err)
-				}
-				return a.show(w, struct {
-					Items []service.Member `json:"items"`
-				}{members}, func() {
-					tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-					fmt.Fprintln(tw, "USER ID\tEMAIL\tNAME\tROLE\tMEMBER SINCE")
-					for _, m := range members {
-						fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.User.ID, m.User.Email, m.User.Name, m.Role, m.CreatedAt.UTC().Format(time.RFC3339))
-					}
-					tw.Flush()
-				})
-			})
-		},
-	}
-	cmd.Flags().StringVar(&orgRef, "org", "", "the organization's id or name (required)")
-	cmd.MarkFlagRequired("org")
-	return cmd
+	}, (*service.Operator).Members, "USER ID\tEMAIL\tNAME\tROLE\tMEMBER SINCE", func(tw io.Writer, m service.Member) {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.User.ID, m.User.Email, m.User.Name, m.Role, m.CreatedAt.UTC().Format(time.RFC3339))
+	})
 }
 
 func (a *admin) memberRoleCommand() *cobra.Command {
@@ -564,41 +574,12 @@ organization's id or name.`,
 }
 
 func (a *admin) keyListCommand() *cobra.Command {
-	var orgRef string
-	cmd := &cobra.Command{
-		Use:   "list --org ORG",
+	return listInOrganization(a, &cobra.Command{
 		Short: "List the API keys of an organization, revoked ones too, newest first",
 		Long: `List the API keys of an organization, revoked ones too, newest first: their
 ids, names, prefixes, scopes and owners. Secrets are never shown again.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			w := cmd.OutOrStdout()
-			return a.operator(cmd.Context(), w, false, func(op *service.Operator) error {
-				org, err := findOrganization(cmd.Context(), op, orgRef)
-				if err != nil {
-					return err
-				}
-				keys, err := everyPage(func(o service.ListOptions) (*service.Page[service.Key], error) {
-					return op.Keys(cmd.Context(), org.ID, o)
-				})
-				if err != nil {
-					return failure(err)
-				}
-				return a.show(w, struct {
-					Items []service.Key `json:"items"`
-				}{keys}, func() {
-					tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-					fmt.Fprintln(tw, "ID\tNAME\tPREFIX\tSCOPE\tOWNER\tCREATED\tLAST USED\tEXPIRES\tREVOKED")
-					for _, k := range keys {
-						fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s %s\t%s\t%s\t%s\t%s\n", k.ID, k.Name, k.Prefix, k.Scope, k.Owner.Kind, k.Owner.ID,
-							k.CreatedAt.UTC().Format(time.RFC3339), timeOrDash(k.LastUsedAt), timeOrDash(k.ExpiresAt), timeOrDash(k.RevokedAt))
-					}
-					tw.Flush()
-				})
-			})
-		},
-	}
-	cmd.Flags().StringVar(&orgRef, "org", "", "the organization's id or name (required)")
-	cmd.MarkFlagRequired("org")
-	return cmd
+	}, (*service.Operator).Keys, "ID\tNAME\tPREFIX\tSCOPE\tOWNER\tCREATED\tLAST USED\tEXPIRES\tREVOKED", func(tw io.Writer, k service.Key) {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s %s\t%s\t%s\t%s\t%s\n", k.ID, k.Name, k.Prefix, k.Scope, k.Owner.Kind, k.Owner.ID,
+			k.CreatedAt.UTC().Format(time.RFC3339), timeOrDash(k.LastUsedAt), timeOrDash(k.ExpiresAt), timeOrDash(k.RevokedAt))
+	})
 }
