@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	entsql "entgo.io/ent/dialect/sql"
 
@@ -27,6 +28,8 @@ type DB struct {
 	client  *ent.Client
 	sql     *sql.DB
 	dialect string
+	// migrated is set once the database is seen to have every migration.
+	migrated atomic.Bool
 }
 
 // Client is the ent client every query goes through.

@@ -2,6 +2,10 @@ package database_test
 
 import (
 	"context"
+	"io/fs"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/verdict/verdict/database"
@@ -17,7 +21,7 @@ func TestMigrate(t *testing.T) {
 	})
 	t.Run("a migrated database has none", func(t *testing.T) {
 		dbtest.EachEmpty(t, func(t *testing.T, db *database.DB) {
-			if err := database.Migrate(context.Background(), db); err != nil {
+			if _, err := database.Migrate(context.Background(), db); err != nil {
 				t.Fatalf("Migrate: %v", err)
 			}
 			wantPending(t, db, false)
@@ -27,12 +31,35 @@ func TestMigrate(t *testing.T) {
 		dbtest.Each(t, func(t *testing.T, db *database.DB) {
 			ctx := context.Background()
 			f := newFixture(ctx, t, db)
-			if err := database.Migrate(ctx, db); err != nil {
+			if _, err := database.Migrate(ctx, db); err != nil {
 				t.Fatalf("second Migrate: %v", err)
 			}
 			wantPending(t, db, false)
 			if _, err := db.Client().Base.Get(ctx, f.base.ID); err != nil {
 				t.Fatalf("the base is gone after migrating again: %v", err)
+			}
+		})
+	})
+	t.Run("migrating tells what it applied and the version it reached", func(t *testing.T) {
+		dbtest.EachEmpty(t, func(t *testing.T, db *database.DB) {
+			ctx := context.Background()
+			files, err := fs.Glob(database.Migrations(db.Dialect()), "*.sql")
+			if err != nil || len(files) == 0 {
+				t.Fatalf("migration files %v, %v", files, err)
+			}
+			last, err := strconv.ParseInt(strings.SplitN(files[len(files)-1], "_", 2)[0], 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := database.Migrate(ctx, db)
+			if err != nil {
+				t.Fatalf("Migrate: %v", err)
+			}
+			if !slices.Equal(m.Applied, files) || m.Version != last {
+				t.Errorf("applied %v up to version %d, want %v up to %d", m.Applied, m.Version, files, last)
+			}
+			if m, err = database.Migrate(ctx, db); err != nil || len(m.Applied) != 0 || m.Version != last {
+				t.Errorf("migrating again: %+v, %v; want nothing applied at version %d", m, err, last)
 			}
 		})
 	})

@@ -26,23 +26,46 @@ func MigrationsDir(dialectName string) string {
 	return "migrations/sqlite"
 }
 
+// Migrated is what ApplyMigrations did: the files it applied, oldest first, as
+// paths within Migrations, and the version the database is at now.
+type Migrated struct {
+	Applied []string
+	Version int64
+}
+
 // Migrate applies every migration the database has not seen yet; on an
 // up-to-date database it changes nothing. On PostgreSQL it holds an advisory
 // lock meanwhile, so replicas starting together migrate one at a time.
-func Migrate(ctx context.Context, db *DB) error {
+func Migrate(ctx context.Context, db *DB) (*Migrated, error) {
 	p, err := provider(db)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if _, err := p.Up(ctx); err != nil {
-		return fmt.Errorf("database: migrating: %w", err)
+	results, err := p.Up(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("database: migrating: %w", err)
 	}
-	return nil
+	m := &Migrated{}
+	for _, r := range results {
+		m.Applied = append(m.Applied, r.Source.Path)
+	}
+	// Read rather than taken from the last file applied: another replica
+	// may have applied them all, or a newer release more.
+	if m.Version, err = p.GetDBVersion(ctx); err != nil {
+		return nil, fmt.Errorf("database: reading the schema version: %w", err)
+	}
+	db.migrated.Store(true)
+	return m, nil
 }
 
 // Pending reports whether some migration has not been applied yet: a database
-// in that state is not ready to serve.
+// in that state is not ready to serve. Once it has none, it is not asked
+// again: the migrations are built into the binary, and a database does not
+// fall behind them by itself, so a health check may call this every time.
 func Pending(ctx context.Context, db *DB) (bool, error) {
+	if db.migrated.Load() {
+		return false, nil
+	}
 	p, err := provider(db)
 	if err != nil {
 		return false, err
@@ -51,6 +74,7 @@ func Pending(ctx context.Context, db *DB) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("database: checking migrations: %w", err)
 	}
+	db.migrated.Store(!pending)
 	return pending, nil
 }
 

@@ -55,7 +55,7 @@ func TestOpenSQLite(t *testing.T) {
 			if db.Dialect() != dialect.SQLite {
 				t.Fatalf("Dialect = %q, want %q", db.Dialect(), dialect.SQLite)
 			}
-			if err := database.Migrate(ctx, db); err != nil {
+			if _, err := database.Migrate(ctx, db); err != nil {
 				t.Fatalf("Migrate: %v", err)
 			}
 			wantPending(t, db, false)

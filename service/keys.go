@@ -28,7 +28,8 @@ func newSecret() string {
 }
 
 // keyPrefix is the part of a key that is stored in clear and shown in
-// lists. Keys not made by newSecret show their first characters.
+// lists. Keys not made by newSecret show their first characters, which
+// several keys may share: a key is found by its hash, never its prefix.
 func keyPrefix(secret string) string {
 	if len(secret) >= keyPrefixLength {
 		return secret[:keyPrefixLength]
@@ -43,6 +44,12 @@ func keyHash(secret string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-func validOperatorKey(secret string) bool {
-	return len(secret) >= MinKeyLength && strings.TrimSpace(secret) == secret
+// CheckOperatorKey refuses a secret an operator chose that is too short to
+// be hard to guess, or has surrounding spaces that would be lost on the way
+// into a header. The error never repeats the secret.
+func CheckOperatorKey(secret string) error {
+	if len(secret) < MinKeyLength || strings.TrimSpace(secret) != secret {
+		return Invalid("a key must be at least %d characters without surrounding spaces", MinKeyLength)
+	}
+	return nil
 }

@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"crypto/subtle"
 	"sync"
 	"time"
 
@@ -15,13 +14,12 @@ import (
 )
 
 // Principal is the authenticated caller of one request, acting in one
-// tenant.
+// tenant. It is built once per authentication and shared by the requests
+// that reuse it from the cache, so it must not be changed.
 type Principal struct {
-	KeyID     uuid.UUID
-	KeyName   string
-	KeyPrefix string
-	KeyOwner  authz.OwnerKind
-	Scope     authz.Scope
+	KeyID    uuid.UUID
+	KeyOwner authz.OwnerKind
+	Scope    authz.Scope
 	// UserID is the key's owner for a user key, uuid.Nil for an
 	// organization key.
 	UserID   uuid.UUID
@@ -30,7 +28,31 @@ type Principal struct {
 	// role its scope stands for.
 	Role authz.Role
 
-	expiresAt *time.Time // the key's expiry, which bounds how long it is cached
+	// az is the caller as the authorizer takes it, built with the
+	// principal because every action of a request asks the authorizer.
+	az authz.Principal
+}
+
+func newPrincipal(key *ent.APIKey, tenant uuid.UUID, role authz.Role) *Principal {
+	p := &Principal{
+		KeyID:    key.ID,
+		KeyOwner: authz.OwnerKind(key.OwnerKind),
+		Scope:    authz.Scope(key.Scope),
+		TenantID: tenant,
+		Role:     role,
+	}
+	p.az = authz.Principal{
+		KeyID:    p.KeyID.String(),
+		KeyOwner: p.KeyOwner,
+		Role:     p.Role,
+		Scope:    p.Scope,
+		TenantID: p.TenantID.String(),
+	}
+	if key.UserID != nil {
+		p.UserID = *key.UserID
+		p.az.UserID = p.UserID.String()
+	}
+	return p
 }
 
 // ActorKind and ActorID are how audit events name the caller: the user
@@ -47,20 +69,6 @@ func (p *Principal) ActorID() uuid.UUID {
 		return p.UserID
 	}
 	return p.KeyID
-}
-
-func (p *Principal) authz() authz.Principal {
-	ap := authz.Principal{
-		KeyID:    p.KeyID.String(),
-		KeyOwner: p.KeyOwner,
-		Role:     p.Role,
-		Scope:    p.Scope,
-		TenantID: p.TenantID.String(),
-	}
-	if p.UserID != uuid.Nil {
-		ap.UserID = p.UserID.String()
-	}
-	return ap
 }
 
 type principalKey struct{}
@@ -99,7 +107,8 @@ func (s *Service) Authenticate(ctx context.Context, secret, orgID string) (*Prin
 	if secret == "" {
 		return nil, errBadKey
 	}
-	cacheKey := principalCacheKey{hash: keyHash(secret), org: orgID}
+	hash := keyHash(secret)
+	cacheKey := principalCacheKey{hash: hash, org: orgID}
 	now := s.now()
 	if c, ok := s.principals.Get(cacheKey); ok && now.Before(c.until) {
 		s.cache.count("principal", true)
@@ -107,7 +116,7 @@ func (s *Service) Authenticate(ctx context.Context, secret, orgID string) (*Prin
 	}
 	s.cache.count("principal", false)
 	gen := s.principalsGen.Load()
-	p, until, err := s.authenticate(ctx, secret, orgID, now)
+	p, until, err := s.lookupPrincipal(ctx, hash, orgID, now)
 	if err != nil {
 		return nil, err
 	}
@@ -139,80 +148,69 @@ func (s *Service) forgetPrincipals() {
 	s.principals.Purge()
 }
 
-func (s *Service) authenticate(ctx context.Context, secret, orgID string, now time.Time) (*Principal, time.Time, error) {
-	p, err := s.lookupPrincipal(ctx, secret, orgID, now)
-	if err != nil {
-		return nil, time.Time{}, err
-	}
-	until := now.Add(PrincipalTTL)
-	if exp := p.expiresAt; exp != nil && exp.Before(until) {
-		until = *exp
-	}
-	return p, until, nil
-}
-
-func (s *Service) lookupPrincipal(ctx context.Context, secret, orgID string, now time.Time) (*Principal, error) {
-	key, err := s.client.APIKey.Query().Where(apikey.Prefix(keyPrefix(secret))).Only(ctx)
+// lookupPrincipal finds the key with the hash and the tenant it acts in,
+// and says until when that answer may be cached: PrincipalTTL, or less
+// when the key expires sooner. The hash is unique and indexed, and
+// comparing it in the database reveals nothing an attacker could use: the
+// hash of a guess says nothing about the hashes of its neighbours.
+func (s *Service) lookupPrincipal(ctx context.Context, hash, orgID string, now time.Time) (*Principal, time.Time, error) {
+	key, err := s.client.APIKey.Query().Where(apikey.Hash(hash)).Only(ctx)
 	switch {
 	case ent.IsNotFound(err):
-		return nil, errBadKey
+		return nil, time.Time{}, errBadKey
 	case err != nil:
-		return nil, unavailable(err)
-	}
-	if subtle.ConstantTimeCompare([]byte(key.Hash), []byte(keyHash(secret))) != 1 {
-		return nil, errBadKey
+		return nil, time.Time{}, unavailable(err)
 	}
 	if key.RevokedAt != nil || key.ExpiresAt != nil && !now.Before(*key.ExpiresAt) {
-		return nil, errBadKey
-	}
-	p := &Principal{
-		expiresAt: key.ExpiresAt,
-		KeyID:     key.ID,
-		KeyName:   key.Name,
-		KeyPrefix: key.Prefix,
-		KeyOwner:  authz.OwnerKind(key.OwnerKind),
-		Scope:     authz.Scope(key.Scope),
+		return nil, time.Time{}, errBadKey
 	}
 	var requested uuid.UUID
 	if orgID != "" {
 		if requested, err = uuid.Parse(orgID); err != nil {
-			return nil, Invalid("x-org-id is not an organization id")
+			return nil, time.Time{}, Invalid("x-org-id is not an organization id")
 		}
 	}
+	var p *Principal
 	if key.OwnerKind == apikey.OwnerKindOrganization {
 		if requested != uuid.Nil && requested != key.OrganizationID {
-			return nil, newError(CodePermissionDenied, "an organization key acts only in its own organization")
+			return nil, time.Time{}, newError(CodePermissionDenied, "an organization key acts only in its own organization")
 		}
-		p.TenantID, p.Role = key.OrganizationID, roleOfScope(p.Scope)
+		p = newPrincipal(key, key.OrganizationID, roleOfScope(authz.Scope(key.Scope)))
 	} else {
-		p.UserID = *key.UserID
-		if err := s.resolveUserTenant(ctx, p, requested); err != nil {
-			return nil, err
+		m, err := s.userMembership(ctx, *key.UserID, requested)
+		if err != nil {
+			return nil, time.Time{}, err
 		}
+		p = newPrincipal(key, m.OrganizationID, authz.Role(m.Role))
 	}
 	s.keyUse.record(ctx, s, key.ID, now)
-	return p, nil
+	until := now.Add(PrincipalTTL)
+	if key.ExpiresAt != nil && key.ExpiresAt.Before(until) {
+		until = *key.ExpiresAt
+	}
+	return p, until, nil
 }
 
-func (s *Service) resolveUserTenant(ctx context.Context, p *Principal, requested uuid.UUID) error {
-	q := s.client.Membership.Query().Where(membership.UserID(p.UserID))
+// userMembership is the membership a user key acts through: in the
+// requested organization, else the user's only one.
+func (s *Service) userMembership(ctx context.Context, userID, requested uuid.UUID) (*ent.Membership, error) {
+	q := s.client.Membership.Query().Where(membership.UserID(userID))
 	if requested != uuid.Nil {
 		q = q.Where(membership.OrganizationID(requested))
 	}
 	ms, err := q.Limit(2).All(ctx)
 	if err != nil {
-		return unavailable(err)
+		return nil, unavailable(err)
 	}
 	switch {
 	case len(ms) == 0 && requested != uuid.Nil:
-		return newError(CodePermissionDenied, "the key's user is not a member of organization %s", requested)
+		return nil, newError(CodePermissionDenied, "the key's user is not a member of organization %s", requested)
 	case len(ms) == 0:
-		return newError(CodePermissionDenied, "the key's user is not a member of any organization")
+		return nil, newError(CodePermissionDenied, "the key's user is not a member of any organization")
 	case len(ms) > 1:
-		return newError(CodeTenantRequired, "the key's user belongs to several organizations: name one with x-org-id")
+		return nil, newError(CodeTenantRequired, "the key's user belongs to several organizations: name one with x-org-id")
 	}
-	p.TenantID, p.Role = ms[0].OrganizationID, authz.Role(ms[0].Role)
-	return nil
+	return ms[0], nil
 }
 
 func roleOfScope(s authz.Scope) authz.Role {
@@ -232,6 +230,10 @@ func roleOfScope(s authz.Scope) authz.Role {
 type keyUseRecorder struct {
 	mu   sync.Mutex
 	last map[uuid.UUID]time.Time
+	// swept is when entries older than keyUseResolution were last dropped:
+	// they throttle nothing any more, and without the sweep every key ever
+	// used would stay in the map.
+	swept time.Time
 }
 
 const keyUseResolution = time.Minute
@@ -241,15 +243,31 @@ func newKeyUseRecorder() *keyUseRecorder {
 }
 
 func (r *keyUseRecorder) record(ctx context.Context, s *Service, id uuid.UUID, now time.Time) {
-	r.mu.Lock()
-	if now.Sub(r.last[id]) < keyUseResolution {
-		r.mu.Unlock()
+	if !r.due(id, now) {
 		return
 	}
-	r.last[id] = now
-	r.mu.Unlock()
 	at := now.UTC().Truncate(time.Microsecond)
 	if err := s.client.APIKey.UpdateOneID(id).SetLastUsedAt(at).Exec(ctx); err != nil {
 		s.log.WarnContext(ctx, "recording key use", "key", id, "error", err)
 	}
+}
+
+// due reports whether the key's use is to be written now, and if so notes
+// that it was.
+func (r *keyUseRecorder) due(id uuid.UUID, now time.Time) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if now.Sub(r.swept) >= keyUseResolution {
+		for k, t := range r.last {
+			if now.Sub(t) >= keyUseResolution {
+				delete(r.last, k)
+			}
+		}
+		r.swept = now
+	}
+	if now.Sub(r.last[id]) < keyUseResolution {
+		return false
+	}
+	r.last[id] = now
+	return true
 }

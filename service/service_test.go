@@ -109,6 +109,29 @@ func TestGeneratedKeysAreLongAndDistinct(t *testing.T) {
 	})
 }
 
+func TestKeysSharingTheirFirstCharactersEachWork(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		ctx := context.Background()
+		// The same first 12 characters as adminKey, which is the prefix
+		// shown in lists.
+		twin := adminKey[:12] + "-another-key-for-another-org"
+		beta, err := f.svc.Operator().Bootstrap(ctx, service.BootstrapInput{Organization: "Beta", Email: "boss@beta.test", Key: twin})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if beta.Key.Prefix != f.acme.Key.Prefix {
+			t.Fatalf("prefixes %q and %q, want the same", beta.Key.Prefix, f.acme.Key.Prefix)
+		}
+		for secret, want := range map[string]*service.Bootstrapped{adminKey: f.acme, twin: beta} {
+			p, err := f.svc.Authenticate(ctx, secret, "")
+			if err != nil || p.KeyID != want.Key.ID || p.TenantID != want.Organization.ID {
+				t.Errorf("%s authenticates as %+v, %v; want its own key in %s", secret, p, err, want.Organization.Name)
+			}
+		}
+	})
+}
+
 func TestAuthenticateRejectsBadKeys(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixture(t, db)

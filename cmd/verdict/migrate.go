@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
-	"entgo.io/ent/dialect"
-	"github.com/pressly/goose/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/verdict/verdict/database"
@@ -33,74 +30,22 @@ or a migration fails, 3 on bad usage.`,
 				return err
 			}
 			defer db.Close()
-			m, err := migrate(ctx, db)
+			m, err := database.Migrate(ctx, db)
 			if err != nil {
 				return failuref("%s: %v", displayURL(dbURL), err)
 			}
 			out := cmd.OutOrStdout()
-			for _, name := range m.applied {
+			for _, name := range m.Applied {
 				fmt.Fprintf(out, "applied %s\n", name)
 			}
-			if len(m.applied) == 0 {
-				fmt.Fprintf(out, "%s is up to date at version %d; nothing to apply\n", displayURL(dbURL), m.version)
+			if len(m.Applied) == 0 {
+				fmt.Fprintf(out, "%s is up to date at version %d; nothing to apply\n", displayURL(dbURL), m.Version)
 			} else {
-				fmt.Fprintf(out, "%s is up to date at version %d\n", displayURL(dbURL), m.version)
+				fmt.Fprintf(out, "%s is up to date at version %d\n", displayURL(dbURL), m.Version)
 			}
 			return nil
 		},
 	}
 	addDatabaseURLFlag(cmd.Flags(), &dbURL)
 	return cmd
-}
-
-// migration is what migrate did: the files it applied, oldest first, and
-// the version the database is at now.
-type migration struct {
-	applied []string
-	version int64
-}
-
-// migrate applies the pending migrations with database.Migrate and tells
-// which ones they were.
-func migrate(ctx context.Context, db *database.DB) (migration, error) {
-	before, err := migrationStatus(ctx, db)
-	if err != nil {
-		return migration{}, err
-	}
-	if err := database.Migrate(ctx, db); err != nil {
-		return migration{}, err
-	}
-	after, err := migrationStatus(ctx, db)
-	if err != nil {
-		return migration{}, err
-	}
-	var m migration
-	for i, st := range after {
-		if st.State != goose.StateApplied {
-			continue
-		}
-		m.version = max(m.version, st.Source.Version)
-		if before[i].State == goose.StatePending {
-			m.applied = append(m.applied, st.Source.Path)
-		}
-	}
-	return m, nil
-}
-
-// migrationStatus lists the migrations database.Migrate applies, in order,
-// each applied or pending.
-func migrationStatus(ctx context.Context, db *database.DB) ([]*goose.MigrationStatus, error) {
-	gooseDialect := goose.DialectSQLite3
-	if db.Dialect() == dialect.Postgres {
-		gooseDialect = goose.DialectPostgres
-	}
-	p, err := goose.NewProvider(gooseDialect, db.SQL(), database.Migrations(db.Dialect()))
-	if err != nil {
-		return nil, fmt.Errorf("loading migrations: %w", err)
-	}
-	st, err := p.Status(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("reading migration status: %w", err)
-	}
-	return st, nil
 }

@@ -16,7 +16,7 @@ var (
 		{Name: "owner_kind", Type: field.TypeEnum, Enums: []string{"user", "organization"}},
 		{Name: "name", Type: field.TypeString, Default: ""},
 		{Name: "scope", Type: field.TypeEnum, Enums: []string{"view", "edit", "publish", "admin"}},
-		{Name: "prefix", Type: field.TypeString, Unique: true},
+		{Name: "prefix", Type: field.TypeString},
 		{Name: "hash", Type: field.TypeString, Unique: true},
 		{Name: "last_used_at", Type: field.TypeTime, Nullable: true},
 		{Name: "expires_at", Type: field.TypeTime, Nullable: true},
@@ -45,9 +45,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "apikey_organization_id_created_at",
+				Name:    "apikey_organization_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{APIKeysColumns[10], APIKeysColumns[1]},
+				Columns: []*schema.Column{APIKeysColumns[10], APIKeysColumns[0]},
 			},
 		},
 	}
@@ -115,9 +115,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "base_organization_id_kind_deleted_at_updated_at",
+				Name:    "base_organization_id_kind_deleted_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{BasesColumns[13], BasesColumns[3], BasesColumns[9], BasesColumns[2]},
+				Columns: []*schema.Column{BasesColumns[13], BasesColumns[3], BasesColumns[9], BasesColumns[0]},
 			},
 			{
 				Name:    "base_organization_id_name",
@@ -150,9 +150,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "group_organization_id_created_at",
+				Name:    "group_organization_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{GroupsColumns[5], GroupsColumns[1]},
+				Columns: []*schema.Column{GroupsColumns[5], GroupsColumns[0]},
 			},
 		},
 	}
@@ -230,9 +230,9 @@ var (
 				Columns: []*schema.Column{MembershipsColumns[4], MembershipsColumns[3]},
 			},
 			{
-				Name:    "membership_organization_id_created_at",
+				Name:    "membership_organization_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{MembershipsColumns[3], MembershipsColumns[1]},
+				Columns: []*schema.Column{MembershipsColumns[3], MembershipsColumns[0]},
 			},
 		},
 	}

@@ -8,8 +8,9 @@ import (
 	"github.com/google/uuid"
 )
 
-// APIKey authenticates a request. Only the SHA-256 of the secret is stored; the
-// prefix is the part of the key that may be shown again, in lists.
+// APIKey authenticates a request. Only the SHA-256 of the secret is stored, and
+// a key is found by it; the prefix is the part of the key that may be shown
+// again, in lists.
 type APIKey struct {
 	ent.Schema
 }
@@ -26,7 +27,9 @@ func (APIKey) Fields() []ent.Field {
 		field.UUID("user_id", uuid.UUID{}).Optional().Nillable().Immutable(),
 		field.String("name").Default(""),
 		field.Enum("scope").Values("view", "edit", "publish", "admin").Immutable(),
-		field.String("prefix").NotEmpty().Unique().Immutable(),
+		// For display only: keys an operator chose may share their first
+		// characters, so the prefix tells keys apart but does not identify one.
+		field.String("prefix").NotEmpty().Immutable(),
 		field.String("hash").NotEmpty().Unique().Immutable().Sensitive(),
 		field.Time("last_used_at").Optional().Nillable(),
 		field.Time("expires_at").Optional().Nillable(),
@@ -44,7 +47,7 @@ func (APIKey) Edges() []ent.Edge {
 
 func (APIKey) Indexes() []ent.Index {
 	return []ent.Index{
-		// Key lists per tenant.
-		index.Fields("organization_id", "created_at"),
+		// Key lists per tenant, which page by id.
+		index.Fields("organization_id", "id"),
 	}
 }

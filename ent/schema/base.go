@@ -53,8 +53,9 @@ func (Base) Edges() []ent.Edge {
 
 func (Base) Indexes() []ent.Index {
 	return []ent.Index{
-		// Lists: the live policies (or flows) of a tenant, most recently changed first.
-		index.Fields("organization_id", "kind", "deleted_at", "updated_at"),
+		// Lists: the live policies (or flows) of a tenant, newest first, paged
+		// by id (time-ordered).
+		index.Fields("organization_id", "kind", "deleted_at", "id"),
 		// The `q` name filter of lists.
 		index.Fields("organization_id", "name"),
 	}

@@ -37,6 +37,7 @@ func (Group) Edges() []ent.Edge {
 
 func (Group) Indexes() []ent.Index {
 	return []ent.Index{
-		index.Fields("organization_id", "created_at"),
+		// Group lists per tenant, which page by id.
+		index.Fields("organization_id", "id"),
 	}
 }

@@ -21,7 +21,9 @@ func (GroupMember) Fields() []ent.Field {
 	return []ent.Field{
 		field.UUID("group_id", uuid.UUID{}).Immutable(),
 		field.UUID("base_id", uuid.UUID{}).Immutable(),
-		// Copied from the base so a group's policies and flows list apart without a join.
+		// Copied from the base so that a membership, and the `assigned` events
+		// of its coming and going, name their kind without reading the base.
+		// (Group lists filter on the base's own kind.)
 		field.Enum("kind").Values(resourceKinds...).Immutable(),
 	}
 }

@@ -36,7 +36,7 @@ func (Membership) Indexes() []ent.Index {
 	return []ent.Index{
 		// One role per user and tenant; also the lookup a user key makes on every request.
 		index.Fields("user_id", "organization_id").Unique(),
-		// Member lists per tenant.
-		index.Fields("organization_id", "created_at"),
+		// Member lists per tenant, which page by id.
+		index.Fields("organization_id", "id"),
 	}
 }

@@ -92,7 +92,7 @@ func URL(t testing.TB, dialectName string, migrated bool) string {
 	url := "sqlite://" + t.TempDir() + "/verdict.db"
 	if migrated {
 		db := openURL(ctx, t, url)
-		if err := database.Migrate(ctx, db); err != nil {
+		if _, err := database.Migrate(ctx, db); err != nil {
 			t.Fatalf("migrating sqlite: %v", err)
 		}
 		db.Close()

@@ -185,7 +185,8 @@ func migrate(ctx context.Context, dbURL string) error {
 	// Closed before the template is used: PostgreSQL copies only databases
 	// nobody is connected to.
 	defer db.Close()
-	return database.Migrate(ctx, db)
+	_, err = database.Migrate(ctx, db)
+	return err
 }
 
 // migrationsHash identifies the PostgreSQL migrations by content.

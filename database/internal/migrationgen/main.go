@@ -88,7 +88,7 @@ func generate(ctx context.Context, targetURL, devURL, dir, name string) error {
 		return err
 	}
 	defer dev.Close()
-	if err := database.Migrate(ctx, target); err != nil {
+	if _, err := database.Migrate(ctx, target); err != nil {
 		return err
 	}
 	m, err := schemadiff.Next(ctx, target, dev, name)
