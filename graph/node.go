@@ -16,15 +16,13 @@ import (
 type nodeLookup func(ctx context.Context, svc *service.Service, id uuid.UUID) (n model.Node, found bool, err error)
 
 // nodeLookups are tried in turn: ids never collide across kinds, so the
-// first that finds the id is the only one that could. viewerNode comes
-// before the lookups of users and keys, which need ADMIN: everyone may
-// fetch their own user and key.
+// first that finds the id is the only one that could.
 var nodeLookups = []nodeLookup{
 	policyNode,
 	flowNode,
 	byID((*service.Service).Group),
 	byID((*service.Service).GroupMember),
-	viewerNode,
+	byID((*service.Service).Organization),
 	byID((*service.Service).User),
 	byID((*service.Service).Member),
 	byID((*service.Service).Key),
@@ -93,21 +91,4 @@ func byID[T any](find func(*service.Service, context.Context, uuid.UUID) (*T, er
 		}
 		return n, true, nil
 	}
-}
-
-// viewerNode finds the caller's organization, user and key, which every
-// caller may read.
-func viewerNode(ctx context.Context, svc *service.Service, id uuid.UUID) (model.Node, bool, error) {
-	v, err := svc.Viewer(ctx)
-	switch {
-	case err != nil:
-		return nil, false, err
-	case v.Organization.ID == id:
-		return v.Organization, true, nil
-	case v.User != nil && v.User.ID == id:
-		return v.User, true, nil
-	case v.Key.ID == id:
-		return &v.Key, true, nil
-	}
-	return nil, false, nil
 }

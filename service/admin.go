@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -66,23 +67,10 @@ func adminChange(ctx context.Context, tx *ent.Tx, actor *Principal, at time.Time
 		kind: kind, actor: actor, details: details})
 }
 
-// admin returns the caller after checking that they may take the action on
-// the tenant's members or keys.
-func (s *Service) admin(ctx context.Context, action authz.Action, kind authz.Kind) (*Principal, error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.authorize(ctx, p, action, authz.Resource{Kind: kind, TenantID: p.TenantID.String()}); err != nil {
-		return nil, err
-	}
-	return p, nil
-}
-
 // Members lists the members of the caller's organization, newest first
 // (GET /admin/members). Query filters by a part of the email or name.
 func (s *Service) Members(ctx context.Context, o ListOptions) (*Page[Member], error) {
-	p, err := s.admin(ctx, authz.ActionManageMembers, authz.KindMember)
+	p, err := s.allowed(ctx, authz.ActionManageMembers, authz.KindMember)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +80,7 @@ func (s *Service) Members(ctx context.Context, o ListOptions) (*Page[Member], er
 // Member loads a membership of the caller's organization by its id, as
 // those who may list the members may; another tenant's is not found.
 func (s *Service) Member(ctx context.Context, id uuid.UUID) (*Member, error) {
-	p, err := s.admin(ctx, authz.ActionManageMembers, authz.KindMember)
+	p, err := s.allowed(ctx, authz.ActionManageMembers, authz.KindMember)
 	if err != nil {
 		return nil, err
 	}
@@ -111,12 +99,20 @@ func (s *Service) Member(ctx context.Context, id uuid.UUID) (*Member, error) {
 // User loads a member of the caller's organization by user id, as those
 // who may list the members may: an organization knows users only as its
 // members, so another tenant's user, or a former member, is not found.
+// Every caller may read their own user, as Viewer shows it.
 func (s *Service) User(ctx context.Context, id uuid.UUID) (*User, error) {
-	p, err := s.admin(ctx, authz.ActionManageMembers, authz.KindMember)
+	p, err := principalOf(ctx)
 	if err != nil {
 		return nil, err
 	}
-	m, err := tenantMember(ctx, s.client.Membership, p.TenantID, id)
+	action, kind := authz.ActionManageMembers, authz.KindMember
+	if p.UserID != uuid.Nil && id == p.UserID {
+		action, kind = authz.ActionView, authz.KindOrganization
+	}
+	if err := s.authorizeOnTenant(ctx, p, action, kind); err != nil {
+		return nil, err
+	}
+	m, err := tenantMember(ctx, s.client.Membership, p.TenantID, memberWithID(id))
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +125,7 @@ func (s *Service) AddMember(ctx context.Context, in MemberInput) (*Member, error
 	if err := checkMember(&in); err != nil {
 		return nil, err
 	}
-	p, err := s.admin(ctx, authz.ActionManageMembers, authz.KindMember)
+	p, err := s.allowed(ctx, authz.ActionManageMembers, authz.KindMember)
 	if err != nil {
 		return nil, err
 	}
@@ -142,11 +138,11 @@ func (s *Service) SetMemberRole(ctx context.Context, userID uuid.UUID, role auth
 	if !validRole(role) {
 		return nil, errBadRole
 	}
-	p, err := s.admin(ctx, authz.ActionManageMembers, authz.KindMember)
+	p, err := s.allowed(ctx, authz.ActionManageMembers, authz.KindMember)
 	if err != nil {
 		return nil, err
 	}
-	return s.setRole(ctx, p, p.TenantID, userID, role)
+	return s.setRole(ctx, p, p.TenantID, memberWithID(userID), role)
 }
 
 // RemoveMember takes a user out of the caller's organization (DELETE
@@ -154,17 +150,18 @@ func (s *Service) SetMemberRole(ctx context.Context, userID uuid.UUID, role auth
 // stop working at once (see Authenticate for other instances). The last
 // admin cannot be removed.
 func (s *Service) RemoveMember(ctx context.Context, userID uuid.UUID) error {
-	p, err := s.admin(ctx, authz.ActionManageMembers, authz.KindMember)
+	p, err := s.allowed(ctx, authz.ActionManageMembers, authz.KindMember)
 	if err != nil {
 		return err
 	}
-	return s.removeMember(ctx, p, p.TenantID, userID)
+	_, err = s.removeMember(ctx, p, p.TenantID, memberWithID(userID))
+	return err
 }
 
 // Keys lists the keys of the caller's organization, revoked ones too,
 // newest first (GET /admin/keys). Query filters by a part of the name.
 func (s *Service) Keys(ctx context.Context, o ListOptions) (*Page[Key], error) {
-	p, err := s.admin(ctx, authz.ActionManageKeys, authz.KindKey)
+	p, err := s.allowed(ctx, authz.ActionManageKeys, authz.KindKey)
 	if err != nil {
 		return nil, err
 	}
@@ -172,10 +169,18 @@ func (s *Service) Keys(ctx context.Context, o ListOptions) (*Page[Key], error) {
 }
 
 // Key loads a key of the caller's organization by its id, revoked or not,
-// as those who may list the keys may; another tenant's is not found.
+// as those who may list the keys may; another tenant's is not found. Every
+// caller may read the key they call with, as Viewer shows it.
 func (s *Service) Key(ctx context.Context, id uuid.UUID) (*Key, error) {
-	p, err := s.admin(ctx, authz.ActionManageKeys, authz.KindKey)
+	p, err := principalOf(ctx)
 	if err != nil {
+		return nil, err
+	}
+	action, kind := authz.ActionManageKeys, authz.KindKey
+	if id == p.KeyID {
+		action, kind = authz.ActionView, authz.KindOrganization
+	}
+	if err := s.authorizeOnTenant(ctx, p, action, kind); err != nil {
 		return nil, err
 	}
 	k, err := s.client.APIKey.Query().Where(apikey.ID(id), apikey.OrganizationID(p.TenantID)).Only(ctx)
@@ -193,20 +198,22 @@ func (s *Service) Key(ctx context.Context, id uuid.UUID) (*Key, error) {
 // secret, shown this once (POST /admin/keys). A UserID that is not a member
 // is not found.
 func (s *Service) CreateKey(ctx context.Context, in KeyRequest) (*CreatedKey, error) {
-	if strings.TrimSpace(in.Name) == "" {
-		return nil, Invalid("name is required")
-	}
-	p, err := s.admin(ctx, authz.ActionManageKeys, authz.KindKey)
+	p, err := s.allowed(ctx, authz.ActionManageKeys, authz.KindKey)
 	if err != nil {
 		return nil, err
 	}
-	return s.createKey(ctx, p, p.TenantID, in)
+	spec := keySpec{name: in.Name, scope: in.Scope, expiresAt: in.ExpiresAt}
+	if in.UserID != nil {
+		owner := memberWithID(*in.UserID)
+		spec.owner = &owner
+	}
+	return s.createKey(ctx, p, p.TenantID, spec)
 }
 
 // RevokeKey revokes a key of the caller's organization (DELETE
 // /admin/keys/{keyId}); it stays stored, and listed, for the audit trail.
 func (s *Service) RevokeKey(ctx context.Context, id uuid.UUID) error {
-	p, err := s.admin(ctx, authz.ActionManageKeys, authz.KindKey)
+	p, err := s.allowed(ctx, authz.ActionManageKeys, authz.KindKey)
 	if err != nil {
 		return err
 	}
@@ -247,45 +254,69 @@ func (s *Service) listMembers(ctx context.Context, tenant uuid.UUID, o ListOptio
 func (s *Service) addMember(ctx context.Context, actor *Principal, tenant uuid.UUID, in MemberInput, create bool) (*Member, error) {
 	var out *ent.Membership
 	err := s.withTx(ctx, func(tx *ent.Tx) error {
-		u, err := tx.User.Query().Where(user.Email(in.Email)).Only(ctx)
-		switch {
-		case ent.IsNotFound(err) && create:
-			if u, err = tx.User.Create().SetEmail(in.Email).SetName(in.Name).Save(ctx); err != nil {
-				return storeErr(err, "a user with that email was created meanwhile; try again")
-			}
-		case ent.IsNotFound(err):
-			return newError(CodeNotFound, "no user has the email %s", in.Email)
-		case err != nil:
-			return unavailable(err)
-		}
-		now := s.timestamp()
-		m, err := tx.Membership.Create().SetUserID(u.ID).SetOrganizationID(tenant).
-			SetRole(membership.Role(in.Role)).SetCreatedAt(now).Save(ctx)
-		if err != nil {
-			return storeErr(err, "the user is a member of that organization already")
-		}
-		m.Edges.User = u
-		out = m
-		return adminChange(ctx, tx, actor, now, auditevent.KindMember, map[string]any{
-			"change": "added", "userId": u.ID, "email": u.Email, "role": in.Role})
+		var err error
+		out, err = s.addMemberTx(ctx, tx, actor, tenant, in, create)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	// A user key without x-org-id acts in its user's only organization,
-	// which a new membership may make ambiguous.
 	s.forgetPrincipals()
 	m := memberOf(out)
 	return &m, nil
 }
 
+// addMemberTx is addMember within tx, which also serves the bootstrap.
+// Once tx commits, the caller must forget principals: a user key without
+// x-org-id acts in its user's only organization, which a new membership
+// may make ambiguous.
+func (s *Service) addMemberTx(ctx context.Context, tx *ent.Tx, actor *Principal, tenant uuid.UUID, in MemberInput, create bool) (*ent.Membership, error) {
+	u, err := tx.User.Query().Where(user.Email(in.Email)).Only(ctx)
+	switch {
+	case ent.IsNotFound(err) && create:
+		if u, err = tx.User.Create().SetEmail(in.Email).SetName(in.Name).Save(ctx); err != nil {
+			return nil, storeErr(err, "a user with that email was created meanwhile; try again")
+		}
+	case ent.IsNotFound(err):
+		return nil, newError(CodeNotFound, "no user has the email %s", in.Email)
+	case err != nil:
+		return nil, unavailable(err)
+	}
+	now := s.timestamp()
+	m, err := tx.Membership.Create().SetUserID(u.ID).SetOrganizationID(tenant).
+		SetRole(membership.Role(in.Role)).SetCreatedAt(now).Save(ctx)
+	if err != nil {
+		return nil, storeErr(err, "the user is a member of that organization already")
+	}
+	m.Edges.User = u
+	return m, adminChange(ctx, tx, actor, now, auditevent.KindMember, map[string]any{
+		"change": "added", "userId": u.ID, "email": u.Email, "role": in.Role})
+}
+
+// memberRef names a member of a tenant: by user id for the API, by email
+// for the operator, and says so when there is no such member.
+type memberRef struct {
+	where   predicate.Membership
+	missing string
+}
+
+func memberWithID(userID uuid.UUID) memberRef {
+	return memberRef{where: membership.UserID(userID),
+		missing: fmt.Sprintf("user %s is not a member of this organization", userID)}
+}
+
+// memberWithEmail names a member by an email normalizeEmail gave.
+func memberWithEmail(email string) memberRef {
+	return memberRef{where: membership.HasUserWith(user.Email(email)),
+		missing: email + " is not a member of that organization"}
+}
+
 // tenantMember finds a member of the tenant, with the user.
-func tenantMember(ctx context.Context, c *ent.MembershipClient, tenant, userID uuid.UUID) (*ent.Membership, error) {
-	m, err := c.Query().Where(membership.OrganizationID(tenant), membership.UserID(userID)).
-		WithUser().Only(ctx)
+func tenantMember(ctx context.Context, c *ent.MembershipClient, tenant uuid.UUID, who memberRef) (*ent.Membership, error) {
+	m, err := c.Query().Where(membership.OrganizationID(tenant), who.where).WithUser().Only(ctx)
 	switch {
 	case ent.IsNotFound(err):
-		return nil, newError(CodeNotFound, "user %s is not a member of this organization", userID)
+		return nil, newError(CodeNotFound, "%s", who.missing)
 	case err != nil:
 		return nil, unavailable(err)
 	}
@@ -317,10 +348,10 @@ func (s *Service) keepsAnAdmin(ctx context.Context, tx *ent.Tx, m *ent.Membershi
 	return nil
 }
 
-func (s *Service) setRole(ctx context.Context, actor *Principal, tenant, userID uuid.UUID, role authz.Role) (*Member, error) {
+func (s *Service) setRole(ctx context.Context, actor *Principal, tenant uuid.UUID, who memberRef, role authz.Role) (*Member, error) {
 	var out *ent.Membership
 	err := s.withTx(ctx, func(tx *ent.Tx) error {
-		m, err := tenantMember(ctx, tx.Membership, tenant, userID)
+		m, err := tenantMember(ctx, tx.Membership, tenant, who)
 		if err != nil {
 			return err
 		}
@@ -337,7 +368,7 @@ func (s *Service) setRole(ctx context.Context, actor *Principal, tenant, userID 
 		m.Edges.User = u
 		out = m
 		return adminChange(ctx, tx, actor, s.timestamp(), auditevent.KindMember, map[string]any{
-			"change": "role", "userId": userID, "email": u.Email, "from": from, "to": role})
+			"change": "role", "userId": u.ID, "email": u.Email, "from": from, "to": role})
 	})
 	if err != nil {
 		return nil, err
@@ -348,9 +379,11 @@ func (s *Service) setRole(ctx context.Context, actor *Principal, tenant, userID 
 	return &m, nil
 }
 
-func (s *Service) removeMember(ctx context.Context, actor *Principal, tenant, userID uuid.UUID) error {
+// removeMember returns the membership as it was before its removal.
+func (s *Service) removeMember(ctx context.Context, actor *Principal, tenant uuid.UUID, who memberRef) (*Member, error) {
+	var out *ent.Membership
 	err := s.withTx(ctx, func(tx *ent.Tx) error {
-		m, err := tenantMember(ctx, tx.Membership, tenant, userID)
+		m, err := tenantMember(ctx, tx.Membership, tenant, who)
 		if err != nil {
 			return err
 		}
@@ -362,19 +395,21 @@ func (s *Service) removeMember(ctx context.Context, actor *Principal, tenant, us
 		}
 		now := s.timestamp()
 		revoked, err := tx.APIKey.Update().
-			Where(apikey.OrganizationID(tenant), apikey.UserID(userID), apikey.RevokedAtIsNil()).
+			Where(apikey.OrganizationID(tenant), apikey.UserID(m.UserID), apikey.RevokedAtIsNil()).
 			SetRevokedAt(now).Save(ctx)
 		if err != nil {
 			return unavailable(err)
 		}
+		out = m
 		return adminChange(ctx, tx, actor, now, auditevent.KindMember, map[string]any{
-			"change": "removed", "userId": userID, "email": m.Edges.User.Email, "role": m.Role, "keysRevoked": revoked})
+			"change": "removed", "userId": m.UserID, "email": m.Edges.User.Email, "role": m.Role, "keysRevoked": revoked})
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	s.forgetPrincipals()
-	return nil
+	m := memberOf(out)
+	return &m, nil
 }
 
 func (s *Service) listKeys(ctx context.Context, tenant uuid.UUID, o ListOptions) (*Page[Key], error) {
@@ -392,30 +427,46 @@ func (s *Service) listKeys(ctx context.Context, tenant uuid.UUID, o ListOptions)
 	return newestFirst(ctx, o, limit, q, keyOf, func(k Key) uuid.UUID { return k.ID })
 }
 
-// createKey makes a key in the tenant; a user's key needs the user to be a
-// member there.
-func (s *Service) createKey(ctx context.Context, actor *Principal, tenant uuid.UUID, in KeyRequest) (*CreatedKey, error) {
-	if !validScope(in.Scope) {
+// keySpec is a key to create in a tenant: an organization key, or with
+// owner a key of that member.
+type keySpec struct {
+	name      string
+	scope     authz.Scope
+	expiresAt *time.Time
+	owner     *memberRef
+}
+
+// createKey makes a key in the tenant, for the API and the operator alike:
+// every key has a name, to tell it apart in lists, and a user's key needs
+// the user to be a member there.
+func (s *Service) createKey(ctx context.Context, actor *Principal, tenant uuid.UUID, in keySpec) (*CreatedKey, error) {
+	if strings.TrimSpace(in.name) == "" {
+		return nil, Invalid("name is required")
+	}
+	if !validScope(in.scope) {
 		return nil, Invalid("scope must be view, edit, publish or admin")
 	}
 	var expires *time.Time
-	if in.ExpiresAt != nil {
-		if !in.ExpiresAt.After(s.now()) {
-			return nil, Invalid("the expiry %s is not in the future", in.ExpiresAt.UTC().Format(time.RFC3339))
+	if in.expiresAt != nil {
+		if !in.expiresAt.After(s.now()) {
+			return nil, Invalid("the expiry %s is not in the future", in.expiresAt.UTC().Format(time.RFC3339))
 		}
-		t := in.ExpiresAt.UTC().Truncate(time.Microsecond)
+		t := in.expiresAt.UTC().Truncate(time.Microsecond)
 		expires = &t
 	}
 	secret := newSecret()
 	var key *ent.APIKey
 	err := s.withTx(ctx, func(tx *ent.Tx) error {
-		if in.UserID != nil {
-			if _, err := tenantMember(ctx, tx.Membership, tenant, *in.UserID); err != nil {
+		var owner *uuid.UUID
+		if in.owner != nil {
+			m, err := tenantMember(ctx, tx.Membership, tenant, *in.owner)
+			if err != nil {
 				return err
 			}
+			owner = &m.UserID
 		}
 		var err error
-		if key, err = insertKey(ctx, tx, tenant, in.UserID, in.Name, in.Scope, expires, secret); err != nil {
+		if key, err = insertKey(ctx, tx, tenant, owner, in.name, in.scope, expires, secret); err != nil {
 			return storeErr(err, "key collision; try again")
 		}
 		k := keyOf(key)

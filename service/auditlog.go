@@ -117,20 +117,11 @@ func (f AuditFilter) check() error {
 	return nil
 }
 
-// authorizeAudit asks whether the caller may read the tenant's log: the
-// list and each event by id need the same permission.
-func (s *Service) authorizeAudit(ctx context.Context, p *Principal) error {
-	return s.authorize(ctx, p, authz.ActionReadAudit, authz.Resource{Kind: authz.KindAudit, TenantID: p.TenantID.String()})
-}
-
 // AuditEvent reads one event of the tenant's log by its id, as those who
 // may read the log may; another tenant's event is not found.
 func (s *Service) AuditEvent(ctx context.Context, id uuid.UUID) (*AuditEvent, error) {
-	p, err := principalOf(ctx)
+	p, err := s.allowed(ctx, authz.ActionReadAudit, authz.KindAudit)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.authorizeAudit(ctx, p); err != nil {
 		return nil, err
 	}
 	ev, err := s.client.AuditEvent.Query().Where(auditevent.ID(id), auditevent.OrganizationID(p.TenantID)).Only(ctx)
@@ -162,7 +153,7 @@ func (s *Service) AuditEvents(ctx context.Context, f AuditFilter, o ListOptions)
 	if err := f.check(); err != nil {
 		return nil, err
 	}
-	if err := s.authorizeAudit(ctx, p); err != nil {
+	if err := s.authorizeOnTenant(ctx, p, authz.ActionReadAudit, authz.KindAudit); err != nil {
 		return nil, err
 	}
 	q := s.client.AuditEvent.Query().Where(auditevent.OrganizationID(p.TenantID))

@@ -10,7 +10,7 @@ import (
 // Anything but a clear allow is a refusal; an authorizer that fails is
 // authorization_unavailable, and the caller must then do nothing.
 func (s *Service) authorize(ctx context.Context, p *Principal, action authz.Action, r authz.Resource) error {
-	d, err := s.authz.Decide(ctx, p.authz(), action, r)
+	d, err := s.authz.Decide(ctx, p.az, action, r)
 	switch {
 	case err != nil:
 		s.metrics.decisions.WithLabelValues(string(action), "unavailable").Inc()
@@ -24,8 +24,24 @@ func (s *Service) authorize(ctx context.Context, p *Principal, action authz.Acti
 	return nil
 }
 
-// tenantResource is the resource of actions on the tenant as a whole, such
-// as an ad hoc run.
-func tenantResource(p *Principal) authz.Resource {
-	return authz.Resource{Kind: authz.KindOrganization, TenantID: p.TenantID.String()}
+// allowed returns the caller after asking whether they may take the action
+// on a kind that the tenant as a whole decides, having no owner or state of
+// its own: its members, keys, groups and audit log, or the organization
+// itself.
+func (s *Service) allowed(ctx context.Context, action authz.Action, kind authz.Kind) (*Principal, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.authorizeOnTenant(ctx, p, action, kind); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// authorizeOnTenant is allowed for a caller already known, where what the
+// request names is looked up first, so that a missing object is not found
+// whatever the caller's role.
+func (s *Service) authorizeOnTenant(ctx context.Context, p *Principal, action authz.Action, kind authz.Kind) error {
+	return s.authorize(ctx, p, action, authz.Resource{Kind: kind, TenantID: p.az.TenantID})
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"entgo.io/ent/dialect"
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/authz"
@@ -55,12 +56,6 @@ func groupMemberOf(m *ent.GroupMember) *GroupMember {
 	return &GroupMember{ID: m.ID, GroupID: m.GroupID, Kind: authz.Kind(m.Kind), BaseID: m.BaseID, CreatedAt: m.CreatedAt}
 }
 
-// groupsResource is the resource of every group action: groups carry no
-// owner or state of their own, so the tenant decides.
-func groupsResource(p *Principal) authz.Resource {
-	return authz.Resource{Kind: authz.KindGroup, TenantID: p.TenantID.String()}
-}
-
 func (c *GroupChanges) check(creating bool) error {
 	if creating && c.Name == nil || c.Name != nil && strings.TrimSpace(*c.Name) == "" {
 		return Invalid("name is required")
@@ -81,6 +76,19 @@ func tenantGroup(ctx context.Context, c *ent.GroupClient, p *Principal, id uuid.
 	return g, nil
 }
 
+// tenantBase finds a base of the kind in the caller's tenant, deleted or
+// not; another tenant's, or one of the other kind, is not found.
+func tenantBase(ctx context.Context, c *ent.BaseClient, p *Principal, kind base.Kind, id uuid.UUID) (*ent.Base, error) {
+	b, err := c.Query().Where(base.ID(id), base.OrganizationID(p.TenantID), base.KindEQ(kind)).Only(ctx)
+	switch {
+	case ent.IsNotFound(err):
+		return nil, newError(CodeNotFound, "no %s %s", kind, id)
+	case err != nil:
+		return nil, unavailable(err)
+	}
+	return b, nil
+}
+
 // manageGroup finds a group of the caller's tenant and then asks whether
 // the caller may manage groups: like a policy, another tenant's or a
 // missing group is not found whatever the caller's role.
@@ -88,12 +96,12 @@ func (s *Service) manageGroup(ctx context.Context, p *Principal, id uuid.UUID) e
 	if _, err := tenantGroup(ctx, s.client.Group, p, id); err != nil {
 		return err
 	}
-	return s.authorize(ctx, p, authz.ActionManageGroups, groupsResource(p))
+	return s.authorizeOnTenant(ctx, p, authz.ActionManageGroups, authz.KindGroup)
 }
 
 // viewGroup finds a group the caller may look at.
 func (s *Service) viewGroup(ctx context.Context, p *Principal, id uuid.UUID) (*ent.Group, error) {
-	if err := s.authorize(ctx, p, authz.ActionView, groupsResource(p)); err != nil {
+	if err := s.authorizeOnTenant(ctx, p, authz.ActionView, authz.KindGroup); err != nil {
 		return nil, err
 	}
 	return tenantGroup(ctx, s.client.Group, p, id)
@@ -113,14 +121,11 @@ func assignment(p *Principal, at time.Time, g *ent.Group, m *ent.GroupMember, di
 
 // CreateGroup creates a group (POST /group).
 func (s *Service) CreateGroup(ctx context.Context, c GroupChanges) (*Group, error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, err
-	}
 	if err := c.check(true); err != nil {
 		return nil, err
 	}
-	if err := s.authorize(ctx, p, authz.ActionManageGroups, groupsResource(p)); err != nil {
+	p, err := s.allowed(ctx, authz.ActionManageGroups, authz.KindGroup)
+	if err != nil {
 		return nil, err
 	}
 	var out *ent.Group
@@ -203,9 +208,10 @@ func (s *Service) UpdateGroup(ctx context.Context, id uuid.UUID, c GroupChanges)
 	return groupOf(out), nil
 }
 
-// DeleteGroup deletes a group and its memberships in one transaction
-// (DELETE /group/{groupId}); the bases stay. Each membership ends with an
-// `assigned` event, so a base's history shows it leaving the group.
+// DeleteGroup deletes a group and, through the foreign key's cascade, its
+// memberships in one transaction (DELETE /group/{groupId}); the bases
+// stay. Each membership ends with an `assigned` event, so a base's history
+// shows it leaving the group.
 func (s *Service) DeleteGroup(ctx context.Context, id uuid.UUID) error {
 	p, err := principalOf(ctx)
 	if err != nil {
@@ -223,22 +229,29 @@ func (s *Service) DeleteGroup(ctx context.Context, id uuid.UUID) error {
 		if err != nil {
 			return unavailable(err)
 		}
-		if _, err := tx.GroupMember.Delete().Where(groupmember.GroupID(g.ID)).Exec(ctx); err != nil {
-			return unavailable(err)
-		}
 		if err := tx.Group.DeleteOne(g).Exec(ctx); err != nil {
 			return unavailable(err)
 		}
 		now := s.timestamp()
-		for _, m := range members {
-			if err := recordInTx(ctx, tx, assignment(p, now, g, m, "removed")); err != nil {
-				return err
+		events := make([]*ent.AuditEventCreate, 0, min(len(members), eventsPerInsert))
+		for i, m := range members {
+			ev := assignment(p, now, g, m, "removed")
+			events = append(events, ev.create(tx.AuditEvent))
+			if len(events) == eventsPerInsert || i == len(members)-1 {
+				if err := tx.AuditEvent.CreateBulk(events...).Exec(ctx); err != nil {
+					return unavailable(err)
+				}
+				events = events[:0]
 			}
 		}
 		return recordInTx(ctx, tx, groupEvent(p, now, auditevent.ActionDeleted, g,
 			map[string]any{"name": g.Name, "members": len(members)}))
 	})
 }
+
+// eventsPerInsert bounds the rows of one INSERT of audit events, well
+// below the bind parameters either database takes in one statement.
+const eventsPerInsert = 256
 
 // Groups lists the tenant's groups, newest first (GET /groups). Query
 // filters by name; groups have no group to filter by.
@@ -254,7 +267,7 @@ func (s *Service) Groups(ctx context.Context, o ListOptions) (*Page[Group], erro
 	if o.GroupID != nil {
 		return nil, Invalid("groupId does not filter groups")
 	}
-	if err := s.authorize(ctx, p, authz.ActionView, groupsResource(p)); err != nil {
+	if err := s.authorizeOnTenant(ctx, p, authz.ActionView, authz.KindGroup); err != nil {
 		return nil, err
 	}
 	q := s.client.Group.Query().Where(group.OrganizationID(p.TenantID))
@@ -279,19 +292,16 @@ func (s *Service) AddGroupMember(ctx context.Context, groupID uuid.UUID, in Grou
 	if _, err := tenantGroup(ctx, s.client.Group, p, groupID); err != nil {
 		return nil, err
 	}
-	b, err := s.client.Base.Query().
-		Where(base.ID(in.BaseID), base.OrganizationID(p.TenantID), base.KindEQ(base.Kind(in.Kind))).Only(ctx)
-	switch {
-	case ent.IsNotFound(err):
-		return nil, newError(CodeNotFound, "no %s %s", in.Kind, in.BaseID)
-	case err != nil:
-		return nil, unavailable(err)
-	case b.DeletedAt != nil:
-		return nil, newError(CodeDeleted, "%s %s was deleted", in.Kind, b.ID)
+	b, err := tenantBase(ctx, s.client.Base, p, base.Kind(in.Kind), in.BaseID)
+	if err != nil {
+		return nil, err
+	}
+	if b.DeletedAt != nil {
+		return nil, errBaseDeleted(b)
 	}
 	// Looked up before asking, so that ids answer not found or deleted
 	// alike for every role.
-	if err := s.authorize(ctx, p, authz.ActionManageGroups, groupsResource(p)); err != nil {
+	if err := s.authorizeOnTenant(ctx, p, authz.ActionManageGroups, authz.KindGroup); err != nil {
 		return nil, err
 	}
 	if err := s.authorize(ctx, p, authz.ActionView, resourceOf(b)); err != nil {
@@ -302,6 +312,19 @@ func (s *Service) AddGroupMember(ctx context.Context, groupID uuid.UUID, in Grou
 		g, err := tenantGroup(ctx, tx.Group, p, groupID)
 		if err != nil {
 			return err
+		}
+		// The base may have been deleted since it was read. On PostgreSQL
+		// the share lock also keeps it from being deleted until this
+		// commits; SQLite runs write transactions one at a time anyway.
+		q := tx.Base.Query().Where(base.ID(b.ID), base.DeletedAtIsNil())
+		if s.db.Dialect() == dialect.Postgres {
+			q = q.ForShare()
+		}
+		switch live, err := q.Exist(ctx); {
+		case err != nil:
+			return unavailable(err)
+		case !live:
+			return errBaseDeleted(b)
 		}
 		now := s.timestamp()
 		m, err := tx.GroupMember.Create().SetGroupID(g.ID).SetBaseID(b.ID).SetKind(groupmember.Kind(b.Kind)).
@@ -318,6 +341,10 @@ func (s *Service) AddGroupMember(ctx context.Context, groupID uuid.UUID, in Grou
 	return groupMemberOf(out), nil
 }
 
+func errBaseDeleted(b *ent.Base) error {
+	return newError(CodeDeleted, "%s %s was deleted", b.Kind, b.ID)
+}
+
 // RemoveGroupMember takes a base out of a group (DELETE
 // /group/{groupId}/member/{memberId}).
 func (s *Service) RemoveGroupMember(ctx context.Context, groupID, memberID uuid.UUID) error {
@@ -329,26 +356,18 @@ func (s *Service) RemoveGroupMember(ctx context.Context, groupID, memberID uuid.
 	if err != nil {
 		return err
 	}
-	switch _, err := s.client.GroupMember.Query().Where(groupmember.ID(memberID), groupmember.GroupID(g.ID)).Only(ctx); {
-	case ent.IsNotFound(err):
-		return newError(CodeNotFound, "group %s has no member %s", g.ID, memberID)
-	case err != nil:
-		return unavailable(err)
+	if _, err := groupMember(ctx, s.client.GroupMember, g, memberID); err != nil {
+		return err
 	}
-	if err := s.authorize(ctx, p, authz.ActionManageGroups, groupsResource(p)); err != nil {
+	if err := s.authorizeOnTenant(ctx, p, authz.ActionManageGroups, authz.KindGroup); err != nil {
 		return err
 	}
 	return s.withTx(ctx, func(tx *ent.Tx) error {
-		g, err := tenantGroup(ctx, tx.Group, p, groupID)
+		// The member row names its group, so reading it again in the
+		// transaction also shows that the group is still there.
+		m, err := groupMember(ctx, tx.GroupMember, g, memberID)
 		if err != nil {
 			return err
-		}
-		m, err := tx.GroupMember.Query().Where(groupmember.ID(memberID), groupmember.GroupID(g.ID)).Only(ctx)
-		switch {
-		case ent.IsNotFound(err):
-			return newError(CodeNotFound, "group %s has no member %s", g.ID, memberID)
-		case err != nil:
-			return unavailable(err)
 		}
 		if err := tx.GroupMember.DeleteOne(m).Exec(ctx); err != nil {
 			return unavailable(err)
@@ -357,14 +376,23 @@ func (s *Service) RemoveGroupMember(ctx context.Context, groupID, memberID uuid.
 	})
 }
 
+// groupMember finds a member of the group.
+func groupMember(ctx context.Context, c *ent.GroupMemberClient, g *ent.Group, id uuid.UUID) (*ent.GroupMember, error) {
+	m, err := c.Query().Where(groupmember.ID(id), groupmember.GroupID(g.ID)).Only(ctx)
+	switch {
+	case ent.IsNotFound(err):
+		return nil, newError(CodeNotFound, "group %s has no member %s", g.ID, id)
+	case err != nil:
+		return nil, unavailable(err)
+	}
+	return m, nil
+}
+
 // GroupMember loads a membership by its id, as those who may look at the
 // group may; another tenant's is not found.
 func (s *Service) GroupMember(ctx context.Context, id uuid.UUID) (*GroupMember, error) {
-	p, err := principalOf(ctx)
+	p, err := s.allowed(ctx, authz.ActionView, authz.KindGroup)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.authorize(ctx, p, authz.ActionView, groupsResource(p)); err != nil {
 		return nil, err
 	}
 	m, err := s.client.GroupMember.Query().

@@ -79,11 +79,8 @@ type Viewer struct {
 
 // Viewer describes the caller.
 func (s *Service) Viewer(ctx context.Context) (*Viewer, error) {
-	p, err := principalOf(ctx)
+	p, err := s.allowed(ctx, authz.ActionView, authz.KindOrganization)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.authorize(ctx, p, authz.ActionView, tenantResource(p)); err != nil {
 		return nil, err
 	}
 	org, err := s.client.Organization.Get(ctx, p.TenantID)
@@ -103,6 +100,23 @@ func (s *Service) Viewer(ctx context.Context) (*Viewer, error) {
 		v.User = userOf(u)
 	}
 	return v, nil
+}
+
+// Organization loads the caller's organization by its id, as Viewer shows
+// it; any other organization is not found.
+func (s *Service) Organization(ctx context.Context, id uuid.UUID) (*Organization, error) {
+	p, err := s.allowed(ctx, authz.ActionView, authz.KindOrganization)
+	if err != nil {
+		return nil, err
+	}
+	if id != p.TenantID {
+		return nil, newError(CodeNotFound, "no organization %s", id)
+	}
+	org, err := s.client.Organization.Get(ctx, id)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	return organizationOf(org), nil
 }
 
 // normalizeEmail checks an address and gives the form users are stored

@@ -71,7 +71,9 @@ func TestObjectsAreFoundByIdAsTheirListsShowThem(t *testing.T) {
 		key := firstOf(t, keys, err)
 		events, err := svc.AuditEvents(admin, service.AuditFilter{}, service.ListOptions{})
 		event := firstOf(t, events, err)
-		members, err := svc.Members(admin, service.ListOptions{Query: "viewer@"})
+		// Not one of the callers below, who read their own user (see
+		// TestEveryCallerFindsTheirOwnUserKeyAndOrganization).
+		members, err := svc.Members(admin, service.ListOptions{Query: "editor2@"})
 		member := firstOf(t, members, err)
 		events, err = svc.AuditEvents(beta, service.AuditFilter{}, service.ListOptions{})
 		betaEvent := firstOf(t, events, err)
@@ -147,5 +149,30 @@ func TestObjectsAreFoundByIdAsTheirListsShowThem(t *testing.T) {
 			_, err = svc.User(admin, member.User.ID)
 			wantCode(t, err, service.CodeNotFound)
 		})
+	})
+}
+
+func TestEveryCallerFindsTheirOwnUserKeyAndOrganization(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		as := f.team(t)
+		as["auditor"] = f.auditor(t)
+		for who, ctx := range as {
+			v, err := f.svc.Viewer(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if u, err := f.svc.User(ctx, v.User.ID); err != nil || *u != *v.User {
+				t.Errorf("%s finds their user as %+v, %v; want %+v", who, u, err, *v.User)
+			}
+			if k, err := f.svc.Key(ctx, v.Key.ID); err != nil || !reflect.DeepEqual(*k, v.Key) {
+				t.Errorf("%s finds their key as %+v, %v; want %+v", who, k, err, v.Key)
+			}
+			if o, err := f.svc.Organization(ctx, v.Organization.ID); err != nil || *o != *v.Organization {
+				t.Errorf("%s finds their organization as %+v, %v; want %+v", who, o, err, *v.Organization)
+			}
+		}
+		_, err := f.svc.Organization(as["other tenant"], f.acme.Organization.ID)
+		wantCode(t, err, service.CodeNotFound)
 	})
 }

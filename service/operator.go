@@ -8,9 +8,7 @@ import (
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/ent"
-	"github.com/verdict/verdict/ent/membership"
 	"github.com/verdict/verdict/ent/organization"
-	"github.com/verdict/verdict/ent/user"
 )
 
 // Operator performs administration for whoever holds the database itself:
@@ -47,30 +45,27 @@ func (o *Operator) Bootstrap(ctx context.Context, in BootstrapInput) (*Bootstrap
 	if in.Organization == "" {
 		return nil, Invalid("an organization name is required")
 	}
-	email, err := normalizeEmail(in.Email)
-	if err != nil {
+	admin := MemberInput{Email: in.Email, Name: in.Name, Role: authz.RoleAdmin}
+	if err := checkMember(&admin); err != nil {
 		return nil, err
 	}
 	secret := in.Key
 	if secret == "" {
 		secret = newSecret()
-	} else if !validOperatorKey(secret) {
-		return nil, Invalid("a key must be at least %d characters without surrounding spaces", MinKeyLength)
+	} else if err := CheckOperatorKey(secret); err != nil {
+		return nil, err
 	}
 	var out Bootstrapped
-	err = o.s.withTx(ctx, func(tx *ent.Tx) error {
+	err := o.s.withTx(ctx, func(tx *ent.Tx) error {
 		org, err := tx.Organization.Create().SetName(in.Organization).Save(ctx)
 		if err != nil {
 			return storeErr(err, "an organization named "+in.Organization+" exists already")
 		}
-		u, err := findOrCreateUser(ctx, tx, email, in.Name)
+		m, err := o.s.addMemberTx(ctx, tx, nil, org.ID, admin, true)
 		if err != nil {
 			return err
 		}
-		if err := tx.Membership.Create().SetUserID(u.ID).SetOrganizationID(org.ID).
-			SetRole(membership.RoleAdmin).Exec(ctx); err != nil {
-			return storeErr(err, "the user is a member already")
-		}
+		u := m.Edges.User
 		key, err := insertKey(ctx, tx, org.ID, &u.ID, "bootstrap", authz.ScopeAdmin, nil, secret)
 		if err != nil {
 			return storeErr(err, "that key is in use already")
@@ -81,6 +76,8 @@ func (o *Operator) Bootstrap(ctx context.Context, in BootstrapInput) (*Bootstrap
 	if err != nil {
 		return nil, err
 	}
+	// An existing user's key may now name the organization it acts in.
+	o.s.forgetPrincipals()
 	return &out, nil
 }
 
@@ -100,18 +97,6 @@ func (o *Operator) BootstrapIfEmpty(ctx context.Context, key string) (*Bootstrap
 		return nil, nil
 	}
 	return b, err
-}
-
-func findOrCreateUser(ctx context.Context, tx *ent.Tx, email, name string) (*ent.User, error) {
-	u, err := tx.User.Query().Where(user.Email(email)).Only(ctx)
-	switch {
-	case err == nil:
-		return u, nil
-	case !ent.IsNotFound(err):
-		return nil, unavailable(err)
-	}
-	u, err = tx.User.Create().SetEmail(email).SetName(name).Save(ctx)
-	return u, storeErr(err, "a user with that email exists already")
 }
 
 // CreateOrganization creates an empty organization.
@@ -137,6 +122,45 @@ func (o *Operator) Organizations(ctx context.Context) ([]*Organization, error) {
 		out[i] = organizationOf(org)
 	}
 	return out, nil
+}
+
+// Organization finds an organization by id or, failing that, by name, as
+// an operator names one on the command line.
+func (o *Operator) Organization(ctx context.Context, ref string) (*Organization, error) {
+	where := organization.Name(ref)
+	id, err := uuid.Parse(ref)
+	if err == nil {
+		where = organization.Or(organization.ID(id), where)
+	}
+	// Names are unique, so at most the one with the id and another with
+	// the name match.
+	orgs, err := o.s.client.Organization.Query().Where(where).Limit(2).All(ctx)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	for _, org := range orgs {
+		// The id wins over another organization named like it.
+		if org.ID == id {
+			return organizationOf(org), nil
+		}
+	}
+	if len(orgs) == 0 {
+		return nil, newError(CodeNotFound, "no organization has the id or name %q", ref)
+	}
+	return organizationOf(orgs[0]), nil
+}
+
+// OnlyOrganization is the organization when the database has exactly one,
+// else nil.
+func (o *Operator) OnlyOrganization(ctx context.Context) (*Organization, error) {
+	orgs, err := o.s.client.Organization.Query().Limit(2).All(ctx)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	if len(orgs) != 1 {
+		return nil, nil
+	}
+	return organizationOf(orgs[0]), nil
 }
 
 // CreateUser creates a user.
@@ -174,43 +198,27 @@ func (o *Operator) SetMemberRole(ctx context.Context, org uuid.UUID, email strin
 	if !validRole(role) {
 		return nil, errBadRole
 	}
-	id, err := o.memberID(ctx, org, email)
+	email, err := normalizeEmail(email)
 	if err != nil {
 		return nil, err
 	}
-	return o.s.setRole(ctx, nil, org, id, role)
+	return o.s.setRole(ctx, nil, org, memberWithEmail(email), role)
 }
 
 // RemoveMember takes the member with that email out of an organization
-// and revokes the member's keys made there; the last admin stays.
-func (o *Operator) RemoveMember(ctx context.Context, org uuid.UUID, email string) error {
-	id, err := o.memberID(ctx, org, email)
+// and revokes the member's keys made there; the last admin stays. It
+// returns the membership that was removed.
+func (o *Operator) RemoveMember(ctx context.Context, org uuid.UUID, email string) (*Member, error) {
+	email, err := normalizeEmail(email)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return o.s.removeMember(ctx, nil, org, id)
+	return o.s.removeMember(ctx, nil, org, memberWithEmail(email))
 }
 
 // Keys lists the keys of an organization, revoked ones too, newest first.
 func (o *Operator) Keys(ctx context.Context, org uuid.UUID, opts ListOptions) (*Page[Key], error) {
 	return o.s.listKeys(ctx, org, opts)
-}
-
-// memberID is the user id of the member of org with that email.
-func (o *Operator) memberID(ctx context.Context, org uuid.UUID, email string) (uuid.UUID, error) {
-	email, err := normalizeEmail(email)
-	if err != nil {
-		return uuid.Nil, err
-	}
-	m, err := o.s.client.Membership.Query().
-		Where(membership.OrganizationID(org), membership.HasUserWith(user.Email(email))).Only(ctx)
-	switch {
-	case ent.IsNotFound(err):
-		return uuid.Nil, newError(CodeNotFound, "%s is not a member of that organization", email)
-	case err != nil:
-		return uuid.Nil, unavailable(err)
-	}
-	return m.UserID, nil
 }
 
 // KeyInput describes a key to create: an organization key, or a user key
@@ -223,18 +231,29 @@ type KeyInput struct {
 	ExpiresAt    *time.Time
 }
 
+// operatorKeyName names an operator's organization key made without a name.
+const operatorKeyName = "operator"
+
 // CreateKey creates a key and returns its secret, shown once. The expiry,
-// when given, must be in the future.
+// when given, must be in the future. A key made without a name is named
+// after its owner: the user's email, else operatorKeyName.
 func (o *Operator) CreateKey(ctx context.Context, in KeyInput) (*CreatedKey, error) {
-	req := KeyRequest{Name: in.Name, Scope: in.Scope, ExpiresAt: in.ExpiresAt}
+	spec := keySpec{name: in.Name, scope: in.Scope, expiresAt: in.ExpiresAt}
 	if in.UserEmail != "" {
-		id, err := o.memberID(ctx, in.Organization, in.UserEmail)
+		email, err := normalizeEmail(in.UserEmail)
 		if err != nil {
 			return nil, err
 		}
-		req.UserID = &id
+		owner := memberWithEmail(email)
+		spec.owner = &owner
+		if spec.name == "" {
+			spec.name = email
+		}
 	}
-	return o.s.createKey(ctx, nil, in.Organization, req)
+	if spec.name == "" {
+		spec.name = operatorKeyName
+	}
+	return o.s.createKey(ctx, nil, in.Organization, spec)
 }
 
 // RevokeKey revokes a key of any organization; it stays stored for the

@@ -85,7 +85,7 @@ type timings struct {
 	engine   time.Duration
 }
 
-func (s *Service) startTimings(ctx context.Context) *timings {
+func startTimings(ctx context.Context) *timings {
 	return &timings{start: requestStart(ctx, time.Now())}
 }
 
@@ -122,7 +122,7 @@ func (s *Service) decodeData(raw json.RawMessage) (map[string]any, error) {
 // stored is read or written. Parse and evaluation errors are part of the
 // result, not errors.
 func (s *Service) RunRule(ctx context.Context, rule string, rawData json.RawMessage) (*RunResult, error) {
-	t := s.startTimings(ctx)
+	t := startTimings(ctx)
 	p, err := principalOf(ctx)
 	if err != nil {
 		return nil, err
@@ -131,7 +131,7 @@ func (s *Service) RunRule(ctx context.Context, rule string, rawData json.RawMess
 	if err != nil {
 		return nil, err
 	}
-	if err := s.authorize(ctx, p, authz.ActionRun, tenantResource(p)); err != nil {
+	if err := s.authorizeOnTenant(ctx, p, authz.ActionRun, authz.KindOrganization); err != nil {
 		return nil, err
 	}
 	began := time.Now()

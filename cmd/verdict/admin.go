@@ -91,12 +91,12 @@ func (a *admin) operator(ctx context.Context, w io.Writer, migrateFirst bool, fn
 	}
 	defer db.Close()
 	if migrateFirst {
-		m, err := migrate(ctx, db)
+		m, err := database.Migrate(ctx, db)
 		if err != nil {
 			return failuref("%s: %v", displayURL(dbURL), err)
 		}
 		if !a.json {
-			for _, name := range m.applied {
+			for _, name := range m.Applied {
 				fmt.Fprintf(w, "applied migration %s\n", name)
 			}
 		}
@@ -363,7 +363,7 @@ RFC 3339 time.`,
 	f.StringVar(&orgRef, "org", "", "the organization's id or name (required)")
 	f.StringVar(&userEmail, "user-email", "", "the member who owns the key; default an organization key")
 	f.StringVar(&scope, "scope", "", "view, edit, publish or admin (required)")
-	f.StringVar(&name, "name", "", "a name to tell the key apart in lists")
+	f.StringVar(&name, "name", "", "a name to tell the key apart in lists; default the owner's email, else \"operator\"")
 	f.StringVar(&expires, "expires", "", "when the key stops working, RFC 3339; default never")
 	cmd.MarkFlagRequired("org")
 	cmd.MarkFlagRequired("scope")
@@ -409,28 +409,17 @@ func displayEmail(email string) string {
 // findOrganization finds the organization an --org flag names, by id or by
 // name.
 func findOrganization(ctx context.Context, op *service.Operator, ref string) (*service.Organization, error) {
-	orgs, err := op.Organizations(ctx)
+	org, err := op.Organization(ctx, ref)
 	if err != nil {
 		return nil, failure(err)
 	}
-	id, idErr := uuid.Parse(ref)
-	for _, org := range orgs {
-		if idErr == nil && org.ID == id {
-			return org, nil
-		}
-	}
-	for _, org := range orgs {
-		if org.Name == ref {
-			return org, nil
-		}
-	}
-	return nil, failuref("no organization has the id or name %q", ref)
+	return org, nil
 }
 
 // everyPage gathers the items of every page of a list.
 func everyPage[T any](list func(service.ListOptions) (*service.Page[T], error)) ([]T, error) {
 	items := []T{}
-	o := service.ListOptions{Limit: 200}
+	o := service.ListOptions{Limit: service.MaxPageSize}
 	for {
 		page, err := list(o)
 		if err != nil {
@@ -552,15 +541,16 @@ organization's id or name.`,
 				if err != nil {
 					return err
 				}
-				if err := op.RemoveMember(cmd.Context(), org.ID, email); err != nil {
+				m, err := op.RemoveMember(cmd.Context(), org.ID, email)
+				if err != nil {
 					return failure(err)
 				}
 				return a.show(w, struct {
 					Organization *service.Organization `json:"organization"`
 					Email        string                `json:"email"`
 					Removed      bool                  `json:"removed"`
-				}{org, displayEmail(email), true}, func() {
-					fmt.Fprintf(w, "removed %s from %s (%s) and revoked their keys there\n", displayEmail(email), org.Name, org.ID)
+				}{org, m.User.Email, true}, func() {
+					fmt.Fprintf(w, "removed %s from %s (%s) and revoked their keys there\n", m.User.Email, org.Name, org.ID)
 				})
 			})
 		},

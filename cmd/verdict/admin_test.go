@@ -531,7 +531,7 @@ func TestAdminCommands(t *testing.T) {
 					}
 					k := after.keys[1]
 					if k.OrganizationID != acme.ID || k.OwnerKind != apikey.OwnerKindUser || k.UserID == nil || *k.UserID != bob.ID ||
-						k.Scope != apikey.ScopeEdit || k.Name != "" || k.ExpiresAt == nil || !k.ExpiresAt.Equal(expires) || k.RevokedAt != nil {
+						k.Scope != apikey.ScopeEdit || k.Name != "bob@acme.test" || k.ExpiresAt == nil || !k.ExpiresAt.Equal(expires) || k.RevokedAt != nil {
 						t.Errorf("stored %s", after.rows()[len(after.rows())-1])
 					}
 					secret := printedSecret(t, stdout, "")

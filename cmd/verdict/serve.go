@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/rest"
 	"github.com/verdict/verdict/service"
 )
@@ -107,9 +108,6 @@ func (cfg *serveConfig) check() error {
 	switch {
 	case cfg.logFormat != "text" && cfg.logFormat != "json":
 		return usageError("--log-format must be text or json, not %q", cfg.logFormat)
-	case cfg.bootstrapKey != "" && len(cfg.bootstrapKey) < service.MinKeyLength:
-		// Never echo the key itself.
-		return usageError("the bootstrap key (--bootstrap-key or $%s) must be at least %d characters", envBootstrapKey, service.MinKeyLength)
 	case cfg.authzTimeout < 0:
 		return usageError("--authz-timeout must not be negative")
 	case cfg.bodyLimit <= 0:
@@ -120,6 +118,14 @@ func (cfg *serveConfig) check() error {
 		return usageError("--shutdown-timeout must be positive")
 	case cfg.cacheSize < 1:
 		return usageError("--cache-size must be at least 1")
+	}
+	if cfg.bootstrapKey != "" {
+		// The same rule as `admin bootstrap --key`, checked before anything
+		// is opened.
+		var se *service.Error
+		if err := service.CheckOperatorKey(cfg.bootstrapKey); errors.As(err, &se) {
+			return usageError("the bootstrap key (--bootstrap-key or $%s): %s", envBootstrapKey, se.Message)
+		}
 	}
 	return nil
 }
@@ -171,11 +177,11 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 			return err
 		}
 	} else {
-		m, err := migrate(ctx, db)
+		m, err := database.Migrate(ctx, db)
 		if err != nil {
 			return failuref("%s: %v", displayURL(dbURL), err)
 		}
-		log.Info("database migrated", "database", displayURL(dbURL), "applied", m.applied, "version", m.version)
+		log.Info("database migrated", "database", displayURL(dbURL), "applied", m.Applied, "version", m.Version)
 	}
 
 	reg := prometheus.NewRegistry()
@@ -298,8 +304,8 @@ const tryRunBody = `{"rule": "A **Person** gets senior_discount if the __age__ o
 // before.
 func printKeyHint(ctx context.Context, w io.Writer, op *service.Operator) {
 	org := "ORG"
-	if orgs, err := op.Organizations(ctx); err == nil && len(orgs) == 1 {
-		org = shellQuote(orgs[0].Name)
+	if only, err := op.OnlyOrganization(ctx); err == nil && only != nil {
+		org = shellQuote(only.Name)
 	}
 	fmt.Fprintf(w, "To create an API key (against the same database):\n\n    verdict admin key create --org %s --scope admin [--user-email EMAIL]\n\n", org)
 }
