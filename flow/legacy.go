@@ -54,11 +54,7 @@ func (f *flattener) add(v any, where string) {
 	onTrue := f.r.children(m, "onTrue", where)
 	onFalse := f.r.children(m, "onFalse", where)
 	n.OnTrue, n.OnFalse = childIDs(onTrue), childIDs(onFalse)
-	if n.Type == TypeCustom {
-		// The reference continues after a custom node with both lists.
-		n.Next = append(n.OnTrue, n.OnFalse...)
-		n.OnTrue, n.OnFalse = nil, nil
-	}
+	n.customBranches()
 	if i, dup := f.seen[id]; !dup || !reflect.DeepEqual(f.d.Nodes[i], n) {
 		if id != "" && !dup {
 			f.seen[id] = len(f.d.Nodes)
@@ -131,26 +127,19 @@ type edge struct {
 	branch   bool
 }
 
+// edgeForm is how a legacy form writes its edges: the member names, and
+// what messages add after an edge's index to name its list.
+type edgeForm struct {
+	from, to, branch string
+	in               string
+}
+
 // graph converts the UI's graph (§3.1): nodes with labels and positions,
 // edges with source handles "true" and "false".
 func (r *reader) graph(obj map[string]any) *Definition {
 	d := &Definition{FormatVersion: 1}
 	d.Nodes = r.graphNodes(obj["nodes"], "nodes")
-	var edges []edge
-	for i, v := range r.list(obj["edges"], "edges") {
-		where := fmt.Sprintf("edge at index %d", i)
-		m, ok := v.(map[string]any)
-		if !ok {
-			r.errorf("%s must be an object", where)
-			continue
-		}
-		e := edge{from: r.str(m, "source", where), to: r.str(m, "target", where)}
-		if branch, ok := handle(m["sourceHandle"]); ok {
-			e.branch = branch
-			edges = append(edges, e)
-		}
-	}
-	connect(d.Nodes, edges)
+	connect(d.Nodes, r.edges(obj["edges"], "edges", edgeForm{from: "source", to: "target", branch: "sourceHandle"}))
 	return d
 }
 
@@ -159,23 +148,29 @@ func (r *reader) graph(obj map[string]any) *Definition {
 func (r *reader) flat(flow map[string]any, metadata any) *Definition {
 	d := &Definition{FormatVersion: 1}
 	d.Nodes = r.graphNodes(flow["nodes"], "flow.nodes")
+	connect(d.Nodes, r.edges(flow["edges"], "flow.edges", edgeForm{from: "from", to: "to", branch: "condition", in: " of flow.edges"}))
+	d.Metadata = r.metadata(metadata)
+	return d
+}
+
+// edges reads the true and false edges of a legacy edge list; what names
+// the list in messages.
+func (r *reader) edges(v any, what string, form edgeForm) []edge {
 	var edges []edge
-	for i, v := range r.list(flow["edges"], "flow.edges") {
-		where := fmt.Sprintf("edge at index %d of flow.edges", i)
-		m, ok := v.(map[string]any)
+	for i, x := range r.list(v, what) {
+		where := fmt.Sprintf("edge at index %d%s", i, form.in)
+		m, ok := x.(map[string]any)
 		if !ok {
 			r.errorf("%s must be an object", where)
 			continue
 		}
-		e := edge{from: r.str(m, "from", where), to: r.str(m, "to", where)}
-		if branch, ok := handle(m["condition"]); ok {
+		e := edge{from: r.str(m, form.from, where), to: r.str(m, form.to, where)}
+		if branch, ok := handle(m[form.branch]); ok {
 			e.branch = branch
 			edges = append(edges, e)
 		}
 	}
-	connect(d.Nodes, edges)
-	d.Metadata = r.metadata(metadata)
-	return d
+	return edges
 }
 
 func (r *reader) list(v any, what string) []any {
@@ -253,9 +248,15 @@ func connect(nodes []Node, edges []edge) {
 		if t.onFalse != "" {
 			n.OnFalse = []string{t.onFalse}
 		}
-		if n.Type == TypeCustom {
-			n.Next = append(n.OnTrue, n.OnFalse...)
-			n.OnTrue, n.OnFalse = nil, nil
-		}
+		n.customBranches()
+	}
+}
+
+// customBranches moves a legacy custom node's onTrue and onFalse to its
+// next list: the reference continues after a custom node with both.
+func (n *Node) customBranches() {
+	if n.Type == TypeCustom {
+		n.Next = append(n.OnTrue, n.OnFalse...)
+		n.OnTrue, n.OnFalse = nil, nil
 	}
 }

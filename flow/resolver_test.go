@@ -34,11 +34,11 @@ func newFakeResolver(t testing.TB) *fakeResolver {
 	}
 	for id, src := range map[string]string{"P-AGE": ruleAge, "P-INCOME": ruleIncome, "P-BROKEN": ruleBroken} {
 		var e engine.Engine
-		prog, err := e.Compile(src)
-		if err != nil && id != "P-BROKEN" {
-			t.Fatalf("compile %s: %v", id, err)
+		rp := CompilePolicy(&e, src)
+		if rp.Program == nil && id != "P-BROKEN" {
+			t.Fatalf("compile %s: %v", id, rp.ParseErrors)
 		}
-		f.records[id] = &ResolvedPolicy{Program: prog, ParseError: err, Rule: src, Lines: engine.Lines(src)}
+		f.records[id] = rp
 	}
 	return f
 }

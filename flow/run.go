@@ -10,12 +10,45 @@ import (
 	"github.com/verdict/verdict/engine"
 )
 
-// ResolvedPolicy is what a resolver hands back for a node's policy.
+// ResolvedPolicy is a stored policy's rule text ready to run: what a
+// resolver hands back for a node's policy, and what a stored policy run
+// evaluates. It does not change once compiled, so one value serves every
+// run of its text.
 type ResolvedPolicy struct {
-	Program    *engine.Program // nil when the rule text does not parse
-	ParseError error           // the engine.ParseErrors when Program is nil
-	Rule       string          // the stored rule text
-	Lines      []string        // the response's "rule": one entry per stored line (engine.Lines)
+	Program     *engine.Program    // nil when the rule text does not parse
+	ParseErrors engine.ParseErrors // why Program is nil
+	Rule        string             // the stored rule text
+	Lines       []string           // the response's "rule": one entry per stored line (engine.Lines)
+}
+
+// CompilePolicy compiles a stored rule text. Drafts may be saved
+// unparseable, so a text that does not parse gives a policy that answers
+// every run with its parse errors.
+func CompilePolicy(eng *engine.Engine, rule string) *ResolvedPolicy {
+	p := &ResolvedPolicy{Rule: rule, Lines: engine.Lines(rule)}
+	prog, err := eng.Compile(rule)
+	if err != nil {
+		// Compile fails with nothing but parse errors.
+		p.ParseErrors = err.(engine.ParseErrors)
+		return p
+	}
+	p.Program = prog
+	return p
+}
+
+// Evaluate runs the policy on data, echoing input as the result's data.
+// It evaluates into res, reusing its memory, when res is not nil and the
+// text parses; otherwise into a new result.
+func (p *ResolvedPolicy) Evaluate(res *engine.Result, data map[string]any, input any) *engine.Result {
+	if p.Program == nil {
+		return engine.ParseFailure(p.Rule, p.ParseErrors, input, p.Lines)
+	}
+	if res == nil {
+		res = new(engine.Result)
+	}
+	p.Program.EvaluateInto(res, data)
+	res.Rule, res.Data = p.Lines, input
+	return res
 }
 
 // PolicyResolver finds the compiled policy a node refers to, within what
@@ -66,16 +99,29 @@ type Plan struct {
 // valid, a *DefinitionError lists every problem. The plan reads d's nodes
 // as it runs, so d must not change afterwards.
 func Prepare(d *Definition) (*Plan, error) {
+	problems, p := Check(d, StageRun)
+	if p == nil {
+		return nil, &DefinitionError{Details: problems.Errors}
+	}
+	return p, nil
+}
+
+// Check validates d for stage, like Validate, and returns its plan when d
+// is valid for running (like Prepare), else nil: a caller that needs both
+// validates once. Every error of StageRun is one of the other stages too,
+// so a definition without errors for its stage always has a plan.
+func Check(d *Definition, stage Stage) (Problems, *Plan) {
 	if d == nil {
 		d = &Definition{}
 	}
 	p := &Plan{g: newGraph(d)}
-	if problems := p.g.validate(StageRun); len(problems.Errors) > 0 {
-		return nil, &DefinitionError{Details: problems.Errors}
+	problems := p.g.validate(stage)
+	if len(problems.Errors) > 0 && (stage == StageRun || len(p.g.validate(StageRun).Errors) > 0) {
+		return problems, nil
 	}
 	// Validation leaves exactly one root: the start node.
 	p.start = p.g.roots[0]
-	return p, nil
+	return problems, p
 }
 
 // children are the nodes node i's onTrue, onFalse and next lists lead to.
@@ -204,10 +250,7 @@ func (r *runner) policy(i int, n *Node) (value, error) {
 	}
 
 	evalStart := time.Now()
-	resp, err := r.evaluate(rp)
-	if err != nil {
-		return value{}, fmt.Errorf("flow: policy %q of node %q: %w", n.Policy.String(), n.ID, err)
-	}
+	resp := rp.Evaluate(nil, r.data, r.input)
 	r.respond(n, resp, NodeExecution{
 		Database: Nanos(database),
 		Engine:   Nanos(time.Since(evalStart)),
@@ -227,25 +270,6 @@ func (r *runner) policy(i int, n *Node) (value, error) {
 		return r.branch(value{b: true}, onTrue)
 	}
 	return r.branch(value{}, onFalse)
-}
-
-// evaluate runs a resolved policy the way a stored policy run does.
-func (r *runner) evaluate(rp *ResolvedPolicy) (*engine.Result, error) {
-	lines := rp.Lines
-	if lines == nil {
-		lines = engine.Lines(rp.Rule)
-	}
-	if rp.Program == nil {
-		var errs engine.ParseErrors
-		if !errors.As(rp.ParseError, &errs) || len(errs) == 0 {
-			return nil, errors.New("neither a program nor parse errors")
-		}
-		return engine.ParseFailure(rp.Rule, errs, r.input, lines), nil
-	}
-	res := rp.Program.Evaluate(r.data)
-	res.Rule = lines
-	res.Data = r.input
-	return res, nil
 }
 
 // branch runs the children of a taken branch in order; the last child's

@@ -258,8 +258,8 @@ func TestRunRespondsToAPolicyThatDoesNotParseLikeAStoredRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var errs engine.ParseErrors
-	if !errors.As(newFakeResolver(t).records["P-BROKEN"].ParseError, &errs) {
+	errs := newFakeResolver(t).records["P-BROKEN"].ParseErrors
+	if len(errs) == 0 {
 		t.Fatal("P-BROKEN parses")
 	}
 	want := engine.ParseFailure(ruleBroken, errs, json.RawMessage(input), []string{ruleBroken})
@@ -573,5 +573,32 @@ func assertJSON(t *testing.T, v any, want string) {
 	}
 	if !reflect.DeepEqual(g, w) {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+func TestAResolvedPolicyEvaluatesIntoTheResultItIsGiven(t *testing.T) {
+	var e engine.Engine
+	rp := CompilePolicy(&e, ruleAge)
+	input := json.RawMessage(`{"applicant": {"age": 20}}`)
+	data, err := engine.DecodeData(input, engine.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := rp.Evaluate(nil, data, input)
+	reused := new(engine.Result)
+	if got := rp.Evaluate(reused, data, input); got != reused || !reflect.DeepEqual(got, fresh) {
+		t.Errorf("evaluated into %p, given %p; %+v, want %+v", got, reused, got, fresh)
+	}
+	if !fresh.Result || !reflect.DeepEqual(fresh.Rule, []string{ruleAge}) || !reflect.DeepEqual(fresh.Data, input) {
+		t.Errorf("result %+v", fresh)
+	}
+
+	broken := CompilePolicy(&e, ruleBroken)
+	if broken.Program != nil || len(broken.ParseErrors) == 0 {
+		t.Fatalf("%q compiled: %+v", ruleBroken, broken)
+	}
+	want := engine.ParseFailure(ruleBroken, broken.ParseErrors, input, []string{ruleBroken})
+	if got := broken.Evaluate(new(engine.Result), data, input); !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %+v\nwant %+v", got, want)
 	}
 }

@@ -204,3 +204,36 @@ func TestPolicyRefsListsStartAndPolicyNodesInOrder(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckGivesTheStagesProblemsAndAPlanWhenTheDefinitionCanRun(t *testing.T) {
+	unreachable := Node{ID: "lost", Type: "return"} // no returnValue, and nothing leads to it
+	cycle := fx1()
+	cycle.Nodes[1] = Node{ID: "t", Type: "policy", Policy: &PolicyRef{ID: "P-AGE"}, OnTrue: []string{"t"}, OnFalse: []string{"f"}}
+	for _, tc := range []struct {
+		name    string
+		d       *Definition
+		stage   Stage
+		runs    bool
+		invalid bool
+	}{
+		{"a valid flow at publish", fx2(), StagePublish, true, false},
+		{"a valid flow at run", fx1(), StageRun, true, false},
+		{"an unreachable broken node at save", withNodes(fx1(), unreachable), StageSave, true, true},
+		{"an unreachable broken node at publish", withNodes(fx1(), unreachable), StagePublish, true, true},
+		{"a cycle at save", cycle, StageSave, false, true},
+		{"a cycle at run", cycle, StageRun, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			problems, plan := Check(tc.d, tc.stage)
+			if want := Validate(tc.d, tc.stage); !reflect.DeepEqual(problems, want) {
+				t.Errorf("problems %+v, Validate gives %+v", problems, want)
+			}
+			if (len(problems.Errors) > 0) != tc.invalid {
+				t.Errorf("errors %v", problems.Errors)
+			}
+			if _, err := Prepare(tc.d); (plan != nil) != tc.runs || (err == nil) != tc.runs {
+				t.Errorf("plan %v, Prepare's error %v, want a plan: %v", plan != nil, err, tc.runs)
+			}
+		})
+	}
+}

@@ -78,15 +78,11 @@ func (r *mutationResolver) RunFlowVersion(ctx context.Context, flowID uuid.UUID,
 // TestFlow hands the definition and data to the service as JSON text, as
 // POST /flow/test does.
 func (r *mutationResolver) TestFlow(ctx context.Context, definition any, data any) (*model.FlowRunResult, error) {
-	def, err := model.Definition(definition)
+	in, err := model.FlowTest(definition, data)
 	if err != nil {
 		return nil, err
 	}
-	raw, err := json.Marshal(data)
-	if err != nil {
-		return nil, service.Invalid("data is not JSON: %v", err)
-	}
-	res, err := r.svc.TestFlow(ctx, def, raw)
+	res, err := r.svc.TestFlow(ctx, in)
 	if err != nil {
 		return nil, err
 	}
@@ -101,12 +97,12 @@ func (r *queryResolver) FlowVersions(ctx context.Context, id uuid.UUID) (*servic
 	return r.svc.FlowVersions(ctx, id)
 }
 
-func (r *queryResolver) Flows(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.SummaryConnection, error) {
+func (r *queryResolver) Flows(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[service.Summary], error) {
 	o := listOptions(ctx, first, after, query)
 	o.GroupID = groupID
 	page, err := r.svc.Flows(ctx, o)
 	if err != nil {
 		return nil, err
 	}
-	return model.NewSummaryConnection(page), nil
+	return model.NewConnection(page), nil
 }

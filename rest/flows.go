@@ -30,10 +30,8 @@ type flowUpdate struct {
 	Tests       json.RawMessage `json:"tests"`
 }
 
-// flowTestRequest is the body of POST /flow/test (flows.md §8.2): the
-// definition as definition, else as flow (an object, or YAML or JSON
-// text), else as a UI graph (nodes and edges); the input as data, or
-// testData as the UI names it.
+// flowTestRequest is the body of POST /flow/test: the members the service
+// picks the definition and the input from (service.FlowTestInput).
 type flowTestRequest struct {
 	Definition json.RawMessage `json:"definition"`
 	Flow       json.RawMessage `json:"flow"`
@@ -135,48 +133,6 @@ func (s *server) testFlow(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	definition, err := req.definition()
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	data := req.Data
-	if !given(data) && given(req.TestData) {
-		data = req.TestData
-	}
-	if !given(data) {
-		s.writeError(w, r, invalid("data is required: the JSON object to run the flow on"))
-		return
-	}
-	res, err := s.svc.TestFlow(r.Context(), definition, data)
+	res, err := s.svc.TestFlow(r.Context(), service.FlowTestInput(req))
 	s.reply(w, r, http.StatusOK, res, err)
-}
-
-// definition picks the definition by flows.md §8.2's precedence.
-func (req *flowTestRequest) definition() (json.RawMessage, error) {
-	switch {
-	case given(req.Definition):
-		if req.Definition[0] != '{' {
-			return nil, invalid("definition must be a JSON object: a flow definition")
-		}
-		return req.Definition, nil
-	case given(req.Flow):
-		if c := req.Flow[0]; c != '{' && c != '"' {
-			return nil, invalid("flow must be a JSON object or a string of YAML or JSON")
-		}
-		return req.Flow, nil
-	case given(req.Nodes) || given(req.Edges):
-		if !given(req.Nodes) || !given(req.Edges) {
-			return nil, invalid("a flow graph needs both nodes and edges")
-		}
-		graph, err := json.Marshal(struct {
-			Nodes json.RawMessage `json:"nodes"`
-			Edges json.RawMessage `json:"edges"`
-		}{req.Nodes, req.Edges})
-		if err != nil {
-			return nil, invalid("nodes and edges are not valid JSON: %v", err)
-		}
-		return graph, nil
-	}
-	return nil, invalid("a definition is required: definition, flow, or nodes and edges")
 }

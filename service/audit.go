@@ -76,8 +76,12 @@ func (l *executionLog) add(ev event) { l.events <- ev }
 func (l *executionLog) run() {
 	defer close(l.done)
 	batch := make([]event, 0, executionBatch)
-	ticker := time.NewTicker(executionInterval)
-	defer ticker.Stop()
+	// The timer runs only while a batch waits, so that an idle service
+	// does not wake every interval; due is nil while it is stopped.
+	timer := time.NewTimer(executionInterval)
+	timer.Stop()
+	defer timer.Stop()
+	var due <-chan time.Time
 	for {
 		select {
 		case ev, ok := <-l.events:
@@ -86,10 +90,17 @@ func (l *executionLog) run() {
 				return
 			}
 			batch = append(batch, ev)
-			if len(batch) == executionBatch {
+			switch {
+			case len(batch) == executionBatch:
 				batch = l.flush(batch)
+				timer.Stop()
+				due = nil
+			case due == nil:
+				timer.Reset(executionInterval)
+				due = timer.C
 			}
-		case <-ticker.C:
+		case <-due:
+			due = nil
 			batch = l.flush(batch)
 		}
 	}
@@ -103,13 +114,11 @@ func (l *executionLog) flush(batch []event) []event {
 	for i := range batch {
 		builders[i] = batch[i].create(l.client.AuditEvent)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
 	// A failed batch is retried once, then logged event by event so that
 	// nothing disappears silently.
-	err := l.client.AuditEvent.CreateBulk(builders...).Exec(ctx)
+	err := l.store(builders)
 	if err != nil {
-		err = l.client.AuditEvent.CreateBulk(builders...).Exec(ctx)
+		err = l.store(builders)
 	}
 	if err != nil {
 		for _, ev := range batch {
@@ -118,6 +127,14 @@ func (l *executionLog) flush(batch []event) []event {
 		}
 	}
 	return batch[:0]
+}
+
+// store writes one batch, with a time limit of its own: a retry does not
+// inherit the time a failed attempt used up.
+func (l *executionLog) store(builders []*ent.AuditEventCreate) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return l.client.AuditEvent.CreateBulk(builders...).Exec(ctx)
 }
 
 // close stops accepting events and waits until every buffered one is stored.

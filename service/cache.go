@@ -1,6 +1,9 @@
 package service
 
 import (
+	"context"
+	"encoding/json"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -9,46 +12,56 @@ import (
 	"github.com/hashicorp/golang-lru/v2/expirable"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/verdict/verdict/engine"
+	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/flow"
 )
-
-// compiled is a record's rule text ready to run: a program, or the parse
-// errors it has (drafts may be saved unparseable), and its `rule` lines.
-type compiled struct {
-	program  *engine.Program
-	parseErr engine.ParseErrors
-	lines    []string
-}
 
 type programKey struct {
 	record   uuid.UUID
 	revision int
 }
 
-// runCache keeps what runs read: bases, records and compiled programs.
-// Compiled programs are keyed by record id and revision, which never
-// change together, so they stay valid until evicted. What can change (a
-// base's latest version, its draft, its deletion; a draft's content) is
-// dropped by forget when this instance changes it, and expires after
-// ResolutionTTL so that changes made by other instances are seen within
-// that time.
+func revisionOf(r *ent.Record) programKey {
+	return programKey{record: r.ID, revision: r.Revision}
+}
+
+// cachedBase is a base with the resource the authorizer is asked about,
+// built once rather than on every run.
+type cachedBase struct {
+	base     *ent.Base
+	resource authz.Resource
+}
+
+// runCache keeps what runs read: bases, records, compiled programs and
+// parsed flow definitions. Programs and flows are keyed by record id and
+// revision, which never change together, so they stay valid until
+// evicted. What can change (a base's latest version, its draft, its
+// deletion; a draft's content) is dropped by forget when this instance
+// changes it, and expires after ResolutionTTL so that changes made by
+// other instances are seen within that time.
 //
 // A read that raced with a change must not put stale data back: every
 // change bumps a generation, and a read only fills the cache when the
 // generation it started under is still current.
 type runCache struct {
-	bases      *expirable.LRU[uuid.UUID, *ent.Base]
+	bases      *expirable.LRU[uuid.UUID, *cachedBase]
 	records    *expirable.LRU[uuid.UUID, *ent.Record]
-	programs   *lru.Cache[programKey, *compiled]
+	programs   *lru.Cache[programKey, *flow.ResolvedPolicy]
+	flows      *lru.Cache[programKey, *parsedFlow]
 	generation atomic.Uint64
-	// lookups also counts the service's flow definition and principal
-	// caches, by cache and result (hit, miss).
-	lookups *prometheus.CounterVec
+	// lookups counts these caches and the service's principal cache, by
+	// cache and result, with the counters resolved once.
+	lookups map[string]lookupCounters
+}
+
+type lookupCounters struct {
+	hit, miss prometheus.Counter
 }
 
 // DefaultCacheSize is the number of compiled programs kept when Config
-// leaves it unset; bases and records are kept in the same number.
+// leaves it unset; bases, records and flow definitions are kept in the
+// same number.
 const DefaultCacheSize = 10000
 
 // ResolutionTTL bounds how long a run may use a base or record read from
@@ -59,20 +72,25 @@ func newRunCache(size int, reg prometheus.Registerer) (*runCache, error) {
 	if size <= 0 {
 		size = DefaultCacheSize
 	}
-	c := &runCache{
-		lookups: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "verdict_cache_lookups_total",
-			Help: "Run cache lookups by cache (base, record, program, definition, principal) and result (hit, miss).",
-		}, []string{"cache", "result"}),
+	vec := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "verdict_cache_lookups_total",
+		Help: "Run cache lookups by cache (base, record, program, definition, principal) and result (hit, miss).",
+	}, []string{"cache", "result"})
+	c := &runCache{lookups: map[string]lookupCounters{}}
+	for _, name := range []string{"base", "record", "program", "definition", "principal"} {
+		c.lookups[name] = lookupCounters{hit: vec.WithLabelValues(name, "hit"), miss: vec.WithLabelValues(name, "miss")}
 	}
-	c.bases = expirable.NewLRU[uuid.UUID, *ent.Base](size, nil, ResolutionTTL)
+	c.bases = expirable.NewLRU[uuid.UUID, *cachedBase](size, nil, ResolutionTTL)
 	c.records = expirable.NewLRU[uuid.UUID, *ent.Record](size, nil, ResolutionTTL)
 	var err error
-	if c.programs, err = lru.New[programKey, *compiled](size); err != nil {
+	if c.programs, err = lru.New[programKey, *flow.ResolvedPolicy](size); err != nil {
+		return nil, err
+	}
+	if c.flows, err = lru.New[programKey, *parsedFlow](size); err != nil {
 		return nil, err
 	}
 	if reg != nil {
-		if err := reg.Register(c.lookups); err != nil {
+		if err := reg.Register(vec); err != nil {
 			return nil, err
 		}
 	}
@@ -80,11 +98,11 @@ func newRunCache(size int, reg prometheus.Registerer) (*runCache, error) {
 }
 
 func (c *runCache) count(cache string, hit bool) {
-	result := "miss"
 	if hit {
-		result = "hit"
+		c.lookups[cache].hit.Inc()
+	} else {
+		c.lookups[cache].miss.Inc()
 	}
-	c.lookups.WithLabelValues(cache, result).Inc()
 }
 
 // forget drops what a change to a base (and one of its records) made stale.
@@ -96,13 +114,127 @@ func (s *Service) forget(baseID, recordID uuid.UUID) {
 	}
 }
 
-func compile(eng *engine.Engine, rule string) *compiled {
-	c := &compiled{lines: engine.Lines(rule)}
-	prog, err := eng.Compile(rule)
+// cached reads what can change through one of the expiring caches; see
+// runCache for why a read that raced with a change does not fill it.
+func cached[V any](ctx context.Context, s *Service, t *timings, c *expirable.LRU[uuid.UUID, V], name string,
+	id uuid.UUID, load func(context.Context, uuid.UUID) (V, error)) (V, error) {
+	if v, ok := c.Get(id); ok {
+		s.cache.count(name, true)
+		return v, nil
+	}
+	s.cache.count(name, false)
+	gen := s.cache.generation.Load()
+	began := time.Now()
+	v, err := load(ctx, id)
+	t.database += time.Since(began)
+	if err == nil && s.cache.generation.Load() == gen {
+		c.Add(id, v)
+	}
+	return v, err
+}
+
+func (s *Service) cachedBase(ctx context.Context, t *timings, id uuid.UUID) (*cachedBase, error) {
+	return cached(ctx, s, t, s.cache.bases, "base", id, s.loadBase)
+}
+
+func (s *Service) loadBase(ctx context.Context, id uuid.UUID) (*cachedBase, error) {
+	b, err := s.client.Base.Get(ctx, id)
 	if err != nil {
-		c.parseErr = err.(engine.ParseErrors)
+		return nil, err
+	}
+	return &cachedBase{base: b, resource: resourceOf(b)}, nil
+}
+
+func (s *Service) cachedRecord(ctx context.Context, t *timings, id uuid.UUID) (*ent.Record, error) {
+	return cached(ctx, s, t, s.cache.records, "record", id, s.client.Record.Get)
+}
+
+// program compiles a record's rule text once per revision.
+func (s *Service) program(r *ent.Record) *flow.ResolvedPolicy {
+	key := revisionOf(r)
+	if c, ok := s.cache.programs.Get(key); ok {
+		s.cache.count("program", true)
 		return c
 	}
-	c.program = prog
+	s.cache.count("program", false)
+	c := flow.CompilePolicy(&s.engine, r.Rule)
+	s.cache.programs.Add(key, c)
 	return c
+}
+
+// parsedFlow is a stored definition decoded once per revision: what reads
+// show and what runs execute.
+type parsedFlow struct {
+	// definition is nil when the stored text does not decode; parseErr
+	// says why.
+	definition *flow.Definition
+	parseErr   error
+	// normalized is the definition in the form it was stored in.
+	// PostgreSQL keeps JSON as jsonb, which reorders and respaces members,
+	// so the stored text alone would read differently by database.
+	normalized json.RawMessage
+
+	// The plan is prepared at the first run, or handed over by the publish
+	// gate that validated the definition already.
+	prepared sync.Once
+	plan     *flow.Plan
+	planErr  error
+}
+
+// newParsedFlow is the entry of a definition decoded from stored, or given
+// already decoded with its normalized form.
+func newParsedFlow(d *flow.Definition, normalized json.RawMessage) *parsedFlow {
+	return &parsedFlow{definition: d, normalized: normalized}
+}
+
+func parseStored(stored json.RawMessage) *parsedFlow {
+	d, err := parseDefinition(stored)
+	if err != nil {
+		return &parsedFlow{parseErr: err, normalized: stored}
+	}
+	normalized, err := json.Marshal(d)
+	if err != nil {
+		return &parsedFlow{parseErr: internal(err), normalized: stored}
+	}
+	return newParsedFlow(d, normalized)
+}
+
+// runPlan is the definition ready to run, or why it cannot run.
+func (f *parsedFlow) runPlan() (*flow.Plan, error) {
+	f.prepared.Do(func() {
+		if f.definition == nil {
+			f.planErr = f.parseErr
+			return
+		}
+		if f.plan, f.planErr = flow.Prepare(f.definition); f.planErr != nil {
+			f.planErr = definitionError(f.planErr)
+		}
+	})
+	return f.plan, f.planErr
+}
+
+// usePlan hands over a plan prepared from the same definition.
+func (f *parsedFlow) usePlan(p *flow.Plan) {
+	f.prepared.Do(func() { f.plan = p })
+}
+
+// flow decodes a record's definition once per revision.
+func (s *Service) flow(r *ent.Record) *parsedFlow {
+	key := revisionOf(r)
+	if f, ok := s.cache.flows.Get(key); ok {
+		s.cache.count("definition", true)
+		return f
+	}
+	s.cache.count("definition", false)
+	f := parseStored(r.Definition)
+	s.cache.flows.Add(key, f)
+	return f
+}
+
+// rememberFlow caches what a change stored as a record's definition, which
+// the change decoded already.
+func (s *Service) rememberFlow(r *ent.Record, f *parsedFlow) {
+	if f != nil {
+		s.cache.flows.Add(revisionOf(r), f)
+	}
 }

@@ -1,20 +1,20 @@
 package service
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
-	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/engine"
-	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/flow"
 )
@@ -35,7 +35,7 @@ func (s *Service) RunFlowVersion(ctx context.Context, recordID uuid.UUID, data j
 }
 
 func (s *Service) runFlow(ctx context.Context, baseID, recordID uuid.UUID, rawData json.RawMessage) (*FlowResult, error) {
-	t := s.startTimings(ctx)
+	t := startTimings(ctx)
 	p, err := principalOf(ctx)
 	if err != nil {
 		return nil, err
@@ -48,7 +48,7 @@ func (s *Service) runFlow(ctx context.Context, baseID, recordID uuid.UUID, rawDa
 	if err != nil {
 		return nil, err
 	}
-	plan, err := s.flowPlan(target.record)
+	plan, err := s.flow(target.record).runPlan()
 	if err != nil {
 		return nil, err
 	}
@@ -56,21 +56,102 @@ func (s *Service) runFlow(ctx context.Context, baseID, recordID uuid.UUID, rawDa
 	if err != nil {
 		return nil, err
 	}
-	s.recordExecution(p, target, res.Result, nil, res.Errors, time.Since(t.start))
+	details := executionDetails(target, res.Result, time.Since(t.start))
+	if len(res.Errors) > 0 {
+		// A copy: the event is stored after the caller has the result.
+		details["errors"] = slices.Clone(res.Errors)
+	}
+	s.recordExecution(p, target, details)
 	return res, nil
+}
+
+// FlowTestInput is what POST /flow/test and the testFlow mutation run
+// (flows.md §8.2): the definition as Definition (an object, in any form),
+// else as Flow (an object, or a string of YAML or JSON), else as a UI
+// graph (Nodes and Edges); the input as Data, else TestData, as the UI
+// names it. A member that is absent or JSON null is not given.
+type FlowTestInput struct {
+	Definition json.RawMessage
+	Flow       json.RawMessage
+	Nodes      json.RawMessage
+	Edges      json.RawMessage
+	Data       json.RawMessage
+	TestData   json.RawMessage
+}
+
+// given says whether a member was sent with a value: encoding/json leaves
+// an absent json.RawMessage nil and keeps null as the text null.
+func given(raw json.RawMessage) bool {
+	return raw != nil && string(raw) != "null"
+}
+
+// definition picks the definition by §8.2's precedence. A member of the
+// wrong JSON type is a malformed request, refused like any other (without
+// the details of an invalid definition); what a member of the right type
+// holds is for flow.Parse to judge.
+func (in *FlowTestInput) definition() (json.RawMessage, error) {
+	switch {
+	case given(in.Definition):
+		if jsonKind(in.Definition) != '{' {
+			return nil, Invalid("definition must be a JSON object: a flow definition")
+		}
+		return in.Definition, nil
+	case given(in.Flow):
+		if k := jsonKind(in.Flow); k != '{' && k != '"' {
+			return nil, Invalid("flow must be a JSON object or a string of YAML or JSON")
+		}
+		return in.Flow, nil
+	case given(in.Nodes) || given(in.Edges):
+		if !given(in.Nodes) || !given(in.Edges) {
+			return nil, Invalid("a flow graph needs both nodes and edges")
+		}
+		graph, err := json.Marshal(struct {
+			Nodes json.RawMessage `json:"nodes"`
+			Edges json.RawMessage `json:"edges"`
+		}{in.Nodes, in.Edges})
+		if err != nil {
+			return nil, Invalid("nodes and edges are not valid JSON: %v", err)
+		}
+		return graph, nil
+	}
+	return nil, Invalid("a definition is required: definition, flow, or nodes and edges")
+}
+
+// jsonKind is the first character of a JSON value: '{' for an object, '"'
+// for a string.
+func jsonKind(raw json.RawMessage) byte {
+	if raw = bytes.TrimSpace(raw); len(raw) == 0 {
+		return 0
+	}
+	return raw[0]
+}
+
+func (in *FlowTestInput) data() (json.RawMessage, error) {
+	switch {
+	case given(in.Data):
+		return in.Data, nil
+	case given(in.TestData):
+		return in.TestData, nil
+	}
+	return nil, Invalid("data is required: the JSON object to run the flow on")
 }
 
 // TestFlow runs a definition given in the request (POST /flow/test):
 // nothing is stored and no event is recorded. It is an authoring tool, so
 // it takes the permission to create a flow, which viewers and auditors
 // lack.
-func (s *Service) TestFlow(ctx context.Context, definition, rawData json.RawMessage) (*FlowResult, error) {
+func (s *Service) TestFlow(ctx context.Context, in FlowTestInput) (*FlowResult, error) {
 	p, err := principalOf(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if definition == nil {
-		return nil, Invalid("definition is required")
+	definition, err := in.definition()
+	if err != nil {
+		return nil, err
+	}
+	rawData, err := in.data()
+	if err != nil {
+		return nil, err
 	}
 	data, err := s.decodeData(rawData)
 	if err != nil {
@@ -79,9 +160,13 @@ func (s *Service) TestFlow(ctx context.Context, definition, rawData json.RawMess
 	if err := s.authorize(ctx, p, authz.ActionCreate, newBaseResource(p, base.KindFlow)); err != nil {
 		return nil, err
 	}
-	plan, err := prepareDefinition(definition)
+	d, err := parseDefinition(definition)
 	if err != nil {
 		return nil, err
+	}
+	plan, err := flow.Prepare(d)
+	if err != nil {
+		return nil, definitionError(err)
 	}
 	return s.execute(ctx, s.resolverFor(p), plan, data, rawData)
 }
@@ -106,15 +191,10 @@ func (s *Service) execute(ctx context.Context, r *policyResolver, plan *flow.Pla
 	return res, nil
 }
 
-// runFlowTests runs a flow's stored tests as its publisher; any failing
-// test refuses the publish, and so does a run that could not finish (the
-// authorizer or the database failing).
-func (s *Service) runFlowTests(ctx context.Context, p *Principal, d *flow.Definition, tests []TestCase) error {
-	plan, err := flow.Prepare(d)
-	if err != nil {
-		return definitionError(err)
-	}
-	r := s.resolverFor(p)
+// runFlowTests runs a flow's stored tests through the publisher's
+// resolver; any failing test refuses the publish, and so does a run that
+// could not finish (the authorizer or the database failing).
+func (s *Service) runFlowTests(ctx context.Context, r *policyResolver, plan *flow.Plan, tests []TestCase) error {
 	var failing []string
 	for _, tc := range tests {
 		want, err := expectationOf(tc)
@@ -169,79 +249,77 @@ func (e flowExpectation) metBy(res *flow.Result) bool {
 	return res.Outcome != nil && *res.Outcome == *e.outcome
 }
 
-// parsedFlow is a stored definition ready to run, or why it is not.
-type parsedFlow struct {
-	plan *flow.Plan
-	err  error
-}
-
-func newFlowCache(size int) (*lru.Cache[programKey, *parsedFlow], error) {
-	if size <= 0 {
-		size = DefaultCacheSize
-	}
-	return lru.New[programKey, *parsedFlow](size)
-}
-
-// flowPlan parses and prepares a record's definition once per revision,
-// like program compiles a rule text, so that a warm run neither decodes
-// nor validates it.
-func (s *Service) flowPlan(r *ent.Record) (*flow.Plan, error) {
-	key := programKey{record: r.ID, revision: r.Revision}
-	if c, ok := s.flows.Get(key); ok {
-		s.cache.count("definition", true)
-		return c.plan, c.err
-	}
-	s.cache.count("definition", false)
-	plan, err := prepareDefinition(r.Definition)
-	s.flows.Add(key, &parsedFlow{plan: plan, err: err})
-	return plan, err
-}
-
-// prepareDefinition decodes a definition in any accepted form and
-// prepares it to run.
-func prepareDefinition(raw json.RawMessage) (*flow.Plan, error) {
-	d, err := parseDefinition(raw)
-	if err != nil {
-		return nil, err
-	}
-	plan, err := flow.Prepare(d)
-	if err != nil {
-		return nil, definitionError(err)
-	}
-	return plan, nil
-}
-
 // policyResolver resolves the policies of a flow for one caller, exactly
 // as that caller's stored policy runs would: within the tenant, not
 // deleted, runnable by the caller, through the run cache and the compiled
-// programs.
+// programs. It serves one run, or one publish with its tests, and answers
+// each reference once: a flow that names a policy at several nodes is not
+// resolved and authorized again at each.
 type policyResolver struct {
-	s *Service
-	p *Principal
+	s    *Service
+	p    *Principal
+	memo []resolution
+	// first holds the memo of a flow of few distinct policies, the usual
+	// case, without an allocation of its own.
+	first [8]resolution
+}
+
+// resolution is what a reference resolved to: a target (and, once a run
+// asked for it, its compiled policy), or not found.
+type resolution struct {
+	ref    flow.PolicyRef
+	target *target
+	policy *flow.ResolvedPolicy
+	err    error
 }
 
 func (s *Service) resolverFor(p *Principal) *policyResolver {
-	return &policyResolver{s: s, p: p}
+	r := &policyResolver{s: s, p: p}
+	r.memo = r.first[:0]
+	return r
 }
 
 // ResolvePolicy implements flow.PolicyResolver. What the caller could not
 // run is not found for the flow either; the authorizer or the database
 // failing ends the run.
 func (r *policyResolver) ResolvePolicy(ctx context.Context, ref flow.PolicyRef) (*flow.ResolvedPolicy, error) {
+	res, err := r.resolve(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	if res.policy == nil {
+		res.policy = r.s.program(res.target.record)
+	}
+	return res.policy, nil
+}
+
+// exists checks that a reference resolves, without compiling its policy:
+// what saves and publishes ask of every reference.
+func (r *policyResolver) exists(ctx context.Context, ref flow.PolicyRef) error {
+	_, err := r.resolve(ctx, ref)
+	return err
+}
+
+// resolve finds a reference's target once. Failures other than not found
+// are not remembered: they end the run or the publish anyway.
+func (r *policyResolver) resolve(ctx context.Context, ref flow.PolicyRef) (*resolution, error) {
+	for i := range r.memo {
+		if res := &r.memo[i]; res.ref == ref {
+			return res, res.err
+		}
+	}
 	t, err := r.target(ctx, ref)
 	if err != nil {
 		switch CodeOf(err) {
 		case CodeNotFound, CodeDeleted, CodePermissionDenied:
-			return nil, fmt.Errorf("%w: %s", flow.ErrPolicyNotFound, err)
+			err = fmt.Errorf("%w: %s", flow.ErrPolicyNotFound, err)
+		default:
+			return nil, err
 		}
-		return nil, err
 	}
-	c := r.s.program(t.record)
-	out := &flow.ResolvedPolicy{Program: c.program, Rule: t.record.Rule, Lines: c.lines}
-	if c.parseErr != nil {
-		out.ParseError = c.parseErr
-	}
-	return out, nil
+	r.memo = append(r.memo, resolution{ref: ref, target: t, err: err})
+	res := &r.memo[len(r.memo)-1]
+	return res, res.err
 }
 
 func (r *policyResolver) target(ctx context.Context, ref flow.PolicyRef) (*target, error) {

@@ -54,28 +54,15 @@ type FlowVersions struct {
 // FlowSummary is a flow base in a list; it has the shape of a policy's.
 type FlowSummary = Summary
 
-func flowOf(b *ent.Base, r *ent.Record) *Flow {
+// flowOf shows a record with its definition in the form it was stored in,
+// decoded once per revision.
+func (s *Service) flowOf(b *ent.Base, r *ent.Record) *Flow {
 	return &Flow{
-		ID: r.ID, BaseID: r.BaseID, Name: r.Name, Description: r.Description, Definition: normalized(r.Definition),
+		ID: r.ID, BaseID: r.BaseID, Name: r.Name, Description: r.Description, Definition: s.flow(r).normalized,
 		Tests: testsOf(r), Status: string(r.Status), Version: r.Version,
 		Owner: ownerOf(b), CreatedBy: r.CreatedBy, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 		PublishedAt: r.PublishedAt, Revision: r.Revision,
 	}
-}
-
-// normalized is a stored definition in the form it was stored in.
-// PostgreSQL keeps JSON as jsonb, which reorders and respaces members, so
-// the stored text alone would read differently by database.
-func normalized(stored json.RawMessage) json.RawMessage {
-	d, err := flow.Parse(stored)
-	if err != nil {
-		return stored
-	}
-	b, err := json.Marshal(d)
-	if err != nil {
-		return stored
-	}
-	return b
 }
 
 // newFlowRules describes flows to the shared lifecycle.
@@ -85,7 +72,8 @@ func (s *Service) newFlowRules() *kindRules {
 
 // checkFlow refuses what a flow cannot hold, and replaces the definition
 // by its normalized v1 form: whatever form it came in, a flow stores and
-// returns one.
+// returns one. The decoded definition goes along with the changes, so
+// that nothing decodes it again.
 func checkFlow(c *Changes) error {
 	if c.Rule != nil || c.Schema != nil {
 		return Invalid("a flow has a definition, not a rule or a schema")
@@ -98,6 +86,7 @@ func checkFlow(c *Changes) error {
 		if c.Definition, err = json.Marshal(d); err != nil {
 			return internal(err)
 		}
+		c.flow = newParsedFlow(d, c.Definition)
 	}
 	if c.Tests != nil {
 		for _, tc := range *c.Tests {
@@ -140,40 +129,43 @@ func unresolvedMessage(np flow.NodePolicy) string {
 
 // flowGate refuses to publish a definition that is not valid for
 // publishing, or references a policy the publisher cannot resolve (no
-// policy is evaluated then), or whose stored tests do not all pass.
-func (s *Service) flowGate(ctx context.Context, p *Principal, r *ent.Record) error {
-	d, err := parseDefinition(r.Definition)
-	if err != nil {
-		return err
+// policy is evaluated then), or whose stored tests do not all pass. It
+// leaves the definition, with the plan its tests ran, in c for the
+// published record.
+func (s *Service) flowGate(ctx context.Context, p *Principal, r *ent.Record, c *Changes) error {
+	f := c.flow
+	if f == nil {
+		f = s.flow(r)
 	}
-	if problems := flow.Validate(d, flow.StagePublish); len(problems.Errors) > 0 {
+	if f.definition == nil {
+		return f.parseErr
+	}
+	problems, plan := flow.Check(f.definition, flow.StagePublish)
+	if len(problems.Errors) > 0 {
 		return invalidDefinition(problems.Errors)
 	}
+	f.usePlan(plan)
+	c.flow = f
 	res := s.resolverFor(p)
-	for _, np := range d.PolicyRefs() {
-		if _, err := res.ResolvePolicy(ctx, np.Ref); errors.Is(err, flow.ErrPolicyNotFound) {
+	for _, np := range f.definition.PolicyRefs() {
+		if err := res.exists(ctx, np.Ref); errors.Is(err, flow.ErrPolicyNotFound) {
 			return newError(CodeNotFound, "%s", unresolvedMessage(np))
 		} else if err != nil {
 			return err
 		}
 	}
-	return s.runFlowTests(ctx, p, d, r.Tests)
+	return s.runFlowTests(ctx, res, plan, r.Tests)
 }
 
 // validateSaved is the validation a saved draft is answered with. A
 // reference that cannot be checked because the authorizer or the database
 // failed is reported as such: the draft is stored already, and a warning
 // cannot let anything run.
-func (s *Service) validateSaved(ctx context.Context, p *Principal, r *ent.Record) (flow.Problems, error) {
-	d, err := parseDefinition(r.Definition)
-	if err != nil {
-		return flow.Problems{}, err
-	}
-	problems := flow.Validate(d, flow.StageSave)
-	out := flow.Problems{Errors: append([]string{}, problems.Errors...), Warnings: append([]string{}, problems.Warnings...)}
+func (s *Service) validateSaved(ctx context.Context, p *Principal, d *flow.Definition) flow.Problems {
+	out := flow.Validate(d, flow.StageSave)
 	res := s.resolverFor(p)
 	for _, np := range d.PolicyRefs() {
-		_, err := res.ResolvePolicy(ctx, np.Ref)
+		err := res.exists(ctx, np.Ref)
 		switch {
 		case errors.Is(err, flow.ErrPolicyNotFound):
 			out.Warnings = append(out.Warnings, unresolvedMessage(np))
@@ -182,7 +174,7 @@ func (s *Service) validateSaved(ctx context.Context, p *Principal, r *ent.Record
 				np.Ref.String(), np.NodeID, messageOf(err)))
 		}
 	}
-	return out, nil
+	return out
 }
 
 // messageOf is the part of an error a caller may see.
@@ -194,16 +186,19 @@ func messageOf(err error) string {
 	return "internal error"
 }
 
-func (s *Service) savedFlow(ctx context.Context, l *loaded) (*SavedFlow, error) {
+// savedFlow answers a create or an update with its validation. What the
+// change decoded is what the saved revision holds.
+func (s *Service) savedFlow(ctx context.Context, l *loaded, c *Changes) (*SavedFlow, error) {
 	p, err := principalOf(ctx)
 	if err != nil {
 		return nil, err
 	}
-	v, err := s.validateSaved(ctx, p, l.record)
-	if err != nil {
-		return nil, err
+	s.rememberFlow(l.record, c.flow)
+	f := s.flow(l.record)
+	if f.definition == nil {
+		return nil, f.parseErr
 	}
-	return &SavedFlow{Flow: flowOf(l.base, l.record), Validation: v}, nil
+	return &SavedFlow{Flow: s.flowOf(l.base, l.record), Validation: s.validateSaved(ctx, p, f.definition)}, nil
 }
 
 // CreateFlow creates a flow base and its draft (POST /flow).
@@ -215,7 +210,7 @@ func (s *Service) CreateFlow(ctx context.Context, c Changes) (*SavedFlow, error)
 	if err != nil {
 		return nil, err
 	}
-	return s.savedFlow(ctx, l)
+	return s.savedFlow(ctx, l, &c)
 }
 
 // UpdateFlowDraft changes a draft (PUT /flow/{id} with status draft).
@@ -224,7 +219,7 @@ func (s *Service) UpdateFlowDraft(ctx context.Context, id uuid.UUID, c Changes) 
 	if err != nil {
 		return nil, err
 	}
-	return s.savedFlow(ctx, l)
+	return s.savedFlow(ctx, l, &c)
 }
 
 // PublishFlow publishes a draft as the next version (PUT /flow/{id} with
@@ -234,7 +229,8 @@ func (s *Service) PublishFlow(ctx context.Context, id uuid.UUID, c Changes) (*Fl
 	if err != nil {
 		return nil, err
 	}
-	return flowOf(l.base, l.record), nil
+	s.rememberFlow(l.record, c.flow)
+	return s.flowOf(l.base, l.record), nil
 }
 
 // FlowDraftFromVersion starts a draft from a published record (GET
@@ -244,7 +240,7 @@ func (s *Service) FlowDraftFromVersion(ctx context.Context, id uuid.UUID, replac
 	if err != nil {
 		return nil, err
 	}
-	return flowOf(l.base, l.record), nil
+	return s.flowOf(l.base, l.record), nil
 }
 
 // Flow loads a record, or a base's latest version (else its draft).
@@ -257,23 +253,16 @@ func (s *Service) Flow(ctx context.Context, id uuid.UUID) (*Flow, error) {
 	if err != nil {
 		return nil, err
 	}
-	return flowOf(l.base, l.record), nil
+	return s.flowOf(l.base, l.record), nil
 }
 
 // FlowVersions returns a flow's draft and versions, newest first.
 func (s *Service) FlowVersions(ctx context.Context, id uuid.UUID) (*FlowVersions, error) {
-	b, draft, versions, err := s.history(ctx, s.flowKind, id)
+	baseID, draft, versions, err := versionsOf(ctx, s, s.flowKind, id, s.flowOf)
 	if err != nil {
 		return nil, err
 	}
-	out := &FlowVersions{BaseID: b.ID, Versions: make([]*Flow, len(versions))}
-	if draft != nil {
-		out.Draft = flowOf(b, draft)
-	}
-	for i, r := range versions {
-		out.Versions[i] = flowOf(b, r)
-	}
-	return out, nil
+	return &FlowVersions{BaseID: baseID, Draft: draft, Versions: versions}, nil
 }
 
 // Flows lists the flows the caller may see (GET /flows).

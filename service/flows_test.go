@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/uuid"
@@ -274,8 +275,10 @@ func TestAFlowCannotReachAnotherTenantsPolicy(t *testing.T) {
 			_, err := f.svc.PublishFlow(admin, fl.ID, service.Changes{})
 			wantCode(t, err, service.CodeNotFound)
 			for name, run := range map[string]func() (*service.FlowResult, error){
-				"run":  func() (*service.FlowResult, error) { return f.svc.RunFlow(admin, fl.BaseID, data) },
-				"test": func() (*service.FlowResult, error) { return f.svc.TestFlow(admin, definition, data) },
+				"run": func() (*service.FlowResult, error) { return f.svc.RunFlow(admin, fl.BaseID, data) },
+				"test": func() (*service.FlowResult, error) {
+					return f.svc.TestFlow(admin, service.FlowTestInput{Definition: definition, Data: data})
+				},
 			} {
 				res, err := run()
 				if err != nil {
@@ -361,7 +364,7 @@ func TestOnlyAuthorsTestFlows(t *testing.T) {
 		definition, data := adultFlow(byID(adult.ID)), json.RawMessage(`{"applicant": {"age": 20}}`)
 		for who, want := range map[string]service.Code{"viewer": service.CodePermissionDenied, "auditor": service.CodePermissionDenied,
 			"editor": "", "publisher": "", "admin": ""} {
-			res, err := f.svc.TestFlow(as[who], definition, data)
+			res, err := f.svc.TestFlow(as[who], service.FlowTestInput{Definition: definition, Data: data})
 			switch {
 			case want != "":
 				wantCode(t, err, want)
@@ -369,9 +372,9 @@ func TestOnlyAuthorsTestFlows(t *testing.T) {
 				t.Errorf("%s tests a flow: %+v, %v", who, res, err)
 			}
 		}
-		_, err = f.svc.TestFlow(as["editor"], definition, json.RawMessage(`[1]`))
+		_, err = f.svc.TestFlow(as["editor"], service.FlowTestInput{Definition: definition, Data: json.RawMessage(`[1]`)})
 		wantCode(t, err, service.CodeInvalidArgument)
-		_, err = f.svc.TestFlow(as["editor"], nil, data)
+		_, err = f.svc.TestFlow(as["editor"], service.FlowTestInput{Data: data})
 		wantCode(t, err, service.CodeInvalidArgument)
 		f.svc.Close()
 		if n, _ := db.Client().AuditEvent.Query().Where(auditevent.ActionEQ(auditevent.ActionExecuted)).Count(ctx); n != 0 {
@@ -502,7 +505,7 @@ func TestFlowsFailClosedWhenTheAuthorizerFails(t *testing.T) {
 		}
 		_, err = f.svc.PublishFlow(admin, fl.ID, service.Changes{})
 		wantCode(t, err, service.CodeAuthorizationUnavailable)
-		_, err = f.svc.TestFlow(admin, definition, json.RawMessage(`{"applicant": {"age": 20}}`))
+		_, err = f.svc.TestFlow(admin, service.FlowTestInput{Definition: definition, Data: json.RawMessage(`{"applicant": {"age": 20}}`)})
 		wantCode(t, err, service.CodeAuthorizationUnavailable)
 		_, err = f.svc.RunFlow(admin, fl.BaseID, json.RawMessage(`{"applicant": {"age": 20}}`))
 		wantCode(t, err, service.CodeAuthorizationUnavailable)
@@ -558,4 +561,154 @@ func cacheMisses(t *testing.T, reg *prometheus.Registry) float64 {
 		}
 	}
 	return total
+}
+
+// countsRuns decides as the authorizer it wraps and counts the decisions
+// on running something.
+type countsRuns struct {
+	authz.Authorizer
+	runs *atomic.Int64
+}
+
+func (a countsRuns) Decide(ctx context.Context, p authz.Principal, action authz.Action, r authz.Resource) (authz.Decision, error) {
+	if action == authz.ActionRun {
+		a.runs.Add(1)
+	}
+	return a.Authorizer.Decide(ctx, p, action, r)
+}
+
+// sameTwice runs the policy ref at the start node and again at a policy
+// node on its true branch.
+func sameTwice(ref string) json.RawMessage {
+	return json.RawMessage(`{"formatVersion": 1, "nodes": [
+		{"id": "s", "type": "start", "policy": ` + ref + `, "onTrue": "p", "onFalse": "no"},
+		{"id": "p", "type": "policy", "policy": ` + ref + `, "onTrue": "yes", "onFalse": "no"},
+		{"id": "yes", "type": "return", "returnValue": true},
+		{"id": "no", "type": "return", "returnValue": false}]}`)
+}
+
+func TestAFlowResolvesAndAuthorizesEachPolicyOnceARunOrAPublish(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		var runs atomic.Int64
+		f := fixtureWith(t, db, func(az authz.Authorizer) authz.Authorizer { return countsRuns{az, &runs} }, nil)
+		admin := f.as(t, adminKey, "")
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		fl := f.createFlow(t, admin, sameTwice(byBaseID(adult.BaseID)),
+			flowTest("adult", `{"applicant": {"age": 20}}`, `true`),
+			flowTest("minor", `{"applicant": {"age": 10}}`, `false`))
+
+		runs.Store(0)
+		res, err := f.svc.RunFlow(admin, fl.BaseID, json.RawMessage(`{"applicant": {"age": 20}}`))
+		if err != nil || !res.Result || len(res.NodeResponses) != 2 {
+			t.Fatalf("run: %+v, %v", res, err)
+		}
+		if n := runs.Load(); n != 2 {
+			t.Errorf("a run of a flow naming one policy twice asked %d run decisions, want 2 (the flow, the policy)", n)
+		}
+
+		runs.Store(0)
+		if _, err := f.svc.PublishFlow(admin, fl.ID, service.Changes{}); err != nil {
+			t.Fatal(err)
+		}
+		if n := runs.Load(); n != 1 {
+			t.Errorf("publishing checked the policy and ran two tests with %d run decisions, want 1", n)
+		}
+	})
+}
+
+// TestFlowReadsDecodeEachRevisionOnce counts the definition cache's misses:
+// what a save or a publish decoded serves the answer and every later read.
+func TestFlowReadsDecodeEachRevisionOnce(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		reg := prometheus.NewRegistry()
+		f := fixtureWith(t, db, func(az authz.Authorizer) authz.Authorizer { return az }, reg)
+		admin := f.as(t, adminKey, "")
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		before := cacheLookups(t, reg, "definition", "miss")
+		fl := f.createFlow(t, admin, adultFlow(byID(adult.ID)))
+		saved, err := f.svc.UpdateFlowDraft(admin, fl.ID, service.Changes{Definition: adultFlow(byBaseID(adult.BaseID))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		published, err := f.svc.PublishFlow(admin, fl.ID, service.Changes{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			got, err := f.svc.Flow(admin, fl.BaseID)
+			if err != nil || string(got.Definition) != string(saved.Definition) || string(published.Definition) != string(saved.Definition) {
+				t.Fatalf("read %s, published %s, saved %s, %v", got.Definition, published.Definition, saved.Definition, err)
+			}
+		}
+		if misses := cacheLookups(t, reg, "definition", "miss") - before; misses != 0 {
+			t.Errorf("saving, publishing and reading a flow decoded its definition %v times", misses)
+		}
+	})
+}
+
+func TestTestFlowPicksTheDefinitionAndTheDataByPrecedence(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		runs := adultFlow(byID(adult.ID))
+		broken := json.RawMessage(`{"formatVersion": 1, "nodes": []}`)
+		adultData, minorData := json.RawMessage(`{"applicant": {"age": 20}}`), json.RawMessage(`{"applicant": {"age": 10}}`)
+		for _, tc := range []struct {
+			name string
+			in   service.FlowTestInput
+			want service.Code // "" for a run whose result is true
+		}{
+			{"definition before flow", service.FlowTestInput{Definition: runs, Flow: broken, Data: adultData}, ""},
+			{"flow before nodes and edges", service.FlowTestInput{Flow: runs, Nodes: json.RawMessage(`[]`), Data: adultData}, ""},
+			{"flow as text", service.FlowTestInput{Flow: jsonString(string(runs)), Data: adultData}, ""},
+			{"data before testData", service.FlowTestInput{Definition: runs, Data: adultData, TestData: minorData}, ""},
+			{"testData when data is null", service.FlowTestInput{Definition: runs, Data: json.RawMessage(`null`), TestData: adultData}, ""},
+			{"definition as text", service.FlowTestInput{Definition: json.RawMessage(`"formatVersion: 1"`), Data: adultData}, service.CodeInvalidArgument},
+			{"definition as an array", service.FlowTestInput{Definition: json.RawMessage(`[]`), Data: adultData}, service.CodeInvalidArgument},
+			{"nodes without edges", service.FlowTestInput{Nodes: json.RawMessage(`[]`), Data: adultData}, service.CodeInvalidArgument},
+			{"no definition", service.FlowTestInput{Data: adultData}, service.CodeInvalidArgument},
+			{"no data", service.FlowTestInput{Definition: runs}, service.CodeInvalidArgument},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				res, err := f.svc.TestFlow(admin, tc.in)
+				if tc.want != "" {
+					wantCode(t, err, tc.want)
+					return
+				}
+				if err != nil || !res.Result {
+					t.Errorf("%+v, %v", res, err)
+				}
+			})
+		}
+	})
+}
+
+func jsonString(s string) json.RawMessage {
+	b, _ := json.Marshal(s)
+	return b
+}
+
+// cacheLookups is the number of lookups of one run cache with one result.
+func cacheLookups(t *testing.T, reg *prometheus.Registry, cache, result string) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fam := range families {
+		if fam.GetName() != "verdict_cache_lookups_total" {
+			continue
+		}
+		for _, m := range fam.Metric {
+			labels := map[string]string{}
+			for _, l := range m.Label {
+				labels[l.GetName()] = l.GetValue()
+			}
+			if labels["cache"] == cache && labels["result"] == result {
+				return m.GetCounter().GetValue()
+			}
+		}
+	}
+	return 0
 }

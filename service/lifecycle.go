@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -28,6 +29,11 @@ type Changes struct {
 	Definition  json.RawMessage
 	Schema      json.RawMessage
 	Tests       *[]TestCase
+
+	// flow is Definition decoded by the flow check, and completed by the
+	// publish gate with its plan, so that nothing decodes or validates it
+	// again.
+	flow *parsedFlow
 }
 
 // kindRules is what the lifecycle needs to know about a kind of resource.
@@ -39,7 +45,9 @@ type kindRules struct {
 	// version when p publishes it. Its error reaches the caller as it is: a
 	// conflict naming failing tests, an invalid content, a reference p
 	// cannot resolve.
-	gate func(ctx context.Context, p *Principal, r *ent.Record) error
+	// c are the changes already applied to r: what r holds that is not
+	// stored at its revision.
+	gate func(ctx context.Context, p *Principal, r *ent.Record, c *Changes) error
 }
 
 func (k *kindRules) auditKind() auditevent.Kind { return auditevent.Kind(k.kind) }
@@ -103,6 +111,16 @@ func draftUpdate(tx *ent.Tx, r *ent.Record) *ent.RecordUpdate {
 		SetName(r.Name).SetDescription(r.Description).SetRule(r.Rule).
 		SetDefinition(r.Definition).SetSchema(r.Schema).SetTests(r.Tests).
 		SetRevision(r.Revision + 1)
+}
+
+// newDraft creates a base's draft with content's name, description and
+// content.
+func newDraft(ctx context.Context, tx *ent.Tx, p *Principal, k *kindRules, baseID uuid.UUID, content *ent.Record, now time.Time) (*ent.Record, error) {
+	return tx.Record.Create().
+		SetBaseID(baseID).SetOrganizationID(p.TenantID).SetKind(record.Kind(k.kind)).SetStatus(record.StatusDraft).
+		SetName(content.Name).SetDescription(content.Description).SetRule(content.Rule).
+		SetDefinition(content.Definition).SetSchema(content.Schema).SetTests(content.Tests).
+		SetCreatedBy(p.ActorID()).SetCreatedAt(now).SetUpdatedAt(now).Save(ctx)
 }
 
 // currentRecord is what a base stands for when no record is named: its
@@ -231,11 +249,7 @@ func (s *Service) create(ctx context.Context, k *kindRules, c *Changes) (*loaded
 		if err != nil {
 			return storeErr(err, "the base could not be created")
 		}
-		r, err := tx.Record.Create().
-			SetBaseID(b.ID).SetOrganizationID(p.TenantID).SetKind(record.Kind(k.kind)).SetStatus(record.StatusDraft).
-			SetName(draft.Name).SetDescription(draft.Description).SetRule(draft.Rule).
-			SetDefinition(draft.Definition).SetSchema(draft.Schema).SetTests(draft.Tests).
-			SetCreatedBy(p.ActorID()).SetCreatedAt(now).SetUpdatedAt(now).Save(ctx)
+		r, err := newDraft(ctx, tx, p, k, b.ID, draft, now)
 		if err != nil {
 			return storeErr(err, "the draft could not be created")
 		}
@@ -324,7 +338,7 @@ func (s *Service) publish(ctx context.Context, k *kindRules, id uuid.UUID, c *Ch
 		return nil, newError(CodeConflict, "record %s is published already; there is no draft to publish", l.record.ID)
 	}
 	c.apply(l.record)
-	if err := k.gate(ctx, p, l.record); err != nil {
+	if err := k.gate(ctx, p, l.record, c); err != nil {
 		return nil, err
 	}
 	var out loaded
@@ -401,20 +415,20 @@ func (s *Service) draftFromVersion(ctx context.Context, k *kindRules, id uuid.UU
 			if err != nil {
 				return unavailable(err)
 			}
-			r, err = old.Update().
-				SetName(src.Name).SetDescription(src.Description).SetRule(src.Rule).
-				SetDefinition(src.Definition).SetSchema(src.Schema).SetTests(src.Tests).
-				SetRevision(old.Revision + 1).SetUpdatedAt(now).Save(ctx)
+			replaced := *src
+			replaced.ID, replaced.Revision = old.ID, old.Revision
+			n, err := draftUpdate(tx, &replaced).SetUpdatedAt(now).Save(ctx)
 			if err != nil {
 				return unavailable(err)
 			}
-			s.forget(b.ID, old.ID)
+			if n == 0 {
+				return newError(CodeConflict, "the draft changed or was published meanwhile; load it again")
+			}
+			if r, err = tx.Record.Get(ctx, old.ID); err != nil {
+				return unavailable(err)
+			}
 		} else {
-			r, err = tx.Record.Create().
-				SetBaseID(b.ID).SetOrganizationID(p.TenantID).SetKind(record.Kind(k.kind)).SetStatus(record.StatusDraft).
-				SetName(src.Name).SetDescription(src.Description).SetRule(src.Rule).
-				SetDefinition(src.Definition).SetSchema(src.Schema).SetTests(src.Tests).
-				SetCreatedBy(p.ActorID()).SetCreatedAt(now).SetUpdatedAt(now).Save(ctx)
+			r, err = newDraft(ctx, tx, p, k, b.ID, src, now)
 			if err != nil {
 				return storeErr(err, "the base has a draft already")
 			}
@@ -461,29 +475,30 @@ func (s *Service) remove(ctx context.Context, k *kindRules, id uuid.UUID) error 
 	return err
 }
 
-// history returns a base's draft and versions, newest first.
-func (s *Service) history(ctx context.Context, k *kindRules, id uuid.UUID) (*ent.Base, *ent.Record, []*ent.Record, error) {
+// versionsOf returns a base's draft and versions, newest first, each
+// shown by of.
+func versionsOf[T any](ctx context.Context, s *Service, k *kindRules, id uuid.UUID,
+	of func(*ent.Base, *ent.Record) *T) (baseID uuid.UUID, draft *T, versions []*T, err error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, nil, nil, err
+		return uuid.Nil, nil, nil, err
 	}
 	l, err := s.load(ctx, p, k, id, authz.ActionView)
 	if err != nil {
-		return nil, nil, nil, err
+		return uuid.Nil, nil, nil, err
 	}
 	recs, err := s.client.Record.Query().Where(record.BaseID(l.base.ID)).
 		Order(record.ByVersion(), record.ByID()).All(ctx)
 	if err != nil {
-		return nil, nil, nil, unavailable(err)
+		return uuid.Nil, nil, nil, unavailable(err)
 	}
-	var draft *ent.Record
-	versions := make([]*ent.Record, 0, len(recs))
+	versions = make([]*T, 0, len(recs))
 	for i := len(recs) - 1; i >= 0; i-- {
 		if recs[i].Status == record.StatusDraft {
-			draft = recs[i]
+			draft = of(l.base, recs[i])
 			continue
 		}
-		versions = append(versions, recs[i])
+		versions = append(versions, of(l.base, recs[i]))
 	}
-	return l.base, draft, versions, nil
+	return l.base.ID, draft, versions, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/base"
+	"github.com/verdict/verdict/flow"
 )
 
 // Validation lists the problems of a saved draft that would stop it from
@@ -49,11 +50,19 @@ func (s *Service) newPolicyRules() *kindRules {
 }
 
 // policyGate refuses to publish a rule text that does not parse, or whose
-// stored tests do not all pass.
-func (s *Service) policyGate(_ context.Context, _ *Principal, r *ent.Record) error {
-	prog, err := s.engine.Compile(r.Rule)
-	if err != nil {
-		return newError(CodeConflict, "the rule does not parse: %s", err.(engine.ParseErrors)[0].Message())
+// stored tests do not all pass. The compiled program is the cached one of
+// the draft's revision, unless the publish changes the rule: the new text
+// has no revision of its own yet, and caching it under the draft's would
+// make the draft run it.
+func (s *Service) policyGate(_ context.Context, _ *Principal, r *ent.Record, c *Changes) error {
+	var prog *flow.ResolvedPolicy
+	if c.Rule != nil {
+		prog = flow.CompilePolicy(&s.engine, r.Rule)
+	} else {
+		prog = s.program(r)
+	}
+	if prog.Program == nil {
+		return newError(CodeConflict, "the rule does not parse: %s", prog.ParseErrors[0].Message())
 	}
 	var failing []string
 	for _, tc := range r.Tests {
@@ -63,7 +72,7 @@ func (s *Service) policyGate(_ context.Context, _ *Principal, r *ent.Record) err
 			failing = append(failing, tc.Name)
 			continue
 		}
-		res := prog.Evaluate(parsed)
+		res := prog.Program.Evaluate(parsed)
 		if res.Error != nil || res.Result != expect {
 			failing = append(failing, tc.Name)
 		}
@@ -77,8 +86,8 @@ func (s *Service) policyGate(_ context.Context, _ *Principal, r *ent.Record) err
 
 func (s *Service) saved(l *loaded) *SavedPolicy {
 	out := &SavedPolicy{Policy: policyOf(l.base, l.record), Validation: Validation{Errors: []string{}}}
-	if _, err := s.engine.Compile(l.record.Rule); err != nil {
-		out.Validation.Errors = err.(engine.ParseErrors).Messages()
+	if prog := s.program(l.record); prog.Program == nil {
+		out.Validation.Errors = prog.ParseErrors.Messages()
 	}
 	return out
 }
@@ -139,18 +148,11 @@ func (s *Service) Policy(ctx context.Context, id uuid.UUID) (*Policy, error) {
 
 // PolicyVersions returns a policy's draft and versions, newest first.
 func (s *Service) PolicyVersions(ctx context.Context, id uuid.UUID) (*Versions, error) {
-	b, draft, versions, err := s.history(ctx, s.policyKind, id)
+	baseID, draft, versions, err := versionsOf(ctx, s, s.policyKind, id, policyOf)
 	if err != nil {
 		return nil, err
 	}
-	out := &Versions{BaseID: b.ID, Versions: make([]*Policy, len(versions))}
-	if draft != nil {
-		out.Draft = policyOf(b, draft)
-	}
-	for i, r := range versions {
-		out.Versions[i] = policyOf(b, r)
-	}
-	return out, nil
+	return &Versions{BaseID: baseID, Draft: draft, Versions: versions}, nil
 }
 
 // DeletePolicy soft-deletes the policy's whole base.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
@@ -366,6 +367,53 @@ func TestExecutedEventsAreStoredByClose(t *testing.T) {
 		n, err := db.Client().AuditEvent.Query().Where(auditevent.BaseID(pol.BaseID), auditevent.ActionEQ(auditevent.ActionExecuted)).Count(context.Background())
 		if err != nil || n != 300 {
 			t.Errorf("%d executed events stored, want 300 (%v)", n, err)
+		}
+	})
+}
+
+// TestSavingAPolicyCompilesItForItsRuns counts the program cache's misses:
+// the compile that answers a save serves the draft's runs.
+func TestSavingAPolicyCompilesItForItsRuns(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		reg := prometheus.NewRegistry()
+		f := fixtureWith(t, db, func(az authz.Authorizer) authz.Authorizer { return az }, reg)
+		admin := f.as(t, adminKey, "")
+		rule := seniorRule
+		pol, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("senior"), Rule: &rule})
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := cacheLookups(t, reg, "program", "miss")
+		res, err := f.svc.RunPolicy(admin, pol.BaseID, json.RawMessage(`{"Person": {"age": 70}}`))
+		if err != nil || !res.Result.Result {
+			t.Fatalf("run: %+v, %v", res, err)
+		}
+		if misses := cacheLookups(t, reg, "program", "miss") - before; misses != 0 {
+			t.Errorf("running a saved draft compiled it %v more times", misses)
+		}
+	})
+}
+
+// TestARefusedPublishWithANewRuleLeavesTheDraftAsItWas: the rule a
+// publish brings is checked apart from the draft's compiled program.
+func TestARefusedPublishWithANewRuleLeavesTheDraftAsItWas(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		rule := seniorRule
+		pol, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("senior"), Rule: &rule})
+		if err != nil {
+			t.Fatal(err)
+		}
+		data := json.RawMessage(`{"Person": {"age": 70}}`)
+		if _, err := f.svc.RunPolicy(admin, pol.BaseID, data); err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.svc.PublishPolicy(admin, pol.ID, service.Changes{Rule: ptr("not a rule")})
+		wantCode(t, err, service.CodeConflict)
+		res, err := f.svc.RunPolicy(admin, pol.BaseID, data)
+		if err != nil || !res.Result.Result || res.Result.Error != nil {
+			t.Errorf("the draft after a refused publish ran %+v, %v", res.Result, err)
 		}
 	})
 }

@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"encoding/json"
-	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -29,7 +28,7 @@ func (s *Service) RunPolicyVersion(ctx context.Context, recordID uuid.UUID, data
 }
 
 func (s *Service) runPolicy(ctx context.Context, baseID, recordID uuid.UUID, rawData json.RawMessage) (*RunResult, error) {
-	t := s.startTimings(ctx)
+	t := startTimings(ctx)
 	p, err := principalOf(ctx)
 	if err != nil {
 		return nil, err
@@ -46,22 +45,24 @@ func (s *Service) runPolicy(ctx context.Context, baseID, recordID uuid.UUID, raw
 
 	began := time.Now()
 	out := &RunResult{}
-	if prog.program != nil {
+	var into *engine.Result
+	if prog.Program != nil {
 		// Compiled programs evaluate into pooled results: a warm run then
 		// allocates almost nothing for its trace (see RunResult.Release).
-		out.Result, out.pool = s.results.Get().(*engine.Result), &s.results
-		prog.program.EvaluateInto(out.Result, parsed)
-	} else {
-		out.Result = engine.ParseFailure(target.record.Rule, prog.parseErr, nil, nil)
+		into, out.pool = s.results.Get().(*engine.Result), &s.results
 	}
+	out.Result = prog.Evaluate(into, parsed, rawData)
 	t.engine = time.Since(began)
 	res := out.Result
-	res.Rule, res.Data = prog.lines, rawData
 
 	s.metrics.evaluations.WithLabelValues("policy", outcomeLabel(res.Result, res.Error != nil)).Inc()
 	s.metrics.engineTime.WithLabelValues("policy").Observe(t.engine.Seconds())
 	out.Execution = t.execution()
-	s.recordExecution(p, target, res.Result, res.Error, nil, time.Duration(out.Execution.Total))
+	details := executionDetails(target, res.Result, time.Duration(out.Execution.Total))
+	if res.Error != nil {
+		details["error"] = res.Error.Message
+	}
+	s.recordExecution(p, target, details)
 	return out, nil
 }
 
@@ -84,14 +85,15 @@ func (s *Service) runTarget(ctx context.Context, t *timings, p *Principal, kind 
 		}
 		rec, baseID = r, r.BaseID
 	}
-	b, err := s.cachedBase(ctx, t, baseID)
-	if err != nil || b.OrganizationID != p.TenantID || b.Kind != kind {
+	cb, err := s.cachedBase(ctx, t, baseID)
+	if err != nil || cb.base.OrganizationID != p.TenantID || cb.base.Kind != kind {
 		return nil, notFoundOr(err, kind, baseID)
 	}
+	b := cb.base
 	if b.DeletedAt != nil {
 		return nil, newError(CodeDeleted, "%s %s was deleted", kind, b.ID)
 	}
-	if err := s.authorize(ctx, p, authz.ActionRun, resourceOf(b)); err != nil {
+	if err := s.authorize(ctx, p, authz.ActionRun, cb.resource); err != nil {
 		return nil, err
 	}
 	if rec == nil {
@@ -113,65 +115,18 @@ func notFoundOr(err error, kind base.Kind, id uuid.UUID) error {
 	return unavailable(err)
 }
 
-func (s *Service) cachedBase(ctx context.Context, t *timings, id uuid.UUID) (*ent.Base, error) {
-	if b, ok := s.cache.bases.Get(id); ok {
-		s.cache.count("base", true)
-		return b, nil
-	}
-	s.cache.count("base", false)
-	gen := s.cache.generation.Load()
-	began := time.Now()
-	b, err := s.client.Base.Get(ctx, id)
-	t.database += time.Since(began)
-	if err == nil && s.cache.generation.Load() == gen {
-		s.cache.bases.Add(id, b)
-	}
-	return b, err
-}
-
-func (s *Service) cachedRecord(ctx context.Context, t *timings, id uuid.UUID) (*ent.Record, error) {
-	if r, ok := s.cache.records.Get(id); ok {
-		s.cache.count("record", true)
-		return r, nil
-	}
-	s.cache.count("record", false)
-	gen := s.cache.generation.Load()
-	began := time.Now()
-	r, err := s.client.Record.Get(ctx, id)
-	t.database += time.Since(began)
-	if err == nil && s.cache.generation.Load() == gen {
-		s.cache.records.Add(id, r)
-	}
-	return r, err
-}
-
-// program compiles a record once per revision.
-func (s *Service) program(r *ent.Record) *compiled {
-	key := programKey{record: r.ID, revision: r.Revision}
-	if c, ok := s.cache.programs.Get(key); ok {
-		s.cache.count("program", true)
-		return c
-	}
-	s.cache.count("program", false)
-	c := compile(&s.engine, r.Rule)
-	s.cache.programs.Add(key, c)
-	return c
-}
-
-// recordExecution queues the `executed` audit event of a run: a policy
-// run's error is runErr, the reasons a flow run stopped are errs.
-func (s *Service) recordExecution(p *Principal, t *target, result bool, runErr *engine.Error, errs []string, took time.Duration) {
+// executionDetails are what the `executed` event of every run says; each
+// kind of run adds how it failed.
+func executionDetails(t *target, result bool, took time.Duration) map[string]any {
 	details := map[string]any{"result": result, "durationNs": took.Nanoseconds(), "status": string(t.record.Status)}
 	if t.record.Version != nil {
 		details["version"] = *t.record.Version
 	}
-	if runErr != nil {
-		details["error"] = runErr.Message
-	}
-	if len(errs) > 0 {
-		// A copy: the event is stored after the caller has the result.
-		details["errors"] = slices.Clone(errs)
-	}
+	return details
+}
+
+// recordExecution queues the `executed` audit event of a run.
+func (s *Service) recordExecution(p *Principal, t *target, details map[string]any) {
 	s.execLog.add(event{tenant: p.TenantID, at: s.timestamp(), action: auditevent.ActionExecuted,
 		kind: auditevent.Kind(t.base.Kind), base: &t.base.ID, record: &t.record.ID, actor: p, details: details})
 }

@@ -33,7 +33,8 @@ type Config struct {
 	Registerer prometheus.Registerer
 	// Now is the clock for stored timestamps and key expiry; nil is time.Now.
 	Now func() time.Time
-	// CacheSize bounds each run cache (compiled programs, bases, records);
+	// CacheSize bounds each run cache (compiled programs, flow definitions,
+	// bases, records);
 	// 0 is DefaultCacheSize.
 	CacheSize int
 }
@@ -54,8 +55,6 @@ type Service struct {
 
 	policyKind *kindRules
 	flowKind   *kindRules
-	// flows holds parsed flow definitions, keyed like compiled programs.
-	flows *lru.Cache[programKey, *parsedFlow]
 
 	principals *lru.Cache[principalCacheKey, cachedPrincipal]
 	// principalsGen counts forgetPrincipals calls; see Authenticate.
@@ -95,9 +94,6 @@ func New(cfg Config) (*Service, error) {
 	}
 	s.policyKind = s.newPolicyRules()
 	s.flowKind = s.newFlowRules()
-	if s.flows, err = newFlowCache(cfg.CacheSize); err != nil {
-		return nil, err
-	}
 	s.execLog = newExecutionLog(s.client, s.log)
 	s.results.New = func() any { return new(engine.Result) }
 	if s.principals, err = lru.New[principalCacheKey, cachedPrincipal](DefaultCacheSize); err != nil {

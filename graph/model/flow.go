@@ -1,8 +1,6 @@
 package model
 
 import (
-	"encoding/json"
-
 	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/flow"
 	"github.com/verdict/verdict/service"
@@ -50,7 +48,7 @@ func (in *UpdateFlowInput) Changes() (service.Changes, error) {
 func flowChanges(name, description *string, definition any, tests []*FlowTestInput) (service.Changes, error) {
 	c := service.Changes{Name: name, Description: description}
 	if definition != nil {
-		raw, err := Definition(definition)
+		raw, err := JSONText("definition", definition)
 		if err != nil {
 			return c, err
 		}
@@ -59,11 +57,11 @@ func flowChanges(name, description *string, definition any, tests []*FlowTestInp
 	if tests != nil {
 		out := make([]service.TestCase, len(tests))
 		for i, tc := range tests {
-			data, err := jsonText("a test's data", tc.Data)
+			data, err := JSONText("a test's data", tc.Data)
 			if err != nil {
 				return c, err
 			}
-			expect, err := jsonText("a test's expect", tc.Expect)
+			expect, err := JSONText("a test's expect", tc.Expect)
 			if err != nil {
 				return c, err
 			}
@@ -74,15 +72,25 @@ func flowChanges(name, description *string, definition any, tests []*FlowTestInp
 	return c, nil
 }
 
-// Definition is a definition argument as the service takes it: JSON text
-// of an object (a definition in any form, or a UI graph) or of a string
-// (YAML or JSON of one), the two forms POST /flow/test accepts.
-func Definition(v any) (json.RawMessage, error) {
-	switch v.(type) {
-	case map[string]any, string:
-		return jsonText("definition", v)
+// FlowTest is the testFlow mutation's arguments as the service takes
+// them. The one definition argument holds what POST /flow/test takes as
+// definition (an object) or as flow (a string of YAML or JSON); what it
+// holds is the service's to judge.
+func FlowTest(definition, data any) (service.FlowTestInput, error) {
+	var in service.FlowTestInput
+	raw, err := JSONText("definition", definition)
+	if err != nil {
+		return in, err
 	}
-	return nil, service.Invalid("definition must be a JSON object, or a string of YAML or JSON")
+	if _, text := definition.(string); text {
+		in.Flow = raw
+	} else {
+		in.Definition = raw
+	}
+	if in.Data, err = JSONText("data", data); err != nil {
+		return in, err
+	}
+	return in, nil
 }
 
 // FlowRunResult is a flow run result as the schema shows it.
