@@ -14,8 +14,8 @@ import (
 	"github.com/verdict/verdict/service"
 )
 
-func (r *mutationResolver) AddMember(ctx context.Context, input model.AddMemberInput) (*service.Member, error) {
-	return r.svc.AddMember(ctx, input.MemberInput())
+func (r *mutationResolver) AddMember(ctx context.Context, input service.MemberInput) (*service.Member, error) {
+	return r.svc.AddMember(ctx, input)
 }
 
 func (r *mutationResolver) ChangeMemberRole(ctx context.Context, userID uuid.UUID, role authz.Role) (*service.Member, error) {
@@ -40,18 +40,18 @@ func (r *mutationResolver) RevokeKey(ctx context.Context, id uuid.UUID) (bool, e
 	return true, nil
 }
 
-func (r *queryResolver) Members(ctx context.Context, first *int, after *string, query *string) (*model.MemberConnection, error) {
+func (r *queryResolver) Members(ctx context.Context, first *int, after *string, query *string) (*model.Connection[service.Member], error) {
 	page, err := r.svc.Members(ctx, listOptions(ctx, first, after, query))
 	if err != nil {
 		return nil, err
 	}
-	return model.NewMemberConnection(page), nil
+	return model.NewConnection(page), nil
 }
 
-func (r *queryResolver) Keys(ctx context.Context, first *int, after *string, query *string) (*model.APIKeyConnection, error) {
+func (r *queryResolver) Keys(ctx context.Context, first *int, after *string, query *string) (*model.Connection[service.Key], error) {
 	page, err := r.svc.Keys(ctx, listOptions(ctx, first, after, query))
 	if err != nil {
 		return nil, err
 	}
-	return model.NewAPIKeyConnection(page), nil
+	return model.NewConnection(page), nil
 }

@@ -19,12 +19,17 @@ func (r *auditEventResolver) Details(ctx context.Context, obj *service.AuditEven
 	return obj.Details, nil
 }
 
-func (r *queryResolver) AuditEvents(ctx context.Context, first *int, after *string, filter *model.AuditFilter) (*model.AuditEventConnection, error) {
-	page, err := r.svc.AuditEvents(ctx, filter.Filter(), listOptions(ctx, first, after, nil))
+// AuditEvents filters nothing without a filter.
+func (r *queryResolver) AuditEvents(ctx context.Context, first *int, after *string, filter *service.AuditFilter) (*model.Connection[service.AuditEvent], error) {
+	var f service.AuditFilter
+	if filter != nil {
+		f = *filter
+	}
+	page, err := r.svc.AuditEvents(ctx, f, listOptions(ctx, first, after, nil))
 	if err != nil {
 		return nil, err
 	}
-	return model.NewAuditEventConnection(page), nil
+	return model.NewConnection(page), nil
 }
 
 func (r *Resolver) AuditEvent() generated.AuditEventResolver { return &auditEventResolver{r} }

@@ -15,20 +15,20 @@ import (
 	"github.com/verdict/verdict/service"
 )
 
-func (r *groupResolver) Policies(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.SummaryConnection, error) {
+func (r *groupResolver) Policies(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.Connection[service.Summary], error) {
 	page, err := r.svc.GroupPolicies(ctx, obj.ID, listOptions(ctx, first, after, query))
 	if err != nil {
 		return nil, err
 	}
-	return model.NewSummaryConnection(page), nil
+	return model.NewConnection(page), nil
 }
 
-func (r *groupResolver) Flows(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.SummaryConnection, error) {
+func (r *groupResolver) Flows(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.Connection[service.Summary], error) {
 	page, err := r.svc.GroupFlows(ctx, obj.ID, listOptions(ctx, first, after, query))
 	if err != nil {
 		return nil, err
 	}
-	return model.NewSummaryConnection(page), nil
+	return model.NewConnection(page), nil
 }
 
 func (r *mutationResolver) CreateGroup(ctx context.Context, input service.GroupChanges) (*service.Group, error) {
@@ -61,12 +61,12 @@ func (r *queryResolver) Group(ctx context.Context, id uuid.UUID) (*service.Group
 	return r.svc.Group(ctx, id)
 }
 
-func (r *queryResolver) Groups(ctx context.Context, first *int, after *string, query *string) (*model.GroupConnection, error) {
+func (r *queryResolver) Groups(ctx context.Context, first *int, after *string, query *string) (*model.Connection[service.Group], error) {
 	page, err := r.svc.Groups(ctx, listOptions(ctx, first, after, query))
 	if err != nil {
 		return nil, err
 	}
-	return model.NewGroupConnection(page), nil
+	return model.NewConnection(page), nil
 }
 
 func (r *Resolver) Group() generated.GroupResolver { return &groupResolver{r} }

@@ -8,22 +8,26 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/verdict/verdict/graph/model"
 	"github.com/verdict/verdict/service"
 )
 
-// Page sizes of connections: the service's list limits (api.md, `limit`
-// 1–200, default 50). Every field with a `first` argument is a connection.
-const (
-	defaultPageSize = 50
-	maxPageSize     = 200
-)
-
 // listOptions are a connection field's arguments as the service takes
-// them. The service counts the whole list only when the operation selects
-// the connection's totalCount, since the count is one more query.
+// them. pageLimit has refused a first the service would refuse before any
+// resolver runs, so a present first is a valid limit (an absent one is the
+// service's default). The service counts the whole list only when the
+// operation selects the connection's totalCount, since the count is one
+// more query.
 func listOptions(ctx context.Context, first *int, after, query *string) service.ListOptions {
-	o := model.ListOptions(first, after, query)
+	var o service.ListOptions
+	if first != nil {
+		o.Limit = *first
+	}
+	if after != nil {
+		o.Cursor = *after
+	}
+	if query != nil {
+		o.Query = *query
+	}
 	for _, f := range graphql.CollectFieldsCtx(ctx, nil) {
 		if f.Name == "totalCount" {
 			o.WithTotal = true
@@ -32,10 +36,11 @@ func listOptions(ctx context.Context, first *int, after, query *string) service.
 	return o
 }
 
-// pageLimit refuses an operation that asks any connection for a page size
-// outside 1–maxPageSize, before anything is resolved: the service would
-// refuse it too, but only once the fields before it had run, and the
-// complexity of the operation is counted from page sizes it can trust.
+// pageLimit refuses an operation that asks any connection (every field
+// with a `first` argument is one) for a page size the service refuses,
+// before anything is resolved: the service would refuse it too, but only
+// once the fields before it had run, and the complexity of the operation
+// is counted from page sizes it can trust.
 type pageLimit struct{}
 
 var _ interface {
@@ -48,54 +53,39 @@ func (pageLimit) ExtensionName() string { return "PageLimit" }
 func (pageLimit) Validate(graphql.ExecutableSchema) error { return nil }
 
 func (pageLimit) MutateOperationContext(_ context.Context, op *graphql.OperationContext) *gqlerror.Error {
-	c := pageChecker{fragments: op.Doc.Fragments, vars: op.Variables, checked: map[string]bool{}}
-	return c.check(op.Operation.SelectionSet)
-}
-
-// pageChecker checks selection sets, each fragment once however often it
-// is spread.
-type pageChecker struct {
-	fragments ast.FragmentDefinitionList
-	vars      map[string]any
-	checked   map[string]bool
-}
-
-func (c *pageChecker) check(set ast.SelectionSet) *gqlerror.Error {
-	for _, sel := range set {
-		var err *gqlerror.Error
-		switch s := sel.(type) {
-		case *ast.Field:
-			if err = c.checkField(s); err == nil {
-				err = c.check(s.SelectionSet)
-			}
-		case *ast.InlineFragment:
-			err = c.check(s.SelectionSet)
-		case *ast.FragmentSpread:
-			if def := c.fragments.ForName(s.Name); def != nil && !c.checked[s.Name] {
-				c.checked[s.Name] = true
-				err = c.check(def.SelectionSet)
-			}
-		}
-		if err != nil {
+	check := func(f *ast.Field, inner func() *gqlerror.Error) *gqlerror.Error {
+		if err := checkPageSize(f, op.Variables); err != nil {
 			return err
 		}
+		return inner()
 	}
-	return nil
+	return newSelectionFold(op.Doc.Fragments, check, firstError).set(op.Operation.SelectionSet)
 }
 
-func (c *pageChecker) checkField(f *ast.Field) *gqlerror.Error {
+func firstError(sofar, next *gqlerror.Error) *gqlerror.Error {
+	if sofar != nil {
+		return sofar
+	}
+	return next
+}
+
+// checkPageSize refuses the field's first when the service would.
+func checkPageSize(f *ast.Field, vars map[string]any) *gqlerror.Error {
 	if f.Definition == nil || f.Definition.Arguments.ForName("first") == nil {
 		return nil
 	}
-	v := f.ArgumentMap(c.vars)["first"]
+	v := f.ArgumentMap(vars)["first"]
 	if v == nil {
 		return nil
 	}
 	n, err := graphql.UnmarshalInt(v)
-	if err == nil && n >= 1 && n <= maxPageSize {
+	if err == nil {
+		err = service.CheckPageSize("first of "+f.Alias, n)
+	}
+	if err == nil {
 		return nil
 	}
-	e := gqlerror.ErrorPosf(f.Position, "first of %s must be between 1 and %d, not %v", f.Alias, maxPageSize, v)
+	e := gqlerror.ErrorPosf(f.Position, "%s", err.Error())
 	e.Extensions = map[string]any{"code": string(service.CodeInvalidArgument)}
 	return e
 }
@@ -126,12 +116,12 @@ func (c pagedComplexity) Complexity(ctx context.Context, typeName, field string,
 	if !c.connections[typeName+"."+field] {
 		return c.ExecutableSchema.Complexity(ctx, typeName, field, childComplexity, args)
 	}
-	size := defaultPageSize
+	size := service.DefaultPageSize
 	if v := args["first"]; v != nil {
-		// pageLimit has refused sizes outside 1–maxPageSize already; the
+		// pageLimit has refused sizes the service would already; the
 		// clamp only keeps the arithmetic below safe.
 		if n, err := graphql.UnmarshalInt(v); err == nil {
-			size = min(max(n, 1), maxPageSize)
+			size = min(max(n, 1), service.MaxPageSize)
 		}
 	}
 	if childComplexity > (math.MaxInt-1)/size {

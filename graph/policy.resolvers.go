@@ -7,7 +7,6 @@ package graph
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/google/uuid"
 	"github.com/verdict/verdict/ent/schema/testcase"
@@ -53,29 +52,27 @@ func (r *mutationResolver) DeletePolicy(ctx context.Context, id uuid.UUID) (bool
 
 // RunPolicy hands data to the service as JSON text, as RunRule does.
 func (r *mutationResolver) RunPolicy(ctx context.Context, baseID uuid.UUID, data any) (*model.PolicyRunResult, error) {
-	raw, err := json.Marshal(data)
+	raw, err := model.JSONText("data", data)
 	if err != nil {
-		return nil, service.Invalid("data is not JSON: %v", err)
+		return nil, err
 	}
 	res, err := r.svc.RunPolicy(ctx, baseID, raw)
 	if err != nil {
 		return nil, err
 	}
-	defer res.Release()
 	return model.NewPolicyRunResult(res), nil
 }
 
 // RunPolicyVersion hands data to the service as JSON text, as RunRule does.
 func (r *mutationResolver) RunPolicyVersion(ctx context.Context, policyID uuid.UUID, data any) (*model.PolicyRunResult, error) {
-	raw, err := json.Marshal(data)
+	raw, err := model.JSONText("data", data)
 	if err != nil {
-		return nil, service.Invalid("data is not JSON: %v", err)
+		return nil, err
 	}
 	res, err := r.svc.RunPolicyVersion(ctx, policyID, raw)
 	if err != nil {
 		return nil, err
 	}
-	defer res.Release()
 	return model.NewPolicyRunResult(res), nil
 }
 
@@ -91,14 +88,14 @@ func (r *queryResolver) PolicyVersions(ctx context.Context, id uuid.UUID) (*serv
 	return r.svc.PolicyVersions(ctx, id)
 }
 
-func (r *queryResolver) Policies(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.SummaryConnection, error) {
+func (r *queryResolver) Policies(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[service.Summary], error) {
 	o := listOptions(ctx, first, after, query)
 	o.GroupID = groupID
 	page, err := r.svc.Policies(ctx, o)
 	if err != nil {
 		return nil, err
 	}
-	return model.NewSummaryConnection(page), nil
+	return model.NewConnection(page), nil
 }
 
 func (r *Resolver) PolicyTest() generated.PolicyTestResolver { return &policyTestResolver{r} }

@@ -375,8 +375,8 @@ func TestStoredPoliciesRunByBaseAndByRecordWithATypedTrace(t *testing.T) {
 	})
 }
 
-// Stored runs take their results from a pool and give them back once the
-// model is built: two runs in one operation must not share a trace.
+// Every result of an operation lives until the response is written: two
+// runs in one operation must not share a trace.
 func TestRunsInOneOperationKeepTheirOwnResults(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixture(t, db)

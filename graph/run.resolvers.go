@@ -7,24 +7,21 @@ package graph
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/verdict/verdict/graph/model"
-	"github.com/verdict/verdict/service"
 )
 
 // RunRule hands data to the service as JSON text, as REST does: the
 // service decides what data is acceptable (an object within the engine's
 // limits) and refuses the rest with invalid_argument.
 func (r *mutationResolver) RunRule(ctx context.Context, rule string, data any) (*model.PolicyRunResult, error) {
-	raw, err := json.Marshal(data)
+	raw, err := model.JSONText("data", data)
 	if err != nil {
-		return nil, service.Invalid("data is not JSON: %v", err)
+		return nil, err
 	}
 	res, err := r.svc.RunRule(ctx, rule, raw)
 	if err != nil {
 		return nil, err
 	}
-	defer res.Release()
 	return model.NewPolicyRunResult(res), nil
 }

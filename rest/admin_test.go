@@ -262,3 +262,40 @@ func TestKeysOverREST(t *testing.T) {
 		}
 	})
 }
+
+func TestValuesTheServiceChecksAreRefusedInItsWords(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db, noRateLimit)
+		as := f.team(t)
+		admin, editor := as["admin"], as["editor"]
+		groupPath := "/group/" + f.createGroupAs(t, editor, `{"name": "Pricing"}`).ID.String() + "/member"
+		for _, tc := range []struct {
+			name         string
+			m            member
+			method, path string
+			body, want   string
+		}{
+			{"a member without a role", admin, http.MethodPost, "/admin/members", `{"email": "x@acme.test"}`,
+				"role must be viewer, editor, publisher, admin or auditor"},
+			{"a role that is not one", admin, http.MethodPut, "/admin/members/" + as["viewer"].id.String(), `{"role": "root"}`,
+				"role must be viewer, editor, publisher, admin or auditor"},
+			{"a key without a name", admin, http.MethodPost, "/admin/keys", `{"scope": "view"}`, "name is required"},
+			{"a key without a scope", admin, http.MethodPost, "/admin/keys", `{"name": "k"}`, "scope must be view, edit, publish or admin"},
+			{"a group member without a kind", editor, http.MethodPost, groupPath, `{"baseId": "` + uuid.NewString() + `"}`,
+				`kind must be "policy" or "flow"`},
+			{"a page of none", admin, http.MethodGet, "/admin/keys?limit=0", "", "limit must be between 1 and 200, not 0"},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				var body any
+				if tc.body != "" {
+					body = tc.body
+				}
+				w := f.call(t, tc.m, tc.method, tc.path, body)
+				wantError(t, w, http.StatusBadRequest, service.CodeInvalidArgument)
+				if got := decodeStrict[errorWithDetails](t, w).Error.Message; got != tc.want {
+					t.Errorf("message %q, want %q", got, tc.want)
+				}
+			})
+		}
+	})
+}

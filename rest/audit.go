@@ -3,7 +3,6 @@ package rest
 import (
 	"net/http"
 	"net/url"
-	"time"
 
 	"github.com/verdict/verdict/service"
 )
@@ -29,27 +28,17 @@ func (s *server) auditLog(w http.ResponseWriter, r *http.Request) {
 // once. Which actions and kinds exist is the service's to say.
 func auditFilter(q url.Values) (service.AuditFilter, error) {
 	var f service.AuditFilter
-	for _, name := range []string{"action", "kind", "baseId", "actor", "since", "until"} {
-		if n := len(q[name]); n > 1 {
-			return f, invalid("%s is given %d times; give it once", name, n)
-		}
+	if err := givenOnce(q, "action", "kind", "baseId", "actor", "since", "until"); err != nil {
+		return f, err
 	}
 	f.Action, f.Kind = service.AuditAction(q.Get("action")), service.AuditKind(q.Get("kind"))
-	if v := q.Get("baseId"); v != "" {
-		id, err := parseID("baseId", v)
-		if err != nil {
-			return f, err
-		}
-		f.BaseID = &id
-	}
-	if v := q.Get("actor"); v != "" {
-		id, err := parseID("actor", v)
-		if err != nil {
-			return f, err
-		}
-		f.Actor = &id
-	}
 	var err error
+	if f.BaseID, err = queryID(q, "baseId"); err != nil {
+		return f, err
+	}
+	if f.Actor, err = queryID(q, "actor"); err != nil {
+		return f, err
+	}
 	if f.Since, err = queryTime(q, "since"); err != nil {
 		return f, err
 	}
@@ -57,17 +46,4 @@ func auditFilter(q url.Values) (service.AuditFilter, error) {
 		return f, err
 	}
 	return f, nil
-}
-
-// queryTime reads an RFC 3339 time from the query; absent is nil.
-func queryTime(q url.Values, name string) (*time.Time, error) {
-	v := q.Get(name)
-	if v == "" {
-		return nil, nil
-	}
-	t, err := time.Parse(time.RFC3339, v)
-	if err != nil {
-		return nil, invalid("%s %q is not an RFC 3339 time such as 2027-01-31T00:00:00Z", name, v)
-	}
-	return &t, nil
 }

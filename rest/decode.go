@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -24,17 +23,7 @@ func (s *server) decodeBody(r *http.Request, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := checkObject(body, fieldsOf(reflect.TypeOf(v).Elem())); err != nil {
-		return err
-	}
-	if err := json.Unmarshal(body, v); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) && typeErr.Field != "" {
-			return invalid("%s must be %s, not %s", typeErr.Field, jsonType(typeErr.Type), describeValue(typeErr.Value))
-		}
-		return invalid("the request body is not valid: %v", err)
-	}
-	return nil
+	return decodeObject(body, reflect.ValueOf(v).Elem())
 }
 
 // readBody reads a JSON body in full: its Content-Type must allow JSON and
@@ -70,47 +59,114 @@ func checkContentType(ct string) error {
 	return invalid("Content-Type must be application/json, not %q", ct)
 }
 
-// checkObject walks the top level of body: one object, known members, each
-// once, nothing after it. encoding/json alone would match member names
-// regardless of case, keep the last of duplicates and stop before
-// trailing garbage.
-func checkObject(body []byte, fields []string) error {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	tok, err := dec.Token()
-	switch {
-	case err == io.EOF:
+// decodeObject decodes the JSON object body into the struct v, scanning
+// the body once to check it and once more to split it into members: each
+// member's value is decoded on its own, and one of a json.RawMessage field
+// is kept as the body's own bytes rather than decoded at all.
+// encoding/json alone would match member names regardless of case, keep
+// the last of duplicates and stop before trailing garbage.
+func decodeObject(body []byte, v reflect.Value) error {
+	start := skipSpace(body, 0)
+	if start == len(body) {
 		return invalid("the request body is empty; send a JSON object")
-	case err != nil:
-		return notJSON(err)
-	case tok != json.Delim('{'):
-		return invalid("the request body must be a JSON object, not %s", describeToken(tok))
 	}
-	seen := make(map[string]bool, len(fields))
-	for dec.More() {
-		tok, err := dec.Token()
+	if !json.Valid(body) {
+		return notJSONObject(body)
+	}
+	if body[start] != '{' {
+		return invalid("the request body must be a JSON object, not %s", describeStart(body[start]))
+	}
+	fields := fieldsOf(v.Type())
+	seen := make([]bool, len(fields.list))
+	for i := skipSpace(body, start+1); body[i] != '}'; {
+		nameEnd := skipValue(body, i)
+		name, err := memberName(body[i:nameEnd])
 		if err != nil {
 			return notJSON(err)
 		}
-		name, _ := tok.(string)
-		if !slices.Contains(fields, name) {
-			return invalid("unknown field %q; the fields are %s", name, strings.Join(fields, ", "))
+		k := slices.IndexFunc(fields.list, func(f field) bool { return f.name == name })
+		if k < 0 {
+			return invalid("unknown field %q; the fields are %s", name, fields.names)
 		}
-		if seen[name] {
+		if seen[k] {
 			return invalid("field %q appears more than once", name)
 		}
-		seen[name] = true
-		var value json.RawMessage
-		if err := dec.Decode(&value); err != nil {
-			return notJSON(err)
+		seen[k] = true
+		// The body is valid JSON: a colon follows the name, and a comma or
+		// the closing brace the value.
+		i = skipSpace(body, skipSpace(body, nameEnd)+1)
+		end := skipValue(body, i)
+		if err := fields.list[k].set(v, body[i:end]); err != nil {
+			return err
+		}
+		if i = skipSpace(body, end); body[i] == ',' {
+			i = skipSpace(body, i+1)
 		}
 	}
-	if _, err := dec.Token(); err != nil {
+	return nil
+}
+
+// notJSONObject says what is wrong with a body that is not valid JSON:
+// its first value, else what follows it.
+func notJSONObject(body []byte) error {
+	var first json.RawMessage
+	if err := json.NewDecoder(bytes.NewReader(body)).Decode(&first); err != nil {
 		return notJSON(err)
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return invalid("the request body has more after its JSON object")
+	if first[0] != '{' {
+		return invalid("the request body must be a JSON object, not %s", describeStart(first[0]))
 	}
-	return nil
+	return invalid("the request body has more after its JSON object")
+}
+
+// memberName reads a member name, the JSON string quoted.
+func memberName(quoted []byte) (string, error) {
+	if bytes.IndexByte(quoted, '\\') < 0 {
+		return string(quoted[1 : len(quoted)-1]), nil
+	}
+	var name string
+	err := json.Unmarshal(quoted, &name)
+	return name, err
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue is where the value starting at b[i] ends, in JSON that is
+// known to be valid: only strings and nesting need following.
+func skipValue(b []byte, i int) int {
+	depth := 0
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			for i++; b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+			if depth == 0 {
+				return i + 1
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return i + 1
+			}
+			if depth < 0 {
+				return i
+			}
+		case ',', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return i
 }
 
 func notJSON(err error) error {
@@ -124,22 +180,19 @@ func notJSON(err error) error {
 	return invalid("the request body is not valid JSON: %v", err)
 }
 
-func describeToken(tok json.Token) string {
-	switch tok := tok.(type) {
-	case json.Delim:
-		if tok == '[' {
-			return "an array"
-		}
-	case string:
+// describeStart names the JSON type of a valid value by its first byte.
+func describeStart(c byte) string {
+	switch c {
+	case '[':
+		return "an array"
+	case '"':
 		return "a string"
-	case float64, json.Number:
-		return "a number"
-	case bool:
+	case 't', 'f':
 		return "a boolean"
-	case nil:
+	case 'n':
 		return "null"
 	}
-	return fmt.Sprint(tok)
+	return "a number"
 }
 
 // describeValue turns encoding/json's description of a value that did not
@@ -179,26 +232,78 @@ func jsonType(t reflect.Type) string {
 	return "a JSON value"
 }
 
-var fieldCache sync.Map // reflect.Type → []string
+// field is a member a request struct accepts: its name, where its field
+// is, and whether the field takes the member's text as it is.
+type field struct {
+	name  string
+	index []int
+	raw   bool
+}
 
-// fieldsOf lists the member names a request struct accepts, from its json
-// tags.
-func fieldsOf(t reflect.Type) []string {
-	if f, ok := fieldCache.Load(t); ok {
-		return f.([]string)
+// set decodes the member's value into its field of the struct v.
+func (f field) set(v reflect.Value, value []byte) error {
+	dst := v.FieldByIndex(f.index)
+	if f.raw {
+		dst.SetBytes(value)
+		return nil
 	}
-	var fields []string
+	if err := json.Unmarshal(value, dst.Addr().Interface()); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			name := f.name
+			if typeErr.Field != "" {
+				name += "." + typeErr.Field
+			}
+			return invalid("%s must be %s, not %s", name, jsonType(typeErr.Type), describeValue(typeErr.Value))
+		}
+		return invalid("the request body is not valid: %v", err)
+	}
+	return nil
+}
+
+// fields are the members a request struct accepts, and their names as an
+// error lists them.
+type fields struct {
+	list  []field
+	names string
+}
+
+var fieldCache sync.Map // reflect.Type → *fields
+
+var rawMessage = reflect.TypeFor[json.RawMessage]()
+
+// fieldsOf lists the members a request struct accepts, from its json tags.
+// The fields of an embedded struct without a tag are its own, as
+// encoding/json has them.
+func fieldsOf(t reflect.Type) *fields {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.(*fields)
+	}
+	fs := &fields{list: appendFields(nil, t, nil)}
+	names := make([]string, len(fs.list))
+	for i, f := range fs.list {
+		names[i] = f.name
+	}
+	fs.names = strings.Join(names, ", ")
+	fieldCache.Store(t, fs)
+	return fs
+}
+
+func appendFields(list []field, t reflect.Type, index []int) []field {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if !f.IsExported() || name == "-" {
-			continue
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		at := append(slices.Clip(index), i)
+		switch {
+		case tag == "-":
+		case f.Anonymous && tag == "" && f.Type.Kind() == reflect.Struct:
+			list = appendFields(list, f.Type, at)
+		case f.IsExported():
+			if tag == "" {
+				tag = f.Name
+			}
+			list = append(list, field{name: tag, index: at, raw: f.Type == rawMessage})
 		}
-		if name == "" {
-			name = f.Name
-		}
-		fields = append(fields, name)
 	}
-	fieldCache.Store(t, fields)
-	return fields
+	return list
 }

@@ -17,10 +17,12 @@ type groupRequest struct {
 	Description *string `json:"description"`
 }
 
-// groupMemberRequest is the body of POST /group/{groupId}/member.
+// groupMemberRequest is the body of POST /group/{groupId}/member. The kind
+// is the service's to check (absent is empty, which it refuses); the base
+// id is read here, so a bad one is named in the error.
 type groupMemberRequest struct {
-	Kind   *string `json:"kind"`
-	BaseID *string `json:"baseId"`
+	Kind   authz.Kind `json:"kind"`
+	BaseID *string    `json:"baseId"`
 }
 
 // createGroup is POST /group.
@@ -95,20 +97,16 @@ func (s *server) addGroupMember(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if req.Kind == nil {
-		s.writeError(w, r, invalid("kind is required: %q or %q", authz.KindPolicy, authz.KindFlow))
-		return
-	}
 	if req.BaseID == nil {
 		s.writeError(w, r, invalid("baseId is required: the id of the policy or flow to add"))
 		return
 	}
-	baseID, err := parseID("baseId", *req.BaseID)
+	baseID, err := service.ParseID("baseId", *req.BaseID)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	m, err := s.svc.AddGroupMember(r.Context(), groupID, service.GroupMemberInput{Kind: authz.Kind(*req.Kind), BaseID: baseID})
+	m, err := s.svc.AddGroupMember(r.Context(), groupID, service.GroupMemberInput{Kind: req.Kind, BaseID: baseID})
 	s.reply(w, r, http.StatusCreated, m, err)
 }
 

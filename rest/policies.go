@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/google/uuid"
@@ -26,15 +25,10 @@ type policyRequest struct {
 }
 
 // policyUpdate is the body of PUT /policy/{policyId}: status, and the
-// members of policyRequest with the same meaning. (Not embedded: decodeBody
-// names the accepted members from the struct's own fields.)
+// members of policyRequest with the same meaning.
 type policyUpdate struct {
-	Status      *string         `json:"status"`
-	Name        *string         `json:"name"`
-	Rule        *string         `json:"rule"`
-	Description *string         `json:"description"`
-	Schema      json.RawMessage `json:"schema"`
-	Tests       json.RawMessage `json:"tests"`
+	Status *string `json:"status"`
+	policyRequest
 }
 
 // policyRunRequest is the body of the stored-policy runs.
@@ -78,18 +72,7 @@ func decodeTests(raw json.RawMessage) ([]service.TestCase, error) {
 
 // pathID is the id in the path segment named name.
 func pathID(r *http.Request, name string) (uuid.UUID, error) {
-	return parseID(name, r.PathValue(name))
-}
-
-// parseID reads an id given as name. Only the canonical form of a UUID is
-// one (uuid.Parse takes braces, URNs and bare hex too): one resource, one
-// path.
-func parseID(name, s string) (uuid.UUID, error) {
-	id, err := uuid.Parse(s)
-	if err != nil || len(s) != len(uuid.Nil.String()) {
-		return uuid.Nil, invalid("%s %q is not a valid id", name, s)
-	}
-	return id, nil
+	return service.ParseID(name, r.PathValue(name))
 }
 
 // policyLifecycle serves /policy/{policyId} and /policies.
@@ -108,7 +91,7 @@ func (s *server) decodePolicy(r *http.Request) (service.Changes, error) {
 	if err := s.decodeBody(r, &req); err != nil {
 		return service.Changes{}, err
 	}
-	return changes(req.Name, req.Rule, req.Description, req.Schema, req.Tests)
+	return req.changes()
 }
 
 func (s *server) decodePolicyUpdate(r *http.Request) (*string, service.Changes, error) {
@@ -116,38 +99,12 @@ func (s *server) decodePolicyUpdate(r *http.Request) (*string, service.Changes, 
 	if err := s.decodeBody(r, &req); err != nil {
 		return nil, service.Changes{}, err
 	}
-	c, err := changes(req.Name, req.Rule, req.Description, req.Schema, req.Tests)
+	c, err := req.changes()
 	return req.Status, c, err
 }
 
-// listOptions reads a list's query: limit, cursor, q and groupId. Each
-// may be given once; their ranges and meaning are the service's.
-func listOptions(r *http.Request) (service.ListOptions, error) {
-	var o service.ListOptions
-	q := r.URL.Query()
-	for _, name := range []string{"limit", "cursor", "q", "groupId"} {
-		if n := len(q[name]); n > 1 {
-			return o, invalid("%s is given %d times; give it once", name, n)
-		}
-	}
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		// 0 is the service's "unset": a limit given as 0 is out of range,
-		// not a request for the default.
-		if err != nil || n < 1 {
-			return o, invalid("limit must be a whole number from 1 up, not %q", v)
-		}
-		o.Limit = n
-	}
-	o.Cursor, o.Query = q.Get("cursor"), q.Get("q")
-	if v := q.Get("groupId"); v != "" {
-		id, err := parseID("groupId", v)
-		if err != nil {
-			return o, err
-		}
-		o.GroupID = &id
-	}
-	return o, nil
+func (req *policyRequest) changes() (service.Changes, error) {
+	return changes(req.Name, req.Rule, req.Description, req.Schema, req.Tests)
 }
 
 // runPolicy is POST /run/policy/{baseId}: the latest version, else the

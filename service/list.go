@@ -33,21 +33,36 @@ type Page[T any] struct {
 	Items      []T    `json:"items"`
 	NextCursor string `json:"nextCursor"`
 	Total      *int   `json:"-"`
+
+	cursor func(T) string // the list's cursor of an item
 }
 
+// Cursor is the cursor of a list resuming after the page's item i, as a
+// Relay edge carries one for each item.
+func (p *Page[T]) Cursor(i int) string { return p.cursor(p.Items[i]) }
+
+// Page sizes of every list, REST's limit and GraphQL's first alike
+// (api.md: 1–200, default 50).
 const (
-	defaultPageSize = 50
-	maxPageSize     = 200
+	DefaultPageSize = 50
+	MaxPageSize     = 200
 )
 
-func (o ListOptions) limit() (int, error) {
-	switch {
-	case o.Limit == 0:
-		return defaultPageSize, nil
-	case o.Limit < 1 || o.Limit > maxPageSize:
-		return 0, Invalid("limit must be between 1 and %d", maxPageSize)
+// CheckPageSize refuses a page size, given as name, outside
+// 1–MaxPageSize. A list's front end checks a size it was given before it
+// becomes ListOptions.Limit, whose 0 means "not given".
+func CheckPageSize(name string, n int) error {
+	if n < 1 || n > MaxPageSize {
+		return Invalid("%s must be between 1 and %d, not %d", name, MaxPageSize, n)
 	}
-	return o.Limit, nil
+	return nil
+}
+
+func (o ListOptions) limit() (int, error) {
+	if o.Limit == 0 {
+		return DefaultPageSize, nil
+	}
+	return o.Limit, CheckPageSize("limit", o.Limit)
 }
 
 // CursorAfter is the cursor of a list resuming after the item with this
@@ -161,7 +176,7 @@ func newestFirst[Q listQuery[Q, P, O, E], P, O ~func(*sql.Selector), E, T any](
 // extra row only tells that there is a next page, which starts after the
 // last item shown, at its cursor.
 func pageOf[E, T any](rows []E, limit int, total *int, item func(E) T, cursor func(T) string) *Page[T] {
-	page := &Page[T]{Items: make([]T, 0, min(len(rows), limit)), Total: total}
+	page := &Page[T]{Items: make([]T, 0, min(len(rows), limit)), Total: total, cursor: cursor}
 	for i, r := range rows {
 		if i == limit {
 			page.NextCursor = cursor(page.Items[i-1])

@@ -241,7 +241,7 @@ type ComplexityRoot struct {
 
 	Mutation struct {
 		AddGroupMember               func(childComplexity int, groupID uuid.UUID, kind authz.Kind, baseID uuid.UUID) int
-		AddMember                    func(childComplexity int, input model.AddMemberInput) int
+		AddMember                    func(childComplexity int, input service.MemberInput) int
 		ChangeMemberRole             func(childComplexity int, userID uuid.UUID, role authz.Role) int
 		CreateFlow                   func(childComplexity int, input model.CreateFlowInput) int
 		CreateFlowDraftFromVersion   func(childComplexity int, id uuid.UUID, replace *bool) int
@@ -386,7 +386,7 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		AuditEvents    func(childComplexity int, first *int, after *string, filter *model.AuditFilter) int
+		AuditEvents    func(childComplexity int, first *int, after *string, filter *service.AuditFilter) int
 		Flow           func(childComplexity int, id uuid.UUID) int
 		FlowVersions   func(childComplexity int, id uuid.UUID) int
 		Flows          func(childComplexity int, first *int, after *string, query *string, groupID *uuid.UUID) int
@@ -462,11 +462,11 @@ type AuditEventResolver interface {
 	Details(ctx context.Context, obj *service.AuditEvent) (any, error)
 }
 type GroupResolver interface {
-	Policies(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.SummaryConnection, error)
-	Flows(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.SummaryConnection, error)
+	Policies(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.Connection[service.Summary], error)
+	Flows(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.Connection[service.Summary], error)
 }
 type MutationResolver interface {
-	AddMember(ctx context.Context, input model.AddMemberInput) (*service.Member, error)
+	AddMember(ctx context.Context, input service.MemberInput) (*service.Member, error)
 	ChangeMemberRole(ctx context.Context, userID uuid.UUID, role authz.Role) (*service.Member, error)
 	RemoveMember(ctx context.Context, userID uuid.UUID) (bool, error)
 	CreateKey(ctx context.Context, input service.KeyRequest) (*service.CreatedKey, error)
@@ -497,18 +497,18 @@ type PolicyTestResolver interface {
 	Expect(ctx context.Context, obj *testcase.Case) (bool, error)
 }
 type QueryResolver interface {
-	Members(ctx context.Context, first *int, after *string, query *string) (*model.MemberConnection, error)
-	Keys(ctx context.Context, first *int, after *string, query *string) (*model.APIKeyConnection, error)
-	AuditEvents(ctx context.Context, first *int, after *string, filter *model.AuditFilter) (*model.AuditEventConnection, error)
+	Members(ctx context.Context, first *int, after *string, query *string) (*model.Connection[service.Member], error)
+	Keys(ctx context.Context, first *int, after *string, query *string) (*model.Connection[service.Key], error)
+	AuditEvents(ctx context.Context, first *int, after *string, filter *service.AuditFilter) (*model.Connection[service.AuditEvent], error)
 	Flow(ctx context.Context, id uuid.UUID) (*service.Flow, error)
 	FlowVersions(ctx context.Context, id uuid.UUID) (*service.FlowVersions, error)
-	Flows(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.SummaryConnection, error)
+	Flows(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[service.Summary], error)
 	Group(ctx context.Context, id uuid.UUID) (*service.Group, error)
-	Groups(ctx context.Context, first *int, after *string, query *string) (*model.GroupConnection, error)
+	Groups(ctx context.Context, first *int, after *string, query *string) (*model.Connection[service.Group], error)
 	Node(ctx context.Context, id uuid.UUID) (model.Node, error)
 	Policy(ctx context.Context, id uuid.UUID) (*service.Policy, error)
 	PolicyVersions(ctx context.Context, id uuid.UUID) (*service.Versions, error)
-	Policies(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.SummaryConnection, error)
+	Policies(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[service.Summary], error)
 	Viewer(ctx context.Context) (*service.Viewer, error)
 }
 
@@ -1271,7 +1271,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.AddMember(childComplexity, args["input"].(model.AddMemberInput)), true
+		return e.ComplexityRoot.Mutation.AddMember(childComplexity, args["input"].(service.MemberInput)), true
 	case "Mutation.changeMemberRole":
 		if e.ComplexityRoot.Mutation.ChangeMemberRole == nil {
 			break
@@ -1977,7 +1977,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.AuditEvents(childComplexity, args["first"].(*int), args["after"].(*string), args["filter"].(*model.AuditFilter)), true
+		return e.ComplexityRoot.Query.AuditEvents(childComplexity, args["first"].(*int), args["after"].(*string), args["filter"].(*service.AuditFilter)), true
 	case "Query.flow":
 		if e.ComplexityRoot.Query.Flow == nil {
 			break
@@ -5637,8 +5637,8 @@ func (ec *executionContext) field_Mutation_addMember_args(ctx context.Context, r
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (model.AddMemberInput, error) {
-			return ec.unmarshalNAddMemberInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAddMemberInput(ctx, v)
+		func(ctx context.Context, v any) (service.MemberInput, error) {
+			return ec.unmarshalNAddMemberInput2githubᚗcomᚋverdictᚋverdictᚋserviceᚐMemberInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -6137,8 +6137,8 @@ func (ec *executionContext) field_Query_auditEvents_args(ctx context.Context, ra
 	}
 	args["after"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
-		func(ctx context.Context, v any) (*model.AuditFilter, error) {
-			return ec.unmarshalOAuditFilter2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAuditFilter(ctx, v)
+		func(ctx context.Context, v any) (*service.AuditFilter, error) {
+			return ec.unmarshalOAuditFilter2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditFilter(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -6673,7 +6673,7 @@ func (ec *executionContext) fieldContext_APIKey_revokedAt(_ context.Context, fie
 	return graphql.NewScalarFieldContext("APIKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _APIKeyConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.APIKeyConnection) (ret graphql.Marshaler) {
+func (ec *executionContext) _APIKeyConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Key]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6685,8 +6685,8 @@ func (ec *executionContext) _APIKeyConnection_edges(ctx context.Context, field g
 			return obj.Edges, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.APIKeyEdge) graphql.Marshaler {
-			return ec.marshalNAPIKeyEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAPIKeyEdgeᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Edge[service.Key]) graphql.Marshaler {
+			return ec.marshalNAPIKeyEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6705,7 +6705,7 @@ func (ec *executionContext) fieldContext_APIKeyConnection_edges(_ context.Contex
 	return fc, nil
 }
 
-func (ec *executionContext) _APIKeyConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.APIKeyConnection) (ret graphql.Marshaler) {
+func (ec *executionContext) _APIKeyConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Key]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6737,7 +6737,7 @@ func (ec *executionContext) fieldContext_APIKeyConnection_pageInfo(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _APIKeyConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.APIKeyConnection) (ret graphql.Marshaler) {
+func (ec *executionContext) _APIKeyConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Key]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6760,7 +6760,7 @@ func (ec *executionContext) fieldContext_APIKeyConnection_totalCount(_ context.C
 	return graphql.NewScalarFieldContext("APIKeyConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _APIKeyEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.APIKeyEdge) (ret graphql.Marshaler) {
+func (ec *executionContext) _APIKeyEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[service.Key]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -6783,7 +6783,7 @@ func (ec *executionContext) fieldContext_APIKeyEdge_cursor(_ context.Context, fi
 	return graphql.NewScalarFieldContext("APIKeyEdge", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _APIKeyEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.APIKeyEdge) (ret graphql.Marshaler) {
+func (ec *executionContext) _APIKeyEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[service.Key]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7077,7 +7077,7 @@ func (ec *executionContext) fieldContext_AuditEvent_details(_ context.Context, f
 	return graphql.NewScalarFieldContext("AuditEvent", field, true, true, errors.New("field of type JSON does not have child fields"))
 }
 
-func (ec *executionContext) _AuditEventConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventConnection) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEventConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.AuditEvent]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7089,8 +7089,8 @@ func (ec *executionContext) _AuditEventConnection_edges(ctx context.Context, fie
 			return obj.Edges, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.AuditEventEdge) graphql.Marshaler {
-			return ec.marshalNAuditEventEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAuditEventEdgeᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Edge[service.AuditEvent]) graphql.Marshaler {
+			return ec.marshalNAuditEventEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -7109,7 +7109,7 @@ func (ec *executionContext) fieldContext_AuditEventConnection_edges(_ context.Co
 	return fc, nil
 }
 
-func (ec *executionContext) _AuditEventConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventConnection) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEventConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.AuditEvent]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7141,7 +7141,7 @@ func (ec *executionContext) fieldContext_AuditEventConnection_pageInfo(_ context
 	return fc, nil
 }
 
-func (ec *executionContext) _AuditEventConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventConnection) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEventConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.AuditEvent]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7164,7 +7164,7 @@ func (ec *executionContext) fieldContext_AuditEventConnection_totalCount(_ conte
 	return graphql.NewScalarFieldContext("AuditEventConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _AuditEventEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventEdge) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEventEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[service.AuditEvent]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7187,7 +7187,7 @@ func (ec *executionContext) fieldContext_AuditEventEdge_cursor(_ context.Context
 	return graphql.NewScalarFieldContext("AuditEventEdge", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _AuditEventEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventEdge) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEventEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[service.AuditEvent]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7944,7 +7944,7 @@ func (ec *executionContext) fieldContext_Flow_revision(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Flow", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _FlowConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SummaryConnection) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Summary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7956,8 +7956,8 @@ func (ec *executionContext) _FlowConnection_edges(ctx context.Context, field gra
 			return obj.Edges, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.SummaryEdge) graphql.Marshaler {
-			return ec.marshalNFlowEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryEdgeᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Edge[service.Summary]) graphql.Marshaler {
+			return ec.marshalNFlowEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -7976,7 +7976,7 @@ func (ec *executionContext) fieldContext_FlowConnection_edges(_ context.Context,
 	return fc, nil
 }
 
-func (ec *executionContext) _FlowConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SummaryConnection) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Summary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8008,7 +8008,7 @@ func (ec *executionContext) fieldContext_FlowConnection_pageInfo(_ context.Conte
 	return fc, nil
 }
 
-func (ec *executionContext) _FlowConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SummaryConnection) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Summary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8031,7 +8031,7 @@ func (ec *executionContext) fieldContext_FlowConnection_totalCount(_ context.Con
 	return graphql.NewScalarFieldContext("FlowConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _FlowEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SummaryEdge) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[service.Summary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8054,7 +8054,7 @@ func (ec *executionContext) fieldContext_FlowEdge_cursor(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("FlowEdge", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _FlowEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SummaryEdge) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[service.Summary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8825,8 +8825,8 @@ func (ec *executionContext) _Group_policies(ctx context.Context, field graphql.C
 			return ec.Resolvers.Group().Policies(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.SummaryConnection) graphql.Marshaler {
-			return ec.marshalNPolicyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryConnection(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[service.Summary]) graphql.Marshaler {
+			return ec.marshalNPolicyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -8869,8 +8869,8 @@ func (ec *executionContext) _Group_flows(ctx context.Context, field graphql.Coll
 			return ec.Resolvers.Group().Flows(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.SummaryConnection) graphql.Marshaler {
-			return ec.marshalNFlowConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryConnection(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[service.Summary]) graphql.Marshaler {
+			return ec.marshalNFlowConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -8900,7 +8900,7 @@ func (ec *executionContext) fieldContext_Group_flows(ctx context.Context, field 
 	return fc, nil
 }
 
-func (ec *executionContext) _GroupConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.GroupConnection) (ret graphql.Marshaler) {
+func (ec *executionContext) _GroupConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Group]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8912,8 +8912,8 @@ func (ec *executionContext) _GroupConnection_edges(ctx context.Context, field gr
 			return obj.Edges, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.GroupEdge) graphql.Marshaler {
-			return ec.marshalNGroupEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐGroupEdgeᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Edge[service.Group]) graphql.Marshaler {
+			return ec.marshalNGroupEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -8932,7 +8932,7 @@ func (ec *executionContext) fieldContext_GroupConnection_edges(_ context.Context
 	return fc, nil
 }
 
-func (ec *executionContext) _GroupConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.GroupConnection) (ret graphql.Marshaler) {
+func (ec *executionContext) _GroupConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Group]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8964,7 +8964,7 @@ func (ec *executionContext) fieldContext_GroupConnection_pageInfo(_ context.Cont
 	return fc, nil
 }
 
-func (ec *executionContext) _GroupConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.GroupConnection) (ret graphql.Marshaler) {
+func (ec *executionContext) _GroupConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Group]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8987,7 +8987,7 @@ func (ec *executionContext) fieldContext_GroupConnection_totalCount(_ context.Co
 	return graphql.NewScalarFieldContext("GroupConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _GroupEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.GroupEdge) (ret graphql.Marshaler) {
+func (ec *executionContext) _GroupEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[service.Group]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9010,7 +9010,7 @@ func (ec *executionContext) fieldContext_GroupEdge_cursor(_ context.Context, fie
 	return graphql.NewScalarFieldContext("GroupEdge", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _GroupEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.GroupEdge) (ret graphql.Marshaler) {
+func (ec *executionContext) _GroupEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[service.Group]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9258,7 +9258,7 @@ func (ec *executionContext) fieldContext_Member_createdAt(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Member", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _MemberConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.MemberConnection) (ret graphql.Marshaler) {
+func (ec *executionContext) _MemberConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Member]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9270,8 +9270,8 @@ func (ec *executionContext) _MemberConnection_edges(ctx context.Context, field g
 			return obj.Edges, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.MemberEdge) graphql.Marshaler {
-			return ec.marshalNMemberEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐMemberEdgeᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Edge[service.Member]) graphql.Marshaler {
+			return ec.marshalNMemberEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -9290,7 +9290,7 @@ func (ec *executionContext) fieldContext_MemberConnection_edges(_ context.Contex
 	return fc, nil
 }
 
-func (ec *executionContext) _MemberConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.MemberConnection) (ret graphql.Marshaler) {
+func (ec *executionContext) _MemberConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Member]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9322,7 +9322,7 @@ func (ec *executionContext) fieldContext_MemberConnection_pageInfo(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _MemberConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.MemberConnection) (ret graphql.Marshaler) {
+func (ec *executionContext) _MemberConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Member]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9345,7 +9345,7 @@ func (ec *executionContext) fieldContext_MemberConnection_totalCount(_ context.C
 	return graphql.NewScalarFieldContext("MemberConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _MemberEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.MemberEdge) (ret graphql.Marshaler) {
+func (ec *executionContext) _MemberEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[service.Member]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9368,7 +9368,7 @@ func (ec *executionContext) fieldContext_MemberEdge_cursor(_ context.Context, fi
 	return graphql.NewScalarFieldContext("MemberEdge", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _MemberEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.MemberEdge) (ret graphql.Marshaler) {
+func (ec *executionContext) _MemberEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[service.Member]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9410,7 +9410,7 @@ func (ec *executionContext) _Mutation_addMember(ctx context.Context, field graph
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().AddMember(ctx, fc.Args["input"].(model.AddMemberInput))
+			return ec.Resolvers.Mutation().AddMember(ctx, fc.Args["input"].(service.MemberInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Member) graphql.Marshaler {
@@ -11505,7 +11505,7 @@ func (ec *executionContext) fieldContext_Policy_revision(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Policy", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _PolicyConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SummaryConnection) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicyConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Summary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11517,8 +11517,8 @@ func (ec *executionContext) _PolicyConnection_edges(ctx context.Context, field g
 			return obj.Edges, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.SummaryEdge) graphql.Marshaler {
-			return ec.marshalNPolicyEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryEdgeᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Edge[service.Summary]) graphql.Marshaler {
+			return ec.marshalNPolicyEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -11537,7 +11537,7 @@ func (ec *executionContext) fieldContext_PolicyConnection_edges(_ context.Contex
 	return fc, nil
 }
 
-func (ec *executionContext) _PolicyConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SummaryConnection) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicyConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Summary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11569,7 +11569,7 @@ func (ec *executionContext) fieldContext_PolicyConnection_pageInfo(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _PolicyConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SummaryConnection) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicyConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Summary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11592,7 +11592,7 @@ func (ec *executionContext) fieldContext_PolicyConnection_totalCount(_ context.C
 	return graphql.NewScalarFieldContext("PolicyConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _PolicyEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SummaryEdge) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicyEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[service.Summary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11615,7 +11615,7 @@ func (ec *executionContext) fieldContext_PolicyEdge_cursor(_ context.Context, fi
 	return graphql.NewScalarFieldContext("PolicyEdge", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _PolicyEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SummaryEdge) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicyEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[service.Summary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12303,8 +12303,8 @@ func (ec *executionContext) _Query_members(ctx context.Context, field graphql.Co
 			return ec.Resolvers.Query().Members(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.MemberConnection) graphql.Marshaler {
-			return ec.marshalNMemberConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐMemberConnection(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[service.Member]) graphql.Marshaler {
+			return ec.marshalNMemberConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -12347,8 +12347,8 @@ func (ec *executionContext) _Query_keys(ctx context.Context, field graphql.Colle
 			return ec.Resolvers.Query().Keys(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.APIKeyConnection) graphql.Marshaler {
-			return ec.marshalNAPIKeyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAPIKeyConnection(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[service.Key]) graphql.Marshaler {
+			return ec.marshalNAPIKeyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -12388,11 +12388,11 @@ func (ec *executionContext) _Query_auditEvents(ctx context.Context, field graphq
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().AuditEvents(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["filter"].(*model.AuditFilter))
+			return ec.Resolvers.Query().AuditEvents(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["filter"].(*service.AuditFilter))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.AuditEventConnection) graphql.Marshaler {
-			return ec.marshalNAuditEventConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAuditEventConnection(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[service.AuditEvent]) graphql.Marshaler {
+			return ec.marshalNAuditEventConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -12523,8 +12523,8 @@ func (ec *executionContext) _Query_flows(ctx context.Context, field graphql.Coll
 			return ec.Resolvers.Query().Flows(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string), fc.Args["groupId"].(*uuid.UUID))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.SummaryConnection) graphql.Marshaler {
-			return ec.marshalNFlowConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryConnection(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[service.Summary]) graphql.Marshaler {
+			return ec.marshalNFlowConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -12611,8 +12611,8 @@ func (ec *executionContext) _Query_groups(ctx context.Context, field graphql.Col
 			return ec.Resolvers.Query().Groups(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.GroupConnection) graphql.Marshaler {
-			return ec.marshalNGroupConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐGroupConnection(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[service.Group]) graphql.Marshaler {
+			return ec.marshalNGroupConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -12787,8 +12787,8 @@ func (ec *executionContext) _Query_policies(ctx context.Context, field graphql.C
 			return ec.Resolvers.Query().Policies(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string), fc.Args["groupId"].(*uuid.UUID))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.SummaryConnection) graphql.Marshaler {
-			return ec.marshalNPolicyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryConnection(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[service.Summary]) graphql.Marshaler {
+			return ec.marshalNPolicyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -14641,8 +14641,8 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
-func (ec *executionContext) unmarshalInputAddMemberInput(ctx context.Context, obj any) (model.AddMemberInput, error) {
-	var it model.AddMemberInput
+func (ec *executionContext) unmarshalInputAddMemberInput(ctx context.Context, obj any) (service.MemberInput, error) {
+	var it service.MemberInput
 	if obj == nil {
 		return it, nil
 	}
@@ -14668,7 +14668,7 @@ func (ec *executionContext) unmarshalInputAddMemberInput(ctx context.Context, ob
 			it.Email = data
 		case "name":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2string(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -14685,8 +14685,8 @@ func (ec *executionContext) unmarshalInputAddMemberInput(ctx context.Context, ob
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputAuditFilter(ctx context.Context, obj any) (model.AuditFilter, error) {
-	var it model.AuditFilter
+func (ec *executionContext) unmarshalInputAuditFilter(ctx context.Context, obj any) (service.AuditFilter, error) {
+	var it service.AuditFilter
 	if obj == nil {
 		return it, nil
 	}
@@ -14705,14 +14705,14 @@ func (ec *executionContext) unmarshalInputAuditFilter(ctx context.Context, obj a
 		switch k {
 		case "action":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("action"))
-			data, err := ec.unmarshalOAuditAction2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction(ctx, v)
+			data, err := ec.unmarshalOAuditAction2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Action = data
 		case "kind":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
-			data, err := ec.unmarshalOAuditKind2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind(ctx, v)
+			data, err := ec.unmarshalOAuditKind2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -15372,7 +15372,7 @@ func (ec *executionContext) _APIKey(ctx context.Context, sel ast.SelectionSet, o
 
 var aPIKeyConnectionImplementors = []string{"APIKeyConnection"}
 
-func (ec *executionContext) _APIKeyConnection(ctx context.Context, sel ast.SelectionSet, obj *model.APIKeyConnection) graphql.Marshaler {
+func (ec *executionContext) _APIKeyConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[service.Key]) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, aPIKeyConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -15420,7 +15420,7 @@ func (ec *executionContext) _APIKeyConnection(ctx context.Context, sel ast.Selec
 
 var aPIKeyEdgeImplementors = []string{"APIKeyEdge"}
 
-func (ec *executionContext) _APIKeyEdge(ctx context.Context, sel ast.SelectionSet, obj *model.APIKeyEdge) graphql.Marshaler {
+func (ec *executionContext) _APIKeyEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[service.Key]) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, aPIKeyEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -15617,7 +15617,7 @@ func (ec *executionContext) _AuditEvent(ctx context.Context, sel ast.SelectionSe
 
 var auditEventConnectionImplementors = []string{"AuditEventConnection"}
 
-func (ec *executionContext) _AuditEventConnection(ctx context.Context, sel ast.SelectionSet, obj *model.AuditEventConnection) graphql.Marshaler {
+func (ec *executionContext) _AuditEventConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[service.AuditEvent]) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, auditEventConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -15665,7 +15665,7 @@ func (ec *executionContext) _AuditEventConnection(ctx context.Context, sel ast.S
 
 var auditEventEdgeImplementors = []string{"AuditEventEdge"}
 
-func (ec *executionContext) _AuditEventEdge(ctx context.Context, sel ast.SelectionSet, obj *model.AuditEventEdge) graphql.Marshaler {
+func (ec *executionContext) _AuditEventEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[service.AuditEvent]) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, auditEventEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -16013,7 +16013,7 @@ func (ec *executionContext) _Flow(ctx context.Context, sel ast.SelectionSet, obj
 
 var flowConnectionImplementors = []string{"FlowConnection"}
 
-func (ec *executionContext) _FlowConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SummaryConnection) graphql.Marshaler {
+func (ec *executionContext) _FlowConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[service.Summary]) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, flowConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -16061,7 +16061,7 @@ func (ec *executionContext) _FlowConnection(ctx context.Context, sel ast.Selecti
 
 var flowEdgeImplementors = []string{"FlowEdge"}
 
-func (ec *executionContext) _FlowEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SummaryEdge) graphql.Marshaler {
+func (ec *executionContext) _FlowEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[service.Summary]) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, flowEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -16528,7 +16528,7 @@ func (ec *executionContext) _Group(ctx context.Context, sel ast.SelectionSet, ob
 
 var groupConnectionImplementors = []string{"GroupConnection"}
 
-func (ec *executionContext) _GroupConnection(ctx context.Context, sel ast.SelectionSet, obj *model.GroupConnection) graphql.Marshaler {
+func (ec *executionContext) _GroupConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[service.Group]) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, groupConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -16576,7 +16576,7 @@ func (ec *executionContext) _GroupConnection(ctx context.Context, sel ast.Select
 
 var groupEdgeImplementors = []string{"GroupEdge"}
 
-func (ec *executionContext) _GroupEdge(ctx context.Context, sel ast.SelectionSet, obj *model.GroupEdge) graphql.Marshaler {
+func (ec *executionContext) _GroupEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[service.Group]) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, groupEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -16730,7 +16730,7 @@ func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, o
 
 var memberConnectionImplementors = []string{"MemberConnection"}
 
-func (ec *executionContext) _MemberConnection(ctx context.Context, sel ast.SelectionSet, obj *model.MemberConnection) graphql.Marshaler {
+func (ec *executionContext) _MemberConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[service.Member]) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, memberConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -16778,7 +16778,7 @@ func (ec *executionContext) _MemberConnection(ctx context.Context, sel ast.Selec
 
 var memberEdgeImplementors = []string{"MemberEdge"}
 
-func (ec *executionContext) _MemberEdge(ctx context.Context, sel ast.SelectionSet, obj *model.MemberEdge) graphql.Marshaler {
+func (ec *executionContext) _MemberEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[service.Member]) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, memberEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -17498,7 +17498,7 @@ func (ec *executionContext) _Policy(ctx context.Context, sel ast.SelectionSet, o
 
 var policyConnectionImplementors = []string{"PolicyConnection"}
 
-func (ec *executionContext) _PolicyConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SummaryConnection) graphql.Marshaler {
+func (ec *executionContext) _PolicyConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[service.Summary]) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, policyConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -17546,7 +17546,7 @@ func (ec *executionContext) _PolicyConnection(ctx context.Context, sel ast.Selec
 
 var policyEdgeImplementors = []string{"PolicyEdge"}
 
-func (ec *executionContext) _PolicyEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SummaryEdge) graphql.Marshaler {
+func (ec *executionContext) _PolicyEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[service.Summary]) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, policyEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -19107,11 +19107,11 @@ func (ec *executionContext) marshalNAPIKey2githubᚗcomᚋverdictᚋverdictᚋse
 	return ec._APIKey(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNAPIKeyConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAPIKeyConnection(ctx context.Context, sel ast.SelectionSet, v model.APIKeyConnection) graphql.Marshaler {
+func (ec *executionContext) marshalNAPIKeyConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v model.Connection[service.Key]) graphql.Marshaler {
 	return ec._APIKeyConnection(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNAPIKeyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAPIKeyConnection(ctx context.Context, sel ast.SelectionSet, v *model.APIKeyConnection) graphql.Marshaler {
+func (ec *executionContext) marshalNAPIKeyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[service.Key]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -19121,15 +19121,15 @@ func (ec *executionContext) marshalNAPIKeyConnection2ᚖgithubᚗcomᚋverdict�
 	return ec._APIKeyConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNAPIKeyEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAPIKeyEdge(ctx context.Context, sel ast.SelectionSet, v model.APIKeyEdge) graphql.Marshaler {
+func (ec *executionContext) marshalNAPIKeyEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v model.Edge[service.Key]) graphql.Marshaler {
 	return ec._APIKeyEdge(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNAPIKeyEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAPIKeyEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.APIKeyEdge) graphql.Marshaler {
+func (ec *executionContext) marshalNAPIKeyEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Edge[service.Key]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNAPIKeyEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAPIKeyEdge(ctx, sel, v[i])
+		return ec.marshalNAPIKeyEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -19173,7 +19173,7 @@ var (
 	}
 )
 
-func (ec *executionContext) unmarshalNAddMemberInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAddMemberInput(ctx context.Context, v any) (model.AddMemberInput, error) {
+func (ec *executionContext) unmarshalNAddMemberInput2githubᚗcomᚋverdictᚋverdictᚋserviceᚐMemberInput(ctx context.Context, v any) (service.MemberInput, error) {
 	res, err := ec.unmarshalInputAddMemberInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -19218,11 +19218,11 @@ func (ec *executionContext) marshalNAuditEvent2githubᚗcomᚋverdictᚋverdict�
 	return ec._AuditEvent(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNAuditEventConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAuditEventConnection(ctx context.Context, sel ast.SelectionSet, v model.AuditEventConnection) graphql.Marshaler {
+func (ec *executionContext) marshalNAuditEventConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v model.Connection[service.AuditEvent]) graphql.Marshaler {
 	return ec._AuditEventConnection(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNAuditEventConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAuditEventConnection(ctx context.Context, sel ast.SelectionSet, v *model.AuditEventConnection) graphql.Marshaler {
+func (ec *executionContext) marshalNAuditEventConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[service.AuditEvent]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -19232,15 +19232,15 @@ func (ec *executionContext) marshalNAuditEventConnection2ᚖgithubᚗcomᚋverdi
 	return ec._AuditEventConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNAuditEventEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAuditEventEdge(ctx context.Context, sel ast.SelectionSet, v model.AuditEventEdge) graphql.Marshaler {
+func (ec *executionContext) marshalNAuditEventEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v model.Edge[service.AuditEvent]) graphql.Marshaler {
 	return ec._AuditEventEdge(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNAuditEventEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAuditEventEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.AuditEventEdge) graphql.Marshaler {
+func (ec *executionContext) marshalNAuditEventEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Edge[service.AuditEvent]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNAuditEventEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAuditEventEdge(ctx, sel, v[i])
+		return ec.marshalNAuditEventEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -19396,11 +19396,11 @@ func (ec *executionContext) marshalNFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋs
 	return ec._Flow(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNFlowConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryConnection(ctx context.Context, sel ast.SelectionSet, v model.SummaryConnection) graphql.Marshaler {
+func (ec *executionContext) marshalNFlowConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v model.Connection[service.Summary]) graphql.Marshaler {
 	return ec._FlowConnection(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNFlowConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryConnection(ctx context.Context, sel ast.SelectionSet, v *model.SummaryConnection) graphql.Marshaler {
+func (ec *executionContext) marshalNFlowConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[service.Summary]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -19410,15 +19410,15 @@ func (ec *executionContext) marshalNFlowConnection2ᚖgithubᚗcomᚋverdictᚋv
 	return ec._FlowConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNFlowEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryEdge(ctx context.Context, sel ast.SelectionSet, v model.SummaryEdge) graphql.Marshaler {
+func (ec *executionContext) marshalNFlowEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v model.Edge[service.Summary]) graphql.Marshaler {
 	return ec._FlowEdge(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNFlowEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.SummaryEdge) graphql.Marshaler {
+func (ec *executionContext) marshalNFlowEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Edge[service.Summary]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNFlowEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryEdge(ctx, sel, v[i])
+		return ec.marshalNFlowEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -19505,11 +19505,11 @@ func (ec *executionContext) marshalNGroup2ᚖgithubᚗcomᚋverdictᚋverdictᚋ
 	return ec._Group(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNGroupConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐGroupConnection(ctx context.Context, sel ast.SelectionSet, v model.GroupConnection) graphql.Marshaler {
+func (ec *executionContext) marshalNGroupConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v model.Connection[service.Group]) graphql.Marshaler {
 	return ec._GroupConnection(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNGroupConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐGroupConnection(ctx context.Context, sel ast.SelectionSet, v *model.GroupConnection) graphql.Marshaler {
+func (ec *executionContext) marshalNGroupConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[service.Group]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -19519,15 +19519,15 @@ func (ec *executionContext) marshalNGroupConnection2ᚖgithubᚗcomᚋverdictᚋ
 	return ec._GroupConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNGroupEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐGroupEdge(ctx context.Context, sel ast.SelectionSet, v model.GroupEdge) graphql.Marshaler {
+func (ec *executionContext) marshalNGroupEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v model.Edge[service.Group]) graphql.Marshaler {
 	return ec._GroupEdge(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNGroupEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐGroupEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.GroupEdge) graphql.Marshaler {
+func (ec *executionContext) marshalNGroupEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Edge[service.Group]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNGroupEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐGroupEdge(ctx, sel, v[i])
+		return ec.marshalNGroupEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -19693,11 +19693,11 @@ func (ec *executionContext) marshalNMember2ᚖgithubᚗcomᚋverdictᚋverdict�
 	return ec._Member(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNMemberConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐMemberConnection(ctx context.Context, sel ast.SelectionSet, v model.MemberConnection) graphql.Marshaler {
+func (ec *executionContext) marshalNMemberConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v model.Connection[service.Member]) graphql.Marshaler {
 	return ec._MemberConnection(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNMemberConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐMemberConnection(ctx context.Context, sel ast.SelectionSet, v *model.MemberConnection) graphql.Marshaler {
+func (ec *executionContext) marshalNMemberConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[service.Member]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -19707,15 +19707,15 @@ func (ec *executionContext) marshalNMemberConnection2ᚖgithubᚗcomᚋverdict�
 	return ec._MemberConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNMemberEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐMemberEdge(ctx context.Context, sel ast.SelectionSet, v model.MemberEdge) graphql.Marshaler {
+func (ec *executionContext) marshalNMemberEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v model.Edge[service.Member]) graphql.Marshaler {
 	return ec._MemberEdge(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNMemberEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐMemberEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.MemberEdge) graphql.Marshaler {
+func (ec *executionContext) marshalNMemberEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Edge[service.Member]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNMemberEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐMemberEdge(ctx, sel, v[i])
+		return ec.marshalNMemberEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -19877,11 +19877,11 @@ func (ec *executionContext) marshalNPolicy2ᚖgithubᚗcomᚋverdictᚋverdict�
 	return ec._Policy(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNPolicyConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryConnection(ctx context.Context, sel ast.SelectionSet, v model.SummaryConnection) graphql.Marshaler {
+func (ec *executionContext) marshalNPolicyConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v model.Connection[service.Summary]) graphql.Marshaler {
 	return ec._PolicyConnection(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNPolicyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryConnection(ctx context.Context, sel ast.SelectionSet, v *model.SummaryConnection) graphql.Marshaler {
+func (ec *executionContext) marshalNPolicyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[service.Summary]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -19891,15 +19891,15 @@ func (ec *executionContext) marshalNPolicyConnection2ᚖgithubᚗcomᚋverdict�
 	return ec._PolicyConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNPolicyEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryEdge(ctx context.Context, sel ast.SelectionSet, v model.SummaryEdge) graphql.Marshaler {
+func (ec *executionContext) marshalNPolicyEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v model.Edge[service.Summary]) graphql.Marshaler {
 	return ec._PolicyEdge(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNPolicyEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.SummaryEdge) graphql.Marshaler {
+func (ec *executionContext) marshalNPolicyEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Edge[service.Summary]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNPolicyEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSummaryEdge(ctx, sel, v[i])
+		return ec.marshalNPolicyEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -20410,27 +20410,21 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 	return res
 }
 
-func (ec *executionContext) unmarshalOAuditAction2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction(ctx context.Context, v any) (*service.AuditAction, error) {
-	if v == nil {
-		return nil, nil
-	}
+func (ec *executionContext) unmarshalOAuditAction2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction(ctx context.Context, v any) (service.AuditAction, error) {
 	tmp, err := graphql.UnmarshalString(v)
-	res := unmarshalOAuditAction2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction[tmp]
-	return &res, graphql.ErrorOnPath(ctx, err)
+	res := unmarshalOAuditAction2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOAuditAction2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction(ctx context.Context, sel ast.SelectionSet, v *service.AuditAction) graphql.Marshaler {
-	if v == nil {
-		return graphql.Null
-	}
+func (ec *executionContext) marshalOAuditAction2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction(ctx context.Context, sel ast.SelectionSet, v service.AuditAction) graphql.Marshaler {
 	_ = sel
 	_ = ctx
-	res := graphql.MarshalString(marshalOAuditAction2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction[*v])
+	res := graphql.MarshalString(marshalOAuditAction2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction[v])
 	return res
 }
 
 var (
-	unmarshalOAuditAction2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction = map[string]service.AuditAction{
+	unmarshalOAuditAction2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction = map[string]service.AuditAction{
 		"CREATED":   service.AuditCreated,
 		"EDITED":    service.AuditEdited,
 		"PUBLISHED": service.AuditPublished,
@@ -20438,7 +20432,7 @@ var (
 		"EXECUTED":  service.AuditExecuted,
 		"DELETED":   service.AuditDeleted,
 	}
-	marshalOAuditAction2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction = map[service.AuditAction]string{
+	marshalOAuditAction2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditAction = map[service.AuditAction]string{
 		service.AuditCreated:   "CREATED",
 		service.AuditEdited:    "EDITED",
 		service.AuditPublished: "PUBLISHED",
@@ -20448,7 +20442,7 @@ var (
 	}
 )
 
-func (ec *executionContext) unmarshalOAuditFilter2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAuditFilter(ctx context.Context, v any) (*model.AuditFilter, error) {
+func (ec *executionContext) unmarshalOAuditFilter2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditFilter(ctx context.Context, v any) (*service.AuditFilter, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -20456,34 +20450,28 @@ func (ec *executionContext) unmarshalOAuditFilter2ᚖgithubᚗcomᚋverdictᚋve
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOAuditKind2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind(ctx context.Context, v any) (*service.AuditKind, error) {
-	if v == nil {
-		return nil, nil
-	}
+func (ec *executionContext) unmarshalOAuditKind2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind(ctx context.Context, v any) (service.AuditKind, error) {
 	tmp, err := graphql.UnmarshalString(v)
-	res := unmarshalOAuditKind2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind[tmp]
-	return &res, graphql.ErrorOnPath(ctx, err)
+	res := unmarshalOAuditKind2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOAuditKind2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind(ctx context.Context, sel ast.SelectionSet, v *service.AuditKind) graphql.Marshaler {
-	if v == nil {
-		return graphql.Null
-	}
+func (ec *executionContext) marshalOAuditKind2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind(ctx context.Context, sel ast.SelectionSet, v service.AuditKind) graphql.Marshaler {
 	_ = sel
 	_ = ctx
-	res := graphql.MarshalString(marshalOAuditKind2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind[*v])
+	res := graphql.MarshalString(marshalOAuditKind2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind[v])
 	return res
 }
 
 var (
-	unmarshalOAuditKind2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind = map[string]service.AuditKind{
+	unmarshalOAuditKind2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind = map[string]service.AuditKind{
 		"POLICY": service.AuditPolicy,
 		"FLOW":   service.AuditFlow,
 		"GROUP":  service.AuditGroup,
 		"MEMBER": service.AuditMember,
 		"KEY":    service.AuditKey,
 	}
-	marshalOAuditKind2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind = map[service.AuditKind]string{
+	marshalOAuditKind2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind = map[service.AuditKind]string{
 		service.AuditPolicy: "POLICY",
 		service.AuditFlow:   "FLOW",
 		service.AuditGroup:  "GROUP",
@@ -20659,6 +20647,18 @@ func (ec *executionContext) marshalOPropertyCheck2ᚖgithubᚗcomᚋverdictᚋve
 		return graphql.Null
 	}
 	return ec._PropertyCheck(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOString2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalString(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOString2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(v)
+	return res
 }
 
 func (ec *executionContext) unmarshalOString2ᚖstring(ctx context.Context, v any) (*string, error) {

@@ -39,7 +39,7 @@ type PolicyTestInput struct {
 func (in *CreatePolicyInput) Changes() (service.Changes, error) {
 	c := service.Changes{Name: &in.Name, Rule: &in.Rule, Description: in.Description}
 	if in.Schema != nil {
-		raw, err := jsonText("schema", in.Schema)
+		raw, err := JSONText("schema", in.Schema)
 		if err != nil {
 			return c, err
 		}
@@ -58,7 +58,7 @@ func (in *UpdatePolicyInput) Changes() (service.Changes, error) {
 	}
 	c := service.Changes{Name: in.Name, Rule: in.Rule, Description: in.Description}
 	if schema, set := in.Schema.ValueOK(); set {
-		raw, err := jsonText("schema", schema)
+		raw, err := JSONText("schema", schema)
 		if err != nil {
 			return c, err
 		}
@@ -77,7 +77,7 @@ func testCases(in []*PolicyTestInput) (*[]service.TestCase, error) {
 	}
 	out := make([]service.TestCase, len(in))
 	for i, tc := range in {
-		data, err := jsonText("a test's data", tc.Data)
+		data, err := JSONText("a test's data", tc.Data)
 		if err != nil {
 			return nil, err
 		}
@@ -85,16 +85,6 @@ func testCases(in []*PolicyTestInput) (*[]service.TestCase, error) {
 		out[i] = service.TestCase{Name: tc.Name, Data: data, Expect: expect}
 	}
 	return &out, nil
-}
-
-// jsonText writes a JSON scalar's value as the service takes it: as JSON
-// text, which it then validates as REST's.
-func jsonText(what string, v any) (json.RawMessage, error) {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return nil, service.Invalid("%s is not JSON: %v", what, err)
-	}
-	return raw, nil
 }
 
 // TestExpect is the result a stored test expects. The service stores only

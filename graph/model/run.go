@@ -1,9 +1,6 @@
 package model
 
 import (
-	"maps"
-	"slices"
-
 	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/service"
 )
@@ -18,14 +15,14 @@ type PolicyRunResult struct {
 	Labels    any
 	Execution service.Execution
 
-	run *engine.Result // a copy that shares no memory with the service's
+	run *engine.Result
 }
 
-// NewPolicyRunResult copies a result of the service. It keeps nothing that
-// run.Release hands back for reuse, so the caller may release run as soon
-// as this returns.
+// NewPolicyRunResult shapes a result of the service. The result stays in
+// use until the response is written, so it must not be released: a
+// released result's memory is reused by the next run.
 func NewPolicyRunResult(run *service.RunResult) *PolicyRunResult {
-	res := detach(run.Result)
+	res := run.Result
 	r := &PolicyRunResult{
 		Result:    res.Result,
 		Rule:      res.Rule,
@@ -41,27 +38,6 @@ func NewPolicyRunResult(run *service.RunResult) *PolicyRunResult {
 		r.Labels = res.Labels
 	}
 	return r
-}
-
-// detach copies a result deeply enough to survive its release: a pooled
-// result's trace entries, their conditions and its labels map are
-// overwritten by the next run that takes it from the pool. Everything else
-// it points to (rule lines, data, values, property checks, the error) is
-// never written again once the run is over.
-func detach(r *engine.Result) *engine.Result {
-	out := &engine.Result{
-		Result: r.Result,
-		Trace:  engine.Trace{Execution: make([]engine.RuleTrace, len(r.Trace.Execution))},
-		Rule:   r.Rule,
-		Data:   r.Data,
-		Error:  r.Error,
-		Labels: maps.Clone(r.Labels),
-	}
-	for i, rt := range r.Trace.Execution {
-		rt.Conditions = slices.Clone(rt.Conditions)
-		out.Trace.Execution[i] = rt
-	}
-	return out
 }
 
 // Trace is the `trace` field.

@@ -41,9 +41,15 @@ func MarshalRawJSON(raw json.RawMessage) graphql.ContextMarshaler {
 
 // UnmarshalRawJSON reads a value of the JSON scalar as JSON text.
 func UnmarshalRawJSON(_ context.Context, v any) (json.RawMessage, error) {
+	return JSONText("the value", v)
+}
+
+// JSONText writes a JSON argument, named what, as the service takes it:
+// as JSON text, which the service then checks as it checks REST's.
+func JSONText(what string, v any) (json.RawMessage, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
-		return nil, service.Invalid("not a JSON value: %v", err)
+		return nil, service.Invalid("%s is not JSON: %v", what, err)
 	}
 	return raw, nil
 }
@@ -79,11 +85,7 @@ func UnmarshalUUID(v any) (uuid.UUID, error) {
 	if !ok {
 		return uuid.Nil, service.Invalid("an id must be a string, not %T", v)
 	}
-	id, err := uuid.Parse(s)
-	if err != nil {
-		return uuid.Nil, service.Invalid("%q is not a valid id", s)
-	}
-	return id, nil
+	return service.ParseID("id", s)
 }
 
 // MarshalTime writes an instant as the REST API does: RFC 3339 with

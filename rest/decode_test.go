@@ -1,0 +1,93 @@
+package rest
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/verdict/verdict/service"
+)
+
+func TestDecodeObjectFillsEachMemberFromItsOwnText(t *testing.T) {
+	body := []byte(` { "status" : "draft", "n\u0061me": "Senior",` + "\n" +
+		`"schema": {"a": [1, "}", {"b": null}]}, "tests" : null, "rule": "A \"rule\"" } `)
+	var req policyUpdate
+	if err := decodeObject(body, reflect.ValueOf(&req).Elem()); err != nil {
+		t.Fatal(err)
+	}
+	if *req.Status != "draft" || *req.Name != "Senior" || *req.Rule != `A "rule"` || req.Description != nil {
+		t.Errorf("status %q, name %q, rule %q, description %v", *req.Status, *req.Name, *req.Rule, req.Description)
+	}
+	if string(req.Schema) != `{"a": [1, "}", {"b": null}]}` {
+		t.Errorf("schema %s, want the member's text as sent", req.Schema)
+	}
+	if string(req.Tests) != "null" {
+		t.Errorf("tests %q, want null kept as a value", req.Tests)
+	}
+}
+
+func TestDecodeObjectRefusesWhatEncodingJSONWouldLetThrough(t *testing.T) {
+	for _, tc := range []struct {
+		name, body, message string
+	}{
+		{"an empty body", "  ", "the request body is empty; send a JSON object"},
+		{"an array", `[{"status": "draft"}]`, "the request body must be a JSON object, not an array"},
+		{"null", `null`, "the request body must be a JSON object, not null"},
+		{"a number", `-5`, "the request body must be a JSON object, not a number"},
+		{"malformed JSON", `{"status": "dr`, "the request body is not valid JSON: it ends too early"},
+		{"a syntax error", `{"status" "draft"}`, "the request body is not valid JSON: invalid character '\"' after object key (at byte 11)"},
+		{"a second object", `{"status": "draft"} {}`, "the request body has more after its JSON object"},
+		{"an array with more after it", `[] x`, "the request body must be a JSON object, not an array"},
+		{"an unknown member", `{"status": "draft", "bogus": 1}`,
+			`unknown field "bogus"; the fields are status, name, rule, description, schema, tests`},
+		{"a member of an embedded struct in another case", `{"Name": "x"}`,
+			`unknown field "Name"; the fields are status, name, rule, description, schema, tests`},
+		{"a member given twice", `{"name": "a", "status": "draft", "name": "b"}`, `field "name" appears more than once`},
+		{"a member given twice, once escaped", `{"name": "a", "n\u0061me": "b"}`, `field "name" appears more than once`},
+		{"a member of the wrong type", `{"name": ["a"]}`, "name must be a string, not an array"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var req policyUpdate
+			err := decodeObject([]byte(tc.body), reflect.ValueOf(&req).Elem())
+			var e *service.Error
+			if !errors.As(err, &e) || e.Code != service.CodeInvalidArgument || e.Message != tc.message {
+				t.Errorf("error %v, want invalid_argument %q", err, tc.message)
+			}
+		})
+	}
+}
+
+func TestDecodeObjectNamesANestedMemberOfTheWrongType(t *testing.T) {
+	var req struct {
+		Limits struct {
+			Depth int `json:"depth"`
+		} `json:"limits"`
+	}
+	err := decodeObject([]byte(`{"limits": {"depth": "deep"}}`), reflect.ValueOf(&req).Elem())
+	if err == nil || !strings.Contains(err.Error(), "limits.depth must be an integer, not a string") {
+		t.Errorf("error %v, want the nested member named", err)
+	}
+}
+
+func TestFieldsOfSeesEmbeddedStructsAsEncodingJSONDoes(t *testing.T) {
+	type inner struct {
+		B string `json:"b"`
+	}
+	type tagged struct {
+		C string `json:"c"`
+	}
+	var v struct {
+		A string `json:"a"`
+		inner
+		T      tagged `json:"t"`
+		Hidden string `json:"-"`
+	}
+	got := fieldsOf(reflect.TypeOf(v)).names
+	if got != "a, b, t" {
+		t.Errorf("fields %q, want a, b, t", got)
+	}
+	if err := decodeObject([]byte(`{"b": "x", "t": {"c": "y"}}`), reflect.ValueOf(&v).Elem()); err != nil || v.B != "x" || v.T.C != "y" {
+		t.Errorf("decoded %+v, %v", v, err)
+	}
+}
