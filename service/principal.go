@@ -95,9 +95,11 @@ func principalOf(ctx context.Context) (*Principal, error) {
 var errBadKey = newError(CodeUnauthenticated, "the API key is missing, unknown, expired or revoked")
 
 // Authenticate turns an API key, and the organization a request names
-// (x-org-id, may be empty), into the request's principal. An organization
-// key fixes the tenant; a user key acts in the named organization, or in
-// the user's only one (api.md, "Authentication and tenant").
+// (x-org-id, may be empty), into the request's principal. Every key acts
+// in the organization it was created in and nowhere else, so x-org-id can
+// only confirm that organization. A user key also needs its user to be a
+// member there still, and carries the user's current role, which the
+// authorizer caps at the key's scope.
 //
 // A successful answer is remembered for PrincipalTTL, so that a key's
 // every request does not cost two queries: revoking a key, expiring it or
@@ -114,10 +116,21 @@ func (s *Service) Authenticate(ctx context.Context, secret, orgID string) (*Prin
 		s.cache.count("principal", true)
 		return c.principal, nil
 	}
+	if until, ok := s.badKeys.Get(hash); ok && now.Before(until) {
+		s.cache.count("principal", true)
+		return nil, errBadKey
+	}
 	s.cache.count("principal", false)
 	gen := s.principalsGen.Load()
 	p, until, err := s.lookupPrincipal(ctx, hash, orgID, now)
-	if err != nil {
+	switch {
+	case err == errBadKey:
+		s.badKeys.Add(hash, now.Add(BadKeyTTL))
+		if s.principalsGen.Load() != gen {
+			s.badKeys.Remove(hash)
+		}
+		return nil, err
+	case err != nil:
 		return nil, err
 	}
 	s.principals.Add(cacheKey, cachedPrincipal{principal: p, until: until})
@@ -134,6 +147,13 @@ func (s *Service) Authenticate(ctx context.Context, secret, orgID string) (*Prin
 // looking at the database again.
 const PrincipalTTL = 5 * time.Second
 
+// BadKeyTTL is how long a key that is unknown, expired or revoked is
+// refused without looking at the database again, so that a client
+// repeating a bad key costs no queries. Keys are random, so a key is
+// unknown until it is created with a secret an operator chose, which
+// forgets the remembered ones on the instance that creates it.
+const BadKeyTTL = 30 * time.Second
+
 type principalCacheKey struct{ hash, org string }
 
 type cachedPrincipal struct {
@@ -141,11 +161,12 @@ type cachedPrincipal struct {
 	until     time.Time
 }
 
-// forgetPrincipals drops every remembered authentication, after a change
-// to keys or memberships.
+// forgetPrincipals drops every remembered authentication, good or bad,
+// after a change to keys or memberships.
 func (s *Service) forgetPrincipals() {
 	s.principalsGen.Add(1)
 	s.principals.Purge()
+	s.badKeys.Purge()
 }
 
 // lookupPrincipal finds the key with the hash and the tenant it acts in,
@@ -170,18 +191,20 @@ func (s *Service) lookupPrincipal(ctx context.Context, hash, orgID string, now t
 			return nil, time.Time{}, Invalid("x-org-id is not an organization id")
 		}
 	}
-	var p *Principal
-	if key.OwnerKind == apikey.OwnerKindOrganization {
-		if requested != uuid.Nil && requested != key.OrganizationID {
-			return nil, time.Time{}, newError(CodePermissionDenied, "an organization key acts only in its own organization")
+	if requested != uuid.Nil && requested != key.OrganizationID {
+		return nil, time.Time{}, newError(CodePermissionDenied, "the API key belongs to another organization than x-org-id names")
+	}
+	p := newPrincipal(key, key.OrganizationID, roleOfScope(authz.Scope(key.Scope)))
+	if key.OwnerKind == apikey.OwnerKindUser {
+		m, err := s.client.Membership.Query().
+			Where(membership.UserID(*key.UserID), membership.OrganizationID(key.OrganizationID)).Only(ctx)
+		switch {
+		case ent.IsNotFound(err):
+			return nil, time.Time{}, newError(CodePermissionDenied, "the key's user is no longer a member of the key's organization")
+		case err != nil:
+			return nil, time.Time{}, unavailable(err)
 		}
-		p = newPrincipal(key, key.OrganizationID, roleOfScope(authz.Scope(key.Scope)))
-	} else {
-		m, err := s.userMembership(ctx, *key.UserID, requested)
-		if err != nil {
-			return nil, time.Time{}, err
-		}
-		p = newPrincipal(key, m.OrganizationID, authz.Role(m.Role))
+		p = newPrincipal(key, key.OrganizationID, authz.Role(m.Role))
 	}
 	s.keyUse.record(ctx, s, key.ID, now)
 	until := now.Add(PrincipalTTL)
@@ -189,28 +212,6 @@ func (s *Service) lookupPrincipal(ctx context.Context, hash, orgID string, now t
 		until = *key.ExpiresAt
 	}
 	return p, until, nil
-}
-
-// userMembership is the membership a user key acts through: in the
-// requested organization, else the user's only one.
-func (s *Service) userMembership(ctx context.Context, userID, requested uuid.UUID) (*ent.Membership, error) {
-	q := s.client.Membership.Query().Where(membership.UserID(userID))
-	if requested != uuid.Nil {
-		q = q.Where(membership.OrganizationID(requested))
-	}
-	ms, err := q.Limit(2).All(ctx)
-	if err != nil {
-		return nil, unavailable(err)
-	}
-	switch {
-	case len(ms) == 0 && requested != uuid.Nil:
-		return nil, newError(CodePermissionDenied, "the key's user is not a member of organization %s", requested)
-	case len(ms) == 0:
-		return nil, newError(CodePermissionDenied, "the key's user is not a member of any organization")
-	case len(ms) > 1:
-		return nil, newError(CodeTenantRequired, "the key's user belongs to several organizations: name one with x-org-id")
-	}
-	return ms[0], nil
 }
 
 func roleOfScope(s authz.Scope) authz.Role {

@@ -57,6 +57,9 @@ type Service struct {
 	flowKind   *kindRules
 
 	principals *lru.Cache[principalCacheKey, cachedPrincipal]
+	// badKeys holds the hashes of keys refused lately, until when they
+	// are refused without a lookup (see BadKeyTTL).
+	badKeys *lru.Cache[string, time.Time]
 	// principalsGen counts forgetPrincipals calls; see Authenticate.
 	principalsGen atomic.Uint64
 }
@@ -97,6 +100,9 @@ func New(cfg Config) (*Service, error) {
 	s.execLog = newExecutionLog(s.client, s.log)
 	s.results.New = func() any { return new(engine.Result) }
 	if s.principals, err = lru.New[principalCacheKey, cachedPrincipal](DefaultCacheSize); err != nil {
+		return nil, err
+	}
+	if s.badKeys, err = lru.New[string, time.Time](DefaultCacheSize); err != nil {
 		return nil, err
 	}
 	return s, nil
