@@ -93,3 +93,23 @@ func decode(t *testing.T, body []byte, v any) {
 		t.Fatalf("%s: %v", body, err)
 	}
 }
+
+// A 503 keeps its cause from the caller, and tells the log.
+func TestAnUnavailableDatabaseIsLoggedWithItsCause(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		f.do(http.MethodGet, "/policies", nil, key(adminKey)...) // the key is remembered
+		if err := db.SQL().Close(); err != nil {
+			t.Fatal(err)
+		}
+		w := f.do(http.MethodGet, "/policies", nil, key(adminKey)...)
+		wantError(t, w, http.StatusServiceUnavailable, service.CodeUnavailable)
+		if strings.Contains(w.Body.String(), "closed") {
+			t.Errorf("the answer shows the cause: %s", w.Body)
+		}
+		lines := f.logs.lines(t, "service unavailable")
+		if len(lines) != 1 || !strings.Contains(fmt.Sprint(lines[0]["cause"]), "database is closed") {
+			t.Errorf("logged %v; want one line whose cause says the database is closed", lines)
+		}
+	})
+}
