@@ -3,6 +3,7 @@ package rest
 import (
 	"log/slog"
 	"net/http"
+	"net/url"
 
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
@@ -102,8 +103,10 @@ type server struct {
 	// counts none.
 	authFailures *limiter[string]
 	bodyLimit    int64
-	// noncanonical answers paths that are not in canonical form.
+	// noncanonical answers paths that are not in canonical form, badQuery
+	// query strings that do not decode.
 	noncanonical http.Handler
+	badQuery     http.Handler
 	// patterns lists the routes in the order they were mounted, so the
 	// OpenAPI document can be checked against what is really served.
 	patterns []string
@@ -187,6 +190,7 @@ func newServer(svc *service.Service, cfg Config) *server {
 	}
 	s.handle(fallbackPattern, public, http.HandlerFunc(s.unmatched))
 	s.noncanonical = s.chain(public, http.HandlerFunc(s.notFound))
+	s.badQuery = s.chain(public, http.HandlerFunc(s.undecodableQuery))
 	return s
 }
 
@@ -220,6 +224,13 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// own, outside the middleware and not in JSON.
 	if r.Method != http.MethodConnect && !canonicalPath(r.URL.EscapedPath()) {
 		s.noncanonical.ServeHTTP(w, r)
+		return
+	}
+	// net/http refuses a path with a broken escape itself, but passes a
+	// query string on as it came; url.Values would drop the broken part
+	// without a word, and a filter with it.
+	if _, err := url.ParseQuery(r.URL.RawQuery); err != nil {
+		s.badQuery.ServeHTTP(w, r)
 		return
 	}
 	s.mux.ServeHTTP(w, r)

@@ -113,3 +113,17 @@ func TestAnUnavailableDatabaseIsLoggedWithItsCause(t *testing.T) {
 		}
 	})
 }
+
+func TestAQueryStringThatDoesNotDecodeIsInvalid(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		for _, path := range []string{"/policies?q=%zz", "/flows?limit=5&q=a%2", "/audit?action=%"} {
+			w := f.do(http.MethodGet, path, nil, key(adminKey)...)
+			wantError(t, w, http.StatusBadRequest, service.CodeInvalidArgument)
+			if !strings.Contains(w.Body.String(), "invalid URL escape") {
+				t.Errorf("%s: %s; want the broken escape named", path, w.Body)
+			}
+		}
+		wantStatus(t, f.do(http.MethodGet, "/policies?q=%41", nil, key(adminKey)...), http.StatusOK)
+	})
+}
