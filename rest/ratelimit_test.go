@@ -123,6 +123,18 @@ func TestBadKeysCostNoLookups(t *testing.T) {
 				t.Errorf("20 requests with one unknown key made %d key lookups, want 1", n)
 			}
 		})
+		t.Run("a known key naming other organizations is looked up once", func(t *testing.T) {
+			f := newFixture(t, db, unbootstrapped)
+			f.limitedServer(Config{RateLimit: -1, OrgRateLimit: -1, AuthFailureLimit: -1})
+			lookups := countKeyLookups(db)
+			for i := range 20 {
+				other := fmt.Sprintf("00000000-0000-7000-8000-%012d", i)
+				wantError(t, f.run(adultRun, append(key(adminKey), "x-org-id", other)...), 403, service.CodePermissionDenied)
+			}
+			if n := lookups.Load(); n != 1 {
+				t.Errorf("20 requests naming other organizations made %d key lookups, want 1", n)
+			}
+		})
 		t.Run("an address that fails too often is refused before any lookup", func(t *testing.T) {
 			f := newFixture(t, db, unbootstrapped)
 			f.limitedServer(Config{RateLimit: -1, OrgRateLimit: -1, AuthFailureLimit: 0.001, AuthFailureBurst: 3})

@@ -101,18 +101,35 @@ var errBadKey = newError(CodeUnauthenticated, "the API key is missing, unknown, 
 // member there still, and carries the user's current role, which the
 // authorizer caps at the key's scope.
 //
-// A successful answer is remembered for PrincipalTTL, so that a key's
-// every request does not cost two queries: revoking a key, expiring it or
+// A key's principal is remembered for PrincipalTTL, so that its every
+// request, whatever x-org-id it sends, does not cost two queries: revoking a key, expiring it or
 // removing its user takes effect within that time on other instances (at
 // once on the instance that made the change).
 func (s *Service) Authenticate(ctx context.Context, secret, orgID string) (*Principal, error) {
+	p, err := s.keyPrincipal(ctx, secret)
+	if err != nil {
+		return nil, err
+	}
+	if orgID != "" {
+		requested, err := uuid.Parse(orgID)
+		if err != nil {
+			return nil, Invalid("x-org-id is not an organization id")
+		}
+		if requested != p.TenantID {
+			return nil, newError(CodePermissionDenied, "the API key belongs to another organization than x-org-id names")
+		}
+	}
+	return p, nil
+}
+
+// keyPrincipal is the principal of a key, from the cache when it may be.
+func (s *Service) keyPrincipal(ctx context.Context, secret string) (*Principal, error) {
 	if secret == "" {
 		return nil, errBadKey
 	}
 	hash := keyHash(secret)
-	cacheKey := principalCacheKey{hash: hash, org: orgID}
 	now := s.now()
-	if c, ok := s.principals.Get(cacheKey); ok && now.Before(c.until) {
+	if c, ok := s.principals.Get(hash); ok && now.Before(c.until) {
 		s.cache.count("principal", true)
 		return c.principal, nil
 	}
@@ -122,7 +139,7 @@ func (s *Service) Authenticate(ctx context.Context, secret, orgID string) (*Prin
 	}
 	s.cache.count("principal", false)
 	gen := s.principalsGen.Load()
-	p, until, err := s.lookupPrincipal(ctx, hash, orgID, now)
+	p, until, err := s.lookupPrincipal(ctx, hash, now)
 	switch {
 	case err == errBadKey:
 		s.badKeys.Add(hash, now.Add(BadKeyTTL))
@@ -133,12 +150,12 @@ func (s *Service) Authenticate(ctx context.Context, secret, orgID string) (*Prin
 	case err != nil:
 		return nil, err
 	}
-	s.principals.Add(cacheKey, cachedPrincipal{principal: p, until: until})
+	s.principals.Add(hash, cachedPrincipal{principal: p, until: until})
 	// A change to keys or memberships committed while the lookup ran may
 	// have made it stale. forgetPrincipals counts before it purges, so
 	// either its purge removes this entry or this does.
 	if s.principalsGen.Load() != gen {
-		s.principals.Remove(cacheKey)
+		s.principals.Remove(hash)
 	}
 	return p, nil
 }
@@ -154,8 +171,6 @@ const PrincipalTTL = 5 * time.Second
 // forgets the remembered ones on the instance that creates it.
 const BadKeyTTL = 30 * time.Second
 
-type principalCacheKey struct{ hash, org string }
-
 type cachedPrincipal struct {
 	principal *Principal
 	until     time.Time
@@ -169,12 +184,13 @@ func (s *Service) forgetPrincipals() {
 	s.badKeys.Purge()
 }
 
-// lookupPrincipal finds the key with the hash and the tenant it acts in,
+// lookupPrincipal finds the key with the hash and the tenant it acts in
+// (the one it was made in),
 // and says until when that answer may be cached: PrincipalTTL, or less
 // when the key expires sooner. The hash is unique and indexed, and
 // comparing it in the database reveals nothing an attacker could use: the
 // hash of a guess says nothing about the hashes of its neighbours.
-func (s *Service) lookupPrincipal(ctx context.Context, hash, orgID string, now time.Time) (*Principal, time.Time, error) {
+func (s *Service) lookupPrincipal(ctx context.Context, hash string, now time.Time) (*Principal, time.Time, error) {
 	key, err := s.client.APIKey.Query().Where(apikey.Hash(hash)).Only(ctx)
 	switch {
 	case ent.IsNotFound(err):
@@ -184,15 +200,6 @@ func (s *Service) lookupPrincipal(ctx context.Context, hash, orgID string, now t
 	}
 	if key.RevokedAt != nil || key.ExpiresAt != nil && !now.Before(*key.ExpiresAt) {
 		return nil, time.Time{}, errBadKey
-	}
-	var requested uuid.UUID
-	if orgID != "" {
-		if requested, err = uuid.Parse(orgID); err != nil {
-			return nil, time.Time{}, Invalid("x-org-id is not an organization id")
-		}
-	}
-	if requested != uuid.Nil && requested != key.OrganizationID {
-		return nil, time.Time{}, newError(CodePermissionDenied, "the API key belongs to another organization than x-org-id names")
 	}
 	p := newPrincipal(key, key.OrganizationID, roleOfScope(authz.Scope(key.Scope)))
 	if key.OwnerKind == apikey.OwnerKindUser {
