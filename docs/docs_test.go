@@ -1,0 +1,339 @@
+package docs
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/verdict/verdict/engine"
+)
+
+// today is the date the examples are evaluated on, so that `is within`,
+// `is older than` and `is younger than` give the same answer every day.
+// README.md states it to readers.
+var today = time.Date(2025, time.June, 15, 12, 0, 0, 0, time.UTC)
+
+// An example is one ```rule block and the cases that follow it.
+type example struct {
+	rule  string
+	line  int // of the ```rule fence
+	cases []exampleCase
+}
+
+// A case is data (`{}` when the document gives none) and what the run must
+// answer: a result with no error, an error of a kind, or members of the
+// run result.
+type exampleCase struct {
+	line      int
+	data      string
+	result    *bool
+	errorKind string
+	fields    map[string]json.RawMessage
+}
+
+var (
+	resultLine = regexp.MustCompile(`^Result: (true|false)\s*$`)
+	errorLine  = regexp.MustCompile(`^Error: (Parse error|Missing selector|Missing property|Unresolved reference|Type error|Evaluation error)\s*$`)
+)
+
+// parseExamples reads the examples of one Markdown document. It reports a
+// problem for anything that looks like part of an example but does not fit
+// the format, so a slip in a document cannot silently skip an example.
+func parseExamples(doc string) ([]example, []string) {
+	var (
+		examples []example
+		problems []string
+		data     string // pending data block
+		dataLine int
+	)
+	current := func() *example {
+		if len(examples) == 0 {
+			return nil
+		}
+		return &examples[len(examples)-1]
+	}
+	closeExample := func() {
+		if ex := current(); ex != nil && len(ex.cases) == 0 {
+			problems = append(problems, fmt.Sprintf("line %d: the rule has no stated result", ex.line))
+		}
+		if data != "" {
+			problems = append(problems, fmt.Sprintf("line %d: data block without a result after it", dataLine))
+			data = ""
+		}
+	}
+	addCase := func(c exampleCase) {
+		ex := current()
+		if ex == nil {
+			problems = append(problems, fmt.Sprintf("line %d: a result before any ```rule block", c.line))
+			return
+		}
+		c.data = data
+		if c.data == "" {
+			c.data = "{}"
+		}
+		data = ""
+		ex.cases = append(ex.cases, c)
+	}
+
+	sc := bufio.NewScanner(strings.NewReader(doc))
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := sc.Text()
+		if m := resultLine.FindStringSubmatch(line); m != nil {
+			b := m[1] == "true"
+			addCase(exampleCase{line: n, result: &b})
+			continue
+		}
+		if m := errorLine.FindStringSubmatch(line); m != nil {
+			addCase(exampleCase{line: n, errorKind: m[1]})
+			continue
+		}
+		if strings.HasPrefix(line, "Result:") || strings.HasPrefix(line, "Error:") {
+			problems = append(problems, fmt.Sprintf("line %d: %q is neither \"Result: true|false\" nor \"Error: <kind>\"", n, line))
+			continue
+		}
+		fence, ok := strings.CutPrefix(strings.TrimSpace(line), "```")
+		if !ok {
+			continue
+		}
+		start := n
+		var body strings.Builder
+		closed := false
+		for sc.Scan() {
+			n++
+			if strings.TrimSpace(sc.Text()) == "```" {
+				closed = true
+				break
+			}
+			body.WriteString(sc.Text())
+			body.WriteByte('\n')
+		}
+		if !closed {
+			problems = append(problems, fmt.Sprintf("line %d: the block is never closed", start))
+			break
+		}
+		switch strings.Join(strings.Fields(fence), " ") {
+		case "rule":
+			closeExample()
+			examples = append(examples, example{rule: body.String(), line: start})
+		case "json data":
+			if current() == nil {
+				problems = append(problems, fmt.Sprintf("line %d: data before any ```rule block", start))
+			} else if data != "" {
+				problems = append(problems, fmt.Sprintf("line %d: data block without a result after it", dataLine))
+			}
+			data, dataLine = body.String(), start
+		case "json result":
+			var fields map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(body.String()), &fields); err != nil {
+				problems = append(problems, fmt.Sprintf("line %d: the result block is not a JSON object: %v", start, err))
+				continue
+			}
+			addCase(exampleCase{line: start, fields: fields})
+		}
+	}
+	closeExample()
+	return examples, problems
+}
+
+// checkDocument runs every example of doc and returns what disagrees with
+// the document.
+func checkDocument(doc string) (int, []string) {
+	examples, problems := parseExamples(doc)
+	eng := engine.Engine{Now: func() time.Time { return today }}
+	cases := 0
+	for _, ex := range examples {
+		for _, c := range ex.cases {
+			cases++
+			if p := checkCase(&eng, ex, c); p != "" {
+				problems = append(problems, fmt.Sprintf("line %d (rule at line %d): %s", c.line, ex.line, p))
+			}
+		}
+	}
+	return cases, problems
+}
+
+func checkCase(eng *engine.Engine, ex example, c exampleCase) string {
+	data, err := engine.DecodeData([]byte(c.data), engine.Limits{})
+	if err != nil {
+		return "the data: " + err.Error()
+	}
+	res := eng.Run(ex.rule, data)
+	got, err := json.Marshal(res)
+	if err != nil {
+		return err.Error()
+	}
+	if c.errorKind != "" {
+		if res.Error == nil || !strings.HasPrefix(res.Error.Message, c.errorKind+":") {
+			return fmt.Sprintf("stated error %q, the run gives:\n%s", c.errorKind, got)
+		}
+		return ""
+	}
+	if c.result != nil {
+		if res.Error != nil {
+			return fmt.Sprintf("stated result %v, but the run failed: %s", *c.result, res.Error.Message)
+		}
+		if res.Result != *c.result {
+			return fmt.Sprintf("stated result %v, the run gives %v:\n%s", *c.result, res.Result, got)
+		}
+		return ""
+	}
+	var actual map[string]any
+	if err := json.Unmarshal(got, &actual); err != nil {
+		return err.Error()
+	}
+	for name, raw := range c.fields {
+		var want any
+		if err := json.Unmarshal(raw, &want); err != nil {
+			return err.Error()
+		}
+		if !matches(want, actual[name]) {
+			shown, _ := json.Marshal(actual[name])
+			return fmt.Sprintf("%q: the document states %s, the run gives %s", name, compact(raw), shown)
+		}
+	}
+	return ""
+}
+
+// matches compares a stated value with the run's: an object states only
+// the members it lists, a list states each of its items, anything else
+// must be equal.
+func matches(want, got any) bool {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return false
+		}
+		for k, v := range w {
+			gv, present := g[k]
+			if !present || !matches(v, gv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return false
+		}
+		for i := range w {
+			if !matches(w[i], g[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(want, got)
+}
+
+func compact(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// TestExamples runs the rule examples of every document in this directory.
+func TestExamples(t *testing.T) {
+	files, err := filepath.Glob("*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := map[string]int{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, problems := checkDocument(string(b))
+		total[f] = n
+		for _, p := range problems {
+			t.Errorf("%s: %s", f, p)
+		}
+	}
+	// The language guide is made of examples; finding none means the
+	// format changed under the parser.
+	if total["rules.md"] < 50 {
+		t.Errorf("rules.md has %d checked examples; expected at least 50", total["rules.md"])
+	}
+}
+
+// TestCheckerCatchesMistakes feeds the checker documents with wrong
+// statements: each must be reported.
+func TestCheckerCatchesMistakes(t *testing.T) {
+	const rule = "```rule\nA **Person** is an adult if the __age__ of the **Person** is at least 18.\n```\n"
+	const adult = "```json data\n{\"Person\": {\"age\": 30}}\n```\n"
+	cases := map[string]struct {
+		doc  string
+		want string
+	}{
+		"wrong result": {
+			doc:  rule + adult + "Result: false\n",
+			want: "stated result false, the run gives true",
+		},
+		"an error stated as a plain result": {
+			doc:  rule + "```json data\n{\"Person\": {}}\n```\nResult: false\n",
+			want: "the run failed: Missing property",
+		},
+		"wrong member": {
+			doc:  rule + "```json data\n{\"Person\": {}}\n```\n```json result\n{\"error\": \"Missing selector: selector 'Person' not found in data\"}\n```\n",
+			want: `"error": the document states`,
+		},
+		"wrong nested member": {
+			doc:  rule + adult + "```json result\n{\"trace\": {\"execution\": [{\"result\": false}]}}\n```\n",
+			want: `"trace": the document states`,
+		},
+		"wrong error kind": {
+			doc:  rule + "```json data\n{\"Person\": {}}\n```\nError: Missing selector\n",
+			want: `stated error "Missing selector"`,
+		},
+		"error stated for a run without one": {
+			doc:  rule + adult + "Error: Parse error\n",
+			want: `stated error "Parse error"`,
+		},
+		"a statement out of format": {
+			doc:  rule + adult + "Result: yes\n",
+			want: `"Result: yes" is neither`,
+		},
+		"rule without result": {
+			doc:  rule + "Some prose.\n" + rule + adult + "Result: true\n",
+			want: "line 1: the rule has no stated result",
+		},
+		"data without result": {
+			doc:  rule + adult + "Result: true\n" + adult,
+			want: "data block without a result",
+		},
+		"result block that is not an object": {
+			doc:  rule + "```json result\n[true]\n```\n",
+			want: "not a JSON object",
+		},
+		"unclosed block": {
+			doc:  rule + "```json data\n{}\n",
+			want: "never closed",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, problems := checkDocument(tc.doc)
+			if !strings.Contains(strings.Join(problems, "\n"), tc.want) {
+				t.Errorf("problems %q do not mention %q", problems, tc.want)
+			}
+		})
+	}
+	n, problems := checkDocument(rule + adult + "Result: true\n" + "```json data\n{\"Person\": {\"age\": 3}}\n```\n```json result\n{\"result\": false, \"error\": null, \"labels\": null}\n```\n" + "```json data\n{\"Person\": {}}\n```\nError: Missing property\n")
+	if n != 3 || len(problems) != 0 {
+		t.Errorf("a correct document: %d cases, problems %q; want 3 cases and none", n, problems)
+	}
+}
