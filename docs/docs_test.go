@@ -102,8 +102,8 @@ func parseExamples(doc string) ([]example, []string) {
 			problems = append(problems, fmt.Sprintf("line %d: %q is neither \"Result: true|false\" nor \"Error: <kind>\"", n, line))
 			continue
 		}
-		fence, ok := strings.CutPrefix(strings.TrimSpace(line), "```")
-		if !ok {
+		ticks, info := fenceOf(line)
+		if ticks == 0 {
 			continue
 		}
 		start := n
@@ -111,7 +111,7 @@ func parseExamples(doc string) ([]example, []string) {
 		closed := false
 		for sc.Scan() {
 			n++
-			if strings.TrimSpace(sc.Text()) == "```" {
+			if t, rest := fenceOf(sc.Text()); t >= ticks && rest == "" {
 				closed = true
 				break
 			}
@@ -122,7 +122,7 @@ func parseExamples(doc string) ([]example, []string) {
 			problems = append(problems, fmt.Sprintf("line %d: the block is never closed", start))
 			break
 		}
-		switch strings.Join(strings.Fields(fence), " ") {
+		switch info {
 		case "rule":
 			closeExample()
 			examples = append(examples, example{rule: body.String(), line: start})
@@ -144,6 +144,19 @@ func parseExamples(doc string) ([]example, []string) {
 	}
 	closeExample()
 	return examples, problems
+}
+
+// fenceOf reads a line as a code fence: the number of backticks it opens
+// with (0 when it is not a fence, at least 3 when it is) and its info
+// string. A block ends at a fence of at least as many backticks and no info,
+// so a four-backtick block can show a three-backtick example untouched.
+func fenceOf(line string) (int, string) {
+	t := strings.TrimSpace(line)
+	n := len(t) - len(strings.TrimLeft(t, "`"))
+	if n < 3 {
+		return 0, ""
+	}
+	return n, strings.Join(strings.Fields(t[n:]), " ")
 }
 
 // checkDocument runs every example of doc and returns what disagrees with
@@ -278,6 +291,7 @@ func TestCheckerCatchesMistakes(t *testing.T) {
 	cases := map[string]struct {
 		doc  string
 		want string
+		only bool // no other problem may be reported
 	}{
 		"wrong result": {
 			doc:  rule + adult + "Result: false\n",
@@ -319,6 +333,11 @@ func TestCheckerCatchesMistakes(t *testing.T) {
 			doc:  rule + "```json result\n[true]\n```\n",
 			want: "not a JSON object",
 		},
+		"an example shown inside a longer fence is not run": {
+			doc:  "````markdown\n" + rule + adult + "Result: false\n````\n" + rule + "Some prose.\n",
+			want: "line 10: the rule has no stated result",
+			only: true,
+		},
 		"unclosed block": {
 			doc:  rule + "```json data\n{}\n",
 			want: "never closed",
@@ -327,8 +346,8 @@ func TestCheckerCatchesMistakes(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			_, problems := checkDocument(tc.doc)
-			if !strings.Contains(strings.Join(problems, "\n"), tc.want) {
-				t.Errorf("problems %q do not mention %q", problems, tc.want)
+			if !strings.Contains(strings.Join(problems, "\n"), tc.want) || tc.only && len(problems) != 1 {
+				t.Errorf("problems %q do not mention %q (only: %v)", problems, tc.want, tc.only)
 			}
 		})
 	}
