@@ -356,3 +356,85 @@ func TestCheckerCatchesMistakes(t *testing.T) {
 		t.Errorf("a correct document: %d cases, problems %q; want 3 cases and none", n, problems)
 	}
 }
+
+// TestAPIDocumentsEveryRoute checks that api.md names every REST route the
+// server mounts and every root field of the GraphQL schema, so a new route
+// cannot go undocumented.
+func TestAPIDocumentsEveryRoute(t *testing.T) {
+	doc, err := os.ReadFile("api.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sources, err := filepath.Glob(filepath.Join("..", "rest", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	route := regexp.MustCompile(`\.handle\("([A-Z]+ /[^"]*)"`)
+	routes := 0
+	for _, f := range sources {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range route.FindAllStringSubmatch(string(b), -1) {
+			routes++
+			if !bytes.Contains(doc, []byte("`"+m[1]+"`")) {
+				t.Errorf("api.md does not document `%s`", m[1])
+			}
+		}
+	}
+	if routes < 40 {
+		t.Errorf("found %d routes in rest/; the pattern no longer matches how routes are mounted", routes)
+	}
+
+	schemas, err := filepath.Glob(filepath.Join("..", "graph", "*.graphqls"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := 0
+	for _, f := range schemas {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range rootFields(string(b)) {
+			fields++
+			if !bytes.Contains(doc, []byte("`"+name+"`")) {
+				t.Errorf("api.md does not document the GraphQL field `%s` (%s)", name, filepath.Base(f))
+			}
+		}
+	}
+	if fields < 30 {
+		t.Errorf("found %d root fields in graph/; the schema reader no longer matches the schema", fields)
+	}
+}
+
+var (
+	descriptions = regexp.MustCompile(`(?s)"""(.*?)"""|"[^"\n]*"|#[^\n]*`)
+	rootType     = regexp.MustCompile(`(?s)(?:extend\s+)?type\s+(?:Query|Mutation)\s*\{(.*?)\}`)
+	fieldName    = regexp.MustCompile(`(?m)^\s*([A-Za-z_][A-Za-z0-9_]*)\s*[(:]`)
+)
+
+// rootFields returns the names of the Query and Mutation fields a schema
+// file declares. Arguments are on lines of their own or inside the
+// parentheses, so only a name at the start of a line followed by ( or :
+// at the top level of the type's braces counts.
+func rootFields(schema string) []string {
+	schema = descriptions.ReplaceAllString(schema, "")
+	var names []string
+	for _, m := range rootType.FindAllStringSubmatch(schema, -1) {
+		depth := 0
+		for _, line := range strings.Split(m[1], "\n") {
+			if depth == 0 {
+				if f := fieldName.FindStringSubmatch(line); f != nil {
+					names = append(names, f[1])
+				}
+			}
+			depth += strings.Count(line, "(") - strings.Count(line, ")")
+		}
+	}
+	return names
+}
