@@ -1,13 +1,11 @@
 package docs
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -83,80 +81,46 @@ func parseExamples(doc string) ([]example, []string) {
 		ex.cases = append(ex.cases, c)
 	}
 
-	sc := bufio.NewScanner(strings.NewReader(doc))
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := sc.Text()
+	onLine := func(n int, line string) {
 		if m := resultLine.FindStringSubmatch(line); m != nil {
 			b := m[1] == "true"
 			addCase(exampleCase{line: n, result: &b})
-			continue
+			return
 		}
 		if m := errorLine.FindStringSubmatch(line); m != nil {
 			addCase(exampleCase{line: n, errorKind: m[1]})
-			continue
+			return
 		}
 		if strings.HasPrefix(line, "Result:") || strings.HasPrefix(line, "Error:") {
 			problems = append(problems, fmt.Sprintf("line %d: %q is neither \"Result: true|false\" nor \"Error: <kind>\"", n, line))
-			continue
 		}
-		ticks, info := fenceOf(line)
-		if ticks == 0 {
-			continue
-		}
-		start := n
-		var body strings.Builder
-		closed := false
-		for sc.Scan() {
-			n++
-			if t, rest := fenceOf(sc.Text()); t >= ticks && rest == "" {
-				closed = true
-				break
-			}
-			body.WriteString(sc.Text())
-			body.WriteByte('\n')
-		}
-		if !closed {
-			problems = append(problems, fmt.Sprintf("line %d: the block is never closed", start))
-			break
-		}
+	}
+	onBlock := func(start int, info, body string) {
 		switch info {
 		case "rule":
 			closeExample()
-			examples = append(examples, example{rule: body.String(), line: start})
+			examples = append(examples, example{rule: body, line: start})
 		case "json data":
 			if current() == nil {
 				problems = append(problems, fmt.Sprintf("line %d: data before any ```rule block", start))
 			} else if data != "" {
 				problems = append(problems, fmt.Sprintf("line %d: data block without a result after it", dataLine))
 			}
-			data, dataLine = body.String(), start
+			data, dataLine = body, start
 		case "json result":
 			var fields map[string]json.RawMessage
-			if err := json.Unmarshal([]byte(body.String()), &fields); err != nil {
+			if err := json.Unmarshal([]byte(body), &fields); err != nil {
 				problems = append(problems, fmt.Sprintf("line %d: the result block is not a JSON object: %v", start, err))
-				continue
+				return
 			}
 			addCase(exampleCase{line: start, fields: fields})
 		}
 	}
+	if p := fences(doc, onBlock, onLine); p != "" {
+		problems = append(problems, p)
+	}
 	closeExample()
 	return examples, problems
-}
-
-// fenceOf reads a line as a code fence: the number of backticks it opens
-// with (0 when it is not a fence, at least 3 when it is) and its info
-// string. A block ends at a fence of at least as many backticks and no info,
-// so a four-backtick block can show a three-backtick example untouched.
-func fenceOf(line string) (int, string) {
-	t := strings.TrimSpace(line)
-	n := len(t) - len(strings.TrimLeft(t, "`"))
-	if n < 3 {
-		return 0, ""
-	}
-	return n, strings.Join(strings.Fields(t[n:]), " ")
 }
 
 // checkDocument runs every example of doc and returns what disagrees with
@@ -210,44 +174,12 @@ func checkCase(eng *engine.Engine, ex example, c exampleCase) string {
 		if err := json.Unmarshal(raw, &want); err != nil {
 			return err.Error()
 		}
-		if !matches(want, actual[name]) {
+		if !Matches(want, actual[name]) {
 			shown, _ := json.Marshal(actual[name])
 			return fmt.Sprintf("%q: the document states %s, the run gives %s", name, compact(raw), shown)
 		}
 	}
 	return ""
-}
-
-// matches compares a stated value with the run's: an object states only
-// the members it lists, a list states each of its items, anything else
-// must be equal.
-func matches(want, got any) bool {
-	switch w := want.(type) {
-	case map[string]any:
-		g, ok := got.(map[string]any)
-		if !ok {
-			return false
-		}
-		for k, v := range w {
-			gv, present := g[k]
-			if !present || !matches(v, gv) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		g, ok := got.([]any)
-		if !ok || len(g) != len(w) {
-			return false
-		}
-		for i := range w {
-			if !matches(w[i], g[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return reflect.DeepEqual(want, got)
 }
 
 func compact(raw json.RawMessage) string {
@@ -258,7 +190,8 @@ func compact(raw json.RawMessage) string {
 	return b.String()
 }
 
-// TestExamples runs the rule examples of every document in this directory.
+// TestExamples runs the rule examples of every document in this directory,
+// and checks the form of its shell examples, which the command's tests run.
 func TestExamples(t *testing.T) {
 	files, err := filepath.Glob("*.md")
 	if err != nil {
@@ -271,6 +204,8 @@ func TestExamples(t *testing.T) {
 			t.Fatal(err)
 		}
 		n, problems := checkDocument(string(b))
+		_, stepProblems := Steps(string(b))
+		problems = append(problems, stepProblems...)
 		total[f] = n
 		for _, p := range problems {
 			t.Errorf("%s: %s", f, p)
@@ -437,4 +372,21 @@ func rootFields(schema string) []string {
 		}
 	}
 	return names
+}
+
+func TestStepsAreReadAsWritten(t *testing.T) {
+	doc := "```sh\nnot run\n```\n```sh run\necho '{\"a\": 1}'\n```\nprose\n```json answer\n{\"a\": 1}\n```\n```sh run\nX=1\n```\n"
+	steps, problems := Steps(doc)
+	if len(problems) != 0 || len(steps) != 2 || steps[0].Line != 4 || string(steps[0].Answer) != "{\"a\": 1}\n" || steps[1].Answer != nil || steps[1].Script != "X=1\n" {
+		t.Errorf("steps %+v, problems %q", steps, problems)
+	}
+	for doc, want := range map[string]string{
+		"```json answer\n{}\n```\n": "an answer without a ```sh run block",
+		"```sh run\ntrue\n```\n```json answer\n{}\n```\n```json answer\n{}\n```\n": "an answer without a ```sh run block",
+		"```sh run\ntrue\n```\n```json answer\n{oops}\n```\n":                      "not JSON",
+	} {
+		if _, problems := Steps(doc); !strings.Contains(strings.Join(problems, "\n"), want) {
+			t.Errorf("%q: problems %q do not mention %q", doc, problems, want)
+		}
+	}
 }
