@@ -390,3 +390,73 @@ func TestStepsAreReadAsWritten(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryOperatorHasAnExample checks that the language guide has a rule
+// example for each operator phrase the engine knows, so a new phrase cannot
+// go undocumented.
+func TestEveryOperatorHasAnExample(t *testing.T) {
+	sources, err := filepath.Glob(filepath.Join("..", "engine", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry := regexp.MustCompile(`\{"([a-z ]+)", Op[A-Za-z]+\}`)
+	var phrases []string
+	for _, f := range sources {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range entry.FindAllStringSubmatch(string(b), -1) {
+			phrases = append(phrases, m[1])
+		}
+	}
+	if len(phrases) < 20 {
+		t.Fatalf("found %d operator phrases in engine/; the pattern no longer matches how they are listed", len(phrases))
+	}
+	guide, err := os.ReadFile("rules.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	examples, _ := parseExamples(string(guide))
+	for _, p := range phrases {
+		found := false
+		for _, ex := range examples {
+			if len(ex.cases) > 0 && usesPhrase(ex.rule, p, phrases) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("rules.md has no example of %q", p)
+		}
+	}
+}
+
+// usesPhrase reports whether text uses the operator phrase p itself, not
+// only a longer phrase that starts with it (`is less than` in
+// `is less than or equal to`).
+func usesPhrase(text, p string, phrases []string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], " "+p)
+		if j < 0 {
+			return false
+		}
+		at := text[i+j+1:]
+		i += j + 1
+		if next := at[len(p):]; next != "" && (next[0] >= 'a' && next[0] <= 'z' || next[0] == '_') {
+			continue // a longer word
+		}
+		longer := false
+		for _, q := range phrases {
+			if len(q) > len(p) && strings.HasPrefix(q, p) && strings.HasPrefix(at, q) {
+				longer = true
+			}
+		}
+		if !longer {
+			return true
+		}
+	}
+}
