@@ -292,7 +292,7 @@ func TestCheckerCatchesMistakes(t *testing.T) {
 	}
 }
 
-// TestAPIDocumentsEveryRoute checks that api.md names every REST route the
+// TestAPIDocumentsEveryRoute checks that docs/api.md names every REST route the
 // server mounts and every root field of the GraphQL schema, so a new route
 // cannot go undocumented.
 func TestAPIDocumentsEveryRoute(t *testing.T) {
@@ -300,29 +300,14 @@ func TestAPIDocumentsEveryRoute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sources, err := filepath.Glob(filepath.Join("..", "rest", "*.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	route := regexp.MustCompile(`\.handle\("([A-Z]+ /[^"]*)"`)
-	routes := 0
-	for _, f := range sources {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range route.FindAllStringSubmatch(string(b), -1) {
-			routes++
-			if !bytes.Contains(doc, []byte("`"+m[1]+"`")) {
-				t.Errorf("api.md does not document `%s`", m[1])
-			}
+	routes := sourceMatches(t, "rest", regexp.MustCompile(`\.handle\("([A-Z]+ /[^"]*)"`))
+	for _, r := range routes {
+		if !bytes.Contains(doc, []byte("`"+r+"`")) {
+			t.Errorf("docs/api.md does not document `%s`", r)
 		}
 	}
-	if routes < 40 {
-		t.Errorf("found %d routes in rest/; the pattern no longer matches how routes are mounted", routes)
+	if len(routes) < 40 {
+		t.Errorf("found %d routes in rest/; the pattern no longer matches how routes are mounted", len(routes))
 	}
 
 	schemas, err := filepath.Glob(filepath.Join("..", "graph", "*.graphqls"))
@@ -338,7 +323,7 @@ func TestAPIDocumentsEveryRoute(t *testing.T) {
 		for _, name := range rootFields(string(b)) {
 			fields++
 			if !bytes.Contains(doc, []byte("`"+name+"`")) {
-				t.Errorf("api.md does not document the GraphQL field `%s` (%s)", name, filepath.Base(f))
+				t.Errorf("docs/api.md does not document the GraphQL field `%s` (%s)", name, filepath.Base(f))
 			}
 		}
 	}
@@ -395,24 +380,7 @@ func TestStepsAreReadAsWritten(t *testing.T) {
 // example for each operator phrase the engine knows, so a new phrase cannot
 // go undocumented.
 func TestEveryOperatorHasAnExample(t *testing.T) {
-	sources, err := filepath.Glob(filepath.Join("..", "engine", "*.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	entry := regexp.MustCompile(`\{"([a-z ]+)", Op[A-Za-z]+\}`)
-	var phrases []string
-	for _, f := range sources {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range entry.FindAllStringSubmatch(string(b), -1) {
-			phrases = append(phrases, m[1])
-		}
-	}
+	phrases := sourceMatches(t, "engine", regexp.MustCompile(`\{"([a-z ]+)", Op[A-Za-z]+\}`))
 	if len(phrases) < 20 {
 		t.Fatalf("found %d operator phrases in engine/; the pattern no longer matches how they are listed", len(phrases))
 	}
@@ -459,4 +427,28 @@ func usesPhrase(text, p string, phrases []string) bool {
 			return true
 		}
 	}
+}
+
+// sourceMatches returns the first group of every match of re in the
+// non-test Go files of the repository's directory dir.
+func sourceMatches(t *testing.T, dir string, re *regexp.Regexp) []string {
+	t.Helper()
+	sources, err := filepath.Glob(filepath.Join("..", dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range sources {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range re.FindAllStringSubmatch(string(b), -1) {
+			out = append(out, m[1])
+		}
+	}
+	return out
 }
