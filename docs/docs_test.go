@@ -452,3 +452,64 @@ func sourceMatches(t *testing.T, dir string, re *regexp.Regexp) []string {
 	}
 	return out
 }
+
+// TestLinksReachTheirHeadings checks the links between the documents: a
+// link to a heading of a document that exists must name a heading it has.
+// (A document another part of the project is still writing may be linked
+// before it exists.)
+func TestLinksReachTheirHeadings(t *testing.T) {
+	files, err := filepath.Glob("*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchors := map[string]map[string]bool{}
+	texts := map[string]string{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts[f] = string(b)
+		anchors[f] = map[string]bool{}
+		fences(string(b), func(int, string, string) {}, func(_ int, line string) {
+			if h := strings.TrimLeft(line, "#"); h != line && strings.HasPrefix(h, " ") {
+				anchors[f][slug(h)] = true
+			}
+		})
+	}
+	link := regexp.MustCompile(`\]\(([a-z-]*\.md)?#([^)]+)\)`)
+	checked := 0
+	for f, text := range texts {
+		for _, m := range link.FindAllStringSubmatch(text, -1) {
+			target := m[1]
+			if target == "" {
+				target = f
+			}
+			if _, exists := anchors[target]; !exists {
+				continue
+			}
+			checked++
+			if !anchors[target][m[2]] {
+				t.Errorf("%s links to %s#%s, which has no such heading", f, target, m[2])
+			}
+		}
+	}
+	if checked < 10 {
+		t.Errorf("checked %d links; the link pattern no longer matches the documents", checked)
+	}
+}
+
+// slug is the anchor a heading gets on GitHub: lower case, punctuation
+// dropped, spaces turned into hyphens.
+func slug(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(heading)) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
