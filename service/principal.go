@@ -102,9 +102,9 @@ var errBadKey = newError(CodeUnauthenticated, "the API key is missing, unknown, 
 // authorizer caps at the key's scope.
 //
 // A key's principal is remembered for PrincipalTTL, so that its every
-// request, whatever x-org-id it sends, does not cost two queries: revoking a key, expiring it or
-// removing its user takes effect within that time on other instances (at
-// once on the instance that made the change).
+// request, whatever x-org-id it sends, does not cost two queries: revoking
+// a key, expiring it or removing its user takes effect within that time on
+// other instances (at once on the instance that made the change).
 func (s *Service) Authenticate(ctx context.Context, secret, orgID string) (*Principal, error) {
 	p, err := s.keyPrincipal(ctx, secret)
 	if err != nil {
@@ -166,8 +166,9 @@ const PrincipalTTL = 5 * time.Second
 
 // BadKeyTTL is how long a key that is unknown, expired or revoked is
 // refused without looking at the database again, so that a client
-// repeating a bad key costs no queries. Keys are random, so a key is
-// unknown until it is created with a secret an operator chose, which
+// repeating a bad key costs no queries. An unknown key can become a good
+// one only when an operator creates a key with a secret of their choosing
+// (generated secrets cannot have been tried before); creating a key
 // forgets the remembered ones on the instance that creates it.
 const BadKeyTTL = 30 * time.Second
 
@@ -185,11 +186,11 @@ func (s *Service) forgetPrincipals() {
 }
 
 // lookupPrincipal finds the key with the hash and the tenant it acts in
-// (the one it was made in),
-// and says until when that answer may be cached: PrincipalTTL, or less
-// when the key expires sooner. The hash is unique and indexed, and
-// comparing it in the database reveals nothing an attacker could use: the
-// hash of a guess says nothing about the hashes of its neighbours.
+// (the one it was made in), and says until when that answer may be
+// cached: PrincipalTTL, or less when the key expires sooner. The hash is
+// unique and indexed, and comparing it in the database reveals nothing an
+// attacker could use: the hash of a guess says nothing about the hashes of
+// its neighbours.
 func (s *Service) lookupPrincipal(ctx context.Context, hash string, now time.Time) (*Principal, time.Time, error) {
 	key, err := s.client.APIKey.Query().Where(apikey.Hash(hash)).Only(ctx)
 	switch {
