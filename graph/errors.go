@@ -14,7 +14,7 @@ import (
 )
 
 // presentError gives every error the client sees an `extensions.code` from
-// the API's list (api.md, "Errors"):
+// the API's list of error codes, the same as REST's:
 //
 //   - a service error keeps its code and message, and its details, when it
 //     lists several problems (an invalid flow definition), under
@@ -34,7 +34,7 @@ func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 		switch {
 		case errors.As(err, &se):
 			code, msg, details = se.Code, se.Message, se.Details
-			if code == service.CodeInternal || code == service.CodeUnavailable {
+			if (code == service.CodeInternal || code == service.CodeUnavailable) && se != errGone {
 				log.ErrorContext(ctx, "graphql request failed", "path", shown.Path.String(), "error", err, "cause", errors.Unwrap(se))
 			}
 		case shown.Err == nil:
