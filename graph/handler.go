@@ -2,6 +2,7 @@ package graph
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,7 +15,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/99designs/gqlgen/graphql/playground"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -53,9 +54,16 @@ const queryCacheSize = 1000
 // anything runs. An operation whose request ends (the client went away)
 // resolves no further field.
 type Config struct {
-	// Logger receives internal errors and recovered panics, which clients
-	// see only as `internal`; nil discards them.
+	// Logger receives a line for each operation, and internal errors and
+	// recovered panics, which clients see only as `internal`; nil discards
+	// them.
 	Logger *slog.Logger
+	// Registerer receives the operation metrics, by operation name; nil
+	// leaves them unregistered.
+	Registerer prometheus.Registerer
+	// RequestID gives the id of the request a context belongs to, for the
+	// log lines; nil logs none.
+	RequestID func(context.Context) string
 	// MaxTokens is how many tokens (names, punctuation, values) a
 	// document may hold (DefaultMaxTokens when zero or less).
 	MaxTokens int
@@ -122,6 +130,9 @@ func NewHandler(svc *service.Service, cfg Config) http.Handler {
 	// Before the complexity limit, which counts with the page sizes.
 	srv.Use(pageLimit{})
 	srv.Use(extension.FixedComplexityLimit(cfg.MaxComplexity))
+	// Before errorCap, so that it wraps errorCap and sees the errors the
+	// client sees.
+	srv.Use(newObserver(cfg))
 	srv.Use(errorCap{max: cfg.MaxErrors})
 	srv.Use(stopWhenGone{})
 	srv.SetErrorPresenter(presentError(cfg.Logger))
@@ -162,12 +173,4 @@ func writeError(w http.ResponseWriter, status int, code service.Code, msg string
 		Message:    msg,
 		Extensions: map[string]any{"code": string(code)},
 	}}})
-}
-
-// Playground serves the GraphiQL page, which sends its operations to
-// endpoint. The page itself needs no key; its requests do, so its headers
-// editor starts with an empty x-api-key.
-func Playground(endpoint string) http.Handler {
-	return playground.Handler("Verdict GraphQL", endpoint,
-		playground.WithGraphiqlUiHeaders(map[string]string{"x-api-key": ""}))
 }

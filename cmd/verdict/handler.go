@@ -28,7 +28,7 @@ func newHandler(svc *service.Service, log *slog.Logger, reg *prometheus.Registry
 		BodyLimit:  cfg.bodyLimit,
 		RateLimit:  rateLimit,
 		RateBurst:  cfg.rateBurst,
-		GraphQL:    graph.NewHandler(svc, graph.Config{Logger: log}),
+		GraphQL:    graph.NewHandler(svc, graph.Config{Logger: log, Registerer: reg, RequestID: rest.RequestID}),
 		Playground: graph.Playground(graphQLPath),
 	})
 }
