@@ -15,8 +15,9 @@ import (
 // documentBounds refuses a document before gqlgen parses and validates it
 // for itself: one with more tokens than maxTokens, one whose operations
 // hold more than maxFields fields once every fragment spread is replaced
-// by its fragment, one whose fields nest deeper than maxDepth, and one
-// where more than maxSameName fields answer under one key of the response.
+// by its fragment, one whose fields nest deeper than maxDepth, one where
+// more than maxSameName fields answer under one key of the response, and
+// one that defines more than maxFragments fragments.
 //
 // Validation is where an unbounded document costs most: checking that
 // fields answering under the same key can merge compares them pairwise,
@@ -26,13 +27,14 @@ import (
 // each fragment is counted once however often it is spread; once their
 // number is bounded, expanding them is too, and with at most maxSameName
 // fields under one key, validation compares fewer than
-// maxFields*maxSameName pairs.
+// maxFields*maxSameName pairs of fields. It also compares the fragments
+// spread in a selection set pairwise, hence maxFragments.
 //
 // A document the query cache holds has passed already and is not looked
 // at again.
 type documentBounds struct {
-	maxTokens, maxFields, maxDepth, maxSameName int
-	cache                                       graphql.Cache[*ast.QueryDocument]
+	maxTokens, maxFields, maxDepth, maxSameName, maxFragments int
+	cache                                                     graphql.Cache[*ast.QueryDocument]
 }
 
 var _ interface {
@@ -54,6 +56,9 @@ func (b documentBounds) MutateOperationParameters(ctx context.Context, params *g
 		// own words, as it does for any document that does not parse;
 		// the token limit stops that parse at the same place.
 		return nil
+	}
+	if n := len(doc.Fragments); n > b.maxFragments {
+		return refusal(nil, "the document defines %d fragments, more than the limit of %d", n, b.maxFragments)
 	}
 	shape := newSelectionFold(doc.Fragments, fieldShape, addShapes)
 	var total documentShape

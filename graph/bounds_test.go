@@ -14,15 +14,16 @@ import (
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/graph"
 	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/internal/graphqltest"
 	"github.com/verdict/verdict/service"
 )
 
 func TestTheWorstDocumentsAreRefusedBeforeTheyAreValidated(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixture(t, db)
-		for _, doc := range worstDocuments() {
-			t.Run(doc.name, func(t *testing.T) {
-				res := f.post(t, adminKey, doc.query, nil)
+		for _, doc := range graphqltest.Refused() {
+			t.Run(doc.Name, func(t *testing.T) {
+				res := f.post(t, adminKey, doc.Query, nil)
 				e := res.failure(t, service.CodeInvalidArgument)
 				if !strings.Contains(e.Message, "limit of") {
 					t.Errorf("message %q names no limit", e.Message)
@@ -75,18 +76,18 @@ func TestTheLimitsRefuseWhatIsOverThemAndAdmitWhatIsNot(t *testing.T) {
 func TestValidationReportsAtMostMaxErrorsAndSaysThereWereMore(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixture(t, db)
-		for _, doc := range costlyDocuments() {
-			t.Run(doc.name, func(t *testing.T) {
-				res := f.post(t, adminKey, doc.query, nil)
-				if len(res.Errors) != doc.errors {
-					t.Fatalf("%d errors, want %d: %.300v", len(res.Errors), doc.errors, res.Errors)
+		for _, doc := range graphqltest.Costly() {
+			t.Run(doc.Name, func(t *testing.T) {
+				res := f.post(t, adminKey, doc.Query, nil)
+				if len(res.Errors) != doc.Errors {
+					t.Fatalf("%d errors, want %d: %.300v", len(res.Errors), doc.Errors, res.Errors)
 				}
 				for _, e := range res.Errors {
 					if e.Extensions["code"] != string(service.CodeInvalidArgument) {
 						t.Fatalf("error %q has code %v, want invalid_argument", e.Message, e.Extensions["code"])
 					}
 				}
-				if doc.errors <= graph.DefaultMaxErrors {
+				if doc.Errors <= graph.DefaultMaxErrors {
 					return
 				}
 				if last := res.Errors[graph.DefaultMaxErrors].Message; last != "more errors were found; only the first 50 are shown" {
@@ -100,7 +101,8 @@ func TestValidationReportsAtMostMaxErrorsAndSaysThereWereMore(t *testing.T) {
 func TestErrorsOfResolversAreCappedToo(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixture(t, db, withConfig(graph.Config{MaxErrors: 3}))
-		res := f.post(t, adminKey, "{"+numbered(`n%d: node(id: "nope") { id } `, 5)+"}", nil)
+		res := f.post(t, adminKey, `{ n0: node(id: "nope") { id } n1: node(id: "nope") { id } n2: node(id: "nope") { id }
+			n3: node(id: "nope") { id } n4: node(id: "nope") { id } }`, nil)
 		if len(res.Errors) != 4 {
 			t.Fatalf("%d errors, want 3 and one saying there were more: %+v", len(res.Errors), res.Errors)
 		}
@@ -176,12 +178,12 @@ func mustEmbedded(t *testing.T) authz.Authorizer {
 func BenchmarkWorstDocuments(b *testing.B) {
 	dbtest.EachB(b, func(b *testing.B, db *database.DB) {
 		f := newFixture(b, db)
-		for _, doc := range benchDocuments() {
-			body, err := json.Marshal(map[string]any{"query": doc.query})
+		for _, doc := range graphqltest.All() {
+			body, err := json.Marshal(map[string]any{"query": doc.Query})
 			if err != nil {
 				b.Fatal(err)
 			}
-			b.Run(doc.name, func(b *testing.B) {
+			b.Run(doc.Name, func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(len(body)))
 				for b.Loop() {
@@ -197,4 +199,54 @@ func BenchmarkWorstDocuments(b *testing.B) {
 			})
 		}
 	})
+}
+
+func TestRequestsPastMaxConcurrentWaitForTheirTurn(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		az := &blockingAuthorizer{next: mustEmbedded(t), entered: make(chan struct{}), release: make(chan struct{})}
+		f := newFixture(t, db, withAuthorizer(az), withConfig(graph.Config{MaxConcurrent: 1}))
+
+		first := make(chan response)
+		go func() { first <- f.post(t, adminKey, `{ viewer { role } }`, nil) }()
+		<-az.entered // the first request holds the only turn
+
+		// A request whose client has gone while it waits never runs.
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		body, _ := json.Marshal(map[string]any{"query": `{ viewer { role } }`})
+		r := httptest.NewRequestWithContext(ctx, http.MethodPost, "/graphql", bytes.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		p, err := f.svc.Authenticate(context.Background(), adminKey, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := f.send(t, "", r.WithContext(service.WithPrincipal(ctx, p)))
+		res.failure(t, service.CodeUnavailable)
+		if res.Status != http.StatusServiceUnavailable {
+			t.Errorf("status %d, want 503", res.Status)
+		}
+
+		close(az.release)
+		(<-first).decode(t, &map[string]any{})
+		f.post(t, adminKey, `{ viewer { role } }`, nil).decode(t, &map[string]any{})
+		if n := az.decisions.Load(); n != 2 {
+			t.Errorf("%d authorization decisions, want 2: the request that left while waiting ran", n)
+		}
+	})
+}
+
+// blockingAuthorizer holds its first decision until release is closed,
+// telling entered when it is there.
+type blockingAuthorizer struct {
+	next             authz.Authorizer
+	entered, release chan struct{}
+	decisions        atomic.Int64
+}
+
+func (a *blockingAuthorizer) Decide(ctx context.Context, p authz.Principal, act authz.Action, r authz.Resource) (authz.Decision, error) {
+	if a.decisions.Add(1) == 1 {
+		close(a.entered)
+		<-a.release
+	}
+	return a.next.Decide(ctx, p, act, r)
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"runtime"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
@@ -28,14 +29,16 @@ import (
 // would fetch several thousand items. DefaultMaxTokens and DefaultMaxFields
 // admit GraphiQL's introspection query several times over, and any
 // operation a client writes by hand; DefaultMaxSameName admits as many
-// fragments selecting the same field (an id, say) as a client composes;
-// DefaultMaxErrors is more than a person reads.
+// fragments selecting the same field (an id, say) as a client composes,
+// and DefaultMaxFragments as many fragments; DefaultMaxErrors is more than
+// a person reads.
 const (
 	DefaultMaxDepth      = 12
 	DefaultMaxComplexity = 10000
 	DefaultMaxTokens     = 10000
 	DefaultMaxFields     = 1000
 	DefaultMaxSameName   = 50
+	DefaultMaxFragments  = 200
 	DefaultMaxErrors     = 50
 )
 
@@ -75,6 +78,9 @@ type Config struct {
 	// response (DefaultMaxSameName when zero or less): `{ a: viewer { role }
 	// a: viewer { role } }` has two under a and two under a.role.
 	MaxSameName int
+	// MaxFragments is how many fragments a document may define
+	// (DefaultMaxFragments when zero or less).
+	MaxFragments int
 	// MaxDepth is how deeply an operation's fields may nest
 	// (DefaultMaxDepth when zero or less).
 	MaxDepth int
@@ -83,6 +89,12 @@ type Config struct {
 	// one plus its page size (first, 50 when absent) times what is selected
 	// in it.
 	MaxComplexity int
+	// MaxConcurrent is how many requests the handler works on at once
+	// (4 for each processor Go may use when zero or less); the others wait
+	// for their turn, their bodies unread. Documents are bounded in what
+	// each costs, and this bounds how many cost it at once, so that the
+	// memory they need is bounded too.
+	MaxConcurrent int
 	// MaxErrors is how many errors a response lists (DefaultMaxErrors when
 	// zero or less); when there are more, the last says so.
 	MaxErrors int
@@ -95,9 +107,11 @@ func (c Config) withDefaults() Config {
 	c.MaxTokens = positiveOr(c.MaxTokens, DefaultMaxTokens)
 	c.MaxFields = positiveOr(c.MaxFields, DefaultMaxFields)
 	c.MaxSameName = positiveOr(c.MaxSameName, DefaultMaxSameName)
+	c.MaxFragments = positiveOr(c.MaxFragments, DefaultMaxFragments)
 	c.MaxDepth = positiveOr(c.MaxDepth, DefaultMaxDepth)
 	c.MaxComplexity = positiveOr(c.MaxComplexity, DefaultMaxComplexity)
 	c.MaxErrors = positiveOr(c.MaxErrors, DefaultMaxErrors)
+	c.MaxConcurrent = positiveOr(c.MaxConcurrent, 4*runtime.GOMAXPROCS(0))
 	return c
 }
 
@@ -124,7 +138,7 @@ func NewHandler(svc *service.Service, cfg Config) http.Handler {
 	srv.SetValidationRulesFn(cappedRules(cfg.MaxErrors))
 	srv.Use(documentBounds{
 		maxTokens: cfg.MaxTokens, maxFields: cfg.MaxFields, maxDepth: cfg.MaxDepth, maxSameName: cfg.MaxSameName,
-		cache: cache,
+		maxFragments: cfg.MaxFragments, cache: cache,
 	})
 	srv.Use(extension.Introspection{})
 	// Before the complexity limit, which counts with the page sizes.
@@ -137,7 +151,24 @@ func NewHandler(svc *service.Service, cfg Config) http.Handler {
 	srv.Use(stopWhenGone{})
 	srv.SetErrorPresenter(presentError(cfg.Logger))
 	srv.SetRecoverFunc(recoverPanic)
-	return readBody(srv)
+	return admit(cfg.MaxConcurrent, readBody(srv))
+}
+
+// admit lets at most n requests into next at once. A request whose client
+// goes away while it waits is answered unavailable, for the logs: nobody
+// reads the answer.
+func admit(n int, next http.Handler) http.Handler {
+	slots := make(chan struct{}, n)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case slots <- struct{}{}:
+		case <-r.Context().Done():
+			writeError(w, http.StatusServiceUnavailable, service.CodeUnavailable, "the request ended before its turn came")
+			return
+		}
+		defer func() { <-slots }()
+		next.ServeHTTP(w, r)
+	})
 }
 
 // readBody reads a request's body before gqlgen does, so that a body over
