@@ -62,7 +62,8 @@ type Config struct {
 	// them.
 	Logger *slog.Logger
 	// Registerer receives the operation metrics, by operation name; nil
-	// leaves them unregistered.
+	// leaves them unregistered. It must not hold them already: one handler
+	// registers them.
 	Registerer prometheus.Registerer
 	// RequestID gives the id of the request a context belongs to, for the
 	// log lines; nil logs none.

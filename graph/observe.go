@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"sync"
 	"time"
@@ -71,26 +70,9 @@ func newObserver(cfg Config) *observer {
 		o.requestID = func(context.Context) string { return "" }
 	}
 	if cfg.Registerer != nil {
-		o.total = register(cfg.Registerer, o.total)
-		o.duration = register(cfg.Registerer, o.duration)
+		cfg.Registerer.MustRegister(o.total, o.duration)
 	}
 	return o
-}
-
-// register registers c, or returns the collector registered already under
-// its name, so that two handlers can share a registry.
-func register[C prometheus.Collector](reg prometheus.Registerer, c C) C {
-	err := reg.Register(c)
-	var are prometheus.AlreadyRegisteredError
-	if errors.As(err, &are) {
-		if existing, ok := are.ExistingCollector.(C); ok {
-			return existing
-		}
-	}
-	if err != nil {
-		panic(err)
-	}
-	return c
 }
 
 func (*observer) ExtensionName() string { return "Observer" }
