@@ -14,8 +14,8 @@ import (
 
 // documentBounds refuses a document before gqlgen parses and validates it
 // for itself: one with more tokens than maxTokens, one whose operations
-// hold more than maxFields fields once every fragment spread is replaced
-// by its fragment, one whose fields nest deeper than maxDepth, one where
+// hold more than maxFields fields and fragments once every fragment spread
+// is replaced by its fragment, one whose fields nest deeper than maxDepth, one where
 // more than maxSameName fields answer under one key of the response, and
 // one that defines more than maxFragments fragments.
 //
@@ -61,6 +61,7 @@ func (b documentBounds) MutateOperationParameters(ctx context.Context, params *g
 		return refusal(nil, "the document defines %d fragments, more than the limit of %d", n, b.maxFragments)
 	}
 	shape := newSelectionFold(doc.Fragments, fieldShape, addShapes)
+	shape.fragment = fragmentShape
 	var total documentShape
 	for _, op := range doc.Operations {
 		s := shape.set(op.SelectionSet)
@@ -71,7 +72,7 @@ func (b documentBounds) MutateOperationParameters(ctx context.Context, params *g
 		total.depth = 0
 	}
 	if total.fields > b.maxFields {
-		return refusal(nil, "the document selects %s fields once its fragments are expanded, more than the limit of %d",
+		return refusal(nil, "the document selects %s fields and fragments once its fragments are expanded, more than the limit of %d",
 			countText(total.fields), b.maxFields)
 	}
 	for _, op := range doc.Operations {
@@ -132,7 +133,7 @@ func (k *responseKeys) most() (string, int) {
 
 // documentShape is what documentBounds measures of a selection set.
 type documentShape struct {
-	fields int // fields selected, fragments expanded, saturating at maxCount
+	fields int // fields and fragments selected, fragments expanded, saturating at maxCount
 	depth  int // deepest nesting of fields
 }
 
@@ -149,6 +150,14 @@ func fieldShape(f *ast.Field, inner func() documentShape) documentShape {
 		return documentShape{fields: min(1+s.fields, maxCount), depth: 1}
 	}
 	return documentShape{fields: min(1+s.fields, maxCount), depth: 1 + s.depth}
+}
+
+// fragmentShape is an inline fragment or a fragment spread: it counts as a
+// field, so that a document of fragments spreading each other without a
+// field of their own (in a cycle, which validation refuses later) is
+// bounded when expanded too.
+func fragmentShape(inner documentShape) documentShape {
+	return documentShape{fields: min(1+inner.fields, maxCount), depth: inner.depth}
 }
 
 func addShapes(a, b documentShape) documentShape {

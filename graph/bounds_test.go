@@ -48,9 +48,10 @@ func TestTheLimitsRefuseWhatIsOverThemAndAdmitWhatIsNot(t *testing.T) {
 			refusal string
 		}{
 			{"four fields", graph.Config{MaxFields: 4}, `{ viewer { role organization { name } } }`, ""},
-			{"five fields", graph.Config{MaxFields: 4}, `{ viewer { role organization { id name } } }`, "5 fields once its fragments are expanded, more than the limit of 4"},
-			{"a fragment spread twice counts twice", graph.Config{MaxFields: 4}, `{ viewer { ...V } a: viewer { ...V } } fragment V on Viewer { role }`, ""},
-			{"a fragment spread thrice counts thrice", graph.Config{MaxFields: 4}, `{ viewer { ...V } a: viewer { ...V } b: viewer { ...V } } fragment V on Viewer { role }`, "6 fields"},
+			{"five fields", graph.Config{MaxFields: 4}, `{ viewer { role organization { id name } } }`, "5 fields and fragments once its fragments are expanded, more than the limit of 4"},
+			{"a fragment spread twice counts twice", graph.Config{MaxFields: 6}, `{ viewer { ...V } a: viewer { ...V } } fragment V on Viewer { role }`, ""},
+			{"a fragment spread thrice counts thrice", graph.Config{MaxFields: 6}, `{ viewer { ...V } a: viewer { ...V } b: viewer { ...V } } fragment V on Viewer { role }`, "9 fields and fragments"},
+			{"inline fragments count", graph.Config{MaxFields: 4}, `{ viewer { ... on Viewer { ... on Viewer { role } } } __typename }`, "5 fields and fragments"},
 			{"every operation counts", graph.Config{MaxFields: 4}, `query A { viewer { role } } query B { viewer { role } } query C { viewer { role } }`, "6 fields"},
 			{"two fields under one key", graph.Config{MaxSameName: 2}, `{ a: viewer { role } a: viewer { role } }`, ""},
 			{"three fields under one key, one from a fragment", graph.Config{MaxSameName: 2},

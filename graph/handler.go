@@ -71,9 +71,9 @@ type Config struct {
 	// MaxTokens is how many tokens (names, punctuation, values) a
 	// document may hold (DefaultMaxTokens when zero or less).
 	MaxTokens int
-	// MaxFields is how many fields a document may select once each
-	// fragment spread is replaced by its fragment (DefaultMaxFields when
-	// zero or less).
+	// MaxFields is how many fields, inline fragments and fragment spreads
+	// a document may select once each fragment spread is replaced by its
+	// fragment (DefaultMaxFields when zero or less).
 	MaxFields int
 	// MaxSameName is how many fields may answer under one key of the
 	// response (DefaultMaxSameName when zero or less): `{ a: viewer { role }

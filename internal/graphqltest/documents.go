@@ -29,6 +29,7 @@ func Refused() []Document {
 		{"fragments spreading the next twice, 2^22 fields", fanOut(22), 1},
 		{"fragments spreading the next twice, 2^30 fields", fanOut(30), 1},
 		{"fragments spreading the next twice, 2^60 fields", fanOut(60), 1},
+		{"fragments spreading the next twice in a cycle, without a field", cyclicFanOut(60), 1},
 		{"fields nested 900 deep", strings.Repeat("{a", 900) + strings.Repeat("}", 900), 1},
 		{"a thousand operations", strings.Repeat("query{viewer{role}}", 1000), 1},
 		{"333 pairs of conflicting aliases, under the field limit", "{" + strings.Repeat("x:__typename x:viewer{role} ", 333) + "}", 1},
@@ -114,4 +115,15 @@ func conflictingFragments() string {
 // own, so that validation compares n*n/2 pairs of fragments.
 func distinctFragments(n int) string {
 	return "{" + numbered("...F%d ", n) + "}" + numbered("fragment F%[1]d on Query{a%[1]d:__typename}", n)
+}
+
+// cyclicFanOut is fanOut whose last fragment spreads the first, twice: it
+// selects no field at all, and expanding it would never end.
+func cyclicFanOut(n int) string {
+	var b strings.Builder
+	b.WriteString("{...F0}")
+	for i := range n {
+		fmt.Fprintf(&b, "fragment F%d on Query{...F%d ...F%d}", i, (i+1)%n, (i+1)%n)
+	}
+	return b.String()
 }
