@@ -29,7 +29,7 @@ func Refused() []Document {
 		{"fragments spreading the next twice, 2^22 fields", fanOut(22), 1},
 		{"fragments spreading the next twice, 2^30 fields", fanOut(30), 1},
 		{"fragments spreading the next twice, 2^60 fields", fanOut(60), 1},
-		{"fragments spreading the next twice in a cycle, without a field", cyclicFanOut(60), 1},
+		{"fragments spreading the next twice in a cycle, no field", cyclicFanOut(60), 1},
 		{"fields nested 900 deep", strings.Repeat("{a", 900) + strings.Repeat("}", 900), 1},
 		{"a thousand operations", strings.Repeat("query{viewer{role}}", 1000), 1},
 		{"333 pairs of conflicting aliases, under the field limit", "{" + strings.Repeat("x:__typename x:viewer{role} ", 333) + "}", 1},
