@@ -87,13 +87,37 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	case status == http.StatusUnauthorized:
 		w.Header().Set("WWW-Authenticate", `Bearer realm="verdict"`)
 	}
-	s.respond(w, r, status, errorBody{Error: errorDetail{Code: code, Message: msg, Details: details}})
+	s.respond(w, r, status, s.errorBody(r, errorDetail{Code: code, Message: msg, Details: details}))
+}
+
+// errorBody is the body of an error response. On a GraphQL route it has
+// GraphQL's shape, `{"errors": [{"message", "extensions": {"code"}}]}`, so
+// that a GraphQL client reads a missing key or a rate limit as it reads
+// any other error; the status stays the same.
+func (s *server) errorBody(r *http.Request, e errorDetail) any {
+	if !s.graphQL[r.Pattern] {
+		return errorBody{Error: e}
+	}
+	ext := map[string]any{"code": e.Code}
+	if e.Details != nil {
+		ext["details"] = e.Details
+	}
+	return graphQLErrors{Errors: []graphQLError{{Message: e.Message, Extensions: ext}}}
+}
+
+type graphQLErrors struct {
+	Errors []graphQLError `json:"errors"`
+}
+
+type graphQLError struct {
+	Message    string         `json:"message"`
+	Extensions map[string]any `json:"extensions"`
 }
 
 // fail answers with the error shape, for a status the code table does not
 // decide (405).
 func (s *server) fail(w http.ResponseWriter, r *http.Request, status int, code service.Code, msg string) {
-	s.respond(w, r, status, errorBody{Error: errorDetail{Code: code, Message: msg}})
+	s.respond(w, r, status, s.errorBody(r, errorDetail{Code: code, Message: msg}))
 }
 
 // reply answers with err when there is one, else with v and status: the

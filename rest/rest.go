@@ -71,8 +71,9 @@ type Config struct {
 	// GraphQL is mounted at POST and GET /graphql behind authentication; nil
 	// mounts nothing.
 	GraphQL http.Handler
-	// Playground is mounted at GET /playground without authentication; nil
-	// mounts nothing.
+	// Playground is mounted at GET /playground and GET /playground/{asset}
+	// (the files its page loads) without authentication; nil mounts
+	// nothing.
 	Playground http.Handler
 }
 
@@ -110,6 +111,9 @@ type server struct {
 	// patterns lists the routes in the order they were mounted, so the
 	// OpenAPI document can be checked against what is really served.
 	patterns []string
+	// graphQL holds the GraphQL routes' patterns: their errors take
+	// GraphQL's shape (see writeError).
+	graphQL map[string]bool
 }
 
 func newServer(svc *service.Service, cfg Config) *server {
@@ -184,9 +188,11 @@ func newServer(svc *service.Service, cfg Config) *server {
 	if cfg.GraphQL != nil {
 		s.handle("POST /graphql", authenticated, cfg.GraphQL)
 		s.handle("GET /graphql", authenticated, cfg.GraphQL)
+		s.graphQL = map[string]bool{"POST /graphql": true, "GET /graphql": true}
 	}
 	if cfg.Playground != nil {
 		s.handle("GET /playground", public, cfg.Playground)
+		s.handle("GET /playground/{asset}", public, cfg.Playground)
 	}
 	s.handle(fallbackPattern, public, http.HandlerFunc(s.unmatched))
 	s.noncanonical = s.chain(public, http.HandlerFunc(s.notFound))

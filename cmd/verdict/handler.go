@@ -28,7 +28,7 @@ func newHandler(svc *service.Service, log *slog.Logger, reg *prometheus.Registry
 		OrgRateBurst:     cfg.orgRateBurst,
 		AuthFailureLimit: limitOrOff(cfg.authFailLimit),
 		AuthFailureBurst: cfg.authFailBurst,
-		GraphQL:          graph.NewHandler(svc, graph.Config{Logger: log}),
+		GraphQL:          graph.NewHandler(svc, graph.Config{Logger: log, Registerer: reg, RequestID: rest.RequestID}),
 		Playground:       graph.Playground(graphQLPath),
 	})
 }
