@@ -94,7 +94,9 @@ func New(cfg Config) (*Service, error) {
 	}
 	s.policyKind = s.newPolicyRules()
 	s.flowKind = s.newFlowRules()
-	s.execLog = newExecutionLog(s.client, s.log)
+	if s.execLog, err = newExecutionLog(s.client, s.log, cfg.Registerer, defaultExecLogConfig); err != nil {
+		return nil, err
+	}
 	s.results.New = func() any { return new(engine.Result) }
 	if s.principals, err = lru.New[principalCacheKey, cachedPrincipal](DefaultCacheSize); err != nil {
 		return nil, err
@@ -102,8 +104,9 @@ func New(cfg Config) (*Service, error) {
 	return s, nil
 }
 
-// Close stores the audit events still buffered. Call it once no request is
-// running any more; the service must not be used afterwards.
+// Close stores the audit events still queued; while the database is away
+// it keeps trying for a while, then logs them as lost. Call it once no
+// request is running any more; the service must not be used afterwards.
 func (s *Service) Close() {
 	s.execLog.close()
 }

@@ -54,6 +54,7 @@ type serveConfig struct {
 	rateBurst       int
 	shutdownTimeout time.Duration
 	cacheSize       int
+	dbTimeout       time.Duration
 }
 
 func newServeCommand() *cobra.Command {
@@ -99,6 +100,8 @@ some did not finish in time).`,
 	f.Float64Var(&cfg.rateLimit, "rate-limit", rest.DefaultRateLimit, "requests per second one API key may sustain; 0 turns rate limiting off")
 	f.IntVar(&cfg.rateBurst, "rate-burst", rest.DefaultRateBurst, "how many requests one API key may send at once")
 	f.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long requests in flight may take to finish at shutdown")
+	f.DurationVar(&cfg.dbTimeout, "database-timeout", database.DefaultIOTimeout,
+		"PostgreSQL: how long one read or write (and so one statement) may stall before the request fails with 503; 0 for no limit")
 	f.IntVar(&cfg.cacheSize, "cache-size", service.DefaultCacheSize, "how many compiled programs (and bases and records) the run caches keep")
 	return cmd
 }
@@ -116,6 +119,8 @@ func (cfg *serveConfig) check() error {
 		return usageError("--rate-burst must be at least 1")
 	case cfg.shutdownTimeout <= 0:
 		return usageError("--shutdown-timeout must be positive")
+	case cfg.dbTimeout < 0:
+		return usageError("--database-timeout must not be negative")
 	case cfg.cacheSize < 1:
 		return usageError("--cache-size must be at least 1")
 	}
@@ -167,7 +172,7 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 	}
 	cfg.dbURL = resolveDatabaseURL(cfg.dbURL)
 	dbURL := cfg.dbURL
-	db, err := openDatabase(ctx, dbURL)
+	db, err := openDatabase(ctx, dbURL, database.WithIOTimeout(cfg.dbTimeout))
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,192 @@
+package service
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/ent/auditevent"
+)
+
+// executionLog stores `executed` events off the request path, and loses none
+// it accepted while the process lives. Runs put their events in a bounded
+// queue; several writers each take what is queued (up to a batch) and insert
+// it in one statement, so batches grow with the load and an event waits
+// about one insert. A batch that fails is retried until the database takes
+// it: inserts ignore an id already stored, so a retry of a batch that was in
+// fact committed stores nothing twice. While the database is away the queue
+// fills; then runs wait for room, and one that waits too long is refused
+// (503 unavailable) rather than answered without its event.
+//
+// What a crash (kill -9) loses is what is queued or being inserted: at full
+// load about one insert's worth of runs.
+type executionLog struct {
+	log     *slog.Logger
+	metrics *auditMetrics
+	insert  func(ctx context.Context, batch []event) error
+	cfg     execLogConfig
+	events  chan event
+	// stop is cancelled when close gives up on the database; writers then
+	// report what they still hold as lost.
+	stop       context.Context
+	cancelStop context.CancelFunc
+	writers    sync.WaitGroup
+	closeOnce  sync.Once
+}
+
+type execLogConfig struct {
+	// queue is how many events may wait for a writer.
+	queue int
+	// writers insert batches of at most batch events at once.
+	writers, batch int
+	// wait is how long a run waits for room in a full queue before it is
+	// refused.
+	wait time.Duration
+	// attempt bounds one insert; retries back off from retryMin to retryMax.
+	attempt, retryMin, retryMax time.Duration
+	// drain is how long close keeps retrying for events still queued.
+	drain time.Duration
+}
+
+var defaultExecLogConfig = execLogConfig{
+	queue:    8192,
+	writers:  4,
+	batch:    512,
+	wait:     time.Second,
+	attempt:  10 * time.Second,
+	retryMin: 20 * time.Millisecond,
+	retryMax: time.Second,
+	drain:    30 * time.Second,
+}
+
+// errAuditUnavailable refuses a run whose event the audit log cannot take.
+var errAuditUnavailable = &Error{Code: CodeUnavailable,
+	Message: "the audit log cannot keep up or the database is unavailable; retry later"}
+
+func newExecutionLog(client *ent.Client, log *slog.Logger, reg prometheus.Registerer, cfg execLogConfig) (*executionLog, error) {
+	l := &executionLog{
+		log: log, cfg: cfg,
+		insert: func(ctx context.Context, batch []event) error { return insertEvents(ctx, client, batch) },
+		events: make(chan event, cfg.queue),
+	}
+	var err error
+	if l.metrics, err = newAuditMetrics(reg, func() float64 { return float64(len(l.events)) }); err != nil {
+		return nil, err
+	}
+	l.stop, l.cancelStop = context.WithCancel(context.Background())
+	for range cfg.writers {
+		l.writers.Go(l.write)
+	}
+	return l, nil
+}
+
+// insertEvents stores a batch in one multi-row INSERT, skipping events whose
+// id is stored already (no update happens, so the append-only triggers let
+// it through).
+func insertEvents(ctx context.Context, client *ent.Client, batch []event) error {
+	builders := make([]*ent.AuditEventCreate, len(batch))
+	for i := range batch {
+		builders[i] = batch[i].create(client.AuditEvent)
+	}
+	return client.AuditEvent.CreateBulk(builders...).OnConflictColumns(auditevent.FieldID).DoNothing().Exec(ctx)
+}
+
+// add queues ev, waiting for room while the queue is full, and fails when
+// there is none within the wait or before ctx ends. An event it accepted
+// is stored, unless the process dies first.
+func (l *executionLog) add(ctx context.Context, ev event) error {
+	select {
+	case l.events <- ev:
+		return nil
+	default:
+	}
+	wait := time.NewTimer(l.cfg.wait)
+	defer wait.Stop()
+	select {
+	case l.events <- ev:
+		return nil
+	case <-wait.C:
+	case <-ctx.Done():
+	}
+	l.metrics.refused.Inc()
+	return errAuditUnavailable
+}
+
+// write takes batches from the queue until it is closed and empty.
+func (l *executionLog) write() {
+	batch := make([]event, 0, l.cfg.batch)
+	for ev := range l.events {
+		batch = append(batch[:0], ev)
+	fill:
+		for len(batch) < l.cfg.batch {
+			select {
+			case ev, ok := <-l.events:
+				if !ok {
+					break fill
+				}
+				batch = append(batch, ev)
+			default:
+				break fill
+			}
+		}
+		l.store(batch)
+	}
+}
+
+// store inserts batch, retrying until it is stored or close gives up.
+func (l *executionLog) store(batch []event) {
+	l.metrics.batchSize.Observe(float64(len(batch)))
+	backoff := l.cfg.retryMin
+	for {
+		began := time.Now()
+		ctx, cancel := context.WithTimeout(l.stop, l.cfg.attempt)
+		err := l.insert(ctx, batch)
+		cancel()
+		if err == nil {
+			l.metrics.insertTime.Observe(time.Since(began).Seconds())
+			l.metrics.stored.Add(float64(len(batch)))
+			return
+		}
+		l.metrics.failures.Inc()
+		if l.stop.Err() == nil {
+			l.log.Warn("storing audit events failed; retrying", "events", len(batch), "error", err, "retryIn", backoff.String())
+		}
+		select {
+		case <-time.After(backoff):
+			backoff = min(2*backoff, l.cfg.retryMax)
+		case <-l.stop.Done():
+			l.lose(batch, err)
+			return
+		}
+	}
+}
+
+func (l *executionLog) lose(batch []event, err error) {
+	l.metrics.lost.Add(float64(len(batch)))
+	for _, ev := range batch {
+		l.log.Error("audit event lost", "error", err, "id", ev.id, "tenant", ev.tenant, "action", ev.action,
+			"base", ev.base, "record", ev.record, "actor", ev.actor.ActorID(), "at", ev.at)
+	}
+}
+
+// close stops accepting events and waits until every queued one is stored,
+// or, when the database does not take them within the drain time, logs
+// them as lost. No add may be running or follow.
+func (l *executionLog) close() {
+	l.closeOnce.Do(func() {
+		close(l.events)
+		done := make(chan struct{})
+		go func() { l.writers.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(l.cfg.drain):
+			l.cancelStop()
+			<-done
+		}
+		l.cancelStop()
+	})
+}
