@@ -12,9 +12,10 @@ import (
 
 // event is one audit event before it is stored.
 type event struct {
-	// id is set for `executed` events when they are queued, so that a
+	// id is given to `executed` events when they are queued, so that a
 	// batch stored twice (a retry after an attempt that committed but
-	// reported a failure) is still stored once.
+	// reported a failure) is still stored once; lifecycle events get
+	// theirs from ent.
 	id      uuid.UUID
 	tenant  uuid.UUID
 	at      time.Time
@@ -28,11 +29,7 @@ type event struct {
 }
 
 func (ev *event) create(c *ent.AuditEventClient) *ent.AuditEventCreate {
-	create := c.Create()
-	if ev.id != uuid.Nil {
-		create.SetID(ev.id)
-	}
-	return create.
+	return c.Create().
 		SetOrganizationID(ev.tenant).
 		SetAt(ev.at).
 		SetAction(ev.action).

@@ -2,13 +2,16 @@ package service
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"sync"
 	"time"
 
+	entsql "entgo.io/ent/dialect/sql"
+	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent/auditevent"
 )
 
@@ -67,10 +70,10 @@ var defaultExecLogConfig = execLogConfig{
 var errAuditUnavailable = &Error{Code: CodeUnavailable,
 	Message: "the audit log cannot keep up or the database is unavailable; retry later"}
 
-func newExecutionLog(client *ent.Client, log *slog.Logger, reg prometheus.Registerer, cfg execLogConfig) (*executionLog, error) {
+func newExecutionLog(db *database.DB, log *slog.Logger, reg prometheus.Registerer, cfg execLogConfig) (*executionLog, error) {
 	l := &executionLog{
 		log: log, cfg: cfg,
-		insert: func(ctx context.Context, batch []event) error { return insertEvents(ctx, client, batch) },
+		insert: func(ctx context.Context, batch []event) error { return insertEvents(ctx, db, batch) },
 		events: make(chan event, cfg.queue),
 	}
 	var err error
@@ -84,15 +87,35 @@ func newExecutionLog(client *ent.Client, log *slog.Logger, reg prometheus.Regist
 	return l, nil
 }
 
-// insertEvents stores a batch in one multi-row INSERT, skipping events whose
-// id is stored already (no update happens, so the append-only triggers let
-// it through).
-func insertEvents(ctx context.Context, client *ent.Client, batch []event) error {
-	builders := make([]*ent.AuditEventCreate, len(batch))
+// insertEvents stores a batch in one multi-row INSERT that skips events
+// whose id is stored already (no row is updated, so the append-only
+// triggers let it through). It writes the columns itself rather than
+// through ent's bulk builders, which cost several times the CPU per event;
+// the values are those ent would write.
+func insertEvents(ctx context.Context, db *database.DB, batch []event) error {
+	ins := entsql.Dialect(db.Dialect()).Insert(auditevent.Table).Columns(
+		auditevent.FieldID, auditevent.FieldOrganizationID, auditevent.FieldAt, auditevent.FieldAction,
+		auditevent.FieldKind, auditevent.FieldBaseID, auditevent.FieldRecordID, auditevent.FieldGroupID,
+		auditevent.FieldActorKind, auditevent.FieldActorID, auditevent.FieldDetails)
 	for i := range batch {
-		builders[i] = batch[i].create(client.AuditEvent)
+		ev := &batch[i]
+		details, err := json.Marshal(ev.details)
+		if err != nil {
+			return err
+		}
+		ins.Values(ev.id, ev.tenant, ev.at, string(ev.action), string(ev.kind), nullable(ev.base),
+			nullable(ev.record), nullable(ev.group), ev.actor.ActorKind(), ev.actor.ActorID(), details)
 	}
-	return client.AuditEvent.CreateBulk(builders...).OnConflictColumns(auditevent.FieldID).DoNothing().Exec(ctx)
+	query, args := ins.OnConflict(entsql.ConflictColumns(auditevent.FieldID), entsql.DoNothing()).Query()
+	_, err := db.SQL().ExecContext(ctx, query, args...)
+	return err
+}
+
+func nullable(id *uuid.UUID) any {
+	if id == nil {
+		return nil
+	}
+	return *id
 }
 
 // add queues ev, waiting for room while the queue is full, and fails when

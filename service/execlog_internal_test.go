@@ -82,7 +82,7 @@ func TestTheExecutionLogStoresEveryAcceptedEventOnceThroughAnOutage(t *testing.T
 		var logs bytes.Buffer
 		log := slog.New(slog.NewTextHandler(&logs, nil))
 		reg := prometheus.NewRegistry()
-		l, err := newExecutionLog(db.Client(), log, reg, testExecLogConfig)
+		l, err := newExecutionLog(db, log, reg, testExecLogConfig)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,7 +159,7 @@ func TestClosingTheExecutionLogGivesUpOnADatabaseThatStaysAway(t *testing.T) {
 		cfg := testExecLogConfig
 		cfg.drain = 50 * time.Millisecond
 		reg := prometheus.NewRegistry()
-		l, err := newExecutionLog(db.Client(), slog.New(slog.NewJSONHandler(&logs, nil)), reg, cfg)
+		l, err := newExecutionLog(db, slog.New(slog.NewJSONHandler(&logs, nil)), reg, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,7 +186,7 @@ func TestARunIsRefusedWhenItsEventCannotBeQueuedInTime(t *testing.T) {
 		// The filling adds may wait long; the refused one has a cancelled
 		// context. The writer's events are given up at once on close.
 		cfg.queue, cfg.writers, cfg.batch, cfg.wait, cfg.drain = 1, 1, 1, 10*time.Second, 0
-		l, err := newExecutionLog(db.Client(), slog.New(slog.DiscardHandler), nil, cfg)
+		l, err := newExecutionLog(db, slog.New(slog.DiscardHandler), nil, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -226,4 +226,31 @@ func counted(t *testing.T, reg *prometheus.Registry, name string) float64 {
 	}
 	t.Fatalf("no metric %s", name)
 	return 0
+}
+
+// BenchmarkExecutionLogThroughput measures how many `executed` events per
+// second the writers store when runs queue them as fast as they can: the
+// events/s metric must stay well above the runs/s the server sustains, or
+// the queue (and the kill -9 loss window with it) grows.
+func BenchmarkExecutionLogThroughput(b *testing.B) {
+	dbtest.EachB(b, func(b *testing.B, db *database.DB) {
+		l, err := newExecutionLog(db, slog.New(slog.DiscardHandler), nil, defaultExecLogConfig)
+		if err != nil {
+			b.Fatal(err)
+		}
+		tenant := uuid.New()
+		events := make([]event, b.N)
+		for i := range events {
+			events[i] = testEvent(tenant)
+		}
+		b.ResetTimer()
+		began := time.Now()
+		for i := range events {
+			if err := l.add(context.Background(), events[i]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		l.close()
+		b.ReportMetric(float64(b.N)/time.Since(began).Seconds(), "events/s")
+	})
 }
