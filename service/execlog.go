@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
@@ -55,15 +56,30 @@ type execLogConfig struct {
 	drain time.Duration
 }
 
+// defaultExecLogConfig is for PostgreSQL, where inserts run in parallel:
+// an insert sent in full is committed even if Verdict dies meanwhile, so
+// what a crash loses is the queue, which enough writers keep short. They
+// take at most half of the pool's connections.
 var defaultExecLogConfig = execLogConfig{
 	queue:    8192,
-	writers:  4,
+	writers:  8,
 	batch:    512,
 	wait:     time.Second,
 	attempt:  10 * time.Second,
 	retryMin: 20 * time.Millisecond,
 	retryMax: time.Second,
 	drain:    30 * time.Second,
+}
+
+// execLogConfigFor adapts the defaults to the database: SQLite writes one
+// transaction at a time, so more than two writers would only hold
+// connections that reads need.
+func execLogConfigFor(dialectName string) execLogConfig {
+	cfg := defaultExecLogConfig
+	if dialectName == dialect.SQLite {
+		cfg.writers = 2
+	}
+	return cfg
 }
 
 // errAuditUnavailable refuses a run whose event the audit log cannot take.

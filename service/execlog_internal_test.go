@@ -234,7 +234,7 @@ func counted(t *testing.T, reg *prometheus.Registry, name string) float64 {
 // the queue (and the kill -9 loss window with it) grows.
 func BenchmarkExecutionLogThroughput(b *testing.B) {
 	dbtest.EachB(b, func(b *testing.B, db *database.DB) {
-		l, err := newExecutionLog(db, slog.New(slog.DiscardHandler), nil, defaultExecLogConfig)
+		l, err := newExecutionLog(db, slog.New(slog.DiscardHandler), nil, execLogConfigFor(db.Dialect()))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -94,7 +94,7 @@ func New(cfg Config) (*Service, error) {
 	}
 	s.policyKind = s.newPolicyRules()
 	s.flowKind = s.newFlowRules()
-	if s.execLog, err = newExecutionLog(s.db, s.log, cfg.Registerer, defaultExecLogConfig); err != nil {
+	if s.execLog, err = newExecutionLog(s.db, s.log, cfg.Registerer, execLogConfigFor(s.db.Dialect())); err != nil {
 		return nil, err
 	}
 	s.results.New = func() any { return new(engine.Result) }
