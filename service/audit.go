@@ -26,6 +26,9 @@ type event struct {
 	group   *uuid.UUID
 	actor   *Principal
 	details map[string]any
+	// stored, when set, receives whether the event was stored: a durable
+	// run waits for it.
+	stored chan bool
 }
 
 func (ev *event) create(c *ent.AuditEventClient) *ent.AuditEventCreate {

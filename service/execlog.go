@@ -54,6 +54,10 @@ type execLogConfig struct {
 	attempt, retryMin, retryMax time.Duration
 	// drain is how long close keeps retrying for events still queued.
 	drain time.Duration
+	// durable makes a run wait until its event is committed, up to
+	// commitWait, so that a crash loses no answered run's event.
+	durable    bool
+	commitWait time.Duration
 }
 
 // defaultExecLogConfig is for PostgreSQL, where inserts run in parallel:
@@ -69,13 +73,16 @@ var defaultExecLogConfig = execLogConfig{
 	retryMin: 20 * time.Millisecond,
 	retryMax: time.Second,
 	drain:    30 * time.Second,
+	// Within the time a request that needs the database gets its 503.
+	commitWait: 3 * time.Second,
 }
 
 // execLogConfigFor adapts the defaults to the database: SQLite writes one
 // transaction at a time, so more than two writers would only hold
 // connections that reads need.
-func execLogConfigFor(dialectName string) execLogConfig {
+func execLogConfigFor(dialectName string, durable bool) execLogConfig {
 	cfg := defaultExecLogConfig
+	cfg.durable = durable
 	if dialectName == dialect.SQLite {
 		cfg.writers = 2
 	}
@@ -136,23 +143,59 @@ func nullable(id *uuid.UUID) any {
 
 // add queues ev, waiting for room while the queue is full, and fails when
 // there is none within the wait or before ctx ends. An event it accepted
-// is stored, unless the process dies first.
+// is stored, unless the process dies first. When the log is durable, add
+// also waits until the event is committed, and fails when that takes
+// longer than the commit wait (the event is still stored later).
 func (l *executionLog) add(ctx context.Context, ev event) error {
+	if l.cfg.durable {
+		ev.stored = make(chan bool, 1)
+	}
+	if !l.enqueue(ctx, ev) {
+		l.metrics.refused.Inc()
+		return errAuditUnavailable
+	}
+	if !l.cfg.durable {
+		return nil
+	}
+	wait := time.NewTimer(l.cfg.commitWait)
+	defer wait.Stop()
+	select {
+	case ok := <-ev.stored:
+		if ok {
+			return nil
+		}
+	case <-wait.C:
+	case <-ctx.Done():
+	}
+	l.metrics.refused.Inc()
+	return errAuditUnavailable
+}
+
+func (l *executionLog) enqueue(ctx context.Context, ev event) bool {
 	select {
 	case l.events <- ev:
-		return nil
+		return true
 	default:
 	}
 	wait := time.NewTimer(l.cfg.wait)
 	defer wait.Stop()
 	select {
 	case l.events <- ev:
-		return nil
+		return true
 	case <-wait.C:
 	case <-ctx.Done():
 	}
-	l.metrics.refused.Inc()
-	return errAuditUnavailable
+	return false
+}
+
+// settle tells the runs waiting for the batch's events whether they are
+// stored.
+func settle(batch []event, stored bool) {
+	for i := range batch {
+		if batch[i].stored != nil {
+			batch[i].stored <- stored
+		}
+	}
 }
 
 // write takes batches from the queue until it is closed and empty.
@@ -188,6 +231,7 @@ func (l *executionLog) store(batch []event) {
 		if err == nil {
 			l.metrics.insertTime.Observe(time.Since(began).Seconds())
 			l.metrics.stored.Add(float64(len(batch)))
+			settle(batch, true)
 			return
 		}
 		l.metrics.failures.Inc()
@@ -205,6 +249,7 @@ func (l *executionLog) store(batch []event) {
 }
 
 func (l *executionLog) lose(batch []event, err error) {
+	settle(batch, false)
 	l.metrics.lost.Add(float64(len(batch)))
 	for _, ev := range batch {
 		l.log.Error("audit event lost", "error", err, "id", ev.id, "tenant", ev.tenant, "action", ev.action,

@@ -212,6 +212,57 @@ func TestARunIsRefusedWhenItsEventCannotBeQueuedInTime(t *testing.T) {
 	})
 }
 
+func TestADurableRunIsAnsweredOnlyOnceItsEventIsCommitted(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		cfg := execLogConfigFor(db.Dialect(), true)
+		cfg.commitWait = time.Minute
+		l, err := newExecutionLog(db, slog.New(slog.DiscardHandler), nil, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.close()
+		entered, release := make(chan struct{}), make(chan struct{})
+		insert := l.insert
+		l.insert = func(ctx context.Context, batch []event) error {
+			entered <- struct{}{}
+			<-release
+			return insert(ctx, batch)
+		}
+		tenant := uuid.New()
+		added := make(chan error, 1)
+		go func() { added <- l.add(context.Background(), testEvent(tenant)) }()
+		<-entered
+		select {
+		case err := <-added:
+			t.Fatalf("the run was answered (%v) before its event was stored", err)
+		default:
+		}
+		close(release)
+		if err := <-added; err != nil {
+			t.Fatalf("add: %v", err)
+		}
+		if n := storedExecuted(t, db, tenant); n != 1 {
+			t.Fatalf("%d events stored when the run was answered, want 1", n)
+		}
+	})
+}
+
+func TestADurableRunIsRefusedWhenItsEventIsNotCommittedInTime(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		cfg := testExecLogConfig
+		cfg.durable, cfg.commitWait, cfg.drain = true, 10*time.Millisecond, 0
+		l, err := newExecutionLog(db, slog.New(slog.DiscardHandler), nil, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.close()
+		l.insert = func(context.Context, []event) error { return errDatabaseDown }
+		if err := l.add(context.Background(), testEvent(uuid.New())); CodeOf(err) != CodeUnavailable {
+			t.Fatalf("add while the database is down: %v, want unavailable", err)
+		}
+	})
+}
+
 // counted reads a counter of the execution log's metrics from reg.
 func counted(t *testing.T, reg *prometheus.Registry, name string) float64 {
 	t.Helper()
@@ -234,7 +285,7 @@ func counted(t *testing.T, reg *prometheus.Registry, name string) float64 {
 // the queue (and the kill -9 loss window with it) grows.
 func BenchmarkExecutionLogThroughput(b *testing.B) {
 	dbtest.EachB(b, func(b *testing.B, db *database.DB) {
-		l, err := newExecutionLog(db, slog.New(slog.DiscardHandler), nil, execLogConfigFor(db.Dialect()))
+		l, err := newExecutionLog(db, slog.New(slog.DiscardHandler), nil, execLogConfigFor(db.Dialect(), false))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -33,6 +33,10 @@ type Config struct {
 	Registerer prometheus.Registerer
 	// Now is the clock for stored timestamps and key expiry; nil is time.Now.
 	Now func() time.Time
+	// AuditDurable makes every run wait until its `executed` event is
+	// committed before it is answered: a crash then loses no answered
+	// run's event, for the time of an insert added to each run.
+	AuditDurable bool
 	// CacheSize bounds each run cache (compiled programs, flow definitions,
 	// bases, records);
 	// 0 is DefaultCacheSize.
@@ -94,7 +98,7 @@ func New(cfg Config) (*Service, error) {
 	}
 	s.policyKind = s.newPolicyRules()
 	s.flowKind = s.newFlowRules()
-	if s.execLog, err = newExecutionLog(s.db, s.log, cfg.Registerer, execLogConfigFor(s.db.Dialect())); err != nil {
+	if s.execLog, err = newExecutionLog(s.db, s.log, cfg.Registerer, execLogConfigFor(s.db.Dialect(), cfg.AuditDurable)); err != nil {
 		return nil, err
 	}
 	s.results.New = func() any { return new(engine.Result) }

@@ -55,6 +55,7 @@ type serveConfig struct {
 	shutdownTimeout time.Duration
 	cacheSize       int
 	dbTimeout       time.Duration
+	auditDurable    bool
 }
 
 func newServeCommand() *cobra.Command {
@@ -102,6 +103,8 @@ some did not finish in time).`,
 	f.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long requests in flight may take to finish at shutdown")
 	f.DurationVar(&cfg.dbTimeout, "database-timeout", database.DefaultIOTimeout,
 		"PostgreSQL: how long one read or write (and so one statement) may stall before the request fails with 503; 0 for no limit")
+	f.BoolVar(&cfg.auditDurable, "audit-durable", false,
+		"answer a run only once its executed event is committed: a crash then loses none, for an insert's time added to each run")
 	f.IntVar(&cfg.cacheSize, "cache-size", service.DefaultCacheSize, "how many compiled programs (and bases and records) the run caches keep")
 	return cmd
 }
@@ -191,7 +194,8 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	svc, err := service.New(service.Config{DB: db, Authorizer: authorizer, Logger: log, Registerer: reg, CacheSize: cfg.cacheSize})
+	svc, err := service.New(service.Config{DB: db, Authorizer: authorizer, Logger: log, Registerer: reg, CacheSize: cfg.cacheSize,
+		AuditDurable: cfg.auditDurable})
 	if err != nil {
 		return failure(err)
 	}
