@@ -61,8 +61,7 @@ type execLogConfig struct {
 }
 
 // defaultExecLogConfig is for PostgreSQL, where inserts run in parallel:
-// an insert sent in full is committed even if Verdict dies meanwhile, so
-// what a crash loses is the queue, which enough writers keep short. They
+// enough writers keep the queue, and so what a crash loses, short. They
 // take at most half of the pool's connections.
 var defaultExecLogConfig = execLogConfig{
 	queue:    8192,
