@@ -61,7 +61,9 @@ func (s *Service) runFlow(ctx context.Context, baseID, recordID uuid.UUID, rawDa
 		// A copy: the event is stored after the caller has the result.
 		details["errors"] = slices.Clone(res.Errors)
 	}
-	s.recordExecution(p, target, details)
+	if err := s.recordExecution(ctx, p, target, details); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 

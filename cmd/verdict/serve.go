@@ -58,6 +58,8 @@ type serveConfig struct {
 	authFailBurst   int
 	shutdownTimeout time.Duration
 	cacheSize       int
+	dbTimeout       time.Duration
+	auditDurable    bool
 }
 
 func newServeCommand() *cobra.Command {
@@ -110,6 +112,10 @@ some did not finish in time).`,
 		"failed authentications per second one client address may sustain before its requests are refused; 0 turns the limit off")
 	f.IntVar(&cfg.authFailBurst, "auth-failure-burst", rest.DefaultAuthFailureBurst, "how many failed authentications one client address may make at once")
 	f.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long requests in flight may take to finish at shutdown")
+	f.DurationVar(&cfg.dbTimeout, "database-timeout", database.DefaultIOTimeout,
+		"PostgreSQL: how long one read or write (and so one statement) may stall before the request fails with 503; 0 for no limit")
+	f.BoolVar(&cfg.auditDurable, "audit-durable", false,
+		"answer a run only once its executed event is committed: a crash then loses none, for an insert's time added to each run")
 	f.IntVar(&cfg.cacheSize, "cache-size", service.DefaultCacheSize, "how many compiled programs (and bases and records) the run caches keep")
 	return cmd
 }
@@ -131,6 +137,8 @@ func (cfg *serveConfig) check() error {
 		return usageError("--auth-failure-burst must be at least 1")
 	case cfg.shutdownTimeout <= 0:
 		return usageError("--shutdown-timeout must be positive")
+	case cfg.dbTimeout < 0:
+		return usageError("--database-timeout must not be negative")
 	case cfg.cacheSize < 1:
 		return usageError("--cache-size must be at least 1")
 	}
@@ -182,7 +190,7 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 	}
 	cfg.dbURL = resolveDatabaseURL(cfg.dbURL)
 	dbURL := cfg.dbURL
-	db, err := openDatabase(ctx, dbURL)
+	db, err := openDatabase(ctx, dbURL, database.WithIOTimeout(cfg.dbTimeout))
 	if err != nil {
 		return err
 	}
@@ -201,7 +209,8 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	svc, err := service.New(service.Config{DB: db, Authorizer: authorizer, Logger: log, Registerer: reg, CacheSize: cfg.cacheSize})
+	svc, err := service.New(service.Config{DB: db, Authorizer: authorizer, Logger: log, Registerer: reg, CacheSize: cfg.cacheSize,
+		AuditDurable: cfg.auditDurable})
 	if err != nil {
 		return failure(err)
 	}
