@@ -239,15 +239,21 @@ func TestServe(t *testing.T) {
 		if status, body := s.do(t, "POST", "/graphql", key, `{"query": "{ __typename }"}`); status != http.StatusOK || !strings.Contains(string(body), `"__typename":"Query"`) {
 			t.Errorf("POST /graphql: %d %s", status, body)
 		}
+		// Refused before GraphQL runs, in GraphQL's shape.
 		status, body := s.do(t, "POST", "/graphql", "", `{"query": "{ __typename }"}`)
-		checkErrorCode(t, status, body, http.StatusUnauthorized, "unauthenticated")
+		if status != http.StatusUnauthorized || !strings.Contains(string(body), `"extensions":{"code":"unauthenticated"}`) {
+			t.Errorf("POST /graphql without a key: %d %s", status, body)
+		}
 		if status, body := s.do(t, "GET", "/playground", "", ""); status != http.StatusOK || !strings.Contains(string(body), "/graphql") {
 			t.Errorf("GET /playground: %d", status)
+		}
+		if status, _ := s.do(t, "GET", "/playground/graphiql.min.js", "", ""); status != http.StatusOK {
+			t.Errorf("GET /playground/graphiql.min.js: %d", status)
 		}
 	})
 	t.Run("metrics cover the runtime, the process, HTTP and the service", func(t *testing.T) {
 		status, body := s.do(t, "GET", "/metrics", "", "")
-		for _, want := range []string{"go_goroutines ", "process_start_time_seconds ", "verdict_http_requests_total{", "verdict_evaluations_total{"} {
+		for _, want := range []string{"go_goroutines ", "process_start_time_seconds ", "verdict_http_requests_total{", "verdict_evaluations_total{", `verdict_graphql_operations_total{operation="anonymous",result="ok"}`} {
 			if status != http.StatusOK || !strings.Contains(string(body), want) {
 				t.Errorf("GET /metrics (%d) lacks %q", status, want)
 			}
