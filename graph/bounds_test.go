@@ -168,7 +168,7 @@ func (a *endingAuthorizer) Decide(ctx context.Context, p authz.Principal, act au
 }
 
 func mustEmbedded(t *testing.T) authz.Authorizer {
-	az, err := authz.NewEmbedded()
+	az, err := authz.NewEmbedded(authz.WithTimeout(testDecisionTimeout))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,12 +8,19 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/graph"
 	"github.com/verdict/verdict/service"
 )
+
+// testDecisionTimeout replaces the authorizer's 250 ms production deadline in
+// tests: under the race detector on a loaded machine an embedded decision can
+// take longer, and a test must not depend on that. The fail-closed timeout is
+// tested with an unreachable remote authorizer instead.
+const testDecisionTimeout = time.Minute
 
 const adminKey = "graph-test-admin-key-0123456789abcdef"
 
@@ -43,7 +50,7 @@ func newFixture(t testing.TB, db *database.DB, opts ...option) *fixture {
 		opt(&o)
 	}
 	if o.authorizer == nil {
-		az, err := authz.NewEmbedded()
+		az, err := authz.NewEmbedded(authz.WithTimeout(testDecisionTimeout))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -19,11 +20,17 @@ import (
 	"github.com/verdict/verdict/service"
 )
 
+// testDecisionTimeout replaces the authorizer's 250 ms production deadline in
+// tests: under the race detector on a loaded machine an embedded decision can
+// take longer, and a test must not depend on that. The fail-closed timeout is
+// tested with an unreachable remote authorizer instead.
+const testDecisionTimeout = time.Minute
+
 const adminKey = "rest-test-bootstrap-key-0123456789abcdef"
 
 // embedded is one compiled authorizer for the whole test binary: it is safe
 // for concurrent use and its decisions depend only on their input.
-var embedded = sync.OnceValues(func() (authz.Authorizer, error) { return authz.NewEmbedded() })
+var embedded = sync.OnceValues(func() (authz.Authorizer, error) { return authz.NewEmbedded(authz.WithTimeout(testDecisionTimeout)) })
 
 // fixture is a service on a test database, bootstrapped with Acme and its
 // admin key, behind the HTTP surface.

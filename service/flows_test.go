@@ -456,7 +456,7 @@ func TestAFlowRunThatStoppedRecordsWhyInItsExecution(t *testing.T) {
 // test's hands: an authorizer wrapped by wrap, and a registry.
 func fixtureWith(t *testing.T, db *database.DB, wrap func(authz.Authorizer) authz.Authorizer, reg prometheus.Registerer) *fixture {
 	t.Helper()
-	az, err := authz.NewEmbedded()
+	az, err := authz.NewEmbedded(authz.WithTimeout(testDecisionTimeout))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,12 @@ import (
 	"github.com/verdict/verdict/service"
 )
 
+// testDecisionTimeout replaces the authorizer's 250 ms production deadline in
+// tests: under the race detector on a loaded machine an embedded decision can
+// take longer, and a test must not depend on that. The fail-closed timeout is
+// tested with an unreachable remote authorizer instead.
+const testDecisionTimeout = time.Minute
+
 const adminKey = "bootstrap-key-for-tests-0123456789abcdef"
 
 type fixture struct {
@@ -27,7 +33,7 @@ type fixture struct {
 
 func newFixture(t testing.TB, db *database.DB) *fixture {
 	t.Helper()
-	az, err := authz.NewEmbedded()
+	az, err := authz.NewEmbedded(authz.WithTimeout(testDecisionTimeout))
 	if err != nil {
 		t.Fatal(err)
 	}
