@@ -22,6 +22,9 @@ const EnvPostgresURL = "VERDICT_TEST_POSTGRES_URL"
 // setupTimeout bounds creating, migrating and dropping one test database.
 const setupTimeout = time.Minute
 
+// testIOTimeout bounds one read or write of a test's PostgreSQL connection.
+const testIOTimeout = 30 * time.Second
+
 // Each runs fn once per database, as subtests named "sqlite" and "postgres",
 // each on a fresh, fully migrated database that is removed when fn returns.
 func Each(t *testing.T, fn func(t *testing.T, db *database.DB)) {
@@ -105,7 +108,9 @@ func open(t testing.TB, dialectName string, migrated bool) *database.DB {
 	url := URL(t, dialectName, migrated)
 	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
 	defer cancel()
-	db := openURL(ctx, t, url, database.WithMaxOpenConns(testConns))
+	// A loaded test machine can stall a connection for seconds; tests of
+	// the production deadline open their databases themselves.
+	db := openURL(ctx, t, url, database.WithMaxOpenConns(testConns), database.WithIOTimeout(testIOTimeout))
 	t.Cleanup(func() { db.Close() })
 	return db
 }

@@ -178,7 +178,7 @@ func (s *server) dropStaleTemplates(ctx context.Context, conn *sql.Conn) error {
 }
 
 func migrate(ctx context.Context, dbURL string) error {
-	db, err := database.Open(ctx, dbURL, database.WithMaxOpenConns(1))
+	db, err := database.Open(ctx, dbURL, database.WithMaxOpenConns(1), database.WithIOTimeout(testIOTimeout))
 	if err != nil {
 		return err
 	}
