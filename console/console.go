@@ -31,21 +31,33 @@ const assetsDir = "assets/"
 // talk to no server but its own. Styles may be inline because the editor
 // sets element styles itself.
 const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
-	"img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+	"img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 // Handler serves the embedded console below Prefix. A path that names no
 // file and is not under assets/ answers index.html, so that the
 // application's own routes survive a reload.
 func Handler() http.Handler {
+	return &handler{files: files()}
+}
+
+// Playground serves the GraphQL playground page, built with the console
+// (its scripts are under Prefix), wherever it is mounted.
+func Playground() http.Handler {
+	return &handler{files: files(), page: "playground.html"}
+}
+
+func files() fs.FS {
 	sub, err := fs.Sub(dist, "dist")
 	if err != nil {
 		panic(err) // dist is embedded: a missing directory fails the build, not this
 	}
-	return &handler{files: sub}
+	return sub
 }
 
 type handler struct {
 	files fs.FS
+	// page, when set, is the one file served, whatever the path.
+	page string
 	// compressed holds the gzip encoding of each file, made on first request.
 	compressed sync.Map // name -> []byte
 }
@@ -56,22 +68,13 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	if r.URL.Path == strings.TrimSuffix(Prefix, "/") {
-		http.Redirect(w, r, Prefix, http.StatusMovedPermanently)
-		return
-	}
-	rel, ok := strings.CutPrefix(r.URL.Path, Prefix)
+	name, ok := h.file(w, r)
 	if !ok {
-		http.NotFound(w, r)
 		return
-	}
-	name := path.Clean("/" + rel)[1:]
-	if name == "" {
-		name = "index.html"
 	}
 	body, err := fs.ReadFile(h.files, name)
 	if err != nil {
-		if strings.HasPrefix(name, assetsDir) || !fs.ValidPath(name) {
+		if strings.HasPrefix(name, assetsDir) {
 			http.NotFound(w, r)
 			return
 		}
@@ -102,6 +105,27 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodGet {
 		w.Write(body)
 	}
+}
+
+// file names the file a request asks for; false when it was answered
+// already (a redirect or a path outside the console).
+func (h *handler) file(w http.ResponseWriter, r *http.Request) (string, bool) {
+	if h.page != "" {
+		return h.page, true
+	}
+	if r.URL.Path == strings.TrimSuffix(Prefix, "/") {
+		http.Redirect(w, r, Prefix, http.StatusMovedPermanently)
+		return "", false
+	}
+	rel, ok := strings.CutPrefix(r.URL.Path, Prefix)
+	if !ok {
+		http.NotFound(w, r)
+		return "", false
+	}
+	if name := path.Clean("/" + rel)[1:]; name != "" {
+		return name, true
+	}
+	return "index.html", true
 }
 
 func (h *handler) gzipped(name string, body []byte) []byte {
