@@ -126,7 +126,13 @@ function Shell({ session }: { session: Session }) {
       break;
     }
   }
-  const who = viewer.user ? viewer.user.name || viewer.user.email : `Organization key “${viewer.key.name}”`;
+  const who = viewer.user ? (
+    <span title={viewer.user.email}>
+      {viewer.user.name ? `${viewer.user.name} (${viewer.user.email})` : viewer.user.email}
+    </span>
+  ) : (
+    <span>Organization key “{viewer.key.name}”</span>
+  );
   const capped = session.role !== viewer.role;
   return (
     <div className="shell">
@@ -156,7 +162,7 @@ function Shell({ session }: { session: Session }) {
           <span className="sep" aria-hidden="true">
             ·
           </span>
-          <span>{who}</span>
+          {who}
           <span className={`role role-${session.role.toLowerCase()}`} title={capped ? `Role ${roleNames[viewer.role]}, limited by the key's ${viewer.key.scope.toLowerCase()} scope` : 'Role'}>
             {roleNames[session.role]}
           </span>

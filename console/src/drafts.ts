@@ -1,8 +1,11 @@
 // Unsaved editor text, kept in sessionStorage so that neither a reload nor a
-// key that stops working mid-session loses it.
+// key that stops working mid-session loses it. Sample data belongs to the
+// policy rather than to one record: it stays while the author moves between
+// the draft and the versions.
 import type { PolicyTestInput } from '@verdict/client';
 
 const PREFIX = 'verdict.draft.';
+const SAMPLE_PREFIX = 'verdict.sample.';
 
 export interface UnsavedDraft {
   /** The record the text was edited from; empty for a new policy. */
@@ -11,7 +14,6 @@ export interface UnsavedDraft {
   revision: number;
   name: string;
   rule: string;
-  sample: string;
   tests: PolicyTestInput[];
 }
 
@@ -31,4 +33,13 @@ export function storeDraft(key: string, draft: UnsavedDraft): void {
 
 export function dropDraft(key: string): void {
   sessionStorage.removeItem(PREFIX + key);
+}
+
+/** The sample data last used with a policy (by base id; "new" before it is created). */
+export function loadSample(base: string): string | null {
+  return sessionStorage.getItem(SAMPLE_PREFIX + base);
+}
+
+export function storeSample(base: string, sample: string): void {
+  sessionStorage.setItem(SAMPLE_PREFIX + base, sample);
 }

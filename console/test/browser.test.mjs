@@ -2,7 +2,7 @@
 // against a real verdict serve. Screenshots of the main screens go to
 // test-results/ (not committed). Waits are Playwright's locator assertions,
 // never fixed sleeps.
-import { test, before, after } from 'node:test';
+import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -39,10 +39,22 @@ after(async () => {
   await server?.stop();
 });
 
+// A test that fails leaves its page open: its last state is kept as a screenshot.
+let open = null;
+afterEach(async (t) => {
+  if (open && !open.isClosed()) {
+    await open.screenshot({ path: join(shots, `failed-${t.name.replace(/\W+/g, '-').slice(0, 60)}.png`), fullPage: true });
+    await open.context().close();
+  }
+  open = null;
+});
+
 /** A fresh page that fails the test on any request to another host. */
 async function newPage() {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  // bypassCSP lets the test inject axe-core into pages whose policy allows no inline script.
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
   const page = await context.newPage();
+  open = page;
   const origin = new URL(server.url).origin;
   page.foreign = [];
   page.on('request', (r) => {
@@ -123,6 +135,19 @@ test('an author writes, checks, runs, tests, publishes, edits and compares a pol
   await expect(who).toContainText('admin@localhost');
   await expect(who).toContainText('Admin');
   await page.screenshot({ path: join(shots, 'policies-empty.png') });
+
+  // Every control of the list is reachable from the keyboard, in reading order.
+  const reached = [];
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press('Tab');
+    reached.push(await page.evaluate(() => {
+      const el = document.activeElement;
+      return el.labels?.[0]?.textContent || el.getAttribute('aria-label') || el.textContent.trim();
+    }));
+  }
+  for (const name of ['Skip to content', 'Policies', 'Sign out', 'New policy', 'Search by name', 'Group']) {
+    assert.ok(reached.includes(name), `Tab never reached ${name}: ${reached.join(' → ')}`);
+  }
 
   await page.getByRole('button', { name: 'New policy' }).click();
   await page.getByLabel('Name').fill('Senior discount');
@@ -247,6 +272,17 @@ test('keystroke to diagnostic on the five-rule policy', async () => {
   console.log(
     `keystroke to diagnostic on the five-rule policy: median ${median.toFixed(1)} ms, max ${times[times.length - 1].toFixed(1)} ms over ${times.length} keystrokes`,
   );
+  await page.context().close();
+});
+
+test('the GraphQL playground works offline, with the signed-in key in its headers', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(server.url + '/playground', { waitUntil: 'networkidle' });
+  await expect(page.locator('.graphiql-container')).toBeVisible();
+  await expect(page.locator('.graphiql-editor-tool')).toContainText(`"x-api-key": "${ADMIN_KEY}"`);
+  await page.screenshot({ path: join(shots, 'playground.png') });
+  assert.deepEqual(page.foreign, []);
   await page.context().close();
 });
 

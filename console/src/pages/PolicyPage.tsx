@@ -12,7 +12,7 @@ import {
 import type { PolicyFieldsFragment, PolicyTestInput, RunResultFieldsFragment } from '@verdict/client';
 import type { EditorView } from '@codemirror/view';
 import { errorMessage } from '../api';
-import { dropDraft, loadDraft, storeDraft } from '../drafts';
+import { dropDraft, loadDraft, loadSample, storeDraft, storeSample } from '../drafts';
 import { formatJSON, formatTime } from '../format';
 import { Link, navigate } from '../router';
 import { authorLabel, mayChange, ownerLabel, useSession } from '../session';
@@ -96,8 +96,11 @@ function Editor({
   const session = useSession();
   const { api, can } = session;
   const storageKey = record?.id ?? 'new';
-  const saved = loadDraft(storageKey);
-  const restored = saved && (!record || saved.revision === record.revision) ? saved : null;
+  // Text kept from earlier in the session, if the record has not changed since.
+  const [restored] = useState(() => {
+    const saved = loadDraft(storageKey);
+    return saved && (!record || saved.revision === record.revision) ? saved : null;
+  });
 
   const isDraft = !record || record.status === 'DRAFT';
   const owner = record?.owner ?? { kind: 'USER', id: session.viewer.user?.id ?? '' };
@@ -108,8 +111,9 @@ function Editor({
   const [name, setName] = useState(restored?.name ?? record?.name ?? '');
   const [rule, setRule] = useState(restored?.rule ?? record?.rule ?? '');
   const [tests, setTests] = useState<PolicyTestInput[]>(restored?.tests ?? testsOf(record));
+  const sampleKey = record?.baseId ?? 'new';
   const [sample, setSample] = useState(
-    restored?.sample ?? (record && record.tests[0] ? formatJSON(record.tests[0].data) : record ? '{}' : NEW_SAMPLE),
+    () => loadSample(sampleKey) ?? (record && record.tests[0] ? formatJSON(record.tests[0].data) : record ? '{}' : NEW_SAMPLE),
   );
   const [run, setRun] = useState<RunResultFieldsFragment | null>(null);
   const [runError, setRunError] = useState('');
@@ -123,13 +127,13 @@ function Editor({
 
   // Every edit is kept for the tab's session, so a reload or a refused key loses nothing.
   useEffect(() => {
-    const pristine = record && !dirty && sample === (record.tests[0] ? formatJSON(record.tests[0].data) : '{}');
-    if (pristine || (!record && !rule && !name)) {
+    if (!dirty || (!record && !rule && !name)) {
       dropDraft(storageKey);
     } else {
-      storeDraft(storageKey, { recordId: record?.id ?? '', revision: record?.revision ?? 0, name, rule, sample, tests });
+      storeDraft(storageKey, { recordId: record?.id ?? '', revision: record?.revision ?? 0, name, rule, tests });
     }
-  }, [storageKey, record, dirty, name, rule, sample, tests]);
+  }, [storageKey, record, dirty, name, rule, tests]);
+  useEffect(() => storeSample(sampleKey, sample), [sampleKey, sample]);
 
   const sampleProblem = useMemo(() => jsonProblem(sample), [sample]);
   const names = useRef<DataNames>({ selectors: [], properties: [] });
@@ -192,6 +196,7 @@ function Editor({
       if (!record) {
         const res = await api.request(CreatePolicyDocument, { input: { name, rule, tests } });
         dropDraft('new');
+        storeSample(res.createPolicy.policy.baseId, sample);
         navigate(`policies/${res.createPolicy.policy.baseId}`, { replace: true });
         return;
       }
@@ -205,15 +210,24 @@ function Editor({
   const onPublish = () =>
     act(async () => {
       if (!record) return;
+      // Saved first, so that the gate's failures can be run again on exactly
+      // the text that was refused.
+      if (dirty) {
+        await api.request(UpdatePolicyDraftDocument, { id: record.id, input: { name, rule, tests } });
+        dropDraft(storageKey);
+      }
       try {
-        const res = await api.request(PublishPolicyDocument, { id: record.id, input: { name, rule, tests } });
+        const res = await api.request(PublishPolicyDocument, { id: record.id });
         dropDraft(storageKey);
         await reload();
         navigate(`policies/${res.publishPolicy.baseId}?record=${res.publishPolicy.id}`, { replace: true });
       } catch (err) {
+        // The gate names the failing tests; running them shows why each fails.
+        const failed = tests.length > 0 ? await testPolicy(api, record.id, tests).catch(() => null) : null;
+        await reload();
         setNotice({ kind: 'error', text: `Not published: ${errorMessage(err)}` });
-        if (tests.length > 0) {
-          setReport(await testPolicy(api, record.id, tests));
+        if (failed && !failed.passed) {
+          setReport(failed);
           setTab('tests');
         }
       }
