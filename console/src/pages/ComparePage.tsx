@@ -46,6 +46,10 @@ export function sideBySide(a: string, b: string): Row[] {
   return rows;
 }
 
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 function DiffTable({ caption, a, b, leftName, rightName }: { caption: string; a: string; b: string; leftName: string; rightName: string }) {
   const rows = sideBySide(a, b);
   const same = rows.every((r) => r.kind === 'same');
@@ -53,9 +57,15 @@ function DiffTable({ caption, a, b, leftName, rightName }: { caption: string; a:
     <section className="panel" aria-label={caption}>
       <div className="panel-head">
         <h2>{caption}</h2>
-        <span className="muted small">{same ? 'No difference' : `${rows.filter((r) => r.kind !== 'same').length} lines differ`}</span>
+        <span className="muted small">{same ? 'No difference' : plural(rows.filter((r) => r.kind !== 'same').length, 'line differs', 'lines differ')}</span>
       </div>
       <table className="diff">
+        <colgroup>
+          <col className="sign-col" />
+          <col />
+          <col className="sign-col" />
+          <col />
+        </colgroup>
         <thead>
           <tr>
             <th scope="col" colSpan={2}>{leftName}</th>

@@ -34,6 +34,15 @@ function recordLabel(r: Record_): string {
   return r.status === 'DRAFT' ? 'Draft' : `Version ${r.version}`;
 }
 
+/** What deleting a policy removes, in words: "All 2 published versions and the draft leave". */
+function deletedRecords(records: Record_[]): string {
+  const versions = records.filter((r) => r.status === 'PUBLISHED').length;
+  const parts = [];
+  if (versions > 0) parts.push(versions === 1 ? 'Its published version' : `All ${versions} published versions`);
+  if (records.some((r) => r.status === 'DRAFT')) parts.push(parts.length ? 'the draft' : 'Its draft');
+  return `${parts.join(' and ')} ${records.length === 1 ? 'leaves' : 'leave'}`;
+}
+
 function testsOf(r: Record_ | null): PolicyTestInput[] {
   return (r?.tests ?? []).map((t) => ({ name: t.name, data: t.data, expect: t.expect }));
 }
@@ -440,8 +449,7 @@ function Editor({
             void onDelete();
           }}
         >
-          Its draft and all {records.filter((r) => r.status === 'PUBLISHED').length} published versions leave the lists, and running it by any of
-          its ids answers “deleted”.
+          {deletedRecords(records)} the lists, and running it by any of its ids answers “deleted”. This cannot be undone.
         </ConfirmDialog>
       )}
     </div>
