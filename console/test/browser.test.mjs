@@ -275,6 +275,25 @@ test('keystroke to diagnostic on the five-rule policy', async () => {
   await page.context().close();
 });
 
+test('completion offers selectors and properties from the sample data, and operator phrases', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('button', { name: 'New policy' }).click();
+  await replaceEditorText(page, 'Sample data (JSON)', '{"Customer": {"firstName": "Ada", "loyaltyYears": 4}}');
+  await replaceEditorText(page, 'Rule text', 'A **');
+  const options = page.locator('.cm-tooltip-autocomplete');
+  await expect(options).toContainText('**Customer**');
+  await options.getByText('**Customer**').click();
+  await page.keyboard.insertText(' gets a gift if the __');
+  await expect(options).toContainText('__loyalty years__');
+  await options.getByText('__loyalty years__').click();
+  await page.keyboard.insertText(' of the **Customer** is at l');
+  await expect(options).toContainText('is at least');
+  await options.getByText('is at least', { exact: true }).click();
+  await expect(editorContent(page, 'Rule text')).toHaveText('A **Customer** gets a gift if the __loyalty years__ of the **Customer** is at least');
+  await page.context().close();
+});
+
 test('the GraphQL playground works offline, with the signed-in key in its headers', async () => {
   const page = await newPage();
   await signIn(page, ADMIN_KEY);
