@@ -168,6 +168,7 @@ type ComplexityRoot struct {
 		BaseID          func(childComplexity int) int
 		DraftID         func(childComplexity int) int
 		HasDraft        func(childComplexity int) int
+		ID              func(childComplexity int) int
 		LatestVersion   func(childComplexity int) int
 		LatestVersionID func(childComplexity int) int
 		Name            func(childComplexity int) int
@@ -240,32 +241,32 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddGroupMember               func(childComplexity int, groupID uuid.UUID, kind authz.Kind, baseID uuid.UUID) int
+		AddGroupMember               func(childComplexity int, input model.AddGroupMemberInput) int
 		AddMember                    func(childComplexity int, input service.MemberInput) int
-		ChangeMemberRole             func(childComplexity int, userID uuid.UUID, role authz.Role) int
+		ChangeMemberRole             func(childComplexity int, input model.ChangeMemberRoleInput) int
 		CreateFlow                   func(childComplexity int, input model.CreateFlowInput) int
-		CreateFlowDraftFromVersion   func(childComplexity int, id uuid.UUID, replace *bool) int
+		CreateFlowDraftFromVersion   func(childComplexity int, input model.CreateFlowDraftFromVersionInput) int
 		CreateGroup                  func(childComplexity int, input service.GroupChanges) int
 		CreateKey                    func(childComplexity int, input service.KeyRequest) int
 		CreatePolicy                 func(childComplexity int, input model.CreatePolicyInput) int
-		CreatePolicyDraftFromVersion func(childComplexity int, id uuid.UUID, replace *bool) int
-		DeleteFlow                   func(childComplexity int, id uuid.UUID) int
-		DeleteGroup                  func(childComplexity int, id uuid.UUID) int
-		DeletePolicy                 func(childComplexity int, id uuid.UUID) int
-		PublishFlow                  func(childComplexity int, id uuid.UUID, input *model.UpdateFlowInput) int
-		PublishPolicy                func(childComplexity int, id uuid.UUID, input *model.UpdatePolicyInput) int
-		RemoveGroupMember            func(childComplexity int, groupID uuid.UUID, memberID uuid.UUID) int
-		RemoveMember                 func(childComplexity int, userID uuid.UUID) int
-		RevokeKey                    func(childComplexity int, id uuid.UUID) int
-		RunFlow                      func(childComplexity int, baseID uuid.UUID, data any) int
-		RunFlowVersion               func(childComplexity int, flowID uuid.UUID, data any) int
-		RunPolicy                    func(childComplexity int, baseID uuid.UUID, data any) int
-		RunPolicyVersion             func(childComplexity int, policyID uuid.UUID, data any) int
-		RunRule                      func(childComplexity int, rule string, data any) int
-		TestFlow                     func(childComplexity int, definition any, data any) int
-		UpdateFlowDraft              func(childComplexity int, id uuid.UUID, input model.UpdateFlowInput) int
-		UpdateGroup                  func(childComplexity int, id uuid.UUID, input service.GroupChanges) int
-		UpdatePolicyDraft            func(childComplexity int, id uuid.UUID, input model.UpdatePolicyInput) int
+		CreatePolicyDraftFromVersion func(childComplexity int, input model.CreatePolicyDraftFromVersionInput) int
+		DeleteFlow                   func(childComplexity int, input model.DeleteFlowInput) int
+		DeleteGroup                  func(childComplexity int, input model.DeleteGroupInput) int
+		DeletePolicy                 func(childComplexity int, input model.DeletePolicyInput) int
+		PublishFlow                  func(childComplexity int, input model.UpdateFlowInput) int
+		PublishPolicy                func(childComplexity int, input model.UpdatePolicyInput) int
+		RemoveGroupMember            func(childComplexity int, input model.RemoveGroupMemberInput) int
+		RemoveMember                 func(childComplexity int, input model.RemoveMemberInput) int
+		RevokeKey                    func(childComplexity int, input model.RevokeKeyInput) int
+		RunFlow                      func(childComplexity int, input model.RunFlowInput) int
+		RunFlowVersion               func(childComplexity int, input model.RunFlowVersionInput) int
+		RunPolicy                    func(childComplexity int, input model.RunPolicyInput) int
+		RunPolicyVersion             func(childComplexity int, input model.RunPolicyVersionInput) int
+		RunRule                      func(childComplexity int, input model.RunRuleInput) int
+		TestFlow                     func(childComplexity int, input model.TestFlowInput) int
+		UpdateFlowDraft              func(childComplexity int, input model.UpdateFlowInput) int
+		UpdateGroup                  func(childComplexity int, input model.UpdateGroupInput) int
+		UpdatePolicyDraft            func(childComplexity int, input model.UpdatePolicyInput) int
 	}
 
 	NodeExecution struct {
@@ -308,8 +309,10 @@ type ComplexityRoot struct {
 	}
 
 	PageInfo struct {
-		EndCursor   func(childComplexity int) int
-		HasNextPage func(childComplexity int) int
+		EndCursor       func(childComplexity int) int
+		HasNextPage     func(childComplexity int) int
+		HasPreviousPage func(childComplexity int) int
+		StartCursor     func(childComplexity int) int
 	}
 
 	Policy struct {
@@ -356,6 +359,7 @@ type ComplexityRoot struct {
 		BaseID          func(childComplexity int) int
 		DraftID         func(childComplexity int) int
 		HasDraft        func(childComplexity int) int
+		ID              func(childComplexity int) int
 		LatestVersion   func(childComplexity int) int
 		LatestVersionID func(childComplexity int) int
 		Name            func(childComplexity int) int
@@ -462,36 +466,36 @@ type AuditEventResolver interface {
 	Details(ctx context.Context, obj *service.AuditEvent) (any, error)
 }
 type GroupResolver interface {
-	Policies(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.Connection[service.Summary], error)
-	Flows(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.Connection[service.Summary], error)
+	Policies(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.Connection[model.PolicySummary], error)
+	Flows(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.Connection[model.FlowSummary], error)
 }
 type MutationResolver interface {
 	AddMember(ctx context.Context, input service.MemberInput) (*service.Member, error)
-	ChangeMemberRole(ctx context.Context, userID uuid.UUID, role authz.Role) (*service.Member, error)
-	RemoveMember(ctx context.Context, userID uuid.UUID) (bool, error)
+	ChangeMemberRole(ctx context.Context, input model.ChangeMemberRoleInput) (*service.Member, error)
+	RemoveMember(ctx context.Context, input model.RemoveMemberInput) (bool, error)
 	CreateKey(ctx context.Context, input service.KeyRequest) (*service.CreatedKey, error)
-	RevokeKey(ctx context.Context, id uuid.UUID) (bool, error)
+	RevokeKey(ctx context.Context, input model.RevokeKeyInput) (bool, error)
 	CreateFlow(ctx context.Context, input model.CreateFlowInput) (*service.SavedFlow, error)
-	UpdateFlowDraft(ctx context.Context, id uuid.UUID, input model.UpdateFlowInput) (*service.SavedFlow, error)
-	PublishFlow(ctx context.Context, id uuid.UUID, input *model.UpdateFlowInput) (*service.Flow, error)
-	CreateFlowDraftFromVersion(ctx context.Context, id uuid.UUID, replace *bool) (*service.Flow, error)
-	DeleteFlow(ctx context.Context, id uuid.UUID) (bool, error)
-	RunFlow(ctx context.Context, baseID uuid.UUID, data any) (*model.FlowRunResult, error)
-	RunFlowVersion(ctx context.Context, flowID uuid.UUID, data any) (*model.FlowRunResult, error)
-	TestFlow(ctx context.Context, definition any, data any) (*model.FlowRunResult, error)
+	UpdateFlowDraft(ctx context.Context, input model.UpdateFlowInput) (*service.SavedFlow, error)
+	PublishFlow(ctx context.Context, input model.UpdateFlowInput) (*service.Flow, error)
+	CreateFlowDraftFromVersion(ctx context.Context, input model.CreateFlowDraftFromVersionInput) (*service.Flow, error)
+	DeleteFlow(ctx context.Context, input model.DeleteFlowInput) (bool, error)
+	RunFlow(ctx context.Context, input model.RunFlowInput) (*model.FlowRunResult, error)
+	RunFlowVersion(ctx context.Context, input model.RunFlowVersionInput) (*model.FlowRunResult, error)
+	TestFlow(ctx context.Context, input model.TestFlowInput) (*model.FlowRunResult, error)
 	CreateGroup(ctx context.Context, input service.GroupChanges) (*service.Group, error)
-	UpdateGroup(ctx context.Context, id uuid.UUID, input service.GroupChanges) (*service.Group, error)
-	DeleteGroup(ctx context.Context, id uuid.UUID) (bool, error)
-	AddGroupMember(ctx context.Context, groupID uuid.UUID, kind authz.Kind, baseID uuid.UUID) (*service.GroupMember, error)
-	RemoveGroupMember(ctx context.Context, groupID uuid.UUID, memberID uuid.UUID) (bool, error)
+	UpdateGroup(ctx context.Context, input model.UpdateGroupInput) (*service.Group, error)
+	DeleteGroup(ctx context.Context, input model.DeleteGroupInput) (bool, error)
+	AddGroupMember(ctx context.Context, input model.AddGroupMemberInput) (*service.GroupMember, error)
+	RemoveGroupMember(ctx context.Context, input model.RemoveGroupMemberInput) (bool, error)
 	CreatePolicy(ctx context.Context, input model.CreatePolicyInput) (*service.SavedPolicy, error)
-	UpdatePolicyDraft(ctx context.Context, id uuid.UUID, input model.UpdatePolicyInput) (*service.SavedPolicy, error)
-	PublishPolicy(ctx context.Context, id uuid.UUID, input *model.UpdatePolicyInput) (*service.Policy, error)
-	CreatePolicyDraftFromVersion(ctx context.Context, id uuid.UUID, replace *bool) (*service.Policy, error)
-	DeletePolicy(ctx context.Context, id uuid.UUID) (bool, error)
-	RunPolicy(ctx context.Context, baseID uuid.UUID, data any) (*model.PolicyRunResult, error)
-	RunPolicyVersion(ctx context.Context, policyID uuid.UUID, data any) (*model.PolicyRunResult, error)
-	RunRule(ctx context.Context, rule string, data any) (*model.PolicyRunResult, error)
+	UpdatePolicyDraft(ctx context.Context, input model.UpdatePolicyInput) (*service.SavedPolicy, error)
+	PublishPolicy(ctx context.Context, input model.UpdatePolicyInput) (*service.Policy, error)
+	CreatePolicyDraftFromVersion(ctx context.Context, input model.CreatePolicyDraftFromVersionInput) (*service.Policy, error)
+	DeletePolicy(ctx context.Context, input model.DeletePolicyInput) (bool, error)
+	RunPolicy(ctx context.Context, input model.RunPolicyInput) (*model.PolicyRunResult, error)
+	RunPolicyVersion(ctx context.Context, input model.RunPolicyVersionInput) (*model.PolicyRunResult, error)
+	RunRule(ctx context.Context, input model.RunRuleInput) (*model.PolicyRunResult, error)
 }
 type PolicyTestResolver interface {
 	Expect(ctx context.Context, obj *testcase.Case) (bool, error)
@@ -502,13 +506,13 @@ type QueryResolver interface {
 	AuditEvents(ctx context.Context, first *int, after *string, filter *service.AuditFilter) (*model.Connection[service.AuditEvent], error)
 	Flow(ctx context.Context, id uuid.UUID) (*service.Flow, error)
 	FlowVersions(ctx context.Context, id uuid.UUID) (*service.FlowVersions, error)
-	Flows(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[service.Summary], error)
+	Flows(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[model.FlowSummary], error)
 	Group(ctx context.Context, id uuid.UUID) (*service.Group, error)
 	Groups(ctx context.Context, first *int, after *string, query *string) (*model.Connection[service.Group], error)
 	Node(ctx context.Context, id uuid.UUID) (model.Node, error)
 	Policy(ctx context.Context, id uuid.UUID) (*service.Policy, error)
 	PolicyVersions(ctx context.Context, id uuid.UUID) (*service.Versions, error)
-	Policies(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[service.Summary], error)
+	Policies(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[model.PolicySummary], error)
 	Viewer(ctx context.Context) (*service.Viewer, error)
 }
 
@@ -995,6 +999,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.FlowSummary.HasDraft(childComplexity), true
+	case "FlowSummary.id":
+		if e.ComplexityRoot.FlowSummary.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowSummary.ID(childComplexity), true
 	case "FlowSummary.latestVersion":
 		if e.ComplexityRoot.FlowSummary.LatestVersion == nil {
 			break
@@ -1260,7 +1270,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.AddGroupMember(childComplexity, args["groupId"].(uuid.UUID), args["kind"].(authz.Kind), args["baseId"].(uuid.UUID)), true
+		return e.ComplexityRoot.Mutation.AddGroupMember(childComplexity, args["input"].(model.AddGroupMemberInput)), true
 	case "Mutation.addMember":
 		if e.ComplexityRoot.Mutation.AddMember == nil {
 			break
@@ -1282,7 +1292,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.ChangeMemberRole(childComplexity, args["userId"].(uuid.UUID), args["role"].(authz.Role)), true
+		return e.ComplexityRoot.Mutation.ChangeMemberRole(childComplexity, args["input"].(model.ChangeMemberRoleInput)), true
 	case "Mutation.createFlow":
 		if e.ComplexityRoot.Mutation.CreateFlow == nil {
 			break
@@ -1304,7 +1314,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreateFlowDraftFromVersion(childComplexity, args["id"].(uuid.UUID), args["replace"].(*bool)), true
+		return e.ComplexityRoot.Mutation.CreateFlowDraftFromVersion(childComplexity, args["input"].(model.CreateFlowDraftFromVersionInput)), true
 	case "Mutation.createGroup":
 		if e.ComplexityRoot.Mutation.CreateGroup == nil {
 			break
@@ -1348,7 +1358,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreatePolicyDraftFromVersion(childComplexity, args["id"].(uuid.UUID), args["replace"].(*bool)), true
+		return e.ComplexityRoot.Mutation.CreatePolicyDraftFromVersion(childComplexity, args["input"].(model.CreatePolicyDraftFromVersionInput)), true
 	case "Mutation.deleteFlow":
 		if e.ComplexityRoot.Mutation.DeleteFlow == nil {
 			break
@@ -1359,7 +1369,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.DeleteFlow(childComplexity, args["id"].(uuid.UUID)), true
+		return e.ComplexityRoot.Mutation.DeleteFlow(childComplexity, args["input"].(model.DeleteFlowInput)), true
 	case "Mutation.deleteGroup":
 		if e.ComplexityRoot.Mutation.DeleteGroup == nil {
 			break
@@ -1370,7 +1380,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.DeleteGroup(childComplexity, args["id"].(uuid.UUID)), true
+		return e.ComplexityRoot.Mutation.DeleteGroup(childComplexity, args["input"].(model.DeleteGroupInput)), true
 	case "Mutation.deletePolicy":
 		if e.ComplexityRoot.Mutation.DeletePolicy == nil {
 			break
@@ -1381,7 +1391,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.DeletePolicy(childComplexity, args["id"].(uuid.UUID)), true
+		return e.ComplexityRoot.Mutation.DeletePolicy(childComplexity, args["input"].(model.DeletePolicyInput)), true
 	case "Mutation.publishFlow":
 		if e.ComplexityRoot.Mutation.PublishFlow == nil {
 			break
@@ -1392,7 +1402,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.PublishFlow(childComplexity, args["id"].(uuid.UUID), args["input"].(*model.UpdateFlowInput)), true
+		return e.ComplexityRoot.Mutation.PublishFlow(childComplexity, args["input"].(model.UpdateFlowInput)), true
 	case "Mutation.publishPolicy":
 		if e.ComplexityRoot.Mutation.PublishPolicy == nil {
 			break
@@ -1403,7 +1413,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.PublishPolicy(childComplexity, args["id"].(uuid.UUID), args["input"].(*model.UpdatePolicyInput)), true
+		return e.ComplexityRoot.Mutation.PublishPolicy(childComplexity, args["input"].(model.UpdatePolicyInput)), true
 	case "Mutation.removeGroupMember":
 		if e.ComplexityRoot.Mutation.RemoveGroupMember == nil {
 			break
@@ -1414,7 +1424,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.RemoveGroupMember(childComplexity, args["groupId"].(uuid.UUID), args["memberId"].(uuid.UUID)), true
+		return e.ComplexityRoot.Mutation.RemoveGroupMember(childComplexity, args["input"].(model.RemoveGroupMemberInput)), true
 	case "Mutation.removeMember":
 		if e.ComplexityRoot.Mutation.RemoveMember == nil {
 			break
@@ -1425,7 +1435,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.RemoveMember(childComplexity, args["userId"].(uuid.UUID)), true
+		return e.ComplexityRoot.Mutation.RemoveMember(childComplexity, args["input"].(model.RemoveMemberInput)), true
 	case "Mutation.revokeKey":
 		if e.ComplexityRoot.Mutation.RevokeKey == nil {
 			break
@@ -1436,7 +1446,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.RevokeKey(childComplexity, args["id"].(uuid.UUID)), true
+		return e.ComplexityRoot.Mutation.RevokeKey(childComplexity, args["input"].(model.RevokeKeyInput)), true
 	case "Mutation.runFlow":
 		if e.ComplexityRoot.Mutation.RunFlow == nil {
 			break
@@ -1447,7 +1457,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.RunFlow(childComplexity, args["baseId"].(uuid.UUID), args["data"].(any)), true
+		return e.ComplexityRoot.Mutation.RunFlow(childComplexity, args["input"].(model.RunFlowInput)), true
 	case "Mutation.runFlowVersion":
 		if e.ComplexityRoot.Mutation.RunFlowVersion == nil {
 			break
@@ -1458,7 +1468,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.RunFlowVersion(childComplexity, args["flowId"].(uuid.UUID), args["data"].(any)), true
+		return e.ComplexityRoot.Mutation.RunFlowVersion(childComplexity, args["input"].(model.RunFlowVersionInput)), true
 	case "Mutation.runPolicy":
 		if e.ComplexityRoot.Mutation.RunPolicy == nil {
 			break
@@ -1469,7 +1479,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.RunPolicy(childComplexity, args["baseId"].(uuid.UUID), args["data"].(any)), true
+		return e.ComplexityRoot.Mutation.RunPolicy(childComplexity, args["input"].(model.RunPolicyInput)), true
 	case "Mutation.runPolicyVersion":
 		if e.ComplexityRoot.Mutation.RunPolicyVersion == nil {
 			break
@@ -1480,7 +1490,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.RunPolicyVersion(childComplexity, args["policyId"].(uuid.UUID), args["data"].(any)), true
+		return e.ComplexityRoot.Mutation.RunPolicyVersion(childComplexity, args["input"].(model.RunPolicyVersionInput)), true
 	case "Mutation.runRule":
 		if e.ComplexityRoot.Mutation.RunRule == nil {
 			break
@@ -1491,7 +1501,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.RunRule(childComplexity, args["rule"].(string), args["data"].(any)), true
+		return e.ComplexityRoot.Mutation.RunRule(childComplexity, args["input"].(model.RunRuleInput)), true
 	case "Mutation.testFlow":
 		if e.ComplexityRoot.Mutation.TestFlow == nil {
 			break
@@ -1502,7 +1512,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.TestFlow(childComplexity, args["definition"].(any), args["data"].(any)), true
+		return e.ComplexityRoot.Mutation.TestFlow(childComplexity, args["input"].(model.TestFlowInput)), true
 	case "Mutation.updateFlowDraft":
 		if e.ComplexityRoot.Mutation.UpdateFlowDraft == nil {
 			break
@@ -1513,7 +1523,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.UpdateFlowDraft(childComplexity, args["id"].(uuid.UUID), args["input"].(model.UpdateFlowInput)), true
+		return e.ComplexityRoot.Mutation.UpdateFlowDraft(childComplexity, args["input"].(model.UpdateFlowInput)), true
 	case "Mutation.updateGroup":
 		if e.ComplexityRoot.Mutation.UpdateGroup == nil {
 			break
@@ -1524,7 +1534,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.UpdateGroup(childComplexity, args["id"].(uuid.UUID), args["input"].(service.GroupChanges)), true
+		return e.ComplexityRoot.Mutation.UpdateGroup(childComplexity, args["input"].(model.UpdateGroupInput)), true
 	case "Mutation.updatePolicyDraft":
 		if e.ComplexityRoot.Mutation.UpdatePolicyDraft == nil {
 			break
@@ -1535,7 +1545,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.UpdatePolicyDraft(childComplexity, args["id"].(uuid.UUID), args["input"].(model.UpdatePolicyInput)), true
+		return e.ComplexityRoot.Mutation.UpdatePolicyDraft(childComplexity, args["input"].(model.UpdatePolicyInput)), true
 
 	case "NodeExecution.database":
 		if e.ComplexityRoot.NodeExecution.Database == nil {
@@ -1681,6 +1691,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+	case "PageInfo.hasPreviousPage":
+		if e.ComplexityRoot.PageInfo.HasPreviousPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.HasPreviousPage(childComplexity), true
+	case "PageInfo.startCursor":
+		if e.ComplexityRoot.PageInfo.StartCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
 
 	case "Policy.baseId":
 		if e.ComplexityRoot.Policy.BaseID == nil {
@@ -1872,6 +1894,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PolicySummary.HasDraft(childComplexity), true
+	case "PolicySummary.id":
+		if e.ComplexityRoot.PolicySummary.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicySummary.ID(childComplexity), true
 	case "PolicySummary.latestVersion":
 		if e.ComplexityRoot.PolicySummary.LatestVersion == nil {
 			break
@@ -2274,17 +2302,35 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputAddGroupMemberInput,
 		ec.unmarshalInputAddMemberInput,
 		ec.unmarshalInputAuditFilter,
+		ec.unmarshalInputChangeMemberRoleInput,
+		ec.unmarshalInputCreateFlowDraftFromVersionInput,
 		ec.unmarshalInputCreateFlowInput,
 		ec.unmarshalInputCreateGroupInput,
 		ec.unmarshalInputCreateKeyInput,
+		ec.unmarshalInputCreatePolicyDraftFromVersionInput,
 		ec.unmarshalInputCreatePolicyInput,
+		ec.unmarshalInputDeleteFlowInput,
+		ec.unmarshalInputDeleteGroupInput,
+		ec.unmarshalInputDeletePolicyInput,
 		ec.unmarshalInputFlowTestInput,
 		ec.unmarshalInputPolicyTestInput,
-		ec.unmarshalInputUpdateFlowInput,
+		ec.unmarshalInputPublishFlowInput,
+		ec.unmarshalInputPublishPolicyInput,
+		ec.unmarshalInputRemoveGroupMemberInput,
+		ec.unmarshalInputRemoveMemberInput,
+		ec.unmarshalInputRevokeKeyInput,
+		ec.unmarshalInputRunFlowInput,
+		ec.unmarshalInputRunFlowVersionInput,
+		ec.unmarshalInputRunPolicyInput,
+		ec.unmarshalInputRunPolicyVersionInput,
+		ec.unmarshalInputRunRuleInput,
+		ec.unmarshalInputTestFlowInput,
+		ec.unmarshalInputUpdateFlowDraftInput,
 		ec.unmarshalInputUpdateGroupInput,
-		ec.unmarshalInputUpdatePolicyInput,
+		ec.unmarshalInputUpdatePolicyDraftInput,
 	)
 	first := true
 
@@ -2360,8 +2406,7 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
-	{Name: "../admin.graphqls", Input: `# Administration of the caller's organization (api.md, "Keys, members,
-# organizations"): the same operations as /admin/members and /admin/keys,
+	{Name: "../admin.graphqls", Input: `# Administration of the caller's organization: the same operations as /admin/members and /admin/keys,
 # with the same rules and errors. Every one needs ADMIN and records an
 # audit event.
 
@@ -2427,13 +2472,9 @@ extend type Mutation {
   """
   changeMemberRole(
     """
-    The member's user id.
+    Whose role changes, and to what.
     """
-    userId: ID!
-    """
-    The new role.
-    """
-    role: Role!
+    input: ChangeMemberRoleInput!
   ): Member!
 
   """
@@ -2443,9 +2484,9 @@ extend type Mutation {
   """
   removeMember(
     """
-    The member's user id.
+    Who leaves.
     """
-    userId: ID!
+    input: RemoveMemberInput!
   ): Boolean!
 
   """
@@ -2467,9 +2508,9 @@ extend type Mutation {
   """
   revokeKey(
     """
-    The key's id.
+    The key to revoke.
     """
-    id: ID!
+    input: RevokeKeyInput!
   ): Boolean!
 }
 
@@ -2622,8 +2663,42 @@ type APIKeyEdge {
   """
   node: APIKey!
 }
+
+"""
+What changeMemberRole takes.
+"""
+input ChangeMemberRoleInput {
+  """
+  The member's user id.
+  """
+  userId: ID!
+  """
+  The new role.
+  """
+  role: Role!
+}
+
+"""
+What removeMember takes.
+"""
+input RemoveMemberInput {
+  """
+  The member's user id.
+  """
+  userId: ID!
+}
+
+"""
+What revokeKey takes.
+"""
+input RevokeKeyInput {
+  """
+  The key's id.
+  """
+  id: ID!
+}
 `, BuiltIn: false},
-	{Name: "../audit.graphqls", Input: `# The audit log (api.md, "Audit"): the same as GET /audit, with the same
+	{Name: "../audit.graphqls", Input: `# The audit log: the same as GET /audit, with the same
 # rules and errors.
 
 extend type Query {
@@ -2841,33 +2916,36 @@ type AuditEventEdge {
   node: AuditEvent!
 }
 `, BuiltIn: false},
-	{Name: "../flow.graphqls", Input: `# Stored flows and flow runs (api.md, "Flows" and "Execution"; flows.md):
+	{Name: "../flow.graphqls", Input: `# Stored flows and flow runs:
 # the same operations as /flow, /flows, /flow/test and /run/flow*, with
 # the same rules and errors.
 
 extend type Query {
   """
   A flow record by its id, or a flow base by its id, which means the
-  base's latest published version, else its draft. Another organization's
-  id is not_found; a deleted flow is deleted.
+  base's latest published version, else its draft. An unknown id, or
+  another organization's, answers null with the error not_found; a
+  deleted flow answers null with the error deleted. Either way the other
+  fields of the operation are answered.
   """
   flow(
     """
     A record id or a base id.
     """
     id: ID!
-  ): Flow!
+  ): Flow
 
   """
   A flow's history: its draft, if it has one, and its published versions,
-  newest first.
+  newest first. Null, with the error not_found or deleted, as flow
+  answers.
   """
   flowVersions(
     """
     A record id or a base id of the flow.
     """
     id: ID!
-  ): FlowVersions!
+  ): FlowVersions
 
   """
   The flows the caller may see, newest first: those published in the
@@ -2899,8 +2977,8 @@ extend type Query {
 extend type Mutation {
   """
   Creates a flow: a base and its draft, owned by the caller until it is
-  first published. The definition is stored in its normalized form
-  (flows.md §6); one that cannot be read at all is invalid_argument with
+  first published. The definition is stored in its normalized v1 form;
+  one that cannot be read at all is invalid_argument with
   every problem in extensions.details, while one that reads but does not
   validate is saved all the same, with its problems in the validation.
   Needs EDITOR.
@@ -2919,14 +2997,9 @@ extend type Mutation {
   """
   updateFlowDraft(
     """
-    The draft's record id, or the id of a base whose current record is its
-    draft.
+    The draft and the fields to change; absent fields stay as they are.
     """
-    id: ID!
-    """
-    The fields to change; absent fields stay as they are.
-    """
-    input: UpdateFlowInput!
+    input: UpdateFlowDraftInput!
   ): SavedFlow!
 
   """
@@ -2940,14 +3013,10 @@ extend type Mutation {
   """
   publishFlow(
     """
-    The draft's record id, or the id of a base whose current record is its
-    draft.
+    The draft and the changes to apply to it before publishing it; absent
+    fields stay as they are.
     """
-    id: ID!
-    """
-    Changes to apply to the draft before publishing it; none when absent.
-    """
-    input: UpdateFlowInput
+    input: PublishFlowInput!
   ): Flow!
 
   """
@@ -2957,14 +3026,9 @@ extend type Mutation {
   """
   createFlowDraftFromVersion(
     """
-    The published record's id, or a base id, which means its latest
-    version.
+    The version to copy, and whether to replace an existing draft.
     """
-    id: ID!
-    """
-    Whether to overwrite the flow's existing draft.
-    """
-    replace: Boolean = false
+    input: CreateFlowDraftFromVersionInput!
   ): Flow!
 
   """
@@ -2973,9 +3037,9 @@ extend type Mutation {
   """
   deleteFlow(
     """
-    A record id or a base id of the flow.
+    The flow to delete.
     """
-    id: ID!
+    input: DeleteFlowInput!
   ): Boolean!
 
   """
@@ -2986,14 +3050,9 @@ extend type Mutation {
   """
   runFlow(
     """
-    The flow's base id.
+    The flow to run and its input.
     """
-    baseId: ID!
-    """
-    The input of the flow: a JSON object. Anything else is an
-    invalid_argument error.
-    """
-    data: JSON!
+    input: RunFlowInput!
   ): FlowRunResult!
 
   """
@@ -3003,14 +3062,9 @@ extend type Mutation {
   """
   runFlowVersion(
     """
-    The record's id.
+    The record to run and its input.
     """
-    flowId: ID!
-    """
-    The input of the flow: a JSON object. Anything else is an
-    invalid_argument error.
-    """
-    data: JSON!
+    input: RunFlowVersionInput!
   ): FlowRunResult!
 
   """
@@ -3021,16 +3075,9 @@ extend type Mutation {
   """
   testFlow(
     """
-    The definition: a v1 definition object, a legacy nested definition, a
-    UI graph (an object with nodes and edges), or a string holding YAML or
-    JSON of any of these (flows.md §6, §8.2).
+    The definition to run and its input.
     """
-    definition: JSON!
-    """
-    The input of the flow: a JSON object. Anything else is an
-    invalid_argument error.
-    """
-    data: JSON!
+    input: TestFlowInput!
   ): FlowRunResult!
 }
 
@@ -3057,7 +3104,7 @@ type Flow implements Node {
   """
   description: String!
   """
-  The definition in its normalized v1 form (flows.md §6), whatever form it
+  The definition in its normalized v1 form, whatever form it
   was given in.
   """
   definition: JSON!
@@ -3163,9 +3210,46 @@ input CreateFlowInput {
 }
 
 """
-Changes to a flow draft. An absent field stays as it is.
+A flow draft and the changes to make to it. An absent field stays as
+it is.
 """
-input UpdateFlowInput {
+input UpdateFlowDraftInput {
+  """
+  The draft's record id, or the id of a base whose current record is its
+  draft.
+  """
+  id: ID!
+  """
+  The new name; not blank. Null leaves it as it is.
+  """
+  name: String
+  """
+  The new definition, in any form testFlow accepts. Null leaves it as it
+  is.
+  """
+  definition: JSON
+  """
+  The new description. Null leaves it as it is; the empty string clears
+  it.
+  """
+  description: String
+  """
+  The new tests, replacing all the stored ones. Null leaves them as they
+  are; an empty list removes them.
+  """
+  tests: [FlowTestInput!]
+}
+
+"""
+A flow draft to publish, and the changes to make to it first. An absent
+field stays as it is.
+"""
+input PublishFlowInput {
+  """
+  The draft's record id, or the id of a base whose current record is its
+  draft.
+  """
+  id: ID!
   """
   The new name; not blank. Null leaves it as it is.
   """
@@ -3202,7 +3286,7 @@ type SavedFlow {
 }
 
 """
-The problems of a saved flow draft (flows.md §6.3).
+The problems of a saved flow draft.
 """
 type FlowValidation {
   """
@@ -3237,9 +3321,15 @@ type FlowVersions {
 }
 
 """
-A flow in a list.
+A flow in a list: its base, whatever its records. node finds it again by
+its id, with the permissions of flow.
 """
-type FlowSummary {
+type FlowSummary implements Node {
+  """
+  The flow's (base) id: the same as baseId, so that caches keep one entry
+  per flow.
+  """
+  id: ID!
   """
   The flow's (base) id.
   """
@@ -3311,7 +3401,7 @@ type FlowEdge {
 }
 
 """
-The result of running a flow (flows.md §5): the same result the REST API
+The result of running a flow: the same result the REST API
 returns, as typed fields, and as the REST object itself in raw.
 """
 type FlowRunResult {
@@ -3452,21 +3542,94 @@ type NodeExecution {
   """
   total: String!
 }
+
+"""
+What createFlowDraftFromVersion takes.
+"""
+input CreateFlowDraftFromVersionInput {
+  """
+  The published record's id, or a base id, which means its latest
+  version.
+  """
+  id: ID!
+  """
+  Whether to overwrite the flow's existing draft.
+  """
+  replace: Boolean = false
+}
+
+"""
+What deleteFlow takes.
+"""
+input DeleteFlowInput {
+  """
+  A record id or a base id of the flow.
+  """
+  id: ID!
+}
+
+"""
+What runFlow takes.
+"""
+input RunFlowInput {
+  """
+  The flow's base id.
+  """
+  baseId: ID!
+  """
+  The input of the flow: a JSON object. Anything else is an
+  invalid_argument error.
+  """
+  data: JSON!
+}
+
+"""
+What runFlowVersion takes.
+"""
+input RunFlowVersionInput {
+  """
+  The record's id.
+  """
+  flowId: ID!
+  """
+  The input of the flow: a JSON object. Anything else is an
+  invalid_argument error.
+  """
+  data: JSON!
+}
+
+"""
+What testFlow takes.
+"""
+input TestFlowInput {
+  """
+  The definition: a v1 definition object, a legacy nested definition, a
+  UI graph (an object with nodes and edges), or a string holding YAML or
+  JSON of any of these.
+  """
+  definition: JSON!
+  """
+  The input of the flow: a JSON object. Anything else is an
+  invalid_argument error.
+  """
+  data: JSON!
+}
 `, BuiltIn: false},
-	{Name: "../group.graphqls", Input: `# Groups of policies and flows (api.md, "Groups"): the same operations as
+	{Name: "../group.graphqls", Input: `# Groups of policies and flows: the same operations as
 # /group and /groups, with the same rules and errors.
 
 extend type Query {
   """
-  A group of the caller's organization. Another organization's id is
-  not_found.
+  A group of the caller's organization. An unknown id, or another
+  organization's, answers null with the error not_found, and the other
+  fields of the operation are answered.
   """
   group(
     """
     The group's id.
     """
     id: ID!
-  ): Group!
+  ): Group
 
   """
   The organization's groups, newest first.
@@ -3505,11 +3668,7 @@ extend type Mutation {
   """
   updateGroup(
     """
-    The group's id.
-    """
-    id: ID!
-    """
-    The fields to change; absent fields stay as they are.
+    The group and the fields to change; absent fields stay as they are.
     """
     input: UpdateGroupInput!
   ): Group!
@@ -3520,9 +3679,9 @@ extend type Mutation {
   """
   deleteGroup(
     """
-    The group's id.
+    The group to delete.
     """
-    id: ID!
+    input: DeleteGroupInput!
   ): Boolean!
 
   """
@@ -3532,17 +3691,9 @@ extend type Mutation {
   """
   addGroupMember(
     """
-    The group's id.
+    The group, and the policy or flow to put into it.
     """
-    groupId: ID!
-    """
-    Whether baseId names a policy or a flow.
-    """
-    kind: GroupMemberKind!
-    """
-    The base id of the policy or flow.
-    """
-    baseId: ID!
+    input: AddGroupMemberInput!
   ): GroupMember!
 
   """
@@ -3551,13 +3702,9 @@ extend type Mutation {
   """
   removeGroupMember(
     """
-    The group's id.
+    The group, and the membership to end.
     """
-    groupId: ID!
-    """
-    The membership's id, as addGroupMember gave it.
-    """
-    memberId: ID!
+    input: RemoveGroupMemberInput!
   ): Boolean!
 }
 
@@ -3642,9 +3789,13 @@ input CreateGroupInput {
 }
 
 """
-Changes to a group. An absent field stays as it is.
+A group and the changes to make to it. An absent field stays as it is.
 """
 input UpdateGroupInput {
+  """
+  The group's id.
+  """
+  id: ID!
   """
   The new name; not blank. Null leaves it as it is.
   """
@@ -3729,6 +3880,48 @@ type GroupEdge {
   """
   node: Group!
 }
+
+"""
+What deleteGroup takes.
+"""
+input DeleteGroupInput {
+  """
+  The group's id.
+  """
+  id: ID!
+}
+
+"""
+What addGroupMember takes.
+"""
+input AddGroupMemberInput {
+  """
+  The group's id.
+  """
+  groupId: ID!
+  """
+  Whether baseId names a policy or a flow.
+  """
+  kind: GroupMemberKind!
+  """
+  The base id of the policy or flow.
+  """
+  baseId: ID!
+}
+
+"""
+What removeGroupMember takes.
+"""
+input RemoveGroupMemberInput {
+  """
+  The group's id.
+  """
+  groupId: ID!
+  """
+  The membership's id, as addGroupMember gave it.
+  """
+  memberId: ID!
+}
 `, BuiltIn: false},
 	{Name: "../node.graphqls", Input: `# Object identification (the Relay Node interface): every stored object
 # that has an id of its own can be fetched again by that id alone.
@@ -3736,15 +3929,16 @@ type GroupEdge {
 extend type Query {
   """
   The object with this id, if the caller may see it: a policy or flow
-  record, a group or a group member, the caller's organization, user and
+  record, a policy or flow summary (by its base id, for a base the
+  policies or flows list would show the caller), a group or a group
+  member, the caller's organization, user and
   API key, and, with the permissions of the queries that list them, a
   member of the organization (by its user id or by the membership's id),
   an API key of it (ADMIN) or an audit event (ADMIN or AUDITOR). Ids are
   UUIDs that do not tell their type, so each kind is looked up in turn,
   with the same permissions as the query that reads that kind. An id the
   caller cannot see (unknown, another organization's, of a kind the
-  caller may not read, or a policy or flow base id, which is not a record
-  id) is null, never an error, so that the answer tells nothing of what
+  caller may not read) is null, never an error, so that the answer tells nothing of what
   the caller may not see. The ids of a deleted policy or flow are the
   error deleted, as policy and flow answer.
   """
@@ -3766,32 +3960,35 @@ interface Node {
   id: ID!
 }
 `, BuiltIn: false},
-	{Name: "../policy.graphqls", Input: `# Stored policies (api.md, "Policies" and "Execution"): the same operations
+	{Name: "../policy.graphqls", Input: `# Stored policies: the same operations
 # as /policy, /policies and /run/policy*, with the same rules and errors.
 
 extend type Query {
   """
   A policy record by its id, or a policy base by its id, which means the
-  base's latest published version, else its draft. Another organization's
-  id is not_found; a deleted policy is deleted.
+  base's latest published version, else its draft. An unknown id, or
+  another organization's, answers null with the error not_found; a
+  deleted policy answers null with the error deleted. Either way the other
+  fields of the operation are answered.
   """
   policy(
     """
     A record id or a base id.
     """
     id: ID!
-  ): Policy!
+  ): Policy
 
   """
   A policy's history: its draft, if it has one, and its published versions,
-  newest first.
+  newest first. Null, with the error not_found or deleted, as policy
+  answers.
   """
   policyVersions(
     """
     A record id or a base id of the policy.
     """
     id: ID!
-  ): PolicyVersions!
+  ): PolicyVersions
 
   """
   The policies the caller may see, newest first: those published in the
@@ -3839,14 +4036,9 @@ extend type Mutation {
   """
   updatePolicyDraft(
     """
-    The draft's record id, or the id of a base whose current record is its
-    draft.
+    The draft and the fields to change; absent fields stay as they are.
     """
-    id: ID!
-    """
-    The fields to change; absent fields stay as they are.
-    """
-    input: UpdatePolicyInput!
+    input: UpdatePolicyDraftInput!
   ): SavedPolicy!
 
   """
@@ -3857,14 +4049,10 @@ extend type Mutation {
   """
   publishPolicy(
     """
-    The draft's record id, or the id of a base whose current record is its
-    draft.
+    The draft and the changes to apply to it before publishing it; absent
+    fields stay as they are.
     """
-    id: ID!
-    """
-    Changes to apply to the draft before publishing it; none when absent.
-    """
-    input: UpdatePolicyInput
+    input: PublishPolicyInput!
   ): Policy!
 
   """
@@ -3874,14 +4062,9 @@ extend type Mutation {
   """
   createPolicyDraftFromVersion(
     """
-    The published record's id, or a base id, which means its latest
-    version.
+    The version to copy, and whether to replace an existing draft.
     """
-    id: ID!
-    """
-    Whether to overwrite the policy's existing draft.
-    """
-    replace: Boolean = false
+    input: CreatePolicyDraftFromVersionInput!
   ): Policy!
 
   """
@@ -3890,9 +4073,9 @@ extend type Mutation {
   """
   deletePolicy(
     """
-    A record id or a base id of the policy.
+    The policy to delete.
     """
-    id: ID!
+    input: DeletePolicyInput!
   ): Boolean!
 
   """
@@ -3902,14 +4085,9 @@ extend type Mutation {
   """
   runPolicy(
     """
-    The policy's base id.
+    The policy to run and its data.
     """
-    baseId: ID!
-    """
-    The data to evaluate against: a JSON object. Anything else is an
-    invalid_argument error.
-    """
-    data: JSON!
+    input: RunPolicyInput!
   ): PolicyRunResult!
 
   """
@@ -3919,14 +4097,9 @@ extend type Mutation {
   """
   runPolicyVersion(
     """
-    The record's id.
+    The record to run and its data.
     """
-    policyId: ID!
-    """
-    The data to evaluate against: a JSON object. Anything else is an
-    invalid_argument error.
-    """
-    data: JSON!
+    input: RunPolicyVersionInput!
   ): PolicyRunResult!
 }
 
@@ -4077,9 +4250,49 @@ input CreatePolicyInput {
 }
 
 """
-Changes to a draft. An absent field stays as it is.
+A policy draft and the changes to make to it. An absent field stays as
+it is.
 """
-input UpdatePolicyInput {
+input UpdatePolicyDraftInput {
+  """
+  The draft's record id, or the id of a base whose current record is its
+  draft.
+  """
+  id: ID!
+  """
+  The new name; not blank. Null leaves it as it is.
+  """
+  name: String
+  """
+  The new rule text. Null leaves it as it is.
+  """
+  rule: String
+  """
+  The new description. Null leaves it as it is; the empty string clears
+  it.
+  """
+  description: String
+  """
+  The new JSON Schema (an object). Null removes the schema.
+  """
+  schema: JSON
+  """
+  The new tests, replacing all the stored ones. Null leaves them as they
+  are; an empty list removes them.
+  """
+  tests: [PolicyTestInput!]
+}
+
+"""
+A policy draft to publish, and the changes to make to it first. An absent
+field stays as it is.
+"""
+input PublishPolicyInput {
+  """
+  The draft's record id, or the id of a base whose current record is its
+  draft.
+  """
+  id: ID!
   """
   The new name; not blank. Null leaves it as it is.
   """
@@ -4148,9 +4361,15 @@ type PolicyVersions {
 }
 
 """
-A policy in a list.
+A policy in a list: its base, whatever its records. node finds it again by
+its id, with the permissions of policy.
 """
-type PolicySummary {
+type PolicySummary implements Node {
+  """
+  The policy's (base) id: the same as baseId, so that caches keep one entry
+  per policy.
+  """
+  id: ID!
   """
   The policy's (base) id.
   """
@@ -4220,6 +4439,61 @@ type PolicyEdge {
   """
   node: PolicySummary!
 }
+
+"""
+What createPolicyDraftFromVersion takes.
+"""
+input CreatePolicyDraftFromVersionInput {
+  """
+  The published record's id, or a base id, which means its latest
+  version.
+  """
+  id: ID!
+  """
+  Whether to overwrite the policy's existing draft.
+  """
+  replace: Boolean = false
+}
+
+"""
+What deletePolicy takes.
+"""
+input DeletePolicyInput {
+  """
+  A record id or a base id of the policy.
+  """
+  id: ID!
+}
+
+"""
+What runPolicy takes.
+"""
+input RunPolicyInput {
+  """
+  The policy's base id.
+  """
+  baseId: ID!
+  """
+  The data to evaluate against: a JSON object. Anything else is an
+  invalid_argument error.
+  """
+  data: JSON!
+}
+
+"""
+What runPolicyVersion takes.
+"""
+input RunPolicyVersionInput {
+  """
+  The record's id.
+  """
+  policyId: ID!
+  """
+  The data to evaluate against: a JSON object. Anything else is an
+  invalid_argument error.
+  """
+  data: JSON!
+}
 `, BuiltIn: false},
 	{Name: "../run.graphqls", Input: `extend type Mutation {
   """
@@ -4230,14 +4504,9 @@ type PolicyEdge {
   """
   runRule(
     """
-    The rule text, in the rule language.
+    The rule to run and its data.
     """
-    rule: String!
-    """
-    The data to evaluate against: a JSON object. Anything else is an
-    invalid_argument error.
-    """
-    data: JSON!
+    input: RunRuleInput!
   ): PolicyRunResult!
 }
 
@@ -4381,11 +4650,9 @@ type ComparisonCondition {
   """
   property: PropertyTrace!
   """
-  The comparison: GreaterThanOrEqual, LessThanOrEqual, EqualTo,
-  ExactlyEqualTo, NotEqualTo, LaterThan, EarlierThan, GreaterThan, LessThan,
-  In, NotIn, Contains, IsEmpty, IsNotEmpty, Within, OlderThan or YoungerThan.
+  The comparison.
   """
-  operator: String!
+  operator: ComparisonOperator!
   """
   The right-hand side as written: a literal, or for a right-hand path the
   path as a string.
@@ -4450,10 +4717,9 @@ A value with the name of its type.
 """
 type TypedValue {
   """
-  number, string, boolean, date, duration or list (parse_error and
-  expectation in the trace of a text that does not parse).
+  The value's type.
   """
-  type: String!
+  type: ValueType!
   """
   The value, as JSON.
   """
@@ -4492,6 +4758,141 @@ type PropertyCheck {
   """
   propertyValue: JSON
 }
+
+"""
+What runRule takes.
+"""
+input RunRuleInput {
+  """
+  The rule text, in the rule language.
+  """
+  rule: String!
+  """
+  The data to evaluate against: a JSON object. Anything else is an
+  invalid_argument error.
+  """
+  data: JSON!
+}
+
+"""
+How a comparison condition compares, with the phrases that write it.
+"""
+enum ComparisonOperator {
+  """
+  is greater than or equal to (is at least).
+  """
+  GREATER_THAN_OR_EQUAL
+  """
+  is less than or equal to (is no more than).
+  """
+  LESS_THAN_OR_EQUAL
+  """
+  is equal to (is the same as).
+  """
+  EQUAL_TO
+  """
+  is exactly equal to: as EQUAL_TO, but texts compare case-sensitively.
+  """
+  EXACTLY_EQUAL_TO
+  """
+  is not equal to (is not the same as).
+  """
+  NOT_EQUAL_TO
+  """
+  is later than: a later date.
+  """
+  LATER_THAN
+  """
+  is earlier than: an earlier date.
+  """
+  EARLIER_THAN
+  """
+  is greater than.
+  """
+  GREATER_THAN
+  """
+  is less than.
+  """
+  LESS_THAN
+  """
+  is in: one of a list.
+  """
+  IN
+  """
+  is not in: none of a list.
+  """
+  NOT_IN
+  """
+  contains: a text contains a word or phrase, or a list an item.
+  """
+  CONTAINS
+  """
+  is empty.
+  """
+  IS_EMPTY
+  """
+  is not empty.
+  """
+  IS_NOT_EMPTY
+  """
+  is within: a date no further than a duration from today, before or after.
+  """
+  WITHIN
+  """
+  is older than: a date more than a duration before today.
+  """
+  OLDER_THAN
+  """
+  is younger than: a date less than a duration before today.
+  """
+  YOUNGER_THAN
+}
+
+"""
+The type of a value in a trace.
+"""
+enum ValueType {
+  """
+  A number.
+  """
+  NUMBER
+  """
+  A text.
+  """
+  STRING
+  """
+  true or false.
+  """
+  BOOLEAN
+  """
+  A date.
+  """
+  DATE
+  """
+  A duration, such as 3 days.
+  """
+  DURATION
+  """
+  A list of values.
+  """
+  LIST
+  """
+  A data value that is null (in emptiness checks).
+  """
+  NULL
+  """
+  A data value that is an object (in emptiness checks).
+  """
+  OBJECT
+  """
+  In the trace of a text that does not parse: the error.
+  """
+  PARSE_ERROR
+  """
+  In the trace of a text that does not parse: what was expected.
+  """
+  EXPECTATION
+}
 `, BuiltIn: false},
 	{Name: "../schema.graphqls", Input: `# The root types, the scalars and the page info every part of the schema
 # shares. Each area of the API extends Query and Mutation in its own file.
@@ -4521,13 +4922,24 @@ request, in the caller's organization, with the caller's permissions.
 type Mutation
 
 """
-Where a page of a connection ends.
+Where a page of a connection starts and ends, in the Relay shape. Pages go
+forward only (first and after), so hasPreviousPage tells only whether the
+page was asked for after a cursor.
 """
 type PageInfo {
   """
   Whether more items follow this page.
   """
   hasNextPage: Boolean!
+  """
+  Whether the page starts after a cursor (after was given), so that items
+  came before it. Always false for a first page.
+  """
+  hasPreviousPage: Boolean!
+  """
+  The cursor of the page's first item; null when the page is empty.
+  """
+  startCursor: String
   """
   The cursor of the page's last item, to pass as after for the next page;
   null when the page is empty.
@@ -4957,6 +5369,8 @@ func (ec *executionContext) childFields_FlowRunResult(ctx context.Context, field
 
 func (ec *executionContext) childFields_FlowSummary(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
+	case "id":
+		return ec.fieldContext_FlowSummary_id(ctx, field)
 	case "baseId":
 		return ec.fieldContext_FlowSummary_baseId(ctx, field)
 	case "name":
@@ -5187,6 +5601,10 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 	switch field.Name {
 	case "hasNextPage":
 		return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
+	case "hasPreviousPage":
+		return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+	case "startCursor":
+		return ec.fieldContext_PageInfo_startCursor(ctx, field)
 	case "endCursor":
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
@@ -5275,6 +5693,8 @@ func (ec *executionContext) childFields_PolicyRunResult(ctx context.Context, fie
 
 func (ec *executionContext) childFields_PolicySummary(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
+	case "id":
+		return ec.fieldContext_PolicySummary_id(ctx, field)
 	case "baseId":
 		return ec.fieldContext_PolicySummary_baseId(ctx, field)
 	case "name":
@@ -5606,30 +6026,14 @@ func (ec *executionContext) field_Group_policies_args(ctx context.Context, rawAr
 func (ec *executionContext) field_Mutation_addGroupMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.AddGroupMemberInput, error) {
+			return ec.unmarshalNAddGroupMemberInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAddGroupMemberInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["groupId"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "kind",
-		func(ctx context.Context, v any) (authz.Kind, error) {
-			return ec.unmarshalNGroupMemberKind2githubᚗcomᚋverdictᚋverdictᚋauthzᚐKind(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["kind"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "baseId",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["baseId"] = arg2
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -5650,44 +6054,28 @@ func (ec *executionContext) field_Mutation_addMember_args(ctx context.Context, r
 func (ec *executionContext) field_Mutation_changeMemberRole_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ChangeMemberRoleInput, error) {
+			return ec.unmarshalNChangeMemberRoleInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐChangeMemberRoleInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["userId"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "role",
-		func(ctx context.Context, v any) (authz.Role, error) {
-			return ec.unmarshalNRole2githubᚗcomᚋverdictᚋverdictᚋauthzᚐRole(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["role"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_createFlowDraftFromVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateFlowDraftFromVersionInput, error) {
+			return ec.unmarshalNCreateFlowDraftFromVersionInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐCreateFlowDraftFromVersionInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["id"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "replace",
-		func(ctx context.Context, v any) (*bool, error) {
-			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["replace"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -5736,22 +6124,14 @@ func (ec *executionContext) field_Mutation_createKey_args(ctx context.Context, r
 func (ec *executionContext) field_Mutation_createPolicyDraftFromVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreatePolicyDraftFromVersionInput, error) {
+			return ec.unmarshalNCreatePolicyDraftFromVersionInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐCreatePolicyDraftFromVersionInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["id"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "replace",
-		func(ctx context.Context, v any) (*bool, error) {
-			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["replace"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -5772,334 +6152,238 @@ func (ec *executionContext) field_Mutation_createPolicy_args(ctx context.Context
 func (ec *executionContext) field_Mutation_deleteFlow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DeleteFlowInput, error) {
+			return ec.unmarshalNDeleteFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐDeleteFlowInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["id"] = arg0
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_deleteGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DeleteGroupInput, error) {
+			return ec.unmarshalNDeleteGroupInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐDeleteGroupInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["id"] = arg0
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_deletePolicy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DeletePolicyInput, error) {
+			return ec.unmarshalNDeletePolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐDeletePolicyInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["id"] = arg0
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_publishFlow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateFlowInput, error) {
+			return ec.unmarshalNPublishFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdateFlowInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["id"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (*model.UpdateFlowInput, error) {
-			return ec.unmarshalOUpdateFlowInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdateFlowInput(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["input"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_publishPolicy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdatePolicyInput, error) {
+			return ec.unmarshalNPublishPolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdatePolicyInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["id"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (*model.UpdatePolicyInput, error) {
-			return ec.unmarshalOUpdatePolicyInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdatePolicyInput(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["input"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_removeGroupMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RemoveGroupMemberInput, error) {
+			return ec.unmarshalNRemoveGroupMemberInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRemoveGroupMemberInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["groupId"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "memberId",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["memberId"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_removeMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RemoveMemberInput, error) {
+			return ec.unmarshalNRemoveMemberInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRemoveMemberInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["userId"] = arg0
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_revokeKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RevokeKeyInput, error) {
+			return ec.unmarshalNRevokeKeyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRevokeKeyInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["id"] = arg0
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_runFlowVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "flowId",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RunFlowVersionInput, error) {
+			return ec.unmarshalNRunFlowVersionInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunFlowVersionInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["flowId"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "data",
-		func(ctx context.Context, v any) (any, error) {
-			return ec.unmarshalNJSON2interface(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["data"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_runFlow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "baseId",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RunFlowInput, error) {
+			return ec.unmarshalNRunFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunFlowInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["baseId"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "data",
-		func(ctx context.Context, v any) (any, error) {
-			return ec.unmarshalNJSON2interface(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["data"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_runPolicyVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "policyId",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RunPolicyVersionInput, error) {
+			return ec.unmarshalNRunPolicyVersionInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunPolicyVersionInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["policyId"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "data",
-		func(ctx context.Context, v any) (any, error) {
-			return ec.unmarshalNJSON2interface(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["data"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_runPolicy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "baseId",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RunPolicyInput, error) {
+			return ec.unmarshalNRunPolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunPolicyInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["baseId"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "data",
-		func(ctx context.Context, v any) (any, error) {
-			return ec.unmarshalNJSON2interface(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["data"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_runRule_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "rule",
-		func(ctx context.Context, v any) (string, error) {
-			return ec.unmarshalNString2string(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RunRuleInput, error) {
+			return ec.unmarshalNRunRuleInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunRuleInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["rule"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "data",
-		func(ctx context.Context, v any) (any, error) {
-			return ec.unmarshalNJSON2interface(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["data"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_testFlow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "definition",
-		func(ctx context.Context, v any) (any, error) {
-			return ec.unmarshalNJSON2interface(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.TestFlowInput, error) {
+			return ec.unmarshalNTestFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐTestFlowInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["definition"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "data",
-		func(ctx context.Context, v any) (any, error) {
-			return ec.unmarshalNJSON2interface(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["data"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_updateFlowDraft_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["id"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateFlowInput, error) {
-			return ec.unmarshalNUpdateFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdateFlowInput(ctx, v)
+			return ec.unmarshalNUpdateFlowDraftInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdateFlowInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["input"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_updateGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateGroupInput, error) {
+			return ec.unmarshalNUpdateGroupInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdateGroupInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["id"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.GroupChanges, error) {
-			return ec.unmarshalNUpdateGroupInput2githubᚗcomᚋverdictᚋverdictᚋserviceᚐGroupChanges(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["input"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_updatePolicyDraft_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["id"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdatePolicyInput, error) {
-			return ec.unmarshalNUpdatePolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdatePolicyInput(ctx, v)
+			return ec.unmarshalNUpdatePolicyDraftInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdatePolicyInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["input"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -7287,14 +7571,14 @@ func (ec *executionContext) _ComparisonCondition_operator(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+			return ec.marshalNComparisonOperator2string(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_ComparisonCondition_operator(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ComparisonCondition", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("ComparisonCondition", field, false, false, errors.New("field of type ComparisonOperator does not have child fields"))
 }
 
 func (ec *executionContext) _ComparisonCondition_value(ctx context.Context, field graphql.CollectedField, obj *model.ComparisonCondition) (ret graphql.Marshaler) {
@@ -7944,7 +8228,7 @@ func (ec *executionContext) fieldContext_Flow_revision(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Flow", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _FlowConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Summary]) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[model.FlowSummary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7956,7 +8240,7 @@ func (ec *executionContext) _FlowConnection_edges(ctx context.Context, field gra
 			return obj.Edges, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.Edge[service.Summary]) graphql.Marshaler {
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Edge[model.FlowSummary]) graphql.Marshaler {
 			return ec.marshalNFlowEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
@@ -7976,7 +8260,7 @@ func (ec *executionContext) fieldContext_FlowConnection_edges(_ context.Context,
 	return fc, nil
 }
 
-func (ec *executionContext) _FlowConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Summary]) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[model.FlowSummary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8008,7 +8292,7 @@ func (ec *executionContext) fieldContext_FlowConnection_pageInfo(_ context.Conte
 	return fc, nil
 }
 
-func (ec *executionContext) _FlowConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Summary]) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[model.FlowSummary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8031,7 +8315,7 @@ func (ec *executionContext) fieldContext_FlowConnection_totalCount(_ context.Con
 	return graphql.NewScalarFieldContext("FlowConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _FlowEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[service.Summary]) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[model.FlowSummary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8054,7 +8338,7 @@ func (ec *executionContext) fieldContext_FlowEdge_cursor(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("FlowEdge", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _FlowEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[service.Summary]) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[model.FlowSummary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8066,8 +8350,8 @@ func (ec *executionContext) _FlowEdge_node(ctx context.Context, field graphql.Co
 			return obj.Node, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v service.Summary) graphql.Marshaler {
-			return ec.marshalNFlowSummary2githubᚗcomᚋverdictᚋverdictᚋserviceᚐSummary(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.FlowSummary) graphql.Marshaler {
+			return ec.marshalNFlowSummary2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowSummary(ctx, selections, v)
 		},
 		true,
 		true,
@@ -8302,7 +8586,30 @@ func (ec *executionContext) fieldContext_FlowRunResult_raw(_ context.Context, fi
 	return graphql.NewScalarFieldContext("FlowRunResult", field, true, false, errors.New("field of type JSON does not have child fields"))
 }
 
-func (ec *executionContext) _FlowSummary_baseId(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowSummary_id(ctx context.Context, field graphql.CollectedField, obj *model.FlowSummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowSummary_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowSummary_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowSummary", field, true, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _FlowSummary_baseId(ctx context.Context, field graphql.CollectedField, obj *model.FlowSummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8325,7 +8632,7 @@ func (ec *executionContext) fieldContext_FlowSummary_baseId(_ context.Context, f
 	return graphql.NewScalarFieldContext("FlowSummary", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _FlowSummary_name(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowSummary_name(ctx context.Context, field graphql.CollectedField, obj *model.FlowSummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8348,7 +8655,7 @@ func (ec *executionContext) fieldContext_FlowSummary_name(_ context.Context, fie
 	return graphql.NewScalarFieldContext("FlowSummary", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _FlowSummary_owner(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowSummary_owner(ctx context.Context, field graphql.CollectedField, obj *model.FlowSummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8380,7 +8687,7 @@ func (ec *executionContext) fieldContext_FlowSummary_owner(_ context.Context, fi
 	return fc, nil
 }
 
-func (ec *executionContext) _FlowSummary_latestVersion(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowSummary_latestVersion(ctx context.Context, field graphql.CollectedField, obj *model.FlowSummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8403,7 +8710,7 @@ func (ec *executionContext) fieldContext_FlowSummary_latestVersion(_ context.Con
 	return graphql.NewScalarFieldContext("FlowSummary", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _FlowSummary_latestVersionId(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowSummary_latestVersionId(ctx context.Context, field graphql.CollectedField, obj *model.FlowSummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8426,7 +8733,7 @@ func (ec *executionContext) fieldContext_FlowSummary_latestVersionId(_ context.C
 	return graphql.NewScalarFieldContext("FlowSummary", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _FlowSummary_draftId(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowSummary_draftId(ctx context.Context, field graphql.CollectedField, obj *model.FlowSummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8449,7 +8756,7 @@ func (ec *executionContext) fieldContext_FlowSummary_draftId(_ context.Context, 
 	return graphql.NewScalarFieldContext("FlowSummary", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _FlowSummary_hasDraft(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowSummary_hasDraft(ctx context.Context, field graphql.CollectedField, obj *model.FlowSummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8472,7 +8779,7 @@ func (ec *executionContext) fieldContext_FlowSummary_hasDraft(_ context.Context,
 	return graphql.NewScalarFieldContext("FlowSummary", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _FlowSummary_updatedAt(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowSummary_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.FlowSummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8825,7 +9132,7 @@ func (ec *executionContext) _Group_policies(ctx context.Context, field graphql.C
 			return ec.Resolvers.Group().Policies(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[service.Summary]) graphql.Marshaler {
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[model.PolicySummary]) graphql.Marshaler {
 			return ec.marshalNPolicyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
@@ -8869,7 +9176,7 @@ func (ec *executionContext) _Group_flows(ctx context.Context, field graphql.Coll
 			return ec.Resolvers.Group().Flows(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[service.Summary]) graphql.Marshaler {
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[model.FlowSummary]) graphql.Marshaler {
 			return ec.marshalNFlowConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
@@ -9454,7 +9761,7 @@ func (ec *executionContext) _Mutation_changeMemberRole(ctx context.Context, fiel
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().ChangeMemberRole(ctx, fc.Args["userId"].(uuid.UUID), fc.Args["role"].(authz.Role))
+			return ec.Resolvers.Mutation().ChangeMemberRole(ctx, fc.Args["input"].(model.ChangeMemberRoleInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Member) graphql.Marshaler {
@@ -9498,7 +9805,7 @@ func (ec *executionContext) _Mutation_removeMember(ctx context.Context, field gr
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RemoveMember(ctx, fc.Args["userId"].(uuid.UUID))
+			return ec.Resolvers.Mutation().RemoveMember(ctx, fc.Args["input"].(model.RemoveMemberInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
@@ -9586,7 +9893,7 @@ func (ec *executionContext) _Mutation_revokeKey(ctx context.Context, field graph
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RevokeKey(ctx, fc.Args["id"].(uuid.UUID))
+			return ec.Resolvers.Mutation().RevokeKey(ctx, fc.Args["input"].(model.RevokeKeyInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
@@ -9674,7 +9981,7 @@ func (ec *executionContext) _Mutation_updateFlowDraft(ctx context.Context, field
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateFlowDraft(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.UpdateFlowInput))
+			return ec.Resolvers.Mutation().UpdateFlowDraft(ctx, fc.Args["input"].(model.UpdateFlowInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.SavedFlow) graphql.Marshaler {
@@ -9718,7 +10025,7 @@ func (ec *executionContext) _Mutation_publishFlow(ctx context.Context, field gra
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().PublishFlow(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(*model.UpdateFlowInput))
+			return ec.Resolvers.Mutation().PublishFlow(ctx, fc.Args["input"].(model.UpdateFlowInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Flow) graphql.Marshaler {
@@ -9762,7 +10069,7 @@ func (ec *executionContext) _Mutation_createFlowDraftFromVersion(ctx context.Con
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateFlowDraftFromVersion(ctx, fc.Args["id"].(uuid.UUID), fc.Args["replace"].(*bool))
+			return ec.Resolvers.Mutation().CreateFlowDraftFromVersion(ctx, fc.Args["input"].(model.CreateFlowDraftFromVersionInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Flow) graphql.Marshaler {
@@ -9806,7 +10113,7 @@ func (ec *executionContext) _Mutation_deleteFlow(ctx context.Context, field grap
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DeleteFlow(ctx, fc.Args["id"].(uuid.UUID))
+			return ec.Resolvers.Mutation().DeleteFlow(ctx, fc.Args["input"].(model.DeleteFlowInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
@@ -9850,13 +10157,7 @@ func (ec *executionContext) _Mutation_runFlow(ctx context.Context, field graphql
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RunFlow(ctx, fc.Args["baseId"].(uuid.UUID),
-				func() any {
-					if fc.Args["data"] == nil {
-						return nil
-					}
-					return fc.Args["data"].(any)
-				}())
+			return ec.Resolvers.Mutation().RunFlow(ctx, fc.Args["input"].(model.RunFlowInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.FlowRunResult) graphql.Marshaler {
@@ -9900,13 +10201,7 @@ func (ec *executionContext) _Mutation_runFlowVersion(ctx context.Context, field 
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RunFlowVersion(ctx, fc.Args["flowId"].(uuid.UUID),
-				func() any {
-					if fc.Args["data"] == nil {
-						return nil
-					}
-					return fc.Args["data"].(any)
-				}())
+			return ec.Resolvers.Mutation().RunFlowVersion(ctx, fc.Args["input"].(model.RunFlowVersionInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.FlowRunResult) graphql.Marshaler {
@@ -9950,19 +10245,7 @@ func (ec *executionContext) _Mutation_testFlow(ctx context.Context, field graphq
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().TestFlow(ctx,
-				func() any {
-					if fc.Args["definition"] == nil {
-						return nil
-					}
-					return fc.Args["definition"].(any)
-				}(),
-				func() any {
-					if fc.Args["data"] == nil {
-						return nil
-					}
-					return fc.Args["data"].(any)
-				}())
+			return ec.Resolvers.Mutation().TestFlow(ctx, fc.Args["input"].(model.TestFlowInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.FlowRunResult) graphql.Marshaler {
@@ -10050,7 +10333,7 @@ func (ec *executionContext) _Mutation_updateGroup(ctx context.Context, field gra
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateGroup(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(service.GroupChanges))
+			return ec.Resolvers.Mutation().UpdateGroup(ctx, fc.Args["input"].(model.UpdateGroupInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Group) graphql.Marshaler {
@@ -10094,7 +10377,7 @@ func (ec *executionContext) _Mutation_deleteGroup(ctx context.Context, field gra
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DeleteGroup(ctx, fc.Args["id"].(uuid.UUID))
+			return ec.Resolvers.Mutation().DeleteGroup(ctx, fc.Args["input"].(model.DeleteGroupInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
@@ -10138,7 +10421,7 @@ func (ec *executionContext) _Mutation_addGroupMember(ctx context.Context, field 
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().AddGroupMember(ctx, fc.Args["groupId"].(uuid.UUID), fc.Args["kind"].(authz.Kind), fc.Args["baseId"].(uuid.UUID))
+			return ec.Resolvers.Mutation().AddGroupMember(ctx, fc.Args["input"].(model.AddGroupMemberInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.GroupMember) graphql.Marshaler {
@@ -10182,7 +10465,7 @@ func (ec *executionContext) _Mutation_removeGroupMember(ctx context.Context, fie
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RemoveGroupMember(ctx, fc.Args["groupId"].(uuid.UUID), fc.Args["memberId"].(uuid.UUID))
+			return ec.Resolvers.Mutation().RemoveGroupMember(ctx, fc.Args["input"].(model.RemoveGroupMemberInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
@@ -10270,7 +10553,7 @@ func (ec *executionContext) _Mutation_updatePolicyDraft(ctx context.Context, fie
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdatePolicyDraft(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.UpdatePolicyInput))
+			return ec.Resolvers.Mutation().UpdatePolicyDraft(ctx, fc.Args["input"].(model.UpdatePolicyInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.SavedPolicy) graphql.Marshaler {
@@ -10314,7 +10597,7 @@ func (ec *executionContext) _Mutation_publishPolicy(ctx context.Context, field g
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().PublishPolicy(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(*model.UpdatePolicyInput))
+			return ec.Resolvers.Mutation().PublishPolicy(ctx, fc.Args["input"].(model.UpdatePolicyInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Policy) graphql.Marshaler {
@@ -10358,7 +10641,7 @@ func (ec *executionContext) _Mutation_createPolicyDraftFromVersion(ctx context.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreatePolicyDraftFromVersion(ctx, fc.Args["id"].(uuid.UUID), fc.Args["replace"].(*bool))
+			return ec.Resolvers.Mutation().CreatePolicyDraftFromVersion(ctx, fc.Args["input"].(model.CreatePolicyDraftFromVersionInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Policy) graphql.Marshaler {
@@ -10402,7 +10685,7 @@ func (ec *executionContext) _Mutation_deletePolicy(ctx context.Context, field gr
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DeletePolicy(ctx, fc.Args["id"].(uuid.UUID))
+			return ec.Resolvers.Mutation().DeletePolicy(ctx, fc.Args["input"].(model.DeletePolicyInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
@@ -10446,13 +10729,7 @@ func (ec *executionContext) _Mutation_runPolicy(ctx context.Context, field graph
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RunPolicy(ctx, fc.Args["baseId"].(uuid.UUID),
-				func() any {
-					if fc.Args["data"] == nil {
-						return nil
-					}
-					return fc.Args["data"].(any)
-				}())
+			return ec.Resolvers.Mutation().RunPolicy(ctx, fc.Args["input"].(model.RunPolicyInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.PolicyRunResult) graphql.Marshaler {
@@ -10496,13 +10773,7 @@ func (ec *executionContext) _Mutation_runPolicyVersion(ctx context.Context, fiel
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RunPolicyVersion(ctx, fc.Args["policyId"].(uuid.UUID),
-				func() any {
-					if fc.Args["data"] == nil {
-						return nil
-					}
-					return fc.Args["data"].(any)
-				}())
+			return ec.Resolvers.Mutation().RunPolicyVersion(ctx, fc.Args["input"].(model.RunPolicyVersionInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.PolicyRunResult) graphql.Marshaler {
@@ -10546,13 +10817,7 @@ func (ec *executionContext) _Mutation_runRule(ctx context.Context, field graphql
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RunRule(ctx, fc.Args["rule"].(string),
-				func() any {
-					if fc.Args["data"] == nil {
-						return nil
-					}
-					return fc.Args["data"].(any)
-				}())
+			return ec.Resolvers.Mutation().RunRule(ctx, fc.Args["input"].(model.RunRuleInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.PolicyRunResult) graphql.Marshaler {
@@ -11119,6 +11384,52 @@ func (ec *executionContext) fieldContext_PageInfo_hasNextPage(_ context.Context,
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasPreviousPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_hasPreviousPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_startCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_startCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11505,7 +11816,7 @@ func (ec *executionContext) fieldContext_Policy_revision(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Policy", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _PolicyConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Summary]) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicyConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[model.PolicySummary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11517,7 +11828,7 @@ func (ec *executionContext) _PolicyConnection_edges(ctx context.Context, field g
 			return obj.Edges, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.Edge[service.Summary]) graphql.Marshaler {
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Edge[model.PolicySummary]) graphql.Marshaler {
 			return ec.marshalNPolicyEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
@@ -11537,7 +11848,7 @@ func (ec *executionContext) fieldContext_PolicyConnection_edges(_ context.Contex
 	return fc, nil
 }
 
-func (ec *executionContext) _PolicyConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Summary]) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicyConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[model.PolicySummary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11569,7 +11880,7 @@ func (ec *executionContext) fieldContext_PolicyConnection_pageInfo(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _PolicyConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Summary]) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicyConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[model.PolicySummary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11592,7 +11903,7 @@ func (ec *executionContext) fieldContext_PolicyConnection_totalCount(_ context.C
 	return graphql.NewScalarFieldContext("PolicyConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _PolicyEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[service.Summary]) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicyEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[model.PolicySummary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11615,7 +11926,7 @@ func (ec *executionContext) fieldContext_PolicyEdge_cursor(_ context.Context, fi
 	return graphql.NewScalarFieldContext("PolicyEdge", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _PolicyEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[service.Summary]) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicyEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[model.PolicySummary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11627,8 +11938,8 @@ func (ec *executionContext) _PolicyEdge_node(ctx context.Context, field graphql.
 			return obj.Node, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v service.Summary) graphql.Marshaler {
-			return ec.marshalNPolicySummary2githubᚗcomᚋverdictᚋverdictᚋserviceᚐSummary(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.PolicySummary) graphql.Marshaler {
+			return ec.marshalNPolicySummary2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicySummary(ctx, selections, v)
 		},
 		true,
 		true,
@@ -11849,7 +12160,30 @@ func (ec *executionContext) fieldContext_PolicyRunResult_raw(_ context.Context, 
 	return graphql.NewScalarFieldContext("PolicyRunResult", field, true, false, errors.New("field of type JSON does not have child fields"))
 }
 
-func (ec *executionContext) _PolicySummary_baseId(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicySummary_id(ctx context.Context, field graphql.CollectedField, obj *model.PolicySummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicySummary_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicySummary_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicySummary", field, true, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PolicySummary_baseId(ctx context.Context, field graphql.CollectedField, obj *model.PolicySummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11872,7 +12206,7 @@ func (ec *executionContext) fieldContext_PolicySummary_baseId(_ context.Context,
 	return graphql.NewScalarFieldContext("PolicySummary", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _PolicySummary_name(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicySummary_name(ctx context.Context, field graphql.CollectedField, obj *model.PolicySummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11895,7 +12229,7 @@ func (ec *executionContext) fieldContext_PolicySummary_name(_ context.Context, f
 	return graphql.NewScalarFieldContext("PolicySummary", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _PolicySummary_owner(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicySummary_owner(ctx context.Context, field graphql.CollectedField, obj *model.PolicySummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11927,7 +12261,7 @@ func (ec *executionContext) fieldContext_PolicySummary_owner(_ context.Context, 
 	return fc, nil
 }
 
-func (ec *executionContext) _PolicySummary_latestVersion(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicySummary_latestVersion(ctx context.Context, field graphql.CollectedField, obj *model.PolicySummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11950,7 +12284,7 @@ func (ec *executionContext) fieldContext_PolicySummary_latestVersion(_ context.C
 	return graphql.NewScalarFieldContext("PolicySummary", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _PolicySummary_latestVersionId(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicySummary_latestVersionId(ctx context.Context, field graphql.CollectedField, obj *model.PolicySummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11973,7 +12307,7 @@ func (ec *executionContext) fieldContext_PolicySummary_latestVersionId(_ context
 	return graphql.NewScalarFieldContext("PolicySummary", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _PolicySummary_draftId(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicySummary_draftId(ctx context.Context, field graphql.CollectedField, obj *model.PolicySummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11996,7 +12330,7 @@ func (ec *executionContext) fieldContext_PolicySummary_draftId(_ context.Context
 	return graphql.NewScalarFieldContext("PolicySummary", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _PolicySummary_hasDraft(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicySummary_hasDraft(ctx context.Context, field graphql.CollectedField, obj *model.PolicySummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12019,7 +12353,7 @@ func (ec *executionContext) fieldContext_PolicySummary_hasDraft(_ context.Contex
 	return graphql.NewScalarFieldContext("PolicySummary", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _PolicySummary_updatedAt(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicySummary_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.PolicySummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12436,10 +12770,10 @@ func (ec *executionContext) _Query_flow(ctx context.Context, field graphql.Colle
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Flow) graphql.Marshaler {
-			return ec.marshalNFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlow(ctx, selections, v)
+			return ec.marshalOFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlow(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_flow(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -12480,10 +12814,10 @@ func (ec *executionContext) _Query_flowVersions(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.FlowVersions) graphql.Marshaler {
-			return ec.marshalNFlowVersions2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowVersions(ctx, selections, v)
+			return ec.marshalOFlowVersions2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowVersions(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_flowVersions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -12523,7 +12857,7 @@ func (ec *executionContext) _Query_flows(ctx context.Context, field graphql.Coll
 			return ec.Resolvers.Query().Flows(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string), fc.Args["groupId"].(*uuid.UUID))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[service.Summary]) graphql.Marshaler {
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[model.FlowSummary]) graphql.Marshaler {
 			return ec.marshalNFlowConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
@@ -12568,10 +12902,10 @@ func (ec *executionContext) _Query_group(ctx context.Context, field graphql.Coll
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Group) graphql.Marshaler {
-			return ec.marshalNGroup2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐGroup(ctx, selections, v)
+			return ec.marshalOGroup2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐGroup(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_group(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -12700,10 +13034,10 @@ func (ec *executionContext) _Query_policy(ctx context.Context, field graphql.Col
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Policy) graphql.Marshaler {
-			return ec.marshalNPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicy(ctx, selections, v)
+			return ec.marshalOPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicy(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_policy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -12744,10 +13078,10 @@ func (ec *executionContext) _Query_policyVersions(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Versions) graphql.Marshaler {
-			return ec.marshalNPolicyVersions2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐVersions(ctx, selections, v)
+			return ec.marshalOPolicyVersions2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐVersions(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_policyVersions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -12787,7 +13121,7 @@ func (ec *executionContext) _Query_policies(ctx context.Context, field graphql.C
 			return ec.Resolvers.Query().Policies(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string), fc.Args["groupId"].(*uuid.UUID))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[service.Summary]) graphql.Marshaler {
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[model.PolicySummary]) graphql.Marshaler {
 			return ec.marshalNPolicyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
@@ -13338,14 +13672,14 @@ func (ec *executionContext) _TypedValue_type(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+			return ec.marshalNValueType2string(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_TypedValue_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TypedValue", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("TypedValue", field, false, false, errors.New("field of type ValueType does not have child fields"))
 }
 
 func (ec *executionContext) _TypedValue_value(ctx context.Context, field graphql.CollectedField, obj *engine.TypedValue) (ret graphql.Marshaler) {
@@ -14641,6 +14975,50 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputAddGroupMemberInput(ctx context.Context, obj any) (model.AddGroupMemberInput, error) {
+	var it model.AddGroupMemberInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"groupId", "kind", "baseId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "groupId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupID = data
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalNGroupMemberKind2githubᚗcomᚋverdictᚋverdictᚋauthzᚐKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "baseId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("baseId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BaseID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputAddMemberInput(ctx context.Context, obj any) (service.MemberInput, error) {
 	var it service.MemberInput
 	if obj == nil {
@@ -14745,6 +15123,84 @@ func (ec *executionContext) unmarshalInputAuditFilter(ctx context.Context, obj a
 				return it, err
 			}
 			it.Until = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputChangeMemberRoleInput(ctx context.Context, obj any) (model.ChangeMemberRoleInput, error) {
+	var it model.ChangeMemberRoleInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"userId", "role"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "userId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserID = data
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalNRole2githubᚗcomᚋverdictᚋverdictᚋauthzᚐRole(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateFlowDraftFromVersionInput(ctx context.Context, obj any) (model.CreateFlowDraftFromVersionInput, error) {
+	var it model.CreateFlowDraftFromVersionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["replace"]; !present {
+		asMap["replace"] = false
+	}
+
+	fieldsInOrder := [...]string{"id", "replace"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "replace":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("replace"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Replace = data
 		}
 	}
 	return it, nil
@@ -14889,6 +15345,47 @@ func (ec *executionContext) unmarshalInputCreateKeyInput(ctx context.Context, ob
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreatePolicyDraftFromVersionInput(ctx context.Context, obj any) (model.CreatePolicyDraftFromVersionInput, error) {
+	var it model.CreatePolicyDraftFromVersionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["replace"]; !present {
+		asMap["replace"] = false
+	}
+
+	fieldsInOrder := [...]string{"id", "replace"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "replace":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("replace"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Replace = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreatePolicyInput(ctx context.Context, obj any) (model.CreatePolicyInput, error) {
 	var it model.CreatePolicyInput
 	if obj == nil {
@@ -14942,6 +15439,96 @@ func (ec *executionContext) unmarshalInputCreatePolicyInput(ctx context.Context,
 				return it, err
 			}
 			it.Tests = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputDeleteFlowInput(ctx context.Context, obj any) (model.DeleteFlowInput, error) {
+	var it model.DeleteFlowInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputDeleteGroupInput(ctx context.Context, obj any) (model.DeleteGroupInput, error) {
+	var it model.DeleteGroupInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputDeletePolicyInput(ctx context.Context, obj any) (model.DeletePolicyInput, error) {
+	var it model.DeletePolicyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
 		}
 	}
 	return it, nil
@@ -15035,7 +15622,7 @@ func (ec *executionContext) unmarshalInputPolicyTestInput(ctx context.Context, o
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputUpdateFlowInput(ctx context.Context, obj any) (model.UpdateFlowInput, error) {
+func (ec *executionContext) unmarshalInputPublishFlowInput(ctx context.Context, obj any) (model.UpdateFlowInput, error) {
 	var it model.UpdateFlowInput
 	if obj == nil {
 		return it, nil
@@ -15046,13 +15633,20 @@ func (ec *executionContext) unmarshalInputUpdateFlowInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "definition", "description", "tests"}
+	fieldsInOrder := [...]string{"id", "name", "definition", "description", "tests"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
 			continue
 		}
 		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
 		case "name":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -15086,8 +15680,8 @@ func (ec *executionContext) unmarshalInputUpdateFlowInput(ctx context.Context, o
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputUpdateGroupInput(ctx context.Context, obj any) (service.GroupChanges, error) {
-	var it service.GroupChanges
+func (ec *executionContext) unmarshalInputPublishPolicyInput(ctx context.Context, obj any) (model.UpdatePolicyInput, error) {
+	var it model.UpdatePolicyInput
 	if obj == nil {
 		return it, nil
 	}
@@ -15097,13 +15691,462 @@ func (ec *executionContext) unmarshalInputUpdateGroupInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "description"}
+	fieldsInOrder := [...]string{"id", "name", "rule", "description", "schema", "tests"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
 			continue
 		}
 		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "rule":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rule"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Rule = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "schema":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("schema"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Schema = graphql.OmittableOf(data)
+		case "tests":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tests"))
+			data, err := ec.unmarshalOPolicyTestInput2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tests = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRemoveGroupMemberInput(ctx context.Context, obj any) (model.RemoveGroupMemberInput, error) {
+	var it model.RemoveGroupMemberInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"groupId", "memberId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "groupId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupID = data
+		case "memberId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("memberId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MemberID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRemoveMemberInput(ctx context.Context, obj any) (model.RemoveMemberInput, error) {
+	var it model.RemoveMemberInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"userId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "userId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRevokeKeyInput(ctx context.Context, obj any) (model.RevokeKeyInput, error) {
+	var it model.RevokeKeyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRunFlowInput(ctx context.Context, obj any) (model.RunFlowInput, error) {
+	var it model.RunFlowInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"baseId", "data"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "baseId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("baseId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BaseID = data
+		case "data":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("data"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Data = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRunFlowVersionInput(ctx context.Context, obj any) (model.RunFlowVersionInput, error) {
+	var it model.RunFlowVersionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"flowId", "data"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "flowId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowID = data
+		case "data":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("data"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Data = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRunPolicyInput(ctx context.Context, obj any) (model.RunPolicyInput, error) {
+	var it model.RunPolicyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"baseId", "data"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "baseId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("baseId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BaseID = data
+		case "data":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("data"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Data = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRunPolicyVersionInput(ctx context.Context, obj any) (model.RunPolicyVersionInput, error) {
+	var it model.RunPolicyVersionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"policyId", "data"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "policyId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("policyId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PolicyID = data
+		case "data":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("data"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Data = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRunRuleInput(ctx context.Context, obj any) (model.RunRuleInput, error) {
+	var it model.RunRuleInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"rule", "data"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "rule":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rule"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Rule = data
+		case "data":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("data"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Data = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputTestFlowInput(ctx context.Context, obj any) (model.TestFlowInput, error) {
+	var it model.TestFlowInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"definition", "data"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "definition":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("definition"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Definition = data
+		case "data":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("data"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Data = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateFlowDraftInput(ctx context.Context, obj any) (model.UpdateFlowInput, error) {
+	var it model.UpdateFlowInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "name", "definition", "description", "tests"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "definition":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("definition"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Definition = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "tests":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tests"))
+			data, err := ec.unmarshalOFlowTestInput2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowTestInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tests = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateGroupInput(ctx context.Context, obj any) (model.UpdateGroupInput, error) {
+	var it model.UpdateGroupInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "name", "description"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
 		case "name":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -15123,7 +16166,7 @@ func (ec *executionContext) unmarshalInputUpdateGroupInput(ctx context.Context, 
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputUpdatePolicyInput(ctx context.Context, obj any) (model.UpdatePolicyInput, error) {
+func (ec *executionContext) unmarshalInputUpdatePolicyDraftInput(ctx context.Context, obj any) (model.UpdatePolicyInput, error) {
 	var it model.UpdatePolicyInput
 	if obj == nil {
 		return it, nil
@@ -15134,13 +16177,20 @@ func (ec *executionContext) unmarshalInputUpdatePolicyInput(ctx context.Context,
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "rule", "description", "schema", "tests"}
+	fieldsInOrder := [...]string{"id", "name", "rule", "description", "schema", "tests"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
 			continue
 		}
 		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
 		case "name":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -15223,6 +16273,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._User(ctx, sel, obj)
+	case model.PolicySummary:
+		return ec._PolicySummary(ctx, sel, &obj)
+	case *model.PolicySummary:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._PolicySummary(ctx, sel, obj)
 	case service.Policy:
 		return ec._Policy(ctx, sel, &obj)
 	case *service.Policy:
@@ -15258,6 +16315,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Group(ctx, sel, obj)
+	case model.FlowSummary:
+		return ec._FlowSummary(ctx, sel, &obj)
+	case *model.FlowSummary:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._FlowSummary(ctx, sel, obj)
 	case service.Flow:
 		return ec._Flow(ctx, sel, &obj)
 	case *service.Flow:
@@ -16013,7 +17077,7 @@ func (ec *executionContext) _Flow(ctx context.Context, sel ast.SelectionSet, obj
 
 var flowConnectionImplementors = []string{"FlowConnection"}
 
-func (ec *executionContext) _FlowConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[service.Summary]) graphql.Marshaler {
+func (ec *executionContext) _FlowConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[model.FlowSummary]) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, flowConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -16061,7 +17125,7 @@ func (ec *executionContext) _FlowConnection(ctx context.Context, sel ast.Selecti
 
 var flowEdgeImplementors = []string{"FlowEdge"}
 
-func (ec *executionContext) _FlowEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[service.Summary]) graphql.Marshaler {
+func (ec *executionContext) _FlowEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[model.FlowSummary]) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, flowEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -16180,9 +17244,9 @@ func (ec *executionContext) _FlowRunResult(ctx context.Context, sel ast.Selectio
 	return out
 }
 
-var flowSummaryImplementors = []string{"FlowSummary"}
+var flowSummaryImplementors = []string{"FlowSummary", "Node"}
 
-func (ec *executionContext) _FlowSummary(ctx context.Context, sel ast.SelectionSet, obj *service.Summary) graphql.Marshaler {
+func (ec *executionContext) _FlowSummary(ctx context.Context, sel ast.SelectionSet, obj *model.FlowSummary) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, flowSummaryImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -16192,6 +17256,11 @@ func (ec *executionContext) _FlowSummary(ctx context.Context, sel ast.SelectionS
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("FlowSummary")
+		case "id":
+			out.Values[i] = ec._FlowSummary_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "baseId":
 			out.Values[i] = ec._FlowSummary_baseId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -17362,6 +18431,16 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "hasPreviousPage":
+			out.Values[i] = ec._PageInfo_hasPreviousPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startCursor":
+			out.Values[i] = ec._PageInfo_startCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "endCursor":
 			out.Values[i] = ec._PageInfo_endCursor(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -17498,7 +18577,7 @@ func (ec *executionContext) _Policy(ctx context.Context, sel ast.SelectionSet, o
 
 var policyConnectionImplementors = []string{"PolicyConnection"}
 
-func (ec *executionContext) _PolicyConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[service.Summary]) graphql.Marshaler {
+func (ec *executionContext) _PolicyConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[model.PolicySummary]) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, policyConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -17546,7 +18625,7 @@ func (ec *executionContext) _PolicyConnection(ctx context.Context, sel ast.Selec
 
 var policyEdgeImplementors = []string{"PolicyEdge"}
 
-func (ec *executionContext) _PolicyEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[service.Summary]) graphql.Marshaler {
+func (ec *executionContext) _PolicyEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[model.PolicySummary]) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, policyEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -17660,9 +18739,9 @@ func (ec *executionContext) _PolicyRunResult(ctx context.Context, sel ast.Select
 	return out
 }
 
-var policySummaryImplementors = []string{"PolicySummary"}
+var policySummaryImplementors = []string{"PolicySummary", "Node"}
 
-func (ec *executionContext) _PolicySummary(ctx context.Context, sel ast.SelectionSet, obj *service.Summary) graphql.Marshaler {
+func (ec *executionContext) _PolicySummary(ctx context.Context, sel ast.SelectionSet, obj *model.PolicySummary) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, policySummaryImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -17672,6 +18751,11 @@ func (ec *executionContext) _PolicySummary(ctx context.Context, sel ast.Selectio
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("PolicySummary")
+		case "id":
+			out.Values[i] = ec._PolicySummary_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "baseId":
 			out.Values[i] = ec._PolicySummary_baseId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -18044,7 +19128,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_flow(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -18066,7 +19150,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_flowVersions(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -18110,7 +19194,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_group(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -18176,7 +19260,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_policy(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -18198,7 +19282,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_policyVersions(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -19173,6 +20257,11 @@ var (
 	}
 )
 
+func (ec *executionContext) unmarshalNAddGroupMemberInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAddGroupMemberInput(ctx context.Context, v any) (model.AddGroupMemberInput, error) {
+	res, err := ec.unmarshalInputAddGroupMemberInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNAddMemberInput2githubᚗcomᚋverdictᚋverdictᚋserviceᚐMemberInput(ctx context.Context, v any) (service.MemberInput, error) {
 	res, err := ec.unmarshalInputAddMemberInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -19302,6 +20391,69 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) unmarshalNChangeMemberRoleInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐChangeMemberRoleInput(ctx context.Context, v any) (model.ChangeMemberRoleInput, error) {
+	res, err := ec.unmarshalInputChangeMemberRoleInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNComparisonOperator2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNComparisonOperator2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNComparisonOperator2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNComparisonOperator2string[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNComparisonOperator2string = map[string]string{
+		"GREATER_THAN_OR_EQUAL": model.OpGreaterThanOrEqual,
+		"LESS_THAN_OR_EQUAL":    model.OpLessThanOrEqual,
+		"EQUAL_TO":              model.OpEqualTo,
+		"EXACTLY_EQUAL_TO":      model.OpExactlyEqualTo,
+		"NOT_EQUAL_TO":          model.OpNotEqualTo,
+		"LATER_THAN":            model.OpLaterThan,
+		"EARLIER_THAN":          model.OpEarlierThan,
+		"GREATER_THAN":          model.OpGreaterThan,
+		"LESS_THAN":             model.OpLessThan,
+		"IN":                    model.OpIn,
+		"NOT_IN":                model.OpNotIn,
+		"CONTAINS":              model.OpContains,
+		"IS_EMPTY":              model.OpIsEmpty,
+		"IS_NOT_EMPTY":          model.OpIsNotEmpty,
+		"WITHIN":                model.OpWithin,
+		"OLDER_THAN":            model.OpOlderThan,
+		"YOUNGER_THAN":          model.OpYoungerThan,
+	}
+	marshalNComparisonOperator2string = map[string]string{
+		model.OpGreaterThanOrEqual: "GREATER_THAN_OR_EQUAL",
+		model.OpLessThanOrEqual:    "LESS_THAN_OR_EQUAL",
+		model.OpEqualTo:            "EQUAL_TO",
+		model.OpExactlyEqualTo:     "EXACTLY_EQUAL_TO",
+		model.OpNotEqualTo:         "NOT_EQUAL_TO",
+		model.OpLaterThan:          "LATER_THAN",
+		model.OpEarlierThan:        "EARLIER_THAN",
+		model.OpGreaterThan:        "GREATER_THAN",
+		model.OpLessThan:           "LESS_THAN",
+		model.OpIn:                 "IN",
+		model.OpNotIn:              "NOT_IN",
+		model.OpContains:           "CONTAINS",
+		model.OpIsEmpty:            "IS_EMPTY",
+		model.OpIsNotEmpty:         "IS_NOT_EMPTY",
+		model.OpWithin:             "WITHIN",
+		model.OpOlderThan:          "OLDER_THAN",
+		model.OpYoungerThan:        "YOUNGER_THAN",
+	}
+)
+
 func (ec *executionContext) marshalNConditionTrace2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConditionTrace(ctx context.Context, sel ast.SelectionSet, v model.ConditionTrace) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -19328,6 +20480,11 @@ func (ec *executionContext) marshalNConditionTrace2ᚕgithubᚗcomᚋverdictᚋv
 	return ret
 }
 
+func (ec *executionContext) unmarshalNCreateFlowDraftFromVersionInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐCreateFlowDraftFromVersionInput(ctx context.Context, v any) (model.CreateFlowDraftFromVersionInput, error) {
+	res, err := ec.unmarshalInputCreateFlowDraftFromVersionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐCreateFlowInput(ctx context.Context, v any) (model.CreateFlowInput, error) {
 	res, err := ec.unmarshalInputCreateFlowInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -19340,6 +20497,11 @@ func (ec *executionContext) unmarshalNCreateGroupInput2githubᚗcomᚋverdictᚋ
 
 func (ec *executionContext) unmarshalNCreateKeyInput2githubᚗcomᚋverdictᚋverdictᚋserviceᚐKeyRequest(ctx context.Context, v any) (service.KeyRequest, error) {
 	res, err := ec.unmarshalInputCreateKeyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCreatePolicyDraftFromVersionInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐCreatePolicyDraftFromVersionInput(ctx context.Context, v any) (model.CreatePolicyDraftFromVersionInput, error) {
+	res, err := ec.unmarshalInputCreatePolicyDraftFromVersionInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -19360,6 +20522,21 @@ func (ec *executionContext) marshalNCreatedKey2ᚖgithubᚗcomᚋverdictᚋverdi
 		return graphql.Null
 	}
 	return ec._CreatedKey(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNDeleteFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐDeleteFlowInput(ctx context.Context, v any) (model.DeleteFlowInput, error) {
+	res, err := ec.unmarshalInputDeleteFlowInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNDeleteGroupInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐDeleteGroupInput(ctx context.Context, v any) (model.DeleteGroupInput, error) {
+	res, err := ec.unmarshalInputDeleteGroupInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNDeletePolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐDeletePolicyInput(ctx context.Context, v any) (model.DeletePolicyInput, error) {
+	res, err := ec.unmarshalInputDeletePolicyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNExecution2githubᚗcomᚋverdictᚋverdictᚋserviceᚐExecution(ctx context.Context, sel ast.SelectionSet, v service.Execution) graphql.Marshaler {
@@ -19396,11 +20573,11 @@ func (ec *executionContext) marshalNFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋs
 	return ec._Flow(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNFlowConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v model.Connection[service.Summary]) graphql.Marshaler {
+func (ec *executionContext) marshalNFlowConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v model.Connection[model.FlowSummary]) graphql.Marshaler {
 	return ec._FlowConnection(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNFlowConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[service.Summary]) graphql.Marshaler {
+func (ec *executionContext) marshalNFlowConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[model.FlowSummary]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -19410,11 +20587,11 @@ func (ec *executionContext) marshalNFlowConnection2ᚖgithubᚗcomᚋverdictᚋv
 	return ec._FlowConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNFlowEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v model.Edge[service.Summary]) graphql.Marshaler {
+func (ec *executionContext) marshalNFlowEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v model.Edge[model.FlowSummary]) graphql.Marshaler {
 	return ec._FlowEdge(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNFlowEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Edge[service.Summary]) graphql.Marshaler {
+func (ec *executionContext) marshalNFlowEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Edge[model.FlowSummary]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -19444,7 +20621,7 @@ func (ec *executionContext) marshalNFlowRunResult2ᚖgithubᚗcomᚋverdictᚋve
 	return ec._FlowRunResult(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNFlowSummary2githubᚗcomᚋverdictᚋverdictᚋserviceᚐSummary(ctx context.Context, sel ast.SelectionSet, v service.Summary) graphql.Marshaler {
+func (ec *executionContext) marshalNFlowSummary2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowSummary(ctx context.Context, sel ast.SelectionSet, v model.FlowSummary) graphql.Marshaler {
 	return ec._FlowSummary(ctx, sel, &v)
 }
 
@@ -19475,20 +20652,6 @@ func (ec *executionContext) unmarshalNFlowTestInput2ᚖgithubᚗcomᚋverdictᚋ
 
 func (ec *executionContext) marshalNFlowValidation2githubᚗcomᚋverdictᚋverdictᚋflowᚐProblems(ctx context.Context, sel ast.SelectionSet, v flow.Problems) graphql.Marshaler {
 	return ec._FlowValidation(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNFlowVersions2githubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowVersions(ctx context.Context, sel ast.SelectionSet, v service.FlowVersions) graphql.Marshaler {
-	return ec._FlowVersions(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNFlowVersions2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowVersions(ctx context.Context, sel ast.SelectionSet, v *service.FlowVersions) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._FlowVersions(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNGroup2githubᚗcomᚋverdictᚋverdictᚋserviceᚐGroup(ctx context.Context, sel ast.SelectionSet, v service.Group) graphql.Marshaler {
@@ -19877,11 +21040,11 @@ func (ec *executionContext) marshalNPolicy2ᚖgithubᚗcomᚋverdictᚋverdict�
 	return ec._Policy(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNPolicyConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v model.Connection[service.Summary]) graphql.Marshaler {
+func (ec *executionContext) marshalNPolicyConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v model.Connection[model.PolicySummary]) graphql.Marshaler {
 	return ec._PolicyConnection(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNPolicyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[service.Summary]) graphql.Marshaler {
+func (ec *executionContext) marshalNPolicyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[model.PolicySummary]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -19891,11 +21054,11 @@ func (ec *executionContext) marshalNPolicyConnection2ᚖgithubᚗcomᚋverdict�
 	return ec._PolicyConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNPolicyEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v model.Edge[service.Summary]) graphql.Marshaler {
+func (ec *executionContext) marshalNPolicyEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v model.Edge[model.PolicySummary]) graphql.Marshaler {
 	return ec._PolicyEdge(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNPolicyEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Edge[service.Summary]) graphql.Marshaler {
+func (ec *executionContext) marshalNPolicyEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Edge[model.PolicySummary]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -19925,7 +21088,7 @@ func (ec *executionContext) marshalNPolicyRunResult2ᚖgithubᚗcomᚋverdictᚋ
 	return ec._PolicyRunResult(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNPolicySummary2githubᚗcomᚋverdictᚋverdictᚋserviceᚐSummary(ctx context.Context, sel ast.SelectionSet, v service.Summary) graphql.Marshaler {
+func (ec *executionContext) marshalNPolicySummary2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicySummary(ctx context.Context, sel ast.SelectionSet, v model.PolicySummary) graphql.Marshaler {
 	return ec._PolicySummary(ctx, sel, &v)
 }
 
@@ -19954,22 +21117,18 @@ func (ec *executionContext) unmarshalNPolicyTestInput2ᚖgithubᚗcomᚋverdict�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNPolicyVersions2githubᚗcomᚋverdictᚋverdictᚋserviceᚐVersions(ctx context.Context, sel ast.SelectionSet, v service.Versions) graphql.Marshaler {
-	return ec._PolicyVersions(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNPolicyVersions2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐVersions(ctx context.Context, sel ast.SelectionSet, v *service.Versions) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._PolicyVersions(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNPropertyTrace2githubᚗcomᚋverdictᚋverdictᚋengineᚐPropertyTrace(ctx context.Context, sel ast.SelectionSet, v engine.PropertyTrace) graphql.Marshaler {
 	return ec._PropertyTrace(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNPublishFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdateFlowInput(ctx context.Context, v any) (model.UpdateFlowInput, error) {
+	res, err := ec.unmarshalInputPublishFlowInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNPublishPolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdatePolicyInput(ctx context.Context, v any) (model.UpdatePolicyInput, error) {
+	res, err := ec.unmarshalInputPublishPolicyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNRecordStatus2string(ctx context.Context, v any) (string, error) {
@@ -19999,6 +21158,21 @@ var (
 		service.StatusPublished: "PUBLISHED",
 	}
 )
+
+func (ec *executionContext) unmarshalNRemoveGroupMemberInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRemoveGroupMemberInput(ctx context.Context, v any) (model.RemoveGroupMemberInput, error) {
+	res, err := ec.unmarshalInputRemoveGroupMemberInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNRemoveMemberInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRemoveMemberInput(ctx context.Context, v any) (model.RemoveMemberInput, error) {
+	res, err := ec.unmarshalInputRemoveMemberInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNRevokeKeyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRevokeKeyInput(ctx context.Context, v any) (model.RevokeKeyInput, error) {
+	res, err := ec.unmarshalInputRevokeKeyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
 
 func (ec *executionContext) unmarshalNRole2githubᚗcomᚋverdictᚋverdictᚋauthzᚐRole(ctx context.Context, v any) (authz.Role, error) {
 	tmp, err := graphql.UnmarshalString(v)
@@ -20058,6 +21232,31 @@ func (ec *executionContext) marshalNRuleTrace2ᚖgithubᚗcomᚋverdictᚋverdic
 		return graphql.Null
 	}
 	return ec._RuleTrace(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNRunFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunFlowInput(ctx context.Context, v any) (model.RunFlowInput, error) {
+	res, err := ec.unmarshalInputRunFlowInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNRunFlowVersionInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunFlowVersionInput(ctx context.Context, v any) (model.RunFlowVersionInput, error) {
+	res, err := ec.unmarshalInputRunFlowVersionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNRunPolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunPolicyInput(ctx context.Context, v any) (model.RunPolicyInput, error) {
+	res, err := ec.unmarshalInputRunPolicyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNRunPolicyVersionInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunPolicyVersionInput(ctx context.Context, v any) (model.RunPolicyVersionInput, error) {
+	res, err := ec.unmarshalInputRunPolicyVersionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNRunRuleInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunRuleInput(ctx context.Context, v any) (model.RunRuleInput, error) {
+	res, err := ec.unmarshalInputRunRuleInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNSavedFlow2githubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedFlow(ctx context.Context, sel ast.SelectionSet, v service.SavedFlow) graphql.Marshaler {
@@ -20203,6 +21402,11 @@ func (ec *executionContext) marshalNString2ᚖstring(ctx context.Context, sel as
 	return res
 }
 
+func (ec *executionContext) unmarshalNTestFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐTestFlowInput(ctx context.Context, v any) (model.TestFlowInput, error) {
+	res, err := ec.unmarshalInputTestFlowInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
 	res, err := model.UnmarshalTime(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -20233,18 +21437,18 @@ func (ec *executionContext) marshalNTypedValue2githubᚗcomᚋverdictᚋverdict�
 	return ec._TypedValue(ctx, sel, &v)
 }
 
-func (ec *executionContext) unmarshalNUpdateFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdateFlowInput(ctx context.Context, v any) (model.UpdateFlowInput, error) {
-	res, err := ec.unmarshalInputUpdateFlowInput(ctx, v)
+func (ec *executionContext) unmarshalNUpdateFlowDraftInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdateFlowInput(ctx context.Context, v any) (model.UpdateFlowInput, error) {
+	res, err := ec.unmarshalInputUpdateFlowDraftInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNUpdateGroupInput2githubᚗcomᚋverdictᚋverdictᚋserviceᚐGroupChanges(ctx context.Context, v any) (service.GroupChanges, error) {
+func (ec *executionContext) unmarshalNUpdateGroupInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdateGroupInput(ctx context.Context, v any) (model.UpdateGroupInput, error) {
 	res, err := ec.unmarshalInputUpdateGroupInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNUpdatePolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdatePolicyInput(ctx context.Context, v any) (model.UpdatePolicyInput, error) {
-	res, err := ec.unmarshalInputUpdatePolicyInput(ctx, v)
+func (ec *executionContext) unmarshalNUpdatePolicyDraftInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdatePolicyInput(ctx context.Context, v any) (model.UpdatePolicyInput, error) {
+	res, err := ec.unmarshalInputUpdatePolicyDraftInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -20255,6 +21459,50 @@ func (ec *executionContext) marshalNUser2githubᚗcomᚋverdictᚋverdictᚋserv
 func (ec *executionContext) marshalNValidation2githubᚗcomᚋverdictᚋverdictᚋserviceᚐValidation(ctx context.Context, sel ast.SelectionSet, v service.Validation) graphql.Marshaler {
 	return ec._Validation(ctx, sel, &v)
 }
+
+func (ec *executionContext) unmarshalNValueType2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNValueType2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNValueType2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNValueType2string[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNValueType2string = map[string]string{
+		"NUMBER":      model.TypeNumber,
+		"STRING":      model.TypeString,
+		"BOOLEAN":     model.TypeBoolean,
+		"DATE":        model.TypeDate,
+		"DURATION":    model.TypeDuration,
+		"LIST":        model.TypeList,
+		"NULL":        model.TypeNull,
+		"OBJECT":      model.TypeObject,
+		"PARSE_ERROR": model.TypeParseError,
+		"EXPECTATION": model.TypeExpectation,
+	}
+	marshalNValueType2string = map[string]string{
+		model.TypeNumber:      "NUMBER",
+		model.TypeString:      "STRING",
+		model.TypeBoolean:     "BOOLEAN",
+		model.TypeDate:        "DATE",
+		model.TypeDuration:    "DURATION",
+		model.TypeList:        "LIST",
+		model.TypeNull:        "NULL",
+		model.TypeObject:      "OBJECT",
+		model.TypeParseError:  "PARSE_ERROR",
+		model.TypeExpectation: "EXPECTATION",
+	}
+)
 
 func (ec *executionContext) marshalNViewer2githubᚗcomᚋverdictᚋverdictᚋserviceᚐViewer(ctx context.Context, sel ast.SelectionSet, v service.Viewer) graphql.Marshaler {
 	return ec._Viewer(ctx, sel, &v)
@@ -20541,6 +21789,20 @@ func (ec *executionContext) unmarshalOFlowTestInput2ᚕᚖgithubᚗcomᚋverdict
 	return res, nil
 }
 
+func (ec *executionContext) marshalOFlowVersions2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowVersions(ctx context.Context, sel ast.SelectionSet, v *service.FlowVersions) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._FlowVersions(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOGroup2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐGroup(ctx context.Context, sel ast.SelectionSet, v *service.Group) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Group(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx context.Context, v any) (*uuid.UUID, error) {
 	if v == nil {
 		return nil, nil
@@ -20642,6 +21904,13 @@ func (ec *executionContext) unmarshalOPolicyTestInput2ᚕᚖgithubᚗcomᚋverdi
 	return res, nil
 }
 
+func (ec *executionContext) marshalOPolicyVersions2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐVersions(ctx context.Context, sel ast.SelectionSet, v *service.Versions) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PolicyVersions(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOPropertyCheck2ᚖgithubᚗcomᚋverdictᚋverdictᚋengineᚐPropertyCheck(ctx context.Context, sel ast.SelectionSet, v *engine.PropertyCheck) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -20702,22 +21971,6 @@ func (ec *executionContext) marshalOTrace2ᚖgithubᚗcomᚋverdictᚋverdictᚋ
 		return graphql.Null
 	}
 	return ec._Trace(ctx, sel, v)
-}
-
-func (ec *executionContext) unmarshalOUpdateFlowInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdateFlowInput(ctx context.Context, v any) (*model.UpdateFlowInput, error) {
-	if v == nil {
-		return nil, nil
-	}
-	res, err := ec.unmarshalInputUpdateFlowInput(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) unmarshalOUpdatePolicyInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdatePolicyInput(ctx context.Context, v any) (*model.UpdatePolicyInput, error) {
-	if v == nil {
-		return nil, nil
-	}
-	res, err := ec.unmarshalInputUpdatePolicyInput(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOUser2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐUser(ctx context.Context, sel ast.SelectionSet, v *service.User) graphql.Marshaler {
