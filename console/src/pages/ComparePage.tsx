@@ -103,7 +103,10 @@ export default function ComparePage({ baseId, left, right }: { baseId: string; l
   const [error, setError] = useState('');
   useEffect(() => {
     session.api.request(PolicyVersionsDocument, { id: baseId }).then(
-      (r) => setRecords([...(r.policyVersions.draft ? [r.policyVersions.draft] : []), ...r.policyVersions.versions]),
+      (r) =>
+        r.policyVersions
+          ? setRecords([...(r.policyVersions.draft ? [r.policyVersions.draft] : []), ...r.policyVersions.versions])
+          : setError('There is no such policy: it was deleted, or it is not visible to you.'),
       (err) => setError(errorMessage(err)),
     );
   }, [session.api, baseId]);

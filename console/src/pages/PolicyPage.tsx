@@ -62,6 +62,10 @@ export default function PolicyPage({ baseId, recordId = '' }: { baseId: string; 
     if (isNew) return;
     try {
       const r = await api.request(PolicyVersionsDocument, { id: baseId });
+      if (!r.policyVersions) {
+        setLoadError('There is no such policy: it was deleted, or it is not visible to you.');
+        return;
+      }
       setHistory({ draft: r.policyVersions.draft ?? null, versions: r.policyVersions.versions });
     } catch (err) {
       setLoadError(errorMessage(err));
@@ -178,8 +182,8 @@ function Editor({
       }
       const res =
         record && rule === record.rule
-          ? (await api.request(RunPolicyVersionDocument, { policyId: record.id, data })).runPolicyVersion
-          : (await api.request(RunRuleDocument, { rule, data })).runRule;
+          ? (await api.request(RunPolicyVersionDocument, { input: { policyId: record.id, data } })).runPolicyVersion
+          : (await api.request(RunRuleDocument, { input: { rule, data } })).runRule;
       setRun(res);
     });
 
@@ -192,7 +196,7 @@ function Editor({
       const next = [...tests, { name: `Sample ${n}`, data: JSON.parse(sample), expect: run.result }];
       setTests(next);
       if (record) {
-        await api.request(UpdatePolicyDraftDocument, { id: record.id, input: { tests: next } });
+        await api.request(UpdatePolicyDraftDocument, { input: { id: record.id, tests: next } });
         setNotice({ kind: 'ok', text: `Test “Sample ${n}” saved, expecting ${run.result}.` });
         await reload();
       } else {
@@ -209,7 +213,7 @@ function Editor({
         navigate(`policies/${res.createPolicy.policy.baseId}`, { replace: true });
         return;
       }
-      const res = await api.request(UpdatePolicyDraftDocument, { id: record.id, input: { name, rule, tests } });
+      const res = await api.request(UpdatePolicyDraftDocument, { input: { id: record.id, name, rule, tests } });
       dropDraft(storageKey);
       const problems = res.updatePolicyDraft.validation.errors;
       await reload();
@@ -222,11 +226,11 @@ function Editor({
       // Saved first, so that the gate's failures can be run again on exactly
       // the text that was refused.
       if (dirty) {
-        await api.request(UpdatePolicyDraftDocument, { id: record.id, input: { name, rule, tests } });
+        await api.request(UpdatePolicyDraftDocument, { input: { id: record.id, name, rule, tests } });
         dropDraft(storageKey);
       }
       try {
-        const res = await api.request(PublishPolicyDocument, { id: record.id });
+        const res = await api.request(PublishPolicyDocument, { input: { id: record.id } });
         dropDraft(storageKey);
         await reload();
         navigate(`policies/${res.publishPolicy.baseId}?record=${res.publishPolicy.id}`, { replace: true });
@@ -246,7 +250,7 @@ function Editor({
     act(async () => {
       if (!record) return;
       if (hasDraft && !window.confirm('This policy has a draft already. Replace it with this version?')) return;
-      const res = await api.request(CreatePolicyDraftFromVersionDocument, { id: record.id, replace: hasDraft });
+      const res = await api.request(CreatePolicyDraftFromVersionDocument, { input: { id: record.id, replace: hasDraft } });
       await reload();
       navigate(`policies/${res.createPolicyDraftFromVersion.baseId}?record=${res.createPolicyDraftFromVersion.id}`);
     });
@@ -254,7 +258,7 @@ function Editor({
   const onDelete = () =>
     act(async () => {
       if (!record) return;
-      await api.request(DeletePolicyDocument, { id: record.baseId });
+      await api.request(DeletePolicyDocument, { input: { id: record.baseId } });
       records.forEach((r) => dropDraft(r.id));
       navigate('policies');
     });

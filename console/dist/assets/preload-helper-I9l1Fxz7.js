@@ -105,6 +105,7 @@ Error generating stack: `+e.message+`
   revision
 }`,{fragmentName:`SavedFlowFields`}),new l(`
     fragment FlowSummaryFields on FlowSummary {
+  id
   baseId
   name
   owner {
@@ -317,6 +318,7 @@ fragment TraceFields on Trace {
   revision
 }`,{fragmentName:`SavedPolicyFields`}),new l(`
     fragment PolicySummaryFields on PolicySummary {
+  id
   baseId
   name
   owner {
@@ -404,6 +406,8 @@ fragment TraceFields on Trace {
     }
     pageInfo {
       hasNextPage
+      hasPreviousPage
+      startCursor
       endCursor
     }
     totalCount @include(if: $withTotalCount)
@@ -429,6 +433,8 @@ fragment TraceFields on Trace {
     }
     pageInfo {
       hasNextPage
+      hasPreviousPage
+      startCursor
       endCursor
     }
     totalCount @include(if: $withTotalCount)
@@ -463,8 +469,8 @@ fragment TraceFields on Trace {
   role
   createdAt
 }`),new l(`
-    mutation ChangeMemberRole($userId: ID!, $role: Role!) {
-  changeMemberRole(userId: $userId, role: $role) {
+    mutation ChangeMemberRole($input: ChangeMemberRoleInput!) {
+  changeMemberRole(input: $input) {
     ...MemberFields
   }
 }
@@ -478,8 +484,8 @@ fragment TraceFields on Trace {
   role
   createdAt
 }`),new l(`
-    mutation RemoveMember($userId: ID!) {
-  removeMember(userId: $userId)
+    mutation RemoveMember($input: RemoveMemberInput!) {
+  removeMember(input: $input)
 }
     `),new l(`
     mutation CreateKey($input: CreateKeyInput!) {
@@ -504,8 +510,8 @@ fragment TraceFields on Trace {
   expiresAt
   revokedAt
 }`),new l(`
-    mutation RevokeKey($id: ID!) {
-  revokeKey(id: $id)
+    mutation RevokeKey($input: RevokeKeyInput!) {
+  revokeKey(input: $input)
 }
     `),new l(`
     query AuditEvents($first: Int, $after: String, $filter: AuditFilter, $withTotalCount: Boolean = false) {
@@ -518,6 +524,8 @@ fragment TraceFields on Trace {
     }
     pageInfo {
       hasNextPage
+      hasPreviousPage
+      startCursor
       endCursor
     }
     totalCount @include(if: $withTotalCount)
@@ -609,12 +617,15 @@ fragment TraceFields on Trace {
     }
     pageInfo {
       hasNextPage
+      hasPreviousPage
+      startCursor
       endCursor
     }
     totalCount @include(if: $withTotalCount)
   }
 }
     fragment FlowSummaryFields on FlowSummary {
+  id
   baseId
   name
   owner {
@@ -664,8 +675,8 @@ fragment SavedFlowFields on SavedFlow {
     warnings
   }
 }`),new l(`
-    mutation UpdateFlowDraft($id: ID!, $input: UpdateFlowInput!) {
-  updateFlowDraft(id: $id, input: $input) {
+    mutation UpdateFlowDraft($input: UpdateFlowDraftInput!) {
+  updateFlowDraft(input: $input) {
     ...SavedFlowFields
   }
 }
@@ -701,8 +712,8 @@ fragment SavedFlowFields on SavedFlow {
     warnings
   }
 }`),new l(`
-    mutation PublishFlow($id: ID!, $input: UpdateFlowInput) {
-  publishFlow(id: $id, input: $input) {
+    mutation PublishFlow($input: PublishFlowInput!) {
+  publishFlow(input: $input) {
     ...FlowFields
   }
 }
@@ -729,8 +740,8 @@ fragment SavedFlowFields on SavedFlow {
   publishedAt
   revision
 }`),new l(`
-    mutation CreateFlowDraftFromVersion($id: ID!, $replace: Boolean) {
-  createFlowDraftFromVersion(id: $id, replace: $replace) {
+    mutation CreateFlowDraftFromVersion($input: CreateFlowDraftFromVersionInput!) {
+  createFlowDraftFromVersion(input: $input) {
     ...FlowFields
   }
 }
@@ -757,12 +768,12 @@ fragment SavedFlowFields on SavedFlow {
   publishedAt
   revision
 }`),new l(`
-    mutation DeleteFlow($id: ID!) {
-  deleteFlow(id: $id)
+    mutation DeleteFlow($input: DeleteFlowInput!) {
+  deleteFlow(input: $input)
 }
     `),new l(`
-    mutation RunFlow($baseId: ID!, $data: JSON!) {
-  runFlow(baseId: $baseId, data: $data) {
+    mutation RunFlow($input: RunFlowInput!) {
+  runFlow(input: $input) {
     ...FlowRunResultFields
   }
 }
@@ -840,8 +851,8 @@ fragment TraceFields on Trace {
     }
   }
 }`),new l(`
-    mutation RunFlowVersion($flowId: ID!, $data: JSON!) {
-  runFlowVersion(flowId: $flowId, data: $data) {
+    mutation RunFlowVersion($input: RunFlowVersionInput!) {
+  runFlowVersion(input: $input) {
     ...FlowRunResultFields
   }
 }
@@ -919,8 +930,8 @@ fragment TraceFields on Trace {
     }
   }
 }`),new l(`
-    mutation TestFlow($definition: JSON!, $data: JSON!) {
-  testFlow(definition: $definition, data: $data) {
+    mutation TestFlow($input: TestFlowInput!) {
+  testFlow(input: $input) {
     ...FlowRunResultFields
   }
 }
@@ -1022,6 +1033,8 @@ fragment TraceFields on Trace {
       }
       pageInfo {
         hasNextPage
+        hasPreviousPage
+        startCursor
         endCursor
       }
       totalCount @include(if: $withTotalCount)
@@ -1029,6 +1042,7 @@ fragment TraceFields on Trace {
   }
 }
     fragment PolicySummaryFields on PolicySummary {
+  id
   baseId
   name
   owner {
@@ -1053,6 +1067,8 @@ fragment TraceFields on Trace {
       }
       pageInfo {
         hasNextPage
+        hasPreviousPage
+        startCursor
         endCursor
       }
       totalCount @include(if: $withTotalCount)
@@ -1060,6 +1076,7 @@ fragment TraceFields on Trace {
   }
 }
     fragment FlowSummaryFields on FlowSummary {
+  id
   baseId
   name
   owner {
@@ -1082,6 +1099,8 @@ fragment TraceFields on Trace {
     }
     pageInfo {
       hasNextPage
+      hasPreviousPage
+      startCursor
       endCursor
     }
     totalCount @include(if: $withTotalCount)
@@ -1106,8 +1125,8 @@ fragment TraceFields on Trace {
   createdAt
   updatedAt
 }`),new l(`
-    mutation UpdateGroup($id: ID!, $input: UpdateGroupInput!) {
-  updateGroup(id: $id, input: $input) {
+    mutation UpdateGroup($input: UpdateGroupInput!) {
+  updateGroup(input: $input) {
     ...GroupFields
   }
 }
@@ -1118,12 +1137,12 @@ fragment TraceFields on Trace {
   createdAt
   updatedAt
 }`),new l(`
-    mutation DeleteGroup($id: ID!) {
-  deleteGroup(id: $id)
+    mutation DeleteGroup($input: DeleteGroupInput!) {
+  deleteGroup(input: $input)
 }
     `),new l(`
-    mutation AddGroupMember($groupId: ID!, $kind: GroupMemberKind!, $baseId: ID!) {
-  addGroupMember(groupId: $groupId, kind: $kind, baseId: $baseId) {
+    mutation AddGroupMember($input: AddGroupMemberInput!) {
+  addGroupMember(input: $input) {
     ...GroupMemberFields
   }
 }
@@ -1134,8 +1153,8 @@ fragment TraceFields on Trace {
   baseId
   createdAt
 }`),new l(`
-    mutation RemoveGroupMember($groupId: ID!, $memberId: ID!) {
-  removeGroupMember(groupId: $groupId, memberId: $memberId)
+    mutation RemoveGroupMember($input: RemoveGroupMemberInput!) {
+  removeGroupMember(input: $input)
 }
     `),new l(`
     query Node($id: ID!) {
@@ -1166,6 +1185,12 @@ fragment TraceFields on Trace {
       updatedAt
       publishedAt
       revision
+    }
+    ... on PolicySummary {
+      ...PolicySummaryFields
+    }
+    ... on FlowSummary {
+      ...FlowSummaryFields
     }
     ... on Group {
       ...GroupFields
@@ -1226,6 +1251,20 @@ fragment APIKeyFields on APIKey {
   expiresAt
   revokedAt
 }
+fragment FlowSummaryFields on FlowSummary {
+  id
+  baseId
+  name
+  owner {
+    kind
+    id
+  }
+  latestVersion
+  latestVersionId
+  draftId
+  hasDraft
+  updatedAt
+}
 fragment GroupFields on Group {
   id
   name
@@ -1263,6 +1302,20 @@ fragment PolicyFields on Policy {
   updatedAt
   publishedAt
   revision
+}
+fragment PolicySummaryFields on PolicySummary {
+  id
+  baseId
+  name
+  owner {
+    kind
+    id
+  }
+  latestVersion
+  latestVersionId
+  draftId
+  hasDraft
+  updatedAt
 }`),new l(`
     query Policy($id: ID!) {
   policy(id: $id) {
@@ -1338,12 +1391,15 @@ fragment PolicyFields on Policy {
     }
     pageInfo {
       hasNextPage
+      hasPreviousPage
+      startCursor
       endCursor
     }
     totalCount @include(if: $withTotalCount)
   }
 }
     fragment PolicySummaryFields on PolicySummary {
+  id
   baseId
   name
   owner {
@@ -1393,8 +1449,8 @@ fragment SavedPolicyFields on SavedPolicy {
     errors
   }
 }`),h=new l(`
-    mutation UpdatePolicyDraft($id: ID!, $input: UpdatePolicyInput!) {
-  updatePolicyDraft(id: $id, input: $input) {
+    mutation UpdatePolicyDraft($input: UpdatePolicyDraftInput!) {
+  updatePolicyDraft(input: $input) {
     ...SavedPolicyFields
   }
 }
@@ -1430,8 +1486,8 @@ fragment SavedPolicyFields on SavedPolicy {
     errors
   }
 }`),g=new l(`
-    mutation PublishPolicy($id: ID!, $input: UpdatePolicyInput) {
-  publishPolicy(id: $id, input: $input) {
+    mutation PublishPolicy($input: PublishPolicyInput!) {
+  publishPolicy(input: $input) {
     ...PolicyFields
   }
 }
@@ -1459,8 +1515,8 @@ fragment SavedPolicyFields on SavedPolicy {
   publishedAt
   revision
 }`),_=new l(`
-    mutation CreatePolicyDraftFromVersion($id: ID!, $replace: Boolean) {
-  createPolicyDraftFromVersion(id: $id, replace: $replace) {
+    mutation CreatePolicyDraftFromVersion($input: CreatePolicyDraftFromVersionInput!) {
+  createPolicyDraftFromVersion(input: $input) {
     ...PolicyFields
   }
 }
@@ -1488,12 +1544,12 @@ fragment SavedPolicyFields on SavedPolicy {
   publishedAt
   revision
 }`),v=new l(`
-    mutation DeletePolicy($id: ID!) {
-  deletePolicy(id: $id)
+    mutation DeletePolicy($input: DeletePolicyInput!) {
+  deletePolicy(input: $input)
 }
     `);new l(`
-    mutation RunPolicy($baseId: ID!, $data: JSON!) {
-  runPolicy(baseId: $baseId, data: $data) {
+    mutation RunPolicy($input: RunPolicyInput!) {
+  runPolicy(input: $input) {
     ...RunResultFields
   }
 }
@@ -1562,8 +1618,8 @@ fragment TraceFields on Trace {
     }
   }
 }`);var y=new l(`
-    mutation RunPolicyVersion($policyId: ID!, $data: JSON!) {
-  runPolicyVersion(policyId: $policyId, data: $data) {
+    mutation RunPolicyVersion($input: RunPolicyVersionInput!) {
+  runPolicyVersion(input: $input) {
     ...RunResultFields
   }
 }
@@ -1632,8 +1688,8 @@ fragment TraceFields on Trace {
     }
   }
 }`),b=new l(`
-    mutation RunRule($rule: String!, $data: JSON!) {
-  runRule(rule: $rule, data: $data) {
+    mutation RunRule($input: RunRuleInput!) {
+  runRule(input: $input) {
     ...RunResultFields
   }
 }
