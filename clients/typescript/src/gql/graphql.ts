@@ -117,6 +117,15 @@ export type CreatePolicyInput = {
   tests?: Array<PolicyTestInput> | null | undefined;
 };
 
+/** How serious a diagnostic is. */
+export type DiagnosticSeverity =
+  /** The text does not run. */
+  | 'ERROR'
+  /** Worth knowing; nothing is wrong. */
+  | 'INFO'
+  /** The text runs, but most likely not as meant. */
+  | 'WARNING';
+
 /** A stored test to save with a flow draft. */
 export type FlowTestInput = {
   /** The input to run the record on: a JSON object. */
@@ -332,13 +341,22 @@ export type AuditEventsQueryVariables = Exact<{
 
 export type AuditEventsQuery = { auditEvents: { totalCount?: number, edges: Array<{ cursor: string, node: { id: string, at: string, action: AuditAction, kind: AuditKind, baseId: string | null, recordId: string | null, groupId: string | null, details: unknown, actor: { kind: ActorKind, id: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
+export type SourceRangeFieldsFragment = { start: { line: number, column: number }, end: { line: number, column: number } };
+
+export type CheckRuleQueryVariables = Exact<{
+  rule: string;
+}>;
+
+
+export type CheckRuleQuery = { checkRule: { tokens: Array<{ kind: string, range: { start: { line: number, column: number }, end: { line: number, column: number } } }>, diagnostics: Array<{ severity: DiagnosticSeverity, code: string, message: string, suggestions: Array<string>, range: { start: { line: number, column: number }, end: { line: number, column: number } } }> } };
+
 export type FlowFieldsFragment = { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } };
 
 export type SavedFlowFieldsFragment = { flow: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } }, validation: { errors: Array<string>, warnings: Array<string> } };
 
 export type FlowSummaryFieldsFragment = { baseId: string, name: string, latestVersion: number | null, latestVersionId: string | null, draftId: string | null, hasDraft: boolean, updatedAt: string, owner: { kind: OwnerKind, id: string } };
 
-export type FlowRunResultFieldsFragment = { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+export type FlowRunResultFieldsFragment = { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
             | { __typename: 'ComparisonCondition', selector: string, operator: string, result: boolean, property: { path: string, value: unknown }, value: { type: string, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: string, value: unknown }, rightValue: { type: string, value: unknown } } | null }
             | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
           > }> } | null }, execution: { database: string, engine: string, total: string } }> };
@@ -412,7 +430,7 @@ export type RunFlowMutationVariables = Exact<{
 }>;
 
 
-export type RunFlowMutation = { runFlow: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+export type RunFlowMutation = { runFlow: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
               | { __typename: 'ComparisonCondition', selector: string, operator: string, result: boolean, property: { path: string, value: unknown }, value: { type: string, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: string, value: unknown }, rightValue: { type: string, value: unknown } } | null }
               | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
             > }> } | null }, execution: { database: string, engine: string, total: string } }> } };
@@ -423,7 +441,7 @@ export type RunFlowVersionMutationVariables = Exact<{
 }>;
 
 
-export type RunFlowVersionMutation = { runFlowVersion: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+export type RunFlowVersionMutation = { runFlowVersion: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
               | { __typename: 'ComparisonCondition', selector: string, operator: string, result: boolean, property: { path: string, value: unknown }, value: { type: string, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: string, value: unknown }, rightValue: { type: string, value: unknown } } | null }
               | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
             > }> } | null }, execution: { database: string, engine: string, total: string } }> } };
@@ -434,7 +452,7 @@ export type TestFlowMutationVariables = Exact<{
 }>;
 
 
-export type TestFlowMutation = { testFlow: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+export type TestFlowMutation = { testFlow: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
               | { __typename: 'ComparisonCondition', selector: string, operator: string, result: boolean, property: { path: string, value: unknown }, value: { type: string, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: string, value: unknown }, rightValue: { type: string, value: unknown } } | null }
               | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
             > }> } | null }, execution: { database: string, engine: string, total: string } }> } };
@@ -613,7 +631,7 @@ export type RunPolicyMutationVariables = Exact<{
 }>;
 
 
-export type RunPolicyMutation = { runPolicy: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+export type RunPolicyMutation = { runPolicy: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
           | { __typename: 'ComparisonCondition', selector: string, operator: string, result: boolean, property: { path: string, value: unknown }, value: { type: string, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: string, value: unknown }, rightValue: { type: string, value: unknown } } | null }
           | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
         > }> } } };
@@ -624,14 +642,14 @@ export type RunPolicyVersionMutationVariables = Exact<{
 }>;
 
 
-export type RunPolicyVersionMutation = { runPolicyVersion: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+export type RunPolicyVersionMutation = { runPolicyVersion: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
           | { __typename: 'ComparisonCondition', selector: string, operator: string, result: boolean, property: { path: string, value: unknown }, value: { type: string, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: string, value: unknown }, rightValue: { type: string, value: unknown } } | null }
           | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
         > }> } } };
 
 export type TypedValueFieldsFragment = { type: string, value: unknown };
 
-export type RunResultFieldsFragment = { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+export type RunResultFieldsFragment = { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
         | { __typename: 'ComparisonCondition', selector: string, operator: string, result: boolean, property: { path: string, value: unknown }, value: { type: string, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: string, value: unknown }, rightValue: { type: string, value: unknown } } | null }
         | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
       > }> } };
@@ -647,7 +665,7 @@ export type RunRuleMutationVariables = Exact<{
 }>;
 
 
-export type RunRuleMutation = { runRule: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+export type RunRuleMutation = { runRule: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
           | { __typename: 'ComparisonCondition', selector: string, operator: string, result: boolean, property: { path: string, value: unknown }, value: { type: string, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: string, value: unknown }, rightValue: { type: string, value: unknown } } | null }
           | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
         > }> } } };
@@ -719,6 +737,18 @@ export const AuditEventFieldsFragmentDoc = new TypedDocumentString(`
   details
 }
     `, {"fragmentName":"AuditEventFields"}) as unknown as TypedDocumentString<AuditEventFieldsFragment, unknown>;
+export const SourceRangeFieldsFragmentDoc = new TypedDocumentString(`
+    fragment SourceRangeFields on SourceRange {
+  start {
+    line
+    column
+  }
+  end {
+    line
+    column
+  }
+}
+    `, {"fragmentName":"SourceRangeFields"}) as unknown as TypedDocumentString<SourceRangeFieldsFragment, unknown>;
 export const FlowFieldsFragmentDoc = new TypedDocumentString(`
     fragment FlowFields on Flow {
   id
@@ -863,6 +893,11 @@ export const FlowRunResultFieldsFragmentDoc = new TypedDocumentString(`
       data
       error
       labels
+      explanation
+      warnings {
+        code
+        message
+      }
       trace {
         ...TraceFields
       }
@@ -1019,6 +1054,11 @@ export const RunResultFieldsFragmentDoc = new TypedDocumentString(`
   data
   error
   labels
+  explanation
+  warnings {
+    code
+    message
+  }
   execution {
     orchestrator {
       go
@@ -1228,6 +1268,36 @@ export const AuditEventsDocument = new TypedDocumentString(`
   }
   details
 }`) as unknown as TypedDocumentString<AuditEventsQuery, AuditEventsQueryVariables>;
+export const CheckRuleDocument = new TypedDocumentString(`
+    query CheckRule($rule: String!) {
+  checkRule(rule: $rule) {
+    tokens {
+      kind
+      range {
+        ...SourceRangeFields
+      }
+    }
+    diagnostics {
+      severity
+      code
+      message
+      range {
+        ...SourceRangeFields
+      }
+      suggestions
+    }
+  }
+}
+    fragment SourceRangeFields on SourceRange {
+  start {
+    line
+    column
+  }
+  end {
+    line
+    column
+  }
+}`) as unknown as TypedDocumentString<CheckRuleQuery, CheckRuleQueryVariables>;
 export const FlowDocument = new TypedDocumentString(`
     query Flow($id: ID!) {
   flow(id: $id) {
@@ -1483,6 +1553,11 @@ export const RunFlowDocument = new TypedDocumentString(`
       data
       error
       labels
+      explanation
+      warnings {
+        code
+        message
+      }
       trace {
         ...TraceFields
       }
@@ -1563,6 +1638,11 @@ export const RunFlowVersionDocument = new TypedDocumentString(`
       data
       error
       labels
+      explanation
+      warnings {
+        code
+        message
+      }
       trace {
         ...TraceFields
       }
@@ -1643,6 +1723,11 @@ export const TestFlowDocument = new TypedDocumentString(`
       data
       error
       labels
+      explanation
+      warnings {
+        code
+        message
+      }
       trace {
         ...TraceFields
       }
@@ -2228,6 +2313,11 @@ fragment RunResultFields on PolicyRunResult {
   data
   error
   labels
+  explanation
+  warnings {
+    code
+    message
+  }
   execution {
     orchestrator {
       go
@@ -2299,6 +2389,11 @@ fragment RunResultFields on PolicyRunResult {
   data
   error
   labels
+  explanation
+  warnings {
+    code
+    message
+  }
   execution {
     orchestrator {
       go
@@ -2370,6 +2465,11 @@ fragment RunResultFields on PolicyRunResult {
   data
   error
   labels
+  explanation
+  warnings {
+    code
+    message
+  }
   execution {
     orchestrator {
       go
