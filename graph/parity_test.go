@@ -18,6 +18,7 @@ import (
 // reachable over REST is reachable over GraphQL, and the other way round).
 var restCounterparts = map[string][]string{
 	"POST /run":                                 {"Mutation.runRule"},
+	"POST /check":                               {"Query.checkRule"},
 	"POST /run/policy/{baseId}":                 {"Mutation.runPolicy"},
 	"POST /run/policy_version/{policyId}":       {"Mutation.runPolicyVersion"},
 	"POST /policy":                              {"Mutation.createPolicy"},

@@ -169,6 +169,16 @@ var matrixEndpoints = slices.Concat([]*endpoint{
 		check:   resultTrue,
 	},
 	{
+		route: "POST /check", action: view, success: http.StatusOK,
+		rest: func(*call) request {
+			return request{http.MethodPost, "/check", fmt.Sprintf(`{"rule": %q}`, adHocRule)}
+		},
+		graphQL: `query($rule: String!) { checkRule(rule: $rule) { diagnostics { code } } }`,
+		check: func(_ *call, body string) string {
+			return mustContain(body, `"diagnostics":[]`, "no diagnostics")
+		},
+	},
+	{
 		route: "POST /flow/test", does: "of a flow of the caller's policy", action: testFlow, success: http.StatusOK,
 		rest: func(c *call) request {
 			return request{http.MethodPost, "/flow/test", `{"definition": ` + flowOf(versionedPolicyOf(c.p.tenant)) + `, "data": ` + seniorData + `}`}

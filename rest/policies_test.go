@@ -17,6 +17,7 @@ import (
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/ent/record"
@@ -114,12 +115,16 @@ func decodeStrict[T any](t *testing.T, w *httptest.ResponseRecorder) T {
 
 // policyRun is the policy run result as the tests read it.
 type policyRun struct {
-	Result    bool            `json:"result"`
-	Trace     json.RawMessage `json:"trace"`
-	Rule      []string        `json:"rule"`
-	Data      json.RawMessage `json:"data"`
-	Error     json.RawMessage `json:"error"`
-	Labels    json.RawMessage `json:"labels"`
+	Result bool            `json:"result"`
+	Trace  json.RawMessage `json:"trace"`
+	Rule   []string        `json:"rule"`
+	Data   json.RawMessage `json:"data"`
+	Error  json.RawMessage `json:"error"`
+	Labels json.RawMessage `json:"labels"`
+
+	Explanation string           `json:"explanation"`
+	Warnings    []engine.Warning `json:"warnings"`
+
 	Execution struct {
 		Orchestrator map[string]string `json:"orchestrator"`
 		Engine       string            `json:"engine"`

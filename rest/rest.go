@@ -116,6 +116,7 @@ func newServer(svc *service.Service, cfg Config) *server {
 	}
 	s.handle("GET /openapi.json", public, http.HandlerFunc(s.openAPI))
 	s.handle("POST /run", authenticated, http.HandlerFunc(s.run))
+	s.handle("POST /check", authenticated, http.HandlerFunc(s.check))
 	s.handle("POST /run/policy/{baseId}", authenticated, http.HandlerFunc(s.runPolicy))
 	s.handle("POST /run/policy_version/{policyId}", authenticated, http.HandlerFunc(s.runPolicyVersion))
 	policies := s.policyLifecycle()

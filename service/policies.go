@@ -17,8 +17,11 @@ import (
 
 // Validation lists the problems of a saved draft that would stop it from
 // being published (its rule text does not parse); saving succeeds anyway.
+// Diagnostics are every problem Check finds, warnings included, each with
+// its line and column.
 type Validation struct {
-	Errors []string `json:"errors"`
+	Errors      []string            `json:"errors"`
+	Diagnostics []engine.Diagnostic `json:"diagnostics"`
 }
 
 // SavedPolicy is a created or updated draft with its validation.
@@ -85,7 +88,9 @@ func (s *Service) policyGate(_ context.Context, _ *Principal, r *ent.Record, c *
 }
 
 func (s *Service) saved(l *loaded) *SavedPolicy {
-	out := &SavedPolicy{Policy: policyOf(l.base, l.record), Validation: Validation{Errors: []string{}}}
+	out := &SavedPolicy{Policy: policyOf(l.base, l.record), Validation: Validation{
+		Errors: []string{}, Diagnostics: engine.Check(l.record.Rule).Diagnostics,
+	}}
 	if prog := s.program(l.record); prog.Program == nil {
 		out.Validation.Errors = prog.ParseErrors.Messages()
 	}

@@ -151,17 +151,17 @@ test('an author writes, checks, runs, tests, publishes, edits and compares a pol
 
   await page.getByRole('button', { name: 'New policy' }).click();
   await page.getByLabel('Name').fill('Senior discount');
-  // A misspelt operator: highlighted tokens, and a diagnostic with its suggestion.
-  await replaceEditorText(page, 'Rule text', 'A **Person** gets senior_discount if the __age__ of the **Person** is at lest 65.');
+  // A wrong operator phrase: highlighted tokens, and a diagnostic with its suggestion.
+  await replaceEditorText(page, 'Rule text', 'A **Person** gets senior_discount if the __age__ of the **Person** is greater then 64.');
   await expect(page.locator('.cm-content .tok-selector').first()).toHaveText('**Person**');
   const squiggle = page.locator('.cm-lintRange-error').first();
   await expect(squiggle).toBeVisible();
   await squiggle.hover();
-  const fix = page.getByRole('button', { name: /Replace with “is at least”/ });
+  const fix = page.getByRole('button', { name: /Replace with “is greater than”/ });
   await expect(fix).toBeVisible();
   await page.screenshot({ path: join(shots, 'editor-diagnostic.png') });
   await fix.click();
-  await expect(editorContent(page, 'Rule text')).toHaveText(/is at least 65\./);
+  await expect(editorContent(page, 'Rule text')).toHaveText(/is greater than 64\./);
   await expect(page.locator('.cm-lintRange-error')).toHaveCount(0);
 
   // Run with data: the failing condition's row.
@@ -171,8 +171,8 @@ test('an author writes, checks, runs, tests, publishes, edits and compares a pol
   const row = page.locator('.trace tr.row-fail').first();
   await expect(row).toContainText('Person.age');
   await expect(row.locator('td').nth(1)).toHaveText('40');
-  await expect(row.locator('td').nth(2)).toHaveText('is greater than or equal to');
-  await expect(row.locator('td').nth(3)).toHaveText('65');
+  await expect(row.locator('td').nth(2)).toHaveText('is greater than');
+  await expect(row.locator('td').nth(3)).toHaveText('64');
   await expect(row).toContainText('fail');
   await expect(page.getByTestId('explanation')).not.toBeEmpty();
 
@@ -203,14 +203,14 @@ test('an author writes, checks, runs, tests, publishes, edits and compares a pol
   await page.getByRole('button', { name: 'New draft from version 1' }).click();
   await expect(page.locator('.title-block .badge-draft')).toBeVisible();
   await page.getByRole('tab', { name: 'Rule and try it' }).click();
-  await replaceEditorText(page, 'Rule text', 'A **Person** gets senior_discount if the __age__ of the **Person** is at least 30.');
+  await replaceEditorText(page, 'Rule text', 'A **Person** gets senior_discount if the __age__ of the **Person** is greater than 30.');
   await page.getByRole('button', { name: 'Publish' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Not published' })).toContainText('Sample 1');
   await expect(page.locator('#panel-tests tr.row-fail')).toContainText('Sample 1');
   await page.screenshot({ path: join(shots, 'publish-gate.png') });
 
   await page.getByRole('tab', { name: 'Rule and try it' }).click();
-  await replaceEditorText(page, 'Rule text', 'A **Person** gets senior_discount if the __age__ of the **Person** is at least 60.');
+  await replaceEditorText(page, 'Rule text', 'A **Person** gets senior_discount if the __age__ of the **Person** is greater than 60.');
   await page.getByRole('button', { name: 'Publish' }).click();
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
 
@@ -218,8 +218,8 @@ test('an author writes, checks, runs, tests, publishes, edits and compares a pol
   await page.getByRole('link', { name: 'Compare with version 1' }).click();
   await expect(page.getByRole('heading', { name: 'Compare records' })).toBeVisible();
   const rule = page.getByRole('region', { name: 'Rule text' });
-  await expect(rule.locator('tr.diff-changed td.left')).toContainText('is at least 65.');
-  await expect(rule.locator('tr.diff-changed td.right')).toContainText('is at least 60.');
+  await expect(rule.locator('tr.diff-changed td.left')).toContainText('is greater than 64.');
+  await expect(rule.locator('tr.diff-changed td.right')).toContainText('is greater than 60.');
   await page.screenshot({ path: join(shots, 'compare.png'), fullPage: true });
   await noCriticalViolations(page, 'compare');
 

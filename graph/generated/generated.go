@@ -112,6 +112,14 @@ type ComplexityRoot struct {
 		Secret func(childComplexity int) int
 	}
 
+	Diagnostic struct {
+		Code        func(childComplexity int) int
+		Message     func(childComplexity int) int
+		Range       func(childComplexity int) int
+		Severity    func(childComplexity int) int
+		Suggestions func(childComplexity int) int
+	}
+
 	EvaluationDetails struct {
 		ComparisonResult func(childComplexity int) int
 		LeftValue        func(childComplexity int) int
@@ -283,12 +291,14 @@ type ComplexityRoot struct {
 	}
 
 	NodeRunResult struct {
-		Data   func(childComplexity int) int
-		Error  func(childComplexity int) int
-		Labels func(childComplexity int) int
-		Result func(childComplexity int) int
-		Rule   func(childComplexity int) int
-		Trace  func(childComplexity int) int
+		Data        func(childComplexity int) int
+		Error       func(childComplexity int) int
+		Explanation func(childComplexity int) int
+		Labels      func(childComplexity int) int
+		Result      func(childComplexity int) int
+		Rule        func(childComplexity int) int
+		Trace       func(childComplexity int) int
+		Warnings    func(childComplexity int) int
 	}
 
 	Orchestrator struct {
@@ -345,14 +355,16 @@ type ComplexityRoot struct {
 	}
 
 	PolicyRunResult struct {
-		Data      func(childComplexity int) int
-		Error     func(childComplexity int) int
-		Execution func(childComplexity int) int
-		Labels    func(childComplexity int) int
-		Raw       func(childComplexity int) int
-		Result    func(childComplexity int) int
-		Rule      func(childComplexity int) int
-		Trace     func(childComplexity int) int
+		Data        func(childComplexity int) int
+		Error       func(childComplexity int) int
+		Execution   func(childComplexity int) int
+		Explanation func(childComplexity int) int
+		Labels      func(childComplexity int) int
+		Raw         func(childComplexity int) int
+		Result      func(childComplexity int) int
+		Rule        func(childComplexity int) int
+		Trace       func(childComplexity int) int
+		Warnings    func(childComplexity int) int
 	}
 
 	PolicySummary struct {
@@ -391,6 +403,7 @@ type ComplexityRoot struct {
 
 	Query struct {
 		AuditEvents    func(childComplexity int, first *int, after *string, filter *service.AuditFilter) int
+		CheckRule      func(childComplexity int, rule string) int
 		Flow           func(childComplexity int, id uuid.UUID) int
 		FlowVersions   func(childComplexity int, id uuid.UUID) int
 		Flows          func(childComplexity int, first *int, after *string, query *string, groupID *uuid.UUID) int
@@ -413,12 +426,27 @@ type ComplexityRoot struct {
 		Selector              func(childComplexity int) int
 	}
 
+	RuleCheck struct {
+		Diagnostics func(childComplexity int) int
+		Tokens      func(childComplexity int) int
+	}
+
+	RuleToken struct {
+		Kind  func(childComplexity int) int
+		Range func(childComplexity int) int
+	}
+
 	RuleTrace struct {
 		Conditions func(childComplexity int) int
 		Label      func(childComplexity int) int
 		Outcome    func(childComplexity int) int
 		Result     func(childComplexity int) int
 		Selector   func(childComplexity int) int
+	}
+
+	RunWarning struct {
+		Code    func(childComplexity int) int
+		Message func(childComplexity int) int
 	}
 
 	SavedFlow struct {
@@ -429,6 +457,16 @@ type ComplexityRoot struct {
 	SavedPolicy struct {
 		Policy     func(childComplexity int) int
 		Validation func(childComplexity int) int
+	}
+
+	SourcePosition struct {
+		Column func(childComplexity int) int
+		Line   func(childComplexity int) int
+	}
+
+	SourceRange struct {
+		End   func(childComplexity int) int
+		Start func(childComplexity int) int
 	}
 
 	Trace struct {
@@ -447,7 +485,8 @@ type ComplexityRoot struct {
 	}
 
 	Validation struct {
-		Errors func(childComplexity int) int
+		Diagnostics func(childComplexity int) int
+		Errors      func(childComplexity int) int
 	}
 
 	Viewer struct {
@@ -504,6 +543,7 @@ type QueryResolver interface {
 	Members(ctx context.Context, first *int, after *string, query *string) (*model.Connection[service.Member], error)
 	Keys(ctx context.Context, first *int, after *string, query *string) (*model.Connection[service.Key], error)
 	AuditEvents(ctx context.Context, first *int, after *string, filter *service.AuditFilter) (*model.Connection[service.AuditEvent], error)
+	CheckRule(ctx context.Context, rule string) (*engine.CheckResult, error)
 	Flow(ctx context.Context, id uuid.UUID) (*service.Flow, error)
 	FlowVersions(ctx context.Context, id uuid.UUID) (*service.FlowVersions, error)
 	Flows(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[model.FlowSummary], error)
@@ -770,6 +810,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CreatedKey.Secret(childComplexity), true
+
+	case "Diagnostic.code":
+		if e.ComplexityRoot.Diagnostic.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Diagnostic.Code(childComplexity), true
+	case "Diagnostic.message":
+		if e.ComplexityRoot.Diagnostic.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Diagnostic.Message(childComplexity), true
+	case "Diagnostic.range":
+		if e.ComplexityRoot.Diagnostic.Range == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Diagnostic.Range(childComplexity), true
+	case "Diagnostic.severity":
+		if e.ComplexityRoot.Diagnostic.Severity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Diagnostic.Severity(childComplexity), true
+	case "Diagnostic.suggestions":
+		if e.ComplexityRoot.Diagnostic.Suggestions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Diagnostic.Suggestions(childComplexity), true
 
 	case "EvaluationDetails.comparisonResult":
 		if e.ComplexityRoot.EvaluationDetails.ComparisonResult == nil {
@@ -1603,6 +1674,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.NodeRunResult.Error(childComplexity), true
+	case "NodeRunResult.explanation":
+		if e.ComplexityRoot.NodeRunResult.Explanation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NodeRunResult.Explanation(childComplexity), true
 	case "NodeRunResult.labels":
 		if e.ComplexityRoot.NodeRunResult.Labels == nil {
 			break
@@ -1627,6 +1704,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.NodeRunResult.Trace(childComplexity), true
+	case "NodeRunResult.warnings":
+		if e.ComplexityRoot.NodeRunResult.Warnings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NodeRunResult.Warnings(childComplexity), true
 
 	case "Orchestrator.database":
 		if e.ComplexityRoot.Orchestrator.Database == nil {
@@ -1845,6 +1928,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PolicyRunResult.Execution(childComplexity), true
+	case "PolicyRunResult.explanation":
+		if e.ComplexityRoot.PolicyRunResult.Explanation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyRunResult.Explanation(childComplexity), true
 	case "PolicyRunResult.labels":
 		if e.ComplexityRoot.PolicyRunResult.Labels == nil {
 			break
@@ -1875,6 +1964,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PolicyRunResult.Trace(childComplexity), true
+	case "PolicyRunResult.warnings":
+		if e.ComplexityRoot.PolicyRunResult.Warnings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyRunResult.Warnings(childComplexity), true
 
 	case "PolicySummary.baseId":
 		if e.ComplexityRoot.PolicySummary.BaseID == nil {
@@ -2006,6 +2101,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.AuditEvents(childComplexity, args["first"].(*int), args["after"].(*string), args["filter"].(*service.AuditFilter)), true
+	case "Query.checkRule":
+		if e.ComplexityRoot.Query.CheckRule == nil {
+			break
+		}
+
+		args, err := ec.field_Query_checkRule_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CheckRule(childComplexity, args["rule"].(string)), true
 	case "Query.flow":
 		if e.ComplexityRoot.Query.Flow == nil {
 			break
@@ -2166,6 +2272,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ReferenceCondition.Selector(childComplexity), true
 
+	case "RuleCheck.diagnostics":
+		if e.ComplexityRoot.RuleCheck.Diagnostics == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RuleCheck.Diagnostics(childComplexity), true
+	case "RuleCheck.tokens":
+		if e.ComplexityRoot.RuleCheck.Tokens == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RuleCheck.Tokens(childComplexity), true
+
+	case "RuleToken.kind":
+		if e.ComplexityRoot.RuleToken.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RuleToken.Kind(childComplexity), true
+	case "RuleToken.range":
+		if e.ComplexityRoot.RuleToken.Range == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RuleToken.Range(childComplexity), true
+
 	case "RuleTrace.conditions":
 		if e.ComplexityRoot.RuleTrace.Conditions == nil {
 			break
@@ -2197,6 +2329,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RuleTrace.Selector(childComplexity), true
 
+	case "RunWarning.code":
+		if e.ComplexityRoot.RunWarning.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RunWarning.Code(childComplexity), true
+	case "RunWarning.message":
+		if e.ComplexityRoot.RunWarning.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RunWarning.Message(childComplexity), true
+
 	case "SavedFlow.flow":
 		if e.ComplexityRoot.SavedFlow.Flow == nil {
 			break
@@ -2222,6 +2367,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SavedPolicy.Validation(childComplexity), true
+
+	case "SourcePosition.column":
+		if e.ComplexityRoot.SourcePosition.Column == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SourcePosition.Column(childComplexity), true
+	case "SourcePosition.line":
+		if e.ComplexityRoot.SourcePosition.Line == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SourcePosition.Line(childComplexity), true
+
+	case "SourceRange.end":
+		if e.ComplexityRoot.SourceRange.End == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SourceRange.End(childComplexity), true
+	case "SourceRange.start":
+		if e.ComplexityRoot.SourceRange.Start == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SourceRange.Start(childComplexity), true
 
 	case "Trace.execution":
 		if e.ComplexityRoot.Trace.Execution == nil {
@@ -2262,6 +2433,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.User.Name(childComplexity), true
 
+	case "Validation.diagnostics":
+		if e.ComplexityRoot.Validation.Diagnostics == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Validation.Diagnostics(childComplexity), true
 	case "Validation.errors":
 		if e.ComplexityRoot.Validation.Errors == nil {
 			break
@@ -2916,6 +3093,124 @@ type AuditEventEdge {
   node: AuditEvent!
 }
 `, BuiltIn: false},
+	{Name: "../check.graphqls", Input: `"""
+A place in a rule text: line and column are 1-based, and the column counts
+Unicode code points on its line.
+"""
+type SourcePosition {
+  """
+  The line, from 1.
+  """
+  line: Int!
+  """
+  The column on the line, from 1, in Unicode code points.
+  """
+  column: Int!
+}
+
+"""
+A span of a rule text; end is exclusive.
+"""
+type SourceRange {
+  """
+  Where the span begins.
+  """
+  start: SourcePosition!
+  """
+  Just after the span's last character.
+  """
+  end: SourcePosition!
+}
+
+"""
+How serious a diagnostic is.
+"""
+enum DiagnosticSeverity {
+  """
+  The text does not run.
+  """
+  ERROR
+  """
+  The text runs, but most likely not as meant.
+  """
+  WARNING
+  """
+  Worth knowing; nothing is wrong.
+  """
+  INFO
+}
+
+"""
+One problem found in a rule text, in plain words.
+"""
+type Diagnostic {
+  """
+  How serious the problem is.
+  """
+  severity: DiagnosticSeverity!
+  """
+  What kind of problem it is (unknown-operator, missing-full-stop, ...);
+  docs/errors.md explains every code.
+  """
+  code: String!
+  """
+  The problem and its fix, in plain words.
+  """
+  message: String!
+  """
+  The text the problem is about; empty where something is missing.
+  """
+  range: SourceRange!
+  """
+  Replacements for the text in range, best first.
+  """
+  suggestions: [String!]!
+}
+
+"""
+A piece of a rule text and its kind, for syntax highlighting.
+"""
+type RuleToken {
+  """
+  keyword, selector, property, operator, number, string, boolean, date,
+  duration, label, reference, outcome, comment, heading, punctuation or
+  text (what fits nowhere).
+  """
+  kind: String!
+  """
+  Where the token is.
+  """
+  range: SourceRange!
+}
+
+"""
+What checking a rule text found.
+"""
+type RuleCheck {
+  """
+  The text's tokens in order; gaps are white space.
+  """
+  tokens: [RuleToken!]!
+  """
+  Every problem found, in text order; empty for a text without problems.
+  """
+  diagnostics: [Diagnostic!]!
+}
+
+extend type Query {
+  """
+  Reads a rule text the way evaluation would and answers its tokens and
+  diagnostics, with suggested fixes, as POST /check does. Nothing is read or
+  stored. Needs view permission in the organization.
+  """
+  checkRule(
+    """
+    The rule text to check.
+    """
+    rule: String!
+  ): RuleCheck!
+}
+`, BuiltIn: false},
 	{Name: "../flow.graphqls", Input: `# Stored flows and flow runs:
 # the same operations as /flow, /flows, /flow/test and /run/flow*, with
 # the same rules and errors.
@@ -3523,6 +3818,17 @@ type NodeRunResult {
   text has no labelled rule or does not parse.
   """
   labels: JSON
+  """
+  The result in plain English, built from the trace: which conditions
+  decided it and with what values, or why the text does not parse.
+  """
+  explanation: String!
+  """
+  Things in this run that most likely did not go as the rule's author
+  meant (text compared with a number, a date that did not parse, ...);
+  docs/errors.md explains each code.
+  """
+  warnings: [RunWarning!]!
 }
 
 """
@@ -4340,6 +4646,11 @@ type Validation {
   with its position; empty when there is none.
   """
   errors: [String!]!
+  """
+  Every diagnostic of the rule text, errors and warnings, with its place in
+  the text (line and column) and suggested fixes, as checkRule answers.
+  """
+  diagnostics: [Diagnostic!]!
 }
 
 """
@@ -4544,6 +4855,17 @@ type PolicyRunResult {
   text has no labelled rule or does not parse.
   """
   labels: JSON
+  """
+  The result in plain English, built from the trace: which conditions
+  decided it and with what values, or why the text does not parse.
+  """
+  explanation: String!
+  """
+  Things in this run that most likely did not go as the rule's author
+  meant (text compared with a number, a date that did not parse, ...);
+  docs/errors.md explains each code.
+  """
+  warnings: [RunWarning!]!
   """
   Where the time went.
   """
@@ -4892,6 +5214,22 @@ enum ValueType {
   In the trace of a text that does not parse: what was expected.
   """
   EXPECTATION
+}
+
+"""
+Something in a run that most likely did not go as the rule's author meant,
+though the run succeeded.
+"""
+type RunWarning {
+  """
+  What kind of warning it is (text-compared-with-number, date-not-parsed,
+  ...); docs/errors.md explains every code.
+  """
+  code: String!
+  """
+  What happened and how to fix it, in plain words.
+  """
+  message: String!
 }
 `, BuiltIn: false},
 	{Name: "../schema.graphqls", Input: `# The root types, the scalars and the page info every part of the schema
@@ -5263,6 +5601,22 @@ func (ec *executionContext) childFields_CreatedKey(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type CreatedKey", field.Name)
 }
 
+func (ec *executionContext) childFields_Diagnostic(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "severity":
+		return ec.fieldContext_Diagnostic_severity(ctx, field)
+	case "code":
+		return ec.fieldContext_Diagnostic_code(ctx, field)
+	case "message":
+		return ec.fieldContext_Diagnostic_message(ctx, field)
+	case "range":
+		return ec.fieldContext_Diagnostic_range(ctx, field)
+	case "suggestions":
+		return ec.fieldContext_Diagnostic_suggestions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Diagnostic", field.Name)
+}
+
 func (ec *executionContext) childFields_EvaluationDetails(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "leftValue":
@@ -5559,6 +5913,10 @@ func (ec *executionContext) childFields_NodeRunResult(ctx context.Context, field
 		return ec.fieldContext_NodeRunResult_error(ctx, field)
 	case "labels":
 		return ec.fieldContext_NodeRunResult_labels(ctx, field)
+	case "explanation":
+		return ec.fieldContext_NodeRunResult_explanation(ctx, field)
+	case "warnings":
+		return ec.fieldContext_NodeRunResult_warnings(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type NodeRunResult", field.Name)
 }
@@ -5683,6 +6041,10 @@ func (ec *executionContext) childFields_PolicyRunResult(ctx context.Context, fie
 		return ec.fieldContext_PolicyRunResult_error(ctx, field)
 	case "labels":
 		return ec.fieldContext_PolicyRunResult_labels(ctx, field)
+	case "explanation":
+		return ec.fieldContext_PolicyRunResult_explanation(ctx, field)
+	case "warnings":
+		return ec.fieldContext_PolicyRunResult_warnings(ctx, field)
 	case "execution":
 		return ec.fieldContext_PolicyRunResult_execution(ctx, field)
 	case "raw":
@@ -5759,6 +6121,26 @@ func (ec *executionContext) childFields_PropertyTrace(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type PropertyTrace", field.Name)
 }
 
+func (ec *executionContext) childFields_RuleCheck(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "tokens":
+		return ec.fieldContext_RuleCheck_tokens(ctx, field)
+	case "diagnostics":
+		return ec.fieldContext_RuleCheck_diagnostics(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RuleCheck", field.Name)
+}
+
+func (ec *executionContext) childFields_RuleToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_RuleToken_kind(ctx, field)
+	case "range":
+		return ec.fieldContext_RuleToken_range(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RuleToken", field.Name)
+}
+
 func (ec *executionContext) childFields_RuleTrace(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "label":
@@ -5773,6 +6155,16 @@ func (ec *executionContext) childFields_RuleTrace(ctx context.Context, field gra
 		return ec.fieldContext_RuleTrace_result(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RuleTrace", field.Name)
+}
+
+func (ec *executionContext) childFields_RunWarning(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "code":
+		return ec.fieldContext_RunWarning_code(ctx, field)
+	case "message":
+		return ec.fieldContext_RunWarning_message(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RunWarning", field.Name)
 }
 
 func (ec *executionContext) childFields_SavedFlow(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5793,6 +6185,26 @@ func (ec *executionContext) childFields_SavedPolicy(ctx context.Context, field g
 		return ec.fieldContext_SavedPolicy_validation(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SavedPolicy", field.Name)
+}
+
+func (ec *executionContext) childFields_SourcePosition(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "line":
+		return ec.fieldContext_SourcePosition_line(ctx, field)
+	case "column":
+		return ec.fieldContext_SourcePosition_column(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SourcePosition", field.Name)
+}
+
+func (ec *executionContext) childFields_SourceRange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "start":
+		return ec.fieldContext_SourceRange_start(ctx, field)
+	case "end":
+		return ec.fieldContext_SourceRange_end(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SourceRange", field.Name)
 }
 
 func (ec *executionContext) childFields_Trace(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5829,6 +6241,8 @@ func (ec *executionContext) childFields_Validation(ctx context.Context, field gr
 	switch field.Name {
 	case "errors":
 		return ec.fieldContext_Validation_errors(ctx, field)
+	case "diagnostics":
+		return ec.fieldContext_Validation_diagnostics(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Validation", field.Name)
 }
@@ -6428,6 +6842,20 @@ func (ec *executionContext) field_Query_auditEvents_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["filter"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_checkRule_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "rule",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["rule"] = arg0
 	return args, nil
 }
 
@@ -7721,6 +8149,130 @@ func (ec *executionContext) _CreatedKey_secret(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_CreatedKey_secret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CreatedKey", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Diagnostic_severity(ctx context.Context, field graphql.CollectedField, obj *engine.Diagnostic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Diagnostic_severity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Severity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNDiagnosticSeverity2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Diagnostic_severity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Diagnostic", field, false, false, errors.New("field of type DiagnosticSeverity does not have child fields"))
+}
+
+func (ec *executionContext) _Diagnostic_code(ctx context.Context, field graphql.CollectedField, obj *engine.Diagnostic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Diagnostic_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Diagnostic_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Diagnostic", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Diagnostic_message(ctx context.Context, field graphql.CollectedField, obj *engine.Diagnostic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Diagnostic_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Diagnostic_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Diagnostic", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Diagnostic_range(ctx context.Context, field graphql.CollectedField, obj *engine.Diagnostic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Diagnostic_range(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Range, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v engine.Range) graphql.Marshaler {
+			return ec.marshalNSourceRange2githubᚗcomᚋverdictᚋverdictᚋengineᚐRange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Diagnostic_range(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Diagnostic",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SourceRange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Diagnostic_suggestions(ctx context.Context, field graphql.CollectedField, obj *engine.Diagnostic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Diagnostic_suggestions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Suggestions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Diagnostic_suggestions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Diagnostic", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _EvaluationDetails_leftValue(ctx context.Context, field graphql.CollectedField, obj *engine.EvaluationDetails) (ret graphql.Marshaler) {
@@ -11177,6 +11729,61 @@ func (ec *executionContext) fieldContext_NodeRunResult_labels(_ context.Context,
 	return graphql.NewScalarFieldContext("NodeRunResult", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
+func (ec *executionContext) _NodeRunResult_explanation(ctx context.Context, field graphql.CollectedField, obj *model.NodeRunResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NodeRunResult_explanation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Explanation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NodeRunResult_explanation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NodeRunResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NodeRunResult_warnings(ctx context.Context, field graphql.CollectedField, obj *model.NodeRunResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NodeRunResult_warnings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Warnings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []engine.Warning) graphql.Marshaler {
+			return ec.marshalNRunWarning2ᚕgithubᚗcomᚋverdictᚋverdictᚋengineᚐWarningᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NodeRunResult_warnings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "NodeRunResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RunWarning(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Orchestrator_go(ctx context.Context, field graphql.CollectedField, obj *service.Orchestrator) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12105,6 +12712,61 @@ func (ec *executionContext) fieldContext_PolicyRunResult_labels(_ context.Contex
 	return graphql.NewScalarFieldContext("PolicyRunResult", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
+func (ec *executionContext) _PolicyRunResult_explanation(ctx context.Context, field graphql.CollectedField, obj *model.PolicyRunResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyRunResult_explanation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Explanation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyRunResult_explanation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyRunResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyRunResult_warnings(ctx context.Context, field graphql.CollectedField, obj *model.PolicyRunResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyRunResult_warnings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Warnings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []engine.Warning) graphql.Marshaler {
+			return ec.marshalNRunWarning2ᚕgithubᚗcomᚋverdictᚋverdictᚋengineᚐWarningᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyRunResult_warnings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyRunResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RunWarning(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PolicyRunResult_execution(ctx context.Context, field graphql.CollectedField, obj *model.PolicyRunResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12756,6 +13418,50 @@ func (ec *executionContext) fieldContext_Query_auditEvents(ctx context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_checkRule(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_checkRule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CheckRule(ctx, fc.Args["rule"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *engine.CheckResult) graphql.Marshaler {
+			return ec.marshalNRuleCheck2ᚖgithubᚗcomᚋverdictᚋverdictᚋengineᚐCheckResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_checkRule(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RuleCheck(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_checkRule_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_flow(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13384,6 +14090,125 @@ func (ec *executionContext) fieldContext_ReferenceCondition_result(_ context.Con
 	return graphql.NewScalarFieldContext("ReferenceCondition", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _RuleCheck_tokens(ctx context.Context, field graphql.CollectedField, obj *engine.CheckResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RuleCheck_tokens(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tokens, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []engine.Token) graphql.Marshaler {
+			return ec.marshalNRuleToken2ᚕgithubᚗcomᚋverdictᚋverdictᚋengineᚐTokenᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RuleCheck_tokens(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RuleCheck",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RuleToken(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RuleCheck_diagnostics(ctx context.Context, field graphql.CollectedField, obj *engine.CheckResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RuleCheck_diagnostics(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Diagnostics, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []engine.Diagnostic) graphql.Marshaler {
+			return ec.marshalNDiagnostic2ᚕgithubᚗcomᚋverdictᚋverdictᚋengineᚐDiagnosticᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RuleCheck_diagnostics(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RuleCheck",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Diagnostic(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RuleToken_kind(ctx context.Context, field graphql.CollectedField, obj *engine.Token) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RuleToken_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RuleToken_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RuleToken", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RuleToken_range(ctx context.Context, field graphql.CollectedField, obj *engine.Token) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RuleToken_range(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Range, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v engine.Range) graphql.Marshaler {
+			return ec.marshalNSourceRange2githubᚗcomᚋverdictᚋverdictᚋengineᚐRange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RuleToken_range(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RuleToken",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SourceRange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _RuleTrace_label(ctx context.Context, field graphql.CollectedField, obj *model.RuleTrace) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13497,6 +14322,52 @@ func (ec *executionContext) _RuleTrace_result(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_RuleTrace_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RuleTrace", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _RunWarning_code(ctx context.Context, field graphql.CollectedField, obj *engine.Warning) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RunWarning_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RunWarning_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RunWarning", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RunWarning_message(ctx context.Context, field graphql.CollectedField, obj *engine.Warning) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RunWarning_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RunWarning_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RunWarning", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SavedFlow_flow(ctx context.Context, field graphql.CollectedField, obj *service.SavedFlow) (ret graphql.Marshaler) {
@@ -13622,6 +14493,116 @@ func (ec *executionContext) fieldContext_SavedPolicy_validation(_ context.Contex
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Validation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SourcePosition_line(ctx context.Context, field graphql.CollectedField, obj *engine.Position) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SourcePosition_line(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Line, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SourcePosition_line(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SourcePosition", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SourcePosition_column(ctx context.Context, field graphql.CollectedField, obj *engine.Position) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SourcePosition_column(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Column, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SourcePosition_column(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SourcePosition", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SourceRange_start(ctx context.Context, field graphql.CollectedField, obj *engine.Range) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SourceRange_start(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Start, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v engine.Position) graphql.Marshaler {
+			return ec.marshalNSourcePosition2githubᚗcomᚋverdictᚋverdictᚋengineᚐPosition(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SourceRange_start(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SourceRange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SourcePosition(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SourceRange_end(ctx context.Context, field graphql.CollectedField, obj *engine.Range) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SourceRange_end(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.End, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v engine.Position) graphql.Marshaler {
+			return ec.marshalNSourcePosition2githubᚗcomᚋverdictᚋverdictᚋengineᚐPosition(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SourceRange_end(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SourceRange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SourcePosition(ctx, field)
 		},
 	}
 	return fc, nil
@@ -13795,6 +14776,38 @@ func (ec *executionContext) _Validation_errors(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_Validation_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Validation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Validation_diagnostics(ctx context.Context, field graphql.CollectedField, obj *service.Validation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Validation_diagnostics(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Diagnostics, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []engine.Diagnostic) graphql.Marshaler {
+			return ec.marshalNDiagnostic2ᚕgithubᚗcomᚋverdictᚋverdictᚋengineᚐDiagnosticᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Validation_diagnostics(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Validation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Diagnostic(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Viewer_user(ctx context.Context, field graphql.CollectedField, obj *service.Viewer) (ret graphql.Marshaler) {
@@ -16876,6 +17889,64 @@ func (ec *executionContext) _CreatedKey(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var diagnosticImplementors = []string{"Diagnostic"}
+
+func (ec *executionContext) _Diagnostic(ctx context.Context, sel ast.SelectionSet, obj *engine.Diagnostic) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, diagnosticImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Diagnostic")
+		case "severity":
+			out.Values[i] = ec._Diagnostic_severity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "code":
+			out.Values[i] = ec._Diagnostic_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._Diagnostic_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "range":
+			out.Values[i] = ec._Diagnostic_range(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "suggestions":
+			out.Values[i] = ec._Diagnostic_suggestions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var evaluationDetailsImplementors = []string{"EvaluationDetails"}
 
 func (ec *executionContext) _EvaluationDetails(ctx context.Context, sel ast.SelectionSet, obj *engine.EvaluationDetails) graphql.Marshaler {
@@ -18254,6 +19325,16 @@ func (ec *executionContext) _NodeRunResult(ctx context.Context, sel ast.Selectio
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "explanation":
+			out.Values[i] = ec._NodeRunResult_explanation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "warnings":
+			out.Values[i] = ec._NodeRunResult_warnings(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -18708,6 +19789,16 @@ func (ec *executionContext) _PolicyRunResult(ctx context.Context, sel ast.Select
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "explanation":
+			out.Values[i] = ec._PolicyRunResult_explanation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "warnings":
+			out.Values[i] = ec._PolicyRunResult_warnings(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "execution":
 			out.Values[i] = ec._PolicyRunResult_execution(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -19118,6 +20209,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "checkRule":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_checkRule(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "flow":
 			field := field
 
@@ -19431,6 +20544,92 @@ func (ec *executionContext) _ReferenceCondition(ctx context.Context, sel ast.Sel
 	return out
 }
 
+var ruleCheckImplementors = []string{"RuleCheck"}
+
+func (ec *executionContext) _RuleCheck(ctx context.Context, sel ast.SelectionSet, obj *engine.CheckResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, ruleCheckImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RuleCheck")
+		case "tokens":
+			out.Values[i] = ec._RuleCheck_tokens(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "diagnostics":
+			out.Values[i] = ec._RuleCheck_diagnostics(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var ruleTokenImplementors = []string{"RuleToken"}
+
+func (ec *executionContext) _RuleToken(ctx context.Context, sel ast.SelectionSet, obj *engine.Token) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, ruleTokenImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RuleToken")
+		case "kind":
+			out.Values[i] = ec._RuleToken_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "range":
+			out.Values[i] = ec._RuleToken_range(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var ruleTraceImplementors = []string{"RuleTrace"}
 
 func (ec *executionContext) _RuleTrace(ctx context.Context, sel ast.SelectionSet, obj *model.RuleTrace) graphql.Marshaler {
@@ -19465,6 +20664,49 @@ func (ec *executionContext) _RuleTrace(ctx context.Context, sel ast.SelectionSet
 			}
 		case "result":
 			out.Values[i] = ec._RuleTrace_result(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var runWarningImplementors = []string{"RunWarning"}
+
+func (ec *executionContext) _RunWarning(ctx context.Context, sel ast.SelectionSet, obj *engine.Warning) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, runWarningImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RunWarning")
+		case "code":
+			out.Values[i] = ec._RunWarning_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._RunWarning_message(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -19551,6 +20793,92 @@ func (ec *executionContext) _SavedPolicy(ctx context.Context, sel ast.SelectionS
 			}
 		case "validation":
 			out.Values[i] = ec._SavedPolicy_validation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sourcePositionImplementors = []string{"SourcePosition"}
+
+func (ec *executionContext) _SourcePosition(ctx context.Context, sel ast.SelectionSet, obj *engine.Position) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sourcePositionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SourcePosition")
+		case "line":
+			out.Values[i] = ec._SourcePosition_line(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "column":
+			out.Values[i] = ec._SourcePosition_column(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sourceRangeImplementors = []string{"SourceRange"}
+
+func (ec *executionContext) _SourceRange(ctx context.Context, sel ast.SelectionSet, obj *engine.Range) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sourceRangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SourceRange")
+		case "start":
+			out.Values[i] = ec._SourceRange_start(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "end":
+			out.Values[i] = ec._SourceRange_end(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -19718,6 +21046,11 @@ func (ec *executionContext) _Validation(ctx context.Context, sel ast.SelectionSe
 			out.Values[i] = graphql.MarshalString("Validation")
 		case "errors":
 			out.Values[i] = ec._Validation_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "diagnostics":
+			out.Values[i] = ec._Validation_diagnostics(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -20539,6 +21872,56 @@ func (ec *executionContext) unmarshalNDeletePolicyInput2githubᚗcomᚋverdict�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNDiagnostic2githubᚗcomᚋverdictᚋverdictᚋengineᚐDiagnostic(ctx context.Context, sel ast.SelectionSet, v engine.Diagnostic) graphql.Marshaler {
+	return ec._Diagnostic(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDiagnostic2ᚕgithubᚗcomᚋverdictᚋverdictᚋengineᚐDiagnosticᚄ(ctx context.Context, sel ast.SelectionSet, v []engine.Diagnostic) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDiagnostic2githubᚗcomᚋverdictᚋverdictᚋengineᚐDiagnostic(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNDiagnosticSeverity2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNDiagnosticSeverity2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDiagnosticSeverity2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNDiagnosticSeverity2string[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNDiagnosticSeverity2string = map[string]string{
+		"ERROR":   engine.SeverityError,
+		"WARNING": engine.SeverityWarning,
+		"INFO":    engine.SeverityInfo,
+	}
+	marshalNDiagnosticSeverity2string = map[string]string{
+		engine.SeverityError:   "ERROR",
+		engine.SeverityWarning: "WARNING",
+		engine.SeverityInfo:    "INFO",
+	}
+)
+
 func (ec *executionContext) marshalNExecution2githubᚗcomᚋverdictᚋverdictᚋserviceᚐExecution(ctx context.Context, sel ast.SelectionSet, v service.Execution) graphql.Marshaler {
 	return ec._Execution(ctx, sel, &v)
 }
@@ -21208,6 +22591,40 @@ var (
 	}
 )
 
+func (ec *executionContext) marshalNRuleCheck2githubᚗcomᚋverdictᚋverdictᚋengineᚐCheckResult(ctx context.Context, sel ast.SelectionSet, v engine.CheckResult) graphql.Marshaler {
+	return ec._RuleCheck(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRuleCheck2ᚖgithubᚗcomᚋverdictᚋverdictᚋengineᚐCheckResult(ctx context.Context, sel ast.SelectionSet, v *engine.CheckResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RuleCheck(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRuleToken2githubᚗcomᚋverdictᚋverdictᚋengineᚐToken(ctx context.Context, sel ast.SelectionSet, v engine.Token) graphql.Marshaler {
+	return ec._RuleToken(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRuleToken2ᚕgithubᚗcomᚋverdictᚋverdictᚋengineᚐTokenᚄ(ctx context.Context, sel ast.SelectionSet, v []engine.Token) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRuleToken2githubᚗcomᚋverdictᚋverdictᚋengineᚐToken(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNRuleTrace2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRuleTraceᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RuleTrace) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -21257,6 +22674,26 @@ func (ec *executionContext) unmarshalNRunPolicyVersionInput2githubᚗcomᚋverdi
 func (ec *executionContext) unmarshalNRunRuleInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunRuleInput(ctx context.Context, v any) (model.RunRuleInput, error) {
 	res, err := ec.unmarshalInputRunRuleInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRunWarning2githubᚗcomᚋverdictᚋverdictᚋengineᚐWarning(ctx context.Context, sel ast.SelectionSet, v engine.Warning) graphql.Marshaler {
+	return ec._RunWarning(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRunWarning2ᚕgithubᚗcomᚋverdictᚋverdictᚋengineᚐWarningᚄ(ctx context.Context, sel ast.SelectionSet, v []engine.Warning) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRunWarning2githubᚗcomᚋverdictᚋverdictᚋengineᚐWarning(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNSavedFlow2githubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedFlow(ctx context.Context, sel ast.SelectionSet, v service.SavedFlow) graphql.Marshaler {
@@ -21318,6 +22755,14 @@ var (
 		authz.ScopeAdmin:   "ADMIN",
 	}
 )
+
+func (ec *executionContext) marshalNSourcePosition2githubᚗcomᚋverdictᚋverdictᚋengineᚐPosition(ctx context.Context, sel ast.SelectionSet, v engine.Position) graphql.Marshaler {
+	return ec._SourcePosition(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNSourceRange2githubᚗcomᚋverdictᚋverdictᚋengineᚐRange(ctx context.Context, sel ast.SelectionSet, v engine.Range) graphql.Marshaler {
+	return ec._SourceRange(ctx, sel, &v)
+}
 
 func (ec *executionContext) unmarshalNString2githubᚗcomᚋverdictᚋverdictᚋserviceᚐNanos(ctx context.Context, v any) (service.Nanos, error) {
 	res, err := model.UnmarshalNanos(v)

@@ -162,12 +162,17 @@ type NodeRunResult struct {
 	Data   any
 	Error  *string
 	Labels any
+	// Explanation and Warnings are built from the trace when the flow
+	// records the node's response.
+	Explanation string
+	Warnings    []engine.Warning
 
 	trace engine.Trace
 }
 
 func newNodeRunResult(res *engine.Result) *NodeRunResult {
-	out := &NodeRunResult{Result: res.Result, Rule: res.Rule, Data: res.Data, trace: res.Trace}
+	out := &NodeRunResult{Result: res.Result, Rule: res.Rule, Data: res.Data, trace: res.Trace,
+		Explanation: res.Explanation, Warnings: warnings(res.Warnings)}
 	if res.Error != nil {
 		msg := res.Error.Message
 		out.Error = &msg

@@ -146,6 +146,18 @@ export function RunResultView({ result }: { result: RunResultFieldsFragment }) {
       <div className={`verdict ${result.result ? 'verdict-true' : 'verdict-false'}`} role="status">
         Result: <strong>{String(result.result)}</strong>
       </div>
+      {result.explanation && (
+        <p className="explanation" data-testid="explanation">
+          {result.explanation}
+        </p>
+      )}
+      {result.warnings.length > 0 && (
+        <ul className="warnings" aria-label="Warnings">
+          {result.warnings.map((w) => (
+            <li key={`${w.code}:${w.message}`}>{w.message}</li>
+          ))}
+        </ul>
+      )}
       {result.error && (
         <p className="alert alert-error" role="alert">
           {result.error}

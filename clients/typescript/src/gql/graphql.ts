@@ -212,6 +212,15 @@ export type DeletePolicyInput = {
   id: string;
 };
 
+/** How serious a diagnostic is. */
+export type DiagnosticSeverity =
+  /** The text does not run. */
+  | 'ERROR'
+  /** Worth knowing; nothing is wrong. */
+  | 'INFO'
+  /** The text runs, but most likely not as meant. */
+  | 'WARNING';
+
 /** A stored test to save with a flow draft. */
 export type FlowTestInput = {
   /** The input to run the record on: a JSON object. */
@@ -614,13 +623,22 @@ export type AuditEventsQueryVariables = Exact<{
 
 export type AuditEventsQuery = { auditEvents: { totalCount?: number, edges: Array<{ cursor: string, node: { id: string, at: string, action: AuditAction, kind: AuditKind, baseId: string | null, recordId: string | null, groupId: string | null, details: unknown, actor: { kind: ActorKind, id: string } } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
 
+export type SourceRangeFieldsFragment = { start: { line: number, column: number }, end: { line: number, column: number } };
+
+export type CheckRuleQueryVariables = Exact<{
+  rule: string;
+}>;
+
+
+export type CheckRuleQuery = { checkRule: { tokens: Array<{ kind: string, range: { start: { line: number, column: number }, end: { line: number, column: number } } }>, diagnostics: Array<{ severity: DiagnosticSeverity, code: string, message: string, suggestions: Array<string>, range: { start: { line: number, column: number }, end: { line: number, column: number } } }> } };
+
 export type FlowFieldsFragment = { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } };
 
 export type SavedFlowFieldsFragment = { flow: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } }, validation: { errors: Array<string>, warnings: Array<string> } };
 
 export type FlowSummaryFieldsFragment = { id: string, baseId: string, name: string, latestVersion: number | null, latestVersionId: string | null, draftId: string | null, hasDraft: boolean, updatedAt: string, owner: { kind: OwnerKind, id: string } };
 
-export type FlowRunResultFieldsFragment = { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+export type FlowRunResultFieldsFragment = { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
             | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
             | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
           > }> } | null }, execution: { database: string, engine: string, total: string } }> };
@@ -690,7 +708,7 @@ export type RunFlowMutationVariables = Exact<{
 }>;
 
 
-export type RunFlowMutation = { runFlow: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+export type RunFlowMutation = { runFlow: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
               | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
               | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
             > }> } | null }, execution: { database: string, engine: string, total: string } }> } };
@@ -700,7 +718,7 @@ export type RunFlowVersionMutationVariables = Exact<{
 }>;
 
 
-export type RunFlowVersionMutation = { runFlowVersion: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+export type RunFlowVersionMutation = { runFlowVersion: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
               | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
               | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
             > }> } | null }, execution: { database: string, engine: string, total: string } }> } };
@@ -710,7 +728,7 @@ export type TestFlowMutationVariables = Exact<{
 }>;
 
 
-export type TestFlowMutation = { testFlow: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+export type TestFlowMutation = { testFlow: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
               | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
               | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
             > }> } | null }, execution: { database: string, engine: string, total: string } }> } };
@@ -883,7 +901,7 @@ export type RunPolicyMutationVariables = Exact<{
 }>;
 
 
-export type RunPolicyMutation = { runPolicy: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+export type RunPolicyMutation = { runPolicy: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
           | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
           | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
         > }> } } };
@@ -893,14 +911,14 @@ export type RunPolicyVersionMutationVariables = Exact<{
 }>;
 
 
-export type RunPolicyVersionMutation = { runPolicyVersion: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+export type RunPolicyVersionMutation = { runPolicyVersion: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
           | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
           | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
         > }> } } };
 
 export type TypedValueFieldsFragment = { type: ValueType, value: unknown };
 
-export type RunResultFieldsFragment = { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+export type RunResultFieldsFragment = { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
         | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
         | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
       > }> } };
@@ -915,7 +933,7 @@ export type RunRuleMutationVariables = Exact<{
 }>;
 
 
-export type RunRuleMutation = { runRule: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+export type RunRuleMutation = { runRule: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
           | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
           | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
         > }> } } };
@@ -987,6 +1005,18 @@ export const AuditEventFieldsFragmentDoc = new TypedDocumentString(`
   details
 }
     `, {"fragmentName":"AuditEventFields"}) as unknown as TypedDocumentString<AuditEventFieldsFragment, unknown>;
+export const SourceRangeFieldsFragmentDoc = new TypedDocumentString(`
+    fragment SourceRangeFields on SourceRange {
+  start {
+    line
+    column
+  }
+  end {
+    line
+    column
+  }
+}
+    `, {"fragmentName":"SourceRangeFields"}) as unknown as TypedDocumentString<SourceRangeFieldsFragment, unknown>;
 export const FlowFieldsFragmentDoc = new TypedDocumentString(`
     fragment FlowFields on Flow {
   id
@@ -1132,6 +1162,11 @@ export const FlowRunResultFieldsFragmentDoc = new TypedDocumentString(`
       data
       error
       labels
+      explanation
+      warnings {
+        code
+        message
+      }
       trace {
         ...TraceFields
       }
@@ -1289,6 +1324,11 @@ export const RunResultFieldsFragmentDoc = new TypedDocumentString(`
   data
   error
   labels
+  explanation
+  warnings {
+    code
+    message
+  }
   execution {
     orchestrator {
       go
@@ -1504,6 +1544,36 @@ export const AuditEventsDocument = new TypedDocumentString(`
   }
   details
 }`) as unknown as TypedDocumentString<AuditEventsQuery, AuditEventsQueryVariables>;
+export const CheckRuleDocument = new TypedDocumentString(`
+    query CheckRule($rule: String!) {
+  checkRule(rule: $rule) {
+    tokens {
+      kind
+      range {
+        ...SourceRangeFields
+      }
+    }
+    diagnostics {
+      severity
+      code
+      message
+      range {
+        ...SourceRangeFields
+      }
+      suggestions
+    }
+  }
+}
+    fragment SourceRangeFields on SourceRange {
+  start {
+    line
+    column
+  }
+  end {
+    line
+    column
+  }
+}`) as unknown as TypedDocumentString<CheckRuleQuery, CheckRuleQueryVariables>;
 export const FlowDocument = new TypedDocumentString(`
     query Flow($id: ID!) {
   flow(id: $id) {
@@ -1762,6 +1832,11 @@ export const RunFlowDocument = new TypedDocumentString(`
       data
       error
       labels
+      explanation
+      warnings {
+        code
+        message
+      }
       trace {
         ...TraceFields
       }
@@ -1842,6 +1917,11 @@ export const RunFlowVersionDocument = new TypedDocumentString(`
       data
       error
       labels
+      explanation
+      warnings {
+        code
+        message
+      }
       trace {
         ...TraceFields
       }
@@ -1922,6 +2002,11 @@ export const TestFlowDocument = new TypedDocumentString(`
       data
       error
       labels
+      explanation
+      warnings {
+        code
+        message
+      }
       trace {
         ...TraceFields
       }
@@ -2552,6 +2637,11 @@ fragment RunResultFields on PolicyRunResult {
   data
   error
   labels
+  explanation
+  warnings {
+    code
+    message
+  }
   execution {
     orchestrator {
       go
@@ -2623,6 +2713,11 @@ fragment RunResultFields on PolicyRunResult {
   data
   error
   labels
+  explanation
+  warnings {
+    code
+    message
+  }
   execution {
     orchestrator {
       go
@@ -2694,6 +2789,11 @@ fragment RunResultFields on PolicyRunResult {
   data
   error
   labels
+  explanation
+  warnings {
+    code
+    message
+  }
   execution {
     orchestrator {
       go
