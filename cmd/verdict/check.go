@@ -241,4 +241,3 @@ func testRuleFile(w io.Writer, path string, verbose bool) (passed, total int, er
 	}
 	return passed, total, nil
 }
-
