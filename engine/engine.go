@@ -29,9 +29,10 @@ type Result struct {
 	Explanation string   `json:"explanation"`
 	Warnings    Warnings `json:"warnings"`
 
-	exec   [1]RuleTrace // backs Trace.Execution, so a result is one allocation
-	about  *explainInfo // what Explain needs to know of the program
-	source string       // the text of a result that did not parse, for Explain
+	exec        [1]RuleTrace // backs Trace.Execution, so a result is one allocation
+	about       *explainInfo // what Explain needs to know of the program
+	source      string       // the text of a result that did not parse, for Explain
+	parseFailed bool
 }
 
 // Run parses, compiles and evaluates a rule text in one go, as `POST /run`
@@ -121,9 +122,10 @@ func ParseFailure(src string, errs ParseErrors, data any, rule []string) *Result
 			Outcome:    Text{"parse_failed"},
 			Conditions: []ConditionTrace{cond},
 		}}},
-		Rule:   rule,
-		Data:   data,
-		Error:  errs.asError(),
-		source: src,
+		Rule:        rule,
+		Data:        data,
+		Error:       errs.asError(),
+		source:      src,
+		parseFailed: true,
 	}
 }

@@ -48,7 +48,7 @@ func (r *Result) Explain() {
 	}
 	r.Warnings = Warnings{}
 	switch {
-	case r.source != "" || r.Error != nil && r.Error.Kind == KindParse:
+	case r.parseFailed || r.Error != nil && r.Error.Kind == KindParse:
 		r.Explanation = r.parseExplanation()
 		return
 	case len(r.Trace.Execution) == 0 && r.Error != nil:
@@ -87,7 +87,7 @@ func (r *Result) Explain() {
 }
 
 func (r *Result) parseExplanation() string {
-	if r.source == "" {
+	if !r.parseFailed {
 		return "The rule text does not parse: " + r.Error.Message
 	}
 	for _, d := range Check(r.source).Diagnostics {

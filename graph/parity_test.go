@@ -19,6 +19,7 @@ import (
 var restCounterparts = map[string][]string{
 	"POST /run":                                 {"Mutation.runRule"},
 	"POST /check":                               {"Query.checkRule"},
+	"POST /policy/{policyId}/test":              {"Mutation.testPolicy"},
 	"POST /run/policy/{baseId}":                 {"Mutation.runPolicy"},
 	"POST /run/policy_version/{policyId}":       {"Mutation.runPolicyVersion"},
 	"POST /policy":                              {"Mutation.createPolicy"},

@@ -169,6 +169,18 @@ var matrixEndpoints = slices.Concat([]*endpoint{
 		check:   resultTrue,
 	},
 	{
+		route: "POST /policy/{policyId}/test", action: run, success: http.StatusOK,
+		kinds: []*kind{policies}, strangers: []*kind{flows}, ids: []idKind{baseID, versionID, draftID},
+		rest: func(c *call) request {
+			return request{http.MethodPost, "/policy/" + c.id() + "/test",
+				`{"tests": [{"name": "senior", "data": ` + seniorData + `, "expect": true}]}`}
+		},
+		graphQL: `mutation($id: ID!, $tests: [PolicyTestCaseInput!]) { testPolicy(input: {policyId: $id, tests: $tests}) { passed } }`,
+		check: func(_ *call, body string) string {
+			return mustContain(body, `"passed":true`, "a passing report")
+		},
+	},
+	{
 		route: "POST /check", action: view, success: http.StatusOK,
 		rest: func(*call) request {
 			return request{http.MethodPost, "/check", fmt.Sprintf(`{"rule": %q}`, adHocRule)}

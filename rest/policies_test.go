@@ -365,10 +365,19 @@ func TestPublishingWithAFailingTestIsAConflictAndKeepsTheDraft(t *testing.T) {
 		before := rowCounts(t, db)
 
 		w = f.call(t, admin, http.MethodPut, "/policy/"+draft.ID.String(), `{"status": "published"}`)
-		wantError(t, w, http.StatusConflict, service.CodeConflict)
+		wantStatus(t, w, http.StatusConflict)
 		var body errorBody
-		if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil || body.Error.Message != "tests failed: missing age, young is senior" {
+		if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil || body.Error.Code != service.CodeConflict ||
+			body.Error.Message != "tests failed: missing age, young is senior" {
 			t.Errorf("message %q, want the failing tests named", body.Error.Message)
+		}
+		wantDetails := []string{
+			"young is senior: expected true, got false. Person gets senior_discount: no — the age of the Person is 20, which is not at least 65.",
+			"missing age: expected false, got an error. Person gets senior_discount: no — the age of the Person could not be read. " +
+				"The run stopped with an error: Missing property: property 'age' not found at $.Person.",
+		}
+		if !reflect.DeepEqual(body.Error.Details, wantDetails) {
+			t.Errorf("details %q, want %q", body.Error.Details, wantDetails)
 		}
 		if rec := storedRecord(t, db, draft.ID); rec.Status != record.StatusDraft || rec.Version != nil || rec.Revision != 1 || rec.Owner != base.OwnerKindUser {
 			t.Errorf("a refused publish changed the record: %+v", rec)

@@ -127,6 +127,7 @@ func newServer(svc *service.Service, cfg Config) *server {
 	s.handle("GET /policy/{policyId}/versions", authenticated, http.HandlerFunc(policies.handleVersions))
 	s.handle("GET /policy/{policyId}/draft", authenticated, http.HandlerFunc(policies.handleDraft))
 	s.handle("GET /policies", authenticated, http.HandlerFunc(policies.handleList))
+	s.handle("POST /policy/{policyId}/test", authenticated, http.HandlerFunc(s.testPolicy))
 	s.handle("POST /run/flow/{baseId}", authenticated, http.HandlerFunc(s.runFlow))
 	s.handle("POST /run/flow_version/{flowId}", authenticated, http.HandlerFunc(s.runFlowVersion))
 	s.handle("POST /flow/test", authenticated, http.HandlerFunc(s.testFlow))

@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"encoding/json"
 	"sort"
 	"strings"
 
@@ -39,12 +38,7 @@ func (s *Service) newPolicyRules() *kindRules {
 				return Invalid("a policy has a rule, not a definition")
 			}
 			if c.Tests != nil {
-				for _, tc := range *c.Tests {
-					var expect bool
-					if json.Unmarshal(tc.Expect, &expect) != nil {
-						return Invalid("test %q: expect must be true or false", tc.Name)
-					}
-				}
+				return checkPolicyTests(*c.Tests)
 			}
 			return nil
 		},
@@ -67,22 +61,17 @@ func (s *Service) policyGate(_ context.Context, _ *Principal, r *ent.Record, c *
 	if prog.Program == nil {
 		return newError(CodeConflict, "the rule does not parse: %s", prog.ParseErrors[0].Message())
 	}
-	var failing []string
-	for _, tc := range r.Tests {
-		var expect bool
-		parsed, derr := engine.DecodeData(tc.Data, s.engine.Limits)
-		if derr != nil || json.Unmarshal(tc.Expect, &expect) != nil {
-			failing = append(failing, tc.Name)
-			continue
+	if rep := s.runTests(prog, r.Tests); !rep.Passed {
+		var failing []string
+		for _, res := range rep.Results {
+			if !res.Passed {
+				failing = append(failing, res.Name)
+			}
 		}
-		res := prog.Program.Evaluate(parsed)
-		if res.Error != nil || res.Result != expect {
-			failing = append(failing, tc.Name)
-		}
-	}
-	if len(failing) > 0 {
 		sort.Strings(failing)
-		return newError(CodeConflict, "tests failed: %s", strings.Join(failing, ", "))
+		e := newError(CodeConflict, "tests failed: %s", strings.Join(failing, ", "))
+		e.Details = rep.failures()
+		return e
 	}
 	return nil
 }

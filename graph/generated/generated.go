@@ -40,6 +40,7 @@ type ResolverRoot interface {
 	Group() GroupResolver
 	Mutation() MutationResolver
 	PolicyTest() PolicyTestResolver
+	PolicyTestResult() PolicyTestResultResolver
 	Query() QueryResolver
 }
 
@@ -272,6 +273,7 @@ type ComplexityRoot struct {
 		RunPolicyVersion             func(childComplexity int, input model.RunPolicyVersionInput) int
 		RunRule                      func(childComplexity int, input model.RunRuleInput) int
 		TestFlow                     func(childComplexity int, input model.TestFlowInput) int
+		TestPolicy                   func(childComplexity int, input model.TestPolicyInput) int
 		UpdateFlowDraft              func(childComplexity int, input model.UpdateFlowInput) int
 		UpdateGroup                  func(childComplexity int, input model.UpdateGroupInput) int
 		UpdatePolicyDraft            func(childComplexity int, input model.UpdatePolicyInput) int
@@ -383,6 +385,22 @@ type ComplexityRoot struct {
 		Data   func(childComplexity int) int
 		Expect func(childComplexity int) int
 		Name   func(childComplexity int) int
+	}
+
+	PolicyTestReport struct {
+		Failed  func(childComplexity int) int
+		Passed  func(childComplexity int) int
+		Results func(childComplexity int) int
+		Total   func(childComplexity int) int
+	}
+
+	PolicyTestResult struct {
+		Actual      func(childComplexity int) int
+		Error       func(childComplexity int) int
+		Expected    func(childComplexity int) int
+		Explanation func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Passed      func(childComplexity int) int
 	}
 
 	PolicyVersions struct {
@@ -535,9 +553,13 @@ type MutationResolver interface {
 	RunPolicy(ctx context.Context, input model.RunPolicyInput) (*model.PolicyRunResult, error)
 	RunPolicyVersion(ctx context.Context, input model.RunPolicyVersionInput) (*model.PolicyRunResult, error)
 	RunRule(ctx context.Context, input model.RunRuleInput) (*model.PolicyRunResult, error)
+	TestPolicy(ctx context.Context, input model.TestPolicyInput) (*service.TestReport, error)
 }
 type PolicyTestResolver interface {
 	Expect(ctx context.Context, obj *testcase.Case) (bool, error)
+}
+type PolicyTestResultResolver interface {
+	Actual(ctx context.Context, obj *service.TestResult) (any, error)
 }
 type QueryResolver interface {
 	Members(ctx context.Context, first *int, after *string, query *string) (*model.Connection[service.Member], error)
@@ -1584,6 +1606,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.TestFlow(childComplexity, args["input"].(model.TestFlowInput)), true
+	case "Mutation.testPolicy":
+		if e.ComplexityRoot.Mutation.TestPolicy == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_testPolicy_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.TestPolicy(childComplexity, args["input"].(model.TestPolicyInput)), true
 	case "Mutation.updateFlowDraft":
 		if e.ComplexityRoot.Mutation.UpdateFlowDraft == nil {
 			break
@@ -2045,6 +2078,68 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PolicyTest.Name(childComplexity), true
 
+	case "PolicyTestReport.failed":
+		if e.ComplexityRoot.PolicyTestReport.Failed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestReport.Failed(childComplexity), true
+	case "PolicyTestReport.passed":
+		if e.ComplexityRoot.PolicyTestReport.Passed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestReport.Passed(childComplexity), true
+	case "PolicyTestReport.results":
+		if e.ComplexityRoot.PolicyTestReport.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestReport.Results(childComplexity), true
+	case "PolicyTestReport.total":
+		if e.ComplexityRoot.PolicyTestReport.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestReport.Total(childComplexity), true
+
+	case "PolicyTestResult.actual":
+		if e.ComplexityRoot.PolicyTestResult.Actual == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestResult.Actual(childComplexity), true
+	case "PolicyTestResult.error":
+		if e.ComplexityRoot.PolicyTestResult.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestResult.Error(childComplexity), true
+	case "PolicyTestResult.expected":
+		if e.ComplexityRoot.PolicyTestResult.Expected == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestResult.Expected(childComplexity), true
+	case "PolicyTestResult.explanation":
+		if e.ComplexityRoot.PolicyTestResult.Explanation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestResult.Explanation(childComplexity), true
+	case "PolicyTestResult.name":
+		if e.ComplexityRoot.PolicyTestResult.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestResult.Name(childComplexity), true
+	case "PolicyTestResult.passed":
+		if e.ComplexityRoot.PolicyTestResult.Passed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestResult.Passed(childComplexity), true
+
 	case "PolicyVersions.baseId":
 		if e.ComplexityRoot.PolicyVersions.BaseID == nil {
 			break
@@ -2493,6 +2588,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputDeleteGroupInput,
 		ec.unmarshalInputDeletePolicyInput,
 		ec.unmarshalInputFlowTestInput,
+		ec.unmarshalInputPolicyTestCaseInput,
 		ec.unmarshalInputPolicyTestInput,
 		ec.unmarshalInputPublishFlowInput,
 		ec.unmarshalInputPublishPolicyInput,
@@ -2505,6 +2601,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputRunPolicyVersionInput,
 		ec.unmarshalInputRunRuleInput,
 		ec.unmarshalInputTestFlowInput,
+		ec.unmarshalInputTestPolicyInput,
 		ec.unmarshalInputUpdateFlowDraftInput,
 		ec.unmarshalInputUpdateGroupInput,
 		ec.unmarshalInputUpdatePolicyDraftInput,
@@ -5285,6 +5382,105 @@ type PageInfo {
   endCursor: String
 }
 `, BuiltIn: false},
+	{Name: "../tests.graphqls", Input: `"""
+Tests to run on a policy record.
+"""
+input TestPolicyInput {
+  """
+  A policy record's id, or a base id for its latest version (else its
+  draft), as policy(id) takes.
+  """
+  policyId: ID!
+  """
+  The tests to run; omitted, the record's stored tests run.
+  """
+  tests: [PolicyTestCaseInput!]
+}
+
+"""
+A test to run: the record on data must give expect.
+"""
+input PolicyTestCaseInput {
+  """
+  The test's name.
+  """
+  name: String!
+  """
+  The data to run the record on: a JSON object.
+  """
+  data: JSON!
+  """
+  The result the golden rule must give: true or false.
+  """
+  expect: JSON!
+}
+
+"""
+What running a record's tests found.
+"""
+type PolicyTestReport {
+  """
+  Whether every test passed.
+  """
+  passed: Boolean!
+  """
+  How many tests ran.
+  """
+  total: Int!
+  """
+  How many did not pass.
+  """
+  failed: Int!
+  """
+  Each test's outcome, in the order given.
+  """
+  results: [PolicyTestResult!]!
+}
+
+"""
+One test's outcome.
+"""
+type PolicyTestResult {
+  """
+  The test's name.
+  """
+  name: String!
+  """
+  The result the test expects.
+  """
+  expected: JSON
+  """
+  The result the run gave; null when the run failed with an error.
+  """
+  actual: JSON
+  """
+  Whether the run gave the expected result without an error.
+  """
+  passed: Boolean!
+  """
+  The run's explanation in plain English.
+  """
+  explanation: String!
+  """
+  Why the run failed, or why the test could not run; null otherwise.
+  """
+  error: String
+}
+
+extend type Mutation {
+  """
+  Runs a policy record's stored tests, or the tests given instead, as POST
+  /policy/{policyId}/test does. Nothing is stored. Needs permission to run
+  the policy.
+  """
+  testPolicy(
+    """
+    The record and, optionally, the tests.
+    """
+    input: TestPolicyInput!
+  ): PolicyTestReport!
+}
+`, BuiltIn: false},
 	{Name: "../viewer.graphqls", Input: `extend type Query {
   """
   Who the caller is: the API key of the request, its owner and the
@@ -6089,6 +6285,38 @@ func (ec *executionContext) childFields_PolicyTest(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type PolicyTest", field.Name)
 }
 
+func (ec *executionContext) childFields_PolicyTestReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "passed":
+		return ec.fieldContext_PolicyTestReport_passed(ctx, field)
+	case "total":
+		return ec.fieldContext_PolicyTestReport_total(ctx, field)
+	case "failed":
+		return ec.fieldContext_PolicyTestReport_failed(ctx, field)
+	case "results":
+		return ec.fieldContext_PolicyTestReport_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PolicyTestReport", field.Name)
+}
+
+func (ec *executionContext) childFields_PolicyTestResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_PolicyTestResult_name(ctx, field)
+	case "expected":
+		return ec.fieldContext_PolicyTestResult_expected(ctx, field)
+	case "actual":
+		return ec.fieldContext_PolicyTestResult_actual(ctx, field)
+	case "passed":
+		return ec.fieldContext_PolicyTestResult_passed(ctx, field)
+	case "explanation":
+		return ec.fieldContext_PolicyTestResult_explanation(ctx, field)
+	case "error":
+		return ec.fieldContext_PolicyTestResult_error(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PolicyTestResult", field.Name)
+}
+
 func (ec *executionContext) childFields_PolicyVersions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "baseId":
@@ -6751,6 +6979,20 @@ func (ec *executionContext) field_Mutation_testFlow_args(ctx context.Context, ra
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.TestFlowInput, error) {
 			return ec.unmarshalNTestFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐTestFlowInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_testPolicy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.TestPolicyInput, error) {
+			return ec.unmarshalNTestPolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐTestPolicyInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -11403,6 +11645,50 @@ func (ec *executionContext) fieldContext_Mutation_runRule(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_testPolicy(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_testPolicy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().TestPolicy(ctx, fc.Args["input"].(model.TestPolicyInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.TestReport) graphql.Marshaler {
+			return ec.marshalNPolicyTestReport2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTestReport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_testPolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicyTestReport(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_testPolicy_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _NodeExecution_database(ctx context.Context, field graphql.CollectedField, obj *model.NodeExecution) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13105,6 +13391,245 @@ func (ec *executionContext) _PolicyTest_expect(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_PolicyTest_expect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PolicyTest", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyTestReport_passed(ctx context.Context, field graphql.CollectedField, obj *service.TestReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestReport_passed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Passed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestReport_passed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyTestReport", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyTestReport_total(ctx context.Context, field graphql.CollectedField, obj *service.TestReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestReport_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestReport_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyTestReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyTestReport_failed(ctx context.Context, field graphql.CollectedField, obj *service.TestReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestReport_failed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Failed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestReport_failed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyTestReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyTestReport_results(ctx context.Context, field graphql.CollectedField, obj *service.TestReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestReport_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.TestResult) graphql.Marshaler {
+			return ec.marshalNPolicyTestResult2ᚕgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTestResultᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestReport_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyTestReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicyTestResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PolicyTestResult_name(ctx context.Context, field graphql.CollectedField, obj *service.TestResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestResult_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestResult_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyTestResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyTestResult_expected(ctx context.Context, field graphql.CollectedField, obj *service.TestResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestResult_expected(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Expected, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v json.RawMessage) graphql.Marshaler {
+			return ec.marshalOJSON2encodingᚋjsonᚐRawMessage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestResult_expected(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyTestResult", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyTestResult_actual(ctx context.Context, field graphql.CollectedField, obj *service.TestResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestResult_actual(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PolicyTestResult().Actual(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestResult_actual(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyTestResult", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyTestResult_passed(ctx context.Context, field graphql.CollectedField, obj *service.TestResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestResult_passed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Passed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestResult_passed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyTestResult", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyTestResult_explanation(ctx context.Context, field graphql.CollectedField, obj *service.TestResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestResult_explanation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Explanation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestResult_explanation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyTestResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyTestResult_error(ctx context.Context, field graphql.CollectedField, obj *service.TestResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestResult_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestResult_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyTestResult", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _PolicyVersions_baseId(ctx context.Context, field graphql.CollectedField, obj *service.Versions) (ret graphql.Marshaler) {
@@ -16591,6 +17116,50 @@ func (ec *executionContext) unmarshalInputFlowTestInput(ctx context.Context, obj
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputPolicyTestCaseInput(ctx context.Context, obj any) (model.PolicyTestCaseInput, error) {
+	var it model.PolicyTestCaseInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "data", "expect"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "data":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("data"))
+			data, err := ec.unmarshalNJSON2encodingᚋjsonᚐRawMessage(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Data = data
+		case "expect":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expect"))
+			data, err := ec.unmarshalNJSON2encodingᚋjsonᚐRawMessage(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Expect = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputPolicyTestInput(ctx context.Context, obj any) (model.PolicyTestInput, error) {
 	var it model.PolicyTestInput
 	if obj == nil {
@@ -17072,6 +17641,43 @@ func (ec *executionContext) unmarshalInputTestFlowInput(ctx context.Context, obj
 				return it, err
 			}
 			it.Data = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputTestPolicyInput(ctx context.Context, obj any) (model.TestPolicyInput, error) {
+	var it model.TestPolicyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"policyId", "tests"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "policyId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("policyId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PolicyID = data
+		case "tests":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tests"))
+			data, err := ec.unmarshalOPolicyTestCaseInput2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestCaseInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tests = data
 		}
 	}
 	return it, nil
@@ -19161,6 +19767,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "testPolicy":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_testPolicy(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -19968,6 +20581,155 @@ func (ec *executionContext) _PolicyTest(ctx context.Context, sel ast.SelectionSe
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var policyTestReportImplementors = []string{"PolicyTestReport"}
+
+func (ec *executionContext) _PolicyTestReport(ctx context.Context, sel ast.SelectionSet, obj *service.TestReport) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, policyTestReportImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PolicyTestReport")
+		case "passed":
+			out.Values[i] = ec._PolicyTestReport_passed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "total":
+			out.Values[i] = ec._PolicyTestReport_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "failed":
+			out.Values[i] = ec._PolicyTestReport_failed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "results":
+			out.Values[i] = ec._PolicyTestReport_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var policyTestResultImplementors = []string{"PolicyTestResult"}
+
+func (ec *executionContext) _PolicyTestResult(ctx context.Context, sel ast.SelectionSet, obj *service.TestResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, policyTestResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PolicyTestResult")
+		case "name":
+			out.Values[i] = ec._PolicyTestResult_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "expected":
+			out.Values[i] = ec._PolicyTestResult_expected(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "actual":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PolicyTestResult_actual(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "passed":
+			out.Values[i] = ec._PolicyTestResult_passed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "explanation":
+			out.Values[i] = ec._PolicyTestResult_explanation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "error":
+			out.Values[i] = ec._PolicyTestResult_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -22495,9 +23257,48 @@ func (ec *executionContext) marshalNPolicyTest2ᚕgithubᚗcomᚋverdictᚋverdi
 	return ret
 }
 
+func (ec *executionContext) unmarshalNPolicyTestCaseInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestCaseInput(ctx context.Context, v any) (*model.PolicyTestCaseInput, error) {
+	res, err := ec.unmarshalInputPolicyTestCaseInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNPolicyTestInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestInput(ctx context.Context, v any) (*model.PolicyTestInput, error) {
 	res, err := ec.unmarshalInputPolicyTestInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPolicyTestReport2githubᚗcomᚋverdictᚋverdictᚋserviceᚐTestReport(ctx context.Context, sel ast.SelectionSet, v service.TestReport) graphql.Marshaler {
+	return ec._PolicyTestReport(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPolicyTestReport2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTestReport(ctx context.Context, sel ast.SelectionSet, v *service.TestReport) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PolicyTestReport(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPolicyTestResult2githubᚗcomᚋverdictᚋverdictᚋserviceᚐTestResult(ctx context.Context, sel ast.SelectionSet, v service.TestResult) graphql.Marshaler {
+	return ec._PolicyTestResult(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPolicyTestResult2ᚕgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTestResultᚄ(ctx context.Context, sel ast.SelectionSet, v []service.TestResult) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPolicyTestResult2githubᚗcomᚋverdictᚋverdictᚋserviceᚐTestResult(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNPropertyTrace2githubᚗcomᚋverdictᚋverdictᚋengineᚐPropertyTrace(ctx context.Context, sel ast.SelectionSet, v engine.PropertyTrace) graphql.Marshaler {
@@ -22849,6 +23650,11 @@ func (ec *executionContext) marshalNString2ᚖstring(ctx context.Context, sel as
 
 func (ec *executionContext) unmarshalNTestFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐTestFlowInput(ctx context.Context, v any) (model.TestFlowInput, error) {
 	res, err := ec.unmarshalInputTestFlowInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNTestPolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐTestPolicyInput(ctx context.Context, v any) (model.TestPolicyInput, error) {
+	res, err := ec.unmarshalInputTestPolicyInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -23330,6 +24136,23 @@ func (ec *executionContext) marshalOPolicy2ᚖgithubᚗcomᚋverdictᚋverdict�
 		return graphql.Null
 	}
 	return ec._Policy(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOPolicyTestCaseInput2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestCaseInputᚄ(ctx context.Context, v any) ([]*model.PolicyTestCaseInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.PolicyTestCaseInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPolicyTestCaseInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestCaseInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOPolicyTestInput2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestInputᚄ(ctx context.Context, v any) ([]*model.PolicyTestInput, error) {

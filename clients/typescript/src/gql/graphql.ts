@@ -258,6 +258,16 @@ export type OwnerKind =
   /** Owned by a user. */
   | 'USER';
 
+/** A test to run: the record on data must give expect. */
+export type PolicyTestCaseInput = {
+  /** The data to run the record on: a JSON object. */
+  data: unknown;
+  /** The result the golden rule must give: true or false. */
+  expect: unknown;
+  /** The test's name. */
+  name: string;
+};
+
 /** A stored test to save with a draft. */
 export type PolicyTestInput = {
   /** The data to run the record on: a JSON object. */
@@ -459,6 +469,17 @@ export type TestFlowInput = {
   definition: unknown;
 };
 
+/** Tests to run on a policy record. */
+export type TestPolicyInput = {
+  /**
+   * A policy record's id, or a base id for its latest version (else its
+   * draft), as policy(id) takes.
+   */
+  policyId: string;
+  /** The tests to run; omitted, the record's stored tests run. */
+  tests?: Array<PolicyTestCaseInput> | null | undefined;
+};
+
 /**
  * A flow draft and the changes to make to it. An absent field stays as
  * it is.
@@ -631,6 +652,13 @@ export type CheckRuleQueryVariables = Exact<{
 
 
 export type CheckRuleQuery = { checkRule: { tokens: Array<{ kind: string, range: { start: { line: number, column: number }, end: { line: number, column: number } } }>, diagnostics: Array<{ severity: DiagnosticSeverity, code: string, message: string, suggestions: Array<string>, range: { start: { line: number, column: number }, end: { line: number, column: number } } }> } };
+
+export type TestPolicyMutationVariables = Exact<{
+  input: TestPolicyInput;
+}>;
+
+
+export type TestPolicyMutation = { testPolicy: { passed: boolean, total: number, failed: number, results: Array<{ name: string, expected: unknown, actual: unknown, passed: boolean, explanation: string, error: string | null }> } };
 
 export type FlowFieldsFragment = { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } };
 
@@ -1574,6 +1602,23 @@ export const CheckRuleDocument = new TypedDocumentString(`
     column
   }
 }`) as unknown as TypedDocumentString<CheckRuleQuery, CheckRuleQueryVariables>;
+export const TestPolicyDocument = new TypedDocumentString(`
+    mutation TestPolicy($input: TestPolicyInput!) {
+  testPolicy(input: $input) {
+    passed
+    total
+    failed
+    results {
+      name
+      expected
+      actual
+      passed
+      explanation
+      error
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<TestPolicyMutation, TestPolicyMutationVariables>;
 export const FlowDocument = new TypedDocumentString(`
     query Flow($id: ID!) {
   flow(id: $id) {

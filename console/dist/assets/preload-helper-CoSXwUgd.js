@@ -594,7 +594,23 @@ fragment TraceFields on Trace {
     line
     column
   }
-}`);new l(`
+}`),d=new l(`
+    mutation TestPolicy($input: TestPolicyInput!) {
+  testPolicy(input: $input) {
+    passed
+    total
+    failed
+    results {
+      name
+      expected
+      actual
+      passed
+      explanation
+      error
+    }
+  }
+}
+    `);new l(`
     query Flow($id: ID!) {
   flow(id: $id) {
     ...FlowFields
@@ -1085,7 +1101,7 @@ fragment TraceFields on Trace {
   description
   createdAt
   updatedAt
-}`);var d=new l(`
+}`);var f=new l(`
     query GroupPolicies($id: ID!, $first: Int, $after: String, $query: String, $withTotalCount: Boolean = false) {
   group(id: $id) {
     id
@@ -1153,7 +1169,7 @@ fragment TraceFields on Trace {
   draftId
   hasDraft
   updatedAt
-}`);var f=new l(`
+}`);var p=new l(`
     query Groups($first: Int, $after: String, $query: String, $withTotalCount: Boolean = false) {
   groups(first: $first, after: $after, query: $query) {
     edges {
@@ -1410,7 +1426,7 @@ fragment PolicySummaryFields on PolicySummary {
   updatedAt
   publishedAt
   revision
-}`);var p=new l(`
+}`);var m=new l(`
     query PolicyVersions($id: ID!) {
   policyVersions(id: $id) {
     baseId
@@ -1445,7 +1461,7 @@ fragment PolicySummaryFields on PolicySummary {
   updatedAt
   publishedAt
   revision
-}`),m=new l(`
+}`),h=new l(`
     query Policies($first: Int, $after: String, $query: String, $groupId: ID, $withTotalCount: Boolean = false) {
   policies(first: $first, after: $after, query: $query, groupId: $groupId) {
     edges {
@@ -1476,7 +1492,7 @@ fragment PolicySummaryFields on PolicySummary {
   draftId
   hasDraft
   updatedAt
-}`),h=new l(`
+}`),g=new l(`
     mutation CreatePolicy($input: CreatePolicyInput!) {
   createPolicy(input: $input) {
     ...SavedPolicyFields
@@ -1513,7 +1529,7 @@ fragment SavedPolicyFields on SavedPolicy {
   validation {
     errors
   }
-}`),g=new l(`
+}`),_=new l(`
     mutation UpdatePolicyDraft($input: UpdatePolicyDraftInput!) {
   updatePolicyDraft(input: $input) {
     ...SavedPolicyFields
@@ -1550,7 +1566,7 @@ fragment SavedPolicyFields on SavedPolicy {
   validation {
     errors
   }
-}`),_=new l(`
+}`),v=new l(`
     mutation PublishPolicy($input: PublishPolicyInput!) {
   publishPolicy(input: $input) {
     ...PolicyFields
@@ -1579,7 +1595,7 @@ fragment SavedPolicyFields on SavedPolicy {
   updatedAt
   publishedAt
   revision
-}`),v=new l(`
+}`),y=new l(`
     mutation CreatePolicyDraftFromVersion($input: CreatePolicyDraftFromVersionInput!) {
   createPolicyDraftFromVersion(input: $input) {
     ...PolicyFields
@@ -1608,7 +1624,7 @@ fragment SavedPolicyFields on SavedPolicy {
   updatedAt
   publishedAt
   revision
-}`),y=new l(`
+}`),b=new l(`
     mutation DeletePolicy($input: DeletePolicyInput!) {
   deletePolicy(input: $input)
 }
@@ -1687,7 +1703,7 @@ fragment TraceFields on Trace {
       }
     }
   }
-}`);var b=new l(`
+}`);var ee=new l(`
     mutation RunPolicyVersion($input: RunPolicyVersionInput!) {
   runPolicyVersion(input: $input) {
     ...RunResultFields
@@ -1762,7 +1778,7 @@ fragment TraceFields on Trace {
       }
     }
   }
-}`),ee=new l(`
+}`),te=new l(`
     mutation RunRule($input: RunRuleInput!) {
   runRule(input: $input) {
     ...RunResultFields
@@ -1837,7 +1853,7 @@ fragment TraceFields on Trace {
       }
     }
   }
-}`),te=new l(`
+}`),ne=new l(`
     query Viewer {
   viewer {
     user {
@@ -1862,4 +1878,4 @@ fragment TraceFields on Trace {
     }
   }
 }
-    `),ne=class extends Error{code;details;status;errors;constructor(e,t,n,r=[],i=[]){super(e),this.name=`VerdictError`,this.code=t,this.details=i,this.status=n,this.errors=r}},re=class{#e;#t;#n;constructor(e){this.#e=new URL(`/graphql`,e.url).toString(),this.#t={"content-type":`application/json`,"x-api-key":e.apiKey},e.orgId!==void 0&&(this.#t[`x-org-id`]=e.orgId),this.#n=e.fetch??fetch}async request(e,...[t]){let n=await this.#n(this.#e,{method:`POST`,headers:this.#t,body:JSON.stringify({query:e.toString(),variables:t??{}})}),r=await n.text(),i;try{i=JSON.parse(r)}catch{throw new ne(`HTTP ${n.status}: ${r.slice(0,200)}`,void 0,n.status)}if(i.error)throw new ne(i.error.message,i.error.code,n.status,[],i.error.details);if(i.errors&&i.errors.length>0){let e=i.errors[0];throw new ne(e.message,e.extensions?.code,n.status,i.errors,e.extensions?.details)}if(!n.ok||i.data==null)throw new ne(`HTTP ${n.status} without data`,void 0,n.status);return i.data}},x=`verdict.apiKey`,ie=class{#e;#t;constructor(e,t){this.#e=new re({url:window.location.origin,apiKey:e,fetch:(e,t)=>window.fetch(e,t)}),this.#t=t}async request(e,...t){try{return await this.#e.request(e,...t)}catch(e){throw e instanceof ne&&e.code===`unauthenticated`&&this.#t(),e}}};function S(e){return e instanceof ne?e.details.length>0?`${e.message}: ${e.details.join(`; `)}`:e.message:e instanceof Error?e.message:String(e)}var ae=e((e=>{var t=Symbol.for(`react.transitional.element`),n=Symbol.for(`react.fragment`);function r(e,n,r){var i=null;if(r!==void 0&&(i=``+r),n.key!==void 0&&(i=``+n.key),`key`in n)for(var a in r={},n)a!==`key`&&(r[a]=n[a]);else r=n;return n=r.ref,{$$typeof:t,type:e,key:i,ref:n===void 0?null:n,props:r}}e.Fragment=n,e.jsx=r,e.jsxs=r})),oe=e(((e,t)=>{t.exports=ae()})),se=`modulepreload`,ce=function(e){return`/console/`+e},le={},ue=function(e){return e.pathname.endsWith(`.css`)},de=function(e,t,n){if(t in e)return e[t];let r=n();if(!r){e[t]=void 0;return}let i=r.then(()=>{e[t]=void 0},n=>{throw e[t]=void 0,n});return e[t]=i,i},fe=function(e,t,n){let r=Promise.resolve();if(t&&t.length>0){let e,i=document.querySelector(`meta[property=csp-nonce]`),a=i?.nonce||i?.getAttribute(`nonce`);function o(e){return Promise.all(e.map(e=>Promise.resolve(e).then(e=>({status:`fulfilled`,value:e}),e=>({status:`rejected`,reason:e}))))}function s(e){return import.meta.resolve?new URL(import.meta.resolve(e)):new URL(e,import.meta.url)}r=o(t.map(t=>{t=ce(t,n);let r=s(t),i=ue(r);return de(le,r.href,()=>{if(e===void 0){e={all:new Set,styles:new Set};let t=document.getElementsByTagName(`link`);for(let n=t.length-1;n>=0;n--){let r=t[n];e.all.add(r.href),r.rel===`stylesheet`&&e.styles.add(r.href)}}if((i?e.styles:e.all).has(r.href))return;let t=document.createElement(`link`);if(t.rel=i?`stylesheet`:se,i||(t.as=`script`),t.crossOrigin=``,t.href=r.href,a&&t.setAttribute(`nonce`,a),document.head.appendChild(t),i)return new Promise((e,n)=>{let i=a=>{t.removeEventListener(`load`,i),t.removeEventListener(`error`,i),a.type===`error`?n(Error(`Unable to preload CSS for ${r}`)):e(a)};t.addEventListener(`load`,i),t.addEventListener(`error`,i)})})}).filter(e=>e!==void 0))}function i(e){let t=new Event(`vite:preloadError`,{cancelable:!0});if(t.payload=e,window.dispatchEvent(t),!t.defaultPrevented)throw e}return r.then(t=>{for(let e of t||[])e.status===`rejected`&&i(e.reason);return e().catch(i)})};export{n as S,ee as _,S as a,c as b,h as c,d,f,b as g,_ as h,x as i,v as l,p as m,oe as n,ne as o,m as p,ie as r,u as s,fe as t,y as u,g as v,o as x,te as y};
+    `),re=class extends Error{code;details;status;errors;constructor(e,t,n,r=[],i=[]){super(e),this.name=`VerdictError`,this.code=t,this.details=i,this.status=n,this.errors=r}},x=class{#e;#t;#n;constructor(e){this.#e=new URL(`/graphql`,e.url).toString(),this.#t={"content-type":`application/json`,"x-api-key":e.apiKey},e.orgId!==void 0&&(this.#t[`x-org-id`]=e.orgId),this.#n=e.fetch??fetch}async request(e,...[t]){let n=await this.#n(this.#e,{method:`POST`,headers:this.#t,body:JSON.stringify({query:e.toString(),variables:t??{}})}),r=await n.text(),i;try{i=JSON.parse(r)}catch{throw new re(`HTTP ${n.status}: ${r.slice(0,200)}`,void 0,n.status)}if(i.error)throw new re(i.error.message,i.error.code,n.status,[],i.error.details);if(i.errors&&i.errors.length>0){let e=i.errors[0];throw new re(e.message,e.extensions?.code,n.status,i.errors,e.extensions?.details)}if(!n.ok||i.data==null)throw new re(`HTTP ${n.status} without data`,void 0,n.status);return i.data}},ie=`verdict.apiKey`,S=class{#e;#t;constructor(e,t){this.#e=new x({url:window.location.origin,apiKey:e,fetch:(e,t)=>window.fetch(e,t)}),this.#t=t}async request(e,...t){try{return await this.#e.request(e,...t)}catch(e){throw e instanceof re&&e.code===`unauthenticated`&&this.#t(),e}}};function ae(e){return e instanceof re?e.details.length>0?`${e.message}: ${e.details.join(`; `)}`:e.message:e instanceof Error?e.message:String(e)}var oe=e((e=>{var t=Symbol.for(`react.transitional.element`),n=Symbol.for(`react.fragment`);function r(e,n,r){var i=null;if(r!==void 0&&(i=``+r),n.key!==void 0&&(i=``+n.key),`key`in n)for(var a in r={},n)a!==`key`&&(r[a]=n[a]);else r=n;return n=r.ref,{$$typeof:t,type:e,key:i,ref:n===void 0?null:n,props:r}}e.Fragment=n,e.jsx=r,e.jsxs=r})),se=e(((e,t)=>{t.exports=oe()})),ce=`modulepreload`,le=function(e){return`/console/`+e},ue={},de=function(e){return e.pathname.endsWith(`.css`)},fe=function(e,t,n){if(t in e)return e[t];let r=n();if(!r){e[t]=void 0;return}let i=r.then(()=>{e[t]=void 0},n=>{throw e[t]=void 0,n});return e[t]=i,i},pe=function(e,t,n){let r=Promise.resolve();if(t&&t.length>0){let e,i=document.querySelector(`meta[property=csp-nonce]`),a=i?.nonce||i?.getAttribute(`nonce`);function o(e){return Promise.all(e.map(e=>Promise.resolve(e).then(e=>({status:`fulfilled`,value:e}),e=>({status:`rejected`,reason:e}))))}function s(e){return import.meta.resolve?new URL(import.meta.resolve(e)):new URL(e,import.meta.url)}r=o(t.map(t=>{t=le(t,n);let r=s(t),i=de(r);return fe(ue,r.href,()=>{if(e===void 0){e={all:new Set,styles:new Set};let t=document.getElementsByTagName(`link`);for(let n=t.length-1;n>=0;n--){let r=t[n];e.all.add(r.href),r.rel===`stylesheet`&&e.styles.add(r.href)}}if((i?e.styles:e.all).has(r.href))return;let t=document.createElement(`link`);if(t.rel=i?`stylesheet`:ce,i||(t.as=`script`),t.crossOrigin=``,t.href=r.href,a&&t.setAttribute(`nonce`,a),document.head.appendChild(t),i)return new Promise((e,n)=>{let i=a=>{t.removeEventListener(`load`,i),t.removeEventListener(`error`,i),a.type===`error`?n(Error(`Unable to preload CSS for ${r}`)):e(a)};t.addEventListener(`load`,i),t.addEventListener(`error`,i)})})}).filter(e=>e!==void 0))}function i(e){let t=new Event(`vite:preloadError`,{cancelable:!0});if(t.payload=e,window.dispatchEvent(t),!t.defaultPrevented)throw e}return r.then(t=>{for(let e of t||[])e.status===`rejected`&&i(e.reason);return e().catch(i)})};export{n as C,o as S,te as _,ae as a,ne as b,g as c,f as d,p as f,ee as g,v as h,ie as i,y as l,m,se as n,re as o,h as p,S as r,u as s,pe as t,b as u,d as v,c as x,_ as y};
