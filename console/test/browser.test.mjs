@@ -272,6 +272,17 @@ test('keystroke to diagnostic on the five-rule policy', async () => {
   console.log(
     `keystroke to diagnostic on the five-rule policy: median ${median.toFixed(1)} ms, max ${times[times.length - 1].toFixed(1)} ms over ${times.length} keystrokes`,
   );
+
+  // The trace of the same policy: labels with their results, and a reference leads to the rule it names.
+  await replaceEditorText(page, 'Sample data (JSON)', JSON.stringify(bench.data));
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Result:' })).toHaveText('Result: true');
+  await expect(page.getByLabel('Labels')).toContainText('§identity: true');
+  await page.locator('.trace').getByRole('button', { name: 'passes the credit check' }).click();
+  await expect(page.locator('.editor-rule .cm-activeLine')).toContainText('A **Applicant** passes the credit check if');
+  await page.locator('.trace').getByRole('button', { name: 'identity', exact: true }).click();
+  await expect(page.locator('.editor-rule .cm-activeLine')).toContainText('identity. A **Applicant** passes the identity check');
+  await page.screenshot({ path: join(shots, 'trace.png'), fullPage: true });
   await page.context().close();
 });
 

@@ -48,7 +48,7 @@ function referenced(entries: Entry[], name: string): number {
   return entries.findIndex((e) => e.label?.toLowerCase() === n || e.outcome.toLowerCase() === n);
 }
 
-function ConditionRow({ c, entries }: { c: Condition; entries: Entry[] }) {
+function ConditionRow({ c, entries, onReference }: { c: Condition; entries: Entry[]; onReference?: (name: string) => void }) {
   if (c.__typename === 'ComparisonCondition') {
     const found = c.evaluationDetails?.leftValue ? typed(c.evaluationDetails.leftValue) : formatJSON(c.property.value);
     const against = c.evaluationDetails?.rightValue ? typed(c.evaluationDetails.rightValue) : typed(c.value);
@@ -84,6 +84,10 @@ function ConditionRow({ c, entries }: { c: Condition; entries: Entry[] }) {
           }}>
             {c.ruleName}
           </a>
+        ) : onReference ? (
+          <button type="button" className="linklike" onClick={() => onReference(c.ruleName)} title="Show this rule in the editor">
+            {c.ruleName}
+          </button>
         ) : (
           c.ruleName
         )}
@@ -102,7 +106,7 @@ function ConditionRow({ c, entries }: { c: Condition; entries: Entry[] }) {
   );
 }
 
-export function Trace({ entries }: { entries: Entry[] }) {
+export function Trace({ entries, onReference }: { entries: Entry[]; onReference?: (name: string) => void }) {
   return (
     <div className="trace">
       {entries.map((e, i) => (
@@ -128,7 +132,7 @@ export function Trace({ entries }: { entries: Entry[] }) {
               </thead>
               <tbody>
                 {e.conditions.map((c, j) => (
-                  <ConditionRow key={j} c={c} entries={entries} />
+                  <ConditionRow key={j} c={c} entries={entries} onReference={onReference} />
                 ))}
               </tbody>
             </table>
@@ -139,7 +143,11 @@ export function Trace({ entries }: { entries: Entry[] }) {
   );
 }
 
-export function RunResultView({ result }: { result: RunResultFieldsFragment }) {
+/**
+ * A run's result. A reference to a rule the trace has no card for (the
+ * trace follows the golden rule) calls onReference with the rule's name.
+ */
+export function RunResultView({ result, onReference }: { result: RunResultFieldsFragment; onReference?: (name: string) => void }) {
   const labels = result.labels && typeof result.labels === 'object' ? Object.entries(result.labels as Record<string, unknown>) : [];
   return (
     <div className="run-result" data-testid="run-result">
@@ -164,7 +172,7 @@ export function RunResultView({ result }: { result: RunResultFieldsFragment }) {
         </p>
       )}
       {labels.length > 0 && (
-        <div className="labels" aria-label="Labels">
+        <div className="labels" role="group" aria-label="Labels">
           {labels.map(([k, v]) => (
             <span key={k} className={`badge ${v === true ? 'badge-pass' : 'badge-fail'}`}>
               §{k}: {String(v)}
@@ -172,7 +180,7 @@ export function RunResultView({ result }: { result: RunResultFieldsFragment }) {
           ))}
         </div>
       )}
-      <Trace entries={result.trace.execution} />
+      <Trace entries={result.trace.execution} onReference={onReference} />
     </div>
   );
 }

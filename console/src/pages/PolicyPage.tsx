@@ -43,6 +43,20 @@ function deletedRecords(records: Record_[]): string {
   return `${parts.join(' and ')} ${records.length === 1 ? 'leaves' : 'leave'}`;
 }
 
+/**
+ * Where the rule a reference names begins in text: the line of its label
+ * ("identity. A ...") or of its outcome phrase ("... passes the credit
+ * check if ..."); -1 when neither is found.
+ */
+function ruleStart(text: string, name: string): number {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const label = new RegExp(`^[ \\t]*${escaped}\\.\\s`, 'mi').exec(text);
+  if (label) return label.index;
+  const outcome = new RegExp(`${escaped}\\s+if\\b`, 'i').exec(text);
+  if (!outcome) return -1;
+  return text.lastIndexOf('\n', outcome.index) + 1;
+}
+
 function testsOf(r: Record_ | null): PolicyTestInput[] {
   return (r?.tests ?? []).map((t) => ({ name: t.name, data: t.data, expect: t.expect }));
 }
@@ -269,6 +283,14 @@ function Editor({
       setReport(await testPolicy(api, record.id, tests));
     });
 
+  const showRule = (name: string) => {
+    const view = ruleView.current;
+    const at = view ? ruleStart(view.state.doc.toString(), name) : -1;
+    if (!view || at < 0) return;
+    view.dispatch({ selection: { anchor: at }, scrollIntoView: true });
+    view.focus();
+  };
+
   const latest = records.find((r) => r.status === 'PUBLISHED');
   const compareWith = record && record.status === 'DRAFT' ? latest : records[records.indexOf(record!) + 1];
 
@@ -385,7 +407,8 @@ function Editor({
             }
           />
           <p className="muted small hint">
-            Ctrl+Space completes operators, and selectors (<code>**</code>) and properties (<code>__</code>) from the sample data.
+            Ctrl+Space completes operators, and selectors (<code>**</code>) and properties (<code>__</code>) from the sample data;
+            Ctrl+Shift+M lists the problems.
           </p>
         </section>
         <section className="panel" aria-labelledby="try-heading">
@@ -422,7 +445,7 @@ function Editor({
               {runError}
             </p>
           )}
-          {run && <RunResultView result={run} />}
+          {run && <RunResultView result={run} onReference={showRule} />}
         </section>
       </div>
 
