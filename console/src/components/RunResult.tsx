@@ -74,7 +74,7 @@ function ConditionRow({ c, entries, onReference }: { c: Condition; entries: Entr
   return (
     <tr className={c.result ? 'row-pass' : 'row-fail'}>
       <td colSpan={3}>
-        {c.selector} — rule{' '}
+        {c.selector ? `${c.selector} — rule ` : 'Rule '}
         {target >= 0 ? (
           <a href={`#${cardId(target)}`} onClick={(e) => {
             e.preventDefault();
