@@ -40,12 +40,6 @@ func Handler() http.Handler {
 	return &handler{files: files()}
 }
 
-// Playground serves the GraphQL playground page, built with the console
-// (its scripts are under Prefix), wherever it is mounted.
-func Playground() http.Handler {
-	return &handler{files: files(), page: "playground.html"}
-}
-
 func files() fs.FS {
 	sub, err := fs.Sub(dist, "dist")
 	if err != nil {
@@ -56,8 +50,6 @@ func files() fs.FS {
 
 type handler struct {
 	files fs.FS
-	// page, when set, is the one file served, whatever the path.
-	page string
 	// compressed holds the gzip encoding of each file, made on first request.
 	compressed sync.Map // name -> []byte
 }
@@ -110,9 +102,6 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // file names the file a request asks for; false when it was answered
 // already (a redirect or a path outside the console).
 func (h *handler) file(w http.ResponseWriter, r *http.Request) (string, bool) {
-	if h.page != "" {
-		return h.page, true
-	}
 	if r.URL.Path == strings.TrimSuffix(Prefix, "/") {
 		http.Redirect(w, r, Prefix, http.StatusMovedPermanently)
 		return "", false

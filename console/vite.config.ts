@@ -18,19 +18,5 @@ export default defineConfig({
     sourcemap: false,
     target: 'es2022',
     reportCompressedSize: false,
-    // The playground's GraphiQL is one large chunk by nature; it loads only there.
-    chunkSizeWarningLimit: 1024,
-    rollupOptions: {
-      // The console, and the GraphQL playground served at /playground.
-      // Libraries marked for React server components say "use client",
-      // which means nothing in a browser bundle.
-      onwarn(warning, warn) {
-        if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
-      },
-      input: {
-        index: fileURLToPath(new URL('index.html', import.meta.url)),
-        playground: fileURLToPath(new URL('playground.html', import.meta.url)),
-      },
-    },
   },
 });

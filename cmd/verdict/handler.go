@@ -13,6 +13,9 @@ import (
 	"github.com/verdict/verdict/service"
 )
 
+// graphQLPath is where the GraphQL endpoint is mounted (rest mounts it).
+const graphQLPath = "/graphql"
+
 // newHandler is the console at /console/, and the API: REST with GraphQL and
 // its playground mounted, and the service's, HTTP and runtime metrics on
 // /metrics.
@@ -51,6 +54,6 @@ func newAPIHandler(svc *service.Service, log *slog.Logger, reg *prometheus.Regis
 		RateLimit:  rateLimit,
 		RateBurst:  cfg.rateBurst,
 		GraphQL:    graph.NewHandler(svc, graph.Config{Logger: log}),
-		Playground: console.Playground(),
+		Playground: graph.Playground(graphQLPath),
 	})
 }
