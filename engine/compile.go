@@ -20,11 +20,13 @@ type Program struct {
 	memo     bool // rule results must be remembered: several rules, or references
 	now      func() time.Time
 	limits   Limits
+	about    *explainInfo
 }
 
 type crule struct {
 	label    string
 	selector string
+	verb     string
 	outcome  string
 	conds    []ccond
 	or       []bool
@@ -106,7 +108,7 @@ func (e *Engine) compile(src string, text *RuleText, reused bool) *Program {
 	p.rules = make([]crule, len(text.Rules))
 	p.inline = make([]string, len(text.Rules))
 	for i, r := range text.Rules {
-		p.rules[i] = crule{label: r.Label, selector: r.Selector.Text, outcome: r.Outcome, or: r.Or}
+		p.rules[i] = crule{label: r.Label, selector: r.Selector.Text, verb: r.Verb, outcome: r.Outcome, or: r.Or}
 		p.inline[i] = strings.TrimSpace(src[r.Pos:r.End])
 	}
 	res := &resolver{rules: text.Rules}
@@ -134,6 +136,7 @@ func (e *Engine) compile(src string, text *RuleText, reused bool) *Program {
 			break
 		}
 	}
+	p.about = newExplainInfo(p)
 	return p
 }
 

@@ -25,8 +25,15 @@ type Result struct {
 	Data   any             `json:"data"`
 	Error  *Error          `json:"error"`
 	Labels map[string]bool `json:"labels"`
+	// Explanation and Warnings are filled by Explain, when the result is
+	// handed out.
+	Explanation string   `json:"explanation"`
+	Warnings    Warnings `json:"warnings"`
 
-	exec [1]RuleTrace // backs Trace.Execution, so a result is one allocation
+	exec        [1]RuleTrace // backs Trace.Execution, so a result is one allocation
+	about       *explainInfo // what Explain needs to know of the program
+	source      string       // the text of a result that did not parse, for Explain
+	parseFailed bool
 }
 
 // Run parses, compiles and evaluates a rule text in one go, as `POST /run`
@@ -117,8 +124,10 @@ func ParseFailure(src string, errs ParseErrors, data any, rule []string) *Result
 			Outcome:    Text{"parse_failed"},
 			Conditions: []ConditionTrace{cond},
 		}}},
-		Rule:  rule,
-		Data:  data,
-		Error: errs.asError(),
+		Rule:        rule,
+		Data:        data,
+		Error:       errs.asError(),
+		source:      src,
+		parseFailed: true,
 	}
 }

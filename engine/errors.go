@@ -64,6 +64,9 @@ type SyntaxError struct {
 	Pos      Position
 	Located  bool
 	Expected string
+
+	off    int      // byte offset of Pos (0 for problems of the whole text)
+	wanted []string // what the parser expected there, one item per alternative
 }
 
 // Message renders the error the way run results carry it.

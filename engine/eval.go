@@ -46,7 +46,7 @@ func (p *Program) EvaluateInto(res *Result, data map[string]any) {
 
 	labels := res.Labels
 	conds := res.exec[0].Conditions
-	*res = Result{Rule: p.inline, Data: data}
+	*res = Result{Rule: p.inline, Data: data, about: p.about}
 	g := &p.rules[p.golden]
 	entry := &res.exec[0]
 	entry.Label, entry.Selector, entry.Outcome = g.label, Text{g.selector}, Text{g.outcome}

@@ -114,7 +114,8 @@ func (p *parser) expect(pos int, what string) {
 
 func (p *parser) syntaxError() *SyntaxError {
 	what := "expected " + joinAlternatives(p.expected)
-	return &SyntaxError{Pos: position(p.src, Pos(p.failPos)), Located: true, Expected: what}
+	return &SyntaxError{Pos: position(p.src, Pos(p.failPos)), Located: true, Expected: what,
+		off: p.failPos, wanted: append([]string(nil), p.expected...)}
 }
 
 func joinAlternatives(list []string) string {
@@ -127,8 +128,10 @@ func joinAlternatives(list []string) string {
 	return strings.Join(list[:len(list)-1], ", ") + " or " + list[len(list)-1]
 }
 
+// abort records where the problem arose even though its message shows no
+// position, so that diagnostics can still point at it.
 func (p *parser) abort(format string, args ...any) {
-	panic(bailout{SyntaxError{Expected: fmt.Sprintf(format, args...)}})
+	panic(bailout{SyntaxError{Pos: position(p.src, Pos(p.pos)), Expected: fmt.Sprintf(format, args...), off: p.pos}})
 }
 
 func (p *parser) rule() (r *Rule, err *SyntaxError) {

@@ -33,12 +33,14 @@ type NodeResponse struct {
 // responseJSON is engine.Result's shape with a trace that can be null, as
 // it is for a node whose policy was not found.
 type responseJSON struct {
-	Result bool            `json:"result"`
-	Trace  *engine.Trace   `json:"trace"`
-	Rule   []string        `json:"rule"`
-	Data   any             `json:"data"`
-	Error  *engine.Error   `json:"error"`
-	Labels map[string]bool `json:"labels"`
+	Result      bool            `json:"result"`
+	Trace       *engine.Trace   `json:"trace"`
+	Rule        []string        `json:"rule"`
+	Data        any             `json:"data"`
+	Error       *engine.Error   `json:"error"`
+	Labels      map[string]bool `json:"labels"`
+	Explanation string          `json:"explanation"`
+	Warnings    engine.Warnings `json:"warnings"`
 }
 
 // MarshalJSON writes a response without a trace entry with "trace": null,
@@ -47,7 +49,8 @@ type responseJSON struct {
 func (r NodeResponse) MarshalJSON() ([]byte, error) {
 	var resp any = r.Response
 	if res := r.Response; res != nil && res.Trace.Execution == nil {
-		resp = responseJSON{Result: res.Result, Rule: res.Rule, Data: res.Data, Error: res.Error, Labels: res.Labels}
+		resp = responseJSON{Result: res.Result, Rule: res.Rule, Data: res.Data, Error: res.Error, Labels: res.Labels,
+			Explanation: res.Explanation, Warnings: res.Warnings}
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/verdict/verdict/engine"
@@ -286,6 +287,7 @@ func (r *runner) branch(v value, children []int) (value, error) {
 }
 
 func (r *runner) respond(n *Node, resp *engine.Result, exec NodeExecution) {
+	resp.Explain()
 	r.res.NodeResponses = append(r.res.NodeResponses, NodeResponse{
 		NodeID: n.ID, NodeType: n.Type, Response: resp, Execution: exec,
 	})
@@ -310,7 +312,8 @@ func customResponse(outcome string, input any) *engine.Result {
 			Conditions: []engine.ConditionTrace{},
 			Result:     true,
 		}}},
-		Rule: []string{"Custom response: " + outcome},
-		Data: input,
+		Rule:        []string{"Custom response: " + outcome},
+		Data:        input,
+		Explanation: "The flow ended on a custom node that answers " + strconv.Quote(outcome) + ".",
 	}
 }

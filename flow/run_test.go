@@ -263,6 +263,7 @@ func TestRunRespondsToAPolicyThatDoesNotParseLikeAStoredRun(t *testing.T) {
 		t.Fatal("P-BROKEN parses")
 	}
 	want := engine.ParseFailure(ruleBroken, errs, json.RawMessage(input), []string{ruleBroken})
+	want.Explain()
 	if got := res.NodeResponses[0].Response; !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
 	}
@@ -468,7 +469,8 @@ const fx2ReviewJSON = `{
            "result": true}],
          "result": true}]},
        "rule": ["A **applicant** is an adult if the __age__ of the **applicant** is at least 18."],
-       "data": {"applicant": {"age": 30, "income": 20000}}, "error": null, "labels": null},
+       "data": {"applicant": {"age": 30, "income": 20000}}, "error": null, "labels": null,
+                   "explanation": "applicant is an adult: yes — the age of the applicant is 30, which is at least 18.", "warnings": []},
      "execution": {"database": "0", "engine": "0", "total": "0"}},
     {"nodeId": "p", "nodeType": "policy",
      "response": {"result": false,
@@ -481,14 +483,16 @@ const fx2ReviewJSON = `{
            "result": false}],
          "result": false}]},
        "rule": ["A **applicant** has enough income if the __income__ of the **applicant** is greater than 30000."],
-       "data": {"applicant": {"age": 30, "income": 20000}}, "error": null, "labels": null},
+       "data": {"applicant": {"age": 30, "income": 20000}}, "error": null, "labels": null,
+                   "explanation": "applicant has enough income: no — the income of the applicant is 20000, which is not greater than 30000.", "warnings": []},
      "execution": {"database": "0", "engine": "0", "total": "0"}},
     {"nodeId": "review", "nodeType": "custom",
      "response": {"result": true,
        "trace": {"execution": [{"selector": {"value": "custom_response"}, "outcome": {"value": "manual review"},
          "conditions": [], "result": true}]},
        "rule": ["Custom response: manual review"],
-       "data": {"applicant": {"age": 30, "income": 20000}}, "error": null, "labels": null},
+       "data": {"applicant": {"age": 30, "income": 20000}}, "error": null, "labels": null,
+                   "explanation": "The flow ended on a custom node that answers \"manual review\".", "warnings": []},
      "execution": {"database": "0", "engine": "0", "total": "0"}}
   ]
 }`
@@ -496,7 +500,8 @@ const fx2ReviewJSON = `{
 // fx5JSON is the unresolved node's entry of FX 5.
 const fx5JSON = `{"nodeId": "p", "nodeType": "policy",
   "response": {"result": false, "trace": null, "rule": [], "data": {"applicant": {"age": 30}},
-    "error": "policy \"00000000-0000-0000-0000-000000000000\" referenced by node \"p\" not found", "labels": null},
+    "error": "policy \"00000000-0000-0000-0000-000000000000\" referenced by node \"p\" not found", "labels": null,
+                "explanation": "Nothing was evaluated: policy \"00000000-0000-0000-0000-000000000000\" referenced by node \"p\" not found.", "warnings": []},
   "execution": {"database": "0", "engine": "0", "total": "0"}}`
 
 func TestResultJSON(t *testing.T) {
@@ -538,7 +543,7 @@ func TestResultJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := `{"nodeId":"s","nodeType":"start","response":{"result":false,"trace":null,"rule":[],"data":null,"error":"Parse error:  --> 1:4","labels":null},"execution":{"database":"0","engine":"0","total":"0"}}`
+		want := `{"nodeId":"s","nodeType":"start","response":{"result":false,"trace":null,"rule":[],"data":null,"error":"Parse error:  --> 1:4","labels":null,"explanation":"","warnings":[]},"execution":{"database":"0","engine":"0","total":"0"}}`
 		if string(b) != want {
 			t.Errorf("got  %s\nwant %s", b, want)
 		}

@@ -8,8 +8,6 @@ package graph
 import (
 	"context"
 
-	"github.com/google/uuid"
-	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/graph/model"
 	"github.com/verdict/verdict/service"
 )
@@ -18,12 +16,12 @@ func (r *mutationResolver) AddMember(ctx context.Context, input service.MemberIn
 	return r.svc.AddMember(ctx, input)
 }
 
-func (r *mutationResolver) ChangeMemberRole(ctx context.Context, userID uuid.UUID, role authz.Role) (*service.Member, error) {
-	return r.svc.SetMemberRole(ctx, userID, role)
+func (r *mutationResolver) ChangeMemberRole(ctx context.Context, input model.ChangeMemberRoleInput) (*service.Member, error) {
+	return r.svc.SetMemberRole(ctx, input.UserID, input.Role)
 }
 
-func (r *mutationResolver) RemoveMember(ctx context.Context, userID uuid.UUID) (bool, error) {
-	if err := r.svc.RemoveMember(ctx, userID); err != nil {
+func (r *mutationResolver) RemoveMember(ctx context.Context, input model.RemoveMemberInput) (bool, error) {
+	if err := r.svc.RemoveMember(ctx, input.UserID); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -33,8 +31,8 @@ func (r *mutationResolver) CreateKey(ctx context.Context, input service.KeyReque
 	return r.svc.CreateKey(ctx, input)
 }
 
-func (r *mutationResolver) RevokeKey(ctx context.Context, id uuid.UUID) (bool, error) {
-	if err := r.svc.RevokeKey(ctx, id); err != nil {
+func (r *mutationResolver) RevokeKey(ctx context.Context, input model.RevokeKeyInput) (bool, error) {
+	if err := r.svc.RevokeKey(ctx, input.ID); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -45,7 +43,7 @@ func (r *queryResolver) Members(ctx context.Context, first *int, after *string, 
 	if err != nil {
 		return nil, err
 	}
-	return model.NewConnection(page), nil
+	return model.NewConnection(page, after), nil
 }
 
 func (r *queryResolver) Keys(ctx context.Context, first *int, after *string, query *string) (*model.Connection[service.Key], error) {
@@ -53,5 +51,5 @@ func (r *queryResolver) Keys(ctx context.Context, first *int, after *string, que
 	if err != nil {
 		return nil, err
 	}
-	return model.NewConnection(page), nil
+	return model.NewConnection(page, after), nil
 }

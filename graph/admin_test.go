@@ -19,9 +19,9 @@ const membersQuery = `query M($first: Int, $after: String, $query: String) {
 
 const addMemberMutation = `mutation A($input: AddMemberInput!) { addMember(input: $input) { user { id email name } role createdAt } }`
 
-const changeRoleMutation = `mutation C($userId: ID!, $role: Role!) { changeMemberRole(userId: $userId, role: $role) { user { id email } role } }`
+const changeRoleMutation = `mutation C($userId: ID!, $role: Role!) { changeMemberRole(input: {userId: $userId, role: $role}) { user { id email } role } }`
 
-const removeMemberMutation = `mutation R($userId: ID!) { removeMember(userId: $userId) }`
+const removeMemberMutation = `mutation R($userId: ID!) { removeMember(input: {userId: $userId}) }`
 
 const keysQuery = `query K($first: Int, $after: String, $query: String) {
   keys(first: $first, after: $after, query: $query) {
@@ -34,7 +34,7 @@ const createKeyMutation = `mutation K($input: CreateKeyInput!) {
   createKey(input: $input) { secret key { id name prefix scope owner { kind id } createdAt expiresAt revokedAt } }
 }`
 
-const revokeKeyMutation = `mutation R($id: ID!) { revokeKey(id: $id) }`
+const revokeKeyMutation = `mutation R($id: ID!) { revokeKey(input: {id: $id}) }`
 
 type memberData struct {
 	User      struct{ ID, Email, Name string }

@@ -29,7 +29,7 @@ func (r *queryResolver) AuditEvents(ctx context.Context, first *int, after *stri
 	if err != nil {
 		return nil, err
 	}
-	return model.NewConnection(page), nil
+	return model.NewConnection(page, after), nil
 }
 
 func (r *Resolver) AuditEvent() generated.AuditEventResolver { return &auditEventResolver{r} }

@@ -169,3 +169,14 @@ func (r response) fieldFailure(t *testing.T, code service.Code) gqlError {
 	}
 	return e
 }
+
+// nullFailure checks the response of an operation whose one root field,
+// field, is a lookup that failed: the data holds null in its place, and
+// the only error has the code.
+func (r response) nullFailure(t *testing.T, field string, code service.Code) gqlError {
+	t.Helper()
+	if string(r.Data) != `{"`+field+`":null}` {
+		t.Errorf("data %s, want %s null", r.Data, field)
+	}
+	return r.fieldFailure(t, code)
+}

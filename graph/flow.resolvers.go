@@ -22,40 +22,40 @@ func (r *mutationResolver) CreateFlow(ctx context.Context, input model.CreateFlo
 	return r.svc.CreateFlow(ctx, c)
 }
 
-func (r *mutationResolver) UpdateFlowDraft(ctx context.Context, id uuid.UUID, input model.UpdateFlowInput) (*service.SavedFlow, error) {
+func (r *mutationResolver) UpdateFlowDraft(ctx context.Context, input model.UpdateFlowInput) (*service.SavedFlow, error) {
 	c, err := input.Changes()
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.UpdateFlowDraft(ctx, id, c)
+	return r.svc.UpdateFlowDraft(ctx, input.ID, c)
 }
 
-func (r *mutationResolver) PublishFlow(ctx context.Context, id uuid.UUID, input *model.UpdateFlowInput) (*service.Flow, error) {
+func (r *mutationResolver) PublishFlow(ctx context.Context, input model.UpdateFlowInput) (*service.Flow, error) {
 	c, err := input.Changes()
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.PublishFlow(ctx, id, c)
+	return r.svc.PublishFlow(ctx, input.ID, c)
 }
 
-func (r *mutationResolver) CreateFlowDraftFromVersion(ctx context.Context, id uuid.UUID, replace *bool) (*service.Flow, error) {
-	return r.svc.FlowDraftFromVersion(ctx, id, replace != nil && *replace)
+func (r *mutationResolver) CreateFlowDraftFromVersion(ctx context.Context, input model.CreateFlowDraftFromVersionInput) (*service.Flow, error) {
+	return r.svc.FlowDraftFromVersion(ctx, input.ID, input.Replace != nil && *input.Replace)
 }
 
-func (r *mutationResolver) DeleteFlow(ctx context.Context, id uuid.UUID) (bool, error) {
-	if err := r.svc.DeleteFlow(ctx, id); err != nil {
+func (r *mutationResolver) DeleteFlow(ctx context.Context, input model.DeleteFlowInput) (bool, error) {
+	if err := r.svc.DeleteFlow(ctx, input.ID); err != nil {
 		return false, err
 	}
 	return true, nil
 }
 
 // RunFlow hands data to the service as JSON text, as RunRule does.
-func (r *mutationResolver) RunFlow(ctx context.Context, baseID uuid.UUID, data any) (*model.FlowRunResult, error) {
-	raw, err := json.Marshal(data)
+func (r *mutationResolver) RunFlow(ctx context.Context, input model.RunFlowInput) (*model.FlowRunResult, error) {
+	raw, err := json.Marshal(input.Data)
 	if err != nil {
 		return nil, service.Invalid("data is not JSON: %v", err)
 	}
-	res, err := r.svc.RunFlow(ctx, baseID, raw)
+	res, err := r.svc.RunFlow(ctx, input.BaseID, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -63,12 +63,12 @@ func (r *mutationResolver) RunFlow(ctx context.Context, baseID uuid.UUID, data a
 }
 
 // RunFlowVersion hands data to the service as JSON text, as RunRule does.
-func (r *mutationResolver) RunFlowVersion(ctx context.Context, flowID uuid.UUID, data any) (*model.FlowRunResult, error) {
-	raw, err := json.Marshal(data)
+func (r *mutationResolver) RunFlowVersion(ctx context.Context, input model.RunFlowVersionInput) (*model.FlowRunResult, error) {
+	raw, err := json.Marshal(input.Data)
 	if err != nil {
 		return nil, service.Invalid("data is not JSON: %v", err)
 	}
-	res, err := r.svc.RunFlowVersion(ctx, flowID, raw)
+	res, err := r.svc.RunFlowVersion(ctx, input.FlowID, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -77,8 +77,8 @@ func (r *mutationResolver) RunFlowVersion(ctx context.Context, flowID uuid.UUID,
 
 // TestFlow hands the definition and data to the service as JSON text, as
 // POST /flow/test does.
-func (r *mutationResolver) TestFlow(ctx context.Context, definition any, data any) (*model.FlowRunResult, error) {
-	in, err := model.FlowTest(definition, data)
+func (r *mutationResolver) TestFlow(ctx context.Context, input model.TestFlowInput) (*model.FlowRunResult, error) {
+	in, err := model.FlowTest(input.Definition, input.Data)
 	if err != nil {
 		return nil, err
 	}
@@ -97,12 +97,12 @@ func (r *queryResolver) FlowVersions(ctx context.Context, id uuid.UUID) (*servic
 	return r.svc.FlowVersions(ctx, id)
 }
 
-func (r *queryResolver) Flows(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[service.Summary], error) {
+func (r *queryResolver) Flows(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[model.FlowSummary], error) {
 	o := listOptions(ctx, first, after, query)
 	o.GroupID = groupID
 	page, err := r.svc.Flows(ctx, o)
 	if err != nil {
 		return nil, err
 	}
-	return model.NewConnection(page), nil
+	return model.FlowSummaries(page, after), nil
 }

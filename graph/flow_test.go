@@ -29,21 +29,21 @@ const createFlowMutation = `mutation Create($input: CreateFlowInput!) {
   createFlow(input: $input) { flow { ...F } validation { errors warnings } }
 }` + flowFields
 
-const updateFlowMutation = `mutation Update($id: ID!, $input: UpdateFlowInput!) {
-  updateFlowDraft(id: $id, input: $input) { flow { ...F } validation { errors warnings } }
+const updateFlowMutation = `mutation Update($input: UpdateFlowDraftInput!) {
+  updateFlowDraft(input: $input) { flow { ...F } validation { errors warnings } }
 }` + flowFields
 
-const publishFlowMutation = `mutation Publish($id: ID!, $input: UpdateFlowInput) {
-  publishFlow(id: $id, input: $input) { ...F }
+const publishFlowMutation = `mutation Publish($input: PublishFlowInput!) {
+  publishFlow(input: $input) { ...F }
 }` + flowFields
 
 const flowDraftMutation = `mutation Draft($id: ID!, $replace: Boolean) {
-  createFlowDraftFromVersion(id: $id, replace: $replace) { ...F }
+  createFlowDraftFromVersion(input: {id: $id, replace: $replace}) { ...F }
 }` + flowFields
 
 const flowQuery = `query Flow($id: ID!) { flow(id: $id) { ...F } }` + flowFields
 
-const deleteFlowMutation = `mutation Delete($id: ID!) { deleteFlow(id: $id) }`
+const deleteFlowMutation = `mutation Delete($id: ID!) { deleteFlow(input: {id: $id}) }`
 
 const flowRunFields = `
 fragment FR on FlowRunResult {
@@ -67,11 +67,11 @@ fragment FR on FlowRunResult {
   }
 }`
 
-const runFlowMutation = `mutation Run($baseId: ID!, $data: JSON!) { runFlow(baseId: $baseId, data: $data) { ...FR } }` + flowRunFields
+const runFlowMutation = `mutation Run($baseId: ID!, $data: JSON!) { runFlow(input: {baseId: $baseId, data: $data}) { ...FR } }` + flowRunFields
 
-const runFlowVersionMutation = `mutation Run($flowId: ID!, $data: JSON!) { runFlowVersion(flowId: $flowId, data: $data) { ...FR } }` + flowRunFields
+const runFlowVersionMutation = `mutation Run($flowId: ID!, $data: JSON!) { runFlowVersion(input: {flowId: $flowId, data: $data}) { ...FR } }` + flowRunFields
 
-const testFlowMutation = `mutation Test($definition: JSON!, $data: JSON!) { testFlow(definition: $definition, data: $data) { ...FR } }` + flowRunFields
+const testFlowMutation = `mutation Test($definition: JSON!, $data: JSON!) { testFlow(input: {definition: $definition, data: $data}) { ...FR } }` + flowRunFields
 
 type flowData struct {
 	ID, BaseID, Name, Description string
@@ -152,7 +152,7 @@ func createFlow(t *testing.T, f *fixture, key string, input map[string]any) save
 func publishFlow(t *testing.T, f *fixture, key, id string) flowData {
 	t.Helper()
 	var got struct{ PublishFlow flowData }
-	f.post(t, key, publishFlowMutation, map[string]any{"id": id}).decode(t, &got)
+	f.post(t, key, publishFlowMutation, draftInput(id, nil)).decode(t, &got)
 	return got.PublishFlow
 }
 
@@ -205,26 +205,26 @@ func TestAFlowIsCreatedEditedPublishedRedraftedAndDeletedOverGraphQL(t *testing.
 		}
 
 		var updated struct{ UpdateFlowDraft savedFlow }
-		w.post(t, adminKey, updateFlowMutation, map[string]any{"id": fl.BaseID, "input": map[string]any{
+		w.post(t, adminKey, updateFlowMutation, draftInput(fl.BaseID, map[string]any{
 			"description": "loans", "definition": map[string]any{"formatVersion": 1, "nodes": []any{
 				map[string]any{"id": "s", "type": "start", "policy": map[string]any{"id": w.age.ID}},
 			}},
-		}}).decode(t, &updated)
+		})).decode(t, &updated)
 		u := updated.UpdateFlowDraft
 		if u.Flow.ID != fl.ID || u.Flow.Revision != 2 || u.Flow.Description != "loans" || u.Flow.Name != "Loan" ||
 			!reflect.DeepEqual(u.Validation.Warnings, []string{`start node "s" is missing a TRUE path`, `start node "s" is missing a FALSE path`}) {
 			t.Errorf("updated %+v", u)
 		}
-		w.post(t, adminKey, updateFlowMutation, map[string]any{"id": fl.ID, "input": map[string]any{"definition": w.chained()}}).
+		w.post(t, adminKey, updateFlowMutation, draftInput(fl.ID, map[string]any{"definition": w.chained()})).
 			decode(t, &updated)
 
-		w.post(t, editor, publishFlowMutation, map[string]any{"id": fl.ID}).failure(t, service.CodePermissionDenied)
+		w.post(t, editor, publishFlowMutation, draftInput(fl.ID, nil)).failure(t, service.CodePermissionDenied)
 		v1 := publishFlow(t, w.fixture, adminKey, fl.ID)
 		if v1.ID != fl.ID || v1.Status != "PUBLISHED" || v1.Version == nil || *v1.Version != 1 || v1.PublishedAt == nil ||
 			v1.Owner.Kind != "ORGANIZATION" || v1.Owner.ID != w.boot.Organization.ID.String() {
 			t.Fatalf("published %+v", v1)
 		}
-		w.post(t, adminKey, updateFlowMutation, map[string]any{"id": v1.ID, "input": map[string]any{"name": "x"}}).
+		w.post(t, adminKey, updateFlowMutation, draftInput(v1.ID, map[string]any{"name": "x"})).
 			failure(t, service.CodeConflict)
 
 		var draft struct{ CreateFlowDraftFromVersion flowData }
@@ -306,7 +306,7 @@ func TestAFlowIsCreatedEditedPublishedRedraftedAndDeletedOverGraphQL(t *testing.
 			t.Fatal("deleteFlow = false, want true")
 		}
 		data := map[string]any{"applicant": map[string]any{"age": 30, "income": 45000}}
-		w.post(t, adminKey, flowQuery, map[string]any{"id": v1.ID}).failure(t, service.CodeDeleted)
+		w.post(t, adminKey, flowQuery, map[string]any{"id": v1.ID}).nullFailure(t, "flow", service.CodeDeleted)
 		w.post(t, adminKey, runFlowMutation, map[string]any{"baseId": v1.BaseID, "data": data}).failure(t, service.CodeDeleted)
 		w.post(t, adminKey, runFlowVersionMutation, map[string]any{"flowId": v1.ID, "data": data}).failure(t, service.CodeDeleted)
 		w.post(t, adminKey, deleteFlowMutation, map[string]any{"id": v1.BaseID}).failure(t, service.CodeDeleted)
@@ -354,7 +354,7 @@ func TestFlowRunsGiveTypedResults(t *testing.T) {
 						t.Fatalf("%s: node %s trace %+v", name, nr.NodeID, tr)
 					}
 					c := tr.Execution[0].Conditions[0]
-					if c.Typename != "ComparisonCondition" || c.Property == nil || c.Property.Path != want.path || !c.Result || c.Value == nil || c.Value.Type != "number" {
+					if c.Typename != "ComparisonCondition" || c.Property == nil || c.Property.Path != want.path || !c.Result || c.Value == nil || c.Value.Type != "NUMBER" {
 						t.Errorf("%s: node %s condition %+v", name, nr.NodeID, c)
 					}
 				}
@@ -480,7 +480,7 @@ func TestInvalidFlowDefinitionsListEveryProblemInTheDetails(t *testing.T) {
 			if len(saved.Validation.Errors) == 0 {
 				t.Errorf("saved with validation %+v, want its errors", saved.Validation)
 			}
-			details := failureWithDetails(t, w.post(t, adminKey, publishFlowMutation, map[string]any{"id": saved.Flow.ID}))
+			details := failureWithDetails(t, w.post(t, adminKey, publishFlowMutation, draftInput(saved.Flow.ID, nil)))
 			if !reflect.DeepEqual(details, saved.Validation.Errors) {
 				t.Errorf("details %q, want the saved errors %q", details, saved.Validation.Errors)
 			}
@@ -489,13 +489,13 @@ func TestInvalidFlowDefinitionsListEveryProblemInTheDetails(t *testing.T) {
 			def := w.chained()
 			def["nodes"].([]any)[1].(map[string]any)["policy"] = map[string]any{"id": "00000000-0000-0000-0000-000000000000"}
 			saved := createFlow(t, w.fixture, adminKey, map[string]any{"name": "dangling", "definition": def})
-			w.post(t, adminKey, publishFlowMutation, map[string]any{"id": saved.Flow.ID}).failure(t, service.CodeNotFound)
+			w.post(t, adminKey, publishFlowMutation, draftInput(saved.Flow.ID, nil)).failure(t, service.CodeNotFound)
 		})
 		t.Run("publishFlow of a flow whose test fails", func(t *testing.T) {
 			saved := createFlow(t, w.fixture, adminKey, map[string]any{"name": "tested", "definition": w.chained(), "tests": []any{
 				map[string]any{"name": "a minor passes", "data": map[string]any{"applicant": map[string]any{"age": 10}}, "expect": true},
 			}})
-			e := w.post(t, adminKey, publishFlowMutation, map[string]any{"id": saved.Flow.ID}).failure(t, service.CodeConflict)
+			e := w.post(t, adminKey, publishFlowMutation, draftInput(saved.Flow.ID, nil)).failure(t, service.CodeConflict)
 			if !strings.Contains(e.Message, "a minor passes") {
 				t.Errorf("message %q does not name the failing test", e.Message)
 			}
@@ -518,7 +518,7 @@ func TestFlowIdsOfAnotherOrganizationAreNotFound(t *testing.T) {
 		}
 		data := map[string]any{"applicant": map[string]any{"age": 30, "income": 45000}}
 		for _, id := range []string{fl.ID, fl.BaseID} {
-			w.post(t, beta.Secret, flowQuery, map[string]any{"id": id}).failure(t, service.CodeNotFound)
+			w.post(t, beta.Secret, flowQuery, map[string]any{"id": id}).nullFailure(t, "flow", service.CodeNotFound)
 			w.post(t, beta.Secret, flowDraftMutation, map[string]any{"id": id}).failure(t, service.CodeNotFound)
 			w.post(t, beta.Secret, deleteFlowMutation, map[string]any{"id": id}).failure(t, service.CodeNotFound)
 		}

@@ -9,49 +9,48 @@ import (
 	"context"
 
 	"github.com/google/uuid"
-	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/graph/generated"
 	"github.com/verdict/verdict/graph/model"
 	"github.com/verdict/verdict/service"
 )
 
-func (r *groupResolver) Policies(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.Connection[service.Summary], error) {
+func (r *groupResolver) Policies(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.Connection[model.PolicySummary], error) {
 	page, err := r.svc.GroupPolicies(ctx, obj.ID, listOptions(ctx, first, after, query))
 	if err != nil {
 		return nil, err
 	}
-	return model.NewConnection(page), nil
+	return model.PolicySummaries(page, after), nil
 }
 
-func (r *groupResolver) Flows(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.Connection[service.Summary], error) {
+func (r *groupResolver) Flows(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.Connection[model.FlowSummary], error) {
 	page, err := r.svc.GroupFlows(ctx, obj.ID, listOptions(ctx, first, after, query))
 	if err != nil {
 		return nil, err
 	}
-	return model.NewConnection(page), nil
+	return model.FlowSummaries(page, after), nil
 }
 
 func (r *mutationResolver) CreateGroup(ctx context.Context, input service.GroupChanges) (*service.Group, error) {
 	return r.svc.CreateGroup(ctx, input)
 }
 
-func (r *mutationResolver) UpdateGroup(ctx context.Context, id uuid.UUID, input service.GroupChanges) (*service.Group, error) {
-	return r.svc.UpdateGroup(ctx, id, input)
+func (r *mutationResolver) UpdateGroup(ctx context.Context, input model.UpdateGroupInput) (*service.Group, error) {
+	return r.svc.UpdateGroup(ctx, input.ID, input.GroupChanges)
 }
 
-func (r *mutationResolver) DeleteGroup(ctx context.Context, id uuid.UUID) (bool, error) {
-	if err := r.svc.DeleteGroup(ctx, id); err != nil {
+func (r *mutationResolver) DeleteGroup(ctx context.Context, input model.DeleteGroupInput) (bool, error) {
+	if err := r.svc.DeleteGroup(ctx, input.ID); err != nil {
 		return false, err
 	}
 	return true, nil
 }
 
-func (r *mutationResolver) AddGroupMember(ctx context.Context, groupID uuid.UUID, kind authz.Kind, baseID uuid.UUID) (*service.GroupMember, error) {
-	return r.svc.AddGroupMember(ctx, groupID, service.GroupMemberInput{Kind: kind, BaseID: baseID})
+func (r *mutationResolver) AddGroupMember(ctx context.Context, input model.AddGroupMemberInput) (*service.GroupMember, error) {
+	return r.svc.AddGroupMember(ctx, input.GroupID, service.GroupMemberInput{Kind: input.Kind, BaseID: input.BaseID})
 }
 
-func (r *mutationResolver) RemoveGroupMember(ctx context.Context, groupID uuid.UUID, memberID uuid.UUID) (bool, error) {
-	if err := r.svc.RemoveGroupMember(ctx, groupID, memberID); err != nil {
+func (r *mutationResolver) RemoveGroupMember(ctx context.Context, input model.RemoveGroupMemberInput) (bool, error) {
+	if err := r.svc.RemoveGroupMember(ctx, input.GroupID, input.MemberID); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -66,7 +65,7 @@ func (r *queryResolver) Groups(ctx context.Context, first *int, after *string, q
 	if err != nil {
 		return nil, err
 	}
-	return model.NewConnection(page), nil
+	return model.NewConnection(page, after), nil
 }
 
 func (r *Resolver) Group() generated.GroupResolver { return &groupResolver{r} }

@@ -16,10 +16,10 @@ const createGroupMutation = `mutation Create($input: CreateGroupInput!) { create
 const groupQuery = `query Group($id: ID!) { group(id: $id) { ...G } }` + groupFields
 
 const addGroupMemberMutation = `mutation Add($groupId: ID!, $kind: GroupMemberKind!, $baseId: ID!) {
-  addGroupMember(groupId: $groupId, kind: $kind, baseId: $baseId) { id groupId kind baseId createdAt }
+  addGroupMember(input: {groupId: $groupId, kind: $kind, baseId: $baseId}) { id groupId kind baseId createdAt }
 }`
 
-const removeGroupMemberMutation = `mutation Remove($groupId: ID!, $memberId: ID!) { removeGroupMember(groupId: $groupId, memberId: $memberId) }`
+const removeGroupMemberMutation = `mutation Remove($groupId: ID!, $memberId: ID!) { removeGroupMember(input: {groupId: $groupId, memberId: $memberId}) }`
 
 const groupBasesQuery = `query Bases($id: ID!) {
   group(id: $id) {
@@ -88,8 +88,8 @@ func TestGroupsAreCreatedRenamedListedAndDeleted(t *testing.T) {
 		f.post(t, editor, createGroupMutation, map[string]any{"input": map[string]any{"name": " "}}).failure(t, service.CodeInvalidArgument)
 
 		var updated struct{ UpdateGroup groupData }
-		f.post(t, editor, `mutation U($id: ID!, $input: UpdateGroupInput!) { updateGroup(id: $id, input: $input) { ...G } }`+groupFields,
-			map[string]any{"id": g.ID, "input": map[string]any{"name": "Loans"}}).decode(t, &updated)
+		f.post(t, editor, `mutation U($input: UpdateGroupInput!) { updateGroup(input: $input) { ...G } }`+groupFields,
+			map[string]any{"input": map[string]any{"id": g.ID, "name": "Loans"}}).decode(t, &updated)
 		if u := updated.UpdateGroup; u.ID != g.ID || u.Name != "Loans" || u.Description != "loans" {
 			t.Errorf("updated %+v, want the name changed and the description kept", u)
 		}
@@ -127,14 +127,14 @@ func TestGroupsAreCreatedRenamedListedAndDeleted(t *testing.T) {
 			t.Errorf("query LOAN: %+v", c)
 		}
 
-		const deleteGroupMutation = `mutation D($id: ID!) { deleteGroup(id: $id) }`
+		const deleteGroupMutation = `mutation D($id: ID!) { deleteGroup(input: {id: $id}) }`
 		f.post(t, viewer, deleteGroupMutation, map[string]any{"id": g.ID}).failure(t, service.CodePermissionDenied)
 		var deleted struct{ DeleteGroup bool }
 		f.post(t, editor, deleteGroupMutation, map[string]any{"id": g.ID}).decode(t, &deleted)
 		if !deleted.DeleteGroup {
 			t.Fatal("deleteGroup = false, want true")
 		}
-		f.post(t, viewer, groupQuery, map[string]any{"id": g.ID}).failure(t, service.CodeNotFound)
+		f.post(t, viewer, groupQuery, map[string]any{"id": g.ID}).nullFailure(t, "group", service.CodeNotFound)
 		f.post(t, editor, deleteGroupMutation, map[string]any{"id": g.ID}).failure(t, service.CodeNotFound)
 	})
 }
@@ -185,7 +185,7 @@ func TestAGroupListsOnlyTheVisibleLivePoliciesAndFlowsInIt(t *testing.T) {
 			t.Errorf("the admin sees flows %v", got)
 		}
 
-		w.post(t, adminKey, `mutation D($id: ID!) { deletePolicy(id: $id) }`, map[string]any{"id": w.income.BaseID}).decode(t, &map[string]any{})
+		w.post(t, adminKey, `mutation D($id: ID!) { deletePolicy(input: {id: $id}) }`, map[string]any{"id": w.income.BaseID}).decode(t, &map[string]any{})
 		w.post(t, adminKey, groupBasesQuery, map[string]any{"id": g.ID}).decode(t, &bases)
 		if got := names(bases.Group.Policies.Edges); len(got) != 1 || got[0] != "P-AGE" {
 			t.Errorf("after deleting P-INCOME the group lists %v", got)
@@ -216,8 +216,8 @@ func TestAnotherOrganizationsGroupIsNotFound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f.post(t, beta.Secret, groupQuery, map[string]any{"id": g.ID}).failure(t, service.CodeNotFound)
-		f.post(t, beta.Secret, groupBasesQuery, map[string]any{"id": g.ID}).failure(t, service.CodeNotFound)
+		f.post(t, beta.Secret, groupQuery, map[string]any{"id": g.ID}).nullFailure(t, "group", service.CodeNotFound)
+		f.post(t, beta.Secret, groupBasesQuery, map[string]any{"id": g.ID}).nullFailure(t, "group", service.CodeNotFound)
 		f.post(t, beta.Secret, removeGroupMemberMutation, map[string]any{"groupId": g.ID, "memberId": m.ID}).failure(t, service.CodeNotFound)
 		f.post(t, beta.Secret, `query P($g: ID!) { policies(groupId: $g) { pageInfo { hasNextPage } } }`, map[string]any{"g": g.ID}).
 			failure(t, service.CodeNotFound)

@@ -26,7 +26,7 @@ func TestOperationsDeeperThanTheLimitAreRefusedBeforeRunning(t *testing.T) {
 			{"four fields deep is refused", `{ viewer { key { owner { id } } } }`, true},
 			{"fragments add no depth of their own", `{ viewer { ...K } } fragment K on Viewer { key { ... on APIKey { prefix } } }`, false},
 			{"fields inside fragments count", `{ viewer { ...K } } fragment K on Viewer { key { ...O } } fragment O on APIKey { owner { id } }`, true},
-			{"a deep mutation is refused before it runs", `mutation { runRule(rule: "x", data: {}) { trace { execution { result } } } }`, true},
+			{"a deep mutation is refused before it runs", `mutation { runRule(input: {rule: "x", data: {}}) { trace { execution { result } } } }`, true},
 			{"introspection counts its root field only", `{ __schema { types { fields { type { ofType { name } } } } } }`, false},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
@@ -74,8 +74,8 @@ func TestMalformedOperationsAreInvalidArguments(t *testing.T) {
 		for name, query := range map[string]string{
 			"a document that does not parse": `{ viewer { `,
 			"an unknown field":               `{ viewer { password } }`,
-			"a missing argument":             `mutation { runRule(data: {}) { result } }`,
-			"an argument of the wrong type":  `mutation { runRule(rule: 5, data: {}) { result } }`,
+			"a missing argument":             `mutation { runRule(input: {data: {}}) { result } }`,
+			"an argument of the wrong type":  `mutation { runRule(input: {rule: 5, data: {}}) { result } }`,
 		} {
 			t.Run(name, func(t *testing.T) {
 				f.post(t, adminKey, query, nil).failure(t, service.CodeInvalidArgument)
@@ -119,7 +119,7 @@ func TestQueriesMayUseGetButMutationsMayNot(t *testing.T) {
 		if v.Viewer.Organization.Name != "Acme" {
 			t.Errorf("viewer by GET: %+v", v.Viewer)
 		}
-		res := get(`mutation { runRule(rule: "A **P** is ok if the __a__ of the **P** is 1.", data: {P: {a: 1}}) { result } }`)
+		res := get(`mutation { runRule(input: {rule: "A **P** is ok if the __a__ of the **P** is 1.", data: {P: {a: 1}}}) { result } }`)
 		if len(res.Errors) == 0 || res.Status == http.StatusOK {
 			t.Errorf("a mutation by GET answered %d with errors %+v", res.Status, res.Errors)
 		}

@@ -11,8 +11,7 @@ import (
 
 // nodeLookup looks an id up as one kind of Node, through the service and
 // so with the caller's tenant and permissions. found is false when the
-// caller has no object of that kind with the id; a nil node that is found
-// is an id of the kind that is not a Node's (a base id).
+// caller has no object of that kind with the id.
 type nodeLookup func(ctx context.Context, svc *service.Service, id uuid.UUID) (n model.Node, found bool, err error)
 
 // nodeLookups are tried in turn: ids never collide across kinds, so the
@@ -56,29 +55,39 @@ func notFound(err error) (model.Node, bool, error) {
 	return nil, false, err
 }
 
-// policyNode finds a policy record. The service also takes a base id, for
-// the base's current record, whose id is another: a base is no Node.
+// policyNode finds a policy record, or a policy base as its summary. The
+// service's Policy takes both kinds of id, and tells which one it was
+// given: a base id is not its current record's id.
 func policyNode(ctx context.Context, svc *service.Service, id uuid.UUID) (model.Node, bool, error) {
 	p, err := svc.Policy(ctx, id)
 	switch {
 	case err != nil:
 		return notFound(err)
-	case p.ID != id:
-		return nil, true, nil
+	case p.ID == id:
+		return p, true, nil
 	}
-	return p, true, nil
+	s, err := svc.PolicySummary(ctx, id)
+	if err != nil {
+		return nil, false, err
+	}
+	return (*model.PolicySummary)(s), true, nil
 }
 
-// flowNode finds a flow record, as policyNode finds a policy record.
+// flowNode finds a flow record, or a flow base as its summary, as
+// policyNode finds a policy's.
 func flowNode(ctx context.Context, svc *service.Service, id uuid.UUID) (model.Node, bool, error) {
 	f, err := svc.Flow(ctx, id)
 	switch {
 	case err != nil:
 		return notFound(err)
-	case f.ID != id:
-		return nil, true, nil
+	case f.ID == id:
+		return f, true, nil
 	}
-	return f, true, nil
+	s, err := svc.FlowSummary(ctx, id)
+	if err != nil {
+		return nil, false, err
+	}
+	return (*model.FlowSummary)(s), true, nil
 }
 
 // byID makes a lookup of a service method that finds an object of one

@@ -15,6 +15,8 @@ const nodeQuery = `query N($id: ID!) {
     id
     ... on Policy { name status }
     ... on Flow { name status }
+    ... on PolicySummary { name }
+    ... on FlowSummary { name }
     ... on Group { name }
     ... on Organization { name }
     ... on User { email }
@@ -44,6 +46,9 @@ func TestNodeFindsEachKindOfObjectByItsIdAlone(t *testing.T) {
 			{"a published policy record", w.age.ID, "Policy", "P-AGE"},
 			{"a policy draft", draft.ID, "Policy", "draft"},
 			{"a flow record", fl.ID, "Flow", "Loan"},
+			{"a policy base, as its summary", w.age.BaseID, "PolicySummary", "P-AGE"},
+			{"a draft's base, as its summary", draft.BaseID, "PolicySummary", "draft"},
+			{"a flow base, as its summary", fl.BaseID, "FlowSummary", "Loan"},
 			{"a group", g.ID, "Group", "Lending"},
 			{"the organization", b.Organization.ID.String(), "Organization", "Acme"},
 			{"the caller", b.User.ID.String(), "User", "admin@acme.test"},
@@ -67,12 +72,10 @@ func TestNodeFindsEachKindOfObjectByItsIdAlone(t *testing.T) {
 			t.Fatal(err)
 		}
 		for name, id := range map[string]string{
-			"an unknown id":                     "00000000-0000-0000-0000-000000000000",
-			"a policy base id, not a record id": w.age.BaseID,
-			"a flow base id, not a record id":   fl.BaseID,
-			"another organization":              beta.Organization.ID.String(),
-			"another organization's admin":      beta.User.ID.String(),
-			"another organization's key":        beta.Key.ID.String(),
+			"an unknown id":                "00000000-0000-0000-0000-000000000000",
+			"another organization":         beta.Organization.ID.String(),
+			"another organization's admin": beta.User.ID.String(),
+			"another organization's key":   beta.Key.ID.String(),
 		} {
 			t.Run(name+" is null", func(t *testing.T) {
 				var got nodeData
@@ -83,7 +86,7 @@ func TestNodeFindsEachKindOfObjectByItsIdAlone(t *testing.T) {
 			})
 		}
 		t.Run("Acme's objects are null to Beta", func(t *testing.T) {
-			for _, id := range []string{w.age.ID, draft.ID, fl.ID, g.ID, b.Organization.ID.String(), b.User.ID.String(), b.Key.ID.String()} {
+			for _, id := range []string{w.age.ID, w.age.BaseID, draft.ID, fl.ID, fl.BaseID, g.ID, b.Organization.ID.String(), b.User.ID.String(), b.Key.ID.String()} {
 				var got nodeData
 				w.post(t, beta.Secret, nodeQuery, map[string]any{"id": id}).decode(t, &got)
 				if got.Node != nil {
@@ -91,8 +94,18 @@ func TestNodeFindsEachKindOfObjectByItsIdAlone(t *testing.T) {
 				}
 			}
 		})
+		t.Run("a summary is found by any member who may read the policy", func(t *testing.T) {
+			viewer := member(t, w.fixture, "vera", authz.RoleViewer)
+			for _, id := range []string{w.age.BaseID, fl.BaseID} {
+				var got nodeData
+				w.post(t, viewer, nodeQuery, map[string]any{"id": id}).decode(t, &got)
+				if got.Node == nil || got.Node.ID != id {
+					t.Errorf("node(%s) is %+v to a viewer, want the summary", id, got.Node)
+				}
+			}
+		})
 		t.Run("a deleted policy's record is deleted", func(t *testing.T) {
-			w.post(t, adminKey, `mutation D($id: ID!) { deletePolicy(id: $id) }`, map[string]any{"id": w.age.ID}).decode(t, &map[string]any{})
+			w.post(t, adminKey, `mutation D($id: ID!) { deletePolicy(input: {id: $id}) }`, map[string]any{"id": w.age.ID}).decode(t, &map[string]any{})
 			w.post(t, adminKey, nodeQuery, map[string]any{"id": w.age.ID}).fieldFailure(t, service.CodeDeleted)
 		})
 		t.Run("an id that is not a UUID is an invalid argument", func(t *testing.T) {

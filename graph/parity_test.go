@@ -18,6 +18,8 @@ import (
 // reachable over REST is reachable over GraphQL, and the other way round).
 var restCounterparts = map[string][]string{
 	"POST /run":                                 {"Mutation.runRule"},
+	"POST /check":                               {"Query.checkRule"},
+	"POST /policy/{policyId}/test":              {"Mutation.testPolicy"},
 	"POST /run/policy/{baseId}":                 {"Mutation.runPolicy"},
 	"POST /run/policy_version/{policyId}":       {"Mutation.runPolicyVersion"},
 	"POST /policy":                              {"Mutation.createPolicy"},

@@ -23,40 +23,40 @@ func (r *mutationResolver) CreatePolicy(ctx context.Context, input model.CreateP
 	return r.svc.CreatePolicy(ctx, c)
 }
 
-func (r *mutationResolver) UpdatePolicyDraft(ctx context.Context, id uuid.UUID, input model.UpdatePolicyInput) (*service.SavedPolicy, error) {
+func (r *mutationResolver) UpdatePolicyDraft(ctx context.Context, input model.UpdatePolicyInput) (*service.SavedPolicy, error) {
 	c, err := input.Changes()
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.UpdatePolicyDraft(ctx, id, c)
+	return r.svc.UpdatePolicyDraft(ctx, input.ID, c)
 }
 
-func (r *mutationResolver) PublishPolicy(ctx context.Context, id uuid.UUID, input *model.UpdatePolicyInput) (*service.Policy, error) {
+func (r *mutationResolver) PublishPolicy(ctx context.Context, input model.UpdatePolicyInput) (*service.Policy, error) {
 	c, err := input.Changes()
 	if err != nil {
 		return nil, err
 	}
-	return r.svc.PublishPolicy(ctx, id, c)
+	return r.svc.PublishPolicy(ctx, input.ID, c)
 }
 
-func (r *mutationResolver) CreatePolicyDraftFromVersion(ctx context.Context, id uuid.UUID, replace *bool) (*service.Policy, error) {
-	return r.svc.PolicyDraftFromVersion(ctx, id, replace != nil && *replace)
+func (r *mutationResolver) CreatePolicyDraftFromVersion(ctx context.Context, input model.CreatePolicyDraftFromVersionInput) (*service.Policy, error) {
+	return r.svc.PolicyDraftFromVersion(ctx, input.ID, input.Replace != nil && *input.Replace)
 }
 
-func (r *mutationResolver) DeletePolicy(ctx context.Context, id uuid.UUID) (bool, error) {
-	if err := r.svc.DeletePolicy(ctx, id); err != nil {
+func (r *mutationResolver) DeletePolicy(ctx context.Context, input model.DeletePolicyInput) (bool, error) {
+	if err := r.svc.DeletePolicy(ctx, input.ID); err != nil {
 		return false, err
 	}
 	return true, nil
 }
 
 // RunPolicy hands data to the service as JSON text, as RunRule does.
-func (r *mutationResolver) RunPolicy(ctx context.Context, baseID uuid.UUID, data any) (*model.PolicyRunResult, error) {
-	raw, err := model.JSONText("data", data)
+func (r *mutationResolver) RunPolicy(ctx context.Context, input model.RunPolicyInput) (*model.PolicyRunResult, error) {
+	raw, err := model.JSONText("data", input.Data)
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.svc.RunPolicy(ctx, baseID, raw)
+	res, err := r.svc.RunPolicy(ctx, input.BaseID, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -64,12 +64,12 @@ func (r *mutationResolver) RunPolicy(ctx context.Context, baseID uuid.UUID, data
 }
 
 // RunPolicyVersion hands data to the service as JSON text, as RunRule does.
-func (r *mutationResolver) RunPolicyVersion(ctx context.Context, policyID uuid.UUID, data any) (*model.PolicyRunResult, error) {
-	raw, err := model.JSONText("data", data)
+func (r *mutationResolver) RunPolicyVersion(ctx context.Context, input model.RunPolicyVersionInput) (*model.PolicyRunResult, error) {
+	raw, err := model.JSONText("data", input.Data)
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.svc.RunPolicyVersion(ctx, policyID, raw)
+	res, err := r.svc.RunPolicyVersion(ctx, input.PolicyID, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -88,14 +88,14 @@ func (r *queryResolver) PolicyVersions(ctx context.Context, id uuid.UUID) (*serv
 	return r.svc.PolicyVersions(ctx, id)
 }
 
-func (r *queryResolver) Policies(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[service.Summary], error) {
+func (r *queryResolver) Policies(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[model.PolicySummary], error) {
 	o := listOptions(ctx, first, after, query)
 	o.GroupID = groupID
 	page, err := r.svc.Policies(ctx, o)
 	if err != nil {
 		return nil, err
 	}
-	return model.NewConnection(page), nil
+	return model.PolicySummaries(page, after), nil
 }
 
 func (r *Resolver) PolicyTest() generated.PolicyTestResolver { return &policyTestResolver{r} }

@@ -24,26 +24,26 @@ const createPolicyMutation = `mutation Create($input: CreatePolicyInput!) {
   createPolicy(input: $input) { policy { ...P } validation { errors } }
 }` + policyFields
 
-const updatePolicyMutation = `mutation Update($id: ID!, $input: UpdatePolicyInput!) {
-  updatePolicyDraft(id: $id, input: $input) { policy { ...P } validation { errors } }
+const updatePolicyMutation = `mutation Update($input: UpdatePolicyDraftInput!) {
+  updatePolicyDraft(input: $input) { policy { ...P } validation { errors } }
 }` + policyFields
 
-const publishPolicyMutation = `mutation Publish($id: ID!, $input: UpdatePolicyInput) {
-  publishPolicy(id: $id, input: $input) { ...P }
+const publishPolicyMutation = `mutation Publish($input: PublishPolicyInput!) {
+  publishPolicy(input: $input) { ...P }
 }` + policyFields
 
 const draftFromVersionMutation = `mutation Draft($id: ID!, $replace: Boolean) {
-  createPolicyDraftFromVersion(id: $id, replace: $replace) { ...P }
+  createPolicyDraftFromVersion(input: {id: $id, replace: $replace}) { ...P }
 }` + policyFields
 
 const policyQuery = `query Policy($id: ID!) { policy(id: $id) { ...P } }` + policyFields
 
 const runPolicyMutation = `mutation Run($baseId: ID!, $data: JSON!) {
-  runPolicy(baseId: $baseId, data: $data) { ...R }
+  runPolicy(input: {baseId: $baseId, data: $data}) { ...R }
 }` + runFields
 
 const runPolicyVersionMutation = `mutation Run($policyId: ID!, $data: JSON!) {
-  runPolicyVersion(policyId: $policyId, data: $data) { ...R }
+  runPolicyVersion(input: {policyId: $policyId, data: $data}) { ...R }
 }` + runFields
 
 const runFields = `
@@ -115,14 +115,20 @@ func createPolicy(t *testing.T, f *fixture, key string, input map[string]any) sa
 	return got.CreatePolicy
 }
 
-func publishPolicy(t *testing.T, f *fixture, key, id string, input map[string]any) policyData {
-	t.Helper()
-	vars := map[string]any{"id": id}
-	if input != nil {
-		vars["input"] = input
+// draftInput is the variables of an operation that saves or publishes the
+// draft id with changes (nil for none): its one input.
+func draftInput(id string, changes map[string]any) map[string]any {
+	input := map[string]any{"id": id}
+	for k, v := range changes {
+		input[k] = v
 	}
+	return map[string]any{"input": input}
+}
+
+func publishPolicy(t *testing.T, f *fixture, key, id string, changes map[string]any) policyData {
+	t.Helper()
 	var got struct{ PublishPolicy policyData }
-	f.post(t, key, publishPolicyMutation, vars).decode(t, &got)
+	f.post(t, key, publishPolicyMutation, draftInput(id, changes)).decode(t, &got)
 	return got.PublishPolicy
 }
 
@@ -155,9 +161,8 @@ func TestAPolicyIsCreatedEditedPublishedAndRedraftedOverGraphQL(t *testing.T) {
 		}
 
 		var updated struct{ UpdatePolicyDraft savedPolicy }
-		f.post(t, adminKey, updatePolicyMutation, map[string]any{
-			"id": p.ID, "input": map[string]any{"description": "for the over-65s", "schema": nil},
-		}).decode(t, &updated)
+		f.post(t, adminKey, updatePolicyMutation, draftInput(p.ID, map[string]any{"description": "for the over-65s", "schema": nil})).
+			decode(t, &updated)
 		u := updated.UpdatePolicyDraft.Policy
 		if u.ID != p.ID || u.Revision != 2 || u.Description != "for the over-65s" || string(u.Schema) != "null" ||
 			u.Name != p.Name || len(u.Tests) != 1 {
@@ -169,7 +174,7 @@ func TestAPolicyIsCreatedEditedPublishedAndRedraftedOverGraphQL(t *testing.T) {
 			v1.Owner.Kind != "ORGANIZATION" || v1.Owner.ID != f.boot.Organization.ID.String() {
 			t.Fatalf("published %+v", v1)
 		}
-		f.post(t, adminKey, updatePolicyMutation, map[string]any{"id": v1.ID, "input": map[string]any{"name": "x"}}).
+		f.post(t, adminKey, updatePolicyMutation, draftInput(v1.ID, map[string]any{"name": "x"})).
 			failure(t, service.CodeConflict)
 
 		var draft struct{ CreatePolicyDraftFromVersion policyData }
@@ -222,7 +227,7 @@ func TestPublishingAPolicyWhoseTestFailsIsAConflictNamingTheTest(t *testing.T) {
 			map[string]any{"name": "70 is senior", "data": map[string]any{"Person": map[string]any{"age": 70}}, "expect": true},
 			map[string]any{"name": "20 is senior", "data": map[string]any{"Person": map[string]any{"age": 20}}, "expect": true},
 		}})
-		e := f.post(t, adminKey, publishPolicyMutation, map[string]any{"id": created.Policy.ID}).failure(t, service.CodeConflict)
+		e := f.post(t, adminKey, publishPolicyMutation, draftInput(created.Policy.ID, nil)).failure(t, service.CodeConflict)
 		if !strings.Contains(e.Message, "20 is senior") || strings.Contains(e.Message, "70 is senior") {
 			t.Errorf("message %q, want it to name the failing test only", e.Message)
 		}
@@ -239,7 +244,9 @@ type policiesData struct {
 		Edges []struct {
 			Cursor string
 			Node   struct {
-				BaseID, Name    string
+				Typename        string `json:"__typename"`
+				ID, BaseID      string
+				Name            string
 				Owner           struct{ Kind, ID string }
 				LatestVersion   *int
 				LatestVersionID *string
@@ -249,16 +256,16 @@ type policiesData struct {
 			}
 		}
 		PageInfo struct {
-			HasNextPage bool
-			EndCursor   *string
+			HasNextPage, HasPreviousPage bool
+			StartCursor, EndCursor       *string
 		}
 	}
 }
 
 const policiesQuery = `query List($first: Int, $after: String, $query: String) {
   policies(first: $first, after: $after, query: $query) {
-    edges { cursor node { baseId name owner { kind id } latestVersion latestVersionId draftId hasDraft updatedAt } }
-    pageInfo { hasNextPage endCursor }
+    edges { cursor node { __typename id baseId name owner { kind id } latestVersion latestVersionId draftId hasDraft updatedAt } }
+    pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
   }
 }`
 
@@ -282,6 +289,15 @@ func TestPoliciesPageThroughARelayConnection(t *testing.T) {
 			names = append(names, c.Edges[0].Node.Name)
 			if c.PageInfo.EndCursor == nil || *c.PageInfo.EndCursor != c.Edges[0].Cursor {
 				t.Errorf("page %d: endCursor %v, want the last edge's cursor %q", pages, c.PageInfo.EndCursor, c.Edges[0].Cursor)
+			}
+			if c.PageInfo.StartCursor == nil || *c.PageInfo.StartCursor != c.Edges[0].Cursor {
+				t.Errorf("page %d: startCursor %v, want the first edge's cursor %q", pages, c.PageInfo.StartCursor, c.Edges[0].Cursor)
+			}
+			if c.PageInfo.HasPreviousPage != (pages > 1) {
+				t.Errorf("page %d: hasPreviousPage %v", pages, c.PageInfo.HasPreviousPage)
+			}
+			if n := c.Edges[0].Node; n.Typename != "PolicySummary" || n.ID != n.BaseID {
+				t.Errorf("page %d: a %s with id %s, want a PolicySummary whose id is its base id %s", pages, n.Typename, n.ID, n.BaseID)
 			}
 			if c.PageInfo.HasNextPage != (pages < 4) {
 				t.Errorf("page %d: hasNextPage %v", pages, c.PageInfo.HasNextPage)
@@ -308,7 +324,9 @@ func TestPoliciesPageThroughARelayConnection(t *testing.T) {
 		}
 		var rest policiesData
 		f.post(t, adminKey, policiesQuery, map[string]any{"after": all.Policies.Edges[0].Cursor}).decode(t, &rest)
-		if len(rest.Policies.Edges) != 3 || rest.Policies.Edges[0].Node.Name != "alphabet" || rest.Policies.PageInfo.HasNextPage {
+		if len(rest.Policies.Edges) != 3 || rest.Policies.Edges[0].Node.Name != "alphabet" || rest.Policies.PageInfo.HasNextPage ||
+			!rest.Policies.PageInfo.HasPreviousPage || *rest.Policies.PageInfo.StartCursor != rest.Policies.Edges[0].Cursor ||
+			*rest.Policies.PageInfo.EndCursor != rest.Policies.Edges[2].Cursor {
 			t.Errorf("after the first edge's cursor: %+v", rest.Policies)
 		}
 
@@ -319,7 +337,7 @@ func TestPoliciesPageThroughARelayConnection(t *testing.T) {
 		}
 		var none policiesData
 		f.post(t, adminKey, policiesQuery, map[string]any{"query": "zeta"}).decode(t, &none)
-		if len(none.Policies.Edges) != 0 || none.Policies.PageInfo.EndCursor != nil || none.Policies.PageInfo.HasNextPage {
+		if p := none.Policies.PageInfo; len(none.Policies.Edges) != 0 || p.StartCursor != nil || p.EndCursor != nil || p.HasNextPage || p.HasPreviousPage {
 			t.Errorf("an empty page: %+v", none.Policies)
 		}
 
@@ -355,7 +373,7 @@ func TestStoredPoliciesRunByBaseAndByRecordWithATypedTrace(t *testing.T) {
 		}
 		c := got.Trace.Execution[0].Conditions[0]
 		if c.Typename != "ComparisonCondition" || c.Property == nil || c.Property.Path != "$.Person.age" ||
-			c.Value == nil || c.Value.Type != "number" || !reflect.DeepEqual(c.Value.Value, float64(60)) ||
+			c.Value == nil || c.Value.Type != "NUMBER" || !reflect.DeepEqual(c.Value.Value, float64(60)) ||
 			c.EvaluationDetails == nil || !c.EvaluationDetails.ComparisonResult || !c.Result {
 			t.Errorf("condition %+v", c)
 		}
@@ -384,9 +402,9 @@ func TestRunsInOneOperationKeepTheirOwnResults(t *testing.T) {
 		created := createPolicy(t, f, adminKey, map[string]any{"name": "labelled", "rule": rule})
 		var got struct{ Old, Young, Again runResult }
 		f.post(t, adminKey, `mutation Runs($id: ID!) {
-			old: runPolicyVersion(policyId: $id, data: {Person: {age: 70}}) { ...R }
-			young: runPolicyVersion(policyId: $id, data: {Person: {age: 20}}) { ...R }
-			again: runPolicyVersion(policyId: $id, data: {Person: {age: 80}}) { ...R }
+			old: runPolicyVersion(input: {policyId: $id, data: {Person: {age: 70}}}) { ...R }
+			young: runPolicyVersion(input: {policyId: $id, data: {Person: {age: 20}}}) { ...R }
+			again: runPolicyVersion(input: {policyId: $id, data: {Person: {age: 80}}}) { ...R }
 		}`+runFields, map[string]any{"id": created.Policy.ID}).decode(t, &got)
 
 		for name, tc := range map[string]struct {
@@ -418,7 +436,7 @@ func TestDeletingAPolicyNeedsAnAdminAndLeavesItDeleted(t *testing.T) {
 		f := newFixture(t, db)
 		editor := member(t, f, "edith", authz.RoleEditor)
 		v1 := publishPolicy(t, f, adminKey, createPolicy(t, f, adminKey, map[string]any{"name": "senior", "rule": seniorRule}).Policy.ID, nil)
-		const deleteMutation = `mutation Delete($id: ID!) { deletePolicy(id: $id) }`
+		const deleteMutation = `mutation Delete($id: ID!) { deletePolicy(input: {id: $id}) }`
 
 		f.post(t, editor, deleteMutation, map[string]any{"id": v1.BaseID}).failure(t, service.CodePermissionDenied)
 		var deleted struct{ DeletePolicy bool }
@@ -428,7 +446,7 @@ func TestDeletingAPolicyNeedsAnAdminAndLeavesItDeleted(t *testing.T) {
 		}
 
 		data := map[string]any{"Person": map[string]any{"age": 70}}
-		f.post(t, adminKey, policyQuery, map[string]any{"id": v1.BaseID}).failure(t, service.CodeDeleted)
+		f.post(t, adminKey, policyQuery, map[string]any{"id": v1.BaseID}).nullFailure(t, "policy", service.CodeDeleted)
 		f.post(t, adminKey, runPolicyMutation, map[string]any{"baseId": v1.BaseID, "data": data}).failure(t, service.CodeDeleted)
 		f.post(t, adminKey, runPolicyVersionMutation, map[string]any{"policyId": v1.ID, "data": data}).failure(t, service.CodeDeleted)
 		f.post(t, adminKey, deleteMutation, map[string]any{"id": v1.BaseID}).failure(t, service.CodeDeleted)
@@ -453,16 +471,16 @@ func TestPolicyIdsMustBeUUIDsOfTheCallersOrganization(t *testing.T) {
 
 		t.Run("another organization's ids are not found", func(t *testing.T) {
 			for _, id := range []string{created.Policy.ID, created.Policy.BaseID} {
-				f.post(t, beta.Secret, policyQuery, map[string]any{"id": id}).failure(t, service.CodeNotFound)
+				f.post(t, beta.Secret, policyQuery, map[string]any{"id": id}).nullFailure(t, "policy", service.CodeNotFound)
 				f.post(t, beta.Secret, draftFromVersionMutation, map[string]any{"id": id}).failure(t, service.CodeNotFound)
 			}
 			f.post(t, beta.Secret, runPolicyMutation, map[string]any{"baseId": created.Policy.BaseID, "data": data}).failure(t, service.CodeNotFound)
 			f.post(t, beta.Secret, runPolicyVersionMutation, map[string]any{"policyId": created.Policy.ID, "data": data}).failure(t, service.CodeNotFound)
 		})
 		t.Run("ids that are not UUIDs are invalid arguments", func(t *testing.T) {
-			f.post(t, adminKey, policyQuery, map[string]any{"id": "senior"}).failure(t, service.CodeInvalidArgument)
-			f.post(t, adminKey, `{ policy(id: "42") { id } }`, nil).failure(t, service.CodeInvalidArgument)
-			f.post(t, adminKey, `mutation { deletePolicy(id: "x") }`, nil).failure(t, service.CodeInvalidArgument)
+			f.post(t, adminKey, policyQuery, map[string]any{"id": "senior"}).nullFailure(t, "policy", service.CodeInvalidArgument)
+			f.post(t, adminKey, `{ policy(id: "42") { id } }`, nil).nullFailure(t, "policy", service.CodeInvalidArgument)
+			f.post(t, adminKey, `mutation { deletePolicy(input: {id: "x"}) }`, nil).failure(t, service.CodeInvalidArgument)
 			f.post(t, adminKey, runPolicyMutation, map[string]any{"baseId": "x", "data": data}).failure(t, service.CodeInvalidArgument)
 			f.post(t, adminKey, `{ policies(groupId: "g") { pageInfo { hasNextPage } } }`, nil).failure(t, service.CodeInvalidArgument)
 		})

@@ -14,12 +14,12 @@ import (
 // RunRule hands data to the service as JSON text, as REST does: the
 // service decides what data is acceptable (an object within the engine's
 // limits) and refuses the rest with invalid_argument.
-func (r *mutationResolver) RunRule(ctx context.Context, rule string, data any) (*model.PolicyRunResult, error) {
-	raw, err := model.JSONText("data", data)
+func (r *mutationResolver) RunRule(ctx context.Context, input model.RunRuleInput) (*model.PolicyRunResult, error) {
+	raw, err := model.JSONText("data", input.Data)
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.svc.RunRule(ctx, rule, raw)
+	res, err := r.svc.RunRule(ctx, input.Rule, raw)
 	if err != nil {
 		return nil, err
 	}

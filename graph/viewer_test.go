@@ -89,7 +89,7 @@ func TestARequestWithoutACallerIsUnauthenticated(t *testing.T) {
 		f := newFixture(t, db)
 		for name, query := range map[string]string{
 			"viewer":  viewerQuery,
-			"runRule": `mutation { runRule(rule: "A **P** is ok if the __a__ of the **P** is 1.", data: {P: {a: 1}}) { result } }`,
+			"runRule": `mutation { runRule(input: {rule: "A **P** is ok if the __a__ of the **P** is 1.", data: {P: {a: 1}}}) { result } }`,
 		} {
 			t.Run(name, func(t *testing.T) {
 				f.post(t, "", query, nil).failure(t, service.CodeUnauthenticated)

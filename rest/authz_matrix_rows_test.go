@@ -42,16 +42,16 @@ var (
 		name: "policy", plural: "policies", seenWith: view, states: lifecycle,
 		body: policyBody, runBody: `{"data": ` + seniorData + `}`,
 		graphQL: kindOperations{
-			run:            `mutation($id: ID!, $data: JSON!) { runPolicy(baseId: $id, data: $data) { result } }`,
-			runVersion:     `mutation($id: ID!, $data: JSON!) { runPolicyVersion(policyId: $id, data: $data) { result } }`,
+			run:            `mutation($id: ID!, $data: JSON!) { runPolicy(input: {baseId: $id, data: $data}) { result } }`,
+			runVersion:     `mutation($id: ID!, $data: JSON!) { runPolicyVersion(input: {policyId: $id, data: $data}) { result } }`,
 			create:         `mutation($input: CreatePolicyInput!) { createPolicy(input: $input) { policy { id baseId name } } }`,
 			get:            `query($id: ID!) { policy(id: $id) { id baseId } }`,
 			versions:       `query($id: ID!) { policyVersions(id: $id) { baseId versions { id } } }`,
-			saveDraft:      `mutation($id: ID!) { updatePolicyDraft(id: $id, input: {description: "edited"}) { policy { id baseId } } }`,
-			publish:        `mutation($id: ID!) { publishPolicy(id: $id) { id baseId } }`,
-			draft:          `mutation($id: ID!) { createPolicyDraftFromVersion(id: $id) { id baseId } }`,
-			draftReplacing: `mutation($id: ID!) { createPolicyDraftFromVersion(id: $id, replace: true) { id baseId } }`,
-			remove:         `mutation($id: ID!) { deletePolicy(id: $id) }`,
+			saveDraft:      `mutation($id: ID!) { updatePolicyDraft(input: {id: $id, description: "edited"}) { policy { id baseId } } }`,
+			publish:        `mutation($id: ID!) { publishPolicy(input: {id: $id}) { id baseId } }`,
+			draft:          `mutation($id: ID!) { createPolicyDraftFromVersion(input: {id: $id}) { id baseId } }`,
+			draftReplacing: `mutation($id: ID!) { createPolicyDraftFromVersion(input: {id: $id, replace: true}) { id baseId } }`,
+			remove:         `mutation($id: ID!) { deletePolicy(input: {id: $id}) }`,
 			list:           `{ policies(first: 200, query: "shared") { edges { node { baseId } } } }`,
 			listOfGroup:    `query($id: ID!) { policies(first: 200, groupId: $id) { edges { node { baseId } } } }`,
 		},
@@ -60,16 +60,16 @@ var (
 		name: "flow", plural: "flows", seenWith: view, states: lifecycle,
 		body: flowBody, runBody: seniorData,
 		graphQL: kindOperations{
-			run:            `mutation($id: ID!, $data: JSON!) { runFlow(baseId: $id, data: $data) { result } }`,
-			runVersion:     `mutation($id: ID!, $data: JSON!) { runFlowVersion(flowId: $id, data: $data) { result } }`,
+			run:            `mutation($id: ID!, $data: JSON!) { runFlow(input: {baseId: $id, data: $data}) { result } }`,
+			runVersion:     `mutation($id: ID!, $data: JSON!) { runFlowVersion(input: {flowId: $id, data: $data}) { result } }`,
 			create:         `mutation($input: CreateFlowInput!) { createFlow(input: $input) { flow { id baseId name } } }`,
 			get:            `query($id: ID!) { flow(id: $id) { id baseId } }`,
 			versions:       `query($id: ID!) { flowVersions(id: $id) { baseId versions { id } } }`,
-			saveDraft:      `mutation($id: ID!) { updateFlowDraft(id: $id, input: {description: "edited"}) { flow { id baseId } } }`,
-			publish:        `mutation($id: ID!) { publishFlow(id: $id) { id baseId } }`,
-			draft:          `mutation($id: ID!) { createFlowDraftFromVersion(id: $id) { id baseId } }`,
-			draftReplacing: `mutation($id: ID!) { createFlowDraftFromVersion(id: $id, replace: true) { id baseId } }`,
-			remove:         `mutation($id: ID!) { deleteFlow(id: $id) }`,
+			saveDraft:      `mutation($id: ID!) { updateFlowDraft(input: {id: $id, description: "edited"}) { flow { id baseId } } }`,
+			publish:        `mutation($id: ID!) { publishFlow(input: {id: $id}) { id baseId } }`,
+			draft:          `mutation($id: ID!) { createFlowDraftFromVersion(input: {id: $id}) { id baseId } }`,
+			draftReplacing: `mutation($id: ID!) { createFlowDraftFromVersion(input: {id: $id, replace: true}) { id baseId } }`,
+			remove:         `mutation($id: ID!) { deleteFlow(input: {id: $id}) }`,
 			list:           `{ flows(first: 200, query: "shared") { edges { node { baseId } } } }`,
 			listOfGroup:    `query($id: ID!) { flows(first: 200, groupId: $id) { edges { node { baseId } } } }`,
 		},
@@ -166,8 +166,30 @@ var matrixEndpoints = slices.Concat([]*endpoint{
 		rest: func(*call) request {
 			return request{http.MethodPost, "/run", fmt.Sprintf(`{"rule": %q, "data": %s}`, adHocRule, adHocData)}
 		},
-		graphQL: `mutation($rule: String!, $data: JSON!) { runRule(rule: $rule, data: $data) { result } }`,
+		graphQL: `mutation($rule: String!, $data: JSON!) { runRule(input: {rule: $rule, data: $data}) { result } }`,
 		check:   resultTrue,
+	},
+	{
+		route: "POST /policy/{policyId}/test", action: run, success: http.StatusOK,
+		kinds: []*kind{policies}, strangers: []*kind{flows}, ids: []idKind{baseID, versionID, draftID},
+		rest: func(c *call) request {
+			return request{http.MethodPost, "/policy/" + c.id() + "/test",
+				`{"tests": [{"name": "senior", "data": ` + seniorData + `, "expect": true}]}`}
+		},
+		graphQL: `mutation($id: ID!, $tests: [PolicyTestCaseInput!]) { testPolicy(input: {policyId: $id, tests: $tests}) { passed } }`,
+		check: func(_ *call, body string) string {
+			return mustContain(body, `"passed":true`, "a passing report")
+		},
+	},
+	{
+		route: "POST /check", action: view, success: http.StatusOK,
+		rest: func(*call) request {
+			return request{http.MethodPost, "/check", fmt.Sprintf(`{"rule": %q}`, adHocRule)}
+		},
+		graphQL: `query($rule: String!) { checkRule(rule: $rule) { diagnostics { code } } }`,
+		check: func(_ *call, body string) string {
+			return mustContain(body, `"diagnostics":[]`, "no diagnostics")
+		},
 	},
 	{
 		route: "POST /flow/test", does: "of a flow of the caller's policy", action: testFlow, success: http.StatusOK,
@@ -320,13 +342,13 @@ func groupRows() []*endpoint {
 		{
 			route: "PUT /group/{groupId}", action: manageGroups, success: http.StatusOK, kinds: on, mutates: true,
 			rest:    func(c *call) request { return request{http.MethodPut, "/group/" + c.id(), `{"description": "edited"}`} },
-			graphQL: `mutation($id: ID!) { updateGroup(id: $id, input: {description: "edited"}) { id } }`,
+			graphQL: `mutation($id: ID!) { updateGroup(input: {id: $id, description: "edited"}) { id } }`,
 			check:   namesTarget,
 		},
 		{
 			route: "DELETE /group/{groupId}", action: manageGroups, success: http.StatusNoContent, kinds: on, mutates: true,
 			rest:    func(c *call) request { return request{method: http.MethodDelete, path: "/group/" + c.id()} },
-			graphQL: `mutation($id: ID!) { deleteGroup(id: $id) }`,
+			graphQL: `mutation($id: ID!) { deleteGroup(input: {id: $id}) }`,
 		},
 		{
 			route: "GET /groups", action: view, success: http.StatusOK,
@@ -352,7 +374,7 @@ func groupRows() []*endpoint {
 			rest: func(c *call) request {
 				return request{method: http.MethodDelete, path: "/group/" + c.groupID() + "/member/" + c.id()}
 			},
-			graphQL: `mutation($group: ID!, $id: ID!) { removeGroupMember(groupId: $group, memberId: $id) }`,
+			graphQL: `mutation($group: ID!, $id: ID!) { removeGroupMember(input: {groupId: $group, memberId: $id}) }`,
 		},
 		listing(policies),
 		listing(flows),
@@ -405,13 +427,13 @@ func adminRows() []*endpoint {
 			route: "PUT /admin/members/{userId}", does: "to viewer", action: manageMembers, success: http.StatusOK,
 			kinds: []*kind{members}, states: []state{present}, mutates: true,
 			rest: role("viewer"), check: namesTarget,
-			graphQL: `mutation($id: ID!) { changeMemberRole(userId: $id, role: VIEWER) { user { id } } }`,
+			graphQL: `mutation($id: ID!) { changeMemberRole(input: {userId: $id, role: VIEWER}) { user { id } } }`,
 		},
 		{
 			route: "PUT /admin/members/{userId}", does: "demoting the only admin", action: manageMembers, success: http.StatusOK,
 			kinds: []*kind{members}, states: []state{onlyAdmin}, conflicts: always,
 			rest:    role("editor"),
-			graphQL: `mutation($id: ID!) { changeMemberRole(userId: $id, role: EDITOR) { role } }`,
+			graphQL: `mutation($id: ID!) { changeMemberRole(input: {userId: $id, role: EDITOR}) { role } }`,
 		},
 		{
 			route: "DELETE /admin/members/{userId}", action: manageMembers, success: http.StatusNoContent,
@@ -452,15 +474,15 @@ func adminRows() []*endpoint {
 			route: "DELETE /admin/keys/{keyId}", action: manageKeys, success: http.StatusNoContent,
 			kinds: []*kind{keys}, mutates: true,
 			rest:    func(c *call) request { return request{method: http.MethodDelete, path: "/admin/keys/" + c.id()} },
-			graphQL: `mutation($id: ID!) { revokeKey(id: $id) }`,
+			graphQL: `mutation($id: ID!) { revokeKey(input: {id: $id}) }`,
 		},
 	}
 }
 
 const (
-	testFlowOperation     = `mutation($definition: JSON!, $data: JSON!) { testFlow(definition: $definition, data: $data) { result errors } }`
-	addBaseOperation      = `mutation($group: ID!, $kind: GroupMemberKind!, $id: ID!) { addGroupMember(groupId: $group, kind: $kind, baseId: $id) { id baseId } }`
-	removeMemberOperation = `mutation($id: ID!) { removeMember(userId: $id) }`
+	testFlowOperation     = `mutation($definition: JSON!, $data: JSON!) { testFlow(input: {definition: $definition, data: $data}) { result errors } }`
+	addBaseOperation      = `mutation($group: ID!, $kind: GroupMemberKind!, $id: ID!) { addGroupMember(input: {groupId: $group, kind: $kind, baseId: $id}) { id baseId } }`
+	removeMemberOperation = `mutation($id: ID!) { removeMember(input: {userId: $id}) }`
 )
 
 func domainOf(tn *matrixTenant) string {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/record"
 	"github.com/verdict/verdict/internal/dbtest"
@@ -95,6 +96,9 @@ type nodeResponse struct {
 		Data   json.RawMessage `json:"data"`
 		Error  *string         `json:"error"`
 		Labels json.RawMessage `json:"labels"`
+
+		Explanation string           `json:"explanation"`
+		Warnings    []engine.Warning `json:"warnings"`
 	} `json:"response"`
 	Execution struct {
 		Database string `json:"database"`

@@ -215,7 +215,7 @@ func TestOpenAPIContractCatchesDepartures(t *testing.T) {
 			w.WriteString(`{"status":"ok"}`)
 			return w
 		}(), false},
-		{"a saved draft passes", "PUT", draft, answer(200, `{`+record+`,"validation":{"errors":[]}}`), true},
+		{"a saved draft passes", "PUT", draft, answer(200, `{`+record+`,"validation":{"errors":[],"diagnostics":[]}}`), true},
 		{"a record with an undocumented member fails", "GET", draft, answer(200, `{`+record+`,"validation":{"errors":[]}}`), false},
 		{"a record without a member fails", "GET", draft, answer(200, `{`+strings.Replace(record, `"revision":1`, `"x":null`, 1)+`}`), false},
 		{"an unknown path answers 404 in the error shape", "GET", "/nowhere", answer(404, `{"error":{"code":"not_found","message":"m"}}`), true},

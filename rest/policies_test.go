@@ -17,6 +17,7 @@ import (
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/ent/record"
@@ -114,12 +115,16 @@ func decodeStrict[T any](t *testing.T, w *httptest.ResponseRecorder) T {
 
 // policyRun is the policy run result as the tests read it.
 type policyRun struct {
-	Result    bool            `json:"result"`
-	Trace     json.RawMessage `json:"trace"`
-	Rule      []string        `json:"rule"`
-	Data      json.RawMessage `json:"data"`
-	Error     json.RawMessage `json:"error"`
-	Labels    json.RawMessage `json:"labels"`
+	Result bool            `json:"result"`
+	Trace  json.RawMessage `json:"trace"`
+	Rule   []string        `json:"rule"`
+	Data   json.RawMessage `json:"data"`
+	Error  json.RawMessage `json:"error"`
+	Labels json.RawMessage `json:"labels"`
+
+	Explanation string           `json:"explanation"`
+	Warnings    []engine.Warning `json:"warnings"`
+
 	Execution struct {
 		Orchestrator map[string]string `json:"orchestrator"`
 		Engine       string            `json:"engine"`
@@ -360,10 +365,19 @@ func TestPublishingWithAFailingTestIsAConflictAndKeepsTheDraft(t *testing.T) {
 		before := rowCounts(t, db)
 
 		w = f.call(t, admin, http.MethodPut, "/policy/"+draft.ID.String(), `{"status": "published"}`)
-		wantError(t, w, http.StatusConflict, service.CodeConflict)
+		wantStatus(t, w, http.StatusConflict)
 		var body errorBody
-		if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil || body.Error.Message != "tests failed: missing age, young is senior" {
+		if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil || body.Error.Code != service.CodeConflict ||
+			body.Error.Message != "tests failed: missing age, young is senior" {
 			t.Errorf("message %q, want the failing tests named", body.Error.Message)
+		}
+		wantDetails := []string{
+			"young is senior: expected true, got false. Person gets senior_discount: no — the age of the Person is 20, which is not at least 65.",
+			"missing age: expected false, got an error. Person gets senior_discount: no — the age of the Person could not be read. " +
+				"The run stopped with an error: Missing property: property 'age' not found at $.Person.",
+		}
+		if !reflect.DeepEqual(body.Error.Details, wantDetails) {
+			t.Errorf("details %q, want %q", body.Error.Details, wantDetails)
 		}
 		if rec := storedRecord(t, db, draft.ID); rec.Status != record.StatusDraft || rec.Version != nil || rec.Revision != 1 || rec.Owner != base.OwnerKindUser {
 			t.Errorf("a refused publish changed the record: %+v", rec)

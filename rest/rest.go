@@ -147,6 +147,7 @@ func newServer(svc *service.Service, cfg Config) *server {
 	}
 	s.handle("GET /openapi.json", public, http.HandlerFunc(s.openAPI))
 	s.handle("POST /run", authenticated, http.HandlerFunc(s.run))
+	s.handle("POST /check", authenticated, http.HandlerFunc(s.check))
 	s.handle("POST /run/policy/{baseId}", authenticated, http.HandlerFunc(s.runPolicy))
 	s.handle("POST /run/policy_version/{policyId}", authenticated, http.HandlerFunc(s.runPolicyVersion))
 	policies := s.policyLifecycle()
@@ -157,6 +158,7 @@ func newServer(svc *service.Service, cfg Config) *server {
 	s.handle("GET /policy/{policyId}/versions", authenticated, http.HandlerFunc(policies.handleVersions))
 	s.handle("GET /policy/{policyId}/draft", authenticated, http.HandlerFunc(policies.handleDraft))
 	s.handle("GET /policies", authenticated, http.HandlerFunc(policies.handleList))
+	s.handle("POST /policy/{policyId}/test", authenticated, http.HandlerFunc(s.testPolicy))
 	s.handle("POST /run/flow/{baseId}", authenticated, http.HandlerFunc(s.runFlow))
 	s.handle("POST /run/flow_version/{flowId}", authenticated, http.HandlerFunc(s.runFlowVersion))
 	s.handle("POST /flow/test", authenticated, http.HandlerFunc(s.testFlow))

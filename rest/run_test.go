@@ -75,18 +75,21 @@ func TestRunReturnsTheDocumentedResultForAPassingRule(t *testing.T) {
 		if ct := w.Header().Get("Content-Type"); ct != "application/json" {
 			t.Errorf("Content-Type %q", ct)
 		}
-		wantKeys := []string{"result", "trace", "rule", "data", "error", "labels", "execution"}
+		wantKeys := []string{"result", "trace", "rule", "data", "error", "labels", "explanation", "warnings", "execution"}
 		if keys := topLevelKeys(t, w.Body.Bytes()); !reflect.DeepEqual(keys, wantKeys) {
 			t.Errorf("members %v, want %v in that order", keys, wantKeys)
 		}
 		var got struct {
-			Result    *bool           `json:"result"`
-			Trace     json.RawMessage `json:"trace"`
-			Rule      []string        `json:"rule"`
-			Data      json.RawMessage `json:"data"`
-			Error     json.RawMessage `json:"error"`
-			Labels    json.RawMessage `json:"labels"`
-			Execution struct {
+			Result *bool           `json:"result"`
+			Trace  json.RawMessage `json:"trace"`
+			Rule   []string        `json:"rule"`
+			Data   json.RawMessage `json:"data"`
+			Error  json.RawMessage `json:"error"`
+			Labels json.RawMessage `json:"labels"`
+
+			Explanation string          `json:"explanation"`
+			Warnings    json.RawMessage `json:"warnings"`
+			Execution   struct {
 				Orchestrator map[string]string `json:"orchestrator"`
 				Engine       string            `json:"engine"`
 				Total        string            `json:"total"`
@@ -111,6 +114,10 @@ func TestRunReturnsTheDocumentedResultForAPassingRule(t *testing.T) {
 		}
 		if string(got.Error) != "null" || string(got.Labels) != "null" {
 			t.Errorf("error %s and labels %s, want null and null", got.Error, got.Labels)
+		}
+		wantExplanation := "Applicant qualifies for a mortgage: yes — the credit score of the Applicant is 680, which is at least 680."
+		if got.Explanation != wantExplanation || string(got.Warnings) != "[]" {
+			t.Errorf("explanation %q and warnings %s, want %q and []", got.Explanation, got.Warnings, wantExplanation)
 		}
 		ex := got.Execution
 		if len(ex.Orchestrator) != 3 {

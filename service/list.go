@@ -190,6 +190,35 @@ func pageOf[E, T any](rows []E, limit int, total *int, item func(E) T, cursor fu
 	return page
 }
 
+// summary is a base as its kind's list shows it, found by the base's id
+// (a record id is not_found), with the permissions of loading it by that
+// id.
+func (s *Service) summary(ctx context.Context, k *kindRules, id uuid.UUID) (*Summary, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l, err := s.load(ctx, p, k, id, authz.ActionView)
+	if err != nil {
+		return nil, err
+	}
+	if l.base.ID != id {
+		return nil, newError(CodeNotFound, "no %s base %s", k.kind, id)
+	}
+	sum := summaryOf(l.base)
+	return &sum, nil
+}
+
+// PolicySummary is a policy base as the policies list shows it.
+func (s *Service) PolicySummary(ctx context.Context, baseID uuid.UUID) (*Summary, error) {
+	return s.summary(ctx, s.policyKind, baseID)
+}
+
+// FlowSummary is a flow base as the flows list shows it.
+func (s *Service) FlowSummary(ctx context.Context, baseID uuid.UUID) (*FlowSummary, error) {
+	return s.summary(ctx, s.flowKind, baseID)
+}
+
 // Policies lists the policies the caller may see (GET /policies).
 func (s *Service) Policies(ctx context.Context, o ListOptions) (*Page[Summary], error) {
 	return s.listBases(ctx, s.policyKind, o)

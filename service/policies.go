@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"encoding/json"
 	"sort"
 	"strings"
 
@@ -17,8 +16,11 @@ import (
 
 // Validation lists the problems of a saved draft that would stop it from
 // being published (its rule text does not parse); saving succeeds anyway.
+// Diagnostics are every problem Check finds, warnings included, each with
+// its line and column.
 type Validation struct {
-	Errors []string `json:"errors"`
+	Errors      []string            `json:"errors"`
+	Diagnostics []engine.Diagnostic `json:"diagnostics"`
 }
 
 // SavedPolicy is a created or updated draft with its validation.
@@ -36,12 +38,7 @@ func (s *Service) newPolicyRules() *kindRules {
 				return Invalid("a policy has a rule, not a definition")
 			}
 			if c.Tests != nil {
-				for _, tc := range *c.Tests {
-					var expect bool
-					if json.Unmarshal(tc.Expect, &expect) != nil {
-						return Invalid("test %q: expect must be true or false", tc.Name)
-					}
-				}
+				return checkPolicyTests(*c.Tests)
 			}
 			return nil
 		},
@@ -64,28 +61,25 @@ func (s *Service) policyGate(_ context.Context, _ *Principal, r *ent.Record, c *
 	if prog.Program == nil {
 		return newError(CodeConflict, "the rule does not parse: %s", prog.ParseErrors[0].Message())
 	}
-	var failing []string
-	for _, tc := range r.Tests {
-		var expect bool
-		parsed, derr := engine.DecodeData(tc.Data, s.engine.Limits)
-		if derr != nil || json.Unmarshal(tc.Expect, &expect) != nil {
-			failing = append(failing, tc.Name)
-			continue
+	if rep := s.runTests(prog, r.Tests); !rep.Passed {
+		var failing []string
+		for _, res := range rep.Results {
+			if !res.Passed {
+				failing = append(failing, res.Name)
+			}
 		}
-		res := prog.Program.Evaluate(parsed)
-		if res.Error != nil || res.Result != expect {
-			failing = append(failing, tc.Name)
-		}
-	}
-	if len(failing) > 0 {
 		sort.Strings(failing)
-		return newError(CodeConflict, "tests failed: %s", strings.Join(failing, ", "))
+		e := newError(CodeConflict, "tests failed: %s", strings.Join(failing, ", "))
+		e.Details = rep.failures()
+		return e
 	}
 	return nil
 }
 
 func (s *Service) saved(l *loaded) *SavedPolicy {
-	out := &SavedPolicy{Policy: policyOf(l.base, l.record), Validation: Validation{Errors: []string{}}}
+	out := &SavedPolicy{Policy: policyOf(l.base, l.record), Validation: Validation{
+		Errors: []string{}, Diagnostics: engine.Check(l.record.Rule).Diagnostics,
+	}}
 	if prog := s.program(l.record); prog.Program == nil {
 		out.Validation.Errors = prog.ParseErrors.Messages()
 	}

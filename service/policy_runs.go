@@ -54,6 +54,7 @@ func (s *Service) runPolicy(ctx context.Context, baseID, recordID uuid.UUID, raw
 	out.Result = prog.Evaluate(into, parsed, rawData)
 	t.engine = time.Since(began)
 	res := out.Result
+	res.Explain()
 
 	s.metrics.evaluations.WithLabelValues("policy", outcomeLabel(res.Result, res.Error != nil)).Inc()
 	s.metrics.engineTime.WithLabelValues("policy").Observe(t.engine.Seconds())

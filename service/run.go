@@ -138,6 +138,7 @@ func (s *Service) RunRule(ctx context.Context, rule string, rawData json.RawMess
 	res := s.engine.Run(rule, data)
 	t.engine = time.Since(began)
 	res.Data = rawData
+	res.Explain()
 	s.metrics.evaluations.WithLabelValues("rule", outcomeLabel(res.Result, res.Error != nil)).Inc()
 	s.metrics.engineTime.WithLabelValues("rule").Observe(t.engine.Seconds())
 	return &RunResult{Result: res, Execution: t.execution()}, nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 
@@ -22,7 +23,7 @@ const (
 
 func newEvalCommand() *cobra.Command {
 	var rulePath, ruleText, dataPath string
-	var pretty bool
+	var pretty, explain bool
 	cmd := &cobra.Command{
 		Use:   "eval --rule FILE|- --data FILE|-",
 		Short: "Evaluate a rule text against JSON data and print the run result",
@@ -33,7 +34,7 @@ Exit status: 0 when the result is true, 1 when it is false, 2 when the text
 does not parse or evaluation fails, 3 on bad usage.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			src, raw, err := readEvalInput(cmd.InOrStdin(), rulePath, ruleText, dataPath)
+			src, raw, err := readEvalInput(cmd.InOrStdin(), rulePath, ruleText, cmd.Flags().Changed("rule-text"), dataPath)
 			if err != nil {
 				return err
 			}
@@ -44,7 +45,10 @@ does not parse or evaluation fails, 3 on bad usage.`,
 			var eng engine.Engine
 			res := eng.Run(src, data)
 			res.Data = json.RawMessage(raw)
-			if err := writeJSON(cmd.OutOrStdout(), res, pretty); err != nil {
+			res.Explain()
+			if explain {
+				printExplanation(cmd.OutOrStdout(), res)
+			} else if err := writeJSON(cmd.OutOrStdout(), res, pretty); err != nil {
 				return &exitStatus{code: exitUsage, msg: err.Error()}
 			}
 			switch {
@@ -61,14 +65,17 @@ does not parse or evaluation fails, 3 on bad usage.`,
 	f.StringVar(&ruleText, "rule-text", "", "the rule text itself")
 	f.StringVar(&dataPath, "data", "", "file holding the data (a JSON object), or - for standard input")
 	f.BoolVar(&pretty, "pretty", false, "indent the JSON output")
+	f.BoolVar(&explain, "explain", false, "print the result's explanation and warnings in plain English instead of JSON")
 	return cmd
 }
 
-func readEvalInput(stdin io.Reader, rulePath, ruleText, dataPath string) (string, []byte, error) {
+// readEvalInput reads the rule and the data. An empty --rule-text is a
+// text like any other (which does not parse), not a missing flag.
+func readEvalInput(stdin io.Reader, rulePath, ruleText string, textGiven bool, dataPath string) (string, []byte, error) {
 	switch {
-	case rulePath == "" && ruleText == "":
+	case rulePath == "" && !textGiven:
 		return "", nil, usageError("give the rule with --rule FILE or --rule-text TEXT")
-	case rulePath != "" && ruleText != "":
+	case rulePath != "" && textGiven:
 		return "", nil, usageError("give the rule with --rule or --rule-text, not both")
 	case dataPath == "":
 		return "", nil, usageError("give the data with --data FILE")
@@ -85,6 +92,14 @@ func readEvalInput(stdin io.Reader, rulePath, ruleText, dataPath string) (string
 	}
 	raw, err := readInput(stdin, dataPath)
 	return src, raw, err
+}
+
+// printExplanation writes the explanation, then each warning on a line.
+func printExplanation(w io.Writer, res *engine.Result) {
+	fmt.Fprintln(w, res.Explanation)
+	for _, wn := range res.Warnings {
+		fmt.Fprintf(w, "warning: %s [%s]\n", wn.Message, wn.Code)
+	}
 }
 
 func readInput(stdin io.Reader, path string) ([]byte, error) {

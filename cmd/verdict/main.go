@@ -57,7 +57,9 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetArgs(args)
-	root.AddCommand(newEvalCommand(), newMigrateCommand(), newAdminCommand(), newServeCommand())
+	root.Version = version()
+	root.SetVersionTemplate("verdict {{.Version}}\n")
+	root.AddCommand(newEvalCommand(), newCheckCommand(), newTestCommand(), newMigrateCommand(), newAdminCommand(), newServeCommand())
 
 	err := root.ExecuteContext(ctx)
 	if err == nil {

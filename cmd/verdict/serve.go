@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/console"
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/rest"
 	"github.com/verdict/verdict/service"
@@ -257,6 +258,7 @@ func serveHTTP(ctx context.Context, stopSignals func(), cfg serveConfig, svc *se
 	var banner strings.Builder
 	base := baseURL(ln.Addr())
 	fmt.Fprintf(&banner, "Verdict listening on %s\n", base)
+	fmt.Fprintf(&banner, "Open the console: %s%s\n", base, console.Prefix)
 	if boot != nil {
 		printServeBootstrapped(&banner, boot, base)
 	} else {

@@ -210,12 +210,20 @@ func TestServe(t *testing.T) {
 	if got := printedSecret(t, out, s.stderr.String()); got != key {
 		t.Errorf("printed key %q, want the bootstrap key", got)
 	}
+	if want := "Verdict listening on " + s.base + "\nOpen the console: " + s.base + "/console/\n"; !strings.HasPrefix(out, want) {
+		t.Errorf("the output does not begin with the console's URL:\n%s", out)
+	}
 	for _, want := range []string{"organization  Default (", "admin         admin@localhost (", "curl -H 'x-api-key: <key>'", s.base + "/run"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the output lacks %q:\n%s", want, out)
 		}
 	}
 
+	t.Run("the console is served without a key", func(t *testing.T) {
+		if status, body := s.do(t, "GET", "/console/policies", "", ""); status != http.StatusOK || !strings.Contains(string(body), `<div id="root">`) {
+			t.Errorf("GET /console/policies: %d %s", status, body)
+		}
+	})
 	t.Run("health and readiness need no key", func(t *testing.T) {
 		for _, path := range []string{"/healthz", "/readyz"} {
 			if status, body := s.do(t, "GET", path, "", ""); status != http.StatusOK {

@@ -40,6 +40,7 @@ type ResolverRoot interface {
 	Group() GroupResolver
 	Mutation() MutationResolver
 	PolicyTest() PolicyTestResolver
+	PolicyTestResult() PolicyTestResultResolver
 	Query() QueryResolver
 }
 
@@ -112,6 +113,14 @@ type ComplexityRoot struct {
 		Secret func(childComplexity int) int
 	}
 
+	Diagnostic struct {
+		Code        func(childComplexity int) int
+		Message     func(childComplexity int) int
+		Range       func(childComplexity int) int
+		Severity    func(childComplexity int) int
+		Suggestions func(childComplexity int) int
+	}
+
 	EvaluationDetails struct {
 		ComparisonResult func(childComplexity int) int
 		LeftValue        func(childComplexity int) int
@@ -168,6 +177,7 @@ type ComplexityRoot struct {
 		BaseID          func(childComplexity int) int
 		DraftID         func(childComplexity int) int
 		HasDraft        func(childComplexity int) int
+		ID              func(childComplexity int) int
 		LatestVersion   func(childComplexity int) int
 		LatestVersionID func(childComplexity int) int
 		Name            func(childComplexity int) int
@@ -240,32 +250,33 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddGroupMember               func(childComplexity int, groupID uuid.UUID, kind authz.Kind, baseID uuid.UUID) int
+		AddGroupMember               func(childComplexity int, input model.AddGroupMemberInput) int
 		AddMember                    func(childComplexity int, input service.MemberInput) int
-		ChangeMemberRole             func(childComplexity int, userID uuid.UUID, role authz.Role) int
+		ChangeMemberRole             func(childComplexity int, input model.ChangeMemberRoleInput) int
 		CreateFlow                   func(childComplexity int, input model.CreateFlowInput) int
-		CreateFlowDraftFromVersion   func(childComplexity int, id uuid.UUID, replace *bool) int
+		CreateFlowDraftFromVersion   func(childComplexity int, input model.CreateFlowDraftFromVersionInput) int
 		CreateGroup                  func(childComplexity int, input service.GroupChanges) int
 		CreateKey                    func(childComplexity int, input service.KeyRequest) int
 		CreatePolicy                 func(childComplexity int, input model.CreatePolicyInput) int
-		CreatePolicyDraftFromVersion func(childComplexity int, id uuid.UUID, replace *bool) int
-		DeleteFlow                   func(childComplexity int, id uuid.UUID) int
-		DeleteGroup                  func(childComplexity int, id uuid.UUID) int
-		DeletePolicy                 func(childComplexity int, id uuid.UUID) int
-		PublishFlow                  func(childComplexity int, id uuid.UUID, input *model.UpdateFlowInput) int
-		PublishPolicy                func(childComplexity int, id uuid.UUID, input *model.UpdatePolicyInput) int
-		RemoveGroupMember            func(childComplexity int, groupID uuid.UUID, memberID uuid.UUID) int
-		RemoveMember                 func(childComplexity int, userID uuid.UUID) int
-		RevokeKey                    func(childComplexity int, id uuid.UUID) int
-		RunFlow                      func(childComplexity int, baseID uuid.UUID, data any) int
-		RunFlowVersion               func(childComplexity int, flowID uuid.UUID, data any) int
-		RunPolicy                    func(childComplexity int, baseID uuid.UUID, data any) int
-		RunPolicyVersion             func(childComplexity int, policyID uuid.UUID, data any) int
-		RunRule                      func(childComplexity int, rule string, data any) int
-		TestFlow                     func(childComplexity int, definition any, data any) int
-		UpdateFlowDraft              func(childComplexity int, id uuid.UUID, input model.UpdateFlowInput) int
-		UpdateGroup                  func(childComplexity int, id uuid.UUID, input service.GroupChanges) int
-		UpdatePolicyDraft            func(childComplexity int, id uuid.UUID, input model.UpdatePolicyInput) int
+		CreatePolicyDraftFromVersion func(childComplexity int, input model.CreatePolicyDraftFromVersionInput) int
+		DeleteFlow                   func(childComplexity int, input model.DeleteFlowInput) int
+		DeleteGroup                  func(childComplexity int, input model.DeleteGroupInput) int
+		DeletePolicy                 func(childComplexity int, input model.DeletePolicyInput) int
+		PublishFlow                  func(childComplexity int, input model.UpdateFlowInput) int
+		PublishPolicy                func(childComplexity int, input model.UpdatePolicyInput) int
+		RemoveGroupMember            func(childComplexity int, input model.RemoveGroupMemberInput) int
+		RemoveMember                 func(childComplexity int, input model.RemoveMemberInput) int
+		RevokeKey                    func(childComplexity int, input model.RevokeKeyInput) int
+		RunFlow                      func(childComplexity int, input model.RunFlowInput) int
+		RunFlowVersion               func(childComplexity int, input model.RunFlowVersionInput) int
+		RunPolicy                    func(childComplexity int, input model.RunPolicyInput) int
+		RunPolicyVersion             func(childComplexity int, input model.RunPolicyVersionInput) int
+		RunRule                      func(childComplexity int, input model.RunRuleInput) int
+		TestFlow                     func(childComplexity int, input model.TestFlowInput) int
+		TestPolicy                   func(childComplexity int, input model.TestPolicyInput) int
+		UpdateFlowDraft              func(childComplexity int, input model.UpdateFlowInput) int
+		UpdateGroup                  func(childComplexity int, input model.UpdateGroupInput) int
+		UpdatePolicyDraft            func(childComplexity int, input model.UpdatePolicyInput) int
 	}
 
 	NodeExecution struct {
@@ -282,12 +293,14 @@ type ComplexityRoot struct {
 	}
 
 	NodeRunResult struct {
-		Data   func(childComplexity int) int
-		Error  func(childComplexity int) int
-		Labels func(childComplexity int) int
-		Result func(childComplexity int) int
-		Rule   func(childComplexity int) int
-		Trace  func(childComplexity int) int
+		Data        func(childComplexity int) int
+		Error       func(childComplexity int) int
+		Explanation func(childComplexity int) int
+		Labels      func(childComplexity int) int
+		Result      func(childComplexity int) int
+		Rule        func(childComplexity int) int
+		Trace       func(childComplexity int) int
+		Warnings    func(childComplexity int) int
 	}
 
 	Orchestrator struct {
@@ -308,8 +321,10 @@ type ComplexityRoot struct {
 	}
 
 	PageInfo struct {
-		EndCursor   func(childComplexity int) int
-		HasNextPage func(childComplexity int) int
+		EndCursor       func(childComplexity int) int
+		HasNextPage     func(childComplexity int) int
+		HasPreviousPage func(childComplexity int) int
+		StartCursor     func(childComplexity int) int
 	}
 
 	Policy struct {
@@ -342,20 +357,23 @@ type ComplexityRoot struct {
 	}
 
 	PolicyRunResult struct {
-		Data      func(childComplexity int) int
-		Error     func(childComplexity int) int
-		Execution func(childComplexity int) int
-		Labels    func(childComplexity int) int
-		Raw       func(childComplexity int) int
-		Result    func(childComplexity int) int
-		Rule      func(childComplexity int) int
-		Trace     func(childComplexity int) int
+		Data        func(childComplexity int) int
+		Error       func(childComplexity int) int
+		Execution   func(childComplexity int) int
+		Explanation func(childComplexity int) int
+		Labels      func(childComplexity int) int
+		Raw         func(childComplexity int) int
+		Result      func(childComplexity int) int
+		Rule        func(childComplexity int) int
+		Trace       func(childComplexity int) int
+		Warnings    func(childComplexity int) int
 	}
 
 	PolicySummary struct {
 		BaseID          func(childComplexity int) int
 		DraftID         func(childComplexity int) int
 		HasDraft        func(childComplexity int) int
+		ID              func(childComplexity int) int
 		LatestVersion   func(childComplexity int) int
 		LatestVersionID func(childComplexity int) int
 		Name            func(childComplexity int) int
@@ -367,6 +385,22 @@ type ComplexityRoot struct {
 		Data   func(childComplexity int) int
 		Expect func(childComplexity int) int
 		Name   func(childComplexity int) int
+	}
+
+	PolicyTestReport struct {
+		Failed  func(childComplexity int) int
+		Passed  func(childComplexity int) int
+		Results func(childComplexity int) int
+		Total   func(childComplexity int) int
+	}
+
+	PolicyTestResult struct {
+		Actual      func(childComplexity int) int
+		Error       func(childComplexity int) int
+		Expected    func(childComplexity int) int
+		Explanation func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Passed      func(childComplexity int) int
 	}
 
 	PolicyVersions struct {
@@ -387,6 +421,7 @@ type ComplexityRoot struct {
 
 	Query struct {
 		AuditEvents    func(childComplexity int, first *int, after *string, filter *service.AuditFilter) int
+		CheckRule      func(childComplexity int, rule string) int
 		Flow           func(childComplexity int, id uuid.UUID) int
 		FlowVersions   func(childComplexity int, id uuid.UUID) int
 		Flows          func(childComplexity int, first *int, after *string, query *string, groupID *uuid.UUID) int
@@ -409,12 +444,27 @@ type ComplexityRoot struct {
 		Selector              func(childComplexity int) int
 	}
 
+	RuleCheck struct {
+		Diagnostics func(childComplexity int) int
+		Tokens      func(childComplexity int) int
+	}
+
+	RuleToken struct {
+		Kind  func(childComplexity int) int
+		Range func(childComplexity int) int
+	}
+
 	RuleTrace struct {
 		Conditions func(childComplexity int) int
 		Label      func(childComplexity int) int
 		Outcome    func(childComplexity int) int
 		Result     func(childComplexity int) int
 		Selector   func(childComplexity int) int
+	}
+
+	RunWarning struct {
+		Code    func(childComplexity int) int
+		Message func(childComplexity int) int
 	}
 
 	SavedFlow struct {
@@ -425,6 +475,16 @@ type ComplexityRoot struct {
 	SavedPolicy struct {
 		Policy     func(childComplexity int) int
 		Validation func(childComplexity int) int
+	}
+
+	SourcePosition struct {
+		Column func(childComplexity int) int
+		Line   func(childComplexity int) int
+	}
+
+	SourceRange struct {
+		End   func(childComplexity int) int
+		Start func(childComplexity int) int
 	}
 
 	Trace struct {
@@ -443,7 +503,8 @@ type ComplexityRoot struct {
 	}
 
 	Validation struct {
-		Errors func(childComplexity int) int
+		Diagnostics func(childComplexity int) int
+		Errors      func(childComplexity int) int
 	}
 
 	Viewer struct {
@@ -462,53 +523,58 @@ type AuditEventResolver interface {
 	Details(ctx context.Context, obj *service.AuditEvent) (any, error)
 }
 type GroupResolver interface {
-	Policies(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.Connection[service.Summary], error)
-	Flows(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.Connection[service.Summary], error)
+	Policies(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.Connection[model.PolicySummary], error)
+	Flows(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.Connection[model.FlowSummary], error)
 }
 type MutationResolver interface {
 	AddMember(ctx context.Context, input service.MemberInput) (*service.Member, error)
-	ChangeMemberRole(ctx context.Context, userID uuid.UUID, role authz.Role) (*service.Member, error)
-	RemoveMember(ctx context.Context, userID uuid.UUID) (bool, error)
+	ChangeMemberRole(ctx context.Context, input model.ChangeMemberRoleInput) (*service.Member, error)
+	RemoveMember(ctx context.Context, input model.RemoveMemberInput) (bool, error)
 	CreateKey(ctx context.Context, input service.KeyRequest) (*service.CreatedKey, error)
-	RevokeKey(ctx context.Context, id uuid.UUID) (bool, error)
+	RevokeKey(ctx context.Context, input model.RevokeKeyInput) (bool, error)
 	CreateFlow(ctx context.Context, input model.CreateFlowInput) (*service.SavedFlow, error)
-	UpdateFlowDraft(ctx context.Context, id uuid.UUID, input model.UpdateFlowInput) (*service.SavedFlow, error)
-	PublishFlow(ctx context.Context, id uuid.UUID, input *model.UpdateFlowInput) (*service.Flow, error)
-	CreateFlowDraftFromVersion(ctx context.Context, id uuid.UUID, replace *bool) (*service.Flow, error)
-	DeleteFlow(ctx context.Context, id uuid.UUID) (bool, error)
-	RunFlow(ctx context.Context, baseID uuid.UUID, data any) (*model.FlowRunResult, error)
-	RunFlowVersion(ctx context.Context, flowID uuid.UUID, data any) (*model.FlowRunResult, error)
-	TestFlow(ctx context.Context, definition any, data any) (*model.FlowRunResult, error)
+	UpdateFlowDraft(ctx context.Context, input model.UpdateFlowInput) (*service.SavedFlow, error)
+	PublishFlow(ctx context.Context, input model.UpdateFlowInput) (*service.Flow, error)
+	CreateFlowDraftFromVersion(ctx context.Context, input model.CreateFlowDraftFromVersionInput) (*service.Flow, error)
+	DeleteFlow(ctx context.Context, input model.DeleteFlowInput) (bool, error)
+	RunFlow(ctx context.Context, input model.RunFlowInput) (*model.FlowRunResult, error)
+	RunFlowVersion(ctx context.Context, input model.RunFlowVersionInput) (*model.FlowRunResult, error)
+	TestFlow(ctx context.Context, input model.TestFlowInput) (*model.FlowRunResult, error)
 	CreateGroup(ctx context.Context, input service.GroupChanges) (*service.Group, error)
-	UpdateGroup(ctx context.Context, id uuid.UUID, input service.GroupChanges) (*service.Group, error)
-	DeleteGroup(ctx context.Context, id uuid.UUID) (bool, error)
-	AddGroupMember(ctx context.Context, groupID uuid.UUID, kind authz.Kind, baseID uuid.UUID) (*service.GroupMember, error)
-	RemoveGroupMember(ctx context.Context, groupID uuid.UUID, memberID uuid.UUID) (bool, error)
+	UpdateGroup(ctx context.Context, input model.UpdateGroupInput) (*service.Group, error)
+	DeleteGroup(ctx context.Context, input model.DeleteGroupInput) (bool, error)
+	AddGroupMember(ctx context.Context, input model.AddGroupMemberInput) (*service.GroupMember, error)
+	RemoveGroupMember(ctx context.Context, input model.RemoveGroupMemberInput) (bool, error)
 	CreatePolicy(ctx context.Context, input model.CreatePolicyInput) (*service.SavedPolicy, error)
-	UpdatePolicyDraft(ctx context.Context, id uuid.UUID, input model.UpdatePolicyInput) (*service.SavedPolicy, error)
-	PublishPolicy(ctx context.Context, id uuid.UUID, input *model.UpdatePolicyInput) (*service.Policy, error)
-	CreatePolicyDraftFromVersion(ctx context.Context, id uuid.UUID, replace *bool) (*service.Policy, error)
-	DeletePolicy(ctx context.Context, id uuid.UUID) (bool, error)
-	RunPolicy(ctx context.Context, baseID uuid.UUID, data any) (*model.PolicyRunResult, error)
-	RunPolicyVersion(ctx context.Context, policyID uuid.UUID, data any) (*model.PolicyRunResult, error)
-	RunRule(ctx context.Context, rule string, data any) (*model.PolicyRunResult, error)
+	UpdatePolicyDraft(ctx context.Context, input model.UpdatePolicyInput) (*service.SavedPolicy, error)
+	PublishPolicy(ctx context.Context, input model.UpdatePolicyInput) (*service.Policy, error)
+	CreatePolicyDraftFromVersion(ctx context.Context, input model.CreatePolicyDraftFromVersionInput) (*service.Policy, error)
+	DeletePolicy(ctx context.Context, input model.DeletePolicyInput) (bool, error)
+	RunPolicy(ctx context.Context, input model.RunPolicyInput) (*model.PolicyRunResult, error)
+	RunPolicyVersion(ctx context.Context, input model.RunPolicyVersionInput) (*model.PolicyRunResult, error)
+	RunRule(ctx context.Context, input model.RunRuleInput) (*model.PolicyRunResult, error)
+	TestPolicy(ctx context.Context, input model.TestPolicyInput) (*service.TestReport, error)
 }
 type PolicyTestResolver interface {
 	Expect(ctx context.Context, obj *testcase.Case) (bool, error)
+}
+type PolicyTestResultResolver interface {
+	Actual(ctx context.Context, obj *service.TestResult) (any, error)
 }
 type QueryResolver interface {
 	Members(ctx context.Context, first *int, after *string, query *string) (*model.Connection[service.Member], error)
 	Keys(ctx context.Context, first *int, after *string, query *string) (*model.Connection[service.Key], error)
 	AuditEvents(ctx context.Context, first *int, after *string, filter *service.AuditFilter) (*model.Connection[service.AuditEvent], error)
+	CheckRule(ctx context.Context, rule string) (*engine.CheckResult, error)
 	Flow(ctx context.Context, id uuid.UUID) (*service.Flow, error)
 	FlowVersions(ctx context.Context, id uuid.UUID) (*service.FlowVersions, error)
-	Flows(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[service.Summary], error)
+	Flows(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[model.FlowSummary], error)
 	Group(ctx context.Context, id uuid.UUID) (*service.Group, error)
 	Groups(ctx context.Context, first *int, after *string, query *string) (*model.Connection[service.Group], error)
 	Node(ctx context.Context, id uuid.UUID) (model.Node, error)
 	Policy(ctx context.Context, id uuid.UUID) (*service.Policy, error)
 	PolicyVersions(ctx context.Context, id uuid.UUID) (*service.Versions, error)
-	Policies(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[service.Summary], error)
+	Policies(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[model.PolicySummary], error)
 	Viewer(ctx context.Context) (*service.Viewer, error)
 }
 
@@ -767,6 +833,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CreatedKey.Secret(childComplexity), true
 
+	case "Diagnostic.code":
+		if e.ComplexityRoot.Diagnostic.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Diagnostic.Code(childComplexity), true
+	case "Diagnostic.message":
+		if e.ComplexityRoot.Diagnostic.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Diagnostic.Message(childComplexity), true
+	case "Diagnostic.range":
+		if e.ComplexityRoot.Diagnostic.Range == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Diagnostic.Range(childComplexity), true
+	case "Diagnostic.severity":
+		if e.ComplexityRoot.Diagnostic.Severity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Diagnostic.Severity(childComplexity), true
+	case "Diagnostic.suggestions":
+		if e.ComplexityRoot.Diagnostic.Suggestions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Diagnostic.Suggestions(childComplexity), true
+
 	case "EvaluationDetails.comparisonResult":
 		if e.ComplexityRoot.EvaluationDetails.ComparisonResult == nil {
 			break
@@ -995,6 +1092,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.FlowSummary.HasDraft(childComplexity), true
+	case "FlowSummary.id":
+		if e.ComplexityRoot.FlowSummary.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowSummary.ID(childComplexity), true
 	case "FlowSummary.latestVersion":
 		if e.ComplexityRoot.FlowSummary.LatestVersion == nil {
 			break
@@ -1260,7 +1363,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.AddGroupMember(childComplexity, args["groupId"].(uuid.UUID), args["kind"].(authz.Kind), args["baseId"].(uuid.UUID)), true
+		return e.ComplexityRoot.Mutation.AddGroupMember(childComplexity, args["input"].(model.AddGroupMemberInput)), true
 	case "Mutation.addMember":
 		if e.ComplexityRoot.Mutation.AddMember == nil {
 			break
@@ -1282,7 +1385,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.ChangeMemberRole(childComplexity, args["userId"].(uuid.UUID), args["role"].(authz.Role)), true
+		return e.ComplexityRoot.Mutation.ChangeMemberRole(childComplexity, args["input"].(model.ChangeMemberRoleInput)), true
 	case "Mutation.createFlow":
 		if e.ComplexityRoot.Mutation.CreateFlow == nil {
 			break
@@ -1304,7 +1407,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreateFlowDraftFromVersion(childComplexity, args["id"].(uuid.UUID), args["replace"].(*bool)), true
+		return e.ComplexityRoot.Mutation.CreateFlowDraftFromVersion(childComplexity, args["input"].(model.CreateFlowDraftFromVersionInput)), true
 	case "Mutation.createGroup":
 		if e.ComplexityRoot.Mutation.CreateGroup == nil {
 			break
@@ -1348,7 +1451,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreatePolicyDraftFromVersion(childComplexity, args["id"].(uuid.UUID), args["replace"].(*bool)), true
+		return e.ComplexityRoot.Mutation.CreatePolicyDraftFromVersion(childComplexity, args["input"].(model.CreatePolicyDraftFromVersionInput)), true
 	case "Mutation.deleteFlow":
 		if e.ComplexityRoot.Mutation.DeleteFlow == nil {
 			break
@@ -1359,7 +1462,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.DeleteFlow(childComplexity, args["id"].(uuid.UUID)), true
+		return e.ComplexityRoot.Mutation.DeleteFlow(childComplexity, args["input"].(model.DeleteFlowInput)), true
 	case "Mutation.deleteGroup":
 		if e.ComplexityRoot.Mutation.DeleteGroup == nil {
 			break
@@ -1370,7 +1473,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.DeleteGroup(childComplexity, args["id"].(uuid.UUID)), true
+		return e.ComplexityRoot.Mutation.DeleteGroup(childComplexity, args["input"].(model.DeleteGroupInput)), true
 	case "Mutation.deletePolicy":
 		if e.ComplexityRoot.Mutation.DeletePolicy == nil {
 			break
@@ -1381,7 +1484,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.DeletePolicy(childComplexity, args["id"].(uuid.UUID)), true
+		return e.ComplexityRoot.Mutation.DeletePolicy(childComplexity, args["input"].(model.DeletePolicyInput)), true
 	case "Mutation.publishFlow":
 		if e.ComplexityRoot.Mutation.PublishFlow == nil {
 			break
@@ -1392,7 +1495,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.PublishFlow(childComplexity, args["id"].(uuid.UUID), args["input"].(*model.UpdateFlowInput)), true
+		return e.ComplexityRoot.Mutation.PublishFlow(childComplexity, args["input"].(model.UpdateFlowInput)), true
 	case "Mutation.publishPolicy":
 		if e.ComplexityRoot.Mutation.PublishPolicy == nil {
 			break
@@ -1403,7 +1506,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.PublishPolicy(childComplexity, args["id"].(uuid.UUID), args["input"].(*model.UpdatePolicyInput)), true
+		return e.ComplexityRoot.Mutation.PublishPolicy(childComplexity, args["input"].(model.UpdatePolicyInput)), true
 	case "Mutation.removeGroupMember":
 		if e.ComplexityRoot.Mutation.RemoveGroupMember == nil {
 			break
@@ -1414,7 +1517,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.RemoveGroupMember(childComplexity, args["groupId"].(uuid.UUID), args["memberId"].(uuid.UUID)), true
+		return e.ComplexityRoot.Mutation.RemoveGroupMember(childComplexity, args["input"].(model.RemoveGroupMemberInput)), true
 	case "Mutation.removeMember":
 		if e.ComplexityRoot.Mutation.RemoveMember == nil {
 			break
@@ -1425,7 +1528,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.RemoveMember(childComplexity, args["userId"].(uuid.UUID)), true
+		return e.ComplexityRoot.Mutation.RemoveMember(childComplexity, args["input"].(model.RemoveMemberInput)), true
 	case "Mutation.revokeKey":
 		if e.ComplexityRoot.Mutation.RevokeKey == nil {
 			break
@@ -1436,7 +1539,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.RevokeKey(childComplexity, args["id"].(uuid.UUID)), true
+		return e.ComplexityRoot.Mutation.RevokeKey(childComplexity, args["input"].(model.RevokeKeyInput)), true
 	case "Mutation.runFlow":
 		if e.ComplexityRoot.Mutation.RunFlow == nil {
 			break
@@ -1447,7 +1550,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.RunFlow(childComplexity, args["baseId"].(uuid.UUID), args["data"].(any)), true
+		return e.ComplexityRoot.Mutation.RunFlow(childComplexity, args["input"].(model.RunFlowInput)), true
 	case "Mutation.runFlowVersion":
 		if e.ComplexityRoot.Mutation.RunFlowVersion == nil {
 			break
@@ -1458,7 +1561,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.RunFlowVersion(childComplexity, args["flowId"].(uuid.UUID), args["data"].(any)), true
+		return e.ComplexityRoot.Mutation.RunFlowVersion(childComplexity, args["input"].(model.RunFlowVersionInput)), true
 	case "Mutation.runPolicy":
 		if e.ComplexityRoot.Mutation.RunPolicy == nil {
 			break
@@ -1469,7 +1572,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.RunPolicy(childComplexity, args["baseId"].(uuid.UUID), args["data"].(any)), true
+		return e.ComplexityRoot.Mutation.RunPolicy(childComplexity, args["input"].(model.RunPolicyInput)), true
 	case "Mutation.runPolicyVersion":
 		if e.ComplexityRoot.Mutation.RunPolicyVersion == nil {
 			break
@@ -1480,7 +1583,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.RunPolicyVersion(childComplexity, args["policyId"].(uuid.UUID), args["data"].(any)), true
+		return e.ComplexityRoot.Mutation.RunPolicyVersion(childComplexity, args["input"].(model.RunPolicyVersionInput)), true
 	case "Mutation.runRule":
 		if e.ComplexityRoot.Mutation.RunRule == nil {
 			break
@@ -1491,7 +1594,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.RunRule(childComplexity, args["rule"].(string), args["data"].(any)), true
+		return e.ComplexityRoot.Mutation.RunRule(childComplexity, args["input"].(model.RunRuleInput)), true
 	case "Mutation.testFlow":
 		if e.ComplexityRoot.Mutation.TestFlow == nil {
 			break
@@ -1502,7 +1605,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.TestFlow(childComplexity, args["definition"].(any), args["data"].(any)), true
+		return e.ComplexityRoot.Mutation.TestFlow(childComplexity, args["input"].(model.TestFlowInput)), true
+	case "Mutation.testPolicy":
+		if e.ComplexityRoot.Mutation.TestPolicy == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_testPolicy_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.TestPolicy(childComplexity, args["input"].(model.TestPolicyInput)), true
 	case "Mutation.updateFlowDraft":
 		if e.ComplexityRoot.Mutation.UpdateFlowDraft == nil {
 			break
@@ -1513,7 +1627,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.UpdateFlowDraft(childComplexity, args["id"].(uuid.UUID), args["input"].(model.UpdateFlowInput)), true
+		return e.ComplexityRoot.Mutation.UpdateFlowDraft(childComplexity, args["input"].(model.UpdateFlowInput)), true
 	case "Mutation.updateGroup":
 		if e.ComplexityRoot.Mutation.UpdateGroup == nil {
 			break
@@ -1524,7 +1638,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.UpdateGroup(childComplexity, args["id"].(uuid.UUID), args["input"].(service.GroupChanges)), true
+		return e.ComplexityRoot.Mutation.UpdateGroup(childComplexity, args["input"].(model.UpdateGroupInput)), true
 	case "Mutation.updatePolicyDraft":
 		if e.ComplexityRoot.Mutation.UpdatePolicyDraft == nil {
 			break
@@ -1535,7 +1649,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.UpdatePolicyDraft(childComplexity, args["id"].(uuid.UUID), args["input"].(model.UpdatePolicyInput)), true
+		return e.ComplexityRoot.Mutation.UpdatePolicyDraft(childComplexity, args["input"].(model.UpdatePolicyInput)), true
 
 	case "NodeExecution.database":
 		if e.ComplexityRoot.NodeExecution.Database == nil {
@@ -1593,6 +1707,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.NodeRunResult.Error(childComplexity), true
+	case "NodeRunResult.explanation":
+		if e.ComplexityRoot.NodeRunResult.Explanation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NodeRunResult.Explanation(childComplexity), true
 	case "NodeRunResult.labels":
 		if e.ComplexityRoot.NodeRunResult.Labels == nil {
 			break
@@ -1617,6 +1737,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.NodeRunResult.Trace(childComplexity), true
+	case "NodeRunResult.warnings":
+		if e.ComplexityRoot.NodeRunResult.Warnings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NodeRunResult.Warnings(childComplexity), true
 
 	case "Orchestrator.database":
 		if e.ComplexityRoot.Orchestrator.Database == nil {
@@ -1681,6 +1807,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+	case "PageInfo.hasPreviousPage":
+		if e.ComplexityRoot.PageInfo.HasPreviousPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.HasPreviousPage(childComplexity), true
+	case "PageInfo.startCursor":
+		if e.ComplexityRoot.PageInfo.StartCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
 
 	case "Policy.baseId":
 		if e.ComplexityRoot.Policy.BaseID == nil {
@@ -1823,6 +1961,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PolicyRunResult.Execution(childComplexity), true
+	case "PolicyRunResult.explanation":
+		if e.ComplexityRoot.PolicyRunResult.Explanation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyRunResult.Explanation(childComplexity), true
 	case "PolicyRunResult.labels":
 		if e.ComplexityRoot.PolicyRunResult.Labels == nil {
 			break
@@ -1853,6 +1997,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PolicyRunResult.Trace(childComplexity), true
+	case "PolicyRunResult.warnings":
+		if e.ComplexityRoot.PolicyRunResult.Warnings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyRunResult.Warnings(childComplexity), true
 
 	case "PolicySummary.baseId":
 		if e.ComplexityRoot.PolicySummary.BaseID == nil {
@@ -1872,6 +2022,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PolicySummary.HasDraft(childComplexity), true
+	case "PolicySummary.id":
+		if e.ComplexityRoot.PolicySummary.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicySummary.ID(childComplexity), true
 	case "PolicySummary.latestVersion":
 		if e.ComplexityRoot.PolicySummary.LatestVersion == nil {
 			break
@@ -1921,6 +2077,68 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PolicyTest.Name(childComplexity), true
+
+	case "PolicyTestReport.failed":
+		if e.ComplexityRoot.PolicyTestReport.Failed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestReport.Failed(childComplexity), true
+	case "PolicyTestReport.passed":
+		if e.ComplexityRoot.PolicyTestReport.Passed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestReport.Passed(childComplexity), true
+	case "PolicyTestReport.results":
+		if e.ComplexityRoot.PolicyTestReport.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestReport.Results(childComplexity), true
+	case "PolicyTestReport.total":
+		if e.ComplexityRoot.PolicyTestReport.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestReport.Total(childComplexity), true
+
+	case "PolicyTestResult.actual":
+		if e.ComplexityRoot.PolicyTestResult.Actual == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestResult.Actual(childComplexity), true
+	case "PolicyTestResult.error":
+		if e.ComplexityRoot.PolicyTestResult.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestResult.Error(childComplexity), true
+	case "PolicyTestResult.expected":
+		if e.ComplexityRoot.PolicyTestResult.Expected == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestResult.Expected(childComplexity), true
+	case "PolicyTestResult.explanation":
+		if e.ComplexityRoot.PolicyTestResult.Explanation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestResult.Explanation(childComplexity), true
+	case "PolicyTestResult.name":
+		if e.ComplexityRoot.PolicyTestResult.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestResult.Name(childComplexity), true
+	case "PolicyTestResult.passed":
+		if e.ComplexityRoot.PolicyTestResult.Passed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestResult.Passed(childComplexity), true
 
 	case "PolicyVersions.baseId":
 		if e.ComplexityRoot.PolicyVersions.BaseID == nil {
@@ -1978,6 +2196,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.AuditEvents(childComplexity, args["first"].(*int), args["after"].(*string), args["filter"].(*service.AuditFilter)), true
+	case "Query.checkRule":
+		if e.ComplexityRoot.Query.CheckRule == nil {
+			break
+		}
+
+		args, err := ec.field_Query_checkRule_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CheckRule(childComplexity, args["rule"].(string)), true
 	case "Query.flow":
 		if e.ComplexityRoot.Query.Flow == nil {
 			break
@@ -2138,6 +2367,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ReferenceCondition.Selector(childComplexity), true
 
+	case "RuleCheck.diagnostics":
+		if e.ComplexityRoot.RuleCheck.Diagnostics == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RuleCheck.Diagnostics(childComplexity), true
+	case "RuleCheck.tokens":
+		if e.ComplexityRoot.RuleCheck.Tokens == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RuleCheck.Tokens(childComplexity), true
+
+	case "RuleToken.kind":
+		if e.ComplexityRoot.RuleToken.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RuleToken.Kind(childComplexity), true
+	case "RuleToken.range":
+		if e.ComplexityRoot.RuleToken.Range == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RuleToken.Range(childComplexity), true
+
 	case "RuleTrace.conditions":
 		if e.ComplexityRoot.RuleTrace.Conditions == nil {
 			break
@@ -2169,6 +2424,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RuleTrace.Selector(childComplexity), true
 
+	case "RunWarning.code":
+		if e.ComplexityRoot.RunWarning.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RunWarning.Code(childComplexity), true
+	case "RunWarning.message":
+		if e.ComplexityRoot.RunWarning.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RunWarning.Message(childComplexity), true
+
 	case "SavedFlow.flow":
 		if e.ComplexityRoot.SavedFlow.Flow == nil {
 			break
@@ -2194,6 +2462,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SavedPolicy.Validation(childComplexity), true
+
+	case "SourcePosition.column":
+		if e.ComplexityRoot.SourcePosition.Column == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SourcePosition.Column(childComplexity), true
+	case "SourcePosition.line":
+		if e.ComplexityRoot.SourcePosition.Line == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SourcePosition.Line(childComplexity), true
+
+	case "SourceRange.end":
+		if e.ComplexityRoot.SourceRange.End == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SourceRange.End(childComplexity), true
+	case "SourceRange.start":
+		if e.ComplexityRoot.SourceRange.Start == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SourceRange.Start(childComplexity), true
 
 	case "Trace.execution":
 		if e.ComplexityRoot.Trace.Execution == nil {
@@ -2234,6 +2528,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.User.Name(childComplexity), true
 
+	case "Validation.diagnostics":
+		if e.ComplexityRoot.Validation.Diagnostics == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Validation.Diagnostics(childComplexity), true
 	case "Validation.errors":
 		if e.ComplexityRoot.Validation.Errors == nil {
 			break
@@ -2274,17 +2574,37 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputAddGroupMemberInput,
 		ec.unmarshalInputAddMemberInput,
 		ec.unmarshalInputAuditFilter,
+		ec.unmarshalInputChangeMemberRoleInput,
+		ec.unmarshalInputCreateFlowDraftFromVersionInput,
 		ec.unmarshalInputCreateFlowInput,
 		ec.unmarshalInputCreateGroupInput,
 		ec.unmarshalInputCreateKeyInput,
+		ec.unmarshalInputCreatePolicyDraftFromVersionInput,
 		ec.unmarshalInputCreatePolicyInput,
+		ec.unmarshalInputDeleteFlowInput,
+		ec.unmarshalInputDeleteGroupInput,
+		ec.unmarshalInputDeletePolicyInput,
 		ec.unmarshalInputFlowTestInput,
+		ec.unmarshalInputPolicyTestCaseInput,
 		ec.unmarshalInputPolicyTestInput,
-		ec.unmarshalInputUpdateFlowInput,
+		ec.unmarshalInputPublishFlowInput,
+		ec.unmarshalInputPublishPolicyInput,
+		ec.unmarshalInputRemoveGroupMemberInput,
+		ec.unmarshalInputRemoveMemberInput,
+		ec.unmarshalInputRevokeKeyInput,
+		ec.unmarshalInputRunFlowInput,
+		ec.unmarshalInputRunFlowVersionInput,
+		ec.unmarshalInputRunPolicyInput,
+		ec.unmarshalInputRunPolicyVersionInput,
+		ec.unmarshalInputRunRuleInput,
+		ec.unmarshalInputTestFlowInput,
+		ec.unmarshalInputTestPolicyInput,
+		ec.unmarshalInputUpdateFlowDraftInput,
 		ec.unmarshalInputUpdateGroupInput,
-		ec.unmarshalInputUpdatePolicyInput,
+		ec.unmarshalInputUpdatePolicyDraftInput,
 	)
 	first := true
 
@@ -2360,8 +2680,7 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
-	{Name: "../admin.graphqls", Input: `# Administration of the caller's organization (docs/api.md, "Members and
-# keys"): the same operations as /admin/members and /admin/keys,
+	{Name: "../admin.graphqls", Input: `# Administration of the caller's organization: the same operations as /admin/members and /admin/keys,
 # with the same rules and errors. Every one needs ADMIN and records an
 # audit event.
 
@@ -2427,13 +2746,9 @@ extend type Mutation {
   """
   changeMemberRole(
     """
-    The member's user id.
+    Whose role changes, and to what.
     """
-    userId: ID!
-    """
-    The new role.
-    """
-    role: Role!
+    input: ChangeMemberRoleInput!
   ): Member!
 
   """
@@ -2443,9 +2758,9 @@ extend type Mutation {
   """
   removeMember(
     """
-    The member's user id.
+    Who leaves.
     """
-    userId: ID!
+    input: RemoveMemberInput!
   ): Boolean!
 
   """
@@ -2467,9 +2782,9 @@ extend type Mutation {
   """
   revokeKey(
     """
-    The key's id.
+    The key to revoke.
     """
-    id: ID!
+    input: RevokeKeyInput!
   ): Boolean!
 }
 
@@ -2623,8 +2938,42 @@ type APIKeyEdge {
   """
   node: APIKey!
 }
+
+"""
+What changeMemberRole takes.
+"""
+input ChangeMemberRoleInput {
+  """
+  The member's user id.
+  """
+  userId: ID!
+  """
+  The new role.
+  """
+  role: Role!
+}
+
+"""
+What removeMember takes.
+"""
+input RemoveMemberInput {
+  """
+  The member's user id.
+  """
+  userId: ID!
+}
+
+"""
+What revokeKey takes.
+"""
+input RevokeKeyInput {
+  """
+  The key's id.
+  """
+  id: ID!
+}
 `, BuiltIn: false},
-	{Name: "../audit.graphqls", Input: `# The audit log (docs/api.md, "Audit log"): the same as GET /audit, with the same
+	{Name: "../audit.graphqls", Input: `# The audit log: the same as GET /audit, with the same
 # rules and errors.
 
 extend type Query {
@@ -2842,33 +3191,154 @@ type AuditEventEdge {
   node: AuditEvent!
 }
 `, BuiltIn: false},
-	{Name: "../flow.graphqls", Input: `# Stored flows and flow runs (docs/api.md, "Flows" and "Runs"; docs/flows.md):
+	{Name: "../check.graphqls", Input: `"""
+A place in a rule text: line and column are 1-based, and the column counts
+Unicode code points on its line.
+"""
+type SourcePosition {
+  """
+  The line, from 1.
+  """
+  line: Int!
+  """
+  The column on the line, from 1, in Unicode code points.
+  """
+  column: Int!
+}
+
+"""
+A span of a rule text; end is exclusive.
+"""
+type SourceRange {
+  """
+  Where the span begins.
+  """
+  start: SourcePosition!
+  """
+  Just after the span's last character.
+  """
+  end: SourcePosition!
+}
+
+"""
+How serious a diagnostic is.
+"""
+enum DiagnosticSeverity {
+  """
+  The text does not run.
+  """
+  ERROR
+  """
+  The text runs, but most likely not as meant.
+  """
+  WARNING
+  """
+  Worth knowing; nothing is wrong.
+  """
+  INFO
+}
+
+"""
+One problem found in a rule text, in plain words.
+"""
+type Diagnostic {
+  """
+  How serious the problem is.
+  """
+  severity: DiagnosticSeverity!
+  """
+  What kind of problem it is (unknown-operator, missing-full-stop, ...);
+  docs/errors.md explains every code.
+  """
+  code: String!
+  """
+  The problem and its fix, in plain words.
+  """
+  message: String!
+  """
+  The text the problem is about; empty where something is missing.
+  """
+  range: SourceRange!
+  """
+  Replacements for the text in range, best first.
+  """
+  suggestions: [String!]!
+}
+
+"""
+A piece of a rule text and its kind, for syntax highlighting.
+"""
+type RuleToken {
+  """
+  keyword, selector, property, operator, number, string, boolean, date,
+  duration, label, reference, outcome, comment, heading, punctuation or
+  text (what fits nowhere).
+  """
+  kind: String!
+  """
+  Where the token is.
+  """
+  range: SourceRange!
+}
+
+"""
+What checking a rule text found.
+"""
+type RuleCheck {
+  """
+  The text's tokens in order; gaps are white space.
+  """
+  tokens: [RuleToken!]!
+  """
+  Every problem found, in text order; empty for a text without problems.
+  """
+  diagnostics: [Diagnostic!]!
+}
+
+extend type Query {
+  """
+  Reads a rule text the way evaluation would and answers its tokens and
+  diagnostics, with suggested fixes, as POST /check does. Nothing is read or
+  stored. Needs view permission in the organization.
+  """
+  checkRule(
+    """
+    The rule text to check.
+    """
+    rule: String!
+  ): RuleCheck!
+}
+`, BuiltIn: false},
+	{Name: "../flow.graphqls", Input: `# Stored flows and flow runs:
 # the same operations as /flow, /flows, /flow/test and /run/flow*, with
 # the same rules and errors.
 
 extend type Query {
   """
   A flow record by its id, or a flow base by its id, which means the
-  base's latest published version, else its draft. Another organization's
-  id is not_found; a deleted flow is deleted.
+  base's latest published version, else its draft. An unknown id, or
+  another organization's, answers null with the error not_found; a
+  deleted flow answers null with the error deleted. Either way the other
+  fields of the operation are answered.
   """
   flow(
     """
     A record id or a base id.
     """
     id: ID!
-  ): Flow!
+  ): Flow
 
   """
   A flow's history: its draft, if it has one, and its published versions,
-  newest first.
+  newest first. Null, with the error not_found or deleted, as flow
+  answers.
   """
   flowVersions(
     """
     A record id or a base id of the flow.
     """
     id: ID!
-  ): FlowVersions!
+  ): FlowVersions
 
   """
   The flows the caller may see, newest first: those published in the
@@ -2900,8 +3370,8 @@ extend type Query {
 extend type Mutation {
   """
   Creates a flow: a base and its draft, owned by the caller until it is
-  first published. The definition is stored in its normalized form
-  (docs/flows.md); one that cannot be read at all is invalid_argument with
+  first published. The definition is stored in its normalized v1 form;
+  one that cannot be read at all is invalid_argument with
   every problem in extensions.details, while one that reads but does not
   validate is saved all the same, with its problems in the validation.
   Needs EDITOR.
@@ -2920,14 +3390,9 @@ extend type Mutation {
   """
   updateFlowDraft(
     """
-    The draft's record id, or the id of a base whose current record is its
-    draft.
+    The draft and the fields to change; absent fields stay as they are.
     """
-    id: ID!
-    """
-    The fields to change; absent fields stay as they are.
-    """
-    input: UpdateFlowInput!
+    input: UpdateFlowDraftInput!
   ): SavedFlow!
 
   """
@@ -2941,14 +3406,10 @@ extend type Mutation {
   """
   publishFlow(
     """
-    The draft's record id, or the id of a base whose current record is its
-    draft.
+    The draft and the changes to apply to it before publishing it; absent
+    fields stay as they are.
     """
-    id: ID!
-    """
-    Changes to apply to the draft before publishing it; none when absent.
-    """
-    input: UpdateFlowInput
+    input: PublishFlowInput!
   ): Flow!
 
   """
@@ -2958,14 +3419,9 @@ extend type Mutation {
   """
   createFlowDraftFromVersion(
     """
-    The published record's id, or a base id, which means its latest
-    version.
+    The version to copy, and whether to replace an existing draft.
     """
-    id: ID!
-    """
-    Whether to overwrite the flow's existing draft.
-    """
-    replace: Boolean = false
+    input: CreateFlowDraftFromVersionInput!
   ): Flow!
 
   """
@@ -2974,9 +3430,9 @@ extend type Mutation {
   """
   deleteFlow(
     """
-    A record id or a base id of the flow.
+    The flow to delete.
     """
-    id: ID!
+    input: DeleteFlowInput!
   ): Boolean!
 
   """
@@ -2987,14 +3443,9 @@ extend type Mutation {
   """
   runFlow(
     """
-    The flow's base id.
+    The flow to run and its input.
     """
-    baseId: ID!
-    """
-    The input of the flow: a JSON object. Anything else is an
-    invalid_argument error.
-    """
-    data: JSON!
+    input: RunFlowInput!
   ): FlowRunResult!
 
   """
@@ -3004,14 +3455,9 @@ extend type Mutation {
   """
   runFlowVersion(
     """
-    The record's id.
+    The record to run and its input.
     """
-    flowId: ID!
-    """
-    The input of the flow: a JSON object. Anything else is an
-    invalid_argument error.
-    """
-    data: JSON!
+    input: RunFlowVersionInput!
   ): FlowRunResult!
 
   """
@@ -3022,16 +3468,9 @@ extend type Mutation {
   """
   testFlow(
     """
-    The definition: a v1 definition object, a legacy nested definition, a
-    UI graph (an object with nodes and edges), or a string holding YAML or
-    JSON of any of these (docs/flows.md).
+    The definition to run and its input.
     """
-    definition: JSON!
-    """
-    The input of the flow: a JSON object. Anything else is an
-    invalid_argument error.
-    """
-    data: JSON!
+    input: TestFlowInput!
   ): FlowRunResult!
 }
 
@@ -3058,7 +3497,7 @@ type Flow implements Node {
   """
   description: String!
   """
-  The definition in its normalized v1 form (docs/flows.md), whatever form it
+  The definition in its normalized v1 form, whatever form it
   was given in.
   """
   definition: JSON!
@@ -3164,9 +3603,46 @@ input CreateFlowInput {
 }
 
 """
-Changes to a flow draft. An absent field stays as it is.
+A flow draft and the changes to make to it. An absent field stays as
+it is.
 """
-input UpdateFlowInput {
+input UpdateFlowDraftInput {
+  """
+  The draft's record id, or the id of a base whose current record is its
+  draft.
+  """
+  id: ID!
+  """
+  The new name; not blank. Null leaves it as it is.
+  """
+  name: String
+  """
+  The new definition, in any form testFlow accepts. Null leaves it as it
+  is.
+  """
+  definition: JSON
+  """
+  The new description. Null leaves it as it is; the empty string clears
+  it.
+  """
+  description: String
+  """
+  The new tests, replacing all the stored ones. Null leaves them as they
+  are; an empty list removes them.
+  """
+  tests: [FlowTestInput!]
+}
+
+"""
+A flow draft to publish, and the changes to make to it first. An absent
+field stays as it is.
+"""
+input PublishFlowInput {
+  """
+  The draft's record id, or the id of a base whose current record is its
+  draft.
+  """
+  id: ID!
   """
   The new name; not blank. Null leaves it as it is.
   """
@@ -3203,7 +3679,7 @@ type SavedFlow {
 }
 
 """
-The problems of a saved flow draft (docs/flows.md, "Validation").
+The problems of a saved flow draft.
 """
 type FlowValidation {
   """
@@ -3238,9 +3714,15 @@ type FlowVersions {
 }
 
 """
-A flow in a list.
+A flow in a list: its base, whatever its records. node finds it again by
+its id, with the permissions of flow.
 """
-type FlowSummary {
+type FlowSummary implements Node {
+  """
+  The flow's (base) id: the same as baseId, so that caches keep one entry
+  per flow.
+  """
+  id: ID!
   """
   The flow's (base) id.
   """
@@ -3312,7 +3794,7 @@ type FlowEdge {
 }
 
 """
-The result of running a flow (docs/flows.md, "The flow result"): the same result the REST API
+The result of running a flow: the same result the REST API
 returns, as typed fields, and as the REST object itself in raw.
 """
 type FlowRunResult {
@@ -3434,6 +3916,17 @@ type NodeRunResult {
   text has no labelled rule or does not parse.
   """
   labels: JSON
+  """
+  The result in plain English, built from the trace: which conditions
+  decided it and with what values, or why the text does not parse.
+  """
+  explanation: String!
+  """
+  Things in this run that most likely did not go as the rule's author
+  meant (text compared with a number, a date that did not parse, ...);
+  docs/errors.md explains each code.
+  """
+  warnings: [RunWarning!]!
 }
 
 """
@@ -3453,21 +3946,94 @@ type NodeExecution {
   """
   total: String!
 }
+
+"""
+What createFlowDraftFromVersion takes.
+"""
+input CreateFlowDraftFromVersionInput {
+  """
+  The published record's id, or a base id, which means its latest
+  version.
+  """
+  id: ID!
+  """
+  Whether to overwrite the flow's existing draft.
+  """
+  replace: Boolean = false
+}
+
+"""
+What deleteFlow takes.
+"""
+input DeleteFlowInput {
+  """
+  A record id or a base id of the flow.
+  """
+  id: ID!
+}
+
+"""
+What runFlow takes.
+"""
+input RunFlowInput {
+  """
+  The flow's base id.
+  """
+  baseId: ID!
+  """
+  The input of the flow: a JSON object. Anything else is an
+  invalid_argument error.
+  """
+  data: JSON!
+}
+
+"""
+What runFlowVersion takes.
+"""
+input RunFlowVersionInput {
+  """
+  The record's id.
+  """
+  flowId: ID!
+  """
+  The input of the flow: a JSON object. Anything else is an
+  invalid_argument error.
+  """
+  data: JSON!
+}
+
+"""
+What testFlow takes.
+"""
+input TestFlowInput {
+  """
+  The definition: a v1 definition object, a legacy nested definition, a
+  UI graph (an object with nodes and edges), or a string holding YAML or
+  JSON of any of these.
+  """
+  definition: JSON!
+  """
+  The input of the flow: a JSON object. Anything else is an
+  invalid_argument error.
+  """
+  data: JSON!
+}
 `, BuiltIn: false},
-	{Name: "../group.graphqls", Input: `# Groups of policies and flows (docs/api.md, "Groups"): the same operations as
+	{Name: "../group.graphqls", Input: `# Groups of policies and flows: the same operations as
 # /group and /groups, with the same rules and errors.
 
 extend type Query {
   """
-  A group of the caller's organization. Another organization's id is
-  not_found.
+  A group of the caller's organization. An unknown id, or another
+  organization's, answers null with the error not_found, and the other
+  fields of the operation are answered.
   """
   group(
     """
     The group's id.
     """
     id: ID!
-  ): Group!
+  ): Group
 
   """
   The organization's groups, newest first.
@@ -3506,11 +4072,7 @@ extend type Mutation {
   """
   updateGroup(
     """
-    The group's id.
-    """
-    id: ID!
-    """
-    The fields to change; absent fields stay as they are.
+    The group and the fields to change; absent fields stay as they are.
     """
     input: UpdateGroupInput!
   ): Group!
@@ -3521,9 +4083,9 @@ extend type Mutation {
   """
   deleteGroup(
     """
-    The group's id.
+    The group to delete.
     """
-    id: ID!
+    input: DeleteGroupInput!
   ): Boolean!
 
   """
@@ -3533,17 +4095,9 @@ extend type Mutation {
   """
   addGroupMember(
     """
-    The group's id.
+    The group, and the policy or flow to put into it.
     """
-    groupId: ID!
-    """
-    Whether baseId names a policy or a flow.
-    """
-    kind: GroupMemberKind!
-    """
-    The base id of the policy or flow.
-    """
-    baseId: ID!
+    input: AddGroupMemberInput!
   ): GroupMember!
 
   """
@@ -3552,13 +4106,9 @@ extend type Mutation {
   """
   removeGroupMember(
     """
-    The group's id.
+    The group, and the membership to end.
     """
-    groupId: ID!
-    """
-    The membership's id, as addGroupMember gave it.
-    """
-    memberId: ID!
+    input: RemoveGroupMemberInput!
   ): Boolean!
 }
 
@@ -3643,9 +4193,13 @@ input CreateGroupInput {
 }
 
 """
-Changes to a group. An absent field stays as it is.
+A group and the changes to make to it. An absent field stays as it is.
 """
 input UpdateGroupInput {
+  """
+  The group's id.
+  """
+  id: ID!
   """
   The new name; not blank. Null leaves it as it is.
   """
@@ -3730,6 +4284,48 @@ type GroupEdge {
   """
   node: Group!
 }
+
+"""
+What deleteGroup takes.
+"""
+input DeleteGroupInput {
+  """
+  The group's id.
+  """
+  id: ID!
+}
+
+"""
+What addGroupMember takes.
+"""
+input AddGroupMemberInput {
+  """
+  The group's id.
+  """
+  groupId: ID!
+  """
+  Whether baseId names a policy or a flow.
+  """
+  kind: GroupMemberKind!
+  """
+  The base id of the policy or flow.
+  """
+  baseId: ID!
+}
+
+"""
+What removeGroupMember takes.
+"""
+input RemoveGroupMemberInput {
+  """
+  The group's id.
+  """
+  groupId: ID!
+  """
+  The membership's id, as addGroupMember gave it.
+  """
+  memberId: ID!
+}
 `, BuiltIn: false},
 	{Name: "../node.graphqls", Input: `# Object identification (the Relay Node interface): every stored object
 # that has an id of its own can be fetched again by that id alone.
@@ -3737,15 +4333,16 @@ type GroupEdge {
 extend type Query {
   """
   The object with this id, if the caller may see it: a policy or flow
-  record, a group or a group member, the caller's organization, user and
+  record, a policy or flow summary (by its base id, for a base the
+  policies or flows list would show the caller), a group or a group
+  member, the caller's organization, user and
   API key, and, with the permissions of the queries that list them, a
   member of the organization (by its user id or by the membership's id),
   an API key of it (ADMIN) or an audit event (ADMIN or AUDITOR). Ids are
   UUIDs that do not tell their type, so each kind is looked up in turn,
   with the same permissions as the query that reads that kind. An id the
   caller cannot see (unknown, another organization's, of a kind the
-  caller may not read, or a policy or flow base id, which is not a record
-  id) is null, never an error, so that the answer tells nothing of what
+  caller may not read) is null, never an error, so that the answer tells nothing of what
   the caller may not see. The ids of a deleted policy or flow are the
   error deleted, as policy and flow answer.
   """
@@ -3767,32 +4364,35 @@ interface Node {
   id: ID!
 }
 `, BuiltIn: false},
-	{Name: "../policy.graphqls", Input: `# Stored policies (docs/api.md, "Policies" and "Runs"): the same operations
+	{Name: "../policy.graphqls", Input: `# Stored policies: the same operations
 # as /policy, /policies and /run/policy*, with the same rules and errors.
 
 extend type Query {
   """
   A policy record by its id, or a policy base by its id, which means the
-  base's latest published version, else its draft. Another organization's
-  id is not_found; a deleted policy is deleted.
+  base's latest published version, else its draft. An unknown id, or
+  another organization's, answers null with the error not_found; a
+  deleted policy answers null with the error deleted. Either way the other
+  fields of the operation are answered.
   """
   policy(
     """
     A record id or a base id.
     """
     id: ID!
-  ): Policy!
+  ): Policy
 
   """
   A policy's history: its draft, if it has one, and its published versions,
-  newest first.
+  newest first. Null, with the error not_found or deleted, as policy
+  answers.
   """
   policyVersions(
     """
     A record id or a base id of the policy.
     """
     id: ID!
-  ): PolicyVersions!
+  ): PolicyVersions
 
   """
   The policies the caller may see, newest first: those published in the
@@ -3840,14 +4440,9 @@ extend type Mutation {
   """
   updatePolicyDraft(
     """
-    The draft's record id, or the id of a base whose current record is its
-    draft.
+    The draft and the fields to change; absent fields stay as they are.
     """
-    id: ID!
-    """
-    The fields to change; absent fields stay as they are.
-    """
-    input: UpdatePolicyInput!
+    input: UpdatePolicyDraftInput!
   ): SavedPolicy!
 
   """
@@ -3858,14 +4453,10 @@ extend type Mutation {
   """
   publishPolicy(
     """
-    The draft's record id, or the id of a base whose current record is its
-    draft.
+    The draft and the changes to apply to it before publishing it; absent
+    fields stay as they are.
     """
-    id: ID!
-    """
-    Changes to apply to the draft before publishing it; none when absent.
-    """
-    input: UpdatePolicyInput
+    input: PublishPolicyInput!
   ): Policy!
 
   """
@@ -3875,14 +4466,9 @@ extend type Mutation {
   """
   createPolicyDraftFromVersion(
     """
-    The published record's id, or a base id, which means its latest
-    version.
+    The version to copy, and whether to replace an existing draft.
     """
-    id: ID!
-    """
-    Whether to overwrite the policy's existing draft.
-    """
-    replace: Boolean = false
+    input: CreatePolicyDraftFromVersionInput!
   ): Policy!
 
   """
@@ -3891,9 +4477,9 @@ extend type Mutation {
   """
   deletePolicy(
     """
-    A record id or a base id of the policy.
+    The policy to delete.
     """
-    id: ID!
+    input: DeletePolicyInput!
   ): Boolean!
 
   """
@@ -3903,14 +4489,9 @@ extend type Mutation {
   """
   runPolicy(
     """
-    The policy's base id.
+    The policy to run and its data.
     """
-    baseId: ID!
-    """
-    The data to evaluate against: a JSON object. Anything else is an
-    invalid_argument error.
-    """
-    data: JSON!
+    input: RunPolicyInput!
   ): PolicyRunResult!
 
   """
@@ -3920,14 +4501,9 @@ extend type Mutation {
   """
   runPolicyVersion(
     """
-    The record's id.
+    The record to run and its data.
     """
-    policyId: ID!
-    """
-    The data to evaluate against: a JSON object. Anything else is an
-    invalid_argument error.
-    """
-    data: JSON!
+    input: RunPolicyVersionInput!
   ): PolicyRunResult!
 }
 
@@ -4078,9 +4654,49 @@ input CreatePolicyInput {
 }
 
 """
-Changes to a draft. An absent field stays as it is.
+A policy draft and the changes to make to it. An absent field stays as
+it is.
 """
-input UpdatePolicyInput {
+input UpdatePolicyDraftInput {
+  """
+  The draft's record id, or the id of a base whose current record is its
+  draft.
+  """
+  id: ID!
+  """
+  The new name; not blank. Null leaves it as it is.
+  """
+  name: String
+  """
+  The new rule text. Null leaves it as it is.
+  """
+  rule: String
+  """
+  The new description. Null leaves it as it is; the empty string clears
+  it.
+  """
+  description: String
+  """
+  The new JSON Schema (an object). Null removes the schema.
+  """
+  schema: JSON
+  """
+  The new tests, replacing all the stored ones. Null leaves them as they
+  are; an empty list removes them.
+  """
+  tests: [PolicyTestInput!]
+}
+
+"""
+A policy draft to publish, and the changes to make to it first. An absent
+field stays as it is.
+"""
+input PublishPolicyInput {
+  """
+  The draft's record id, or the id of a base whose current record is its
+  draft.
+  """
+  id: ID!
   """
   The new name; not blank. Null leaves it as it is.
   """
@@ -4128,6 +4744,11 @@ type Validation {
   with its position; empty when there is none.
   """
   errors: [String!]!
+  """
+  Every diagnostic of the rule text, errors and warnings, with its place in
+  the text (line and column) and suggested fixes, as checkRule answers.
+  """
+  diagnostics: [Diagnostic!]!
 }
 
 """
@@ -4149,9 +4770,15 @@ type PolicyVersions {
 }
 
 """
-A policy in a list.
+A policy in a list: its base, whatever its records. node finds it again by
+its id, with the permissions of policy.
 """
-type PolicySummary {
+type PolicySummary implements Node {
+  """
+  The policy's (base) id: the same as baseId, so that caches keep one entry
+  per policy.
+  """
+  id: ID!
   """
   The policy's (base) id.
   """
@@ -4221,6 +4848,61 @@ type PolicyEdge {
   """
   node: PolicySummary!
 }
+
+"""
+What createPolicyDraftFromVersion takes.
+"""
+input CreatePolicyDraftFromVersionInput {
+  """
+  The published record's id, or a base id, which means its latest
+  version.
+  """
+  id: ID!
+  """
+  Whether to overwrite the policy's existing draft.
+  """
+  replace: Boolean = false
+}
+
+"""
+What deletePolicy takes.
+"""
+input DeletePolicyInput {
+  """
+  A record id or a base id of the policy.
+  """
+  id: ID!
+}
+
+"""
+What runPolicy takes.
+"""
+input RunPolicyInput {
+  """
+  The policy's base id.
+  """
+  baseId: ID!
+  """
+  The data to evaluate against: a JSON object. Anything else is an
+  invalid_argument error.
+  """
+  data: JSON!
+}
+
+"""
+What runPolicyVersion takes.
+"""
+input RunPolicyVersionInput {
+  """
+  The record's id.
+  """
+  policyId: ID!
+  """
+  The data to evaluate against: a JSON object. Anything else is an
+  invalid_argument error.
+  """
+  data: JSON!
+}
 `, BuiltIn: false},
 	{Name: "../run.graphqls", Input: `extend type Mutation {
   """
@@ -4231,14 +4913,9 @@ type PolicyEdge {
   """
   runRule(
     """
-    The rule text, in the rule language.
+    The rule to run and its data.
     """
-    rule: String!
-    """
-    The data to evaluate against: a JSON object. Anything else is an
-    invalid_argument error.
-    """
-    data: JSON!
+    input: RunRuleInput!
   ): PolicyRunResult!
 }
 
@@ -4276,6 +4953,17 @@ type PolicyRunResult {
   text has no labelled rule or does not parse.
   """
   labels: JSON
+  """
+  The result in plain English, built from the trace: which conditions
+  decided it and with what values, or why the text does not parse.
+  """
+  explanation: String!
+  """
+  Things in this run that most likely did not go as the rule's author
+  meant (text compared with a number, a date that did not parse, ...);
+  docs/errors.md explains each code.
+  """
+  warnings: [RunWarning!]!
   """
   Where the time went.
   """
@@ -4382,11 +5070,9 @@ type ComparisonCondition {
   """
   property: PropertyTrace!
   """
-  The comparison: GreaterThanOrEqual, LessThanOrEqual, EqualTo,
-  ExactlyEqualTo, NotEqualTo, LaterThan, EarlierThan, GreaterThan, LessThan,
-  In, NotIn, Contains, IsEmpty, IsNotEmpty, Within, OlderThan or YoungerThan.
+  The comparison.
   """
-  operator: String!
+  operator: ComparisonOperator!
   """
   The right-hand side as written: a literal, or for a right-hand path the
   path as a string.
@@ -4451,10 +5137,9 @@ A value with the name of its type.
 """
 type TypedValue {
   """
-  number, string, boolean, date, duration or list (parse_error and
-  expectation in the trace of a text that does not parse).
+  The value's type.
   """
-  type: String!
+  type: ValueType!
   """
   The value, as JSON.
   """
@@ -4493,6 +5178,157 @@ type PropertyCheck {
   """
   propertyValue: JSON
 }
+
+"""
+What runRule takes.
+"""
+input RunRuleInput {
+  """
+  The rule text, in the rule language.
+  """
+  rule: String!
+  """
+  The data to evaluate against: a JSON object. Anything else is an
+  invalid_argument error.
+  """
+  data: JSON!
+}
+
+"""
+How a comparison condition compares, with the phrases that write it.
+"""
+enum ComparisonOperator {
+  """
+  is greater than or equal to (is at least).
+  """
+  GREATER_THAN_OR_EQUAL
+  """
+  is less than or equal to (is no more than).
+  """
+  LESS_THAN_OR_EQUAL
+  """
+  is equal to (is the same as).
+  """
+  EQUAL_TO
+  """
+  is exactly equal to: as EQUAL_TO, but texts compare case-sensitively.
+  """
+  EXACTLY_EQUAL_TO
+  """
+  is not equal to (is not the same as).
+  """
+  NOT_EQUAL_TO
+  """
+  is later than: a later date.
+  """
+  LATER_THAN
+  """
+  is earlier than: an earlier date.
+  """
+  EARLIER_THAN
+  """
+  is greater than.
+  """
+  GREATER_THAN
+  """
+  is less than.
+  """
+  LESS_THAN
+  """
+  is in: one of a list.
+  """
+  IN
+  """
+  is not in: none of a list.
+  """
+  NOT_IN
+  """
+  contains: a text contains a word or phrase, or a list an item.
+  """
+  CONTAINS
+  """
+  is empty.
+  """
+  IS_EMPTY
+  """
+  is not empty.
+  """
+  IS_NOT_EMPTY
+  """
+  is within: a date no further than a duration from today, before or after.
+  """
+  WITHIN
+  """
+  is older than: a date more than a duration before today.
+  """
+  OLDER_THAN
+  """
+  is younger than: a date less than a duration before today.
+  """
+  YOUNGER_THAN
+}
+
+"""
+The type of a value in a trace.
+"""
+enum ValueType {
+  """
+  A number.
+  """
+  NUMBER
+  """
+  A text.
+  """
+  STRING
+  """
+  true or false.
+  """
+  BOOLEAN
+  """
+  A date.
+  """
+  DATE
+  """
+  A duration, such as 3 days.
+  """
+  DURATION
+  """
+  A list of values.
+  """
+  LIST
+  """
+  A data value that is null (in emptiness checks).
+  """
+  NULL
+  """
+  A data value that is an object (in emptiness checks).
+  """
+  OBJECT
+  """
+  In the trace of a text that does not parse: the error.
+  """
+  PARSE_ERROR
+  """
+  In the trace of a text that does not parse: what was expected.
+  """
+  EXPECTATION
+}
+
+"""
+Something in a run that most likely did not go as the rule's author meant,
+though the run succeeded.
+"""
+type RunWarning {
+  """
+  What kind of warning it is (text-compared-with-number, date-not-parsed,
+  ...); docs/errors.md explains every code.
+  """
+  code: String!
+  """
+  What happened and how to fix it, in plain words.
+  """
+  message: String!
+}
 `, BuiltIn: false},
 	{Name: "../schema.graphqls", Input: `# The root types, the scalars and the page info every part of the schema
 # shares. Each area of the API extends Query and Mutation in its own file.
@@ -4522,7 +5358,9 @@ request, in the caller's organization, with the caller's permissions.
 type Mutation
 
 """
-Where a page of a connection ends.
+Where a page of a connection starts and ends, in the Relay shape. Pages go
+forward only (first and after), so hasPreviousPage tells only whether the
+page was asked for after a cursor.
 """
 type PageInfo {
   """
@@ -4530,10 +5368,118 @@ type PageInfo {
   """
   hasNextPage: Boolean!
   """
+  Whether the page starts after a cursor (after was given), so that items
+  came before it. Always false for a first page.
+  """
+  hasPreviousPage: Boolean!
+  """
+  The cursor of the page's first item; null when the page is empty.
+  """
+  startCursor: String
+  """
   The cursor of the page's last item, to pass as after for the next page;
   null when the page is empty.
   """
   endCursor: String
+}
+`, BuiltIn: false},
+	{Name: "../tests.graphqls", Input: `"""
+Tests to run on a policy record.
+"""
+input TestPolicyInput {
+  """
+  A policy record's id, or a base id for its latest version (else its
+  draft), as policy(id) takes.
+  """
+  policyId: ID!
+  """
+  The tests to run; omitted, the record's stored tests run.
+  """
+  tests: [PolicyTestCaseInput!]
+}
+
+"""
+A test to run: the record on data must give expect.
+"""
+input PolicyTestCaseInput {
+  """
+  The test's name.
+  """
+  name: String!
+  """
+  The data to run the record on: a JSON object.
+  """
+  data: JSON!
+  """
+  The result the golden rule must give: true or false.
+  """
+  expect: JSON!
+}
+
+"""
+What running a record's tests found.
+"""
+type PolicyTestReport {
+  """
+  Whether every test passed.
+  """
+  passed: Boolean!
+  """
+  How many tests ran.
+  """
+  total: Int!
+  """
+  How many did not pass.
+  """
+  failed: Int!
+  """
+  Each test's outcome, in the order given.
+  """
+  results: [PolicyTestResult!]!
+}
+
+"""
+One test's outcome.
+"""
+type PolicyTestResult {
+  """
+  The test's name.
+  """
+  name: String!
+  """
+  The result the test expects.
+  """
+  expected: JSON
+  """
+  The result the run gave; null when the run failed with an error.
+  """
+  actual: JSON
+  """
+  Whether the run gave the expected result without an error.
+  """
+  passed: Boolean!
+  """
+  The run's explanation in plain English.
+  """
+  explanation: String!
+  """
+  Why the run failed, or why the test could not run; null otherwise.
+  """
+  error: String
+}
+
+extend type Mutation {
+  """
+  Runs a policy record's stored tests, or the tests given instead, as POST
+  /policy/{policyId}/test does. Nothing is stored. Needs permission to run
+  the policy.
+  """
+  testPolicy(
+    """
+    The record and, optionally, the tests.
+    """
+    input: TestPolicyInput!
+  ): PolicyTestReport!
 }
 `, BuiltIn: false},
 	{Name: "../viewer.graphqls", Input: `extend type Query {
@@ -4853,6 +5799,22 @@ func (ec *executionContext) childFields_CreatedKey(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type CreatedKey", field.Name)
 }
 
+func (ec *executionContext) childFields_Diagnostic(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "severity":
+		return ec.fieldContext_Diagnostic_severity(ctx, field)
+	case "code":
+		return ec.fieldContext_Diagnostic_code(ctx, field)
+	case "message":
+		return ec.fieldContext_Diagnostic_message(ctx, field)
+	case "range":
+		return ec.fieldContext_Diagnostic_range(ctx, field)
+	case "suggestions":
+		return ec.fieldContext_Diagnostic_suggestions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Diagnostic", field.Name)
+}
+
 func (ec *executionContext) childFields_EvaluationDetails(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "leftValue":
@@ -4959,6 +5921,8 @@ func (ec *executionContext) childFields_FlowRunResult(ctx context.Context, field
 
 func (ec *executionContext) childFields_FlowSummary(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
+	case "id":
+		return ec.fieldContext_FlowSummary_id(ctx, field)
 	case "baseId":
 		return ec.fieldContext_FlowSummary_baseId(ctx, field)
 	case "name":
@@ -5147,6 +6111,10 @@ func (ec *executionContext) childFields_NodeRunResult(ctx context.Context, field
 		return ec.fieldContext_NodeRunResult_error(ctx, field)
 	case "labels":
 		return ec.fieldContext_NodeRunResult_labels(ctx, field)
+	case "explanation":
+		return ec.fieldContext_NodeRunResult_explanation(ctx, field)
+	case "warnings":
+		return ec.fieldContext_NodeRunResult_warnings(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type NodeRunResult", field.Name)
 }
@@ -5189,6 +6157,10 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 	switch field.Name {
 	case "hasNextPage":
 		return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
+	case "hasPreviousPage":
+		return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+	case "startCursor":
+		return ec.fieldContext_PageInfo_startCursor(ctx, field)
 	case "endCursor":
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
@@ -5267,6 +6239,10 @@ func (ec *executionContext) childFields_PolicyRunResult(ctx context.Context, fie
 		return ec.fieldContext_PolicyRunResult_error(ctx, field)
 	case "labels":
 		return ec.fieldContext_PolicyRunResult_labels(ctx, field)
+	case "explanation":
+		return ec.fieldContext_PolicyRunResult_explanation(ctx, field)
+	case "warnings":
+		return ec.fieldContext_PolicyRunResult_warnings(ctx, field)
 	case "execution":
 		return ec.fieldContext_PolicyRunResult_execution(ctx, field)
 	case "raw":
@@ -5277,6 +6253,8 @@ func (ec *executionContext) childFields_PolicyRunResult(ctx context.Context, fie
 
 func (ec *executionContext) childFields_PolicySummary(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
+	case "id":
+		return ec.fieldContext_PolicySummary_id(ctx, field)
 	case "baseId":
 		return ec.fieldContext_PolicySummary_baseId(ctx, field)
 	case "name":
@@ -5307,6 +6285,38 @@ func (ec *executionContext) childFields_PolicyTest(ctx context.Context, field gr
 		return ec.fieldContext_PolicyTest_expect(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PolicyTest", field.Name)
+}
+
+func (ec *executionContext) childFields_PolicyTestReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "passed":
+		return ec.fieldContext_PolicyTestReport_passed(ctx, field)
+	case "total":
+		return ec.fieldContext_PolicyTestReport_total(ctx, field)
+	case "failed":
+		return ec.fieldContext_PolicyTestReport_failed(ctx, field)
+	case "results":
+		return ec.fieldContext_PolicyTestReport_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PolicyTestReport", field.Name)
+}
+
+func (ec *executionContext) childFields_PolicyTestResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_PolicyTestResult_name(ctx, field)
+	case "expected":
+		return ec.fieldContext_PolicyTestResult_expected(ctx, field)
+	case "actual":
+		return ec.fieldContext_PolicyTestResult_actual(ctx, field)
+	case "passed":
+		return ec.fieldContext_PolicyTestResult_passed(ctx, field)
+	case "explanation":
+		return ec.fieldContext_PolicyTestResult_explanation(ctx, field)
+	case "error":
+		return ec.fieldContext_PolicyTestResult_error(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PolicyTestResult", field.Name)
 }
 
 func (ec *executionContext) childFields_PolicyVersions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5341,6 +6351,26 @@ func (ec *executionContext) childFields_PropertyTrace(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type PropertyTrace", field.Name)
 }
 
+func (ec *executionContext) childFields_RuleCheck(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "tokens":
+		return ec.fieldContext_RuleCheck_tokens(ctx, field)
+	case "diagnostics":
+		return ec.fieldContext_RuleCheck_diagnostics(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RuleCheck", field.Name)
+}
+
+func (ec *executionContext) childFields_RuleToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_RuleToken_kind(ctx, field)
+	case "range":
+		return ec.fieldContext_RuleToken_range(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RuleToken", field.Name)
+}
+
 func (ec *executionContext) childFields_RuleTrace(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "label":
@@ -5355,6 +6385,16 @@ func (ec *executionContext) childFields_RuleTrace(ctx context.Context, field gra
 		return ec.fieldContext_RuleTrace_result(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RuleTrace", field.Name)
+}
+
+func (ec *executionContext) childFields_RunWarning(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "code":
+		return ec.fieldContext_RunWarning_code(ctx, field)
+	case "message":
+		return ec.fieldContext_RunWarning_message(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RunWarning", field.Name)
 }
 
 func (ec *executionContext) childFields_SavedFlow(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5375,6 +6415,26 @@ func (ec *executionContext) childFields_SavedPolicy(ctx context.Context, field g
 		return ec.fieldContext_SavedPolicy_validation(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SavedPolicy", field.Name)
+}
+
+func (ec *executionContext) childFields_SourcePosition(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "line":
+		return ec.fieldContext_SourcePosition_line(ctx, field)
+	case "column":
+		return ec.fieldContext_SourcePosition_column(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SourcePosition", field.Name)
+}
+
+func (ec *executionContext) childFields_SourceRange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "start":
+		return ec.fieldContext_SourceRange_start(ctx, field)
+	case "end":
+		return ec.fieldContext_SourceRange_end(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SourceRange", field.Name)
 }
 
 func (ec *executionContext) childFields_Trace(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5411,6 +6471,8 @@ func (ec *executionContext) childFields_Validation(ctx context.Context, field gr
 	switch field.Name {
 	case "errors":
 		return ec.fieldContext_Validation_errors(ctx, field)
+	case "diagnostics":
+		return ec.fieldContext_Validation_diagnostics(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Validation", field.Name)
 }
@@ -5608,30 +6670,14 @@ func (ec *executionContext) field_Group_policies_args(ctx context.Context, rawAr
 func (ec *executionContext) field_Mutation_addGroupMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.AddGroupMemberInput, error) {
+			return ec.unmarshalNAddGroupMemberInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAddGroupMemberInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["groupId"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "kind",
-		func(ctx context.Context, v any) (authz.Kind, error) {
-			return ec.unmarshalNGroupMemberKind2githubᚗcomᚋverdictᚋverdictᚋauthzᚐKind(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["kind"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "baseId",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["baseId"] = arg2
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -5652,44 +6698,28 @@ func (ec *executionContext) field_Mutation_addMember_args(ctx context.Context, r
 func (ec *executionContext) field_Mutation_changeMemberRole_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ChangeMemberRoleInput, error) {
+			return ec.unmarshalNChangeMemberRoleInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐChangeMemberRoleInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["userId"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "role",
-		func(ctx context.Context, v any) (authz.Role, error) {
-			return ec.unmarshalNRole2githubᚗcomᚋverdictᚋverdictᚋauthzᚐRole(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["role"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_createFlowDraftFromVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateFlowDraftFromVersionInput, error) {
+			return ec.unmarshalNCreateFlowDraftFromVersionInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐCreateFlowDraftFromVersionInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["id"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "replace",
-		func(ctx context.Context, v any) (*bool, error) {
-			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["replace"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -5738,22 +6768,14 @@ func (ec *executionContext) field_Mutation_createKey_args(ctx context.Context, r
 func (ec *executionContext) field_Mutation_createPolicyDraftFromVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreatePolicyDraftFromVersionInput, error) {
+			return ec.unmarshalNCreatePolicyDraftFromVersionInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐCreatePolicyDraftFromVersionInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["id"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "replace",
-		func(ctx context.Context, v any) (*bool, error) {
-			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["replace"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -5774,334 +6796,252 @@ func (ec *executionContext) field_Mutation_createPolicy_args(ctx context.Context
 func (ec *executionContext) field_Mutation_deleteFlow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DeleteFlowInput, error) {
+			return ec.unmarshalNDeleteFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐDeleteFlowInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["id"] = arg0
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_deleteGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DeleteGroupInput, error) {
+			return ec.unmarshalNDeleteGroupInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐDeleteGroupInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["id"] = arg0
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_deletePolicy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DeletePolicyInput, error) {
+			return ec.unmarshalNDeletePolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐDeletePolicyInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["id"] = arg0
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_publishFlow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateFlowInput, error) {
+			return ec.unmarshalNPublishFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdateFlowInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["id"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (*model.UpdateFlowInput, error) {
-			return ec.unmarshalOUpdateFlowInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdateFlowInput(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["input"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_publishPolicy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdatePolicyInput, error) {
+			return ec.unmarshalNPublishPolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdatePolicyInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["id"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (*model.UpdatePolicyInput, error) {
-			return ec.unmarshalOUpdatePolicyInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdatePolicyInput(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["input"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_removeGroupMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RemoveGroupMemberInput, error) {
+			return ec.unmarshalNRemoveGroupMemberInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRemoveGroupMemberInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["groupId"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "memberId",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["memberId"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_removeMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RemoveMemberInput, error) {
+			return ec.unmarshalNRemoveMemberInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRemoveMemberInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["userId"] = arg0
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_revokeKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RevokeKeyInput, error) {
+			return ec.unmarshalNRevokeKeyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRevokeKeyInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["id"] = arg0
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_runFlowVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "flowId",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RunFlowVersionInput, error) {
+			return ec.unmarshalNRunFlowVersionInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunFlowVersionInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["flowId"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "data",
-		func(ctx context.Context, v any) (any, error) {
-			return ec.unmarshalNJSON2interface(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["data"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_runFlow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "baseId",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RunFlowInput, error) {
+			return ec.unmarshalNRunFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunFlowInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["baseId"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "data",
-		func(ctx context.Context, v any) (any, error) {
-			return ec.unmarshalNJSON2interface(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["data"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_runPolicyVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "policyId",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RunPolicyVersionInput, error) {
+			return ec.unmarshalNRunPolicyVersionInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunPolicyVersionInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["policyId"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "data",
-		func(ctx context.Context, v any) (any, error) {
-			return ec.unmarshalNJSON2interface(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["data"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_runPolicy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "baseId",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RunPolicyInput, error) {
+			return ec.unmarshalNRunPolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunPolicyInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["baseId"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "data",
-		func(ctx context.Context, v any) (any, error) {
-			return ec.unmarshalNJSON2interface(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["data"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_runRule_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "rule",
-		func(ctx context.Context, v any) (string, error) {
-			return ec.unmarshalNString2string(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RunRuleInput, error) {
+			return ec.unmarshalNRunRuleInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunRuleInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["rule"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "data",
-		func(ctx context.Context, v any) (any, error) {
-			return ec.unmarshalNJSON2interface(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["data"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_testFlow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "definition",
-		func(ctx context.Context, v any) (any, error) {
-			return ec.unmarshalNJSON2interface(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.TestFlowInput, error) {
+			return ec.unmarshalNTestFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐTestFlowInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["definition"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "data",
-		func(ctx context.Context, v any) (any, error) {
-			return ec.unmarshalNJSON2interface(ctx, v)
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_testPolicy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.TestPolicyInput, error) {
+			return ec.unmarshalNTestPolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐTestPolicyInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["data"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_updateFlowDraft_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["id"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateFlowInput, error) {
-			return ec.unmarshalNUpdateFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdateFlowInput(ctx, v)
+			return ec.unmarshalNUpdateFlowDraftInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdateFlowInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["input"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_updateGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateGroupInput, error) {
+			return ec.unmarshalNUpdateGroupInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdateGroupInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["id"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
-		func(ctx context.Context, v any) (service.GroupChanges, error) {
-			return ec.unmarshalNUpdateGroupInput2githubᚗcomᚋverdictᚋverdictᚋserviceᚐGroupChanges(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["input"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
 func (ec *executionContext) field_Mutation_updatePolicyDraft_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
-		func(ctx context.Context, v any) (uuid.UUID, error) {
-			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["id"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdatePolicyInput, error) {
-			return ec.unmarshalNUpdatePolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdatePolicyInput(ctx, v)
+			return ec.unmarshalNUpdatePolicyDraftInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdatePolicyInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["input"] = arg1
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -6146,6 +7086,20 @@ func (ec *executionContext) field_Query_auditEvents_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["filter"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_checkRule_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "rule",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["rule"] = arg0
 	return args, nil
 }
 
@@ -7289,14 +8243,14 @@ func (ec *executionContext) _ComparisonCondition_operator(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+			return ec.marshalNComparisonOperator2string(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_ComparisonCondition_operator(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ComparisonCondition", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("ComparisonCondition", field, false, false, errors.New("field of type ComparisonOperator does not have child fields"))
 }
 
 func (ec *executionContext) _ComparisonCondition_value(ctx context.Context, field graphql.CollectedField, obj *model.ComparisonCondition) (ret graphql.Marshaler) {
@@ -7439,6 +8393,130 @@ func (ec *executionContext) _CreatedKey_secret(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_CreatedKey_secret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CreatedKey", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Diagnostic_severity(ctx context.Context, field graphql.CollectedField, obj *engine.Diagnostic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Diagnostic_severity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Severity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNDiagnosticSeverity2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Diagnostic_severity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Diagnostic", field, false, false, errors.New("field of type DiagnosticSeverity does not have child fields"))
+}
+
+func (ec *executionContext) _Diagnostic_code(ctx context.Context, field graphql.CollectedField, obj *engine.Diagnostic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Diagnostic_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Diagnostic_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Diagnostic", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Diagnostic_message(ctx context.Context, field graphql.CollectedField, obj *engine.Diagnostic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Diagnostic_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Diagnostic_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Diagnostic", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Diagnostic_range(ctx context.Context, field graphql.CollectedField, obj *engine.Diagnostic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Diagnostic_range(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Range, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v engine.Range) graphql.Marshaler {
+			return ec.marshalNSourceRange2githubᚗcomᚋverdictᚋverdictᚋengineᚐRange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Diagnostic_range(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Diagnostic",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SourceRange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Diagnostic_suggestions(ctx context.Context, field graphql.CollectedField, obj *engine.Diagnostic) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Diagnostic_suggestions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Suggestions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Diagnostic_suggestions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Diagnostic", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _EvaluationDetails_leftValue(ctx context.Context, field graphql.CollectedField, obj *engine.EvaluationDetails) (ret graphql.Marshaler) {
@@ -7946,7 +9024,7 @@ func (ec *executionContext) fieldContext_Flow_revision(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Flow", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _FlowConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Summary]) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[model.FlowSummary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7958,7 +9036,7 @@ func (ec *executionContext) _FlowConnection_edges(ctx context.Context, field gra
 			return obj.Edges, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.Edge[service.Summary]) graphql.Marshaler {
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Edge[model.FlowSummary]) graphql.Marshaler {
 			return ec.marshalNFlowEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
@@ -7978,7 +9056,7 @@ func (ec *executionContext) fieldContext_FlowConnection_edges(_ context.Context,
 	return fc, nil
 }
 
-func (ec *executionContext) _FlowConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Summary]) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[model.FlowSummary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8010,7 +9088,7 @@ func (ec *executionContext) fieldContext_FlowConnection_pageInfo(_ context.Conte
 	return fc, nil
 }
 
-func (ec *executionContext) _FlowConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Summary]) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[model.FlowSummary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8033,7 +9111,7 @@ func (ec *executionContext) fieldContext_FlowConnection_totalCount(_ context.Con
 	return graphql.NewScalarFieldContext("FlowConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _FlowEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[service.Summary]) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[model.FlowSummary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8056,7 +9134,7 @@ func (ec *executionContext) fieldContext_FlowEdge_cursor(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("FlowEdge", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _FlowEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[service.Summary]) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[model.FlowSummary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8068,8 +9146,8 @@ func (ec *executionContext) _FlowEdge_node(ctx context.Context, field graphql.Co
 			return obj.Node, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v service.Summary) graphql.Marshaler {
-			return ec.marshalNFlowSummary2githubᚗcomᚋverdictᚋverdictᚋserviceᚐSummary(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.FlowSummary) graphql.Marshaler {
+			return ec.marshalNFlowSummary2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowSummary(ctx, selections, v)
 		},
 		true,
 		true,
@@ -8304,7 +9382,30 @@ func (ec *executionContext) fieldContext_FlowRunResult_raw(_ context.Context, fi
 	return graphql.NewScalarFieldContext("FlowRunResult", field, true, false, errors.New("field of type JSON does not have child fields"))
 }
 
-func (ec *executionContext) _FlowSummary_baseId(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowSummary_id(ctx context.Context, field graphql.CollectedField, obj *model.FlowSummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowSummary_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowSummary_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowSummary", field, true, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _FlowSummary_baseId(ctx context.Context, field graphql.CollectedField, obj *model.FlowSummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8327,7 +9428,7 @@ func (ec *executionContext) fieldContext_FlowSummary_baseId(_ context.Context, f
 	return graphql.NewScalarFieldContext("FlowSummary", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _FlowSummary_name(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowSummary_name(ctx context.Context, field graphql.CollectedField, obj *model.FlowSummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8350,7 +9451,7 @@ func (ec *executionContext) fieldContext_FlowSummary_name(_ context.Context, fie
 	return graphql.NewScalarFieldContext("FlowSummary", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _FlowSummary_owner(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowSummary_owner(ctx context.Context, field graphql.CollectedField, obj *model.FlowSummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8382,7 +9483,7 @@ func (ec *executionContext) fieldContext_FlowSummary_owner(_ context.Context, fi
 	return fc, nil
 }
 
-func (ec *executionContext) _FlowSummary_latestVersion(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowSummary_latestVersion(ctx context.Context, field graphql.CollectedField, obj *model.FlowSummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8405,7 +9506,7 @@ func (ec *executionContext) fieldContext_FlowSummary_latestVersion(_ context.Con
 	return graphql.NewScalarFieldContext("FlowSummary", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _FlowSummary_latestVersionId(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowSummary_latestVersionId(ctx context.Context, field graphql.CollectedField, obj *model.FlowSummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8428,7 +9529,7 @@ func (ec *executionContext) fieldContext_FlowSummary_latestVersionId(_ context.C
 	return graphql.NewScalarFieldContext("FlowSummary", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _FlowSummary_draftId(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowSummary_draftId(ctx context.Context, field graphql.CollectedField, obj *model.FlowSummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8451,7 +9552,7 @@ func (ec *executionContext) fieldContext_FlowSummary_draftId(_ context.Context, 
 	return graphql.NewScalarFieldContext("FlowSummary", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _FlowSummary_hasDraft(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowSummary_hasDraft(ctx context.Context, field graphql.CollectedField, obj *model.FlowSummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8474,7 +9575,7 @@ func (ec *executionContext) fieldContext_FlowSummary_hasDraft(_ context.Context,
 	return graphql.NewScalarFieldContext("FlowSummary", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _FlowSummary_updatedAt(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _FlowSummary_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.FlowSummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8827,7 +9928,7 @@ func (ec *executionContext) _Group_policies(ctx context.Context, field graphql.C
 			return ec.Resolvers.Group().Policies(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[service.Summary]) graphql.Marshaler {
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[model.PolicySummary]) graphql.Marshaler {
 			return ec.marshalNPolicyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
@@ -8871,7 +9972,7 @@ func (ec *executionContext) _Group_flows(ctx context.Context, field graphql.Coll
 			return ec.Resolvers.Group().Flows(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[service.Summary]) graphql.Marshaler {
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[model.FlowSummary]) graphql.Marshaler {
 			return ec.marshalNFlowConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
@@ -9456,7 +10557,7 @@ func (ec *executionContext) _Mutation_changeMemberRole(ctx context.Context, fiel
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().ChangeMemberRole(ctx, fc.Args["userId"].(uuid.UUID), fc.Args["role"].(authz.Role))
+			return ec.Resolvers.Mutation().ChangeMemberRole(ctx, fc.Args["input"].(model.ChangeMemberRoleInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Member) graphql.Marshaler {
@@ -9500,7 +10601,7 @@ func (ec *executionContext) _Mutation_removeMember(ctx context.Context, field gr
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RemoveMember(ctx, fc.Args["userId"].(uuid.UUID))
+			return ec.Resolvers.Mutation().RemoveMember(ctx, fc.Args["input"].(model.RemoveMemberInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
@@ -9588,7 +10689,7 @@ func (ec *executionContext) _Mutation_revokeKey(ctx context.Context, field graph
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RevokeKey(ctx, fc.Args["id"].(uuid.UUID))
+			return ec.Resolvers.Mutation().RevokeKey(ctx, fc.Args["input"].(model.RevokeKeyInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
@@ -9676,7 +10777,7 @@ func (ec *executionContext) _Mutation_updateFlowDraft(ctx context.Context, field
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateFlowDraft(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.UpdateFlowInput))
+			return ec.Resolvers.Mutation().UpdateFlowDraft(ctx, fc.Args["input"].(model.UpdateFlowInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.SavedFlow) graphql.Marshaler {
@@ -9720,7 +10821,7 @@ func (ec *executionContext) _Mutation_publishFlow(ctx context.Context, field gra
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().PublishFlow(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(*model.UpdateFlowInput))
+			return ec.Resolvers.Mutation().PublishFlow(ctx, fc.Args["input"].(model.UpdateFlowInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Flow) graphql.Marshaler {
@@ -9764,7 +10865,7 @@ func (ec *executionContext) _Mutation_createFlowDraftFromVersion(ctx context.Con
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateFlowDraftFromVersion(ctx, fc.Args["id"].(uuid.UUID), fc.Args["replace"].(*bool))
+			return ec.Resolvers.Mutation().CreateFlowDraftFromVersion(ctx, fc.Args["input"].(model.CreateFlowDraftFromVersionInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Flow) graphql.Marshaler {
@@ -9808,7 +10909,7 @@ func (ec *executionContext) _Mutation_deleteFlow(ctx context.Context, field grap
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DeleteFlow(ctx, fc.Args["id"].(uuid.UUID))
+			return ec.Resolvers.Mutation().DeleteFlow(ctx, fc.Args["input"].(model.DeleteFlowInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
@@ -9852,13 +10953,7 @@ func (ec *executionContext) _Mutation_runFlow(ctx context.Context, field graphql
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RunFlow(ctx, fc.Args["baseId"].(uuid.UUID),
-				func() any {
-					if fc.Args["data"] == nil {
-						return nil
-					}
-					return fc.Args["data"].(any)
-				}())
+			return ec.Resolvers.Mutation().RunFlow(ctx, fc.Args["input"].(model.RunFlowInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.FlowRunResult) graphql.Marshaler {
@@ -9902,13 +10997,7 @@ func (ec *executionContext) _Mutation_runFlowVersion(ctx context.Context, field 
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RunFlowVersion(ctx, fc.Args["flowId"].(uuid.UUID),
-				func() any {
-					if fc.Args["data"] == nil {
-						return nil
-					}
-					return fc.Args["data"].(any)
-				}())
+			return ec.Resolvers.Mutation().RunFlowVersion(ctx, fc.Args["input"].(model.RunFlowVersionInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.FlowRunResult) graphql.Marshaler {
@@ -9952,19 +11041,7 @@ func (ec *executionContext) _Mutation_testFlow(ctx context.Context, field graphq
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().TestFlow(ctx,
-				func() any {
-					if fc.Args["definition"] == nil {
-						return nil
-					}
-					return fc.Args["definition"].(any)
-				}(),
-				func() any {
-					if fc.Args["data"] == nil {
-						return nil
-					}
-					return fc.Args["data"].(any)
-				}())
+			return ec.Resolvers.Mutation().TestFlow(ctx, fc.Args["input"].(model.TestFlowInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.FlowRunResult) graphql.Marshaler {
@@ -10052,7 +11129,7 @@ func (ec *executionContext) _Mutation_updateGroup(ctx context.Context, field gra
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateGroup(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(service.GroupChanges))
+			return ec.Resolvers.Mutation().UpdateGroup(ctx, fc.Args["input"].(model.UpdateGroupInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Group) graphql.Marshaler {
@@ -10096,7 +11173,7 @@ func (ec *executionContext) _Mutation_deleteGroup(ctx context.Context, field gra
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DeleteGroup(ctx, fc.Args["id"].(uuid.UUID))
+			return ec.Resolvers.Mutation().DeleteGroup(ctx, fc.Args["input"].(model.DeleteGroupInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
@@ -10140,7 +11217,7 @@ func (ec *executionContext) _Mutation_addGroupMember(ctx context.Context, field 
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().AddGroupMember(ctx, fc.Args["groupId"].(uuid.UUID), fc.Args["kind"].(authz.Kind), fc.Args["baseId"].(uuid.UUID))
+			return ec.Resolvers.Mutation().AddGroupMember(ctx, fc.Args["input"].(model.AddGroupMemberInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.GroupMember) graphql.Marshaler {
@@ -10184,7 +11261,7 @@ func (ec *executionContext) _Mutation_removeGroupMember(ctx context.Context, fie
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RemoveGroupMember(ctx, fc.Args["groupId"].(uuid.UUID), fc.Args["memberId"].(uuid.UUID))
+			return ec.Resolvers.Mutation().RemoveGroupMember(ctx, fc.Args["input"].(model.RemoveGroupMemberInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
@@ -10272,7 +11349,7 @@ func (ec *executionContext) _Mutation_updatePolicyDraft(ctx context.Context, fie
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdatePolicyDraft(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.UpdatePolicyInput))
+			return ec.Resolvers.Mutation().UpdatePolicyDraft(ctx, fc.Args["input"].(model.UpdatePolicyInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.SavedPolicy) graphql.Marshaler {
@@ -10316,7 +11393,7 @@ func (ec *executionContext) _Mutation_publishPolicy(ctx context.Context, field g
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().PublishPolicy(ctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(*model.UpdatePolicyInput))
+			return ec.Resolvers.Mutation().PublishPolicy(ctx, fc.Args["input"].(model.UpdatePolicyInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Policy) graphql.Marshaler {
@@ -10360,7 +11437,7 @@ func (ec *executionContext) _Mutation_createPolicyDraftFromVersion(ctx context.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreatePolicyDraftFromVersion(ctx, fc.Args["id"].(uuid.UUID), fc.Args["replace"].(*bool))
+			return ec.Resolvers.Mutation().CreatePolicyDraftFromVersion(ctx, fc.Args["input"].(model.CreatePolicyDraftFromVersionInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Policy) graphql.Marshaler {
@@ -10404,7 +11481,7 @@ func (ec *executionContext) _Mutation_deletePolicy(ctx context.Context, field gr
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DeletePolicy(ctx, fc.Args["id"].(uuid.UUID))
+			return ec.Resolvers.Mutation().DeletePolicy(ctx, fc.Args["input"].(model.DeletePolicyInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
@@ -10448,13 +11525,7 @@ func (ec *executionContext) _Mutation_runPolicy(ctx context.Context, field graph
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RunPolicy(ctx, fc.Args["baseId"].(uuid.UUID),
-				func() any {
-					if fc.Args["data"] == nil {
-						return nil
-					}
-					return fc.Args["data"].(any)
-				}())
+			return ec.Resolvers.Mutation().RunPolicy(ctx, fc.Args["input"].(model.RunPolicyInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.PolicyRunResult) graphql.Marshaler {
@@ -10498,13 +11569,7 @@ func (ec *executionContext) _Mutation_runPolicyVersion(ctx context.Context, fiel
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RunPolicyVersion(ctx, fc.Args["policyId"].(uuid.UUID),
-				func() any {
-					if fc.Args["data"] == nil {
-						return nil
-					}
-					return fc.Args["data"].(any)
-				}())
+			return ec.Resolvers.Mutation().RunPolicyVersion(ctx, fc.Args["input"].(model.RunPolicyVersionInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.PolicyRunResult) graphql.Marshaler {
@@ -10548,13 +11613,7 @@ func (ec *executionContext) _Mutation_runRule(ctx context.Context, field graphql
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RunRule(ctx, fc.Args["rule"].(string),
-				func() any {
-					if fc.Args["data"] == nil {
-						return nil
-					}
-					return fc.Args["data"].(any)
-				}())
+			return ec.Resolvers.Mutation().RunRule(ctx, fc.Args["input"].(model.RunRuleInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.PolicyRunResult) graphql.Marshaler {
@@ -10582,6 +11641,50 @@ func (ec *executionContext) fieldContext_Mutation_runRule(ctx context.Context, f
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_runRule_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_testPolicy(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_testPolicy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().TestPolicy(ctx, fc.Args["input"].(model.TestPolicyInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.TestReport) graphql.Marshaler {
+			return ec.marshalNPolicyTestReport2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTestReport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_testPolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicyTestReport(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_testPolicy_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -10914,6 +12017,61 @@ func (ec *executionContext) fieldContext_NodeRunResult_labels(_ context.Context,
 	return graphql.NewScalarFieldContext("NodeRunResult", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
+func (ec *executionContext) _NodeRunResult_explanation(ctx context.Context, field graphql.CollectedField, obj *model.NodeRunResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NodeRunResult_explanation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Explanation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NodeRunResult_explanation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NodeRunResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _NodeRunResult_warnings(ctx context.Context, field graphql.CollectedField, obj *model.NodeRunResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NodeRunResult_warnings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Warnings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []engine.Warning) graphql.Marshaler {
+			return ec.marshalNRunWarning2ᚕgithubᚗcomᚋverdictᚋverdictᚋengineᚐWarningᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NodeRunResult_warnings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "NodeRunResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RunWarning(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Orchestrator_go(ctx context.Context, field graphql.CollectedField, obj *service.Orchestrator) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11119,6 +12277,52 @@ func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_PageInfo_hasNextPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasPreviousPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_hasPreviousPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_startCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_startCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
@@ -11507,7 +12711,7 @@ func (ec *executionContext) fieldContext_Policy_revision(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Policy", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _PolicyConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Summary]) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicyConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[model.PolicySummary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11519,7 +12723,7 @@ func (ec *executionContext) _PolicyConnection_edges(ctx context.Context, field g
 			return obj.Edges, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []model.Edge[service.Summary]) graphql.Marshaler {
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Edge[model.PolicySummary]) graphql.Marshaler {
 			return ec.marshalNPolicyEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
@@ -11539,7 +12743,7 @@ func (ec *executionContext) fieldContext_PolicyConnection_edges(_ context.Contex
 	return fc, nil
 }
 
-func (ec *executionContext) _PolicyConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Summary]) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicyConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[model.PolicySummary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11571,7 +12775,7 @@ func (ec *executionContext) fieldContext_PolicyConnection_pageInfo(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _PolicyConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Summary]) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicyConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[model.PolicySummary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11594,7 +12798,7 @@ func (ec *executionContext) fieldContext_PolicyConnection_totalCount(_ context.C
 	return graphql.NewScalarFieldContext("PolicyConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _PolicyEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[service.Summary]) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicyEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[model.PolicySummary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11617,7 +12821,7 @@ func (ec *executionContext) fieldContext_PolicyEdge_cursor(_ context.Context, fi
 	return graphql.NewScalarFieldContext("PolicyEdge", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _PolicyEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[service.Summary]) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicyEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[model.PolicySummary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11629,8 +12833,8 @@ func (ec *executionContext) _PolicyEdge_node(ctx context.Context, field graphql.
 			return obj.Node, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v service.Summary) graphql.Marshaler {
-			return ec.marshalNPolicySummary2githubᚗcomᚋverdictᚋverdictᚋserviceᚐSummary(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.PolicySummary) graphql.Marshaler {
+			return ec.marshalNPolicySummary2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicySummary(ctx, selections, v)
 		},
 		true,
 		true,
@@ -11796,6 +13000,61 @@ func (ec *executionContext) fieldContext_PolicyRunResult_labels(_ context.Contex
 	return graphql.NewScalarFieldContext("PolicyRunResult", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
+func (ec *executionContext) _PolicyRunResult_explanation(ctx context.Context, field graphql.CollectedField, obj *model.PolicyRunResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyRunResult_explanation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Explanation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyRunResult_explanation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyRunResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyRunResult_warnings(ctx context.Context, field graphql.CollectedField, obj *model.PolicyRunResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyRunResult_warnings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Warnings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []engine.Warning) graphql.Marshaler {
+			return ec.marshalNRunWarning2ᚕgithubᚗcomᚋverdictᚋverdictᚋengineᚐWarningᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyRunResult_warnings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyRunResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RunWarning(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PolicyRunResult_execution(ctx context.Context, field graphql.CollectedField, obj *model.PolicyRunResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11851,7 +13110,30 @@ func (ec *executionContext) fieldContext_PolicyRunResult_raw(_ context.Context, 
 	return graphql.NewScalarFieldContext("PolicyRunResult", field, true, false, errors.New("field of type JSON does not have child fields"))
 }
 
-func (ec *executionContext) _PolicySummary_baseId(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicySummary_id(ctx context.Context, field graphql.CollectedField, obj *model.PolicySummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicySummary_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicySummary_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicySummary", field, true, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PolicySummary_baseId(ctx context.Context, field graphql.CollectedField, obj *model.PolicySummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11874,7 +13156,7 @@ func (ec *executionContext) fieldContext_PolicySummary_baseId(_ context.Context,
 	return graphql.NewScalarFieldContext("PolicySummary", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _PolicySummary_name(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicySummary_name(ctx context.Context, field graphql.CollectedField, obj *model.PolicySummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11897,7 +13179,7 @@ func (ec *executionContext) fieldContext_PolicySummary_name(_ context.Context, f
 	return graphql.NewScalarFieldContext("PolicySummary", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _PolicySummary_owner(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicySummary_owner(ctx context.Context, field graphql.CollectedField, obj *model.PolicySummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11929,7 +13211,7 @@ func (ec *executionContext) fieldContext_PolicySummary_owner(_ context.Context, 
 	return fc, nil
 }
 
-func (ec *executionContext) _PolicySummary_latestVersion(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicySummary_latestVersion(ctx context.Context, field graphql.CollectedField, obj *model.PolicySummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11952,7 +13234,7 @@ func (ec *executionContext) fieldContext_PolicySummary_latestVersion(_ context.C
 	return graphql.NewScalarFieldContext("PolicySummary", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _PolicySummary_latestVersionId(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicySummary_latestVersionId(ctx context.Context, field graphql.CollectedField, obj *model.PolicySummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11975,7 +13257,7 @@ func (ec *executionContext) fieldContext_PolicySummary_latestVersionId(_ context
 	return graphql.NewScalarFieldContext("PolicySummary", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _PolicySummary_draftId(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicySummary_draftId(ctx context.Context, field graphql.CollectedField, obj *model.PolicySummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11998,7 +13280,7 @@ func (ec *executionContext) fieldContext_PolicySummary_draftId(_ context.Context
 	return graphql.NewScalarFieldContext("PolicySummary", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _PolicySummary_hasDraft(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicySummary_hasDraft(ctx context.Context, field graphql.CollectedField, obj *model.PolicySummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12021,7 +13303,7 @@ func (ec *executionContext) fieldContext_PolicySummary_hasDraft(_ context.Contex
 	return graphql.NewScalarFieldContext("PolicySummary", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _PolicySummary_updatedAt(ctx context.Context, field graphql.CollectedField, obj *service.Summary) (ret graphql.Marshaler) {
+func (ec *executionContext) _PolicySummary_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.PolicySummary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12111,6 +13393,245 @@ func (ec *executionContext) _PolicyTest_expect(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_PolicyTest_expect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PolicyTest", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyTestReport_passed(ctx context.Context, field graphql.CollectedField, obj *service.TestReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestReport_passed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Passed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestReport_passed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyTestReport", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyTestReport_total(ctx context.Context, field graphql.CollectedField, obj *service.TestReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestReport_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestReport_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyTestReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyTestReport_failed(ctx context.Context, field graphql.CollectedField, obj *service.TestReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestReport_failed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Failed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestReport_failed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyTestReport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyTestReport_results(ctx context.Context, field graphql.CollectedField, obj *service.TestReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestReport_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.TestResult) graphql.Marshaler {
+			return ec.marshalNPolicyTestResult2ᚕgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTestResultᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestReport_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyTestReport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicyTestResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PolicyTestResult_name(ctx context.Context, field graphql.CollectedField, obj *service.TestResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestResult_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestResult_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyTestResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyTestResult_expected(ctx context.Context, field graphql.CollectedField, obj *service.TestResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestResult_expected(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Expected, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v json.RawMessage) graphql.Marshaler {
+			return ec.marshalOJSON2encodingᚋjsonᚐRawMessage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestResult_expected(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyTestResult", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyTestResult_actual(ctx context.Context, field graphql.CollectedField, obj *service.TestResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestResult_actual(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PolicyTestResult().Actual(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestResult_actual(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyTestResult", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyTestResult_passed(ctx context.Context, field graphql.CollectedField, obj *service.TestResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestResult_passed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Passed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestResult_passed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyTestResult", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyTestResult_explanation(ctx context.Context, field graphql.CollectedField, obj *service.TestResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestResult_explanation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Explanation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestResult_explanation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyTestResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyTestResult_error(ctx context.Context, field graphql.CollectedField, obj *service.TestResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestResult_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestResult_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyTestResult", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _PolicyVersions_baseId(ctx context.Context, field graphql.CollectedField, obj *service.Versions) (ret graphql.Marshaler) {
@@ -12424,6 +13945,50 @@ func (ec *executionContext) fieldContext_Query_auditEvents(ctx context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_checkRule(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_checkRule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CheckRule(ctx, fc.Args["rule"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *engine.CheckResult) graphql.Marshaler {
+			return ec.marshalNRuleCheck2ᚖgithubᚗcomᚋverdictᚋverdictᚋengineᚐCheckResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_checkRule(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RuleCheck(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_checkRule_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_flow(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12438,10 +14003,10 @@ func (ec *executionContext) _Query_flow(ctx context.Context, field graphql.Colle
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Flow) graphql.Marshaler {
-			return ec.marshalNFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlow(ctx, selections, v)
+			return ec.marshalOFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlow(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_flow(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -12482,10 +14047,10 @@ func (ec *executionContext) _Query_flowVersions(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.FlowVersions) graphql.Marshaler {
-			return ec.marshalNFlowVersions2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowVersions(ctx, selections, v)
+			return ec.marshalOFlowVersions2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowVersions(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_flowVersions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -12525,7 +14090,7 @@ func (ec *executionContext) _Query_flows(ctx context.Context, field graphql.Coll
 			return ec.Resolvers.Query().Flows(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string), fc.Args["groupId"].(*uuid.UUID))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[service.Summary]) graphql.Marshaler {
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[model.FlowSummary]) graphql.Marshaler {
 			return ec.marshalNFlowConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
@@ -12570,10 +14135,10 @@ func (ec *executionContext) _Query_group(ctx context.Context, field graphql.Coll
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Group) graphql.Marshaler {
-			return ec.marshalNGroup2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐGroup(ctx, selections, v)
+			return ec.marshalOGroup2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐGroup(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_group(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -12702,10 +14267,10 @@ func (ec *executionContext) _Query_policy(ctx context.Context, field graphql.Col
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Policy) graphql.Marshaler {
-			return ec.marshalNPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicy(ctx, selections, v)
+			return ec.marshalOPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicy(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_policy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -12746,10 +14311,10 @@ func (ec *executionContext) _Query_policyVersions(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Versions) graphql.Marshaler {
-			return ec.marshalNPolicyVersions2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐVersions(ctx, selections, v)
+			return ec.marshalOPolicyVersions2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐVersions(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_policyVersions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -12789,7 +14354,7 @@ func (ec *executionContext) _Query_policies(ctx context.Context, field graphql.C
 			return ec.Resolvers.Query().Policies(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string), fc.Args["groupId"].(*uuid.UUID))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[service.Summary]) graphql.Marshaler {
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[model.PolicySummary]) graphql.Marshaler {
 			return ec.marshalNPolicyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
@@ -13052,6 +14617,125 @@ func (ec *executionContext) fieldContext_ReferenceCondition_result(_ context.Con
 	return graphql.NewScalarFieldContext("ReferenceCondition", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _RuleCheck_tokens(ctx context.Context, field graphql.CollectedField, obj *engine.CheckResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RuleCheck_tokens(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tokens, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []engine.Token) graphql.Marshaler {
+			return ec.marshalNRuleToken2ᚕgithubᚗcomᚋverdictᚋverdictᚋengineᚐTokenᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RuleCheck_tokens(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RuleCheck",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RuleToken(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RuleCheck_diagnostics(ctx context.Context, field graphql.CollectedField, obj *engine.CheckResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RuleCheck_diagnostics(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Diagnostics, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []engine.Diagnostic) graphql.Marshaler {
+			return ec.marshalNDiagnostic2ᚕgithubᚗcomᚋverdictᚋverdictᚋengineᚐDiagnosticᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RuleCheck_diagnostics(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RuleCheck",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Diagnostic(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RuleToken_kind(ctx context.Context, field graphql.CollectedField, obj *engine.Token) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RuleToken_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RuleToken_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RuleToken", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RuleToken_range(ctx context.Context, field graphql.CollectedField, obj *engine.Token) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RuleToken_range(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Range, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v engine.Range) graphql.Marshaler {
+			return ec.marshalNSourceRange2githubᚗcomᚋverdictᚋverdictᚋengineᚐRange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RuleToken_range(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RuleToken",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SourceRange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _RuleTrace_label(ctx context.Context, field graphql.CollectedField, obj *model.RuleTrace) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13165,6 +14849,52 @@ func (ec *executionContext) _RuleTrace_result(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_RuleTrace_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RuleTrace", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _RunWarning_code(ctx context.Context, field graphql.CollectedField, obj *engine.Warning) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RunWarning_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RunWarning_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RunWarning", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RunWarning_message(ctx context.Context, field graphql.CollectedField, obj *engine.Warning) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RunWarning_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RunWarning_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RunWarning", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SavedFlow_flow(ctx context.Context, field graphql.CollectedField, obj *service.SavedFlow) (ret graphql.Marshaler) {
@@ -13295,6 +15025,116 @@ func (ec *executionContext) fieldContext_SavedPolicy_validation(_ context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _SourcePosition_line(ctx context.Context, field graphql.CollectedField, obj *engine.Position) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SourcePosition_line(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Line, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SourcePosition_line(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SourcePosition", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SourcePosition_column(ctx context.Context, field graphql.CollectedField, obj *engine.Position) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SourcePosition_column(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Column, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SourcePosition_column(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SourcePosition", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SourceRange_start(ctx context.Context, field graphql.CollectedField, obj *engine.Range) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SourceRange_start(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Start, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v engine.Position) graphql.Marshaler {
+			return ec.marshalNSourcePosition2githubᚗcomᚋverdictᚋverdictᚋengineᚐPosition(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SourceRange_start(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SourceRange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SourcePosition(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SourceRange_end(ctx context.Context, field graphql.CollectedField, obj *engine.Range) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SourceRange_end(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.End, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v engine.Position) graphql.Marshaler {
+			return ec.marshalNSourcePosition2githubᚗcomᚋverdictᚋverdictᚋengineᚐPosition(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SourceRange_end(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SourceRange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SourcePosition(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Trace_execution(ctx context.Context, field graphql.CollectedField, obj *model.Trace) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13340,14 +15180,14 @@ func (ec *executionContext) _TypedValue_type(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+			return ec.marshalNValueType2string(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_TypedValue_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TypedValue", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("TypedValue", field, false, false, errors.New("field of type ValueType does not have child fields"))
 }
 
 func (ec *executionContext) _TypedValue_value(ctx context.Context, field graphql.CollectedField, obj *engine.TypedValue) (ret graphql.Marshaler) {
@@ -13463,6 +15303,38 @@ func (ec *executionContext) _Validation_errors(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_Validation_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Validation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Validation_diagnostics(ctx context.Context, field graphql.CollectedField, obj *service.Validation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Validation_diagnostics(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Diagnostics, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []engine.Diagnostic) graphql.Marshaler {
+			return ec.marshalNDiagnostic2ᚕgithubᚗcomᚋverdictᚋverdictᚋengineᚐDiagnosticᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Validation_diagnostics(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Validation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Diagnostic(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Viewer_user(ctx context.Context, field graphql.CollectedField, obj *service.Viewer) (ret graphql.Marshaler) {
@@ -14643,6 +16515,50 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputAddGroupMemberInput(ctx context.Context, obj any) (model.AddGroupMemberInput, error) {
+	var it model.AddGroupMemberInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"groupId", "kind", "baseId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "groupId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupID = data
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalNGroupMemberKind2githubᚗcomᚋverdictᚋverdictᚋauthzᚐKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "baseId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("baseId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BaseID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputAddMemberInput(ctx context.Context, obj any) (service.MemberInput, error) {
 	var it service.MemberInput
 	if obj == nil {
@@ -14747,6 +16663,84 @@ func (ec *executionContext) unmarshalInputAuditFilter(ctx context.Context, obj a
 				return it, err
 			}
 			it.Until = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputChangeMemberRoleInput(ctx context.Context, obj any) (model.ChangeMemberRoleInput, error) {
+	var it model.ChangeMemberRoleInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"userId", "role"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "userId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserID = data
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalNRole2githubᚗcomᚋverdictᚋverdictᚋauthzᚐRole(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateFlowDraftFromVersionInput(ctx context.Context, obj any) (model.CreateFlowDraftFromVersionInput, error) {
+	var it model.CreateFlowDraftFromVersionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["replace"]; !present {
+		asMap["replace"] = false
+	}
+
+	fieldsInOrder := [...]string{"id", "replace"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "replace":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("replace"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Replace = data
 		}
 	}
 	return it, nil
@@ -14891,6 +16885,47 @@ func (ec *executionContext) unmarshalInputCreateKeyInput(ctx context.Context, ob
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreatePolicyDraftFromVersionInput(ctx context.Context, obj any) (model.CreatePolicyDraftFromVersionInput, error) {
+	var it model.CreatePolicyDraftFromVersionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["replace"]; !present {
+		asMap["replace"] = false
+	}
+
+	fieldsInOrder := [...]string{"id", "replace"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "replace":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("replace"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Replace = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreatePolicyInput(ctx context.Context, obj any) (model.CreatePolicyInput, error) {
 	var it model.CreatePolicyInput
 	if obj == nil {
@@ -14949,6 +16984,96 @@ func (ec *executionContext) unmarshalInputCreatePolicyInput(ctx context.Context,
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputDeleteFlowInput(ctx context.Context, obj any) (model.DeleteFlowInput, error) {
+	var it model.DeleteFlowInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputDeleteGroupInput(ctx context.Context, obj any) (model.DeleteGroupInput, error) {
+	var it model.DeleteGroupInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputDeletePolicyInput(ctx context.Context, obj any) (model.DeletePolicyInput, error) {
+	var it model.DeletePolicyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputFlowTestInput(ctx context.Context, obj any) (model.FlowTestInput, error) {
 	var it model.FlowTestInput
 	if obj == nil {
@@ -14984,6 +17109,50 @@ func (ec *executionContext) unmarshalInputFlowTestInput(ctx context.Context, obj
 		case "expect":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expect"))
 			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Expect = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputPolicyTestCaseInput(ctx context.Context, obj any) (model.PolicyTestCaseInput, error) {
+	var it model.PolicyTestCaseInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "data", "expect"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "data":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("data"))
+			data, err := ec.unmarshalNJSON2encodingᚋjsonᚐRawMessage(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Data = data
+		case "expect":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expect"))
+			data, err := ec.unmarshalNJSON2encodingᚋjsonᚐRawMessage(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -15037,7 +17206,7 @@ func (ec *executionContext) unmarshalInputPolicyTestInput(ctx context.Context, o
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputUpdateFlowInput(ctx context.Context, obj any) (model.UpdateFlowInput, error) {
+func (ec *executionContext) unmarshalInputPublishFlowInput(ctx context.Context, obj any) (model.UpdateFlowInput, error) {
 	var it model.UpdateFlowInput
 	if obj == nil {
 		return it, nil
@@ -15048,13 +17217,20 @@ func (ec *executionContext) unmarshalInputUpdateFlowInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "definition", "description", "tests"}
+	fieldsInOrder := [...]string{"id", "name", "definition", "description", "tests"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
 			continue
 		}
 		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
 		case "name":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -15088,8 +17264,8 @@ func (ec *executionContext) unmarshalInputUpdateFlowInput(ctx context.Context, o
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputUpdateGroupInput(ctx context.Context, obj any) (service.GroupChanges, error) {
-	var it service.GroupChanges
+func (ec *executionContext) unmarshalInputPublishPolicyInput(ctx context.Context, obj any) (model.UpdatePolicyInput, error) {
+	var it model.UpdatePolicyInput
 	if obj == nil {
 		return it, nil
 	}
@@ -15099,13 +17275,499 @@ func (ec *executionContext) unmarshalInputUpdateGroupInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "description"}
+	fieldsInOrder := [...]string{"id", "name", "rule", "description", "schema", "tests"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
 			continue
 		}
 		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "rule":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rule"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Rule = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "schema":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("schema"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Schema = graphql.OmittableOf(data)
+		case "tests":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tests"))
+			data, err := ec.unmarshalOPolicyTestInput2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tests = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRemoveGroupMemberInput(ctx context.Context, obj any) (model.RemoveGroupMemberInput, error) {
+	var it model.RemoveGroupMemberInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"groupId", "memberId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "groupId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupID = data
+		case "memberId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("memberId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MemberID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRemoveMemberInput(ctx context.Context, obj any) (model.RemoveMemberInput, error) {
+	var it model.RemoveMemberInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"userId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "userId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRevokeKeyInput(ctx context.Context, obj any) (model.RevokeKeyInput, error) {
+	var it model.RevokeKeyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRunFlowInput(ctx context.Context, obj any) (model.RunFlowInput, error) {
+	var it model.RunFlowInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"baseId", "data"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "baseId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("baseId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BaseID = data
+		case "data":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("data"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Data = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRunFlowVersionInput(ctx context.Context, obj any) (model.RunFlowVersionInput, error) {
+	var it model.RunFlowVersionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"flowId", "data"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "flowId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowID = data
+		case "data":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("data"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Data = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRunPolicyInput(ctx context.Context, obj any) (model.RunPolicyInput, error) {
+	var it model.RunPolicyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"baseId", "data"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "baseId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("baseId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BaseID = data
+		case "data":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("data"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Data = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRunPolicyVersionInput(ctx context.Context, obj any) (model.RunPolicyVersionInput, error) {
+	var it model.RunPolicyVersionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"policyId", "data"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "policyId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("policyId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PolicyID = data
+		case "data":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("data"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Data = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRunRuleInput(ctx context.Context, obj any) (model.RunRuleInput, error) {
+	var it model.RunRuleInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"rule", "data"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "rule":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rule"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Rule = data
+		case "data":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("data"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Data = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputTestFlowInput(ctx context.Context, obj any) (model.TestFlowInput, error) {
+	var it model.TestFlowInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"definition", "data"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "definition":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("definition"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Definition = data
+		case "data":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("data"))
+			data, err := ec.unmarshalNJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Data = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputTestPolicyInput(ctx context.Context, obj any) (model.TestPolicyInput, error) {
+	var it model.TestPolicyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"policyId", "tests"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "policyId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("policyId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PolicyID = data
+		case "tests":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tests"))
+			data, err := ec.unmarshalOPolicyTestCaseInput2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestCaseInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tests = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateFlowDraftInput(ctx context.Context, obj any) (model.UpdateFlowInput, error) {
+	var it model.UpdateFlowInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "name", "definition", "description", "tests"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "definition":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("definition"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Definition = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "tests":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tests"))
+			data, err := ec.unmarshalOFlowTestInput2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowTestInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tests = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateGroupInput(ctx context.Context, obj any) (model.UpdateGroupInput, error) {
+	var it model.UpdateGroupInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "name", "description"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
 		case "name":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -15125,7 +17787,7 @@ func (ec *executionContext) unmarshalInputUpdateGroupInput(ctx context.Context, 
 	return it, nil
 }
 
-func (ec *executionContext) unmarshalInputUpdatePolicyInput(ctx context.Context, obj any) (model.UpdatePolicyInput, error) {
+func (ec *executionContext) unmarshalInputUpdatePolicyDraftInput(ctx context.Context, obj any) (model.UpdatePolicyInput, error) {
 	var it model.UpdatePolicyInput
 	if obj == nil {
 		return it, nil
@@ -15136,13 +17798,20 @@ func (ec *executionContext) unmarshalInputUpdatePolicyInput(ctx context.Context,
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "rule", "description", "schema", "tests"}
+	fieldsInOrder := [...]string{"id", "name", "rule", "description", "schema", "tests"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
 			continue
 		}
 		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
 		case "name":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -15225,6 +17894,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._User(ctx, sel, obj)
+	case model.PolicySummary:
+		return ec._PolicySummary(ctx, sel, &obj)
+	case *model.PolicySummary:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._PolicySummary(ctx, sel, obj)
 	case service.Policy:
 		return ec._Policy(ctx, sel, &obj)
 	case *service.Policy:
@@ -15260,6 +17936,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Group(ctx, sel, obj)
+	case model.FlowSummary:
+		return ec._FlowSummary(ctx, sel, &obj)
+	case *model.FlowSummary:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._FlowSummary(ctx, sel, obj)
 	case service.Flow:
 		return ec._Flow(ctx, sel, &obj)
 	case *service.Flow:
@@ -15814,6 +18497,64 @@ func (ec *executionContext) _CreatedKey(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var diagnosticImplementors = []string{"Diagnostic"}
+
+func (ec *executionContext) _Diagnostic(ctx context.Context, sel ast.SelectionSet, obj *engine.Diagnostic) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, diagnosticImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Diagnostic")
+		case "severity":
+			out.Values[i] = ec._Diagnostic_severity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "code":
+			out.Values[i] = ec._Diagnostic_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._Diagnostic_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "range":
+			out.Values[i] = ec._Diagnostic_range(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "suggestions":
+			out.Values[i] = ec._Diagnostic_suggestions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var evaluationDetailsImplementors = []string{"EvaluationDetails"}
 
 func (ec *executionContext) _EvaluationDetails(ctx context.Context, sel ast.SelectionSet, obj *engine.EvaluationDetails) graphql.Marshaler {
@@ -16015,7 +18756,7 @@ func (ec *executionContext) _Flow(ctx context.Context, sel ast.SelectionSet, obj
 
 var flowConnectionImplementors = []string{"FlowConnection"}
 
-func (ec *executionContext) _FlowConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[service.Summary]) graphql.Marshaler {
+func (ec *executionContext) _FlowConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[model.FlowSummary]) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, flowConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -16063,7 +18804,7 @@ func (ec *executionContext) _FlowConnection(ctx context.Context, sel ast.Selecti
 
 var flowEdgeImplementors = []string{"FlowEdge"}
 
-func (ec *executionContext) _FlowEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[service.Summary]) graphql.Marshaler {
+func (ec *executionContext) _FlowEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[model.FlowSummary]) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, flowEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -16182,9 +18923,9 @@ func (ec *executionContext) _FlowRunResult(ctx context.Context, sel ast.Selectio
 	return out
 }
 
-var flowSummaryImplementors = []string{"FlowSummary"}
+var flowSummaryImplementors = []string{"FlowSummary", "Node"}
 
-func (ec *executionContext) _FlowSummary(ctx context.Context, sel ast.SelectionSet, obj *service.Summary) graphql.Marshaler {
+func (ec *executionContext) _FlowSummary(ctx context.Context, sel ast.SelectionSet, obj *model.FlowSummary) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, flowSummaryImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -16194,6 +18935,11 @@ func (ec *executionContext) _FlowSummary(ctx context.Context, sel ast.SelectionS
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("FlowSummary")
+		case "id":
+			out.Values[i] = ec._FlowSummary_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "baseId":
 			out.Values[i] = ec._FlowSummary_baseId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -17023,6 +19769,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "testPolicy":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_testPolicy(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -17185,6 +19938,16 @@ func (ec *executionContext) _NodeRunResult(ctx context.Context, sel ast.Selectio
 		case "labels":
 			out.Values[i] = ec._NodeRunResult_labels(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "explanation":
+			out.Values[i] = ec._NodeRunResult_explanation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "warnings":
+			out.Values[i] = ec._NodeRunResult_warnings(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -17364,6 +20127,16 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "hasPreviousPage":
+			out.Values[i] = ec._PageInfo_hasPreviousPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startCursor":
+			out.Values[i] = ec._PageInfo_startCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "endCursor":
 			out.Values[i] = ec._PageInfo_endCursor(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -17500,7 +20273,7 @@ func (ec *executionContext) _Policy(ctx context.Context, sel ast.SelectionSet, o
 
 var policyConnectionImplementors = []string{"PolicyConnection"}
 
-func (ec *executionContext) _PolicyConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[service.Summary]) graphql.Marshaler {
+func (ec *executionContext) _PolicyConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[model.PolicySummary]) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, policyConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -17548,7 +20321,7 @@ func (ec *executionContext) _PolicyConnection(ctx context.Context, sel ast.Selec
 
 var policyEdgeImplementors = []string{"PolicyEdge"}
 
-func (ec *executionContext) _PolicyEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[service.Summary]) graphql.Marshaler {
+func (ec *executionContext) _PolicyEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[model.PolicySummary]) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, policyEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -17631,6 +20404,16 @@ func (ec *executionContext) _PolicyRunResult(ctx context.Context, sel ast.Select
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "explanation":
+			out.Values[i] = ec._PolicyRunResult_explanation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "warnings":
+			out.Values[i] = ec._PolicyRunResult_warnings(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "execution":
 			out.Values[i] = ec._PolicyRunResult_execution(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -17662,9 +20445,9 @@ func (ec *executionContext) _PolicyRunResult(ctx context.Context, sel ast.Select
 	return out
 }
 
-var policySummaryImplementors = []string{"PolicySummary"}
+var policySummaryImplementors = []string{"PolicySummary", "Node"}
 
-func (ec *executionContext) _PolicySummary(ctx context.Context, sel ast.SelectionSet, obj *service.Summary) graphql.Marshaler {
+func (ec *executionContext) _PolicySummary(ctx context.Context, sel ast.SelectionSet, obj *model.PolicySummary) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, policySummaryImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -17674,6 +20457,11 @@ func (ec *executionContext) _PolicySummary(ctx context.Context, sel ast.Selectio
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("PolicySummary")
+		case "id":
+			out.Values[i] = ec._PolicySummary_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "baseId":
 			out.Values[i] = ec._PolicySummary_baseId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -17795,6 +20583,155 @@ func (ec *executionContext) _PolicyTest(ctx context.Context, sel ast.SelectionSe
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var policyTestReportImplementors = []string{"PolicyTestReport"}
+
+func (ec *executionContext) _PolicyTestReport(ctx context.Context, sel ast.SelectionSet, obj *service.TestReport) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, policyTestReportImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PolicyTestReport")
+		case "passed":
+			out.Values[i] = ec._PolicyTestReport_passed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "total":
+			out.Values[i] = ec._PolicyTestReport_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "failed":
+			out.Values[i] = ec._PolicyTestReport_failed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "results":
+			out.Values[i] = ec._PolicyTestReport_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var policyTestResultImplementors = []string{"PolicyTestResult"}
+
+func (ec *executionContext) _PolicyTestResult(ctx context.Context, sel ast.SelectionSet, obj *service.TestResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, policyTestResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PolicyTestResult")
+		case "name":
+			out.Values[i] = ec._PolicyTestResult_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "expected":
+			out.Values[i] = ec._PolicyTestResult_expected(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "actual":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PolicyTestResult_actual(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "passed":
+			out.Values[i] = ec._PolicyTestResult_passed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "explanation":
+			out.Values[i] = ec._PolicyTestResult_explanation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "error":
+			out.Values[i] = ec._PolicyTestResult_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -18036,6 +20973,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "checkRule":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_checkRule(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "flow":
 			field := field
 
@@ -18046,7 +21005,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_flow(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -18068,7 +21027,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_flowVersions(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -18112,7 +21071,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_group(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -18178,7 +21137,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_policy(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -18200,7 +21159,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_policyVersions(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -18349,6 +21308,92 @@ func (ec *executionContext) _ReferenceCondition(ctx context.Context, sel ast.Sel
 	return out
 }
 
+var ruleCheckImplementors = []string{"RuleCheck"}
+
+func (ec *executionContext) _RuleCheck(ctx context.Context, sel ast.SelectionSet, obj *engine.CheckResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, ruleCheckImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RuleCheck")
+		case "tokens":
+			out.Values[i] = ec._RuleCheck_tokens(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "diagnostics":
+			out.Values[i] = ec._RuleCheck_diagnostics(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var ruleTokenImplementors = []string{"RuleToken"}
+
+func (ec *executionContext) _RuleToken(ctx context.Context, sel ast.SelectionSet, obj *engine.Token) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, ruleTokenImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RuleToken")
+		case "kind":
+			out.Values[i] = ec._RuleToken_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "range":
+			out.Values[i] = ec._RuleToken_range(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var ruleTraceImplementors = []string{"RuleTrace"}
 
 func (ec *executionContext) _RuleTrace(ctx context.Context, sel ast.SelectionSet, obj *model.RuleTrace) graphql.Marshaler {
@@ -18383,6 +21428,49 @@ func (ec *executionContext) _RuleTrace(ctx context.Context, sel ast.SelectionSet
 			}
 		case "result":
 			out.Values[i] = ec._RuleTrace_result(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var runWarningImplementors = []string{"RunWarning"}
+
+func (ec *executionContext) _RunWarning(ctx context.Context, sel ast.SelectionSet, obj *engine.Warning) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, runWarningImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RunWarning")
+		case "code":
+			out.Values[i] = ec._RunWarning_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._RunWarning_message(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -18469,6 +21557,92 @@ func (ec *executionContext) _SavedPolicy(ctx context.Context, sel ast.SelectionS
 			}
 		case "validation":
 			out.Values[i] = ec._SavedPolicy_validation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sourcePositionImplementors = []string{"SourcePosition"}
+
+func (ec *executionContext) _SourcePosition(ctx context.Context, sel ast.SelectionSet, obj *engine.Position) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sourcePositionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SourcePosition")
+		case "line":
+			out.Values[i] = ec._SourcePosition_line(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "column":
+			out.Values[i] = ec._SourcePosition_column(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sourceRangeImplementors = []string{"SourceRange"}
+
+func (ec *executionContext) _SourceRange(ctx context.Context, sel ast.SelectionSet, obj *engine.Range) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sourceRangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SourceRange")
+		case "start":
+			out.Values[i] = ec._SourceRange_start(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "end":
+			out.Values[i] = ec._SourceRange_end(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -18636,6 +21810,11 @@ func (ec *executionContext) _Validation(ctx context.Context, sel ast.SelectionSe
 			out.Values[i] = graphql.MarshalString("Validation")
 		case "errors":
 			out.Values[i] = ec._Validation_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "diagnostics":
+			out.Values[i] = ec._Validation_diagnostics(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -19175,6 +22354,11 @@ var (
 	}
 )
 
+func (ec *executionContext) unmarshalNAddGroupMemberInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐAddGroupMemberInput(ctx context.Context, v any) (model.AddGroupMemberInput, error) {
+	res, err := ec.unmarshalInputAddGroupMemberInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNAddMemberInput2githubᚗcomᚋverdictᚋverdictᚋserviceᚐMemberInput(ctx context.Context, v any) (service.MemberInput, error) {
 	res, err := ec.unmarshalInputAddMemberInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -19304,6 +22488,69 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) unmarshalNChangeMemberRoleInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐChangeMemberRoleInput(ctx context.Context, v any) (model.ChangeMemberRoleInput, error) {
+	res, err := ec.unmarshalInputChangeMemberRoleInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNComparisonOperator2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNComparisonOperator2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNComparisonOperator2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNComparisonOperator2string[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNComparisonOperator2string = map[string]string{
+		"GREATER_THAN_OR_EQUAL": model.OpGreaterThanOrEqual,
+		"LESS_THAN_OR_EQUAL":    model.OpLessThanOrEqual,
+		"EQUAL_TO":              model.OpEqualTo,
+		"EXACTLY_EQUAL_TO":      model.OpExactlyEqualTo,
+		"NOT_EQUAL_TO":          model.OpNotEqualTo,
+		"LATER_THAN":            model.OpLaterThan,
+		"EARLIER_THAN":          model.OpEarlierThan,
+		"GREATER_THAN":          model.OpGreaterThan,
+		"LESS_THAN":             model.OpLessThan,
+		"IN":                    model.OpIn,
+		"NOT_IN":                model.OpNotIn,
+		"CONTAINS":              model.OpContains,
+		"IS_EMPTY":              model.OpIsEmpty,
+		"IS_NOT_EMPTY":          model.OpIsNotEmpty,
+		"WITHIN":                model.OpWithin,
+		"OLDER_THAN":            model.OpOlderThan,
+		"YOUNGER_THAN":          model.OpYoungerThan,
+	}
+	marshalNComparisonOperator2string = map[string]string{
+		model.OpGreaterThanOrEqual: "GREATER_THAN_OR_EQUAL",
+		model.OpLessThanOrEqual:    "LESS_THAN_OR_EQUAL",
+		model.OpEqualTo:            "EQUAL_TO",
+		model.OpExactlyEqualTo:     "EXACTLY_EQUAL_TO",
+		model.OpNotEqualTo:         "NOT_EQUAL_TO",
+		model.OpLaterThan:          "LATER_THAN",
+		model.OpEarlierThan:        "EARLIER_THAN",
+		model.OpGreaterThan:        "GREATER_THAN",
+		model.OpLessThan:           "LESS_THAN",
+		model.OpIn:                 "IN",
+		model.OpNotIn:              "NOT_IN",
+		model.OpContains:           "CONTAINS",
+		model.OpIsEmpty:            "IS_EMPTY",
+		model.OpIsNotEmpty:         "IS_NOT_EMPTY",
+		model.OpWithin:             "WITHIN",
+		model.OpOlderThan:          "OLDER_THAN",
+		model.OpYoungerThan:        "YOUNGER_THAN",
+	}
+)
+
 func (ec *executionContext) marshalNConditionTrace2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConditionTrace(ctx context.Context, sel ast.SelectionSet, v model.ConditionTrace) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -19330,6 +22577,11 @@ func (ec *executionContext) marshalNConditionTrace2ᚕgithubᚗcomᚋverdictᚋv
 	return ret
 }
 
+func (ec *executionContext) unmarshalNCreateFlowDraftFromVersionInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐCreateFlowDraftFromVersionInput(ctx context.Context, v any) (model.CreateFlowDraftFromVersionInput, error) {
+	res, err := ec.unmarshalInputCreateFlowDraftFromVersionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐCreateFlowInput(ctx context.Context, v any) (model.CreateFlowInput, error) {
 	res, err := ec.unmarshalInputCreateFlowInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -19342,6 +22594,11 @@ func (ec *executionContext) unmarshalNCreateGroupInput2githubᚗcomᚋverdictᚋ
 
 func (ec *executionContext) unmarshalNCreateKeyInput2githubᚗcomᚋverdictᚋverdictᚋserviceᚐKeyRequest(ctx context.Context, v any) (service.KeyRequest, error) {
 	res, err := ec.unmarshalInputCreateKeyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCreatePolicyDraftFromVersionInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐCreatePolicyDraftFromVersionInput(ctx context.Context, v any) (model.CreatePolicyDraftFromVersionInput, error) {
+	res, err := ec.unmarshalInputCreatePolicyDraftFromVersionInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -19363,6 +22620,71 @@ func (ec *executionContext) marshalNCreatedKey2ᚖgithubᚗcomᚋverdictᚋverdi
 	}
 	return ec._CreatedKey(ctx, sel, v)
 }
+
+func (ec *executionContext) unmarshalNDeleteFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐDeleteFlowInput(ctx context.Context, v any) (model.DeleteFlowInput, error) {
+	res, err := ec.unmarshalInputDeleteFlowInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNDeleteGroupInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐDeleteGroupInput(ctx context.Context, v any) (model.DeleteGroupInput, error) {
+	res, err := ec.unmarshalInputDeleteGroupInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNDeletePolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐDeletePolicyInput(ctx context.Context, v any) (model.DeletePolicyInput, error) {
+	res, err := ec.unmarshalInputDeletePolicyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDiagnostic2githubᚗcomᚋverdictᚋverdictᚋengineᚐDiagnostic(ctx context.Context, sel ast.SelectionSet, v engine.Diagnostic) graphql.Marshaler {
+	return ec._Diagnostic(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDiagnostic2ᚕgithubᚗcomᚋverdictᚋverdictᚋengineᚐDiagnosticᚄ(ctx context.Context, sel ast.SelectionSet, v []engine.Diagnostic) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDiagnostic2githubᚗcomᚋverdictᚋverdictᚋengineᚐDiagnostic(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNDiagnosticSeverity2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNDiagnosticSeverity2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDiagnosticSeverity2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNDiagnosticSeverity2string[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNDiagnosticSeverity2string = map[string]string{
+		"ERROR":   engine.SeverityError,
+		"WARNING": engine.SeverityWarning,
+		"INFO":    engine.SeverityInfo,
+	}
+	marshalNDiagnosticSeverity2string = map[string]string{
+		engine.SeverityError:   "ERROR",
+		engine.SeverityWarning: "WARNING",
+		engine.SeverityInfo:    "INFO",
+	}
+)
 
 func (ec *executionContext) marshalNExecution2githubᚗcomᚋverdictᚋverdictᚋserviceᚐExecution(ctx context.Context, sel ast.SelectionSet, v service.Execution) graphql.Marshaler {
 	return ec._Execution(ctx, sel, &v)
@@ -19398,11 +22720,11 @@ func (ec *executionContext) marshalNFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋs
 	return ec._Flow(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNFlowConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v model.Connection[service.Summary]) graphql.Marshaler {
+func (ec *executionContext) marshalNFlowConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v model.Connection[model.FlowSummary]) graphql.Marshaler {
 	return ec._FlowConnection(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNFlowConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[service.Summary]) graphql.Marshaler {
+func (ec *executionContext) marshalNFlowConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[model.FlowSummary]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -19412,11 +22734,11 @@ func (ec *executionContext) marshalNFlowConnection2ᚖgithubᚗcomᚋverdictᚋv
 	return ec._FlowConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNFlowEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v model.Edge[service.Summary]) graphql.Marshaler {
+func (ec *executionContext) marshalNFlowEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v model.Edge[model.FlowSummary]) graphql.Marshaler {
 	return ec._FlowEdge(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNFlowEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Edge[service.Summary]) graphql.Marshaler {
+func (ec *executionContext) marshalNFlowEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Edge[model.FlowSummary]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -19446,7 +22768,7 @@ func (ec *executionContext) marshalNFlowRunResult2ᚖgithubᚗcomᚋverdictᚋve
 	return ec._FlowRunResult(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNFlowSummary2githubᚗcomᚋverdictᚋverdictᚋserviceᚐSummary(ctx context.Context, sel ast.SelectionSet, v service.Summary) graphql.Marshaler {
+func (ec *executionContext) marshalNFlowSummary2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowSummary(ctx context.Context, sel ast.SelectionSet, v model.FlowSummary) graphql.Marshaler {
 	return ec._FlowSummary(ctx, sel, &v)
 }
 
@@ -19477,20 +22799,6 @@ func (ec *executionContext) unmarshalNFlowTestInput2ᚖgithubᚗcomᚋverdictᚋ
 
 func (ec *executionContext) marshalNFlowValidation2githubᚗcomᚋverdictᚋverdictᚋflowᚐProblems(ctx context.Context, sel ast.SelectionSet, v flow.Problems) graphql.Marshaler {
 	return ec._FlowValidation(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNFlowVersions2githubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowVersions(ctx context.Context, sel ast.SelectionSet, v service.FlowVersions) graphql.Marshaler {
-	return ec._FlowVersions(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNFlowVersions2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowVersions(ctx context.Context, sel ast.SelectionSet, v *service.FlowVersions) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._FlowVersions(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNGroup2githubᚗcomᚋverdictᚋverdictᚋserviceᚐGroup(ctx context.Context, sel ast.SelectionSet, v service.Group) graphql.Marshaler {
@@ -19879,11 +23187,11 @@ func (ec *executionContext) marshalNPolicy2ᚖgithubᚗcomᚋverdictᚋverdict�
 	return ec._Policy(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNPolicyConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v model.Connection[service.Summary]) graphql.Marshaler {
+func (ec *executionContext) marshalNPolicyConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v model.Connection[model.PolicySummary]) graphql.Marshaler {
 	return ec._PolicyConnection(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNPolicyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[service.Summary]) graphql.Marshaler {
+func (ec *executionContext) marshalNPolicyConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[model.PolicySummary]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -19893,11 +23201,11 @@ func (ec *executionContext) marshalNPolicyConnection2ᚖgithubᚗcomᚋverdict�
 	return ec._PolicyConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNPolicyEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v model.Edge[service.Summary]) graphql.Marshaler {
+func (ec *executionContext) marshalNPolicyEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v model.Edge[model.PolicySummary]) graphql.Marshaler {
 	return ec._PolicyEdge(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNPolicyEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Edge[service.Summary]) graphql.Marshaler {
+func (ec *executionContext) marshalNPolicyEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Edge[model.PolicySummary]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -19927,7 +23235,7 @@ func (ec *executionContext) marshalNPolicyRunResult2ᚖgithubᚗcomᚋverdictᚋ
 	return ec._PolicyRunResult(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNPolicySummary2githubᚗcomᚋverdictᚋverdictᚋserviceᚐSummary(ctx context.Context, sel ast.SelectionSet, v service.Summary) graphql.Marshaler {
+func (ec *executionContext) marshalNPolicySummary2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicySummary(ctx context.Context, sel ast.SelectionSet, v model.PolicySummary) graphql.Marshaler {
 	return ec._PolicySummary(ctx, sel, &v)
 }
 
@@ -19951,27 +23259,62 @@ func (ec *executionContext) marshalNPolicyTest2ᚕgithubᚗcomᚋverdictᚋverdi
 	return ret
 }
 
+func (ec *executionContext) unmarshalNPolicyTestCaseInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestCaseInput(ctx context.Context, v any) (*model.PolicyTestCaseInput, error) {
+	res, err := ec.unmarshalInputPolicyTestCaseInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNPolicyTestInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestInput(ctx context.Context, v any) (*model.PolicyTestInput, error) {
 	res, err := ec.unmarshalInputPolicyTestInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNPolicyVersions2githubᚗcomᚋverdictᚋverdictᚋserviceᚐVersions(ctx context.Context, sel ast.SelectionSet, v service.Versions) graphql.Marshaler {
-	return ec._PolicyVersions(ctx, sel, &v)
+func (ec *executionContext) marshalNPolicyTestReport2githubᚗcomᚋverdictᚋverdictᚋserviceᚐTestReport(ctx context.Context, sel ast.SelectionSet, v service.TestReport) graphql.Marshaler {
+	return ec._PolicyTestReport(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNPolicyVersions2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐVersions(ctx context.Context, sel ast.SelectionSet, v *service.Versions) graphql.Marshaler {
+func (ec *executionContext) marshalNPolicyTestReport2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTestReport(ctx context.Context, sel ast.SelectionSet, v *service.TestReport) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
 		}
 		return graphql.Null
 	}
-	return ec._PolicyVersions(ctx, sel, v)
+	return ec._PolicyTestReport(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPolicyTestResult2githubᚗcomᚋverdictᚋverdictᚋserviceᚐTestResult(ctx context.Context, sel ast.SelectionSet, v service.TestResult) graphql.Marshaler {
+	return ec._PolicyTestResult(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPolicyTestResult2ᚕgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTestResultᚄ(ctx context.Context, sel ast.SelectionSet, v []service.TestResult) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPolicyTestResult2githubᚗcomᚋverdictᚋverdictᚋserviceᚐTestResult(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNPropertyTrace2githubᚗcomᚋverdictᚋverdictᚋengineᚐPropertyTrace(ctx context.Context, sel ast.SelectionSet, v engine.PropertyTrace) graphql.Marshaler {
 	return ec._PropertyTrace(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNPublishFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdateFlowInput(ctx context.Context, v any) (model.UpdateFlowInput, error) {
+	res, err := ec.unmarshalInputPublishFlowInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNPublishPolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdatePolicyInput(ctx context.Context, v any) (model.UpdatePolicyInput, error) {
+	res, err := ec.unmarshalInputPublishPolicyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNRecordStatus2string(ctx context.Context, v any) (string, error) {
@@ -20001,6 +23344,21 @@ var (
 		service.StatusPublished: "PUBLISHED",
 	}
 )
+
+func (ec *executionContext) unmarshalNRemoveGroupMemberInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRemoveGroupMemberInput(ctx context.Context, v any) (model.RemoveGroupMemberInput, error) {
+	res, err := ec.unmarshalInputRemoveGroupMemberInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNRemoveMemberInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRemoveMemberInput(ctx context.Context, v any) (model.RemoveMemberInput, error) {
+	res, err := ec.unmarshalInputRemoveMemberInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNRevokeKeyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRevokeKeyInput(ctx context.Context, v any) (model.RevokeKeyInput, error) {
+	res, err := ec.unmarshalInputRevokeKeyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
 
 func (ec *executionContext) unmarshalNRole2githubᚗcomᚋverdictᚋverdictᚋauthzᚐRole(ctx context.Context, v any) (authz.Role, error) {
 	tmp, err := graphql.UnmarshalString(v)
@@ -20036,6 +23394,40 @@ var (
 	}
 )
 
+func (ec *executionContext) marshalNRuleCheck2githubᚗcomᚋverdictᚋverdictᚋengineᚐCheckResult(ctx context.Context, sel ast.SelectionSet, v engine.CheckResult) graphql.Marshaler {
+	return ec._RuleCheck(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRuleCheck2ᚖgithubᚗcomᚋverdictᚋverdictᚋengineᚐCheckResult(ctx context.Context, sel ast.SelectionSet, v *engine.CheckResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RuleCheck(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRuleToken2githubᚗcomᚋverdictᚋverdictᚋengineᚐToken(ctx context.Context, sel ast.SelectionSet, v engine.Token) graphql.Marshaler {
+	return ec._RuleToken(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRuleToken2ᚕgithubᚗcomᚋverdictᚋverdictᚋengineᚐTokenᚄ(ctx context.Context, sel ast.SelectionSet, v []engine.Token) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRuleToken2githubᚗcomᚋverdictᚋverdictᚋengineᚐToken(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNRuleTrace2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRuleTraceᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RuleTrace) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -20060,6 +23452,51 @@ func (ec *executionContext) marshalNRuleTrace2ᚖgithubᚗcomᚋverdictᚋverdic
 		return graphql.Null
 	}
 	return ec._RuleTrace(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNRunFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunFlowInput(ctx context.Context, v any) (model.RunFlowInput, error) {
+	res, err := ec.unmarshalInputRunFlowInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNRunFlowVersionInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunFlowVersionInput(ctx context.Context, v any) (model.RunFlowVersionInput, error) {
+	res, err := ec.unmarshalInputRunFlowVersionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNRunPolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunPolicyInput(ctx context.Context, v any) (model.RunPolicyInput, error) {
+	res, err := ec.unmarshalInputRunPolicyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNRunPolicyVersionInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunPolicyVersionInput(ctx context.Context, v any) (model.RunPolicyVersionInput, error) {
+	res, err := ec.unmarshalInputRunPolicyVersionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNRunRuleInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunRuleInput(ctx context.Context, v any) (model.RunRuleInput, error) {
+	res, err := ec.unmarshalInputRunRuleInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRunWarning2githubᚗcomᚋverdictᚋverdictᚋengineᚐWarning(ctx context.Context, sel ast.SelectionSet, v engine.Warning) graphql.Marshaler {
+	return ec._RunWarning(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRunWarning2ᚕgithubᚗcomᚋverdictᚋverdictᚋengineᚐWarningᚄ(ctx context.Context, sel ast.SelectionSet, v []engine.Warning) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRunWarning2githubᚗcomᚋverdictᚋverdictᚋengineᚐWarning(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNSavedFlow2githubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedFlow(ctx context.Context, sel ast.SelectionSet, v service.SavedFlow) graphql.Marshaler {
@@ -20121,6 +23558,14 @@ var (
 		authz.ScopeAdmin:   "ADMIN",
 	}
 )
+
+func (ec *executionContext) marshalNSourcePosition2githubᚗcomᚋverdictᚋverdictᚋengineᚐPosition(ctx context.Context, sel ast.SelectionSet, v engine.Position) graphql.Marshaler {
+	return ec._SourcePosition(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNSourceRange2githubᚗcomᚋverdictᚋverdictᚋengineᚐRange(ctx context.Context, sel ast.SelectionSet, v engine.Range) graphql.Marshaler {
+	return ec._SourceRange(ctx, sel, &v)
+}
 
 func (ec *executionContext) unmarshalNString2githubᚗcomᚋverdictᚋverdictᚋserviceᚐNanos(ctx context.Context, v any) (service.Nanos, error) {
 	res, err := model.UnmarshalNanos(v)
@@ -20205,6 +23650,16 @@ func (ec *executionContext) marshalNString2ᚖstring(ctx context.Context, sel as
 	return res
 }
 
+func (ec *executionContext) unmarshalNTestFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐTestFlowInput(ctx context.Context, v any) (model.TestFlowInput, error) {
+	res, err := ec.unmarshalInputTestFlowInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNTestPolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐTestPolicyInput(ctx context.Context, v any) (model.TestPolicyInput, error) {
+	res, err := ec.unmarshalInputTestPolicyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
 	res, err := model.UnmarshalTime(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -20235,18 +23690,18 @@ func (ec *executionContext) marshalNTypedValue2githubᚗcomᚋverdictᚋverdict�
 	return ec._TypedValue(ctx, sel, &v)
 }
 
-func (ec *executionContext) unmarshalNUpdateFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdateFlowInput(ctx context.Context, v any) (model.UpdateFlowInput, error) {
-	res, err := ec.unmarshalInputUpdateFlowInput(ctx, v)
+func (ec *executionContext) unmarshalNUpdateFlowDraftInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdateFlowInput(ctx context.Context, v any) (model.UpdateFlowInput, error) {
+	res, err := ec.unmarshalInputUpdateFlowDraftInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNUpdateGroupInput2githubᚗcomᚋverdictᚋverdictᚋserviceᚐGroupChanges(ctx context.Context, v any) (service.GroupChanges, error) {
+func (ec *executionContext) unmarshalNUpdateGroupInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdateGroupInput(ctx context.Context, v any) (model.UpdateGroupInput, error) {
 	res, err := ec.unmarshalInputUpdateGroupInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNUpdatePolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdatePolicyInput(ctx context.Context, v any) (model.UpdatePolicyInput, error) {
-	res, err := ec.unmarshalInputUpdatePolicyInput(ctx, v)
+func (ec *executionContext) unmarshalNUpdatePolicyDraftInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdatePolicyInput(ctx context.Context, v any) (model.UpdatePolicyInput, error) {
+	res, err := ec.unmarshalInputUpdatePolicyDraftInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -20257,6 +23712,50 @@ func (ec *executionContext) marshalNUser2githubᚗcomᚋverdictᚋverdictᚋserv
 func (ec *executionContext) marshalNValidation2githubᚗcomᚋverdictᚋverdictᚋserviceᚐValidation(ctx context.Context, sel ast.SelectionSet, v service.Validation) graphql.Marshaler {
 	return ec._Validation(ctx, sel, &v)
 }
+
+func (ec *executionContext) unmarshalNValueType2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNValueType2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNValueType2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNValueType2string[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNValueType2string = map[string]string{
+		"NUMBER":      model.TypeNumber,
+		"STRING":      model.TypeString,
+		"BOOLEAN":     model.TypeBoolean,
+		"DATE":        model.TypeDate,
+		"DURATION":    model.TypeDuration,
+		"LIST":        model.TypeList,
+		"NULL":        model.TypeNull,
+		"OBJECT":      model.TypeObject,
+		"PARSE_ERROR": model.TypeParseError,
+		"EXPECTATION": model.TypeExpectation,
+	}
+	marshalNValueType2string = map[string]string{
+		model.TypeNumber:      "NUMBER",
+		model.TypeString:      "STRING",
+		model.TypeBoolean:     "BOOLEAN",
+		model.TypeDate:        "DATE",
+		model.TypeDuration:    "DURATION",
+		model.TypeList:        "LIST",
+		model.TypeNull:        "NULL",
+		model.TypeObject:      "OBJECT",
+		model.TypeParseError:  "PARSE_ERROR",
+		model.TypeExpectation: "EXPECTATION",
+	}
+)
 
 func (ec *executionContext) marshalNViewer2githubᚗcomᚋverdictᚋverdictᚋserviceᚐViewer(ctx context.Context, sel ast.SelectionSet, v service.Viewer) graphql.Marshaler {
 	return ec._Viewer(ctx, sel, &v)
@@ -20543,6 +24042,20 @@ func (ec *executionContext) unmarshalOFlowTestInput2ᚕᚖgithubᚗcomᚋverdict
 	return res, nil
 }
 
+func (ec *executionContext) marshalOFlowVersions2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowVersions(ctx context.Context, sel ast.SelectionSet, v *service.FlowVersions) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._FlowVersions(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOGroup2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐGroup(ctx context.Context, sel ast.SelectionSet, v *service.Group) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Group(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx context.Context, v any) (*uuid.UUID, error) {
 	if v == nil {
 		return nil, nil
@@ -20627,6 +24140,23 @@ func (ec *executionContext) marshalOPolicy2ᚖgithubᚗcomᚋverdictᚋverdict�
 	return ec._Policy(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalOPolicyTestCaseInput2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestCaseInputᚄ(ctx context.Context, v any) ([]*model.PolicyTestCaseInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.PolicyTestCaseInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPolicyTestCaseInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestCaseInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
 func (ec *executionContext) unmarshalOPolicyTestInput2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestInputᚄ(ctx context.Context, v any) ([]*model.PolicyTestInput, error) {
 	if v == nil {
 		return nil, nil
@@ -20642,6 +24172,13 @@ func (ec *executionContext) unmarshalOPolicyTestInput2ᚕᚖgithubᚗcomᚋverdi
 		}
 	}
 	return res, nil
+}
+
+func (ec *executionContext) marshalOPolicyVersions2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐVersions(ctx context.Context, sel ast.SelectionSet, v *service.Versions) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PolicyVersions(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOPropertyCheck2ᚖgithubᚗcomᚋverdictᚋverdictᚋengineᚐPropertyCheck(ctx context.Context, sel ast.SelectionSet, v *engine.PropertyCheck) graphql.Marshaler {
@@ -20704,22 +24241,6 @@ func (ec *executionContext) marshalOTrace2ᚖgithubᚗcomᚋverdictᚋverdictᚋ
 		return graphql.Null
 	}
 	return ec._Trace(ctx, sel, v)
-}
-
-func (ec *executionContext) unmarshalOUpdateFlowInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdateFlowInput(ctx context.Context, v any) (*model.UpdateFlowInput, error) {
-	if v == nil {
-		return nil, nil
-	}
-	res, err := ec.unmarshalInputUpdateFlowInput(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) unmarshalOUpdatePolicyInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐUpdatePolicyInput(ctx context.Context, v any) (*model.UpdatePolicyInput, error) {
-	if v == nil {
-		return nil, nil
-	}
-	res, err := ec.unmarshalInputUpdatePolicyInput(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOUser2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐUser(ctx context.Context, sel ast.SelectionSet, v *service.User) graphql.Marshaler {

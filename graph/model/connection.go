@@ -1,12 +1,21 @@
 package model
 
-import "github.com/verdict/verdict/service"
+import (
+	"github.com/google/uuid"
 
-// PageInfo tells where a page ends.
+	"github.com/verdict/verdict/service"
+)
+
+// PageInfo tells where a page starts and ends.
 type PageInfo struct {
 	HasNextPage bool
-	// EndCursor is nil when the page is empty.
-	EndCursor *string
+	// HasPreviousPage is whether the page was asked for after a cursor:
+	// pages go forward only, so that is all a page knows of what precedes
+	// it.
+	HasPreviousPage bool
+	// StartCursor and EndCursor are nil when the page is empty.
+	StartCursor *string
+	EndCursor   *string
 }
 
 // Connection is a page of a list. TotalCount is nil unless the list was
@@ -24,13 +33,27 @@ type Edge[T any] struct {
 	Node   T
 }
 
+// PolicySummary and FlowSummary are the service's summaries of the two
+// kinds of base. They are Nodes of two schema types, which the executor
+// tells apart by Go type, so each kind has a type of its own.
+type (
+	PolicySummary service.Summary
+	FlowSummary   service.Summary
+)
+
+// ID is the summary's Node id: its base's id.
+func (s PolicySummary) ID() uuid.UUID { return s.BaseID }
+
+// ID is the summary's Node id: its base's id.
+func (s FlowSummary) ID() uuid.UUID { return s.BaseID }
+
 // The connections of the schema. gqlgen binds schema types to named Go
 // types only, so each instance has a name (gqlgen.yml).
 type (
-	// SummaryConnection is a page of policies or of flows, whose summaries
-	// have one shape.
-	SummaryConnection    = Connection[service.Summary]
-	SummaryEdge          = Edge[service.Summary]
+	PolicyConnection     = Connection[PolicySummary]
+	PolicyEdge           = Edge[PolicySummary]
+	FlowConnection       = Connection[FlowSummary]
+	FlowEdge             = Edge[FlowSummary]
 	GroupConnection      = Connection[service.Group]
 	GroupEdge            = Edge[service.Group]
 	AuditEventConnection = Connection[service.AuditEvent]
@@ -41,19 +64,40 @@ type (
 	MemberEdge           = Edge[service.Member]
 )
 
-// NewConnection shapes a page of the service, each edge with the cursor
-// the service gives its item. The last item's cursor ends the page: it is
-// the page's NextCursor when there is a next page.
-func NewConnection[T any](page *service.Page[T]) *Connection[T] {
-	c := &Connection[T]{
-		Edges:      make([]Edge[T], len(page.Items)),
-		PageInfo:   PageInfo{HasNextPage: page.NextCursor != ""},
+// NewConnection shapes a page of the service that was asked for after the
+// cursor after (nil or empty for a first page).
+func NewConnection[T any](page *service.Page[T], after *string) *Connection[T] {
+	return mapConnection(page, after, func(item T) T { return item })
+}
+
+// PolicySummaries shapes a page of policy summaries, as NewConnection does.
+func PolicySummaries(page *service.Page[service.Summary], after *string) *PolicyConnection {
+	return mapConnection(page, after, func(s service.Summary) PolicySummary { return PolicySummary(s) })
+}
+
+// FlowSummaries shapes a page of flow summaries, as NewConnection does.
+func FlowSummaries(page *service.Page[service.Summary], after *string) *FlowConnection {
+	return mapConnection(page, after, func(s service.Summary) FlowSummary { return FlowSummary(s) })
+}
+
+// mapConnection shapes a page of the service, each edge with the cursor
+// the service gives its item and the item as the schema shows it. The
+// last item's cursor ends the page: it is the page's NextCursor when there
+// is a next page.
+func mapConnection[T, U any](page *service.Page[T], after *string, item func(T) U) *Connection[U] {
+	c := &Connection[U]{
+		Edges: make([]Edge[U], len(page.Items)),
+		PageInfo: PageInfo{
+			HasNextPage:     page.NextCursor != "",
+			HasPreviousPage: after != nil && *after != "",
+		},
 		TotalCount: page.Total,
 	}
-	for i, item := range page.Items {
-		c.Edges[i] = Edge[T]{Cursor: page.Cursor(i), Node: item}
+	for i, it := range page.Items {
+		c.Edges[i] = Edge[U]{Cursor: page.Cursor(i), Node: item(it)}
 	}
 	if n := len(c.Edges); n > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
 		c.PageInfo.EndCursor = &c.Edges[n-1].Cursor
 	}
 	return c

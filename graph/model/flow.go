@@ -1,6 +1,8 @@
 package model
 
 import (
+	"github.com/google/uuid"
+
 	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/flow"
 	"github.com/verdict/verdict/service"
@@ -14,9 +16,10 @@ type CreateFlowInput struct {
 	Tests       []*FlowTestInput
 }
 
-// UpdateFlowInput holds changes to a flow draft; nil leaves a field as it
-// is.
+// UpdateFlowInput is a flow draft (ID, a record or base id) and changes to
+// it, to save or to publish; nil leaves a field as it is.
 type UpdateFlowInput struct {
+	ID          uuid.UUID
 	Name        *string
 	Definition  any
 	Description *string
@@ -36,12 +39,8 @@ func (in *CreateFlowInput) Changes() (service.Changes, error) {
 	return flowChanges(&in.Name, in.Description, in.Definition, in.Tests)
 }
 
-// Changes are the service's form of the input; a nil input changes
-// nothing.
+// Changes are the service's form of the input's changes.
 func (in *UpdateFlowInput) Changes() (service.Changes, error) {
-	if in == nil {
-		return service.Changes{}, nil
-	}
 	return flowChanges(in.Name, in.Description, in.Definition, in.Tests)
 }
 
@@ -163,12 +162,17 @@ type NodeRunResult struct {
 	Data   any
 	Error  *string
 	Labels any
+	// Explanation and Warnings are built from the trace when the flow
+	// records the node's response.
+	Explanation string
+	Warnings    []engine.Warning
 
 	trace engine.Trace
 }
 
 func newNodeRunResult(res *engine.Result) *NodeRunResult {
-	out := &NodeRunResult{Result: res.Result, Rule: res.Rule, Data: res.Data, trace: res.Trace}
+	out := &NodeRunResult{Result: res.Result, Rule: res.Rule, Data: res.Data, trace: res.Trace,
+		Explanation: res.Explanation, Warnings: warnings(res.Warnings)}
 	if res.Error != nil {
 		msg := res.Error.Message
 		out.Error = &msg

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/service"
 )
@@ -17,10 +18,12 @@ type CreatePolicyInput struct {
 	Tests       []*PolicyTestInput
 }
 
-// UpdatePolicyInput holds changes to a draft; nil leaves a field as it is.
-// Schema is omittable because null means something else than absent: it
-// removes the schema.
+// UpdatePolicyInput is a draft (ID, a record or base id) and changes to
+// it, to save or to publish; nil leaves a field as it is. Schema is
+// omittable because null means something else than absent: it removes the
+// schema.
 type UpdatePolicyInput struct {
+	ID          uuid.UUID
 	Name        *string
 	Rule        *string
 	Description *string
@@ -50,12 +53,8 @@ func (in *CreatePolicyInput) Changes() (service.Changes, error) {
 	return c, err
 }
 
-// Changes are the service's form of the input; a nil input changes
-// nothing.
+// Changes are the service's form of the input's changes.
 func (in *UpdatePolicyInput) Changes() (service.Changes, error) {
-	if in == nil {
-		return service.Changes{}, nil
-	}
 	c := service.Changes{Name: in.Name, Rule: in.Rule, Description: in.Description}
 	if schema, set := in.Schema.ValueOK(); set {
 		raw, err := JSONText("schema", schema)

@@ -14,6 +14,9 @@ type PolicyRunResult struct {
 	Error     *string
 	Labels    any
 	Execution service.Execution
+	// Explanation and Warnings are built from the trace by the service.
+	Explanation string
+	Warnings    []engine.Warning
 
 	run *engine.Result
 }
@@ -29,6 +32,9 @@ func NewPolicyRunResult(run *service.RunResult) *PolicyRunResult {
 		Data:      res.Data,
 		Execution: run.Execution,
 		run:       res,
+
+		Explanation: res.Explanation,
+		Warnings:    warnings(res.Warnings),
 	}
 	if res.Error != nil {
 		msg := res.Error.Message
@@ -38,6 +44,14 @@ func NewPolicyRunResult(run *service.RunResult) *PolicyRunResult {
 		r.Labels = res.Labels
 	}
 	return r
+}
+
+// warnings is never nil: the schema's list is non-null.
+func warnings(w engine.Warnings) []engine.Warning {
+	if w == nil {
+		return []engine.Warning{}
+	}
+	return w
 }
 
 // Trace is the `trace` field.

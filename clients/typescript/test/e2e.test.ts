@@ -180,7 +180,7 @@ describe('viewer', () => {
 
 describe('rules', () => {
   test('runRule evaluates a text and traces each condition', async () => {
-    const { runRule } = await admin.request(RunRuleDocument, { rule: seniorRule, data: { Person: { age: 70 } } });
+    const { runRule } = await admin.request(RunRuleDocument, { input: { rule: seniorRule, data: { Person: { age: 70 } } } });
     assert.equal(runRule.result, true);
     assert.equal(runRule.error, null);
     assert.deepEqual(runRule.rule, [seniorRule]);
@@ -189,7 +189,7 @@ describe('rules', () => {
   });
 
   test('a text that does not parse is a result with an error', async () => {
-    const { runRule } = await admin.request(RunRuleDocument, { rule: 'A **Person** gets', data: {} });
+    const { runRule } = await admin.request(RunRuleDocument, { input: { rule: 'A **Person** gets', data: {} } });
     assert.equal(runRule.result, false);
     assert.match(runRule.error ?? '', /^Parse error/);
   });
@@ -209,34 +209,35 @@ describe('policies', () => {
     assert.equal(draft.status, 'DRAFT');
     assert.equal(draft.version, null);
 
-    const { publishPolicy: v1 } = await admin.request(PublishPolicyDocument, { id: draft.id });
+    const { publishPolicy: v1 } = await admin.request(PublishPolicyDocument, { input: { id: draft.id } });
     assert.equal(v1.status, 'PUBLISHED');
     assert.equal(v1.version, 1);
     assert.equal(v1.baseId, draft.baseId);
     assert.equal(v1.owner.kind, 'ORGANIZATION');
 
-    const { runPolicy } = await admin.request(RunPolicyDocument, { baseId: draft.baseId, data: { Person: { age: 70 } } });
+    const { runPolicy } = await admin.request(RunPolicyDocument, { input: { baseId: draft.baseId, data: { Person: { age: 70 } } } });
     assert.equal(runPolicy.result, true);
     assert.deepEqual(runPolicy.rule, [seniorRule]);
     const rule = runPolicy.trace.execution[0];
     assert.equal(rule?.selector, 'Person');
     assert.equal(rule?.result, true);
     const cond = firstComparison(runPolicy.trace);
-    assert.equal(cond.operator, 'GreaterThanOrEqual');
+    assert.equal(cond.operator, 'GREATER_THAN_OR_EQUAL');
     assert.equal(cond.property.path, '$.Person.age');
     assert.equal(cond.property.value, 70);
-    assert.deepEqual(cond.value, { type: 'number', value: 65 });
+    assert.deepEqual(cond.value, { type: 'NUMBER', value: 65 });
     assert.equal(cond.evaluationDetails?.comparisonResult, true);
 
-    const { runPolicyVersion } = await viewer.request(RunPolicyVersionDocument, { policyId: v1.id, data: { Person: { age: 40 } } });
+    const { runPolicyVersion } = await viewer.request(RunPolicyVersionDocument, { input: { policyId: v1.id, data: { Person: { age: 40 } } } });
     assert.equal(runPolicyVersion.result, false);
     senior = v1;
   });
 
   test('a viewer key is refused on publish', async () => {
     const { createPolicy } = await admin.request(CreatePolicyDocument, { input: { name: 'Not for viewers', rule: seniorRule } });
-    await rejectsWith(viewer.request(PublishPolicyDocument, { id: createPolicy.policy.id }), 'permission_denied');
+    await rejectsWith(viewer.request(PublishPolicyDocument, { input: { id: createPolicy.policy.id } }), 'permission_denied');
     const { policy } = await admin.request(PolicyDocument, { id: createPolicy.policy.baseId });
+    assert.ok(policy);
     assert.equal(policy.status, 'DRAFT');
   });
 
@@ -244,25 +245,25 @@ describe('policies', () => {
     const { createPolicy } = await admin.request(CreatePolicyDocument, {
       input: { name: 'Wrong test', rule: seniorRule, tests: [{ name: '40 is senior', data: { Person: { age: 40 } }, expect: true }] },
     });
-    await rejectsWith(admin.request(PublishPolicyDocument, { id: createPolicy.policy.id }), 'conflict');
+    await rejectsWith(admin.request(PublishPolicyDocument, { input: { id: createPolicy.policy.id } }), 'conflict');
   });
 
   test('drafts, history, lists and deletion', async () => {
     const { createPolicy } = await admin.request(CreatePolicyDocument, { input: { name: 'Lifecycle', rule: seniorRule } });
     const baseId = createPolicy.policy.baseId;
     const { updatePolicyDraft } = await admin.request(UpdatePolicyDraftDocument, {
-      id: createPolicy.policy.id,
-      input: { description: 'edited' },
+      input: { id: createPolicy.policy.id, description: 'edited' },
     });
     assert.equal(updatePolicyDraft.policy.description, 'edited');
     assert.ok(updatePolicyDraft.policy.revision > createPolicy.policy.revision);
 
-    const { publishPolicy: v1 } = await admin.request(PublishPolicyDocument, { id: baseId });
-    const { createPolicyDraftFromVersion: draft } = await admin.request(CreatePolicyDraftFromVersionDocument, { id: v1.id });
+    const { publishPolicy: v1 } = await admin.request(PublishPolicyDocument, { input: { id: baseId } });
+    const { createPolicyDraftFromVersion: draft } = await admin.request(CreatePolicyDraftFromVersionDocument, { input: { id: v1.id } });
     assert.equal(draft.status, 'DRAFT');
-    await rejectsWith(admin.request(CreatePolicyDraftFromVersionDocument, { id: v1.id }), 'conflict');
+    await rejectsWith(admin.request(CreatePolicyDraftFromVersionDocument, { input: { id: v1.id } }), 'conflict');
 
     const { policyVersions } = await admin.request(PolicyVersionsDocument, { id: baseId });
+    assert.ok(policyVersions);
     assert.equal(policyVersions.draft?.id, draft.id);
     assert.deepEqual(
       policyVersions.versions.map((v) => v.version),
@@ -276,7 +277,7 @@ describe('policies', () => {
     );
     assert.equal(policies.edges[0]?.node.hasDraft, true);
 
-    const { deletePolicy } = await admin.request(DeletePolicyDocument, { id: baseId });
+    const { deletePolicy } = await admin.request(DeletePolicyDocument, { input: { id: baseId } });
     assert.equal(deletePolicy, true);
     await rejectsWith(admin.request(PolicyDocument, { id: baseId }), 'deleted');
   });
@@ -298,14 +299,14 @@ describe('flows', () => {
     assert.equal(createFlow.flow.status, 'DRAFT');
     assert.equal(createFlow.flow.owner.kind, 'USER');
 
-    const { publishFlow: v1 } = await admin.request(PublishFlowDocument, { id: createFlow.flow.id });
+    const { publishFlow: v1 } = await admin.request(PublishFlowDocument, { input: { id: createFlow.flow.id } });
     assert.equal(v1.status, 'PUBLISHED');
     assert.equal(v1.version, 1);
     assert.equal(v1.baseId, createFlow.flow.baseId);
     assert.equal(v1.owner.kind, 'ORGANIZATION');
     seniorFlow = v1;
 
-    const { runFlow } = await admin.request(RunFlowDocument, { baseId: v1.baseId, data: { Person: { age: 70 } } });
+    const { runFlow } = await admin.request(RunFlowDocument, { input: { baseId: v1.baseId, data: { Person: { age: 70 } } } });
     assert.equal(runFlow.result, true);
     assert.equal(runFlow.finalOutcome, true);
     assert.equal(runFlow.outcome, null);
@@ -326,7 +327,7 @@ describe('flows', () => {
     assert.equal(firstComparison(start.response.trace).property.value, 70);
     assert.match(start.execution.total, /^[0-9]+$/);
 
-    const { runFlowVersion } = await viewer.request(RunFlowVersionDocument, { flowId: v1.id, data: { Person: { age: 40 } } });
+    const { runFlowVersion } = await viewer.request(RunFlowVersionDocument, { input: { flowId: v1.id, data: { Person: { age: 40 } } } });
     assert.equal(runFlowVersion.result, false);
     assert.deepEqual(runFlowVersion.executionPath, []);
     assert.equal(runFlowVersion.nodeResponses[0]?.response.result, false);
@@ -341,7 +342,7 @@ describe('flows', () => {
         { id: 'no', type: 'return', returnValue: false },
       ],
     };
-    const { testFlow } = await admin.request(TestFlowDocument, { definition, data: { Person: { age: 70 } } });
+    const { testFlow } = await admin.request(TestFlowDocument, { input: { definition, data: { Person: { age: 70 } } } });
     assert.equal(testFlow.result, true);
     assert.equal(testFlow.outcome, 'manual review');
     assert.deepEqual(testFlow.executionPath, ['review']);
@@ -360,7 +361,7 @@ describe('flows', () => {
         { id: 'w', type: 'webhook' },
       ],
     };
-    const err = await rejectsWith(admin.request(TestFlowDocument, { definition, data: { Person: { age: 70 } } }), 'invalid_argument');
+    const err = await rejectsWith(admin.request(TestFlowDocument, { input: { definition, data: { Person: { age: 70 } } } }), 'invalid_argument');
     assert.ok(err.details.includes('Referenced node "nowhere" not found'), `details ${JSON.stringify(err.details)}`);
     assert.ok(err.details.includes('unknown node type: webhook (node "w")'), `details ${JSON.stringify(err.details)}`);
   });
@@ -370,21 +371,21 @@ describe('flows', () => {
       input: { name: 'Flow lifecycle', definition: seniorDefinition(senior.baseId) },
     });
     const baseId = createFlow.flow.baseId;
-    const { updateFlowDraft } = await admin.request(UpdateFlowDraftDocument, { id: baseId, input: { description: 'edited' } });
+    const { updateFlowDraft } = await admin.request(UpdateFlowDraftDocument, { input: { id: baseId, description: 'edited' } });
     assert.equal(updateFlowDraft.flow.description, 'edited');
     assert.ok(updateFlowDraft.flow.revision > createFlow.flow.revision);
-    await rejectsWith(viewer.request(PublishFlowDocument, { id: baseId }), 'permission_denied');
+    await rejectsWith(viewer.request(PublishFlowDocument, { input: { id: baseId } }), 'permission_denied');
 
-    const { publishFlow: v1 } = await admin.request(PublishFlowDocument, { id: baseId });
-    const { createFlowDraftFromVersion: draft } = await admin.request(CreateFlowDraftFromVersionDocument, { id: v1.id });
+    const { publishFlow: v1 } = await admin.request(PublishFlowDocument, { input: { id: baseId } });
+    const { createFlowDraftFromVersion: draft } = await admin.request(CreateFlowDraftFromVersionDocument, { input: { id: v1.id } });
     assert.equal(draft.status, 'DRAFT');
-    await rejectsWith(admin.request(CreateFlowDraftFromVersionDocument, { id: v1.id }), 'conflict');
+    await rejectsWith(admin.request(CreateFlowDraftFromVersionDocument, { input: { id: v1.id } }), 'conflict');
     const { createFlowDraftFromVersion: replaced } = await admin.request(CreateFlowDraftFromVersionDocument, {
-      id: v1.id,
-      replace: true,
+      input: { id: v1.id, replace: true },
     });
 
     const { flowVersions } = await admin.request(FlowVersionsDocument, { id: baseId });
+    assert.ok(flowVersions);
     assert.equal(flowVersions.draft?.id, replaced.id);
     assert.deepEqual(
       flowVersions.versions.map((v) => v.version),
@@ -399,7 +400,7 @@ describe('flows', () => {
     assert.equal(flows.edges[0]?.node.latestVersionId, v1.id);
     assert.equal(flows.edges[0]?.node.hasDraft, true);
 
-    const { deleteFlow } = await admin.request(DeleteFlowDocument, { id: baseId });
+    const { deleteFlow } = await admin.request(DeleteFlowDocument, { input: { id: baseId } });
     assert.equal(deleteFlow, true);
     await rejectsWith(admin.request(FlowDocument, { id: baseId }), 'deleted');
   });
@@ -413,20 +414,19 @@ describe('groups', () => {
     seniors = createGroup;
 
     const { addGroupMember: policyMember } = await admin.request(AddGroupMemberDocument, {
-      groupId: seniors.id,
-      kind: 'POLICY',
-      baseId: senior.baseId,
+      input: { groupId: seniors.id, kind: 'POLICY', baseId: senior.baseId },
     });
     assert.equal(policyMember.groupId, seniors.id);
     assert.equal(policyMember.kind, 'POLICY');
     assert.equal(policyMember.baseId, senior.baseId);
-    await admin.request(AddGroupMemberDocument, { groupId: seniors.id, kind: 'FLOW', baseId: seniorFlow.baseId });
+    await admin.request(AddGroupMemberDocument, { input: { groupId: seniors.id, kind: 'FLOW', baseId: seniorFlow.baseId } });
     await rejectsWith(
-      admin.request(AddGroupMemberDocument, { groupId: seniors.id, kind: 'POLICY', baseId: senior.baseId }),
+      admin.request(AddGroupMemberDocument, { input: { groupId: seniors.id, kind: 'POLICY', baseId: senior.baseId } }),
       'conflict',
     );
 
     const { group: withPolicies } = await viewer.request(GroupPoliciesDocument, { id: seniors.id, withTotalCount: true });
+    assert.ok(withPolicies);
     assert.deepEqual(
       withPolicies.policies.edges.map((e) => e.node.baseId),
       [senior.baseId],
@@ -434,6 +434,7 @@ describe('groups', () => {
     assert.equal(withPolicies.policies.pageInfo.hasNextPage, false);
     assert.equal(withPolicies.policies.totalCount, 1);
     const { group: withFlows } = await viewer.request(GroupFlowsDocument, { id: seniors.id });
+    assert.ok(withFlows);
     assert.deepEqual(
       withFlows.flows.edges.map((e) => e.node.baseId),
       [seniorFlow.baseId],
@@ -452,9 +453,10 @@ describe('groups', () => {
   });
 
   test('rename, list, take out and delete', async () => {
-    const { updateGroup } = await admin.request(UpdateGroupDocument, { id: seniors.id, input: { description: 'From 65' } });
+    const { updateGroup } = await admin.request(UpdateGroupDocument, { input: { id: seniors.id, description: 'From 65' } });
     assert.equal(updateGroup.description, 'From 65');
     const { group } = await admin.request(GroupDocument, { id: seniors.id });
+    assert.ok(group);
     assert.equal(group.description, 'From 65');
     const { groups } = await admin.request(GroupsDocument, { query: 'Seniors' });
     assert.deepEqual(
@@ -463,22 +465,24 @@ describe('groups', () => {
     );
 
     const { createGroup: scratch } = await admin.request(CreateGroupDocument, { input: { name: 'Scratch' } });
-    const { addGroupMember } = await admin.request(AddGroupMemberDocument, {
+    const { addGroupMember } = await admin.request(AddGroupMemberDocument, { input: {
       groupId: scratch.id,
       kind: 'FLOW',
       baseId: seniorFlow.baseId,
-    });
-    const { removeGroupMember } = await admin.request(RemoveGroupMemberDocument, { groupId: scratch.id, memberId: addGroupMember.id });
+    } });
+    const { removeGroupMember } = await admin.request(RemoveGroupMemberDocument, { input: { groupId: scratch.id, memberId: addGroupMember.id } });
     assert.equal(removeGroupMember, true);
     const { group: emptied } = await admin.request(GroupFlowsDocument, { id: scratch.id });
+    assert.ok(emptied);
     assert.deepEqual(emptied.flows.edges, []);
-    const { deleteGroup } = await admin.request(DeleteGroupDocument, { id: scratch.id });
+    const { deleteGroup } = await admin.request(DeleteGroupDocument, { input: { id: scratch.id } });
     assert.equal(deleteGroup, true);
     await rejectsWith(admin.request(GroupDocument, { id: scratch.id }), 'not_found');
   });
 
   test('a viewer reads groups but does not manage them', async () => {
     const { group } = await viewer.request(GroupDocument, { id: seniors.id });
+    assert.ok(group);
     assert.equal(group.name, 'Seniors');
     await rejectsWith(viewer.request(CreateGroupDocument, { input: { name: 'Not for viewers' } }), 'permission_denied');
   });
@@ -519,8 +523,13 @@ describe('audit log', () => {
     const { auditEvents } = await auditor.request(AuditEventsDocument, { first: 1, withTotalCount: true });
     assert.equal(auditEvents.edges.length, 1);
     assert.equal(auditEvents.pageInfo.hasNextPage, true);
+    assert.equal(auditEvents.pageInfo.hasPreviousPage, false);
+    assert.equal(auditEvents.pageInfo.startCursor, auditEvents.edges[0]?.cursor);
     assert.ok(auditEvents.totalCount! > 1, `totalCount ${auditEvents.totalCount}`);
-    await rejectsWith(auditor.request(RunPolicyDocument, { baseId: senior.baseId, data: { Person: { age: 70 } } }), 'permission_denied');
+    const { auditEvents: next } = await auditor.request(AuditEventsDocument, { first: 1, after: auditEvents.pageInfo.endCursor });
+    assert.equal(next.pageInfo.hasPreviousPage, true);
+    assert.notEqual(next.edges[0]?.node.id, auditEvents.edges[0]?.node.id);
+    await rejectsWith(auditor.request(RunPolicyDocument, { input: { baseId: senior.baseId, data: { Person: { age: 70 } } } }), 'permission_denied');
     await rejectsWith(viewer.request(AuditEventsDocument), 'permission_denied');
   });
 });
@@ -535,6 +544,16 @@ describe('node', () => {
     assert.ok(flow?.__typename === 'Flow', `node ${JSON.stringify(flow)}`);
     assert.equal(flow.flowTests.length, 2);
 
+    // A base id finds the base as the lists show it, with the same id, so
+    // that a cache keeps one entry per policy or flow.
+    const { node: summary } = await viewer.request(NodeDocument, { id: senior.baseId });
+    assert.ok(summary?.__typename === 'PolicySummary', `node ${JSON.stringify(summary)}`);
+    assert.equal(summary.id, senior.baseId);
+    assert.equal(summary.latestVersionId, senior.id);
+    const { node: flowSummary } = await viewer.request(NodeDocument, { id: seniorFlow.baseId });
+    assert.ok(flowSummary?.__typename === 'FlowSummary', `node ${JSON.stringify(flowSummary)}`);
+    assert.equal(flowSummary.id, seniorFlow.baseId);
+
     const { node: group } = await admin.request(NodeDocument, { id: seniors.id });
     assert.ok(group?.__typename === 'Group', `node ${JSON.stringify(group)}`);
     assert.equal(group.name, 'Seniors');
@@ -545,9 +564,13 @@ describe('node', () => {
     assert.equal(org.name, 'Default');
   });
 
-  test('a base id or an unknown id is null', async () => {
-    assert.equal((await admin.request(NodeDocument, { id: senior.baseId })).node, null);
-    assert.equal((await admin.request(NodeDocument, { id: '00000000-0000-4000-8000-000000000000' })).node, null);
+  test('an unknown id is null, and so is a lookup that finds nothing', async () => {
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    assert.equal((await admin.request(NodeDocument, { id: unknown })).node, null);
+    // policy(id) is nullable: not found is null in its place plus a typed
+    // error, which the client throws.
+    const err = await rejectsWith(admin.request(PolicyDocument, { id: unknown }), 'not_found');
+    assert.deepEqual(err.errors[0]?.path, ['policy']);
   });
 });
 
@@ -579,7 +602,7 @@ describe('administration', () => {
     assert.equal(me.user, null);
     assert.equal(me.key.id, createKey.key.id);
 
-    const { revokeKey } = await admin.request(RevokeKeyDocument, { id: createKey.key.id });
+    const { revokeKey } = await admin.request(RevokeKeyDocument, { input: { id: createKey.key.id } });
     assert.equal(revokeKey, true);
     await rejectsWith(bot.request(ViewerDocument), 'unauthenticated');
     const { keys } = await admin.request(KeysDocument, { query: 'deploy bot' });
@@ -589,11 +612,11 @@ describe('administration', () => {
   test("a member's role changes, and their keys stop working when they leave", async () => {
     const temp = await member('temp@localhost', 'EDITOR', 'ADMIN');
     assert.equal((await temp.client.request(ViewerDocument)).viewer.role, 'EDITOR');
-    const { changeMemberRole } = await admin.request(ChangeMemberRoleDocument, { userId: temp.userId, role: 'VIEWER' });
+    const { changeMemberRole } = await admin.request(ChangeMemberRoleDocument, { input: { userId: temp.userId, role: 'VIEWER' } });
     assert.equal(changeMemberRole.role, 'VIEWER');
     assert.equal((await temp.client.request(ViewerDocument)).viewer.role, 'VIEWER');
 
-    const { removeMember } = await admin.request(RemoveMemberDocument, { userId: temp.userId });
+    const { removeMember } = await admin.request(RemoveMemberDocument, { input: { userId: temp.userId } });
     assert.equal(removeMember, true);
     await rejectsWith(temp.client.request(ViewerDocument), 'unauthenticated');
   });

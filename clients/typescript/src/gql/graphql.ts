@@ -11,6 +11,16 @@ export type ActorKind =
   /** A user, with one of their keys. */
   | 'USER';
 
+/** What addGroupMember takes. */
+export type AddGroupMemberInput = {
+  /** The base id of the policy or flow. */
+  baseId: string;
+  /** The group's id. */
+  groupId: string;
+  /** Whether baseId names a policy or a flow. */
+  kind: GroupMemberKind;
+};
+
 /** A user to add to the organization. */
 export type AddMemberInput = {
   /** The user's email address; compared ignoring case. */
@@ -72,6 +82,62 @@ export type AuditKind =
   /** A policy. */
   | 'POLICY';
 
+/** What changeMemberRole takes. */
+export type ChangeMemberRoleInput = {
+  /** The new role. */
+  role: Role;
+  /** The member's user id. */
+  userId: string;
+};
+
+/** How a comparison condition compares, with the phrases that write it. */
+export type ComparisonOperator =
+  /** contains: a text contains a word or phrase, or a list an item. */
+  | 'CONTAINS'
+  /** is earlier than: an earlier date. */
+  | 'EARLIER_THAN'
+  /** is equal to (is the same as). */
+  | 'EQUAL_TO'
+  /** is exactly equal to: as EQUAL_TO, but texts compare case-sensitively. */
+  | 'EXACTLY_EQUAL_TO'
+  /** is greater than. */
+  | 'GREATER_THAN'
+  /** is greater than or equal to (is at least). */
+  | 'GREATER_THAN_OR_EQUAL'
+  /** is in: one of a list. */
+  | 'IN'
+  /** is empty. */
+  | 'IS_EMPTY'
+  /** is not empty. */
+  | 'IS_NOT_EMPTY'
+  /** is later than: a later date. */
+  | 'LATER_THAN'
+  /** is less than. */
+  | 'LESS_THAN'
+  /** is less than or equal to (is no more than). */
+  | 'LESS_THAN_OR_EQUAL'
+  /** is not equal to (is not the same as). */
+  | 'NOT_EQUAL_TO'
+  /** is not in: none of a list. */
+  | 'NOT_IN'
+  /** is older than: a date more than a duration before today. */
+  | 'OLDER_THAN'
+  /** is within: a date no further than a duration from today, before or after. */
+  | 'WITHIN'
+  /** is younger than: a date less than a duration before today. */
+  | 'YOUNGER_THAN';
+
+/** What createFlowDraftFromVersion takes. */
+export type CreateFlowDraftFromVersionInput = {
+  /**
+   * The published record's id, or a base id, which means its latest
+   * version.
+   */
+  id: string;
+  /** Whether to overwrite the flow's existing draft. */
+  replace?: boolean | null | undefined;
+};
+
 /** The content of a new flow. */
 export type CreateFlowInput = {
   /** The definition, in any form testFlow accepts. */
@@ -104,6 +170,17 @@ export type CreateKeyInput = {
   userId?: string | null | undefined;
 };
 
+/** What createPolicyDraftFromVersion takes. */
+export type CreatePolicyDraftFromVersionInput = {
+  /**
+   * The published record's id, or a base id, which means its latest
+   * version.
+   */
+  id: string;
+  /** Whether to overwrite the policy's existing draft. */
+  replace?: boolean | null | undefined;
+};
+
 /** The content of a new policy. */
 export type CreatePolicyInput = {
   /** What the policy is for. */
@@ -117,6 +194,33 @@ export type CreatePolicyInput = {
   /** Tests to store with the draft. */
   tests?: Array<PolicyTestInput> | null | undefined;
 };
+
+/** What deleteFlow takes. */
+export type DeleteFlowInput = {
+  /** A record id or a base id of the flow. */
+  id: string;
+};
+
+/** What deleteGroup takes. */
+export type DeleteGroupInput = {
+  /** The group's id. */
+  id: string;
+};
+
+/** What deletePolicy takes. */
+export type DeletePolicyInput = {
+  /** A record id or a base id of the policy. */
+  id: string;
+};
+
+/** How serious a diagnostic is. */
+export type DiagnosticSeverity =
+  /** The text does not run. */
+  | 'ERROR'
+  /** Worth knowing; nothing is wrong. */
+  | 'INFO'
+  /** The text runs, but most likely not as meant. */
+  | 'WARNING';
 
 /** A stored test to save with a flow draft. */
 export type FlowTestInput = {
@@ -155,6 +259,16 @@ export type OwnerKind =
   /** Owned by a user. */
   | 'USER';
 
+/** A test to run: the record on data must give expect. */
+export type PolicyTestCaseInput = {
+  /** The data to run the record on: a JSON object. */
+  data: unknown;
+  /** The result the golden rule must give: true or false. */
+  expect: unknown;
+  /** The test's name. */
+  name: string;
+};
+
 /** A stored test to save with a draft. */
 export type PolicyTestInput = {
   /** The data to run the record on: a JSON object. */
@@ -165,12 +279,89 @@ export type PolicyTestInput = {
   name: string;
 };
 
+/**
+ * A flow draft to publish, and the changes to make to it first. An absent
+ * field stays as it is.
+ */
+export type PublishFlowInput = {
+  /**
+   * The new definition, in any form testFlow accepts. Null leaves it as it
+   * is.
+   */
+  definition?: unknown;
+  /**
+   * The new description. Null leaves it as it is; the empty string clears
+   * it.
+   */
+  description?: string | null | undefined;
+  /**
+   * The draft's record id, or the id of a base whose current record is its
+   * draft.
+   */
+  id: string;
+  /** The new name; not blank. Null leaves it as it is. */
+  name?: string | null | undefined;
+  /**
+   * The new tests, replacing all the stored ones. Null leaves them as they
+   * are; an empty list removes them.
+   */
+  tests?: Array<FlowTestInput> | null | undefined;
+};
+
+/**
+ * A policy draft to publish, and the changes to make to it first. An absent
+ * field stays as it is.
+ */
+export type PublishPolicyInput = {
+  /**
+   * The new description. Null leaves it as it is; the empty string clears
+   * it.
+   */
+  description?: string | null | undefined;
+  /**
+   * The draft's record id, or the id of a base whose current record is its
+   * draft.
+   */
+  id: string;
+  /** The new name; not blank. Null leaves it as it is. */
+  name?: string | null | undefined;
+  /** The new rule text. Null leaves it as it is. */
+  rule?: string | null | undefined;
+  /** The new JSON Schema (an object). Null removes the schema. */
+  schema?: unknown;
+  /**
+   * The new tests, replacing all the stored ones. Null leaves them as they
+   * are; an empty list removes them.
+   */
+  tests?: Array<PolicyTestInput> | null | undefined;
+};
+
 /** Whether a record is a draft or a published version. */
 export type RecordStatus =
   /** The one editable record of a policy. */
   | 'DRAFT'
   /** A numbered, immutable version. */
   | 'PUBLISHED';
+
+/** What removeGroupMember takes. */
+export type RemoveGroupMemberInput = {
+  /** The group's id. */
+  groupId: string;
+  /** The membership's id, as addGroupMember gave it. */
+  memberId: string;
+};
+
+/** What removeMember takes. */
+export type RemoveMemberInput = {
+  /** The member's user id. */
+  userId: string;
+};
+
+/** What revokeKey takes. */
+export type RevokeKeyInput = {
+  /** The key's id. */
+  id: string;
+};
 
 /** What a user may do in an organization. */
 export type Role =
@@ -194,6 +385,61 @@ export type Role =
   /** Inspects and runs the resources they can see. */
   | 'VIEWER';
 
+/** What runFlow takes. */
+export type RunFlowInput = {
+  /** The flow's base id. */
+  baseId: string;
+  /**
+   * The input of the flow: a JSON object. Anything else is an
+   * invalid_argument error.
+   */
+  data: unknown;
+};
+
+/** What runFlowVersion takes. */
+export type RunFlowVersionInput = {
+  /**
+   * The input of the flow: a JSON object. Anything else is an
+   * invalid_argument error.
+   */
+  data: unknown;
+  /** The record's id. */
+  flowId: string;
+};
+
+/** What runPolicy takes. */
+export type RunPolicyInput = {
+  /** The policy's base id. */
+  baseId: string;
+  /**
+   * The data to evaluate against: a JSON object. Anything else is an
+   * invalid_argument error.
+   */
+  data: unknown;
+};
+
+/** What runPolicyVersion takes. */
+export type RunPolicyVersionInput = {
+  /**
+   * The data to evaluate against: a JSON object. Anything else is an
+   * invalid_argument error.
+   */
+  data: unknown;
+  /** The record's id. */
+  policyId: string;
+};
+
+/** What runRule takes. */
+export type RunRuleInput = {
+  /**
+   * The data to evaluate against: a JSON object. Anything else is an
+   * invalid_argument error.
+   */
+  data: unknown;
+  /** The rule text, in the rule language. */
+  rule: string;
+};
+
 /**
  * The ceiling an API key puts on what its owner may do: a request may do what
  * both the key's scope and the owner's role allow. VIEW < EDIT < PUBLISH <
@@ -209,8 +455,37 @@ export type Scope =
   /** Inspect and run. */
   | 'VIEW';
 
-/** Changes to a flow draft. An absent field stays as it is. */
-export type UpdateFlowInput = {
+/** What testFlow takes. */
+export type TestFlowInput = {
+  /**
+   * The input of the flow: a JSON object. Anything else is an
+   * invalid_argument error.
+   */
+  data: unknown;
+  /**
+   * The definition: a v1 definition object, a legacy nested definition, a
+   * UI graph (an object with nodes and edges), or a string holding YAML or
+   * JSON of any of these.
+   */
+  definition: unknown;
+};
+
+/** Tests to run on a policy record. */
+export type TestPolicyInput = {
+  /**
+   * A policy record's id, or a base id for its latest version (else its
+   * draft), as policy(id) takes.
+   */
+  policyId: string;
+  /** The tests to run; omitted, the record's stored tests run. */
+  tests?: Array<PolicyTestCaseInput> | null | undefined;
+};
+
+/**
+ * A flow draft and the changes to make to it. An absent field stays as
+ * it is.
+ */
+export type UpdateFlowDraftInput = {
   /**
    * The new definition, in any form testFlow accepts. Null leaves it as it
    * is.
@@ -221,6 +496,11 @@ export type UpdateFlowInput = {
    * it.
    */
   description?: string | null | undefined;
+  /**
+   * The draft's record id, or the id of a base whose current record is its
+   * draft.
+   */
+  id: string;
   /** The new name; not blank. Null leaves it as it is. */
   name?: string | null | undefined;
   /**
@@ -230,24 +510,34 @@ export type UpdateFlowInput = {
   tests?: Array<FlowTestInput> | null | undefined;
 };
 
-/** Changes to a group. An absent field stays as it is. */
+/** A group and the changes to make to it. An absent field stays as it is. */
 export type UpdateGroupInput = {
   /**
    * The new description. Null leaves it as it is; the empty string clears
    * it.
    */
   description?: string | null | undefined;
+  /** The group's id. */
+  id: string;
   /** The new name; not blank. Null leaves it as it is. */
   name?: string | null | undefined;
 };
 
-/** Changes to a draft. An absent field stays as it is. */
-export type UpdatePolicyInput = {
+/**
+ * A policy draft and the changes to make to it. An absent field stays as
+ * it is.
+ */
+export type UpdatePolicyDraftInput = {
   /**
    * The new description. Null leaves it as it is; the empty string clears
    * it.
    */
   description?: string | null | undefined;
+  /**
+   * The draft's record id, or the id of a base whose current record is its
+   * draft.
+   */
+  id: string;
   /** The new name; not blank. Null leaves it as it is. */
   name?: string | null | undefined;
   /** The new rule text. Null leaves it as it is. */
@@ -261,6 +551,29 @@ export type UpdatePolicyInput = {
   tests?: Array<PolicyTestInput> | null | undefined;
 };
 
+/** The type of a value in a trace. */
+export type ValueType =
+  /** true or false. */
+  | 'BOOLEAN'
+  /** A date. */
+  | 'DATE'
+  /** A duration, such as 3 days. */
+  | 'DURATION'
+  /** In the trace of a text that does not parse: what was expected. */
+  | 'EXPECTATION'
+  /** A list of values. */
+  | 'LIST'
+  /** A data value that is null (in emptiness checks). */
+  | 'NULL'
+  /** A number. */
+  | 'NUMBER'
+  /** A data value that is an object (in emptiness checks). */
+  | 'OBJECT'
+  /** In the trace of a text that does not parse: the error. */
+  | 'PARSE_ERROR'
+  /** A text. */
+  | 'STRING';
+
 export type MemberFieldsFragment = { id: string, role: Role, createdAt: string, user: { id: string, email: string, name: string } };
 
 export type ApiKeyFieldsFragment = { id: string, name: string, prefix: string, scope: Scope, createdAt: string, lastUsedAt: string | null, expiresAt: string | null, revokedAt: string | null, owner: { kind: OwnerKind, id: string } };
@@ -273,7 +586,7 @@ export type MembersQueryVariables = Exact<{
 }>;
 
 
-export type MembersQuery = { members: { totalCount?: number, edges: Array<{ node: { id: string, role: Role, createdAt: string, user: { id: string, email: string, name: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type MembersQuery = { members: { totalCount?: number, edges: Array<{ node: { id: string, role: Role, createdAt: string, user: { id: string, email: string, name: string } } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
 
 export type KeysQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -283,7 +596,7 @@ export type KeysQueryVariables = Exact<{
 }>;
 
 
-export type KeysQuery = { keys: { totalCount?: number, edges: Array<{ cursor: string, node: { id: string, name: string, prefix: string, scope: Scope, createdAt: string, lastUsedAt: string | null, expiresAt: string | null, revokedAt: string | null, owner: { kind: OwnerKind, id: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type KeysQuery = { keys: { totalCount?: number, edges: Array<{ cursor: string, node: { id: string, name: string, prefix: string, scope: Scope, createdAt: string, lastUsedAt: string | null, expiresAt: string | null, revokedAt: string | null, owner: { kind: OwnerKind, id: string } } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
 
 export type AddMemberMutationVariables = Exact<{
   input: AddMemberInput;
@@ -293,15 +606,14 @@ export type AddMemberMutationVariables = Exact<{
 export type AddMemberMutation = { addMember: { id: string, role: Role, createdAt: string, user: { id: string, email: string, name: string } } };
 
 export type ChangeMemberRoleMutationVariables = Exact<{
-  userId: string;
-  role: Role;
+  input: ChangeMemberRoleInput;
 }>;
 
 
 export type ChangeMemberRoleMutation = { changeMemberRole: { id: string, role: Role, createdAt: string, user: { id: string, email: string, name: string } } };
 
 export type RemoveMemberMutationVariables = Exact<{
-  userId: string;
+  input: RemoveMemberInput;
 }>;
 
 
@@ -315,7 +627,7 @@ export type CreateKeyMutationVariables = Exact<{
 export type CreateKeyMutation = { createKey: { secret: string, key: { id: string, name: string, prefix: string, scope: Scope, createdAt: string, lastUsedAt: string | null, expiresAt: string | null, revokedAt: string | null, owner: { kind: OwnerKind, id: string } } } };
 
 export type RevokeKeyMutationVariables = Exact<{
-  id: string;
+  input: RevokeKeyInput;
 }>;
 
 
@@ -331,16 +643,32 @@ export type AuditEventsQueryVariables = Exact<{
 }>;
 
 
-export type AuditEventsQuery = { auditEvents: { totalCount?: number, edges: Array<{ cursor: string, node: { id: string, at: string, action: AuditAction, kind: AuditKind, baseId: string | null, recordId: string | null, groupId: string | null, details: unknown, actor: { kind: ActorKind, id: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type AuditEventsQuery = { auditEvents: { totalCount?: number, edges: Array<{ cursor: string, node: { id: string, at: string, action: AuditAction, kind: AuditKind, baseId: string | null, recordId: string | null, groupId: string | null, details: unknown, actor: { kind: ActorKind, id: string } } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
+
+export type SourceRangeFieldsFragment = { start: { line: number, column: number }, end: { line: number, column: number } };
+
+export type CheckRuleQueryVariables = Exact<{
+  rule: string;
+}>;
+
+
+export type CheckRuleQuery = { checkRule: { tokens: Array<{ kind: string, range: { start: { line: number, column: number }, end: { line: number, column: number } } }>, diagnostics: Array<{ severity: DiagnosticSeverity, code: string, message: string, suggestions: Array<string>, range: { start: { line: number, column: number }, end: { line: number, column: number } } }> } };
+
+export type TestPolicyMutationVariables = Exact<{
+  input: TestPolicyInput;
+}>;
+
+
+export type TestPolicyMutation = { testPolicy: { passed: boolean, total: number, failed: number, results: Array<{ name: string, expected: unknown, actual: unknown, passed: boolean, explanation: string, error: string | null }> } };
 
 export type FlowFieldsFragment = { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } };
 
 export type SavedFlowFieldsFragment = { flow: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } }, validation: { errors: Array<string>, warnings: Array<string> } };
 
-export type FlowSummaryFieldsFragment = { baseId: string, name: string, latestVersion: number | null, latestVersionId: string | null, draftId: string | null, hasDraft: boolean, updatedAt: string, owner: { kind: OwnerKind, id: string } };
+export type FlowSummaryFieldsFragment = { id: string, baseId: string, name: string, latestVersion: number | null, latestVersionId: string | null, draftId: string | null, hasDraft: boolean, updatedAt: string, owner: { kind: OwnerKind, id: string } };
 
-export type FlowRunResultFieldsFragment = { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
-            | { __typename: 'ComparisonCondition', selector: string, operator: string, result: boolean, property: { path: string, value: unknown }, value: { type: string, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: string, value: unknown }, rightValue: { type: string, value: unknown } } | null }
+export type FlowRunResultFieldsFragment = { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+            | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
             | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
           > }> } | null }, execution: { database: string, engine: string, total: string } }> };
 
@@ -349,14 +677,14 @@ export type FlowQueryVariables = Exact<{
 }>;
 
 
-export type FlowQuery = { flow: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } } };
+export type FlowQuery = { flow: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } } | null };
 
 export type FlowVersionsQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type FlowVersionsQuery = { flowVersions: { baseId: string, draft: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } } | null, versions: Array<{ id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } }> } };
+export type FlowVersionsQuery = { flowVersions: { baseId: string, draft: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } } | null, versions: Array<{ id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } }> } | null };
 
 export type FlowsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -367,7 +695,7 @@ export type FlowsQueryVariables = Exact<{
 }>;
 
 
-export type FlowsQuery = { flows: { totalCount?: number, edges: Array<{ cursor: string, node: { baseId: string, name: string, latestVersion: number | null, latestVersionId: string | null, draftId: string | null, hasDraft: boolean, updatedAt: string, owner: { kind: OwnerKind, id: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type FlowsQuery = { flows: { totalCount?: number, edges: Array<{ cursor: string, node: { id: string, baseId: string, name: string, latestVersion: number | null, latestVersionId: string | null, draftId: string | null, hasDraft: boolean, updatedAt: string, owner: { kind: OwnerKind, id: string } } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
 
 export type CreateFlowMutationVariables = Exact<{
   input: CreateFlowInput;
@@ -377,66 +705,60 @@ export type CreateFlowMutationVariables = Exact<{
 export type CreateFlowMutation = { createFlow: { flow: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } }, validation: { errors: Array<string>, warnings: Array<string> } } };
 
 export type UpdateFlowDraftMutationVariables = Exact<{
-  id: string;
-  input: UpdateFlowInput;
+  input: UpdateFlowDraftInput;
 }>;
 
 
 export type UpdateFlowDraftMutation = { updateFlowDraft: { flow: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } }, validation: { errors: Array<string>, warnings: Array<string> } } };
 
 export type PublishFlowMutationVariables = Exact<{
-  id: string;
-  input?: UpdateFlowInput | null | undefined;
+  input: PublishFlowInput;
 }>;
 
 
 export type PublishFlowMutation = { publishFlow: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } } };
 
 export type CreateFlowDraftFromVersionMutationVariables = Exact<{
-  id: string;
-  replace?: boolean | null | undefined;
+  input: CreateFlowDraftFromVersionInput;
 }>;
 
 
 export type CreateFlowDraftFromVersionMutation = { createFlowDraftFromVersion: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } } };
 
 export type DeleteFlowMutationVariables = Exact<{
-  id: string;
+  input: DeleteFlowInput;
 }>;
 
 
 export type DeleteFlowMutation = { deleteFlow: boolean };
 
 export type RunFlowMutationVariables = Exact<{
-  baseId: string;
-  data: unknown;
+  input: RunFlowInput;
 }>;
 
 
-export type RunFlowMutation = { runFlow: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
-              | { __typename: 'ComparisonCondition', selector: string, operator: string, result: boolean, property: { path: string, value: unknown }, value: { type: string, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: string, value: unknown }, rightValue: { type: string, value: unknown } } | null }
+export type RunFlowMutation = { runFlow: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+              | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
               | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
             > }> } | null }, execution: { database: string, engine: string, total: string } }> } };
 
 export type RunFlowVersionMutationVariables = Exact<{
-  flowId: string;
-  data: unknown;
+  input: RunFlowVersionInput;
 }>;
 
 
-export type RunFlowVersionMutation = { runFlowVersion: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
-              | { __typename: 'ComparisonCondition', selector: string, operator: string, result: boolean, property: { path: string, value: unknown }, value: { type: string, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: string, value: unknown }, rightValue: { type: string, value: unknown } } | null }
+export type RunFlowVersionMutation = { runFlowVersion: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+              | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
               | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
             > }> } | null }, execution: { database: string, engine: string, total: string } }> } };
 
 export type TestFlowMutationVariables = Exact<{
-  definition: unknown;
-  data: unknown;
+  input: TestFlowInput;
 }>;
 
 
-export type TestFlowMutation = { testFlow: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
-              | { __typename: 'ComparisonCondition', selector: string, operator: string, result: boolean, property: { path: string, value: unknown }, value: { type: string, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: string, value: unknown }, rightValue: { type: string, value: unknown } } | null }
+export type TestFlowMutation = { testFlow: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+              | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
               | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
             > }> } | null }, execution: { database: string, engine: string, total: string } }> } };
 
@@ -449,7 +771,7 @@ export type GroupQueryVariables = Exact<{
 }>;
 
 
-export type GroupQuery = { group: { id: string, name: string, description: string, createdAt: string, updatedAt: string } };
+export type GroupQuery = { group: { id: string, name: string, description: string, createdAt: string, updatedAt: string } | null };
 
 export type GroupPoliciesQueryVariables = Exact<{
   id: string;
@@ -460,7 +782,7 @@ export type GroupPoliciesQueryVariables = Exact<{
 }>;
 
 
-export type GroupPoliciesQuery = { group: { id: string, policies: { totalCount?: number, edges: Array<{ cursor: string, node: { baseId: string, name: string, latestVersion: number | null, latestVersionId: string | null, draftId: string | null, hasDraft: boolean, updatedAt: string, owner: { kind: OwnerKind, id: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } } };
+export type GroupPoliciesQuery = { group: { id: string, policies: { totalCount?: number, edges: Array<{ cursor: string, node: { id: string, baseId: string, name: string, latestVersion: number | null, latestVersionId: string | null, draftId: string | null, hasDraft: boolean, updatedAt: string, owner: { kind: OwnerKind, id: string } } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } } | null };
 
 export type GroupFlowsQueryVariables = Exact<{
   id: string;
@@ -471,7 +793,7 @@ export type GroupFlowsQueryVariables = Exact<{
 }>;
 
 
-export type GroupFlowsQuery = { group: { id: string, flows: { totalCount?: number, edges: Array<{ cursor: string, node: { baseId: string, name: string, latestVersion: number | null, latestVersionId: string | null, draftId: string | null, hasDraft: boolean, updatedAt: string, owner: { kind: OwnerKind, id: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } } };
+export type GroupFlowsQuery = { group: { id: string, flows: { totalCount?: number, edges: Array<{ cursor: string, node: { id: string, baseId: string, name: string, latestVersion: number | null, latestVersionId: string | null, draftId: string | null, hasDraft: boolean, updatedAt: string, owner: { kind: OwnerKind, id: string } } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } } | null };
 
 export type GroupsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -481,7 +803,7 @@ export type GroupsQueryVariables = Exact<{
 }>;
 
 
-export type GroupsQuery = { groups: { totalCount?: number, edges: Array<{ cursor: string, node: { id: string, name: string, description: string, createdAt: string, updatedAt: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type GroupsQuery = { groups: { totalCount?: number, edges: Array<{ cursor: string, node: { id: string, name: string, description: string, createdAt: string, updatedAt: string } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
 
 export type CreateGroupMutationVariables = Exact<{
   input: CreateGroupInput;
@@ -491,7 +813,6 @@ export type CreateGroupMutationVariables = Exact<{
 export type CreateGroupMutation = { createGroup: { id: string, name: string, description: string, createdAt: string, updatedAt: string } };
 
 export type UpdateGroupMutationVariables = Exact<{
-  id: string;
   input: UpdateGroupInput;
 }>;
 
@@ -499,24 +820,21 @@ export type UpdateGroupMutationVariables = Exact<{
 export type UpdateGroupMutation = { updateGroup: { id: string, name: string, description: string, createdAt: string, updatedAt: string } };
 
 export type DeleteGroupMutationVariables = Exact<{
-  id: string;
+  input: DeleteGroupInput;
 }>;
 
 
 export type DeleteGroupMutation = { deleteGroup: boolean };
 
 export type AddGroupMemberMutationVariables = Exact<{
-  groupId: string;
-  kind: GroupMemberKind;
-  baseId: string;
+  input: AddGroupMemberInput;
 }>;
 
 
 export type AddGroupMemberMutation = { addGroupMember: { id: string, groupId: string, kind: GroupMemberKind, baseId: string, createdAt: string } };
 
 export type RemoveGroupMemberMutationVariables = Exact<{
-  groupId: string;
-  memberId: string;
+  input: RemoveGroupMemberInput;
 }>;
 
 
@@ -531,11 +849,13 @@ export type NodeQuery = { node:
     | { __typename: 'APIKey', id: string, name: string, prefix: string, scope: Scope, createdAt: string, lastUsedAt: string | null, expiresAt: string | null, revokedAt: string | null, owner: { kind: OwnerKind, id: string } }
     | { __typename: 'AuditEvent', at: string, action: AuditAction, recordId: string | null, details: unknown, id: string, eventKind: AuditKind, eventBaseId: string | null, eventGroupId: string | null, actor: { kind: ActorKind, id: string } }
     | { __typename: 'Flow', baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, id: string, flowTests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } }
+    | { __typename: 'FlowSummary', id: string, baseId: string, name: string, latestVersion: number | null, latestVersionId: string | null, draftId: string | null, hasDraft: boolean, updatedAt: string, owner: { kind: OwnerKind, id: string } }
     | { __typename: 'Group', id: string, name: string, description: string, createdAt: string, updatedAt: string }
     | { __typename: 'GroupMember', id: string, groupId: string, kind: GroupMemberKind, baseId: string, createdAt: string }
     | { __typename: 'Member', id: string, role: Role, createdAt: string, user: { id: string, email: string, name: string } }
     | { __typename: 'Organization', name: string, createdAt: string, id: string }
     | { __typename: 'Policy', id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } }
+    | { __typename: 'PolicySummary', id: string, baseId: string, name: string, latestVersion: number | null, latestVersionId: string | null, draftId: string | null, hasDraft: boolean, updatedAt: string, owner: { kind: OwnerKind, id: string } }
     | { __typename: 'User', email: string, name: string, id: string }
    | null };
 
@@ -543,21 +863,21 @@ export type PolicyFieldsFragment = { id: string, baseId: string, name: string, d
 
 export type SavedPolicyFieldsFragment = { policy: { id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } }, validation: { errors: Array<string> } };
 
-export type PolicySummaryFieldsFragment = { baseId: string, name: string, latestVersion: number | null, latestVersionId: string | null, draftId: string | null, hasDraft: boolean, updatedAt: string, owner: { kind: OwnerKind, id: string } };
+export type PolicySummaryFieldsFragment = { id: string, baseId: string, name: string, latestVersion: number | null, latestVersionId: string | null, draftId: string | null, hasDraft: boolean, updatedAt: string, owner: { kind: OwnerKind, id: string } };
 
 export type PolicyQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type PolicyQuery = { policy: { id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } } };
+export type PolicyQuery = { policy: { id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } } | null };
 
 export type PolicyVersionsQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type PolicyVersionsQuery = { policyVersions: { baseId: string, draft: { id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } } | null, versions: Array<{ id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } }> } };
+export type PolicyVersionsQuery = { policyVersions: { baseId: string, draft: { id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } } | null, versions: Array<{ id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } }> } | null };
 
 export type PoliciesQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -568,7 +888,7 @@ export type PoliciesQueryVariables = Exact<{
 }>;
 
 
-export type PoliciesQuery = { policies: { totalCount?: number, edges: Array<{ cursor: string, node: { baseId: string, name: string, latestVersion: number | null, latestVersionId: string | null, draftId: string | null, hasDraft: boolean, updatedAt: string, owner: { kind: OwnerKind, id: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type PoliciesQuery = { policies: { totalCount?: number, edges: Array<{ cursor: string, node: { id: string, baseId: string, name: string, latestVersion: number | null, latestVersionId: string | null, draftId: string | null, hasDraft: boolean, updatedAt: string, owner: { kind: OwnerKind, id: string } } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
 
 export type CreatePolicyMutationVariables = Exact<{
   input: CreatePolicyInput;
@@ -578,78 +898,72 @@ export type CreatePolicyMutationVariables = Exact<{
 export type CreatePolicyMutation = { createPolicy: { policy: { id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } }, validation: { errors: Array<string> } } };
 
 export type UpdatePolicyDraftMutationVariables = Exact<{
-  id: string;
-  input: UpdatePolicyInput;
+  input: UpdatePolicyDraftInput;
 }>;
 
 
 export type UpdatePolicyDraftMutation = { updatePolicyDraft: { policy: { id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } }, validation: { errors: Array<string> } } };
 
 export type PublishPolicyMutationVariables = Exact<{
-  id: string;
-  input?: UpdatePolicyInput | null | undefined;
+  input: PublishPolicyInput;
 }>;
 
 
 export type PublishPolicyMutation = { publishPolicy: { id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } } };
 
 export type CreatePolicyDraftFromVersionMutationVariables = Exact<{
-  id: string;
-  replace?: boolean | null | undefined;
+  input: CreatePolicyDraftFromVersionInput;
 }>;
 
 
 export type CreatePolicyDraftFromVersionMutation = { createPolicyDraftFromVersion: { id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } } };
 
 export type DeletePolicyMutationVariables = Exact<{
-  id: string;
+  input: DeletePolicyInput;
 }>;
 
 
 export type DeletePolicyMutation = { deletePolicy: boolean };
 
 export type RunPolicyMutationVariables = Exact<{
-  baseId: string;
-  data: unknown;
+  input: RunPolicyInput;
 }>;
 
 
-export type RunPolicyMutation = { runPolicy: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
-          | { __typename: 'ComparisonCondition', selector: string, operator: string, result: boolean, property: { path: string, value: unknown }, value: { type: string, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: string, value: unknown }, rightValue: { type: string, value: unknown } } | null }
+export type RunPolicyMutation = { runPolicy: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+          | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
           | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
         > }> } } };
 
 export type RunPolicyVersionMutationVariables = Exact<{
-  policyId: string;
-  data: unknown;
+  input: RunPolicyVersionInput;
 }>;
 
 
-export type RunPolicyVersionMutation = { runPolicyVersion: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
-          | { __typename: 'ComparisonCondition', selector: string, operator: string, result: boolean, property: { path: string, value: unknown }, value: { type: string, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: string, value: unknown }, rightValue: { type: string, value: unknown } } | null }
+export type RunPolicyVersionMutation = { runPolicyVersion: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+          | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
           | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
         > }> } } };
 
-export type TypedValueFieldsFragment = { type: string, value: unknown };
+export type TypedValueFieldsFragment = { type: ValueType, value: unknown };
 
-export type RunResultFieldsFragment = { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
-        | { __typename: 'ComparisonCondition', selector: string, operator: string, result: boolean, property: { path: string, value: unknown }, value: { type: string, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: string, value: unknown }, rightValue: { type: string, value: unknown } } | null }
+export type RunResultFieldsFragment = { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+        | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
         | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
       > }> } };
 
 export type TraceFieldsFragment = { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
-      | { __typename: 'ComparisonCondition', selector: string, operator: string, result: boolean, property: { path: string, value: unknown }, value: { type: string, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: string, value: unknown }, rightValue: { type: string, value: unknown } } | null }
+      | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
       | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
     > }> };
 
 export type RunRuleMutationVariables = Exact<{
-  rule: string;
-  data: unknown;
+  input: RunRuleInput;
 }>;
 
 
-export type RunRuleMutation = { runRule: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
-          | { __typename: 'ComparisonCondition', selector: string, operator: string, result: boolean, property: { path: string, value: unknown }, value: { type: string, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: string, value: unknown }, rightValue: { type: string, value: unknown } } | null }
+export type RunRuleMutation = { runRule: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+          | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
           | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
         > }> } } };
 
@@ -720,6 +1034,18 @@ export const AuditEventFieldsFragmentDoc = new TypedDocumentString(`
   details
 }
     `, {"fragmentName":"AuditEventFields"}) as unknown as TypedDocumentString<AuditEventFieldsFragment, unknown>;
+export const SourceRangeFieldsFragmentDoc = new TypedDocumentString(`
+    fragment SourceRangeFields on SourceRange {
+  start {
+    line
+    column
+  }
+  end {
+    line
+    column
+  }
+}
+    `, {"fragmentName":"SourceRangeFields"}) as unknown as TypedDocumentString<SourceRangeFieldsFragment, unknown>;
 export const FlowFieldsFragmentDoc = new TypedDocumentString(`
     fragment FlowFields on Flow {
   id
@@ -780,6 +1106,7 @@ export const SavedFlowFieldsFragmentDoc = new TypedDocumentString(`
 }`, {"fragmentName":"SavedFlowFields"}) as unknown as TypedDocumentString<SavedFlowFieldsFragment, unknown>;
 export const FlowSummaryFieldsFragmentDoc = new TypedDocumentString(`
     fragment FlowSummaryFields on FlowSummary {
+  id
   baseId
   name
   owner {
@@ -864,6 +1191,11 @@ export const FlowRunResultFieldsFragmentDoc = new TypedDocumentString(`
       data
       error
       labels
+      explanation
+      warnings {
+        code
+        message
+      }
       trace {
         ...TraceFields
       }
@@ -1000,6 +1332,7 @@ export const SavedPolicyFieldsFragmentDoc = new TypedDocumentString(`
 }`, {"fragmentName":"SavedPolicyFields"}) as unknown as TypedDocumentString<SavedPolicyFieldsFragment, unknown>;
 export const PolicySummaryFieldsFragmentDoc = new TypedDocumentString(`
     fragment PolicySummaryFields on PolicySummary {
+  id
   baseId
   name
   owner {
@@ -1020,6 +1353,11 @@ export const RunResultFieldsFragmentDoc = new TypedDocumentString(`
   data
   error
   labels
+  explanation
+  warnings {
+    code
+    message
+  }
   execution {
     orchestrator {
       go
@@ -1089,6 +1427,8 @@ export const MembersDocument = new TypedDocumentString(`
     }
     pageInfo {
       hasNextPage
+      hasPreviousPage
+      startCursor
       endCursor
     }
     totalCount @include(if: $withTotalCount)
@@ -1115,6 +1455,8 @@ export const KeysDocument = new TypedDocumentString(`
     }
     pageInfo {
       hasNextPage
+      hasPreviousPage
+      startCursor
       endCursor
     }
     totalCount @include(if: $withTotalCount)
@@ -1151,8 +1493,8 @@ export const AddMemberDocument = new TypedDocumentString(`
   createdAt
 }`) as unknown as TypedDocumentString<AddMemberMutation, AddMemberMutationVariables>;
 export const ChangeMemberRoleDocument = new TypedDocumentString(`
-    mutation ChangeMemberRole($userId: ID!, $role: Role!) {
-  changeMemberRole(userId: $userId, role: $role) {
+    mutation ChangeMemberRole($input: ChangeMemberRoleInput!) {
+  changeMemberRole(input: $input) {
     ...MemberFields
   }
 }
@@ -1167,8 +1509,8 @@ export const ChangeMemberRoleDocument = new TypedDocumentString(`
   createdAt
 }`) as unknown as TypedDocumentString<ChangeMemberRoleMutation, ChangeMemberRoleMutationVariables>;
 export const RemoveMemberDocument = new TypedDocumentString(`
-    mutation RemoveMember($userId: ID!) {
-  removeMember(userId: $userId)
+    mutation RemoveMember($input: RemoveMemberInput!) {
+  removeMember(input: $input)
 }
     `) as unknown as TypedDocumentString<RemoveMemberMutation, RemoveMemberMutationVariables>;
 export const CreateKeyDocument = new TypedDocumentString(`
@@ -1195,8 +1537,8 @@ export const CreateKeyDocument = new TypedDocumentString(`
   revokedAt
 }`) as unknown as TypedDocumentString<CreateKeyMutation, CreateKeyMutationVariables>;
 export const RevokeKeyDocument = new TypedDocumentString(`
-    mutation RevokeKey($id: ID!) {
-  revokeKey(id: $id)
+    mutation RevokeKey($input: RevokeKeyInput!) {
+  revokeKey(input: $input)
 }
     `) as unknown as TypedDocumentString<RevokeKeyMutation, RevokeKeyMutationVariables>;
 export const AuditEventsDocument = new TypedDocumentString(`
@@ -1210,6 +1552,8 @@ export const AuditEventsDocument = new TypedDocumentString(`
     }
     pageInfo {
       hasNextPage
+      hasPreviousPage
+      startCursor
       endCursor
     }
     totalCount @include(if: $withTotalCount)
@@ -1229,6 +1573,53 @@ export const AuditEventsDocument = new TypedDocumentString(`
   }
   details
 }`) as unknown as TypedDocumentString<AuditEventsQuery, AuditEventsQueryVariables>;
+export const CheckRuleDocument = new TypedDocumentString(`
+    query CheckRule($rule: String!) {
+  checkRule(rule: $rule) {
+    tokens {
+      kind
+      range {
+        ...SourceRangeFields
+      }
+    }
+    diagnostics {
+      severity
+      code
+      message
+      range {
+        ...SourceRangeFields
+      }
+      suggestions
+    }
+  }
+}
+    fragment SourceRangeFields on SourceRange {
+  start {
+    line
+    column
+  }
+  end {
+    line
+    column
+  }
+}`) as unknown as TypedDocumentString<CheckRuleQuery, CheckRuleQueryVariables>;
+export const TestPolicyDocument = new TypedDocumentString(`
+    mutation TestPolicy($input: TestPolicyInput!) {
+  testPolicy(input: $input) {
+    passed
+    total
+    failed
+    results {
+      name
+      expected
+      actual
+      passed
+      explanation
+      error
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<TestPolicyMutation, TestPolicyMutationVariables>;
 export const FlowDocument = new TypedDocumentString(`
     query Flow($id: ID!) {
   flow(id: $id) {
@@ -1304,12 +1695,15 @@ export const FlowsDocument = new TypedDocumentString(`
     }
     pageInfo {
       hasNextPage
+      hasPreviousPage
+      startCursor
       endCursor
     }
     totalCount @include(if: $withTotalCount)
   }
 }
     fragment FlowSummaryFields on FlowSummary {
+  id
   baseId
   name
   owner {
@@ -1361,8 +1755,8 @@ fragment SavedFlowFields on SavedFlow {
   }
 }`) as unknown as TypedDocumentString<CreateFlowMutation, CreateFlowMutationVariables>;
 export const UpdateFlowDraftDocument = new TypedDocumentString(`
-    mutation UpdateFlowDraft($id: ID!, $input: UpdateFlowInput!) {
-  updateFlowDraft(id: $id, input: $input) {
+    mutation UpdateFlowDraft($input: UpdateFlowDraftInput!) {
+  updateFlowDraft(input: $input) {
     ...SavedFlowFields
   }
 }
@@ -1399,8 +1793,8 @@ fragment SavedFlowFields on SavedFlow {
   }
 }`) as unknown as TypedDocumentString<UpdateFlowDraftMutation, UpdateFlowDraftMutationVariables>;
 export const PublishFlowDocument = new TypedDocumentString(`
-    mutation PublishFlow($id: ID!, $input: UpdateFlowInput) {
-  publishFlow(id: $id, input: $input) {
+    mutation PublishFlow($input: PublishFlowInput!) {
+  publishFlow(input: $input) {
     ...FlowFields
   }
 }
@@ -1428,8 +1822,8 @@ export const PublishFlowDocument = new TypedDocumentString(`
   revision
 }`) as unknown as TypedDocumentString<PublishFlowMutation, PublishFlowMutationVariables>;
 export const CreateFlowDraftFromVersionDocument = new TypedDocumentString(`
-    mutation CreateFlowDraftFromVersion($id: ID!, $replace: Boolean) {
-  createFlowDraftFromVersion(id: $id, replace: $replace) {
+    mutation CreateFlowDraftFromVersion($input: CreateFlowDraftFromVersionInput!) {
+  createFlowDraftFromVersion(input: $input) {
     ...FlowFields
   }
 }
@@ -1457,13 +1851,13 @@ export const CreateFlowDraftFromVersionDocument = new TypedDocumentString(`
   revision
 }`) as unknown as TypedDocumentString<CreateFlowDraftFromVersionMutation, CreateFlowDraftFromVersionMutationVariables>;
 export const DeleteFlowDocument = new TypedDocumentString(`
-    mutation DeleteFlow($id: ID!) {
-  deleteFlow(id: $id)
+    mutation DeleteFlow($input: DeleteFlowInput!) {
+  deleteFlow(input: $input)
 }
     `) as unknown as TypedDocumentString<DeleteFlowMutation, DeleteFlowMutationVariables>;
 export const RunFlowDocument = new TypedDocumentString(`
-    mutation RunFlow($baseId: ID!, $data: JSON!) {
-  runFlow(baseId: $baseId, data: $data) {
+    mutation RunFlow($input: RunFlowInput!) {
+  runFlow(input: $input) {
     ...FlowRunResultFields
   }
 }
@@ -1484,6 +1878,11 @@ export const RunFlowDocument = new TypedDocumentString(`
       data
       error
       labels
+      explanation
+      warnings {
+        code
+        message
+      }
       trace {
         ...TraceFields
       }
@@ -1542,8 +1941,8 @@ fragment TraceFields on Trace {
   }
 }`) as unknown as TypedDocumentString<RunFlowMutation, RunFlowMutationVariables>;
 export const RunFlowVersionDocument = new TypedDocumentString(`
-    mutation RunFlowVersion($flowId: ID!, $data: JSON!) {
-  runFlowVersion(flowId: $flowId, data: $data) {
+    mutation RunFlowVersion($input: RunFlowVersionInput!) {
+  runFlowVersion(input: $input) {
     ...FlowRunResultFields
   }
 }
@@ -1564,6 +1963,11 @@ export const RunFlowVersionDocument = new TypedDocumentString(`
       data
       error
       labels
+      explanation
+      warnings {
+        code
+        message
+      }
       trace {
         ...TraceFields
       }
@@ -1622,8 +2026,8 @@ fragment TraceFields on Trace {
   }
 }`) as unknown as TypedDocumentString<RunFlowVersionMutation, RunFlowVersionMutationVariables>;
 export const TestFlowDocument = new TypedDocumentString(`
-    mutation TestFlow($definition: JSON!, $data: JSON!) {
-  testFlow(definition: $definition, data: $data) {
+    mutation TestFlow($input: TestFlowInput!) {
+  testFlow(input: $input) {
     ...FlowRunResultFields
   }
 }
@@ -1644,6 +2048,11 @@ export const TestFlowDocument = new TypedDocumentString(`
       data
       error
       labels
+      explanation
+      warnings {
+        code
+        message
+      }
       trace {
         ...TraceFields
       }
@@ -1727,6 +2136,8 @@ export const GroupPoliciesDocument = new TypedDocumentString(`
       }
       pageInfo {
         hasNextPage
+        hasPreviousPage
+        startCursor
         endCursor
       }
       totalCount @include(if: $withTotalCount)
@@ -1734,6 +2145,7 @@ export const GroupPoliciesDocument = new TypedDocumentString(`
   }
 }
     fragment PolicySummaryFields on PolicySummary {
+  id
   baseId
   name
   owner {
@@ -1759,6 +2171,8 @@ export const GroupFlowsDocument = new TypedDocumentString(`
       }
       pageInfo {
         hasNextPage
+        hasPreviousPage
+        startCursor
         endCursor
       }
       totalCount @include(if: $withTotalCount)
@@ -1766,6 +2180,7 @@ export const GroupFlowsDocument = new TypedDocumentString(`
   }
 }
     fragment FlowSummaryFields on FlowSummary {
+  id
   baseId
   name
   owner {
@@ -1789,6 +2204,8 @@ export const GroupsDocument = new TypedDocumentString(`
     }
     pageInfo {
       hasNextPage
+      hasPreviousPage
+      startCursor
       endCursor
     }
     totalCount @include(if: $withTotalCount)
@@ -1815,8 +2232,8 @@ export const CreateGroupDocument = new TypedDocumentString(`
   updatedAt
 }`) as unknown as TypedDocumentString<CreateGroupMutation, CreateGroupMutationVariables>;
 export const UpdateGroupDocument = new TypedDocumentString(`
-    mutation UpdateGroup($id: ID!, $input: UpdateGroupInput!) {
-  updateGroup(id: $id, input: $input) {
+    mutation UpdateGroup($input: UpdateGroupInput!) {
+  updateGroup(input: $input) {
     ...GroupFields
   }
 }
@@ -1828,13 +2245,13 @@ export const UpdateGroupDocument = new TypedDocumentString(`
   updatedAt
 }`) as unknown as TypedDocumentString<UpdateGroupMutation, UpdateGroupMutationVariables>;
 export const DeleteGroupDocument = new TypedDocumentString(`
-    mutation DeleteGroup($id: ID!) {
-  deleteGroup(id: $id)
+    mutation DeleteGroup($input: DeleteGroupInput!) {
+  deleteGroup(input: $input)
 }
     `) as unknown as TypedDocumentString<DeleteGroupMutation, DeleteGroupMutationVariables>;
 export const AddGroupMemberDocument = new TypedDocumentString(`
-    mutation AddGroupMember($groupId: ID!, $kind: GroupMemberKind!, $baseId: ID!) {
-  addGroupMember(groupId: $groupId, kind: $kind, baseId: $baseId) {
+    mutation AddGroupMember($input: AddGroupMemberInput!) {
+  addGroupMember(input: $input) {
     ...GroupMemberFields
   }
 }
@@ -1846,8 +2263,8 @@ export const AddGroupMemberDocument = new TypedDocumentString(`
   createdAt
 }`) as unknown as TypedDocumentString<AddGroupMemberMutation, AddGroupMemberMutationVariables>;
 export const RemoveGroupMemberDocument = new TypedDocumentString(`
-    mutation RemoveGroupMember($groupId: ID!, $memberId: ID!) {
-  removeGroupMember(groupId: $groupId, memberId: $memberId)
+    mutation RemoveGroupMember($input: RemoveGroupMemberInput!) {
+  removeGroupMember(input: $input)
 }
     `) as unknown as TypedDocumentString<RemoveGroupMemberMutation, RemoveGroupMemberMutationVariables>;
 export const NodeDocument = new TypedDocumentString(`
@@ -1879,6 +2296,12 @@ export const NodeDocument = new TypedDocumentString(`
       updatedAt
       publishedAt
       revision
+    }
+    ... on PolicySummary {
+      ...PolicySummaryFields
+    }
+    ... on FlowSummary {
+      ...FlowSummaryFields
     }
     ... on Group {
       ...GroupFields
@@ -1939,6 +2362,20 @@ fragment APIKeyFields on APIKey {
   expiresAt
   revokedAt
 }
+fragment FlowSummaryFields on FlowSummary {
+  id
+  baseId
+  name
+  owner {
+    kind
+    id
+  }
+  latestVersion
+  latestVersionId
+  draftId
+  hasDraft
+  updatedAt
+}
 fragment GroupFields on Group {
   id
   name
@@ -1976,6 +2413,20 @@ fragment PolicyFields on Policy {
   updatedAt
   publishedAt
   revision
+}
+fragment PolicySummaryFields on PolicySummary {
+  id
+  baseId
+  name
+  owner {
+    kind
+    id
+  }
+  latestVersion
+  latestVersionId
+  draftId
+  hasDraft
+  updatedAt
 }`) as unknown as TypedDocumentString<NodeQuery, NodeQueryVariables>;
 export const PolicyDocument = new TypedDocumentString(`
     query Policy($id: ID!) {
@@ -2054,12 +2505,15 @@ export const PoliciesDocument = new TypedDocumentString(`
     }
     pageInfo {
       hasNextPage
+      hasPreviousPage
+      startCursor
       endCursor
     }
     totalCount @include(if: $withTotalCount)
   }
 }
     fragment PolicySummaryFields on PolicySummary {
+  id
   baseId
   name
   owner {
@@ -2111,8 +2565,8 @@ fragment SavedPolicyFields on SavedPolicy {
   }
 }`) as unknown as TypedDocumentString<CreatePolicyMutation, CreatePolicyMutationVariables>;
 export const UpdatePolicyDraftDocument = new TypedDocumentString(`
-    mutation UpdatePolicyDraft($id: ID!, $input: UpdatePolicyInput!) {
-  updatePolicyDraft(id: $id, input: $input) {
+    mutation UpdatePolicyDraft($input: UpdatePolicyDraftInput!) {
+  updatePolicyDraft(input: $input) {
     ...SavedPolicyFields
   }
 }
@@ -2149,8 +2603,8 @@ fragment SavedPolicyFields on SavedPolicy {
   }
 }`) as unknown as TypedDocumentString<UpdatePolicyDraftMutation, UpdatePolicyDraftMutationVariables>;
 export const PublishPolicyDocument = new TypedDocumentString(`
-    mutation PublishPolicy($id: ID!, $input: UpdatePolicyInput) {
-  publishPolicy(id: $id, input: $input) {
+    mutation PublishPolicy($input: PublishPolicyInput!) {
+  publishPolicy(input: $input) {
     ...PolicyFields
   }
 }
@@ -2179,8 +2633,8 @@ export const PublishPolicyDocument = new TypedDocumentString(`
   revision
 }`) as unknown as TypedDocumentString<PublishPolicyMutation, PublishPolicyMutationVariables>;
 export const CreatePolicyDraftFromVersionDocument = new TypedDocumentString(`
-    mutation CreatePolicyDraftFromVersion($id: ID!, $replace: Boolean) {
-  createPolicyDraftFromVersion(id: $id, replace: $replace) {
+    mutation CreatePolicyDraftFromVersion($input: CreatePolicyDraftFromVersionInput!) {
+  createPolicyDraftFromVersion(input: $input) {
     ...PolicyFields
   }
 }
@@ -2209,13 +2663,13 @@ export const CreatePolicyDraftFromVersionDocument = new TypedDocumentString(`
   revision
 }`) as unknown as TypedDocumentString<CreatePolicyDraftFromVersionMutation, CreatePolicyDraftFromVersionMutationVariables>;
 export const DeletePolicyDocument = new TypedDocumentString(`
-    mutation DeletePolicy($id: ID!) {
-  deletePolicy(id: $id)
+    mutation DeletePolicy($input: DeletePolicyInput!) {
+  deletePolicy(input: $input)
 }
     `) as unknown as TypedDocumentString<DeletePolicyMutation, DeletePolicyMutationVariables>;
 export const RunPolicyDocument = new TypedDocumentString(`
-    mutation RunPolicy($baseId: ID!, $data: JSON!) {
-  runPolicy(baseId: $baseId, data: $data) {
+    mutation RunPolicy($input: RunPolicyInput!) {
+  runPolicy(input: $input) {
     ...RunResultFields
   }
 }
@@ -2229,6 +2683,11 @@ fragment RunResultFields on PolicyRunResult {
   data
   error
   labels
+  explanation
+  warnings {
+    code
+    message
+  }
   execution {
     orchestrator {
       go
@@ -2285,8 +2744,8 @@ fragment TraceFields on Trace {
   }
 }`) as unknown as TypedDocumentString<RunPolicyMutation, RunPolicyMutationVariables>;
 export const RunPolicyVersionDocument = new TypedDocumentString(`
-    mutation RunPolicyVersion($policyId: ID!, $data: JSON!) {
-  runPolicyVersion(policyId: $policyId, data: $data) {
+    mutation RunPolicyVersion($input: RunPolicyVersionInput!) {
+  runPolicyVersion(input: $input) {
     ...RunResultFields
   }
 }
@@ -2300,6 +2759,11 @@ fragment RunResultFields on PolicyRunResult {
   data
   error
   labels
+  explanation
+  warnings {
+    code
+    message
+  }
   execution {
     orchestrator {
       go
@@ -2356,8 +2820,8 @@ fragment TraceFields on Trace {
   }
 }`) as unknown as TypedDocumentString<RunPolicyVersionMutation, RunPolicyVersionMutationVariables>;
 export const RunRuleDocument = new TypedDocumentString(`
-    mutation RunRule($rule: String!, $data: JSON!) {
-  runRule(rule: $rule, data: $data) {
+    mutation RunRule($input: RunRuleInput!) {
+  runRule(input: $input) {
     ...RunResultFields
   }
 }
@@ -2371,6 +2835,11 @@ fragment RunResultFields on PolicyRunResult {
   data
   error
   labels
+  explanation
+  warnings {
+    code
+    message
+  }
   execution {
     orchestrator {
       go

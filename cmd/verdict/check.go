@@ -1,0 +1,243 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/verdict/verdict/engine"
+)
+
+// Exit statuses of `verdict check` and `verdict test`: 0 when all is well,
+// 1 when a text has an error or a test fails, 2 on bad usage.
+const (
+	exitProblems   = 1
+	exitCheckUsage = 2
+)
+
+func checkUsage(format string, args ...any) error {
+	return &exitStatus{code: exitCheckUsage, msg: fmt.Sprintf(format, args...)}
+}
+
+func newCheckCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "check FILE...",
+		Short: "Check rule files and print their diagnostics",
+		Long: `Check rule files the way evaluation reads them and print each diagnostic as
+file:line:column: severity: message, with the source line, a caret under the
+place, and any suggested replacement. docs/errors.md explains every code.
+
+Exit status: 0 when no file has an error (warnings allowed), 1 when one has,
+2 on bad usage.`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return checkUsage("give one or more rule files: verdict check FILE...")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			failed := false
+			for _, path := range args {
+				b, err := os.ReadFile(path)
+				if err != nil {
+					return checkUsage("%v", err)
+				}
+				res := engine.Check(string(b))
+				printDiagnostics(cmd.OutOrStdout(), path, string(b), res.Diagnostics)
+				failed = failed || res.HasErrors()
+			}
+			if failed {
+				return &exitStatus{code: exitProblems}
+			}
+			return nil
+		},
+	}
+}
+
+// printDiagnostics writes diagnostics the way compilers do, with the line
+// and a caret under the range.
+func printDiagnostics(w io.Writer, path, src string, diags []engine.Diagnostic) {
+	lines := strings.Split(src, "\n")
+	for _, d := range diags {
+		start, end := d.Range.Start, d.Range.End
+		fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", path, start.Line, start.Column, d.Severity, d.Message, d.Code)
+		if start.Line-1 < len(lines) {
+			line := strings.TrimRight(lines[start.Line-1], "\r")
+			width := 1
+			if end.Line == start.Line && end.Column > start.Column {
+				width = end.Column - start.Column
+			}
+			fmt.Fprintf(w, "  %s\n  %s%s\n", line, indentTo(line, start.Column), strings.Repeat("^", width))
+		}
+		for _, s := range d.Suggestions {
+			fmt.Fprintf(w, "  suggestion: %s\n", s)
+		}
+	}
+}
+
+// indentTo is the blank space under a line up to a column, keeping tabs so
+// the caret lines up.
+func indentTo(line string, column int) string {
+	var b strings.Builder
+	col := 1
+	for _, r := range line {
+		if col >= column {
+			break
+		}
+		if r == '\t' {
+			b.WriteByte('\t')
+		} else {
+			b.WriteByte(' ')
+		}
+		col++
+	}
+	for ; col < column; col++ {
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+// ruleTest is one case of a NAME.tests.json file.
+type ruleTest struct {
+	Name   string          `json:"name"`
+	Data   json.RawMessage `json:"data"`
+	Expect *bool           `json:"expect"`
+}
+
+func newTestCommand() *cobra.Command {
+	var verbose bool
+	cmd := &cobra.Command{
+		Use:   "test PATH...",
+		Short: "Run rule files against the test cases kept beside them",
+		Long: `Run each NAME.rule file (given, or found under a given directory) against the
+cases in NAME.tests.json beside it: a JSON list of {"name", "data", "expect"},
+where expect is true or false. Each failure is printed with its expected and
+actual result and the run's explanation.
+
+Exit status: 0 when every test passes, 1 when one fails, 2 on bad usage
+(no rule file, a test file that is not such a list).`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return checkUsage("give one or more rule files or directories: verdict test PATH...")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			files, err := ruleFiles(args)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			passed, total := 0, 0
+			for _, f := range files {
+				p, n, err := testRuleFile(out, f, verbose)
+				if err != nil {
+					return err
+				}
+				passed, total = passed+p, total+n
+			}
+			if total > passed {
+				fmt.Fprintf(out, "FAIL: %d of %d tests failed\n", total-passed, total)
+				return &exitStatus{code: exitProblems}
+			}
+			fmt.Fprintf(out, "PASS: %d/%d\n", passed, total)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print passing tests too")
+	return cmd
+}
+
+// ruleFiles lists the rule files the paths name: files as given,
+// directories searched for *.rule.
+func ruleFiles(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, checkUsage("%v", err)
+		}
+		if !info.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".rule") {
+				out = append(out, path)
+			}
+			return err
+		})
+		if err != nil {
+			return nil, checkUsage("%v", err)
+		}
+	}
+	if len(out) == 0 {
+		return nil, checkUsage("no .rule files in %s", strings.Join(paths, ", "))
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// testRuleFile runs one rule file's tests and prints what failed.
+func testRuleFile(w io.Writer, path string, verbose bool) (passed, total int, err error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return 0, 0, checkUsage("%v", err)
+	}
+	testsPath := strings.TrimSuffix(path, ".rule") + ".tests.json"
+	raw, err := os.ReadFile(testsPath)
+	if err != nil {
+		return 0, 0, checkUsage("%s has no tests: %v", path, err)
+	}
+	var tests []ruleTest
+	if err := json.Unmarshal(raw, &tests); err != nil {
+		return 0, 0, checkUsage("%s: want a list of {\"name\", \"data\", \"expect\"}: %v", testsPath, err)
+	}
+	for i, tc := range tests {
+		if tc.Name == "" || tc.Expect == nil || len(tc.Data) == 0 {
+			return 0, 0, checkUsage("%s: test %d needs a name, data and expect (true or false)", testsPath, i+1)
+		}
+	}
+	var eng engine.Engine
+	prog, cerr := eng.Compile(string(src))
+	for _, tc := range tests {
+		data, derr := engine.DecodeData(tc.Data, engine.Limits{})
+		if derr != nil {
+			return 0, 0, checkUsage("%s: test %q: data: %v", testsPath, tc.Name, derr)
+		}
+		var res *engine.Result
+		if cerr != nil {
+			res = engine.ParseFailure(string(src), cerr.(engine.ParseErrors), tc.Data, engine.Lines(string(src)))
+		} else {
+			res = prog.Evaluate(data)
+		}
+		res.Explain()
+		ok := res.Error == nil && res.Result == *tc.Expect
+		actual := fmt.Sprint(res.Result)
+		if res.Error != nil {
+			actual = "error: " + res.Error.Message
+		}
+		switch {
+		case ok && verbose:
+			fmt.Fprintf(w, "PASS %s: %s\n", path, tc.Name)
+		case !ok:
+			fmt.Fprintf(w, "FAIL %s: %s\n  expected: %v\n  actual:   %s\n  explanation: %s\n",
+				path, tc.Name, *tc.Expect, strings.ReplaceAll(actual, "\n", " "), res.Explanation)
+			for _, wn := range res.Warnings {
+				fmt.Fprintf(w, "  warning: %s\n", wn.Message)
+			}
+		}
+		if ok {
+			passed++
+		}
+		total++
+	}
+	return passed, total, nil
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestCheckPrintsDiagnosticsWithACaretAndFailsOnAnError(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"bad.rule":  "A **Person** gets senior discount\n  if the __age__ of the **Person** is more than 65.\n",
+		"good.rule": "# Senior\nA **Person** gets senior discount if the __age__ of the **Person** is at least 65.\n",
+	})
+	bad, good := filepath.Join(dir, "bad.rule"), filepath.Join(dir, "good.rule")
+	code, stdout, stderr := runVerdict(t, "", "check", bad, good)
+	want := bad + ":2:36: error: `is more than` is not a comparison Verdict knows. Did you mean `is greater than`? [unknown-operator]\n" +
+		"    if the __age__ of the **Person** is more than 65.\n" +
+		"                                     ^^^^^^^^^^^^\n" +
+		"  suggestion: is greater than\n"
+	if code != exitProblems || stdout != want || stderr != "" {
+		t.Errorf("check = %d\n%s\nstderr %q; want %d\n%s", code, stdout, stderr, exitProblems, want)
+	}
+	if code, stdout, _ := runVerdict(t, "", "check", good); code != 0 || stdout != "" {
+		t.Errorf("check of a good file = %d %q, want 0 and nothing", code, stdout)
+	}
+}
+
+func TestCheckAndTestRefuseBadUsage(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"a.rule": "A **x** is y if __z__ of **x** is 1.", "a.tests.json": `{"not": "a list"}`})
+	for _, args := range [][]string{
+		{"check"}, {"check", filepath.Join(dir, "missing.rule")},
+		{"test"}, {"test", filepath.Join(dir, "missing.rule")}, {"test", filepath.Join(dir, "a.rule")},
+	} {
+		code, stdout, stderr := runVerdict(t, "", args...)
+		if code != exitCheckUsage || stdout != "" || !strings.HasPrefix(stderr, "verdict: ") {
+			t.Errorf("%v = %d %q %q, want %d and a message", args, code, stdout, stderr, exitCheckUsage)
+		}
+	}
+}
+
+func TestTestRunsRuleFilesAgainstTheirCases(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"senior.rule": "A **Person** gets senior discount if the __age__ of the **Person** is at least 65.\n",
+		"senior.tests.json": `[{"name": "70 is senior", "data": {"Person": {"age": 70}}, "expect": true},
+			{"name": "40 is senior", "data": {"Person": {"age": 40}}, "expect": true}]`,
+		"adult.rule":       "A **Person** is an adult if the __age__ of the **Person** is at least 18.\n",
+		"adult.tests.json": `[{"name": "30 is adult", "data": {"Person": {"age": 30}}, "expect": true}]`,
+	})
+	code, stdout, _ := runVerdict(t, "", "test", dir)
+	want := "FAIL " + filepath.Join(dir, "senior.rule") + ": 40 is senior\n" +
+		"  expected: true\n  actual:   false\n" +
+		"  explanation: Person gets senior discount: no — the age of the Person is 40, which is not at least 65.\n" +
+		"FAIL: 1 of 3 tests failed\n"
+	if code != exitProblems || stdout != want {
+		t.Errorf("test = %d\n%s\nwant %d\n%s", code, stdout, exitProblems, want)
+	}
+	code, stdout, _ = runVerdict(t, "", "test", filepath.Join(dir, "adult.rule"))
+	if code != 0 || stdout != "PASS: 1/1\n" {
+		t.Errorf("test of passing cases = %d %q, want 0 and PASS: 1/1", code, stdout)
+	}
+}
+
+func TestEvalExplainsAndEvaluatesAnEmptyText(t *testing.T) {
+	code, stdout, _ := runVerdict(t, `{"Person": {"age": "70"}}`, "eval", "--explain", "--data", "-",
+		"--rule-text", "A **Person** gets senior discount if the __age__ of the **Person** is at least 65.")
+	want := "Person gets senior discount: no — the age of the Person is \"70\", which cannot be compared with 65, so the condition is false.\n" +
+		"warning: The age of the Person is the text \"70\", not a number, so it was not compared with 65 and the condition is false. " +
+		"Send numbers without quotes. [text-compared-with-number]\n"
+	if code != exitFalse || stdout != want {
+		t.Errorf("eval --explain = %d %q, want %d %q", code, stdout, exitFalse, want)
+	}
+	code, stdout, _ = runVerdict(t, `{}`, "eval", "--data", "-", "--rule-text", "")
+	out := decodeOutput(t, stdout)
+	if code != exitFailed || out.Error == nil || *out.Error != "Parse error: No global rule found" {
+		t.Errorf("eval of an empty text = %d %+v, want %d and its parse error", code, out, exitFailed)
+	}
+}
+
+func TestVersionNamesTheBuild(t *testing.T) {
+	code, stdout, _ := runVerdict(t, "", "--version")
+	if code != 0 || !strings.HasPrefix(stdout, "verdict ") || !strings.Contains(stdout, "commit ") {
+		t.Errorf("--version = %d %q, want the version and commit", code, stdout)
+	}
+}

@@ -1,0 +1,190 @@
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import type { ReactNode } from 'react';
+import { ViewerDocument } from '@verdict/client';
+import { Api, KEY_STORAGE, VerdictError, errorMessage } from './api';
+import { BASE, Link, match, useLocation } from './router';
+import type { Location } from './router';
+import { SessionContext, capabilities, effectiveRole } from './session';
+import type { Capabilities, Session, Viewer } from './session';
+import { SignIn } from './pages/SignIn';
+import { PolicyList } from './pages/PolicyList';
+
+// The editor and the comparison bring CodeMirror and the diff library: they
+// load when first opened, so the first screen stays small.
+const PolicyPage = lazy(() => import('./pages/PolicyPage'));
+const ComparePage = lazy(() => import('./pages/ComparePage'));
+
+interface Route {
+  pattern: string;
+  render: (params: Record<string, string>, loc: Location) => ReactNode;
+}
+
+// Screens by path below /console/. Each section's routes start with its
+// name, so sections (flows, groups, the audit log, administration) add
+// their own entries here and in `sections`.
+const routes: Route[] = [
+  { pattern: '', render: () => <PolicyList /> },
+  { pattern: 'policies', render: () => <PolicyList /> },
+  { pattern: 'policies/new', render: () => <PolicyPage baseId="" /> },
+  { pattern: 'policies/:baseId/compare', render: (p, loc) => <ComparePage baseId={p.baseId!} left={loc.params.get('left') ?? ''} right={loc.params.get('right') ?? ''} /> },
+  { pattern: 'policies/:baseId', render: (p, loc) => <PolicyPage baseId={p.baseId!} recordId={loc.params.get('record') ?? ''} /> },
+];
+
+interface Section {
+  label: string;
+  to: string;
+  prefix: string;
+  visible: (can: Capabilities) => boolean;
+}
+
+const sections: Section[] = [{ label: 'Policies', to: 'policies', prefix: 'policies', visible: (can) => can.view }];
+
+type State =
+  | { kind: 'signed-out'; message: string }
+  | { kind: 'checking'; key: string }
+  | { kind: 'signed-in'; key: string; viewer: Viewer };
+
+const KEY_REFUSED =
+  'Your API key is no longer accepted (it was revoked or has expired). Sign in with another key: unsaved text in the editor is kept.';
+
+export function App() {
+  const [state, setState] = useState<State>(() => {
+    const key = sessionStorage.getItem(KEY_STORAGE);
+    return key ? { kind: 'checking', key } : { kind: 'signed-out', message: '' };
+  });
+
+  const signOut = useCallback((message = '') => {
+    sessionStorage.removeItem(KEY_STORAGE);
+    setState({ kind: 'signed-out', message });
+  }, []);
+
+  const key = state.kind === 'signed-out' ? '' : state.key;
+  const api = useMemo(() => (key ? new Api(key, () => signOut(KEY_REFUSED)) : null), [key, signOut]);
+
+  useEffect(() => {
+    if (state.kind !== 'checking' || !api) return;
+    let live = true;
+    api.request(ViewerDocument).then(
+      ({ viewer }) => {
+        if (!live) return;
+        sessionStorage.setItem(KEY_STORAGE, state.key);
+        setState({ kind: 'signed-in', key: state.key, viewer });
+      },
+      (err) => {
+        if (!live) return;
+        sessionStorage.removeItem(KEY_STORAGE);
+        const refused = err instanceof VerdictError && err.code === 'unauthenticated';
+        setState({
+          kind: 'signed-out',
+          message: refused ? 'This API key was not accepted: it is unknown, revoked or expired.' : `Could not sign in: ${errorMessage(err)}`,
+        });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [state, api]);
+
+  const session = useMemo<Session | null>(() => {
+    if (state.kind !== 'signed-in' || !api) return null;
+    const role = effectiveRole(state.viewer);
+    return { api, viewer: state.viewer, role, can: capabilities(role), signOut: () => signOut() };
+  }, [state, api, signOut]);
+
+  if (!session) {
+    return (
+      <SignIn
+        busy={state.kind === 'checking'}
+        message={state.kind === 'signed-out' ? state.message : ''}
+        onSubmit={(k) => setState({ kind: 'checking', key: k })}
+      />
+    );
+  }
+  return (
+    <SessionContext.Provider value={session}>
+      <Shell session={session} />
+    </SessionContext.Provider>
+  );
+}
+
+const roleNames: Record<string, string> = {
+  VIEWER: 'Viewer',
+  EDITOR: 'Editor',
+  PUBLISHER: 'Publisher',
+  ADMIN: 'Admin',
+  AUDITOR: 'Auditor',
+};
+
+function Shell({ session }: { session: Session }) {
+  const loc = useLocation();
+  const { viewer } = session;
+  let page: ReactNode = <NotFound />;
+  for (const r of routes) {
+    const params = match(r.pattern, loc.path);
+    if (params) {
+      page = r.render(params, loc);
+      break;
+    }
+  }
+  const who = viewer.user ? (
+    <span title={viewer.user.email}>
+      {viewer.user.name ? `${viewer.user.name} (${viewer.user.email})` : viewer.user.email}
+    </span>
+  ) : (
+    <span>Organization key “{viewer.key.name}”</span>
+  );
+  const capped = session.role !== viewer.role;
+  return (
+    <div className="shell">
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <a className="brand" href={BASE}>
+          <span className="brand-mark" aria-hidden="true">
+            V
+          </span>
+          Verdict
+        </a>
+        <nav aria-label="Sections">
+          {sections
+            .filter((s) => s.visible(session.can))
+            .map((s) => (
+              <Link key={s.to} to={s.to} className="nav-link" aria-current={loc.path === '' || loc.path.startsWith(s.prefix) ? 'page' : undefined}>
+                {s.label}
+              </Link>
+            ))}
+        </nav>
+        <div className="who" data-testid="who">
+          <span className="org" title="Organization">
+            {viewer.organization.name}
+          </span>
+          <span className="sep" aria-hidden="true">
+            ·
+          </span>
+          {who}
+          <span className={`role role-${session.role.toLowerCase()}`} title={capped ? `Role ${roleNames[viewer.role]}, limited by the key's ${viewer.key.scope.toLowerCase()} scope` : 'Role'}>
+            {roleNames[session.role]}
+          </span>
+          <button type="button" className="btn btn-ghost" onClick={session.signOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Suspense fallback={<p className="muted pad">Loading…</p>}>{page}</Suspense>
+      </main>
+    </div>
+  );
+}
+
+function NotFound() {
+  return (
+    <div className="pad">
+      <h1>Not found</h1>
+      <p>
+        There is no such page. <Link to="policies">Go to the policies.</Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+// The console speaks only GraphQL, through the generated client's typed
+// documents. This module holds the signed-in key and turns a key the server
+// stops accepting into a return to the sign-in page.
+import { VerdictClient, VerdictError } from '@verdict/client';
+import type { TypedDocumentString } from '@verdict/client';
+
+export { VerdictError };
+
+/** Where the API key lives for the tab's lifetime. */
+export const KEY_STORAGE = 'verdict.apiKey';
+
+type VariablesArg<V> = {} extends V ? [variables?: V] : [variables: V];
+
+export class Api {
+  readonly #client: VerdictClient;
+  readonly #onKeyRefused: () => void;
+
+  constructor(apiKey: string, onKeyRefused: () => void) {
+    // The client calls its fetch as a method of its own; the browser's fetch
+    // must be called on window.
+    this.#client = new VerdictClient({ url: window.location.origin, apiKey, fetch: (input, init) => window.fetch(input, init) });
+    this.#onKeyRefused = onKeyRefused;
+  }
+
+  async request<R, V>(document: TypedDocumentString<R, V>, ...variables: VariablesArg<V>): Promise<R> {
+    try {
+      return await this.#client.request(document, ...variables);
+    } catch (err) {
+      if (err instanceof VerdictError && err.code === 'unauthenticated') {
+        this.#onKeyRefused();
+      }
+      throw err;
+    }
+  }
+}
+
+/** A message to show for a failed request. */
+export function errorMessage(err: unknown): string {
+  if (err instanceof VerdictError) {
+    return err.details.length > 0 ? `${err.message}: ${err.details.join('; ')}` : err.message;
+  }
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,186 @@
+import type { RunResultFieldsFragment, TypedValueFieldsFragment } from '@verdict/client';
+import { formatJSON } from '../format';
+
+type Entry = RunResultFieldsFragment['trace']['execution'][number];
+type Condition = Entry['conditions'][number];
+
+function typed(v: TypedValueFieldsFragment | null | undefined): string {
+  if (!v) return '';
+  return formatJSON(v.value);
+}
+
+// The trace names operators; people read the phrase the language writes.
+const phrases: Record<string, string> = {
+  greaterthanorequal: 'is greater than or equal to',
+  lessthanorequal: 'is less than or equal to',
+  exactlyequalto: 'is exactly equal to',
+  equalto: 'is equal to',
+  notequalto: 'is not equal to',
+  laterthan: 'is later than',
+  earlierthan: 'is earlier than',
+  greaterthan: 'is greater than',
+  lessthan: 'is less than',
+  in: 'is in',
+  notin: 'is not in',
+  contains: 'contains',
+  isempty: 'is empty',
+  isnotempty: 'is not empty',
+  within: 'is within',
+  olderthan: 'is older than',
+  youngerthan: 'is younger than',
+};
+
+export function operatorPhrase(op: string): string {
+  return phrases[op.replace(/[^A-Za-z]/g, '').toLowerCase()] ?? op;
+}
+
+function Mark({ ok }: { ok: boolean }) {
+  return <span className={ok ? 'mark mark-pass' : 'mark mark-fail'}>{ok ? '✓ pass' : '✗ fail'}</span>;
+}
+
+function cardId(i: number) {
+  return `trace-rule-${i + 1}`;
+}
+
+/** The card a reference names: by label, or by the outcome phrase its rule concludes. */
+function referenced(entries: Entry[], name: string): number {
+  const n = name.trim().toLowerCase().replace(/^§/, '');
+  return entries.findIndex((e) => e.label?.toLowerCase() === n || e.outcome.toLowerCase() === n);
+}
+
+function ConditionRow({ c, entries, onReference }: { c: Condition; entries: Entry[]; onReference?: (name: string) => void }) {
+  if (c.__typename === 'ComparisonCondition') {
+    const found = c.evaluationDetails?.leftValue ? typed(c.evaluationDetails.leftValue) : formatJSON(c.property.value);
+    const against = c.evaluationDetails?.rightValue ? typed(c.evaluationDetails.rightValue) : typed(c.value);
+    return (
+      <tr className={c.result ? 'row-pass' : 'row-fail'}>
+        <td>
+          <code>{c.property.path.replace(/^\$\./, '')}</code>
+        </td>
+        <td>
+          <code>{found}</code>
+        </td>
+        <td>{operatorPhrase(c.operator)}</td>
+        <td>
+          <code>{against}</code>
+        </td>
+        <td>
+          <Mark ok={c.result} />
+        </td>
+      </tr>
+    );
+  }
+  const target = referenced(entries, c.ruleName);
+  return (
+    <tr className={c.result ? 'row-pass' : 'row-fail'}>
+      <td colSpan={3}>
+        {c.selector ? `${c.selector} — rule ` : 'Rule '}
+        {target >= 0 ? (
+          <a href={`#${cardId(target)}`} onClick={(e) => {
+            e.preventDefault();
+            const el = document.getElementById(cardId(target));
+            el?.scrollIntoView({ block: 'nearest' });
+            el?.focus();
+          }}>
+            {c.ruleName}
+          </a>
+        ) : onReference ? (
+          <button type="button" className="linklike" onClick={() => onReference(c.ruleName)} title="Show this rule in the editor">
+            {c.ruleName}
+          </button>
+        ) : (
+          c.ruleName
+        )}
+        {c.propertyCheck && (
+          <span className="muted">
+            {' '}
+            (property {c.propertyCheck.propertyName} = <code>{formatJSON(c.propertyCheck.propertyValue)}</code>)
+          </span>
+        )}
+      </td>
+      <td>{c.referencedRuleOutcome ? <code>{c.referencedRuleOutcome}</code> : ''}</td>
+      <td>
+        <Mark ok={c.result} />
+      </td>
+    </tr>
+  );
+}
+
+export function Trace({ entries, onReference }: { entries: Entry[]; onReference?: (name: string) => void }) {
+  return (
+    <div className="trace">
+      {entries.map((e, i) => (
+        <section key={i} id={cardId(i)} tabIndex={-1} className={`trace-card ${e.result ? 'card-pass' : 'card-fail'}`} aria-label={`Rule ${i + 1}: ${e.outcome}`}>
+          <header>
+            <span className="rule-no">Rule {i + 1}</span>
+            {e.label && <span className="badge badge-label">§{e.label}</span>}
+            <span className="rule-head">
+              <strong>{e.selector}</strong> {e.outcome}
+            </span>
+            <Mark ok={e.result} />
+          </header>
+          {e.conditions.length > 0 && (
+            <table className="table table-compact">
+              <thead>
+                <tr>
+                  <th scope="col">Property</th>
+                  <th scope="col">Value found</th>
+                  <th scope="col">Operator</th>
+                  <th scope="col">Compared with</th>
+                  <th scope="col">Result</th>
+                </tr>
+              </thead>
+              <tbody>
+                {e.conditions.map((c, j) => (
+                  <ConditionRow key={j} c={c} entries={entries} onReference={onReference} />
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * A run's result. A reference to a rule the trace has no card for (the
+ * trace follows the golden rule) calls onReference with the rule's name.
+ */
+export function RunResultView({ result, onReference }: { result: RunResultFieldsFragment; onReference?: (name: string) => void }) {
+  const labels = result.labels && typeof result.labels === 'object' ? Object.entries(result.labels as Record<string, unknown>) : [];
+  return (
+    <div className="run-result" data-testid="run-result">
+      <div className={`verdict ${result.result ? 'verdict-true' : 'verdict-false'}`} role="status">
+        Result: <strong>{String(result.result)}</strong>
+      </div>
+      {result.explanation && (
+        <p className="explanation" data-testid="explanation">
+          {result.explanation}
+        </p>
+      )}
+      {result.warnings.length > 0 && (
+        <ul className="warnings" aria-label="Warnings">
+          {result.warnings.map((w) => (
+            <li key={`${w.code}:${w.message}`}>{w.message}</li>
+          ))}
+        </ul>
+      )}
+      {result.error && (
+        <p className="alert alert-error" role="alert">
+          {result.error}
+        </p>
+      )}
+      {labels.length > 0 && (
+        <div className="labels" role="group" aria-label="Labels">
+          {labels.map(([k, v]) => (
+            <span key={k} className={`badge ${v === true ? 'badge-pass' : 'badge-fail'}`}>
+              §{k}: {String(v)}
+            </span>
+          ))}
+        </div>
+      )}
+      <Trace entries={result.trace.execution} onReference={onReference} />
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+import { closeBrackets, closeBracketsKeymap } from '@codemirror/autocomplete';
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { json, jsonParseLinter } from '@codemirror/lang-json';
+import { bracketMatching, syntaxHighlighting, defaultHighlightStyle } from '@codemirror/language';
+import { linter, lintGutter, lintKeymap } from '@codemirror/lint';
+import { EditorState } from '@codemirror/state';
+import { EditorView, drawSelection, keymap, lineNumbers } from '@codemirror/view';
+
+export function jsonEditorState(o: { doc: string; label: string; readOnly?: boolean; onChange: (text: string) => void }): EditorState {
+  return EditorState.create({
+    doc: o.doc,
+    extensions: [
+      lineNumbers(),
+      history(),
+      drawSelection(),
+      bracketMatching(),
+      closeBrackets(),
+      json(),
+      syntaxHighlighting(defaultHighlightStyle),
+      linter(jsonParseLinter(), { delay: 200 }),
+      lintGutter(),
+      keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...lintKeymap]),
+      EditorView.contentAttributes.of({ 'aria-label': o.label }),
+      EditorState.readOnly.of(o.readOnly ?? false),
+      EditorView.editable.of(!o.readOnly),
+      EditorView.updateListener.of((u) => {
+        if (u.docChanged) o.onChange(u.state.doc.toString());
+      }),
+    ],
+  });
+}
+
+/** Where JSON text stops being JSON: a message with its line and column, or null when it parses. */
+export function jsonProblem(text: string): string | null {
+  try {
+    JSON.parse(text);
+    return null;
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    const m = /position (\d+)/.exec(msg);
+    if (!m) return msg;
+    const pos = Number(m[1]);
+    const before = text.slice(0, pos).split('\n');
+    const line = before.length;
+    const column = before[before.length - 1]!.length + 1;
+    return `${msg.replace(/ in JSON at position \d+.*$/, '')} (line ${line}, column ${column})`;
+  }
+}

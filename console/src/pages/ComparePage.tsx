@@ -1,0 +1,161 @@
+import { useEffect, useState } from 'react';
+import { diffLines } from 'diff';
+import { PolicyVersionsDocument } from '@verdict/client';
+import type { PolicyFieldsFragment } from '@verdict/client';
+import { errorMessage } from '../api';
+import { formatJSON, formatTime } from '../format';
+import { Link, navigate } from '../router';
+import { authorLabel, useSession } from '../session';
+
+type Rec = PolicyFieldsFragment;
+
+function label(r: Rec): string {
+  return r.status === 'DRAFT' ? 'Draft' : `Version ${r.version}`;
+}
+
+interface Row {
+  left: string | null;
+  right: string | null;
+  kind: 'same' | 'removed' | 'added' | 'changed';
+}
+
+/** Side-by-side rows of a line diff: removed lines face the added lines that replace them. */
+export function sideBySide(a: string, b: string): Row[] {
+  const rows: Row[] = [];
+  const parts = diffLines(a, b);
+  const lines = (v: string) => v.replace(/\n$/, '').split('\n');
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i]!;
+    if (!p.added && !p.removed) {
+      for (const l of lines(p.value)) rows.push({ left: l, right: l, kind: 'same' });
+      continue;
+    }
+    if (p.removed && parts[i + 1]?.added) {
+      const left = lines(p.value);
+      const right = lines(parts[i + 1]!.value);
+      for (let j = 0; j < Math.max(left.length, right.length); j++) {
+        const l = left[j] ?? null;
+        const r = right[j] ?? null;
+        rows.push({ left: l, right: r, kind: l === null ? 'added' : r === null ? 'removed' : 'changed' });
+      }
+      i++;
+      continue;
+    }
+    for (const l of lines(p.value)) rows.push(p.added ? { left: null, right: l, kind: 'added' } : { left: l, right: null, kind: 'removed' });
+  }
+  return rows;
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function DiffTable({ caption, a, b, leftName, rightName }: { caption: string; a: string; b: string; leftName: string; rightName: string }) {
+  const rows = sideBySide(a, b);
+  const same = rows.every((r) => r.kind === 'same');
+  return (
+    <section className="panel" aria-label={caption}>
+      <div className="panel-head">
+        <h2>{caption}</h2>
+        <span className="muted small">{same ? 'No difference' : plural(rows.filter((r) => r.kind !== 'same').length, 'line differs', 'lines differ')}</span>
+      </div>
+      <table className="diff">
+        <colgroup>
+          <col className="sign-col" />
+          <col />
+          <col className="sign-col" />
+          <col />
+        </colgroup>
+        <thead>
+          <tr>
+            <th scope="col" colSpan={2}>{leftName}</th>
+            <th scope="col" colSpan={2}>{rightName}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r, i) => (
+            <tr key={i} className={`diff-${r.kind}`}>
+              <td className="sign" aria-hidden="true">{r.kind === 'removed' || r.kind === 'changed' ? '−' : ''}</td>
+              <td className="left">
+                {r.kind !== 'same' && r.left !== null && <span className="sr-only">removed: </span>}
+                <code>{r.left ?? ''}</code>
+              </td>
+              <td className="sign" aria-hidden="true">{r.kind === 'added' || r.kind === 'changed' ? '+' : ''}</td>
+              <td className="right">
+                {r.kind !== 'same' && r.right !== null && <span className="sr-only">added: </span>}
+                <code>{r.right ?? ''}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function testsText(r: Rec): string {
+  return r.tests.map((t) => `${t.name}: expect ${t.expect}\n  ${JSON.stringify(t.data)}`).join('\n');
+}
+
+export default function ComparePage({ baseId, left, right }: { baseId: string; left: string; right: string }) {
+  const session = useSession();
+  const [records, setRecords] = useState<Rec[] | null>(null);
+  const [error, setError] = useState('');
+  useEffect(() => {
+    session.api.request(PolicyVersionsDocument, { id: baseId }).then(
+      (r) =>
+        r.policyVersions
+          ? setRecords([...(r.policyVersions.draft ? [r.policyVersions.draft] : []), ...r.policyVersions.versions])
+          : setError('There is no such policy: it was deleted, or it is not visible to you.'),
+      (err) => setError(errorMessage(err)),
+    );
+  }, [session.api, baseId]);
+  if (error) {
+    return (
+      <div className="page">
+        <p className="alert alert-error" role="alert">{error}</p>
+      </div>
+    );
+  }
+  if (!records) return <p className="muted pad">Loading…</p>;
+  const a = records.find((r) => r.id === left) ?? records[1] ?? records[0];
+  const b = records.find((r) => r.id === right) ?? records[0];
+  if (!a || !b) return <p className="pad">Nothing to compare.</p>;
+  const pick = (side: 'left' | 'right', id: string) =>
+    navigate(`policies/${baseId}/compare?left=${side === 'left' ? id : a.id}&right=${side === 'right' ? id : b.id}`, { replace: true });
+  return (
+    <div className="page page-wide">
+      <div className="page-head">
+        <div className="title-block">
+          <Link to={`policies/${baseId}`} className="crumb">{b.name}</Link>
+          <h1>Compare records</h1>
+        </div>
+        <div className="actions">
+          {(['left', 'right'] as const).map((side) => (
+            <div key={side} className="field field-inline">
+              <label htmlFor={`pick-${side}`}>{side === 'left' ? 'Left' : 'Right'}</label>
+              <select id={`pick-${side}`} value={(side === 'left' ? a : b).id} onChange={(e) => pick(side, e.target.value)}>
+                {records.map((r) => (
+                  <option key={r.id} value={r.id}>{label(r)}</option>
+                ))}
+              </select>
+            </div>
+          ))}
+        </div>
+      </div>
+      <div className="compare-meta">
+        {[a, b].map((r, i) => (
+          <div key={i} className="card">
+            <strong>{label(r)}</strong> — {r.name}
+            <div className="muted small">
+              {formatTime(r.publishedAt ?? r.updatedAt)} · {authorLabel(session, r.createdBy)}
+            </div>
+          </div>
+        ))}
+      </div>
+      <DiffTable caption="Rule text" a={a.rule} b={b.rule} leftName={label(a)} rightName={label(b)} />
+      <DiffTable caption="Tests" a={testsText(a)} b={testsText(b)} leftName={label(a)} rightName={label(b)} />
+      <DiffTable caption="Schema" a={a.schema == null ? '' : formatJSON(a.schema)} b={b.schema == null ? '' : formatJSON(b.schema)} leftName={label(a)} rightName={label(b)} />
+    </div>
+  );
+}

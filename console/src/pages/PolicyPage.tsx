@@ -1,0 +1,625 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  CreatePolicyDocument,
+  CreatePolicyDraftFromVersionDocument,
+  DeletePolicyDocument,
+  PolicyVersionsDocument,
+  PublishPolicyDocument,
+  RunPolicyVersionDocument,
+  RunRuleDocument,
+  UpdatePolicyDraftDocument,
+} from '@verdict/client';
+import type { PolicyFieldsFragment, PolicyTestInput, RunResultFieldsFragment } from '@verdict/client';
+import type { EditorView } from '@codemirror/view';
+import { errorMessage } from '../api';
+import { dropDraft, loadDraft, loadSample, storeDraft, storeSample } from '../drafts';
+import { formatJSON, formatTime } from '../format';
+import { Link, navigate } from '../router';
+import { authorLabel, mayChange, ownerLabel, useSession } from '../session';
+import { CodeMirror } from '../editor/CodeMirror';
+import { jsonEditorState, jsonProblem } from '../editor/jsonEditor';
+import { namesOf, ruleEditorState } from '../editor/ruleEditor';
+import type { DataNames } from '../editor/ruleEditor';
+import { RunResultView } from '../components/RunResult';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { checkRule, testPolicy } from '../checks';
+import type { TestReport } from '../checks';
+
+type Record_ = PolicyFieldsFragment;
+type Tab = 'editor' | 'tests' | 'versions';
+
+const NEW_SAMPLE = '{\n  "Person": {\n    "age": 70\n  }\n}';
+
+function recordLabel(r: Record_): string {
+  return r.status === 'DRAFT' ? 'Draft' : `Version ${r.version}`;
+}
+
+/** What deleting a policy removes, in words: "All 2 published versions and the draft leave". */
+function deletedRecords(records: Record_[]): string {
+  const versions = records.filter((r) => r.status === 'PUBLISHED').length;
+  const parts = [];
+  if (versions > 0) parts.push(versions === 1 ? 'Its published version' : `All ${versions} published versions`);
+  if (records.some((r) => r.status === 'DRAFT')) parts.push(parts.length ? 'the draft' : 'Its draft');
+  return `${parts.join(' and ')} ${records.length === 1 ? 'leaves' : 'leave'}`;
+}
+
+/**
+ * Where the rule a reference names begins in text: the line of its label
+ * ("identity. A ...") or of its outcome phrase ("... passes the credit
+ * check if ..."); -1 when neither is found.
+ */
+function ruleStart(text: string, name: string): number {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const label = new RegExp(`^[ \\t]*${escaped}\\.\\s`, 'mi').exec(text);
+  if (label) return label.index;
+  const outcome = new RegExp(`${escaped}\\s+if\\b`, 'i').exec(text);
+  if (!outcome) return -1;
+  return text.lastIndexOf('\n', outcome.index) + 1;
+}
+
+function testsOf(r: Record_ | null): PolicyTestInput[] {
+  return (r?.tests ?? []).map((t) => ({ name: t.name, data: t.data, expect: t.expect }));
+}
+
+function sameTests(a: PolicyTestInput[], b: PolicyTestInput[]): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export default function PolicyPage({ baseId, recordId = '' }: { baseId: string; recordId?: string }) {
+  const session = useSession();
+  const { api, can } = session;
+  const isNew = baseId === '';
+  const [history, setHistory] = useState<{ draft: Record_ | null; versions: Record_[] } | null>(null);
+  const [loadError, setLoadError] = useState('');
+
+  const reload = useCallback(async () => {
+    if (isNew) return;
+    try {
+      const r = await api.request(PolicyVersionsDocument, { id: baseId });
+      if (!r.policyVersions) {
+        setLoadError('There is no such policy: it was deleted, or it is not visible to you.');
+        return;
+      }
+      setHistory({ draft: r.policyVersions.draft ?? null, versions: r.policyVersions.versions });
+    } catch (err) {
+      setLoadError(errorMessage(err));
+    }
+  }, [api, baseId, isNew]);
+
+  useEffect(() => {
+    setHistory(null);
+    setLoadError('');
+    void reload();
+  }, [reload]);
+
+  if (loadError) {
+    return (
+      <div className="page">
+        <p className="alert alert-error" role="alert">
+          {loadError}
+        </p>
+        <Link to="policies">Back to the policies</Link>
+      </div>
+    );
+  }
+  if (!isNew && !history) return <p className="muted pad">Loading…</p>;
+
+  const records = history ? [...(history.draft ? [history.draft] : []), ...history.versions] : [];
+  const record = records.find((r) => r.id === recordId) ?? records[0] ?? null;
+  return <Editor key={record?.id ?? 'new'} record={record} records={records} hasDraft={!!history?.draft} reload={reload} />;
+}
+
+function Editor({
+  record,
+  records,
+  hasDraft,
+  reload,
+}: {
+  record: Record_ | null;
+  records: Record_[];
+  hasDraft: boolean;
+  reload: () => Promise<void>;
+}) {
+  const session = useSession();
+  const { api, can } = session;
+  const storageKey = record?.id ?? 'new';
+  // Text kept from earlier in the session, if the record has not changed since.
+  const [restored] = useState(() => {
+    const saved = loadDraft(storageKey);
+    return saved && (!record || saved.revision === record.revision) ? saved : null;
+  });
+
+  const isDraft = !record || record.status === 'DRAFT';
+  const owner = record?.owner ?? { kind: 'USER', id: session.viewer.user?.id ?? '' };
+  const editable = isDraft && can.edit && mayChange(session, owner);
+  const publishable = !!record && isDraft && can.publish && mayChange(session, owner);
+
+  const [tab, setTab] = useState<Tab>('editor');
+  const [name, setName] = useState(restored?.name ?? record?.name ?? '');
+  const [rule, setRule] = useState(restored?.rule ?? record?.rule ?? '');
+  const [tests, setTests] = useState<PolicyTestInput[]>(restored?.tests ?? testsOf(record));
+  const sampleKey = record?.baseId ?? 'new';
+  const [sample, setSample] = useState(
+    () => loadSample(sampleKey) ?? (record && record.tests[0] ? formatJSON(record.tests[0].data) : record ? '{}' : NEW_SAMPLE),
+  );
+  const [run, setRun] = useState<RunResultFieldsFragment | null>(null);
+  const [runError, setRunError] = useState('');
+  const [report, setReport] = useState<TestReport | null>(null);
+  const [notice, setNotice] = useState<{ kind: 'ok' | 'error'; text: string; details?: string[] } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const ruleView = useRef<EditorView | null>(null);
+
+  const dirty = !record || name !== record.name || rule !== record.rule || !sameTests(tests, testsOf(record));
+
+  // Every edit is kept for the tab's session, so a reload or a refused key loses nothing.
+  useEffect(() => {
+    if (!dirty || (!record && !rule && !name)) {
+      dropDraft(storageKey);
+    } else {
+      storeDraft(storageKey, { recordId: record?.id ?? '', revision: record?.revision ?? 0, name, rule, tests });
+    }
+  }, [storageKey, record, dirty, name, rule, tests]);
+  useEffect(() => storeSample(sampleKey, sample), [sampleKey, sample]);
+
+  const sampleProblem = useMemo(() => jsonProblem(sample), [sample]);
+  const names = useRef<DataNames>({ selectors: [], properties: [] });
+  useEffect(() => {
+    if (!sampleProblem) names.current = namesOf(JSON.parse(sample));
+  }, [sample, sampleProblem]);
+
+  const check = useMemo(() => checkRule(api), [api]);
+
+  const act = async (what: () => Promise<void>) => {
+    setBusy(true);
+    setNotice(null);
+    try {
+      await what();
+    } catch (err) {
+      setNotice({ kind: 'error', text: errorMessage(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onRun = () =>
+    act(async () => {
+      setRunError('');
+      if (sampleProblem) {
+        setRunError(`The sample data is not valid JSON: ${sampleProblem}`);
+        return;
+      }
+      const data = JSON.parse(sample) as unknown;
+      if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+        setRunError('The sample data must be a JSON object.');
+        return;
+      }
+      const res =
+        record && rule === record.rule
+          ? (await api.request(RunPolicyVersionDocument, { input: { policyId: record.id, data } })).runPolicyVersion
+          : (await api.request(RunRuleDocument, { input: { rule, data } })).runRule;
+      setRun(res);
+    });
+
+  const onAddTest = () =>
+    act(async () => {
+      if (!run || sampleProblem) return;
+      const taken = new Set(tests.map((t) => t.name));
+      let n = tests.length + 1;
+      while (taken.has(`Sample ${n}`)) n++;
+      const next = [...tests, { name: `Sample ${n}`, data: JSON.parse(sample), expect: run.result }];
+      setTests(next);
+      if (record) {
+        await api.request(UpdatePolicyDraftDocument, { input: { id: record.id, tests: next } });
+        setNotice({ kind: 'ok', text: `Test “Sample ${n}” saved, expecting ${run.result}.` });
+        await reload();
+      } else {
+        setNotice({ kind: 'ok', text: `Test “Sample ${n}” added, expecting ${run.result}; it is stored with the policy.` });
+      }
+    });
+
+  const onSave = () =>
+    act(async () => {
+      if (!record) {
+        const res = await api.request(CreatePolicyDocument, { input: { name, rule, tests } });
+        dropDraft('new');
+        storeSample(res.createPolicy.policy.baseId, sample);
+        navigate(`policies/${res.createPolicy.policy.baseId}`, { replace: true });
+        return;
+      }
+      const res = await api.request(UpdatePolicyDraftDocument, { input: { id: record.id, name, rule, tests } });
+      dropDraft(storageKey);
+      const problems = res.updatePolicyDraft.validation.errors;
+      await reload();
+      if (problems.length > 0) setNotice({ kind: 'error', text: 'Saved, but the rule does not parse:', details: problems });
+    });
+
+  const onPublish = () =>
+    act(async () => {
+      if (!record) return;
+      // Saved first, so that the gate's failures can be run again on exactly
+      // the text that was refused.
+      if (dirty) {
+        await api.request(UpdatePolicyDraftDocument, { input: { id: record.id, name, rule, tests } });
+        dropDraft(storageKey);
+      }
+      try {
+        const res = await api.request(PublishPolicyDocument, { input: { id: record.id } });
+        dropDraft(storageKey);
+        await reload();
+        navigate(`policies/${res.publishPolicy.baseId}?record=${res.publishPolicy.id}`, { replace: true });
+      } catch (err) {
+        // The gate names the failing tests; running them shows why each fails.
+        const failed = tests.length > 0 ? await testPolicy(api, record.id, tests).catch(() => null) : null;
+        await reload();
+        setNotice({ kind: 'error', text: `Not published: ${errorMessage(err)}` });
+        if (failed && !failed.passed) {
+          setReport(failed);
+          setTab('tests');
+        }
+      }
+    });
+
+  const onNewDraft = () =>
+    act(async () => {
+      if (!record) return;
+      if (hasDraft && !window.confirm('This policy has a draft already. Replace it with this version?')) return;
+      const res = await api.request(CreatePolicyDraftFromVersionDocument, { input: { id: record.id, replace: hasDraft } });
+      await reload();
+      navigate(`policies/${res.createPolicyDraftFromVersion.baseId}?record=${res.createPolicyDraftFromVersion.id}`);
+    });
+
+  const onDelete = () =>
+    act(async () => {
+      if (!record) return;
+      await api.request(DeletePolicyDocument, { input: { id: record.baseId } });
+      records.forEach((r) => dropDraft(r.id));
+      navigate('policies');
+    });
+
+  const onRunTests = () =>
+    act(async () => {
+      if (!record) return;
+      setReport(await testPolicy(api, record.id, tests));
+    });
+
+  const showRule = (name: string) => {
+    const view = ruleView.current;
+    const at = view ? ruleStart(view.state.doc.toString(), name) : -1;
+    if (!view || at < 0) return;
+    view.dispatch({ selection: { anchor: at }, scrollIntoView: true });
+    view.focus();
+  };
+
+  const latest = records.find((r) => r.status === 'PUBLISHED');
+  const compareWith = record && record.status === 'DRAFT' ? latest : records[records.indexOf(record!) + 1];
+
+  return (
+    <div className="page page-wide">
+      <div className="page-head">
+        <div className="title-block">
+          <Link to="policies" className="crumb">
+            Policies
+          </Link>
+          <h1>{record ? record.name : 'New policy'}</h1>
+          {record && (
+            <span className="status">
+              <span className={`badge ${record.status === 'DRAFT' ? 'badge-draft' : 'badge-published'}`}>{recordLabel(record)}</span>
+              <span className="muted small">
+                {ownerLabel(session, record.owner)} · {record.status === 'DRAFT' ? 'edited' : 'published'}{' '}
+                {formatTime(record.publishedAt ?? record.updatedAt)}
+              </span>
+            </span>
+          )}
+        </div>
+        <div className="actions">
+          {records.length > 1 && (
+            <div className="field field-inline">
+              <label htmlFor="record-pick">Record</label>
+              <select id="record-pick" value={record?.id} onChange={(e) => navigate(`policies/${record!.baseId}?record=${e.target.value}`)}>
+                {records.map((r) => (
+                  <option key={r.id} value={r.id}>
+                    {recordLabel(r)}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          {editable && (
+            <button type="button" className="btn" onClick={onSave} disabled={busy || !name.trim() || (!!record && !dirty)}>
+              {record ? 'Save draft' : 'Create draft'}
+            </button>
+          )}
+          {publishable && (
+            <button type="button" className="btn btn-primary" onClick={onPublish} disabled={busy}>
+              Publish
+            </button>
+          )}
+          {record && record.status === 'PUBLISHED' && can.edit && mayChange(session, record.owner) && (
+            <button type="button" className="btn" onClick={onNewDraft} disabled={busy}>
+              New draft from {recordLabel(record).toLowerCase()}
+            </button>
+          )}
+          {record && compareWith && (
+            <Link className="btn" to={`policies/${record.baseId}/compare?left=${compareWith.id}&right=${record.id}`}>
+              Compare with {recordLabel(compareWith).toLowerCase()}
+            </Link>
+          )}
+          {record && can.delete && (
+            <button type="button" className="btn btn-danger" onClick={() => setConfirmDelete(true)} disabled={busy}>
+              Delete
+            </button>
+          )}
+        </div>
+      </div>
+
+      {notice && (
+        <div className={`alert ${notice.kind === 'ok' ? 'alert-ok' : 'alert-error'}`} role={notice.kind === 'ok' ? 'status' : 'alert'}>
+          {notice.text}
+          {notice.details && (
+            <ul>
+              {notice.details.map((d) => (
+                <li key={d}>{d}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      {restored && dirty && (
+        <p className="alert alert-info" role="status">
+          Unsaved changes from this session were restored.
+        </p>
+      )}
+
+      <div className="tabs" role="tablist" aria-label="Policy">
+        {(['editor', 'tests', 'versions'] as Tab[]).map((t) => (
+          <button
+            key={t}
+            type="button"
+            role="tab"
+            id={`tab-${t}`}
+            aria-selected={tab === t}
+            aria-controls={`panel-${t}`}
+            className="tab"
+            onClick={() => setTab(t)}
+          >
+            {t === 'editor' ? 'Rule and try it' : t === 'tests' ? `Tests (${tests.length})` : `Versions (${records.filter((r) => r.status === 'PUBLISHED').length})`}
+          </button>
+        ))}
+      </div>
+
+      <div id="panel-editor" role="tabpanel" aria-labelledby="tab-editor" hidden={tab !== 'editor'} className="split">
+        <section className="panel" aria-labelledby="rule-heading">
+          <div className="panel-head">
+            <h2 id="rule-heading">Rule</h2>
+            {!editable && <span className="muted small">{isDraft ? 'Read only for your role' : 'Published versions do not change'}</span>}
+          </div>
+          <div className="field">
+            <label htmlFor="policy-name">Name</label>
+            <input id="policy-name" value={name} onChange={(e) => setName(e.target.value)} readOnly={!editable} />
+          </div>
+          <CodeMirror
+            className="editor editor-rule"
+            resetKey={storageKey}
+            onView={(v) => (ruleView.current = v)}
+            makeState={() =>
+              ruleEditorState({ doc: rule, readOnly: !editable, label: 'Rule text', check, names: () => names.current, onChange: setRule })
+            }
+          />
+          <p className="muted small hint">
+            Ctrl+Space completes operators, and selectors (<code>**</code>) and properties (<code>__</code>) from the sample data;
+            Ctrl+Shift+M lists the problems.
+          </p>
+        </section>
+        <section className="panel" aria-labelledby="try-heading">
+          <div className="panel-head">
+            <h2 id="try-heading">Try it</h2>
+            <div className="actions">
+              {can.run && (
+                <button type="button" className="btn btn-primary" onClick={onRun} disabled={busy}>
+                  Run
+                </button>
+              )}
+              {run && editable && (
+                <button type="button" className="btn" onClick={onAddTest} disabled={busy || !!sampleProblem}>
+                  Add as test (expect {String(run.result)})
+                </button>
+              )}
+            </div>
+          </div>
+          <span className="label" id="sample-label">
+            Sample data (JSON)
+          </span>
+          <CodeMirror
+            className="editor editor-json"
+            resetKey={storageKey}
+            makeState={() => jsonEditorState({ doc: sample, label: 'Sample data (JSON)', onChange: setSample })}
+          />
+          {sampleProblem && (
+            <p className="field-error" role="status">
+              Not valid JSON: {sampleProblem}
+            </p>
+          )}
+          {runError && (
+            <p className="alert alert-error" role="alert">
+              {runError}
+            </p>
+          )}
+          {run && <RunResultView result={run} onReference={showRule} />}
+        </section>
+      </div>
+
+      <div id="panel-tests" role="tabpanel" aria-labelledby="tab-tests" hidden={tab !== 'tests'}>
+        <TestsPanel
+          tests={tests}
+          report={report}
+          editable={editable}
+          canRun={can.run && !!record}
+          ruleChanged={!!record && rule !== record.rule}
+          busy={busy}
+          onRemove={(i) => setTests(tests.filter((_, j) => j !== i))}
+          onRunAll={onRunTests}
+        />
+      </div>
+
+      <div id="panel-versions" role="tabpanel" aria-labelledby="tab-versions" hidden={tab !== 'versions'}>
+        <VersionsPanel records={records} current={record} />
+      </div>
+
+      {confirmDelete && record && (
+        <ConfirmDialog
+          title={`Delete the policy “${record.name}”?`}
+          confirmLabel={`Delete “${record.name}”`}
+          onCancel={() => setConfirmDelete(false)}
+          onConfirm={() => {
+            setConfirmDelete(false);
+            void onDelete();
+          }}
+        >
+          {deletedRecords(records)} the lists, and running it by any of its ids answers “deleted”. This cannot be undone.
+        </ConfirmDialog>
+      )}
+    </div>
+  );
+}
+
+function TestsPanel({
+  tests,
+  report,
+  editable,
+  canRun,
+  ruleChanged,
+  busy,
+  onRemove,
+  onRunAll,
+}: {
+  tests: PolicyTestInput[];
+  report: TestReport | null;
+  editable: boolean;
+  canRun: boolean;
+  ruleChanged: boolean;
+  busy: boolean;
+  onRemove: (i: number) => void;
+  onRunAll: () => void;
+}) {
+  const byName = new Map(report?.results.map((r) => [r.name, r]));
+  return (
+    <section className="panel" aria-labelledby="tests-heading">
+      <div className="panel-head">
+        <h2 id="tests-heading">Tests</h2>
+        {canRun && (
+          <button type="button" className="btn btn-primary" onClick={onRunAll} disabled={busy || tests.length === 0}>
+            Run all tests
+          </button>
+        )}
+      </div>
+      {ruleChanged && <p className="muted small">Tests run the saved rule text: save the draft to test your changes.</p>}
+      {report && (
+        <p className={`alert ${report.passed ? 'alert-ok' : 'alert-error'}`} role="status" data-testid="test-summary">
+          {report.total - report.failed} of {report.total} tests pass.
+        </p>
+      )}
+      <table className="table" aria-label="Tests">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Data</th>
+            <th scope="col">Expected</th>
+            <th scope="col">Actual</th>
+            <th scope="col">Explanation</th>
+            {editable && <th scope="col"><span className="sr-only">Actions</span></th>}
+          </tr>
+        </thead>
+        <tbody>
+          {tests.map((t, i) => {
+            const r = byName.get(t.name);
+            return (
+              <tr key={t.name} className={r ? (r.passed ? 'row-pass' : 'row-fail') : undefined}>
+                <td>{t.name}</td>
+                <td>
+                  <code className="clip">{JSON.stringify(t.data)}</code>
+                </td>
+                <td>
+                  <code>{String(t.expect)}</code>
+                </td>
+                <td>
+                  {r && (
+                    <>
+                      <code>{r.error ? 'error' : formatJSON(r.actual)}</code>{' '}
+                      <span className={r.passed ? 'mark mark-pass' : 'mark mark-fail'}>{r.passed ? '✓ pass' : '✗ fail'}</span>
+                    </>
+                  )}
+                </td>
+                <td className="small">{r ? r.error ?? r.explanation : ''}</td>
+                {editable && (
+                  <td>
+                    <button type="button" className="btn btn-ghost btn-small" onClick={() => onRemove(i)} aria-label={`Remove test ${t.name}`}>
+                      Remove
+                    </button>
+                  </td>
+                )}
+              </tr>
+            );
+          })}
+          {tests.length === 0 && (
+            <tr>
+              <td colSpan={editable ? 6 : 5} className="muted empty">
+                No tests yet. Run the rule on sample data, then add the sample as a test.
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function VersionsPanel({ records, current }: { records: Record_[]; current: Record_ | null }) {
+  const session = useSession();
+  const [picked, setPicked] = useState<string[]>([]);
+  const toggle = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
+  const base = current?.baseId ?? '';
+  // Older record on the left.
+  const ordered = records.filter((r) => picked.includes(r.id)).reverse();
+  return (
+    <section className="panel" aria-labelledby="versions-heading">
+      <div className="panel-head">
+        <h2 id="versions-heading">Versions</h2>
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={ordered.length !== 2}
+          onClick={() => navigate(`policies/${base}/compare?left=${ordered[0]!.id}&right=${ordered[1]!.id}`)}
+        >
+          Compare selected
+        </button>
+      </div>
+      <table className="table" aria-label="Versions">
+        <thead>
+          <tr>
+            <th scope="col">Compare</th>
+            <th scope="col">Record</th>
+            <th scope="col">Time</th>
+            <th scope="col">Author</th>
+            <th scope="col">Tests</th>
+          </tr>
+        </thead>
+        <tbody>
+          {records.map((r) => (
+            <tr key={r.id} aria-current={r.id === current?.id ? 'true' : undefined}>
+              <td>
+                <input type="checkbox" checked={picked.includes(r.id)} onChange={() => toggle(r.id)} aria-label={`Select ${recordLabel(r)} to compare`} />
+              </td>
+              <td>
+                <Link to={`policies/${r.baseId}?record=${r.id}`}>{recordLabel(r)}</Link>
+              </td>
+              <td>{formatTime(r.publishedAt ?? r.updatedAt)}</td>
+              <td>{authorLabel(session, r.createdBy)}</td>
+              <td>{r.tests.length}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

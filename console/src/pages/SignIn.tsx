@@ -1,0 +1,44 @@
+import { useState } from 'react';
+
+export function SignIn({ busy, message, onSubmit }: { busy: boolean; message: string; onSubmit: (key: string) => void }) {
+  const [key, setKey] = useState('');
+  return (
+    <main className="signin">
+      <form
+        className="card signin-card"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (key.trim()) onSubmit(key.trim());
+        }}
+      >
+        <div className="brand brand-large">
+          <span className="brand-mark" aria-hidden="true">
+            V
+          </span>
+          Verdict
+        </div>
+        <h1>Sign in to the console</h1>
+        <p className="muted">Use an API key of your organization. It is kept in this browser tab only, until you sign out or close it.</p>
+        {message && (
+          <p className="alert alert-error" role="alert">
+            {message}
+          </p>
+        )}
+        <label htmlFor="api-key">API key</label>
+        <input
+          id="api-key"
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          value={key}
+          onChange={(e) => setKey(e.target.value)}
+          placeholder="vdk_…"
+          autoFocus
+        />
+        <button type="submit" className="btn btn-primary" disabled={busy || !key.trim()}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,70 @@
+// A small client-side router over the History API: routes are paths below
+// the console's base, so a reload or a shared link opens the same screen
+// (the server answers index.html for every path below /console/).
+import { useEffect, useState } from 'react';
+import type { AnchorHTMLAttributes, MouseEvent } from 'react';
+
+export const BASE = '/console/';
+
+export interface Location {
+  /** The path below BASE, without leading or trailing slash. */
+  path: string;
+  params: URLSearchParams;
+}
+
+function current(): Location {
+  const p = window.location.pathname.startsWith(BASE) ? window.location.pathname.slice(BASE.length) : '';
+  return { path: p.replace(/\/+$/, ''), params: new URLSearchParams(window.location.search) };
+}
+
+const listeners = new Set<() => void>();
+
+export function navigate(to: string, options: { replace?: boolean } = {}): void {
+  const url = BASE + to.replace(/^\//, '');
+  if (options.replace) {
+    window.history.replaceState(null, '', url);
+  } else {
+    window.history.pushState(null, '', url);
+  }
+  listeners.forEach((l) => l());
+}
+
+export function useLocation(): Location {
+  const [loc, setLoc] = useState(current);
+  useEffect(() => {
+    const update = () => setLoc(current());
+    listeners.add(update);
+    window.addEventListener('popstate', update);
+    return () => {
+      listeners.delete(update);
+      window.removeEventListener('popstate', update);
+    };
+  }, []);
+  return loc;
+}
+
+/** An anchor to a console route: a real link (middle-click, copy) that navigates in place. */
+export function Link({ to, onClick, ...rest }: { to: string } & AnchorHTMLAttributes<HTMLAnchorElement>) {
+  const handle = (e: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(e);
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    navigate(to);
+  };
+  return <a href={BASE + to.replace(/^\//, '')} onClick={handle} {...rest} />;
+}
+
+/** Matches a path against a pattern such as "policies/:baseId"; null when it does not match. */
+export function match(pattern: string, path: string): Record<string, string> | null {
+  const want = pattern.split('/').filter(Boolean);
+  const got = path.split('/').filter(Boolean);
+  if (want.length !== got.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i]!;
+    const g = decodeURIComponent(got[i]!);
+    if (w.startsWith(':')) params[w.slice(1)] = g;
+    else if (w !== g) return null;
+  }
+  return params;
+}

@@ -1,0 +1,356 @@
+// The console in a real browser (Debian's chromium through playwright-core)
+// against a real verdict serve. Screenshots of the main screens go to
+// test-results/ (not committed). Waits are Playwright's locator assertions,
+// never fixed sleeps.
+import { test, before, after, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { expect } from './expect.mjs';
+import { startServer, rest } from './server.mjs';
+
+const require = createRequire(import.meta.url);
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const shots = join(import.meta.dirname, '..', 'test-results');
+mkdirSync(shots, { recursive: true });
+
+const ADMIN_KEY = 'console-test-key-0123456789abcdefghijklmnop';
+// The five-rule policy the engine and the load test are measured with.
+const bench = readFileSync(join(import.meta.dirname, '..', '..', 'engine', 'testdata', 'bench_cases.jsonl'), 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l))
+  .find((c) => c.name === 'five_rule_policy_refs_labels');
+
+let server;
+let browser;
+let viewerKey;
+
+before(async () => {
+  server = await startServer(ADMIN_KEY);
+  viewerKey = (await rest(server.url, ADMIN_KEY, 'POST', '/admin/keys', { name: 'viewer', scope: 'view' })).secret;
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+// A test that fails leaves its page open: its last state is kept as a screenshot.
+let open = null;
+afterEach(async (t) => {
+  if (open && !open.isClosed()) {
+    await open.screenshot({ path: join(shots, `failed-${t.name.replace(/\W+/g, '-').slice(0, 60)}.png`), fullPage: true });
+    await open.context().close();
+  }
+  open = null;
+});
+
+/** A fresh page that fails the test on any request to another host. */
+async function newPage() {
+  // bypassCSP lets the test inject axe-core into pages whose policy allows no inline script.
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
+  const page = await context.newPage();
+  open = page;
+  const origin = new URL(server.url).origin;
+  page.foreign = [];
+  page.on('request', (r) => {
+    if (!r.url().startsWith(origin) && !r.url().startsWith('data:')) page.foreign.push(r.url());
+  });
+  return page;
+}
+
+async function signIn(page, key) {
+  await page.goto(server.url + '/console/');
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Policies' })).toBeVisible();
+}
+
+/** axe-core on the current screen: no critical violations. */
+async function noCriticalViolations(page, screen) {
+  await page.addScriptTag({ content: axeSource });
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  const critical = result.violations.filter((v) => v.impact === 'critical');
+  assert.deepEqual(
+    critical.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    [],
+    `critical accessibility violations on ${screen}`,
+  );
+}
+
+function editorContent(page, label) {
+  return page.getByRole('textbox', { name: label });
+}
+
+async function replaceEditorText(page, label, text) {
+  const box = editorContent(page, label);
+  await box.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+}
+
+test('the first screen loads at most 350 KB of compressed JavaScript, all from the server itself', async () => {
+  const page = await newPage();
+  const scripts = [];
+  page.on('response', async (res) => {
+    if (res.request().resourceType() === 'script') scripts.push(res);
+  });
+  await page.goto(server.url + '/', { waitUntil: 'networkidle' });
+  assert.equal(new URL(page.url()).pathname, '/console/');
+  await expect(page.getByRole('heading', { name: 'Sign in to the console' })).toBeVisible();
+  let bytes = 0;
+  for (const res of scripts) {
+    assert.equal(res.headers()['content-encoding'], 'gzip', res.url());
+    bytes += Number(res.headers()['content-length']);
+  }
+  console.log(`first screen: ${scripts.length} script(s), ${(bytes / 1024).toFixed(1)} KB of gzip-compressed JavaScript`);
+  assert.ok(bytes > 0 && bytes <= 350 * 1024, `first screen JavaScript is ${bytes} bytes compressed`);
+  await page.screenshot({ path: join(shots, 'sign-in.png') });
+  await noCriticalViolations(page, 'sign-in');
+  assert.deepEqual(page.foreign, []);
+  await page.context().close();
+});
+
+test('a bad key is refused on the sign-in page, and the form works by keyboard', async () => {
+  const page = await newPage();
+  await page.goto(server.url + '/console/');
+  await page.keyboard.type('not-a-key-at-all-0123456789');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('alert')).toHaveText(/not accepted: it is unknown, revoked or expired/);
+  await page.context().close();
+});
+
+test('an author writes, checks, runs, tests, publishes, edits and compares a policy', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  const who = page.getByTestId('who');
+  await expect(who).toContainText('Default');
+  await expect(who).toContainText('admin@localhost');
+  await expect(who).toContainText('Admin');
+  await page.screenshot({ path: join(shots, 'policies-empty.png') });
+
+  // Every control of the list is reachable from the keyboard, in reading order.
+  const reached = [];
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press('Tab');
+    reached.push(await page.evaluate(() => {
+      const el = document.activeElement;
+      return el.labels?.[0]?.textContent || el.getAttribute('aria-label') || el.textContent.trim();
+    }));
+  }
+  for (const name of ['Skip to content', 'Policies', 'Sign out', 'New policy', 'Search by name', 'Group']) {
+    assert.ok(reached.includes(name), `Tab never reached ${name}: ${reached.join(' → ')}`);
+  }
+
+  await page.getByRole('button', { name: 'New policy' }).click();
+  await page.getByLabel('Name').fill('Senior discount');
+  // A wrong operator phrase: highlighted tokens, and a diagnostic with its suggestion.
+  await replaceEditorText(page, 'Rule text', 'A **Person** gets senior_discount if the __age__ of the **Person** is greater then 64.');
+  await expect(page.locator('.cm-content .tok-selector').first()).toHaveText('**Person**');
+  const squiggle = page.locator('.cm-lintRange-error').first();
+  await expect(squiggle).toBeVisible();
+  await squiggle.hover();
+  const fix = page.getByRole('button', { name: /Replace with “is greater than”/ });
+  await expect(fix).toBeVisible();
+  await page.screenshot({ path: join(shots, 'editor-diagnostic.png') });
+  await fix.click();
+  await expect(editorContent(page, 'Rule text')).toHaveText(/is greater than 64\./);
+  await expect(page.locator('.cm-lintRange-error')).toHaveCount(0);
+
+  // Run with data: the failing condition's row.
+  await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 40}}');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Result:' })).toHaveText('Result: false');
+  const row = page.locator('.trace tr.row-fail').first();
+  await expect(row).toContainText('Person.age');
+  await expect(row.locator('td').nth(1)).toHaveText('40');
+  await expect(row.locator('td').nth(2)).toHaveText('is greater than');
+  await expect(row.locator('td').nth(3)).toHaveText('64');
+  await expect(row).toContainText('fail');
+  await expect(page.getByTestId('explanation')).not.toBeEmpty();
+
+  // Invalid JSON is pointed at, not sent.
+  await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 40,}}');
+  await expect(page.getByText(/^Not valid JSON: .*line 1, column/)).toBeVisible();
+  await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 40}}');
+  await expect(page.getByText(/^Not valid JSON/)).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Create draft' }).click();
+  await expect(page.getByRole('heading', { name: 'Senior discount' })).toBeVisible();
+  await expect(page.locator('.badge-draft')).toBeVisible();
+
+  // One click: the current sample becomes a stored test expecting the current result.
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.getByRole('button', { name: 'Add as test (expect false)' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Test “Sample 1” saved' })).toBeVisible();
+  await page.getByRole('tab', { name: 'Tests (1)' }).click();
+  await page.getByRole('button', { name: 'Run all tests' }).click();
+  await expect(page.getByTestId('test-summary')).toHaveText('1 of 1 tests pass.');
+  await page.screenshot({ path: join(shots, 'tests.png') });
+
+  await page.getByRole('button', { name: 'Publish' }).click();
+  await expect(page.locator('.badge-published').first()).toHaveText('Version 1');
+  await noCriticalViolations(page, 'policy (version)');
+
+  // Edit: a new draft from version 1; a rule that breaks the stored test is refused with the failing test shown.
+  await page.getByRole('button', { name: 'New draft from version 1' }).click();
+  await expect(page.locator('.title-block .badge-draft')).toBeVisible();
+  await page.getByRole('tab', { name: 'Rule and try it' }).click();
+  await replaceEditorText(page, 'Rule text', 'A **Person** gets senior_discount if the __age__ of the **Person** is greater than 30.');
+  await page.getByRole('button', { name: 'Publish' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Not published' })).toContainText('Sample 1');
+  await expect(page.locator('#panel-tests tr.row-fail')).toContainText('Sample 1');
+  await page.screenshot({ path: join(shots, 'publish-gate.png') });
+
+  await page.getByRole('tab', { name: 'Rule and try it' }).click();
+  await replaceEditorText(page, 'Rule text', 'A **Person** gets senior_discount if the __age__ of the **Person** is greater than 60.');
+  await page.getByRole('button', { name: 'Publish' }).click();
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
+
+  // Compare version 1 with version 2.
+  await page.getByRole('link', { name: 'Compare with version 1' }).click();
+  await expect(page.getByRole('heading', { name: 'Compare records' })).toBeVisible();
+  const rule = page.getByRole('region', { name: 'Rule text' });
+  await expect(rule.locator('tr.diff-changed td.left')).toContainText('is greater than 64.');
+  await expect(rule.locator('tr.diff-changed td.right')).toContainText('is greater than 60.');
+  await page.screenshot({ path: join(shots, 'compare.png'), fullPage: true });
+  await noCriticalViolations(page, 'compare');
+
+  await page.getByRole('link', { name: 'Policies' }).first().click();
+  await expect(page.getByRole('row', { name: /Senior discount/ })).toContainText('Version 2');
+  await page.screenshot({ path: join(shots, 'policies.png') });
+  await noCriticalViolations(page, 'policies');
+  assert.deepEqual(page.foreign, []);
+  await page.context().close();
+});
+
+test('keystroke to diagnostic on the five-rule policy', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('button', { name: 'New policy' }).click();
+  await replaceEditorText(page, 'Rule text', bench.rule);
+  await expect(page.locator('.cm-content .tok-reference').first()).toBeVisible();
+  await expect(page.locator('.cm-lintRange')).toHaveCount(0);
+  const times = [];
+  for (let i = 0; i < 15; i++) {
+    // Delete the r of "greater": the next check reports an unknown operator.
+    await page.evaluate(() => {
+      // The caret after the first "greater" (the credit check's), set as a user would.
+      const content = document.querySelector('.editor-rule .cm-content');
+      content.focus();
+      const walker = document.createTreeWalker(content, NodeFilter.SHOW_TEXT);
+      let node;
+      while ((node = walker.nextNode()) && !node.data.includes('greater'));
+      window.getSelection().collapse(node, node.data.indexOf('greater') + 'greater'.length);
+      window.__diag = new Promise((ok) => {
+        let t0 = 0;
+        const root = document.querySelector('.editor-rule');
+        const obs = new MutationObserver(() => {
+          if (t0 && root.querySelector('.cm-lintRange-error')) {
+            obs.disconnect();
+            ok(performance.now() - t0);
+          }
+        });
+        document.addEventListener('keydown', () => (t0 = performance.now()), { capture: true, once: true });
+        obs.observe(root, { subtree: true, childList: true, attributes: true });
+      });
+    });
+    await page.keyboard.press('Backspace');
+    times.push(await page.evaluate(() => window.__diag));
+    await page.keyboard.press('Control+z');
+    await expect(page.locator('.editor-rule .cm-lintRange-error')).toHaveCount(0);
+  }
+  times.sort((a, b) => a - b);
+  const median = times[Math.floor(times.length / 2)];
+  console.log(
+    `keystroke to diagnostic on the five-rule policy: median ${median.toFixed(1)} ms, max ${times[times.length - 1].toFixed(1)} ms over ${times.length} keystrokes`,
+  );
+
+  // The trace of the same policy: labels with their results, and a reference leads to the rule it names.
+  await replaceEditorText(page, 'Sample data (JSON)', JSON.stringify(bench.data));
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Result:' })).toHaveText('Result: true');
+  await expect(page.getByLabel('Labels')).toContainText('§identity: true');
+  await page.locator('.trace').getByRole('button', { name: 'passes the credit check' }).click();
+  await expect(page.locator('.editor-rule .cm-activeLine')).toContainText('A **Applicant** passes the credit check if');
+  await page.locator('.trace').getByRole('button', { name: 'identity', exact: true }).click();
+  await expect(page.locator('.editor-rule .cm-activeLine')).toContainText('identity. A **Applicant** passes the identity check');
+  await page.screenshot({ path: join(shots, 'trace.png'), fullPage: true });
+  await page.context().close();
+});
+
+test('completion offers selectors and properties from the sample data, and operator phrases', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('button', { name: 'New policy' }).click();
+  await replaceEditorText(page, 'Sample data (JSON)', '{"Customer": {"firstName": "Ada", "loyaltyYears": 4}}');
+  await replaceEditorText(page, 'Rule text', 'A **');
+  const options = page.locator('.cm-tooltip-autocomplete');
+  await expect(options).toContainText('**Customer**');
+  await options.getByText('**Customer**').click();
+  await page.keyboard.insertText(' gets a gift if the __');
+  await expect(options).toContainText('__loyalty years__');
+  await options.getByText('__loyalty years__').click();
+  await page.keyboard.insertText(' of the **Customer** is at l');
+  await expect(options).toContainText('is at least');
+  await options.getByText('is at least', { exact: true }).click();
+  await expect(editorContent(page, 'Rule text')).toHaveText('A **Customer** gets a gift if the __loyalty years__ of the **Customer** is at least');
+  await page.context().close();
+});
+
+test('a viewer sees no edit controls', async () => {
+  const page = await newPage();
+  await signIn(page, viewerKey);
+  await expect(page.getByTestId('who')).toContainText('Viewer');
+  await expect(page.getByRole('button', { name: 'New policy' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Senior discount' }).click();
+  await expect(page.getByRole('heading', { name: 'Senior discount' })).toBeVisible();
+  for (const name of ['Save draft', 'Publish', 'Delete', 'New draft from version 2', 'Create draft']) {
+    await expect(page.getByRole('button', { name })).toHaveCount(0);
+  }
+  await expect(editorContent(page, 'Rule text')).toHaveAttribute('contenteditable', 'false');
+  // Viewers may still run.
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByTestId('run-result')).toBeVisible();
+  await page.screenshot({ path: join(shots, 'viewer.png') });
+  await page.context().close();
+});
+
+test('a key revoked mid-session returns to sign-in, and the unsaved text survives', async () => {
+  const key = (await rest(server.url, ADMIN_KEY, 'POST', '/admin/keys', { name: 'short-lived', scope: 'admin' }));
+  const page = await newPage();
+  await signIn(page, key.secret);
+  await page.getByRole('button', { name: 'New policy' }).click();
+  await page.getByLabel('Name').fill('Unsaved work');
+  await replaceEditorText(page, 'Rule text', 'A **Loan** is approved if the __amount__ of the **Loan** is less than 1000.');
+  await rest(server.url, ADMIN_KEY, 'DELETE', `/admin/keys/${key.id}`);
+  await page.getByRole('button', { name: 'Create draft' }).click();
+  await expect(page.getByRole('alert')).toHaveText(/no longer accepted/);
+  await page.getByLabel('API key').fill(ADMIN_KEY);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByLabel('Name')).toHaveValue('Unsaved work');
+  await expect(editorContent(page, 'Rule text')).toHaveText(/is less than 1000\./);
+  await page.context().close();
+});
+
+test('an admin deletes a policy, after a confirmation naming it, and it leaves the list', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('link', { name: 'Senior discount' }).click();
+  await page.getByRole('button', { name: 'Delete' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete the policy “Senior discount”?' });
+  await expect(dialog).toBeVisible();
+  await page.screenshot({ path: join(shots, 'delete.png') });
+  await dialog.getByRole('button', { name: 'Delete “Senior discount”' }).click();
+  await expect(page.getByRole('heading', { name: 'Policies' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Policies' })).not.toContainText('Senior discount');
+  await expect(page.getByRole('link', { name: 'Senior discount' })).toHaveCount(0);
+  await page.context().close();
+});

@@ -1,0 +1,52 @@
+// Starts a real verdict serve for the browser test: the binary built from
+// this repository, SQLite in a temporary directory, a free port, and a
+// bootstrap key of the test's choosing.
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const repo = resolve(import.meta.dirname, '..', '..');
+
+export async function startServer(bootstrapKey) {
+  const dir = mkdtempSync(join(tmpdir(), 'verdict-console-'));
+  const bin = join(dir, 'verdict');
+  execFileSync('go', ['build', '-o', bin, './cmd/verdict'], { cwd: repo, stdio: 'inherit' });
+  const proc = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--database-url', `sqlite://${join(dir, 'verdict.db')}`, '--rate-limit', '0'], {
+    env: { ...process.env, VERDICT_BOOTSTRAP_KEY: bootstrapKey },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  proc.stderr.on('data', (d) => (stderr += d));
+  const url = await new Promise((ok, fail) => {
+    proc.stdout.on('data', (d) => {
+      stdout += d;
+      const m = /Verdict listening on (http:\/\/\S+)\n/.exec(stdout);
+      if (m) ok(m[1]);
+    });
+    proc.on('exit', (code) => fail(new Error(`verdict serve exited with ${code}\n${stdout}\n${stderr}`)));
+  });
+  return {
+    url,
+    stdout: () => stdout,
+    async stop() {
+      const exited = new Promise((ok) => proc.on('exit', ok));
+      proc.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A REST call with a key, for the test's own setup (keys to sign in with). */
+export async function rest(url, key, method, path, body) {
+  const res = await fetch(new URL(path, url), {
+    method,
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}

@@ -1,0 +1,647 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Diagnostic severities.
+const (
+	SeverityError   = "error"
+	SeverityWarning = "warning"
+	SeverityInfo    = "info"
+)
+
+// Diagnostic codes. docs/errors.md explains each one.
+const (
+	CodeParseError          = "parse-error"
+	CodeUnknownOperator     = "unknown-operator"
+	CodeThousandsSeparator  = "thousands-separator"
+	CodeMissingFullStop     = "missing-full-stop"
+	CodeLowercaseArticle    = "lowercase-article"
+	CodeUnbalancedMarker    = "unbalanced-marker"
+	CodeInvalidDate         = "invalid-date"
+	CodeCountOperator       = "count-operator"
+	CodeNoRules             = "no-rules"
+	CodeLimit               = "limit"
+	CodeUnknownLabel        = "unknown-label"
+	CodeUnresolvedReference = "unresolved-reference"
+	CodeUnusedRule          = "unused-rule"
+	CodeTypeMismatch        = "type-mismatch"
+)
+
+// DiagnosticCodes lists every code Check can report.
+var DiagnosticCodes = []string{
+	CodeParseError, CodeUnknownOperator, CodeThousandsSeparator, CodeMissingFullStop,
+	CodeLowercaseArticle, CodeUnbalancedMarker, CodeInvalidDate, CodeCountOperator, CodeNoRules,
+	CodeLimit, CodeUnknownLabel, CodeUnresolvedReference, CodeUnusedRule, CodeTypeMismatch,
+}
+
+// Diagnostic is one problem found in a rule text, in plain words. A
+// suggestion is a replacement for the text in Range.
+type Diagnostic struct {
+	Severity    string   `json:"severity"`
+	Code        string   `json:"code"`
+	Message     string   `json:"message"`
+	Range       Range    `json:"range"`
+	Suggestions []string `json:"suggestions"`
+}
+
+// CheckResult is what Check finds in a text.
+type CheckResult struct {
+	Tokens      []Token      `json:"tokens"`
+	Diagnostics []Diagnostic `json:"diagnostics"`
+}
+
+// HasErrors reports whether any diagnostic is an error: the text would
+// not run.
+func (c CheckResult) HasErrors() bool {
+	for _, d := range c.Diagnostics {
+		if d.Severity == SeverityError {
+			return true
+		}
+	}
+	return false
+}
+
+// Check reads a rule text the way evaluation would and reports its tokens
+// and every problem found, with suggested fixes. It never fails: a text
+// that does not parse gets error diagnostics.
+func Check(src string) CheckResult {
+	li := newLineIndex(src)
+	out := CheckResult{Tokens: []Token{}, Diagnostics: []Diagnostic{}}
+	if len(src) <= DefaultLimits.MaxTextBytes {
+		out.Tokens = tokenize(src, li)
+	}
+	c := &checker{src: src, li: li}
+	text, errs := Parse(src, DefaultLimits)
+	if errs != nil {
+		c.syntax(errs)
+	} else {
+		c.semantics(text)
+	}
+	sort.SliceStable(c.diags, func(i, j int) bool {
+		a, b := c.diags[i].Range.Start, c.diags[j].Range.Start
+		return a.Line < b.Line || a.Line == b.Line && a.Column < b.Column
+	})
+	out.Diagnostics = append(out.Diagnostics, c.diags...)
+	return out
+}
+
+type checker struct {
+	src   string
+	li    *lineIndex
+	diags []Diagnostic
+}
+
+func (c *checker) add(sev, code string, from, to int, msg string, suggestions ...string) {
+	if suggestions == nil {
+		suggestions = []string{}
+	}
+	c.diags = append(c.diags, Diagnostic{Severity: sev, Code: code, Message: msg,
+		Range: c.li.span(from, to), Suggestions: suggestions})
+}
+
+// syntax explains each parse error, naming the likely mistake where the
+// text shows one.
+func (c *checker) syntax(errs ParseErrors) {
+	unbalanced := c.unbalancedMarkers()
+	for _, e := range errs {
+		if !e.Located {
+			c.unlocated(e)
+			continue
+		}
+		if unbalanced[e.Pos.Line] || c.lowercaseArticle(e) || c.thousandsSeparator(e) ||
+			c.unknownOperator(e) || c.missingFullStop(e) {
+			continue
+		}
+		c.generic(e)
+	}
+}
+
+func (c *checker) unlocated(e SyntaxError) {
+	msg := e.Expected
+	switch {
+	case msg == "No global rule found":
+		c.add(SeverityError, CodeNoRules, 0, 0, "The text has no rule. A rule reads like: "+
+			"A **Person** gets a discount if the __age__ of the **Person** is at least 65.")
+	case strings.HasPrefix(msg, "Invalid date: "):
+		day := strings.TrimPrefix(msg, "Invalid date: ")
+		from := e.off
+		if i := strings.Index(c.src[from:], day); i >= 0 {
+			from += i
+		}
+		c.add(SeverityError, CodeInvalidDate, from, from+len(day),
+			fmt.Sprintf("%s is not a date on the calendar. Write dates as YYYY-MM-DD with a real month and day.", day))
+	case strings.Contains(msg, "comparisons require") || strings.HasPrefix(msg, "Unsupported operator for"):
+		from, to := e.off, lineEnd(c.src, e.off)
+		for _, ph := range operatorPhrases {
+			if strings.HasSuffix(c.src[:e.off], ph.text) {
+				from, to = e.off-len(ph.text), e.off
+				break
+			}
+		}
+		c.add(SeverityError, CodeCountOperator, from, to,
+			"`the number of` and `the length of` compare a count with a number, using is equal to, "+
+				"is not equal to, is greater than, is less than, is at least, is no more than "+
+				"or their longer forms. ("+msg+")")
+	default:
+		c.add(SeverityError, CodeLimit, 0, 0, "The text is too large: "+msg+".")
+	}
+}
+
+// unbalancedMarkers reports `**` or `__` without its partner on a line and
+// returns the lines concerned; their parse errors say nothing more useful.
+func (c *checker) unbalancedMarkers() map[int]bool {
+	lines := map[int]bool{}
+	for start := 0; start < len(c.src); {
+		end := lineEnd(c.src, start)
+		line := c.src[start:end]
+		if t := strings.TrimSpace(line); !strings.HasPrefix(t, "#") {
+			for _, m := range [...]string{"**", "__"} {
+				if at := unpaired(line, m); at >= 0 {
+					name := "selector"
+					if m == "__" {
+						name = "property"
+					}
+					c.add(SeverityError, CodeUnbalancedMarker, start+at, start+at+2,
+						fmt.Sprintf("This %s has an opening %s without a closing one (or the other way round). "+
+							"Write names between a pair: **Person** for a selector, __age__ for a property.", m, name),
+					)
+					lines[c.li.pos(start).Line] = true
+				}
+			}
+		}
+		start = end + 1
+		for start < len(c.src) && c.src[start-1] != '\n' {
+			start++
+		}
+	}
+	return lines
+}
+
+// unpaired returns the offset of the marker left without a partner when
+// markers on a line are paired left to right, outside quoted strings, or
+// -1 if they pair up.
+func unpaired(line, marker string) int {
+	last, n := -1, 0
+	quoted := false
+	for i := 0; i+1 < len(line); i++ {
+		switch {
+		case line[i] == '"':
+			quoted = !quoted
+		case !quoted && line[i:i+2] == marker:
+			n++
+			last = i
+			i++
+			for i+1 < len(line) && line[i+1] == marker[0] {
+				i++ // a run such as ___ is one marker and part of a name
+			}
+		}
+	}
+	if n%2 == 1 {
+		return last
+	}
+	return -1
+}
+
+func wants(e SyntaxError, what string) bool {
+	for _, w := range e.wanted {
+		if w == what {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *checker) lowercaseArticle(e SyntaxError) bool {
+	n, ok := lowerArticleAt(c.src, e.off)
+	if !ok {
+		return false
+	}
+	fix := "A"
+	if n == 2 {
+		fix = "An"
+	}
+	c.add(SeverityError, CodeLowercaseArticle, e.off, e.off+n,
+		fmt.Sprintf("A rule starts with a capital %s: write `%s`, not `%s`.", fix, fix, c.src[e.off:e.off+n]), fix)
+	return true
+}
+
+func (c *checker) thousandsSeparator(e SyntaxError) bool {
+	s, i := c.src, e.off
+	if i >= len(s) || s[i] != ',' || i == 0 || !isDigit(s[i-1]) || !threeDigits(s, i+1) {
+		return false
+	}
+	from := i
+	for from > 0 && (isDigit(s[from-1]) || s[from-1] == ',') {
+		from--
+	}
+	to := i
+	for to < len(s) && (isDigit(s[to]) || s[to] == ',' && threeDigits(s, to+1)) {
+		to++
+	}
+	if to+1 < len(s) && s[to] == '.' && isDigit(s[to+1]) {
+		for to++; to < len(s) && isDigit(s[to]); to++ {
+		}
+	}
+	written := s[from:to]
+	fix := strings.ReplaceAll(written, ",", "")
+	c.add(SeverityError, CodeThousandsSeparator, from, to,
+		fmt.Sprintf("Numbers are written without thousands separators: write %s, not %s.", fix, written), fix)
+	return true
+}
+
+func threeDigits(s string, i int) bool {
+	return i+3 <= len(s) && isDigit(s[i]) && isDigit(s[i+1]) && isDigit(s[i+2]) &&
+		(i+3 == len(s) || !isDigit(s[i+3]))
+}
+
+func (c *checker) unknownOperator(e SyntaxError) bool {
+	if !wants(e, "predicate") {
+		return false
+	}
+	words, ends := operatorWords(c.src, e.off)
+	if len(words) == 0 {
+		return false
+	}
+	n, suggestions := suggestOperators(words)
+	written := strings.Join(words[:n], " ")
+	msg := fmt.Sprintf("`%s` is not a comparison Verdict knows.", written)
+	if len(suggestions) > 0 {
+		msg += fmt.Sprintf(" Did you mean `%s`?", suggestions[0])
+	} else {
+		msg += " Comparisons read like `is at least`, `is equal to` or `is in`; docs/rules.md lists them all."
+	}
+	c.add(SeverityError, CodeUnknownOperator, e.off, ends[n-1], msg, suggestions...)
+	return true
+}
+
+// operatorWords reads the words where an operator was expected, up to the
+// value: a digit, a quote, a name marker, a bracket or the end of the line.
+func operatorWords(src string, from int) (words []string, ends []int) {
+	i := from
+	for len(words) < 6 && i < len(src) {
+		if !isASCIILetter(src[i]) {
+			break
+		}
+		start := i
+		for i < len(src) && (isWordByte(src[i]) || src[i] == '-') {
+			i++
+		}
+		w := src[start:i]
+		if len(words) > 0 && (w == "true" || w == "false" || w == "and" || w == "or") {
+			break
+		}
+		words, ends = append(words, w), append(ends, i)
+		for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+			i++
+		}
+	}
+	return words, ends
+}
+
+// operatorSynonyms are phrases people write for an operator.
+var operatorSynonyms = map[string]string{
+	"is more than": "is greater than", "is bigger than": "is greater than",
+	"is larger than": "is greater than", "is higher than": "is greater than",
+	"is above": "is greater than", "is over": "is greater than", "exceeds": "is greater than",
+	"is greater then": "is greater than", "is fewer than": "is less than",
+	"is smaller than": "is less than", "is lower than": "is less than", "is below": "is less than",
+	"is under": "is less than", "is less then": "is less than", "is at most": "is no more than",
+	"is not more than": "is no more than", "is not greater than": "is no more than",
+	"is no less than": "is at least", "is not less than": "is at least",
+	"is greater or equal to": "is greater than or equal to", "is more than or equal to": "is greater than or equal to",
+	"is less or equal to": "is less than or equal to", "equals": "is equal to", "is equal": "is equal to",
+	"is": "is equal to", "is not": "is not equal to", "is different from": "is not equal to",
+	"does not equal": "is not equal to", "is before": "is earlier than", "is after": "is later than",
+	"is one of": "is in", "is not one of": "is not in", "is among": "is in", "includes": "contains",
+	"has": "contains", "contain": "contains", "is blank": "is empty", "is not blank": "is not empty",
+}
+
+// suggestOperators finds the operator phrases closest to the words written.
+// It returns how many of the words the suggestions replace.
+func suggestOperators(words []string) (int, []string) {
+	for n := len(words); n > 0; n-- {
+		if s, ok := operatorSynonyms[strings.ToLower(strings.Join(words[:n], " "))]; ok {
+			return n, []string{s}
+		}
+	}
+	type scored struct {
+		phrase string
+		n, d   int
+	}
+	var best []scored
+	for _, ph := range operatorPhrases {
+		n := min(len(strings.Fields(ph.text)), len(words))
+		written := strings.ToLower(strings.Join(words[:n], " "))
+		d := editDistance(written, ph.text)
+		if d <= max(2, len(ph.text)/4) {
+			best = append(best, scored{ph.text, n, d})
+		}
+	}
+	if len(best) == 0 {
+		return 1, nil
+	}
+	sort.SliceStable(best, func(i, j int) bool { return best[i].d < best[j].d })
+	out := []string{}
+	for _, b := range best[:min(3, len(best))] {
+		out = append(out, b.phrase)
+	}
+	return best[0].n, out
+}
+
+// editDistance is the Levenshtein distance between two strings, by byte.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// missingFullStop recognises a rule that runs into the next rule or the
+// end of the text without its full stop.
+func (c *checker) missingFullStop(e SyntaxError) bool {
+	if !wants(e, `"."`) {
+		return false
+	}
+	rest := c.src[e.off:]
+	end := e.off
+	for end > 0 && isSpace(c.src[end-1]) {
+		end--
+	}
+	newLine := strings.Contains(c.src[end:e.off], "\n")
+	if strings.TrimSpace(rest) != "" && !(newLine && startsRuleLine(rest)) {
+		return false
+	}
+	c.add(SeverityError, CodeMissingFullStop, end, end,
+		"This rule has no full stop at its end. Every rule ends with a full stop (.).", ".")
+	return true
+}
+
+// startsRuleLine reports whether text starts a rule, with or without a
+// label.
+func startsRuleLine(s string) bool {
+	line := s[:lineEnd(s, 0)]
+	if strings.HasPrefix(line, "A **") || strings.HasPrefix(line, "An **") || strings.HasPrefix(line, "#") {
+		return true
+	}
+	return strings.Contains(line, ". A **") || strings.Contains(line, ". An **")
+}
+
+// expectedWords turns the parser's expectations into plain words.
+var expectedWords = map[string]string{
+	"rule (A **selector** ... if ...)": "a rule, such as `A **Person** gets a discount if ...`",
+	"A or An":                          "`A` or `An`",
+	"selector (**name**)":              "a selector such as `**Person**`",
+	"selector name":                    "a name after `**` (letters, digits, _ and spaces, starting with a letter)",
+	`"**"`:                             "`**` closing the selector",
+	"property (__name__)":              "a property such as `__age__`",
+	"property name and closing __":     "a property name closed by `__`",
+	`"if"`:                             "`if` after the outcome",
+	"outcome phrase":                   "an outcome such as `gets a discount`",
+	"condition":                        "a condition such as `the __age__ of the **Person** is at least 18`",
+	`"of"`:                             "`of`",
+	"predicate":                        "a comparison such as `is at least` or `is equal to`",
+	"selector or property":             "a selector (`**name**`) or a property (`__name__`)",
+	"label name":                       "a label name (letters, digits and dots)",
+	"label predicate":                  "`is valid`, `passes` or a similar phrase",
+	"reference phrase":                 "what the rule referred to says, such as `passes the eye test`",
+	"list ([...])":                     "a list such as `[1, 2, 3]`",
+	`"," or "]"`:                       "`,` or `]`",
+	"date (YYYY-MM-DD)":                "a date written YYYY-MM-DD",
+	`closing '"'`:                      "a closing `\"`",
+	"number":                           "a number",
+	"value":                            "a value: a number, a date, true, false or text",
+	`"and"`:                            "`and`",
+	`"or"`:                             "`or`",
+	`"."`:                              "a full stop",
+}
+
+func (c *checker) generic(e SyntaxError) {
+	var wanted []string
+	for _, w := range e.wanted {
+		if p, ok := expectedWords[w]; ok {
+			wanted = append(wanted, p)
+		} else {
+			wanted = append(wanted, w)
+		}
+	}
+	found, to := "the end of the text", e.off
+	if e.off < len(c.src) {
+		to = wordEnd(c.src, e.off)
+		found = "`" + c.src[e.off:to] + "`"
+	}
+	c.add(SeverityError, CodeParseError, e.off, to,
+		fmt.Sprintf("Verdict expected %s here, but found %s.", joinAlternatives(wanted), found))
+}
+
+// wordEnd is the end of the word (or the single character) at from, on its
+// line.
+func wordEnd(src string, from int) int {
+	i := from
+	for i < len(src) && !isSpace(src[i]) {
+		i++
+	}
+	if i == from {
+		i++
+	}
+	return i
+}
+
+// semantics checks a text that parses: references that resolve to no
+// rule, rules nothing uses, and literals no operand can ever match.
+func (c *checker) semantics(text *RuleText) {
+	res := &resolver{rules: text.Rules}
+	referenced := make([]bool, len(text.Rules))
+	for i, r := range text.Rules {
+		for _, cond := range r.Conditions {
+			switch cd := cond.(type) {
+			case *LabelRef:
+				if t := res.label(cd.Label, i); t >= 0 {
+					referenced[t] = true
+				} else {
+					c.unknownLabel(text, cd)
+				}
+			case *PhraseRef:
+				if t := res.phrase(cd.Phrase, i); t >= 0 {
+					referenced[t] = true
+				} else {
+					c.unresolvedPhrase(text, i, cd)
+				}
+			case *Comparison:
+				if cd.Right == nil && !cd.Op.isEmpty() {
+					c.typeMismatch(cd.Op, cd.Value)
+				}
+			case *Count:
+				c.typeMismatch(cd.Op, cd.Value)
+			}
+		}
+	}
+	golden := len(text.Rules) - 1
+	for i := len(text.Rules) - 1; i >= 0; i-- {
+		if !referenced[i] {
+			golden = i
+			break
+		}
+	}
+	for i, r := range text.Rules {
+		if referenced[i] || i == golden || r.Label != "" {
+			continue
+		}
+		head := int(r.Selector.Pos) + len(r.Selector.Text) + 4
+		c.add(SeverityWarning, CodeUnusedRule, int(r.Pos), head,
+			fmt.Sprintf("No rule refers to the rule that %s %s, and it is not the golden rule (%q decides the result), "+
+				"so its result is never used. Refer to it from another rule, give it a label, or remove it.",
+				r.Selector.Text, fullPhrase(r), text.Rules[golden].Outcome))
+	}
+}
+
+func fullPhrase(r *Rule) string {
+	if r.Verb == "" {
+		return r.Outcome
+	}
+	return r.Verb + " " + r.Outcome
+}
+
+func (c *checker) unknownLabel(text *RuleText, ref *LabelRef) {
+	from := int(ref.Pos)
+	to := from + len(c.src[from:]) - len(strings.TrimPrefix(strings.TrimPrefix(c.src[from:], "$"), "§")) + len(ref.Label)
+	var labels []string
+	for _, r := range text.Rules {
+		if r.Label != "" {
+			labels = append(labels, r.Label)
+		}
+	}
+	sigil := c.src[from : to-len(ref.Label)]
+	var suggestions []string
+	for _, l := range closest(ref.Label, labels) {
+		suggestions = append(suggestions, sigil+l)
+	}
+	c.add(SeverityWarning, CodeUnknownLabel, from, to,
+		fmt.Sprintf("No rule has the label %q and no rule's outcome matches it, so this condition is always false.", ref.Label),
+		suggestions...)
+}
+
+func (c *checker) unresolvedPhrase(text *RuleText, self int, ref *PhraseRef) {
+	from := int(ref.Selector.Pos) + len(ref.Selector.Text) + 4
+	for from < len(c.src) && isSpace(c.src[from]) {
+		from++
+	}
+	to := from + len(ref.Phrase)
+	var phrases []string
+	for i, r := range text.Rules {
+		if i != self {
+			phrases = append(phrases, fullPhrase(r))
+		}
+	}
+	suggestions := closest(ref.Phrase, phrases)
+	words, _ := operatorWords(ref.Phrase, 0)
+	if n, ops := suggestOperators(words); len(ops) > 0 && len(words) > 0 {
+		written := strings.Join(words[:n], " ")
+		if i := strings.Index(ref.Phrase, written); i == 0 {
+			suggestions = append(suggestions, ops[0]+ref.Phrase[len(written):])
+		}
+	}
+	c.add(SeverityWarning, CodeUnresolvedReference, from, to,
+		fmt.Sprintf("No rule's outcome matches %q. When the rule runs, Verdict looks for a data property named after "+
+			"the phrase inside **%s**, and the run fails if there is none.", ref.Phrase, ref.Selector.Text),
+		suggestions...)
+}
+
+// closest returns up to three candidates near the written text, nearest
+// first.
+func closest(written string, candidates []string) []string {
+	type scored struct {
+		s string
+		d int
+	}
+	var list []scored
+	w := strings.ToLower(written)
+	for _, cand := range candidates {
+		d := editDistance(w, strings.ToLower(cand))
+		if d <= max(2, len(cand)/3) {
+			list = append(list, scored{cand, d})
+		}
+	}
+	sort.SliceStable(list, func(i, j int) bool { return list[i].d < list[j].d })
+	out := []string{}
+	for _, s := range list {
+		if len(out) == 3 {
+			break
+		}
+		dup := false
+		for _, o := range out {
+			dup = dup || o == s.s
+		}
+		if !dup {
+			out = append(out, s.s)
+		}
+	}
+	return out
+}
+
+// typeMismatch warns about a written value that the operator can never
+// match: text with a number comparison, a non-date with a date comparison,
+// a non-duration with an age comparison.
+func (c *checker) typeMismatch(op Operator, lit Literal) {
+	from := int(lit.Pos)
+	to := literalEnd(c.src, lit)
+	written := c.src[from:to]
+	var want string
+	var fix []string
+	switch op {
+	case OpGreaterThanOrEqual, OpLessThanOrEqual, OpGreaterThan, OpLessThan:
+		if lit.Kind == LitNumber {
+			return
+		}
+		want = "a number"
+		if _, err := strconv.ParseFloat(strings.ReplaceAll(lit.Text, ",", ""), 64); err == nil && lit.Kind == LitString {
+			fix = []string{strings.ReplaceAll(lit.Text, ",", "")}
+		}
+	case OpLaterThan, OpEarlierThan:
+		if lit.Kind == LitDate {
+			return
+		}
+		if _, ok := timestampDay(lit.Text); ok && lit.Kind == LitString {
+			return
+		}
+		want = "a date (YYYY-MM-DD)"
+	case OpWithin, OpOlderThan, OpYoungerThan:
+		if lit.Kind == LitDuration {
+			return
+		}
+		want = "a duration such as `30 days` or `18 years`"
+	default:
+		return
+	}
+	c.add(SeverityWarning, CodeTypeMismatch, from, to,
+		fmt.Sprintf("This comparison needs %s, but %s is not one, so the condition is always false.",
+			want, written), fix...)
+}
+
+// literalEnd finds where a written literal ends.
+func literalEnd(src string, lit Literal) int {
+	p := parser{scanner: scanner{src: src, pos: int(lit.Pos)}, limits: DefaultLimits}
+	if lit.Kind == LitList {
+		p.list()
+	} else {
+		p.value(false)
+	}
+	return p.pos
+}

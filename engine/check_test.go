@@ -1,0 +1,249 @@
+package engine_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/verdict/verdict/engine"
+)
+
+// diagnosticCases hold, for every diagnostic code, a text where it fires
+// (with the range and suggestions it must give) and one where it does not.
+var diagnosticCases = []struct {
+	code        string
+	fires       string
+	severity    string
+	rangeText   string // the text the range covers
+	suggestions []string
+	quiet       string
+}{
+	{
+		code:        engine.CodeParseError,
+		fires:       "A **Person** gets a discount if the __age__ of the **Person** is at least 65 but.",
+		severity:    engine.SeverityError,
+		rangeText:   "but.",
+		suggestions: []string{},
+		quiet:       "A **Person** gets a discount if the __age__ of the **Person** is at least 65.",
+	},
+	{
+		code:        engine.CodeUnknownOperator,
+		fires:       "A **Person** gets senior discount if the __age__ of the **Person** is more than 65.",
+		severity:    engine.SeverityError,
+		rangeText:   "is more than",
+		suggestions: []string{"is greater than"},
+		quiet:       "A **Person** gets senior discount if the __age__ of the **Person** is greater than 65.",
+	},
+	{
+		code:        engine.CodeThousandsSeparator,
+		fires:       "A **Loan** is large if the __amount__ of the **Loan** is at least 1,000,000.",
+		severity:    engine.SeverityError,
+		rangeText:   "1,000,000",
+		suggestions: []string{"1000000"},
+		quiet:       "A **Loan** is large if the __amount__ of the **Loan** is at least 1000000.",
+	},
+	{
+		code:        engine.CodeMissingFullStop,
+		fires:       "A **Person** is an adult if the __age__ of the **Person** is at least 18\n\nA **Person** votes if the **Person** is an adult.",
+		severity:    engine.SeverityError,
+		rangeText:   "",
+		suggestions: []string{"."},
+		quiet:       "A **Person** is an adult if the __age__ of the **Person** is at least 18.\n\nA **Person** votes if the **Person** is an adult.",
+	},
+	{
+		code:        engine.CodeLowercaseArticle,
+		fires:       "an **Order** is free if the __total__ of the **Order** is equal to 0.",
+		severity:    engine.SeverityError,
+		rangeText:   "an",
+		suggestions: []string{"An"},
+		quiet:       "An **Order** is free if the __total__ of the **Order** is equal to 0.",
+	},
+	{
+		code:        engine.CodeUnbalancedMarker,
+		fires:       "A **Person** is an adult if the __age of the **Person** is at least 18.",
+		severity:    engine.SeverityError,
+		rangeText:   "__",
+		suggestions: []string{},
+		quiet:       "A **Person** is an adult if the __age__ of the **Person** is at least 18.",
+	},
+	{
+		code:        engine.CodeInvalidDate,
+		fires:       "A **Contract** is current if the __end__ of the **Contract** is later than 2024-02-30.",
+		severity:    engine.SeverityError,
+		rangeText:   "2024-02-30",
+		suggestions: []string{},
+		quiet:       "A **Contract** is current if the __end__ of the **Contract** is later than 2024-02-29.",
+	},
+	{
+		code:        engine.CodeCountOperator,
+		fires:       "A **Cart** is full if the number of __items__ of the **Cart** is in [1, 2].",
+		severity:    engine.SeverityError,
+		rangeText:   "is in",
+		suggestions: []string{},
+		quiet:       "A **Cart** is full if the number of __items__ of the **Cart** is at least 10.",
+	},
+	{
+		code:        engine.CodeNoRules,
+		fires:       "# Only a heading\n",
+		severity:    engine.SeverityError,
+		rangeText:   "",
+		suggestions: []string{},
+		quiet:       "# A heading\nA **Cart** is empty if the __items__ of the **Cart** is empty.",
+	},
+	{
+		code:        engine.CodeLimit,
+		fires:       strings.Repeat("# padding\n", 30000),
+		severity:    engine.SeverityError,
+		rangeText:   "",
+		suggestions: []string{},
+		quiet:       strings.Repeat("# padding\n", 100) + "A **Cart** is empty if the __items__ of the **Cart** is empty.",
+	},
+	{
+		code:        engine.CodeUnknownLabel,
+		fires:       "admin. A **user** is admin if the __role__ of the **user** is equal to \"admin\".\n\nA **user** gets access if §admn is valid.",
+		severity:    engine.SeverityWarning,
+		rangeText:   "§admn",
+		suggestions: []string{"§admin"},
+		quiet:       "admin. A **user** is admin if the __role__ of the **user** is equal to \"admin\".\n\nA **user** gets access if §admin is valid.",
+	},
+	{
+		code:        engine.CodeUnresolvedReference,
+		fires:       "A **P** passes the practical test if the __score__ of the **P** is at least 60.\n\nA **P** gets a licence if the **P** passes the practical tset.",
+		severity:    engine.SeverityWarning,
+		rangeText:   "passes the practical tset",
+		suggestions: []string{"passes the practical test"},
+		quiet:       "A **P** passes the practical test if the __score__ of the **P** is at least 60.\n\nA **P** gets a licence if the **P** passes the practical test.",
+	},
+	{
+		code:        engine.CodeUnusedRule,
+		fires:       "A **Person** is a minor if the __age__ of the **Person** is less than 18.\n\nA **Person** is an adult if the __age__ of the **Person** is at least 18.",
+		severity:    engine.SeverityWarning,
+		rangeText:   "A **Person**",
+		suggestions: []string{},
+		quiet:       "minor. A **Person** is a minor if the __age__ of the **Person** is less than 18.\n\nA **Person** is an adult if the __age__ of the **Person** is at least 18.",
+	},
+	{
+		code:        engine.CodeTypeMismatch,
+		fires:       "A **Person** is an adult if the __age__ of the **Person** is at least \"18\".",
+		severity:    engine.SeverityWarning,
+		rangeText:   `"18"`,
+		suggestions: []string{"18"},
+		quiet:       "A **Person** is an adult if the __age__ of the **Person** is at least 18.",
+	},
+}
+
+// textOf returns the text a range covers.
+func textOf(src string, r engine.Range) string {
+	lines := strings.SplitAfter(src, "\n")
+	offset := func(p engine.Position) int {
+		off := 0
+		for i := 0; i < p.Line-1; i++ {
+			off += len(lines[i])
+		}
+		line := lines[p.Line-1]
+		col := 1
+		for i := range line {
+			if col == p.Column {
+				return off + i
+			}
+			col++
+		}
+		return off + len(line)
+	}
+	return src[offset(r.Start):offset(r.End)]
+}
+
+func TestEveryDiagnosticCodeFiresAndStaysQuiet(t *testing.T) {
+	for _, tc := range diagnosticCases {
+		t.Run(tc.code, func(t *testing.T) {
+			got := engine.Check(tc.fires)
+			var found *engine.Diagnostic
+			for i, d := range got.Diagnostics {
+				if d.Code == tc.code {
+					found = &got.Diagnostics[i]
+				}
+			}
+			if found == nil {
+				t.Fatalf("Check(%q) = %+v, want a %s diagnostic", tc.fires, got.Diagnostics, tc.code)
+			}
+			if found.Severity != tc.severity {
+				t.Errorf("severity %q, want %q", found.Severity, tc.severity)
+			}
+			if tc.code != engine.CodeLimit && tc.code != engine.CodeNoRules {
+				if text := textOf(tc.fires, found.Range); text != tc.rangeText {
+					t.Errorf("range %+v covers %q, want %q", found.Range, text, tc.rangeText)
+				}
+			}
+			if !reflect.DeepEqual(found.Suggestions, tc.suggestions) {
+				t.Errorf("suggestions %q, want %q", found.Suggestions, tc.suggestions)
+			}
+			if strings.Contains(found.Message, "-->") || strings.Contains(found.Message, "expected predicate") {
+				t.Errorf("message %q speaks grammar", found.Message)
+			}
+			if quiet := engine.Check(tc.quiet); len(quiet.Diagnostics) != 0 {
+				t.Errorf("Check(%q) = %+v, want no diagnostics", tc.quiet, quiet.Diagnostics)
+			}
+		})
+	}
+}
+
+func TestCheckHasACaseForEveryCode(t *testing.T) {
+	codes := map[string]bool{}
+	for _, tc := range diagnosticCases {
+		codes[tc.code] = true
+	}
+	for _, c := range engine.DiagnosticCodes {
+		if !codes[c] {
+			t.Errorf("code %s has no case", c)
+		}
+	}
+	if len(codes) != len(engine.DiagnosticCodes) {
+		t.Errorf("%d cases for %d codes", len(codes), len(engine.DiagnosticCodes))
+	}
+}
+
+func TestCheckTokensColourARule(t *testing.T) {
+	src := "# Loans\nsmall. A **loan** is approved\n  if the __amount__ of the **loan** is no more than 10000\n" +
+		"  and the __start__ of the **loan** is later than 2024-01-01\n  and §other is valid\n" +
+		"  and the **loan** passes the review. # checked\n"
+	type tok struct{ kind, text string }
+	var got []tok
+	for _, tk := range engine.Check(src).Tokens {
+		got = append(got, tok{tk.Kind, textOf(src, tk.Range)})
+	}
+	want := []tok{
+		{"heading", "# Loans"}, {"label", "small"}, {"punctuation", "."}, {"keyword", "A"},
+		{"selector", "**loan**"}, {"outcome", "is approved"}, {"keyword", "if"},
+		{"keyword", "the"}, {"property", "__amount__"}, {"keyword", "of"}, {"keyword", "the"},
+		{"selector", "**loan**"}, {"operator", "is no more than"}, {"number", "10000"},
+		{"keyword", "and"}, {"keyword", "the"}, {"property", "__start__"}, {"keyword", "of"}, {"keyword", "the"},
+		{"selector", "**loan**"}, {"operator", "is later than"}, {"date", "2024-01-01"},
+		{"keyword", "and"}, {"reference", "§other"}, {"keyword", "is valid"},
+		{"keyword", "and"}, {"keyword", "the"}, {"selector", "**loan**"}, {"reference", "passes the review"},
+		{"punctuation", "."}, {"comment", "# checked"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("tokens\n got %v\nwant %v", got, want)
+	}
+}
+
+func TestCheckColumnsCountCodePoints(t *testing.T) {
+	src := "A **Cafe** is open if the __état__ of the **Cafe** is more than 1."
+	d := engine.Check(src).Diagnostics
+	if len(d) != 1 {
+		t.Fatalf("diagnostics %+v, want one", d)
+	}
+	want := engine.Range{Start: engine.Position{Line: 1, Column: 52}, End: engine.Position{Line: 1, Column: 64}}
+	if d[0].Range != want {
+		t.Errorf("range %+v, want %+v", d[0].Range, want)
+	}
+}
+
+func TestCheckKeepsTheRunErrorText(t *testing.T) {
+	var eng engine.Engine
+	src := "A **Person** gets senior discount if the __age__ of the **Person** is more than 65."
+	res := eng.Run(src, map[string]any{})
+	if want := "Parse error:  --> 1:68\n  = expected predicate"; res.Error == nil || res.Error.Message != want {
+		t.Errorf("run error %v, want %q", res.Error, want)
+	}
+}

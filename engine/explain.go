@@ -1,0 +1,390 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Warning codes of run results. docs/errors.md explains each one.
+const (
+	WarnTextComparedWithNumber = "text-compared-with-number"
+	WarnDateNotParsed          = "date-not-parsed"
+	WarnListComparedWithValue  = "list-compared-with-value"
+	WarnValuesNotCompared      = "values-not-compared"
+	WarnUnknownLabel           = "unknown-label"
+	WarnInferredReference      = "inferred-reference"
+)
+
+// WarningCodes lists every warning code a run result can carry.
+var WarningCodes = []string{
+	WarnTextComparedWithNumber, WarnDateNotParsed, WarnListComparedWithValue,
+	WarnValuesNotCompared, WarnUnknownLabel, WarnInferredReference,
+}
+
+// Warning points at something in a run that most likely did not go as the
+// rule's author meant, though the run itself succeeded.
+type Warning struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Warnings is a result's list of warnings; it is written as [] when empty.
+type Warnings []Warning
+
+func (w Warnings) MarshalJSON() ([]byte, error) {
+	if w == nil {
+		return []byte("[]"), nil
+	}
+	return json.Marshal([]Warning(w))
+}
+
+// Explain fills the result's explanation and warnings from its trace. It
+// is meant for the moment a result is handed out, so that evaluation
+// itself never pays for it; calling it again changes nothing.
+func (r *Result) Explain() {
+	if r.Explanation != "" {
+		return
+	}
+	r.Warnings = Warnings{}
+	switch {
+	case r.parseFailed || r.Error != nil && r.Error.Kind == KindParse:
+		r.Explanation = r.parseExplanation()
+		return
+	case len(r.Trace.Execution) == 0 && r.Error != nil:
+		r.Explanation = "Nothing was evaluated: " + r.Error.Message + "."
+		return
+	case len(r.Trace.Execution) == 0:
+		r.Explanation = "Nothing was evaluated."
+		return
+	}
+	entry := &r.Trace.Execution[0]
+	rule := r.about
+	if rule != nil {
+		for _, l := range rule.labelMisses {
+			r.warn(WarnUnknownLabel, fmt.Sprintf("§%s names no rule, so that condition counted as false.", l))
+		}
+	}
+	var b strings.Builder
+	b.WriteString(headline(entry, rule))
+	b.WriteString(": ")
+	if r.Result {
+		b.WriteString("yes")
+	} else {
+		b.WriteString("no")
+	}
+	clauses := r.clauses(entry, rule)
+	if len(clauses) > 0 {
+		b.WriteString(" — ")
+		b.WriteString(strings.Join(clauses, "; "))
+	}
+	if r.Error != nil {
+		b.WriteString(". The run stopped with an error: ")
+		b.WriteString(r.Error.Message)
+	}
+	b.WriteString(".")
+	r.Explanation = b.String()
+}
+
+func (r *Result) parseExplanation() string {
+	if !r.parseFailed {
+		return "The rule text does not parse: " + r.Error.Message
+	}
+	for _, d := range Check(r.source).Diagnostics {
+		if d.Severity == SeverityError {
+			return fmt.Sprintf("The rule text does not parse (line %d, column %d): %s",
+				d.Range.Start.Line, d.Range.Start.Column, d.Message)
+		}
+	}
+	return "The rule text does not parse: " + r.Error.Message
+}
+
+// explainInfo is what explanations need to know of a program beyond the
+// trace, worked out once when it is compiled: the golden rule's verb and
+// connectives, its conditions' subjects as written, and the label
+// references of any rule that name no rule.
+type explainInfo struct {
+	verb        string
+	or          []bool
+	subjects    []string // per golden condition: "the age of the Person", or "" for references
+	labelMisses []string
+}
+
+func newExplainInfo(p *Program) *explainInfo {
+	g := &p.rules[p.golden]
+	info := &explainInfo{verb: g.verb, or: g.or, subjects: make([]string, len(g.conds))}
+	for i := range g.conds {
+		c := &g.conds[i]
+		switch c.kind {
+		case condComparison, condCount:
+			names := make([]string, len(c.left.steps))
+			for j, s := range c.left.steps {
+				names[j] = s.name
+			}
+			subject := namesWords(names)
+			if c.kind == condCount {
+				word := "number"
+				if c.length {
+					word = "length"
+				}
+				subject = "the " + word + " of " + subject
+			}
+			info.subjects[i] = subject
+		}
+	}
+	for i := range p.rules {
+		for j := range p.rules[i].conds {
+			if c := &p.rules[i].conds[j]; c.kind == condLabelMiss {
+				info.labelMisses = append(info.labelMisses, c.ruleName)
+			}
+		}
+	}
+	return info
+}
+
+// headline is "Person gets senior discount", the rule's subject and its
+// outcome phrase with its verb.
+func headline(entry *RuleTrace, rule *explainInfo) string {
+	phrase := entry.Outcome.Value
+	if rule != nil && rule.verb != "" {
+		phrase = rule.verb + " " + phrase
+	}
+	return entry.Selector.Value + " " + phrase
+}
+
+// clauses explains the conditions that decided the result: on success the
+// ones of the first group of `and`-ed conditions that held, otherwise every
+// condition that did not hold.
+func (r *Result) clauses(entry *RuleTrace, rule *explainInfo) []string {
+	conds := entry.Conditions
+	var picked []int
+	if r.Result && rule != nil {
+		start := 0
+		for i := range conds {
+			last := i == len(rule.or) || i < len(rule.or) && rule.or[i]
+			if !last {
+				continue
+			}
+			group := true
+			for j := start; j <= i; j++ {
+				group = group && conds[j].Result
+			}
+			if group {
+				for j := start; j <= i; j++ {
+					picked = append(picked, j)
+				}
+				break
+			}
+			start = i + 1
+		}
+	} else {
+		for i, c := range conds {
+			if c.Result == r.Result {
+				picked = append(picked, i)
+			}
+		}
+	}
+	out := make([]string, 0, len(picked))
+	for _, i := range picked {
+		subject := ""
+		if rule != nil && i < len(rule.subjects) {
+			subject = rule.subjects[i]
+		}
+		out = append(out, r.clause(&conds[i], subject))
+	}
+	return out
+}
+
+func (r *Result) clause(c *ConditionTrace, subject string) string {
+	if c.Reference {
+		return r.referenceClause(c)
+	}
+	if subject == "" {
+		p := strings.TrimSuffix(strings.TrimSuffix(c.Property.Path, ".number"), ".length")
+		subject = namesWords(strings.Split(strings.TrimPrefix(p, "$."), "."))
+	}
+	value := jsonText(c.Property.Value)
+	if !c.Compared {
+		if c.Property.Value == nil && c.Property.Path != "" && r.Error != nil {
+			return subject + " could not be read"
+		}
+		w := r.notCompared(c, subject, value)
+		return fmt.Sprintf("%s is %s, which cannot be compared with %s, so the condition is false", subject, value, w)
+	}
+	phrase, negated := operatorSaid(c.Operator)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s is %s, which ", subject, value)
+	if c.Operator == OpContains.String() {
+		if c.Result {
+			b.WriteString("contains ")
+		} else {
+			b.WriteString("does not contain ")
+		}
+	} else {
+		b.WriteString("is ")
+		if c.Result == negated {
+			b.WriteString("not ")
+		}
+		b.WriteString(phrase)
+	}
+	if c.Operator != OpIsEmpty.String() && c.Operator != OpIsNotEmpty.String() {
+		if c.Operator != OpContains.String() {
+			b.WriteString(" ")
+		}
+		b.WriteString(shown(c.Value))
+		if c.Operator == OpWithin.String() {
+			b.WriteString(" of today")
+		}
+	}
+	return b.String()
+}
+
+// operatorSaid is how an explanation says an operator after "is": the
+// phrase and whether it is the negative form (so that a true result reads
+// "is not ...").
+func operatorSaid(op string) (string, bool) {
+	switch op {
+	case "GreaterThanOrEqual":
+		return "at least", false
+	case "LessThanOrEqual":
+		return "no more than", false
+	case "EqualTo":
+		return "equal to", false
+	case "ExactlyEqualTo":
+		return "exactly equal to", false
+	case "NotEqualTo":
+		return "equal to", true
+	case "LaterThan":
+		return "later than", false
+	case "EarlierThan":
+		return "earlier than", false
+	case "GreaterThan":
+		return "greater than", false
+	case "LessThan":
+		return "less than", false
+	case "In":
+		return "in", false
+	case "NotIn":
+		return "in", true
+	case "IsEmpty":
+		return "empty", false
+	case "IsNotEmpty":
+		return "empty", true
+	case "Within":
+		return "within", false
+	case "OlderThan":
+		return "older than", false
+	case "YoungerThan":
+		return "younger than", false
+	}
+	return op, false
+}
+
+// shown renders a compared value: text in quotes, numbers, dates and
+// durations as written, lists as [a, b].
+func shown(v TypedValue) string {
+	switch v.Type {
+	case typeDate, typeDuration:
+		if s, ok := v.Value.(string); ok {
+			return s
+		}
+	case typeString:
+		if s, ok := v.Value.(string); ok && strings.HasPrefix(s, "$.") {
+			return pathText(s)
+		}
+	}
+	return jsonText(v.Value)
+}
+
+// pathText turns a displayed right-hand path `$.root.a.b` into words.
+func pathText(p string) string {
+	parts := strings.Split(strings.TrimPrefix(p, "$."), ".")
+	var b strings.Builder
+	for i := len(parts) - 1; i > 0; i-- {
+		b.WriteString("the ")
+		b.WriteString(parts[i])
+		b.WriteString(" of ")
+	}
+	b.WriteString("the ")
+	b.WriteString(parts[0])
+	return b.String()
+}
+
+// namesWords says a path, root first, as "the age of the Person".
+func namesWords(names []string) string {
+	var b strings.Builder
+	for i := len(names) - 1; i >= 0; i-- {
+		b.WriteString("the ")
+		b.WriteString(names[i])
+		if i > 0 {
+			b.WriteString(" of ")
+		}
+	}
+	return b.String()
+}
+
+func (r *Result) referenceClause(c *ConditionTrace) string {
+	verdict := "does not hold"
+	if c.Result {
+		verdict = "holds"
+	}
+	switch {
+	case c.PropertyCheck != nil:
+		r.warn(WarnInferredReference, fmt.Sprintf("No rule matches %q; the data property %s of %s decided it (%s).",
+			c.RuleName, c.PropertyCheck.PropertyName, c.Selector.Value, jsonText(c.PropertyCheck.PropertyValue)))
+		return fmt.Sprintf("the %s %s: the data property %s is %s", c.Selector.Value, c.RuleName,
+			c.PropertyCheck.PropertyName, jsonText(c.PropertyCheck.PropertyValue))
+	case c.Selector.Value == "":
+		if c.ReferencedRuleOutcome == "" && r.about == nil {
+			r.warn(WarnUnknownLabel, fmt.Sprintf("§%s names no rule, so that condition counted as false.", c.RuleName))
+		}
+		return fmt.Sprintf("§%s %s", c.RuleName, verdict)
+	}
+	return fmt.Sprintf("the %s %s: %s", c.Selector.Value, c.RuleName, verdictWord(c.Result))
+}
+
+func verdictWord(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// notCompared adds the warning that says why a condition's values could
+// not be compared, and returns how to name the other side.
+func (r *Result) notCompared(c *ConditionTrace, subject, value string) string {
+	other := shown(c.Value)
+	_, isText := c.Property.Value.(string)
+	_, isList := c.Property.Value.([]any)
+	switch c.Operator {
+	case "GreaterThanOrEqual", "LessThanOrEqual", "GreaterThan", "LessThan":
+		if isText && c.Value.Type == typeNumber {
+			r.warn(WarnTextComparedWithNumber, fmt.Sprintf(
+				"%s is the text %s, not a number, so it was not compared with %s and the condition is false. Send numbers without quotes.",
+				subject, value, other))
+			return other
+		}
+	case "LaterThan", "EarlierThan", "Within", "OlderThan", "YoungerThan":
+		if isText {
+			r.warn(WarnDateNotParsed, fmt.Sprintf(
+				"%s is %s, which is not a date (YYYY-MM-DD or an ISO 8601 timestamp), so the condition is false.", subject, value))
+			return other
+		}
+	}
+	if isList {
+		r.warn(WarnListComparedWithValue, fmt.Sprintf(
+			"%s is a list, %s, compared with the single value %s, so the condition is false. Use `contains` to look for a value in a list.",
+			subject, value, other))
+		return other
+	}
+	r.warn(WarnValuesNotCompared, fmt.Sprintf("%s is %s, which cannot be compared with %s, so the condition is false.",
+		subject, value, other))
+	return other
+}
+
+func (r *Result) warn(code, msg string) {
+	if msg != "" && msg[0] >= 'a' && msg[0] <= 'z' {
+		msg = string(msg[0]-'a'+'A') + msg[1:]
+	}
+	r.Warnings = append(r.Warnings, Warning{Code: code, Message: msg})
+}
