@@ -2644,8 +2644,8 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
-	{Name: "../admin.graphqls", Input: `# Administration of the caller's organization (api.md, "Keys, members,
-# organizations"): the same operations as /admin/members and /admin/keys,
+	{Name: "../admin.graphqls", Input: `# Administration of the caller's organization (docs/api.md, "Members and
+# keys"): the same operations as /admin/members and /admin/keys,
 # with the same rules and errors. Every one needs ADMIN and records an
 # audit event.
 
@@ -2907,7 +2907,7 @@ type APIKeyEdge {
   node: APIKey!
 }
 `, BuiltIn: false},
-	{Name: "../audit.graphqls", Input: `# The audit log (api.md, "Audit"): the same as GET /audit, with the same
+	{Name: "../audit.graphqls", Input: `# The audit log (docs/api.md, "Audit log"): the same as GET /audit, with the same
 # rules and errors.
 
 extend type Query {
@@ -3243,7 +3243,7 @@ extend type Query {
   ): RuleCheck!
 }
 `, BuiltIn: false},
-	{Name: "../flow.graphqls", Input: `# Stored flows and flow runs (api.md, "Flows" and "Execution"; flows.md):
+	{Name: "../flow.graphqls", Input: `# Stored flows and flow runs (docs/api.md, "Flows" and "Runs"; docs/flows.md):
 # the same operations as /flow, /flows, /flow/test and /run/flow*, with
 # the same rules and errors.
 
@@ -3302,7 +3302,7 @@ extend type Mutation {
   """
   Creates a flow: a base and its draft, owned by the caller until it is
   first published. The definition is stored in its normalized form
-  (flows.md §6); one that cannot be read at all is invalid_argument with
+  (docs/flows.md); one that cannot be read at all is invalid_argument with
   every problem in extensions.details, while one that reads but does not
   validate is saved all the same, with its problems in the validation.
   Needs EDITOR.
@@ -3425,7 +3425,7 @@ extend type Mutation {
     """
     The definition: a v1 definition object, a legacy nested definition, a
     UI graph (an object with nodes and edges), or a string holding YAML or
-    JSON of any of these (flows.md §6, §8.2).
+    JSON of any of these (docs/flows.md).
     """
     definition: JSON!
     """
@@ -3459,7 +3459,7 @@ type Flow implements Node {
   """
   description: String!
   """
-  The definition in its normalized v1 form (flows.md §6), whatever form it
+  The definition in its normalized v1 form (docs/flows.md), whatever form it
   was given in.
   """
   definition: JSON!
@@ -3604,7 +3604,7 @@ type SavedFlow {
 }
 
 """
-The problems of a saved flow draft (flows.md §6.3).
+The problems of a saved flow draft (docs/flows.md, "Validation").
 """
 type FlowValidation {
   """
@@ -3713,7 +3713,7 @@ type FlowEdge {
 }
 
 """
-The result of running a flow (flows.md §5): the same result the REST API
+The result of running a flow (docs/flows.md, "The flow result"): the same result the REST API
 returns, as typed fields, and as the REST object itself in raw.
 """
 type FlowRunResult {
@@ -3866,7 +3866,7 @@ type NodeExecution {
   total: String!
 }
 `, BuiltIn: false},
-	{Name: "../group.graphqls", Input: `# Groups of policies and flows (api.md, "Groups"): the same operations as
+	{Name: "../group.graphqls", Input: `# Groups of policies and flows (docs/api.md, "Groups"): the same operations as
 # /group and /groups, with the same rules and errors.
 
 extend type Query {
@@ -4179,7 +4179,7 @@ interface Node {
   id: ID!
 }
 `, BuiltIn: false},
-	{Name: "../policy.graphqls", Input: `# Stored policies (api.md, "Policies" and "Execution"): the same operations
+	{Name: "../policy.graphqls", Input: `# Stored policies (docs/api.md, "Policies" and "Runs"): the same operations
 # as /policy, /policies and /run/policy*, with the same rules and errors.
 
 extend type Query {
