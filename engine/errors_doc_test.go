@@ -16,6 +16,7 @@ type docBlock struct {
 	lang, text string
 	data       string
 	result     string
+	errorKind  string
 }
 
 // docSection is a `###` section of docs/errors.md and its blocks.
@@ -24,7 +25,10 @@ type docSection struct {
 	blocks []*docBlock
 }
 
-var resultLine = regexp.MustCompile(`^Result: (true|false)$`)
+var (
+	resultLine = regexp.MustCompile(`^Result: (true|false)$`)
+	errorLine  = regexp.MustCompile(`^Error: (.+)$`)
+)
 
 func readErrorsDoc(t *testing.T) []*docSection {
 	t.Helper()
@@ -50,7 +54,7 @@ func readErrorsDoc(t *testing.T) []*docSection {
 				body = append(body, lines[i])
 			}
 			text := strings.Join(body, "\n")
-			if lang == "json" && last != nil && last.lang == "rule" {
+			if lang == "json data" && last != nil && last.lang == "rule" {
 				last.data = text
 				continue
 			}
@@ -58,6 +62,8 @@ func readErrorsDoc(t *testing.T) []*docSection {
 			cur.blocks = append(cur.blocks, last)
 		case resultLine.MatchString(line) && last != nil:
 			last.result = resultLine.FindStringSubmatch(line)[1]
+		case errorLine.MatchString(line) && last != nil:
+			last.errorKind = errorLine.FindStringSubmatch(line)[1]
 		}
 	}
 	return sections
@@ -73,6 +79,12 @@ func (b *docBlock) run(t *testing.T) *engine.Result {
 	var eng engine.Engine
 	res := eng.Run(b.text, data)
 	res.Explain()
+	if b.errorKind != "" {
+		if res.Error == nil || !strings.HasPrefix(res.Error.Message, b.errorKind+":") {
+			t.Errorf("%q on %s gives error %v, the document says %s", b.text, b.data, res.Error, b.errorKind)
+		}
+		return res
+	}
 	if b.result == "" || (b.result == "true") != res.Result {
 		t.Errorf("%q on %s = %v (error %v), the document says %q", b.text, b.data, res.Result, res.Error, b.result)
 	}
@@ -122,19 +134,17 @@ func TestErrorsDocumentEveryKindAndCodeWithWorkingExamples(t *testing.T) {
 		if code == engine.CodeLimit {
 			continue // an example would be 256 KiB long
 		}
-		var mistake, fix *docBlock
+		var texts []*docBlock
 		for _, b := range s.blocks {
-			switch {
-			case b.lang == "text" && mistake == nil:
-				mistake = b
-			case b.lang == "rule" && fix == nil:
-				fix = b
+			if b.lang == "text" {
+				texts = append(texts, b)
 			}
 		}
-		if mistake == nil || fix == nil {
-			t.Errorf("%s: want a text block with the mistake and a rule block with the fix", code)
+		if len(texts) < 2 {
+			t.Errorf("%s: want a text block with the mistake and one with the fix", code)
 			continue
 		}
+		mistake, fix := texts[0], texts[1]
 		if !hasDiagnostic(mistake.text, code) {
 			t.Errorf("%s: the mistake %q does not give it: %+v", code, mistake.text, engine.Check(mistake.text).Diagnostics)
 		}
