@@ -15,7 +15,6 @@ import (
 // statuses is the table of error codes and HTTP statuses (docs/api.md, "Errors").
 var statuses = map[service.Code]int{
 	service.CodeInvalidArgument:          http.StatusBadRequest,
-	service.CodeTenantRequired:           http.StatusBadRequest,
 	service.CodeUnauthenticated:          http.StatusUnauthorized,
 	service.CodePermissionDenied:         http.StatusForbidden,
 	service.CodeNotFound:                 http.StatusNotFound,
@@ -65,18 +64,26 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var e *service.Error
 	code, msg := service.CodeInternal, "internal error"
 	var details []string
+	cause := err
 	if errors.As(err, &e) {
 		code, msg, details = e.Code, e.Message, e.Details
+		if c := errors.Unwrap(e); c != nil {
+			cause = c
+		}
 	}
 	status := statusOf(code)
 	switch {
 	case code == service.CodeInternal || status == http.StatusInternalServerError:
 		code, msg, details = service.CodeInternal, "internal error", nil
 		s.log.LogAttrs(r.Context(), slog.LevelError, "internal error",
-			slog.String("request_id", RequestID(r.Context())), slog.String("route", r.Pattern), slog.Any("error", err))
+			slog.String("request_id", RequestID(r.Context())), slog.String("route", r.Pattern),
+			slog.Any("error", err), slog.Any("cause", cause))
 	case status >= 500:
+		// The answer keeps the cause to itself; the log must not, or an
+		// operator cannot tell a database outage from a query it refused.
 		s.log.LogAttrs(r.Context(), slog.LevelWarn, "service unavailable",
-			slog.String("request_id", RequestID(r.Context())), slog.String("route", r.Pattern), slog.Any("error", err))
+			slog.String("request_id", RequestID(r.Context())), slog.String("route", r.Pattern),
+			slog.Any("error", err), slog.Any("cause", cause))
 	case status == http.StatusUnauthorized:
 		w.Header().Set("WWW-Authenticate", `Bearer realm="verdict"`)
 	}

@@ -36,7 +36,7 @@ func (s *Service) RunFlowVersion(ctx context.Context, recordID uuid.UUID, data j
 
 func (s *Service) runFlow(ctx context.Context, baseID, recordID uuid.UUID, rawData json.RawMessage) (*FlowResult, error) {
 	t := startTimings(ctx)
-	p, err := principalOf(ctx)
+	p, err := startRun(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +142,7 @@ func (in *FlowTestInput) data() (json.RawMessage, error) {
 // it takes the permission to create a flow, which viewers and auditors
 // lack.
 func (s *Service) TestFlow(ctx context.Context, in FlowTestInput) (*FlowResult, error) {
-	p, err := principalOf(ctx)
+	p, err := startRun(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -29,7 +29,7 @@ func (s *Service) RunPolicyVersion(ctx context.Context, recordID uuid.UUID, data
 
 func (s *Service) runPolicy(ctx context.Context, baseID, recordID uuid.UUID, rawData json.RawMessage) (*RunResult, error) {
 	t := startTimings(ctx)
-	p, err := principalOf(ctx)
+	p, err := startRun(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -56,7 +56,10 @@ type Service struct {
 	policyKind *kindRules
 	flowKind   *kindRules
 
-	principals *lru.Cache[principalCacheKey, cachedPrincipal]
+	principals *lru.Cache[string, cachedPrincipal] // by key hash
+	// badKeys holds the hashes of keys refused lately, until when they
+	// are refused without a lookup (see BadKeyTTL).
+	badKeys *lru.Cache[string, time.Time]
 	// principalsGen counts forgetPrincipals calls; see Authenticate.
 	principalsGen atomic.Uint64
 }
@@ -96,7 +99,10 @@ func New(cfg Config) (*Service, error) {
 	s.flowKind = s.newFlowRules()
 	s.execLog = newExecutionLog(s.client, s.log)
 	s.results.New = func() any { return new(engine.Result) }
-	if s.principals, err = lru.New[principalCacheKey, cachedPrincipal](DefaultCacheSize); err != nil {
+	if s.principals, err = lru.New[string, cachedPrincipal](DefaultCacheSize); err != nil {
+		return nil, err
+	}
+	if s.badKeys, err = lru.New[string, time.Time](DefaultCacheSize); err != nil {
 		return nil, err
 	}
 	return s, nil
