@@ -100,3 +100,40 @@ func benchmarkCompiled(b *testing.B, eval func(*engine.Program, *engine.Result, 
 		})
 	}
 }
+
+// BenchmarkCheck measures engine.Check: tokens and diagnostics of a text,
+// as POST /check and an editor checking as one types.
+func BenchmarkCheck(b *testing.B) {
+	for _, c := range loadBenchCases(b) {
+		b.Run(c.Name, func(b *testing.B) {
+			if res := engine.Check(c.Rule); res.HasErrors() {
+				b.Fatalf("case has errors: %+v", res.Diagnostics)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				engine.Check(c.Rule)
+			}
+		})
+	}
+}
+
+// BenchmarkExplain measures building a result's explanation and warnings,
+// which the service does when it hands a result out.
+func BenchmarkExplain(b *testing.B) {
+	var eng engine.Engine
+	for _, c := range loadBenchCases(b) {
+		data := benchData(b, c)
+		prog, err := eng.Compile(c.Rule)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.Name, func(b *testing.B) {
+			res := new(engine.Result)
+			b.ReportAllocs()
+			for b.Loop() {
+				prog.EvaluateInto(res, data)
+				res.Explain()
+			}
+		})
+	}
+}

@@ -12,14 +12,14 @@ const (
 	WarnDateNotParsed          = "date-not-parsed"
 	WarnListComparedWithValue  = "list-compared-with-value"
 	WarnValuesNotCompared      = "values-not-compared"
-	WarnUnknownLabel           = "unknown-label"
+	WarnUnresolvedLabel        = "unresolved-label"
 	WarnInferredReference      = "inferred-reference"
 )
 
 // WarningCodes lists every warning code a run result can carry.
 var WarningCodes = []string{
 	WarnTextComparedWithNumber, WarnDateNotParsed, WarnListComparedWithValue,
-	WarnValuesNotCompared, WarnUnknownLabel, WarnInferredReference,
+	WarnValuesNotCompared, WarnUnresolvedLabel, WarnInferredReference,
 }
 
 // Warning points at something in a run that most likely did not go as the
@@ -62,7 +62,7 @@ func (r *Result) Explain() {
 	rule := r.about
 	if rule != nil {
 		for _, l := range rule.labelMisses {
-			r.warn(WarnUnknownLabel, fmt.Sprintf("§%s names no rule, so that condition counted as false.", l))
+			r.warn(WarnUnresolvedLabel, fmt.Sprintf("§%s names no rule, so that condition counted as false.", l))
 		}
 	}
 	var b strings.Builder
@@ -336,7 +336,7 @@ func (r *Result) referenceClause(c *ConditionTrace) string {
 			c.PropertyCheck.PropertyName, jsonText(c.PropertyCheck.PropertyValue))
 	case c.Selector.Value == "":
 		if c.ReferencedRuleOutcome == "" && r.about == nil {
-			r.warn(WarnUnknownLabel, fmt.Sprintf("§%s names no rule, so that condition counted as false.", c.RuleName))
+			r.warn(WarnUnresolvedLabel, fmt.Sprintf("§%s names no rule, so that condition counted as false.", c.RuleName))
 		}
 		return fmt.Sprintf("§%s %s", c.RuleName, verdict)
 	}

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -75,4 +76,41 @@ func checkResultInvariants(t *testing.T, res *engine.Result) {
 	if _, err := json.Marshal(res); err != nil {
 		t.Fatalf("result does not encode: %v", err)
 	}
+}
+
+// FuzzCheck checks that any text gets an answer: tokens inside the text and
+// in order, diagnostics with a known code, and an error diagnostic exactly
+// when the text does not compile.
+func FuzzCheck(f *testing.F) {
+	seedCorpus(f, func(c conformanceCase) { f.Add(c.Rule) })
+	for _, tc := range diagnosticCases {
+		f.Add(tc.fires)
+	}
+	codes := map[string]bool{}
+	for _, c := range engine.DiagnosticCodes {
+		codes[c] = true
+	}
+	var eng engine.Engine
+	f.Fuzz(func(t *testing.T, src string) {
+		res := engine.Check(src)
+		lines := strings.Count(src, "\n") + 1
+		var prev engine.Position
+		for _, tk := range res.Tokens {
+			s, e := tk.Range.Start, tk.Range.End
+			if s.Line < prev.Line || s.Line == prev.Line && s.Column < prev.Column ||
+				e.Line < s.Line || e.Line == s.Line && e.Column <= s.Column || e.Line > lines {
+				t.Fatalf("token %+v out of order or empty after %+v", tk, prev)
+			}
+			prev = e
+		}
+		for _, d := range res.Diagnostics {
+			if !codes[d.Code] || d.Message == "" || d.Suggestions == nil || d.Range.Start.Line < 1 || d.Range.Start.Column < 1 {
+				t.Fatalf("malformed diagnostic %+v", d)
+			}
+		}
+		_, err := eng.Compile(src)
+		if (err != nil) != res.HasErrors() {
+			t.Fatalf("compile error %v, but diagnostics %+v", err, res.Diagnostics)
+		}
+	})
 }

@@ -254,8 +254,9 @@ func (h *highlighter) conditions() {
 					h.emit(TokKeyword, lastWordStart(p.src, nameEnd, p.pos), p.pos)
 				}
 			} else {
-				h.emit(TokText, start, start+len(string(p.peekRune())))
-				p.pos = start + len(string(p.peekRune()))
+				_, size := utf8.DecodeRuneInString(p.src[start:])
+				p.pos = start + size
+				h.emit(TokText, start, p.pos)
 			}
 		case p.peek() == '.':
 			p.pos++

@@ -20,6 +20,7 @@ var restCounterparts = map[string][]string{
 	"POST /run":                                 {"Mutation.runRule"},
 	"POST /check":                               {"Query.checkRule"},
 	"POST /policy/{policyId}/test":              {"Mutation.testPolicy"},
+	"POST /flow/{flowId}/test":                  {"Mutation.testFlowRecord"},
 	"POST /run/policy/{baseId}":                 {"Mutation.runPolicy"},
 	"POST /run/policy_version/{policyId}":       {"Mutation.runPolicyVersion"},
 	"POST /policy":                              {"Mutation.createPolicy"},

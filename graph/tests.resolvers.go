@@ -8,26 +8,16 @@ package graph
 import (
 	"context"
 
-	"github.com/verdict/verdict/graph/generated"
 	"github.com/verdict/verdict/graph/model"
 	"github.com/verdict/verdict/service"
 )
+
+// TestFlowRecord runs a flow record's tests, as POST /flow/{flowId}/test.
+func (r *mutationResolver) TestFlowRecord(ctx context.Context, input model.TestFlowRecordInput) (*service.TestReport, error) {
+	return r.svc.TestFlowRecord(ctx, input.FlowID, input.Cases())
+}
 
 // TestPolicy runs a record's tests, as POST /policy/{policyId}/test.
 func (r *mutationResolver) TestPolicy(ctx context.Context, input model.TestPolicyInput) (*service.TestReport, error) {
 	return r.svc.TestPolicy(ctx, input.PolicyID, input.Cases())
 }
-
-// Actual is the run's result, or null when it failed.
-func (r *policyTestResultResolver) Actual(ctx context.Context, obj *service.TestResult) (any, error) {
-	if obj.Actual == nil {
-		return nil, nil
-	}
-	return *obj.Actual, nil
-}
-
-func (r *Resolver) PolicyTestResult() generated.PolicyTestResultResolver {
-	return &policyTestResultResolver{r}
-}
-
-type policyTestResultResolver struct{ *Resolver }

@@ -182,6 +182,18 @@ var matrixEndpoints = slices.Concat([]*endpoint{
 		},
 	},
 	{
+		route: "POST /flow/{flowId}/test", action: run, success: http.StatusOK,
+		kinds: []*kind{flows}, strangers: []*kind{policies}, ids: []idKind{baseID, versionID, draftID},
+		rest: func(c *call) request {
+			return request{http.MethodPost, "/flow/" + c.id() + "/test",
+				`{"tests": [{"name": "senior", "data": ` + seniorData + `, "expect": true}]}`}
+		},
+		graphQL: `mutation($id: ID!, $tests: [PolicyTestCaseInput!]) { testFlowRecord(input: {flowId: $id, tests: $tests}) { passed } }`,
+		check: func(_ *call, body string) string {
+			return mustContain(body, `"passed":true`, "a passing report")
+		},
+	},
+	{
 		route: "POST /check", action: view, success: http.StatusOK,
 		rest: func(*call) request {
 			return request{http.MethodPost, "/check", fmt.Sprintf(`{"rule": %q}`, adHocRule)}

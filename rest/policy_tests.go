@@ -2,15 +2,19 @@ package rest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"reflect"
 
+	"github.com/google/uuid"
+
 	"github.com/verdict/verdict/service"
 )
 
-// testRequest is the optional body of POST /policy/{policyId}/test: tests
-// to run instead of the record's stored ones.
+// testRequest is the optional body of POST /policy/{policyId}/test and
+// POST /flow/{flowId}/test: tests to run instead of the record's stored
+// ones.
 type testRequest struct {
 	Tests json.RawMessage `json:"tests"`
 }
@@ -19,7 +23,17 @@ type testRequest struct {
 // /policy/{policyId}/test). Without a body, or without tests in it, the
 // record's stored tests run.
 func (s *server) testPolicy(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "policyId")
+	s.testRecord(w, r, "policyId", s.svc.TestPolicy)
+}
+
+// testFlowRecord is testPolicy's twin for flows (POST /flow/{flowId}/test).
+func (s *server) testFlowRecord(w http.ResponseWriter, r *http.Request) {
+	s.testRecord(w, r, "flowId", s.svc.TestFlowRecord)
+}
+
+func (s *server) testRecord(w http.ResponseWriter, r *http.Request, idName string,
+	test func(context.Context, uuid.UUID, []service.TestCase) (*service.TestReport, error)) {
+	id, err := pathID(r, idName)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -52,6 +66,6 @@ func (s *server) testPolicy(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	rep, err := s.svc.TestPolicy(r.Context(), id, tests)
+	rep, err := test(r.Context(), id, tests)
 	s.reply(w, r, http.StatusOK, rep, err)
 }

@@ -170,6 +170,7 @@ func newServer(svc *service.Service, cfg Config) *server {
 	s.handle("GET /flow/{flowId}/versions", authenticated, http.HandlerFunc(flows.handleVersions))
 	s.handle("GET /flow/{flowId}/draft", authenticated, http.HandlerFunc(flows.handleDraft))
 	s.handle("GET /flows", authenticated, http.HandlerFunc(flows.handleList))
+	s.handle("POST /flow/{flowId}/test", authenticated, http.HandlerFunc(s.testFlowRecord))
 	s.handle("POST /group", authenticated, http.HandlerFunc(s.createGroup))
 	s.handle("GET /group/{groupId}", authenticated, http.HandlerFunc(s.group))
 	s.handle("PUT /group/{groupId}", authenticated, http.HandlerFunc(s.updateGroup))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/google/uuid"
 
@@ -21,12 +22,13 @@ type TestReport struct {
 	Results []TestResult `json:"results"`
 }
 
-// TestResult is one test's outcome. Actual is the run's result, or null
-// when the run failed with an error, which Error then holds.
+// TestResult is one test's outcome. Actual is the run's result (for a
+// flow that ends on a custom node, its outcome), or null when the run
+// failed with an error, which Error then holds.
 type TestResult struct {
 	Name        string          `json:"name"`
 	Expected    json.RawMessage `json:"expected"`
-	Actual      *bool           `json:"actual"`
+	Actual      json.RawMessage `json:"actual"`
 	Passed      bool            `json:"passed"`
 	Explanation string          `json:"explanation"`
 	Error       *string         `json:"error"`
@@ -70,7 +72,7 @@ func checkPolicyTests(tests []TestCase) error {
 func (s *Service) runTests(prog *flow.ResolvedPolicy, tests []TestCase) *TestReport {
 	rep := &TestReport{Passed: true, Total: len(tests), Results: make([]TestResult, 0, len(tests))}
 	for _, tc := range tests {
-		r := TestResult{Name: tc.Name, Expected: tc.Expect}
+		r := TestResult{Name: tc.Name, Expected: tc.Expect, Actual: json.RawMessage("null")}
 		var expect bool
 		data, derr := engine.DecodeData(tc.Data, s.engine.Limits)
 		switch {
@@ -88,9 +90,8 @@ func (s *Service) runTests(prog *flow.ResolvedPolicy, tests []TestCase) *TestRep
 				msg := res.Error.Message
 				r.Error = &msg
 			} else {
-				actual := res.Result
-				r.Actual = &actual
-				r.Passed = actual == expect
+				r.Actual = json.RawMessage(fmt.Sprint(res.Result))
+				r.Passed = res.Result == expect
 			}
 		}
 		if len(r.Expected) == 0 {
@@ -113,10 +114,102 @@ func (rep *TestReport) failures() []string {
 			continue
 		}
 		actual := "an error"
-		if r.Actual != nil {
-			actual = fmt.Sprint(*r.Actual)
+		if string(r.Actual) != "null" {
+			actual = string(r.Actual)
 		}
 		out = append(out, fmt.Sprintf("%s: expected %s, got %s. %s", r.Name, r.Expected, actual, r.Explanation))
 	}
 	return out
+}
+
+// TestFlowRecord runs a flow record's stored tests, or the tests given
+// instead, and reports each (POST /flow/{flowId}/test). A test expects the
+// flow's result (true or false) or the outcome of the custom node it ends
+// on (a string). The record is addressed like GET /flow/{id}; running its
+// tests needs the permission to run it, and its policies are resolved as
+// the caller's runs resolve them. Nothing is stored.
+func (s *Service) TestFlowRecord(ctx context.Context, id uuid.UUID, tests []TestCase) (*TestReport, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, tc := range tests {
+		if _, err := expectationOf(tc); err != nil {
+			return nil, err
+		}
+	}
+	l, err := s.load(ctx, p, s.flowKind, id, authz.ActionRun)
+	if err != nil {
+		return nil, err
+	}
+	if tests == nil {
+		tests = l.record.Tests
+	}
+	plan, err := s.flow(l.record).runPlan()
+	if err != nil {
+		return nil, err
+	}
+	res := s.resolverFor(p)
+	rep := &TestReport{Passed: true, Total: len(tests), Results: make([]TestResult, 0, len(tests))}
+	for _, tc := range tests {
+		r := TestResult{Name: tc.Name, Expected: tc.Expect, Actual: json.RawMessage("null")}
+		want, werr := expectationOf(tc)
+		data, derr := engine.DecodeData(tc.Data, s.engine.Limits)
+		switch {
+		case werr != nil:
+			msg := "expect must be true or false (the result) or a string (the outcome)"
+			r.Error, r.Explanation = &msg, "The test cannot run: "+msg+"."
+		case derr != nil:
+			msg := fmt.Sprintf("data: %v", derr)
+			r.Error, r.Explanation = &msg, "The test cannot run: "+msg+"."
+		default:
+			out, err := s.execute(ctx, res, plan, data, tc.Data)
+			if err != nil {
+				return nil, err
+			}
+			r.Passed = want.metBy(out)
+			r.Actual, r.Explanation = flowActual(out, want), flowExplanation(out)
+			if len(out.Errors) > 0 {
+				msg := strings.Join(out.Errors, "; ")
+				r.Error = &msg
+			}
+		}
+		if len(r.Expected) == 0 {
+			r.Expected = json.RawMessage("null")
+		}
+		if !r.Passed {
+			rep.Passed = false
+			rep.Failed++
+		}
+		rep.Results = append(rep.Results, r)
+	}
+	return rep, nil
+}
+
+// flowActual is what a flow run gave, in the terms the test expected.
+func flowActual(out *flow.Result, want flowExpectation) json.RawMessage {
+	if want.outcome != nil {
+		if out.Outcome == nil {
+			return json.RawMessage("null")
+		}
+		b, _ := json.Marshal(*out.Outcome)
+		return b
+	}
+	return json.RawMessage(fmt.Sprint(out.Result))
+}
+
+// flowExplanation says where a flow run ended and why, from the last
+// node's explanation.
+func flowExplanation(out *flow.Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "The flow ended at node %q with result %v", out.NodeID, out.Result)
+	if len(out.ExecutionPath) > 0 {
+		fmt.Fprintf(&b, " (path: %s)", strings.Join(out.ExecutionPath, " → "))
+	}
+	b.WriteString(".")
+	if n := len(out.NodeResponses); n > 0 && out.NodeResponses[n-1].Response != nil {
+		b.WriteString(" ")
+		b.WriteString(out.NodeResponses[n-1].Response.Explanation)
+	}
+	return b.String()
 }

@@ -25,7 +25,7 @@ const (
 var tourSteps = [][]string{
 	{`{"status":"ok"}`},
 	{`"result":true`, `"operator":"GreaterThanOrEqual"`, `"property":{"path":"$.Person.age","value":70}`},
-	{`"status":"draft"`, `"version":null`, `"validation":{"errors":[]`},
+	{`"status":"draft"`, `"version":null`, `"validation":{"errors":[],"diagnostics":[]}`},
 	{`"status":"published"`, `"version":1`},
 	{`"result":true`, `"rule":["A **Person** gets senior_discount`},
 	{`"runPolicy":{"result":false`},

@@ -40,7 +40,6 @@ type ResolverRoot interface {
 	Group() GroupResolver
 	Mutation() MutationResolver
 	PolicyTest() PolicyTestResolver
-	PolicyTestResult() PolicyTestResultResolver
 	Query() QueryResolver
 }
 
@@ -273,6 +272,7 @@ type ComplexityRoot struct {
 		RunPolicyVersion             func(childComplexity int, input model.RunPolicyVersionInput) int
 		RunRule                      func(childComplexity int, input model.RunRuleInput) int
 		TestFlow                     func(childComplexity int, input model.TestFlowInput) int
+		TestFlowRecord               func(childComplexity int, input model.TestFlowRecordInput) int
 		TestPolicy                   func(childComplexity int, input model.TestPolicyInput) int
 		UpdateFlowDraft              func(childComplexity int, input model.UpdateFlowInput) int
 		UpdateGroup                  func(childComplexity int, input model.UpdateGroupInput) int
@@ -553,13 +553,11 @@ type MutationResolver interface {
 	RunPolicy(ctx context.Context, input model.RunPolicyInput) (*model.PolicyRunResult, error)
 	RunPolicyVersion(ctx context.Context, input model.RunPolicyVersionInput) (*model.PolicyRunResult, error)
 	RunRule(ctx context.Context, input model.RunRuleInput) (*model.PolicyRunResult, error)
+	TestFlowRecord(ctx context.Context, input model.TestFlowRecordInput) (*service.TestReport, error)
 	TestPolicy(ctx context.Context, input model.TestPolicyInput) (*service.TestReport, error)
 }
 type PolicyTestResolver interface {
 	Expect(ctx context.Context, obj *testcase.Case) (bool, error)
-}
-type PolicyTestResultResolver interface {
-	Actual(ctx context.Context, obj *service.TestResult) (any, error)
 }
 type QueryResolver interface {
 	Members(ctx context.Context, first *int, after *string, query *string) (*model.Connection[service.Member], error)
@@ -1606,6 +1604,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.TestFlow(childComplexity, args["input"].(model.TestFlowInput)), true
+	case "Mutation.testFlowRecord":
+		if e.ComplexityRoot.Mutation.TestFlowRecord == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_testFlowRecord_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.TestFlowRecord(childComplexity, args["input"].(model.TestFlowRecordInput)), true
 	case "Mutation.testPolicy":
 		if e.ComplexityRoot.Mutation.TestPolicy == nil {
 			break
@@ -2601,6 +2610,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputRunPolicyVersionInput,
 		ec.unmarshalInputRunRuleInput,
 		ec.unmarshalInputTestFlowInput,
+		ec.unmarshalInputTestFlowRecordInput,
 		ec.unmarshalInputTestPolicyInput,
 		ec.unmarshalInputUpdateFlowDraftInput,
 		ec.unmarshalInputUpdateGroupInput,
@@ -5468,7 +5478,36 @@ type PolicyTestResult {
   error: String
 }
 
+"""
+Tests to run on a flow record.
+"""
+input TestFlowRecordInput {
+  """
+  A flow record's id, or a base id for its latest version (else its
+  draft), as flow(id) takes.
+  """
+  flowId: ID!
+  """
+  The tests to run; omitted, the record's stored tests run. A test's
+  expect is the flow's result (true or false) or the outcome of the custom
+  node it ends on (a string).
+  """
+  tests: [PolicyTestCaseInput!]
+}
+
 extend type Mutation {
+  """
+  Runs a flow record's stored tests, or the tests given instead, as POST
+  /flow/{flowId}/test does (testFlow runs a definition given in the
+  request). Nothing is stored. Needs permission to run the flow.
+  """
+  testFlowRecord(
+    """
+    The record and, optionally, the tests.
+    """
+    input: TestFlowRecordInput!
+  ): PolicyTestReport!
+
   """
   Runs a policy record's stored tests, or the tests given instead, as POST
   /policy/{policyId}/test does. Nothing is stored. Needs permission to run
@@ -6967,6 +7006,20 @@ func (ec *executionContext) field_Mutation_runRule_args(ctx context.Context, raw
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.RunRuleInput, error) {
 			return ec.unmarshalNRunRuleInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunRuleInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_testFlowRecord_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.TestFlowRecordInput, error) {
+			return ec.unmarshalNTestFlowRecordInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐTestFlowRecordInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -11647,6 +11700,50 @@ func (ec *executionContext) fieldContext_Mutation_runRule(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_testFlowRecord(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_testFlowRecord(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().TestFlowRecord(ctx, fc.Args["input"].(model.TestFlowRecordInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.TestReport) graphql.Marshaler {
+			return ec.marshalNPolicyTestReport2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTestReport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_testFlowRecord(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicyTestReport(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_testFlowRecord_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_testPolicy(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13551,18 +13648,18 @@ func (ec *executionContext) _PolicyTestResult_actual(ctx context.Context, field 
 			return ec.fieldContext_PolicyTestResult_actual(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.PolicyTestResult().Actual(ctx, obj)
+			return obj.Actual, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
-			return ec.marshalOJSON2interface(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v json.RawMessage) graphql.Marshaler {
+			return ec.marshalOJSON2encodingᚋjsonᚐRawMessage(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_PolicyTestResult_actual(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("PolicyTestResult", field, true, true, errors.New("field of type JSON does not have child fields"))
+	return graphql.NewScalarFieldContext("PolicyTestResult", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _PolicyTestResult_passed(ctx context.Context, field graphql.CollectedField, obj *service.TestResult) (ret graphql.Marshaler) {
@@ -17648,6 +17745,43 @@ func (ec *executionContext) unmarshalInputTestFlowInput(ctx context.Context, obj
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputTestFlowRecordInput(ctx context.Context, obj any) (model.TestFlowRecordInput, error) {
+	var it model.TestFlowRecordInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"flowId", "tests"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "flowId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowID = data
+		case "tests":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tests"))
+			data, err := ec.unmarshalOPolicyTestCaseInput2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestCaseInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tests = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputTestPolicyInput(ctx context.Context, obj any) (model.TestPolicyInput, error) {
 	var it model.TestPolicyInput
 	if obj == nil {
@@ -19769,6 +19903,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "testFlowRecord":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_testFlowRecord(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "testPolicy":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_testPolicy(ctx, field)
@@ -20672,65 +20813,32 @@ func (ec *executionContext) _PolicyTestResult(ctx context.Context, sel ast.Selec
 		case "name":
 			out.Values[i] = ec._PolicyTestResult_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "expected":
 			out.Values[i] = ec._PolicyTestResult_expected(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "actual":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._PolicyTestResult_actual(ctx, field, obj)
-				if res == graphql.RequiredNull {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._PolicyTestResult_actual(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "passed":
 			out.Values[i] = ec._PolicyTestResult_passed(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "explanation":
 			out.Values[i] = ec._PolicyTestResult_explanation(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		case "error":
 			out.Values[i] = ec._PolicyTestResult_error(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -23652,6 +23760,11 @@ func (ec *executionContext) marshalNString2ᚖstring(ctx context.Context, sel as
 
 func (ec *executionContext) unmarshalNTestFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐTestFlowInput(ctx context.Context, v any) (model.TestFlowInput, error) {
 	res, err := ec.unmarshalInputTestFlowInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNTestFlowRecordInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐTestFlowRecordInput(ctx context.Context, v any) (model.TestFlowRecordInput, error) {
+	res, err := ec.unmarshalInputTestFlowRecordInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 

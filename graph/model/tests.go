@@ -34,3 +34,15 @@ func (in *TestPolicyInput) Cases() []service.TestCase {
 	}
 	return out
 }
+
+// TestFlowRecordInput names a flow record and, optionally, tests to run on
+// it instead of its stored ones.
+type TestFlowRecordInput struct {
+	FlowID uuid.UUID
+	Tests  []*PolicyTestCaseInput
+}
+
+// Cases are the service's form of the tests: nil when none were given.
+func (in *TestFlowRecordInput) Cases() []service.TestCase {
+	return (&TestPolicyInput{Tests: in.Tests}).Cases()
+}

@@ -470,6 +470,21 @@ export type TestFlowInput = {
   definition: unknown;
 };
 
+/** Tests to run on a flow record. */
+export type TestFlowRecordInput = {
+  /**
+   * A flow record's id, or a base id for its latest version (else its
+   * draft), as flow(id) takes.
+   */
+  flowId: string;
+  /**
+   * The tests to run; omitted, the record's stored tests run. A test's
+   * expect is the flow's result (true or false) or the outcome of the custom
+   * node it ends on (a string).
+   */
+  tests?: Array<PolicyTestCaseInput> | null | undefined;
+};
+
 /** Tests to run on a policy record. */
 export type TestPolicyInput = {
   /**
@@ -660,6 +675,13 @@ export type TestPolicyMutationVariables = Exact<{
 
 
 export type TestPolicyMutation = { testPolicy: { passed: boolean, total: number, failed: number, results: Array<{ name: string, expected: unknown, actual: unknown, passed: boolean, explanation: string, error: string | null }> } };
+
+export type TestFlowRecordMutationVariables = Exact<{
+  input: TestFlowRecordInput;
+}>;
+
+
+export type TestFlowRecordMutation = { testFlowRecord: { passed: boolean, total: number, failed: number, results: Array<{ name: string, expected: unknown, actual: unknown, passed: boolean, explanation: string, error: string | null }> } };
 
 export type FlowFieldsFragment = { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } };
 
@@ -1620,6 +1642,23 @@ export const TestPolicyDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<TestPolicyMutation, TestPolicyMutationVariables>;
+export const TestFlowRecordDocument = new TypedDocumentString(`
+    mutation TestFlowRecord($input: TestFlowRecordInput!) {
+  testFlowRecord(input: $input) {
+    passed
+    total
+    failed
+    results {
+      name
+      expected
+      actual
+      passed
+      explanation
+      error
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<TestFlowRecordMutation, TestFlowRecordMutationVariables>;
 export const FlowDocument = new TypedDocumentString(`
     query Flow($id: ID!) {
   flow(id: $id) {
