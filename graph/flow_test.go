@@ -13,7 +13,7 @@ import (
 	"github.com/verdict/verdict/service"
 )
 
-// The policies of flows.md §11.
+// The policies the flows of these tests reference.
 const (
 	ageRule    = "A **applicant** is an adult if the __age__ of the **applicant** is at least 18."
 	incomeRule = "A **applicant** has enough income if the __income__ of the **applicant** is greater than 30000."
@@ -115,7 +115,7 @@ type flowRunData struct {
 	}
 }
 
-// flowWorld is Acme with P-AGE and P-INCOME published (flows.md §11).
+// flowWorld is Acme with P-AGE and P-INCOME published.
 type flowWorld struct {
 	*fixture
 	age, income policyData
@@ -130,7 +130,7 @@ func newFlowWorld(t *testing.T, db *database.DB) *flowWorld {
 	return w
 }
 
-// chained is flows.md §11 FX 2: an adult with enough income passes, one
+// chained is a flow of two policies: an adult with enough income passes, one
 // without is for manual review, a minor fails.
 func (w *flowWorld) chained() map[string]any {
 	return map[string]any{"formatVersion": 1, "nodes": []any{

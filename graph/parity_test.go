@@ -14,7 +14,7 @@ import (
 )
 
 // restCounterparts maps each REST operation (a route of rest/rest.go) to
-// the schema coordinates that offer it over GraphQL (DESIGN.md: anything
+// the schema coordinates that offer it over GraphQL (anything
 // reachable over REST is reachable over GraphQL, and the other way round).
 var restCounterparts = map[string][]string{
 	"POST /run":                                 {"Mutation.runRule"},
