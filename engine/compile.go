@@ -293,7 +293,7 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 }
 
 // canon is the key-matching form of a name: spaces and underscores removed,
-// ASCII letters lower-cased (§2.5).
+// ASCII letters lower-cased (docs/rules.md, "How names match JSON keys").
 func canon(s string) string {
 	if isCanonical(s) {
 		return s
@@ -343,7 +343,8 @@ func canonEqual(key, want string) bool {
 }
 
 // qualificationPhrases are removed from an unresolved reference phrase to
-// guess the data property that stands for it (§5.4).
+// guess the data property that stands for it (docs/rules.md, "A phrase
+// that matches no rule").
 var qualificationPhrases = []string{
 	"passes the", "passes", "qualifies for the", "qualifies for", "qualifies",
 	"meets the", "meets", "satisfies the", "satisfies", "is eligible for the",

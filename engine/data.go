@@ -8,7 +8,7 @@ import (
 )
 
 // ErrDataNotObject means the data of a run is not a JSON object; the
-// request is malformed (§10 C15).
+// request is malformed, not a run that evaluates to false.
 var ErrDataNotObject = errors.New("data must be a JSON object")
 
 // DecodeData decodes a run's data. It refuses anything but a JSON object

@@ -1,5 +1,5 @@
 // Package engine parses, compiles and evaluates Verdict's plain-English rule
-// language (see spec/rule-language.md).
+// language (docs/rules.md teaches it).
 //
 // The stages follow Go's own front end: a scanner that knows line and column
 // positions, a recursive-descent parser that produces an AST, a compile step

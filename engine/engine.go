@@ -16,7 +16,8 @@ type Engine struct {
 	Limits Limits
 }
 
-// Result is a policy run result (§6.3) without the service's timings.
+// Result is a policy run result (docs/rules.md, "The result") without the
+// service's timings.
 type Result struct {
 	Result bool            `json:"result"`
 	Trace  Trace           `json:"trace"`
@@ -82,7 +83,8 @@ func Paragraphs(src string) []string {
 }
 
 // ParseFailure builds the result of a run whose text does not parse: the
-// first problem as the error and the synthetic parse-error trace (§6.7).
+// first problem as the error, and a trace with one synthetic condition that
+// names the line that failed.
 func ParseFailure(src string, errs ParseErrors, data any, rule []string) *Result {
 	line, located := errs.failedLine()
 	var failedAt any

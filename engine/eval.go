@@ -67,7 +67,7 @@ func (p *Program) EvaluateInto(res *Result, data map[string]any) {
 }
 
 // labels evaluates every labelled rule the golden rule did not need; their
-// errors only make their label false (§6.2).
+// errors only make their label false: they never change the result.
 func (e *evaluator) labels(golden bool, reuse map[string]bool) map[string]bool {
 	if len(e.prog.labelled) == 0 {
 		return nil
@@ -90,7 +90,7 @@ func (e *evaluator) labels(golden bool, reuse map[string]bool) map[string]bool {
 }
 
 // labelsAfterError reports the labelled rules that completed before the
-// error, and the golden rule's label as false (§6.7).
+// error, and the golden rule's label as false.
 func (e *evaluator) labelsAfterError() map[string]bool {
 	var out map[string]bool
 	for _, i := range e.prog.labelled {
@@ -236,7 +236,8 @@ func (e *evaluator) condition(c *ccond, ct *ConditionTrace) (bool, *Error) {
 }
 
 // infer decides an unresolved phrase reference from a data property named
-// after the phrase, and fails closed when there is none (§5.4).
+// after the phrase, and fails closed when there is none: a mistyped
+// reference must not grant anything.
 func (e *evaluator) infer(c *ccond, ct *ConditionTrace) (bool, *Error) {
 	_, root, found := lookupKey(e.data, c.refStep)
 	if !found {
@@ -285,7 +286,7 @@ func wrapKind(v any) any {
 }
 
 // lookupKey finds a name among an object's keys: the exact key, else the
-// first key in byte order with the same canonical form (§2.5).
+// first key in byte order with the same canonical form.
 func lookupKey(obj map[string]any, s step) (string, any, bool) {
 	if v, ok := obj[s.name]; ok {
 		return s.name, v, true
@@ -560,7 +561,8 @@ func countOf(raw any, length bool) (int, *Error) {
 	return 0, newError(KindEvaluation, "Cannot calculate number of %s for non array", jsonText(raw))
 }
 
-// compare applies an operator to typed operands (§4). ok is false when the
+// compare applies an operator to typed operands (the table of
+// docs/rules.md, "Operators"). ok is false when the
 // operand types do not go together: the condition is then false.
 func (e *evaluator) compare(op Operator, l, r value) (res, ok bool) {
 	switch op {

@@ -9,7 +9,7 @@ import (
 // evaluated many times indexes the list at compile time and answers in
 // constant time; a program run once compares the value with each item, which
 // is cheaper than building the index. Both give the answers of `is equal
-// to` against every item (§4).
+// to` against every item.
 type membership struct {
 	items   []Literal
 	indexed bool

@@ -2,7 +2,8 @@ package engine
 
 import "strings"
 
-// resolver finds the rule a reference names (§5.3). Resolution depends only
+// resolver finds the rule a reference names: exact outcome, exact label,
+// normalised, then loose matching. Resolution depends only
 // on the text, so it runs once, at compile time. The normalised forms are
 // worked out on first need: most texts have no phrase references.
 type resolver struct {

@@ -54,7 +54,8 @@ func boolValue(b bool) value {
 	return value{kind: vBool}
 }
 
-// fromJSON types a decoded JSON value (§3.1). It never allocates.
+// fromJSON types a decoded JSON value (docs/rules.md, "What the data
+// holds"). It never allocates.
 func fromJSON(v any) value {
 	switch x := v.(type) {
 	case float64:
@@ -83,7 +84,7 @@ func fromJSON(v any) value {
 	return value{kind: vNull}
 }
 
-// asDate coerces a value for the date operators (§3.4): dates stay dates;
+// asDate coerces a value for the date operators: dates stay dates;
 // strings holding a date or an ISO-8601 timestamp become their calendar
 // date as written.
 func (v value) asDate() (int, bool) {

@@ -15,7 +15,7 @@ import (
 )
 
 // Parse decodes a definition from JSON in any accepted form: a v1 object,
-// one of the legacy forms of §6.4, or a JSON string holding YAML or JSON
+// one of the older forms (docs/flows.md), or a JSON string holding YAML or JSON
 // text of any of those. Input that cannot be decoded gives a
 // *DefinitionError; a decoded definition may still fail Validate.
 func Parse(raw []byte) (*Definition, error) {
@@ -30,7 +30,7 @@ func Parse(raw []byte) (*Definition, error) {
 }
 
 // ParseText decodes YAML or JSON text of any accepted form. Text whose
-// first non-blank character is '{' is JSON, anything else YAML (§8.2).
+// first non-blank character is '{' is JSON, anything else YAML.
 func ParseText(text string) (*Definition, error) {
 	var v any
 	var err error
@@ -186,7 +186,7 @@ func (r *reader) err() error {
 	return &DefinitionError{Details: r.problems}
 }
 
-// v1 reads the stored form (§6.2).
+// v1 reads the stored form, format version 1.
 func (r *reader) v1(obj map[string]any) *Definition {
 	d := &Definition{Nodes: []Node{}}
 	switch fv := obj["formatVersion"].(type) {

@@ -8,7 +8,8 @@ import (
 	"testing"
 )
 
-// referenceYAML is the §2.2 example exactly as the UI serialiser writes it.
+// referenceYAML is a nested YAML definition exactly as the reference UI's
+// serialiser writes it.
 const referenceYAML = `flow:
   start:
     - id: start-1
@@ -30,7 +31,7 @@ metadata:
   timestamp: 2025-06-17T22:42:27.457Z
 `
 
-// fx7Body is the FX 7 request body: the §2.2 YAML with policyId P-AGE.
+// fx7Body is a /flow/test body: the nested YAML with policyId P-AGE.
 var fx7Body = `{"data": {"applicant": {"age": 20}}, "flow": ` +
 	quote(strings.Replace(referenceYAML, "2d1c6a8e-5b7f-4c1e-9f00-3f4a6b7c8d9e", "P-AGE", 1)) + `}`
 
@@ -165,8 +166,8 @@ func TestParseReadsEveryForm(t *testing.T) {
 			"  - {id: return-yes, type: return, returnValue: true}\n" +
 			"  - {id: return-no, type: return, returnValue: false}\n" +
 			"metadata: {a: [1, 2.50]}\n"), v1YAML},
-		{"the §2.2 YAML in a JSON string", quote(referenceYAML), reference},
-		{"the §2.2 YAML as JSON", `{"flow": {"start": [{"id": "start-1", "type": "start",
+		{"the nested YAML in a JSON string", quote(referenceYAML), reference},
+		{"the nested YAML as JSON", `{"flow": {"start": [{"id": "start-1", "type": "start",
 			"policyId": "2d1c6a8e-5b7f-4c1e-9f00-3f4a6b7c8d9e", "policyName": "Age check",
 			"onTrue": [{"id": "return-1718000000001", "type": "return", "returnValue": true}],
 			"onFalse": [{"id": "return-1718000000002", "type": "return", "returnValue": false}]}]},

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Node types (flows.md §1).
+// Node types.
 const (
 	TypeStart  = "start"
 	TypePolicy = "policy"
@@ -13,7 +13,7 @@ const (
 	TypeCustom = "custom"
 )
 
-// Definition is a v1 flow definition (flows.md §6). Marshalling it with
+// Definition is a v1 flow definition (docs/flows.md). Marshalling it with
 // encoding/json gives the normalized v1 JSON that is stored; parsing that
 // JSON back gives an equal Definition with the same validation problems.
 type Definition struct {
@@ -70,7 +70,7 @@ type nodeJSON struct {
 }
 
 // MarshalJSON writes a branch of one id as a string and longer ones as
-// arrays (§6.2), the form the UI and people read most easily.
+// arrays, the form the UI and people read most easily.
 func (n Node) MarshalJSON() ([]byte, error) {
 	return json.Marshal(nodeJSON{
 		ID: n.ID, Type: n.Type, Name: n.Name, Policy: n.Policy, PolicyName: n.PolicyName,

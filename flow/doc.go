@@ -1,6 +1,6 @@
 // Package flow decodes, validates and runs flow definitions: small acyclic
 // decision graphs whose start and policy nodes evaluate stored policies
-// against one input and branch on the result (spec/flows.md).
+// against one input and branch on the result (docs/flows.md).
 //
 // Definitions arrive in several forms — the stored v1 JSON, and the
 // reference's nested YAML, UI graph and flat YAML — and are all converted

@@ -5,7 +5,7 @@ import (
 	"reflect"
 )
 
-// nested converts the reference's executable form (§2.2): flow.start holds
+// nested converts the reference's nested YAML form: flow.start holds
 // the start node, whose branches hold nested copies of their targets.
 // Nodes are listed depth-first, each before its children. A copy identical
 // to an earlier node of the same id is the same node; a differing one is
@@ -134,7 +134,7 @@ type edgeForm struct {
 	in               string
 }
 
-// graph converts the UI's graph (§3.1): nodes with labels and positions,
+// graph converts the UI's graph: nodes with labels and positions,
 // edges with source handles "true" and "false".
 func (r *reader) graph(obj map[string]any) *Definition {
 	d := &Definition{FormatVersion: 1}

@@ -9,7 +9,7 @@ import (
 	"github.com/verdict/verdict/engine"
 )
 
-// The policies of flows.md §11.
+// The policies the flow tests use.
 const (
 	ruleAge    = "A **applicant** is an adult if the __age__ of the **applicant** is at least 18."
 	ruleIncome = "A **applicant** has enough income if the __income__ of the **applicant** is greater than 30000."

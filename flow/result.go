@@ -9,7 +9,7 @@ import (
 	"github.com/verdict/verdict/engine"
 )
 
-// Result is a flow run result (§5). Outcome is nil unless the run ended on
+// Result is a flow run result (docs/flows.md). Outcome is nil unless the run ended on
 // a custom node; the slices are never nil.
 type Result struct {
 	NodeID        string         `json:"nodeId"`
@@ -31,7 +31,7 @@ type NodeResponse struct {
 }
 
 // responseJSON is engine.Result's shape with a trace that can be null, as
-// it is for a node whose policy was not found (§7.5).
+// it is for a node whose policy was not found.
 type responseJSON struct {
 	Result bool            `json:"result"`
 	Trace  *engine.Trace   `json:"trace"`

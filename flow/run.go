@@ -53,7 +53,7 @@ func (p *ResolvedPolicy) Evaluate(res *engine.Result, data map[string]any, input
 
 // PolicyResolver finds the compiled policy a node refers to, within what
 // the caller may see. An error wrapping ErrPolicyNotFound stops the flow
-// at that node (§7.5); any other error aborts the run and Run returns it.
+// at that node, fail closed; any other error aborts the run and Run returns it.
 type PolicyResolver interface {
 	ResolvePolicy(ctx context.Context, ref PolicyRef) (*ResolvedPolicy, error)
 }
@@ -209,7 +209,7 @@ type runner struct {
 	res      *Result
 }
 
-// exec runs node i and its taken branch depth-first (§7.2).
+// exec runs node i and its taken branch depth-first.
 func (r *runner) exec(i int) (value, error) {
 	if err := r.ctx.Err(); err != nil {
 		return value{}, err
@@ -257,7 +257,7 @@ func (r *runner) policy(i int, n *Node) (value, error) {
 		Total:    Nanos(time.Since(start)),
 	})
 	if resp.Error != nil {
-		// Fail closed (§7.5): an error must not route to a false branch
+		// Fail closed: an error must not route to a false branch
 		// that might approve.
 		return value{}, r.stop(fmt.Sprintf("node %q: %s", n.ID, resp.Error.Message))
 	}
@@ -300,7 +300,7 @@ func (r *runner) stop(msg string) error {
 	return errStopped
 }
 
-// customResponse is the synthetic response of a custom node (§7.4).
+// customResponse is the synthetic response of a custom node.
 func customResponse(outcome string, input any) *engine.Result {
 	return &engine.Result{
 		Result: true,

@@ -2,7 +2,8 @@ package flow
 
 import "fmt"
 
-// Stage says what a definition is validated for (the columns of §6.3).
+// Stage says what a definition is validated for: saving, publishing or
+// running (docs/flows.md, "Validation").
 type Stage int
 
 const (

@@ -13,7 +13,7 @@ import (
 	"github.com/verdict/verdict/service"
 )
 
-// The policies the flows of these tests reference.
+// The policies the flow tests use.
 const (
 	ageRule    = "A **applicant** is an adult if the __age__ of the **applicant** is at least 18."
 	incomeRule = "A **applicant** has enough income if the __income__ of the **applicant** is greater than 30000."
@@ -130,7 +130,7 @@ func newFlowWorld(t *testing.T, db *database.DB) *flowWorld {
 	return w
 }
 
-// chained is a flow of two policies: an adult with enough income passes, one
+// chained is the flow of docs/flows.md: an adult with enough income passes, one
 // without is for manual review, a minor fails.
 func (w *flowWorld) chained() map[string]any {
 	return map[string]any{"formatVersion": 1, "nodes": []any{

@@ -7,7 +7,7 @@ import (
 	"github.com/verdict/verdict/service"
 )
 
-// The oracle: what api.md says a request must answer. It is written from the
+// The oracle: what docs/api.md says a request must answer. It is written from the
 // documentation, not computed by the authz package, so that a policy or a
 // service that decides wrongly makes the matrix fail.
 
@@ -27,12 +27,12 @@ const (
 	manageMembers action = "manage members"
 	manageKeys    action = "manage keys"
 	readAudit     action = "read audit"
-	// testFlow is running an ad hoc flow test, which api.md gives to
+	// testFlow is running an ad hoc flow test, which docs/api.md gives to
 	// editors; an ad hoc rule run (/run) is a run.
 	testFlow action = "test flows"
 )
 
-// permits is api.md's list of roles ("Authentication and tenant"): viewers
+// permits is docs/api.md's list of roles ("Roles and scopes"): viewers
 // inspect and run; editors also create and edit drafts, run ad hoc tests and
 // manage groups; publishers also publish; admins also delete and manage
 // members, roles and keys, and read the audit log ("Audit"). Auditors read

@@ -177,7 +177,7 @@ var matrixEndpoints = slices.Concat([]*endpoint{
 	},
 	{
 		// A flow may reference policies only within its tenant: the other
-		// tenant's policy is one the flow cannot resolve (flows.md §7.5).
+		// tenant's policy is one the flow cannot resolve, and the run stops there.
 		route: "POST /flow/test", does: "of a flow of another tenant's policy", action: testFlow, success: http.StatusOK,
 		rest: func(c *call) request {
 			return request{http.MethodPost, "/flow/test", `{"definition": ` + flowOf(versionedPolicyOf(c.m.otherTenant(c.p.tenant))) + `, "data": ` + seniorData + `}`}

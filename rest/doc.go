@@ -1,4 +1,4 @@
-// Package rest is Verdict's HTTP surface (spec/api.md): it decodes a
+// Package rest is Verdict's HTTP surface (docs/api.md): it decodes a
 // request, calls the service and encodes the answer. It holds no business
 // rule; those live in package service.
 //
@@ -13,7 +13,7 @@
 // GET /openapi.json (the API's own description, openapi.json beside this
 // file) and GET /playground. An unknown or non-canonical path answers 404 not_found;
 // a known path with another method answers 405 with the code
-// invalid_argument (api.md's list of codes has no entry of its own for it)
+// invalid_argument (the API's list of codes has no entry of its own for it)
 // and an Allow header. Neither asks for a key: the route table is public.
 //
 // Request bodies are decoded strictly: one JSON object in UTF-8, member

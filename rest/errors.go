@@ -12,7 +12,7 @@ import (
 	"github.com/verdict/verdict/service"
 )
 
-// statuses is api.md's table of error codes and HTTP statuses.
+// statuses is the table of error codes and HTTP statuses (docs/api.md, "Errors").
 var statuses = map[service.Code]int{
 	service.CodeInvalidArgument:          http.StatusBadRequest,
 	service.CodeTenantRequired:           http.StatusBadRequest,

@@ -21,14 +21,14 @@ import (
 	"github.com/verdict/verdict/service"
 )
 
-// The policies of flows.md §11.
+// The policies the flow tests use.
 const (
 	ageRule    = "A **applicant** is an adult if the __age__ of the **applicant** is at least 18."
 	incomeRule = "A **applicant** has enough income if the __income__ of the **applicant** is greater than 30000."
 )
 
 // flowWorld is Acme's team with P-AGE and P-INCOME stored and published
-// (flows.md §11); B-INCOME is income.BaseID.
+// B-INCOME is income.BaseID.
 type flowWorld struct {
 	*fixture
 	as          map[string]member
@@ -58,7 +58,7 @@ func (w *flowWorld) publishedPolicy(t *testing.T, name, rule string) service.Pol
 	return decodeStrict[service.Policy](t, r)
 }
 
-// ids fills the names of §11 into a definition: P-AGE, P-INCOME and
+// ids fills the placeholders into a definition: P-AGE, P-INCOME and
 // B-INCOME.
 func (w *flowWorld) ids(definition string) string {
 	return strings.NewReplacer("P-AGE", w.age.ID.String(), "P-INCOME", w.income.ID.String(),
@@ -73,7 +73,7 @@ func (w *flowWorld) createFlow(t *testing.T, definition string) service.SavedFlo
 	return decodeStrict[service.SavedFlow](t, r)
 }
 
-// flowRun is a flow run result exactly as flows.md §5 shows it.
+// flowRun is a flow run result with exactly the members docs/flows.md lists.
 type flowRun struct {
 	NodeID        string         `json:"nodeId"`
 	NodeName      string         `json:"nodeName"`
@@ -103,7 +103,7 @@ type nodeResponse struct {
 	} `json:"execution"`
 }
 
-// decodeRun reads a flow run result strictly: every member of §5 present,
+// decodeRun reads a flow run result strictly: every member present,
 // no other, timings as strings of digits. The timings are then cleared,
 // so that results of different runs compare equal.
 func decodeRun(t *testing.T, w *httptest.ResponseRecorder) flowRun {
@@ -189,7 +189,8 @@ func compact(t *testing.T, raw string) string {
 	return b.String()
 }
 
-// fx2 is flows.md §11 FX 2.
+// fx2 chains P-AGE, then B-INCOME, to a return or a custom node (the flow of
+// docs/flows.md).
 const fx2 = `{"formatVersion": 1, "nodes": [
 	{"id": "s", "type": "start", "policy": {"id": "P-AGE"}, "onTrue": "p", "onFalse": "no"},
 	{"id": "p", "type": "policy", "policy": {"baseId": "B-INCOME"}, "onTrue": "yes", "onFalse": "review"},
@@ -373,7 +374,7 @@ func TestTheWorkedFlowExamples(t *testing.T) {
 	})
 }
 
-// validationRow is a row of flows.md §6.3 with a definition that fails it,
+// validationRow is a validation problem with a definition that has it,
 // and what each stage does with that definition.
 type validationRow struct {
 	name       string

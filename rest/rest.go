@@ -12,7 +12,7 @@ import (
 
 // Defaults for the zero values of Config.
 const (
-	// DefaultBodyLimit is api.md's default limit on a request body.
+	// DefaultBodyLimit is the default limit on a request body (1 MiB).
 	DefaultBodyLimit = 1 << 20
 	// DefaultRateLimit and DefaultRateBurst let one key sustain 50 requests a
 	// second, in bursts of up to 100: well above what an interactive client

@@ -19,7 +19,7 @@ import (
 )
 
 // This file is the administration of an organization: its members and
-// their roles, and its API keys (api.md, "Keys, members, organizations").
+// their roles, and its API keys (docs/api.md, "Members and keys").
 // The Service's methods act for an admin of the caller's tenant and write
 // an `edited` audit event of kind member or key; the Operator's reuse the
 // same functions with no actor, and so write none.
@@ -27,7 +27,7 @@ import (
 // Member is a user's membership of an organization. ID is the
 // membership's own id: it lasts as long as the membership, whatever role
 // changes, and orders the members list. REST names a member by user id and
-// shows no other (api.md), so it is not encoded.
+// shows no other, so it is not encoded.
 type Member struct {
 	ID        uuid.UUID  `json:"-"`
 	User      User       `json:"user"`

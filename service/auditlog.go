@@ -26,7 +26,7 @@ const (
 )
 
 // AuditKind is what an audit event is about: a policy, flow or group
-// (api.md), or, for administration, a member or a key.
+// (docs/api.md), or, for administration, a member or a key.
 type AuditKind string
 
 const (
@@ -43,7 +43,7 @@ type Actor struct {
 	ID   uuid.UUID `json:"id"`
 }
 
-// AuditEvent is one entry of the audit log (api.md, "Audit").
+// AuditEvent is one entry of the audit log (docs/api.md, "Audit log").
 type AuditEvent struct {
 	ID       uuid.UUID      `json:"id"`
 	At       time.Time      `json:"at"`

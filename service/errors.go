@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Code is an error code of the API (api.md, "Errors").
+// Code is an error code of the API (docs/api.md, "Errors").
 type Code string
 
 const (

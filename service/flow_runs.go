@@ -19,7 +19,7 @@ import (
 	"github.com/verdict/verdict/flow"
 )
 
-// FlowResult is a flow run result (flows.md §5).
+// FlowResult is a flow run result (docs/flows.md, "The flow result").
 type FlowResult = flow.Result
 
 // RunFlow runs a flow's latest version, else its draft (POST
@@ -66,7 +66,7 @@ func (s *Service) runFlow(ctx context.Context, baseID, recordID uuid.UUID, rawDa
 }
 
 // FlowTestInput is what POST /flow/test and the testFlow mutation run
-// (flows.md §8.2): the definition as Definition (an object, in any form),
+// (docs/flows.md): the definition as Definition (an object, in any form),
 // else as Flow (an object, or a string of YAML or JSON), else as a UI
 // graph (Nodes and Edges); the input as Data, else TestData, as the UI
 // names it. A member that is absent or JSON null is not given.
@@ -85,7 +85,8 @@ func given(raw json.RawMessage) bool {
 	return raw != nil && string(raw) != "null"
 }
 
-// definition picks the definition by §8.2's precedence. A member of the
+// definition picks the definition: Definition, else Flow, else Nodes and
+// Edges. A member of the
 // wrong JSON type is a malformed request, refused like any other (without
 // the details of an invalid definition); what a member of the right type
 // holds is for flow.Parse to judge.

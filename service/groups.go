@@ -16,7 +16,7 @@ import (
 	"github.com/verdict/verdict/ent/groupmember"
 )
 
-// Group collects policy and flow bases of a tenant (api.md, "Groups").
+// Group collects policy and flow bases of a tenant (docs/api.md, "Groups").
 type Group struct {
 	ID          uuid.UUID `json:"id"`
 	Name        string    `json:"name"`

@@ -28,7 +28,7 @@ type ListOptions struct {
 // Page is one page of a list; NextCursor is empty on the last page. Total
 // is set when the options asked for it: how many items the list holds on
 // all its pages, with the same filters and for the same caller. REST
-// bodies are {items, nextCursor} (api.md), so it is never encoded.
+// bodies are {items, nextCursor}, so it is never encoded.
 type Page[T any] struct {
 	Items      []T    `json:"items"`
 	NextCursor string `json:"nextCursor"`
@@ -42,7 +42,7 @@ type Page[T any] struct {
 func (p *Page[T]) Cursor(i int) string { return p.cursor(p.Items[i]) }
 
 // Page sizes of every list, REST's limit and GraphQL's first alike
-// (api.md: 1–200, default 50).
+// (1–200, default 50).
 const (
 	DefaultPageSize = 50
 	MaxPageSize     = 200

@@ -97,7 +97,7 @@ var errBadKey = newError(CodeUnauthenticated, "the API key is missing, unknown, 
 // Authenticate turns an API key, and the organization a request names
 // (x-org-id, may be empty), into the request's principal. An organization
 // key fixes the tenant; a user key acts in the named organization, or in
-// the user's only one (api.md, "Authentication and tenant").
+// the user's only one.
 //
 // A successful answer is remembered for PrincipalTTL, so that a key's
 // every request does not cost two queries: revoking a key, expiring it or

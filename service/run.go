@@ -12,7 +12,7 @@ import (
 	"github.com/verdict/verdict/engine"
 )
 
-// RunResult is a policy run result with the service's timings (§6.3).
+// RunResult is a policy run result with the service's timings.
 type RunResult struct {
 	*engine.Result
 	Execution Execution `json:"execution"`
