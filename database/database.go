@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	entsql "entgo.io/ent/dialect/sql"
 
@@ -49,6 +50,14 @@ type Option func(*options)
 
 type options struct {
 	maxOpenConns int
+	ioTimeout    *time.Duration
+}
+
+func (o options) ioTimeoutOr(def time.Duration) time.Duration {
+	if o.ioTimeout != nil {
+		return *o.ioTimeout
+	}
+	return def
 }
 
 func (o options) maxOpenConnsOr(def int) int {
@@ -62,6 +71,13 @@ func (o options) maxOpenConnsOr(def int) int {
 // in-memory SQLite database, which lives on exactly one connection.
 func WithMaxOpenConns(n int) Option {
 	return func(o *options) { o.maxOpenConns = n }
+}
+
+// WithIOTimeout bounds every read and every write on a PostgreSQL
+// connection, and so how long one statement may run; 0 lifts the bound.
+// The default is DefaultIOTimeout. SQLite has no connection to bound.
+func WithIOTimeout(d time.Duration) Option {
+	return func(o *options) { o.ioTimeout = &d }
 }
 
 // Open connects to the database named by url, sqlite://PATH (sqlite://:memory:

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"entgo.io/ent/dialect"
-	_ "github.com/lib/pq" // registers the "postgres" driver
+	"github.com/lib/pq"
 )
 
 // Pool defaults for PostgreSQL: every replica holds at most this many server
@@ -31,12 +31,17 @@ func openPostgres(rawURL string, o options) (*DB, error) {
 	q := u.Query()
 	if !q.Has("timezone") {
 		q.Set("timezone", "UTC")
-		u.RawQuery = q.Encode()
 	}
-	pool, err := sql.Open("postgres", u.String())
+	if !q.Has("connect_timeout") {
+		q.Set("connect_timeout", connectTimeout)
+	}
+	u.RawQuery = q.Encode()
+	connector, err := pq.NewConnector(u.String())
 	if err != nil {
 		return nil, fmt.Errorf("database: opening postgres: %w", err)
 	}
+	connector.Dialer(newBoundedDialer(o.ioTimeoutOr(DefaultIOTimeout)))
+	pool := sql.OpenDB(connector)
 	maxOpen := o.maxOpenConnsOr(postgresMaxOpenConns)
 	pool.SetMaxOpenConns(maxOpen)
 	pool.SetMaxIdleConns(min(postgresMaxIdleConns, maxOpen))

@@ -28,6 +28,8 @@ type Membership struct {
 	OrganizationID uuid.UUID `json:"organization_id,omitempty"`
 	// Role holds the value of the "role" field.
 	Role membership.Role `json:"role,omitempty"`
+	// Name holds the value of the "name" field.
+	Name string `json:"name,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the MembershipQuery when eager-loading is set.
 	Edges        MembershipEdges `json:"edges"`
@@ -72,7 +74,7 @@ func (*Membership) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case membership.FieldRole:
+		case membership.FieldRole, membership.FieldName:
 			values[i] = new(sql.NullString)
 		case membership.FieldCreatedAt:
 			values[i] = new(sql.NullTime)
@@ -122,6 +124,12 @@ func (_m *Membership) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field role", values[i])
 			} else if value.Valid {
 				_m.Role = membership.Role(value.String)
+			}
+		case membership.FieldName:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field name", values[i])
+			} else if value.Valid {
+				_m.Name = value.String
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -180,6 +188,9 @@ func (_m *Membership) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("role=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Role))
+	builder.WriteString(", ")
+	builder.WriteString("name=")
+	builder.WriteString(_m.Name)
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -58,6 +58,20 @@ func (_c *MembershipCreate) SetRole(v membership.Role) *MembershipCreate {
 	return _c
 }
 
+// SetName sets the "name" field.
+func (_c *MembershipCreate) SetName(v string) *MembershipCreate {
+	_c.mutation.SetName(v)
+	return _c
+}
+
+// SetNillableName sets the "name" field if the given value is not nil.
+func (_c *MembershipCreate) SetNillableName(v *string) *MembershipCreate {
+	if v != nil {
+		_c.SetName(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *MembershipCreate) SetID(v uuid.UUID) *MembershipCreate {
 	_c.mutation.SetID(v)
@@ -121,6 +135,10 @@ func (_c *MembershipCreate) defaults() {
 		v := membership.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
 	}
+	if _, ok := _c.mutation.Name(); !ok {
+		v := membership.DefaultName
+		_c.mutation.SetName(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		v := membership.DefaultID()
 		_c.mutation.SetID(v)
@@ -145,6 +163,9 @@ func (_c *MembershipCreate) check() error {
 		if err := membership.RoleValidator(v); err != nil {
 			return &ValidationError{Name: "role", err: fmt.Errorf(`ent: validator failed for field "Membership.role": %w`, err)}
 		}
+	}
+	if _, ok := _c.mutation.Name(); !ok {
+		return &ValidationError{Name: "name", err: errors.New(`ent: missing required field "Membership.name"`)}
 	}
 	if len(_c.mutation.UserIDs()) == 0 {
 		return &ValidationError{Name: "user", err: errors.New(`ent: missing required edge "Membership.user"`)}
@@ -195,6 +216,10 @@ func (_c *MembershipCreate) createSpec() (*Membership, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Role(); ok {
 		_spec.SetField(membership.FieldRole, field.TypeEnum, value)
 		_node.Role = value
+	}
+	if value, ok := _c.mutation.Name(); ok {
+		_spec.SetField(membership.FieldName, field.TypeString, value)
+		_node.Name = value
 	}
 	if nodes := _c.mutation.UserIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -294,6 +319,18 @@ func (u *MembershipUpsert) UpdateRole() *MembershipUpsert {
 	return u
 }
 
+// SetName sets the "name" field.
+func (u *MembershipUpsert) SetName(v string) *MembershipUpsert {
+	u.Set(membership.FieldName, v)
+	return u
+}
+
+// UpdateName sets the "name" field to the value that was provided on create.
+func (u *MembershipUpsert) UpdateName() *MembershipUpsert {
+	u.SetExcluded(membership.FieldName)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -362,6 +399,20 @@ func (u *MembershipUpsertOne) SetRole(v membership.Role) *MembershipUpsertOne {
 func (u *MembershipUpsertOne) UpdateRole() *MembershipUpsertOne {
 	return u.Update(func(s *MembershipUpsert) {
 		s.UpdateRole()
+	})
+}
+
+// SetName sets the "name" field.
+func (u *MembershipUpsertOne) SetName(v string) *MembershipUpsertOne {
+	return u.Update(func(s *MembershipUpsert) {
+		s.SetName(v)
+	})
+}
+
+// UpdateName sets the "name" field to the value that was provided on create.
+func (u *MembershipUpsertOne) UpdateName() *MembershipUpsertOne {
+	return u.Update(func(s *MembershipUpsert) {
+		s.UpdateName()
 	})
 }
 
@@ -600,6 +651,20 @@ func (u *MembershipUpsertBulk) SetRole(v membership.Role) *MembershipUpsertBulk 
 func (u *MembershipUpsertBulk) UpdateRole() *MembershipUpsertBulk {
 	return u.Update(func(s *MembershipUpsert) {
 		s.UpdateRole()
+	})
+}
+
+// SetName sets the "name" field.
+func (u *MembershipUpsertBulk) SetName(v string) *MembershipUpsertBulk {
+	return u.Update(func(s *MembershipUpsert) {
+		s.SetName(v)
+	})
+}
+
+// UpdateName sets the "name" field to the value that was provided on create.
+func (u *MembershipUpsertBulk) UpdateName() *MembershipUpsertBulk {
+	return u.Update(func(s *MembershipUpsert) {
+		s.UpdateName()
 	})
 }
 

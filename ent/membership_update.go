@@ -41,6 +41,20 @@ func (_u *MembershipUpdate) SetNillableRole(v *membership.Role) *MembershipUpdat
 	return _u
 }
 
+// SetName sets the "name" field.
+func (_u *MembershipUpdate) SetName(v string) *MembershipUpdate {
+	_u.mutation.SetName(v)
+	return _u
+}
+
+// SetNillableName sets the "name" field if the given value is not nil.
+func (_u *MembershipUpdate) SetNillableName(v *string) *MembershipUpdate {
+	if v != nil {
+		_u.SetName(*v)
+	}
+	return _u
+}
+
 // Mutation returns the MembershipMutation object of the builder.
 func (_u *MembershipUpdate) Mutation() *MembershipMutation {
 	return _u.mutation
@@ -104,6 +118,9 @@ func (_u *MembershipUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 	if value, ok := _u.mutation.Role(); ok {
 		_spec.SetField(membership.FieldRole, field.TypeEnum, value)
 	}
+	if value, ok := _u.mutation.Name(); ok {
+		_spec.SetField(membership.FieldName, field.TypeString, value)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{membership.Label}
@@ -134,6 +151,20 @@ func (_u *MembershipUpdateOne) SetRole(v membership.Role) *MembershipUpdateOne {
 func (_u *MembershipUpdateOne) SetNillableRole(v *membership.Role) *MembershipUpdateOne {
 	if v != nil {
 		_u.SetRole(*v)
+	}
+	return _u
+}
+
+// SetName sets the "name" field.
+func (_u *MembershipUpdateOne) SetName(v string) *MembershipUpdateOne {
+	_u.mutation.SetName(v)
+	return _u
+}
+
+// SetNillableName sets the "name" field if the given value is not nil.
+func (_u *MembershipUpdateOne) SetNillableName(v *string) *MembershipUpdateOne {
+	if v != nil {
+		_u.SetName(*v)
 	}
 	return _u
 }
@@ -230,6 +261,9 @@ func (_u *MembershipUpdateOne) sqlSave(ctx context.Context) (_node *Membership, 
 	}
 	if value, ok := _u.mutation.Role(); ok {
 		_spec.SetField(membership.FieldRole, field.TypeEnum, value)
+	}
+	if value, ok := _u.mutation.Name(); ok {
+		_spec.SetField(membership.FieldName, field.TypeString, value)
 	}
 	_node = &Membership{config: _u.config}
 	_spec.Assign = _node.assignValues

@@ -4581,6 +4581,7 @@ type MembershipMutation struct {
 	id                  *uuid.UUID
 	created_at          *time.Time
 	role                *membership.Role
+	name                *string
 	clearedFields       map[string]struct{}
 	user                *uuid.UUID
 	cleareduser         bool
@@ -4839,6 +4840,42 @@ func (m *MembershipMutation) ResetRole() {
 	m.role = nil
 }
 
+// SetName sets the "name" field.
+func (m *MembershipMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *MembershipMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the Membership entity.
+// If the Membership object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MembershipMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *MembershipMutation) ResetName() {
+	m.name = nil
+}
+
 // ClearUser clears the "user" edge to the User entity.
 func (m *MembershipMutation) ClearUser() {
 	m.cleareduser = true
@@ -4927,7 +4964,7 @@ func (m *MembershipMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *MembershipMutation) Fields() []string {
-	fields := make([]string, 0, 4)
+	fields := make([]string, 0, 5)
 	if m.created_at != nil {
 		fields = append(fields, membership.FieldCreatedAt)
 	}
@@ -4939,6 +4976,9 @@ func (m *MembershipMutation) Fields() []string {
 	}
 	if m.role != nil {
 		fields = append(fields, membership.FieldRole)
+	}
+	if m.name != nil {
+		fields = append(fields, membership.FieldName)
 	}
 	return fields
 }
@@ -4956,6 +4996,8 @@ func (m *MembershipMutation) Field(name string) (ent.Value, bool) {
 		return m.OrganizationID()
 	case membership.FieldRole:
 		return m.Role()
+	case membership.FieldName:
+		return m.Name()
 	}
 	return nil, false
 }
@@ -4973,6 +5015,8 @@ func (m *MembershipMutation) OldField(ctx context.Context, name string) (ent.Val
 		return m.OldOrganizationID(ctx)
 	case membership.FieldRole:
 		return m.OldRole(ctx)
+	case membership.FieldName:
+		return m.OldName(ctx)
 	}
 	return nil, fmt.Errorf("unknown Membership field %s", name)
 }
@@ -5009,6 +5053,13 @@ func (m *MembershipMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRole(v)
+		return nil
+	case membership.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Membership field %s", name)
@@ -5070,6 +5121,9 @@ func (m *MembershipMutation) ResetField(name string) error {
 		return nil
 	case membership.FieldRole:
 		m.ResetRole()
+		return nil
+	case membership.FieldName:
+		m.ResetName()
 		return nil
 	}
 	return fmt.Errorf("unknown Membership field %s", name)

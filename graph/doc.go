@@ -4,9 +4,10 @@
 // into graph/generated (regenerate with `go generate ./graph`).
 //
 // Errors carry the API's codes in `extensions.code`, as REST carries them
-// in its error body. Operations are bounded before anything runs: in
-// depth, in page size (every connection's first, 1–200), and in
-// complexity, where a connection costs its page size times what is
-// selected in it. node(id) finds objects through the service's own
+// in its error body. Documents are bounded before anything runs
+// (docs/graphql.md): in tokens, in fields (fragments expanded) and depth
+// before they are validated, in errors, and in page size (every
+// connection's first, 1–200), and in complexity, where a connection costs
+// its page size times what is selected in it. node(id) finds objects through the service's own
 // lookups, so it sees exactly what the queries of each kind see.
 package graph

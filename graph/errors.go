@@ -34,7 +34,7 @@ func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 		switch {
 		case errors.As(err, &se):
 			code, msg, details = se.Code, se.Message, se.Details
-			if code == service.CodeInternal || code == service.CodeUnavailable {
+			if (code == service.CodeInternal || code == service.CodeUnavailable || code == service.CodeAuthorizationUnavailable) && se != errGone {
 				log.ErrorContext(ctx, "graphql request failed", "path", shown.Path.String(), "error", err, "cause", errors.Unwrap(se))
 			}
 		case shown.Err == nil:

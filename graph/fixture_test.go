@@ -36,7 +36,7 @@ func withAuthorizer(az authz.Authorizer) option { return func(o *options) { o.au
 
 func withConfig(c graph.Config) option { return func(o *options) { o.config = c } }
 
-func newFixture(t *testing.T, db *database.DB, opts ...option) *fixture {
+func newFixture(t testing.TB, db *database.DB, opts ...option) *fixture {
 	t.Helper()
 	var o options
 	for _, opt := range opts {

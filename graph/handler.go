@@ -2,19 +2,21 @@ package graph
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"runtime"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/99designs/gqlgen/graphql/playground"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -24,10 +26,20 @@ import (
 
 // Defaults of Config. DefaultMaxComplexity admits a full page (200) of any
 // list with every field selected, and refuses lists nested in lists that
-// would fetch several thousand items.
+// would fetch several thousand items. DefaultMaxTokens and DefaultMaxFields
+// admit GraphiQL's introspection query several times over, and any
+// operation a client writes by hand; DefaultMaxSameName admits as many
+// fragments selecting the same field (an id, say) as a client composes,
+// and DefaultMaxFragments as many fragments; DefaultMaxErrors is more than
+// a person reads.
 const (
 	DefaultMaxDepth      = 12
 	DefaultMaxComplexity = 10000
+	DefaultMaxTokens     = 10000
+	DefaultMaxFields     = 1000
+	DefaultMaxSameName   = 50
+	DefaultMaxFragments  = 200
+	DefaultMaxErrors     = 50
 )
 
 // queryCacheSize is how many parsed and validated documents are kept, so
@@ -35,33 +47,80 @@ const (
 const queryCacheSize = 1000
 
 // Config configures the GraphQL handler. Zero values take the defaults.
+//
+// Every document is bounded at each stage, so that whatever fits in a
+// request body is answered or refused at a small cost: in tokens before it
+// is parsed, in fields, in fields under one key and in depth before it is
+// validated, in errors while it
+// is validated and answered, and in complexity and page sizes before it
+// runs. A document over a limit is refused with invalid_argument before
+// anything runs. An operation whose request ends (the client went away)
+// resolves no further field.
 type Config struct {
-	// Logger receives internal errors and recovered panics, which clients
-	// see only as `internal`; nil discards them.
+	// Logger receives a line for each operation, and internal errors and
+	// recovered panics, which clients see only as `internal`; nil discards
+	// them.
 	Logger *slog.Logger
+	// Registerer receives the operation metrics, by operation name; nil
+	// leaves them unregistered. It must not hold them already: one handler
+	// registers them.
+	Registerer prometheus.Registerer
+	// RequestID gives the id of the request a context belongs to, for the
+	// log lines; nil logs none.
+	RequestID func(context.Context) string
+	// MaxTokens is how many tokens (names, punctuation, values) a
+	// document may hold (DefaultMaxTokens when zero or less).
+	MaxTokens int
+	// MaxFields is how many fields, inline fragments and fragment spreads
+	// a document may select once each fragment spread is replaced by its
+	// fragment (DefaultMaxFields when zero or less).
+	MaxFields int
+	// MaxSameName is how many fields may answer under one key of the
+	// response (DefaultMaxSameName when zero or less): `{ a: viewer { role }
+	// a: viewer { role } }` has two under a and two under a.role.
+	MaxSameName int
+	// MaxFragments is how many fragments a document may define
+	// (DefaultMaxFragments when zero or less).
+	MaxFragments int
 	// MaxDepth is how deeply an operation's fields may nest
-	// (DefaultMaxDepth when zero or less). A deeper operation is refused
-	// with invalid_argument before anything runs.
+	// (DefaultMaxDepth when zero or less).
 	MaxDepth int
 	// MaxComplexity is the most an operation may cost (DefaultMaxComplexity
 	// when zero or less): each field selected costs one, and a connection
 	// one plus its page size (first, 50 when absent) times what is selected
-	// in it. A costlier operation is refused with invalid_argument before
-	// anything runs.
+	// in it.
 	MaxComplexity int
+	// MaxConcurrent is how many requests the handler works on at once
+	// (4 for each processor Go may use when zero or less); the others wait
+	// for their turn, their bodies unread. Documents are bounded in what
+	// each costs, and this bounds how many cost it at once, so that the
+	// memory they need is bounded too.
+	MaxConcurrent int
+	// MaxErrors is how many errors a response lists (DefaultMaxErrors when
+	// zero or less); when there are more, the last says so.
+	MaxErrors int
 }
 
 func (c Config) withDefaults() Config {
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
-	if c.MaxDepth <= 0 {
-		c.MaxDepth = DefaultMaxDepth
-	}
-	if c.MaxComplexity <= 0 {
-		c.MaxComplexity = DefaultMaxComplexity
-	}
+	c.MaxTokens = positiveOr(c.MaxTokens, DefaultMaxTokens)
+	c.MaxFields = positiveOr(c.MaxFields, DefaultMaxFields)
+	c.MaxSameName = positiveOr(c.MaxSameName, DefaultMaxSameName)
+	c.MaxFragments = positiveOr(c.MaxFragments, DefaultMaxFragments)
+	c.MaxDepth = positiveOr(c.MaxDepth, DefaultMaxDepth)
+	c.MaxComplexity = positiveOr(c.MaxComplexity, DefaultMaxComplexity)
+	c.MaxErrors = positiveOr(c.MaxErrors, DefaultMaxErrors)
+	c.MaxConcurrent = positiveOr(c.MaxConcurrent, 4*runtime.GOMAXPROCS(0))
 	return c
+}
+
+func positiveOr(n, fallback int) int {
+	if n <= 0 {
+		return fallback
+	}
+	return n
 }
 
 // NewHandler serves GraphQL over HTTP: queries by GET or POST, mutations by
@@ -74,15 +133,43 @@ func NewHandler(svc *service.Service, cfg Config) http.Handler {
 	srv := handler.New(newPagedComplexity(generated.NewExecutableSchema(generated.Config{Resolvers: &Resolver{svc: svc}})))
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
-	srv.SetQueryCache(lru.New[*ast.QueryDocument](queryCacheSize))
+	cache := lru.New[*ast.QueryDocument](queryCacheSize)
+	srv.SetQueryCache(cache)
+	srv.SetParserTokenLimit(cfg.MaxTokens)
+	srv.SetValidationRulesFn(cappedRules(cfg.MaxErrors))
+	srv.Use(documentBounds{
+		maxTokens: cfg.MaxTokens, maxFields: cfg.MaxFields, maxDepth: cfg.MaxDepth, maxSameName: cfg.MaxSameName,
+		maxFragments: cfg.MaxFragments, cache: cache,
+	})
 	srv.Use(extension.Introspection{})
-	srv.Use(depthLimit{max: cfg.MaxDepth})
 	// Before the complexity limit, which counts with the page sizes.
 	srv.Use(pageLimit{})
 	srv.Use(extension.FixedComplexityLimit(cfg.MaxComplexity))
+	// Before errorCap, so that it wraps errorCap and sees the errors the
+	// client sees.
+	srv.Use(newObserver(cfg))
+	srv.Use(errorCap{max: cfg.MaxErrors})
+	srv.Use(stopWhenGone{})
 	srv.SetErrorPresenter(presentError(cfg.Logger))
 	srv.SetRecoverFunc(recoverPanic)
-	return readBody(srv)
+	return admit(cfg.MaxConcurrent, readBody(srv))
+}
+
+// admit lets at most n requests into next at once. A request whose client
+// goes away while it waits is answered unavailable, for the logs: nobody
+// reads the answer.
+func admit(n int, next http.Handler) http.Handler {
+	slots := make(chan struct{}, n)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case slots <- struct{}{}:
+		case <-r.Context().Done():
+			writeError(w, http.StatusServiceUnavailable, service.CodeUnavailable, "the request ended before its turn came")
+			return
+		}
+		defer func() { <-slots }()
+		next.ServeHTTP(w, r)
+	})
 }
 
 // readBody reads a request's body before gqlgen does, so that a body over
@@ -118,12 +205,4 @@ func writeError(w http.ResponseWriter, status int, code service.Code, msg string
 		Message:    msg,
 		Extensions: map[string]any{"code": string(code)},
 	}}})
-}
-
-// Playground serves the GraphiQL page, which sends its operations to
-// endpoint. The page itself needs no key; its requests do, so its headers
-// editor starts with an empty x-api-key.
-func Playground(endpoint string) http.Handler {
-	return playground.Handler("Verdict GraphQL", endpoint,
-		playground.WithGraphiqlUiHeaders(map[string]string{"x-api-key": ""}))
 }

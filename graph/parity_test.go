@@ -60,7 +60,7 @@ var restCounterparts = map[string][]string{
 // itself rather than an operation of the API.
 var notOperations = []string{
 	"GET /healthz", "GET /readyz", "GET /metrics", "GET /openapi.json",
-	"POST /graphql", "GET /graphql", "GET /playground",
+	"POST /graphql", "GET /graphql", "GET /playground", "GET /playground/{asset}",
 }
 
 // graphQLOnly are the root fields with no REST counterpart: who the caller

@@ -5,7 +5,7 @@ import "github.com/vektah/gqlparser/v2/ast"
 // selectionFold folds an operation's selection sets into one value, each
 // fragment once however often it is spread, so that a document cannot make
 // the walk exponential. The limits that look at an operation before it
-// runs (depthLimit, pageLimit) are folds.
+// runs (documentBounds, pageLimit) are folds.
 type selectionFold[T any] struct {
 	fragments ast.FragmentDefinitionList
 	// field is the value of a field; inner folds the field's own
@@ -14,6 +14,9 @@ type selectionFold[T any] struct {
 	// join adds the value of one selection to those of the selections
 	// before it in the set, starting from T's zero value.
 	join func(sofar, next T) T
+	// fragment, when set, is the value of an inline fragment or a fragment
+	// spread whose selections are worth inner; without it, inner.
+	fragment func(inner T) T
 
 	known map[string]T    // value of each fragment folded so far
 	open  map[string]bool // fragments being folded, to stop at a cycle
@@ -32,15 +35,23 @@ func (w *selectionFold[T]) set(set ast.SelectionSet) T {
 		case *ast.Field:
 			v = w.join(v, w.field(s, func() T { return w.set(s.SelectionSet) }))
 		case *ast.InlineFragment:
-			v = w.join(v, w.set(s.SelectionSet))
+			v = w.join(v, w.wrap(w.set(s.SelectionSet)))
 		case *ast.FragmentSpread:
-			v = w.join(v, w.fragment(s.Name))
+			v = w.join(v, w.wrap(w.spread(s.Name)))
 		}
 	}
 	return v
 }
 
-func (w *selectionFold[T]) fragment(name string) T {
+func (w *selectionFold[T]) wrap(inner T) T {
+	if w.fragment == nil {
+		return inner
+	}
+	return w.fragment(inner)
+}
+
+// spread is the value of the fragment name.
+func (w *selectionFold[T]) spread(name string) T {
 	if v, ok := w.known[name]; ok {
 		return v
 	}

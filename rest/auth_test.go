@@ -75,9 +75,10 @@ func TestAuthenticationDecidesWhoMayRun(t *testing.T) {
 			{"the bearer scheme is case-insensitive", []string{"Authorization", "bearer " + adminKey}, 200, ""},
 			{"an x-api-key is a key", key(adminKey), 200, ""},
 			{"an auditor may not run rules", key(auditor.Secret), 403, service.CodePermissionDenied},
-			{"a user of two organizations must name one", key(twoOrgs.Secret), 400, service.CodeTenantRequired},
-			{"a user of two organizations may run in the one named", append(key(twoOrgs.Secret), "x-org-id", beta.ID.String()), 200, ""},
-			{"naming an organization the user is not in is denied", append(key(twoOrgs.Secret), "x-org-id", gamma.ID.String()), 403, service.CodePermissionDenied},
+			{"a user of two organizations acts in the key's without x-org-id", key(twoOrgs.Secret), 200, ""},
+			{"x-org-id may name the key's organization", append(key(twoOrgs.Secret), "x-org-id", acme.String()), 200, ""},
+			{"x-org-id naming the user's other organization is denied", append(key(twoOrgs.Secret), "x-org-id", beta.ID.String()), 403, service.CodePermissionDenied},
+			{"x-org-id naming an organization the user is not in is denied", append(key(twoOrgs.Secret), "x-org-id", gamma.ID.String()), 403, service.CodePermissionDenied},
 			{"an x-org-id that is not an id is invalid", append(key(twoOrgs.Secret), "x-org-id", "beta"), 400, service.CodeInvalidArgument},
 		} {
 			t.Run(tc.name, func(t *testing.T) {

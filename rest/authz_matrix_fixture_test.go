@@ -182,10 +182,12 @@ func newMatrix(t *testing.T, db *database.DB) *matrix {
 	// before the database goes.
 	t.Cleanup(svc.Close)
 	m := &matrix{db: db, nowhere: map[nowhereKey]string{}, srv: newServer(svc, Config{
-		Registerer: reg,
-		RateLimit:  -1,
-		GraphQL:    graph.NewHandler(svc, graph.Config{}),
-		Playground: graph.Playground("/graphql"),
+		Registerer:       reg,
+		RateLimit:        -1,
+		OrgRateLimit:     -1,
+		AuthFailureLimit: -1,
+		GraphQL:          graph.NewHandler(svc, graph.Config{}),
+		Playground:       graph.Playground("/graphql"),
 	})}
 	ctx := context.Background()
 	op := svc.Operator()

@@ -142,6 +142,7 @@ var matrixEndpoints = slices.Concat([]*endpoint{
 	{route: "GET /metrics", action: noKey, success: http.StatusOK, rest: get("/metrics")},
 	{route: "GET /openapi.json", action: noKey, success: http.StatusOK, rest: get("/openapi.json")},
 	{route: "GET /playground", action: noKey, success: http.StatusOK, rest: get("/playground")},
+	{route: "GET /playground/{asset}", action: noKey, success: http.StatusOK, rest: get("/playground/graphiql.min.js")},
 	{
 		route: "POST /graphql", does: "viewer", action: view, success: http.StatusOK,
 		graphQL: `{ viewer { role organization { id } } }`, check: namesTenant,

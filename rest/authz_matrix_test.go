@@ -287,6 +287,9 @@ func (m *matrix) runCase(t *testing.T, c *call, fail failFunc) {
 		body := w.Body.String()
 		m.responses = append(m.responses, matrixResponse{who: c.p, what: req.String(), sent: req.path + " " + req.body, body: body})
 		problem := restProblem(w.Code, body, c.want)
+		if ep.route == "GET /graphql" {
+			problem = graphQLProblem(w.Code, body, c.want, false)
+		}
 		if problem == "" && c.want.code == service.CodeNotFound && c.tg != nil {
 			problem = m.revealsExistence(t, c, body, false)
 		}
@@ -450,15 +453,16 @@ func restProblem(status int, body string, want outcome) string {
 
 // graphQLProblem describes how a GraphQL response differs from the
 // expected outcome. A request without a valid key never reaches GraphQL:
-// the router refuses it as it refuses any other. The rest answer 200, with
-// the data, or with no data and one error whose extensions.code is the
-// REST code; but a nullable field answers not_found with null, without an
-// error, when nullIfNotFound.
+// the router refuses it with the REST status, in GraphQL's error shape.
+// The rest answer 200, with the data, or with no data and one error whose
+// extensions.code is the REST code; but a nullable field answers not_found
+// with null, without an error, when nullIfNotFound.
 func graphQLProblem(status int, body string, want outcome, nullIfNotFound bool) string {
+	wantStatus := http.StatusOK
 	if want.code == service.CodeUnauthenticated {
-		return restProblem(status, body, want)
+		wantStatus = want.status
 	}
-	if status != http.StatusOK {
+	if status != wantStatus {
 		return fmt.Sprintf("got status %d", status)
 	}
 	var res struct {

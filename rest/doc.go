@@ -11,7 +11,8 @@
 //
 // Routes that need no key: GET /healthz, GET /readyz, GET /metrics,
 // GET /openapi.json (the API's own description, openapi.json beside this
-// file) and GET /playground. An unknown or non-canonical path answers 404 not_found;
+// file), GET /playground and the files its page loads. An unknown or
+// non-canonical path answers 404 not_found;
 // a known path with another method answers 405 with the code
 // invalid_argument (the API's list of codes has no entry of its own for it)
 // and an Allow header. Neither asks for a key: the route table is public.

@@ -15,7 +15,6 @@ import (
 // statuses is the table of error codes and HTTP statuses (docs/api.md, "Errors").
 var statuses = map[service.Code]int{
 	service.CodeInvalidArgument:          http.StatusBadRequest,
-	service.CodeTenantRequired:           http.StatusBadRequest,
 	service.CodeUnauthenticated:          http.StatusUnauthorized,
 	service.CodePermissionDenied:         http.StatusForbidden,
 	service.CodeNotFound:                 http.StatusNotFound,
@@ -65,28 +64,60 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var e *service.Error
 	code, msg := service.CodeInternal, "internal error"
 	var details []string
+	cause := err
 	if errors.As(err, &e) {
 		code, msg, details = e.Code, e.Message, e.Details
+		if c := errors.Unwrap(e); c != nil {
+			cause = c
+		}
 	}
 	status := statusOf(code)
 	switch {
 	case code == service.CodeInternal || status == http.StatusInternalServerError:
 		code, msg, details = service.CodeInternal, "internal error", nil
 		s.log.LogAttrs(r.Context(), slog.LevelError, "internal error",
-			slog.String("request_id", RequestID(r.Context())), slog.String("route", r.Pattern), slog.Any("error", err))
+			slog.String("request_id", RequestID(r.Context())), slog.String("route", r.Pattern),
+			slog.Any("error", err), slog.Any("cause", cause))
 	case status >= 500:
+		// The answer keeps the cause to itself; the log must not, or an
+		// operator cannot tell a database outage from a query it refused.
 		s.log.LogAttrs(r.Context(), slog.LevelWarn, "service unavailable",
-			slog.String("request_id", RequestID(r.Context())), slog.String("route", r.Pattern), slog.Any("error", err))
+			slog.String("request_id", RequestID(r.Context())), slog.String("route", r.Pattern),
+			slog.Any("error", err), slog.Any("cause", cause))
 	case status == http.StatusUnauthorized:
 		w.Header().Set("WWW-Authenticate", `Bearer realm="verdict"`)
 	}
-	s.respond(w, r, status, errorBody{Error: errorDetail{Code: code, Message: msg, Details: details}})
+	s.respond(w, r, status, s.errorBody(r, errorDetail{Code: code, Message: msg, Details: details}))
+}
+
+// errorBody is the body of an error response. On a GraphQL route it has
+// GraphQL's shape, `{"errors": [{"message", "extensions": {"code"}}]}`, so
+// that a GraphQL client reads a missing key or a rate limit as it reads
+// any other error; the status stays the same.
+func (s *server) errorBody(r *http.Request, e errorDetail) any {
+	if !s.graphQL[r.Pattern] {
+		return errorBody{Error: e}
+	}
+	ext := map[string]any{"code": e.Code}
+	if e.Details != nil {
+		ext["details"] = e.Details
+	}
+	return graphQLErrors{Errors: []graphQLError{{Message: e.Message, Extensions: ext}}}
+}
+
+type graphQLErrors struct {
+	Errors []graphQLError `json:"errors"`
+}
+
+type graphQLError struct {
+	Message    string         `json:"message"`
+	Extensions map[string]any `json:"extensions"`
 }
 
 // fail answers with the error shape, for a status the code table does not
 // decide (405).
 func (s *server) fail(w http.ResponseWriter, r *http.Request, status int, code service.Code, msg string) {
-	s.respond(w, r, status, errorBody{Error: errorDetail{Code: code, Message: msg}})
+	s.respond(w, r, status, s.errorBody(r, errorDetail{Code: code, Message: msg}))
 }
 
 // reply answers with err when there is one, else with v and status: the

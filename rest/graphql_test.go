@@ -1,7 +1,10 @@
 package rest
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -20,7 +23,7 @@ func TestGraphQLNeedsAKeyAndThePlaygroundDoesNot(t *testing.T) {
 		playground := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("<html>")) })
 		f := newFixture(t, db, withConfig(func(c *Config) { c.GraphQL, c.Playground = graphQL, playground }))
 
-		wantError(t, f.do(http.MethodPost, "/graphql", strings.NewReader(`{"query":"{viewer{role}}"}`)), 401, service.CodeUnauthenticated)
+		wantGraphQLError(t, f.do(http.MethodPost, "/graphql", strings.NewReader(`{"query":"{viewer{role}}"}`)), 401, service.CodeUnauthenticated)
 		if seen != nil {
 			t.Fatal("the GraphQL handler ran without a key")
 		}
@@ -32,4 +35,61 @@ func TestGraphQLNeedsAKeyAndThePlaygroundDoesNot(t *testing.T) {
 		wantStatus(t, f.do(http.MethodGet, "/playground", nil), 200)
 		wantError(t, f.do(http.MethodPut, "/graphql", nil, key(adminKey)...), 405, service.CodeInvalidArgument)
 	})
+}
+
+func TestRefusalsOnTheGraphQLRoutesAreGraphQLErrors(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		graphQL := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{"data":{}}`)) })
+		f := newFixture(t, db, withConfig(func(c *Config) { c.GraphQL, c.BodyLimit = graphQL, 100 }))
+		query := func() *strings.Reader { return strings.NewReader(`{"query":"{viewer{role}}"}`) }
+
+		for name, w := range map[string]*httptest.ResponseRecorder{
+			"POST without a key":       f.do(http.MethodPost, "/graphql", query()),
+			"POST with an unknown key": f.do(http.MethodPost, "/graphql", query(), key("not-a-key-of-anyone")...),
+			"GET without a key":        f.do(http.MethodGet, "/graphql?query=%7Bviewer%7Brole%7D%7D", nil),
+			"GET with a bearer token":  f.do(http.MethodGet, "/graphql?query=%7Bviewer%7Brole%7D%7D", nil, "Authorization", "Bearer nope"),
+		} {
+			t.Run(name, func(t *testing.T) {
+				wantGraphQLError(t, w, 401, service.CodeUnauthenticated)
+				if w.Header().Get("WWW-Authenticate") == "" {
+					t.Error("no WWW-Authenticate header")
+				}
+			})
+		}
+		t.Run("a body over the limit", func(t *testing.T) {
+			body := `{"query":"{viewer{role}}","variables":{"pad":"` + strings.Repeat("x", 200) + `"}}`
+			wantGraphQLError(t, f.do(http.MethodPost, "/graphql", strings.NewReader(body), key(adminKey)...), 413, service.CodePayloadTooLarge)
+		})
+		t.Run("REST routes keep their shape", func(t *testing.T) {
+			wantError(t, f.do(http.MethodGet, "/policies", nil), 401, service.CodeUnauthenticated)
+		})
+	})
+}
+
+// wantGraphQLError checks that w is a GraphQL response of one error, with
+// this status and code and no data.
+func wantGraphQLError(t *testing.T, w *httptest.ResponseRecorder, status int, code service.Code) {
+	t.Helper()
+	if w.Code != status {
+		t.Errorf("status %d, want %d; body %s", w.Code, status, w.Body)
+	}
+	if ct := w.Header().Get("Content-Type"); ct != "application/json" {
+		t.Errorf("Content-Type %q, want application/json", ct)
+	}
+	var body struct {
+		Errors []struct {
+			Message    string `json:"message"`
+			Extensions struct {
+				Code service.Code `json:"code"`
+			} `json:"extensions"`
+		} `json:"errors"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(w.Body.Bytes()))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&body); err != nil {
+		t.Fatalf("body %s is not {\"errors\": [{\"message\", \"extensions\": {\"code\"}}]}: %v", w.Body, err)
+	}
+	if len(body.Errors) != 1 || body.Errors[0].Extensions.Code != code || body.Errors[0].Message == "" {
+		t.Errorf("errors %+v, want one with code %s and a message", body.Errors, code)
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"net"
 	"net/http"
 	"runtime/debug"
@@ -206,7 +205,11 @@ func (s *server) tooLarge() *service.Error {
 }
 
 // authenticate turns the request's API key and x-org-id into the
-// principal the service reads from the context.
+// principal the service reads from the context. Failed authentications
+// are counted per client address: once an address has spent its budget of
+// them, its requests are refused before any key is looked up, so that
+// guessing keys, or a flood of bad ones, costs neither the database nor
+// much time.
 func (s *server) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		secret := apiKey(r.Header)
@@ -215,8 +218,21 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 				"an API key is required: send it as x-api-key or Authorization: Bearer"))
 			return
 		}
+		addr := clientAddress(r)
+		if s.authFailures != nil {
+			if wait, out := s.authFailures.exhausted(addr, time.Now()); out {
+				secs := retrySeconds(wait)
+				w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
+				s.writeError(w, r, failure(service.CodeRateLimited,
+					"too many failed authentications from this address; retry after %d s", secs))
+				return
+			}
+		}
 		p, err := s.svc.Authenticate(r.Context(), secret, strings.TrimSpace(r.Header.Get("X-Org-Id")))
 		if err != nil {
+			if s.authFailures != nil && service.CodeOf(err) == service.CodeUnauthenticated {
+				s.authFailures.allow(addr, time.Now())
+			}
 			s.writeError(w, r, err)
 			return
 		}
@@ -226,6 +242,17 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 		ctx = service.WithRequestStart(ctx, ex.arrived)
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
+}
+
+// clientAddress is the address a request came from: the peer of the
+// connection. Forwarding headers are not trusted, since any client can
+// send them.
+func clientAddress(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }
 
 // apiKey is the key a request carries: x-api-key, else a bearer token.
@@ -240,8 +267,10 @@ func apiKey(h http.Header) string {
 	return ""
 }
 
-// rateLimit applies the per-key token bucket. It runs after authentication
-// because the bucket belongs to the key.
+// rateLimit charges the request to its key's and its organization's
+// budgets, and hands the service the request's run budget, which charges
+// every run after the first to the same budgets. It runs after
+// authentication because the budgets belong to the key.
 func (s *server) rateLimit(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, ok := service.PrincipalFrom(r.Context())
@@ -249,16 +278,13 @@ func (s *server) rateLimit(next http.Handler) http.Handler {
 			s.writeError(w, r, errors.New("rest: rate limit reached without a principal"))
 			return
 		}
-		if wait, ok := s.limiter.allow(p.KeyID, time.Now()); !ok {
-			secs := int64(math.Ceil(wait.Seconds()))
-			if secs < 1 {
-				secs = 1
-			}
+		if secs, err := s.budgets.take(p, time.Now()); err != nil {
 			w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
-			s.writeError(w, r, failure(service.CodeRateLimited,
-				"this key has sent more requests than its limit of %g a second allows; retry after %d s", s.limiter.perSecond, secs))
+			s.writeError(w, r, err)
 			return
 		}
-		next.ServeHTTP(w, r)
+		b := &requestBudget{budgets: s.budgets, principal: p}
+		b.prepaid.Store(true)
+		next.ServeHTTP(w, r.WithContext(service.WithRunBudget(r.Context(), b)))
 	})
 }

@@ -78,7 +78,7 @@ func TestTheRateLimitRefusesABurstAndSparesOtherKeys(t *testing.T) {
 }
 
 func TestALimiterStaysBoundedAndForgetsRefilledKeysFirst(t *testing.T) {
-	l := newLimiter(1, 1, 2)
+	l := newLimiter[uuid.UUID](1, 1, 2)
 	start := time.Unix(1_000_000, 0)
 	at := func(secs float64) time.Time { return start.Add(time.Duration(secs * float64(time.Second))) }
 	a, b, c := uuid.New(), uuid.New(), uuid.New()

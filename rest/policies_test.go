@@ -77,9 +77,9 @@ func (f *fixture) team(t *testing.T) map[string]member {
 	return out
 }
 
-// noRateLimit is for tests that send more requests on one key than a
-// burst allows.
-var noRateLimit = withConfig(func(c *Config) { c.RateLimit = -1 })
+// noRateLimit is for tests that send more requests on one key, or on one
+// organization, than a burst allows.
+var noRateLimit = withConfig(func(c *Config) { c.RateLimit, c.OrgRateLimit = -1, -1 })
 
 // call sends a request as m; body is sent as it is when a string, else
 // encoded as JSON.

@@ -1,19 +1,25 @@
 package rest
 
 import (
+	"math"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
 	"golang.org/x/time/rate"
+
+	"github.com/verdict/verdict/service"
 )
 
-// maxLimitedKeys bounds the buckets kept in memory. Only authenticated keys
-// get one, so the stored keys bound the map already; this is the backstop.
-const maxLimitedKeys = 10_000
+// maxLimited bounds the buckets a limiter keeps in memory. Keys and
+// organizations are bounded by what is stored, client addresses are not:
+// this is the backstop.
+const maxLimited = 10_000
 
-// limiter holds a token bucket per API key.
-type limiter struct {
+// limiter holds a token bucket per key: an API key, an organization, a
+// client address.
+type limiter[K comparable] struct {
 	perSecond float64
 	burst     int
 	max       int
@@ -22,7 +28,7 @@ type limiter struct {
 	refilled time.Duration
 
 	mu      sync.Mutex
-	buckets map[uuid.UUID]*bucket
+	buckets map[K]*bucket
 }
 
 type bucket struct {
@@ -30,20 +36,20 @@ type bucket struct {
 	seen   time.Time // guarded by limiter.mu
 }
 
-func newLimiter(perSecond float64, burst, max int) *limiter {
-	return &limiter{
+func newLimiter[K comparable](perSecond float64, burst, max int) *limiter[K] {
+	return &limiter[K]{
 		perSecond: perSecond,
 		burst:     burst,
 		max:       max,
 		refilled:  time.Duration(float64(burst) / perSecond * float64(time.Second)),
-		buckets:   make(map[uuid.UUID]*bucket),
+		buckets:   make(map[K]*bucket),
 	}
 }
 
-// allow takes a token from key's bucket. When there is none, it says how
-// long until there is one.
-func (l *limiter) allow(key uuid.UUID, now time.Time) (time.Duration, bool) {
+// bucketOf returns key's bucket, made full when it is new.
+func (l *limiter[K]) bucketOf(key K, now time.Time) *rate.Limiter {
 	l.mu.Lock()
+	defer l.mu.Unlock()
 	b := l.buckets[key]
 	if b == nil {
 		if len(l.buckets) >= l.max {
@@ -53,24 +59,44 @@ func (l *limiter) allow(key uuid.UUID, now time.Time) (time.Duration, bool) {
 		l.buckets[key] = b
 	}
 	b.seen = now
-	l.mu.Unlock()
+	return b.tokens
+}
 
-	res := b.tokens.ReserveN(now, 1)
+// reserve takes a token from key's bucket. When there is none, it says
+// how long until there is one, and takes nothing.
+func (l *limiter[K]) reserve(key K, now time.Time) (*rate.Reservation, time.Duration, bool) {
+	res := l.bucketOf(key, now).ReserveN(now, 1)
 	if !res.OK() {
-		return time.Second, false
+		return nil, time.Second, false
 	}
 	if wait := res.DelayFrom(now); wait > 0 {
 		res.CancelAt(now)
-		return wait, false
+		return nil, wait, false
 	}
-	return 0, true
+	return res, 0, true
+}
+
+// allow is reserve for a caller that never gives the token back.
+func (l *limiter[K]) allow(key K, now time.Time) (time.Duration, bool) {
+	_, wait, ok := l.reserve(key, now)
+	return wait, ok
+}
+
+// exhausted says whether key's bucket is empty, and how long until it has
+// a token again, without taking one.
+func (l *limiter[K]) exhausted(key K, now time.Time) (time.Duration, bool) {
+	tokens := l.bucketOf(key, now).TokensAt(now)
+	if tokens >= 1 {
+		return 0, false
+	}
+	return time.Duration((1 - tokens) / l.perSecond * float64(time.Second)), true
 }
 
 // evict makes room for one bucket: it drops every bucket that has filled up
 // again, and when none has, the one unused the longest (its key starts
 // afresh: a little lenient, but the map stays bounded). l.mu is held.
-func (l *limiter) evict(now time.Time) {
-	var oldest uuid.UUID
+func (l *limiter[K]) evict(now time.Time) {
+	var oldest K
 	var oldestSeen time.Time
 	for key, b := range l.buckets {
 		if now.Sub(b.seen) >= l.refilled {
@@ -84,4 +110,62 @@ func (l *limiter) evict(now time.Time) {
 	if len(l.buckets) >= l.max {
 		delete(l.buckets, oldest)
 	}
+}
+
+// budgets are the rate limits of runs: one bucket per API key and one per
+// organization, so that many keys of one organization cannot take more
+// than the organization's share. Either may be nil, for no limit.
+type budgets struct {
+	perKey *limiter[uuid.UUID]
+	perOrg *limiter[uuid.UUID]
+}
+
+// take charges one request or run to p's key and organization. When
+// either budget is spent, nothing is charged and the error says which,
+// and after how many seconds to retry.
+func (b *budgets) take(p *service.Principal, now time.Time) (int64, error) {
+	var fromKey *rate.Reservation
+	if b.perKey != nil {
+		res, wait, ok := b.perKey.reserve(p.KeyID, now)
+		if !ok {
+			secs := retrySeconds(wait)
+			return secs, failure(service.CodeRateLimited,
+				"this key has made more requests and runs than its limit of %g a second allows; retry after %d s", b.perKey.perSecond, secs)
+		}
+		fromKey = res
+	}
+	if b.perOrg != nil {
+		if _, wait, ok := b.perOrg.reserve(p.TenantID, now); !ok {
+			if fromKey != nil {
+				fromKey.CancelAt(now)
+			}
+			secs := retrySeconds(wait)
+			return secs, failure(service.CodeRateLimited,
+				"the organization's keys together have made more requests and runs than its limit of %g a second allows; retry after %d s", b.perOrg.perSecond, secs)
+		}
+	}
+	return 0, nil
+}
+
+// requestBudget is the run budget of one request. Taking the request in
+// paid for one run already, so that a REST run costs one token, as any
+// other request does; every further run of the request (GraphQL run
+// fields after the first) costs one more.
+type requestBudget struct {
+	budgets   *budgets
+	principal *service.Principal
+	prepaid   atomic.Bool
+}
+
+func (r *requestBudget) SpendRun() error {
+	if r.prepaid.CompareAndSwap(true, false) {
+		return nil
+	}
+	_, err := r.budgets.take(r.principal, time.Now())
+	return err
+}
+
+// retrySeconds is a wait as Retry-After gives it: whole seconds, at least 1.
+func retrySeconds(wait time.Duration) int64 {
+	return max(int64(math.Ceil(wait.Seconds())), 1)
 }

@@ -3,7 +3,9 @@ package rest
 import (
 	"log/slog"
 	"net/http"
+	"net/url"
 
+	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
@@ -20,6 +22,16 @@ const (
 	// cannot take the service from everyone else.
 	DefaultRateLimit = 50
 	DefaultRateBurst = 100
+	// DefaultOrgRateLimit and DefaultOrgRateBurst are what all the keys of
+	// one organization may take together: four keys at full rate, so that
+	// one tenant minting keys cannot take the service from the others.
+	DefaultOrgRateLimit = 200
+	DefaultOrgRateBurst = 400
+	// DefaultAuthFailureLimit and DefaultAuthFailureBurst are the failed
+	// authentications one client address may make: enough for a client
+	// whose key was just revoked to notice, far too few to guess keys.
+	DefaultAuthFailureLimit = 1
+	DefaultAuthFailureBurst = 30
 )
 
 // Config is what the HTTP surface is built from. The zero value is usable.
@@ -37,16 +49,31 @@ type Config struct {
 	Gatherer prometheus.Gatherer
 	// BodyLimit caps a request body in bytes; 0 is DefaultBodyLimit.
 	BodyLimit int64
-	// RateLimit is the requests per second each API key may sustain, and
-	// RateBurst how many it may send at once; 0 selects DefaultRateLimit and
-	// DefaultRateBurst, a negative RateLimit turns rate limiting off.
+	// RateLimit is the requests and runs per second each API key may
+	// sustain, and RateBurst how many it may make at once; a request costs
+	// one, and every run it makes after its first one more (a GraphQL
+	// document with many run fields). 0 selects DefaultRateLimit and
+	// DefaultRateBurst, a negative RateLimit turns the limit off.
 	RateLimit float64
 	RateBurst int
+	// OrgRateLimit and OrgRateBurst are the same budget for all the keys
+	// of one organization together; 0 selects DefaultOrgRateLimit and
+	// DefaultOrgRateBurst, a negative OrgRateLimit turns the limit off.
+	OrgRateLimit float64
+	OrgRateBurst int
+	// AuthFailureLimit is how many failed authentications (unknown,
+	// revoked or expired keys) a second one client address may sustain,
+	// and AuthFailureBurst how many it may make at once; past them, its
+	// requests are refused with rate_limited until its budget refills.
+	// 0 selects the defaults, a negative AuthFailureLimit turns it off.
+	AuthFailureLimit float64
+	AuthFailureBurst int
 	// GraphQL is mounted at POST and GET /graphql behind authentication; nil
 	// mounts nothing.
 	GraphQL http.Handler
-	// Playground is mounted at GET /playground without authentication; nil
-	// mounts nothing.
+	// Playground is mounted at GET /playground and GET /playground/{asset}
+	// (the files its page loads) without authentication; nil mounts
+	// nothing.
 	Playground http.Handler
 }
 
@@ -68,17 +95,25 @@ const (
 const fallbackPattern = "/"
 
 type server struct {
-	svc       *service.Service
-	log       *slog.Logger
-	mux       *http.ServeMux
-	metrics   *httpMetrics
-	limiter   *limiter // nil: no rate limit
-	bodyLimit int64
-	// noncanonical answers paths that are not in canonical form.
+	svc     *service.Service
+	log     *slog.Logger
+	mux     *http.ServeMux
+	metrics *httpMetrics
+	budgets *budgets // nil: runs and requests are not limited
+	// authFailures counts failed authentications per client address; nil
+	// counts none.
+	authFailures *limiter[string]
+	bodyLimit    int64
+	// noncanonical answers paths that are not in canonical form, badQuery
+	// query strings that do not decode.
 	noncanonical http.Handler
+	badQuery     http.Handler
 	// patterns lists the routes in the order they were mounted, so the
 	// OpenAPI document can be checked against what is really served.
 	patterns []string
+	// graphQL holds the GraphQL routes' patterns: their errors take
+	// GraphQL's shape (see writeError).
+	graphQL map[string]bool
 }
 
 func newServer(svc *service.Service, cfg Config) *server {
@@ -95,16 +130,12 @@ func newServer(svc *service.Service, cfg Config) *server {
 	if s.bodyLimit <= 0 {
 		s.bodyLimit = DefaultBodyLimit
 	}
-	if cfg.RateLimit >= 0 {
-		perSecond, burst := cfg.RateLimit, cfg.RateBurst
-		if perSecond == 0 {
-			perSecond = DefaultRateLimit
-		}
-		if burst <= 0 {
-			burst = DefaultRateBurst
-		}
-		s.limiter = newLimiter(perSecond, burst, maxLimitedKeys)
+	perKey := limiterOf[uuid.UUID](cfg.RateLimit, cfg.RateBurst, DefaultRateLimit, DefaultRateBurst)
+	perOrg := limiterOf[uuid.UUID](cfg.OrgRateLimit, cfg.OrgRateBurst, DefaultOrgRateLimit, DefaultOrgRateBurst)
+	if perKey != nil || perOrg != nil {
+		s.budgets = &budgets{perKey: perKey, perOrg: perOrg}
 	}
+	s.authFailures = limiterOf[string](cfg.AuthFailureLimit, cfg.AuthFailureBurst, DefaultAuthFailureLimit, DefaultAuthFailureBurst)
 
 	s.handle("GET /healthz", public, http.HandlerFunc(s.healthz))
 	s.handle("GET /readyz", public, http.HandlerFunc(s.readyz))
@@ -157,13 +188,31 @@ func newServer(svc *service.Service, cfg Config) *server {
 	if cfg.GraphQL != nil {
 		s.handle("POST /graphql", authenticated, cfg.GraphQL)
 		s.handle("GET /graphql", authenticated, cfg.GraphQL)
+		s.graphQL = map[string]bool{"POST /graphql": true, "GET /graphql": true}
 	}
 	if cfg.Playground != nil {
 		s.handle("GET /playground", public, cfg.Playground)
+		s.handle("GET /playground/{asset}", public, cfg.Playground)
 	}
 	s.handle(fallbackPattern, public, http.HandlerFunc(s.unmatched))
 	s.noncanonical = s.chain(public, http.HandlerFunc(s.notFound))
+	s.badQuery = s.chain(public, http.HandlerFunc(s.undecodableQuery))
 	return s
+}
+
+// limiterOf makes a limiter from a configured rate and burst: zero takes
+// the default, a negative rate none.
+func limiterOf[K comparable](perSecond float64, burst int, defaultRate float64, defaultBurst int) *limiter[K] {
+	if perSecond < 0 {
+		return nil
+	}
+	if perSecond == 0 {
+		perSecond = defaultRate
+	}
+	if burst <= 0 {
+		burst = defaultBurst
+	}
+	return newLimiter[K](perSecond, burst, maxLimited)
 }
 
 func gathererOf(cfg Config) prometheus.Gatherer {
@@ -183,6 +232,13 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.noncanonical.ServeHTTP(w, r)
 		return
 	}
+	// net/http refuses a path with a broken escape itself, but passes a
+	// query string on as it came; url.Values would drop the broken part
+	// without a word, and a filter with it.
+	if _, err := url.ParseQuery(r.URL.RawQuery); err != nil {
+		s.badQuery.ServeHTTP(w, r)
+		return
+	}
 	s.mux.ServeHTTP(w, r)
 }
 
@@ -196,7 +252,7 @@ func (s *server) handle(pattern string, a access, h http.Handler) {
 // chain puts h behind the middleware, listed here innermost first.
 func (s *server) chain(a access, h http.Handler) http.Handler {
 	if a == authenticated {
-		if s.limiter != nil {
+		if s.budgets != nil {
 			h = s.rateLimit(h)
 		}
 		h = s.authenticate(h)

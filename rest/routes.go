@@ -3,6 +3,7 @@ package rest
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"path"
 	"strings"
 	"time"
@@ -54,6 +55,11 @@ func (s *server) unmatched(w http.ResponseWriter, r *http.Request) {
 
 func (s *server) notFound(w http.ResponseWriter, r *http.Request) {
 	s.fail(w, r, http.StatusNotFound, service.CodeNotFound, "there is no route "+r.URL.Path)
+}
+
+func (s *server) undecodableQuery(w http.ResponseWriter, r *http.Request) {
+	_, err := url.ParseQuery(r.URL.RawQuery)
+	s.writeError(w, r, invalid("the query string does not decode: %v", err))
 }
 
 // canonicalPath reports whether p is already in the form ServeMux matches

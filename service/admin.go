@@ -53,7 +53,13 @@ type KeyRequest struct {
 }
 
 func memberOf(m *ent.Membership) Member {
-	return Member{ID: m.ID, User: *userOf(m.Edges.User), Role: authz.Role(m.Role), CreatedAt: m.CreatedAt}
+	return Member{ID: m.ID, User: *memberUser(m), Role: authz.Role(m.Role), CreatedAt: m.CreatedAt}
+}
+
+// memberUser is a member's user as the organization sees it: with the name
+// the membership carries, not the user's own.
+func memberUser(m *ent.Membership) *User {
+	return &User{ID: m.Edges.User.ID, Email: m.Edges.User.Email, Name: m.Name}
 }
 
 // adminChange records an administrative change in the transaction that
@@ -99,7 +105,8 @@ func (s *Service) Member(ctx context.Context, id uuid.UUID) (*Member, error) {
 // User loads a member of the caller's organization by user id, as those
 // who may list the members may: an organization knows users only as its
 // members, so another tenant's user, or a former member, is not found.
-// Every caller may read their own user, as Viewer shows it.
+// Every caller may read their own user, as Viewer shows it; other members
+// show the name their membership carries.
 func (s *Service) User(ctx context.Context, id uuid.UUID) (*User, error) {
 	p, err := principalOf(ctx)
 	if err != nil {
@@ -116,7 +123,10 @@ func (s *Service) User(ctx context.Context, id uuid.UUID) (*User, error) {
 	if err != nil {
 		return nil, err
 	}
-	return userOf(m.Edges.User), nil
+	if p.UserID == id {
+		return userOf(m.Edges.User), nil
+	}
+	return memberUser(m), nil
 }
 
 // AddMember gives a user a role in the caller's organization, creating the
@@ -226,6 +236,9 @@ func checkMember(in *MemberInput) error {
 	if !validRole(in.Role) {
 		return errBadRole
 	}
+	if err := checkText("name", in.Name, MaxNameLength); err != nil {
+		return err
+	}
 	email, err := normalizeEmail(in.Email)
 	if err != nil {
 		return err
@@ -244,7 +257,7 @@ func (s *Service) listMembers(ctx context.Context, tenant uuid.UUID, o ListOptio
 	}
 	q := s.client.Membership.Query().Where(membership.OrganizationID(tenant)).WithUser()
 	if o.Query != "" {
-		q = q.Where(membership.HasUserWith(user.Or(user.EmailContainsFold(o.Query), user.NameContainsFold(o.Query))))
+		q = q.Where(membership.Or(membership.HasUserWith(user.EmailContainsFold(o.Query)), membership.NameContainsFold(o.Query)))
 	}
 	return newestFirst(ctx, o, limit, q, memberOf, func(m Member) uuid.UUID { return m.ID })
 }
@@ -261,15 +274,13 @@ func (s *Service) addMember(ctx context.Context, actor *Principal, tenant uuid.U
 	if err != nil {
 		return nil, err
 	}
-	s.forgetPrincipals()
 	m := memberOf(out)
 	return &m, nil
 }
 
-// addMemberTx is addMember within tx, which also serves the bootstrap.
-// Once tx commits, the caller must forget principals: a user key without
-// x-org-id acts in its user's only organization, which a new membership
-// may make ambiguous.
+// addMemberTx is addMember within tx, which also serves the bootstrap. A
+// new membership changes no key: a user's keys act only in the
+// organizations they were made in.
 func (s *Service) addMemberTx(ctx context.Context, tx *ent.Tx, actor *Principal, tenant uuid.UUID, in MemberInput, create bool) (*ent.Membership, error) {
 	u, err := tx.User.Query().Where(user.Email(in.Email)).Only(ctx)
 	switch {
@@ -282,9 +293,15 @@ func (s *Service) addMemberTx(ctx context.Context, tx *ent.Tx, actor *Principal,
 	case err != nil:
 		return nil, unavailable(err)
 	}
+	// An admin names the member as they like, and learns nothing of the
+	// user's own name; the operator, who sees every user, passes it on.
+	name := in.Name
+	if actor == nil && name == "" {
+		name = u.Name
+	}
 	now := s.timestamp()
 	m, err := tx.Membership.Create().SetUserID(u.ID).SetOrganizationID(tenant).
-		SetRole(membership.Role(in.Role)).SetCreatedAt(now).Save(ctx)
+		SetRole(membership.Role(in.Role)).SetName(name).SetCreatedAt(now).Save(ctx)
 	if err != nil {
 		return nil, storeErr(err, "the user is a member of that organization already")
 	}
@@ -443,6 +460,9 @@ func (s *Service) createKey(ctx context.Context, actor *Principal, tenant uuid.U
 	if strings.TrimSpace(in.name) == "" {
 		return nil, Invalid("name is required")
 	}
+	if err := checkText("name", in.name, MaxNameLength); err != nil {
+		return nil, err
+	}
 	if !validScope(in.scope) {
 		return nil, Invalid("scope must be view, edit, publish or admin")
 	}
@@ -476,6 +496,7 @@ func (s *Service) createKey(ctx context.Context, actor *Principal, tenant uuid.U
 	if err != nil {
 		return nil, err
 	}
+	s.forgetPrincipals()
 	return &CreatedKey{Key: keyOf(key), Secret: secret}, nil
 }
 

@@ -95,11 +95,19 @@ func TestAdminsManageMembers(t *testing.T) {
 		if m.User != (service.User{ID: nina.ID, Email: "new@acme.test", Name: "Nina"}) || m.Role != authz.RoleEditor || !m.CreatedAt.Equal(*f.clock) {
 			t.Errorf("added %+v", m)
 		}
-		// and reuses the user who has it.
+		// and reuses the user who has it, showing the name this admin gave
+		// and nothing of the user's own.
 		boss := db.Client().User.Query().Where(user.Email("boss@beta.test")).OnlyX(ctx)
-		m, err = f.svc.AddMember(admin, service.MemberInput{Email: "boss@beta.test", Name: "ignored", Role: authz.RoleAuditor})
-		if err != nil || m.User.ID != boss.ID || m.User.Name != boss.Name || f.role(t, boss.ID) != "auditor" {
+		boss = boss.Update().SetName("Bea Boss").SaveX(ctx)
+		m, err = f.svc.AddMember(admin, service.MemberInput{Email: "boss@beta.test", Name: "Their boss", Role: authz.RoleAuditor})
+		if err != nil || m.User != (service.User{ID: boss.ID, Email: "boss@beta.test", Name: "Their boss"}) || f.role(t, boss.ID) != "auditor" {
 			t.Errorf("adding an existing user: %+v, %v", m, err)
+		}
+		if db.Client().User.GetX(ctx, boss.ID).Name != "Bea Boss" {
+			t.Error("adding an existing user changed the user's own name")
+		}
+		if page, err := f.svc.Members(admin, service.ListOptions{Query: boss.Name}); err != nil || len(page.Items) != 0 {
+			t.Errorf("searching the members for the user's own name %q found %v, %v", boss.Name, emails(page), err)
 		}
 		for name, in := range map[string]service.MemberInput{
 			"a member already":   {Email: "NEW@acme.test", Role: authz.RoleViewer},

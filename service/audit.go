@@ -2,8 +2,6 @@ package service
 
 import (
 	"context"
-	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -14,6 +12,11 @@ import (
 
 // event is one audit event before it is stored.
 type event struct {
+	// id is given to `executed` events when they are queued, so that a
+	// batch stored twice (a retry after an attempt that committed but
+	// reported a failure) is still stored once; lifecycle events get
+	// theirs from ent.
+	id      uuid.UUID
 	tenant  uuid.UUID
 	at      time.Time
 	action  auditevent.Action
@@ -23,6 +26,9 @@ type event struct {
 	group   *uuid.UUID
 	actor   *Principal
 	details map[string]any
+	// stored, when set, receives whether the event was stored: a durable
+	// run waits for it.
+	stored chan bool
 }
 
 func (ev *event) create(c *ent.AuditEventClient) *ent.AuditEventCreate {
@@ -43,102 +49,4 @@ func (ev *event) create(c *ent.AuditEventClient) *ent.AuditEventCreate {
 // describes: both are stored, or neither.
 func recordInTx(ctx context.Context, tx *ent.Tx, ev event) error {
 	return ev.create(tx.AuditEvent).Exec(ctx)
-}
-
-// executionLog stores `executed` events off the request path. Runs hand
-// their events to a buffer that a single writer flushes in batches, every
-// few milliseconds or when a batch is full. A full buffer makes runs wait
-// rather than drop events, and Close flushes what is left, so a graceful
-// shutdown loses nothing; a crash can lose the events of the last flush
-// interval, which is the price of not adding a database write to every run.
-type executionLog struct {
-	client   *ent.Client
-	log      *slog.Logger
-	events   chan event
-	done     chan struct{}
-	closeOne sync.Once
-}
-
-const (
-	executionBuffer   = 8192
-	executionBatch    = 256
-	executionInterval = 5 * time.Millisecond
-)
-
-func newExecutionLog(client *ent.Client, log *slog.Logger) *executionLog {
-	l := &executionLog{client: client, log: log, events: make(chan event, executionBuffer), done: make(chan struct{})}
-	go l.run()
-	return l
-}
-
-func (l *executionLog) add(ev event) { l.events <- ev }
-
-func (l *executionLog) run() {
-	defer close(l.done)
-	batch := make([]event, 0, executionBatch)
-	// The timer runs only while a batch waits, so that an idle service
-	// does not wake every interval; due is nil while it is stopped.
-	timer := time.NewTimer(executionInterval)
-	timer.Stop()
-	defer timer.Stop()
-	var due <-chan time.Time
-	for {
-		select {
-		case ev, ok := <-l.events:
-			if !ok {
-				l.flush(batch)
-				return
-			}
-			batch = append(batch, ev)
-			switch {
-			case len(batch) == executionBatch:
-				batch = l.flush(batch)
-				timer.Stop()
-				due = nil
-			case due == nil:
-				timer.Reset(executionInterval)
-				due = timer.C
-			}
-		case <-due:
-			due = nil
-			batch = l.flush(batch)
-		}
-	}
-}
-
-func (l *executionLog) flush(batch []event) []event {
-	if len(batch) == 0 {
-		return batch
-	}
-	builders := make([]*ent.AuditEventCreate, len(batch))
-	for i := range batch {
-		builders[i] = batch[i].create(l.client.AuditEvent)
-	}
-	// A failed batch is retried once, then logged event by event so that
-	// nothing disappears silently.
-	err := l.store(builders)
-	if err != nil {
-		err = l.store(builders)
-	}
-	if err != nil {
-		for _, ev := range batch {
-			l.log.Error("audit event lost", "error", err, "tenant", ev.tenant, "action", ev.action,
-				"base", ev.base, "record", ev.record, "actor", ev.actor.ActorID(), "at", ev.at)
-		}
-	}
-	return batch[:0]
-}
-
-// store writes one batch, with a time limit of its own: a retry does not
-// inherit the time a failed attempt used up.
-func (l *executionLog) store(builders []*ent.AuditEventCreate) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	return l.client.AuditEvent.CreateBulk(builders...).Exec(ctx)
-}
-
-// close stops accepting events and waits until every buffered one is stored.
-func (l *executionLog) close() {
-	l.closeOne.Do(func() { close(l.events) })
-	<-l.done
 }

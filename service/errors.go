@@ -10,7 +10,6 @@ type Code string
 
 const (
 	CodeInvalidArgument          Code = "invalid_argument"
-	CodeTenantRequired           Code = "tenant_required"
 	CodeUnauthenticated          Code = "unauthenticated"
 	CodePermissionDenied         Code = "permission_denied"
 	CodeNotFound                 Code = "not_found"

@@ -36,7 +36,7 @@ func (s *Service) RunFlowVersion(ctx context.Context, recordID uuid.UUID, data j
 
 func (s *Service) runFlow(ctx context.Context, baseID, recordID uuid.UUID, rawData json.RawMessage) (*FlowResult, error) {
 	t := startTimings(ctx)
-	p, err := principalOf(ctx)
+	p, err := startRun(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +61,9 @@ func (s *Service) runFlow(ctx context.Context, baseID, recordID uuid.UUID, rawDa
 		// A copy: the event is stored after the caller has the result.
 		details["errors"] = slices.Clone(res.Errors)
 	}
-	s.recordExecution(p, target, details)
+	if err := s.recordExecution(ctx, p, target, details); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 
@@ -142,7 +144,7 @@ func (in *FlowTestInput) data() (json.RawMessage, error) {
 // it takes the permission to create a flow, which viewers and auditors
 // lack.
 func (s *Service) TestFlow(ctx context.Context, in FlowTestInput) (*FlowResult, error) {
-	p, err := principalOf(ctx)
+	p, err := startRun(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -86,6 +86,9 @@ func checkFlow(c *Changes) error {
 		if c.Definition, err = json.Marshal(d); err != nil {
 			return internal(err)
 		}
+		if err := checkJSONText("definition", c.Definition); err != nil {
+			return err
+		}
 		c.flow = newParsedFlow(d, c.Definition)
 	}
 	if c.Tests != nil {

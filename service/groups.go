@@ -60,7 +60,10 @@ func (c *GroupChanges) check(creating bool) error {
 	if creating && c.Name == nil || c.Name != nil && strings.TrimSpace(*c.Name) == "" {
 		return Invalid("name is required")
 	}
-	return nil
+	if err := checkOptionalText("name", c.Name, MaxNameLength); err != nil {
+		return err
+	}
+	return checkOptionalText("description", c.Description, MaxDescriptionLength)
 }
 
 // tenantGroup finds a group of the caller's tenant; another tenant's is

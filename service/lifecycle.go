@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -176,14 +177,37 @@ func checkCommon(c *Changes, creating bool) error {
 	if c.Name != nil && strings.TrimSpace(*c.Name) == "" || creating && c.Name == nil {
 		return Invalid("name is required")
 	}
+	if err := checkOptionalText("name", c.Name, MaxNameLength); err != nil {
+		return err
+	}
+	if err := checkOptionalText("description", c.Description, MaxDescriptionLength); err != nil {
+		return err
+	}
+	if c.Rule != nil {
+		if len(*c.Rule) > MaxRuleBytes {
+			return Invalid("rule is %d bytes long; the limit is %d", len(*c.Rule), MaxRuleBytes)
+		}
+		if err := checkText("rule", *c.Rule, MaxRuleBytes); err != nil {
+			return err
+		}
+	}
 	if c.Schema != nil && !isJSONObjectOrNull(c.Schema) {
 		return Invalid("schema must be a JSON object (a JSON Schema) or null")
+	}
+	if err := checkJSONText("schema", c.Schema); err != nil {
+		return err
 	}
 	if c.Tests != nil {
 		seen := map[string]bool{}
 		for i, tc := range *c.Tests {
 			if strings.TrimSpace(tc.Name) == "" {
 				return Invalid("tests[%d] needs a name", i)
+			}
+			if err := checkText(fmt.Sprintf("tests[%d].name", i), tc.Name, MaxNameLength); err != nil {
+				return err
+			}
+			if err := checkJSONText(fmt.Sprintf("tests[%d] (%s)", i, tc.Name), append(tc.Data, tc.Expect...)); err != nil {
+				return err
 			}
 			if seen[tc.Name] {
 				return Invalid("two tests are named %q", tc.Name)

@@ -59,6 +59,9 @@ func CheckPageSize(name string, n int) error {
 }
 
 func (o ListOptions) limit() (int, error) {
+	if err := checkText("q", o.Query, MaxQueryLength); err != nil {
+		return 0, err
+	}
 	if o.Limit == 0 {
 		return DefaultPageSize, nil
 	}

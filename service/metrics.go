@@ -43,3 +43,56 @@ func outcomeLabel(result bool, failed bool) string {
 	}
 	return "false"
 }
+
+// auditMetrics describe the writer of `executed` events.
+type auditMetrics struct {
+	batchSize  prometheus.Histogram
+	insertTime prometheus.Histogram
+	stored     prometheus.Counter
+	failures   prometheus.Counter
+	refused    prometheus.Counter
+	lost       prometheus.Counter
+}
+
+func newAuditMetrics(reg prometheus.Registerer, queueDepth func() float64) (*auditMetrics, error) {
+	m := &auditMetrics{
+		batchSize: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "verdict_audit_batch_size",
+			Help:    "Executed events per insert.",
+			Buckets: prometheus.ExponentialBuckets(1, 2, 10),
+		}),
+		insertTime: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "verdict_audit_insert_seconds",
+			Help:    "Time one successful insert of executed events took.",
+			Buckets: prometheus.ExponentialBuckets(1e-4, 2, 14),
+		}),
+		stored: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "verdict_audit_events_stored_total",
+			Help: "Executed events stored.",
+		}),
+		failures: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "verdict_audit_insert_failures_total",
+			Help: "Inserts of executed events that failed and are retried.",
+		}),
+		refused: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "verdict_audit_refused_runs_total",
+			Help: "Runs refused (503) because the audit queue stayed full.",
+		}),
+		lost: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "verdict_audit_events_lost_total",
+			Help: "Executed events given up at shutdown because the database did not take them.",
+		}),
+	}
+	depth := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "verdict_audit_queue_depth",
+		Help: "Executed events waiting for a writer.",
+	}, queueDepth)
+	if reg != nil {
+		for _, c := range []prometheus.Collector{m.batchSize, m.insertTime, m.stored, m.failures, m.refused, m.lost, depth} {
+			if err := reg.Register(c); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return m, nil
+}

@@ -42,8 +42,8 @@ type Bootstrapped struct {
 // user its admin) and an admin-scoped key for that admin, in one
 // transaction.
 func (o *Operator) Bootstrap(ctx context.Context, in BootstrapInput) (*Bootstrapped, error) {
-	if in.Organization == "" {
-		return nil, Invalid("an organization name is required")
+	if err := checkOrganizationName(in.Organization); err != nil {
+		return nil, err
 	}
 	admin := MemberInput{Email: in.Email, Name: in.Name, Role: authz.RoleAdmin}
 	if err := checkMember(&admin); err != nil {
@@ -76,7 +76,7 @@ func (o *Operator) Bootstrap(ctx context.Context, in BootstrapInput) (*Bootstrap
 	if err != nil {
 		return nil, err
 	}
-	// An existing user's key may now name the organization it acts in.
+	// The key may have been tried, and remembered as unknown.
 	o.s.forgetPrincipals()
 	return &out, nil
 }
@@ -99,10 +99,17 @@ func (o *Operator) BootstrapIfEmpty(ctx context.Context, key string) (*Bootstrap
 	return b, err
 }
 
+func checkOrganizationName(name string) error {
+	if name == "" {
+		return Invalid("an organization name is required")
+	}
+	return checkText("the organization name", name, MaxNameLength)
+}
+
 // CreateOrganization creates an empty organization.
 func (o *Operator) CreateOrganization(ctx context.Context, name string) (*Organization, error) {
-	if name == "" {
-		return nil, Invalid("an organization name is required")
+	if err := checkOrganizationName(name); err != nil {
+		return nil, err
 	}
 	org, err := o.s.client.Organization.Create().SetName(name).Save(ctx)
 	if err != nil {
@@ -167,6 +174,9 @@ func (o *Operator) OnlyOrganization(ctx context.Context) (*Organization, error) 
 func (o *Operator) CreateUser(ctx context.Context, email, name string) (*User, error) {
 	email, err := normalizeEmail(email)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkText("name", name, MaxNameLength); err != nil {
 		return nil, err
 	}
 	u, err := o.s.client.User.Create().SetEmail(email).SetName(name).Save(ctx)

@@ -29,7 +29,7 @@ func (s *Service) RunPolicyVersion(ctx context.Context, recordID uuid.UUID, data
 
 func (s *Service) runPolicy(ctx context.Context, baseID, recordID uuid.UUID, rawData json.RawMessage) (*RunResult, error) {
 	t := startTimings(ctx)
-	p, err := principalOf(ctx)
+	p, err := startRun(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +62,10 @@ func (s *Service) runPolicy(ctx context.Context, baseID, recordID uuid.UUID, raw
 	if res.Error != nil {
 		details["error"] = res.Error.Message
 	}
-	s.recordExecution(p, target, details)
+	if err := s.recordExecution(ctx, p, target, details); err != nil {
+		out.Release()
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -125,8 +128,10 @@ func executionDetails(t *target, result bool, took time.Duration) map[string]any
 	return details
 }
 
-// recordExecution queues the `executed` audit event of a run.
-func (s *Service) recordExecution(p *Principal, t *target, details map[string]any) {
-	s.execLog.add(event{tenant: p.TenantID, at: s.timestamp(), action: auditevent.ActionExecuted,
-		kind: auditevent.Kind(t.base.Kind), base: &t.base.ID, record: &t.record.ID, actor: p, details: details})
+// recordExecution queues the `executed` audit event of a run. A run whose
+// event cannot be queued fails: its result is never answered unaudited.
+func (s *Service) recordExecution(ctx context.Context, p *Principal, t *target, details map[string]any) error {
+	return s.execLog.add(ctx, event{id: uuid.Must(uuid.NewV7()), tenant: p.TenantID, at: s.timestamp(),
+		action: auditevent.ActionExecuted, kind: auditevent.Kind(t.base.Kind), base: &t.base.ID,
+		record: &t.record.ID, actor: p, details: details})
 }

@@ -95,37 +95,67 @@ func principalOf(ctx context.Context) (*Principal, error) {
 var errBadKey = newError(CodeUnauthenticated, "the API key is missing, unknown, expired or revoked")
 
 // Authenticate turns an API key, and the organization a request names
-// (x-org-id, may be empty), into the request's principal. An organization
-// key fixes the tenant; a user key acts in the named organization, or in
-// the user's only one.
+// (x-org-id, may be empty), into the request's principal. Every key acts
+// in the organization it was created in and nowhere else, so x-org-id can
+// only confirm that organization. A user key also needs its user to be a
+// member there still, and carries the user's current role, which the
+// authorizer caps at the key's scope.
 //
-// A successful answer is remembered for PrincipalTTL, so that a key's
-// every request does not cost two queries: revoking a key, expiring it or
-// removing its user takes effect within that time on other instances (at
-// once on the instance that made the change).
+// A key's principal is remembered for PrincipalTTL, so that its every
+// request, whatever x-org-id it sends, does not cost two queries: revoking
+// a key, expiring it or removing its user takes effect within that time on
+// other instances (at once on the instance that made the change).
 func (s *Service) Authenticate(ctx context.Context, secret, orgID string) (*Principal, error) {
+	p, err := s.keyPrincipal(ctx, secret)
+	if err != nil {
+		return nil, err
+	}
+	if orgID != "" {
+		requested, err := uuid.Parse(orgID)
+		if err != nil {
+			return nil, Invalid("x-org-id is not an organization id")
+		}
+		if requested != p.TenantID {
+			return nil, newError(CodePermissionDenied, "the API key belongs to another organization than x-org-id names")
+		}
+	}
+	return p, nil
+}
+
+// keyPrincipal is the principal of a key, from the cache when it may be.
+func (s *Service) keyPrincipal(ctx context.Context, secret string) (*Principal, error) {
 	if secret == "" {
 		return nil, errBadKey
 	}
 	hash := keyHash(secret)
-	cacheKey := principalCacheKey{hash: hash, org: orgID}
 	now := s.now()
-	if c, ok := s.principals.Get(cacheKey); ok && now.Before(c.until) {
+	if c, ok := s.principals.Get(hash); ok && now.Before(c.until) {
 		s.cache.count("principal", true)
 		return c.principal, nil
 	}
+	if until, ok := s.badKeys.Get(hash); ok && now.Before(until) {
+		s.cache.count("principal", true)
+		return nil, errBadKey
+	}
 	s.cache.count("principal", false)
 	gen := s.principalsGen.Load()
-	p, until, err := s.lookupPrincipal(ctx, hash, orgID, now)
-	if err != nil {
+	p, until, err := s.lookupPrincipal(ctx, hash, now)
+	switch {
+	case err == errBadKey:
+		s.badKeys.Add(hash, now.Add(BadKeyTTL))
+		if s.principalsGen.Load() != gen {
+			s.badKeys.Remove(hash)
+		}
+		return nil, err
+	case err != nil:
 		return nil, err
 	}
-	s.principals.Add(cacheKey, cachedPrincipal{principal: p, until: until})
+	s.principals.Add(hash, cachedPrincipal{principal: p, until: until})
 	// A change to keys or memberships committed while the lookup ran may
 	// have made it stale. forgetPrincipals counts before it purges, so
 	// either its purge removes this entry or this does.
 	if s.principalsGen.Load() != gen {
-		s.principals.Remove(cacheKey)
+		s.principals.Remove(hash)
 	}
 	return p, nil
 }
@@ -134,26 +164,34 @@ func (s *Service) Authenticate(ctx context.Context, secret, orgID string) (*Prin
 // looking at the database again.
 const PrincipalTTL = 5 * time.Second
 
-type principalCacheKey struct{ hash, org string }
+// BadKeyTTL is how long a key that is unknown, expired or revoked is
+// refused without looking at the database again, so that a client
+// repeating a bad key costs no queries. An unknown key can become a good
+// one only when an operator creates a key with a secret of their choosing
+// (generated secrets cannot have been tried before); creating a key
+// forgets the remembered ones on the instance that creates it.
+const BadKeyTTL = 30 * time.Second
 
 type cachedPrincipal struct {
 	principal *Principal
 	until     time.Time
 }
 
-// forgetPrincipals drops every remembered authentication, after a change
-// to keys or memberships.
+// forgetPrincipals drops every remembered authentication, good or bad,
+// after a change to keys or memberships.
 func (s *Service) forgetPrincipals() {
 	s.principalsGen.Add(1)
 	s.principals.Purge()
+	s.badKeys.Purge()
 }
 
-// lookupPrincipal finds the key with the hash and the tenant it acts in,
-// and says until when that answer may be cached: PrincipalTTL, or less
-// when the key expires sooner. The hash is unique and indexed, and
-// comparing it in the database reveals nothing an attacker could use: the
-// hash of a guess says nothing about the hashes of its neighbours.
-func (s *Service) lookupPrincipal(ctx context.Context, hash, orgID string, now time.Time) (*Principal, time.Time, error) {
+// lookupPrincipal finds the key with the hash and the tenant it acts in
+// (the one it was made in), and says until when that answer may be
+// cached: PrincipalTTL, or less when the key expires sooner. The hash is
+// unique and indexed, and comparing it in the database reveals nothing an
+// attacker could use: the hash of a guess says nothing about the hashes of
+// its neighbours.
+func (s *Service) lookupPrincipal(ctx context.Context, hash string, now time.Time) (*Principal, time.Time, error) {
 	key, err := s.client.APIKey.Query().Where(apikey.Hash(hash)).Only(ctx)
 	switch {
 	case ent.IsNotFound(err):
@@ -164,24 +202,17 @@ func (s *Service) lookupPrincipal(ctx context.Context, hash, orgID string, now t
 	if key.RevokedAt != nil || key.ExpiresAt != nil && !now.Before(*key.ExpiresAt) {
 		return nil, time.Time{}, errBadKey
 	}
-	var requested uuid.UUID
-	if orgID != "" {
-		if requested, err = uuid.Parse(orgID); err != nil {
-			return nil, time.Time{}, Invalid("x-org-id is not an organization id")
+	p := newPrincipal(key, key.OrganizationID, roleOfScope(authz.Scope(key.Scope)))
+	if key.OwnerKind == apikey.OwnerKindUser {
+		m, err := s.client.Membership.Query().
+			Where(membership.UserID(*key.UserID), membership.OrganizationID(key.OrganizationID)).Only(ctx)
+		switch {
+		case ent.IsNotFound(err):
+			return nil, time.Time{}, newError(CodePermissionDenied, "the key's user is no longer a member of the key's organization")
+		case err != nil:
+			return nil, time.Time{}, unavailable(err)
 		}
-	}
-	var p *Principal
-	if key.OwnerKind == apikey.OwnerKindOrganization {
-		if requested != uuid.Nil && requested != key.OrganizationID {
-			return nil, time.Time{}, newError(CodePermissionDenied, "an organization key acts only in its own organization")
-		}
-		p = newPrincipal(key, key.OrganizationID, roleOfScope(authz.Scope(key.Scope)))
-	} else {
-		m, err := s.userMembership(ctx, *key.UserID, requested)
-		if err != nil {
-			return nil, time.Time{}, err
-		}
-		p = newPrincipal(key, m.OrganizationID, authz.Role(m.Role))
+		p = newPrincipal(key, key.OrganizationID, authz.Role(m.Role))
 	}
 	s.keyUse.record(ctx, s, key.ID, now)
 	until := now.Add(PrincipalTTL)
@@ -189,28 +220,6 @@ func (s *Service) lookupPrincipal(ctx context.Context, hash, orgID string, now t
 		until = *key.ExpiresAt
 	}
 	return p, until, nil
-}
-
-// userMembership is the membership a user key acts through: in the
-// requested organization, else the user's only one.
-func (s *Service) userMembership(ctx context.Context, userID, requested uuid.UUID) (*ent.Membership, error) {
-	q := s.client.Membership.Query().Where(membership.UserID(userID))
-	if requested != uuid.Nil {
-		q = q.Where(membership.OrganizationID(requested))
-	}
-	ms, err := q.Limit(2).All(ctx)
-	if err != nil {
-		return nil, unavailable(err)
-	}
-	switch {
-	case len(ms) == 0 && requested != uuid.Nil:
-		return nil, newError(CodePermissionDenied, "the key's user is not a member of organization %s", requested)
-	case len(ms) == 0:
-		return nil, newError(CodePermissionDenied, "the key's user is not a member of any organization")
-	case len(ms) > 1:
-		return nil, newError(CodeTenantRequired, "the key's user belongs to several organizations: name one with x-org-id")
-	}
-	return ms[0], nil
 }
 
 func roleOfScope(s authz.Scope) authz.Role {

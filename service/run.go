@@ -123,7 +123,7 @@ func (s *Service) decodeData(raw json.RawMessage) (map[string]any, error) {
 // result, not errors.
 func (s *Service) RunRule(ctx context.Context, rule string, rawData json.RawMessage) (*RunResult, error) {
 	t := startTimings(ctx)
-	p, err := principalOf(ctx)
+	p, err := startRun(ctx)
 	if err != nil {
 		return nil, err
 	}

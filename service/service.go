@@ -33,6 +33,10 @@ type Config struct {
 	Registerer prometheus.Registerer
 	// Now is the clock for stored timestamps and key expiry; nil is time.Now.
 	Now func() time.Time
+	// AuditDurable makes every run wait until its `executed` event is
+	// committed before it is answered: a crash then loses no answered
+	// run's event, for the time of an insert added to each run.
+	AuditDurable bool
 	// CacheSize bounds each run cache (compiled programs, flow definitions,
 	// bases, records);
 	// 0 is DefaultCacheSize.
@@ -56,7 +60,10 @@ type Service struct {
 	policyKind *kindRules
 	flowKind   *kindRules
 
-	principals *lru.Cache[principalCacheKey, cachedPrincipal]
+	principals *lru.Cache[string, cachedPrincipal] // by key hash
+	// badKeys holds the hashes of keys refused lately, until when they
+	// are refused without a lookup (see BadKeyTTL).
+	badKeys *lru.Cache[string, time.Time]
 	// principalsGen counts forgetPrincipals calls; see Authenticate.
 	principalsGen atomic.Uint64
 }
@@ -94,16 +101,22 @@ func New(cfg Config) (*Service, error) {
 	}
 	s.policyKind = s.newPolicyRules()
 	s.flowKind = s.newFlowRules()
-	s.execLog = newExecutionLog(s.client, s.log)
+	if s.execLog, err = newExecutionLog(s.db, s.log, cfg.Registerer, execLogConfigFor(s.db.Dialect(), cfg.AuditDurable)); err != nil {
+		return nil, err
+	}
 	s.results.New = func() any { return new(engine.Result) }
-	if s.principals, err = lru.New[principalCacheKey, cachedPrincipal](DefaultCacheSize); err != nil {
+	if s.principals, err = lru.New[string, cachedPrincipal](DefaultCacheSize); err != nil {
+		return nil, err
+	}
+	if s.badKeys, err = lru.New[string, time.Time](DefaultCacheSize); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// Close stores the audit events still buffered. Call it once no request is
-// running any more; the service must not be used afterwards.
+// Close stores the audit events still queued; while the database is away
+// it keeps trying for a while, then logs them as lost. Call it once no
+// request is running any more; the service must not be used afterwards.
 func (s *Service) Close() {
 	s.execLog.close()
 }

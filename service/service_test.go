@@ -184,18 +184,33 @@ func TestTenantResolution(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// The Acme admin also edits in Beta.
+		// The Acme admin also edits in Beta, with a key made there.
 		if err := op.AddMember(ctx, beta.Organization.ID, "admin@acme.test", authz.RoleEditor); err != nil {
 			t.Fatal(err)
 		}
 		wantCode(t, op.AddMember(ctx, beta.Organization.ID, "admin@acme.test", authz.RoleViewer), service.CodeConflict)
-
-		_, err = f.svc.Authenticate(ctx, adminKey, "")
-		wantCode(t, err, service.CodeTenantRequired)
-		p, err := f.svc.Authenticate(ctx, adminKey, beta.Organization.ID.String())
-		if err != nil || p.TenantID != beta.Organization.ID || p.Role != authz.RoleEditor {
-			t.Errorf("with x-org-id Beta: %+v, %v", p, err)
+		inBeta, err := op.CreateKey(ctx, service.KeyInput{Organization: beta.Organization.ID, UserEmail: "admin@acme.test", Scope: authz.ScopeAdmin})
+		if err != nil {
+			t.Fatal(err)
 		}
+
+		// Each key acts in its own organization, with or without x-org-id,
+		// and nowhere else: a second membership changes nothing for the
+		// key made in the first.
+		for _, org := range []string{"", f.acme.Organization.ID.String()} {
+			if p, err := f.svc.Authenticate(ctx, adminKey, org); err != nil || p.TenantID != f.acme.Organization.ID || p.Role != authz.RoleAdmin {
+				t.Errorf("the Acme key with x-org-id %q: %+v, %v", org, p, err)
+			}
+		}
+		_, err = f.svc.Authenticate(ctx, adminKey, beta.Organization.ID.String())
+		wantCode(t, err, service.CodePermissionDenied)
+		for _, org := range []string{"", beta.Organization.ID.String()} {
+			if p, err := f.svc.Authenticate(ctx, inBeta.Secret, org); err != nil || p.TenantID != beta.Organization.ID || p.Role != authz.RoleEditor {
+				t.Errorf("the Beta key with x-org-id %q: %+v, %v", org, p, err)
+			}
+		}
+		_, err = f.svc.Authenticate(ctx, inBeta.Secret, f.acme.Organization.ID.String())
+		wantCode(t, err, service.CodePermissionDenied)
 		_, err = f.svc.Authenticate(ctx, beta.Secret, f.acme.Organization.ID.String())
 		wantCode(t, err, service.CodePermissionDenied)
 		_, err = f.svc.Authenticate(ctx, adminKey, "not-a-uuid")

@@ -75,6 +75,8 @@ func run(url, key, casesPath, name string, rate int, workers uint64, duration ti
 	m.Close()
 	fmt.Printf("case %s, %s, rate %s\n", name, duration, rateText(rate, workers))
 	fmt.Printf("requests %d, throughput %.0f/s, success %.2f%%\n", m.Requests, m.Throughput, m.Success*100)
+	// The exact count, for comparing with the executed events stored.
+	fmt.Printf("acknowledged %d\n", m.StatusCodes["200"])
 	fmt.Printf("latency p50 %s, p90 %s, p99 %s, max %s\n", m.Latencies.P50, m.Latencies.P90, m.Latencies.P99, m.Latencies.Max)
 	if len(m.Errors) > 0 {
 		fmt.Printf("errors: %v\n", m.Errors)

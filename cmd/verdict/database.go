@@ -46,8 +46,8 @@ func displayURL(raw string) string {
 
 // openDatabase opens the database named by dbURL; the error is the
 // command's exit status.
-func openDatabase(ctx context.Context, dbURL string) (*database.DB, error) {
-	db, err := database.Open(ctx, dbURL)
+func openDatabase(ctx context.Context, dbURL string, opts ...database.Option) (*database.DB, error) {
+	db, err := database.Open(ctx, dbURL, opts...)
 	if err != nil {
 		return nil, failuref("%s: %v", displayURL(dbURL), err)
 	}

@@ -17,18 +17,27 @@ const graphQLPath = "/graphql"
 // newHandler is the API: REST with GraphQL and its playground mounted, and
 // the service's, HTTP and runtime metrics on /metrics.
 func newHandler(svc *service.Service, log *slog.Logger, reg *prometheus.Registry, cfg serveConfig) http.Handler {
-	rateLimit := cfg.rateLimit
-	if rateLimit <= 0 {
-		rateLimit = -1 // rest: negative turns rate limiting off
-	}
 	return rest.New(svc, rest.Config{
-		Logger:     log,
-		Registerer: reg,
-		Gatherer:   reg,
-		BodyLimit:  cfg.bodyLimit,
-		RateLimit:  rateLimit,
-		RateBurst:  cfg.rateBurst,
-		GraphQL:    graph.NewHandler(svc, graph.Config{Logger: log}),
-		Playground: graph.Playground(graphQLPath),
+		Logger:           log,
+		Registerer:       reg,
+		Gatherer:         reg,
+		BodyLimit:        cfg.bodyLimit,
+		RateLimit:        limitOrOff(cfg.rateLimit),
+		RateBurst:        cfg.rateBurst,
+		OrgRateLimit:     limitOrOff(cfg.orgRateLimit),
+		OrgRateBurst:     cfg.orgRateBurst,
+		AuthFailureLimit: limitOrOff(cfg.authFailLimit),
+		AuthFailureBurst: cfg.authFailBurst,
+		GraphQL:          graph.NewHandler(svc, graph.Config{Logger: log, Registerer: reg, RequestID: rest.RequestID}),
+		Playground:       graph.Playground(graphQLPath),
 	})
+}
+
+// limitOrOff maps a flag's 0 (off) to rest's negative (off), rest's 0
+// being its default.
+func limitOrOff(perSecond float64) float64 {
+	if perSecond <= 0 {
+		return -1
+	}
+	return perSecond
 }

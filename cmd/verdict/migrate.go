@@ -25,7 +25,8 @@ or a migration fails, 3 on bad usage.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			dbURL := resolveDatabaseURL(dbURL)
-			db, err := openDatabase(ctx, dbURL)
+			// A migration may rebuild a large table: no statement time limit.
+			db, err := openDatabase(ctx, dbURL, database.WithIOTimeout(0))
 			if err != nil {
 				return err
 			}

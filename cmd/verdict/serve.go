@@ -51,8 +51,14 @@ type serveConfig struct {
 	bodyLimit       int64
 	rateLimit       float64
 	rateBurst       int
+	orgRateLimit    float64
+	orgRateBurst    int
+	authFailLimit   float64
+	authFailBurst   int
 	shutdownTimeout time.Duration
 	cacheSize       int
+	dbTimeout       time.Duration
+	auditDurable    bool
 }
 
 func newServeCommand() *cobra.Command {
@@ -95,9 +101,20 @@ some did not finish in time).`,
 	f.DurationVar(&cfg.authzTimeout, "authz-timeout", 0, "how long one authorization decision may take before the request is denied (default 250ms)")
 	f.StringVar(&cfg.logFormat, "log-format", "text", "text or json")
 	f.Int64Var(&cfg.bodyLimit, "body-limit", rest.DefaultBodyLimit, "the largest request body accepted, in bytes")
-	f.Float64Var(&cfg.rateLimit, "rate-limit", rest.DefaultRateLimit, "requests per second one API key may sustain; 0 turns rate limiting off")
-	f.IntVar(&cfg.rateBurst, "rate-burst", rest.DefaultRateBurst, "how many requests one API key may send at once")
+	f.Float64Var(&cfg.rateLimit, "rate-limit", rest.DefaultRateLimit,
+		"requests and runs per second one API key may sustain (a request costs one, each further run it makes one more); 0 turns the limit off")
+	f.IntVar(&cfg.rateBurst, "rate-burst", rest.DefaultRateBurst, "how many requests and runs one API key may make at once")
+	f.Float64Var(&cfg.orgRateLimit, "org-rate-limit", rest.DefaultOrgRateLimit,
+		"requests and runs per second all the API keys of one organization may sustain together; 0 turns the limit off")
+	f.IntVar(&cfg.orgRateBurst, "org-rate-burst", rest.DefaultOrgRateBurst, "how many requests and runs the keys of one organization may make at once")
+	f.Float64Var(&cfg.authFailLimit, "auth-failure-limit", rest.DefaultAuthFailureLimit,
+		"failed authentications per second one client address may sustain before its requests are refused; 0 turns the limit off")
+	f.IntVar(&cfg.authFailBurst, "auth-failure-burst", rest.DefaultAuthFailureBurst, "how many failed authentications one client address may make at once")
 	f.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long requests in flight may take to finish at shutdown")
+	f.DurationVar(&cfg.dbTimeout, "database-timeout", database.DefaultIOTimeout,
+		"PostgreSQL: how long one read or write (and so one statement) may stall before the request fails with 503; 0 for no limit")
+	f.BoolVar(&cfg.auditDurable, "audit-durable", false,
+		"answer a run only once its executed event is committed: a crash then loses none, for an insert's time added to each run")
 	f.IntVar(&cfg.cacheSize, "cache-size", service.DefaultCacheSize, "how many compiled programs (and bases and records) the run caches keep")
 	return cmd
 }
@@ -113,8 +130,14 @@ func (cfg *serveConfig) check() error {
 		return usageError("--body-limit must be positive")
 	case cfg.rateLimit > 0 && cfg.rateBurst < 1:
 		return usageError("--rate-burst must be at least 1")
+	case cfg.orgRateLimit > 0 && cfg.orgRateBurst < 1:
+		return usageError("--org-rate-burst must be at least 1")
+	case cfg.authFailLimit > 0 && cfg.authFailBurst < 1:
+		return usageError("--auth-failure-burst must be at least 1")
 	case cfg.shutdownTimeout <= 0:
 		return usageError("--shutdown-timeout must be positive")
+	case cfg.dbTimeout < 0:
+		return usageError("--database-timeout must not be negative")
 	case cfg.cacheSize < 1:
 		return usageError("--cache-size must be at least 1")
 	}
@@ -166,7 +189,7 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 	}
 	cfg.dbURL = resolveDatabaseURL(cfg.dbURL)
 	dbURL := cfg.dbURL
-	db, err := openDatabase(ctx, dbURL)
+	db, err := openDatabase(ctx, dbURL, database.WithIOTimeout(cfg.dbTimeout))
 	if err != nil {
 		return err
 	}
@@ -185,7 +208,8 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(processCollectors(db)...)
-	svc, err := service.New(service.Config{DB: db, Authorizer: authorizer, Logger: log, Registerer: reg, CacheSize: cfg.cacheSize})
+	svc, err := service.New(service.Config{DB: db, Authorizer: authorizer, Logger: log, Registerer: reg, CacheSize: cfg.cacheSize,
+		AuditDurable: cfg.auditDurable})
 	if err != nil {
 		return failure(err)
 	}

@@ -484,6 +484,14 @@ func TestServeRefuses(t *testing.T) {
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--shutdown-timeout", "0s") }},
 		{name: "a body limit of zero", code: exitUsage, stderr: "--body-limit must be positive",
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--body-limit", "0") }},
+		{name: "an organization rate limit without a burst", code: exitUsage, stderr: "--org-rate-burst must be at least 1",
+			args: func(t *testing.T) []string {
+				return serveArgs(fresh(t), "--org-rate-limit", "10", "--org-rate-burst", "0")
+			}},
+		{name: "an authentication failure limit without a burst", code: exitUsage, stderr: "--auth-failure-burst must be at least 1",
+			args: func(t *testing.T) []string {
+				return serveArgs(fresh(t), "--auth-failure-limit", "1", "--auth-failure-burst", "0")
+			}},
 		{name: "an argument", code: exitUsage, stderr: `unknown command "now"`,
 			args: func(t *testing.T) []string { return append(serveArgs(fresh(t)), "now") }},
 		{name: "an address it cannot listen on", code: exitFailure, stderr: "listen tcp",

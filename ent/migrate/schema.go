@@ -201,6 +201,7 @@ var (
 		{Name: "id", Type: field.TypeUUID},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "role", Type: field.TypeEnum, Enums: []string{"viewer", "editor", "publisher", "admin", "auditor"}},
+		{Name: "name", Type: field.TypeString, Default: ""},
 		{Name: "organization_id", Type: field.TypeUUID},
 		{Name: "user_id", Type: field.TypeUUID},
 	}
@@ -212,13 +213,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "memberships_organizations_memberships",
-				Columns:    []*schema.Column{MembershipsColumns[3]},
+				Columns:    []*schema.Column{MembershipsColumns[4]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "memberships_users_memberships",
-				Columns:    []*schema.Column{MembershipsColumns[4]},
+				Columns:    []*schema.Column{MembershipsColumns[5]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -227,12 +228,12 @@ var (
 			{
 				Name:    "membership_user_id_organization_id",
 				Unique:  true,
-				Columns: []*schema.Column{MembershipsColumns[4], MembershipsColumns[3]},
+				Columns: []*schema.Column{MembershipsColumns[5], MembershipsColumns[4]},
 			},
 			{
 				Name:    "membership_organization_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{MembershipsColumns[3], MembershipsColumns[0]},
+				Columns: []*schema.Column{MembershipsColumns[4], MembershipsColumns[0]},
 			},
 		},
 	}

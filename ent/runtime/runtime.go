@@ -145,6 +145,10 @@ func init() {
 	membershipDescCreatedAt := membershipMixinFields0[1].Descriptor()
 	// membership.DefaultCreatedAt holds the default value on creation for the created_at field.
 	membership.DefaultCreatedAt = membershipDescCreatedAt.Default.(func() time.Time)
+	// membershipDescName is the schema descriptor for name field.
+	membershipDescName := membershipFields[3].Descriptor()
+	// membership.DefaultName holds the default value on creation for the name field.
+	membership.DefaultName = membershipDescName.Default.(string)
 	// membershipDescID is the schema descriptor for id field.
 	membershipDescID := membershipMixinFields0[0].Descriptor()
 	// membership.DefaultID holds the default value on creation for the id field.

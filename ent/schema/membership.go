@@ -22,6 +22,10 @@ func (Membership) Fields() []ent.Field {
 		field.UUID("user_id", uuid.UUID{}).Immutable(),
 		field.UUID("organization_id", uuid.UUID{}).Immutable(),
 		field.Enum("role").Values("viewer", "editor", "publisher", "admin", "auditor"),
+		// The name the organization knows the member by, as its admin gave
+		// it: a user added by email shows the organization nothing of what
+		// other organizations or the user wrote.
+		field.String("name").Default(""),
 	}
 }
 

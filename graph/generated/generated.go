@@ -2549,8 +2549,9 @@ input AddMemberInput {
   """
   email: String!
   """
-  The display name of a user created for the email; ignored when the user
-  exists.
+  The name the organization knows the member by, shown in its member list;
+  also the display name of a user created for the email. A user who exists
+  keeps their own name, which the organization never sees.
   """
   name: String
   """
@@ -4994,7 +4995,8 @@ type User implements Node {
   """
   email: String!
   """
-  The user's display name; may be empty.
+  The user's display name, may be empty: for a member, the name the
+  organization gave when adding them; for the caller, their own.
   """
   name: String!
 }

@@ -11,8 +11,8 @@ export interface ClientOptions {
   /** The API key, sent as x-api-key. */
   apiKey: string;
   /**
-   * The organization to act in, sent as x-org-id. Needed only for a user
-   * key of someone who belongs to several organizations.
+   * The organization the key belongs to, sent as x-org-id. Never needed:
+   * a key acts only in its own organization, and naming another is refused.
    */
   orgId?: string;
   /** The fetch to use; the global one by default. */

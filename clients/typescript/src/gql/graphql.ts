@@ -26,8 +26,9 @@ export type AddMemberInput = {
   /** The user's email address; compared ignoring case. */
   email: string;
   /**
-   * The display name of a user created for the email; ignored when the user
-   * exists.
+   * The name the organization knows the member by, shown in its member list;
+   * also the display name of a user created for the email. A user who exists
+   * keeps their own name, which the organization never sees.
    */
   name?: string | null | undefined;
   /** The role to give. */

@@ -1,0 +1,184 @@
+package graph
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/parser"
+)
+
+// documentBounds refuses a document before gqlgen parses and validates it
+// for itself: one with more tokens than maxTokens, one whose operations
+// hold more than maxFields fields and fragments once every fragment spread
+// is replaced by its fragment, one whose fields nest deeper than maxDepth, one where
+// more than maxSameName fields answer under one key of the response, and
+// one that defines more than maxFragments fragments.
+//
+// Validation is where an unbounded document costs most: checking that
+// fields answering under the same key can merge compares them pairwise,
+// expanding fragments as it goes, so a few kilobytes of aliases or of
+// fragments spreading each other twice would take minutes and gigabytes.
+// Counting the expanded fields first is linear in the document, since
+// each fragment is counted once however often it is spread; once their
+// number is bounded, expanding them is too, and with at most maxSameName
+// fields under one key, validation compares fewer than
+// maxFields*maxSameName pairs of fields. It also compares the fragments
+// spread in a selection set pairwise, hence maxFragments.
+//
+// A document the query cache holds has passed already and is not looked
+// at again.
+type documentBounds struct {
+	maxTokens, maxFields, maxDepth, maxSameName, maxFragments int
+	cache                                                     graphql.Cache[*ast.QueryDocument]
+}
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.OperationParameterMutator
+} = documentBounds{}
+
+func (documentBounds) ExtensionName() string { return "DocumentBounds" }
+
+func (documentBounds) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (b documentBounds) MutateOperationParameters(ctx context.Context, params *graphql.RawParams) *gqlerror.Error {
+	if _, ok := b.cache.Get(ctx, params.Query); ok {
+		return nil
+	}
+	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: params.Query}, b.maxTokens)
+	if err != nil {
+		// gqlgen parses the document again and reports the error in its
+		// own words, as it does for any document that does not parse;
+		// the token limit stops that parse at the same place.
+		return nil
+	}
+	if n := len(doc.Fragments); n > b.maxFragments {
+		return refusal(nil, "the document defines %d fragments, more than the limit of %d", n, b.maxFragments)
+	}
+	shape := newSelectionFold(doc.Fragments, fieldShape, addShapes)
+	shape.fragment = fragmentShape
+	var total documentShape
+	for _, op := range doc.Operations {
+		s := shape.set(op.SelectionSet)
+		if s.depth > b.maxDepth {
+			return refusal(op.Position, "the operation nests fields %d deep, more than the limit of %d", s.depth, b.maxDepth)
+		}
+		total = addShapes(total, s)
+		total.depth = 0
+	}
+	if total.fields > b.maxFields {
+		return refusal(nil, "the document selects %s fields and fragments once its fragments are expanded, more than the limit of %d",
+			countText(total.fields), b.maxFields)
+	}
+	for _, op := range doc.Operations {
+		keys := responseKeys{fragments: doc.Fragments, count: map[string]int{}, open: map[string]bool{}}
+		keys.add("", op.SelectionSet)
+		if key, n := keys.most(); n > b.maxSameName {
+			return refusal(op.Position, "%d fields answer as %s, more than the limit of %d", n, key, b.maxSameName)
+		}
+	}
+	return nil
+}
+
+// responseKeys counts the fields that answer under each key of an
+// operation's response, as validation merges them: fragments expanded, and
+// the selections of fields under one key together. A key is the path of
+// response names from the operation down, such as viewer.role.
+type responseKeys struct {
+	fragments ast.FragmentDefinitionList
+	count     map[string]int
+	open      map[string]bool // fragments being expanded, to stop at a cycle
+}
+
+func (k *responseKeys) add(path string, set ast.SelectionSet) {
+	for _, sel := range set {
+		switch s := sel.(type) {
+		case *ast.Field:
+			key := s.Alias
+			if path != "" {
+				key = path + "." + s.Alias
+			}
+			k.count[key]++
+			k.add(key, s.SelectionSet)
+		case *ast.InlineFragment:
+			k.add(path, s.SelectionSet)
+		case *ast.FragmentSpread:
+			def := k.fragments.ForName(s.Name)
+			if def == nil || k.open[s.Name] {
+				continue
+			}
+			k.open[s.Name] = true
+			k.add(path, def.SelectionSet)
+			delete(k.open, s.Name)
+		}
+	}
+}
+
+// most is the key most fields answer under, and their number.
+func (k *responseKeys) most() (string, int) {
+	var key string
+	n := 0
+	for kk, c := range k.count {
+		if c > n || c == n && kk < key {
+			key, n = kk, c
+		}
+	}
+	return key, n
+}
+
+// documentShape is what documentBounds measures of a selection set.
+type documentShape struct {
+	fields int // fields and fragments selected, fragments expanded, saturating at maxCount
+	depth  int // deepest nesting of fields
+}
+
+// maxCount is where field counts stop growing: a document that spreads
+// fragments exponentially would overflow an int.
+const maxCount = 1 << 40
+
+// fieldShape is a field and those nested in it. The introspection fields
+// __schema and __type count one level: below them the validator's own
+// introspection depth rule applies.
+func fieldShape(f *ast.Field, inner func() documentShape) documentShape {
+	s := inner()
+	if strings.HasPrefix(f.Name, "__") {
+		return documentShape{fields: min(1+s.fields, maxCount), depth: 1}
+	}
+	return documentShape{fields: min(1+s.fields, maxCount), depth: 1 + s.depth}
+}
+
+// fragmentShape is an inline fragment or a fragment spread: it counts as a
+// field, so that a document of fragments spreading each other without a
+// field of their own (in a cycle, which validation refuses later) is
+// bounded when expanded too.
+func fragmentShape(inner documentShape) documentShape {
+	return documentShape{fields: min(1+inner.fields, maxCount), depth: inner.depth}
+}
+
+func addShapes(a, b documentShape) documentShape {
+	return documentShape{fields: min(a.fields+b.fields, maxCount), depth: max(a.depth, b.depth)}
+}
+
+func countText(n int) string {
+	if n >= maxCount {
+		return "more than a trillion"
+	}
+	return strconv.Itoa(n)
+}
+
+// refusal is an error for a document refused before it is validated. It
+// is marked as a validation failure, so that it is answered with the
+// status of one; presentError gives it the code invalid_argument.
+func refusal(pos *ast.Position, format string, args ...any) *gqlerror.Error {
+	err := gqlerror.Errorf(format, args...)
+	if pos != nil {
+		err = gqlerror.ErrorPosf(pos, format, args...)
+	}
+	errcode.Set(err, errcode.ValidationFailed)
+	return err
+}

@@ -1,0 +1,66 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/validator/core"
+	"github.com/vektah/gqlparser/v2/validator/rules"
+)
+
+// cappedRules are gqlgen's validation rules, sharing one budget of
+// errors: past max+1 they are dropped as they are found, so that a
+// document with a conflict between every pair of its fields costs no
+// memory for the conflicts nobody will read. One more than max is kept,
+// for errorCap to tell that there were more. gqlgen calls this once per
+// validation, so each document has a budget of its own.
+func cappedRules(max int) func() *rules.Rules {
+	return func() *rules.Rules {
+		kept := 0
+		capped := &rules.Rules{}
+		for name, rule := range rules.NewDefaultRules().GetInner() {
+			capped.AddRule(name, func(observers *core.Events, addError core.AddErrFunc) {
+				rule(observers, func(options ...core.ErrorOption) {
+					if kept > max {
+						return
+					}
+					kept++
+					addError(options...)
+				})
+			})
+		}
+		return capped
+	}
+}
+
+// errorCap keeps the first max errors of a response and replaces the rest
+// with one that says some were left out, so that no operation answers with
+// an unbounded list. Its code is that of the first error left out.
+type errorCap struct {
+	max int
+}
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.ResponseInterceptor
+} = errorCap{}
+
+func (errorCap) ExtensionName() string { return "ErrorCap" }
+
+func (errorCap) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (c errorCap) InterceptResponse(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+	res := next(ctx)
+	if res == nil || len(res.Errors) <= c.max {
+		return res
+	}
+	left := res.Errors[c.max:]
+	more := &gqlerror.Error{
+		Message:    fmt.Sprintf("more errors were found; only the first %d are shown", c.max),
+		Extensions: map[string]any{"code": left[0].Extensions["code"]},
+	}
+	res.Errors = append(res.Errors[:c.max:c.max], more)
+	return res
+}

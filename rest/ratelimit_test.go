@@ -1,0 +1,167 @@
+package rest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/graph"
+	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/service"
+)
+
+// limitedServer replaces f's server with one that mounts GraphQL and has
+// the limits cfg sets; the rates are so low that no token comes back
+// while a test runs.
+func (f *fixture) limitedServer(cfg Config) {
+	cfg.Registerer = prometheus.NewRegistry()
+	cfg.GraphQL = graph.NewHandler(f.svc, graph.Config{})
+	f.srv = newServer(f.svc, cfg)
+}
+
+// runAliases is a GraphQL document with n runRule fields.
+func runAliases(n int) string {
+	var b strings.Builder
+	b.WriteString("mutation {")
+	for i := range n {
+		fmt.Fprintf(&b, ` r%d: runRule(input: {rule: "A **P** is ok if __a__ is empty.", data: {P: {}}}) { result }`, i)
+	}
+	b.WriteString("}")
+	doc, _ := json.Marshal(map[string]string{"query": b.String()})
+	return string(doc)
+}
+
+func TestRunsNotRequestsSpendTheBudget(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		f.limitedServer(Config{RateLimit: 0.001, RateBurst: 5, OrgRateLimit: -1})
+		w := f.do(http.MethodPost, "/graphql", strings.NewReader(runAliases(8)), append(key(adminKey), "Content-Type", "application/json")...)
+		var answer struct {
+			Errors []struct {
+				Path       []string
+				Extensions struct{ Code string }
+			}
+		}
+		if err := json.Unmarshal(w.Body.Bytes(), &answer); err != nil {
+			t.Fatalf("answer %s: %v", w.Body, err)
+		}
+		// The request paid for the first run, four more tokens made four
+		// more runs, the last three were refused. (runRule is non-null, so
+		// a refused field nulls data as a whole.)
+		var refused []string
+		for _, e := range answer.Errors {
+			if e.Extensions.Code != string(service.CodeRateLimited) {
+				t.Errorf("refused run %v has code %q, want rate_limited", e.Path, e.Extensions.Code)
+			}
+			refused = append(refused, strings.Join(e.Path, "."))
+		}
+		if got := strings.Join(refused, " "); got != "r5 r6 r7" {
+			t.Errorf("refused %q, want r5 r6 r7: %s", got, w.Body)
+		}
+		wantError(t, f.run(adultRun, key(adminKey)...), 429, service.CodeRateLimited)
+	})
+}
+
+func TestAnOrganizationsKeysShareItsBudget(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		f.limitedServer(Config{RateLimit: 0.001, RateBurst: 100, OrgRateLimit: 0.001, OrgRateBurst: 3})
+		ctx := context.Background()
+		op := f.svc.Operator()
+		second, err := op.CreateKey(ctx, service.KeyInput{Organization: f.acme.Organization.ID, Name: "second", Scope: authz.ScopeView})
+		if err != nil {
+			t.Fatal(err)
+		}
+		beta, err := op.Bootstrap(ctx, service.BootstrapInput{Organization: "Beta", Email: "boss@beta.test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantStatus(t, f.run(adultRun, key(adminKey)...), 200)
+		wantStatus(t, f.run(adultRun, key(second.Secret)...), 200)
+		wantStatus(t, f.run(adultRun, key(adminKey)...), 200)
+		w := f.run(adultRun, key(second.Secret)...)
+		wantError(t, w, 429, service.CodeRateLimited)
+		if w.Header().Get("Retry-After") == "" || !strings.Contains(w.Body.String(), "organization") {
+			t.Errorf("the organization's refusal: Retry-After %q, body %s", w.Header().Get("Retry-After"), w.Body)
+		}
+		wantStatus(t, f.run(adultRun, key(beta.Secret)...), 200)
+	})
+}
+
+// countKeyLookups counts the queries of API keys db answers from now on.
+func countKeyLookups(db *database.DB) *atomic.Int64 {
+	var n atomic.Int64
+	db.Client().APIKey.Intercept(ent.InterceptFunc(func(next ent.Querier) ent.Querier {
+		return ent.QuerierFunc(func(ctx context.Context, q ent.Query) (ent.Value, error) {
+			n.Add(1)
+			return next.Query(ctx, q)
+		})
+	}))
+	return &n
+}
+
+func TestBadKeysCostNoLookups(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		t.Run("a repeated bad key is looked up once", func(t *testing.T) {
+			f := newFixture(t, db)
+			f.limitedServer(Config{RateLimit: -1, OrgRateLimit: -1, AuthFailureLimit: -1})
+			lookups := countKeyLookups(db)
+			for range 20 {
+				wantError(t, f.run(adultRun, key("rest-test-unknown-key-0123456789abcdef")...), 401, service.CodeUnauthenticated)
+			}
+			if n := lookups.Load(); n != 1 {
+				t.Errorf("20 requests with one unknown key made %d key lookups, want 1", n)
+			}
+		})
+		t.Run("a known key naming other organizations is looked up once", func(t *testing.T) {
+			f := newFixture(t, db, unbootstrapped)
+			f.limitedServer(Config{RateLimit: -1, OrgRateLimit: -1, AuthFailureLimit: -1})
+			lookups := countKeyLookups(db)
+			for i := range 20 {
+				other := fmt.Sprintf("00000000-0000-7000-8000-%012d", i)
+				wantError(t, f.run(adultRun, append(key(adminKey), "x-org-id", other)...), 403, service.CodePermissionDenied)
+			}
+			if n := lookups.Load(); n != 1 {
+				t.Errorf("20 requests naming other organizations made %d key lookups, want 1", n)
+			}
+		})
+		t.Run("an address that fails too often is refused before any lookup", func(t *testing.T) {
+			f := newFixture(t, db, unbootstrapped)
+			f.limitedServer(Config{RateLimit: -1, OrgRateLimit: -1, AuthFailureLimit: 0.001, AuthFailureBurst: 3})
+			lookups := countKeyLookups(db)
+			from := func(addr, secret string) *httptest.ResponseRecorder {
+				r := httptest.NewRequest(http.MethodPost, "/run", strings.NewReader(adultRun))
+				r.RemoteAddr = addr
+				r.Header.Set("x-api-key", secret)
+				w := httptest.NewRecorder()
+				f.srv.ServeHTTP(w, r)
+				return w
+			}
+			for i := range 3 {
+				wantError(t, from("192.0.2.7:1000", fmt.Sprintf("rest-test-guess-%02d-0123456789abcdefghij", i)), 401, service.CodeUnauthenticated)
+			}
+			for i := range 50 {
+				w := from("192.0.2.7:1001", fmt.Sprintf("rest-test-flood-%02d-0123456789abcdefghij", i))
+				wantError(t, w, 429, service.CodeRateLimited)
+				if i == 0 && w.Header().Get("Retry-After") == "" {
+					t.Error("the refusal has no Retry-After")
+				}
+			}
+			if n := lookups.Load(); n != 3 {
+				t.Errorf("3 failures and 50 refused requests made %d key lookups, want 3", n)
+			}
+			// Another address is not refused.
+			wantError(t, from("198.51.100.9:1000", "rest-test-other-address-0123456789abcdef"), 401, service.CodeUnauthenticated)
+		})
+	})
+}

@@ -1,0 +1,307 @@
+package service
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/internal/dbtest"
+)
+
+// testExecLogConfig is small and quick, so that a test fills the queue with
+// a few hundred events and retries within milliseconds.
+var testExecLogConfig = execLogConfig{
+	queue: 32, writers: 2, batch: 8,
+	wait:    20 * time.Millisecond,
+	attempt: 10 * time.Second, retryMin: time.Millisecond, retryMax: 10 * time.Millisecond,
+	drain: time.Minute,
+}
+
+// flakyStore stands between the execution log and the database: while down
+// it fails every insert; when up it stores each batch but reports the first
+// attempt as failed, as an insert does whose commit was acknowledged after
+// its time limit, so that every batch is stored once and retried once.
+type flakyStore struct {
+	down      atomic.Bool
+	mu        sync.Mutex
+	committed map[uuid.UUID]bool // by the batch's first event
+	insert    func(context.Context, []event) error
+}
+
+var errDatabaseDown = errors.New("connection refused")
+
+func (s *flakyStore) store(ctx context.Context, batch []event) error {
+	if s.down.Load() {
+		return errDatabaseDown
+	}
+	if err := s.insert(ctx, batch); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.committed[batch[0].id] {
+		return nil
+	}
+	s.committed[batch[0].id] = true
+	return errors.New("timeout waiting for the commit's acknowledgement")
+}
+
+func testEvent(tenant uuid.UUID) event {
+	actor := &Principal{KeyID: uuid.New(), KeyOwner: authz.OwnerOrganization, TenantID: tenant}
+	base, record := uuid.New(), uuid.New()
+	return event{id: uuid.Must(uuid.NewV7()), tenant: tenant, at: time.Now().UTC().Truncate(time.Microsecond),
+		action: auditevent.ActionExecuted, kind: auditevent.KindPolicy, base: &base, record: &record,
+		actor: actor, details: map[string]any{"result": true}}
+}
+
+func storedExecuted(t *testing.T, db *database.DB, tenant uuid.UUID) int {
+	t.Helper()
+	n, err := db.Client().AuditEvent.Query().
+		Where(auditevent.OrganizationID(tenant), auditevent.ActionEQ(auditevent.ActionExecuted)).
+		Count(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestTheExecutionLogStoresEveryAcceptedEventOnceThroughAnOutage(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		var logs bytes.Buffer
+		log := slog.New(slog.NewTextHandler(&logs, nil))
+		reg := prometheus.NewRegistry()
+		l, err := newExecutionLog(db, log, reg, testExecLogConfig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		store := &flakyStore{committed: map[uuid.UUID]bool{}, insert: l.insert}
+		l.insert = store.store
+		store.down.Store(true)
+
+		tenant := uuid.New()
+		const runners, perRunner = 4, 50
+		var accepted, refused atomic.Int64
+		var wg sync.WaitGroup
+		for range runners {
+			wg.Go(func() {
+				for range perRunner {
+					err := l.add(context.Background(), testEvent(tenant))
+					switch {
+					case err == nil:
+						accepted.Add(1)
+					case CodeOf(err) == CodeUnavailable:
+						refused.Add(1)
+					default:
+						t.Errorf("add: %v", err)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		// While the database is away the queue and the batches held by the
+		// writers are all the room there is; the other runs are refused.
+		held := int64(testExecLogConfig.queue + testExecLogConfig.writers*testExecLogConfig.batch)
+		if accepted.Load() > held || refused.Load() != runners*perRunner-accepted.Load() {
+			t.Fatalf("%d events accepted and %d refused during the outage; at most %d fit", accepted.Load(), refused.Load(), held)
+		}
+		if got := counted(t, reg, "verdict_audit_refused_runs_total"); got != float64(refused.Load()) {
+			t.Errorf("refused runs metric %v, want %d", got, refused.Load())
+		}
+		if counted(t, reg, "verdict_audit_insert_failures_total") == 0 {
+			t.Error("no failed insert was counted during the outage")
+		}
+
+		store.down.Store(false)
+		// The database is back: the queue drains and accepts again. A run
+		// refused while it drains is sent again, as a client would.
+		deadline := time.Now().Add(20 * time.Second)
+		for range 100 {
+			for {
+				err := l.add(context.Background(), testEvent(tenant))
+				if err == nil {
+					accepted.Add(1)
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the queue still refuses events after the outage: %v", err)
+				}
+			}
+		}
+		l.close()
+
+		if got := storedExecuted(t, db, tenant); int64(got) != accepted.Load() {
+			t.Fatalf("%d events stored, want exactly the %d accepted", got, accepted.Load())
+		}
+		if strings.Contains(logs.String(), "audit event lost") {
+			t.Fatalf("events were reported lost:\n%s", logs.String())
+		}
+		if got := counted(t, reg, "verdict_audit_events_stored_total"); got < float64(accepted.Load()) {
+			t.Errorf("stored events metric %v, want at least %d", got, accepted.Load())
+		}
+	})
+}
+
+func TestClosingTheExecutionLogGivesUpOnADatabaseThatStaysAway(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		var logs bytes.Buffer
+		cfg := testExecLogConfig
+		cfg.drain = 50 * time.Millisecond
+		reg := prometheus.NewRegistry()
+		l, err := newExecutionLog(db, slog.New(slog.NewJSONHandler(&logs, nil)), reg, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.insert = func(context.Context, []event) error { return errDatabaseDown }
+		const n = 10
+		for range n {
+			if err := l.add(context.Background(), testEvent(uuid.New())); err != nil {
+				t.Fatal(err)
+			}
+		}
+		l.close()
+		if got := strings.Count(logs.String(), `"msg":"audit event lost"`); got != n {
+			t.Errorf("%d events logged as lost, want %d:\n%s", got, n, logs.String())
+		}
+		if got := counted(t, reg, "verdict_audit_events_lost_total"); got != n {
+			t.Errorf("lost events metric %v, want %d", got, n)
+		}
+	})
+}
+
+func TestARunIsRefusedWhenItsEventCannotBeQueuedInTime(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		cfg := testExecLogConfig
+		// The filling adds may wait long; the refused one has a cancelled
+		// context. The writer's events are given up at once on close.
+		cfg.queue, cfg.writers, cfg.batch, cfg.wait, cfg.drain = 1, 1, 1, 10*time.Second, 0
+		l, err := newExecutionLog(db, slog.New(slog.DiscardHandler), nil, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.close()
+		release := make(chan struct{})
+		l.insert = func(context.Context, []event) error { <-release; return errDatabaseDown }
+		defer close(release)
+		// One event is held by the writer, one fills the queue.
+		for range 2 {
+			if err := l.add(context.Background(), testEvent(uuid.New())); err != nil {
+				t.Fatal(err)
+			}
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for len(l.events) != 1 && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if err := l.add(ctx, testEvent(uuid.New())); CodeOf(err) != CodeUnavailable {
+			t.Fatalf("add to a full queue for a cancelled run: %v, want unavailable", err)
+		}
+	})
+}
+
+func TestADurableRunIsAnsweredOnlyOnceItsEventIsCommitted(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		cfg := execLogConfigFor(db.Dialect(), true)
+		cfg.commitWait = time.Minute
+		l, err := newExecutionLog(db, slog.New(slog.DiscardHandler), nil, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.close()
+		entered, release := make(chan struct{}), make(chan struct{})
+		insert := l.insert
+		l.insert = func(ctx context.Context, batch []event) error {
+			entered <- struct{}{}
+			<-release
+			return insert(ctx, batch)
+		}
+		tenant := uuid.New()
+		added := make(chan error, 1)
+		go func() { added <- l.add(context.Background(), testEvent(tenant)) }()
+		<-entered
+		select {
+		case err := <-added:
+			t.Fatalf("the run was answered (%v) before its event was stored", err)
+		default:
+		}
+		close(release)
+		if err := <-added; err != nil {
+			t.Fatalf("add: %v", err)
+		}
+		if n := storedExecuted(t, db, tenant); n != 1 {
+			t.Fatalf("%d events stored when the run was answered, want 1", n)
+		}
+	})
+}
+
+func TestADurableRunIsRefusedWhenItsEventIsNotCommittedInTime(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		cfg := testExecLogConfig
+		cfg.durable, cfg.commitWait, cfg.drain = true, 10*time.Millisecond, 0
+		l, err := newExecutionLog(db, slog.New(slog.DiscardHandler), nil, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.close()
+		l.insert = func(context.Context, []event) error { return errDatabaseDown }
+		if err := l.add(context.Background(), testEvent(uuid.New())); CodeOf(err) != CodeUnavailable {
+			t.Fatalf("add while the database is down: %v, want unavailable", err)
+		}
+	})
+}
+
+// counted reads a counter of the execution log's metrics from reg.
+func counted(t *testing.T, reg *prometheus.Registry, name string) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() == name {
+			return f.GetMetric()[0].GetCounter().GetValue()
+		}
+	}
+	t.Fatalf("no metric %s", name)
+	return 0
+}
+
+// BenchmarkExecutionLogThroughput measures how many `executed` events per
+// second the writers store when runs queue them as fast as they can: the
+// events/s metric must stay well above the runs/s the server sustains, or
+// the queue (and the kill -9 loss window with it) grows.
+func BenchmarkExecutionLogThroughput(b *testing.B) {
+	dbtest.EachB(b, func(b *testing.B, db *database.DB) {
+		l, err := newExecutionLog(db, slog.New(slog.DiscardHandler), nil, execLogConfigFor(db.Dialect(), false))
+		if err != nil {
+			b.Fatal(err)
+		}
+		tenant := uuid.New()
+		events := make([]event, b.N)
+		for i := range events {
+			events[i] = testEvent(tenant)
+		}
+		b.ResetTimer()
+		began := time.Now()
+		for i := range events {
+			if err := l.add(context.Background(), events[i]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		l.close()
+		b.ReportMetric(float64(b.N)/time.Since(began).Seconds(), "events/s")
+	})
+}

@@ -1,0 +1,64 @@
+package service
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+)
+
+// The longest text each field takes, in characters (Unicode code points)
+// except where it says bytes. PostgreSQL refuses a NUL character, in text
+// and in jsonb alike, as well as bytes that are not UTF-8, and an index
+// entry above about 2.7 KB; checking here gives both databases the same
+// answer to such input, invalid_argument, before anything is stored.
+// docs/api.md lists these limits.
+const (
+	MaxNameLength        = 200    // policies, flows, groups, keys, members, organizations, tests
+	MaxDescriptionLength = 10_000 // policies, flows, groups
+	MaxEmailLength       = 254    // the longest address SMTP carries
+	MaxQueryLength       = 200    // the q filter of lists
+	// MaxRuleBytes, in bytes, is the engine's default limit on a rule
+	// text: a longer one could be stored but never compiled.
+	MaxRuleBytes = 256 << 10
+)
+
+// checkText refuses a text field the databases cannot store alike: a NUL
+// character, bytes that are not UTF-8, more than max characters.
+func checkText(field, v string, max int) error {
+	if !utf8.ValidString(v) {
+		return Invalid("%s is not valid UTF-8", field)
+	}
+	if strings.IndexByte(v, 0) >= 0 {
+		return Invalid("%s must not contain a NUL character (U+0000)", field)
+	}
+	if n := utf8.RuneCountInString(v); n > max {
+		return Invalid("%s is %d characters long; the limit is %d", field, n, max)
+	}
+	return nil
+}
+
+// checkOptionalText is checkText for a field a change may leave out.
+func checkOptionalText(field string, v *string, max int) error {
+	if v == nil {
+		return nil
+	}
+	return checkText(field, *v, max)
+}
+
+// checkJSONText refuses a JSON document that holds a NUL character in a
+// string, written \u0000: the jsonb type of PostgreSQL cannot store it.
+// The document is valid JSON already, so a backslash can only start an
+// escape, and an escaped backslash is skipped as a whole.
+func checkJSONText(field string, raw json.RawMessage) error {
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		if i+5 < len(raw) && raw[i+1] == 'u' && bytes.Equal(raw[i+2:i+6], []byte("0000")) {
+			return Invalid("%s must not contain a NUL character (\\u0000)", field)
+		}
+		i++ // the escaped character, a backslash included
+	}
+	return nil
+}
