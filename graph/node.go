@@ -17,8 +17,10 @@ type nodeLookup func(ctx context.Context, svc *service.Service, id uuid.UUID) (n
 // nodeLookups are tried in turn: ids never collide across kinds, so the
 // first that finds the id is the only one that could.
 var nodeLookups = []nodeLookup{
-	policyNode,
-	flowNode,
+	baseLookup((*service.Service).Policy, func(p *service.Policy) uuid.UUID { return p.ID },
+		(*service.Service).PolicySummary, func(s *service.Summary) model.Node { return (*model.PolicySummary)(s) }),
+	baseLookup((*service.Service).Flow, func(f *service.Flow) uuid.UUID { return f.ID },
+		(*service.Service).FlowSummary, func(s *service.Summary) model.Node { return (*model.FlowSummary)(s) }),
 	byID((*service.Service).Group),
 	byID((*service.Service).GroupMember),
 	byID((*service.Service).Organization),
@@ -55,39 +57,30 @@ func notFound(err error) (model.Node, bool, error) {
 	return nil, false, err
 }
 
-// policyNode finds a policy record, or a policy base as its summary. The
-// service's Policy takes both kinds of id, and tells which one it was
-// given: a base id is not its current record's id.
-func policyNode(ctx context.Context, svc *service.Service, id uuid.UUID) (model.Node, bool, error) {
-	p, err := svc.Policy(ctx, id)
-	switch {
-	case err != nil:
-		return notFound(err)
-	case p.ID == id:
-		return p, true, nil
+// baseLookup makes a lookup of one kind of base (policies or flows): find
+// loads a record by a record id or a base's current record by a base id,
+// and tells which it was given, since a base id is not its current
+// record's id; a base id is then the base as its summary.
+func baseLookup[R any](
+	find func(*service.Service, context.Context, uuid.UUID) (*R, error),
+	recordID func(*R) uuid.UUID,
+	summary func(*service.Service, context.Context, uuid.UUID) (*service.Summary, error),
+	node func(*service.Summary) model.Node,
+) nodeLookup {
+	return func(ctx context.Context, svc *service.Service, id uuid.UUID) (model.Node, bool, error) {
+		r, err := find(svc, ctx, id)
+		switch {
+		case err != nil:
+			return notFound(err)
+		case recordID(r) == id:
+			return r, true, nil
+		}
+		s, err := summary(svc, ctx, id)
+		if err != nil {
+			return nil, false, err
+		}
+		return node(s), true, nil
 	}
-	s, err := svc.PolicySummary(ctx, id)
-	if err != nil {
-		return nil, false, err
-	}
-	return (*model.PolicySummary)(s), true, nil
-}
-
-// flowNode finds a flow record, or a flow base as its summary, as
-// policyNode finds a policy's.
-func flowNode(ctx context.Context, svc *service.Service, id uuid.UUID) (model.Node, bool, error) {
-	f, err := svc.Flow(ctx, id)
-	switch {
-	case err != nil:
-		return notFound(err)
-	case f.ID == id:
-		return f, true, nil
-	}
-	s, err := svc.FlowSummary(ctx, id)
-	if err != nil {
-		return nil, false, err
-	}
-	return (*model.FlowSummary)(s), true, nil
 }
 
 // byID makes a lookup of a service method that finds an object of one

@@ -110,7 +110,7 @@ func createUserKeyOp(userID string, scope authz.Scope) adminOp {
 func removeMemberOp(userID string) adminOp {
 	return adminOp{
 		method: http.MethodDelete, path: "/admin/members/" + userID,
-		query: `mutation($u: ID!) { removeMember(userId: $u) }`,
+		query: `mutation($u: ID!) { removeMember(input: {userId: $u}) }`,
 		vars:  map[string]any{"u": userID},
 	}
 }
@@ -119,7 +119,7 @@ func changeRoleOp(userID string, role authz.Role) adminOp {
 	return adminOp{
 		method: http.MethodPut, path: "/admin/members/" + userID,
 		body:  fmt.Sprintf(`{"role": %q}`, role),
-		query: `mutation($u: ID!, $r: Role!) { changeMemberRole(userId: $u, role: $r) { role } }`,
+		query: `mutation($u: ID!, $r: Role!) { changeMemberRole(input: {userId: $u, role: $r}) { role } }`,
 		vars:  map[string]any{"u": userID, "r": strings.ToUpper(string(role))},
 	}
 }

@@ -292,3 +292,129 @@ func describe(errs []*liberrors.ValidationError) string {
 	}
 	return strings.TrimSpace(b.String())
 }
+
+// openAPIMap is the document as plain JSON values, for the checks that walk
+// it.
+func openAPIMap(t *testing.T) map[string]any {
+	t.Helper()
+	var doc map[string]any
+	if err := json.Unmarshal(openAPIDocument, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// An object schema that names no members is free-form (run data, a JSON
+// Schema, an audit event's details): it must say that it allows any
+// member, or generators read it as an object with no members at all.
+func TestOpenAPIFreeFormObjectsAllowAnyMember(t *testing.T) {
+	var walk func(v any, ptr string)
+	walk = func(v any, ptr string) {
+		switch v := v.(type) {
+		case map[string]any:
+			// A type is a name or a list of names; a member named type
+			// (of a properties map) is a schema, not a type.
+			isObject := v["type"] == "object"
+			if types, ok := v["type"].([]any); ok {
+				isObject = slices.Contains(types, any("object"))
+			}
+			if isObject {
+				named := false
+				for _, k := range []string{"properties", "patternProperties", "$ref", "oneOf", "anyOf", "allOf"} {
+					_, ok := v[k]
+					named = named || ok
+				}
+				if ap, ok := v["additionalProperties"]; !named && (!ok || ap == false) {
+					t.Errorf("%s is a free-form object without additionalProperties: true", ptr)
+				}
+			}
+			for k, member := range v {
+				walk(member, ptr+"/"+k)
+			}
+		case []any:
+			for i, item := range v {
+				walk(item, fmt.Sprintf("%s/%d", ptr, i))
+			}
+		}
+	}
+	walk(openAPIMap(t), "#")
+}
+
+// Every operation that takes a key lists the refusals every request may
+// meet; one with a body, a body too large; one with an id in its path, an
+// id that names nothing.
+func TestOpenAPIOperationsListTheir4xxResponses(t *testing.T) {
+	doc := openAPIMap(t)
+	for path, item := range doc["paths"].(map[string]any) {
+		for method, v := range item.(map[string]any) {
+			op, ok := v.(map[string]any)
+			if !ok || method == "parameters" {
+				continue
+			}
+			if sec, ok := op["security"].([]any); ok && len(sec) == 0 {
+				continue // public: no key, nothing to refuse
+			}
+			want := []string{"400", "401", "403", "413", "429"}
+			if strings.Contains(path, "{") && path != "/graphql" {
+				want = append(want, "404")
+			}
+			responses := op["responses"].(map[string]any)
+			for _, code := range want {
+				if _, ok := responses[code]; !ok {
+					t.Errorf("%s %s lacks a %s response", strings.ToUpper(method), path, code)
+				}
+			}
+		}
+	}
+}
+
+// The run routes show a request and its result; each example must be valid
+// against its own schema.
+func TestOpenAPIRunExamplesMatchTheirSchemas(t *testing.T) {
+	raw, err := jsonschema.UnmarshalJSON(bytes.NewReader(openAPIDocument))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const url = "file:///openapi.json"
+	compiler := jsonschema.NewCompiler()
+	compiler.DefaultDraft(jsonschema.Draft2020)
+	if err := compiler.AddResource(url, raw); err != nil {
+		t.Fatal(err)
+	}
+	paths := openAPIMap(t)["paths"].(map[string]any)
+	for _, route := range []string{
+		"/run", "/run/policy/{baseId}", "/run/policy_version/{policyId}",
+		"/run/flow/{baseId}", "/run/flow_version/{flowId}", "/flow/test",
+	} {
+		esc := strings.NewReplacer("~", "~0", "/", "~1").Replace(route)
+		op := paths[route].(map[string]any)["post"].(map[string]any)
+		media := map[string]map[string]any{
+			"/paths/" + esc + "/post/requestBody/content/application~1json":   op["requestBody"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any),
+			"/paths/" + esc + "/post/responses/200/content/application~1json": op["responses"].(map[string]any)["200"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any),
+		}
+		for ptr, m := range media {
+			examples, _ := m["examples"].(map[string]any)
+			if len(examples) == 0 {
+				t.Errorf("%s has no examples", ptr)
+				continue
+			}
+			schema, err := compiler.Compile(url + "#" + ptr + "/schema")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, ex := range examples {
+				text, err := json.Marshal(ex.(map[string]any)["value"])
+				if err != nil {
+					t.Fatal(err)
+				}
+				value, err := jsonschema.UnmarshalJSON(bytes.NewReader(text))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := schema.Validate(value); err != nil {
+					t.Errorf("%s example %s does not match its schema: %v", ptr, name, err)
+				}
+			}
+		}
+	}
+}

@@ -34,7 +34,7 @@ func runAliases(n int) string {
 	var b strings.Builder
 	b.WriteString("mutation {")
 	for i := range n {
-		fmt.Fprintf(&b, ` r%d: runRule(rule: "A **P** is ok if __a__ is empty.", data: {P: {}}) { result }`, i)
+		fmt.Fprintf(&b, ` r%d: runRule(input: {rule: "A **P** is ok if __a__ is empty.", data: {P: {}}}) { result }`, i)
 	}
 	b.WriteString("}")
 	doc, _ := json.Marshal(map[string]string{"query": b.String()})

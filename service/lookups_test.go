@@ -176,3 +176,38 @@ func TestEveryCallerFindsTheirOwnUserKeyAndOrganization(t *testing.T) {
 		wantCode(t, err, service.CodeNotFound)
 	})
 }
+
+func TestABaseIsFoundByItsIdAsTheListShowsIt(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		as := f.team(t)
+		as["auditor"] = f.auditor(t)
+		svc := f.svc
+		v1 := f.publishedPolicy(t, "senior", "A **Person** is senior if the __age__ of the **Person** is at least 65.")
+		page, err := svc.Policies(as["admin"], service.ListOptions{Query: "senior"})
+		listed := firstOf(t, page, err)
+		theirs, err := svc.CreatePolicy(as["other tenant"], service.Changes{Name: ptr("theirs"), Rule: ptr("x")})
+		if err != nil {
+			t.Fatal(err)
+		}
+
+		for _, who := range []string{"viewer", "editor", "publisher", "admin", "auditor"} {
+			got, err := svc.PolicySummary(as[who], v1.BaseID)
+			if err != nil || !reflect.DeepEqual(*got, listed) {
+				t.Errorf("%s finds %+v (%v), want %+v as listed", who, got, err, listed)
+			}
+		}
+		for name, id := range map[string]uuid.UUID{
+			"a record id, not a base id": v1.ID,
+			"Beta's base":                theirs.Policy.BaseID,
+			"an unknown id":              uuid.New(),
+		} {
+			_, err := svc.PolicySummary(as["admin"], id)
+			if service.CodeOf(err) != service.CodeNotFound {
+				t.Errorf("%s: %v, want not_found", name, err)
+			}
+		}
+		_, err = svc.FlowSummary(as["admin"], v1.BaseID)
+		wantCode(t, err, service.CodeNotFound)
+	})
+}

@@ -20,6 +20,12 @@ const (
 	tourEnd   = "<!-- end of tour -->"
 )
 
+// The tour's server listens on a port of its own, not serve's default :8080.
+const (
+	tourAddr = "--addr localhost:8090"
+	tourURL  = "http://localhost:8090"
+)
+
 // tourSteps is what each sh block of the tour must print, in order. A step
 // is one block; a change to the tour's blocks needs a change here.
 var tourSteps = [][]string{
@@ -36,7 +42,10 @@ var tourSteps = [][]string{
 // TestReadmeTour runs the README's five-minute tour as a reader would: it
 // starts the binary the way the tour's first block does (with that block's
 // key, on a fresh SQLite database and a free port instead of tour.db and
-// :8080), then runs every later sh block with bash against it.
+// the block's port), then runs every later sh block with bash against it.
+// The tour's server has a port of its own, which the later blocks use when
+// VERDICT_URL is not set, so that it never competes with a server started
+// with the defaults.
 func TestReadmeTour(t *testing.T) {
 	for _, tool := range []string{"bash", "curl", "grep", "cut", "head"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -52,10 +61,13 @@ func TestReadmeTour(t *testing.T) {
 		t.Fatalf("the tour has %d steps after the serve block, the test expects %d: update tourSteps", len(steps), len(tourSteps))
 	}
 	m := regexp.MustCompile(`VERDICT_BOOTSTRAP_KEY=(\S+)`).FindStringSubmatch(serveBlock)
-	if m == nil || !strings.Contains(serveBlock, "go run ./cmd/verdict serve --database-url sqlite://tour.db") {
-		t.Fatalf("the tour's first block should start the server with VERDICT_BOOTSTRAP_KEY on sqlite://tour.db:\n%s", serveBlock)
+	if m == nil || !strings.Contains(serveBlock, "go run ./cmd/verdict serve "+tourAddr+" --database-url sqlite://tour.db") {
+		t.Fatalf("the tour's first block should start the server with VERDICT_BOOTSTRAP_KEY, %s, on sqlite://tour.db:\n%s", tourAddr, serveBlock)
 	}
 	key := m[1]
+	if len(steps) == 0 || !strings.Contains(steps[0], "VERDICT_URL=${VERDICT_URL:-"+tourURL+"}") {
+		t.Fatalf("the tour's second block should default VERDICT_URL to the tour's server, %s", tourURL)
+	}
 
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "verdict")

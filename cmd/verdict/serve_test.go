@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -259,9 +260,15 @@ func TestServe(t *testing.T) {
 			t.Errorf("GET /playground/graphiql.min.js: %d", status)
 		}
 	})
-	t.Run("metrics cover the runtime, the process, HTTP and the service", func(t *testing.T) {
+	t.Run("metrics cover the runtime, the process, the database pool, the build, HTTP and the service", func(t *testing.T) {
 		status, body := s.do(t, "GET", "/metrics", "", "")
-		for _, want := range []string{"go_goroutines ", "process_start_time_seconds ", "verdict_http_requests_total{", "verdict_evaluations_total{", `verdict_graphql_operations_total{operation="anonymous",result="ok"}`} {
+		for _, want := range []string{
+			"go_goroutines ", "process_start_time_seconds ", "verdict_http_requests_total{", "verdict_evaluations_total{",
+			`go_sql_open_connections{db_name="sqlite3"} `, `go_sql_in_use_connections{db_name="sqlite3"} `,
+			`go_sql_idle_connections{db_name="sqlite3"} `, `go_sql_wait_count_total{db_name="sqlite3"} `,
+			`go_sql_wait_duration_seconds_total{db_name="sqlite3"} `, `verdict_build_info{go_version="` + runtime.Version() + `"`,
+			`verdict_graphql_operations_total{operation="anonymous",result="ok"}`,
+		} {
 			if status != http.StatusOK || !strings.Contains(string(body), want) {
 				t.Errorf("GET /metrics (%d) lacks %q", status, want)
 			}

@@ -18,7 +18,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 
-// This file runs from dist/test/; the package is three levels up, the
+// This file runs from build/test/; the package is three levels up, the
 // repository five.
 const packageDir = resolve(fileURLToPath(import.meta.url), '../../..');
 const schemaDir = resolve(packageDir, '../../graph');

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-// This file runs from dist/test/; the repository root is four levels up.
+// This file runs from build/test/; the repository root is four levels up.
 const repoRoot = resolve(fileURLToPath(import.meta.url), '../../../../..');
 
 /** The admin key the server bootstraps its empty database with. */
