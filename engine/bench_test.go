@@ -1,12 +1,11 @@
 package engine_test
 
 import (
-	"bufio"
 	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/verdict/verdict/engine"
+	"github.com/verdict/verdict/internal/jsonltest"
 )
 
 type benchCase struct {
@@ -18,22 +17,7 @@ type benchCase struct {
 // loadBenchCases reads testdata/bench_cases.jsonl, a copy of the cases the
 // reference engine was measured on.
 func loadBenchCases(b *testing.B) []benchCase {
-	f, err := os.Open("testdata/bench_cases.jsonl")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	var cases []benchCase
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var c benchCase
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			b.Fatal(err)
-		}
-		cases = append(cases, c)
-	}
-	return cases
+	return jsonltest.Read[benchCase](b, "testdata/bench_cases.jsonl")
 }
 
 func benchData(b *testing.B, c benchCase) map[string]any {

@@ -1,15 +1,14 @@
 package engine_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"math"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/verdict/verdict/engine"
+	"github.com/verdict/verdict/internal/jsonltest"
 )
 
 // conformanceCase is one line of testdata/conformance.jsonl (a copy of the
@@ -35,26 +34,7 @@ type expectation struct {
 }
 
 func loadConformance(t testing.TB) []conformanceCase {
-	t.Helper()
-	f, err := os.Open("testdata/conformance.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var cases []conformanceCase
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var c conformanceCase
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatal(err)
-		}
-		cases = append(cases, c)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return cases
+	return jsonltest.Read[conformanceCase](t, "testdata/conformance.jsonl")
 }
 
 func TestConformance(t *testing.T) {

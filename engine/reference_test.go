@@ -1,9 +1,7 @@
 package engine_test
 
 import (
-	"bufio"
 	"encoding/json"
-	"os"
 	"regexp"
 	"sort"
 	"strconv"
@@ -12,6 +10,7 @@ import (
 	"time"
 
 	"github.com/verdict/verdict/engine"
+	"github.com/verdict/verdict/internal/jsonltest"
 )
 
 // referenceCase is one line of testdata/reference_cases.jsonl: an assertion
@@ -29,26 +28,7 @@ type referenceCase struct {
 }
 
 func loadReferenceCases(t testing.TB) []referenceCase {
-	t.Helper()
-	f, err := os.Open("testdata/reference_cases.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var cases []referenceCase
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var c referenceCase
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatal(err)
-		}
-		cases = append(cases, c)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return cases
+	return jsonltest.Read[referenceCase](t, "testdata/reference_cases.jsonl")
 }
 
 // todayMinus matches the dynamic dates of the data: `{{today-N}}` is the

@@ -1,17 +1,16 @@
 package flow
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/verdict/verdict/engine"
+	"github.com/verdict/verdict/internal/jsonltest"
 )
 
 // referenceFlow is one line of testdata/reference_flows.jsonl: an assertion
@@ -32,26 +31,7 @@ type referenceFlow struct {
 }
 
 func loadReferenceFlows(t *testing.T) []referenceFlow {
-	t.Helper()
-	f, err := os.Open("testdata/reference_flows.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var cases []referenceFlow
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var c referenceFlow
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatal(err)
-		}
-		cases = append(cases, c)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return cases
+	return jsonltest.Read[referenceFlow](t, "testdata/reference_flows.jsonl")
 }
 
 func TestReferenceFlows(t *testing.T) {

@@ -1,17 +1,16 @@
 package rest
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/internal/jsonltest"
 	"github.com/verdict/verdict/service"
 )
 
@@ -24,18 +23,7 @@ type benchCase struct {
 
 func loadBenchCase(b *testing.B, name string) benchCase {
 	b.Helper()
-	f, err := os.Open("../engine/testdata/bench_cases.jsonl")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var c benchCase
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			b.Fatal(err)
-		}
+	for _, c := range jsonltest.Read[benchCase](b, "../engine/testdata/bench_cases.jsonl") {
 		if c.Name == name {
 			return c
 		}

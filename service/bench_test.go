@@ -1,14 +1,13 @@
 package service_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/internal/jsonltest"
 	"github.com/verdict/verdict/service"
 )
 
@@ -45,22 +44,12 @@ func BenchmarkRunPolicyCached(b *testing.B) {
 }
 
 func fiveRuleCase(b *testing.B) (string, json.RawMessage) {
-	f, err := os.Open("../engine/testdata/bench_cases.jsonl")
-	if err != nil {
-		b.Fatal(err)
+	type benchCase struct {
+		Name string          `json:"name"`
+		Rule string          `json:"rule"`
+		Data json.RawMessage `json:"data"`
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var c struct {
-			Name string          `json:"name"`
-			Rule string          `json:"rule"`
-			Data json.RawMessage `json:"data"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			b.Fatal(err)
-		}
+	for _, c := range jsonltest.Read[benchCase](b, "../engine/testdata/bench_cases.jsonl") {
 		if c.Name == "five_rule_policy_refs_labels" {
 			return c.Rule, c.Data
 		}
