@@ -7,12 +7,15 @@ import type { Location } from './router';
 import { SessionContext, capabilities, effectiveRole } from './session';
 import type { Capabilities, Session, Viewer } from './session';
 import { SignIn } from './pages/SignIn';
-import { PolicyList } from './pages/PolicyList';
+import { FlowList, PolicyList } from './pages/BaseList';
 
-// The editor and the comparison bring CodeMirror and the diff library: they
-// load when first opened, so the first screen stays small.
+// The editors and the comparisons bring CodeMirror, the diff library, and
+// xyflow with dagre: they load when first opened, so the first screen stays
+// small.
 const PolicyPage = lazy(() => import('./pages/PolicyPage'));
 const ComparePage = lazy(() => import('./pages/ComparePage'));
+const FlowPage = lazy(() => import('./pages/FlowPage'));
+const FlowComparePage = lazy(() => import('./pages/FlowComparePage'));
 
 interface Route {
   pattern: string;
@@ -28,6 +31,10 @@ const routes: Route[] = [
   { pattern: 'policies/new', render: () => <PolicyPage baseId="" /> },
   { pattern: 'policies/:baseId/compare', render: (p, loc) => <ComparePage baseId={p.baseId!} left={loc.params.get('left') ?? ''} right={loc.params.get('right') ?? ''} /> },
   { pattern: 'policies/:baseId', render: (p, loc) => <PolicyPage baseId={p.baseId!} recordId={loc.params.get('record') ?? ''} /> },
+  { pattern: 'flows', render: () => <FlowList /> },
+  { pattern: 'flows/new', render: () => <FlowPage baseId="" /> },
+  { pattern: 'flows/:baseId/compare', render: (p, loc) => <FlowComparePage baseId={p.baseId!} left={loc.params.get('left') ?? ''} right={loc.params.get('right') ?? ''} /> },
+  { pattern: 'flows/:baseId', render: (p, loc) => <FlowPage baseId={p.baseId!} recordId={loc.params.get('record') ?? ''} /> },
 ];
 
 interface Section {
@@ -37,7 +44,10 @@ interface Section {
   visible: (can: Capabilities) => boolean;
 }
 
-const sections: Section[] = [{ label: 'Policies', to: 'policies', prefix: 'policies', visible: (can) => can.view }];
+const sections: Section[] = [
+  { label: 'Policies', to: 'policies', prefix: 'policies', visible: (can) => can.view },
+  { label: 'Flows', to: 'flows', prefix: 'flows', visible: (can) => can.view },
+];
 
 type State =
   | { kind: 'signed-out'; message: string }

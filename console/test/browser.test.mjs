@@ -354,3 +354,143 @@ test('an admin deletes a policy, after a confirmation naming it, and it leaves t
   await expect(page.getByRole('link', { name: 'Senior discount' })).toHaveCount(0);
   await page.context().close();
 });
+
+/** A published policy, made through the REST API for a flow to use. */
+async function publishedPolicy(name, rule) {
+  const draft = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name, rule });
+  return rest(server.url, ADMIN_KEY, 'PUT', `/policy/${draft.id}`, { status: 'published' });
+}
+
+async function selectNode(page, id) {
+  await page.getByLabel('Node', { exact: true }).selectOption(id);
+  await expect(page.getByRole('heading', { name: `Node ${id}` })).toBeVisible();
+}
+
+async function choosePolicy(page, name) {
+  await page.getByRole('button', { name: /^(Choose a|Change) policy$/ }).click();
+  await page.getByLabel('Find a policy by name').fill(name);
+  await page.getByRole('list', { name: 'Policies found' }).getByRole('button', { name, exact: true }).click();
+  await expect(page.getByLabel(`Which version of “${name}”`)).toBeEnabled();
+  await page.getByRole('button', { name: 'Use this policy' }).click();
+  await expect(page.getByTestId('node-policy')).toContainText(`${name} · latest version`);
+}
+
+function flowNode(page, id) {
+  return page.getByTestId(`flow-node-${id}`);
+}
+
+test('an author draws a flow of two policies and a return node, tests it, publishes it and compares two versions', async () => {
+  await publishedPolicy('Adult', 'A **applicant** is an adult if the __age__ of the **applicant** is at least 18.');
+  await publishedPolicy('Income', 'A **applicant** has enough income if the __income__ of the **applicant** is greater than 30000.');
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('link', { name: 'Flows', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Flows' })).toBeVisible();
+  await page.getByRole('button', { name: 'New flow' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('Loan');
+
+  await selectNode(page, 'start');
+  await choosePolicy(page, 'Adult');
+  await page.getByRole('button', { name: 'Add policy node' }).click();
+  await expect(page.getByRole('heading', { name: 'Node policy-1' })).toBeVisible();
+  await choosePolicy(page, 'Income');
+  await page.getByRole('button', { name: 'Add return node' }).click();
+  await expect(page.getByRole('heading', { name: 'Node return-1' })).toBeVisible();
+  await expect(page.getByLabel('Returns')).toHaveValue('true');
+  await page.getByRole('button', { name: 'Add return node' }).click();
+  await expect(page.getByRole('heading', { name: 'Node return-2' })).toBeVisible();
+  await page.getByLabel('Returns').selectOption('false');
+
+  await selectNode(page, 'start');
+  await page.getByLabel('When true, go to').selectOption('policy-1');
+  await page.getByLabel('When false, go to').selectOption('return-2');
+  await selectNode(page, 'policy-1');
+  await page.getByLabel('When true, go to').selectOption('return-1');
+  await page.getByLabel('When false, go to').selectOption('return-2');
+  await expect(page.locator('.react-flow__edge')).toHaveCount(4);
+  await expect(page.locator('.react-flow__edge.fedge-true')).toHaveCount(2);
+
+  await page.getByRole('button', { name: 'Create draft' }).click();
+  await expect(page.getByRole('heading', { name: 'Loan' })).toBeVisible();
+  await expect(page.locator('.title-block .badge-draft')).toBeVisible();
+  await expect(page.locator('.fnode-problems')).toHaveCount(0);
+
+  // A run: the path it took is highlighted, and each node shows its result.
+  await page.getByLabel('Input (JSON)').fill('{"applicant": {"age": 30, "income": 45000}}');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Flow result' })).toHaveText('Flow result: true');
+  await expect(page.getByTestId('flow-path')).toHaveText('Path: start → policy-1');
+  for (const id of ['start', 'policy-1', 'return-1']) await expect(flowNode(page, id)).toHaveClass(/\bfnode-path\b/);
+  await expect(flowNode(page, 'return-2')).not.toHaveClass(/\bfnode-path\b/);
+  await expect(flowNode(page, 'policy-1').getByTestId('node-result')).toHaveText('true');
+  await expect(flowNode(page, 'return-1').getByTestId('node-result')).toHaveText('returned true');
+  await expect(page.locator('.react-flow__edge.fedge-path')).toHaveCount(2);
+  // The node that ran last is selected: its trace and explanation.
+  const nodeResult = page.getByRole('region', { name: 'Result of node policy-1' });
+  await expect(nodeResult.getByTestId('explanation')).not.toBeEmpty();
+  await expect(nodeResult.locator('.trace tr.row-pass')).toContainText('applicant.income');
+  await page.screenshot({ path: join(shots, 'flow-run.png'), fullPage: true });
+  await noCriticalViolations(page, 'flow');
+
+  await page.getByRole('button', { name: 'Add as test (expect true)' }).click();
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page.getByRole('tab', { name: 'Tests (1)' })).toBeVisible();
+  await page.getByRole('button', { name: 'Publish' }).click();
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 1');
+
+  // Version 2: a custom outcome on the false branch of the income check;
+  // first with a change that breaks the stored test, which the gate refuses.
+  await page.getByRole('button', { name: 'New draft from version 1' }).click();
+  await expect(page.locator('.title-block .badge-draft')).toBeVisible();
+  await selectNode(page, 'return-1');
+  await page.getByLabel('Returns').selectOption('false');
+  await page.getByRole('button', { name: 'Publish' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Not published' })).toContainText('Sample 1');
+  await expect(page.locator('#panel-tests tr.row-fail')).toContainText('Sample 1');
+  await page.screenshot({ path: join(shots, 'flow-publish-gate.png'), fullPage: true });
+  await page.getByRole('tab', { name: 'Graph and test' }).click();
+  await selectNode(page, 'return-1');
+  await page.getByLabel('Returns').selectOption('true');
+  await page.getByRole('button', { name: 'Add custom node' }).click();
+  await expect(page.getByRole('heading', { name: 'Node custom-1' })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Outcome' }).fill('manual review');
+  await selectNode(page, 'policy-1');
+  await page.getByLabel('When false, go to').selectOption('custom-1');
+  await page.getByRole('button', { name: 'Publish' }).click();
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
+
+  await page.getByRole('link', { name: 'Compare with version 1' }).click();
+  await expect(page.getByRole('heading', { name: 'Compare flow records' })).toBeVisible();
+  const nodes = page.getByRole('table', { name: 'Node changes' });
+  await expect(nodes.getByRole('row', { name: /custom-1/ })).toContainText('Added');
+  await expect(nodes.locator('tbody tr')).toHaveCount(1);
+  const branches = page.getByRole('table', { name: 'Branch changes' });
+  await expect(branches.getByRole('row', { name: /policy-1/ })).toContainText('Changed');
+  await expect(branches.getByRole('row', { name: /policy-1/ })).toContainText('return-2 → custom-1');
+  await expect(page.locator('.fnode-added')).toHaveCount(1);
+  await expect(page.locator('.react-flow__edge.fedge-removed')).toHaveCount(1);
+  await page.screenshot({ path: join(shots, 'flow-compare.png'), fullPage: true });
+  await noCriticalViolations(page, 'flow compare');
+  assert.deepEqual(page.foreign, []);
+  await page.context().close();
+});
+
+test('an invalid flow shows its problems on the nodes they concern', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(server.url + '/console/flows/new');
+  await page.getByLabel('Name', { exact: true }).fill('Broken');
+  await page.getByRole('button', { name: 'Add policy node' }).click();
+  await expect(page.getByRole('heading', { name: 'Node policy-1' })).toBeVisible();
+  await page.getByRole('button', { name: 'Create draft' }).click();
+  await expect(page.getByRole('heading', { name: 'Broken' })).toBeVisible();
+  await expect(flowNode(page, 'start').locator('.fnode-problems')).toContainText('start node "start" must have a Policy ID');
+  await expect(flowNode(page, 'policy-1').locator('.fnode-problems')).toContainText('policy node "policy-1" must have a Policy ID');
+  await expect(flowNode(page, 'policy-1').locator('.fnode-problems')).toContainText('Node "policy-1" is not connected to the flow');
+  await expect(flowNode(page, 'policy-1')).toHaveClass(/\bfnode-error\b/);
+  await page.screenshot({ path: join(shots, 'flow-problems.png'), fullPage: true });
+  // The same problems, opened from the node's panel.
+  await selectNode(page, 'policy-1');
+  await expect(page.getByRole('list', { name: 'Problems of this node' })).toContainText('is not connected to the flow');
+  await page.context().close();
+});

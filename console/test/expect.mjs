@@ -36,6 +36,9 @@ function matchers(locator, negate) {
     toHaveValue: (v) => poll(async () => { const s = await locator.inputValue({ timeout: 1000 }); return { ok: want(s === v), saw: s }; }, `${locator} ${not}to have value ${v}`),
     toHaveAttribute: (name, v) =>
       poll(async () => { const s = await locator.getAttribute(name, { timeout: 1000 }); return { ok: want(s === v), saw: String(s) }; }, `${locator} ${not}to have ${name}=${v}`),
+    toBeEnabled: () => poll(async () => ({ ok: want(await locator.isEnabled({ timeout: 1000 })), saw: 'enabled state' }), `${locator} ${not}to be enabled`),
+    toHaveClass: (re) =>
+      poll(async () => { const s = (await locator.getAttribute('class', { timeout: 1000 })) ?? ''; return { ok: want(re.test(s)), saw: s }; }, `${locator} ${not}to have class ${re}`),
     toBeFocused: () =>
       poll(async () => ({ ok: want(await locator.evaluate((el) => el === document.activeElement, null, { timeout: 1000 })), saw: 'focus' }), `${locator} ${not}to be focused`),
   };

@@ -2,6 +2,11 @@ import type { RunResultFieldsFragment, TypedValueFieldsFragment } from '@verdict
 import { formatJSON } from '../format';
 
 type Entry = RunResultFieldsFragment['trace']['execution'][number];
+
+/** What the view shows of a run: a policy run's result, or a flow node's (whose trace may be missing). */
+export type RunView = Pick<RunResultFieldsFragment, 'result' | 'explanation' | 'warnings' | 'error' | 'labels'> & {
+  trace: RunResultFieldsFragment['trace'] | null;
+};
 type Condition = Entry['conditions'][number];
 
 function typed(v: TypedValueFieldsFragment | null | undefined): string {
@@ -147,7 +152,7 @@ export function Trace({ entries, onReference }: { entries: Entry[]; onReference?
  * A run's result. A reference to a rule the trace has no card for (the
  * trace follows the golden rule) calls onReference with the rule's name.
  */
-export function RunResultView({ result, onReference }: { result: RunResultFieldsFragment; onReference?: (name: string) => void }) {
+export function RunResultView({ result, onReference }: { result: RunView; onReference?: (name: string) => void }) {
   const labels = result.labels && typeof result.labels === 'object' ? Object.entries(result.labels as Record<string, unknown>) : [];
   return (
     <div className="run-result" data-testid="run-result">
@@ -180,7 +185,7 @@ export function RunResultView({ result, onReference }: { result: RunResultFields
           ))}
         </div>
       )}
-      <Trace entries={result.trace.execution} onReference={onReference} />
+      {result.trace && <Trace entries={result.trace.execution} onReference={onReference} />}
     </div>
   );
 }

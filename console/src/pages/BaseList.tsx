@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { GroupsDocument, GroupPoliciesDocument, PoliciesDocument } from '@verdict/client';
-import type { PolicySummaryFieldsFragment } from '@verdict/client';
+import { FlowsDocument, GroupFlowsDocument, GroupsDocument, GroupPoliciesDocument, PoliciesDocument } from '@verdict/client';
+import type { Api } from '../api';
 import { errorMessage } from '../api';
 import { Link, navigate } from '../router';
 import { ownerLabel, useSession } from '../session';
@@ -8,13 +8,63 @@ import { formatTime } from '../format';
 
 const PAGE_SIZE = 20;
 
+/** What a list row shows of a policy or a flow. */
+interface Summary {
+  baseId: string;
+  name: string;
+  owner: { kind: string; id: string };
+  latestVersion?: number | null;
+  hasDraft: boolean;
+  updatedAt: string;
+}
+
+interface Connection {
+  edges: { node: Summary }[];
+  pageInfo: { hasNextPage: boolean; endCursor?: string | null };
+}
+
 interface Page {
-  items: PolicySummaryFieldsFragment[];
+  items: Summary[];
   hasNext: boolean;
   endCursor: string | null;
 }
 
+type Vars = { first: number; after: string | null; query: string | null };
+
+interface Kind {
+  /** The route and the plural, as headings and paths use it. */
+  path: 'policies' | 'flows';
+  title: string;
+  one: string;
+  list: (api: Api, vars: Vars) => Promise<Connection>;
+  inGroup: (api: Api, vars: Vars & { id: string }) => Promise<Connection | null>;
+}
+
+const policies: Kind = {
+  path: 'policies',
+  title: 'Policies',
+  one: 'policy',
+  list: async (api, vars) => (await api.request(PoliciesDocument, vars)).policies,
+  inGroup: async (api, vars) => (await api.request(GroupPoliciesDocument, vars)).group?.policies ?? null,
+};
+
+const flows: Kind = {
+  path: 'flows',
+  title: 'Flows',
+  one: 'flow',
+  list: async (api, vars) => (await api.request(FlowsDocument, vars)).flows,
+  inGroup: async (api, vars) => (await api.request(GroupFlowsDocument, vars)).group?.flows ?? null,
+};
+
 export function PolicyList() {
+  return <SummaryList kind={policies} />;
+}
+
+export function FlowList() {
+  return <SummaryList kind={flows} />;
+}
+
+function SummaryList({ kind }: { kind: Kind }) {
   const session = useSession();
   const { api, can } = session;
   const [query, setQuery] = useState('');
@@ -47,9 +97,7 @@ export function PolicyList() {
     let live = true;
     setError('');
     const vars = { first: PAGE_SIZE, after, query: search || null };
-    const load = groupId
-      ? api.request(GroupPoliciesDocument, { ...vars, id: groupId }).then((r) => r.group?.policies ?? null)
-      : api.request(PoliciesDocument, vars).then((r) => r.policies);
+    const load = groupId ? kind.inGroup(api, { ...vars, id: groupId }) : kind.list(api, vars);
     load.then(
       (conn) => {
         if (!live) return;
@@ -64,26 +112,26 @@ export function PolicyList() {
     return () => {
       live = false;
     };
-  }, [api, search, groupId, after]);
+  }, [api, kind, search, groupId, after]);
 
   return (
     <div className="page">
       <div className="page-head">
-        <h1>Policies</h1>
+        <h1>{kind.title}</h1>
         {can.edit && (
-          <button type="button" className="btn btn-primary" onClick={() => navigate('policies/new')}>
-            New policy
+          <button type="button" className="btn btn-primary" onClick={() => navigate(`${kind.path}/new`)}>
+            New {kind.one}
           </button>
         )}
       </div>
       <div className="filters" role="search">
         <div className="field">
-          <label htmlFor="policy-search">Search by name</label>
-          <input id="policy-search" type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Name contains…" />
+          <label htmlFor="list-search">Search by name</label>
+          <input id="list-search" type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Name contains…" />
         </div>
         <div className="field">
-          <label htmlFor="policy-group">Group</label>
-          <select id="policy-group" value={groupId} onChange={(e) => setGroupId(e.target.value)}>
+          <label htmlFor="list-group">Group</label>
+          <select id="list-group" value={groupId} onChange={(e) => setGroupId(e.target.value)}>
             <option value="">All groups</option>
             {groups.map((g) => (
               <option key={g.id} value={g.id}>
@@ -98,7 +146,7 @@ export function PolicyList() {
           {error}
         </p>
       )}
-      <table className="table" aria-label="Policies" aria-busy={page === null}>
+      <table className="table" aria-label={kind.title} aria-busy={page === null}>
         <thead>
           <tr>
             <th scope="col">Name</th>
@@ -111,7 +159,7 @@ export function PolicyList() {
           {page?.items.map((p) => (
             <tr key={p.baseId}>
               <td>
-                <Link to={`policies/${p.baseId}`}>{p.name}</Link>
+                <Link to={`${kind.path}/${p.baseId}`}>{p.name}</Link>
               </td>
               <td>
                 <PolicyStatus latest={p.latestVersion ?? null} hasDraft={p.hasDraft} />
@@ -123,7 +171,7 @@ export function PolicyList() {
           {page && page.items.length === 0 && (
             <tr>
               <td colSpan={4} className="muted empty">
-                {search || groupId ? 'No policy matches.' : 'No policies yet.'}
+                {search || groupId ? `No ${kind.one} matches.` : `No ${kind.title.toLowerCase()} yet.`}
               </td>
             </tr>
           )}

@@ -1,0 +1,119 @@
+// Picks the policy a flow node runs: found by name, then pinned to one of
+// its records or following its latest version (the base id).
+import { useEffect, useState } from 'react';
+import { PoliciesDocument, PolicyDocument, PolicyVersionsDocument } from '@verdict/client';
+import type { PolicyFieldsFragment } from '@verdict/client';
+import type { Api } from '../api';
+import { errorMessage } from '../api';
+import type { PolicyRef } from './definition';
+
+/** How a resolved policy reference reads on a node. */
+export function policyLabel(kind: 'pinned' | 'latest' | 'either', p: PolicyFieldsFragment | null): string {
+  if (!p) return 'Policy not found';
+  if (kind === 'latest') return `${p.name} · latest version`;
+  if (kind === 'pinned') return `${p.name} · ${p.status === 'DRAFT' ? 'draft' : `version ${p.version}`}`;
+  return p.name;
+}
+
+/** Resolves policy references to their records, once per id, for the node labels. */
+export function usePolicies(api: Api, ids: string[]): Map<string, PolicyFieldsFragment | null> {
+  const [known, setKnown] = useState(() => new Map<string, PolicyFieldsFragment | null>());
+  const wanted = ids.filter((id) => !known.has(id)).sort().join(',');
+  useEffect(() => {
+    if (!wanted) return;
+    let live = true;
+    void Promise.all(
+      wanted.split(',').map((id) =>
+        api.request(PolicyDocument, { id }).then(
+          (r) => [id, r.policy ?? null] as const,
+          () => [id, null] as const,
+        ),
+      ),
+    ).then((found) => {
+      if (live) setKnown((k) => new Map([...k, ...found]));
+    });
+    return () => {
+      live = false;
+    };
+  }, [api, wanted]);
+  return known;
+}
+
+export function PolicyPicker({ api, nodeId, onPick }: { api: Api; nodeId: string; onPick: (ref: PolicyRef) => void }) {
+  const [query, setQuery] = useState('');
+  const [found, setFound] = useState<{ baseId: string; name: string }[]>([]);
+  const [chosen, setChosen] = useState<{ baseId: string; name: string } | null>(null);
+  const [records, setRecords] = useState<PolicyFieldsFragment[] | null>(null);
+  const [pin, setPin] = useState('latest');
+  const [error, setError] = useState('');
+
+  useEffect(() => {
+    const q = query.trim();
+    let live = true;
+    const t = window.setTimeout(() => {
+      api.request(PoliciesDocument, { first: 10, query: q || null }).then(
+        (r) => live && setFound(r.policies.edges.map((e) => ({ baseId: e.node.baseId, name: e.node.name }))),
+        (err) => live && setError(errorMessage(err)),
+      );
+    }, 200);
+    return () => {
+      live = false;
+      window.clearTimeout(t);
+    };
+  }, [api, query]);
+
+  useEffect(() => {
+    if (!chosen) return;
+    let live = true;
+    setRecords(null);
+    setPin('latest');
+    api.request(PolicyVersionsDocument, { id: chosen.baseId }).then(
+      (r) => live && setRecords(r.policyVersions ? [...r.policyVersions.versions, ...(r.policyVersions.draft ? [r.policyVersions.draft] : [])] : []),
+      (err) => live && setError(errorMessage(err)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, chosen]);
+
+  const id = `pick-${nodeId}`;
+  return (
+    <div className="picker">
+      <div className="field">
+        <label htmlFor={`${id}-search`}>Find a policy by name</label>
+        <input id={`${id}-search`} type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Name contains…" />
+      </div>
+      {error && <p className="field-error">{error}</p>}
+      <ul className="picker-results" aria-label="Policies found">
+        {found.map((p) => (
+          <li key={p.baseId}>
+            <button type="button" className={`btn btn-small ${chosen?.baseId === p.baseId ? 'btn-primary' : ''}`} onClick={() => setChosen(p)} aria-pressed={chosen?.baseId === p.baseId}>
+              {p.name}
+            </button>
+          </li>
+        ))}
+        {found.length === 0 && <li className="muted small">No policy matches.</li>}
+      </ul>
+      {chosen && (
+        <div className="field">
+          <label htmlFor={`${id}-version`}>Which version of “{chosen.name}”</label>
+          <select id={`${id}-version`} value={pin} onChange={(e) => setPin(e.target.value)} disabled={!records}>
+            <option value="latest">The latest version, whatever it is when the flow runs</option>
+            {records?.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.status === 'DRAFT' ? 'The draft (pinned)' : `Version ${r.version} (pinned)`}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            className="btn btn-primary btn-small picker-use"
+            onClick={() => onPick(pin === 'latest' ? { baseId: chosen.baseId } : { id: pin })}
+          >
+            Use this policy
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

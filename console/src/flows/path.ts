@@ -1,0 +1,34 @@
+// Which nodes and edges a run went through, from its node responses: the
+// graph highlights them.
+import type { FlowRunResultFieldsFragment } from '@verdict/client';
+import { edgesOf, targets, branchMember } from './definition';
+import type { Definition, Handle } from './definition';
+
+export interface RunPath {
+  nodes: Set<string>;
+  edges: Set<string>;
+}
+
+export function runPath(d: Definition, run: FlowRunResultFieldsFragment): RunPath {
+  const byId = new Map(d.nodes.map((n) => [n.id, n]));
+  const nodes = new Set(run.nodeResponses.map((r) => r.nodeId));
+  const edges = new Set<string>();
+  const all = edgesOf(d);
+  run.nodeResponses.forEach((r, i) => {
+    if (r.response.error) return;
+    const node = byId.get(r.nodeId);
+    if (!node) return;
+    const handle: Handle = r.nodeType === 'CUSTOM' ? 'next' : r.response.result ? 'true' : 'false';
+    const next = targets(node[branchMember[handle]] as Parameters<typeof targets>[0]);
+    const last = i === run.nodeResponses.length - 1;
+    for (const t of next) {
+      // A return node ends the run without a response of its own: it was
+      // reached when the last node that ran branches to it.
+      const reached = nodes.has(t) || (last && byId.get(t)?.type === 'return');
+      if (!reached) continue;
+      nodes.add(t);
+      for (const e of all) if (e.source === node.id && e.handle === handle && e.target === t) edges.add(e.id);
+    }
+  });
+  return { nodes, edges };
+}

@@ -1,0 +1,60 @@
+// The server's validation messages (docs/flows.md lists them) name the node
+// they concern; the graph shows each on its node, or on the edges it is
+// about, and keeps the rest in a list above the graph.
+import { edgesOf } from './definition';
+import type { Definition } from './definition';
+
+export type Severity = 'error' | 'warning';
+
+export interface Problem {
+  severity: Severity;
+  message: string;
+}
+
+export interface PlacedProblems {
+  byNode: Map<string, Problem[]>;
+  byEdge: Map<string, Problem[]>;
+  /** Problems of the whole definition, or naming a node the graph does not have. */
+  general: Problem[];
+}
+
+const referenced = /^Referenced node "([^"]*)" not found/;
+const notATarget = /^Node "([^"]*)" cannot be a branch target/;
+const namesNode = /\b[Nn]ode(?: id)? "([^"]*)"/;
+
+function push<K>(m: Map<K, Problem[]>, k: K, p: Problem) {
+  m.set(k, [...(m.get(k) ?? []), p]);
+}
+
+export function placeProblems(d: Definition, problems: Problem[]): PlacedProblems {
+  const out: PlacedProblems = { byNode: new Map(), byEdge: new Map(), general: [] };
+  const ids = new Set(d.nodes.map((n) => n.id));
+  const edges = edgesOf(d);
+  for (const p of problems) {
+    const missing = referenced.exec(p.message);
+    if (missing) {
+      // The branch leads nowhere the graph can draw: the nodes it leaves from carry it.
+      const from = edges.filter((e) => e.target === missing[1]);
+      if (from.length === 0) out.general.push(p);
+      for (const e of from) push(out.byNode, e.source, p);
+      continue;
+    }
+    const target = notATarget.exec(p.message);
+    if (target) {
+      for (const e of edges.filter((e) => e.target === target[1])) push(out.byEdge, e.id, p);
+      if (ids.has(target[1]!)) push(out.byNode, target[1]!, p);
+      continue;
+    }
+    const named = namesNode.exec(p.message);
+    if (named && ids.has(named[1]!)) push(out.byNode, named[1]!, p);
+    else out.general.push(p);
+  }
+  return out;
+}
+
+export function problemsOf(validation: { errors: string[]; warnings: string[] }): Problem[] {
+  return [
+    ...validation.errors.map((message) => ({ severity: 'error' as const, message })),
+    ...validation.warnings.map((message) => ({ severity: 'warning' as const, message })),
+  ];
+}

@@ -1,0 +1,49 @@
+// Unsaved flow edits and the last validation the server gave, kept in
+// sessionStorage like the policy editor's text: neither a reload nor a key
+// that stops working mid-session loses them.
+import type { FlowTestInput } from '@verdict/client';
+import type { Problem } from './problems';
+
+const EDITS = 'verdict.flowEdits.';
+const PROBLEMS = 'verdict.flowProblems.';
+
+export interface FlowEdits {
+  /** The record's revision when editing began; 0 for a new flow. */
+  revision: number;
+  name: string;
+  description: string;
+  definition: unknown;
+  tests: FlowTestInput[];
+}
+
+function read<T>(key: string): T | null {
+  const raw = sessionStorage.getItem(key);
+  if (!raw) return null;
+  try {
+    return JSON.parse(raw) as T;
+  } catch {
+    return null;
+  }
+}
+
+export function loadFlowEdits(key: string): FlowEdits | null {
+  return read<FlowEdits>(EDITS + key);
+}
+
+export function storeFlowEdits(key: string, edits: FlowEdits): void {
+  sessionStorage.setItem(EDITS + key, JSON.stringify(edits));
+}
+
+export function dropFlowEdits(key: string): void {
+  sessionStorage.removeItem(EDITS + key);
+}
+
+/** The problems saving reported for a record, while it has not changed since. */
+export function loadProblems(recordId: string, revision: number): Problem[] {
+  const kept = read<{ revision: number; problems: Problem[] }>(PROBLEMS + recordId);
+  return kept && kept.revision === revision ? kept.problems : [];
+}
+
+export function storeProblems(recordId: string, revision: number, problems: Problem[]): void {
+  sessionStorage.setItem(PROBLEMS + recordId, JSON.stringify({ revision, problems }));
+}

@@ -1,0 +1,940 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import {
+  CreateFlowDocument,
+  CreateFlowDraftFromVersionDocument,
+  DeleteFlowDocument,
+  FlowVersionsDocument,
+  PublishFlowDocument,
+  RunFlowVersionDocument,
+  TestFlowDocument,
+  TestFlowRecordDocument,
+  UpdateFlowDraftDocument,
+} from '@verdict/client';
+import type { FlowFieldsFragment, FlowRunResultFieldsFragment, FlowTestInput, TestFlowRecordMutation } from '@verdict/client';
+import { VerdictError, errorMessage } from '../api';
+import { formatJSON, formatTime } from '../format';
+import { Link, navigate } from '../router';
+import { authorLabel, mayChange, ownerLabel, useSession } from '../session';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { RunResultView } from '../components/RunResult';
+import {
+  addNode,
+  asDefinition,
+  edgesOf,
+  emptyDefinition,
+  handlesOf,
+  nodeTitle,
+  policyRefOf,
+  removeNode,
+  setBranch,
+  setPolicy,
+  startOf,
+  targets,
+  updateNode,
+  branchMember,
+} from '../flows/definition';
+import type { Branch, Definition, FlowNode, NodeType } from '../flows/definition';
+import { placeProblems, problemsOf } from '../flows/problems';
+import type { Problem } from '../flows/problems';
+import { runPath } from '../flows/path';
+import { FlowGraph } from '../flows/FlowGraph';
+import type { GraphModel } from '../flows/FlowGraph';
+import { PolicyPicker, policyLabel, usePolicies } from '../flows/PolicyPicker';
+import { dropFlowEdits, loadFlowEdits, loadProblems, storeFlowEdits, storeProblems } from '../flows/storage';
+
+type Rec = FlowFieldsFragment;
+type Tab = 'graph' | 'tests' | 'versions';
+
+export function flowRecordLabel(r: Rec): string {
+  return r.status === 'DRAFT' ? 'Draft' : `Version ${r.version}`;
+}
+
+function testsOf(r: Rec | null): FlowTestInput[] {
+  return (r?.tests ?? []).map((t) => ({ name: t.name, data: t.data, expect: t.expect }));
+}
+
+const NEW_DATA = '{\n  "applicant": {\n    "age": 30\n  }\n}';
+
+export default function FlowPage({ baseId, recordId = '' }: { baseId: string; recordId?: string }) {
+  const { api } = useSession();
+  const isNew = baseId === '';
+  const [history, setHistory] = useState<{ draft: Rec | null; versions: Rec[] } | null>(null);
+  const [loadError, setLoadError] = useState('');
+
+  const reload = useCallback(async () => {
+    if (isNew) return;
+    try {
+      const r = await api.request(FlowVersionsDocument, { id: baseId });
+      if (!r.flowVersions) {
+        setLoadError('There is no such flow: it was deleted, or it is not visible to you.');
+        return;
+      }
+      setHistory({ draft: r.flowVersions.draft ?? null, versions: r.flowVersions.versions });
+    } catch (err) {
+      setLoadError(errorMessage(err));
+    }
+  }, [api, baseId, isNew]);
+
+  useEffect(() => {
+    setHistory(null);
+    setLoadError('');
+    void reload();
+  }, [reload]);
+
+  if (loadError) {
+    return (
+      <div className="page">
+        <p className="alert alert-error" role="alert">
+          {loadError}
+        </p>
+        <Link to="flows">Back to the flows</Link>
+      </div>
+    );
+  }
+  if (!isNew && !history) return <p className="muted pad">Loading…</p>;
+  const records = history ? [...(history.draft ? [history.draft] : []), ...history.versions] : [];
+  const record = records.find((r) => r.id === recordId) ?? records[0] ?? null;
+  return <FlowEditor key={record?.id ?? 'new'} record={record} records={records} hasDraft={!!history?.draft} reload={reload} />;
+}
+
+/** The problems a refused request lists, when it is about the definition. */
+function refusedProblems(err: unknown): Problem[] | null {
+  if (err instanceof VerdictError && err.code === 'invalid_argument' && err.details.length > 0) {
+    return err.details.map((message) => ({ severity: 'error', message }));
+  }
+  return null;
+}
+
+function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null; records: Rec[]; hasDraft: boolean; reload: () => Promise<void> }) {
+  const session = useSession();
+  const { api, can } = session;
+  const storageKey = record?.id ?? 'new';
+  const [restored] = useState(() => {
+    const saved = loadFlowEdits(storageKey);
+    return saved && (!record || saved.revision === record.revision) ? saved : null;
+  });
+  const isDraft = !record || record.status === 'DRAFT';
+  const owner = record?.owner ?? { kind: 'USER', id: session.viewer.user?.id ?? '' };
+  const editable = isDraft && can.edit && mayChange(session, owner);
+  const publishable = !!record && isDraft && can.publish && mayChange(session, owner);
+
+  const [tab, setTab] = useState<Tab>('graph');
+  const [name, setName] = useState(restored?.name ?? record?.name ?? '');
+  const [description, setDescription] = useState(restored?.description ?? record?.description ?? '');
+  const [definition, setDefinition] = useState<Definition>(() =>
+    restored ? asDefinition(restored.definition) : record ? asDefinition(record.definition) : emptyDefinition(),
+  );
+  const [tests, setTests] = useState<FlowTestInput[]>(restored?.tests ?? testsOf(record));
+  const [selected, setSelected] = useState<string | null>(null);
+  const [problems, setProblems] = useState<Problem[]>(() => (record ? loadProblems(record.id, record.revision) : []));
+  const [data, setData] = useState(() => (record?.tests[0] ? formatJSON(record.tests[0].data) : NEW_DATA));
+  const [run, setRun] = useState<{ result: FlowRunResultFieldsFragment; definition: Definition } | null>(null);
+  const [report, setReport] = useState<TestFlowRecordMutation['testFlowRecord'] | null>(null);
+  const [notice, setNotice] = useState<{ kind: 'ok' | 'error'; text: string; details?: string[] } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [importing, setImporting] = useState(false);
+
+  const saved = useMemo(() => (record ? asDefinition(record.definition) : null), [record]);
+  const dirty =
+    !record ||
+    name !== record.name ||
+    description !== record.description ||
+    JSON.stringify(definition) !== JSON.stringify(saved) ||
+    JSON.stringify(tests) !== JSON.stringify(testsOf(record));
+
+  useEffect(() => {
+    if (!dirty || !record) {
+      if (record) dropFlowEdits(storageKey);
+      else storeFlowEdits(storageKey, { revision: 0, name, description, definition, tests });
+    } else {
+      storeFlowEdits(storageKey, { revision: record.revision, name, description, definition, tests });
+    }
+  }, [storageKey, record, dirty, name, description, definition, tests]);
+
+  const refs = definition.nodes.map(policyRefOf).filter((r) => r !== null);
+  const policies = usePolicies(
+    api,
+    refs.map((r) => r.id),
+  );
+
+  const placed = useMemo(() => placeProblems(definition, problems), [definition, problems]);
+  // A run belongs to the definition it ran; an edit since makes it stale.
+  const current = run && JSON.stringify(run.definition) === JSON.stringify(definition) ? run.result : null;
+  const path = useMemo(() => (current ? runPath(definition, current) : null), [current, definition]);
+
+  const model = useMemo<GraphModel>(() => {
+    const start = startOf(definition);
+    const responses = new Map(current?.nodeResponses.map((r) => [r.nodeId, r]));
+    return {
+      nodes: definition.nodes.map((n) => {
+        const ref = policyRefOf(n);
+        const resp = responses.get(n.id);
+        let result: GraphModel['nodes'][number]['result'];
+        if (resp) {
+          result = resp.response.error
+            ? { text: 'error', tone: 'error' }
+            : resp.nodeType === 'CUSTOM'
+              ? { text: 'outcome', tone: 'neutral' }
+              : { text: String(resp.response.result), tone: resp.response.result ? 'pass' : 'fail' };
+        } else if (path?.nodes.has(n.id) && n.type === 'return') {
+          result = { text: `returned ${String(n.returnValue)}`, tone: n.returnValue === true ? 'pass' : 'fail' };
+        }
+        return {
+          id: n.id,
+          node: n,
+          isStart: n.id === start,
+          policyLabel: ref ? (policies.has(ref.id) ? policyLabel(ref.kind, policies.get(ref.id) ?? null) : 'Policy…') : undefined,
+          problems: placed.byNode.get(n.id) ?? [],
+          result,
+          onPath: path?.nodes.has(n.id),
+        };
+      }),
+      edges: edgesOf(definition).map((e) => ({ ...e, problems: placed.byEdge.get(e.id) ?? [], onPath: path?.edges.has(e.id) })),
+    };
+  }, [definition, placed, current, path, policies]);
+
+  const act = async (what: () => Promise<void>) => {
+    setBusy(true);
+    setNotice(null);
+    try {
+      await what();
+    } catch (err) {
+      const listed = refusedProblems(err);
+      if (listed) setProblems(listed);
+      setNotice({ kind: 'error', text: errorMessage(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  // What was saved, as the server stores it (a definition comes back in
+  // format version 1), becomes what the editor holds.
+  const adopt = (res: { flow: Rec; validation: { errors: string[]; warnings: string[] } }) => {
+    const found = problemsOf(res.validation);
+    storeProblems(res.flow.id, res.flow.revision, found);
+    setProblems(found);
+    setName(res.flow.name);
+    setDescription(res.flow.description);
+    setDefinition(asDefinition(res.flow.definition));
+    setTests(testsOf(res.flow));
+  };
+
+  const onSave = () =>
+    act(async () => {
+      if (!record) {
+        const res = await api.request(CreateFlowDocument, { input: { name, description, definition, tests } });
+        dropFlowEdits('new');
+        const f = res.createFlow.flow;
+        storeProblems(f.id, f.revision, problemsOf(res.createFlow.validation));
+        navigate(`flows/${f.baseId}`, { replace: true });
+        return;
+      }
+      const res = await api.request(UpdateFlowDraftDocument, { input: { id: record.id, name, description, definition, tests } });
+      dropFlowEdits(storageKey);
+      adopt(res.updateFlowDraft);
+      await reload();
+    });
+
+  const onPublish = () =>
+    act(async () => {
+      if (!record) return;
+      if (dirty) {
+        const res = await api.request(UpdateFlowDraftDocument, { input: { id: record.id, name, description, definition, tests } });
+        dropFlowEdits(storageKey);
+        adopt(res.updateFlowDraft);
+      }
+      try {
+        const res = await api.request(PublishFlowDocument, { input: { id: record.id } });
+        await reload();
+        navigate(`flows/${res.publishFlow.baseId}?record=${res.publishFlow.id}`, { replace: true });
+      } catch (err) {
+        const listed = refusedProblems(err);
+        if (listed) setProblems(listed);
+        // The gate names the failing tests; running them shows why each fails.
+        const failed = !listed && tests.length > 0 ? await testRecord(record.id).catch(() => null) : null;
+        setNotice({ kind: 'error', text: `Not published: ${errorMessage(err)}` });
+        if (failed && !failed.passed) {
+          setReport(failed);
+          setTab('tests');
+        }
+        if (dirty) await reload();
+      }
+    });
+
+  const testRecord = async (id: string) =>
+    (await api.request(TestFlowRecordDocument, { input: { flowId: id, tests: tests.map((t) => ({ name: t.name, data: t.data, expect: t.expect })) } }))
+      .testFlowRecord;
+
+  const parseData = (): Record<string, unknown> | null => {
+    try {
+      const v = JSON.parse(data) as unknown;
+      if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
+      setNotice({ kind: 'error', text: 'The test data must be a JSON object.' });
+    } catch (err) {
+      setNotice({ kind: 'error', text: `The test data is not valid JSON: ${(err as Error).message}` });
+    }
+    return null;
+  };
+
+  const onRun = () =>
+    act(async () => {
+      const input = parseData();
+      if (!input) return;
+      const ran = definition;
+      const result =
+        record && JSON.stringify(definition) === JSON.stringify(saved)
+          ? (await api.request(RunFlowVersionDocument, { input: { flowId: record.id, data: input } })).runFlowVersion
+          : (await api.request(TestFlowDocument, { input: { definition, data: input } })).testFlow;
+      setRun({ result, definition: ran });
+      const reached = result.nodeResponses[result.nodeResponses.length - 1];
+      setSelected(reached?.nodeId ?? null);
+    });
+
+  const onAddTest = () => {
+    const input = parseData();
+    if (!input || !current) return;
+    const taken = new Set(tests.map((t) => t.name));
+    let n = tests.length + 1;
+    while (taken.has(`Sample ${n}`)) n++;
+    const expect = current.outcome ?? current.result;
+    setTests([...tests, { name: `Sample ${n}`, data: input, expect }]);
+    setNotice({ kind: 'ok', text: `Test “Sample ${n}” added, expecting ${JSON.stringify(expect)}: save the draft to keep it.` });
+  };
+
+  const onRunStored = (t: FlowTestInput) => {
+    setData(formatJSON(t.data));
+    setTab('graph');
+  };
+
+  const onRunTests = () =>
+    act(async () => {
+      if (!record) return;
+      setReport(await testRecord(record.id));
+    });
+
+  const onNewDraft = () =>
+    act(async () => {
+      if (!record) return;
+      if (hasDraft && !window.confirm('This flow has a draft already. Replace it with this version?')) return;
+      const res = await api.request(CreateFlowDraftFromVersionDocument, { input: { id: record.id, replace: hasDraft } });
+      await reload();
+      navigate(`flows/${res.createFlowDraftFromVersion.baseId}?record=${res.createFlowDraftFromVersion.id}`);
+    });
+
+  const onDelete = () =>
+    act(async () => {
+      if (!record) return;
+      await api.request(DeleteFlowDocument, { input: { id: record.baseId } });
+      records.forEach((r) => dropFlowEdits(r.id));
+      navigate('flows');
+    });
+
+  const onImport = (text: string) =>
+    act(async () => {
+      // The server reads every accepted form and stores the definition in
+      // format version 1, which the graph then shows.
+      let value: unknown = text;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        // Not JSON: YAML, sent as text.
+      }
+      setImporting(false);
+      if (!record) {
+        const res = await api.request(CreateFlowDocument, { input: { name: name.trim() || 'Imported flow', description, definition: value, tests } });
+        dropFlowEdits('new');
+        const f = res.createFlow.flow;
+        storeProblems(f.id, f.revision, problemsOf(res.createFlow.validation));
+        navigate(`flows/${f.baseId}`, { replace: true });
+        return;
+      }
+      const res = await api.request(UpdateFlowDraftDocument, { input: { id: record.id, definition: value } });
+      dropFlowEdits(storageKey);
+      adopt(res.updateFlowDraft);
+      await reload();
+    });
+
+  const edit = (next: Definition) => {
+    setDefinition(next);
+  };
+  const onAdd = (type: NodeType) => {
+    const { definition: next, id } = addNode(definition, type);
+    edit(next);
+    setSelected(id);
+  };
+
+  const latest = records.find((r) => r.status === 'PUBLISHED');
+  const compareWith = record && record.status === 'DRAFT' ? latest : record ? records[records.indexOf(record) + 1] : undefined;
+  const selectedNode = definition.nodes.find((n) => n.id === selected) ?? null;
+  const selectedResponse = current?.nodeResponses.find((r) => r.nodeId === selected) ?? null;
+  const hasStart = definition.nodes.some((n) => n.type === 'start');
+
+  return (
+    <div className="page page-wide">
+      <div className="page-head">
+        <div className="title-block">
+          <Link to="flows" className="crumb">
+            Flows
+          </Link>
+          <h1>{record ? record.name : 'New flow'}</h1>
+          {record && (
+            <span className="status">
+              <span className={`badge ${record.status === 'DRAFT' ? 'badge-draft' : 'badge-published'}`}>{flowRecordLabel(record)}</span>
+              <span className="muted small">
+                {ownerLabel(session, record.owner)} · {record.status === 'DRAFT' ? 'edited' : 'published'} {formatTime(record.publishedAt ?? record.updatedAt)}
+              </span>
+            </span>
+          )}
+        </div>
+        <div className="actions">
+          {records.length > 1 && (
+            <div className="field field-inline">
+              <label htmlFor="record-pick">Record</label>
+              <select id="record-pick" value={record?.id} onChange={(e) => navigate(`flows/${record!.baseId}?record=${e.target.value}`)}>
+                {records.map((r) => (
+                  <option key={r.id} value={r.id}>
+                    {flowRecordLabel(r)}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          {editable && (
+            <button type="button" className="btn" onClick={onSave} disabled={busy || !name.trim() || (!!record && !dirty)}>
+              {record ? 'Save draft' : 'Create draft'}
+            </button>
+          )}
+          {publishable && (
+            <button type="button" className="btn btn-primary" onClick={onPublish} disabled={busy}>
+              Publish
+            </button>
+          )}
+          {record && record.status === 'PUBLISHED' && can.edit && mayChange(session, record.owner) && (
+            <button type="button" className="btn" onClick={onNewDraft} disabled={busy}>
+              New draft from {flowRecordLabel(record).toLowerCase()}
+            </button>
+          )}
+          {record && compareWith && (
+            <Link className="btn" to={`flows/${record.baseId}/compare?left=${compareWith.id}&right=${record.id}`}>
+              Compare with {flowRecordLabel(compareWith).toLowerCase()}
+            </Link>
+          )}
+          {record && can.readAudit && (
+            <Link className="btn" to={`audit?base=${record.baseId}`}>
+              History
+            </Link>
+          )}
+          {record && can.delete && (
+            <button type="button" className="btn btn-danger" onClick={() => setConfirmDelete(true)} disabled={busy}>
+              Delete
+            </button>
+          )}
+        </div>
+      </div>
+
+      {notice && (
+        <div className={`alert ${notice.kind === 'ok' ? 'alert-ok' : 'alert-error'}`} role={notice.kind === 'ok' ? 'status' : 'alert'}>
+          {notice.text}
+        </div>
+      )}
+      {restored && dirty && record && (
+        <p className="alert alert-info" role="status">
+          Unsaved changes from this session were restored.
+        </p>
+      )}
+
+      <div className="tabs" role="tablist" aria-label="Flow">
+        {(['graph', 'tests', 'versions'] as Tab[]).map((t) => (
+          <button key={t} type="button" role="tab" id={`tab-${t}`} aria-selected={tab === t} aria-controls={`panel-${t}`} className="tab" onClick={() => setTab(t)}>
+            {t === 'graph' ? 'Graph and test' : t === 'tests' ? `Tests (${tests.length})` : `Versions (${records.filter((r) => r.status === 'PUBLISHED').length})`}
+          </button>
+        ))}
+      </div>
+
+      <div id="panel-graph" role="tabpanel" aria-labelledby="tab-graph" hidden={tab !== 'graph'} className="flow-layout">
+        <section className="panel flow-main" aria-labelledby="graph-heading">
+          <div className="panel-head">
+            <h2 id="graph-heading">Definition</h2>
+            {editable ? (
+              <div className="actions" role="toolbar" aria-label="Add nodes">
+                {!hasStart && (
+                  <button type="button" className="btn btn-small" onClick={() => onAdd('start')}>
+                    Add start node
+                  </button>
+                )}
+                <button type="button" className="btn btn-small" onClick={() => onAdd('policy')}>
+                  Add policy node
+                </button>
+                <button type="button" className="btn btn-small" onClick={() => onAdd('return')}>
+                  Add return node
+                </button>
+                <button type="button" className="btn btn-small" onClick={() => onAdd('custom')}>
+                  Add custom node
+                </button>
+                <button type="button" className="btn btn-small" onClick={() => setImporting(true)}>
+                  Open a definition…
+                </button>
+              </div>
+            ) : (
+              <span className="muted small">{isDraft ? 'Read only for your role' : 'Published versions do not change'}</span>
+            )}
+          </div>
+          {placed.general.length > 0 && (
+            <ul className="alert alert-error flow-problems" aria-label="Problems of the flow">
+              {placed.general.map((p) => (
+                <li key={p.message} className={`problem-${p.severity}`}>
+                  {p.message}
+                </li>
+              ))}
+            </ul>
+          )}
+          {problems.length > 0 && (
+            <p className="muted small" role="status" data-testid="problem-count">
+              {problems.filter((p) => p.severity === 'error').length} error(s) and {problems.filter((p) => p.severity === 'warning').length} warning(s), shown on the
+              nodes they concern.
+            </p>
+          )}
+          <FlowGraph
+            model={model}
+            label="Flow graph"
+            editable={editable}
+            selected={selected}
+            onSelect={setSelected}
+            onConnect={(source, handle, target) => edit(setBranch(definition, source, handle, target))}
+            onRemoveNode={(id) => {
+              edit(removeNode(definition, id));
+              if (selected === id) setSelected(null);
+            }}
+            onRemoveEdge={(e) => edit(setBranch(definition, e.source, e.handle, null))}
+          />
+          <p className="muted small hint">
+            Drag from a node’s green (true) or red (false) handle to another node to connect them, or pick the branches in the node’s panel. Delete or Backspace removes
+            the selected node or edge. Tab reaches the nodes; Enter selects one.
+          </p>
+        </section>
+
+        <div className="flow-side">
+          <section className="panel" aria-labelledby="node-heading">
+            <div className="panel-head">
+              <h2 id="node-heading">{selectedNode ? `Node ${selectedNode.id}` : 'Flow'}</h2>
+              <div className="field field-inline">
+                <label htmlFor="node-pick">Node</label>
+                <select id="node-pick" value={selected ?? ''} onChange={(e) => setSelected(e.target.value || null)}>
+                  <option value="">The flow itself</option>
+                  {definition.nodes.map((n) => (
+                    <option key={n.id} value={n.id}>
+                      {n.id} — {nodeTitle(n)}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            </div>
+            {selectedNode ? (
+              <NodeInspector
+                node={selectedNode}
+                definition={definition}
+                editable={editable}
+                policyText={model.nodes.find((n) => n.id === selectedNode.id)?.policyLabel}
+                problems={placed.byNode.get(selectedNode.id) ?? []}
+                onChange={edit}
+                onDelete={() => {
+                  edit(removeNode(definition, selectedNode.id));
+                  setSelected(null);
+                }}
+              />
+            ) : (
+              <>
+                <div className="field">
+                  <label htmlFor="flow-name">Name</label>
+                  <input id="flow-name" value={name} onChange={(e) => setName(e.target.value)} readOnly={!editable} />
+                </div>
+                <div className="field">
+                  <label htmlFor="flow-description">Description</label>
+                  <input id="flow-description" value={description} onChange={(e) => setDescription(e.target.value)} readOnly={!editable} />
+                </div>
+              </>
+            )}
+          </section>
+
+          <section className="panel" aria-labelledby="test-heading">
+            <div className="panel-head">
+              <h2 id="test-heading">Test with data</h2>
+              <div className="actions">
+                {(can.edit || (record && JSON.stringify(definition) === JSON.stringify(saved))) && can.run && (
+                  <button type="button" className="btn btn-primary" onClick={onRun} disabled={busy || definition.nodes.length === 0}>
+                    Run
+                  </button>
+                )}
+                {current && editable && (
+                  <button type="button" className="btn" onClick={onAddTest} disabled={busy}>
+                    Add as test (expect {JSON.stringify(current.outcome ?? current.result)})
+                  </button>
+                )}
+              </div>
+            </div>
+            <label htmlFor="flow-data">Input (JSON)</label>
+            <textarea id="flow-data" className="json-input" rows={7} value={data} onChange={(e) => setData(e.target.value)} spellCheck={false} />
+            {current && (
+              <div className="flow-run" data-testid="flow-run">
+                <div className={`verdict ${current.result ? 'verdict-true' : 'verdict-false'}`} role="status">
+                  Flow result: <strong>{current.outcome !== null ? `“${current.outcome}”` : String(current.result)}</strong>
+                </div>
+                <p className="small" data-testid="flow-path">
+                  Path: {[current.nodeId, ...current.executionPath].join(' → ')}
+                </p>
+                {current.errors.length > 0 && (
+                  <ul className="alert alert-error">
+                    {current.errors.map((e) => (
+                      <li key={e}>{e}</li>
+                    ))}
+                  </ul>
+                )}
+                {selectedResponse ? (
+                  <div aria-label={`Result of node ${selectedResponse.nodeId}`} role="region">
+                    <h3 className="small-heading">Node {selectedResponse.nodeId}</h3>
+                    <RunResultView result={selectedResponse.response} />
+                  </div>
+                ) : (
+                  <p className="muted small">Select a node that ran to see its trace and explanation.</p>
+                )}
+              </div>
+            )}
+          </section>
+        </div>
+      </div>
+
+      <div id="panel-tests" role="tabpanel" aria-labelledby="tab-tests" hidden={tab !== 'tests'}>
+        <section className="panel" aria-labelledby="tests-heading">
+          <div className="panel-head">
+            <h2 id="tests-heading">Tests</h2>
+            {can.run && record && (
+              <button type="button" className="btn btn-primary" onClick={onRunTests} disabled={busy || tests.length === 0}>
+                Run all tests
+              </button>
+            )}
+          </div>
+          {record && dirty && <p className="muted small">Tests run the saved definition: save the draft to test your changes.</p>}
+          {report && (
+            <p className={`alert ${report.passed ? 'alert-ok' : 'alert-error'}`} role="status" data-testid="test-summary">
+              {report.total - report.failed} of {report.total} tests pass.
+            </p>
+          )}
+          <table className="table" aria-label="Tests">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Input</th>
+                <th scope="col">Expected</th>
+                <th scope="col">Actual</th>
+                <th scope="col">Explanation</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {tests.map((t, i) => {
+                const r = report?.results.find((x) => x.name === t.name);
+                return (
+                  <tr key={t.name} className={r ? (r.passed ? 'row-pass' : 'row-fail') : undefined}>
+                    <td>{t.name}</td>
+                    <td>
+                      <code className="clip">{JSON.stringify(t.data)}</code>
+                    </td>
+                    <td>
+                      <code>{JSON.stringify(t.expect)}</code>
+                    </td>
+                    <td>
+                      {r && (
+                        <>
+                          <code>{r.error ? 'error' : JSON.stringify(r.actual)}</code>{' '}
+                          <span className={r.passed ? 'mark mark-pass' : 'mark mark-fail'}>{r.passed ? '✓ pass' : '✗ fail'}</span>
+                        </>
+                      )}
+                    </td>
+                    <td className="small">{r ? r.error ?? r.explanation : ''}</td>
+                    <td className="actions">
+                      <button type="button" className="btn btn-ghost btn-small" onClick={() => onRunStored(t)} aria-label={`Use the input of ${t.name}`}>
+                        Use input
+                      </button>
+                      {editable && (
+                        <button type="button" className="btn btn-ghost btn-small" onClick={() => setTests(tests.filter((_, j) => j !== i))} aria-label={`Remove test ${t.name}`}>
+                          Remove
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+              {tests.length === 0 && (
+                <tr>
+                  <td colSpan={6} className="muted empty">
+                    No tests yet. Run the flow on an input, then add it as a test.
+                  </td>
+                </tr>
+              )}
+            </tbody>
+          </table>
+        </section>
+      </div>
+
+      <div id="panel-versions" role="tabpanel" aria-labelledby="tab-versions" hidden={tab !== 'versions'}>
+        <FlowVersions records={records} current={record} />
+      </div>
+
+      {importing && <ImportDialog onCancel={() => setImporting(false)} onOpen={(text) => void onImport(text)} />}
+      {confirmDelete && record && (
+        <ConfirmDialog
+          title={`Delete the flow “${record.name}”?`}
+          confirmLabel={`Delete “${record.name}”`}
+          onCancel={() => setConfirmDelete(false)}
+          onConfirm={() => {
+            setConfirmDelete(false);
+            void onDelete();
+          }}
+        >
+          Its draft and every published version leave the lists, and running it by any of its ids answers “deleted”. This cannot be undone.
+        </ConfirmDialog>
+      )}
+    </div>
+  );
+}
+
+const typeOptions: { value: NodeType; label: string }[] = [
+  { value: 'policy', label: 'Policy' },
+  { value: 'return', label: 'Return' },
+  { value: 'custom', label: 'Custom outcome' },
+];
+
+function NodeInspector({
+  node,
+  definition,
+  editable,
+  policyText,
+  problems,
+  onChange,
+  onDelete,
+}: {
+  node: FlowNode;
+  definition: Definition;
+  editable: boolean;
+  policyText?: string;
+  problems: Problem[];
+  onChange: (d: Definition) => void;
+  onDelete: () => void;
+}) {
+  const { api } = useSession();
+  const [picking, setPicking] = useState(false);
+  const others = definition.nodes.filter((n) => n.id !== node.id);
+  const ref = policyRefOf(node);
+  return (
+    <div className="inspector" data-testid="inspector">
+      {problems.length > 0 && (
+        <ul className="inspector-problems" aria-label="Problems of this node">
+          {problems.map((p) => (
+            <li key={p.message} className={`problem-${p.severity}`}>
+              {p.severity === 'error' ? 'Error: ' : 'Warning: '}
+              {p.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="field">
+        <label htmlFor="node-name">Node name</label>
+        <input id="node-name" value={node.name ?? ''} readOnly={!editable} onChange={(e) => onChange(updateNode(definition, node.id, { name: e.target.value || undefined }))} />
+      </div>
+      {node.type !== 'start' && (
+        <div className="field">
+          <label htmlFor="node-type">Type</label>
+          <select
+            id="node-type"
+            value={node.type}
+            disabled={!editable}
+            onChange={(e) => {
+              const type = e.target.value;
+              const patch: Partial<FlowNode> = { type, returnValue: undefined, outcome: undefined, onTrue: undefined, onFalse: undefined, next: undefined };
+              if (type === 'return') patch.returnValue = true;
+              if (type === 'custom') patch.outcome = '';
+              onChange(updateNode(definition, node.id, patch));
+            }}
+          >
+            {typeOptions.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+            {!typeOptions.some((o) => o.value === node.type) && <option value={node.type}>{node.type}</option>}
+          </select>
+        </div>
+      )}
+      {(node.type === 'start' || node.type === 'policy') && (
+        <div className="field">
+          <span className="label">Policy</span>
+          <p className="policy-current" data-testid="node-policy">
+            {ref ? policyText ?? 'Policy…' : 'No policy yet'}
+            {ref && ref.id && <span className="muted small"> ({ref.kind === 'latest' ? 'follows the latest version' : ref.kind === 'pinned' ? 'pinned' : 'record or base id'})</span>}
+          </p>
+          {ref && policyText && (
+            <Link to={`policies/${ref.id}${ref.kind === 'pinned' ? `?record=${ref.id}` : ''}`} className="small">
+              Open the policy
+            </Link>
+          )}
+          {editable &&
+            (picking ? (
+              <PolicyPicker
+                api={api}
+                nodeId={node.id}
+                onPick={(r) => {
+                  onChange(setPolicy(definition, node.id, r));
+                  setPicking(false);
+                }}
+              />
+            ) : (
+              <button type="button" className="btn btn-small" onClick={() => setPicking(true)}>
+                {ref ? 'Change policy' : 'Choose a policy'}
+              </button>
+            ))}
+        </div>
+      )}
+      {node.type === 'return' && (
+        <div className="field">
+          <label htmlFor="node-return">Returns</label>
+          <select
+            id="node-return"
+            value={String(node.returnValue)}
+            disabled={!editable}
+            onChange={(e) => onChange(updateNode(definition, node.id, { returnValue: e.target.value === 'true' }))}
+          >
+            <option value="true">true</option>
+            <option value="false">false</option>
+          </select>
+        </div>
+      )}
+      {node.type === 'custom' && (
+        <div className="field">
+          <label htmlFor="node-outcome">Outcome</label>
+          <input id="node-outcome" value={node.outcome ?? ''} readOnly={!editable} onChange={(e) => onChange(updateNode(definition, node.id, { outcome: e.target.value }))} />
+        </div>
+      )}
+      {handlesOf(node.type).map((h) => {
+        const current = targets(node[branchMember[h]] as Branch);
+        const label = h === 'true' ? 'When true, go to' : h === 'false' ? 'When false, go to' : 'Then go to';
+        return (
+          <div className="field" key={h}>
+            <label htmlFor={`branch-${h}`}>{label}</label>
+            <select
+              id={`branch-${h}`}
+              value={current.length === 1 ? current[0] : current.length === 0 ? '' : '*'}
+              disabled={!editable}
+              onChange={(e) => onChange(setBranch(definition, node.id, h, e.target.value || null))}
+            >
+              <option value="">Nothing: the run ends here</option>
+              {current.length > 1 && <option value="*">{current.join(', ')} (one after the other)</option>}
+              {current.filter((t) => !others.some((o) => o.id === t)).map((t) => (
+                <option key={t} value={t}>
+                  {t} (missing)
+                </option>
+              ))}
+              {others
+                .filter((o) => o.type !== 'start')
+                .map((o) => (
+                  <option key={o.id} value={o.id}>
+                    {o.id} — {nodeTitle(o)}
+                  </option>
+                ))}
+            </select>
+          </div>
+        );
+      })}
+      {editable && (
+        <button type="button" className="btn btn-danger btn-small" onClick={onDelete}>
+          Delete node {node.id}
+        </button>
+      )}
+    </div>
+  );
+}
+
+function ImportDialog({ onOpen, onCancel }: { onOpen: (text: string) => void; onCancel: () => void }) {
+  const [text, setText] = useState('');
+  return (
+    <dialog
+      className="dialog dialog-wide"
+      aria-labelledby="import-title"
+      ref={(d) => {
+        if (d && !d.open) d.showModal();
+      }}
+      onCancel={(e) => {
+        e.preventDefault();
+        onCancel();
+      }}
+    >
+      <h2 id="import-title">Open a definition</h2>
+      <p>
+        Paste a definition in any form the server reads: format version 1, the nested YAML form, or the editor graph of nodes and edges (JSON). It replaces the draft’s
+        definition and is stored in format version 1.
+      </p>
+      <label htmlFor="import-text">Definition (YAML or JSON)</label>
+      <textarea id="import-text" className="json-input" rows={14} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} />
+      <div className="actions">
+        <button type="button" className="btn" onClick={onCancel} autoFocus>
+          Cancel
+        </button>
+        <button type="button" className="btn btn-primary" disabled={!text.trim()} onClick={() => onOpen(text)}>
+          Open
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+function FlowVersions({ records, current }: { records: Rec[]; current: Rec | null }) {
+  const session = useSession();
+  const [picked, setPicked] = useState<string[]>([]);
+  const toggle = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
+  const ordered = records.filter((r) => picked.includes(r.id)).reverse();
+  return (
+    <section className="panel" aria-labelledby="versions-heading">
+      <div className="panel-head">
+        <h2 id="versions-heading">Versions</h2>
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={ordered.length !== 2}
+          onClick={() => navigate(`flows/${current?.baseId}/compare?left=${ordered[0]!.id}&right=${ordered[1]!.id}`)}
+        >
+          Compare selected
+        </button>
+      </div>
+      <table className="table" aria-label="Versions">
+        <thead>
+          <tr>
+            <th scope="col">Compare</th>
+            <th scope="col">Record</th>
+            <th scope="col">Time</th>
+            <th scope="col">Author</th>
+            <th scope="col">Nodes</th>
+            <th scope="col">Tests</th>
+          </tr>
+        </thead>
+        <tbody>
+          {records.map((r) => (
+            <tr key={r.id} aria-current={r.id === current?.id ? 'true' : undefined}>
+              <td>
+                <input type="checkbox" checked={picked.includes(r.id)} onChange={() => toggle(r.id)} aria-label={`Select ${flowRecordLabel(r)} to compare`} />
+              </td>
+              <td>
+                <Link to={`flows/${r.baseId}?record=${r.id}`}>{flowRecordLabel(r)}</Link>
+              </td>
+              <td>{formatTime(r.publishedAt ?? r.updatedAt)}</td>
+              <td>{authorLabel(session, r.createdBy)}</td>
+              <td>{asDefinition(r.definition).nodes.length}</td>
+              <td>{r.tests.length}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
