@@ -9,6 +9,7 @@ import (
 	"context"
 
 	"github.com/google/uuid"
+	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/graph/generated"
 	"github.com/verdict/verdict/graph/model"
 	"github.com/verdict/verdict/service"
@@ -28,6 +29,10 @@ func (r *groupResolver) Flows(ctx context.Context, obj *service.Group, first *in
 		return nil, err
 	}
 	return model.FlowSummaries(page, after), nil
+}
+
+func (r *groupResolver) Membership(ctx context.Context, obj *service.Group, kind authz.Kind, baseID uuid.UUID) (*service.GroupMember, error) {
+	return r.svc.GroupMembership(ctx, obj.ID, service.GroupMemberInput{Kind: kind, BaseID: baseID})
 }
 
 func (r *mutationResolver) CreateGroup(ctx context.Context, input service.GroupChanges) (*service.Group, error) {

@@ -193,6 +193,25 @@ func TestAGroupListsOnlyTheVisibleLivePoliciesAndFlowsInIt(t *testing.T) {
 		w.post(t, editor, addGroupMemberMutation, map[string]any{"groupId": g.ID, "kind": "POLICY", "baseId": w.income.BaseID}).
 			failure(t, service.CodeDeleted)
 
+		// The membership to remove is found by its base, as the lists give it.
+		membership := func(key, baseID string) *struct{ ID string } {
+			var got struct {
+				Group struct{ Membership *struct{ ID string } }
+			}
+			w.post(t, key, `query M($g: ID!, $b: ID!) { group(id: $g) { membership(kind: POLICY, baseId: $b) { id } } }`,
+				map[string]any{"g": g.ID, "b": baseID}).decode(t, &got)
+			return got.Group.Membership
+		}
+		if got := membership(editor, w.age.BaseID); got == nil || got.ID != m.ID {
+			t.Fatalf("the membership of P-AGE is %+v, want %s", got, m.ID)
+		}
+		if got := membership(adminKey, mine.BaseID); got != nil {
+			t.Errorf("the admin finds the membership of edith's draft: %+v", got)
+		}
+		if got := membership(editor, w.income.BaseID); got != nil {
+			t.Errorf("the membership of the deleted P-INCOME is %+v", got)
+		}
+
 		var removed struct{ RemoveGroupMember bool }
 		w.post(t, editor, removeGroupMemberMutation, map[string]any{"groupId": g.ID, "memberId": m.ID}).decode(t, &removed)
 		if !removed.RemoveGroupMember {
@@ -218,6 +237,8 @@ func TestAnotherOrganizationsGroupIsNotFound(t *testing.T) {
 		}
 		f.post(t, beta.Secret, groupQuery, map[string]any{"id": g.ID}).nullFailure(t, "group", service.CodeNotFound)
 		f.post(t, beta.Secret, groupBasesQuery, map[string]any{"id": g.ID}).nullFailure(t, "group", service.CodeNotFound)
+		f.post(t, beta.Secret, `query M($g: ID!, $b: ID!) { group(id: $g) { membership(kind: POLICY, baseId: $b) { id } } }`,
+			map[string]any{"g": g.ID, "b": p.BaseID}).nullFailure(t, "group", service.CodeNotFound)
 		f.post(t, beta.Secret, removeGroupMemberMutation, map[string]any{"groupId": g.ID, "memberId": m.ID}).failure(t, service.CodeNotFound)
 		f.post(t, beta.Secret, `query P($g: ID!) { policies(groupId: $g) { pageInfo { hasNextPage } } }`, map[string]any{"g": g.ID}).
 			failure(t, service.CodeNotFound)

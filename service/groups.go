@@ -409,6 +409,40 @@ func (s *Service) GroupMember(ctx context.Context, id uuid.UUID) (*GroupMember, 
 	return groupMemberOf(m), nil
 }
 
+// GroupMembership finds the membership of a base in a group, so that a
+// client listing a group's policies and flows can take one out: lists give
+// base ids, and removing needs the membership's id. A base that is not in
+// the group answers nil, and so does one the caller may not see (another
+// user's draft, a deleted base), as the group's lists leave it out, so that
+// the answer tells nothing about it.
+func (s *Service) GroupMembership(ctx context.Context, groupID uuid.UUID, in GroupMemberInput) (*GroupMember, error) {
+	p, err := s.allowed(ctx, authz.ActionView, authz.KindGroup)
+	if err != nil {
+		return nil, err
+	}
+	if in.Kind != authz.KindPolicy && in.Kind != authz.KindFlow {
+		return nil, Invalid("kind must be %q or %q", authz.KindPolicy, authz.KindFlow)
+	}
+	g, err := tenantGroup(ctx, s.client.Group, p, groupID)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.authorize(ctx, p, authz.ActionView, newBaseResource(p, base.Kind(in.Kind))); err != nil {
+		return nil, err
+	}
+	// The member is found through its base as the lists find bases, so
+	// that what they show is what this finds.
+	m, err := s.client.GroupMember.Query().Where(groupmember.GroupID(g.ID), groupmember.KindEQ(groupmember.Kind(in.Kind)),
+		groupmember.HasBaseWith(base.ID(in.BaseID), base.OrganizationID(p.TenantID), base.DeletedAtIsNil(), listed(p))).Only(ctx)
+	switch {
+	case ent.IsNotFound(err):
+		return nil, nil
+	case err != nil:
+		return nil, unavailable(err)
+	}
+	return groupMemberOf(m), nil
+}
+
 // GroupPolicies lists the policies of a group the caller may see, like
 // Policies (GET /group/{groupId}/policies).
 func (s *Service) GroupPolicies(ctx context.Context, groupID uuid.UUID, o ListOptions) (*Page[Summary], error) {

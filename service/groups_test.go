@@ -254,6 +254,36 @@ func TestGroupMembership(t *testing.T) {
 			t.Fatalf("%d memberships stored, want 3", n)
 		}
 
+		// A membership found by its base: only for a base the caller may
+		// see, of the kind asked for; another tenant's group is not found.
+		for _, tc := range []struct {
+			name string
+			ctx  context.Context
+			kind authz.Kind
+			id   uuid.UUID
+			want *service.GroupMember
+		}{
+			{"the editor's published policy", editor, authz.KindPolicy, published.BaseID, m1},
+			{"the editor's own draft", editor, authz.KindPolicy, mine.BaseID, m2},
+			{"a flow", editor, authz.KindFlow, flowID, m3},
+			{"a viewer's published policy", as["viewer"], authz.KindPolicy, published.BaseID, m1},
+			{"another user's draft, for a viewer", as["viewer"], authz.KindPolicy, mine.BaseID, nil},
+			{"a policy outside the group", editor, authz.KindPolicy, outside.BaseID, nil},
+			{"a policy named as a flow", editor, authz.KindFlow, published.BaseID, nil},
+			{"an unknown base", editor, authz.KindPolicy, uuid.New(), nil},
+		} {
+			got, err := f.svc.GroupMembership(tc.ctx, g.ID, service.GroupMemberInput{Kind: tc.kind, BaseID: tc.id})
+			if err != nil || (got == nil) != (tc.want == nil) || got != nil && (got.ID != tc.want.ID || got.BaseID != tc.id) {
+				t.Errorf("membership of %s: %+v, %v; want %+v", tc.name, got, err, tc.want)
+			}
+		}
+		_, err = f.svc.GroupMembership(as["other tenant"], g.ID, service.GroupMemberInput{Kind: authz.KindPolicy, BaseID: published.BaseID})
+		wantCode(t, err, service.CodeNotFound)
+		_, err = f.svc.GroupMembership(editor, uuid.New(), service.GroupMemberInput{Kind: authz.KindPolicy, BaseID: published.BaseID})
+		wantCode(t, err, service.CodeNotFound)
+		_, err = f.svc.GroupMembership(editor, g.ID, service.GroupMemberInput{Kind: authz.KindGroup, BaseID: published.BaseID})
+		wantCode(t, err, service.CodeInvalidArgument)
+
 		// Lists show what the caller may see: never another's draft, never
 		// a deleted base, and only the kind asked for.
 		for _, tc := range []struct {

@@ -11,6 +11,7 @@ import (
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/ent/groupmember"
+	"github.com/verdict/verdict/ent/predicate"
 )
 
 // ListOptions page through a list: Limit 1–200 (0 is 50), Cursor from the
@@ -118,12 +119,8 @@ func (s *Service) listBases(ctx context.Context, k *kindRules, o ListOptions) (*
 	if err := s.authorize(ctx, p, authz.ActionView, newBaseResource(p, k.kind)); err != nil {
 		return nil, err
 	}
-	visible := base.OwnerKindEQ(base.OwnerKindOrganization)
-	if p.UserID != uuid.Nil {
-		visible = base.Or(visible, base.And(base.OwnerKindEQ(base.OwnerKindUser), base.OwnerID(p.UserID)))
-	}
 	q := s.client.Base.Query().Where(
-		base.OrganizationID(p.TenantID), base.KindEQ(k.kind), base.DeletedAtIsNil(), visible)
+		base.OrganizationID(p.TenantID), base.KindEQ(k.kind), base.DeletedAtIsNil(), listed(p))
 	if o.Query != "" {
 		q = q.Where(base.NameContainsFold(o.Query))
 	}
@@ -136,6 +133,16 @@ func (s *Service) listBases(ctx context.Context, k *kindRules, o ListOptions) (*
 		q = q.Where(base.HasMembershipsWith(groupmember.GroupID(*o.GroupID)))
 	}
 	return newestFirst(ctx, o, limit, q, summaryOf, func(s Summary) uuid.UUID { return s.BaseID })
+}
+
+// listed keeps the bases lists show the caller: published ones (owned by
+// the organization) and the caller's own never-published ones.
+func listed(p *Principal) predicate.Base {
+	visible := base.OwnerKindEQ(base.OwnerKindOrganization)
+	if p.UserID != uuid.Nil {
+		visible = base.Or(visible, base.And(base.OwnerKindEQ(base.OwnerKindUser), base.OwnerID(p.UserID)))
+	}
+	return visible
 }
 
 // listQuery is what a page needs of an ent query whose rows are E; P and O

@@ -206,6 +206,7 @@ type ComplexityRoot struct {
 		Description func(childComplexity int) int
 		Flows       func(childComplexity int, first *int, after *string, query *string) int
 		ID          func(childComplexity int) int
+		Membership  func(childComplexity int, kind authz.Kind, baseID uuid.UUID) int
 		Name        func(childComplexity int) int
 		Policies    func(childComplexity int, first *int, after *string, query *string) int
 		UpdatedAt   func(childComplexity int) int
@@ -525,6 +526,7 @@ type AuditEventResolver interface {
 type GroupResolver interface {
 	Policies(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.Connection[model.PolicySummary], error)
 	Flows(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.Connection[model.FlowSummary], error)
+	Membership(ctx context.Context, obj *service.Group, kind authz.Kind, baseID uuid.UUID) (*service.GroupMember, error)
 }
 type MutationResolver interface {
 	AddMember(ctx context.Context, input service.MemberInput) (*service.Member, error)
@@ -1207,6 +1209,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Group.ID(childComplexity), true
+	case "Group.membership":
+		if e.ComplexityRoot.Group.Membership == nil {
+			break
+		}
+
+		args, err := ec.field_Group_membership_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Group.Membership(childComplexity, args["kind"].(authz.Kind), args["baseId"].(uuid.UUID)), true
 	case "Group.name":
 		if e.ComplexityRoot.Group.Name == nil {
 			break
@@ -4186,6 +4199,21 @@ type Group implements Node {
     """
     query: String
   ): FlowConnection!
+  """
+  The membership of a policy or flow in this group, whose id
+  removeGroupMember takes; null when the policy or flow is not in the
+  group, or is not one the caller may see.
+  """
+  membership(
+    """
+    Whether baseId names a policy or a flow.
+    """
+    kind: GroupMemberKind!
+    """
+    The base id of the policy or flow.
+    """
+    baseId: ID!
+  ): GroupMember
 }
 
 """
@@ -6032,6 +6060,8 @@ func (ec *executionContext) childFields_Group(ctx context.Context, field graphql
 		return ec.fieldContext_Group_policies(ctx, field)
 	case "flows":
 		return ec.fieldContext_Group_flows(ctx, field)
+	case "membership":
+		return ec.fieldContext_Group_membership(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Group", field.Name)
 }
@@ -6673,6 +6703,28 @@ func (ec *executionContext) field_Group_flows_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["query"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Group_membership_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "kind",
+		func(ctx context.Context, v any) (authz.Kind, error) {
+			return ec.unmarshalNGroupMemberKind2githubᚗcomᚋverdictᚋverdictᚋauthzᚐKind(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["kind"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "baseId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["baseId"] = arg1
 	return args, nil
 }
 
@@ -10050,6 +10102,50 @@ func (ec *executionContext) fieldContext_Group_flows(ctx context.Context, field 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Group_flows_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Group_membership(ctx context.Context, field graphql.CollectedField, obj *service.Group) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Group_membership(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Group().Membership(ctx, obj, fc.Args["kind"].(authz.Kind), fc.Args["baseId"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.GroupMember) graphql.Marshaler {
+			return ec.marshalOGroupMember2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐGroupMember(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Group_membership(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Group",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GroupMember(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Group_membership_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -19387,6 +19483,44 @@ func (ec *executionContext) _Group(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "membership":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Group_membership(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -24167,6 +24301,13 @@ func (ec *executionContext) marshalOGroup2ᚖgithubᚗcomᚋverdictᚋverdictᚋ
 		return graphql.Null
 	}
 	return ec._Group(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOGroupMember2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐGroupMember(ctx context.Context, sel ast.SelectionSet, v *service.GroupMember) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._GroupMember(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx context.Context, v any) (*uuid.UUID, error) {

@@ -827,6 +827,15 @@ export type GroupsQueryVariables = Exact<{
 
 export type GroupsQuery = { groups: { totalCount?: number, edges: Array<{ cursor: string, node: { id: string, name: string, description: string, createdAt: string, updatedAt: string } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
 
+export type GroupMembershipQueryVariables = Exact<{
+  id: string;
+  kind: GroupMemberKind;
+  baseId: string;
+}>;
+
+
+export type GroupMembershipQuery = { group: { id: string, membership: { id: string, groupId: string, kind: GroupMemberKind, baseId: string, createdAt: string } | null } | null };
+
 export type CreateGroupMutationVariables = Exact<{
   input: CreateGroupInput;
 }>;
@@ -2257,6 +2266,22 @@ export const GroupsDocument = new TypedDocumentString(`
   createdAt
   updatedAt
 }`) as unknown as TypedDocumentString<GroupsQuery, GroupsQueryVariables>;
+export const GroupMembershipDocument = new TypedDocumentString(`
+    query GroupMembership($id: ID!, $kind: GroupMemberKind!, $baseId: ID!) {
+  group(id: $id) {
+    id
+    membership(kind: $kind, baseId: $baseId) {
+      ...GroupMemberFields
+    }
+  }
+}
+    fragment GroupMemberFields on GroupMember {
+  id
+  groupId
+  kind
+  baseId
+  createdAt
+}`) as unknown as TypedDocumentString<GroupMembershipQuery, GroupMembershipQueryVariables>;
 export const CreateGroupDocument = new TypedDocumentString(`
     mutation CreateGroup($input: CreateGroupInput!) {
   createGroup(input: $input) {
