@@ -8,6 +8,9 @@ import { SessionContext, capabilities, effectiveRole } from './session';
 import type { Capabilities, Session, Viewer } from './session';
 import { SignIn } from './pages/SignIn';
 import { FlowList, PolicyList } from './pages/BaseList';
+import { GroupList, GroupPage } from './pages/Groups';
+import { AuditLog } from './pages/AuditLog';
+import { Keys, Members } from './pages/Admin';
 
 // The editors and the comparisons bring CodeMirror, the diff library, and
 // xyflow with dagre: they load when first opened, so the first screen stays
@@ -35,6 +38,11 @@ const routes: Route[] = [
   { pattern: 'flows/new', render: () => <FlowPage baseId="" /> },
   { pattern: 'flows/:baseId/compare', render: (p, loc) => <FlowComparePage baseId={p.baseId!} left={loc.params.get('left') ?? ''} right={loc.params.get('right') ?? ''} /> },
   { pattern: 'flows/:baseId', render: (p, loc) => <FlowPage baseId={p.baseId!} recordId={loc.params.get('record') ?? ''} /> },
+  { pattern: 'groups', render: () => <GroupList /> },
+  { pattern: 'groups/:id', render: (p) => <GroupPage id={p.id!} /> },
+  { pattern: 'audit', render: (_, loc) => <AuditLog key={loc.params.toString()} params={loc.params} /> },
+  { pattern: 'admin/members', render: () => <Members /> },
+  { pattern: 'admin/keys', render: () => <Keys /> },
 ];
 
 interface Section {
@@ -47,6 +55,10 @@ interface Section {
 const sections: Section[] = [
   { label: 'Policies', to: 'policies', prefix: 'policies', visible: (can) => can.view },
   { label: 'Flows', to: 'flows', prefix: 'flows', visible: (can) => can.view },
+  { label: 'Groups', to: 'groups', prefix: 'groups', visible: (can) => can.view },
+  { label: 'Audit log', to: 'audit', prefix: 'audit', visible: (can) => can.readAudit },
+  { label: 'Members', to: 'admin/members', prefix: 'admin/members', visible: (can) => can.admin },
+  { label: 'Keys', to: 'admin/keys', prefix: 'admin/keys', visible: (can) => can.admin },
 ];
 
 type State =
@@ -98,7 +110,7 @@ export function App() {
   const session = useMemo<Session | null>(() => {
     if (state.kind !== 'signed-in' || !api) return null;
     const role = effectiveRole(state.viewer);
-    return { api, viewer: state.viewer, role, can: capabilities(role), signOut: () => signOut() };
+    return { api, apiKey: state.key, viewer: state.viewer, role, can: capabilities(role), signOut: () => signOut() };
   }, [state, api, signOut]);
 
   if (!session) {
@@ -160,7 +172,7 @@ function Shell({ session }: { session: Session }) {
           {sections
             .filter((s) => s.visible(session.can))
             .map((s) => (
-              <Link key={s.to} to={s.to} className="nav-link" aria-current={loc.path === '' || loc.path.startsWith(s.prefix) ? 'page' : undefined}>
+              <Link key={s.to} to={s.to} className="nav-link" aria-current={(loc.path === '' && s.prefix === 'policies') || loc.path.startsWith(s.prefix) ? 'page' : undefined}>
                 {s.label}
               </Link>
             ))}
@@ -176,6 +188,15 @@ function Shell({ session }: { session: Session }) {
           <span className={`role role-${session.role.toLowerCase()}`} title={capped ? `Role ${roleNames[viewer.role]}, limited by the key's ${viewer.key.scope.toLowerCase()} scope` : 'Role'}>
             {roleNames[session.role]}
           </span>
+          <a
+            className="btn btn-ghost"
+            href={`/playground?key=${encodeURIComponent(session.apiKey)}`}
+            target="_blank"
+            rel="noopener noreferrer"
+            title="Opens in a new tab, signed in with this key"
+          >
+            GraphQL playground
+          </a>
           <button type="button" className="btn btn-ghost" onClick={session.signOut}>
             Sign out
           </button>

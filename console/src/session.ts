@@ -56,6 +56,8 @@ export function capabilities(role: EffectiveRole): Capabilities {
 
 export interface Session {
   api: Api;
+  /** The signed-in key, for the playground link, which opens with it. */
+  apiKey: string;
   viewer: Viewer;
   role: EffectiveRole;
   can: Capabilities;

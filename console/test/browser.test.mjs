@@ -138,14 +138,14 @@ test('an author writes, checks, runs, tests, publishes, edits and compares a pol
 
   // Every control of the list is reachable from the keyboard, in reading order.
   const reached = [];
-  for (let i = 0; i < 12; i++) {
+  for (let i = 0; i < 18; i++) {
     await page.keyboard.press('Tab');
     reached.push(await page.evaluate(() => {
       const el = document.activeElement;
       return el.labels?.[0]?.textContent || el.getAttribute('aria-label') || el.textContent.trim();
     }));
   }
-  for (const name of ['Skip to content', 'Policies', 'Sign out', 'New policy', 'Search by name', 'Group']) {
+  for (const name of ['Skip to content', 'Policies', 'Flows', 'Groups', 'Audit log', 'Members', 'Keys', 'GraphQL playground', 'Sign out', 'New policy', 'Search by name', 'Group']) {
     assert.ok(reached.includes(name), `Tab never reached ${name}: ${reached.join(' → ')}`);
   }
 
@@ -330,6 +330,9 @@ test('a key revoked mid-session returns to sign-in, and the unsaved text survive
   await page.getByRole('button', { name: 'New policy' }).click();
   await page.getByLabel('Name').fill('Unsaved work');
   await replaceEditorText(page, 'Rule text', 'A **Loan** is approved if the __amount__ of the **Loan** is less than 1000.');
+  // The editor's check of the text has answered (its tokens are shown), so
+  // the first request the revoked key makes is Create draft's.
+  await expect(page.locator('.cm-content .tok-selector').first()).toBeVisible();
   await rest(server.url, ADMIN_KEY, 'DELETE', `/admin/keys/${key.id}`);
   await page.getByRole('button', { name: 'Create draft' }).click();
   await expect(page.getByRole('alert')).toHaveText(/no longer accepted/);
@@ -354,6 +357,9 @@ test('an admin deletes a policy, after a confirmation naming it, and it leaves t
   await expect(page.getByRole('link', { name: 'Senior discount' })).toHaveCount(0);
   await page.context().close();
 });
+
+// The policy the flows below start with.
+let adult;
 
 /** A published policy, made through the REST API for a flow to use. */
 async function publishedPolicy(name, rule) {
@@ -380,7 +386,7 @@ function flowNode(page, id) {
 }
 
 test('an author draws a flow of two policies and a return node, tests it, publishes it and compares two versions', async () => {
-  await publishedPolicy('Adult', 'A **applicant** is an adult if the __age__ of the **applicant** is at least 18.');
+  adult = await publishedPolicy('Adult', 'A **applicant** is an adult if the __age__ of the **applicant** is at least 18.');
   await publishedPolicy('Income', 'A **applicant** has enough income if the __income__ of the **applicant** is greater than 30000.');
   const page = await newPage();
   await signIn(page, ADMIN_KEY);
@@ -492,5 +498,239 @@ test('an invalid flow shows its problems on the nodes they concern', async () =>
   // The same problems, opened from the node's panel.
   await selectNode(page, 'policy-1');
   await expect(page.getByRole('list', { name: 'Problems of this node' })).toContainText('is not connected to the flow');
+  await page.context().close();
+});
+
+test('the nested YAML and the editor graph forms of a definition open in the same view', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(server.url + '/console/flows/new');
+  await page.getByLabel('Name', { exact: true }).fill('Imported');
+  const open = async (text) => {
+    await page.getByRole('button', { name: 'Open a definition…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Open a definition' });
+    await dialog.getByLabel('Definition (YAML or JSON)').fill(text);
+    await dialog.getByRole('button', { name: 'Open', exact: true }).click();
+  };
+  await open(
+    JSON.stringify({
+      nodes: [
+        { id: 'start-1', type: 'start', label: 'Is an adult', policyId: adult.baseId },
+        { id: 'yes', type: 'return', returnValue: true },
+        { id: 'no', type: 'return', returnValue: false },
+      ],
+      edges: [
+        { source: 'start-1', target: 'yes', sourceHandle: 'true' },
+        { source: 'start-1', target: 'no', sourceHandle: 'false' },
+      ],
+    }),
+  );
+  await expect(page.getByRole('heading', { name: 'Imported' })).toBeVisible();
+  await expect(flowNode(page, 'start-1')).toContainText('Is an adult');
+  await expect(flowNode(page, 'start-1')).toContainText('Adult');
+  await expect(page.locator('.react-flow__node')).toHaveCount(3);
+  await expect(page.locator('.react-flow__edge')).toHaveCount(2);
+
+  await open(
+    [
+      'flow:',
+      '  start:',
+      '    - id: begin',
+      '      type: start',
+      `      policyId: ${adult.id}`,
+      '      onTrue:',
+      '        - id: approve',
+      '          type: return',
+      '          returnValue: true',
+      '      onFalse:',
+      '        - id: decline',
+      '          type: return',
+      '          returnValue: false',
+      '',
+    ].join('\n'),
+  );
+  await expect(flowNode(page, 'begin')).toContainText('Adult');
+  await expect(flowNode(page, 'approve')).toContainText('Return true');
+  await expect(page.locator('.react-flow__node')).toHaveCount(3);
+  await page.getByLabel('Input (JSON)').fill('{"applicant": {"age": 12}}');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Flow result' })).toHaveText('Flow result: false');
+  await expect(flowNode(page, 'decline')).toHaveClass(/\bfnode-path\b/);
+  await page.context().close();
+});
+
+test('an editor manages a group: creates, renames and describes it, adds and removes a policy and a flow, deletes it', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('link', { name: 'Groups', exact: true }).click();
+  await page.getByRole('button', { name: 'New group' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('Lending');
+  await page.getByRole('button', { name: 'Create group' }).click();
+  await expect(page.getByRole('heading', { name: 'Lending' })).toBeVisible();
+
+  await page.getByLabel('Name', { exact: true }).fill('Retail lending');
+  await page.getByLabel('Description').fill('Everything a loan decision needs');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByRole('heading', { name: 'Retail lending' })).toBeVisible();
+  await expect(page.getByRole('status')).toHaveText('Group saved.');
+
+  await page.getByLabel('Add a policy by name').fill('Adu');
+  await page.getByRole('button', { name: 'Add Adult' }).click();
+  const policies = page.getByRole('table', { name: 'Policies in the group' });
+  await expect(policies.getByRole('link', { name: 'Adult' })).toBeVisible();
+  await page.getByLabel('Add a flow by name').fill('Loan');
+  await page.getByRole('button', { name: 'Add Loan' }).click();
+  const flows = page.getByRole('table', { name: 'Flows in the group' });
+  await expect(flows.getByRole('link', { name: 'Loan' })).toBeVisible();
+  await page.screenshot({ path: join(shots, 'group.png'), fullPage: true });
+  await noCriticalViolations(page, 'group');
+
+  // The policy list filters by the group.
+  await page.getByRole('link', { name: 'Policies', exact: true }).click();
+  await page.getByLabel('Group').selectOption({ label: 'Retail lending' });
+  await expect(page.getByRole('table', { name: 'Policies' }).locator('tbody tr')).toHaveCount(1);
+  await expect(page.getByRole('table', { name: 'Policies' })).toContainText('Adult');
+  await page.goBack();
+
+  await policies.getByRole('button', { name: 'Remove Adult from the group' }).click();
+  await expect(policies).toContainText('No policies you may see are in this group.');
+  await expect(flows.getByRole('link', { name: 'Loan' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Delete group' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete “Retail lending”' }).click();
+  await expect(page.getByRole('heading', { name: 'Groups' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Groups' })).not.toContainText('Retail lending');
+  await page.context().close();
+});
+
+test('an admin adds a member, changes the role, removes the member, and cannot take the last admin away', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('link', { name: 'Members', exact: true }).click();
+  await page.getByLabel('Email').fill('nina@example.test');
+  await page.getByLabel('Role', { exact: true }).selectOption('EDITOR');
+  await page.getByRole('button', { name: 'Add member' }).click();
+  await expect(page.getByRole('status')).toHaveText('nina@example.test joined as editor.');
+  await page.getByLabel('Role of nina@example.test').selectOption('PUBLISHER');
+  await expect(page.getByRole('status')).toHaveText('nina@example.test is now publisher.');
+  await expect(page.getByLabel('Role of nina@example.test')).toHaveValue('PUBLISHER');
+
+  await page.getByLabel('Role of admin@localhost').selectOption('VIEWER');
+  await expect(page.getByRole('alert')).toContainText('The organization must keep at least one admin');
+  await page.getByRole('button', { name: 'Remove admin@localhost' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Remove admin@localhost' }).click();
+  await expect(page.getByRole('alert')).toContainText('The organization must keep at least one admin');
+  await page.screenshot({ path: join(shots, 'members.png'), fullPage: true });
+  await noCriticalViolations(page, 'members');
+
+  await page.getByRole('button', { name: 'Remove nina@example.test' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Remove nina@example.test' }).click();
+  await expect(page.getByRole('status')).toContainText('nina@example.test left the organization');
+  await expect(page.getByRole('table', { name: 'Members' })).not.toContainText('nina@example.test');
+  await page.context().close();
+});
+
+test('an admin creates a key, copies it, signs in with it in a new page, and revokes it', async () => {
+  const page = await newPage();
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin });
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('link', { name: 'Keys', exact: true }).click();
+  await page.getByLabel('Name', { exact: true }).fill('deploy');
+  await page.getByLabel('Scope').selectOption('EDIT');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const secret = page.getByTestId('new-secret');
+  await expect(page.getByRole('region', { name: 'The key “deploy”' })).toContainText('this is the only time it is shown');
+  await page.getByRole('button', { name: 'Copy key' }).click();
+  await expect(page.getByRole('status')).toHaveText('Copied to the clipboard.');
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(copied, await secret.textContent());
+  assert.match(copied, /^\S{20,}$/);
+  await expect(page.getByRole('table', { name: 'Keys' }).getByRole('row', { name: /deploy/ })).toContainText('Active');
+  await page.screenshot({ path: join(shots, 'keys.png'), fullPage: true });
+  await noCriticalViolations(page, 'keys');
+
+  const other = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const second = await other.newPage();
+  await second.goto(server.url + '/console/');
+  await second.getByLabel('API key').fill(copied);
+  await second.getByRole('button', { name: 'Sign in' }).click();
+  await expect(second.getByTestId('who')).toContainText('Organization key “deploy”');
+  await expect(second.getByTestId('who')).toContainText('Editor');
+
+  await page.getByRole('button', { name: 'Revoke deploy' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Revoke “deploy”' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'is revoked' })).toContainText('The key “deploy” is revoked');
+  await expect(page.getByRole('table', { name: 'Keys' }).getByRole('row', { name: /deploy/ })).toContainText('Revoked');
+
+  await second.getByRole('link', { name: 'Flows', exact: true }).click();
+  await expect(second.getByRole('alert')).toHaveText(/no longer accepted/);
+  await other.close();
+
+  // The playground opens with the signed-in key in its headers.
+  const link = page.getByRole('link', { name: 'GraphQL playground' });
+  await expect(link).toHaveAttribute('href', `/playground?key=${ADMIN_KEY}`);
+  const playground = await page.context().newPage();
+  await playground.goto(server.url + (await link.getAttribute('href')));
+  await expect(playground.locator('body')).toContainText(ADMIN_KEY);
+  await page.context().close();
+});
+
+test('an auditor reads the audit log filtered by action and sees no edit controls anywhere', async () => {
+  const auditor = await rest(server.url, ADMIN_KEY, 'POST', '/admin/members', { email: 'audrey@example.test', role: 'auditor' });
+  const key = await rest(server.url, ADMIN_KEY, 'POST', '/admin/keys', { name: 'audrey', scope: 'view', userId: auditor.user.id });
+  const page = await newPage();
+  await signIn(page, key.secret);
+  await expect(page.getByTestId('who')).toContainText('Auditor');
+  const nav = page.getByRole('navigation', { name: 'Sections' });
+  await expect(nav.getByRole('link', { name: 'Audit log' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Members' })).toHaveCount(0);
+  await expect(nav.getByRole('link', { name: 'Keys' })).toHaveCount(0);
+
+  const editControls = /^(New policy|New flow|New group|Create draft|Save draft|Publish|Delete|Delete group|Run|Add policy node|Add return node|Add custom node|Open a definition…|Change policy|Choose a policy|Save changes|Remove.*|Add .*|New draft from .*)$/;
+  const noEditControls = async (screen) => {
+    const names = await page.getByRole('button').evaluateAll((els) => els.map((e) => (e.getAttribute('aria-label') || e.textContent).trim()));
+    assert.deepEqual(names.filter((n) => editControls.test(n)), [], `edit controls on ${screen}`);
+    const inputs = await page.locator('input:not([type=search]):not([type=checkbox]):not([readonly]):not([id^=audit]), select:not([disabled]):not(#record-pick):not(#node-pick):not(#list-group):not([id^=audit]):not([id^=pick])').count();
+    assert.equal(inputs, 0, `editable fields on ${screen}`);
+  };
+  await noEditControls('policies');
+  await page.getByRole('link', { name: 'Adult' }).click();
+  await expect(page.getByRole('heading', { name: 'Adult' })).toBeVisible();
+  await noEditControls('a policy');
+  await nav.getByRole('link', { name: 'Flows' }).click();
+  await noEditControls('flows');
+  await page.getByRole('link', { name: 'Loan' }).click();
+  await expect(page.getByRole('heading', { name: 'Loan' })).toBeVisible();
+  await expect(flowNode(page, 'policy-1')).toBeVisible();
+  await noEditControls('a flow');
+  await page.getByRole('tab', { name: /Versions/ }).click();
+  await noEditControls('a flow’s versions');
+
+  // The flow's own history.
+  const loan = new URL(page.url()).pathname.split('/')[3];
+  await page.getByRole('link', { name: 'History' }).click();
+  await expect(page.getByRole('heading', { name: 'Audit log' })).toBeVisible();
+  await expect(page.getByLabel('Policy or flow (base id)')).toHaveValue(loan);
+  const rows = page.getByRole('table', { name: 'Audit events' }).locator('tbody tr');
+  await expect(rows.first()).toContainText(loan);
+  for (const text of await rows.allTextContents()) assert.ok(text.includes(loan), text);
+
+  await nav.getByRole('link', { name: 'Groups' }).click();
+  await noEditControls('groups');
+
+  await nav.getByRole('link', { name: 'Audit log' }).click();
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await page.getByLabel('Action').selectOption('PUBLISHED');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  const table = page.getByRole('table', { name: 'Audit events' });
+  // Versions 1 and 2 of Senior discount, Adult, Income, and versions 1 and 2 of Loan.
+  await expect(table.locator('tbody tr')).toHaveCount(6);
+  for (const text of await table.locator('tbody tr td:nth-child(2)').allTextContents()) assert.equal(text, 'Published');
+  await table.getByRole('button', { name: 'Details' }).first().click();
+  await expect(table.locator('pre.json')).toBeVisible();
+  await page.screenshot({ path: join(shots, 'audit.png'), fullPage: true });
+  await noCriticalViolations(page, 'audit log');
+  await noEditControls('the audit log');
+  assert.deepEqual(page.foreign, []);
   await page.context().close();
 });

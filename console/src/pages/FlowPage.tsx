@@ -355,12 +355,9 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
       await reload();
     });
 
-  const edit = (next: Definition) => {
-    setDefinition(next);
-  };
   const onAdd = (type: NodeType) => {
     const { definition: next, id } = addNode(definition, type);
-    edit(next);
+    setDefinition(next);
     setSelected(id);
   };
 
@@ -501,12 +498,12 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
             editable={editable}
             selected={selected}
             onSelect={setSelected}
-            onConnect={(source, handle, target) => edit(setBranch(definition, source, handle, target))}
+            onConnect={(source, handle, target) => setDefinition(setBranch(definition, source, handle, target))}
             onRemoveNode={(id) => {
-              edit(removeNode(definition, id));
+              setDefinition(removeNode(definition, id));
               if (selected === id) setSelected(null);
             }}
-            onRemoveEdge={(e) => edit(setBranch(definition, e.source, e.handle, null))}
+            onRemoveEdge={(e) => setDefinition(setBranch(definition, e.source, e.handle, null))}
           />
           <p className="muted small hint">
             Drag from a node’s green (true) or red (false) handle to another node to connect them, or pick the branches in the node’s panel. Delete or Backspace removes
@@ -537,9 +534,9 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
                 editable={editable}
                 policyText={model.nodes.find((n) => n.id === selectedNode.id)?.policyLabel}
                 problems={placed.byNode.get(selectedNode.id) ?? []}
-                onChange={edit}
+                onChange={setDefinition}
                 onDelete={() => {
-                  edit(removeNode(definition, selectedNode.id));
+                  setDefinition(removeNode(definition, selectedNode.id));
                   setSelected(null);
                 }}
               />

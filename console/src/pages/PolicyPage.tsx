@@ -345,6 +345,11 @@ function Editor({
               Compare with {recordLabel(compareWith).toLowerCase()}
             </Link>
           )}
+          {record && can.readAudit && (
+            <Link className="btn" to={`audit?base=${record.baseId}`}>
+              History
+            </Link>
+          )}
           {record && can.delete && (
             <button type="button" className="btn btn-danger" onClick={() => setConfirmDelete(true)} disabled={busy}>
               Delete

@@ -1,0 +1,72 @@
+// Cursor paging over a connection: Next follows the page's end cursor,
+// Previous goes back to the cursor the page before started after.
+import { useEffect, useState } from 'react';
+import { errorMessage } from '../api';
+
+interface Connection<T> {
+  edges: { node: T }[];
+  pageInfo: { hasNextPage: boolean; endCursor?: string | null };
+}
+
+export interface Pages<T> {
+  items: T[] | null;
+  error: string;
+  page: number;
+  hasNext: boolean;
+  next: () => void;
+  previous: () => void;
+}
+
+/**
+ * Pages of what load gives. A new load (new filters) starts again at the
+ * first page; a new reload value reads the current page again.
+ */
+export function usePages<T>(load: (after: string | null) => Promise<Connection<T>>, reload: unknown = null): Pages<T> {
+  // cursors[i] is the cursor the i-th page starts after; the first has none.
+  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const [items, setItems] = useState<T[] | null>(null);
+  const [end, setEnd] = useState<{ hasNext: boolean; cursor: string | null }>({ hasNext: false, cursor: null });
+  const [error, setError] = useState('');
+
+  useEffect(() => setCursors([null]), [load]);
+
+  const after = cursors[cursors.length - 1] ?? null;
+  useEffect(() => {
+    let live = true;
+    setError('');
+    load(after).then(
+      (conn) => {
+        if (!live) return;
+        setItems(conn.edges.map((e) => e.node));
+        setEnd({ hasNext: conn.pageInfo.hasNextPage, cursor: conn.pageInfo.endCursor ?? null });
+      },
+      (err: unknown) => live && setError(errorMessage(err)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [load, after, reload]);
+
+  return {
+    items,
+    error,
+    page: cursors.length,
+    hasNext: end.hasNext,
+    next: () => end.cursor && setCursors((c) => [...c, end.cursor]),
+    previous: () => setCursors((c) => (c.length > 1 ? c.slice(0, -1) : c)),
+  };
+}
+
+export function Pager<T>({ pages }: { pages: Pages<T> }) {
+  return (
+    <div className="pager">
+      <button type="button" className="btn" disabled={pages.page <= 1} onClick={pages.previous}>
+        Previous page
+      </button>
+      <span className="muted">Page {pages.page}</span>
+      <button type="button" className="btn" disabled={!pages.hasNext} onClick={pages.next}>
+        Next page
+      </button>
+    </div>
+  );
+}

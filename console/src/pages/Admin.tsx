@@ -1,0 +1,369 @@
+import { useCallback, useEffect, useState } from 'react';
+import { AddMemberDocument, ChangeMemberRoleDocument, CreateKeyDocument, KeysDocument, MembersDocument, RemoveMemberDocument, RevokeKeyDocument } from '@verdict/client';
+import type { MemberFieldsFragment, Role, Scope } from '@verdict/client';
+import { VerdictError, errorMessage } from '../api';
+import { formatTime } from '../format';
+import { useSession } from '../session';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { Pager, usePages } from '../components/Pager';
+
+const roles: Role[] = ['VIEWER', 'EDITOR', 'PUBLISHER', 'ADMIN', 'AUDITOR'];
+const scopes: Scope[] = ['VIEW', 'EDIT', 'PUBLISH', 'ADMIN'];
+
+function lower(s: string): string {
+  return s.charAt(0) + s.slice(1).toLowerCase();
+}
+
+/** The server keeps one admin at least; its refusal says so in its own words, and this says what to do. */
+function memberError(err: unknown): string {
+  if (err instanceof VerdictError && err.code === 'conflict' && /admin/i.test(err.message)) {
+    return `The organization must keep at least one admin: make another member an admin first. (${err.message})`;
+  }
+  return errorMessage(err);
+}
+
+export function Members() {
+  const { api, viewer } = useSession();
+  const [version, setVersion] = useState(0);
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<Role>('VIEWER');
+  const [notice, setNotice] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const [removing, setRemoving] = useState<MemberFieldsFragment | null>(null);
+
+  const load = useCallback(async (after: string | null) => (await api.request(MembersDocument, { first: 50, after })).members, [api]);
+  const pages = usePages(load, version);
+
+  const act = async (what: () => Promise<string>) => {
+    setNotice(null);
+    try {
+      const text = await what();
+      setNotice({ kind: 'ok', text });
+      setVersion((v) => v + 1);
+    } catch (err) {
+      setNotice({ kind: 'error', text: memberError(err) });
+    }
+  };
+
+  return (
+    <div className="page">
+      <div className="page-head">
+        <h1>Members</h1>
+      </div>
+      <form
+        className="panel form-row"
+        aria-label="Add a member"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void act(async () => {
+            const m = (await api.request(AddMemberDocument, { input: { email: email.trim(), name: name.trim() || null, role } })).addMember;
+            setEmail('');
+            setName('');
+            return `${m.user.email} joined as ${m.role.toLowerCase()}.`;
+          });
+        }}
+      >
+        <div className="field grow">
+          <label htmlFor="member-email">Email</label>
+          <input id="member-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" />
+        </div>
+        <div className="field">
+          <label htmlFor="member-name">Name (optional)</label>
+          <input id="member-name" value={name} onChange={(e) => setName(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="member-role">Role</label>
+          <select id="member-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            {roles.map((r) => (
+              <option key={r} value={r}>
+                {lower(r)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="btn btn-primary" disabled={!email.trim()}>
+          Add member
+        </button>
+      </form>
+      {notice && (
+        <p className={`alert ${notice.kind === 'ok' ? 'alert-ok' : 'alert-error'}`} role={notice.kind === 'ok' ? 'status' : 'alert'}>
+          {notice.text}
+        </p>
+      )}
+      {pages.error && (
+        <p className="alert alert-error" role="alert">
+          {pages.error}
+        </p>
+      )}
+      <table className="table" aria-label="Members" aria-busy={pages.items === null}>
+        <thead>
+          <tr>
+            <th scope="col">Email</th>
+            <th scope="col">Name</th>
+            <th scope="col">Role</th>
+            <th scope="col">Joined</th>
+            <th scope="col">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {pages.items?.map((m) => (
+            <tr key={m.id}>
+              <td>
+                {m.user.email}
+                {m.user.id === viewer.user?.id && <span className="muted"> (you)</span>}
+              </td>
+              <td>{m.user.name}</td>
+              <td>
+                <select
+                  aria-label={`Role of ${m.user.email}`}
+                  value={m.role}
+                  onChange={(e) => {
+                    const next = e.target.value as Role;
+                    void act(async () => {
+                      await api.request(ChangeMemberRoleDocument, { input: { userId: m.user.id, role: next } });
+                      return `${m.user.email} is now ${next.toLowerCase()}.`;
+                    });
+                  }}
+                >
+                  {roles.map((r) => (
+                    <option key={r} value={r}>
+                      {lower(r)}
+                    </option>
+                  ))}
+                </select>
+              </td>
+              <td>{formatTime(m.createdAt)}</td>
+              <td>
+                <button type="button" className="btn btn-ghost btn-small" onClick={() => setRemoving(m)} aria-label={`Remove ${m.user.email}`}>
+                  Remove
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Pager pages={pages} />
+      {removing && (
+        <ConfirmDialog
+          title={`Remove ${removing.user.email}?`}
+          confirmLabel={`Remove ${removing.user.email}`}
+          onCancel={() => setRemoving(null)}
+          onConfirm={() => {
+            const m = removing;
+            setRemoving(null);
+            void act(async () => {
+              await api.request(RemoveMemberDocument, { input: { userId: m.user.id } });
+              return `${m.user.email} left the organization; their keys here are revoked.`;
+            });
+          }}
+        >
+          They leave the organization, and every key of theirs here stops working.
+        </ConfirmDialog>
+      )}
+    </div>
+  );
+}
+
+function keyStatus(k: { revokedAt?: string | null; expiresAt?: string | null }): string {
+  if (k.revokedAt) return `Revoked ${formatTime(k.revokedAt)}`;
+  if (k.expiresAt && new Date(k.expiresAt).getTime() <= Date.now()) return 'Expired';
+  return 'Active';
+}
+
+export function Keys() {
+  const { api } = useSession();
+  const [version, setVersion] = useState(0);
+  const [name, setName] = useState('');
+  const [scope, setScope] = useState<Scope>('VIEW');
+  const [owner, setOwner] = useState('');
+  const [expires, setExpires] = useState('');
+  const [members, setMembers] = useState<MemberFieldsFragment[]>([]);
+  const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
+  const [copied, setCopied] = useState('');
+  const [notice, setNotice] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const [revoking, setRevoking] = useState<{ id: string; name: string } | null>(null);
+
+  const load = useCallback(async (after: string | null) => (await api.request(KeysDocument, { first: 50, after })).keys, [api]);
+  const pages = usePages(load, version);
+
+  useEffect(() => {
+    api.request(MembersDocument, { first: 200 }).then(
+      (r) => setMembers(r.members.edges.map((e) => e.node)),
+      () => setMembers([]),
+    );
+  }, [api]);
+  const ownerName = (o: { kind: string; id: string }) =>
+    o.kind === 'ORGANIZATION' ? 'Organization' : members.find((m) => m.user.id === o.id)?.user.email ?? `User ${o.id.slice(-6)}`;
+
+  const onCreate = async () => {
+    setNotice(null);
+    setCopied('');
+    try {
+      const expiresAt = expires ? new Date(expires).toISOString() : null;
+      const res = (await api.request(CreateKeyDocument, { input: { name: name.trim(), scope, userId: owner || null, expiresAt } })).createKey;
+      setCreated({ name: res.key.name, secret: res.secret });
+      setName('');
+      setExpires('');
+      setVersion((v) => v + 1);
+    } catch (err) {
+      setNotice({ kind: 'error', text: errorMessage(err) });
+    }
+  };
+
+  const onCopy = async () => {
+    if (!created) return;
+    try {
+      await navigator.clipboard.writeText(created.secret);
+      setCopied('Copied to the clipboard.');
+    } catch {
+      setCopied('The browser did not allow copying: select the key and copy it yourself.');
+    }
+  };
+
+  return (
+    <div className="page">
+      <div className="page-head">
+        <h1>API keys</h1>
+      </div>
+      <form
+        className="panel form-row"
+        aria-label="Create a key"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void onCreate();
+        }}
+      >
+        <div className="field grow">
+          <label htmlFor="key-name">Name</label>
+          <input id="key-name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />
+        </div>
+        <div className="field">
+          <label htmlFor="key-scope">Scope</label>
+          <select id="key-scope" value={scope} onChange={(e) => setScope(e.target.value as Scope)}>
+            {scopes.map((s) => (
+              <option key={s} value={s}>
+                {lower(s)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="key-owner">Owner</label>
+          <select id="key-owner" value={owner} onChange={(e) => setOwner(e.target.value)}>
+            <option value="">The organization</option>
+            {members.map((m) => (
+              <option key={m.user.id} value={m.user.id}>
+                {m.user.email}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="key-expires">Expires (optional)</label>
+          <input id="key-expires" type="datetime-local" value={expires} onChange={(e) => setExpires(e.target.value)} />
+        </div>
+        <button type="submit" className="btn btn-primary" disabled={!name.trim()}>
+          Create key
+        </button>
+      </form>
+      {created && (
+        <section className="panel secret" aria-labelledby="secret-heading" role="region">
+          <h2 id="secret-heading">The key “{created.name}”</h2>
+          <p className="alert alert-info">
+            Copy the key now: this is the only time it is shown. Only its hash is stored, and nobody can show it again. Keep it like a password.
+          </p>
+          <div className="secret-row">
+            <code data-testid="new-secret" className="secret-value">
+              {created.secret}
+            </code>
+            <button type="button" className="btn btn-primary" onClick={() => void onCopy()}>
+              Copy key
+            </button>
+            <button type="button" className="btn" onClick={() => setCreated(null)}>
+              Done
+            </button>
+          </div>
+          {copied && (
+            <p className="muted small" role="status">
+              {copied}
+            </p>
+          )}
+        </section>
+      )}
+      {notice && (
+        <p className={`alert ${notice.kind === 'ok' ? 'alert-ok' : 'alert-error'}`} role={notice.kind === 'ok' ? 'status' : 'alert'}>
+          {notice.text}
+        </p>
+      )}
+      {pages.error && (
+        <p className="alert alert-error" role="alert">
+          {pages.error}
+        </p>
+      )}
+      <table className="table" aria-label="Keys" aria-busy={pages.items === null}>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Prefix</th>
+            <th scope="col">Scope</th>
+            <th scope="col">Owner</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Expires</th>
+            <th scope="col">Status</th>
+            <th scope="col">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {pages.items?.map((k) => (
+            <tr key={k.id}>
+              <td>{k.name}</td>
+              <td>
+                <code>{k.prefix}</code>
+              </td>
+              <td>{lower(k.scope)}</td>
+              <td>{ownerName(k.owner)}</td>
+              <td>{formatTime(k.createdAt)}</td>
+              <td>{k.lastUsedAt ? formatTime(k.lastUsedAt) : 'Never'}</td>
+              <td>{k.expiresAt ? formatTime(k.expiresAt) : 'Never'}</td>
+              <td>{keyStatus(k)}</td>
+              <td>
+                {!k.revokedAt && (
+                  <button type="button" className="btn btn-ghost btn-small" onClick={() => setRevoking({ id: k.id, name: k.name })} aria-label={`Revoke ${k.name}`}>
+                    Revoke
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Pager pages={pages} />
+      {revoking && (
+        <ConfirmDialog
+          title={`Revoke the key “${revoking.name}”?`}
+          confirmLabel={`Revoke “${revoking.name}”`}
+          onCancel={() => setRevoking(null)}
+          onConfirm={() => {
+            const k = revoking;
+            setRevoking(null);
+            setNotice(null);
+            api.request(RevokeKeyDocument, { input: { id: k.id } }).then(
+              () => {
+                setNotice({ kind: 'ok', text: `The key “${k.name}” is revoked: it is refused from now on.` });
+                setVersion((v) => v + 1);
+              },
+              (err) => setNotice({ kind: 'error', text: errorMessage(err) }),
+            );
+          }}
+        >
+          Every request with this key is refused from now on. It stays in the list, for the audit trail. This cannot be undone.
+        </ConfirmDialog>
+      )}
+    </div>
+  );
+}

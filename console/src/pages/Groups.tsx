@@ -1,0 +1,400 @@
+import { useCallback, useEffect, useState } from 'react';
+import {
+  AddGroupMemberDocument,
+  CreateGroupDocument,
+  DeleteGroupDocument,
+  FlowsDocument,
+  GroupDocument,
+  GroupFlowsDocument,
+  GroupMembershipDocument,
+  GroupPoliciesDocument,
+  GroupsDocument,
+  PoliciesDocument,
+  RemoveGroupMemberDocument,
+  UpdateGroupDocument,
+} from '@verdict/client';
+import type { GroupFieldsFragment, GroupMemberKind } from '@verdict/client';
+import { errorMessage } from '../api';
+import type { Api } from '../api';
+import { formatTime } from '../format';
+import { Link, navigate } from '../router';
+import { useSession } from '../session';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { Pager, usePages } from '../components/Pager';
+
+export function GroupList() {
+  const { api, can } = useSession();
+  const [query, setQuery] = useState('');
+  const [search, setSearch] = useState('');
+  const [creating, setCreating] = useState(false);
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [error, setError] = useState('');
+
+  useEffect(() => {
+    const t = window.setTimeout(() => setSearch(query.trim()), 250);
+    return () => window.clearTimeout(t);
+  }, [query]);
+
+  const load = useCallback(
+    async (after: string | null) => (await api.request(GroupsDocument, { first: 20, after, query: search || null })).groups,
+    [api, search],
+  );
+  const pages = usePages(load);
+
+  const onCreate = async () => {
+    setError('');
+    try {
+      const g = (await api.request(CreateGroupDocument, { input: { name: name.trim(), description } })).createGroup;
+      navigate(`groups/${g.id}`);
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  };
+
+  return (
+    <div className="page">
+      <div className="page-head">
+        <h1>Groups</h1>
+        {can.edit && !creating && (
+          <button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>
+            New group
+          </button>
+        )}
+      </div>
+      {creating && (
+        <form
+          className="panel form-row"
+          aria-label="New group"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void onCreate();
+          }}
+        >
+          <div className="field">
+            <label htmlFor="group-name">Name</label>
+            <input id="group-name" value={name} onChange={(e) => setName(e.target.value)} autoFocus />
+          </div>
+          <div className="field grow">
+            <label htmlFor="group-description">Description</label>
+            <input id="group-description" value={description} onChange={(e) => setDescription(e.target.value)} />
+          </div>
+          <div className="actions">
+            <button type="button" className="btn" onClick={() => setCreating(false)}>
+              Cancel
+            </button>
+            <button type="submit" className="btn btn-primary" disabled={!name.trim()}>
+              Create group
+            </button>
+          </div>
+        </form>
+      )}
+      {(error || pages.error) && (
+        <p className="alert alert-error" role="alert">
+          {error || pages.error}
+        </p>
+      )}
+      <div className="filters" role="search">
+        <div className="field">
+          <label htmlFor="group-search">Search by name</label>
+          <input id="group-search" type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Name contains…" />
+        </div>
+      </div>
+      <table className="table" aria-label="Groups" aria-busy={pages.items === null}>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Description</th>
+            <th scope="col">Updated</th>
+          </tr>
+        </thead>
+        <tbody>
+          {pages.items?.map((g) => (
+            <tr key={g.id}>
+              <td>
+                <Link to={`groups/${g.id}`}>{g.name}</Link>
+              </td>
+              <td>{g.description}</td>
+              <td>{formatTime(g.updatedAt)}</td>
+            </tr>
+          ))}
+          {pages.items?.length === 0 && (
+            <tr>
+              <td colSpan={3} className="muted empty">
+                {search ? 'No group matches.' : 'No groups yet.'}
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+      <Pager pages={pages} />
+    </div>
+  );
+}
+
+export function GroupPage({ id }: { id: string }) {
+  const { api, can } = useSession();
+  const [group, setGroup] = useState<GroupFieldsFragment | null>(null);
+  const [loadError, setLoadError] = useState('');
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [notice, setNotice] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    api.request(GroupDocument, { id }).then(
+      (r) => {
+        if (!live) return;
+        if (!r.group) {
+          setLoadError('There is no such group: it was deleted, or it belongs to another organization.');
+          return;
+        }
+        setGroup(r.group);
+        setName(r.group.name);
+        setDescription(r.group.description);
+      },
+      (err) => live && setLoadError(errorMessage(err)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, id]);
+
+  if (loadError) {
+    return (
+      <div className="page">
+        <p className="alert alert-error" role="alert">
+          {loadError}
+        </p>
+        <Link to="groups">Back to the groups</Link>
+      </div>
+    );
+  }
+  if (!group) return <p className="muted pad">Loading…</p>;
+
+  const changed = name !== group.name || description !== group.description;
+  const onSave = async () => {
+    setNotice(null);
+    try {
+      const g = (await api.request(UpdateGroupDocument, { input: { id, name: name.trim(), description } })).updateGroup;
+      setGroup(g);
+      setName(g.name);
+      setDescription(g.description);
+      setNotice({ kind: 'ok', text: 'Group saved.' });
+    } catch (err) {
+      setNotice({ kind: 'error', text: errorMessage(err) });
+    }
+  };
+  const onDelete = async () => {
+    try {
+      await api.request(DeleteGroupDocument, { input: { id } });
+      navigate('groups');
+    } catch (err) {
+      setNotice({ kind: 'error', text: errorMessage(err) });
+    }
+  };
+
+  return (
+    <div className="page">
+      <div className="page-head">
+        <div className="title-block">
+          <Link to="groups" className="crumb">
+            Groups
+          </Link>
+          <h1>{group.name}</h1>
+          {group.description && <span className="muted">{group.description}</span>}
+        </div>
+        {can.edit && (
+          <div className="actions">
+            <button type="button" className="btn btn-danger" onClick={() => setConfirmDelete(true)}>
+              Delete group
+            </button>
+          </div>
+        )}
+      </div>
+      {notice && (
+        <p className={`alert ${notice.kind === 'ok' ? 'alert-ok' : 'alert-error'}`} role={notice.kind === 'ok' ? 'status' : 'alert'}>
+          {notice.text}
+        </p>
+      )}
+      {can.edit && (
+        <form
+          className="panel form-row"
+          aria-label="Group details"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void onSave();
+          }}
+        >
+          <div className="field">
+            <label htmlFor="group-name">Name</label>
+            <input id="group-name" value={name} onChange={(e) => setName(e.target.value)} />
+          </div>
+          <div className="field grow">
+            <label htmlFor="group-description">Description</label>
+            <input id="group-description" value={description} onChange={(e) => setDescription(e.target.value)} />
+          </div>
+          <button type="submit" className="btn btn-primary" disabled={!changed || !name.trim()}>
+            Save changes
+          </button>
+        </form>
+      )}
+      <GroupMembers groupId={id} kind="POLICY" />
+      <GroupMembers groupId={id} kind="FLOW" />
+      {confirmDelete && (
+        <ConfirmDialog
+          title={`Delete the group “${group.name}”?`}
+          confirmLabel={`Delete “${group.name}”`}
+          onCancel={() => setConfirmDelete(false)}
+          onConfirm={() => {
+            setConfirmDelete(false);
+            void onDelete();
+          }}
+        >
+          The group and its memberships go; its policies and flows stay as they are.
+        </ConfirmDialog>
+      )}
+    </div>
+  );
+}
+
+const words = {
+  POLICY: { title: 'Policies', one: 'policy', path: 'policies' },
+  FLOW: { title: 'Flows', one: 'flow', path: 'flows' },
+} as const;
+
+async function findBases(api: Api, kind: GroupMemberKind, query: string) {
+  const vars = { first: 8, query: query || null };
+  const conn = kind === 'POLICY' ? (await api.request(PoliciesDocument, vars)).policies : (await api.request(FlowsDocument, vars)).flows;
+  return conn.edges.map((e) => ({ baseId: e.node.baseId, name: e.node.name }));
+}
+
+function GroupMembers({ groupId, kind }: { groupId: string; kind: GroupMemberKind }) {
+  const { api, can } = useSession();
+  const w = words[kind];
+  const [version, setVersion] = useState(0);
+  const [query, setQuery] = useState('');
+  const [found, setFound] = useState<{ baseId: string; name: string }[]>([]);
+  const [error, setError] = useState('');
+
+  const load = useCallback(
+    async (after: string | null) => {
+      const vars = { id: groupId, first: 20, after };
+      const conn =
+        kind === 'POLICY'
+          ? (await api.request(GroupPoliciesDocument, vars)).group?.policies
+          : (await api.request(GroupFlowsDocument, vars)).group?.flows;
+      return conn ?? { edges: [], pageInfo: { hasNextPage: false, endCursor: null } };
+    },
+    [api, groupId, kind],
+  );
+  // A new version reads the page again after a change.
+  const pages = usePages(load, version);
+
+  useEffect(() => {
+    if (!can.edit) return;
+    let live = true;
+    const t = window.setTimeout(() => {
+      findBases(api, kind, query.trim()).then(
+        (r) => live && setFound(r),
+        (err) => live && setError(errorMessage(err)),
+      );
+    }, 200);
+    return () => {
+      live = false;
+      window.clearTimeout(t);
+    };
+  }, [api, kind, query, can.edit, version]);
+
+  const members = new Set(pages.items?.map((p) => p.baseId));
+  const act = async (what: () => Promise<void>) => {
+    setError('');
+    try {
+      await what();
+      setVersion((v) => v + 1);
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  };
+  const add = (baseId: string) => act(async () => void (await api.request(AddGroupMemberDocument, { input: { groupId, kind, baseId } })));
+  const remove = (baseId: string) =>
+    act(async () => {
+      const m = (await api.request(GroupMembershipDocument, { id: groupId, kind, baseId })).group?.membership;
+      if (!m) throw new Error(`This ${w.one} is no longer in the group.`);
+      await api.request(RemoveGroupMemberDocument, { input: { groupId, memberId: m.id } });
+    });
+
+  const headingId = `members-${kind.toLowerCase()}`;
+  return (
+    <section className="panel" aria-labelledby={headingId}>
+      <div className="panel-head">
+        <h2 id={headingId}>{w.title} in this group</h2>
+      </div>
+      {(error || pages.error) && (
+        <p className="alert alert-error" role="alert">
+          {error || pages.error}
+        </p>
+      )}
+      <table className="table" aria-label={`${w.title} in the group`}>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Latest version</th>
+            <th scope="col">Updated</th>
+            {can.edit && (
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            )}
+          </tr>
+        </thead>
+        <tbody>
+          {pages.items?.map((p) => (
+            <tr key={p.baseId}>
+              <td>
+                <Link to={`${w.path}/${p.baseId}`}>{p.name}</Link>
+              </td>
+              <td>{p.latestVersion ?? 'Draft only'}</td>
+              <td>{formatTime(p.updatedAt)}</td>
+              {can.edit && (
+                <td>
+                  <button type="button" className="btn btn-ghost btn-small" onClick={() => void remove(p.baseId)} aria-label={`Remove ${p.name} from the group`}>
+                    Remove
+                  </button>
+                </td>
+              )}
+            </tr>
+          ))}
+          {pages.items?.length === 0 && (
+            <tr>
+              <td colSpan={can.edit ? 4 : 3} className="muted empty">
+                No {w.title.toLowerCase()} you may see are in this group.
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+      <Pager pages={pages} />
+      {can.edit && (
+        <div className="add-members">
+          <div className="field">
+            <label htmlFor={`${headingId}-search`}>Add a {w.one} by name</label>
+            <input id={`${headingId}-search`} type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Name contains…" />
+          </div>
+          <ul className="picker-results" aria-label={`${w.title} to add`}>
+            {found
+              .filter((b) => !members.has(b.baseId))
+              .map((b) => (
+                <li key={b.baseId}>
+                  <button type="button" className="btn btn-small" onClick={() => void add(b.baseId)} aria-label={`Add ${b.name}`}>
+                    + {b.name}
+                  </button>
+                </li>
+              ))}
+          </ul>
+        </div>
+      )}
+    </section>
+  );
+}
