@@ -23,6 +23,8 @@ const FlowComparePage = lazy(() => import('./pages/FlowComparePage'));
 interface Route {
   pattern: string;
   render: (params: Record<string, string>, loc: Location) => ReactNode;
+  /** Who may open the screen; everyone signed in when absent. */
+  allowed?: (can: Capabilities) => boolean;
 }
 
 // Screens by path below /console/. Each section's routes start with its
@@ -40,9 +42,9 @@ const routes: Route[] = [
   { pattern: 'flows/:baseId', render: (p, loc) => <FlowPage baseId={p.baseId!} recordId={loc.params.get('record') ?? ''} /> },
   { pattern: 'groups', render: () => <GroupList /> },
   { pattern: 'groups/:id', render: (p) => <GroupPage id={p.id!} /> },
-  { pattern: 'audit', render: (_, loc) => <AuditLog key={loc.params.toString()} params={loc.params} /> },
-  { pattern: 'admin/members', render: () => <Members /> },
-  { pattern: 'admin/keys', render: () => <Keys /> },
+  { pattern: 'audit', render: (_, loc) => <AuditLog key={loc.params.toString()} params={loc.params} />, allowed: (can) => can.readAudit },
+  { pattern: 'admin/members', render: () => <Members />, allowed: (can) => can.admin },
+  { pattern: 'admin/keys', render: () => <Keys />, allowed: (can) => can.admin },
 ];
 
 interface Section {
@@ -144,7 +146,7 @@ function Shell({ session }: { session: Session }) {
   for (const r of routes) {
     const params = match(r.pattern, loc.path);
     if (params) {
-      page = r.render(params, loc);
+      page = !r.allowed || r.allowed(session.can) ? r.render(params, loc) : <NotAllowed />;
       break;
     }
   }
@@ -205,6 +207,17 @@ function Shell({ session }: { session: Session }) {
       <main id="main" tabIndex={-1}>
         <Suspense fallback={<p className="muted pad">Loading…</p>}>{page}</Suspense>
       </main>
+    </div>
+  );
+}
+
+function NotAllowed() {
+  return (
+    <div className="pad">
+      <h1>Not for your role</h1>
+      <p>
+        Your role does not let you open this page. <Link to="policies">Go to the policies.</Link>
+      </p>
     </div>
   );
 }

@@ -498,6 +498,15 @@ test('an invalid flow shows its problems on the nodes they concern', async () =>
   // The same problems, opened from the node's panel.
   await selectNode(page, 'policy-1');
   await expect(page.getByRole('list', { name: 'Problems of this node' })).toContainText('is not connected to the flow');
+
+  // Publishing is refused with the same problems; deleting takes the flow away.
+  await page.getByRole('button', { name: 'Publish' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Not published' })).toContainText('invalid');
+  await expect(flowNode(page, 'start').locator('.fnode-problems')).toContainText('must have a Policy ID');
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Delete the flow “Broken”?' }).getByRole('button', { name: 'Delete “Broken”' }).click();
+  await expect(page.getByRole('heading', { name: 'Flows' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Flows' })).not.toContainText('Broken');
   await page.context().close();
 });
 
@@ -731,6 +740,10 @@ test('an auditor reads the audit log filtered by action and sees no edit control
   await page.screenshot({ path: join(shots, 'audit.png'), fullPage: true });
   await noCriticalViolations(page, 'audit log');
   await noEditControls('the audit log');
+  // Administration is not offered, even by its address.
+  await page.goto(server.url + '/console/admin/keys');
+  await expect(page.getByRole('heading', { name: 'Not for your role' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Create key' })).toHaveCount(0);
   assert.deepEqual(page.foreign, []);
   await page.context().close();
 });
