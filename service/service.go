@@ -67,8 +67,8 @@ type Service struct {
 	// caches holds cache and principals, to drop what changes make stale.
 	caches      *cacheSet
 	cacheExpiry time.Duration
-	execLog *executionLog
-	results sync.Pool // *engine.Result, see RunResult.Release
+	execLog     *executionLog
+	results     sync.Pool // *engine.Result, see RunResult.Release
 
 	policyKind *kindRules
 	flowKind   *kindRules
