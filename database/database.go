@@ -29,6 +29,9 @@ type DB struct {
 	client  *ent.Client
 	sql     *sql.DB
 	dialect string
+	// postgresDSN is the URL the pool connects with, for connections of
+	// their own (see NewListener); empty for SQLite.
+	postgresDSN string
 	// migrated is set once the database is seen to have every migration.
 	migrated atomic.Bool
 }

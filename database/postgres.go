@@ -46,5 +46,28 @@ func openPostgres(rawURL string, o options) (*DB, error) {
 	pool.SetMaxOpenConns(maxOpen)
 	pool.SetMaxIdleConns(min(postgresMaxIdleConns, maxOpen))
 	pool.SetConnMaxLifetime(postgresConnLifetime)
-	return newDB(pool, dialect.Postgres), nil
+	db := newDB(pool, dialect.Postgres)
+	db.postgresDSN = u.String()
+	return db, nil
+}
+
+// NewListener opens a connection of its own for LISTEN/NOTIFY, to the server
+// and database of the pool, named applicationName in pg_stat_activity. It
+// waits for notifications indefinitely, so it has no per-read deadline;
+// TCP keepalives find a server that vanished instead. pq.Listener
+// reconnects after a loss, waiting minReconnect, then twice as long after
+// each failure up to maxReconnect, and tells cb of every connection event.
+// SQLite has no other process to listen to: it is an error there.
+func (db *DB) NewListener(applicationName string, minReconnect, maxReconnect time.Duration, cb pq.EventCallbackType) (*pq.Listener, error) {
+	if db.dialect != dialect.Postgres {
+		return nil, errors.New("database: LISTEN needs PostgreSQL")
+	}
+	u, err := url.Parse(db.postgresDSN)
+	if err != nil {
+		return nil, fmt.Errorf("database: parsing the postgres URL: %w", errors.Unwrap(err))
+	}
+	q := u.Query()
+	q.Set("application_name", applicationName)
+	u.RawQuery = q.Encode()
+	return pq.NewDialListener(newBoundedDialer(0), u.String(), minReconnect, maxReconnect, cb), nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/database/changefeed"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/apikey"
 	"github.com/verdict/verdict/ent/auditevent"
@@ -384,14 +385,16 @@ func (s *Service) setRole(ctx context.Context, actor *Principal, tenant uuid.UUI
 		}
 		m.Edges.User = u
 		out = m
+		// Principals carry the role.
+		if err := s.announce(ctx, tx, memberChange(tenant, u.ID)); err != nil {
+			return err
+		}
 		return adminChange(ctx, tx, actor, s.timestamp(), auditevent.KindMember, map[string]any{
 			"change": "role", "userId": u.ID, "email": u.Email, "from": from, "to": role})
 	})
 	if err != nil {
 		return nil, err
 	}
-	// Principals carry the role.
-	s.forgetPrincipals()
 	m := memberOf(out)
 	return &m, nil
 }
@@ -418,13 +421,15 @@ func (s *Service) removeMember(ctx context.Context, actor *Principal, tenant uui
 			return unavailable(err)
 		}
 		out = m
+		if err := s.announce(ctx, tx, memberChange(tenant, m.UserID)); err != nil {
+			return err
+		}
 		return adminChange(ctx, tx, actor, now, auditevent.KindMember, map[string]any{
 			"change": "removed", "userId": m.UserID, "email": m.Edges.User.Email, "role": m.Role, "keysRevoked": revoked})
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.forgetPrincipals()
 	m := memberOf(out)
 	return &m, nil
 }
@@ -490,13 +495,15 @@ func (s *Service) createKey(ctx context.Context, actor *Principal, tenant uuid.U
 			return storeErr(err, "key collision; try again")
 		}
 		k := keyOf(key)
+		if err := s.announce(ctx, tx, keyChange(key)); err != nil {
+			return err
+		}
 		return adminChange(ctx, tx, actor, s.timestamp(), auditevent.KindKey, map[string]any{
 			"change": "created", "keyId": k.ID, "name": k.Name, "scope": k.Scope, "owner": k.Owner, "expiresAt": k.ExpiresAt})
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.forgetPrincipals()
 	return &CreatedKey{Key: keyOf(key), Secret: secret}, nil
 }
 
@@ -518,12 +525,22 @@ func (s *Service) revokeKey(ctx context.Context, actor *Principal, id uuid.UUID,
 		case n == 0:
 			return newError(CodeNotFound, "no active key %s", id)
 		}
+		if err := s.announce(ctx, tx, keyChange(k)); err != nil {
+			return err
+		}
 		return adminChange(ctx, tx, actor, now, auditevent.KindKey, map[string]any{
 			"change": "revoked", "keyId": k.ID, "name": k.Name})
 	})
-	if err != nil {
-		return err
-	}
-	s.forgetPrincipals()
-	return nil
+	return err
+}
+
+// memberChange is the announcement of a change to a user's membership of
+// a tenant: its role, or its end.
+func memberChange(tenant, userID uuid.UUID) changefeed.Change {
+	return changefeed.Change{Kind: changefeed.KindMember, Tenant: tenant, ID: userID}
+}
+
+// keyChange is the announcement of a key created or revoked.
+func keyChange(k *ent.APIKey) changefeed.Change {
+	return changefeed.Change{Kind: changefeed.KindKey, Tenant: k.OrganizationID, ID: k.ID}
 }

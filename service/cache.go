@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/database/changefeed"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/flow"
 )
@@ -37,9 +38,9 @@ type cachedBase struct {
 // parsed flow definitions. Programs and flows are keyed by record id and
 // revision, which never change together, so they stay valid until
 // evicted. What can change (a base's latest version, its draft, its
-// deletion; a draft's content) is dropped by forget when this instance
-// changes it, and expires after ResolutionTTL so that changes made by
-// other instances are seen within that time.
+// deletion; a draft's content) is dropped when a change is announced (see
+// cacheSet), and expires after the cache expiry: the bound on staleness
+// while change notifications are not arriving.
 //
 // A read that raced with a change must not put stale data back: every
 // change bumps a generation, and a read only fills the cache when the
@@ -64,11 +65,7 @@ type lookupCounters struct {
 // same number.
 const DefaultCacheSize = 10000
 
-// ResolutionTTL bounds how long a run may use a base or record read from
-// the database before reading it again.
-const ResolutionTTL = 5 * time.Second
-
-func newRunCache(size int, reg prometheus.Registerer) (*runCache, error) {
+func newRunCache(size int, expiry time.Duration, reg prometheus.Registerer) (*runCache, error) {
 	if size <= 0 {
 		size = DefaultCacheSize
 	}
@@ -80,8 +77,8 @@ func newRunCache(size int, reg prometheus.Registerer) (*runCache, error) {
 	for _, name := range []string{"base", "record", "program", "definition", "principal"} {
 		c.lookups[name] = lookupCounters{hit: vec.WithLabelValues(name, "hit"), miss: vec.WithLabelValues(name, "miss")}
 	}
-	c.bases = expirable.NewLRU[uuid.UUID, *cachedBase](size, nil, ResolutionTTL)
-	c.records = expirable.NewLRU[uuid.UUID, *ent.Record](size, nil, ResolutionTTL)
+	c.bases = expirable.NewLRU[uuid.UUID, *cachedBase](size, nil, expiry)
+	c.records = expirable.NewLRU[uuid.UUID, *ent.Record](size, nil, expiry)
 	var err error
 	if c.programs, err = lru.New[programKey, *flow.ResolvedPolicy](size); err != nil {
 		return nil, err
@@ -105,13 +102,24 @@ func (c *runCache) count(cache string, hit bool) {
 	}
 }
 
-// forget drops what a change to a base (and one of its records) made stale.
-func (s *Service) forget(baseID, recordID uuid.UUID) {
-	s.cache.generation.Add(1)
-	s.cache.bases.Remove(baseID)
-	if recordID != uuid.Nil {
-		s.cache.records.Remove(recordID)
+// drop removes a changed base and the record that changed with it.
+func (c *runCache) drop(ch changefeed.Change) {
+	if ch.Kind != changefeed.KindBase {
+		return
 	}
+	c.generation.Add(1)
+	c.bases.Remove(ch.ID)
+	if ch.Record != uuid.Nil {
+		c.records.Remove(ch.Record)
+	}
+}
+
+// clear removes every base and record; programs and definitions, keyed by
+// what never changes, stay.
+func (c *runCache) clear() {
+	c.generation.Add(1)
+	c.bases.Purge()
+	c.records.Purge()
 }
 
 // cached reads what can change through one of the expiring caches; see

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/database/changefeed"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/base"
@@ -144,6 +145,9 @@ func (s *Service) CreateGroup(ctx context.Context, c GroupChanges) (*Group, erro
 			return storeErr(err, "the group could not be created")
 		}
 		out = g
+		if err := s.announce(ctx, tx, groupChange(g)); err != nil {
+			return err
+		}
 		return recordInTx(ctx, tx, groupEvent(p, now, auditevent.ActionCreated, g, map[string]any{"name": g.Name}))
 	})
 	if err != nil {
@@ -203,6 +207,9 @@ func (s *Service) UpdateGroup(ctx context.Context, id uuid.UUID, c GroupChanges)
 		if out, err = update.SetUpdatedAt(now).Save(ctx); err != nil {
 			return unavailable(err)
 		}
+		if err := s.announce(ctx, tx, groupChange(g)); err != nil {
+			return err
+		}
 		return recordInTx(ctx, tx, groupEvent(p, now, auditevent.ActionEdited, out, changed))
 	})
 	if err != nil {
@@ -234,6 +241,9 @@ func (s *Service) DeleteGroup(ctx context.Context, id uuid.UUID) error {
 		}
 		if err := tx.Group.DeleteOne(g).Exec(ctx); err != nil {
 			return unavailable(err)
+		}
+		if err := s.announce(ctx, tx, groupChange(g)); err != nil {
+			return err
 		}
 		now := s.timestamp()
 		events := make([]*ent.AuditEventCreate, 0, min(len(members), eventsPerInsert))
@@ -336,12 +346,21 @@ func (s *Service) AddGroupMember(ctx context.Context, groupID uuid.UUID, in Grou
 			return storeErr(err, "the "+string(b.Kind)+" "+b.ID.String()+" is in the group already")
 		}
 		out = m
+		if err := s.announce(ctx, tx, groupChange(g)); err != nil {
+			return err
+		}
 		return recordInTx(ctx, tx, assignment(p, now, g, m, "added"))
 	})
 	if err != nil {
 		return nil, err
 	}
 	return groupMemberOf(out), nil
+}
+
+// groupChange is the announcement of a change to a group or its members.
+// No cache keeps groups today; the feed carries them for one that will.
+func groupChange(g *ent.Group) changefeed.Change {
+	return changefeed.Change{Kind: changefeed.KindGroup, Tenant: g.OrganizationID, ID: g.ID}
 }
 
 func errBaseDeleted(b *ent.Base) error {
@@ -374,6 +393,9 @@ func (s *Service) RemoveGroupMember(ctx context.Context, groupID, memberID uuid.
 		}
 		if err := tx.GroupMember.DeleteOne(m).Exec(ctx); err != nil {
 			return unavailable(err)
+		}
+		if err := s.announce(ctx, tx, groupChange(g)); err != nil {
+			return err
 		}
 		return recordInTx(ctx, tx, assignment(p, s.timestamp(), g, m, "removed"))
 	})

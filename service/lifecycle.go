@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/database/changefeed"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/base"
@@ -122,6 +123,12 @@ func newDraft(ctx context.Context, tx *ent.Tx, p *Principal, k *kindRules, baseI
 		SetName(content.Name).SetDescription(content.Description).SetRule(content.Rule).
 		SetDefinition(content.Definition).SetSchema(content.Schema).SetTests(content.Tests).
 		SetCreatedBy(p.ActorID()).SetCreatedAt(now).SetUpdatedAt(now).Save(ctx)
+}
+
+// baseChange is the announcement of a change to a base and, unless
+// uuid.Nil, the record that changed with it.
+func baseChange(b *ent.Base, record uuid.UUID) changefeed.Change {
+	return changefeed.Change{Kind: changefeed.KindBase, Tenant: b.OrganizationID, ID: b.ID, Record: record}
 }
 
 // currentRecord is what a base stands for when no record is named: its
@@ -329,13 +336,15 @@ func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 			return unavailable(err)
 		}
 		out = loaded{base: b, record: r}
+		if err := s.announce(ctx, tx, baseChange(b, r.ID)); err != nil {
+			return err
+		}
 		return recordInTx(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionEdited,
 			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p, details: map[string]any{"revision": r.Revision, "fields": c.fields()}})
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.forget(l.base.ID, l.record.ID)
 	return &out, nil
 }
 
@@ -394,13 +403,15 @@ func (s *Service) publish(ctx context.Context, k *kindRules, id uuid.UUID, c *Ch
 			return unavailable(err)
 		}
 		out = loaded{base: b, record: r}
+		if err := s.announce(ctx, tx, baseChange(b, r.ID)); err != nil {
+			return err
+		}
 		return recordInTx(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionPublished,
 			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p, details: map[string]any{"version": version}})
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.forget(l.base.ID, l.record.ID)
 	return &out, nil
 }
 
@@ -461,6 +472,9 @@ func (s *Service) draftFromVersion(ctx context.Context, k *kindRules, id uuid.UU
 			}
 		}
 		out = loaded{base: b, record: r}
+		if err := s.announce(ctx, tx, baseChange(b, r.ID)); err != nil {
+			return err
+		}
 		return recordInTx(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionEdited,
 			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p,
 			details: map[string]any{"draftFromVersion": *src.Version, "replaced": replace && l.base.DraftRecordID != nil}})
@@ -468,7 +482,6 @@ func (s *Service) draftFromVersion(ctx context.Context, k *kindRules, id uuid.UU
 	if err != nil {
 		return nil, err
 	}
-	s.forget(l.base.ID, out.record.ID)
 	return &out, nil
 }
 
@@ -492,10 +505,12 @@ func (s *Service) remove(ctx context.Context, k *kindRules, id uuid.UUID) error 
 		if n == 0 {
 			return newError(CodeDeleted, "%s %s was deleted", k.kind, l.base.ID)
 		}
+		if err := s.announce(ctx, tx, baseChange(l.base, uuid.Nil)); err != nil {
+			return err
+		}
 		return recordInTx(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionDeleted,
 			kind: k.auditKind(), base: &l.base.ID, actor: p, details: map[string]any{"name": l.base.Name}})
 	})
-	s.forget(l.base.ID, uuid.Nil)
 	return err
 }
 

@@ -71,13 +71,12 @@ func (o *Operator) Bootstrap(ctx context.Context, in BootstrapInput) (*Bootstrap
 			return storeErr(err, "that key is in use already")
 		}
 		out = Bootstrapped{Organization: organizationOf(org), User: userOf(u), Key: keyOf(key), Secret: secret}
-		return nil
+		// The key may have been tried, and remembered as unknown.
+		return o.s.announce(ctx, tx, keyChange(key))
 	})
 	if err != nil {
 		return nil, err
 	}
-	// The key may have been tried, and remembered as unknown.
-	o.s.forgetPrincipals()
 	return &out, nil
 }
 

@@ -3,11 +3,14 @@ package service
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/database/changefeed"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/apikey"
 	"github.com/verdict/verdict/ent/membership"
@@ -101,10 +104,11 @@ var errBadKey = newError(CodeUnauthenticated, "the API key is missing, unknown, 
 // member there still, and carries the user's current role, which the
 // authorizer caps at the key's scope.
 //
-// A key's principal is remembered for PrincipalTTL, so that its every
-// request, whatever x-org-id it sends, does not cost two queries: revoking
-// a key, expiring it or removing its user takes effect within that time on
-// other instances (at once on the instance that made the change).
+// A key's principal is remembered for the cache expiry, so that its every
+// request, whatever x-org-id it sends, does not cost two queries. Revoking
+// a key, expiring it or removing its user takes effect at once on every
+// instance that hears of the change (see cacheSet), and within the expiry
+// on one that does not.
 func (s *Service) Authenticate(ctx context.Context, secret, orgID string) (*Principal, error) {
 	p, err := s.keyPrincipal(ctx, secret)
 	if err != nil {
@@ -129,65 +133,105 @@ func (s *Service) keyPrincipal(ctx context.Context, secret string) (*Principal, 
 	}
 	hash := keyHash(secret)
 	now := s.now()
-	if c, ok := s.principals.Get(hash); ok && now.Before(c.until) {
+	pc := s.principals
+	if c, ok := pc.good.Get(hash); ok && now.Before(c.until) {
 		s.cache.count("principal", true)
 		return c.principal, nil
 	}
-	if until, ok := s.badKeys.Get(hash); ok && now.Before(until) {
+	if until, ok := pc.bad.Get(hash); ok && now.Before(until) {
 		s.cache.count("principal", true)
 		return nil, errBadKey
 	}
 	s.cache.count("principal", false)
-	gen := s.principalsGen.Load()
+	gen := pc.generation.Load()
 	p, until, err := s.lookupPrincipal(ctx, hash, now)
 	switch {
 	case err == errBadKey:
-		s.badKeys.Add(hash, now.Add(BadKeyTTL))
-		if s.principalsGen.Load() != gen {
-			s.badKeys.Remove(hash)
+		pc.bad.Add(hash, now.Add(BadKeyTTL))
+		if pc.generation.Load() != gen {
+			pc.bad.Remove(hash)
 		}
 		return nil, err
 	case err != nil:
 		return nil, err
 	}
-	s.principals.Add(hash, cachedPrincipal{principal: p, until: until})
+	pc.good.Add(hash, cachedPrincipal{principal: p, until: until})
 	// A change to keys or memberships committed while the lookup ran may
-	// have made it stale. forgetPrincipals counts before it purges, so
-	// either its purge removes this entry or this does.
-	if s.principalsGen.Load() != gen {
-		s.principals.Remove(hash)
+	// have made it stale. Every drop counts before it removes, so either
+	// its removal takes this entry or this does.
+	if pc.generation.Load() != gen {
+		pc.good.Remove(hash)
 	}
 	return p, nil
 }
-
-// PrincipalTTL is how long an authenticated key is trusted without
-// looking at the database again.
-const PrincipalTTL = 5 * time.Second
 
 // BadKeyTTL is how long a key that is unknown, expired or revoked is
 // refused without looking at the database again, so that a client
 // repeating a bad key costs no queries. An unknown key can become a good
 // one only when an operator creates a key with a secret of their choosing
 // (generated secrets cannot have been tried before); creating a key
-// forgets the remembered ones on the instance that creates it.
+// forgets the refused ones on every instance that hears of it.
 const BadKeyTTL = 30 * time.Second
+
+// principalCache remembers authentications by key hash: the principals of
+// good keys, until the expiry or the key's own expiry, and the refusals of
+// bad ones.
+type principalCache struct {
+	good *lru.Cache[string, cachedPrincipal]
+	bad  *lru.Cache[string, time.Time]
+	// generation counts drops; see keyPrincipal.
+	generation atomic.Uint64
+}
 
 type cachedPrincipal struct {
 	principal *Principal
 	until     time.Time
 }
 
-// forgetPrincipals drops every remembered authentication, good or bad,
-// after a change to keys or memberships.
-func (s *Service) forgetPrincipals() {
-	s.principalsGen.Add(1)
-	s.principals.Purge()
-	s.badKeys.Purge()
+func newPrincipalCache(size int) (*principalCache, error) {
+	c := &principalCache{}
+	var err error
+	if c.good, err = lru.New[string, cachedPrincipal](size); err != nil {
+		return nil, err
+	}
+	if c.bad, err = lru.New[string, time.Time](size); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// drop removes the principals of a changed key, or of a member whose role
+// or membership changed. A created key may have a secret refused before,
+// so refusals go with any key change.
+func (c *principalCache) drop(ch changefeed.Change) {
+	var stale func(*Principal) bool
+	switch ch.Kind {
+	case changefeed.KindKey:
+		c.generation.Add(1)
+		c.bad.Purge()
+		stale = func(p *Principal) bool { return p.KeyID == ch.ID }
+	case changefeed.KindMember:
+		c.generation.Add(1)
+		stale = func(p *Principal) bool { return p.TenantID == ch.Tenant && p.UserID == ch.ID }
+	default:
+		return
+	}
+	for _, hash := range c.good.Keys() {
+		if e, ok := c.good.Peek(hash); ok && stale(e.principal) {
+			c.good.Remove(hash)
+		}
+	}
+}
+
+func (c *principalCache) clear() {
+	c.generation.Add(1)
+	c.good.Purge()
+	c.bad.Purge()
 }
 
 // lookupPrincipal finds the key with the hash and the tenant it acts in
 // (the one it was made in), and says until when that answer may be
-// cached: PrincipalTTL, or less when the key expires sooner. The hash is
+// cached: the cache expiry, or less when the key expires sooner. The hash is
 // unique and indexed, and comparing it in the database reveals nothing an
 // attacker could use: the hash of a guess says nothing about the hashes of
 // its neighbours.
@@ -215,7 +259,7 @@ func (s *Service) lookupPrincipal(ctx context.Context, hash string, now time.Tim
 		p = newPrincipal(key, key.OrganizationID, authz.Role(m.Role))
 	}
 	s.keyUse.record(ctx, s, key.ID, now)
-	until := now.Add(PrincipalTTL)
+	until := now.Add(s.cacheExpiry)
 	if key.ExpiresAt != nil && key.ExpiresAt.Before(until) {
 		until = *key.ExpiresAt
 	}

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
-	"sync/atomic"
 	"time"
 
-	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/verdict/verdict/authz"
@@ -41,6 +39,16 @@ type Config struct {
 	// bases, records);
 	// 0 is DefaultCacheSize.
 	CacheSize int
+	// CacheExpiry is how long a cached base, record or authenticated key
+	// may be used before it is read again: how long another instance's
+	// change may go unseen while its notification cannot arrive. 0 is
+	// DefaultCacheExpiry.
+	CacheExpiry time.Duration
+	// Changes, when set, delivers the changes every instance commits, so
+	// that this one drops what they make stale at once. Without it only
+	// this instance's own changes are seen before the expiry: enough for
+	// SQLite, which one process uses.
+	Changes ChangeFeed
 }
 
 // Service is the application. It is safe for concurrent use.
@@ -54,18 +62,16 @@ type Service struct {
 	metrics *metrics
 	keyUse  *keyUseRecorder
 	cache   *runCache
-	execLog *executionLog
-	results sync.Pool // *engine.Result, see RunResult.Release
+	// principals are the authenticated keys.
+	principals *principalCache
+	// caches holds cache and principals, to drop what changes make stale.
+	caches      *cacheSet
+	cacheExpiry time.Duration
+	execLog     *executionLog
+	results     sync.Pool // *engine.Result, see RunResult.Release
 
 	policyKind *kindRules
 	flowKind   *kindRules
-
-	principals *lru.Cache[string, cachedPrincipal] // by key hash
-	// badKeys holds the hashes of keys refused lately, until when they
-	// are refused without a lookup (see BadKeyTTL).
-	badKeys *lru.Cache[string, time.Time]
-	// principalsGen counts forgetPrincipals calls; see Authenticate.
-	principalsGen atomic.Uint64
 }
 
 // New builds a Service.
@@ -77,12 +83,16 @@ func New(cfg Config) (*Service, error) {
 		cfg.Authorizer = noAuthorizer{}
 	}
 	s := &Service{
-		db:     cfg.DB,
-		client: cfg.DB.Client(),
-		authz:  cfg.Authorizer,
-		engine: cfg.Engine,
-		log:    cfg.Logger,
-		now:    cfg.Now,
+		db:          cfg.DB,
+		client:      cfg.DB.Client(),
+		authz:       cfg.Authorizer,
+		engine:      cfg.Engine,
+		log:         cfg.Logger,
+		now:         cfg.Now,
+		cacheExpiry: cfg.CacheExpiry,
+	}
+	if s.cacheExpiry <= 0 {
+		s.cacheExpiry = DefaultCacheExpiry
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -96,8 +106,17 @@ func New(cfg Config) (*Service, error) {
 	}
 	s.metrics = m
 	s.keyUse = newKeyUseRecorder()
-	if s.cache, err = newRunCache(cfg.CacheSize, cfg.Registerer); err != nil {
+	if s.cache, err = newRunCache(cfg.CacheSize, s.cacheExpiry, cfg.Registerer); err != nil {
 		return nil, err
+	}
+	if s.principals, err = newPrincipalCache(DefaultCacheSize); err != nil {
+		return nil, err
+	}
+	if s.caches, err = newCacheSet(cfg.Registerer, s.cache, s.principals); err != nil {
+		return nil, err
+	}
+	if cfg.Changes != nil {
+		cfg.Changes.Subscribe(s.caches)
 	}
 	s.policyKind = s.newPolicyRules()
 	s.flowKind = s.newFlowRules()
@@ -105,12 +124,6 @@ func New(cfg Config) (*Service, error) {
 		return nil, err
 	}
 	s.results.New = func() any { return new(engine.Result) }
-	if s.principals, err = lru.New[string, cachedPrincipal](DefaultCacheSize); err != nil {
-		return nil, err
-	}
-	if s.badKeys, err = lru.New[string, time.Time](DefaultCacheSize); err != nil {
-		return nil, err
-	}
 	return s, nil
 }
 

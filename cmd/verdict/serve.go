@@ -21,6 +21,7 @@ import (
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/console"
 	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/database/changefeed"
 	"github.com/verdict/verdict/rest"
 	"github.com/verdict/verdict/service"
 )
@@ -58,6 +59,7 @@ type serveConfig struct {
 	authFailBurst   int
 	shutdownTimeout time.Duration
 	cacheSize       int
+	cacheExpiry     time.Duration
 	dbTimeout       time.Duration
 	auditDurable    bool
 }
@@ -117,6 +119,8 @@ some did not finish in time).`,
 	f.BoolVar(&cfg.auditDurable, "audit-durable", false,
 		"answer a run only once its executed event is committed: a crash then loses none, for an insert's time added to each run")
 	f.IntVar(&cfg.cacheSize, "cache-size", service.DefaultCacheSize, "how many compiled programs (and bases and records) the run caches keep")
+	f.DurationVar(&cfg.cacheExpiry, "cache-expiry", service.DefaultCacheExpiry,
+		"how long a cached base, record or authenticated key is used before it is read again: on PostgreSQL, how long another instance's change may go unseen while change notifications cannot arrive")
 	return cmd
 }
 
@@ -141,6 +145,8 @@ func (cfg *serveConfig) check() error {
 		return usageError("--database-timeout must not be negative")
 	case cfg.cacheSize < 1:
 		return usageError("--cache-size must be at least 1")
+	case cfg.cacheExpiry <= 0:
+		return usageError("--cache-expiry must be positive")
 	}
 	if cfg.bootstrapKey != "" {
 		// The same rule as `admin bootstrap --key`, checked before anything
@@ -209,8 +215,13 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(processCollectors(db)...)
+	changes, err := changefeed.Listen(ctx, db, log, reg)
+	if err != nil {
+		return failuref("%s: %v", displayURL(dbURL), err)
+	}
+	defer changes.Close()
 	svc, err := service.New(service.Config{DB: db, Authorizer: authorizer, Logger: log, Registerer: reg, CacheSize: cfg.cacheSize,
-		AuditDurable: cfg.auditDurable})
+		CacheExpiry: cfg.cacheExpiry, Changes: changes, AuditDurable: cfg.auditDurable})
 	if err != nil {
 		return failure(err)
 	}

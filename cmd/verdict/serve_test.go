@@ -497,6 +497,8 @@ func TestServeRefuses(t *testing.T) {
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--opa-url", "ftp://opa") }},
 		{name: "a shutdown timeout of zero", code: exitUsage, stderr: "--shutdown-timeout must be positive",
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--shutdown-timeout", "0s") }},
+		{name: "a cache expiry of zero", code: exitUsage, stderr: "--cache-expiry must be positive",
+			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--cache-expiry", "0s") }},
 		{name: "a body limit of zero", code: exitUsage, stderr: "--body-limit must be positive",
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--body-limit", "0") }},
 		{name: "an organization rate limit without a burst", code: exitUsage, stderr: "--org-rate-burst must be at least 1",

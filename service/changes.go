@@ -1,0 +1,85 @@
+package service
+
+import (
+	"context"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/verdict/verdict/database/changefeed"
+	"github.com/verdict/verdict/ent"
+)
+
+// ChangeFeed delivers the changes committed on the database by every
+// instance sharing it (changefeed.Listener).
+type ChangeFeed interface {
+	Subscribe(changefeed.Subscriber)
+}
+
+// DefaultCacheExpiry is how long a cached base, record or authenticated
+// key may be used when Config leaves CacheExpiry unset.
+const DefaultCacheExpiry = 5 * time.Second
+
+// staleable is a cache that committed changes can make stale.
+type staleable interface {
+	// drop removes what the change concerns.
+	drop(changefeed.Change)
+	// clear removes everything that can change.
+	clear()
+}
+
+// cacheSet is every cache of the service that a change can make stale, and
+// the one place changes reach them: this instance's own changes once they
+// commit (announce), every instance's through the change feed. A new cache
+// joins by being listed in newCacheSet.
+type cacheSet struct {
+	caches []staleable
+	clears prometheus.Counter
+}
+
+func newCacheSet(reg prometheus.Registerer, caches ...staleable) (*cacheSet, error) {
+	cs := &cacheSet{caches: caches, clears: prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "verdict_cache_clears_total",
+		Help: "Times every cached base, record and key was dropped because change notifications may have been missed.",
+	})}
+	if reg != nil {
+		if err := reg.Register(cs.clears); err != nil {
+			return nil, err
+		}
+	}
+	return cs, nil
+}
+
+// Changed implements changefeed.Subscriber.
+func (cs *cacheSet) Changed(c changefeed.Change) {
+	for _, cache := range cs.caches {
+		cache.drop(c)
+	}
+}
+
+// Missed implements changefeed.Subscriber.
+func (cs *cacheSet) Missed() {
+	cs.clears.Inc()
+	for _, cache := range cs.caches {
+		cache.clear()
+	}
+}
+
+// announce makes a change of tx known once tx commits: to every instance
+// listening on the database, in the transaction itself, and to this
+// instance's caches directly, which need not wait for the notification.
+func (s *Service) announce(ctx context.Context, tx *ent.Tx, c changefeed.Change) error {
+	if err := changefeed.Announce(ctx, s.db.Dialect(), tx, c); err != nil {
+		return unavailable(err)
+	}
+	tx.OnCommit(func(next ent.Committer) ent.Committer {
+		return ent.CommitFunc(func(ctx context.Context, tx *ent.Tx) error {
+			err := next.Commit(ctx, tx)
+			// Also when the commit failed: it may have happened all the
+			// same, and dropping an entry is always safe.
+			s.caches.Changed(c)
+			return err
+		})
+	})
+	return nil
+}

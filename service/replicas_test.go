@@ -1,0 +1,430 @@
+package service_test
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"entgo.io/ent/dialect"
+	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/database/changefeed"
+	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/service"
+)
+
+// These tests run several services on one PostgreSQL database, as replicas
+// behind a load balancer. Their caches never expire within a test
+// (replicaCacheExpiry), so a replica that answers a change made on another
+// can only have heard of it through the change feed.
+
+const replicaCacheExpiry = time.Hour
+
+// replicaWait bounds every wait for a replica to obey a change; none is
+// expected to come close.
+const replicaWait = 30 * time.Second
+
+const (
+	at65 = "A **Person** gets senior_discount if the __age__ of the **Person** is at least 65."
+	at75 = "A **Person** gets senior_discount if the __age__ of the **Person** is at least 75."
+)
+
+// age70 is true under at65 and false under at75.
+var age70 = json.RawMessage(`{"Person": {"age": 70}}`)
+
+type replica struct {
+	svc *service.Service
+	db  *database.DB
+	reg *prometheus.Registry
+}
+
+// newReplica starts a service on its own pool to the database at url,
+// listening to the change feed when listens.
+func newReplica(t testing.TB, url string, listens bool) *replica {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), replicaWait)
+	defer cancel()
+	db, err := database.Open(ctx, url, database.WithMaxOpenConns(4), database.WithIOTimeout(replicaWait))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	r := &replica{db: db, reg: prometheus.NewRegistry()}
+	cfg := service.Config{DB: db, Registerer: r.reg, CacheExpiry: replicaCacheExpiry}
+	if cfg.Authorizer, err = authz.NewEmbedded(authz.WithTimeout(testDecisionTimeout)); err != nil {
+		t.Fatal(err)
+	}
+	if listens {
+		l, err := changefeed.Listen(ctx, db, nil, r.reg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(l.Close)
+		cfg.Changes = l
+	}
+	if r.svc, err = service.New(cfg); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.svc.Close)
+	return r
+}
+
+// cluster is replica a, where changes are made; b, which listens to the
+// change feed; and c, which does not, and so shows what b would answer
+// without it.
+type cluster struct {
+	a, b, c *replica
+	boot    *service.Bootstrapped
+}
+
+func newCluster(t testing.TB) *cluster {
+	t.Helper()
+	url := dbtest.URL(t, dialect.Postgres, true)
+	cl := &cluster{a: newReplica(t, url, true), b: newReplica(t, url, true), c: newReplica(t, url, false)}
+	var err error
+	cl.boot, err = cl.a.svc.Operator().Bootstrap(context.Background(), service.BootstrapInput{
+		Organization: "Acme", Email: "admin@acme.test", Key: adminKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cl
+}
+
+func (r *replica) as(t testing.TB, key string) context.Context {
+	t.Helper()
+	p, err := r.svc.Authenticate(context.Background(), key, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return service.WithPrincipal(context.Background(), p)
+}
+
+// run runs a policy base as the admin: its result, or the error's code.
+func (r *replica) run(t testing.TB, base uuid.UUID) string {
+	t.Helper()
+	res, err := r.svc.RunPolicy(r.as(t, adminKey), base, age70)
+	if err != nil {
+		return string(service.CodeOf(err))
+	}
+	defer res.Release()
+	return fmt.Sprint(res.Result.Result)
+}
+
+// authenticated is how a replica takes a key: its role, or the error's
+// code.
+func (r *replica) authenticated(key string) string {
+	p, err := r.svc.Authenticate(context.Background(), key, "")
+	if err != nil {
+		return string(service.CodeOf(err))
+	}
+	return string(p.Role)
+}
+
+// eventually waits until answer gives want, failing t if it still does
+// not after replicaWait.
+func eventually(t *testing.T, what, want string, answer func() string) {
+	t.Helper()
+	deadline := time.Now().Add(replicaWait)
+	for {
+		got := answer()
+		if got == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: still %s after %s, want %s", what, got, replicaWait, want)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func (cl *cluster) policy(t *testing.T, rule string, publish bool) uuid.UUID {
+	t.Helper()
+	admin := cl.a.as(t, adminKey)
+	p, err := cl.a.svc.CreatePolicy(admin, service.Changes{Name: ptr("senior"), Rule: &rule})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if publish {
+		if _, err := cl.a.svc.PublishPolicy(admin, p.ID, service.Changes{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return p.BaseID
+}
+
+// seen has b and c answer a base's run, so both cache it, and checks the
+// answer.
+func (cl *cluster) seen(t *testing.T, base uuid.UUID, want string) {
+	t.Helper()
+	for name, r := range map[string]*replica{"b": cl.b, "c": cl.c} {
+		if got := r.run(t, base); got != want {
+			t.Fatalf("replica %s runs the base: %s, want %s", name, got, want)
+		}
+	}
+}
+
+func TestAReplicaObeysLifecycleChangesMadeOnAnother(t *testing.T) {
+	cl := newCluster(t)
+	cases := []struct {
+		name      string
+		published bool
+		// change is made on replica a, turning the base's run from true
+		// to want.
+		change func(t *testing.T, admin context.Context, base uuid.UUID)
+		want   string
+	}{
+		{"a draft edit", false, func(t *testing.T, admin context.Context, base uuid.UUID) {
+			if _, err := cl.a.svc.UpdatePolicyDraft(admin, base, service.Changes{Rule: ptr(at75)}); err != nil {
+				t.Fatal(err)
+			}
+		}, "false"},
+		{"a publish", true, func(t *testing.T, admin context.Context, base uuid.UUID) {
+			draft, err := cl.a.svc.PolicyDraftFromVersion(admin, base, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := cl.a.svc.UpdatePolicyDraft(admin, draft.ID, service.Changes{Rule: ptr(at75)}); err != nil {
+				t.Fatal(err)
+			}
+			// A new draft changes nothing a run of the base reads.
+			if got := cl.b.run(t, base); got != "true" {
+				t.Fatalf("with a new draft, b runs the base: %s, want version 1's true", got)
+			}
+			if _, err := cl.a.svc.PublishPolicy(admin, draft.ID, service.Changes{}); err != nil {
+				t.Fatal(err)
+			}
+		}, "false"},
+		{"a soft delete", true, func(t *testing.T, admin context.Context, base uuid.UUID) {
+			if err := cl.a.svc.DeletePolicy(admin, base); err != nil {
+				t.Fatal(err)
+			}
+		}, string(service.CodeDeleted)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			base := cl.policy(t, at65, tc.published)
+			cl.seen(t, base, "true")
+			tc.change(t, cl.a.as(t, adminKey), base)
+			eventually(t, "b runs the base", tc.want, func() string { return cl.b.run(t, base) })
+			if got := cl.c.run(t, base); got != "true" {
+				t.Errorf("c, which does not listen, runs the base: %s; want its cached true", got)
+			}
+		})
+	}
+}
+
+func TestAReplicaObeysKeyAndMemberChangesMadeOnAnother(t *testing.T) {
+	cl := newCluster(t)
+	ctx := context.Background()
+	admin := cl.a.as(t, adminKey)
+	op := cl.a.svc.Operator()
+	org := cl.boot.Organization.ID
+
+	key, err := cl.a.svc.CreateKey(admin, service.KeyRequest{Name: "ci", Scope: authz.ScopeView})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := op.CreateUser(ctx, "ed@acme.test", "Ed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := op.AddMember(ctx, org, "ed@acme.test", authz.RoleEditor); err != nil {
+		t.Fatal(err)
+	}
+	edKey, err := op.CreateKey(ctx, service.KeyInput{Organization: org, UserEmail: "ed@acme.test", Scope: authz.ScopeAdmin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []*replica{cl.b, cl.c} {
+		if got := r.authenticated(key.Secret); got != string(authz.RoleViewer) {
+			t.Fatalf("the organization key authenticates as %s", got)
+		}
+		if got := r.authenticated(edKey.Secret); got != string(authz.RoleEditor) {
+			t.Fatalf("Ed's key authenticates as %s", got)
+		}
+	}
+
+	t.Run("a key revocation", func(t *testing.T) {
+		if err := cl.a.svc.RevokeKey(admin, key.ID); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "b takes the revoked key", string(service.CodeUnauthenticated), func() string { return cl.b.authenticated(key.Secret) })
+		if got := cl.c.authenticated(key.Secret); got != string(authz.RoleViewer) {
+			t.Errorf("c, which does not listen, takes the revoked key as %s; want its cached viewer", got)
+		}
+		// Ed's key concerns another change: b still has it.
+		hits := lookups(t, cl.b.reg, "principal", "hit")
+		if got := cl.b.authenticated(edKey.Secret); got != string(authz.RoleEditor) || lookups(t, cl.b.reg, "principal", "hit") != hits+1 {
+			t.Errorf("Ed's key after another key's revocation: %s, from the cache: %v", got, lookups(t, cl.b.reg, "principal", "hit") == hits+1)
+		}
+	})
+	t.Run("a role change", func(t *testing.T) {
+		if _, err := cl.a.svc.SetMemberRole(admin, u.ID, authz.RoleViewer); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "b takes Ed's key", string(authz.RoleViewer), func() string { return cl.b.authenticated(edKey.Secret) })
+		if got := cl.c.authenticated(edKey.Secret); got != string(authz.RoleEditor) {
+			t.Errorf("c, which does not listen, takes Ed's key as %s; want its cached editor", got)
+		}
+	})
+	t.Run("a member removal", func(t *testing.T) {
+		if err := cl.a.svc.RemoveMember(admin, u.ID); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "b takes the removed member's key", string(service.CodeUnauthenticated), func() string { return cl.b.authenticated(edKey.Secret) })
+		if got := cl.c.authenticated(edKey.Secret); got != string(authz.RoleEditor) {
+			t.Errorf("c, which does not listen, takes the removed member's key as %s; want its cached editor", got)
+		}
+	})
+}
+
+// TestAReplicaThatLostItsListenerDropsItsCachesAndRecovers changes the
+// database behind every replica's back, then kills the listening
+// connection of b: b must drop what it cached (and so see the change),
+// reconnect, and obey the changes made after.
+func TestAReplicaThatLostItsListenerDropsItsCachesAndRecovers(t *testing.T) {
+	url := dbtest.URL(t, dialect.Postgres, true)
+	// a does not listen, so that b's is the database's only listening
+	// connection.
+	cl := &cluster{a: newReplica(t, url, false), b: newReplica(t, url, true)}
+	if _, err := cl.a.svc.Operator().Bootstrap(context.Background(), service.BootstrapInput{
+		Organization: "Acme", Email: "admin@acme.test", Key: adminKey}); err != nil {
+		t.Fatal(err)
+	}
+	unannounced := cl.policy(t, at65, true)
+	if got := cl.b.run(t, unannounced); got != "true" {
+		t.Fatalf("b runs the policy: %s", got)
+	}
+	if err := cl.a.db.Client().Base.UpdateOneID(unannounced).SetDeletedAt(time.Now()).Exec(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := cl.b.run(t, unannounced); got != "true" {
+		t.Fatalf("b runs a policy deleted without an announcement: %s; want its cached true", got)
+	}
+
+	terminateListener(t, cl.a.db.SQL())
+	eventually(t, "b's reconnections", "1", func() string { return fmt.Sprint(counter(t, cl.b.reg, "verdict_change_listener_reconnects_total")) })
+	// Once when the connection was lost, once when it was back.
+	eventually(t, "b's cache clears", "2", func() string { return fmt.Sprint(counter(t, cl.b.reg, "verdict_cache_clears_total")) })
+	if got := cl.b.run(t, unannounced); got != string(service.CodeDeleted) {
+		t.Errorf("after losing its listener, b runs the deleted policy: %s; want deleted", got)
+	}
+
+	later := cl.policy(t, at65, true)
+	if got := cl.b.run(t, later); got != "true" {
+		t.Fatalf("b runs a new policy: %s", got)
+	}
+	if err := cl.a.svc.DeletePolicy(cl.a.as(t, adminKey), later); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "b, reconnected, runs a policy deleted on a", string(service.CodeDeleted), func() string { return cl.b.run(t, later) })
+}
+
+// terminateListener ends the one listening connection to the database of
+// pool.
+func terminateListener(t *testing.T, pool *sql.DB) {
+	t.Helper()
+	var n int
+	err := pool.QueryRow(`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+		WHERE application_name = $1 AND datname = current_database()`, changefeed.ApplicationName(os.Getpid())).Scan(&n)
+	if err != nil || n != 1 {
+		t.Fatalf("terminated %d listening connections (%v), want 1", n, err)
+	}
+}
+
+func counter(t testing.TB, reg *prometheus.Registry, name string) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() == name {
+			return f.GetMetric()[0].GetCounter().GetValue()
+		}
+	}
+	t.Fatalf("no metric %s", name)
+	return 0
+}
+
+func lookups(t testing.TB, reg *prometheus.Registry, cache, result string) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() != "verdict_cache_lookups_total" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			var c, r string
+			for _, l := range m.GetLabel() {
+				switch l.GetName() {
+				case "cache":
+					c = l.GetValue()
+				case "result":
+					r = l.GetValue()
+				}
+			}
+			if c == cache && r == result {
+				return m.GetCounter().GetValue()
+			}
+		}
+	}
+	return 0
+}
+
+// BenchmarkChangePropagation measures how long a draft edit committed on
+// one replica takes to be obeyed by another: from the edit's return to the
+// first run on the other replica that gives the new result. Run it with
+// -benchtime=200x; it reports the median and the 99th percentile.
+func BenchmarkChangePropagation(b *testing.B) {
+	url := dbtest.URL(b, dialect.Postgres, true)
+	a, other := newReplica(b, url, true), newReplica(b, url, true)
+	if _, err := a.svc.Operator().Bootstrap(context.Background(), service.BootstrapInput{
+		Organization: "Acme", Email: "admin@acme.test", Key: adminKey}); err != nil {
+		b.Fatal(err)
+	}
+	admin := a.as(b, adminKey)
+	p, err := a.svc.CreatePolicy(admin, service.Changes{Name: ptr("senior"), Rule: ptr(at65)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	want := "true"
+	if got := other.run(b, p.BaseID); got != want {
+		b.Fatalf("the other replica runs the policy: %s", got)
+	}
+	var took []time.Duration
+	for b.Loop() {
+		rule := at75
+		if want = "false"; len(took)%2 == 1 {
+			rule, want = at65, "true"
+		}
+		if _, err := a.svc.UpdatePolicyDraft(admin, p.BaseID, service.Changes{Rule: &rule}); err != nil {
+			b.Fatal(err)
+		}
+		committed := time.Now()
+		for other.run(b, p.BaseID) != want {
+			if time.Since(committed) > replicaWait {
+				b.Fatalf("the other replica did not obey within %s", replicaWait)
+			}
+			time.Sleep(100 * time.Microsecond)
+		}
+		took = append(took, time.Since(committed))
+	}
+	slices.Sort(took)
+	ms := func(q float64) float64 {
+		return float64(took[int(q*float64(len(took)-1))]) / float64(time.Millisecond)
+	}
+	b.ReportMetric(ms(0.5), "p50-ms")
+	b.ReportMetric(ms(0.99), "p99-ms")
+}
