@@ -41,7 +41,14 @@ type Config struct {
 	// bases, records);
 	// 0 is DefaultCacheSize.
 	CacheSize int
+	// DecisionRetention is how long decision records are kept before
+	// ExpireDecisions deletes them; 0 is DefaultDecisionRetention.
+	DecisionRetention time.Duration
 }
+
+// DefaultDecisionRetention is how long decision records are kept when
+// Config leaves it unset.
+const DefaultDecisionRetention = 30 * 24 * time.Hour
 
 // Service is the application. It is safe for concurrent use.
 type Service struct {
@@ -56,6 +63,8 @@ type Service struct {
 	cache   *runCache
 	execLog *executionLog
 	results sync.Pool // *engine.Result, see RunResult.Release
+
+	decisionRetention time.Duration
 
 	policyKind *kindRules
 	flowKind   *kindRules
@@ -83,6 +92,11 @@ func New(cfg Config) (*Service, error) {
 		engine: cfg.Engine,
 		log:    cfg.Logger,
 		now:    cfg.Now,
+
+		decisionRetention: cfg.DecisionRetention,
+	}
+	if s.decisionRetention <= 0 {
+		s.decisionRetention = DefaultDecisionRetention
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
