@@ -14,6 +14,7 @@ import (
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/decisionrecord"
+	"github.com/verdict/verdict/ent/record"
 )
 
 // DecisionSettings say whether a base's stored runs are recorded
@@ -202,6 +203,8 @@ type Decision struct {
 	Duration    Nanos           `json:"durationNs"`
 	Actor       Actor           `json:"actor"`
 	Data        json.RawMessage `json:"data"`
+
+	tenant uuid.UUID
 }
 
 // DecisionDetail is a decision with its run recomputed (GET
@@ -233,7 +236,7 @@ func decisionOfRow(r *ent.DecisionRecord) Decision {
 		ID: r.ID, Kind: string(r.Kind), BaseID: r.BaseID, RecordID: r.RecordID, Version: r.Version,
 		Revision: r.Revision, At: r.At, Result: r.Result, Explanation: r.Explanation,
 		Duration: Nanos(r.DurationNs), Actor: Actor{Kind: string(r.ActorKind), ID: r.ActorID},
-		Data: json.RawMessage(r.Input),
+		Data: json.RawMessage(r.Input), tenant: r.OrganizationID,
 	}
 }
 
@@ -331,33 +334,52 @@ func (s *Service) Decision(ctx context.Context, id uuid.UUID) (*DecisionDetail, 
 		return nil, unavailable(err)
 	}
 	out := &DecisionDetail{Decision: decisionOfRow(row)}
-	note := func(s string) { out.Note = &s }
-	if row.Kind == decisionrecord.KindFlow {
-		note("flow runs are not recomputed: their policies resolve to the versions that were latest when they ran")
-		return out, nil
-	}
-	rec, err := s.client.Record.Get(ctx, row.RecordID)
-	switch {
-	case ent.IsNotFound(err):
-		note("the record that ran no longer exists")
-		return out, nil
-	case err != nil:
-		return nil, unavailable(err)
-	case rec.Revision != row.Revision:
-		note("the draft that ran has changed since, so its run cannot be recomputed; replay the draft to compare it with the recorded result")
-		return out, nil
-	}
-	data, err := s.decodeData(out.Data)
-	if err != nil {
-		return nil, internal(err)
-	}
-	res := s.program(rec).Evaluate(nil, data, out.Data)
-	res.Explain()
-	out.Recomputed = &Recomputed{Result: res.Result, Explanation: res.Explanation, Trace: res.Trace}
-	if res.Error != nil {
-		out.Recomputed.Error = &RecomputeErr{Message: res.Error.Message}
+	if out.Recomputed, out.Note, err = s.recompute(ctx, &out.Decision); err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// RecomputeDecision is the recomputed run of a decision read already, or
+// the note saying why there is none, as GET /decision/{id} shows them; for
+// GraphQL, where a decision of a list may ask for its run. It needs the
+// permission to read decisions, like the read itself.
+func (s *Service) RecomputeDecision(ctx context.Context, d *Decision) (*Recomputed, *string, error) {
+	p, err := s.allowed(ctx, authz.ActionReadAudit, authz.KindAudit)
+	if err != nil {
+		return nil, nil, err
+	}
+	if d.tenant != p.TenantID {
+		return nil, nil, newError(CodeNotFound, "no decision %s", d.ID)
+	}
+	return s.recompute(ctx, d)
+}
+
+func (s *Service) recompute(ctx context.Context, d *Decision) (*Recomputed, *string, error) {
+	note := func(s string) (*Recomputed, *string, error) { return nil, &s, nil }
+	if d.Kind == string(decisionrecord.KindFlow) {
+		return note("flow runs are not recomputed: their policies resolve to the versions that were latest when they ran")
+	}
+	rec, err := s.client.Record.Query().Where(record.ID(d.RecordID), record.OrganizationID(d.tenant)).Only(ctx)
+	switch {
+	case ent.IsNotFound(err):
+		return note("the record that ran no longer exists")
+	case err != nil:
+		return nil, nil, unavailable(err)
+	case rec.Revision != d.Revision:
+		return note("the draft that ran has changed since, so its run cannot be recomputed; replay the draft to compare it with the recorded result")
+	}
+	data, err := s.decodeData(d.Data)
+	if err != nil {
+		return nil, nil, internal(err)
+	}
+	res := s.program(rec).Evaluate(nil, data, d.Data)
+	res.Explain()
+	out := &Recomputed{Result: res.Result, Explanation: res.Explanation, Trace: res.Trace}
+	if res.Error != nil {
+		out.Error = &RecomputeErr{Message: res.Error.Message}
+	}
+	return out, nil, nil
 }
 
 // ExpireDecisions deletes the decision records older than the retention
