@@ -3749,11 +3749,21 @@ extend type Query {
   /policy/{policyId}/decision-records. Any record id of the base, or its
   base id. Needs permission to view the policy.
   """
-  policyDecisionRecords(id: ID!): DecisionRecordSettings!
+  policyDecisionRecords(
+    """
+    Any record id of the policy base, or its base id.
+    """
+    id: ID!
+  ): DecisionRecordSettings!
   """
   The same for a flow base, as GET /flow/{flowId}/decision-records.
   """
-  flowDecisionRecords(id: ID!): DecisionRecordSettings!
+  flowDecisionRecords(
+    """
+    Any record id of the flow base, or its base id.
+    """
+    id: ID!
+  ): DecisionRecordSettings!
   """
   The organization's decision records, newest first, as GET /decisions.
   Needs ADMIN or AUDITOR.
@@ -3777,7 +3787,12 @@ extend type Query {
   id, or another organization's, answers null with the error not_found.
   Needs ADMIN or AUDITOR.
   """
-  decision(id: ID!): Decision
+  decision(
+    """
+    The decision record's id.
+    """
+    id: ID!
+  ): Decision
 }
 
 extend type Mutation {
@@ -3787,17 +3802,32 @@ extend type Mutation {
   /flow/{flowId}/decision-records. Needs permission to edit the base;
   records an edited event.
   """
-  setDecisionRecords(input: SetDecisionRecordsInput!): DecisionRecordSettings!
+  setDecisionRecords(
+    """
+    The base and its whole setting.
+    """
+    input: SetDecisionRecordsInput!
+  ): DecisionRecordSettings!
   """
   Runs a policy record (typically a draft) on the recorded inputs of its
   base and compares, as POST /policy/{policyId}/replay. Nothing is stored.
   Needs permission to run the policy and to read decisions.
   """
-  replayPolicy(input: ReplayPolicyInput!): Replay!
+  replayPolicy(
+    """
+    The record and which decisions to replay.
+    """
+    input: ReplayPolicyInput!
+  ): Replay!
   """
   The same for a flow record, as POST /flow/{flowId}/replay.
   """
-  replayFlow(input: ReplayFlowInput!): Replay!
+  replayFlow(
+    """
+    The record and which decisions to replay.
+    """
+    input: ReplayFlowInput!
+  ): Replay!
 }
 
 """
