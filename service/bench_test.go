@@ -18,6 +18,17 @@ import (
 // caches: authentication, resolution of the latest version, the compiled
 // program, evaluation with trace, and the queued audit event.
 func BenchmarkRunPolicyCached(b *testing.B) {
+	benchmarkRunPolicy(b, nil)
+}
+
+// BenchmarkRunPolicyRecorded is BenchmarkRunPolicyCached with every run
+// recorded and one path of its input masked: what recording adds to a run
+// (masking, the explanation's redaction, the record in the queued event).
+func BenchmarkRunPolicyRecorded(b *testing.B) {
+	benchmarkRunPolicy(b, &service.DecisionSettingsInput{Enabled: true, Mask: []string{"$.Applicant.passportNumber"}})
+}
+
+func benchmarkRunPolicy(b *testing.B, recording *service.DecisionSettingsInput) {
 	rule, data := fiveRuleCase(b)
 	dbtest.EachB(b, func(b *testing.B, db *database.DB) {
 		f := newFixture(b, db)
@@ -29,6 +40,11 @@ func BenchmarkRunPolicyCached(b *testing.B) {
 		}
 		if _, err := f.svc.PublishPolicy(admin, pol.ID, service.Changes{}); err != nil {
 			b.Fatal(err)
+		}
+		if recording != nil {
+			if _, err := f.svc.SetPolicyDecisionSettings(admin, pol.BaseID, *recording); err != nil {
+				b.Fatal(err)
+			}
 		}
 		b.Cleanup(f.svc.Close)
 		b.ReportAllocs()
