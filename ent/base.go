@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -45,6 +46,12 @@ type Base struct {
 	LatestRecordID *uuid.UUID `json:"latest_record_id,omitempty"`
 	// DraftRecordID holds the value of the "draft_record_id" field.
 	DraftRecordID *uuid.UUID `json:"draft_record_id,omitempty"`
+	// DecisionsEnabled holds the value of the "decisions_enabled" field.
+	DecisionsEnabled bool `json:"decisions_enabled,omitempty"`
+	// DecisionsSampleRate holds the value of the "decisions_sample_rate" field.
+	DecisionsSampleRate float64 `json:"decisions_sample_rate,omitempty"`
+	// DecisionsMask holds the value of the "decisions_mask" field.
+	DecisionsMask []string `json:"decisions_mask,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the BaseQuery when eager-loading is set.
 	Edges        BaseEdges `json:"edges"`
@@ -100,6 +107,12 @@ func (*Base) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case base.FieldLatestRecordID, base.FieldDraftRecordID:
 			values[i] = &sql.NullScanner{S: new(uuid.UUID)}
+		case base.FieldDecisionsMask:
+			values[i] = new([]byte)
+		case base.FieldDecisionsEnabled:
+			values[i] = new(sql.NullBool)
+		case base.FieldDecisionsSampleRate:
+			values[i] = new(sql.NullFloat64)
 		case base.FieldLatestVersion:
 			values[i] = new(sql.NullInt64)
 		case base.FieldKind, base.FieldName, base.FieldDescription, base.FieldOwnerKind:
@@ -210,6 +223,26 @@ func (_m *Base) assignValues(columns []string, values []any) error {
 				_m.DraftRecordID = new(uuid.UUID)
 				*_m.DraftRecordID = *value.S.(*uuid.UUID)
 			}
+		case base.FieldDecisionsEnabled:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field decisions_enabled", values[i])
+			} else if value.Valid {
+				_m.DecisionsEnabled = value.Bool
+			}
+		case base.FieldDecisionsSampleRate:
+			if value, ok := values[i].(*sql.NullFloat64); !ok {
+				return fmt.Errorf("unexpected type %T for field decisions_sample_rate", values[i])
+			} else if value.Valid {
+				_m.DecisionsSampleRate = value.Float64
+			}
+		case base.FieldDecisionsMask:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field decisions_mask", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.DecisionsMask); err != nil {
+					return fmt.Errorf("unmarshal field decisions_mask: %w", err)
+				}
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -305,6 +338,15 @@ func (_m *Base) String() string {
 		builder.WriteString("draft_record_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
+	builder.WriteString(", ")
+	builder.WriteString("decisions_enabled=")
+	builder.WriteString(fmt.Sprintf("%v", _m.DecisionsEnabled))
+	builder.WriteString(", ")
+	builder.WriteString("decisions_sample_rate=")
+	builder.WriteString(fmt.Sprintf("%v", _m.DecisionsSampleRate))
+	builder.WriteString(", ")
+	builder.WriteString("decisions_mask=")
+	builder.WriteString(fmt.Sprintf("%v", _m.DecisionsMask))
 	builder.WriteByte(')')
 	return builder.String()
 }

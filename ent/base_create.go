@@ -161,6 +161,40 @@ func (_c *BaseCreate) SetNillableDraftRecordID(v *uuid.UUID) *BaseCreate {
 	return _c
 }
 
+// SetDecisionsEnabled sets the "decisions_enabled" field.
+func (_c *BaseCreate) SetDecisionsEnabled(v bool) *BaseCreate {
+	_c.mutation.SetDecisionsEnabled(v)
+	return _c
+}
+
+// SetNillableDecisionsEnabled sets the "decisions_enabled" field if the given value is not nil.
+func (_c *BaseCreate) SetNillableDecisionsEnabled(v *bool) *BaseCreate {
+	if v != nil {
+		_c.SetDecisionsEnabled(*v)
+	}
+	return _c
+}
+
+// SetDecisionsSampleRate sets the "decisions_sample_rate" field.
+func (_c *BaseCreate) SetDecisionsSampleRate(v float64) *BaseCreate {
+	_c.mutation.SetDecisionsSampleRate(v)
+	return _c
+}
+
+// SetNillableDecisionsSampleRate sets the "decisions_sample_rate" field if the given value is not nil.
+func (_c *BaseCreate) SetNillableDecisionsSampleRate(v *float64) *BaseCreate {
+	if v != nil {
+		_c.SetDecisionsSampleRate(*v)
+	}
+	return _c
+}
+
+// SetDecisionsMask sets the "decisions_mask" field.
+func (_c *BaseCreate) SetDecisionsMask(v []string) *BaseCreate {
+	_c.mutation.SetDecisionsMask(v)
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *BaseCreate) SetID(v uuid.UUID) *BaseCreate {
 	_c.mutation.SetID(v)
@@ -261,6 +295,14 @@ func (_c *BaseCreate) defaults() {
 		v := base.DefaultLatestVersion
 		_c.mutation.SetLatestVersion(v)
 	}
+	if _, ok := _c.mutation.DecisionsEnabled(); !ok {
+		v := base.DefaultDecisionsEnabled
+		_c.mutation.SetDecisionsEnabled(v)
+	}
+	if _, ok := _c.mutation.DecisionsSampleRate(); !ok {
+		v := base.DefaultDecisionsSampleRate
+		_c.mutation.SetDecisionsSampleRate(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		v := base.DefaultID()
 		_c.mutation.SetID(v)
@@ -318,6 +360,12 @@ func (_c *BaseCreate) check() error {
 		if err := base.LatestVersionValidator(v); err != nil {
 			return &ValidationError{Name: "latest_version", err: fmt.Errorf(`ent: validator failed for field "Base.latest_version": %w`, err)}
 		}
+	}
+	if _, ok := _c.mutation.DecisionsEnabled(); !ok {
+		return &ValidationError{Name: "decisions_enabled", err: errors.New(`ent: missing required field "Base.decisions_enabled"`)}
+	}
+	if _, ok := _c.mutation.DecisionsSampleRate(); !ok {
+		return &ValidationError{Name: "decisions_sample_rate", err: errors.New(`ent: missing required field "Base.decisions_sample_rate"`)}
 	}
 	if len(_c.mutation.OrganizationIDs()) == 0 {
 		return &ValidationError{Name: "organization", err: errors.New(`ent: missing required edge "Base.organization"`)}
@@ -405,6 +453,18 @@ func (_c *BaseCreate) createSpec() (*Base, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.DraftRecordID(); ok {
 		_spec.SetField(base.FieldDraftRecordID, field.TypeUUID, value)
 		_node.DraftRecordID = &value
+	}
+	if value, ok := _c.mutation.DecisionsEnabled(); ok {
+		_spec.SetField(base.FieldDecisionsEnabled, field.TypeBool, value)
+		_node.DecisionsEnabled = value
+	}
+	if value, ok := _c.mutation.DecisionsSampleRate(); ok {
+		_spec.SetField(base.FieldDecisionsSampleRate, field.TypeFloat64, value)
+		_node.DecisionsSampleRate = value
+	}
+	if value, ok := _c.mutation.DecisionsMask(); ok {
+		_spec.SetField(base.FieldDecisionsMask, field.TypeJSON, value)
+		_node.DecisionsMask = value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -639,6 +699,54 @@ func (u *BaseUpsert) ClearDraftRecordID() *BaseUpsert {
 	return u
 }
 
+// SetDecisionsEnabled sets the "decisions_enabled" field.
+func (u *BaseUpsert) SetDecisionsEnabled(v bool) *BaseUpsert {
+	u.Set(base.FieldDecisionsEnabled, v)
+	return u
+}
+
+// UpdateDecisionsEnabled sets the "decisions_enabled" field to the value that was provided on create.
+func (u *BaseUpsert) UpdateDecisionsEnabled() *BaseUpsert {
+	u.SetExcluded(base.FieldDecisionsEnabled)
+	return u
+}
+
+// SetDecisionsSampleRate sets the "decisions_sample_rate" field.
+func (u *BaseUpsert) SetDecisionsSampleRate(v float64) *BaseUpsert {
+	u.Set(base.FieldDecisionsSampleRate, v)
+	return u
+}
+
+// UpdateDecisionsSampleRate sets the "decisions_sample_rate" field to the value that was provided on create.
+func (u *BaseUpsert) UpdateDecisionsSampleRate() *BaseUpsert {
+	u.SetExcluded(base.FieldDecisionsSampleRate)
+	return u
+}
+
+// AddDecisionsSampleRate adds v to the "decisions_sample_rate" field.
+func (u *BaseUpsert) AddDecisionsSampleRate(v float64) *BaseUpsert {
+	u.Add(base.FieldDecisionsSampleRate, v)
+	return u
+}
+
+// SetDecisionsMask sets the "decisions_mask" field.
+func (u *BaseUpsert) SetDecisionsMask(v []string) *BaseUpsert {
+	u.Set(base.FieldDecisionsMask, v)
+	return u
+}
+
+// UpdateDecisionsMask sets the "decisions_mask" field to the value that was provided on create.
+func (u *BaseUpsert) UpdateDecisionsMask() *BaseUpsert {
+	u.SetExcluded(base.FieldDecisionsMask)
+	return u
+}
+
+// ClearDecisionsMask clears the value of the "decisions_mask" field.
+func (u *BaseUpsert) ClearDecisionsMask() *BaseUpsert {
+	u.SetNull(base.FieldDecisionsMask)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -850,6 +958,62 @@ func (u *BaseUpsertOne) UpdateDraftRecordID() *BaseUpsertOne {
 func (u *BaseUpsertOne) ClearDraftRecordID() *BaseUpsertOne {
 	return u.Update(func(s *BaseUpsert) {
 		s.ClearDraftRecordID()
+	})
+}
+
+// SetDecisionsEnabled sets the "decisions_enabled" field.
+func (u *BaseUpsertOne) SetDecisionsEnabled(v bool) *BaseUpsertOne {
+	return u.Update(func(s *BaseUpsert) {
+		s.SetDecisionsEnabled(v)
+	})
+}
+
+// UpdateDecisionsEnabled sets the "decisions_enabled" field to the value that was provided on create.
+func (u *BaseUpsertOne) UpdateDecisionsEnabled() *BaseUpsertOne {
+	return u.Update(func(s *BaseUpsert) {
+		s.UpdateDecisionsEnabled()
+	})
+}
+
+// SetDecisionsSampleRate sets the "decisions_sample_rate" field.
+func (u *BaseUpsertOne) SetDecisionsSampleRate(v float64) *BaseUpsertOne {
+	return u.Update(func(s *BaseUpsert) {
+		s.SetDecisionsSampleRate(v)
+	})
+}
+
+// AddDecisionsSampleRate adds v to the "decisions_sample_rate" field.
+func (u *BaseUpsertOne) AddDecisionsSampleRate(v float64) *BaseUpsertOne {
+	return u.Update(func(s *BaseUpsert) {
+		s.AddDecisionsSampleRate(v)
+	})
+}
+
+// UpdateDecisionsSampleRate sets the "decisions_sample_rate" field to the value that was provided on create.
+func (u *BaseUpsertOne) UpdateDecisionsSampleRate() *BaseUpsertOne {
+	return u.Update(func(s *BaseUpsert) {
+		s.UpdateDecisionsSampleRate()
+	})
+}
+
+// SetDecisionsMask sets the "decisions_mask" field.
+func (u *BaseUpsertOne) SetDecisionsMask(v []string) *BaseUpsertOne {
+	return u.Update(func(s *BaseUpsert) {
+		s.SetDecisionsMask(v)
+	})
+}
+
+// UpdateDecisionsMask sets the "decisions_mask" field to the value that was provided on create.
+func (u *BaseUpsertOne) UpdateDecisionsMask() *BaseUpsertOne {
+	return u.Update(func(s *BaseUpsert) {
+		s.UpdateDecisionsMask()
+	})
+}
+
+// ClearDecisionsMask clears the value of the "decisions_mask" field.
+func (u *BaseUpsertOne) ClearDecisionsMask() *BaseUpsertOne {
+	return u.Update(func(s *BaseUpsert) {
+		s.ClearDecisionsMask()
 	})
 }
 
@@ -1231,6 +1395,62 @@ func (u *BaseUpsertBulk) UpdateDraftRecordID() *BaseUpsertBulk {
 func (u *BaseUpsertBulk) ClearDraftRecordID() *BaseUpsertBulk {
 	return u.Update(func(s *BaseUpsert) {
 		s.ClearDraftRecordID()
+	})
+}
+
+// SetDecisionsEnabled sets the "decisions_enabled" field.
+func (u *BaseUpsertBulk) SetDecisionsEnabled(v bool) *BaseUpsertBulk {
+	return u.Update(func(s *BaseUpsert) {
+		s.SetDecisionsEnabled(v)
+	})
+}
+
+// UpdateDecisionsEnabled sets the "decisions_enabled" field to the value that was provided on create.
+func (u *BaseUpsertBulk) UpdateDecisionsEnabled() *BaseUpsertBulk {
+	return u.Update(func(s *BaseUpsert) {
+		s.UpdateDecisionsEnabled()
+	})
+}
+
+// SetDecisionsSampleRate sets the "decisions_sample_rate" field.
+func (u *BaseUpsertBulk) SetDecisionsSampleRate(v float64) *BaseUpsertBulk {
+	return u.Update(func(s *BaseUpsert) {
+		s.SetDecisionsSampleRate(v)
+	})
+}
+
+// AddDecisionsSampleRate adds v to the "decisions_sample_rate" field.
+func (u *BaseUpsertBulk) AddDecisionsSampleRate(v float64) *BaseUpsertBulk {
+	return u.Update(func(s *BaseUpsert) {
+		s.AddDecisionsSampleRate(v)
+	})
+}
+
+// UpdateDecisionsSampleRate sets the "decisions_sample_rate" field to the value that was provided on create.
+func (u *BaseUpsertBulk) UpdateDecisionsSampleRate() *BaseUpsertBulk {
+	return u.Update(func(s *BaseUpsert) {
+		s.UpdateDecisionsSampleRate()
+	})
+}
+
+// SetDecisionsMask sets the "decisions_mask" field.
+func (u *BaseUpsertBulk) SetDecisionsMask(v []string) *BaseUpsertBulk {
+	return u.Update(func(s *BaseUpsert) {
+		s.SetDecisionsMask(v)
+	})
+}
+
+// UpdateDecisionsMask sets the "decisions_mask" field to the value that was provided on create.
+func (u *BaseUpsertBulk) UpdateDecisionsMask() *BaseUpsertBulk {
+	return u.Update(func(s *BaseUpsert) {
+		s.UpdateDecisionsMask()
+	})
+}
+
+// ClearDecisionsMask clears the value of the "decisions_mask" field.
+func (u *BaseUpsertBulk) ClearDecisionsMask() *BaseUpsertBulk {
+	return u.Update(func(s *BaseUpsert) {
+		s.ClearDecisionsMask()
 	})
 }
 

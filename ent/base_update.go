@@ -10,6 +10,7 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
 	"github.com/verdict/verdict/ent/base"
@@ -171,6 +172,59 @@ func (_u *BaseUpdate) SetNillableDraftRecordID(v *uuid.UUID) *BaseUpdate {
 // ClearDraftRecordID clears the value of the "draft_record_id" field.
 func (_u *BaseUpdate) ClearDraftRecordID() *BaseUpdate {
 	_u.mutation.ClearDraftRecordID()
+	return _u
+}
+
+// SetDecisionsEnabled sets the "decisions_enabled" field.
+func (_u *BaseUpdate) SetDecisionsEnabled(v bool) *BaseUpdate {
+	_u.mutation.SetDecisionsEnabled(v)
+	return _u
+}
+
+// SetNillableDecisionsEnabled sets the "decisions_enabled" field if the given value is not nil.
+func (_u *BaseUpdate) SetNillableDecisionsEnabled(v *bool) *BaseUpdate {
+	if v != nil {
+		_u.SetDecisionsEnabled(*v)
+	}
+	return _u
+}
+
+// SetDecisionsSampleRate sets the "decisions_sample_rate" field.
+func (_u *BaseUpdate) SetDecisionsSampleRate(v float64) *BaseUpdate {
+	_u.mutation.ResetDecisionsSampleRate()
+	_u.mutation.SetDecisionsSampleRate(v)
+	return _u
+}
+
+// SetNillableDecisionsSampleRate sets the "decisions_sample_rate" field if the given value is not nil.
+func (_u *BaseUpdate) SetNillableDecisionsSampleRate(v *float64) *BaseUpdate {
+	if v != nil {
+		_u.SetDecisionsSampleRate(*v)
+	}
+	return _u
+}
+
+// AddDecisionsSampleRate adds value to the "decisions_sample_rate" field.
+func (_u *BaseUpdate) AddDecisionsSampleRate(v float64) *BaseUpdate {
+	_u.mutation.AddDecisionsSampleRate(v)
+	return _u
+}
+
+// SetDecisionsMask sets the "decisions_mask" field.
+func (_u *BaseUpdate) SetDecisionsMask(v []string) *BaseUpdate {
+	_u.mutation.SetDecisionsMask(v)
+	return _u
+}
+
+// AppendDecisionsMask appends value to the "decisions_mask" field.
+func (_u *BaseUpdate) AppendDecisionsMask(v []string) *BaseUpdate {
+	_u.mutation.AppendDecisionsMask(v)
+	return _u
+}
+
+// ClearDecisionsMask clears the value of the "decisions_mask" field.
+func (_u *BaseUpdate) ClearDecisionsMask() *BaseUpdate {
+	_u.mutation.ClearDecisionsMask()
 	return _u
 }
 
@@ -360,6 +414,26 @@ func (_u *BaseUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.DraftRecordIDCleared() {
 		_spec.ClearField(base.FieldDraftRecordID, field.TypeUUID)
+	}
+	if value, ok := _u.mutation.DecisionsEnabled(); ok {
+		_spec.SetField(base.FieldDecisionsEnabled, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.DecisionsSampleRate(); ok {
+		_spec.SetField(base.FieldDecisionsSampleRate, field.TypeFloat64, value)
+	}
+	if value, ok := _u.mutation.AddedDecisionsSampleRate(); ok {
+		_spec.AddField(base.FieldDecisionsSampleRate, field.TypeFloat64, value)
+	}
+	if value, ok := _u.mutation.DecisionsMask(); ok {
+		_spec.SetField(base.FieldDecisionsMask, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedDecisionsMask(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, base.FieldDecisionsMask, value)
+		})
+	}
+	if _u.mutation.DecisionsMaskCleared() {
+		_spec.ClearField(base.FieldDecisionsMask, field.TypeJSON)
 	}
 	if _u.mutation.RecordsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -614,6 +688,59 @@ func (_u *BaseUpdateOne) ClearDraftRecordID() *BaseUpdateOne {
 	return _u
 }
 
+// SetDecisionsEnabled sets the "decisions_enabled" field.
+func (_u *BaseUpdateOne) SetDecisionsEnabled(v bool) *BaseUpdateOne {
+	_u.mutation.SetDecisionsEnabled(v)
+	return _u
+}
+
+// SetNillableDecisionsEnabled sets the "decisions_enabled" field if the given value is not nil.
+func (_u *BaseUpdateOne) SetNillableDecisionsEnabled(v *bool) *BaseUpdateOne {
+	if v != nil {
+		_u.SetDecisionsEnabled(*v)
+	}
+	return _u
+}
+
+// SetDecisionsSampleRate sets the "decisions_sample_rate" field.
+func (_u *BaseUpdateOne) SetDecisionsSampleRate(v float64) *BaseUpdateOne {
+	_u.mutation.ResetDecisionsSampleRate()
+	_u.mutation.SetDecisionsSampleRate(v)
+	return _u
+}
+
+// SetNillableDecisionsSampleRate sets the "decisions_sample_rate" field if the given value is not nil.
+func (_u *BaseUpdateOne) SetNillableDecisionsSampleRate(v *float64) *BaseUpdateOne {
+	if v != nil {
+		_u.SetDecisionsSampleRate(*v)
+	}
+	return _u
+}
+
+// AddDecisionsSampleRate adds value to the "decisions_sample_rate" field.
+func (_u *BaseUpdateOne) AddDecisionsSampleRate(v float64) *BaseUpdateOne {
+	_u.mutation.AddDecisionsSampleRate(v)
+	return _u
+}
+
+// SetDecisionsMask sets the "decisions_mask" field.
+func (_u *BaseUpdateOne) SetDecisionsMask(v []string) *BaseUpdateOne {
+	_u.mutation.SetDecisionsMask(v)
+	return _u
+}
+
+// AppendDecisionsMask appends value to the "decisions_mask" field.
+func (_u *BaseUpdateOne) AppendDecisionsMask(v []string) *BaseUpdateOne {
+	_u.mutation.AppendDecisionsMask(v)
+	return _u
+}
+
+// ClearDecisionsMask clears the value of the "decisions_mask" field.
+func (_u *BaseUpdateOne) ClearDecisionsMask() *BaseUpdateOne {
+	_u.mutation.ClearDecisionsMask()
+	return _u
+}
+
 // AddRecordIDs adds the "records" edge to the Record entity by IDs.
 func (_u *BaseUpdateOne) AddRecordIDs(ids ...uuid.UUID) *BaseUpdateOne {
 	_u.mutation.AddRecordIDs(ids...)
@@ -830,6 +957,26 @@ func (_u *BaseUpdateOne) sqlSave(ctx context.Context) (_node *Base, err error) {
 	}
 	if _u.mutation.DraftRecordIDCleared() {
 		_spec.ClearField(base.FieldDraftRecordID, field.TypeUUID)
+	}
+	if value, ok := _u.mutation.DecisionsEnabled(); ok {
+		_spec.SetField(base.FieldDecisionsEnabled, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.DecisionsSampleRate(); ok {
+		_spec.SetField(base.FieldDecisionsSampleRate, field.TypeFloat64, value)
+	}
+	if value, ok := _u.mutation.AddedDecisionsSampleRate(); ok {
+		_spec.AddField(base.FieldDecisionsSampleRate, field.TypeFloat64, value)
+	}
+	if value, ok := _u.mutation.DecisionsMask(); ok {
+		_spec.SetField(base.FieldDecisionsMask, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedDecisionsMask(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, base.FieldDecisionsMask, value)
+		})
+	}
+	if _u.mutation.DecisionsMaskCleared() {
+		_spec.ClearField(base.FieldDecisionsMask, field.TypeJSON)
 	}
 	if _u.mutation.RecordsCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -19,6 +19,7 @@ import (
 	"github.com/verdict/verdict/ent/apikey"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/base"
+	"github.com/verdict/verdict/ent/decisionrecord"
 	"github.com/verdict/verdict/ent/group"
 	"github.com/verdict/verdict/ent/groupmember"
 	"github.com/verdict/verdict/ent/membership"
@@ -40,6 +41,8 @@ type Client struct {
 	AuditEvent *AuditEventClient
 	// Base is the client for interacting with the Base builders.
 	Base *BaseClient
+	// DecisionRecord is the client for interacting with the DecisionRecord builders.
+	DecisionRecord *DecisionRecordClient
 	// Group is the client for interacting with the Group builders.
 	Group *GroupClient
 	// GroupMember is the client for interacting with the GroupMember builders.
@@ -66,6 +69,7 @@ func (c *Client) init() {
 	c.APIKey = NewAPIKeyClient(c.config)
 	c.AuditEvent = NewAuditEventClient(c.config)
 	c.Base = NewBaseClient(c.config)
+	c.DecisionRecord = NewDecisionRecordClient(c.config)
 	c.Group = NewGroupClient(c.config)
 	c.GroupMember = NewGroupMemberClient(c.config)
 	c.Membership = NewMembershipClient(c.config)
@@ -162,17 +166,18 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	cfg := c.config
 	cfg.driver = tx
 	return &Tx{
-		ctx:          ctx,
-		config:       cfg,
-		APIKey:       NewAPIKeyClient(cfg),
-		AuditEvent:   NewAuditEventClient(cfg),
-		Base:         NewBaseClient(cfg),
-		Group:        NewGroupClient(cfg),
-		GroupMember:  NewGroupMemberClient(cfg),
-		Membership:   NewMembershipClient(cfg),
-		Organization: NewOrganizationClient(cfg),
-		Record:       NewRecordClient(cfg),
-		User:         NewUserClient(cfg),
+		ctx:            ctx,
+		config:         cfg,
+		APIKey:         NewAPIKeyClient(cfg),
+		AuditEvent:     NewAuditEventClient(cfg),
+		Base:           NewBaseClient(cfg),
+		DecisionRecord: NewDecisionRecordClient(cfg),
+		Group:          NewGroupClient(cfg),
+		GroupMember:    NewGroupMemberClient(cfg),
+		Membership:     NewMembershipClient(cfg),
+		Organization:   NewOrganizationClient(cfg),
+		Record:         NewRecordClient(cfg),
+		User:           NewUserClient(cfg),
 	}, nil
 }
 
@@ -190,17 +195,18 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	cfg := c.config
 	cfg.driver = &txDriver{tx: tx, drv: c.driver}
 	return &Tx{
-		ctx:          ctx,
-		config:       cfg,
-		APIKey:       NewAPIKeyClient(cfg),
-		AuditEvent:   NewAuditEventClient(cfg),
-		Base:         NewBaseClient(cfg),
-		Group:        NewGroupClient(cfg),
-		GroupMember:  NewGroupMemberClient(cfg),
-		Membership:   NewMembershipClient(cfg),
-		Organization: NewOrganizationClient(cfg),
-		Record:       NewRecordClient(cfg),
-		User:         NewUserClient(cfg),
+		ctx:            ctx,
+		config:         cfg,
+		APIKey:         NewAPIKeyClient(cfg),
+		AuditEvent:     NewAuditEventClient(cfg),
+		Base:           NewBaseClient(cfg),
+		DecisionRecord: NewDecisionRecordClient(cfg),
+		Group:          NewGroupClient(cfg),
+		GroupMember:    NewGroupMemberClient(cfg),
+		Membership:     NewMembershipClient(cfg),
+		Organization:   NewOrganizationClient(cfg),
+		Record:         NewRecordClient(cfg),
+		User:           NewUserClient(cfg),
 	}, nil
 }
 
@@ -230,8 +236,8 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.APIKey, c.AuditEvent, c.Base, c.Group, c.GroupMember, c.Membership,
-		c.Organization, c.Record, c.User,
+		c.APIKey, c.AuditEvent, c.Base, c.DecisionRecord, c.Group, c.GroupMember,
+		c.Membership, c.Organization, c.Record, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -241,8 +247,8 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.APIKey, c.AuditEvent, c.Base, c.Group, c.GroupMember, c.Membership,
-		c.Organization, c.Record, c.User,
+		c.APIKey, c.AuditEvent, c.Base, c.DecisionRecord, c.Group, c.GroupMember,
+		c.Membership, c.Organization, c.Record, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -257,6 +263,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.AuditEvent.mutate(ctx, m)
 	case *BaseMutation:
 		return c.Base.mutate(ctx, m)
+	case *DecisionRecordMutation:
+		return c.DecisionRecord.mutate(ctx, m)
 	case *GroupMutation:
 		return c.Group.mutate(ctx, m)
 	case *GroupMemberMutation:
@@ -751,6 +759,139 @@ func (c *BaseClient) mutate(ctx context.Context, m *BaseMutation) (Value, error)
 		return (&BaseDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Base mutation op: %q", m.Op())
+	}
+}
+
+// DecisionRecordClient is a client for the DecisionRecord schema.
+type DecisionRecordClient struct {
+	config
+}
+
+// NewDecisionRecordClient returns a client for the DecisionRecord from the given config.
+func NewDecisionRecordClient(c config) *DecisionRecordClient {
+	return &DecisionRecordClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `decisionrecord.Hooks(f(g(h())))`.
+func (c *DecisionRecordClient) Use(hooks ...Hook) {
+	c.hooks.DecisionRecord = append(c.hooks.DecisionRecord, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `decisionrecord.Intercept(f(g(h())))`.
+func (c *DecisionRecordClient) Intercept(interceptors ...Interceptor) {
+	c.inters.DecisionRecord = append(c.inters.DecisionRecord, interceptors...)
+}
+
+// Create returns a builder for creating a DecisionRecord entity.
+func (c *DecisionRecordClient) Create() *DecisionRecordCreate {
+	mutation := newDecisionRecordMutation(c.config, OpCreate)
+	return &DecisionRecordCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of DecisionRecord entities.
+func (c *DecisionRecordClient) CreateBulk(builders ...*DecisionRecordCreate) *DecisionRecordCreateBulk {
+	return &DecisionRecordCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *DecisionRecordClient) MapCreateBulk(slice any, setFunc func(*DecisionRecordCreate, int)) *DecisionRecordCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &DecisionRecordCreateBulk{err: fmt.Errorf("calling to DecisionRecordClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*DecisionRecordCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &DecisionRecordCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for DecisionRecord.
+func (c *DecisionRecordClient) Update() *DecisionRecordUpdate {
+	mutation := newDecisionRecordMutation(c.config, OpUpdate)
+	return &DecisionRecordUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *DecisionRecordClient) UpdateOne(_m *DecisionRecord) *DecisionRecordUpdateOne {
+	mutation := newDecisionRecordMutation(c.config, OpUpdateOne, withDecisionRecord(_m))
+	return &DecisionRecordUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DecisionRecordClient) UpdateOneID(id uuid.UUID) *DecisionRecordUpdateOne {
+	mutation := newDecisionRecordMutation(c.config, OpUpdateOne, withDecisionRecordID(id))
+	return &DecisionRecordUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for DecisionRecord.
+func (c *DecisionRecordClient) Delete() *DecisionRecordDelete {
+	mutation := newDecisionRecordMutation(c.config, OpDelete)
+	return &DecisionRecordDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *DecisionRecordClient) DeleteOne(_m *DecisionRecord) *DecisionRecordDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DecisionRecordClient) DeleteOneID(id uuid.UUID) *DecisionRecordDeleteOne {
+	builder := c.Delete().Where(decisionrecord.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DecisionRecordDeleteOne{builder}
+}
+
+// Query returns a query builder for DecisionRecord.
+func (c *DecisionRecordClient) Query() *DecisionRecordQuery {
+	return &DecisionRecordQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDecisionRecord},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a DecisionRecord entity by its id.
+func (c *DecisionRecordClient) Get(ctx context.Context, id uuid.UUID) (*DecisionRecord, error) {
+	return c.Query().Where(decisionrecord.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *DecisionRecordClient) GetX(ctx context.Context, id uuid.UUID) *DecisionRecord {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *DecisionRecordClient) Hooks() []Hook {
+	return c.hooks.DecisionRecord
+}
+
+// Interceptors returns the client interceptors.
+func (c *DecisionRecordClient) Interceptors() []Interceptor {
+	return c.inters.DecisionRecord
+}
+
+func (c *DecisionRecordClient) mutate(ctx context.Context, m *DecisionRecordMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DecisionRecordCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DecisionRecordUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DecisionRecordUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DecisionRecordDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown DecisionRecord mutation op: %q", m.Op())
 	}
 }
 
@@ -1795,12 +1936,12 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIKey, AuditEvent, Base, Group, GroupMember, Membership, Organization, Record,
-		User []ent.Hook
+		APIKey, AuditEvent, Base, DecisionRecord, Group, GroupMember, Membership,
+		Organization, Record, User []ent.Hook
 	}
 	inters struct {
-		APIKey, AuditEvent, Base, Group, GroupMember, Membership, Organization, Record,
-		User []ent.Interceptor
+		APIKey, AuditEvent, Base, DecisionRecord, Group, GroupMember, Membership,
+		Organization, Record, User []ent.Interceptor
 	}
 )
 

@@ -15,6 +15,7 @@ import (
 	"github.com/verdict/verdict/ent/apikey"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/base"
+	"github.com/verdict/verdict/ent/decisionrecord"
 	"github.com/verdict/verdict/ent/group"
 	"github.com/verdict/verdict/ent/groupmember"
 	"github.com/verdict/verdict/ent/membership"
@@ -81,15 +82,16 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
-			apikey.Table:       apikey.ValidColumn,
-			auditevent.Table:   auditevent.ValidColumn,
-			base.Table:         base.ValidColumn,
-			group.Table:        group.ValidColumn,
-			groupmember.Table:  groupmember.ValidColumn,
-			membership.Table:   membership.ValidColumn,
-			organization.Table: organization.ValidColumn,
-			record.Table:       record.ValidColumn,
-			user.Table:         user.ValidColumn,
+			apikey.Table:         apikey.ValidColumn,
+			auditevent.Table:     auditevent.ValidColumn,
+			base.Table:           base.ValidColumn,
+			decisionrecord.Table: decisionrecord.ValidColumn,
+			group.Table:          group.ValidColumn,
+			groupmember.Table:    groupmember.ValidColumn,
+			membership.Table:     membership.ValidColumn,
+			organization.Table:   organization.ValidColumn,
+			record.Table:         record.ValidColumn,
+			user.Table:           user.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

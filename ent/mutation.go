@@ -16,6 +16,7 @@ import (
 	"github.com/verdict/verdict/ent/apikey"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/base"
+	"github.com/verdict/verdict/ent/decisionrecord"
 	"github.com/verdict/verdict/ent/group"
 	"github.com/verdict/verdict/ent/groupmember"
 	"github.com/verdict/verdict/ent/membership"
@@ -35,15 +36,16 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
-	TypeAPIKey       = "APIKey"
-	TypeAuditEvent   = "AuditEvent"
-	TypeBase         = "Base"
-	TypeGroup        = "Group"
-	TypeGroupMember  = "GroupMember"
-	TypeMembership   = "Membership"
-	TypeOrganization = "Organization"
-	TypeRecord       = "Record"
-	TypeUser         = "User"
+	TypeAPIKey         = "APIKey"
+	TypeAuditEvent     = "AuditEvent"
+	TypeBase           = "Base"
+	TypeDecisionRecord = "DecisionRecord"
+	TypeGroup          = "Group"
+	TypeGroupMember    = "GroupMember"
+	TypeMembership     = "Membership"
+	TypeOrganization   = "Organization"
+	TypeRecord         = "Record"
+	TypeUser           = "User"
 )
 
 // APIKeyMutation represents an operation that mutates the APIKey nodes in the graph.
@@ -1997,34 +1999,39 @@ func (m *AuditEventMutation) ResetEdge(name string) error {
 // BaseMutation represents an operation that mutates the Base nodes in the graph.
 type BaseMutation struct {
 	config
-	op                  Op
-	typ                 string
-	id                  *uuid.UUID
-	created_at          *time.Time
-	updated_at          *time.Time
-	kind                *base.Kind
-	name                *string
-	description         *string
-	owner_kind          *base.OwnerKind
-	owner_id            *uuid.UUID
-	created_by          *uuid.UUID
-	deleted_at          *time.Time
-	latest_version      *int
-	addlatest_version   *int
-	latest_record_id    *uuid.UUID
-	draft_record_id     *uuid.UUID
-	clearedFields       map[string]struct{}
-	organization        *uuid.UUID
-	clearedorganization bool
-	records             map[uuid.UUID]struct{}
-	removedrecords      map[uuid.UUID]struct{}
-	clearedrecords      bool
-	memberships         map[uuid.UUID]struct{}
-	removedmemberships  map[uuid.UUID]struct{}
-	clearedmemberships  bool
-	done                bool
-	oldValue            func(context.Context) (*Base, error)
-	predicates          []predicate.Base
+	op                       Op
+	typ                      string
+	id                       *uuid.UUID
+	created_at               *time.Time
+	updated_at               *time.Time
+	kind                     *base.Kind
+	name                     *string
+	description              *string
+	owner_kind               *base.OwnerKind
+	owner_id                 *uuid.UUID
+	created_by               *uuid.UUID
+	deleted_at               *time.Time
+	latest_version           *int
+	addlatest_version        *int
+	latest_record_id         *uuid.UUID
+	draft_record_id          *uuid.UUID
+	decisions_enabled        *bool
+	decisions_sample_rate    *float64
+	adddecisions_sample_rate *float64
+	decisions_mask           *[]string
+	appenddecisions_mask     []string
+	clearedFields            map[string]struct{}
+	organization             *uuid.UUID
+	clearedorganization      bool
+	records                  map[uuid.UUID]struct{}
+	removedrecords           map[uuid.UUID]struct{}
+	clearedrecords           bool
+	memberships              map[uuid.UUID]struct{}
+	removedmemberships       map[uuid.UUID]struct{}
+	clearedmemberships       bool
+	done                     bool
+	oldValue                 func(context.Context) (*Base, error)
+	predicates               []predicate.Base
 }
 
 var _ ent.Mutation = (*BaseMutation)(nil)
@@ -2658,6 +2665,163 @@ func (m *BaseMutation) ResetDraftRecordID() {
 	delete(m.clearedFields, base.FieldDraftRecordID)
 }
 
+// SetDecisionsEnabled sets the "decisions_enabled" field.
+func (m *BaseMutation) SetDecisionsEnabled(b bool) {
+	m.decisions_enabled = &b
+}
+
+// DecisionsEnabled returns the value of the "decisions_enabled" field in the mutation.
+func (m *BaseMutation) DecisionsEnabled() (r bool, exists bool) {
+	v := m.decisions_enabled
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDecisionsEnabled returns the old "decisions_enabled" field's value of the Base entity.
+// If the Base object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BaseMutation) OldDecisionsEnabled(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDecisionsEnabled is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDecisionsEnabled requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDecisionsEnabled: %w", err)
+	}
+	return oldValue.DecisionsEnabled, nil
+}
+
+// ResetDecisionsEnabled resets all changes to the "decisions_enabled" field.
+func (m *BaseMutation) ResetDecisionsEnabled() {
+	m.decisions_enabled = nil
+}
+
+// SetDecisionsSampleRate sets the "decisions_sample_rate" field.
+func (m *BaseMutation) SetDecisionsSampleRate(f float64) {
+	m.decisions_sample_rate = &f
+	m.adddecisions_sample_rate = nil
+}
+
+// DecisionsSampleRate returns the value of the "decisions_sample_rate" field in the mutation.
+func (m *BaseMutation) DecisionsSampleRate() (r float64, exists bool) {
+	v := m.decisions_sample_rate
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDecisionsSampleRate returns the old "decisions_sample_rate" field's value of the Base entity.
+// If the Base object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BaseMutation) OldDecisionsSampleRate(ctx context.Context) (v float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDecisionsSampleRate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDecisionsSampleRate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDecisionsSampleRate: %w", err)
+	}
+	return oldValue.DecisionsSampleRate, nil
+}
+
+// AddDecisionsSampleRate adds f to the "decisions_sample_rate" field.
+func (m *BaseMutation) AddDecisionsSampleRate(f float64) {
+	if m.adddecisions_sample_rate != nil {
+		*m.adddecisions_sample_rate += f
+	} else {
+		m.adddecisions_sample_rate = &f
+	}
+}
+
+// AddedDecisionsSampleRate returns the value that was added to the "decisions_sample_rate" field in this mutation.
+func (m *BaseMutation) AddedDecisionsSampleRate() (r float64, exists bool) {
+	v := m.adddecisions_sample_rate
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDecisionsSampleRate resets all changes to the "decisions_sample_rate" field.
+func (m *BaseMutation) ResetDecisionsSampleRate() {
+	m.decisions_sample_rate = nil
+	m.adddecisions_sample_rate = nil
+}
+
+// SetDecisionsMask sets the "decisions_mask" field.
+func (m *BaseMutation) SetDecisionsMask(s []string) {
+	m.decisions_mask = &s
+	m.appenddecisions_mask = nil
+}
+
+// DecisionsMask returns the value of the "decisions_mask" field in the mutation.
+func (m *BaseMutation) DecisionsMask() (r []string, exists bool) {
+	v := m.decisions_mask
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDecisionsMask returns the old "decisions_mask" field's value of the Base entity.
+// If the Base object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BaseMutation) OldDecisionsMask(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDecisionsMask is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDecisionsMask requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDecisionsMask: %w", err)
+	}
+	return oldValue.DecisionsMask, nil
+}
+
+// AppendDecisionsMask adds s to the "decisions_mask" field.
+func (m *BaseMutation) AppendDecisionsMask(s []string) {
+	m.appenddecisions_mask = append(m.appenddecisions_mask, s...)
+}
+
+// AppendedDecisionsMask returns the list of values that were appended to the "decisions_mask" field in this mutation.
+func (m *BaseMutation) AppendedDecisionsMask() ([]string, bool) {
+	if len(m.appenddecisions_mask) == 0 {
+		return nil, false
+	}
+	return m.appenddecisions_mask, true
+}
+
+// ClearDecisionsMask clears the value of the "decisions_mask" field.
+func (m *BaseMutation) ClearDecisionsMask() {
+	m.decisions_mask = nil
+	m.appenddecisions_mask = nil
+	m.clearedFields[base.FieldDecisionsMask] = struct{}{}
+}
+
+// DecisionsMaskCleared returns if the "decisions_mask" field was cleared in this mutation.
+func (m *BaseMutation) DecisionsMaskCleared() bool {
+	_, ok := m.clearedFields[base.FieldDecisionsMask]
+	return ok
+}
+
+// ResetDecisionsMask resets all changes to the "decisions_mask" field.
+func (m *BaseMutation) ResetDecisionsMask() {
+	m.decisions_mask = nil
+	m.appenddecisions_mask = nil
+	delete(m.clearedFields, base.FieldDecisionsMask)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *BaseMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -2827,7 +2991,7 @@ func (m *BaseMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *BaseMutation) Fields() []string {
-	fields := make([]string, 0, 13)
+	fields := make([]string, 0, 16)
 	if m.created_at != nil {
 		fields = append(fields, base.FieldCreatedAt)
 	}
@@ -2867,6 +3031,15 @@ func (m *BaseMutation) Fields() []string {
 	if m.draft_record_id != nil {
 		fields = append(fields, base.FieldDraftRecordID)
 	}
+	if m.decisions_enabled != nil {
+		fields = append(fields, base.FieldDecisionsEnabled)
+	}
+	if m.decisions_sample_rate != nil {
+		fields = append(fields, base.FieldDecisionsSampleRate)
+	}
+	if m.decisions_mask != nil {
+		fields = append(fields, base.FieldDecisionsMask)
+	}
 	return fields
 }
 
@@ -2901,6 +3074,12 @@ func (m *BaseMutation) Field(name string) (ent.Value, bool) {
 		return m.LatestRecordID()
 	case base.FieldDraftRecordID:
 		return m.DraftRecordID()
+	case base.FieldDecisionsEnabled:
+		return m.DecisionsEnabled()
+	case base.FieldDecisionsSampleRate:
+		return m.DecisionsSampleRate()
+	case base.FieldDecisionsMask:
+		return m.DecisionsMask()
 	}
 	return nil, false
 }
@@ -2936,6 +3115,12 @@ func (m *BaseMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return m.OldLatestRecordID(ctx)
 	case base.FieldDraftRecordID:
 		return m.OldDraftRecordID(ctx)
+	case base.FieldDecisionsEnabled:
+		return m.OldDecisionsEnabled(ctx)
+	case base.FieldDecisionsSampleRate:
+		return m.OldDecisionsSampleRate(ctx)
+	case base.FieldDecisionsMask:
+		return m.OldDecisionsMask(ctx)
 	}
 	return nil, fmt.Errorf("unknown Base field %s", name)
 }
@@ -3036,6 +3221,27 @@ func (m *BaseMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetDraftRecordID(v)
 		return nil
+	case base.FieldDecisionsEnabled:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDecisionsEnabled(v)
+		return nil
+	case base.FieldDecisionsSampleRate:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDecisionsSampleRate(v)
+		return nil
+	case base.FieldDecisionsMask:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDecisionsMask(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Base field %s", name)
 }
@@ -3047,6 +3253,9 @@ func (m *BaseMutation) AddedFields() []string {
 	if m.addlatest_version != nil {
 		fields = append(fields, base.FieldLatestVersion)
 	}
+	if m.adddecisions_sample_rate != nil {
+		fields = append(fields, base.FieldDecisionsSampleRate)
+	}
 	return fields
 }
 
@@ -3057,6 +3266,8 @@ func (m *BaseMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
 	case base.FieldLatestVersion:
 		return m.AddedLatestVersion()
+	case base.FieldDecisionsSampleRate:
+		return m.AddedDecisionsSampleRate()
 	}
 	return nil, false
 }
@@ -3072,6 +3283,13 @@ func (m *BaseMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddLatestVersion(v)
+		return nil
+	case base.FieldDecisionsSampleRate:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDecisionsSampleRate(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Base numeric field %s", name)
@@ -3089,6 +3307,9 @@ func (m *BaseMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(base.FieldDraftRecordID) {
 		fields = append(fields, base.FieldDraftRecordID)
+	}
+	if m.FieldCleared(base.FieldDecisionsMask) {
+		fields = append(fields, base.FieldDecisionsMask)
 	}
 	return fields
 }
@@ -3112,6 +3333,9 @@ func (m *BaseMutation) ClearField(name string) error {
 		return nil
 	case base.FieldDraftRecordID:
 		m.ClearDraftRecordID()
+		return nil
+	case base.FieldDecisionsMask:
+		m.ClearDecisionsMask()
 		return nil
 	}
 	return fmt.Errorf("unknown Base nullable field %s", name)
@@ -3159,6 +3383,15 @@ func (m *BaseMutation) ResetField(name string) error {
 		return nil
 	case base.FieldDraftRecordID:
 		m.ResetDraftRecordID()
+		return nil
+	case base.FieldDecisionsEnabled:
+		m.ResetDecisionsEnabled()
+		return nil
+	case base.FieldDecisionsSampleRate:
+		m.ResetDecisionsSampleRate()
+		return nil
+	case base.FieldDecisionsMask:
+		m.ResetDecisionsMask()
 		return nil
 	}
 	return fmt.Errorf("unknown Base field %s", name)
@@ -3290,6 +3523,1111 @@ func (m *BaseMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Base edge %s", name)
+}
+
+// DecisionRecordMutation represents an operation that mutates the DecisionRecord nodes in the graph.
+type DecisionRecordMutation struct {
+	config
+	op              Op
+	typ             string
+	id              *uuid.UUID
+	organization_id *uuid.UUID
+	kind            *decisionrecord.Kind
+	base_id         *uuid.UUID
+	record_id       *uuid.UUID
+	version         *int
+	addversion      *int
+	revision        *int
+	addrevision     *int
+	at              *time.Time
+	result          *bool
+	explanation     *string
+	duration_ns     *int64
+	addduration_ns  *int64
+	actor_kind      *decisionrecord.ActorKind
+	actor_id        *uuid.UUID
+	input           *string
+	clearedFields   map[string]struct{}
+	done            bool
+	oldValue        func(context.Context) (*DecisionRecord, error)
+	predicates      []predicate.DecisionRecord
+}
+
+var _ ent.Mutation = (*DecisionRecordMutation)(nil)
+
+// decisionrecordOption allows management of the mutation configuration using functional options.
+type decisionrecordOption func(*DecisionRecordMutation)
+
+// newDecisionRecordMutation creates new mutation for the DecisionRecord entity.
+func newDecisionRecordMutation(c config, op Op, opts ...decisionrecordOption) *DecisionRecordMutation {
+	m := &DecisionRecordMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeDecisionRecord,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withDecisionRecordID sets the ID field of the mutation.
+func withDecisionRecordID(id uuid.UUID) decisionrecordOption {
+	return func(m *DecisionRecordMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *DecisionRecord
+		)
+		m.oldValue = func(ctx context.Context) (*DecisionRecord, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().DecisionRecord.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withDecisionRecord sets the old DecisionRecord of the mutation.
+func withDecisionRecord(node *DecisionRecord) decisionrecordOption {
+	return func(m *DecisionRecordMutation) {
+		m.oldValue = func(context.Context) (*DecisionRecord, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m DecisionRecordMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m DecisionRecordMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of DecisionRecord entities.
+func (m *DecisionRecordMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *DecisionRecordMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *DecisionRecordMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().DecisionRecord.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *DecisionRecordMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization_id = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *DecisionRecordMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the DecisionRecord entity.
+// If the DecisionRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DecisionRecordMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *DecisionRecordMutation) ResetOrganizationID() {
+	m.organization_id = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *DecisionRecordMutation) SetKind(d decisionrecord.Kind) {
+	m.kind = &d
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *DecisionRecordMutation) Kind() (r decisionrecord.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the DecisionRecord entity.
+// If the DecisionRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DecisionRecordMutation) OldKind(ctx context.Context) (v decisionrecord.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *DecisionRecordMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetBaseID sets the "base_id" field.
+func (m *DecisionRecordMutation) SetBaseID(u uuid.UUID) {
+	m.base_id = &u
+}
+
+// BaseID returns the value of the "base_id" field in the mutation.
+func (m *DecisionRecordMutation) BaseID() (r uuid.UUID, exists bool) {
+	v := m.base_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBaseID returns the old "base_id" field's value of the DecisionRecord entity.
+// If the DecisionRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DecisionRecordMutation) OldBaseID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBaseID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBaseID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBaseID: %w", err)
+	}
+	return oldValue.BaseID, nil
+}
+
+// ResetBaseID resets all changes to the "base_id" field.
+func (m *DecisionRecordMutation) ResetBaseID() {
+	m.base_id = nil
+}
+
+// SetRecordID sets the "record_id" field.
+func (m *DecisionRecordMutation) SetRecordID(u uuid.UUID) {
+	m.record_id = &u
+}
+
+// RecordID returns the value of the "record_id" field in the mutation.
+func (m *DecisionRecordMutation) RecordID() (r uuid.UUID, exists bool) {
+	v := m.record_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRecordID returns the old "record_id" field's value of the DecisionRecord entity.
+// If the DecisionRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DecisionRecordMutation) OldRecordID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRecordID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRecordID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRecordID: %w", err)
+	}
+	return oldValue.RecordID, nil
+}
+
+// ResetRecordID resets all changes to the "record_id" field.
+func (m *DecisionRecordMutation) ResetRecordID() {
+	m.record_id = nil
+}
+
+// SetVersion sets the "version" field.
+func (m *DecisionRecordMutation) SetVersion(i int) {
+	m.version = &i
+	m.addversion = nil
+}
+
+// Version returns the value of the "version" field in the mutation.
+func (m *DecisionRecordMutation) Version() (r int, exists bool) {
+	v := m.version
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVersion returns the old "version" field's value of the DecisionRecord entity.
+// If the DecisionRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DecisionRecordMutation) OldVersion(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVersion is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVersion requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVersion: %w", err)
+	}
+	return oldValue.Version, nil
+}
+
+// AddVersion adds i to the "version" field.
+func (m *DecisionRecordMutation) AddVersion(i int) {
+	if m.addversion != nil {
+		*m.addversion += i
+	} else {
+		m.addversion = &i
+	}
+}
+
+// AddedVersion returns the value that was added to the "version" field in this mutation.
+func (m *DecisionRecordMutation) AddedVersion() (r int, exists bool) {
+	v := m.addversion
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearVersion clears the value of the "version" field.
+func (m *DecisionRecordMutation) ClearVersion() {
+	m.version = nil
+	m.addversion = nil
+	m.clearedFields[decisionrecord.FieldVersion] = struct{}{}
+}
+
+// VersionCleared returns if the "version" field was cleared in this mutation.
+func (m *DecisionRecordMutation) VersionCleared() bool {
+	_, ok := m.clearedFields[decisionrecord.FieldVersion]
+	return ok
+}
+
+// ResetVersion resets all changes to the "version" field.
+func (m *DecisionRecordMutation) ResetVersion() {
+	m.version = nil
+	m.addversion = nil
+	delete(m.clearedFields, decisionrecord.FieldVersion)
+}
+
+// SetRevision sets the "revision" field.
+func (m *DecisionRecordMutation) SetRevision(i int) {
+	m.revision = &i
+	m.addrevision = nil
+}
+
+// Revision returns the value of the "revision" field in the mutation.
+func (m *DecisionRecordMutation) Revision() (r int, exists bool) {
+	v := m.revision
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevision returns the old "revision" field's value of the DecisionRecord entity.
+// If the DecisionRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DecisionRecordMutation) OldRevision(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevision is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevision requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevision: %w", err)
+	}
+	return oldValue.Revision, nil
+}
+
+// AddRevision adds i to the "revision" field.
+func (m *DecisionRecordMutation) AddRevision(i int) {
+	if m.addrevision != nil {
+		*m.addrevision += i
+	} else {
+		m.addrevision = &i
+	}
+}
+
+// AddedRevision returns the value that was added to the "revision" field in this mutation.
+func (m *DecisionRecordMutation) AddedRevision() (r int, exists bool) {
+	v := m.addrevision
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRevision resets all changes to the "revision" field.
+func (m *DecisionRecordMutation) ResetRevision() {
+	m.revision = nil
+	m.addrevision = nil
+}
+
+// SetAt sets the "at" field.
+func (m *DecisionRecordMutation) SetAt(t time.Time) {
+	m.at = &t
+}
+
+// At returns the value of the "at" field in the mutation.
+func (m *DecisionRecordMutation) At() (r time.Time, exists bool) {
+	v := m.at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAt returns the old "at" field's value of the DecisionRecord entity.
+// If the DecisionRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DecisionRecordMutation) OldAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAt: %w", err)
+	}
+	return oldValue.At, nil
+}
+
+// ResetAt resets all changes to the "at" field.
+func (m *DecisionRecordMutation) ResetAt() {
+	m.at = nil
+}
+
+// SetResult sets the "result" field.
+func (m *DecisionRecordMutation) SetResult(b bool) {
+	m.result = &b
+}
+
+// Result returns the value of the "result" field in the mutation.
+func (m *DecisionRecordMutation) Result() (r bool, exists bool) {
+	v := m.result
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResult returns the old "result" field's value of the DecisionRecord entity.
+// If the DecisionRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DecisionRecordMutation) OldResult(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResult is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResult requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResult: %w", err)
+	}
+	return oldValue.Result, nil
+}
+
+// ResetResult resets all changes to the "result" field.
+func (m *DecisionRecordMutation) ResetResult() {
+	m.result = nil
+}
+
+// SetExplanation sets the "explanation" field.
+func (m *DecisionRecordMutation) SetExplanation(s string) {
+	m.explanation = &s
+}
+
+// Explanation returns the value of the "explanation" field in the mutation.
+func (m *DecisionRecordMutation) Explanation() (r string, exists bool) {
+	v := m.explanation
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExplanation returns the old "explanation" field's value of the DecisionRecord entity.
+// If the DecisionRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DecisionRecordMutation) OldExplanation(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExplanation is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExplanation requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExplanation: %w", err)
+	}
+	return oldValue.Explanation, nil
+}
+
+// ResetExplanation resets all changes to the "explanation" field.
+func (m *DecisionRecordMutation) ResetExplanation() {
+	m.explanation = nil
+}
+
+// SetDurationNs sets the "duration_ns" field.
+func (m *DecisionRecordMutation) SetDurationNs(i int64) {
+	m.duration_ns = &i
+	m.addduration_ns = nil
+}
+
+// DurationNs returns the value of the "duration_ns" field in the mutation.
+func (m *DecisionRecordMutation) DurationNs() (r int64, exists bool) {
+	v := m.duration_ns
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDurationNs returns the old "duration_ns" field's value of the DecisionRecord entity.
+// If the DecisionRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DecisionRecordMutation) OldDurationNs(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDurationNs is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDurationNs requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDurationNs: %w", err)
+	}
+	return oldValue.DurationNs, nil
+}
+
+// AddDurationNs adds i to the "duration_ns" field.
+func (m *DecisionRecordMutation) AddDurationNs(i int64) {
+	if m.addduration_ns != nil {
+		*m.addduration_ns += i
+	} else {
+		m.addduration_ns = &i
+	}
+}
+
+// AddedDurationNs returns the value that was added to the "duration_ns" field in this mutation.
+func (m *DecisionRecordMutation) AddedDurationNs() (r int64, exists bool) {
+	v := m.addduration_ns
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDurationNs resets all changes to the "duration_ns" field.
+func (m *DecisionRecordMutation) ResetDurationNs() {
+	m.duration_ns = nil
+	m.addduration_ns = nil
+}
+
+// SetActorKind sets the "actor_kind" field.
+func (m *DecisionRecordMutation) SetActorKind(dk decisionrecord.ActorKind) {
+	m.actor_kind = &dk
+}
+
+// ActorKind returns the value of the "actor_kind" field in the mutation.
+func (m *DecisionRecordMutation) ActorKind() (r decisionrecord.ActorKind, exists bool) {
+	v := m.actor_kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActorKind returns the old "actor_kind" field's value of the DecisionRecord entity.
+// If the DecisionRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DecisionRecordMutation) OldActorKind(ctx context.Context) (v decisionrecord.ActorKind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActorKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActorKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActorKind: %w", err)
+	}
+	return oldValue.ActorKind, nil
+}
+
+// ResetActorKind resets all changes to the "actor_kind" field.
+func (m *DecisionRecordMutation) ResetActorKind() {
+	m.actor_kind = nil
+}
+
+// SetActorID sets the "actor_id" field.
+func (m *DecisionRecordMutation) SetActorID(u uuid.UUID) {
+	m.actor_id = &u
+}
+
+// ActorID returns the value of the "actor_id" field in the mutation.
+func (m *DecisionRecordMutation) ActorID() (r uuid.UUID, exists bool) {
+	v := m.actor_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActorID returns the old "actor_id" field's value of the DecisionRecord entity.
+// If the DecisionRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DecisionRecordMutation) OldActorID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActorID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActorID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActorID: %w", err)
+	}
+	return oldValue.ActorID, nil
+}
+
+// ResetActorID resets all changes to the "actor_id" field.
+func (m *DecisionRecordMutation) ResetActorID() {
+	m.actor_id = nil
+}
+
+// SetInput sets the "input" field.
+func (m *DecisionRecordMutation) SetInput(s string) {
+	m.input = &s
+}
+
+// Input returns the value of the "input" field in the mutation.
+func (m *DecisionRecordMutation) Input() (r string, exists bool) {
+	v := m.input
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldInput returns the old "input" field's value of the DecisionRecord entity.
+// If the DecisionRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DecisionRecordMutation) OldInput(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldInput is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldInput requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldInput: %w", err)
+	}
+	return oldValue.Input, nil
+}
+
+// ResetInput resets all changes to the "input" field.
+func (m *DecisionRecordMutation) ResetInput() {
+	m.input = nil
+}
+
+// Where appends a list predicates to the DecisionRecordMutation builder.
+func (m *DecisionRecordMutation) Where(ps ...predicate.DecisionRecord) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the DecisionRecordMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *DecisionRecordMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.DecisionRecord, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *DecisionRecordMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *DecisionRecordMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (DecisionRecord).
+func (m *DecisionRecordMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *DecisionRecordMutation) Fields() []string {
+	fields := make([]string, 0, 13)
+	if m.organization_id != nil {
+		fields = append(fields, decisionrecord.FieldOrganizationID)
+	}
+	if m.kind != nil {
+		fields = append(fields, decisionrecord.FieldKind)
+	}
+	if m.base_id != nil {
+		fields = append(fields, decisionrecord.FieldBaseID)
+	}
+	if m.record_id != nil {
+		fields = append(fields, decisionrecord.FieldRecordID)
+	}
+	if m.version != nil {
+		fields = append(fields, decisionrecord.FieldVersion)
+	}
+	if m.revision != nil {
+		fields = append(fields, decisionrecord.FieldRevision)
+	}
+	if m.at != nil {
+		fields = append(fields, decisionrecord.FieldAt)
+	}
+	if m.result != nil {
+		fields = append(fields, decisionrecord.FieldResult)
+	}
+	if m.explanation != nil {
+		fields = append(fields, decisionrecord.FieldExplanation)
+	}
+	if m.duration_ns != nil {
+		fields = append(fields, decisionrecord.FieldDurationNs)
+	}
+	if m.actor_kind != nil {
+		fields = append(fields, decisionrecord.FieldActorKind)
+	}
+	if m.actor_id != nil {
+		fields = append(fields, decisionrecord.FieldActorID)
+	}
+	if m.input != nil {
+		fields = append(fields, decisionrecord.FieldInput)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *DecisionRecordMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case decisionrecord.FieldOrganizationID:
+		return m.OrganizationID()
+	case decisionrecord.FieldKind:
+		return m.Kind()
+	case decisionrecord.FieldBaseID:
+		return m.BaseID()
+	case decisionrecord.FieldRecordID:
+		return m.RecordID()
+	case decisionrecord.FieldVersion:
+		return m.Version()
+	case decisionrecord.FieldRevision:
+		return m.Revision()
+	case decisionrecord.FieldAt:
+		return m.At()
+	case decisionrecord.FieldResult:
+		return m.Result()
+	case decisionrecord.FieldExplanation:
+		return m.Explanation()
+	case decisionrecord.FieldDurationNs:
+		return m.DurationNs()
+	case decisionrecord.FieldActorKind:
+		return m.ActorKind()
+	case decisionrecord.FieldActorID:
+		return m.ActorID()
+	case decisionrecord.FieldInput:
+		return m.Input()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *DecisionRecordMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case decisionrecord.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case decisionrecord.FieldKind:
+		return m.OldKind(ctx)
+	case decisionrecord.FieldBaseID:
+		return m.OldBaseID(ctx)
+	case decisionrecord.FieldRecordID:
+		return m.OldRecordID(ctx)
+	case decisionrecord.FieldVersion:
+		return m.OldVersion(ctx)
+	case decisionrecord.FieldRevision:
+		return m.OldRevision(ctx)
+	case decisionrecord.FieldAt:
+		return m.OldAt(ctx)
+	case decisionrecord.FieldResult:
+		return m.OldResult(ctx)
+	case decisionrecord.FieldExplanation:
+		return m.OldExplanation(ctx)
+	case decisionrecord.FieldDurationNs:
+		return m.OldDurationNs(ctx)
+	case decisionrecord.FieldActorKind:
+		return m.OldActorKind(ctx)
+	case decisionrecord.FieldActorID:
+		return m.OldActorID(ctx)
+	case decisionrecord.FieldInput:
+		return m.OldInput(ctx)
+	}
+	return nil, fmt.Errorf("unknown DecisionRecord field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DecisionRecordMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case decisionrecord.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case decisionrecord.FieldKind:
+		v, ok := value.(decisionrecord.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case decisionrecord.FieldBaseID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBaseID(v)
+		return nil
+	case decisionrecord.FieldRecordID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRecordID(v)
+		return nil
+	case decisionrecord.FieldVersion:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVersion(v)
+		return nil
+	case decisionrecord.FieldRevision:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevision(v)
+		return nil
+	case decisionrecord.FieldAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAt(v)
+		return nil
+	case decisionrecord.FieldResult:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResult(v)
+		return nil
+	case decisionrecord.FieldExplanation:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExplanation(v)
+		return nil
+	case decisionrecord.FieldDurationNs:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDurationNs(v)
+		return nil
+	case decisionrecord.FieldActorKind:
+		v, ok := value.(decisionrecord.ActorKind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActorKind(v)
+		return nil
+	case decisionrecord.FieldActorID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActorID(v)
+		return nil
+	case decisionrecord.FieldInput:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInput(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DecisionRecord field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *DecisionRecordMutation) AddedFields() []string {
+	var fields []string
+	if m.addversion != nil {
+		fields = append(fields, decisionrecord.FieldVersion)
+	}
+	if m.addrevision != nil {
+		fields = append(fields, decisionrecord.FieldRevision)
+	}
+	if m.addduration_ns != nil {
+		fields = append(fields, decisionrecord.FieldDurationNs)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *DecisionRecordMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case decisionrecord.FieldVersion:
+		return m.AddedVersion()
+	case decisionrecord.FieldRevision:
+		return m.AddedRevision()
+	case decisionrecord.FieldDurationNs:
+		return m.AddedDurationNs()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DecisionRecordMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case decisionrecord.FieldVersion:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVersion(v)
+		return nil
+	case decisionrecord.FieldRevision:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRevision(v)
+		return nil
+	case decisionrecord.FieldDurationNs:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDurationNs(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DecisionRecord numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *DecisionRecordMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(decisionrecord.FieldVersion) {
+		fields = append(fields, decisionrecord.FieldVersion)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *DecisionRecordMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *DecisionRecordMutation) ClearField(name string) error {
+	switch name {
+	case decisionrecord.FieldVersion:
+		m.ClearVersion()
+		return nil
+	}
+	return fmt.Errorf("unknown DecisionRecord nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *DecisionRecordMutation) ResetField(name string) error {
+	switch name {
+	case decisionrecord.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case decisionrecord.FieldKind:
+		m.ResetKind()
+		return nil
+	case decisionrecord.FieldBaseID:
+		m.ResetBaseID()
+		return nil
+	case decisionrecord.FieldRecordID:
+		m.ResetRecordID()
+		return nil
+	case decisionrecord.FieldVersion:
+		m.ResetVersion()
+		return nil
+	case decisionrecord.FieldRevision:
+		m.ResetRevision()
+		return nil
+	case decisionrecord.FieldAt:
+		m.ResetAt()
+		return nil
+	case decisionrecord.FieldResult:
+		m.ResetResult()
+		return nil
+	case decisionrecord.FieldExplanation:
+		m.ResetExplanation()
+		return nil
+	case decisionrecord.FieldDurationNs:
+		m.ResetDurationNs()
+		return nil
+	case decisionrecord.FieldActorKind:
+		m.ResetActorKind()
+		return nil
+	case decisionrecord.FieldActorID:
+		m.ResetActorID()
+		return nil
+	case decisionrecord.FieldInput:
+		m.ResetInput()
+		return nil
+	}
+	return fmt.Errorf("unknown DecisionRecord field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *DecisionRecordMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *DecisionRecordMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *DecisionRecordMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *DecisionRecordMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *DecisionRecordMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *DecisionRecordMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *DecisionRecordMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown DecisionRecord unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *DecisionRecordMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown DecisionRecord edge %s", name)
 }
 
 // GroupMutation represents an operation that mutates the Group nodes in the graph.

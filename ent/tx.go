@@ -20,6 +20,8 @@ type Tx struct {
 	AuditEvent *AuditEventClient
 	// Base is the client for interacting with the Base builders.
 	Base *BaseClient
+	// DecisionRecord is the client for interacting with the DecisionRecord builders.
+	DecisionRecord *DecisionRecordClient
 	// Group is the client for interacting with the Group builders.
 	Group *GroupClient
 	// GroupMember is the client for interacting with the GroupMember builders.
@@ -166,6 +168,7 @@ func (tx *Tx) init() {
 	tx.APIKey = NewAPIKeyClient(tx.config)
 	tx.AuditEvent = NewAuditEventClient(tx.config)
 	tx.Base = NewBaseClient(tx.config)
+	tx.DecisionRecord = NewDecisionRecordClient(tx.config)
 	tx.Group = NewGroupClient(tx.config)
 	tx.GroupMember = NewGroupMemberClient(tx.config)
 	tx.Membership = NewMembershipClient(tx.config)

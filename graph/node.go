@@ -28,6 +28,13 @@ var nodeLookups = []nodeLookup{
 	byID((*service.Service).Member),
 	byID((*service.Service).Key),
 	byID((*service.Service).AuditEvent),
+	byID(func(s *service.Service, ctx context.Context, id uuid.UUID) (*service.Decision, error) {
+		d, err := s.Decision(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		return &d.Decision, nil
+	}),
 }
 
 // findNode looks id up as every kind of Node. An id that no kind finds is

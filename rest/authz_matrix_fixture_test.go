@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
@@ -303,6 +304,7 @@ func (m *matrix) addResources(ctx context.Context, t *testing.T, op *service.Ope
 		}
 	}
 	tn.shared[groupMembers][present] = m.groupMember(t, tn, "shared")
+	tn.shared[decisions][present] = m.decision(t, tn)
 	gone := m.group(t, tn, "removed")
 	m.setup(t, tn.editorKey, http.MethodDelete, "/group/"+gone.base.String(), "", http.StatusNoContent, nil)
 	tn.shared[groups][removed] = gone
@@ -343,6 +345,31 @@ func (m *matrix) build(t *testing.T, tn *matrixTenant, k *kind, st state, label 
 	}
 	m.setup(t, tn.adminKey, http.MethodDelete, "/"+k.name+"/"+r.base.String(), "", http.StatusNoContent, nil)
 	return r
+}
+
+// decision turns the recording of tn's versioned policy on, runs it as tn's
+// admin and returns the decision recorded, once it is stored.
+func (m *matrix) decision(t *testing.T, tn *matrixTenant) resource {
+	t.Helper()
+	base := tn.shared[policies][versioned].base.String()
+	m.setup(t, tn.editorKey, http.MethodPut, "/policy/"+base+"/decision-records", `{"enabled": true}`, http.StatusOK, nil)
+	m.setup(t, tn.adminKey, http.MethodPost, "/run/policy/"+base, policies.runBody, http.StatusOK, nil)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var page struct {
+			Items []struct {
+				ID uuid.UUID `json:"id"`
+			} `json:"items"`
+		}
+		m.setup(t, tn.adminKey, http.MethodGet, "/decisions?baseId="+base, "", http.StatusOK, &page)
+		if len(page.Items) == 1 {
+			return resource{base: page.Items[0].ID}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("setting up: the decision of %s's run was not stored", tn.name)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // group stores a group of tn, created by its editor.

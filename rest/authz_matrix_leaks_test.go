@@ -145,8 +145,9 @@ func (m *matrix) snapshot(t *testing.T) []string {
 				if err != nil {
 					t.Fatal(err)
 				}
-				add("%s %s %s: owner %s %s, latest %d, draft %v, deleted %v, updated %s",
-					tn.name, st, k.name, b.OwnerKind, b.OwnerID, b.LatestVersion, b.DraftRecordID != nil, b.DeletedAt != nil, b.UpdatedAt)
+				add("%s %s %s: owner %s %s, latest %d, draft %v, deleted %v, updated %s, decisions %v %v %v",
+					tn.name, st, k.name, b.OwnerKind, b.OwnerID, b.LatestVersion, b.DraftRecordID != nil, b.DeletedAt != nil, b.UpdatedAt,
+					b.DecisionsEnabled, b.DecisionsSampleRate, b.DecisionsMask)
 				recs, err := c.Record.Query().Where(record.BaseID(id)).Order(record.ByID()).All(ctx)
 				if err != nil {
 					t.Fatal(err)

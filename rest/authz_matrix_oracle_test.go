@@ -30,19 +30,24 @@ const (
 	// testFlow is running an ad hoc flow test, which docs/api.md gives to
 	// editors; an ad hoc rule run (/run) is a run.
 	testFlow action = "test flows"
+	// replay is running a record on its base's recorded decisions, which
+	// docs/api.md gives to those who may both run the record and read
+	// decisions: admins.
+	replay action = "replay"
 )
 
 // permits is docs/api.md's list of roles ("Roles and scopes"): viewers
 // inspect and run; editors also create and edit drafts, run ad hoc tests and
 // manage groups; publishers also publish; admins also delete and manage
-// members, roles and keys, and read the audit log ("Audit"). Auditors read
-// the audit log and never create, edit, publish, delete or run; that they
+// members, roles and keys, read the audit log ("Audit") and decision
+// records, and replay. Auditors read the audit log and decision records and
+// never create, edit, publish, delete, run or replay; that they
 // may still view resources is authz.rego's reading, mirrored here.
 var permits = map[authz.Role]map[action]bool{
 	authz.RoleViewer:    set(view, run),
 	authz.RoleEditor:    set(view, run, create, edit, manageGroups, testFlow),
 	authz.RolePublisher: set(view, run, create, edit, manageGroups, testFlow, publish),
-	authz.RoleAdmin:     set(view, run, create, edit, manageGroups, testFlow, publish, remove, manageMembers, manageKeys, readAudit),
+	authz.RoleAdmin:     set(view, run, create, edit, manageGroups, testFlow, publish, remove, manageMembers, manageKeys, readAudit, replay),
 	authz.RoleAuditor:   set(view, readAudit),
 }
 

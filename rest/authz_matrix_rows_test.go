@@ -74,12 +74,15 @@ var (
 			listOfGroup:    `query($id: ID!) { flows(first: 200, groupId: $id) { edges { node { baseId } } } }`,
 		},
 	}
-	groups         = &kind{name: "group", seenWith: view, states: []state{present, removed}}
-	groupMembers   = &kind{name: "group member", seenWith: view, states: []state{present}}
-	members        = &kind{name: "member", seenWith: manageMembers, states: []state{present, onlyAdmin}}
-	keys           = &kind{name: "key", seenWith: manageKeys, states: []state{present}}
+	groups       = &kind{name: "group", seenWith: view, states: []state{present, removed}}
+	groupMembers = &kind{name: "group member", seenWith: view, states: []state{present}}
+	members      = &kind{name: "member", seenWith: manageMembers, states: []state{present, onlyAdmin}}
+	keys         = &kind{name: "key", seenWith: manageKeys, states: []state{present}}
+	// decisions are seen by those who read decisions only: to anyone else
+	// every decision id is refused alike.
+	decisions      = &kind{name: "decision", seenWith: readAudit, states: []state{present}}
 	versionedKinds = []*kind{policies, flows}
-	allKinds       = []*kind{policies, flows, groups, groupMembers, members, keys}
+	allKinds       = []*kind{policies, flows, groups, groupMembers, members, keys, decisions}
 )
 
 // policyBody is a POST /policy body whose rule carries the tenant's marker,
@@ -302,6 +305,33 @@ func lifecycleRows(k *kind) []*endpoint {
 			graphQL: k.graphQL.remove,
 		},
 		{
+			route: "GET " + one + idParam + "/decision-records", action: view, success: http.StatusOK, kinds: on, strangers: strangers,
+			rest: func(c *call) request {
+				return request{method: http.MethodGet, path: one + c.id() + "/decision-records"}
+			},
+			graphQL: `query($id: ID!) { ` + k.name + `DecisionRecords(id: $id) { baseId enabled } }`, check: namesBase,
+		},
+		{
+			route: "PUT " + one + idParam + "/decision-records", action: edit, success: http.StatusOK,
+			kinds: on, strangers: strangers, mutates: true,
+			rest: func(c *call) request {
+				return request{http.MethodPut, one + c.id() + "/decision-records", `{"enabled": true, "sampleRate": 0.5}`}
+			},
+			graphQL: `mutation($id: ID!) { setDecisionRecords(input: {` + k.name + `Id: $id, enabled: true, sampleRate: 0.5}) { baseId sampleRate } }`,
+			check:   namesBase,
+		},
+		{
+			route: "POST " + one + idParam + "/replay", action: replay, success: http.StatusOK,
+			kinds: on, strangers: strangers,
+			rest: func(c *call) request {
+				return request{http.MethodPost, one + c.id() + "/replay", `{"limit": 10}`}
+			},
+			graphQL: `mutation($id: ID!) { replay` + strings.ToUpper(k.name[:1]) + k.name[1:] + `(input: {` + k.name + `Id: $id, limit: 10}) { compared errors } }`,
+			check: func(_ *call, body string) string {
+				return mustContain(body, `"errors":0`, "a replay without errors")
+			},
+		},
+		{
 			route: "GET /" + k.plural, action: view, success: http.StatusOK, lists: k,
 			rest:    get("/" + k.plural + "?q=shared&limit=200"),
 			graphQL: k.graphQL.list, check: listsWhatItShould,
@@ -390,6 +420,27 @@ func groupRows() []*endpoint {
 		},
 		listing(policies),
 		listing(flows),
+		{
+			route: "GET /decisions", action: readAudit, success: http.StatusOK,
+			rest: func(c *call) request {
+				return request{method: http.MethodGet, path: "/decisions?baseId=" + versionedPolicyOf(c.p.tenant).String()}
+			},
+			// The matrix's runs of the policy record more decisions; any of
+			// them shows the tenant's policy.
+			graphQL: `query($policy: ID!) { decisions(first: 200, filter: {baseId: $policy}) { edges { node { id baseId } } } }`,
+			check: func(c *call, body string) string {
+				return mustContain(body, `"baseId":"`+versionedPolicyOf(c.p.tenant).String()+`"`, "a decision of the tenant's versioned policy")
+			},
+		},
+		{
+			route: "GET /decision/{decisionId}", action: readAudit, success: http.StatusOK,
+			// No strangers: to those who may not read decisions every id is
+			// refused before it is looked up, of whatever kind it is.
+			kinds:   []*kind{decisions},
+			rest:    func(c *call) request { return request{method: http.MethodGet, path: "/decision/" + c.id()} },
+			graphQL: `query($id: ID!) { decision(id: $id) { id recomputed { result } } }`,
+			check:   namesTarget,
+		},
 		{
 			route: "GET /audit", action: readAudit, success: http.StatusOK,
 			rest: func(c *call) request {

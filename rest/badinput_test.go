@@ -28,8 +28,10 @@ var bodyRoutes = []struct {
 	{http.MethodPut, "/policy/{policyId}", `{"status": "draft", "description": "edited"}`, http.StatusOK},
 	{http.MethodPost, "/run/policy/{baseId}", seniorRun, http.StatusOK},
 	{http.MethodPost, "/run/policy_version/{policyId}", seniorRun, http.StatusOK},
+	{http.MethodPut, "/policy/{policyId}/decision-records", decisionSettings, http.StatusOK},
 	{http.MethodPost, "/flow", seniorFlow, http.StatusCreated},
 	{http.MethodPut, "/flow/{flowId}", `{"status": "draft", "description": "edited"}`, http.StatusOK},
+	{http.MethodPut, "/flow/{flowId}/decision-records", decisionSettings, http.StatusOK},
 	{http.MethodPost, "/run/flow/{flowBaseId}", seniorInput, http.StatusOK},
 	{http.MethodPost, "/run/flow_version/{flowId}", seniorInput, http.StatusOK},
 	{http.MethodPost, "/flow/test", `{"definition": ` + seniorDefinition + `, "data": ` + seniorInput + `}`, http.StatusOK},
@@ -51,6 +53,30 @@ const (
 		"tests": [{"name": "70 is senior", "data": {"Person": {"age": 70}}, "expect": true}]}`
 	seniorInput = `{"Person": {"age": 70}}`
 )
+
+// decisionSettings records every run, with a mask; decisionSettingsBadBodies
+// are what both decision-record routes refuse.
+const decisionSettings = `{"enabled": true, "sampleRate": 1, "mask": ["$.Person.ssn"]}`
+
+var decisionSettingsBadBodies = []badBody{
+	{name: "enabled missing", body: func(string) string { return `{"sampleRate": 0.5}` }},
+	{name: "enabled null", body: func(string) string { return `{"enabled": null}` }},
+	{name: "enabled a string", body: func(string) string { return `{"enabled": "yes"}` }},
+	{name: "a sample rate of 0", body: func(string) string { return `{"enabled": true, "sampleRate": 0}` }},
+	{name: "a sample rate above 1", body: func(string) string { return `{"enabled": true, "sampleRate": 1.01}` }},
+	{name: "a negative sample rate", body: func(string) string { return `{"enabled": true, "sampleRate": -1}` }},
+	{name: "a mask that is not a list", body: func(string) string { return `{"enabled": true, "mask": "$.a"}` }},
+	{name: "a mask path without $.", body: func(string) string { return `{"enabled": true, "mask": ["Person.ssn"]}` }},
+	{name: "a mask path with an empty step", body: func(string) string { return `{"enabled": true, "mask": ["$.Person..ssn"]}` }},
+	{name: "a mask path with an index", body: func(string) string { return `{"enabled": true, "mask": ["$.cards[0]"]}` }},
+	{name: "a mask path of a number", body: func(string) string { return `{"enabled": true, "mask": [5]}` }},
+	{name: "a mask path too long", body: func(string) string {
+		return `{"enabled": true, "mask": ["$.` + strings.Repeat("a", service.MaxMaskPathLength) + `"]}`
+	}},
+	{name: "too many mask paths", body: func(string) string {
+		return `{"enabled": true, "mask": [` + strings.Repeat(`"$.a", `, service.MaxMaskPaths) + `"$.b"]}`
+	}},
+}
 
 // inputRoutes take the input data itself as their body: its members are
 // the caller's to name.
@@ -103,6 +129,8 @@ func genericBadBodies() []badBody {
 
 // routeBadBodies are the bad bodies particular to a route.
 var routeBadBodies = map[string][]badBody{
+	"PUT /policy/{policyId}/decision-records": decisionSettingsBadBodies,
+	"PUT /flow/{flowId}/decision-records":     decisionSettingsBadBodies,
 	"POST /run": {
 		{name: "rule as a number", body: func(string) string { return `{"rule": 5, "data": {}}` }},
 		{name: "rule as null", body: func(string) string { return `{"rule": null, "data": {}}` }},

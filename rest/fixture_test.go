@@ -185,6 +185,7 @@ func rowCounts(t *testing.T, db *database.DB) map[string]int {
 		"groups":        c.Group.Query().Count,
 		"group members": c.GroupMember.Query().Count,
 		"audit events":  c.AuditEvent.Query().Count,
+		"decisions":     c.DecisionRecord.Query().Count,
 	} {
 		n, err := count(ctx)
 		if err != nil {

@@ -26,6 +26,9 @@ type event struct {
 	group   *uuid.UUID
 	actor   *Principal
 	details map[string]any
+	// decision is the run's decision record, stored with the event when
+	// the base records its runs; nil otherwise.
+	decision *decisionRow
 	// stored, when set, receives whether the event was stored: a durable
 	// run waits for it.
 	stored chan bool

@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/ent/decisionrecord"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/internal/jsonltest"
 	"github.com/verdict/verdict/service"
@@ -15,6 +18,17 @@ import (
 // caches: authentication, resolution of the latest version, the compiled
 // program, evaluation with trace, and the queued audit event.
 func BenchmarkRunPolicyCached(b *testing.B) {
+	benchmarkRunPolicy(b, nil)
+}
+
+// BenchmarkRunPolicyRecorded is BenchmarkRunPolicyCached with every run
+// recorded and one path of its input masked: what recording adds to a run
+// (masking, the explanation's redaction, the record in the queued event).
+func BenchmarkRunPolicyRecorded(b *testing.B) {
+	benchmarkRunPolicy(b, &service.DecisionSettingsInput{Enabled: true, Mask: []string{"$.Applicant.passportNumber"}})
+}
+
+func benchmarkRunPolicy(b *testing.B, recording *service.DecisionSettingsInput) {
 	rule, data := fiveRuleCase(b)
 	dbtest.EachB(b, func(b *testing.B, db *database.DB) {
 		f := newFixture(b, db)
@@ -26,6 +40,11 @@ func BenchmarkRunPolicyCached(b *testing.B) {
 		}
 		if _, err := f.svc.PublishPolicy(admin, pol.ID, service.Changes{}); err != nil {
 			b.Fatal(err)
+		}
+		if recording != nil {
+			if _, err := f.svc.SetPolicyDecisionSettings(admin, pol.BaseID, *recording); err != nil {
+				b.Fatal(err)
+			}
 		}
 		b.Cleanup(f.svc.Close)
 		b.ReportAllocs()
@@ -91,6 +110,55 @@ func BenchmarkRunFlowCached(b *testing.B) {
 			res, err := f.svc.RunFlow(service.WithPrincipal(ctx, p), fl.BaseID, data)
 			if err != nil || !res.Result {
 				b.Fatalf("run: %+v, %v", res, err)
+			}
+		}
+	})
+}
+
+// BenchmarkReplayPolicy replays 10,000 recorded decisions of the five-rule
+// policy against a draft of it: reading the records, decoding each input,
+// evaluating and explaining, comparing and ordering the answer.
+func BenchmarkReplayPolicy(b *testing.B) {
+	const recorded = 10000
+	rule, data := fiveRuleCase(b)
+	dbtest.EachB(b, func(b *testing.B, db *database.DB) {
+		f := newFixture(b, db)
+		admin := f.as(b, adminKey, "")
+		pol, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("five rules"), Rule: &rule})
+		if err != nil {
+			b.Fatal(err)
+		}
+		v, err := f.svc.PublishPolicy(admin, pol.ID, service.Changes{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		draft, err := f.svc.PolicyDraftFromVersion(admin, v.ID, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		// The records are written directly, as the run writer would have:
+		// 10,000 runs through the service would only slow the setup.
+		ctx := context.Background()
+		c := db.Client()
+		for start := 0; start < recorded; start += 500 {
+			rows := make([]*ent.DecisionRecordCreate, 500)
+			for i := range rows {
+				rows[i] = c.DecisionRecord.Create().SetOrganizationID(f.acme.Organization.ID).
+					SetKind(decisionrecord.KindPolicy).SetBaseID(v.BaseID).SetRecordID(v.ID).SetVersion(1).
+					SetRevision(v.Revision).SetAt(f.clock.Add(time.Duration(start+i) * time.Millisecond)).
+					SetResult(true).SetExplanation("recorded").SetDurationNs(1000).
+					SetActorKind(decisionrecord.ActorKindUser).SetActorID(f.acme.User.ID).SetInput(string(data))
+			}
+			if err := c.DecisionRecord.CreateBulk(rows...).Exec(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.Cleanup(f.svc.Close)
+		b.ReportAllocs()
+		for b.Loop() {
+			rep, err := f.svc.ReplayPolicy(admin, draft.ID, service.ReplayInput{Limit: recorded})
+			if err != nil || rep.Compared != recorded || rep.Unchanged != recorded {
+				b.Fatalf("replay: %+v, %v", rep.Compared, err)
 			}
 		}
 	})

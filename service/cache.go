@@ -32,6 +32,8 @@ func revisionOf(r *ent.Record) programKey {
 type cachedBase struct {
 	base     *ent.Base
 	resource authz.Resource
+	// recording is how the base records its runs; nil when it does not.
+	recording *recording
 }
 
 // runCache keeps what runs read: bases, records, compiled programs and
@@ -150,7 +152,7 @@ func (s *Service) loadBase(ctx context.Context, id uuid.UUID) (*cachedBase, erro
 	if err != nil {
 		return nil, err
 	}
-	return &cachedBase{base: b, resource: resourceOf(b)}, nil
+	return &cachedBase{base: b, resource: resourceOf(b), recording: recordingOf(b)}, nil
 }
 
 func (s *Service) cachedRecord(ctx context.Context, t *timings, id uuid.UUID) (*ent.Record, error) {

@@ -14,9 +14,11 @@ import (
 
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/ent/decisionrecord"
 )
 
-// executionLog stores `executed` events off the request path, and loses none
+// executionLog stores `executed` events, and the decision records that go
+// with some of them, off the request path, and loses none
 // it accepted while the process lives. Runs put their events in a bounded
 // queue; several writers each take what is queued (up to a batch) and insert
 // it in one statement, so batches grow with the load and an event waits
@@ -129,8 +131,59 @@ func insertEvents(ctx context.Context, db *database.DB, batch []event) error {
 			nullable(ev.record), nullable(ev.group), ev.actor.ActorKind(), ev.actor.ActorID(), details)
 	}
 	query, args := ins.OnConflict(entsql.ConflictColumns(auditevent.FieldID), entsql.DoNothing()).Query()
+	// The decision records go first: an `executed` event that names one
+	// is then never stored without it.
+	if err := insertDecisions(ctx, db, batch); err != nil {
+		return err
+	}
 	_, err := db.SQL().ExecContext(ctx, query, args...)
 	return err
+}
+
+// insertDecisions stores the decision records of a batch's events in one
+// multi-row INSERT, before the events. It skips the ids stored already, so
+// that a batch retried after its records went in but its events did not
+// stores each once.
+func insertDecisions(ctx context.Context, db *database.DB, batch []event) error {
+	ins := entsql.Dialect(db.Dialect()).Insert(decisionrecord.Table).Columns(
+		decisionrecord.FieldID, decisionrecord.FieldOrganizationID, decisionrecord.FieldKind,
+		decisionrecord.FieldBaseID, decisionrecord.FieldRecordID, decisionrecord.FieldVersion,
+		decisionrecord.FieldRevision, decisionrecord.FieldAt, decisionrecord.FieldResult,
+		decisionrecord.FieldExplanation, decisionrecord.FieldDurationNs, decisionrecord.FieldActorKind,
+		decisionrecord.FieldActorID, decisionrecord.FieldInput)
+	rows := 0
+	for i := range batch {
+		ev := &batch[i]
+		d := ev.decision
+		if d == nil {
+			continue
+		}
+		var version any
+		if d.version != nil {
+			version = *d.version
+		}
+		ins.Values(d.id, ev.tenant, string(ev.kind), nullable(ev.base), nullable(ev.record), version,
+			d.revision, ev.at, d.result, d.explanation, d.duration.Nanoseconds(), ev.actor.ActorKind(),
+			ev.actor.ActorID(), d.input)
+		rows++
+	}
+	if rows == 0 {
+		return nil
+	}
+	query, args := ins.OnConflict(entsql.ConflictColumns(decisionrecord.FieldID), entsql.DoNothing()).Query()
+	_, err := db.SQL().ExecContext(ctx, query, args...)
+	return err
+}
+
+// decisionsIn counts the decision records a batch carries.
+func decisionsIn(batch []event) int {
+	n := 0
+	for i := range batch {
+		if batch[i].decision != nil {
+			n++
+		}
+	}
+	return n
 }
 
 func nullable(id *uuid.UUID) any {
@@ -230,6 +283,7 @@ func (l *executionLog) store(batch []event) {
 		if err == nil {
 			l.metrics.insertTime.Observe(time.Since(began).Seconds())
 			l.metrics.stored.Add(float64(len(batch)))
+			l.metrics.decisions.Add(float64(decisionsIn(batch)))
 			settle(batch, true)
 			return
 		}

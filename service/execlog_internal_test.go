@@ -17,6 +17,7 @@ import (
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/ent/decisionrecord"
 	"github.com/verdict/verdict/internal/dbtest"
 )
 
@@ -303,5 +304,60 @@ func BenchmarkExecutionLogThroughput(b *testing.B) {
 		}
 		l.close()
 		b.ReportMetric(float64(b.N)/time.Since(began).Seconds(), "events/s")
+	})
+}
+
+func TestDecisionRecordsAreStoredOnceWithTheirEventsThroughRetries(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		reg := prometheus.NewRegistry()
+		// Room for every run, and time to wait for it: this test is about
+		// what is stored, not about refusals.
+		cfg := testExecLogConfig
+		cfg.queue, cfg.wait = 128, time.Minute
+		l, err := newExecutionLog(db, slog.New(slog.DiscardHandler), reg, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The first attempt at every batch stores its decision records and
+		// then fails before its events, as a connection lost between the
+		// two statements would; the retry stores everything.
+		var mu sync.Mutex
+		tried := map[uuid.UUID]bool{}
+		l.insert = func(ctx context.Context, batch []event) error {
+			mu.Lock()
+			first := !tried[batch[0].id]
+			tried[batch[0].id] = true
+			mu.Unlock()
+			if first {
+				if err := insertDecisions(ctx, db, batch); err != nil {
+					return err
+				}
+				return errDatabaseDown
+			}
+			return insertEvents(ctx, db, batch)
+		}
+		tenant := uuid.New()
+		const runs = 100
+		for i := range runs {
+			ev := testEvent(tenant)
+			if i%2 == 0 {
+				ev.decision = &decisionRow{id: uuid.Must(uuid.NewV7()), revision: 1, result: true,
+					explanation: "recorded", duration: time.Millisecond, input: `{"a":1}`}
+			}
+			if err := l.add(context.Background(), ev); err != nil {
+				t.Fatal(err)
+			}
+		}
+		l.close()
+		if got := storedExecuted(t, db, tenant); got != runs {
+			t.Errorf("%d events stored, want %d", got, runs)
+		}
+		n, err := db.Client().DecisionRecord.Query().Where(decisionrecord.OrganizationID(tenant)).Count(context.Background())
+		if err != nil || n != runs/2 {
+			t.Errorf("%d decision records stored (%v), want %d", n, err, runs/2)
+		}
+		if got := counted(t, reg, "verdict_decision_records_stored_total"); got != runs/2 {
+			t.Errorf("stored decision records metric %v, want %d", got, runs/2)
+		}
 	})
 }

@@ -56,12 +56,17 @@ func (s *Service) runFlow(ctx context.Context, baseID, recordID uuid.UUID, rawDa
 	if err != nil {
 		return nil, err
 	}
-	details := executionDetails(target, res.Result, time.Since(t.start))
+	took := time.Since(t.start)
+	details := executionDetails(target, res.Result, took)
 	if len(res.Errors) > 0 {
 		// A copy: the event is stored after the caller has the result.
 		details["errors"] = slices.Clone(res.Errors)
 	}
-	if err := s.recordExecution(ctx, p, target, details); err != nil {
+	var decision *decisionRow
+	if target.recording != nil {
+		decision = s.decisionOf(target, rawData, res.Result, flowExplanation(res), took)
+	}
+	if err := s.recordExecution(ctx, p, target, details, decision); err != nil {
 		return nil, err
 	}
 	return res, nil

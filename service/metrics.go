@@ -6,6 +6,8 @@ type metrics struct {
 	evaluations *prometheus.CounterVec   // by kind (rule, policy, flow) and outcome (true, false, error)
 	decisions   *prometheus.CounterVec   // by action and decision (allow, deny, unavailable)
 	engineTime  *prometheus.HistogramVec // by kind
+	// decisionsExpired counts decision records deleted for their age.
+	decisionsExpired prometheus.Counter
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -23,9 +25,13 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Help:    "Time spent parsing and evaluating, by kind of run.",
 			Buckets: prometheus.ExponentialBuckets(1e-6, 4, 10),
 		}, []string{"kind"}),
+		decisionsExpired: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "verdict_decision_records_expired_total",
+			Help: "Decision records deleted because they were older than the retention period.",
+		}),
 	}
 	if reg != nil {
-		for _, c := range []prometheus.Collector{m.evaluations, m.decisions, m.engineTime} {
+		for _, c := range []prometheus.Collector{m.evaluations, m.decisions, m.engineTime, m.decisionsExpired} {
 			if err := reg.Register(c); err != nil {
 				return nil, err
 			}
@@ -52,6 +58,8 @@ type auditMetrics struct {
 	failures   prometheus.Counter
 	refused    prometheus.Counter
 	lost       prometheus.Counter
+	// decisions counts the decision records stored with the events.
+	decisions prometheus.Counter
 }
 
 func newAuditMetrics(reg prometheus.Registerer, queueDepth func() float64) (*auditMetrics, error) {
@@ -82,13 +90,17 @@ func newAuditMetrics(reg prometheus.Registerer, queueDepth func() float64) (*aud
 			Name: "verdict_audit_events_lost_total",
 			Help: "Executed events given up at shutdown because the database did not take them.",
 		}),
+		decisions: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "verdict_decision_records_stored_total",
+			Help: "Decision records stored, each with its run's executed event.",
+		}),
 	}
 	depth := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "verdict_audit_queue_depth",
 		Help: "Executed events waiting for a writer.",
 	}, queueDepth)
 	if reg != nil {
-		for _, c := range []prometheus.Collector{m.batchSize, m.insertTime, m.stored, m.failures, m.refused, m.lost, depth} {
+		for _, c := range []prometheus.Collector{m.batchSize, m.insertTime, m.stored, m.failures, m.refused, m.lost, m.decisions, depth} {
 			if err := reg.Register(c); err != nil {
 				return nil, err
 			}

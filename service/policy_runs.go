@@ -63,7 +63,8 @@ func (s *Service) runPolicy(ctx context.Context, baseID, recordID uuid.UUID, raw
 	if res.Error != nil {
 		details["error"] = res.Error.Message
 	}
-	if err := s.recordExecution(ctx, p, target, details); err != nil {
+	decision := s.decisionOf(target, rawData, res.Result, res.Explanation, time.Duration(out.Execution.Total))
+	if err := s.recordExecution(ctx, p, target, details, decision); err != nil {
 		out.Release()
 		return nil, err
 	}
@@ -74,6 +75,8 @@ func (s *Service) runPolicy(ctx context.Context, baseID, recordID uuid.UUID, raw
 type target struct {
 	base   *ent.Base
 	record *ent.Record
+	// recording is how the base records its runs; nil when it does not.
+	recording *recording
 }
 
 // runTarget resolves what to run, through the run cache: a base id means
@@ -109,7 +112,7 @@ func (s *Service) runTarget(ctx context.Context, t *timings, p *Principal, kind 
 			return nil, notFoundOr(err, kind, *current)
 		}
 	}
-	return &target{base: b, record: rec}, nil
+	return &target{base: b, record: rec, recording: cb.recording}, nil
 }
 
 func notFoundOr(err error, kind base.Kind, id uuid.UUID) error {
@@ -129,10 +132,15 @@ func executionDetails(t *target, result bool, took time.Duration) map[string]any
 	return details
 }
 
-// recordExecution queues the `executed` audit event of a run. A run whose
-// event cannot be queued fails: its result is never answered unaudited.
-func (s *Service) recordExecution(ctx context.Context, p *Principal, t *target, details map[string]any) error {
+// recordExecution queues the `executed` audit event of a run, with its
+// decision record when there is one (the event's details then name it). A
+// run whose event cannot be queued fails: its result is never answered
+// unaudited.
+func (s *Service) recordExecution(ctx context.Context, p *Principal, t *target, details map[string]any, decision *decisionRow) error {
+	if decision != nil {
+		details["decisionId"] = decision.id.String()
+	}
 	return s.execLog.add(ctx, event{id: uuid.Must(uuid.NewV7()), tenant: p.TenantID, at: s.timestamp(),
 		action: auditevent.ActionExecuted, kind: auditevent.Kind(t.base.Kind), base: &t.base.ID,
-		record: &t.record.ID, actor: p, details: details})
+		record: &t.record.ID, actor: p, details: details, decision: decision})
 }

@@ -49,7 +49,14 @@ type Config struct {
 	// this instance's own changes are seen before the expiry: enough for
 	// SQLite, which one process uses.
 	Changes ChangeFeed
+	// DecisionRetention is how long decision records are kept before
+	// ExpireDecisions deletes them; 0 is DefaultDecisionRetention.
+	DecisionRetention time.Duration
 }
+
+// DefaultDecisionRetention is how long decision records are kept when
+// Config leaves it unset.
+const DefaultDecisionRetention = 30 * 24 * time.Hour
 
 // Service is the application. It is safe for concurrent use.
 type Service struct {
@@ -69,6 +76,8 @@ type Service struct {
 	cacheExpiry time.Duration
 	execLog     *executionLog
 	results     sync.Pool // *engine.Result, see RunResult.Release
+
+	decisionRetention time.Duration
 
 	policyKind *kindRules
 	flowKind   *kindRules
@@ -90,9 +99,14 @@ func New(cfg Config) (*Service, error) {
 		log:         cfg.Logger,
 		now:         cfg.Now,
 		cacheExpiry: cfg.CacheExpiry,
+
+		decisionRetention: cfg.DecisionRetention,
 	}
 	if s.cacheExpiry <= 0 {
 		s.cacheExpiry = DefaultCacheExpiry
+	}
+	if s.decisionRetention <= 0 {
+		s.decisionRetention = DefaultDecisionRetention
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

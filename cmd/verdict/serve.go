@@ -62,7 +62,12 @@ type serveConfig struct {
 	cacheExpiry     time.Duration
 	dbTimeout       time.Duration
 	auditDurable    bool
+	decisionKeep    time.Duration
 }
+
+// decisionExpiryInterval is how often serve deletes expired decision
+// records: often enough that each round deletes few.
+const decisionExpiryInterval = 10 * time.Minute
 
 func newServeCommand() *cobra.Command {
 	var cfg serveConfig
@@ -118,6 +123,8 @@ some did not finish in time).`,
 		"PostgreSQL: how long one read or write (and so one statement) may stall before the request fails with 503; 0 for no limit")
 	f.BoolVar(&cfg.auditDurable, "audit-durable", false,
 		"answer a run only once its executed event is committed: a crash then loses none, for an insert's time added to each run")
+	f.DurationVar(&cfg.decisionKeep, "decision-retention", service.DefaultDecisionRetention,
+		"how long decision records are kept before they are deleted, such as 720h")
 	f.IntVar(&cfg.cacheSize, "cache-size", service.DefaultCacheSize, "how many compiled programs (and bases and records) the run caches keep")
 	f.DurationVar(&cfg.cacheExpiry, "cache-expiry", service.DefaultCacheExpiry,
 		"how long a cached base, record or authenticated key is used before it is read again: on PostgreSQL, how long another instance's change may go unseen while change notifications cannot arrive")
@@ -131,6 +138,8 @@ func (cfg *serveConfig) check() error {
 		return usageError("--log-format must be text or json, not %q", cfg.logFormat)
 	case cfg.authzTimeout < 0:
 		return usageError("--authz-timeout must not be negative")
+	case cfg.decisionKeep <= 0:
+		return usageError("--decision-retention must be positive, not %s", cfg.decisionKeep)
 	case cfg.bodyLimit <= 0:
 		return usageError("--body-limit must be positive")
 	case cfg.rateLimit > 0 && cfg.rateBurst < 1:
@@ -221,11 +230,16 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 	}
 	defer changes.Close()
 	svc, err := service.New(service.Config{DB: db, Authorizer: authorizer, Logger: log, Registerer: reg, CacheSize: cfg.cacheSize,
-		CacheExpiry: cfg.cacheExpiry, Changes: changes, AuditDurable: cfg.auditDurable})
+		CacheExpiry: cfg.cacheExpiry, Changes: changes, AuditDurable: cfg.auditDurable, DecisionRetention: cfg.decisionKeep})
 	if err != nil {
 		return failure(err)
 	}
+	expiry, stopExpiry := context.WithCancel(context.Background())
+	expired := make(chan struct{})
+	go func() { svc.ExpireDecisionsEvery(expiry, decisionExpiryInterval); close(expired) }()
 	drained, err := serveHTTP(ctx, stopSignals, cfg, svc, reg, log, stdout)
+	stopExpiry()
+	<-expired
 	if drained {
 		// Stores the audit events still buffered, while the database is
 		// open. With requests still running it must not be called.

@@ -42,6 +42,12 @@ const (
 	FieldLatestRecordID = "latest_record_id"
 	// FieldDraftRecordID holds the string denoting the draft_record_id field in the database.
 	FieldDraftRecordID = "draft_record_id"
+	// FieldDecisionsEnabled holds the string denoting the decisions_enabled field in the database.
+	FieldDecisionsEnabled = "decisions_enabled"
+	// FieldDecisionsSampleRate holds the string denoting the decisions_sample_rate field in the database.
+	FieldDecisionsSampleRate = "decisions_sample_rate"
+	// FieldDecisionsMask holds the string denoting the decisions_mask field in the database.
+	FieldDecisionsMask = "decisions_mask"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeRecords holds the string denoting the records edge name in mutations.
@@ -89,6 +95,9 @@ var Columns = []string{
 	FieldLatestVersion,
 	FieldLatestRecordID,
 	FieldDraftRecordID,
+	FieldDecisionsEnabled,
+	FieldDecisionsSampleRate,
+	FieldDecisionsMask,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -116,6 +125,10 @@ var (
 	DefaultLatestVersion int
 	// LatestVersionValidator is a validator for the "latest_version" field. It is called by the builders before save.
 	LatestVersionValidator func(int) error
+	// DefaultDecisionsEnabled holds the default value on creation for the "decisions_enabled" field.
+	DefaultDecisionsEnabled bool
+	// DefaultDecisionsSampleRate holds the default value on creation for the "decisions_sample_rate" field.
+	DefaultDecisionsSampleRate float64
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() uuid.UUID
 )
@@ -237,6 +250,16 @@ func ByLatestRecordID(opts ...sql.OrderTermOption) OrderOption {
 // ByDraftRecordID orders the results by the draft_record_id field.
 func ByDraftRecordID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldDraftRecordID, opts...).ToFunc()
+}
+
+// ByDecisionsEnabled orders the results by the decisions_enabled field.
+func ByDecisionsEnabled(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDecisionsEnabled, opts...).ToFunc()
+}
+
+// ByDecisionsSampleRate orders the results by the decisions_sample_rate field.
+func ByDecisionsSampleRate(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDecisionsSampleRate, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

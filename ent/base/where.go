@@ -111,6 +111,16 @@ func DraftRecordID(v uuid.UUID) predicate.Base {
 	return predicate.Base(sql.FieldEQ(FieldDraftRecordID, v))
 }
 
+// DecisionsEnabled applies equality check predicate on the "decisions_enabled" field. It's identical to DecisionsEnabledEQ.
+func DecisionsEnabled(v bool) predicate.Base {
+	return predicate.Base(sql.FieldEQ(FieldDecisionsEnabled, v))
+}
+
+// DecisionsSampleRate applies equality check predicate on the "decisions_sample_rate" field. It's identical to DecisionsSampleRateEQ.
+func DecisionsSampleRate(v float64) predicate.Base {
+	return predicate.Base(sql.FieldEQ(FieldDecisionsSampleRate, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Base {
 	return predicate.Base(sql.FieldEQ(FieldCreatedAt, v))
@@ -649,6 +659,66 @@ func DraftRecordIDIsNil() predicate.Base {
 // DraftRecordIDNotNil applies the NotNil predicate on the "draft_record_id" field.
 func DraftRecordIDNotNil() predicate.Base {
 	return predicate.Base(sql.FieldNotNull(FieldDraftRecordID))
+}
+
+// DecisionsEnabledEQ applies the EQ predicate on the "decisions_enabled" field.
+func DecisionsEnabledEQ(v bool) predicate.Base {
+	return predicate.Base(sql.FieldEQ(FieldDecisionsEnabled, v))
+}
+
+// DecisionsEnabledNEQ applies the NEQ predicate on the "decisions_enabled" field.
+func DecisionsEnabledNEQ(v bool) predicate.Base {
+	return predicate.Base(sql.FieldNEQ(FieldDecisionsEnabled, v))
+}
+
+// DecisionsSampleRateEQ applies the EQ predicate on the "decisions_sample_rate" field.
+func DecisionsSampleRateEQ(v float64) predicate.Base {
+	return predicate.Base(sql.FieldEQ(FieldDecisionsSampleRate, v))
+}
+
+// DecisionsSampleRateNEQ applies the NEQ predicate on the "decisions_sample_rate" field.
+func DecisionsSampleRateNEQ(v float64) predicate.Base {
+	return predicate.Base(sql.FieldNEQ(FieldDecisionsSampleRate, v))
+}
+
+// DecisionsSampleRateIn applies the In predicate on the "decisions_sample_rate" field.
+func DecisionsSampleRateIn(vs ...float64) predicate.Base {
+	return predicate.Base(sql.FieldIn(FieldDecisionsSampleRate, vs...))
+}
+
+// DecisionsSampleRateNotIn applies the NotIn predicate on the "decisions_sample_rate" field.
+func DecisionsSampleRateNotIn(vs ...float64) predicate.Base {
+	return predicate.Base(sql.FieldNotIn(FieldDecisionsSampleRate, vs...))
+}
+
+// DecisionsSampleRateGT applies the GT predicate on the "decisions_sample_rate" field.
+func DecisionsSampleRateGT(v float64) predicate.Base {
+	return predicate.Base(sql.FieldGT(FieldDecisionsSampleRate, v))
+}
+
+// DecisionsSampleRateGTE applies the GTE predicate on the "decisions_sample_rate" field.
+func DecisionsSampleRateGTE(v float64) predicate.Base {
+	return predicate.Base(sql.FieldGTE(FieldDecisionsSampleRate, v))
+}
+
+// DecisionsSampleRateLT applies the LT predicate on the "decisions_sample_rate" field.
+func DecisionsSampleRateLT(v float64) predicate.Base {
+	return predicate.Base(sql.FieldLT(FieldDecisionsSampleRate, v))
+}
+
+// DecisionsSampleRateLTE applies the LTE predicate on the "decisions_sample_rate" field.
+func DecisionsSampleRateLTE(v float64) predicate.Base {
+	return predicate.Base(sql.FieldLTE(FieldDecisionsSampleRate, v))
+}
+
+// DecisionsMaskIsNil applies the IsNil predicate on the "decisions_mask" field.
+func DecisionsMaskIsNil() predicate.Base {
+	return predicate.Base(sql.FieldIsNull(FieldDecisionsMask))
+}
+
+// DecisionsMaskNotNil applies the NotNil predicate on the "decisions_mask" field.
+func DecisionsMaskNotNil() predicate.Base {
+	return predicate.Base(sql.FieldNotNull(FieldDecisionsMask))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

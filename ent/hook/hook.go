@@ -45,6 +45,18 @@ func (f BaseFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error)
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.BaseMutation", m)
 }
 
+// The DecisionRecordFunc type is an adapter to allow the use of ordinary
+// function as DecisionRecord mutator.
+type DecisionRecordFunc func(context.Context, *ent.DecisionRecordMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DecisionRecordFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DecisionRecordMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DecisionRecordMutation", m)
+}
+
 // The GroupFunc type is an adapter to allow the use of ordinary
 // function as Group mutator.
 type GroupFunc func(context.Context, *ent.GroupMutation) (ent.Value, error)

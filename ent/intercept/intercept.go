@@ -11,6 +11,7 @@ import (
 	"github.com/verdict/verdict/ent/apikey"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/base"
+	"github.com/verdict/verdict/ent/decisionrecord"
 	"github.com/verdict/verdict/ent/group"
 	"github.com/verdict/verdict/ent/groupmember"
 	"github.com/verdict/verdict/ent/membership"
@@ -155,6 +156,33 @@ func (f TraverseBase) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.BaseQuery", q)
+}
+
+// The DecisionRecordFunc type is an adapter to allow the use of ordinary function as a Querier.
+type DecisionRecordFunc func(context.Context, *ent.DecisionRecordQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f DecisionRecordFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.DecisionRecordQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.DecisionRecordQuery", q)
+}
+
+// The TraverseDecisionRecord type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseDecisionRecord func(context.Context, *ent.DecisionRecordQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseDecisionRecord) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseDecisionRecord) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.DecisionRecordQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.DecisionRecordQuery", q)
 }
 
 // The GroupFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -328,6 +356,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.AuditEventQuery, predicate.AuditEvent, auditevent.OrderOption]{typ: ent.TypeAuditEvent, tq: q}, nil
 	case *ent.BaseQuery:
 		return &query[*ent.BaseQuery, predicate.Base, base.OrderOption]{typ: ent.TypeBase, tq: q}, nil
+	case *ent.DecisionRecordQuery:
+		return &query[*ent.DecisionRecordQuery, predicate.DecisionRecord, decisionrecord.OrderOption]{typ: ent.TypeDecisionRecord, tq: q}, nil
 	case *ent.GroupQuery:
 		return &query[*ent.GroupQuery, predicate.Group, group.OrderOption]{typ: ent.TypeGroup, tq: q}, nil
 	case *ent.GroupMemberQuery:

@@ -98,6 +98,9 @@ var (
 		{Name: "latest_version", Type: field.TypeInt, Default: 0},
 		{Name: "latest_record_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "draft_record_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "decisions_enabled", Type: field.TypeBool, Default: false},
+		{Name: "decisions_sample_rate", Type: field.TypeFloat64, Default: 1},
+		{Name: "decisions_mask", Type: field.TypeJSON, Nullable: true},
 		{Name: "organization_id", Type: field.TypeUUID},
 	}
 	// BasesTable holds the schema information for the "bases" table.
@@ -108,7 +111,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "bases_organizations_bases",
-				Columns:    []*schema.Column{BasesColumns[13]},
+				Columns:    []*schema.Column{BasesColumns[16]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -117,12 +120,52 @@ var (
 			{
 				Name:    "base_organization_id_kind_deleted_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{BasesColumns[13], BasesColumns[3], BasesColumns[9], BasesColumns[0]},
+				Columns: []*schema.Column{BasesColumns[16], BasesColumns[3], BasesColumns[9], BasesColumns[0]},
 			},
 			{
 				Name:    "base_organization_id_name",
 				Unique:  false,
-				Columns: []*schema.Column{BasesColumns[13], BasesColumns[4]},
+				Columns: []*schema.Column{BasesColumns[16], BasesColumns[4]},
+			},
+		},
+	}
+	// DecisionRecordsColumns holds the columns for the "decision_records" table.
+	DecisionRecordsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"policy", "flow"}},
+		{Name: "base_id", Type: field.TypeUUID},
+		{Name: "record_id", Type: field.TypeUUID},
+		{Name: "version", Type: field.TypeInt, Nullable: true},
+		{Name: "revision", Type: field.TypeInt},
+		{Name: "at", Type: field.TypeTime},
+		{Name: "result", Type: field.TypeBool},
+		{Name: "explanation", Type: field.TypeString, Size: 2147483647},
+		{Name: "duration_ns", Type: field.TypeInt64},
+		{Name: "actor_kind", Type: field.TypeEnum, Enums: []string{"user", "key"}},
+		{Name: "actor_id", Type: field.TypeUUID},
+		{Name: "input", Type: field.TypeString, Size: 2147483647},
+	}
+	// DecisionRecordsTable holds the schema information for the "decision_records" table.
+	DecisionRecordsTable = &schema.Table{
+		Name:       "decision_records",
+		Columns:    DecisionRecordsColumns,
+		PrimaryKey: []*schema.Column{DecisionRecordsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "decisionrecord_organization_id_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{DecisionRecordsColumns[1], DecisionRecordsColumns[7], DecisionRecordsColumns[0]},
+			},
+			{
+				Name:    "decisionrecord_organization_id_base_id_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{DecisionRecordsColumns[1], DecisionRecordsColumns[3], DecisionRecordsColumns[7], DecisionRecordsColumns[0]},
+			},
+			{
+				Name:    "decisionrecord_at",
+				Unique:  false,
+				Columns: []*schema.Column{DecisionRecordsColumns[7]},
 			},
 		},
 	}
@@ -322,6 +365,7 @@ var (
 		APIKeysTable,
 		AuditEventsTable,
 		BasesTable,
+		DecisionRecordsTable,
 		GroupsTable,
 		GroupMembersTable,
 		MembershipsTable,

@@ -15,6 +15,9 @@ type AuditEvent func(*sql.Selector)
 // Base is the predicate function for base builders.
 type Base func(*sql.Selector)
 
+// DecisionRecord is the predicate function for decisionrecord builders.
+type DecisionRecord func(*sql.Selector)
+
 // Group is the predicate function for group builders.
 type Group func(*sql.Selector)
 

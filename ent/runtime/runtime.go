@@ -9,6 +9,7 @@ import (
 	"github.com/verdict/verdict/ent/apikey"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/base"
+	"github.com/verdict/verdict/ent/decisionrecord"
 	"github.com/verdict/verdict/ent/group"
 	"github.com/verdict/verdict/ent/groupmember"
 	"github.com/verdict/verdict/ent/membership"
@@ -90,10 +91,28 @@ func init() {
 	base.DefaultLatestVersion = baseDescLatestVersion.Default.(int)
 	// base.LatestVersionValidator is a validator for the "latest_version" field. It is called by the builders before save.
 	base.LatestVersionValidator = baseDescLatestVersion.Validators[0].(func(int) error)
+	// baseDescDecisionsEnabled is the schema descriptor for decisions_enabled field.
+	baseDescDecisionsEnabled := baseFields[11].Descriptor()
+	// base.DefaultDecisionsEnabled holds the default value on creation for the decisions_enabled field.
+	base.DefaultDecisionsEnabled = baseDescDecisionsEnabled.Default.(bool)
+	// baseDescDecisionsSampleRate is the schema descriptor for decisions_sample_rate field.
+	baseDescDecisionsSampleRate := baseFields[12].Descriptor()
+	// base.DefaultDecisionsSampleRate holds the default value on creation for the decisions_sample_rate field.
+	base.DefaultDecisionsSampleRate = baseDescDecisionsSampleRate.Default.(float64)
 	// baseDescID is the schema descriptor for id field.
 	baseDescID := baseMixinFields0[0].Descriptor()
 	// base.DefaultID holds the default value on creation for the id field.
 	base.DefaultID = baseDescID.Default.(func() uuid.UUID)
+	decisionrecordFields := schema.DecisionRecord{}.Fields()
+	_ = decisionrecordFields
+	// decisionrecordDescAt is the schema descriptor for at field.
+	decisionrecordDescAt := decisionrecordFields[7].Descriptor()
+	// decisionrecord.DefaultAt holds the default value on creation for the at field.
+	decisionrecord.DefaultAt = decisionrecordDescAt.Default.(func() time.Time)
+	// decisionrecordDescID is the schema descriptor for id field.
+	decisionrecordDescID := decisionrecordFields[0].Descriptor()
+	// decisionrecord.DefaultID holds the default value on creation for the id field.
+	decisionrecord.DefaultID = decisionrecordDescID.Default.(func() uuid.UUID)
 	groupMixin := schema.Group{}.Mixin()
 	groupMixinFields0 := groupMixin[0].Fields()
 	_ = groupMixinFields0

@@ -40,6 +40,12 @@ func (Base) Fields() []ent.Field {
 		field.Int("latest_version").Default(0).NonNegative(),
 		field.UUID("latest_record_id", uuid.UUID{}).Optional().Nillable(),
 		field.UUID("draft_record_id", uuid.UUID{}).Optional().Nillable(),
+		// Decision records (docs/decisions.md): whether stored runs are
+		// recorded, the share of runs that are, and the JSON paths whose
+		// values are masked before a record is stored.
+		field.Bool("decisions_enabled").Default(false),
+		field.Float("decisions_sample_rate").Default(1),
+		field.JSON("decisions_mask", []string{}).Optional(),
 	}
 }
 

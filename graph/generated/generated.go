@@ -37,10 +37,12 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	AuditEvent() AuditEventResolver
+	Decision() DecisionResolver
 	Group() GroupResolver
 	Mutation() MutationResolver
 	PolicyTest() PolicyTestResolver
 	Query() QueryResolver
+	RecomputedRun() RecomputedRunResolver
 }
 
 type DirectiveRoot struct {
@@ -110,6 +112,41 @@ type ComplexityRoot struct {
 	CreatedKey struct {
 		Key    func(childComplexity int) int
 		Secret func(childComplexity int) int
+	}
+
+	Decision struct {
+		Actor       func(childComplexity int) int
+		At          func(childComplexity int) int
+		BaseID      func(childComplexity int) int
+		Data        func(childComplexity int) int
+		Duration    func(childComplexity int) int
+		Explanation func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Kind        func(childComplexity int) int
+		Note        func(childComplexity int) int
+		Recomputed  func(childComplexity int) int
+		RecordID    func(childComplexity int) int
+		Result      func(childComplexity int) int
+		Revision    func(childComplexity int) int
+		Version     func(childComplexity int) int
+	}
+
+	DecisionConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	DecisionEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	DecisionRecordSettings struct {
+		BaseID     func(childComplexity int) int
+		Enabled    func(childComplexity int) int
+		Mask       func(childComplexity int) int
+		SampleRate func(childComplexity int) int
 	}
 
 	Diagnostic struct {
@@ -266,12 +303,15 @@ type ComplexityRoot struct {
 		PublishPolicy                func(childComplexity int, input model.UpdatePolicyInput) int
 		RemoveGroupMember            func(childComplexity int, input model.RemoveGroupMemberInput) int
 		RemoveMember                 func(childComplexity int, input model.RemoveMemberInput) int
+		ReplayFlow                   func(childComplexity int, input model.ReplayFlowInput) int
+		ReplayPolicy                 func(childComplexity int, input model.ReplayPolicyInput) int
 		RevokeKey                    func(childComplexity int, input model.RevokeKeyInput) int
 		RunFlow                      func(childComplexity int, input model.RunFlowInput) int
 		RunFlowVersion               func(childComplexity int, input model.RunFlowVersionInput) int
 		RunPolicy                    func(childComplexity int, input model.RunPolicyInput) int
 		RunPolicyVersion             func(childComplexity int, input model.RunPolicyVersionInput) int
 		RunRule                      func(childComplexity int, input model.RunRuleInput) int
+		SetDecisionRecords           func(childComplexity int, input model.SetDecisionRecordsInput) int
 		TestFlow                     func(childComplexity int, input model.TestFlowInput) int
 		TestFlowRecord               func(childComplexity int, input model.TestFlowRecordInput) int
 		TestPolicy                   func(childComplexity int, input model.TestPolicyInput) int
@@ -421,20 +461,31 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		AuditEvents    func(childComplexity int, first *int, after *string, filter *service.AuditFilter) int
-		CheckRule      func(childComplexity int, rule string) int
-		Flow           func(childComplexity int, id uuid.UUID) int
-		FlowVersions   func(childComplexity int, id uuid.UUID) int
-		Flows          func(childComplexity int, first *int, after *string, query *string, groupID *uuid.UUID) int
-		Group          func(childComplexity int, id uuid.UUID) int
-		Groups         func(childComplexity int, first *int, after *string, query *string) int
-		Keys           func(childComplexity int, first *int, after *string, query *string) int
-		Members        func(childComplexity int, first *int, after *string, query *string) int
-		Node           func(childComplexity int, id uuid.UUID) int
-		Policies       func(childComplexity int, first *int, after *string, query *string, groupID *uuid.UUID) int
-		Policy         func(childComplexity int, id uuid.UUID) int
-		PolicyVersions func(childComplexity int, id uuid.UUID) int
-		Viewer         func(childComplexity int) int
+		AuditEvents           func(childComplexity int, first *int, after *string, filter *service.AuditFilter) int
+		CheckRule             func(childComplexity int, rule string) int
+		Decision              func(childComplexity int, id uuid.UUID) int
+		Decisions             func(childComplexity int, first *int, after *string, filter *service.DecisionFilter) int
+		Flow                  func(childComplexity int, id uuid.UUID) int
+		FlowDecisionRecords   func(childComplexity int, id uuid.UUID) int
+		FlowVersions          func(childComplexity int, id uuid.UUID) int
+		Flows                 func(childComplexity int, first *int, after *string, query *string, groupID *uuid.UUID) int
+		Group                 func(childComplexity int, id uuid.UUID) int
+		Groups                func(childComplexity int, first *int, after *string, query *string) int
+		Keys                  func(childComplexity int, first *int, after *string, query *string) int
+		Members               func(childComplexity int, first *int, after *string, query *string) int
+		Node                  func(childComplexity int, id uuid.UUID) int
+		Policies              func(childComplexity int, first *int, after *string, query *string, groupID *uuid.UUID) int
+		Policy                func(childComplexity int, id uuid.UUID) int
+		PolicyDecisionRecords func(childComplexity int, id uuid.UUID) int
+		PolicyVersions        func(childComplexity int, id uuid.UUID) int
+		Viewer                func(childComplexity int) int
+	}
+
+	RecomputedRun struct {
+		Error       func(childComplexity int) int
+		Explanation func(childComplexity int) int
+		Result      func(childComplexity int) int
+		Trace       func(childComplexity int) int
 	}
 
 	ReferenceCondition struct {
@@ -443,6 +494,28 @@ type ComplexityRoot struct {
 		Result                func(childComplexity int) int
 		RuleName              func(childComplexity int) int
 		Selector              func(childComplexity int) int
+	}
+
+	Replay struct {
+		Changed   func(childComplexity int) int
+		Compared  func(childComplexity int) int
+		Errors    func(childComplexity int) int
+		Items     func(childComplexity int) int
+		Unchanged func(childComplexity int) int
+	}
+
+	ReplayItem struct {
+		After      func(childComplexity int) int
+		At         func(childComplexity int) int
+		Before     func(childComplexity int) int
+		Changed    func(childComplexity int) int
+		DecisionID func(childComplexity int) int
+	}
+
+	ReplayOutcome struct {
+		Error       func(childComplexity int) int
+		Explanation func(childComplexity int) int
+		Result      func(childComplexity int) int
 	}
 
 	RuleCheck struct {
@@ -523,6 +596,12 @@ type ComplexityRoot struct {
 type AuditEventResolver interface {
 	Details(ctx context.Context, obj *service.AuditEvent) (any, error)
 }
+type DecisionResolver interface {
+	Kind(ctx context.Context, obj *service.Decision) (service.AuditKind, error)
+
+	Recomputed(ctx context.Context, obj *service.Decision) (*service.Recomputed, error)
+	Note(ctx context.Context, obj *service.Decision) (*string, error)
+}
 type GroupResolver interface {
 	Policies(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.Connection[model.PolicySummary], error)
 	Flows(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.Connection[model.FlowSummary], error)
@@ -534,6 +613,9 @@ type MutationResolver interface {
 	RemoveMember(ctx context.Context, input model.RemoveMemberInput) (bool, error)
 	CreateKey(ctx context.Context, input service.KeyRequest) (*service.CreatedKey, error)
 	RevokeKey(ctx context.Context, input model.RevokeKeyInput) (bool, error)
+	SetDecisionRecords(ctx context.Context, input model.SetDecisionRecordsInput) (*service.DecisionSettings, error)
+	ReplayPolicy(ctx context.Context, input model.ReplayPolicyInput) (*service.Replay, error)
+	ReplayFlow(ctx context.Context, input model.ReplayFlowInput) (*service.Replay, error)
 	CreateFlow(ctx context.Context, input model.CreateFlowInput) (*service.SavedFlow, error)
 	UpdateFlowDraft(ctx context.Context, input model.UpdateFlowInput) (*service.SavedFlow, error)
 	PublishFlow(ctx context.Context, input model.UpdateFlowInput) (*service.Flow, error)
@@ -566,6 +648,10 @@ type QueryResolver interface {
 	Keys(ctx context.Context, first *int, after *string, query *string) (*model.Connection[service.Key], error)
 	AuditEvents(ctx context.Context, first *int, after *string, filter *service.AuditFilter) (*model.Connection[service.AuditEvent], error)
 	CheckRule(ctx context.Context, rule string) (*engine.CheckResult, error)
+	PolicyDecisionRecords(ctx context.Context, id uuid.UUID) (*service.DecisionSettings, error)
+	FlowDecisionRecords(ctx context.Context, id uuid.UUID) (*service.DecisionSettings, error)
+	Decisions(ctx context.Context, first *int, after *string, filter *service.DecisionFilter) (*model.Connection[service.Decision], error)
+	Decision(ctx context.Context, id uuid.UUID) (*service.Decision, error)
 	Flow(ctx context.Context, id uuid.UUID) (*service.Flow, error)
 	FlowVersions(ctx context.Context, id uuid.UUID) (*service.FlowVersions, error)
 	Flows(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[model.FlowSummary], error)
@@ -576,6 +662,10 @@ type QueryResolver interface {
 	PolicyVersions(ctx context.Context, id uuid.UUID) (*service.Versions, error)
 	Policies(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[model.PolicySummary], error)
 	Viewer(ctx context.Context) (*service.Viewer, error)
+}
+type RecomputedRunResolver interface {
+	Trace(ctx context.Context, obj *service.Recomputed) (*model.Trace, error)
+	Error(ctx context.Context, obj *service.Recomputed) (*string, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -832,6 +922,148 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CreatedKey.Secret(childComplexity), true
+
+	case "Decision.actor":
+		if e.ComplexityRoot.Decision.Actor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.Actor(childComplexity), true
+	case "Decision.at":
+		if e.ComplexityRoot.Decision.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.At(childComplexity), true
+	case "Decision.baseId":
+		if e.ComplexityRoot.Decision.BaseID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.BaseID(childComplexity), true
+	case "Decision.data":
+		if e.ComplexityRoot.Decision.Data == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.Data(childComplexity), true
+	case "Decision.durationNs":
+		if e.ComplexityRoot.Decision.Duration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.Duration(childComplexity), true
+	case "Decision.explanation":
+		if e.ComplexityRoot.Decision.Explanation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.Explanation(childComplexity), true
+	case "Decision.id":
+		if e.ComplexityRoot.Decision.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.ID(childComplexity), true
+	case "Decision.kind":
+		if e.ComplexityRoot.Decision.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.Kind(childComplexity), true
+	case "Decision.note":
+		if e.ComplexityRoot.Decision.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.Note(childComplexity), true
+	case "Decision.recomputed":
+		if e.ComplexityRoot.Decision.Recomputed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.Recomputed(childComplexity), true
+	case "Decision.recordId":
+		if e.ComplexityRoot.Decision.RecordID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.RecordID(childComplexity), true
+	case "Decision.result":
+		if e.ComplexityRoot.Decision.Result == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.Result(childComplexity), true
+	case "Decision.revision":
+		if e.ComplexityRoot.Decision.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.Revision(childComplexity), true
+	case "Decision.version":
+		if e.ComplexityRoot.Decision.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.Version(childComplexity), true
+
+	case "DecisionConnection.edges":
+		if e.ComplexityRoot.DecisionConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DecisionConnection.Edges(childComplexity), true
+	case "DecisionConnection.pageInfo":
+		if e.ComplexityRoot.DecisionConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DecisionConnection.PageInfo(childComplexity), true
+	case "DecisionConnection.totalCount":
+		if e.ComplexityRoot.DecisionConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DecisionConnection.TotalCount(childComplexity), true
+
+	case "DecisionEdge.cursor":
+		if e.ComplexityRoot.DecisionEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DecisionEdge.Cursor(childComplexity), true
+	case "DecisionEdge.node":
+		if e.ComplexityRoot.DecisionEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DecisionEdge.Node(childComplexity), true
+
+	case "DecisionRecordSettings.baseId":
+		if e.ComplexityRoot.DecisionRecordSettings.BaseID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DecisionRecordSettings.BaseID(childComplexity), true
+	case "DecisionRecordSettings.enabled":
+		if e.ComplexityRoot.DecisionRecordSettings.Enabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DecisionRecordSettings.Enabled(childComplexity), true
+	case "DecisionRecordSettings.mask":
+		if e.ComplexityRoot.DecisionRecordSettings.Mask == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DecisionRecordSettings.Mask(childComplexity), true
+	case "DecisionRecordSettings.sampleRate":
+		if e.ComplexityRoot.DecisionRecordSettings.SampleRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DecisionRecordSettings.SampleRate(childComplexity), true
 
 	case "Diagnostic.code":
 		if e.ComplexityRoot.Diagnostic.Code == nil {
@@ -1540,6 +1772,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveMember(childComplexity, args["input"].(model.RemoveMemberInput)), true
+	case "Mutation.replayFlow":
+		if e.ComplexityRoot.Mutation.ReplayFlow == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_replayFlow_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ReplayFlow(childComplexity, args["input"].(model.ReplayFlowInput)), true
+	case "Mutation.replayPolicy":
+		if e.ComplexityRoot.Mutation.ReplayPolicy == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_replayPolicy_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ReplayPolicy(childComplexity, args["input"].(model.ReplayPolicyInput)), true
 	case "Mutation.revokeKey":
 		if e.ComplexityRoot.Mutation.RevokeKey == nil {
 			break
@@ -1606,6 +1860,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RunRule(childComplexity, args["input"].(model.RunRuleInput)), true
+	case "Mutation.setDecisionRecords":
+		if e.ComplexityRoot.Mutation.SetDecisionRecords == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setDecisionRecords_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetDecisionRecords(childComplexity, args["input"].(model.SetDecisionRecordsInput)), true
 	case "Mutation.testFlow":
 		if e.ComplexityRoot.Mutation.TestFlow == nil {
 			break
@@ -2229,6 +2494,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.CheckRule(childComplexity, args["rule"].(string)), true
+	case "Query.decision":
+		if e.ComplexityRoot.Query.Decision == nil {
+			break
+		}
+
+		args, err := ec.field_Query_decision_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Decision(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.decisions":
+		if e.ComplexityRoot.Query.Decisions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_decisions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Decisions(childComplexity, args["first"].(*int), args["after"].(*string), args["filter"].(*service.DecisionFilter)), true
 	case "Query.flow":
 		if e.ComplexityRoot.Query.Flow == nil {
 			break
@@ -2240,6 +2527,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Flow(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.flowDecisionRecords":
+		if e.ComplexityRoot.Query.FlowDecisionRecords == nil {
+			break
+		}
+
+		args, err := ec.field_Query_flowDecisionRecords_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.FlowDecisionRecords(childComplexity, args["id"].(uuid.UUID)), true
 	case "Query.flowVersions":
 		if e.ComplexityRoot.Query.FlowVersions == nil {
 			break
@@ -2340,6 +2638,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Policy(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.policyDecisionRecords":
+		if e.ComplexityRoot.Query.PolicyDecisionRecords == nil {
+			break
+		}
+
+		args, err := ec.field_Query_policyDecisionRecords_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PolicyDecisionRecords(childComplexity, args["id"].(uuid.UUID)), true
 	case "Query.policyVersions":
 		if e.ComplexityRoot.Query.PolicyVersions == nil {
 			break
@@ -2357,6 +2666,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Viewer(childComplexity), true
+
+	case "RecomputedRun.error":
+		if e.ComplexityRoot.RecomputedRun.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecomputedRun.Error(childComplexity), true
+	case "RecomputedRun.explanation":
+		if e.ComplexityRoot.RecomputedRun.Explanation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecomputedRun.Explanation(childComplexity), true
+	case "RecomputedRun.result":
+		if e.ComplexityRoot.RecomputedRun.Result == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecomputedRun.Result(childComplexity), true
+	case "RecomputedRun.trace":
+		if e.ComplexityRoot.RecomputedRun.Trace == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecomputedRun.Trace(childComplexity), true
 
 	case "ReferenceCondition.propertyCheck":
 		if e.ComplexityRoot.ReferenceCondition.PropertyCheck == nil {
@@ -2388,6 +2722,87 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ReferenceCondition.Selector(childComplexity), true
+
+	case "Replay.changed":
+		if e.ComplexityRoot.Replay.Changed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Replay.Changed(childComplexity), true
+	case "Replay.compared":
+		if e.ComplexityRoot.Replay.Compared == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Replay.Compared(childComplexity), true
+	case "Replay.errors":
+		if e.ComplexityRoot.Replay.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Replay.Errors(childComplexity), true
+	case "Replay.items":
+		if e.ComplexityRoot.Replay.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Replay.Items(childComplexity), true
+	case "Replay.unchanged":
+		if e.ComplexityRoot.Replay.Unchanged == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Replay.Unchanged(childComplexity), true
+
+	case "ReplayItem.after":
+		if e.ComplexityRoot.ReplayItem.After == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReplayItem.After(childComplexity), true
+	case "ReplayItem.at":
+		if e.ComplexityRoot.ReplayItem.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReplayItem.At(childComplexity), true
+	case "ReplayItem.before":
+		if e.ComplexityRoot.ReplayItem.Before == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReplayItem.Before(childComplexity), true
+	case "ReplayItem.changed":
+		if e.ComplexityRoot.ReplayItem.Changed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReplayItem.Changed(childComplexity), true
+	case "ReplayItem.decisionId":
+		if e.ComplexityRoot.ReplayItem.DecisionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReplayItem.DecisionID(childComplexity), true
+
+	case "ReplayOutcome.error":
+		if e.ComplexityRoot.ReplayOutcome.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReplayOutcome.Error(childComplexity), true
+	case "ReplayOutcome.explanation":
+		if e.ComplexityRoot.ReplayOutcome.Explanation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReplayOutcome.Explanation(childComplexity), true
+	case "ReplayOutcome.result":
+		if e.ComplexityRoot.ReplayOutcome.Result == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReplayOutcome.Result(childComplexity), true
 
 	case "RuleCheck.diagnostics":
 		if e.ComplexityRoot.RuleCheck.Diagnostics == nil {
@@ -2606,6 +3021,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateKeyInput,
 		ec.unmarshalInputCreatePolicyDraftFromVersionInput,
 		ec.unmarshalInputCreatePolicyInput,
+		ec.unmarshalInputDecisionFilter,
 		ec.unmarshalInputDeleteFlowInput,
 		ec.unmarshalInputDeleteGroupInput,
 		ec.unmarshalInputDeletePolicyInput,
@@ -2616,12 +3032,15 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputPublishPolicyInput,
 		ec.unmarshalInputRemoveGroupMemberInput,
 		ec.unmarshalInputRemoveMemberInput,
+		ec.unmarshalInputReplayFlowInput,
+		ec.unmarshalInputReplayPolicyInput,
 		ec.unmarshalInputRevokeKeyInput,
 		ec.unmarshalInputRunFlowInput,
 		ec.unmarshalInputRunFlowVersionInput,
 		ec.unmarshalInputRunPolicyInput,
 		ec.unmarshalInputRunPolicyVersionInput,
 		ec.unmarshalInputRunRuleInput,
+		ec.unmarshalInputSetDecisionRecordsInput,
 		ec.unmarshalInputTestFlowInput,
 		ec.unmarshalInputTestFlowRecordInput,
 		ec.unmarshalInputTestPolicyInput,
@@ -3330,6 +3749,404 @@ extend type Query {
     """
     rule: String!
   ): RuleCheck!
+}
+`, BuiltIn: false},
+	{Name: "../decisions.graphqls", Input: `# Decision records and replay: the same as the REST paths
+# /policy/{policyId}/decision-records, /flow/{flowId}/decision-records,
+# /decisions, /decision/{decisionId}, /policy/{policyId}/replay and
+# /flow/{flowId}/replay, with the same rules and errors.
+
+extend type Query {
+  """
+  Whether a policy base records its stored runs, as GET
+  /policy/{policyId}/decision-records. Any record id of the base, or its
+  base id. Needs permission to view the policy.
+  """
+  policyDecisionRecords(
+    """
+    Any record id of the policy base, or its base id.
+    """
+    id: ID!
+  ): DecisionRecordSettings!
+  """
+  The same for a flow base, as GET /flow/{flowId}/decision-records.
+  """
+  flowDecisionRecords(
+    """
+    Any record id of the flow base, or its base id.
+    """
+    id: ID!
+  ): DecisionRecordSettings!
+  """
+  The organization's decision records, newest first, as GET /decisions.
+  Needs ADMIN or AUDITOR.
+  """
+  decisions(
+    """
+    How many records to return, from 1 to 200; 50 when absent.
+    """
+    first: Int
+    """
+    The endCursor (or an edge's cursor) of the previous page.
+    """
+    after: String
+    """
+    Which records to return; all when absent.
+    """
+    filter: DecisionFilter
+  ): DecisionConnection!
+  """
+  One decision record by its id, as GET /decision/{decisionId}. An unknown
+  id, or another organization's, answers null with the error not_found.
+  Needs ADMIN or AUDITOR.
+  """
+  decision(
+    """
+    The decision record's id.
+    """
+    id: ID!
+  ): Decision
+}
+
+extend type Mutation {
+  """
+  Turns the recording of a policy's or a flow's stored runs on or off, as
+  PUT /policy/{policyId}/decision-records and PUT
+  /flow/{flowId}/decision-records. Needs permission to edit the base;
+  records an edited event.
+  """
+  setDecisionRecords(
+    """
+    The base and its whole setting.
+    """
+    input: SetDecisionRecordsInput!
+  ): DecisionRecordSettings!
+  """
+  Runs a policy record (typically a draft) on the recorded inputs of its
+  base and compares, as POST /policy/{policyId}/replay. Nothing is stored.
+  Needs permission to run the policy and to read decisions.
+  """
+  replayPolicy(
+    """
+    The record and which decisions to replay.
+    """
+    input: ReplayPolicyInput!
+  ): Replay!
+  """
+  The same for a flow record, as POST /flow/{flowId}/replay.
+  """
+  replayFlow(
+    """
+    The record and which decisions to replay.
+    """
+    input: ReplayFlowInput!
+  ): Replay!
+}
+
+"""
+The whole decision-record setting of a base. Give exactly one of policyId
+and flowId.
+"""
+input SetDecisionRecordsInput {
+  """
+  Any record id of a policy base, or its base id.
+  """
+  policyId: ID
+  """
+  Any record id of a flow base, or its base id.
+  """
+  flowId: ID
+  """
+  Whether stored runs are recorded.
+  """
+  enabled: Boolean!
+  """
+  The share of runs recorded, greater than 0 and at most 1; 1 when absent.
+  """
+  sampleRate: Float
+  """
+  JSON paths such as $.Person.ssn whose values are replaced by "[masked]"
+  before anything is stored; at most 64, each at most 256 bytes. None
+  when absent.
+  """
+  mask: [String!]
+}
+
+"""
+Whether and how a base records its stored runs.
+"""
+type DecisionRecordSettings {
+  """
+  The base's id.
+  """
+  baseId: ID!
+  """
+  Whether stored runs are recorded.
+  """
+  enabled: Boolean!
+  """
+  The share of runs recorded.
+  """
+  sampleRate: Float!
+  """
+  The paths whose values are masked.
+  """
+  mask: [String!]!
+}
+
+"""
+Narrows the decision records. Absent fields do not filter.
+"""
+input DecisionFilter {
+  """
+  Only records of the policy or flow with this base id.
+  """
+  baseId: ID
+  """
+  Only records with this result.
+  """
+  result: Boolean
+  """
+  Only records at or after this instant.
+  """
+  since: Time
+  """
+  Only records before this instant; it must be later than since.
+  """
+  until: Time
+}
+
+"""
+A recorded run of a policy or flow.
+"""
+type Decision implements Node {
+  """
+  The record's id.
+  """
+  id: ID!
+  """
+  Whether a policy or a flow ran.
+  """
+  kind: AuditKind!
+  """
+  The base that ran.
+  """
+  baseId: ID!
+  """
+  The record that ran.
+  """
+  recordId: ID!
+  """
+  The version that ran; null when the draft ran.
+  """
+  version: Int
+  """
+  The revision of the record that ran.
+  """
+  revision: Int!
+  """
+  When it ran.
+  """
+  at: Time!
+  """
+  The run's result.
+  """
+  result: Boolean!
+  """
+  The run's explanation, with masked values replaced.
+  """
+  explanation: String!
+  """
+  How long the run took, in nanoseconds, as a string of digits.
+  """
+  durationNs: String!
+  """
+  Who ran it.
+  """
+  actor: Actor!
+  """
+  The run's input, with masked values replaced.
+  """
+  data: JSON!
+  """
+  The policy run done again on the stored input with the record that ran,
+  with its trace; null when it cannot be, and note then says why.
+  """
+  recomputed: RecomputedRun
+  """
+  Why recomputed is null; null when it is not.
+  """
+  note: String
+}
+
+"""
+A decision's policy run done again.
+"""
+type RecomputedRun {
+  """
+  The result; it differs from the recorded one only where a masked value
+  decided.
+  """
+  result: Boolean!
+  """
+  The explanation.
+  """
+  explanation: String!
+  """
+  Every condition evaluated.
+  """
+  trace: Trace!
+  """
+  The error the run stopped with; null when it did not.
+  """
+  error: String
+}
+
+"""
+A page of decision records, in the Relay connection shape.
+"""
+type DecisionConnection {
+  """
+  The records of the page, newest first.
+  """
+  edges: [DecisionEdge!]!
+  """
+  Where the page ends and whether more follow.
+  """
+  pageInfo: PageInfo!
+  """
+  How many records the filter keeps on all pages. Counted only when
+  selected.
+  """
+  totalCount: Int!
+}
+
+"""
+A decision record of a page, with the cursor to resume after it.
+"""
+type DecisionEdge {
+  """
+  Pass as after to get the records that follow this one.
+  """
+  cursor: String!
+  """
+  The record.
+  """
+  node: Decision!
+}
+
+"""
+Which recorded decisions of the policy's base to replay.
+"""
+input ReplayPolicyInput {
+  """
+  A policy record id, or a base id for its latest version (else its draft).
+  """
+  policyId: ID!
+  """
+  Only decisions at or after this instant.
+  """
+  since: Time
+  """
+  Only decisions before this instant.
+  """
+  until: Time
+  """
+  At most this many, the newest: 1 to 10000; 1000 when absent.
+  """
+  limit: Int
+}
+
+"""
+Which recorded decisions of the flow's base to replay.
+"""
+input ReplayFlowInput {
+  """
+  A flow record id, or a base id for its latest version (else its draft).
+  """
+  flowId: ID!
+  """
+  Only decisions at or after this instant.
+  """
+  since: Time
+  """
+  Only decisions before this instant.
+  """
+  until: Time
+  """
+  At most this many, the newest: 1 to 10000; 1000 when absent.
+  """
+  limit: Int
+}
+
+"""
+What replaying found.
+"""
+type Replay {
+  """
+  How many decisions were run again.
+  """
+  compared: Int!
+  """
+  How many came out with the other result.
+  """
+  changed: Int!
+  """
+  How many came out the same.
+  """
+  unchanged: Int!
+  """
+  How many runs failed with an error.
+  """
+  errors: Int!
+  """
+  Each decision: the changed first, then the failed, then the unchanged.
+  """
+  items: [ReplayItem!]!
+}
+
+"""
+One decision as recorded and as replayed.
+"""
+type ReplayItem {
+  """
+  The decision record's id.
+  """
+  decisionId: ID!
+  """
+  When it was recorded.
+  """
+  at: Time!
+  """
+  Whether the result differs.
+  """
+  changed: Boolean!
+  """
+  As recorded.
+  """
+  before: ReplayOutcome!
+  """
+  As replayed.
+  """
+  after: ReplayOutcome!
+}
+
+"""
+A result with its explanation.
+"""
+type ReplayOutcome {
+  """
+  The result.
+  """
+  result: Boolean!
+  """
+  The explanation.
+  """
+  explanation: String!
+  """
+  The error the run stopped with; null when it did not.
+  """
+  error: String
 }
 `, BuiltIn: false},
 	{Name: "../flow.graphqls", Input: `# Stored flows and flow runs:
@@ -5866,6 +6683,76 @@ func (ec *executionContext) childFields_CreatedKey(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type CreatedKey", field.Name)
 }
 
+func (ec *executionContext) childFields_Decision(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Decision_id(ctx, field)
+	case "kind":
+		return ec.fieldContext_Decision_kind(ctx, field)
+	case "baseId":
+		return ec.fieldContext_Decision_baseId(ctx, field)
+	case "recordId":
+		return ec.fieldContext_Decision_recordId(ctx, field)
+	case "version":
+		return ec.fieldContext_Decision_version(ctx, field)
+	case "revision":
+		return ec.fieldContext_Decision_revision(ctx, field)
+	case "at":
+		return ec.fieldContext_Decision_at(ctx, field)
+	case "result":
+		return ec.fieldContext_Decision_result(ctx, field)
+	case "explanation":
+		return ec.fieldContext_Decision_explanation(ctx, field)
+	case "durationNs":
+		return ec.fieldContext_Decision_durationNs(ctx, field)
+	case "actor":
+		return ec.fieldContext_Decision_actor(ctx, field)
+	case "data":
+		return ec.fieldContext_Decision_data(ctx, field)
+	case "recomputed":
+		return ec.fieldContext_Decision_recomputed(ctx, field)
+	case "note":
+		return ec.fieldContext_Decision_note(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Decision", field.Name)
+}
+
+func (ec *executionContext) childFields_DecisionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_DecisionConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_DecisionConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_DecisionConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DecisionConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_DecisionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_DecisionEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_DecisionEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DecisionEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_DecisionRecordSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "baseId":
+		return ec.fieldContext_DecisionRecordSettings_baseId(ctx, field)
+	case "enabled":
+		return ec.fieldContext_DecisionRecordSettings_enabled(ctx, field)
+	case "sampleRate":
+		return ec.fieldContext_DecisionRecordSettings_sampleRate(ctx, field)
+	case "mask":
+		return ec.fieldContext_DecisionRecordSettings_mask(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DecisionRecordSettings", field.Name)
+}
+
 func (ec *executionContext) childFields_Diagnostic(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "severity":
@@ -6418,6 +7305,64 @@ func (ec *executionContext) childFields_PropertyTrace(ctx context.Context, field
 		return ec.fieldContext_PropertyTrace_value(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PropertyTrace", field.Name)
+}
+
+func (ec *executionContext) childFields_RecomputedRun(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "result":
+		return ec.fieldContext_RecomputedRun_result(ctx, field)
+	case "explanation":
+		return ec.fieldContext_RecomputedRun_explanation(ctx, field)
+	case "trace":
+		return ec.fieldContext_RecomputedRun_trace(ctx, field)
+	case "error":
+		return ec.fieldContext_RecomputedRun_error(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RecomputedRun", field.Name)
+}
+
+func (ec *executionContext) childFields_Replay(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "compared":
+		return ec.fieldContext_Replay_compared(ctx, field)
+	case "changed":
+		return ec.fieldContext_Replay_changed(ctx, field)
+	case "unchanged":
+		return ec.fieldContext_Replay_unchanged(ctx, field)
+	case "errors":
+		return ec.fieldContext_Replay_errors(ctx, field)
+	case "items":
+		return ec.fieldContext_Replay_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Replay", field.Name)
+}
+
+func (ec *executionContext) childFields_ReplayItem(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "decisionId":
+		return ec.fieldContext_ReplayItem_decisionId(ctx, field)
+	case "at":
+		return ec.fieldContext_ReplayItem_at(ctx, field)
+	case "changed":
+		return ec.fieldContext_ReplayItem_changed(ctx, field)
+	case "before":
+		return ec.fieldContext_ReplayItem_before(ctx, field)
+	case "after":
+		return ec.fieldContext_ReplayItem_after(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReplayItem", field.Name)
+}
+
+func (ec *executionContext) childFields_ReplayOutcome(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "result":
+		return ec.fieldContext_ReplayOutcome_result(ctx, field)
+	case "explanation":
+		return ec.fieldContext_ReplayOutcome_explanation(ctx, field)
+	case "error":
+		return ec.fieldContext_ReplayOutcome_error(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReplayOutcome", field.Name)
 }
 
 func (ec *executionContext) childFields_RuleCheck(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6982,6 +7927,34 @@ func (ec *executionContext) field_Mutation_removeMember_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_replayFlow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ReplayFlowInput, error) {
+			return ec.unmarshalNReplayFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐReplayFlowInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_replayPolicy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ReplayPolicyInput, error) {
+			return ec.unmarshalNReplayPolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐReplayPolicyInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_revokeKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7058,6 +8031,20 @@ func (ec *executionContext) field_Mutation_runRule_args(ctx context.Context, raw
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.RunRuleInput, error) {
 			return ec.unmarshalNRunRuleInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunRuleInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setDecisionRecords_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SetDecisionRecordsInput, error) {
+			return ec.unmarshalNSetDecisionRecordsInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSetDecisionRecordsInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -7205,6 +8192,64 @@ func (ec *executionContext) field_Query_checkRule_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["rule"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_decision_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_decisions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*service.DecisionFilter, error) {
+			return ec.unmarshalODecisionFilter2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐDecisionFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_flowDecisionRecords_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -7427,6 +8472,20 @@ func (ec *executionContext) field_Query_policies_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["groupId"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_policyDecisionRecords_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -8498,6 +9557,580 @@ func (ec *executionContext) _CreatedKey_secret(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_CreatedKey_secret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CreatedKey", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Decision_id(ctx context.Context, field graphql.CollectedField, obj *service.Decision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Decision_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Decision_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Decision", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Decision_kind(ctx context.Context, field graphql.CollectedField, obj *service.Decision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Decision_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Decision().Kind(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.AuditKind) graphql.Marshaler {
+			return ec.marshalNAuditKind2githubᚗcomᚋverdictᚋverdictᚋserviceᚐAuditKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Decision_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Decision", field, true, true, errors.New("field of type AuditKind does not have child fields"))
+}
+
+func (ec *executionContext) _Decision_baseId(ctx context.Context, field graphql.CollectedField, obj *service.Decision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Decision_baseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BaseID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Decision_baseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Decision", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Decision_recordId(ctx context.Context, field graphql.CollectedField, obj *service.Decision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Decision_recordId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RecordID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Decision_recordId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Decision", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Decision_version(ctx context.Context, field graphql.CollectedField, obj *service.Decision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Decision_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Decision_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Decision", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Decision_revision(ctx context.Context, field graphql.CollectedField, obj *service.Decision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Decision_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Decision_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Decision", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Decision_at(ctx context.Context, field graphql.CollectedField, obj *service.Decision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Decision_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Decision_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Decision", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Decision_result(ctx context.Context, field graphql.CollectedField, obj *service.Decision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Decision_result(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Result, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Decision_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Decision", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Decision_explanation(ctx context.Context, field graphql.CollectedField, obj *service.Decision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Decision_explanation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Explanation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Decision_explanation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Decision", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Decision_durationNs(ctx context.Context, field graphql.CollectedField, obj *service.Decision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Decision_durationNs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Duration, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.Nanos) graphql.Marshaler {
+			return ec.marshalNString2githubᚗcomᚋverdictᚋverdictᚋserviceᚐNanos(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Decision_durationNs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Decision", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Decision_actor(ctx context.Context, field graphql.CollectedField, obj *service.Decision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Decision_actor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Actor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.Actor) graphql.Marshaler {
+			return ec.marshalNActor2githubᚗcomᚋverdictᚋverdictᚋserviceᚐActor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Decision_actor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Decision",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Actor(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Decision_data(ctx context.Context, field graphql.CollectedField, obj *service.Decision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Decision_data(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Data, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v json.RawMessage) graphql.Marshaler {
+			return ec.marshalNJSON2encodingᚋjsonᚐRawMessage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Decision_data(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Decision", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _Decision_recomputed(ctx context.Context, field graphql.CollectedField, obj *service.Decision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Decision_recomputed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Decision().Recomputed(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.Recomputed) graphql.Marshaler {
+			return ec.marshalORecomputedRun2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐRecomputed(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Decision_recomputed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Decision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RecomputedRun(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Decision_note(ctx context.Context, field graphql.CollectedField, obj *service.Decision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Decision_note(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Decision().Note(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Decision_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Decision", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DecisionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Decision]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DecisionConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Edge[service.Decision]) graphql.Marshaler {
+			return ec.marshalNDecisionEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DecisionConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DecisionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DecisionEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DecisionConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Decision]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DecisionConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DecisionConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DecisionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DecisionConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[service.Decision]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DecisionConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalNInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DecisionConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DecisionConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DecisionEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[service.Decision]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DecisionEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DecisionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DecisionEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DecisionEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[service.Decision]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DecisionEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.Decision) graphql.Marshaler {
+			return ec.marshalNDecision2githubᚗcomᚋverdictᚋverdictᚋserviceᚐDecision(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DecisionEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DecisionEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Decision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DecisionRecordSettings_baseId(ctx context.Context, field graphql.CollectedField, obj *service.DecisionSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DecisionRecordSettings_baseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BaseID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DecisionRecordSettings_baseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DecisionRecordSettings", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DecisionRecordSettings_enabled(ctx context.Context, field graphql.CollectedField, obj *service.DecisionSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DecisionRecordSettings_enabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Enabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DecisionRecordSettings_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DecisionRecordSettings", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _DecisionRecordSettings_sampleRate(ctx context.Context, field graphql.CollectedField, obj *service.DecisionSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DecisionRecordSettings_sampleRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SampleRate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DecisionRecordSettings_sampleRate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DecisionRecordSettings", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _DecisionRecordSettings_mask(ctx context.Context, field graphql.CollectedField, obj *service.DecisionSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DecisionRecordSettings_mask(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Mask, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DecisionRecordSettings_mask(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DecisionRecordSettings", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Diagnostic_severity(ctx context.Context, field graphql.CollectedField, obj *engine.Diagnostic) (ret graphql.Marshaler) {
@@ -10866,6 +12499,138 @@ func (ec *executionContext) fieldContext_Mutation_revokeKey(ctx context.Context,
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_revokeKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setDecisionRecords(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setDecisionRecords(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetDecisionRecords(ctx, fc.Args["input"].(model.SetDecisionRecordsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.DecisionSettings) graphql.Marshaler {
+			return ec.marshalNDecisionRecordSettings2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐDecisionSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setDecisionRecords(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DecisionRecordSettings(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setDecisionRecords_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_replayPolicy(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_replayPolicy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ReplayPolicy(ctx, fc.Args["input"].(model.ReplayPolicyInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.Replay) graphql.Marshaler {
+			return ec.marshalNReplay2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐReplay(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_replayPolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Replay(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_replayPolicy_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_replayFlow(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_replayFlow(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ReplayFlow(ctx, fc.Args["input"].(model.ReplayFlowInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.Replay) graphql.Marshaler {
+			return ec.marshalNReplay2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐReplay(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_replayFlow(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Replay(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_replayFlow_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -14182,6 +15947,182 @@ func (ec *executionContext) fieldContext_Query_checkRule(ctx context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_policyDecisionRecords(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_policyDecisionRecords(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PolicyDecisionRecords(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.DecisionSettings) graphql.Marshaler {
+			return ec.marshalNDecisionRecordSettings2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐDecisionSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_policyDecisionRecords(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DecisionRecordSettings(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_policyDecisionRecords_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_flowDecisionRecords(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_flowDecisionRecords(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().FlowDecisionRecords(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.DecisionSettings) graphql.Marshaler {
+			return ec.marshalNDecisionRecordSettings2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐDecisionSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_flowDecisionRecords(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DecisionRecordSettings(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_flowDecisionRecords_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_decisions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_decisions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Decisions(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["filter"].(*service.DecisionFilter))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[service.Decision]) graphql.Marshaler {
+			return ec.marshalNDecisionConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_decisions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DecisionConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_decisions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_decision(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_decision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Decision(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.Decision) graphql.Marshaler {
+			return ec.marshalODecision2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐDecision(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_decision(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Decision(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_decision_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_flow(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14686,6 +16627,107 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _RecomputedRun_result(ctx context.Context, field graphql.CollectedField, obj *service.Recomputed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecomputedRun_result(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Result, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RecomputedRun_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RecomputedRun", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _RecomputedRun_explanation(ctx context.Context, field graphql.CollectedField, obj *service.Recomputed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecomputedRun_explanation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Explanation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RecomputedRun_explanation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RecomputedRun", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RecomputedRun_trace(ctx context.Context, field graphql.CollectedField, obj *service.Recomputed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecomputedRun_trace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RecomputedRun().Trace(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Trace) graphql.Marshaler {
+			return ec.marshalNTrace2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐTrace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RecomputedRun_trace(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RecomputedRun",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Trace(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RecomputedRun_error(ctx context.Context, field graphql.CollectedField, obj *service.Recomputed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecomputedRun_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RecomputedRun().Error(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RecomputedRun_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RecomputedRun", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _ReferenceCondition_selector(ctx context.Context, field graphql.CollectedField, obj *model.ReferenceCondition) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14808,6 +16850,332 @@ func (ec *executionContext) _ReferenceCondition_result(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_ReferenceCondition_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ReferenceCondition", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Replay_compared(ctx context.Context, field graphql.CollectedField, obj *service.Replay) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Replay_compared(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Compared, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Replay_compared(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Replay", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Replay_changed(ctx context.Context, field graphql.CollectedField, obj *service.Replay) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Replay_changed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Changed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Replay_changed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Replay", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Replay_unchanged(ctx context.Context, field graphql.CollectedField, obj *service.Replay) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Replay_unchanged(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Unchanged, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Replay_unchanged(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Replay", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Replay_errors(ctx context.Context, field graphql.CollectedField, obj *service.Replay) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Replay_errors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Errors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Replay_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Replay", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Replay_items(ctx context.Context, field graphql.CollectedField, obj *service.Replay) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Replay_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.ReplayItem) graphql.Marshaler {
+			return ec.marshalNReplayItem2ᚕgithubᚗcomᚋverdictᚋverdictᚋserviceᚐReplayItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Replay_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Replay",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReplayItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReplayItem_decisionId(ctx context.Context, field graphql.CollectedField, obj *service.ReplayItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReplayItem_decisionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DecisionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReplayItem_decisionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReplayItem", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ReplayItem_at(ctx context.Context, field graphql.CollectedField, obj *service.ReplayItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReplayItem_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReplayItem_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReplayItem", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ReplayItem_changed(ctx context.Context, field graphql.CollectedField, obj *service.ReplayItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReplayItem_changed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Changed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReplayItem_changed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReplayItem", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ReplayItem_before(ctx context.Context, field graphql.CollectedField, obj *service.ReplayItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReplayItem_before(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Before, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.ReplayOutcome) graphql.Marshaler {
+			return ec.marshalNReplayOutcome2githubᚗcomᚋverdictᚋverdictᚋserviceᚐReplayOutcome(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReplayItem_before(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReplayItem",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReplayOutcome(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReplayItem_after(ctx context.Context, field graphql.CollectedField, obj *service.ReplayItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReplayItem_after(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.After, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.ReplayOutcome) graphql.Marshaler {
+			return ec.marshalNReplayOutcome2githubᚗcomᚋverdictᚋverdictᚋserviceᚐReplayOutcome(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReplayItem_after(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReplayItem",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReplayOutcome(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReplayOutcome_result(ctx context.Context, field graphql.CollectedField, obj *service.ReplayOutcome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReplayOutcome_result(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Result, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReplayOutcome_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReplayOutcome", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ReplayOutcome_explanation(ctx context.Context, field graphql.CollectedField, obj *service.ReplayOutcome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReplayOutcome_explanation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Explanation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReplayOutcome_explanation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReplayOutcome", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReplayOutcome_error(ctx context.Context, field graphql.CollectedField, obj *service.ReplayOutcome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReplayOutcome_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReplayOutcome_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReplayOutcome", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _RuleCheck_tokens(ctx context.Context, field graphql.CollectedField, obj *engine.CheckResult) (ret graphql.Marshaler) {
@@ -17177,6 +19545,57 @@ func (ec *executionContext) unmarshalInputCreatePolicyInput(ctx context.Context,
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputDecisionFilter(ctx context.Context, obj any) (service.DecisionFilter, error) {
+	var it service.DecisionFilter
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"baseId", "result", "since", "until"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "baseId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("baseId"))
+			data, err := ec.unmarshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BaseID = data
+		case "result":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("result"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Result = data
+		case "since":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("since"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Since = data
+		case "until":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("until"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Until = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputDeleteFlowInput(ctx context.Context, obj any) (model.DeleteFlowInput, error) {
 	var it model.DeleteFlowInput
 	if obj == nil {
@@ -17589,6 +20008,108 @@ func (ec *executionContext) unmarshalInputRemoveMemberInput(ctx context.Context,
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputReplayFlowInput(ctx context.Context, obj any) (model.ReplayFlowInput, error) {
+	var it model.ReplayFlowInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"flowId", "since", "until", "limit"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "flowId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowID = data
+		case "since":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("since"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Since = data
+		case "until":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("until"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Until = data
+		case "limit":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("limit"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Limit = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputReplayPolicyInput(ctx context.Context, obj any) (model.ReplayPolicyInput, error) {
+	var it model.ReplayPolicyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"policyId", "since", "until", "limit"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "policyId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("policyId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PolicyID = data
+		case "since":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("since"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Since = data
+		case "until":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("until"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Until = data
+		case "limit":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("limit"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Limit = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputRevokeKeyInput(ctx context.Context, obj any) (model.RevokeKeyInput, error) {
 	var it model.RevokeKeyInput
 	if obj == nil {
@@ -17799,6 +20320,64 @@ func (ec *executionContext) unmarshalInputRunRuleInput(ctx context.Context, obj 
 				return it, err
 			}
 			it.Data = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSetDecisionRecordsInput(ctx context.Context, obj any) (model.SetDecisionRecordsInput, error) {
+	var it model.SetDecisionRecordsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"policyId", "flowId", "enabled", "sampleRate", "mask"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "policyId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("policyId"))
+			data, err := ec.unmarshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PolicyID = data
+		case "flowId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowId"))
+			data, err := ec.unmarshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowID = data
+		case "enabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enabled"))
+			data, err := ec.unmarshalNBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Enabled = data
+		case "sampleRate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sampleRate"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SampleRate = data
+		case "mask":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mask"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Mask = data
 		}
 	}
 	return it, nil
@@ -18180,6 +20759,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Flow(ctx, sel, obj)
+	case service.Decision:
+		return ec._Decision(ctx, sel, &obj)
+	case *service.Decision:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Decision(ctx, sel, obj)
 	case service.AuditEvent:
 		return ec._AuditEvent(ctx, sel, &obj)
 	case *service.AuditEvent:
@@ -18703,6 +21289,352 @@ func (ec *executionContext) _CreatedKey(ctx context.Context, sel ast.SelectionSe
 			}
 		case "secret":
 			out.Values[i] = ec._CreatedKey_secret(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var decisionImplementors = []string{"Decision", "Node"}
+
+func (ec *executionContext) _Decision(ctx context.Context, sel ast.SelectionSet, obj *service.Decision) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, decisionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Decision")
+		case "id":
+			out.Values[i] = ec._Decision_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "kind":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Decision_kind(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "baseId":
+			out.Values[i] = ec._Decision_baseId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "recordId":
+			out.Values[i] = ec._Decision_recordId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "version":
+			out.Values[i] = ec._Decision_version(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "revision":
+			out.Values[i] = ec._Decision_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "at":
+			out.Values[i] = ec._Decision_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "result":
+			out.Values[i] = ec._Decision_result(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "explanation":
+			out.Values[i] = ec._Decision_explanation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "durationNs":
+			out.Values[i] = ec._Decision_durationNs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "actor":
+			out.Values[i] = ec._Decision_actor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "data":
+			out.Values[i] = ec._Decision_data(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "recomputed":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Decision_recomputed(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "note":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Decision_note(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var decisionConnectionImplementors = []string{"DecisionConnection"}
+
+func (ec *executionContext) _DecisionConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[service.Decision]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, decisionConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DecisionConnection")
+		case "edges":
+			out.Values[i] = ec._DecisionConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._DecisionConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._DecisionConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var decisionEdgeImplementors = []string{"DecisionEdge"}
+
+func (ec *executionContext) _DecisionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[service.Decision]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, decisionEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DecisionEdge")
+		case "cursor":
+			out.Values[i] = ec._DecisionEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._DecisionEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var decisionRecordSettingsImplementors = []string{"DecisionRecordSettings"}
+
+func (ec *executionContext) _DecisionRecordSettings(ctx context.Context, sel ast.SelectionSet, obj *service.DecisionSettings) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, decisionRecordSettingsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DecisionRecordSettings")
+		case "baseId":
+			out.Values[i] = ec._DecisionRecordSettings_baseId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "enabled":
+			out.Values[i] = ec._DecisionRecordSettings_enabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sampleRate":
+			out.Values[i] = ec._DecisionRecordSettings_sampleRate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mask":
+			out.Values[i] = ec._DecisionRecordSettings_mask(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -19886,6 +22818,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "revokeKey":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_revokeKey(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setDecisionRecords":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setDecisionRecords(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "replayPolicy":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_replayPolicy(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "replayFlow":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_replayFlow(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -21237,6 +24190,94 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "policyDecisionRecords":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_policyDecisionRecords(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "flowDecisionRecords":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_flowDecisionRecords(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "decisions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_decisions(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "decision":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_decision(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "flow":
 			field := field
 
@@ -21492,6 +24533,125 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 	return out
 }
 
+var recomputedRunImplementors = []string{"RecomputedRun"}
+
+func (ec *executionContext) _RecomputedRun(ctx context.Context, sel ast.SelectionSet, obj *service.Recomputed) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, recomputedRunImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RecomputedRun")
+		case "result":
+			out.Values[i] = ec._RecomputedRun_result(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "explanation":
+			out.Values[i] = ec._RecomputedRun_explanation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "trace":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._RecomputedRun_trace(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "error":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._RecomputedRun_error(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var referenceConditionImplementors = []string{"ReferenceCondition", "ConditionTrace"}
 
 func (ec *executionContext) _ReferenceCondition(ctx context.Context, sel ast.SelectionSet, obj *model.ReferenceCondition) graphql.Marshaler {
@@ -21527,6 +24687,170 @@ func (ec *executionContext) _ReferenceCondition(ctx context.Context, sel ast.Sel
 		case "result":
 			out.Values[i] = ec._ReferenceCondition_result(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var replayImplementors = []string{"Replay"}
+
+func (ec *executionContext) _Replay(ctx context.Context, sel ast.SelectionSet, obj *service.Replay) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, replayImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Replay")
+		case "compared":
+			out.Values[i] = ec._Replay_compared(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "changed":
+			out.Values[i] = ec._Replay_changed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "unchanged":
+			out.Values[i] = ec._Replay_unchanged(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._Replay_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "items":
+			out.Values[i] = ec._Replay_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var replayItemImplementors = []string{"ReplayItem"}
+
+func (ec *executionContext) _ReplayItem(ctx context.Context, sel ast.SelectionSet, obj *service.ReplayItem) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, replayItemImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReplayItem")
+		case "decisionId":
+			out.Values[i] = ec._ReplayItem_decisionId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._ReplayItem_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "changed":
+			out.Values[i] = ec._ReplayItem_changed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "before":
+			out.Values[i] = ec._ReplayItem_before(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "after":
+			out.Values[i] = ec._ReplayItem_after(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var replayOutcomeImplementors = []string{"ReplayOutcome"}
+
+func (ec *executionContext) _ReplayOutcome(ctx context.Context, sel ast.SelectionSet, obj *service.ReplayOutcome) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, replayOutcomeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReplayOutcome")
+		case "result":
+			out.Values[i] = ec._ReplayOutcome_result(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "explanation":
+			out.Values[i] = ec._ReplayOutcome_explanation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._ReplayOutcome_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -22863,6 +26187,58 @@ func (ec *executionContext) marshalNCreatedKey2ᚖgithubᚗcomᚋverdictᚋverdi
 	return ec._CreatedKey(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNDecision2githubᚗcomᚋverdictᚋverdictᚋserviceᚐDecision(ctx context.Context, sel ast.SelectionSet, v service.Decision) graphql.Marshaler {
+	return ec._Decision(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDecisionConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v model.Connection[service.Decision]) graphql.Marshaler {
+	return ec._DecisionConnection(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDecisionConnection2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[service.Decision]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DecisionConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNDecisionEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v model.Edge[service.Decision]) graphql.Marshaler {
+	return ec._DecisionEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDecisionEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Edge[service.Decision]) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDecisionEdge2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNDecisionRecordSettings2githubᚗcomᚋverdictᚋverdictᚋserviceᚐDecisionSettings(ctx context.Context, sel ast.SelectionSet, v service.DecisionSettings) graphql.Marshaler {
+	return ec._DecisionRecordSettings(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDecisionRecordSettings2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐDecisionSettings(ctx context.Context, sel ast.SelectionSet, v *service.DecisionSettings) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DecisionRecordSettings(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNDeleteFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐDeleteFlowInput(ctx context.Context, v any) (model.DeleteFlowInput, error) {
 	res, err := ec.unmarshalInputDeleteFlowInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -22930,6 +26306,22 @@ var (
 
 func (ec *executionContext) marshalNExecution2githubᚗcomᚋverdictᚋverdictᚋserviceᚐExecution(ctx context.Context, sel ast.SelectionSet, v service.Execution) graphql.Marshaler {
 	return ec._Execution(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.SelectionSet, v float64) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalFloatContext(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return graphql.WrapContextMarshaler(ctx, res)
 }
 
 func (ec *executionContext) marshalNFlow2githubᚗcomᚋverdictᚋverdictᚋserviceᚐFlow(ctx context.Context, sel ast.SelectionSet, v service.Flow) graphql.Marshaler {
@@ -23597,6 +26989,54 @@ func (ec *executionContext) unmarshalNRemoveMemberInput2githubᚗcomᚋverdict�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNReplay2githubᚗcomᚋverdictᚋverdictᚋserviceᚐReplay(ctx context.Context, sel ast.SelectionSet, v service.Replay) graphql.Marshaler {
+	return ec._Replay(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNReplay2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐReplay(ctx context.Context, sel ast.SelectionSet, v *service.Replay) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Replay(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNReplayFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐReplayFlowInput(ctx context.Context, v any) (model.ReplayFlowInput, error) {
+	res, err := ec.unmarshalInputReplayFlowInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNReplayItem2githubᚗcomᚋverdictᚋverdictᚋserviceᚐReplayItem(ctx context.Context, sel ast.SelectionSet, v service.ReplayItem) graphql.Marshaler {
+	return ec._ReplayItem(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNReplayItem2ᚕgithubᚗcomᚋverdictᚋverdictᚋserviceᚐReplayItemᚄ(ctx context.Context, sel ast.SelectionSet, v []service.ReplayItem) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNReplayItem2githubᚗcomᚋverdictᚋverdictᚋserviceᚐReplayItem(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNReplayOutcome2githubᚗcomᚋverdictᚋverdictᚋserviceᚐReplayOutcome(ctx context.Context, sel ast.SelectionSet, v service.ReplayOutcome) graphql.Marshaler {
+	return ec._ReplayOutcome(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNReplayPolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐReplayPolicyInput(ctx context.Context, v any) (model.ReplayPolicyInput, error) {
+	res, err := ec.unmarshalInputReplayPolicyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNRevokeKeyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRevokeKeyInput(ctx context.Context, v any) (model.RevokeKeyInput, error) {
 	res, err := ec.unmarshalInputRevokeKeyInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -23801,6 +27241,11 @@ var (
 	}
 )
 
+func (ec *executionContext) unmarshalNSetDecisionRecordsInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐSetDecisionRecordsInput(ctx context.Context, v any) (model.SetDecisionRecordsInput, error) {
+	res, err := ec.unmarshalInputSetDecisionRecordsInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNSourcePosition2githubᚗcomᚋverdictᚋverdictᚋengineᚐPosition(ctx context.Context, sel ast.SelectionSet, v engine.Position) graphql.Marshaler {
 	return ec._SourcePosition(ctx, sel, &v)
 }
@@ -23921,6 +27366,10 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNTrace2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐTrace(ctx context.Context, sel ast.SelectionSet, v model.Trace) graphql.Marshaler {
+	return ec._Trace(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNTrace2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐTrace(ctx context.Context, sel ast.SelectionSet, v *model.Trace) graphql.Marshaler {
@@ -24258,11 +27707,43 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
+func (ec *executionContext) marshalODecision2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐDecision(ctx context.Context, sel ast.SelectionSet, v *service.Decision) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Decision(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalODecisionFilter2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐDecisionFilter(ctx context.Context, v any) (*service.DecisionFilter, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputDecisionFilter(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalOEvaluationDetails2ᚖgithubᚗcomᚋverdictᚋverdictᚋengineᚐEvaluationDetails(ctx context.Context, sel ast.SelectionSet, v *engine.EvaluationDetails) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._EvaluationDetails(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOFloat2ᚖfloat64(ctx context.Context, v any) (*float64, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOFloat2ᚖfloat64(ctx context.Context, sel ast.SelectionSet, v *float64) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalFloatContext(*v)
+	return graphql.WrapContextMarshaler(ctx, res)
 }
 
 func (ec *executionContext) marshalOFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlow(ctx context.Context, sel ast.SelectionSet, v *service.Flow) graphql.Marshaler {
@@ -24442,6 +27923,13 @@ func (ec *executionContext) marshalOPropertyCheck2ᚖgithubᚗcomᚋverdictᚋve
 	return ec._PropertyCheck(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalORecomputedRun2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐRecomputed(ctx context.Context, sel ast.SelectionSet, v *service.Recomputed) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RecomputedRun(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOString2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalString(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -24452,6 +27940,41 @@ func (ec *executionContext) marshalOString2string(ctx context.Context, sel ast.S
 	_ = ctx
 	res := graphql.MarshalString(v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNString2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOString2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNString2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalOString2ᚖstring(ctx context.Context, v any) (*string, error) {

@@ -58,6 +58,8 @@ type (
 	GroupEdge            = Edge[service.Group]
 	AuditEventConnection = Connection[service.AuditEvent]
 	AuditEventEdge       = Edge[service.AuditEvent]
+	DecisionConnection   = Connection[service.Decision]
+	DecisionEdge         = Edge[service.Decision]
 	APIKeyConnection     = Connection[service.Key]
 	APIKeyEdge           = Edge[service.Key]
 	MemberConnection     = Connection[service.Member]

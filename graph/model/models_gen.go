@@ -126,6 +126,23 @@ type RunRuleInput struct {
 	Data any `json:"data"`
 }
 
+// The whole decision-record setting of a base. Give exactly one of policyId
+// and flowId.
+type SetDecisionRecordsInput struct {
+	// Any record id of a policy base, or its base id.
+	PolicyID *uuid.UUID `json:"policyId,omitempty"`
+	// Any record id of a flow base, or its base id.
+	FlowID *uuid.UUID `json:"flowId,omitempty"`
+	// Whether stored runs are recorded.
+	Enabled bool `json:"enabled"`
+	// The share of runs recorded, greater than 0 and at most 1; 1 when absent.
+	SampleRate *float64 `json:"sampleRate,omitempty"`
+	// JSON paths such as $.Person.ssn whose values are replaced by "[masked]"
+	// before anything is stored; at most 64, each at most 256 bytes. None
+	// when absent.
+	Mask []string `json:"mask,omitempty"`
+}
+
 // What testFlow takes.
 type TestFlowInput struct {
 	// The definition: a v1 definition object, a legacy nested definition, a

@@ -195,6 +195,18 @@ export type CreatePolicyInput = {
   tests?: Array<PolicyTestInput> | null | undefined;
 };
 
+/** Narrows the decision records. Absent fields do not filter. */
+export type DecisionFilter = {
+  /** Only records of the policy or flow with this base id. */
+  baseId?: string | null | undefined;
+  /** Only records with this result. */
+  result?: boolean | null | undefined;
+  /** Only records at or after this instant. */
+  since?: string | null | undefined;
+  /** Only records before this instant; it must be later than since. */
+  until?: string | null | undefined;
+};
+
 /** What deleteFlow takes. */
 export type DeleteFlowInput = {
   /** A record id or a base id of the flow. */
@@ -357,6 +369,30 @@ export type RemoveMemberInput = {
   userId: string;
 };
 
+/** Which recorded decisions of the flow's base to replay. */
+export type ReplayFlowInput = {
+  /** A flow record id, or a base id for its latest version (else its draft). */
+  flowId: string;
+  /** At most this many, the newest: 1 to 10000; 1000 when absent. */
+  limit?: number | null | undefined;
+  /** Only decisions at or after this instant. */
+  since?: string | null | undefined;
+  /** Only decisions before this instant. */
+  until?: string | null | undefined;
+};
+
+/** Which recorded decisions of the policy's base to replay. */
+export type ReplayPolicyInput = {
+  /** At most this many, the newest: 1 to 10000; 1000 when absent. */
+  limit?: number | null | undefined;
+  /** A policy record id, or a base id for its latest version (else its draft). */
+  policyId: string;
+  /** Only decisions at or after this instant. */
+  since?: string | null | undefined;
+  /** Only decisions before this instant. */
+  until?: string | null | undefined;
+};
+
 /** What revokeKey takes. */
 export type RevokeKeyInput = {
   /** The key's id. */
@@ -454,6 +490,27 @@ export type Scope =
   | 'PUBLISH'
   /** Inspect and run. */
   | 'VIEW';
+
+/**
+ * The whole decision-record setting of a base. Give exactly one of policyId
+ * and flowId.
+ */
+export type SetDecisionRecordsInput = {
+  /** Whether stored runs are recorded. */
+  enabled: boolean;
+  /** Any record id of a flow base, or its base id. */
+  flowId?: string | null | undefined;
+  /**
+   * JSON paths such as $.Person.ssn whose values are replaced by "[masked]"
+   * before anything is stored; at most 64, each at most 256 bytes. None
+   * when absent.
+   */
+  mask?: Array<string> | null | undefined;
+  /** Any record id of a policy base, or its base id. */
+  policyId?: string | null | undefined;
+  /** The share of runs recorded, greater than 0 and at most 1; 1 when absent. */
+  sampleRate?: number | null | undefined;
+};
 
 /** What testFlow takes. */
 export type TestFlowInput = {
@@ -683,6 +740,67 @@ export type TestFlowRecordMutationVariables = Exact<{
 
 export type TestFlowRecordMutation = { testFlowRecord: { passed: boolean, total: number, failed: number, results: Array<{ name: string, expected: unknown, actual: unknown, passed: boolean, explanation: string, error: string | null }> } };
 
+export type DecisionRecordSettingsFieldsFragment = { baseId: string, enabled: boolean, sampleRate: number, mask: Array<string> };
+
+export type DecisionFieldsFragment = { id: string, kind: AuditKind, baseId: string, recordId: string, version: number | null, revision: number, at: string, result: boolean, explanation: string, durationNs: string, data: unknown, actor: { kind: ActorKind, id: string } };
+
+export type ReplayFieldsFragment = { compared: number, changed: number, unchanged: number, errors: number, items: Array<{ decisionId: string, at: string, changed: boolean, before: { result: boolean, explanation: string, error: string | null }, after: { result: boolean, explanation: string, error: string | null } }> };
+
+export type PolicyDecisionRecordsQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type PolicyDecisionRecordsQuery = { policyDecisionRecords: { baseId: string, enabled: boolean, sampleRate: number, mask: Array<string> } };
+
+export type FlowDecisionRecordsQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type FlowDecisionRecordsQuery = { flowDecisionRecords: { baseId: string, enabled: boolean, sampleRate: number, mask: Array<string> } };
+
+export type SetDecisionRecordsMutationVariables = Exact<{
+  input: SetDecisionRecordsInput;
+}>;
+
+
+export type SetDecisionRecordsMutation = { setDecisionRecords: { baseId: string, enabled: boolean, sampleRate: number, mask: Array<string> } };
+
+export type DecisionsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  filter?: DecisionFilter | null | undefined;
+  withTotalCount?: boolean | null | undefined;
+}>;
+
+
+export type DecisionsQuery = { decisions: { totalCount?: number, edges: Array<{ cursor: string, node: { id: string, kind: AuditKind, baseId: string, recordId: string, version: number | null, revision: number, at: string, result: boolean, explanation: string, durationNs: string, data: unknown, actor: { kind: ActorKind, id: string } } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
+
+export type DecisionQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DecisionQuery = { decision: { note: string | null, id: string, kind: AuditKind, baseId: string, recordId: string, version: number | null, revision: number, at: string, result: boolean, explanation: string, durationNs: string, data: unknown, recomputed: { result: boolean, explanation: string, error: string | null, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+            | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
+            | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
+          > }> } } | null, actor: { kind: ActorKind, id: string } } | null };
+
+export type ReplayPolicyMutationVariables = Exact<{
+  input: ReplayPolicyInput;
+}>;
+
+
+export type ReplayPolicyMutation = { replayPolicy: { compared: number, changed: number, unchanged: number, errors: number, items: Array<{ decisionId: string, at: string, changed: boolean, before: { result: boolean, explanation: string, error: string | null }, after: { result: boolean, explanation: string, error: string | null } }> } };
+
+export type ReplayFlowMutationVariables = Exact<{
+  input: ReplayFlowInput;
+}>;
+
+
+export type ReplayFlowMutation = { replayFlow: { compared: number, changed: number, unchanged: number, errors: number, items: Array<{ decisionId: string, at: string, changed: boolean, before: { result: boolean, explanation: string, error: string | null }, after: { result: boolean, explanation: string, error: string | null } }> } };
+
 export type FlowFieldsFragment = { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } };
 
 export type SavedFlowFieldsFragment = { flow: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } }, validation: { errors: Array<string>, warnings: Array<string> } };
@@ -879,6 +997,7 @@ export type NodeQueryVariables = Exact<{
 export type NodeQuery = { node:
     | { __typename: 'APIKey', id: string, name: string, prefix: string, scope: Scope, createdAt: string, lastUsedAt: string | null, expiresAt: string | null, revokedAt: string | null, owner: { kind: OwnerKind, id: string } }
     | { __typename: 'AuditEvent', at: string, action: AuditAction, recordId: string | null, details: unknown, id: string, eventKind: AuditKind, eventBaseId: string | null, eventGroupId: string | null, actor: { kind: ActorKind, id: string } }
+    | { __typename: 'Decision', id: string }
     | { __typename: 'Flow', baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, id: string, flowTests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } }
     | { __typename: 'FlowSummary', id: string, baseId: string, name: string, latestVersion: number | null, latestVersionId: string | null, draftId: string | null, hasDraft: boolean, updatedAt: string, owner: { kind: OwnerKind, id: string } }
     | { __typename: 'Group', id: string, name: string, description: string, createdAt: string, updatedAt: string }
@@ -1077,6 +1196,56 @@ export const SourceRangeFieldsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"SourceRangeFields"}) as unknown as TypedDocumentString<SourceRangeFieldsFragment, unknown>;
+export const DecisionRecordSettingsFieldsFragmentDoc = new TypedDocumentString(`
+    fragment DecisionRecordSettingsFields on DecisionRecordSettings {
+  baseId
+  enabled
+  sampleRate
+  mask
+}
+    `, {"fragmentName":"DecisionRecordSettingsFields"}) as unknown as TypedDocumentString<DecisionRecordSettingsFieldsFragment, unknown>;
+export const DecisionFieldsFragmentDoc = new TypedDocumentString(`
+    fragment DecisionFields on Decision {
+  id
+  kind
+  baseId
+  recordId
+  version
+  revision
+  at
+  result
+  explanation
+  durationNs
+  actor {
+    kind
+    id
+  }
+  data
+}
+    `, {"fragmentName":"DecisionFields"}) as unknown as TypedDocumentString<DecisionFieldsFragment, unknown>;
+export const ReplayFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ReplayFields on Replay {
+  compared
+  changed
+  unchanged
+  errors
+  items {
+    decisionId
+    at
+    changed
+    before {
+      result
+      explanation
+      error
+    }
+    after {
+      result
+      explanation
+      error
+    }
+  }
+}
+    `, {"fragmentName":"ReplayFields"}) as unknown as TypedDocumentString<ReplayFieldsFragment, unknown>;
 export const FlowFieldsFragmentDoc = new TypedDocumentString(`
     fragment FlowFields on Flow {
   id
@@ -1668,6 +1837,209 @@ export const TestFlowRecordDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<TestFlowRecordMutation, TestFlowRecordMutationVariables>;
+export const PolicyDecisionRecordsDocument = new TypedDocumentString(`
+    query PolicyDecisionRecords($id: ID!) {
+  policyDecisionRecords(id: $id) {
+    ...DecisionRecordSettingsFields
+  }
+}
+    fragment DecisionRecordSettingsFields on DecisionRecordSettings {
+  baseId
+  enabled
+  sampleRate
+  mask
+}`) as unknown as TypedDocumentString<PolicyDecisionRecordsQuery, PolicyDecisionRecordsQueryVariables>;
+export const FlowDecisionRecordsDocument = new TypedDocumentString(`
+    query FlowDecisionRecords($id: ID!) {
+  flowDecisionRecords(id: $id) {
+    ...DecisionRecordSettingsFields
+  }
+}
+    fragment DecisionRecordSettingsFields on DecisionRecordSettings {
+  baseId
+  enabled
+  sampleRate
+  mask
+}`) as unknown as TypedDocumentString<FlowDecisionRecordsQuery, FlowDecisionRecordsQueryVariables>;
+export const SetDecisionRecordsDocument = new TypedDocumentString(`
+    mutation SetDecisionRecords($input: SetDecisionRecordsInput!) {
+  setDecisionRecords(input: $input) {
+    ...DecisionRecordSettingsFields
+  }
+}
+    fragment DecisionRecordSettingsFields on DecisionRecordSettings {
+  baseId
+  enabled
+  sampleRate
+  mask
+}`) as unknown as TypedDocumentString<SetDecisionRecordsMutation, SetDecisionRecordsMutationVariables>;
+export const DecisionsDocument = new TypedDocumentString(`
+    query Decisions($first: Int, $after: String, $filter: DecisionFilter, $withTotalCount: Boolean = false) {
+  decisions(first: $first, after: $after, filter: $filter) {
+    edges {
+      cursor
+      node {
+        ...DecisionFields
+      }
+    }
+    pageInfo {
+      hasNextPage
+      hasPreviousPage
+      startCursor
+      endCursor
+    }
+    totalCount @include(if: $withTotalCount)
+  }
+}
+    fragment DecisionFields on Decision {
+  id
+  kind
+  baseId
+  recordId
+  version
+  revision
+  at
+  result
+  explanation
+  durationNs
+  actor {
+    kind
+    id
+  }
+  data
+}`) as unknown as TypedDocumentString<DecisionsQuery, DecisionsQueryVariables>;
+export const DecisionDocument = new TypedDocumentString(`
+    query Decision($id: ID!) {
+  decision(id: $id) {
+    ...DecisionFields
+    recomputed {
+      result
+      explanation
+      error
+      trace {
+        ...TraceFields
+      }
+    }
+    note
+  }
+}
+    fragment DecisionFields on Decision {
+  id
+  kind
+  baseId
+  recordId
+  version
+  revision
+  at
+  result
+  explanation
+  durationNs
+  actor {
+    kind
+    id
+  }
+  data
+}
+fragment TypedValueFields on TypedValue {
+  type
+  value
+}
+fragment TraceFields on Trace {
+  execution {
+    label
+    selector
+    outcome
+    result
+    conditions {
+      __typename
+      ... on ComparisonCondition {
+        selector
+        property {
+          path
+          value
+        }
+        operator
+        value {
+          ...TypedValueFields
+        }
+        evaluationDetails {
+          leftValue {
+            ...TypedValueFields
+          }
+          rightValue {
+            ...TypedValueFields
+          }
+          comparisonResult
+        }
+        result
+      }
+      ... on ReferenceCondition {
+        selector
+        ruleName
+        referencedRuleOutcome
+        propertyCheck {
+          propertyName
+          propertyValue
+        }
+        result
+      }
+    }
+  }
+}`) as unknown as TypedDocumentString<DecisionQuery, DecisionQueryVariables>;
+export const ReplayPolicyDocument = new TypedDocumentString(`
+    mutation ReplayPolicy($input: ReplayPolicyInput!) {
+  replayPolicy(input: $input) {
+    ...ReplayFields
+  }
+}
+    fragment ReplayFields on Replay {
+  compared
+  changed
+  unchanged
+  errors
+  items {
+    decisionId
+    at
+    changed
+    before {
+      result
+      explanation
+      error
+    }
+    after {
+      result
+      explanation
+      error
+    }
+  }
+}`) as unknown as TypedDocumentString<ReplayPolicyMutation, ReplayPolicyMutationVariables>;
+export const ReplayFlowDocument = new TypedDocumentString(`
+    mutation ReplayFlow($input: ReplayFlowInput!) {
+  replayFlow(input: $input) {
+    ...ReplayFields
+  }
+}
+    fragment ReplayFields on Replay {
+  compared
+  changed
+  unchanged
+  errors
+  items {
+    decisionId
+    at
+    changed
+    before {
+      result
+      explanation
+      error
+    }
+    after {
+      result
+      explanation
+      error
+    }
+  }
+}`) as unknown as TypedDocumentString<ReplayFlowMutation, ReplayFlowMutationVariables>;
 export const FlowDocument = new TypedDocumentString(`
     query Flow($id: ID!) {
   flow(id: $id) {

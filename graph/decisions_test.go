@@ -1,0 +1,133 @@
+package graph_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/service"
+)
+
+const decisionQuery = `query($id: ID!) {
+  decision(id: $id) { id kind baseId version result explanation durationNs actor { kind } data
+    recomputed { result explanation error trace { execution { conditions { __typename } } } } note }
+  node(id: $id) { __typename ... on Decision { id } }
+}`
+
+func TestDecisionsInGraphQL(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		auditor := member(t, f, "audrey", authz.RoleAuditor)
+		pol := publishPolicy(t, f, adminKey, createPolicy(t, f, adminKey, map[string]any{"name": "senior", "rule": seniorRule}).Policy.ID, nil)
+
+		var set struct {
+			SetDecisionRecords struct {
+				BaseID     string
+				Enabled    bool
+				SampleRate float64
+				Mask       []string
+			}
+		}
+		f.post(t, adminKey, `mutation($id: ID!) { setDecisionRecords(input: {policyId: $id, enabled: true, mask: ["$.Person.name"]}) { baseId enabled sampleRate mask } }`,
+			map[string]any{"id": pol.ID}).decode(t, &set)
+		if s := set.SetDecisionRecords; s.BaseID != pol.BaseID || !s.Enabled || s.SampleRate != 1 || len(s.Mask) != 1 {
+			t.Fatalf("settings %+v", s)
+		}
+		for _, bad := range []string{
+			`mutation($id: ID!) { setDecisionRecords(input: {policyId: $id, flowId: $id, enabled: true}) { baseId } }`,
+			`mutation { setDecisionRecords(input: {enabled: true}) { baseId } }`,
+			`mutation($id: ID!) { setDecisionRecords(input: {policyId: $id, enabled: true, sampleRate: 2}) { baseId } }`,
+			`mutation($id: ID!) { replayPolicy(input: {policyId: $id, limit: 0}) { compared } }`,
+			`mutation($id: ID!) { replayPolicy(input: {policyId: $id, limit: 10001}) { compared } }`,
+		} {
+			f.post(t, adminKey, bad, map[string]any{"id": pol.ID}).failure(t, service.CodeInvalidArgument)
+		}
+
+		var run struct{ RunPolicy struct{ Result bool } }
+		f.post(t, adminKey, `mutation($id: ID!) { runPolicy(input: {baseId: $id, data: {Person: {age: 70, name: "Zed Zulu"}}}) { result } }`,
+			map[string]any{"id": pol.BaseID}).decode(t, &run)
+		waitForExecutedEvent(t, db)
+
+		var list struct {
+			Decisions struct {
+				Edges []struct{ Node struct{ ID string } }
+			}
+		}
+		f.post(t, auditor, `query($base: ID!) { decisions(first: 10, filter: {baseId: $base, result: true}) { edges { node { id } } } }`,
+			map[string]any{"base": pol.BaseID}).decode(t, &list)
+		if len(list.Decisions.Edges) != 1 {
+			t.Fatalf("decisions %+v", list)
+		}
+		id := list.Decisions.Edges[0].Node.ID
+
+		var got struct {
+			Decision struct {
+				ID, Kind, BaseID, Explanation, DurationNs string
+				Version                                   int
+				Result                                    bool
+				Actor                                     struct{ Kind string }
+				Data                                      map[string]map[string]any
+				Recomputed                                *struct {
+					Result      bool
+					Explanation string
+					Error       *string
+					Trace       struct {
+						Execution []struct{ Conditions []struct{ Typename string } }
+					}
+				}
+				Note *string
+			}
+			Node struct {
+				Typename string `json:"__typename"`
+				ID       string
+			}
+		}
+		f.post(t, auditor, decisionQuery, map[string]any{"id": id}).decode(t, &got)
+		d := got.Decision
+		if d.ID != id || d.Kind != "POLICY" || d.BaseID != pol.BaseID || d.Version != 1 || !d.Result || d.Actor.Kind != "USER" ||
+			d.Data["Person"]["name"] != "[masked]" || d.Recomputed == nil || !d.Recomputed.Result || d.Recomputed.Error != nil ||
+			len(d.Recomputed.Trace.Execution) != 1 || d.Note != nil || got.Node.Typename != "Decision" || got.Node.ID != id {
+			t.Fatalf("decision %+v, node %+v", d, got.Node)
+		}
+		if strings.Contains(d.Explanation, "Zed Zulu") {
+			t.Errorf("the explanation shows a masked value: %s", d.Explanation)
+		}
+
+		var rep struct {
+			ReplayPolicy struct {
+				Compared, Changed, Unchanged, Errors int
+				Items                                []struct {
+					DecisionID string
+					Before     struct{ Result bool }
+				}
+			}
+		}
+		f.post(t, adminKey, `mutation($id: ID!) { replayPolicy(input: {policyId: $id}) { compared changed unchanged errors items { decisionId before { result } } } }`,
+			map[string]any{"id": pol.ID}).decode(t, &rep)
+		if r := rep.ReplayPolicy; r.Compared != 1 || r.Unchanged != 1 || r.Items[0].DecisionID != id || !r.Items[0].Before.Result {
+			t.Errorf("replay %+v", r)
+		}
+		f.post(t, auditor, `mutation($id: ID!) { replayPolicy(input: {policyId: $id}) { compared } }`,
+			map[string]any{"id": pol.ID}).failure(t, service.CodePermissionDenied)
+		f.post(t, auditor, `query($id: ID!) { decision(id: $id) { id } }`, map[string]any{"id": pol.ID}).
+			nullFailure(t, "decision", service.CodeNotFound)
+	})
+}
+
+// waitForExecutedEvent waits until the one run's executed event, and so
+// its decision record, is stored.
+func waitForExecutedEvent(t *testing.T, db *database.DB) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for db.Client().AuditEvent.Query().Where(auditevent.ActionEQ(auditevent.ActionExecuted)).CountX(context.Background()) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the run's executed event was not stored")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -1,0 +1,108 @@
+package rest
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/service"
+)
+
+func TestDecisionRecordsOverREST(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db, noRateLimit)
+		as := f.team(t)
+		admin, editor, viewer, other := as["admin"], as["editor"], as["viewer"], as["other tenant"]
+		auditor := f.auditor(t)
+
+		w := f.call(t, editor, http.MethodPost, "/policy", seniorPolicy)
+		wantStatus(t, w, http.StatusCreated)
+		pol := decodeStrict[service.SavedPolicy](t, w)
+		wantStatus(t, f.call(t, admin, http.MethodPut, "/policy/"+pol.ID.String(), `{"status": "published"}`), http.StatusCreated)
+		settingsPath := "/policy/" + pol.BaseID.String() + "/decision-records"
+
+		wantError(t, f.call(t, viewer, http.MethodPut, settingsPath, `{"enabled": true}`), http.StatusForbidden, service.CodePermissionDenied)
+		wantError(t, f.call(t, other, http.MethodPut, settingsPath, `{"enabled": true}`), http.StatusNotFound, service.CodeNotFound)
+		wantError(t, f.call(t, other, http.MethodGet, settingsPath, nil), http.StatusNotFound, service.CodeNotFound)
+		w = f.call(t, editor, http.MethodPut, settingsPath, `{"enabled": true, "mask": ["$.Person.ssn"]}`)
+		wantStatus(t, w, http.StatusOK)
+		w = f.call(t, viewer, http.MethodGet, settingsPath, nil)
+		wantStatus(t, w, http.StatusOK)
+		if got := decodeStrict[service.DecisionSettings](t, w); !got.Enabled || got.SampleRate != 1 || len(got.Mask) != 1 {
+			t.Fatalf("settings %+v", got)
+		}
+
+		for _, age := range []string{"70", "30"} {
+			f.runStored(t, editor, "/run/policy/"+pol.BaseID.String(), `{"Person": {"age": `+age+`, "ssn": "123-45-6789"}}`)
+		}
+		waitForExecuted(t, db, 2)
+
+		for _, m := range []member{editor, viewer} {
+			wantError(t, f.call(t, m, http.MethodGet, "/decisions", nil), http.StatusForbidden, service.CodePermissionDenied)
+		}
+		w = f.call(t, auditor, http.MethodGet, "/decisions?result=true&baseId="+pol.BaseID.String(), nil)
+		wantStatus(t, w, http.StatusOK)
+		page := decodeStrict[service.Page[service.Decision]](t, w)
+		if len(page.Items) != 1 || string(page.Items[0].Data) != `{"Person":{"age":70,"ssn":"[masked]"}}` || page.Items[0].Actor.ID != editor.id {
+			t.Fatalf("decisions %+v", page.Items)
+		}
+		if strings.Contains(w.Body.String(), "123-45-6789") {
+			t.Errorf("the list shows a masked value: %s", w.Body)
+		}
+		w = f.call(t, other, http.MethodGet, "/decisions", nil)
+		wantStatus(t, w, http.StatusOK)
+		if got := decodeStrict[service.Page[service.Decision]](t, w); len(got.Items) != 0 {
+			t.Errorf("another tenant lists %+v", got.Items)
+		}
+
+		decisionPath := "/decision/" + page.Items[0].ID.String()
+		w = f.call(t, admin, http.MethodGet, decisionPath, nil)
+		wantStatus(t, w, http.StatusOK)
+		if !strings.Contains(w.Body.String(), `"recomputed":{"result":true`) || !strings.Contains(w.Body.String(), `"note":null`) {
+			t.Errorf("decision %s", w.Body)
+		}
+		wantError(t, f.call(t, viewer, http.MethodGet, decisionPath, nil), http.StatusForbidden, service.CodePermissionDenied)
+		wantError(t, f.call(t, other, http.MethodGet, decisionPath, nil), http.StatusNotFound, service.CodeNotFound)
+		wantError(t, f.call(t, admin, http.MethodGet, "/decision/"+uuid.Must(uuid.NewV7()).String(), nil), http.StatusNotFound, service.CodeNotFound)
+
+		for _, query := range []string{"?result=maybe", "?since=yesterday", "?baseId=nope", "?q=x",
+			"?since=2030-01-02T00:00:00Z&until=2030-01-01T00:00:00Z", "?result=true&result=false"} {
+			wantError(t, f.call(t, admin, http.MethodGet, "/decisions"+query, nil), http.StatusBadRequest, service.CodeInvalidArgument)
+		}
+
+		// A stricter draft flips the 70-year-old's decision.
+		w = f.call(t, admin, http.MethodGet, "/policy/"+pol.ID.String()+"/draft", nil)
+		wantStatus(t, w, http.StatusCreated)
+		draft := decodeStrict[service.Policy](t, w)
+		wantStatus(t, f.call(t, admin, http.MethodPut, "/policy/"+draft.ID.String(),
+			`{"status": "draft", "rule": "A **Person** gets senior_discount if the __age__ of the **Person** is at least 75."}`), http.StatusOK)
+		replayPath := "/policy/" + draft.ID.String() + "/replay"
+		before := rowCounts(t, db)
+		w = f.call(t, admin, http.MethodPost, replayPath, nil)
+		wantStatus(t, w, http.StatusOK)
+		rep := decodeStrict[service.Replay](t, w)
+		if rep.Compared != 2 || rep.Changed != 1 || rep.Unchanged != 1 || !rep.Items[0].Changed || rep.Items[0].After.Result {
+			t.Fatalf("replay %+v", rep)
+		}
+		w = f.call(t, admin, http.MethodPost, replayPath, `{"limit": 1, "since": "2000-01-01T00:00:00Z"}`)
+		wantStatus(t, w, http.StatusOK)
+		if got := decodeStrict[service.Replay](t, w); got.Compared != 1 {
+			t.Errorf("a replay of one compared %d", got.Compared)
+		}
+		for _, m := range []member{editor, auditor} {
+			wantError(t, f.call(t, m, http.MethodPost, replayPath, nil), http.StatusForbidden, service.CodePermissionDenied)
+		}
+		wantError(t, f.call(t, other, http.MethodPost, replayPath, nil), http.StatusNotFound, service.CodeNotFound)
+		for _, body := range []string{`{"limit": 0}`, `{"limit": 10001}`, `{"limit": "5"}`, `{"since": "yesterday"}`,
+			`{"since": "2030-01-02T00:00:00Z", "until": "2030-01-01T00:00:00Z"}`, `{"bogus": 1}`, `[]`, `{"limit": 1} x`} {
+			wantError(t, f.call(t, admin, http.MethodPost, replayPath, body), http.StatusBadRequest, service.CodeInvalidArgument)
+		}
+		if after := rowCounts(t, db); !equalCounts(before, after) {
+			t.Errorf("replays changed rows from %v to %v", before, after)
+		}
+	})
+}

@@ -1,0 +1,189 @@
+package service
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Bounds of a base's mask (docs/decisions.md, "Masking").
+const (
+	MaxMaskPaths      = 64
+	MaxMaskPathLength = 256
+	maxMaskSegments   = 32
+)
+
+// Masked is what a masked value becomes in a stored decision record, in
+// its input and its explanation alike.
+const Masked = "[masked]"
+
+// maskPath is a parsed mask path: `$.Person.ssn` is [Person ssn].
+type maskPath []string
+
+// parseMask checks every path of a mask: `$` and then one or more
+// `.name` steps, a name being any text without dots, brackets, quotes or
+// spaces at its ends.
+func parseMask(paths []string) ([]maskPath, error) {
+	if len(paths) > MaxMaskPaths {
+		return nil, Invalid("mask may hold at most %d paths, not %d", MaxMaskPaths, len(paths))
+	}
+	out := make([]maskPath, 0, len(paths))
+	for _, p := range paths {
+		mp, err := parseMaskPath(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, mp)
+	}
+	return out, nil
+}
+
+func parseMaskPath(p string) (maskPath, error) {
+	if len(p) > MaxMaskPathLength {
+		return nil, Invalid("mask path %.40q... is longer than %d bytes", p, MaxMaskPathLength)
+	}
+	if !utf8.ValidString(p) {
+		return nil, Invalid("mask path %q is not valid UTF-8", p)
+	}
+	rest, ok := strings.CutPrefix(p, "$.")
+	if !ok {
+		return nil, Invalid("mask path %q must start with $. and name a member, as in $.Person.ssn", p)
+	}
+	steps := strings.Split(rest, ".")
+	if len(steps) > maxMaskSegments {
+		return nil, Invalid("mask path %q has more than %d steps", p, maxMaskSegments)
+	}
+	for _, step := range steps {
+		if step == "" || strings.TrimSpace(step) != step || strings.ContainsAny(step, `[]"'`) ||
+			strings.IndexFunc(step, unicode.IsControl) >= 0 {
+			return nil, Invalid("mask path %q has an empty or malformed step %q: steps are member names separated by dots", p, step)
+		}
+	}
+	return steps, nil
+}
+
+// maskInput replaces the value at every path of the mask in raw, a JSON
+// object, with Masked. A path that meets an array applies to each of its
+// elements. It returns the masked JSON and the text of every value it
+// replaced (each scalar within a replaced object or array too), for
+// redact; raw itself is returned when nothing was replaced.
+func maskInput(raw json.RawMessage, mask []maskPath) (json.RawMessage, []string, error) {
+	if len(mask) == 0 {
+		return raw, nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var data any
+	if err := dec.Decode(&data); err != nil {
+		return nil, nil, err
+	}
+	var hidden []string
+	for _, p := range mask {
+		data = maskAt(data, p, &hidden)
+	}
+	if len(hidden) == 0 {
+		return raw, nil, nil
+	}
+	out, err := json.Marshal(data)
+	return out, hidden, err
+}
+
+func maskAt(v any, path maskPath, hidden *[]string) any {
+	switch v := v.(type) {
+	case map[string]any:
+		child, ok := v[path[0]]
+		if !ok {
+			return v
+		}
+		if len(path) == 1 {
+			if s, isString := child.(string); !isString || s != Masked {
+				collectText(child, hidden)
+				v[path[0]] = Masked
+			}
+			return v
+		}
+		v[path[0]] = maskAt(child, path[1:], hidden)
+	case []any:
+		for i := range v {
+			v[i] = maskAt(v[i], path, hidden)
+		}
+	}
+	return v
+}
+
+// collectText adds the ways an explanation may show each scalar of v.
+func collectText(v any, hidden *[]string) {
+	switch v := v.(type) {
+	case map[string]any:
+		for _, c := range v {
+			collectText(c, hidden)
+		}
+	case []any:
+		for _, c := range v {
+			collectText(c, hidden)
+		}
+	case string:
+		*hidden = append(*hidden, v)
+	case json.Number:
+		*hidden = append(*hidden, v.String())
+		if f, err := v.Float64(); err == nil {
+			*hidden = append(*hidden, strconv.FormatFloat(f, 'f', -1, 64), strconv.FormatFloat(f, 'g', -1, 64))
+		}
+	case bool:
+		*hidden = append(*hidden, strconv.FormatBool(v))
+	}
+}
+
+// redact replaces every whole occurrence of a hidden value's text in an
+// explanation with Masked. "Whole" means not in the middle of a longer
+// word or number, so that hiding 6 leaves "65" alone; a value that is
+// shown is always set off by spaces, quotes or punctuation.
+func redact(text string, hidden []string) string {
+	for _, h := range hidden {
+		if h == "" {
+			continue
+		}
+		var b strings.Builder
+		rest := text
+		for {
+			i := strings.Index(rest, h)
+			if i < 0 {
+				b.WriteString(rest)
+				break
+			}
+			end := i + len(h)
+			if wordAt(rest[:i], true) || wordAt(rest[end:], false) {
+				b.WriteString(rest[:end])
+			} else {
+				b.WriteString(rest[:i])
+				b.WriteString(Masked)
+			}
+			rest = rest[end:]
+		}
+		text = b.String()
+	}
+	return text
+}
+
+// wordAt says whether the text next to a match (before it, at its end;
+// after it, at its start) continues a word or a number.
+func wordAt(s string, before bool) bool {
+	if s == "" {
+		return false
+	}
+	var r rune
+	if before {
+		r, _ = utf8.DecodeLastRuneInString(s)
+	} else {
+		r, _ = utf8.DecodeRuneInString(s)
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '.' && !before && len(s) > 1 && isDigitStart(s[1:])
+}
+
+func isDigitStart(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsDigit(r)
+}

@@ -1,0 +1,432 @@
+package service
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/engine"
+	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/ent/decisionrecord"
+	"github.com/verdict/verdict/ent/record"
+)
+
+// DecisionSettings say whether a base's stored runs are recorded
+// (docs/decisions.md): Enabled, for SampleRate of its runs (in (0, 1]),
+// with the values at the Mask paths replaced before anything is stored.
+type DecisionSettings struct {
+	BaseID     uuid.UUID `json:"baseId"`
+	Enabled    bool      `json:"enabled"`
+	SampleRate float64   `json:"sampleRate"`
+	Mask       []string  `json:"mask"`
+}
+
+// DecisionSettingsInput is what PUT .../decision-records and
+// setDecisionRecords set: the whole setting. A SampleRate not given is 1,
+// a Mask not given is none.
+type DecisionSettingsInput struct {
+	Enabled    bool
+	SampleRate *float64
+	Mask       []string
+}
+
+func (in DecisionSettingsInput) check() (float64, []maskPath, error) {
+	rate := 1.0
+	if in.SampleRate != nil {
+		rate = *in.SampleRate
+		if !(rate > 0 && rate <= 1) {
+			return 0, nil, Invalid("sampleRate must be greater than 0 and at most 1, not %v", rate)
+		}
+	}
+	mask, err := parseMask(in.Mask)
+	return rate, mask, err
+}
+
+// recording is how a base records its runs, read once with the base into
+// the run cache; nil when it does not.
+type recording struct {
+	rate float64
+	mask []maskPath
+}
+
+// recordingOf parses a base's settings. Stored masks were checked when
+// they were set; one that no longer parses records nothing rather than
+// storing what it was meant to hide.
+func recordingOf(b *ent.Base) *recording {
+	if !b.DecisionsEnabled {
+		return nil
+	}
+	mask, err := parseMask(b.DecisionsMask)
+	if err != nil {
+		return nil
+	}
+	return &recording{rate: b.DecisionsSampleRate, mask: mask}
+}
+
+func settingsOf(b *ent.Base) *DecisionSettings {
+	mask := b.DecisionsMask
+	if mask == nil {
+		mask = []string{}
+	}
+	return &DecisionSettings{BaseID: b.ID, Enabled: b.DecisionsEnabled, SampleRate: b.DecisionsSampleRate, Mask: mask}
+}
+
+// PolicyDecisionSettings reads a policy base's decision-record settings
+// (GET /policy/{policyId}/decision-records): any id of the base, for
+// those who may view it.
+func (s *Service) PolicyDecisionSettings(ctx context.Context, id uuid.UUID) (*DecisionSettings, error) {
+	return s.decisionSettings(ctx, s.policyKind, id)
+}
+
+// FlowDecisionSettings is PolicyDecisionSettings for flows.
+func (s *Service) FlowDecisionSettings(ctx context.Context, id uuid.UUID) (*DecisionSettings, error) {
+	return s.decisionSettings(ctx, s.flowKind, id)
+}
+
+// SetPolicyDecisionSettings turns a policy base's decision records on or
+// off (PUT /policy/{policyId}/decision-records): for those who may edit
+// the base, which records an `edited` event.
+func (s *Service) SetPolicyDecisionSettings(ctx context.Context, id uuid.UUID, in DecisionSettingsInput) (*DecisionSettings, error) {
+	return s.setDecisionSettings(ctx, s.policyKind, id, in)
+}
+
+// SetFlowDecisionSettings is SetPolicyDecisionSettings for flows.
+func (s *Service) SetFlowDecisionSettings(ctx context.Context, id uuid.UUID, in DecisionSettingsInput) (*DecisionSettings, error) {
+	return s.setDecisionSettings(ctx, s.flowKind, id, in)
+}
+
+func (s *Service) decisionSettings(ctx context.Context, k *kindRules, id uuid.UUID) (*DecisionSettings, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l, err := s.load(ctx, p, k, id, authz.ActionView)
+	if err != nil {
+		return nil, err
+	}
+	return settingsOf(l.base), nil
+}
+
+func (s *Service) setDecisionSettings(ctx context.Context, k *kindRules, id uuid.UUID, in DecisionSettingsInput) (*DecisionSettings, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rate, _, err := in.check()
+	if err != nil {
+		return nil, err
+	}
+	l, err := s.load(ctx, p, k, id, authz.ActionEdit)
+	if err != nil {
+		return nil, err
+	}
+	mask := in.Mask
+	if mask == nil {
+		mask = []string{}
+	}
+	var out *ent.Base
+	err = s.withTx(ctx, func(tx *ent.Tx) error {
+		now := s.timestamp()
+		if out, err = tx.Base.UpdateOne(l.base).SetDecisionsEnabled(in.Enabled).SetDecisionsSampleRate(rate).
+			SetDecisionsMask(mask).SetUpdatedAt(now).Save(ctx); err != nil {
+			return unavailable(err)
+		}
+		// Runs read the setting with the cached base.
+		if err := s.announce(ctx, tx, baseChange(out, uuid.Nil)); err != nil {
+			return err
+		}
+		return recordInTx(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionEdited,
+			kind: k.auditKind(), base: &out.ID, actor: p, details: map[string]any{
+				"fields":          []string{"decisionRecords"},
+				"decisionRecords": map[string]any{"enabled": in.Enabled, "sampleRate": rate, "mask": mask},
+			}})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return settingsOf(out), nil
+}
+
+// decisionRow is a decision record on its way to the table with its run's
+// `executed` event, which holds the tenant, time, base, record and actor.
+type decisionRow struct {
+	id          uuid.UUID
+	version     *int
+	revision    int
+	result      bool
+	explanation string
+	duration    time.Duration
+	input       string
+}
+
+// decisionOf is the record of a run of t, or nil when its base records
+// no runs or the sample leaves this one out. The input is masked, and so
+// is the explanation, before the record leaves this function.
+func (s *Service) decisionOf(t *target, raw json.RawMessage, result bool, explanation string, took time.Duration) *decisionRow {
+	rec := t.recording
+	if rec == nil || rec.rate < 1 && rand.Float64() >= rec.rate {
+		return nil
+	}
+	input, hidden, err := maskInput(raw, rec.mask)
+	if err != nil {
+		// The data decoded when the run began; a record that could not be
+		// masked is not stored at all.
+		s.log.Error("masking a decision record failed; not recording it", "base", t.base.ID, "error", err)
+		return nil
+	}
+	var compact bytes.Buffer
+	if json.Compact(&compact, input) == nil {
+		input = compact.Bytes()
+	}
+	return &decisionRow{
+		id: uuid.Must(uuid.NewV7()), version: t.record.Version, revision: t.record.Revision,
+		result: result, explanation: redact(explanation, hidden), duration: took, input: string(input),
+	}
+}
+
+// Decision is one recorded run (docs/decisions.md, "Reading decisions").
+type Decision struct {
+	ID       uuid.UUID `json:"id"`
+	Kind     string    `json:"kind"`
+	BaseID   uuid.UUID `json:"baseId"`
+	RecordID uuid.UUID `json:"recordId"`
+	// Version is null when the draft ran; Revision is then the draft's
+	// revision at the time.
+	Version     *int            `json:"version"`
+	Revision    int             `json:"revision"`
+	At          time.Time       `json:"at"`
+	Result      bool            `json:"result"`
+	Explanation string          `json:"explanation"`
+	Duration    Nanos           `json:"durationNs"`
+	Actor       Actor           `json:"actor"`
+	Data        json.RawMessage `json:"data"`
+
+	tenant uuid.UUID
+}
+
+// DecisionDetail is a decision with its run recomputed (GET
+// /decision/{id}), when that is possible; Note says why it is not.
+type DecisionDetail struct {
+	Decision
+	Recomputed *Recomputed `json:"recomputed"`
+	Note       *string     `json:"note"`
+}
+
+// Recomputed is a policy run done again on a decision's stored input with
+// the record that ran: its trace, which records do not store, and its
+// result and explanation, which differ from the recorded ones only where
+// a masked value decided.
+type Recomputed struct {
+	Result      bool          `json:"result"`
+	Explanation string        `json:"explanation"`
+	Trace       engine.Trace  `json:"trace"`
+	Error       *RecomputeErr `json:"error"`
+}
+
+// RecomputeErr is the error a recomputed run stopped with.
+type RecomputeErr struct {
+	Message string `json:"message"`
+}
+
+func decisionOfRow(r *ent.DecisionRecord) Decision {
+	return Decision{
+		ID: r.ID, Kind: string(r.Kind), BaseID: r.BaseID, RecordID: r.RecordID, Version: r.Version,
+		Revision: r.Revision, At: r.At, Result: r.Result, Explanation: r.Explanation,
+		Duration: Nanos(r.DurationNs), Actor: Actor{Kind: string(r.ActorKind), ID: r.ActorID},
+		Data: json.RawMessage(r.Input), tenant: r.OrganizationID,
+	}
+}
+
+// DecisionCursor is the cursor of the decision list resuming after d: the
+// list is ordered like the audit log, by time then id, newest first.
+func DecisionCursor(d Decision) string {
+	return AuditCursor(AuditEvent{ID: d.ID, At: d.At})
+}
+
+// DecisionFilter narrows the decision list; zero fields do not filter.
+// Since includes its instant and Until excludes its own.
+type DecisionFilter struct {
+	BaseID *uuid.UUID
+	Result *bool
+	Since  *time.Time
+	Until  *time.Time
+}
+
+// Decisions lists the tenant's decision records, newest first (GET
+// /decisions): admins and auditors only, like the audit log.
+func (s *Service) Decisions(ctx context.Context, f DecisionFilter, o ListOptions) (*Page[Decision], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	limit, err := o.limit()
+	if err != nil {
+		return nil, err
+	}
+	if o.Query != "" || o.GroupID != nil {
+		return nil, Invalid("decisions filter by baseId, result, since and until only")
+	}
+	if f.Since != nil && f.Until != nil && !f.Until.After(*f.Since) {
+		return nil, Invalid("until must be later than since")
+	}
+	var at time.Time
+	var after uuid.UUID
+	if o.Cursor != "" {
+		if at, after, err = decodeAuditCursor(o.Cursor); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.authorizeOnTenant(ctx, p, authz.ActionReadAudit, authz.KindAudit); err != nil {
+		return nil, err
+	}
+	q := s.client.DecisionRecord.Query().Where(decisionrecord.OrganizationID(p.TenantID))
+	if f.BaseID != nil {
+		q = q.Where(decisionrecord.BaseID(*f.BaseID))
+	}
+	if f.Result != nil {
+		q = q.Where(decisionrecord.Result(*f.Result))
+	}
+	// Stored times are UTC, and SQLite compares them as text.
+	if f.Since != nil {
+		q = q.Where(decisionrecord.AtGTE(f.Since.UTC()))
+	}
+	if f.Until != nil {
+		q = q.Where(decisionrecord.AtLT(f.Until.UTC()))
+	}
+	n, err := total(ctx, o, q)
+	if err != nil {
+		return nil, err
+	}
+	if o.Cursor != "" {
+		q = q.Where(decisionrecord.Or(decisionrecord.AtLT(at),
+			decisionrecord.And(decisionrecord.AtEQ(at), decisionrecord.IDLT(after))))
+	}
+	rows, err := q.Order(ent.Desc(decisionrecord.FieldAt), ent.Desc(decisionrecord.FieldID)).Limit(limit + 1).All(ctx)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	return pageOf(rows, limit, n, decisionOfRow, DecisionCursor), nil
+}
+
+// Decision reads one decision record of the tenant and recomputes its
+// policy run (GET /decision/{id}); admins and auditors only. Another
+// tenant's record is not found.
+//
+// A published version never changes, so its run is recomputed exactly. A
+// draft is recomputed only while it is at the revision that ran: drafts
+// keep no history, and the text that ran is gone once it changed. A flow
+// is not recomputed: its nodes name policies that resolve, when it runs,
+// to whatever version is latest then.
+func (s *Service) Decision(ctx context.Context, id uuid.UUID) (*DecisionDetail, error) {
+	p, err := s.allowed(ctx, authz.ActionReadAudit, authz.KindAudit)
+	if err != nil {
+		return nil, err
+	}
+	row, err := s.client.DecisionRecord.Query().
+		Where(decisionrecord.ID(id), decisionrecord.OrganizationID(p.TenantID)).Only(ctx)
+	switch {
+	case ent.IsNotFound(err):
+		return nil, newError(CodeNotFound, "no decision %s", id)
+	case err != nil:
+		return nil, unavailable(err)
+	}
+	out := &DecisionDetail{Decision: decisionOfRow(row)}
+	if out.Recomputed, out.Note, err = s.recompute(ctx, &out.Decision); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// RecomputeDecision is the recomputed run of a decision read already, or
+// the note saying why there is none, as GET /decision/{id} shows them; for
+// GraphQL, where a decision of a list may ask for its run. It needs the
+// permission to read decisions, like the read itself.
+func (s *Service) RecomputeDecision(ctx context.Context, d *Decision) (*Recomputed, *string, error) {
+	p, err := s.allowed(ctx, authz.ActionReadAudit, authz.KindAudit)
+	if err != nil {
+		return nil, nil, err
+	}
+	if d.tenant != p.TenantID {
+		return nil, nil, newError(CodeNotFound, "no decision %s", d.ID)
+	}
+	return s.recompute(ctx, d)
+}
+
+func (s *Service) recompute(ctx context.Context, d *Decision) (*Recomputed, *string, error) {
+	note := func(s string) (*Recomputed, *string, error) { return nil, &s, nil }
+	if d.Kind == string(decisionrecord.KindFlow) {
+		return note("flow runs are not recomputed: their policies resolve to the versions that were latest when they ran")
+	}
+	rec, err := s.client.Record.Query().Where(record.ID(d.RecordID), record.OrganizationID(d.tenant)).Only(ctx)
+	switch {
+	case ent.IsNotFound(err):
+		return note("the record that ran no longer exists")
+	case err != nil:
+		return nil, nil, unavailable(err)
+	case rec.Revision != d.Revision:
+		return note("the draft that ran has changed since, so its run cannot be recomputed; replay the draft to compare it with the recorded result")
+	}
+	data, err := s.decodeData(d.Data)
+	if err != nil {
+		return nil, nil, internal(err)
+	}
+	res := s.program(rec).Evaluate(nil, data, d.Data)
+	res.Explain()
+	out := &Recomputed{Result: res.Result, Explanation: res.Explanation, Trace: res.Trace}
+	if res.Error != nil {
+		out.Error = &RecomputeErr{Message: res.Error.Message}
+	}
+	return out, nil, nil
+}
+
+// ExpireDecisions deletes the decision records older than the retention
+// period, in batches small enough that no statement holds the table for
+// long, and returns how many it deleted.
+func (s *Service) ExpireDecisions(ctx context.Context) (int, error) {
+	const batch = 500
+	cutoff := s.timestamp().Add(-s.decisionRetention)
+	deleted := 0
+	for {
+		ids, err := s.client.DecisionRecord.Query().Where(decisionrecord.AtLT(cutoff)).
+			Order(ent.Asc(decisionrecord.FieldAt)).Limit(batch).IDs(ctx)
+		if err != nil {
+			return deleted, unavailable(err)
+		}
+		if len(ids) == 0 {
+			return deleted, nil
+		}
+		n, err := s.client.DecisionRecord.Delete().Where(decisionrecord.IDIn(ids...)).Exec(ctx)
+		if err != nil {
+			return deleted, unavailable(err)
+		}
+		deleted += n
+		s.metrics.decisionsExpired.Add(float64(n))
+		if len(ids) < batch {
+			return deleted, nil
+		}
+	}
+}
+
+// ExpireDecisionsEvery runs ExpireDecisions at once and then every
+// interval until ctx ends; a failed round is logged and retried at the
+// next one.
+func (s *Service) ExpireDecisionsEvery(ctx context.Context, interval time.Duration) {
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		if n, err := s.ExpireDecisions(ctx); err != nil && ctx.Err() == nil {
+			s.log.Warn("deleting expired decision records failed", "error", err, "deleted", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}

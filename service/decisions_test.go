@@ -1,0 +1,505 @@
+package service_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/ent/decisionrecord"
+	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/service"
+)
+
+const (
+	ssnRule = `A **Person** gets flagged if the __ssn__ of the **Person** is not equal to "999-99-9999" and the __age__ of the **Person** is at least 65.`
+	// secretData holds values the mask hides: a text, a number within an
+	// array of objects, and one the rule reads.
+	secretData = `{"Person": {"age": 70, "ssn": "123-45-6789", "cards": [{"number": 4111111111111111}, {"number": 5500}]}}`
+)
+
+var secrets = []string{"123-45-6789", "4111111111111111", "5500"}
+
+// storedRows is every column of every decision record as text, read with
+// plain SQL, so that nothing the service does on reading can hide what
+// the table holds.
+func storedRows(t *testing.T, db *database.DB) []string {
+	t.Helper()
+	rows, err := db.SQL().QueryContext(context.Background(),
+		`SELECT id, organization_id, kind, base_id, record_id, version, revision, at, result, explanation, duration_ns, actor_kind, actor_id, input FROM decision_records`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		cols := make([]any, 14)
+		ptrs := make([]any, len(cols))
+		for i := range cols {
+			ptrs[i] = &cols[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for _, c := range cols {
+			if raw, ok := c.([]byte); ok {
+				c = string(raw)
+			}
+			fmt.Fprintf(&b, "%v|", c)
+		}
+		out = append(out, b.String())
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestMaskedValuesNeverReachTheDecisionTable(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		pol := f.publishedPolicy(t, "screening", ssnRule)
+		set, err := f.svc.SetPolicyDecisionSettings(admin, pol.ID, service.DecisionSettingsInput{
+			Enabled: true, Mask: []string{"$.Person.ssn", "$.Person.cards.number"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !set.Enabled || set.SampleRate != 1 || set.BaseID != pol.BaseID || len(set.Mask) != 2 {
+			t.Fatalf("settings %+v", set)
+		}
+		res, err := f.svc.RunPolicy(admin, pol.BaseID, json.RawMessage(secretData))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Result.Result || !strings.Contains(res.Explanation, "123-45-6789") {
+			t.Fatalf("the run answered %v, %q: the caller sees its own data unmasked", res.Result.Result, res.Explanation)
+		}
+		res.Release()
+		f.waitForLog(t, 4) // created, published, edited, executed
+
+		rows := storedRows(t, db)
+		for _, row := range rows {
+			for _, secret := range secrets {
+				if strings.Contains(row, secret) {
+					t.Errorf("the stored row holds the masked value %s: %s", secret, row)
+				}
+			}
+		}
+		stored := db.Client().DecisionRecord.Query().OnlyX(context.Background())
+		wantInput := `{"Person":{"age":70,"cards":[{"number":"[masked]"},{"number":"[masked]"}],"ssn":"[masked]"}}`
+		if stored.Input != wantInput {
+			t.Errorf("stored input %s, want %s", stored.Input, wantInput)
+		}
+		if !strings.Contains(stored.Explanation, `ssn of the Person is "[masked]"`) {
+			t.Errorf("stored explanation %q does not show the ssn masked", stored.Explanation)
+		}
+		if stored.RecordID != pol.ID || *stored.Version != 1 || !stored.Result || stored.ActorID != f.acme.User.ID ||
+			stored.ActorKind != decisionrecord.ActorKindUser || stored.BaseID != pol.BaseID {
+			t.Errorf("stored %+v", stored)
+		}
+
+		// The run's executed event names the record.
+		ev := db.Client().AuditEvent.Query().Where(auditevent.ActionEQ(auditevent.ActionExecuted)).OnlyX(context.Background())
+		if ev.Details["decisionId"] != stored.ID.String() {
+			t.Errorf("the executed event's details %v do not name decision %s", ev.Details, stored.ID)
+		}
+	})
+}
+
+func TestDecisionSettingsRefuseBadInputAndStoreNothing(t *testing.T) {
+	long := "$." + strings.Repeat("a", service.MaxMaskPathLength)
+	many := make([]string, service.MaxMaskPaths+1)
+	for i := range many {
+		many[i] = fmt.Sprintf("$.a%d", i)
+	}
+	cases := []struct {
+		name string
+		in   service.DecisionSettingsInput
+	}{
+		{"a sample rate of zero", service.DecisionSettingsInput{Enabled: true, SampleRate: ptr(0.0)}},
+		{"a sample rate above one", service.DecisionSettingsInput{Enabled: true, SampleRate: ptr(1.5)}},
+		{"a path without $.", service.DecisionSettingsInput{Enabled: true, Mask: []string{"Person.ssn"}}},
+		{"a path with an empty step", service.DecisionSettingsInput{Enabled: true, Mask: []string{"$.Person..ssn"}}},
+		{"a path with brackets", service.DecisionSettingsInput{Enabled: true, Mask: []string{"$.Person[0]"}}},
+		{"a path that is only $", service.DecisionSettingsInput{Enabled: true, Mask: []string{"$"}}},
+		{"a path that is too long", service.DecisionSettingsInput{Enabled: true, Mask: []string{long}}},
+		{"too many paths", service.DecisionSettingsInput{Enabled: true, Mask: many}},
+	}
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		pol := f.publishedPolicy(t, "screening", ssnRule)
+		events := db.Client().AuditEvent.Query().CountX(context.Background())
+		for _, c := range cases {
+			_, err := f.svc.SetPolicyDecisionSettings(admin, pol.ID, c.in)
+			if service.CodeOf(err) != service.CodeInvalidArgument {
+				t.Errorf("%s: error %v, want invalid_argument", c.name, err)
+			}
+		}
+		got, err := f.svc.PolicyDecisionSettings(admin, pol.BaseID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Enabled || got.SampleRate != 1 || len(got.Mask) != 0 {
+			t.Errorf("after refused changes the settings are %+v, want the defaults", got)
+		}
+		if n := db.Client().AuditEvent.Query().CountX(context.Background()); n != events {
+			t.Errorf("%d audit events after refused changes, want %d", n, events)
+		}
+	})
+}
+
+func TestDecisionSettingsAreForEditorsAndVisibleToViewers(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		pol := f.publishedPolicy(t, "screening", ssnRule)
+		viewerKey, _ := f.member(t, "viewer@acme.test", authz.RoleViewer)
+		editorKey, _ := f.member(t, "editor@acme.test", authz.RoleEditor)
+		viewer, editor := f.as(t, viewerKey, ""), f.as(t, editorKey, "")
+		on := service.DecisionSettingsInput{Enabled: true, SampleRate: ptr(0.5)}
+
+		_, err := f.svc.SetPolicyDecisionSettings(viewer, pol.ID, on)
+		wantCode(t, err, service.CodePermissionDenied)
+		if _, err := f.svc.SetPolicyDecisionSettings(editor, pol.ID, on); err != nil {
+			t.Fatal(err)
+		}
+		got, err := f.svc.PolicyDecisionSettings(viewer, pol.ID)
+		if err != nil || !got.Enabled || got.SampleRate != 0.5 {
+			t.Fatalf("a viewer reads %+v, %v", got, err)
+		}
+		edited := db.Client().AuditEvent.Query().Where(auditevent.ActionEQ(auditevent.ActionEdited)).AllX(context.Background())
+		if len(edited) != 1 || *edited[0].BaseID != pol.BaseID || edited[0].Details["fields"].([]any)[0] != "decisionRecords" {
+			t.Errorf("edited events %+v", edited)
+		}
+
+		// Another tenant's base is not found, like one that exists nowhere.
+		other, err := f.svc.Operator().Bootstrap(context.Background(), service.BootstrapInput{
+			Organization: "Beta", Email: "admin@beta.test", Key: "beta-admin-key-0123456789abcdefghijkl"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		beta := f.as(t, other.Secret, "")
+		_, err = f.svc.PolicyDecisionSettings(beta, pol.ID)
+		wantCode(t, err, service.CodeNotFound)
+		_, err = f.svc.SetPolicyDecisionSettings(beta, pol.BaseID, on)
+		wantCode(t, err, service.CodeNotFound)
+		_, err = f.svc.SetPolicyDecisionSettings(beta, uuid.Must(uuid.NewV7()), on)
+		wantCode(t, err, service.CodeNotFound)
+		// A policy's id is no flow's.
+		_, err = f.svc.FlowDecisionSettings(viewer, pol.ID)
+		wantCode(t, err, service.CodeNotFound)
+	})
+}
+
+// recordRuns turns recording on for pol and runs it once per data, as the
+// admin, then waits until every record is stored.
+func (f *fixture) recordRuns(t *testing.T, pol *service.Policy, data ...string) {
+	t.Helper()
+	admin := f.as(t, adminKey, "")
+	if _, err := f.svc.SetPolicyDecisionSettings(admin, pol.ID, service.DecisionSettingsInput{Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	// Records are stored before their runs' events: once the events are
+	// in, so are the records.
+	before := f.db.Client().AuditEvent.Query().Where(auditevent.OrganizationID(f.acme.Organization.ID)).CountX(context.Background())
+	for _, d := range data {
+		res, err := f.svc.RunPolicy(admin, pol.BaseID, json.RawMessage(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Release()
+		*f.clock = f.clock.Add(time.Second)
+	}
+	f.waitForLog(t, before+len(data))
+}
+
+func person(age int) string { return fmt.Sprintf(`{"Person": {"age": %d}}`, age) }
+
+func TestDecisionsAreReadByAdminsAndAuditorsNewestFirst(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		pol := f.publishedPolicy(t, "seniors", "A **Person** gets senior_discount if the __age__ of the **Person** is at least 65.")
+		f.recordRuns(t, pol, person(70), person(30), person(80))
+		admin, auditor := f.as(t, adminKey, ""), f.auditor(t)
+		editorKey, _ := f.member(t, "editor@acme.test", authz.RoleEditor)
+
+		_, err := f.svc.Decisions(f.as(t, editorKey, ""), service.DecisionFilter{}, service.ListOptions{})
+		wantCode(t, err, service.CodePermissionDenied)
+
+		var seen []uuid.UUID
+		o := service.ListOptions{Limit: 2}
+		for {
+			page, err := f.svc.Decisions(auditor, service.DecisionFilter{BaseID: &pol.BaseID}, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range page.Items {
+				seen = append(seen, d.ID)
+			}
+			if page.NextCursor == "" {
+				break
+			}
+			o.Cursor = page.NextCursor
+		}
+		all, err := f.svc.Decisions(admin, service.DecisionFilter{}, service.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(seen) != 3 || len(all.Items) != 3 || seen[0] != all.Items[0].ID || string(all.Items[0].Data) != `{"Person":{"age":80}}` {
+			t.Fatalf("paged %v, listed %+v", seen, all.Items)
+		}
+		no := false
+		falses, err := f.svc.Decisions(admin, service.DecisionFilter{Result: &no}, service.ListOptions{})
+		if err != nil || len(falses.Items) != 1 || string(falses.Items[0].Data) != `{"Person":{"age":30}}` {
+			t.Fatalf("result=false lists %+v, %v", falses, err)
+		}
+		until := all.Items[0].At
+		older, err := f.svc.Decisions(admin, service.DecisionFilter{Until: &until}, service.ListOptions{})
+		if err != nil || len(older.Items) != 2 {
+			t.Fatalf("until the newest lists %+v, %v", older, err)
+		}
+
+		d, err := f.svc.Decision(auditor, all.Items[1].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Recomputed == nil || d.Recomputed.Result || d.Note != nil || len(d.Recomputed.Trace.Execution) != 1 ||
+			d.Recomputed.Explanation != d.Explanation {
+			t.Fatalf("decision %+v recomputed %+v", d, d.Recomputed)
+		}
+		_, err = f.svc.Decision(f.as(t, editorKey, ""), d.ID)
+		wantCode(t, err, service.CodePermissionDenied)
+		_, err = f.svc.Decision(admin, uuid.Must(uuid.NewV7()))
+		wantCode(t, err, service.CodeNotFound)
+
+		// Another tenant's admin finds neither the record nor any in its list.
+		other, err := f.svc.Operator().Bootstrap(context.Background(), service.BootstrapInput{
+			Organization: "Beta", Email: "admin@beta.test", Key: "beta-admin-key-0123456789abcdefghijkl"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		beta := f.as(t, other.Secret, "")
+		_, err = f.svc.Decision(beta, d.ID)
+		wantCode(t, err, service.CodeNotFound)
+		if page, err := f.svc.Decisions(beta, service.DecisionFilter{}, service.ListOptions{}); err != nil || len(page.Items) != 0 {
+			t.Errorf("another tenant lists %+v, %v", page, err)
+		}
+	})
+}
+
+func TestADraftThatChangedIsNotRecomputed(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		rule := "A **Person** gets senior_discount if the __age__ of the **Person** is at least 65."
+		draft, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("draft"), Rule: &rule})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.recordRuns(t, draft.Policy, person(70))
+		changed := "A **Person** gets senior_discount if the __age__ of the **Person** is at least 75."
+		if _, err := f.svc.UpdatePolicyDraft(admin, draft.ID, service.Changes{Rule: &changed}); err != nil {
+			t.Fatal(err)
+		}
+		list, err := f.svc.Decisions(admin, service.DecisionFilter{}, service.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := f.svc.Decision(admin, list.Items[0].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Recomputed != nil || d.Note == nil || !strings.Contains(*d.Note, "changed since") || d.Version != nil || d.Revision != 1 {
+			t.Fatalf("decision %+v", d)
+		}
+	})
+}
+
+func TestSamplingRecordsAShareOfRuns(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		pol := f.publishedPolicy(t, "seniors", "A **Person** gets senior_discount if the __age__ of the **Person** is at least 65.")
+		if _, err := f.svc.SetPolicyDecisionSettings(admin, pol.ID, service.DecisionSettingsInput{Enabled: true, SampleRate: ptr(0.25)}); err != nil {
+			t.Fatal(err)
+		}
+		const runs = 400
+		for range runs {
+			res, err := f.svc.RunPolicy(admin, pol.BaseID, json.RawMessage(person(70)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Release()
+		}
+		f.waitForLog(t, 2+1+runs) // created, published, edited, the runs
+		// Each run is recorded with probability 1/4: 100 expected, and
+		// outside 40–180 with a probability far below one in a billion.
+		n := db.Client().DecisionRecord.Query().CountX(context.Background())
+		if n < 40 || n > 180 {
+			t.Errorf("%d of %d runs recorded at a sample rate of 0.25", n, runs)
+		}
+		// Turned off, runs record nothing.
+		if _, err := f.svc.SetPolicyDecisionSettings(admin, pol.ID, service.DecisionSettingsInput{Enabled: false}); err != nil {
+			t.Fatal(err)
+		}
+		res, err := f.svc.RunPolicy(admin, pol.BaseID, json.RawMessage(person(70)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Release()
+		f.waitForLog(t, 2+1+runs+1+1)
+		if after := db.Client().DecisionRecord.Query().CountX(context.Background()); after != n {
+			t.Errorf("%d records after a run with recording off, want %d", after, n)
+		}
+	})
+}
+
+func TestExpiredDecisionsAreDeleted(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		pol := f.publishedPolicy(t, "seniors", "A **Person** gets senior_discount if the __age__ of the **Person** is at least 65.")
+		f.recordRuns(t, pol, person(70), person(71)) // a second apart
+		// Now the first is a half second past the retention period.
+		*f.clock = f.clock.Add(service.DefaultDecisionRetention - 1500*time.Millisecond)
+		n, err := f.svc.ExpireDecisions(context.Background())
+		if err != nil || n != 1 {
+			t.Fatalf("expired %d, %v; want the oldest one", n, err)
+		}
+		left := db.Client().DecisionRecord.Query().AllX(context.Background())
+		if len(left) != 1 || left[0].Input != `{"Person":{"age":71}}` {
+			t.Fatalf("left %+v, want the newer record", left)
+		}
+	})
+}
+
+func TestReplayComparesADraftWithTheRecordedDecisions(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		pol := f.publishedPolicy(t, "seniors", "A **Person** gets senior_discount if the __age__ of the **Person** is at least 65.")
+		f.recordRuns(t, pol, person(70), person(30), person(80), person(66))
+		draft, err := f.svc.PolicyDraftFromVersion(admin, pol.ID, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stricter := "A **Person** gets senior_discount if the __age__ of the **Person** is at least 75."
+		if _, err := f.svc.UpdatePolicyDraft(admin, draft.ID, service.Changes{Rule: &stricter}); err != nil {
+			t.Fatal(err)
+		}
+		events := db.Client().AuditEvent.Query().CountX(context.Background())
+
+		rep, err := f.svc.ReplayPolicy(admin, draft.ID, service.ReplayInput{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Compared != 4 || rep.Changed != 2 || rep.Unchanged != 2 || rep.Errors != 0 || len(rep.Items) != 4 {
+			t.Fatalf("replay %+v", rep)
+		}
+		// The changed come first, newest first: 66, then 70.
+		first, second := rep.Items[0], rep.Items[1]
+		if !first.Changed || !second.Changed || !first.Before.Result || first.After.Result ||
+			!strings.Contains(first.After.Explanation, "66") || !strings.Contains(second.After.Explanation, "70") ||
+			!strings.Contains(first.Before.Explanation, "at least 65") || !strings.Contains(first.After.Explanation, "at least 75") {
+			t.Errorf("changed items %+v, %+v", first, second)
+		}
+		if rep.Items[2].Changed || rep.Items[3].Changed {
+			t.Errorf("unchanged items %+v", rep.Items[2:])
+		}
+
+		limited, err := f.svc.ReplayPolicy(admin, draft.ID, service.ReplayInput{Limit: 1})
+		if err != nil || limited.Compared != 1 || limited.Changed != 1 {
+			t.Errorf("a replay of the newest one: %+v, %v", limited, err)
+		}
+		since := rep.Items[0].At
+		recent, err := f.svc.ReplayPolicy(admin, draft.ID, service.ReplayInput{Since: &since})
+		if err != nil || recent.Compared != 1 {
+			t.Errorf("a replay since the newest: %+v, %v", recent, err)
+		}
+		for _, bad := range []service.ReplayInput{{Limit: service.MaxReplayLimit + 1}, {Limit: -1}, {Since: &since, Until: &since}} {
+			_, err := f.svc.ReplayPolicy(admin, draft.ID, bad)
+			wantCode(t, err, service.CodeInvalidArgument)
+		}
+		if n := db.Client().AuditEvent.Query().CountX(context.Background()); n != events {
+			t.Errorf("replays stored %d audit events", n-events)
+		}
+		if n := db.Client().DecisionRecord.Query().CountX(context.Background()); n != 4 {
+			t.Errorf("%d decision records after replays, want the 4 recorded", n)
+		}
+	})
+}
+
+// Replaying needs the permission to run the record and the one to read
+// decisions: an editor may run but not read, an auditor read but not run.
+func TestReplayIsForThoseWhoMayRunTheRecordAndReadDecisions(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		pol := f.publishedPolicy(t, "seniors", "A **Person** gets senior_discount if the __age__ of the **Person** is at least 65.")
+		f.recordRuns(t, pol, person(70))
+		editorKey, _ := f.member(t, "editor@acme.test", authz.RoleEditor)
+		for name, ctx := range map[string]context.Context{"an editor": f.as(t, editorKey, ""), "an auditor": f.auditor(t)} {
+			_, err := f.svc.ReplayPolicy(ctx, pol.ID, service.ReplayInput{})
+			if service.CodeOf(err) != service.CodePermissionDenied {
+				t.Errorf("%s replays: %v, want permission_denied", name, err)
+			}
+		}
+		rep, err := f.svc.ReplayPolicy(f.as(t, adminKey, ""), pol.BaseID, service.ReplayInput{})
+		if err != nil || rep.Compared != 1 || rep.Unchanged != 1 {
+			t.Fatalf("the admin replays %+v, %v", rep, err)
+		}
+		other, err := f.svc.Operator().Bootstrap(context.Background(), service.BootstrapInput{
+			Organization: "Beta", Email: "admin@beta.test", Key: "beta-admin-key-0123456789abcdefghijkl"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.svc.ReplayPolicy(f.as(t, other.Secret, ""), pol.ID, service.ReplayInput{})
+		wantCode(t, err, service.CodeNotFound)
+	})
+}
+
+func TestAFlowRecordsAndReplaysItsRuns(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		fl := f.createFlow(t, admin, adultFlow(byBaseID(adult.BaseID)))
+		if _, err := f.svc.SetFlowDecisionSettings(admin, fl.ID, service.DecisionSettingsInput{
+			Enabled: true, Mask: []string{"$.applicant.name"}}); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []string{`{"applicant": {"age": 16, "name": "Zed Zulu"}}`, `{"applicant": {"age": 40, "name": "Yan"}}`} {
+			if _, err := f.svc.RunFlow(admin, fl.BaseID, json.RawMessage(d)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.waitForLog(t, 2+1+1+2) // the policy created and published, the flow created, its settings edited, two runs
+		for _, row := range storedRows(t, db) {
+			if strings.Contains(row, "Zed Zulu") || strings.Contains(row, "Yan") {
+				t.Errorf("the stored row holds a masked name: %s", row)
+			}
+		}
+		list, err := f.svc.Decisions(admin, service.DecisionFilter{BaseID: &fl.BaseID}, service.ListOptions{})
+		if err != nil || len(list.Items) != 2 || list.Items[0].Kind != "flow" {
+			t.Fatalf("flow decisions %+v, %v", list, err)
+		}
+		d, err := f.svc.Decision(admin, list.Items[0].ID)
+		if err != nil || d.Recomputed != nil || d.Note == nil {
+			t.Fatalf("a flow decision %+v, %v", d, err)
+		}
+		rep, err := f.svc.ReplayFlow(admin, fl.ID, service.ReplayInput{})
+		if err != nil || rep.Compared != 2 || rep.Unchanged != 2 {
+			t.Fatalf("flow replay %+v, %v", rep, err)
+		}
+		// A policy's id is no flow's to replay.
+		_, err = f.svc.ReplayFlow(admin, adult.ID, service.ReplayInput{})
+		wantCode(t, err, service.CodeNotFound)
+	})
+}

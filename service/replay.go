@@ -1,0 +1,212 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/engine"
+	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/ent/decisionrecord"
+	"github.com/verdict/verdict/flow"
+)
+
+// Bounds of a replay's limit: how many recorded decisions it runs.
+const (
+	DefaultReplayLimit = 1000
+	MaxReplayLimit     = 10000
+)
+
+// ReplayInput chooses the recorded decisions a replay runs: those of the
+// base at or after Since and before Until, the newest Limit of them (0 is
+// DefaultReplayLimit).
+type ReplayInput struct {
+	Since *time.Time
+	Until *time.Time
+	Limit int
+}
+
+// Replay is what running a record against its base's recorded decisions
+// found (docs/decisions.md, "Replay before publishing").
+type Replay struct {
+	Compared  int          `json:"compared"`
+	Changed   int          `json:"changed"`
+	Unchanged int          `json:"unchanged"`
+	Errors    int          `json:"errors"`
+	Items     []ReplayItem `json:"items"`
+}
+
+// ReplayItem compares one decision as it was recorded with the replayed
+// run. Changed is whether the results differ; a replayed run that failed
+// has its Error set and counts among the errors, not the changes.
+type ReplayItem struct {
+	DecisionID uuid.UUID     `json:"decisionId"`
+	At         time.Time     `json:"at"`
+	Changed    bool          `json:"changed"`
+	Before     ReplayOutcome `json:"before"`
+	After      ReplayOutcome `json:"after"`
+}
+
+// ReplayOutcome is a result with its explanation; Error is the error the
+// run stopped with, null when it did not.
+type ReplayOutcome struct {
+	Result      bool    `json:"result"`
+	Explanation string  `json:"explanation"`
+	Error       *string `json:"error"`
+}
+
+func (in ReplayInput) check() (int, error) {
+	if in.Since != nil && in.Until != nil && !in.Until.After(*in.Since) {
+		return 0, Invalid("until must be later than since")
+	}
+	switch {
+	case in.Limit == 0:
+		return DefaultReplayLimit, nil
+	case in.Limit < 1 || in.Limit > MaxReplayLimit:
+		return 0, Invalid("limit must be between 1 and %d, not %d", MaxReplayLimit, in.Limit)
+	}
+	return in.Limit, nil
+}
+
+// ReplayPolicy runs a policy record, typically a draft, on the recorded
+// inputs of its base and compares each result with the recorded one
+// (POST /policy/{policyId}/replay). The id is addressed like GET
+// /policy/{id}. Nothing is stored.
+//
+// It needs both the permission to run the record, which testing it needs
+// too, and the permission to read decisions: the replayed explanations
+// show the recorded inputs. Of the roles, only admins have both.
+func (s *Service) ReplayPolicy(ctx context.Context, id uuid.UUID, in ReplayInput) (*Replay, error) {
+	l, rows, err := s.replayInputs(ctx, s.policyKind, id, in)
+	if err != nil {
+		return nil, err
+	}
+	prog := s.program(l.record)
+	return compareAll(rows, func(data map[string]any, raw json.RawMessage) (ReplayOutcome, error) {
+		res := prog.Evaluate(nil, data, raw)
+		res.Explain()
+		return policyOutcome(res), nil
+	}, s.engine.Limits)
+}
+
+// ReplayFlow is ReplayPolicy for flows (POST /flow/{flowId}/replay): the
+// flow's policies resolve as the caller's runs resolve them.
+func (s *Service) ReplayFlow(ctx context.Context, id uuid.UUID, in ReplayInput) (*Replay, error) {
+	l, rows, err := s.replayInputs(ctx, s.flowKind, id, in)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := s.flow(l.record).runPlan()
+	if err != nil {
+		return nil, err
+	}
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	resolver := s.resolverFor(p)
+	return compareAll(rows, func(data map[string]any, raw json.RawMessage) (ReplayOutcome, error) {
+		res, err := s.execute(ctx, resolver, plan, data, raw)
+		if err != nil {
+			return ReplayOutcome{}, err
+		}
+		return flowOutcome(res), nil
+	}, s.engine.Limits)
+}
+
+func policyOutcome(res *engine.Result) ReplayOutcome {
+	out := ReplayOutcome{Result: res.Result, Explanation: res.Explanation}
+	if res.Error != nil {
+		msg := res.Error.Message
+		out.Error = &msg
+	}
+	return out
+}
+
+func flowOutcome(res *flow.Result) ReplayOutcome {
+	out := ReplayOutcome{Result: res.Result, Explanation: flowExplanation(res)}
+	if len(res.Errors) > 0 {
+		msg := strings.Join(res.Errors, "; ")
+		out.Error = &msg
+	}
+	return out
+}
+
+// replayInputs checks a replay and reads the decisions it runs, newest
+// first.
+func (s *Service) replayInputs(ctx context.Context, k *kindRules, id uuid.UUID, in ReplayInput) (*loaded, []*ent.DecisionRecord, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	limit, err := in.check()
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := s.load(ctx, p, k, id, authz.ActionRun)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := s.authorizeOnTenant(ctx, p, authz.ActionReadAudit, authz.KindAudit); err != nil {
+		return nil, nil, err
+	}
+	q := s.client.DecisionRecord.Query().Where(decisionrecord.OrganizationID(p.TenantID),
+		decisionrecord.BaseID(l.base.ID), decisionrecord.KindEQ(decisionrecord.Kind(l.base.Kind)))
+	if in.Since != nil {
+		q = q.Where(decisionrecord.AtGTE(in.Since.UTC()))
+	}
+	if in.Until != nil {
+		q = q.Where(decisionrecord.AtLT(in.Until.UTC()))
+	}
+	rows, err := q.Order(ent.Desc(decisionrecord.FieldAt), ent.Desc(decisionrecord.FieldID)).Limit(limit).
+		Select(decisionrecord.FieldID, decisionrecord.FieldAt, decisionrecord.FieldResult,
+			decisionrecord.FieldExplanation, decisionrecord.FieldInput).All(ctx)
+	if err != nil {
+		return nil, nil, unavailable(err)
+	}
+	return l, rows, nil
+}
+
+// compareAll runs each recorded input and compares; the changed come
+// first, then the failed, then the unchanged, each newest first.
+func compareAll(rows []*ent.DecisionRecord, run func(map[string]any, json.RawMessage) (ReplayOutcome, error),
+	limits engine.Limits) (*Replay, error) {
+	out := &Replay{Compared: len(rows), Items: make([]ReplayItem, 0, len(rows))}
+	for _, r := range rows {
+		item := ReplayItem{DecisionID: r.ID, At: r.At, Before: ReplayOutcome{Result: r.Result, Explanation: r.Explanation}}
+		raw := json.RawMessage(r.Input)
+		data, err := engine.DecodeData(raw, limits)
+		if err != nil {
+			msg := "the recorded input does not decode: " + err.Error()
+			item.After = ReplayOutcome{Explanation: "The run could not start: " + msg + ".", Error: &msg}
+		} else if item.After, err = run(data, raw); err != nil {
+			return nil, err
+		}
+		switch {
+		case item.After.Error != nil:
+			out.Errors++
+		case item.After.Result != item.Before.Result:
+			item.Changed = true
+			out.Changed++
+		default:
+			out.Unchanged++
+		}
+		out.Items = append(out.Items, item)
+	}
+	rank := func(it ReplayItem) int {
+		switch {
+		case it.Changed:
+			return 0
+		case it.After.Error != nil:
+			return 1
+		}
+		return 2
+	}
+	slices.SortStableFunc(out.Items, func(a, b ReplayItem) int { return rank(a) - rank(b) })
+	return out, nil
+}
