@@ -26,7 +26,7 @@ before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'verdict-playground-'));
   const bin = join(dir, 'verdict');
   await promisify(execFile)('go', ['build', '-o', bin, './cmd/verdict'], { cwd: repoRoot, maxBuffer: 16 << 20 });
-  server = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--database-url', `sqlite://${join(dir, 'verdict.db')}`], {
+  server = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--database-url', `sqlite://${join(dir, 'verdict.db')}`, '--authz-timeout', '1m'], {
     env: { ...process.env, VERDICT_BOOTSTRAP_KEY: adminKey },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -21,6 +22,17 @@ import (
 // testTimeout bounds every wait of these tests; none is expected to come
 // close.
 const testTimeout = 30 * time.Second
+
+// withTestDecisionTimeout gives a server the tests start a minute per
+// authorization decision, as the other packages' tests do, unless args set
+// one: the production 250 ms fail closed on a loaded machine, and would
+// make a test fail by timing.
+func withTestDecisionTimeout(args []string) []string {
+	if slices.Contains(args, "--authz-timeout") {
+		return args
+	}
+	return append(slices.Clip(args), "--authz-timeout", time.Minute.String())
+}
 
 // shutdownTimeout is the --shutdown-timeout the tests serve with, and how
 // long they give a stopping server to exit.
@@ -101,7 +113,7 @@ func startServer(t *testing.T, args ...string) *testServer {
 	}
 	go func() {
 		defer close(s.exited)
-		s.code = runContext(ctx, append([]string{"serve"}, args...), strings.NewReader(""), s.stdout, s.stderr)
+		s.code = runContext(ctx, append([]string{"serve"}, withTestDecisionTimeout(args)...), strings.NewReader(""), s.stdout, s.stderr)
 	}()
 	t.Cleanup(func() {
 		s.client.CloseIdleConnections()

@@ -12,7 +12,7 @@ export async function startServer(bootstrapKey) {
   const dir = mkdtempSync(join(tmpdir(), 'verdict-console-'));
   const bin = join(dir, 'verdict');
   execFileSync('go', ['build', '-o', bin, './cmd/verdict'], { cwd: repo, stdio: 'inherit' });
-  const proc = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--database-url', `sqlite://${join(dir, 'verdict.db')}`, '--rate-limit', '0'], {
+  const proc = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--database-url', `sqlite://${join(dir, 'verdict.db')}`, '--rate-limit', '0', '--authz-timeout', '1m'], {
     env: { ...process.env, VERDICT_BOOTSTRAP_KEY: bootstrapKey },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

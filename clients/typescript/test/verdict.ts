@@ -26,7 +26,7 @@ export async function startVerdict(): Promise<Verdict> {
   const bin = join(dir, 'verdict');
   await run('go', ['build', '-o', bin, './cmd/verdict'], { cwd: repoRoot, maxBuffer: 16 << 20 });
   const dbURL = `sqlite://${join(dir, 'verdict.db')}`;
-  const server = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--database-url', dbURL, '--rate-limit', '0'], {
+  const server = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--database-url', dbURL, '--rate-limit', '0', '--authz-timeout', '1m'], {
     env: { ...process.env, VERDICT_BOOTSTRAP_KEY: adminKey },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
