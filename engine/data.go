@@ -16,6 +16,9 @@ var ErrDataNotObject = errors.New("data must be a JSON object")
 // costs one pass over its bytes.
 func DecodeData(raw []byte, limits Limits) (map[string]any, error) {
 	limits = limits.withDefaults()
+	if data, ok := decodeObject(raw, limits.MaxDataDepth); ok {
+		return data, nil
+	}
 	if err := checkDepth(raw, limits.MaxDataDepth); err != nil {
 		return nil, err
 	}

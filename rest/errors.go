@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
 
 	"github.com/verdict/verdict/service"
 )
@@ -137,6 +138,36 @@ func (s *server) noContent(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// runBuffers hold encoded run results between requests: a stored run's
+// answer is a few kilobytes, written on every run.
+var runBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledRunBuffer keeps the buffers of unusually large answers out of
+// the pool, so that one large result does not pin its memory.
+const maxPooledRunBuffer = 64 << 10
+
+// respondRun answers 200 with a run result, as respond would, encoded
+// without reflection.
+func (s *server) respondRun(w http.ResponseWriter, r *http.Request, res *service.RunResult) {
+	buf := runBuffers.Get().(*[]byte)
+	b, err := res.AppendJSON((*buf)[:0])
+	if err != nil {
+		s.respond(w, r, http.StatusOK, res)
+	} else {
+		b = append(b, '\n')
+		h := w.Header()
+		h.Set("Content-Type", "application/json")
+		h.Set("Content-Length", strconv.Itoa(len(b)))
+		h.Set("X-Content-Type-Options", "nosniff")
+		w.WriteHeader(http.StatusOK)
+		w.Write(b)
+	}
+	if cap(b) <= maxPooledRunBuffer {
+		*buf = b
+		runBuffers.Put(buf)
+	}
 }
 
 // respond writes v as JSON. HTML characters stay as they are (a parse

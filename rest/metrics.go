@@ -3,6 +3,7 @@ package rest
 import (
 	"errors"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -15,6 +16,20 @@ const unmatchedRoute = "unmatched"
 type httpMetrics struct {
 	requests *prometheus.CounterVec   // by route and status
 	duration *prometheus.HistogramVec // by route
+	// series holds the counter and histogram of each route and status
+	// seen, so that a request does not hash its labels: routes are the
+	// mounted patterns and statuses a few, so it stays small.
+	series sync.Map // routeStatus → *routeSeries
+}
+
+type routeStatus struct {
+	route  string
+	status int
+}
+
+type routeSeries struct {
+	requests prometheus.Counter
+	duration prometheus.Observer
 }
 
 func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
@@ -56,8 +71,17 @@ func register[C prometheus.Collector](reg prometheus.Registerer, c C) C {
 }
 
 func (m *httpMetrics) observe(route string, status int, elapsed time.Duration) {
-	m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
-	m.duration.WithLabelValues(route).Observe(elapsed.Seconds())
+	key := routeStatus{route, status}
+	v, ok := m.series.Load(key)
+	if !ok {
+		v, _ = m.series.LoadOrStore(key, &routeSeries{
+			requests: m.requests.WithLabelValues(route, strconv.Itoa(status)),
+			duration: m.duration.WithLabelValues(route),
+		})
+	}
+	series := v.(*routeSeries)
+	series.requests.Inc()
+	series.duration.Observe(elapsed.Seconds())
 }
 
 func routeLabel(pattern string) string {

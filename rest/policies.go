@@ -140,8 +140,8 @@ func (s *server) runStored(w http.ResponseWriter, r *http.Request, idName string
 		s.writeError(w, r, err)
 		return
 	}
-	// respond has encoded the result in full before it returns, so its
+	// respondRun has encoded the result in full before it returns, so its
 	// memory may go back to the pool.
-	s.respond(w, r, http.StatusOK, res)
+	s.respondRun(w, r, res)
 	res.Release()
 }

@@ -29,5 +29,9 @@ func (s *server) run(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := s.svc.RunRule(r.Context(), *req.Rule, req.Data)
-	s.reply(w, r, http.StatusOK, res, err)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.respondRun(w, r, res)
 }

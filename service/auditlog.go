@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"time"
 
+	"entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/authz"
@@ -185,7 +186,13 @@ func (s *Service) AuditEvents(ctx context.Context, f AuditFilter, o ListOptions)
 		if err != nil {
 			return nil, err
 		}
-		q = q.Where(auditevent.Or(auditevent.AtLT(at), auditevent.And(auditevent.AtEQ(at), auditevent.IDLT(id))))
+		// One row comparison, not "at < t or (at = t and id < i)": the
+		// database then starts the index scan at the cursor instead of
+		// filtering out every newer event, so a page costs the same at
+		// any depth of the log.
+		q = q.Where(func(s *sql.Selector) {
+			s.Where(sql.CompositeLT([]string{s.C(auditevent.FieldAt), s.C(auditevent.FieldID)}, at, id))
+		})
 	}
 	events, err := q.Order(ent.Desc(auditevent.FieldAt), ent.Desc(auditevent.FieldID)).Limit(limit + 1).All(ctx)
 	if err != nil {

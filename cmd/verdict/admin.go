@@ -56,7 +56,7 @@ or not migrated), 3 on bad usage.`,
 	key := group("key", "List, create and revoke API keys")
 	key.AddCommand(a.keyCreateCommand(), a.keyListCommand(), a.keyRevokeCommand())
 
-	cmd.AddCommand(a.bootstrapCommand(), org, user, member, key)
+	cmd.AddCommand(a.bootstrapCommand(), org, user, member, key, a.seedCommand())
 	return cmd
 }
 

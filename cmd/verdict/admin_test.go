@@ -366,7 +366,7 @@ func TestAdminUsage(t *testing.T) {
 		name, stderr string
 		args         []string
 	}{
-		{"admin alone names its commands", "needs a command: bootstrap, key, member, org, user", []string{"admin"}},
+		{"admin alone names its commands", "needs a command: bootstrap, key, member, org, seed, user", []string{"admin"}},
 		{"an unknown admin command", `unknown command "frobnicate"`, []string{"admin", "frobnicate"}},
 		{"an unknown key command", `unknown command "rotate" for "verdict admin key"`, []string{"admin", "key", "rotate"}},
 		{"bootstrap without its flags", `required flag(s) "email", "org" not set`, []string{"admin", "bootstrap"}},

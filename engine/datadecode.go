@@ -1,0 +1,307 @@
+package engine
+
+import (
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// decodeObject decodes a JSON object into the values encoding/json gives
+// an `any` (map[string]any, []any, string, float64, bool, nil) in one pass
+// and without reflection: every stored run decodes its data. It reports
+// only whether it succeeded; on any doubt (invalid JSON, nesting deeper
+// than maxDepth, a number out of range) the caller decodes again with
+// encoding/json, whose errors are the ones users see.
+func decodeObject(raw []byte, maxDepth int) (map[string]any, bool) {
+	d := dataDecoder{raw: raw, maxDepth: maxDepth}
+	d.space()
+	if d.pos >= len(d.raw) || d.raw[d.pos] != '{' {
+		return nil, false
+	}
+	v, ok := d.value(0)
+	if !ok {
+		return nil, false
+	}
+	d.space()
+	if d.pos != len(d.raw) {
+		return nil, false
+	}
+	m, ok := v.(map[string]any)
+	return m, ok
+}
+
+type dataDecoder struct {
+	raw      []byte
+	pos      int
+	maxDepth int
+}
+
+func (d *dataDecoder) space() {
+	for d.pos < len(d.raw) {
+		switch d.raw[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (d *dataDecoder) value(depth int) (any, bool) {
+	d.space()
+	if d.pos >= len(d.raw) {
+		return nil, false
+	}
+	switch c := d.raw[d.pos]; {
+	case c == '{':
+		return d.object(depth + 1)
+	case c == '[':
+		return d.array(depth + 1)
+	case c == '"':
+		return d.string()
+	case c == 't':
+		return true, d.literal("true")
+	case c == 'f':
+		return false, d.literal("false")
+	case c == 'n':
+		return nil, d.literal("null")
+	case c == '-' || '0' <= c && c <= '9':
+		return d.number()
+	}
+	return nil, false
+}
+
+func (d *dataDecoder) literal(word string) bool {
+	if len(d.raw)-d.pos < len(word) || string(d.raw[d.pos:d.pos+len(word)]) != word {
+		return false
+	}
+	d.pos += len(word)
+	return true
+}
+
+func (d *dataDecoder) object(depth int) (any, bool) {
+	if depth > d.maxDepth {
+		return nil, false
+	}
+	d.pos++ // {
+	m := map[string]any{}
+	d.space()
+	if d.pos < len(d.raw) && d.raw[d.pos] == '}' {
+		d.pos++
+		return m, true
+	}
+	for {
+		d.space()
+		if d.pos >= len(d.raw) || d.raw[d.pos] != '"' {
+			return nil, false
+		}
+		key, ok := d.string()
+		if !ok {
+			return nil, false
+		}
+		d.space()
+		if d.pos >= len(d.raw) || d.raw[d.pos] != ':' {
+			return nil, false
+		}
+		d.pos++
+		v, ok := d.value(depth)
+		if !ok {
+			return nil, false
+		}
+		m[key.(string)] = v
+		d.space()
+		if d.pos >= len(d.raw) {
+			return nil, false
+		}
+		switch d.raw[d.pos] {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			return m, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+func (d *dataDecoder) array(depth int) (any, bool) {
+	if depth > d.maxDepth {
+		return nil, false
+	}
+	d.pos++ // [
+	a := []any{}
+	d.space()
+	if d.pos < len(d.raw) && d.raw[d.pos] == ']' {
+		d.pos++
+		return a, true
+	}
+	for {
+		v, ok := d.value(depth)
+		if !ok {
+			return nil, false
+		}
+		a = append(a, v)
+		d.space()
+		if d.pos >= len(d.raw) {
+			return nil, false
+		}
+		switch d.raw[d.pos] {
+		case ',':
+			d.pos++
+		case ']':
+			d.pos++
+			return a, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// number accepts JSON's grammar exactly and converts as encoding/json does.
+func (d *dataDecoder) number() (any, bool) {
+	start := d.pos
+	if d.raw[d.pos] == '-' {
+		d.pos++
+	}
+	switch {
+	case d.pos < len(d.raw) && d.raw[d.pos] == '0':
+		d.pos++
+	case d.pos < len(d.raw) && '1' <= d.raw[d.pos] && d.raw[d.pos] <= '9':
+		d.digits()
+	default:
+		return nil, false
+	}
+	if d.pos < len(d.raw) && d.raw[d.pos] == '.' {
+		d.pos++
+		if !d.digits() {
+			return nil, false
+		}
+	}
+	if d.pos < len(d.raw) && (d.raw[d.pos] == 'e' || d.raw[d.pos] == 'E') {
+		d.pos++
+		if d.pos < len(d.raw) && (d.raw[d.pos] == '+' || d.raw[d.pos] == '-') {
+			d.pos++
+		}
+		if !d.digits() {
+			return nil, false
+		}
+	}
+	f, err := strconv.ParseFloat(string(d.raw[start:d.pos]), 64)
+	if err != nil {
+		return nil, false
+	}
+	return f, true
+}
+
+func (d *dataDecoder) digits() bool {
+	start := d.pos
+	for d.pos < len(d.raw) && '0' <= d.raw[d.pos] && d.raw[d.pos] <= '9' {
+		d.pos++
+	}
+	return d.pos > start
+}
+
+// string unquotes as encoding/json does: invalid UTF-8 and lone
+// surrogates become U+FFFD.
+func (d *dataDecoder) string() (any, bool) {
+	d.pos++ // "
+	start := d.pos
+	for d.pos < len(d.raw) {
+		c := d.raw[d.pos]
+		if c == '"' {
+			s := string(d.raw[start:d.pos])
+			d.pos++
+			return s, true
+		}
+		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+			break
+		}
+		d.pos++
+	}
+	b := append([]byte(nil), d.raw[start:d.pos]...)
+	for d.pos < len(d.raw) {
+		c := d.raw[d.pos]
+		switch {
+		case c == '"':
+			d.pos++
+			return string(b), true
+		case c < 0x20:
+			return nil, false
+		case c == '\\':
+			d.pos++
+			if d.pos >= len(d.raw) {
+				return nil, false
+			}
+			switch e := d.raw[d.pos]; e {
+			case '"', '\\', '/':
+				b = append(b, e)
+			case 'b':
+				b = append(b, '\b')
+			case 'f':
+				b = append(b, '\f')
+			case 'n':
+				b = append(b, '\n')
+			case 'r':
+				b = append(b, '\r')
+			case 't':
+				b = append(b, '\t')
+			case 'u':
+				r, ok := d.hex4(d.pos + 1)
+				if !ok {
+					return nil, false
+				}
+				d.pos += 4
+				if utf16.IsSurrogate(r) {
+					r2, ok := rune(-1), false
+					if d.pos+2 < len(d.raw) && d.raw[d.pos+1] == '\\' && d.raw[d.pos+2] == 'u' {
+						r2, ok = d.hex4(d.pos + 3)
+					}
+					if dec := utf16.DecodeRune(r, r2); ok && dec != utf8.RuneError {
+						d.pos += 6
+						r = dec
+					} else {
+						r = utf8.RuneError
+					}
+				}
+				b = utf8.AppendRune(b, r)
+			default:
+				return nil, false
+			}
+			d.pos++
+		case c < utf8.RuneSelf:
+			b = append(b, c)
+			d.pos++
+		default:
+			r, size := utf8.DecodeRune(d.raw[d.pos:])
+			if r == utf8.RuneError && size == 1 {
+				b = utf8.AppendRune(b, utf8.RuneError)
+			} else {
+				b = append(b, d.raw[d.pos:d.pos+size]...)
+			}
+			d.pos += size
+		}
+	}
+	return nil, false
+}
+
+func (d *dataDecoder) hex4(at int) (rune, bool) {
+	if at+4 > len(d.raw) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range d.raw[at : at+4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r*16 + rune(c)
+	}
+	return r, true
+}

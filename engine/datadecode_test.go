@@ -1,0 +1,89 @@
+package engine
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// decodeObject must give exactly what encoding/json gives, or give up so
+// that encoding/json decides.
+func TestDecodeObjectAgreesWithEncodingJSON(t *testing.T) {
+	docs := []string{
+		`{}`, ` { } `, `{"a":1}`, `{"a":-0,"b":0.5,"c":1e3,"d":-1.25E-7,"e":12345678901234567890}`,
+		`{"a":"","b":"plain","c":"é 😀","d":"\"\\\/\b\f\n\r\t","e":"\u00e9\u20ac\ud83d\ude00"}`,
+		`{"lone":"\ud83d","low":"\ude00x","pair then lone":"\ud83d\ude00\ud83d","bad pair":"\ud83d\u0041"}`,
+		"{\"invalid utf-8\":\"\xff\xfe a \xc3\"}", "{\"\xff\":1}",
+		`{"a":[],"b":[1,"x",true,false,null,{"c":[[]]}],"c":{"d":{"e":{}}}}`,
+		`{"dup":1,"dup":2}`, "{\n\t\"a\" :\r 1 ,\"b\":[ 1 , 2 ] }",
+		`{"Applicant": {"passportNumber": "X1234567", "dateOfBirth": "1985-04-12", "monthlyIncome": 5200, "debtRatio": 0.25, "flags": []}}`,
+	}
+	for _, doc := range docs {
+		got, ok := decodeObject([]byte(doc), 100)
+		if !ok {
+			t.Errorf("%q: gave up", doc)
+			continue
+		}
+		var want map[string]any
+		if err := json.Unmarshal([]byte(doc), &want); err != nil {
+			t.Fatalf("%q: %v", doc, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%q:\n got %#v\nwant %#v", doc, got, want)
+		}
+	}
+}
+
+func TestDecodeObjectGivesUpWhereEncodingJSONFailsOrTheDepthIsExceeded(t *testing.T) {
+	for _, doc := range []string{
+		``, ` `, `[]`, `"a"`, `1`, `null`, `{`, `{"a"}`, `{"a":}`, `{"a":1,}`, `{"a":1}x`, `{"a":1}{}`, `{a:1}`,
+		`{"a":01}`, `{"a":1.}`, `{"a":.5}`, `{"a":1e}`, `{"a":-}`, `{"a":+1}`, `{"a":1e400}`, `{"a":tru}`, `{"a":nul}`,
+		"{\"a\":\"\x01\"}", `{"a":"\x"}`, `{"a":"\u12"}`, `{"a":"\ud83d\u12"}`, `{"a":"unterminated}`, `{"a":[1 2]}`,
+		`{"a":{"b":{"c":1}}}`,
+	} {
+		if got, ok := decodeObject([]byte(doc), 2); ok {
+			t.Errorf("%q: decoded %#v", doc, got)
+		}
+	}
+}
+
+func FuzzDecodeObject(f *testing.F) {
+	f.Add([]byte(`{"a":[1,"x\u00e9",{"b":null}],"c":-1.5e-3}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		got, ok := decodeObject(raw, 20)
+		if !ok {
+			return
+		}
+		var want map[string]any
+		if err := json.Unmarshal(raw, &want); err != nil {
+			t.Fatalf("%q decoded, but encoding/json refuses it: %v", raw, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q:\n got %#v\nwant %#v", raw, got, want)
+		}
+	})
+}
+
+func BenchmarkDecodeData(b *testing.B) {
+	raw := []byte(`{"Applicant": {"passportNumber": "X1234567", "dateOfBirth": "1985-04-12", "monthlyIncome": 5200, "debtRatio": 0.25, "creditScore": 720, "country": "NL", "flags": [], "loanAmount": 250000}, "Property": {"value": 310000}}`)
+	b.Run("one pass", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, ok := decodeObject(raw, 32); !ok {
+				b.Fatal("gave up")
+			}
+		}
+	})
+	b.Run("encoding/json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := checkDepth(raw, 32); err != nil {
+				b.Fatal(err)
+			}
+			var m map[string]any
+			if err := json.Unmarshal(raw, &m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
