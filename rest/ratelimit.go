@@ -62,10 +62,11 @@ func (l *limiter[K]) bucketOf(key K, now time.Time) *rate.Limiter {
 	return b.tokens
 }
 
-// reserve takes a token from key's bucket. When there is none, it says
-// how long until there is one, and takes nothing.
-func (l *limiter[K]) reserve(key K, now time.Time) (*rate.Reservation, time.Duration, bool) {
-	res := l.bucketOf(key, now).ReserveN(now, 1)
+// reserve takes n tokens from key's bucket. When there are not that many,
+// it says how long until there are, and takes nothing. More than the
+// burst never fit: the wait is then a second, the shortest Retry-After.
+func (l *limiter[K]) reserve(key K, n int, now time.Time) (*rate.Reservation, time.Duration, bool) {
+	res := l.bucketOf(key, now).ReserveN(now, n)
 	if !res.OK() {
 		return nil, time.Second, false
 	}
@@ -78,7 +79,7 @@ func (l *limiter[K]) reserve(key K, now time.Time) (*rate.Reservation, time.Dura
 
 // allow is reserve for a caller that never gives the token back.
 func (l *limiter[K]) allow(key K, now time.Time) (time.Duration, bool) {
-	_, wait, ok := l.reserve(key, now)
+	_, wait, ok := l.reserve(key, 1, now)
 	return wait, ok
 }
 
@@ -120,28 +121,30 @@ type budgets struct {
 	perOrg *limiter[uuid.UUID]
 }
 
-// take charges one request or run to p's key and organization. When
-// either budget is spent, nothing is charged and the error says which,
-// and after how many seconds to retry.
-func (b *budgets) take(p *service.Principal, now time.Time) (int64, error) {
+// take charges n requests or runs to p's key and organization. When
+// either budget cannot pay them all, nothing is charged and the error says
+// which, and after how many seconds to retry.
+func (b *budgets) take(p *service.Principal, n int, now time.Time) (int64, error) {
 	var fromKey *rate.Reservation
 	if b.perKey != nil {
-		res, wait, ok := b.perKey.reserve(p.KeyID, now)
+		res, wait, ok := b.perKey.reserve(p.KeyID, n, now)
 		if !ok {
 			secs := retrySeconds(wait)
 			return secs, failure(service.CodeRateLimited,
-				"this key has made more requests and runs than its limit of %g a second allows; retry after %d s", b.perKey.perSecond, secs)
+				"this key has made more requests and runs than its limit of %g a second (at most %d at once) allows; retry after %d s",
+				b.perKey.perSecond, b.perKey.burst, secs)
 		}
 		fromKey = res
 	}
 	if b.perOrg != nil {
-		if _, wait, ok := b.perOrg.reserve(p.TenantID, now); !ok {
+		if _, wait, ok := b.perOrg.reserve(p.TenantID, n, now); !ok {
 			if fromKey != nil {
 				fromKey.CancelAt(now)
 			}
 			secs := retrySeconds(wait)
 			return secs, failure(service.CodeRateLimited,
-				"the organization's keys together have made more requests and runs than its limit of %g a second allows; retry after %d s", b.perOrg.perSecond, secs)
+				"the organization's keys together have made more requests and runs than its limit of %g a second (at most %d at once) allows; retry after %d s",
+				b.perOrg.perSecond, b.perOrg.burst, secs)
 		}
 	}
 	return 0, nil
@@ -150,19 +153,29 @@ func (b *budgets) take(p *service.Principal, now time.Time) (int64, error) {
 // requestBudget is the run budget of one request. Taking the request in
 // paid for one run already, so that a REST run costs one token, as any
 // other request does; every further run of the request (GraphQL run
-// fields after the first) costs one more.
+// fields after the first, batch items after the first) costs one more.
 type requestBudget struct {
 	budgets   *budgets
 	principal *service.Principal
 	prepaid   atomic.Bool
 }
 
-func (r *requestBudget) SpendRun() error {
-	if r.prepaid.CompareAndSwap(true, false) {
+func (r *requestBudget) SpendRuns(n int) error {
+	usedPrepaid := r.prepaid.CompareAndSwap(true, false)
+	if usedPrepaid {
+		n--
+	}
+	if n <= 0 {
 		return nil
 	}
-	_, err := r.budgets.take(r.principal, time.Now())
-	return err
+	if _, err := r.budgets.take(r.principal, n, time.Now()); err != nil {
+		// Nothing runs, so the prepaid run stays unspent.
+		if usedPrepaid {
+			r.prepaid.Store(true)
+		}
+		return err
+	}
+	return nil
 }
 
 // retrySeconds is a wait as Retry-After gives it: whole seconds, at least 1.

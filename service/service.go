@@ -41,6 +41,9 @@ type Config struct {
 	// bases, records);
 	// 0 is DefaultCacheSize.
 	CacheSize int
+	// MaxBatchItems bounds the items of one batch run; 0 is
+	// DefaultMaxBatchItems.
+	MaxBatchItems int
 }
 
 // Service is the application. It is safe for concurrent use.
@@ -56,6 +59,8 @@ type Service struct {
 	cache   *runCache
 	execLog *executionLog
 	results sync.Pool // *engine.Result, see RunResult.Release
+	// maxBatchItems bounds the items of one batch run.
+	maxBatchItems int
 
 	policyKind *kindRules
 	flowKind   *kindRules
@@ -98,6 +103,10 @@ func New(cfg Config) (*Service, error) {
 	s.keyUse = newKeyUseRecorder()
 	if s.cache, err = newRunCache(cfg.CacheSize, cfg.Registerer); err != nil {
 		return nil, err
+	}
+	s.maxBatchItems = cfg.MaxBatchItems
+	if s.maxBatchItems <= 0 {
+		s.maxBatchItems = DefaultMaxBatchItems
 	}
 	s.policyKind = s.newPolicyRules()
 	s.flowKind = s.newFlowRules()

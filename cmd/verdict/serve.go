@@ -58,6 +58,7 @@ type serveConfig struct {
 	authFailBurst   int
 	shutdownTimeout time.Duration
 	cacheSize       int
+	batchLimit      int
 	dbTimeout       time.Duration
 	auditDurable    bool
 }
@@ -117,6 +118,7 @@ some did not finish in time).`,
 	f.BoolVar(&cfg.auditDurable, "audit-durable", false,
 		"answer a run only once its executed event is committed: a crash then loses none, for an insert's time added to each run")
 	f.IntVar(&cfg.cacheSize, "cache-size", service.DefaultCacheSize, "how many compiled programs (and bases and records) the run caches keep")
+	f.IntVar(&cfg.batchLimit, "batch-limit", service.DefaultMaxBatchItems, "how many items one batch run may hold")
 	return cmd
 }
 
@@ -139,6 +141,8 @@ func (cfg *serveConfig) check() error {
 		return usageError("--shutdown-timeout must be positive")
 	case cfg.dbTimeout < 0:
 		return usageError("--database-timeout must not be negative")
+	case cfg.batchLimit < 1:
+		return usageError("--batch-limit must be at least 1")
 	case cfg.cacheSize < 1:
 		return usageError("--cache-size must be at least 1")
 	}
@@ -210,7 +214,8 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(processCollectors(db)...)
 	svc, err := service.New(service.Config{DB: db, Authorizer: authorizer, Logger: log, Registerer: reg, CacheSize: cfg.cacheSize,
-		AuditDurable: cfg.auditDurable})
+		MaxBatchItems: cfg.batchLimit,
+		AuditDurable:  cfg.auditDurable})
 	if err != nil {
 		return failure(err)
 	}
