@@ -30,7 +30,7 @@ func TestAPolicyDiffShowsRuleHunksTestsAndSchema(t *testing.T) {
 		ctx := f.as(t, adminKey, "")
 		created, err := f.svc.CreatePolicy(ctx, service.Changes{Name: ptr("discount"), Rule: ptr(threeRules),
 			Schema: json.RawMessage(`{"type": "object", "properties": {"age": {"minimum": 0}}, "title": "old"}`),
-			Tests: tests(testCase("70", `{"Person": {"age": 70}}`, true), testCase("40", `{"Person": {"age": 40}}`, false))})
+			Tests:  tests(testCase("70", `{"Person": {"age": 70}}`, true), testCase("40", `{"Person": {"age": 40}}`, false))})
 		if err != nil {
 			t.Fatal(err)
 		}
