@@ -124,15 +124,12 @@ type budgets struct {
 // take charges n requests or runs to p's key and organization. When
 // either budget cannot pay them all, nothing is charged and the error says
 // which, and after how many seconds to retry.
-func (b *budgets) take(p *service.Principal, n int, now time.Time) (int64, error) {
+func (b *budgets) take(p *service.Principal, n int, now time.Time) error {
 	var fromKey *rate.Reservation
 	if b.perKey != nil {
 		res, wait, ok := b.perKey.reserve(p.KeyID, n, now)
 		if !ok {
-			secs := retrySeconds(wait)
-			return secs, failure(service.CodeRateLimited,
-				"this key has made more requests and runs than its limit of %g a second (at most %d at once) allows; retry after %d s",
-				b.perKey.perSecond, b.perKey.burst, secs)
+			return refusal(b.perKey, wait, "this key has made more requests and runs than its limit")
 		}
 		fromKey = res
 	}
@@ -141,13 +138,47 @@ func (b *budgets) take(p *service.Principal, n int, now time.Time) (int64, error
 			if fromKey != nil {
 				fromKey.CancelAt(now)
 			}
-			secs := retrySeconds(wait)
-			return secs, failure(service.CodeRateLimited,
-				"the organization's keys together have made more requests and runs than its limit of %g a second (at most %d at once) allows; retry after %d s",
-				b.perOrg.perSecond, b.perOrg.burst, secs)
+			return refusal(b.perOrg, wait, "the organization's keys together have made more requests and runs than its limit")
 		}
 	}
-	return 0, nil
+	return nil
+}
+
+// rateLimited is a budget's refusal, with the seconds after which a retry
+// may succeed, for Retry-After.
+type rateLimited struct {
+	err        *service.Error
+	retryAfter int64
+}
+
+func (e *rateLimited) Error() string { return e.err.Error() }
+func (e *rateLimited) Unwrap() error { return e.err }
+
+// refusal says why l cannot pay for now.
+func refusal[K comparable](l *limiter[K], wait time.Duration, spent string) *rateLimited {
+	secs := retrySeconds(wait)
+	return &rateLimited{retryAfter: secs, err: failure(service.CodeRateLimited,
+		"%s of %g a second (at most %d at once) allows; retry after %d s", spent, l.perSecond, l.burst, secs)}
+}
+
+// fitAtOnce refuses n runs made together (a batch) that are more than a
+// budget's burst: no wait would let them through.
+func (b *budgets) fitAtOnce(n int) error {
+	for _, burst := range []int{burstOf(b.perKey), burstOf(b.perOrg)} {
+		if burst > 0 && n > burst {
+			return &rateLimited{retryAfter: 1, err: failure(service.CodeRateLimited,
+				"%d runs at once are more than the rate limit's burst of %d allows, ever; send at most %d in one request", n, burst, burst)}
+		}
+	}
+	return nil
+}
+
+// burstOf is l's burst; 0 for no limiter.
+func burstOf[K comparable](l *limiter[K]) int {
+	if l == nil {
+		return 0
+	}
+	return l.burst
 }
 
 // requestBudget is the run budget of one request. Taking the request in
@@ -161,6 +192,9 @@ type requestBudget struct {
 }
 
 func (r *requestBudget) SpendRuns(n int) error {
+	if err := r.budgets.fitAtOnce(n); err != nil {
+		return err
+	}
 	usedPrepaid := r.prepaid.CompareAndSwap(true, false)
 	if usedPrepaid {
 		n--
@@ -168,7 +202,7 @@ func (r *requestBudget) SpendRuns(n int) error {
 	if n <= 0 {
 		return nil
 	}
-	if _, err := r.budgets.take(r.principal, n, time.Now()); err != nil {
+	if err := r.budgets.take(r.principal, n, time.Now()); err != nil {
 		// Nothing runs, so the prepaid run stays unspent.
 		if usedPrepaid {
 			r.prepaid.Store(true)
