@@ -66,9 +66,9 @@ type TestsDiff struct {
 
 // TestChange is a test of one name whose data or expectation differs.
 type TestChange struct {
-	Name   string   `json:"name"`
-	Before TestCase `json:"before"`
-	After  TestCase `json:"after"`
+	Name   string    `json:"name"`
+	Before *TestCase `json:"before"`
+	After  *TestCase `json:"after"`
 }
 
 // ValueChange is one place where two JSON documents differ: a member
@@ -285,7 +285,7 @@ func diffTests(before, after []TestCase) TestsDiff {
 		case !ok:
 			out.Added = append(out.Added, tc)
 		case !sameJSON(prev.Data, tc.Data) || !sameJSON(prev.Expect, tc.Expect):
-			out.Changed = append(out.Changed, TestChange{Name: tc.Name, Before: prev, After: tc})
+			out.Changed = append(out.Changed, TestChange{Name: tc.Name, Before: &prev, After: &tc})
 		}
 		kept[tc.Name] = true
 	}

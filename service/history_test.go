@@ -70,7 +70,7 @@ func TestAPolicyDiffShowsRuleHunksTestsAndSchema(t *testing.T) {
 				Added:   []service.TestCase{testCase("62", `{"Person": {"age": 62}}`, true)},
 				Removed: []service.TestCase{},
 				// Spacing is no change; the expectation is.
-				Changed: []service.TestChange{{Name: "40", Before: testCase("40", `{"Person": {"age": 40}}`, false), After: testCase("40", `{"Person":{"age":40}}`, true)}},
+				Changed: []service.TestChange{{Name: "40", Before: ptr(testCase("40", `{"Person": {"age": 40}}`, false)), After: ptr(testCase("40", `{"Person":{"age":40}}`, true))}},
 			},
 			Schema: []service.ValueChange{
 				{Path: "$.properties.age.minimum", Change: "changed", Before: json.RawMessage(`0`), After: json.RawMessage(`18`)},

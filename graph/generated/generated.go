@@ -11945,8 +11945,8 @@ func (ec *executionContext) _FlowTestChange_before(ctx context.Context, field gr
 			return obj.Before, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v testcase.Case) graphql.Marshaler {
-			return ec.marshalNFlowTest2githubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCase(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *testcase.Case) graphql.Marshaler {
+			return ec.marshalNFlowTest2ᚖgithubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCase(ctx, selections, v)
 		},
 		true,
 		true,
@@ -11977,8 +11977,8 @@ func (ec *executionContext) _FlowTestChange_after(ctx context.Context, field gra
 			return obj.After, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v testcase.Case) graphql.Marshaler {
-			return ec.marshalNFlowTest2githubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCase(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *testcase.Case) graphql.Marshaler {
+			return ec.marshalNFlowTest2ᚖgithubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCase(ctx, selections, v)
 		},
 		true,
 		true,
@@ -16479,8 +16479,8 @@ func (ec *executionContext) _PolicyTestChange_before(ctx context.Context, field 
 			return obj.Before, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v testcase.Case) graphql.Marshaler {
-			return ec.marshalNPolicyTest2githubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCase(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *testcase.Case) graphql.Marshaler {
+			return ec.marshalNPolicyTest2ᚖgithubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCase(ctx, selections, v)
 		},
 		true,
 		true,
@@ -16511,8 +16511,8 @@ func (ec *executionContext) _PolicyTestChange_after(ctx context.Context, field g
 			return obj.After, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v testcase.Case) graphql.Marshaler {
-			return ec.marshalNPolicyTest2githubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCase(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *testcase.Case) graphql.Marshaler {
+			return ec.marshalNPolicyTest2ᚖgithubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCase(ctx, selections, v)
 		},
 		true,
 		true,
@@ -27457,6 +27457,16 @@ func (ec *executionContext) marshalNFlowTest2ᚕgithubᚗcomᚋverdictᚋverdict
 	return ret
 }
 
+func (ec *executionContext) marshalNFlowTest2ᚖgithubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCase(ctx context.Context, sel ast.SelectionSet, v *testcase.Case) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._FlowTest(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNFlowTestChange2githubᚗcomᚋverdictᚋverdictᚋserviceᚐTestChange(ctx context.Context, sel ast.SelectionSet, v service.TestChange) graphql.Marshaler {
 	return ec._FlowTestChange(ctx, sel, &v)
 }
@@ -28037,7 +28047,7 @@ func (ec *executionContext) marshalNPolicySummary2githubᚗcomᚋverdictᚋverdi
 	return ec._PolicySummary(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNPolicyTest2githubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCase(ctx context.Context, sel ast.SelectionSet, v testcase.Case) graphql.Marshaler {
+func (ec *executionContext) marshalNPolicyTest2githubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCase(ctx context.Context, sel ast.SelectionSet, v service.TestCase) graphql.Marshaler {
 	return ec._PolicyTest(ctx, sel, &v)
 }
 
@@ -28055,6 +28065,16 @@ func (ec *executionContext) marshalNPolicyTest2ᚕgithubᚗcomᚋverdictᚋverdi
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNPolicyTest2ᚖgithubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCase(ctx context.Context, sel ast.SelectionSet, v *testcase.Case) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PolicyTest(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNPolicyTestCaseInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestCaseInput(ctx context.Context, v any) (*model.PolicyTestCaseInput, error) {
