@@ -348,6 +348,23 @@ fragment TraceFields on Trace {
   updatedAt
 }
     `,{fragmentName:`PolicySummaryFields`}),new d(`
+    fragment DiffSideFields on DiffSide {
+  id
+  status
+  version
+}
+    `,{fragmentName:`DiffSideFields`}),new d(`
+    fragment DiffHunkFields on DiffHunk {
+  fromLine
+  fromCount
+  toLine
+  toCount
+  lines {
+    kind
+    text
+  }
+}
+    `,{fragmentName:`DiffHunkFields`}),new d(`
     fragment RunResultFields on PolicyRunResult {
   result
   rule
@@ -1106,6 +1123,108 @@ fragment TraceFields on Trace {
     }
   }
 }`),new d(`
+    query FlowDiff($id: ID!, $otherId: ID!) {
+  flowDiff(id: $id, otherId: $otherId) {
+    baseId
+    from {
+      ...DiffSideFields
+    }
+    to {
+      ...DiffSideFields
+    }
+    name {
+      before
+      after
+    }
+    description {
+      before
+      after
+    }
+    start {
+      before
+      after
+    }
+    nodes {
+      added
+      removed
+      changed {
+        id
+        before
+        after
+      }
+    }
+    edges {
+      added {
+        from
+        branch
+        to
+      }
+      removed {
+        from
+        branch
+        to
+      }
+    }
+    tests {
+      added {
+        name
+        data
+        expect
+      }
+      removed {
+        name
+        data
+        expect
+      }
+      changed {
+        name
+        before {
+          name
+          data
+          expect
+        }
+        after {
+          name
+          data
+          expect
+        }
+      }
+    }
+  }
+}
+    fragment DiffSideFields on DiffSide {
+  id
+  status
+  version
+}`),new d(`
+    mutation RollbackFlow($input: RollbackFlowInput!) {
+  rollbackFlow(input: $input) {
+    ...FlowFields
+  }
+}
+    fragment FlowFields on Flow {
+  id
+  baseId
+  name
+  description
+  definition
+  tests {
+    name
+    data
+    expect
+  }
+  status
+  version
+  owner {
+    kind
+    id
+  }
+  createdBy
+  createdAt
+  updatedAt
+  publishedAt
+  revision
+}`),new d(`
     query Group($id: ID!) {
   group(id: $id) {
     ...GroupFields
@@ -1794,7 +1913,276 @@ fragment TraceFields on Trace {
       }
     }
   }
-}`),re=new d(`
+}`);new d(`
+    mutation RunPolicyBatch($input: RunPolicyBatchInput!) {
+  runPolicyBatch(input: $input) {
+    results {
+      ...RunResultFields
+    }
+    execution {
+      orchestrator {
+        go
+        database
+        total
+      }
+      engine
+      total
+    }
+  }
+}
+    fragment TypedValueFields on TypedValue {
+  type
+  value
+}
+fragment RunResultFields on PolicyRunResult {
+  result
+  rule
+  data
+  error
+  labels
+  explanation
+  warnings {
+    code
+    message
+  }
+  execution {
+    orchestrator {
+      go
+      database
+      total
+    }
+    engine
+    total
+  }
+  trace {
+    ...TraceFields
+  }
+}
+fragment TraceFields on Trace {
+  execution {
+    label
+    selector
+    outcome
+    result
+    conditions {
+      __typename
+      ... on ComparisonCondition {
+        selector
+        property {
+          path
+          value
+        }
+        operator
+        value {
+          ...TypedValueFields
+        }
+        evaluationDetails {
+          leftValue {
+            ...TypedValueFields
+          }
+          rightValue {
+            ...TypedValueFields
+          }
+          comparisonResult
+        }
+        result
+      }
+      ... on ReferenceCondition {
+        selector
+        ruleName
+        referencedRuleOutcome
+        propertyCheck {
+          propertyName
+          propertyValue
+        }
+        result
+      }
+    }
+  }
+}`),new d(`
+    mutation RunPolicyVersionBatch($input: RunPolicyVersionBatchInput!) {
+  runPolicyVersionBatch(input: $input) {
+    results {
+      ...RunResultFields
+    }
+    execution {
+      orchestrator {
+        go
+        database
+        total
+      }
+      engine
+      total
+    }
+  }
+}
+    fragment TypedValueFields on TypedValue {
+  type
+  value
+}
+fragment RunResultFields on PolicyRunResult {
+  result
+  rule
+  data
+  error
+  labels
+  explanation
+  warnings {
+    code
+    message
+  }
+  execution {
+    orchestrator {
+      go
+      database
+      total
+    }
+    engine
+    total
+  }
+  trace {
+    ...TraceFields
+  }
+}
+fragment TraceFields on Trace {
+  execution {
+    label
+    selector
+    outcome
+    result
+    conditions {
+      __typename
+      ... on ComparisonCondition {
+        selector
+        property {
+          path
+          value
+        }
+        operator
+        value {
+          ...TypedValueFields
+        }
+        evaluationDetails {
+          leftValue {
+            ...TypedValueFields
+          }
+          rightValue {
+            ...TypedValueFields
+          }
+          comparisonResult
+        }
+        result
+      }
+      ... on ReferenceCondition {
+        selector
+        ruleName
+        referencedRuleOutcome
+        propertyCheck {
+          propertyName
+          propertyValue
+        }
+        result
+      }
+    }
+  }
+}`),new d(`
+    query PolicyDiff($id: ID!, $otherId: ID!) {
+  policyDiff(id: $id, otherId: $otherId) {
+    baseId
+    from {
+      ...DiffSideFields
+    }
+    to {
+      ...DiffSideFields
+    }
+    name {
+      before
+      after
+    }
+    description {
+      before
+      after
+    }
+    rule {
+      ...DiffHunkFields
+    }
+    tests {
+      added {
+        name
+        data
+        expect
+      }
+      removed {
+        name
+        data
+        expect
+      }
+      changed {
+        name
+        before {
+          name
+          data
+          expect
+        }
+        after {
+          name
+          data
+          expect
+        }
+      }
+    }
+    schema {
+      path
+      change
+      before
+      after
+    }
+  }
+}
+    fragment DiffSideFields on DiffSide {
+  id
+  status
+  version
+}
+fragment DiffHunkFields on DiffHunk {
+  fromLine
+  fromCount
+  toLine
+  toCount
+  lines {
+    kind
+    text
+  }
+}`),new d(`
+    mutation RollbackPolicy($input: RollbackPolicyInput!) {
+  rollbackPolicy(input: $input) {
+    ...PolicyFields
+  }
+}
+    fragment PolicyFields on Policy {
+  id
+  baseId
+  name
+  description
+  rule
+  schema
+  tests {
+    name
+    data
+    expect
+  }
+  status
+  version
+  owner {
+    kind
+    id
+  }
+  createdBy
+  createdAt
+  updatedAt
+  publishedAt
+  revision
+}`);var re=new d(`
     mutation RunRule($input: RunRuleInput!) {
   runRule(input: $input) {
     ...RunResultFields
@@ -1894,4 +2282,4 @@ fragment TraceFields on Trace {
     }
   }
 }
-    `),ie=class extends Error{code;details;status;errors;constructor(e,t,n,r=[],i=[]){super(e),this.name=`VerdictError`,this.code=t,this.details=i,this.status=n,this.errors=r}},S=class{#e;#t;#n;constructor(e){this.#e=new URL(`/graphql`,e.url).toString(),this.#t={"content-type":`application/json`,"x-api-key":e.apiKey},e.orgId!==void 0&&(this.#t[`x-org-id`]=e.orgId),this.#n=e.fetch??fetch}async request(e,...[t]){let n=await this.#n(this.#e,{method:`POST`,headers:this.#t,body:JSON.stringify({query:e.toString(),variables:t??{}})}),r=await n.text(),i;try{i=JSON.parse(r)}catch{throw new ie(`HTTP ${n.status}: ${r.slice(0,200)}`,void 0,n.status)}if(i.error)throw new ie(i.error.message,i.error.code,n.status,[],i.error.details);if(i.errors&&i.errors.length>0){let e=i.errors[0];throw new ie(e.message,e.extensions?.code,n.status,i.errors,e.extensions?.details)}if(!n.ok||i.data==null)throw new ie(`HTTP ${n.status} without data`,void 0,n.status);return i.data}},ae=`verdict.apiKey`,oe=class{#e;#t;constructor(e,t){this.#e=new S({url:window.location.origin,apiKey:e,fetch:(e,t)=>window.fetch(e,t)}),this.#t=t}async request(e,...t){try{return await this.#e.request(e,...t)}catch(e){throw e instanceof ie&&e.code===`unauthenticated`&&this.#t(),e}}};function se(e){return e instanceof ie?e.details.length>0?`${e.message}: ${e.details.join(`; `)}`:e.message:e instanceof Error?e.message:String(e)}var ce=e((e=>{var t=Symbol.for(`react.transitional.element`),n=Symbol.for(`react.fragment`);function r(e,n,r){var i=null;if(r!==void 0&&(i=``+r),n.key!==void 0&&(i=``+n.key),`key`in n)for(var a in r={},n)a!==`key`&&(r[a]=n[a]);else r=n;return n=r.ref,{$$typeof:t,type:e,key:i,ref:n===void 0?null:n,props:r}}e.Fragment=n,e.jsx=r,e.jsxs=r})),le=e(((e,t)=>{t.exports=ce()})),C=le(),ue=`/console/`;function de(){return{path:(window.location.pathname.startsWith(`/console/`)?window.location.pathname.slice(9):``).replace(/\/+$/,``),params:new URLSearchParams(window.location.search)}}var fe=new Set;function pe(e,t={}){let n=ue+e.replace(/^\//,``);t.replace?window.history.replaceState(null,``,n):window.history.pushState(null,``,n),fe.forEach(e=>e())}function me(){let[e,t]=(0,l.useState)(de);return(0,l.useEffect)(()=>{let e=()=>t(de());return fe.add(e),window.addEventListener(`popstate`,e),()=>{fe.delete(e),window.removeEventListener(`popstate`,e)}},[]),e}function he({to:e,onClick:t,...n}){return(0,C.jsx)(`a`,{href:ue+e.replace(/^\//,``),onClick:n=>{t?.(n),n.defaultPrevented||n.button!==0||n.metaKey||n.ctrlKey||n.shiftKey||n.altKey||(n.preventDefault(),pe(e))},...n})}function ge(e,t){let n=e.split(`/`).filter(Boolean),r=t.split(`/`).filter(Boolean);if(n.length!==r.length)return null;let i={};for(let e=0;e<n.length;e++){let t=n[e],a=decodeURIComponent(r[e]);if(t.startsWith(`:`))i[t.slice(1)]=a;else if(t!==a)return null}return i}var _e={VIEWER:1,EDITOR:2,PUBLISHER:3,ADMIN:4},ve={VIEW:`VIEWER`,EDIT:`EDITOR`,PUBLISH:`PUBLISHER`,ADMIN:`ADMIN`};function ye(e){if(e.role===`AUDITOR`)return`AUDITOR`;let t=ve[e.key.scope];return e.key.owner.kind===`ORGANIZATION`?t:_e[e.role]<=_e[t]?e.role:t}function be(e){if(e===`AUDITOR`)return{view:!0,run:!1,edit:!1,publish:!1,delete:!1,readAudit:!0,admin:!1};let t=_e[e];return{view:!0,run:!0,edit:t>=_e.EDITOR,publish:t>=_e.PUBLISHER,delete:t>=_e.ADMIN,readAudit:t>=_e.ADMIN,admin:t>=_e.ADMIN}}var xe=(0,l.createContext)(null);function Se(){let e=(0,l.useContext)(xe);if(!e)throw Error(`useSession outside a signed-in console`);return e}function Ce(e,t){return e.role===`ADMIN`||t.kind===`ORGANIZATION`||t.id===e.viewer.user?.id||t.id===e.viewer.organization.id}function we(e,t){return t.kind===`ORGANIZATION`?`Organization`:t.id===e.viewer.user?.id?`You`:`User ${t.id.slice(-6)}`}function Te(e,t){return t===e.viewer.user?.id?e.viewer.user.email:t===e.viewer.organization.id?`Organization key`:`User ${t.slice(-6)}`}function Ee({busy:e,message:t,onSubmit:n}){let[r,i]=(0,l.useState)(``);return(0,C.jsx)(`main`,{className:`signin`,children:(0,C.jsxs)(`form`,{className:`card signin-card`,onSubmit:e=>{e.preventDefault(),r.trim()&&n(r.trim())},children:[(0,C.jsxs)(`div`,{className:`brand brand-large`,children:[(0,C.jsx)(`span`,{className:`brand-mark`,"aria-hidden":`true`,children:`V`}),`Verdict`]}),(0,C.jsx)(`h1`,{children:`Sign in to the console`}),(0,C.jsx)(`p`,{className:`muted`,children:`Use an API key of your organization. It is kept in this browser tab only, until you sign out or close it.`}),t&&(0,C.jsx)(`p`,{className:`alert alert-error`,role:`alert`,children:t}),(0,C.jsx)(`label`,{htmlFor:`api-key`,children:`API key`}),(0,C.jsx)(`input`,{id:`api-key`,type:`password`,autoComplete:`off`,spellCheck:!1,value:r,onChange:e=>i(e.target.value),placeholder:`vdk_…`,autoFocus:!0}),(0,C.jsx)(`button`,{type:`submit`,className:`btn btn-primary`,disabled:e||!r.trim(),children:e?`Signing in…`:`Sign in`})]})})}var w=new Intl.DateTimeFormat(void 0,{dateStyle:`medium`,timeStyle:`short`});function T(e){if(!e)return``;let t=new Date(e);return Number.isNaN(t.getTime())?e:w.format(t)}function De(e){return e===void 0?``:typeof e==`object`&&e?JSON.stringify(e,null,2):JSON.stringify(e)}var Oe=20;function ke(){let e=Se(),{api:t,can:n}=e,[r,i]=(0,l.useState)(``),[a,o]=(0,l.useState)(``),[s,c]=(0,l.useState)(``),[u,d]=(0,l.useState)([]),[f,p]=(0,l.useState)([null]),[g,v]=(0,l.useState)(null),[y,b]=(0,l.useState)(``);(0,l.useEffect)(()=>{let e=window.setTimeout(()=>o(r.trim()),250);return()=>window.clearTimeout(e)},[r]),(0,l.useEffect)(()=>{p([null])},[a,s]),(0,l.useEffect)(()=>{t.request(h,{first:100}).then(e=>d(e.groups.edges.map(e=>({id:e.node.id,name:e.node.name}))),()=>d([]))},[t]);let ee=f[f.length-1]??null;return(0,l.useEffect)(()=>{let e=!0;b(``);let n={first:Oe,after:ee,query:a||null};return(s?t.request(m,{...n,id:s}).then(e=>e.group?.policies??null):t.request(_,n).then(e=>e.policies)).then(t=>{e&&v(t?{items:t.edges.map(e=>e.node),hasNext:t.pageInfo.hasNextPage,endCursor:t.pageInfo.endCursor??null}:{items:[],hasNext:!1,endCursor:null})},t=>e&&b(se(t))),()=>{e=!1}},[t,a,s,ee]),(0,C.jsxs)(`div`,{className:`page`,children:[(0,C.jsxs)(`div`,{className:`page-head`,children:[(0,C.jsx)(`h1`,{children:`Policies`}),n.edit&&(0,C.jsx)(`button`,{type:`button`,className:`btn btn-primary`,onClick:()=>pe(`policies/new`),children:`New policy`})]}),(0,C.jsxs)(`div`,{className:`filters`,role:`search`,children:[(0,C.jsxs)(`div`,{className:`field`,children:[(0,C.jsx)(`label`,{htmlFor:`policy-search`,children:`Search by name`}),(0,C.jsx)(`input`,{id:`policy-search`,type:`search`,value:r,onChange:e=>i(e.target.value),placeholder:`Name contains…`})]}),(0,C.jsxs)(`div`,{className:`field`,children:[(0,C.jsx)(`label`,{htmlFor:`policy-group`,children:`Group`}),(0,C.jsxs)(`select`,{id:`policy-group`,value:s,onChange:e=>c(e.target.value),children:[(0,C.jsx)(`option`,{value:``,children:`All groups`}),u.map(e=>(0,C.jsx)(`option`,{value:e.id,children:e.name},e.id))]})]})]}),y&&(0,C.jsx)(`p`,{className:`alert alert-error`,role:`alert`,children:y}),(0,C.jsxs)(`table`,{className:`table`,"aria-label":`Policies`,"aria-busy":g===null,children:[(0,C.jsx)(`thead`,{children:(0,C.jsxs)(`tr`,{children:[(0,C.jsx)(`th`,{scope:`col`,children:`Name`}),(0,C.jsx)(`th`,{scope:`col`,children:`Status`}),(0,C.jsx)(`th`,{scope:`col`,children:`Owner`}),(0,C.jsx)(`th`,{scope:`col`,children:`Updated`})]})}),(0,C.jsxs)(`tbody`,{children:[g?.items.map(t=>(0,C.jsxs)(`tr`,{children:[(0,C.jsx)(`td`,{children:(0,C.jsx)(he,{to:`policies/${t.baseId}`,children:t.name})}),(0,C.jsx)(`td`,{children:(0,C.jsx)(Ae,{latest:t.latestVersion??null,hasDraft:t.hasDraft})}),(0,C.jsx)(`td`,{children:we(e,t.owner)}),(0,C.jsx)(`td`,{children:T(t.updatedAt)})]},t.baseId)),g&&g.items.length===0&&(0,C.jsx)(`tr`,{children:(0,C.jsx)(`td`,{colSpan:4,className:`muted empty`,children:a||s?`No policy matches.`:`No policies yet.`})})]})]}),(0,C.jsxs)(`div`,{className:`pager`,children:[(0,C.jsx)(`button`,{type:`button`,className:`btn`,disabled:f.length<=1,onClick:()=>p(e=>e.slice(0,-1)),children:`Previous page`}),(0,C.jsxs)(`span`,{className:`muted`,children:[`Page `,f.length]}),(0,C.jsx)(`button`,{type:`button`,className:`btn`,disabled:!g?.hasNext,onClick:()=>g?.endCursor&&p(e=>[...e,g.endCursor]),children:`Next page`})]})]})}function Ae({latest:e,hasDraft:t}){return(0,C.jsxs)(`span`,{className:`status`,children:[e!==null&&(0,C.jsxs)(`span`,{className:`badge badge-published`,children:[`Version `,e]}),t&&(0,C.jsx)(`span`,{className:`badge badge-draft`,children:`Draft`})]})}var E=`modulepreload`,D=function(e){return`/console/`+e},je={},Me=function(e){return e.pathname.endsWith(`.css`)},Ne=function(e,t,n){if(t in e)return e[t];let r=n();if(!r){e[t]=void 0;return}let i=r.then(()=>{e[t]=void 0},n=>{throw e[t]=void 0,n});return e[t]=i,i},Pe=function(e,t,n){let r=Promise.resolve();if(t&&t.length>0){let e,i=document.querySelector(`meta[property=csp-nonce]`),a=i?.nonce||i?.getAttribute(`nonce`);function o(e){return Promise.all(e.map(e=>Promise.resolve(e).then(e=>({status:`fulfilled`,value:e}),e=>({status:`rejected`,reason:e}))))}function s(e){return import.meta.resolve?new URL(import.meta.resolve(e)):new URL(e,import.meta.url)}r=o(t.map(t=>{t=D(t,n);let r=s(t),i=Me(r);return Ne(je,r.href,()=>{if(e===void 0){e={all:new Set,styles:new Set};let t=document.getElementsByTagName(`link`);for(let n=t.length-1;n>=0;n--){let r=t[n];e.all.add(r.href),r.rel===`stylesheet`&&e.styles.add(r.href)}}if((i?e.styles:e.all).has(r.href))return;let t=document.createElement(`link`);if(t.rel=i?`stylesheet`:E,i||(t.as=`script`),t.crossOrigin=``,t.href=r.href,a&&t.setAttribute(`nonce`,a),document.head.appendChild(t),i)return new Promise((e,n)=>{let i=a=>{t.removeEventListener(`load`,i),t.removeEventListener(`error`,i),a.type===`error`?n(Error(`Unable to preload CSS for ${r}`)):e(a)};t.addEventListener(`load`,i),t.addEventListener(`error`,i)})})}).filter(e=>e!==void 0))}function i(e){let t=new Event(`vite:preloadError`,{cancelable:!0});if(t.payload=e,window.dispatchEvent(t),!t.defaultPrevented)throw e}return r.then(t=>{for(let e of t||[])e.status===`rejected`&&i(e.reason);return e().catch(i)})},Fe=(0,l.lazy)(()=>Pe(()=>import(`./PolicyPage-B2njSC1H.js`),[])),Ie=(0,l.lazy)(()=>Pe(()=>import(`./ComparePage-DjLB9VSQ.js`),[])),Le=[{pattern:``,render:()=>(0,C.jsx)(ke,{})},{pattern:`policies`,render:()=>(0,C.jsx)(ke,{})},{pattern:`policies/new`,render:()=>(0,C.jsx)(Fe,{baseId:``})},{pattern:`policies/:baseId/compare`,render:(e,t)=>(0,C.jsx)(Ie,{baseId:e.baseId,left:t.params.get(`left`)??``,right:t.params.get(`right`)??``})},{pattern:`policies/:baseId`,render:(e,t)=>(0,C.jsx)(Fe,{baseId:e.baseId,recordId:t.params.get(`record`)??``})}],Re=[{label:`Policies`,to:`policies`,prefix:`policies`,visible:e=>e.view}],ze=`Your API key is no longer accepted (it was revoked or has expired). Sign in with another key: unsaved text in the editor is kept.`;function Be(){let[e,t]=(0,l.useState)(()=>{let e=sessionStorage.getItem(ae);return e?{kind:`checking`,key:e}:{kind:`signed-out`,message:``}}),n=(0,l.useCallback)((e=``)=>{sessionStorage.removeItem(ae),t({kind:`signed-out`,message:e})},[]),r=e.kind===`signed-out`?``:e.key,i=(0,l.useMemo)(()=>r?new oe(r,()=>n(ze)):null,[r,n]);(0,l.useEffect)(()=>{if(e.kind!==`checking`||!i)return;let n=!0;return i.request(x).then(({viewer:r})=>{n&&(sessionStorage.setItem(ae,e.key),t({kind:`signed-in`,key:e.key,viewer:r}))},e=>{if(!n)return;sessionStorage.removeItem(ae);let r=e instanceof ie&&e.code===`unauthenticated`;t({kind:`signed-out`,message:r?`This API key was not accepted: it is unknown, revoked or expired.`:`Could not sign in: ${se(e)}`})}),()=>{n=!1}},[e,i]);let a=(0,l.useMemo)(()=>{if(e.kind!==`signed-in`||!i)return null;let t=ye(e.viewer);return{api:i,viewer:e.viewer,role:t,can:be(t),signOut:()=>n()}},[e,i,n]);return a?(0,C.jsx)(xe.Provider,{value:a,children:(0,C.jsx)(He,{session:a})}):(0,C.jsx)(Ee,{busy:e.kind===`checking`,message:e.kind===`signed-out`?e.message:``,onSubmit:e=>t({kind:`checking`,key:e})})}var Ve={VIEWER:`Viewer`,EDITOR:`Editor`,PUBLISHER:`Publisher`,ADMIN:`Admin`,AUDITOR:`Auditor`};function He({session:e}){let t=me(),{viewer:n}=e,r=(0,C.jsx)(Ue,{});for(let e of Le){let n=ge(e.pattern,t.path);if(n){r=e.render(n,t);break}}let i=n.user?(0,C.jsx)(`span`,{title:n.user.email,children:n.user.name?`${n.user.name} (${n.user.email})`:n.user.email}):(0,C.jsxs)(`span`,{children:[`Organization key “`,n.key.name,`”`]}),a=e.role!==n.role;return(0,C.jsxs)(`div`,{className:`shell`,children:[(0,C.jsx)(`a`,{className:`skip`,href:`#main`,children:`Skip to content`}),(0,C.jsxs)(`header`,{className:`topbar`,children:[(0,C.jsxs)(`a`,{className:`brand`,href:ue,children:[(0,C.jsx)(`span`,{className:`brand-mark`,"aria-hidden":`true`,children:`V`}),`Verdict`]}),(0,C.jsx)(`nav`,{"aria-label":`Sections`,children:Re.filter(t=>t.visible(e.can)).map(e=>(0,C.jsx)(he,{to:e.to,className:`nav-link`,"aria-current":t.path===``||t.path.startsWith(e.prefix)?`page`:void 0,children:e.label},e.to))}),(0,C.jsxs)(`div`,{className:`who`,"data-testid":`who`,children:[(0,C.jsx)(`span`,{className:`org`,title:`Organization`,children:n.organization.name}),(0,C.jsx)(`span`,{className:`sep`,"aria-hidden":`true`,children:`·`}),i,(0,C.jsx)(`span`,{className:`role role-${e.role.toLowerCase()}`,title:a?`Role ${Ve[n.role]}, limited by the key's ${n.key.scope.toLowerCase()} scope`:`Role`,children:Ve[e.role]}),(0,C.jsx)(`button`,{type:`button`,className:`btn btn-ghost`,onClick:e.signOut,children:`Sign out`})]})]}),(0,C.jsx)(`main`,{id:`main`,tabIndex:-1,children:(0,C.jsx)(l.Suspense,{fallback:(0,C.jsx)(`p`,{className:`muted pad`,children:`Loading…`}),children:r})})]})}function Ue(){return(0,C.jsxs)(`div`,{className:`pad`,children:[(0,C.jsx)(`h1`,{children:`Not found`}),(0,C.jsxs)(`p`,{children:[`There is no such page. `,(0,C.jsx)(he,{to:`policies`,children:`Go to the policies.`})]})]})}(0,u.createRoot)(document.getElementById(`root`)).render((0,C.jsx)(l.StrictMode,{children:(0,C.jsx)(Be,{})}));export{ne as _,we as a,y as b,pe as c,f as d,v as f,b as g,g as h,Ce as i,le as l,te as m,T as n,Se as o,ee as p,Te as r,he as s,De as t,se as u,re as v,n as x,p as y};
+    `),ie=class extends Error{code;details;status;errors;constructor(e,t,n,r=[],i=[]){super(e),this.name=`VerdictError`,this.code=t,this.details=i,this.status=n,this.errors=r}},S=class{#e;#t;#n;constructor(e){this.#e=new URL(`/graphql`,e.url).toString(),this.#t={"content-type":`application/json`,"x-api-key":e.apiKey},e.orgId!==void 0&&(this.#t[`x-org-id`]=e.orgId),this.#n=e.fetch??fetch}async request(e,...[t]){let n=await this.#n(this.#e,{method:`POST`,headers:this.#t,body:JSON.stringify({query:e.toString(),variables:t??{}})}),r=await n.text(),i;try{i=JSON.parse(r)}catch{throw new ie(`HTTP ${n.status}: ${r.slice(0,200)}`,void 0,n.status)}if(i.error)throw new ie(i.error.message,i.error.code,n.status,[],i.error.details);if(i.errors&&i.errors.length>0){let e=i.errors[0];throw new ie(e.message,e.extensions?.code,n.status,i.errors,e.extensions?.details)}if(!n.ok||i.data==null)throw new ie(`HTTP ${n.status} without data`,void 0,n.status);return i.data}},ae=`verdict.apiKey`,oe=class{#e;#t;constructor(e,t){this.#e=new S({url:window.location.origin,apiKey:e,fetch:(e,t)=>window.fetch(e,t)}),this.#t=t}async request(e,...t){try{return await this.#e.request(e,...t)}catch(e){throw e instanceof ie&&e.code===`unauthenticated`&&this.#t(),e}}};function se(e){return e instanceof ie?e.details.length>0?`${e.message}: ${e.details.join(`; `)}`:e.message:e instanceof Error?e.message:String(e)}var ce=e((e=>{var t=Symbol.for(`react.transitional.element`),n=Symbol.for(`react.fragment`);function r(e,n,r){var i=null;if(r!==void 0&&(i=``+r),n.key!==void 0&&(i=``+n.key),`key`in n)for(var a in r={},n)a!==`key`&&(r[a]=n[a]);else r=n;return n=r.ref,{$$typeof:t,type:e,key:i,ref:n===void 0?null:n,props:r}}e.Fragment=n,e.jsx=r,e.jsxs=r})),le=e(((e,t)=>{t.exports=ce()})),C=le(),ue=`/console/`;function de(){return{path:(window.location.pathname.startsWith(`/console/`)?window.location.pathname.slice(9):``).replace(/\/+$/,``),params:new URLSearchParams(window.location.search)}}var fe=new Set;function pe(e,t={}){let n=ue+e.replace(/^\//,``);t.replace?window.history.replaceState(null,``,n):window.history.pushState(null,``,n),fe.forEach(e=>e())}function me(){let[e,t]=(0,l.useState)(de);return(0,l.useEffect)(()=>{let e=()=>t(de());return fe.add(e),window.addEventListener(`popstate`,e),()=>{fe.delete(e),window.removeEventListener(`popstate`,e)}},[]),e}function he({to:e,onClick:t,...n}){return(0,C.jsx)(`a`,{href:ue+e.replace(/^\//,``),onClick:n=>{t?.(n),n.defaultPrevented||n.button!==0||n.metaKey||n.ctrlKey||n.shiftKey||n.altKey||(n.preventDefault(),pe(e))},...n})}function ge(e,t){let n=e.split(`/`).filter(Boolean),r=t.split(`/`).filter(Boolean);if(n.length!==r.length)return null;let i={};for(let e=0;e<n.length;e++){let t=n[e],a=decodeURIComponent(r[e]);if(t.startsWith(`:`))i[t.slice(1)]=a;else if(t!==a)return null}return i}var _e={VIEWER:1,EDITOR:2,PUBLISHER:3,ADMIN:4},ve={VIEW:`VIEWER`,EDIT:`EDITOR`,PUBLISH:`PUBLISHER`,ADMIN:`ADMIN`};function ye(e){if(e.role===`AUDITOR`)return`AUDITOR`;let t=ve[e.key.scope];return e.key.owner.kind===`ORGANIZATION`?t:_e[e.role]<=_e[t]?e.role:t}function be(e){if(e===`AUDITOR`)return{view:!0,run:!1,edit:!1,publish:!1,delete:!1,readAudit:!0,admin:!1};let t=_e[e];return{view:!0,run:!0,edit:t>=_e.EDITOR,publish:t>=_e.PUBLISHER,delete:t>=_e.ADMIN,readAudit:t>=_e.ADMIN,admin:t>=_e.ADMIN}}var xe=(0,l.createContext)(null);function Se(){let e=(0,l.useContext)(xe);if(!e)throw Error(`useSession outside a signed-in console`);return e}function Ce(e,t){return e.role===`ADMIN`||t.kind===`ORGANIZATION`||t.id===e.viewer.user?.id||t.id===e.viewer.organization.id}function we(e,t){return t.kind===`ORGANIZATION`?`Organization`:t.id===e.viewer.user?.id?`You`:`User ${t.id.slice(-6)}`}function Te(e,t){return t===e.viewer.user?.id?e.viewer.user.email:t===e.viewer.organization.id?`Organization key`:`User ${t.slice(-6)}`}function Ee({busy:e,message:t,onSubmit:n}){let[r,i]=(0,l.useState)(``);return(0,C.jsx)(`main`,{className:`signin`,children:(0,C.jsxs)(`form`,{className:`card signin-card`,onSubmit:e=>{e.preventDefault(),r.trim()&&n(r.trim())},children:[(0,C.jsxs)(`div`,{className:`brand brand-large`,children:[(0,C.jsx)(`span`,{className:`brand-mark`,"aria-hidden":`true`,children:`V`}),`Verdict`]}),(0,C.jsx)(`h1`,{children:`Sign in to the console`}),(0,C.jsx)(`p`,{className:`muted`,children:`Use an API key of your organization. It is kept in this browser tab only, until you sign out or close it.`}),t&&(0,C.jsx)(`p`,{className:`alert alert-error`,role:`alert`,children:t}),(0,C.jsx)(`label`,{htmlFor:`api-key`,children:`API key`}),(0,C.jsx)(`input`,{id:`api-key`,type:`password`,autoComplete:`off`,spellCheck:!1,value:r,onChange:e=>i(e.target.value),placeholder:`vdk_…`,autoFocus:!0}),(0,C.jsx)(`button`,{type:`submit`,className:`btn btn-primary`,disabled:e||!r.trim(),children:e?`Signing in…`:`Sign in`})]})})}var w=new Intl.DateTimeFormat(void 0,{dateStyle:`medium`,timeStyle:`short`});function T(e){if(!e)return``;let t=new Date(e);return Number.isNaN(t.getTime())?e:w.format(t)}function De(e){return e===void 0?``:typeof e==`object`&&e?JSON.stringify(e,null,2):JSON.stringify(e)}var Oe=20;function ke(){let e=Se(),{api:t,can:n}=e,[r,i]=(0,l.useState)(``),[a,o]=(0,l.useState)(``),[s,c]=(0,l.useState)(``),[u,d]=(0,l.useState)([]),[f,p]=(0,l.useState)([null]),[g,v]=(0,l.useState)(null),[y,b]=(0,l.useState)(``);(0,l.useEffect)(()=>{let e=window.setTimeout(()=>o(r.trim()),250);return()=>window.clearTimeout(e)},[r]),(0,l.useEffect)(()=>{p([null])},[a,s]),(0,l.useEffect)(()=>{t.request(h,{first:100}).then(e=>d(e.groups.edges.map(e=>({id:e.node.id,name:e.node.name}))),()=>d([]))},[t]);let ee=f[f.length-1]??null;return(0,l.useEffect)(()=>{let e=!0;b(``);let n={first:Oe,after:ee,query:a||null};return(s?t.request(m,{...n,id:s}).then(e=>e.group?.policies??null):t.request(_,n).then(e=>e.policies)).then(t=>{e&&v(t?{items:t.edges.map(e=>e.node),hasNext:t.pageInfo.hasNextPage,endCursor:t.pageInfo.endCursor??null}:{items:[],hasNext:!1,endCursor:null})},t=>e&&b(se(t))),()=>{e=!1}},[t,a,s,ee]),(0,C.jsxs)(`div`,{className:`page`,children:[(0,C.jsxs)(`div`,{className:`page-head`,children:[(0,C.jsx)(`h1`,{children:`Policies`}),n.edit&&(0,C.jsx)(`button`,{type:`button`,className:`btn btn-primary`,onClick:()=>pe(`policies/new`),children:`New policy`})]}),(0,C.jsxs)(`div`,{className:`filters`,role:`search`,children:[(0,C.jsxs)(`div`,{className:`field`,children:[(0,C.jsx)(`label`,{htmlFor:`policy-search`,children:`Search by name`}),(0,C.jsx)(`input`,{id:`policy-search`,type:`search`,value:r,onChange:e=>i(e.target.value),placeholder:`Name contains…`})]}),(0,C.jsxs)(`div`,{className:`field`,children:[(0,C.jsx)(`label`,{htmlFor:`policy-group`,children:`Group`}),(0,C.jsxs)(`select`,{id:`policy-group`,value:s,onChange:e=>c(e.target.value),children:[(0,C.jsx)(`option`,{value:``,children:`All groups`}),u.map(e=>(0,C.jsx)(`option`,{value:e.id,children:e.name},e.id))]})]})]}),y&&(0,C.jsx)(`p`,{className:`alert alert-error`,role:`alert`,children:y}),(0,C.jsxs)(`table`,{className:`table`,"aria-label":`Policies`,"aria-busy":g===null,children:[(0,C.jsx)(`thead`,{children:(0,C.jsxs)(`tr`,{children:[(0,C.jsx)(`th`,{scope:`col`,children:`Name`}),(0,C.jsx)(`th`,{scope:`col`,children:`Status`}),(0,C.jsx)(`th`,{scope:`col`,children:`Owner`}),(0,C.jsx)(`th`,{scope:`col`,children:`Updated`})]})}),(0,C.jsxs)(`tbody`,{children:[g?.items.map(t=>(0,C.jsxs)(`tr`,{children:[(0,C.jsx)(`td`,{children:(0,C.jsx)(he,{to:`policies/${t.baseId}`,children:t.name})}),(0,C.jsx)(`td`,{children:(0,C.jsx)(Ae,{latest:t.latestVersion??null,hasDraft:t.hasDraft})}),(0,C.jsx)(`td`,{children:we(e,t.owner)}),(0,C.jsx)(`td`,{children:T(t.updatedAt)})]},t.baseId)),g&&g.items.length===0&&(0,C.jsx)(`tr`,{children:(0,C.jsx)(`td`,{colSpan:4,className:`muted empty`,children:a||s?`No policy matches.`:`No policies yet.`})})]})]}),(0,C.jsxs)(`div`,{className:`pager`,children:[(0,C.jsx)(`button`,{type:`button`,className:`btn`,disabled:f.length<=1,onClick:()=>p(e=>e.slice(0,-1)),children:`Previous page`}),(0,C.jsxs)(`span`,{className:`muted`,children:[`Page `,f.length]}),(0,C.jsx)(`button`,{type:`button`,className:`btn`,disabled:!g?.hasNext,onClick:()=>g?.endCursor&&p(e=>[...e,g.endCursor]),children:`Next page`})]})]})}function Ae({latest:e,hasDraft:t}){return(0,C.jsxs)(`span`,{className:`status`,children:[e!==null&&(0,C.jsxs)(`span`,{className:`badge badge-published`,children:[`Version `,e]}),t&&(0,C.jsx)(`span`,{className:`badge badge-draft`,children:`Draft`})]})}var E=`modulepreload`,D=function(e){return`/console/`+e},je={},Me=function(e){return e.pathname.endsWith(`.css`)},Ne=function(e,t,n){if(t in e)return e[t];let r=n();if(!r){e[t]=void 0;return}let i=r.then(()=>{e[t]=void 0},n=>{throw e[t]=void 0,n});return e[t]=i,i},Pe=function(e,t,n){let r=Promise.resolve();if(t&&t.length>0){let e,i=document.querySelector(`meta[property=csp-nonce]`),a=i?.nonce||i?.getAttribute(`nonce`);function o(e){return Promise.all(e.map(e=>Promise.resolve(e).then(e=>({status:`fulfilled`,value:e}),e=>({status:`rejected`,reason:e}))))}function s(e){return import.meta.resolve?new URL(import.meta.resolve(e)):new URL(e,import.meta.url)}r=o(t.map(t=>{t=D(t,n);let r=s(t),i=Me(r);return Ne(je,r.href,()=>{if(e===void 0){e={all:new Set,styles:new Set};let t=document.getElementsByTagName(`link`);for(let n=t.length-1;n>=0;n--){let r=t[n];e.all.add(r.href),r.rel===`stylesheet`&&e.styles.add(r.href)}}if((i?e.styles:e.all).has(r.href))return;let t=document.createElement(`link`);if(t.rel=i?`stylesheet`:E,i||(t.as=`script`),t.crossOrigin=``,t.href=r.href,a&&t.setAttribute(`nonce`,a),document.head.appendChild(t),i)return new Promise((e,n)=>{let i=a=>{t.removeEventListener(`load`,i),t.removeEventListener(`error`,i),a.type===`error`?n(Error(`Unable to preload CSS for ${r}`)):e(a)};t.addEventListener(`load`,i),t.addEventListener(`error`,i)})})}).filter(e=>e!==void 0))}function i(e){let t=new Event(`vite:preloadError`,{cancelable:!0});if(t.payload=e,window.dispatchEvent(t),!t.defaultPrevented)throw e}return r.then(t=>{for(let e of t||[])e.status===`rejected`&&i(e.reason);return e().catch(i)})},Fe=(0,l.lazy)(()=>Pe(()=>import(`./PolicyPage--86RxRa1.js`),[])),Ie=(0,l.lazy)(()=>Pe(()=>import(`./ComparePage-Dtr-9WQt.js`),[])),Le=[{pattern:``,render:()=>(0,C.jsx)(ke,{})},{pattern:`policies`,render:()=>(0,C.jsx)(ke,{})},{pattern:`policies/new`,render:()=>(0,C.jsx)(Fe,{baseId:``})},{pattern:`policies/:baseId/compare`,render:(e,t)=>(0,C.jsx)(Ie,{baseId:e.baseId,left:t.params.get(`left`)??``,right:t.params.get(`right`)??``})},{pattern:`policies/:baseId`,render:(e,t)=>(0,C.jsx)(Fe,{baseId:e.baseId,recordId:t.params.get(`record`)??``})}],Re=[{label:`Policies`,to:`policies`,prefix:`policies`,visible:e=>e.view}],ze=`Your API key is no longer accepted (it was revoked or has expired). Sign in with another key: unsaved text in the editor is kept.`;function Be(){let[e,t]=(0,l.useState)(()=>{let e=sessionStorage.getItem(ae);return e?{kind:`checking`,key:e}:{kind:`signed-out`,message:``}}),n=(0,l.useCallback)((e=``)=>{sessionStorage.removeItem(ae),t({kind:`signed-out`,message:e})},[]),r=e.kind===`signed-out`?``:e.key,i=(0,l.useMemo)(()=>r?new oe(r,()=>n(ze)):null,[r,n]);(0,l.useEffect)(()=>{if(e.kind!==`checking`||!i)return;let n=!0;return i.request(x).then(({viewer:r})=>{n&&(sessionStorage.setItem(ae,e.key),t({kind:`signed-in`,key:e.key,viewer:r}))},e=>{if(!n)return;sessionStorage.removeItem(ae);let r=e instanceof ie&&e.code===`unauthenticated`;t({kind:`signed-out`,message:r?`This API key was not accepted: it is unknown, revoked or expired.`:`Could not sign in: ${se(e)}`})}),()=>{n=!1}},[e,i]);let a=(0,l.useMemo)(()=>{if(e.kind!==`signed-in`||!i)return null;let t=ye(e.viewer);return{api:i,viewer:e.viewer,role:t,can:be(t),signOut:()=>n()}},[e,i,n]);return a?(0,C.jsx)(xe.Provider,{value:a,children:(0,C.jsx)(He,{session:a})}):(0,C.jsx)(Ee,{busy:e.kind===`checking`,message:e.kind===`signed-out`?e.message:``,onSubmit:e=>t({kind:`checking`,key:e})})}var Ve={VIEWER:`Viewer`,EDITOR:`Editor`,PUBLISHER:`Publisher`,ADMIN:`Admin`,AUDITOR:`Auditor`};function He({session:e}){let t=me(),{viewer:n}=e,r=(0,C.jsx)(Ue,{});for(let e of Le){let n=ge(e.pattern,t.path);if(n){r=e.render(n,t);break}}let i=n.user?(0,C.jsx)(`span`,{title:n.user.email,children:n.user.name?`${n.user.name} (${n.user.email})`:n.user.email}):(0,C.jsxs)(`span`,{children:[`Organization key “`,n.key.name,`”`]}),a=e.role!==n.role;return(0,C.jsxs)(`div`,{className:`shell`,children:[(0,C.jsx)(`a`,{className:`skip`,href:`#main`,children:`Skip to content`}),(0,C.jsxs)(`header`,{className:`topbar`,children:[(0,C.jsxs)(`a`,{className:`brand`,href:ue,children:[(0,C.jsx)(`span`,{className:`brand-mark`,"aria-hidden":`true`,children:`V`}),`Verdict`]}),(0,C.jsx)(`nav`,{"aria-label":`Sections`,children:Re.filter(t=>t.visible(e.can)).map(e=>(0,C.jsx)(he,{to:e.to,className:`nav-link`,"aria-current":t.path===``||t.path.startsWith(e.prefix)?`page`:void 0,children:e.label},e.to))}),(0,C.jsxs)(`div`,{className:`who`,"data-testid":`who`,children:[(0,C.jsx)(`span`,{className:`org`,title:`Organization`,children:n.organization.name}),(0,C.jsx)(`span`,{className:`sep`,"aria-hidden":`true`,children:`·`}),i,(0,C.jsx)(`span`,{className:`role role-${e.role.toLowerCase()}`,title:a?`Role ${Ve[n.role]}, limited by the key's ${n.key.scope.toLowerCase()} scope`:`Role`,children:Ve[e.role]}),(0,C.jsx)(`button`,{type:`button`,className:`btn btn-ghost`,onClick:e.signOut,children:`Sign out`})]})]}),(0,C.jsx)(`main`,{id:`main`,tabIndex:-1,children:(0,C.jsx)(l.Suspense,{fallback:(0,C.jsx)(`p`,{className:`muted pad`,children:`Loading…`}),children:r})})]})}function Ue(){return(0,C.jsxs)(`div`,{className:`pad`,children:[(0,C.jsx)(`h1`,{children:`Not found`}),(0,C.jsxs)(`p`,{children:[`There is no such page. `,(0,C.jsx)(he,{to:`policies`,children:`Go to the policies.`})]})]})}(0,u.createRoot)(document.getElementById(`root`)).render((0,C.jsx)(l.StrictMode,{children:(0,C.jsx)(Be,{})}));export{ne as _,we as a,y as b,pe as c,f as d,v as f,b as g,g as h,Ce as i,le as l,te as m,T as n,Se as o,ee as p,Te as r,he as s,De as t,se as u,re as v,n as x,p as y};
