@@ -35,6 +35,7 @@ type kind struct {
 
 type kindOperations struct {
 	run, runVersion, create, get, versions, saveDraft, publish, draft, draftReplacing, remove, list, listOfGroup string
+	diff, rollback                                                                                               string
 }
 
 var (
@@ -54,6 +55,8 @@ var (
 			remove:         `mutation($id: ID!) { deletePolicy(input: {id: $id}) }`,
 			list:           `{ policies(first: 200, query: "shared") { edges { node { baseId } } } }`,
 			listOfGroup:    `query($id: ID!) { policies(first: 200, groupId: $id) { edges { node { baseId } } } }`,
+			diff:           `query($id: ID!, $other: ID!) { policyDiff(id: $id, otherId: $other) { baseId } }`,
+			rollback:       `mutation($id: ID!) { rollbackPolicy(input: {id: $id}) { id baseId } }`,
 		},
 	}
 	flows = &kind{
@@ -72,6 +75,8 @@ var (
 			remove:         `mutation($id: ID!) { deleteFlow(input: {id: $id}) }`,
 			list:           `{ flows(first: 200, query: "shared") { edges { node { baseId } } } }`,
 			listOfGroup:    `query($id: ID!) { flows(first: 200, groupId: $id) { edges { node { baseId } } } }`,
+			diff:           `query($id: ID!, $other: ID!) { flowDiff(id: $id, otherId: $other) { baseId } }`,
+			rollback:       `mutation($id: ID!) { rollbackFlow(input: {id: $id}) { id baseId } }`,
 		},
 	}
 	groups       = &kind{name: "group", seenWith: view, states: []state{present, removed}}
@@ -130,6 +135,8 @@ const (
 	adHocData = `{"Person": {"age": 30}}`
 	// seniorData makes every stored policy and flow of the matrix true.
 	seniorData = `{"Person": {"age": 70}}`
+	// seniorBatch is a batch run body of two such items.
+	seniorBatch = `{"items": [` + seniorData + `, ` + seniorData + `]}`
 )
 
 func get(path string) func(*call) request {
@@ -170,6 +177,25 @@ var matrixEndpoints = slices.Concat([]*endpoint{
 			return request{http.MethodPost, "/run", fmt.Sprintf(`{"rule": %q, "data": %s}`, adHocRule, adHocData)}
 		},
 		graphQL: `mutation($rule: String!, $data: JSON!) { runRule(input: {rule: $rule, data: $data}) { result } }`,
+		check:   resultTrue,
+	},
+	{
+		// A batch is authorized as one run of its policy.
+		route: "POST /run/policy/{baseId}/batch", action: run, success: http.StatusOK,
+		kinds: []*kind{policies}, strangers: []*kind{flows}, ids: []idKind{baseID},
+		rest: func(c *call) request {
+			return request{http.MethodPost, "/run/policy/" + c.id() + "/batch", seniorBatch}
+		},
+		graphQL: `mutation($id: ID!, $items: [JSON!]!) { runPolicyBatch(input: {baseId: $id, items: $items}) { results { result } } }`,
+		check:   resultTrue,
+	},
+	{
+		route: "POST /run/policy_version/{policyId}/batch", action: run, success: http.StatusOK,
+		kinds: []*kind{policies}, strangers: []*kind{flows}, ids: []idKind{versionID, draftID},
+		rest: func(c *call) request {
+			return request{http.MethodPost, "/run/policy_version/" + c.id() + "/batch", seniorBatch}
+		},
+		graphQL: `mutation($id: ID!, $items: [JSON!]!) { runPolicyVersionBatch(input: {policyId: $id, items: $items}) { results { result } } }`,
 		check:   resultTrue,
 	},
 	{
@@ -298,6 +324,22 @@ func lifecycleRows(k *kind) []*endpoint {
 				return request{method: http.MethodGet, path: one + c.id() + "/draft?replace=true"}
 			},
 			graphQL: k.graphQL.draftReplacing, check: namesBase,
+		},
+		{
+			// Compared with the base's current record: another tenant's
+			// base, or one of another kind, is not found either.
+			route: "GET " + one + idParam + "/diff/{otherId}", action: view, success: http.StatusOK, kinds: on, strangers: strangers,
+			rest: func(c *call) request {
+				return request{method: http.MethodGet, path: one + c.id() + "/diff/" + c.res.base.String()}
+			},
+			graphQL: k.graphQL.diff, check: namesBase,
+		},
+		{
+			route: "POST " + one + idParam + "/rollback", action: publish, success: http.StatusCreated,
+			kinds: on, strangers: strangers, mutates: true,
+			conflicts: func(tg *target) bool { return !tg.addressesVersion() },
+			rest:      func(c *call) request { return request{method: http.MethodPost, path: one + c.id() + "/rollback"} },
+			graphQL:   k.graphQL.rollback, check: namesBase,
 		},
 		{
 			route: "DELETE " + one + idParam, action: remove, success: http.StatusNoContent, kinds: on, strangers: strangers, mutates: true,

@@ -162,7 +162,8 @@ func (r request) String() string { return r.method + " " + r.path }
 var declaredVariable = regexp.MustCompile(`\$(\w+)\s*:`)
 
 // variables are the values of the variables op declares: $id, $group and
-// $kind name the call's target, its group (groupID) and its kind; $policy is the
+// $kind name the call's target, its group (groupID) and its kind; $other
+// the target's base; $policy is the
 // caller's tenant's versioned policy; $input is the row's REST body, and
 // any other variable that body's member of the same name ($data is
 // seniorData where the body has none).
@@ -180,6 +181,8 @@ func (c *call) variables(op string) map[string]any {
 			vars[name] = c.id()
 		case "group":
 			vars[name] = c.groupID()
+		case "other":
+			vars[name] = c.res.base.String()
 		case "kind":
 			vars[name] = strings.ToUpper(c.tg.kind.name)
 		case "policy":

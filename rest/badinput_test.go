@@ -29,6 +29,8 @@ var bodyRoutes = []struct {
 	{http.MethodPost, "/run/policy/{baseId}", seniorRun, http.StatusOK},
 	{http.MethodPost, "/run/policy_version/{policyId}", seniorRun, http.StatusOK},
 	{http.MethodPut, "/policy/{policyId}/decision-records", decisionSettings, http.StatusOK},
+	{http.MethodPost, "/run/policy/{baseId}/batch", seniorBatch, http.StatusOK},
+	{http.MethodPost, "/run/policy_version/{policyId}/batch", seniorBatch, http.StatusOK},
 	{http.MethodPost, "/flow", seniorFlow, http.StatusCreated},
 	{http.MethodPut, "/flow/{flowId}", `{"status": "draft", "description": "edited"}`, http.StatusOK},
 	{http.MethodPut, "/flow/{flowId}/decision-records", decisionSettings, http.StatusOK},
@@ -86,8 +88,9 @@ var inputRoutes = map[string]bool{
 }
 
 // storedRuns counts the bodyRoutes that run a stored policy or flow: each
-// valid run stores an `executed` event, a little after it answers.
-const storedRuns = 4
+// valid run, and each valid batch, stores an `executed` event, a little
+// after it answers.
+const storedRuns = 6
 
 // badBody is a body that must be refused, made from a route's valid body.
 type badBody struct {
@@ -146,21 +149,23 @@ var routeBadBodies = map[string][]badBody{
 		{name: "a field named in another case", body: func(string) string { return `{"Rule": "A **P** is x if __a__ is 1.", "data": {}}` }},
 		{name: "a field given twice", body: func(string) string { return `{"rule": "a", "rule": "b", "data": {}}` }},
 	},
-	"POST /policy":                        append(policyBadBodies(`"name": "x", "rule": "y"`), createPolicyBadBodies...),
-	"PUT /policy/{policyId}":              append(policyBadBodies(`"status": "draft"`), updatePolicyBadBodies...),
-	"POST /run/policy/{baseId}":           storedRunBadBodies,
-	"POST /run/policy_version/{policyId}": storedRunBadBodies,
-	"POST /flow":                          append(flowBadBodies(`"name": "x", "definition": `+seniorDefinition), createFlowBadBodies...),
-	"PUT /flow/{flowId}":                  append(flowBadBodies(`"status": "draft"`), updatePolicyBadBodies...),
-	"POST /run/flow/{flowBaseId}":         flowInputBadBodies,
-	"POST /run/flow_version/{flowId}":     flowInputBadBodies,
-	"POST /flow/test":                     flowTestBadBodies,
-	"POST /group":                         append(groupBadBodies, createGroupBadBodies...),
-	"PUT /group/{groupId}":                groupBadBodies,
-	"POST /group/{groupId}/member":        groupMemberBadBodies,
-	"POST /admin/members":                 memberBadBodies,
-	"PUT /admin/members/{userId}":         roleBadBodies,
-	"POST /admin/keys":                    keyBadBodies,
+	"POST /policy":                              append(policyBadBodies(`"name": "x", "rule": "y"`), createPolicyBadBodies...),
+	"PUT /policy/{policyId}":                    append(policyBadBodies(`"status": "draft"`), updatePolicyBadBodies...),
+	"POST /run/policy/{baseId}":                 storedRunBadBodies,
+	"POST /run/policy_version/{policyId}":       storedRunBadBodies,
+	"POST /run/policy/{baseId}/batch":           batchBadBodies,
+	"POST /run/policy_version/{policyId}/batch": batchBadBodies,
+	"POST /flow":                                append(flowBadBodies(`"name": "x", "definition": `+seniorDefinition), createFlowBadBodies...),
+	"PUT /flow/{flowId}":                        append(flowBadBodies(`"status": "draft"`), updatePolicyBadBodies...),
+	"POST /run/flow/{flowBaseId}":               flowInputBadBodies,
+	"POST /run/flow_version/{flowId}":           flowInputBadBodies,
+	"POST /flow/test":                           flowTestBadBodies,
+	"POST /group":                               append(groupBadBodies, createGroupBadBodies...),
+	"PUT /group/{groupId}":                      groupBadBodies,
+	"POST /group/{groupId}/member":              groupMemberBadBodies,
+	"POST /admin/members":                       memberBadBodies,
+	"PUT /admin/members/{userId}":               roleBadBodies,
+	"POST /admin/keys":                          keyBadBodies,
 }
 
 // bad is a body refused with 400 invalid_argument.
@@ -340,6 +345,23 @@ var storedRunBadBodies = []badBody{
 	{name: "a rule beside the data", body: func(string) string { return `{"rule": "A **P** is x if __a__ is 1.", "data": {}}` }},
 	{name: "a field named in another case", body: func(string) string { return `{"Data": {}}` }},
 	{name: "a field given twice", body: func(string) string { return `{"data": {}, "data": {}}` }},
+}
+
+var batchBadBodies = []badBody{
+	bad("items missing", `{}`),
+	bad("items null", `{"items": null}`),
+	bad("items empty", `{"items": []}`),
+	bad("items an object", `{"items": {"Person": {"age": 70}}}`),
+	bad("items a string", `{"items": "[]"}`),
+	bad("an item a number", `{"items": [{"Person": {"age": 70}}, 5]}`),
+	bad("an item null", `{"items": [null]}`),
+	bad("an item an array", `{"items": [[]]}`),
+	bad("an item a string", `{"items": ["{}"]}`),
+	bad("an item nested too deep", `{"items": [`+strings.Repeat(`{"a":`, 100)+"1"+strings.Repeat("}", 100)+`]}`),
+	bad("more items than a batch holds", `{"items": [`+strings.Repeat(`{}, `, service.DefaultMaxBatchItems)+`{}]}`),
+	bad("data beside the items", `{"items": [{}], "data": {}}`),
+	bad("a field named in another case", `{"Items": [{}]}`),
+	bad("a field given twice", `{"items": [{}], "items": [{}]}`),
 }
 
 // streamedBody hides its length, so the request goes without

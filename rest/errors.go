@@ -88,6 +88,10 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	case status == http.StatusUnauthorized:
 		w.Header().Set("WWW-Authenticate", `Bearer realm="verdict"`)
 	}
+	var limited *rateLimited
+	if errors.As(err, &limited) {
+		w.Header().Set("Retry-After", strconv.FormatInt(limited.retryAfter, 10))
+	}
 	s.respond(w, r, status, s.errorBody(r, errorDetail{Code: code, Message: msg, Details: details}))
 }
 

@@ -63,7 +63,7 @@ func (s *server) flowLifecycle() *versionedKind[service.SavedFlow, service.Flow,
 		decodeCreate: s.decodeFlow, decodeUpdate: s.decodeFlowUpdate,
 		create: s.svc.CreateFlow, saveDraft: s.svc.UpdateFlowDraft, publish: s.svc.PublishFlow,
 		record: s.svc.Flow, versions: s.svc.FlowVersions, draftFrom: s.svc.FlowDraftFromVersion,
-		list: s.svc.Flows, deleteBase: s.svc.DeleteFlow,
+		list: s.svc.Flows, deleteBase: s.svc.DeleteFlow, rollback: s.svc.RollbackFlow,
 	}
 }
 

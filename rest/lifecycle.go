@@ -28,6 +28,7 @@ type versionedKind[Saved, Record, Versions, Summary any] struct {
 	record     func(context.Context, uuid.UUID) (*Record, error)
 	versions   func(context.Context, uuid.UUID) (*Versions, error)
 	draftFrom  func(ctx context.Context, id uuid.UUID, replace bool) (*Record, error)
+	rollback   func(context.Context, uuid.UUID) (*Record, error)
 	list       func(context.Context, service.ListOptions) (*service.Page[Summary], error)
 	deleteBase func(context.Context, uuid.UUID) error
 }
@@ -112,6 +113,19 @@ func (k *versionedKind[S, R, V, L]) handleDraft(w http.ResponseWriter, r *http.R
 
 // replaceParam reads ?replace: absent or false keeps an existing draft
 // (a conflict), true overwrites it.
+// handleRollback is POST /policy/{policyId}/rollback and POST
+// /flow/{flowId}/rollback: the version named, published again as the
+// newest. It takes no body.
+func (k *versionedKind[S, R, V, L]) handleRollback(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, k.idName)
+	if err != nil {
+		k.s.writeError(w, r, err)
+		return
+	}
+	rec, err := k.rollback(r.Context(), id)
+	k.s.reply(w, r, http.StatusCreated, rec, err)
+}
+
 func replaceParam(r *http.Request) (bool, error) {
 	switch values := r.URL.Query()["replace"]; {
 	case len(values) == 0:

@@ -278,8 +278,7 @@ func (s *server) rateLimit(next http.Handler) http.Handler {
 			s.writeError(w, r, errors.New("rest: rate limit reached without a principal"))
 			return
 		}
-		if secs, err := s.budgets.take(p, time.Now()); err != nil {
-			w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
+		if err := s.budgets.take(p, 1, time.Now()); err != nil {
 			s.writeError(w, r, err)
 			return
 		}

@@ -384,6 +384,7 @@ func TestOpenAPIRunExamplesMatchTheirSchemas(t *testing.T) {
 	paths := openAPIMap(t)["paths"].(map[string]any)
 	for _, route := range []string{
 		"/run", "/run/policy/{baseId}", "/run/policy_version/{policyId}",
+		"/run/policy/{baseId}/batch", "/run/policy_version/{policyId}/batch",
 		"/run/flow/{baseId}", "/run/flow_version/{flowId}", "/flow/test",
 	} {
 		esc := strings.NewReplacer("~", "~0", "/", "~1").Replace(route)

@@ -82,7 +82,7 @@ func (s *server) policyLifecycle() *versionedKind[service.SavedPolicy, service.P
 		decodeCreate: s.decodePolicy, decodeUpdate: s.decodePolicyUpdate,
 		create: s.svc.CreatePolicy, saveDraft: s.svc.UpdatePolicyDraft, publish: s.svc.PublishPolicy,
 		record: s.svc.Policy, versions: s.svc.PolicyVersions, draftFrom: s.svc.PolicyDraftFromVersion,
-		list: s.svc.Policies, deleteBase: s.svc.DeletePolicy,
+		list: s.svc.Policies, deleteBase: s.svc.DeletePolicy, rollback: s.svc.RollbackPolicy,
 	}
 }
 

@@ -62,10 +62,11 @@ func (l *limiter[K]) bucketOf(key K, now time.Time) *rate.Limiter {
 	return b.tokens
 }
 
-// reserve takes a token from key's bucket. When there is none, it says
-// how long until there is one, and takes nothing.
-func (l *limiter[K]) reserve(key K, now time.Time) (*rate.Reservation, time.Duration, bool) {
-	res := l.bucketOf(key, now).ReserveN(now, 1)
+// reserve takes n tokens from key's bucket. When there are not that many,
+// it says how long until there are, and takes nothing. More than the
+// burst never fit: the wait is then a second, the shortest Retry-After.
+func (l *limiter[K]) reserve(key K, n int, now time.Time) (*rate.Reservation, time.Duration, bool) {
+	res := l.bucketOf(key, now).ReserveN(now, n)
 	if !res.OK() {
 		return nil, time.Second, false
 	}
@@ -78,7 +79,7 @@ func (l *limiter[K]) reserve(key K, now time.Time) (*rate.Reservation, time.Dura
 
 // allow is reserve for a caller that never gives the token back.
 func (l *limiter[K]) allow(key K, now time.Time) (time.Duration, bool) {
-	_, wait, ok := l.reserve(key, now)
+	_, wait, ok := l.reserve(key, 1, now)
 	return wait, ok
 }
 
@@ -120,49 +121,95 @@ type budgets struct {
 	perOrg *limiter[uuid.UUID]
 }
 
-// take charges one request or run to p's key and organization. When
-// either budget is spent, nothing is charged and the error says which,
-// and after how many seconds to retry.
-func (b *budgets) take(p *service.Principal, now time.Time) (int64, error) {
+// take charges n requests or runs to p's key and organization. When
+// either budget cannot pay them all, nothing is charged and the error says
+// which, and after how many seconds to retry.
+func (b *budgets) take(p *service.Principal, n int, now time.Time) error {
 	var fromKey *rate.Reservation
 	if b.perKey != nil {
-		res, wait, ok := b.perKey.reserve(p.KeyID, now)
+		res, wait, ok := b.perKey.reserve(p.KeyID, n, now)
 		if !ok {
-			secs := retrySeconds(wait)
-			return secs, failure(service.CodeRateLimited,
-				"this key has made more requests and runs than its limit of %g a second allows; retry after %d s", b.perKey.perSecond, secs)
+			return refusal(b.perKey, wait, "this key has made more requests and runs than its limit")
 		}
 		fromKey = res
 	}
 	if b.perOrg != nil {
-		if _, wait, ok := b.perOrg.reserve(p.TenantID, now); !ok {
+		if _, wait, ok := b.perOrg.reserve(p.TenantID, n, now); !ok {
 			if fromKey != nil {
 				fromKey.CancelAt(now)
 			}
-			secs := retrySeconds(wait)
-			return secs, failure(service.CodeRateLimited,
-				"the organization's keys together have made more requests and runs than its limit of %g a second allows; retry after %d s", b.perOrg.perSecond, secs)
+			return refusal(b.perOrg, wait, "the organization's keys together have made more requests and runs than its limit")
 		}
 	}
-	return 0, nil
+	return nil
+}
+
+// rateLimited is a budget's refusal, with the seconds after which a retry
+// may succeed, for Retry-After.
+type rateLimited struct {
+	err        *service.Error
+	retryAfter int64
+}
+
+func (e *rateLimited) Error() string { return e.err.Error() }
+func (e *rateLimited) Unwrap() error { return e.err }
+
+// refusal says why l cannot pay for now.
+func refusal[K comparable](l *limiter[K], wait time.Duration, spent string) *rateLimited {
+	secs := retrySeconds(wait)
+	return &rateLimited{retryAfter: secs, err: failure(service.CodeRateLimited,
+		"%s of %g a second (at most %d at once) allows; retry after %d s", spent, l.perSecond, l.burst, secs)}
+}
+
+// fitAtOnce refuses n runs made together (a batch) that are more than a
+// budget's burst: no wait would let them through.
+func (b *budgets) fitAtOnce(n int) error {
+	for _, burst := range []int{burstOf(b.perKey), burstOf(b.perOrg)} {
+		if burst > 0 && n > burst {
+			return &rateLimited{retryAfter: 1, err: failure(service.CodeRateLimited,
+				"%d runs at once are more than the rate limit's burst of %d allows, ever; send at most %d in one request", n, burst, burst)}
+		}
+	}
+	return nil
+}
+
+// burstOf is l's burst; 0 for no limiter.
+func burstOf[K comparable](l *limiter[K]) int {
+	if l == nil {
+		return 0
+	}
+	return l.burst
 }
 
 // requestBudget is the run budget of one request. Taking the request in
 // paid for one run already, so that a REST run costs one token, as any
 // other request does; every further run of the request (GraphQL run
-// fields after the first) costs one more.
+// fields after the first, batch items after the first) costs one more.
 type requestBudget struct {
 	budgets   *budgets
 	principal *service.Principal
 	prepaid   atomic.Bool
 }
 
-func (r *requestBudget) SpendRun() error {
-	if r.prepaid.CompareAndSwap(true, false) {
+func (r *requestBudget) SpendRuns(n int) error {
+	if err := r.budgets.fitAtOnce(n); err != nil {
+		return err
+	}
+	usedPrepaid := r.prepaid.CompareAndSwap(true, false)
+	if usedPrepaid {
+		n--
+	}
+	if n <= 0 {
 		return nil
 	}
-	_, err := r.budgets.take(r.principal, time.Now())
-	return err
+	if err := r.budgets.take(r.principal, n, time.Now()); err != nil {
+		// Nothing runs, so the prepaid run stays unspent.
+		if usedPrepaid {
+			r.prepaid.Store(true)
+		}
+		return err
+	}
+	return nil
 }
 
 // retrySeconds is a wait as Retry-After gives it: whole seconds, at least 1.

@@ -165,3 +165,58 @@ func TestBadKeysCostNoLookups(t *testing.T) {
 		})
 	})
 }
+
+// batchOf is a batch run body of n copies of seniorData.
+func batchOf(n int) string {
+	return `{"items": [` + strings.TrimSuffix(strings.Repeat(seniorData+", ", n), ", ") + `]}`
+}
+
+func TestABatchCostsOneRunPerItem(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db, noRateLimit)
+		headers := append(key(adminKey), "Content-Type", "application/json")
+		w := f.do(http.MethodPost, "/policy", strings.NewReader(seniorPolicy), headers...)
+		wantStatus(t, w, http.StatusCreated)
+		pol := decodeStrict[service.SavedPolicy](t, w)
+		batch := "/run/policy_version/" + pol.ID.String() + "/batch"
+
+		f.limitedServer(Config{RateLimit: 0.001, RateBurst: 5, OrgRateLimit: -1})
+		// The request pays for the first item, four more tokens for the rest.
+		w = f.do(http.MethodPost, batch, strings.NewReader(batchOf(5)), headers...)
+		wantStatus(t, w, http.StatusOK)
+		if got := decodeStrict[service.BatchResult](t, w); len(got.Results) != 5 {
+			t.Errorf("%d results, want 5", len(got.Results))
+		}
+		w = f.do(http.MethodPost, batch, strings.NewReader(batchOf(1)), headers...)
+		wantError(t, w, http.StatusTooManyRequests, service.CodeRateLimited)
+		if w.Header().Get("Retry-After") == "" {
+			t.Error("a refused batch has no Retry-After")
+		}
+
+		// More than the burst never fits, and says so.
+		f.limitedServer(Config{RateLimit: 0.001, RateBurst: 5, OrgRateLimit: -1})
+		w = f.do(http.MethodPost, batch, strings.NewReader(batchOf(6)), headers...)
+		wantError(t, w, http.StatusTooManyRequests, service.CodeRateLimited)
+		if !strings.Contains(w.Body.String(), "6 runs at once are more than the rate limit's burst of 5 allows, ever") {
+			t.Errorf("the refusal does not name the burst: %s", w.Body)
+		}
+		// It spent only its request's token: four runs still fit.
+		wantStatus(t, f.do(http.MethodPost, batch, strings.NewReader(batchOf(4)), headers...), http.StatusOK)
+
+		// Over GraphQL, a batch costs its items too.
+		f.limitedServer(Config{RateLimit: 0.001, RateBurst: 3, OrgRateLimit: -1})
+		doc := func(n int) string {
+			return `{"query": "mutation($id: ID!, $items: [JSON!]!) { runPolicyVersionBatch(input: {policyId: $id, items: $items}) { results { result } } }",
+				"variables": {"id": "` + pol.ID.String() + `", "items": ` + strings.TrimPrefix(strings.TrimSuffix(batchOf(n), "}"), `{"items": `) + `}}`
+		}
+		w = f.do(http.MethodPost, "/graphql", strings.NewReader(doc(3)), headers...)
+		if !strings.Contains(w.Body.String(), `{"results":[{"result":true},{"result":true},{"result":true}]}`) {
+			t.Errorf("a batch of three within the budget: %s", w.Body)
+		}
+		f.limitedServer(Config{RateLimit: 0.001, RateBurst: 3, OrgRateLimit: -1})
+		w = f.do(http.MethodPost, "/graphql", strings.NewReader(doc(4)), headers...)
+		if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"code":"rate_limited"`) || !strings.Contains(w.Body.String(), `"data":null`) {
+			t.Errorf("a batch of four on a budget of three: %d %s", w.Code, w.Body)
+		}
+	})
+}

@@ -4,13 +4,14 @@ import "context"
 
 // RunBudget is what runs are charged to: every evaluation of a rule,
 // policy or flow costs one, whatever carried it, so that a GraphQL
-// document of many run fields costs as many runs as it makes. The
-// transport hands one to each request through WithRunBudget; without one
-// runs are not limited (the service's own tests, the command line).
+// document of many run fields, or a batch of many items, costs as many
+// runs as it makes. The transport hands one to each request through
+// WithRunBudget; without one runs are not limited (the service's own
+// tests, the command line).
 type RunBudget interface {
-	// SpendRun takes one run from the budget, or says why it cannot:
-	// a rate_limited error.
-	SpendRun() error
+	// SpendRuns takes n runs from the budget at once, or none and says
+	// why it cannot: a rate_limited error.
+	SpendRuns(n int) error
 }
 
 type budgetKey struct{}
@@ -23,12 +24,18 @@ func WithRunBudget(ctx context.Context, b RunBudget) context.Context {
 // startRun is where every run begins: it finds the caller and charges the
 // run to the request's budget, before any work.
 func startRun(ctx context.Context) (*Principal, error) {
+	return startRuns(ctx, 1)
+}
+
+// startRuns is startRun for n runs made by one call (a batch): all of
+// them are charged before any is made, or none is.
+func startRuns(ctx context.Context, n int) (*Principal, error) {
 	p, err := principalOf(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if b, ok := ctx.Value(budgetKey{}).(RunBudget); ok {
-		if err := b.SpendRun(); err != nil {
+		if err := b.SpendRuns(n); err != nil {
 			return nil, err
 		}
 	}

@@ -236,6 +236,17 @@ func (s *Service) PublishFlow(ctx context.Context, id uuid.UUID, c Changes) (*Fl
 	return s.flowOf(l.base, l.record), nil
 }
 
+// RollbackFlow publishes a published record's content again as the
+// flow's next version (POST /flow/{id}/rollback).
+func (s *Service) RollbackFlow(ctx context.Context, id uuid.UUID) (*Flow, error) {
+	l, c, err := s.rollback(ctx, s.flowKind, id)
+	if err != nil {
+		return nil, err
+	}
+	s.rememberFlow(l.record, c.flow)
+	return s.flowOf(l.base, l.record), nil
+}
+
 // FlowDraftFromVersion starts a draft from a published record (GET
 // /flow/{id}/draft).
 func (s *Service) FlowDraftFromVersion(ctx context.Context, id uuid.UUID, replace bool) (*Flow, error) {

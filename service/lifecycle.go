@@ -415,6 +415,77 @@ func (s *Service) publish(ctx context.Context, k *kindRules, id uuid.UUID, c *Ch
 	return &out, nil
 }
 
+// rollback publishes a published record's content again, as the base's
+// next version, after the kind's gate passed on it: the tests it carries
+// must still pass, and a flow's policies still resolve. The draft, if the
+// base has one, stays as it is.
+func (s *Service) rollback(ctx context.Context, k *kindRules, id uuid.UUID) (*loaded, *Changes, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := s.load(ctx, p, k, id, authz.ActionPublish)
+	if err != nil {
+		return nil, nil, err
+	}
+	src := l.record
+	if src.Status != record.StatusPublished {
+		return nil, nil, newError(CodeConflict, "record %s is a draft; only a published version can be rolled back to", src.ID)
+	}
+	// The gate may fill in what it decoded; the source stays untouched.
+	content := *src
+	c := &Changes{}
+	if err := k.gate(ctx, p, &content, c); err != nil {
+		return nil, nil, err
+	}
+	var out loaded
+	err = s.withTx(ctx, func(tx *ent.Tx) error {
+		now := s.timestamp()
+		b, err := tx.Base.Get(ctx, l.base.ID)
+		if err != nil {
+			return unavailable(err)
+		}
+		if b.DeletedAt != nil {
+			return newError(CodeDeleted, "%s %s was deleted", k.kind, b.ID)
+		}
+		version := b.LatestVersion + 1
+		r, err := tx.Record.Create().
+			SetBaseID(b.ID).SetOrganizationID(p.TenantID).SetKind(record.Kind(k.kind)).
+			SetStatus(record.StatusPublished).SetVersion(version).SetPublishedAt(now).
+			SetName(src.Name).SetDescription(src.Description).SetRule(src.Rule).
+			SetDefinition(src.Definition).SetSchema(src.Schema).SetTests(src.Tests).
+			SetCreatedBy(p.ActorID()).SetCreatedAt(now).SetUpdatedAt(now).Save(ctx)
+		if err != nil {
+			return storeErr(err, "another publish of this base won the race")
+		}
+		// A concurrent publish took the version number after it was read:
+		// the condition makes this update nothing then.
+		n, err := tx.Base.Update().Where(base.ID(b.ID), base.LatestVersion(b.LatestVersion)).
+			SetName(r.Name).SetDescription(r.Description).
+			SetLatestVersion(version).SetLatestRecordID(r.ID).SetUpdatedAt(now).Save(ctx)
+		if err != nil {
+			return unavailable(err)
+		}
+		if n == 0 {
+			return newError(CodeConflict, "another publish of this base won the race")
+		}
+		if b, err = tx.Base.Get(ctx, b.ID); err != nil {
+			return unavailable(err)
+		}
+		out = loaded{base: b, record: r}
+		if err := s.announce(ctx, tx, baseChange(b, r.ID)); err != nil {
+			return err
+		}
+		return recordInTx(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionPublished,
+			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p,
+			details: map[string]any{"version": version, "rollbackOf": src.ID.String(), "rollbackOfVersion": *src.Version}})
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return &out, c, nil
+}
+
 // draftFromVersion starts a draft from a published record. An existing
 // draft is a conflict unless replace is set, in which case it is
 // overwritten.

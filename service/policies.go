@@ -117,6 +117,16 @@ func (s *Service) PublishPolicy(ctx context.Context, id uuid.UUID, c Changes) (*
 	return policyOf(l.base, l.record), nil
 }
 
+// RollbackPolicy publishes a published record's content again as the
+// policy's next version (POST /policy/{id}/rollback).
+func (s *Service) RollbackPolicy(ctx context.Context, id uuid.UUID) (*Policy, error) {
+	l, _, err := s.rollback(ctx, s.policyKind, id)
+	if err != nil {
+		return nil, err
+	}
+	return policyOf(l.base, l.record), nil
+}
+
 // PolicyDraftFromVersion starts a draft from a published record (GET
 // /policy/{id}/draft).
 func (s *Service) PolicyDraftFromVersion(ctx context.Context, id uuid.UUID, replace bool) (*Policy, error) {

@@ -125,7 +125,15 @@ func notFoundOr(err error, kind base.Kind, id uuid.UUID) error {
 // executionDetails are what the `executed` event of every run says; each
 // kind of run adds how it failed.
 func executionDetails(t *target, result bool, took time.Duration) map[string]any {
-	details := map[string]any{"result": result, "durationNs": took.Nanoseconds(), "status": string(t.record.Status)}
+	details := recordDetails(t, took)
+	details["result"] = result
+	return details
+}
+
+// recordDetails are what every `executed` event says of what ran and for
+// how long; a single run adds its result, a batch its counts.
+func recordDetails(t *target, took time.Duration) map[string]any {
+	details := map[string]any{"durationNs": took.Nanoseconds(), "status": string(t.record.Status)}
 	if t.record.Version != nil {
 		details["version"] = *t.record.Version
 	}

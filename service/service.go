@@ -52,6 +52,9 @@ type Config struct {
 	// DecisionRetention is how long decision records are kept before
 	// ExpireDecisions deletes them; 0 is DefaultDecisionRetention.
 	DecisionRetention time.Duration
+	// MaxBatchItems bounds the items of one batch run; 0 is
+	// DefaultMaxBatchItems.
+	MaxBatchItems int
 }
 
 // DefaultDecisionRetention is how long decision records are kept when
@@ -78,6 +81,8 @@ type Service struct {
 	results     sync.Pool // *engine.Result, see RunResult.Release
 
 	decisionRetention time.Duration
+	// maxBatchItems bounds the items of one batch run.
+	maxBatchItems int
 
 	policyKind *kindRules
 	flowKind   *kindRules
@@ -131,6 +136,10 @@ func New(cfg Config) (*Service, error) {
 	}
 	if cfg.Changes != nil {
 		cfg.Changes.Subscribe(s.caches)
+	}
+	s.maxBatchItems = cfg.MaxBatchItems
+	if s.maxBatchItems <= 0 {
+		s.maxBatchItems = DefaultMaxBatchItems
 	}
 	s.policyKind = s.newPolicyRules()
 	s.flowKind = s.newFlowRules()

@@ -33,13 +33,22 @@ type fixture struct {
 
 func newFixture(t testing.TB, db *database.DB) *fixture {
 	t.Helper()
+	return newFixtureWith(t, db, func(*service.Config) {})
+}
+
+// newFixtureWith is newFixture with the service's configuration changed by
+// configure.
+func newFixtureWith(t testing.TB, db *database.DB, configure func(*service.Config)) *fixture {
+	t.Helper()
 	az, err := authz.NewEmbedded(authz.WithTimeout(testDecisionTimeout))
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
 	f := &fixture{db: db, clock: &now}
-	f.svc, err = service.New(service.Config{DB: db, Authorizer: az, Now: func() time.Time { return *f.clock }})
+	cfg := service.Config{DB: db, Authorizer: az, Now: func() time.Time { return *f.clock }}
+	configure(&cfg)
+	f.svc, err = service.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

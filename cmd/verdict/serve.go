@@ -60,6 +60,7 @@ type serveConfig struct {
 	shutdownTimeout time.Duration
 	cacheSize       int
 	cacheExpiry     time.Duration
+	batchLimit      int
 	dbTimeout       time.Duration
 	auditDurable    bool
 	decisionKeep    time.Duration
@@ -128,6 +129,7 @@ some did not finish in time).`,
 	f.IntVar(&cfg.cacheSize, "cache-size", service.DefaultCacheSize, "how many compiled programs (and bases and records) the run caches keep")
 	f.DurationVar(&cfg.cacheExpiry, "cache-expiry", service.DefaultCacheExpiry,
 		"how long a cached base, record or authenticated key is used before it is read again: on PostgreSQL, how long another instance's change may go unseen while change notifications cannot arrive")
+	f.IntVar(&cfg.batchLimit, "batch-limit", service.DefaultMaxBatchItems, "how many items one batch run may hold")
 	return cmd
 }
 
@@ -152,6 +154,8 @@ func (cfg *serveConfig) check() error {
 		return usageError("--shutdown-timeout must be positive")
 	case cfg.dbTimeout < 0:
 		return usageError("--database-timeout must not be negative")
+	case cfg.batchLimit < 1:
+		return usageError("--batch-limit must be at least 1")
 	case cfg.cacheSize < 1:
 		return usageError("--cache-size must be at least 1")
 	case cfg.cacheExpiry <= 0:
@@ -230,7 +234,8 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 	}
 	defer changes.Close()
 	svc, err := service.New(service.Config{DB: db, Authorizer: authorizer, Logger: log, Registerer: reg, CacheSize: cfg.cacheSize,
-		CacheExpiry: cfg.cacheExpiry, Changes: changes, AuditDurable: cfg.auditDurable, DecisionRetention: cfg.decisionKeep})
+		CacheExpiry: cfg.cacheExpiry, Changes: changes, AuditDurable: cfg.auditDurable, DecisionRetention: cfg.decisionKeep,
+		MaxBatchItems: cfg.batchLimit})
 	if err != nil {
 		return failure(err)
 	}

@@ -511,6 +511,8 @@ func TestServeRefuses(t *testing.T) {
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--shutdown-timeout", "0s") }},
 		{name: "a cache expiry of zero", code: exitUsage, stderr: "--cache-expiry must be positive",
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--cache-expiry", "0s") }},
+		{name: "a batch limit of zero", code: exitUsage, stderr: "--batch-limit must be at least 1",
+			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--batch-limit", "0") }},
 		{name: "a body limit of zero", code: exitUsage, stderr: "--body-limit must be positive",
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--body-limit", "0") }},
 		{name: "an organization rate limit without a burst", code: exitUsage, stderr: "--org-rate-burst must be at least 1",
@@ -539,6 +541,30 @@ func TestServeRefuses(t *testing.T) {
 				t.Error("the key is echoed")
 			}
 		})
+	}
+}
+
+func TestServeBoundsBatchesByItsFlag(t *testing.T) {
+	t.Setenv(envBootstrapKey, "")
+	key := "serve-test-bootstrap-key-0123456789"
+	srv := startServer(t, serveArgs("sqlite://"+t.TempDir()+"/v.db", "--bootstrap-key", key, "--batch-limit", "2", "--rate-limit", "0")...)
+	status, body := srv.do(t, http.MethodPost, "/policy", key,
+		`{"name": "adult", "rule": "A **P** is an adult if the __age__ of the **P** is at least 18."}`)
+	if status != http.StatusCreated {
+		t.Fatalf("creating a policy: %d %s", status, body)
+	}
+	var pol struct{ BaseID string }
+	if err := json.Unmarshal(body, &pol); err != nil {
+		t.Fatal(err)
+	}
+	path := "/run/policy/" + pol.BaseID + "/batch"
+	if status, body := srv.do(t, http.MethodPost, path, key, `{"items": [{"P": {"age": 20}}, {"P": {"age": 10}}]}`); status != http.StatusOK ||
+		!strings.Contains(string(body), `"result":true`) || !strings.Contains(string(body), `"result":false`) {
+		t.Errorf("a batch of two: %d %s", status, body)
+	}
+	if status, body := srv.do(t, http.MethodPost, path, key, `{"items": [{}, {}, {}]}`); status != http.StatusBadRequest ||
+		!strings.Contains(string(body), "the limit is 2 a call") {
+		t.Errorf("a batch of three: %d %s", status, body)
 	}
 }
 

@@ -38,6 +38,8 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 type ResolverRoot interface {
 	AuditEvent() AuditEventResolver
 	Decision() DecisionResolver
+	FlowNodeChange() FlowNodeChangeResolver
+	FlowNodesDiff() FlowNodesDiffResolver
 	Group() GroupResolver
 	Mutation() MutationResolver
 	PolicyTest() PolicyTestResolver
@@ -157,6 +159,25 @@ type ComplexityRoot struct {
 		Suggestions func(childComplexity int) int
 	}
 
+	DiffHunk struct {
+		FromCount func(childComplexity int) int
+		FromLine  func(childComplexity int) int
+		Lines     func(childComplexity int) int
+		ToCount   func(childComplexity int) int
+		ToLine    func(childComplexity int) int
+	}
+
+	DiffLine struct {
+		Kind func(childComplexity int) int
+		Text func(childComplexity int) int
+	}
+
+	DiffSide struct {
+		ID      func(childComplexity int) int
+		Status  func(childComplexity int) int
+		Version func(childComplexity int) int
+	}
+
 	EvaluationDetails struct {
 		ComparisonResult func(childComplexity int) int
 		LeftValue        func(childComplexity int) int
@@ -192,9 +213,44 @@ type ComplexityRoot struct {
 		TotalCount func(childComplexity int) int
 	}
 
+	FlowDiff struct {
+		BaseID      func(childComplexity int) int
+		Description func(childComplexity int) int
+		Edges       func(childComplexity int) int
+		From        func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Nodes       func(childComplexity int) int
+		Start       func(childComplexity int) int
+		Tests       func(childComplexity int) int
+		To          func(childComplexity int) int
+	}
+
 	FlowEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	FlowEdgesDiff struct {
+		Added   func(childComplexity int) int
+		Removed func(childComplexity int) int
+	}
+
+	FlowGraphEdge struct {
+		Branch func(childComplexity int) int
+		From   func(childComplexity int) int
+		To     func(childComplexity int) int
+	}
+
+	FlowNodeChange struct {
+		After  func(childComplexity int) int
+		Before func(childComplexity int) int
+		ID     func(childComplexity int) int
+	}
+
+	FlowNodesDiff struct {
+		Added   func(childComplexity int) int
+		Changed func(childComplexity int) int
+		Removed func(childComplexity int) int
 	}
 
 	FlowRunResult struct {
@@ -225,6 +281,18 @@ type ComplexityRoot struct {
 		Data   func(childComplexity int) int
 		Expect func(childComplexity int) int
 		Name   func(childComplexity int) int
+	}
+
+	FlowTestChange struct {
+		After  func(childComplexity int) int
+		Before func(childComplexity int) int
+		Name   func(childComplexity int) int
+	}
+
+	FlowTestsDiff struct {
+		Added   func(childComplexity int) int
+		Changed func(childComplexity int) int
+		Removed func(childComplexity int) int
 	}
 
 	FlowValidation struct {
@@ -268,6 +336,13 @@ type ComplexityRoot struct {
 		Kind      func(childComplexity int) int
 	}
 
+	JSONChange struct {
+		After  func(childComplexity int) int
+		Before func(childComplexity int) int
+		Change func(childComplexity int) int
+		Path   func(childComplexity int) int
+	}
+
 	Member struct {
 		CreatedAt func(childComplexity int) int
 		ID        func(childComplexity int) int
@@ -306,10 +381,14 @@ type ComplexityRoot struct {
 		ReplayFlow                   func(childComplexity int, input model.ReplayFlowInput) int
 		ReplayPolicy                 func(childComplexity int, input model.ReplayPolicyInput) int
 		RevokeKey                    func(childComplexity int, input model.RevokeKeyInput) int
+		RollbackFlow                 func(childComplexity int, input model.RollbackFlowInput) int
+		RollbackPolicy               func(childComplexity int, input model.RollbackPolicyInput) int
 		RunFlow                      func(childComplexity int, input model.RunFlowInput) int
 		RunFlowVersion               func(childComplexity int, input model.RunFlowVersionInput) int
 		RunPolicy                    func(childComplexity int, input model.RunPolicyInput) int
+		RunPolicyBatch               func(childComplexity int, input model.RunPolicyBatchInput) int
 		RunPolicyVersion             func(childComplexity int, input model.RunPolicyVersionInput) int
+		RunPolicyVersionBatch        func(childComplexity int, input model.RunPolicyVersionBatchInput) int
 		RunRule                      func(childComplexity int, input model.RunRuleInput) int
 		SetDecisionRecords           func(childComplexity int, input model.SetDecisionRecordsInput) int
 		TestFlow                     func(childComplexity int, input model.TestFlowInput) int
@@ -386,10 +465,26 @@ type ComplexityRoot struct {
 		Version     func(childComplexity int) int
 	}
 
+	PolicyBatchResult struct {
+		Execution func(childComplexity int) int
+		Results   func(childComplexity int) int
+	}
+
 	PolicyConnection struct {
 		Edges      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
+	}
+
+	PolicyDiff struct {
+		BaseID      func(childComplexity int) int
+		Description func(childComplexity int) int
+		From        func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Rule        func(childComplexity int) int
+		Schema      func(childComplexity int) int
+		Tests       func(childComplexity int) int
+		To          func(childComplexity int) int
 	}
 
 	PolicyEdge struct {
@@ -428,6 +523,12 @@ type ComplexityRoot struct {
 		Name   func(childComplexity int) int
 	}
 
+	PolicyTestChange struct {
+		After  func(childComplexity int) int
+		Before func(childComplexity int) int
+		Name   func(childComplexity int) int
+	}
+
 	PolicyTestReport struct {
 		Failed  func(childComplexity int) int
 		Passed  func(childComplexity int) int
@@ -442,6 +543,12 @@ type ComplexityRoot struct {
 		Explanation func(childComplexity int) int
 		Name        func(childComplexity int) int
 		Passed      func(childComplexity int) int
+	}
+
+	PolicyTestsDiff struct {
+		Added   func(childComplexity int) int
+		Changed func(childComplexity int) int
+		Removed func(childComplexity int) int
 	}
 
 	PolicyVersions struct {
@@ -467,6 +574,7 @@ type ComplexityRoot struct {
 		Decisions             func(childComplexity int, first *int, after *string, filter *service.DecisionFilter) int
 		Flow                  func(childComplexity int, id uuid.UUID) int
 		FlowDecisionRecords   func(childComplexity int, id uuid.UUID) int
+		FlowDiff              func(childComplexity int, id uuid.UUID, otherID uuid.UUID) int
 		FlowVersions          func(childComplexity int, id uuid.UUID) int
 		Flows                 func(childComplexity int, first *int, after *string, query *string, groupID *uuid.UUID) int
 		Group                 func(childComplexity int, id uuid.UUID) int
@@ -477,6 +585,7 @@ type ComplexityRoot struct {
 		Policies              func(childComplexity int, first *int, after *string, query *string, groupID *uuid.UUID) int
 		Policy                func(childComplexity int, id uuid.UUID) int
 		PolicyDecisionRecords func(childComplexity int, id uuid.UUID) int
+		PolicyDiff            func(childComplexity int, id uuid.UUID, otherID uuid.UUID) int
 		PolicyVersions        func(childComplexity int, id uuid.UUID) int
 		Viewer                func(childComplexity int) int
 	}
@@ -561,6 +670,11 @@ type ComplexityRoot struct {
 		Start func(childComplexity int) int
 	}
 
+	TextChange struct {
+		After  func(childComplexity int) int
+		Before func(childComplexity int) int
+	}
+
 	Trace struct {
 		Execution func(childComplexity int) int
 	}
@@ -602,6 +716,14 @@ type DecisionResolver interface {
 	Recomputed(ctx context.Context, obj *service.Decision) (*service.Recomputed, error)
 	Note(ctx context.Context, obj *service.Decision) (*string, error)
 }
+type FlowNodeChangeResolver interface {
+	Before(ctx context.Context, obj *service.NodeChange) (any, error)
+	After(ctx context.Context, obj *service.NodeChange) (any, error)
+}
+type FlowNodesDiffResolver interface {
+	Added(ctx context.Context, obj *service.NodesDiff) ([]any, error)
+	Removed(ctx context.Context, obj *service.NodesDiff) ([]any, error)
+}
 type GroupResolver interface {
 	Policies(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.Connection[model.PolicySummary], error)
 	Flows(ctx context.Context, obj *service.Group, first *int, after *string, query *string) (*model.Connection[model.FlowSummary], error)
@@ -613,6 +735,8 @@ type MutationResolver interface {
 	RemoveMember(ctx context.Context, input model.RemoveMemberInput) (bool, error)
 	CreateKey(ctx context.Context, input service.KeyRequest) (*service.CreatedKey, error)
 	RevokeKey(ctx context.Context, input model.RevokeKeyInput) (bool, error)
+	RunPolicyBatch(ctx context.Context, input model.RunPolicyBatchInput) (*model.PolicyBatchResult, error)
+	RunPolicyVersionBatch(ctx context.Context, input model.RunPolicyVersionBatchInput) (*model.PolicyBatchResult, error)
 	SetDecisionRecords(ctx context.Context, input model.SetDecisionRecordsInput) (*service.DecisionSettings, error)
 	ReplayPolicy(ctx context.Context, input model.ReplayPolicyInput) (*service.Replay, error)
 	ReplayFlow(ctx context.Context, input model.ReplayFlowInput) (*service.Replay, error)
@@ -629,6 +753,8 @@ type MutationResolver interface {
 	DeleteGroup(ctx context.Context, input model.DeleteGroupInput) (bool, error)
 	AddGroupMember(ctx context.Context, input model.AddGroupMemberInput) (*service.GroupMember, error)
 	RemoveGroupMember(ctx context.Context, input model.RemoveGroupMemberInput) (bool, error)
+	RollbackPolicy(ctx context.Context, input model.RollbackPolicyInput) (*service.Policy, error)
+	RollbackFlow(ctx context.Context, input model.RollbackFlowInput) (*service.Flow, error)
 	CreatePolicy(ctx context.Context, input model.CreatePolicyInput) (*service.SavedPolicy, error)
 	UpdatePolicyDraft(ctx context.Context, input model.UpdatePolicyInput) (*service.SavedPolicy, error)
 	PublishPolicy(ctx context.Context, input model.UpdatePolicyInput) (*service.Policy, error)
@@ -657,6 +783,8 @@ type QueryResolver interface {
 	Flows(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[model.FlowSummary], error)
 	Group(ctx context.Context, id uuid.UUID) (*service.Group, error)
 	Groups(ctx context.Context, first *int, after *string, query *string) (*model.Connection[service.Group], error)
+	PolicyDiff(ctx context.Context, id uuid.UUID, otherID uuid.UUID) (*service.PolicyDiff, error)
+	FlowDiff(ctx context.Context, id uuid.UUID, otherID uuid.UUID) (*service.FlowDiff, error)
 	Node(ctx context.Context, id uuid.UUID) (model.Node, error)
 	Policy(ctx context.Context, id uuid.UUID) (*service.Policy, error)
 	PolicyVersions(ctx context.Context, id uuid.UUID) (*service.Versions, error)
@@ -1096,6 +1224,69 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Diagnostic.Suggestions(childComplexity), true
 
+	case "DiffHunk.fromCount":
+		if e.ComplexityRoot.DiffHunk.FromCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffHunk.FromCount(childComplexity), true
+	case "DiffHunk.fromLine":
+		if e.ComplexityRoot.DiffHunk.FromLine == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffHunk.FromLine(childComplexity), true
+	case "DiffHunk.lines":
+		if e.ComplexityRoot.DiffHunk.Lines == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffHunk.Lines(childComplexity), true
+	case "DiffHunk.toCount":
+		if e.ComplexityRoot.DiffHunk.ToCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffHunk.ToCount(childComplexity), true
+	case "DiffHunk.toLine":
+		if e.ComplexityRoot.DiffHunk.ToLine == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffHunk.ToLine(childComplexity), true
+
+	case "DiffLine.kind":
+		if e.ComplexityRoot.DiffLine.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffLine.Kind(childComplexity), true
+	case "DiffLine.text":
+		if e.ComplexityRoot.DiffLine.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffLine.Text(childComplexity), true
+
+	case "DiffSide.id":
+		if e.ComplexityRoot.DiffSide.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffSide.ID(childComplexity), true
+	case "DiffSide.status":
+		if e.ComplexityRoot.DiffSide.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffSide.Status(childComplexity), true
+	case "DiffSide.version":
+		if e.ComplexityRoot.DiffSide.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffSide.Version(childComplexity), true
+
 	case "EvaluationDetails.comparisonResult":
 		if e.ComplexityRoot.EvaluationDetails.ComparisonResult == nil {
 			break
@@ -1238,6 +1429,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.FlowConnection.TotalCount(childComplexity), true
 
+	case "FlowDiff.baseId":
+		if e.ComplexityRoot.FlowDiff.BaseID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowDiff.BaseID(childComplexity), true
+	case "FlowDiff.description":
+		if e.ComplexityRoot.FlowDiff.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowDiff.Description(childComplexity), true
+	case "FlowDiff.edges":
+		if e.ComplexityRoot.FlowDiff.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowDiff.Edges(childComplexity), true
+	case "FlowDiff.from":
+		if e.ComplexityRoot.FlowDiff.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowDiff.From(childComplexity), true
+	case "FlowDiff.name":
+		if e.ComplexityRoot.FlowDiff.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowDiff.Name(childComplexity), true
+	case "FlowDiff.nodes":
+		if e.ComplexityRoot.FlowDiff.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowDiff.Nodes(childComplexity), true
+	case "FlowDiff.start":
+		if e.ComplexityRoot.FlowDiff.Start == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowDiff.Start(childComplexity), true
+	case "FlowDiff.tests":
+		if e.ComplexityRoot.FlowDiff.Tests == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowDiff.Tests(childComplexity), true
+	case "FlowDiff.to":
+		if e.ComplexityRoot.FlowDiff.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowDiff.To(childComplexity), true
+
 	case "FlowEdge.cursor":
 		if e.ComplexityRoot.FlowEdge.Cursor == nil {
 			break
@@ -1250,6 +1496,76 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.FlowEdge.Node(childComplexity), true
+
+	case "FlowEdgesDiff.added":
+		if e.ComplexityRoot.FlowEdgesDiff.Added == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowEdgesDiff.Added(childComplexity), true
+	case "FlowEdgesDiff.removed":
+		if e.ComplexityRoot.FlowEdgesDiff.Removed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowEdgesDiff.Removed(childComplexity), true
+
+	case "FlowGraphEdge.branch":
+		if e.ComplexityRoot.FlowGraphEdge.Branch == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowGraphEdge.Branch(childComplexity), true
+	case "FlowGraphEdge.from":
+		if e.ComplexityRoot.FlowGraphEdge.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowGraphEdge.From(childComplexity), true
+	case "FlowGraphEdge.to":
+		if e.ComplexityRoot.FlowGraphEdge.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowGraphEdge.To(childComplexity), true
+
+	case "FlowNodeChange.after":
+		if e.ComplexityRoot.FlowNodeChange.After == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowNodeChange.After(childComplexity), true
+	case "FlowNodeChange.before":
+		if e.ComplexityRoot.FlowNodeChange.Before == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowNodeChange.Before(childComplexity), true
+	case "FlowNodeChange.id":
+		if e.ComplexityRoot.FlowNodeChange.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowNodeChange.ID(childComplexity), true
+
+	case "FlowNodesDiff.added":
+		if e.ComplexityRoot.FlowNodesDiff.Added == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowNodesDiff.Added(childComplexity), true
+	case "FlowNodesDiff.changed":
+		if e.ComplexityRoot.FlowNodesDiff.Changed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowNodesDiff.Changed(childComplexity), true
+	case "FlowNodesDiff.removed":
+		if e.ComplexityRoot.FlowNodesDiff.Removed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowNodesDiff.Removed(childComplexity), true
 
 	case "FlowRunResult.errors":
 		if e.ComplexityRoot.FlowRunResult.Errors == nil {
@@ -1379,6 +1695,44 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.FlowTest.Name(childComplexity), true
+
+	case "FlowTestChange.after":
+		if e.ComplexityRoot.FlowTestChange.After == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowTestChange.After(childComplexity), true
+	case "FlowTestChange.before":
+		if e.ComplexityRoot.FlowTestChange.Before == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowTestChange.Before(childComplexity), true
+	case "FlowTestChange.name":
+		if e.ComplexityRoot.FlowTestChange.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowTestChange.Name(childComplexity), true
+
+	case "FlowTestsDiff.added":
+		if e.ComplexityRoot.FlowTestsDiff.Added == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowTestsDiff.Added(childComplexity), true
+	case "FlowTestsDiff.changed":
+		if e.ComplexityRoot.FlowTestsDiff.Changed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowTestsDiff.Changed(childComplexity), true
+	case "FlowTestsDiff.removed":
+		if e.ComplexityRoot.FlowTestsDiff.Removed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowTestsDiff.Removed(childComplexity), true
 
 	case "FlowValidation.errors":
 		if e.ComplexityRoot.FlowValidation.Errors == nil {
@@ -1538,6 +1892,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.GroupMember.Kind(childComplexity), true
+
+	case "JSONChange.after":
+		if e.ComplexityRoot.JSONChange.After == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JSONChange.After(childComplexity), true
+	case "JSONChange.before":
+		if e.ComplexityRoot.JSONChange.Before == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JSONChange.Before(childComplexity), true
+	case "JSONChange.change":
+		if e.ComplexityRoot.JSONChange.Change == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JSONChange.Change(childComplexity), true
+	case "JSONChange.path":
+		if e.ComplexityRoot.JSONChange.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JSONChange.Path(childComplexity), true
 
 	case "Member.createdAt":
 		if e.ComplexityRoot.Member.CreatedAt == nil {
@@ -1805,6 +2184,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RevokeKey(childComplexity, args["input"].(model.RevokeKeyInput)), true
+	case "Mutation.rollbackFlow":
+		if e.ComplexityRoot.Mutation.RollbackFlow == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_rollbackFlow_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RollbackFlow(childComplexity, args["input"].(model.RollbackFlowInput)), true
+	case "Mutation.rollbackPolicy":
+		if e.ComplexityRoot.Mutation.RollbackPolicy == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_rollbackPolicy_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RollbackPolicy(childComplexity, args["input"].(model.RollbackPolicyInput)), true
 	case "Mutation.runFlow":
 		if e.ComplexityRoot.Mutation.RunFlow == nil {
 			break
@@ -1838,6 +2239,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RunPolicy(childComplexity, args["input"].(model.RunPolicyInput)), true
+	case "Mutation.runPolicyBatch":
+		if e.ComplexityRoot.Mutation.RunPolicyBatch == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_runPolicyBatch_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RunPolicyBatch(childComplexity, args["input"].(model.RunPolicyBatchInput)), true
 	case "Mutation.runPolicyVersion":
 		if e.ComplexityRoot.Mutation.RunPolicyVersion == nil {
 			break
@@ -1849,6 +2261,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RunPolicyVersion(childComplexity, args["input"].(model.RunPolicyVersionInput)), true
+	case "Mutation.runPolicyVersionBatch":
+		if e.ComplexityRoot.Mutation.RunPolicyVersionBatch == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_runPolicyVersionBatch_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RunPolicyVersionBatch(childComplexity, args["input"].(model.RunPolicyVersionBatchInput)), true
 	case "Mutation.runRule":
 		if e.ComplexityRoot.Mutation.RunRule == nil {
 			break
@@ -2198,6 +2621,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Policy.Version(childComplexity), true
 
+	case "PolicyBatchResult.execution":
+		if e.ComplexityRoot.PolicyBatchResult.Execution == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyBatchResult.Execution(childComplexity), true
+	case "PolicyBatchResult.results":
+		if e.ComplexityRoot.PolicyBatchResult.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyBatchResult.Results(childComplexity), true
+
 	case "PolicyConnection.edges":
 		if e.ComplexityRoot.PolicyConnection.Edges == nil {
 			break
@@ -2216,6 +2652,55 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PolicyConnection.TotalCount(childComplexity), true
+
+	case "PolicyDiff.baseId":
+		if e.ComplexityRoot.PolicyDiff.BaseID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyDiff.BaseID(childComplexity), true
+	case "PolicyDiff.description":
+		if e.ComplexityRoot.PolicyDiff.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyDiff.Description(childComplexity), true
+	case "PolicyDiff.from":
+		if e.ComplexityRoot.PolicyDiff.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyDiff.From(childComplexity), true
+	case "PolicyDiff.name":
+		if e.ComplexityRoot.PolicyDiff.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyDiff.Name(childComplexity), true
+	case "PolicyDiff.rule":
+		if e.ComplexityRoot.PolicyDiff.Rule == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyDiff.Rule(childComplexity), true
+	case "PolicyDiff.schema":
+		if e.ComplexityRoot.PolicyDiff.Schema == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyDiff.Schema(childComplexity), true
+	case "PolicyDiff.tests":
+		if e.ComplexityRoot.PolicyDiff.Tests == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyDiff.Tests(childComplexity), true
+	case "PolicyDiff.to":
+		if e.ComplexityRoot.PolicyDiff.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyDiff.To(childComplexity), true
 
 	case "PolicyEdge.cursor":
 		if e.ComplexityRoot.PolicyEdge.Cursor == nil {
@@ -2365,6 +2850,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PolicyTest.Name(childComplexity), true
 
+	case "PolicyTestChange.after":
+		if e.ComplexityRoot.PolicyTestChange.After == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestChange.After(childComplexity), true
+	case "PolicyTestChange.before":
+		if e.ComplexityRoot.PolicyTestChange.Before == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestChange.Before(childComplexity), true
+	case "PolicyTestChange.name":
+		if e.ComplexityRoot.PolicyTestChange.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestChange.Name(childComplexity), true
+
 	case "PolicyTestReport.failed":
 		if e.ComplexityRoot.PolicyTestReport.Failed == nil {
 			break
@@ -2426,6 +2930,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PolicyTestResult.Passed(childComplexity), true
+
+	case "PolicyTestsDiff.added":
+		if e.ComplexityRoot.PolicyTestsDiff.Added == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestsDiff.Added(childComplexity), true
+	case "PolicyTestsDiff.changed":
+		if e.ComplexityRoot.PolicyTestsDiff.Changed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestsDiff.Changed(childComplexity), true
+	case "PolicyTestsDiff.removed":
+		if e.ComplexityRoot.PolicyTestsDiff.Removed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyTestsDiff.Removed(childComplexity), true
 
 	case "PolicyVersions.baseId":
 		if e.ComplexityRoot.PolicyVersions.BaseID == nil {
@@ -2538,6 +3061,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.FlowDecisionRecords(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.flowDiff":
+		if e.ComplexityRoot.Query.FlowDiff == nil {
+			break
+		}
+
+		args, err := ec.field_Query_flowDiff_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.FlowDiff(childComplexity, args["id"].(uuid.UUID), args["otherId"].(uuid.UUID)), true
 	case "Query.flowVersions":
 		if e.ComplexityRoot.Query.FlowVersions == nil {
 			break
@@ -2649,6 +3183,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.PolicyDecisionRecords(childComplexity, args["id"].(uuid.UUID)), true
+	case "Query.policyDiff":
+		if e.ComplexityRoot.Query.PolicyDiff == nil {
+			break
+		}
+
+		args, err := ec.field_Query_policyDiff_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PolicyDiff(childComplexity, args["id"].(uuid.UUID), args["otherId"].(uuid.UUID)), true
 	case "Query.policyVersions":
 		if e.ComplexityRoot.Query.PolicyVersions == nil {
 			break
@@ -2926,6 +3471,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SourceRange.Start(childComplexity), true
 
+	case "TextChange.after":
+		if e.ComplexityRoot.TextChange.After == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TextChange.After(childComplexity), true
+	case "TextChange.before":
+		if e.ComplexityRoot.TextChange.Before == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TextChange.Before(childComplexity), true
+
 	case "Trace.execution":
 		if e.ComplexityRoot.Trace.Execution == nil {
 			break
@@ -3035,9 +3593,13 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputReplayFlowInput,
 		ec.unmarshalInputReplayPolicyInput,
 		ec.unmarshalInputRevokeKeyInput,
+		ec.unmarshalInputRollbackFlowInput,
+		ec.unmarshalInputRollbackPolicyInput,
 		ec.unmarshalInputRunFlowInput,
 		ec.unmarshalInputRunFlowVersionInput,
+		ec.unmarshalInputRunPolicyBatchInput,
 		ec.unmarshalInputRunPolicyInput,
+		ec.unmarshalInputRunPolicyVersionBatchInput,
 		ec.unmarshalInputRunPolicyVersionInput,
 		ec.unmarshalInputRunRuleInput,
 		ec.unmarshalInputSetDecisionRecordsInput,
@@ -3631,6 +4193,81 @@ type AuditEventEdge {
   The event.
   """
   node: AuditEvent!
+}
+`, BuiltIn: false},
+	{Name: "../batch.graphqls", Input: `# Batch runs: the same operations as /run/policy*/batch, with the same
+# rules and errors.
+
+extend type Mutation {
+  """
+  Runs a policy's latest published version, else its draft, on each item,
+  as POST /run/policy/{baseId}/batch does: one result per item, in order,
+  each as runPolicy answers it. Every item must be a JSON object and there
+  must be at least one and at most the service's batch limit (1,000 by
+  default), else invalid_argument and nothing runs. Each item costs one run
+  of the rate limit. Needs permission to run (any role but AUDITOR).
+  """
+  runPolicyBatch(
+    """
+    The policy to run and the data of each run.
+    """
+    input: RunPolicyBatchInput!
+  ): PolicyBatchResult!
+
+  """
+  Runs exactly one policy record, draft or version, on each item, as POST
+  /run/policy_version/{policyId}/batch does, with the rules of
+  runPolicyBatch. Needs permission to run (any role but AUDITOR).
+  """
+  runPolicyVersionBatch(
+    """
+    The record to run and the data of each run.
+    """
+    input: RunPolicyVersionBatchInput!
+  ): PolicyBatchResult!
+}
+
+"""
+What runPolicyBatch takes.
+"""
+input RunPolicyBatchInput {
+  """
+  The policy's (base) id.
+  """
+  baseId: ID!
+  """
+  The data of each run: JSON objects.
+  """
+  items: [JSON!]!
+}
+
+"""
+What runPolicyVersionBatch takes.
+"""
+input RunPolicyVersionBatchInput {
+  """
+  The record's id.
+  """
+  policyId: ID!
+  """
+  The data of each run: JSON objects.
+  """
+  items: [JSON!]!
+}
+
+"""
+The results of a batch run.
+"""
+type PolicyBatchResult {
+  """
+  One result per item, in the items' order. Each result's execution covers
+  its own evaluation.
+  """
+  results: [PolicyRunResult!]!
+  """
+  The time of the whole call.
+  """
+  execution: Execution!
 }
 `, BuiltIn: false},
 	{Name: "../check.graphqls", Input: `"""
@@ -5180,6 +5817,449 @@ input RemoveGroupMemberInput {
   The membership's id, as addGroupMember gave it.
   """
   memberId: ID!
+}
+`, BuiltIn: false},
+	{Name: "../history.graphqls", Input: `# Comparing and rolling back versions: the same operations as
+# /policy/{policyId}/diff/{otherId}, /policy/{policyId}/rollback and their
+# flow counterparts, with the same rules and errors.
+
+extend type Query {
+  """
+  What changed from one record of a policy to another, as GET
+  /policy/{policyId}/diff/{otherId} answers. Either id may be a record id
+  or the policy's base id (its latest version, else its draft). Records of
+  two different policies are invalid_argument. Null, with the error
+  not_found or deleted, as policy answers.
+  """
+  policyDiff(
+    """
+    The record compared from.
+    """
+    id: ID!
+    """
+    The record compared to.
+    """
+    otherId: ID!
+  ): PolicyDiff
+
+  """
+  What changed from one record of a flow to another, as GET
+  /flow/{flowId}/diff/{otherId} answers, with the rules of policyDiff.
+  """
+  flowDiff(
+    """
+    The record compared from.
+    """
+    id: ID!
+    """
+    The record compared to.
+    """
+    otherId: ID!
+  ): FlowDiff
+}
+
+extend type Mutation {
+  """
+  Publishes a published version's content again as the policy's next
+  version, as POST /policy/{policyId}/rollback does. Its stored tests run
+  first, as for any publish: a failing one is a conflict naming it, and
+  nothing is published. A draft is a conflict. The policy's draft, if it
+  has one, stays as it is. Needs PUBLISHER.
+  """
+  rollbackPolicy(
+    """
+    The version to publish again.
+    """
+    input: RollbackPolicyInput!
+  ): Policy!
+
+  """
+  Publishes a published version's content again as the flow's next
+  version, as POST /flow/{flowId}/rollback does, with the rules of
+  rollbackPolicy; the policies it references must still resolve. Needs
+  PUBLISHER.
+  """
+  rollbackFlow(
+    """
+    The version to publish again.
+    """
+    input: RollbackFlowInput!
+  ): Flow!
+}
+
+"""
+What rollbackPolicy takes.
+"""
+input RollbackPolicyInput {
+  """
+  A version's record id, or the policy's base id for its latest version.
+  """
+  id: ID!
+}
+
+"""
+What rollbackFlow takes.
+"""
+input RollbackFlowInput {
+  """
+  A version's record id, or the flow's base id for its latest version.
+  """
+  id: ID!
+}
+
+"""
+One of the two records a diff compares.
+"""
+type DiffSide {
+  """
+  The record's id.
+  """
+  id: ID!
+  """
+  Whether the record is the draft or a published version.
+  """
+  status: RecordStatus!
+  """
+  The version number; null for the draft.
+  """
+  version: Int
+}
+
+"""
+A one-line field that differs between the two records.
+"""
+type TextChange {
+  """
+  The value in the record compared from.
+  """
+  before: String!
+  """
+  The value in the record compared to.
+  """
+  after: String!
+}
+
+"""
+One stretch of changed lines with up to three unchanged lines around it,
+as a unified diff shows it: lines fromLine to fromLine + fromCount - 1 of
+the first text became lines toLine to toLine + toCount - 1 of the second
+(1-based).
+"""
+type DiffHunk {
+  """
+  The hunk's first line in the first text.
+  """
+  fromLine: Int!
+  """
+  How many lines of the first text the hunk covers.
+  """
+  fromCount: Int!
+  """
+  The hunk's first line in the second text.
+  """
+  toLine: Int!
+  """
+  How many lines of the second text the hunk covers.
+  """
+  toCount: Int!
+  """
+  The hunk's lines in order.
+  """
+  lines: [DiffLine!]!
+}
+
+"""
+A line of a hunk.
+"""
+type DiffLine {
+  """
+  Whether the line is kept, removed or added.
+  """
+  kind: DiffLineKind!
+  """
+  The line's text, without its line break.
+  """
+  text: String!
+}
+
+"""
+What happened to a line of a hunk.
+"""
+enum DiffLineKind {
+  """
+  Unchanged: shown for context.
+  """
+  CONTEXT
+  """
+  Only in the first text.
+  """
+  REMOVED
+  """
+  Only in the second text.
+  """
+  ADDED
+}
+
+"""
+One place where two JSON documents differ.
+"""
+type JSONChange {
+  """
+  Where, as a JSON path such as $.properties.age.minimum.
+  """
+  path: String!
+  """
+  What happened there.
+  """
+  change: JSONChangeKind!
+  """
+  The value in the first document; null when the member was added.
+  """
+  before: JSON
+  """
+  The value in the second document; null when the member was removed.
+  """
+  after: JSON
+}
+
+"""
+What happened at a place of a JSON document. Objects are compared member
+by member, anything else as a whole.
+"""
+enum JSONChangeKind {
+  """
+  A member only the second document has.
+  """
+  ADDED
+  """
+  A member only the first document has.
+  """
+  REMOVED
+  """
+  A value that differs.
+  """
+  CHANGED
+}
+
+"""
+What changed from one record of a policy to another.
+"""
+type PolicyDiff {
+  """
+  The policy's (base) id.
+  """
+  baseId: ID!
+  """
+  The record compared from.
+  """
+  from: DiffSide!
+  """
+  The record compared to.
+  """
+  to: DiffSide!
+  """
+  The name's change; null when it is the same.
+  """
+  name: TextChange
+  """
+  The description's change; null when it is the same.
+  """
+  description: TextChange
+  """
+  The rule text's changes, line by line; empty when it is the same.
+  """
+  rule: [DiffHunk!]!
+  """
+  The stored tests' changes, by name.
+  """
+  tests: PolicyTestsDiff!
+  """
+  The JSON Schema's changes; empty when it is the same.
+  """
+  schema: [JSONChange!]!
+}
+
+"""
+Stored policy tests compared by name.
+"""
+type PolicyTestsDiff {
+  """
+  Tests only the second record has.
+  """
+  added: [PolicyTest!]!
+  """
+  Tests only the first record has.
+  """
+  removed: [PolicyTest!]!
+  """
+  Tests of one name whose data or expectation differs.
+  """
+  changed: [PolicyTestChange!]!
+}
+
+"""
+A policy test of one name that differs between the two records.
+"""
+type PolicyTestChange {
+  """
+  The test's name.
+  """
+  name: String!
+  """
+  The test in the first record.
+  """
+  before: PolicyTest!
+  """
+  The test in the second record.
+  """
+  after: PolicyTest!
+}
+
+"""
+What changed from one record of a flow to another.
+"""
+type FlowDiff {
+  """
+  The flow's (base) id.
+  """
+  baseId: ID!
+  """
+  The record compared from.
+  """
+  from: DiffSide!
+  """
+  The record compared to.
+  """
+  to: DiffSide!
+  """
+  The name's change; null when it is the same.
+  """
+  name: TextChange
+  """
+  The description's change; null when it is the same.
+  """
+  description: TextChange
+  """
+  The start node's change; null when it is the same.
+  """
+  start: TextChange
+  """
+  The nodes' changes, by node id.
+  """
+  nodes: FlowNodesDiff!
+  """
+  The edges only one of the two records has.
+  """
+  edges: FlowEdgesDiff!
+  """
+  The stored tests' changes, by name.
+  """
+  tests: FlowTestsDiff!
+}
+
+"""
+Flow nodes compared by id. A node is changed when anything but its
+branches differs; changed branches show as edges.
+"""
+type FlowNodesDiff {
+  """
+  Nodes only the second record has, as stored.
+  """
+  added: [JSON!]!
+  """
+  Nodes only the first record has, as stored.
+  """
+  removed: [JSON!]!
+  """
+  Nodes of one id whose content differs.
+  """
+  changed: [FlowNodeChange!]!
+}
+
+"""
+A node of one id that differs between the two records.
+"""
+type FlowNodeChange {
+  """
+  The node's id.
+  """
+  id: String!
+  """
+  The node in the first record, as stored.
+  """
+  before: JSON!
+  """
+  The node in the second record, as stored.
+  """
+  after: JSON!
+}
+
+"""
+Flow edges compared as (from, branch, to).
+"""
+type FlowEdgesDiff {
+  """
+  Edges only the second record has.
+  """
+  added: [FlowGraphEdge!]!
+  """
+  Edges only the first record has.
+  """
+  removed: [FlowGraphEdge!]!
+}
+
+"""
+One branch of a flow node to another.
+"""
+type FlowGraphEdge {
+  """
+  The node the edge leaves.
+  """
+  from: String!
+  """
+  Which branch: onTrue, onFalse or next.
+  """
+  branch: String!
+  """
+  The node the edge reaches.
+  """
+  to: String!
+}
+
+"""
+Stored flow tests compared by name.
+"""
+type FlowTestsDiff {
+  """
+  Tests only the second record has.
+  """
+  added: [FlowTest!]!
+  """
+  Tests only the first record has.
+  """
+  removed: [FlowTest!]!
+  """
+  Tests of one name whose data or expectation differs.
+  """
+  changed: [FlowTestChange!]!
+}
+
+"""
+A flow test of one name that differs between the two records.
+"""
+type FlowTestChange {
+  """
+  The test's name.
+  """
+  name: String!
+  """
+  The test in the first record.
+  """
+  before: FlowTest!
+  """
+  The test in the second record.
+  """
+  after: FlowTest!
 }
 `, BuiltIn: false},
 	{Name: "../node.graphqls", Input: `# Object identification (the Relay Node interface): every stored object
@@ -6769,6 +7849,44 @@ func (ec *executionContext) childFields_Diagnostic(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type Diagnostic", field.Name)
 }
 
+func (ec *executionContext) childFields_DiffHunk(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "fromLine":
+		return ec.fieldContext_DiffHunk_fromLine(ctx, field)
+	case "fromCount":
+		return ec.fieldContext_DiffHunk_fromCount(ctx, field)
+	case "toLine":
+		return ec.fieldContext_DiffHunk_toLine(ctx, field)
+	case "toCount":
+		return ec.fieldContext_DiffHunk_toCount(ctx, field)
+	case "lines":
+		return ec.fieldContext_DiffHunk_lines(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DiffHunk", field.Name)
+}
+
+func (ec *executionContext) childFields_DiffLine(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_DiffLine_kind(ctx, field)
+	case "text":
+		return ec.fieldContext_DiffLine_text(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DiffLine", field.Name)
+}
+
+func (ec *executionContext) childFields_DiffSide(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_DiffSide_id(ctx, field)
+	case "status":
+		return ec.fieldContext_DiffSide_status(ctx, field)
+	case "version":
+		return ec.fieldContext_DiffSide_version(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DiffSide", field.Name)
+}
+
 func (ec *executionContext) childFields_EvaluationDetails(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "leftValue":
@@ -6839,6 +7957,30 @@ func (ec *executionContext) childFields_FlowConnection(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type FlowConnection", field.Name)
 }
 
+func (ec *executionContext) childFields_FlowDiff(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "baseId":
+		return ec.fieldContext_FlowDiff_baseId(ctx, field)
+	case "from":
+		return ec.fieldContext_FlowDiff_from(ctx, field)
+	case "to":
+		return ec.fieldContext_FlowDiff_to(ctx, field)
+	case "name":
+		return ec.fieldContext_FlowDiff_name(ctx, field)
+	case "description":
+		return ec.fieldContext_FlowDiff_description(ctx, field)
+	case "start":
+		return ec.fieldContext_FlowDiff_start(ctx, field)
+	case "nodes":
+		return ec.fieldContext_FlowDiff_nodes(ctx, field)
+	case "edges":
+		return ec.fieldContext_FlowDiff_edges(ctx, field)
+	case "tests":
+		return ec.fieldContext_FlowDiff_tests(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FlowDiff", field.Name)
+}
+
 func (ec *executionContext) childFields_FlowEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "cursor":
@@ -6847,6 +7989,52 @@ func (ec *executionContext) childFields_FlowEdge(ctx context.Context, field grap
 		return ec.fieldContext_FlowEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FlowEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_FlowEdgesDiff(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "added":
+		return ec.fieldContext_FlowEdgesDiff_added(ctx, field)
+	case "removed":
+		return ec.fieldContext_FlowEdgesDiff_removed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FlowEdgesDiff", field.Name)
+}
+
+func (ec *executionContext) childFields_FlowGraphEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "from":
+		return ec.fieldContext_FlowGraphEdge_from(ctx, field)
+	case "branch":
+		return ec.fieldContext_FlowGraphEdge_branch(ctx, field)
+	case "to":
+		return ec.fieldContext_FlowGraphEdge_to(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FlowGraphEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_FlowNodeChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_FlowNodeChange_id(ctx, field)
+	case "before":
+		return ec.fieldContext_FlowNodeChange_before(ctx, field)
+	case "after":
+		return ec.fieldContext_FlowNodeChange_after(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FlowNodeChange", field.Name)
+}
+
+func (ec *executionContext) childFields_FlowNodesDiff(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "added":
+		return ec.fieldContext_FlowNodesDiff_added(ctx, field)
+	case "removed":
+		return ec.fieldContext_FlowNodesDiff_removed(ctx, field)
+	case "changed":
+		return ec.fieldContext_FlowNodesDiff_changed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FlowNodesDiff", field.Name)
 }
 
 func (ec *executionContext) childFields_FlowRunResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6907,6 +8095,30 @@ func (ec *executionContext) childFields_FlowTest(ctx context.Context, field grap
 		return ec.fieldContext_FlowTest_expect(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FlowTest", field.Name)
+}
+
+func (ec *executionContext) childFields_FlowTestChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_FlowTestChange_name(ctx, field)
+	case "before":
+		return ec.fieldContext_FlowTestChange_before(ctx, field)
+	case "after":
+		return ec.fieldContext_FlowTestChange_after(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FlowTestChange", field.Name)
+}
+
+func (ec *executionContext) childFields_FlowTestsDiff(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "added":
+		return ec.fieldContext_FlowTestsDiff_added(ctx, field)
+	case "removed":
+		return ec.fieldContext_FlowTestsDiff_removed(ctx, field)
+	case "changed":
+		return ec.fieldContext_FlowTestsDiff_changed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FlowTestsDiff", field.Name)
 }
 
 func (ec *executionContext) childFields_FlowValidation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6989,6 +8201,20 @@ func (ec *executionContext) childFields_GroupMember(ctx context.Context, field g
 		return ec.fieldContext_GroupMember_createdAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type GroupMember", field.Name)
+}
+
+func (ec *executionContext) childFields_JSONChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "path":
+		return ec.fieldContext_JSONChange_path(ctx, field)
+	case "change":
+		return ec.fieldContext_JSONChange_change(ctx, field)
+	case "before":
+		return ec.fieldContext_JSONChange_before(ctx, field)
+	case "after":
+		return ec.fieldContext_JSONChange_after(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JSONChange", field.Name)
 }
 
 func (ec *executionContext) childFields_Member(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7159,6 +8385,16 @@ func (ec *executionContext) childFields_Policy(ctx context.Context, field graphq
 	return nil, fmt.Errorf("no field named %q was found under type Policy", field.Name)
 }
 
+func (ec *executionContext) childFields_PolicyBatchResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "results":
+		return ec.fieldContext_PolicyBatchResult_results(ctx, field)
+	case "execution":
+		return ec.fieldContext_PolicyBatchResult_execution(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PolicyBatchResult", field.Name)
+}
+
 func (ec *executionContext) childFields_PolicyConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "edges":
@@ -7169,6 +8405,28 @@ func (ec *executionContext) childFields_PolicyConnection(ctx context.Context, fi
 		return ec.fieldContext_PolicyConnection_totalCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PolicyConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_PolicyDiff(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "baseId":
+		return ec.fieldContext_PolicyDiff_baseId(ctx, field)
+	case "from":
+		return ec.fieldContext_PolicyDiff_from(ctx, field)
+	case "to":
+		return ec.fieldContext_PolicyDiff_to(ctx, field)
+	case "name":
+		return ec.fieldContext_PolicyDiff_name(ctx, field)
+	case "description":
+		return ec.fieldContext_PolicyDiff_description(ctx, field)
+	case "rule":
+		return ec.fieldContext_PolicyDiff_rule(ctx, field)
+	case "tests":
+		return ec.fieldContext_PolicyDiff_tests(ctx, field)
+	case "schema":
+		return ec.fieldContext_PolicyDiff_schema(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PolicyDiff", field.Name)
 }
 
 func (ec *executionContext) childFields_PolicyEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7243,6 +8501,18 @@ func (ec *executionContext) childFields_PolicyTest(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type PolicyTest", field.Name)
 }
 
+func (ec *executionContext) childFields_PolicyTestChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_PolicyTestChange_name(ctx, field)
+	case "before":
+		return ec.fieldContext_PolicyTestChange_before(ctx, field)
+	case "after":
+		return ec.fieldContext_PolicyTestChange_after(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PolicyTestChange", field.Name)
+}
+
 func (ec *executionContext) childFields_PolicyTestReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "passed":
@@ -7273,6 +8543,18 @@ func (ec *executionContext) childFields_PolicyTestResult(ctx context.Context, fi
 		return ec.fieldContext_PolicyTestResult_error(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PolicyTestResult", field.Name)
+}
+
+func (ec *executionContext) childFields_PolicyTestsDiff(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "added":
+		return ec.fieldContext_PolicyTestsDiff_added(ctx, field)
+	case "removed":
+		return ec.fieldContext_PolicyTestsDiff_removed(ctx, field)
+	case "changed":
+		return ec.fieldContext_PolicyTestsDiff_changed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PolicyTestsDiff", field.Name)
 }
 
 func (ec *executionContext) childFields_PolicyVersions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7449,6 +8731,16 @@ func (ec *executionContext) childFields_SourceRange(ctx context.Context, field g
 		return ec.fieldContext_SourceRange_end(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SourceRange", field.Name)
+}
+
+func (ec *executionContext) childFields_TextChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "before":
+		return ec.fieldContext_TextChange_before(ctx, field)
+	case "after":
+		return ec.fieldContext_TextChange_after(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TextChange", field.Name)
 }
 
 func (ec *executionContext) childFields_Trace(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7969,6 +9261,34 @@ func (ec *executionContext) field_Mutation_revokeKey_args(ctx context.Context, r
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_rollbackFlow_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RollbackFlowInput, error) {
+			return ec.unmarshalNRollbackFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRollbackFlowInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_rollbackPolicy_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RollbackPolicyInput, error) {
+			return ec.unmarshalNRollbackPolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRollbackPolicyInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_runFlowVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7989,6 +9309,34 @@ func (ec *executionContext) field_Mutation_runFlow_args(ctx context.Context, raw
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.RunFlowInput, error) {
 			return ec.unmarshalNRunFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunFlowInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_runPolicyBatch_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RunPolicyBatchInput, error) {
+			return ec.unmarshalNRunPolicyBatchInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunPolicyBatchInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_runPolicyVersionBatch_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RunPolicyVersionBatchInput, error) {
+			return ec.unmarshalNRunPolicyVersionBatchInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunPolicyVersionBatchInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -8253,6 +9601,28 @@ func (ec *executionContext) field_Query_flowDecisionRecords_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_flowDiff_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "otherId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["otherId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_flowVersions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8486,6 +9856,28 @@ func (ec *executionContext) field_Query_policyDecisionRecords_args(ctx context.C
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_policyDiff_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "otherId",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["otherId"] = arg1
 	return args, nil
 }
 
@@ -10257,6 +11649,245 @@ func (ec *executionContext) fieldContext_Diagnostic_suggestions(_ context.Contex
 	return graphql.NewScalarFieldContext("Diagnostic", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _DiffHunk_fromLine(ctx context.Context, field graphql.CollectedField, obj *service.Hunk) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffHunk_fromLine(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FromLine, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiffHunk_fromLine(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffHunk", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DiffHunk_fromCount(ctx context.Context, field graphql.CollectedField, obj *service.Hunk) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffHunk_fromCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FromCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiffHunk_fromCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffHunk", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DiffHunk_toLine(ctx context.Context, field graphql.CollectedField, obj *service.Hunk) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffHunk_toLine(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ToLine, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiffHunk_toLine(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffHunk", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DiffHunk_toCount(ctx context.Context, field graphql.CollectedField, obj *service.Hunk) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffHunk_toCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ToCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiffHunk_toCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffHunk", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DiffHunk_lines(ctx context.Context, field graphql.CollectedField, obj *service.Hunk) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffHunk_lines(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Lines, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.DiffLine) graphql.Marshaler {
+			return ec.marshalNDiffLine2ᚕgithubᚗcomᚋverdictᚋverdictᚋserviceᚐDiffLineᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiffHunk_lines(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DiffHunk",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiffLine(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DiffLine_kind(ctx context.Context, field graphql.CollectedField, obj *service.DiffLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffLine_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNDiffLineKind2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiffLine_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffLine", field, false, false, errors.New("field of type DiffLineKind does not have child fields"))
+}
+
+func (ec *executionContext) _DiffLine_text(ctx context.Context, field graphql.CollectedField, obj *service.DiffLine) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffLine_text(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Text, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiffLine_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffLine", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DiffSide_id(ctx context.Context, field graphql.CollectedField, obj *service.DiffSide) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffSide_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiffSide_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffSide", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DiffSide_status(ctx context.Context, field graphql.CollectedField, obj *service.DiffSide) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffSide_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNRecordStatus2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiffSide_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffSide", field, false, false, errors.New("field of type RecordStatus does not have child fields"))
+}
+
+func (ec *executionContext) _DiffSide_version(ctx context.Context, field graphql.CollectedField, obj *service.DiffSide) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffSide_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DiffSide_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffSide", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _EvaluationDetails_leftValue(ctx context.Context, field graphql.CollectedField, obj *engine.EvaluationDetails) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10849,6 +12480,285 @@ func (ec *executionContext) fieldContext_FlowConnection_totalCount(_ context.Con
 	return graphql.NewScalarFieldContext("FlowConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _FlowDiff_baseId(ctx context.Context, field graphql.CollectedField, obj *service.FlowDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowDiff_baseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BaseID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowDiff_baseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowDiff", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _FlowDiff_from(ctx context.Context, field graphql.CollectedField, obj *service.FlowDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowDiff_from(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.From, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.DiffSide) graphql.Marshaler {
+			return ec.marshalNDiffSide2githubᚗcomᚋverdictᚋverdictᚋserviceᚐDiffSide(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowDiff_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiffSide(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FlowDiff_to(ctx context.Context, field graphql.CollectedField, obj *service.FlowDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowDiff_to(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.To, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.DiffSide) graphql.Marshaler {
+			return ec.marshalNDiffSide2githubᚗcomᚋverdictᚋverdictᚋserviceᚐDiffSide(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowDiff_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiffSide(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FlowDiff_name(ctx context.Context, field graphql.CollectedField, obj *service.FlowDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowDiff_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.TextChange) graphql.Marshaler {
+			return ec.marshalOTextChange2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTextChange(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FlowDiff_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TextChange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FlowDiff_description(ctx context.Context, field graphql.CollectedField, obj *service.FlowDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowDiff_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.TextChange) graphql.Marshaler {
+			return ec.marshalOTextChange2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTextChange(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FlowDiff_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TextChange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FlowDiff_start(ctx context.Context, field graphql.CollectedField, obj *service.FlowDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowDiff_start(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Start, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.TextChange) graphql.Marshaler {
+			return ec.marshalOTextChange2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTextChange(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FlowDiff_start(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TextChange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FlowDiff_nodes(ctx context.Context, field graphql.CollectedField, obj *service.FlowDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowDiff_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.NodesDiff) graphql.Marshaler {
+			return ec.marshalNFlowNodesDiff2githubᚗcomᚋverdictᚋverdictᚋserviceᚐNodesDiff(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowDiff_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowNodesDiff(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FlowDiff_edges(ctx context.Context, field graphql.CollectedField, obj *service.FlowDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowDiff_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.EdgesDiff) graphql.Marshaler {
+			return ec.marshalNFlowEdgesDiff2githubᚗcomᚋverdictᚋverdictᚋserviceᚐEdgesDiff(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowDiff_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowEdgesDiff(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FlowDiff_tests(ctx context.Context, field graphql.CollectedField, obj *service.FlowDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowDiff_tests(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tests, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.TestsDiff) graphql.Marshaler {
+			return ec.marshalNFlowTestsDiff2githubᚗcomᚋverdictᚋverdictᚋserviceᚐTestsDiff(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowDiff_tests(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowTestsDiff(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _FlowEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[model.FlowSummary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10899,6 +12809,286 @@ func (ec *executionContext) fieldContext_FlowEdge_node(_ context.Context, field 
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_FlowSummary(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FlowEdgesDiff_added(ctx context.Context, field graphql.CollectedField, obj *service.EdgesDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowEdgesDiff_added(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Added, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.Edge) graphql.Marshaler {
+			return ec.marshalNFlowGraphEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋserviceᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowEdgesDiff_added(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowEdgesDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowGraphEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FlowEdgesDiff_removed(ctx context.Context, field graphql.CollectedField, obj *service.EdgesDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowEdgesDiff_removed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Removed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.Edge) graphql.Marshaler {
+			return ec.marshalNFlowGraphEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋserviceᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowEdgesDiff_removed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowEdgesDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowGraphEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FlowGraphEdge_from(ctx context.Context, field graphql.CollectedField, obj *service.Edge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowGraphEdge_from(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.From, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowGraphEdge_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowGraphEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FlowGraphEdge_branch(ctx context.Context, field graphql.CollectedField, obj *service.Edge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowGraphEdge_branch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Branch, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowGraphEdge_branch(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowGraphEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FlowGraphEdge_to(ctx context.Context, field graphql.CollectedField, obj *service.Edge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowGraphEdge_to(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.To, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowGraphEdge_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowGraphEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FlowNodeChange_id(ctx context.Context, field graphql.CollectedField, obj *service.NodeChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowNodeChange_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowNodeChange_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowNodeChange", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FlowNodeChange_before(ctx context.Context, field graphql.CollectedField, obj *service.NodeChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowNodeChange_before(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.FlowNodeChange().Before(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowNodeChange_before(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowNodeChange", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _FlowNodeChange_after(ctx context.Context, field graphql.CollectedField, obj *service.NodeChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowNodeChange_after(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.FlowNodeChange().After(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowNodeChange_after(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowNodeChange", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _FlowNodesDiff_added(ctx context.Context, field graphql.CollectedField, obj *service.NodesDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowNodesDiff_added(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.FlowNodesDiff().Added(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []any) graphql.Marshaler {
+			return ec.marshalNJSON2ᚕinterfaceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowNodesDiff_added(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowNodesDiff", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _FlowNodesDiff_removed(ctx context.Context, field graphql.CollectedField, obj *service.NodesDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowNodesDiff_removed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.FlowNodesDiff().Removed(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []any) graphql.Marshaler {
+			return ec.marshalNJSON2ᚕinterfaceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowNodesDiff_removed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowNodesDiff", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _FlowNodesDiff_changed(ctx context.Context, field graphql.CollectedField, obj *service.NodesDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowNodesDiff_changed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Changed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.NodeChange) graphql.Marshaler {
+			return ec.marshalNFlowNodeChange2ᚕgithubᚗcomᚋverdictᚋverdictᚋserviceᚐNodeChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowNodesDiff_changed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowNodesDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowNodeChange(ctx, field)
 		},
 	}
 	return fc, nil
@@ -11403,6 +13593,189 @@ func (ec *executionContext) _FlowTest_expect(ctx context.Context, field graphql.
 }
 func (ec *executionContext) fieldContext_FlowTest_expect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("FlowTest", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _FlowTestChange_name(ctx context.Context, field graphql.CollectedField, obj *service.TestChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowTestChange_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowTestChange_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowTestChange", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FlowTestChange_before(ctx context.Context, field graphql.CollectedField, obj *service.TestChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowTestChange_before(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Before, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *testcase.Case) graphql.Marshaler {
+			return ec.marshalNFlowTest2ᚖgithubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCase(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowTestChange_before(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowTestChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowTest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FlowTestChange_after(ctx context.Context, field graphql.CollectedField, obj *service.TestChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowTestChange_after(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.After, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *testcase.Case) graphql.Marshaler {
+			return ec.marshalNFlowTest2ᚖgithubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCase(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowTestChange_after(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowTestChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowTest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FlowTestsDiff_added(ctx context.Context, field graphql.CollectedField, obj *service.TestsDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowTestsDiff_added(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Added, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.TestCase) graphql.Marshaler {
+			return ec.marshalNFlowTest2ᚕgithubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCaseᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowTestsDiff_added(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowTestsDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowTest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FlowTestsDiff_removed(ctx context.Context, field graphql.CollectedField, obj *service.TestsDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowTestsDiff_removed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Removed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.TestCase) graphql.Marshaler {
+			return ec.marshalNFlowTest2ᚕgithubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCaseᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowTestsDiff_removed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowTestsDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowTest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FlowTestsDiff_changed(ctx context.Context, field graphql.CollectedField, obj *service.TestsDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowTestsDiff_changed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Changed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.TestChange) graphql.Marshaler {
+			return ec.marshalNFlowTestChange2ᚕgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTestChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowTestsDiff_changed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowTestsDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowTestChange(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _FlowValidation_errors(ctx context.Context, field graphql.CollectedField, obj *flow.Problems) (ret graphql.Marshaler) {
@@ -12042,6 +14415,98 @@ func (ec *executionContext) fieldContext_GroupMember_createdAt(_ context.Context
 	return graphql.NewScalarFieldContext("GroupMember", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _JSONChange_path(ctx context.Context, field graphql.CollectedField, obj *service.ValueChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JSONChange_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JSONChange_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JSONChange", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _JSONChange_change(ctx context.Context, field graphql.CollectedField, obj *service.ValueChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JSONChange_change(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Change, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNJSONChangeKind2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JSONChange_change(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JSONChange", field, false, false, errors.New("field of type JSONChangeKind does not have child fields"))
+}
+
+func (ec *executionContext) _JSONChange_before(ctx context.Context, field graphql.CollectedField, obj *service.ValueChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JSONChange_before(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Before, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v json.RawMessage) graphql.Marshaler {
+			return ec.marshalOJSON2encodingᚋjsonᚐRawMessage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_JSONChange_before(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JSONChange", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _JSONChange_after(ctx context.Context, field graphql.CollectedField, obj *service.ValueChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JSONChange_after(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.After, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v json.RawMessage) graphql.Marshaler {
+			return ec.marshalOJSON2encodingᚋjsonᚐRawMessage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_JSONChange_after(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JSONChange", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
 func (ec *executionContext) _Member_id(ctx context.Context, field graphql.CollectedField, obj *service.Member) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12499,6 +14964,94 @@ func (ec *executionContext) fieldContext_Mutation_revokeKey(ctx context.Context,
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_revokeKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_runPolicyBatch(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_runPolicyBatch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RunPolicyBatch(ctx, fc.Args["input"].(model.RunPolicyBatchInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PolicyBatchResult) graphql.Marshaler {
+			return ec.marshalNPolicyBatchResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyBatchResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_runPolicyBatch(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicyBatchResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_runPolicyBatch_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_runPolicyVersionBatch(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_runPolicyVersionBatch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RunPolicyVersionBatch(ctx, fc.Args["input"].(model.RunPolicyVersionBatchInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PolicyBatchResult) graphql.Marshaler {
+			return ec.marshalNPolicyBatchResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyBatchResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_runPolicyVersionBatch(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicyBatchResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_runPolicyVersionBatch_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -13203,6 +15756,94 @@ func (ec *executionContext) fieldContext_Mutation_removeGroupMember(ctx context.
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_removeGroupMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_rollbackPolicy(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_rollbackPolicy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RollbackPolicy(ctx, fc.Args["input"].(model.RollbackPolicyInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.Policy) graphql.Marshaler {
+			return ec.marshalNPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicy(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_rollbackPolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Policy(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_rollbackPolicy_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_rollbackFlow(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_rollbackFlow(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RollbackFlow(ctx, fc.Args["input"].(model.RollbackFlowInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.Flow) graphql.Marshaler {
+			return ec.marshalNFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlow(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_rollbackFlow(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Flow(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_rollbackFlow_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -14669,6 +17310,70 @@ func (ec *executionContext) fieldContext_Policy_revision(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Policy", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _PolicyBatchResult_results(ctx context.Context, field graphql.CollectedField, obj *model.PolicyBatchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyBatchResult_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PolicyRunResult) graphql.Marshaler {
+			return ec.marshalNPolicyRunResult2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyRunResultᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyBatchResult_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyBatchResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicyRunResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PolicyBatchResult_execution(ctx context.Context, field graphql.CollectedField, obj *model.PolicyBatchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyBatchResult_execution(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Execution, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.Execution) graphql.Marshaler {
+			return ec.marshalNExecution2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐExecution(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyBatchResult_execution(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyBatchResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Execution(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PolicyConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[model.PolicySummary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14754,6 +17459,253 @@ func (ec *executionContext) _PolicyConnection_totalCount(ctx context.Context, fi
 }
 func (ec *executionContext) fieldContext_PolicyConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PolicyConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyDiff_baseId(ctx context.Context, field graphql.CollectedField, obj *service.PolicyDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyDiff_baseId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BaseID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyDiff_baseId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyDiff", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyDiff_from(ctx context.Context, field graphql.CollectedField, obj *service.PolicyDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyDiff_from(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.From, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.DiffSide) graphql.Marshaler {
+			return ec.marshalNDiffSide2githubᚗcomᚋverdictᚋverdictᚋserviceᚐDiffSide(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyDiff_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiffSide(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PolicyDiff_to(ctx context.Context, field graphql.CollectedField, obj *service.PolicyDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyDiff_to(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.To, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.DiffSide) graphql.Marshaler {
+			return ec.marshalNDiffSide2githubᚗcomᚋverdictᚋverdictᚋserviceᚐDiffSide(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyDiff_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiffSide(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PolicyDiff_name(ctx context.Context, field graphql.CollectedField, obj *service.PolicyDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyDiff_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.TextChange) graphql.Marshaler {
+			return ec.marshalOTextChange2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTextChange(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyDiff_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TextChange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PolicyDiff_description(ctx context.Context, field graphql.CollectedField, obj *service.PolicyDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyDiff_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.TextChange) graphql.Marshaler {
+			return ec.marshalOTextChange2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTextChange(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyDiff_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TextChange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PolicyDiff_rule(ctx context.Context, field graphql.CollectedField, obj *service.PolicyDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyDiff_rule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rule, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.Hunk) graphql.Marshaler {
+			return ec.marshalNDiffHunk2ᚕgithubᚗcomᚋverdictᚋverdictᚋserviceᚐHunkᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyDiff_rule(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiffHunk(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PolicyDiff_tests(ctx context.Context, field graphql.CollectedField, obj *service.PolicyDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyDiff_tests(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tests, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v service.TestsDiff) graphql.Marshaler {
+			return ec.marshalNPolicyTestsDiff2githubᚗcomᚋverdictᚋverdictᚋserviceᚐTestsDiff(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyDiff_tests(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicyTestsDiff(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PolicyDiff_schema(ctx context.Context, field graphql.CollectedField, obj *service.PolicyDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyDiff_schema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Schema, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.ValueChange) graphql.Marshaler {
+			return ec.marshalNJSONChange2ᚕgithubᚗcomᚋverdictᚋverdictᚋserviceᚐValueChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyDiff_schema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_JSONChange(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _PolicyEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[model.PolicySummary]) (ret graphql.Marshaler) {
@@ -15353,6 +18305,93 @@ func (ec *executionContext) fieldContext_PolicyTest_expect(_ context.Context, fi
 	return graphql.NewScalarFieldContext("PolicyTest", field, true, true, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _PolicyTestChange_name(ctx context.Context, field graphql.CollectedField, obj *service.TestChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestChange_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestChange_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyTestChange", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyTestChange_before(ctx context.Context, field graphql.CollectedField, obj *service.TestChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestChange_before(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Before, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *testcase.Case) graphql.Marshaler {
+			return ec.marshalNPolicyTest2ᚖgithubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCase(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestChange_before(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyTestChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicyTest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PolicyTestChange_after(ctx context.Context, field graphql.CollectedField, obj *service.TestChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestChange_after(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.After, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *testcase.Case) graphql.Marshaler {
+			return ec.marshalNPolicyTest2ᚖgithubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCase(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestChange_after(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyTestChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicyTest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PolicyTestReport_passed(ctx context.Context, field graphql.CollectedField, obj *service.TestReport) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -15590,6 +18629,102 @@ func (ec *executionContext) _PolicyTestResult_error(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_PolicyTestResult_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PolicyTestResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PolicyTestsDiff_added(ctx context.Context, field graphql.CollectedField, obj *service.TestsDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestsDiff_added(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Added, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.TestCase) graphql.Marshaler {
+			return ec.marshalNPolicyTest2ᚕgithubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCaseᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestsDiff_added(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyTestsDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicyTest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PolicyTestsDiff_removed(ctx context.Context, field graphql.CollectedField, obj *service.TestsDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestsDiff_removed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Removed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.TestCase) graphql.Marshaler {
+			return ec.marshalNPolicyTest2ᚕgithubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCaseᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestsDiff_removed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyTestsDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicyTest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PolicyTestsDiff_changed(ctx context.Context, field graphql.CollectedField, obj *service.TestsDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyTestsDiff_changed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Changed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.TestChange) graphql.Marshaler {
+			return ec.marshalNPolicyTestChange2ᚕgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTestChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyTestsDiff_changed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PolicyTestsDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicyTestChange(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _PolicyVersions_baseId(ctx context.Context, field graphql.CollectedField, obj *service.Versions) (ret graphql.Marshaler) {
@@ -16337,6 +19472,94 @@ func (ec *executionContext) fieldContext_Query_groups(ctx context.Context, field
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_groups_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_policyDiff(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_policyDiff(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PolicyDiff(ctx, fc.Args["id"].(uuid.UUID), fc.Args["otherId"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.PolicyDiff) graphql.Marshaler {
+			return ec.marshalOPolicyDiff2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicyDiff(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_policyDiff(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PolicyDiff(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_policyDiff_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_flowDiff(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_flowDiff(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().FlowDiff(ctx, fc.Args["id"].(uuid.UUID), fc.Args["otherId"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.FlowDiff) graphql.Marshaler {
+			return ec.marshalOFlowDiff2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowDiff(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_flowDiff(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowDiff(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_flowDiff_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -17694,6 +20917,52 @@ func (ec *executionContext) fieldContext_SourceRange_end(_ context.Context, fiel
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _TextChange_before(ctx context.Context, field graphql.CollectedField, obj *service.TextChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TextChange_before(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Before, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TextChange_before(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TextChange", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TextChange_after(ctx context.Context, field graphql.CollectedField, obj *service.TextChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TextChange_after(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.After, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TextChange_after(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TextChange", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Trace_execution(ctx context.Context, field graphql.CollectedField, obj *model.Trace) (ret graphql.Marshaler) {
@@ -20140,6 +23409,66 @@ func (ec *executionContext) unmarshalInputRevokeKeyInput(ctx context.Context, ob
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputRollbackFlowInput(ctx context.Context, obj any) (model.RollbackFlowInput, error) {
+	var it model.RollbackFlowInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRollbackPolicyInput(ctx context.Context, obj any) (model.RollbackPolicyInput, error) {
+	var it model.RollbackPolicyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputRunFlowInput(ctx context.Context, obj any) (model.RunFlowInput, error) {
 	var it model.RunFlowInput
 	if obj == nil {
@@ -20214,6 +23543,43 @@ func (ec *executionContext) unmarshalInputRunFlowVersionInput(ctx context.Contex
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputRunPolicyBatchInput(ctx context.Context, obj any) (model.RunPolicyBatchInput, error) {
+	var it model.RunPolicyBatchInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"baseId", "items"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "baseId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("baseId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BaseID = data
+		case "items":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("items"))
+			data, err := ec.unmarshalNJSON2ᚕinterfaceᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Items = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputRunPolicyInput(ctx context.Context, obj any) (model.RunPolicyInput, error) {
 	var it model.RunPolicyInput
 	if obj == nil {
@@ -20246,6 +23612,43 @@ func (ec *executionContext) unmarshalInputRunPolicyInput(ctx context.Context, ob
 				return it, err
 			}
 			it.Data = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRunPolicyVersionBatchInput(ctx context.Context, obj any) (model.RunPolicyVersionBatchInput, error) {
+	var it model.RunPolicyVersionBatchInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"policyId", "items"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "policyId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("policyId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PolicyID = data
+		case "items":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("items"))
+			data, err := ec.unmarshalNJSON2ᚕinterfaceᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Items = data
 		}
 	}
 	return it, nil
@@ -21717,6 +25120,155 @@ func (ec *executionContext) _Diagnostic(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var diffHunkImplementors = []string{"DiffHunk"}
+
+func (ec *executionContext) _DiffHunk(ctx context.Context, sel ast.SelectionSet, obj *service.Hunk) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, diffHunkImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DiffHunk")
+		case "fromLine":
+			out.Values[i] = ec._DiffHunk_fromLine(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fromCount":
+			out.Values[i] = ec._DiffHunk_fromCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "toLine":
+			out.Values[i] = ec._DiffHunk_toLine(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "toCount":
+			out.Values[i] = ec._DiffHunk_toCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lines":
+			out.Values[i] = ec._DiffHunk_lines(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var diffLineImplementors = []string{"DiffLine"}
+
+func (ec *executionContext) _DiffLine(ctx context.Context, sel ast.SelectionSet, obj *service.DiffLine) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, diffLineImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DiffLine")
+		case "kind":
+			out.Values[i] = ec._DiffLine_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "text":
+			out.Values[i] = ec._DiffLine_text(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var diffSideImplementors = []string{"DiffSide"}
+
+func (ec *executionContext) _DiffSide(ctx context.Context, sel ast.SelectionSet, obj *service.DiffSide) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, diffSideImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DiffSide")
+		case "id":
+			out.Values[i] = ec._DiffSide_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._DiffSide_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "version":
+			out.Values[i] = ec._DiffSide_version(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var evaluationDetailsImplementors = []string{"EvaluationDetails"}
 
 func (ec *executionContext) _EvaluationDetails(ctx context.Context, sel ast.SelectionSet, obj *engine.EvaluationDetails) graphql.Marshaler {
@@ -21964,6 +25516,84 @@ func (ec *executionContext) _FlowConnection(ctx context.Context, sel ast.Selecti
 	return out
 }
 
+var flowDiffImplementors = []string{"FlowDiff"}
+
+func (ec *executionContext) _FlowDiff(ctx context.Context, sel ast.SelectionSet, obj *service.FlowDiff) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, flowDiffImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FlowDiff")
+		case "baseId":
+			out.Values[i] = ec._FlowDiff_baseId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "from":
+			out.Values[i] = ec._FlowDiff_from(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "to":
+			out.Values[i] = ec._FlowDiff_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._FlowDiff_name(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._FlowDiff_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "start":
+			out.Values[i] = ec._FlowDiff_start(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._FlowDiff_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "edges":
+			out.Values[i] = ec._FlowDiff_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tests":
+			out.Values[i] = ec._FlowDiff_tests(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var flowEdgeImplementors = []string{"FlowEdge"}
 
 func (ec *executionContext) _FlowEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[model.FlowSummary]) graphql.Marshaler {
@@ -21985,6 +25615,325 @@ func (ec *executionContext) _FlowEdge(ctx context.Context, sel ast.SelectionSet,
 			out.Values[i] = ec._FlowEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var flowEdgesDiffImplementors = []string{"FlowEdgesDiff"}
+
+func (ec *executionContext) _FlowEdgesDiff(ctx context.Context, sel ast.SelectionSet, obj *service.EdgesDiff) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, flowEdgesDiffImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FlowEdgesDiff")
+		case "added":
+			out.Values[i] = ec._FlowEdgesDiff_added(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removed":
+			out.Values[i] = ec._FlowEdgesDiff_removed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var flowGraphEdgeImplementors = []string{"FlowGraphEdge"}
+
+func (ec *executionContext) _FlowGraphEdge(ctx context.Context, sel ast.SelectionSet, obj *service.Edge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, flowGraphEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FlowGraphEdge")
+		case "from":
+			out.Values[i] = ec._FlowGraphEdge_from(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "branch":
+			out.Values[i] = ec._FlowGraphEdge_branch(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "to":
+			out.Values[i] = ec._FlowGraphEdge_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var flowNodeChangeImplementors = []string{"FlowNodeChange"}
+
+func (ec *executionContext) _FlowNodeChange(ctx context.Context, sel ast.SelectionSet, obj *service.NodeChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, flowNodeChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FlowNodeChange")
+		case "id":
+			out.Values[i] = ec._FlowNodeChange_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "before":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._FlowNodeChange_before(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "after":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._FlowNodeChange_after(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var flowNodesDiffImplementors = []string{"FlowNodesDiff"}
+
+func (ec *executionContext) _FlowNodesDiff(ctx context.Context, sel ast.SelectionSet, obj *service.NodesDiff) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, flowNodesDiffImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FlowNodesDiff")
+		case "added":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._FlowNodesDiff_added(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "removed":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._FlowNodesDiff_removed(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "changed":
+			out.Values[i] = ec._FlowNodesDiff_changed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -22187,6 +26136,102 @@ func (ec *executionContext) _FlowTest(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "expect":
 			out.Values[i] = ec._FlowTest_expect(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var flowTestChangeImplementors = []string{"FlowTestChange"}
+
+func (ec *executionContext) _FlowTestChange(ctx context.Context, sel ast.SelectionSet, obj *service.TestChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, flowTestChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FlowTestChange")
+		case "name":
+			out.Values[i] = ec._FlowTestChange_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "before":
+			out.Values[i] = ec._FlowTestChange_before(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "after":
+			out.Values[i] = ec._FlowTestChange_after(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var flowTestsDiffImplementors = []string{"FlowTestsDiff"}
+
+func (ec *executionContext) _FlowTestsDiff(ctx context.Context, sel ast.SelectionSet, obj *service.TestsDiff) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, flowTestsDiffImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FlowTestsDiff")
+		case "added":
+			out.Values[i] = ec._FlowTestsDiff_added(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removed":
+			out.Values[i] = ec._FlowTestsDiff_removed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "changed":
+			out.Values[i] = ec._FlowTestsDiff_changed(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -22623,6 +26668,59 @@ func (ec *executionContext) _GroupMember(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var jSONChangeImplementors = []string{"JSONChange"}
+
+func (ec *executionContext) _JSONChange(ctx context.Context, sel ast.SelectionSet, obj *service.ValueChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, jSONChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("JSONChange")
+		case "path":
+			out.Values[i] = ec._JSONChange_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "change":
+			out.Values[i] = ec._JSONChange_change(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "before":
+			out.Values[i] = ec._JSONChange_before(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "after":
+			out.Values[i] = ec._JSONChange_after(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var memberImplementors = []string{"Member", "Node"}
 
 func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, obj *service.Member) graphql.Marshaler {
@@ -22822,6 +26920,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "runPolicyBatch":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_runPolicyBatch(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "runPolicyVersionBatch":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_runPolicyVersionBatch(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "setDecisionRecords":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_setDecisionRecords(ctx, field)
@@ -22930,6 +27042,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "removeGroupMember":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_removeGroupMember(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rollbackPolicy":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_rollbackPolicy(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rollbackFlow":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_rollbackFlow(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -23499,6 +27625,49 @@ func (ec *executionContext) _Policy(ctx context.Context, sel ast.SelectionSet, o
 	return out
 }
 
+var policyBatchResultImplementors = []string{"PolicyBatchResult"}
+
+func (ec *executionContext) _PolicyBatchResult(ctx context.Context, sel ast.SelectionSet, obj *model.PolicyBatchResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, policyBatchResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PolicyBatchResult")
+		case "results":
+			out.Values[i] = ec._PolicyBatchResult_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "execution":
+			out.Values[i] = ec._PolicyBatchResult_execution(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var policyConnectionImplementors = []string{"PolicyConnection"}
 
 func (ec *executionContext) _PolicyConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[model.PolicySummary]) graphql.Marshaler {
@@ -23523,6 +27692,79 @@ func (ec *executionContext) _PolicyConnection(ctx context.Context, sel ast.Selec
 			}
 		case "totalCount":
 			out.Values[i] = ec._PolicyConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var policyDiffImplementors = []string{"PolicyDiff"}
+
+func (ec *executionContext) _PolicyDiff(ctx context.Context, sel ast.SelectionSet, obj *service.PolicyDiff) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, policyDiffImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PolicyDiff")
+		case "baseId":
+			out.Values[i] = ec._PolicyDiff_baseId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "from":
+			out.Values[i] = ec._PolicyDiff_from(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "to":
+			out.Values[i] = ec._PolicyDiff_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._PolicyDiff_name(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._PolicyDiff_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "rule":
+			out.Values[i] = ec._PolicyDiff_rule(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tests":
+			out.Values[i] = ec._PolicyDiff_tests(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "schema":
+			out.Values[i] = ec._PolicyDiff_schema(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -23832,6 +28074,54 @@ func (ec *executionContext) _PolicyTest(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var policyTestChangeImplementors = []string{"PolicyTestChange"}
+
+func (ec *executionContext) _PolicyTestChange(ctx context.Context, sel ast.SelectionSet, obj *service.TestChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, policyTestChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PolicyTestChange")
+		case "name":
+			out.Values[i] = ec._PolicyTestChange_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "before":
+			out.Values[i] = ec._PolicyTestChange_before(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "after":
+			out.Values[i] = ec._PolicyTestChange_after(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var policyTestReportImplementors = []string{"PolicyTestReport"}
 
 func (ec *executionContext) _PolicyTestReport(ctx context.Context, sel ast.SelectionSet, obj *service.TestReport) graphql.Marshaler {
@@ -23925,6 +28215,54 @@ func (ec *executionContext) _PolicyTestResult(ctx context.Context, sel ast.Selec
 		case "error":
 			out.Values[i] = ec._PolicyTestResult_error(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var policyTestsDiffImplementors = []string{"PolicyTestsDiff"}
+
+func (ec *executionContext) _PolicyTestsDiff(ctx context.Context, sel ast.SelectionSet, obj *service.TestsDiff) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, policyTestsDiffImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PolicyTestsDiff")
+		case "added":
+			out.Values[i] = ec._PolicyTestsDiff_added(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removed":
+			out.Values[i] = ec._PolicyTestsDiff_removed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "changed":
+			out.Values[i] = ec._PolicyTestsDiff_changed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -24377,6 +28715,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				}()
 				res = ec._Query_groups(ctx, field)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "policyDiff":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_policyDiff(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "flowDiff":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_flowDiff(ctx, field)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -25209,6 +29591,49 @@ func (ec *executionContext) _SourceRange(ctx context.Context, sel ast.SelectionS
 			}
 		case "end":
 			out.Values[i] = ec._SourceRange_end(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var textChangeImplementors = []string{"TextChange"}
+
+func (ec *executionContext) _TextChange(ctx context.Context, sel ast.SelectionSet, obj *service.TextChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, textChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TextChange")
+		case "before":
+			out.Values[i] = ec._TextChange_before(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "after":
+			out.Values[i] = ec._TextChange_after(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -26304,8 +30729,92 @@ var (
 	}
 )
 
+func (ec *executionContext) marshalNDiffHunk2githubᚗcomᚋverdictᚋverdictᚋserviceᚐHunk(ctx context.Context, sel ast.SelectionSet, v service.Hunk) graphql.Marshaler {
+	return ec._DiffHunk(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDiffHunk2ᚕgithubᚗcomᚋverdictᚋverdictᚋserviceᚐHunkᚄ(ctx context.Context, sel ast.SelectionSet, v []service.Hunk) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDiffHunk2githubᚗcomᚋverdictᚋverdictᚋserviceᚐHunk(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNDiffLine2githubᚗcomᚋverdictᚋverdictᚋserviceᚐDiffLine(ctx context.Context, sel ast.SelectionSet, v service.DiffLine) graphql.Marshaler {
+	return ec._DiffLine(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDiffLine2ᚕgithubᚗcomᚋverdictᚋverdictᚋserviceᚐDiffLineᚄ(ctx context.Context, sel ast.SelectionSet, v []service.DiffLine) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDiffLine2githubᚗcomᚋverdictᚋverdictᚋserviceᚐDiffLine(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNDiffLineKind2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNDiffLineKind2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDiffLineKind2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNDiffLineKind2string[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNDiffLineKind2string = map[string]string{
+		"CONTEXT": service.LineContext,
+		"REMOVED": service.LineRemoved,
+		"ADDED":   service.LineAdded,
+	}
+	marshalNDiffLineKind2string = map[string]string{
+		service.LineContext: "CONTEXT",
+		service.LineRemoved: "REMOVED",
+		service.LineAdded:   "ADDED",
+	}
+)
+
+func (ec *executionContext) marshalNDiffSide2githubᚗcomᚋverdictᚋverdictᚋserviceᚐDiffSide(ctx context.Context, sel ast.SelectionSet, v service.DiffSide) graphql.Marshaler {
+	return ec._DiffSide(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNExecution2githubᚗcomᚋverdictᚋverdictᚋserviceᚐExecution(ctx context.Context, sel ast.SelectionSet, v service.Execution) graphql.Marshaler {
 	return ec._Execution(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNExecution2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐExecution(ctx context.Context, sel ast.SelectionSet, v *service.Execution) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Execution(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
@@ -26388,6 +30897,54 @@ func (ec *executionContext) marshalNFlowEdge2ᚕgithubᚗcomᚋverdictᚋverdict
 	return ret
 }
 
+func (ec *executionContext) marshalNFlowEdgesDiff2githubᚗcomᚋverdictᚋverdictᚋserviceᚐEdgesDiff(ctx context.Context, sel ast.SelectionSet, v service.EdgesDiff) graphql.Marshaler {
+	return ec._FlowEdgesDiff(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFlowGraphEdge2githubᚗcomᚋverdictᚋverdictᚋserviceᚐEdge(ctx context.Context, sel ast.SelectionSet, v service.Edge) graphql.Marshaler {
+	return ec._FlowGraphEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFlowGraphEdge2ᚕgithubᚗcomᚋverdictᚋverdictᚋserviceᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []service.Edge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFlowGraphEdge2githubᚗcomᚋverdictᚋverdictᚋserviceᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNFlowNodeChange2githubᚗcomᚋverdictᚋverdictᚋserviceᚐNodeChange(ctx context.Context, sel ast.SelectionSet, v service.NodeChange) graphql.Marshaler {
+	return ec._FlowNodeChange(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFlowNodeChange2ᚕgithubᚗcomᚋverdictᚋverdictᚋserviceᚐNodeChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []service.NodeChange) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFlowNodeChange2githubᚗcomᚋverdictᚋverdictᚋserviceᚐNodeChange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNFlowNodesDiff2githubᚗcomᚋverdictᚋverdictᚋserviceᚐNodesDiff(ctx context.Context, sel ast.SelectionSet, v service.NodesDiff) graphql.Marshaler {
+	return ec._FlowNodesDiff(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNFlowRunResult2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowRunResult(ctx context.Context, sel ast.SelectionSet, v model.FlowRunResult) graphql.Marshaler {
 	return ec._FlowRunResult(ctx, sel, &v)
 }
@@ -26426,9 +30983,43 @@ func (ec *executionContext) marshalNFlowTest2ᚕgithubᚗcomᚋverdictᚋverdict
 	return ret
 }
 
+func (ec *executionContext) marshalNFlowTest2ᚖgithubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCase(ctx context.Context, sel ast.SelectionSet, v *testcase.Case) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._FlowTest(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNFlowTestChange2githubᚗcomᚋverdictᚋverdictᚋserviceᚐTestChange(ctx context.Context, sel ast.SelectionSet, v service.TestChange) graphql.Marshaler {
+	return ec._FlowTestChange(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFlowTestChange2ᚕgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTestChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []service.TestChange) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFlowTestChange2githubᚗcomᚋverdictᚋverdictᚋserviceᚐTestChange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNFlowTestInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowTestInput(ctx context.Context, v any) (*model.FlowTestInput, error) {
 	res, err := ec.unmarshalInputFlowTestInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFlowTestsDiff2githubᚗcomᚋverdictᚋverdictᚋserviceᚐTestsDiff(ctx context.Context, sel ast.SelectionSet, v service.TestsDiff) graphql.Marshaler {
+	return ec._FlowTestsDiff(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNFlowValidation2githubᚗcomᚋverdictᚋverdictᚋflowᚐProblems(ctx context.Context, sel ast.SelectionSet, v flow.Problems) graphql.Marshaler {
@@ -26622,6 +31213,85 @@ func (ec *executionContext) marshalNJSON2interface(ctx context.Context, sel ast.
 	}
 	return graphql.WrapContextMarshaler(ctx, res)
 }
+
+func (ec *executionContext) unmarshalNJSON2ᚕinterfaceᚄ(ctx context.Context, v any) ([]any, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]any, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNJSON2interface(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNJSON2ᚕinterfaceᚄ(ctx context.Context, sel ast.SelectionSet, v []any) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNJSON2interface(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNJSONChange2githubᚗcomᚋverdictᚋverdictᚋserviceᚐValueChange(ctx context.Context, sel ast.SelectionSet, v service.ValueChange) graphql.Marshaler {
+	return ec._JSONChange(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNJSONChange2ᚕgithubᚗcomᚋverdictᚋverdictᚋserviceᚐValueChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []service.ValueChange) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNJSONChange2githubᚗcomᚋverdictᚋverdictᚋserviceᚐValueChange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNJSONChangeKind2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNJSONChangeKind2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNJSONChangeKind2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNJSONChangeKind2string[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNJSONChangeKind2string = map[string]string{
+		"ADDED":   service.ValueAdded,
+		"REMOVED": service.ValueRemoved,
+		"CHANGED": service.ValueChanged,
+	}
+	marshalNJSONChangeKind2string = map[string]string{
+		service.ValueAdded:   "ADDED",
+		service.ValueRemoved: "REMOVED",
+		service.ValueChanged: "CHANGED",
+	}
+)
 
 func (ec *executionContext) marshalNMember2githubᚗcomᚋverdictᚋverdictᚋserviceᚐMember(ctx context.Context, sel ast.SelectionSet, v service.Member) graphql.Marshaler {
 	return ec._Member(ctx, sel, &v)
@@ -26821,6 +31491,20 @@ func (ec *executionContext) marshalNPolicy2ᚖgithubᚗcomᚋverdictᚋverdict�
 	return ec._Policy(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNPolicyBatchResult2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyBatchResult(ctx context.Context, sel ast.SelectionSet, v model.PolicyBatchResult) graphql.Marshaler {
+	return ec._PolicyBatchResult(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPolicyBatchResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyBatchResult(ctx context.Context, sel ast.SelectionSet, v *model.PolicyBatchResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PolicyBatchResult(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNPolicyConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v model.Connection[model.PolicySummary]) graphql.Marshaler {
 	return ec._PolicyConnection(ctx, sel, &v)
 }
@@ -26859,6 +31543,22 @@ func (ec *executionContext) marshalNPolicyRunResult2githubᚗcomᚋverdictᚋver
 	return ec._PolicyRunResult(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNPolicyRunResult2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyRunResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PolicyRunResult) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPolicyRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyRunResult(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNPolicyRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyRunResult(ctx context.Context, sel ast.SelectionSet, v *model.PolicyRunResult) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -26893,9 +31593,39 @@ func (ec *executionContext) marshalNPolicyTest2ᚕgithubᚗcomᚋverdictᚋverdi
 	return ret
 }
 
+func (ec *executionContext) marshalNPolicyTest2ᚖgithubᚗcomᚋverdictᚋverdictᚋentᚋschemaᚋtestcaseᚐCase(ctx context.Context, sel ast.SelectionSet, v *testcase.Case) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PolicyTest(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNPolicyTestCaseInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestCaseInput(ctx context.Context, v any) (*model.PolicyTestCaseInput, error) {
 	res, err := ec.unmarshalInputPolicyTestCaseInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPolicyTestChange2githubᚗcomᚋverdictᚋverdictᚋserviceᚐTestChange(ctx context.Context, sel ast.SelectionSet, v service.TestChange) graphql.Marshaler {
+	return ec._PolicyTestChange(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPolicyTestChange2ᚕgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTestChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []service.TestChange) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPolicyTestChange2githubᚗcomᚋverdictᚋverdictᚋserviceᚐTestChange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNPolicyTestInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestInput(ctx context.Context, v any) (*model.PolicyTestInput, error) {
@@ -26935,6 +31665,10 @@ func (ec *executionContext) marshalNPolicyTestResult2ᚕgithubᚗcomᚋverdict�
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNPolicyTestsDiff2githubᚗcomᚋverdictᚋverdictᚋserviceᚐTestsDiff(ctx context.Context, sel ast.SelectionSet, v service.TestsDiff) graphql.Marshaler {
+	return ec._PolicyTestsDiff(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNPropertyTrace2githubᚗcomᚋverdictᚋverdictᚋengineᚐPropertyTrace(ctx context.Context, sel ast.SelectionSet, v engine.PropertyTrace) graphql.Marshaler {
@@ -27076,6 +31810,16 @@ var (
 	}
 )
 
+func (ec *executionContext) unmarshalNRollbackFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRollbackFlowInput(ctx context.Context, v any) (model.RollbackFlowInput, error) {
+	res, err := ec.unmarshalInputRollbackFlowInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNRollbackPolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRollbackPolicyInput(ctx context.Context, v any) (model.RollbackPolicyInput, error) {
+	res, err := ec.unmarshalInputRollbackPolicyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNRuleCheck2githubᚗcomᚋverdictᚋverdictᚋengineᚐCheckResult(ctx context.Context, sel ast.SelectionSet, v engine.CheckResult) graphql.Marshaler {
 	return ec._RuleCheck(ctx, sel, &v)
 }
@@ -27146,8 +31890,18 @@ func (ec *executionContext) unmarshalNRunFlowVersionInput2githubᚗcomᚋverdict
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNRunPolicyBatchInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunPolicyBatchInput(ctx context.Context, v any) (model.RunPolicyBatchInput, error) {
+	res, err := ec.unmarshalInputRunPolicyBatchInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNRunPolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunPolicyInput(ctx context.Context, v any) (model.RunPolicyInput, error) {
 	res, err := ec.unmarshalInputRunPolicyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNRunPolicyVersionBatchInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunPolicyVersionBatchInput(ctx context.Context, v any) (model.RunPolicyVersionBatchInput, error) {
+	res, err := ec.unmarshalInputRunPolicyVersionBatchInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -27753,6 +32507,13 @@ func (ec *executionContext) marshalOFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋs
 	return ec._Flow(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOFlowDiff2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowDiff(ctx context.Context, sel ast.SelectionSet, v *service.FlowDiff) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._FlowDiff(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOFlowTestInput2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowTestInputᚄ(ctx context.Context, v any) ([]*model.FlowTestInput, error) {
 	if v == nil {
 		return nil, nil
@@ -27875,6 +32636,13 @@ func (ec *executionContext) marshalOPolicy2ᚖgithubᚗcomᚋverdictᚋverdict�
 	return ec._Policy(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOPolicyDiff2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicyDiff(ctx context.Context, sel ast.SelectionSet, v *service.PolicyDiff) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PolicyDiff(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOPolicyTestCaseInput2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestCaseInputᚄ(ctx context.Context, v any) ([]*model.PolicyTestCaseInput, error) {
 	if v == nil {
 		return nil, nil
@@ -27993,6 +32761,13 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	_ = ctx
 	res := graphql.MarshalString(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOTextChange2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTextChange(ctx context.Context, sel ast.SelectionSet, v *service.TextChange) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TextChange(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOTime2ᚖtimeᚐTime(ctx context.Context, v any) (*time.Time, error) {

@@ -5,6 +5,7 @@ package model
 import (
 	"github.com/google/uuid"
 	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/service"
 )
 
 // What addGroupMember takes.
@@ -61,6 +62,15 @@ type DeletePolicyInput struct {
 	ID uuid.UUID `json:"id"`
 }
 
+// The results of a batch run.
+type PolicyBatchResult struct {
+	// One result per item, in the items' order. Each result's execution covers
+	// its own evaluation.
+	Results []*PolicyRunResult `json:"results"`
+	// The time of the whole call.
+	Execution *service.Execution `json:"execution"`
+}
+
 // What removeGroupMember takes.
 type RemoveGroupMemberInput struct {
 	// The group's id.
@@ -78,6 +88,18 @@ type RemoveMemberInput struct {
 // What revokeKey takes.
 type RevokeKeyInput struct {
 	// The key's id.
+	ID uuid.UUID `json:"id"`
+}
+
+// What rollbackFlow takes.
+type RollbackFlowInput struct {
+	// A version's record id, or the flow's base id for its latest version.
+	ID uuid.UUID `json:"id"`
+}
+
+// What rollbackPolicy takes.
+type RollbackPolicyInput struct {
+	// A version's record id, or the policy's base id for its latest version.
 	ID uuid.UUID `json:"id"`
 }
 
@@ -99,6 +121,14 @@ type RunFlowVersionInput struct {
 	Data any `json:"data"`
 }
 
+// What runPolicyBatch takes.
+type RunPolicyBatchInput struct {
+	// The policy's (base) id.
+	BaseID uuid.UUID `json:"baseId"`
+	// The data of each run: JSON objects.
+	Items []any `json:"items"`
+}
+
 // What runPolicy takes.
 type RunPolicyInput struct {
 	// The policy's base id.
@@ -106,6 +136,14 @@ type RunPolicyInput struct {
 	// The data to evaluate against: a JSON object. Anything else is an
 	// invalid_argument error.
 	Data any `json:"data"`
+}
+
+// What runPolicyVersionBatch takes.
+type RunPolicyVersionBatchInput struct {
+	// The record's id.
+	PolicyID uuid.UUID `json:"policyId"`
+	// The data of each run: JSON objects.
+	Items []any `json:"items"`
 }
 
 // What runPolicyVersion takes.

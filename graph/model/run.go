@@ -159,3 +159,13 @@ func nonEmpty(s string) *string {
 	}
 	return &s
 }
+
+// NewPolicyBatchResult shows a batch run's results as runPolicyBatch
+// answers them.
+func NewPolicyBatchResult(b *service.BatchResult) *PolicyBatchResult {
+	out := &PolicyBatchResult{Results: make([]*PolicyRunResult, len(b.Results)), Execution: &b.Execution}
+	for i, res := range b.Results {
+		out.Results[i] = NewPolicyRunResult(res)
+	}
+	return out
+}

@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strconv"
 	"time"
@@ -106,4 +107,27 @@ func UnmarshalTime(v any) (time.Time, error) {
 		return time.Time{}, service.Invalid("%q is not an RFC 3339 time", s)
 	}
 	return t, nil
+}
+
+// JSONTexts writes each value of a list argument, named what, as JSONText
+// does.
+func JSONTexts(what string, vs []any) ([]json.RawMessage, error) {
+	out := make([]json.RawMessage, len(vs))
+	for i, v := range vs {
+		raw, err := JSONText(fmt.Sprintf("%s[%d]", what, i), v)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = raw
+	}
+	return out, nil
+}
+
+// JSONValues lists values for a list of the JSON scalar.
+func JSONValues[T any](vs []T) []any {
+	out := make([]any, len(vs))
+	for i, v := range vs {
+		out[i] = v
+	}
+	return out
 }

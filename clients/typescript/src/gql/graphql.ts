@@ -234,6 +234,15 @@ export type DiagnosticSeverity =
   /** The text runs, but most likely not as meant. */
   | 'WARNING';
 
+/** What happened to a line of a hunk. */
+export type DiffLineKind =
+  /** Only in the second text. */
+  | 'ADDED'
+  /** Unchanged: shown for context. */
+  | 'CONTEXT'
+  /** Only in the first text. */
+  | 'REMOVED';
+
 /** A stored test to save with a flow draft. */
 export type FlowTestInput = {
   /** The input to run the record on: a JSON object. */
@@ -254,6 +263,18 @@ export type GroupMemberKind =
   | 'FLOW'
   /** A policy. */
   | 'POLICY';
+
+/**
+ * What happened at a place of a JSON document. Objects are compared member
+ * by member, anything else as a whole.
+ */
+export type JsonChangeKind =
+  /** A member only the second document has. */
+  | 'ADDED'
+  /** A value that differs. */
+  | 'CHANGED'
+  /** A member only the first document has. */
+  | 'REMOVED';
 
 /** The type of a node that gives a node response. */
 export type NodeType =
@@ -421,6 +442,18 @@ export type Role =
   /** Inspects and runs the resources they can see. */
   | 'VIEWER';
 
+/** What rollbackFlow takes. */
+export type RollbackFlowInput = {
+  /** A version's record id, or the flow's base id for its latest version. */
+  id: string;
+};
+
+/** What rollbackPolicy takes. */
+export type RollbackPolicyInput = {
+  /** A version's record id, or the policy's base id for its latest version. */
+  id: string;
+};
+
 /** What runFlow takes. */
 export type RunFlowInput = {
   /** The flow's base id. */
@@ -443,6 +476,14 @@ export type RunFlowVersionInput = {
   flowId: string;
 };
 
+/** What runPolicyBatch takes. */
+export type RunPolicyBatchInput = {
+  /** The policy's (base) id. */
+  baseId: string;
+  /** The data of each run: JSON objects. */
+  items: Array<unknown>;
+};
+
 /** What runPolicy takes. */
 export type RunPolicyInput = {
   /** The policy's base id. */
@@ -452,6 +493,14 @@ export type RunPolicyInput = {
    * invalid_argument error.
    */
   data: unknown;
+};
+
+/** What runPolicyVersionBatch takes. */
+export type RunPolicyVersionBatchInput = {
+  /** The data of each run: JSON objects. */
+  items: Array<unknown>;
+  /** The record's id. */
+  policyId: string;
 };
 
 /** What runPolicyVersion takes. */
@@ -902,6 +951,21 @@ export type TestFlowMutation = { testFlow: { nodeId: string, nodeName: string, r
               | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
             > }> } | null }, execution: { database: string, engine: string, total: string } }> } };
 
+export type FlowDiffQueryVariables = Exact<{
+  id: string;
+  otherId: string;
+}>;
+
+
+export type FlowDiffQuery = { flowDiff: { baseId: string, from: { id: string, status: RecordStatus, version: number | null }, to: { id: string, status: RecordStatus, version: number | null }, name: { before: string, after: string } | null, description: { before: string, after: string } | null, start: { before: string, after: string } | null, nodes: { added: Array<unknown>, removed: Array<unknown>, changed: Array<{ id: string, before: unknown, after: unknown }> }, edges: { added: Array<{ from: string, branch: string, to: string }>, removed: Array<{ from: string, branch: string, to: string }> }, tests: { added: Array<{ name: string, data: unknown, expect: unknown }>, removed: Array<{ name: string, data: unknown, expect: unknown }>, changed: Array<{ name: string, before: { name: string, data: unknown, expect: unknown }, after: { name: string, data: unknown, expect: unknown } }> } } | null };
+
+export type RollbackFlowMutationVariables = Exact<{
+  input: RollbackFlowInput;
+}>;
+
+
+export type RollbackFlowMutation = { rollbackFlow: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } } };
+
 export type GroupFieldsFragment = { id: string, name: string, description: string, createdAt: string, updatedAt: string };
 
 export type GroupMemberFieldsFragment = { id: string, groupId: string, kind: GroupMemberKind, baseId: string, createdAt: string };
@@ -1094,6 +1158,45 @@ export type RunPolicyVersionMutation = { runPolicyVersion: { result: boolean, ru
           | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
           | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
         > }> } } };
+
+export type RunPolicyBatchMutationVariables = Exact<{
+  input: RunPolicyBatchInput;
+}>;
+
+
+export type RunPolicyBatchMutation = { runPolicyBatch: { results: Array<{ result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+            | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
+            | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
+          > }> } }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } } } };
+
+export type RunPolicyVersionBatchMutationVariables = Exact<{
+  input: RunPolicyVersionBatchInput;
+}>;
+
+
+export type RunPolicyVersionBatchMutation = { runPolicyVersionBatch: { results: Array<{ result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+            | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
+            | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
+          > }> } }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } } } };
+
+export type DiffSideFieldsFragment = { id: string, status: RecordStatus, version: number | null };
+
+export type DiffHunkFieldsFragment = { fromLine: number, fromCount: number, toLine: number, toCount: number, lines: Array<{ kind: DiffLineKind, text: string }> };
+
+export type PolicyDiffQueryVariables = Exact<{
+  id: string;
+  otherId: string;
+}>;
+
+
+export type PolicyDiffQuery = { policyDiff: { baseId: string, from: { id: string, status: RecordStatus, version: number | null }, to: { id: string, status: RecordStatus, version: number | null }, name: { before: string, after: string } | null, description: { before: string, after: string } | null, rule: Array<{ fromLine: number, fromCount: number, toLine: number, toCount: number, lines: Array<{ kind: DiffLineKind, text: string }> }>, tests: { added: Array<{ name: string, data: unknown, expect: boolean }>, removed: Array<{ name: string, data: unknown, expect: boolean }>, changed: Array<{ name: string, before: { name: string, data: unknown, expect: boolean }, after: { name: string, data: unknown, expect: boolean } }> }, schema: Array<{ path: string, change: JsonChangeKind, before: unknown, after: unknown }> } | null };
+
+export type RollbackPolicyMutationVariables = Exact<{
+  input: RollbackPolicyInput;
+}>;
+
+
+export type RollbackPolicyMutation = { rollbackPolicy: { id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } } };
 
 export type TypedValueFieldsFragment = { type: ValueType, value: unknown };
 
@@ -1546,6 +1649,25 @@ export const PolicySummaryFieldsFragmentDoc = new TypedDocumentString(`
   updatedAt
 }
     `, {"fragmentName":"PolicySummaryFields"}) as unknown as TypedDocumentString<PolicySummaryFieldsFragment, unknown>;
+export const DiffSideFieldsFragmentDoc = new TypedDocumentString(`
+    fragment DiffSideFields on DiffSide {
+  id
+  status
+  version
+}
+    `, {"fragmentName":"DiffSideFields"}) as unknown as TypedDocumentString<DiffSideFieldsFragment, unknown>;
+export const DiffHunkFieldsFragmentDoc = new TypedDocumentString(`
+    fragment DiffHunkFields on DiffHunk {
+  fromLine
+  fromCount
+  toLine
+  toCount
+  lines {
+    kind
+    text
+  }
+}
+    `, {"fragmentName":"DiffHunkFields"}) as unknown as TypedDocumentString<DiffHunkFieldsFragment, unknown>;
 export const RunResultFieldsFragmentDoc = new TypedDocumentString(`
     fragment RunResultFields on PolicyRunResult {
   result
@@ -2530,6 +2652,110 @@ fragment TraceFields on Trace {
     }
   }
 }`) as unknown as TypedDocumentString<TestFlowMutation, TestFlowMutationVariables>;
+export const FlowDiffDocument = new TypedDocumentString(`
+    query FlowDiff($id: ID!, $otherId: ID!) {
+  flowDiff(id: $id, otherId: $otherId) {
+    baseId
+    from {
+      ...DiffSideFields
+    }
+    to {
+      ...DiffSideFields
+    }
+    name {
+      before
+      after
+    }
+    description {
+      before
+      after
+    }
+    start {
+      before
+      after
+    }
+    nodes {
+      added
+      removed
+      changed {
+        id
+        before
+        after
+      }
+    }
+    edges {
+      added {
+        from
+        branch
+        to
+      }
+      removed {
+        from
+        branch
+        to
+      }
+    }
+    tests {
+      added {
+        name
+        data
+        expect
+      }
+      removed {
+        name
+        data
+        expect
+      }
+      changed {
+        name
+        before {
+          name
+          data
+          expect
+        }
+        after {
+          name
+          data
+          expect
+        }
+      }
+    }
+  }
+}
+    fragment DiffSideFields on DiffSide {
+  id
+  status
+  version
+}`) as unknown as TypedDocumentString<FlowDiffQuery, FlowDiffQueryVariables>;
+export const RollbackFlowDocument = new TypedDocumentString(`
+    mutation RollbackFlow($input: RollbackFlowInput!) {
+  rollbackFlow(input: $input) {
+    ...FlowFields
+  }
+}
+    fragment FlowFields on Flow {
+  id
+  baseId
+  name
+  description
+  definition
+  tests {
+    name
+    data
+    expect
+  }
+  status
+  version
+  owner {
+    kind
+    id
+  }
+  createdBy
+  createdAt
+  updatedAt
+  publishedAt
+  revision
+}`) as unknown as TypedDocumentString<RollbackFlowMutation, RollbackFlowMutationVariables>;
 export const GroupDocument = new TypedDocumentString(`
     query Group($id: ID!) {
   group(id: $id) {
@@ -3255,6 +3481,279 @@ fragment TraceFields on Trace {
     }
   }
 }`) as unknown as TypedDocumentString<RunPolicyVersionMutation, RunPolicyVersionMutationVariables>;
+export const RunPolicyBatchDocument = new TypedDocumentString(`
+    mutation RunPolicyBatch($input: RunPolicyBatchInput!) {
+  runPolicyBatch(input: $input) {
+    results {
+      ...RunResultFields
+    }
+    execution {
+      orchestrator {
+        go
+        database
+        total
+      }
+      engine
+      total
+    }
+  }
+}
+    fragment TypedValueFields on TypedValue {
+  type
+  value
+}
+fragment RunResultFields on PolicyRunResult {
+  result
+  rule
+  data
+  error
+  labels
+  explanation
+  warnings {
+    code
+    message
+  }
+  execution {
+    orchestrator {
+      go
+      database
+      total
+    }
+    engine
+    total
+  }
+  trace {
+    ...TraceFields
+  }
+}
+fragment TraceFields on Trace {
+  execution {
+    label
+    selector
+    outcome
+    result
+    conditions {
+      __typename
+      ... on ComparisonCondition {
+        selector
+        property {
+          path
+          value
+        }
+        operator
+        value {
+          ...TypedValueFields
+        }
+        evaluationDetails {
+          leftValue {
+            ...TypedValueFields
+          }
+          rightValue {
+            ...TypedValueFields
+          }
+          comparisonResult
+        }
+        result
+      }
+      ... on ReferenceCondition {
+        selector
+        ruleName
+        referencedRuleOutcome
+        propertyCheck {
+          propertyName
+          propertyValue
+        }
+        result
+      }
+    }
+  }
+}`) as unknown as TypedDocumentString<RunPolicyBatchMutation, RunPolicyBatchMutationVariables>;
+export const RunPolicyVersionBatchDocument = new TypedDocumentString(`
+    mutation RunPolicyVersionBatch($input: RunPolicyVersionBatchInput!) {
+  runPolicyVersionBatch(input: $input) {
+    results {
+      ...RunResultFields
+    }
+    execution {
+      orchestrator {
+        go
+        database
+        total
+      }
+      engine
+      total
+    }
+  }
+}
+    fragment TypedValueFields on TypedValue {
+  type
+  value
+}
+fragment RunResultFields on PolicyRunResult {
+  result
+  rule
+  data
+  error
+  labels
+  explanation
+  warnings {
+    code
+    message
+  }
+  execution {
+    orchestrator {
+      go
+      database
+      total
+    }
+    engine
+    total
+  }
+  trace {
+    ...TraceFields
+  }
+}
+fragment TraceFields on Trace {
+  execution {
+    label
+    selector
+    outcome
+    result
+    conditions {
+      __typename
+      ... on ComparisonCondition {
+        selector
+        property {
+          path
+          value
+        }
+        operator
+        value {
+          ...TypedValueFields
+        }
+        evaluationDetails {
+          leftValue {
+            ...TypedValueFields
+          }
+          rightValue {
+            ...TypedValueFields
+          }
+          comparisonResult
+        }
+        result
+      }
+      ... on ReferenceCondition {
+        selector
+        ruleName
+        referencedRuleOutcome
+        propertyCheck {
+          propertyName
+          propertyValue
+        }
+        result
+      }
+    }
+  }
+}`) as unknown as TypedDocumentString<RunPolicyVersionBatchMutation, RunPolicyVersionBatchMutationVariables>;
+export const PolicyDiffDocument = new TypedDocumentString(`
+    query PolicyDiff($id: ID!, $otherId: ID!) {
+  policyDiff(id: $id, otherId: $otherId) {
+    baseId
+    from {
+      ...DiffSideFields
+    }
+    to {
+      ...DiffSideFields
+    }
+    name {
+      before
+      after
+    }
+    description {
+      before
+      after
+    }
+    rule {
+      ...DiffHunkFields
+    }
+    tests {
+      added {
+        name
+        data
+        expect
+      }
+      removed {
+        name
+        data
+        expect
+      }
+      changed {
+        name
+        before {
+          name
+          data
+          expect
+        }
+        after {
+          name
+          data
+          expect
+        }
+      }
+    }
+    schema {
+      path
+      change
+      before
+      after
+    }
+  }
+}
+    fragment DiffSideFields on DiffSide {
+  id
+  status
+  version
+}
+fragment DiffHunkFields on DiffHunk {
+  fromLine
+  fromCount
+  toLine
+  toCount
+  lines {
+    kind
+    text
+  }
+}`) as unknown as TypedDocumentString<PolicyDiffQuery, PolicyDiffQueryVariables>;
+export const RollbackPolicyDocument = new TypedDocumentString(`
+    mutation RollbackPolicy($input: RollbackPolicyInput!) {
+  rollbackPolicy(input: $input) {
+    ...PolicyFields
+  }
+}
+    fragment PolicyFields on Policy {
+  id
+  baseId
+  name
+  description
+  rule
+  schema
+  tests {
+    name
+    data
+    expect
+  }
+  status
+  version
+  owner {
+    kind
+    id
+  }
+  createdBy
+  createdAt
+  updatedAt
+  publishedAt
+  revision
+}`) as unknown as TypedDocumentString<RollbackPolicyMutation, RollbackPolicyMutationVariables>;
 export const RunRuleDocument = new TypedDocumentString(`
     mutation RunRule($input: RunRuleInput!) {
   runRule(input: $input) {

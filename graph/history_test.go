@@ -1,0 +1,97 @@
+package graph_test
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/service"
+)
+
+const policyDiffQuery = `query($id: ID!, $other: ID!) { policyDiff(id: $id, otherId: $other) {
+  baseId from { id status version } to { id status version } name { before after }
+  rule { fromLine fromCount toLine toCount lines { kind text } }
+  tests { added { name expect } removed { name } changed { name before { expect } after { expect } } }
+  schema { path change before after } } }`
+
+func TestBatchDiffAndRollbackOverGraphQL(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		v1 := publishPolicy(t, f, adminKey, createPolicy(t, f, adminKey, map[string]any{"name": "senior", "rule": seniorRule,
+			"schema": map[string]any{"title": "people"}}).Policy.ID, nil)
+		var draft struct{ CreatePolicyDraftFromVersion policyData }
+		f.post(t, adminKey, draftFromVersionMutation, map[string]any{"id": v1.ID}).decode(t, &draft)
+		changedRule := strings.Replace(seniorRule, "65", "60", 1)
+		v2 := publishPolicy(t, f, adminKey, draft.CreatePolicyDraftFromVersion.ID, map[string]any{"rule": changedRule,
+			"schema": map[string]any{"title": "persons"},
+			"tests":  []any{map[string]any{"name": "62", "data": map[string]any{"Person": map[string]any{"age": 62}}, "expect": true}}})
+
+		var batch struct {
+			RunPolicyBatch struct {
+				Results []struct {
+					Result      bool
+					Explanation string
+				}
+				Execution struct{ Total string }
+			}
+		}
+		f.post(t, adminKey, `mutation($id: ID!, $items: [JSON!]!) { runPolicyBatch(input: {baseId: $id, items: $items}) {
+			results { result explanation } execution { total } } }`,
+			map[string]any{"id": v1.BaseID, "items": []any{map[string]any{"Person": map[string]any{"age": 62}}, map[string]any{"Person": map[string]any{"age": 30}}}}).
+			decode(t, &batch)
+		if got := batch.RunPolicyBatch.Results; len(got) != 2 || !got[0].Result || got[1].Result || got[0].Explanation == "" {
+			t.Errorf("batch results %+v, want true then false of version 2", got)
+		}
+		f.post(t, adminKey, `mutation($id: ID!, $items: [JSON!]!) { runPolicyVersionBatch(input: {policyId: $id, items: $items}) { results { result } } }`,
+			map[string]any{"id": v1.ID, "items": []any{map[string]any{}, 5}}).failure(t, service.CodeInvalidArgument)
+
+		var diff struct {
+			PolicyDiff struct {
+				From, To struct {
+					ID, Status string
+					Version    int
+				}
+				Rule []struct {
+					FromLine, FromCount, ToLine, ToCount int
+					Lines                                []struct{ Kind, Text string }
+				}
+				Tests struct {
+					Added []struct {
+						Name   string
+						Expect bool
+					}
+				}
+				Schema []struct {
+					Path, Change  string
+					Before, After json.RawMessage
+				}
+			}
+		}
+		f.post(t, adminKey, policyDiffQuery, map[string]any{"id": v1.ID, "other": v2.ID}).decode(t, &diff)
+		d := diff.PolicyDiff
+		if d.From.ID != v1.ID || d.From.Status != "PUBLISHED" || d.From.Version != 1 || d.To.Version != 2 {
+			t.Errorf("sides %+v %+v", d.From, d.To)
+		}
+		wantLines := []struct{ Kind, Text string }{{"REMOVED", seniorRule}, {"ADDED", changedRule}}
+		if len(d.Rule) != 1 || !reflect.DeepEqual(d.Rule[0].Lines, wantLines) || d.Rule[0].FromLine != 1 || d.Rule[0].ToCount != 1 {
+			t.Errorf("rule hunks %+v", d.Rule)
+		}
+		if len(d.Tests.Added) != 1 || d.Tests.Added[0].Name != "62" || !d.Tests.Added[0].Expect {
+			t.Errorf("tests %+v", d.Tests)
+		}
+		if len(d.Schema) != 1 || d.Schema[0].Path != "$.title" || d.Schema[0].Change != "CHANGED" ||
+			string(d.Schema[0].Before) != `"people"` || string(d.Schema[0].After) != `"persons"` {
+			t.Errorf("schema %+v", d.Schema)
+		}
+
+		var rolled struct{ RollbackPolicy policyData }
+		f.post(t, adminKey, `mutation($id: ID!) { rollbackPolicy(input: {id: $id}) { ...P } }`+policyFields, map[string]any{"id": v1.ID}).decode(t, &rolled)
+		if r := rolled.RollbackPolicy; r.Version == nil || *r.Version != 3 || r.Rule != seniorRule || r.BaseID != v1.BaseID {
+			t.Errorf("rolled back %+v, want version 3 with version 1's rule", r)
+		}
+		f.post(t, adminKey, policyDiffQuery, map[string]any{"id": v1.ID, "other": "not-an-id"}).nullFailure(t, "policyDiff", service.CodeInvalidArgument)
+	})
+}

@@ -1,0 +1,178 @@
+package service_test
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/service"
+)
+
+func items(data ...string) []json.RawMessage {
+	out := make([]json.RawMessage, len(data))
+	for i, d := range data {
+		out[i] = json.RawMessage(d)
+	}
+	return out
+}
+
+func TestABatchAnswersEachItemAsASingleRunWould(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		ctx := f.as(t, adminKey, "")
+		v1 := f.publishedPolicy(t, "senior", seniorRule)
+		data := []string{`{"Person": {"age": 70}}`, `{"Person": {"age": 40}}`, `{"Person": {}}`, `{"Person": {"age": "70"}}`}
+
+		batch, err := f.svc.RunPolicyBatch(ctx, v1.BaseID, items(data...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(batch.Results) != len(data) {
+			t.Fatalf("%d results for %d items", len(batch.Results), len(data))
+		}
+		// The batch's event is stored before any single run adds its own.
+		f.waitForEvents(t, v1.BaseID, auditevent.ActionExecuted, 1)
+		ev, err := db.Client().AuditEvent.Query().Where(auditevent.BaseID(v1.BaseID), auditevent.ActionEQ(auditevent.ActionExecuted)).Only(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		// JSON numbers come back as float64 from the stored details.
+		for k, want := range map[string]any{"count": 4.0, "passed": 1.0, "errors": 1.0, "version": 1.0, "status": "published"} {
+			if got := ev.Details[k]; got != want {
+				t.Errorf("details[%s] = %v, want %v (details %v)", k, got, want, ev.Details)
+			}
+		}
+		if ev.RecordID == nil || *ev.RecordID != v1.ID {
+			t.Errorf("the event names record %v, want %s", ev.RecordID, v1.ID)
+		}
+
+		for i, d := range data {
+			single, err := f.svc.RunPolicy(ctx, v1.BaseID, json.RawMessage(d))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, want := batch.Results[i].Result, single.Result
+			if got.Result != want.Result || got.Explanation != want.Explanation ||
+				!reflect.DeepEqual(got.Error, want.Error) || !reflect.DeepEqual(got.Warnings, want.Warnings) ||
+				!reflect.DeepEqual(got.Trace, want.Trace) || !reflect.DeepEqual(got.Rule, want.Rule) {
+				t.Errorf("item %d: batch gave %+v, a single run %+v", i, got, want)
+			}
+		}
+		if !batch.Results[0].Result.Result || batch.Results[2].Result.Error == nil || len(batch.Results[3].Result.Warnings) == 0 {
+			t.Errorf("the items' results are not the expected true, an error and a warning: %+v %+v %+v",
+				batch.Results[0].Result, batch.Results[2].Result, batch.Results[3].Result)
+		}
+	})
+}
+
+func TestABatchOfOneRecordRunsThatRecord(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		ctx := f.as(t, adminKey, "")
+		v1 := f.publishedPolicy(t, "senior", seniorRule)
+		draft, err := f.svc.PolicyDraftFromVersion(ctx, v1.ID, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.UpdatePolicyDraft(ctx, draft.ID, service.Changes{Rule: ptr(strings.Replace(seniorRule, "65", "30", 1))}); err != nil {
+			t.Fatal(err)
+		}
+		forty := items(`{"Person": {"age": 40}}`)
+		for _, c := range []struct {
+			id   string
+			run  func() (*service.BatchResult, error)
+			want bool
+		}{
+			{"the version", func() (*service.BatchResult, error) { return f.svc.RunPolicyVersionBatch(ctx, v1.ID, forty) }, false},
+			{"the draft", func() (*service.BatchResult, error) { return f.svc.RunPolicyVersionBatch(ctx, draft.ID, forty) }, true},
+			{"the base (its latest version)", func() (*service.BatchResult, error) { return f.svc.RunPolicyBatch(ctx, v1.BaseID, forty) }, false},
+		} {
+			res, err := c.run()
+			if err != nil || len(res.Results) != 1 || res.Results[0].Result.Result != c.want {
+				t.Errorf("%s: %+v, %v; want one result %v", c.id, res, err, c.want)
+			}
+		}
+		_, err = f.svc.RunPolicyBatch(ctx, v1.ID, forty)
+		wantCode(t, err, service.CodeNotFound) // a record id is no base id
+	})
+}
+
+func TestABatchWithABadItemRunsNothing(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixtureWith(t, db, func(c *service.Config) { c.MaxBatchItems = 3 })
+		ctx := f.as(t, adminKey, "")
+		v1 := f.publishedPolicy(t, "senior", seniorRule)
+		adult := `{"Person": {"age": 70}}`
+		for _, c := range []struct {
+			name    string
+			items   []json.RawMessage
+			message string
+		}{
+			{"no items", items(), "items must hold at least one data object"},
+			{"more items than the limit", items(adult, adult, adult, adult), "items holds 4 data objects; the limit is 3 a call"},
+			{"a number among objects", items(adult, `42`), "items[1]: data must be a JSON object"},
+			{"a null item", items(`null`, adult), "items[0]: data must be a JSON object"},
+			{"an array item", items(adult, adult, `[]`), "items[2]: data must be a JSON object"},
+		} {
+			_, err := f.svc.RunPolicyBatch(ctx, v1.BaseID, c.items)
+			wantCode(t, err, service.CodeInvalidArgument)
+			if !strings.Contains(err.Error(), c.message) {
+				t.Errorf("%s: %v, want %q", c.name, err, c.message)
+			}
+		}
+		// Only the batch that follows is recorded: waitForEvents fails on
+		// more events than one.
+		if _, err := f.svc.RunPolicyBatch(ctx, v1.BaseID, items(adult, adult, adult)); err != nil {
+			t.Fatal(err)
+		}
+		f.waitForEvents(t, v1.BaseID, auditevent.ActionExecuted, 1)
+	})
+}
+
+// countingBudget records what is spent, and refuses when refuse is set.
+type countingBudget struct {
+	mu     sync.Mutex
+	spent  []int
+	refuse bool
+}
+
+func (b *countingBudget) SpendRuns(n int) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.refuse {
+		return &service.Error{Code: service.CodeRateLimited, Message: "spent"}
+	}
+	b.spent = append(b.spent, n)
+	return nil
+}
+
+func TestABatchIsChargedOneRunPerItemBeforeItRuns(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		v1 := f.publishedPolicy(t, "senior", seniorRule)
+		three := items(`{"Person": {"age": 70}}`, `{"Person": {"age": 71}}`, `{"Person": {"age": 72}}`)
+
+		b := &countingBudget{}
+		if _, err := f.svc.RunPolicyBatch(service.WithRunBudget(f.as(t, adminKey, ""), b), v1.BaseID, three); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(b.spent, []int{3}) {
+			t.Errorf("spent %v, want one charge of 3", b.spent)
+		}
+
+		refusing := &countingBudget{refuse: true}
+		_, err := f.svc.RunPolicyBatch(service.WithRunBudget(f.as(t, adminKey, ""), refusing), v1.BaseID, three)
+		wantCode(t, err, service.CodeRateLimited)
+		// The refused batch left no event: only the first one is stored.
+		if _, err := f.svc.RunPolicy(f.as(t, adminKey, ""), v1.BaseID, json.RawMessage(`{"Person": {"age": 70}}`)); err != nil {
+			t.Fatal(err)
+		}
+		f.waitForEvents(t, v1.BaseID, auditevent.ActionExecuted, 2)
+	})
+}

@@ -1,0 +1,470 @@
+package service
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/pmezard/go-difflib/difflib"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/flow"
+)
+
+// diffContext is how many unchanged lines a hunk shows around a change,
+// as unified diffs do.
+const diffContext = 3
+
+// DiffSide names one of the two records a diff compares.
+type DiffSide struct {
+	ID      uuid.UUID `json:"id"`
+	Status  string    `json:"status"`
+	Version *int      `json:"version"`
+}
+
+// TextChange is a one-line field that differs between the two records.
+type TextChange struct {
+	Before string `json:"before"`
+	After  string `json:"after"`
+}
+
+// Hunk is one stretch of changed lines with its context: lines fromLine
+// to fromLine+fromCount-1 of the first text became lines toLine to
+// toLine+toCount-1 of the second (1-based).
+type Hunk struct {
+	FromLine  int        `json:"fromLine"`
+	FromCount int        `json:"fromCount"`
+	ToLine    int        `json:"toLine"`
+	ToCount   int        `json:"toCount"`
+	Lines     []DiffLine `json:"lines"`
+}
+
+// DiffLine is a line of a hunk: kept (context), removed or added.
+type DiffLine struct {
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+}
+
+// The kinds of DiffLine.
+const (
+	LineContext = "context"
+	LineRemoved = "removed"
+	LineAdded   = "added"
+)
+
+// TestsDiff compares stored tests by name.
+type TestsDiff struct {
+	Added   []TestCase   `json:"added"`
+	Removed []TestCase   `json:"removed"`
+	Changed []TestChange `json:"changed"`
+}
+
+// TestChange is a test of one name whose data or expectation differs.
+type TestChange struct {
+	Name   string    `json:"name"`
+	Before *TestCase `json:"before"`
+	After  *TestCase `json:"after"`
+}
+
+// ValueChange is one place where two JSON documents differ: a member
+// added (Before null), removed (After null) or changed. Arrays are
+// compared whole.
+type ValueChange struct {
+	Path   string          `json:"path"`
+	Change string          `json:"change"`
+	Before json.RawMessage `json:"before"`
+	After  json.RawMessage `json:"after"`
+}
+
+// The kinds of ValueChange.
+const (
+	ValueAdded   = "added"
+	ValueRemoved = "removed"
+	ValueChanged = "changed"
+)
+
+// PolicyDiff is what changed from one record of a policy to another
+// (GET /policy/{policyId}/diff/{otherId}).
+type PolicyDiff struct {
+	BaseID      uuid.UUID     `json:"baseId"`
+	From        DiffSide      `json:"from"`
+	To          DiffSide      `json:"to"`
+	Name        *TextChange   `json:"name"`
+	Description *TextChange   `json:"description"`
+	Rule        []Hunk        `json:"rule"`
+	Tests       TestsDiff     `json:"tests"`
+	Schema      []ValueChange `json:"schema"`
+}
+
+// FlowDiff is what changed from one record of a flow to another (GET
+// /flow/{flowId}/diff/{otherId}).
+type FlowDiff struct {
+	BaseID      uuid.UUID   `json:"baseId"`
+	From        DiffSide    `json:"from"`
+	To          DiffSide    `json:"to"`
+	Name        *TextChange `json:"name"`
+	Description *TextChange `json:"description"`
+	Start       *TextChange `json:"start"`
+	Nodes       NodesDiff   `json:"nodes"`
+	Edges       EdgesDiff   `json:"edges"`
+	Tests       TestsDiff   `json:"tests"`
+}
+
+// NodesDiff compares flow nodes by id. A node is changed when anything
+// but its branches differs; changed branches are edges.
+type NodesDiff struct {
+	Added   []flow.Node  `json:"added"`
+	Removed []flow.Node  `json:"removed"`
+	Changed []NodeChange `json:"changed"`
+}
+
+// NodeChange is a node of one id whose content differs.
+type NodeChange struct {
+	ID     string    `json:"id"`
+	Before flow.Node `json:"before"`
+	After  flow.Node `json:"after"`
+}
+
+// EdgesDiff lists the edges only one of the two records has.
+type EdgesDiff struct {
+	Added   []Edge `json:"added"`
+	Removed []Edge `json:"removed"`
+}
+
+// Edge is one branch of a node to another: onTrue, onFalse or next.
+type Edge struct {
+	From   string `json:"from"`
+	Branch string `json:"branch"`
+	To     string `json:"to"`
+}
+
+// PolicyDiff compares two records of one policy; either id may also be
+// the policy's base id, for its latest version, else its draft.
+func (s *Service) PolicyDiff(ctx context.Context, id, otherID uuid.UUID) (*PolicyDiff, error) {
+	from, to, err := s.loadPair(ctx, s.policyKind, id, otherID)
+	if err != nil {
+		return nil, err
+	}
+	a, b := from.record, to.record
+	return &PolicyDiff{
+		BaseID: a.BaseID, From: sideOf(a), To: sideOf(b),
+		Name: textChange(a.Name, b.Name), Description: textChange(a.Description, b.Description),
+		Rule:   lineHunks(a.Rule, b.Rule),
+		Tests:  diffTests(testsOf(a), testsOf(b)),
+		Schema: diffJSON(orNull(a.Schema), orNull(b.Schema)),
+	}, nil
+}
+
+// FlowDiff compares two records of one flow, as PolicyDiff does policies.
+func (s *Service) FlowDiff(ctx context.Context, id, otherID uuid.UUID) (*FlowDiff, error) {
+	from, to, err := s.loadPair(ctx, s.flowKind, id, otherID)
+	if err != nil {
+		return nil, err
+	}
+	a, b := from.record, to.record
+	fa, fb := s.flow(a), s.flow(b)
+	if fa.definition == nil {
+		return nil, fa.parseErr
+	}
+	if fb.definition == nil {
+		return nil, fb.parseErr
+	}
+	nodes, edges, err := diffNodes(fa.definition.Nodes, fb.definition.Nodes)
+	if err != nil {
+		return nil, err
+	}
+	return &FlowDiff{
+		BaseID: a.BaseID, From: sideOf(a), To: sideOf(b),
+		Name: textChange(a.Name, b.Name), Description: textChange(a.Description, b.Description),
+		Start: textChange(fa.definition.Start, fb.definition.Start),
+		Nodes: nodes, Edges: edges,
+		Tests: diffTests(testsOf(a), testsOf(b)),
+	}, nil
+}
+
+// loadPair loads the two records a diff compares, each as a read would:
+// another tenant's id is not found, a deleted base gone. Records of two
+// different bases have nothing to compare.
+func (s *Service) loadPair(ctx context.Context, k *kindRules, id, otherID uuid.UUID) (*loaded, *loaded, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	from, err := s.load(ctx, p, k, id, authz.ActionView)
+	if err != nil {
+		return nil, nil, err
+	}
+	to, err := s.load(ctx, p, k, otherID, authz.ActionView)
+	if err != nil {
+		return nil, nil, err
+	}
+	if from.base.ID != to.base.ID {
+		return nil, nil, Invalid("%s and %s are records of two different %ss; only records of one %s can be compared",
+			id, otherID, k.kind, k.kind)
+	}
+	return from, to, nil
+}
+
+func sideOf(r *ent.Record) DiffSide {
+	return DiffSide{ID: r.ID, Status: string(r.Status), Version: r.Version}
+}
+
+// textChange is nil when nothing changed.
+func textChange(before, after string) *TextChange {
+	if before == after {
+		return nil
+	}
+	return &TextChange{Before: before, After: after}
+}
+
+// lineHunks compares two texts line by line.
+func lineHunks(before, after string) []Hunk {
+	a, b := splitLines(before), splitLines(after)
+	// Without autojunk: in a rule text the frequent lines (blank ones,
+	// repeated conditions) are as meaningful as any other.
+	m := difflib.NewMatcherWithJunk(a, b, false, nil)
+	hunks := []Hunk{}
+	for _, group := range m.GetGroupedOpCodes(diffContext) {
+		first, last := group[0], group[len(group)-1]
+		h := Hunk{FromLine: first.I1 + 1, FromCount: last.I2 - first.I1, ToLine: first.J1 + 1, ToCount: last.J2 - first.J1}
+		for _, op := range group {
+			switch op.Tag {
+			case 'e':
+				h.Lines = appendLines(h.Lines, LineContext, a[op.I1:op.I2])
+			case 'd':
+				h.Lines = appendLines(h.Lines, LineRemoved, a[op.I1:op.I2])
+			case 'i':
+				h.Lines = appendLines(h.Lines, LineAdded, b[op.J1:op.J2])
+			case 'r':
+				h.Lines = appendLines(h.Lines, LineRemoved, a[op.I1:op.I2])
+				h.Lines = appendLines(h.Lines, LineAdded, b[op.J1:op.J2])
+			}
+		}
+		hunks = append(hunks, h)
+	}
+	return hunks
+}
+
+// splitLines cuts a text into lines; an empty text has none, and a final
+// line break ends the last line rather than starting an empty one.
+func splitLines(text string) []string {
+	if text == "" {
+		return nil
+	}
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
+
+func appendLines(out []DiffLine, kind string, lines []string) []DiffLine {
+	for _, l := range lines {
+		out = append(out, DiffLine{Kind: kind, Text: l})
+	}
+	return out
+}
+
+// diffTests compares tests by name: removed ones in the first record's
+// order, added and changed ones in the second's.
+func diffTests(before, after []TestCase) TestsDiff {
+	out := TestsDiff{Added: []TestCase{}, Removed: []TestCase{}, Changed: []TestChange{}}
+	old := map[string]TestCase{}
+	for _, tc := range before {
+		old[tc.Name] = tc
+	}
+	kept := map[string]bool{}
+	for _, tc := range after {
+		prev, ok := old[tc.Name]
+		switch {
+		case !ok:
+			out.Added = append(out.Added, tc)
+		case !sameJSON(prev.Data, tc.Data) || !sameJSON(prev.Expect, tc.Expect):
+			out.Changed = append(out.Changed, TestChange{Name: tc.Name, Before: &prev, After: &tc})
+		}
+		kept[tc.Name] = true
+	}
+	for _, tc := range before {
+		if !kept[tc.Name] {
+			out.Removed = append(out.Removed, tc)
+		}
+	}
+	return out
+}
+
+// sameJSON compares two JSON texts as values: member order and spacing do
+// not count.
+func sameJSON(a, b json.RawMessage) bool {
+	var va, vb any
+	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
+		return bytes.Equal(a, b)
+	}
+	ca, _ := json.Marshal(va)
+	cb, _ := json.Marshal(vb)
+	return bytes.Equal(ca, cb)
+}
+
+func orNull(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return json.RawMessage("null")
+	}
+	return raw
+}
+
+// diffJSON lists where two JSON documents differ, member by member of
+// the objects they share, in path order.
+func diffJSON(before, after json.RawMessage) []ValueChange {
+	var a, b any
+	if json.Unmarshal(before, &a) != nil || json.Unmarshal(after, &b) != nil {
+		if bytes.Equal(before, after) {
+			return []ValueChange{}
+		}
+		return []ValueChange{{Path: "$", Change: ValueChanged, Before: before, After: after}}
+	}
+	out := []ValueChange{}
+	compareValues("$", a, b, &out)
+	return out
+}
+
+func compareValues(path string, a, b any, out *[]ValueChange) {
+	oa, aIsObject := a.(map[string]any)
+	ob, bIsObject := b.(map[string]any)
+	if !aIsObject || !bIsObject {
+		ra, rb := rawOf(a), rawOf(b)
+		if !bytes.Equal(ra, rb) {
+			*out = append(*out, ValueChange{Path: path, Change: ValueChanged, Before: ra, After: rb})
+		}
+		return
+	}
+	names := make([]string, 0, len(oa)+len(ob))
+	for name := range oa {
+		names = append(names, name)
+	}
+	for name := range ob {
+		if _, ok := oa[name]; !ok {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		va, inA := oa[name]
+		vb, inB := ob[name]
+		member := memberPath(path, name)
+		switch {
+		case !inA:
+			*out = append(*out, ValueChange{Path: member, Change: ValueAdded, Before: json.RawMessage("null"), After: rawOf(vb)})
+		case !inB:
+			*out = append(*out, ValueChange{Path: member, Change: ValueRemoved, Before: rawOf(va), After: json.RawMessage("null")})
+		default:
+			compareValues(member, va, vb, out)
+		}
+	}
+}
+
+// rawOf encodes a decoded JSON value again; encoding/json sorts object
+// members, so equal values encode equally.
+func rawOf(v any) json.RawMessage {
+	raw, _ := json.Marshal(v)
+	return raw
+}
+
+var plainName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// memberPath extends a JSON path by a member, quoting names that are not
+// plain identifiers.
+func memberPath(path, name string) string {
+	if plainName.MatchString(name) {
+		return path + "." + name
+	}
+	quoted, _ := json.Marshal(name)
+	return path + "[" + string(quoted) + "]"
+}
+
+// diffNodes compares nodes by id, and the edges their branches make.
+func diffNodes(before, after []flow.Node) (NodesDiff, EdgesDiff, error) {
+	nodes := NodesDiff{Added: []flow.Node{}, Removed: []flow.Node{}, Changed: []NodeChange{}}
+	old := map[string]flow.Node{}
+	for _, n := range before {
+		old[n.ID] = n
+	}
+	kept := map[string]bool{}
+	for _, n := range after {
+		prev, ok := old[n.ID]
+		kept[n.ID] = true
+		if !ok {
+			nodes.Added = append(nodes.Added, n)
+			continue
+		}
+		same, err := sameContent(prev, n)
+		if err != nil {
+			return nodes, EdgesDiff{}, err
+		}
+		if !same {
+			nodes.Changed = append(nodes.Changed, NodeChange{ID: n.ID, Before: prev, After: n})
+		}
+	}
+	for _, n := range before {
+		if !kept[n.ID] {
+			nodes.Removed = append(nodes.Removed, n)
+		}
+	}
+	ea, eb := edgesOf(before), edgesOf(after)
+	return nodes, EdgesDiff{Added: missingFrom(eb, ea), Removed: missingFrom(ea, eb)}, nil
+}
+
+// sameContent says whether two nodes agree in everything but their
+// branches, compared in their stored form.
+func sameContent(a, b flow.Node) (bool, error) {
+	a.OnTrue, a.OnFalse, a.Next = nil, nil, nil
+	b.OnTrue, b.OnFalse, b.Next = nil, nil, nil
+	ra, err := json.Marshal(a)
+	if err != nil {
+		return false, internal(err)
+	}
+	rb, err := json.Marshal(b)
+	if err != nil {
+		return false, internal(err)
+	}
+	return bytes.Equal(ra, rb), nil
+}
+
+// edgeSet is the edges of a definition, once each, in node and branch
+// order.
+type edgeSet struct {
+	order []Edge
+	has   map[Edge]bool
+}
+
+func edgesOf(nodes []flow.Node) edgeSet {
+	set := edgeSet{has: map[Edge]bool{}}
+	for _, n := range nodes {
+		for _, branch := range []struct {
+			name string
+			to   []string
+		}{{"onTrue", n.OnTrue}, {"onFalse", n.OnFalse}, {"next", n.Next}} {
+			for _, to := range branch.to {
+				if e := (Edge{From: n.ID, Branch: branch.name, To: to}); !set.has[e] {
+					set.has[e] = true
+					set.order = append(set.order, e)
+				}
+			}
+		}
+	}
+	return set
+}
+
+// missingFrom lists the edges of set that other lacks.
+func missingFrom(set, other edgeSet) []Edge {
+	out := []Edge{}
+	for _, e := range set.order {
+		if !other.has[e] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
