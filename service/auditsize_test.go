@@ -8,9 +8,8 @@ import (
 	"entgo.io/ent/dialect"
 	"github.com/google/uuid"
 
-	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/database"
-	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/internal/dbtest"
 )
 
@@ -26,18 +25,19 @@ func BenchmarkExecutedEventStorage(b *testing.B) {
 	dbtest.EachB(b, func(b *testing.B, db *database.DB) {
 		ctx := context.Background()
 		for range b.N {
+			store := auditstore.New(db)
 			before := auditBytes(ctx, b, db)
 			batch := defaultExecLogConfig.batch
 			tenants := []uuid.UUID{uuid.New(), uuid.New(), uuid.New()}
 			at := time.Now().UTC().Truncate(time.Microsecond)
 			var took time.Duration
 			for i := 0; i < events; i += batch {
-				evs := make([]event, 0, batch)
+				evs := make([]auditstore.Event, 0, batch)
 				for j := i; j < min(i+batch, events); j++ {
 					evs = append(evs, storageCostEvent(tenants[j%len(tenants)], at.Add(time.Duration(j)*time.Microsecond)))
 				}
 				began := time.Now()
-				if err := insertEvents(ctx, db, evs); err != nil {
+				if err := store.Insert(ctx, evs); err != nil {
 					b.Fatal(err)
 				}
 				took += time.Since(began)
@@ -51,12 +51,11 @@ func BenchmarkExecutedEventStorage(b *testing.B) {
 
 // storageCostEvent is a typical `executed` event: a published policy's
 // version run by an organization key.
-func storageCostEvent(tenant uuid.UUID, at time.Time) event {
-	base, record := uuid.Must(uuid.NewV7()), uuid.Must(uuid.NewV7())
-	actor := &Principal{KeyID: uuid.Must(uuid.NewV7()), KeyOwner: authz.OwnerOrganization, TenantID: tenant}
-	return event{id: uuid.Must(uuid.NewV7()), tenant: tenant, at: at,
-		action: auditevent.ActionExecuted, kind: auditevent.KindPolicy, base: &base, record: &record, actor: actor,
-		details: map[string]any{"result": true, "durationNs": int64(183_412), "status": "published", "version": 3}}
+func storageCostEvent(tenant uuid.UUID, at time.Time) auditstore.Event {
+	version := 3
+	return auditstore.Event{ID: auditstore.NewID(at), Tenant: tenant, At: at, Kind: "policy",
+		BaseID: uuid.Must(uuid.NewV7()), RecordID: uuid.Must(uuid.NewV7()), ActorKind: "key", ActorID: uuid.Must(uuid.NewV7()),
+		Result: true, Duration: 183_412, Published: true, Version: &version}
 }
 
 // auditBytes is what the audit log takes on disk: on PostgreSQL every

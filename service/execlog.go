@@ -2,18 +2,14 @@ package service
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"sync"
 	"time"
 
 	"entgo.io/ent/dialect"
-	entsql "entgo.io/ent/dialect/sql"
-	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/verdict/verdict/database"
-	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/auditstore"
 )
 
 // executionLog stores `executed` events off the request path, and loses none
@@ -31,9 +27,9 @@ import (
 type executionLog struct {
 	log     *slog.Logger
 	metrics *auditMetrics
-	insert  func(ctx context.Context, batch []event) error
+	insert  func(ctx context.Context, batch []auditstore.Event) error
 	cfg     execLogConfig
-	events  chan event
+	events  chan queued
 	// stop is cancelled when close gives up on the database; writers then
 	// report what they still hold as lost.
 	stop       context.Context
@@ -92,11 +88,19 @@ func execLogConfigFor(dialectName string, durable bool) execLogConfig {
 var errAuditUnavailable = &Error{Code: CodeUnavailable,
 	Message: "the audit log cannot keep up or the database is unavailable; retry later"}
 
-func newExecutionLog(db *database.DB, log *slog.Logger, reg prometheus.Registerer, cfg execLogConfig) (*executionLog, error) {
+// queued is an event waiting for a writer.
+type queued struct {
+	auditstore.Event
+	// stored, when set, receives whether the event was stored: a durable
+	// run waits for it.
+	stored chan bool
+}
+
+func newExecutionLog(store *auditstore.Store, log *slog.Logger, reg prometheus.Registerer, cfg execLogConfig) (*executionLog, error) {
 	l := &executionLog{
 		log: log, cfg: cfg,
-		insert: func(ctx context.Context, batch []event) error { return insertEvents(ctx, db, batch) },
-		events: make(chan event, cfg.queue),
+		insert: store.Insert,
+		events: make(chan queued, cfg.queue),
 	}
 	var err error
 	if l.metrics, err = newAuditMetrics(reg, func() float64 { return float64(len(l.events)) }); err != nil {
@@ -109,43 +113,13 @@ func newExecutionLog(db *database.DB, log *slog.Logger, reg prometheus.Registere
 	return l, nil
 }
 
-// insertEvents stores a batch in one multi-row INSERT that skips events
-// whose id is stored already (no row is updated, so the append-only
-// triggers let it through). It writes the columns itself rather than
-// through ent's bulk builders, which cost several times the CPU per event;
-// the values are those ent would write.
-func insertEvents(ctx context.Context, db *database.DB, batch []event) error {
-	ins := entsql.Dialect(db.Dialect()).Insert(auditevent.Table).Columns(
-		auditevent.FieldID, auditevent.FieldOrganizationID, auditevent.FieldAt, auditevent.FieldAction,
-		auditevent.FieldKind, auditevent.FieldBaseID, auditevent.FieldRecordID, auditevent.FieldGroupID,
-		auditevent.FieldActorKind, auditevent.FieldActorID, auditevent.FieldDetails)
-	for i := range batch {
-		ev := &batch[i]
-		details, err := json.Marshal(ev.details)
-		if err != nil {
-			return err
-		}
-		ins.Values(ev.id, ev.tenant, ev.at, string(ev.action), string(ev.kind), nullable(ev.base),
-			nullable(ev.record), nullable(ev.group), ev.actor.ActorKind(), ev.actor.ActorID(), details)
-	}
-	query, args := ins.OnConflict(entsql.ConflictColumns(auditevent.FieldID), entsql.DoNothing()).Query()
-	_, err := db.SQL().ExecContext(ctx, query, args...)
-	return err
-}
-
-func nullable(id *uuid.UUID) any {
-	if id == nil {
-		return nil
-	}
-	return *id
-}
-
 // add queues ev, waiting for room while the queue is full, and fails when
 // there is none within the wait or before ctx ends. An event it accepted
 // is stored, unless the process dies first. When the log is durable, add
 // also waits until the event is committed, and fails when that takes
 // longer than the commit wait (the event is still stored later).
-func (l *executionLog) add(ctx context.Context, ev event) error {
+func (l *executionLog) add(ctx context.Context, event auditstore.Event) error {
+	ev := queued{Event: event}
 	if l.cfg.durable {
 		ev.stored = make(chan bool, 1)
 	}
@@ -170,7 +144,7 @@ func (l *executionLog) add(ctx context.Context, ev event) error {
 	return errAuditUnavailable
 }
 
-func (l *executionLog) enqueue(ctx context.Context, ev event) bool {
+func (l *executionLog) enqueue(ctx context.Context, ev queued) bool {
 	select {
 	case l.events <- ev:
 		return true
@@ -189,7 +163,7 @@ func (l *executionLog) enqueue(ctx context.Context, ev event) bool {
 
 // settle tells the runs waiting for the batch's events whether they are
 // stored.
-func settle(batch []event, stored bool) {
+func settle(batch []queued, stored bool) {
 	for i := range batch {
 		if batch[i].stored != nil {
 			batch[i].stored <- stored
@@ -199,7 +173,8 @@ func settle(batch []event, stored bool) {
 
 // write takes batches from the queue until it is closed and empty.
 func (l *executionLog) write() {
-	batch := make([]event, 0, l.cfg.batch)
+	batch := make([]queued, 0, l.cfg.batch)
+	events := make([]auditstore.Event, 0, l.cfg.batch)
 	for ev := range l.events {
 		batch = append(batch[:0], ev)
 	fill:
@@ -214,18 +189,23 @@ func (l *executionLog) write() {
 				break fill
 			}
 		}
-		l.store(batch)
+		events = events[:0]
+		for i := range batch {
+			events = append(events, batch[i].Event)
+		}
+		l.store(batch, events)
 	}
 }
 
-// store inserts batch, retrying until it is stored or close gives up.
-func (l *executionLog) store(batch []event) {
+// store inserts the batch's events, retrying until they are stored or
+// close gives up.
+func (l *executionLog) store(batch []queued, events []auditstore.Event) {
 	l.metrics.batchSize.Observe(float64(len(batch)))
 	backoff := l.cfg.retryMin
 	for {
 		began := time.Now()
 		ctx, cancel := context.WithTimeout(l.stop, l.cfg.attempt)
-		err := l.insert(ctx, batch)
+		err := l.insert(ctx, events)
 		cancel()
 		if err == nil {
 			l.metrics.insertTime.Observe(time.Since(began).Seconds())
@@ -247,12 +227,12 @@ func (l *executionLog) store(batch []event) {
 	}
 }
 
-func (l *executionLog) lose(batch []event, err error) {
+func (l *executionLog) lose(batch []queued, err error) {
 	settle(batch, false)
 	l.metrics.lost.Add(float64(len(batch)))
 	for _, ev := range batch {
-		l.log.Error("audit event lost", "error", err, "id", ev.id, "tenant", ev.tenant, "action", ev.action,
-			"base", ev.base, "record", ev.record, "actor", ev.actor.ActorID(), "at", ev.at)
+		l.log.Error("audit event lost", "error", err, "id", ev.ID, "tenant", ev.Tenant, "action", "executed",
+			"base", ev.BaseID, "record", ev.RecordID, "actor", ev.ActorID, "at", ev.At)
 	}
 }
 

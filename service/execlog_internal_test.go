@@ -14,9 +14,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/database"
-	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/internal/dbtest"
 )
 
@@ -37,12 +36,12 @@ type flakyStore struct {
 	down      atomic.Bool
 	mu        sync.Mutex
 	committed map[uuid.UUID]bool // by the batch's first event
-	insert    func(context.Context, []event) error
+	insert    func(context.Context, []auditstore.Event) error
 }
 
 var errDatabaseDown = errors.New("connection refused")
 
-func (s *flakyStore) store(ctx context.Context, batch []event) error {
+func (s *flakyStore) store(ctx context.Context, batch []auditstore.Event) error {
 	if s.down.Load() {
 		return errDatabaseDown
 	}
@@ -51,26 +50,22 @@ func (s *flakyStore) store(ctx context.Context, batch []event) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.committed[batch[0].id] {
+	if s.committed[batch[0].ID] {
 		return nil
 	}
-	s.committed[batch[0].id] = true
+	s.committed[batch[0].ID] = true
 	return errors.New("timeout waiting for the commit's acknowledgement")
 }
 
-func testEvent(tenant uuid.UUID) event {
-	actor := &Principal{KeyID: uuid.New(), KeyOwner: authz.OwnerOrganization, TenantID: tenant}
-	base, record := uuid.New(), uuid.New()
-	return event{id: uuid.Must(uuid.NewV7()), tenant: tenant, at: time.Now().UTC().Truncate(time.Microsecond),
-		action: auditevent.ActionExecuted, kind: auditevent.KindPolicy, base: &base, record: &record,
-		actor: actor, details: map[string]any{"result": true}}
+func testEvent(tenant uuid.UUID) auditstore.Event {
+	at := time.Now().UTC().Truncate(time.Microsecond)
+	return auditstore.Event{ID: auditstore.NewID(at), Tenant: tenant, At: at, Kind: "policy",
+		BaseID: uuid.New(), RecordID: uuid.New(), ActorKind: "key", ActorID: uuid.New(), Result: true}
 }
 
 func storedExecuted(t *testing.T, db *database.DB, tenant uuid.UUID) int {
 	t.Helper()
-	n, err := db.Client().AuditEvent.Query().
-		Where(auditevent.OrganizationID(tenant), auditevent.ActionEQ(auditevent.ActionExecuted)).
-		Count(context.Background())
+	n, err := auditstore.New(db).Count(context.Background(), auditstore.Filter{Tenant: tenant})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +77,7 @@ func TestTheExecutionLogStoresEveryAcceptedEventOnceThroughAnOutage(t *testing.T
 		var logs bytes.Buffer
 		log := slog.New(slog.NewTextHandler(&logs, nil))
 		reg := prometheus.NewRegistry()
-		l, err := newExecutionLog(db, log, reg, testExecLogConfig)
+		l, err := newExecutionLog(auditstore.New(db), log, reg, testExecLogConfig)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,11 +154,11 @@ func TestClosingTheExecutionLogGivesUpOnADatabaseThatStaysAway(t *testing.T) {
 		cfg := testExecLogConfig
 		cfg.drain = 50 * time.Millisecond
 		reg := prometheus.NewRegistry()
-		l, err := newExecutionLog(db, slog.New(slog.NewJSONHandler(&logs, nil)), reg, cfg)
+		l, err := newExecutionLog(auditstore.New(db), slog.New(slog.NewJSONHandler(&logs, nil)), reg, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		l.insert = func(context.Context, []event) error { return errDatabaseDown }
+		l.insert = func(context.Context, []auditstore.Event) error { return errDatabaseDown }
 		const n = 10
 		for range n {
 			if err := l.add(context.Background(), testEvent(uuid.New())); err != nil {
@@ -186,13 +181,13 @@ func TestARunIsRefusedWhenItsEventCannotBeQueuedInTime(t *testing.T) {
 		// The filling adds may wait long; the refused one has a cancelled
 		// context. The writer's events are given up at once on close.
 		cfg.queue, cfg.writers, cfg.batch, cfg.wait, cfg.drain = 1, 1, 1, 10*time.Second, 0
-		l, err := newExecutionLog(db, slog.New(slog.DiscardHandler), nil, cfg)
+		l, err := newExecutionLog(auditstore.New(db), slog.New(slog.DiscardHandler), nil, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer l.close()
 		release := make(chan struct{})
-		l.insert = func(context.Context, []event) error { <-release; return errDatabaseDown }
+		l.insert = func(context.Context, []auditstore.Event) error { <-release; return errDatabaseDown }
 		defer close(release)
 		// One event is held by the writer, one fills the queue.
 		for range 2 {
@@ -216,14 +211,14 @@ func TestADurableRunIsAnsweredOnlyOnceItsEventIsCommitted(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		cfg := execLogConfigFor(db.Dialect(), true)
 		cfg.commitWait = time.Minute
-		l, err := newExecutionLog(db, slog.New(slog.DiscardHandler), nil, cfg)
+		l, err := newExecutionLog(auditstore.New(db), slog.New(slog.DiscardHandler), nil, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer l.close()
 		entered, release := make(chan struct{}), make(chan struct{})
 		insert := l.insert
-		l.insert = func(ctx context.Context, batch []event) error {
+		l.insert = func(ctx context.Context, batch []auditstore.Event) error {
 			entered <- struct{}{}
 			<-release
 			return insert(ctx, batch)
@@ -251,12 +246,12 @@ func TestADurableRunIsRefusedWhenItsEventIsNotCommittedInTime(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		cfg := testExecLogConfig
 		cfg.durable, cfg.commitWait, cfg.drain = true, 10*time.Millisecond, 0
-		l, err := newExecutionLog(db, slog.New(slog.DiscardHandler), nil, cfg)
+		l, err := newExecutionLog(auditstore.New(db), slog.New(slog.DiscardHandler), nil, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer l.close()
-		l.insert = func(context.Context, []event) error { return errDatabaseDown }
+		l.insert = func(context.Context, []auditstore.Event) error { return errDatabaseDown }
 		if err := l.add(context.Background(), testEvent(uuid.New())); CodeOf(err) != CodeUnavailable {
 			t.Fatalf("add while the database is down: %v, want unavailable", err)
 		}
@@ -285,12 +280,12 @@ func counted(t *testing.T, reg *prometheus.Registry, name string) float64 {
 // the queue (and the kill -9 loss window with it) grows.
 func BenchmarkExecutionLogThroughput(b *testing.B) {
 	dbtest.EachB(b, func(b *testing.B, db *database.DB) {
-		l, err := newExecutionLog(db, slog.New(slog.DiscardHandler), nil, execLogConfigFor(db.Dialect(), false))
+		l, err := newExecutionLog(auditstore.New(db), slog.New(slog.DiscardHandler), nil, execLogConfigFor(db.Dialect(), false))
 		if err != nil {
 			b.Fatal(err)
 		}
 		tenant := uuid.New()
-		events := make([]event, b.N)
+		events := make([]auditstore.Event, b.N)
 		for i := range events {
 			events[i] = testEvent(tenant)
 		}

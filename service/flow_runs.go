@@ -56,12 +56,12 @@ func (s *Service) runFlow(ctx context.Context, baseID, recordID uuid.UUID, rawDa
 	if err != nil {
 		return nil, err
 	}
-	details := executionDetails(target, res.Result, time.Since(t.start))
+	var failure map[string]any
 	if len(res.Errors) > 0 {
 		// A copy: the event is stored after the caller has the result.
-		details["errors"] = slices.Clone(res.Errors)
+		failure = map[string]any{"errors": slices.Clone(res.Errors)}
 	}
-	if err := s.recordExecution(ctx, p, target, details); err != nil {
+	if err := s.recordExecution(ctx, p, target, res.Result, time.Since(t.start), failure); err != nil {
 		return nil, err
 	}
 	return res, nil

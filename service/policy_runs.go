@@ -7,10 +7,10 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/ent"
-	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/ent/record"
 )
@@ -59,11 +59,11 @@ func (s *Service) runPolicy(ctx context.Context, baseID, recordID uuid.UUID, raw
 	s.metrics.evaluations.WithLabelValues("policy", outcomeLabel(res.Result, res.Error != nil)).Inc()
 	s.metrics.engineTime.WithLabelValues("policy").Observe(t.engine.Seconds())
 	out.Execution = t.execution()
-	details := executionDetails(target, res.Result, time.Duration(out.Execution.Total))
+	var failure map[string]any
 	if res.Error != nil {
-		details["error"] = res.Error.Message
+		failure = map[string]any{"error": res.Error.Message}
 	}
-	if err := s.recordExecution(ctx, p, target, details); err != nil {
+	if err := s.recordExecution(ctx, p, target, res.Result, time.Duration(out.Execution.Total), failure); err != nil {
 		out.Release()
 		return nil, err
 	}
@@ -119,20 +119,18 @@ func notFoundOr(err error, kind base.Kind, id uuid.UUID) error {
 	return unavailable(err)
 }
 
-// executionDetails are what the `executed` event of every run says; each
-// kind of run adds how it failed.
-func executionDetails(t *target, result bool, took time.Duration) map[string]any {
-	details := map[string]any{"result": result, "durationNs": took.Nanoseconds(), "status": string(t.record.Status)}
-	if t.record.Version != nil {
-		details["version"] = *t.record.Version
-	}
-	return details
-}
-
-// recordExecution queues the `executed` audit event of a run. A run whose
-// event cannot be queued fails: its result is never answered unaudited.
-func (s *Service) recordExecution(ctx context.Context, p *Principal, t *target, details map[string]any) error {
-	return s.execLog.add(ctx, event{id: uuid.Must(uuid.NewV7()), tenant: p.TenantID, at: s.timestamp(),
-		action: auditevent.ActionExecuted, kind: auditevent.Kind(t.base.Kind), base: &t.base.ID,
-		record: &t.record.ID, actor: p, details: details})
+// recordExecution queues the `executed` audit event of a run: its result,
+// how long it took, the version run (or the draft), and what a failed run
+// adds (failure). A run whose event cannot be queued fails: its result is
+// never answered unaudited.
+func (s *Service) recordExecution(ctx context.Context, p *Principal, t *target, result bool, took time.Duration, failure map[string]any) error {
+	at := s.timestamp()
+	return s.execLog.add(ctx, auditstore.Event{
+		ID: auditstore.NewID(at), Tenant: p.TenantID, At: at,
+		Kind: string(t.base.Kind), BaseID: t.base.ID, RecordID: t.record.ID,
+		ActorKind: p.ActorKind(), ActorID: p.ActorID(),
+		Result: result, Duration: took,
+		Published: t.record.Status == record.StatusPublished, Version: t.record.Version,
+		Extra: failure,
+	})
 }

@@ -12,6 +12,7 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/engine"
@@ -37,6 +38,9 @@ type Config struct {
 	// committed before it is answered: a crash then loses no answered
 	// run's event, for the time of an insert added to each run.
 	AuditDurable bool
+	// AuditRetention is how long `executed` events are kept (lifecycle
+	// events are kept forever); 0 keeps them forever too.
+	AuditRetention time.Duration
 	// CacheSize bounds each run cache (compiled programs, flow definitions,
 	// bases, records);
 	// 0 is DefaultCacheSize.
@@ -54,7 +58,11 @@ type Service struct {
 	metrics *metrics
 	keyUse  *keyUseRecorder
 	cache   *runCache
-	execLog *executionLog
+	// executions stores the `executed` events, which execLog writes and
+	// upkeep expires.
+	executions *auditstore.Store
+	execLog    *executionLog
+	upkeep     *auditUpkeep
 	results sync.Pool // *engine.Result, see RunResult.Release
 
 	policyKind *kindRules
@@ -101,9 +109,15 @@ func New(cfg Config) (*Service, error) {
 	}
 	s.policyKind = s.newPolicyRules()
 	s.flowKind = s.newFlowRules()
-	if s.execLog, err = newExecutionLog(s.db, s.log, cfg.Registerer, execLogConfigFor(s.db.Dialect(), cfg.AuditDurable)); err != nil {
+	s.executions = auditstore.New(s.db)
+	if s.execLog, err = newExecutionLog(s.executions, s.log, cfg.Registerer, execLogConfigFor(s.db.Dialect(), cfg.AuditDurable)); err != nil {
 		return nil, err
 	}
+	retention, err := newRetentionMetrics(cfg.Registerer)
+	if err != nil {
+		return nil, err
+	}
+	s.upkeep = &auditUpkeep{store: s.executions, retention: cfg.AuditRetention, now: s.now, log: s.log, metrics: retention}
 	s.results.New = func() any { return new(engine.Result) }
 	if s.principals, err = lru.New[string, cachedPrincipal](DefaultCacheSize); err != nil {
 		return nil, err
@@ -111,6 +125,7 @@ func New(cfg Config) (*Service, error) {
 	if s.badKeys, err = lru.New[string, time.Time](DefaultCacheSize); err != nil {
 		return nil, err
 	}
+	s.upkeep.start()
 	return s, nil
 }
 
@@ -118,6 +133,7 @@ func New(cfg Config) (*Service, error) {
 // it keeps trying for a while, then logs them as lost. Call it once no
 // request is running any more; the service must not be used afterwards.
 func (s *Service) Close() {
+	s.upkeep.close()
 	s.execLog.close()
 }
 
