@@ -63,7 +63,7 @@ type Service struct {
 	executions *auditstore.Store
 	execLog    *executionLog
 	upkeep     *auditUpkeep
-	results sync.Pool // *engine.Result, see RunResult.Release
+	results    sync.Pool // *engine.Result, see RunResult.Release
 
 	policyKind *kindRules
 	flowKind   *kindRules
