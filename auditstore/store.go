@@ -61,25 +61,7 @@ func New(db *database.DB) *Store {
 	return &Store{db: db, pg: db.Dialect() == dialect.Postgres}
 }
 
-// NewID is the id of an event stored at at: a UUIDv7 whose time is at's,
-// to the microsecond (the millisecond in its 48-bit field, the fraction
-// in its 12-bit rand_a field as RFC 9562's method 3 allows), so that the
-// id alone tells where to look for its event.
-func NewID(at time.Time) uuid.UUID {
-	id := uuid.New() // random bits and the variant
-	us := at.UnixMicro()
-	ms, frac := us/1000, us%1000
-	var stamp [8]byte
-	binary.BigEndian.PutUint64(stamp[:], uint64(ms)<<16)
-	copy(id[:6], stamp[:6])
-	// 1,000 microseconds spread over the 4,096 values of rand_a.
-	sub := uint16(frac * 4096 / 1000)
-	id[6] = 0x70 | byte(sub>>8)
-	id[7] = byte(sub)
-	return id
-}
-
-// idTime is the millisecond NewID put in id (and uuid.NewV7 too).
+// idTime is the millisecond a UUIDv7 was made in.
 func idTime(id uuid.UUID) time.Time {
 	var stamp [8]byte
 	copy(stamp[2:], id[:6])
@@ -229,4 +211,25 @@ func blob(id uuid.UUID) []byte { return id[:] }
 // day is the UTC day at falls in, as its first instant.
 func day(at time.Time) time.Time {
 	return at.UTC().Truncate(24 * time.Hour)
+}
+
+// Details are the event's details as the audit log shows them, and as
+// they read when events were JSON: result, durationNs, status (published
+// or draft), the version of a published record, and what a failed run
+// added.
+func (ev *Event) Details() map[string]any {
+	details := make(map[string]any, 4+len(ev.Extra))
+	for k, v := range ev.Extra {
+		details[k] = v
+	}
+	details["result"] = ev.Result
+	details["durationNs"] = float64(ev.Duration.Nanoseconds())
+	details["status"] = "draft"
+	if ev.Published {
+		details["status"] = "published"
+	}
+	if ev.Version != nil {
+		details["version"] = float64(*ev.Version)
+	}
+	return details
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 )
 
@@ -20,7 +21,7 @@ import (
 var day0 = time.Date(2024, 3, 10, 0, 0, 0, 0, time.UTC)
 
 func event(tenant uuid.UUID, at time.Time) auditstore.Event {
-	return auditstore.Event{ID: auditstore.NewID(at), Tenant: tenant, At: at, Kind: "policy",
+	return auditstore.Event{ID: audittest.IDAt(at), Tenant: tenant, At: at, Kind: "policy",
 		BaseID: uuid.New(), RecordID: uuid.New(), ActorKind: "key", ActorID: uuid.New(), Result: true, Duration: 1500}
 }
 
@@ -30,26 +31,6 @@ func ids(events []auditstore.Event) []uuid.UUID {
 		out[i] = ev.ID
 	}
 	return out
-}
-
-func TestNewIDHoldsTheTimeOfItsEventInOrder(t *testing.T) {
-	at := time.Date(2026, 11, 27, 8, 9, 20, 830204000, time.UTC)
-	id := auditstore.NewID(at)
-	if id.Version() != 7 || id.Variant() != uuid.RFC4122 {
-		t.Fatalf("id %s is version %d, variant %v; want a v7 RFC 9562 id", id, id.Version(), id.Variant())
-	}
-	if got := time.Unix(id.Time().UnixTime()); got.UnixMilli() != at.UnixMilli() {
-		t.Fatalf("id %s holds %v, want the millisecond of %v", id, got, at)
-	}
-	// A later microsecond never sorts before.
-	prev := id
-	for us := 1; us < 3000; us += 7 {
-		next := auditstore.NewID(at.Add(time.Duration(us) * time.Microsecond))
-		if strings.Compare(next.String()[:18], prev.String()[:18]) < 0 {
-			t.Fatalf("the id of %d µs later, %s, sorts before %s", us, next, prev)
-		}
-		prev = next
-	}
 }
 
 func TestEventsAreReadBackAsStored(t *testing.T) {

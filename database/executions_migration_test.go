@@ -12,6 +12,7 @@ import (
 	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 )
 
@@ -58,7 +59,7 @@ func TestMigratingMovesExecutedEventsIntoTheirOwnTable(t *testing.T) {
 		var want []auditstore.Event
 		for i, l := range legacy {
 			// The writer took the id (a UUIDv7) a moment before the time.
-			ev := f.client.AuditEvent.Create().SetID(auditstore.NewID(at[i].Add(-3 * time.Microsecond))).
+			ev := f.client.AuditEvent.Create().SetID(audittest.IDAt(at[i].Add(-3 * time.Microsecond))).
 				SetOrganizationID(f.org.ID).SetAt(at[i]).
 				SetAction(auditevent.ActionExecuted).SetKind(auditevent.KindPolicy).
 				SetBaseID(f.base.ID).SetRecordID(rec).SetActorKind(l.actorKind).SetActorID(l.actor).

@@ -296,29 +296,13 @@ func newer(x, y AuditEvent) bool {
 	return bytes.Compare(x.ID[:], y.ID[:]) > 0
 }
 
-// auditEventOfExecution is an `executed` event as the log shows it: its
-// details are what the run stored (result, durationNs, status, version
-// of a published record) and what a failed one added, as JSON reads
-// them back.
+// auditEventOfExecution is an `executed` event as the log shows it.
 func auditEventOfExecution(ev auditstore.Event) AuditEvent {
-	details := make(map[string]any, 4+len(ev.Extra))
-	for k, v := range ev.Extra {
-		details[k] = v
-	}
-	details["result"] = ev.Result
-	details["durationNs"] = float64(ev.Duration.Nanoseconds())
-	details["status"] = "draft"
-	if ev.Published {
-		details["status"] = "published"
-	}
-	if ev.Version != nil {
-		details["version"] = float64(*ev.Version)
-	}
 	base, record := ev.BaseID, ev.RecordID
 	return AuditEvent{
 		ID: ev.ID, At: ev.At, Action: AuditExecuted, Kind: AuditKind(ev.Kind),
 		BaseID: &base, RecordID: &record,
 		Actor:   Actor{Kind: ev.ActorKind, ID: ev.ActorID},
-		Details: details,
+		Details: ev.Details(),
 	}
 }

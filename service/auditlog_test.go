@@ -11,7 +11,7 @@ import (
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
-	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
 )
@@ -40,7 +40,7 @@ func (f *fixture) waitForLog(t *testing.T, n int) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		got := f.db.Client().AuditEvent.Query().Where(auditevent.OrganizationID(f.acme.Organization.ID)).CountX(context.Background())
+		got := audittest.Count(t, f.db, audittest.Filter{Tenant: &f.acme.Organization.ID})
 		if got == n {
 			return
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 )
 
@@ -53,7 +54,7 @@ func BenchmarkExecutedEventStorage(b *testing.B) {
 // version run by an organization key.
 func storageCostEvent(tenant uuid.UUID, at time.Time) auditstore.Event {
 	version := 3
-	return auditstore.Event{ID: auditstore.NewID(at), Tenant: tenant, At: at, Kind: "policy",
+	return auditstore.Event{ID: audittest.IDAt(at), Tenant: tenant, At: at, Kind: "policy",
 		BaseID: uuid.Must(uuid.NewV7()), RecordID: uuid.Must(uuid.NewV7()), ActorKind: "key", ActorID: uuid.Must(uuid.NewV7()),
 		Result: true, Duration: 183_412, Published: true, Version: &version}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 )
 
@@ -59,7 +60,7 @@ func (s *flakyStore) store(ctx context.Context, batch []auditstore.Event) error 
 
 func testEvent(tenant uuid.UUID) auditstore.Event {
 	at := time.Now().UTC().Truncate(time.Microsecond)
-	return auditstore.Event{ID: auditstore.NewID(at), Tenant: tenant, At: at, Kind: "policy",
+	return auditstore.Event{ID: audittest.IDAt(at), Tenant: tenant, At: at, Kind: "policy",
 		BaseID: uuid.New(), RecordID: uuid.New(), ActorKind: "key", ActorID: uuid.New(), Result: true}
 }
 

@@ -124,9 +124,11 @@ func notFoundOr(err error, kind base.Kind, id uuid.UUID) error {
 // adds (failure). A run whose event cannot be queued fails: its result is
 // never answered unaudited.
 func (s *Service) recordExecution(ctx context.Context, p *Principal, t *target, result bool, took time.Duration, failure map[string]any) error {
-	at := s.timestamp()
+	// The id (time-ordered) is taken with the real clock, like every
+	// other event's: the store finds an event by its id near that time.
+	id := uuid.Must(uuid.NewV7())
 	return s.execLog.add(ctx, auditstore.Event{
-		ID: auditstore.NewID(at), Tenant: p.TenantID, At: at,
+		ID: id, Tenant: p.TenantID, At: s.timestamp(),
 		Kind: string(t.base.Kind), BaseID: t.base.ID, RecordID: t.record.ID,
 		ActorKind: p.ActorKind(), ActorID: p.ActorID(),
 		Result: result, Duration: took,
