@@ -60,6 +60,7 @@ type serveConfig struct {
 	cacheSize       int
 	dbTimeout       time.Duration
 	auditDurable    bool
+	auditRetention  retention
 }
 
 func newServeCommand() *cobra.Command {
@@ -116,6 +117,9 @@ some did not finish in time).`,
 		"PostgreSQL: how long one read or write (and so one statement) may stall before the request fails with 503; 0 for no limit")
 	f.BoolVar(&cfg.auditDurable, "audit-durable", false,
 		"answer a run only once its executed event is committed: a crash then loses none, for an insert's time added to each run")
+	cfg.auditRetention = retention(service.DefaultAuditRetention)
+	f.Var(&cfg.auditRetention, "audit-retention",
+		"how long executed events are kept, in days (90d) or as a duration (36h); 0 keeps them forever")
 	f.IntVar(&cfg.cacheSize, "cache-size", service.DefaultCacheSize, "how many compiled programs (and bases and records) the run caches keep")
 	return cmd
 }
@@ -210,7 +214,7 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(processCollectors(db)...)
 	svc, err := service.New(service.Config{DB: db, Authorizer: authorizer, Logger: log, Registerer: reg, CacheSize: cfg.cacheSize,
-		AuditDurable: cfg.auditDurable})
+		AuditDurable: cfg.auditDurable, AuditRetention: time.Duration(cfg.auditRetention)})
 	if err != nil {
 		return failure(err)
 	}
