@@ -3,6 +3,7 @@ package auditstore
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -59,7 +60,8 @@ func (s *Store) Partitions(ctx context.Context) ([]time.Time, error) {
 		if err := rows.Scan(&name); err != nil {
 			return nil, err
 		}
-		d, err := time.Parse("20060102", name[len(table)+1:])
+		suffix, _ := strings.CutPrefix(name, table+"_")
+		d, err := time.Parse("20060102", suffix)
 		if err != nil || partitionName(d) != name {
 			return nil, fmt.Errorf("auditstore: a partition named %q is not one of a day", name)
 		}
