@@ -113,7 +113,7 @@ func newExecutionLog(store *auditstore.Store, log *slog.Logger, reg prometheus.R
 	return l, nil
 }
 
-// add queues ev, waiting for room while the queue is full, and fails when
+// add queues event, waiting for room while the queue is full, and fails when
 // there is none within the wait or before ctx ends. An event it accepted
 // is stored, unless the process dies first. When the log is durable, add
 // also waits until the event is committed, and fails when that takes
