@@ -117,7 +117,10 @@ func New(cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.upkeep = &auditUpkeep{store: s.executions, retention: cfg.AuditRetention, now: s.now, log: s.log, metrics: retention}
+	// The upkeep works on the days of the wall clock, whatever clock
+	// stamps the events: partitions are made for the days inserts will
+	// meet, and an insert into any other day makes its own.
+	s.upkeep = &auditUpkeep{store: s.executions, retention: cfg.AuditRetention, now: time.Now, log: s.log, metrics: retention}
 	s.results.New = func() any { return new(engine.Result) }
 	if s.principals, err = lru.New[string, cachedPrincipal](DefaultCacheSize); err != nil {
 		return nil, err
