@@ -23,9 +23,10 @@ type Expired struct {
 const ExpireBatch = 500
 
 // dropLockTimeout bounds the wait for the lock a partition's drop takes
-// on the whole table: a drop that would queue every insert behind a long
-// read gives up and is tried again on the next run.
-const dropLockTimeout = "2s"
+// on the whole table, which every insert and read meanwhile queues
+// behind: a drop that cannot have it at once (a long read holds it)
+// gives up and is tried again on the next run.
+const dropLockTimeout = "100ms"
 
 // Expire removes the events older than cutoff. It is the only way events
 // ever leave the store, and it removes none younger than cutoff.
