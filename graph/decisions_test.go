@@ -1,7 +1,6 @@
 package graph_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +8,7 @@ import (
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
 )
@@ -124,7 +124,7 @@ func TestDecisionsInGraphQL(t *testing.T) {
 func waitForExecutedEvent(t *testing.T, db *database.DB) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
-	for db.Client().AuditEvent.Query().Where(auditevent.ActionEQ(auditevent.ActionExecuted)).CountX(context.Background()) == 0 {
+	for audittest.Count(t, db, audittest.Filter{Action: auditevent.ActionExecuted}) == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("the run's executed event was not stored")
 		}

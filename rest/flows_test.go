@@ -18,6 +18,7 @@ import (
 	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/record"
+	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
 )
@@ -644,12 +645,8 @@ func TestTheFlowLifecycleOverREST(t *testing.T) {
 			wantError(t, w.call(t, admin, tc.method, tc.path, body), http.StatusGone, service.CodeDeleted)
 		}
 
-		evs, err := db.Client().AuditEvent.Query().Where(auditevent.BaseID(created.BaseID)).Order(auditevent.ByAt(), auditevent.ByID()).All(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
 		var actions []string
-		for _, ev := range evs {
+		for _, ev := range audittest.Events(t, db, audittest.Filter{Base: &created.BaseID}) {
 			actions = append(actions, string(ev.Action))
 			if ev.Kind != auditevent.KindFlow {
 				t.Errorf("%s event of kind %s", ev.Action, ev.Kind)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/internal/faultproxy"
 	"github.com/verdict/verdict/service"
@@ -147,10 +148,7 @@ func TestRunsDuringAPostgreSQLOutageKeepEveryAcknowledgedEvent(t *testing.T) {
 	wg.Wait()
 	f.svc.Close()
 
-	stored, err := db.Client().AuditEvent.Query().Where(auditevent.ActionEQ(auditevent.ActionExecuted)).Count(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	stored := audittest.Count(t, db, audittest.Filter{Action: auditevent.ActionExecuted})
 	t.Logf("%d runs acknowledged, %d refused (503), %d executed events stored", acknowledged.Load(), refused.Load(), stored)
 	if int64(stored) != acknowledged.Load() {
 		t.Fatalf("%d executed events stored, want exactly one per acknowledged run: %d", stored, acknowledged.Load())

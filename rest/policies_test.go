@@ -21,6 +21,7 @@ import (
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/ent/record"
+	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
 )
@@ -180,10 +181,7 @@ func waitForExecuted(t *testing.T, db *database.DB, n int) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		got, err := db.Client().AuditEvent.Query().Where(auditevent.ActionEQ(auditevent.ActionExecuted)).Count(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
+		got := audittest.Count(t, db, audittest.Filter{Action: auditevent.ActionExecuted})
 		if got == n {
 			return
 		}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/internal/seed"
@@ -53,7 +54,7 @@ func BenchmarkRunPolicyAtScale(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := seed.Events(ctx, db.Client(), org, admin, append(others, run...), size.events, 30*24*time.Hour, nil); err != nil {
+				if err := seed.Events(ctx, auditstore.New(db), org, admin, append(others, run...), size.events, 30*24*time.Hour, nil); err != nil {
 					b.Fatal(err)
 				}
 				paths := make([]string, len(run))

@@ -10,13 +10,9 @@ import (
 	"github.com/verdict/verdict/ent/auditevent"
 )
 
-// event is one audit event before it is stored.
+// event is one lifecycle audit event before it is stored (`executed`
+// events go through the execution log, see recordExecution).
 type event struct {
-	// id is given to `executed` events when they are queued, so that a
-	// batch stored twice (a retry after an attempt that committed but
-	// reported a failure) is still stored once; lifecycle events get
-	// theirs from ent.
-	id      uuid.UUID
 	tenant  uuid.UUID
 	at      time.Time
 	action  auditevent.Action
@@ -26,12 +22,6 @@ type event struct {
 	group   *uuid.UUID
 	actor   *Principal
 	details map[string]any
-	// decision is the run's decision record, stored with the event when
-	// the base records its runs; nil otherwise.
-	decision *decisionRow
-	// stored, when set, receives whether the event was stored: a durable
-	// run waits for it.
-	stored chan bool
 }
 
 func (ev *event) create(c *ent.AuditEventClient) *ent.AuditEventCreate {

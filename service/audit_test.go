@@ -1,13 +1,13 @@
 package service_test
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 	"time"
 
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
 )
@@ -29,12 +29,8 @@ func TestALoneExecutedEventIsStoredSoon(t *testing.T) {
 		if _, err := f.svc.RunPolicy(admin, pol.BaseID, json.RawMessage(`{"Person": {"age": 70}}`)); err != nil {
 			t.Fatal(err)
 		}
-		executed := db.Client().AuditEvent.Query().Where(auditevent.ActionEQ(auditevent.ActionExecuted))
 		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-			n, err := executed.Clone().Count(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
+			n := audittest.Count(t, db, audittest.Filter{Action: auditevent.ActionExecuted})
 			if n == 1 {
 				return
 			}

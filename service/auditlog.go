@@ -1,6 +1,7 @@
 package service
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/binary"
@@ -9,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
 
+	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/auditevent"
@@ -127,12 +129,20 @@ func (s *Service) AuditEvent(ctx context.Context, id uuid.UUID) (*AuditEvent, er
 	}
 	ev, err := s.client.AuditEvent.Query().Where(auditevent.ID(id), auditevent.OrganizationID(p.TenantID)).Only(ctx)
 	switch {
-	case ent.IsNotFound(err):
-		return nil, newError(CodeNotFound, "no audit event %s", id)
-	case err != nil:
+	case err == nil:
+		out := auditEventOf(ev)
+		return &out, nil
+	case !ent.IsNotFound(err):
 		return nil, unavailable(err)
 	}
-	out := auditEventOf(ev)
+	exec, err := s.executions.Get(ctx, p.TenantID, id)
+	switch {
+	case err != nil:
+		return nil, unavailable(err)
+	case exec == nil:
+		return nil, newError(CodeNotFound, "no audit event %s", id)
+	}
+	out := auditEventOfExecution(*exec)
 	return &out, nil
 }
 
@@ -157,7 +167,44 @@ func (s *Service) AuditEvents(ctx context.Context, f AuditFilter, o ListOptions)
 	if err := s.authorizeOnTenant(ctx, p, authz.ActionReadAudit, authz.KindAudit); err != nil {
 		return nil, err
 	}
-	q := s.client.AuditEvent.Query().Where(auditevent.OrganizationID(p.TenantID))
+	var before *auditstore.Position
+	if o.Cursor != "" {
+		at, id, err := decodeAuditCursor(o.Cursor)
+		if err != nil {
+			return nil, err
+		}
+		before = &auditstore.Position{At: at, ID: id}
+	}
+	lifecycle, err := s.lifecycleEvents(ctx, p.TenantID, f, o, before, limit)
+	if err != nil {
+		return nil, err
+	}
+	executed, err := s.executedEvents(ctx, p.TenantID, f, o, before, limit)
+	if err != nil {
+		return nil, err
+	}
+	events := mergeNewestFirst(lifecycle.events, executed.events)
+	var n *int
+	if o.WithTotal {
+		n = new(lifecycle.total + executed.total)
+	}
+	return pageOf(events, limit, n, func(ev AuditEvent) AuditEvent { return ev }, AuditCursor), nil
+}
+
+// auditPart is what one of the two stores holds of a page: at most
+// limit+1 events after the cursor, and its part of the total when asked.
+type auditPart struct {
+	events []AuditEvent
+	total  int
+}
+
+// lifecycleEvents reads the part of a page that ent's audit_events holds:
+// every event but `executed` ones.
+func (s *Service) lifecycleEvents(ctx context.Context, tenant uuid.UUID, f AuditFilter, o ListOptions, before *auditstore.Position, limit int) (auditPart, error) {
+	if f.Action == AuditExecuted {
+		return auditPart{}, nil
+	}
+	q := s.client.AuditEvent.Query().Where(auditevent.OrganizationID(tenant))
 	if f.Action != "" {
 		q = q.Where(auditevent.ActionEQ(auditevent.Action(f.Action)))
 	}
@@ -177,26 +224,92 @@ func (s *Service) AuditEvents(ctx context.Context, f AuditFilter, o ListOptions)
 	if f.Until != nil {
 		q = q.Where(auditevent.AtLT(f.Until.UTC()))
 	}
-	n, err := total(ctx, o, q)
-	if err != nil {
-		return nil, err
-	}
-	if o.Cursor != "" {
-		at, id, err := decodeAuditCursor(o.Cursor)
+	var part auditPart
+	if o.WithTotal {
+		n, err := q.Clone().Count(ctx)
 		if err != nil {
-			return nil, err
+			return part, unavailable(err)
 		}
+		part.total = n
+	}
+	if before != nil {
 		// One row comparison, not "at < t or (at = t and id < i)": the
 		// database then starts the index scan at the cursor instead of
 		// filtering out every newer event, so a page costs the same at
 		// any depth of the log.
 		q = q.Where(func(s *sql.Selector) {
-			s.Where(sql.CompositeLT([]string{s.C(auditevent.FieldAt), s.C(auditevent.FieldID)}, at, id))
+			s.Where(sql.CompositeLT([]string{s.C(auditevent.FieldAt), s.C(auditevent.FieldID)}, before.At, before.ID))
 		})
 	}
 	events, err := q.Order(ent.Desc(auditevent.FieldAt), ent.Desc(auditevent.FieldID)).Limit(limit + 1).All(ctx)
 	if err != nil {
-		return nil, unavailable(err)
+		return part, unavailable(err)
 	}
-	return pageOf(events, limit, n, auditEventOf, AuditCursor), nil
+	part.events = make([]AuditEvent, len(events))
+	for i, ev := range events {
+		part.events[i] = auditEventOf(ev)
+	}
+	return part, nil
+}
+
+// executedEvents reads the part of a page that the store of `executed`
+// events holds.
+func (s *Service) executedEvents(ctx context.Context, tenant uuid.UUID, f AuditFilter, o ListOptions, before *auditstore.Position, limit int) (auditPart, error) {
+	var part auditPart
+	if f.Action != "" && f.Action != AuditExecuted {
+		return part, nil
+	}
+	if f.Kind != "" && f.Kind != AuditPolicy && f.Kind != AuditFlow {
+		return part, nil
+	}
+	filter := auditstore.Filter{Tenant: tenant, Kind: string(f.Kind), BaseID: f.BaseID, Actor: f.Actor, Since: f.Since, Until: f.Until}
+	if o.WithTotal {
+		n, err := s.executions.Count(ctx, filter)
+		if err != nil {
+			return part, unavailable(err)
+		}
+		part.total = n
+	}
+	filter.Before = before
+	events, err := s.executions.List(ctx, filter, limit+1)
+	if err != nil {
+		return part, unavailable(err)
+	}
+	part.events = make([]AuditEvent, len(events))
+	for i, ev := range events {
+		part.events[i] = auditEventOfExecution(ev)
+	}
+	return part, nil
+}
+
+// mergeNewestFirst merges two lists ordered newest first (by time, then
+// id) into one in the same order.
+func mergeNewestFirst(a, b []AuditEvent) []AuditEvent {
+	out := make([]AuditEvent, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if newer(a[0], b[0]) {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}
+
+func newer(x, y AuditEvent) bool {
+	if !x.At.Equal(y.At) {
+		return x.At.After(y.At)
+	}
+	return bytes.Compare(x.ID[:], y.ID[:]) > 0
+}
+
+// auditEventOfExecution is an `executed` event as the log shows it.
+func auditEventOfExecution(ev auditstore.Event) AuditEvent {
+	base, record := ev.BaseID, ev.RecordID
+	return AuditEvent{
+		ID: ev.ID, At: ev.At, Action: AuditExecuted, Kind: AuditKind(ev.Kind),
+		BaseID: &base, RecordID: &record,
+		Actor:   Actor{Kind: ev.ActorKind, ID: ev.ActorID},
+		Details: ev.Details(),
+	}
 }

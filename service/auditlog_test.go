@@ -3,7 +3,9 @@ package service_test
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,7 +13,7 @@ import (
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
-	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
 )
@@ -40,7 +42,7 @@ func (f *fixture) waitForLog(t *testing.T, n int) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		got := f.db.Client().AuditEvent.Query().Where(auditevent.OrganizationID(f.acme.Organization.ID)).CountX(context.Background())
+		got := audittest.Count(t, f.db, audittest.Filter{Tenant: &f.acme.Organization.ID})
 		if got == n {
 			return
 		}
@@ -342,5 +344,43 @@ func TestAuditPagesNeitherRepeatNorSkipWhileEventsArrive(t *testing.T) {
 				t.Errorf("event %d is newer than event %d", i, i-1)
 			}
 		}
+	})
+}
+
+func TestAnExecutedEventIsFoundByItsIDInItsTenantOnly(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		as := f.team(t)
+		admin := as["admin"]
+		// Stored times come from the service's clock, ids from the real
+		// one; in a deployment the two are the same clock.
+		*f.clock = time.Now()
+		pol, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("senior"), Rule: ptr(seniorRule)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := f.svc.RunPolicy(admin, pol.BaseID, json.RawMessage(`{"Person": {"age": 70}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Release()
+		f.waitForLog(t, 2)
+		listed := f.readLog(t, admin, service.AuditFilter{Action: service.AuditExecuted}, 0)
+		if len(listed) != 1 {
+			t.Fatalf("executed events %+v, want one", listed)
+		}
+		got, err := f.svc.AuditEvent(admin, listed[0].ID)
+		if err != nil || !reflect.DeepEqual(*got, listed[0]) {
+			t.Fatalf("by its id: %+v, %v\nwant %+v", got, err, listed[0])
+		}
+		for name, id := range map[string]uuid.UUID{"an id that exists nowhere": uuid.Must(uuid.NewV7()), "the same id": listed[0].ID} {
+			_, err := f.svc.AuditEvent(as["other tenant"], id)
+			wantCode(t, err, service.CodeNotFound)
+			if err != nil && !strings.Contains(err.Error(), id.String()) {
+				t.Errorf("another tenant's read of %s: %v", name, err)
+			}
+		}
+		_, err = f.svc.AuditEvent(as["editor"], listed[0].ID)
+		wantCode(t, err, service.CodePermissionDenied)
 	})
 }

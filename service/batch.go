@@ -95,9 +95,10 @@ func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID
 		s.metrics.engineTime.WithLabelValues("policy").Observe(took.Seconds())
 	}
 	out.Execution = t.execution()
-	details := recordDetails(target, time.Duration(out.Execution.Total))
-	details["count"], details["passed"], details["errors"] = len(items), passed, failed
-	if err := s.recordExecution(ctx, p, target, details, nil); err != nil {
+	// One event for the call: its result is whether every item passed,
+	// and it counts the items.
+	counts := map[string]any{"count": len(items), "passed": passed, "errors": failed}
+	if err := s.recordExecution(ctx, p, target, passed == len(items), time.Duration(out.Execution.Total), counts, nil); err != nil {
 		out.Release()
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package service_test
 
 import (
-	"context"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
 )
@@ -38,10 +38,11 @@ func TestABatchAnswersEachItemAsASingleRunWould(t *testing.T) {
 		}
 		// The batch's event is stored before any single run adds its own.
 		f.waitForEvents(t, v1.BaseID, auditevent.ActionExecuted, 1)
-		ev, err := db.Client().AuditEvent.Query().Where(auditevent.BaseID(v1.BaseID), auditevent.ActionEQ(auditevent.ActionExecuted)).Only(context.Background())
-		if err != nil {
-			t.Fatal(err)
+		executed := audittest.Events(t, db, audittest.Filter{Base: &v1.BaseID, Action: auditevent.ActionExecuted})
+		if len(executed) != 1 {
+			t.Fatalf("%d executed events of the batch's base, want 1", len(executed))
 		}
+		ev := executed[0]
 		// JSON numbers come back as float64 from the stored details.
 		for k, want := range map[string]any{"count": 4.0, "passed": 1.0, "errors": 1.0, "version": 1.0, "status": "published"} {
 			if got := ev.Details[k]; got != want {

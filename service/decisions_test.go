@@ -14,6 +14,7 @@ import (
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/decisionrecord"
+	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
 )
@@ -108,7 +109,11 @@ func TestMaskedValuesNeverReachTheDecisionTable(t *testing.T) {
 		}
 
 		// The run's executed event names the record.
-		ev := db.Client().AuditEvent.Query().Where(auditevent.ActionEQ(auditevent.ActionExecuted)).OnlyX(context.Background())
+		executed := audittest.Events(t, db, audittest.Filter{Action: auditevent.ActionExecuted})
+		if len(executed) != 1 {
+			t.Fatalf("%d executed events, want the run's one", len(executed))
+		}
+		ev := executed[0]
 		if ev.Details["decisionId"] != stored.ID.String() {
 			t.Errorf("the executed event's details %v do not name decision %s", ev.Details, stored.ID)
 		}

@@ -2,24 +2,22 @@ package service
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"sync"
 	"time"
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
-	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/database"
-	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/decisionrecord"
 )
 
 // executionLog stores `executed` events, and the decision records that go
-// with some of them, off the request path, and loses none
-// it accepted while the process lives. Runs put their events in a bounded
+// with some of them, off the request path, and loses none it accepted while
+// the process lives. Runs put their events in a bounded
 // queue; several writers each take what is queued (up to a batch) and insert
 // it in one statement, so batches grow with the load and an event waits
 // about one insert. A batch that fails is retried until the database takes
@@ -33,9 +31,9 @@ import (
 type executionLog struct {
 	log     *slog.Logger
 	metrics *auditMetrics
-	insert  func(ctx context.Context, batch []event) error
+	insert  func(ctx context.Context, batch []queued, events []auditstore.Event) error
 	cfg     execLogConfig
-	events  chan event
+	events  chan queued
 	// stop is cancelled when close gives up on the database; writers then
 	// report what they still hold as lost.
 	stop       context.Context
@@ -94,11 +92,29 @@ func execLogConfigFor(dialectName string, durable bool) execLogConfig {
 var errAuditUnavailable = &Error{Code: CodeUnavailable,
 	Message: "the audit log cannot keep up or the database is unavailable; retry later"}
 
-func newExecutionLog(db *database.DB, log *slog.Logger, reg prometheus.Registerer, cfg execLogConfig) (*executionLog, error) {
+// queued is an event waiting for a writer.
+type queued struct {
+	auditstore.Event
+	// decision is the run's decision record, stored with the event when
+	// the base records its runs; nil otherwise.
+	decision *decisionRow
+	// stored, when set, receives whether the event was stored: a durable
+	// run waits for it.
+	stored chan bool
+}
+
+func newExecutionLog(db *database.DB, store *auditstore.Store, log *slog.Logger, reg prometheus.Registerer, cfg execLogConfig) (*executionLog, error) {
 	l := &executionLog{
 		log: log, cfg: cfg,
-		insert: func(ctx context.Context, batch []event) error { return insertEvents(ctx, db, batch) },
-		events: make(chan event, cfg.queue),
+		insert: func(ctx context.Context, batch []queued, events []auditstore.Event) error {
+			// The decision records go first: an `executed` event that
+			// names one is then never stored without it.
+			if err := insertDecisions(ctx, db, batch); err != nil {
+				return err
+			}
+			return store.Insert(ctx, events)
+		},
+		events: make(chan queued, cfg.queue),
 	}
 	var err error
 	if l.metrics, err = newAuditMetrics(reg, func() float64 { return float64(len(l.events)) }); err != nil {
@@ -111,94 +127,13 @@ func newExecutionLog(db *database.DB, log *slog.Logger, reg prometheus.Registere
 	return l, nil
 }
 
-// insertEvents stores a batch in one multi-row INSERT that skips events
-// whose id is stored already (no row is updated, so the append-only
-// triggers let it through). It writes the columns itself rather than
-// through ent's bulk builders, which cost several times the CPU per event;
-// the values are those ent would write.
-func insertEvents(ctx context.Context, db *database.DB, batch []event) error {
-	ins := entsql.Dialect(db.Dialect()).Insert(auditevent.Table).Columns(
-		auditevent.FieldID, auditevent.FieldOrganizationID, auditevent.FieldAt, auditevent.FieldAction,
-		auditevent.FieldKind, auditevent.FieldBaseID, auditevent.FieldRecordID, auditevent.FieldGroupID,
-		auditevent.FieldActorKind, auditevent.FieldActorID, auditevent.FieldDetails)
-	for i := range batch {
-		ev := &batch[i]
-		details, err := json.Marshal(ev.details)
-		if err != nil {
-			return err
-		}
-		ins.Values(ev.id, ev.tenant, ev.at, string(ev.action), string(ev.kind), nullable(ev.base),
-			nullable(ev.record), nullable(ev.group), ev.actor.ActorKind(), ev.actor.ActorID(), details)
-	}
-	query, args := ins.OnConflict(entsql.ConflictColumns(auditevent.FieldID), entsql.DoNothing()).Query()
-	// The decision records go first: an `executed` event that names one
-	// is then never stored without it.
-	if err := insertDecisions(ctx, db, batch); err != nil {
-		return err
-	}
-	_, err := db.SQL().ExecContext(ctx, query, args...)
-	return err
-}
-
-// insertDecisions stores the decision records of a batch's events in one
-// multi-row INSERT, before the events. It skips the ids stored already, so
-// that a batch retried after its records went in but its events did not
-// stores each once.
-func insertDecisions(ctx context.Context, db *database.DB, batch []event) error {
-	ins := entsql.Dialect(db.Dialect()).Insert(decisionrecord.Table).Columns(
-		decisionrecord.FieldID, decisionrecord.FieldOrganizationID, decisionrecord.FieldKind,
-		decisionrecord.FieldBaseID, decisionrecord.FieldRecordID, decisionrecord.FieldVersion,
-		decisionrecord.FieldRevision, decisionrecord.FieldAt, decisionrecord.FieldResult,
-		decisionrecord.FieldExplanation, decisionrecord.FieldDurationNs, decisionrecord.FieldActorKind,
-		decisionrecord.FieldActorID, decisionrecord.FieldInput)
-	rows := 0
-	for i := range batch {
-		ev := &batch[i]
-		d := ev.decision
-		if d == nil {
-			continue
-		}
-		var version any
-		if d.version != nil {
-			version = *d.version
-		}
-		ins.Values(d.id, ev.tenant, string(ev.kind), nullable(ev.base), nullable(ev.record), version,
-			d.revision, ev.at, d.result, d.explanation, d.duration.Nanoseconds(), ev.actor.ActorKind(),
-			ev.actor.ActorID(), d.input)
-		rows++
-	}
-	if rows == 0 {
-		return nil
-	}
-	query, args := ins.OnConflict(entsql.ConflictColumns(decisionrecord.FieldID), entsql.DoNothing()).Query()
-	_, err := db.SQL().ExecContext(ctx, query, args...)
-	return err
-}
-
-// decisionsIn counts the decision records a batch carries.
-func decisionsIn(batch []event) int {
-	n := 0
-	for i := range batch {
-		if batch[i].decision != nil {
-			n++
-		}
-	}
-	return n
-}
-
-func nullable(id *uuid.UUID) any {
-	if id == nil {
-		return nil
-	}
-	return *id
-}
-
-// add queues ev, waiting for room while the queue is full, and fails when
+// add queues event, with its decision record if any, waiting for room while the queue is full, and fails when
 // there is none within the wait or before ctx ends. An event it accepted
 // is stored, unless the process dies first. When the log is durable, add
 // also waits until the event is committed, and fails when that takes
 // longer than the commit wait (the event is still stored later).
-func (l *executionLog) add(ctx context.Context, ev event) error {
+func (l *executionLog) add(ctx context.Context, event auditstore.Event, decision *decisionRow) error {
+	ev := queued{Event: event, decision: decision}
 	if l.cfg.durable {
 		ev.stored = make(chan bool, 1)
 	}
@@ -223,7 +158,7 @@ func (l *executionLog) add(ctx context.Context, ev event) error {
 	return errAuditUnavailable
 }
 
-func (l *executionLog) enqueue(ctx context.Context, ev event) bool {
+func (l *executionLog) enqueue(ctx context.Context, ev queued) bool {
 	select {
 	case l.events <- ev:
 		return true
@@ -242,7 +177,7 @@ func (l *executionLog) enqueue(ctx context.Context, ev event) bool {
 
 // settle tells the runs waiting for the batch's events whether they are
 // stored.
-func settle(batch []event, stored bool) {
+func settle(batch []queued, stored bool) {
 	for i := range batch {
 		if batch[i].stored != nil {
 			batch[i].stored <- stored
@@ -252,7 +187,8 @@ func settle(batch []event, stored bool) {
 
 // write takes batches from the queue until it is closed and empty.
 func (l *executionLog) write() {
-	batch := make([]event, 0, l.cfg.batch)
+	batch := make([]queued, 0, l.cfg.batch)
+	events := make([]auditstore.Event, 0, l.cfg.batch)
 	for ev := range l.events {
 		batch = append(batch[:0], ev)
 	fill:
@@ -267,18 +203,23 @@ func (l *executionLog) write() {
 				break fill
 			}
 		}
-		l.store(batch)
+		events = events[:0]
+		for i := range batch {
+			events = append(events, batch[i].Event)
+		}
+		l.store(batch, events)
 	}
 }
 
-// store inserts batch, retrying until it is stored or close gives up.
-func (l *executionLog) store(batch []event) {
+// store inserts the batch's events, retrying until they are stored or
+// close gives up.
+func (l *executionLog) store(batch []queued, events []auditstore.Event) {
 	l.metrics.batchSize.Observe(float64(len(batch)))
 	backoff := l.cfg.retryMin
 	for {
 		began := time.Now()
 		ctx, cancel := context.WithTimeout(l.stop, l.cfg.attempt)
-		err := l.insert(ctx, batch)
+		err := l.insert(ctx, batch, events)
 		cancel()
 		if err == nil {
 			l.metrics.insertTime.Observe(time.Since(began).Seconds())
@@ -301,12 +242,58 @@ func (l *executionLog) store(batch []event) {
 	}
 }
 
-func (l *executionLog) lose(batch []event, err error) {
+// insertDecisions stores the decision records of a batch's events in one
+// multi-row INSERT, before the events. It skips the ids stored already, so
+// that a batch retried after its records went in but its events did not
+// stores each once.
+func insertDecisions(ctx context.Context, db *database.DB, batch []queued) error {
+	ins := entsql.Dialect(db.Dialect()).Insert(decisionrecord.Table).Columns(
+		decisionrecord.FieldID, decisionrecord.FieldOrganizationID, decisionrecord.FieldKind,
+		decisionrecord.FieldBaseID, decisionrecord.FieldRecordID, decisionrecord.FieldVersion,
+		decisionrecord.FieldRevision, decisionrecord.FieldAt, decisionrecord.FieldResult,
+		decisionrecord.FieldExplanation, decisionrecord.FieldDurationNs, decisionrecord.FieldActorKind,
+		decisionrecord.FieldActorID, decisionrecord.FieldInput)
+	rows := 0
+	for i := range batch {
+		ev := &batch[i]
+		d := ev.decision
+		if d == nil {
+			continue
+		}
+		var version any
+		if d.version != nil {
+			version = *d.version
+		}
+		ins.Values(d.id, ev.Tenant, ev.Kind, ev.BaseID, ev.RecordID, version,
+			d.revision, ev.At, d.result, d.explanation, d.duration.Nanoseconds(), ev.ActorKind,
+			ev.ActorID, d.input)
+		rows++
+	}
+	if rows == 0 {
+		return nil
+	}
+	query, args := ins.OnConflict(entsql.ConflictColumns(decisionrecord.FieldID), entsql.DoNothing()).Query()
+	_, err := db.SQL().ExecContext(ctx, query, args...)
+	return err
+}
+
+// decisionsIn counts the decision records a batch carries.
+func decisionsIn(batch []queued) int {
+	n := 0
+	for i := range batch {
+		if batch[i].decision != nil {
+			n++
+		}
+	}
+	return n
+}
+
+func (l *executionLog) lose(batch []queued, err error) {
 	settle(batch, false)
 	l.metrics.lost.Add(float64(len(batch)))
 	for _, ev := range batch {
-		l.log.Error("audit event lost", "error", err, "id", ev.id, "tenant", ev.tenant, "action", ev.action,
-			"base", ev.base, "record", ev.record, "actor", ev.actor.ActorID(), "at", ev.at)
+		l.log.Error("audit event lost", "error", err, "id", ev.ID, "tenant", ev.Tenant, "action", "executed",
+			"base", ev.BaseID, "record", ev.RecordID, "actor", ev.ActorID, "at", ev.At)
 	}
 }
 

@@ -14,10 +14,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/database"
-	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/decisionrecord"
+	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 )
 
@@ -38,40 +38,36 @@ type flakyStore struct {
 	down      atomic.Bool
 	mu        sync.Mutex
 	committed map[uuid.UUID]bool // by the batch's first event
-	insert    func(context.Context, []event) error
+	insert    func(context.Context, []queued, []auditstore.Event) error
 }
 
 var errDatabaseDown = errors.New("connection refused")
 
-func (s *flakyStore) store(ctx context.Context, batch []event) error {
+func (s *flakyStore) store(ctx context.Context, queued []queued, batch []auditstore.Event) error {
 	if s.down.Load() {
 		return errDatabaseDown
 	}
-	if err := s.insert(ctx, batch); err != nil {
+	if err := s.insert(ctx, queued, batch); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.committed[batch[0].id] {
+	if s.committed[batch[0].ID] {
 		return nil
 	}
-	s.committed[batch[0].id] = true
+	s.committed[batch[0].ID] = true
 	return errors.New("timeout waiting for the commit's acknowledgement")
 }
 
-func testEvent(tenant uuid.UUID) event {
-	actor := &Principal{KeyID: uuid.New(), KeyOwner: authz.OwnerOrganization, TenantID: tenant}
-	base, record := uuid.New(), uuid.New()
-	return event{id: uuid.Must(uuid.NewV7()), tenant: tenant, at: time.Now().UTC().Truncate(time.Microsecond),
-		action: auditevent.ActionExecuted, kind: auditevent.KindPolicy, base: &base, record: &record,
-		actor: actor, details: map[string]any{"result": true}}
+func testEvent(tenant uuid.UUID) auditstore.Event {
+	at := time.Now().UTC().Truncate(time.Microsecond)
+	return auditstore.Event{ID: audittest.IDAt(at), Tenant: tenant, At: at, Kind: "policy",
+		BaseID: uuid.New(), RecordID: uuid.New(), ActorKind: "key", ActorID: uuid.New(), Result: true}
 }
 
 func storedExecuted(t *testing.T, db *database.DB, tenant uuid.UUID) int {
 	t.Helper()
-	n, err := db.Client().AuditEvent.Query().
-		Where(auditevent.OrganizationID(tenant), auditevent.ActionEQ(auditevent.ActionExecuted)).
-		Count(context.Background())
+	n, err := auditstore.New(db).Count(context.Background(), auditstore.Filter{Tenant: tenant})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +79,7 @@ func TestTheExecutionLogStoresEveryAcceptedEventOnceThroughAnOutage(t *testing.T
 		var logs bytes.Buffer
 		log := slog.New(slog.NewTextHandler(&logs, nil))
 		reg := prometheus.NewRegistry()
-		l, err := newExecutionLog(db, log, reg, testExecLogConfig)
+		l, err := newExecutionLog(db, auditstore.New(db), log, reg, testExecLogConfig)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +94,7 @@ func TestTheExecutionLogStoresEveryAcceptedEventOnceThroughAnOutage(t *testing.T
 		for range runners {
 			wg.Go(func() {
 				for range perRunner {
-					err := l.add(context.Background(), testEvent(tenant))
+					err := l.add(context.Background(), testEvent(tenant), nil)
 					switch {
 					case err == nil:
 						accepted.Add(1)
@@ -130,7 +126,7 @@ func TestTheExecutionLogStoresEveryAcceptedEventOnceThroughAnOutage(t *testing.T
 		deadline := time.Now().Add(20 * time.Second)
 		for range 100 {
 			for {
-				err := l.add(context.Background(), testEvent(tenant))
+				err := l.add(context.Background(), testEvent(tenant), nil)
 				if err == nil {
 					accepted.Add(1)
 					break
@@ -160,14 +156,14 @@ func TestClosingTheExecutionLogGivesUpOnADatabaseThatStaysAway(t *testing.T) {
 		cfg := testExecLogConfig
 		cfg.drain = 50 * time.Millisecond
 		reg := prometheus.NewRegistry()
-		l, err := newExecutionLog(db, slog.New(slog.NewJSONHandler(&logs, nil)), reg, cfg)
+		l, err := newExecutionLog(db, auditstore.New(db), slog.New(slog.NewJSONHandler(&logs, nil)), reg, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		l.insert = func(context.Context, []event) error { return errDatabaseDown }
+		l.insert = func(context.Context, []queued, []auditstore.Event) error { return errDatabaseDown }
 		const n = 10
 		for range n {
-			if err := l.add(context.Background(), testEvent(uuid.New())); err != nil {
+			if err := l.add(context.Background(), testEvent(uuid.New()), nil); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -187,17 +183,17 @@ func TestARunIsRefusedWhenItsEventCannotBeQueuedInTime(t *testing.T) {
 		// The filling adds may wait long; the refused one has a cancelled
 		// context. The writer's events are given up at once on close.
 		cfg.queue, cfg.writers, cfg.batch, cfg.wait, cfg.drain = 1, 1, 1, 10*time.Second, 0
-		l, err := newExecutionLog(db, slog.New(slog.DiscardHandler), nil, cfg)
+		l, err := newExecutionLog(db, auditstore.New(db), slog.New(slog.DiscardHandler), nil, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer l.close()
 		release := make(chan struct{})
-		l.insert = func(context.Context, []event) error { <-release; return errDatabaseDown }
+		l.insert = func(context.Context, []queued, []auditstore.Event) error { <-release; return errDatabaseDown }
 		defer close(release)
 		// One event is held by the writer, one fills the queue.
 		for range 2 {
-			if err := l.add(context.Background(), testEvent(uuid.New())); err != nil {
+			if err := l.add(context.Background(), testEvent(uuid.New()), nil); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -207,7 +203,7 @@ func TestARunIsRefusedWhenItsEventCannotBeQueuedInTime(t *testing.T) {
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		if err := l.add(ctx, testEvent(uuid.New())); CodeOf(err) != CodeUnavailable {
+		if err := l.add(ctx, testEvent(uuid.New()), nil); CodeOf(err) != CodeUnavailable {
 			t.Fatalf("add to a full queue for a cancelled run: %v, want unavailable", err)
 		}
 	})
@@ -217,21 +213,21 @@ func TestADurableRunIsAnsweredOnlyOnceItsEventIsCommitted(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		cfg := execLogConfigFor(db.Dialect(), true)
 		cfg.commitWait = time.Minute
-		l, err := newExecutionLog(db, slog.New(slog.DiscardHandler), nil, cfg)
+		l, err := newExecutionLog(db, auditstore.New(db), slog.New(slog.DiscardHandler), nil, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer l.close()
 		entered, release := make(chan struct{}), make(chan struct{})
 		insert := l.insert
-		l.insert = func(ctx context.Context, batch []event) error {
+		l.insert = func(ctx context.Context, queued []queued, batch []auditstore.Event) error {
 			entered <- struct{}{}
 			<-release
-			return insert(ctx, batch)
+			return insert(ctx, queued, batch)
 		}
 		tenant := uuid.New()
 		added := make(chan error, 1)
-		go func() { added <- l.add(context.Background(), testEvent(tenant)) }()
+		go func() { added <- l.add(context.Background(), testEvent(tenant), nil) }()
 		<-entered
 		select {
 		case err := <-added:
@@ -252,13 +248,13 @@ func TestADurableRunIsRefusedWhenItsEventIsNotCommittedInTime(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		cfg := testExecLogConfig
 		cfg.durable, cfg.commitWait, cfg.drain = true, 10*time.Millisecond, 0
-		l, err := newExecutionLog(db, slog.New(slog.DiscardHandler), nil, cfg)
+		l, err := newExecutionLog(db, auditstore.New(db), slog.New(slog.DiscardHandler), nil, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer l.close()
-		l.insert = func(context.Context, []event) error { return errDatabaseDown }
-		if err := l.add(context.Background(), testEvent(uuid.New())); CodeOf(err) != CodeUnavailable {
+		l.insert = func(context.Context, []queued, []auditstore.Event) error { return errDatabaseDown }
+		if err := l.add(context.Background(), testEvent(uuid.New()), nil); CodeOf(err) != CodeUnavailable {
 			t.Fatalf("add while the database is down: %v, want unavailable", err)
 		}
 	})
@@ -286,19 +282,19 @@ func counted(t *testing.T, reg *prometheus.Registry, name string) float64 {
 // the queue (and the kill -9 loss window with it) grows.
 func BenchmarkExecutionLogThroughput(b *testing.B) {
 	dbtest.EachB(b, func(b *testing.B, db *database.DB) {
-		l, err := newExecutionLog(db, slog.New(slog.DiscardHandler), nil, execLogConfigFor(db.Dialect(), false))
+		l, err := newExecutionLog(db, auditstore.New(db), slog.New(slog.DiscardHandler), nil, execLogConfigFor(db.Dialect(), false))
 		if err != nil {
 			b.Fatal(err)
 		}
 		tenant := uuid.New()
-		events := make([]event, b.N)
+		events := make([]auditstore.Event, b.N)
 		for i := range events {
 			events[i] = testEvent(tenant)
 		}
 		b.ResetTimer()
 		began := time.Now()
 		for i := range events {
-			if err := l.add(context.Background(), events[i]); err != nil {
+			if err := l.add(context.Background(), events[i], nil); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -314,7 +310,7 @@ func TestDecisionRecordsAreStoredOnceWithTheirEventsThroughRetries(t *testing.T)
 		// what is stored, not about refusals.
 		cfg := testExecLogConfig
 		cfg.queue, cfg.wait = 128, time.Minute
-		l, err := newExecutionLog(db, slog.New(slog.DiscardHandler), reg, cfg)
+		l, err := newExecutionLog(db, auditstore.New(db), slog.New(slog.DiscardHandler), reg, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -323,10 +319,11 @@ func TestDecisionRecordsAreStoredOnceWithTheirEventsThroughRetries(t *testing.T)
 		// two statements would; the retry stores everything.
 		var mu sync.Mutex
 		tried := map[uuid.UUID]bool{}
-		l.insert = func(ctx context.Context, batch []event) error {
+		insert := l.insert
+		l.insert = func(ctx context.Context, batch []queued, events []auditstore.Event) error {
 			mu.Lock()
-			first := !tried[batch[0].id]
-			tried[batch[0].id] = true
+			first := !tried[batch[0].ID]
+			tried[batch[0].ID] = true
 			mu.Unlock()
 			if first {
 				if err := insertDecisions(ctx, db, batch); err != nil {
@@ -334,17 +331,17 @@ func TestDecisionRecordsAreStoredOnceWithTheirEventsThroughRetries(t *testing.T)
 				}
 				return errDatabaseDown
 			}
-			return insertEvents(ctx, db, batch)
+			return insert(ctx, batch, events)
 		}
 		tenant := uuid.New()
 		const runs = 100
 		for i := range runs {
-			ev := testEvent(tenant)
+			var decision *decisionRow
 			if i%2 == 0 {
-				ev.decision = &decisionRow{id: uuid.Must(uuid.NewV7()), revision: 1, result: true,
+				decision = &decisionRow{id: uuid.Must(uuid.NewV7()), revision: 1, result: true,
 					explanation: "recorded", duration: time.Millisecond, input: `{"a":1}`}
 			}
-			if err := l.add(context.Background(), ev); err != nil {
+			if err := l.add(context.Background(), testEvent(tenant), decision); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -57,16 +57,16 @@ func (s *Service) runFlow(ctx context.Context, baseID, recordID uuid.UUID, rawDa
 		return nil, err
 	}
 	took := time.Since(t.start)
-	details := executionDetails(target, res.Result, took)
+	var failure map[string]any
 	if len(res.Errors) > 0 {
 		// A copy: the event is stored after the caller has the result.
-		details["errors"] = slices.Clone(res.Errors)
+		failure = map[string]any{"errors": slices.Clone(res.Errors)}
 	}
 	var decision *decisionRow
 	if target.recording != nil {
 		decision = s.decisionOf(target, rawData, res.Result, flowExplanation(res), took)
 	}
-	if err := s.recordExecution(ctx, p, target, details, decision); err != nil {
+	if err := s.recordExecution(ctx, p, target, res.Result, took, failure, decision); err != nil {
 		return nil, err
 	}
 	return res, nil

@@ -16,6 +16,7 @@ import (
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/record"
+	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
 )
@@ -291,14 +292,11 @@ func TestAFlowCannotReachAnotherTenantsPolicy(t *testing.T) {
 			}
 		}
 		f.svc.Close() // stores the executed events of the runs
-		ctx := context.Background()
-		n, err := db.Client().AuditEvent.Query().Where(auditevent.OrganizationID(betaTenant), auditevent.ActionEQ(auditevent.ActionExecuted)).Count(ctx)
-		if err != nil || n != 0 {
-			t.Errorf("%d executed events in the other tenant, want 0 (%v)", n, err)
+		if n := audittest.Count(t, db, audittest.Filter{Tenant: &betaTenant, Action: auditevent.ActionExecuted}); n != 0 {
+			t.Errorf("%d executed events in the other tenant, want 0", n)
 		}
-		n, err = db.Client().AuditEvent.Query().Where(auditevent.OrganizationID(f.acme.Organization.ID), auditevent.ActionEQ(auditevent.ActionExecuted)).Count(ctx)
-		if err != nil || n != 3 {
-			t.Errorf("%d executed events in Acme, want 3, one per stored run (%v)", n, err)
+		if n := audittest.Count(t, db, audittest.Filter{Tenant: &f.acme.Organization.ID, Action: auditevent.ActionExecuted}); n != 3 {
+			t.Errorf("%d executed events in Acme, want 3, one per stored run", n)
 		}
 	})
 }
@@ -377,7 +375,7 @@ func TestOnlyAuthorsTestFlows(t *testing.T) {
 		_, err = f.svc.TestFlow(as["editor"], service.FlowTestInput{Data: data})
 		wantCode(t, err, service.CodeInvalidArgument)
 		f.svc.Close()
-		if n, _ := db.Client().AuditEvent.Query().Where(auditevent.ActionEQ(auditevent.ActionExecuted)).Count(ctx); n != 0 {
+		if n := audittest.Count(t, db, audittest.Filter{Action: auditevent.ActionExecuted}); n != 0 {
 			t.Errorf("%d executed events after ad hoc tests, want 0", n)
 		}
 	})
@@ -401,9 +399,9 @@ func TestAFlowRunRecordsItsExecution(t *testing.T) {
 		_, err = f.svc.RunFlowVersion(as["viewer"], fl.BaseID, json.RawMessage(`{}`))
 		wantCode(t, err, service.CodeNotFound) // a base id is not a record id
 		f.svc.Close()
-		evs, err := db.Client().AuditEvent.Query().Where(auditevent.ActionEQ(auditevent.ActionExecuted)).All(context.Background())
-		if err != nil || len(evs) != 1 {
-			t.Fatalf("executed events %+v, %v", evs, err)
+		evs := audittest.Events(t, db, audittest.Filter{Action: auditevent.ActionExecuted})
+		if len(evs) != 1 {
+			t.Fatalf("executed events %+v", evs)
 		}
 		ev := evs[0]
 		if ev.Kind != auditevent.KindFlow || *ev.BaseID != fl.BaseID || *ev.RecordID != fl.ID || ev.Details["result"] != false ||
@@ -429,9 +427,9 @@ func TestAFlowRunThatStoppedRecordsWhyInItsExecution(t *testing.T) {
 			t.Fatalf("stopped run %+v, %v", stopped, err)
 		}
 		f.svc.Close()
-		evs, err := db.Client().AuditEvent.Query().Where(auditevent.ActionEQ(auditevent.ActionExecuted)).All(context.Background())
-		if err != nil || len(evs) != 2 {
-			t.Fatalf("executed events %+v, %v", evs, err)
+		evs := audittest.Events(t, db, audittest.Filter{Action: auditevent.ActionExecuted})
+		if len(evs) != 2 {
+			t.Fatalf("executed events %+v", evs)
 		}
 		// The finished run approved, the stopped one did not.
 		for _, ev := range evs {

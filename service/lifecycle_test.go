@@ -12,6 +12,7 @@ import (
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
 )
@@ -178,10 +179,7 @@ func (f *fixture) waitForEvents(t *testing.T, base uuid.UUID, action auditevent.
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		got, err := f.db.Client().AuditEvent.Query().Where(auditevent.BaseID(base), auditevent.ActionEQ(action)).Count(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
+		got := audittest.Count(t, f.db, audittest.Filter{Base: &base, Action: action})
 		if got == n {
 			return
 		}
@@ -317,11 +315,7 @@ func TestEveryKindHasTheSameLifecycle(t *testing.T) {
 				if got := strings.Join(f.auditActions(t, created.BaseID), ","); got != want {
 					t.Errorf("audit %s, want %s", got, want)
 				}
-				evs, err := db.Client().AuditEvent.Query().Where(auditevent.BaseID(created.BaseID)).All(context.Background())
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, ev := range evs {
+				for _, ev := range audittest.Events(t, db, audittest.Filter{Base: &created.BaseID}) {
 					if string(ev.Kind) != k.kind {
 						t.Errorf("%s event of kind %s, want %s", ev.Action, ev.Kind, k.kind)
 					}

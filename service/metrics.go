@@ -108,3 +108,40 @@ func newAuditMetrics(reg prometheus.Registerer, queueDepth func() float64) (*aud
 	}
 	return m, nil
 }
+
+// retentionMetrics describe audit retention and partition upkeep.
+type retentionMetrics struct {
+	partitionsDropped prometheus.Counter
+	eventsExpired     prometheus.Counter
+	lastRun           prometheus.Gauge
+	failures          prometheus.Counter
+}
+
+func newRetentionMetrics(reg prometheus.Registerer) (*retentionMetrics, error) {
+	m := &retentionMetrics{
+		partitionsDropped: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "verdict_audit_partitions_dropped_total",
+			Help: "Days of executed events dropped by retention (PostgreSQL).",
+		}),
+		eventsExpired: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "verdict_audit_events_expired_total",
+			Help: "Executed events deleted by retention (SQLite).",
+		}),
+		lastRun: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "verdict_audit_retention_last_run_timestamp_seconds",
+			Help: "When audit upkeep (partitions ahead, retention) last completed, in seconds since the epoch.",
+		}),
+		failures: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "verdict_audit_retention_failures_total",
+			Help: "Runs of audit upkeep that failed; each is tried again at the next run.",
+		}),
+	}
+	if reg != nil {
+		for _, c := range []prometheus.Collector{m.partitionsDropped, m.eventsExpired, m.lastRun, m.failures} {
+			if err := reg.Register(c); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return m, nil
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/record"
+	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
 )
@@ -72,12 +73,8 @@ func testCase(name, data string, expect bool) service.TestCase {
 
 func (f *fixture) auditActions(t *testing.T, base uuid.UUID) []string {
 	t.Helper()
-	evs, err := f.db.Client().AuditEvent.Query().Where(auditevent.BaseID(base)).Order(auditevent.ByAt(), auditevent.ByID()).All(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, ev := range evs {
+	for _, ev := range audittest.Events(t, f.db, audittest.Filter{Base: &base}) {
 		out = append(out, string(ev.Action))
 	}
 	return out
@@ -364,9 +361,8 @@ func TestExecutedEventsAreStoredByClose(t *testing.T) {
 			res.Release()
 		}
 		f.svc.Close()
-		n, err := db.Client().AuditEvent.Query().Where(auditevent.BaseID(pol.BaseID), auditevent.ActionEQ(auditevent.ActionExecuted)).Count(context.Background())
-		if err != nil || n != 300 {
-			t.Errorf("%d executed events stored, want 300 (%v)", n, err)
+		if n := audittest.Count(t, db, audittest.Filter{Base: &pol.BaseID, Action: auditevent.ActionExecuted}); n != 300 {
+			t.Errorf("%d executed events stored, want 300", n)
 		}
 	})
 }

@@ -7,10 +7,10 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/ent"
-	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/ent/record"
 )
@@ -59,12 +59,12 @@ func (s *Service) runPolicy(ctx context.Context, baseID, recordID uuid.UUID, raw
 	s.metrics.evaluations.WithLabelValues("policy", outcomeLabel(res.Result, res.Error != nil)).Inc()
 	s.metrics.engineTime.WithLabelValues("policy").Observe(t.engine.Seconds())
 	out.Execution = t.execution()
-	details := executionDetails(target, res.Result, time.Duration(out.Execution.Total))
+	var failure map[string]any
 	if res.Error != nil {
-		details["error"] = res.Error.Message
+		failure = map[string]any{"error": res.Error.Message}
 	}
 	decision := s.decisionOf(target, rawData, res.Result, res.Explanation, time.Duration(out.Execution.Total))
-	if err := s.recordExecution(ctx, p, target, details, decision); err != nil {
+	if err := s.recordExecution(ctx, p, target, res.Result, time.Duration(out.Execution.Total), failure, decision); err != nil {
 		out.Release()
 		return nil, err
 	}
@@ -122,33 +122,27 @@ func notFoundOr(err error, kind base.Kind, id uuid.UUID) error {
 	return unavailable(err)
 }
 
-// executionDetails are what the `executed` event of every run says; each
-// kind of run adds how it failed.
-func executionDetails(t *target, result bool, took time.Duration) map[string]any {
-	details := recordDetails(t, took)
-	details["result"] = result
-	return details
-}
-
-// recordDetails are what every `executed` event says of what ran and for
-// how long; a single run adds its result, a batch its counts.
-func recordDetails(t *target, took time.Duration) map[string]any {
-	details := map[string]any{"durationNs": took.Nanoseconds(), "status": string(t.record.Status)}
-	if t.record.Version != nil {
-		details["version"] = *t.record.Version
-	}
-	return details
-}
-
-// recordExecution queues the `executed` audit event of a run, with its
-// decision record when there is one (the event's details then name it). A
-// run whose event cannot be queued fails: its result is never answered
-// unaudited.
-func (s *Service) recordExecution(ctx context.Context, p *Principal, t *target, details map[string]any, decision *decisionRow) error {
+// recordExecution queues the `executed` audit event of a run: its result,
+// how long it took, the version run (or the draft), what else the event
+// says (extra: how a run failed, a batch's counts), and the run's decision
+// record when there is one (the event then names it). A run whose event
+// cannot be queued fails: its result is never answered unaudited.
+func (s *Service) recordExecution(ctx context.Context, p *Principal, t *target, result bool, took time.Duration, extra map[string]any, decision *decisionRow) error {
 	if decision != nil {
-		details["decisionId"] = decision.id.String()
+		if extra == nil {
+			extra = map[string]any{}
+		}
+		extra["decisionId"] = decision.id.String()
 	}
-	return s.execLog.add(ctx, event{id: uuid.Must(uuid.NewV7()), tenant: p.TenantID, at: s.timestamp(),
-		action: auditevent.ActionExecuted, kind: auditevent.Kind(t.base.Kind), base: &t.base.ID,
-		record: &t.record.ID, actor: p, details: details, decision: decision})
+	// The id (time-ordered) is taken with the real clock, like every
+	// other event's: the store finds an event by its id near that time.
+	id := uuid.Must(uuid.NewV7())
+	return s.execLog.add(ctx, auditstore.Event{
+		ID: id, Tenant: p.TenantID, At: s.timestamp(),
+		Kind: string(t.base.Kind), BaseID: t.base.ID, RecordID: t.record.ID,
+		ActorKind: p.ActorKind(), ActorID: p.ActorID(),
+		Result: result, Duration: took,
+		Published: t.record.Status == record.StatusPublished, Version: t.record.Version,
+		Extra: extra,
+	}, decision)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/engine"
@@ -35,6 +36,9 @@ type Config struct {
 	// committed before it is answered: a crash then loses no answered
 	// run's event, for the time of an insert added to each run.
 	AuditDurable bool
+	// AuditRetention is how long `executed` events are kept (lifecycle
+	// events are kept forever); 0 keeps them forever too.
+	AuditRetention time.Duration
 	// CacheSize bounds each run cache (compiled programs, flow definitions,
 	// bases, records);
 	// 0 is DefaultCacheSize.
@@ -77,8 +81,12 @@ type Service struct {
 	// caches holds cache and principals, to drop what changes make stale.
 	caches      *cacheSet
 	cacheExpiry time.Duration
-	execLog     *executionLog
-	results     sync.Pool // *engine.Result, see RunResult.Release
+	// executions stores the `executed` events, which execLog writes and
+	// upkeep expires.
+	executions *auditstore.Store
+	execLog    *executionLog
+	upkeep     *auditUpkeep
+	results    sync.Pool // *engine.Result, see RunResult.Release
 
 	decisionRetention time.Duration
 	// maxBatchItems bounds the items of one batch run.
@@ -143,10 +151,20 @@ func New(cfg Config) (*Service, error) {
 	}
 	s.policyKind = s.newPolicyRules()
 	s.flowKind = s.newFlowRules()
-	if s.execLog, err = newExecutionLog(s.db, s.log, cfg.Registerer, execLogConfigFor(s.db.Dialect(), cfg.AuditDurable)); err != nil {
+	s.executions = auditstore.New(s.db)
+	if s.execLog, err = newExecutionLog(s.db, s.executions, s.log, cfg.Registerer, execLogConfigFor(s.db.Dialect(), cfg.AuditDurable)); err != nil {
 		return nil, err
 	}
+	retention, err := newRetentionMetrics(cfg.Registerer)
+	if err != nil {
+		return nil, err
+	}
+	// The upkeep works on the days of the wall clock, whatever clock
+	// stamps the events: partitions are made for the days inserts will
+	// meet, and an insert into any other day makes its own.
+	s.upkeep = &auditUpkeep{store: s.executions, retention: cfg.AuditRetention, now: time.Now, log: s.log, metrics: retention}
 	s.results.New = func() any { return new(engine.Result) }
+	s.upkeep.start()
 	return s, nil
 }
 
@@ -154,6 +172,7 @@ func New(cfg Config) (*Service, error) {
 // it keeps trying for a while, then logs them as lost. Call it once no
 // request is running any more; the service must not be used afterwards.
 func (s *Service) Close() {
+	s.upkeep.close()
 	s.execLog.close()
 }
 

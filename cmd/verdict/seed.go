@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/ent/membership"
 	"github.com/verdict/verdict/internal/seed"
 	"github.com/verdict/verdict/service"
@@ -92,7 +93,7 @@ func (a *admin) seed(ctx context.Context, w io.Writer, orgRef string, policies, 
 	if err != nil {
 		return failure(err)
 	}
-	if err := seed.Events(ctx, client, org.ID, admin.UserID, seeded, events, span, report("events", events)); err != nil {
+	if err := seed.Events(ctx, auditstore.New(db), org.ID, admin.UserID, seeded, events, span, report("events", events)); err != nil {
 		return failure(err)
 	}
 	result := struct {

@@ -8,6 +8,7 @@ import (
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/ent/record"
+	"github.com/verdict/verdict/internal/audittest"
 )
 
 func TestAdminSeed(t *testing.T) {
@@ -33,7 +34,7 @@ func TestAdminSeed(t *testing.T) {
 			base.LatestVersion(1), base.LatestRecordIDNotNil(), base.OwnerKindEQ(base.OwnerKindOrganization)).CountX(ctx)
 		records := client.Record.Query().Where(record.OrganizationID(org.ID), record.StatusEQ(record.StatusPublished),
 			record.Version(1)).CountX(ctx)
-		events := client.AuditEvent.Query().Where(auditevent.OrganizationID(org.ID), auditevent.ActionEQ(auditevent.ActionExecuted)).CountX(ctx)
+		events := audittest.Count(t, db, audittest.Filter{Tenant: &org.ID, Action: auditevent.ActionExecuted})
 		if bases != 1203 || records != 1203 || events != 2500 {
 			t.Fatalf("stored %d published bases, %d versions and %d executed events; want 1203, 1203 and 2500", bases, records, events)
 		}

@@ -64,6 +64,7 @@ type serveConfig struct {
 	dbTimeout       time.Duration
 	auditDurable    bool
 	decisionKeep    time.Duration
+	auditRetention  retention
 }
 
 // decisionExpiryInterval is how often serve deletes expired decision
@@ -126,6 +127,9 @@ some did not finish in time).`,
 		"answer a run only once its executed event is committed: a crash then loses none, for an insert's time added to each run")
 	f.DurationVar(&cfg.decisionKeep, "decision-retention", service.DefaultDecisionRetention,
 		"how long decision records are kept before they are deleted, such as 720h")
+	cfg.auditRetention = retention(service.DefaultAuditRetention)
+	f.Var(&cfg.auditRetention, "audit-retention",
+		"how long executed events are kept, in days (90d) or as a duration (36h); 0 keeps them forever")
 	f.IntVar(&cfg.cacheSize, "cache-size", service.DefaultCacheSize, "how many compiled programs (and bases and records) the run caches keep")
 	f.DurationVar(&cfg.cacheExpiry, "cache-expiry", service.DefaultCacheExpiry,
 		"how long a cached base, record or authenticated key is used before it is read again: on PostgreSQL, how long another instance's change may go unseen while change notifications cannot arrive")
@@ -234,8 +238,8 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 	}
 	defer changes.Close()
 	svc, err := service.New(service.Config{DB: db, Authorizer: authorizer, Logger: log, Registerer: reg, CacheSize: cfg.cacheSize,
-		CacheExpiry: cfg.cacheExpiry, Changes: changes, AuditDurable: cfg.auditDurable, DecisionRetention: cfg.decisionKeep,
-		MaxBatchItems: cfg.batchLimit})
+		CacheExpiry: cfg.cacheExpiry, Changes: changes, AuditDurable: cfg.auditDurable, AuditRetention: time.Duration(cfg.auditRetention),
+		DecisionRetention: cfg.decisionKeep, MaxBatchItems: cfg.batchLimit})
 	if err != nil {
 		return failure(err)
 	}

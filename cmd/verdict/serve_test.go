@@ -523,6 +523,8 @@ func TestServeRefuses(t *testing.T) {
 			args: func(t *testing.T) []string {
 				return serveArgs(fresh(t), "--auth-failure-limit", "1", "--auth-failure-burst", "0")
 			}},
+		{name: "a negative audit retention", code: exitUsage, stderr: `invalid argument "-3h" for "--audit-retention" flag: must not be negative`,
+			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--audit-retention", "-3h") }},
 		{name: "an argument", code: exitUsage, stderr: `unknown command "now"`,
 			args: func(t *testing.T) []string { return append(serveArgs(fresh(t)), "now") }},
 		{name: "an address it cannot listen on", code: exitFailure, stderr: "listen tcp",

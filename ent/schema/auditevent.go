@@ -10,7 +10,10 @@ import (
 	"github.com/google/uuid"
 )
 
-// AuditEvent records one action in a tenant. Events are only ever inserted:
+// AuditEvent records one lifecycle action in a tenant (runs' `executed`
+// events are stored apart, narrower and with a retention, by package
+// auditstore; the action keeps its value for filters and for the events
+// stored before). Events are only ever inserted:
 // every field is immutable, a hook refuses every update and delete that goes
 // through ent, database triggers refuse those that do not (migration
 // audit_events_append_only), and nothing here references other rows by

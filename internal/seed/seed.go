@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/ent"
-	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/ent/record"
 )
@@ -65,26 +65,26 @@ func Policies(ctx context.Context, client *ent.Client, org, creator uuid.UUID, n
 // Events stores m `executed` events of the policies by actor (a user),
 // spread evenly over the span before now, oldest first, as runs would
 // have left them. Progress, when not nil, hears how many are stored so far.
-func Events(ctx context.Context, client *ent.Client, org, actor uuid.UUID, policies []Policy, m int, span time.Duration,
+func Events(ctx context.Context, store *auditstore.Store, org, actor uuid.UUID, policies []Policy, m int, span time.Duration,
 	progress func(int)) error {
 	if m > 0 && len(policies) == 0 {
 		return fmt.Errorf("events need policies to have run")
 	}
 	end := time.Now().UTC()
 	step := span / time.Duration(max(m, 1))
+	version := 1
 	for start := 0; start < m; start += batch {
 		count := min(batch, m-start)
-		events := make([]*ent.AuditEventCreate, count)
+		events := make([]auditstore.Event, count)
 		for i := range count {
 			n := start + i
 			p := policies[n%len(policies)]
 			at := end.Add(-span + time.Duration(n)*step)
-			events[i] = client.AuditEvent.Create().SetID(idAt(at)).SetOrganizationID(org).SetAt(at).
-				SetAction(auditevent.ActionExecuted).SetKind(auditevent.KindPolicy).
-				SetBaseID(p.Base).SetRecordID(p.Record).SetActorKind(auditevent.ActorKindUser).SetActorID(actor).
-				SetDetails(map[string]any{"result": n%2 == 0, "durationNs": 250000 + n%1000, "status": "published", "version": 1})
+			events[i] = auditstore.Event{ID: idAt(at), Tenant: org, At: at, Kind: "policy",
+				BaseID: p.Base, RecordID: p.Record, ActorKind: "user", ActorID: actor,
+				Result: n%2 == 0, Duration: time.Duration(250000 + n%1000), Published: true, Version: &version}
 		}
-		if err := client.AuditEvent.CreateBulk(events...).Exec(ctx); err != nil {
+		if err := store.Insert(ctx, events); err != nil {
 			return fmt.Errorf("storing audit events: %w", err)
 		}
 		if progress != nil {

@@ -1,0 +1,185 @@
+package auditstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Filter selects the events of one tenant; zero fields do not filter.
+// Since includes its instant, Until excludes its own. Before resumes a
+// list after the event at (At, ID), in the order of List.
+type Filter struct {
+	Tenant uuid.UUID
+	Kind   string
+	BaseID *uuid.UUID
+	Actor  *uuid.UUID
+	Since  *time.Time
+	Until  *time.Time
+	Before *Position
+}
+
+// Position is where an event stands in the log: its time, then its id.
+type Position struct {
+	At time.Time
+	ID uuid.UUID
+}
+
+// List returns at most limit events of f, newest first: by time, then id,
+// both descending.
+func (s *Store) List(ctx context.Context, f Filter, limit int) ([]Event, error) {
+	where, args := s.where(f)
+	args = append(args, limit)
+	return s.query(ctx, "SELECT "+columns+" FROM "+table+" WHERE "+where+
+		" ORDER BY at DESC, id DESC LIMIT "+s.placeholder(len(args)), args...)
+}
+
+// Count is how many events f selects, Before aside.
+func (s *Store) Count(ctx context.Context, f Filter) (int, error) {
+	f.Before = nil
+	where, args := s.where(f)
+	var n int
+	err := s.db.SQL().QueryRowContext(ctx, "SELECT count(*) FROM "+table+" WHERE "+where, args...).Scan(&n)
+	return n, err
+}
+
+// idWindow is how far from the time in its id an event may be stored:
+// an event's id (a UUIDv7) is taken with the same clock a few
+// microseconds before its time.
+const idWindow = time.Second
+
+// Get returns the tenant's event with this id, or nil when it has none.
+// It looks only near the time the id holds, so that an unknown id costs
+// no more than a known one.
+func (s *Store) Get(ctx context.Context, tenant, id uuid.UUID) (*Event, error) {
+	t := idTime(id)
+	since, until := t.Add(-idWindow), t.Add(idWindow)
+	where, args := s.where(Filter{Tenant: tenant, Since: &since, Until: &until})
+	args = append(args, s.id(id))
+	events, err := s.query(ctx, "SELECT "+columns+" FROM "+table+" WHERE "+where+
+		" AND id = "+s.placeholder(len(args)), args...)
+	if err != nil || len(events) == 0 {
+		return nil, err
+	}
+	return &events[0], nil
+}
+
+// where is f as a condition and its arguments.
+func (s *Store) where(f Filter) (string, []any) {
+	var conds []string
+	var args []any
+	add := func(cond string, vals ...any) {
+		for _, v := range vals {
+			args = append(args, v)
+			cond = strings.Replace(cond, "?", s.placeholder(len(args)), 1)
+		}
+		conds = append(conds, cond)
+	}
+	add("organization_id = ?", s.id(f.Tenant))
+	if f.Kind != "" {
+		// An unknown kind has no events; the caller refuses it before.
+		add("kind = ?", kindCodes[f.Kind])
+	}
+	if f.BaseID != nil {
+		add("base_id = ?", s.id(*f.BaseID))
+	}
+	if f.Actor != nil {
+		add("actor_id = ?", s.id(*f.Actor))
+	}
+	if f.Since != nil {
+		add("at >= ?", s.at(*f.Since))
+	}
+	if f.Until != nil {
+		add("at < ?", s.at(*f.Until))
+	}
+	if f.Before != nil {
+		add("(at, id) < (?, ?)", s.at(f.Before.At), s.id(f.Before.ID))
+	}
+	return strings.Join(conds, " AND "), args
+}
+
+func (s *Store) placeholder(n int) string {
+	if s.pg {
+		return "$" + strconv.Itoa(n)
+	}
+	return "?"
+}
+
+// at and id are the stored forms of a time and an id: SQLite keeps
+// microseconds since the epoch and 16-byte blobs.
+func (s *Store) at(t time.Time) any {
+	if s.pg {
+		return t.UTC()
+	}
+	return t.UnixMicro()
+}
+
+func (s *Store) id(id uuid.UUID) any {
+	if s.pg {
+		return id
+	}
+	return blob(id)
+}
+
+func (s *Store) query(ctx context.Context, query string, args ...any) ([]Event, error) {
+	rows, err := s.db.SQL().QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var events []Event
+	for rows.Next() {
+		var (
+			ev              Event
+			at              storedTime
+			duration        int64
+			version         sql.NullInt64
+			kind, actorKind int16
+			details         sql.NullString
+		)
+		if err := rows.Scan(&at, &duration, &ev.Tenant, &ev.ID, &ev.BaseID, &ev.RecordID, &ev.ActorID,
+			&version, &kind, &actorKind, &ev.Result, &ev.Published, &details); err != nil {
+			return nil, err
+		}
+		ev.At, ev.Duration = at.t, time.Duration(duration)
+		if version.Valid {
+			v := int(version.Int64)
+			ev.Version = &v
+		}
+		var ok bool
+		if ev.Kind, ok = kindNames[kind]; !ok {
+			return nil, fmt.Errorf("auditstore: event %s has kind %d", ev.ID, kind)
+		}
+		if ev.ActorKind, ok = actorKindNames[actorKind]; !ok {
+			return nil, fmt.Errorf("auditstore: event %s has actor kind %d", ev.ID, actorKind)
+		}
+		if details.Valid {
+			if err := json.Unmarshal([]byte(details.String), &ev.Extra); err != nil {
+				return nil, fmt.Errorf("auditstore: event %s: %w", ev.ID, err)
+			}
+		}
+		events = append(events, ev)
+	}
+	return events, rows.Err()
+}
+
+// storedTime scans a time as either database stores it.
+type storedTime struct{ t time.Time }
+
+func (st *storedTime) Scan(src any) error {
+	switch v := src.(type) {
+	case time.Time:
+		st.t = v.UTC()
+	case int64:
+		st.t = time.UnixMicro(v).UTC()
+	default:
+		return fmt.Errorf("auditstore: a time stored as %T", src)
+	}
+	return nil
+}

@@ -1,0 +1,235 @@
+// Package auditstore keeps the `executed` audit events: one narrow row per
+// run, apart from the lifecycle events that ent stores in audit_events.
+// Runs outnumber every other event by orders of magnitude, so their rows
+// hold fixed columns instead of JSON (ids as uuid, kinds as small ints,
+// the status as a flag), carry two indexes, and expire: on PostgreSQL the
+// table is partitioned by day (UTC) and retention drops whole partitions;
+// on SQLite retention deletes expired rows in small batches through the
+// one path the append-only triggers open (see Expire). Rows are never
+// updated, and never deleted otherwise.
+package auditstore
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"entgo.io/ent/dialect"
+	"github.com/google/uuid"
+	"github.com/lib/pq"
+	"github.com/lib/pq/pqerror"
+
+	"github.com/verdict/verdict/database"
+)
+
+// table is where the events live; on PostgreSQL the partitioned parent.
+const table = "audit_executions"
+
+// Event is one `executed` event.
+type Event struct {
+	ID       uuid.UUID
+	Tenant   uuid.UUID
+	At       time.Time
+	Kind     string // "policy" or "flow"
+	BaseID   uuid.UUID
+	RecordID uuid.UUID
+	// ActorKind is "user" or "key".
+	ActorKind string
+	ActorID   uuid.UUID
+	Result    bool
+	Duration  time.Duration
+	// Published tells whether the record run was a published version
+	// (Version) or the draft.
+	Published bool
+	Version   *int
+	// Extra holds what else the event says, when anything: a failed run's
+	// error or errors, a batch's counts, the decision record it names.
+	Extra map[string]any
+}
+
+// Store reads and writes the events of one database.
+type Store struct {
+	db *database.DB
+	pg bool
+}
+
+// New returns the store of db's events.
+func New(db *database.DB) *Store {
+	return &Store{db: db, pg: db.Dialect() == dialect.Postgres}
+}
+
+// idTime is the millisecond a UUIDv7 was made in.
+func idTime(id uuid.UUID) time.Time {
+	var stamp [8]byte
+	copy(stamp[2:], id[:6])
+	return time.UnixMilli(int64(binary.BigEndian.Uint64(stamp[:])))
+}
+
+// kinds and actor kinds are stored as small ints.
+var (
+	kindCodes      = map[string]int16{"policy": 1, "flow": 2}
+	kindNames      = map[int16]string{1: "policy", 2: "flow"}
+	actorKindCodes = map[string]int16{"user": 1, "key": 2}
+	actorKindNames = map[int16]string{1: "user", 2: "key"}
+)
+
+// columns are in the order of the table's definition on PostgreSQL, which
+// packs them without padding.
+const columns = "at, duration_ns, organization_id, id, base_id, record_id, actor_id, version, kind, actor_kind, result, published, details"
+
+// Insert stores a batch in one statement, skipping events already stored
+// (so a batch retried after an ambiguous failure is stored once). On
+// PostgreSQL a day without a partition gets one and the insert is
+// retried, so an insert never fails for lack of one.
+func (s *Store) Insert(ctx context.Context, batch []Event) error {
+	if len(batch) == 0 {
+		return nil
+	}
+	if !s.pg {
+		return s.insertSQLite(ctx, batch)
+	}
+	err := s.insertPostgres(ctx, batch)
+	if !missingPartition(err) {
+		return err
+	}
+	days := map[time.Time]bool{}
+	for i := range batch {
+		days[day(batch[i].At)] = true
+	}
+	for d := range days {
+		if err := s.createPartition(ctx, d); err != nil {
+			return err
+		}
+	}
+	return s.insertPostgres(ctx, batch)
+}
+
+// missingPartition tells whether err is PostgreSQL's refusal of a row
+// that no partition takes.
+func missingPartition(err error) bool {
+	pqErr := pq.As(err, pqerror.CheckViolation)
+	return pqErr != nil && strings.HasPrefix(pqErr.Message, "no partition of relation")
+}
+
+// insertPostgres sends each column as one array: the statement and its
+// plan stay the same whatever the batch size.
+func (s *Store) insertPostgres(ctx context.Context, batch []Event) error {
+	n := len(batch)
+	var (
+		at                               = make([]string, n)
+		durations                        = make([]int64, n)
+		tenants, ids, bases, recs, actor = make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+		versions                         = make([]*int64, n)
+		kinds, actorKinds                = make([]int64, n), make([]int64, n)
+		results, published               = make([]bool, n), make([]bool, n)
+		details                          = make([]*string, n)
+	)
+	for i := range batch {
+		ev := &batch[i]
+		kind, actorKind, extra, err := ev.codes()
+		if err != nil {
+			return err
+		}
+		at[i] = ev.At.UTC().Format(time.RFC3339Nano)
+		durations[i] = int64(ev.Duration)
+		tenants[i], ids[i], bases[i], recs[i], actor[i] = ev.Tenant.String(), ev.ID.String(), ev.BaseID.String(), ev.RecordID.String(), ev.ActorID.String()
+		if ev.Version != nil {
+			v := int64(*ev.Version)
+			versions[i] = &v
+		}
+		kinds[i], actorKinds[i] = int64(kind), int64(actorKind)
+		results[i], published[i] = ev.Result, ev.Published
+		details[i] = extra
+	}
+	_, err := s.db.SQL().ExecContext(ctx, `INSERT INTO `+table+` (`+columns+`)
+		SELECT * FROM unnest($1::timestamptz[], $2::bigint[], $3::uuid[], $4::uuid[], $5::uuid[], $6::uuid[], $7::uuid[],
+			$8::integer[], $9::smallint[], $10::smallint[], $11::boolean[], $12::boolean[], $13::jsonb[])
+		ON CONFLICT DO NOTHING`,
+		pq.Array(at), pq.Array(durations), pq.Array(tenants), pq.Array(ids), pq.Array(bases), pq.Array(recs), pq.Array(actor),
+		pq.GenericArray{A: versions}, pq.Array(kinds), pq.Array(actorKinds), pq.Array(results), pq.Array(published),
+		pq.GenericArray{A: details})
+	return err
+}
+
+func (s *Store) insertSQLite(ctx context.Context, batch []Event) error {
+	var b strings.Builder
+	b.WriteString("INSERT INTO " + table + " (" + columns + ") VALUES ")
+	args := make([]any, 0, 13*len(batch))
+	for i := range batch {
+		ev := &batch[i]
+		kind, actorKind, extra, err := ev.codes()
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?,?)")
+		var version any
+		if ev.Version != nil {
+			version = int64(*ev.Version)
+		}
+		var details any
+		if extra != nil {
+			details = *extra
+		}
+		args = append(args, ev.At.UnixMicro(), int64(ev.Duration), blob(ev.Tenant), blob(ev.ID), blob(ev.BaseID),
+			blob(ev.RecordID), blob(ev.ActorID), version, kind, actorKind, ev.Result, ev.Published, details)
+	}
+	b.WriteString(" ON CONFLICT DO NOTHING")
+	_, err := s.db.SQL().ExecContext(ctx, b.String(), args...)
+	return err
+}
+
+// codes are the stored forms of the event's kinds and extra details.
+func (ev *Event) codes() (kind, actorKind int16, extra *string, err error) {
+	kind, ok := kindCodes[ev.Kind]
+	if !ok {
+		return 0, 0, nil, fmt.Errorf("auditstore: an event of kind %q", ev.Kind)
+	}
+	actorKind, ok = actorKindCodes[ev.ActorKind]
+	if !ok {
+		return 0, 0, nil, fmt.Errorf("auditstore: an event whose actor is a %q", ev.ActorKind)
+	}
+	if len(ev.Extra) > 0 {
+		b, err := json.Marshal(ev.Extra)
+		if err != nil {
+			return 0, 0, nil, err
+		}
+		text := string(b)
+		extra = &text
+	}
+	return kind, actorKind, extra, nil
+}
+
+// blob is how SQLite stores an id: 16 bytes rather than 36 characters.
+func blob(id uuid.UUID) []byte { return id[:] }
+
+// day is the UTC day at falls in, as its first instant.
+func day(at time.Time) time.Time {
+	return at.UTC().Truncate(24 * time.Hour)
+}
+
+// Details are the event's details as the audit log shows them, and as
+// they read when events were JSON: result, durationNs, status (published
+// or draft), the version of a published record, and whatever else the
+// event says (Extra).
+func (ev *Event) Details() map[string]any {
+	details := make(map[string]any, 4+len(ev.Extra))
+	for k, v := range ev.Extra {
+		details[k] = v
+	}
+	details["result"] = ev.Result
+	details["durationNs"] = float64(ev.Duration.Nanoseconds())
+	details["status"] = "draft"
+	if ev.Published {
+		details["status"] = "published"
+	}
+	if ev.Version != nil {
+		details["version"] = float64(*ev.Version)
+	}
+	return details
+}
