@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -44,6 +45,52 @@ type replica struct {
 	svc *service.Service
 	db  *database.DB
 	reg *prometheus.Registry
+	// heard are the changes a listening replica's caches have been told
+	// of; nil when it does not listen.
+	heard *heardChanges
+}
+
+// heardChanges subscribes after the service's caches: a change it has
+// heard, the caches have too, and every change committed before it, since
+// notifications arrive in commit order.
+type heardChanges struct {
+	mu  sync.Mutex
+	ids map[uuid.UUID]bool
+}
+
+func (h *heardChanges) Changed(c changefeed.Change) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.ids[c.ID] = true
+}
+
+func (h *heardChanges) Missed() {}
+
+func (h *heardChanges) has(id uuid.UUID) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.ids[id]
+}
+
+// settle waits until r has heard every change committed so far, so that a
+// notification of an earlier change cannot arrive in the middle of what a
+// test looks at: it announces a change that concerns nothing cached, and
+// waits for it.
+func (r *replica) settle(t *testing.T, through *replica) {
+	t.Helper()
+	marker := changefeed.Change{Kind: changefeed.KindGroup, ID: uuid.New()}
+	tx, err := through.db.Client().Tx(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := changefeed.Announce(context.Background(), through.db.Dialect(), tx, marker); err != nil {
+		tx.Rollback()
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the replica hears the marker change", "true", func() string { return fmt.Sprint(r.heard.has(marker.ID)) })
 }
 
 // newReplica starts a service on its own pool to the database at url,
@@ -74,6 +121,10 @@ func newReplica(t testing.TB, url string, listens bool) *replica {
 		t.Fatal(err)
 	}
 	t.Cleanup(r.svc.Close)
+	if listens {
+		r.heard = &heardChanges{ids: map[uuid.UUID]bool{}}
+		cfg.Changes.Subscribe(r.heard)
+	}
 	return r
 }
 
@@ -243,6 +294,9 @@ func TestAReplicaObeysKeyAndMemberChangesMadeOnAnother(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// b caches the keys only once it has heard of their making: a late
+	// notification would drop them in the middle of a case.
+	cl.b.settle(t, cl.a)
 	for _, r := range []*replica{cl.b, cl.c} {
 		if got := r.authenticated(key.Secret); got != string(authz.RoleViewer) {
 			t.Fatalf("the organization key authenticates as %s", got)
@@ -300,6 +354,8 @@ func TestAReplicaThatLostItsListenerDropsItsCachesAndRecovers(t *testing.T) {
 		t.Fatal(err)
 	}
 	unannounced := cl.policy(t, at65, true)
+	// b caches the policy only once it has heard of its publishing.
+	cl.b.settle(t, cl.a)
 	if got := cl.b.run(t, unannounced); got != "true" {
 		t.Fatalf("b runs the policy: %s", got)
 	}
