@@ -52,9 +52,12 @@ func opaServer(t *testing.T) *httptest.Server {
 	return srv
 }
 
+// newTestRemote asks the OPA server at url, allowing each decision
+// decisionTimeout unless opts set another: the production 250 ms fail
+// closed on a loaded machine, and would make a test fail by timing.
 func newTestRemote(t *testing.T, url string, opts ...Option) *Remote {
 	t.Helper()
-	rm, err := NewRemote(url, opts...)
+	rm, err := NewRemote(url, append([]Option{WithTimeout(decisionTimeout)}, opts...)...)
 	if err != nil {
 		t.Fatalf("NewRemote: %v", err)
 	}
