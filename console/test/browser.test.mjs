@@ -116,6 +116,19 @@ test('the first screen loads at most 350 KB of compressed JavaScript, all from t
   await page.context().close();
 });
 
+/**
+ * Publishes the open draft through the dialog that first replays it on the
+ * recorded decisions; returns the dialog's replay section as it was.
+ */
+async function publish(page, check = async () => {}) {
+  await page.getByRole('button', { name: 'Publish' }).click();
+  const dialog = page.getByRole('dialog', { name: /^Publish “/ });
+  await expect(dialog.getByTestId('replay')).toHaveAttribute('aria-busy', 'false');
+  await check(dialog);
+  await dialog.getByRole('button', { name: 'Publish' }).click();
+  await expect(dialog).toHaveCount(0);
+}
+
 test('a bad key is refused on the sign-in page, and the form works by keyboard', async () => {
   const page = await newPage();
   await page.goto(server.url + '/console/');
@@ -195,7 +208,10 @@ test('an author writes, checks, runs, tests, publishes, edits and compares a pol
   await expect(page.getByTestId('test-summary')).toHaveText('1 of 1 tests pass.');
   await page.screenshot({ path: join(shots, 'tests.png') });
 
-  await page.getByRole('button', { name: 'Publish' }).click();
+  await publish(page, async (dialog) => {
+    await expect(dialog.getByRole('status')).toContainText('No recorded decisions to compare');
+    await noCriticalViolations(page, 'publish dialog');
+  });
   await expect(page.locator('.badge-published').first()).toHaveText('Version 1');
   await noCriticalViolations(page, 'policy (version)');
 
@@ -204,14 +220,14 @@ test('an author writes, checks, runs, tests, publishes, edits and compares a pol
   await expect(page.locator('.title-block .badge-draft')).toBeVisible();
   await page.getByRole('tab', { name: 'Rule and try it' }).click();
   await replaceEditorText(page, 'Rule text', 'A **Person** gets senior_discount if the __age__ of the **Person** is greater than 30.');
-  await page.getByRole('button', { name: 'Publish' }).click();
+  await publish(page);
   await expect(page.getByRole('alert').filter({ hasText: 'Not published' })).toContainText('Sample 1');
   await expect(page.locator('#panel-tests tr.row-fail')).toContainText('Sample 1');
   await page.screenshot({ path: join(shots, 'publish-gate.png') });
 
   await page.getByRole('tab', { name: 'Rule and try it' }).click();
   await replaceEditorText(page, 'Rule text', 'A **Person** gets senior_discount if the __age__ of the **Person** is greater than 60.');
-  await page.getByRole('button', { name: 'Publish' }).click();
+  await publish(page);
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
 
   // Compare version 1 with version 2.
@@ -441,7 +457,7 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await page.getByRole('button', { name: 'Add as test (expect true)' }).click();
   await page.getByRole('button', { name: 'Save draft' }).click();
   await expect(page.getByRole('tab', { name: 'Tests (1)' })).toBeVisible();
-  await page.getByRole('button', { name: 'Publish' }).click();
+  await publish(page);
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 1');
 
   // Version 2: a custom outcome on the false branch of the income check;
@@ -450,7 +466,7 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await expect(page.locator('.title-block .badge-draft')).toBeVisible();
   await selectNode(page, 'return-1');
   await page.getByLabel('Returns').selectOption('false');
-  await page.getByRole('button', { name: 'Publish' }).click();
+  await publish(page);
   await expect(page.getByRole('alert').filter({ hasText: 'Not published' })).toContainText('Sample 1');
   await expect(page.locator('#panel-tests tr.row-fail')).toContainText('Sample 1');
   await page.screenshot({ path: join(shots, 'flow-publish-gate.png'), fullPage: true });
@@ -462,7 +478,7 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await page.getByRole('textbox', { name: 'Outcome' }).fill('manual review');
   await selectNode(page, 'policy-1');
   await page.getByLabel('When false, go to').selectOption('custom-1');
-  await page.getByRole('button', { name: 'Publish' }).click();
+  await publish(page);
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
 
   await page.getByRole('link', { name: 'Compare with version 1' }).click();
@@ -500,7 +516,7 @@ test('an invalid flow shows its problems on the nodes they concern', async () =>
   await expect(page.getByRole('list', { name: 'Problems of this node' })).toContainText('is not connected to the flow');
 
   // Publishing is refused with the same problems; deleting takes the flow away.
-  await page.getByRole('button', { name: 'Publish' }).click();
+  await publish(page);
   await expect(page.getByRole('alert').filter({ hasText: 'Not published' })).toContainText('invalid');
   await expect(flowNode(page, 'start').locator('.fnode-problems')).toContainText('must have a Policy ID');
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
@@ -744,6 +760,47 @@ test('an auditor reads the audit log filtered by action and sees no edit control
   await page.goto(server.url + '/console/admin/keys');
   await expect(page.getByRole('heading', { name: 'Not for your role' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Create key' })).toHaveCount(0);
+  assert.deepEqual(page.foreign, []);
+  await page.context().close();
+});
+
+test('publishing shows the draft replayed on the recorded decisions', async () => {
+  const rule = (age) => `A **Person** gets loyalty_bonus if the __age__ of the **Person** is at least ${age}.`;
+  const draft = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Loyalty bonus', rule: rule(65) });
+  const v1 = await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${draft.id}`, { status: 'published' });
+  await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${v1.baseId}/decision-records`, { enabled: true });
+  for (const age of [70, 67, 30]) {
+    await rest(server.url, ADMIN_KEY, 'POST', `/run/policy/${v1.baseId}`, { data: { Person: { age } } });
+  }
+  // Records are stored after the answer; wait until all three are.
+  await expect({
+    toString: () => 'the recorded decisions',
+    count: async () => (await rest(server.url, ADMIN_KEY, 'GET', `/decisions?baseId=${v1.baseId}`)).items.length,
+  }).toHaveCount(3);
+  const recorded = (await rest(server.url, ADMIN_KEY, 'GET', `/decisions?baseId=${v1.baseId}`)).items;
+  const flipped = recorded.find((d) => d.data.Person.age === 67);
+  assert.ok(flipped, 'the 67-year-old\'s decision is recorded');
+
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('link', { name: 'Loyalty bonus' }).click();
+  await page.getByRole('button', { name: 'New draft from version 1' }).click();
+  await expect(page.locator('.title-block .badge-draft')).toBeVisible();
+  await replaceEditorText(page, 'Rule text', rule(68));
+  await publish(page, async (dialog) => {
+    await expect(dialog.getByTestId('replay-compared')).toHaveText('3');
+    await expect(dialog.getByTestId('replay-changed')).toHaveText('1');
+    await expect(dialog.getByTestId('replay-unchanged')).toHaveText('2');
+    await expect(dialog.getByTestId('replay-errors')).toHaveText('0');
+    const changed = dialog.getByRole('table', { name: 'Decisions whose result changes' }).locator('tbody tr');
+    await expect(changed).toHaveCount(1);
+    await expect(changed.locator('td').nth(0)).toContainText(flipped.id);
+    await expect(changed.locator('td').nth(1)).toContainText('true:');
+    await expect(changed.locator('td').nth(2)).toContainText('false:');
+    await page.screenshot({ path: join(shots, 'publish-replay.png') });
+    await noCriticalViolations(page, 'publish dialog with changes');
+  });
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
   assert.deepEqual(page.foreign, []);
   await page.context().close();
 });

@@ -5,6 +5,7 @@ import {
   DeleteFlowDocument,
   FlowVersionsDocument,
   PublishFlowDocument,
+  ReplayFlowDocument,
   RunFlowVersionDocument,
   TestFlowDocument,
   TestFlowRecordDocument,
@@ -16,6 +17,7 @@ import { formatJSON, formatTime } from '../format';
 import { Link, navigate } from '../router';
 import { authorLabel, mayChange, ownerLabel, useSession } from '../session';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { PublishDialog } from '../components/PublishDialog';
 import { RunResultView } from '../components/RunResult';
 import {
   addNode,
@@ -133,6 +135,7 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
   const [notice, setNotice] = useState<{ kind: 'ok' | 'error'; text: string; details?: string[] } | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [confirmPublish, setConfirmPublish] = useState(false);
   const [importing, setImporting] = useState(false);
 
   const saved = useMemo(() => (record ? asDefinition(record.definition) : null), [record]);
@@ -236,6 +239,8 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
       await reload();
     });
 
+  // Saved first, so that the replay in the dialog runs on exactly the
+  // definition that is published.
   const onPublish = () =>
     act(async () => {
       if (!record) return;
@@ -244,6 +249,18 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
         dropFlowEdits(storageKey);
         adopt(res.updateFlowDraft);
       }
+      setConfirmPublish(true);
+    });
+
+  const recordId = record?.id;
+  const replay = useCallback(
+    async () => (await api.request(ReplayFlowDocument, { input: { flowId: recordId! } })).replayFlow,
+    [api, recordId],
+  );
+
+  const publish = () =>
+    act(async () => {
+      if (!record) return;
       try {
         const res = await api.request(PublishFlowDocument, { input: { id: record.id } });
         await reload();
@@ -693,6 +710,17 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
         >
           Its draft and every published version leave the lists, and running it by any of its ids answers “deleted”. This cannot be undone.
         </ConfirmDialog>
+      )}
+      {confirmPublish && record && (
+        <PublishDialog
+          title={`Publish “${record.name}”?`}
+          replay={replay}
+          onCancel={() => setConfirmPublish(false)}
+          onPublish={() => {
+            setConfirmPublish(false);
+            publish();
+          }}
+        />
       )}
     </div>
   );
