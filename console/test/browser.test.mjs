@@ -764,7 +764,7 @@ test('an auditor reads the audit log filtered by action and sees no edit control
   await page.context().close();
 });
 
-test('publishing shows the draft replayed on the recorded decisions', async () => {
+test('publishing shows the draft replayed on the recorded decisions, and a publisher rolls back to an earlier version', async () => {
   const rule = (age) => `A **Person** gets loyalty_bonus if the __age__ of the **Person** is at least ${age}.`;
   const draft = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Loyalty bonus', rule: rule(65) });
   const v1 = await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${draft.id}`, { status: 'published' });
@@ -801,6 +801,28 @@ test('publishing shows the draft replayed on the recorded decisions', async () =
     await noCriticalViolations(page, 'publish dialog with changes');
   });
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
+  // The latest version is nothing to roll back to.
+  await expect(page.getByRole('button', { name: 'Roll back to this version' })).toHaveCount(0);
+
+  // An editor may start a draft from version 1 but not roll back to it.
+  const editorKey = (await rest(server.url, ADMIN_KEY, 'POST', '/admin/keys', { name: 'loyalty editor', scope: 'edit' })).secret;
+  const editor = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const editorPage = await editor.newPage();
+  await signIn(editorPage, editorKey);
+  await editorPage.getByRole('link', { name: 'Loyalty bonus' }).click();
+  await editorPage.getByLabel('Record').selectOption({ label: 'Version 1' });
+  await expect(editorPage.getByRole('button', { name: 'New draft from version 1' })).toBeVisible();
+  await expect(editorPage.getByRole('button', { name: 'Roll back to this version' })).toHaveCount(0);
+  await editor.close();
+
+  // The admin rolls back to version 1: version 3 holds its rule again.
+  await page.getByLabel('Record').selectOption({ label: 'Version 1' });
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 1');
+  await page.getByRole('button', { name: 'Roll back to this version' }).click();
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 3');
+  await expect(editorContent(page, 'Rule text')).toContainText('is at least 65.');
+  await expect(page.getByRole('tab', { name: 'Versions (3)' })).toBeVisible();
+  await noCriticalViolations(page, 'rolled back version');
   assert.deepEqual(page.foreign, []);
   await page.context().close();
 });

@@ -6,6 +6,7 @@ import {
   FlowVersionsDocument,
   PublishFlowDocument,
   ReplayFlowDocument,
+  RollbackFlowDocument,
   RunFlowVersionDocument,
   TestFlowDocument,
   TestFlowRecordDocument,
@@ -380,6 +381,29 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
 
   const latest = records.find((r) => r.status === 'PUBLISHED');
   const compareWith = record && record.status === 'DRAFT' ? latest : record ? records[records.indexOf(record) + 1] : undefined;
+  const rollbackable = !!record && record.status === 'PUBLISHED' && record.id !== latest?.id && can.publish;
+
+  // A rollback publishes the version's definition again, through the same
+  // gate as a publish; a refusal shows its problems or failing tests the
+  // same way.
+  const onRollback = () =>
+    act(async () => {
+      if (!record) return;
+      try {
+        const res = await api.request(RollbackFlowDocument, { input: { id: record.id } });
+        await reload();
+        navigate(`flows/${res.rollbackFlow.baseId}?record=${res.rollbackFlow.id}`, { replace: true });
+      } catch (err) {
+        const listed = refusedProblems(err);
+        if (listed) setProblems(listed);
+        const failed = !listed && tests.length > 0 ? await testRecord(record.id).catch(() => null) : null;
+        setNotice({ kind: 'error', text: `Not rolled back: ${errorMessage(err)}` });
+        if (failed && !failed.passed) {
+          setReport(failed);
+          setTab('tests');
+        }
+      }
+    });
   const selectedNode = definition.nodes.find((n) => n.id === selected) ?? null;
   const selectedResponse = current?.nodeResponses.find((r) => r.nodeId === selected) ?? null;
   const hasStart = definition.nodes.some((n) => n.type === 'start');
@@ -427,6 +451,11 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
           {record && record.status === 'PUBLISHED' && can.edit && mayChange(session, record.owner) && (
             <button type="button" className="btn" onClick={onNewDraft} disabled={busy}>
               New draft from {flowRecordLabel(record).toLowerCase()}
+            </button>
+          )}
+          {rollbackable && (
+            <button type="button" className="btn" onClick={onRollback} disabled={busy}>
+              Roll back to this version
             </button>
           )}
           {record && compareWith && (

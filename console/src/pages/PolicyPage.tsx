@@ -6,6 +6,7 @@ import {
   PolicyVersionsDocument,
   PublishPolicyDocument,
   ReplayPolicyDocument,
+  RollbackPolicyDocument,
   RunPolicyVersionDocument,
   RunRuleDocument,
   UpdatePolicyDraftDocument,
@@ -308,6 +309,26 @@ function Editor({
 
   const latest = records.find((r) => r.status === 'PUBLISHED');
   const compareWith = record && record.status === 'DRAFT' ? latest : records[records.indexOf(record!) + 1];
+  const rollbackable = !!record && record.status === 'PUBLISHED' && record.id !== latest?.id && can.publish;
+
+  // A rollback publishes the version's content again, through the same gate
+  // as a publish; a refusal shows the failing tests the same way.
+  const onRollback = () =>
+    act(async () => {
+      if (!record) return;
+      try {
+        const res = await api.request(RollbackPolicyDocument, { input: { id: record.id } });
+        await reload();
+        navigate(`policies/${res.rollbackPolicy.baseId}?record=${res.rollbackPolicy.id}`, { replace: true });
+      } catch (err) {
+        const failed = tests.length > 0 ? await testPolicy(api, record.id, tests).catch(() => null) : null;
+        setNotice({ kind: 'error', text: `Not rolled back: ${errorMessage(err)}` });
+        if (failed && !failed.passed) {
+          setReport(failed);
+          setTab('tests');
+        }
+      }
+    });
 
   return (
     <div className="page page-wide">
@@ -353,6 +374,11 @@ function Editor({
           {record && record.status === 'PUBLISHED' && can.edit && mayChange(session, record.owner) && (
             <button type="button" className="btn" onClick={onNewDraft} disabled={busy}>
               New draft from {recordLabel(record).toLowerCase()}
+            </button>
+          )}
+          {rollbackable && (
+            <button type="button" className="btn" onClick={onRollback} disabled={busy}>
+              Roll back to this version
             </button>
           )}
           {record && compareWith && (
