@@ -236,6 +236,7 @@ test('an author writes, checks, runs, tests, publishes, edits and compares a pol
   const rule = page.getByRole('region', { name: 'Rule text' });
   await expect(rule.locator('tr.diff-changed td.left')).toContainText('is greater than 64.');
   await expect(rule.locator('tr.diff-changed td.right')).toContainText('is greater than 60.');
+  await expect(page.getByRole('region', { name: 'Tests' })).toContainText('No difference');
   await page.screenshot({ path: join(shots, 'compare.png'), fullPage: true });
   await noCriticalViolations(page, 'compare');
 
@@ -787,6 +788,10 @@ test('publishing shows the draft replayed on the recorded decisions, and a publi
   await page.getByRole('button', { name: 'New draft from version 1' }).click();
   await expect(page.locator('.title-block .badge-draft')).toBeVisible();
   await replaceEditorText(page, 'Rule text', rule(68));
+  await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 67}}');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.getByRole('button', { name: 'Add as test (expect false)' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Test “Sample 1” saved' })).toBeVisible();
   await publish(page, async (dialog) => {
     await expect(dialog.getByTestId('replay-compared')).toHaveText('3');
     await expect(dialog.getByTestId('replay-changed')).toHaveText('1');
@@ -803,6 +808,18 @@ test('publishing shows the draft replayed on the recorded decisions, and a publi
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
   // The latest version is nothing to roll back to.
   await expect(page.getByRole('button', { name: 'Roll back to this version' })).toHaveCount(0);
+
+  // The server's comparison: version 2 added the test; the schema is compared too.
+  await page.getByRole('link', { name: 'Compare with version 1' }).click();
+  const testChanges = page.getByRole('table', { name: 'Test changes' }).locator('tbody tr');
+  await expect(testChanges).toHaveCount(1);
+  await expect(testChanges.locator('td').nth(0)).toHaveText('Sample 1');
+  await expect(testChanges.locator('td').nth(1)).toHaveText('added');
+  await expect(testChanges.locator('td').nth(3)).toHaveText('expect false: {"Person":{"age":67}}');
+  await expect(page.getByRole('region', { name: 'Schema' })).toBeVisible();
+  await noCriticalViolations(page, 'compare with server diff');
+  await page.getByRole('link', { name: 'Loyalty bonus' }).click();
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
 
   // An editor may start a draft from version 1 but not roll back to it.
   const editorKey = (await rest(server.url, ADMIN_KEY, 'POST', '/admin/keys', { name: 'loyalty editor', scope: 'edit' })).secret;
