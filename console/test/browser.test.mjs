@@ -494,6 +494,17 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await expect(page.locator('.react-flow__edge.fedge-removed')).toHaveCount(1);
   await page.screenshot({ path: join(shots, 'flow-compare.png'), fullPage: true });
   await noCriticalViolations(page, 'flow compare');
+
+  // Rolling back to version 1 publishes its definition again as version 3.
+  await page.getByRole('link', { name: 'Loan' }).click();
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
+  await page.getByLabel('Record').selectOption({ label: 'Version 1' });
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 1');
+  await page.getByRole('button', { name: 'Roll back to this version' }).click();
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 3');
+  await expect(page.getByRole('tab', { name: 'Versions (3)' })).toBeVisible();
+  await expect(flowNode(page, 'policy-1')).toBeVisible();
+  await expect(flowNode(page, 'custom-1')).toHaveCount(0);
   assert.deepEqual(page.foreign, []);
   await page.context().close();
 });
@@ -749,8 +760,9 @@ test('an auditor reads the audit log filtered by action and sees no edit control
   await page.getByLabel('Action').selectOption('PUBLISHED');
   await page.getByRole('button', { name: 'Apply filters' }).click();
   const table = page.getByRole('table', { name: 'Audit events' });
-  // Versions 1 and 2 of Senior discount, Adult, Income, and versions 1 and 2 of Loan.
-  await expect(table.locator('tbody tr')).toHaveCount(6);
+  // Versions 1 and 2 of Senior discount, Adult, Income, and versions 1, 2
+  // and 3 (the rollback to 1) of Loan.
+  await expect(table.locator('tbody tr')).toHaveCount(7);
   for (const text of await table.locator('tbody tr td:nth-child(2)').allTextContents()) assert.equal(text, 'Published');
   await table.getByRole('button', { name: 'Details' }).first().click();
   await expect(table.locator('pre.json')).toBeVisible();
