@@ -112,8 +112,21 @@ func TestDecisionsInGraphQL(t *testing.T) {
 		if r := rep.ReplayPolicy; r.Compared != 1 || r.Unchanged != 1 || r.Items[0].DecisionID != id || !r.Items[0].Before.Result {
 			t.Errorf("replay %+v", r)
 		}
-		f.post(t, auditor, `mutation($id: ID!) { replayPolicy(input: {policyId: $id}) { compared } }`,
-			map[string]any{"id": pol.ID}).failure(t, service.CodePermissionDenied)
+		// Whoever may publish the policy may replay against it.
+		const replayCount = `mutation($id: ID!) { replayPolicy(input: {policyId: $id}) { compared } }`
+		var counted struct{ ReplayPolicy struct{ Compared int } }
+		f.post(t, member(t, f, "petra", authz.RolePublisher), replayCount, map[string]any{"id": pol.ID}).decode(t, &counted)
+		if counted.ReplayPolicy.Compared != 1 {
+			t.Errorf("the publisher's replay compared %d", counted.ReplayPolicy.Compared)
+		}
+		for _, key := range []string{auditor, member(t, f, "eddie", authz.RoleEditor), member(t, f, "vera", authz.RoleViewer)} {
+			f.post(t, key, replayCount, map[string]any{"id": pol.ID}).failure(t, service.CodePermissionDenied)
+		}
+		beta, err := f.svc.Operator().Bootstrap(t.Context(), service.BootstrapInput{Organization: "Beta", Email: "boss@beta.test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.post(t, beta.Secret, replayCount, map[string]any{"id": pol.ID}).failure(t, service.CodeNotFound)
 		f.post(t, auditor, `query($id: ID!) { decision(id: $id) { id } }`, map[string]any{"id": pol.ID}).
 			nullFailure(t, "decision", service.CodeNotFound)
 	})

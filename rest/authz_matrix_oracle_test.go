@@ -31,22 +31,22 @@ const (
 	// editors; an ad hoc rule run (/run) is a run.
 	testFlow action = "test flows"
 	// replay is running a record on its base's recorded decisions, which
-	// docs/api.md gives to those who may both run the record and read
-	// decisions: admins.
+	// docs/api.md gives to those who may publish the record: publishers and
+	// admins.
 	replay action = "replay"
 )
 
 // permits is docs/api.md's list of roles ("Roles and scopes"): viewers
 // inspect and run; editors also create and edit drafts, run ad hoc tests and
-// manage groups; publishers also publish; admins also delete and manage
-// members, roles and keys, read the audit log ("Audit") and decision
-// records, and replay. Auditors read the audit log and decision records and
+// manage groups; publishers also publish and replay; admins also delete and
+// manage members, roles and keys, and read the audit log ("Audit") and
+// decision records. Auditors read the audit log and decision records and
 // never create, edit, publish, delete, run or replay; that they
 // may still view resources is authz.rego's reading, mirrored here.
 var permits = map[authz.Role]map[action]bool{
 	authz.RoleViewer:    set(view, run),
 	authz.RoleEditor:    set(view, run, create, edit, manageGroups, testFlow),
-	authz.RolePublisher: set(view, run, create, edit, manageGroups, testFlow, publish),
+	authz.RolePublisher: set(view, run, create, edit, manageGroups, testFlow, publish, replay),
 	authz.RoleAdmin:     set(view, run, create, edit, manageGroups, testFlow, publish, remove, manageMembers, manageKeys, readAudit, replay),
 	authz.RoleAuditor:   set(view, readAudit),
 }
@@ -90,8 +90,9 @@ func (p *principal) effectiveRole() authz.Role {
 func (p *principal) ownsDraft() bool { return !p.orgKey && p.user == p.tenant.editor }
 
 // changesBase are the actions that a never-published base keeps to its
-// creator (and to admins).
-var changesBase = set(create, edit, publish)
+// creator (and to admins); replay is checked as a publish, so it follows the
+// same rule.
+var changesBase = set(create, edit, publish, replay)
 
 // lists says whether a resource of p's tenant in state st appears in p's
 // listings: published ones to everyone, a never-published one to its

@@ -88,12 +88,13 @@ func TestDecisionRecordsOverREST(t *testing.T) {
 		if rep.Compared != 2 || rep.Changed != 1 || rep.Unchanged != 1 || !rep.Items[0].Changed || rep.Items[0].After.Result {
 			t.Fatalf("replay %+v", rep)
 		}
-		w = f.call(t, admin, http.MethodPost, replayPath, `{"limit": 1, "since": "2000-01-01T00:00:00Z"}`)
+		// Whoever may publish the policy may replay against it.
+		w = f.call(t, as["publisher"], http.MethodPost, replayPath, `{"limit": 1, "since": "2000-01-01T00:00:00Z"}`)
 		wantStatus(t, w, http.StatusOK)
 		if got := decodeStrict[service.Replay](t, w); got.Compared != 1 {
 			t.Errorf("a replay of one compared %d", got.Compared)
 		}
-		for _, m := range []member{editor, auditor} {
+		for _, m := range []member{editor, viewer, auditor} {
 			wantError(t, f.call(t, m, http.MethodPost, replayPath, nil), http.StatusForbidden, service.CodePermissionDenied)
 		}
 		wantError(t, f.call(t, other, http.MethodPost, replayPath, nil), http.StatusNotFound, service.CodeNotFound)

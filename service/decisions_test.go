@@ -442,23 +442,28 @@ func TestReplayComparesADraftWithTheRecordedDecisions(t *testing.T) {
 	})
 }
 
-// Replaying needs the permission to run the record and the one to read
-// decisions: an editor may run but not read, an auditor read but not run.
-func TestReplayIsForThoseWhoMayRunTheRecordAndReadDecisions(t *testing.T) {
+// Whoever may publish a policy may replay against it: publishers and admins
+// may, editors, viewers and auditors may not.
+func TestReplayIsForThoseWhoMayPublishTheBase(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixture(t, db)
 		pol := f.publishedPolicy(t, "seniors", "A **Person** gets senior_discount if the __age__ of the **Person** is at least 65.")
 		f.recordRuns(t, pol, person(70))
 		editorKey, _ := f.member(t, "editor@acme.test", authz.RoleEditor)
-		for name, ctx := range map[string]context.Context{"an editor": f.as(t, editorKey, ""), "an auditor": f.auditor(t)} {
+		viewerKey, _ := f.member(t, "viewer@acme.test", authz.RoleViewer)
+		publisherKey, _ := f.member(t, "publisher@acme.test", authz.RolePublisher)
+		for name, ctx := range map[string]context.Context{"an editor": f.as(t, editorKey, ""),
+			"a viewer": f.as(t, viewerKey, ""), "an auditor": f.auditor(t)} {
 			_, err := f.svc.ReplayPolicy(ctx, pol.ID, service.ReplayInput{})
 			if service.CodeOf(err) != service.CodePermissionDenied {
 				t.Errorf("%s replays: %v, want permission_denied", name, err)
 			}
 		}
-		rep, err := f.svc.ReplayPolicy(f.as(t, adminKey, ""), pol.BaseID, service.ReplayInput{})
-		if err != nil || rep.Compared != 1 || rep.Unchanged != 1 {
-			t.Fatalf("the admin replays %+v, %v", rep, err)
+		for name, key := range map[string]string{"the publisher": publisherKey, "the admin": adminKey} {
+			rep, err := f.svc.ReplayPolicy(f.as(t, key, ""), pol.BaseID, service.ReplayInput{})
+			if err != nil || rep.Compared != 1 || rep.Unchanged != 1 {
+				t.Fatalf("%s replays %+v, %v", name, rep, err)
+			}
 		}
 		other, err := f.svc.Operator().Bootstrap(context.Background(), service.BootstrapInput{
 			Organization: "Beta", Email: "admin@beta.test", Key: "beta-admin-key-0123456789abcdefghijkl"})

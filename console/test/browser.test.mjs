@@ -116,6 +116,19 @@ test('the first screen loads at most 350 KB of compressed JavaScript, all from t
   await page.context().close();
 });
 
+/**
+ * Publishes the open draft through the dialog that first replays it on the
+ * recorded decisions; returns the dialog's replay section as it was.
+ */
+async function publish(page, check = async () => {}) {
+  await page.getByRole('button', { name: 'Publish' }).click();
+  const dialog = page.getByRole('dialog', { name: /^Publish “/ });
+  await expect(dialog.getByTestId('replay')).toHaveAttribute('aria-busy', 'false');
+  await check(dialog);
+  await dialog.getByRole('button', { name: 'Publish' }).click();
+  await expect(dialog).toHaveCount(0);
+}
+
 test('a bad key is refused on the sign-in page, and the form works by keyboard', async () => {
   const page = await newPage();
   await page.goto(server.url + '/console/');
@@ -195,7 +208,10 @@ test('an author writes, checks, runs, tests, publishes, edits and compares a pol
   await expect(page.getByTestId('test-summary')).toHaveText('1 of 1 tests pass.');
   await page.screenshot({ path: join(shots, 'tests.png') });
 
-  await page.getByRole('button', { name: 'Publish' }).click();
+  await publish(page, async (dialog) => {
+    await expect(dialog.getByRole('status')).toContainText('No recorded decisions to compare');
+    await noCriticalViolations(page, 'publish dialog');
+  });
   await expect(page.locator('.badge-published').first()).toHaveText('Version 1');
   await noCriticalViolations(page, 'policy (version)');
 
@@ -204,14 +220,14 @@ test('an author writes, checks, runs, tests, publishes, edits and compares a pol
   await expect(page.locator('.title-block .badge-draft')).toBeVisible();
   await page.getByRole('tab', { name: 'Rule and try it' }).click();
   await replaceEditorText(page, 'Rule text', 'A **Person** gets senior_discount if the __age__ of the **Person** is greater than 30.');
-  await page.getByRole('button', { name: 'Publish' }).click();
+  await publish(page);
   await expect(page.getByRole('alert').filter({ hasText: 'Not published' })).toContainText('Sample 1');
   await expect(page.locator('#panel-tests tr.row-fail')).toContainText('Sample 1');
   await page.screenshot({ path: join(shots, 'publish-gate.png') });
 
   await page.getByRole('tab', { name: 'Rule and try it' }).click();
   await replaceEditorText(page, 'Rule text', 'A **Person** gets senior_discount if the __age__ of the **Person** is greater than 60.');
-  await page.getByRole('button', { name: 'Publish' }).click();
+  await publish(page);
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
 
   // Compare version 1 with version 2.
@@ -220,6 +236,7 @@ test('an author writes, checks, runs, tests, publishes, edits and compares a pol
   const rule = page.getByRole('region', { name: 'Rule text' });
   await expect(rule.locator('tr.diff-changed td.left')).toContainText('is greater than 64.');
   await expect(rule.locator('tr.diff-changed td.right')).toContainText('is greater than 60.');
+  await expect(page.getByRole('region', { name: 'Tests' })).toContainText('No difference');
   await page.screenshot({ path: join(shots, 'compare.png'), fullPage: true });
   await noCriticalViolations(page, 'compare');
 
@@ -441,7 +458,7 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await page.getByRole('button', { name: 'Add as test (expect true)' }).click();
   await page.getByRole('button', { name: 'Save draft' }).click();
   await expect(page.getByRole('tab', { name: 'Tests (1)' })).toBeVisible();
-  await page.getByRole('button', { name: 'Publish' }).click();
+  await publish(page);
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 1');
 
   // Version 2: a custom outcome on the false branch of the income check;
@@ -450,7 +467,7 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await expect(page.locator('.title-block .badge-draft')).toBeVisible();
   await selectNode(page, 'return-1');
   await page.getByLabel('Returns').selectOption('false');
-  await page.getByRole('button', { name: 'Publish' }).click();
+  await publish(page);
   await expect(page.getByRole('alert').filter({ hasText: 'Not published' })).toContainText('Sample 1');
   await expect(page.locator('#panel-tests tr.row-fail')).toContainText('Sample 1');
   await page.screenshot({ path: join(shots, 'flow-publish-gate.png'), fullPage: true });
@@ -462,7 +479,7 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await page.getByRole('textbox', { name: 'Outcome' }).fill('manual review');
   await selectNode(page, 'policy-1');
   await page.getByLabel('When false, go to').selectOption('custom-1');
-  await page.getByRole('button', { name: 'Publish' }).click();
+  await publish(page);
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
 
   await page.getByRole('link', { name: 'Compare with version 1' }).click();
@@ -477,6 +494,17 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await expect(page.locator('.react-flow__edge.fedge-removed')).toHaveCount(1);
   await page.screenshot({ path: join(shots, 'flow-compare.png'), fullPage: true });
   await noCriticalViolations(page, 'flow compare');
+
+  // Rolling back to version 1 publishes its definition again as version 3.
+  await page.getByRole('link', { name: 'Loan' }).click();
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
+  await page.getByLabel('Record').selectOption({ label: 'Version 1' });
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 1');
+  await page.getByRole('button', { name: 'Roll back to this version' }).click();
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 3');
+  await expect(page.getByRole('tab', { name: 'Versions (3)' })).toBeVisible();
+  await expect(flowNode(page, 'policy-1')).toBeVisible();
+  await expect(flowNode(page, 'custom-1')).toHaveCount(0);
   assert.deepEqual(page.foreign, []);
   await page.context().close();
 });
@@ -500,7 +528,7 @@ test('an invalid flow shows its problems on the nodes they concern', async () =>
   await expect(page.getByRole('list', { name: 'Problems of this node' })).toContainText('is not connected to the flow');
 
   // Publishing is refused with the same problems; deleting takes the flow away.
-  await page.getByRole('button', { name: 'Publish' }).click();
+  await publish(page);
   await expect(page.getByRole('alert').filter({ hasText: 'Not published' })).toContainText('invalid');
   await expect(flowNode(page, 'start').locator('.fnode-problems')).toContainText('must have a Policy ID');
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
@@ -732,8 +760,9 @@ test('an auditor reads the audit log filtered by action and sees no edit control
   await page.getByLabel('Action').selectOption('PUBLISHED');
   await page.getByRole('button', { name: 'Apply filters' }).click();
   const table = page.getByRole('table', { name: 'Audit events' });
-  // Versions 1 and 2 of Senior discount, Adult, Income, and versions 1 and 2 of Loan.
-  await expect(table.locator('tbody tr')).toHaveCount(6);
+  // Versions 1 and 2 of Senior discount, Adult, Income, and versions 1, 2
+  // and 3 (the rollback to 1) of Loan.
+  await expect(table.locator('tbody tr')).toHaveCount(7);
   for (const text of await table.locator('tbody tr td:nth-child(2)').allTextContents()) assert.equal(text, 'Published');
   await table.getByRole('button', { name: 'Details' }).first().click();
   await expect(table.locator('pre.json')).toBeVisible();
@@ -744,6 +773,85 @@ test('an auditor reads the audit log filtered by action and sees no edit control
   await page.goto(server.url + '/console/admin/keys');
   await expect(page.getByRole('heading', { name: 'Not for your role' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Create key' })).toHaveCount(0);
+  assert.deepEqual(page.foreign, []);
+  await page.context().close();
+});
+
+test('publishing shows the draft replayed on the recorded decisions, and a publisher rolls back to an earlier version', async () => {
+  const rule = (age) => `A **Person** gets loyalty_bonus if the __age__ of the **Person** is at least ${age}.`;
+  const draft = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Loyalty bonus', rule: rule(65) });
+  const v1 = await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${draft.id}`, { status: 'published' });
+  await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${v1.baseId}/decision-records`, { enabled: true });
+  for (const age of [70, 67, 30]) {
+    await rest(server.url, ADMIN_KEY, 'POST', `/run/policy/${v1.baseId}`, { data: { Person: { age } } });
+  }
+  // Records are stored after the answer; wait until all three are.
+  await expect({
+    toString: () => 'the recorded decisions',
+    count: async () => (await rest(server.url, ADMIN_KEY, 'GET', `/decisions?baseId=${v1.baseId}`)).items.length,
+  }).toHaveCount(3);
+  const recorded = (await rest(server.url, ADMIN_KEY, 'GET', `/decisions?baseId=${v1.baseId}`)).items;
+  const flipped = recorded.find((d) => d.data.Person.age === 67);
+  assert.ok(flipped, 'the 67-year-old\'s decision is recorded');
+
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('link', { name: 'Loyalty bonus' }).click();
+  await page.getByRole('button', { name: 'New draft from version 1' }).click();
+  await expect(page.locator('.title-block .badge-draft')).toBeVisible();
+  await replaceEditorText(page, 'Rule text', rule(68));
+  await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 67}}');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.getByRole('button', { name: 'Add as test (expect false)' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Test “Sample 1” saved' })).toBeVisible();
+  await publish(page, async (dialog) => {
+    await expect(dialog.getByTestId('replay-compared')).toHaveText('3');
+    await expect(dialog.getByTestId('replay-changed')).toHaveText('1');
+    await expect(dialog.getByTestId('replay-unchanged')).toHaveText('2');
+    await expect(dialog.getByTestId('replay-errors')).toHaveText('0');
+    const changed = dialog.getByRole('table', { name: 'Decisions whose result changes' }).locator('tbody tr');
+    await expect(changed).toHaveCount(1);
+    await expect(changed.locator('td').nth(0)).toContainText(flipped.id);
+    await expect(changed.locator('td').nth(1)).toContainText('true:');
+    await expect(changed.locator('td').nth(2)).toContainText('false:');
+    await page.screenshot({ path: join(shots, 'publish-replay.png') });
+    await noCriticalViolations(page, 'publish dialog with changes');
+  });
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
+  // The latest version is nothing to roll back to.
+  await expect(page.getByRole('button', { name: 'Roll back to this version' })).toHaveCount(0);
+
+  // The server's comparison: version 2 added the test; the schema is compared too.
+  await page.getByRole('link', { name: 'Compare with version 1' }).click();
+  const testChanges = page.getByRole('table', { name: 'Test changes' }).locator('tbody tr');
+  await expect(testChanges).toHaveCount(1);
+  await expect(testChanges.locator('td').nth(0)).toHaveText('Sample 1');
+  await expect(testChanges.locator('td').nth(1)).toHaveText('added');
+  await expect(testChanges.locator('td').nth(3)).toHaveText('expect false: {"Person":{"age":67}}');
+  await expect(page.getByRole('region', { name: 'Schema' })).toBeVisible();
+  await noCriticalViolations(page, 'compare with server diff');
+  await page.getByRole('link', { name: 'Loyalty bonus' }).click();
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
+
+  // An editor may start a draft from version 1 but not roll back to it.
+  const editorKey = (await rest(server.url, ADMIN_KEY, 'POST', '/admin/keys', { name: 'loyalty editor', scope: 'edit' })).secret;
+  const editor = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const editorPage = await editor.newPage();
+  await signIn(editorPage, editorKey);
+  await editorPage.getByRole('link', { name: 'Loyalty bonus' }).click();
+  await editorPage.getByLabel('Record').selectOption({ label: 'Version 1' });
+  await expect(editorPage.getByRole('button', { name: 'New draft from version 1' })).toBeVisible();
+  await expect(editorPage.getByRole('button', { name: 'Roll back to this version' })).toHaveCount(0);
+  await editor.close();
+
+  // The admin rolls back to version 1: version 3 holds its rule again.
+  await page.getByLabel('Record').selectOption({ label: 'Version 1' });
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 1');
+  await page.getByRole('button', { name: 'Roll back to this version' }).click();
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 3');
+  await expect(editorContent(page, 'Rule text')).toContainText('is at least 65.');
+  await expect(page.getByRole('tab', { name: 'Versions (3)' })).toBeVisible();
+  await noCriticalViolations(page, 'rolled back version');
   assert.deepEqual(page.foreign, []);
   await page.context().close();
 });

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { diffLines } from 'diff';
-import { PolicyVersionsDocument } from '@verdict/client';
-import type { PolicyFieldsFragment } from '@verdict/client';
+import { PolicyDiffDocument, PolicyVersionsDocument } from '@verdict/client';
+import type { PolicyDiffQuery, PolicyFieldsFragment } from '@verdict/client';
 import { errorMessage } from '../api';
-import { formatJSON, formatTime } from '../format';
+import { formatTime } from '../format';
 import { Link, navigate } from '../router';
 import { authorLabel, useSession } from '../session';
 
@@ -93,8 +93,88 @@ function DiffTable({ caption, a, b, leftName, rightName }: { caption: string; a:
   );
 }
 
-function testsText(r: Rec): string {
-  return r.tests.map((t) => `${t.name}: expect ${t.expect}\n  ${JSON.stringify(t.data)}`).join('\n');
+type ServerDiff = NonNullable<PolicyDiffQuery['policyDiff']>;
+type StoredTest = { name: string; data: unknown; expect: boolean };
+
+function testText(t: StoredTest | null): string {
+  return t ? `expect ${t.expect}: ${JSON.stringify(t.data)}` : '';
+}
+
+function jsonText(v: unknown): string {
+  return v === undefined || v === null ? '' : JSON.stringify(v);
+}
+
+/** The stored tests compared by name, as the server's diff reports them. */
+function TestsDiff({ diff, leftName, rightName }: { diff: ServerDiff['tests']; leftName: string; rightName: string }) {
+  const rows = [
+    ...diff.removed.map((t) => ({ name: t.name, kind: 'removed', before: t as StoredTest | null, after: null as StoredTest | null })),
+    ...diff.added.map((t) => ({ name: t.name, kind: 'added', before: null, after: t })),
+    ...diff.changed.map((c) => ({ name: c.name, kind: 'changed', before: c.before, after: c.after })),
+  ];
+  return (
+    <section className="panel" aria-label="Tests">
+      <div className="panel-head">
+        <h2>Tests</h2>
+        <span className="muted small">{rows.length === 0 ? 'No difference' : plural(rows.length, 'test differs', 'tests differ')}</span>
+      </div>
+      {rows.length > 0 && (
+        <table className="table table-compact" aria-label="Test changes">
+          <thead>
+            <tr>
+              <th scope="col">Test</th>
+              <th scope="col">Change</th>
+              <th scope="col">{leftName}</th>
+              <th scope="col">{rightName}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.kind + r.name} className={`diff-${r.kind}`}>
+                <td>{r.name}</td>
+                <td>{r.kind}</td>
+                <td><code>{testText(r.before)}</code></td>
+                <td><code>{testText(r.after)}</code></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+/** The JSON Schema's changes by path, as the server's diff reports them. */
+function SchemaDiff({ changes, leftName, rightName }: { changes: ServerDiff['schema']; leftName: string; rightName: string }) {
+  return (
+    <section className="panel" aria-label="Schema">
+      <div className="panel-head">
+        <h2>Schema</h2>
+        <span className="muted small">{changes.length === 0 ? 'No difference' : plural(changes.length, 'path differs', 'paths differ')}</span>
+      </div>
+      {changes.length > 0 && (
+        <table className="table table-compact" aria-label="Schema changes">
+          <thead>
+            <tr>
+              <th scope="col">Path</th>
+              <th scope="col">Change</th>
+              <th scope="col">{leftName}</th>
+              <th scope="col">{rightName}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {changes.map((c) => (
+              <tr key={c.path}>
+                <td><code>{c.path}</code></td>
+                <td>{c.change.toLowerCase()}</td>
+                <td><code>{jsonText(c.before)}</code></td>
+                <td><code>{jsonText(c.after)}</code></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
 }
 
 export default function ComparePage({ baseId, left, right }: { baseId: string; left: string; right: string }) {
@@ -110,6 +190,27 @@ export default function ComparePage({ baseId, left, right }: { baseId: string; l
       (err) => setError(errorMessage(err)),
     );
   }, [session.api, baseId]);
+  const a = records ? (records.find((r) => r.id === left) ?? records[1] ?? records[0]) : undefined;
+  const b = records ? (records.find((r) => r.id === right) ?? records[0]) : undefined;
+  // The tests and the schema are compared by the server, which knows how
+  // tests pair up by name and how JSON values compare.
+  const [diff, setDiff] = useState<ServerDiff | null>(null);
+  const [diffError, setDiffError] = useState('');
+  const fromId = a?.id;
+  const toId = b?.id;
+  useEffect(() => {
+    if (!fromId || !toId) return;
+    let live = true;
+    setDiff(null);
+    setDiffError('');
+    session.api.request(PolicyDiffDocument, { id: fromId, otherId: toId }).then(
+      (r) => live && (r.policyDiff ? setDiff(r.policyDiff) : setDiffError('One of the records is no longer visible.')),
+      (err) => live && setDiffError(errorMessage(err)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [session.api, fromId, toId]);
   if (error) {
     return (
       <div className="page">
@@ -118,8 +219,6 @@ export default function ComparePage({ baseId, left, right }: { baseId: string; l
     );
   }
   if (!records) return <p className="muted pad">Loading…</p>;
-  const a = records.find((r) => r.id === left) ?? records[1] ?? records[0];
-  const b = records.find((r) => r.id === right) ?? records[0];
   if (!a || !b) return <p className="pad">Nothing to compare.</p>;
   const pick = (side: 'left' | 'right', id: string) =>
     navigate(`policies/${baseId}/compare?left=${side === 'left' ? id : a.id}&right=${side === 'right' ? id : b.id}`, { replace: true });
@@ -154,8 +253,14 @@ export default function ComparePage({ baseId, left, right }: { baseId: string; l
         ))}
       </div>
       <DiffTable caption="Rule text" a={a.rule} b={b.rule} leftName={label(a)} rightName={label(b)} />
-      <DiffTable caption="Tests" a={testsText(a)} b={testsText(b)} leftName={label(a)} rightName={label(b)} />
-      <DiffTable caption="Schema" a={a.schema == null ? '' : formatJSON(a.schema)} b={b.schema == null ? '' : formatJSON(b.schema)} leftName={label(a)} rightName={label(b)} />
+      {diffError && <p className="alert alert-error" role="alert">The tests and schema could not be compared: {diffError}</p>}
+      {!diff && !diffError && <p className="muted" role="status">Comparing the tests and the schema…</p>}
+      {diff && (
+        <>
+          <TestsDiff diff={diff.tests} leftName={label(a)} rightName={label(b)} />
+          <SchemaDiff changes={diff.schema} leftName={label(a)} rightName={label(b)} />
+        </>
+      )}
     </div>
   );
 }

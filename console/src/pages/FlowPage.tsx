@@ -5,6 +5,8 @@ import {
   DeleteFlowDocument,
   FlowVersionsDocument,
   PublishFlowDocument,
+  ReplayFlowDocument,
+  RollbackFlowDocument,
   RunFlowVersionDocument,
   TestFlowDocument,
   TestFlowRecordDocument,
@@ -16,6 +18,7 @@ import { formatJSON, formatTime } from '../format';
 import { Link, navigate } from '../router';
 import { authorLabel, mayChange, ownerLabel, useSession } from '../session';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { PublishDialog } from '../components/PublishDialog';
 import { RunResultView } from '../components/RunResult';
 import {
   addNode,
@@ -133,6 +136,7 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
   const [notice, setNotice] = useState<{ kind: 'ok' | 'error'; text: string; details?: string[] } | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [confirmPublish, setConfirmPublish] = useState(false);
   const [importing, setImporting] = useState(false);
 
   const saved = useMemo(() => (record ? asDefinition(record.definition) : null), [record]);
@@ -236,6 +240,8 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
       await reload();
     });
 
+  // Saved first, so that the replay in the dialog runs on exactly the
+  // definition that is published.
   const onPublish = () =>
     act(async () => {
       if (!record) return;
@@ -244,6 +250,18 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
         dropFlowEdits(storageKey);
         adopt(res.updateFlowDraft);
       }
+      setConfirmPublish(true);
+    });
+
+  const recordId = record?.id;
+  const replay = useCallback(
+    async () => (await api.request(ReplayFlowDocument, { input: { flowId: recordId! } })).replayFlow,
+    [api, recordId],
+  );
+
+  const publish = () =>
+    act(async () => {
+      if (!record) return;
       try {
         const res = await api.request(PublishFlowDocument, { input: { id: record.id } });
         await reload();
@@ -363,6 +381,29 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
 
   const latest = records.find((r) => r.status === 'PUBLISHED');
   const compareWith = record && record.status === 'DRAFT' ? latest : record ? records[records.indexOf(record) + 1] : undefined;
+  const rollbackable = !!record && record.status === 'PUBLISHED' && record.id !== latest?.id && can.publish;
+
+  // A rollback publishes the version's definition again, through the same
+  // gate as a publish; a refusal shows its problems or failing tests the
+  // same way.
+  const onRollback = () =>
+    act(async () => {
+      if (!record) return;
+      try {
+        const res = await api.request(RollbackFlowDocument, { input: { id: record.id } });
+        await reload();
+        navigate(`flows/${res.rollbackFlow.baseId}?record=${res.rollbackFlow.id}`, { replace: true });
+      } catch (err) {
+        const listed = refusedProblems(err);
+        if (listed) setProblems(listed);
+        const failed = !listed && tests.length > 0 ? await testRecord(record.id).catch(() => null) : null;
+        setNotice({ kind: 'error', text: `Not rolled back: ${errorMessage(err)}` });
+        if (failed && !failed.passed) {
+          setReport(failed);
+          setTab('tests');
+        }
+      }
+    });
   const selectedNode = definition.nodes.find((n) => n.id === selected) ?? null;
   const selectedResponse = current?.nodeResponses.find((r) => r.nodeId === selected) ?? null;
   const hasStart = definition.nodes.some((n) => n.type === 'start');
@@ -410,6 +451,11 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
           {record && record.status === 'PUBLISHED' && can.edit && mayChange(session, record.owner) && (
             <button type="button" className="btn" onClick={onNewDraft} disabled={busy}>
               New draft from {flowRecordLabel(record).toLowerCase()}
+            </button>
+          )}
+          {rollbackable && (
+            <button type="button" className="btn" onClick={onRollback} disabled={busy}>
+              Roll back to this version
             </button>
           )}
           {record && compareWith && (
@@ -693,6 +739,17 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
         >
           Its draft and every published version leave the lists, and running it by any of its ids answers “deleted”. This cannot be undone.
         </ConfirmDialog>
+      )}
+      {confirmPublish && record && (
+        <PublishDialog
+          title={`Publish “${record.name}”?`}
+          replay={replay}
+          onCancel={() => setConfirmPublish(false)}
+          onPublish={() => {
+            setConfirmPublish(false);
+            publish();
+          }}
+        />
       )}
     </div>
   );

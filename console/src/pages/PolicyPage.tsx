@@ -5,6 +5,8 @@ import {
   DeletePolicyDocument,
   PolicyVersionsDocument,
   PublishPolicyDocument,
+  ReplayPolicyDocument,
+  RollbackPolicyDocument,
   RunPolicyVersionDocument,
   RunRuleDocument,
   UpdatePolicyDraftDocument,
@@ -22,6 +24,7 @@ import { namesOf, ruleEditorState } from '../editor/ruleEditor';
 import type { DataNames } from '../editor/ruleEditor';
 import { RunResultView } from '../components/RunResult';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { PublishDialog } from '../components/PublishDialog';
 import { checkRule, testPolicy } from '../checks';
 import type { TestReport } from '../checks';
 
@@ -148,6 +151,7 @@ function Editor({
   const [notice, setNotice] = useState<{ kind: 'ok' | 'error'; text: string; details?: string[] } | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [confirmPublish, setConfirmPublish] = useState(false);
   const ruleView = useRef<EditorView | null>(null);
 
   const dirty = !record || name !== record.name || rule !== record.rule || !sameTests(tests, testsOf(record));
@@ -234,15 +238,27 @@ function Editor({
       if (problems.length > 0) setNotice({ kind: 'error', text: 'Saved, but the rule does not parse:', details: problems });
     });
 
+  // Saved first, so that the replay in the dialog and the gate's failures
+  // run on exactly the text that is published.
   const onPublish = () =>
     act(async () => {
       if (!record) return;
-      // Saved first, so that the gate's failures can be run again on exactly
-      // the text that was refused.
       if (dirty) {
         await api.request(UpdatePolicyDraftDocument, { input: { id: record.id, name, rule, tests } });
         dropDraft(storageKey);
       }
+      setConfirmPublish(true);
+    });
+
+  const recordId = record?.id;
+  const replay = useCallback(
+    async () => (await api.request(ReplayPolicyDocument, { input: { policyId: recordId! } })).replayPolicy,
+    [api, recordId],
+  );
+
+  const publish = () =>
+    act(async () => {
+      if (!record) return;
       try {
         const res = await api.request(PublishPolicyDocument, { input: { id: record.id } });
         dropDraft(storageKey);
@@ -293,6 +309,26 @@ function Editor({
 
   const latest = records.find((r) => r.status === 'PUBLISHED');
   const compareWith = record && record.status === 'DRAFT' ? latest : records[records.indexOf(record!) + 1];
+  const rollbackable = !!record && record.status === 'PUBLISHED' && record.id !== latest?.id && can.publish;
+
+  // A rollback publishes the version's content again, through the same gate
+  // as a publish; a refusal shows the failing tests the same way.
+  const onRollback = () =>
+    act(async () => {
+      if (!record) return;
+      try {
+        const res = await api.request(RollbackPolicyDocument, { input: { id: record.id } });
+        await reload();
+        navigate(`policies/${res.rollbackPolicy.baseId}?record=${res.rollbackPolicy.id}`, { replace: true });
+      } catch (err) {
+        const failed = tests.length > 0 ? await testPolicy(api, record.id, tests).catch(() => null) : null;
+        setNotice({ kind: 'error', text: `Not rolled back: ${errorMessage(err)}` });
+        if (failed && !failed.passed) {
+          setReport(failed);
+          setTab('tests');
+        }
+      }
+    });
 
   return (
     <div className="page page-wide">
@@ -338,6 +374,11 @@ function Editor({
           {record && record.status === 'PUBLISHED' && can.edit && mayChange(session, record.owner) && (
             <button type="button" className="btn" onClick={onNewDraft} disabled={busy}>
               New draft from {recordLabel(record).toLowerCase()}
+            </button>
+          )}
+          {rollbackable && (
+            <button type="button" className="btn" onClick={onRollback} disabled={busy}>
+              Roll back to this version
             </button>
           )}
           {record && compareWith && (
@@ -483,6 +524,17 @@ function Editor({
         >
           {deletedRecords(records)} the lists, and running it by any of its ids answers “deleted”. This cannot be undone.
         </ConfirmDialog>
+      )}
+      {confirmPublish && record && (
+        <PublishDialog
+          title={`Publish “${record.name}”?`}
+          replay={replay}
+          onCancel={() => setConfirmPublish(false)}
+          onPublish={() => {
+            setConfirmPublish(false);
+            publish();
+          }}
+        />
       )}
     </div>
   );

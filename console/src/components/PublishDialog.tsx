@@ -1,0 +1,104 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ReplayFieldsFragment } from '@verdict/client';
+import { errorMessage } from '../api';
+import { formatTime } from '../format';
+
+function outcome(o: { result: boolean; explanation: string; error: string | null }): string {
+  return o.error ? `error: ${o.error}` : `${o.result ? 'true' : 'false'}: ${o.explanation}`;
+}
+
+/**
+ * Asks before publishing and shows the evidence: the draft replayed on the
+ * decisions its base recorded, with every decision whose result would change.
+ * Escape cancels; focus starts on Cancel.
+ */
+export function PublishDialog({
+  title,
+  replay,
+  onPublish,
+  onCancel,
+}: {
+  title: string;
+  replay: () => Promise<ReplayFieldsFragment>;
+  onPublish: () => void;
+  onCancel: () => void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [report, setReport] = useState<ReplayFieldsFragment | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  useEffect(() => {
+    const d = ref.current!;
+    d.showModal();
+    return () => d.close();
+  }, []);
+  useEffect(() => {
+    let live = true;
+    replay().then(
+      (r) => live && setReport(r),
+      (err) => live && setFailure(errorMessage(err)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [replay]);
+  const changed = report?.items.filter((i) => i.changed) ?? [];
+  return (
+    <dialog ref={ref} className="dialog dialog-wide" aria-labelledby="publish-title" onCancel={(e) => { e.preventDefault(); onCancel(); }}>
+      <h2 id="publish-title">{title}</h2>
+      <section aria-labelledby="replay-title" aria-busy={!report && !failure} data-testid="replay">
+        <h3 id="replay-title">Replay on recorded decisions</h3>
+        {!report && !failure && <p role="status">Replaying the recorded decisions…</p>}
+        {failure && <p role="alert">The replay failed: {failure}</p>}
+        {report && report.compared === 0 && (
+          <p role="status">No recorded decisions to compare: this policy or flow records none yet, or none in the range.</p>
+        )}
+        {report && report.compared > 0 && (
+          <>
+            <dl className="replay-counts" role="status">
+              <dt>Compared</dt>
+              <dd data-testid="replay-compared">{report.compared}</dd>
+              <dt>Changed</dt>
+              <dd data-testid="replay-changed">{report.changed}</dd>
+              <dt>Unchanged</dt>
+              <dd data-testid="replay-unchanged">{report.unchanged}</dd>
+              <dt>Errors</dt>
+              <dd data-testid="replay-errors">{report.errors}</dd>
+            </dl>
+            {changed.length > 0 && (
+              <table className="table replay-changed">
+                <caption>Decisions whose result changes</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Decision</th>
+                    <th scope="col">Before</th>
+                    <th scope="col">After</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {changed.map((i) => (
+                    <tr key={i.decisionId}>
+                      <td>
+                        <code>{i.decisionId}</code>
+                        <div className="muted small">{formatTime(i.at)}</div>
+                      </td>
+                      <td>{outcome(i.before)}</td>
+                      <td>{outcome(i.after)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </>
+        )}
+      </section>
+      <div className="actions">
+        <button type="button" className="btn" onClick={onCancel} autoFocus>
+          Cancel
+        </button>
+        <button type="button" className="btn btn-primary" onClick={onPublish}>
+          Publish
+        </button>
+      </div>
+    </dialog>
+  );
+}
