@@ -16,9 +16,11 @@ import (
 	"github.com/verdict/verdict/internal/dbtest"
 )
 
-// beforeExecutions is the last migration that stored `executed` events in
-// audit_events.
-const beforeExecutions = 20261124101458
+// beforeExecutions is the version just before the migration that moved
+// `executed` events out of audit_events (20261127081500): migrating up to
+// it applies every earlier one, so the fixtures find the columns the
+// current schema writes.
+const beforeExecutions = 20261127081500 - 1
 
 func TestMigratingMovesExecutedEventsIntoTheirOwnTable(t *testing.T) {
 	dbtest.EachEmpty(t, func(t *testing.T, db *database.DB) {
