@@ -292,18 +292,18 @@ func TestCheckerCatchesMistakes(t *testing.T) {
 	}
 }
 
-// TestAPIDocumentsEveryRoute checks that docs/api.md names every REST route the
+// TestAPIDocumentsEveryRoute checks that docs/endpoints.md names every REST route the
 // server mounts and every root field of the GraphQL schema, so a new route
 // cannot go undocumented.
 func TestAPIDocumentsEveryRoute(t *testing.T) {
-	doc, err := os.ReadFile("api.md")
+	doc, err := os.ReadFile("endpoints.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	routes := sourceMatches(t, "rest", regexp.MustCompile(`\.handle\("([A-Z]+ /[^"]*)"`))
 	for _, r := range routes {
 		if !bytes.Contains(doc, []byte("`"+r+"`")) {
-			t.Errorf("docs/api.md does not document `%s`", r)
+			t.Errorf("docs/endpoints.md does not document `%s`", r)
 		}
 	}
 	if len(routes) < 40 {
@@ -323,7 +323,7 @@ func TestAPIDocumentsEveryRoute(t *testing.T) {
 		for _, name := range rootFields(string(b)) {
 			fields++
 			if !bytes.Contains(doc, []byte("`"+name+"`")) {
-				t.Errorf("docs/api.md does not document the GraphQL field `%s` (%s)", name, filepath.Base(f))
+				t.Errorf("docs/endpoints.md does not document the GraphQL field `%s` (%s)", name, filepath.Base(f))
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-// Package graph serves Verdict's GraphQL API (docs/api.md, "GraphQL"), built
+// Package graph serves Verdict's GraphQL API (docs/endpoints.md, "GraphQL"), built
 // with gqlgen: the schema in *.graphqls, resolvers that call the service
 // and nothing else, and the executable schema gqlgen generates from them
 // into graph/generated (regenerate with `go generate ./graph`).

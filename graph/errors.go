@@ -14,7 +14,7 @@ import (
 )
 
 // presentError gives every error the client sees an `extensions.code` from
-// the API's list (docs/api.md, "Errors"):
+// the API's list (docs/endpoints.md, "Errors"):
 //
 //   - a service error keeps its code and message, and its details, when it
 //     lists several problems (an invalid flow definition), under

@@ -8,7 +8,7 @@ import (
 )
 
 // memberRequest is the body of POST /admin/members: service.MemberInput
-// named as docs/api.md names it. An absent member is empty, which the service
+// named as docs/endpoints.md names it. An absent member is empty, which the service
 // refuses where it needs one, as it refuses an unknown role.
 type memberRequest struct {
 	Email string     `json:"email"`

@@ -7,7 +7,7 @@ import (
 	"github.com/verdict/verdict/service"
 )
 
-// The oracle: what docs/api.md says a request must answer. It is written from the
+// The oracle: what docs/endpoints.md says a request must answer. It is written from the
 // documentation, not computed by the authz package, so that a policy or a
 // service that decides wrongly makes the matrix fail.
 
@@ -27,16 +27,16 @@ const (
 	manageMembers action = "manage members"
 	manageKeys    action = "manage keys"
 	readAudit     action = "read audit"
-	// testFlow is running an ad hoc flow test, which docs/api.md gives to
+	// testFlow is running an ad hoc flow test, which docs/endpoints.md gives to
 	// editors; an ad hoc rule run (/run) is a run.
 	testFlow action = "test flows"
 	// replay is running a record on its base's recorded decisions, which
-	// docs/api.md gives to those who may publish the record: publishers and
+	// docs/endpoints.md gives to those who may publish the record: publishers and
 	// admins.
 	replay action = "replay"
 )
 
-// permits is docs/api.md's list of roles ("Roles and scopes"): viewers
+// permits is docs/endpoints.md's list of roles ("Roles and scopes"): viewers
 // inspect and run; editors also create and edit drafts, run ad hoc tests and
 // manage groups; publishers also publish and replay; admins also delete and
 // manage members, roles and keys, and read the audit log ("Audit") and

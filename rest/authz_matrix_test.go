@@ -371,7 +371,7 @@ func (m *matrix) fresh(t *testing.T, tn *matrixTenant, k *kind, st state) resour
 }
 
 // revealsExistence compares a not_found answer with the answer to the same
-// request for ids that exist nowhere: docs/api.md promises that they cannot be
+// request for ids that exist nowhere: docs/endpoints.md promises that they cannot be
 // told apart. The resource's ids are replaced by a placeholder before
 // comparing.
 func (m *matrix) revealsExistence(t *testing.T, c *call, body string, graphQL bool) string {

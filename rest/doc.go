@@ -1,4 +1,4 @@
-// Package rest is Verdict's HTTP surface (docs/api.md): it decodes a
+// Package rest is Verdict's HTTP surface (docs/endpoints.md): it decodes a
 // request, calls the service and encodes the answer. It holds no business
 // rule; those live in package service.
 //

@@ -13,7 +13,7 @@ import (
 	"github.com/verdict/verdict/service"
 )
 
-// statuses is the table of error codes and HTTP statuses (docs/api.md, "Errors").
+// statuses is the table of error codes and HTTP statuses (docs/endpoints.md, "Errors").
 var statuses = map[service.Code]int{
 	service.CodeInvalidArgument:          http.StatusBadRequest,
 	service.CodeUnauthenticated:          http.StatusUnauthorized,

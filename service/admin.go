@@ -20,7 +20,7 @@ import (
 )
 
 // This file is the administration of an organization: its members and
-// their roles, and its API keys (docs/api.md, "Members and keys").
+// their roles, and its API keys (docs/endpoints.md, "Members and keys").
 // The Service's methods act for an admin of the caller's tenant and write
 // an `edited` audit event of kind member or key; the Operator's reuse the
 // same functions with no actor, and so write none.

@@ -29,7 +29,7 @@ const (
 )
 
 // AuditKind is what an audit event is about: a policy, flow or group
-// (docs/api.md), or, for administration, a member or a key.
+// (docs/endpoints.md), or, for administration, a member or a key.
 type AuditKind string
 
 const (
@@ -46,7 +46,7 @@ type Actor struct {
 	ID   uuid.UUID `json:"id"`
 }
 
-// AuditEvent is one entry of the audit log (docs/api.md, "Audit log").
+// AuditEvent is one entry of the audit log (docs/endpoints.md, "Audit log").
 type AuditEvent struct {
 	ID       uuid.UUID      `json:"id"`
 	At       time.Time      `json:"at"`

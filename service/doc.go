@@ -4,5 +4,5 @@
 // authorizer, failing closed), storage and its transactions, and evaluation.
 //
 // Errors leave the package as *Error values with a Code from the list in
-// docs/api.md; the adapters turn them into HTTP statuses and GraphQL error codes.
+// docs/endpoints.md; the adapters turn them into HTTP statuses and GraphQL error codes.
 package service

@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Code is an error code of the API (docs/api.md, "Errors").
+// Code is an error code of the API (docs/endpoints.md, "Errors").
 type Code string
 
 const (

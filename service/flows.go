@@ -15,7 +15,7 @@ import (
 	"github.com/verdict/verdict/flow"
 )
 
-// Flow is a flow record (docs/api.md, "Flows"): a policy record with a
+// Flow is a flow record (docs/endpoints.md, "Flows"): a policy record with a
 // definition in place of the rule and the schema.
 type Flow struct {
 	ID          uuid.UUID       `json:"id"`

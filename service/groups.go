@@ -17,7 +17,7 @@ import (
 	"github.com/verdict/verdict/ent/groupmember"
 )
 
-// Group collects policy and flow bases of a tenant (docs/api.md, "Groups").
+// Group collects policy and flow bases of a tenant (docs/endpoints.md, "Groups").
 type Group struct {
 	ID          uuid.UUID `json:"id"`
 	Name        string    `json:"name"`

@@ -21,7 +21,7 @@ const (
 // TestCase is a stored test: run the record on Data and expect Expect.
 type TestCase = testcase.Case
 
-// Policy is a policy record (docs/api.md, "Policies").
+// Policy is a policy record (docs/endpoints.md, "Policies").
 type Policy struct {
 	ID          uuid.UUID       `json:"id"`
 	BaseID      uuid.UUID       `json:"baseId"`
@@ -41,7 +41,7 @@ type Policy struct {
 	Revision int `json:"revision"`
 }
 
-// Summary is a base in a list (docs/api.md, "Policies").
+// Summary is a base in a list (docs/endpoints.md, "Policies").
 type Summary struct {
 	BaseID          uuid.UUID  `json:"baseId"`
 	Name            string     `json:"name"`

@@ -12,7 +12,7 @@ import (
 // and in jsonb alike, as well as bytes that are not UTF-8, and an index
 // entry above about 2.7 KB; checking here gives both databases the same
 // answer to such input, invalid_argument, before anything is stored.
-// docs/api.md lists these limits.
+// docs/endpoints.md lists these limits.
 const (
 	MaxNameLength        = 200    // policies, flows, groups, keys, members, organizations, tests
 	MaxDescriptionLength = 10_000 // policies, flows, groups
