@@ -1,11 +1,9 @@
 package rest
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 	"net/url"
-	"reflect"
 	"strconv"
 	"time"
 
@@ -130,22 +128,11 @@ type replayRequest struct {
 func (s *server) replay(idName string,
 	replay func(context.Context, uuid.UUID, service.ReplayInput) (*service.Replay, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		id, err := pathID(r, idName)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		body, err := s.readBody(r)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
 		var req replayRequest
-		if len(bytes.TrimSpace(body)) > 0 {
-			if err := decodeObject(body, reflect.ValueOf(&req).Elem()); err != nil {
-				s.writeError(w, r, err)
-				return
-			}
+		id, err := s.idAndOptionalBody(r, idName, &req)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
 		}
 		in, err := replayInput(req)
 		if err != nil {

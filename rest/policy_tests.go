@@ -33,22 +33,11 @@ func (s *server) testFlowRecord(w http.ResponseWriter, r *http.Request) {
 
 func (s *server) testRecord(w http.ResponseWriter, r *http.Request, idName string,
 	test func(context.Context, uuid.UUID, []service.TestCase) (*service.TestReport, error)) {
-	id, err := pathID(r, idName)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	body, err := s.readBody(r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
 	var req testRequest
-	if len(bytes.TrimSpace(body)) > 0 {
-		if err := decodeObject(body, reflect.ValueOf(&req).Elem()); err != nil {
-			s.writeError(w, r, err)
-			return
-		}
+	id, err := s.idAndOptionalBody(r, idName, &req)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
 	}
 	var tests []service.TestCase
 	if req.Tests != nil && string(req.Tests) != "null" {
@@ -68,4 +57,24 @@ func (s *server) testRecord(w http.ResponseWriter, r *http.Request, idName strin
 	}
 	rep, err := test(r.Context(), id, tests)
 	s.reply(w, r, http.StatusOK, rep, err)
+}
+
+// idAndOptionalBody reads the path id named idName and, when the body is
+// not empty, decodes it into dst (a pointer to a struct): routes whose
+// body only refines what they do.
+func (s *server) idAndOptionalBody(r *http.Request, idName string, dst any) (uuid.UUID, error) {
+	id, err := pathID(r, idName)
+	if err != nil {
+		return uuid.Nil, err
+	}
+	body, err := s.readBody(r)
+	if err != nil {
+		return uuid.Nil, err
+	}
+	if len(bytes.TrimSpace(body)) > 0 {
+		if err := decodeObject(body, reflect.ValueOf(dst).Elem()); err != nil {
+			return uuid.Nil, err
+		}
+	}
+	return id, nil
 }
