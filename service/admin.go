@@ -386,7 +386,7 @@ func (s *Service) setRole(ctx context.Context, actor *Principal, tenant uuid.UUI
 		m.Edges.User = u
 		out = m
 		// Principals carry the role.
-		if err := s.announce(ctx, tx, memberChange(tenant, u.ID)); err != nil {
+		if err := s.announceEnt(ctx, tx, memberChange(tenant, u.ID)); err != nil {
 			return err
 		}
 		return adminChange(ctx, tx, actor, s.timestamp(), auditevent.KindMember, map[string]any{
@@ -421,7 +421,7 @@ func (s *Service) removeMember(ctx context.Context, actor *Principal, tenant uui
 			return unavailable(err)
 		}
 		out = m
-		if err := s.announce(ctx, tx, memberChange(tenant, m.UserID)); err != nil {
+		if err := s.announceEnt(ctx, tx, memberChange(tenant, m.UserID)); err != nil {
 			return err
 		}
 		return adminChange(ctx, tx, actor, now, auditevent.KindMember, map[string]any{
@@ -495,7 +495,7 @@ func (s *Service) createKey(ctx context.Context, actor *Principal, tenant uuid.U
 			return storeErr(err, "key collision; try again")
 		}
 		k := keyOf(key)
-		if err := s.announce(ctx, tx, keyChange(key)); err != nil {
+		if err := s.announceEnt(ctx, tx, keyChange(key)); err != nil {
 			return err
 		}
 		return adminChange(ctx, tx, actor, s.timestamp(), auditevent.KindKey, map[string]any{
@@ -525,7 +525,7 @@ func (s *Service) revokeKey(ctx context.Context, actor *Principal, id uuid.UUID,
 		case n == 0:
 			return newError(CodeNotFound, "no active key %s", id)
 		}
-		if err := s.announce(ctx, tx, keyChange(k)); err != nil {
+		if err := s.announceEnt(ctx, tx, keyChange(k)); err != nil {
 			return err
 		}
 		return adminChange(ctx, tx, actor, now, auditevent.KindKey, map[string]any{

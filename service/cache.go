@@ -143,20 +143,36 @@ func cached[V any](ctx context.Context, s *Service, t *timings, c *expirable.LRU
 	return v, err
 }
 
-func (s *Service) cachedBase(ctx context.Context, t *timings, id uuid.UUID) (*cachedBase, error) {
-	return cached(ctx, s, t, s.cache.bases, "base", id, s.loadBase)
+// runFinder reads through the run cache, adding the time of its reads to
+// t's database time.
+type runFinder struct {
+	s *Service
+	t *timings
+}
+
+func (f runFinder) base(ctx context.Context, id uuid.UUID) (*cachedBase, error) {
+	return cached(ctx, f.s, f.t, f.s.cache.bases, "base", id, f.s.loadBase)
+}
+
+func (f runFinder) record(ctx context.Context, id uuid.UUID) (*ent.Record, error) {
+	return cached(ctx, f.s, f.t, f.s.cache.records, "record", id, f.s.store.Record)
+}
+
+func (f runFinder) knowsBase(id uuid.UUID) bool {
+	_, ok := f.s.cache.bases.Peek(id)
+	return ok
 }
 
 func (s *Service) loadBase(ctx context.Context, id uuid.UUID) (*cachedBase, error) {
-	b, err := s.client.Base.Get(ctx, id)
+	b, err := s.store.Base(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	return &cachedBase{base: b, resource: resourceOf(b), recording: recordingOf(b)}, nil
+	return newCachedBase(b), nil
 }
 
-func (s *Service) cachedRecord(ctx context.Context, t *timings, id uuid.UUID) (*ent.Record, error) {
-	return cached(ctx, s, t, s.cache.records, "record", id, s.client.Record.Get)
+func newCachedBase(b *ent.Base) *cachedBase {
+	return &cachedBase{base: b, resource: resourceOf(b), recording: recordingOf(b)}
 }
 
 // program compiles a record's rule text once per revision.

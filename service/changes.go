@@ -8,6 +8,7 @@ import (
 
 	"github.com/verdict/verdict/database/changefeed"
 	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/storage"
 )
 
 // ChangeFeed delivers the changes committed on the database by every
@@ -68,15 +69,24 @@ func (cs *cacheSet) Missed() {
 // announce makes a change of tx known once tx commits: to every instance
 // listening on the database, in the transaction itself, and to this
 // instance's caches directly, which need not wait for the notification.
-func (s *Service) announce(ctx context.Context, tx *ent.Tx, c changefeed.Change) error {
+func (s *Service) announce(ctx context.Context, tx storage.Tx, c changefeed.Change) error {
+	if err := tx.Announce(ctx, c); err != nil {
+		return unavailable(err)
+	}
+	// Also when the commit failed: it may have happened all the same, and
+	// dropping an entry is always safe.
+	tx.OnCommit(func() { s.caches.Changed(c) })
+	return nil
+}
+
+// announceEnt is announce for a transaction of the ent client.
+func (s *Service) announceEnt(ctx context.Context, tx *ent.Tx, c changefeed.Change) error {
 	if err := changefeed.Announce(ctx, s.db.Dialect(), tx, c); err != nil {
 		return unavailable(err)
 	}
 	tx.OnCommit(func(next ent.Committer) ent.Committer {
 		return ent.CommitFunc(func(ctx context.Context, tx *ent.Tx) error {
 			err := next.Commit(ctx, tx)
-			// Also when the commit failed: it may have happened all the
-			// same, and dropping an entry is always safe.
 			s.caches.Changed(c)
 			return err
 		})

@@ -15,6 +15,7 @@ import (
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/decisionrecord"
 	"github.com/verdict/verdict/ent/record"
+	"github.com/verdict/verdict/storage"
 )
 
 // DecisionSettings say whether a base's stored runs are recorded
@@ -131,17 +132,16 @@ func (s *Service) setDecisionSettings(ctx context.Context, k *kindRules, id uuid
 		mask = []string{}
 	}
 	var out *ent.Base
-	err = s.withTx(ctx, func(tx *ent.Tx) error {
+	err = s.inTx(ctx, func(tx storage.Tx) error {
 		now := s.timestamp()
-		if out, err = tx.Base.UpdateOne(l.base).SetDecisionsEnabled(in.Enabled).SetDecisionsSampleRate(rate).
-			SetDecisionsMask(mask).SetUpdatedAt(now).Save(ctx); err != nil {
+		if out, err = tx.SetDecisions(ctx, l.base, in.Enabled, rate, mask, now); err != nil {
 			return unavailable(err)
 		}
 		// Runs read the setting with the cached base.
 		if err := s.announce(ctx, tx, baseChange(out, uuid.Nil)); err != nil {
 			return err
 		}
-		return recordInTx(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionEdited,
+		return appendEvents(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionEdited,
 			kind: k.auditKind(), base: &out.ID, actor: p, details: map[string]any{
 				"fields":          []string{"decisionRecords"},
 				"decisionRecords": map[string]any{"enabled": in.Enabled, "sampleRate": rate, "mask": mask},

@@ -190,7 +190,7 @@ func (s *Service) FlowDiff(ctx context.Context, id, otherID uuid.UUID) (*FlowDif
 // loadPair loads the two records a diff compares, each as a read would:
 // another tenant's id is not found, a deleted base gone. Records of two
 // different bases have nothing to compare.
-func (s *Service) loadPair(ctx context.Context, k *kindRules, id, otherID uuid.UUID) (*loaded, *loaded, error) {
+func (s *Service) loadPair(ctx context.Context, k *kindRules, id, otherID uuid.UUID) (*target, *target, error) {
 	p, err := principalOf(ctx)
 	if err != nil {
 		return nil, nil, err

@@ -352,16 +352,10 @@ func (r *policyResolver) target(ctx context.Context, ref flow.PolicyRef) (*targe
 	if err != nil {
 		return nil, err
 	}
-	// A legacy reference is a record id first, then a base id. Ids of the
-	// two kinds never collide, so a base the cache holds can be taken
-	// directly: a warm run then makes no failed record lookup.
-	if _, isBase := r.s.cache.bases.Peek(id); !isBase {
-		tg, err := r.s.runTarget(ctx, &t, r.p, base.KindPolicy, uuid.Nil, id)
-		if err == nil || CodeOf(err) != CodeNotFound {
-			return tg, err
-		}
-	}
-	return r.s.runTarget(ctx, &t, r.p, base.KindPolicy, id, uuid.Nil)
+	// A legacy reference is a record id first, then a base id: a base the
+	// cache holds is taken directly, so a warm run makes no failed record
+	// lookup.
+	return reachEither(ctx, r.s, r.p, base.KindPolicy, id, authz.ActionRun, runFinder{s: r.s, t: &t})
 }
 
 func refID(s string) (uuid.UUID, error) {

@@ -191,7 +191,7 @@ func messageOf(err error) string {
 
 // savedFlow answers a create or an update with its validation. What the
 // change decoded is what the saved revision holds.
-func (s *Service) savedFlow(ctx context.Context, l *loaded, c *Changes) (*SavedFlow, error) {
+func (s *Service) savedFlow(ctx context.Context, l *target, c *Changes) (*SavedFlow, error) {
 	p, err := principalOf(ctx)
 	if err != nil {
 		return nil, err

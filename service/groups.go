@@ -15,6 +15,7 @@ import (
 	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/ent/group"
 	"github.com/verdict/verdict/ent/groupmember"
+	"github.com/verdict/verdict/ent/predicate"
 )
 
 // Group collects policy and flow bases of a tenant (docs/endpoints.md, "Groups").
@@ -145,7 +146,7 @@ func (s *Service) CreateGroup(ctx context.Context, c GroupChanges) (*Group, erro
 			return storeErr(err, "the group could not be created")
 		}
 		out = g
-		if err := s.announce(ctx, tx, groupChange(g)); err != nil {
+		if err := s.announceEnt(ctx, tx, groupChange(g)); err != nil {
 			return err
 		}
 		return recordInTx(ctx, tx, groupEvent(p, now, auditevent.ActionCreated, g, map[string]any{"name": g.Name}))
@@ -207,7 +208,7 @@ func (s *Service) UpdateGroup(ctx context.Context, id uuid.UUID, c GroupChanges)
 		if out, err = update.SetUpdatedAt(now).Save(ctx); err != nil {
 			return unavailable(err)
 		}
-		if err := s.announce(ctx, tx, groupChange(g)); err != nil {
+		if err := s.announceEnt(ctx, tx, groupChange(g)); err != nil {
 			return err
 		}
 		return recordInTx(ctx, tx, groupEvent(p, now, auditevent.ActionEdited, out, changed))
@@ -242,7 +243,7 @@ func (s *Service) DeleteGroup(ctx context.Context, id uuid.UUID) error {
 		if err := tx.Group.DeleteOne(g).Exec(ctx); err != nil {
 			return unavailable(err)
 		}
-		if err := s.announce(ctx, tx, groupChange(g)); err != nil {
+		if err := s.announceEnt(ctx, tx, groupChange(g)); err != nil {
 			return err
 		}
 		now := s.timestamp()
@@ -346,7 +347,7 @@ func (s *Service) AddGroupMember(ctx context.Context, groupID uuid.UUID, in Grou
 			return storeErr(err, "the "+string(b.Kind)+" "+b.ID.String()+" is in the group already")
 		}
 		out = m
-		if err := s.announce(ctx, tx, groupChange(g)); err != nil {
+		if err := s.announceEnt(ctx, tx, groupChange(g)); err != nil {
 			return err
 		}
 		return recordInTx(ctx, tx, assignment(p, now, g, m, "added"))
@@ -394,7 +395,7 @@ func (s *Service) RemoveGroupMember(ctx context.Context, groupID, memberID uuid.
 		if err := tx.GroupMember.DeleteOne(m).Exec(ctx); err != nil {
 			return unavailable(err)
 		}
-		if err := s.announce(ctx, tx, groupChange(g)); err != nil {
+		if err := s.announceEnt(ctx, tx, groupChange(g)); err != nil {
 			return err
 		}
 		return recordInTx(ctx, tx, assignment(p, s.timestamp(), g, m, "removed"))
@@ -489,4 +490,14 @@ func inGroup(o *ListOptions, groupID uuid.UUID) error {
 	}
 	o.GroupID = &groupID
 	return nil
+}
+
+// listed keeps the bases lists show the caller: published ones (owned by
+// the organization) and the caller's own never-published ones.
+func listed(p *Principal) predicate.Base {
+	visible := base.OwnerKindEQ(base.OwnerKindOrganization)
+	if p.UserID != uuid.Nil {
+		visible = base.Or(visible, base.And(base.OwnerKindEQ(base.OwnerKindUser), base.OwnerID(p.UserID)))
+	}
+	return visible
 }

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"net/mail"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/apikey"
+	"github.com/verdict/verdict/storage"
 )
 
 // Organization is a tenant.
@@ -155,9 +157,9 @@ func storeErr(err error, conflict string) error {
 	switch {
 	case err == nil:
 		return nil
-	case database.IsUniqueViolation(err):
+	case errors.Is(err, storage.ErrConflict), database.IsUniqueViolation(err):
 		return newError(CodeConflict, "%s", conflict)
-	case ent.IsNotFound(err):
+	case errors.Is(err, storage.ErrNotFound), ent.IsNotFound(err):
 		return newError(CodeNotFound, "not found")
 	}
 	return unavailable(err)
@@ -200,4 +202,15 @@ func (s *Service) withTx(ctx context.Context, fn func(tx *ent.Tx) error) error {
 		return storeErr(err, "the change conflicts with another one")
 	}
 	return nil
+}
+
+// inTx runs fn in a transaction of the store. What fn returns is returned
+// as it is; the store's own failures (beginning, committing) become the
+// service's errors.
+func (s *Service) inTx(ctx context.Context, fn func(tx storage.Tx) error) error {
+	err := s.store.InTx(ctx, fn)
+	if _, ok := errors.AsType[*Error](err); ok {
+		return err
+	}
+	return storeErr(err, "the change conflicts with another one")
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/ent/record"
+	"github.com/verdict/verdict/storage"
 )
 
 // This file is the lifecycle shared by every versioned resource (policies
@@ -54,90 +55,21 @@ type kindRules struct {
 
 func (k *kindRules) auditKind() auditevent.Kind { return auditevent.Kind(k.kind) }
 
-// loaded is a base with one of its records.
-type loaded struct {
-	base   *ent.Base
-	record *ent.Record
-}
-
-// load finds a record, or a base (whose latest version, else draft, is
-// then meant), of the caller's tenant, and asks whether the caller may act
-// on it. Another tenant's ids are not found; a deleted base is gone.
-func (s *Service) load(ctx context.Context, p *Principal, k *kindRules, id uuid.UUID, action authz.Action) (*loaded, error) {
-	rec, err := s.client.Record.Query().
-		Where(record.ID(id), record.OrganizationID(p.TenantID), record.KindEQ(record.Kind(k.kind))).
-		Only(ctx)
-	var b *ent.Base
-	switch {
-	case err == nil:
-		b, err = s.client.Base.Get(ctx, rec.BaseID)
-		if err != nil {
-			return nil, unavailable(err)
-		}
-	case ent.IsNotFound(err):
-		b, err = s.client.Base.Query().
-			Where(base.ID(id), base.OrganizationID(p.TenantID), base.KindEQ(k.kind)).
-			Only(ctx)
-		if ent.IsNotFound(err) {
-			return nil, newError(CodeNotFound, "no %s %s", k.kind, id)
-		} else if err != nil {
-			return nil, unavailable(err)
-		}
-	default:
-		return nil, unavailable(err)
-	}
-	if b.DeletedAt != nil {
-		return nil, newError(CodeDeleted, "%s %s was deleted", k.kind, b.ID)
-	}
-	if err := s.authorize(ctx, p, action, resourceOf(b)); err != nil {
-		return nil, err
-	}
-	if rec == nil {
-		current := currentRecord(b)
-		if current == nil {
-			return nil, newError(CodeNotFound, "%s %s has no record", k.kind, b.ID)
-		}
-		if rec, err = s.client.Record.Get(ctx, *current); err != nil {
-			return nil, unavailable(err)
-		}
-	}
-	return &loaded{base: b, record: rec}, nil
-}
-
-// draftUpdate writes a draft's content and next revision, on condition
-// that it is still the draft at the revision that was read: a concurrent
-// edit or publish makes it update nothing.
-func draftUpdate(tx *ent.Tx, r *ent.Record) *ent.RecordUpdate {
-	return tx.Record.Update().
-		Where(record.ID(r.ID), record.StatusEQ(record.StatusDraft), record.Revision(r.Revision)).
-		SetName(r.Name).SetDescription(r.Description).SetRule(r.Rule).
-		SetDefinition(r.Definition).SetSchema(r.Schema).SetTests(r.Tests).
-		SetRevision(r.Revision + 1)
-}
-
-// newDraft creates a base's draft with content's name, description and
+// newDraft is a base's new draft, with content's name, description and
 // content.
-func newDraft(ctx context.Context, tx *ent.Tx, p *Principal, k *kindRules, baseID uuid.UUID, content *ent.Record, now time.Time) (*ent.Record, error) {
-	return tx.Record.Create().
-		SetBaseID(baseID).SetOrganizationID(p.TenantID).SetKind(record.Kind(k.kind)).SetStatus(record.StatusDraft).
-		SetName(content.Name).SetDescription(content.Description).SetRule(content.Rule).
-		SetDefinition(content.Definition).SetSchema(content.Schema).SetTests(content.Tests).
-		SetCreatedBy(p.ActorID()).SetCreatedAt(now).SetUpdatedAt(now).Save(ctx)
+func newDraft(p *Principal, k *kindRules, baseID uuid.UUID, content *ent.Record, now time.Time) *ent.Record {
+	return &ent.Record{
+		BaseID: baseID, OrganizationID: p.TenantID, Kind: record.Kind(k.kind), Status: record.StatusDraft,
+		Name: content.Name, Description: content.Description, Rule: content.Rule,
+		Definition: content.Definition, Schema: content.Schema, Tests: content.Tests,
+		CreatedBy: p.ActorID(), CreatedAt: now, UpdatedAt: now,
+	}
 }
 
 // baseChange is the announcement of a change to a base and, unless
 // uuid.Nil, the record that changed with it.
 func baseChange(b *ent.Base, record uuid.UUID) changefeed.Change {
 	return changefeed.Change{Kind: changefeed.KindBase, Tenant: b.OrganizationID, ID: b.ID, Record: record}
-}
-
-// currentRecord is what a base stands for when no record is named: its
-// latest version, else its draft.
-func currentRecord(b *ent.Base) *uuid.UUID {
-	if b.LatestRecordID != nil {
-		return b.LatestRecordID
-	}
-	return b.DraftRecordID
 }
 
 func (c *Changes) apply(r *ent.Record) {
@@ -250,7 +182,7 @@ func isJSONObjectOrNull(raw json.RawMessage) bool {
 
 // create makes a base and its draft, owned by the creating user (by the
 // organization when an organization key creates it).
-func (s *Service) create(ctx context.Context, k *kindRules, c *Changes) (*loaded, error) {
+func (s *Service) create(ctx context.Context, k *kindRules, c *Changes) (*target, error) {
 	p, err := principalOf(ctx)
 	if err != nil {
 		return nil, err
@@ -270,25 +202,26 @@ func (s *Service) create(ctx context.Context, k *kindRules, c *Changes) (*loaded
 	}
 	draft := &ent.Record{}
 	c.apply(draft)
-	var out loaded
-	err = s.withTx(ctx, func(tx *ent.Tx) error {
+	var out target
+	err = s.inTx(ctx, func(tx storage.Tx) error {
 		now := s.timestamp()
-		b, err := tx.Base.Create().
-			SetOrganizationID(p.TenantID).SetKind(k.kind).SetName(draft.Name).SetDescription(draft.Description).
-			SetOwnerKind(base.OwnerKind(owner.Kind)).SetOwnerID(owner.ID).SetCreatedBy(p.ActorID()).
-			SetCreatedAt(now).SetUpdatedAt(now).Save(ctx)
+		b, err := tx.CreateBase(ctx, &ent.Base{
+			OrganizationID: p.TenantID, Kind: k.kind, Name: draft.Name, Description: draft.Description,
+			OwnerKind: base.OwnerKind(owner.Kind), OwnerID: owner.ID, CreatedBy: p.ActorID(),
+			CreatedAt: now, UpdatedAt: now,
+		})
 		if err != nil {
 			return storeErr(err, "the base could not be created")
 		}
-		r, err := newDraft(ctx, tx, p, k, b.ID, draft, now)
+		r, err := tx.CreateRecord(ctx, newDraft(p, k, b.ID, draft, now))
 		if err != nil {
 			return storeErr(err, "the draft could not be created")
 		}
-		if b, err = b.Update().SetDraftRecordID(r.ID).Save(ctx); err != nil {
+		if b, err = tx.AttachDraft(ctx, b, r.ID, now); err != nil {
 			return unavailable(err)
 		}
-		out = loaded{base: b, record: r}
-		return recordInTx(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionCreated,
+		out = target{base: b, record: r}
+		return appendEvents(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionCreated,
 			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p, details: map[string]any{"name": b.Name}})
 	})
 	if err != nil {
@@ -298,7 +231,7 @@ func (s *Service) create(ctx context.Context, k *kindRules, c *Changes) (*loaded
 }
 
 // updateDraft changes a draft record in place and bumps its revision.
-func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c *Changes) (*loaded, error) {
+func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c *Changes) (*target, error) {
 	p, err := principalOf(ctx)
 	if err != nil {
 		return nil, err
@@ -317,29 +250,30 @@ func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 		return nil, newError(CodeConflict, "record %s is published and cannot change; create a draft from it", l.record.ID)
 	}
 	c.apply(l.record)
-	var out loaded
-	err = s.withTx(ctx, func(tx *ent.Tx) error {
+	var out target
+	err = s.inTx(ctx, func(tx storage.Tx) error {
 		now := s.timestamp()
 		r := l.record
-		n, err := draftUpdate(tx, r).SetUpdatedAt(now).Save(ctx)
+		r.UpdatedAt = now
+		saved, err := tx.SaveDraft(ctx, r)
 		if err != nil {
 			return unavailable(err)
 		}
-		if n == 0 {
+		if !saved {
 			return newError(CodeConflict, "the draft changed or was published meanwhile; load it again")
 		}
-		b, err := tx.Base.UpdateOne(l.base).SetName(r.Name).SetDescription(r.Description).SetUpdatedAt(now).Save(ctx)
+		b, err := tx.RenameBase(ctx, l.base, r.Name, r.Description, now)
 		if err != nil {
 			return unavailable(err)
 		}
-		if r, err = tx.Record.Get(ctx, r.ID); err != nil {
+		if r, err = tx.Record(ctx, r.ID); err != nil {
 			return unavailable(err)
 		}
-		out = loaded{base: b, record: r}
+		out = target{base: b, record: r}
 		if err := s.announce(ctx, tx, baseChange(b, r.ID)); err != nil {
 			return err
 		}
-		return recordInTx(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionEdited,
+		return appendEvents(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionEdited,
 			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p, details: map[string]any{"revision": r.Revision, "fields": c.fields()}})
 	})
 	if err != nil {
@@ -352,7 +286,7 @@ func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 // version, after the kind's gate passed. The draft is consumed and the base
 // passes to the organization, all in one transaction; of two concurrent
 // publishes of one draft exactly one succeeds.
-func (s *Service) publish(ctx context.Context, k *kindRules, id uuid.UUID, c *Changes) (*loaded, error) {
+func (s *Service) publish(ctx context.Context, k *kindRules, id uuid.UUID, c *Changes) (*target, error) {
 	p, err := principalOf(ctx)
 	if err != nil {
 		return nil, err
@@ -374,39 +308,35 @@ func (s *Service) publish(ctx context.Context, k *kindRules, id uuid.UUID, c *Ch
 	if err := k.gate(ctx, p, l.record, c); err != nil {
 		return nil, err
 	}
-	var out loaded
-	err = s.withTx(ctx, func(tx *ent.Tx) error {
+	var out target
+	err = s.inTx(ctx, func(tx storage.Tx) error {
 		now := s.timestamp()
-		b, err := tx.Base.Get(ctx, l.base.ID)
+		b, err := tx.Base(ctx, l.base.ID)
 		if err != nil {
 			return unavailable(err)
 		}
-		r := l.record
 		version := b.LatestVersion + 1
-		n, err := draftUpdate(tx, r).
-			SetStatus(record.StatusPublished).SetVersion(version).SetPublishedAt(now).
-			SetUpdatedAt(now).Save(ctx)
+		published := *l.record
+		published.Status, published.Version, published.PublishedAt, published.UpdatedAt = record.StatusPublished, &version, &now, now
+		saved, err := tx.SaveDraft(ctx, &published)
 		if err != nil {
 			return storeErr(err, "another publish of this base won the race")
 		}
-		if n == 0 {
+		if !saved {
 			return newError(CodeConflict, "the draft was published or changed meanwhile")
 		}
-		b, err = tx.Base.UpdateOne(b).
-			SetName(r.Name).SetDescription(r.Description).
-			SetLatestVersion(version).SetLatestRecordID(r.ID).ClearDraftRecordID().
-			SetOwnerKind(base.OwnerKindOrganization).SetOwnerID(p.TenantID).SetUpdatedAt(now).Save(ctx)
+		if b, err = tx.PublishDraft(ctx, b, &published, now); err != nil {
+			return unavailable(err)
+		}
+		r, err := tx.Record(ctx, published.ID)
 		if err != nil {
 			return unavailable(err)
 		}
-		if r, err = tx.Record.Get(ctx, r.ID); err != nil {
-			return unavailable(err)
-		}
-		out = loaded{base: b, record: r}
+		out = target{base: b, record: r}
 		if err := s.announce(ctx, tx, baseChange(b, r.ID)); err != nil {
 			return err
 		}
-		return recordInTx(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionPublished,
+		return appendEvents(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionPublished,
 			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p, details: map[string]any{"version": version}})
 	})
 	if err != nil {
@@ -419,7 +349,7 @@ func (s *Service) publish(ctx context.Context, k *kindRules, id uuid.UUID, c *Ch
 // next version, after the kind's gate passed on it: the tests it carries
 // must still pass, and a flow's policies still resolve. The draft, if the
 // base has one, stays as it is.
-func (s *Service) rollback(ctx context.Context, k *kindRules, id uuid.UUID) (*loaded, *Changes, error) {
+func (s *Service) rollback(ctx context.Context, k *kindRules, id uuid.UUID) (*target, *Changes, error) {
 	p, err := principalOf(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -438,10 +368,10 @@ func (s *Service) rollback(ctx context.Context, k *kindRules, id uuid.UUID) (*lo
 	if err := k.gate(ctx, p, &content, c); err != nil {
 		return nil, nil, err
 	}
-	var out loaded
-	err = s.withTx(ctx, func(tx *ent.Tx) error {
+	var out target
+	err = s.inTx(ctx, func(tx storage.Tx) error {
 		now := s.timestamp()
-		b, err := tx.Base.Get(ctx, l.base.ID)
+		b, err := tx.Base(ctx, l.base.ID)
 		if err != nil {
 			return unavailable(err)
 		}
@@ -449,34 +379,29 @@ func (s *Service) rollback(ctx context.Context, k *kindRules, id uuid.UUID) (*lo
 			return newError(CodeDeleted, "%s %s was deleted", k.kind, b.ID)
 		}
 		version := b.LatestVersion + 1
-		r, err := tx.Record.Create().
-			SetBaseID(b.ID).SetOrganizationID(p.TenantID).SetKind(record.Kind(k.kind)).
-			SetStatus(record.StatusPublished).SetVersion(version).SetPublishedAt(now).
-			SetName(src.Name).SetDescription(src.Description).SetRule(src.Rule).
-			SetDefinition(src.Definition).SetSchema(src.Schema).SetTests(src.Tests).
-			SetCreatedBy(p.ActorID()).SetCreatedAt(now).SetUpdatedAt(now).Save(ctx)
+		again := newDraft(p, k, b.ID, src, now)
+		again.Status, again.Version, again.PublishedAt = record.StatusPublished, &version, &now
+		r, err := tx.CreateRecord(ctx, again)
 		if err != nil {
 			return storeErr(err, "another publish of this base won the race")
 		}
 		// A concurrent publish took the version number after it was read:
 		// the condition makes this update nothing then.
-		n, err := tx.Base.Update().Where(base.ID(b.ID), base.LatestVersion(b.LatestVersion)).
-			SetName(r.Name).SetDescription(r.Description).
-			SetLatestVersion(version).SetLatestRecordID(r.ID).SetUpdatedAt(now).Save(ctx)
+		added, err := tx.AddVersion(ctx, b, r, now)
 		if err != nil {
 			return unavailable(err)
 		}
-		if n == 0 {
+		if !added {
 			return newError(CodeConflict, "another publish of this base won the race")
 		}
-		if b, err = tx.Base.Get(ctx, b.ID); err != nil {
+		if b, err = tx.Base(ctx, b.ID); err != nil {
 			return unavailable(err)
 		}
-		out = loaded{base: b, record: r}
+		out = target{base: b, record: r}
 		if err := s.announce(ctx, tx, baseChange(b, r.ID)); err != nil {
 			return err
 		}
-		return recordInTx(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionPublished,
+		return appendEvents(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionPublished,
 			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p,
 			details: map[string]any{"version": version, "rollbackOf": src.ID.String(), "rollbackOfVersion": *src.Version}})
 	})
@@ -489,7 +414,7 @@ func (s *Service) rollback(ctx context.Context, k *kindRules, id uuid.UUID) (*lo
 // draftFromVersion starts a draft from a published record. An existing
 // draft is a conflict unless replace is set, in which case it is
 // overwritten.
-func (s *Service) draftFromVersion(ctx context.Context, k *kindRules, id uuid.UUID, replace bool) (*loaded, error) {
+func (s *Service) draftFromVersion(ctx context.Context, k *kindRules, id uuid.UUID, replace bool) (*target, error) {
 	p, err := principalOf(ctx)
 	if err != nil {
 		return nil, err
@@ -505,10 +430,10 @@ func (s *Service) draftFromVersion(ctx context.Context, k *kindRules, id uuid.UU
 	if l.base.DraftRecordID != nil && !replace {
 		return nil, newError(CodeConflict, "the base has a draft already: %s (use replace=true to overwrite it)", *l.base.DraftRecordID)
 	}
-	var out loaded
-	err = s.withTx(ctx, func(tx *ent.Tx) error {
+	var out target
+	err = s.inTx(ctx, func(tx storage.Tx) error {
 		now := s.timestamp()
-		b, err := tx.Base.Get(ctx, l.base.ID)
+		b, err := tx.Base(ctx, l.base.ID)
 		if err != nil {
 			return unavailable(err)
 		}
@@ -517,36 +442,38 @@ func (s *Service) draftFromVersion(ctx context.Context, k *kindRules, id uuid.UU
 			if !replace {
 				return newError(CodeConflict, "the base has a draft already: %s (use replace=true to overwrite it)", *b.DraftRecordID)
 			}
-			old, err := tx.Record.Get(ctx, *b.DraftRecordID)
+			old, err := tx.Record(ctx, *b.DraftRecordID)
 			if err != nil {
 				return unavailable(err)
 			}
-			replaced := *src
-			replaced.ID, replaced.Revision = old.ID, old.Revision
-			n, err := draftUpdate(tx, &replaced).SetUpdatedAt(now).Save(ctx)
+			replaced := *old
+			replaced.Name, replaced.Description, replaced.Rule = src.Name, src.Description, src.Rule
+			replaced.Definition, replaced.Schema, replaced.Tests = src.Definition, src.Schema, src.Tests
+			replaced.UpdatedAt = now
+			saved, err := tx.SaveDraft(ctx, &replaced)
 			if err != nil {
 				return unavailable(err)
 			}
-			if n == 0 {
+			if !saved {
 				return newError(CodeConflict, "the draft changed or was published meanwhile; load it again")
 			}
-			if r, err = tx.Record.Get(ctx, old.ID); err != nil {
+			if r, err = tx.Record(ctx, old.ID); err != nil {
 				return unavailable(err)
 			}
 		} else {
-			r, err = newDraft(ctx, tx, p, k, b.ID, src, now)
+			r, err = tx.CreateRecord(ctx, newDraft(p, k, b.ID, src, now))
 			if err != nil {
 				return storeErr(err, "the base has a draft already")
 			}
-			if b, err = b.Update().SetDraftRecordID(r.ID).SetUpdatedAt(now).Save(ctx); err != nil {
+			if b, err = tx.AttachDraft(ctx, b, r.ID, now); err != nil {
 				return unavailable(err)
 			}
 		}
-		out = loaded{base: b, record: r}
+		out = target{base: b, record: r}
 		if err := s.announce(ctx, tx, baseChange(b, r.ID)); err != nil {
 			return err
 		}
-		return recordInTx(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionEdited,
+		return appendEvents(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionEdited,
 			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p,
 			details: map[string]any{"draftFromVersion": *src.Version, "replaced": replace && l.base.DraftRecordID != nil}})
 	})
@@ -566,20 +493,19 @@ func (s *Service) remove(ctx context.Context, k *kindRules, id uuid.UUID) error 
 	if err != nil {
 		return err
 	}
-	err = s.withTx(ctx, func(tx *ent.Tx) error {
+	err = s.inTx(ctx, func(tx storage.Tx) error {
 		now := s.timestamp()
-		n, err := tx.Base.Update().Where(base.ID(l.base.ID), base.DeletedAtIsNil()).
-			SetDeletedAt(now).SetUpdatedAt(now).Save(ctx)
+		deleted, err := tx.DeleteBase(ctx, l.base, now)
 		if err != nil {
 			return unavailable(err)
 		}
-		if n == 0 {
+		if !deleted {
 			return newError(CodeDeleted, "%s %s was deleted", k.kind, l.base.ID)
 		}
 		if err := s.announce(ctx, tx, baseChange(l.base, uuid.Nil)); err != nil {
 			return err
 		}
-		return recordInTx(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionDeleted,
+		return appendEvents(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionDeleted,
 			kind: k.auditKind(), base: &l.base.ID, actor: p, details: map[string]any{"name": l.base.Name}})
 	})
 	return err
@@ -597,8 +523,7 @@ func versionsOf[T any](ctx context.Context, s *Service, k *kindRules, id uuid.UU
 	if err != nil {
 		return uuid.Nil, nil, nil, err
 	}
-	recs, err := s.client.Record.Query().Where(record.BaseID(l.base.ID)).
-		Order(record.ByVersion(), record.ByID()).All(ctx)
+	recs, err := s.store.Records(ctx, l.base.ID)
 	if err != nil {
 		return uuid.Nil, nil, nil, unavailable(err)
 	}

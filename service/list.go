@@ -9,9 +9,7 @@ import (
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/ent"
-	"github.com/verdict/verdict/ent/base"
-	"github.com/verdict/verdict/ent/groupmember"
-	"github.com/verdict/verdict/ent/predicate"
+	"github.com/verdict/verdict/storage"
 )
 
 // ListOptions page through a list: Limit 1–200 (0 is 50), Cursor from the
@@ -119,30 +117,38 @@ func (s *Service) listBases(ctx context.Context, k *kindRules, o ListOptions) (*
 	if err := s.authorize(ctx, p, authz.ActionView, newBaseResource(p, k.kind)); err != nil {
 		return nil, err
 	}
-	q := s.client.Base.Query().Where(
-		base.OrganizationID(p.TenantID), base.KindEQ(k.kind), base.DeletedAtIsNil(), listed(p))
-	if o.Query != "" {
-		q = q.Where(base.NameContainsFold(o.Query))
-	}
+	f := storage.BaseFilter{Tenant: p.TenantID, Kind: k.kind, OwnedBy: p.UserID, Name: o.Query, Group: o.GroupID}
 	if o.GroupID != nil {
 		// An unknown group, or another tenant's, is not found rather than
 		// empty.
 		if _, err := s.viewGroup(ctx, p, *o.GroupID); err != nil {
 			return nil, err
 		}
-		q = q.Where(base.HasMembershipsWith(groupmember.GroupID(*o.GroupID)))
 	}
-	return newestFirst(ctx, o, limit, q, summaryOf, func(s Summary) uuid.UUID { return s.BaseID })
+	return readPage(o, limit, func(w storage.Window) ([]*ent.Base, *int, error) { return s.store.Bases(ctx, f, w) },
+		summaryOf, func(s Summary) uuid.UUID { return s.BaseID })
 }
 
-// listed keeps the bases lists show the caller: published ones (owned by
-// the organization) and the caller's own never-published ones.
-func listed(p *Principal) predicate.Base {
-	visible := base.OwnerKindEQ(base.OwnerKindOrganization)
-	if p.UserID != uuid.Nil {
-		visible = base.Or(visible, base.And(base.OwnerKindEQ(base.OwnerKindUser), base.OwnerID(p.UserID)))
+// readPage reads the page o asks for of a list ordered by id, newest
+// first, through read, whose rows are shown as item; id is an item's row
+// id, which the next page's cursor resumes after. The window read is one
+// row longer than the page: an extra row only tells that there is a next
+// page.
+func readPage[E, T any](o ListOptions, limit int, read func(storage.Window) ([]E, *int, error),
+	item func(E) T, id func(T) uuid.UUID) (*Page[T], error) {
+	w := storage.Window{Limit: limit + 1, Count: o.WithTotal}
+	if o.Cursor != "" {
+		after, err := decodeCursor(o.Cursor)
+		if err != nil {
+			return nil, err
+		}
+		w.After = &after
 	}
-	return visible
+	rows, n, err := read(w)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	return pageOf(rows, limit, n, item, func(t T) string { return CursorAfter(id(t)) }), nil
 }
 
 // listQuery is what a page needs of an ent query whose rows are E; P and O

@@ -72,7 +72,7 @@ func (o *Operator) Bootstrap(ctx context.Context, in BootstrapInput) (*Bootstrap
 		}
 		out = Bootstrapped{Organization: organizationOf(org), User: userOf(u), Key: keyOf(key), Secret: secret}
 		// The key may have been tried, and remembered as unknown.
-		return o.s.announce(ctx, tx, keyChange(key))
+		return o.s.announceEnt(ctx, tx, keyChange(key))
 	})
 	if err != nil {
 		return nil, err

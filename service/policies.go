@@ -76,7 +76,7 @@ func (s *Service) policyGate(_ context.Context, _ *Principal, r *ent.Record, c *
 	return nil
 }
 
-func (s *Service) saved(l *loaded) *SavedPolicy {
+func (s *Service) saved(l *target) *SavedPolicy {
 	out := &SavedPolicy{Policy: policyOf(l.base, l.record), Validation: Validation{
 		Errors: []string{}, Diagnostics: engine.Check(l.record.Rule).Diagnostics,
 	}}

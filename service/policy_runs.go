@@ -8,9 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/auditstore"
-	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/engine"
-	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/ent/record"
 )
@@ -69,57 +67,6 @@ func (s *Service) runPolicy(ctx context.Context, baseID, recordID uuid.UUID, raw
 		return nil, err
 	}
 	return out, nil
-}
-
-// target is the base and record a run resolved to.
-type target struct {
-	base   *ent.Base
-	record *ent.Record
-	// recording is how the base records its runs; nil when it does not.
-	recording *recording
-}
-
-// runTarget resolves what to run, through the run cache: a base id means
-// its latest version, else its draft; a record id means that record.
-// Either way the base must be the caller's tenant's (else not found), not
-// deleted (else gone), and runnable by the caller.
-func (s *Service) runTarget(ctx context.Context, t *timings, p *Principal, kind base.Kind, baseID, recordID uuid.UUID) (*target, error) {
-	var rec *ent.Record
-	if recordID != uuid.Nil {
-		r, err := s.cachedRecord(ctx, t, recordID)
-		if err != nil || r.OrganizationID != p.TenantID || r.Kind != record.Kind(kind) {
-			return nil, notFoundOr(err, kind, recordID)
-		}
-		rec, baseID = r, r.BaseID
-	}
-	cb, err := s.cachedBase(ctx, t, baseID)
-	if err != nil || cb.base.OrganizationID != p.TenantID || cb.base.Kind != kind {
-		return nil, notFoundOr(err, kind, baseID)
-	}
-	b := cb.base
-	if b.DeletedAt != nil {
-		return nil, newError(CodeDeleted, "%s %s was deleted", kind, b.ID)
-	}
-	if err := s.authorize(ctx, p, authz.ActionRun, cb.resource); err != nil {
-		return nil, err
-	}
-	if rec == nil {
-		current := currentRecord(b)
-		if current == nil {
-			return nil, newError(CodeNotFound, "%s %s has nothing to run", kind, b.ID)
-		}
-		if rec, err = s.cachedRecord(ctx, t, *current); err != nil {
-			return nil, notFoundOr(err, kind, *current)
-		}
-	}
-	return &target{base: b, record: rec, recording: cb.recording}, nil
-}
-
-func notFoundOr(err error, kind base.Kind, id uuid.UUID) error {
-	if err == nil || ent.IsNotFound(err) {
-		return newError(CodeNotFound, "no %s %s", kind, id)
-	}
-	return unavailable(err)
 }
 
 // recordExecution queues the `executed` audit event of a run: its result,

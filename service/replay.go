@@ -139,7 +139,7 @@ func flowOutcome(res *flow.Result) ReplayOutcome {
 
 // replayInputs checks a replay and reads the decisions it runs, newest
 // first.
-func (s *Service) replayInputs(ctx context.Context, k *kindRules, id uuid.UUID, in ReplayInput) (*loaded, []*ent.DecisionRecord, error) {
+func (s *Service) replayInputs(ctx context.Context, k *kindRules, id uuid.UUID, in ReplayInput) (*target, []*ent.DecisionRecord, error) {
 	p, err := principalOf(ctx)
 	if err != nil {
 		return nil, nil, err

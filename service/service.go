@@ -15,6 +15,7 @@ import (
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/storage"
 )
 
 // Config is what a Service is built from.
@@ -69,6 +70,7 @@ const DefaultDecisionRetention = 30 * 24 * time.Hour
 type Service struct {
 	db      *database.DB
 	client  *ent.Client
+	store   storage.Store
 	authz   authz.Authorizer
 	engine  engine.Engine
 	log     *slog.Logger
@@ -107,6 +109,7 @@ func New(cfg Config) (*Service, error) {
 	s := &Service{
 		db:          cfg.DB,
 		client:      cfg.DB.Client(),
+		store:       storage.New(cfg.DB),
 		authz:       cfg.Authorizer,
 		engine:      cfg.Engine,
 		log:         cfg.Logger,
