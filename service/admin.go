@@ -2,21 +2,19 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
-	"entgo.io/ent/dialect"
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database/changefeed"
 	"github.com/verdict/verdict/ent"
-	"github.com/verdict/verdict/ent/apikey"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/membership"
-	"github.com/verdict/verdict/ent/predicate"
-	"github.com/verdict/verdict/ent/user"
+	"github.com/verdict/verdict/storage"
 )
 
 // This file is the administration of an organization: its members and
@@ -66,11 +64,11 @@ func memberUser(m *ent.Membership) *User {
 // adminChange records an administrative change in the transaction that
 // makes it. The operator, who has no principal, records nothing: an event
 // names a user or a key, and the operator is neither.
-func adminChange(ctx context.Context, tx *ent.Tx, actor *Principal, at time.Time, kind auditevent.Kind, details map[string]any) error {
+func adminChange(ctx context.Context, tx storage.Tx, actor *Principal, at time.Time, kind auditevent.Kind, details map[string]any) error {
 	if actor == nil {
 		return nil
 	}
-	return recordInTx(ctx, tx, event{tenant: actor.TenantID, at: at, action: auditevent.ActionEdited,
+	return appendEvents(ctx, tx, event{tenant: actor.TenantID, at: at, action: auditevent.ActionEdited,
 		kind: kind, actor: actor, details: details})
 }
 
@@ -91,10 +89,9 @@ func (s *Service) Member(ctx context.Context, id uuid.UUID) (*Member, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := s.client.Membership.Query().Where(membership.ID(id), membership.OrganizationID(p.TenantID)).
-		WithUser().Only(ctx)
+	m, err := s.store.Membership(ctx, p.TenantID, id)
 	switch {
-	case ent.IsNotFound(err):
+	case errors.Is(err, storage.ErrNotFound):
 		return nil, newError(CodeNotFound, "no member %s", id)
 	case err != nil:
 		return nil, unavailable(err)
@@ -120,7 +117,7 @@ func (s *Service) User(ctx context.Context, id uuid.UUID) (*User, error) {
 	if err := s.authorizeOnTenant(ctx, p, action, kind); err != nil {
 		return nil, err
 	}
-	m, err := tenantMember(ctx, s.client.Membership, p.TenantID, memberWithID(id))
+	m, err := tenantMember(ctx, s.store, p.TenantID, memberWithID(id))
 	if err != nil {
 		return nil, err
 	}
@@ -194,9 +191,9 @@ func (s *Service) Key(ctx context.Context, id uuid.UUID) (*Key, error) {
 	if err := s.authorizeOnTenant(ctx, p, action, kind); err != nil {
 		return nil, err
 	}
-	k, err := s.client.APIKey.Query().Where(apikey.ID(id), apikey.OrganizationID(p.TenantID)).Only(ctx)
+	k, err := s.store.Key(ctx, id)
 	switch {
-	case ent.IsNotFound(err):
+	case errors.Is(err, storage.ErrNotFound) || err == nil && k.OrganizationID != p.TenantID:
 		return nil, newError(CodeNotFound, "no key %s", id)
 	case err != nil:
 		return nil, unavailable(err)
@@ -228,7 +225,7 @@ func (s *Service) RevokeKey(ctx context.Context, id uuid.UUID) error {
 	if err != nil {
 		return err
 	}
-	return s.revokeKey(ctx, p, id, apikey.OrganizationID(p.TenantID))
+	return s.revokeKey(ctx, p, id, &p.TenantID)
 }
 
 var errBadRole = Invalid("role must be viewer, editor, publisher, admin or auditor")
@@ -256,18 +253,17 @@ func (s *Service) listMembers(ctx context.Context, tenant uuid.UUID, o ListOptio
 	if o.GroupID != nil {
 		return nil, Invalid("groupId does not filter members")
 	}
-	q := s.client.Membership.Query().Where(membership.OrganizationID(tenant)).WithUser()
-	if o.Query != "" {
-		q = q.Where(membership.Or(membership.HasUserWith(user.EmailContainsFold(o.Query)), membership.NameContainsFold(o.Query)))
+	read := func(w storage.Window) ([]*ent.Membership, *int, error) {
+		return s.store.Members(ctx, tenant, o.Query, w)
 	}
-	return newestFirst(ctx, o, limit, q, memberOf, func(m Member) uuid.UUID { return m.ID })
+	return readPage(o, limit, read, memberOf, func(m Member) uuid.UUID { return m.ID })
 }
 
 // addMember gives the user with in.Email (checked by checkMember) a role
 // in the tenant; with create, a missing user is created, else not found.
 func (s *Service) addMember(ctx context.Context, actor *Principal, tenant uuid.UUID, in MemberInput, create bool) (*Member, error) {
 	var out *ent.Membership
-	err := s.withTx(ctx, func(tx *ent.Tx) error {
+	err := s.inTx(ctx, func(tx storage.Tx) error {
 		var err error
 		out, err = s.addMemberTx(ctx, tx, actor, tenant, in, create)
 		return err
@@ -282,14 +278,14 @@ func (s *Service) addMember(ctx context.Context, actor *Principal, tenant uuid.U
 // addMemberTx is addMember within tx, which also serves the bootstrap. A
 // new membership changes no key: a user's keys act only in the
 // organizations they were made in.
-func (s *Service) addMemberTx(ctx context.Context, tx *ent.Tx, actor *Principal, tenant uuid.UUID, in MemberInput, create bool) (*ent.Membership, error) {
-	u, err := tx.User.Query().Where(user.Email(in.Email)).Only(ctx)
+func (s *Service) addMemberTx(ctx context.Context, tx storage.Tx, actor *Principal, tenant uuid.UUID, in MemberInput, create bool) (*ent.Membership, error) {
+	u, err := tx.UserByEmail(ctx, in.Email)
 	switch {
-	case ent.IsNotFound(err) && create:
-		if u, err = tx.User.Create().SetEmail(in.Email).SetName(in.Name).Save(ctx); err != nil {
+	case errors.Is(err, storage.ErrNotFound) && create:
+		if u, err = tx.CreateUser(ctx, in.Email, in.Name); err != nil {
 			return nil, storeErr(err, "a user with that email was created meanwhile; try again")
 		}
-	case ent.IsNotFound(err):
+	case errors.Is(err, storage.ErrNotFound):
 		return nil, newError(CodeNotFound, "no user has the email %s", in.Email)
 	case err != nil:
 		return nil, unavailable(err)
@@ -301,8 +297,8 @@ func (s *Service) addMemberTx(ctx context.Context, tx *ent.Tx, actor *Principal,
 		name = u.Name
 	}
 	now := s.timestamp()
-	m, err := tx.Membership.Create().SetUserID(u.ID).SetOrganizationID(tenant).
-		SetRole(membership.Role(in.Role)).SetName(name).SetCreatedAt(now).Save(ctx)
+	m, err := tx.CreateMembership(ctx, &ent.Membership{UserID: u.ID, OrganizationID: tenant,
+		Role: membership.Role(in.Role), Name: name, CreatedAt: now})
 	if err != nil {
 		return nil, storeErr(err, "the user is a member of that organization already")
 	}
@@ -314,26 +310,26 @@ func (s *Service) addMemberTx(ctx context.Context, tx *ent.Tx, actor *Principal,
 // memberRef names a member of a tenant: by user id for the API, by email
 // for the operator, and says so when there is no such member.
 type memberRef struct {
-	where   predicate.Membership
+	storage.MemberRef
 	missing string
 }
 
 func memberWithID(userID uuid.UUID) memberRef {
-	return memberRef{where: membership.UserID(userID),
+	return memberRef{MemberRef: storage.MemberRef{UserID: userID},
 		missing: fmt.Sprintf("user %s is not a member of this organization", userID)}
 }
 
 // memberWithEmail names a member by an email normalizeEmail gave.
 func memberWithEmail(email string) memberRef {
-	return memberRef{where: membership.HasUserWith(user.Email(email)),
+	return memberRef{MemberRef: storage.MemberRef{Email: email},
 		missing: email + " is not a member of that organization"}
 }
 
 // tenantMember finds a member of the tenant, with the user.
-func tenantMember(ctx context.Context, c *ent.MembershipClient, tenant uuid.UUID, who memberRef) (*ent.Membership, error) {
-	m, err := c.Query().Where(membership.OrganizationID(tenant), who.where).WithUser().Only(ctx)
+func tenantMember(ctx context.Context, in storage.Identity, tenant uuid.UUID, who memberRef) (*ent.Membership, error) {
+	m, err := in.Member(ctx, tenant, who.MemberRef)
 	switch {
-	case ent.IsNotFound(err):
+	case errors.Is(err, storage.ErrNotFound):
 		return nil, newError(CodeNotFound, "%s", who.missing)
 	case err != nil:
 		return nil, unavailable(err)
@@ -342,25 +338,17 @@ func tenantMember(ctx context.Context, c *ent.MembershipClient, tenant uuid.UUID
 }
 
 // keepsAnAdmin refuses to take the admin role from m when it is the
-// tenant's last admin. On PostgreSQL it locks the admins' memberships until
-// the transaction ends (in id order, so two transactions cannot deadlock),
-// so that two admins demoting each other at once cannot both succeed;
-// SQLite runs write transactions one at a time anyway.
-func (s *Service) keepsAnAdmin(ctx context.Context, tx *ent.Tx, m *ent.Membership) error {
+// tenant's last admin. The admins stay locked until tx ends, so that two
+// admins demoting each other at once cannot both succeed.
+func keepsAnAdmin(ctx context.Context, tx storage.Tx, m *ent.Membership) error {
 	if m.Role != membership.RoleAdmin {
 		return nil
 	}
-	q := tx.Membership.Query().
-		Where(membership.OrganizationID(m.OrganizationID), membership.RoleEQ(membership.RoleAdmin)).
-		Order(membership.ByID())
-	if s.db.Dialect() == dialect.Postgres {
-		q = q.ForUpdate()
-	}
-	admins, err := q.IDs(ctx)
+	admins, err := tx.LockAdmins(ctx, m.OrganizationID)
 	if err != nil {
 		return unavailable(err)
 	}
-	if len(admins) <= 1 {
+	if admins <= 1 {
 		return newError(CodeConflict, "%s is the organization's last admin; make another member admin first", m.Edges.User.Email)
 	}
 	return nil
@@ -368,25 +356,24 @@ func (s *Service) keepsAnAdmin(ctx context.Context, tx *ent.Tx, m *ent.Membershi
 
 func (s *Service) setRole(ctx context.Context, actor *Principal, tenant uuid.UUID, who memberRef, role authz.Role) (*Member, error) {
 	var out *ent.Membership
-	err := s.withTx(ctx, func(tx *ent.Tx) error {
-		m, err := tenantMember(ctx, tx.Membership, tenant, who)
+	err := s.inTx(ctx, func(tx storage.Tx) error {
+		m, err := tenantMember(ctx, tx, tenant, who)
 		if err != nil {
 			return err
 		}
 		if role != authz.RoleAdmin {
-			if err := s.keepsAnAdmin(ctx, tx, m); err != nil {
+			if err := keepsAnAdmin(ctx, tx, m); err != nil {
 				return err
 			}
 		}
 		from := m.Role
 		u := m.Edges.User
-		if m, err = m.Update().SetRole(membership.Role(role)).Save(ctx); err != nil {
+		if m, err = tx.SetRole(ctx, m, membership.Role(role)); err != nil {
 			return unavailable(err)
 		}
-		m.Edges.User = u
 		out = m
 		// Principals carry the role.
-		if err := s.announceEnt(ctx, tx, memberChange(tenant, u.ID)); err != nil {
+		if err := s.announce(ctx, tx, memberChange(tenant, u.ID)); err != nil {
 			return err
 		}
 		return adminChange(ctx, tx, actor, s.timestamp(), auditevent.KindMember, map[string]any{
@@ -402,26 +389,24 @@ func (s *Service) setRole(ctx context.Context, actor *Principal, tenant uuid.UUI
 // removeMember returns the membership as it was before its removal.
 func (s *Service) removeMember(ctx context.Context, actor *Principal, tenant uuid.UUID, who memberRef) (*Member, error) {
 	var out *ent.Membership
-	err := s.withTx(ctx, func(tx *ent.Tx) error {
-		m, err := tenantMember(ctx, tx.Membership, tenant, who)
+	err := s.inTx(ctx, func(tx storage.Tx) error {
+		m, err := tenantMember(ctx, tx, tenant, who)
 		if err != nil {
 			return err
 		}
-		if err := s.keepsAnAdmin(ctx, tx, m); err != nil {
+		if err := keepsAnAdmin(ctx, tx, m); err != nil {
 			return err
 		}
-		if err := tx.Membership.DeleteOne(m).Exec(ctx); err != nil {
+		if err := tx.DeleteMembership(ctx, m); err != nil {
 			return unavailable(err)
 		}
 		now := s.timestamp()
-		revoked, err := tx.APIKey.Update().
-			Where(apikey.OrganizationID(tenant), apikey.UserID(m.UserID), apikey.RevokedAtIsNil()).
-			SetRevokedAt(now).Save(ctx)
+		revoked, err := tx.RevokeUserKeys(ctx, tenant, m.UserID, now)
 		if err != nil {
 			return unavailable(err)
 		}
 		out = m
-		if err := s.announceEnt(ctx, tx, memberChange(tenant, m.UserID)); err != nil {
+		if err := s.announce(ctx, tx, memberChange(tenant, m.UserID)); err != nil {
 			return err
 		}
 		return adminChange(ctx, tx, actor, now, auditevent.KindMember, map[string]any{
@@ -442,11 +427,8 @@ func (s *Service) listKeys(ctx context.Context, tenant uuid.UUID, o ListOptions)
 	if o.GroupID != nil {
 		return nil, Invalid("groupId does not filter keys")
 	}
-	q := s.client.APIKey.Query().Where(apikey.OrganizationID(tenant))
-	if o.Query != "" {
-		q = q.Where(apikey.NameContainsFold(o.Query))
-	}
-	return newestFirst(ctx, o, limit, q, keyOf, func(k Key) uuid.UUID { return k.ID })
+	read := func(w storage.Window) ([]*ent.APIKey, *int, error) { return s.store.Keys(ctx, tenant, o.Query, w) }
+	return readPage(o, limit, read, keyOf, func(k Key) uuid.UUID { return k.ID })
 }
 
 // keySpec is a key to create in a tenant: an organization key, or with
@@ -481,10 +463,10 @@ func (s *Service) createKey(ctx context.Context, actor *Principal, tenant uuid.U
 	}
 	secret := newSecret()
 	var key *ent.APIKey
-	err := s.withTx(ctx, func(tx *ent.Tx) error {
+	err := s.inTx(ctx, func(tx storage.Tx) error {
 		var owner *uuid.UUID
 		if in.owner != nil {
-			m, err := tenantMember(ctx, tx.Membership, tenant, *in.owner)
+			m, err := tenantMember(ctx, tx, tenant, *in.owner)
 			if err != nil {
 				return err
 			}
@@ -495,7 +477,7 @@ func (s *Service) createKey(ctx context.Context, actor *Principal, tenant uuid.U
 			return storeErr(err, "key collision; try again")
 		}
 		k := keyOf(key)
-		if err := s.announceEnt(ctx, tx, keyChange(key)); err != nil {
+		if err := s.announce(ctx, tx, keyChange(key)); err != nil {
 			return err
 		}
 		return adminChange(ctx, tx, actor, s.timestamp(), auditevent.KindKey, map[string]any{
@@ -507,25 +489,25 @@ func (s *Service) createKey(ctx context.Context, actor *Principal, tenant uuid.U
 	return &CreatedKey{Key: keyOf(key), Secret: secret}, nil
 }
 
-// revokeKey revokes the active key with the id that also satisfies where.
-func (s *Service) revokeKey(ctx context.Context, actor *Principal, id uuid.UUID, where ...predicate.APIKey) error {
-	err := s.withTx(ctx, func(tx *ent.Tx) error {
-		k, err := tx.APIKey.Query().Where(append(where, apikey.ID(id), apikey.RevokedAtIsNil())...).Only(ctx)
+// revokeKey revokes the active key with the id, of the tenant unless nil.
+func (s *Service) revokeKey(ctx context.Context, actor *Principal, id uuid.UUID, tenant *uuid.UUID) error {
+	err := s.inTx(ctx, func(tx storage.Tx) error {
+		k, err := tx.Key(ctx, id)
 		switch {
-		case ent.IsNotFound(err):
+		case errors.Is(err, storage.ErrNotFound) || err == nil && (k.RevokedAt != nil || tenant != nil && k.OrganizationID != *tenant):
 			return newError(CodeNotFound, "no active key %s", id)
 		case err != nil:
 			return unavailable(err)
 		}
 		now := s.timestamp()
-		n, err := tx.APIKey.Update().Where(apikey.ID(k.ID), apikey.RevokedAtIsNil()).SetRevokedAt(now).Save(ctx)
+		revoked, err := tx.RevokeKey(ctx, k, now)
 		switch {
 		case err != nil:
 			return unavailable(err)
-		case n == 0:
+		case !revoked:
 			return newError(CodeNotFound, "no active key %s", id)
 		}
-		if err := s.announceEnt(ctx, tx, keyChange(k)); err != nil {
+		if err := s.announce(ctx, tx, keyChange(k)); err != nil {
 			return err
 		}
 		return adminChange(ctx, tx, actor, now, auditevent.KindKey, map[string]any{

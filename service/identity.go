@@ -85,17 +85,17 @@ func (s *Service) Viewer(ctx context.Context) (*Viewer, error) {
 	if err != nil {
 		return nil, err
 	}
-	org, err := s.client.Organization.Get(ctx, p.TenantID)
+	org, err := s.store.Organization(ctx, p.TenantID)
 	if err != nil {
 		return nil, unavailable(err)
 	}
-	key, err := s.client.APIKey.Get(ctx, p.KeyID)
+	key, err := s.store.Key(ctx, p.KeyID)
 	if err != nil {
 		return nil, unavailable(err)
 	}
 	v := &Viewer{Organization: organizationOf(org), Role: p.Role, Key: keyOf(key)}
 	if p.UserID != uuid.Nil {
-		u, err := s.client.User.Get(ctx, p.UserID)
+		u, err := s.store.User(ctx, p.UserID)
 		if err != nil {
 			return nil, unavailable(err)
 		}
@@ -114,7 +114,7 @@ func (s *Service) Organization(ctx context.Context, id uuid.UUID) (*Organization
 	if id != p.TenantID {
 		return nil, newError(CodeNotFound, "no organization %s", id)
 	}
-	org, err := s.client.Organization.Get(ctx, id)
+	org, err := s.store.Organization(ctx, id)
 	if err != nil {
 		return nil, unavailable(err)
 	}
@@ -166,20 +166,13 @@ func storeErr(err error, conflict string) error {
 }
 
 // insertKey stores a key for the given secret.
-func insertKey(ctx context.Context, tx *ent.Tx, org uuid.UUID, user *uuid.UUID, name string, scope authz.Scope, expires *time.Time, secret string) (*ent.APIKey, error) {
-	c := tx.APIKey.Create().
-		SetOrganizationID(org).
-		SetName(name).
-		SetScope(apikey.Scope(scope)).
-		SetPrefix(keyPrefix(secret)).
-		SetHash(keyHash(secret)).
-		SetNillableExpiresAt(expires)
+func insertKey(ctx context.Context, tx storage.Tx, org uuid.UUID, user *uuid.UUID, name string, scope authz.Scope, expires *time.Time, secret string) (*ent.APIKey, error) {
+	k := &ent.APIKey{OrganizationID: org, OwnerKind: apikey.OwnerKindOrganization, Name: name, Scope: apikey.Scope(scope),
+		Prefix: keyPrefix(secret), Hash: keyHash(secret), ExpiresAt: expires}
 	if user != nil {
-		c.SetOwnerKind(apikey.OwnerKindUser).SetUserID(*user)
-	} else {
-		c.SetOwnerKind(apikey.OwnerKindOrganization)
+		k.OwnerKind, k.UserID = apikey.OwnerKindUser, user
 	}
-	return c.Save(ctx)
+	return tx.CreateKey(ctx, k)
 }
 
 // withTx runs fn in a transaction, rolling back on error or panic.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/ent"
-	"github.com/verdict/verdict/ent/organization"
+	"github.com/verdict/verdict/storage"
 )
 
 // Operator performs administration for whoever holds the database itself:
@@ -56,8 +56,8 @@ func (o *Operator) Bootstrap(ctx context.Context, in BootstrapInput) (*Bootstrap
 		return nil, err
 	}
 	var out Bootstrapped
-	err := o.s.withTx(ctx, func(tx *ent.Tx) error {
-		org, err := tx.Organization.Create().SetName(in.Organization).Save(ctx)
+	err := o.s.inTx(ctx, func(tx storage.Tx) error {
+		org, err := tx.CreateOrganization(ctx, in.Organization)
 		if err != nil {
 			return storeErr(err, "an organization named "+in.Organization+" exists already")
 		}
@@ -72,7 +72,7 @@ func (o *Operator) Bootstrap(ctx context.Context, in BootstrapInput) (*Bootstrap
 		}
 		out = Bootstrapped{Organization: organizationOf(org), User: userOf(u), Key: keyOf(key), Secret: secret}
 		// The key may have been tried, and remembered as unknown.
-		return o.s.announceEnt(ctx, tx, keyChange(key))
+		return o.s.announce(ctx, tx, keyChange(key))
 	})
 	if err != nil {
 		return nil, err
@@ -84,11 +84,11 @@ func (o *Operator) Bootstrap(ctx context.Context, in BootstrapInput) (*Bootstrap
 // when the database has no organization yet, and returns nil otherwise
 // (also when another instance bootstrapped at the same moment).
 func (o *Operator) BootstrapIfEmpty(ctx context.Context, key string) (*Bootstrapped, error) {
-	exists, err := o.s.client.Organization.Query().Exist(ctx)
+	orgs, err := o.s.store.Organizations(ctx, 1)
 	if err != nil {
 		return nil, unavailable(err)
 	}
-	if exists {
+	if len(orgs) > 0 {
 		return nil, nil
 	}
 	b, err := o.Bootstrap(ctx, BootstrapInput{Organization: "Default", Email: "admin@localhost", Name: "Administrator", Key: key})
@@ -110,16 +110,21 @@ func (o *Operator) CreateOrganization(ctx context.Context, name string) (*Organi
 	if err := checkOrganizationName(name); err != nil {
 		return nil, err
 	}
-	org, err := o.s.client.Organization.Create().SetName(name).Save(ctx)
+	var org *ent.Organization
+	err := o.s.inTx(ctx, func(tx storage.Tx) error {
+		var err error
+		org, err = tx.CreateOrganization(ctx, name)
+		return storeErr(err, "an organization named "+name+" exists already")
+	})
 	if err != nil {
-		return nil, storeErr(err, "an organization named "+name+" exists already")
+		return nil, err
 	}
 	return organizationOf(org), nil
 }
 
 // Organizations lists every organization, oldest first.
 func (o *Operator) Organizations(ctx context.Context) ([]*Organization, error) {
-	orgs, err := o.s.client.Organization.Query().Order(ent.Asc(organization.FieldCreatedAt)).All(ctx)
+	orgs, err := o.s.store.Organizations(ctx, 0)
 	if err != nil {
 		return nil, unavailable(err)
 	}
@@ -133,14 +138,12 @@ func (o *Operator) Organizations(ctx context.Context) ([]*Organization, error) {
 // Organization finds an organization by id or, failing that, by name, as
 // an operator names one on the command line.
 func (o *Operator) Organization(ctx context.Context, ref string) (*Organization, error) {
-	where := organization.Name(ref)
+	var byID *uuid.UUID
 	id, err := uuid.Parse(ref)
 	if err == nil {
-		where = organization.Or(organization.ID(id), where)
+		byID = &id
 	}
-	// Names are unique, so at most the one with the id and another with
-	// the name match.
-	orgs, err := o.s.client.Organization.Query().Where(where).Limit(2).All(ctx)
+	orgs, err := o.s.store.OrganizationsNamed(ctx, byID, ref)
 	if err != nil {
 		return nil, unavailable(err)
 	}
@@ -159,7 +162,7 @@ func (o *Operator) Organization(ctx context.Context, ref string) (*Organization,
 // OnlyOrganization is the organization when the database has exactly one,
 // else nil.
 func (o *Operator) OnlyOrganization(ctx context.Context) (*Organization, error) {
-	orgs, err := o.s.client.Organization.Query().Limit(2).All(ctx)
+	orgs, err := o.s.store.Organizations(ctx, 2)
 	if err != nil {
 		return nil, unavailable(err)
 	}
@@ -178,9 +181,13 @@ func (o *Operator) CreateUser(ctx context.Context, email, name string) (*User, e
 	if err := checkText("name", name, MaxNameLength); err != nil {
 		return nil, err
 	}
-	u, err := o.s.client.User.Create().SetEmail(email).SetName(name).Save(ctx)
+	var u *ent.User
+	err = o.s.inTx(ctx, func(tx storage.Tx) error {
+		u, err = tx.CreateUser(ctx, email, name)
+		return storeErr(err, "a user with that email exists already")
+	})
 	if err != nil {
-		return nil, storeErr(err, "a user with that email exists already")
+		return nil, err
 	}
 	return userOf(u), nil
 }
@@ -268,5 +275,5 @@ func (o *Operator) CreateKey(ctx context.Context, in KeyInput) (*CreatedKey, err
 // RevokeKey revokes a key of any organization; it stays stored for the
 // audit trail.
 func (o *Operator) RevokeKey(ctx context.Context, id uuid.UUID) error {
-	return o.s.revokeKey(ctx, nil, id)
+	return o.s.revokeKey(ctx, nil, id, nil)
 }

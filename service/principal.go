@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -13,7 +14,7 @@ import (
 	"github.com/verdict/verdict/database/changefeed"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/apikey"
-	"github.com/verdict/verdict/ent/membership"
+	"github.com/verdict/verdict/storage"
 )
 
 // Principal is the authenticated caller of one request, acting in one
@@ -236,9 +237,9 @@ func (c *principalCache) clear() {
 // attacker could use: the hash of a guess says nothing about the hashes of
 // its neighbours.
 func (s *Service) lookupPrincipal(ctx context.Context, hash string, now time.Time) (*Principal, time.Time, error) {
-	key, err := s.client.APIKey.Query().Where(apikey.Hash(hash)).Only(ctx)
+	key, err := s.store.KeyByHash(ctx, hash)
 	switch {
-	case ent.IsNotFound(err):
+	case errors.Is(err, storage.ErrNotFound):
 		return nil, time.Time{}, errBadKey
 	case err != nil:
 		return nil, time.Time{}, unavailable(err)
@@ -248,10 +249,9 @@ func (s *Service) lookupPrincipal(ctx context.Context, hash string, now time.Tim
 	}
 	p := newPrincipal(key, key.OrganizationID, roleOfScope(authz.Scope(key.Scope)))
 	if key.OwnerKind == apikey.OwnerKindUser {
-		m, err := s.client.Membership.Query().
-			Where(membership.UserID(*key.UserID), membership.OrganizationID(key.OrganizationID)).Only(ctx)
+		m, err := s.store.MembershipOf(ctx, key.OrganizationID, *key.UserID)
 		switch {
-		case ent.IsNotFound(err):
+		case errors.Is(err, storage.ErrNotFound):
 			return nil, time.Time{}, newError(CodePermissionDenied, "the key's user is no longer a member of the key's organization")
 		case err != nil:
 			return nil, time.Time{}, unavailable(err)
@@ -300,7 +300,8 @@ func (r *keyUseRecorder) record(ctx context.Context, s *Service, id uuid.UUID, n
 		return
 	}
 	at := now.UTC().Truncate(time.Microsecond)
-	if err := s.client.APIKey.UpdateOneID(id).SetLastUsedAt(at).Exec(ctx); err != nil {
+	err := s.store.InTx(ctx, func(tx storage.Tx) error { return tx.KeyUsed(ctx, id, at) })
+	if err != nil {
 		s.log.WarnContext(ctx, "recording key use", "key", id, "error", err)
 	}
 }

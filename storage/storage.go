@@ -18,6 +18,7 @@ import (
 	"github.com/verdict/verdict/database/changefeed"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/base"
+	"github.com/verdict/verdict/ent/membership"
 )
 
 var (
@@ -32,6 +33,7 @@ var (
 // Store is the database of the service.
 type Store interface {
 	Lifecycle
+	Identity
 	// InTx runs fn in one transaction: committed when fn returns nil,
 	// rolled back when it returns an error (returned as it is) or panics.
 	InTx(ctx context.Context, fn func(Tx) error) error
@@ -41,6 +43,8 @@ type Store interface {
 type Tx interface {
 	Lifecycle
 	LifecycleWrites
+	Identity
+	IdentityWrites
 	// Announce has c delivered to every instance listening on the
 	// database (changefeed) once the transaction commits, never if it
 	// rolls back.
@@ -118,4 +122,68 @@ type LifecycleWrites interface {
 	// SetDecisions sets whether b's runs are recorded, for which share
 	// of them, with which values masked.
 	SetDecisions(ctx context.Context, b *ent.Base, enabled bool, rate float64, mask []string, at time.Time) (*ent.Base, error)
+}
+
+// Identity finds organizations, users, memberships and API keys.
+type Identity interface {
+	// Organization is the organization with id.
+	Organization(ctx context.Context, id uuid.UUID) (*ent.Organization, error)
+	// Organizations are up to limit organizations (0: all), oldest first.
+	Organizations(ctx context.Context, limit int) ([]*ent.Organization, error)
+	// OrganizationsNamed are the organization with id, if id is not nil,
+	// and the one named name: at most two, names being unique.
+	OrganizationsNamed(ctx context.Context, id *uuid.UUID, name string) ([]*ent.Organization, error)
+	// User is the user with id.
+	User(ctx context.Context, id uuid.UUID) (*ent.User, error)
+	// UserByEmail is the user with email (stored lower-cased).
+	UserByEmail(ctx context.Context, email string) (*ent.User, error)
+	// Membership is the membership with id in tenant, with its user.
+	Membership(ctx context.Context, tenant, id uuid.UUID) (*ent.Membership, error)
+	// Member is the membership who names in tenant, with its user.
+	Member(ctx context.Context, tenant uuid.UUID, who MemberRef) (*ent.Membership, error)
+	// MembershipOf is the membership of a user in tenant, without its user.
+	MembershipOf(ctx context.Context, tenant, userID uuid.UUID) (*ent.Membership, error)
+	// Members lists tenant's memberships, with their users, newest first;
+	// with query, those whose email or name contains it (ignoring case).
+	Members(ctx context.Context, tenant uuid.UUID, query string, w Window) ([]*ent.Membership, *int, error)
+	// Key is the API key with id, of any tenant.
+	Key(ctx context.Context, id uuid.UUID) (*ent.APIKey, error)
+	// KeyByHash is the API key whose secret has hash.
+	KeyByHash(ctx context.Context, hash string) (*ent.APIKey, error)
+	// Keys lists tenant's keys, revoked ones too, newest first; with
+	// query, those whose name contains it (ignoring case).
+	Keys(ctx context.Context, tenant uuid.UUID, query string, w Window) ([]*ent.APIKey, *int, error)
+}
+
+// MemberRef names a member of a tenant: by UserID, else by the user's
+// Email.
+type MemberRef struct {
+	UserID uuid.UUID
+	Email  string
+}
+
+// IdentityWrites change organizations, users, memberships and keys.
+type IdentityWrites interface {
+	CreateOrganization(ctx context.Context, name string) (*ent.Organization, error)
+	CreateUser(ctx context.Context, email, name string) (*ent.User, error)
+	// CreateMembership stores m, with a new id; the result has no user.
+	CreateMembership(ctx context.Context, m *ent.Membership) (*ent.Membership, error)
+	// SetRole changes m's role; the result keeps m's user.
+	SetRole(ctx context.Context, m *ent.Membership, role membership.Role) (*ent.Membership, error)
+	DeleteMembership(ctx context.Context, m *ent.Membership) error
+	// LockAdmins counts tenant's admins. On PostgreSQL it locks their
+	// memberships until the transaction ends (in id order, so that two
+	// transactions cannot deadlock): two admins demoting each other at
+	// once cannot both see the other still admin. SQLite runs write
+	// transactions one at a time anyway.
+	LockAdmins(ctx context.Context, tenant uuid.UUID) (int, error)
+	// CreateKey stores k, with a new id.
+	CreateKey(ctx context.Context, k *ent.APIKey) (*ent.APIKey, error)
+	// RevokeKey revokes k, on condition that it is not revoked yet.
+	RevokeKey(ctx context.Context, k *ent.APIKey, at time.Time) (bool, error)
+	// RevokeUserKeys revokes the active keys of a user in tenant and
+	// returns their number.
+	RevokeUserKeys(ctx context.Context, tenant, userID uuid.UUID, at time.Time) (int, error)
+	// KeyUsed notes when a key was last used.
+	KeyUsed(ctx context.Context, id uuid.UUID, at time.Time) error
 }

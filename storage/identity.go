@@ -1,0 +1,153 @@
+package storage
+
+import (
+	"context"
+	"time"
+
+	"entgo.io/ent/dialect"
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/ent/apikey"
+	"github.com/verdict/verdict/ent/membership"
+	"github.com/verdict/verdict/ent/organization"
+	"github.com/verdict/verdict/ent/predicate"
+	"github.com/verdict/verdict/ent/user"
+)
+
+func (r reader) Organization(ctx context.Context, id uuid.UUID) (*ent.Organization, error) {
+	return found(r.c.Organization.Get(ctx, id))
+}
+
+func (r reader) Organizations(ctx context.Context, limit int) ([]*ent.Organization, error) {
+	q := r.c.Organization.Query().Order(ent.Asc(organization.FieldCreatedAt))
+	if limit > 0 {
+		q = q.Limit(limit)
+	}
+	return found(q.All(ctx))
+}
+
+func (r reader) OrganizationsNamed(ctx context.Context, id *uuid.UUID, name string) ([]*ent.Organization, error) {
+	where := organization.Name(name)
+	if id != nil {
+		where = organization.Or(organization.ID(*id), where)
+	}
+	return found(r.c.Organization.Query().Where(where).Limit(2).All(ctx))
+}
+
+func (r reader) User(ctx context.Context, id uuid.UUID) (*ent.User, error) {
+	return found(r.c.User.Get(ctx, id))
+}
+
+func (r reader) UserByEmail(ctx context.Context, email string) (*ent.User, error) {
+	return found(r.c.User.Query().Where(user.Email(email)).Only(ctx))
+}
+
+func (r reader) Membership(ctx context.Context, tenant, id uuid.UUID) (*ent.Membership, error) {
+	return r.member(ctx, tenant, membership.ID(id))
+}
+
+func (r reader) Member(ctx context.Context, tenant uuid.UUID, who MemberRef) (*ent.Membership, error) {
+	if who.UserID != uuid.Nil {
+		return r.member(ctx, tenant, membership.UserID(who.UserID))
+	}
+	return r.member(ctx, tenant, membership.HasUserWith(user.Email(who.Email)))
+}
+
+func (r reader) member(ctx context.Context, tenant uuid.UUID, where predicate.Membership) (*ent.Membership, error) {
+	return found(r.c.Membership.Query().Where(membership.OrganizationID(tenant), where).WithUser().Only(ctx))
+}
+
+func (r reader) MembershipOf(ctx context.Context, tenant, userID uuid.UUID) (*ent.Membership, error) {
+	return found(r.c.Membership.Query().
+		Where(membership.UserID(userID), membership.OrganizationID(tenant)).Only(ctx))
+}
+
+func (r reader) Members(ctx context.Context, tenant uuid.UUID, query string, w Window) ([]*ent.Membership, *int, error) {
+	q := r.c.Membership.Query().Where(membership.OrganizationID(tenant)).WithUser()
+	if query != "" {
+		q = q.Where(membership.Or(membership.HasUserWith(user.EmailContainsFold(query)), membership.NameContainsFold(query)))
+	}
+	return newestFirst(ctx, w, q)
+}
+
+func (r reader) Key(ctx context.Context, id uuid.UUID) (*ent.APIKey, error) {
+	return found(r.c.APIKey.Get(ctx, id))
+}
+
+func (r reader) KeyByHash(ctx context.Context, hash string) (*ent.APIKey, error) {
+	return found(r.c.APIKey.Query().Where(apikey.Hash(hash)).Only(ctx))
+}
+
+func (r reader) Keys(ctx context.Context, tenant uuid.UUID, query string, w Window) ([]*ent.APIKey, *int, error) {
+	q := r.c.APIKey.Query().Where(apikey.OrganizationID(tenant))
+	if query != "" {
+		q = q.Where(apikey.NameContainsFold(query))
+	}
+	return newestFirst(ctx, w, q)
+}
+
+func (t *dbTx) CreateOrganization(ctx context.Context, name string) (*ent.Organization, error) {
+	return found(t.c.Organization.Create().SetName(name).Save(ctx))
+}
+
+func (t *dbTx) CreateUser(ctx context.Context, email, name string) (*ent.User, error) {
+	return found(t.c.User.Create().SetEmail(email).SetName(name).Save(ctx))
+}
+
+func (t *dbTx) CreateMembership(ctx context.Context, m *ent.Membership) (*ent.Membership, error) {
+	return found(t.c.Membership.Create().SetUserID(m.UserID).SetOrganizationID(m.OrganizationID).
+		SetRole(m.Role).SetName(m.Name).SetCreatedAt(m.CreatedAt).Save(ctx))
+}
+
+func (t *dbTx) SetRole(ctx context.Context, m *ent.Membership, role membership.Role) (*ent.Membership, error) {
+	u := m.Edges.User
+	m, err := t.c.Membership.UpdateOne(m).SetRole(role).Save(ctx)
+	if err != nil {
+		return nil, classify(err)
+	}
+	m.Edges.User = u
+	return m, nil
+}
+
+func (t *dbTx) DeleteMembership(ctx context.Context, m *ent.Membership) error {
+	return classify(t.c.Membership.DeleteOne(m).Exec(ctx))
+}
+
+func (t *dbTx) LockAdmins(ctx context.Context, tenant uuid.UUID) (int, error) {
+	q := t.c.Membership.Query().
+		Where(membership.OrganizationID(tenant), membership.RoleEQ(membership.RoleAdmin)).
+		Order(membership.ByID())
+	if t.dialect == dialect.Postgres {
+		q = q.ForUpdate()
+	}
+	admins, err := q.IDs(ctx)
+	return len(admins), classify(err)
+}
+
+func (t *dbTx) CreateKey(ctx context.Context, k *ent.APIKey) (*ent.APIKey, error) {
+	return found(t.c.APIKey.Create().
+		SetOrganizationID(k.OrganizationID).
+		SetOwnerKind(k.OwnerKind).
+		SetNillableUserID(k.UserID).
+		SetName(k.Name).
+		SetScope(k.Scope).
+		SetPrefix(k.Prefix).
+		SetHash(k.Hash).
+		SetNillableExpiresAt(k.ExpiresAt).
+		Save(ctx))
+}
+
+func (t *dbTx) RevokeKey(ctx context.Context, k *ent.APIKey, at time.Time) (bool, error) {
+	return changed(t.c.APIKey.Update().Where(apikey.ID(k.ID), apikey.RevokedAtIsNil()).SetRevokedAt(at).Save(ctx))
+}
+
+func (t *dbTx) RevokeUserKeys(ctx context.Context, tenant, userID uuid.UUID, at time.Time) (int, error) {
+	return found(t.c.APIKey.Update().
+		Where(apikey.OrganizationID(tenant), apikey.UserID(userID), apikey.RevokedAtIsNil()).
+		SetRevokedAt(at).Save(ctx))
+}
+
+func (t *dbTx) KeyUsed(ctx context.Context, id uuid.UUID, at time.Time) error {
+	return classify(t.c.APIKey.UpdateOneID(id).SetLastUsedAt(at).Exec(ctx))
+}
