@@ -25,26 +25,6 @@ type event struct {
 	details map[string]any
 }
 
-func (ev *event) create(c *ent.AuditEventClient) *ent.AuditEventCreate {
-	return c.Create().
-		SetOrganizationID(ev.tenant).
-		SetAt(ev.at).
-		SetAction(ev.action).
-		SetKind(ev.kind).
-		SetNillableBaseID(ev.base).
-		SetNillableRecordID(ev.record).
-		SetNillableGroupID(ev.group).
-		SetActorKind(auditevent.ActorKind(ev.actor.ActorKind())).
-		SetActorID(ev.actor.ActorID()).
-		SetDetails(ev.details)
-}
-
-// recordInTx writes a lifecycle event in the transaction of the change it
-// describes: both are stored, or neither.
-func recordInTx(ctx context.Context, tx *ent.Tx, ev event) error {
-	return ev.create(tx.AuditEvent).Exec(ctx)
-}
-
 // entity is the event as the store keeps it.
 func (ev *event) entity() *ent.AuditEvent {
 	return &ent.AuditEvent{

@@ -7,7 +7,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/verdict/verdict/database/changefeed"
-	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/storage"
 )
 
@@ -76,20 +75,5 @@ func (s *Service) announce(ctx context.Context, tx storage.Tx, c changefeed.Chan
 	// Also when the commit failed: it may have happened all the same, and
 	// dropping an entry is always safe.
 	tx.OnCommit(func() { s.caches.Changed(c) })
-	return nil
-}
-
-// announceEnt is announce for a transaction of the ent client.
-func (s *Service) announceEnt(ctx context.Context, tx *ent.Tx, c changefeed.Change) error {
-	if err := changefeed.Announce(ctx, s.db.Dialect(), tx, c); err != nil {
-		return unavailable(err)
-	}
-	tx.OnCommit(func(next ent.Committer) ent.Committer {
-		return ent.CommitFunc(func(ctx context.Context, tx *ent.Tx) error {
-			err := next.Commit(ctx, tx)
-			s.caches.Changed(c)
-			return err
-		})
-	})
 	return nil
 }

@@ -2,10 +2,10 @@ package service
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
-	"entgo.io/ent/dialect"
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/authz"
@@ -13,9 +13,8 @@ import (
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/base"
-	"github.com/verdict/verdict/ent/group"
 	"github.com/verdict/verdict/ent/groupmember"
-	"github.com/verdict/verdict/ent/predicate"
+	"github.com/verdict/verdict/storage"
 )
 
 // Group collects policy and flow bases of a tenant (docs/endpoints.md, "Groups").
@@ -70,10 +69,10 @@ func (c *GroupChanges) check(creating bool) error {
 
 // tenantGroup finds a group of the caller's tenant; another tenant's is
 // not found.
-func tenantGroup(ctx context.Context, c *ent.GroupClient, p *Principal, id uuid.UUID) (*ent.Group, error) {
-	g, err := c.Query().Where(group.ID(id), group.OrganizationID(p.TenantID)).Only(ctx)
+func tenantGroup(ctx context.Context, in storage.Groups, p *Principal, id uuid.UUID) (*ent.Group, error) {
+	g, err := in.Group(ctx, p.TenantID, id)
 	switch {
-	case ent.IsNotFound(err):
+	case errors.Is(err, storage.ErrNotFound):
 		return nil, newError(CodeNotFound, "no group %s", id)
 	case err != nil:
 		return nil, unavailable(err)
@@ -83,13 +82,10 @@ func tenantGroup(ctx context.Context, c *ent.GroupClient, p *Principal, id uuid.
 
 // tenantBase finds a base of the kind in the caller's tenant, deleted or
 // not; another tenant's, or one of the other kind, is not found.
-func tenantBase(ctx context.Context, c *ent.BaseClient, p *Principal, kind base.Kind, id uuid.UUID) (*ent.Base, error) {
-	b, err := c.Query().Where(base.ID(id), base.OrganizationID(p.TenantID), base.KindEQ(kind)).Only(ctx)
-	switch {
-	case ent.IsNotFound(err):
-		return nil, newError(CodeNotFound, "no %s %s", kind, id)
-	case err != nil:
-		return nil, unavailable(err)
+func (s *Service) tenantBase(ctx context.Context, p *Principal, kind base.Kind, id uuid.UUID) (*ent.Base, error) {
+	b, err := s.store.Base(ctx, id)
+	if err != nil || !p.owns(b.OrganizationID, kind, b.Kind) {
+		return nil, notFoundOr(err, kind, id)
 	}
 	return b, nil
 }
@@ -98,7 +94,7 @@ func tenantBase(ctx context.Context, c *ent.BaseClient, p *Principal, kind base.
 // the caller may manage groups: like a policy, another tenant's or a
 // missing group is not found whatever the caller's role.
 func (s *Service) manageGroup(ctx context.Context, p *Principal, id uuid.UUID) error {
-	if _, err := tenantGroup(ctx, s.client.Group, p, id); err != nil {
+	if _, err := tenantGroup(ctx, s.store, p, id); err != nil {
 		return err
 	}
 	return s.authorizeOnTenant(ctx, p, authz.ActionManageGroups, authz.KindGroup)
@@ -109,7 +105,7 @@ func (s *Service) viewGroup(ctx context.Context, p *Principal, id uuid.UUID) (*e
 	if err := s.authorizeOnTenant(ctx, p, authz.ActionView, authz.KindGroup); err != nil {
 		return nil, err
 	}
-	return tenantGroup(ctx, s.client.Group, p, id)
+	return tenantGroup(ctx, s.store, p, id)
 }
 
 // groupEvent is an event about a group itself.
@@ -134,22 +130,21 @@ func (s *Service) CreateGroup(ctx context.Context, c GroupChanges) (*Group, erro
 		return nil, err
 	}
 	var out *ent.Group
-	err = s.withTx(ctx, func(tx *ent.Tx) error {
+	err = s.inTx(ctx, func(tx storage.Tx) error {
 		now := s.timestamp()
-		create := tx.Group.Create().SetOrganizationID(p.TenantID).SetName(*c.Name).
-			SetCreatedAt(now).SetUpdatedAt(now)
+		g := &ent.Group{OrganizationID: p.TenantID, Name: *c.Name, CreatedAt: now, UpdatedAt: now}
 		if c.Description != nil {
-			create.SetDescription(*c.Description)
+			g.Description = *c.Description
 		}
-		g, err := create.Save(ctx)
+		g, err := tx.CreateGroup(ctx, g)
 		if err != nil {
 			return storeErr(err, "the group could not be created")
 		}
 		out = g
-		if err := s.announceEnt(ctx, tx, groupChange(g)); err != nil {
+		if err := s.announce(ctx, tx, groupChange(g)); err != nil {
 			return err
 		}
-		return recordInTx(ctx, tx, groupEvent(p, now, auditevent.ActionCreated, g, map[string]any{"name": g.Name}))
+		return appendEvents(ctx, tx, groupEvent(p, now, auditevent.ActionCreated, g, map[string]any{"name": g.Name}))
 	})
 	if err != nil {
 		return nil, err
@@ -185,33 +180,33 @@ func (s *Service) UpdateGroup(ctx context.Context, id uuid.UUID, c GroupChanges)
 		return nil, err
 	}
 	var out *ent.Group
-	err = s.withTx(ctx, func(tx *ent.Tx) error {
-		g, err := tenantGroup(ctx, tx.Group, p, id)
+	err = s.inTx(ctx, func(tx storage.Tx) error {
+		g, err := tenantGroup(ctx, tx, p, id)
 		if err != nil {
 			return err
 		}
 		changed := map[string]any{}
-		update := g.Update()
+		var name, description *string
 		if c.Name != nil && *c.Name != g.Name {
 			changed["name"] = map[string]any{"from": g.Name, "to": *c.Name}
-			update.SetName(*c.Name)
+			name = c.Name
 		}
 		if c.Description != nil && *c.Description != g.Description {
 			changed["description"] = map[string]any{"from": g.Description, "to": *c.Description}
-			update.SetDescription(*c.Description)
+			description = c.Description
 		}
 		out = g
 		if len(changed) == 0 {
 			return nil
 		}
 		now := s.timestamp()
-		if out, err = update.SetUpdatedAt(now).Save(ctx); err != nil {
+		if out, err = tx.UpdateGroup(ctx, g, name, description, now); err != nil {
 			return unavailable(err)
 		}
-		if err := s.announceEnt(ctx, tx, groupChange(g)); err != nil {
+		if err := s.announce(ctx, tx, groupChange(g)); err != nil {
 			return err
 		}
-		return recordInTx(ctx, tx, groupEvent(p, now, auditevent.ActionEdited, out, changed))
+		return appendEvents(ctx, tx, groupEvent(p, now, auditevent.ActionEdited, out, changed))
 	})
 	if err != nil {
 		return nil, err
@@ -231,41 +226,31 @@ func (s *Service) DeleteGroup(ctx context.Context, id uuid.UUID) error {
 	if err := s.manageGroup(ctx, p, id); err != nil {
 		return err
 	}
-	return s.withTx(ctx, func(tx *ent.Tx) error {
-		g, err := tenantGroup(ctx, tx.Group, p, id)
+	return s.inTx(ctx, func(tx storage.Tx) error {
+		g, err := tenantGroup(ctx, tx, p, id)
 		if err != nil {
 			return err
 		}
-		members, err := tx.GroupMember.Query().Where(groupmember.GroupID(g.ID)).Order(groupmember.ByID()).All(ctx)
+		members, err := tx.GroupMembers(ctx, g.ID)
 		if err != nil {
 			return unavailable(err)
 		}
-		if err := tx.Group.DeleteOne(g).Exec(ctx); err != nil {
+		if err := tx.DeleteGroup(ctx, g); err != nil {
 			return unavailable(err)
 		}
-		if err := s.announceEnt(ctx, tx, groupChange(g)); err != nil {
+		if err := s.announce(ctx, tx, groupChange(g)); err != nil {
 			return err
 		}
 		now := s.timestamp()
-		events := make([]*ent.AuditEventCreate, 0, min(len(members), eventsPerInsert))
-		for i, m := range members {
-			ev := assignment(p, now, g, m, "removed")
-			events = append(events, ev.create(tx.AuditEvent))
-			if len(events) == eventsPerInsert || i == len(members)-1 {
-				if err := tx.AuditEvent.CreateBulk(events...).Exec(ctx); err != nil {
-					return unavailable(err)
-				}
-				events = events[:0]
-			}
+		events := make([]event, 0, len(members)+1)
+		for _, m := range members {
+			events = append(events, assignment(p, now, g, m, "removed"))
 		}
-		return recordInTx(ctx, tx, groupEvent(p, now, auditevent.ActionDeleted, g,
+		events = append(events, groupEvent(p, now, auditevent.ActionDeleted, g,
 			map[string]any{"name": g.Name, "members": len(members)}))
+		return appendEvents(ctx, tx, events...)
 	})
 }
-
-// eventsPerInsert bounds the rows of one INSERT of audit events, well
-// below the bind parameters either database takes in one statement.
-const eventsPerInsert = 256
 
 // Groups lists the tenant's groups, newest first (GET /groups). Query
 // filters by name; groups have no group to filter by.
@@ -284,12 +269,8 @@ func (s *Service) Groups(ctx context.Context, o ListOptions) (*Page[Group], erro
 	if err := s.authorizeOnTenant(ctx, p, authz.ActionView, authz.KindGroup); err != nil {
 		return nil, err
 	}
-	q := s.client.Group.Query().Where(group.OrganizationID(p.TenantID))
-	if o.Query != "" {
-		q = q.Where(group.NameContainsFold(o.Query))
-	}
-	return newestFirst(ctx, o, limit, q, func(g *ent.Group) Group { return *groupOf(g) },
-		func(g Group) uuid.UUID { return g.ID })
+	read := func(w storage.Window) ([]*ent.Group, *int, error) { return s.store.Groups(ctx, p.TenantID, o.Query, w) }
+	return readPage(o, limit, read, func(g *ent.Group) Group { return *groupOf(g) }, func(g Group) uuid.UUID { return g.ID })
 }
 
 // AddGroupMember puts a base into a group (POST /group/{groupId}/member).
@@ -303,10 +284,10 @@ func (s *Service) AddGroupMember(ctx context.Context, groupID uuid.UUID, in Grou
 	if in.Kind != authz.KindPolicy && in.Kind != authz.KindFlow {
 		return nil, Invalid("kind must be %q or %q", authz.KindPolicy, authz.KindFlow)
 	}
-	if _, err := tenantGroup(ctx, s.client.Group, p, groupID); err != nil {
+	if _, err := tenantGroup(ctx, s.store, p, groupID); err != nil {
 		return nil, err
 	}
-	b, err := tenantBase(ctx, s.client.Base, p, base.Kind(in.Kind), in.BaseID)
+	b, err := s.tenantBase(ctx, p, base.Kind(in.Kind), in.BaseID)
 	if err != nil {
 		return nil, err
 	}
@@ -322,35 +303,29 @@ func (s *Service) AddGroupMember(ctx context.Context, groupID uuid.UUID, in Grou
 		return nil, err
 	}
 	var out *ent.GroupMember
-	err = s.withTx(ctx, func(tx *ent.Tx) error {
-		g, err := tenantGroup(ctx, tx.Group, p, groupID)
+	err = s.inTx(ctx, func(tx storage.Tx) error {
+		g, err := tenantGroup(ctx, tx, p, groupID)
 		if err != nil {
 			return err
 		}
-		// The base may have been deleted since it was read. On PostgreSQL
-		// the share lock also keeps it from being deleted until this
-		// commits; SQLite runs write transactions one at a time anyway.
-		q := tx.Base.Query().Where(base.ID(b.ID), base.DeletedAtIsNil())
-		if s.db.Dialect() == dialect.Postgres {
-			q = q.ForShare()
-		}
-		switch live, err := q.Exist(ctx); {
+		// The base may have been deleted since it was read; it stays live
+		// until this commits.
+		switch live, err := tx.KeepLive(ctx, b.ID); {
 		case err != nil:
 			return unavailable(err)
 		case !live:
 			return errBaseDeleted(b)
 		}
 		now := s.timestamp()
-		m, err := tx.GroupMember.Create().SetGroupID(g.ID).SetBaseID(b.ID).SetKind(groupmember.Kind(b.Kind)).
-			SetCreatedAt(now).Save(ctx)
+		m, err := tx.AddToGroup(ctx, &ent.GroupMember{GroupID: g.ID, BaseID: b.ID, Kind: groupmember.Kind(b.Kind), CreatedAt: now})
 		if err != nil {
 			return storeErr(err, "the "+string(b.Kind)+" "+b.ID.String()+" is in the group already")
 		}
 		out = m
-		if err := s.announceEnt(ctx, tx, groupChange(g)); err != nil {
+		if err := s.announce(ctx, tx, groupChange(g)); err != nil {
 			return err
 		}
-		return recordInTx(ctx, tx, assignment(p, now, g, m, "added"))
+		return appendEvents(ctx, tx, assignment(p, now, g, m, "added"))
 	})
 	if err != nil {
 		return nil, err
@@ -375,38 +350,38 @@ func (s *Service) RemoveGroupMember(ctx context.Context, groupID, memberID uuid.
 	if err != nil {
 		return err
 	}
-	g, err := tenantGroup(ctx, s.client.Group, p, groupID)
+	g, err := tenantGroup(ctx, s.store, p, groupID)
 	if err != nil {
 		return err
 	}
-	if _, err := groupMember(ctx, s.client.GroupMember, g, memberID); err != nil {
+	if _, err := groupMember(ctx, s.store, g, memberID); err != nil {
 		return err
 	}
 	if err := s.authorizeOnTenant(ctx, p, authz.ActionManageGroups, authz.KindGroup); err != nil {
 		return err
 	}
-	return s.withTx(ctx, func(tx *ent.Tx) error {
+	return s.inTx(ctx, func(tx storage.Tx) error {
 		// The member row names its group, so reading it again in the
 		// transaction also shows that the group is still there.
-		m, err := groupMember(ctx, tx.GroupMember, g, memberID)
+		m, err := groupMember(ctx, tx, g, memberID)
 		if err != nil {
 			return err
 		}
-		if err := tx.GroupMember.DeleteOne(m).Exec(ctx); err != nil {
+		if err := tx.RemoveFromGroup(ctx, m); err != nil {
 			return unavailable(err)
 		}
-		if err := s.announceEnt(ctx, tx, groupChange(g)); err != nil {
+		if err := s.announce(ctx, tx, groupChange(g)); err != nil {
 			return err
 		}
-		return recordInTx(ctx, tx, assignment(p, s.timestamp(), g, m, "removed"))
+		return appendEvents(ctx, tx, assignment(p, s.timestamp(), g, m, "removed"))
 	})
 }
 
 // groupMember finds a member of the group.
-func groupMember(ctx context.Context, c *ent.GroupMemberClient, g *ent.Group, id uuid.UUID) (*ent.GroupMember, error) {
-	m, err := c.Query().Where(groupmember.ID(id), groupmember.GroupID(g.ID)).Only(ctx)
+func groupMember(ctx context.Context, in storage.Groups, g *ent.Group, id uuid.UUID) (*ent.GroupMember, error) {
+	m, err := in.MemberOfGroup(ctx, g.ID, id)
 	switch {
-	case ent.IsNotFound(err):
+	case errors.Is(err, storage.ErrNotFound):
 		return nil, newError(CodeNotFound, "group %s has no member %s", g.ID, id)
 	case err != nil:
 		return nil, unavailable(err)
@@ -421,10 +396,9 @@ func (s *Service) GroupMember(ctx context.Context, id uuid.UUID) (*GroupMember, 
 	if err != nil {
 		return nil, err
 	}
-	m, err := s.client.GroupMember.Query().
-		Where(groupmember.ID(id), groupmember.HasGroupWith(group.OrganizationID(p.TenantID))).Only(ctx)
+	m, err := s.store.GroupMember(ctx, p.TenantID, id)
 	switch {
-	case ent.IsNotFound(err):
+	case errors.Is(err, storage.ErrNotFound):
 		return nil, newError(CodeNotFound, "no group member %s", id)
 	case err != nil:
 		return nil, unavailable(err)
@@ -446,7 +420,7 @@ func (s *Service) GroupMembership(ctx context.Context, groupID uuid.UUID, in Gro
 	if in.Kind != authz.KindPolicy && in.Kind != authz.KindFlow {
 		return nil, Invalid("kind must be %q or %q", authz.KindPolicy, authz.KindFlow)
 	}
-	g, err := tenantGroup(ctx, s.client.Group, p, groupID)
+	g, err := tenantGroup(ctx, s.store, p, groupID)
 	if err != nil {
 		return nil, err
 	}
@@ -455,10 +429,9 @@ func (s *Service) GroupMembership(ctx context.Context, groupID uuid.UUID, in Gro
 	}
 	// The member is found through its base as the lists find bases, so
 	// that what they show is what this finds.
-	m, err := s.client.GroupMember.Query().Where(groupmember.GroupID(g.ID), groupmember.KindEQ(groupmember.Kind(in.Kind)),
-		groupmember.HasBaseWith(base.ID(in.BaseID), base.OrganizationID(p.TenantID), base.DeletedAtIsNil(), listed(p))).Only(ctx)
+	m, err := s.store.GroupMembership(ctx, g, base.Kind(in.Kind), in.BaseID, p.UserID)
 	switch {
-	case ent.IsNotFound(err):
+	case errors.Is(err, storage.ErrNotFound):
 		return nil, nil
 	case err != nil:
 		return nil, unavailable(err)
@@ -490,14 +463,4 @@ func inGroup(o *ListOptions, groupID uuid.UUID) error {
 	}
 	o.GroupID = &groupID
 	return nil
-}
-
-// listed keeps the bases lists show the caller: published ones (owned by
-// the organization) and the caller's own never-published ones.
-func listed(p *Principal) predicate.Base {
-	visible := base.OwnerKindEQ(base.OwnerKindOrganization)
-	if p.UserID != uuid.Nil {
-		visible = base.Or(visible, base.And(base.OwnerKindEQ(base.OwnerKindUser), base.OwnerID(p.UserID)))
-	}
-	return visible
 }

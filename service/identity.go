@@ -175,28 +175,6 @@ func insertKey(ctx context.Context, tx storage.Tx, org uuid.UUID, user *uuid.UUI
 	return tx.CreateKey(ctx, k)
 }
 
-// withTx runs fn in a transaction, rolling back on error or panic.
-func (s *Service) withTx(ctx context.Context, fn func(tx *ent.Tx) error) error {
-	tx, err := s.client.Tx(ctx)
-	if err != nil {
-		return unavailable(err)
-	}
-	defer func() {
-		if v := recover(); v != nil {
-			tx.Rollback()
-			panic(v)
-		}
-	}()
-	if err := fn(tx); err != nil {
-		tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return storeErr(err, "the change conflicts with another one")
-	}
-	return nil
-}
-
 // inTx runs fn in a transaction of the store. What fn returns is returned
 // as it is; the store's own failures (beginning, committing) become the
 // service's errors.

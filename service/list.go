@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 
-	"entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/authz"
@@ -145,43 +144,6 @@ func readPage[E, T any](o ListOptions, limit int, read func(storage.Window) ([]E
 		w.After = &after
 	}
 	rows, n, err := read(w)
-	if err != nil {
-		return nil, unavailable(err)
-	}
-	return pageOf(rows, limit, n, item, func(t T) string { return CursorAfter(id(t)) }), nil
-}
-
-// listQuery is what a page needs of an ent query whose rows are E; P and O
-// are the predicate and order types ent generates for that entity.
-type listQuery[Q any, P, O ~func(*sql.Selector), E any] interface {
-	counter
-	Where(...P) Q
-	Order(...O) Q
-	Limit(int) Q
-	All(context.Context) ([]E, error)
-}
-
-// idColumn is the column ent stores every entity's id in.
-const idColumn = "id"
-
-// newestFirst reads the page o asks for of a list ordered by id, newest
-// first, whose items are item of each row. q must hold every restriction
-// of the list but the cursor, since the total counts every page; id is the
-// item's row id, which the next page's cursor resumes after.
-func newestFirst[Q listQuery[Q, P, O, E], P, O ~func(*sql.Selector), E, T any](
-	ctx context.Context, o ListOptions, limit int, q Q, item func(E) T, id func(T) uuid.UUID) (*Page[T], error) {
-	n, err := total(ctx, o, q)
-	if err != nil {
-		return nil, err
-	}
-	if o.Cursor != "" {
-		after, err := decodeCursor(o.Cursor)
-		if err != nil {
-			return nil, err
-		}
-		q = q.Where(sql.FieldLT(idColumn, after))
-	}
-	rows, err := q.Order(ent.Desc(idColumn)).Limit(limit + 1).All(ctx)
 	if err != nil {
 		return nil, unavailable(err)
 	}

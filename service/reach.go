@@ -9,7 +9,6 @@ import (
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/base"
-	"github.com/verdict/verdict/ent/record"
 	"github.com/verdict/verdict/storage"
 )
 
@@ -40,13 +39,13 @@ func reach[F finder](ctx context.Context, s *Service, p *Principal, kind base.Ki
 	baseID := id
 	if byRecord {
 		r, err := f.record(ctx, id)
-		if err != nil || r.OrganizationID != p.TenantID || r.Kind != record.Kind(kind) {
+		if err != nil || !p.owns(r.OrganizationID, kind, base.Kind(r.Kind)) {
 			return nil, notFoundOr(err, kind, id)
 		}
 		rec, baseID = r, r.BaseID
 	}
 	cb, err := f.base(ctx, baseID)
-	if err != nil || cb.base.OrganizationID != p.TenantID || cb.base.Kind != kind {
+	if err != nil || !p.owns(cb.base.OrganizationID, kind, cb.base.Kind) {
 		return nil, notFoundOr(err, kind, baseID)
 	}
 	b := cb.base
@@ -78,6 +77,13 @@ func reachEither[F finder](ctx context.Context, s *Service, p *Principal, kind b
 		}
 	}
 	return reach(ctx, s, p, kind, id, false, action, f)
+}
+
+// owns says whether what a finder found, of tenant and of kind has, is
+// what the caller asked for: another tenant's, or another kind's, is not
+// found.
+func (p *Principal) owns(tenant uuid.UUID, kind, has base.Kind) bool {
+	return tenant == p.TenantID && has == kind
 }
 
 func notFoundOr(err error, kind base.Kind, id uuid.UUID) error {

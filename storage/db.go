@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/database/changefeed"
@@ -65,25 +66,31 @@ func (t *dbTx) OnCommit(fn func()) {
 }
 
 func (t *dbTx) AppendEvents(ctx context.Context, evs ...*ent.AuditEvent) error {
-	creates := make([]*ent.AuditEventCreate, len(evs))
-	for i, ev := range evs {
-		creates[i] = t.c.AuditEvent.Create().
-			SetOrganizationID(ev.OrganizationID).
-			SetAt(ev.At).
-			SetAction(ev.Action).
-			SetKind(ev.Kind).
-			SetNillableBaseID(ev.BaseID).
-			SetNillableRecordID(ev.RecordID).
-			SetNillableGroupID(ev.GroupID).
-			SetActorKind(ev.ActorKind).
-			SetActorID(ev.ActorID).
-			SetDetails(ev.Details)
+	for batch := range slices.Chunk(evs, eventsPerInsert) {
+		creates := make([]*ent.AuditEventCreate, len(batch))
+		for i, ev := range batch {
+			creates[i] = t.c.AuditEvent.Create().
+				SetOrganizationID(ev.OrganizationID).
+				SetAt(ev.At).
+				SetAction(ev.Action).
+				SetKind(ev.Kind).
+				SetNillableBaseID(ev.BaseID).
+				SetNillableRecordID(ev.RecordID).
+				SetNillableGroupID(ev.GroupID).
+				SetActorKind(ev.ActorKind).
+				SetActorID(ev.ActorID).
+				SetDetails(ev.Details)
+		}
+		if err := t.c.AuditEvent.CreateBulk(creates...).Exec(ctx); err != nil {
+			return err
+		}
 	}
-	if len(creates) == 1 {
-		return creates[0].Exec(ctx)
-	}
-	return t.c.AuditEvent.CreateBulk(creates...).Exec(ctx)
+	return nil
 }
+
+// eventsPerInsert bounds the rows of one INSERT of audit events, well
+// below the bind parameters either database takes in one statement.
+const eventsPerInsert = 256
 
 // classify gives the driver's errors the meaning callers act on:
 // ErrNotFound, ErrConflict, or the error as it is (the database failed).

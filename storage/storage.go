@@ -34,6 +34,7 @@ var (
 type Store interface {
 	Lifecycle
 	Identity
+	Groups
 	// InTx runs fn in one transaction: committed when fn returns nil,
 	// rolled back when it returns an error (returned as it is) or panics.
 	InTx(ctx context.Context, fn func(Tx) error) error
@@ -45,6 +46,8 @@ type Tx interface {
 	LifecycleWrites
 	Identity
 	IdentityWrites
+	Groups
+	GroupWrites
 	// Announce has c delivered to every instance listening on the
 	// database (changefeed) once the transaction commits, never if it
 	// rolls back.
@@ -54,7 +57,8 @@ type Tx interface {
 	// same.
 	OnCommit(fn func())
 	// AppendEvents stores lifecycle audit events with the change they
-	// describe: both are stored, or neither. Events are never changed.
+	// describe, in this order: both are stored, or neither. Events are
+	// never changed.
 	AppendEvents(ctx context.Context, evs ...*ent.AuditEvent) error
 }
 
@@ -186,4 +190,39 @@ type IdentityWrites interface {
 	RevokeUserKeys(ctx context.Context, tenant, userID uuid.UUID, at time.Time) (int, error)
 	// KeyUsed notes when a key was last used.
 	KeyUsed(ctx context.Context, id uuid.UUID, at time.Time) error
+}
+
+// Groups finds groups and their members.
+type Groups interface {
+	// Group is the group with id in tenant.
+	Group(ctx context.Context, tenant, id uuid.UUID) (*ent.Group, error)
+	// Groups lists tenant's groups, newest first; with query, those whose
+	// name contains it (ignoring case).
+	Groups(ctx context.Context, tenant uuid.UUID, query string, w Window) ([]*ent.Group, *int, error)
+	// GroupMember is the group member with id, of a group of tenant.
+	GroupMember(ctx context.Context, tenant, id uuid.UUID) (*ent.GroupMember, error)
+	// MemberOfGroup is the member with id of the group groupID.
+	MemberOfGroup(ctx context.Context, groupID, id uuid.UUID) (*ent.GroupMember, error)
+	// GroupMembers are a group's members, oldest first.
+	GroupMembers(ctx context.Context, groupID uuid.UUID) ([]*ent.GroupMember, error)
+	// Membership of the base in g, found as Bases finds bases: live, of
+	// g's tenant, of kind, shown to ownedBy.
+	GroupMembership(ctx context.Context, g *ent.Group, kind base.Kind, baseID, ownedBy uuid.UUID) (*ent.GroupMember, error)
+}
+
+// GroupWrites change groups and their members.
+type GroupWrites interface {
+	// CreateGroup stores g, with a new id.
+	CreateGroup(ctx context.Context, g *ent.Group) (*ent.Group, error)
+	// UpdateGroup sets g's name and description, those not nil.
+	UpdateGroup(ctx context.Context, g *ent.Group, name, description *string, at time.Time) (*ent.Group, error)
+	// DeleteGroup deletes g with its members.
+	DeleteGroup(ctx context.Context, g *ent.Group) error
+	// AddToGroup stores m, with a new id.
+	AddToGroup(ctx context.Context, m *ent.GroupMember) (*ent.GroupMember, error)
+	RemoveFromGroup(ctx context.Context, m *ent.GroupMember) error
+	// KeepLive says whether the base is not deleted and, on PostgreSQL,
+	// keeps it so until the transaction ends (a share lock); SQLite runs
+	// write transactions one at a time anyway.
+	KeepLive(ctx context.Context, baseID uuid.UUID) (bool, error)
 }
