@@ -3,6 +3,7 @@ package service_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -20,19 +21,19 @@ import (
 	"github.com/verdict/verdict/ent/user"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
+	"github.com/verdict/verdict/storage"
 )
 
 // adminEvents are the stored events of kind member or key, oldest first.
 func (f *fixture) adminEvents(t *testing.T, kind auditevent.Kind) []*ent.AuditEvent {
 	t.Helper()
-	return f.events(t, func(q *ent.AuditEventQuery) *ent.AuditEventQuery { return q.Where(auditevent.KindEQ(kind)) })
+	return f.events(t, func(ev *ent.AuditEvent) bool { return ev.Kind == kind })
 }
 
 func (f *fixture) role(t *testing.T, userID uuid.UUID) string {
 	t.Helper()
-	m, err := f.db.Client().Membership.Query().
-		Where(membership.UserID(userID), membership.OrganizationID(f.acme.Organization.ID)).Only(context.Background())
-	if ent.IsNotFound(err) {
+	m, err := f.store.MembershipOf(context.Background(), f.acme.Organization.ID, userID)
+	if errors.Is(err, storage.ErrNotFound) {
 		return ""
 	} else if err != nil {
 		t.Fatal(err)
@@ -157,63 +158,61 @@ func (f *fixture) member(t *testing.T, email string, role authz.Role) (string, u
 }
 
 func TestRolesChangeAtOnceAndTheLastAdminStays(t *testing.T) {
-	dbtest.Each(t, func(t *testing.T, db *database.DB) {
-		f := newFixture(t, db)
-		as := f.team(t)
-		admin := as["admin"]
-		ctx := context.Background()
-		secret, ed := f.member(t, "ed@acme.test", authz.RoleEditor)
+	f := newMemFixture(t)
+	as := f.team(t)
+	admin := as["admin"]
+	ctx := context.Background()
+	secret, ed := f.member(t, "ed@acme.test", authz.RoleEditor)
 
-		_, err := f.svc.SetMemberRole(as["editor"], ed, authz.RoleAdmin)
-		wantCode(t, err, service.CodePermissionDenied)
-		_, err = f.svc.SetMemberRole(admin, ed, "owner")
-		wantCode(t, err, service.CodeInvalidArgument)
-		_, err = f.svc.SetMemberRole(admin, uuid.New(), authz.RoleViewer)
-		wantCode(t, err, service.CodeNotFound)
-		_, err = f.svc.SetMemberRole(admin, actorOf(t, as["other tenant"]), authz.RoleViewer)
-		wantCode(t, err, service.CodeNotFound)
-		_, err = f.svc.SetMemberRole(as["other tenant"], ed, authz.RoleViewer)
-		wantCode(t, err, service.CodeNotFound)
+	_, err := f.svc.SetMemberRole(as["editor"], ed, authz.RoleAdmin)
+	wantCode(t, err, service.CodePermissionDenied)
+	_, err = f.svc.SetMemberRole(admin, ed, "owner")
+	wantCode(t, err, service.CodeInvalidArgument)
+	_, err = f.svc.SetMemberRole(admin, uuid.New(), authz.RoleViewer)
+	wantCode(t, err, service.CodeNotFound)
+	_, err = f.svc.SetMemberRole(admin, actorOf(t, as["other tenant"]), authz.RoleViewer)
+	wantCode(t, err, service.CodeNotFound)
+	_, err = f.svc.SetMemberRole(as["other tenant"], ed, authz.RoleViewer)
+	wantCode(t, err, service.CodeNotFound)
 
-		// The role a key acts with follows at once, though authentication
-		// is remembered.
-		if p, err := f.svc.Authenticate(ctx, secret, ""); err != nil || p.Role != authz.RoleEditor {
-			t.Fatalf("before: %+v, %v", p, err)
-		}
-		m, err := f.svc.SetMemberRole(admin, ed, authz.RolePublisher)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m.User.ID != ed || m.User.Email != "ed@acme.test" || m.Role != authz.RolePublisher || f.role(t, ed) != "publisher" {
-			t.Errorf("changed %+v, stored %s", m, f.role(t, ed))
-		}
-		if p, err := f.svc.Authenticate(ctx, secret, ""); err != nil || p.Role != authz.RolePublisher {
-			t.Errorf("after: %+v, %v", p, err)
-		}
-		evs := f.adminEvents(t, auditevent.KindMember)
-		if len(evs) != 1 || !jsonEqual(t, evs[0].Details, map[string]any{"change": "role", "email": "ed@acme.test", "from": "editor", "to": "publisher", "userId": ed}) {
-			t.Errorf("role events %+v", evs)
-		}
+	// The role a key acts with follows at once, though authentication
+	// is remembered.
+	if p, err := f.svc.Authenticate(ctx, secret, ""); err != nil || p.Role != authz.RoleEditor {
+		t.Fatalf("before: %+v, %v", p, err)
+	}
+	m, err := f.svc.SetMemberRole(admin, ed, authz.RolePublisher)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.User.ID != ed || m.User.Email != "ed@acme.test" || m.Role != authz.RolePublisher || f.role(t, ed) != "publisher" {
+		t.Errorf("changed %+v, stored %s", m, f.role(t, ed))
+	}
+	if p, err := f.svc.Authenticate(ctx, secret, ""); err != nil || p.Role != authz.RolePublisher {
+		t.Errorf("after: %+v, %v", p, err)
+	}
+	evs := f.adminEvents(t, auditevent.KindMember)
+	if len(evs) != 1 || !jsonEqual(t, evs[0].Details, map[string]any{"change": "role", "email": "ed@acme.test", "from": "editor", "to": "publisher", "userId": ed}) {
+		t.Errorf("role events %+v", evs)
+	}
 
-		// Acme's one admin can neither step down nor leave.
-		_, err = f.svc.SetMemberRole(admin, f.acme.User.ID, authz.RoleEditor)
-		wantCode(t, err, service.CodeConflict)
-		wantCode(t, f.svc.RemoveMember(admin, f.acme.User.ID), service.CodeConflict)
-		if f.role(t, f.acme.User.ID) != "admin" {
-			t.Fatal("the last admin lost the role")
-		}
-		if _, err := f.svc.SetMemberRole(admin, f.acme.User.ID, authz.RoleAdmin); err != nil {
-			t.Errorf("keeping the last admin admin: %v", err)
-		}
-		if _, err := f.svc.SetMemberRole(admin, ed, authz.RoleAdmin); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := f.svc.SetMemberRole(f.as(t, secret, ""), f.acme.User.ID, authz.RoleViewer); err != nil {
-			t.Errorf("with a second admin, the first steps down: %v", err)
-		}
-		_, err = f.svc.SetMemberRole(f.as(t, secret, ""), ed, authz.RoleAuditor)
-		wantCode(t, err, service.CodeConflict)
-	})
+	// Acme's one admin can neither step down nor leave.
+	_, err = f.svc.SetMemberRole(admin, f.acme.User.ID, authz.RoleEditor)
+	wantCode(t, err, service.CodeConflict)
+	wantCode(t, f.svc.RemoveMember(admin, f.acme.User.ID), service.CodeConflict)
+	if f.role(t, f.acme.User.ID) != "admin" {
+		t.Fatal("the last admin lost the role")
+	}
+	if _, err := f.svc.SetMemberRole(admin, f.acme.User.ID, authz.RoleAdmin); err != nil {
+		t.Errorf("keeping the last admin admin: %v", err)
+	}
+	if _, err := f.svc.SetMemberRole(admin, ed, authz.RoleAdmin); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.svc.SetMemberRole(f.as(t, secret, ""), f.acme.User.ID, authz.RoleViewer); err != nil {
+		t.Errorf("with a second admin, the first steps down: %v", err)
+	}
+	_, err = f.svc.SetMemberRole(f.as(t, secret, ""), ed, authz.RoleAuditor)
+	wantCode(t, err, service.CodeConflict)
 }
 
 func TestTwoAdminsDemotingEachOtherAtOnceLeaveOne(t *testing.T) {

@@ -34,22 +34,26 @@ func storedFlow(t *testing.T, db *database.DB, org uuid.UUID, name string) uuid.
 	return b.ID
 }
 
-// events are the stored audit events that match, oldest first.
-func (f *fixture) events(t *testing.T, where ...func(*ent.AuditEventQuery) *ent.AuditEventQuery) []*ent.AuditEvent {
+// events are the stored lifecycle audit events that match every one of
+// match, oldest first: from the database, or from the store in memory.
+func (f *fixture) events(t *testing.T, match ...func(*ent.AuditEvent) bool) []*ent.AuditEvent {
 	t.Helper()
-	q := f.db.Client().AuditEvent.Query().Order(auditevent.ByAt(), auditevent.ByID())
-	for _, w := range where {
-		q = w(q)
+	var all []*ent.AuditEvent
+	if f.mem != nil {
+		all = f.mem.Events()
+	} else {
+		var err error
+		if all, err = f.db.Client().AuditEvent.Query().Order(auditevent.ByAt(), auditevent.ByID()).All(context.Background()); err != nil {
+			t.Fatal(err)
+		}
 	}
-	evs, err := q.All(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return evs
+	return slices.DeleteFunc(all, func(ev *ent.AuditEvent) bool {
+		return slices.ContainsFunc(match, func(m func(*ent.AuditEvent) bool) bool { return !m(ev) })
+	})
 }
 
-func inGroup(id uuid.UUID) func(*ent.AuditEventQuery) *ent.AuditEventQuery {
-	return func(q *ent.AuditEventQuery) *ent.AuditEventQuery { return q.Where(auditevent.GroupID(id)) }
+func inGroup(id uuid.UUID) func(*ent.AuditEvent) bool {
+	return func(ev *ent.AuditEvent) bool { return ev.GroupID != nil && *ev.GroupID == id }
 }
 
 func baseIDs(page *service.Page[service.Summary]) []uuid.UUID {
@@ -61,93 +65,91 @@ func baseIDs(page *service.Page[service.Summary]) []uuid.UUID {
 }
 
 func TestGroupsAreManagedByEditors(t *testing.T) {
-	dbtest.Each(t, func(t *testing.T, db *database.DB) {
-		f := newFixture(t, db)
-		as := f.team(t)
-		editor := as["editor"]
+	f := newMemFixture(t)
+	as := f.team(t)
+	editor := as["editor"]
 
-		_, err := f.svc.CreateGroup(as["viewer"], service.GroupChanges{Name: ptr("Pricing")})
-		wantCode(t, err, service.CodePermissionDenied)
-		for name, c := range map[string]service.GroupChanges{
-			"no name":    {Description: ptr("d")},
-			"blank name": {Name: ptr("  ")},
-		} {
-			_, err := f.svc.CreateGroup(editor, c)
-			if service.CodeOf(err) != service.CodeInvalidArgument {
-				t.Errorf("a group with %s: %v, want invalid_argument", name, err)
-			}
+	_, err := f.svc.CreateGroup(as["viewer"], service.GroupChanges{Name: ptr("Pricing")})
+	wantCode(t, err, service.CodePermissionDenied)
+	for name, c := range map[string]service.GroupChanges{
+		"no name":    {Description: ptr("d")},
+		"blank name": {Name: ptr("  ")},
+	} {
+		_, err := f.svc.CreateGroup(editor, c)
+		if service.CodeOf(err) != service.CodeInvalidArgument {
+			t.Errorf("a group with %s: %v, want invalid_argument", name, err)
 		}
-		g, err := f.svc.CreateGroup(editor, service.GroupChanges{Name: ptr("Pricing"), Description: ptr("prices")})
-		if err != nil {
-			t.Fatal(err)
+	}
+	g, err := f.svc.CreateGroup(editor, service.GroupChanges{Name: ptr("Pricing"), Description: ptr("prices")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Name != "Pricing" || g.Description != "prices" || !g.CreatedAt.Equal(*f.clock) || !g.UpdatedAt.Equal(*f.clock) {
+		t.Errorf("created %+v", g)
+	}
+	for _, who := range []string{"viewer", "publisher", "admin"} {
+		if got, err := f.svc.Group(as[who], g.ID); err != nil || *got != *g {
+			t.Errorf("%s loads %+v, %v; want %+v", who, got, err, g)
 		}
-		if g.Name != "Pricing" || g.Description != "prices" || !g.CreatedAt.Equal(*f.clock) || !g.UpdatedAt.Equal(*f.clock) {
-			t.Errorf("created %+v", g)
-		}
-		for _, who := range []string{"viewer", "publisher", "admin"} {
-			if got, err := f.svc.Group(as[who], g.ID); err != nil || *got != *g {
-				t.Errorf("%s loads %+v, %v; want %+v", who, got, err, g)
-			}
-		}
-		_, err = f.svc.Group(as["other tenant"], g.ID)
-		wantCode(t, err, service.CodeNotFound)
-		_, err = f.svc.Group(editor, uuid.New())
-		wantCode(t, err, service.CodeNotFound)
+	}
+	_, err = f.svc.Group(as["other tenant"], g.ID)
+	wantCode(t, err, service.CodeNotFound)
+	_, err = f.svc.Group(editor, uuid.New())
+	wantCode(t, err, service.CodeNotFound)
 
-		*f.clock = f.clock.Add(time.Second)
-		_, err = f.svc.UpdateGroup(as["viewer"], g.ID, service.GroupChanges{Name: ptr("Mine")})
-		wantCode(t, err, service.CodePermissionDenied)
-		_, err = f.svc.UpdateGroup(as["other tenant"], g.ID, service.GroupChanges{Name: ptr("Mine")})
-		wantCode(t, err, service.CodeNotFound)
-		_, err = f.svc.UpdateGroup(editor, g.ID, service.GroupChanges{Name: ptr("")})
-		wantCode(t, err, service.CodeInvalidArgument)
-		unchanged, err := f.svc.UpdateGroup(editor, g.ID, service.GroupChanges{Name: ptr("Pricing")})
-		if err != nil || *unchanged != *g {
-			t.Errorf("an update that changes nothing gives %+v, %v; want %+v", unchanged, err, g)
-		}
-		renamed, err := f.svc.UpdateGroup(editor, g.ID, service.GroupChanges{Name: ptr("Prices")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if renamed.Name != "Prices" || renamed.Description != "prices" || !renamed.UpdatedAt.Equal(*f.clock) || !renamed.CreatedAt.Equal(g.CreatedAt) {
-			t.Errorf("renamed %+v", renamed)
-		}
+	*f.clock = f.clock.Add(time.Second)
+	_, err = f.svc.UpdateGroup(as["viewer"], g.ID, service.GroupChanges{Name: ptr("Mine")})
+	wantCode(t, err, service.CodePermissionDenied)
+	_, err = f.svc.UpdateGroup(as["other tenant"], g.ID, service.GroupChanges{Name: ptr("Mine")})
+	wantCode(t, err, service.CodeNotFound)
+	_, err = f.svc.UpdateGroup(editor, g.ID, service.GroupChanges{Name: ptr("")})
+	wantCode(t, err, service.CodeInvalidArgument)
+	unchanged, err := f.svc.UpdateGroup(editor, g.ID, service.GroupChanges{Name: ptr("Pricing")})
+	if err != nil || *unchanged != *g {
+		t.Errorf("an update that changes nothing gives %+v, %v; want %+v", unchanged, err, g)
+	}
+	renamed, err := f.svc.UpdateGroup(editor, g.ID, service.GroupChanges{Name: ptr("Prices")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if renamed.Name != "Prices" || renamed.Description != "prices" || !renamed.UpdatedAt.Equal(*f.clock) || !renamed.CreatedAt.Equal(g.CreatedAt) {
+		t.Errorf("renamed %+v", renamed)
+	}
 
-		evs := f.events(t, inGroup(g.ID))
-		if len(evs) != 2 {
-			t.Fatalf("%d group events, want created and one edited", len(evs))
-		}
-		created, edited := evs[0], evs[1]
-		if created.Action != auditevent.ActionCreated || created.Kind != auditevent.KindGroup || created.Details["name"] != "Pricing" ||
-			created.ActorKind != auditevent.ActorKindUser || created.BaseID != nil || created.OrganizationID != f.acme.Organization.ID {
-			t.Errorf("created event %+v", created)
-		}
-		if edited.Action != auditevent.ActionEdited || !edited.At.Equal(*f.clock) ||
-			!mapsEqual(edited.Details, map[string]any{"name": map[string]any{"from": "Pricing", "to": "Prices"}}) {
-			t.Errorf("edited event %+v", edited)
-		}
+	evs := f.events(t, inGroup(g.ID))
+	if len(evs) != 2 {
+		t.Fatalf("%d group events, want created and one edited", len(evs))
+	}
+	created, edited := evs[0], evs[1]
+	if created.Action != auditevent.ActionCreated || created.Kind != auditevent.KindGroup || created.Details["name"] != "Pricing" ||
+		created.ActorKind != auditevent.ActorKindUser || created.BaseID != nil || created.OrganizationID != f.acme.Organization.ID {
+		t.Errorf("created event %+v", created)
+	}
+	if edited.Action != auditevent.ActionEdited || !edited.At.Equal(*f.clock) ||
+		!mapsEqual(edited.Details, map[string]any{"name": map[string]any{"from": "Pricing", "to": "Prices"}}) {
+		t.Errorf("edited event %+v", edited)
+	}
 
-		other, err := f.svc.CreateGroup(editor, service.GroupChanges{Name: ptr("Risk")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		page, err := f.svc.Groups(as["viewer"], service.ListOptions{Limit: 1})
-		if err != nil || len(page.Items) != 1 || page.Items[0].ID != other.ID || page.NextCursor == "" {
-			t.Fatalf("first page %+v, %v", page, err)
-		}
-		page, err = f.svc.Groups(as["viewer"], service.ListOptions{Limit: 1, Cursor: page.NextCursor})
-		if err != nil || len(page.Items) != 1 || page.Items[0].ID != g.ID || page.NextCursor != "" {
-			t.Fatalf("second page %+v, %v", page, err)
-		}
-		if page, err := f.svc.Groups(editor, service.ListOptions{Query: "PRI"}); err != nil || len(page.Items) != 1 || page.Items[0].ID != g.ID {
-			t.Errorf("q=PRI: %+v, %v", page, err)
-		}
-		if page, err := f.svc.Groups(as["other tenant"], service.ListOptions{}); err != nil || len(page.Items) != 0 {
-			t.Errorf("another tenant lists %+v, %v", page, err)
-		}
-		_, err = f.svc.Groups(editor, service.ListOptions{GroupID: &g.ID})
-		wantCode(t, err, service.CodeInvalidArgument)
-	})
+	other, err := f.svc.CreateGroup(editor, service.GroupChanges{Name: ptr("Risk")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := f.svc.Groups(as["viewer"], service.ListOptions{Limit: 1})
+	if err != nil || len(page.Items) != 1 || page.Items[0].ID != other.ID || page.NextCursor == "" {
+		t.Fatalf("first page %+v, %v", page, err)
+	}
+	page, err = f.svc.Groups(as["viewer"], service.ListOptions{Limit: 1, Cursor: page.NextCursor})
+	if err != nil || len(page.Items) != 1 || page.Items[0].ID != g.ID || page.NextCursor != "" {
+		t.Fatalf("second page %+v, %v", page, err)
+	}
+	if page, err := f.svc.Groups(editor, service.ListOptions{Query: "PRI"}); err != nil || len(page.Items) != 1 || page.Items[0].ID != g.ID {
+		t.Errorf("q=PRI: %+v, %v", page, err)
+	}
+	if page, err := f.svc.Groups(as["other tenant"], service.ListOptions{}); err != nil || len(page.Items) != 0 {
+		t.Errorf("another tenant lists %+v, %v", page, err)
+	}
+	_, err = f.svc.Groups(editor, service.ListOptions{GroupID: &g.ID})
+	wantCode(t, err, service.CodeInvalidArgument)
 }
 
 func mapsEqual(a, b map[string]any) bool {
@@ -342,9 +344,7 @@ func TestGroupMembership(t *testing.T) {
 			t.Errorf("after removing: %v, %v", baseIDs(page), err)
 		}
 
-		assigned := f.events(t, func(q *ent.AuditEventQuery) *ent.AuditEventQuery {
-			return q.Where(auditevent.ActionEQ(auditevent.ActionAssigned))
-		})
+		assigned := f.events(t, func(ev *ent.AuditEvent) bool { return ev.Action == auditevent.ActionAssigned })
 		want := []struct {
 			base      uuid.UUID
 			kind      auditevent.Kind
@@ -456,9 +456,7 @@ func TestDeletingAGroupDeletesItsMembershipsInOneTransaction(t *testing.T) {
 			t.Errorf("the group's policy went with it: %v", err)
 		}
 
-		evs := f.events(t, inGroup(doomed.ID), func(q *ent.AuditEventQuery) *ent.AuditEventQuery {
-			return q.Where(auditevent.AtEQ(*f.clock))
-		})
+		evs := f.events(t, inGroup(doomed.ID), func(ev *ent.AuditEvent) bool { return ev.At.Equal(*f.clock) })
 		if len(evs) != 3 {
 			t.Fatalf("%d events for the deletion, want two removals and the deletion", len(evs))
 		}

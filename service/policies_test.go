@@ -180,86 +180,82 @@ func TestThePolicyLifecycle(t *testing.T) {
 }
 
 func TestPublishingIsGated(t *testing.T) {
-	dbtest.Each(t, func(t *testing.T, db *database.DB) {
-		f := newFixture(t, db)
-		admin := f.as(t, adminKey, "")
-		broken, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("wip"), Rule: ptr("A **P** is ok if __a__ of **P** is bigger than 1.")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(broken.Validation.Errors) != 1 || !strings.HasPrefix(broken.Validation.Errors[0], "Parse error:  --> 1:") {
-			t.Errorf("validation %+v", broken.Validation)
-		}
-		_, err = f.svc.PublishPolicy(admin, broken.ID, service.Changes{})
-		wantCode(t, err, service.CodeConflict)
+	f := newMemFixture(t)
+	admin := f.as(t, adminKey, "")
+	broken, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("wip"), Rule: ptr("A **P** is ok if __a__ of **P** is bigger than 1.")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(broken.Validation.Errors) != 1 || !strings.HasPrefix(broken.Validation.Errors[0], "Parse error:  --> 1:") {
+		t.Errorf("validation %+v", broken.Validation)
+	}
+	_, err = f.svc.PublishPolicy(admin, broken.ID, service.Changes{})
+	wantCode(t, err, service.CodeConflict)
 
-		gated, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("senior"), Rule: ptr(seniorRule), Tests: tests(
-			testCase("70 is senior", `{"Person": {"age": 70}}`, true),
-			testCase("young is senior", `{"Person": {"age": 20}}`, true),
-			testCase("missing age", `{"Person": {}}`, false),
-		)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = f.svc.PublishPolicy(admin, gated.ID, service.Changes{})
-		wantCode(t, err, service.CodeConflict)
-		if msg := err.(*service.Error).Message; msg != "tests failed: missing age, young is senior" {
-			t.Errorf("message %q", msg)
-		}
-		rec, _ := db.Client().Record.Get(context.Background(), gated.ID)
-		if rec.Status != record.StatusDraft || rec.Version != nil {
-			t.Errorf("a refused publish changed the record: %+v", rec)
-		}
-		_, err = f.svc.CreatePolicy(admin, service.Changes{Name: ptr("x"), Rule: ptr(seniorRule), Tests: tests(
-			service.TestCase{Name: "bad", Data: json.RawMessage(`[1]`), Expect: json.RawMessage(`true`)})})
-		wantCode(t, err, service.CodeInvalidArgument)
-		_, err = f.svc.CreatePolicy(admin, service.Changes{Name: ptr(" "), Rule: ptr(seniorRule)})
-		wantCode(t, err, service.CodeInvalidArgument)
-	})
+	gated, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("senior"), Rule: ptr(seniorRule), Tests: tests(
+		testCase("70 is senior", `{"Person": {"age": 70}}`, true),
+		testCase("young is senior", `{"Person": {"age": 20}}`, true),
+		testCase("missing age", `{"Person": {}}`, false),
+	)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.svc.PublishPolicy(admin, gated.ID, service.Changes{})
+	wantCode(t, err, service.CodeConflict)
+	if msg := err.(*service.Error).Message; msg != "tests failed: missing age, young is senior" {
+		t.Errorf("message %q", msg)
+	}
+	rec, _ := f.store.Record(context.Background(), gated.ID)
+	if rec.Status != record.StatusDraft || rec.Version != nil {
+		t.Errorf("a refused publish changed the record: %+v", rec)
+	}
+	_, err = f.svc.CreatePolicy(admin, service.Changes{Name: ptr("x"), Rule: ptr(seniorRule), Tests: tests(
+		service.TestCase{Name: "bad", Data: json.RawMessage(`[1]`), Expect: json.RawMessage(`true`)})})
+	wantCode(t, err, service.CodeInvalidArgument)
+	_, err = f.svc.CreatePolicy(admin, service.Changes{Name: ptr(" "), Rule: ptr(seniorRule)})
+	wantCode(t, err, service.CodeInvalidArgument)
 }
 
 func TestVisibilityAndTenantIsolation(t *testing.T) {
-	dbtest.Each(t, func(t *testing.T, db *database.DB) {
-		f := newFixture(t, db)
-		as := f.team(t)
-		mine, err := f.svc.CreatePolicy(as["editor"], service.Changes{Name: ptr("mine"), Rule: ptr(seniorRule)})
+	f := newMemFixture(t)
+	as := f.team(t)
+	mine, err := f.svc.CreatePolicy(as["editor"], service.Changes{Name: ptr("mine"), Rule: ptr(seniorRule)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := func(who string) bool {
+		page, err := f.svc.Policies(as[who], service.ListOptions{})
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s lists: %v", who, err)
 		}
-		listed := func(who string) bool {
-			page, err := f.svc.Policies(as[who], service.ListOptions{})
-			if err != nil {
-				t.Fatalf("%s lists: %v", who, err)
+		for _, s := range page.Items {
+			if s.BaseID == mine.BaseID {
+				return true
 			}
-			for _, s := range page.Items {
-				if s.BaseID == mine.BaseID {
-					return true
-				}
-			}
-			return false
 		}
-		if !listed("editor") || listed("editor2") || listed("viewer") || listed("admin") {
-			t.Error("a never-published policy must be listed to its creator only")
-		}
-		if _, err := f.svc.Policy(as["editor2"], mine.ID); err != nil {
-			t.Errorf("another editor loads it by id: %v", err)
-		}
-		_, err = f.svc.UpdatePolicyDraft(as["editor2"], mine.ID, service.Changes{Name: ptr("taken")})
-		wantCode(t, err, service.CodePermissionDenied)
-		_, err = f.svc.Policy(as["other tenant"], mine.ID)
-		wantCode(t, err, service.CodeNotFound)
-		_, err = f.svc.RunPolicy(as["other tenant"], mine.BaseID, json.RawMessage(`{}`))
-		wantCode(t, err, service.CodeNotFound)
+		return false
+	}
+	if !listed("editor") || listed("editor2") || listed("viewer") || listed("admin") {
+		t.Error("a never-published policy must be listed to its creator only")
+	}
+	if _, err := f.svc.Policy(as["editor2"], mine.ID); err != nil {
+		t.Errorf("another editor loads it by id: %v", err)
+	}
+	_, err = f.svc.UpdatePolicyDraft(as["editor2"], mine.ID, service.Changes{Name: ptr("taken")})
+	wantCode(t, err, service.CodePermissionDenied)
+	_, err = f.svc.Policy(as["other tenant"], mine.ID)
+	wantCode(t, err, service.CodeNotFound)
+	_, err = f.svc.RunPolicy(as["other tenant"], mine.BaseID, json.RawMessage(`{}`))
+	wantCode(t, err, service.CodeNotFound)
 
-		if _, err := f.svc.PublishPolicy(as["admin"], mine.ID, service.Changes{}); err != nil {
-			t.Fatal(err)
-		}
-		if !listed("editor2") || !listed("viewer") {
-			t.Error("a published policy must be listed to the organization")
-		}
-		_, err = f.svc.Policy(as["other tenant"], mine.BaseID)
-		wantCode(t, err, service.CodeNotFound)
-	})
+	if _, err := f.svc.PublishPolicy(as["admin"], mine.ID, service.Changes{}); err != nil {
+		t.Fatal(err)
+	}
+	if !listed("editor2") || !listed("viewer") {
+		t.Error("a published policy must be listed to the organization")
+	}
+	_, err = f.svc.Policy(as["other tenant"], mine.BaseID)
+	wantCode(t, err, service.CodeNotFound)
 }
 
 func TestListsPageWithACursor(t *testing.T) {

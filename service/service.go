@@ -21,6 +21,10 @@ import (
 // Config is what a Service is built from.
 type Config struct {
 	DB *database.DB
+	// Store is what the service reads and writes through; nil is DB's
+	// (storage.New). The `executed` events and decision records of runs
+	// go to DB either way.
+	Store storage.Store
 	// Authorizer decides every action. Without one every decision fails
 	// closed (authorization_unavailable): enough for the Operator, which
 	// asks none.
@@ -109,7 +113,7 @@ func New(cfg Config) (*Service, error) {
 	s := &Service{
 		db:          cfg.DB,
 		client:      cfg.DB.Client(),
-		store:       storage.New(cfg.DB),
+		store:       cfg.Store,
 		authz:       cfg.Authorizer,
 		engine:      cfg.Engine,
 		log:         cfg.Logger,
@@ -117,6 +121,9 @@ func New(cfg Config) (*Service, error) {
 		cacheExpiry: cfg.CacheExpiry,
 
 		decisionRetention: cfg.DecisionRetention,
+	}
+	if s.store == nil {
+		s.store = storage.New(cfg.DB)
 	}
 	if s.cacheExpiry <= 0 {
 		s.cacheExpiry = DefaultCacheExpiry

@@ -7,13 +7,16 @@ import (
 	"testing"
 	"time"
 
+	"entgo.io/ent/dialect"
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent/apikey"
 	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/internal/memstore"
 	"github.com/verdict/verdict/service"
+	"github.com/verdict/verdict/storage"
 )
 
 // testDecisionTimeout replaces the authorizer's 250 ms production deadline in
@@ -25,8 +28,11 @@ const testDecisionTimeout = time.Minute
 const adminKey = "bootstrap-key-for-tests-0123456789abcdef"
 
 type fixture struct {
-	svc   *service.Service
-	db    *database.DB
+	svc *service.Service
+	db  *database.DB
+	// store is what svc stores in; mem too, when that is in memory.
+	store storage.Store
+	mem   *memstore.Store
 	acme  *service.Bootstrapped
 	clock *time.Time
 }
@@ -48,6 +54,9 @@ func newFixtureWith(t testing.TB, db *database.DB, configure func(*service.Confi
 	f := &fixture{db: db, clock: &now}
 	cfg := service.Config{DB: db, Authorizer: az, Now: func() time.Time { return *f.clock }}
 	configure(&cfg)
+	if f.store = cfg.Store; f.store == nil {
+		f.store = storage.New(db)
+	}
 	f.svc, err = service.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -57,6 +66,18 @@ func newFixtureWith(t testing.TB, db *database.DB, configure func(*service.Confi
 	if err != nil {
 		t.Fatal(err)
 	}
+	return f
+}
+
+// newMemFixture is newFixture on a store in memory, for the tests of
+// business rules: what they check is the same on any store, and storage
+// is tested on both databases. The service's audit log of runs, which
+// these tests do not reach, keeps an empty SQLite database.
+func newMemFixture(t testing.TB) *fixture {
+	t.Helper()
+	mem := memstore.New()
+	f := newFixtureWith(t, dbtest.Empty(t, dialect.SQLite), func(cfg *service.Config) { cfg.Store = mem })
+	f.mem = mem
 	return f
 }
 

@@ -1,0 +1,189 @@
+package storage_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/ent/base"
+	"github.com/verdict/verdict/ent/membership"
+	"github.com/verdict/verdict/ent/record"
+	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/internal/memstore"
+	"github.com/verdict/verdict/storage"
+)
+
+// eachStore runs fn on a store of each database, and on the store in
+// memory that the service's tests of business rules use, so that those
+// tests stand for what the databases do.
+func eachStore(t *testing.T, fn func(t *testing.T, s storage.Store)) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) { fn(t, storage.New(db)) })
+	t.Run("memory", func(t *testing.T) { fn(t, memstore.New()) })
+}
+
+var at = time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
+
+// inTx runs fn in a transaction of s and fails t if it fails.
+func inTx(t *testing.T, s storage.Store, fn func(tx storage.Tx) error) {
+	t.Helper()
+	if err := s.InTx(context.Background(), fn); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func must[T any](t *testing.T) func(T, error) T {
+	return func(v T, err error) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
+// newPolicy stores an organization with a policy base and its draft.
+func newPolicy(t *testing.T, s storage.Store) (*ent.Base, *ent.Record) {
+	t.Helper()
+	ctx := context.Background()
+	var b *ent.Base
+	var r *ent.Record
+	inTx(t, s, func(tx storage.Tx) error {
+		org := must[*ent.Organization](t)(tx.CreateOrganization(ctx, "Acme"))
+		user := must[*ent.User](t)(tx.CreateUser(ctx, "ada@acme.test", "Ada"))
+		b = must[*ent.Base](t)(tx.CreateBase(ctx, &ent.Base{OrganizationID: org.ID, Kind: base.KindPolicy, Name: "p",
+			OwnerKind: base.OwnerKindUser, OwnerID: user.ID, CreatedBy: user.ID, CreatedAt: at, UpdatedAt: at}))
+		r = must[*ent.Record](t)(tx.CreateRecord(ctx, &ent.Record{BaseID: b.ID, OrganizationID: org.ID, Kind: record.KindPolicy,
+			Status: record.StatusDraft, Name: "p", CreatedBy: user.ID, CreatedAt: at, UpdatedAt: at}))
+		var err error
+		b, err = tx.AttachDraft(ctx, b, r.ID, at)
+		return err
+	})
+	return b, r
+}
+
+func TestConditionalWritesReportWhetherTheyHeld(t *testing.T) {
+	eachStore(t, func(t *testing.T, s storage.Store) {
+		ctx := context.Background()
+		b, draft := newPolicy(t, s)
+		if b.DraftRecordID == nil || *b.DraftRecordID != draft.ID || draft.Revision != 1 {
+			t.Fatalf("base %+v, draft %+v", b, draft)
+		}
+		inTx(t, s, func(tx storage.Tx) error {
+			stale := *draft
+			stale.Revision = 7
+			if saved, err := tx.SaveDraft(ctx, &stale); saved || err != nil {
+				t.Errorf("saving at a stale revision: %v, %v; want false", saved, err)
+			}
+			edit := *draft
+			edit.Rule = "edited"
+			if saved, err := tx.SaveDraft(ctx, &edit); !saved || err != nil {
+				t.Errorf("saving at the revision read: %v, %v; want true", saved, err)
+			}
+			return nil
+		})
+		if got := must[*ent.Record](t)(s.Record(ctx, draft.ID)); got.Rule != "edited" || got.Revision != 2 || got.Status != record.StatusDraft {
+			t.Errorf("after the edit: %+v", got)
+		}
+
+		err := s.InTx(ctx, func(tx storage.Tx) error {
+			_, err := tx.CreateRecord(ctx, &ent.Record{BaseID: b.ID, OrganizationID: b.OrganizationID, Kind: record.KindPolicy,
+				Status: record.StatusDraft, Name: "second", CreatedBy: b.CreatedBy, CreatedAt: at, UpdatedAt: at})
+			return err
+		})
+		if !errors.Is(err, storage.ErrConflict) {
+			t.Errorf("a second draft of a base: %v, want ErrConflict", err)
+		}
+
+		published := *draft
+		published.Revision, published.Status, published.Version, published.PublishedAt = 2, record.StatusPublished, new(1), &at
+		inTx(t, s, func(tx storage.Tx) error {
+			if saved, err := tx.SaveDraft(ctx, &published); !saved || err != nil {
+				t.Fatalf("publishing the draft: %v, %v", saved, err)
+			}
+			var err error
+			b, err = tx.PublishDraft(ctx, b, &published, at)
+			return err
+		})
+		if b.LatestVersion != 1 || b.DraftRecordID != nil || b.OwnerKind != base.OwnerKindOrganization || b.OwnerID != b.OrganizationID {
+			t.Errorf("published base %+v", b)
+		}
+		inTx(t, s, func(tx storage.Tx) error {
+			if saved, err := tx.SaveDraft(ctx, &published); saved || err != nil {
+				t.Errorf("saving a published record as a draft: %v, %v; want false", saved, err)
+			}
+			stale := *b
+			stale.LatestVersion = 0
+			if added, err := tx.AddVersion(ctx, &stale, &published, at); added || err != nil {
+				t.Errorf("adding a version to a base read before the last: %v, %v; want false", added, err)
+			}
+			if deleted, err := tx.DeleteBase(ctx, b, at); !deleted || err != nil {
+				t.Errorf("deleting: %v, %v; want true", deleted, err)
+			}
+			if deleted, err := tx.DeleteBase(ctx, b, at); deleted || err != nil {
+				t.Errorf("deleting again: %v, %v; want false", deleted, err)
+			}
+			return nil
+		})
+	})
+}
+
+func TestATransactionThatFailsLeavesNothing(t *testing.T) {
+	eachStore(t, func(t *testing.T, s storage.Store) {
+		ctx := context.Background()
+		refused := errors.New("refused")
+		committed := false
+		var org *ent.Organization
+		err := s.InTx(ctx, func(tx storage.Tx) error {
+			org = must[*ent.Organization](t)(tx.CreateOrganization(ctx, "Acme"))
+			tx.OnCommit(func() { committed = true })
+			return refused
+		})
+		if err != refused || committed {
+			t.Errorf("InTx returned %v, ran the commit hook: %v; want fn's error, and no hook", err, committed)
+		}
+		if _, err := s.Organization(ctx, org.ID); !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("the organization of a rolled back transaction: %v, want ErrNotFound", err)
+		}
+		inTx(t, s, func(tx storage.Tx) error {
+			_, err := tx.CreateOrganization(ctx, "Acme")
+			tx.OnCommit(func() { committed = true })
+			return err
+		})
+		if !committed {
+			t.Error("a committed transaction did not run its commit hook")
+		}
+		err = s.InTx(ctx, func(tx storage.Tx) error {
+			_, err := tx.CreateOrganization(ctx, "Acme")
+			return err
+		})
+		if !errors.Is(err, storage.ErrConflict) {
+			t.Errorf("a second organization named Acme: %v, want ErrConflict", err)
+		}
+	})
+}
+
+func TestLockAdminsCountsTheTenantsAdmins(t *testing.T) {
+	eachStore(t, func(t *testing.T, s storage.Store) {
+		ctx := context.Background()
+		inTx(t, s, func(tx storage.Tx) error {
+			acme := must[*ent.Organization](t)(tx.CreateOrganization(ctx, "Acme"))
+			beta := must[*ent.Organization](t)(tx.CreateOrganization(ctx, "Beta"))
+			for i, m := range []struct {
+				org  uuid.UUID
+				role membership.Role
+			}{{acme.ID, membership.RoleAdmin}, {acme.ID, membership.RoleEditor}, {beta.ID, membership.RoleAdmin}, {acme.ID, membership.RoleAdmin}} {
+				u := must[*ent.User](t)(tx.CreateUser(ctx, string(rune('a'+i))+"@x.test", ""))
+				must[*ent.Membership](t)(tx.CreateMembership(ctx, &ent.Membership{UserID: u.ID, OrganizationID: m.org, Role: m.role, CreatedAt: at}))
+			}
+			if n, err := tx.LockAdmins(ctx, acme.ID); n != 2 || err != nil {
+				t.Errorf("Acme's admins: %d, %v; want 2", n, err)
+			}
+			return nil
+		})
+	})
+}
