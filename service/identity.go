@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"errors"
 	"net/mail"
 	"strings"
 	"time"
@@ -10,7 +9,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/authz"
-	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/apikey"
 	"github.com/verdict/verdict/storage"
@@ -151,20 +149,6 @@ func validScope(sc authz.Scope) bool {
 	return false
 }
 
-// storeErr turns a storage error into the service's: a unique violation is
-// a conflict with the given message; the rest is the database failing.
-func storeErr(err error, conflict string) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, storage.ErrConflict), database.IsUniqueViolation(err):
-		return newError(CodeConflict, "%s", conflict)
-	case errors.Is(err, storage.ErrNotFound), ent.IsNotFound(err):
-		return newError(CodeNotFound, "not found")
-	}
-	return unavailable(err)
-}
-
 // insertKey stores a key for the given secret.
 func insertKey(ctx context.Context, tx storage.Tx, org uuid.UUID, user *uuid.UUID, name string, scope authz.Scope, expires *time.Time, secret string) (*ent.APIKey, error) {
 	k := &ent.APIKey{OrganizationID: org, OwnerKind: apikey.OwnerKindOrganization, Name: name, Scope: apikey.Scope(scope),
@@ -173,15 +157,4 @@ func insertKey(ctx context.Context, tx storage.Tx, org uuid.UUID, user *uuid.UUI
 		k.OwnerKind, k.UserID = apikey.OwnerKindUser, user
 	}
 	return tx.CreateKey(ctx, k)
-}
-
-// inTx runs fn in a transaction of the store. What fn returns is returned
-// as it is; the store's own failures (beginning, committing) become the
-// service's errors.
-func (s *Service) inTx(ctx context.Context, fn func(tx storage.Tx) error) error {
-	err := s.store.InTx(ctx, fn)
-	if _, ok := errors.AsType[*Error](err); ok {
-		return err
-	}
-	return storeErr(err, "the change conflicts with another one")
 }
