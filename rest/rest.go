@@ -17,16 +17,18 @@ const (
 	// DefaultBodyLimit is the default limit on a request body (1 MiB).
 	DefaultBodyLimit = 1 << 20
 	// DefaultRateLimit and DefaultRateBurst let one key sustain 50 requests a
-	// second, in bursts of up to 100: well above what an interactive client
+	// second, in bursts of up to 1,000: well above what an interactive client
 	// or a modest batch job needs, low enough that a runaway loop on one key
-	// cannot take the service from everyone else.
+	// cannot take the service from everyone else. The burst is the largest
+	// batch run one key can make, so it matches the default batch limit.
 	DefaultRateLimit = 50
-	DefaultRateBurst = 100
+	DefaultRateBurst = 1000
 	// DefaultOrgRateLimit and DefaultOrgRateBurst are what all the keys of
-	// one organization may take together: four keys at full rate, so that
-	// one tenant minting keys cannot take the service from the others.
+	// one organization may take together: four keys at full rate, two full
+	// batches at once, so that one tenant minting keys cannot take the
+	// service from the others.
 	DefaultOrgRateLimit = 200
-	DefaultOrgRateBurst = 400
+	DefaultOrgRateBurst = 2000
 	// DefaultAuthFailureLimit and DefaultAuthFailureBurst are the failed
 	// authentications one client address may make: enough for a client
 	// whose key was just revoked to notice, far too few to guess keys.

@@ -160,6 +160,12 @@ func (cfg *serveConfig) check() error {
 		return usageError("--database-timeout must not be negative")
 	case cfg.batchLimit < 1:
 		return usageError("--batch-limit must be at least 1")
+	// A batch is charged whole before it runs, so one larger than a burst
+	// could never run: refuse the setting rather than every such batch.
+	case cfg.rateLimit > 0 && cfg.batchLimit > cfg.rateBurst:
+		return usageError("--batch-limit %d is above --rate-burst %d: a batch that large would always be refused; lower --batch-limit or raise --rate-burst", cfg.batchLimit, cfg.rateBurst)
+	case cfg.orgRateLimit > 0 && cfg.batchLimit > cfg.orgRateBurst:
+		return usageError("--batch-limit %d is above --org-rate-burst %d: a batch that large would always be refused; lower --batch-limit or raise --org-rate-burst", cfg.batchLimit, cfg.orgRateBurst)
 	case cfg.cacheSize < 1:
 		return usageError("--cache-size must be at least 1")
 	case cfg.cacheExpiry <= 0:
