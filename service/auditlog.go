@@ -5,15 +5,16 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/binary"
+	"errors"
 	"time"
 
-	"entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/storage"
 )
 
 // AuditAction is what an audit event records.
@@ -127,12 +128,12 @@ func (s *Service) AuditEvent(ctx context.Context, id uuid.UUID) (*AuditEvent, er
 	if err != nil {
 		return nil, err
 	}
-	ev, err := s.client.AuditEvent.Query().Where(auditevent.ID(id), auditevent.OrganizationID(p.TenantID)).Only(ctx)
+	ev, err := s.store.Event(ctx, p.TenantID, id)
 	switch {
 	case err == nil:
 		out := auditEventOf(ev)
 		return &out, nil
-	case !ent.IsNotFound(err):
+	case !errors.Is(err, storage.ErrNotFound):
 		return nil, unavailable(err)
 	}
 	exec, err := s.executions.Get(ctx, p.TenantID, id)
@@ -204,44 +205,20 @@ func (s *Service) lifecycleEvents(ctx context.Context, tenant uuid.UUID, f Audit
 	if f.Action == AuditExecuted {
 		return auditPart{}, nil
 	}
-	q := s.client.AuditEvent.Query().Where(auditevent.OrganizationID(tenant))
-	if f.Action != "" {
-		q = q.Where(auditevent.ActionEQ(auditevent.Action(f.Action)))
-	}
-	if f.Kind != "" {
-		q = q.Where(auditevent.KindEQ(auditevent.Kind(f.Kind)))
-	}
-	if f.BaseID != nil {
-		q = q.Where(auditevent.BaseID(*f.BaseID))
-	}
-	if f.Actor != nil {
-		q = q.Where(auditevent.ActorID(*f.Actor))
-	}
-	// Stored times are UTC, and SQLite compares them as text.
-	if f.Since != nil {
-		q = q.Where(auditevent.AtGTE(f.Since.UTC()))
-	}
-	if f.Until != nil {
-		q = q.Where(auditevent.AtLT(f.Until.UTC()))
-	}
+	filter := storage.EventFilter{Tenant: tenant, Action: auditevent.Action(f.Action), Kind: auditevent.Kind(f.Kind),
+		BaseID: f.BaseID, Actor: f.Actor, Since: f.Since, Until: f.Until}
 	var part auditPart
 	if o.WithTotal {
-		n, err := q.Clone().Count(ctx)
+		n, err := s.store.CountEvents(ctx, filter)
 		if err != nil {
 			return part, unavailable(err)
 		}
 		part.total = n
 	}
 	if before != nil {
-		// One row comparison, not "at < t or (at = t and id < i)": the
-		// database then starts the index scan at the cursor instead of
-		// filtering out every newer event, so a page costs the same at
-		// any depth of the log.
-		q = q.Where(func(s *sql.Selector) {
-			s.Where(sql.CompositeLT([]string{s.C(auditevent.FieldAt), s.C(auditevent.FieldID)}, before.At, before.ID))
-		})
+		filter.Before = &storage.Position{At: before.At, ID: before.ID}
 	}
-	events, err := q.Order(ent.Desc(auditevent.FieldAt), ent.Desc(auditevent.FieldID)).Limit(limit + 1).All(ctx)
+	events, err := s.store.Events(ctx, filter, limit+1)
 	if err != nil {
 		return part, unavailable(err)
 	}

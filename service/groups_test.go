@@ -40,7 +40,7 @@ func (f *fixture) events(t *testing.T, match ...func(*ent.AuditEvent) bool) []*e
 	t.Helper()
 	var all []*ent.AuditEvent
 	if f.mem != nil {
-		all = f.mem.Events()
+		all = f.mem.Appended()
 	} else {
 		var err error
 		if all, err = f.db.Client().AuditEvent.Query().Order(auditevent.ByAt(), auditevent.ByID()).All(context.Background()); err != nil {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/verdict/verdict/database/changefeed"
 	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/ent/membership"
 )
@@ -35,6 +36,7 @@ type Store interface {
 	Lifecycle
 	Identity
 	Groups
+	Audit
 	// InTx runs fn in one transaction: committed when fn returns nil,
 	// rolled back when it returns an error (returned as it is) or panics.
 	InTx(ctx context.Context, fn func(Tx) error) error
@@ -48,6 +50,7 @@ type Tx interface {
 	IdentityWrites
 	Groups
 	GroupWrites
+	Audit
 	// Announce has c delivered to every instance listening on the
 	// database (changefeed) once the transaction commits, never if it
 	// rolls back.
@@ -225,4 +228,34 @@ type GroupWrites interface {
 	// keeps it so until the transaction ends (a share lock); SQLite runs
 	// write transactions one at a time anyway.
 	KeepLive(ctx context.Context, baseID uuid.UUID) (bool, error)
+}
+
+// Audit reads the lifecycle audit events (AppendEvents writes them).
+type Audit interface {
+	// Event is the event with id in tenant.
+	Event(ctx context.Context, tenant, id uuid.UUID) (*ent.AuditEvent, error)
+	// Events are up to limit of the events f selects, newest first (by
+	// time, then id).
+	Events(ctx context.Context, f EventFilter, limit int) ([]*ent.AuditEvent, error)
+	// CountEvents counts the events f selects, Before aside.
+	CountEvents(ctx context.Context, f EventFilter) (int, error)
+}
+
+// EventFilter selects a tenant's events: those with each field that is
+// set (Since inclusive, Until exclusive), older than Before when set.
+type EventFilter struct {
+	Tenant       uuid.UUID
+	Action       auditevent.Action
+	Kind         auditevent.Kind
+	BaseID       *uuid.UUID
+	Actor        *uuid.UUID
+	Since, Until *time.Time
+	Before       *Position
+}
+
+// Position is an event's place in the log, which is ordered by time, then
+// id.
+type Position struct {
+	At time.Time
+	ID uuid.UUID
 }

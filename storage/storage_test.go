@@ -3,6 +3,7 @@ package storage_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/ent/membership"
 	"github.com/verdict/verdict/ent/record"
@@ -185,5 +187,50 @@ func TestLockAdminsCountsTheTenantsAdmins(t *testing.T) {
 			}
 			return nil
 		})
+	})
+}
+
+func TestEventsReadNewestFirstFromAPosition(t *testing.T) {
+	eachStore(t, func(t *testing.T, s storage.Store) {
+		ctx := context.Background()
+		var tenant, actor uuid.UUID
+		inTx(t, s, func(tx storage.Tx) error {
+			tenant = must[*ent.Organization](t)(tx.CreateOrganization(ctx, "Acme")).ID
+			other := must[*ent.Organization](t)(tx.CreateOrganization(ctx, "Beta")).ID
+			actor = uuid.New()
+			event := func(org uuid.UUID, minute int, action auditevent.Action) *ent.AuditEvent {
+				return &ent.AuditEvent{OrganizationID: org, At: at.Add(time.Duration(minute) * time.Minute), Action: action,
+					Kind: auditevent.KindPolicy, ActorKind: auditevent.ActorKindUser, ActorID: actor, Details: map[string]any{"n": minute}}
+			}
+			return tx.AppendEvents(ctx, event(tenant, 1, auditevent.ActionCreated), event(tenant, 3, auditevent.ActionEdited),
+				event(other, 2, auditevent.ActionCreated), event(tenant, 2, auditevent.ActionCreated), event(tenant, 2, auditevent.ActionEdited))
+		})
+		minutes := func(evs []*ent.AuditEvent) []time.Duration {
+			var out []time.Duration
+			for _, ev := range evs {
+				out = append(out, ev.At.Sub(at)/time.Minute)
+			}
+			return out
+		}
+		all := must[[]*ent.AuditEvent](t)(s.Events(ctx, storage.EventFilter{Tenant: tenant}, 10))
+		if got := minutes(all); !slices.Equal(got, []time.Duration{3, 2, 2, 1}) || all[1].ID.String() < all[2].ID.String() {
+			t.Fatalf("the log reads %v, want minutes 3, 2, 2, 1, ties newest id first", got)
+		}
+		page := must[[]*ent.AuditEvent](t)(s.Events(ctx, storage.EventFilter{Tenant: tenant,
+			Before: &storage.Position{At: all[1].At, ID: all[1].ID}}, 2))
+		if len(page) != 2 || page[0].ID != all[2].ID || page[1].ID != all[3].ID {
+			t.Errorf("after the second event: %v", minutes(page))
+		}
+		since := at.Add(2 * time.Minute)
+		created := storage.EventFilter{Tenant: tenant, Action: auditevent.ActionCreated, Actor: &actor, Since: &since}
+		if n, err := s.CountEvents(ctx, created); n != 1 || err != nil {
+			t.Errorf("created since minute 2: %d, %v; want 1", n, err)
+		}
+		if ev, err := s.Event(ctx, tenant, all[0].ID); err != nil || ev.Details["n"] == nil {
+			t.Errorf("event by id: %+v, %v", ev, err)
+		}
+		if _, err := s.Event(ctx, uuid.New(), all[0].ID); !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("another tenant's event: %v, want ErrNotFound", err)
+		}
 	})
 }

@@ -44,8 +44,9 @@ func New() *Store {
 
 var _ storage.Store = (*Store)(nil)
 
-// Events are the audit events committed, in the order they were appended.
-func (s *Store) Events() []*ent.AuditEvent {
+// Appended are the audit events committed, in the order they were
+// appended.
+func (s *Store) Appended() []*ent.AuditEvent {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.committed.events)
@@ -379,5 +380,51 @@ func sorted[E any](m map[uuid.UUID]*E, id func(*E) uuid.UUID) []*E {
 		out = append(out, &c)
 	}
 	slices.SortFunc(out, func(a, b *E) int { return bytes.Compare(idBytes(id(a)), idBytes(id(b))) })
+	return out
+}
+
+// The lifecycle audit events.
+
+func (r reads) Event(ctx context.Context, tenant, id uuid.UUID) (*ent.AuditEvent, error) {
+	for _, ev := range r.state().events {
+		if ev.ID == id && ev.OrganizationID == tenant {
+			return copyOf(ev, true)
+		}
+	}
+	return nil, storage.ErrNotFound
+}
+
+func (r reads) Events(ctx context.Context, f storage.EventFilter, limit int) ([]*ent.AuditEvent, error) {
+	evs := r.selected(f)
+	slices.SortFunc(evs, func(a, b *ent.AuditEvent) int {
+		if c := b.At.Compare(a.At); c != 0 {
+			return c
+		}
+		return bytes.Compare(b.ID[:], a.ID[:])
+	})
+	if f.Before != nil {
+		evs = slices.DeleteFunc(evs, func(ev *ent.AuditEvent) bool {
+			c := ev.At.Compare(f.Before.At)
+			return c > 0 || c == 0 && bytes.Compare(ev.ID[:], f.Before.ID[:]) >= 0
+		})
+	}
+	return evs[:min(len(evs), limit)], nil
+}
+
+func (r reads) CountEvents(ctx context.Context, f storage.EventFilter) (int, error) {
+	return len(r.selected(f)), nil
+}
+
+// selected are copies of the events f selects, Before aside.
+func (r reads) selected(f storage.EventFilter) []*ent.AuditEvent {
+	var out []*ent.AuditEvent
+	for _, ev := range r.state().events {
+		if ev.OrganizationID == f.Tenant && (f.Action == "" || ev.Action == f.Action) && (f.Kind == "" || ev.Kind == f.Kind) &&
+			(f.BaseID == nil || ev.BaseID != nil && *ev.BaseID == *f.BaseID) && (f.Actor == nil || ev.ActorID == *f.Actor) &&
+			(f.Since == nil || !ev.At.Before(*f.Since)) && (f.Until == nil || ev.At.Before(*f.Until)) {
+			c := *ev
+			out = append(out, &c)
+		}
+	}
 	return out
 }
