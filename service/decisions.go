@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"math/rand/v2"
 	"time"
 
@@ -14,7 +15,6 @@ import (
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/decisionrecord"
-	"github.com/verdict/verdict/ent/record"
 	"github.com/verdict/verdict/storage"
 )
 
@@ -285,29 +285,19 @@ func (s *Service) Decisions(ctx context.Context, f DecisionFilter, o ListOptions
 	if err := s.authorizeOnTenant(ctx, p, authz.ActionReadAudit, authz.KindAudit); err != nil {
 		return nil, err
 	}
-	q := s.client.DecisionRecord.Query().Where(decisionrecord.OrganizationID(p.TenantID))
-	if f.BaseID != nil {
-		q = q.Where(decisionrecord.BaseID(*f.BaseID))
-	}
-	if f.Result != nil {
-		q = q.Where(decisionrecord.Result(*f.Result))
-	}
-	// Stored times are UTC, and SQLite compares them as text.
-	if f.Since != nil {
-		q = q.Where(decisionrecord.AtGTE(f.Since.UTC()))
-	}
-	if f.Until != nil {
-		q = q.Where(decisionrecord.AtLT(f.Until.UTC()))
-	}
-	n, err := total(ctx, o, q)
-	if err != nil {
-		return nil, err
+	filter := storage.DecisionFilter{Tenant: p.TenantID, BaseID: f.BaseID, Result: f.Result, Since: f.Since, Until: f.Until}
+	var n *int
+	if o.WithTotal {
+		count, err := s.store.CountDecisions(ctx, filter)
+		if err != nil {
+			return nil, unavailable(err)
+		}
+		n = &count
 	}
 	if o.Cursor != "" {
-		q = q.Where(decisionrecord.Or(decisionrecord.AtLT(at),
-			decisionrecord.And(decisionrecord.AtEQ(at), decisionrecord.IDLT(after))))
+		filter.Before = &storage.Position{At: at, ID: after}
 	}
-	rows, err := q.Order(ent.Desc(decisionrecord.FieldAt), ent.Desc(decisionrecord.FieldID)).Limit(limit + 1).All(ctx)
+	rows, err := s.store.Decisions(ctx, filter, limit+1)
 	if err != nil {
 		return nil, unavailable(err)
 	}
@@ -328,10 +318,9 @@ func (s *Service) Decision(ctx context.Context, id uuid.UUID) (*DecisionDetail, 
 	if err != nil {
 		return nil, err
 	}
-	row, err := s.client.DecisionRecord.Query().
-		Where(decisionrecord.ID(id), decisionrecord.OrganizationID(p.TenantID)).Only(ctx)
+	row, err := s.store.Decision(ctx, p.TenantID, id)
 	switch {
-	case ent.IsNotFound(err):
+	case errors.Is(err, storage.ErrNotFound):
 		return nil, newError(CodeNotFound, "no decision %s", id)
 	case err != nil:
 		return nil, unavailable(err)
@@ -363,9 +352,9 @@ func (s *Service) recompute(ctx context.Context, d *Decision) (*Recomputed, *str
 	if d.Kind == string(decisionrecord.KindFlow) {
 		return note("flow runs are not recomputed: their policies resolve to the versions that were latest when they ran")
 	}
-	rec, err := s.client.Record.Query().Where(record.ID(d.RecordID), record.OrganizationID(d.tenant)).Only(ctx)
+	rec, err := s.store.Record(ctx, d.RecordID)
 	switch {
-	case ent.IsNotFound(err):
+	case errors.Is(err, storage.ErrNotFound), err == nil && rec.OrganizationID != d.tenant:
 		return note("the record that ran no longer exists")
 	case err != nil:
 		return nil, nil, unavailable(err)
@@ -386,31 +375,14 @@ func (s *Service) recompute(ctx context.Context, d *Decision) (*Recomputed, *str
 }
 
 // ExpireDecisions deletes the decision records older than the retention
-// period, in batches small enough that no statement holds the table for
-// long, and returns how many it deleted.
+// period and returns how many it deleted.
 func (s *Service) ExpireDecisions(ctx context.Context) (int, error) {
-	const batch = 500
-	cutoff := s.timestamp().Add(-s.decisionRetention)
-	deleted := 0
-	for {
-		ids, err := s.client.DecisionRecord.Query().Where(decisionrecord.AtLT(cutoff)).
-			Order(ent.Asc(decisionrecord.FieldAt)).Limit(batch).IDs(ctx)
-		if err != nil {
-			return deleted, unavailable(err)
-		}
-		if len(ids) == 0 {
-			return deleted, nil
-		}
-		n, err := s.client.DecisionRecord.Delete().Where(decisionrecord.IDIn(ids...)).Exec(ctx)
-		if err != nil {
-			return deleted, unavailable(err)
-		}
-		deleted += n
-		s.metrics.decisionsExpired.Add(float64(n))
-		if len(ids) < batch {
-			return deleted, nil
-		}
+	deleted, err := s.store.ExpireDecisions(ctx, s.timestamp().Add(-s.decisionRetention))
+	s.metrics.decisionsExpired.Add(float64(deleted))
+	if err != nil {
+		return deleted, unavailable(err)
 	}
+	return deleted, nil
 }
 
 // ExpireDecisionsEvery runs ExpireDecisions at once and then every

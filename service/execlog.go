@@ -7,12 +7,12 @@ import (
 	"time"
 
 	"entgo.io/ent/dialect"
-	entsql "entgo.io/ent/dialect/sql"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/verdict/verdict/auditstore"
-	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/decisionrecord"
+	"github.com/verdict/verdict/storage"
 )
 
 // executionLog stores `executed` events, and the decision records that go
@@ -103,13 +103,13 @@ type queued struct {
 	stored chan bool
 }
 
-func newExecutionLog(db *database.DB, store *auditstore.Store, log *slog.Logger, reg prometheus.Registerer, cfg execLogConfig) (*executionLog, error) {
+func newExecutionLog(decisions storage.DecisionWrites, store *auditstore.Store, log *slog.Logger, reg prometheus.Registerer, cfg execLogConfig) (*executionLog, error) {
 	l := &executionLog{
 		log: log, cfg: cfg,
 		insert: func(ctx context.Context, batch []queued, events []auditstore.Event) error {
 			// The decision records go first: an `executed` event that
 			// names one is then never stored without it.
-			if err := insertDecisions(ctx, db, batch); err != nil {
+			if err := insertDecisions(ctx, decisions, batch); err != nil {
 				return err
 			}
 			return store.Insert(ctx, events)
@@ -243,38 +243,23 @@ func (l *executionLog) store(batch []queued, events []auditstore.Event) {
 }
 
 // insertDecisions stores the decision records of a batch's events in one
-// multi-row INSERT, before the events. It skips the ids stored already, so
-// that a batch retried after its records went in but its events did not
-// stores each once.
-func insertDecisions(ctx context.Context, db *database.DB, batch []queued) error {
-	ins := entsql.Dialect(db.Dialect()).Insert(decisionrecord.Table).Columns(
-		decisionrecord.FieldID, decisionrecord.FieldOrganizationID, decisionrecord.FieldKind,
-		decisionrecord.FieldBaseID, decisionrecord.FieldRecordID, decisionrecord.FieldVersion,
-		decisionrecord.FieldRevision, decisionrecord.FieldAt, decisionrecord.FieldResult,
-		decisionrecord.FieldExplanation, decisionrecord.FieldDurationNs, decisionrecord.FieldActorKind,
-		decisionrecord.FieldActorID, decisionrecord.FieldInput)
-	rows := 0
+// statement, before the events. Ids stored already are skipped, so that a
+// batch retried after its records went in but its events did not stores
+// each once.
+func insertDecisions(ctx context.Context, w storage.DecisionWrites, batch []queued) error {
+	var rows []*ent.DecisionRecord
 	for i := range batch {
 		ev := &batch[i]
 		d := ev.decision
 		if d == nil {
 			continue
 		}
-		var version any
-		if d.version != nil {
-			version = *d.version
-		}
-		ins.Values(d.id, ev.Tenant, ev.Kind, ev.BaseID, ev.RecordID, version,
-			d.revision, ev.At, d.result, d.explanation, d.duration.Nanoseconds(), ev.ActorKind,
-			ev.ActorID, d.input)
-		rows++
+		rows = append(rows, &ent.DecisionRecord{ID: d.id, OrganizationID: ev.Tenant, Kind: decisionrecord.Kind(ev.Kind),
+			BaseID: ev.BaseID, RecordID: ev.RecordID, Version: d.version, Revision: d.revision, At: ev.At,
+			Result: d.result, Explanation: d.explanation, DurationNs: d.duration.Nanoseconds(),
+			ActorKind: decisionrecord.ActorKind(ev.ActorKind), ActorID: ev.ActorID, Input: d.input})
 	}
-	if rows == 0 {
-		return nil
-	}
-	query, args := ins.OnConflict(entsql.ConflictColumns(decisionrecord.FieldID), entsql.DoNothing()).Query()
-	_, err := db.SQL().ExecContext(ctx, query, args...)
-	return err
+	return w.InsertDecisions(ctx, rows)
 }
 
 // decisionsIn counts the decision records a batch carries.

@@ -19,6 +19,7 @@ import (
 	"github.com/verdict/verdict/ent/decisionrecord"
 	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/storage"
 )
 
 // testExecLogConfig is small and quick, so that a test fills the queue with
@@ -79,7 +80,7 @@ func TestTheExecutionLogStoresEveryAcceptedEventOnceThroughAnOutage(t *testing.T
 		var logs bytes.Buffer
 		log := slog.New(slog.NewTextHandler(&logs, nil))
 		reg := prometheus.NewRegistry()
-		l, err := newExecutionLog(db, auditstore.New(db), log, reg, testExecLogConfig)
+		l, err := newExecutionLog(storage.New(db), auditstore.New(db), log, reg, testExecLogConfig)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,7 +157,7 @@ func TestClosingTheExecutionLogGivesUpOnADatabaseThatStaysAway(t *testing.T) {
 		cfg := testExecLogConfig
 		cfg.drain = 50 * time.Millisecond
 		reg := prometheus.NewRegistry()
-		l, err := newExecutionLog(db, auditstore.New(db), slog.New(slog.NewJSONHandler(&logs, nil)), reg, cfg)
+		l, err := newExecutionLog(storage.New(db), auditstore.New(db), slog.New(slog.NewJSONHandler(&logs, nil)), reg, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,7 +184,7 @@ func TestARunIsRefusedWhenItsEventCannotBeQueuedInTime(t *testing.T) {
 		// The filling adds may wait long; the refused one has a cancelled
 		// context. The writer's events are given up at once on close.
 		cfg.queue, cfg.writers, cfg.batch, cfg.wait, cfg.drain = 1, 1, 1, 10*time.Second, 0
-		l, err := newExecutionLog(db, auditstore.New(db), slog.New(slog.DiscardHandler), nil, cfg)
+		l, err := newExecutionLog(storage.New(db), auditstore.New(db), slog.New(slog.DiscardHandler), nil, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -213,7 +214,7 @@ func TestADurableRunIsAnsweredOnlyOnceItsEventIsCommitted(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		cfg := execLogConfigFor(db.Dialect(), true)
 		cfg.commitWait = time.Minute
-		l, err := newExecutionLog(db, auditstore.New(db), slog.New(slog.DiscardHandler), nil, cfg)
+		l, err := newExecutionLog(storage.New(db), auditstore.New(db), slog.New(slog.DiscardHandler), nil, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -248,7 +249,7 @@ func TestADurableRunIsRefusedWhenItsEventIsNotCommittedInTime(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		cfg := testExecLogConfig
 		cfg.durable, cfg.commitWait, cfg.drain = true, 10*time.Millisecond, 0
-		l, err := newExecutionLog(db, auditstore.New(db), slog.New(slog.DiscardHandler), nil, cfg)
+		l, err := newExecutionLog(storage.New(db), auditstore.New(db), slog.New(slog.DiscardHandler), nil, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -282,7 +283,7 @@ func counted(t *testing.T, reg *prometheus.Registry, name string) float64 {
 // the queue (and the kill -9 loss window with it) grows.
 func BenchmarkExecutionLogThroughput(b *testing.B) {
 	dbtest.EachB(b, func(b *testing.B, db *database.DB) {
-		l, err := newExecutionLog(db, auditstore.New(db), slog.New(slog.DiscardHandler), nil, execLogConfigFor(db.Dialect(), false))
+		l, err := newExecutionLog(storage.New(db), auditstore.New(db), slog.New(slog.DiscardHandler), nil, execLogConfigFor(db.Dialect(), false))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -310,7 +311,7 @@ func TestDecisionRecordsAreStoredOnceWithTheirEventsThroughRetries(t *testing.T)
 		// what is stored, not about refusals.
 		cfg := testExecLogConfig
 		cfg.queue, cfg.wait = 128, time.Minute
-		l, err := newExecutionLog(db, auditstore.New(db), slog.New(slog.DiscardHandler), reg, cfg)
+		l, err := newExecutionLog(storage.New(db), auditstore.New(db), slog.New(slog.DiscardHandler), reg, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -326,7 +327,7 @@ func TestDecisionRecordsAreStoredOnceWithTheirEventsThroughRetries(t *testing.T)
 			tried[batch[0].ID] = true
 			mu.Unlock()
 			if first {
-				if err := insertDecisions(ctx, db, batch); err != nil {
+				if err := insertDecisions(ctx, storage.New(db), batch); err != nil {
 					return err
 				}
 				return errDatabaseDown

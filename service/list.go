@@ -73,26 +73,6 @@ func (o ListOptions) limit() (int, error) {
 // whatever is inserted meanwhile.
 func CursorAfter(id uuid.UUID) string { return base64.RawURLEncoding.EncodeToString(id[:]) }
 
-// counter is the query of a list: every ent query counts its rows.
-type counter interface {
-	Count(context.Context) (int, error)
-}
-
-// total counts the items of a list when o asks for it. q must hold every
-// restriction of the list but the cursor, since the total counts every
-// page. The count and the page are two queries: a write between them may
-// make them disagree by that write, as a later page may.
-func total(ctx context.Context, o ListOptions, q counter) (*int, error) {
-	if !o.WithTotal {
-		return nil, nil
-	}
-	n, err := q.Count(ctx)
-	if err != nil {
-		return nil, unavailable(err)
-	}
-	return &n, nil
-}
-
 func decodeCursor(c string) (uuid.UUID, error) {
 	b, err := base64.RawURLEncoding.DecodeString(c)
 	if err != nil || len(b) != 16 {

@@ -14,6 +14,7 @@ import (
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/decisionrecord"
 	"github.com/verdict/verdict/flow"
+	"github.com/verdict/verdict/storage"
 )
 
 // Bounds of a replay's limit: how many recorded decisions it runs.
@@ -155,17 +156,8 @@ func (s *Service) replayInputs(ctx context.Context, k *kindRules, id uuid.UUID, 
 	if err != nil {
 		return nil, nil, err
 	}
-	q := s.client.DecisionRecord.Query().Where(decisionrecord.OrganizationID(p.TenantID),
-		decisionrecord.BaseID(l.base.ID), decisionrecord.KindEQ(decisionrecord.Kind(l.base.Kind)))
-	if in.Since != nil {
-		q = q.Where(decisionrecord.AtGTE(in.Since.UTC()))
-	}
-	if in.Until != nil {
-		q = q.Where(decisionrecord.AtLT(in.Until.UTC()))
-	}
-	rows, err := q.Order(ent.Desc(decisionrecord.FieldAt), ent.Desc(decisionrecord.FieldID)).Limit(limit).
-		Select(decisionrecord.FieldID, decisionrecord.FieldAt, decisionrecord.FieldResult,
-			decisionrecord.FieldExplanation, decisionrecord.FieldInput).All(ctx)
+	rows, err := s.store.DecisionInputs(ctx, storage.DecisionFilter{Tenant: p.TenantID, BaseID: &l.base.ID,
+		Kind: decisionrecord.Kind(l.base.Kind), Since: in.Since, Until: in.Until}, limit)
 	if err != nil {
 		return nil, nil, unavailable(err)
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/engine"
-	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/storage"
 )
 
@@ -73,7 +72,6 @@ const DefaultDecisionRetention = 30 * 24 * time.Hour
 // Service is the application. It is safe for concurrent use.
 type Service struct {
 	db      *database.DB
-	client  *ent.Client
 	store   storage.Store
 	authz   authz.Authorizer
 	engine  engine.Engine
@@ -112,7 +110,6 @@ func New(cfg Config) (*Service, error) {
 	}
 	s := &Service{
 		db:          cfg.DB,
-		client:      cfg.DB.Client(),
 		store:       cfg.Store,
 		authz:       cfg.Authorizer,
 		engine:      cfg.Engine,
@@ -162,7 +159,7 @@ func New(cfg Config) (*Service, error) {
 	s.policyKind = s.newPolicyRules()
 	s.flowKind = s.newFlowRules()
 	s.executions = auditstore.New(s.db)
-	if s.execLog, err = newExecutionLog(s.db, s.executions, s.log, cfg.Registerer, execLogConfigFor(s.db.Dialect(), cfg.AuditDurable)); err != nil {
+	if s.execLog, err = newExecutionLog(s.store, s.executions, s.log, cfg.Registerer, execLogConfigFor(s.db.Dialect(), cfg.AuditDurable)); err != nil {
 		return nil, err
 	}
 	retention, err := newRetentionMetrics(cfg.Registerer)

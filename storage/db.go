@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"slices"
 
@@ -12,7 +13,7 @@ import (
 
 // New is the Store of a database.
 func New(db *database.DB) Store {
-	return &dbStore{reader: reader{c: db.Client()}, dialect: db.Dialect()}
+	return &dbStore{reader: reader{c: db.Client()}, sql: db.SQL(), dialect: db.Dialect()}
 }
 
 // reader holds the queries, made on the database or in a transaction.
@@ -22,6 +23,7 @@ type reader struct {
 
 type dbStore struct {
 	reader
+	sql     *sql.DB
 	dialect string
 }
 

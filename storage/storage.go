@@ -19,6 +19,7 @@ import (
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/base"
+	"github.com/verdict/verdict/ent/decisionrecord"
 	"github.com/verdict/verdict/ent/membership"
 )
 
@@ -37,6 +38,8 @@ type Store interface {
 	Identity
 	Groups
 	Audit
+	Decisions
+	DecisionWrites
 	// InTx runs fn in one transaction: committed when fn returns nil,
 	// rolled back when it returns an error (returned as it is) or panics.
 	InTx(ctx context.Context, fn func(Tx) error) error
@@ -51,6 +54,7 @@ type Tx interface {
 	Groups
 	GroupWrites
 	Audit
+	Decisions
 	// Announce has c delivered to every instance listening on the
 	// database (changefeed) once the transaction commits, never if it
 	// rolls back.
@@ -258,4 +262,44 @@ type EventFilter struct {
 type Position struct {
 	At time.Time
 	ID uuid.UUID
+}
+
+// Decisions reads the decision records of runs.
+type Decisions interface {
+	// Decision is the decision record with id in tenant.
+	Decision(ctx context.Context, tenant, id uuid.UUID) (*ent.DecisionRecord, error)
+	// Decisions are up to limit of the records f selects, newest first (by
+	// time, then id).
+	Decisions(ctx context.Context, f DecisionFilter, limit int) ([]*ent.DecisionRecord, error)
+	// CountDecisions counts the records f selects, Before aside.
+	CountDecisions(ctx context.Context, f DecisionFilter) (int, error)
+	// DecisionInputs are Decisions with only what a replay reads of each:
+	// id, time, result, explanation and input.
+	DecisionInputs(ctx context.Context, f DecisionFilter, limit int) ([]*ent.DecisionRecord, error)
+}
+
+// DecisionWrites store and expire decision records. Each call stands
+// alone, outside any transaction: records are written by the audit log's
+// writers in batches, and expire in batches.
+type DecisionWrites interface {
+	// InsertDecisions stores rows in one statement, skipping those whose
+	// id is stored already, so that a batch that is retried stores each
+	// once.
+	InsertDecisions(ctx context.Context, rows []*ent.DecisionRecord) error
+	// ExpireDecisions deletes the records older than cutoff, in batches
+	// small enough that no statement holds the table for long, and
+	// returns how many it deleted, also when it fails part way.
+	ExpireDecisions(ctx context.Context, cutoff time.Time) (int, error)
+}
+
+// DecisionFilter selects a tenant's decision records: those with each
+// field that is set (Since inclusive, Until exclusive), older than Before
+// when set.
+type DecisionFilter struct {
+	Tenant       uuid.UUID
+	BaseID       *uuid.UUID
+	Kind         decisionrecord.Kind
+	Result       *bool
+	Since, Until *time.Time
+	Before       *Position
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/base"
+	"github.com/verdict/verdict/ent/decisionrecord"
 	"github.com/verdict/verdict/ent/membership"
 	"github.com/verdict/verdict/ent/record"
 	"github.com/verdict/verdict/internal/dbtest"
@@ -231,6 +232,46 @@ func TestEventsReadNewestFirstFromAPosition(t *testing.T) {
 		}
 		if _, err := s.Event(ctx, uuid.New(), all[0].ID); !errors.Is(err, storage.ErrNotFound) {
 			t.Errorf("another tenant's event: %v, want ErrNotFound", err)
+		}
+	})
+}
+
+func TestDecisionsAreStoredOnceAndExpire(t *testing.T) {
+	eachStore(t, func(t *testing.T, s storage.Store) {
+		ctx := context.Background()
+		b, draft := newPolicy(t, s)
+		decision := func(minute int, result bool) *ent.DecisionRecord {
+			return &ent.DecisionRecord{ID: uuid.Must(uuid.NewV7()), OrganizationID: b.OrganizationID, Kind: decisionrecord.KindPolicy,
+				BaseID: b.ID, RecordID: draft.ID, Revision: 1, At: at.Add(time.Duration(minute) * time.Minute), Result: result,
+				Explanation: "why", DurationNs: 1000, ActorKind: decisionrecord.ActorKindUser, ActorID: b.CreatedBy, Input: `{"a":1}`}
+		}
+		rows := []*ent.DecisionRecord{decision(1, true), decision(2, false), decision(3, true)}
+		for range 2 {
+			if err := s.InsertDecisions(ctx, rows); err != nil {
+				t.Fatal(err)
+			}
+		}
+		all := must[[]*ent.DecisionRecord](t)(s.Decisions(ctx, storage.DecisionFilter{Tenant: b.OrganizationID}, 10))
+		if len(all) != 3 || all[0].ID != rows[2].ID || all[2].ID != rows[0].ID || all[0].Input != `{"a":1}` {
+			t.Fatalf("stored twice, read %d records newest first: %+v", len(all), all)
+		}
+		yes := true
+		f := storage.DecisionFilter{Tenant: b.OrganizationID, BaseID: &b.ID, Kind: decisionrecord.KindPolicy, Result: &yes,
+			Before: &storage.Position{At: rows[2].At, ID: rows[2].ID}}
+		if page := must[[]*ent.DecisionRecord](t)(s.DecisionInputs(ctx, f, 10)); len(page) != 1 || page[0].ID != rows[0].ID || page[0].Input != `{"a":1}` {
+			t.Errorf("true results before the newest: %+v", page)
+		}
+		if n, err := s.CountDecisions(ctx, f); n != 2 || err != nil {
+			t.Errorf("counting true results: %d, %v; want 2, the position aside", n, err)
+		}
+		if _, err := s.Decision(ctx, uuid.New(), rows[0].ID); !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("another tenant's record: %v, want ErrNotFound", err)
+		}
+		if n, err := s.ExpireDecisions(ctx, rows[2].At); n != 2 || err != nil {
+			t.Errorf("expiring before the newest: %d, %v; want 2", n, err)
+		}
+		if left := must[[]*ent.DecisionRecord](t)(s.Decisions(ctx, storage.DecisionFilter{Tenant: b.OrganizationID}, 10)); len(left) != 1 || left[0].ID != rows[2].ID {
+			t.Errorf("left %+v, want the newest", left)
 		}
 	})
 }

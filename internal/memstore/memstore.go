@@ -72,6 +72,7 @@ type state struct {
 	groups       map[uuid.UUID]*ent.Group
 	groupMembers map[uuid.UUID]*ent.GroupMember
 	events       []*ent.AuditEvent
+	decisions    []*ent.DecisionRecord
 }
 
 func newState() *state {
@@ -87,7 +88,7 @@ func (st *state) clone() *state {
 	return &state{
 		orgs: maps(st.orgs), users: maps(st.users), memberships: maps(st.memberships), keys: maps(st.keys),
 		bases: maps(st.bases), records: maps(st.records), groups: maps(st.groups), groupMembers: maps(st.groupMembers),
-		events: slices.Clone(st.events),
+		events: slices.Clone(st.events), decisions: slices.Clone(st.decisions),
 	}
 }
 
@@ -102,21 +103,24 @@ func maps[V any](m map[uuid.UUID]V) map[uuid.UUID]V {
 func (s *Store) InTx(ctx context.Context, fn func(storage.Tx) error) error {
 	s.tx.Lock()
 	defer s.tx.Unlock()
-	s.mu.Lock()
-	t := &tx{st: s.committed.clone()}
-	s.mu.Unlock()
+	t := &tx{st: s.snapshot().clone()}
 	t.reads = reads{state: func() *state { return t.st }}
 	if err := fn(t); err != nil {
 		return err
 	}
-	s.mu.Lock()
-	s.committed = t.st
-	s.announced = append(s.announced, t.announced...)
-	s.mu.Unlock()
+	s.commit(t.st, t.announced...)
 	for _, fn := range t.onCommit {
 		fn()
 	}
 	return nil
+}
+
+// commit makes next the committed state; the caller holds s.tx.
+func (s *Store) commit(next *state, announced ...changefeed.Change) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.committed = next
+	s.announced = append(s.announced, announced...)
 }
 
 // tx is a transaction: its own copy of the state.
@@ -395,20 +399,24 @@ func (r reads) Event(ctx context.Context, tenant, id uuid.UUID) (*ent.AuditEvent
 }
 
 func (r reads) Events(ctx context.Context, f storage.EventFilter, limit int) ([]*ent.AuditEvent, error) {
-	evs := r.selected(f)
-	slices.SortFunc(evs, func(a, b *ent.AuditEvent) int {
+	return newest(r.selected(f), func(ev *ent.AuditEvent) storage.Position { return storage.Position{At: ev.At, ID: ev.ID} },
+		f.Before, limit), nil
+}
+
+// newest are up to limit of rows, newest first (by time, then id), older
+// than before when set.
+func newest[E any](rows []*E, pos func(*E) storage.Position, before *storage.Position, limit int) []*E {
+	older := func(a, b storage.Position) int {
 		if c := b.At.Compare(a.At); c != 0 {
 			return c
 		}
 		return bytes.Compare(b.ID[:], a.ID[:])
-	})
-	if f.Before != nil {
-		evs = slices.DeleteFunc(evs, func(ev *ent.AuditEvent) bool {
-			c := ev.At.Compare(f.Before.At)
-			return c > 0 || c == 0 && bytes.Compare(ev.ID[:], f.Before.ID[:]) >= 0
-		})
 	}
-	return evs[:min(len(evs), limit)], nil
+	slices.SortFunc(rows, func(a, b *E) int { return older(pos(a), pos(b)) })
+	if before != nil {
+		rows = slices.DeleteFunc(rows, func(e *E) bool { return older(pos(e), *before) <= 0 })
+	}
+	return rows[:min(len(rows), limit)]
 }
 
 func (r reads) CountEvents(ctx context.Context, f storage.EventFilter) (int, error) {

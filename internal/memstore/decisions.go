@@ -1,0 +1,74 @@
+package memstore
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/storage"
+)
+
+func (r reads) Decision(ctx context.Context, tenant, id uuid.UUID) (*ent.DecisionRecord, error) {
+	for _, d := range r.state().decisions {
+		if d.ID == id && d.OrganizationID == tenant {
+			return copyOf(d, true)
+		}
+	}
+	return nil, storage.ErrNotFound
+}
+
+func (r reads) Decisions(ctx context.Context, f storage.DecisionFilter, limit int) ([]*ent.DecisionRecord, error) {
+	return newest(r.decisionsOf(f), func(d *ent.DecisionRecord) storage.Position { return storage.Position{At: d.At, ID: d.ID} },
+		f.Before, limit), nil
+}
+
+// DecisionInputs reads whole records: a replay reads no more of them.
+func (r reads) DecisionInputs(ctx context.Context, f storage.DecisionFilter, limit int) ([]*ent.DecisionRecord, error) {
+	return r.Decisions(ctx, f, limit)
+}
+
+func (r reads) CountDecisions(ctx context.Context, f storage.DecisionFilter) (int, error) {
+	return len(r.decisionsOf(f)), nil
+}
+
+// decisionsOf are copies of the records f selects, Before aside.
+func (r reads) decisionsOf(f storage.DecisionFilter) []*ent.DecisionRecord {
+	var out []*ent.DecisionRecord
+	for _, d := range r.state().decisions {
+		if d.OrganizationID == f.Tenant && (f.BaseID == nil || d.BaseID == *f.BaseID) && (f.Kind == "" || d.Kind == f.Kind) &&
+			(f.Result == nil || d.Result == *f.Result) &&
+			(f.Since == nil || !d.At.Before(*f.Since)) && (f.Until == nil || d.At.Before(*f.Until)) {
+			c := *d
+			out = append(out, &c)
+		}
+	}
+	return out
+}
+
+// InsertDecisions and ExpireDecisions are transactions of their own.
+func (s *Store) InsertDecisions(ctx context.Context, rows []*ent.DecisionRecord) error {
+	s.tx.Lock()
+	defer s.tx.Unlock()
+	next := s.snapshot().clone()
+	for _, d := range rows {
+		if !slices.ContainsFunc(next.decisions, func(stored *ent.DecisionRecord) bool { return stored.ID == d.ID }) {
+			c := *d
+			next.decisions = append(next.decisions, &c)
+		}
+	}
+	s.commit(next)
+	return nil
+}
+
+func (s *Store) ExpireDecisions(ctx context.Context, cutoff time.Time) (int, error) {
+	s.tx.Lock()
+	defer s.tx.Unlock()
+	next := s.snapshot().clone()
+	before := len(next.decisions)
+	next.decisions = slices.DeleteFunc(next.decisions, func(d *ent.DecisionRecord) bool { return d.At.Before(cutoff) })
+	s.commit(next)
+	return before - len(next.decisions), nil
+}

@@ -1,0 +1,106 @@
+package storage
+
+import (
+	"context"
+	"time"
+
+	entsql "entgo.io/ent/dialect/sql"
+
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/ent/decisionrecord"
+)
+
+func (r reader) Decision(ctx context.Context, tenant, id uuid.UUID) (*ent.DecisionRecord, error) {
+	return found(r.c.DecisionRecord.Query().Where(decisionrecord.ID(id), decisionrecord.OrganizationID(tenant)).Only(ctx))
+}
+
+func (r reader) Decisions(ctx context.Context, f DecisionFilter, limit int) ([]*ent.DecisionRecord, error) {
+	return found(r.newestDecisions(f, limit).All(ctx))
+}
+
+func (r reader) DecisionInputs(ctx context.Context, f DecisionFilter, limit int) ([]*ent.DecisionRecord, error) {
+	return found(r.newestDecisions(f, limit).Select(decisionrecord.FieldID, decisionrecord.FieldAt,
+		decisionrecord.FieldResult, decisionrecord.FieldExplanation, decisionrecord.FieldInput).All(ctx))
+}
+
+func (r reader) CountDecisions(ctx context.Context, f DecisionFilter) (int, error) {
+	return found(r.decisions(f).Count(ctx))
+}
+
+// newestDecisions is the query of up to limit of the records f selects,
+// newest first.
+func (r reader) newestDecisions(f DecisionFilter, limit int) *ent.DecisionRecordQuery {
+	q := r.decisions(f)
+	if f.Before != nil {
+		q = q.Where(decisionrecord.Or(decisionrecord.AtLT(f.Before.At),
+			decisionrecord.And(decisionrecord.AtEQ(f.Before.At), decisionrecord.IDLT(f.Before.ID))))
+	}
+	return q.Order(ent.Desc(decisionrecord.FieldAt), ent.Desc(decisionrecord.FieldID)).Limit(limit)
+}
+
+// decisions is the query of the records f selects, Before aside.
+func (r reader) decisions(f DecisionFilter) *ent.DecisionRecordQuery {
+	q := r.c.DecisionRecord.Query().Where(decisionrecord.OrganizationID(f.Tenant))
+	if f.BaseID != nil {
+		q = q.Where(decisionrecord.BaseID(*f.BaseID))
+	}
+	if f.Kind != "" {
+		q = q.Where(decisionrecord.KindEQ(f.Kind))
+	}
+	if f.Result != nil {
+		q = q.Where(decisionrecord.Result(*f.Result))
+	}
+	// Stored times are UTC, and SQLite compares them as text.
+	if f.Since != nil {
+		q = q.Where(decisionrecord.AtGTE(f.Since.UTC()))
+	}
+	if f.Until != nil {
+		q = q.Where(decisionrecord.AtLT(f.Until.UTC()))
+	}
+	return q
+}
+
+func (s *dbStore) InsertDecisions(ctx context.Context, rows []*ent.DecisionRecord) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	ins := entsql.Dialect(s.dialect).Insert(decisionrecord.Table).Columns(
+		decisionrecord.FieldID, decisionrecord.FieldOrganizationID, decisionrecord.FieldKind,
+		decisionrecord.FieldBaseID, decisionrecord.FieldRecordID, decisionrecord.FieldVersion,
+		decisionrecord.FieldRevision, decisionrecord.FieldAt, decisionrecord.FieldResult,
+		decisionrecord.FieldExplanation, decisionrecord.FieldDurationNs, decisionrecord.FieldActorKind,
+		decisionrecord.FieldActorID, decisionrecord.FieldInput)
+	for _, d := range rows {
+		var version any
+		if d.Version != nil {
+			version = *d.Version
+		}
+		ins.Values(d.ID, d.OrganizationID, d.Kind, d.BaseID, d.RecordID, version,
+			d.Revision, d.At, d.Result, d.Explanation, d.DurationNs, d.ActorKind,
+			d.ActorID, d.Input)
+	}
+	query, args := ins.OnConflict(entsql.ConflictColumns(decisionrecord.FieldID), entsql.DoNothing()).Query()
+	_, err := s.sql.ExecContext(ctx, query, args...)
+	return err
+}
+
+// expireBatch is how many decision records one statement deletes.
+const expireBatch = 500
+
+func (s *dbStore) ExpireDecisions(ctx context.Context, cutoff time.Time) (int, error) {
+	deleted := 0
+	for {
+		ids, err := s.c.DecisionRecord.Query().Where(decisionrecord.AtLT(cutoff)).
+			Order(ent.Asc(decisionrecord.FieldAt)).Limit(expireBatch).IDs(ctx)
+		if err != nil || len(ids) == 0 {
+			return deleted, err
+		}
+		n, err := s.c.DecisionRecord.Delete().Where(decisionrecord.IDIn(ids...)).Exec(ctx)
+		deleted += n
+		if err != nil || len(ids) < expireBatch {
+			return deleted, err
+		}
+	}
+}
