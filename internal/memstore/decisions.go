@@ -12,12 +12,7 @@ import (
 )
 
 func (r reads) Decision(ctx context.Context, tenant, id uuid.UUID) (*ent.DecisionRecord, error) {
-	for _, d := range r.state().decisions {
-		if d.ID == id && d.OrganizationID == tenant {
-			return copyOf(d, true)
-		}
-	}
-	return nil, storage.ErrNotFound
+	return first(r.state().decisions, func(d *ent.DecisionRecord) bool { return d.ID == id && d.OrganizationID == tenant })
 }
 
 func (r reads) Decisions(ctx context.Context, f storage.DecisionFilter, limit int) ([]*ent.DecisionRecord, error) {

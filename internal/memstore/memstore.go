@@ -390,12 +390,16 @@ func sorted[E any](m map[uuid.UUID]*E, id func(*E) uuid.UUID) []*E {
 // The lifecycle audit events.
 
 func (r reads) Event(ctx context.Context, tenant, id uuid.UUID) (*ent.AuditEvent, error) {
-	for _, ev := range r.state().events {
-		if ev.ID == id && ev.OrganizationID == tenant {
-			return copyOf(ev, true)
-		}
+	return first(r.state().events, func(ev *ent.AuditEvent) bool { return ev.ID == id && ev.OrganizationID == tenant })
+}
+
+// first is a copy of the first of rows that match selects, if any.
+func first[E any](rows []*E, match func(*E) bool) (*E, error) {
+	i := slices.IndexFunc(rows, match)
+	if i < 0 {
+		return nil, storage.ErrNotFound
 	}
-	return nil, storage.ErrNotFound
+	return copyOf(rows[i], true)
 }
 
 func (r reads) Events(ctx context.Context, f storage.EventFilter, limit int) ([]*ent.AuditEvent, error) {
