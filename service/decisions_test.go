@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"entgo.io/ent/dialect"
 	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
@@ -215,7 +218,7 @@ func (f *fixture) recordRuns(t *testing.T, pol *service.Policy, data ...string) 
 	}
 	// Records are stored before their runs' events: once the events are
 	// in, so are the records.
-	before := f.db.Client().AuditEvent.Query().Where(auditevent.OrganizationID(f.acme.Organization.ID)).CountX(context.Background())
+	before := audittest.Count(t, f.db, audittest.Filter{Tenant: &f.acme.Organization.ID})
 	for _, d := range data {
 		res, err := f.svc.RunPolicy(admin, pol.BaseID, json.RawMessage(d))
 		if err != nil {
@@ -368,22 +371,99 @@ func TestSamplingRecordsAShareOfRuns(t *testing.T) {
 	})
 }
 
-func TestExpiredDecisionsAreDeleted(t *testing.T) {
+func TestExpiredDecisionsAreRemovedByTheRetention(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
-		f := newFixture(t, db)
+		ctx := context.Background()
+		reg := prometheus.NewRegistry()
+		f := newFixtureWith(t, db, func(c *service.Config) { c.Registerer = reg })
 		pol := f.publishedPolicy(t, "seniors", "A **Person** gets senior_discount if the __age__ of the **Person** is at least 65.")
-		f.recordRuns(t, pol, person(70), person(71)) // a second apart
-		// Now the first is a half second past the retention period.
-		*f.clock = f.clock.Add(service.DefaultDecisionRetention - 1500*time.Millisecond)
-		n, err := f.svc.ExpireDecisions(context.Background())
-		if err != nil || n != 1 {
-			t.Fatalf("expired %d, %v; want the oldest one", n, err)
+		// Two records a second apart at noon, and one at noon the next day.
+		first := *f.clock
+		f.recordRuns(t, pol, person(70), person(71))
+		*f.clock = first.Add(24 * time.Hour)
+		f.recordRuns(t, pol, person(72))
+		partitioned := db.Dialect() == dialect.Postgres
+
+		expire := func(cutoff time.Time, want int, wantLeft ...string) {
+			t.Helper()
+			*f.clock = cutoff.Add(service.DefaultDecisionRetention)
+			n, err := f.svc.ExpireDecisions(ctx)
+			if err != nil || n != want {
+				t.Fatalf("expired %d, %v at the cutoff %s; want %d", n, err, cutoff, want)
+			}
+			var left []string
+			for _, r := range db.Client().DecisionRecord.Query().Order(decisionrecord.ByAt()).AllX(ctx) {
+				left = append(left, r.Input)
+			}
+			if !slices.Equal(left, wantLeft) {
+				t.Fatalf("left %v at the cutoff %s, want %v", left, cutoff, wantLeft)
+			}
 		}
-		left := db.Client().DecisionRecord.Query().AllX(context.Background())
-		if len(left) != 1 || left[0].Input != `{"Person":{"age":71}}` {
-			t.Fatalf("left %+v, want the newer record", left)
+		// The cutoff half a second after the first record: SQLite deletes
+		// exactly that one; PostgreSQL drops whole days, and that day has
+		// not ended yet.
+		if partitioned {
+			expire(first.Add(500*time.Millisecond), 0, `{"Person":{"age":70}}`, `{"Person":{"age":71}}`, `{"Person":{"age":72}}`)
+		} else {
+			expire(first.Add(500*time.Millisecond), 1, `{"Person":{"age":71}}`, `{"Person":{"age":72}}`)
+		}
+		// The cutoff in the second day: the first day is gone everywhere.
+		want := 1
+		if partitioned {
+			want = 2
+		}
+		expire(first.Add(13*time.Hour), want, `{"Person":{"age":72}}`)
+		if got := expiredCounted(t, reg); got != 2 {
+			t.Errorf("verdict_decision_records_expired_total = %v, want 2", got)
+		}
+		if partitioned {
+			// The day dropped, and today and the days ahead prepared.
+			var days []string
+			rows, err := db.SQL().QueryContext(ctx, `SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+				WHERE i.inhparent = 'decision_records'::regclass ORDER BY c.relname`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rows.Next() {
+				var name string
+				if err := rows.Scan(&name); err != nil {
+					t.Fatal(err)
+				}
+				days = append(days, name)
+			}
+			if err := rows.Err(); err != nil {
+				t.Fatal(err)
+			}
+			// The first expiry ran on 2030-01-31 and the second on
+			// 2030-02-01, each preparing its day and the three after it.
+			want := []string{"decision_records_20300102", "decision_records_20300131", "decision_records_20300201",
+				"decision_records_20300202", "decision_records_20300203", "decision_records_20300204"}
+			if !slices.Equal(days, want) {
+				t.Errorf("partitions %v, want %v", days, want)
+			}
+		}
+		// Nothing left to expire.
+		n, err := f.svc.ExpireDecisions(ctx)
+		if err != nil || n != 0 {
+			t.Errorf("expiring again removed %d, %v", n, err)
 		}
 	})
+}
+
+// expiredCounted is the counter of decision records removed for their age.
+func expiredCounted(t *testing.T, reg *prometheus.Registry) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fam := range families {
+		if fam.GetName() == "verdict_decision_records_expired_total" {
+			return fam.Metric[0].GetCounter().GetValue()
+		}
+	}
+	t.Fatal("no verdict_decision_records_expired_total")
+	return 0
 }
 
 func TestReplayComparesADraftWithTheRecordedDecisions(t *testing.T) {
