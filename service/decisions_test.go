@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/decisionrecord"
+	"github.com/verdict/verdict/flow"
 	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
@@ -581,7 +583,7 @@ func TestAFlowRecordsAndReplaysItsRuns(t *testing.T) {
 			t.Fatalf("flow decisions %+v, %v", list, err)
 		}
 		d, err := f.svc.Decision(admin, list.Items[0].ID)
-		if err != nil || d.Recomputed != nil || d.Note == nil {
+		if err != nil || d.Recomputed == nil || d.Note != nil || d.Recomputed.Flow == nil || d.Recomputed.Result != d.Result {
 			t.Fatalf("a flow decision %+v, %v", d, err)
 		}
 		rep, err := f.svc.ReplayFlow(admin, fl.ID, service.ReplayInput{})
@@ -591,5 +593,90 @@ func TestAFlowRecordsAndReplaysItsRuns(t *testing.T) {
 		// A policy's id is no flow's to replay.
 		_, err = f.svc.ReplayFlow(admin, adult.ID, service.ReplayInput{})
 		wantCode(t, err, service.CodeNotFound)
+	})
+}
+
+func TestAFlowDecisionIsRecomputedWithThePolicyRecordsItsNodesRan(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		ctx := context.Background()
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		// A policy that is only a draft: the flow runs its draft.
+		named := `A **applicant** is named if the __name__ of the **applicant** is equal to "[masked]".`
+		draft, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("named"), Rule: &named})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fl := f.createFlow(t, admin, chainFlow(byBaseID(adult.BaseID), byBaseID(draft.BaseID)))
+		if _, err := f.svc.SetFlowDecisionSettings(admin, fl.ID, service.DecisionSettingsInput{
+			Enabled: true, Mask: []string{"$.applicant.name"}}); err != nil {
+			t.Fatal(err)
+		}
+		// An adult whose masked name the draft reads: the run ended in a
+		// manual review; the recomputed one sees the masked name.
+		res, err := f.svc.RunFlow(admin, fl.BaseID, json.RawMessage(`{"applicant": {"age": 19, "name": "Zed"}}`))
+		if err != nil || !slices.Equal(res.ExecutionPath, []string{"p", "review"}) || res.Outcome == nil || *res.Outcome != "manual review" {
+			t.Fatalf("the run: %+v, %v", res, err)
+		}
+		f.waitForLog(t, 2+1+1+1+1) // adult created and published, the draft, the flow, its settings, the run
+
+		// adult's base now resolves to a stricter version 2; the decision
+		// is recomputed with version 1, which ran.
+		v2, err := f.svc.PolicyDraftFromVersion(admin, adult.ID, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stricter := strings.Replace(adultRule, "18", "21", 1)
+		if _, err := f.svc.UpdatePolicyDraft(admin, v2.ID, service.Changes{Rule: &stricter}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.PublishPolicy(admin, v2.ID, service.Changes{}); err != nil {
+			t.Fatal(err)
+		}
+		list, err := f.svc.Decisions(admin, service.DecisionFilter{BaseID: &fl.BaseID}, service.ListOptions{})
+		if err != nil || len(list.Items) != 1 {
+			t.Fatalf("flow decisions %+v, %v", list, err)
+		}
+		d, err := f.svc.Decision(admin, list.Items[0].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		draftRec := db.Client().Record.GetX(ctx, draft.ID)
+		wantPolicies := []service.FlowPolicy{
+			{Ref: flow.PolicyRef{BaseID: adult.BaseID.String()}, RecordID: adult.ID, Revision: db.Client().Record.GetX(ctx, adult.ID).Revision},
+			{Ref: flow.PolicyRef{BaseID: draft.BaseID.String()}, RecordID: draft.ID, Revision: draftRec.Revision},
+		}
+		if !reflect.DeepEqual(d.Policies, wantPolicies) {
+			t.Errorf("recorded policies %+v, want %+v", d.Policies, wantPolicies)
+		}
+		rc := d.Recomputed
+		if d.Note != nil || rc == nil || rc.Flow == nil {
+			t.Fatalf("not recomputed: %+v, note %v", rc, d.Note)
+		}
+		// Version 1 let 19 through to the draft, which now matches the
+		// masked name, where version 2 would have said false at the start
+		// node.
+		if !rc.Result || rc.Error != nil || rc.Flow.Outcome != nil || !slices.Equal(rc.Flow.ExecutionPath, []string{"p"}) ||
+			len(rc.Flow.NodeResponses) != 2 || rc.Flow.NodeResponses[0].NodeID != "s" || !rc.Flow.NodeResponses[0].Response.Result ||
+			len(rc.Flow.NodeResponses[0].Response.Trace.Execution) != 1 ||
+			!strings.Contains(rc.Flow.NodeResponses[0].Response.Explanation, "the age of the applicant is 19, which is at least 18") ||
+			rc.Explanation != `The flow ended at node "s" with result true (path: p). `+rc.Flow.NodeResponses[1].Response.Explanation {
+			t.Errorf("recomputed %+v, flow %+v", rc, rc.Flow)
+		}
+		if !d.Result || !strings.Contains(d.Explanation, "(path: p → review)") {
+			t.Errorf("the recorded run %v, %q; want the run's", d.Result, d.Explanation)
+		}
+
+		// Once the draft the flow ran on changed, the run is not
+		// recomputed, and the note says why.
+		if _, err := f.svc.UpdatePolicyDraft(admin, draft.ID, service.Changes{Rule: ptr(adultRule)}); err != nil {
+			t.Fatal(err)
+		}
+		d, err = f.svc.Decision(admin, list.Items[0].ID)
+		if err != nil || d.Recomputed != nil || d.Note == nil ||
+			*d.Note != "the policy draft "+draft.ID.String()+" that the flow's reference "+draft.BaseID.String()+" resolved to has changed since, so the run cannot be recomputed" {
+			t.Errorf("after the draft changed: %+v, note %v, %v", d.Recomputed, d.Note, err)
+		}
 	})
 }

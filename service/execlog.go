@@ -252,7 +252,7 @@ func insertDecisions(ctx context.Context, db *database.DB, batch []queued) error
 		decisionrecord.FieldBaseID, decisionrecord.FieldRecordID, decisionrecord.FieldVersion,
 		decisionrecord.FieldRevision, decisionrecord.FieldAt, decisionrecord.FieldResult,
 		decisionrecord.FieldExplanation, decisionrecord.FieldDurationNs, decisionrecord.FieldActorKind,
-		decisionrecord.FieldActorID, decisionrecord.FieldInput)
+		decisionrecord.FieldActorID, decisionrecord.FieldInput, decisionrecord.FieldPolicies)
 	var at []time.Time
 	for i := range batch {
 		ev := &batch[i]
@@ -260,13 +260,16 @@ func insertDecisions(ctx context.Context, db *database.DB, batch []queued) error
 		if d == nil {
 			continue
 		}
-		var version any
+		var version, policies any
 		if d.version != nil {
 			version = *d.version
 		}
+		if d.policies != nil {
+			policies = *d.policies
+		}
 		ins.Values(d.id, ev.Tenant, ev.Kind, ev.BaseID, ev.RecordID, version,
 			d.revision, ev.At, d.result, d.explanation, d.duration.Nanoseconds(), ev.ActorKind,
-			ev.ActorID, d.input)
+			ev.ActorID, d.input, policies)
 		at = append(at, ev.At)
 	}
 	if len(at) == 0 {

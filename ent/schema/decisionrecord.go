@@ -47,6 +47,10 @@ func (DecisionRecord) Fields() []ent.Field {
 		field.UUID("actor_id", uuid.UUID{}).Immutable(),
 		// The run's data as JSON text, masked.
 		field.Text("input").Immutable(),
+		// A flow run's policies: the policy record (and revision) each
+		// reference of its nodes resolved to, as a JSON list, so that the
+		// run can be recomputed with exactly those. Null for a policy run.
+		field.Text("policies").Optional().Nillable().Immutable(),
 	}
 }
 
