@@ -245,36 +245,47 @@ func (l *executionLog) store(batch []queued, events []auditstore.Event) {
 // insertDecisions stores the decision records of a batch's events in one
 // multi-row INSERT, before the events. It skips the ids stored already, so
 // that a batch retried after its records went in but its events did not
-// stores each once.
+// stores each once. On PostgreSQL a day without a partition gets one.
 func insertDecisions(ctx context.Context, db *database.DB, batch []queued) error {
 	ins := entsql.Dialect(db.Dialect()).Insert(decisionrecord.Table).Columns(
 		decisionrecord.FieldID, decisionrecord.FieldOrganizationID, decisionrecord.FieldKind,
 		decisionrecord.FieldBaseID, decisionrecord.FieldRecordID, decisionrecord.FieldVersion,
 		decisionrecord.FieldRevision, decisionrecord.FieldAt, decisionrecord.FieldResult,
 		decisionrecord.FieldExplanation, decisionrecord.FieldDurationNs, decisionrecord.FieldActorKind,
-		decisionrecord.FieldActorID, decisionrecord.FieldInput)
-	rows := 0
+		decisionrecord.FieldActorID, decisionrecord.FieldInput, decisionrecord.FieldPolicies)
+	var at []time.Time
 	for i := range batch {
 		ev := &batch[i]
 		d := ev.decision
 		if d == nil {
 			continue
 		}
-		var version any
+		var version, policies any
 		if d.version != nil {
 			version = *d.version
 		}
+		if d.policies != nil {
+			policies = *d.policies
+		}
 		ins.Values(d.id, ev.Tenant, ev.Kind, ev.BaseID, ev.RecordID, version,
 			d.revision, ev.At, d.result, d.explanation, d.duration.Nanoseconds(), ev.ActorKind,
-			ev.ActorID, d.input)
-		rows++
+			ev.ActorID, d.input, policies)
+		at = append(at, ev.At)
 	}
-	if rows == 0 {
+	if len(at) == 0 {
 		return nil
 	}
-	query, args := ins.OnConflict(entsql.ConflictColumns(decisionrecord.FieldID), entsql.DoNothing()).Query()
-	_, err := db.SQL().ExecContext(ctx, query, args...)
-	return err
+	// No conflict target: the key is (id) on SQLite, (id, at) on
+	// PostgreSQL, where the table is partitioned on at.
+	query, args := ins.OnConflict(entsql.DoNothing()).Query()
+	insert := func() error {
+		_, err := db.SQL().ExecContext(ctx, query, args...)
+		return err
+	}
+	if db.Dialect() != dialect.Postgres {
+		return insert()
+	}
+	return decisionDays(db).Insert(ctx, at, insert)
 }
 
 // decisionsIn counts the decision records a batch carries.
