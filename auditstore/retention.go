@@ -3,10 +3,7 @@ package auditstore
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"time"
-
-	"github.com/lib/pq"
 )
 
 // Expired is what one Expire removed.
@@ -21,12 +18,6 @@ type Expired struct {
 // ExpireBatch is how many events SQLite deletes in one transaction, so
 // that retention never holds the database's one writer for long.
 const ExpireBatch = 500
-
-// dropLockTimeout bounds the wait for the lock a partition's drop takes
-// on the whole table, which every insert and read meanwhile queues
-// behind: a drop that cannot have it at once (a long read holds it)
-// gives up and is tried again on the next run.
-const dropLockTimeout = "100ms"
 
 // Expire removes the events older than cutoff. It is the only way events
 // ever leave the store, and it removes none younger than cutoff.
@@ -47,36 +38,8 @@ func (s *Store) Expire(ctx context.Context, cutoff time.Time) (Expired, error) {
 }
 
 func (s *Store) dropPartitions(ctx context.Context, cutoff time.Time) (Expired, error) {
-	var done Expired
-	days, err := s.Partitions(ctx)
-	if err != nil {
-		return done, err
-	}
-	for _, d := range days {
-		if d.AddDate(0, 0, 1).After(cutoff) {
-			break
-		}
-		if err := s.dropPartition(ctx, partitionName(d)); err != nil {
-			return done, err
-		}
-		done.Partitions++
-	}
-	return done, nil
-}
-
-func (s *Store) dropPartition(ctx context.Context, name string) error {
-	tx, err := s.db.SQL().BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, "SET LOCAL lock_timeout = '"+dropLockTimeout+"'"); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+pq.QuoteIdentifier(name)); err != nil {
-		return fmt.Errorf("auditstore: dropping %s: %w", name, err)
-	}
-	return tx.Commit()
+	dropped, err := s.days.Expire(ctx, cutoff)
+	return Expired{Partitions: dropped.Partitions}, err
 }
 
 // deleteExpired walks the tenants in the table (each found by one index

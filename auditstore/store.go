@@ -20,9 +20,9 @@ import (
 	"entgo.io/ent/dialect"
 	"github.com/google/uuid"
 	"github.com/lib/pq"
-	"github.com/lib/pq/pqerror"
 
 	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/dayparts"
 )
 
 // table is where the events live; on PostgreSQL the partitioned parent.
@@ -54,11 +54,13 @@ type Event struct {
 type Store struct {
 	db *database.DB
 	pg bool
+	// days are the table's day partitions on PostgreSQL.
+	days *dayparts.Table
 }
 
 // New returns the store of db's events.
 func New(db *database.DB) *Store {
-	return &Store{db: db, pg: db.Dialect() == dialect.Postgres}
+	return &Store{db: db, pg: db.Dialect() == dialect.Postgres, days: dayparts.New(db.SQL(), table)}
 }
 
 // idTime is the millisecond a UUIDv7 was made in.
@@ -91,27 +93,11 @@ func (s *Store) Insert(ctx context.Context, batch []Event) error {
 	if !s.pg {
 		return s.insertSQLite(ctx, batch)
 	}
-	err := s.insertPostgres(ctx, batch)
-	if !missingPartition(err) {
-		return err
-	}
-	days := map[time.Time]bool{}
+	at := make([]time.Time, len(batch))
 	for i := range batch {
-		days[day(batch[i].At)] = true
+		at[i] = batch[i].At
 	}
-	for d := range days {
-		if err := s.createPartition(ctx, d); err != nil {
-			return err
-		}
-	}
-	return s.insertPostgres(ctx, batch)
-}
-
-// missingPartition tells whether err is PostgreSQL's refusal of a row
-// that no partition takes.
-func missingPartition(err error) bool {
-	pqErr := pq.As(err, pqerror.CheckViolation)
-	return pqErr != nil && strings.HasPrefix(pqErr.Message, "no partition of relation")
+	return s.days.Insert(ctx, at, func() error { return s.insertPostgres(ctx, batch) })
 }
 
 // insertPostgres sends each column as one array: the statement and its
@@ -207,11 +193,6 @@ func (ev *Event) codes() (kind, actorKind int16, extra *string, err error) {
 
 // blob is how SQLite stores an id: 16 bytes rather than 36 characters.
 func blob(id uuid.UUID) []byte { return id[:] }
-
-// day is the UTC day at falls in, as its first instant.
-func day(at time.Time) time.Time {
-	return at.UTC().Truncate(24 * time.Hour)
-}
 
 // Details are the event's details as the audit log shows them, and as
 // they read when events were JSON: result, durationNs, status (published

@@ -43,7 +43,9 @@ type DecisionRecord struct {
 	// ActorID holds the value of the "actor_id" field.
 	ActorID uuid.UUID `json:"actor_id,omitempty"`
 	// Input holds the value of the "input" field.
-	Input        string `json:"input,omitempty"`
+	Input string `json:"input,omitempty"`
+	// Policies holds the value of the "policies" field.
+	Policies     *string `json:"policies,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -56,7 +58,7 @@ func (*DecisionRecord) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case decisionrecord.FieldVersion, decisionrecord.FieldRevision, decisionrecord.FieldDurationNs:
 			values[i] = new(sql.NullInt64)
-		case decisionrecord.FieldKind, decisionrecord.FieldExplanation, decisionrecord.FieldActorKind, decisionrecord.FieldInput:
+		case decisionrecord.FieldKind, decisionrecord.FieldExplanation, decisionrecord.FieldActorKind, decisionrecord.FieldInput, decisionrecord.FieldPolicies:
 			values[i] = new(sql.NullString)
 		case decisionrecord.FieldAt:
 			values[i] = new(sql.NullTime)
@@ -162,6 +164,13 @@ func (_m *DecisionRecord) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Input = value.String
 			}
+		case decisionrecord.FieldPolicies:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field policies", values[i])
+			} else if value.Valid {
+				_m.Policies = new(string)
+				*_m.Policies = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -238,6 +247,11 @@ func (_m *DecisionRecord) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("input=")
 	builder.WriteString(_m.Input)
+	builder.WriteString(", ")
+	if v := _m.Policies; v != nil {
+		builder.WriteString("policies=")
+		builder.WriteString(*v)
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

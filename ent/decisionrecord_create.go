@@ -118,6 +118,20 @@ func (_c *DecisionRecordCreate) SetInput(v string) *DecisionRecordCreate {
 	return _c
 }
 
+// SetPolicies sets the "policies" field.
+func (_c *DecisionRecordCreate) SetPolicies(v string) *DecisionRecordCreate {
+	_c.mutation.SetPolicies(v)
+	return _c
+}
+
+// SetNillablePolicies sets the "policies" field if the given value is not nil.
+func (_c *DecisionRecordCreate) SetNillablePolicies(v *string) *DecisionRecordCreate {
+	if v != nil {
+		_c.SetPolicies(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *DecisionRecordCreate) SetID(v uuid.UUID) *DecisionRecordCreate {
 	_c.mutation.SetID(v)
@@ -313,6 +327,10 @@ func (_c *DecisionRecordCreate) createSpec() (*DecisionRecord, *sqlgraph.CreateS
 		_spec.SetField(decisionrecord.FieldInput, field.TypeString, value)
 		_node.Input = value
 	}
+	if value, ok := _c.mutation.Policies(); ok {
+		_spec.SetField(decisionrecord.FieldPolicies, field.TypeString, value)
+		_node.Policies = &value
+	}
 	return _node, _spec
 }
 
@@ -420,6 +438,9 @@ func (u *DecisionRecordUpsertOne) UpdateNewValues() *DecisionRecordUpsertOne {
 		}
 		if _, exists := u.create.mutation.Input(); exists {
 			s.SetIgnore(decisionrecord.FieldInput)
+		}
+		if _, exists := u.create.mutation.Policies(); exists {
+			s.SetIgnore(decisionrecord.FieldPolicies)
 		}
 	}))
 	return u
@@ -673,6 +694,9 @@ func (u *DecisionRecordUpsertBulk) UpdateNewValues() *DecisionRecordUpsertBulk {
 			}
 			if _, exists := b.mutation.Input(); exists {
 				s.SetIgnore(decisionrecord.FieldInput)
+			}
+			if _, exists := b.mutation.Policies(); exists {
+				s.SetIgnore(decisionrecord.FieldPolicies)
 			}
 		}
 	}))

@@ -71,6 +71,9 @@ func (_u *DecisionRecordUpdate) sqlSave(ctx context.Context) (_node int, err err
 	if _u.mutation.VersionCleared() {
 		_spec.ClearField(decisionrecord.FieldVersion, field.TypeInt)
 	}
+	if _u.mutation.PoliciesCleared() {
+		_spec.ClearField(decisionrecord.FieldPolicies, field.TypeString)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{decisionrecord.Label}
@@ -164,6 +167,9 @@ func (_u *DecisionRecordUpdateOne) sqlSave(ctx context.Context) (_node *Decision
 	}
 	if _u.mutation.VersionCleared() {
 		_spec.ClearField(decisionrecord.FieldVersion, field.TypeInt)
+	}
+	if _u.mutation.PoliciesCleared() {
+		_spec.ClearField(decisionrecord.FieldPolicies, field.TypeString)
 	}
 	_node = &DecisionRecord{config: _u.config}
 	_spec.Assign = _node.assignValues

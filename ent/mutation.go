@@ -3547,6 +3547,7 @@ type DecisionRecordMutation struct {
 	actor_kind      *decisionrecord.ActorKind
 	actor_id        *uuid.UUID
 	input           *string
+	policies        *string
 	clearedFields   map[string]struct{}
 	done            bool
 	oldValue        func(context.Context) (*DecisionRecord, error)
@@ -4199,6 +4200,55 @@ func (m *DecisionRecordMutation) ResetInput() {
 	m.input = nil
 }
 
+// SetPolicies sets the "policies" field.
+func (m *DecisionRecordMutation) SetPolicies(s string) {
+	m.policies = &s
+}
+
+// Policies returns the value of the "policies" field in the mutation.
+func (m *DecisionRecordMutation) Policies() (r string, exists bool) {
+	v := m.policies
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPolicies returns the old "policies" field's value of the DecisionRecord entity.
+// If the DecisionRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DecisionRecordMutation) OldPolicies(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPolicies is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPolicies requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPolicies: %w", err)
+	}
+	return oldValue.Policies, nil
+}
+
+// ClearPolicies clears the value of the "policies" field.
+func (m *DecisionRecordMutation) ClearPolicies() {
+	m.policies = nil
+	m.clearedFields[decisionrecord.FieldPolicies] = struct{}{}
+}
+
+// PoliciesCleared returns if the "policies" field was cleared in this mutation.
+func (m *DecisionRecordMutation) PoliciesCleared() bool {
+	_, ok := m.clearedFields[decisionrecord.FieldPolicies]
+	return ok
+}
+
+// ResetPolicies resets all changes to the "policies" field.
+func (m *DecisionRecordMutation) ResetPolicies() {
+	m.policies = nil
+	delete(m.clearedFields, decisionrecord.FieldPolicies)
+}
+
 // Where appends a list predicates to the DecisionRecordMutation builder.
 func (m *DecisionRecordMutation) Where(ps ...predicate.DecisionRecord) {
 	m.predicates = append(m.predicates, ps...)
@@ -4233,7 +4283,7 @@ func (m *DecisionRecordMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DecisionRecordMutation) Fields() []string {
-	fields := make([]string, 0, 13)
+	fields := make([]string, 0, 14)
 	if m.organization_id != nil {
 		fields = append(fields, decisionrecord.FieldOrganizationID)
 	}
@@ -4273,6 +4323,9 @@ func (m *DecisionRecordMutation) Fields() []string {
 	if m.input != nil {
 		fields = append(fields, decisionrecord.FieldInput)
 	}
+	if m.policies != nil {
+		fields = append(fields, decisionrecord.FieldPolicies)
+	}
 	return fields
 }
 
@@ -4307,6 +4360,8 @@ func (m *DecisionRecordMutation) Field(name string) (ent.Value, bool) {
 		return m.ActorID()
 	case decisionrecord.FieldInput:
 		return m.Input()
+	case decisionrecord.FieldPolicies:
+		return m.Policies()
 	}
 	return nil, false
 }
@@ -4342,6 +4397,8 @@ func (m *DecisionRecordMutation) OldField(ctx context.Context, name string) (ent
 		return m.OldActorID(ctx)
 	case decisionrecord.FieldInput:
 		return m.OldInput(ctx)
+	case decisionrecord.FieldPolicies:
+		return m.OldPolicies(ctx)
 	}
 	return nil, fmt.Errorf("unknown DecisionRecord field %s", name)
 }
@@ -4442,6 +4499,13 @@ func (m *DecisionRecordMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetInput(v)
 		return nil
+	case decisionrecord.FieldPolicies:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPolicies(v)
+		return nil
 	}
 	return fmt.Errorf("unknown DecisionRecord field %s", name)
 }
@@ -4514,6 +4578,9 @@ func (m *DecisionRecordMutation) ClearedFields() []string {
 	if m.FieldCleared(decisionrecord.FieldVersion) {
 		fields = append(fields, decisionrecord.FieldVersion)
 	}
+	if m.FieldCleared(decisionrecord.FieldPolicies) {
+		fields = append(fields, decisionrecord.FieldPolicies)
+	}
 	return fields
 }
 
@@ -4530,6 +4597,9 @@ func (m *DecisionRecordMutation) ClearField(name string) error {
 	switch name {
 	case decisionrecord.FieldVersion:
 		m.ClearVersion()
+		return nil
+	case decisionrecord.FieldPolicies:
+		m.ClearPolicies()
 		return nil
 	}
 	return fmt.Errorf("unknown DecisionRecord nullable field %s", name)
@@ -4577,6 +4647,9 @@ func (m *DecisionRecordMutation) ResetField(name string) error {
 		return nil
 	case decisionrecord.FieldInput:
 		m.ResetInput()
+		return nil
+	case decisionrecord.FieldPolicies:
+		m.ResetPolicies()
 		return nil
 	}
 	return fmt.Errorf("unknown DecisionRecord field %s", name)

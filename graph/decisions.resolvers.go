@@ -31,6 +31,12 @@ func (r *decisionResolver) Note(ctx context.Context, obj *service.Decision) (*st
 	return note, err
 }
 
+// Ref is the reference as the REST API shows it: only the member the
+// flow's node gives.
+func (r *decisionPolicyResolver) Ref(ctx context.Context, obj *service.FlowPolicy) (any, error) {
+	return obj.Ref, nil
+}
+
 // SetDecisionRecords takes exactly one of policyId and flowId.
 func (r *mutationResolver) SetDecisionRecords(ctx context.Context, input model.SetDecisionRecordsInput) (*service.DecisionSettings, error) {
 	in := service.DecisionSettingsInput{Enabled: input.Enabled, SampleRate: input.SampleRate, Mask: input.Mask}
@@ -99,11 +105,24 @@ func (r *recomputedRunResolver) Error(ctx context.Context, obj *service.Recomput
 	return &obj.Error.Message, nil
 }
 
+// Flow is a flow's recomputed run, in runFlow's shape.
+func (r *recomputedRunResolver) Flow(ctx context.Context, obj *service.Recomputed) (*model.FlowRunResult, error) {
+	if obj.Flow == nil {
+		return nil, nil
+	}
+	return model.NewFlowRunResult(obj.Flow), nil
+}
+
 func (r *Resolver) Decision() generated.DecisionResolver { return &decisionResolver{r} }
+
+func (r *Resolver) DecisionPolicy() generated.DecisionPolicyResolver {
+	return &decisionPolicyResolver{r}
+}
 
 func (r *Resolver) RecomputedRun() generated.RecomputedRunResolver { return &recomputedRunResolver{r} }
 
 type (
-	decisionResolver      struct{ *Resolver }
-	recomputedRunResolver struct{ *Resolver }
+	decisionResolver       struct{ *Resolver }
+	decisionPolicyResolver struct{ *Resolver }
+	recomputedRunResolver  struct{ *Resolver }
 )

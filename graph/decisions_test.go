@@ -14,8 +14,8 @@ import (
 )
 
 const decisionQuery = `query($id: ID!) {
-  decision(id: $id) { id kind baseId version result explanation durationNs actor { kind } data
-    recomputed { result explanation error trace { execution { conditions { __typename } } } } note }
+  decision(id: $id) { id kind baseId version result explanation durationNs actor { kind } data policies { recordId }
+    recomputed { result explanation error trace { execution { conditions { __typename } } } flow { result } } note }
   node(id: $id) { __typename ... on Decision { id } }
 }`
 
@@ -72,6 +72,7 @@ func TestDecisionsInGraphQL(t *testing.T) {
 				Result                                    bool
 				Actor                                     struct{ Kind string }
 				Data                                      map[string]map[string]any
+				Policies                                  []struct{ RecordID string }
 				Recomputed                                *struct {
 					Result      bool
 					Explanation string
@@ -79,6 +80,7 @@ func TestDecisionsInGraphQL(t *testing.T) {
 					Trace       struct {
 						Execution []struct{ Conditions []struct{ Typename string } }
 					}
+					Flow *struct{ Result bool }
 				}
 				Note *string
 			}
@@ -91,7 +93,8 @@ func TestDecisionsInGraphQL(t *testing.T) {
 		d := got.Decision
 		if d.ID != id || d.Kind != "POLICY" || d.BaseID != pol.BaseID || d.Version != 1 || !d.Result || d.Actor.Kind != "USER" ||
 			d.Data["Person"]["name"] != "[masked]" || d.Recomputed == nil || !d.Recomputed.Result || d.Recomputed.Error != nil ||
-			len(d.Recomputed.Trace.Execution) != 1 || d.Note != nil || got.Node.Typename != "Decision" || got.Node.ID != id {
+			len(d.Recomputed.Trace.Execution) != 1 || d.Note != nil || got.Node.Typename != "Decision" || got.Node.ID != id ||
+			d.Policies != nil || d.Recomputed.Flow != nil {
 			t.Fatalf("decision %+v, node %+v", d, got.Node)
 		}
 		if strings.Contains(d.Explanation, "Zed Zulu") {
@@ -143,4 +146,68 @@ func waitForExecutedEvent(t *testing.T, db *database.DB) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+func TestAFlowDecisionIsRecomputedInGraphQL(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		auditor := member(t, f, "audrey", authz.RoleAuditor)
+		pol := publishPolicy(t, f, adminKey, createPolicy(t, f, adminKey, map[string]any{"name": "senior", "rule": seniorRule}).Policy.ID, nil)
+		definition := map[string]any{"formatVersion": 1, "nodes": []map[string]any{
+			{"id": "s", "type": "start", "policy": map[string]any{"baseId": pol.BaseID}, "onTrue": "yes", "onFalse": "no"},
+			{"id": "yes", "type": "return", "returnValue": true}, {"id": "no", "type": "return", "returnValue": false}}}
+		fl := createFlow(t, f, adminKey, map[string]any{"name": "seniors", "definition": definition}).Flow
+		f.post(t, adminKey, `mutation($id: ID!) { setDecisionRecords(input: {flowId: $id, enabled: true}) { enabled } }`,
+			map[string]any{"id": fl.ID}).decode(t, &struct{}{})
+		f.post(t, adminKey, `mutation($id: ID!) { runFlow(input: {baseId: $id, data: {Person: {age: 70}}}) { result } }`,
+			map[string]any{"id": fl.BaseID}).decode(t, &struct{}{})
+		waitForExecutedEvent(t, db)
+
+		var list struct {
+			Decisions struct {
+				Edges []struct {
+					Node struct {
+						ID       string
+						Policies []struct {
+							Ref      map[string]string
+							RecordID string
+							Revision int
+						}
+						Recomputed *struct {
+							Result bool
+							Trace  struct{ Execution []struct{ Result bool } }
+							Flow   *struct {
+								Result        bool
+								NodeResponses []struct {
+									NodeID   string
+									Response struct {
+										Result bool
+										Trace  struct{ Execution []struct{ Result bool } }
+									}
+								}
+							}
+						}
+						Note *string
+					}
+				}
+			}
+		}
+		f.post(t, auditor, `query($base: ID!) { decisions(first: 10, filter: {baseId: $base}) { edges { node { id
+			policies { ref recordId revision }
+			recomputed { result trace { execution { result } } flow { result nodeResponses { nodeId response { result trace { execution { result } } } } } }
+			note } } } }`, map[string]any{"base": fl.BaseID}).decode(t, &list)
+		if len(list.Decisions.Edges) != 1 {
+			t.Fatalf("flow decisions %+v", list)
+		}
+		d := list.Decisions.Edges[0].Node
+		if len(d.Policies) != 1 || d.Policies[0].Ref["baseId"] != pol.BaseID || d.Policies[0].RecordID != pol.ID || d.Policies[0].Revision < 1 {
+			t.Errorf("policies %+v, want the senior policy's version 1", d.Policies)
+		}
+		rc := d.Recomputed
+		if d.Note != nil || rc == nil || !rc.Result || len(rc.Trace.Execution) != 1 || rc.Flow == nil || !rc.Flow.Result ||
+			len(rc.Flow.NodeResponses) != 1 || rc.Flow.NodeResponses[0].NodeID != "s" || !rc.Flow.NodeResponses[0].Response.Result ||
+			len(rc.Flow.NodeResponses[0].Response.Trace.Execution) != 1 {
+			t.Errorf("recomputed %+v, note %v", rc, d.Note)
+		}
+	})
 }

@@ -1,13 +1,16 @@
 package rest
 
 import (
+	"encoding/json"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/flow"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
 )
@@ -105,5 +108,63 @@ func TestDecisionRecordsOverREST(t *testing.T) {
 		if after := rowCounts(t, db); !equalCounts(before, after) {
 			t.Errorf("replays changed rows from %v to %v", before, after)
 		}
+	})
+}
+
+func TestAFlowDecisionIsRecomputedOverREST(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db, noRateLimit)
+		as := f.team(t)
+		admin, auditor, other := as["admin"], f.auditor(t), as["other tenant"]
+		w := f.call(t, admin, http.MethodPost, "/policy", seniorPolicy)
+		wantStatus(t, w, http.StatusCreated)
+		pol := decodeStrict[service.SavedPolicy](t, w)
+		wantStatus(t, f.call(t, admin, http.MethodPut, "/policy/"+pol.ID.String(), `{"status": "published"}`), http.StatusCreated)
+		w = f.call(t, admin, http.MethodPost, "/flow", strings.ReplaceAll(seniorFlow, "{policyId}", pol.ID.String()))
+		wantStatus(t, w, http.StatusCreated)
+		fl := decodeStrict[service.SavedFlow](t, w)
+		wantStatus(t, f.call(t, admin, http.MethodPut, "/flow/"+fl.ID.String()+"/decision-records", `{"enabled": true}`), http.StatusOK)
+		w = f.call(t, admin, http.MethodPost, "/run/flow/"+fl.BaseID.String(), seniorInput)
+		wantStatus(t, w, http.StatusOK)
+		waitForExecuted(t, db, 1)
+
+		w = f.call(t, auditor, http.MethodGet, "/decisions?baseId="+fl.BaseID.String(), nil)
+		wantStatus(t, w, http.StatusOK)
+		page := decodeStrict[service.Page[service.Decision]](t, w)
+		want := []service.FlowPolicy{{Ref: flow.PolicyRef{ID: pol.ID.String()}, RecordID: pol.ID, Revision: 2}}
+		if len(page.Items) != 1 || !reflect.DeepEqual(page.Items[0].Policies, want) {
+			t.Fatalf("flow decisions %+v, want one that ran on %+v", page.Items, want)
+		}
+		decisionPath := "/decision/" + page.Items[0].ID.String()
+		w = f.call(t, auditor, http.MethodGet, decisionPath, nil)
+		wantStatus(t, w, http.StatusOK)
+		var got struct {
+			Policies   []service.FlowPolicy
+			Recomputed struct {
+				Result bool
+				Trace  struct{ Execution []struct{ Result bool } }
+				Flow   struct {
+					Result        bool
+					NodeResponses []struct {
+						NodeID   string
+						Response struct {
+							Result bool
+							Trace  struct{ Execution []struct{ Result bool } }
+						}
+					}
+				}
+			}
+			Note *string
+		}
+		if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil {
+			t.Fatal(err)
+		}
+		rc := got.Recomputed
+		if got.Note != nil || !rc.Result || len(rc.Trace.Execution) != 1 || !rc.Trace.Execution[0].Result || !rc.Flow.Result ||
+			len(rc.Flow.NodeResponses) != 1 || rc.Flow.NodeResponses[0].NodeID != "s" ||
+			len(rc.Flow.NodeResponses[0].Response.Trace.Execution) != 1 || !rc.Flow.NodeResponses[0].Response.Trace.Execution[0].Result {
+			t.Errorf("the flow decision %s", w.Body)
+		}
+		wantError(t, f.call(t, other, http.MethodGet, decisionPath, nil), http.StatusNotFound, service.CodeNotFound)
 	})
 }

@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -15,6 +17,8 @@ import (
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/decisionrecord"
+	"github.com/verdict/verdict/ent/record"
+	"github.com/verdict/verdict/flow"
 	"github.com/verdict/verdict/storage"
 )
 
@@ -163,6 +167,39 @@ type decisionRow struct {
 	explanation string
 	duration    time.Duration
 	input       string
+	// policies is a flow run's FlowPolicies as JSON; nil for a policy run.
+	policies *string
+}
+
+// FlowPolicy is a policy record a flow run's nodes resolved a reference
+// to, as the flow's decision record keeps it: ids only, so that the run
+// can be recomputed with exactly the records that ran.
+type FlowPolicy struct {
+	// Ref is the reference as the flow's nodes name it.
+	Ref      flow.PolicyRef `json:"ref"`
+	RecordID uuid.UUID      `json:"recordId"`
+	// Revision tells which state of a draft ran.
+	Revision int `json:"revision"`
+}
+
+// resolvedPolicies lists, as a decision record keeps them, the policy
+// records the run's references resolved to, in the order the run first
+// met them. A reference that did not resolve is left out: recomputed, it
+// does not resolve either.
+func (r *policyResolver) resolvedPolicies() *string {
+	list := make([]FlowPolicy, 0, len(r.memo))
+	for _, res := range r.memo {
+		if res.target != nil {
+			list = append(list, FlowPolicy{Ref: res.ref, RecordID: res.target.record.ID, Revision: res.target.record.Revision})
+		}
+	}
+	b, err := json.Marshal(list)
+	if err != nil {
+		// A list of ids and ints always encodes.
+		panic(err)
+	}
+	text := string(b)
+	return &text
 }
 
 // decisionOf is the record of a run of t, or nil when its base records
@@ -206,6 +243,10 @@ type Decision struct {
 	Duration    Nanos           `json:"durationNs"`
 	Actor       Actor           `json:"actor"`
 	Data        json.RawMessage `json:"data"`
+	// Policies are, for a flow, the policy records its nodes resolved
+	// to; null for a policy, and for a flow recorded before they were
+	// kept.
+	Policies []FlowPolicy `json:"policies"`
 
 	tenant uuid.UUID
 }
@@ -218,15 +259,20 @@ type DecisionDetail struct {
 	Note       *string     `json:"note"`
 }
 
-// Recomputed is a policy run done again on a decision's stored input with
-// the record that ran: its trace, which records do not store, and its
-// result and explanation, which differ from the recorded ones only where
-// a masked value decided.
+// Recomputed is a run done again on a decision's stored input with the
+// record that ran (and, for a flow, the policy records its nodes resolved
+// to): its trace, which records do not store, and its result and
+// explanation, which differ from the recorded ones only where a masked
+// value decided. A flow's Trace is its last node's, whose explanation the
+// flow's ends with; every node's is in Flow.
 type Recomputed struct {
 	Result      bool          `json:"result"`
 	Explanation string        `json:"explanation"`
 	Trace       engine.Trace  `json:"trace"`
 	Error       *RecomputeErr `json:"error"`
+	// Flow is a flow's run result, as a flow run answers it; null for a
+	// policy.
+	Flow *FlowResult `json:"flow"`
 }
 
 // RecomputeErr is the error a recomputed run stopped with.
@@ -235,12 +281,18 @@ type RecomputeErr struct {
 }
 
 func decisionOfRow(r *ent.DecisionRecord) Decision {
-	return Decision{
+	d := Decision{
 		ID: r.ID, Kind: string(r.Kind), BaseID: r.BaseID, RecordID: r.RecordID, Version: r.Version,
 		Revision: r.Revision, At: r.At, Result: r.Result, Explanation: r.Explanation,
 		Duration: Nanos(r.DurationNs), Actor: Actor{Kind: string(r.ActorKind), ID: r.ActorID},
 		Data: json.RawMessage(r.Input), tenant: r.OrganizationID,
 	}
+	if r.Policies != nil && json.Unmarshal([]byte(*r.Policies), &d.Policies) != nil {
+		// Written by decisionOf's caller only; a list that does not read
+		// back is treated as none, and the run is not recomputed.
+		d.Policies = nil
+	}
+	return d
 }
 
 // DecisionCursor is the cursor of the decision list resuming after d: the
@@ -311,8 +363,8 @@ func (s *Service) Decisions(ctx context.Context, f DecisionFilter, o ListOptions
 // A published version never changes, so its run is recomputed exactly. A
 // draft is recomputed only while it is at the revision that ran: drafts
 // keep no history, and the text that ran is gone once it changed. A flow
-// is not recomputed: its nodes name policies that resolve, when it runs,
-// to whatever version is latest then.
+// is recomputed with the policy records its nodes resolved to when it ran
+// (kept with the record), on the same terms for each of them.
 func (s *Service) Decision(ctx context.Context, id uuid.UUID) (*DecisionDetail, error) {
 	p, err := s.allowed(ctx, authz.ActionReadAudit, authz.KindAudit)
 	if err != nil {
@@ -348,10 +400,6 @@ func (s *Service) RecomputeDecision(ctx context.Context, d *Decision) (*Recomput
 }
 
 func (s *Service) recompute(ctx context.Context, d *Decision) (*Recomputed, *string, error) {
-	note := func(s string) (*Recomputed, *string, error) { return nil, &s, nil }
-	if d.Kind == string(decisionrecord.KindFlow) {
-		return note("flow runs are not recomputed: their policies resolve to the versions that were latest when they ran")
-	}
 	rec, err := s.store.Record(ctx, d.RecordID)
 	switch {
 	case errors.Is(err, storage.ErrNotFound), err == nil && rec.OrganizationID != d.tenant:
@@ -365,6 +413,9 @@ func (s *Service) recompute(ctx context.Context, d *Decision) (*Recomputed, *str
 	if err != nil {
 		return nil, nil, internal(err)
 	}
+	if d.Kind == string(decisionrecord.KindFlow) {
+		return s.recomputeFlow(ctx, d, rec, data)
+	}
 	res := s.program(rec).Evaluate(nil, data, d.Data)
 	res.Explain()
 	out := &Recomputed{Result: res.Result, Explanation: res.Explanation, Trace: res.Trace}
@@ -374,15 +425,82 @@ func (s *Service) recompute(ctx context.Context, d *Decision) (*Recomputed, *str
 	return out, nil, nil
 }
 
-// ExpireDecisions deletes the decision records older than the retention
-// period and returns how many it deleted.
-func (s *Service) ExpireDecisions(ctx context.Context) (int, error) {
-	deleted, err := s.store.ExpireDecisions(ctx, s.timestamp().Add(-s.decisionRetention))
-	s.metrics.decisionsExpired.Add(float64(deleted))
-	if err != nil {
-		return deleted, unavailable(err)
+// note is a recompute that cannot be done, and why.
+func note(why string) (*Recomputed, *string, error) { return nil, &why, nil }
+
+// recomputeFlow runs the flow record that ran again, its nodes' policies
+// resolving to exactly the records (and revisions) they resolved to then.
+func (s *Service) recomputeFlow(ctx context.Context, d *Decision, rec *ent.Record, data map[string]any) (*Recomputed, *string, error) {
+	if d.Policies == nil {
+		return note("this flow run was recorded before the policies its nodes resolved to were, so it is not recomputed")
 	}
-	return deleted, nil
+	ids := make([]uuid.UUID, len(d.Policies))
+	for i, p := range d.Policies {
+		ids[i] = p.RecordID
+	}
+	stored, err := s.store.RecordsIn(ctx, d.tenant, record.KindPolicy, ids)
+	if err != nil {
+		return nil, nil, unavailable(err)
+	}
+	byID := make(map[uuid.UUID]*ent.Record, len(stored))
+	for _, r := range stored {
+		byID[r.ID] = r
+	}
+	resolved := make(recordedPolicies, len(d.Policies))
+	for _, p := range d.Policies {
+		r := byID[p.RecordID]
+		switch {
+		case r == nil:
+			return note(fmt.Sprintf("the policy record %s that the flow's reference %s resolved to no longer exists", p.RecordID, p.Ref))
+		case r.Revision != p.Revision:
+			return note(fmt.Sprintf("the policy draft %s that the flow's reference %s resolved to has changed since, so the run cannot be recomputed", p.RecordID, p.Ref))
+		}
+		resolved[p.Ref] = s.program(r)
+	}
+	plan, err := s.flow(rec).runPlan()
+	if err != nil {
+		return note("the flow that ran no longer reads as a flow: " + err.Error())
+	}
+	res, err := plan.Run(ctx, data, d.Data, resolved, flow.Options{})
+	if err != nil {
+		return nil, nil, internal(err)
+	}
+	// The trace is the last node's, whose explanation the flow's ends
+	// with; every node's is in the flow result.
+	trace := engine.Trace{Execution: []engine.RuleTrace{}}
+	if n := len(res.NodeResponses); n > 0 && res.NodeResponses[n-1].Response != nil {
+		trace = res.NodeResponses[n-1].Response.Trace
+	}
+	out := &Recomputed{Result: res.Result, Explanation: flowExplanation(res), Trace: trace, Flow: res}
+	if len(res.Errors) > 0 {
+		out.Error = &RecomputeErr{Message: strings.Join(res.Errors, "; ")}
+	}
+	return out, nil, nil
+}
+
+// recordedPolicies resolve a recomputed flow's references to the policy
+// records they resolved to when it ran; one that did not resolve then
+// does not now.
+type recordedPolicies map[flow.PolicyRef]*flow.ResolvedPolicy
+
+func (r recordedPolicies) ResolvePolicy(_ context.Context, ref flow.PolicyRef) (*flow.ResolvedPolicy, error) {
+	if p, ok := r[ref]; ok {
+		return p, nil
+	}
+	return nil, fmt.Errorf("%w: %s", flow.ErrPolicyNotFound, ref)
+}
+
+// ExpireDecisions removes the decision records older than the retention
+// period and returns how many it removed (see storage.DecisionWrites for
+// how each database does it).
+func (s *Service) ExpireDecisions(ctx context.Context) (int, error) {
+	now := s.timestamp()
+	expired, err := s.store.ExpireDecisions(ctx, now, now.Add(-s.decisionRetention))
+	s.metrics.decisionsExpired.Add(float64(expired))
+	if err != nil {
+		return expired, unavailable(err)
+	}
+	return expired, nil
 }
 
 // ExpireDecisionsEvery runs ExpireDecisions at once and then every

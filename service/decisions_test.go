@@ -4,16 +4,21 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"entgo.io/ent/dialect"
 	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/decisionrecord"
+	"github.com/verdict/verdict/flow"
 	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
@@ -215,7 +220,7 @@ func (f *fixture) recordRuns(t *testing.T, pol *service.Policy, data ...string) 
 	}
 	// Records are stored before their runs' events: once the events are
 	// in, so are the records.
-	before := f.db.Client().AuditEvent.Query().Where(auditevent.OrganizationID(f.acme.Organization.ID)).CountX(context.Background())
+	before := audittest.Count(t, f.db, audittest.Filter{Tenant: &f.acme.Organization.ID})
 	for _, d := range data {
 		res, err := f.svc.RunPolicy(admin, pol.BaseID, json.RawMessage(d))
 		if err != nil {
@@ -368,22 +373,99 @@ func TestSamplingRecordsAShareOfRuns(t *testing.T) {
 	})
 }
 
-func TestExpiredDecisionsAreDeleted(t *testing.T) {
+func TestExpiredDecisionsAreRemovedByTheRetention(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
-		f := newFixture(t, db)
+		ctx := context.Background()
+		reg := prometheus.NewRegistry()
+		f := newFixtureWith(t, db, func(c *service.Config) { c.Registerer = reg })
 		pol := f.publishedPolicy(t, "seniors", "A **Person** gets senior_discount if the __age__ of the **Person** is at least 65.")
-		f.recordRuns(t, pol, person(70), person(71)) // a second apart
-		// Now the first is a half second past the retention period.
-		*f.clock = f.clock.Add(service.DefaultDecisionRetention - 1500*time.Millisecond)
-		n, err := f.svc.ExpireDecisions(context.Background())
-		if err != nil || n != 1 {
-			t.Fatalf("expired %d, %v; want the oldest one", n, err)
+		// Two records a second apart at noon, and one at noon the next day.
+		first := *f.clock
+		f.recordRuns(t, pol, person(70), person(71))
+		*f.clock = first.Add(24 * time.Hour)
+		f.recordRuns(t, pol, person(72))
+		partitioned := db.Dialect() == dialect.Postgres
+
+		expire := func(cutoff time.Time, want int, wantLeft ...string) {
+			t.Helper()
+			*f.clock = cutoff.Add(service.DefaultDecisionRetention)
+			n, err := f.svc.ExpireDecisions(ctx)
+			if err != nil || n != want {
+				t.Fatalf("expired %d, %v at the cutoff %s; want %d", n, err, cutoff, want)
+			}
+			var left []string
+			for _, r := range db.Client().DecisionRecord.Query().Order(decisionrecord.ByAt()).AllX(ctx) {
+				left = append(left, r.Input)
+			}
+			if !slices.Equal(left, wantLeft) {
+				t.Fatalf("left %v at the cutoff %s, want %v", left, cutoff, wantLeft)
+			}
 		}
-		left := db.Client().DecisionRecord.Query().AllX(context.Background())
-		if len(left) != 1 || left[0].Input != `{"Person":{"age":71}}` {
-			t.Fatalf("left %+v, want the newer record", left)
+		// The cutoff half a second after the first record: SQLite deletes
+		// exactly that one; PostgreSQL drops whole days, and that day has
+		// not ended yet.
+		if partitioned {
+			expire(first.Add(500*time.Millisecond), 0, `{"Person":{"age":70}}`, `{"Person":{"age":71}}`, `{"Person":{"age":72}}`)
+		} else {
+			expire(first.Add(500*time.Millisecond), 1, `{"Person":{"age":71}}`, `{"Person":{"age":72}}`)
+		}
+		// The cutoff in the second day: the first day is gone everywhere.
+		want := 1
+		if partitioned {
+			want = 2
+		}
+		expire(first.Add(13*time.Hour), want, `{"Person":{"age":72}}`)
+		if got := expiredCounted(t, reg); got != 2 {
+			t.Errorf("verdict_decision_records_expired_total = %v, want 2", got)
+		}
+		if partitioned {
+			// The day dropped, and today and the days ahead prepared.
+			var days []string
+			rows, err := db.SQL().QueryContext(ctx, `SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+				WHERE i.inhparent = 'decision_records'::regclass ORDER BY c.relname`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rows.Next() {
+				var name string
+				if err := rows.Scan(&name); err != nil {
+					t.Fatal(err)
+				}
+				days = append(days, name)
+			}
+			if err := rows.Err(); err != nil {
+				t.Fatal(err)
+			}
+			// The first expiry ran on 2030-01-31 and the second on
+			// 2030-02-01, each preparing its day and the three after it.
+			want := []string{"decision_records_20300102", "decision_records_20300131", "decision_records_20300201",
+				"decision_records_20300202", "decision_records_20300203", "decision_records_20300204"}
+			if !slices.Equal(days, want) {
+				t.Errorf("partitions %v, want %v", days, want)
+			}
+		}
+		// Nothing left to expire.
+		n, err := f.svc.ExpireDecisions(ctx)
+		if err != nil || n != 0 {
+			t.Errorf("expiring again removed %d, %v", n, err)
 		}
 	})
+}
+
+// expiredCounted is the counter of decision records removed for their age.
+func expiredCounted(t *testing.T, reg *prometheus.Registry) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fam := range families {
+		if fam.GetName() == "verdict_decision_records_expired_total" {
+			return fam.Metric[0].GetCounter().GetValue()
+		}
+	}
+	t.Fatal("no verdict_decision_records_expired_total")
+	return 0
 }
 
 func TestReplayComparesADraftWithTheRecordedDecisions(t *testing.T) {
@@ -501,7 +583,7 @@ func TestAFlowRecordsAndReplaysItsRuns(t *testing.T) {
 			t.Fatalf("flow decisions %+v, %v", list, err)
 		}
 		d, err := f.svc.Decision(admin, list.Items[0].ID)
-		if err != nil || d.Recomputed != nil || d.Note == nil {
+		if err != nil || d.Recomputed == nil || d.Note != nil || d.Recomputed.Flow == nil || d.Recomputed.Result != d.Result {
 			t.Fatalf("a flow decision %+v, %v", d, err)
 		}
 		rep, err := f.svc.ReplayFlow(admin, fl.ID, service.ReplayInput{})
@@ -511,5 +593,90 @@ func TestAFlowRecordsAndReplaysItsRuns(t *testing.T) {
 		// A policy's id is no flow's to replay.
 		_, err = f.svc.ReplayFlow(admin, adult.ID, service.ReplayInput{})
 		wantCode(t, err, service.CodeNotFound)
+	})
+}
+
+func TestAFlowDecisionIsRecomputedWithThePolicyRecordsItsNodesRan(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		ctx := context.Background()
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		// A policy that is only a draft: the flow runs its draft.
+		named := `A **applicant** is named if the __name__ of the **applicant** is equal to "[masked]".`
+		draft, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("named"), Rule: &named})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fl := f.createFlow(t, admin, chainFlow(byBaseID(adult.BaseID), byBaseID(draft.BaseID)))
+		if _, err := f.svc.SetFlowDecisionSettings(admin, fl.ID, service.DecisionSettingsInput{
+			Enabled: true, Mask: []string{"$.applicant.name"}}); err != nil {
+			t.Fatal(err)
+		}
+		// An adult whose masked name the draft reads: the run ended in a
+		// manual review; the recomputed one sees the masked name.
+		res, err := f.svc.RunFlow(admin, fl.BaseID, json.RawMessage(`{"applicant": {"age": 19, "name": "Zed"}}`))
+		if err != nil || !slices.Equal(res.ExecutionPath, []string{"p", "review"}) || res.Outcome == nil || *res.Outcome != "manual review" {
+			t.Fatalf("the run: %+v, %v", res, err)
+		}
+		f.waitForLog(t, 2+1+1+1+1) // adult created and published, the draft, the flow, its settings, the run
+
+		// adult's base now resolves to a stricter version 2; the decision
+		// is recomputed with version 1, which ran.
+		v2, err := f.svc.PolicyDraftFromVersion(admin, adult.ID, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stricter := strings.Replace(adultRule, "18", "21", 1)
+		if _, err := f.svc.UpdatePolicyDraft(admin, v2.ID, service.Changes{Rule: &stricter}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.PublishPolicy(admin, v2.ID, service.Changes{}); err != nil {
+			t.Fatal(err)
+		}
+		list, err := f.svc.Decisions(admin, service.DecisionFilter{BaseID: &fl.BaseID}, service.ListOptions{})
+		if err != nil || len(list.Items) != 1 {
+			t.Fatalf("flow decisions %+v, %v", list, err)
+		}
+		d, err := f.svc.Decision(admin, list.Items[0].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		draftRec := db.Client().Record.GetX(ctx, draft.ID)
+		wantPolicies := []service.FlowPolicy{
+			{Ref: flow.PolicyRef{BaseID: adult.BaseID.String()}, RecordID: adult.ID, Revision: db.Client().Record.GetX(ctx, adult.ID).Revision},
+			{Ref: flow.PolicyRef{BaseID: draft.BaseID.String()}, RecordID: draft.ID, Revision: draftRec.Revision},
+		}
+		if !reflect.DeepEqual(d.Policies, wantPolicies) {
+			t.Errorf("recorded policies %+v, want %+v", d.Policies, wantPolicies)
+		}
+		rc := d.Recomputed
+		if d.Note != nil || rc == nil || rc.Flow == nil {
+			t.Fatalf("not recomputed: %+v, note %v", rc, d.Note)
+		}
+		// Version 1 let 19 through to the draft, which now matches the
+		// masked name, where version 2 would have said false at the start
+		// node.
+		if !rc.Result || rc.Error != nil || rc.Flow.Outcome != nil || !slices.Equal(rc.Flow.ExecutionPath, []string{"p"}) ||
+			len(rc.Flow.NodeResponses) != 2 || rc.Flow.NodeResponses[0].NodeID != "s" || !rc.Flow.NodeResponses[0].Response.Result ||
+			len(rc.Flow.NodeResponses[0].Response.Trace.Execution) != 1 ||
+			!strings.Contains(rc.Flow.NodeResponses[0].Response.Explanation, "the age of the applicant is 19, which is at least 18") ||
+			rc.Explanation != `The flow ended at node "s" with result true (path: p). `+rc.Flow.NodeResponses[1].Response.Explanation {
+			t.Errorf("recomputed %+v, flow %+v", rc, rc.Flow)
+		}
+		if !d.Result || !strings.Contains(d.Explanation, "(path: p → review)") {
+			t.Errorf("the recorded run %v, %q; want the run's", d.Result, d.Explanation)
+		}
+
+		// Once the draft the flow ran on changed, the run is not
+		// recomputed, and the note says why.
+		if _, err := f.svc.UpdatePolicyDraft(admin, draft.ID, service.Changes{Rule: ptr(adultRule)}); err != nil {
+			t.Fatal(err)
+		}
+		d, err = f.svc.Decision(admin, list.Items[0].ID)
+		if err != nil || d.Recomputed != nil || d.Note == nil ||
+			*d.Note != "the policy draft "+draft.ID.String()+" that the flow's reference "+draft.BaseID.String()+" resolved to has changed since, so the run cannot be recomputed" {
+			t.Errorf("after the draft changed: %+v, note %v, %v", d.Recomputed, d.Note, err)
+		}
 	})
 }

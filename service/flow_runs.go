@@ -52,7 +52,8 @@ func (s *Service) runFlow(ctx context.Context, baseID, recordID uuid.UUID, rawDa
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.execute(ctx, s.resolverFor(p), plan, data, rawData)
+	resolver := s.resolverFor(p)
+	res, err := s.execute(ctx, resolver, plan, data, rawData)
 	if err != nil {
 		return nil, err
 	}
@@ -65,6 +66,9 @@ func (s *Service) runFlow(ctx context.Context, baseID, recordID uuid.UUID, rawDa
 	var decision *decisionRow
 	if target.recording != nil {
 		decision = s.decisionOf(target, rawData, res.Result, flowExplanation(res), took)
+		if decision != nil {
+			decision.policies = resolver.resolvedPolicies()
+		}
 	}
 	if err := s.recordExecution(ctx, p, target, res.Result, took, failure, decision); err != nil {
 		return nil, err

@@ -27,7 +27,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		}, []string{"kind"}),
 		decisionsExpired: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "verdict_decision_records_expired_total",
-			Help: "Decision records deleted because they were older than the retention period.",
+			Help: "Decision records removed because they were older than the retention period: deleted on SQLite, counted as their day's partition is dropped on PostgreSQL.",
 		}),
 	}
 	if reg != nil {

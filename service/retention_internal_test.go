@@ -14,6 +14,7 @@ import (
 
 	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/dayparts"
 	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 )
@@ -67,7 +68,7 @@ func TestTheUpkeepExpiresWhatTheRetentionNoLongerKeeps(t *testing.T) {
 			// those the first run prepared five years on.
 			want := []time.Time{time.Date(2030, 1, 8, 0, 0, 0, 0, time.UTC)}
 			for _, from := range []time.Time{now, now.AddDate(5, 0, 0)} {
-				for i := range auditstore.DaysAhead + 1 {
+				for i := range dayparts.DaysAhead + 1 {
 					want = append(want, from.AddDate(0, 0, i).Truncate(24*time.Hour))
 				}
 			}

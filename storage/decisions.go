@@ -4,10 +4,12 @@ import (
 	"context"
 	"time"
 
+	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
 
 	"github.com/google/uuid"
 
+	"github.com/verdict/verdict/dayparts"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/decisionrecord"
 )
@@ -62,6 +64,7 @@ func (r reader) decisions(f DecisionFilter) *ent.DecisionRecordQuery {
 	return q
 }
 
+// InsertDecisions gives a day without a partition one, on PostgreSQL.
 func (s *dbStore) InsertDecisions(ctx context.Context, rows []*ent.DecisionRecord) error {
 	if len(rows) == 0 {
 		return nil
@@ -71,25 +74,54 @@ func (s *dbStore) InsertDecisions(ctx context.Context, rows []*ent.DecisionRecor
 		decisionrecord.FieldBaseID, decisionrecord.FieldRecordID, decisionrecord.FieldVersion,
 		decisionrecord.FieldRevision, decisionrecord.FieldAt, decisionrecord.FieldResult,
 		decisionrecord.FieldExplanation, decisionrecord.FieldDurationNs, decisionrecord.FieldActorKind,
-		decisionrecord.FieldActorID, decisionrecord.FieldInput)
-	for _, d := range rows {
-		var version any
+		decisionrecord.FieldActorID, decisionrecord.FieldInput, decisionrecord.FieldPolicies)
+	at := make([]time.Time, len(rows))
+	for i, d := range rows {
+		var version, policies any
 		if d.Version != nil {
 			version = *d.Version
 		}
+		if d.Policies != nil {
+			policies = *d.Policies
+		}
 		ins.Values(d.ID, d.OrganizationID, d.Kind, d.BaseID, d.RecordID, version,
 			d.Revision, d.At, d.Result, d.Explanation, d.DurationNs, d.ActorKind,
-			d.ActorID, d.Input)
+			d.ActorID, d.Input, policies)
+		at[i] = d.At
 	}
-	query, args := ins.OnConflict(entsql.ConflictColumns(decisionrecord.FieldID), entsql.DoNothing()).Query()
-	_, err := s.sql.ExecContext(ctx, query, args...)
-	return err
+	// No conflict target: the key is (id) on SQLite, (id, at) on
+	// PostgreSQL, where the table is partitioned on at.
+	query, args := ins.OnConflict(entsql.DoNothing()).Query()
+	insert := func() error {
+		_, err := s.sql.ExecContext(ctx, query, args...)
+		return err
+	}
+	if s.dialect != dialect.Postgres {
+		return insert()
+	}
+	return s.decisionDays().Insert(ctx, at, insert)
 }
 
-// expireBatch is how many decision records one statement deletes.
+// decisionDays are the day partitions of decision_records on PostgreSQL;
+// their rows are counted as they are dropped, so that the expired records
+// are counted alike on either database.
+func (s *dbStore) decisionDays() *dayparts.Table {
+	return dayparts.New(s.sql, decisionrecord.Table, dayparts.CountingRows())
+}
+
+// expireBatch is how many decision records one statement deletes on
+// SQLite.
 const expireBatch = 500
 
-func (s *dbStore) ExpireDecisions(ctx context.Context, cutoff time.Time) (int, error) {
+func (s *dbStore) ExpireDecisions(ctx context.Context, now, cutoff time.Time) (int, error) {
+	if s.dialect == dialect.Postgres {
+		days := s.decisionDays()
+		if err := days.Prepare(ctx, now); err != nil {
+			return 0, err
+		}
+		expired, err := days.Expire(ctx, cutoff)
+		return int(expired.Rows), err
+	}
 	deleted := 0
 	for {
 		ids, err := s.c.DecisionRecord.Query().Where(decisionrecord.AtLT(cutoff)).

@@ -26,6 +26,10 @@ func (r reader) Records(ctx context.Context, baseID uuid.UUID) ([]*ent.Record, e
 		Order(record.ByVersion(), record.ByID()).All(ctx))
 }
 
+func (r reader) RecordsIn(ctx context.Context, tenant uuid.UUID, kind record.Kind, ids []uuid.UUID) ([]*ent.Record, error) {
+	return found(r.c.Record.Query().Where(record.IDIn(ids...), record.OrganizationID(tenant), record.KindEQ(kind)).All(ctx))
+}
+
 func (r reader) Bases(ctx context.Context, f BaseFilter, w Window) ([]*ent.Base, *int, error) {
 	q := r.c.Base.Query().Where(base.OrganizationID(f.Tenant), base.KindEQ(f.Kind), base.DeletedAtIsNil(), listed(f.OwnedBy))
 	if f.Name != "" {

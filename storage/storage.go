@@ -21,6 +21,7 @@ import (
 	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/ent/decisionrecord"
 	"github.com/verdict/verdict/ent/membership"
+	"github.com/verdict/verdict/ent/record"
 )
 
 var (
@@ -87,6 +88,8 @@ type Lifecycle interface {
 	Record(ctx context.Context, id uuid.UUID) (*ent.Record, error)
 	// Records are a base's records by version, the draft first, then id.
 	Records(ctx context.Context, baseID uuid.UUID) ([]*ent.Record, error)
+	// RecordsIn are those of ids that are tenant's records of kind.
+	RecordsIn(ctx context.Context, tenant uuid.UUID, kind record.Kind, ids []uuid.UUID) ([]*ent.Record, error)
 	// Bases lists the bases f selects, newest first, with their number
 	// when w asks for it.
 	Bases(ctx context.Context, f BaseFilter, w Window) ([]*ent.Base, *int, error)
@@ -286,10 +289,15 @@ type DecisionWrites interface {
 	// id is stored already, so that a batch that is retried stores each
 	// once.
 	InsertDecisions(ctx context.Context, rows []*ent.DecisionRecord) error
-	// ExpireDecisions deletes the records older than cutoff, in batches
-	// small enough that no statement holds the table for long, and
-	// returns how many it deleted, also when it fails part way.
-	ExpireDecisions(ctx context.Context, cutoff time.Time) (int, error)
+	// ExpireDecisions removes the records older than cutoff and returns
+	// how many it removed, also when it fails part way. On PostgreSQL,
+	// where the table is partitioned by day, it first creates the
+	// partitions of the day of now and the days ahead, then drops the
+	// partitions whose whole day ended before the cutoff: the records of
+	// the day the cutoff falls in stay until that day has expired too. On
+	// SQLite it deletes exactly the expired records, in batches small
+	// enough that no statement holds the database's one writer for long.
+	ExpireDecisions(ctx context.Context, now, cutoff time.Time) (int, error)
 }
 
 // DecisionFilter selects a tenant's decision records: those with each

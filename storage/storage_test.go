@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/dayparts"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/base"
@@ -240,9 +241,10 @@ func TestDecisionsAreStoredOnceAndExpire(t *testing.T) {
 	eachStore(t, func(t *testing.T, s storage.Store) {
 		ctx := context.Background()
 		b, draft := newPolicy(t, s)
-		decision := func(minute int, result bool) *ent.DecisionRecord {
+		// A day apart: PostgreSQL expires whole days.
+		decision := func(day int, result bool) *ent.DecisionRecord {
 			return &ent.DecisionRecord{ID: uuid.Must(uuid.NewV7()), OrganizationID: b.OrganizationID, Kind: decisionrecord.KindPolicy,
-				BaseID: b.ID, RecordID: draft.ID, Revision: 1, At: at.Add(time.Duration(minute) * time.Minute), Result: result,
+				BaseID: b.ID, RecordID: draft.ID, Revision: 1, At: at.AddDate(0, 0, day), Result: result,
 				Explanation: "why", DurationNs: 1000, ActorKind: decisionrecord.ActorKindUser, ActorID: b.CreatedBy, Input: `{"a":1}`}
 		}
 		rows := []*ent.DecisionRecord{decision(1, true), decision(2, false), decision(3, true)}
@@ -267,8 +269,9 @@ func TestDecisionsAreStoredOnceAndExpire(t *testing.T) {
 		if _, err := s.Decision(ctx, uuid.New(), rows[0].ID); !errors.Is(err, storage.ErrNotFound) {
 			t.Errorf("another tenant's record: %v, want ErrNotFound", err)
 		}
-		if n, err := s.ExpireDecisions(ctx, rows[2].At); n != 2 || err != nil {
-			t.Errorf("expiring before the newest: %d, %v; want 2", n, err)
+		cutoff := dayparts.Day(rows[2].At).Add(6 * time.Hour)
+		if n, err := s.ExpireDecisions(ctx, time.Now(), cutoff); n != 2 || err != nil {
+			t.Errorf("expiring the days before the newest's: %d, %v; want 2", n, err)
 		}
 		if left := must[[]*ent.DecisionRecord](t)(s.Decisions(ctx, storage.DecisionFilter{Tenant: b.OrganizationID}, 10)); len(left) != 1 || left[0].ID != rows[2].ID {
 			t.Errorf("left %+v, want the newest", left)

@@ -482,16 +482,22 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await publish(page);
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
 
+  // The comparison is the server's flowDiff: nodes by id, branches as
+  // (from, branch, to), each added or removed.
+  const askedForDiff = page.waitForRequest((r) => r.url().endsWith('/graphql') && (r.postData() ?? '').includes('flowDiff('));
   await page.getByRole('link', { name: 'Compare with version 1' }).click();
+  await askedForDiff;
   await expect(page.getByRole('heading', { name: 'Compare flow records' })).toBeVisible();
   const nodes = page.getByRole('table', { name: 'Node changes' });
   await expect(nodes.getByRole('row', { name: /custom-1/ })).toContainText('Added');
   await expect(nodes.locator('tbody tr')).toHaveCount(1);
   const branches = page.getByRole('table', { name: 'Branch changes' });
-  await expect(branches.getByRole('row', { name: /policy-1/ })).toContainText('Changed');
-  await expect(branches.getByRole('row', { name: /policy-1/ })).toContainText('return-2 → custom-1');
+  await expect(branches.locator('tbody tr')).toHaveCount(2);
+  await expect(branches.getByRole('row', { name: /return-2/ })).toHaveText(/policy-1\s*false\s*Removed\s*return-2/);
+  await expect(branches.getByRole('row', { name: /custom-1/ })).toHaveText(/policy-1\s*false\s*Added\s*custom-1/);
   await expect(page.locator('.fnode-added')).toHaveCount(1);
   await expect(page.locator('.react-flow__edge.fedge-removed')).toHaveCount(1);
+  await expect(page.locator('.react-flow__edge.fedge-added')).toHaveCount(1);
   await page.screenshot({ path: join(shots, 'flow-compare.png'), fullPage: true });
   await noCriticalViolations(page, 'flow compare');
 
@@ -505,6 +511,17 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await expect(page.getByRole('tab', { name: 'Versions (3)' })).toBeVisible();
   await expect(flowNode(page, 'policy-1')).toBeVisible();
   await expect(flowNode(page, 'custom-1')).toHaveCount(0);
+
+  // Version 3 against version 2: the custom node is gone, drawn as
+  // removed, and the false branch of policy-1 points back at return-2.
+  await page.getByRole('link', { name: 'Compare with version 2' }).click();
+  await expect(page.getByRole('heading', { name: 'Compare flow records' })).toBeVisible();
+  await expect(nodes.locator('tbody tr')).toHaveCount(1);
+  await expect(nodes.getByRole('row', { name: /custom-1/ })).toContainText('Removed');
+  await expect(branches.getByRole('row', { name: /custom-1/ })).toHaveText(/policy-1\s*false\s*Removed\s*custom-1/);
+  await expect(branches.getByRole('row', { name: /return-2/ })).toHaveText(/policy-1\s*false\s*Added\s*return-2/);
+  await expect(page.locator('.fnode-removed')).toHaveCount(1);
+  await expect(flowNode(page, 'custom-1')).toHaveClass(/\bfnode-removed\b/);
   assert.deepEqual(page.foreign, []);
   await page.context().close();
 });

@@ -41,6 +41,8 @@ const (
 	FieldActorID = "actor_id"
 	// FieldInput holds the string denoting the input field in the database.
 	FieldInput = "input"
+	// FieldPolicies holds the string denoting the policies field in the database.
+	FieldPolicies = "policies"
 	// Table holds the table name of the decisionrecord in the database.
 	Table = "decision_records"
 )
@@ -61,6 +63,7 @@ var Columns = []string{
 	FieldActorKind,
 	FieldActorID,
 	FieldInput,
+	FieldPolicies,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -197,4 +200,9 @@ func ByActorID(opts ...sql.OrderTermOption) OrderOption {
 // ByInput orders the results by the input field.
 func ByInput(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldInput, opts...).ToFunc()
+}
+
+// ByPolicies orders the results by the policies field.
+func ByPolicies(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPolicies, opts...).ToFunc()
 }

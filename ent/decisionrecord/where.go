@@ -110,6 +110,11 @@ func Input(v string) predicate.DecisionRecord {
 	return predicate.DecisionRecord(sql.FieldEQ(FieldInput, v))
 }
 
+// Policies applies equality check predicate on the "policies" field. It's identical to PoliciesEQ.
+func Policies(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldEQ(FieldPolicies, v))
+}
+
 // OrganizationIDEQ applies the EQ predicate on the "organization_id" field.
 func OrganizationIDEQ(v uuid.UUID) predicate.DecisionRecord {
 	return predicate.DecisionRecord(sql.FieldEQ(FieldOrganizationID, v))
@@ -618,6 +623,81 @@ func InputEqualFold(v string) predicate.DecisionRecord {
 // InputContainsFold applies the ContainsFold predicate on the "input" field.
 func InputContainsFold(v string) predicate.DecisionRecord {
 	return predicate.DecisionRecord(sql.FieldContainsFold(FieldInput, v))
+}
+
+// PoliciesEQ applies the EQ predicate on the "policies" field.
+func PoliciesEQ(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldEQ(FieldPolicies, v))
+}
+
+// PoliciesNEQ applies the NEQ predicate on the "policies" field.
+func PoliciesNEQ(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldNEQ(FieldPolicies, v))
+}
+
+// PoliciesIn applies the In predicate on the "policies" field.
+func PoliciesIn(vs ...string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldIn(FieldPolicies, vs...))
+}
+
+// PoliciesNotIn applies the NotIn predicate on the "policies" field.
+func PoliciesNotIn(vs ...string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldNotIn(FieldPolicies, vs...))
+}
+
+// PoliciesGT applies the GT predicate on the "policies" field.
+func PoliciesGT(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldGT(FieldPolicies, v))
+}
+
+// PoliciesGTE applies the GTE predicate on the "policies" field.
+func PoliciesGTE(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldGTE(FieldPolicies, v))
+}
+
+// PoliciesLT applies the LT predicate on the "policies" field.
+func PoliciesLT(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldLT(FieldPolicies, v))
+}
+
+// PoliciesLTE applies the LTE predicate on the "policies" field.
+func PoliciesLTE(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldLTE(FieldPolicies, v))
+}
+
+// PoliciesContains applies the Contains predicate on the "policies" field.
+func PoliciesContains(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldContains(FieldPolicies, v))
+}
+
+// PoliciesHasPrefix applies the HasPrefix predicate on the "policies" field.
+func PoliciesHasPrefix(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldHasPrefix(FieldPolicies, v))
+}
+
+// PoliciesHasSuffix applies the HasSuffix predicate on the "policies" field.
+func PoliciesHasSuffix(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldHasSuffix(FieldPolicies, v))
+}
+
+// PoliciesIsNil applies the IsNil predicate on the "policies" field.
+func PoliciesIsNil() predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldIsNull(FieldPolicies))
+}
+
+// PoliciesNotNil applies the NotNil predicate on the "policies" field.
+func PoliciesNotNil() predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldNotNull(FieldPolicies))
+}
+
+// PoliciesEqualFold applies the EqualFold predicate on the "policies" field.
+func PoliciesEqualFold(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldEqualFold(FieldPolicies, v))
+}
+
+// PoliciesContainsFold applies the ContainsFold predicate on the "policies" field.
+func PoliciesContainsFold(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldContainsFold(FieldPolicies, v))
 }
 
 // And groups predicates with the AND operator between them.

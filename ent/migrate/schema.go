@@ -129,46 +129,6 @@ var (
 			},
 		},
 	}
-	// DecisionRecordsColumns holds the columns for the "decision_records" table.
-	DecisionRecordsColumns = []*schema.Column{
-		{Name: "id", Type: field.TypeUUID},
-		{Name: "organization_id", Type: field.TypeUUID},
-		{Name: "kind", Type: field.TypeEnum, Enums: []string{"policy", "flow"}},
-		{Name: "base_id", Type: field.TypeUUID},
-		{Name: "record_id", Type: field.TypeUUID},
-		{Name: "version", Type: field.TypeInt, Nullable: true},
-		{Name: "revision", Type: field.TypeInt},
-		{Name: "at", Type: field.TypeTime},
-		{Name: "result", Type: field.TypeBool},
-		{Name: "explanation", Type: field.TypeString, Size: 2147483647},
-		{Name: "duration_ns", Type: field.TypeInt64},
-		{Name: "actor_kind", Type: field.TypeEnum, Enums: []string{"user", "key"}},
-		{Name: "actor_id", Type: field.TypeUUID},
-		{Name: "input", Type: field.TypeString, Size: 2147483647},
-	}
-	// DecisionRecordsTable holds the schema information for the "decision_records" table.
-	DecisionRecordsTable = &schema.Table{
-		Name:       "decision_records",
-		Columns:    DecisionRecordsColumns,
-		PrimaryKey: []*schema.Column{DecisionRecordsColumns[0]},
-		Indexes: []*schema.Index{
-			{
-				Name:    "decisionrecord_organization_id_at_id",
-				Unique:  false,
-				Columns: []*schema.Column{DecisionRecordsColumns[1], DecisionRecordsColumns[7], DecisionRecordsColumns[0]},
-			},
-			{
-				Name:    "decisionrecord_organization_id_base_id_at_id",
-				Unique:  false,
-				Columns: []*schema.Column{DecisionRecordsColumns[1], DecisionRecordsColumns[3], DecisionRecordsColumns[7], DecisionRecordsColumns[0]},
-			},
-			{
-				Name:    "decisionrecord_at",
-				Unique:  false,
-				Columns: []*schema.Column{DecisionRecordsColumns[7]},
-			},
-		},
-	}
 	// GroupsColumns holds the columns for the "groups" table.
 	GroupsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -365,7 +325,6 @@ var (
 		APIKeysTable,
 		AuditEventsTable,
 		BasesTable,
-		DecisionRecordsTable,
 		GroupsTable,
 		GroupMembersTable,
 		MembershipsTable,

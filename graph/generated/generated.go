@@ -38,6 +38,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 type ResolverRoot interface {
 	AuditEvent() AuditEventResolver
 	Decision() DecisionResolver
+	DecisionPolicy() DecisionPolicyResolver
 	FlowNodeChange() FlowNodeChangeResolver
 	FlowNodesDiff() FlowNodesDiffResolver
 	Group() GroupResolver
@@ -126,6 +127,7 @@ type ComplexityRoot struct {
 		ID          func(childComplexity int) int
 		Kind        func(childComplexity int) int
 		Note        func(childComplexity int) int
+		Policies    func(childComplexity int) int
 		Recomputed  func(childComplexity int) int
 		RecordID    func(childComplexity int) int
 		Result      func(childComplexity int) int
@@ -142,6 +144,12 @@ type ComplexityRoot struct {
 	DecisionEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	DecisionPolicy struct {
+		RecordID func(childComplexity int) int
+		Ref      func(childComplexity int) int
+		Revision func(childComplexity int) int
 	}
 
 	DecisionRecordSettings struct {
@@ -593,6 +601,7 @@ type ComplexityRoot struct {
 	RecomputedRun struct {
 		Error       func(childComplexity int) int
 		Explanation func(childComplexity int) int
+		Flow        func(childComplexity int) int
 		Result      func(childComplexity int) int
 		Trace       func(childComplexity int) int
 	}
@@ -716,6 +725,9 @@ type DecisionResolver interface {
 	Recomputed(ctx context.Context, obj *service.Decision) (*service.Recomputed, error)
 	Note(ctx context.Context, obj *service.Decision) (*string, error)
 }
+type DecisionPolicyResolver interface {
+	Ref(ctx context.Context, obj *service.FlowPolicy) (any, error)
+}
 type FlowNodeChangeResolver interface {
 	Before(ctx context.Context, obj *service.NodeChange) (any, error)
 	After(ctx context.Context, obj *service.NodeChange) (any, error)
@@ -794,6 +806,7 @@ type QueryResolver interface {
 type RecomputedRunResolver interface {
 	Trace(ctx context.Context, obj *service.Recomputed) (*model.Trace, error)
 	Error(ctx context.Context, obj *service.Recomputed) (*string, error)
+	Flow(ctx context.Context, obj *service.Recomputed) (*model.FlowRunResult, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -1105,6 +1118,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Decision.Note(childComplexity), true
+	case "Decision.policies":
+		if e.ComplexityRoot.Decision.Policies == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.Policies(childComplexity), true
 	case "Decision.recomputed":
 		if e.ComplexityRoot.Decision.Recomputed == nil {
 			break
@@ -1167,6 +1186,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DecisionEdge.Node(childComplexity), true
+
+	case "DecisionPolicy.recordId":
+		if e.ComplexityRoot.DecisionPolicy.RecordID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DecisionPolicy.RecordID(childComplexity), true
+	case "DecisionPolicy.ref":
+		if e.ComplexityRoot.DecisionPolicy.Ref == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DecisionPolicy.Ref(childComplexity), true
+	case "DecisionPolicy.revision":
+		if e.ComplexityRoot.DecisionPolicy.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DecisionPolicy.Revision(childComplexity), true
 
 	case "DecisionRecordSettings.baseId":
 		if e.ComplexityRoot.DecisionRecordSettings.BaseID == nil {
@@ -3224,6 +3262,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RecomputedRun.Explanation(childComplexity), true
+	case "RecomputedRun.flow":
+		if e.ComplexityRoot.RecomputedRun.Flow == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecomputedRun.Flow(childComplexity), true
 	case "RecomputedRun.result":
 		if e.ComplexityRoot.RecomputedRun.Result == nil {
 			break
@@ -4606,8 +4650,15 @@ type Decision implements Node {
   """
   data: JSON!
   """
-  The policy run done again on the stored input with the record that ran,
-  with its trace; null when it cannot be, and note then says why.
+  For a flow, the policy record each reference of its nodes resolved to
+  when it ran, in the order the run met them; null for a policy, and for a
+  flow recorded before these were kept.
+  """
+  policies: [DecisionPolicy!]
+  """
+  The run done again on the stored input with the record that ran (for a
+  flow, with the policy records of policies), with its trace; null when
+  it cannot be, and note then says why.
   """
   recomputed: RecomputedRun
   """
@@ -4617,7 +4668,27 @@ type Decision implements Node {
 }
 
 """
-A decision's policy run done again.
+A policy record a flow's decision ran on.
+"""
+type DecisionPolicy {
+  """
+  The reference as the flow's nodes name it: {"id": ...} (a pinned
+  record), {"baseId": ...} (latest version, else draft) or {"ref": ...}
+  (legacy).
+  """
+  ref: JSON!
+  """
+  The policy record it resolved to.
+  """
+  recordId: ID!
+  """
+  The revision of that record that ran.
+  """
+  revision: Int!
+}
+
+"""
+A decision's run done again.
 """
 type RecomputedRun {
   """
@@ -4630,13 +4701,19 @@ type RecomputedRun {
   """
   explanation: String!
   """
-  Every condition evaluated.
+  Every condition evaluated; for a flow, those of its last node response,
+  whose explanation the flow's ends with (every node's is in flow).
   """
   trace: Trace!
   """
-  The error the run stopped with; null when it did not.
+  The error the run stopped with; null when it did not. For a flow, its
+  errors joined with "; ".
   """
   error: String
+  """
+  A flow's run result, as runFlow answers it; null for a policy.
+  """
+  flow: FlowRunResult
 }
 
 """
@@ -7789,6 +7866,8 @@ func (ec *executionContext) childFields_Decision(ctx context.Context, field grap
 		return ec.fieldContext_Decision_actor(ctx, field)
 	case "data":
 		return ec.fieldContext_Decision_data(ctx, field)
+	case "policies":
+		return ec.fieldContext_Decision_policies(ctx, field)
 	case "recomputed":
 		return ec.fieldContext_Decision_recomputed(ctx, field)
 	case "note":
@@ -7817,6 +7896,18 @@ func (ec *executionContext) childFields_DecisionEdge(ctx context.Context, field 
 		return ec.fieldContext_DecisionEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DecisionEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_DecisionPolicy(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "ref":
+		return ec.fieldContext_DecisionPolicy_ref(ctx, field)
+	case "recordId":
+		return ec.fieldContext_DecisionPolicy_recordId(ctx, field)
+	case "revision":
+		return ec.fieldContext_DecisionPolicy_revision(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DecisionPolicy", field.Name)
 }
 
 func (ec *executionContext) childFields_DecisionRecordSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8599,6 +8690,8 @@ func (ec *executionContext) childFields_RecomputedRun(ctx context.Context, field
 		return ec.fieldContext_RecomputedRun_trace(ctx, field)
 	case "error":
 		return ec.fieldContext_RecomputedRun_error(ctx, field)
+	case "flow":
+		return ec.fieldContext_RecomputedRun_flow(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RecomputedRun", field.Name)
 }
@@ -11236,6 +11329,38 @@ func (ec *executionContext) fieldContext_Decision_data(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Decision", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
+func (ec *executionContext) _Decision_policies(ctx context.Context, field graphql.CollectedField, obj *service.Decision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Decision_policies(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Policies, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []service.FlowPolicy) graphql.Marshaler {
+			return ec.marshalODecisionPolicy2ᚕgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowPolicyᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Decision_policies(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Decision",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DecisionPolicy(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Decision_recomputed(ctx context.Context, field graphql.CollectedField, obj *service.Decision) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11431,6 +11556,75 @@ func (ec *executionContext) fieldContext_DecisionEdge_node(_ context.Context, fi
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _DecisionPolicy_ref(ctx context.Context, field graphql.CollectedField, obj *service.FlowPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DecisionPolicy_ref(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DecisionPolicy().Ref(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DecisionPolicy_ref(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DecisionPolicy", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _DecisionPolicy_recordId(ctx context.Context, field graphql.CollectedField, obj *service.FlowPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DecisionPolicy_recordId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RecordID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v uuid.UUID) graphql.Marshaler {
+			return ec.marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DecisionPolicy_recordId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DecisionPolicy", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DecisionPolicy_revision(ctx context.Context, field graphql.CollectedField, obj *service.FlowPolicy) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DecisionPolicy_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DecisionPolicy_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DecisionPolicy", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _DecisionRecordSettings_baseId(ctx context.Context, field graphql.CollectedField, obj *service.DecisionSettings) (ret graphql.Marshaler) {
@@ -19951,6 +20145,38 @@ func (ec *executionContext) fieldContext_RecomputedRun_error(_ context.Context, 
 	return graphql.NewScalarFieldContext("RecomputedRun", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _RecomputedRun_flow(ctx context.Context, field graphql.CollectedField, obj *service.Recomputed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecomputedRun_flow(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RecomputedRun().Flow(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.FlowRunResult) graphql.Marshaler {
+			return ec.marshalOFlowRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowRunResult(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RecomputedRun_flow(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RecomputedRun",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowRunResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ReferenceCondition_selector(ctx context.Context, field graphql.CollectedField, obj *model.ReferenceCondition) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24821,6 +25047,11 @@ func (ec *executionContext) _Decision(ctx context.Context, sel ast.SelectionSet,
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "policies":
+			out.Values[i] = ec._Decision_policies(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "recomputed":
 			field := field
 
@@ -24987,6 +25218,87 @@ func (ec *executionContext) _DecisionEdge(ctx context.Context, sel ast.Selection
 			out.Values[i] = ec._DecisionEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var decisionPolicyImplementors = []string{"DecisionPolicy"}
+
+func (ec *executionContext) _DecisionPolicy(ctx context.Context, sel ast.SelectionSet, obj *service.FlowPolicy) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, decisionPolicyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DecisionPolicy")
+		case "ref":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._DecisionPolicy_ref(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "recordId":
+			out.Values[i] = ec._DecisionPolicy_recordId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "revision":
+			out.Values[i] = ec._DecisionPolicy_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -29013,6 +29325,44 @@ func (ec *executionContext) _RecomputedRun(ctx context.Context, sel ast.Selectio
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "flow":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._RecomputedRun_flow(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -30648,6 +30998,10 @@ func (ec *executionContext) marshalNDecisionEdge2ᚕgithubᚗcomᚋverdictᚋver
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNDecisionPolicy2githubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowPolicy(ctx context.Context, sel ast.SelectionSet, v service.FlowPolicy) graphql.Marshaler {
+	return ec._DecisionPolicy(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNDecisionRecordSettings2githubᚗcomᚋverdictᚋverdictᚋserviceᚐDecisionSettings(ctx context.Context, sel ast.SelectionSet, v service.DecisionSettings) graphql.Marshaler {
@@ -32476,6 +32830,25 @@ func (ec *executionContext) unmarshalODecisionFilter2ᚖgithubᚗcomᚋverdict�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalODecisionPolicy2ᚕgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowPolicyᚄ(ctx context.Context, sel ast.SelectionSet, v []service.FlowPolicy) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDecisionPolicy2githubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowPolicy(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalOEvaluationDetails2ᚖgithubᚗcomᚋverdictᚋverdictᚋengineᚐEvaluationDetails(ctx context.Context, sel ast.SelectionSet, v *engine.EvaluationDetails) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -32512,6 +32885,13 @@ func (ec *executionContext) marshalOFlowDiff2ᚖgithubᚗcomᚋverdictᚋverdict
 		return graphql.Null
 	}
 	return ec._FlowDiff(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOFlowRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowRunResult(ctx context.Context, sel ast.SelectionSet, v *model.FlowRunResult) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._FlowRunResult(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOFlowTestInput2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowTestInputᚄ(ctx context.Context, v any) ([]*model.FlowTestInput, error) {

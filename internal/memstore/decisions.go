@@ -58,7 +58,8 @@ func (s *Store) InsertDecisions(ctx context.Context, rows []*ent.DecisionRecord)
 	return nil
 }
 
-func (s *Store) ExpireDecisions(ctx context.Context, cutoff time.Time) (int, error) {
+// ExpireDecisions removes exactly the expired records, as SQLite does.
+func (s *Store) ExpireDecisions(ctx context.Context, now, cutoff time.Time) (int, error) {
 	s.tx.Lock()
 	defer s.tx.Unlock()
 	next := s.snapshot().clone()

@@ -239,6 +239,17 @@ func (r reads) Records(ctx context.Context, baseID uuid.UUID) ([]*ent.Record, er
 	return out, nil
 }
 
+func (r reads) RecordsIn(ctx context.Context, tenant uuid.UUID, kind record.Kind, ids []uuid.UUID) ([]*ent.Record, error) {
+	var out []*ent.Record
+	for _, id := range ids {
+		if rec, ok := r.state().records[id]; ok && rec.OrganizationID == tenant && rec.Kind == kind {
+			c := *rec
+			out = append(out, &c)
+		}
+	}
+	return out, nil
+}
+
 func version(r *ent.Record) int {
 	if r.Version == nil {
 		return 0

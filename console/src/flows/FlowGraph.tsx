@@ -8,8 +8,10 @@ import '@xyflow/react/dist/style.css';
 import type { FlowNode, Handle as BranchHandle } from './definition';
 import { handlesOf, nodeTitle } from './definition';
 import type { Problem } from './problems';
-import type { Change } from './diff';
 import { NODE_WIDTH, layout } from './layout';
+
+/** What a comparison found for a node or a branch. */
+export type Change = 'added' | 'removed' | 'changed' | 'same';
 
 export interface GraphNode {
   id: string;

@@ -1,21 +1,90 @@
 import { useEffect, useMemo, useState } from 'react';
-import { FlowVersionsDocument } from '@verdict/client';
-import type { FlowFieldsFragment } from '@verdict/client';
+import { FlowDiffDocument, FlowVersionsDocument } from '@verdict/client';
+import type { FlowDiffQuery, FlowFieldsFragment } from '@verdict/client';
 import { errorMessage } from '../api';
 import { formatTime } from '../format';
 import { Link, navigate } from '../router';
 import { authorLabel, useSession } from '../session';
-import { asDefinition, startOf } from '../flows/definition';
-import type { FlowNode } from '../flows/definition';
-import { diffDefinitions } from '../flows/diff';
-import type { Change } from '../flows/diff';
+import { asDefinition, branchMember, edgesOf, nodeTitle, startOf } from '../flows/definition';
+import type { FlowNode, Handle } from '../flows/definition';
 import { FlowGraph } from '../flows/FlowGraph';
-import type { GraphModel } from '../flows/FlowGraph';
+import type { Change, GraphEdge, GraphModel } from '../flows/FlowGraph';
 import { flowRecordLabel } from './FlowPage';
 
 type Rec = FlowFieldsFragment;
+type ServerDiff = NonNullable<FlowDiffQuery['flowDiff']>;
+type ServerEdge = ServerDiff['edges']['added'][number];
 
 const changeWords: Record<Change, string> = { added: 'Added', removed: 'Removed', changed: 'Changed', same: 'Unchanged' };
+
+// The server names branches by their member; the graph, by their handle.
+const handleOf: Record<string, Handle> = { onTrue: 'true', onFalse: 'false', next: 'next' };
+const branchWords: Record<string, string> = { onTrue: 'true', onFalse: 'false', next: 'next' };
+
+// Branches show as edges, so a changed node lists its other members.
+const branchMembers = new Set(['onTrue', 'onFalse', 'next']);
+
+function describe(v: unknown): string {
+  return v === undefined ? 'nothing' : JSON.stringify(v);
+}
+
+/** The members of a node the server reports changed, each as before → after. */
+function memberChanges(before: FlowNode, after: FlowNode): string[] {
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !branchMembers.has(k)).sort();
+  return keys.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])).map((k) => `${k}: ${describe(before[k])} → ${describe(after[k])}`);
+}
+
+const edgeKey = (e: ServerEdge) => `${e.from}:${e.branch}:${e.to}`;
+
+interface NodeRow {
+  id: string;
+  change: Change;
+  title: string;
+  details: string[];
+}
+
+/**
+ * The server's diff as a graph of both records, and as rows: the right
+ * record's nodes and branches, with the left's that it no longer has.
+ */
+function compare(diff: ServerDiff, left: Rec, right: Rec): { model: GraphModel; nodes: NodeRow[] } {
+  const da = asDefinition(left.definition);
+  const db = asDefinition(right.definition);
+  const added = new Set((diff.nodes.added as FlowNode[]).map((n) => n.id));
+  const changed = new Map(diff.nodes.changed.map((c) => [c.id, c]));
+  const removed = diff.nodes.removed as FlowNode[];
+  const start = startOf(db) ?? startOf(da);
+  const changeOf = (id: string): Change => (added.has(id) ? 'added' : changed.has(id) ? 'changed' : 'same');
+  const addedEdges = new Set(diff.edges.added.map(edgeKey));
+  const edges: GraphEdge[] = [
+    ...edgesOf(db).map((e) => {
+      const key = `${e.source}:${branchMember[e.handle]}:${e.target}`;
+      return { id: e.id, source: e.source, target: e.target, handle: e.handle, problems: [], change: addedEdges.has(key) ? ('added' as const) : ('same' as const) };
+    }),
+    ...diff.edges.removed.flatMap((e) => {
+      const handle = handleOf[e.branch];
+      return handle ? [{ id: `removed:${edgeKey(e)}`, source: e.from, target: e.to, handle, problems: [], change: 'removed' as const }] : [];
+    }),
+  ];
+  const model: GraphModel = {
+    nodes: [
+      ...db.nodes.map((n) => ({ id: n.id, node: n, isStart: n.id === start, problems: [], change: changeOf(n.id) })),
+      ...removed.map((n) => ({ id: n.id, node: n, isStart: false, problems: [], change: 'removed' as const })),
+    ],
+    edges,
+  };
+  const nodes: NodeRow[] = [
+    ...(diff.nodes.added as FlowNode[]).map((n) => ({ id: n.id, change: 'added' as const, title: nodeTitle(n), details: [] })),
+    ...removed.map((n) => ({ id: n.id, change: 'removed' as const, title: nodeTitle(n), details: [] })),
+    ...diff.nodes.changed.map((c) => ({
+      id: c.id,
+      change: 'changed' as const,
+      title: nodeTitle(c.after as FlowNode),
+      details: memberChanges(c.before as FlowNode, c.after as FlowNode),
+    })),
+  ];
+  return { model, nodes };
+}
 
 export default function FlowComparePage({ baseId, left, right }: { baseId: string; left: string; right: string }) {
   const session = useSession();
@@ -33,30 +102,24 @@ export default function FlowComparePage({ baseId, left, right }: { baseId: strin
 
   const a = records?.find((r) => r.id === left) ?? records?.[1] ?? records?.[0];
   const b = records?.find((r) => r.id === right) ?? records?.[0];
-  const compared = useMemo(() => {
-    if (!a || !b) return null;
-    const da = asDefinition(a.definition);
-    const db = asDefinition(b.definition);
-    const diff = diffDefinitions(da, db);
-    // One graph of both: the right record's nodes, and the left's that it
-    // no longer has; every branch of either, marked by what happened to it.
-    const nodeOf = new Map<string, FlowNode>([...da.nodes.map((n) => [n.id, n] as const), ...db.nodes.map((n) => [n.id, n] as const)]);
-    const start = startOf(db) ?? startOf(da);
-    const model: GraphModel = {
-      nodes: diff.nodes.map((c) => ({ id: c.id, node: nodeOf.get(c.id)!, isStart: c.id === start, problems: [], change: c.change })),
-      edges: diff.edges.flatMap((e) => {
-        const handle = e.handle as 'true' | 'false' | 'next';
-        if (e.change === 'changed') {
-          return [
-            { id: `${e.key}:from`, source: e.source, target: e.from!, handle, problems: [], change: 'removed' as const },
-            { id: `${e.key}:to`, source: e.source, target: e.to!, handle, problems: [], change: 'added' as const },
-          ];
-        }
-        return [{ id: e.key, source: e.source, target: (e.to ?? e.from)!, handle, problems: [], change: e.change }];
-      }),
+  const [diff, setDiff] = useState<ServerDiff | null>(null);
+  const [diffError, setDiffError] = useState('');
+  const fromId = a?.id;
+  const toId = b?.id;
+  useEffect(() => {
+    if (!fromId || !toId) return;
+    let live = true;
+    setDiff(null);
+    setDiffError('');
+    session.api.request(FlowDiffDocument, { id: fromId, otherId: toId }).then(
+      (r) => live && (r.flowDiff ? setDiff(r.flowDiff) : setDiffError('One of the records is no longer visible.')),
+      (err) => live && setDiffError(errorMessage(err)),
+    );
+    return () => {
+      live = false;
     };
-    return { diff, model };
-  }, [a, b]);
+  }, [session.api, fromId, toId]);
+  const compared = useMemo(() => (diff && a && b && diff.from.id === a.id && diff.to.id === b.id ? compare(diff, a, b) : null), [diff, a, b]);
 
   if (error) {
     return (
@@ -68,12 +131,9 @@ export default function FlowComparePage({ baseId, left, right }: { baseId: strin
     );
   }
   if (!records) return <p className="muted pad">Loading…</p>;
-  if (!a || !b || !compared) return <p className="pad">Nothing to compare.</p>;
+  if (!a || !b) return <p className="pad">Nothing to compare.</p>;
   const pick = (side: 'left' | 'right', id: string) =>
     navigate(`flows/${baseId}/compare?left=${side === 'left' ? id : a.id}&right=${side === 'right' ? id : b.id}`, { replace: true });
-  const { diff, model } = compared;
-  const changedNodes = diff.nodes.filter((n) => n.change !== 'same');
-  const changedEdges = diff.edges.filter((e) => e.change !== 'same');
   return (
     <div className="page page-wide">
       <div className="page-head">
@@ -108,85 +168,113 @@ export default function FlowComparePage({ baseId, left, right }: { baseId: strin
           </div>
         ))}
       </div>
-      <section className="panel" aria-labelledby="compare-graph-heading">
-        <div className="panel-head">
-          <h2 id="compare-graph-heading">
-            {flowRecordLabel(a)} → {flowRecordLabel(b)}
-          </h2>
-          <span className="legend small">
-            <span className="swatch swatch-added" /> added <span className="swatch swatch-removed" /> removed <span className="swatch swatch-changed" /> changed
-          </span>
-        </div>
-        <FlowGraph model={model} label="Compared flow graph" />
-      </section>
-      <section className="panel" aria-labelledby="node-changes-heading">
-        <div className="panel-head">
-          <h2 id="node-changes-heading">Nodes</h2>
-          <span className="muted small">{changedNodes.length === 0 ? 'No difference' : `${changedNodes.length} node(s) differ`}</span>
-        </div>
-        <table className="table" aria-label="Node changes">
-          <thead>
-            <tr>
-              <th scope="col">Node</th>
-              <th scope="col">Change</th>
-              <th scope="col">What differs</th>
-            </tr>
-          </thead>
-          <tbody>
-            {changedNodes.map((n) => (
-              <tr key={n.id} className={`change-${n.change}`}>
-                <td>
-                  <code>{n.id}</code> {n.title}
-                </td>
-                <td>{changeWords[n.change]}</td>
-                <td className="small">
-                  {n.details.map((d) => (
-                    <div key={d}>
-                      <code>{d}</code>
-                    </div>
-                  ))}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
-      <section className="panel" aria-labelledby="edge-changes-heading">
-        <div className="panel-head">
-          <h2 id="edge-changes-heading">Branches</h2>
-          <span className="muted small">{changedEdges.length === 0 ? 'No difference' : `${changedEdges.length} branch(es) differ`}</span>
-        </div>
-        <table className="table" aria-label="Branch changes">
-          <thead>
-            <tr>
-              <th scope="col">From</th>
-              <th scope="col">Branch</th>
-              <th scope="col">Change</th>
-              <th scope="col">Target</th>
-            </tr>
-          </thead>
-          <tbody>
-            {changedEdges.map((e) => (
-              <tr key={e.key} className={`change-${e.change}`}>
-                <td>
-                  <code>{e.source}</code>
-                </td>
-                <td>{e.handle}</td>
-                <td>{changeWords[e.change]}</td>
-                <td>
-                  {e.change === 'changed' ? (
-                    <>
-                      <code>{e.from}</code> → <code>{e.to}</code>
-                    </>
-                  ) : (
-                    <code>{e.to ?? e.from}</code>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
+      {diffError && (
+        <p className="alert alert-error" role="alert">
+          {diffError}
+        </p>
+      )}
+      {!compared && !diffError && (
+        <p className="muted" role="status">
+          Comparing the records…
+        </p>
+      )}
+      {compared && diff && (
+        <>
+          {(diff.start || diff.name) && (
+            <ul className="compare-summary" aria-label="Other changes">
+              {diff.name && (
+                <li>
+                  Name: {diff.name.before} → {diff.name.after}
+                </li>
+              )}
+              {diff.start && (
+                <li>
+                  Start node: <code>{diff.start.before}</code> → <code>{diff.start.after}</code>
+                </li>
+              )}
+            </ul>
+          )}
+          <section className="panel" aria-labelledby="compare-graph-heading">
+            <div className="panel-head">
+              <h2 id="compare-graph-heading">
+                {flowRecordLabel(a)} → {flowRecordLabel(b)}
+              </h2>
+              <span className="legend small">
+                <span className="swatch swatch-added" /> added <span className="swatch swatch-removed" /> removed <span className="swatch swatch-changed" /> changed
+              </span>
+            </div>
+            <FlowGraph model={compared.model} label="Compared flow graph" />
+          </section>
+          <section className="panel" aria-labelledby="node-changes-heading">
+            <div className="panel-head">
+              <h2 id="node-changes-heading">Nodes</h2>
+              <span className="muted small">{compared.nodes.length === 0 ? 'No difference' : `${compared.nodes.length} node(s) differ`}</span>
+            </div>
+            <table className="table" aria-label="Node changes">
+              <thead>
+                <tr>
+                  <th scope="col">Node</th>
+                  <th scope="col">Change</th>
+                  <th scope="col">What differs</th>
+                </tr>
+              </thead>
+              <tbody>
+                {compared.nodes.map((n) => (
+                  <tr key={n.id} className={`change-${n.change}`}>
+                    <td>
+                      <code>{n.id}</code> {n.title}
+                    </td>
+                    <td>{changeWords[n.change]}</td>
+                    <td className="small">
+                      {n.details.map((d) => (
+                        <div key={d}>
+                          <code>{d}</code>
+                        </div>
+                      ))}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+          <section className="panel" aria-labelledby="edge-changes-heading">
+            <div className="panel-head">
+              <h2 id="edge-changes-heading">Branches</h2>
+              <span className="muted small">
+                {diff.edges.added.length + diff.edges.removed.length === 0
+                  ? 'No difference'
+                  : `${diff.edges.added.length + diff.edges.removed.length} branch(es) differ`}
+              </span>
+            </div>
+            <table className="table" aria-label="Branch changes">
+              <thead>
+                <tr>
+                  <th scope="col">From</th>
+                  <th scope="col">Branch</th>
+                  <th scope="col">Change</th>
+                  <th scope="col">Target</th>
+                </tr>
+              </thead>
+              <tbody>
+                {[...diff.edges.removed.map((e) => ({ e, change: 'removed' as const })), ...diff.edges.added.map((e) => ({ e, change: 'added' as const }))].map(
+                  ({ e, change }) => (
+                    <tr key={change + edgeKey(e)} className={`change-${change}`}>
+                      <td>
+                        <code>{e.from}</code>
+                      </td>
+                      <td>{branchWords[e.branch] ?? e.branch}</td>
+                      <td>{changeWords[change]}</td>
+                      <td>
+                        <code>{e.to}</code>
+                      </td>
+                    </tr>
+                  ),
+                )}
+              </tbody>
+            </table>
+          </section>
+        </>
+      )}
     </div>
   );
 }

@@ -791,7 +791,7 @@ export type TestFlowRecordMutation = { testFlowRecord: { passed: boolean, total:
 
 export type DecisionRecordSettingsFieldsFragment = { baseId: string, enabled: boolean, sampleRate: number, mask: Array<string> };
 
-export type DecisionFieldsFragment = { id: string, kind: AuditKind, baseId: string, recordId: string, version: number | null, revision: number, at: string, result: boolean, explanation: string, durationNs: string, data: unknown, actor: { kind: ActorKind, id: string } };
+export type DecisionFieldsFragment = { id: string, kind: AuditKind, baseId: string, recordId: string, version: number | null, revision: number, at: string, result: boolean, explanation: string, durationNs: string, data: unknown, actor: { kind: ActorKind, id: string }, policies: Array<{ ref: unknown, recordId: string, revision: number }> | null };
 
 export type ReplayFieldsFragment = { compared: number, changed: number, unchanged: number, errors: number, items: Array<{ decisionId: string, at: string, changed: boolean, before: { result: boolean, explanation: string, error: string | null }, after: { result: boolean, explanation: string, error: string | null } }> };
 
@@ -824,7 +824,7 @@ export type DecisionsQueryVariables = Exact<{
 }>;
 
 
-export type DecisionsQuery = { decisions: { totalCount?: number, edges: Array<{ cursor: string, node: { id: string, kind: AuditKind, baseId: string, recordId: string, version: number | null, revision: number, at: string, result: boolean, explanation: string, durationNs: string, data: unknown, actor: { kind: ActorKind, id: string } } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
+export type DecisionsQuery = { decisions: { totalCount?: number, edges: Array<{ cursor: string, node: { id: string, kind: AuditKind, baseId: string, recordId: string, version: number | null, revision: number, at: string, result: boolean, explanation: string, durationNs: string, data: unknown, actor: { kind: ActorKind, id: string }, policies: Array<{ ref: unknown, recordId: string, revision: number }> | null } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
 
 export type DecisionQueryVariables = Exact<{
   id: string;
@@ -834,7 +834,10 @@ export type DecisionQueryVariables = Exact<{
 export type DecisionQuery = { decision: { note: string | null, id: string, kind: AuditKind, baseId: string, recordId: string, version: number | null, revision: number, at: string, result: boolean, explanation: string, durationNs: string, data: unknown, recomputed: { result: boolean, explanation: string, error: string | null, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
             | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
             | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
-          > }> } } | null, actor: { kind: ActorKind, id: string } } | null };
+          > }> }, flow: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+                  | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
+                  | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
+                > }> } | null }, execution: { database: string, engine: string, total: string } }> } | null } | null, actor: { kind: ActorKind, id: string }, policies: Array<{ ref: unknown, recordId: string, revision: number }> | null } | null };
 
 export type ReplayPolicyMutationVariables = Exact<{
   input: ReplayPolicyInput;
@@ -1324,6 +1327,11 @@ export const DecisionFieldsFragmentDoc = new TypedDocumentString(`
     id
   }
   data
+  policies {
+    ref
+    recordId
+    revision
+  }
 }
     `, {"fragmentName":"DecisionFields"}) as unknown as TypedDocumentString<DecisionFieldsFragment, unknown>;
 export const ReplayFieldsFragmentDoc = new TypedDocumentString(`
@@ -2029,6 +2037,11 @@ export const DecisionsDocument = new TypedDocumentString(`
     id
   }
   data
+  policies {
+    ref
+    recordId
+    revision
+  }
 }`) as unknown as TypedDocumentString<DecisionsQuery, DecisionsQueryVariables>;
 export const DecisionDocument = new TypedDocumentString(`
     query Decision($id: ID!) {
@@ -2040,6 +2053,9 @@ export const DecisionDocument = new TypedDocumentString(`
       error
       trace {
         ...TraceFields
+      }
+      flow {
+        ...FlowRunResultFields
       }
     }
     note
@@ -2061,6 +2077,44 @@ export const DecisionDocument = new TypedDocumentString(`
     id
   }
   data
+  policies {
+    ref
+    recordId
+    revision
+  }
+}
+fragment FlowRunResultFields on FlowRunResult {
+  nodeId
+  nodeName
+  result
+  executionPath
+  finalOutcome
+  outcome
+  errors
+  nodeResponses {
+    nodeId
+    nodeType
+    response {
+      result
+      rule
+      data
+      error
+      labels
+      explanation
+      warnings {
+        code
+        message
+      }
+      trace {
+        ...TraceFields
+      }
+    }
+    execution {
+      database
+      engine
+      total
+    }
+  }
 }
 fragment TypedValueFields on TypedValue {
   type
