@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"reflect"
-	"strconv"
 	"sync"
 
 	"github.com/google/uuid"
@@ -64,12 +63,7 @@ func (s *server) runBatch(w http.ResponseWriter, r *http.Request, idName string,
 		s.writeError(w, r, err)
 	} else {
 		b = append(b, '\n')
-		h := w.Header()
-		h.Set("Content-Type", "application/json")
-		h.Set("Content-Length", strconv.Itoa(len(b)))
-		h.Set("X-Content-Type-Options", "nosniff")
-		w.WriteHeader(http.StatusOK)
-		w.Write(b)
+		writeOK(w, b)
 	}
 	if cap(b) <= maxPooledBatchBuffer {
 		*buf = b

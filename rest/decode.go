@@ -73,7 +73,7 @@ func readAll(r io.Reader, length int64) ([]byte, error) {
 // checkContentType accepts no Content-Type at all, application/json and
 // any +json type.
 func checkContentType(ct string) error {
-	if ct == "" {
+	if ct == "" || ct == "application/json" {
 		return nil
 	}
 	mt, _, err := mime.ParseMediaType(ct)
