@@ -14,6 +14,9 @@ import (
 // encoding/json, whose errors are the ones users see.
 func decodeObject(raw []byte, maxDepth int) (map[string]any, bool) {
 	d := dataDecoder{raw: raw, maxDepth: maxDepth}
+	if len(raw) <= maxSharedText {
+		d.text = string(raw)
+	}
 	d.space()
 	if d.pos >= len(d.raw) || d.raw[d.pos] != '{' {
 		return nil, false
@@ -34,7 +37,15 @@ type dataDecoder struct {
 	raw      []byte
 	pos      int
 	maxDepth int
+	// text is raw as one string, when it is small enough: the keys and
+	// strings without escapes are slices of it, one allocation for all.
+	text string
 }
+
+// maxSharedText bounds what one key or string value of decoded data can
+// keep alive through text: results that outlive their run (pooled ones
+// keep values of their trace) hold at most this much each.
+const maxSharedText = 4 << 10
 
 func (d *dataDecoder) space() {
 	for d.pos < len(d.raw) {
@@ -58,7 +69,8 @@ func (d *dataDecoder) value(depth int) (any, bool) {
 	case c == '[':
 		return d.array(depth + 1)
 	case c == '"':
-		return d.string()
+		s, ok := d.string()
+		return s, ok
 	case c == 't':
 		return true, d.literal("true")
 	case c == 'f':
@@ -108,7 +120,7 @@ func (d *dataDecoder) object(depth int) (any, bool) {
 		if !ok {
 			return nil, false
 		}
-		m[key.(string)] = v
+		m[key] = v
 		d.space()
 		if d.pos >= len(d.raw) {
 			return nil, false
@@ -204,13 +216,18 @@ func (d *dataDecoder) digits() bool {
 
 // string unquotes as encoding/json does: invalid UTF-8 and lone
 // surrogates become U+FFFD.
-func (d *dataDecoder) string() (any, bool) {
+func (d *dataDecoder) string() (string, bool) {
 	d.pos++ // "
 	start := d.pos
 	for d.pos < len(d.raw) {
 		c := d.raw[d.pos]
 		if c == '"' {
-			s := string(d.raw[start:d.pos])
+			var s string
+			if d.text != "" {
+				s = d.text[start:d.pos]
+			} else {
+				s = string(d.raw[start:d.pos])
+			}
 			d.pos++
 			return s, true
 		}
@@ -227,11 +244,11 @@ func (d *dataDecoder) string() (any, bool) {
 			d.pos++
 			return string(b), true
 		case c < 0x20:
-			return nil, false
+			return "", false
 		case c == '\\':
 			d.pos++
 			if d.pos >= len(d.raw) {
-				return nil, false
+				return "", false
 			}
 			switch e := d.raw[d.pos]; e {
 			case '"', '\\', '/':
@@ -249,7 +266,7 @@ func (d *dataDecoder) string() (any, bool) {
 			case 'u':
 				r, ok := d.hex4(d.pos + 1)
 				if !ok {
-					return nil, false
+					return "", false
 				}
 				d.pos += 4
 				if utf16.IsSurrogate(r) {
@@ -266,7 +283,7 @@ func (d *dataDecoder) string() (any, bool) {
 				}
 				b = utf8.AppendRune(b, r)
 			default:
-				return nil, false
+				return "", false
 			}
 			d.pos++
 		case c < utf8.RuneSelf:
@@ -282,7 +299,7 @@ func (d *dataDecoder) string() (any, bool) {
 			d.pos += size
 		}
 	}
-	return nil, false
+	return "", false
 }
 
 func (d *dataDecoder) hex4(at int) (rune, bool) {

@@ -338,9 +338,11 @@ func (r *Result) referenceClause(c *ConditionTrace) string {
 		if c.ReferencedRuleOutcome == "" && r.about == nil {
 			r.warn(WarnUnresolvedLabel, fmt.Sprintf("§%s names no rule, so that condition counted as false.", c.RuleName))
 		}
-		return fmt.Sprintf("§%s %s", c.RuleName, verdict)
+		return "§" + c.RuleName + " " + verdict
 	}
-	return fmt.Sprintf("the %s %s: %s", c.Selector.Value, c.RuleName, verdictWord(c.Result))
+	// Concatenated rather than formatted: every reference of every run is
+	// explained this way.
+	return "the " + c.Selector.Value + " " + c.RuleName + ": " + verdictWord(c.Result)
 }
 
 func verdictWord(b bool) string {

@@ -357,6 +357,8 @@ var batchBadBodies = []badBody{
 	bad("an item null", `{"items": [null]}`),
 	bad("an item an array", `{"items": [[]]}`),
 	bad("an item a string", `{"items": ["{}"]}`),
+	bad("an item not valid JSON", `{"items": [{"Person": {"age": 70}}, {"Person": {"age": 70,}}]}`),
+	bad("an item unbalanced", `{"items": [{"Person": {"age": 70]]}`),
 	bad("an item nested too deep", `{"items": [`+strings.Repeat(`{"a":`, 100)+"1"+strings.Repeat("}", 100)+`]}`),
 	bad("more items than a batch holds", `{"items": [`+strings.Repeat(`{}, `, service.DefaultMaxBatchItems)+`{}]}`),
 	bad("data beside the items", `{"items": [{}], "data": {}}`),

@@ -1,9 +1,12 @@
 package rest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
+	"reflect"
+	"sync"
 
 	"github.com/google/uuid"
 
@@ -17,38 +20,143 @@ type batchRequest struct {
 
 // runPolicyBatch is POST /run/policy/{baseId}/batch.
 func (s *server) runPolicyBatch(w http.ResponseWriter, r *http.Request) {
-	s.runBatch(w, r, "baseId", s.svc.RunPolicyBatch)
+	s.runBatch(w, r, "baseId", s.svc.RunPolicyBatchJSON)
 }
 
 // runPolicyVersionBatch is POST /run/policy_version/{policyId}/batch.
 func (s *server) runPolicyVersionBatch(w http.ResponseWriter, r *http.Request) {
-	s.runBatch(w, r, "policyId", s.svc.RunPolicyVersionBatch)
+	s.runBatch(w, r, "policyId", s.svc.RunPolicyVersionBatchJSON)
 }
 
 // runBatch decodes the items as raw JSON; whether each is acceptable data,
-// and how many a call may hold, is the service's to decide.
+// and how many a call may hold, is the service's to decide. The service
+// writes the answer into a pooled buffer, sent whole once it is complete,
+// so that a failure is still a clean error.
 func (s *server) runBatch(w http.ResponseWriter, r *http.Request, idName string,
-	run func(ctx context.Context, id uuid.UUID, items []json.RawMessage) (*service.BatchResult, error)) {
+	run func(ctx context.Context, id uuid.UUID, items []json.RawMessage, buf []byte) ([]byte, error)) {
 	id, err := pathID(r, idName)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	var req batchRequest
-	if err := s.decodeBody(r, &req); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if req.Items == nil {
-		s.writeError(w, r, invalid("items is required: an array of the JSON objects to evaluate the policy against"))
-		return
-	}
-	res, err := run(r.Context(), id, req.Items)
+	body, err := s.readBody(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	// respond has encoded every result before it returns.
-	s.respond(w, r, http.StatusOK, res)
-	res.Release()
+	items, ok := splitItems(body)
+	if !ok {
+		var req batchRequest
+		if err := decodeObject(body, reflect.ValueOf(&req).Elem()); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		if req.Items == nil {
+			s.writeError(w, r, invalid("items is required: an array of the JSON objects to evaluate the policy against"))
+			return
+		}
+		items = req.Items
+	}
+	buf := batchBuffers.Get().(*[]byte)
+	b, err := run(r.Context(), id, items, (*buf)[:0])
+	if err != nil {
+		s.writeError(w, r, err)
+	} else {
+		b = append(b, '\n')
+		writeOK(w, b)
+	}
+	if cap(b) <= maxPooledBatchBuffer {
+		*buf = b
+		batchBuffers.Put(buf)
+	}
 }
+
+// splitItems reads the usual body, {"items": [{...}, ...]}, in one pass
+// that only follows strings and nesting: each item is a slice of the body,
+// and the service's decoding of each checks that it is valid JSON. Any
+// other shape, and anything unusual (escapes in the member's name, an item
+// that is not an object, a string that does not end), is left to
+// decodeObject, whose checks and messages cover every body.
+func splitItems(body []byte) ([]json.RawMessage, bool) {
+	i := skipSpace(body, 0)
+	if i == len(body) || body[i] != '{' {
+		return nil, false
+	}
+	i = skipSpace(body, i+1)
+	if !bytes.HasPrefix(body[i:], []byte(`"items"`)) {
+		return nil, false
+	}
+	i = skipSpace(body, i+len(`"items"`))
+	if i == len(body) || body[i] != ':' {
+		return nil, false
+	}
+	i = skipSpace(body, i+1)
+	if i == len(body) || body[i] != '[' {
+		return nil, false
+	}
+	// Most items are alike: the first one's size guesses how many follow,
+	// within what a batch usually holds.
+	var items []json.RawMessage
+	for i = skipSpace(body, i+1); ; {
+		if i == len(body) || body[i] != '{' {
+			return nil, false
+		}
+		end, ok := objectEnd(body, i)
+		if !ok {
+			return nil, false
+		}
+		if items == nil {
+			items = make([]json.RawMessage, 0, min(len(body)/(end-i+1)+1, service.DefaultMaxBatchItems))
+		}
+		items = append(items, body[i:end])
+		if i = skipSpace(body, end); i == len(body) {
+			return nil, false
+		}
+		if body[i] == ']' {
+			break
+		}
+		if body[i] != ',' {
+			return nil, false
+		}
+		i = skipSpace(body, i+1)
+	}
+	i = skipSpace(body, i+1)
+	if i == len(body) || body[i] != '}' {
+		return nil, false
+	}
+	return items, skipSpace(body, i+1) == len(body)
+}
+
+// objectEnd is where the object starting at body[i] ends, following only
+// strings and nesting; false when the body ends first.
+func objectEnd(body []byte, i int) (int, bool) {
+	depth := 0
+	for ; i < len(body); i++ {
+		switch body[i] {
+		case '"':
+			for i++; i < len(body) && body[i] != '"'; i++ {
+				if body[i] == '\\' {
+					i++
+				}
+			}
+			if i >= len(body) {
+				return 0, false
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return i + 1, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// batchBuffers hold encoded batch answers between requests: a batch of a
+// thousand items answers a few megabytes.
+var batchBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledBatchBuffer keeps the buffers of unusually large answers out of
+// the pool.
+const maxPooledBatchBuffer = 8 << 20

@@ -6,7 +6,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/engine"
@@ -17,58 +19,169 @@ import (
 // batchBenchItems is the size of the measured batches: the default limit.
 const batchBenchItems = service.DefaultMaxBatchItems
 
+// batchBench is a published five-rule bench policy behind the whole
+// handler, and a batch of its bench case's data.
+type batchBench struct {
+	c    benchCase
+	body []byte
+	send func() *httptest.ResponseRecorder
+	// run sends the batch and keeps only the answer's status: the copy a
+	// recorder makes of a few megabytes is not the server's work.
+	run func()
+}
+
+// discardWriter is a ResponseWriter that keeps the status alone.
+type discardWriter struct {
+	header http.Header
+	status int
+}
+
+func (w *discardWriter) Header() http.Header         { return w.header }
+func (w *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (w *discardWriter) WriteHeader(status int)      { w.status = status }
+
+func newBatchBench(b *testing.B, db *database.DB) *batchBench {
+	c := loadBenchCase(b, "five_rule_policy_refs_labels")
+	bb := &batchBench{c: c, body: []byte(`{"items": [` + strings.TrimSuffix(strings.Repeat(string(c.Data)+",", batchBenchItems), ",") + `]}`)}
+	f := newFixture(b, db, noRateLimit, logsDropped, withConfig(func(c *Config) { c.BodyLimit = 4 << 20 }))
+	b.Cleanup(f.svc.Close)
+	header := append(key(adminKey), "Content-Type", "application/json")
+	w := f.do(http.MethodPost, "/policy", bytes.NewReader(mustJSON(b, map[string]string{"name": "Mortgage", "rule": c.Rule})), header...)
+	if w.Code != http.StatusCreated {
+		b.Fatalf("creating the policy: %d %s", w.Code, w.Body)
+	}
+	var pol service.SavedPolicy
+	if err := json.Unmarshal(w.Body.Bytes(), &pol); err != nil {
+		b.Fatal(err)
+	}
+	if w := f.do(http.MethodPut, "/policy/"+pol.ID.String(), strings.NewReader(`{"status": "published"}`), header...); w.Code != http.StatusCreated {
+		b.Fatalf("publishing the policy: %d %s", w.Code, w.Body)
+	}
+	path := "/run/policy/" + pol.BaseID.String() + "/batch"
+	request := func() *http.Request {
+		r := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(bb.body))
+		r.Header.Set("X-Api-Key", adminKey)
+		r.Header.Set("Content-Type", "application/json")
+		return r
+	}
+	bb.send = func() *httptest.ResponseRecorder {
+		w := httptest.NewRecorder()
+		f.srv.ServeHTTP(w, request())
+		if w.Code != http.StatusOK {
+			b.Fatalf("the batch answers %d %s", w.Code, w.Body.String()[:min(w.Body.Len(), 500)])
+		}
+		return w
+	}
+	bb.run = func() {
+		w := &discardWriter{header: http.Header{}}
+		f.srv.ServeHTTP(w, request())
+		if w.status != http.StatusOK {
+			b.Fatalf("the batch answers %d", w.status)
+		}
+	}
+	for range 3 { // warm the caches and the result pool
+		if w := bb.send(); strings.Count(w.Body.String(), `"explanation"`) != batchBenchItems {
+			b.Fatal("the batch does not answer every item")
+		}
+	}
+	return bb
+}
+
 // BenchmarkRunPolicyBatch measures POST /run/policy/{baseId}/batch through
 // the whole handler with 1,000 items of the five-rule bench case, every
 // cache warm; ns/item is what one item costs.
 func BenchmarkRunPolicyBatch(b *testing.B) {
-	c := loadBenchCase(b, "five_rule_policy_refs_labels")
-	body := []byte(`{"items": [` + strings.TrimSuffix(strings.Repeat(string(c.Data)+",", batchBenchItems), ",") + `]}`)
 	dbtest.EachB(b, func(b *testing.B, db *database.DB) {
-		f := newFixture(b, db, noRateLimit, logsDropped, withConfig(func(c *Config) { c.BodyLimit = 4 << 20 }))
-		b.Cleanup(f.svc.Close)
-		header := append(key(adminKey), "Content-Type", "application/json")
-		w := f.do(http.MethodPost, "/policy", bytes.NewReader(mustJSON(b, map[string]string{"name": "Mortgage", "rule": c.Rule})), header...)
-		if w.Code != http.StatusCreated {
-			b.Fatalf("creating the policy: %d %s", w.Code, w.Body)
-		}
-		var pol service.SavedPolicy
-		if err := json.Unmarshal(w.Body.Bytes(), &pol); err != nil {
-			b.Fatal(err)
-		}
-		if w := f.do(http.MethodPut, "/policy/"+pol.ID.String(), strings.NewReader(`{"status": "published"}`), header...); w.Code != http.StatusCreated {
-			b.Fatalf("publishing the policy: %d %s", w.Code, w.Body)
-		}
-		path := "/run/policy/" + pol.BaseID.String() + "/batch"
-		send := func() *httptest.ResponseRecorder {
-			r := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(body))
-			r.Header.Set("X-Api-Key", adminKey)
-			r.Header.Set("Content-Type", "application/json")
-			w := httptest.NewRecorder()
-			f.srv.ServeHTTP(w, r)
-			if w.Code != http.StatusOK {
-				b.Fatalf("the batch answers %d %s", w.Code, w.Body.String()[:min(w.Body.Len(), 500)])
-			}
-			return w
-		}
-		for range 3 { // warm the caches and the result pool
-			if w := send(); strings.Count(w.Body.String(), `"explanation"`) != batchBenchItems {
-				b.Fatal("the batch does not answer every item")
-			}
-		}
+		bb := newBatchBench(b, db)
 		b.ReportAllocs()
 		for b.Loop() {
-			send()
+			bb.run()
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/batchBenchItems, "ns/item")
 	})
 }
 
-// BenchmarkEvaluateAndEncode is the yardstick of BenchmarkRunPolicyBatch's
-// ns/item: the engine's compiled evaluation (BenchmarkEvaluateCompiled)
-// into a pooled result and its encoding as the answer writes it; then
+// BenchmarkBatchItemAgainstEvaluation sets an item of a batch against what
+// every answered result costs on its own: the compiled evaluation
+// (engine's BenchmarkEvaluateCompiled) into a pooled result, its
+// explanation and warnings, and its encoding as the answer writes it
+// (item/evaluation); and against that plus decoding the item's data,
+// which no item can skip (item/decoded-evaluation). Each round sends one
+// batch through the whole handler and then does that work on the same
+// 1,000 items of the same policy, alternately in one process, so that the
+// ratios hold on a busy machine whose absolute figures do not. The times
+// are the process's CPU time, garbage collection included, which other
+// work on the machine disturbs less than the wall clock.
+func BenchmarkBatchItemAgainstEvaluation(b *testing.B) {
+	dbtest.EachB(b, func(b *testing.B, db *database.DB) {
+		bb := newBatchBench(b, db)
+		var eng engine.Engine
+		prog, err := eng.Compile(bb.c.Rule)
+		if err != nil {
+			b.Fatal(err)
+		}
+		data, err := engine.DecodeData(bb.c.Data, engine.Limits{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		res := new(engine.Result)
+		var buf []byte
+		evaluate := func(data map[string]any) {
+			prog.EvaluateInto(res, data)
+			res.Data = bb.c.Data
+			res.Explain()
+			if buf, err = (&service.RunResult{Result: res}).AppendJSON(buf); err != nil {
+				b.Fatal(err)
+			}
+		}
+		var batch, alone, decoded time.Duration
+		for b.Loop() {
+			began := cpuTime(b)
+			bb.run()
+			batch += cpuTime(b) - began
+
+			began = cpuTime(b)
+			buf = buf[:0]
+			for range batchBenchItems {
+				evaluate(data)
+			}
+			alone += cpuTime(b) - began
+
+			began = cpuTime(b)
+			buf = buf[:0]
+			for range batchBenchItems {
+				d, err := engine.DecodeData(bb.c.Data, engine.Limits{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				evaluate(d)
+			}
+			decoded += cpuTime(b) - began
+		}
+		perItem := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N) / batchBenchItems }
+		b.ReportMetric(perItem(batch), "cpu-ns/item")
+		b.ReportMetric(perItem(alone), "cpu-ns/evaluation")
+		b.ReportMetric(perItem(decoded), "cpu-ns/decoded-evaluation")
+		b.ReportMetric(float64(batch)/float64(alone), "item/evaluation")
+		b.ReportMetric(float64(batch)/float64(decoded), "item/decoded-evaluation")
+	})
+}
+
+// cpuTime is the CPU time the process has used so far.
+func cpuTime(b *testing.B) time.Duration {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}
+
+// BenchmarkEvaluateAndEncode splits the yardstick of
+// BenchmarkBatchItemAgainstEvaluation into its steps: the compiled
+// evaluation into a pooled result encoded as the answer writes it; then
 // with the explanation and warnings every answered result carries; then
-// with the decoding of the item's data too, which is all one item of a
-// batch cannot avoid.
+// with the decoding of the item's data too, which an item of a batch
+// cannot avoid either.
 func BenchmarkEvaluateAndEncode(b *testing.B) {
 	c := loadBenchCase(b, "five_rule_policy_refs_labels")
 	var eng engine.Engine
@@ -86,9 +199,7 @@ func BenchmarkEvaluateAndEncode(b *testing.B) {
 	}{{"encoded", false, false}, {"explained and encoded", true, false}, {"decoded explained and encoded", true, true}} {
 		b.Run(step.name, func(b *testing.B) {
 			res := new(engine.Result)
-			var buf bytes.Buffer
-			enc := json.NewEncoder(&buf)
-			enc.SetEscapeHTML(false)
+			var buf []byte
 			b.ReportAllocs()
 			for b.Loop() {
 				if step.decode {
@@ -101,8 +212,7 @@ func BenchmarkEvaluateAndEncode(b *testing.B) {
 				if step.explained {
 					res.Explain()
 				}
-				buf.Reset()
-				if err := enc.Encode(&service.RunResult{Result: res}); err != nil {
+				if buf, err = (&service.RunResult{Result: res}).AppendJSON(buf[:0]); err != nil {
 					b.Fatal(err)
 				}
 			}

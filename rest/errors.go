@@ -161,17 +161,30 @@ func (s *server) respondRun(w http.ResponseWriter, r *http.Request, res *service
 		s.respond(w, r, http.StatusOK, res)
 	} else {
 		b = append(b, '\n')
-		h := w.Header()
-		h.Set("Content-Type", "application/json")
-		h.Set("Content-Length", strconv.Itoa(len(b)))
-		h.Set("X-Content-Type-Options", "nosniff")
-		w.WriteHeader(http.StatusOK)
-		w.Write(b)
+		writeOK(w, b)
 	}
 	if cap(b) <= maxPooledRunBuffer {
 		*buf = b
 		runBuffers.Put(buf)
 	}
+}
+
+// The header values every JSON answer carries, one slice for all: header
+// values are replaced (Set, Del), never changed in place.
+var (
+	jsonContentType = []string{"application/json"}
+	noSniff         = []string{"nosniff"}
+)
+
+// writeOK answers 200 with body, a complete JSON document, headed as
+// respond heads it.
+func writeOK(w http.ResponseWriter, body []byte) {
+	h := w.Header()
+	h["Content-Type"] = jsonContentType
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	h["X-Content-Type-Options"] = noSniff
+	w.WriteHeader(http.StatusOK)
+	w.Write(body)
 }
 
 // respond writes v as JSON. HTML characters stay as they are (a parse

@@ -27,10 +27,14 @@ var auditLoadRate = flag.Int("audit-load-rate", 5000, "runs per second of Benchm
 // 16 goroutines at -audit-load-rate runs per second, each run due at its
 // own instant and timed from then (so a stall counts for every run it
 // delays), and reports the runs' latency percentiles and the deepest the
-// audit queue got, twice: with the writers storing every event (stored),
-// and with writers that store nothing in no time (discarded). The audit
-// log keeps its load off the runs when the two agree and the queue stays
-// short (docs/operations.md quotes the numbers):
+// audit queue got, three times: with the writers storing every event
+// (stored), with writers that store nothing in no time (discarded), and
+// with a queue that is full from the start and writers that store nothing
+// but take as long as the database would need to keep up with the runs
+// exactly (full): every run then waits for room. The audit log keeps its
+// load off the runs when the first two agree and the queue stays short;
+// the third shows what a full queue costs them (docs/operations.md quotes
+// the numbers):
 //
 //	go test ./service -run '^$' -bench RunLatencyUnderAuditLoad -benchtime 50000x -audit-load-rate 5000
 func BenchmarkRunLatencyUnderAuditLoad(b *testing.B) {
@@ -46,15 +50,29 @@ func BenchmarkRunLatencyUnderAuditLoad(b *testing.B) {
 		}
 	}
 	dbtest.EachB(b, func(b *testing.B, db *database.DB) {
-		for _, mode := range []string{"stored", "discarded"} {
-			b.Run(mode, func(b *testing.B) {
-				runUnderAuditLoad(b, db, c.Rule, c.Data, mode == "discarded")
+		for _, mode := range []auditLoad{stored, discarded, full} {
+			b.Run(mode.String(), func(b *testing.B) {
+				runUnderAuditLoad(b, db, c.Rule, c.Data, mode)
 			})
 		}
 	})
 }
 
-func runUnderAuditLoad(b *testing.B, db *database.DB, rule string, data json.RawMessage, discard bool) {
+// auditLoad is what the audit writers of BenchmarkRunLatencyUnderAuditLoad
+// do with the events.
+type auditLoad int
+
+const (
+	stored auditLoad = iota
+	discarded
+	full
+)
+
+func (l auditLoad) String() string {
+	return [...]string{"stored", "discarded", "full"}[l]
+}
+
+func runUnderAuditLoad(b *testing.B, db *database.DB, rule string, data json.RawMessage, load auditLoad) {
 	const workers = 16
 	ctx := context.Background()
 	az, err := authz.NewEmbedded(authz.WithTimeout(time.Minute))
@@ -66,8 +84,19 @@ func runUnderAuditLoad(b *testing.B, db *database.DB, rule string, data json.Raw
 		b.Fatal(err)
 	}
 	defer s.Close()
-	if discard {
+	switch load {
+	case discarded:
 		s.execLog.insert = func(context.Context, []queued, []auditstore.Event) error { return nil }
+	case full:
+		if *auditLoadRate == 0 {
+			b.Skip("a full queue needs a rate to keep up with")
+		}
+		// All writers together take an event each 1/rate.
+		perEvent := time.Duration(s.execLog.cfg.writers) * time.Second / time.Duration(*auditLoadRate)
+		s.execLog.insert = func(_ context.Context, batch []queued, _ []auditstore.Event) error {
+			time.Sleep(time.Duration(len(batch)) * perEvent)
+			return nil
+		}
 	}
 	// The benchmark framework may call this more than once on a database.
 	key := "audit-load-benchmark-" + uuid.NewString()
@@ -88,6 +117,12 @@ func runUnderAuditLoad(b *testing.B, db *database.DB, rule string, data json.Raw
 		b.Fatal(err)
 	}
 
+	if load == full {
+		// The writers take their first batches as the queue fills.
+		for len(s.execLog.events) < cap(s.execLog.events) {
+			s.execLog.events <- queued{}
+		}
+	}
 	var next atomic.Int64
 	var deepest atomic.Int64
 	latencies := make([][]time.Duration, workers)

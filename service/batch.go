@@ -37,72 +37,137 @@ func (b *BatchResult) Release() {
 // RunPolicyBatch runs a policy's latest version, else its draft, on each
 // item (POST /run/policy/{baseId}/batch).
 func (s *Service) RunPolicyBatch(ctx context.Context, baseID uuid.UUID, items []json.RawMessage) (*BatchResult, error) {
-	return s.runPolicyBatch(ctx, baseID, uuid.Nil, items)
+	return s.collectBatch(ctx, baseID, uuid.Nil, items)
 }
 
 // RunPolicyVersionBatch runs exactly one record on each item (POST
 // /run/policy_version/{policyId}/batch).
 func (s *Service) RunPolicyVersionBatch(ctx context.Context, recordID uuid.UUID, items []json.RawMessage) (*BatchResult, error) {
-	return s.runPolicyBatch(ctx, uuid.Nil, recordID, items)
+	return s.collectBatch(ctx, uuid.Nil, recordID, items)
+}
+
+// RunPolicyBatchJSON is RunPolicyBatch with its answer appended to buf as
+// BatchResult.AppendJSON writes it. Each result is encoded as soon as it is
+// explained and its memory reused by the next item, so that a batch holds
+// one result at a time rather than a thousand for the collector to scan.
+func (s *Service) RunPolicyBatchJSON(ctx context.Context, baseID uuid.UUID, items []json.RawMessage, buf []byte) ([]byte, error) {
+	return s.encodeBatch(ctx, baseID, uuid.Nil, items, buf)
+}
+
+// RunPolicyVersionBatchJSON is RunPolicyVersionBatch as RunPolicyBatchJSON
+// answers it.
+func (s *Service) RunPolicyVersionBatchJSON(ctx context.Context, recordID uuid.UUID, items []json.RawMessage, buf []byte) ([]byte, error) {
+	return s.encodeBatch(ctx, uuid.Nil, recordID, items, buf)
+}
+
+// collectBatch keeps every item's result.
+func (s *Service) collectBatch(ctx context.Context, baseID, recordID uuid.UUID, items []json.RawMessage) (*BatchResult, error) {
+	out := &BatchResult{Results: make([]*RunResult, 0, len(items))}
+	// One allocation holds every item's result wrapper.
+	runs := make([]RunResult, len(items))
+	execution, err := s.runPolicyBatch(ctx, baseID, recordID, items, func(run RunResult) error {
+		i := len(out.Results)
+		runs[i] = run
+		out.Results = append(out.Results, &runs[i])
+		return nil
+	})
+	if err != nil {
+		out.Release()
+		return nil, err
+	}
+	out.Execution = execution
+	return out, nil
+}
+
+// encodeBatch writes every item's result as it comes and hands its memory
+// back at once.
+func (s *Service) encodeBatch(ctx context.Context, baseID, recordID uuid.UUID, items []json.RawMessage, buf []byte) ([]byte, error) {
+	buf = append(buf, `{"results":[`...)
+	first := true
+	execution, err := s.runPolicyBatch(ctx, baseID, recordID, items, func(run RunResult) error {
+		if !first {
+			buf = append(buf, ',')
+		}
+		first = false
+		var err error
+		buf, err = run.AppendJSON(buf)
+		run.Release()
+		return err
+	})
+	if err != nil {
+		return buf, err
+	}
+	buf = append(buf, `],"execution":`...)
+	return append(execution.appendJSON(buf), '}'), nil
 }
 
 // runPolicyBatch checks every item before anything is charged or run, so
 // a bad item refuses the whole call; then the policy is resolved and
-// authorized once, each item evaluated as a single run would be, and one
-// `executed` event records the call.
-func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID, items []json.RawMessage) (*BatchResult, error) {
+// authorized once, each item evaluated as a single run would be and handed
+// to each in order, which owns it (see RunResult.Release); and one
+// `executed` event records the call, whose execution it answers. An error
+// of each stops the batch unrecorded: nothing of it is answered.
+func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID, items []json.RawMessage, each func(RunResult) error) (Execution, error) {
 	t := startTimings(ctx)
 	parsed, err := s.decodeItems(items)
 	if err != nil {
-		return nil, err
+		return Execution{}, err
 	}
 	p, err := startRuns(ctx, len(items))
 	if err != nil {
-		return nil, err
+		return Execution{}, err
 	}
 	target, err := s.runTarget(ctx, t, p, base.KindPolicy, baseID, recordID)
 	if err != nil {
-		return nil, err
+		return Execution{}, err
 	}
 	prog := s.program(target.record)
 
-	out := &BatchResult{Results: make([]*RunResult, len(items))}
-	// One allocation holds every item's result wrapper.
-	runs := make([]RunResult, len(items))
+	// The metrics' children are looked up once per call, not per item.
+	engineTime := s.metrics.engineTime.WithLabelValues("policy")
 	passed, failed := 0, 0
 	for i, data := range parsed {
 		began := time.Now()
-		run := &runs[i]
+		var run RunResult
 		var into *engine.Result
 		if prog.Program != nil {
 			into, run.pool = s.results.Get().(*engine.Result), &s.results
 		}
 		run.Result = prog.Evaluate(into, data, items[i])
+		// The item's data is not needed after its evaluation.
+		parsed[i] = nil
 		took := time.Since(began)
-		run.Result.Explain()
+		res := run.Result
+		res.Explain()
 		run.Execution = Execution{Engine: Nanos(took), Total: Nanos(time.Since(began))}
 		t.engine += took
-		out.Results[i] = run
-
-		res := run.Result
 		switch {
 		case res.Error != nil:
 			failed++
 		case res.Result:
 			passed++
 		}
-		s.metrics.evaluations.WithLabelValues("policy", outcomeLabel(res.Result, res.Error != nil)).Inc()
-		s.metrics.engineTime.WithLabelValues("policy").Observe(took.Seconds())
+		engineTime.Observe(took.Seconds())
+		if err := each(run); err != nil {
+			return Execution{}, err
+		}
 	}
-	out.Execution = t.execution()
+	for _, o := range [...]struct {
+		label string
+		n     int
+	}{{"true", passed}, {"false", len(items) - passed - failed}, {"error", failed}} {
+		if o.n > 0 {
+			s.metrics.evaluations.WithLabelValues("policy", o.label).Add(float64(o.n))
+		}
+	}
+	execution := t.execution()
 	// One event for the call: its result is whether every item passed,
 	// and it counts the items.
 	counts := map[string]any{"count": len(items), "passed": passed, "errors": failed}
-	if err := s.recordExecution(ctx, p, target, passed == len(items), time.Duration(out.Execution.Total), counts, nil); err != nil {
-		out.Release()
-		return nil, err
+	if err := s.recordExecution(ctx, p, target, passed == len(items), time.Duration(execution.Total), counts, nil); err != nil {
+		return Execution{}, err
 	}
-	return out, nil
+	return execution, nil
 }
 
 // decodeItems validates a batch's items: at least one and at most the

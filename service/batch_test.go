@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -69,6 +70,70 @@ func TestABatchAnswersEachItemAsASingleRunWould(t *testing.T) {
 			t.Errorf("the items' results are not the expected true, an error and a warning: %+v %+v %+v",
 				batch.Results[0].Result, batch.Results[2].Result, batch.Results[3].Result)
 		}
+	})
+}
+
+// withoutTimings decodes a batch's answer and takes out its timings, after
+// checking that the answer and each result have them.
+func withoutTimings(t *testing.T, answer []byte) map[string]any {
+	t.Helper()
+	var batch map[string]any
+	if err := json.Unmarshal(answer, &batch); err != nil {
+		t.Fatalf("%v in %s", err, answer)
+	}
+	objects := []any{batch}
+	if results, ok := batch["results"].([]any); ok {
+		objects = append(objects, results...)
+	}
+	for _, o := range objects {
+		m, _ := o.(map[string]any)
+		if e, _ := m["execution"].(map[string]any); e == nil || e["total"] == nil || e["total"] == "0" {
+			t.Fatalf("no execution total in %v", o)
+		}
+		delete(m, "execution")
+	}
+	return batch
+}
+
+func TestABatchAnsweredAsJSONIsEncodingJSONsAnswerOfTheSameResults(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		ctx := f.as(t, adminKey, "")
+		v1 := f.publishedPolicy(t, "senior", seniorRule)
+		data := items(`{"Person": {"age": 70}}`, `{"Person": {"age": 40}}`, `{"Person": {}}`, `{"Person": {"age": "70"}}`)
+
+		for name, run := range map[string]func(buf []byte) ([]byte, error){
+			"base":   func(buf []byte) ([]byte, error) { return f.svc.RunPolicyBatchJSON(ctx, v1.BaseID, data, buf) },
+			"record": func(buf []byte) ([]byte, error) { return f.svc.RunPolicyVersionBatchJSON(ctx, v1.ID, data, buf) },
+		} {
+			got, err := run([]byte("kept"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok := bytes.CutPrefix(got, []byte("kept"))
+			if !ok {
+				t.Fatalf("%s: the buffer's bytes were not kept: %.40s", name, got)
+			}
+			collected, err := f.svc.RunPolicyBatch(ctx, v1.BaseID, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := json.Marshal(collected)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The same results, timings aside, as encoding/json writes them.
+			gotBatch, wantBatch := withoutTimings(t, got), withoutTimings(t, want)
+			if !reflect.DeepEqual(gotBatch, wantBatch) {
+				t.Errorf("%s:\n got %s\nwant %s", name, got, want)
+			}
+			if results, _ := gotBatch["results"].([]any); len(results) != len(data) {
+				t.Errorf("%s: %d results for %d items", name, len(results), len(data))
+			}
+			collected.Release()
+		}
+		// One event per batch, answered as JSON or not.
+		f.waitForEvents(t, v1.BaseID, auditevent.ActionExecuted, 4)
 	})
 }
 

@@ -5,12 +5,14 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"entgo.io/ent/dialect"
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -358,4 +360,56 @@ func TestDecisionRecordsAreStoredOnceWithTheirEventsThroughRetries(t *testing.T)
 			t.Errorf("stored decision records metric %v, want %d", got, runs/2)
 		}
 	})
+}
+
+func TestALingeringWriterInsertsWhatIsQueuedMeanwhileTogether(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		cfg := testExecLogConfig
+		cfg.writers, cfg.batch, cfg.linger = 1, 3, time.Minute
+		l, err := newExecutionLog(db, auditstore.New(db), slog.New(slog.DiscardHandler), nil, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		var sizes []int
+		insert := l.insert
+		l.insert = func(ctx context.Context, batch []queued, events []auditstore.Event) error {
+			mu.Lock()
+			sizes = append(sizes, len(events))
+			mu.Unlock()
+			return insert(ctx, batch, events)
+		}
+		tenant := uuid.New()
+		for range 5 {
+			if err := l.add(context.Background(), testEvent(tenant), nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		l.close()
+		// A full batch goes at once; the rest when the log closes, long
+		// before the linger would end.
+		if !slices.Equal(sizes, []int{3, 2}) {
+			t.Errorf("inserted batches of %v events, want [3 2]", sizes)
+		}
+		if n := audittest.Count(t, db, audittest.Filter{Tenant: &tenant}); n != 5 {
+			t.Errorf("%d events stored, want 5", n)
+		}
+	})
+}
+
+func TestOnlySQLitesWritersLingerAndNeverForDurableRuns(t *testing.T) {
+	for _, c := range []struct {
+		dialect string
+		durable bool
+		linger  time.Duration
+	}{
+		{dialect.SQLite, false, time.Millisecond},
+		{dialect.SQLite, true, 0},
+		{dialect.Postgres, false, 0},
+		{dialect.Postgres, true, 0},
+	} {
+		if got := execLogConfigFor(c.dialect, c.durable).linger; got != c.linger {
+			t.Errorf("%s, durable %v: linger %v, want %v", c.dialect, c.durable, got, c.linger)
+		}
+	}
 }

@@ -8,7 +8,7 @@ import "github.com/google/uuid"
 // have one spelling wherever it is named.
 func ParseID(name, s string) (uuid.UUID, error) {
 	id, err := uuid.Parse(s)
-	if err != nil || len(s) != len(uuid.Nil.String()) {
+	if err != nil || len(s) != len("xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx") {
 		return uuid.Nil, Invalid("%s %q is not a valid id", name, s)
 	}
 	return id, nil

@@ -43,17 +43,8 @@ func (r *RunResult) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ',')
 	}
-	b = append(b, `"execution":{"orchestrator":{"go":`...)
-	b = r.Execution.Orchestrator.Go.appendJSON(b)
-	b = append(b, `,"database":`...)
-	b = r.Execution.Orchestrator.Database.appendJSON(b)
-	b = append(b, `,"total":`...)
-	b = r.Execution.Orchestrator.Total.appendJSON(b)
-	b = append(b, `},"engine":`...)
-	b = r.Execution.Engine.appendJSON(b)
-	b = append(b, `,"total":`...)
-	b = r.Execution.Total.appendJSON(b)
-	return append(b, "}}"...), nil
+	b = append(b, `"execution":`...)
+	return append(r.Execution.appendJSON(b), '}'), nil
 }
 
 // Execution holds timings in nanoseconds, each a string of digits.
@@ -61,6 +52,20 @@ type Execution struct {
 	Orchestrator Orchestrator `json:"orchestrator"`
 	Engine       Nanos        `json:"engine"`
 	Total        Nanos        `json:"total"`
+}
+
+func (e Execution) appendJSON(b []byte) []byte {
+	b = append(b, `{"orchestrator":{"go":`...)
+	b = e.Orchestrator.Go.appendJSON(b)
+	b = append(b, `,"database":`...)
+	b = e.Orchestrator.Database.appendJSON(b)
+	b = append(b, `,"total":`...)
+	b = e.Orchestrator.Total.appendJSON(b)
+	b = append(b, `},"engine":`...)
+	b = e.Engine.appendJSON(b)
+	b = append(b, `,"total":`...)
+	b = e.Total.appendJSON(b)
+	return append(b, '}')
 }
 
 // Orchestrator splits the service's own time: Database is storage, Go the
