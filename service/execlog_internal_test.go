@@ -366,7 +366,7 @@ func TestALingeringWriterInsertsWhatIsQueuedMeanwhileTogether(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		cfg := testExecLogConfig
 		cfg.writers, cfg.batch, cfg.linger = 1, 3, time.Minute
-		l, err := newExecutionLog(db, auditstore.New(db), slog.New(slog.DiscardHandler), nil, cfg)
+		l, err := newExecutionLog(storage.New(db), auditstore.New(db), slog.New(slog.DiscardHandler), nil, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
