@@ -12,11 +12,11 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/internal/jsonltest"
+	"github.com/verdict/verdict/storage"
 )
 
 // auditLoadRate is the runs per second BenchmarkRunLatencyUnderAuditLoad
@@ -86,14 +86,14 @@ func runUnderAuditLoad(b *testing.B, db *database.DB, rule string, data json.Raw
 	defer s.Close()
 	switch load {
 	case discarded:
-		s.execLog.insert = func(context.Context, []queued, []auditstore.Event) error { return nil }
+		s.execLog.insert = func(context.Context, []queued, []storage.Execution) error { return nil }
 	case full:
 		if *auditLoadRate == 0 {
 			b.Skip("a full queue needs a rate to keep up with")
 		}
 		// All writers together take an event each 1/rate.
 		perEvent := time.Duration(s.execLog.cfg.writers) * time.Second / time.Duration(*auditLoadRate)
-		s.execLog.insert = func(_ context.Context, batch []queued, _ []auditstore.Event) error {
+		s.execLog.insert = func(_ context.Context, batch []queued, _ []storage.Execution) error {
 			time.Sleep(time.Duration(len(batch)) * perEvent)
 			return nil
 		}

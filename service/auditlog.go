@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/auditevent"
@@ -136,12 +135,12 @@ func (s *Service) AuditEvent(ctx context.Context, id uuid.UUID) (*AuditEvent, er
 	case !errors.Is(err, storage.ErrNotFound):
 		return nil, unavailable(err)
 	}
-	exec, err := s.executions.Get(ctx, p.TenantID, id)
+	exec, err := s.store.Execution(ctx, p.TenantID, id)
 	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return nil, newError(CodeNotFound, "no audit event %s", id)
 	case err != nil:
 		return nil, unavailable(err)
-	case exec == nil:
-		return nil, newError(CodeNotFound, "no audit event %s", id)
 	}
 	out := auditEventOfExecution(*exec)
 	return &out, nil
@@ -168,13 +167,13 @@ func (s *Service) AuditEvents(ctx context.Context, f AuditFilter, o ListOptions)
 	if err := s.authorizeOnTenant(ctx, p, authz.ActionReadAudit, authz.KindAudit); err != nil {
 		return nil, err
 	}
-	var before *auditstore.Position
+	var before *storage.Position
 	if o.Cursor != "" {
 		at, id, err := decodeAuditCursor(o.Cursor)
 		if err != nil {
 			return nil, err
 		}
-		before = &auditstore.Position{At: at, ID: id}
+		before = &storage.Position{At: at, ID: id}
 	}
 	lifecycle, err := s.lifecycleEvents(ctx, p.TenantID, f, o, before, limit)
 	if err != nil {
@@ -201,7 +200,7 @@ type auditPart struct {
 
 // lifecycleEvents reads the part of a page that ent's audit_events holds:
 // every event but `executed` ones.
-func (s *Service) lifecycleEvents(ctx context.Context, tenant uuid.UUID, f AuditFilter, o ListOptions, before *auditstore.Position, limit int) (auditPart, error) {
+func (s *Service) lifecycleEvents(ctx context.Context, tenant uuid.UUID, f AuditFilter, o ListOptions, before *storage.Position, limit int) (auditPart, error) {
 	if f.Action == AuditExecuted {
 		return auditPart{}, nil
 	}
@@ -216,7 +215,7 @@ func (s *Service) lifecycleEvents(ctx context.Context, tenant uuid.UUID, f Audit
 		part.total = n
 	}
 	if before != nil {
-		filter.Before = &storage.Position{At: before.At, ID: before.ID}
+		filter.Before = before
 	}
 	events, err := s.store.Events(ctx, filter, limit+1)
 	if err != nil {
@@ -231,7 +230,7 @@ func (s *Service) lifecycleEvents(ctx context.Context, tenant uuid.UUID, f Audit
 
 // executedEvents reads the part of a page that the store of `executed`
 // events holds.
-func (s *Service) executedEvents(ctx context.Context, tenant uuid.UUID, f AuditFilter, o ListOptions, before *auditstore.Position, limit int) (auditPart, error) {
+func (s *Service) executedEvents(ctx context.Context, tenant uuid.UUID, f AuditFilter, o ListOptions, before *storage.Position, limit int) (auditPart, error) {
 	var part auditPart
 	if f.Action != "" && f.Action != AuditExecuted {
 		return part, nil
@@ -239,16 +238,16 @@ func (s *Service) executedEvents(ctx context.Context, tenant uuid.UUID, f AuditF
 	if f.Kind != "" && f.Kind != AuditPolicy && f.Kind != AuditFlow {
 		return part, nil
 	}
-	filter := auditstore.Filter{Tenant: tenant, Kind: string(f.Kind), BaseID: f.BaseID, Actor: f.Actor, Since: f.Since, Until: f.Until}
+	filter := storage.ExecutionFilter{Tenant: tenant, Kind: string(f.Kind), BaseID: f.BaseID, Actor: f.Actor, Since: f.Since, Until: f.Until}
 	if o.WithTotal {
-		n, err := s.executions.Count(ctx, filter)
+		n, err := s.store.CountExecutions(ctx, filter)
 		if err != nil {
 			return part, unavailable(err)
 		}
 		part.total = n
 	}
 	filter.Before = before
-	events, err := s.executions.List(ctx, filter, limit+1)
+	events, err := s.store.Executions(ctx, filter, limit+1)
 	if err != nil {
 		return part, unavailable(err)
 	}
@@ -281,7 +280,7 @@ func newer(x, y AuditEvent) bool {
 }
 
 // auditEventOfExecution is an `executed` event as the log shows it.
-func auditEventOfExecution(ev auditstore.Event) AuditEvent {
+func auditEventOfExecution(ev storage.Execution) AuditEvent {
 	base, record := ev.BaseID, ev.RecordID
 	return AuditEvent{
 		ID: ev.ID, At: ev.At, Action: AuditExecuted, Kind: AuditKind(ev.Kind),

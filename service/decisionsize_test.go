@@ -9,7 +9,6 @@ import (
 	"entgo.io/ent/dialect"
 	"github.com/google/uuid"
 
-	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/storage"
@@ -56,7 +55,7 @@ func BenchmarkDecisionRecordStorage(b *testing.B) {
 func storageCostDecision(tenant uuid.UUID, at time.Time, i int) queued {
 	version := 3
 	return queued{
-		Event: auditstore.Event{ID: uuid.Must(uuid.NewV7()), Tenant: tenant, At: at, Kind: "policy",
+		Execution: storage.Execution{ID: uuid.Must(uuid.NewV7()), Tenant: tenant, At: at, Kind: "policy",
 			BaseID: uuid.Must(uuid.NewV7()), RecordID: uuid.Must(uuid.NewV7()), ActorKind: "key", ActorID: uuid.Must(uuid.NewV7())},
 		decision: &decisionRow{id: uuid.Must(uuid.NewV7()), version: &version, revision: 1, result: true,
 			explanation: "Person gets senior_discount: yes — the age of the Person is 70, which is at least 65.",

@@ -6,10 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"entgo.io/ent/dialect"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/decisionrecord"
 	"github.com/verdict/verdict/storage"
@@ -31,7 +29,7 @@ import (
 type executionLog struct {
 	log     *slog.Logger
 	metrics *auditMetrics
-	insert  func(ctx context.Context, batch []queued, events []auditstore.Event) error
+	insert  func(ctx context.Context, batch []queued, events []storage.Execution) error
 	cfg     execLogConfig
 	events  chan queued
 	// stop is cancelled when close gives up on the database; writers then
@@ -81,18 +79,18 @@ var defaultExecLogConfig = execLogConfig{
 	commitWait: 3 * time.Second,
 }
 
-// execLogConfigFor adapts the defaults to the database: SQLite writes one
-// transaction at a time, so more than two writers would only hold
+// execLogConfigFor adapts the defaults to the store: one that writes one
+// transaction at a time (SQLite) needs no more than two writers would only hold
 // connections that reads need, and each commit costs enough (a statement
 // to prepare, the WAL to write) that under light load runs are better off
 // sharing one: its writers linger for a millisecond (measured: a tenth
 // less CPU per run; on PostgreSQL, whose eight writers split the events
 // anyway, it saved nothing). A durable run waits for its own event's
 // commit and so never for others'.
-func execLogConfigFor(dialectName string, durable bool) execLogConfig {
+func execLogConfigFor(oneWriter, durable bool) execLogConfig {
 	cfg := defaultExecLogConfig
 	cfg.durable = durable
-	if dialectName == dialect.SQLite {
+	if oneWriter {
 		cfg.writers = 2
 		if !durable {
 			cfg.linger = time.Millisecond
@@ -107,7 +105,7 @@ var errAuditUnavailable = &Error{Code: CodeUnavailable,
 
 // queued is an event waiting for a writer.
 type queued struct {
-	auditstore.Event
+	storage.Execution
 	// decision is the run's decision record, stored with the event when
 	// the base records its runs; nil otherwise.
 	decision *decisionRow
@@ -116,16 +114,16 @@ type queued struct {
 	stored chan bool
 }
 
-func newExecutionLog(decisions storage.DecisionWrites, store *auditstore.Store, log *slog.Logger, reg prometheus.Registerer, cfg execLogConfig) (*executionLog, error) {
+func newExecutionLog(store storage.Store, log *slog.Logger, reg prometheus.Registerer, cfg execLogConfig) (*executionLog, error) {
 	l := &executionLog{
 		log: log, cfg: cfg,
-		insert: func(ctx context.Context, batch []queued, events []auditstore.Event) error {
+		insert: func(ctx context.Context, batch []queued, events []storage.Execution) error {
 			// The decision records go first: an `executed` event that
 			// names one is then never stored without it.
-			if err := insertDecisions(ctx, decisions, batch); err != nil {
+			if err := insertDecisions(ctx, store, batch); err != nil {
 				return err
 			}
-			return store.Insert(ctx, events)
+			return store.InsertExecutions(ctx, events)
 		},
 		events: make(chan queued, cfg.queue),
 	}
@@ -145,8 +143,8 @@ func newExecutionLog(decisions storage.DecisionWrites, store *auditstore.Store, 
 // is stored, unless the process dies first. When the log is durable, add
 // also waits until the event is committed, and fails when that takes
 // longer than the commit wait (the event is still stored later).
-func (l *executionLog) add(ctx context.Context, event auditstore.Event, decision *decisionRow) error {
-	ev := queued{Event: event, decision: decision}
+func (l *executionLog) add(ctx context.Context, event storage.Execution, decision *decisionRow) error {
+	ev := queued{Execution: event, decision: decision}
 	if l.cfg.durable {
 		ev.stored = make(chan bool, 1)
 	}
@@ -201,7 +199,7 @@ func settle(batch []queued, stored bool) {
 // write takes batches from the queue until it is closed and empty.
 func (l *executionLog) write() {
 	batch := make([]queued, 0, l.cfg.batch)
-	events := make([]auditstore.Event, 0, l.cfg.batch)
+	events := make([]storage.Execution, 0, l.cfg.batch)
 	var linger *time.Timer
 	if l.cfg.linger > 0 {
 		linger = time.NewTimer(l.cfg.linger)
@@ -241,7 +239,7 @@ func (l *executionLog) write() {
 		}
 		events = events[:0]
 		for i := range batch {
-			events = append(events, batch[i].Event)
+			events = append(events, batch[i].Execution)
 		}
 		l.store(batch, events)
 	}
@@ -249,7 +247,7 @@ func (l *executionLog) write() {
 
 // store inserts the batch's events, retrying until they are stored or
 // close gives up.
-func (l *executionLog) store(batch []queued, events []auditstore.Event) {
+func (l *executionLog) store(batch []queued, events []storage.Execution) {
 	l.metrics.batchSize.Observe(float64(len(batch)))
 	backoff := l.cfg.retryMin
 	for {

@@ -12,11 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"entgo.io/ent/dialect"
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent/decisionrecord"
 	"github.com/verdict/verdict/internal/audittest"
@@ -41,12 +39,12 @@ type flakyStore struct {
 	down      atomic.Bool
 	mu        sync.Mutex
 	committed map[uuid.UUID]bool // by the batch's first event
-	insert    func(context.Context, []queued, []auditstore.Event) error
+	insert    func(context.Context, []queued, []storage.Execution) error
 }
 
 var errDatabaseDown = errors.New("connection refused")
 
-func (s *flakyStore) store(ctx context.Context, queued []queued, batch []auditstore.Event) error {
+func (s *flakyStore) store(ctx context.Context, queued []queued, batch []storage.Execution) error {
 	if s.down.Load() {
 		return errDatabaseDown
 	}
@@ -62,15 +60,15 @@ func (s *flakyStore) store(ctx context.Context, queued []queued, batch []auditst
 	return errors.New("timeout waiting for the commit's acknowledgement")
 }
 
-func testEvent(tenant uuid.UUID) auditstore.Event {
+func testEvent(tenant uuid.UUID) storage.Execution {
 	at := time.Now().UTC().Truncate(time.Microsecond)
-	return auditstore.Event{ID: audittest.IDAt(at), Tenant: tenant, At: at, Kind: "policy",
+	return storage.Execution{ID: audittest.IDAt(at), Tenant: tenant, At: at, Kind: "policy",
 		BaseID: uuid.New(), RecordID: uuid.New(), ActorKind: "key", ActorID: uuid.New(), Result: true}
 }
 
 func storedExecuted(t *testing.T, db *database.DB, tenant uuid.UUID) int {
 	t.Helper()
-	n, err := auditstore.New(db).Count(context.Background(), auditstore.Filter{Tenant: tenant})
+	n, err := storage.New(db).CountExecutions(context.Background(), storage.ExecutionFilter{Tenant: tenant})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +80,7 @@ func TestTheExecutionLogStoresEveryAcceptedEventOnceThroughAnOutage(t *testing.T
 		var logs bytes.Buffer
 		log := slog.New(slog.NewTextHandler(&logs, nil))
 		reg := prometheus.NewRegistry()
-		l, err := newExecutionLog(storage.New(db), auditstore.New(db), log, reg, testExecLogConfig)
+		l, err := newExecutionLog(storage.New(db), log, reg, testExecLogConfig)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,11 +157,11 @@ func TestClosingTheExecutionLogGivesUpOnADatabaseThatStaysAway(t *testing.T) {
 		cfg := testExecLogConfig
 		cfg.drain = 50 * time.Millisecond
 		reg := prometheus.NewRegistry()
-		l, err := newExecutionLog(storage.New(db), auditstore.New(db), slog.New(slog.NewJSONHandler(&logs, nil)), reg, cfg)
+		l, err := newExecutionLog(storage.New(db), slog.New(slog.NewJSONHandler(&logs, nil)), reg, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		l.insert = func(context.Context, []queued, []auditstore.Event) error { return errDatabaseDown }
+		l.insert = func(context.Context, []queued, []storage.Execution) error { return errDatabaseDown }
 		const n = 10
 		for range n {
 			if err := l.add(context.Background(), testEvent(uuid.New()), nil); err != nil {
@@ -186,13 +184,13 @@ func TestARunIsRefusedWhenItsEventCannotBeQueuedInTime(t *testing.T) {
 		// The filling adds may wait long; the refused one has a cancelled
 		// context. The writer's events are given up at once on close.
 		cfg.queue, cfg.writers, cfg.batch, cfg.wait, cfg.drain = 1, 1, 1, 10*time.Second, 0
-		l, err := newExecutionLog(storage.New(db), auditstore.New(db), slog.New(slog.DiscardHandler), nil, cfg)
+		l, err := newExecutionLog(storage.New(db), slog.New(slog.DiscardHandler), nil, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer l.close()
 		release := make(chan struct{})
-		l.insert = func(context.Context, []queued, []auditstore.Event) error { <-release; return errDatabaseDown }
+		l.insert = func(context.Context, []queued, []storage.Execution) error { <-release; return errDatabaseDown }
 		defer close(release)
 		// One event is held by the writer, one fills the queue.
 		for range 2 {
@@ -214,16 +212,16 @@ func TestARunIsRefusedWhenItsEventCannotBeQueuedInTime(t *testing.T) {
 
 func TestADurableRunIsAnsweredOnlyOnceItsEventIsCommitted(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
-		cfg := execLogConfigFor(db.Dialect(), true)
+		cfg := execLogConfigFor(storage.New(db).OneWriter(), true)
 		cfg.commitWait = time.Minute
-		l, err := newExecutionLog(storage.New(db), auditstore.New(db), slog.New(slog.DiscardHandler), nil, cfg)
+		l, err := newExecutionLog(storage.New(db), slog.New(slog.DiscardHandler), nil, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer l.close()
 		entered, release := make(chan struct{}), make(chan struct{})
 		insert := l.insert
-		l.insert = func(ctx context.Context, queued []queued, batch []auditstore.Event) error {
+		l.insert = func(ctx context.Context, queued []queued, batch []storage.Execution) error {
 			entered <- struct{}{}
 			<-release
 			return insert(ctx, queued, batch)
@@ -251,12 +249,12 @@ func TestADurableRunIsRefusedWhenItsEventIsNotCommittedInTime(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		cfg := testExecLogConfig
 		cfg.durable, cfg.commitWait, cfg.drain = true, 10*time.Millisecond, 0
-		l, err := newExecutionLog(storage.New(db), auditstore.New(db), slog.New(slog.DiscardHandler), nil, cfg)
+		l, err := newExecutionLog(storage.New(db), slog.New(slog.DiscardHandler), nil, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer l.close()
-		l.insert = func(context.Context, []queued, []auditstore.Event) error { return errDatabaseDown }
+		l.insert = func(context.Context, []queued, []storage.Execution) error { return errDatabaseDown }
 		if err := l.add(context.Background(), testEvent(uuid.New()), nil); CodeOf(err) != CodeUnavailable {
 			t.Fatalf("add while the database is down: %v, want unavailable", err)
 		}
@@ -285,12 +283,12 @@ func counted(t *testing.T, reg *prometheus.Registry, name string) float64 {
 // the queue (and the kill -9 loss window with it) grows.
 func BenchmarkExecutionLogThroughput(b *testing.B) {
 	dbtest.EachB(b, func(b *testing.B, db *database.DB) {
-		l, err := newExecutionLog(storage.New(db), auditstore.New(db), slog.New(slog.DiscardHandler), nil, execLogConfigFor(db.Dialect(), false))
+		l, err := newExecutionLog(storage.New(db), slog.New(slog.DiscardHandler), nil, execLogConfigFor(storage.New(db).OneWriter(), false))
 		if err != nil {
 			b.Fatal(err)
 		}
 		tenant := uuid.New()
-		events := make([]auditstore.Event, b.N)
+		events := make([]storage.Execution, b.N)
 		for i := range events {
 			events[i] = testEvent(tenant)
 		}
@@ -313,7 +311,7 @@ func TestDecisionRecordsAreStoredOnceWithTheirEventsThroughRetries(t *testing.T)
 		// what is stored, not about refusals.
 		cfg := testExecLogConfig
 		cfg.queue, cfg.wait = 128, time.Minute
-		l, err := newExecutionLog(storage.New(db), auditstore.New(db), slog.New(slog.DiscardHandler), reg, cfg)
+		l, err := newExecutionLog(storage.New(db), slog.New(slog.DiscardHandler), reg, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -323,7 +321,7 @@ func TestDecisionRecordsAreStoredOnceWithTheirEventsThroughRetries(t *testing.T)
 		var mu sync.Mutex
 		tried := map[uuid.UUID]bool{}
 		insert := l.insert
-		l.insert = func(ctx context.Context, batch []queued, events []auditstore.Event) error {
+		l.insert = func(ctx context.Context, batch []queued, events []storage.Execution) error {
 			mu.Lock()
 			first := !tried[batch[0].ID]
 			tried[batch[0].ID] = true
@@ -366,14 +364,14 @@ func TestALingeringWriterInsertsWhatIsQueuedMeanwhileTogether(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		cfg := testExecLogConfig
 		cfg.writers, cfg.batch, cfg.linger = 1, 3, time.Minute
-		l, err := newExecutionLog(storage.New(db), auditstore.New(db), slog.New(slog.DiscardHandler), nil, cfg)
+		l, err := newExecutionLog(storage.New(db), slog.New(slog.DiscardHandler), nil, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var mu sync.Mutex
 		var sizes []int
 		insert := l.insert
-		l.insert = func(ctx context.Context, batch []queued, events []auditstore.Event) error {
+		l.insert = func(ctx context.Context, batch []queued, events []storage.Execution) error {
 			mu.Lock()
 			sizes = append(sizes, len(events))
 			mu.Unlock()
@@ -397,19 +395,19 @@ func TestALingeringWriterInsertsWhatIsQueuedMeanwhileTogether(t *testing.T) {
 	})
 }
 
-func TestOnlySQLitesWritersLingerAndNeverForDurableRuns(t *testing.T) {
+func TestOnlyOneWritersWritersLingerAndNeverForDurableRuns(t *testing.T) {
 	for _, c := range []struct {
-		dialect string
-		durable bool
-		linger  time.Duration
+		oneWriter, durable bool
+		writers            int
+		linger             time.Duration
 	}{
-		{dialect.SQLite, false, time.Millisecond},
-		{dialect.SQLite, true, 0},
-		{dialect.Postgres, false, 0},
-		{dialect.Postgres, true, 0},
+		{true, false, 2, time.Millisecond},
+		{true, true, 2, 0},
+		{false, false, 8, 0},
+		{false, true, 8, 0},
 	} {
-		if got := execLogConfigFor(c.dialect, c.durable).linger; got != c.linger {
-			t.Errorf("%s, durable %v: linger %v, want %v", c.dialect, c.durable, got, c.linger)
+		if got := execLogConfigFor(c.oneWriter, c.durable); got.linger != c.linger || got.writers != c.writers {
+			t.Errorf("one writer %v, durable %v: %d writers, linger %v; want %d, %v", c.oneWriter, c.durable, got.writers, got.linger, c.writers, c.linger)
 		}
 	}
 }

@@ -7,10 +7,10 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/ent/record"
+	"github.com/verdict/verdict/storage"
 )
 
 // RunPolicy runs a policy's latest version, else its draft (POST
@@ -84,7 +84,7 @@ func (s *Service) recordExecution(ctx context.Context, p *Principal, t *target, 
 	// The id (time-ordered) is taken with the real clock, like every
 	// other event's: the store finds an event by its id near that time.
 	id := uuid.Must(uuid.NewV7())
-	return s.execLog.add(ctx, auditstore.Event{
+	return s.execLog.add(ctx, storage.Execution{
 		ID: id, Tenant: p.TenantID, At: s.timestamp(),
 		Kind: string(t.base.Kind), BaseID: t.base.ID, RecordID: t.record.ID,
 		ActorKind: p.ActorKind(), ActorID: p.ActorID(),

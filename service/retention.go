@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/verdict/verdict/auditstore"
+	"github.com/verdict/verdict/storage"
 )
 
 // DefaultAuditRetention is how long `executed` events are kept unless
@@ -22,11 +22,11 @@ const upkeepTimeout = 10 * time.Minute
 
 // auditUpkeep keeps the store of `executed` events in shape: partitions
 // for the coming days exist before they begin, and events older than the
-// retention are removed (auditstore.Expire). It runs when the service
+// retention are removed (storage.Executions.ExpireExecutions). It runs when the service
 // starts and then every upkeepInterval; every replica runs it, and runs
 // that meet change nothing twice.
 type auditUpkeep struct {
-	store     *auditstore.Store
+	store     storage.Executions
 	retention time.Duration // 0 keeps events forever
 	now       func() time.Time
 	log       *slog.Logger
@@ -40,10 +40,10 @@ type auditUpkeep struct {
 // retention no longer keeps.
 func (u *auditUpkeep) run(ctx context.Context) error {
 	now := u.now()
-	err := u.store.Prepare(ctx, now)
+	err := u.store.PrepareExecutions(ctx, now)
 	if err == nil && u.retention > 0 {
-		var expired auditstore.Expired
-		expired, err = u.store.Expire(ctx, now.Add(-u.retention))
+		var expired storage.Expired
+		expired, err = u.store.ExpireExecutions(ctx, now.Add(-u.retention))
 		u.metrics.partitionsDropped.Add(float64(expired.Partitions))
 		u.metrics.eventsExpired.Add(float64(expired.Events))
 		if expired.Partitions > 0 || expired.Events > 0 {

@@ -17,15 +17,16 @@ import (
 	"github.com/verdict/verdict/dayparts"
 	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/storage"
 )
 
 func TestTheUpkeepExpiresWhatTheRetentionNoLongerKeeps(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		ctx := context.Background()
-		store := auditstore.New(db)
+		store := storage.New(db)
 		now := time.Date(2030, 1, 10, 12, 0, 0, 0, time.UTC)
 		tenant := uuid.New()
-		at := func(ts time.Time) auditstore.Event {
+		at := func(ts time.Time) storage.Execution {
 			ev := testEvent(tenant)
 			ev.ID, ev.At = audittest.IDAt(ts), ts
 			return ev
@@ -34,7 +35,7 @@ func TestTheUpkeepExpiresWhatTheRetentionNoLongerKeeps(t *testing.T) {
 		expired := at(time.Date(2030, 1, 7, 10, 0, 0, 0, time.UTC))
 		cutoffDay := at(time.Date(2030, 1, 8, 11, 59, 59, 0, time.UTC))
 		young := at(time.Date(2030, 1, 8, 12, 0, 0, 0, time.UTC))
-		if err := store.Insert(ctx, []auditstore.Event{expired, cutoffDay, young}); err != nil {
+		if err := store.InsertExecutions(ctx, []storage.Execution{expired, cutoffDay, young}); err != nil {
 			t.Fatal(err)
 		}
 
@@ -63,7 +64,7 @@ func TestTheUpkeepExpiresWhatTheRetentionNoLongerKeeps(t *testing.T) {
 			// The cutoff's day stays whole.
 			left = []uuid.UUID{young.ID, cutoffDay.ID}
 			wantDropped, wantExpired = 1, 0
-			days, err := store.Partitions(ctx)
+			days, err := auditstore.New(db).Partitions(ctx)
 			// The day of the event kept, today and the three days ahead; and
 			// those the first run prepared five years on.
 			want := []time.Time{time.Date(2030, 1, 8, 0, 0, 0, 0, time.UTC)}
@@ -76,7 +77,7 @@ func TestTheUpkeepExpiresWhatTheRetentionNoLongerKeeps(t *testing.T) {
 				t.Errorf("partitions %v, %v; want %v", days, err, want)
 			}
 		}
-		events, err := store.List(ctx, auditstore.Filter{Tenant: tenant}, 10)
+		events, err := store.Executions(ctx, storage.ExecutionFilter{Tenant: tenant}, 10)
 		if err != nil || !slices.Equal(ids(events), left) {
 			t.Fatalf("events left %v, %v; want %v", ids(events), err, left)
 		}
@@ -95,7 +96,7 @@ func TestTheUpkeepExpiresWhatTheRetentionNoLongerKeeps(t *testing.T) {
 	})
 }
 
-func ids(events []auditstore.Event) []uuid.UUID {
+func ids(events []storage.Execution) []uuid.UUID {
 	out := make([]uuid.UUID, len(events))
 	for i, ev := range events {
 		out[i] = ev.ID

@@ -10,7 +10,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/engine"
@@ -19,10 +18,10 @@ import (
 
 // Config is what a Service is built from.
 type Config struct {
+	// DB is the database the service stores in when Store is nil.
 	DB *database.DB
 	// Store is what the service reads and writes through; nil is DB's
-	// (storage.New). The `executed` events and decision records of runs
-	// go to DB either way.
+	// (storage.New).
 	Store storage.Store
 	// Authorizer decides every action. Without one every decision fails
 	// closed (authorization_unavailable): enough for the Operator, which
@@ -71,7 +70,6 @@ const DefaultDecisionRetention = 30 * 24 * time.Hour
 
 // Service is the application. It is safe for concurrent use.
 type Service struct {
-	db      *database.DB
 	store   storage.Store
 	authz   authz.Authorizer
 	engine  engine.Engine
@@ -85,12 +83,10 @@ type Service struct {
 	// caches holds cache and principals, to drop what changes make stale.
 	caches      *cacheSet
 	cacheExpiry time.Duration
-	// executions stores the `executed` events, which execLog writes and
-	// upkeep expires.
-	executions *auditstore.Store
-	execLog    *executionLog
-	upkeep     *auditUpkeep
-	results    sync.Pool // *engine.Result, see RunResult.Release
+	// execLog writes the `executed` events, and upkeep expires them.
+	execLog *executionLog
+	upkeep  *auditUpkeep
+	results sync.Pool // *engine.Result, see RunResult.Release
 
 	decisionRetention time.Duration
 	// maxBatchItems bounds the items of one batch run.
@@ -102,14 +98,13 @@ type Service struct {
 
 // New builds a Service.
 func New(cfg Config) (*Service, error) {
-	if cfg.DB == nil {
-		return nil, errors.New("service: a database is required")
+	if cfg.Store == nil && cfg.DB == nil {
+		return nil, errors.New("service: a store or a database is required")
 	}
 	if cfg.Authorizer == nil {
 		cfg.Authorizer = noAuthorizer{}
 	}
 	s := &Service{
-		db:          cfg.DB,
 		store:       cfg.Store,
 		authz:       cfg.Authorizer,
 		engine:      cfg.Engine,
@@ -158,8 +153,7 @@ func New(cfg Config) (*Service, error) {
 	}
 	s.policyKind = s.newPolicyRules()
 	s.flowKind = s.newFlowRules()
-	s.executions = auditstore.New(s.db)
-	if s.execLog, err = newExecutionLog(s.store, s.executions, s.log, cfg.Registerer, execLogConfigFor(s.db.Dialect(), cfg.AuditDurable)); err != nil {
+	if s.execLog, err = newExecutionLog(s.store, s.log, cfg.Registerer, execLogConfigFor(s.store.OneWriter(), cfg.AuditDurable)); err != nil {
 		return nil, err
 	}
 	retention, err := newRetentionMetrics(cfg.Registerer)
@@ -169,7 +163,7 @@ func New(cfg Config) (*Service, error) {
 	// The upkeep works on the days of the wall clock, whatever clock
 	// stamps the events: partitions are made for the days inserts will
 	// meet, and an insert into any other day makes its own.
-	s.upkeep = &auditUpkeep{store: s.executions, retention: cfg.AuditRetention, now: time.Now, log: s.log, metrics: retention}
+	s.upkeep = &auditUpkeep{store: s.store, retention: cfg.AuditRetention, now: time.Now, log: s.log, metrics: retention}
 	s.results.New = func() any { return new(engine.Result) }
 	s.upkeep.start()
 	return s, nil
@@ -186,15 +180,12 @@ func (s *Service) Close() {
 // Ready reports whether the database answers and its migrations are
 // applied, for /readyz.
 func (s *Service) Ready(ctx context.Context) error {
-	if err := s.db.SQL().PingContext(ctx); err != nil {
-		return unavailable(err)
-	}
-	pending, err := database.Pending(ctx, s.db)
-	if err != nil {
-		return unavailable(err)
-	}
-	if pending {
+	err := s.store.Ready(ctx)
+	switch {
+	case errors.Is(err, storage.ErrMigrationsPending):
 		return newError(CodeUnavailable, "database migrations are pending")
+	case err != nil:
+		return unavailable(err)
 	}
 	return nil
 }

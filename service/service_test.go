@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"entgo.io/ent/dialect"
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/authz"
@@ -69,14 +68,13 @@ func newFixtureWith(t testing.TB, db *database.DB, configure func(*service.Confi
 	return f
 }
 
-// newMemFixture is newFixture on a store in memory, for the tests of
-// business rules: what they check is the same on any store, and storage
-// is tested on both databases. The service's audit log of runs, which
-// these tests do not reach, keeps an empty SQLite database.
+// newMemFixture is newFixture on a store in memory, without a database,
+// for the tests of business rules: what they check is the same on any
+// store, and storage is tested on both databases.
 func newMemFixture(t testing.TB) *fixture {
 	t.Helper()
 	mem := memstore.New()
-	f := newFixtureWith(t, dbtest.Empty(t, dialect.SQLite), func(cfg *service.Config) { cfg.Store = mem })
+	f := newFixtureWith(t, nil, func(cfg *service.Config) { cfg.Store = mem })
 	f.mem = mem
 	return f
 }

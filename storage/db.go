@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/database/changefeed"
 	"github.com/verdict/verdict/ent"
@@ -13,7 +14,7 @@ import (
 
 // New is the Store of a database.
 func New(db *database.DB) Store {
-	return &dbStore{reader: reader{c: db.Client()}, sql: db.SQL(), dialect: db.Dialect()}
+	return &dbStore{reader: reader{c: db.Client()}, db: db, sql: db.SQL(), dialect: db.Dialect(), executions: auditstore.New(db)}
 }
 
 // reader holds the queries, made on the database or in a transaction.
@@ -23,8 +24,10 @@ type reader struct {
 
 type dbStore struct {
 	reader
-	sql     *sql.DB
-	dialect string
+	db         *database.DB
+	sql        *sql.DB
+	dialect    string
+	executions *auditstore.Store
 }
 
 func (s *dbStore) InTx(ctx context.Context, fn func(Tx) error) error {

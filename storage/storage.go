@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/database/changefeed"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/auditevent"
@@ -41,6 +42,10 @@ type Store interface {
 	Audit
 	Decisions
 	DecisionWrites
+	Executions
+	// Ready reports whether the database answers, and
+	// ErrMigrationsPending when it lacks migrations.
+	Ready(ctx context.Context) error
 	// InTx runs fn in one transaction: committed when fn returns nil,
 	// rolled back when it returns an error (returned as it is) or panics.
 	InTx(ctx context.Context, fn func(Tx) error) error
@@ -261,11 +266,8 @@ type EventFilter struct {
 }
 
 // Position is an event's place in the log, which is ordered by time, then
-// id.
-type Position struct {
-	At time.Time
-	ID uuid.UUID
-}
+// id: the same for `executed` events and the others.
+type Position = auditstore.Position
 
 // Decisions reads the decision records of runs.
 type Decisions interface {

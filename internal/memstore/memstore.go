@@ -73,6 +73,7 @@ type state struct {
 	groupMembers map[uuid.UUID]*ent.GroupMember
 	events       []*ent.AuditEvent
 	decisions    []*ent.DecisionRecord
+	executions   []*storage.Execution
 }
 
 func newState() *state {
@@ -88,7 +89,7 @@ func (st *state) clone() *state {
 	return &state{
 		orgs: maps(st.orgs), users: maps(st.users), memberships: maps(st.memberships), keys: maps(st.keys),
 		bases: maps(st.bases), records: maps(st.records), groups: maps(st.groups), groupMembers: maps(st.groupMembers),
-		events: slices.Clone(st.events), decisions: slices.Clone(st.decisions),
+		events: slices.Clone(st.events), decisions: slices.Clone(st.decisions), executions: slices.Clone(st.executions),
 	}
 }
 
