@@ -79,8 +79,8 @@ var defaultExecLogConfig = execLogConfig{
 	commitWait: 3 * time.Second,
 }
 
-// execLogConfigFor adapts the defaults to the store: one that writes one
-// transaction at a time (SQLite) needs no more than two writers would only hold
+// execLogConfigFor adapts the defaults to the store: on one that writes
+// one transaction at a time (SQLite), more than two writers would only hold
 // connections that reads need, and each commit costs enough (a statement
 // to prepare, the WAL to write) that under light load runs are better off
 // sharing one: its writers linger for a millisecond (measured: a tenth

@@ -22,7 +22,7 @@ const upkeepTimeout = 10 * time.Minute
 
 // auditUpkeep keeps the store of `executed` events in shape: partitions
 // for the coming days exist before they begin, and events older than the
-// retention are removed (storage.Executions.ExpireExecutions). It runs when the service
+// retention are removed (ExpireExecutions). It runs when the service
 // starts and then every upkeepInterval; every replica runs it, and runs
 // that meet change nothing twice.
 type auditUpkeep struct {
