@@ -27,11 +27,12 @@ func (s *Store) InsertExecutions(ctx context.Context, batch []storage.Execution)
 }
 
 func (s *Store) Execution(ctx context.Context, tenant, id uuid.UUID) (*storage.Execution, error) {
-	i := slices.IndexFunc(s.snapshot().executions, func(ev *storage.Execution) bool { return ev.ID == id && ev.Tenant == tenant })
+	stored := s.snapshot().executions
+	i := slices.IndexFunc(stored, func(ev *storage.Execution) bool { return ev.ID == id && ev.Tenant == tenant })
 	if i < 0 {
 		return nil, storage.ErrNotFound
 	}
-	return executionCopy(s.snapshot().executions[i]), nil
+	return executionCopy(stored[i]), nil
 }
 
 func (s *Store) Executions(ctx context.Context, f storage.ExecutionFilter, limit int) ([]storage.Execution, error) {
