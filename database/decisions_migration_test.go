@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/pressly/goose/v3"
 
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent"
@@ -22,17 +21,7 @@ const beforePartitionedDecisions = 20261127112000 - 1
 func TestMigratingKeepsTheDecisionRecordsInPartitionsOfTheirDays(t *testing.T) {
 	dbtest.EachEmpty(t, func(t *testing.T, db *database.DB) {
 		ctx := context.Background()
-		gooseDialect := goose.DialectSQLite3
-		if db.Dialect() == "postgres" {
-			gooseDialect = goose.DialectPostgres
-		}
-		p, err := goose.NewProvider(gooseDialect, db.SQL(), database.Migrations(db.Dialect()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := p.UpTo(ctx, beforePartitionedDecisions); err != nil {
-			t.Fatal(err)
-		}
+		migrateUpTo(ctx, t, db, beforePartitionedDecisions)
 		f := newFixture(ctx, t, db)
 		// A published version run by a user and a draft run by a key, on
 		// two days; times in UTC, as the writer stores them.

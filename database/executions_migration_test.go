@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/pressly/goose/v3"
 
 	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/database"
@@ -25,17 +24,7 @@ const beforeExecutions = 20261127081500 - 1
 func TestMigratingMovesExecutedEventsIntoTheirOwnTable(t *testing.T) {
 	dbtest.EachEmpty(t, func(t *testing.T, db *database.DB) {
 		ctx := context.Background()
-		gooseDialect := goose.DialectSQLite3
-		if db.Dialect() == "postgres" {
-			gooseDialect = goose.DialectPostgres
-		}
-		p, err := goose.NewProvider(gooseDialect, db.SQL(), database.Migrations(db.Dialect()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := p.UpTo(ctx, beforeExecutions); err != nil {
-			t.Fatal(err)
-		}
+		migrateUpTo(ctx, t, db, beforeExecutions)
 		f := newFixture(ctx, t, db)
 		lifecycle := f.auditEvent(ctx)
 		// As the writer stored them: a published version run by a user, a

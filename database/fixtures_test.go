@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
+	"github.com/pressly/goose/v3"
 
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent"
@@ -66,3 +67,20 @@ func mustNotExist(t *testing.T, err error) {
 }
 
 var unknownID = uuid.MustParse("00000000-0000-7000-8000-000000000000")
+
+// migrateUpTo applies the migrations up to and including version, so that a
+// test can store what an earlier release stored and then migrate the rest.
+func migrateUpTo(ctx context.Context, t *testing.T, db *database.DB, version int64) {
+	t.Helper()
+	dialect := goose.DialectSQLite3
+	if db.Dialect() == "postgres" {
+		dialect = goose.DialectPostgres
+	}
+	p, err := goose.NewProvider(dialect, db.SQL(), database.Migrations(db.Dialect()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(ctx, version); err != nil {
+		t.Fatal(err)
+	}
+}
