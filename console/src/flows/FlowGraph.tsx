@@ -2,7 +2,7 @@
 // test view and the comparison build a GraphModel and hand it over; the
 // graph reports selections, new connections and deletions back.
 import { memo, useEffect, useRef, useState } from 'react';
-import { Background, Controls, Handle, MarkerType, Position, ReactFlow, ReactFlowProvider, applyEdgeChanges, applyNodeChanges, useReactFlow } from '@xyflow/react';
+import { Background, Controls, Handle, MarkerType, Position, ReactFlow, ReactFlowProvider, applyEdgeChanges, applyNodeChanges, useReactFlow, useStoreApi, useUpdateNodeInternals } from '@xyflow/react';
 import type { Edge, EdgeChange, Node, NodeChange, NodeProps } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import type { FlowNode, Handle as BranchHandle } from './definition';
@@ -176,6 +176,20 @@ function Graph({ model, label, editable = false, selected = null, onSelect, onCo
       })),
     );
   }, [model, editable]);
+
+  // The nodes are rebuilt on every change of the model, with the size React
+  // Flow last reported through onNodesChange. A node changed again before
+  // that report (a node just added, then edited) reaches React Flow without
+  // a size; it then forgets the node's handles. If it had measured the node
+  // in between, it does not measure it again, and edges to or from the node
+  // are never drawn. So every node left without handles is measured again.
+  const store = useStoreApi<Node<FlowNodeData>>();
+  const updateNodeInternals = useUpdateNodeInternals();
+  useEffect(() => {
+    const { nodeLookup } = store.getState();
+    const unmeasured = nodes.filter((n) => !nodeLookup.get(n.id)?.internals.handleBounds).map((n) => n.id);
+    if (unmeasured.length > 0) updateNodeInternals(unmeasured);
+  }, [nodes, store, updateNodeInternals]);
 
   const onNodesChange = (changes: NodeChange<Node<FlowNodeData>>[]) => {
     setNodes((ns) => applyNodeChanges(changes.filter((c) => c.type !== 'remove'), ns));
