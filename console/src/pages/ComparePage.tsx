@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { diffLines } from 'diff';
 import { PolicyDiffDocument, PolicyVersionsDocument } from '@verdict/client';
 import type { PolicyDiffQuery, PolicyFieldsFragment } from '@verdict/client';
@@ -6,6 +6,7 @@ import { errorMessage } from '../api';
 import { formatTime } from '../format';
 import { Link, navigate } from '../router';
 import { authorLabel, useSession } from '../session';
+import { useServerDiff } from '../serverDiff';
 
 type Rec = PolicyFieldsFragment;
 
@@ -194,23 +195,11 @@ export default function ComparePage({ baseId, left, right }: { baseId: string; l
   const b = records ? (records.find((r) => r.id === right) ?? records[0]) : undefined;
   // The tests and the schema are compared by the server, which knows how
   // tests pair up by name and how JSON values compare.
-  const [diff, setDiff] = useState<ServerDiff | null>(null);
-  const [diffError, setDiffError] = useState('');
-  const fromId = a?.id;
-  const toId = b?.id;
-  useEffect(() => {
-    if (!fromId || !toId) return;
-    let live = true;
-    setDiff(null);
-    setDiffError('');
-    session.api.request(PolicyDiffDocument, { id: fromId, otherId: toId }).then(
-      (r) => live && (r.policyDiff ? setDiff(r.policyDiff) : setDiffError('One of the records is no longer visible.')),
-      (err) => live && setDiffError(errorMessage(err)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [session.api, fromId, toId]);
+  const loadDiff = useCallback(
+    (id: string, otherId: string) => session.api.request(PolicyDiffDocument, { id, otherId }).then((r) => r.policyDiff),
+    [session.api],
+  );
+  const [diff, diffError] = useServerDiff<ServerDiff>(loadDiff, a?.id, b?.id);
   if (error) {
     return (
       <div className="page">

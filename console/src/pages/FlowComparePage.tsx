@@ -1,10 +1,11 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { FlowDiffDocument, FlowVersionsDocument } from '@verdict/client';
 import type { FlowDiffQuery, FlowFieldsFragment } from '@verdict/client';
 import { errorMessage } from '../api';
 import { formatTime } from '../format';
 import { Link, navigate } from '../router';
 import { authorLabel, useSession } from '../session';
+import { useServerDiff } from '../serverDiff';
 import { asDefinition, branchMember, edgesOf, nodeTitle, startOf } from '../flows/definition';
 import type { FlowNode, Handle } from '../flows/definition';
 import { FlowGraph } from '../flows/FlowGraph';
@@ -102,23 +103,11 @@ export default function FlowComparePage({ baseId, left, right }: { baseId: strin
 
   const a = records?.find((r) => r.id === left) ?? records?.[1] ?? records?.[0];
   const b = records?.find((r) => r.id === right) ?? records?.[0];
-  const [diff, setDiff] = useState<ServerDiff | null>(null);
-  const [diffError, setDiffError] = useState('');
-  const fromId = a?.id;
-  const toId = b?.id;
-  useEffect(() => {
-    if (!fromId || !toId) return;
-    let live = true;
-    setDiff(null);
-    setDiffError('');
-    session.api.request(FlowDiffDocument, { id: fromId, otherId: toId }).then(
-      (r) => live && (r.flowDiff ? setDiff(r.flowDiff) : setDiffError('One of the records is no longer visible.')),
-      (err) => live && setDiffError(errorMessage(err)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [session.api, fromId, toId]);
+  const loadDiff = useCallback(
+    (id: string, otherId: string) => session.api.request(FlowDiffDocument, { id, otherId }).then((r) => r.flowDiff),
+    [session.api],
+  );
+  const [diff, diffError] = useServerDiff<ServerDiff>(loadDiff, a?.id, b?.id);
   const compared = useMemo(() => (diff && a && b && diff.from.id === a.id && diff.to.id === b.id ? compare(diff, a, b) : null), [diff, a, b]);
 
   if (error) {
