@@ -9,12 +9,18 @@ import (
 	"github.com/verdict/verdict/auditstore"
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/database/changefeed"
+	"github.com/verdict/verdict/dayparts"
 	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/ent/decisionrecord"
 )
 
 // New is the Store of a database.
 func New(db *database.DB) Store {
-	return &dbStore{reader: reader{c: db.Client()}, db: db, sql: db.SQL(), dialect: db.Dialect(), executions: auditstore.New(db)}
+	return &dbStore{reader: reader{c: db.Client()}, db: db, sql: db.SQL(), dialect: db.Dialect(), executions: auditstore.New(db),
+		// The rows of decision_records' days are counted as they are
+		// dropped, so that expired records are counted alike on either
+		// database.
+		decisionDays: dayparts.New(db.SQL(), decisionrecord.Table, dayparts.CountingRows())}
 }
 
 // reader holds the queries, made on the database or in a transaction.
@@ -28,6 +34,9 @@ type dbStore struct {
 	sql        *sql.DB
 	dialect    string
 	executions *auditstore.Store
+	// decisionDays are the day partitions of decision_records on
+	// PostgreSQL.
+	decisionDays *dayparts.Table
 }
 
 func (s *dbStore) InTx(ctx context.Context, fn func(Tx) error) error {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/verdict/verdict/dayparts"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/decisionrecord"
 )
@@ -99,14 +98,7 @@ func (s *dbStore) InsertDecisions(ctx context.Context, rows []*ent.DecisionRecor
 	if s.dialect != dialect.Postgres {
 		return insert()
 	}
-	return s.decisionDays().Insert(ctx, at, insert)
-}
-
-// decisionDays are the day partitions of decision_records on PostgreSQL;
-// their rows are counted as they are dropped, so that the expired records
-// are counted alike on either database.
-func (s *dbStore) decisionDays() *dayparts.Table {
-	return dayparts.New(s.sql, decisionrecord.Table, dayparts.CountingRows())
+	return s.decisionDays.Insert(ctx, at, insert)
 }
 
 // expireBatch is how many decision records one statement deletes on
@@ -115,7 +107,7 @@ const expireBatch = 500
 
 func (s *dbStore) ExpireDecisions(ctx context.Context, now, cutoff time.Time) (int, error) {
 	if s.dialect == dialect.Postgres {
-		days := s.decisionDays()
+		days := s.decisionDays
 		if err := days.Prepare(ctx, now); err != nil {
 			return 0, err
 		}
