@@ -65,6 +65,15 @@ func (cs *cacheSet) Missed() {
 	}
 }
 
+// changed announces c and records the audit events that describe it, in
+// tx: a change commits with both or not at all.
+func (s *Service) changed(ctx context.Context, tx storage.Tx, c changefeed.Change, evs ...event) error {
+	if err := s.announce(ctx, tx, c); err != nil {
+		return err
+	}
+	return appendEvents(ctx, tx, evs...)
+}
+
 // announce makes a change of tx known once tx commits: to every instance
 // listening on the database, in the transaction itself, and to this
 // instance's caches directly, which need not wait for the notification.

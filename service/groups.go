@@ -141,10 +141,7 @@ func (s *Service) CreateGroup(ctx context.Context, c GroupChanges) (*Group, erro
 			return storeErr(err, "the group could not be created")
 		}
 		out = g
-		if err := s.announce(ctx, tx, groupChange(g)); err != nil {
-			return err
-		}
-		return appendEvents(ctx, tx, groupEvent(p, now, auditevent.ActionCreated, g, map[string]any{"name": g.Name}))
+		return s.changed(ctx, tx, groupChange(g), groupEvent(p, now, auditevent.ActionCreated, g, map[string]any{"name": g.Name}))
 	})
 	if err != nil {
 		return nil, err
@@ -203,10 +200,7 @@ func (s *Service) UpdateGroup(ctx context.Context, id uuid.UUID, c GroupChanges)
 		if out, err = tx.UpdateGroup(ctx, g, name, description, now); err != nil {
 			return unavailable(err)
 		}
-		if err := s.announce(ctx, tx, groupChange(g)); err != nil {
-			return err
-		}
-		return appendEvents(ctx, tx, groupEvent(p, now, auditevent.ActionEdited, out, changed))
+		return s.changed(ctx, tx, groupChange(g), groupEvent(p, now, auditevent.ActionEdited, out, changed))
 	})
 	if err != nil {
 		return nil, err
@@ -322,10 +316,7 @@ func (s *Service) AddGroupMember(ctx context.Context, groupID uuid.UUID, in Grou
 			return storeErr(err, "the "+string(b.Kind)+" "+b.ID.String()+" is in the group already")
 		}
 		out = m
-		if err := s.announce(ctx, tx, groupChange(g)); err != nil {
-			return err
-		}
-		return appendEvents(ctx, tx, assignment(p, now, g, m, "added"))
+		return s.changed(ctx, tx, groupChange(g), assignment(p, now, g, m, "added"))
 	})
 	if err != nil {
 		return nil, err
@@ -370,10 +361,7 @@ func (s *Service) RemoveGroupMember(ctx context.Context, groupID, memberID uuid.
 		if err := tx.RemoveFromGroup(ctx, m); err != nil {
 			return unavailable(err)
 		}
-		if err := s.announce(ctx, tx, groupChange(g)); err != nil {
-			return err
-		}
-		return appendEvents(ctx, tx, assignment(p, s.timestamp(), g, m, "removed"))
+		return s.changed(ctx, tx, groupChange(g), assignment(p, s.timestamp(), g, m, "removed"))
 	})
 }
 

@@ -270,10 +270,7 @@ func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 			return unavailable(err)
 		}
 		out = target{base: b, record: r}
-		if err := s.announce(ctx, tx, baseChange(b, r.ID)); err != nil {
-			return err
-		}
-		return appendEvents(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionEdited,
+		return s.changed(ctx, tx, baseChange(b, r.ID), event{tenant: p.TenantID, at: now, action: auditevent.ActionEdited,
 			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p, details: map[string]any{"revision": r.Revision, "fields": c.fields()}})
 	})
 	if err != nil {
@@ -333,10 +330,7 @@ func (s *Service) publish(ctx context.Context, k *kindRules, id uuid.UUID, c *Ch
 			return unavailable(err)
 		}
 		out = target{base: b, record: r}
-		if err := s.announce(ctx, tx, baseChange(b, r.ID)); err != nil {
-			return err
-		}
-		return appendEvents(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionPublished,
+		return s.changed(ctx, tx, baseChange(b, r.ID), event{tenant: p.TenantID, at: now, action: auditevent.ActionPublished,
 			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p, details: map[string]any{"version": version}})
 	})
 	if err != nil {
@@ -398,10 +392,7 @@ func (s *Service) rollback(ctx context.Context, k *kindRules, id uuid.UUID) (*ta
 			return unavailable(err)
 		}
 		out = target{base: b, record: r}
-		if err := s.announce(ctx, tx, baseChange(b, r.ID)); err != nil {
-			return err
-		}
-		return appendEvents(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionPublished,
+		return s.changed(ctx, tx, baseChange(b, r.ID), event{tenant: p.TenantID, at: now, action: auditevent.ActionPublished,
 			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p,
 			details: map[string]any{"version": version, "rollbackOf": src.ID.String(), "rollbackOfVersion": *src.Version}})
 	})
@@ -470,10 +461,7 @@ func (s *Service) draftFromVersion(ctx context.Context, k *kindRules, id uuid.UU
 			}
 		}
 		out = target{base: b, record: r}
-		if err := s.announce(ctx, tx, baseChange(b, r.ID)); err != nil {
-			return err
-		}
-		return appendEvents(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionEdited,
+		return s.changed(ctx, tx, baseChange(b, r.ID), event{tenant: p.TenantID, at: now, action: auditevent.ActionEdited,
 			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p,
 			details: map[string]any{"draftFromVersion": *src.Version, "replaced": replace && l.base.DraftRecordID != nil}})
 	})
@@ -502,10 +490,7 @@ func (s *Service) remove(ctx context.Context, k *kindRules, id uuid.UUID) error 
 		if !deleted {
 			return newError(CodeDeleted, "%s %s was deleted", k.kind, l.base.ID)
 		}
-		if err := s.announce(ctx, tx, baseChange(l.base, uuid.Nil)); err != nil {
-			return err
-		}
-		return appendEvents(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionDeleted,
+		return s.changed(ctx, tx, baseChange(l.base, uuid.Nil), event{tenant: p.TenantID, at: now, action: auditevent.ActionDeleted,
 			kind: k.auditKind(), base: &l.base.ID, actor: p, details: map[string]any{"name": l.base.Name}})
 	})
 	return err
