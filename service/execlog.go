@@ -212,27 +212,26 @@ func (l *executionLog) write() {
 		}
 	fill:
 		for len(batch) < l.cfg.batch {
+			var ev queued
+			var ok bool
 			select {
-			case ev, ok := <-l.events:
-				if !ok {
-					break fill
-				}
-				batch = append(batch, ev)
-				continue
+			case ev, ok = <-l.events:
 			default:
-			}
-			if linger == nil {
-				break fill
-			}
-			select {
-			case ev, ok := <-l.events:
-				if !ok {
+				// The queue is empty: take what came, unless the writer
+				// lingers for more.
+				if linger == nil {
 					break fill
 				}
-				batch = append(batch, ev)
-			case <-linger.C:
+				select {
+				case ev, ok = <-l.events:
+				case <-linger.C:
+					break fill
+				}
+			}
+			if !ok {
 				break fill
 			}
+			batch = append(batch, ev)
 		}
 		if linger != nil {
 			linger.Stop()
