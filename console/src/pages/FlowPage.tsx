@@ -16,6 +16,7 @@ import type { FlowFieldsFragment, FlowRunResultFieldsFragment, FlowTestInput, Te
 import { VerdictError, errorMessage } from '../api';
 import { formatJSON, formatTime } from '../format';
 import { Link, navigate } from '../router';
+import { standing } from '../versions';
 import { authorLabel, mayChange, ownerLabel, useSession } from '../session';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { PublishDialog } from '../components/PublishDialog';
@@ -379,9 +380,8 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
     setSelected(id);
   };
 
-  const latest = records.find((r) => r.status === 'PUBLISHED');
-  const compareWith = record && record.status === 'DRAFT' ? latest : record ? records[records.indexOf(record) + 1] : undefined;
-  const rollbackable = !!record && record.status === 'PUBLISHED' && record.id !== latest?.id && can.publish;
+  const { compareWith, earlierVersion } = standing(records, record);
+  const rollbackable = earlierVersion && can.publish;
 
   // A rollback publishes the version's definition again, through the same
   // gate as a publish; a refusal shows its problems or failing tests the

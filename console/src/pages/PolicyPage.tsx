@@ -17,6 +17,7 @@ import { errorMessage } from '../api';
 import { dropDraft, loadDraft, loadSample, storeDraft, storeSample } from '../drafts';
 import { formatJSON, formatTime } from '../format';
 import { Link, navigate } from '../router';
+import { standing } from '../versions';
 import { authorLabel, mayChange, ownerLabel, useSession } from '../session';
 import { CodeMirror } from '../editor/CodeMirror';
 import { jsonEditorState, jsonProblem } from '../editor/jsonEditor';
@@ -307,9 +308,8 @@ function Editor({
     view.focus();
   };
 
-  const latest = records.find((r) => r.status === 'PUBLISHED');
-  const compareWith = record && record.status === 'DRAFT' ? latest : records[records.indexOf(record!) + 1];
-  const rollbackable = !!record && record.status === 'PUBLISHED' && record.id !== latest?.id && can.publish;
+  const { compareWith, earlierVersion } = standing(records, record);
+  const rollbackable = earlierVersion && can.publish;
 
   // A rollback publishes the version's content again, through the same gate
   // as a publish; a refusal shows the failing tests the same way.
