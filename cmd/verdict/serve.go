@@ -22,6 +22,7 @@ import (
 	"github.com/verdict/verdict/console"
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/database/changefeed"
+	"github.com/verdict/verdict/internal/logbuf"
 	"github.com/verdict/verdict/rest"
 	"github.com/verdict/verdict/service"
 )
@@ -66,6 +67,10 @@ type serveConfig struct {
 	decisionKeep    time.Duration
 	auditRetention  retention
 }
+
+// logBufferBytes bounds the log lines waiting for their write: about four
+// thousand access log lines.
+const logBufferBytes = 1 << 20
 
 // decisionExpiryInterval is how often serve removes expired decision
 // records: on SQLite often enough that each round deletes few; on
@@ -214,7 +219,11 @@ func (cfg *serveConfig) authorizer() (authz.Authorizer, error) {
 // stopSignals restores the default handling of SIGINT and SIGTERM, so that
 // a second signal during shutdown kills the process.
 func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, stderr io.Writer) error {
-	log := newLogger(stderr, cfg.logFormat)
+	// Every request logs a line: written from one goroutine, lines logged
+	// together share a system call.
+	logs := logbuf.New(stderr, logBufferBytes)
+	defer logs.Close()
+	log := newLogger(logs, cfg.logFormat)
 	authorizer, err := cfg.authorizer()
 	if err != nil {
 		return err
