@@ -19,12 +19,17 @@ import (
 )
 
 // exchange is what the middleware learns about one request, shared by the
-// layers: inner ones work on copies of the request, so they report back
-// through this rather than through the request's context.
+// layers through the request's context: identify gives the request its
+// one copy, with this in its context, and the layers inside fill it in
+// rather than copy the request again.
 type exchange struct {
 	id      string
 	arrived time.Time
 	keyID   string // set once the key is authenticated, for the access log
+	// call is what the service reads of the request: authenticate sets
+	// its caller, rateLimit its budget.
+	call   service.Call
+	budget requestBudget
 }
 
 type exchangeKey struct{}
@@ -50,11 +55,13 @@ const maxRequestIDLength = 128
 func (s *server) identify(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ex := &exchange{arrived: time.Now(), id: r.Header.Get(requestIDHeader)}
+		ex.call.Arrived = ex.arrived
 		if !saneRequestID(ex.id) {
 			ex.id = newRequestID()
 		}
 		w.Header().Set(requestIDHeader, ex.id)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex)))
+		ctx := service.WithCall(context.WithValue(r.Context(), exchangeKey{}, ex), &ex.call)
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 
@@ -187,14 +194,15 @@ func (s *server) recoverPanics(next http.Handler) http.Handler {
 }
 
 // limitBody refuses a body above the limit: at once when Content-Length
-// says so, else when reading reaches the limit (see readBody).
+// says so, else when reading reaches the limit (see readBody). It
+// replaces the body of the request identify copied, which belongs to the
+// middleware: the server's own request stays as it was.
 func (s *server) limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > s.bodyLimit {
 			s.writeError(w, r, s.tooLarge())
 			return
 		}
-		r = r.WithContext(r.Context()) // a copy: the caller's request stays as it was
 		r.Body = http.MaxBytesReader(w, r.Body, s.bodyLimit)
 		next.ServeHTTP(w, r)
 	})
@@ -238,9 +246,8 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 		}
 		ex := exchangeOf(r.Context())
 		ex.keyID = p.KeyID.String()
-		ctx := service.WithPrincipal(r.Context(), p)
-		ctx = service.WithRequestStart(ctx, ex.arrived)
-		next.ServeHTTP(w, r.WithContext(ctx))
+		ex.call.Principal = p
+		next.ServeHTTP(w, r)
 	})
 }
 
@@ -282,8 +289,10 @@ func (s *server) rateLimit(next http.Handler) http.Handler {
 			s.writeError(w, r, err)
 			return
 		}
-		b := &requestBudget{budgets: s.budgets, principal: p}
-		b.prepaid.Store(true)
-		next.ServeHTTP(w, r.WithContext(service.WithRunBudget(r.Context(), b)))
+		ex := exchangeOf(r.Context())
+		ex.budget = requestBudget{budgets: s.budgets, principal: p}
+		ex.budget.prepaid.Store(true)
+		ex.call.Budget = &ex.budget
+		next.ServeHTTP(w, r)
 	})
 }

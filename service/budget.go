@@ -5,20 +5,13 @@ import "context"
 // RunBudget is what runs are charged to: every evaluation of a rule,
 // policy or flow costs one, whatever carried it, so that a GraphQL
 // document of many run fields, or a batch of many items, costs as many
-// runs as it makes. The transport hands one to each request through
-// WithRunBudget; without one runs are not limited (the service's own
+// runs as it makes. The transport hands one to each request as its
+// Call's Budget; without one runs are not limited (the service's own
 // tests, the command line).
 type RunBudget interface {
 	// SpendRuns takes n runs from the budget at once, or none and says
 	// why it cannot: a rate_limited error.
 	SpendRuns(n int) error
-}
-
-type budgetKey struct{}
-
-// WithRunBudget returns a context whose runs are charged to b.
-func WithRunBudget(ctx context.Context, b RunBudget) context.Context {
-	return context.WithValue(ctx, budgetKey{}, b)
 }
 
 // startRun is where every run begins: it finds the caller and charges the
@@ -34,7 +27,7 @@ func startRuns(ctx context.Context, n int) (*Principal, error) {
 	if err != nil {
 		return nil, err
 	}
-	if b, ok := ctx.Value(budgetKey{}).(RunBudget); ok {
+	if b := runBudgetOf(ctx); b != nil {
 		if err := b.SpendRuns(n); err != nil {
 			return nil, err
 		}

@@ -75,19 +75,6 @@ func (p *Principal) ActorID() uuid.UUID {
 	return p.KeyID
 }
 
-type principalKey struct{}
-
-// WithPrincipal returns a context carrying the caller.
-func WithPrincipal(ctx context.Context, p *Principal) context.Context {
-	return context.WithValue(ctx, principalKey{}, p)
-}
-
-// PrincipalFrom returns the caller a context carries.
-func PrincipalFrom(ctx context.Context) (*Principal, bool) {
-	p, ok := ctx.Value(principalKey{}).(*Principal)
-	return p, ok
-}
-
 func principalOf(ctx context.Context) (*Principal, error) {
 	p, ok := PrincipalFrom(ctx)
 	if !ok {

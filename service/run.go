@@ -99,21 +99,6 @@ func (n *Nanos) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-type requestStartKey struct{}
-
-// WithRequestStart records when the request arrived, so `total` covers the
-// whole request and not only the service's part.
-func WithRequestStart(ctx context.Context, t time.Time) context.Context {
-	return context.WithValue(ctx, requestStartKey{}, t)
-}
-
-func requestStart(ctx context.Context, fallback time.Time) time.Time {
-	if t, ok := ctx.Value(requestStartKey{}).(time.Time); ok {
-		return t
-	}
-	return fallback
-}
-
 // timings accumulates a run's time by where it was spent.
 type timings struct {
 	start    time.Time
