@@ -11,6 +11,19 @@ import (
 // request is malformed, not a run that evaluates to false.
 var ErrDataNotObject = errors.New("data must be a JSON object")
 
+// DataText is the text of a run's data that DecodeData accepted, for a
+// result to echo: valid JSON, so that writing it compacted needs no second
+// check of every byte. It marshals as the JSON it holds.
+type DataText []byte
+
+// MarshalJSON returns the text; encoding/json compacts it.
+func (t DataText) MarshalJSON() ([]byte, error) {
+	if t == nil {
+		return []byte("null"), nil
+	}
+	return t, nil
+}
+
 // DecodeData decodes a run's data. It refuses anything but a JSON object
 // and nesting deeper than the limit, before decoding, so a hostile document
 // costs one pass over its bytes.

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"testing"
@@ -60,6 +61,23 @@ func FuzzDecodeObject(f *testing.F) {
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("%q:\n got %#v\nwant %#v", raw, got, want)
+		}
+	})
+}
+
+// Valid JSON is compacted as json.Compact compacts it.
+func FuzzAppendCompactValid(f *testing.F) {
+	f.Add([]byte(" {\"a b\" : [ 1 , \"x \\\" y\\\\\" ] ,\n\t\"c\":{ } } "))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if !json.Valid(raw) {
+			return
+		}
+		var want bytes.Buffer
+		if err := json.Compact(&want, raw); err != nil {
+			t.Fatal(err)
+		}
+		if got := appendCompactValid(nil, raw); !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("%q:\n got %q\nwant %q", raw, got, want.Bytes())
 		}
 	})
 }

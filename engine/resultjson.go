@@ -201,6 +201,16 @@ func (e *jsonWriter) value(b []byte, v any, html bool) []byte {
 			break
 		}
 		return appendFloat(b, v)
+	case DataText:
+		if v == nil {
+			return append(b, "null"...)
+		}
+		if !html {
+			return appendCompactValid(b, v)
+		}
+		if compacted, ok := appendCompact(b, v, html); ok {
+			return compacted
+		}
 	case json.RawMessage:
 		if v == nil {
 			return append(b, "null"...)
@@ -277,6 +287,34 @@ func appendCompact(b []byte, raw []byte, html bool) ([]byte, bool) {
 		return b, false
 	}
 	return buf.Bytes(), true
+}
+
+// appendCompactValid writes valid JSON text as json.Compact does, without
+// the whitespace between tokens. It trusts the text to be valid, and so
+// only tells strings, whose spaces it keeps, from what lies between them.
+func appendCompactValid(b, text []byte) []byte {
+	start := 0
+	inString := false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++ // the escaped character cannot end the string
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case ' ', '\t', '\n', '\r':
+			b = append(b, text[start:i]...)
+			start = i + 1
+		}
+	}
+	return append(b, text[start:]...)
 }
 
 // appendFloat formats a number as encoding/json does: like ES6, plain

@@ -63,6 +63,10 @@ func TestAppendJSONMembersWritesWhatEncodingJSONWrites(t *testing.T) {
 		if want, got := reflectiveJSON(t, res), appendedJSON(t, res); !bytes.Equal(got, want) {
 			t.Fatalf("%s, raw data:\n got %s\nwant %s", c.ID, got, want)
 		}
+		res.Data = engine.DataText(c.Data)
+		if want, got := reflectiveJSON(t, res), appendedJSON(t, res); !bytes.Equal(got, want) {
+			t.Fatalf("%s, data text:\n got %s\nwant %s", c.ID, got, want)
+		}
 		checked++
 	}
 	if checked < 100 {
@@ -77,7 +81,8 @@ func TestAppendJSONMembersEscapesAndFormatsAsEncodingJSON(t *testing.T) {
 		math.MaxFloat64, math.SmallestNonzeroFloat64, 3.0e-9,
 		[]any{}, []any(nil), map[string]any{}, map[string]any(nil),
 		map[string]any{odd: []any{odd, 1.5, map[string]any{"b": nil, "a": true}}},
-		json.RawMessage(` { "x" : [ 1 , "<&>" ] } `), json.RawMessage(nil), json.Number("12.50"), 7, int64(-3), engine.Text{odd}}
+		json.RawMessage(` { "x" : [ 1 , "<&>" ] } `), json.RawMessage(nil),
+		engine.DataText(" {\n\t\"x\" : [ 1 , \"<&> \\\" \\\\\" ],\r\n \"y z\":{ } } "), engine.DataText(nil), json.Number("12.50"), 7, int64(-3), engine.Text{odd}}
 	for _, v := range values {
 		res := &engine.Result{
 			Result: true,

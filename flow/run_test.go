@@ -50,7 +50,7 @@ func summarize(t *testing.T, res *Result, input string) outcome {
 		if nr.Response.Error != nil {
 			e.err = nr.Response.Error.Message
 		}
-		if raw, ok := nr.Response.Data.(json.RawMessage); !ok || string(raw) != input {
+		if raw, ok := nr.Response.Data.(engine.DataText); !ok || string(raw) != input {
 			t.Errorf("node %s: response.data = %v, want the input", nr.NodeID, nr.Response.Data)
 		}
 		got.entries = append(got.entries, e)
@@ -262,7 +262,7 @@ func TestRunRespondsToAPolicyThatDoesNotParseLikeAStoredRun(t *testing.T) {
 	if len(errs) == 0 {
 		t.Fatal("P-BROKEN parses")
 	}
-	want := engine.ParseFailure(ruleBroken, errs, json.RawMessage(input), []string{ruleBroken})
+	want := engine.ParseFailure(ruleBroken, errs, engine.DataText(input), []string{ruleBroken})
 	want.Explain()
 	if got := res.NodeResponses[0].Response; !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)

@@ -133,7 +133,7 @@ func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID
 		if prog.Program != nil {
 			into, run.pool = s.results.Get().(*engine.Result), &s.results
 		}
-		run.Result = prog.Evaluate(into, data, items[i])
+		run.Result = prog.Evaluate(into, data, engine.DataText(items[i]))
 		// The item's data is not needed after its evaluation.
 		parsed[i] = nil
 		took := time.Since(began)

@@ -49,7 +49,7 @@ func (s *Service) runPolicy(ctx context.Context, baseID, recordID uuid.UUID, raw
 		// allocates almost nothing for its trace (see RunResult.Release).
 		into, out.pool = s.results.Get().(*engine.Result), &s.results
 	}
-	out.Result = prog.Evaluate(into, parsed, rawData)
+	out.Result = prog.Evaluate(into, parsed, engine.DataText(rawData))
 	t.engine = time.Since(began)
 	res := out.Result
 	res.Explain()

@@ -158,7 +158,7 @@ func (s *Service) RunRule(ctx context.Context, rule string, rawData json.RawMess
 	began := time.Now()
 	res := s.engine.Run(rule, data)
 	t.engine = time.Since(began)
-	res.Data = rawData
+	res.Data = engine.DataText(rawData)
 	res.Explain()
 	s.metrics.evaluations.WithLabelValues("rule", outcomeLabel(res.Result, res.Error != nil)).Inc()
 	s.metrics.engineTime.WithLabelValues("rule").Observe(t.engine.Seconds())

@@ -11,6 +11,7 @@ import (
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/ent/apikey"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/internal/memstore"
@@ -284,7 +285,7 @@ func TestRunRuleAsksTheAuthorizerFirst(t *testing.T) {
 
 		admin, _ := f.svc.Authenticate(ctx, adminKey, "")
 		res, err := f.svc.RunRule(service.WithPrincipal(ctx, admin), rule, data)
-		if err != nil || !res.Result.Result || string(res.Data.(json.RawMessage)) != string(data) {
+		if err != nil || !res.Result.Result || string(res.Data.(engine.DataText)) != string(data) {
 			t.Fatalf("admin run: %+v, %v", res, err)
 		}
 		if res.Execution.Orchestrator.Database != 0 || res.Execution.Total < res.Execution.Engine {
