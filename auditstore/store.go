@@ -19,7 +19,6 @@ import (
 
 	"entgo.io/ent/dialect"
 	"github.com/google/uuid"
-	"github.com/lib/pq"
 
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/dayparts"
@@ -98,46 +97,6 @@ func (s *Store) Insert(ctx context.Context, batch []Event) error {
 		at[i] = batch[i].At
 	}
 	return s.days.Insert(ctx, at, func() error { return s.insertPostgres(ctx, batch) })
-}
-
-// insertPostgres sends each column as one array: the statement and its
-// plan stay the same whatever the batch size.
-func (s *Store) insertPostgres(ctx context.Context, batch []Event) error {
-	n := len(batch)
-	var (
-		at                               = make([]string, n)
-		durations                        = make([]int64, n)
-		tenants, ids, bases, recs, actor = make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-		versions                         = make([]*int64, n)
-		kinds, actorKinds                = make([]int64, n), make([]int64, n)
-		results, published               = make([]bool, n), make([]bool, n)
-		details                          = make([]*string, n)
-	)
-	for i := range batch {
-		ev := &batch[i]
-		kind, actorKind, extra, err := ev.codes()
-		if err != nil {
-			return err
-		}
-		at[i] = ev.At.UTC().Format(time.RFC3339Nano)
-		durations[i] = int64(ev.Duration)
-		tenants[i], ids[i], bases[i], recs[i], actor[i] = ev.Tenant.String(), ev.ID.String(), ev.BaseID.String(), ev.RecordID.String(), ev.ActorID.String()
-		if ev.Version != nil {
-			v := int64(*ev.Version)
-			versions[i] = &v
-		}
-		kinds[i], actorKinds[i] = int64(kind), int64(actorKind)
-		results[i], published[i] = ev.Result, ev.Published
-		details[i] = extra
-	}
-	_, err := s.db.SQL().ExecContext(ctx, `INSERT INTO `+table+` (`+columns+`)
-		SELECT * FROM unnest($1::timestamptz[], $2::bigint[], $3::uuid[], $4::uuid[], $5::uuid[], $6::uuid[], $7::uuid[],
-			$8::integer[], $9::smallint[], $10::smallint[], $11::boolean[], $12::boolean[], $13::jsonb[])
-		ON CONFLICT DO NOTHING`,
-		pq.Array(at), pq.Array(durations), pq.Array(tenants), pq.Array(ids), pq.Array(bases), pq.Array(recs), pq.Array(actor),
-		pq.GenericArray{A: versions}, pq.Array(kinds), pq.Array(actorKinds), pq.Array(results), pq.Array(published),
-		pq.GenericArray{A: details})
-	return err
 }
 
 func (s *Store) insertSQLite(ctx context.Context, batch []Event) error {

@@ -41,22 +41,25 @@ func TestEventsAreReadBackAsStored(t *testing.T) {
 		version := 4
 		full := event(tenant, day0.Add(90*time.Minute+123456*time.Microsecond))
 		full.Kind, full.ActorKind, full.Result, full.Published, full.Version = "flow", "user", false, true, &version
-		full.Extra = map[string]any{"errors": []any{"node 2: no such policy"}}
+		// What COPY's text format must escape survives it.
+		full.Extra = map[string]any{"errors": []any{"node 2: no such policy", "tab\there, newline\nthere, backslash \\N, é"}}
 		draft := event(tenant, day0.Add(2*time.Hour))
 		theirs := event(other, day0.Add(2*time.Hour))
 		if err := s.Insert(ctx, []auditstore.Event{full, draft, theirs}); err != nil {
 			t.Fatal(err)
 		}
-		// A batch sent again stores nothing twice.
-		if err := s.Insert(ctx, []auditstore.Event{full, draft}); err != nil {
+		// A batch sent again stores nothing twice, and what it holds
+		// that is new once.
+		late := event(tenant, day0.Add(3*time.Hour))
+		if err := s.Insert(ctx, []auditstore.Event{full, late, draft}); err != nil {
 			t.Fatalf("inserting the batch again: %v", err)
 		}
 		got, err := s.List(ctx, auditstore.Filter{Tenant: tenant}, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(got, []auditstore.Event{draft, full}) {
-			t.Fatalf("listed\n%+v\nwant\n%+v", got, []auditstore.Event{draft, full})
+		if !reflect.DeepEqual(got, []auditstore.Event{late, draft, full}) {
+			t.Fatalf("listed\n%+v\nwant\n%+v", got, []auditstore.Event{late, draft, full})
 		}
 		one, err := s.Get(ctx, tenant, full.ID)
 		if err != nil || !reflect.DeepEqual(one, &full) {
