@@ -172,7 +172,8 @@ func TestABatchOfOneRecordRunsThatRecord(t *testing.T) {
 func TestABatchWithABadItemRunsNothing(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixtureWith(t, db, func(c *service.Config) { c.MaxBatchItems = 3 })
-		ctx := f.as(t, adminKey, "")
+		spent := &countingBudget{}
+		ctx := service.WithRunBudget(f.as(t, adminKey, ""), spent)
 		v1 := f.publishedPolicy(t, "senior", seniorRule)
 		adult := `{"Person": {"age": 70}}`
 		for _, c := range []struct {
@@ -185,6 +186,9 @@ func TestABatchWithABadItemRunsNothing(t *testing.T) {
 			{"a number among objects", items(adult, `42`), "items[1]: data must be a JSON object"},
 			{"a null item", items(`null`, adult), "items[0]: data must be a JSON object"},
 			{"an array item", items(adult, adult, `[]`), "items[2]: data must be a JSON object"},
+			{"a malformed item", items(adult, `{"Person": {"age": }}`), "items[1]: data is not valid JSON: invalid character '}' looking for beginning of value"},
+			{"a number out of range", items(`{"Person": {"age": 1e400}}`), "items[0]: data is not valid JSON: json: cannot unmarshal number 1e400 into Go value of type float64"},
+			{"an empty item", items(adult, ``), "items[1]: data is required and must be a JSON object"},
 		} {
 			_, err := f.svc.RunPolicyBatch(ctx, v1.BaseID, c.items)
 			wantCode(t, err, service.CodeInvalidArgument)
@@ -198,6 +202,9 @@ func TestABatchWithABadItemRunsNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		f.waitForEvents(t, v1.BaseID, auditevent.ActionExecuted, 1)
+		if !reflect.DeepEqual(spent.spent, []int{3}) {
+			t.Errorf("spent %v, want only the good batch's 3", spent.spent)
+		}
 	})
 }
 
