@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"reflect"
-	"sync"
+	"runtime"
 
 	"github.com/google/uuid"
 
@@ -30,7 +30,7 @@ func (s *server) runPolicyVersionBatch(w http.ResponseWriter, r *http.Request) {
 
 // runBatch decodes the items as raw JSON; whether each is acceptable data,
 // and how many a call may hold, is the service's to decide. The service
-// writes the answer into a pooled buffer, sent whole once it is complete,
+// writes the answer into a kept buffer, sent whole once it is complete,
 // so that a failure is still a clean error.
 func (s *server) runBatch(w http.ResponseWriter, r *http.Request, idName string,
 	run func(ctx context.Context, id uuid.UUID, items []json.RawMessage, buf []byte) ([]byte, error)) {
@@ -57,18 +57,14 @@ func (s *server) runBatch(w http.ResponseWriter, r *http.Request, idName string,
 		}
 		items = req.Items
 	}
-	buf := batchBuffers.Get().(*[]byte)
-	b, err := run(r.Context(), id, items, (*buf)[:0])
+	b, err := run(r.Context(), id, items, takeBatchBuffer())
 	if err != nil {
 		s.writeError(w, r, err)
 	} else {
 		b = append(b, '\n')
 		writeOK(w, b)
 	}
-	if cap(b) <= maxPooledBatchBuffer {
-		*buf = b
-		batchBuffers.Put(buf)
-	}
+	keepBatchBuffer(b)
 }
 
 // splitItems reads the usual body, {"items": [{...}, ...]}, in one pass
@@ -153,10 +149,39 @@ func objectEnd(body []byte, i int) (int, bool) {
 	return 0, false
 }
 
-// batchBuffers hold encoded batch answers between requests: a batch of a
-// thousand items answers a few megabytes.
-var batchBuffers = sync.Pool{New: func() any { return new([]byte) }}
+// batchBuffers keeps the buffers of encoded batch answers between
+// requests, as many as there are processors to run batches: a batch of a
+// thousand items answers a few megabytes. It is not a sync.Pool, which
+// empties at every garbage collection: a server's heap is small enough
+// for a collection every batch or two, and each batch would then grow its
+// answer from nothing again, doubling and copying it through memory just
+// handed back by the collector, which costs more than a quarter of the
+// batch. At most GOMAXPROCS buffers of at most maxPooledBatchBuffer stay
+// allocated.
+var batchBuffers = make(chan []byte, runtime.GOMAXPROCS(0))
 
 // maxPooledBatchBuffer keeps the buffers of unusually large answers out of
-// the pool.
+// batchBuffers.
 const maxPooledBatchBuffer = 8 << 20
+
+// takeBatchBuffer is a kept buffer, emptied, or nil when none is free.
+func takeBatchBuffer() []byte {
+	select {
+	case b := <-batchBuffers:
+		return b[:0]
+	default:
+		return nil
+	}
+}
+
+// keepBatchBuffer keeps b for a later batch, unless it is too large or
+// enough are kept.
+func keepBatchBuffer(b []byte) {
+	if cap(b) > maxPooledBatchBuffer {
+		return
+	}
+	select {
+	case batchBuffers <- b:
+	default:
+	}
+}
