@@ -139,7 +139,8 @@ func BenchmarkBatchItemAgainstEvaluation(b *testing.B) {
 		var buf []byte
 		evaluate := func(data map[string]any) {
 			prog.EvaluateInto(res, data)
-			res.Data = bb.c.Data
+			// Echoed as a run echoes the data DecodeData accepted.
+			res.Data = engine.DataText(bb.c.Data)
 			res.Explain()
 			if buf, err = (&service.RunResult{Result: res}).AppendJSON(buf); err != nil {
 				b.Fatal(err)
@@ -246,7 +247,7 @@ func BenchmarkEvaluateAndEncode(b *testing.B) {
 					}
 				}
 				prog.EvaluateInto(res, data)
-				res.Data = c.Data
+				res.Data = engine.DataText(c.Data)
 				if step.explained {
 					res.Explain()
 				}
