@@ -109,8 +109,9 @@ func TestTheExecutionLogStoresEveryAcceptedEventOnceThroughAnOutage(t *testing.T
 		}
 		wg.Wait()
 		// While the database is away the queue and the batches held by the
-		// writers are all the room there is; the other runs are refused.
-		held := int64(testExecLogConfig.queue + testExecLogConfig.writers*testExecLogConfig.batch)
+		// writers (one filling, one being inserted each) are all the room
+		// there is; the other runs are refused.
+		held := int64(testExecLogConfig.queue + 2*testExecLogConfig.writers*testExecLogConfig.batch)
 		if accepted.Load() > held || refused.Load() != runners*perRunner-accepted.Load() {
 			t.Fatalf("%d events accepted and %d refused during the outage; at most %d fit", accepted.Load(), refused.Load(), held)
 		}
@@ -192,8 +193,9 @@ func TestARunIsRefusedWhenItsEventCannotBeQueuedInTime(t *testing.T) {
 		release := make(chan struct{})
 		l.insert = func(context.Context, []queued, []storage.Execution) error { <-release; return errDatabaseDown }
 		defer close(release)
-		// One event is held by the writer, one fills the queue.
-		for range 2 {
+		// One event is being inserted, one fills the writer's next batch,
+		// one fills the queue.
+		for range 3 {
 			if err := l.add(context.Background(), testEvent(uuid.New()), nil); err != nil {
 				t.Fatal(err)
 			}
@@ -206,6 +208,62 @@ func TestARunIsRefusedWhenItsEventCannotBeQueuedInTime(t *testing.T) {
 		cancel()
 		if err := l.add(ctx, testEvent(uuid.New()), nil); CodeOf(err) != CodeUnavailable {
 			t.Fatalf("add to a full queue for a cancelled run: %v, want unavailable", err)
+		}
+	})
+}
+
+func TestAWriterFillsItsNextBatchWhileItInserts(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		cfg := testExecLogConfig
+		cfg.queue, cfg.writers, cfg.batch, cfg.wait = 1, 1, 3, time.Minute
+		reg := prometheus.NewRegistry()
+		l, err := newExecutionLog(storage.New(db), slog.New(slog.DiscardHandler), reg, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Room for each of the three inserts' signal.
+		entered, release := make(chan struct{}, 3), make(chan struct{})
+		var sizes []int
+		insert := l.insert
+		l.insert = func(ctx context.Context, batch []queued, events []storage.Execution) error {
+			sizes = append(sizes, len(events))
+			entered <- struct{}{}
+			<-release
+			return insert(ctx, batch, events)
+		}
+		tenant := uuid.New()
+		add := func(ctx context.Context) error { return l.add(ctx, testEvent(tenant), nil) }
+		if err := add(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		<-entered
+		// While the first event is being inserted, the next three fill the
+		// writer's next batch and one more the queue, which holds one: five
+		// events are taken without any run waiting for the insert.
+		for range 4 {
+			if err := add(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for l.filling.Load() != 3 && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		if got := gauged(t, reg, "verdict_audit_queue_depth"); got != 4 {
+			t.Errorf("queue depth metric %v while a batch of 3 waits and 1 event is queued, want 4", got)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if err := add(ctx); CodeOf(err) != CodeUnavailable {
+			t.Fatalf("add with the queue and the next batch full: %v, want unavailable", err)
+		}
+		close(release)
+		l.close()
+		if !slices.Equal(sizes, []int{1, 3, 1}) {
+			t.Errorf("inserted batches of %v events, want [1 3 1]", sizes)
+		}
+		if n := storedExecuted(t, db, tenant); n != 5 {
+			t.Errorf("%d events stored, want 5", n)
 		}
 	})
 }
@@ -271,6 +329,22 @@ func counted(t *testing.T, reg *prometheus.Registry, name string) float64 {
 	for _, f := range families {
 		if f.GetName() == name {
 			return f.GetMetric()[0].GetCounter().GetValue()
+		}
+	}
+	t.Fatalf("no metric %s", name)
+	return 0
+}
+
+// gauged reads a gauge of the execution log's metrics from reg.
+func gauged(t *testing.T, reg *prometheus.Registry, name string) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() == name {
+			return f.GetMetric()[0].GetGauge().GetValue()
 		}
 	}
 	t.Fatalf("no metric %s", name)

@@ -97,7 +97,7 @@ func newAuditMetrics(reg prometheus.Registerer, queueDepth func() float64) (*aud
 	}
 	depth := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "verdict_audit_queue_depth",
-		Help: "Executed events waiting for a writer.",
+		Help: "Executed events waiting for an insert: queued, or in a writer's next batch.",
 	}, queueDepth)
 	if reg != nil {
 		for _, c := range []prometheus.Collector{m.batchSize, m.insertTime, m.stored, m.failures, m.refused, m.lost, m.decisions, depth} {
