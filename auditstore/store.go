@@ -11,6 +11,7 @@ package auditstore
 
 import (
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -81,7 +82,7 @@ var (
 // packs them without padding.
 const columns = "at, duration_ns, organization_id, id, base_id, record_id, actor_id, version, kind, actor_kind, result, published, details"
 
-// Insert stores a batch in one statement, skipping events already stored
+// Insert stores a batch in one transaction, skipping events already stored
 // (so a batch retried after an ambiguous failure is stored once). On
 // PostgreSQL a day without a partition gets one and the insert is
 // retried, so an insert never fails for lack of one.
@@ -99,34 +100,76 @@ func (s *Store) Insert(ctx context.Context, batch []Event) error {
 	return s.days.Insert(ctx, at, func() error { return s.insertPostgres(ctx, batch) })
 }
 
+// sqliteChunks are the statements of SQLite inserts, the most rows first.
+// A batch goes in one transaction as statements of these sizes, each
+// prepared once (see database.DB.Prepared): a single statement for the
+// whole batch changed its text with the batch size and was parsed anew
+// for every insert.
+var sqliteChunks = [...]struct {
+	rows  int
+	query string
+}{{64, sqliteInsert(64)}, {8, sqliteInsert(8)}, {1, sqliteInsert(1)}}
+
 func (s *Store) insertSQLite(ctx context.Context, batch []Event) error {
-	var b strings.Builder
-	b.WriteString("INSERT INTO " + table + " (" + columns + ") VALUES ")
-	args := make([]any, 0, 13*len(batch))
-	for i := range batch {
-		ev := &batch[i]
-		kind, actorKind, extra, err := ev.codes()
-		if err != nil {
+	// The statements are prepared before the transaction takes a
+	// connection: an in-memory database has only the one.
+	var stmts [len(sqliteChunks)]*sql.Stmt
+	for i, c := range sqliteChunks {
+		var err error
+		if stmts[i], err = s.db.Prepared(ctx, c.query); err != nil {
 			return err
 		}
+	}
+	tx, err := s.db.SQL().BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	args := make([]any, 0, 13*min(len(batch), sqliteChunks[0].rows))
+	for i, c := range sqliteChunks {
+		if len(batch) < c.rows {
+			continue
+		}
+		stmt := tx.StmtContext(ctx, stmts[i])
+		for ; len(batch) >= c.rows; batch = batch[c.rows:] {
+			args = args[:0]
+			for j := range batch[:c.rows] {
+				ev := &batch[j]
+				kind, actorKind, extra, err := ev.codes()
+				if err != nil {
+					return err
+				}
+				var version any
+				if ev.Version != nil {
+					version = int64(*ev.Version)
+				}
+				var details any
+				if extra != nil {
+					details = *extra
+				}
+				args = append(args, ev.At.UnixMicro(), int64(ev.Duration), blob(ev.Tenant), blob(ev.ID), blob(ev.BaseID),
+					blob(ev.RecordID), blob(ev.ActorID), version, kind, actorKind, ev.Result, ev.Published, details)
+			}
+			if _, err := stmt.ExecContext(ctx, args...); err != nil {
+				return err
+			}
+		}
+	}
+	return tx.Commit()
+}
+
+// sqliteInsert is the SQLite insert of n rows.
+func sqliteInsert(n int) string {
+	var b strings.Builder
+	b.WriteString("INSERT INTO " + table + " (" + columns + ") VALUES ")
+	for i := range n {
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		b.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?,?)")
-		var version any
-		if ev.Version != nil {
-			version = int64(*ev.Version)
-		}
-		var details any
-		if extra != nil {
-			details = *extra
-		}
-		args = append(args, ev.At.UnixMicro(), int64(ev.Duration), blob(ev.Tenant), blob(ev.ID), blob(ev.BaseID),
-			blob(ev.RecordID), blob(ev.ActorID), version, kind, actorKind, ev.Result, ev.Published, details)
 	}
 	b.WriteString(" ON CONFLICT DO NOTHING")
-	_, err := s.db.SQL().ExecContext(ctx, b.String(), args...)
-	return err
+	return b.String()
 }
 
 // codes are the stored forms of the event's kinds and extra details.

@@ -188,3 +188,40 @@ func TestPrepareCreatesTodayAndTheDaysAhead(t *testing.T) {
 		}
 	})
 }
+
+func TestABatchOfAnySizeIsStoredWholeOrNotAtAll(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		ctx := context.Background()
+		s := auditstore.New(db)
+		tenant := uuid.New()
+		// 64 + 8 + 3 events: on SQLite a statement of each size.
+		var events []auditstore.Event
+		for i := range 75 {
+			events = append(events, event(tenant, day0.Add(time.Duration(i)*time.Second)))
+		}
+		if err := s.Insert(ctx, events[:70]); err != nil {
+			t.Fatal(err)
+		}
+		// A retry that overlaps what is stored adds only the rest.
+		if err := s.Insert(ctx, events[60:]); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := s.Count(ctx, auditstore.Filter{Tenant: tenant}); err != nil || n != 75 {
+			t.Fatalf("%d events stored, %v; want 75", n, err)
+		}
+		// An event that cannot be stored fails the batch, and none of it
+		// is stored.
+		other := uuid.New()
+		var bad []auditstore.Event
+		for i := range 73 {
+			bad = append(bad, event(other, day0.Add(time.Duration(i)*time.Second)))
+		}
+		bad[72].Kind = "query"
+		if err := s.Insert(ctx, bad); err == nil {
+			t.Fatal("a batch with an event of an unknown kind was stored")
+		}
+		if n, err := s.Count(ctx, auditstore.Filter{Tenant: other}); err != nil || n != 0 {
+			t.Fatalf("%d events of the failed batch stored, %v; want none", n, err)
+		}
+	})
+}

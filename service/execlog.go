@@ -18,7 +18,7 @@ import (
 // with some of them, off the request path, and loses none it accepted while
 // the process lives. Runs put their events in a bounded
 // queue; several writers each take what is queued (up to a batch) and insert
-// it in one statement, so batches grow with the load and an event waits
+// it at once, so batches grow with the load and an event waits
 // about one insert. A writer fills its next batch while it inserts one, so
 // that a full queue makes room as events are taken from it, not a batch at
 // a time once an insert is done. A batch that fails is retried until the

@@ -32,8 +32,8 @@ var ErrMigrationsPending = errors.New("storage: database migrations are pending"
 // call stands alone, outside any transaction: events are written by the
 // execution log's writers in batches, and expire in batches.
 type Executions interface {
-	// InsertExecutions stores batch in one statement, skipping events
-	// stored already, so that a batch that is retried stores each once.
+	// InsertExecutions stores batch at once, skipping events stored
+	// already, so that a batch that is retried stores each once.
 	InsertExecutions(ctx context.Context, batch []Execution) error
 	// Execution is the event with id in tenant.
 	Execution(ctx context.Context, tenant, id uuid.UUID) (*Execution, error)
