@@ -16,16 +16,17 @@ import (
 
 // executionLog stores `executed` events, and the decision records that go
 // with some of them, off the request path, and loses none it accepted while
-// the process lives. Runs put their events in a bounded
-// queue; several writers each take what is queued (up to a batch) and insert
-// it at once, so batches grow with the load and an event waits
-// about one insert. A writer fills its next batch while it inserts one, so
-// that a full queue makes room as events are taken from it, not a batch at
-// a time once an insert is done. A batch that fails is retried until the
-// database takes it: inserts ignore an id already stored, so a retry of a
-// batch that was in fact committed stores nothing twice. While the database is away the queue
-// fills; then runs wait for room, and one that waits too long is refused
-// (503 unavailable) rather than answered without its event.
+// the process lives. Runs put their events in a bounded queue; several
+// writers each take what is queued (up to a batch) and insert it at once,
+// so batches grow with the load and an event waits about one insert. A
+// writer fills its next batch while it inserts one, taking events about as
+// fast as its inserts store them, so that a full queue makes room event by
+// event rather than a batch of slots after each insert. A batch that fails
+// is retried until the database takes it: inserts ignore an id already
+// stored, so a retry of a batch that was in fact committed stores nothing
+// twice. While the database is away the queue fills; then runs wait for
+// room, and one that waits too long is refused (503 unavailable) rather
+// than answered without its event.
 //
 // What a crash (kill -9) loses is what is queued, in a batch being filled
 // or being inserted: at full load about one insert's worth of runs, and at
@@ -210,19 +211,14 @@ func settle(batch []queued, stored bool) {
 }
 
 // write runs one writer: it fills a batch from the queue while the batch
-// before it is being inserted, and hands it over as soon as that insert is
-// done, so that the queue frees a slot for each event taken, continuously,
-// rather than a batch of slots once an insert has finished. It returns
-// when the queue is closed and everything taken from it is stored.
+// before it is being inserted, and hands it over once that insert is done.
+// It returns when the queue is closed and everything taken from it is
+// stored.
 func (l *executionLog) write() {
-	// Two batches circulate: one filling, one being inserted.
-	free := make(chan []queued, 2)
-	free <- make([]queued, 0, l.cfg.batch)
-	free <- make([]queued, 0, l.cfg.batch)
-	next := make(chan []queued)
-	inserted := make(chan struct{})
+	next := make(chan []queued, 1)
+	done := make(chan []queued, 1)
 	go func() {
-		defer close(inserted)
+		defer close(done)
 		events := make([]storage.Execution, 0, l.cfg.batch)
 		for batch := range next {
 			events = events[:0]
@@ -230,74 +226,129 @@ func (l *executionLog) write() {
 				events = append(events, batch[i].Execution)
 			}
 			l.store(batch, events)
-			free <- batch
+			done <- batch
 		}
 	}()
-	l.fill(next, free)
+	l.fill(next, done)
 	close(next)
-	<-inserted
+	// The inserter gives back its last batch, then ends.
+	for range done {
+	}
 }
 
-// fill takes events from the queue into batches and hands each to next,
-// until the queue is closed and empty. A batch is handed over when the
-// inserter is free: at once, or, when the writer lingers, once the linger
-// is over or the batch is full; until then it keeps filling.
-func (l *executionLog) fill(next chan<- []queued, free <-chan []queued) {
+// fill takes events from the queue into batches and hands each to next
+// once done has given back the one before (two batches circulate: one
+// filling, one being inserted). A batch is handed over as soon as the
+// inserter is free or, when the writer lingers, once the linger is over or
+// the batch is full; what is queued by then goes in with it.
+//
+// While an insert runs, the next batch takes events no faster than the
+// insert before it stored them (twice as fast while batches are not full
+// yet, so that they grow with the load): when the queue is full, it then
+// makes room an event at a time, as the database keeps up, instead of a
+// batch of slots at once after each insert, which full-queue runs would
+// all have waited for.
+func (l *executionLog) fill(next chan<- []queued, done <-chan []queued) {
+	batch, spare := make([]queued, 0, l.cfg.batch), make([]queued, 0, l.cfg.batch)
 	var linger *time.Timer
 	if l.cfg.linger > 0 {
 		linger = time.NewTimer(l.cfg.linger)
 		linger.Stop()
 	}
-	open := true
-	for open {
-		batch := (<-free)[:0]
-		take := func(ev queued, ok bool) {
-			if !ok {
-				open = false
-				return
-			}
-			batch = append(batch, ev)
-			l.filling.Add(1)
+	pacer := time.NewTimer(time.Hour)
+	pacer.Stop()
+	var (
+		lingering <-chan time.Time
+		open      = true
+		busy      bool      // an insert runs
+		began     time.Time // when it began
+		// pace is how long the insert before it took per event, halved
+		// while batches are not full; zero for no pacing.
+		pace time.Duration
+	)
+	// room is how many events the batch may hold now, and when it may
+	// hold more. It grows a step at a time, a thirty-second of a batch,
+	// which spares the writer a wake-up for every event.
+	step := max(1, l.cfg.batch/32)
+	room := func() (int, time.Time) {
+		if !busy || pace == 0 {
+			return l.cfg.batch, time.Time{}
 		}
-		ev, ok := <-l.events
-		if take(ev, ok); !open {
-			return
-		}
-		var lingering <-chan time.Time
-		if linger != nil {
-			linger.Reset(l.cfg.linger)
-			lingering = linger.C
-		}
-	filling:
-		for {
-			var in <-chan queued
-			if open && len(batch) < l.cfg.batch {
-				in = l.events
-				// What is queued goes into the batch before it is
-				// handed over.
+		unit := time.Duration(step) * pace
+		steps := 1 + int(time.Since(began)/unit)
+		return min(l.cfg.batch, steps*step), began.Add(time.Duration(steps) * unit)
+	}
+	for {
+		if !busy && len(batch) > 0 && (lingering == nil || !open || len(batch) == l.cfg.batch) {
+			// The inserter is free: what is queued goes with the batch.
+			for open && len(batch) < l.cfg.batch {
 				select {
-				case ev, ok := <-in:
-					take(ev, ok)
+				case ev, ok := <-l.events:
+					if !ok {
+						open = false
+						continue
+					}
+					batch = append(batch, ev)
+					l.filling.Add(1)
 					continue
 				default:
 				}
+				break
 			}
-			var out chan<- []queued
-			if lingering == nil || in == nil {
-				out = next
-			}
-			select {
-			case ev, ok := <-in:
-				take(ev, ok)
-			case <-lingering:
+			l.filling.Add(-int64(len(batch)))
+			next <- batch
+			busy, began = true, time.Now()
+			batch, spare = spare[:0], nil
+			if linger != nil {
+				linger.Stop()
 				lingering = nil
-			case out <- batch:
-				l.filling.Add(-int64(len(batch)))
-				break filling
+			}
+			continue
+		}
+		if !open && len(batch) == 0 {
+			return
+		}
+		var in <-chan queued
+		var paced <-chan time.Time
+		if open && len(batch) < l.cfg.batch {
+			if n, more := room(); len(batch) < n {
+				in = l.events
+			} else {
+				pacer.Reset(time.Until(more))
+				paced = pacer.C
 			}
 		}
-		if linger != nil {
-			linger.Stop()
+		var inserted <-chan []queued
+		if busy {
+			inserted = done
+		}
+		select {
+		case ev, ok := <-in:
+			if !ok {
+				open = false
+				continue
+			}
+			if len(batch) == 0 && linger != nil {
+				linger.Reset(l.cfg.linger)
+				lingering = linger.C
+			}
+			batch = append(batch, ev)
+			l.filling.Add(1)
+		case spare = <-inserted:
+			busy = false
+			pace = 0
+			if n := len(spare); n > 0 {
+				pace = time.Since(began) / time.Duration(n)
+				if n < l.cfg.batch {
+					pace /= 2
+				}
+			}
+		case <-paced:
+		case <-lingering:
+			lingering = nil
+		}
+		if paced != nil {
+			pacer.Stop()
 		}
 	}
 }
