@@ -475,8 +475,8 @@ func TestOnlyOneWritersWritersLingerAndNeverForDurableRuns(t *testing.T) {
 		writers            int
 		linger             time.Duration
 	}{
-		{true, false, 2, time.Millisecond},
-		{true, true, 2, 0},
+		{true, false, 1, time.Millisecond},
+		{true, true, 1, 0},
 		{false, false, 8, 0},
 		{false, true, 8, 0},
 	} {
