@@ -248,8 +248,8 @@ func (l *executionLog) write() {
 // While an insert runs, the next batch takes events no faster than the
 // insert before it stored them (twice as fast while batches are not full
 // yet, so that they grow with the load): when the queue is full, it then
-// makes room an event at a time, as the database keeps up, instead of a
-// batch of slots at once after each insert, which full-queue runs would
+// makes room a few events at a time, as the database keeps up, instead of
+// a batch of slots at once after each insert, which full-queue runs would
 // all have waited for.
 func (l *executionLog) fill(next chan<- []queued, done <-chan []queued) {
 	batch, spare := make([]queued, 0, l.cfg.batch), make([]queued, 0, l.cfg.batch)
