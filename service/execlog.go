@@ -19,9 +19,9 @@ import (
 // the process lives. Runs put their events in a bounded queue; several
 // writers each take what is queued (up to a batch) and insert it at once,
 // so batches grow with the load and an event waits about one insert. A
-// writer fills its next batch while it inserts one, taking events about as
-// fast as its inserts store them, so that a full queue makes room event by
-// event rather than a batch of slots after each insert. A batch that fails
+// lone writer (SQLite's) fills its next batch while it inserts one, taking
+// events about as fast as its inserts store them, so that a full queue
+// makes room event by event rather than a batch of slots after each insert. A batch that fails
 // is retried until the database takes it: inserts ignore an id already
 // stored, so a retry of a batch that was in fact committed stores nothing
 // twice. While the database is away the queue fills; then runs wait for
@@ -49,11 +49,17 @@ type executionLog struct {
 }
 
 type execLogConfig struct {
-	// queue is how many events may wait for a writer, besides the two
-	// batches each writer holds (one filling, one being inserted).
+	// queue is how many events may wait for a writer, besides the batch
+	// each writer inserts and, when it prefills, the one it fills.
 	queue int
 	// writers insert batches of at most batch events at once.
 	writers, batch int
+	// prefill makes a writer fill its next batch while it inserts one.
+	// A lone writer needs it to keep the database busy and a full queue
+	// moving; among several, an event a busy writer took would wait for
+	// its insert instead of going to the first writer free, and a crash
+	// would lose more.
+	prefill bool
 	// linger is how long a writer that has taken fewer events than a batch
 	// waits for more before it inserts them: under light load runs then
 	// share an insert, and its statement and commit, instead of paying one
@@ -75,10 +81,9 @@ type execLogConfig struct {
 // defaultExecLogConfig is for PostgreSQL, where inserts run in parallel:
 // enough writers keep the queue, and so what a crash loses, short. They
 // take at most half of the pool's connections. The most events held in
-// memory, the queue and two batches per writer, are 4,096 + 8×2×512 =
-// 12,288, as many as when a writer held one batch beside 8,192 queued.
+// memory, the queue and a batch per writer, are 8,192 + 8×512 = 12,288.
 var defaultExecLogConfig = execLogConfig{
-	queue:    4096,
+	queue:    8192,
 	writers:  8,
 	batch:    512,
 	wait:     time.Second,
@@ -91,8 +96,9 @@ var defaultExecLogConfig = execLogConfig{
 }
 
 // execLogConfigFor adapts the defaults to the store: one that writes one
-// transaction at a time (SQLite) gets a single writer, whose next batch is
-// ready when an insert ends, so that the database is never left waiting;
+// transaction at a time (SQLite) gets a single writer, which prefills: its
+// next batch is ready when an insert ends, so that the database is never
+// left waiting;
 // a second writer only waited for the first's commit on SQLite's lock, in
 // the busy handler's sleeps (measured by scripts/audit-loss: inserts of
 // 3–12 ms instead of 1.3 ms, and 7,000–13,900 runs/s answered instead of
@@ -101,15 +107,15 @@ var defaultExecLogConfig = execLogConfig{
 // off sharing one: the writer lingers for a millisecond (measured: a tenth
 // less CPU per run; on PostgreSQL, whose eight writers split the events
 // anyway, it saved nothing). A durable run waits for its own event's
-// commit and so never for others'. The queue holds 8,192 events, so that
-// with the writer's two batches at most 9,216 are held in memory, as many
-// as when two writers held one batch each.
+// commit and so never for others'. With the writer's two batches at most
+// 8,192 + 2×512 = 9,216 events are held in memory, as many as when two
+// writers held one batch each.
 func execLogConfigFor(oneWriter, durable bool) execLogConfig {
 	cfg := defaultExecLogConfig
 	cfg.durable = durable
 	if oneWriter {
 		cfg.writers = 1
-		cfg.queue = 8192
+		cfg.prefill = true
 		if !durable {
 			cfg.linger = time.Millisecond
 		}
@@ -314,7 +320,7 @@ func (l *executionLog) fill(next chan<- []queued, done <-chan []queued) {
 		}
 		var in <-chan queued
 		var paced <-chan time.Time
-		if open && len(batch) < l.cfg.batch {
+		if open && len(batch) < l.cfg.batch && (!busy || l.cfg.prefill) {
 			if n, more := room(); len(batch) < n {
 				in = l.events
 			} else {

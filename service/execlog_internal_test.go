@@ -185,6 +185,7 @@ func TestARunIsRefusedWhenItsEventCannotBeQueuedInTime(t *testing.T) {
 		// The filling adds may wait long; the refused one has a cancelled
 		// context. The writer's events are given up at once on close.
 		cfg.queue, cfg.writers, cfg.batch, cfg.wait, cfg.drain = 1, 1, 1, 10*time.Second, 0
+		cfg.prefill = true
 		l, err := newExecutionLog(storage.New(db), slog.New(slog.DiscardHandler), nil, cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -216,6 +217,7 @@ func TestAWriterFillsItsNextBatchWhileItInserts(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		cfg := testExecLogConfig
 		cfg.queue, cfg.writers, cfg.batch, cfg.wait = 1, 1, 3, time.Minute
+		cfg.prefill = true
 		reg := prometheus.NewRegistry()
 		l, err := newExecutionLog(storage.New(db), slog.New(slog.DiscardHandler), reg, cfg)
 		if err != nil {
@@ -434,10 +436,67 @@ func TestDecisionRecordsAreStoredOnceWithTheirEventsThroughRetries(t *testing.T)
 	})
 }
 
+// Among several writers, one that inserts takes no event for its next
+// batch: an event waits in the queue for the first writer free, not for
+// a busy writer's insert, so that a crash loses no more than that.
+func TestBusyWritersAmongSeveralLeaveEventsQueued(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		cfg := testExecLogConfig
+		cfg.queue, cfg.writers, cfg.batch, cfg.wait = 2, 2, 3, time.Minute
+		l, err := newExecutionLog(storage.New(db), slog.New(slog.DiscardHandler), nil, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entered, release := make(chan struct{}, 4), make(chan struct{})
+		insert := l.insert
+		l.insert = func(ctx context.Context, batch []queued, events []storage.Execution) error {
+			entered <- struct{}{}
+			<-release
+			return insert(ctx, batch, events)
+		}
+		releaseAll := sync.OnceFunc(func() { close(release) })
+		defer releaseAll() // a failing test still lets the writers end
+		tenant := uuid.New()
+		add := func(ctx context.Context) error { return l.add(ctx, testEvent(tenant), nil) }
+		// Each writer takes one event and inserts it: a busy writer that
+		// took the second would leave the other idle.
+		for range 2 {
+			if err := add(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-entered:
+			case <-time.After(10 * time.Second):
+				t.Fatal("no writer took the event to insert it")
+			}
+		}
+		// Both insert: the next two events stay in the queue, which holds
+		// two, and the one after finds no room.
+		for range 2 {
+			if err := add(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if err := add(ctx); CodeOf(err) != CodeUnavailable {
+			t.Fatalf("add with both writers inserting and the queue full: %v, want unavailable", err)
+		}
+		if n := l.filling.Load(); n != 0 {
+			t.Errorf("busy writers took %d events for their next batches, want none", n)
+		}
+		releaseAll()
+		l.close()
+		if n := storedExecuted(t, db, tenant); n != 4 {
+			t.Errorf("%d events stored, want 4", n)
+		}
+	})
+}
+
 func TestALingeringWriterInsertsWhatIsQueuedMeanwhileTogether(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		cfg := testExecLogConfig
-		cfg.writers, cfg.batch, cfg.linger = 1, 3, time.Minute
+		cfg.writers, cfg.batch, cfg.linger, cfg.prefill = 1, 3, time.Minute, true
 		l, err := newExecutionLog(storage.New(db), slog.New(slog.DiscardHandler), nil, cfg)
 		if err != nil {
 			t.Fatal(err)
