@@ -23,11 +23,10 @@ import (
 // one copy, with this in its context, and the layers inside fill it in
 // rather than copy the request again.
 type exchange struct {
-	id      string
-	arrived time.Time
-	keyID   string // set once the key is authenticated, for the access log
-	// call is what the service reads of the request: authenticate sets
-	// its caller, rateLimit its budget.
+	id    string
+	keyID string // set once the key is authenticated, for the access log
+	// call is what the service reads of the request: identify sets when
+	// it arrived, authenticate its caller, rateLimit its budget.
 	call   service.Call
 	budget requestBudget
 }
@@ -54,8 +53,7 @@ const maxRequestIDLength = 128
 // sane (so a trace can cross services), else a new time-ordered UUID.
 func (s *server) identify(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ex := &exchange{arrived: time.Now(), id: r.Header.Get(requestIDHeader)}
-		ex.call.Arrived = ex.arrived
+		ex := &exchange{id: r.Header.Get(requestIDHeader), call: service.Call{Arrived: time.Now()}}
 		if !saneRequestID(ex.id) {
 			ex.id = newRequestID()
 		}
@@ -146,7 +144,7 @@ func (s *server) observe(next http.Handler) http.Handler {
 				status = http.StatusOK
 			}
 			route := routeLabel(r.Pattern)
-			elapsed := time.Since(ex.arrived)
+			elapsed := time.Since(ex.call.Arrived)
 			s.metrics.observe(route, status, elapsed)
 			s.log.LogAttrs(r.Context(), slog.LevelInfo, "http request",
 				slog.String("method", r.Method),
