@@ -50,16 +50,14 @@ type executionLog struct {
 
 type execLogConfig struct {
 	// queue is how many events may wait for a writer, besides the batch
-	// each writer inserts and, when it prefills, the one it fills.
+	// each writer inserts and a lone writer's next one.
 	queue int
-	// writers insert batches of at most batch events at once.
+	// writers insert batches of at most batch events at once. A lone
+	// writer fills its next batch while it inserts one, to keep the
+	// database busy and a full queue moving; among several, an event a
+	// busy writer took would wait for its insert instead of going to the
+	// first writer free, and a crash would lose more.
 	writers, batch int
-	// prefill makes a writer fill its next batch while it inserts one.
-	// A lone writer needs it to keep the database busy and a full queue
-	// moving; among several, an event a busy writer took would wait for
-	// its insert instead of going to the first writer free, and a crash
-	// would lose more.
-	prefill bool
 	// linger is how long a writer that has taken fewer events than a batch
 	// waits for more before it inserts them: under light load runs then
 	// share an insert, and its statement and commit, instead of paying one
@@ -96,9 +94,9 @@ var defaultExecLogConfig = execLogConfig{
 }
 
 // execLogConfigFor adapts the defaults to the store: one that writes one
-// transaction at a time (SQLite) gets a single writer, which prefills: its
-// next batch is ready when an insert ends, so that the database is never
-// left waiting;
+// transaction at a time (SQLite) gets a single writer, whose next batch
+// is ready when an insert ends, so that the database is never left
+// waiting;
 // a second writer only waited for the first's commit on SQLite's lock, in
 // the busy handler's sleeps (measured by scripts/audit-loss: inserts of
 // 3–12 ms instead of 1.3 ms, and 7,000–13,900 runs/s answered instead of
@@ -115,7 +113,6 @@ func execLogConfigFor(oneWriter, durable bool) execLogConfig {
 	cfg.durable = durable
 	if oneWriter {
 		cfg.writers = 1
-		cfg.prefill = true
 		if !durable {
 			cfg.linger = time.Millisecond
 		}
@@ -320,7 +317,7 @@ func (l *executionLog) fill(next chan<- []queued, done <-chan []queued) {
 		}
 		var in <-chan queued
 		var paced <-chan time.Time
-		if open && len(batch) < l.cfg.batch && (!busy || l.cfg.prefill) {
+		if open && len(batch) < l.cfg.batch && (!busy || l.cfg.writers == 1) {
 			if n, more := room(); len(batch) < n {
 				in = l.events
 			} else {

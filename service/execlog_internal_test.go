@@ -185,7 +185,6 @@ func TestARunIsRefusedWhenItsEventCannotBeQueuedInTime(t *testing.T) {
 		// The filling adds may wait long; the refused one has a cancelled
 		// context. The writer's events are given up at once on close.
 		cfg.queue, cfg.writers, cfg.batch, cfg.wait, cfg.drain = 1, 1, 1, 10*time.Second, 0
-		cfg.prefill = true
 		l, err := newExecutionLog(storage.New(db), slog.New(slog.DiscardHandler), nil, cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -217,7 +216,6 @@ func TestAWriterFillsItsNextBatchWhileItInserts(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		cfg := testExecLogConfig
 		cfg.queue, cfg.writers, cfg.batch, cfg.wait = 1, 1, 3, time.Minute
-		cfg.prefill = true
 		reg := prometheus.NewRegistry()
 		l, err := newExecutionLog(storage.New(db), slog.New(slog.DiscardHandler), reg, cfg)
 		if err != nil {
@@ -496,7 +494,7 @@ func TestBusyWritersAmongSeveralLeaveEventsQueued(t *testing.T) {
 func TestALingeringWriterInsertsWhatIsQueuedMeanwhileTogether(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		cfg := testExecLogConfig
-		cfg.writers, cfg.batch, cfg.linger, cfg.prefill = 1, 3, time.Minute, true
+		cfg.writers, cfg.batch, cfg.linger = 1, 3, time.Minute
 		l, err := newExecutionLog(storage.New(db), slog.New(slog.DiscardHandler), nil, cfg)
 		if err != nil {
 			t.Fatal(err)
