@@ -322,33 +322,13 @@ func TestADurableRunIsRefusedWhenItsEventIsNotCommittedInTime(t *testing.T) {
 // counted reads a counter of the execution log's metrics from reg.
 func counted(t *testing.T, reg *prometheus.Registry, name string) float64 {
 	t.Helper()
-	families, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range families {
-		if f.GetName() == name {
-			return f.GetMetric()[0].GetCounter().GetValue()
-		}
-	}
-	t.Fatalf("no metric %s", name)
-	return 0
+	return gathered(t, reg, name).GetCounter().GetValue()
 }
 
 // gauged reads a gauge of the execution log's metrics from reg.
 func gauged(t *testing.T, reg *prometheus.Registry, name string) float64 {
 	t.Helper()
-	families, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range families {
-		if f.GetName() == name {
-			return f.GetMetric()[0].GetGauge().GetValue()
-		}
-	}
-	t.Fatalf("no metric %s", name)
-	return 0
+	return gathered(t, reg, name).GetGauge().GetValue()
 }
 
 // BenchmarkExecutionLogThroughput measures how many `executed` events per
