@@ -44,13 +44,7 @@ func (s *Store) copyPostgres(ctx context.Context, batch []Event) error {
 		if err != nil {
 			return err
 		}
-		var version, details any
-		if ev.Version != nil {
-			version = int64(*ev.Version)
-		}
-		if extra != nil {
-			details = *extra
-		}
+		version, details := nullable(ev, extra)
 		if _, err := copying.ExecContext(ctx, ev.At, int64(ev.Duration), ev.Tenant.String(), ev.ID.String(), ev.BaseID.String(),
 			ev.RecordID.String(), ev.ActorID.String(), version, int64(kind), int64(actorKind), ev.Result, ev.Published, details); err != nil {
 			return err

@@ -139,14 +139,7 @@ func (s *Store) insertSQLite(ctx context.Context, batch []Event) error {
 				if err != nil {
 					return err
 				}
-				var version any
-				if ev.Version != nil {
-					version = int64(*ev.Version)
-				}
-				var details any
-				if extra != nil {
-					details = *extra
-				}
+				version, details := nullable(ev, extra)
 				args = append(args, ev.At.UnixMicro(), int64(ev.Duration), blob(ev.Tenant), blob(ev.ID), blob(ev.BaseID),
 					blob(ev.RecordID), blob(ev.ActorID), version, kind, actorKind, ev.Result, ev.Published, details)
 			}
@@ -191,6 +184,18 @@ func (ev *Event) codes() (kind, actorKind int16, extra *string, err error) {
 		extra = &text
 	}
 	return kind, actorKind, extra, nil
+}
+
+// nullable are the event's version and extra details as SQL values:
+// NULL when it has none.
+func nullable(ev *Event, extra *string) (version, details any) {
+	if ev.Version != nil {
+		version = int64(*ev.Version)
+	}
+	if extra != nil {
+		details = *extra
+	}
+	return version, details
 }
 
 // blob is how SQLite stores an id: 16 bytes rather than 36 characters.
