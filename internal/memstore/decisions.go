@@ -63,8 +63,8 @@ func (s *Store) ExpireDecisions(ctx context.Context, now, cutoff time.Time) (int
 	s.tx.Lock()
 	defer s.tx.Unlock()
 	next := s.snapshot().clone()
-	before := len(next.decisions)
-	next.decisions = slices.DeleteFunc(next.decisions, func(d *ent.DecisionRecord) bool { return d.At.Before(cutoff) })
+	var dropped int
+	next.decisions, dropped = dropBefore(next.decisions, func(d *ent.DecisionRecord) time.Time { return d.At }, cutoff)
 	s.commit(next)
-	return before - len(next.decisions), nil
+	return dropped, nil
 }

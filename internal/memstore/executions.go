@@ -70,10 +70,10 @@ func (s *Store) ExpireExecutions(ctx context.Context, cutoff time.Time) (storage
 	s.tx.Lock()
 	defer s.tx.Unlock()
 	next := s.snapshot().clone()
-	before := len(next.executions)
-	next.executions = slices.DeleteFunc(next.executions, func(ev *storage.Execution) bool { return ev.At.Before(cutoff) })
+	var dropped int
+	next.executions, dropped = dropBefore(next.executions, func(ev *storage.Execution) time.Time { return ev.At }, cutoff)
 	s.commit(next)
-	return storage.Expired{Events: int64(before - len(next.executions))}, nil
+	return storage.Expired{Events: int64(dropped)}, nil
 }
 
 // OneWriter: the store's writes take turns.

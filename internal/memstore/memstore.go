@@ -435,6 +435,13 @@ func newest[E any](rows []*E, pos func(*E) storage.Position, before *storage.Pos
 	return rows[:min(len(rows), limit)]
 }
 
+// dropBefore removes from rows those made before cutoff, as expiry does
+// on SQLite, and says how many it removed.
+func dropBefore[E any](rows []*E, at func(*E) time.Time, cutoff time.Time) ([]*E, int) {
+	kept := slices.DeleteFunc(rows, func(e *E) bool { return at(e).Before(cutoff) })
+	return kept, len(rows) - len(kept)
+}
+
 func (r reads) CountEvents(ctx context.Context, f storage.EventFilter) (int, error) {
 	return len(r.selected(f)), nil
 }
