@@ -91,11 +91,11 @@ func runUnderAuditLoad(b *testing.B, db *database.DB, rule string, data json.Raw
 		if *auditLoadRate == 0 {
 			b.Skip("a full queue needs a rate to keep up with")
 		}
-		// All writers together take an event each 1/rate. A sleep that
-		// ends late is made up by the next: the timer's lateness alone
-		// would leave the writers slower than the runs, and the runs
-		// waiting longer and longer.
-		perEvent := time.Duration(s.execLog.cfg.writers) * time.Second / time.Duration(*auditLoadRate)
+		// The writer takes an event each 1/rate. A sleep that ends late is
+		// made up by the next: the timer's lateness alone would leave the
+		// writer slower than the runs, and the runs waiting longer and
+		// longer.
+		perEvent := time.Second / time.Duration(*auditLoadRate)
 		var late atomic.Int64
 		s.execLog.insert = func(_ context.Context, batch []queued, _ []storage.Execution) error {
 			owed := time.Duration(len(batch))*perEvent - time.Duration(late.Swap(0))

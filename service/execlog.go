@@ -16,12 +16,12 @@ import (
 
 // executionLog stores `executed` events, and the decision records that go
 // with some of them, off the request path, and loses none it accepted while
-// the process lives. Runs put their events in a bounded queue; several
-// writers each take what is queued (up to a batch) and insert it at once,
-// so batches grow with the load and an event waits about one insert. A
-// lone writer (SQLite's) fills its next batch while it inserts one, taking
-// events about as fast as its inserts store them, so that a full queue
-// makes room event by event rather than a batch of slots after each insert. A batch that fails
+// the process lives. Runs put their events in a bounded queue; one writer
+// takes what is queued (up to a batch) and inserts it at once, so batches
+// grow with the load and an event waits about one insert. It fills its
+// next batch while it inserts one, taking events about as fast as its
+// inserts store them, so that a full queue makes room event by event
+// rather than a batch of slots after each insert. A batch that fails
 // is retried until the database takes it: inserts ignore an id already
 // stored, so a retry of a batch that was in fact committed stores nothing
 // twice. While the database is away the queue fills; then runs wait for
@@ -30,35 +30,31 @@ import (
 //
 // What a crash (kill -9) loses is what is queued, in a batch being filled
 // or being inserted: at full load about one insert's worth of runs, and at
-// most the queue and two batches per writer.
+// most the queue and the writer's two batches.
 type executionLog struct {
 	log     *slog.Logger
 	metrics *auditMetrics
 	insert  func(ctx context.Context, batch []queued, events []storage.Execution) error
 	cfg     execLogConfig
 	events  chan queued
-	// stop is cancelled when close gives up on the database; writers then
-	// report what they still hold as lost.
+	// stop is cancelled when close gives up on the database; the writer
+	// then reports what it still holds as lost.
 	stop       context.Context
 	cancelStop context.CancelFunc
-	writers    sync.WaitGroup
-	// filling counts the events writers have taken from the queue into a
+	writer     sync.WaitGroup
+	// filling counts the events the writer has taken from the queue into a
 	// batch that is not being inserted yet.
 	filling   atomic.Int64
 	closeOnce sync.Once
 }
 
 type execLogConfig struct {
-	// queue is how many events may wait for a writer, besides the batch
-	// each writer inserts and a lone writer's next one.
+	// queue is how many events may wait for the writer, besides the batch
+	// it inserts and the next one it fills meanwhile.
 	queue int
-	// writers insert batches of at most batch events at once. A lone
-	// writer fills its next batch while it inserts one, to keep the
-	// database busy and a full queue moving; among several, an event a
-	// busy writer took would wait for its insert instead of going to the
-	// first writer free, and a crash would lose more.
-	writers, batch int
-	// linger is how long a writer that has taken fewer events than a batch
+	// batch is the most events the writer inserts at once.
+	batch int
+	// linger is how long the writer, having taken fewer events than a batch,
 	// waits for more before it inserts them: under light load runs then
 	// share an insert, and its statement and commit, instead of paying one
 	// each. Heavy load fills batches without waiting.
@@ -76,13 +72,10 @@ type execLogConfig struct {
 	commitWait time.Duration
 }
 
-// defaultExecLogConfig is for PostgreSQL, where inserts run in parallel:
-// enough writers keep the queue, and so what a crash loses, short. They
-// take at most half of the pool's connections. The most events held in
-// memory, the queue and a batch per writer, are 8,192 + 8×512 = 12,288.
+// defaultExecLogConfig holds at most 8,192 + 2×512 = 9,216 events in
+// memory: the queue and the writer's two batches.
 var defaultExecLogConfig = execLogConfig{
 	queue:    8192,
-	writers:  8,
 	batch:    512,
 	wait:     time.Second,
 	attempt:  10 * time.Second,
@@ -93,29 +86,25 @@ var defaultExecLogConfig = execLogConfig{
 	commitWait: 3 * time.Second,
 }
 
-// execLogConfigFor adapts the defaults to the store: one that writes one
-// transaction at a time (SQLite) gets a single writer, whose next batch
-// is ready when an insert ends, so that the database is never left
-// waiting;
-// a second writer only waited for the first's commit on SQLite's lock, in
-// the busy handler's sleeps (measured by scripts/audit-loss: inserts of
-// 3–12 ms instead of 1.3 ms, and 7,000–13,900 runs/s answered instead of
-// 13,300–15,200). Each commit costs
-// enough (the WAL to write and sync) that under light load runs are better
-// off sharing one: the writer lingers for a millisecond (measured: a tenth
-// less CPU per run; on PostgreSQL, whose eight writers split the events
-// anyway, it saved nothing). A durable run waits for its own event's
-// commit and so never for others'. With the writer's two batches at most
-// 8,192 + 2×512 = 9,216 events are held in memory, as many as when two
-// writers held one batch each.
-func execLogConfigFor(oneWriter, durable bool) execLogConfig {
+// execLogConfigFor adapts the defaults to whether runs wait for their
+// events' commits. One writer serves both databases, its next batch ready
+// when an insert ends, so that the database is never left waiting. More
+// would only make batches smaller: on SQLite a second writer waited for
+// the first's commit on SQLite's lock (inserts of 3–12 ms instead of
+// 1.3 ms, and 7,000–13,900 runs/s answered instead of 13,300–15,200); on
+// PostgreSQL eight writers split the events into inserts of about 25,
+// each paying its statement and commit, and their backends took the CPU
+// the runs needed (10,900–11,800 runs/s answered, against 16,400–18,000
+// with one writer inserting about 300 at a time). Each commit costs
+// enough (the WAL to write and sync) that under light load runs are
+// better off sharing one: the writer lingers for a millisecond (measured
+// on SQLite: a tenth less CPU per run). A durable run waits for its own
+// event's commit and so never lingers.
+func execLogConfigFor(durable bool) execLogConfig {
 	cfg := defaultExecLogConfig
 	cfg.durable = durable
-	if oneWriter {
-		cfg.writers = 1
-		if !durable {
-			cfg.linger = time.Millisecond
-		}
+	if !durable {
+		cfg.linger = time.Millisecond
 	}
 	return cfg
 }
@@ -153,9 +142,7 @@ func newExecutionLog(store storage.Store, log *slog.Logger, reg prometheus.Regis
 		return nil, err
 	}
 	l.stop, l.cancelStop = context.WithCancel(context.Background())
-	for range cfg.writers {
-		l.writers.Go(l.write)
-	}
+	l.writer.Go(l.write)
 	return l, nil
 }
 
@@ -217,7 +204,7 @@ func settle(batch []queued, stored bool) {
 	}
 }
 
-// write runs one writer: it fills a batch from the queue while the batch
+// write runs the writer: it fills a batch from the queue while the batch
 // before it is being inserted, and hands it over once that insert is done.
 // It returns when the queue is closed and everything taken from it is
 // stored.
@@ -317,7 +304,7 @@ func (l *executionLog) fill(next chan<- []queued, done <-chan []queued) {
 		}
 		var in <-chan queued
 		var paced <-chan time.Time
-		if open && len(batch) < l.cfg.batch && (!busy || l.cfg.writers == 1) {
+		if open && len(batch) < l.cfg.batch {
 			if n, more := room(); len(batch) < n {
 				in = l.events
 			} else {
@@ -438,7 +425,7 @@ func (l *executionLog) close() {
 	l.closeOnce.Do(func() {
 		close(l.events)
 		done := make(chan struct{})
-		go func() { l.writers.Wait(); close(done) }()
+		go func() { l.writer.Wait(); close(done) }()
 		select {
 		case <-done:
 		case <-time.After(l.cfg.drain):

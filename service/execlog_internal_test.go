@@ -25,7 +25,7 @@ import (
 // testExecLogConfig is small and quick, so that a test fills the queue with
 // a few hundred events and retries within milliseconds.
 var testExecLogConfig = execLogConfig{
-	queue: 32, writers: 2, batch: 8,
+	queue: 32, batch: 8,
 	wait:    20 * time.Millisecond,
 	attempt: 10 * time.Second, retryMin: time.Millisecond, retryMax: 10 * time.Millisecond,
 	drain: time.Minute,
@@ -108,10 +108,10 @@ func TestTheExecutionLogStoresEveryAcceptedEventOnceThroughAnOutage(t *testing.T
 			})
 		}
 		wg.Wait()
-		// While the database is away the queue and the batches held by the
-		// writers (one filling, one being inserted each) are all the room
-		// there is; the other runs are refused.
-		held := int64(testExecLogConfig.queue + 2*testExecLogConfig.writers*testExecLogConfig.batch)
+		// While the database is away the queue and the writer's two batches
+		// (one filling, one being inserted) are all the room there is; the
+		// other runs are refused.
+		held := int64(testExecLogConfig.queue + 2*testExecLogConfig.batch)
 		if accepted.Load() > held || refused.Load() != runners*perRunner-accepted.Load() {
 			t.Fatalf("%d events accepted and %d refused during the outage; at most %d fit", accepted.Load(), refused.Load(), held)
 		}
@@ -184,7 +184,7 @@ func TestARunIsRefusedWhenItsEventCannotBeQueuedInTime(t *testing.T) {
 		cfg := testExecLogConfig
 		// The filling adds may wait long; the refused one has a cancelled
 		// context. The writer's events are given up at once on close.
-		cfg.queue, cfg.writers, cfg.batch, cfg.wait, cfg.drain = 1, 1, 1, 10*time.Second, 0
+		cfg.queue, cfg.batch, cfg.wait, cfg.drain = 1, 1, 10*time.Second, 0
 		l, err := newExecutionLog(storage.New(db), slog.New(slog.DiscardHandler), nil, cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -215,7 +215,7 @@ func TestARunIsRefusedWhenItsEventCannotBeQueuedInTime(t *testing.T) {
 func TestAWriterFillsItsNextBatchWhileItInserts(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		cfg := testExecLogConfig
-		cfg.queue, cfg.writers, cfg.batch, cfg.wait = 1, 1, 3, time.Minute
+		cfg.queue, cfg.batch, cfg.wait = 1, 3, time.Minute
 		reg := prometheus.NewRegistry()
 		l, err := newExecutionLog(storage.New(db), slog.New(slog.DiscardHandler), reg, cfg)
 		if err != nil {
@@ -270,7 +270,7 @@ func TestAWriterFillsItsNextBatchWhileItInserts(t *testing.T) {
 
 func TestADurableRunIsAnsweredOnlyOnceItsEventIsCommitted(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
-		cfg := execLogConfigFor(storage.New(db).OneWriter(), true)
+		cfg := execLogConfigFor(true)
 		cfg.commitWait = time.Minute
 		l, err := newExecutionLog(storage.New(db), slog.New(slog.DiscardHandler), nil, cfg)
 		if err != nil {
@@ -337,7 +337,7 @@ func gauged(t *testing.T, reg *prometheus.Registry, name string) float64 {
 // the queue (and the kill -9 loss window with it) grows.
 func BenchmarkExecutionLogThroughput(b *testing.B) {
 	dbtest.EachB(b, func(b *testing.B, db *database.DB) {
-		l, err := newExecutionLog(storage.New(db), slog.New(slog.DiscardHandler), nil, execLogConfigFor(storage.New(db).OneWriter(), false))
+		l, err := newExecutionLog(storage.New(db), slog.New(slog.DiscardHandler), nil, execLogConfigFor(false))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -414,67 +414,10 @@ func TestDecisionRecordsAreStoredOnceWithTheirEventsThroughRetries(t *testing.T)
 	})
 }
 
-// Among several writers, one that inserts takes no event for its next
-// batch: an event waits in the queue for the first writer free, not for
-// a busy writer's insert, so that a crash loses no more than that.
-func TestBusyWritersAmongSeveralLeaveEventsQueued(t *testing.T) {
-	dbtest.Each(t, func(t *testing.T, db *database.DB) {
-		cfg := testExecLogConfig
-		cfg.queue, cfg.writers, cfg.batch, cfg.wait = 2, 2, 3, time.Minute
-		l, err := newExecutionLog(storage.New(db), slog.New(slog.DiscardHandler), nil, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		entered, release := make(chan struct{}, 4), make(chan struct{})
-		insert := l.insert
-		l.insert = func(ctx context.Context, batch []queued, events []storage.Execution) error {
-			entered <- struct{}{}
-			<-release
-			return insert(ctx, batch, events)
-		}
-		releaseAll := sync.OnceFunc(func() { close(release) })
-		defer releaseAll() // a failing test still lets the writers end
-		tenant := uuid.New()
-		add := func(ctx context.Context) error { return l.add(ctx, testEvent(tenant), nil) }
-		// Each writer takes one event and inserts it: a busy writer that
-		// took the second would leave the other idle.
-		for range 2 {
-			if err := add(context.Background()); err != nil {
-				t.Fatal(err)
-			}
-			select {
-			case <-entered:
-			case <-time.After(10 * time.Second):
-				t.Fatal("no writer took the event to insert it")
-			}
-		}
-		// Both insert: the next two events stay in the queue, which holds
-		// two, and the one after finds no room.
-		for range 2 {
-			if err := add(context.Background()); err != nil {
-				t.Fatal(err)
-			}
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		cancel()
-		if err := add(ctx); CodeOf(err) != CodeUnavailable {
-			t.Fatalf("add with both writers inserting and the queue full: %v, want unavailable", err)
-		}
-		if n := l.filling.Load(); n != 0 {
-			t.Errorf("busy writers took %d events for their next batches, want none", n)
-		}
-		releaseAll()
-		l.close()
-		if n := storedExecuted(t, db, tenant); n != 4 {
-			t.Errorf("%d events stored, want 4", n)
-		}
-	})
-}
-
 func TestALingeringWriterInsertsWhatIsQueuedMeanwhileTogether(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		cfg := testExecLogConfig
-		cfg.writers, cfg.batch, cfg.linger = 1, 3, time.Minute
+		cfg.batch, cfg.linger = 3, time.Minute
 		l, err := newExecutionLog(storage.New(db), slog.New(slog.DiscardHandler), nil, cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -506,19 +449,11 @@ func TestALingeringWriterInsertsWhatIsQueuedMeanwhileTogether(t *testing.T) {
 	})
 }
 
-func TestOnlyOneWritersWritersLingerAndNeverForDurableRuns(t *testing.T) {
-	for _, c := range []struct {
-		oneWriter, durable bool
-		writers            int
-		linger             time.Duration
-	}{
-		{true, false, 1, time.Millisecond},
-		{true, true, 1, 0},
-		{false, false, 8, 0},
-		{false, true, 8, 0},
-	} {
-		if got := execLogConfigFor(c.oneWriter, c.durable); got.linger != c.linger || got.writers != c.writers {
-			t.Errorf("one writer %v, durable %v: %d writers, linger %v; want %d, %v", c.oneWriter, c.durable, got.writers, got.linger, c.writers, c.linger)
-		}
+func TestTheWriterLingersButNeverForDurableRuns(t *testing.T) {
+	if got := execLogConfigFor(false).linger; got != time.Millisecond {
+		t.Errorf("linger %v, want 1ms", got)
+	}
+	if got := execLogConfigFor(true).linger; got != 0 {
+		t.Errorf("durable: linger %v, want none", got)
 	}
 }

@@ -153,7 +153,7 @@ func New(cfg Config) (*Service, error) {
 	}
 	s.policyKind = s.newPolicyRules()
 	s.flowKind = s.newFlowRules()
-	if s.execLog, err = newExecutionLog(s.store, s.log, cfg.Registerer, execLogConfigFor(s.store.OneWriter(), cfg.AuditDurable)); err != nil {
+	if s.execLog, err = newExecutionLog(s.store, s.log, cfg.Registerer, execLogConfigFor(cfg.AuditDurable)); err != nil {
 		return nil, err
 	}
 	retention, err := newRetentionMetrics(cfg.Registerer)

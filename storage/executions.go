@@ -5,7 +5,6 @@ import (
 	"errors"
 	"time"
 
-	"entgo.io/ent/dialect"
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/auditstore"
@@ -49,10 +48,6 @@ type Executions interface {
 	// auditstore's Expire does, and reports what it removed, also when it
 	// fails part way.
 	ExpireExecutions(ctx context.Context, cutoff time.Time) (Expired, error)
-	// OneWriter tells whether the store writes one transaction at a time
-	// (SQLite), so that writers in parallel would only wait for each
-	// other.
-	OneWriter() bool
 }
 
 func (s *dbStore) InsertExecutions(ctx context.Context, batch []Execution) error {
@@ -82,8 +77,6 @@ func (s *dbStore) PrepareExecutions(ctx context.Context, now time.Time) error {
 func (s *dbStore) ExpireExecutions(ctx context.Context, cutoff time.Time) (Expired, error) {
 	return s.executions.Expire(ctx, cutoff)
 }
-
-func (s *dbStore) OneWriter() bool { return s.dialect == dialect.SQLite }
 
 func (s *dbStore) Ready(ctx context.Context) error {
 	if err := s.sql.PingContext(ctx); err != nil {

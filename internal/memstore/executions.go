@@ -76,9 +76,6 @@ func (s *Store) ExpireExecutions(ctx context.Context, cutoff time.Time) (storage
 	return storage.Expired{Events: int64(dropped)}, nil
 }
 
-// OneWriter: the store's writes take turns.
-func (s *Store) OneWriter() bool { return true }
-
 // Ready: memory is always there.
 func (s *Store) Ready(ctx context.Context) error { return nil }
 
