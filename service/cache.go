@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -11,6 +12,7 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/hashicorp/golang-lru/v2/expirable"
 	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database/changefeed"
@@ -135,12 +137,45 @@ func cached[V any](ctx context.Context, s *Service, t *timings, c *expirable.LRU
 	s.cache.count(name, false)
 	gen := s.cache.generation.Load()
 	began := time.Now()
-	v, err := load(ctx, id)
+	v, err := shared(ctx, &s.loads, flightKey(name, id.String(), gen), func(ctx context.Context) (V, error) {
+		// A load that starts as another ends finds what that one stored.
+		if v, ok := c.Get(id); ok {
+			return v, nil
+		}
+		v, err := load(ctx, id)
+		if err == nil && s.cache.generation.Load() == gen {
+			c.Add(id, v)
+		}
+		return v, err
+	})
 	t.database += time.Since(began)
-	if err == nil && s.cache.generation.Load() == gen {
-		c.Add(id, v)
-	}
 	return v, err
+}
+
+// shared runs load once for all the callers that ask for key while it
+// runs. Cache entries expire together, and without it every request that
+// arrived then read the database at once: under load more at a time than
+// the pool holds connections, so that requests queued for connections the
+// pool opened and closed again (tails of 0.1–0.5 s). A caller that goes
+// away stops waiting; load itself runs on without the caller's
+// cancellation, since others may wait for it.
+func shared[V any](ctx context.Context, g *singleflight.Group, key string, load func(context.Context) (V, error)) (V, error) {
+	done := g.DoChan(key, func() (any, error) { return load(context.WithoutCancel(ctx)) })
+	select {
+	case r := <-done:
+		v, _ := r.Val.(V)
+		return v, r.Err
+	case <-ctx.Done():
+		var zero V
+		return zero, ctx.Err()
+	}
+}
+
+// flightKey names a load of one cache entry under one generation of
+// changes: a caller that starts after a change must not take what a load
+// begun before it read.
+func flightKey(cache, id string, generation uint64) string {
+	return cache + "/" + id + "/" + strconv.FormatUint(generation, 10)
 }
 
 // runFinder reads through the run cache, adding the time of its reads to

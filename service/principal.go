@@ -122,35 +122,37 @@ func (s *Service) keyPrincipal(ctx context.Context, secret string) (*Principal, 
 	hash := keyHash(secret)
 	now := s.now()
 	pc := s.principals
-	if c, ok := pc.good.Get(hash); ok && now.Before(c.until) {
+	if p, known, err := pc.remembered(hash, now); known {
 		s.cache.count("principal", true)
-		return c.principal, nil
-	}
-	if until, ok := pc.bad.Get(hash); ok && now.Before(until) {
-		s.cache.count("principal", true)
-		return nil, errBadKey
+		return p, err
 	}
 	s.cache.count("principal", false)
 	gen := pc.generation.Load()
-	p, until, err := s.lookupPrincipal(ctx, hash, now)
-	switch {
-	case err == errBadKey:
-		pc.bad.Add(hash, now.Add(BadKeyTTL))
-		if pc.generation.Load() != gen {
-			pc.bad.Remove(hash)
+	return shared(ctx, &s.loads, flightKey("principal", hash, gen), func(ctx context.Context) (*Principal, error) {
+		// A lookup that starts as another ends finds what that one kept.
+		if p, known, err := pc.remembered(hash, now); known {
+			return p, err
 		}
-		return nil, err
-	case err != nil:
-		return nil, err
-	}
-	pc.good.Add(hash, cachedPrincipal{principal: p, until: until})
-	// A change to keys or memberships committed while the lookup ran may
-	// have made it stale. Every drop counts before it removes, so either
-	// its removal takes this entry or this does.
-	if pc.generation.Load() != gen {
-		pc.good.Remove(hash)
-	}
-	return p, nil
+		p, until, err := s.lookupPrincipal(ctx, hash, now)
+		switch {
+		case err == errBadKey:
+			pc.bad.Add(hash, now.Add(BadKeyTTL))
+			if pc.generation.Load() != gen {
+				pc.bad.Remove(hash)
+			}
+			return nil, err
+		case err != nil:
+			return nil, err
+		}
+		pc.good.Add(hash, cachedPrincipal{principal: p, until: until})
+		// A change to keys or memberships committed while the lookup ran
+		// may have made it stale. Every drop counts before it removes, so
+		// either its removal takes this entry or this does.
+		if pc.generation.Load() != gen {
+			pc.good.Remove(hash)
+		}
+		return p, nil
+	})
 }
 
 // BadKeyTTL is how long a key that is unknown, expired or revoked is
@@ -174,6 +176,18 @@ type principalCache struct {
 type cachedPrincipal struct {
 	principal *Principal
 	until     time.Time
+}
+
+// remembered is what the cache knows of the key with hash at now: its
+// principal, or errBadKey; known is false when it knows nothing.
+func (c *principalCache) remembered(hash string, now time.Time) (p *Principal, known bool, err error) {
+	if good, ok := c.good.Get(hash); ok && now.Before(good.until) {
+		return good.principal, true, nil
+	}
+	if until, ok := c.bad.Get(hash); ok && now.Before(until) {
+		return nil, true, errBadKey
+	}
+	return nil, false, nil
 }
 
 func newPrincipalCache(size int) (*principalCache, error) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
@@ -80,6 +81,9 @@ type Service struct {
 	cache   *runCache
 	// principals are the authenticated keys.
 	principals *principalCache
+	// loads lets the requests that miss the same cache entry at once share
+	// one read of it (see shared).
+	loads singleflight.Group
 	// caches holds cache and principals, to drop what changes make stale.
 	caches      *cacheSet
 	cacheExpiry time.Duration
