@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -68,6 +69,24 @@ type serveConfig struct {
 	auditRetention  retention
 }
 
+// serveGCPercent is the garbage collector's target for a server whose
+// GOGC is not set: the heap may grow to three times what is live between
+// collections, instead of twice. A server's live heap is small (its
+// caches) and every request allocates a few kilobytes, so collections come
+// often; at 200, stored runs take about a twelfth less CPU, for about 30 MB
+// more memory at full load (docs/operations.md, "Memory and the garbage
+// collector").
+const serveGCPercent = 200
+
+// collectorTarget is the GC percent serve sets, given GOGC from the
+// environment: none when the operator chose one.
+func collectorTarget(gogc string) (percent int, set bool) {
+	if gogc != "" {
+		return 0, false
+	}
+	return serveGCPercent, true
+}
+
 // logBufferBytes bounds the log lines waiting for their write: about four
 // thousand access log lines.
 const logBufferBytes = 1 << 20
@@ -102,6 +121,9 @@ some did not finish in time).`,
 			}
 			if err := cfg.check(); err != nil {
 				return err
+			}
+			if percent, set := collectorTarget(os.Getenv("GOGC")); set {
+				debug.SetGCPercent(percent)
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()

@@ -594,3 +594,12 @@ func TestServeWithNoMigrateOnAMigratedDatabase(t *testing.T) {
 		t.Errorf("pending %v, %v", pending, err)
 	}
 }
+
+func TestServeSetsTheCollectorTargetOnlyWhenGOGCIsUnset(t *testing.T) {
+	if percent, set := collectorTarget(""); !set || percent != serveGCPercent {
+		t.Errorf("GOGC unset: %d, %v; want %d", percent, set, serveGCPercent)
+	}
+	if _, set := collectorTarget("50"); set {
+		t.Error("GOGC=50: serve set its own target over the operator's")
+	}
+}
