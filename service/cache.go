@@ -3,6 +3,8 @@ package service
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -158,9 +160,18 @@ func cached[V any](ctx context.Context, s *Service, t *timings, c *expirable.LRU
 // the pool holds connections, so that requests queued for connections the
 // pool opened and closed again (tails of 0.1–0.5 s). A caller that goes
 // away stops waiting; load itself runs on without the caller's
-// cancellation, since others may wait for it.
+// cancellation, since others may wait for it. It runs in a goroutine of
+// its own, where a panic would end the process rather than one request:
+// it becomes the callers' error instead.
 func shared[V any](ctx context.Context, g *singleflight.Group, key string, load func(context.Context) (V, error)) (V, error) {
-	done := g.DoChan(key, func() (any, error) { return load(context.WithoutCancel(ctx)) })
+	done := g.DoChan(key, func() (v any, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				err = fmt.Errorf("loading %s panicked: %v\n%s", key, p, debug.Stack())
+			}
+		}()
+		return load(context.WithoutCancel(ctx))
+	})
 	select {
 	case r := <-done:
 		v, _ := r.Val.(V)
