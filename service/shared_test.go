@@ -45,35 +45,25 @@ func (s *gatedStore) release() {
 	close(s.gate)
 }
 
-// wait holds a read of what is held until release.
-func (s *gatedStore) wait(held bool) {
+// pass counts a read of what is held, in reads, and holds it until
+// release; other reads pass at once.
+func (s *gatedStore) pass(isHeld func() bool, reads *atomic.Int64) {
 	s.mu.Lock()
-	gate := s.gate
+	held, gate := isHeld(), s.gate
 	s.mu.Unlock()
-	if held && gate != nil {
+	if held {
+		reads.Add(1)
 		<-gate
 	}
 }
 
 func (s *gatedStore) KeyByHash(ctx context.Context, hash string) (*ent.APIKey, error) {
-	s.mu.Lock()
-	held := hash == s.keyHash
-	s.mu.Unlock()
-	if held {
-		s.keyReads.Add(1)
-	}
-	s.wait(held)
+	s.pass(func() bool { return hash == s.keyHash }, &s.keyReads)
 	return s.Store.KeyByHash(ctx, hash)
 }
 
 func (s *gatedStore) Base(ctx context.Context, id uuid.UUID) (*ent.Base, error) {
-	s.mu.Lock()
-	held := id == s.base
-	s.mu.Unlock()
-	if held {
-		s.baseReads.Add(1)
-	}
-	s.wait(held)
+	s.pass(func() bool { return id == s.base }, &s.baseReads)
 	return s.Store.Base(ctx, id)
 }
 
