@@ -27,10 +27,10 @@ var auditLoadRate = flag.Int("audit-load-rate", 5000, "runs per second of Benchm
 // 16 goroutines at -audit-load-rate runs per second, each run due at its
 // own instant and timed from then (so a stall counts for every run it
 // delays), and reports the runs' latency percentiles and the deepest the
-// audit queue got, three times: with the writers storing every event
-// (stored), with writers that store nothing in no time (discarded), and
-// with a queue that is full from the start and writers that store nothing
-// but take as long as the database would need to keep up with the runs
+// audit queue got, three times: with the writer storing every event
+// (stored), with a writer that stores nothing in no time (discarded), and
+// with a queue that is full from the start and a writer that stores nothing
+// but takes as long as the database would need to keep up with the runs
 // exactly (full): every run then waits for room. The audit log keeps its
 // load off the runs when the first two agree and the queue stays short;
 // the third shows what a full queue costs them (docs/operations.md quotes
@@ -58,7 +58,7 @@ func BenchmarkRunLatencyUnderAuditLoad(b *testing.B) {
 	})
 }
 
-// auditLoad is what the audit writers of BenchmarkRunLatencyUnderAuditLoad
+// auditLoad is what the audit writer of BenchmarkRunLatencyUnderAuditLoad
 // do with the events.
 type auditLoad int
 
@@ -129,7 +129,7 @@ func runUnderAuditLoad(b *testing.B, db *database.DB, rule string, data json.Raw
 	}
 
 	if load == full {
-		// The writers take their first batches as the queue fills.
+		// The writer takes its first batches as the queue fills.
 		for len(s.execLog.events) < cap(s.execLog.events) {
 			s.execLog.events <- queued{}
 		}

@@ -15,7 +15,7 @@ import (
 )
 
 // BenchmarkExecutedEventStorage stores 100,000 `executed` events through
-// the writers' insert, in batches of the writers' size, and reports what
+// the writer's insert, in batches of the writer's size, and reports what
 // one event costs: bytes on disk (PostgreSQL: every audit relation with
 // its indexes and TOAST; SQLite: the database file's growth) and the
 // database's time per event. docs/operations.md quotes its numbers:

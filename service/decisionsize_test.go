@@ -15,7 +15,7 @@ import (
 )
 
 // BenchmarkDecisionRecordStorage stores 20,000 decision records through
-// the writers' insert, in batches of the writers' size, and reports what
+// the writer's insert, in batches of the writer's size, and reports what
 // one record costs: bytes on disk (PostgreSQL: the partitions with their
 // indexes and TOAST; SQLite: the database file's growth) and the
 // database's time per record. docs/decisions.md quotes its numbers:

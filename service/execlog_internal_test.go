@@ -332,7 +332,7 @@ func gauged(t *testing.T, reg *prometheus.Registry, name string) float64 {
 }
 
 // BenchmarkExecutionLogThroughput measures how many `executed` events per
-// second the writers store when runs queue them as fast as they can: the
+// second the writer stores when runs queue them as fast as they can: the
 // events/s metric must stay well above the runs/s the server sustains, or
 // the queue (and the kill -9 loss window with it) grows.
 func BenchmarkExecutionLogThroughput(b *testing.B) {
