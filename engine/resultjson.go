@@ -337,15 +337,30 @@ func appendFloat(b []byte, f float64) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// plainASCII and plainASCIIHTML tell which ASCII bytes a JSON string
+// holds as they are, without and with HTML's <, > and & escaped: one
+// lookup a byte where most of an answer's bytes are in strings.
+var plainASCII, plainASCIIHTML = func() (plain, html [utf8.RuneSelf]bool) {
+	for c := byte(0x20); c < utf8.RuneSelf; c++ {
+		plain[c] = c != '"' && c != '\\'
+		html[c] = plain[c] && c != '<' && c != '>' && c != '&'
+	}
+	return plain, html
+}()
+
 // appendString quotes s as encoding/json does: control characters,
 // invalid UTF-8, U+2028 and U+2029 escaped, and <, > and & too when html
 // is set.
 func appendString(b []byte, s string, html bool) []byte {
+	plain := &plainASCII
+	if html {
+		plain = &plainASCIIHTML
+	}
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && (!html || c != '<' && c != '>' && c != '&') {
+			if plain[c] {
 				i++
 				continue
 			}
