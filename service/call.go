@@ -64,12 +64,6 @@ func WithRunBudget(ctx context.Context, b RunBudget) context.Context {
 	return withCallChange(ctx, func(c *Call) { c.Budget = b })
 }
 
-// WithRequestStart records when the request arrived, so `total` covers the
-// whole request and not only the service's part.
-func WithRequestStart(ctx context.Context, t time.Time) context.Context {
-	return withCallChange(ctx, func(c *Call) { c.Arrived = t })
-}
-
 func requestStart(ctx context.Context, fallback time.Time) time.Time {
 	if c := callOf(ctx); c != nil && !c.Arrived.IsZero() {
 		return c.Arrived
