@@ -41,7 +41,8 @@ type executionLog struct {
 	// then reports what it still holds as lost.
 	stop       context.Context
 	cancelStop context.CancelFunc
-	writer     sync.WaitGroup
+	// written is closed when the writer has stored, or lost, all it took.
+	written chan struct{}
 	// filling counts the events the writer has taken from the queue into a
 	// batch that is not being inserted yet.
 	filling   atomic.Int64
@@ -142,7 +143,11 @@ func newExecutionLog(store storage.Store, log *slog.Logger, reg prometheus.Regis
 		return nil, err
 	}
 	l.stop, l.cancelStop = context.WithCancel(context.Background())
-	l.writer.Go(l.write)
+	l.written = make(chan struct{})
+	go func() {
+		defer close(l.written)
+		l.write()
+	}()
 	return l, nil
 }
 
@@ -424,13 +429,11 @@ func (l *executionLog) lose(batch []queued, err error) {
 func (l *executionLog) close() {
 	l.closeOnce.Do(func() {
 		close(l.events)
-		done := make(chan struct{})
-		go func() { l.writer.Wait(); close(done) }()
 		select {
-		case <-done:
+		case <-l.written:
 		case <-time.After(l.cfg.drain):
 			l.cancelStop()
-			<-done
+			<-l.written
 		}
 		l.cancelStop()
 	})
