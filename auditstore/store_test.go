@@ -25,6 +25,17 @@ func event(tenant uuid.UUID, at time.Time) auditstore.Event {
 		BaseID: uuid.New(), RecordID: uuid.New(), ActorKind: "key", ActorID: uuid.New(), Result: true, Duration: 1500}
 }
 
+// series is n events of tenant, the i-th at day0 plus after(i).
+func series(tenant uuid.UUID, n int, after func(i int) time.Duration) []auditstore.Event {
+	events := make([]auditstore.Event, n)
+	for i := range events {
+		events[i] = event(tenant, day0.Add(after(i)))
+	}
+	return events
+}
+
+func everySecond(i int) time.Duration { return time.Duration(i) * time.Second }
+
 func ids(events []auditstore.Event) []uuid.UUID {
 	out := make([]uuid.UUID, len(events))
 	for i, ev := range events {
@@ -79,12 +90,8 @@ func TestListFiltersAndPagesNewestFirst(t *testing.T) {
 		ctx := context.Background()
 		s := auditstore.New(db)
 		tenant := uuid.New()
-		var events []auditstore.Event
 		// Over three days, two events at each instant.
-		for i := range 12 {
-			at := day0.Add(time.Duration(i/2) * 13 * time.Hour)
-			events = append(events, event(tenant, at))
-		}
+		events := series(tenant, 12, func(i int) time.Duration { return time.Duration(i/2) * 13 * time.Hour })
 		events[3].Kind = "flow"
 		if err := s.Insert(ctx, events); err != nil {
 			t.Fatal(err)
@@ -195,10 +202,7 @@ func TestABatchOfAnySizeIsStoredWholeOrNotAtAll(t *testing.T) {
 		s := auditstore.New(db)
 		tenant := uuid.New()
 		// 64 + 8 + 3 events: on SQLite a statement of each size.
-		var events []auditstore.Event
-		for i := range 75 {
-			events = append(events, event(tenant, day0.Add(time.Duration(i)*time.Second)))
-		}
+		events := series(tenant, 75, everySecond)
 		if err := s.Insert(ctx, events[:70]); err != nil {
 			t.Fatal(err)
 		}
@@ -212,10 +216,7 @@ func TestABatchOfAnySizeIsStoredWholeOrNotAtAll(t *testing.T) {
 		// An event that cannot be stored fails the batch, and none of it
 		// is stored.
 		other := uuid.New()
-		var bad []auditstore.Event
-		for i := range 73 {
-			bad = append(bad, event(other, day0.Add(time.Duration(i)*time.Second)))
-		}
+		bad := series(other, 73, everySecond)
 		bad[72].Kind = "query"
 		if err := s.Insert(ctx, bad); err == nil {
 			t.Fatal("a batch with an event of an unknown kind was stored")
