@@ -137,9 +137,10 @@ func (p *Plan) children(i int) (onTrue, onFalse, next []int) {
 
 // Run executes the plan on data, the output of engine.DecodeData. rawData
 // is the JSON text data was decoded from, echoed as each response's data;
-// when empty, data is echoed instead. A node that cannot be evaluated stops the run with a
-// false result and the reason in Errors; only a resolver failure other
-// than ErrPolicyNotFound, or ctx ending, makes Run return an error.
+// when empty, data is echoed instead. A node that cannot be evaluated
+// stops the run with a false result and the reason in Errors; only a
+// resolver failure other than ErrPolicyNotFound, or ctx ending, makes Run
+// return an error.
 func (p *Plan) Run(ctx context.Context, data any, rawData json.RawMessage, resolver PolicyResolver, opts Options) (*Result, error) {
 	obj, ok := data.(map[string]any)
 	if !ok {
