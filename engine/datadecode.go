@@ -171,33 +171,53 @@ func (d *dataDecoder) array(depth int) (any, bool) {
 }
 
 // number accepts JSON's grammar exactly and converts as encoding/json does.
+// Most numbers in data are short: one of at most 15 significant digits
+// and at most 22 decimals is an exact integer divided by an exact power of
+// ten, which IEEE division rounds correctly, as strconv would; the rest go
+// to strconv.
 func (d *dataDecoder) number() (any, bool) {
 	start := d.pos
-	if d.raw[d.pos] == '-' {
+	negative := d.raw[d.pos] == '-'
+	if negative {
 		d.pos++
 	}
+	var mantissa uint64
+	significant := 0
 	switch {
 	case d.pos < len(d.raw) && d.raw[d.pos] == '0':
 		d.pos++
 	case d.pos < len(d.raw) && '1' <= d.raw[d.pos] && d.raw[d.pos] <= '9':
-		d.digits()
+		mantissa, significant = d.digits(0, 0)
 	default:
 		return nil, false
 	}
+	decimals := 0
 	if d.pos < len(d.raw) && d.raw[d.pos] == '.' {
 		d.pos++
-		if !d.digits() {
+		fraction := d.pos
+		if mantissa, significant = d.digits(mantissa, significant); d.pos == fraction {
 			return nil, false
 		}
+		decimals = d.pos - fraction
 	}
+	exact := significant <= maxExactDigits && decimals < len(exactPowersOfTen)
 	if d.pos < len(d.raw) && (d.raw[d.pos] == 'e' || d.raw[d.pos] == 'E') {
 		d.pos++
 		if d.pos < len(d.raw) && (d.raw[d.pos] == '+' || d.raw[d.pos] == '-') {
 			d.pos++
 		}
-		if !d.digits() {
+		exponent := d.pos
+		if d.digits(0, 0); d.pos == exponent {
 			return nil, false
 		}
+		exact = false
+	}
+	if exact {
+		f := float64(mantissa) / exactPowersOfTen[decimals]
+		if negative {
+			f = -f
+		}
+		return f, true
 	}
 	f, err := strconv.ParseFloat(string(d.raw[start:d.pos]), 64)
 	if err != nil {
@@ -206,12 +226,27 @@ func (d *dataDecoder) number() (any, bool) {
 	return f, true
 }
 
-func (d *dataDecoder) digits() bool {
-	start := d.pos
-	for d.pos < len(d.raw) && '0' <= d.raw[d.pos] && d.raw[d.pos] <= '9' {
-		d.pos++
+// maxExactDigits is how many decimal digits a float64 holds exactly in
+// every integer that has them.
+const maxExactDigits = 15
+
+// exactPowersOfTen are the powers of ten a float64 holds exactly.
+var exactPowersOfTen = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// digits reads decimal digits on into the mantissa read so far, counting
+// its significant digits (leading zeros are not); past maxExactDigits it
+// only counts, so the mantissa never overflows.
+func (d *dataDecoder) digits(mantissa uint64, significant int) (uint64, int) {
+	for ; d.pos < len(d.raw) && '0' <= d.raw[d.pos] && d.raw[d.pos] <= '9'; d.pos++ {
+		if significant == 0 && d.raw[d.pos] == '0' {
+			continue
+		}
+		if significant++; significant <= maxExactDigits {
+			mantissa = mantissa*10 + uint64(d.raw[d.pos]-'0')
+		}
 	}
-	return d.pos > start
+	return mantissa, significant
 }
 
 // string unquotes as encoding/json does: invalid UTF-8 and lone
@@ -219,22 +254,19 @@ func (d *dataDecoder) digits() bool {
 func (d *dataDecoder) string() (string, bool) {
 	d.pos++ // "
 	start := d.pos
-	for d.pos < len(d.raw) {
-		c := d.raw[d.pos]
-		if c == '"' {
-			var s string
-			if d.text != "" {
-				s = d.text[start:d.pos]
-			} else {
-				s = string(d.raw[start:d.pos])
-			}
-			d.pos++
-			return s, true
-		}
-		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
-			break
+	// Plain bytes first, one lookup each, as quoting looks them up.
+	for d.pos < len(d.raw) && d.raw[d.pos] < utf8.RuneSelf && plainASCII[d.raw[d.pos]] {
+		d.pos++
+	}
+	if d.pos < len(d.raw) && d.raw[d.pos] == '"' {
+		var s string
+		if d.text != "" {
+			s = d.text[start:d.pos]
+		} else {
+			s = string(d.raw[start:d.pos])
 		}
 		d.pos++
+		return s, true
 	}
 	b := append([]byte(nil), d.raw[start:d.pos]...)
 	for d.pos < len(d.raw) {

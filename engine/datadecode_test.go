@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -18,6 +19,11 @@ func TestDecodeObjectAgreesWithEncodingJSON(t *testing.T) {
 		`{"a":[],"b":[1,"x",true,false,null,{"c":[[]]}],"c":{"d":{"e":{}}}}`,
 		`{"dup":1,"dup":2}`, "{\n\t\"a\" :\r 1 ,\"b\":[ 1 , 2 ] }",
 		`{"Applicant": {"passportNumber": "X1234567", "dateOfBirth": "1985-04-12", "monthlyIncome": 5200, "debtRatio": 0.25, "flags": []}}`,
+		// Numbers on either side of the exact short form.
+		`{"a":0.05,"b":-0.0,"c":-0,"d":0.000,"e":123456789012345,"f":1234567890123456,"g":9007199254740993}`,
+		`{"a":0.1,"b":0.3,"c":1.7976931348623157,"d":0.0000000000000000000001,"e":0.00000000000000000000001}`,
+		`{"a":1.000000000000001,"b":100000000000000000000000,"c":123456.7890123456,"d":-999999999999999.9}`,
+		`{"a":0e0,"b":-0e5,"c":2.5e-1,"d":-0.5E+1}`,
 	}
 	for _, doc := range docs {
 		got, ok := decodeObject([]byte(doc), 100)
@@ -29,7 +35,7 @@ func TestDecodeObjectAgreesWithEncodingJSON(t *testing.T) {
 		if err := json.Unmarshal([]byte(doc), &want); err != nil {
 			t.Fatalf("%q: %v", doc, err)
 		}
-		if !reflect.DeepEqual(got, want) {
+		if !sameJSONValues(got, want) {
 			t.Errorf("%q:\n got %#v\nwant %#v", doc, got, want)
 		}
 	}
@@ -48,6 +54,12 @@ func TestDecodeObjectGivesUpWhereEncodingJSONFailsOrTheDepthIsExceeded(t *testin
 	}
 }
 
+// sameJSONValues compares decoded values exactly: reflect.DeepEqual holds
+// -0 and 0 equal, %#v tells them apart (and prints maps in key order).
+func sameJSONValues(a, b map[string]any) bool {
+	return reflect.DeepEqual(a, b) && fmt.Sprintf("%#v", a) == fmt.Sprintf("%#v", b)
+}
+
 func FuzzDecodeObject(f *testing.F) {
 	f.Add([]byte(`{"a":[1,"x\u00e9",{"b":null}],"c":-1.5e-3}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
@@ -59,7 +71,7 @@ func FuzzDecodeObject(f *testing.F) {
 		if err := json.Unmarshal(raw, &want); err != nil {
 			t.Fatalf("%q decoded, but encoding/json refuses it: %v", raw, err)
 		}
-		if !reflect.DeepEqual(got, want) {
+		if !sameJSONValues(got, want) {
 			t.Fatalf("%q:\n got %#v\nwant %#v", raw, got, want)
 		}
 	})
