@@ -342,7 +342,11 @@ var storedRunBadBodies = []badBody{
 	{name: "data nested too deep", body: func(string) string {
 		return `{"data": ` + strings.Repeat(`{"a":`, 100) + "1" + strings.Repeat("}", 100) + "}"
 	}},
+	{name: "data not valid JSON", body: func(string) string { return `{"data": {"Person": {"age": 70,}}}` }},
+	{name: "data unbalanced", body: func(string) string { return `{"data": {"Person": {"age": 70]]}` }},
+	{name: "more after the body", body: func(string) string { return `{"data": {}} {}` }},
 	{name: "a rule beside the data", body: func(string) string { return `{"rule": "A **P** is x if __a__ is 1.", "data": {}}` }},
+	{name: "a rule after the data", body: func(string) string { return `{"data": {}, "rule": "A **P** is x if __a__ is 1."}` }},
 	{name: "a field named in another case", body: func(string) string { return `{"Data": {}}` }},
 	{name: "a field given twice", body: func(string) string { return `{"data": {}, "data": {}}` }},
 }

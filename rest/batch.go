@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -74,20 +73,8 @@ func (s *server) runBatch(w http.ResponseWriter, r *http.Request, idName string,
 // that is not an object, a string that does not end), is left to
 // decodeObject, whose checks and messages cover every body.
 func splitItems(body []byte) ([]json.RawMessage, bool) {
-	i := skipSpace(body, 0)
-	if i == len(body) || body[i] != '{' {
-		return nil, false
-	}
-	i = skipSpace(body, i+1)
-	if !bytes.HasPrefix(body[i:], []byte(`"items"`)) {
-		return nil, false
-	}
-	i = skipSpace(body, i+len(`"items"`))
-	if i == len(body) || body[i] != ':' {
-		return nil, false
-	}
-	i = skipSpace(body, i+1)
-	if i == len(body) || body[i] != '[' {
+	i, ok := soleMember(body, "items")
+	if !ok || body[i] != '[' {
 		return nil, false
 	}
 	// Most items are alike: the first one's size guesses how many follow,
@@ -116,11 +103,35 @@ func splitItems(body []byte) ([]json.RawMessage, bool) {
 		}
 		i = skipSpace(body, i+1)
 	}
-	i = skipSpace(body, i+1)
-	if i == len(body) || body[i] != '}' {
-		return nil, false
+	return items, closesBody(body, i+1)
+}
+
+// soleMember is where the value of the body's member name starts, when the
+// body opens as {"name": with nothing but spaces between; the caller
+// follows the value and checks with closesBody that the member is the
+// only one.
+func soleMember(body []byte, name string) (int, bool) {
+	i := skipSpace(body, 0)
+	if i == len(body) || body[i] != '{' {
+		return 0, false
 	}
-	return items, skipSpace(body, i+1) == len(body)
+	i = skipSpace(body, i+1)
+	if len(body)-i < len(name)+2 || body[i] != '"' || string(body[i+1:i+1+len(name)]) != name || body[i+1+len(name)] != '"' {
+		return 0, false
+	}
+	i = skipSpace(body, i+len(name)+2)
+	if i == len(body) || body[i] != ':' {
+		return 0, false
+	}
+	i = skipSpace(body, i+1)
+	return i, i < len(body)
+}
+
+// closesBody reports whether the body ends at i with the closing brace of
+// its object and spaces.
+func closesBody(body []byte, i int) bool {
+	i = skipSpace(body, i)
+	return i < len(body) && body[i] == '}' && skipSpace(body, i+1) == len(body)
 }
 
 // objectEnd is where the object starting at body[i] ends, following only

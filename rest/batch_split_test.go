@@ -43,3 +43,32 @@ func TestSplitItemsLeavesEveryOtherShapeToTheFullDecoding(t *testing.T) {
 		}
 	}
 }
+
+func TestSplitRunDataGivesTheDataOfTheUsualBodyAsSent(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"data":{}}`: `{}`,
+		" {\n \"data\" :\t{\"a\": [1, {\"b\": \"}]\\\"{\"}]} \r\n} ": `{"a": [1, {"b": "}]\"{"}]}`,
+		// The split only follows nesting: the service's decoding refuses
+		// what is not valid JSON.
+		`{"data": {"a": 1,}}`: `{"a": 1,}`,
+		`{"data": {"b": ]}`:   `{"b": ]`,
+	} {
+		data, ok := splitRunData([]byte(body))
+		if !ok || string(data) != want {
+			t.Errorf("%s: split into %q (%v), want %q", body, data, ok, want)
+		}
+	}
+}
+
+func TestSplitRunDataLeavesEveryOtherShapeToTheFullDecoding(t *testing.T) {
+	for _, body := range []string{
+		``, `[]`, `{}`, `{"data": null}`, `{"data": []}`, `{"data": "{}"}`, `{"data": 5}`, `{"Data": {}}`,
+		`{"d\u0061ta": {}}`, `{"data": {}, "data": {}}`, `{"data": {}, "rule": "x"}`, `{"rule": "x", "data": {}}`,
+		`{"data": {}} {}`, `{"data": {}`, `{"data": {"a": "}}`, `{"data": {"a": "\"}}`, `{"data" {}}`, `{"data": {}}}`,
+		`{"data": {}]`, `{"data"`, `{"data":`,
+	} {
+		if data, ok := splitRunData([]byte(body)); ok {
+			t.Errorf("%s: split into %s", body, data)
+		}
+	}
+}

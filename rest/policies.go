@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"github.com/google/uuid"
@@ -119,6 +120,41 @@ func (s *server) runPolicyVersion(w http.ResponseWriter, r *http.Request) {
 	s.runStored(w, r, "policyId", s.svc.RunPolicyVersion)
 }
 
+// readRunData reads the data of a policy run's body.
+func (s *server) readRunData(r *http.Request) (json.RawMessage, error) {
+	body, err := s.readBody(r)
+	if err != nil {
+		return nil, err
+	}
+	if data, ok := splitRunData(body); ok {
+		return data, nil
+	}
+	var req policyRunRequest
+	if err := decodeObject(body, reflect.ValueOf(&req).Elem()); err != nil {
+		return nil, err
+	}
+	if req.Data == nil {
+		return nil, invalid("data is required: the JSON object to evaluate the policy against")
+	}
+	return req.Data, nil
+}
+
+// splitRunData reads the usual body, {"data": {...}}, in one pass that
+// only follows strings and nesting, so that the data's bytes are checked
+// once, by the service's decoding of it. Any other shape is left to
+// decodeObject, whose checks and messages cover every body.
+func splitRunData(body []byte) (json.RawMessage, bool) {
+	i, ok := soleMember(body, "data")
+	if !ok || body[i] != '{' {
+		return nil, false
+	}
+	end, ok := objectEnd(body, i)
+	if !ok || !closesBody(body, end) {
+		return nil, false
+	}
+	return body[i:end], true
+}
+
 func (s *server) runStored(w http.ResponseWriter, r *http.Request, idName string,
 	run func(ctx context.Context, id uuid.UUID, data json.RawMessage) (*service.RunResult, error)) {
 	id, err := pathID(r, idName)
@@ -126,16 +162,12 @@ func (s *server) runStored(w http.ResponseWriter, r *http.Request, idName string
 		s.writeError(w, r, err)
 		return
 	}
-	var req policyRunRequest
-	if err := s.decodeBody(r, &req); err != nil {
+	data, err := s.readRunData(r)
+	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	if req.Data == nil {
-		s.writeError(w, r, invalid("data is required: the JSON object to evaluate the policy against"))
-		return
-	}
-	res, err := run(r.Context(), id, req.Data)
+	res, err := run(r.Context(), id, data)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
