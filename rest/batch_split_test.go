@@ -1,7 +1,9 @@
 package rest
 
 import (
+	"bytes"
 	"encoding/json"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -71,4 +73,45 @@ func TestSplitRunDataLeavesEveryOtherShapeToTheFullDecoding(t *testing.T) {
 			t.Errorf("%s: split into %s", body, data)
 		}
 	}
+}
+
+// The one-pass splits accept only bodies that the full decoding reads the
+// same way, once the service has checked what they split off: a split body
+// is valid JSON exactly when its parts are, and then decodeObject finds the
+// same parts.
+func FuzzSplitsAgreeWithTheFullDecoding(f *testing.F) {
+	for _, body := range []string{
+		`{"data": {"a": [1, "}"]}}`, ` {"data":{}} `, `{"data": {}, "data": {}}`, `{"data": {"a": 1,}}`,
+		`{"items": [{"a": 1}, {"b": "]"}]}`, `{"items": [{}] }`, `{"items": [{"a": }]}`, `{"d\u0061ta": {}}`,
+	} {
+		f.Add([]byte(body))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if data, ok := splitRunData(body); ok {
+			if json.Valid(data) != json.Valid(body) {
+				t.Fatalf("%q: split off %q, valid %v, from a body valid %v", body, data, json.Valid(data), json.Valid(body))
+			}
+			var req policyRunRequest
+			if json.Valid(body) {
+				if err := decodeObject(body, reflect.ValueOf(&req).Elem()); err != nil || string(req.Data) != string(data) {
+					t.Fatalf("%q: split off %q, decoded %q, %v", body, data, req.Data, err)
+				}
+			}
+		}
+		if items, ok := splitItems(body); ok {
+			valid := true
+			for _, item := range items {
+				valid = valid && json.Valid(item)
+			}
+			if valid != json.Valid(body) {
+				t.Fatalf("%q: split into items valid %v, from a body valid %v", body, valid, json.Valid(body))
+			}
+			var req batchRequest
+			if valid {
+				if err := decodeObject(body, reflect.ValueOf(&req).Elem()); err != nil || !slices.EqualFunc(req.Items, items, func(a, b json.RawMessage) bool { return bytes.Equal(a, b) }) {
+					t.Fatalf("%q: split into %q, decoded %q, %v", body, items, req.Items, err)
+				}
+			}
+		}
+	})
 }
