@@ -4,9 +4,10 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -17,33 +18,51 @@ import (
 	"github.com/verdict/verdict/ent/groupmember"
 	"github.com/verdict/verdict/ent/membership"
 	"github.com/verdict/verdict/ent/record"
+	"github.com/verdict/verdict/service"
 )
 
-var (
-	uuidText = regexp.MustCompile(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`)
-	// cursorText finds what could be a cursor: unpadded URL-safe base64 of
-	// an id (service.CursorAfter, 22 characters), or of a time and an id
-	// (service.AuditCursor, 32 characters).
-	cursorText = regexp.MustCompile(`[A-Za-z0-9_-]+`)
-)
-
-// idsIn returns the ids a text contains, as UUIDs or in cursors.
+// idsIn returns the ids a text contains: UUIDs, anywhere in its words of
+// URL-safe base64, and what could be a cursor, a whole such word of 22
+// characters (an id: service.CursorAfter) or 32 (a time and an id:
+// service.AuditCursor). The matrix reads every response with it, so it
+// is a scan, not regular expressions, which took a quarter of the test.
 func idsIn(text string) []uuid.UUID {
 	var ids []uuid.UUID
-	for _, s := range uuidText.FindAllString(text, -1) {
-		if id, err := uuid.Parse(s); err == nil {
-			ids = append(ids, id)
+	for _, word := range strings.FieldsFunc(text, func(r rune) bool { return !isBase64URL(r) }) {
+		for i := 0; i+36 <= len(word); i++ {
+			if isUUIDAt(word, i) {
+				ids = append(ids, uuid.MustParse(word[i:i+36]))
+				i += 35
+			}
 		}
-	}
-	for _, s := range cursorText.FindAllString(text, -1) {
-		if len(s) != 22 && len(s) != 32 {
+		if len(word) != 22 && len(word) != 32 {
 			continue
 		}
-		if b, err := base64.RawURLEncoding.DecodeString(s); err == nil {
+		if b, err := base64.RawURLEncoding.DecodeString(word); err == nil {
 			ids = append(ids, uuid.UUID(b[len(b)-16:]))
 		}
 	}
 	return ids
+}
+
+func isBase64URL(r rune) bool {
+	return 'A' <= r && r <= 'Z' || 'a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '-' || r == '_'
+}
+
+// isUUIDAt reports whether s holds a UUID's text at i: hex digits in
+// groups of 8, 4, 4, 4 and 12, joined by hyphens.
+func isUUIDAt(s string, i int) bool {
+	for j := range 36 {
+		c := s[i+j]
+		if j == 8 || j == 13 || j == 18 || j == 23 {
+			if c != '-' {
+				return false
+			}
+		} else if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // checkNoLeaks checks every response of the matrix against every id the
@@ -198,4 +217,22 @@ func (m *matrix) snapshot(t *testing.T) []string {
 		add("role of %s: %s", p.name, ms.Role)
 	}
 	return out
+}
+
+func TestIdsInFindsUUIDsAndCursors(t *testing.T) {
+	a, b, c, d := uuid.New(), uuid.New(), uuid.New(), uuid.New()
+	audit := service.AuditCursor(service.AuditEvent{ID: d, At: time.Now()})
+	// Any word of 22 letters reads as a cursor: it decodes to whatever id
+	// it spells, which no tenant owns.
+	word := "abcdefghijklmnopqrstuv"
+	spelled, err := base64.RawURLEncoding.DecodeString(word)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := fmt.Sprintf(`{"id":"%s","note":"x%sy","next":"%s","cursor":"%s","upper":"%s","é%sé":1,"no":"0123-4567","word":"%s"}`,
+		a, b, service.CursorAfter(c), audit, strings.ToUpper(a.String()), b, word)
+	want := []uuid.UUID{a, b, c, d, a, b, uuid.UUID(spelled)}
+	if got := idsIn(text); !slices.Equal(got, want) {
+		t.Errorf("idsIn found %v, want %v", got, want)
+	}
 }
