@@ -153,6 +153,60 @@ func memberName(quoted []byte) (string, error) {
 	return name, err
 }
 
+// soleMember is where the value of the body's member name starts, when the
+// body opens as {"name": with nothing but spaces between; the caller
+// follows the value and checks with closesBody that the member is the
+// only one.
+func soleMember(body []byte, name string) (int, bool) {
+	i := skipSpace(body, 0)
+	if i == len(body) || body[i] != '{' {
+		return 0, false
+	}
+	i = skipSpace(body, i+1)
+	if len(body)-i < len(name)+2 || body[i] != '"' || string(body[i+1:i+1+len(name)]) != name || body[i+1+len(name)] != '"' {
+		return 0, false
+	}
+	i = skipSpace(body, i+len(name)+2)
+	if i == len(body) || body[i] != ':' {
+		return 0, false
+	}
+	i = skipSpace(body, i+1)
+	return i, i < len(body)
+}
+
+// closesBody reports whether the body ends at i with the closing brace of
+// its object and spaces.
+func closesBody(body []byte, i int) bool {
+	i = skipSpace(body, i)
+	return i < len(body) && body[i] == '}' && skipSpace(body, i+1) == len(body)
+}
+
+// objectEnd is where the object starting at body[i] ends, following only
+// strings and nesting; false when the body ends first.
+func objectEnd(body []byte, i int) (int, bool) {
+	depth := 0
+	for ; i < len(body); i++ {
+		switch body[i] {
+		case '"':
+			for i++; i < len(body) && body[i] != '"'; i++ {
+				if body[i] == '\\' {
+					i++
+				}
+			}
+			if i >= len(body) {
+				return 0, false
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return i + 1, true
+			}
+		}
+	}
+	return 0, false
+}
+
 func skipSpace(b []byte, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
 		i++
