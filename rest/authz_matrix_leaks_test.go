@@ -30,8 +30,9 @@ func idsIn(text string) []uuid.UUID {
 	var ids []uuid.UUID
 	for _, word := range strings.FieldsFunc(text, func(r rune) bool { return !isBase64URL(r) }) {
 		for i := 0; i+36 <= len(word); i++ {
-			if isUUIDAt(word, i) {
-				ids = append(ids, uuid.MustParse(word[i:i+36]))
+			// uuid.Parse takes 36 characters only as the hyphenated form.
+			if id, err := uuid.Parse(word[i : i+36]); err == nil {
+				ids = append(ids, id)
 				i += 35
 			}
 		}
@@ -47,22 +48,6 @@ func idsIn(text string) []uuid.UUID {
 
 func isBase64URL(r rune) bool {
 	return 'A' <= r && r <= 'Z' || 'a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '-' || r == '_'
-}
-
-// isUUIDAt reports whether s holds a UUID's text at i: hex digits in
-// groups of 8, 4, 4, 4 and 12, joined by hyphens.
-func isUUIDAt(s string, i int) bool {
-	for j := range 36 {
-		c := s[i+j]
-		if j == 8 || j == 13 || j == 18 || j == 23 {
-			if c != '-' {
-				return false
-			}
-		} else if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }
 
 // checkNoLeaks checks every response of the matrix against every id the
