@@ -3,11 +3,12 @@ package database
 import (
 	"database/sql"
 	"errors"
-	"fmt"
 	"strings"
 
 	"entgo.io/ent/dialect"
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite"
+
+	"github.com/verdict/verdict/database/internal/stmtcache"
 )
 
 // sqliteParams apply to every connection. Foreign keys are off by default in
@@ -24,6 +25,17 @@ const sqliteParams = "_pragma=foreign_keys(1)&_pragma=busy_timeout(5000)&_txlock
 // proceed beside a write.
 const sqliteReadConns = 4
 
+// sqliteStatements is how many prepared statements each connection keeps
+// (see stmtcache): more than the distinct queries of the service's usual
+// requests, each a few kilobytes of SQLite's memory.
+const sqliteStatements = 128
+
+// sqliteOpen is a pool of connections to the SQLite database name, each
+// keeping its statements.
+func sqliteOpen(name string) *sql.DB {
+	return sql.OpenDB(stmtcache.NewConnector(&sqlite.Driver{}, name, sqliteStatements))
+}
+
 // uriPath escapes what would end the path part of a SQLite URI filename, so
 // any file name opens the file of that name.
 var uriPath = strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23")
@@ -33,12 +45,9 @@ func openSQLite(path string, o options) (*DB, error) {
 		return nil, errors.New("database: sqlite:// needs a path, as in sqlite://verdict.db")
 	}
 	if path == ":memory:" {
-		return openSQLiteMemory()
+		return openSQLiteMemory(), nil
 	}
-	pool, err := sql.Open("sqlite", "file:"+uriPath.Replace(path)+"?"+sqliteParams+"&_pragma=journal_mode(WAL)")
-	if err != nil {
-		return nil, fmt.Errorf("database: opening sqlite: %w", err)
-	}
+	pool := sqliteOpen("file:" + uriPath.Replace(path) + "?" + sqliteParams + "&_pragma=journal_mode(WAL)")
 	pool.SetMaxOpenConns(o.maxOpenConnsOr(sqliteReadConns))
 	return newDB(pool, dialect.SQLite), nil
 }
@@ -48,14 +57,11 @@ func openSQLite(path string, o options) (*DB, error) {
 // connection and never closes it. A caller that holds a transaction and
 // queries outside it in the meantime therefore waits forever: use it for
 // tests and one-shot tools only.
-func openSQLiteMemory() (*DB, error) {
-	pool, err := sql.Open("sqlite", ":memory:?"+sqliteParams)
-	if err != nil {
-		return nil, fmt.Errorf("database: opening sqlite: %w", err)
-	}
+func openSQLiteMemory() *DB {
+	pool := sqliteOpen(":memory:?" + sqliteParams)
 	pool.SetMaxOpenConns(1)
 	pool.SetMaxIdleConns(1)
 	pool.SetConnMaxLifetime(0)
 	pool.SetConnMaxIdleTime(0)
-	return newDB(pool, dialect.SQLite), nil
+	return newDB(pool, dialect.SQLite)
 }
