@@ -11,7 +11,6 @@ package auditstore
 
 import (
 	"context"
-	"database/sql"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -101,36 +100,23 @@ func (s *Store) Insert(ctx context.Context, batch []Event) error {
 }
 
 // sqliteChunks are the statements of SQLite inserts, the most rows first.
-// A batch goes in one transaction as statements of these sizes, each
-// prepared once (see database.DB.Prepared): a single statement for the
-// whole batch changed its text with the batch size and was parsed anew
-// for every insert.
+// A batch goes in one transaction as statements of these sizes, whose few
+// texts every SQLite connection keeps prepared (see database.Open): a single statement for the whole
+// batch changed its text with the batch size and was parsed anew for every
+// insert.
 var sqliteChunks = [...]struct {
 	rows  int
 	query string
 }{{64, sqliteInsert(64)}, {8, sqliteInsert(8)}, {1, sqliteInsert(1)}}
 
 func (s *Store) insertSQLite(ctx context.Context, batch []Event) error {
-	// The statements are prepared before the transaction takes a
-	// connection: an in-memory database has only the one.
-	var stmts [len(sqliteChunks)]*sql.Stmt
-	for i, c := range sqliteChunks {
-		var err error
-		if stmts[i], err = s.db.Prepared(ctx, c.query); err != nil {
-			return err
-		}
-	}
 	tx, err := s.db.SQL().BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
 	args := make([]any, 0, 13*min(len(batch), sqliteChunks[0].rows))
-	for i, c := range sqliteChunks {
-		if len(batch) < c.rows {
-			continue
-		}
-		stmt := tx.StmtContext(ctx, stmts[i])
+	for _, c := range sqliteChunks {
 		for ; len(batch) >= c.rows; batch = batch[c.rows:] {
 			args = args[:0]
 			for j := range batch[:c.rows] {
@@ -143,7 +129,7 @@ func (s *Store) insertSQLite(ctx context.Context, batch []Event) error {
 				args = append(args, ev.At.UnixMicro(), int64(ev.Duration), blob(ev.Tenant), blob(ev.ID), blob(ev.BaseID),
 					blob(ev.RecordID), blob(ev.ActorID), version, kind, actorKind, ev.Result, ev.Published, details)
 			}
-			if _, err := stmt.ExecContext(ctx, args...); err != nil {
+			if _, err := tx.ExecContext(ctx, c.query, args...); err != nil {
 				return err
 			}
 		}

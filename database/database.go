@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -35,9 +34,6 @@ type DB struct {
 	postgresDSN string
 	// migrated is set once the database is seen to have every migration.
 	migrated atomic.Bool
-	// stmts are the statements Prepared made, by their text.
-	stmtsMu sync.Mutex
-	stmts   map[string]*sql.Stmt
 }
 
 // Client is the ent client every query goes through.
@@ -49,34 +45,8 @@ func (db *DB) SQL() *sql.DB { return db.sql }
 // Dialect is ent's name for the database: dialect.SQLite or dialect.Postgres.
 func (db *DB) Dialect() string { return db.dialect }
 
-// Prepared is query prepared on the pool, made once and kept until Close:
-// a statement run often with the same text is then parsed once per
-// connection instead of on every call.
-func (db *DB) Prepared(ctx context.Context, query string) (*sql.Stmt, error) {
-	db.stmtsMu.Lock()
-	defer db.stmtsMu.Unlock()
-	if st, ok := db.stmts[query]; ok {
-		return st, nil
-	}
-	st, err := db.sql.PrepareContext(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	if db.stmts == nil {
-		db.stmts = map[string]*sql.Stmt{}
-	}
-	db.stmts[query] = st
-	return st, nil
-}
-
-// Close closes the prepared statements, the client and its pool.
+// Close closes the client and its pool.
 func (db *DB) Close() error {
-	db.stmtsMu.Lock()
-	for _, st := range db.stmts {
-		st.Close()
-	}
-	db.stmts = nil
-	db.stmtsMu.Unlock()
 	return db.client.Close()
 }
 
