@@ -27,7 +27,7 @@ const sqliteReadConns = 4
 
 // sqliteStatements is how many prepared statements each connection keeps
 // (see stmtcache): more than the distinct queries of the service's usual
-// requests, each a few kilobytes of SQLite's memory.
+// requests, each about 15 KB of SQLite's memory for a read of one record.
 const sqliteStatements = 128
 
 // sqliteOpen is a pool of connections to the SQLite database name, each
