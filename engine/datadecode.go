@@ -254,10 +254,8 @@ func (d *dataDecoder) digits(mantissa uint64, significant int) (uint64, int) {
 func (d *dataDecoder) string() (string, bool) {
 	d.pos++ // "
 	start := d.pos
-	// Plain bytes first, one lookup each, as quoting looks them up.
-	for d.pos < len(d.raw) && d.raw[d.pos] < utf8.RuneSelf && plainASCII[d.raw[d.pos]] {
-		d.pos++
-	}
+	// Plain bytes first, as quoting finds them.
+	d.pos = plainEnd(d.raw, d.pos, &plainASCII)
 	if d.pos < len(d.raw) && d.raw[d.pos] == '"' {
 		var s string
 		if d.text != "" {

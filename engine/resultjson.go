@@ -348,6 +348,51 @@ var plainASCII, plainASCIIHTML = func() (plain, html [utf8.RuneSelf]bool) {
 	return plain, html
 }()
 
+// plainEnd is the index of the first byte of s from i on that plain (one
+// of plainASCII and plainASCIIHTML) does not take, else len(s). It tests
+// eight bytes at a time while they are all plain: most bytes of answers
+// and of run data are in strings, and most strings need no escape.
+func plainEnd[T string | []byte](s T, i int, plain *[utf8.RuneSelf]bool) int {
+	html := plain == &plainASCIIHTML
+	for ; i+8 <= len(s); i += 8 {
+		w := s[i : i+8]
+		word := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		escapes := jsonEscapes(word)
+		if html {
+			escapes |= htmlEscapes(word)
+		}
+		if escapes&tops != 0 {
+			break
+		}
+	}
+	for i < len(s) && s[i] < utf8.RuneSelf && plain[s[i]] {
+		i++
+	}
+	return i
+}
+
+// jsonEscapes has the top bit of some byte set when a byte of word is not
+// plain in JSON: at or above 0x80, below 0x20, a quote or a backslash.
+// Some byte of y is below n (n at most 0x80) exactly when some byte of
+// below(y, n) has its top bit set; some byte equals c exactly when one of
+// y ^ c×ones is zero, below 1.
+func jsonEscapes(word uint64) uint64 {
+	return word | below(word, 0x20) | below(word^'"'*ones, 1) | below(word^'\\'*ones, 1)
+}
+
+// htmlEscapes has the top bit of some byte set when a byte of word is <,
+// > or &.
+func htmlEscapes(word uint64) uint64 {
+	return below(word^'<'*ones, 1) | below(word^'>'*ones, 1) | below(word^'&'*ones, 1)
+}
+
+// ones and tops are a word of eight bytes 0x01 and of eight bytes 0x80.
+const ones, tops = 0x0101010101010101, 0x8080808080808080
+
+// below has the top bit of some byte set when a byte of y is below n.
+func below(y, n uint64) uint64 { return (y - n*ones) &^ y }
+
 // appendString quotes s as encoding/json does: control characters,
 // invalid UTF-8, U+2028 and U+2029 escaped, and <, > and & too when html
 // is set.
@@ -359,11 +404,10 @@ func appendString(b []byte, s string, html bool) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		if i = plainEnd(s, i, plain); i == len(s) {
+			break
+		}
 		if c := s[i]; c < utf8.RuneSelf {
-			if plain[c] {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			switch c {
 			case '\\', '"':

@@ -2,8 +2,10 @@ package engine
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"testing"
+	"unicode/utf8"
 )
 
 // Strings are quoted as encoding/json quotes them, with and without its
@@ -23,4 +25,38 @@ func FuzzAppendString(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestWordEscapesAgreeWithTheTables puts every byte value at every position
+// of a word beside every byte value at every other position: a byte that
+// needs an escape must be found whatever its neighbours are.
+func TestWordEscapesAgreeWithTheTables(t *testing.T) {
+	for _, html := range []bool{false, true} {
+		plain := &plainASCII
+		if html {
+			plain = &plainASCIIHTML
+		}
+		for p := range 8 {
+			for q := range 8 {
+				for b := range 256 {
+					for c := range 256 {
+						word := [8]byte{'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a'}
+						word[q], word[p] = byte(c), byte(b)
+						want := true
+						for _, x := range word {
+							want = want && x < utf8.RuneSelf && plain[x]
+						}
+						x := binary.LittleEndian.Uint64(word[:])
+						escapes := jsonEscapes(x)
+						if html {
+							escapes |= htmlEscapes(x)
+						}
+						if got := escapes&tops == 0; got != want {
+							t.Fatalf("% x, html %v: plain by the word test %v, by the table %v", word, html, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
 }
