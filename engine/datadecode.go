@@ -255,7 +255,7 @@ func (d *dataDecoder) string() (string, bool) {
 	d.pos++ // "
 	start := d.pos
 	// Plain bytes first, as quoting finds them.
-	d.pos = plainEnd(d.raw, d.pos, &plainASCII)
+	d.pos = plainEnd(d.raw, d.pos, false)
 	if d.pos < len(d.raw) && d.raw[d.pos] == '"' {
 		var s string
 		if d.text != "" {

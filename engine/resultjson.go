@@ -338,8 +338,7 @@ func appendFloat(b []byte, f float64) []byte {
 const hexDigits = "0123456789abcdef"
 
 // plainASCII and plainASCIIHTML tell which ASCII bytes a JSON string
-// holds as they are, without and with HTML's <, > and & escaped: one
-// lookup a byte where most of an answer's bytes are in strings.
+// holds as they are, without and with HTML's <, > and & escaped.
 var plainASCII, plainASCIIHTML = func() (plain, html [utf8.RuneSelf]bool) {
 	for c := byte(0x20); c < utf8.RuneSelf; c++ {
 		plain[c] = c != '"' && c != '\\'
@@ -348,12 +347,12 @@ var plainASCII, plainASCIIHTML = func() (plain, html [utf8.RuneSelf]bool) {
 	return plain, html
 }()
 
-// plainEnd is the index of the first byte of s from i on that plain (one
-// of plainASCII and plainASCIIHTML) does not take, else len(s). It tests
-// eight bytes at a time while they are all plain: most bytes of answers
-// and of run data are in strings, and most strings need no escape.
-func plainEnd[T string | []byte](s T, i int, plain *[utf8.RuneSelf]bool) int {
-	html := plain == &plainASCIIHTML
+// plainEnd is the index of the first byte of s from i on that a JSON
+// string cannot hold as it is (see plainASCII; with html, plainASCIIHTML),
+// else len(s). It tests eight bytes at a time while they are all plain:
+// most bytes of answers and of run data are in strings, and most strings
+// need no escape.
+func plainEnd[T string | []byte](s T, i int, html bool) int {
 	for ; i+8 <= len(s); i += 8 {
 		w := s[i : i+8]
 		word := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
@@ -366,6 +365,10 @@ func plainEnd[T string | []byte](s T, i int, plain *[utf8.RuneSelf]bool) int {
 			break
 		}
 	}
+	plain := &plainASCII
+	if html {
+		plain = &plainASCIIHTML
+	}
 	for i < len(s) && s[i] < utf8.RuneSelf && plain[s[i]] {
 		i++
 	}
@@ -374,9 +377,6 @@ func plainEnd[T string | []byte](s T, i int, plain *[utf8.RuneSelf]bool) int {
 
 // jsonEscapes has the top bit of some byte set when a byte of word is not
 // plain in JSON: at or above 0x80, below 0x20, a quote or a backslash.
-// Some byte of y is below n (n at most 0x80) exactly when some byte of
-// below(y, n) has its top bit set; some byte equals c exactly when one of
-// y ^ c×ones is zero, below 1.
 func jsonEscapes(word uint64) uint64 {
 	return word | below(word, 0x20) | below(word^'"'*ones, 1) | below(word^'\\'*ones, 1)
 }
@@ -390,21 +390,20 @@ func htmlEscapes(word uint64) uint64 {
 // ones and tops are a word of eight bytes 0x01 and of eight bytes 0x80.
 const ones, tops = 0x0101010101010101, 0x8080808080808080
 
-// below has the top bit of some byte set when a byte of y is below n.
+// below has the top bit of some byte set exactly when a byte of y is below
+// n, for n at most 0x80 (the borrow of the lowest such byte sets it; bytes
+// above it may show falsely, which does not change the answer). Below 1
+// finds a zero byte, so y ^ c×ones finds a byte equal to c.
 func below(y, n uint64) uint64 { return (y - n*ones) &^ y }
 
 // appendString quotes s as encoding/json does: control characters,
 // invalid UTF-8, U+2028 and U+2029 escaped, and <, > and & too when html
 // is set.
 func appendString(b []byte, s string, html bool) []byte {
-	plain := &plainASCII
-	if html {
-		plain = &plainASCIIHTML
-	}
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		if i = plainEnd(s, i, plain); i == len(s) {
+		if i = plainEnd(s, i, html); i == len(s) {
 			break
 		}
 		if c := s[i]; c < utf8.RuneSelf {
