@@ -101,9 +101,9 @@ func (s *Store) Insert(ctx context.Context, batch []Event) error {
 
 // sqliteChunks are the statements of SQLite inserts, the most rows first.
 // A batch goes in one transaction as statements of these sizes, whose few
-// texts every SQLite connection keeps prepared (see database.Open): a single statement for the whole
-// batch changed its text with the batch size and was parsed anew for every
-// insert.
+// texts every SQLite connection keeps prepared (see database.Open): a
+// single statement for the whole batch changed its text with the batch
+// size and was parsed anew for every insert.
 var sqliteChunks = [...]struct {
 	rows  int
 	query string
