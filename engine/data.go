@@ -49,6 +49,76 @@ func DecodeData(raw []byte, limits Limits) (map[string]any, error) {
 	return data, nil
 }
 
+// CheckData returns the error DecodeData would return for raw, building
+// nothing when the one-pass decoder accepts it: a batch checks every item
+// before it runs any, then decodes each only when it runs it.
+func CheckData(raw []byte, limits Limits) error {
+	if validObject(raw, limits.withDefaults().MaxDataDepth) {
+		return nil
+	}
+	_, err := DecodeData(raw, limits)
+	return err
+}
+
+// A DataDecoder decodes the data of one run after another as DecodeData
+// does. Decoded into the maps of the data before it, once its caller has
+// recycled them, each run costs its values but not its objects' maps.
+type DataDecoder struct {
+	limits Limits
+	maps   mapStore
+}
+
+// NewDataDecoder returns a decoder with the limits of DecodeData.
+func NewDataDecoder(limits Limits) *DataDecoder {
+	return &DataDecoder{limits: limits.withDefaults()}
+}
+
+// Decode decodes a run's data as DecodeData does.
+func (d *DataDecoder) Decode(raw []byte) (map[string]any, error) {
+	dec := dataDecoder{raw: raw, maxDepth: d.limits.MaxDataDepth, maps: &d.maps}
+	if data, ok := dec.decode(); ok {
+		return data, nil
+	}
+	return DecodeData(raw, d.limits)
+}
+
+// Recycle empties every map Decode has returned, at any depth, for the
+// next data to fill: the caller must hold nothing of that data any longer.
+func (d *DataDecoder) Recycle() {
+	d.maps.recycle()
+}
+
+// mapStore lends maps and takes them back emptied.
+type mapStore struct {
+	spare, lent []map[string]any
+}
+
+// maxRecycledEntries bounds the maps kept for reuse: an emptied map keeps
+// its capacity, and ranging over it costs that capacity, not its length.
+const maxRecycledEntries = 64
+
+func (s *mapStore) lend() map[string]any {
+	var m map[string]any
+	if n := len(s.spare); n > 0 {
+		m, s.spare = s.spare[n-1], s.spare[:n-1]
+	} else {
+		m = map[string]any{}
+	}
+	s.lent = append(s.lent, m)
+	return m
+}
+
+func (s *mapStore) recycle() {
+	for i, m := range s.lent {
+		if len(m) <= maxRecycledEntries {
+			clear(m)
+			s.spare = append(s.spare, m)
+		}
+		s.lent[i] = nil
+	}
+	s.lent = s.lent[:0]
+}
+
 // CheckDepth reports data nested deeper than max.
 func checkDepth(raw []byte, max int) error {
 	depth, inString, escaped := 0, false, false

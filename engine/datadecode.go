@@ -13,9 +13,19 @@ import (
 // than maxDepth, a number out of range) the caller decodes again with
 // encoding/json, whose errors are the ones users see.
 func decodeObject(raw []byte, maxDepth int) (map[string]any, bool) {
-	d := dataDecoder{raw: raw, maxDepth: maxDepth}
-	if len(raw) <= maxSharedText {
-		d.text = string(raw)
+	return (&dataDecoder{raw: raw, maxDepth: maxDepth}).decode()
+}
+
+// validObject reports whether decodeObject would succeed, building
+// nothing.
+func validObject(raw []byte, maxDepth int) bool {
+	_, ok := (&dataDecoder{raw: raw, maxDepth: maxDepth, check: true}).decode()
+	return ok
+}
+
+func (d *dataDecoder) decode() (map[string]any, bool) {
+	if len(d.raw) <= maxSharedText && !d.check {
+		d.text = string(d.raw)
 	}
 	d.space()
 	if d.pos >= len(d.raw) || d.raw[d.pos] != '{' {
@@ -40,6 +50,10 @@ type dataDecoder struct {
 	// text is raw as one string, when it is small enough: the keys and
 	// strings without escapes are slices of it, one allocation for all.
 	text string
+	// check walks the text as decoding does without building values.
+	check bool
+	// maps, when set, lends the objects' maps.
+	maps *mapStore
 }
 
 // maxSharedText bounds what one key or string value of decoded data can
@@ -70,6 +84,9 @@ func (d *dataDecoder) value(depth int) (any, bool) {
 		return d.array(depth + 1)
 	case c == '"':
 		s, ok := d.string()
+		if d.check {
+			return nil, ok
+		}
 		return s, ok
 	case c == 't':
 		return true, d.literal("true")
@@ -78,7 +95,11 @@ func (d *dataDecoder) value(depth int) (any, bool) {
 	case c == 'n':
 		return nil, d.literal("null")
 	case c == '-' || '0' <= c && c <= '9':
-		return d.number()
+		f, ok := d.number()
+		if d.check {
+			return nil, ok
+		}
+		return f, ok
 	}
 	return nil, false
 }
@@ -96,7 +117,14 @@ func (d *dataDecoder) object(depth int) (any, bool) {
 		return nil, false
 	}
 	d.pos++ // {
-	m := map[string]any{}
+	var m map[string]any
+	switch {
+	case d.check:
+	case d.maps != nil:
+		m = d.maps.lend()
+	default:
+		m = map[string]any{}
+	}
 	d.space()
 	if d.pos < len(d.raw) && d.raw[d.pos] == '}' {
 		d.pos++
@@ -120,7 +148,9 @@ func (d *dataDecoder) object(depth int) (any, bool) {
 		if !ok {
 			return nil, false
 		}
-		m[key] = v
+		if !d.check {
+			m[key] = v
+		}
 		d.space()
 		if d.pos >= len(d.raw) {
 			return nil, false
@@ -153,7 +183,9 @@ func (d *dataDecoder) array(depth int) (any, bool) {
 		if !ok {
 			return nil, false
 		}
-		a = append(a, v)
+		if !d.check {
+			a = append(a, v)
+		}
 		d.space()
 		if d.pos >= len(d.raw) {
 			return nil, false
@@ -175,7 +207,7 @@ func (d *dataDecoder) array(depth int) (any, bool) {
 // and at most 22 decimals is an exact integer divided by an exact power of
 // ten, which IEEE division rounds correctly, as strconv would; the rest go
 // to strconv.
-func (d *dataDecoder) number() (any, bool) {
+func (d *dataDecoder) number() (float64, bool) {
 	start := d.pos
 	negative := d.raw[d.pos] == '-'
 	if negative {
@@ -189,14 +221,14 @@ func (d *dataDecoder) number() (any, bool) {
 	case d.pos < len(d.raw) && '1' <= d.raw[d.pos] && d.raw[d.pos] <= '9':
 		mantissa, significant = d.digits(0, 0)
 	default:
-		return nil, false
+		return 0, false
 	}
 	decimals := 0
 	if d.pos < len(d.raw) && d.raw[d.pos] == '.' {
 		d.pos++
 		fraction := d.pos
 		if mantissa, significant = d.digits(mantissa, significant); d.pos == fraction {
-			return nil, false
+			return 0, false
 		}
 		decimals = d.pos - fraction
 	}
@@ -208,7 +240,7 @@ func (d *dataDecoder) number() (any, bool) {
 		}
 		exponent := d.pos
 		if d.digits(0, 0); d.pos == exponent {
-			return nil, false
+			return 0, false
 		}
 		exact = false
 	}
@@ -221,7 +253,7 @@ func (d *dataDecoder) number() (any, bool) {
 	}
 	f, err := strconv.ParseFloat(string(d.raw[start:d.pos]), 64)
 	if err != nil {
-		return nil, false
+		return 0, false
 	}
 	return f, true
 }
@@ -258,9 +290,11 @@ func (d *dataDecoder) string() (string, bool) {
 	d.pos = plainEnd(d.raw, d.pos, false)
 	if d.pos < len(d.raw) && d.raw[d.pos] == '"' {
 		var s string
-		if d.text != "" {
+		switch {
+		case d.check:
+		case d.text != "":
 			s = d.text[start:d.pos]
-		} else {
+		default:
 			s = string(d.raw[start:d.pos])
 		}
 		d.pos++
