@@ -65,7 +65,7 @@ func (s *Service) collectBatch(ctx context.Context, baseID, recordID uuid.UUID, 
 	out := &BatchResult{Results: make([]*RunResult, 0, len(items))}
 	// One allocation holds every item's result wrapper.
 	runs := make([]RunResult, len(items))
-	execution, err := s.runPolicyBatch(ctx, baseID, recordID, items, func(run RunResult) error {
+	execution, err := s.runPolicyBatch(ctx, baseID, recordID, items, false, func(run RunResult) error {
 		i := len(out.Results)
 		runs[i] = run
 		out.Results = append(out.Results, &runs[i])
@@ -84,7 +84,7 @@ func (s *Service) collectBatch(ctx context.Context, baseID, recordID uuid.UUID, 
 func (s *Service) encodeBatch(ctx context.Context, baseID, recordID uuid.UUID, items []json.RawMessage, buf []byte) ([]byte, error) {
 	buf = append(buf, `{"results":[`...)
 	first := true
-	execution, err := s.runPolicyBatch(ctx, baseID, recordID, items, func(run RunResult) error {
+	execution, err := s.runPolicyBatch(ctx, baseID, recordID, items, true, func(run RunResult) error {
 		if !first {
 			buf = append(buf, ',')
 		}
@@ -103,14 +103,14 @@ func (s *Service) encodeBatch(ctx context.Context, baseID, recordID uuid.UUID, i
 
 // runPolicyBatch checks every item before anything is charged or run, so
 // a bad item refuses the whole call; then the policy is resolved and
-// authorized once, each item evaluated as a single run would be and handed
-// to each in order, which owns it (see RunResult.Release); and one
-// `executed` event records the call, whose execution it answers. An error
-// of each stops the batch unrecorded: nothing of it is answered.
-func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID, items []json.RawMessage, each func(RunResult) error) (Execution, error) {
+// authorized once, each item decoded, evaluated as a single run would be
+// and handed to each in order, which owns it (see RunResult.Release); and
+// one `executed` event records the call, whose execution it answers. An
+// error of each stops the batch unrecorded: nothing of it is answered.
+// done says that each is done with a run when it returns.
+func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID, items []json.RawMessage, done bool, each func(RunResult) error) (Execution, error) {
 	t := startTimings(ctx)
-	parsed, err := s.decodeItems(items)
-	if err != nil {
+	if err := s.checkItems(items); err != nil {
 		return Execution{}, err
 	}
 	p, err := startRuns(ctx, len(items))
@@ -126,16 +126,27 @@ func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID
 	// The metrics' children are looked up once per call, not per item.
 	engineTime := s.metrics.engineTime.WithLabelValues("policy")
 	passed, failed := 0, 0
-	for i, data := range parsed {
+	// Runs that each is done with leave their maps to the next item; held
+	// runs keep their own.
+	decode := func(raw []byte) (map[string]any, error) { return engine.DecodeData(raw, s.engine.Limits) }
+	recycle := func() {}
+	if done {
+		d := engine.NewDataDecoder(s.engine.Limits)
+		decode, recycle = d.Decode, d.Recycle
+	}
+	for _, item := range items {
+		// checkItems has accepted every item.
+		data, err := decode(item)
+		if err != nil {
+			return Execution{}, err
+		}
 		began := time.Now()
 		var run RunResult
 		var into *engine.Result
 		if prog.Program != nil {
 			into, run.pool = s.results.Get().(*engine.Result), &s.results
 		}
-		run.Result = prog.Evaluate(into, data, engine.DataText(items[i]))
-		// The item's data is not needed after its evaluation.
-		parsed[i] = nil
+		run.Result = prog.Evaluate(into, data, engine.DataText(item))
 		took := time.Since(began)
 		res := run.Result
 		res.Explain()
@@ -151,6 +162,7 @@ func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID
 		if err := each(run); err != nil {
 			return Execution{}, err
 		}
+		recycle()
 	}
 	for _, o := range [...]struct {
 		label string
@@ -170,26 +182,23 @@ func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID
 	return execution, nil
 }
 
-// decodeItems validates a batch's items: at least one and at most the
+// checkItems validates a batch's items: at least one and at most the
 // configured number, each a JSON object as a single run's data must be.
-func (s *Service) decodeItems(items []json.RawMessage) ([]map[string]any, error) {
+func (s *Service) checkItems(items []json.RawMessage) error {
 	switch {
 	case len(items) == 0:
-		return nil, Invalid("items must hold at least one data object")
+		return Invalid("items must hold at least one data object")
 	case len(items) > s.maxBatchItems:
-		return nil, Invalid("items holds %d data objects; the limit is %d a call", len(items), s.maxBatchItems)
+		return Invalid("items holds %d data objects; the limit is %d a call", len(items), s.maxBatchItems)
 	}
-	parsed := make([]map[string]any, len(items))
 	for i, raw := range items {
-		data, err := s.decodeData(raw)
-		if err != nil {
+		if err := s.checkData(raw); err != nil {
 			var e *Error
 			if errors.As(err, &e) {
-				return nil, Invalid("items[%d]: %s", i, e.Message)
+				return Invalid("items[%d]: %s", i, e.Message)
 			}
-			return nil, err
+			return err
 		}
-		parsed[i] = data
 	}
-	return parsed, nil
+	return nil
 }

@@ -2,11 +2,14 @@ package service_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent/auditevent"
@@ -54,22 +57,52 @@ func TestABatchAnswersEachItemAsASingleRunWould(t *testing.T) {
 			t.Errorf("the event names record %v, want %s", ev.RecordID, v1.ID)
 		}
 
-		for i, d := range data {
-			single, err := f.svc.RunPolicy(ctx, v1.BaseID, json.RawMessage(d))
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, want := batch.Results[i].Result, single.Result
-			if got.Result != want.Result || got.Explanation != want.Explanation ||
-				!reflect.DeepEqual(got.Error, want.Error) || !reflect.DeepEqual(got.Warnings, want.Warnings) ||
-				!reflect.DeepEqual(got.Trace, want.Trace) || !reflect.DeepEqual(got.Rule, want.Rule) {
-				t.Errorf("item %d: batch gave %+v, a single run %+v", i, got, want)
-			}
-		}
+		f.answersAsSingleRuns(t, ctx, v1.BaseID, data, batch)
 		if !batch.Results[0].Result.Result || batch.Results[2].Result.Error == nil || len(batch.Results[3].Result.Warnings) == 0 {
 			t.Errorf("the items' results are not the expected true, an error and a warning: %+v %+v %+v",
 				batch.Results[0].Result, batch.Results[2].Result, batch.Results[3].Result)
 		}
+	})
+}
+
+// answersAsSingleRuns checks that each of batch's results is what a single
+// run of base on the item's data answers.
+func (f *fixture) answersAsSingleRuns(t *testing.T, ctx context.Context, base uuid.UUID, data []string, batch *service.BatchResult) {
+	t.Helper()
+	for i, d := range data {
+		single, err := f.svc.RunPolicy(ctx, base, json.RawMessage(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := batch.Results[i].Result, single.Result
+		if got.Result != want.Result || got.Explanation != want.Explanation ||
+			!reflect.DeepEqual(got.Error, want.Error) || !reflect.DeepEqual(got.Warnings, want.Warnings) ||
+			!reflect.DeepEqual(got.Trace, want.Trace) || !reflect.DeepEqual(got.Rule, want.Rule) {
+			t.Errorf("item %d: batch gave %+v, a single run %+v", i, got, want)
+		}
+	}
+}
+
+// housedRule reads an object of the data.
+const housedRule = "A **Person** is housed if the __address__ of the **Person** is not empty."
+
+// Each item is decoded as it runs; the objects a held result's trace shows
+// stay that item's, whatever the items after it hold.
+func TestABatchsHeldResultsKeepTheirItemsObjects(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		ctx := f.as(t, adminKey, "")
+		v1 := f.publishedPolicy(t, "housed", housedRule)
+		data := []string{`{"Person": {"address": {"city": "Oslo"}}}`, `{"Person": {"address": {}}}`, `{"Person": {"address": {"zip": "0150"}}}`}
+
+		batch, err := f.svc.RunPolicyBatch(ctx, v1.BaseID, items(data...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := []bool{batch.Results[0].Result.Result, batch.Results[1].Result.Result, batch.Results[2].Result.Result}; !reflect.DeepEqual(got, []bool{true, false, true}) {
+			t.Errorf("results %v, want [true false true]", got)
+		}
+		f.answersAsSingleRuns(t, ctx, v1.BaseID, data, batch)
 	})
 }
 
@@ -99,41 +132,49 @@ func TestABatchAnsweredAsJSONIsEncodingJSONsAnswerOfTheSameResults(t *testing.T)
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixture(t, db)
 		ctx := f.as(t, adminKey, "")
-		v1 := f.publishedPolicy(t, "senior", seniorRule)
-		data := items(`{"Person": {"age": 70}}`, `{"Person": {"age": 40}}`, `{"Person": {}}`, `{"Person": {"age": "70"}}`)
-
-		for name, run := range map[string]func(buf []byte) ([]byte, error){
-			"base":   func(buf []byte) ([]byte, error) { return f.svc.RunPolicyBatchJSON(ctx, v1.BaseID, data, buf) },
-			"record": func(buf []byte) ([]byte, error) { return f.svc.RunPolicyVersionBatchJSON(ctx, v1.ID, data, buf) },
+		for _, c := range []struct {
+			name, rule string
+			data       []json.RawMessage
+		}{
+			{"senior", seniorRule, items(`{"Person": {"age": 70}}`, `{"Person": {"age": 40}}`, `{"Person": {}}`, `{"Person": {"age": "70"}}`)},
+			// Each item's object is written before the next item is
+			// decoded into its map.
+			{"housed", housedRule, items(`{"Person": {"address": {"city": "Oslo"}}}`, `{"Person": {"address": {}}}`, `{"Person": {"address": {"zip": "0150"}}}`)},
 		} {
-			got, err := run([]byte("kept"))
-			if err != nil {
-				t.Fatal(err)
+			v1 := f.publishedPolicy(t, c.name, c.rule)
+			for name, run := range map[string]func(buf []byte) ([]byte, error){
+				"base":   func(buf []byte) ([]byte, error) { return f.svc.RunPolicyBatchJSON(ctx, v1.BaseID, c.data, buf) },
+				"record": func(buf []byte) ([]byte, error) { return f.svc.RunPolicyVersionBatchJSON(ctx, v1.ID, c.data, buf) },
+			} {
+				got, err := run([]byte("kept"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, ok := bytes.CutPrefix(got, []byte("kept"))
+				if !ok {
+					t.Fatalf("%s %s: the buffer's bytes were not kept: %.40s", c.name, name, got)
+				}
+				collected, err := f.svc.RunPolicyBatch(ctx, v1.BaseID, c.data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := json.Marshal(collected)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// The same results, timings aside, as encoding/json writes them.
+				gotBatch, wantBatch := withoutTimings(t, got), withoutTimings(t, want)
+				if !reflect.DeepEqual(gotBatch, wantBatch) {
+					t.Errorf("%s %s:\n got %s\nwant %s", c.name, name, got, want)
+				}
+				if results, _ := gotBatch["results"].([]any); len(results) != len(c.data) {
+					t.Errorf("%s %s: %d results for %d items", c.name, name, len(results), len(c.data))
+				}
+				collected.Release()
 			}
-			got, ok := bytes.CutPrefix(got, []byte("kept"))
-			if !ok {
-				t.Fatalf("%s: the buffer's bytes were not kept: %.40s", name, got)
-			}
-			collected, err := f.svc.RunPolicyBatch(ctx, v1.BaseID, data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := json.Marshal(collected)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// The same results, timings aside, as encoding/json writes them.
-			gotBatch, wantBatch := withoutTimings(t, got), withoutTimings(t, want)
-			if !reflect.DeepEqual(gotBatch, wantBatch) {
-				t.Errorf("%s:\n got %s\nwant %s", name, got, want)
-			}
-			if results, _ := gotBatch["results"].([]any); len(results) != len(data) {
-				t.Errorf("%s: %d results for %d items", name, len(results), len(data))
-			}
-			collected.Release()
+			// One event per batch, answered as JSON or not.
+			f.waitForEvents(t, v1.BaseID, auditevent.ActionExecuted, 4)
 		}
-		// One event per batch, answered as JSON or not.
-		f.waitForEvents(t, v1.BaseID, auditevent.ActionExecuted, 4)
 	})
 }
 

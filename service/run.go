@@ -127,16 +127,36 @@ func (t *timings) execution() Execution {
 // limits. Anything else is a malformed request.
 func (s *Service) decodeData(raw json.RawMessage) (map[string]any, error) {
 	if len(raw) == 0 {
-		return nil, Invalid("data is required and must be a JSON object")
+		return nil, invalidData(nil)
 	}
 	data, err := engine.DecodeData(raw, s.engine.Limits)
 	if err != nil {
-		if errors.Is(err, engine.ErrDataNotObject) {
-			return nil, Invalid("data must be a JSON object")
-		}
-		return nil, Invalid("%v", err)
+		return nil, invalidData(err)
 	}
 	return data, nil
+}
+
+// checkData is decodeData without the decoded data.
+func (s *Service) checkData(raw json.RawMessage) error {
+	if len(raw) == 0 {
+		return invalidData(nil)
+	}
+	if err := engine.CheckData(raw, s.engine.Limits); err != nil {
+		return invalidData(err)
+	}
+	return nil
+}
+
+// invalidData is the malformed request of data that decoding refused with
+// err, or of data that is missing (nil).
+func invalidData(err error) error {
+	switch {
+	case err == nil:
+		return Invalid("data is required and must be a JSON object")
+	case errors.Is(err, engine.ErrDataNotObject):
+		return Invalid("data must be a JSON object")
+	}
+	return Invalid("%v", err)
 }
 
 // RunRule evaluates a rule text against data, as POST /run: nothing
