@@ -81,7 +81,12 @@ func (d *dataDecoder) value(depth int) (any, bool) {
 	case c == '{':
 		return d.object(depth + 1)
 	case c == '[':
-		return d.array(depth + 1)
+		// Boxing a slice allocates its header.
+		a, ok := d.array(depth + 1)
+		if d.check {
+			return nil, ok
+		}
+		return a, ok
 	case c == '"':
 		s, ok := d.string()
 		if d.check {
@@ -167,7 +172,7 @@ func (d *dataDecoder) object(depth int) (any, bool) {
 	}
 }
 
-func (d *dataDecoder) array(depth int) (any, bool) {
+func (d *dataDecoder) array(depth int) ([]any, bool) {
 	if depth > d.maxDepth {
 		return nil, false
 	}

@@ -197,6 +197,24 @@ func BenchmarkDecodeData(b *testing.B) {
 			}
 		}
 	})
+	b.Run("into recycled maps", func(b *testing.B) {
+		d := NewDataDecoder(Limits{MaxDataDepth: 32})
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := d.Decode(raw); err != nil {
+				b.Fatal(err)
+			}
+			d.Recycle()
+		}
+	})
+	b.Run("checked", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if !validObject(raw, 32) {
+				b.Fatal("refused")
+			}
+		}
+	})
 	b.Run("encoding/json", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
