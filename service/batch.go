@@ -141,12 +141,7 @@ func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID
 			return Execution{}, err
 		}
 		began := time.Now()
-		var run RunResult
-		var into *engine.Result
-		if prog.Program != nil {
-			into, run.pool = s.results.Get().(*engine.Result), &s.results
-		}
-		run.Result = prog.Evaluate(into, data, engine.DataText(item))
+		run := s.evaluate(prog, data, engine.DataText(item))
 		took := time.Since(began)
 		res := run.Result
 		res.Explain()

@@ -42,14 +42,8 @@ func (s *Service) runPolicy(ctx context.Context, baseID, recordID uuid.UUID, raw
 	prog := s.program(target.record)
 
 	began := time.Now()
-	out := &RunResult{}
-	var into *engine.Result
-	if prog.Program != nil {
-		// Compiled programs evaluate into pooled results: a warm run then
-		// allocates almost nothing for its trace (see RunResult.Release).
-		into, out.pool = s.results.Get().(*engine.Result), &s.results
-	}
-	out.Result = prog.Evaluate(into, parsed, engine.DataText(rawData))
+	run := s.evaluate(prog, parsed, engine.DataText(rawData))
+	out := &run
 	t.engine = time.Since(began)
 	res := out.Result
 	res.Explain()
