@@ -473,7 +473,9 @@ func TestReplayComparesADraftWithTheRecordedDecisions(t *testing.T) {
 		f := newFixture(t, db)
 		admin := f.as(t, adminKey, "")
 		pol := f.publishedPolicy(t, "seniors", "A **Person** gets senior_discount if the __age__ of the **Person** is at least 65.")
-		f.recordRuns(t, pol, person(70), person(30), person(80), person(66))
+		// Replayed newest first, the input without an age comes right after
+		// one with an age and is decoded into its maps.
+		f.recordRuns(t, pol, `{"Person": {}}`, person(70), person(30), person(80), person(66))
 		draft, err := f.svc.PolicyDraftFromVersion(admin, pol.ID, false)
 		if err != nil {
 			t.Fatal(err)
@@ -488,7 +490,7 @@ func TestReplayComparesADraftWithTheRecordedDecisions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rep.Compared != 4 || rep.Changed != 2 || rep.Unchanged != 2 || rep.Errors != 0 || len(rep.Items) != 4 {
+		if rep.Compared != 5 || rep.Changed != 2 || rep.Unchanged != 2 || rep.Errors != 1 || len(rep.Items) != 5 {
 			t.Fatalf("replay %+v", rep)
 		}
 		// The changed come first, newest first: 66, then 70.
@@ -498,8 +500,11 @@ func TestReplayComparesADraftWithTheRecordedDecisions(t *testing.T) {
 			!strings.Contains(first.Before.Explanation, "at least 65") || !strings.Contains(first.After.Explanation, "at least 75") {
 			t.Errorf("changed items %+v, %+v", first, second)
 		}
-		if rep.Items[2].Changed || rep.Items[3].Changed {
-			t.Errorf("unchanged items %+v", rep.Items[2:])
+		if failed := rep.Items[2]; failed.After.Error == nil || !strings.Contains(*failed.After.Error, "age") {
+			t.Errorf("the failed item %+v", failed)
+		}
+		if rep.Items[3].Changed || rep.Items[4].Changed {
+			t.Errorf("unchanged items %+v", rep.Items[3:])
 		}
 
 		limited, err := f.svc.ReplayPolicy(admin, draft.ID, service.ReplayInput{Limit: 1})
@@ -518,8 +523,8 @@ func TestReplayComparesADraftWithTheRecordedDecisions(t *testing.T) {
 		if n := db.Client().AuditEvent.Query().CountX(context.Background()); n != events {
 			t.Errorf("replays stored %d audit events", n-events)
 		}
-		if n := db.Client().DecisionRecord.Query().CountX(context.Background()); n != 4 {
-			t.Errorf("%d decision records after replays, want the 4 recorded", n)
+		if n := db.Client().DecisionRecord.Query().CountX(context.Background()); n != 5 {
+			t.Errorf("%d decision records after replays, want the 5 recorded", n)
 		}
 	})
 }

@@ -89,9 +89,10 @@ func (s *Service) ReplayPolicy(ctx context.Context, id uuid.UUID, in ReplayInput
 	}
 	prog := s.program(l.record)
 	return compareAll(rows, func(data map[string]any, raw json.RawMessage) (ReplayOutcome, error) {
-		res := prog.Evaluate(nil, data, raw)
-		res.Explain()
-		return policyOutcome(res), nil
+		run := s.evaluate(prog, data, raw)
+		defer run.Release()
+		run.Result.Explain()
+		return policyOutcome(run.Result), nil
 	}, s.engine.Limits)
 }
 
@@ -165,20 +166,24 @@ func (s *Service) replayInputs(ctx context.Context, k *kindRules, id uuid.UUID, 
 }
 
 // compareAll runs each recorded input and compares; the changed come
-// first, then the failed, then the unchanged, each newest first.
+// first, then the failed, then the unchanged, each newest first. run
+// holds nothing of the data it is given once it returns: the next input
+// is decoded into its maps.
 func compareAll(rows []*ent.DecisionRecord, run func(map[string]any, json.RawMessage) (ReplayOutcome, error),
 	limits engine.Limits) (*Replay, error) {
 	out := &Replay{Compared: len(rows), Items: make([]ReplayItem, 0, len(rows))}
+	decoder := engine.NewDataDecoder(limits)
 	for _, r := range rows {
 		item := ReplayItem{DecisionID: r.ID, At: r.At, Before: ReplayOutcome{Result: r.Result, Explanation: r.Explanation}}
 		raw := json.RawMessage(r.Input)
-		data, err := engine.DecodeData(raw, limits)
+		data, err := decoder.Decode(raw)
 		if err != nil {
 			msg := "the recorded input does not decode: " + err.Error()
 			item.After = ReplayOutcome{Explanation: "The run could not start: " + msg + ".", Error: &msg}
 		} else if item.After, err = run(data, raw); err != nil {
 			return nil, err
 		}
+		decoder.Recycle()
 		switch {
 		case item.After.Error != nil:
 			out.Errors++
