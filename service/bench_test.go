@@ -6,12 +6,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/decisionrecord"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/internal/jsonltest"
 	"github.com/verdict/verdict/service"
+	"github.com/verdict/verdict/storage"
 )
 
 // BenchmarkRunPolicyCached is a stored run through the service with warm
@@ -136,20 +139,23 @@ func BenchmarkReplayPolicy(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		// The records are written directly, as the run writer would have:
-		// 10,000 runs through the service would only slow the setup.
+		// The records are written through the store, as the run writer
+		// would have written them (on PostgreSQL it gives their day a
+		// partition): 10,000 runs through the service would only slow the
+		// setup.
 		ctx := context.Background()
-		c := db.Client()
+		store := storage.New(db)
+		version := 1
 		for start := 0; start < recorded; start += 500 {
-			rows := make([]*ent.DecisionRecordCreate, 500)
+			rows := make([]*ent.DecisionRecord, 500)
 			for i := range rows {
-				rows[i] = c.DecisionRecord.Create().SetOrganizationID(f.acme.Organization.ID).
-					SetKind(decisionrecord.KindPolicy).SetBaseID(v.BaseID).SetRecordID(v.ID).SetVersion(1).
-					SetRevision(v.Revision).SetAt(f.clock.Add(time.Duration(start+i) * time.Millisecond)).
-					SetResult(true).SetExplanation("recorded").SetDurationNs(1000).
-					SetActorKind(decisionrecord.ActorKindUser).SetActorID(f.acme.User.ID).SetInput(string(data))
+				rows[i] = &ent.DecisionRecord{ID: uuid.Must(uuid.NewV7()), OrganizationID: f.acme.Organization.ID,
+					Kind: decisionrecord.KindPolicy, BaseID: v.BaseID, RecordID: v.ID, Version: &version,
+					Revision: v.Revision, At: f.clock.Add(time.Duration(start+i) * time.Millisecond), Result: true,
+					Explanation: "recorded", DurationNs: 1000, ActorKind: decisionrecord.ActorKindUser,
+					ActorID: f.acme.User.ID, Input: string(data)}
 			}
-			if err := c.DecisionRecord.CreateBulk(rows...).Exec(ctx); err != nil {
+			if err := store.InsertDecisions(ctx, rows); err != nil {
 				b.Fatal(err)
 			}
 		}
