@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // ErrDataNotObject means the data of a run is not a JSON object; the
@@ -41,12 +42,30 @@ func DecodeData(raw []byte, limits Limits) (map[string]any, error) {
 	}
 	var data map[string]any
 	if err := json.Unmarshal(raw, &data); err != nil {
-		return nil, fmt.Errorf("data is not valid JSON: %w", err)
+		return nil, dataError(err)
 	}
 	if data == nil {
 		return nil, ErrDataNotObject
 	}
 	return data, nil
+}
+
+// dataError says in plain words why encoding/json refused data: where its
+// syntax breaks, or which number is too large for a float64, the one value
+// a map of any refuses.
+func dataError(err error) error {
+	var syntax *json.SyntaxError
+	var number *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Errorf("data is not valid JSON: %v (at byte %d)", err, syntax.Offset)
+	case errors.As(err, &number) && strings.HasPrefix(number.Value, "number "):
+		text := strings.TrimPrefix(number.Value, "number ")
+		// The offset counts the byte that ends the number.
+		return fmt.Errorf("data holds the number %s (at byte %d), larger than any number a rule can compare (about 1.8e308)",
+			text, number.Offset-int64(len(text)))
+	}
+	return fmt.Errorf("data is not valid JSON: %w", err)
 }
 
 // CheckData returns the error DecodeData would return for raw, building
