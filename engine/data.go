@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/verdict/verdict/internal/jsonerr"
 )
 
 // ErrDataNotObject means the data of a run is not a JSON object; the
@@ -50,22 +52,18 @@ func DecodeData(raw []byte, limits Limits) (map[string]any, error) {
 	return data, nil
 }
 
-// dataError says in plain words why encoding/json refused data: where its
-// syntax breaks, or which number is too large for a float64, the one value
-// a map of any refuses.
+// dataError says in plain words why encoding/json refused data: which
+// number is too large for a float64, the one value a map of any refuses,
+// or where its syntax breaks.
 func dataError(err error) error {
-	var syntax *json.SyntaxError
 	var number *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syntax):
-		return fmt.Errorf("data is not valid JSON: %v (at byte %d)", err, syntax.Offset)
-	case errors.As(err, &number) && strings.HasPrefix(number.Value, "number "):
+	if errors.As(err, &number) && strings.HasPrefix(number.Value, "number ") {
 		text := strings.TrimPrefix(number.Value, "number ")
 		// The offset counts the byte that ends the number.
 		return fmt.Errorf("data holds the number %s (at byte %d), larger than any number a rule can compare (about 1.8e308)",
 			text, number.Offset-int64(len(text)))
 	}
-	return fmt.Errorf("data is not valid JSON: %w", err)
+	return fmt.Errorf("data is not valid JSON: %s", jsonerr.Describe(err))
 }
 
 // CheckData returns the error DecodeData would return for raw, building

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/verdict/verdict/internal/jsonerr"
 )
 
 // Parse decodes a definition from JSON in any accepted form: a v1 object,
@@ -53,7 +55,7 @@ func decodeJSON(raw []byte) (any, error) {
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("not valid JSON: %v", err)
+		return nil, fmt.Errorf("not valid JSON: %s", jsonerr.Describe(err))
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("not valid JSON: unexpected data after the value")

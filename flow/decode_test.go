@@ -351,7 +351,8 @@ func TestParseRejectsWhatItCannotDecode(t *testing.T) {
 		raw  string
 		want []string
 	}{
-		{"not JSON", `{"formatVersion": 1,`, []string{"not valid JSON: unexpected EOF"}},
+		{"not JSON", `{"formatVersion": 1,`, []string{"not valid JSON: it ends too early"}},
+		{"a syntax error", `{"formatVersion": 1 "nodes": []}`, []string{"not valid JSON: invalid character '\"' after object key:value pair (at byte 21)"}},
 		{"trailing data", `{"formatVersion": 1, "nodes": []} {}`, []string{"not valid JSON: unexpected data after the value"}},
 		{"not an object", `[1]`, []string{"a flow definition must be an object"}},
 		{"null", `null`, []string{"a flow definition must be an object"}},

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/verdict/verdict/internal/jsonerr"
 )
 
 // decodeBody decodes a request body strictly into the struct *v: the body
@@ -248,14 +250,7 @@ func skipValue(b []byte, i int) int {
 }
 
 func notJSON(err error) error {
-	var syntax *json.SyntaxError
-	switch {
-	case errors.As(err, &syntax):
-		return invalid("the request body is not valid JSON: %v (at byte %d)", err, syntax.Offset)
-	case errors.Is(err, io.ErrUnexpectedEOF), err == io.EOF:
-		return invalid("the request body is not valid JSON: it ends too early")
-	}
-	return invalid("the request body is not valid JSON: %v", err)
+	return invalid("the request body is not valid JSON: %s", jsonerr.Describe(err))
 }
 
 // describeStart names the JSON type of a valid value by its first byte.
