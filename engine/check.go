@@ -322,35 +322,51 @@ var operatorSynonyms = map[string]string{
 }
 
 // suggestOperators finds the operator phrases closest to the words written.
-// It returns how many of the words the suggestions replace.
+// It returns how many of the words the suggestions replace. A known
+// synonym is the one suggestion, unless a misspelt phrase replaces more of
+// the words: `is at lest` is `is at least` misspelt, not a bare `is`
+// (`is equal to`) followed by stray words.
 func suggestOperators(words []string) (int, []string) {
+	synonym, synonymWords := "", 0
 	for n := len(words); n > 0; n-- {
 		if s, ok := operatorSynonyms[strings.ToLower(strings.Join(words[:n], " "))]; ok {
-			return n, []string{s}
+			synonym, synonymWords = s, n
+			break
 		}
 	}
 	type scored struct {
 		phrase string
 		n, d   int
 	}
-	var best []scored
+	var near []scored
 	for _, ph := range operatorPhrases {
 		n := min(len(strings.Fields(ph.text)), len(words))
 		written := strings.ToLower(strings.Join(words[:n], " "))
 		d := editDistance(written, ph.text)
 		if d <= max(2, len(ph.text)/4) {
-			best = append(best, scored{ph.text, n, d})
+			near = append(near, scored{ph.text, n, d})
 		}
 	}
-	if len(best) == 0 {
+	sort.SliceStable(near, func(i, j int) bool {
+		if near[i].n != near[j].n {
+			return near[i].n > near[j].n
+		}
+		return near[i].d < near[j].d
+	})
+	switch {
+	case synonym != "" && (len(near) == 0 || synonymWords >= near[0].n):
+		return synonymWords, []string{synonym}
+	case len(near) == 0:
 		return 1, nil
 	}
-	sort.SliceStable(best, func(i, j int) bool { return best[i].d < best[j].d })
+	// Each suggestion replaces the same words.
 	out := []string{}
-	for _, b := range best[:min(3, len(best))] {
-		out = append(out, b.phrase)
+	for _, b := range near {
+		if b.n == near[0].n && len(out) < 3 {
+			out = append(out, b.phrase)
+		}
 	}
-	return best[0].n, out
+	return near[0].n, out
 }
 
 // editDistance is the Levenshtein distance between two strings, by byte.

@@ -247,3 +247,34 @@ func TestCheckKeepsTheRunErrorText(t *testing.T) {
 		t.Errorf("run error %v, want %q", res.Error, want)
 	}
 }
+
+// A misspelt comparison is suggested whole, before a synonym that covers
+// fewer of its words (a bare `is` reads as `is equal to`).
+func TestCheckSuggestsTheComparisonThatCoversMostOfTheWords(t *testing.T) {
+	for _, c := range []struct {
+		src, rangeText string
+		suggestions    []string
+	}{
+		{"A **Person** gets senior discount if the __age__ of the **Person** is at lest 65.", "is at lest", []string{"is at least"}},
+		{"A **Person** gets senior discount if the __age__ of the **Person** is grater than 65.", "is grater than", []string{"is greater than", "is later than"}},
+		// A synonym of as many words still wins.
+		{"A **Person** gets senior discount if the __age__ of the **Person** is more than 65.", "is more than", []string{"is greater than"}},
+		// A bare `is` is not a comparison.
+		{"A **Person** gets senior discount if the __name__ of the **Person** is \"Ada\".", "is", []string{"is equal to"}},
+	} {
+		got := engine.Check(c.src)
+		var found *engine.Diagnostic
+		for i, d := range got.Diagnostics {
+			if d.Code == engine.CodeUnknownOperator {
+				found = &got.Diagnostics[i]
+			}
+		}
+		if found == nil {
+			t.Errorf("%s: %+v, want an unknown-operator diagnostic", c.src, got.Diagnostics)
+			continue
+		}
+		if text := textOf(c.src, found.Range); text != c.rangeText || !reflect.DeepEqual(found.Suggestions, c.suggestions) {
+			t.Errorf("%s: range %q, suggestions %q; want %q, %q", c.src, text, found.Suggestions, c.rangeText, c.suggestions)
+		}
+	}
+}
