@@ -77,7 +77,7 @@ func TestAppendJSONMembersWritesWhatEncodingJSONWrites(t *testing.T) {
 // The escapes and number forms the corpora may not reach.
 func TestAppendJSONMembersEscapesAndFormatsAsEncodingJSON(t *testing.T) {
 	odd := "<a href=\"x\">&amp;</a> \\ \b\f\n\r\t\x00\x1f \u2028\u2029 \xff é 😀"
-	values := []any{nil, true, false, "", odd, 0.0, -0.0, 1.0, -12.5, 1e20, 1e21, 1e-6, 1e-7, 123456789.125,
+	values := []any{nil, true, false, "", odd, 0.0, math.Copysign(0, -1), 1.0, -12.5, 1e20, 1e21, 1e-6, 1e-7, 123456789.125,
 		math.MaxFloat64, math.SmallestNonzeroFloat64, 3.0e-9,
 		[]any{}, []any(nil), map[string]any{}, map[string]any(nil),
 		map[string]any{odd: []any{odd, 1.5, map[string]any{"b": nil, "a": true}}},
