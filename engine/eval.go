@@ -245,7 +245,7 @@ func (e *evaluator) infer(c *ccond, ct *ConditionTrace) (bool, *Error) {
 	}
 	if obj, ok := root.(map[string]any); ok {
 		for _, cand := range c.candidates {
-			if _, v, ok := lookupKey(obj, step{cand.name, cand.canon}); ok {
+			if _, v, ok := lookupKey(obj, step(cand)); ok {
 				ok := truthy(v)
 				if ct != nil {
 					ct.PropertyCheck = &PropertyCheck{PropertyName: cand.name, PropertyValue: wrapKind(v)}

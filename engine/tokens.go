@@ -378,10 +378,6 @@ func (h *highlighter) afterPath(start int, lone bool) {
 	p.pos = save
 }
 
-func (h *highlighter) lastIs(kind string) bool {
-	return len(h.toks) > 0 && h.toks[len(h.toks)-1].Kind == kind
-}
-
 func (h *highlighter) operator() bool {
 	p := &h.p
 	for _, ph := range operatorPhrases {
