@@ -2,7 +2,6 @@ package auditstore
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/lib/pq"
@@ -24,8 +23,8 @@ func (s *Store) insertPostgres(ctx context.Context, batch []Event) error {
 	return err
 }
 
-// copyColumns are columns, one name each, for COPY.
-var copyColumns = strings.Split(columns, ", ")
+// copyQuery streams rows into the table (lib/pq's COPY protocol).
+const copyQuery = "COPY " + table + " (" + columns + ") FROM STDIN"
 
 func (s *Store) copyPostgres(ctx context.Context, batch []Event) error {
 	tx, err := s.db.SQL().BeginTx(ctx, nil)
@@ -33,7 +32,7 @@ func (s *Store) copyPostgres(ctx context.Context, batch []Event) error {
 		return err
 	}
 	defer tx.Rollback()
-	copying, err := tx.PrepareContext(ctx, pq.CopyIn(table, copyColumns...))
+	copying, err := tx.PrepareContext(ctx, copyQuery)
 	if err != nil {
 		return err
 	}
