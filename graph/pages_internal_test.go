@@ -17,7 +17,7 @@ import (
 func fieldContext(t *testing.T, query string, vars map[string]any, path string) context.Context {
 	t.Helper()
 	schema := generated.NewExecutableSchema(generated.Config{}).Schema()
-	doc, errs := gqlparser.LoadQuery(schema, query)
+	doc, errs := gqlparser.LoadQueryWithRules(schema, query, nil)
 	if errs != nil {
 		t.Fatal(errs)
 	}

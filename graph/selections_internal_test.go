@@ -11,11 +11,11 @@ import (
 
 func TestAFoldVisitsAFragmentOnceHoweverOftenItIsSpread(t *testing.T) {
 	schema := generated.NewExecutableSchema(generated.Config{}).Schema()
-	doc, errs := gqlparser.LoadQuery(schema, `{
+	doc, errs := gqlparser.LoadQueryWithRules(schema, `{
 		a: viewer { ...V } b: viewer { ...V } c: viewer { ... on Viewer { ...V } }
 	}
 	fragment V on Viewer { user { ...U } organization { id } }
-	fragment U on User { id email }`)
+	fragment U on User { id email }`, nil)
 	if errs != nil {
 		t.Fatal(errs)
 	}
