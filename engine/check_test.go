@@ -157,12 +157,7 @@ func TestEveryDiagnosticCodeFiresAndStaysQuiet(t *testing.T) {
 	for _, tc := range diagnosticCases {
 		t.Run(tc.code, func(t *testing.T) {
 			got := engine.Check(tc.fires)
-			var found *engine.Diagnostic
-			for i, d := range got.Diagnostics {
-				if d.Code == tc.code {
-					found = &got.Diagnostics[i]
-				}
-			}
+			found := withCode(got.Diagnostics, tc.code)
 			if found == nil {
 				t.Fatalf("Check(%q) = %+v, want a %s diagnostic", tc.fires, got.Diagnostics, tc.code)
 			}
@@ -185,6 +180,17 @@ func TestEveryDiagnosticCodeFiresAndStaysQuiet(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withCode is the last of the diagnostics with the code, or nil.
+func withCode(ds []engine.Diagnostic, code string) *engine.Diagnostic {
+	var found *engine.Diagnostic
+	for i := range ds {
+		if ds[i].Code == code {
+			found = &ds[i]
+		}
+	}
+	return found
 }
 
 func TestCheckHasACaseForEveryCode(t *testing.T) {
@@ -263,12 +269,7 @@ func TestCheckSuggestsTheComparisonThatCoversMostOfTheWords(t *testing.T) {
 		{"A **Person** gets senior discount if the __name__ of the **Person** is \"Ada\".", "is", []string{"is equal to"}},
 	} {
 		got := engine.Check(c.src)
-		var found *engine.Diagnostic
-		for i, d := range got.Diagnostics {
-			if d.Code == engine.CodeUnknownOperator {
-				found = &got.Diagnostics[i]
-			}
-		}
+		found := withCode(got.Diagnostics, engine.CodeUnknownOperator)
 		if found == nil {
 			t.Errorf("%s: %+v, want an unknown-operator diagnostic", c.src, got.Diagnostics)
 			continue
