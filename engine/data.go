@@ -5,9 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
-
-	"github.com/verdict/verdict/internal/jsonerr"
 )
 
 // ErrDataNotObject means the data of a run is not a JSON object; the
@@ -63,7 +62,24 @@ func dataError(err error) error {
 		return fmt.Errorf("data holds the number %s (at byte %d), larger than any number a rule can compare (about 1.8e308)",
 			text, number.Offset-int64(len(text)))
 	}
-	return fmt.Errorf("data is not valid JSON: %s", jsonerr.Describe(err))
+	return fmt.Errorf("data is not valid JSON: %s", JSONProblem(err))
+}
+
+// JSONProblem says where a JSON text that encoding/json refused breaks:
+// err's message with the byte where the syntax fails, or "it ends too
+// early" for a text cut short, however encoding/json said so (json.Unmarshal
+// and a json.Decoder say it differently). Flow definitions word their JSON
+// errors with it too.
+func JSONProblem(err error) string {
+	var syntax *json.SyntaxError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF), err == io.EOF,
+		errors.As(err, &syntax) && syntax.Error() == "unexpected end of JSON input":
+		return "it ends too early"
+	case syntax != nil:
+		return fmt.Sprintf("%v (at byte %d)", err, syntax.Offset)
+	}
+	return err.Error()
 }
 
 // CheckData returns the error DecodeData would return for raw, building

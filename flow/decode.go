@@ -13,7 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/verdict/verdict/internal/jsonerr"
+	"github.com/verdict/verdict/engine"
 )
 
 // Parse decodes a definition from JSON in any accepted form: a v1 object,
@@ -55,7 +55,7 @@ func decodeJSON(raw []byte) (any, error) {
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("not valid JSON: %s", jsonerr.Describe(err))
+		return nil, fmt.Errorf("not valid JSON: %s", engine.JSONProblem(err))
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("not valid JSON: unexpected data after the value")

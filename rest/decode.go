@@ -12,8 +12,6 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
-
-	"github.com/verdict/verdict/internal/jsonerr"
 )
 
 // decodeBody decodes a request body strictly into the struct *v: the body
@@ -250,7 +248,14 @@ func skipValue(b []byte, i int) int {
 }
 
 func notJSON(err error) error {
-	return invalid("the request body is not valid JSON: %s", jsonerr.Describe(err))
+	var syntax *json.SyntaxError
+	switch {
+	case errors.As(err, &syntax):
+		return invalid("the request body is not valid JSON: %v (at byte %d)", err, syntax.Offset)
+	case errors.Is(err, io.ErrUnexpectedEOF), err == io.EOF:
+		return invalid("the request body is not valid JSON: it ends too early")
+	}
+	return invalid("the request body is not valid JSON: %v", err)
 }
 
 // describeStart names the JSON type of a valid value by its first byte.
