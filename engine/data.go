@@ -34,6 +34,12 @@ func DecodeData(raw []byte, limits Limits) (map[string]any, error) {
 	if data, ok := decodeObject(raw, limits.MaxDataDepth); ok {
 		return data, nil
 	}
+	return decodeDoubtful(raw, limits)
+}
+
+// decodeDoubtful decodes data the one-pass decoder gave up on (limits
+// with their defaults): its errors are encoding/json's, in plain words.
+func decodeDoubtful(raw []byte, limits Limits) (map[string]any, error) {
 	if err := checkDepth(raw, limits.MaxDataDepth); err != nil {
 		return nil, err
 	}
@@ -82,14 +88,15 @@ func JSONProblem(err error) string {
 	return err.Error()
 }
 
-// CheckData returns the error DecodeData would return for raw, building
-// nothing when the one-pass decoder accepts it: a batch checks every item
+// CheckData returns the error DecodeData would return for raw, building no
+// values when the one-pass decoder accepts it: a batch checks every item
 // before it runs any, then decodes each only when it runs it.
 func CheckData(raw []byte, limits Limits) error {
-	if validObject(raw, limits.withDefaults().MaxDataDepth) {
+	limits = limits.withDefaults()
+	if validObject(raw, limits.MaxDataDepth) {
 		return nil
 	}
-	_, err := DecodeData(raw, limits)
+	_, err := decodeDoubtful(raw, limits)
 	return err
 }
 
@@ -112,7 +119,7 @@ func (d *DataDecoder) Decode(raw []byte) (map[string]any, error) {
 	if data, ok := dec.decode(); ok {
 		return data, nil
 	}
-	return DecodeData(raw, d.limits)
+	return decodeDoubtful(raw, d.limits)
 }
 
 // Recycle empties every map Decode has returned, at any depth, for the

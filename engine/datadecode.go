@@ -16,8 +16,8 @@ func decodeObject(raw []byte, maxDepth int) (map[string]any, bool) {
 	return (&dataDecoder{raw: raw, maxDepth: maxDepth}).decode()
 }
 
-// validObject reports whether decodeObject would succeed, building
-// nothing.
+// validObject reports whether decodeObject would succeed, building no
+// values (only strings with escapes are unescaped, to check them).
 func validObject(raw []byte, maxDepth int) bool {
 	_, ok := (&dataDecoder{raw: raw, maxDepth: maxDepth, check: true}).decode()
 	return ok
