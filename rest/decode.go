@@ -110,7 +110,7 @@ func decodeObject(body []byte, v reflect.Value) error {
 		}
 		k := slices.IndexFunc(fields.list, func(f field) bool { return f.name == name })
 		if k < 0 {
-			return invalid("unknown field %q; the fields are %s", name, fields.names)
+			return invalid("unknown field %q%s; the fields are %s", name, didYouMean(name, fields.nameList), fields.names)
 		}
 		if seen[k] {
 			return invalid("field %q appears more than once", name)
@@ -342,8 +342,9 @@ func (f field) set(v reflect.Value, value []byte) error {
 // fields are the members a request struct accepts, and their names as an
 // error lists them.
 type fields struct {
-	list  []field
-	names string
+	list     []field
+	nameList []string
+	names    string
 }
 
 var fieldCache sync.Map // reflect.Type → *fields
@@ -362,7 +363,7 @@ func fieldsOf(t reflect.Type) *fields {
 	for i, f := range fs.list {
 		names[i] = f.name
 	}
-	fs.names = strings.Join(names, ", ")
+	fs.nameList, fs.names = names, strings.Join(names, ", ")
 	fieldCache.Store(t, fs)
 	return fs
 }

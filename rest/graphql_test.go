@@ -60,6 +60,13 @@ func TestRefusalsOnTheGraphQLRoutesAreGraphQLErrors(t *testing.T) {
 			body := `{"query":"{viewer{role}}","variables":{"pad":"` + strings.Repeat("x", 200) + `"}}`
 			wantGraphQLError(t, f.do(http.MethodPost, "/graphql", strings.NewReader(body), key(adminKey)...), 413, service.CodePayloadTooLarge)
 		})
+		t.Run("a query parameter the route does not read", func(t *testing.T) {
+			w := f.do(http.MethodGet, "/graphql?query=%7Bviewer%7Brole%7D%7D&operation_name=x", nil, key(adminKey)...)
+			wantGraphQLError(t, w, 400, service.CodeInvalidArgument)
+			if want := `unknown query parameter \"operation_name\" (did you mean \"operationName\"?); GET /graphql reads query, operationName and variables`; !strings.Contains(w.Body.String(), want) {
+				t.Errorf("%s; want the message %s", w.Body, want)
+			}
+		})
 		t.Run("REST routes keep their shape", func(t *testing.T) {
 			wantError(t, f.do(http.MethodGet, "/policies", nil), 401, service.CodeUnauthenticated)
 		})

@@ -264,6 +264,12 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // handle mounts h at pattern behind the middleware. Each route has its own
 // chain, so every layer sees the matched pattern.
 func (s *server) handle(pattern string, a access, h http.Handler) {
+	// The API's routes read only the query parameters openapi.json gives
+	// them; the service routes (health, metrics, the playground) are
+	// fetched by tools that may add their own.
+	if names, ok := documentedQueries[pattern]; ok && a == authenticated {
+		h = s.knownQuery(pattern, names, h)
+	}
 	s.mux.Handle(pattern, s.chain(a, h))
 	s.patterns = append(s.patterns, pattern)
 }
