@@ -5,28 +5,49 @@ import (
 	"time"
 )
 
-func TestAuditRetentionTakesDaysOrADuration(t *testing.T) {
+func TestARetentionTakesDaysOrADuration(t *testing.T) {
 	good := []struct {
-		in   string
-		want time.Duration
-		show string
+		in      string
+		forever bool
+		want    time.Duration
+		show    string
 	}{
-		{"90d", 90 * day, "90d"},
-		{"1d", day, "1d"},
-		{"36h", 36 * time.Hour, "36h0m0s"},
-		{"0", 0, "0d"},
-		{"0d", 0, "0d"},
+		{"90d", true, 90 * day, "90d"},
+		{"1d", true, day, "1d"},
+		{"36h", true, 36 * time.Hour, "36h0m0s"},
+		{"0", true, 0, "0d"},
+		{"0d", true, 0, "0d"},
+		{"30d", false, 30 * day, "30d"},
+		{"1h", false, time.Hour, "1h0m0s"},
 	}
 	for _, c := range good {
-		var r retention
-		if err := r.Set(c.in); err != nil || time.Duration(r) != c.want || r.String() != c.show {
-			t.Errorf("%q: %v (%s), %v; want %v (%s)", c.in, time.Duration(r), r.String(), err, c.want, c.show)
+		r := retention{forever: c.forever, what: "things"}
+		if err := r.Set(c.in); err != nil || r.d != c.want || r.String() != c.show {
+			t.Errorf("%q: %v (%s), %v; want %v (%s)", c.in, r.d, r.String(), err, c.want, c.show)
 		}
 	}
-	for _, bad := range []string{"", "x", "ninety days", "-1d", "1.5d", "-3h", "30m", "99999d"} {
-		r := retention(7 * day)
-		if err := r.Set(bad); err == nil || time.Duration(r) != 7*day {
-			t.Errorf("%q: accepted as %v", bad, time.Duration(r))
+	bad := []struct {
+		in      string
+		forever bool
+		err     string
+	}{
+		{"", true, "want days (90d), a duration (36h) or 0"},
+		{"x", true, "want days (90d), a duration (36h) or 0"},
+		{"ninety days", false, "want days (30d) or a duration (36h)"},
+		{"-1d", true, "days must be a whole number up to 65535, as in 90d"},
+		{"1.5d", false, "days must be a whole number up to 65535, as in 90d"},
+		{"99999d", true, "days must be a whole number up to 65535, as in 90d"},
+		{"-3h", true, "must not be negative"},
+		{"-3h", false, "must not be negative"},
+		{"30m", true, "must be at least an hour, or 0 to keep things forever"},
+		{"30m", false, "must be at least an hour: things cannot be kept forever"},
+		{"0", false, "must be at least an hour: things cannot be kept forever"},
+		{"0d", false, "must be at least an hour: things cannot be kept forever"},
+	}
+	for _, c := range bad {
+		r := retention{d: 7 * day, forever: c.forever, what: "things"}
+		if err := r.Set(c.in); err == nil || err.Error() != c.err || r.d != 7*day {
+			t.Errorf("%q (forever %v): %v, kept %v; want %q and 7d kept", c.in, c.forever, err, r.d, c.err)
 		}
 	}
 }

@@ -65,7 +65,7 @@ type serveConfig struct {
 	batchLimit      int
 	dbTimeout       time.Duration
 	auditDurable    bool
-	decisionKeep    time.Duration
+	decisionKeep    retention
 	auditRetention  retention
 }
 
@@ -154,9 +154,10 @@ some did not finish in time).`,
 		"PostgreSQL: how long one read or write (and so one statement) may stall before the request fails with 503; 0 for no limit")
 	f.BoolVar(&cfg.auditDurable, "audit-durable", false,
 		"answer a run only once its executed event is committed: a crash then loses none, for an insert's time added to each run")
-	f.DurationVar(&cfg.decisionKeep, "decision-retention", service.DefaultDecisionRetention,
-		"how long decision records are kept before they are deleted, such as 720h")
-	cfg.auditRetention = retention(service.DefaultAuditRetention)
+	cfg.decisionKeep = retention{d: service.DefaultDecisionRetention, what: "decision records"}
+	f.Var(&cfg.decisionKeep, "decision-retention",
+		"how long decision records are kept before they are deleted, in days (30d) or as a duration (36h)")
+	cfg.auditRetention = retention{d: service.DefaultAuditRetention, forever: true, what: "events"}
 	f.Var(&cfg.auditRetention, "audit-retention",
 		"how long executed events are kept, in days (90d) or as a duration (36h); 0 keeps them forever")
 	f.IntVar(&cfg.cacheSize, "cache-size", service.DefaultCacheSize, "how many compiled programs (and bases and records) the run caches keep")
@@ -173,8 +174,6 @@ func (cfg *serveConfig) check() error {
 		return usageError("--log-format must be text or json, not %q", cfg.logFormat)
 	case cfg.authzTimeout < 0:
 		return usageError("--authz-timeout must not be negative")
-	case cfg.decisionKeep <= 0:
-		return usageError("--decision-retention must be positive, not %s", cfg.decisionKeep)
 	case cfg.bodyLimit <= 0:
 		return usageError("--body-limit must be positive")
 	case cfg.rateLimit > 0 && cfg.rateBurst < 1:
@@ -277,8 +276,8 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 	}
 	defer changes.Close()
 	svc, err := service.New(service.Config{DB: db, Authorizer: authorizer, Logger: log, Registerer: reg, CacheSize: cfg.cacheSize,
-		CacheExpiry: cfg.cacheExpiry, Changes: changes, AuditDurable: cfg.auditDurable, AuditRetention: time.Duration(cfg.auditRetention),
-		DecisionRetention: cfg.decisionKeep, MaxBatchItems: cfg.batchLimit})
+		CacheExpiry: cfg.cacheExpiry, Changes: changes, AuditDurable: cfg.auditDurable, AuditRetention: cfg.auditRetention.d,
+		DecisionRetention: cfg.decisionKeep.d, MaxBatchItems: cfg.batchLimit})
 	if err != nil {
 		return failure(err)
 	}
