@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/verdict/verdict/service"
 )
 
 // decodeBody decodes a request body strictly into the struct *v: the body
@@ -247,15 +249,9 @@ func skipValue(b []byte, i int) int {
 	return i
 }
 
+// notJSON is the 400 of a request body that JSON decoding refused with err.
 func notJSON(err error) error {
-	var syntax *json.SyntaxError
-	switch {
-	case errors.As(err, &syntax):
-		return invalid("the request body is not valid JSON: %v (at byte %d)", err, syntax.Offset)
-	case errors.Is(err, io.ErrUnexpectedEOF), err == io.EOF:
-		return invalid("the request body is not valid JSON: it ends too early")
-	}
-	return invalid("the request body is not valid JSON: %v", err)
+	return service.InvalidJSON("the request body", err)
 }
 
 // describeStart names the JSON type of a valid value by its first byte.

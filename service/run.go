@@ -161,6 +161,13 @@ func (s *Service) checkData(raw json.RawMessage) error {
 	return nil
 }
 
+// InvalidJSON is the malformed request of a text that JSON decoding
+// refused with err, worded as every decoding of Verdict words it: where
+// the syntax breaks, or that the text ends too early. what names the text.
+func InvalidJSON(what string, err error) *Error {
+	return Invalid("%s is not valid JSON: %s", what, engine.JSONProblem(err))
+}
+
 // invalidData is the malformed request of data that decoding refused with
 // err, or of data that is missing (nil).
 func invalidData(err error) error {
