@@ -16,9 +16,7 @@ import (
 // for case, underscores and dashes (baseID, base_id), or a slip of a
 // letter or two in a name of some length (limt); "" otherwise.
 func didYouMean(name string, names []string) string {
-	fold := func(s string) string {
-		return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s))
-	}
+	fold := func(s string) string { return strings.ToLower(separators.Replace(s)) }
 	best, bestDistance := "", 0
 	for _, n := range names {
 		d := levenshtein.ComputeDistance(fold(name), fold(n))
@@ -33,6 +31,9 @@ func didYouMean(name string, names []string) string {
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)
 }
+
+// separators are what didYouMean ignores in names, besides case.
+var separators = strings.NewReplacer("_", "", "-", "")
 
 // listed is names as a sentence lists them: "a", "a and b", "a, b and c".
 func listed(names []string) string {
