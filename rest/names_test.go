@@ -11,18 +11,6 @@ import (
 	"github.com/verdict/verdict/service"
 )
 
-// errorMessage is the message of an error answer in the API's shape.
-func errorMessage(t *testing.T, body []byte) string {
-	t.Helper()
-	var e struct {
-		Error struct {
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	decode(t, body, &e)
-	return e.Error.Message
-}
-
 func TestAQueryParameterARouteDoesNotReadIsRefused(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixture(t, db)
@@ -49,7 +37,7 @@ func TestAQueryParameterARouteDoesNotReadIsRefused(t *testing.T) {
 		} {
 			w := f.call(t, admin, http.MethodGet, tc.path, nil)
 			wantError(t, w, http.StatusBadRequest, service.CodeInvalidArgument)
-			if got := errorMessage(t, w.Body.Bytes()); got != tc.message {
+			if got := decodeStrict[errorBody](t, w).Error.Message; got != tc.message {
 				t.Errorf("GET %s: %q, want %q", tc.path, got, tc.message)
 			}
 		}
