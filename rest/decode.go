@@ -112,7 +112,7 @@ func decodeObject(body []byte, v reflect.Value) error {
 		}
 		k := slices.IndexFunc(fields.list, func(f field) bool { return f.name == name })
 		if k < 0 {
-			return invalid("unknown field %q%s; the fields are %s", name, didYouMean(name, fields.nameList), fields.names)
+			return invalid("unknown field %q%s; the fields are %s", name, didYouMean(name, fields.names), strings.Join(fields.names, ", "))
 		}
 		if seen[k] {
 			return invalid("field %q appears more than once", name)
@@ -335,12 +335,10 @@ func (f field) set(v reflect.Value, value []byte) error {
 	return nil
 }
 
-// fields are the members a request struct accepts, and their names as an
-// error lists them.
+// fields are the members a request struct accepts, and their names.
 type fields struct {
-	list     []field
-	nameList []string
-	names    string
+	list  []field
+	names []string
 }
 
 var fieldCache sync.Map // reflect.Type → *fields
@@ -355,11 +353,10 @@ func fieldsOf(t reflect.Type) *fields {
 		return f.(*fields)
 	}
 	fs := &fields{list: appendFields(nil, t, nil)}
-	names := make([]string, len(fs.list))
+	fs.names = make([]string, len(fs.list))
 	for i, f := range fs.list {
-		names[i] = f.name
+		fs.names[i] = f.name
 	}
-	fs.nameList, fs.names = names, strings.Join(names, ", ")
 	fieldCache.Store(t, fs)
 	return fs
 }

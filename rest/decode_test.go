@@ -85,7 +85,7 @@ func TestFieldsOfSeesEmbeddedStructsAsEncodingJSONDoes(t *testing.T) {
 		T      tagged `json:"t"`
 		Hidden string `json:"-"`
 	}
-	got := fieldsOf(reflect.TypeOf(v)).names
+	got := strings.Join(fieldsOf(reflect.TypeOf(v)).names, ", ")
 	if got != "a, b, t" {
 		t.Errorf("fields %q, want a, b, t", got)
 	}
