@@ -122,7 +122,7 @@ func (in *FlowTestInput) definition() (json.RawMessage, error) {
 			Edges json.RawMessage `json:"edges"`
 		}{in.Nodes, in.Edges})
 		if err != nil {
-			return nil, Invalid("nodes and edges are not valid JSON: %v", err)
+			return nil, InvalidJSON("nodes and edges", err)
 		}
 		return graph, nil
 	}
