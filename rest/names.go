@@ -17,9 +17,10 @@ import (
 // letter or two in a name of some length (limt); "" otherwise.
 func didYouMean(name string, names []string) string {
 	fold := func(s string) string { return strings.ToLower(separators.Replace(s)) }
+	folded := fold(name)
 	best, bestDistance := "", 0
 	for _, n := range names {
-		d := levenshtein.ComputeDistance(fold(name), fold(n))
+		d := levenshtein.ComputeDistance(folded, fold(n))
 		if best == "" || d < bestDistance {
 			best, bestDistance = n, d
 		}
