@@ -52,6 +52,7 @@ type serveConfig struct {
 	opaURL          string
 	authzTimeout    time.Duration
 	logFormat       string
+	logLevel        string
 	bodyLimit       int64
 	rateLimit       float64
 	rateBurst       int
@@ -139,6 +140,7 @@ some did not finish in time).`,
 	f.StringVar(&cfg.opaURL, "opa-url", "", "ask the OPA server at this URL for authorization decisions; default the embedded policy")
 	f.DurationVar(&cfg.authzTimeout, "authz-timeout", 0, "how long one authorization decision may take before the request is denied (default 250ms)")
 	f.StringVar(&cfg.logFormat, "log-format", "text", "text or json")
+	f.StringVar(&cfg.logLevel, "log-level", "info", "the least severe lines logged: info, warn or error; warn leaves out the line of each request")
 	f.Int64Var(&cfg.bodyLimit, "body-limit", rest.DefaultBodyLimit, "the largest request body accepted, in bytes")
 	f.Float64Var(&cfg.rateLimit, "rate-limit", rest.DefaultRateLimit,
 		"requests and runs per second one API key may sustain (a request costs one, each further run it makes one more); 0 turns the limit off")
@@ -172,6 +174,8 @@ func (cfg *serveConfig) check() error {
 	switch {
 	case cfg.logFormat != "text" && cfg.logFormat != "json":
 		return usageError("--log-format must be text or json, not %q", cfg.logFormat)
+	case logLevels[cfg.logLevel] == nil:
+		return usageError("--log-level must be info, warn or error, not %q", cfg.logLevel)
 	case cfg.authzTimeout < 0:
 		return usageError("--authz-timeout must not be negative")
 	case cfg.bodyLimit <= 0:
@@ -210,11 +214,18 @@ func (cfg *serveConfig) check() error {
 	return nil
 }
 
-func newLogger(w io.Writer, format string) *slog.Logger {
+// logLevels are the values of --log-level. There is no debug: nothing
+// logs below info.
+var logLevels = map[string]slog.Leveler{"info": slog.LevelInfo, "warn": slog.LevelWarn, "error": slog.LevelError}
+
+// newLogger logs lines of level and above: below it a line costs a
+// comparison, not its formatting.
+func newLogger(w io.Writer, format, level string) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: logLevels[level]}
 	if format == "json" {
-		return slog.New(slog.NewJSONHandler(w, nil))
+		return slog.New(slog.NewJSONHandler(w, opts))
 	}
-	return slog.New(slog.NewTextHandler(w, nil))
+	return slog.New(slog.NewTextHandler(w, opts))
 }
 
 func (cfg *serveConfig) authorizer() (authz.Authorizer, error) {
@@ -244,7 +255,7 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 	// together share a system call.
 	logs := logbuf.New(stderr, logBufferBytes)
 	defer logs.Close()
-	log := newLogger(logs, cfg.logFormat)
+	log := newLogger(logs, cfg.logFormat, cfg.logLevel)
 	authorizer, err := cfg.authorizer()
 	if err != nil {
 		return err

@@ -290,7 +290,7 @@ func TestServe(t *testing.T) {
 	if code := s.stop(t); code != 0 {
 		t.Fatalf("exit %d after cancel; stderr:\n%s", code, s.stderr)
 	}
-	for _, want := range []string{`msg="database migrated"`, "msg=serving", `msg="shutting down"`, "msg=stopped"} {
+	for _, want := range []string{`msg="database migrated"`, "msg=serving", `msg="http request" method=POST route="POST /run"`, `msg="shutting down"`, "msg=stopped"} {
 		if !strings.Contains(s.stderr.String(), want) {
 			t.Errorf("the log lacks %s:\n%s", want, s.stderr)
 		}
@@ -498,6 +498,8 @@ func TestServeRefuses(t *testing.T) {
 	}{
 		{name: "an unknown log format", code: exitUsage, stderr: `--log-format must be text or json, not "xml"`,
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--log-format", "xml") }},
+		{name: "an unknown log level", code: exitUsage, stderr: `--log-level must be info, warn or error, not "debug"`,
+			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--log-level", "debug") }},
 		{name: "a short --bootstrap-key", code: exitUsage, stderr: "must be at least 32 characters",
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--bootstrap-key", "short-secret") }},
 		{name: "a short VERDICT_BOOTSTRAP_KEY", env: "short-secret", code: exitUsage, stderr: "must be at least 32 characters",
@@ -604,5 +606,40 @@ func TestServeSetsTheCollectorTargetOnlyWhenGOGCIsUnset(t *testing.T) {
 	}
 	if _, set := collectorTarget("50"); set {
 		t.Error("GOGC=50: serve set its own target over the operator's")
+	}
+}
+
+func TestTheLogLevelLeavesOutLessSevereLines(t *testing.T) {
+	for _, c := range []struct{ level, want string }{
+		{"info", "level=INFO msg=i\nlevel=WARN msg=w\nlevel=ERROR msg=e\n"},
+		{"warn", "level=WARN msg=w\nlevel=ERROR msg=e\n"},
+		{"error", "level=ERROR msg=e\n"},
+	} {
+		var b strings.Builder
+		log := newLogger(&b, "text", c.level)
+		log.Info("i")
+		log.Warn("w")
+		log.Error("e")
+		// Each line starts with its time, which the comparison leaves out.
+		var got strings.Builder
+		for line := range strings.Lines(b.String()) {
+			_, rest, _ := strings.Cut(line, " ")
+			got.WriteString(rest)
+		}
+		if got.String() != c.want {
+			t.Errorf("--log-level %s logs\n%s\nnot\n%s", c.level, got.String(), c.want)
+		}
+	}
+
+	t.Setenv(envBootstrapKey, "")
+	key := "serve-test-bootstrap-key-0123456789"
+	s := startServer(t, serveArgs("sqlite://"+t.TempDir()+"/v.db", "--bootstrap-key", key, "--log-level", "warn")...)
+	status, body := s.do(t, "POST", "/run", key, runBody(t, 70))
+	checkRunTrue(t, status, body)
+	if code := s.stop(t); code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, s.stderr)
+	}
+	if s.stderr.String() != "" {
+		t.Errorf("--log-level warn logged lines of info:\n%s", s.stderr)
 	}
 }
