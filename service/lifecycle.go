@@ -230,26 +230,38 @@ func (s *Service) create(ctx context.Context, k *kindRules, c *Changes) (*target
 	return &out, nil
 }
 
-// updateDraft changes a draft record in place and bumps its revision.
-func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c *Changes) (*target, error) {
+// changeDraft checks the changes an edit or a publish brings, loads the
+// record the caller may take action on, and applies the changes to it in
+// memory. The record must be a draft: a published one is a conflict, which
+// published words.
+func (s *Service) changeDraft(ctx context.Context, k *kindRules, id uuid.UUID, c *Changes, action authz.Action, published string) (*Principal, *target, error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := checkCommon(c, false); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := k.check(c); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	l, err := s.load(ctx, p, k, id, authz.ActionEdit)
+	l, err := s.load(ctx, p, k, id, action)
+	if err != nil {
+		return nil, nil, err
+	}
+	if l.record.Status != record.StatusDraft {
+		return nil, nil, newError(CodeConflict, "record %s %s", l.record.ID, published)
+	}
+	c.apply(l.record)
+	return p, l, nil
+}
+
+// updateDraft changes a draft record in place and bumps its revision.
+func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c *Changes) (*target, error) {
+	p, l, err := s.changeDraft(ctx, k, id, c, authz.ActionEdit, "is published and cannot change; create a draft from it")
 	if err != nil {
 		return nil, err
 	}
-	if l.record.Status != record.StatusDraft {
-		return nil, newError(CodeConflict, "record %s is published and cannot change; create a draft from it", l.record.ID)
-	}
-	c.apply(l.record)
 	var out target
 	err = s.inTx(ctx, func(tx storage.Tx) error {
 		now := s.timestamp()
@@ -284,24 +296,10 @@ func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 // passes to the organization, all in one transaction; of two concurrent
 // publishes of one draft exactly one succeeds.
 func (s *Service) publish(ctx context.Context, k *kindRules, id uuid.UUID, c *Changes) (*target, error) {
-	p, err := principalOf(ctx)
+	p, l, err := s.changeDraft(ctx, k, id, c, authz.ActionPublish, "is published already; there is no draft to publish")
 	if err != nil {
 		return nil, err
 	}
-	if err := checkCommon(c, false); err != nil {
-		return nil, err
-	}
-	if err := k.check(c); err != nil {
-		return nil, err
-	}
-	l, err := s.load(ctx, p, k, id, authz.ActionPublish)
-	if err != nil {
-		return nil, err
-	}
-	if l.record.Status != record.StatusDraft {
-		return nil, newError(CodeConflict, "record %s is published already; there is no draft to publish", l.record.ID)
-	}
-	c.apply(l.record)
 	if err := k.gate(ctx, p, l.record, c); err != nil {
 		return nil, err
 	}
