@@ -90,11 +90,8 @@ func (s *Service) Member(ctx context.Context, id uuid.UUID) (*Member, error) {
 		return nil, err
 	}
 	m, err := s.store.Membership(ctx, p.TenantID, id)
-	switch {
-	case errors.Is(err, storage.ErrNotFound):
-		return nil, newError(CodeNotFound, "no member %s", id)
-	case err != nil:
-		return nil, unavailable(err)
+	if err != nil {
+		return nil, lookupErr(err, "member", id)
 	}
 	out := memberOf(m)
 	return &out, nil

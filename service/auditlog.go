@@ -136,11 +136,8 @@ func (s *Service) AuditEvent(ctx context.Context, id uuid.UUID) (*AuditEvent, er
 		return nil, unavailable(err)
 	}
 	exec, err := s.store.Execution(ctx, p.TenantID, id)
-	switch {
-	case errors.Is(err, storage.ErrNotFound):
-		return nil, newError(CodeNotFound, "no audit event %s", id)
-	case err != nil:
-		return nil, unavailable(err)
+	if err != nil {
+		return nil, lookupErr(err, "audit event", id)
 	}
 	out := auditEventOfExecution(*exec)
 	return &out, nil

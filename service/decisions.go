@@ -368,11 +368,8 @@ func (s *Service) Decision(ctx context.Context, id uuid.UUID) (*DecisionDetail, 
 		return nil, err
 	}
 	row, err := s.store.Decision(ctx, p.TenantID, id)
-	switch {
-	case errors.Is(err, storage.ErrNotFound):
-		return nil, newError(CodeNotFound, "no decision %s", id)
-	case err != nil:
-		return nil, unavailable(err)
+	if err != nil {
+		return nil, lookupErr(err, "decision", id)
 	}
 	out := &DecisionDetail{Decision: decisionOfRow(row)}
 	if out.Recomputed, out.Note, err = s.recompute(ctx, &out.Decision); err != nil {

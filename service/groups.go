@@ -71,11 +71,8 @@ func (c *GroupChanges) check(creating bool) error {
 // not found.
 func tenantGroup(ctx context.Context, in storage.Groups, p *Principal, id uuid.UUID) (*ent.Group, error) {
 	g, err := in.Group(ctx, p.TenantID, id)
-	switch {
-	case errors.Is(err, storage.ErrNotFound):
-		return nil, newError(CodeNotFound, "no group %s", id)
-	case err != nil:
-		return nil, unavailable(err)
+	if err != nil {
+		return nil, lookupErr(err, "group", id)
 	}
 	return g, nil
 }
@@ -385,11 +382,8 @@ func (s *Service) GroupMember(ctx context.Context, id uuid.UUID) (*GroupMember, 
 		return nil, err
 	}
 	m, err := s.store.GroupMember(ctx, p.TenantID, id)
-	switch {
-	case errors.Is(err, storage.ErrNotFound):
-		return nil, newError(CodeNotFound, "no group member %s", id)
-	case err != nil:
-		return nil, unavailable(err)
+	if err != nil {
+		return nil, lookupErr(err, "group member", id)
 	}
 	return groupMemberOf(m), nil
 }

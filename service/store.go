@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/google/uuid"
+
 	"github.com/verdict/verdict/storage"
 )
 
@@ -28,6 +30,16 @@ func storeErr(err error, conflict string) error {
 		return newError(CodeConflict, "%s", conflict)
 	case errors.Is(err, storage.ErrNotFound):
 		return newError(CodeNotFound, "not found")
+	}
+	return unavailable(err)
+}
+
+// lookupErr is the error of a failed lookup of one row by id in the
+// caller's tenant: a row that is not there (another tenant's included) is
+// not found, named what; any other failure is the database's.
+func lookupErr(err error, what string, id uuid.UUID) error {
+	if errors.Is(err, storage.ErrNotFound) {
+		return newError(CodeNotFound, "no %s %s", what, id)
 	}
 	return unavailable(err)
 }
