@@ -157,12 +157,10 @@ Pending migrations are applied first, so bootstrap works on a fresh database.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&in.Organization, "org", "", "the organization's name (required)")
-	f.StringVar(&in.Email, "email", "", "the admin's email (required)")
+	required(cmd, &in.Organization, "org", "the organization's name")
+	required(cmd, &in.Email, "email", "the admin's email")
 	f.StringVar(&in.Name, "name", "", "the admin's name, when the user is new")
 	f.StringVar(&in.Key, "key", "", "the admin's API key, at least 32 characters; default a new random key")
-	cmd.MarkFlagRequired("org")
-	cmd.MarkFlagRequired("email")
 	return cmd
 }
 
@@ -212,8 +210,7 @@ func (a *admin) orgCreateCommand() *cobra.Command {
 			})
 		},
 	}
-	cmd.Flags().StringVar(&name, "name", "", "the organization's name (required)")
-	cmd.MarkFlagRequired("name")
+	required(cmd, &name, "name", "the organization's name")
 	return cmd
 }
 
@@ -264,9 +261,8 @@ func (a *admin) userCreateCommand() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&email, "email", "", "the user's email (required)")
+	required(cmd, &email, "email", "the user's email")
 	f.StringVar(&name, "name", "", "the user's name")
-	cmd.MarkFlagRequired("email")
 	return cmd
 }
 
@@ -280,12 +276,8 @@ admin or auditor. ORG is the organization's id or name.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w := cmd.OutOrStdout()
-			return a.operator(cmd.Context(), w, false, func(op *service.Operator) error {
-				org, err := findOrganization(cmd.Context(), op, orgRef)
-				if err != nil {
-					return err
-				}
-				err = op.AddMember(cmd.Context(), org.ID, email, authz.Role(role))
+			return a.inOrganization(cmd.Context(), w, orgRef, func(op *service.Operator, org *service.Organization) error {
+				err := op.AddMember(cmd.Context(), org.ID, email, authz.Role(role))
 				if service.CodeOf(err) == service.CodeNotFound {
 					return failuref("no user has the email %s: create one with `verdict admin user create --email %s`", email, email)
 				} else if err != nil {
@@ -301,13 +293,9 @@ admin or auditor. ORG is the organization's id or name.`,
 			})
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&orgRef, "org", "", "the organization's id or name (required)")
-	f.StringVar(&email, "email", "", "the user's email (required)")
-	f.StringVar(&role, "role", "", "viewer, editor, publisher, admin or auditor (required)")
-	cmd.MarkFlagRequired("org")
-	cmd.MarkFlagRequired("email")
-	cmd.MarkFlagRequired("role")
+	required(cmd, &orgRef, "org", "the organization's id or name")
+	required(cmd, &email, "email", "the user's email")
+	required(cmd, &role, "role", "viewer, editor, publisher, admin or auditor")
 	return cmd
 }
 
@@ -333,11 +321,7 @@ RFC 3339 time.`,
 				in.ExpiresAt = &t
 			}
 			w := cmd.OutOrStdout()
-			return a.operator(cmd.Context(), w, false, func(op *service.Operator) error {
-				org, err := findOrganization(cmd.Context(), op, orgRef)
-				if err != nil {
-					return err
-				}
+			return a.inOrganization(cmd.Context(), w, orgRef, func(op *service.Operator, org *service.Organization) error {
 				in.Organization = org.ID
 				k, err := op.CreateKey(cmd.Context(), in)
 				if err != nil {
@@ -360,13 +344,11 @@ RFC 3339 time.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&orgRef, "org", "", "the organization's id or name (required)")
+	required(cmd, &orgRef, "org", "the organization's id or name")
 	f.StringVar(&userEmail, "user-email", "", "the member who owns the key; default an organization key")
-	f.StringVar(&scope, "scope", "", "view, edit, publish or admin (required)")
+	required(cmd, &scope, "scope", "view, edit, publish or admin")
 	f.StringVar(&name, "name", "", "a name to tell the key apart in lists; default the owner's email, else \"operator\"")
 	f.StringVar(&expires, "expires", "", "when the key stops working, RFC 3339; default never")
-	cmd.MarkFlagRequired("org")
-	cmd.MarkFlagRequired("scope")
 	return cmd
 }
 
@@ -395,8 +377,7 @@ func (a *admin) keyRevokeCommand() *cobra.Command {
 			})
 		},
 	}
-	cmd.Flags().StringVar(&idFlag, "id", "", "the key's id (required)")
-	cmd.MarkFlagRequired("id")
+	required(cmd, &idFlag, "id", "the key's id")
 	return cmd
 }
 
@@ -414,6 +395,18 @@ func findOrganization(ctx context.Context, op *service.Operator, ref string) (*s
 		return nil, failure(err)
 	}
 	return org, nil
+}
+
+// inOrganization runs fn with the operator and the organization ref names
+// (see findOrganization), for the commands that act in one.
+func (a *admin) inOrganization(ctx context.Context, w io.Writer, ref string, fn func(op *service.Operator, org *service.Organization) error) error {
+	return a.operator(ctx, w, false, func(op *service.Operator) error {
+		org, err := findOrganization(ctx, op, ref)
+		if err != nil {
+			return err
+		}
+		return fn(op, org)
+	})
 }
 
 // everyPage gathers the items of every page of a list.
@@ -444,11 +437,7 @@ func listInOrganization[T any](a *admin, cmd *cobra.Command,
 	cmd.Args = cobra.NoArgs
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		w := cmd.OutOrStdout()
-		return a.operator(cmd.Context(), w, false, func(op *service.Operator) error {
-			org, err := findOrganization(cmd.Context(), op, orgRef)
-			if err != nil {
-				return err
-			}
+		return a.inOrganization(cmd.Context(), w, orgRef, func(op *service.Operator, org *service.Organization) error {
 			items, err := everyPage(func(o service.ListOptions) (*service.Page[T], error) {
 				return list(op, cmd.Context(), org.ID, o)
 			})
@@ -467,8 +456,7 @@ func listInOrganization[T any](a *admin, cmd *cobra.Command,
 			})
 		})
 	}
-	cmd.Flags().StringVar(&orgRef, "org", "", "the organization's id or name (required)")
-	cmd.MarkFlagRequired("org")
+	required(cmd, &orgRef, "org", "the organization's id or name")
 	return cmd
 }
 
@@ -499,11 +487,7 @@ organization's id or name.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w := cmd.OutOrStdout()
-			return a.operator(cmd.Context(), w, false, func(op *service.Operator) error {
-				org, err := findOrganization(cmd.Context(), op, orgRef)
-				if err != nil {
-					return err
-				}
+			return a.inOrganization(cmd.Context(), w, orgRef, func(op *service.Operator, org *service.Organization) error {
 				m, err := op.SetMemberRole(cmd.Context(), org.ID, email, authz.Role(role))
 				if err != nil {
 					return failure(err)
@@ -514,13 +498,9 @@ organization's id or name.`,
 			})
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&orgRef, "org", "", "the organization's id or name (required)")
-	f.StringVar(&email, "email", "", "the member's email (required)")
-	f.StringVar(&role, "role", "", "viewer, editor, publisher, admin or auditor (required)")
-	cmd.MarkFlagRequired("org")
-	cmd.MarkFlagRequired("email")
-	cmd.MarkFlagRequired("role")
+	required(cmd, &orgRef, "org", "the organization's id or name")
+	required(cmd, &email, "email", "the member's email")
+	required(cmd, &role, "role", "viewer, editor, publisher, admin or auditor")
 	return cmd
 }
 
@@ -536,11 +516,7 @@ organization's id or name.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w := cmd.OutOrStdout()
-			return a.operator(cmd.Context(), w, false, func(op *service.Operator) error {
-				org, err := findOrganization(cmd.Context(), op, orgRef)
-				if err != nil {
-					return err
-				}
+			return a.inOrganization(cmd.Context(), w, orgRef, func(op *service.Operator, org *service.Organization) error {
 				m, err := op.RemoveMember(cmd.Context(), org.ID, email)
 				if err != nil {
 					return failure(err)
@@ -555,11 +531,8 @@ organization's id or name.`,
 			})
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&orgRef, "org", "", "the organization's id or name (required)")
-	f.StringVar(&email, "email", "", "the member's email (required)")
-	cmd.MarkFlagRequired("org")
-	cmd.MarkFlagRequired("email")
+	required(cmd, &orgRef, "org", "the organization's id or name")
+	required(cmd, &email, "email", "the member's email")
 	return cmd
 }
 
@@ -572,4 +545,10 @@ ids, names, prefixes, scopes and owners. Secrets are never shown again.`,
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s %s\t%s\t%s\t%s\t%s\n", k.ID, k.Name, k.Prefix, k.Scope, k.Owner.Kind, k.Owner.ID,
 			k.CreatedAt.UTC().Format(time.RFC3339), timeOrDash(k.LastUsedAt), timeOrDash(k.ExpiresAt), timeOrDash(k.RevokedAt))
 	})
+}
+
+// required declares a string flag the command cannot run without.
+func required(cmd *cobra.Command, p *string, name, usage string) {
+	cmd.Flags().StringVar(p, name, "", usage+" (required)")
+	cmd.MarkFlagRequired(name)
 }
