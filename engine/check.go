@@ -75,7 +75,7 @@ func Check(src string) CheckResult {
 	if len(src) <= DefaultLimits.MaxTextBytes {
 		out.Tokens = tokenize(src, li)
 	}
-	c := &checker{src: src, li: li}
+	c := &checker{src: src, li: li, suggestionWork: maxSuggestionWork}
 	text, errs := Parse(src, DefaultLimits)
 	if errs != nil {
 		c.syntax(errs)
@@ -94,6 +94,25 @@ type checker struct {
 	src   string
 	li    *lineIndex
 	diags []Diagnostic
+	// suggestionWork is what is left of maxSuggestionWork.
+	suggestionWork int
+	// phrases and labels are the rules' outcome phrases and labels, as
+	// suggestions compare them, made once for every reference to compare.
+	phrases, labels []suggestible
+}
+
+// maxSuggestionWork bounds the comparisons one Check spends on suggesting
+// labels and phrases, counted as the cells of the edit distances it
+// computes (a few milliseconds of work). Every unresolved reference is
+// compared with every rule, so without a bound a text of many long
+// phrases costs the square of its size (seconds for a hundred kilobytes);
+// past it, diagnostics come without suggestions.
+const maxSuggestionWork = 1 << 22
+
+// A suggestible is a label or an outcome phrase that a suggestion may name.
+type suggestible struct {
+	text, lower string
+	rule        int
 }
 
 func (c *checker) add(sev, code string, from, to int, msg string, suggestions ...string) {
@@ -538,15 +557,17 @@ func fullPhrase(r *Rule) string {
 func (c *checker) unknownLabel(text *RuleText, ref *LabelRef) {
 	from := int(ref.Pos)
 	to := from + len(c.src[from:]) - len(strings.TrimPrefix(strings.TrimPrefix(c.src[from:], "$"), "§")) + len(ref.Label)
-	var labels []string
-	for _, r := range text.Rules {
-		if r.Label != "" {
-			labels = append(labels, r.Label)
+	if c.labels == nil {
+		c.labels = []suggestible{}
+		for i, r := range text.Rules {
+			if r.Label != "" {
+				c.labels = append(c.labels, suggestible{r.Label, strings.ToLower(r.Label), i})
+			}
 		}
 	}
 	sigil := c.src[from : to-len(ref.Label)]
 	var suggestions []string
-	for _, l := range closest(ref.Label, labels) {
+	for _, l := range c.closest(ref.Label, c.labels, -1) {
 		suggestions = append(suggestions, sigil+l)
 	}
 	c.add(SeverityWarning, CodeUnknownLabel, from, to,
@@ -560,13 +581,14 @@ func (c *checker) unresolvedPhrase(text *RuleText, self int, ref *PhraseRef) {
 		from++
 	}
 	to := from + len(ref.Phrase)
-	var phrases []string
-	for i, r := range text.Rules {
-		if i != self {
-			phrases = append(phrases, fullPhrase(r))
+	if c.phrases == nil {
+		c.phrases = make([]suggestible, len(text.Rules))
+		for i, r := range text.Rules {
+			phrase := fullPhrase(r)
+			c.phrases[i] = suggestible{phrase, strings.ToLower(phrase), i}
 		}
 	}
-	suggestions := closest(ref.Phrase, phrases)
+	suggestions := c.closest(ref.Phrase, c.phrases, self)
 	words, _ := operatorWords(ref.Phrase, 0)
 	if n, ops := suggestOperators(words); len(ops) > 0 && len(words) > 0 {
 		written := strings.Join(words[:n], " ")
@@ -581,8 +603,11 @@ func (c *checker) unresolvedPhrase(text *RuleText, self int, ref *PhraseRef) {
 }
 
 // closest returns up to three candidates near the written text, nearest
-// first.
-func closest(written string, candidates []string) []string {
+// first, leaving out the one of rule skip. A candidate is near when its
+// edit distance is at most a third of its length (or 2): one whose length
+// differs more cannot be, and is not compared. Comparisons stop when the
+// check's suggestion work is spent.
+func (c *checker) closest(written string, candidates []suggestible, skip int) []string {
 	type scored struct {
 		s string
 		d int
@@ -590,9 +615,17 @@ func closest(written string, candidates []string) []string {
 	var list []scored
 	w := strings.ToLower(written)
 	for _, cand := range candidates {
-		d := editDistance(w, strings.ToLower(cand))
-		if d <= max(2, len(cand)/3) {
-			list = append(list, scored{cand, d})
+		near := max(2, len(cand.text)/3)
+		if diff := len(w) - len(cand.lower); cand.rule == skip || diff > near || -diff > near {
+			continue
+		}
+		work := (len(w) + 1) * (len(cand.lower) + 1)
+		if work > c.suggestionWork {
+			break
+		}
+		c.suggestionWork -= work
+		if d := editDistance(w, cand.lower); d <= near {
+			list = append(list, scored{cand.text, d})
 		}
 	}
 	sort.SliceStable(list, func(i, j int) bool { return list[i].d < list[j].d })

@@ -19,6 +19,18 @@ type parser struct {
 
 	conditions int
 	errs       ParseErrors
+	// lines locates errors; made at the first one, since a text that
+	// parses never needs it, and one with an error in every rule would
+	// otherwise scan from its start for each.
+	lines *lineIndex
+}
+
+// position is where the byte at off stands, for an error.
+func (p *parser) position(off int) Position {
+	if p.lines == nil {
+		p.lines = newLineIndex(p.src)
+	}
+	return p.lines.pos(off)
 }
 
 // bailout carries an error that ends the current rule at once (an invalid
@@ -114,7 +126,7 @@ func (p *parser) expect(pos int, what string) {
 
 func (p *parser) syntaxError() *SyntaxError {
 	what := "expected " + joinAlternatives(p.expected)
-	return &SyntaxError{Pos: position(p.src, Pos(p.failPos)), Located: true, Expected: what,
+	return &SyntaxError{Pos: p.position(p.failPos), Located: true, Expected: what,
 		off: p.failPos, wanted: append([]string(nil), p.expected...)}
 }
 
@@ -131,7 +143,7 @@ func joinAlternatives(list []string) string {
 // abort records where the problem arose even though its message shows no
 // position, so that diagnostics can still point at it.
 func (p *parser) abort(format string, args ...any) {
-	panic(bailout{SyntaxError{Pos: position(p.src, Pos(p.pos)), Expected: fmt.Sprintf(format, args...), off: p.pos}})
+	panic(bailout{SyntaxError{Pos: p.position(p.pos), Expected: fmt.Sprintf(format, args...), off: p.pos}})
 }
 
 func (p *parser) rule() (r *Rule, err *SyntaxError) {

@@ -38,20 +38,54 @@ type Range struct {
 }
 
 // lineIndex converts byte offsets into lines and columns without rescanning
-// the text for every offset.
+// the text for every offset: a text of one long line has as many tokens
+// as short ones, and counting each token's column from the start of its
+// line would cost the square of the line's length.
 type lineIndex struct {
 	src    string
 	starts []int // byte offset of each line's first character
+	// marks are rune boundaries about every runeMarkBytes bytes, with the
+	// runes before each, so that the runes before an offset are counted
+	// from the nearest mark.
+	marks []runeMark
 }
+
+type runeMark struct{ off, runes int }
+
+const runeMarkBytes = 256
 
 func newLineIndex(src string) *lineIndex {
 	li := &lineIndex{src: src, starts: []int{0}}
-	for i := 0; i < len(src); i++ {
+	runes := 0
+	for i := 0; i < len(src); runes++ {
+		if i >= len(li.marks)*runeMarkBytes {
+			li.marks = append(li.marks, runeMark{i, runes})
+		}
 		if src[i] == '\n' {
 			li.starts = append(li.starts, i+1)
 		}
+		if src[i] < utf8.RuneSelf {
+			i++
+		} else {
+			_, size := utf8.DecodeRuneInString(src[i:])
+			i += size
+		}
 	}
 	return li
+}
+
+// runesBefore counts the runes of src[:off], as utf8.RuneCountInString
+// would, from the last mark at or before off.
+func (li *lineIndex) runesBefore(off int) int {
+	k := min(off/runeMarkBytes, len(li.marks)-1)
+	for k > 0 && li.marks[k].off > off {
+		k--
+	}
+	if k < 0 {
+		return utf8.RuneCountInString(li.src[:off])
+	}
+	m := li.marks[k]
+	return m.runes + utf8.RuneCountInString(li.src[m.off:off])
 }
 
 func (li *lineIndex) pos(off int) Position {
@@ -65,7 +99,7 @@ func (li *lineIndex) pos(off int) Position {
 			hi = mid - 1
 		}
 	}
-	return Position{Line: lo + 1, Column: utf8.RuneCountInString(li.src[li.starts[lo]:off]) + 1}
+	return Position{Line: lo + 1, Column: li.runesBefore(off) - li.runesBefore(li.starts[lo]) + 1}
 }
 
 func (li *lineIndex) span(from, to int) Range { return Range{li.pos(from), li.pos(to)} }
