@@ -25,6 +25,7 @@ var hostileTexts = []struct {
 		return b.String()
 	}},
 	{"long phrases referenced often", longPhraseReferences},
+	{"many references to long outcomes", manyReferences},
 	{"an error in every rule", func() string {
 		var b strings.Builder
 		for i := 0; b.Len() < 250<<10; i++ {
@@ -51,6 +52,62 @@ func longPhraseReferences() string {
 		fmt.Fprintf(&b, "A **P** %s%d if the __age__ of the **P** is at least %d.\n", long, i, i)
 	}
 	return b.String()
+}
+
+// manyReferences is a golden rule of 6,000 references to 999 rules of long
+// outcomes: every tenth resolves loosely (`gets xb` names the first rule
+// whose outcome contains `xb`), the others resolve to no rule.
+func manyReferences() string {
+	name := func(i int) string {
+		w := "x"
+		for ; ; i /= 26 {
+			w += string(rune('a' + i%26))
+			if i < 26 {
+				return w
+			}
+		}
+	}
+	long := strings.Repeat("w", 60)
+	var b strings.Builder
+	b.WriteString("A **P** gets top if ")
+	for i := range 6000 {
+		if i > 0 {
+			b.WriteString(" and ")
+		}
+		if i%10 == 9 {
+			fmt.Fprintf(&b, "the **P** gets %s", name(i%999))
+		} else {
+			fmt.Fprintf(&b, "the **P** zq %s", name(i))
+		}
+	}
+	b.WriteString(".\n")
+	for i := range 999 {
+		fmt.Fprintf(&b, "A **P** gets %s %s if the __a__ of the **P** is at least 1.\n", long, name(i))
+	}
+	return b.String()
+}
+
+func TestLooseReferencesResolveInALargeText(t *testing.T) {
+	text := manyReferences()
+	var e engine.Engine
+	if _, err := e.Compile(text); err != nil {
+		t.Fatal(err)
+	}
+	unresolved := 0
+	for _, d := range engine.Check(text).Diagnostics {
+		switch d.Code {
+		case engine.CodeUnresolvedReference:
+			unresolved++
+		case engine.CodeUnusedRule:
+		default:
+			t.Fatalf("unexpected diagnostic %+v", d)
+		}
+	}
+	// Past the first few hundred references, the resolver answers from
+	// its index rather than by scanning: it must resolve the same.
+	if unresolved != 5400 {
+		t.Errorf("%d references unresolved, not the 5,400 that name no outcome", unresolved)
+	}
 }
 
 func TestSuggestionsStopWhenTheirWorkIsSpent(t *testing.T) {
@@ -82,6 +139,25 @@ func BenchmarkCheckHostile(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				engine.Check(text)
+			}
+		})
+	}
+}
+
+// BenchmarkCompileHostile compiles each of hostileTexts that compiles.
+func BenchmarkCompileHostile(b *testing.B) {
+	for _, h := range hostileTexts {
+		text := h.text()
+		var e engine.Engine
+		if _, err := e.Compile(text); err != nil {
+			continue
+		}
+		b.Run(h.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := e.Compile(text); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}
