@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/aymanbagabas/go-udiff/lcs"
 	"github.com/google/uuid"
-	"github.com/pmezard/go-difflib/difflib"
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/ent"
@@ -222,30 +222,38 @@ func textChange(before, after string) *TextChange {
 	return &TextChange{Before: before, After: after}
 }
 
-// lineHunks compares two texts line by line.
+// lineHunks compares two texts line by line, as a unified diff shows them:
+// each change with up to diffContext unchanged lines around it, changes
+// that fewer than twice as many lines part in one hunk. The changes are a
+// shortest edit script whose search is bounded (Myers' algorithm, as the
+// Go tools diff): texts that differ in many places get a longer script
+// rather than a search of the square of their length.
 func lineHunks(before, after string) []Hunk {
 	a, b := splitLines(before), splitLines(after)
-	// Without autojunk: in a rule text the frequent lines (blank ones,
-	// repeated conditions) are as meaningful as any other.
-	m := difflib.NewMatcherWithJunk(a, b, false, nil)
+	edits := lcs.DiffLines(a, b)
 	hunks := []Hunk{}
-	for _, group := range m.GetGroupedOpCodes(diffContext) {
-		first, last := group[0], group[len(group)-1]
-		h := Hunk{FromLine: first.I1 + 1, FromCount: last.I2 - first.I1, ToLine: first.J1 + 1, ToCount: last.J2 - first.J1}
-		for _, op := range group {
-			switch op.Tag {
-			case 'e':
-				h.Lines = appendLines(h.Lines, LineContext, a[op.I1:op.I2])
-			case 'd':
-				h.Lines = appendLines(h.Lines, LineRemoved, a[op.I1:op.I2])
-			case 'i':
-				h.Lines = appendLines(h.Lines, LineAdded, b[op.J1:op.J2])
-			case 'r':
-				h.Lines = appendLines(h.Lines, LineRemoved, a[op.I1:op.I2])
-				h.Lines = appendLines(h.Lines, LineAdded, b[op.J1:op.J2])
-			}
+	for i := 0; i < len(edits); {
+		j := i + 1
+		for j < len(edits) && edits[j].Start-edits[j-1].End <= 2*diffContext {
+			j++
 		}
+		// The hunk spans lines from to to of a, and the lines of b they
+		// became: the same context before the first change and after the
+		// last.
+		first, last := edits[i], edits[j-1]
+		from, to := max(0, first.Start-diffContext), min(len(a), last.End+diffContext)
+		bFrom, bTo := first.ReplStart-(first.Start-from), last.ReplEnd+(to-last.End)
+		h := Hunk{FromLine: from + 1, FromCount: to - from, ToLine: bFrom + 1, ToCount: bTo - bFrom}
+		at := from
+		for _, e := range edits[i:j] {
+			h.Lines = appendLines(h.Lines, LineContext, a[at:e.Start])
+			h.Lines = appendLines(h.Lines, LineRemoved, a[e.Start:e.End])
+			h.Lines = appendLines(h.Lines, LineAdded, b[e.ReplStart:e.ReplEnd])
+			at = e.End
+		}
+		h.Lines = appendLines(h.Lines, LineContext, a[at:to])
 		hunks = append(hunks, h)
+		i = j
 	}
 	return hunks
 }
