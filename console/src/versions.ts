@@ -1,3 +1,13 @@
+/** A record as the console names it: "Draft", or "Version 3". */
+export function recordLabel(r: { status: string; version: number | null }): string {
+  return r.status === 'DRAFT' ? 'Draft' : `Version ${r.version}`;
+}
+
+/** A base's records as the server lists them: the draft first, then the versions, newest first. */
+export function recordsOf<R>(history: { draft?: R | null; versions: R[] }): R[] {
+  return [...(history.draft ? [history.draft] : []), ...history.versions];
+}
+
 /**
  * Where a record stands among its base's records (the draft first, then the
  * versions, newest first): the latest version; the record it is compared

@@ -7,12 +7,9 @@ import { formatTime } from '../format';
 import { Link, navigate } from '../router';
 import { authorLabel, useSession } from '../session';
 import { useServerDiff } from '../serverDiff';
+import { recordLabel, recordsOf } from '../versions';
 
 type Rec = PolicyFieldsFragment;
-
-function label(r: Rec): string {
-  return r.status === 'DRAFT' ? 'Draft' : `Version ${r.version}`;
-}
 
 interface Row {
   left: string | null;
@@ -186,7 +183,7 @@ export default function ComparePage({ baseId, left, right }: { baseId: string; l
     session.api.request(PolicyVersionsDocument, { id: baseId }).then(
       (r) =>
         r.policyVersions
-          ? setRecords([...(r.policyVersions.draft ? [r.policyVersions.draft] : []), ...r.policyVersions.versions])
+          ? setRecords(recordsOf(r.policyVersions))
           : setError('There is no such policy: it was deleted, or it is not visible to you.'),
       (err) => setError(errorMessage(err)),
     );
@@ -224,7 +221,7 @@ export default function ComparePage({ baseId, left, right }: { baseId: string; l
               <label htmlFor={`pick-${side}`}>{side === 'left' ? 'Left' : 'Right'}</label>
               <select id={`pick-${side}`} value={(side === 'left' ? a : b).id} onChange={(e) => pick(side, e.target.value)}>
                 {records.map((r) => (
-                  <option key={r.id} value={r.id}>{label(r)}</option>
+                  <option key={r.id} value={r.id}>{recordLabel(r)}</option>
                 ))}
               </select>
             </div>
@@ -234,20 +231,20 @@ export default function ComparePage({ baseId, left, right }: { baseId: string; l
       <div className="compare-meta">
         {[a, b].map((r, i) => (
           <div key={i} className="card">
-            <strong>{label(r)}</strong> — {r.name}
+            <strong>{recordLabel(r)}</strong> — {r.name}
             <div className="muted small">
               {formatTime(r.publishedAt ?? r.updatedAt)} · {authorLabel(session, r.createdBy)}
             </div>
           </div>
         ))}
       </div>
-      <DiffTable caption="Rule text" a={a.rule} b={b.rule} leftName={label(a)} rightName={label(b)} />
+      <DiffTable caption="Rule text" a={a.rule} b={b.rule} leftName={recordLabel(a)} rightName={recordLabel(b)} />
       {diffError && <p className="alert alert-error" role="alert">The tests and schema could not be compared: {diffError}</p>}
       {!diff && !diffError && <p className="muted" role="status">Comparing the tests and the schema…</p>}
       {diff && (
         <>
-          <TestsDiff diff={diff.tests} leftName={label(a)} rightName={label(b)} />
-          <SchemaDiff changes={diff.schema} leftName={label(a)} rightName={label(b)} />
+          <TestsDiff diff={diff.tests} leftName={recordLabel(a)} rightName={recordLabel(b)} />
+          <SchemaDiff changes={diff.schema} leftName={recordLabel(a)} rightName={recordLabel(b)} />
         </>
       )}
     </div>

@@ -6,11 +6,11 @@ import { formatTime } from '../format';
 import { Link, navigate } from '../router';
 import { authorLabel, useSession } from '../session';
 import { useServerDiff } from '../serverDiff';
+import { recordLabel, recordsOf } from '../versions';
 import { asDefinition, branchMember, edgesOf, nodeTitle, startOf } from '../flows/definition';
 import type { FlowNode, Handle } from '../flows/definition';
 import { FlowGraph } from '../flows/FlowGraph';
 import type { Change, GraphEdge, GraphModel } from '../flows/FlowGraph';
-import { flowRecordLabel } from './FlowPage';
 
 type Rec = FlowFieldsFragment;
 type ServerDiff = NonNullable<FlowDiffQuery['flowDiff']>;
@@ -95,7 +95,7 @@ export default function FlowComparePage({ baseId, left, right }: { baseId: strin
     session.api.request(FlowVersionsDocument, { id: baseId }).then(
       (r) =>
         r.flowVersions
-          ? setRecords([...(r.flowVersions.draft ? [r.flowVersions.draft] : []), ...r.flowVersions.versions])
+          ? setRecords(recordsOf(r.flowVersions))
           : setError('There is no such flow: it was deleted, or it is not visible to you.'),
       (err) => setError(errorMessage(err)),
     );
@@ -139,7 +139,7 @@ export default function FlowComparePage({ baseId, left, right }: { baseId: strin
               <select id={`pick-${side}`} value={(side === 'left' ? a : b).id} onChange={(e) => pick(side, e.target.value)}>
                 {records.map((r) => (
                   <option key={r.id} value={r.id}>
-                    {flowRecordLabel(r)}
+                    {recordLabel(r)}
                   </option>
                 ))}
               </select>
@@ -150,7 +150,7 @@ export default function FlowComparePage({ baseId, left, right }: { baseId: strin
       <div className="compare-meta">
         {[a, b].map((r, i) => (
           <div key={i} className="card">
-            <strong>{flowRecordLabel(r)}</strong> — {r.name}
+            <strong>{recordLabel(r)}</strong> — {r.name}
             <div className="muted small">
               {formatTime(r.publishedAt ?? r.updatedAt)} · {authorLabel(session, r.createdBy)} · {r.tests.length} test(s)
             </div>
@@ -186,7 +186,7 @@ export default function FlowComparePage({ baseId, left, right }: { baseId: strin
           <section className="panel" aria-labelledby="compare-graph-heading">
             <div className="panel-head">
               <h2 id="compare-graph-heading">
-                {flowRecordLabel(a)} → {flowRecordLabel(b)}
+                {recordLabel(a)} → {recordLabel(b)}
               </h2>
               <span className="legend small">
                 <span className="swatch swatch-added" /> added <span className="swatch swatch-removed" /> removed <span className="swatch swatch-changed" /> changed

@@ -16,7 +16,7 @@ import type { FlowFieldsFragment, FlowRunResultFieldsFragment, FlowTestInput, Te
 import { VerdictError, errorMessage } from '../api';
 import { formatJSON, formatTime } from '../format';
 import { Link, navigate } from '../router';
-import { standing } from '../versions';
+import { recordLabel, recordsOf, standing } from '../versions';
 import { authorLabel, mayChange, ownerLabel, useSession } from '../session';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { PublishDialog } from '../components/PublishDialog';
@@ -48,10 +48,6 @@ import { dropFlowEdits, loadFlowEdits, loadProblems, storeFlowEdits, storeProble
 
 type Rec = FlowFieldsFragment;
 type Tab = 'graph' | 'tests' | 'versions';
-
-export function flowRecordLabel(r: Rec): string {
-  return r.status === 'DRAFT' ? 'Draft' : `Version ${r.version}`;
-}
 
 function testsOf(r: Rec | null): FlowTestInput[] {
   return (r?.tests ?? []).map((t) => ({ name: t.name, data: t.data, expect: t.expect }));
@@ -96,7 +92,7 @@ export default function FlowPage({ baseId, recordId = '' }: { baseId: string; re
     );
   }
   if (!isNew && !history) return <p className="muted pad">Loading…</p>;
-  const records = history ? [...(history.draft ? [history.draft] : []), ...history.versions] : [];
+  const records = history ? recordsOf(history) : [];
   const record = records.find((r) => r.id === recordId) ?? records[0] ?? null;
   return <FlowEditor key={record?.id ?? 'new'} record={record} records={records} hasDraft={!!history?.draft} reload={reload} />;
 }
@@ -418,7 +414,7 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
           <h1>{record ? record.name : 'New flow'}</h1>
           {record && (
             <span className="status">
-              <span className={`badge ${record.status === 'DRAFT' ? 'badge-draft' : 'badge-published'}`}>{flowRecordLabel(record)}</span>
+              <span className={`badge ${record.status === 'DRAFT' ? 'badge-draft' : 'badge-published'}`}>{recordLabel(record)}</span>
               <span className="muted small">
                 {ownerLabel(session, record.owner)} · {record.status === 'DRAFT' ? 'edited' : 'published'} {formatTime(record.publishedAt ?? record.updatedAt)}
               </span>
@@ -432,7 +428,7 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
               <select id="record-pick" value={record?.id} onChange={(e) => navigate(`flows/${record!.baseId}?record=${e.target.value}`)}>
                 {records.map((r) => (
                   <option key={r.id} value={r.id}>
-                    {flowRecordLabel(r)}
+                    {recordLabel(r)}
                   </option>
                 ))}
               </select>
@@ -450,7 +446,7 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
           )}
           {record && record.status === 'PUBLISHED' && can.edit && mayChange(session, record.owner) && (
             <button type="button" className="btn" onClick={onNewDraft} disabled={busy}>
-              New draft from {flowRecordLabel(record).toLowerCase()}
+              New draft from {recordLabel(record).toLowerCase()}
             </button>
           )}
           {rollbackable && (
@@ -460,7 +456,7 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
           )}
           {record && compareWith && (
             <Link className="btn" to={`flows/${record.baseId}/compare?left=${compareWith.id}&right=${record.id}`}>
-              Compare with {flowRecordLabel(compareWith).toLowerCase()}
+              Compare with {recordLabel(compareWith).toLowerCase()}
             </Link>
           )}
           {record && can.readAudit && (
@@ -976,10 +972,10 @@ function FlowVersions({ records, current }: { records: Rec[]; current: Rec | nul
           {records.map((r) => (
             <tr key={r.id} aria-current={r.id === current?.id ? 'true' : undefined}>
               <td>
-                <input type="checkbox" checked={picked.includes(r.id)} onChange={() => toggle(r.id)} aria-label={`Select ${flowRecordLabel(r)} to compare`} />
+                <input type="checkbox" checked={picked.includes(r.id)} onChange={() => toggle(r.id)} aria-label={`Select ${recordLabel(r)} to compare`} />
               </td>
               <td>
-                <Link to={`flows/${r.baseId}?record=${r.id}`}>{flowRecordLabel(r)}</Link>
+                <Link to={`flows/${r.baseId}?record=${r.id}`}>{recordLabel(r)}</Link>
               </td>
               <td>{formatTime(r.publishedAt ?? r.updatedAt)}</td>
               <td>{authorLabel(session, r.createdBy)}</td>

@@ -17,7 +17,7 @@ import { errorMessage } from '../api';
 import { dropDraft, loadDraft, loadSample, storeDraft, storeSample } from '../drafts';
 import { formatJSON, formatTime } from '../format';
 import { Link, navigate } from '../router';
-import { standing } from '../versions';
+import { recordLabel, recordsOf, standing } from '../versions';
 import { authorLabel, mayChange, ownerLabel, useSession } from '../session';
 import { CodeMirror } from '../editor/CodeMirror';
 import { jsonEditorState, jsonProblem } from '../editor/jsonEditor';
@@ -33,10 +33,6 @@ type Record_ = PolicyFieldsFragment;
 type Tab = 'editor' | 'tests' | 'versions';
 
 const NEW_SAMPLE = '{\n  "Person": {\n    "age": 70\n  }\n}';
-
-function recordLabel(r: Record_): string {
-  return r.status === 'DRAFT' ? 'Draft' : `Version ${r.version}`;
-}
 
 /** What deleting a policy removes, in words: "All 2 published versions and the draft leave". */
 function deletedRecords(records: Record_[]): string {
@@ -108,7 +104,7 @@ export default function PolicyPage({ baseId, recordId = '' }: { baseId: string; 
   }
   if (!isNew && !history) return <p className="muted pad">Loading…</p>;
 
-  const records = history ? [...(history.draft ? [history.draft] : []), ...history.versions] : [];
+  const records = history ? recordsOf(history) : [];
   const record = records.find((r) => r.id === recordId) ?? records[0] ?? null;
   return <Editor key={record?.id ?? 'new'} record={record} records={records} hasDraft={!!history?.draft} reload={reload} />;
 }
