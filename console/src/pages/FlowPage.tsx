@@ -16,9 +16,11 @@ import type { FlowFieldsFragment, FlowRunResultFieldsFragment, FlowTestInput, Te
 import { VerdictError, errorMessage } from '../api';
 import { formatJSON, formatTime } from '../format';
 import { Link, navigate } from '../router';
-import { recordLabel, recordsOf, standing } from '../versions';
-import { authorLabel, mayChange, ownerLabel, useSession } from '../session';
+import { recordLabel, recordsOf } from '../versions';
+import { authorLabel, mayChange, useSession } from '../session';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { RecordHeader } from '../components/RecordHeader';
+import type { Notice } from '../components/RecordHeader';
 import { PublishDialog } from '../components/PublishDialog';
 import { RunResultView } from '../components/RunResult';
 import {
@@ -130,7 +132,7 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
   const [data, setData] = useState(() => (record?.tests[0] ? formatJSON(record.tests[0].data) : NEW_DATA));
   const [run, setRun] = useState<{ result: FlowRunResultFieldsFragment; definition: Definition } | null>(null);
   const [report, setReport] = useState<TestFlowRecordMutation['testFlowRecord'] | null>(null);
-  const [notice, setNotice] = useState<{ kind: 'ok' | 'error'; text: string; details?: string[] } | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [confirmPublish, setConfirmPublish] = useState(false);
@@ -376,9 +378,6 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
     setSelected(id);
   };
 
-  const { compareWith, earlierVersion } = standing(records, record);
-  const rollbackable = earlierVersion && can.publish;
-
   // A rollback publishes the version's definition again, through the same
   // gate as a publish; a refusal shows its problems or failing tests the
   // same way.
@@ -406,77 +405,23 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
 
   return (
     <div className="page page-wide">
-      <div className="page-head">
-        <div className="title-block">
-          <Link to="flows" className="crumb">
-            Flows
-          </Link>
-          <h1>{record ? record.name : 'New flow'}</h1>
-          {record && (
-            <span className="status">
-              <span className={`badge ${record.status === 'DRAFT' ? 'badge-draft' : 'badge-published'}`}>{recordLabel(record)}</span>
-              <span className="muted small">
-                {ownerLabel(session, record.owner)} · {record.status === 'DRAFT' ? 'edited' : 'published'} {formatTime(record.publishedAt ?? record.updatedAt)}
-              </span>
-            </span>
-          )}
-        </div>
-        <div className="actions">
-          {records.length > 1 && (
-            <div className="field field-inline">
-              <label htmlFor="record-pick">Record</label>
-              <select id="record-pick" value={record?.id} onChange={(e) => navigate(`flows/${record!.baseId}?record=${e.target.value}`)}>
-                {records.map((r) => (
-                  <option key={r.id} value={r.id}>
-                    {recordLabel(r)}
-                  </option>
-                ))}
-              </select>
-            </div>
-          )}
-          {editable && (
-            <button type="button" className="btn" onClick={onSave} disabled={busy || !name.trim() || (!!record && !dirty)}>
-              {record ? 'Save draft' : 'Create draft'}
-            </button>
-          )}
-          {publishable && (
-            <button type="button" className="btn btn-primary" onClick={onPublish} disabled={busy}>
-              Publish
-            </button>
-          )}
-          {record && record.status === 'PUBLISHED' && can.edit && mayChange(session, record.owner) && (
-            <button type="button" className="btn" onClick={onNewDraft} disabled={busy}>
-              New draft from {recordLabel(record).toLowerCase()}
-            </button>
-          )}
-          {rollbackable && (
-            <button type="button" className="btn" onClick={onRollback} disabled={busy}>
-              Roll back to this version
-            </button>
-          )}
-          {record && compareWith && (
-            <Link className="btn" to={`flows/${record.baseId}/compare?left=${compareWith.id}&right=${record.id}`}>
-              Compare with {recordLabel(compareWith).toLowerCase()}
-            </Link>
-          )}
-          {record && can.readAudit && (
-            <Link className="btn" to={`audit?base=${record.baseId}`}>
-              History
-            </Link>
-          )}
-          {record && can.delete && (
-            <button type="button" className="btn btn-danger" onClick={() => setConfirmDelete(true)} disabled={busy}>
-              Delete
-            </button>
-          )}
-        </div>
-      </div>
-
-      {notice && (
-        <div className={`alert ${notice.kind === 'ok' ? 'alert-ok' : 'alert-error'}`} role={notice.kind === 'ok' ? 'status' : 'alert'}>
-          {notice.text}
-        </div>
-      )}
+      <RecordHeader
+        path="flows"
+        crumb="Flows"
+        newTitle="New flow"
+        record={record}
+        records={records}
+        notice={notice}
+        busy={busy}
+        editable={editable}
+        publishable={publishable}
+        saveable={!!name.trim() && (!record || dirty)}
+        onSave={onSave}
+        onPublish={onPublish}
+        onNewDraft={onNewDraft}
+        onRollback={onRollback}
+        onDelete={() => setConfirmDelete(true)}
+      />
       {restored && dirty && record && (
         <p className="alert alert-info" role="status">
           Unsaved changes from this session were restored.

@@ -17,14 +17,16 @@ import { errorMessage } from '../api';
 import { dropDraft, loadDraft, loadSample, storeDraft, storeSample } from '../drafts';
 import { formatJSON, formatTime } from '../format';
 import { Link, navigate } from '../router';
-import { recordLabel, recordsOf, standing } from '../versions';
-import { authorLabel, mayChange, ownerLabel, useSession } from '../session';
+import { recordLabel, recordsOf } from '../versions';
+import { authorLabel, mayChange, useSession } from '../session';
 import { CodeMirror } from '../editor/CodeMirror';
 import { jsonEditorState, jsonProblem } from '../editor/jsonEditor';
 import { namesOf, ruleEditorState } from '../editor/ruleEditor';
 import type { DataNames } from '../editor/ruleEditor';
 import { RunResultView } from '../components/RunResult';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { RecordHeader } from '../components/RecordHeader';
+import type { Notice } from '../components/RecordHeader';
 import { PublishDialog } from '../components/PublishDialog';
 import { checkRule, testPolicy } from '../checks';
 import type { TestReport } from '../checks';
@@ -145,7 +147,7 @@ function Editor({
   const [run, setRun] = useState<RunResultFieldsFragment | null>(null);
   const [runError, setRunError] = useState('');
   const [report, setReport] = useState<TestReport | null>(null);
-  const [notice, setNotice] = useState<{ kind: 'ok' | 'error'; text: string; details?: string[] } | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [confirmPublish, setConfirmPublish] = useState(false);
@@ -304,9 +306,6 @@ function Editor({
     view.focus();
   };
 
-  const { compareWith, earlierVersion } = standing(records, record);
-  const rollbackable = earlierVersion && can.publish;
-
   // A rollback publishes the version's content again, through the same gate
   // as a publish; a refusal shows the failing tests the same way.
   const onRollback = () =>
@@ -328,85 +327,23 @@ function Editor({
 
   return (
     <div className="page page-wide">
-      <div className="page-head">
-        <div className="title-block">
-          <Link to="policies" className="crumb">
-            Policies
-          </Link>
-          <h1>{record ? record.name : 'New policy'}</h1>
-          {record && (
-            <span className="status">
-              <span className={`badge ${record.status === 'DRAFT' ? 'badge-draft' : 'badge-published'}`}>{recordLabel(record)}</span>
-              <span className="muted small">
-                {ownerLabel(session, record.owner)} · {record.status === 'DRAFT' ? 'edited' : 'published'}{' '}
-                {formatTime(record.publishedAt ?? record.updatedAt)}
-              </span>
-            </span>
-          )}
-        </div>
-        <div className="actions">
-          {records.length > 1 && (
-            <div className="field field-inline">
-              <label htmlFor="record-pick">Record</label>
-              <select id="record-pick" value={record?.id} onChange={(e) => navigate(`policies/${record!.baseId}?record=${e.target.value}`)}>
-                {records.map((r) => (
-                  <option key={r.id} value={r.id}>
-                    {recordLabel(r)}
-                  </option>
-                ))}
-              </select>
-            </div>
-          )}
-          {editable && (
-            <button type="button" className="btn" onClick={onSave} disabled={busy || !name.trim() || (!!record && !dirty)}>
-              {record ? 'Save draft' : 'Create draft'}
-            </button>
-          )}
-          {publishable && (
-            <button type="button" className="btn btn-primary" onClick={onPublish} disabled={busy}>
-              Publish
-            </button>
-          )}
-          {record && record.status === 'PUBLISHED' && can.edit && mayChange(session, record.owner) && (
-            <button type="button" className="btn" onClick={onNewDraft} disabled={busy}>
-              New draft from {recordLabel(record).toLowerCase()}
-            </button>
-          )}
-          {rollbackable && (
-            <button type="button" className="btn" onClick={onRollback} disabled={busy}>
-              Roll back to this version
-            </button>
-          )}
-          {record && compareWith && (
-            <Link className="btn" to={`policies/${record.baseId}/compare?left=${compareWith.id}&right=${record.id}`}>
-              Compare with {recordLabel(compareWith).toLowerCase()}
-            </Link>
-          )}
-          {record && can.readAudit && (
-            <Link className="btn" to={`audit?base=${record.baseId}`}>
-              History
-            </Link>
-          )}
-          {record && can.delete && (
-            <button type="button" className="btn btn-danger" onClick={() => setConfirmDelete(true)} disabled={busy}>
-              Delete
-            </button>
-          )}
-        </div>
-      </div>
-
-      {notice && (
-        <div className={`alert ${notice.kind === 'ok' ? 'alert-ok' : 'alert-error'}`} role={notice.kind === 'ok' ? 'status' : 'alert'}>
-          {notice.text}
-          {notice.details && (
-            <ul>
-              {notice.details.map((d) => (
-                <li key={d}>{d}</li>
-              ))}
-            </ul>
-          )}
-        </div>
-      )}
+      <RecordHeader
+        path="policies"
+        crumb="Policies"
+        newTitle="New policy"
+        record={record}
+        records={records}
+        notice={notice}
+        busy={busy}
+        editable={editable}
+        publishable={publishable}
+        saveable={!!name.trim() && (!record || dirty)}
+        onSave={onSave}
+        onPublish={onPublish}
+        onNewDraft={onNewDraft}
+        onRollback={onRollback}
+        onDelete={() => setConfirmDelete(true)}
+      />
       {restored && dirty && (
         <p className="alert alert-info" role="status">
           Unsaved changes from this session were restored.

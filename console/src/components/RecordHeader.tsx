@@ -1,0 +1,150 @@
+import { formatTime } from '../format';
+import { Link, navigate } from '../router';
+import { mayChange, ownerLabel, useSession } from '../session';
+import { recordLabel, standing } from '../versions';
+
+/** What the last action on a record said: a success, or a refusal with the problems it lists. */
+export interface Notice {
+  kind: 'ok' | 'error';
+  text: string;
+  details?: string[];
+}
+
+interface HeaderRecord {
+  id: string;
+  baseId: string;
+  name: string;
+  status: string;
+  version: number | null;
+  owner: { kind: string; id: string };
+  publishedAt: string | null;
+  updatedAt: string;
+}
+
+/**
+ * The head of a policy's or a flow's page: the record's name and status, the
+ * picker of the base's records, the lifecycle's actions the signed-in role
+ * may take, and the notice the last action left. `path` is where the base's
+ * pages live ("policies", "flows").
+ */
+export function RecordHeader<R extends HeaderRecord>({
+  path,
+  crumb,
+  newTitle,
+  record,
+  records,
+  notice,
+  busy,
+  editable,
+  publishable,
+  saveable,
+  onSave,
+  onPublish,
+  onNewDraft,
+  onRollback,
+  onDelete,
+}: {
+  path: string;
+  crumb: string;
+  newTitle: string;
+  record: R | null;
+  records: R[];
+  notice: Notice | null;
+  busy: boolean;
+  editable: boolean;
+  publishable: boolean;
+  /** Whether there is something to save: a name, and a change or a record not created yet. */
+  saveable: boolean;
+  onSave: () => void;
+  onPublish: () => void;
+  onNewDraft: () => void;
+  onRollback: () => void;
+  onDelete: () => void;
+}) {
+  const session = useSession();
+  const { can } = session;
+  const { compareWith, earlierVersion } = standing(records, record);
+  const rollbackable = earlierVersion && can.publish;
+  return (
+    <>
+      <div className="page-head">
+        <div className="title-block">
+          <Link to={path} className="crumb">
+            {crumb}
+          </Link>
+          <h1>{record ? record.name : newTitle}</h1>
+          {record && (
+            <span className="status">
+              <span className={`badge ${record.status === 'DRAFT' ? 'badge-draft' : 'badge-published'}`}>{recordLabel(record)}</span>
+              <span className="muted small">
+                {ownerLabel(session, record.owner)} · {record.status === 'DRAFT' ? 'edited' : 'published'} {formatTime(record.publishedAt ?? record.updatedAt)}
+              </span>
+            </span>
+          )}
+        </div>
+        <div className="actions">
+          {records.length > 1 && (
+            <div className="field field-inline">
+              <label htmlFor="record-pick">Record</label>
+              <select id="record-pick" value={record?.id} onChange={(e) => navigate(`${path}/${record!.baseId}?record=${e.target.value}`)}>
+                {records.map((r) => (
+                  <option key={r.id} value={r.id}>
+                    {recordLabel(r)}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          {editable && (
+            <button type="button" className="btn" onClick={onSave} disabled={busy || !saveable}>
+              {record ? 'Save draft' : 'Create draft'}
+            </button>
+          )}
+          {publishable && (
+            <button type="button" className="btn btn-primary" onClick={onPublish} disabled={busy}>
+              Publish
+            </button>
+          )}
+          {record && record.status === 'PUBLISHED' && can.edit && mayChange(session, record.owner) && (
+            <button type="button" className="btn" onClick={onNewDraft} disabled={busy}>
+              New draft from {recordLabel(record).toLowerCase()}
+            </button>
+          )}
+          {rollbackable && (
+            <button type="button" className="btn" onClick={onRollback} disabled={busy}>
+              Roll back to this version
+            </button>
+          )}
+          {record && compareWith && (
+            <Link className="btn" to={`${path}/${record.baseId}/compare?left=${compareWith.id}&right=${record.id}`}>
+              Compare with {recordLabel(compareWith).toLowerCase()}
+            </Link>
+          )}
+          {record && can.readAudit && (
+            <Link className="btn" to={`audit?base=${record.baseId}`}>
+              History
+            </Link>
+          )}
+          {record && can.delete && (
+            <button type="button" className="btn btn-danger" onClick={onDelete} disabled={busy}>
+              Delete
+            </button>
+          )}
+        </div>
+      </div>
+
+      {notice && (
+        <div className={`alert ${notice.kind === 'ok' ? 'alert-ok' : 'alert-error'}`} role={notice.kind === 'ok' ? 'status' : 'alert'}>
+          {notice.text}
+          {notice.details && (
+            <ul>
+              {notice.details.map((d) => (
+                <li key={d}>{d}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </>
+  );
+}
