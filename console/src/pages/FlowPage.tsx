@@ -16,9 +16,11 @@ import type { FlowFieldsFragment, FlowRunResultFieldsFragment, FlowTestInput, Te
 import { VerdictError, errorMessage } from '../api';
 import { formatJSON, formatTime } from '../format';
 import { Link, navigate } from '../router';
-import { recordLabel, recordsOf } from '../versions';
+import { recordLabel } from '../versions';
+import { useRecords } from '../records';
 import { authorLabel, mayChange, useSession } from '../session';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { LoadFailure } from '../components/LoadFailure';
 import { RecordHeader } from '../components/RecordHeader';
 import type { Notice } from '../components/RecordHeader';
 import { PublishDialog } from '../components/PublishDialog';
@@ -59,44 +61,13 @@ const NEW_DATA = '{\n  "applicant": {\n    "age": 30\n  }\n}';
 
 export default function FlowPage({ baseId, recordId = '' }: { baseId: string; recordId?: string }) {
   const { api } = useSession();
-  const isNew = baseId === '';
-  const [history, setHistory] = useState<{ draft: Rec | null; versions: Rec[] } | null>(null);
-  const [loadError, setLoadError] = useState('');
+  const load = useCallback(async (id: string) => (await api.request(FlowVersionsDocument, { id })).flowVersions, [api]);
+  const { records, hasDraft, loadError, reload } = useRecords(load, baseId, 'There is no such flow: it was deleted, or it is not visible to you.');
 
-  const reload = useCallback(async () => {
-    if (isNew) return;
-    try {
-      const r = await api.request(FlowVersionsDocument, { id: baseId });
-      if (!r.flowVersions) {
-        setLoadError('There is no such flow: it was deleted, or it is not visible to you.');
-        return;
-      }
-      setHistory({ draft: r.flowVersions.draft ?? null, versions: r.flowVersions.versions });
-    } catch (err) {
-      setLoadError(errorMessage(err));
-    }
-  }, [api, baseId, isNew]);
-
-  useEffect(() => {
-    setHistory(null);
-    setLoadError('');
-    void reload();
-  }, [reload]);
-
-  if (loadError) {
-    return (
-      <div className="page">
-        <p className="alert alert-error" role="alert">
-          {loadError}
-        </p>
-        <Link to="flows">Back to the flows</Link>
-      </div>
-    );
-  }
-  if (!isNew && !history) return <p className="muted pad">Loading…</p>;
-  const records = history ? recordsOf(history) : [];
+  if (loadError) return <LoadFailure error={loadError} back={{ to: 'flows', text: 'Back to the flows' }} />;
+  if (!records) return <p className="muted pad">Loading…</p>;
   const record = records.find((r) => r.id === recordId) ?? records[0] ?? null;
-  return <FlowEditor key={record?.id ?? 'new'} record={record} records={records} hasDraft={!!history?.draft} reload={reload} />;
+  return <FlowEditor key={record?.id ?? 'new'} record={record} records={records} hasDraft={hasDraft} reload={reload} />;
 }
 
 /** The problems a refused request lists, when it is about the definition. */

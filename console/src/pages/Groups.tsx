@@ -20,6 +20,7 @@ import { formatTime } from '../format';
 import { Link, navigate } from '../router';
 import { useSession } from '../session';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { LoadFailure } from '../components/LoadFailure';
 import { Pager, usePages } from '../components/Pager';
 
 export function GroupList() {
@@ -161,16 +162,7 @@ export function GroupPage({ id }: { id: string }) {
     };
   }, [api, id]);
 
-  if (loadError) {
-    return (
-      <div className="page">
-        <p className="alert alert-error" role="alert">
-          {loadError}
-        </p>
-        <Link to="groups">Back to the groups</Link>
-      </div>
-    );
-  }
+  if (loadError) return <LoadFailure error={loadError} back={{ to: 'groups', text: 'Back to the groups' }} />;
   if (!group) return <p className="muted pad">Loading…</p>;
 
   const changed = name !== group.name || description !== group.description;

@@ -17,7 +17,8 @@ import { errorMessage } from '../api';
 import { dropDraft, loadDraft, loadSample, storeDraft, storeSample } from '../drafts';
 import { formatJSON, formatTime } from '../format';
 import { Link, navigate } from '../router';
-import { recordLabel, recordsOf } from '../versions';
+import { recordLabel } from '../versions';
+import { useRecords } from '../records';
 import { authorLabel, mayChange, useSession } from '../session';
 import { CodeMirror } from '../editor/CodeMirror';
 import { jsonEditorState, jsonProblem } from '../editor/jsonEditor';
@@ -25,6 +26,7 @@ import { namesOf, ruleEditorState } from '../editor/ruleEditor';
 import type { DataNames } from '../editor/ruleEditor';
 import { RunResultView } from '../components/RunResult';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { LoadFailure } from '../components/LoadFailure';
 import { RecordHeader } from '../components/RecordHeader';
 import type { Notice } from '../components/RecordHeader';
 import { PublishDialog } from '../components/PublishDialog';
@@ -68,47 +70,15 @@ function sameTests(a: PolicyTestInput[], b: PolicyTestInput[]): boolean {
 }
 
 export default function PolicyPage({ baseId, recordId = '' }: { baseId: string; recordId?: string }) {
-  const session = useSession();
-  const { api, can } = session;
-  const isNew = baseId === '';
-  const [history, setHistory] = useState<{ draft: Record_ | null; versions: Record_[] } | null>(null);
-  const [loadError, setLoadError] = useState('');
+  const { api } = useSession();
+  const load = useCallback(async (id: string) => (await api.request(PolicyVersionsDocument, { id })).policyVersions, [api]);
+  const { records, hasDraft, loadError, reload } = useRecords(load, baseId, 'There is no such policy: it was deleted, or it is not visible to you.');
 
-  const reload = useCallback(async () => {
-    if (isNew) return;
-    try {
-      const r = await api.request(PolicyVersionsDocument, { id: baseId });
-      if (!r.policyVersions) {
-        setLoadError('There is no such policy: it was deleted, or it is not visible to you.');
-        return;
-      }
-      setHistory({ draft: r.policyVersions.draft ?? null, versions: r.policyVersions.versions });
-    } catch (err) {
-      setLoadError(errorMessage(err));
-    }
-  }, [api, baseId, isNew]);
+  if (loadError) return <LoadFailure error={loadError} back={{ to: 'policies', text: 'Back to the policies' }} />;
+  if (!records) return <p className="muted pad">Loading…</p>;
 
-  useEffect(() => {
-    setHistory(null);
-    setLoadError('');
-    void reload();
-  }, [reload]);
-
-  if (loadError) {
-    return (
-      <div className="page">
-        <p className="alert alert-error" role="alert">
-          {loadError}
-        </p>
-        <Link to="policies">Back to the policies</Link>
-      </div>
-    );
-  }
-  if (!isNew && !history) return <p className="muted pad">Loading…</p>;
-
-  const records = history ? recordsOf(history) : [];
   const record = records.find((r) => r.id === recordId) ?? records[0] ?? null;
-  return <Editor key={record?.id ?? 'new'} record={record} records={records} hasDraft={!!history?.draft} reload={reload} />;
+  return <Editor key={record?.id ?? 'new'} record={record} records={records} hasDraft={hasDraft} reload={reload} />;
 }
 
 function Editor({

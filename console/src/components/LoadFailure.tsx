@@ -1,0 +1,13 @@
+import { Link } from '../router';
+
+/** A page that could not be loaded: why, and the way back to its list. */
+export function LoadFailure({ error, back }: { error: string; back?: { to: string; text: string } }) {
+  return (
+    <div className="page">
+      <p className="alert alert-error" role="alert">
+        {error}
+      </p>
+      {back && <Link to={back.to}>{back.text}</Link>}
+    </div>
+  );
+}
