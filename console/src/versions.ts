@@ -21,3 +21,11 @@ export function standing<R extends { id: string; status: string }>(records: R[],
   const earlierVersion = !!record && record.status === 'PUBLISHED' && record.id !== latest?.id;
   return { compareWith, earlierVersion };
 }
+
+/**
+ * The two records a comparison shows: those its link names, or else the
+ * second record listed on the left and the first on the right.
+ */
+export function comparedPair<R extends { id: string }>(records: R[], left: string, right: string): [R | undefined, R | undefined] {
+  return [records.find((r) => r.id === left) ?? records[1] ?? records[0], records.find((r) => r.id === right) ?? records[0]];
+}

@@ -1,15 +1,13 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import { diffLines } from 'diff';
 import { PolicyDiffDocument, PolicyVersionsDocument } from '@verdict/client';
-import type { PolicyDiffQuery, PolicyFieldsFragment } from '@verdict/client';
-import { errorMessage } from '../api';
-import { formatTime } from '../format';
-import { Link, navigate } from '../router';
-import { authorLabel, useSession } from '../session';
+import type { PolicyDiffQuery } from '@verdict/client';
+import { useSession } from '../session';
 import { useServerDiff } from '../serverDiff';
-import { recordLabel, recordsOf } from '../versions';
-
-type Rec = PolicyFieldsFragment;
+import { comparedPair, recordLabel } from '../versions';
+import { useRecords } from '../records';
+import { CompareHeader } from '../components/CompareHeader';
+import { LoadFailure } from '../components/LoadFailure';
 
 interface Row {
   left: string | null;
@@ -177,19 +175,9 @@ function SchemaDiff({ changes, leftName, rightName }: { changes: ServerDiff['sch
 
 export default function ComparePage({ baseId, left, right }: { baseId: string; left: string; right: string }) {
   const session = useSession();
-  const [records, setRecords] = useState<Rec[] | null>(null);
-  const [error, setError] = useState('');
-  useEffect(() => {
-    session.api.request(PolicyVersionsDocument, { id: baseId }).then(
-      (r) =>
-        r.policyVersions
-          ? setRecords(recordsOf(r.policyVersions))
-          : setError('There is no such policy: it was deleted, or it is not visible to you.'),
-      (err) => setError(errorMessage(err)),
-    );
-  }, [session.api, baseId]);
-  const a = records ? (records.find((r) => r.id === left) ?? records[1] ?? records[0]) : undefined;
-  const b = records ? (records.find((r) => r.id === right) ?? records[0]) : undefined;
+  const load = useCallback(async (id: string) => (await session.api.request(PolicyVersionsDocument, { id })).policyVersions, [session.api]);
+  const { records, loadError } = useRecords(load, baseId, 'There is no such policy: it was deleted, or it is not visible to you.');
+  const [a, b] = records ? comparedPair(records, left, right) : [];
   // The tests and the schema are compared by the server, which knows how
   // tests pair up by name and how JSON values compare.
   const loadDiff = useCallback(
@@ -197,47 +185,12 @@ export default function ComparePage({ baseId, left, right }: { baseId: string; l
     [session.api],
   );
   const [diff, diffError] = useServerDiff<ServerDiff>(loadDiff, a?.id, b?.id);
-  if (error) {
-    return (
-      <div className="page">
-        <p className="alert alert-error" role="alert">{error}</p>
-      </div>
-    );
-  }
+  if (loadError) return <LoadFailure error={loadError} />;
   if (!records) return <p className="muted pad">Loading…</p>;
   if (!a || !b) return <p className="pad">Nothing to compare.</p>;
-  const pick = (side: 'left' | 'right', id: string) =>
-    navigate(`policies/${baseId}/compare?left=${side === 'left' ? id : a.id}&right=${side === 'right' ? id : b.id}`, { replace: true });
   return (
     <div className="page page-wide">
-      <div className="page-head">
-        <div className="title-block">
-          <Link to={`policies/${baseId}`} className="crumb">{b.name}</Link>
-          <h1>Compare records</h1>
-        </div>
-        <div className="actions">
-          {(['left', 'right'] as const).map((side) => (
-            <div key={side} className="field field-inline">
-              <label htmlFor={`pick-${side}`}>{side === 'left' ? 'Left' : 'Right'}</label>
-              <select id={`pick-${side}`} value={(side === 'left' ? a : b).id} onChange={(e) => pick(side, e.target.value)}>
-                {records.map((r) => (
-                  <option key={r.id} value={r.id}>{recordLabel(r)}</option>
-                ))}
-              </select>
-            </div>
-          ))}
-        </div>
-      </div>
-      <div className="compare-meta">
-        {[a, b].map((r, i) => (
-          <div key={i} className="card">
-            <strong>{recordLabel(r)}</strong> — {r.name}
-            <div className="muted small">
-              {formatTime(r.publishedAt ?? r.updatedAt)} · {authorLabel(session, r.createdBy)}
-            </div>
-          </div>
-        ))}
-      </div>
+      <CompareHeader path="policies" title="Compare records" baseId={baseId} records={records} a={a} b={b} />
       <DiffTable caption="Rule text" a={a.rule} b={b.rule} leftName={recordLabel(a)} rightName={recordLabel(b)} />
       {diffError && <p className="alert alert-error" role="alert">The tests and schema could not be compared: {diffError}</p>}
       {!diff && !diffError && <p className="muted" role="status">Comparing the tests and the schema…</p>}

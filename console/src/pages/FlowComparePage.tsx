@@ -1,12 +1,12 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { FlowDiffDocument, FlowVersionsDocument } from '@verdict/client';
 import type { FlowDiffQuery, FlowFieldsFragment } from '@verdict/client';
-import { errorMessage } from '../api';
-import { formatTime } from '../format';
-import { Link, navigate } from '../router';
-import { authorLabel, useSession } from '../session';
+import { useSession } from '../session';
 import { useServerDiff } from '../serverDiff';
-import { recordLabel, recordsOf } from '../versions';
+import { comparedPair, recordLabel } from '../versions';
+import { useRecords } from '../records';
+import { CompareHeader } from '../components/CompareHeader';
+import { LoadFailure } from '../components/LoadFailure';
 import { asDefinition, branchMember, edgesOf, nodeTitle, startOf } from '../flows/definition';
 import type { FlowNode, Handle } from '../flows/definition';
 import { FlowGraph } from '../flows/FlowGraph';
@@ -89,20 +89,9 @@ function compare(diff: ServerDiff, left: Rec, right: Rec): { model: GraphModel; 
 
 export default function FlowComparePage({ baseId, left, right }: { baseId: string; left: string; right: string }) {
   const session = useSession();
-  const [records, setRecords] = useState<Rec[] | null>(null);
-  const [error, setError] = useState('');
-  useEffect(() => {
-    session.api.request(FlowVersionsDocument, { id: baseId }).then(
-      (r) =>
-        r.flowVersions
-          ? setRecords(recordsOf(r.flowVersions))
-          : setError('There is no such flow: it was deleted, or it is not visible to you.'),
-      (err) => setError(errorMessage(err)),
-    );
-  }, [session.api, baseId]);
-
-  const a = records?.find((r) => r.id === left) ?? records?.[1] ?? records?.[0];
-  const b = records?.find((r) => r.id === right) ?? records?.[0];
+  const load = useCallback(async (id: string) => (await session.api.request(FlowVersionsDocument, { id })).flowVersions, [session.api]);
+  const { records, loadError } = useRecords(load, baseId, 'There is no such flow: it was deleted, or it is not visible to you.');
+  const [a, b] = records ? comparedPair(records, left, right) : [];
   const loadDiff = useCallback(
     (id: string, otherId: string) => session.api.request(FlowDiffDocument, { id, otherId }).then((r) => r.flowDiff),
     [session.api],
@@ -110,53 +99,20 @@ export default function FlowComparePage({ baseId, left, right }: { baseId: strin
   const [diff, diffError] = useServerDiff<ServerDiff>(loadDiff, a?.id, b?.id);
   const compared = useMemo(() => (diff && a && b && diff.from.id === a.id && diff.to.id === b.id ? compare(diff, a, b) : null), [diff, a, b]);
 
-  if (error) {
-    return (
-      <div className="page">
-        <p className="alert alert-error" role="alert">
-          {error}
-        </p>
-      </div>
-    );
-  }
+  if (loadError) return <LoadFailure error={loadError} />;
   if (!records) return <p className="muted pad">Loading…</p>;
   if (!a || !b) return <p className="pad">Nothing to compare.</p>;
-  const pick = (side: 'left' | 'right', id: string) =>
-    navigate(`flows/${baseId}/compare?left=${side === 'left' ? id : a.id}&right=${side === 'right' ? id : b.id}`, { replace: true });
   return (
     <div className="page page-wide">
-      <div className="page-head">
-        <div className="title-block">
-          <Link to={`flows/${baseId}`} className="crumb">
-            {b.name}
-          </Link>
-          <h1>Compare flow records</h1>
-        </div>
-        <div className="actions">
-          {(['left', 'right'] as const).map((side) => (
-            <div key={side} className="field field-inline">
-              <label htmlFor={`pick-${side}`}>{side === 'left' ? 'Left' : 'Right'}</label>
-              <select id={`pick-${side}`} value={(side === 'left' ? a : b).id} onChange={(e) => pick(side, e.target.value)}>
-                {records.map((r) => (
-                  <option key={r.id} value={r.id}>
-                    {recordLabel(r)}
-                  </option>
-                ))}
-              </select>
-            </div>
-          ))}
-        </div>
-      </div>
-      <div className="compare-meta">
-        {[a, b].map((r, i) => (
-          <div key={i} className="card">
-            <strong>{recordLabel(r)}</strong> — {r.name}
-            <div className="muted small">
-              {formatTime(r.publishedAt ?? r.updatedAt)} · {authorLabel(session, r.createdBy)} · {r.tests.length} test(s)
-            </div>
-          </div>
-        ))}
-      </div>
+      <CompareHeader
+        path="flows"
+        title="Compare flow records"
+        baseId={baseId}
+        records={records}
+        a={a}
+        b={b}
+        more={(r) => <> · {r.tests.length} test(s)</>}
+      />
       {diffError && (
         <p className="alert alert-error" role="alert">
           {diffError}

@@ -1,1 +1,0 @@
-import{H as e,W as t,f as n}from"./index-C-c7XF3E.js";var r=t(e(),1);function i(e,t,i){let[a,o]=(0,r.useState)(null),[s,c]=(0,r.useState)(``);return(0,r.useEffect)(()=>{if(!t||!i)return;let r=!0;return o(null),c(``),e(t,i).then(e=>r&&(e?o(e):c(`One of the records is no longer visible.`)),e=>r&&c(n(e))),()=>{r=!1}},[e,t,i]),[a,s]}export{i as t};

@@ -1,1 +1,0 @@
-function e(e){return e.status===`DRAFT`?`Draft`:`Version ${e.version}`}function t(e){return[...e.draft?[e.draft]:[],...e.versions]}function n(e,t){let n=e.find(e=>e.status===`PUBLISHED`);return{compareWith:t?t.status===`DRAFT`?n:e[e.indexOf(t)+1]:void 0,earlierVersion:!!t&&t.status===`PUBLISHED`&&t.id!==n?.id}}export{t as n,n as r,e as t};

@@ -1,0 +1,79 @@
+import type { ReactNode } from 'react';
+import { formatTime } from '../format';
+import { Link, navigate } from '../router';
+import { authorLabel, useSession } from '../session';
+import { recordLabel } from '../versions';
+
+interface ComparedRecord {
+  id: string;
+  name: string;
+  status: string;
+  version: number | null;
+  createdBy: string;
+  publishedAt: string | null;
+  updatedAt: string;
+}
+
+/**
+ * The head of a comparison of two records of one base: a picker for each
+ * side, and a card for each record. `path` is where the base's pages live
+ * ("policies", "flows"); `more` adds to a card's line of time and author.
+ */
+export function CompareHeader<R extends ComparedRecord>({
+  path,
+  title,
+  baseId,
+  records,
+  a,
+  b,
+  more,
+}: {
+  path: string;
+  title: string;
+  baseId: string;
+  records: R[];
+  a: R;
+  b: R;
+  more?: (r: R) => ReactNode;
+}) {
+  const session = useSession();
+  const pick = (side: 'left' | 'right', id: string) =>
+    navigate(`${path}/${baseId}/compare?left=${side === 'left' ? id : a.id}&right=${side === 'right' ? id : b.id}`, { replace: true });
+  return (
+    <>
+      <div className="page-head">
+        <div className="title-block">
+          <Link to={`${path}/${baseId}`} className="crumb">
+            {b.name}
+          </Link>
+          <h1>{title}</h1>
+        </div>
+        <div className="actions">
+          {(['left', 'right'] as const).map((side) => (
+            <div key={side} className="field field-inline">
+              <label htmlFor={`pick-${side}`}>{side === 'left' ? 'Left' : 'Right'}</label>
+              <select id={`pick-${side}`} value={(side === 'left' ? a : b).id} onChange={(e) => pick(side, e.target.value)}>
+                {records.map((r) => (
+                  <option key={r.id} value={r.id}>
+                    {recordLabel(r)}
+                  </option>
+                ))}
+              </select>
+            </div>
+          ))}
+        </div>
+      </div>
+      <div className="compare-meta">
+        {[a, b].map((r, i) => (
+          <div key={i} className="card">
+            <strong>{recordLabel(r)}</strong> — {r.name}
+            <div className="muted small">
+              {formatTime(r.publishedAt ?? r.updatedAt)} · {authorLabel(session, r.createdBy)}
+              {more?.(r)}
+            </div>
+          </div>
+        ))}
+      </div>
+    </>
+  );
+}
