@@ -14,16 +14,16 @@ import {
 } from '@verdict/client';
 import type { FlowFieldsFragment, FlowRunResultFieldsFragment, FlowTestInput, TestFlowRecordMutation } from '@verdict/client';
 import { VerdictError, errorMessage } from '../api';
-import { formatJSON, formatTime } from '../format';
+import { formatJSON } from '../format';
 import { Link, navigate } from '../router';
-import { recordLabel } from '../versions';
 import { useRecords } from '../records';
-import { authorLabel, mayChange, useSession } from '../session';
+import { mayChange, useSession } from '../session';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { LoadFailure } from '../components/LoadFailure';
 import { RecordHeader } from '../components/RecordHeader';
 import type { Notice } from '../components/RecordHeader';
 import { PublishDialog } from '../components/PublishDialog';
+import { VersionsPanel } from '../components/VersionsPanel';
 import { RunResultView } from '../components/RunResult';
 import {
   addNode,
@@ -635,7 +635,7 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
       </div>
 
       <div id="panel-versions" role="tabpanel" aria-labelledby="tab-versions" hidden={tab !== 'versions'}>
-        <FlowVersions records={records} current={record} />
+        <VersionsPanel path="flows" records={records} current={record} column={{ heading: 'Nodes', cell: (r) => asDefinition(r.definition).nodes.length }} />
       </div>
 
       {importing && <ImportDialog onCancel={() => setImporting(false)} onOpen={(text) => void onImport(text)} />}
@@ -852,55 +852,5 @@ function ImportDialog({ onOpen, onCancel }: { onOpen: (text: string) => void; on
         </button>
       </div>
     </dialog>
-  );
-}
-
-function FlowVersions({ records, current }: { records: Rec[]; current: Rec | null }) {
-  const session = useSession();
-  const [picked, setPicked] = useState<string[]>([]);
-  const toggle = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
-  const ordered = records.filter((r) => picked.includes(r.id)).reverse();
-  return (
-    <section className="panel" aria-labelledby="versions-heading">
-      <div className="panel-head">
-        <h2 id="versions-heading">Versions</h2>
-        <button
-          type="button"
-          className="btn btn-primary"
-          disabled={ordered.length !== 2}
-          onClick={() => navigate(`flows/${current?.baseId}/compare?left=${ordered[0]!.id}&right=${ordered[1]!.id}`)}
-        >
-          Compare selected
-        </button>
-      </div>
-      <table className="table" aria-label="Versions">
-        <thead>
-          <tr>
-            <th scope="col">Compare</th>
-            <th scope="col">Record</th>
-            <th scope="col">Time</th>
-            <th scope="col">Author</th>
-            <th scope="col">Nodes</th>
-            <th scope="col">Tests</th>
-          </tr>
-        </thead>
-        <tbody>
-          {records.map((r) => (
-            <tr key={r.id} aria-current={r.id === current?.id ? 'true' : undefined}>
-              <td>
-                <input type="checkbox" checked={picked.includes(r.id)} onChange={() => toggle(r.id)} aria-label={`Select ${recordLabel(r)} to compare`} />
-              </td>
-              <td>
-                <Link to={`flows/${r.baseId}?record=${r.id}`}>{recordLabel(r)}</Link>
-              </td>
-              <td>{formatTime(r.publishedAt ?? r.updatedAt)}</td>
-              <td>{authorLabel(session, r.createdBy)}</td>
-              <td>{asDefinition(r.definition).nodes.length}</td>
-              <td>{r.tests.length}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </section>
   );
 }

@@ -15,11 +15,10 @@ import type { PolicyFieldsFragment, PolicyTestInput, RunResultFieldsFragment } f
 import type { EditorView } from '@codemirror/view';
 import { errorMessage } from '../api';
 import { dropDraft, loadDraft, loadSample, storeDraft, storeSample } from '../drafts';
-import { formatJSON, formatTime } from '../format';
-import { Link, navigate } from '../router';
-import { recordLabel } from '../versions';
+import { formatJSON } from '../format';
+import { navigate } from '../router';
 import { useRecords } from '../records';
-import { authorLabel, mayChange, useSession } from '../session';
+import { mayChange, useSession } from '../session';
 import { CodeMirror } from '../editor/CodeMirror';
 import { jsonEditorState, jsonProblem } from '../editor/jsonEditor';
 import { namesOf, ruleEditorState } from '../editor/ruleEditor';
@@ -30,6 +29,7 @@ import { LoadFailure } from '../components/LoadFailure';
 import { RecordHeader } from '../components/RecordHeader';
 import type { Notice } from '../components/RecordHeader';
 import { PublishDialog } from '../components/PublishDialog';
+import { VersionsPanel } from '../components/VersionsPanel';
 import { checkRule, testPolicy } from '../checks';
 import type { TestReport } from '../checks';
 
@@ -412,7 +412,7 @@ function Editor({
       </div>
 
       <div id="panel-versions" role="tabpanel" aria-labelledby="tab-versions" hidden={tab !== 'versions'}>
-        <VersionsPanel records={records} current={record} />
+        <VersionsPanel path="policies" records={records} current={record} />
       </div>
 
       {confirmDelete && record && (
@@ -528,56 +528,6 @@ function TestsPanel({
               </td>
             </tr>
           )}
-        </tbody>
-      </table>
-    </section>
-  );
-}
-
-function VersionsPanel({ records, current }: { records: Record_[]; current: Record_ | null }) {
-  const session = useSession();
-  const [picked, setPicked] = useState<string[]>([]);
-  const toggle = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
-  const base = current?.baseId ?? '';
-  // Older record on the left.
-  const ordered = records.filter((r) => picked.includes(r.id)).reverse();
-  return (
-    <section className="panel" aria-labelledby="versions-heading">
-      <div className="panel-head">
-        <h2 id="versions-heading">Versions</h2>
-        <button
-          type="button"
-          className="btn btn-primary"
-          disabled={ordered.length !== 2}
-          onClick={() => navigate(`policies/${base}/compare?left=${ordered[0]!.id}&right=${ordered[1]!.id}`)}
-        >
-          Compare selected
-        </button>
-      </div>
-      <table className="table" aria-label="Versions">
-        <thead>
-          <tr>
-            <th scope="col">Compare</th>
-            <th scope="col">Record</th>
-            <th scope="col">Time</th>
-            <th scope="col">Author</th>
-            <th scope="col">Tests</th>
-          </tr>
-        </thead>
-        <tbody>
-          {records.map((r) => (
-            <tr key={r.id} aria-current={r.id === current?.id ? 'true' : undefined}>
-              <td>
-                <input type="checkbox" checked={picked.includes(r.id)} onChange={() => toggle(r.id)} aria-label={`Select ${recordLabel(r)} to compare`} />
-              </td>
-              <td>
-                <Link to={`policies/${r.baseId}?record=${r.id}`}>{recordLabel(r)}</Link>
-              </td>
-              <td>{formatTime(r.publishedAt ?? r.updatedAt)}</td>
-              <td>{authorLabel(session, r.createdBy)}</td>
-              <td>{r.tests.length}</td>
-            </tr>
-          ))}
         </tbody>
       </table>
     </section>
