@@ -90,3 +90,16 @@ export function authorLabel(s: Session, id: string): string {
   if (id === s.viewer.organization.id) return 'Organization key';
   return `User ${id.slice(-6)}`;
 }
+
+/**
+ * What the signed-in user may do with a record, or with one not created yet
+ * (null), which is theirs: change it while it is a draft, and publish it
+ * once it exists.
+ */
+export function recordRights(s: Session, record: { status: string; owner: { kind: string; id: string } } | null) {
+  const isDraft = !record || record.status === 'DRAFT';
+  const owner = record?.owner ?? { kind: 'USER', id: s.viewer.user?.id ?? '' };
+  const editable = isDraft && s.can.edit && mayChange(s, owner);
+  const publishable = !!record && isDraft && s.can.publish && mayChange(s, owner);
+  return { isDraft, editable, publishable };
+}

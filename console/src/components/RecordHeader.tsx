@@ -1,14 +1,8 @@
+import type { Notice } from '../action';
 import { formatTime } from '../format';
 import { Link, navigate } from '../router';
 import { mayChange, ownerLabel, useSession } from '../session';
 import { recordLabel, standing } from '../versions';
-
-/** What the last action on a record said: a success, or a refusal with the problems it lists. */
-export interface Notice {
-  kind: 'ok' | 'error';
-  text: string;
-  details?: string[];
-}
 
 interface HeaderRecord {
   id: string;

@@ -17,11 +17,11 @@ import { VerdictError, errorMessage } from '../api';
 import { formatJSON } from '../format';
 import { Link, navigate } from '../router';
 import { useRecords } from '../records';
-import { mayChange, useSession } from '../session';
+import { recordRights, useSession } from '../session';
+import { useAction } from '../action';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { LoadFailure } from '../components/LoadFailure';
 import { RecordHeader } from '../components/RecordHeader';
-import type { Notice } from '../components/RecordHeader';
 import { PublishDialog } from '../components/PublishDialog';
 import { VersionsPanel } from '../components/VersionsPanel';
 import { RunResultView } from '../components/RunResult';
@@ -86,10 +86,7 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
     const saved = loadFlowEdits(storageKey);
     return saved && (!record || saved.revision === record.revision) ? saved : null;
   });
-  const isDraft = !record || record.status === 'DRAFT';
-  const owner = record?.owner ?? { kind: 'USER', id: session.viewer.user?.id ?? '' };
-  const editable = isDraft && can.edit && mayChange(session, owner);
-  const publishable = !!record && isDraft && can.publish && mayChange(session, owner);
+  const { isDraft, editable, publishable } = recordRights(session, record);
 
   const [tab, setTab] = useState<Tab>('graph');
   const [name, setName] = useState(restored?.name ?? record?.name ?? '');
@@ -103,8 +100,10 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
   const [data, setData] = useState(() => (record?.tests[0] ? formatJSON(record.tests[0].data) : NEW_DATA));
   const [run, setRun] = useState<{ result: FlowRunResultFieldsFragment; definition: Definition } | null>(null);
   const [report, setReport] = useState<TestFlowRecordMutation['testFlowRecord'] | null>(null);
-  const [notice, setNotice] = useState<Notice | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, notice, setNotice, act } = useAction((err) => {
+    const listed = refusedProblems(err);
+    if (listed) setProblems(listed);
+  });
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [confirmPublish, setConfirmPublish] = useState(false);
   const [importing, setImporting] = useState(false);
@@ -167,20 +166,6 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
       edges: edgesOf(definition).map((e) => ({ ...e, problems: placed.byEdge.get(e.id) ?? [], onPath: path?.edges.has(e.id) })),
     };
   }, [definition, placed, current, path, policies]);
-
-  const act = async (what: () => Promise<void>) => {
-    setBusy(true);
-    setNotice(null);
-    try {
-      await what();
-    } catch (err) {
-      const listed = refusedProblems(err);
-      if (listed) setProblems(listed);
-      setNotice({ kind: 'error', text: errorMessage(err) });
-    } finally {
-      setBusy(false);
-    }
-  };
 
   // What was saved, as the server stores it (a definition comes back in
   // format version 1), becomes what the editor holds.

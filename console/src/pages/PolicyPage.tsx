@@ -18,7 +18,8 @@ import { dropDraft, loadDraft, loadSample, storeDraft, storeSample } from '../dr
 import { formatJSON } from '../format';
 import { navigate } from '../router';
 import { useRecords } from '../records';
-import { mayChange, useSession } from '../session';
+import { recordRights, useSession } from '../session';
+import { useAction } from '../action';
 import { CodeMirror } from '../editor/CodeMirror';
 import { jsonEditorState, jsonProblem } from '../editor/jsonEditor';
 import { namesOf, ruleEditorState } from '../editor/ruleEditor';
@@ -27,7 +28,6 @@ import { RunResultView } from '../components/RunResult';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { LoadFailure } from '../components/LoadFailure';
 import { RecordHeader } from '../components/RecordHeader';
-import type { Notice } from '../components/RecordHeader';
 import { PublishDialog } from '../components/PublishDialog';
 import { VersionsPanel } from '../components/VersionsPanel';
 import { checkRule, testPolicy } from '../checks';
@@ -101,10 +101,7 @@ function Editor({
     return saved && (!record || saved.revision === record.revision) ? saved : null;
   });
 
-  const isDraft = !record || record.status === 'DRAFT';
-  const owner = record?.owner ?? { kind: 'USER', id: session.viewer.user?.id ?? '' };
-  const editable = isDraft && can.edit && mayChange(session, owner);
-  const publishable = !!record && isDraft && can.publish && mayChange(session, owner);
+  const { isDraft, editable, publishable } = recordRights(session, record);
 
   const [tab, setTab] = useState<Tab>('editor');
   const [name, setName] = useState(restored?.name ?? record?.name ?? '');
@@ -117,8 +114,7 @@ function Editor({
   const [run, setRun] = useState<RunResultFieldsFragment | null>(null);
   const [runError, setRunError] = useState('');
   const [report, setReport] = useState<TestReport | null>(null);
-  const [notice, setNotice] = useState<Notice | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, notice, setNotice, act } = useAction();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [confirmPublish, setConfirmPublish] = useState(false);
   const ruleView = useRef<EditorView | null>(null);
@@ -142,18 +138,6 @@ function Editor({
   }, [sample, sampleProblem]);
 
   const check = useMemo(() => checkRule(api), [api]);
-
-  const act = async (what: () => Promise<void>) => {
-    setBusy(true);
-    setNotice(null);
-    try {
-      await what();
-    } catch (err) {
-      setNotice({ kind: 'error', text: errorMessage(err) });
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const onRun = () =>
     act(async () => {
