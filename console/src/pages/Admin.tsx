@@ -4,7 +4,9 @@ import type { MemberFieldsFragment, Role, Scope } from '@verdict/client';
 import { VerdictError, errorMessage } from '../api';
 import { formatTime } from '../format';
 import { useSession } from '../session';
+import type { Notice } from '../action';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { NoticeLine } from '../components/NoticeLine';
 import { Pager, usePages } from '../components/Pager';
 
 const roles: Role[] = ['VIEWER', 'EDITOR', 'PUBLISHER', 'ADMIN', 'AUDITOR'];
@@ -28,7 +30,7 @@ export function Members() {
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('VIEWER');
-  const [notice, setNotice] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const [removing, setRemoving] = useState<MemberFieldsFragment | null>(null);
 
   const load = useCallback(async (after: string | null) => (await api.request(MembersDocument, { first: 50, after })).members, [api]);
@@ -85,11 +87,7 @@ export function Members() {
           Add member
         </button>
       </form>
-      {notice && (
-        <p className={`alert ${notice.kind === 'ok' ? 'alert-ok' : 'alert-error'}`} role={notice.kind === 'ok' ? 'status' : 'alert'}>
-          {notice.text}
-        </p>
-      )}
+      <NoticeLine notice={notice} />
       {pages.error && (
         <p className="alert alert-error" role="alert">
           {pages.error}
@@ -182,7 +180,7 @@ export function Keys() {
   const [members, setMembers] = useState<MemberFieldsFragment[]>([]);
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
   const [copied, setCopied] = useState('');
-  const [notice, setNotice] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const [revoking, setRevoking] = useState<{ id: string; name: string } | null>(null);
 
   const load = useCallback(async (after: string | null) => (await api.request(KeysDocument, { first: 50, after })).keys, [api]);
@@ -292,11 +290,7 @@ export function Keys() {
           )}
         </section>
       )}
-      {notice && (
-        <p className={`alert ${notice.kind === 'ok' ? 'alert-ok' : 'alert-error'}`} role={notice.kind === 'ok' ? 'status' : 'alert'}>
-          {notice.text}
-        </p>
-      )}
+      <NoticeLine notice={notice} />
       {pages.error && (
         <p className="alert alert-error" role="alert">
           {pages.error}

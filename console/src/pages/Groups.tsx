@@ -19,7 +19,9 @@ import type { Api } from '../api';
 import { formatTime } from '../format';
 import { Link, navigate } from '../router';
 import { useSession } from '../session';
+import type { Notice } from '../action';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { NoticeLine } from '../components/NoticeLine';
 import { LoadFailure } from '../components/LoadFailure';
 import { Pager, usePages } from '../components/Pager';
 
@@ -139,7 +141,7 @@ export function GroupPage({ id }: { id: string }) {
   const [loadError, setLoadError] = useState('');
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [notice, setNotice] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
 
   useEffect(() => {
@@ -205,11 +207,7 @@ export function GroupPage({ id }: { id: string }) {
           </div>
         )}
       </div>
-      {notice && (
-        <p className={`alert ${notice.kind === 'ok' ? 'alert-ok' : 'alert-error'}`} role={notice.kind === 'ok' ? 'status' : 'alert'}>
-          {notice.text}
-        </p>
-      )}
+      <NoticeLine notice={notice} />
       {can.edit && (
         <form
           className="panel form-row"
