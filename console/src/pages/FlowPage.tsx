@@ -19,10 +19,12 @@ import { Link, navigate } from '../router';
 import { useRecords } from '../records';
 import { recordRights, useSession } from '../session';
 import { useAction } from '../action';
+import { sampleName } from '../sampleTests';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { LoadFailure } from '../components/LoadFailure';
 import { RecordHeader } from '../components/RecordHeader';
 import { PublishDialog } from '../components/PublishDialog';
+import { TestSummary } from '../components/TestSummary';
 import { VersionsPanel } from '../components/VersionsPanel';
 import { RunResultView } from '../components/RunResult';
 import {
@@ -267,12 +269,10 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
   const onAddTest = () => {
     const input = parseData();
     if (!input || !current) return;
-    const taken = new Set(tests.map((t) => t.name));
-    let n = tests.length + 1;
-    while (taken.has(`Sample ${n}`)) n++;
+    const testName = sampleName(tests);
     const expect = current.outcome ?? current.result;
-    setTests([...tests, { name: `Sample ${n}`, data: input, expect }]);
-    setNotice({ kind: 'ok', text: `Test “Sample ${n}” added, expecting ${JSON.stringify(expect)}: save the draft to keep it.` });
+    setTests([...tests, { name: testName, data: input, expect }]);
+    setNotice({ kind: 'ok', text: `Test “${testName}” added, expecting ${JSON.stringify(expect)}: save the draft to keep it.` });
   };
 
   const onRunStored = (t: FlowTestInput) => {
@@ -555,11 +555,7 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
             )}
           </div>
           {record && dirty && <p className="muted small">Tests run the saved definition: save the draft to test your changes.</p>}
-          {report && (
-            <p className={`alert ${report.passed ? 'alert-ok' : 'alert-error'}`} role="status" data-testid="test-summary">
-              {report.total - report.failed} of {report.total} tests pass.
-            </p>
-          )}
+          <TestSummary report={report} />
           <table className="table" aria-label="Tests">
             <thead>
               <tr>

@@ -20,6 +20,7 @@ import { navigate } from '../router';
 import { useRecords } from '../records';
 import { recordRights, useSession } from '../session';
 import { useAction } from '../action';
+import { sampleName } from '../sampleTests';
 import { CodeMirror } from '../editor/CodeMirror';
 import { jsonEditorState, jsonProblem } from '../editor/jsonEditor';
 import { namesOf, ruleEditorState } from '../editor/ruleEditor';
@@ -29,6 +30,7 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { LoadFailure } from '../components/LoadFailure';
 import { RecordHeader } from '../components/RecordHeader';
 import { PublishDialog } from '../components/PublishDialog';
+import { TestSummary } from '../components/TestSummary';
 import { VersionsPanel } from '../components/VersionsPanel';
 import { checkRule, testPolicy } from '../checks';
 import type { TestReport } from '../checks';
@@ -161,17 +163,15 @@ function Editor({
   const onAddTest = () =>
     act(async () => {
       if (!run || sampleProblem) return;
-      const taken = new Set(tests.map((t) => t.name));
-      let n = tests.length + 1;
-      while (taken.has(`Sample ${n}`)) n++;
-      const next = [...tests, { name: `Sample ${n}`, data: JSON.parse(sample), expect: run.result }];
+      const testName = sampleName(tests);
+      const next = [...tests, { name: testName, data: JSON.parse(sample), expect: run.result }];
       setTests(next);
       if (record) {
         await api.request(UpdatePolicyDraftDocument, { input: { id: record.id, tests: next } });
-        setNotice({ kind: 'ok', text: `Test “Sample ${n}” saved, expecting ${run.result}.` });
+        setNotice({ kind: 'ok', text: `Test “${testName}” saved, expecting ${run.result}.` });
         await reload();
       } else {
-        setNotice({ kind: 'ok', text: `Test “Sample ${n}” added, expecting ${run.result}; it is stored with the policy.` });
+        setNotice({ kind: 'ok', text: `Test “${testName}” added, expecting ${run.result}; it is stored with the policy.` });
       }
     });
 
@@ -458,11 +458,7 @@ function TestsPanel({
         )}
       </div>
       {ruleChanged && <p className="muted small">Tests run the saved rule text: save the draft to test your changes.</p>}
-      {report && (
-        <p className={`alert ${report.passed ? 'alert-ok' : 'alert-error'}`} role="status" data-testid="test-summary">
-          {report.total - report.failed} of {report.total} tests pass.
-        </p>
-      )}
+      <TestSummary report={report} />
       <table className="table" aria-label="Tests">
         <thead>
           <tr>

@@ -1,0 +1,7 @@
+/** The name of a test made from a run's sample data: "Sample n", n counting on from the number of tests to the first name no test has. */
+export function sampleName(tests: { name: string }[]): string {
+  const taken = new Set(tests.map((t) => t.name));
+  let n = tests.length + 1;
+  while (taken.has(`Sample ${n}`)) n++;
+  return `Sample ${n}`;
+}
