@@ -19,7 +19,7 @@ import { Link, navigate } from '../router';
 import { useRecords } from '../records';
 import { recordRights, useSession } from '../session';
 import { useAction } from '../action';
-import { sampleName } from '../sampleTests';
+import { sampleName, testsOf } from '../tests';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { LoadFailure } from '../components/LoadFailure';
 import { RecordHeader } from '../components/RecordHeader';
@@ -54,10 +54,6 @@ import { dropFlowEdits, loadFlowEdits, loadProblems, storeFlowEdits, storeProble
 
 type Rec = FlowFieldsFragment;
 type Tab = 'graph' | 'tests' | 'versions';
-
-function testsOf(r: Rec | null): FlowTestInput[] {
-  return (r?.tests ?? []).map((t) => ({ name: t.name, data: t.data, expect: t.expect }));
-}
 
 const NEW_DATA = '{\n  "applicant": {\n    "age": 30\n  }\n}';
 

@@ -20,7 +20,7 @@ import { navigate } from '../router';
 import { useRecords } from '../records';
 import { recordRights, useSession } from '../session';
 import { useAction } from '../action';
-import { sampleName } from '../sampleTests';
+import { sampleName, testsOf } from '../tests';
 import { CodeMirror } from '../editor/CodeMirror';
 import { jsonEditorState, jsonProblem } from '../editor/jsonEditor';
 import { namesOf, ruleEditorState } from '../editor/ruleEditor';
@@ -61,10 +61,6 @@ function ruleStart(text: string, name: string): number {
   const outcome = new RegExp(`${escaped}\\s+if\\b`, 'i').exec(text);
   if (!outcome) return -1;
   return text.lastIndexOf('\n', outcome.index) + 1;
-}
-
-function testsOf(r: Record_ | null): PolicyTestInput[] {
-  return (r?.tests ?? []).map((t) => ({ name: t.name, data: t.data, expect: t.expect }));
 }
 
 function sameTests(a: PolicyTestInput[], b: PolicyTestInput[]): boolean {
