@@ -11,3 +11,8 @@ export function formatJSON(v: unknown): string {
   if (v === undefined) return '';
   return typeof v === 'object' && v !== null ? JSON.stringify(v, null, 2) : JSON.stringify(v);
 }
+
+/** A value of one of the API's enums as a word: PUBLISHER reads Publisher. */
+export function enumWord(s: string): string {
+  return s.charAt(0) + s.slice(1).toLowerCase();
+}

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { AddMemberDocument, ChangeMemberRoleDocument, CreateKeyDocument, KeysDocument, MembersDocument, RemoveMemberDocument, RevokeKeyDocument } from '@verdict/client';
 import type { MemberFieldsFragment, Role, Scope } from '@verdict/client';
 import { VerdictError, errorMessage } from '../api';
-import { formatTime } from '../format';
+import { enumWord, formatTime } from '../format';
 import { useSession } from '../session';
 import type { Notice } from '../action';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -11,10 +11,6 @@ import { Pager, usePages } from '../components/Pager';
 
 const roles: Role[] = ['VIEWER', 'EDITOR', 'PUBLISHER', 'ADMIN', 'AUDITOR'];
 const scopes: Scope[] = ['VIEW', 'EDIT', 'PUBLISH', 'ADMIN'];
-
-function lower(s: string): string {
-  return s.charAt(0) + s.slice(1).toLowerCase();
-}
 
 /** The server keeps one admin at least; its refusal says so in its own words, and this says what to do. */
 function memberError(err: unknown): string {
@@ -78,7 +74,7 @@ export function Members() {
           <select id="member-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
             {roles.map((r) => (
               <option key={r} value={r}>
-                {lower(r)}
+                {enumWord(r)}
               </option>
             ))}
           </select>
@@ -127,7 +123,7 @@ export function Members() {
                 >
                   {roles.map((r) => (
                     <option key={r} value={r}>
-                      {lower(r)}
+                      {enumWord(r)}
                     </option>
                   ))}
                 </select>
@@ -242,7 +238,7 @@ export function Keys() {
           <select id="key-scope" value={scope} onChange={(e) => setScope(e.target.value as Scope)}>
             {scopes.map((s) => (
               <option key={s} value={s}>
-                {lower(s)}
+                {enumWord(s)}
               </option>
             ))}
           </select>
@@ -319,7 +315,7 @@ export function Keys() {
               <td>
                 <code>{k.prefix}</code>
               </td>
-              <td>{lower(k.scope)}</td>
+              <td>{enumWord(k.scope)}</td>
               <td>{ownerName(k.owner)}</td>
               <td>{formatTime(k.createdAt)}</td>
               <td>{k.lastUsedAt ? formatTime(k.lastUsedAt) : 'Never'}</td>

@@ -1,17 +1,13 @@
 import { Fragment, useCallback, useState } from 'react';
 import { AuditEventsDocument } from '@verdict/client';
 import type { AuditAction, AuditFilter, AuditKind } from '@verdict/client';
-import { formatJSON, formatTime } from '../format';
+import { enumWord, formatJSON, formatTime } from '../format';
 import { Link } from '../router';
 import { useSession } from '../session';
 import { Pager, usePages } from '../components/Pager';
 
 const actions: AuditAction[] = ['CREATED', 'EDITED', 'PUBLISHED', 'ASSIGNED', 'EXECUTED', 'DELETED'];
 const kinds: AuditKind[] = ['POLICY', 'FLOW', 'GROUP', 'MEMBER', 'KEY'];
-
-function lower(s: string): string {
-  return s.charAt(0) + s.slice(1).toLowerCase();
-}
 
 /** A datetime-local value as an instant, in the browser's time zone. */
 function instant(local: string): string | null {
@@ -80,7 +76,7 @@ export function AuditLog({ params }: { params: URLSearchParams }) {
             <option value="">Any action</option>
             {actions.map((a) => (
               <option key={a} value={a}>
-                {lower(a)}
+                {enumWord(a)}
               </option>
             ))}
           </select>
@@ -91,7 +87,7 @@ export function AuditLog({ params }: { params: URLSearchParams }) {
             <option value="">Any kind</option>
             {kinds.map((k) => (
               <option key={k} value={k}>
-                {lower(k)}
+                {enumWord(k)}
               </option>
             ))}
           </select>
@@ -153,9 +149,9 @@ export function AuditLog({ params }: { params: URLSearchParams }) {
               <tr>
                 <td>{formatTime(e.at)}</td>
                 <td>
-                  <span className="badge badge-label">{lower(e.action)}</span>
+                  <span className="badge badge-label">{enumWord(e.action)}</span>
                 </td>
-                <td>{lower(e.kind)}</td>
+                <td>{enumWord(e.kind)}</td>
                 <td>
                   {e.baseId && (e.kind === 'POLICY' || e.kind === 'FLOW') ? (
                     <Link to={`${e.kind === 'POLICY' ? 'policies' : 'flows'}/${e.baseId}`}>{e.baseId}</Link>
