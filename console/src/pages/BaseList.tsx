@@ -4,6 +4,7 @@ import type { Api } from '../api';
 import { errorMessage } from '../api';
 import { Link, navigate } from '../router';
 import { ownerLabel, useSession } from '../session';
+import { useSearchTerm } from '../searchTerm';
 import { formatTime } from '../format';
 
 const PAGE_SIZE = 20;
@@ -68,18 +69,13 @@ function SummaryList({ kind }: { kind: Kind }) {
   const session = useSession();
   const { api, can } = session;
   const [query, setQuery] = useState('');
-  const [search, setSearch] = useState('');
+  const search = useSearchTerm(query);
   const [groupId, setGroupId] = useState('');
   const [groups, setGroups] = useState<{ id: string; name: string }[]>([]);
   // cursors[i] is the cursor the i-th page starts after; the first has none.
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const [page, setPage] = useState<Page | null>(null);
   const [error, setError] = useState('');
-
-  useEffect(() => {
-    const t = window.setTimeout(() => setSearch(query.trim()), 250);
-    return () => window.clearTimeout(t);
-  }, [query]);
 
   useEffect(() => {
     setCursors([null]);

@@ -19,6 +19,7 @@ import type { Api } from '../api';
 import { formatTime } from '../format';
 import { Link, navigate } from '../router';
 import { useSession } from '../session';
+import { useSearchTerm } from '../searchTerm';
 import type { Notice } from '../action';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { NoticeLine } from '../components/NoticeLine';
@@ -28,16 +29,11 @@ import { Pager, usePages } from '../components/Pager';
 export function GroupList() {
   const { api, can } = useSession();
   const [query, setQuery] = useState('');
-  const [search, setSearch] = useState('');
+  const search = useSearchTerm(query);
   const [creating, setCreating] = useState(false);
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [error, setError] = useState('');
-
-  useEffect(() => {
-    const t = window.setTimeout(() => setSearch(query.trim()), 250);
-    return () => window.clearTimeout(t);
-  }, [query]);
 
   const load = useCallback(
     async (after: string | null) => (await api.request(GroupsDocument, { first: 20, after, query: search || null })).groups,
