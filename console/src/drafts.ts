@@ -3,6 +3,7 @@
 // policy rather than to one record: it stays while the author moves between
 // the draft and the versions.
 import type { PolicyTestInput } from '@verdict/client';
+import { readStored } from './sessionStore';
 
 const PREFIX = 'verdict.draft.';
 const SAMPLE_PREFIX = 'verdict.sample.';
@@ -18,13 +19,7 @@ export interface UnsavedDraft {
 }
 
 export function loadDraft(key: string): UnsavedDraft | null {
-  const raw = sessionStorage.getItem(PREFIX + key);
-  if (!raw) return null;
-  try {
-    return JSON.parse(raw) as UnsavedDraft;
-  } catch {
-    return null;
-  }
+  return readStored<UnsavedDraft>(PREFIX + key);
 }
 
 export function storeDraft(key: string, draft: UnsavedDraft): void {

@@ -3,6 +3,7 @@
 // that stops working mid-session loses them.
 import type { FlowTestInput } from '@verdict/client';
 import type { Problem } from './problems';
+import { readStored } from '../sessionStore';
 
 const EDITS = 'verdict.flowEdits.';
 const PROBLEMS = 'verdict.flowProblems.';
@@ -16,18 +17,8 @@ export interface FlowEdits {
   tests: FlowTestInput[];
 }
 
-function read<T>(key: string): T | null {
-  const raw = sessionStorage.getItem(key);
-  if (!raw) return null;
-  try {
-    return JSON.parse(raw) as T;
-  } catch {
-    return null;
-  }
-}
-
 export function loadFlowEdits(key: string): FlowEdits | null {
-  return read<FlowEdits>(EDITS + key);
+  return readStored<FlowEdits>(EDITS + key);
 }
 
 export function storeFlowEdits(key: string, edits: FlowEdits): void {
@@ -40,7 +31,7 @@ export function dropFlowEdits(key: string): void {
 
 /** The problems saving reported for a record, while it has not changed since. */
 export function loadProblems(recordId: string, revision: number): Problem[] {
-  const kept = read<{ revision: number; problems: Problem[] }>(PROBLEMS + recordId);
+  const kept = readStored<{ revision: number; problems: Problem[] }>(PROBLEMS + recordId);
   return kept && kept.revision === revision ? kept.problems : [];
 }
 
