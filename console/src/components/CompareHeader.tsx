@@ -3,6 +3,7 @@ import { formatTime } from '../format';
 import { Link, navigate } from '../router';
 import { authorLabel, useSession } from '../session';
 import { recordLabel } from '../versions';
+import { RecordPicker } from './RecordPicker';
 
 interface ComparedRecord {
   id: string;
@@ -50,16 +51,14 @@ export function CompareHeader<R extends ComparedRecord>({
         </div>
         <div className="actions">
           {(['left', 'right'] as const).map((side) => (
-            <div key={side} className="field field-inline">
-              <label htmlFor={`pick-${side}`}>{side === 'left' ? 'Left' : 'Right'}</label>
-              <select id={`pick-${side}`} value={(side === 'left' ? a : b).id} onChange={(e) => pick(side, e.target.value)}>
-                {records.map((r) => (
-                  <option key={r.id} value={r.id}>
-                    {recordLabel(r)}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <RecordPicker
+              key={side}
+              id={`pick-${side}`}
+              label={side === 'left' ? 'Left' : 'Right'}
+              records={records}
+              value={(side === 'left' ? a : b).id}
+              onPick={(id) => pick(side, id)}
+            />
           ))}
         </div>
       </div>

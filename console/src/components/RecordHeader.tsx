@@ -3,6 +3,7 @@ import { formatTime } from '../format';
 import { Link, navigate } from '../router';
 import { mayChange, ownerLabel, useSession } from '../session';
 import { recordLabel, standing } from '../versions';
+import { RecordPicker } from './RecordPicker';
 
 interface HeaderRecord {
   id: string;
@@ -78,16 +79,7 @@ export function RecordHeader<R extends HeaderRecord>({
         </div>
         <div className="actions">
           {records.length > 1 && (
-            <div className="field field-inline">
-              <label htmlFor="record-pick">Record</label>
-              <select id="record-pick" value={record?.id} onChange={(e) => navigate(`${path}/${record!.baseId}?record=${e.target.value}`)}>
-                {records.map((r) => (
-                  <option key={r.id} value={r.id}>
-                    {recordLabel(r)}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <RecordPicker id="record-pick" label="Record" records={records} value={record?.id} onPick={(id) => navigate(`${path}/${record!.baseId}?record=${id}`)} />
           )}
           {editable && (
             <button type="button" className="btn" onClick={onSave} disabled={busy || !saveable}>
