@@ -20,7 +20,7 @@ import { useRecords } from '../records';
 import { recordRights, useSession } from '../session';
 import { useAction } from '../action';
 import { sampleName, testsOf } from '../tests';
-import { ConfirmDialog } from '../components/ConfirmDialog';
+import { DeleteDialog } from '../components/DeleteDialog';
 import { LoadFailure } from '../components/LoadFailure';
 import { RecordHeader } from '../components/RecordHeader';
 import { PublishDialog } from '../components/PublishDialog';
@@ -617,17 +617,9 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
 
       {importing && <ImportDialog onCancel={() => setImporting(false)} onOpen={(text) => void onImport(text)} />}
       {confirmDelete && record && (
-        <ConfirmDialog
-          title={`Delete the flow “${record.name}”?`}
-          confirmLabel={`Delete “${record.name}”`}
-          onCancel={() => setConfirmDelete(false)}
-          onConfirm={() => {
-            setConfirmDelete(false);
-            void onDelete();
-          }}
-        >
+        <DeleteDialog noun="flow" name={record.name} onClose={() => setConfirmDelete(false)} onDelete={() => void onDelete()}>
           Its draft and every published version leave the lists, and running it by any of its ids answers “deleted”. This cannot be undone.
-        </ConfirmDialog>
+        </DeleteDialog>
       )}
       {confirmPublish && record && (
         <PublishDialog

@@ -21,7 +21,7 @@ import { Link, navigate } from '../router';
 import { useSession } from '../session';
 import { useSearchTerm } from '../searchTerm';
 import type { Notice } from '../action';
-import { ConfirmDialog } from '../components/ConfirmDialog';
+import { DeleteDialog } from '../components/DeleteDialog';
 import { NoticeLine } from '../components/NoticeLine';
 import { LoadFailure } from '../components/LoadFailure';
 import { Pager, usePages } from '../components/Pager';
@@ -229,17 +229,9 @@ export function GroupPage({ id }: { id: string }) {
       <GroupMembers groupId={id} kind="POLICY" />
       <GroupMembers groupId={id} kind="FLOW" />
       {confirmDelete && (
-        <ConfirmDialog
-          title={`Delete the group “${group.name}”?`}
-          confirmLabel={`Delete “${group.name}”`}
-          onCancel={() => setConfirmDelete(false)}
-          onConfirm={() => {
-            setConfirmDelete(false);
-            void onDelete();
-          }}
-        >
+        <DeleteDialog noun="group" name={group.name} onClose={() => setConfirmDelete(false)} onDelete={() => void onDelete()}>
           The group and its memberships go; its policies and flows stay as they are.
-        </ConfirmDialog>
+        </DeleteDialog>
       )}
     </div>
   );

@@ -26,7 +26,7 @@ import { jsonEditorState, jsonProblem } from '../editor/jsonEditor';
 import { namesOf, ruleEditorState } from '../editor/ruleEditor';
 import type { DataNames } from '../editor/ruleEditor';
 import { RunResultView } from '../components/RunResult';
-import { ConfirmDialog } from '../components/ConfirmDialog';
+import { DeleteDialog } from '../components/DeleteDialog';
 import { LoadFailure } from '../components/LoadFailure';
 import { RecordHeader } from '../components/RecordHeader';
 import { PublishDialog } from '../components/PublishDialog';
@@ -396,17 +396,9 @@ function Editor({
       </div>
 
       {confirmDelete && record && (
-        <ConfirmDialog
-          title={`Delete the policy “${record.name}”?`}
-          confirmLabel={`Delete “${record.name}”`}
-          onCancel={() => setConfirmDelete(false)}
-          onConfirm={() => {
-            setConfirmDelete(false);
-            void onDelete();
-          }}
-        >
+        <DeleteDialog noun="policy" name={record.name} onClose={() => setConfirmDelete(false)} onDelete={() => void onDelete()}>
           {deletedRecords(records)} the lists, and running it by any of its ids answers “deleted”. This cannot be undone.
-        </ConfirmDialog>
+        </DeleteDialog>
       )}
       {confirmPublish && record && (
         <PublishDialog
