@@ -40,16 +40,51 @@ type Result struct {
 // does: a text that does not parse gives a result with the parse error.
 // The `rule` member has one entry per rule.
 func (e *Engine) Run(src string, data map[string]any) *Result {
+	res, _ := e.RunCharged(src, data, nil)
+	return res
+}
+
+// RunCharged is Run that first charges charge, when set, with the
+// answer's estimated size (Program.AnswerWeight, or the text's size when
+// it does not parse): when charge fails, nothing is evaluated and its
+// error is returned.
+func (e *Engine) RunCharged(src string, data map[string]any, charge func(answer int) error) (*Result, error) {
 	prog, err := e.compileText(src, false)
-	if err != nil {
-		return ParseFailure(src, err.(ParseErrors), data, Paragraphs(src))
+	answer := len(src)
+	if err == nil {
+		answer = prog.AnswerWeight(len(src))
 	}
-	return prog.Evaluate(data)
+	if charge != nil {
+		if err := charge(answer); err != nil {
+			return nil, err
+		}
+	}
+	if err != nil {
+		return ParseFailure(src, err.(ParseErrors), data, Paragraphs(src)), nil
+	}
+	return prog.Evaluate(data), nil
 }
 
 // InlineRules returns the `rule` member of an inline run: the source of
 // each rule from its label or article through its full stop.
 func (p *Program) InlineRules() []string { return p.inline }
+
+// Conditions counts the conditions of the program's rules: the most a run
+// evaluates, and its trace and explanation show.
+func (p *Program) Conditions() int {
+	n := 0
+	for _, r := range p.rules {
+		n += len(r.conds)
+	}
+	return n
+}
+
+// AnswerWeight estimates the bytes a run's answer takes beyond its data: a
+// trace entry and an explanation clause for each condition (about 400
+// bytes, counted 512), and the rule text the answer echoes.
+func (p *Program) AnswerWeight(ruleText int) int {
+	return ruleText + 512*p.Conditions()
+}
 
 // Lines returns the `rule` member of a stored policy's run: one entry per
 // line of the text, without line-ending characters.

@@ -37,6 +37,15 @@ func CompilePolicy(eng *engine.Engine, rule string) *ResolvedPolicy {
 	return p
 }
 
+// AnswerWeight estimates the bytes a run's answer takes beyond the data it
+// echoes (see engine.Program.AnswerWeight).
+func (p *ResolvedPolicy) AnswerWeight() int {
+	if p.Program == nil {
+		return len(p.Rule) + 512*len(p.ParseErrors)
+	}
+	return p.Program.AnswerWeight(len(p.Rule))
+}
+
 // Evaluate runs the policy on data, echoing input as the result's data.
 // It evaluates into res, reusing its memory, when res is not nil and the
 // text parses; otherwise into a new result.
@@ -74,6 +83,12 @@ type Options struct {
 	// MaxNodeExecutions bounds the node executions of one run; 0 means
 	// DefaultMaxNodeExecutions. Exceeding it stops the run, fail closed.
 	MaxNodeExecutions int
+	// Spend, when set, is charged the estimated bytes of each node's
+	// response (the policy's AnswerWeight and the data it echoes) before
+	// the node runs; its error stops the run, fail closed, with the
+	// error's message: a flow of many nodes on large policies would
+	// otherwise answer gigabytes.
+	Spend func(answer int) error
 }
 
 // Run prepares d and runs it once: Prepare's *DefinitionError when d is
@@ -154,6 +169,8 @@ func (p *Plan) Run(ctx context.Context, data any, rawData json.RawMessage, resol
 		plan:     p,
 		nodes:    p.g.d.Nodes,
 		limit:    opts.MaxNodeExecutions,
+		spend:    opts.Spend,
+		echoed:   len(rawData),
 	}
 	if len(rawData) > 0 {
 		r.input = engine.DataText(rawData)
@@ -209,6 +226,20 @@ type runner struct {
 	limit    int
 	count    int
 	res      *Result
+	spend    func(answer int) error
+	echoed   int // the bytes of data each response echoes
+}
+
+// charge spends a node's response on the run's Spend, stopping the run
+// when it refuses.
+func (r *runner) charge(answer int) error {
+	if r.spend == nil {
+		return nil
+	}
+	if err := r.spend(answer + r.echoed); err != nil {
+		return r.stop("flow stopped: " + err.Error())
+	}
+	return nil
 }
 
 // exec runs node i and its taken branch depth-first.
@@ -226,6 +257,9 @@ func (r *runner) exec(i int) (value, error) {
 		b, _ := n.ReturnValue.(bool)
 		return value{b: b}, nil
 	case TypeCustom:
+		if err := r.charge(len(*n.Outcome)); err != nil {
+			return value{}, err
+		}
 		start := time.Now()
 		resp := customResponse(*n.Outcome, r.input)
 		r.respond(n, resp, NodeExecution{Total: Nanos(time.Since(start))})
@@ -251,6 +285,9 @@ func (r *runner) policy(i int, n *Node) (value, error) {
 		return value{}, fmt.Errorf("flow: the resolver returned no policy for %q", n.Policy.String())
 	}
 
+	if err := r.charge(rp.AnswerWeight()); err != nil {
+		return value{}, err
+	}
 	evalStart := time.Now()
 	resp := rp.Evaluate(nil, r.data, r.input)
 	r.respond(n, resp, NodeExecution{

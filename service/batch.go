@@ -122,6 +122,13 @@ func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID
 		return Execution{}, err
 	}
 	prog := s.program(target.record)
+	data := 0
+	for _, item := range items {
+		data += len(item)
+	}
+	if err := spendAnswers(ctx, "items", len(items), prog.AnswerWeight(), data); err != nil {
+		return Execution{}, err
+	}
 
 	// The metrics' children are looked up once per call, not per item.
 	engineTime := s.metrics.engineTime.WithLabelValues("policy")

@@ -20,6 +20,9 @@ type Call struct {
 	// Budget is what runs are charged to; nil means runs are not limited
 	// (the service's own tests, the command line).
 	Budget RunBudget
+	// answers is what the request's runs have answered (see
+	// spendAnswer), shared by every context derived from the call.
+	answers *answerBudget
 }
 
 type callKey struct{}
@@ -27,6 +30,9 @@ type callKey struct{}
 // WithCall returns a context carrying c. The transport may fill in c's
 // fields after this, but only before the service reads them.
 func WithCall(ctx context.Context, c *Call) context.Context {
+	if c.answers == nil {
+		c.answers = new(answerBudget)
+	}
 	return context.WithValue(ctx, callKey{}, c)
 }
 

@@ -410,7 +410,11 @@ func (s *Service) recompute(ctx context.Context, d *Decision) (*Recomputed, *str
 	if d.Kind == string(decisionrecord.KindFlow) {
 		return s.recomputeFlow(ctx, d, rec, data)
 	}
-	res := s.program(rec).Evaluate(nil, data, d.Data)
+	prog := s.program(rec)
+	if err := spendAnswer(ctx, prog.AnswerWeight()+len(d.Data)); err != nil {
+		return nil, nil, err
+	}
+	res := prog.Evaluate(nil, data, d.Data)
 	res.Explain()
 	out := &Recomputed{Result: res.Result, Explanation: res.Explanation, Trace: res.Trace}
 	if res.Error != nil {
@@ -455,7 +459,7 @@ func (s *Service) recomputeFlow(ctx context.Context, d *Decision, rec *ent.Recor
 	if err != nil {
 		return note("the flow that ran no longer reads as a flow: " + err.Error())
 	}
-	res, err := plan.Run(ctx, data, d.Data, resolved, flow.Options{})
+	res, err := plan.Run(ctx, data, d.Data, resolved, charged(ctx))
 	if err != nil {
 		return nil, nil, internal(err)
 	}

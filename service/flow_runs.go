@@ -53,7 +53,7 @@ func (s *Service) runFlow(ctx context.Context, baseID, recordID uuid.UUID, rawDa
 		return nil, err
 	}
 	resolver := s.resolverFor(p)
-	res, err := s.execute(ctx, resolver, plan, data, rawData)
+	res, err := s.execute(ctx, resolver, plan, data, rawData, charged(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -180,13 +180,13 @@ func (s *Service) TestFlow(ctx context.Context, in FlowTestInput) (*FlowResult, 
 	if err != nil {
 		return nil, definitionError(err)
 	}
-	return s.execute(ctx, s.resolverFor(p), plan, data, rawData)
+	return s.execute(ctx, s.resolverFor(p), plan, data, rawData, charged(ctx))
 }
 
 // execute is the one runner of flows: stored runs, ad hoc tests and the
 // tests that gate a publish.
-func (s *Service) execute(ctx context.Context, r *policyResolver, plan *flow.Plan, data map[string]any, rawData json.RawMessage) (*FlowResult, error) {
-	res, err := plan.Run(ctx, data, rawData, r, flow.Options{})
+func (s *Service) execute(ctx context.Context, r *policyResolver, plan *flow.Plan, data map[string]any, rawData json.RawMessage, opts flow.Options) (*FlowResult, error) {
+	res, err := plan.Run(ctx, data, rawData, r, opts)
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) {
@@ -219,7 +219,7 @@ func (s *Service) runFlowTests(ctx context.Context, r *policyResolver, plan *flo
 			failing = append(failing, tc.Name)
 			continue
 		}
-		res, err := s.execute(ctx, r, plan, data, tc.Data)
+		res, err := s.execute(ctx, r, plan, data, tc.Data, charged(ctx))
 		if err != nil {
 			return err
 		}

@@ -51,7 +51,7 @@ func (s *Service) newPolicyRules() *kindRules {
 // the draft's revision, unless the publish changes the rule: the new text
 // has no revision of its own yet, and caching it under the draft's would
 // make the draft run it.
-func (s *Service) policyGate(_ context.Context, _ *Principal, r *ent.Record, c *Changes) error {
+func (s *Service) policyGate(ctx context.Context, _ *Principal, r *ent.Record, c *Changes) error {
 	var prog *flow.ResolvedPolicy
 	if c.Rule != nil {
 		prog = flow.CompilePolicy(&s.engine, r.Rule)
@@ -60,6 +60,9 @@ func (s *Service) policyGate(_ context.Context, _ *Principal, r *ent.Record, c *
 	}
 	if prog.Program == nil {
 		return newError(CodeConflict, "the rule does not parse: %s", prog.ParseErrors[0].Message())
+	}
+	if err := spendAnswers(ctx, "stored tests", len(r.Tests), prog.AnswerWeight(), testData(r.Tests)); err != nil {
+		return err
 	}
 	if rep := s.runTests(prog, r.Tests); !rep.Passed {
 		var failing []string

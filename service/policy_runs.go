@@ -40,6 +40,9 @@ func (s *Service) runPolicy(ctx context.Context, baseID, recordID uuid.UUID, raw
 		return nil, err
 	}
 	prog := s.program(target.record)
+	if err := spendAnswer(ctx, prog.AnswerWeight()+len(rawData)); err != nil {
+		return nil, err
+	}
 
 	began := time.Now()
 	run := s.evaluate(prog, parsed, engine.DataText(rawData))

@@ -54,7 +54,20 @@ func (s *Service) TestPolicy(ctx context.Context, id uuid.UUID, tests []TestCase
 	if tests == nil {
 		tests = l.record.Tests
 	}
-	return s.runTests(s.program(l.record), tests), nil
+	prog := s.program(l.record)
+	if err := spendAnswers(ctx, "tests", len(tests), prog.AnswerWeight(), testData(tests)); err != nil {
+		return nil, err
+	}
+	return s.runTests(prog, tests), nil
+}
+
+// testData counts the bytes of the tests' data, which their runs echo.
+func testData(tests []TestCase) int {
+	n := 0
+	for _, tc := range tests {
+		n += len(tc.Data)
+	}
+	return n
 }
 
 // checkPolicyTests refuses tests whose expect is not true or false.
@@ -163,7 +176,7 @@ func (s *Service) TestFlowRecord(ctx context.Context, id uuid.UUID, tests []Test
 			msg := fmt.Sprintf("data: %v", derr)
 			r.Error, r.Explanation = &msg, "The test cannot run: "+msg+"."
 		default:
-			out, err := s.execute(ctx, res, plan, data, tc.Data)
+			out, err := s.execute(ctx, res, plan, data, tc.Data, charged(ctx))
 			if err != nil {
 				return nil, err
 			}

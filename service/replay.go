@@ -88,6 +88,18 @@ func (s *Service) ReplayPolicy(ctx context.Context, id uuid.UUID, in ReplayInput
 		return nil, err
 	}
 	prog := s.program(l.record)
+	// A replayed run answers two explanations, not a trace: a clause of
+	// about 64 bytes a condition each, and its recorded input.
+	each, inputs := 256, 0
+	if prog.Program != nil {
+		each += 2 * 64 * prog.Program.Conditions()
+	}
+	for _, row := range rows {
+		inputs += len(row.Input)
+	}
+	if err := spendAnswers(ctx, "recorded decisions", len(rows), each, inputs); err != nil {
+		return nil, err
+	}
 	return compareAll(rows, func(data map[string]any, raw json.RawMessage) (ReplayOutcome, error) {
 		run := s.evaluate(prog, data, raw)
 		defer run.Release()
@@ -113,7 +125,7 @@ func (s *Service) ReplayFlow(ctx context.Context, id uuid.UUID, in ReplayInput) 
 	}
 	resolver := s.resolverFor(p)
 	return compareAll(rows, func(data map[string]any, raw json.RawMessage) (ReplayOutcome, error) {
-		res, err := s.execute(ctx, resolver, plan, data, raw)
+		res, err := s.execute(ctx, resolver, plan, data, raw, flow.Options{})
 		if err != nil {
 			return ReplayOutcome{}, err
 		}

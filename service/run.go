@@ -197,7 +197,10 @@ func (s *Service) RunRule(ctx context.Context, rule string, rawData json.RawMess
 		return nil, err
 	}
 	began := time.Now()
-	res := s.engine.Run(rule, data)
+	res, err := s.engine.RunCharged(rule, data, func(answer int) error { return spendAnswer(ctx, answer+len(rawData)) })
+	if err != nil {
+		return nil, err
+	}
 	t.engine = time.Since(began)
 	res.Data = engine.DataText(rawData)
 	res.Explain()

@@ -1,0 +1,149 @@
+package service_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/service"
+)
+
+// bigRule is a policy of n conditions, whose every run answers a trace
+// entry and an explanation clause for each: counted 512 bytes a condition.
+func bigRule(n int) string {
+	var b strings.Builder
+	b.WriteString("A **Person** gets big if the __age__ of the **Person** is at least 1")
+	for range n - 1 {
+		b.WriteString(" and the __age__ of the **Person** is at least 1")
+	}
+	b.WriteString(".")
+	return b.String()
+}
+
+const adultData = `{"Person": {"age": 70}}`
+
+// fitting is how many runs of a rule of n conditions on adultData one
+// request may answer: each counts its rule text, 512 bytes a condition
+// and its data.
+func fitting(n int) int {
+	return service.MaxAnswerBytes / (len(bigRule(n)) + 512*n + len(adultData))
+}
+
+func repeated(s string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out
+}
+
+func TestABatchThatWouldAnswerTooMuchIsRefusedBeforeItRuns(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		big := f.publishedPolicy(t, "big", bigRule(200))
+		// 1,000 items of 200 conditions answer about 107 MiB.
+		_, err := f.svc.RunPolicyBatch(f.as(t, adminKey, ""), big.BaseID, items(repeated(adultData, 1000)...))
+		wantCode(t, err, service.CodeInvalidArgument)
+		if want := "1000 items of this policy would answer about 106.9 MiB, more than the 64.0 MiB one request may: each answers about 109.4 KiB; ask for at most 598 in one request"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%v, want %q", err, want)
+		}
+		if fitting(200) != 598 {
+			t.Errorf("%d items fit, the message says 598", fitting(200))
+		}
+		// Nothing of the refused batch is recorded: waitForEvents fails
+		// on more events than the one of the batch that fits.
+		if _, err := f.svc.RunPolicyBatch(f.as(t, adminKey, ""), big.BaseID, items(repeated(adultData, 598)...)); err != nil {
+			t.Fatal(err)
+		}
+		f.waitForEvents(t, big.BaseID, auditevent.ActionExecuted, 1)
+	})
+}
+
+func TestARequestsRunsShareWhatItMayAnswer(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		big := f.publishedPolicy(t, "big", bigRule(2000))
+		// One request, as a GraphQL document of many run fields is: each
+		// run answers about 1.1 MiB.
+		request := f.as(t, adminKey, "")
+		for i := range fitting(2000) {
+			res, err := f.svc.RunPolicy(request, big.BaseID, json.RawMessage(adultData))
+			if err != nil {
+				t.Fatalf("run %d: %v", i+1, err)
+			}
+			res.Release()
+		}
+		_, err := f.svc.RunPolicy(request, big.BaseID, json.RawMessage(adultData))
+		wantCode(t, err, service.CodeInvalidArgument)
+		if want := "this request's runs would answer more than 64.0 MiB; ask for fewer runs in one request"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%v, want %q", err, want)
+		}
+		_, err = f.svc.RunRule(request, bigRule(2000), json.RawMessage(adultData))
+		wantCode(t, err, service.CodeInvalidArgument)
+		// The next request starts afresh.
+		res, err := f.svc.RunPolicy(f.as(t, adminKey, ""), big.BaseID, json.RawMessage(adultData))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Release()
+	})
+}
+
+func TestTestsThatWouldAnswerTooMuchAreRefused(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		big := f.publishedPolicy(t, "big", bigRule(200))
+		tests := make([]service.TestCase, 1000)
+		for i := range tests {
+			tests[i] = service.TestCase{Name: fmt.Sprint(i), Data: json.RawMessage(adultData), Expect: json.RawMessage("true")}
+		}
+		_, err := f.svc.TestPolicy(f.as(t, adminKey, ""), big.ID, tests)
+		wantCode(t, err, service.CodeInvalidArgument)
+		if want := "1000 tests of this policy would answer about 106.9 MiB"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%v, want %q", err, want)
+		}
+		rep, err := f.svc.TestPolicy(f.as(t, adminKey, ""), big.ID, tests[:500])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rep.Passed || rep.Total != 500 {
+			t.Errorf("500 tests: passed %v of %d", rep.Passed, rep.Total)
+		}
+	})
+}
+
+func TestAFlowStopsWhenItsAnswerWouldBeTooLarge(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		big := f.publishedPolicy(t, "big", bigRule(2000))
+		// A chain of 100 nodes on a policy whose runs answer about 1.1 MiB
+		// each: it stops at the first that would pass 64 MiB.
+		var nodes []string
+		for i := range 100 {
+			kind := "policy"
+			if i == 0 {
+				kind = "start"
+			}
+			next := fmt.Sprintf("n%d", i+1)
+			if i == 99 {
+				next = "end"
+			}
+			nodes = append(nodes, fmt.Sprintf(`{"id": "n%d", "type": %q, "policy": %s, "onTrue": %q, "onFalse": %q}`, i, kind, byBaseID(big.BaseID), next, next))
+		}
+		nodes = append(nodes, `{"id": "end", "type": "return", "returnValue": true}`)
+		fl := f.createFlow(t, admin, json.RawMessage(`{"formatVersion": 1, "nodes": [`+strings.Join(nodes, ",")+`]}`))
+		res, err := f.svc.RunFlowVersion(admin, fl.ID, json.RawMessage(adultData))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "flow stopped: this request's runs would answer more than 64.0 MiB; ask for fewer runs in one request"
+		if res.Result || len(res.NodeResponses) != fitting(2000) || len(res.Errors) != 1 || res.Errors[0] != want {
+			t.Errorf("result %v after %d nodes, errors %q; want false after %d nodes, %q", res.Result, len(res.NodeResponses), res.Errors, fitting(2000), want)
+		}
+	})
+}
