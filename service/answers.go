@@ -9,41 +9,43 @@ import (
 	"github.com/verdict/verdict/flow"
 )
 
-// MaxAnswerBytes bounds what the runs of one request may answer, all
-// together, as estimated before each run (engine.Program.AnswerWeight and
-// the data each answer echoes): a batch, a test call, a flow or a GraphQL
-// document of many run fields on a large policy would otherwise answer
-// gigabytes, and spend the CPU that goes with them
-// (docs/endpoints.md, "How much one request may answer").
-const MaxAnswerBytes = 64 << 20
+// DefaultMaxAnswerBytes bounds what the runs of one request may answer,
+// all together, as estimated before each run (engine.Program.AnswerWeight
+// and the data each answer echoes), when Config leaves it unset: a batch,
+// a test call, a flow or a GraphQL document of many run fields on a large
+// policy would otherwise answer gigabytes, and spend the CPU that goes
+// with them (docs/endpoints.md, "How much one request may answer").
+const DefaultMaxAnswerBytes = 64 << 20
 
 // answerBudget is what the answers of one request's runs have taken.
 type answerBudget struct{ spent atomic.Int64 }
 
 // spendAnswer charges answer estimated bytes to the request's budget, or
-// nothing when they would take it past MaxAnswerBytes: then what is
+// nothing when they would take it past the service's bound: then what is
 // asked for must be asked in smaller requests. A context without a call
 // (the service's own tools, the command line) is not limited.
-func spendAnswer(ctx context.Context, answer int) error {
+func (s *Service) spendAnswer(ctx context.Context, answer int) error {
 	c := callOf(ctx)
 	if c == nil || c.answers == nil {
 		return nil
 	}
-	if c.answers.spent.Add(int64(answer)) > MaxAnswerBytes {
+	if c.answers.spent.Add(int64(answer)) > int64(s.maxAnswer) {
 		c.answers.spent.Add(-int64(answer))
-		return errAnswersTooLarge
+		return s.answersTooLarge()
 	}
 	return nil
 }
 
-var errAnswersTooLarge = Invalid("this request's runs would answer more than %s; ask for fewer runs in one request", mebibytes(MaxAnswerBytes))
+func (s *Service) answersTooLarge() *Error {
+	return Invalid("this request's runs would answer more than %s; ask for fewer runs in one request", size(s.maxAnswer))
+}
 
 // charged are the options of a flow run whose nodes' answers are charged
 // to the request: past the bound, the run stops, fail closed, saying why.
-func charged(ctx context.Context) flow.Options {
+func (s *Service) charged(ctx context.Context) flow.Options {
 	return flow.Options{Spend: func(answer int) error {
-		if spendAnswer(ctx, answer) != nil {
-			return errors.New(errAnswersTooLarge.Message)
+		if s.spendAnswer(ctx, answer) != nil {
+			return errors.New(s.answersTooLarge().Message)
 		}
 		return nil
 	}}
@@ -53,15 +55,19 @@ func charged(ctx context.Context) flow.Options {
 // record's tests or the decisions a replay runs, each answering about each
 // bytes beside its data (data bytes in all). Refused, it says how many
 // such runs one request can hold.
-func spendAnswers(ctx context.Context, what string, n, each, data int) error {
-	if spendAnswer(ctx, n*each+data) == nil {
+func (s *Service) spendAnswers(ctx context.Context, what string, n, each, data int) error {
+	if s.spendAnswer(ctx, n*each+data) == nil {
 		return nil
 	}
 	one := each + data/max(1, n)
 	return Invalid("%d %s of this policy would answer about %s, more than the %s one request may: each answers about %s; ask for at most %d in one request",
-		n, what, mebibytes(n*each+data), mebibytes(MaxAnswerBytes), kibibytes(one), MaxAnswerBytes/max(1, one))
+		n, what, size(n*each+data), size(s.maxAnswer), size(one), s.maxAnswer/max(1, one))
 }
 
-func mebibytes(n int) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
-
-func kibibytes(n int) string { return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10)) }
+// size words a number of bytes in KiB below a MiB, else in MiB.
+func size(n int) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}

@@ -30,7 +30,7 @@ const adultData = `{"Person": {"age": 70}}`
 // request may answer: each counts its rule text, 512 bytes a condition
 // and its data.
 func fitting(n int) int {
-	return service.MaxAnswerBytes / (len(bigRule(n)) + 512*n + len(adultData))
+	return service.DefaultMaxAnswerBytes / (len(bigRule(n)) + 512*n + len(adultData))
 }
 
 func repeated(s string, n int) []string {
@@ -144,6 +144,58 @@ func TestAFlowStopsWhenItsAnswerWouldBeTooLarge(t *testing.T) {
 		want := "flow stopped: this request's runs would answer more than 64.0 MiB; ask for fewer runs in one request"
 		if res.Result || len(res.NodeResponses) != fitting(2000) || len(res.Errors) != 1 || res.Errors[0] != want {
 			t.Errorf("result %v after %d nodes, errors %q; want false after %d nodes, %q", res.Result, len(res.NodeResponses), res.Errors, fitting(2000), want)
+		}
+	})
+}
+
+func TestAReplayThatWouldAnswerTooMuchIsRefused(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		// A replayed decision of the one-condition senior rule counts
+		// about 400 bytes (256, 128 for the condition and its input), a
+		// single run about 600: each request below may answer 4,000.
+		f := newFixtureWith(t, db, func(c *service.Config) { c.MaxAnswerBytes = 4000 })
+		pol := f.publishedPolicy(t, "senior", seniorRule)
+		f.recordRuns(t, pol, person(70), person(40), person(70), person(40), person(70))
+		f.recordRuns(t, pol, person(70), person(40), person(70), person(40), person(70))
+		_, err := f.svc.ReplayPolicy(f.as(t, adminKey, ""), pol.ID, service.ReplayInput{Limit: 10})
+		wantCode(t, err, service.CodeInvalidArgument)
+		if want := "10 recorded decisions of this policy would answer about 4.0 KiB, more than the 3.9 KiB one request may"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%v, want %q", err, want)
+		}
+		rep, err := f.svc.ReplayPolicy(f.as(t, adminKey, ""), pol.ID, service.ReplayInput{Limit: 9})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Compared != 9 {
+			t.Errorf("compared %d, want 9", rep.Compared)
+		}
+	})
+}
+
+func TestPublishingRefusesStoredTestsThatWouldAnswerTooMuch(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixtureWith(t, db, func(c *service.Config) { c.MaxAnswerBytes = 4000 })
+		admin := f.as(t, adminKey, "")
+		draft := func(n int) *service.SavedPolicy {
+			tests := make([]service.TestCase, n)
+			for i := range tests {
+				tests[i] = service.TestCase{Name: fmt.Sprint(i), Data: json.RawMessage(person(70)), Expect: json.RawMessage("true")}
+			}
+			name, rule := fmt.Sprintf("senior %d", n), seniorRule
+			p, err := f.svc.CreatePolicy(admin, service.Changes{Name: &name, Rule: &rule, Tests: &tests})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}
+		// Each test of the senior rule counts about 600 bytes.
+		_, err := f.svc.PublishPolicy(f.as(t, adminKey, ""), draft(7).ID, service.Changes{})
+		wantCode(t, err, service.CodeInvalidArgument)
+		if want := "7 stored tests of this policy would answer about 4.2 KiB, more than the 3.9 KiB one request may"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%v, want %q", err, want)
+		}
+		if _, err := f.svc.PublishPolicy(f.as(t, adminKey, ""), draft(5).ID, service.Changes{}); err != nil {
+			t.Fatal(err)
 		}
 	})
 }

@@ -126,7 +126,7 @@ func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID
 	for _, item := range items {
 		data += len(item)
 	}
-	if err := spendAnswers(ctx, "items", len(items), prog.AnswerWeight(), data); err != nil {
+	if err := s.spendAnswers(ctx, "items", len(items), prog.AnswerWeight(), data); err != nil {
 		return Execution{}, err
 	}
 

@@ -411,7 +411,7 @@ func (s *Service) recompute(ctx context.Context, d *Decision) (*Recomputed, *str
 		return s.recomputeFlow(ctx, d, rec, data)
 	}
 	prog := s.program(rec)
-	if err := spendAnswer(ctx, prog.AnswerWeight()+len(d.Data)); err != nil {
+	if err := s.spendAnswer(ctx, prog.AnswerWeight()+len(d.Data)); err != nil {
 		return nil, nil, err
 	}
 	res := prog.Evaluate(nil, data, d.Data)
@@ -459,7 +459,7 @@ func (s *Service) recomputeFlow(ctx context.Context, d *Decision, rec *ent.Recor
 	if err != nil {
 		return note("the flow that ran no longer reads as a flow: " + err.Error())
 	}
-	res, err := plan.Run(ctx, data, d.Data, resolved, charged(ctx))
+	res, err := plan.Run(ctx, data, d.Data, resolved, s.charged(ctx))
 	if err != nil {
 		return nil, nil, internal(err)
 	}

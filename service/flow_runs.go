@@ -53,7 +53,7 @@ func (s *Service) runFlow(ctx context.Context, baseID, recordID uuid.UUID, rawDa
 		return nil, err
 	}
 	resolver := s.resolverFor(p)
-	res, err := s.execute(ctx, resolver, plan, data, rawData, charged(ctx))
+	res, err := s.execute(ctx, resolver, plan, data, rawData, s.charged(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +180,7 @@ func (s *Service) TestFlow(ctx context.Context, in FlowTestInput) (*FlowResult, 
 	if err != nil {
 		return nil, definitionError(err)
 	}
-	return s.execute(ctx, s.resolverFor(p), plan, data, rawData, charged(ctx))
+	return s.execute(ctx, s.resolverFor(p), plan, data, rawData, s.charged(ctx))
 }
 
 // execute is the one runner of flows: stored runs, ad hoc tests and the
@@ -219,7 +219,7 @@ func (s *Service) runFlowTests(ctx context.Context, r *policyResolver, plan *flo
 			failing = append(failing, tc.Name)
 			continue
 		}
-		res, err := s.execute(ctx, r, plan, data, tc.Data, charged(ctx))
+		res, err := s.execute(ctx, r, plan, data, tc.Data, s.charged(ctx))
 		if err != nil {
 			return err
 		}

@@ -40,7 +40,7 @@ func (s *Service) runPolicy(ctx context.Context, baseID, recordID uuid.UUID, raw
 		return nil, err
 	}
 	prog := s.program(target.record)
-	if err := spendAnswer(ctx, prog.AnswerWeight()+len(rawData)); err != nil {
+	if err := s.spendAnswer(ctx, prog.AnswerWeight()+len(rawData)); err != nil {
 		return nil, err
 	}
 

@@ -55,7 +55,7 @@ func (s *Service) TestPolicy(ctx context.Context, id uuid.UUID, tests []TestCase
 		tests = l.record.Tests
 	}
 	prog := s.program(l.record)
-	if err := spendAnswers(ctx, "tests", len(tests), prog.AnswerWeight(), testData(tests)); err != nil {
+	if err := s.spendAnswers(ctx, "tests", len(tests), prog.AnswerWeight(), testData(tests)); err != nil {
 		return nil, err
 	}
 	return s.runTests(prog, tests), nil
@@ -176,7 +176,7 @@ func (s *Service) TestFlowRecord(ctx context.Context, id uuid.UUID, tests []Test
 			msg := fmt.Sprintf("data: %v", derr)
 			r.Error, r.Explanation = &msg, "The test cannot run: "+msg+"."
 		default:
-			out, err := s.execute(ctx, res, plan, data, tc.Data, charged(ctx))
+			out, err := s.execute(ctx, res, plan, data, tc.Data, s.charged(ctx))
 			if err != nil {
 				return nil, err
 			}

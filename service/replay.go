@@ -97,7 +97,7 @@ func (s *Service) ReplayPolicy(ctx context.Context, id uuid.UUID, in ReplayInput
 	for _, row := range rows {
 		inputs += len(row.Input)
 	}
-	if err := spendAnswers(ctx, "recorded decisions", len(rows), each, inputs); err != nil {
+	if err := s.spendAnswers(ctx, "recorded decisions", len(rows), each, inputs); err != nil {
 		return nil, err
 	}
 	return compareAll(rows, func(data map[string]any, raw json.RawMessage) (ReplayOutcome, error) {

@@ -197,7 +197,7 @@ func (s *Service) RunRule(ctx context.Context, rule string, rawData json.RawMess
 		return nil, err
 	}
 	began := time.Now()
-	res, err := s.engine.RunCharged(rule, data, func(answer int) error { return spendAnswer(ctx, answer+len(rawData)) })
+	res, err := s.engine.RunCharged(rule, data, func(answer int) error { return s.spendAnswer(ctx, answer+len(rawData)) })
 	if err != nil {
 		return nil, err
 	}

@@ -63,6 +63,9 @@ type Config struct {
 	// MaxBatchItems bounds the items of one batch run; 0 is
 	// DefaultMaxBatchItems.
 	MaxBatchItems int
+	// MaxAnswerBytes bounds what the runs of one request may answer; 0 is
+	// DefaultMaxAnswerBytes.
+	MaxAnswerBytes int
 }
 
 // DefaultDecisionRetention is how long decision records are kept when
@@ -95,6 +98,8 @@ type Service struct {
 	decisionRetention time.Duration
 	// maxBatchItems bounds the items of one batch run.
 	maxBatchItems int
+	// maxAnswer bounds what the runs of one request may answer.
+	maxAnswer int
 
 	policyKind *kindRules
 	flowKind   *kindRules
@@ -154,6 +159,10 @@ func New(cfg Config) (*Service, error) {
 	s.maxBatchItems = cfg.MaxBatchItems
 	if s.maxBatchItems <= 0 {
 		s.maxBatchItems = DefaultMaxBatchItems
+	}
+	s.maxAnswer = cfg.MaxAnswerBytes
+	if s.maxAnswer <= 0 {
+		s.maxAnswer = DefaultMaxAnswerBytes
 	}
 	s.policyKind = s.newPolicyRules()
 	s.flowKind = s.newFlowRules()
