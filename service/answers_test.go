@@ -79,7 +79,7 @@ func TestARequestsRunsShareWhatItMayAnswer(t *testing.T) {
 		}
 		_, err := f.svc.RunPolicy(request, big.BaseID, json.RawMessage(adultData))
 		wantCode(t, err, service.CodeInvalidArgument)
-		if want := "this request's runs would answer more than 64.0 MiB; ask for fewer runs in one request"; err == nil || !strings.Contains(err.Error(), want) {
+		if want := "this request would answer more than 64.0 MiB; ask for fewer runs or checks in one request"; err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%v, want %q", err, want)
 		}
 		_, err = f.svc.RunRule(request, bigRule(2000), json.RawMessage(adultData))
@@ -141,7 +141,7 @@ func TestAFlowStopsWhenItsAnswerWouldBeTooLarge(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := "flow stopped: this request's runs would answer more than 64.0 MiB; ask for fewer runs in one request"
+		want := "flow stopped: this request would answer more than 64.0 MiB; ask for fewer runs or checks in one request"
 		if res.Result || len(res.NodeResponses) != fitting(2000) || len(res.Errors) != 1 || res.Errors[0] != want {
 			t.Errorf("result %v after %d nodes, errors %q; want false after %d nodes, %q", res.Result, len(res.NodeResponses), res.Errors, fitting(2000), want)
 		}
@@ -195,6 +195,30 @@ func TestPublishingRefusesStoredTestsThatWouldAnswerTooMuch(t *testing.T) {
 			t.Errorf("%v, want %q", err, want)
 		}
 		if _, err := f.svc.PublishPolicy(f.as(t, adminKey, ""), draft(5).ID, service.Changes{}); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestARequestsChecksShareWhatItMayAnswer(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		// A check counts 16 bytes a byte of its text: 150 KiB for the
+		// 200-condition rule (9,620 bytes), of the 320 KiB each request
+		// below may answer.
+		f := newFixtureWith(t, db, func(c *service.Config) { c.MaxAnswerBytes = 320 << 10 })
+		rule := bigRule(200)
+		request := f.as(t, adminKey, "")
+		for i := range 2 {
+			if _, err := f.svc.CheckRule(request, rule); err != nil {
+				t.Fatalf("check %d: %v", i+1, err)
+			}
+		}
+		_, err := f.svc.CheckRule(request, rule)
+		wantCode(t, err, service.CodeInvalidArgument)
+		if want := "this request would answer more than 320.0 KiB; ask for fewer runs or checks in one request"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%v, want %q", err, want)
+		}
+		if _, err := f.svc.CheckRule(f.as(t, adminKey, ""), rule); err != nil {
 			t.Fatal(err)
 		}
 	})
