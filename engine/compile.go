@@ -18,9 +18,11 @@ type Program struct {
 	labelled []int // rules with a label, in text order
 	inline   []string
 	memo     bool // rule results must be remembered: several rules, or references
-	now      func() time.Time
-	limits   Limits
-	about    *explainInfo
+	// conditions counts the conditions of all rules, for AnswerWeight.
+	conditions int
+	now        func() time.Time
+	limits     Limits
+	about      *explainInfo
 }
 
 type crule struct {
@@ -119,6 +121,7 @@ func (e *Engine) compile(src string, text *RuleText, reused bool) *Program {
 			p.labelled = append(p.labelled, i)
 		}
 		cr.conds = make([]ccond, len(r.Conditions))
+		p.conditions += len(r.Conditions)
 		for j, c := range r.Conditions {
 			cc := &cr.conds[j]
 			compileCondition(cc, c, r, i, res, reused)

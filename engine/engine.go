@@ -71,19 +71,17 @@ func (p *Program) InlineRules() []string { return p.inline }
 
 // Conditions counts the conditions of the program's rules: the most a run
 // evaluates, and its trace and explanation show.
-func (p *Program) Conditions() int {
-	n := 0
-	for _, r := range p.rules {
-		n += len(r.conds)
-	}
-	return n
-}
+func (p *Program) Conditions() int { return p.conditions }
 
-// AnswerWeight estimates the bytes a run's answer takes beyond its data: a
-// trace entry and an explanation clause for each condition (about 400
-// bytes, counted 512), and the rule text the answer echoes.
+// ConditionAnswerBytes is what AnswerWeight counts for each condition: its
+// trace entry and explanation clause, about 400 bytes.
+const ConditionAnswerBytes = 512
+
+// AnswerWeight estimates the bytes a run's answer takes beyond its data:
+// ConditionAnswerBytes for each condition, and the rule text the answer
+// echoes.
 func (p *Program) AnswerWeight(ruleText int) int {
-	return ruleText + 512*p.Conditions()
+	return ruleText + ConditionAnswerBytes*p.conditions
 }
 
 // Lines returns the `rule` member of a stored policy's run: one entry per

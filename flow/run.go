@@ -38,10 +38,12 @@ func CompilePolicy(eng *engine.Engine, rule string) *ResolvedPolicy {
 }
 
 // AnswerWeight estimates the bytes a run's answer takes beyond the data it
-// echoes (see engine.Program.AnswerWeight).
+// echoes (see engine.Program.AnswerWeight); a text that does not parse
+// answers its text and errors, counted as its text, as Engine.RunCharged
+// counts one.
 func (p *ResolvedPolicy) AnswerWeight() int {
 	if p.Program == nil {
-		return len(p.Rule) + 512*len(p.ParseErrors)
+		return len(p.Rule)
 	}
 	return p.Program.AnswerWeight(len(p.Rule))
 }

@@ -89,10 +89,10 @@ func (s *Service) ReplayPolicy(ctx context.Context, id uuid.UUID, in ReplayInput
 	}
 	prog := s.program(l.record)
 	// A replayed run answers two explanations, not a trace: a clause of
-	// about 64 bytes a condition each, and its recorded input.
+	// about an eighth of a condition's answer each, and its recorded input.
 	each, inputs := 256, 0
 	if prog.Program != nil {
-		each += 2 * 64 * prog.Program.Conditions()
+		each += 2 * engine.ConditionAnswerBytes / 8 * prog.Program.Conditions()
 	}
 	for _, row := range rows {
 		inputs += len(row.Input)
