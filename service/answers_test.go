@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent/auditevent"
@@ -123,20 +126,7 @@ func TestAFlowStopsWhenItsAnswerWouldBeTooLarge(t *testing.T) {
 		big := f.publishedPolicy(t, "big", bigRule(2000))
 		// A chain of 100 nodes on a policy whose runs answer about 1.1 MiB
 		// each: it stops at the first that would pass 64 MiB.
-		var nodes []string
-		for i := range 100 {
-			kind := "policy"
-			if i == 0 {
-				kind = "start"
-			}
-			next := fmt.Sprintf("n%d", i+1)
-			if i == 99 {
-				next = "end"
-			}
-			nodes = append(nodes, fmt.Sprintf(`{"id": "n%d", "type": %q, "policy": %s, "onTrue": %q, "onFalse": %q}`, i, kind, byBaseID(big.BaseID), next, next))
-		}
-		nodes = append(nodes, `{"id": "end", "type": "return", "returnValue": true}`)
-		fl := f.createFlow(t, admin, json.RawMessage(`{"formatVersion": 1, "nodes": [`+strings.Join(nodes, ",")+`]}`))
+		fl := f.createFlow(t, admin, chainOf(100, big.BaseID))
 		res, err := f.svc.RunFlowVersion(admin, fl.ID, json.RawMessage(adultData))
 		if err != nil {
 			t.Fatal(err)
@@ -222,4 +212,119 @@ func TestARequestsChecksShareWhatItMayAnswer(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+}
+
+func TestARequestsSavesShareWhatItMayAnswer(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		// A save counts what a check of its content does: 16 bytes a
+		// byte, 150 KiB for the 200-condition rule (9,620 bytes), of the
+		// 320 KiB each request below may answer.
+		f := newFixtureWith(t, db, func(c *service.Config) { c.MaxAnswerBytes = 320 << 10 })
+		rule := bigRule(200)
+		tooMuch := "this request would answer more than 320.0 KiB; ask for fewer runs or checks in one request"
+		request := f.as(t, adminKey, "")
+		var saved []*service.SavedPolicy
+		for i := range 2 {
+			p, err := f.svc.CreatePolicy(request, service.Changes{Name: ptr(fmt.Sprint("big ", i)), Rule: &rule})
+			if err != nil {
+				t.Fatalf("save %d: %v", i+1, err)
+			}
+			saved = append(saved, p)
+		}
+		_, err := f.svc.CreatePolicy(request, service.Changes{Name: ptr("big 2"), Rule: &rule})
+		wantCode(t, err, service.CodeInvalidArgument)
+		if err == nil || !strings.Contains(err.Error(), tooMuch) {
+			t.Errorf("%v, want %q", err, tooMuch)
+		}
+		page, err := f.svc.Policies(f.as(t, adminKey, ""), service.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page.Items) != 2 {
+			t.Errorf("%d policies stored, want the 2 that fit", len(page.Items))
+		}
+
+		// Renaming a draft answers its rule checked: it counts the rule.
+		request = f.as(t, adminKey, "")
+		for _, name := range []string{"renamed", "renamed again"} {
+			if _, err := f.svc.UpdatePolicyDraft(request, saved[0].ID, service.Changes{Name: ptr(name)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, err = f.svc.UpdatePolicyDraft(request, saved[0].ID, service.Changes{Name: ptr("refused")})
+		wantCode(t, err, service.CodeInvalidArgument)
+		if p, err := f.svc.Policy(f.as(t, adminKey, ""), saved[0].ID); err != nil || p.Name != "renamed again" {
+			t.Errorf("the draft is named %q (%v), want the last name that fit", p.Name, err)
+		}
+
+		// A flow's definition is counted before it is decoded: this one,
+		// 20,481 bytes (a byte more than 320 KiB counts 16 bytes a byte),
+		// whose description is no member of a flow, is refused for its
+		// size, not its shape.
+		definition := `{"formatVersion": 1, "description": "` + strings.Repeat("x", 20442) + `"}`
+		_, err = f.svc.CreateFlow(f.as(t, adminKey, ""), service.Changes{Name: ptr("large"), Definition: json.RawMessage(definition)})
+		wantCode(t, err, service.CodeInvalidArgument)
+		if len(definition) != 20481 || err == nil || !strings.Contains(err.Error(), tooMuch) {
+			t.Errorf("a definition of %d bytes: %v, want %q", len(definition), err, tooMuch)
+		}
+	})
+}
+
+func TestAFlowReplayThatWouldAnswerTooMuchIsRefused(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		big := f.publishedPolicy(t, "big", bigRule(2000))
+		// A chain of 100 nodes on a policy whose runs answer about 1.1 MiB
+		// each: a replayed node counts an eighth of that, so a replayed
+		// decision about 13.4 MiB, and four fit in 64 MiB.
+		fl := f.createFlow(t, admin, chainOf(100, big.BaseID))
+		if _, err := f.svc.SetFlowDecisionSettings(admin, fl.ID, service.DecisionSettingsInput{Enabled: true}); err != nil {
+			t.Fatal(err)
+		}
+		for range 5 {
+			if _, err := f.svc.RunFlow(f.as(t, adminKey, ""), fl.BaseID, json.RawMessage(adultData)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		list, err := f.svc.Decisions(admin, service.DecisionFilter{BaseID: &fl.BaseID}, service.ListOptions{})
+		for deadline := time.Now().Add(10 * time.Second); err == nil && len(list.Items) < 5 && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
+			list, err = f.svc.Decisions(admin, service.DecisionFilter{BaseID: &fl.BaseID}, service.ListOptions{})
+		}
+		if err != nil || len(list.Items) != 5 {
+			t.Fatalf("%d decisions recorded (%v), want 5", len(list.Items), err)
+		}
+		_, err = f.svc.ReplayFlow(f.as(t, adminKey, ""), fl.ID, service.ReplayInput{Limit: 5})
+		wantCode(t, err, service.CodeInvalidArgument)
+		if want := "the replay would answer more than 64.0 MiB, what one request may; ask for a smaller limit"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%v, want %q", err, want)
+		}
+		rep, err := f.svc.ReplayFlow(f.as(t, adminKey, ""), fl.ID, service.ReplayInput{Limit: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Compared != 4 || rep.Errors != 0 {
+			t.Errorf("compared %d with %d errors, want 4 without", rep.Compared, rep.Errors)
+		}
+	})
+}
+
+// chainOf is a flow of n policy nodes in a row on one policy, ending in a
+// return whichever way each goes.
+func chainOf(n int, policy uuid.UUID) json.RawMessage {
+	var nodes []string
+	for i := range n {
+		kind := "policy"
+		if i == 0 {
+			kind = "start"
+		}
+		next := fmt.Sprintf("n%d", i+1)
+		if i == n-1 {
+			next = "end"
+		}
+		nodes = append(nodes, fmt.Sprintf(`{"id": "n%d", "type": %q, "policy": %s, "onTrue": %q, "onFalse": %q}`, i, kind, byBaseID(policy), next, next))
+	}
+	nodes = append(nodes, `{"id": "end", "type": "return", "returnValue": true}`)
+	return json.RawMessage(`{"formatVersion": 1, "nodes": [` + strings.Join(nodes, ",") + `]}`)
 }

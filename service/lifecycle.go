@@ -190,6 +190,9 @@ func (s *Service) create(ctx context.Context, k *kindRules, c *Changes) (*target
 	if err := checkCommon(c, true); err != nil {
 		return nil, err
 	}
+	if err := s.chargeContent(ctx, c.Rule, c.Definition); err != nil {
+		return nil, err
+	}
 	if err := k.check(c); err != nil {
 		return nil, err
 	}
@@ -230,6 +233,20 @@ func (s *Service) create(ctx context.Context, k *kindRules, c *Changes) (*target
 	return &out, nil
 }
 
+// chargeContent charges a save for checking the content it carries, as
+// a check of that text is charged: a saved policy is answered with its
+// rule's diagnostics and a saved flow with its definition's problems, and
+// a GraphQL document of hundreds of saves of one large variable would
+// otherwise check it hundreds of times. It comes before the content is
+// decoded, and before anything is stored.
+func (s *Service) chargeContent(ctx context.Context, rule *string, definition json.RawMessage) error {
+	n := len(definition)
+	if rule != nil {
+		n += len(*rule)
+	}
+	return s.spendAnswer(ctx, checkAnswerPerByte*n)
+}
+
 // changeDraft checks the changes an edit or a publish brings, loads the
 // record the caller may take action on, and applies the changes to it in
 // memory. The record must be a draft: a published one is a conflict, which
@@ -240,6 +257,9 @@ func (s *Service) changeDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 		return nil, nil, err
 	}
 	if err := checkCommon(c, false); err != nil {
+		return nil, nil, err
+	}
+	if err := s.chargeContent(ctx, c.Rule, c.Definition); err != nil {
 		return nil, nil, err
 	}
 	if err := k.check(c); err != nil {
@@ -261,6 +281,12 @@ func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 	p, l, err := s.changeDraft(ctx, k, id, c, authz.ActionEdit, "is published and cannot change; create a draft from it")
 	if err != nil {
 		return nil, err
+	}
+	// The saved draft is answered with its content checked, changed or not.
+	if c.Rule == nil && c.Definition == nil {
+		if err := s.chargeContent(ctx, &l.record.Rule, l.record.Definition); err != nil {
+			return nil, err
+		}
 	}
 	var out target
 	err = s.inTx(ctx, func(tx storage.Tx) error {

@@ -90,7 +90,7 @@ func (s *Service) ReplayPolicy(ctx context.Context, id uuid.UUID, in ReplayInput
 	prog := s.program(l.record)
 	// A replayed run answers two explanations, not a trace: a clause of
 	// about an eighth of a condition's answer each, and its recorded input.
-	each, inputs := 256, 0
+	each, inputs := replayedAnswer, 0
 	if prog.Program != nil {
 		each += 2 * engine.ConditionAnswerBytes / 8 * prog.Program.Conditions()
 	}
@@ -123,15 +123,41 @@ func (s *Service) ReplayFlow(ctx context.Context, id uuid.UUID, in ReplayInput) 
 	if err != nil {
 		return nil, err
 	}
+	inputs := 0
+	for _, row := range rows {
+		inputs += len(row.Input)
+	}
+	if err := s.spendAnswers(ctx, "recorded decisions", len(rows), replayedAnswer, inputs); err != nil {
+		return nil, err
+	}
+	// How many nodes a replayed run takes is known only as it runs: each
+	// is charged as it runs an eighth of what a run answering its trace
+	// is, as a replayed policy's conditions are, and past what the request
+	// may answer the whole replay is refused, not the one decision.
+	var refused *Error
+	opts := flow.Options{Spend: func(answer int) error {
+		if err := s.spendAnswer(ctx, answer/8); err != nil {
+			refused = Invalid("the replay would answer more than %s, what one request may; ask for a smaller limit", size(s.maxAnswer))
+			return err
+		}
+		return nil
+	}}
 	resolver := s.resolverFor(p)
 	return compareAll(rows, func(data map[string]any, raw json.RawMessage) (ReplayOutcome, error) {
-		res, err := s.execute(ctx, resolver, plan, data, raw, flow.Options{})
-		if err != nil {
+		res, err := s.execute(ctx, resolver, plan, data, raw, opts)
+		switch {
+		case err != nil:
 			return ReplayOutcome{}, err
+		case refused != nil:
+			return ReplayOutcome{}, refused
 		}
 		return flowOutcome(res), nil
 	}, s.engine.Limits)
 }
+
+// replayedAnswer is what a replayed decision answers beside its
+// explanations and its recorded input: its id, time and results.
+const replayedAnswer = 256
 
 func policyOutcome(res *engine.Result) ReplayOutcome {
 	out := ReplayOutcome{Result: res.Result, Explanation: res.Explanation}
