@@ -64,6 +64,7 @@ type serveConfig struct {
 	cacheSize       int
 	cacheExpiry     time.Duration
 	batchLimit      int
+	answerLimit     int
 	dbTimeout       time.Duration
 	auditDurable    bool
 	decisionKeep    retention
@@ -166,6 +167,8 @@ some did not finish in time).`,
 	f.DurationVar(&cfg.cacheExpiry, "cache-expiry", service.DefaultCacheExpiry,
 		"how long a cached base, record or authenticated key is used before it is read again: on PostgreSQL, how long another instance's change may go unseen while change notifications cannot arrive")
 	f.IntVar(&cfg.batchLimit, "batch-limit", service.DefaultMaxBatchItems, "how many items one batch run may hold")
+	f.IntVar(&cfg.answerLimit, "answer-limit", service.DefaultMaxAnswerBytes,
+		"how many bytes the runs, checks and saves of one request may answer together, as estimated before each; past it they are refused with 400")
 	return cmd
 }
 
@@ -192,6 +195,8 @@ func (cfg *serveConfig) check() error {
 		return usageError("--database-timeout must not be negative")
 	case cfg.batchLimit < 1:
 		return usageError("--batch-limit must be at least 1")
+	case cfg.answerLimit < 1:
+		return usageError("--answer-limit must be positive")
 	// A batch is charged whole before it runs, so one larger than a burst
 	// could never run: refuse the setting rather than every such batch.
 	case cfg.rateLimit > 0 && cfg.batchLimit > cfg.rateBurst:
@@ -288,7 +293,8 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 	defer changes.Close()
 	svc, err := service.New(service.Config{DB: db, Authorizer: authorizer, Logger: log, Registerer: reg, CacheSize: cfg.cacheSize,
 		CacheExpiry: cfg.cacheExpiry, Changes: changes, AuditDurable: cfg.auditDurable, AuditRetention: cfg.auditRetention.d,
-		DecisionRetention: cfg.decisionKeep.d, MaxBatchItems: cfg.batchLimit})
+		DecisionRetention: cfg.decisionKeep.d, MaxBatchItems: cfg.batchLimit,
+		MaxAnswerBytes: cfg.answerLimit})
 	if err != nil {
 		return failure(err)
 	}

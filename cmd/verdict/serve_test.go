@@ -513,6 +513,8 @@ func TestServeRefuses(t *testing.T) {
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--shutdown-timeout", "0s") }},
 		{name: "a cache expiry of zero", code: exitUsage, stderr: "--cache-expiry must be positive",
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--cache-expiry", "0s") }},
+		{name: "an answer limit of zero", code: exitUsage, stderr: "--answer-limit must be positive",
+			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--answer-limit", "0") }},
 		{name: "a batch limit of zero", code: exitUsage, stderr: "--batch-limit must be at least 1",
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--batch-limit", "0") }},
 		{name: "a batch limit above the key's burst", code: exitUsage, stderr: "--batch-limit 200 is above --rate-burst 100",
@@ -576,6 +578,22 @@ func TestServeBoundsBatchesByItsFlag(t *testing.T) {
 	if status, body := srv.do(t, http.MethodPost, path, key, `{"items": [{}, {}, {}]}`); status != http.StatusBadRequest ||
 		!strings.Contains(string(body), "the limit is 2 a call") {
 		t.Errorf("a batch of three: %d %s", status, body)
+	}
+}
+
+func TestServeBoundsWhatARequestAnswersByItsFlag(t *testing.T) {
+	t.Setenv(envBootstrapKey, "")
+	key := "serve-test-bootstrap-key-0123456789"
+	// A check counts 16 bytes a byte of its text: 100 bytes fit in 2,000,
+	// 200 do not.
+	srv := startServer(t, serveArgs("sqlite://"+t.TempDir()+"/v.db", "--bootstrap-key", key, "--answer-limit", "2000")...)
+	rule := func(n int) string { return `{"rule": "` + strings.Repeat("x", n-len(`{"rule": ""}`)) + `"}` }
+	if status, body := srv.do(t, http.MethodPost, "/check", key, rule(100)); status != http.StatusOK {
+		t.Errorf("checking 88 bytes: %d %s", status, body)
+	}
+	if status, body := srv.do(t, http.MethodPost, "/check", key, rule(200)); status != http.StatusBadRequest ||
+		!strings.Contains(string(body), "this request would answer more than 2.0 KiB") {
+		t.Errorf("checking 188 bytes: %d %s", status, body)
 	}
 }
 
