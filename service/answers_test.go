@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -123,10 +124,8 @@ func TestAFlowStopsWhenItsAnswerWouldBeTooLarge(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixture(t, db)
 		admin := f.as(t, adminKey, "")
-		big := f.publishedPolicy(t, "big", bigRule(2000))
-		// A chain of 100 nodes on a policy whose runs answer about 1.1 MiB
-		// each: it stops at the first that would pass 64 MiB.
-		fl := f.createFlow(t, admin, chainOf(100, big.BaseID))
+		// It stops at the first node that would pass 64 MiB.
+		fl := f.bigChain(t, admin)
 		res, err := f.svc.RunFlowVersion(admin, fl.ID, json.RawMessage(adultData))
 		if err != nil {
 			t.Fatal(err)
@@ -274,11 +273,9 @@ func TestAFlowReplayThatWouldAnswerTooMuchIsRefused(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixture(t, db)
 		admin := f.as(t, adminKey, "")
-		big := f.publishedPolicy(t, "big", bigRule(2000))
-		// A chain of 100 nodes on a policy whose runs answer about 1.1 MiB
-		// each: a replayed node counts an eighth of that, so a replayed
-		// decision about 13.4 MiB, and four fit in 64 MiB.
-		fl := f.createFlow(t, admin, chainOf(100, big.BaseID))
+		// A replayed node counts an eighth of a run's answer, so a
+		// replayed decision about 13.4 MiB, and four fit in 64 MiB.
+		fl := f.bigChain(t, admin)
 		if _, err := f.svc.SetFlowDecisionSettings(admin, fl.ID, service.DecisionSettingsInput{Enabled: true}); err != nil {
 			t.Fatal(err)
 		}
@@ -308,6 +305,13 @@ func TestAFlowReplayThatWouldAnswerTooMuchIsRefused(t *testing.T) {
 			t.Errorf("compared %d with %d errors, want 4 without", rep.Compared, rep.Errors)
 		}
 	})
+}
+
+// bigChain is a flow of 100 nodes in a row on a policy whose runs
+// answer about 1.1 MiB each.
+func (f *fixture) bigChain(t *testing.T, ctx context.Context) *service.SavedFlow {
+	big := f.publishedPolicy(t, "big", bigRule(2000))
+	return f.createFlow(t, ctx, chainOf(100, big.BaseID))
 }
 
 // chainOf is a flow of n policy nodes in a row on one policy, ending in a
