@@ -93,8 +93,8 @@ func (r *queryResolver) Flow(ctx context.Context, id uuid.UUID) (*service.Flow, 
 	return r.svc.Flow(ctx, id)
 }
 
-func (r *queryResolver) FlowVersions(ctx context.Context, id uuid.UUID) (*service.FlowVersions, error) {
-	return r.svc.FlowVersions(ctx, id)
+func (r *queryResolver) FlowVersions(ctx context.Context, id uuid.UUID, first *int, after *string) (*service.FlowVersions, error) {
+	return r.svc.FlowVersions(ctx, id, listOptions(ctx, first, after, nil))
 }
 
 func (r *queryResolver) Flows(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[model.FlowSummary], error) {

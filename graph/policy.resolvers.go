@@ -84,8 +84,8 @@ func (r *queryResolver) Policy(ctx context.Context, id uuid.UUID) (*service.Poli
 	return r.svc.Policy(ctx, id)
 }
 
-func (r *queryResolver) PolicyVersions(ctx context.Context, id uuid.UUID) (*service.Versions, error) {
-	return r.svc.PolicyVersions(ctx, id)
+func (r *queryResolver) PolicyVersions(ctx context.Context, id uuid.UUID, first *int, after *string) (*service.Versions, error) {
+	return r.svc.PolicyVersions(ctx, id, listOptions(ctx, first, after, nil))
 }
 
 func (r *queryResolver) Policies(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[model.PolicySummary], error) {

@@ -211,6 +211,24 @@ func TestAPolicyIsCreatedEditedPublishedAndRedraftedOverGraphQL(t *testing.T) {
 		if h.BaseID != p.BaseID || h.Draft != nil || len(h.Versions) != 2 || h.Versions[0].ID != v2.ID || h.Versions[1].ID != v1.ID {
 			t.Errorf("history %+v, want versions 2 and 1 and no draft", h)
 		}
+		// A page of one, then the page after it.
+		var page struct {
+			PolicyVersions struct {
+				Versions   []policyData
+				NextCursor string
+			}
+		}
+		pageQuery := `query H($id: ID!, $after: String) { policyVersions(id: $id, first: 1, after: $after) { versions { ...P } nextCursor } }` + policyFields
+		f.post(t, adminKey, pageQuery, map[string]any{"id": p.BaseID}).decode(t, &page)
+		if pv := page.PolicyVersions; len(pv.Versions) != 1 || pv.Versions[0].ID != v2.ID || pv.NextCursor == "" {
+			t.Fatalf("the first page of one: %+v", pv)
+		}
+		f.post(t, adminKey, pageQuery, map[string]any{"id": p.BaseID, "after": page.PolicyVersions.NextCursor}).decode(t, &page)
+		if pv := page.PolicyVersions; len(pv.Versions) != 1 || pv.Versions[0].ID != v1.ID || pv.NextCursor != "" {
+			t.Errorf("the second page: %+v", pv)
+		}
+		f.post(t, adminKey, `query H($id: ID!) { policyVersions(id: $id, first: 201) { baseId } }`, map[string]any{"id": p.BaseID}).
+			failure(t, service.CodeInvalidArgument)
 
 		var loaded struct{ Policy policyData }
 		f.post(t, adminKey, policyQuery, map[string]any{"id": p.BaseID}).decode(t, &loaded)

@@ -44,7 +44,7 @@ func TestAGraphQLDocumentsRunsShareWhatTheRequestMayAnswer(t *testing.T) {
 		}
 		var refused []string
 		for _, e := range answer.Errors {
-			if e.Extensions.Code != string(service.CodeInvalidArgument) || e.Message != "this request would answer more than 64.0 MiB; ask for fewer runs or checks in one request" {
+			if e.Extensions.Code != string(service.CodeInvalidArgument) || e.Message != "this request would answer more than 64.0 MiB; ask for fewer runs, checks or records in one request" {
 				t.Errorf("refused run %v: %q (%s)", e.Path, e.Message, e.Extensions.Code)
 			}
 			refused = append(refused, strings.Join(e.Path, "."))

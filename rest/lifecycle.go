@@ -26,7 +26,7 @@ type versionedKind[Saved, Record, Versions, Summary any] struct {
 	saveDraft  func(context.Context, uuid.UUID, service.Changes) (*Saved, error)
 	publish    func(context.Context, uuid.UUID, service.Changes) (*Record, error)
 	record     func(context.Context, uuid.UUID) (*Record, error)
-	versions   func(context.Context, uuid.UUID) (*Versions, error)
+	versions   func(context.Context, uuid.UUID, service.ListOptions) (*Versions, error)
 	draftFrom  func(ctx context.Context, id uuid.UUID, replace bool) (*Record, error)
 	rollback   func(context.Context, uuid.UUID) (*Record, error)
 	list       func(context.Context, service.ListOptions) (*service.Page[Summary], error)
@@ -90,7 +90,12 @@ func (k *versionedKind[S, R, V, L]) handleVersions(w http.ResponseWriter, r *htt
 		k.s.writeError(w, r, err)
 		return
 	}
-	v, err := k.versions(r.Context(), id)
+	o, err := pageOptions(r)
+	if err != nil {
+		k.s.writeError(w, r, err)
+		return
+	}
+	v, err := k.versions(r.Context(), id, o)
 	k.s.reply(w, r, http.StatusOK, v, err)
 }
 

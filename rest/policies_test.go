@@ -300,8 +300,24 @@ func TestThePolicyLifecycleOverREST(t *testing.T) {
 		wantStatus(t, w, http.StatusOK)
 		hist := decodeStrict[service.Versions](t, w)
 		if hist.BaseID != created.BaseID || hist.Draft != nil || len(hist.Versions) != 3 ||
-			version(*hist.Versions[0]) != 3 || version(*hist.Versions[1]) != 2 || version(*hist.Versions[2]) != 1 {
+			version(*hist.Versions[0]) != 3 || version(*hist.Versions[1]) != 2 || version(*hist.Versions[2]) != 1 || hist.NextCursor != "" {
 			t.Fatalf("versions %s", w.Body)
+		}
+		// The history pages as lists do: two versions, then the last.
+		w = f.call(t, viewer, http.MethodGet, "/policy/"+created.BaseID.String()+"/versions?limit=2", nil)
+		wantStatus(t, w, http.StatusOK)
+		page := decodeStrict[service.Versions](t, w)
+		if len(page.Versions) != 2 || version(*page.Versions[1]) != 2 || page.NextCursor == "" {
+			t.Fatalf("the first page of two: %s", w.Body)
+		}
+		w = f.call(t, viewer, http.MethodGet, "/policy/"+created.BaseID.String()+"/versions?limit=2&cursor="+page.NextCursor, nil)
+		wantStatus(t, w, http.StatusOK)
+		if page := decodeStrict[service.Versions](t, w); len(page.Versions) != 1 || version(*page.Versions[0]) != 1 || page.NextCursor != "" {
+			t.Fatalf("the last page: %s", w.Body)
+		}
+		for _, query := range []string{"limit=0", "limit=201", "limit=two", "cursor=nope", "limit=2&limit=3", "q=senior"} {
+			wantError(t, f.call(t, viewer, http.MethodGet, "/policy/"+created.BaseID.String()+"/versions?"+query, nil),
+				http.StatusBadRequest, service.CodeInvalidArgument)
 		}
 		w = f.call(t, viewer, http.MethodGet, "/policy/"+created.BaseID.String(), nil)
 		wantStatus(t, w, http.StatusOK)

@@ -14,9 +14,25 @@ import (
 // listOptions reads a list's query: limit, cursor, q and groupId; their
 // ranges and meaning are the service's.
 func listOptions(r *http.Request) (service.ListOptions, error) {
+	o, err := pageOptions(r)
+	if err != nil {
+		return o, err
+	}
+	q := r.URL.Query()
+	if err := givenOnce(q, "q", "groupId"); err != nil {
+		return o, err
+	}
+	o.Query = q.Get("q")
+	o.GroupID, err = queryID(q, "groupId")
+	return o, err
+}
+
+// pageOptions are the limit and cursor of any paged answer: a list's, or
+// a base's history.
+func pageOptions(r *http.Request) (service.ListOptions, error) {
 	var o service.ListOptions
 	q := r.URL.Query()
-	if err := givenOnce(q, "limit", "cursor", "q", "groupId"); err != nil {
+	if err := givenOnce(q, "limit", "cursor"); err != nil {
 		return o, err
 	}
 	if v := q.Get("limit"); v != "" {
@@ -31,10 +47,8 @@ func listOptions(r *http.Request) (service.ListOptions, error) {
 		}
 		o.Limit = n
 	}
-	o.Cursor, o.Query = q.Get("cursor"), q.Get("q")
-	var err error
-	o.GroupID, err = queryID(q, "groupId")
-	return o, err
+	o.Cursor = q.Get("cursor")
+	return o, nil
 }
 
 // givenOnce refuses a query that gives any of names more than once,

@@ -37,7 +37,7 @@ func (s *Service) spendAnswer(ctx context.Context, answer int) error {
 }
 
 func (s *Service) answersTooLarge() *Error {
-	return Invalid("this request would answer more than %s; ask for fewer runs or checks in one request", size(s.maxAnswer))
+	return Invalid("this request would answer more than %s; ask for fewer runs, checks or records in one request", size(s.maxAnswer))
 }
 
 // charged are the options of a flow run whose nodes' answers are charged

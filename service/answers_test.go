@@ -83,7 +83,7 @@ func TestARequestsRunsShareWhatItMayAnswer(t *testing.T) {
 		}
 		_, err := f.svc.RunPolicy(request, big.BaseID, json.RawMessage(adultData))
 		wantCode(t, err, service.CodeInvalidArgument)
-		if want := "this request would answer more than 64.0 MiB; ask for fewer runs or checks in one request"; err == nil || !strings.Contains(err.Error(), want) {
+		if want := "this request would answer more than 64.0 MiB; ask for fewer runs, checks or records in one request"; err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%v, want %q", err, want)
 		}
 		_, err = f.svc.RunRule(request, bigRule(2000), json.RawMessage(adultData))
@@ -130,7 +130,7 @@ func TestAFlowStopsWhenItsAnswerWouldBeTooLarge(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := "flow stopped: this request would answer more than 64.0 MiB; ask for fewer runs or checks in one request"
+		want := "flow stopped: this request would answer more than 64.0 MiB; ask for fewer runs, checks or records in one request"
 		if res.Result || len(res.NodeResponses) != fitting(2000) || len(res.Errors) != 1 || res.Errors[0] != want {
 			t.Errorf("result %v after %d nodes, errors %q; want false after %d nodes, %q", res.Result, len(res.NodeResponses), res.Errors, fitting(2000), want)
 		}
@@ -204,7 +204,7 @@ func TestARequestsChecksShareWhatItMayAnswer(t *testing.T) {
 		}
 		_, err := f.svc.CheckRule(request, rule)
 		wantCode(t, err, service.CodeInvalidArgument)
-		if want := "this request would answer more than 320.0 KiB; ask for fewer runs or checks in one request"; err == nil || !strings.Contains(err.Error(), want) {
+		if want := "this request would answer more than 320.0 KiB; ask for fewer runs, checks or records in one request"; err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%v, want %q", err, want)
 		}
 		if _, err := f.svc.CheckRule(f.as(t, adminKey, ""), rule); err != nil {
@@ -220,7 +220,7 @@ func TestARequestsSavesShareWhatItMayAnswer(t *testing.T) {
 		// 320 KiB each request below may answer.
 		f := newFixtureWith(t, db, func(c *service.Config) { c.MaxAnswerBytes = 320 << 10 })
 		rule := bigRule(200)
-		tooMuch := "this request would answer more than 320.0 KiB; ask for fewer runs or checks in one request"
+		tooMuch := "this request would answer more than 320.0 KiB; ask for fewer runs, checks or records in one request"
 		request := f.as(t, adminKey, "")
 		var saved []*service.SavedPolicy
 		for i := range 2 {
@@ -331,4 +331,21 @@ func chainOf(n int, policy uuid.UUID) json.RawMessage {
 	}
 	nodes = append(nodes, `{"id": "end", "type": "return", "returnValue": true}`)
 	return json.RawMessage(`{"formatVersion": 1, "nodes": [` + strings.Join(nodes, ",") + `]}`)
+}
+
+func TestAPageOfDecisionsIsChargedTheDataItAnswers(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		// A decision of the senior rule counts about 625 bytes: 512, its
+		// data and its explanation. Seven pass 4,000; two do not.
+		f := newFixtureWith(t, db, func(c *service.Config) { c.MaxAnswerBytes = 4000 })
+		pol := f.publishedPolicy(t, "senior", seniorRule)
+		f.recordRuns(t, pol, person(70), person(40), person(70), person(40))
+		f.recordRuns(t, pol, person(70), person(40), person(70))
+		_, err := f.svc.Decisions(f.as(t, adminKey, ""), service.DecisionFilter{BaseID: &pol.BaseID}, service.ListOptions{})
+		wantCode(t, err, service.CodeInvalidArgument)
+		page, err := f.svc.Decisions(f.as(t, adminKey, ""), service.DecisionFilter{BaseID: &pol.BaseID}, service.ListOptions{Limit: 2})
+		if err != nil || len(page.Items) != 2 || page.NextCursor == "" {
+			t.Fatalf("a page of two: %+v, %v", page, err)
+		}
+	})
 }

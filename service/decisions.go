@@ -350,6 +350,15 @@ func (s *Service) Decisions(ctx context.Context, f DecisionFilter, o ListOptions
 	if err != nil {
 		return nil, unavailable(err)
 	}
+	// Each decision answers the data it was run on, up to a request body
+	// each: a page is charged as runs echoing that data are.
+	answer := 0
+	for _, r := range rows[:min(len(rows), limit)] {
+		answer += 512 + len(r.Input) + len(r.Explanation)
+	}
+	if err := s.spendAnswer(ctx, answer); err != nil {
+		return nil, err
+	}
 	return pageOf(rows, limit, n, decisionOfRow, DecisionCursor), nil
 }
 

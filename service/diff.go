@@ -207,6 +207,11 @@ func (s *Service) loadPair(ctx context.Context, k *kindRules, id, otherID uuid.U
 		return nil, nil, Invalid("%s and %s are records of two different %ss; only records of one %s can be compared",
 			id, otherID, k.kind, k.kind)
 	}
+	// A diff answers at most both contents, and costs about as much to
+	// compute.
+	if err := s.spendAnswer(ctx, contentBytes(from.record)+contentBytes(to.record)); err != nil {
+		return nil, nil, err
+	}
 	return from, to, nil
 }
 

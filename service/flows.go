@@ -43,12 +43,13 @@ type SavedFlow struct {
 	Validation flow.Problems `json:"validation"`
 }
 
-// FlowVersions is a flow base's history: its draft and its versions,
-// newest first.
+// FlowVersions is a page of a flow base's history, as Versions is of a
+// policy's.
 type FlowVersions struct {
-	BaseID   uuid.UUID `json:"baseId"`
-	Draft    *Flow     `json:"draft"`
-	Versions []*Flow   `json:"versions"`
+	BaseID     uuid.UUID `json:"baseId"`
+	Draft      *Flow     `json:"draft"`
+	Versions   []*Flow   `json:"versions"`
+	NextCursor string    `json:"nextCursor"`
 }
 
 // FlowSummary is a flow base in a list; it has the shape of a policy's.
@@ -267,16 +268,20 @@ func (s *Service) Flow(ctx context.Context, id uuid.UUID) (*Flow, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.spendAnswer(ctx, contentBytes(l.record)); err != nil {
+		return nil, err
+	}
 	return s.flowOf(l.base, l.record), nil
 }
 
-// FlowVersions returns a flow's draft and versions, newest first.
-func (s *Service) FlowVersions(ctx context.Context, id uuid.UUID) (*FlowVersions, error) {
-	baseID, draft, versions, err := versionsOf(ctx, s, s.flowKind, id, s.flowOf)
+// FlowVersions returns a page of a flow's history: its draft (on the
+// first page) and versions, newest first.
+func (s *Service) FlowVersions(ctx context.Context, id uuid.UUID, o ListOptions) (*FlowVersions, error) {
+	baseID, draft, versions, next, err := versionsOf(ctx, s, s.flowKind, id, o, s.flowOf)
 	if err != nil {
 		return nil, err
 	}
-	return &FlowVersions{BaseID: baseID, Draft: draft, Versions: versions}, nil
+	return &FlowVersions{BaseID: baseID, Draft: draft, Versions: versions, NextCursor: next}, nil
 }
 
 // Flows lists the flows the caller may see (GET /flows).

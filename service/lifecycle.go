@@ -520,29 +520,68 @@ func (s *Service) remove(ctx context.Context, k *kindRules, id uuid.UUID) error 
 	return err
 }
 
-// versionsOf returns a base's draft and versions, newest first, each
-// shown by of.
-func versionsOf[T any](ctx context.Context, s *Service, k *kindRules, id uuid.UUID,
-	of func(*ent.Base, *ent.Record) *T) (baseID uuid.UUID, draft *T, versions []*T, err error) {
+// versionsOf returns a page of a base's history, each record shown by
+// of: its draft, on the first page only, then at most o.Limit published
+// versions, newest first, and the cursor of the next page ("" on the
+// last). A base is published again and again without bound, each version
+// up to the size limit of its content, so its history is paged as lists
+// are, and each record on a page is charged to what the request may
+// answer.
+func versionsOf[T any](ctx context.Context, s *Service, k *kindRules, id uuid.UUID, o ListOptions,
+	of func(*ent.Base, *ent.Record) *T) (baseID uuid.UUID, draft *T, versions []*T, next string, err error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return uuid.Nil, nil, nil, err
+		return uuid.Nil, nil, nil, "", err
+	}
+	limit, err := o.limit()
+	if err != nil {
+		return uuid.Nil, nil, nil, "", err
+	}
+	before, err := decodeVersionCursor(o.Cursor)
+	if err != nil {
+		return uuid.Nil, nil, nil, "", err
 	}
 	l, err := s.load(ctx, p, k, id, authz.ActionView)
 	if err != nil {
-		return uuid.Nil, nil, nil, err
+		return uuid.Nil, nil, nil, "", err
 	}
-	recs, err := s.store.Records(ctx, l.base.ID)
+	if o.Cursor == "" && l.base.DraftRecordID != nil {
+		d := l.record
+		if d.ID != *l.base.DraftRecordID {
+			if d, err = s.store.Record(ctx, *l.base.DraftRecordID); err != nil {
+				return uuid.Nil, nil, nil, "", lookupErr(err, "draft", *l.base.DraftRecordID)
+			}
+		}
+		if err := s.spendAnswer(ctx, contentBytes(d)); err != nil {
+			return uuid.Nil, nil, nil, "", err
+		}
+		draft = of(l.base, d)
+	}
+	// One more than the page tells whether another page follows.
+	recs, err := s.store.Versions(ctx, l.base.ID, before, limit+1)
 	if err != nil {
-		return uuid.Nil, nil, nil, unavailable(err)
+		return uuid.Nil, nil, nil, "", unavailable(err)
+	}
+	if len(recs) > limit {
+		recs = recs[:limit]
+		next = versionCursor(*recs[limit-1].Version)
 	}
 	versions = make([]*T, 0, len(recs))
-	for i := len(recs) - 1; i >= 0; i-- {
-		if recs[i].Status == record.StatusDraft {
-			draft = of(l.base, recs[i])
-			continue
+	for _, r := range recs {
+		if err := s.spendAnswer(ctx, contentBytes(r)); err != nil {
+			return uuid.Nil, nil, nil, "", err
 		}
-		versions = append(versions, of(l.base, recs[i]))
+		versions = append(versions, of(l.base, r))
 	}
-	return l.base.ID, draft, versions, nil
+	return l.base.ID, draft, versions, next, nil
+}
+
+// contentBytes is about what a record answers: its content, name and
+// description, and some 512 bytes of ids, times and owner.
+func contentBytes(r *ent.Record) int {
+	n := 512 + len(r.Name) + len(r.Description) + len(r.Rule) + len(r.Definition) + len(r.Schema)
+	for _, tc := range r.Tests {
+		n += len(tc.Name) + len(tc.Data) + len(tc.Expect)
+	}
+	return n
 }

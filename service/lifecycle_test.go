@@ -93,7 +93,7 @@ func policyDriver(svc *service.Service) kindDriver {
 		},
 		get: func(ctx context.Context, id uuid.UUID) (rec, error) { return ok(svc.Policy(ctx, id)) },
 		versions: func(ctx context.Context, id uuid.UUID) (*rec, []rec, error) {
-			v, err := svc.PolicyVersions(ctx, id)
+			v, err := svc.PolicyVersions(ctx, id, service.ListOptions{})
 			if err != nil {
 				return nil, nil, err
 			}
@@ -146,7 +146,7 @@ func flowDriver(svc *service.Service, adult uuid.UUID) kindDriver {
 		},
 		get: func(ctx context.Context, id uuid.UUID) (rec, error) { return ok(svc.Flow(ctx, id)) },
 		versions: func(ctx context.Context, id uuid.UUID) (*rec, []rec, error) {
-			v, err := svc.FlowVersions(ctx, id)
+			v, err := svc.FlowVersions(ctx, id, service.ListOptions{})
 			if err != nil {
 				return nil, nil, err
 			}

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"encoding/base64"
+	"encoding/binary"
 
 	"github.com/google/uuid"
 
@@ -72,6 +73,25 @@ func (o ListOptions) limit() (int, error) {
 // repeats or skips a row that existed when the first page was read,
 // whatever is inserted meanwhile.
 func CursorAfter(id uuid.UUID) string { return base64.RawURLEncoding.EncodeToString(id[:]) }
+
+// versionCursor is the cursor of a history resuming after version v: the
+// versions older than it.
+func versionCursor(v int) string {
+	return base64.RawURLEncoding.EncodeToString(binary.BigEndian.AppendUint32(nil, uint32(v)))
+}
+
+// decodeVersionCursor is the version a history's cursor resumes before;
+// 0 for none.
+func decodeVersionCursor(c string) (int, error) {
+	if c == "" {
+		return 0, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil || len(b) != 4 || binary.BigEndian.Uint32(b) < 2 {
+		return 0, Invalid("cursor is not one this server gave out")
+	}
+	return int(binary.BigEndian.Uint32(b)), nil
+}
 
 func decodeCursor(c string) (uuid.UUID, error) {
 	b, err := base64.RawURLEncoding.DecodeString(c)

@@ -150,16 +150,20 @@ func (s *Service) Policy(ctx context.Context, id uuid.UUID) (*Policy, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.spendAnswer(ctx, contentBytes(l.record)); err != nil {
+		return nil, err
+	}
 	return policyOf(l.base, l.record), nil
 }
 
-// PolicyVersions returns a policy's draft and versions, newest first.
-func (s *Service) PolicyVersions(ctx context.Context, id uuid.UUID) (*Versions, error) {
-	baseID, draft, versions, err := versionsOf(ctx, s, s.policyKind, id, policyOf)
+// PolicyVersions returns a page of a policy's history: its draft (on the
+// first page) and versions, newest first.
+func (s *Service) PolicyVersions(ctx context.Context, id uuid.UUID, o ListOptions) (*Versions, error) {
+	baseID, draft, versions, next, err := versionsOf(ctx, s, s.policyKind, id, o, policyOf)
 	if err != nil {
 		return nil, err
 	}
-	return &Versions{BaseID: baseID, Draft: draft, Versions: versions}, nil
+	return &Versions{BaseID: baseID, Draft: draft, Versions: versions, NextCursor: next}, nil
 }
 
 // DeletePolicy soft-deletes the policy's whole base.

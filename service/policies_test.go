@@ -135,7 +135,7 @@ func TestThePolicyLifecycle(t *testing.T) {
 				t.Fatalf("version %d: %+v, %v", want, v, err)
 			}
 		}
-		hist, err := f.svc.PolicyVersions(as["viewer"], created.BaseID)
+		hist, err := f.svc.PolicyVersions(as["viewer"], created.BaseID, service.ListOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -53,11 +53,14 @@ type Summary struct {
 	UpdatedAt       time.Time  `json:"updatedAt"`
 }
 
-// Versions is a base's history: its draft and its versions, newest first.
+// Versions is a page of a base's history: its draft, on the first page
+// only, and its versions, newest first; NextCursor resumes after the
+// page's oldest version, empty on the last page.
 type Versions struct {
-	BaseID   uuid.UUID `json:"baseId"`
-	Draft    *Policy   `json:"draft"`
-	Versions []*Policy `json:"versions"`
+	BaseID     uuid.UUID `json:"baseId"`
+	Draft      *Policy   `json:"draft"`
+	Versions   []*Policy `json:"versions"`
+	NextCursor string    `json:"nextCursor"`
 }
 
 func ownerOf(b *ent.Base) Owner {

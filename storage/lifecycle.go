@@ -21,9 +21,12 @@ func (r reader) Record(ctx context.Context, id uuid.UUID) (*ent.Record, error) {
 	return found(r.c.Record.Get(ctx, id))
 }
 
-func (r reader) Records(ctx context.Context, baseID uuid.UUID) ([]*ent.Record, error) {
-	return found(r.c.Record.Query().Where(record.BaseID(baseID)).
-		Order(record.ByVersion(), record.ByID()).All(ctx))
+func (r reader) Versions(ctx context.Context, baseID uuid.UUID, before, limit int) ([]*ent.Record, error) {
+	q := r.c.Record.Query().Where(record.BaseID(baseID), record.StatusEQ(record.StatusPublished))
+	if before != 0 {
+		q = q.Where(record.VersionLT(before))
+	}
+	return found(q.Order(ent.Desc(record.FieldVersion)).Limit(limit).All(ctx))
 }
 
 func (r reader) RecordsIn(ctx context.Context, tenant uuid.UUID, kind record.Kind, ids []uuid.UUID) ([]*ent.Record, error) {

@@ -91,8 +91,10 @@ type Lifecycle interface {
 	Base(ctx context.Context, id uuid.UUID) (*ent.Base, error)
 	// Record is the record with id, of any tenant, like Base.
 	Record(ctx context.Context, id uuid.UUID) (*ent.Record, error)
-	// Records are a base's records by version, the draft first, then id.
-	Records(ctx context.Context, baseID uuid.UUID) ([]*ent.Record, error)
+	// Versions are at most limit of a base's published records, newest
+	// first, those older than version before when it is not 0: a page of
+	// its history, found through the (base, version) index.
+	Versions(ctx context.Context, baseID uuid.UUID, before, limit int) ([]*ent.Record, error)
 	// RecordsIn are those of ids that are tenant's records of kind.
 	RecordsIn(ctx context.Context, tenant uuid.UUID, kind record.Kind, ids []uuid.UUID) ([]*ent.Record, error)
 	// Bases lists the bases f selects, newest first, with their number

@@ -136,6 +136,41 @@ func TestConditionalWritesReportWhetherTheyHeld(t *testing.T) {
 	})
 }
 
+func TestVersionsPageABasesPublishedRecordsNewestFirst(t *testing.T) {
+	eachStore(t, func(t *testing.T, s storage.Store) {
+		ctx := context.Background()
+		b, draft := newPolicy(t, s)
+		// Versions 1 to 5 are added out of order; the draft stays.
+		inTx(t, s, func(tx storage.Tx) error {
+			for _, v := range []int{3, 1, 5, 2, 4} {
+				if _, err := tx.CreateRecord(ctx, &ent.Record{BaseID: b.ID, OrganizationID: b.OrganizationID, Kind: record.KindPolicy,
+					Status: record.StatusPublished, Version: new(v), Name: "p", CreatedBy: b.CreatedBy, CreatedAt: at, UpdatedAt: at, PublishedAt: &at}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		versions := func(before, limit int) []int {
+			var out []int
+			for _, r := range must[[]*ent.Record](t)(s.Versions(ctx, b.ID, before, limit)) {
+				if r.ID == draft.ID || r.BaseID != b.ID {
+					t.Errorf("record %+v is no version of the base", r)
+				}
+				out = append(out, *r.Version)
+			}
+			return out
+		}
+		for _, c := range []struct {
+			before, limit int
+			want          []int
+		}{{0, 2, []int{5, 4}}, {4, 2, []int{3, 2}}, {2, 2, []int{1}}, {0, 10, []int{5, 4, 3, 2, 1}}, {1, 10, nil}} {
+			if got := versions(c.before, c.limit); !slices.Equal(got, c.want) {
+				t.Errorf("before %d, at most %d: %v, want %v", c.before, c.limit, got, c.want)
+			}
+		}
+	})
+}
+
 func TestATransactionThatFailsLeavesNothing(t *testing.T) {
 	eachStore(t, func(t *testing.T, s storage.Store) {
 		ctx := context.Background()

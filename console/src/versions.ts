@@ -3,6 +3,30 @@ export function recordLabel(r: { status: string; version: number | null }): stri
   return r.status === 'DRAFT' ? 'Draft' : `Version ${r.version}`;
 }
 
+/** How many versions the console asks for in each page of a history: the most the server gives at once. */
+const historyPageSize = 200;
+
+/**
+ * A base's whole history: its first page, with the versions of every page
+ * after it, newest first. The server pages a history as it does any list;
+ * `page` asks for the one after a cursor (the first when none), and answers
+ * null for a base that is deleted or not visible.
+ */
+export async function wholeHistory<H extends { versions: unknown[]; nextCursor: string }>(
+  page: (first: number, after?: string) => Promise<H | null | undefined>,
+): Promise<H | null | undefined> {
+  const head = await page(historyPageSize);
+  if (!head) return head;
+  let versions: H['versions'] = head.versions;
+  for (let after = head.nextCursor; after; ) {
+    const next = await page(historyPageSize, after);
+    if (!next) return next;
+    versions = [...versions, ...next.versions];
+    after = next.nextCursor;
+  }
+  return { ...head, versions, nextCursor: '' };
+}
+
 /** A base's records as the server lists them: the draft first, then the versions, newest first. */
 export function recordsOf<R>(history: { draft?: R | null; versions: R[] }): R[] {
   return [...(history.draft ? [history.draft] : []), ...history.versions];

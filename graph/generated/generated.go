@@ -309,9 +309,10 @@ type ComplexityRoot struct {
 	}
 
 	FlowVersions struct {
-		BaseID   func(childComplexity int) int
-		Draft    func(childComplexity int) int
-		Versions func(childComplexity int) int
+		BaseID     func(childComplexity int) int
+		Draft      func(childComplexity int) int
+		NextCursor func(childComplexity int) int
+		Versions   func(childComplexity int) int
 	}
 
 	Group struct {
@@ -560,9 +561,10 @@ type ComplexityRoot struct {
 	}
 
 	PolicyVersions struct {
-		BaseID   func(childComplexity int) int
-		Draft    func(childComplexity int) int
-		Versions func(childComplexity int) int
+		BaseID     func(childComplexity int) int
+		Draft      func(childComplexity int) int
+		NextCursor func(childComplexity int) int
+		Versions   func(childComplexity int) int
 	}
 
 	PropertyCheck struct {
@@ -583,7 +585,7 @@ type ComplexityRoot struct {
 		Flow                  func(childComplexity int, id uuid.UUID) int
 		FlowDecisionRecords   func(childComplexity int, id uuid.UUID) int
 		FlowDiff              func(childComplexity int, id uuid.UUID, otherID uuid.UUID) int
-		FlowVersions          func(childComplexity int, id uuid.UUID) int
+		FlowVersions          func(childComplexity int, id uuid.UUID, first *int, after *string) int
 		Flows                 func(childComplexity int, first *int, after *string, query *string, groupID *uuid.UUID) int
 		Group                 func(childComplexity int, id uuid.UUID) int
 		Groups                func(childComplexity int, first *int, after *string, query *string) int
@@ -594,7 +596,7 @@ type ComplexityRoot struct {
 		Policy                func(childComplexity int, id uuid.UUID) int
 		PolicyDecisionRecords func(childComplexity int, id uuid.UUID) int
 		PolicyDiff            func(childComplexity int, id uuid.UUID, otherID uuid.UUID) int
-		PolicyVersions        func(childComplexity int, id uuid.UUID) int
+		PolicyVersions        func(childComplexity int, id uuid.UUID, first *int, after *string) int
 		Viewer                func(childComplexity int) int
 	}
 
@@ -791,7 +793,7 @@ type QueryResolver interface {
 	Decisions(ctx context.Context, first *int, after *string, filter *service.DecisionFilter) (*model.Connection[service.Decision], error)
 	Decision(ctx context.Context, id uuid.UUID) (*service.Decision, error)
 	Flow(ctx context.Context, id uuid.UUID) (*service.Flow, error)
-	FlowVersions(ctx context.Context, id uuid.UUID) (*service.FlowVersions, error)
+	FlowVersions(ctx context.Context, id uuid.UUID, first *int, after *string) (*service.FlowVersions, error)
 	Flows(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[model.FlowSummary], error)
 	Group(ctx context.Context, id uuid.UUID) (*service.Group, error)
 	Groups(ctx context.Context, first *int, after *string, query *string) (*model.Connection[service.Group], error)
@@ -799,7 +801,7 @@ type QueryResolver interface {
 	FlowDiff(ctx context.Context, id uuid.UUID, otherID uuid.UUID) (*service.FlowDiff, error)
 	Node(ctx context.Context, id uuid.UUID) (model.Node, error)
 	Policy(ctx context.Context, id uuid.UUID) (*service.Policy, error)
-	PolicyVersions(ctx context.Context, id uuid.UUID) (*service.Versions, error)
+	PolicyVersions(ctx context.Context, id uuid.UUID, first *int, after *string) (*service.Versions, error)
 	Policies(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[model.PolicySummary], error)
 	Viewer(ctx context.Context) (*service.Viewer, error)
 }
@@ -1797,6 +1799,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.FlowVersions.Draft(childComplexity), true
+	case "FlowVersions.nextCursor":
+		if e.ComplexityRoot.FlowVersions.NextCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowVersions.NextCursor(childComplexity), true
 	case "FlowVersions.versions":
 		if e.ComplexityRoot.FlowVersions.Versions == nil {
 			break
@@ -3000,6 +3008,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PolicyVersions.Draft(childComplexity), true
+	case "PolicyVersions.nextCursor":
+		if e.ComplexityRoot.PolicyVersions.NextCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PolicyVersions.NextCursor(childComplexity), true
 	case "PolicyVersions.versions":
 		if e.ComplexityRoot.PolicyVersions.Versions == nil {
 			break
@@ -3120,7 +3134,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.FlowVersions(childComplexity, args["id"].(uuid.UUID)), true
+		return e.ComplexityRoot.Query.FlowVersions(childComplexity, args["id"].(uuid.UUID), args["first"].(*int), args["after"].(*string)), true
 	case "Query.flows":
 		if e.ComplexityRoot.Query.Flows == nil {
 			break
@@ -3242,7 +3256,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.PolicyVersions(childComplexity, args["id"].(uuid.UUID)), true
+		return e.ComplexityRoot.Query.PolicyVersions(childComplexity, args["id"].(uuid.UUID), args["first"].(*int), args["after"].(*string)), true
 	case "Query.viewer":
 		if e.ComplexityRoot.Query.Viewer == nil {
 			break
@@ -4883,15 +4897,24 @@ extend type Query {
   ): Flow
 
   """
-  A flow's history: its draft, if it has one, and its published versions,
-  newest first. Null, with the error not_found or deleted, as flow
-  answers.
+  A page of a flow's history: its draft, if it has one, on the first page,
+  then its published versions, newest first. Null, with the error
+  not_found or deleted, as flow answers.
   """
   flowVersions(
     """
     A record id or a base id of the flow.
     """
     id: ID!
+    """
+    How many versions to return, from 1 to 200; 50 when absent.
+    """
+    first: Int
+    """
+    The nextCursor of the previous page: the page then holds the older
+    versions that follow, without the draft. Absent for the first page.
+    """
+    after: String
   ): FlowVersions
 
   """
@@ -5258,13 +5281,19 @@ type FlowVersions {
   """
   baseId: ID!
   """
-  The flow's draft; null when it has none.
+  The flow's draft, on the first page; null when it has none, and on
+  later pages.
   """
   draft: Flow
   """
   The published versions, newest first.
   """
   versions: [Flow!]!
+  """
+  Pass as after for the older versions that follow; empty on the last
+  page.
+  """
+  nextCursor: String!
 }
 
 """
@@ -6395,15 +6424,24 @@ extend type Query {
   ): Policy
 
   """
-  A policy's history: its draft, if it has one, and its published versions,
-  newest first. Null, with the error not_found or deleted, as policy
-  answers.
+  A page of a policy's history: its draft, if it has one, on the first page,
+  then its published versions, newest first. Null, with the error
+  not_found or deleted, as policy answers.
   """
   policyVersions(
     """
     A record id or a base id of the policy.
     """
     id: ID!
+    """
+    How many versions to return, from 1 to 200; 50 when absent.
+    """
+    first: Int
+    """
+    The nextCursor of the previous page: the page then holds the older
+    versions that follow, without the draft. Absent for the first page.
+    """
+    after: String
   ): PolicyVersions
 
   """
@@ -6772,13 +6810,19 @@ type PolicyVersions {
   """
   baseId: ID!
   """
-  The policy's draft; null when it has none.
+  The policy's draft, on the first page; null when it has none, and on
+  later pages.
   """
   draft: Policy
   """
   The published versions, newest first.
   """
   versions: [Policy!]!
+  """
+  Pass as after for the older versions that follow; empty on the last
+  page.
+  """
+  nextCursor: String!
 }
 
 """
@@ -8230,6 +8274,8 @@ func (ec *executionContext) childFields_FlowVersions(ctx context.Context, field 
 		return ec.fieldContext_FlowVersions_draft(ctx, field)
 	case "versions":
 		return ec.fieldContext_FlowVersions_versions(ctx, field)
+	case "nextCursor":
+		return ec.fieldContext_FlowVersions_nextCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FlowVersions", field.Name)
 }
@@ -8656,6 +8702,8 @@ func (ec *executionContext) childFields_PolicyVersions(ctx context.Context, fiel
 		return ec.fieldContext_PolicyVersions_draft(ctx, field)
 	case "versions":
 		return ec.fieldContext_PolicyVersions_versions(ctx, field)
+	case "nextCursor":
+		return ec.fieldContext_PolicyVersions_nextCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PolicyVersions", field.Name)
 }
@@ -9727,6 +9775,22 @@ func (ec *executionContext) field_Query_flowVersions_args(ctx context.Context, r
 		return nil, err
 	}
 	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
 	return args, nil
 }
 
@@ -9985,6 +10049,22 @@ func (ec *executionContext) field_Query_policyVersions_args(ctx context.Context,
 		return nil, err
 	}
 	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
 	return args, nil
 }
 
@@ -14103,6 +14183,29 @@ func (ec *executionContext) fieldContext_FlowVersions_versions(_ context.Context
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _FlowVersions_nextCursor(ctx context.Context, field graphql.CollectedField, obj *service.FlowVersions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowVersions_nextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowVersions_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FlowVersions", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Group_id(ctx context.Context, field graphql.CollectedField, obj *service.Group) (ret graphql.Marshaler) {
@@ -19008,6 +19111,29 @@ func (ec *executionContext) fieldContext_PolicyVersions_versions(_ context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _PolicyVersions_nextCursor(ctx context.Context, field graphql.CollectedField, obj *service.Versions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PolicyVersions_nextCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PolicyVersions_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PolicyVersions", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _PropertyCheck_propertyName(ctx context.Context, field graphql.CollectedField, obj *engine.PropertyCheck) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19506,7 +19632,7 @@ func (ec *executionContext) _Query_flowVersions(ctx context.Context, field graph
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().FlowVersions(ctx, fc.Args["id"].(uuid.UUID))
+			return ec.Resolvers.Query().FlowVersions(ctx, fc.Args["id"].(uuid.UUID), fc.Args["first"].(*int), fc.Args["after"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.FlowVersions) graphql.Marshaler {
@@ -19858,7 +19984,7 @@ func (ec *executionContext) _Query_policyVersions(ctx context.Context, field gra
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().PolicyVersions(ctx, fc.Args["id"].(uuid.UUID))
+			return ec.Resolvers.Query().PolicyVersions(ctx, fc.Args["id"].(uuid.UUID), fc.Args["first"].(*int), fc.Args["after"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Versions) graphql.Marshaler {
@@ -26638,6 +26764,11 @@ func (ec *executionContext) _FlowVersions(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "nextCursor":
+			out.Values[i] = ec._FlowVersions_nextCursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -28622,6 +28753,11 @@ func (ec *executionContext) _PolicyVersions(ctx context.Context, sel ast.Selecti
 			}
 		case "versions":
 			out.Values[i] = ec._PolicyVersions_versions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nextCursor":
+			out.Values[i] = ec._PolicyVersions_nextCursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

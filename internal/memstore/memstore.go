@@ -221,23 +221,16 @@ func (r reads) Record(ctx context.Context, id uuid.UUID) (*ent.Record, error) {
 	return copyOf(rec, ok)
 }
 
-// Records orders a base's records by version; where the draft (no
-// version) comes differs by database, and the service does not rely on it.
-func (r reads) Records(ctx context.Context, baseID uuid.UUID) ([]*ent.Record, error) {
+func (r reads) Versions(ctx context.Context, baseID uuid.UUID, before, limit int) ([]*ent.Record, error) {
 	var out []*ent.Record
 	for _, rec := range r.state().records {
-		if rec.BaseID == baseID {
+		if rec.BaseID == baseID && rec.Status == record.StatusPublished && (before == 0 || version(rec) < before) {
 			c := *rec
 			out = append(out, &c)
 		}
 	}
-	slices.SortFunc(out, func(a, b *ent.Record) int {
-		if c := cmp.Compare(version(a), version(b)); c != 0 {
-			return c
-		}
-		return bytes.Compare(a.ID[:], b.ID[:])
-	})
-	return out, nil
+	slices.SortFunc(out, func(a, b *ent.Record) int { return cmp.Compare(version(b), version(a)) })
+	return out[:min(len(out), limit)], nil
 }
 
 func (r reads) RecordsIn(ctx context.Context, tenant uuid.UUID, kind record.Kind, ids []uuid.UUID) ([]*ent.Record, error) {

@@ -5,6 +5,7 @@ import { PoliciesDocument, PolicyDocument, PolicyVersionsDocument } from '@verdi
 import type { PolicyFieldsFragment } from '@verdict/client';
 import type { Api } from '../api';
 import { errorMessage } from '../api';
+import { wholeHistory } from '../versions';
 import type { PolicyRef } from './definition';
 
 /** How a resolved policy reference reads on a node. */
@@ -67,8 +68,8 @@ export function PolicyPicker({ api, nodeId, onPick }: { api: Api; nodeId: string
     let live = true;
     setRecords(null);
     setPin('latest');
-    api.request(PolicyVersionsDocument, { id: chosen.baseId }).then(
-      (r) => live && setRecords(r.policyVersions ? [...r.policyVersions.versions, ...(r.policyVersions.draft ? [r.policyVersions.draft] : [])] : []),
+    wholeHistory((first, after) => api.request(PolicyVersionsDocument, { id: chosen.baseId, first, after }).then((r) => r.policyVersions)).then(
+      (h) => live && setRecords(h ? [...h.versions, ...(h.draft ? [h.draft] : [])] : []),
       (err) => live && setError(errorMessage(err)),
     );
     return () => {

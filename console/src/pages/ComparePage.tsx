@@ -4,7 +4,7 @@ import { PolicyDiffDocument, PolicyVersionsDocument } from '@verdict/client';
 import type { PolicyDiffQuery } from '@verdict/client';
 import { useSession } from '../session';
 import { useServerDiff } from '../serverDiff';
-import { comparedPair, recordLabel } from '../versions';
+import { comparedPair, recordLabel, wholeHistory } from '../versions';
 import { useRecords } from '../records';
 import { CompareHeader } from '../components/CompareHeader';
 import { LoadFailure } from '../components/LoadFailure';
@@ -175,7 +175,10 @@ function SchemaDiff({ changes, leftName, rightName }: { changes: ServerDiff['sch
 
 export default function ComparePage({ baseId, left, right }: { baseId: string; left: string; right: string }) {
   const session = useSession();
-  const load = useCallback(async (id: string) => (await session.api.request(PolicyVersionsDocument, { id })).policyVersions, [session.api]);
+  const load = useCallback(
+    (id: string) => wholeHistory((first, after) => session.api.request(PolicyVersionsDocument, { id, first, after }).then((r) => r.policyVersions)),
+    [session.api],
+  );
   const { records, loadError } = useRecords(load, baseId, 'There is no such policy: it was deleted, or it is not visible to you.');
   const [a, b] = records ? comparedPair(records, left, right) : [];
   // The tests and the schema are compared by the server, which knows how

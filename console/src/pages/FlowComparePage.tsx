@@ -3,7 +3,7 @@ import { FlowDiffDocument, FlowVersionsDocument } from '@verdict/client';
 import type { FlowDiffQuery, FlowFieldsFragment } from '@verdict/client';
 import { useSession } from '../session';
 import { useServerDiff } from '../serverDiff';
-import { comparedPair, recordLabel } from '../versions';
+import { comparedPair, recordLabel, wholeHistory } from '../versions';
 import { useRecords } from '../records';
 import { CompareHeader } from '../components/CompareHeader';
 import { LoadFailure } from '../components/LoadFailure';
@@ -89,7 +89,10 @@ function compare(diff: ServerDiff, left: Rec, right: Rec): { model: GraphModel; 
 
 export default function FlowComparePage({ baseId, left, right }: { baseId: string; left: string; right: string }) {
   const session = useSession();
-  const load = useCallback(async (id: string) => (await session.api.request(FlowVersionsDocument, { id })).flowVersions, [session.api]);
+  const load = useCallback(
+    (id: string) => wholeHistory((first, after) => session.api.request(FlowVersionsDocument, { id, first, after }).then((r) => r.flowVersions)),
+    [session.api],
+  );
   const { records, loadError } = useRecords(load, baseId, 'There is no such flow: it was deleted, or it is not visible to you.');
   const [a, b] = records ? comparedPair(records, left, right) : [];
   const loadDiff = useCallback(

@@ -17,6 +17,7 @@ import { VerdictError, errorMessage } from '../api';
 import { formatJSON } from '../format';
 import { Link, navigate } from '../router';
 import { useRecords } from '../records';
+import { wholeHistory } from '../versions';
 import { recordRights, useSession } from '../session';
 import { useAction } from '../action';
 import { sampleName, testsOf } from '../tests';
@@ -59,7 +60,10 @@ const NEW_DATA = '{\n  "applicant": {\n    "age": 30\n  }\n}';
 
 export default function FlowPage({ baseId, recordId = '' }: { baseId: string; recordId?: string }) {
   const { api } = useSession();
-  const load = useCallback(async (id: string) => (await api.request(FlowVersionsDocument, { id })).flowVersions, [api]);
+  const load = useCallback(
+    (id: string) => wholeHistory((first, after) => api.request(FlowVersionsDocument, { id, first, after }).then((r) => r.flowVersions)),
+    [api],
+  );
   const { records, hasDraft, loadError, reload } = useRecords(load, baseId, 'There is no such flow: it was deleted, or it is not visible to you.');
 
   if (loadError) return <LoadFailure error={loadError} back={{ to: 'flows', text: 'Back to the flows' }} />;

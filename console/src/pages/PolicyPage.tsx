@@ -18,6 +18,7 @@ import { dropDraft, loadDraft, loadSample, storeDraft, storeSample } from '../dr
 import { formatJSON } from '../format';
 import { navigate } from '../router';
 import { useRecords } from '../records';
+import { wholeHistory } from '../versions';
 import { recordRights, useSession } from '../session';
 import { useAction } from '../action';
 import { sampleName, testsOf } from '../tests';
@@ -69,7 +70,10 @@ function sameTests(a: PolicyTestInput[], b: PolicyTestInput[]): boolean {
 
 export default function PolicyPage({ baseId, recordId = '' }: { baseId: string; recordId?: string }) {
   const { api } = useSession();
-  const load = useCallback(async (id: string) => (await api.request(PolicyVersionsDocument, { id })).policyVersions, [api]);
+  const load = useCallback(
+    (id: string) => wholeHistory((first, after) => api.request(PolicyVersionsDocument, { id, first, after }).then((r) => r.policyVersions)),
+    [api],
+  );
   const { records, hasDraft, loadError, reload } = useRecords(load, baseId, 'There is no such policy: it was deleted, or it is not visible to you.');
 
   if (loadError) return <LoadFailure error={loadError} back={{ to: 'policies', text: 'Back to the policies' }} />;

@@ -873,10 +873,12 @@ export type FlowQuery = { flow: { id: string, baseId: string, name: string, desc
 
 export type FlowVersionsQueryVariables = Exact<{
   id: string;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
 }>;
 
 
-export type FlowVersionsQuery = { flowVersions: { baseId: string, draft: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } } | null, versions: Array<{ id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } }> } | null };
+export type FlowVersionsQuery = { flowVersions: { baseId: string, nextCursor: string, draft: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } } | null, versions: Array<{ id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } }> } | null };
 
 export type FlowsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -1091,10 +1093,12 @@ export type PolicyQuery = { policy: { id: string, baseId: string, name: string, 
 
 export type PolicyVersionsQueryVariables = Exact<{
   id: string;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
 }>;
 
 
-export type PolicyVersionsQuery = { policyVersions: { baseId: string, draft: { id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } } | null, versions: Array<{ id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } }> } | null };
+export type PolicyVersionsQuery = { policyVersions: { baseId: string, nextCursor: string, draft: { id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } } | null, versions: Array<{ id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } }> } | null };
 
 export type PoliciesQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -2246,8 +2250,8 @@ export const FlowDocument = new TypedDocumentString(`
   revision
 }`) as unknown as TypedDocumentString<FlowQuery, FlowQueryVariables>;
 export const FlowVersionsDocument = new TypedDocumentString(`
-    query FlowVersions($id: ID!) {
-  flowVersions(id: $id) {
+    query FlowVersions($id: ID!, $first: Int, $after: String) {
+  flowVersions(id: $id, first: $first, after: $after) {
     baseId
     draft {
       ...FlowFields
@@ -2255,6 +2259,7 @@ export const FlowVersionsDocument = new TypedDocumentString(`
     versions {
       ...FlowFields
     }
+    nextCursor
   }
 }
     fragment FlowFields on Flow {
@@ -3175,8 +3180,8 @@ export const PolicyDocument = new TypedDocumentString(`
   revision
 }`) as unknown as TypedDocumentString<PolicyQuery, PolicyQueryVariables>;
 export const PolicyVersionsDocument = new TypedDocumentString(`
-    query PolicyVersions($id: ID!) {
-  policyVersions(id: $id) {
+    query PolicyVersions($id: ID!, $first: Int, $after: String) {
+  policyVersions(id: $id, first: $first, after: $after) {
     baseId
     draft {
       ...PolicyFields
@@ -3184,6 +3189,7 @@ export const PolicyVersionsDocument = new TypedDocumentString(`
     versions {
       ...PolicyFields
     }
+    nextCursor
   }
 }
     fragment PolicyFields on Policy {
