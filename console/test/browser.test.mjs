@@ -872,3 +872,19 @@ test('publishing shows the draft replayed on the recorded decisions, and a publi
   assert.deepEqual(page.foreign, []);
   await page.context().close();
 });
+
+test('a policy of more versions than a page of its history opens at its first version', async () => {
+  // 201 versions: the server answers a history 200 versions at most a page.
+  const first = await publishedPolicy('Long history', 'A **Person** is old if the __age__ of the **Person** is at least 90.');
+  for (let i = 0; i < 200; i++) {
+    const draft = await rest(server.url, ADMIN_KEY, 'GET', `/policy/${first.baseId}/draft`);
+    await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${draft.id}`, { status: 'published' });
+  }
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/policies/${first.baseId}?record=${first.id}`);
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 1');
+  await expect(page.getByRole('tab', { name: 'Versions (201)' })).toBeVisible();
+  assert.deepEqual(page.foreign, []);
+  await page.context().close();
+});
