@@ -51,11 +51,15 @@ type cachedBase struct {
 // A read that raced with a change must not put stale data back: every
 // change bumps a generation, and a read only fills the cache when the
 // generation it started under is still current.
+//
+// Besides its count, each cache of what can be large is bounded in bytes
+// (see weighed): a rule text is up to 256 KiB and compiles to about ten
+// times that, so ten thousand programs could otherwise hold gigabytes.
 type runCache struct {
 	bases      *expirable.LRU[uuid.UUID, *cachedBase]
-	records    *expirable.LRU[uuid.UUID, *ent.Record]
-	programs   *lru.Cache[programKey, *flow.ResolvedPolicy]
-	flows      *lru.Cache[programKey, *parsedFlow]
+	records    *weighed[uuid.UUID, *ent.Record]
+	programs   *weighed[programKey, *flow.ResolvedPolicy]
+	flows      *weighed[programKey, *parsedFlow]
 	generation atomic.Uint64
 	// lookups counts these caches and the service's principal cache, by
 	// cache and result, with the counters resolved once.
@@ -71,9 +75,27 @@ type lookupCounters struct {
 // same number.
 const DefaultCacheSize = 10000
 
-func newRunCache(size int, expiry time.Duration, reg prometheus.Registerer) (*runCache, error) {
+// DefaultCacheBytes is what the run caches may hold, as estimated, when
+// Config leaves it unset: half of it for compiled programs, a quarter each
+// for flow definitions and for records.
+const DefaultCacheBytes = 512 << 20
+
+// Estimates of what a cached entry holds in memory, from measuring
+// compiled rules and parsed definitions: a program about ten bytes for
+// each byte of its rule text, a flow definition about three and a half
+// for each byte of its text, decoded and planned, and its text again.
+const (
+	programBytesPerRuleByte  = 12
+	definitionBytesPerByte   = 5
+	cachedEntryOverheadBytes = 1 << 10
+)
+
+func newRunCache(size int, bytes int64, expiry time.Duration, reg prometheus.Registerer) (*runCache, error) {
 	if size <= 0 {
 		size = DefaultCacheSize
+	}
+	if bytes <= 0 {
+		bytes = DefaultCacheBytes
 	}
 	vec := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "verdict_cache_lookups_total",
@@ -84,17 +106,43 @@ func newRunCache(size int, expiry time.Duration, reg prometheus.Registerer) (*ru
 		c.lookups[name] = lookupCounters{hit: vec.WithLabelValues(name, "hit"), miss: vec.WithLabelValues(name, "miss")}
 	}
 	c.bases = expirable.NewLRU[uuid.UUID, *cachedBase](size, nil, expiry)
-	c.records = expirable.NewLRU[uuid.UUID, *ent.Record](size, nil, expiry)
+	c.records = newWeighed(bytes/4, func(r *ent.Record) int64 { return int64(contentBytes(r)) },
+		func(evicted func(uuid.UUID, *ent.Record)) lruCache[uuid.UUID, *ent.Record] {
+			return expirable.NewLRU(size, evicted, expiry)
+		})
 	var err error
-	if c.programs, err = lru.New[programKey, *flow.ResolvedPolicy](size); err != nil {
+	c.programs = newWeighed(bytes/2, func(p *flow.ResolvedPolicy) int64 {
+		return int64(programBytesPerRuleByte*len(p.Rule) + cachedEntryOverheadBytes)
+	}, func(evicted func(programKey, *flow.ResolvedPolicy)) lruCache[programKey, *flow.ResolvedPolicy] {
+		var l *lru.Cache[programKey, *flow.ResolvedPolicy]
+		l, err = lru.NewWithEvict(size, evicted)
+		return l
+	})
+	if err != nil {
 		return nil, err
 	}
-	if c.flows, err = lru.New[programKey, *parsedFlow](size); err != nil {
+	c.flows = newWeighed(bytes/4, func(f *parsedFlow) int64 {
+		return int64(definitionBytesPerByte*len(f.normalized) + cachedEntryOverheadBytes)
+	}, func(evicted func(programKey, *parsedFlow)) lruCache[programKey, *parsedFlow] {
+		var l *lru.Cache[programKey, *parsedFlow]
+		l, err = lru.NewWithEvict(size, evicted)
+		return l
+	})
+	if err != nil {
 		return nil, err
 	}
 	if reg != nil {
 		if err := reg.Register(vec); err != nil {
 			return nil, err
+		}
+		for name, held := range map[string]func() int64{"program": c.programs.bytes, "definition": c.flows.bytes, "record": c.records.bytes} {
+			if err := reg.Register(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+				Name:        "verdict_cache_bytes",
+				Help:        "What each run cache holds, in bytes as estimated, against its share of the cache's bound (--cache-memory).",
+				ConstLabels: prometheus.Labels{"cache": name},
+			}, func() float64 { return float64(held()) })); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return c, nil
@@ -128,9 +176,69 @@ func (c *runCache) clear() {
 	c.records.Purge()
 }
 
+// lruCache is what golang-lru's caches, expiring or not, offer the run
+// cache.
+type lruCache[K comparable, V any] interface {
+	Get(K) (V, bool)
+	Peek(K) (V, bool)
+	Add(K, V) bool
+	Remove(K) bool
+	RemoveOldest() (K, V, bool)
+	Purge()
+	Len() int
+}
+
+// weighed is an LRU cache bounded in bytes, as weigh estimates each
+// value, besides its own count: adding past the bound evicts the least
+// recently used entries until what is left fits, the new one last. Every
+// removal (eviction, expiry, Remove, Purge) takes its weight off through
+// the LRU's eviction callback.
+type weighed[K comparable, V any] struct {
+	lruCache[K, V]
+	weigh func(V) int64
+	limit int64
+	// adding serializes adds, so that a key added twice at once is
+	// counted once.
+	adding sync.Mutex
+	total  atomic.Int64
+}
+
+// newWeighed makes the LRU with make, handing it the callback that
+// uncounts what it removes.
+func newWeighed[K comparable, V any](limit int64, weigh func(V) int64,
+	make func(evicted func(K, V)) lruCache[K, V]) *weighed[K, V] {
+	w := &weighed[K, V]{weigh: weigh, limit: limit}
+	w.lruCache = make(func(_ K, v V) { w.total.Add(-w.weigh(v)) })
+	return w
+}
+
+// Add keeps v under k, replacing what k held, and evicts until the cache
+// fits its bound again; it reports nothing of what it evicted.
+func (w *weighed[K, V]) Add(k K, v V) bool {
+	w.adding.Lock()
+	defer w.adding.Unlock()
+	// Removed first, the value replaced is uncounted by the callback,
+	// once, even if a change removes it meanwhile.
+	w.lruCache.Remove(k)
+	w.lruCache.Add(k, v)
+	w.total.Add(w.weigh(v))
+	for w.total.Load() > w.limit {
+		if _, _, ok := w.lruCache.RemoveOldest(); !ok {
+			break
+		}
+	}
+	return false
+}
+
+// bytes is what the cache holds, as weighed.
+func (w *weighed[K, V]) bytes() int64 { return w.total.Load() }
+
 // cached reads what can change through one of the expiring caches; see
 // runCache for why a read that raced with a change does not fill it.
-func cached[V any](ctx context.Context, s *Service, t *timings, c *expirable.LRU[uuid.UUID, V], name string,
+func cached[V any](ctx context.Context, s *Service, t *timings, c interface {
+	Get(uuid.UUID) (V, bool)
+	Add(uuid.UUID, V) bool
+}, name string,
 	id uuid.UUID, load func(context.Context, uuid.UUID) (V, error)) (V, error) {
 	if v, ok := c.Get(id); ok {
 		s.cache.count(name, true)

@@ -47,6 +47,10 @@ type Config struct {
 	// bases, records);
 	// 0 is DefaultCacheSize.
 	CacheSize int
+	// CacheBytes bounds what the run caches hold, as estimated: half for
+	// compiled programs, a quarter each for flow definitions and records;
+	// 0 is DefaultCacheBytes.
+	CacheBytes int64
 	// CacheExpiry is how long a cached base, record or authenticated key
 	// may be used before it is read again: how long another instance's
 	// change may go unseen while its notification cannot arrive. 0 is
@@ -144,7 +148,7 @@ func New(cfg Config) (*Service, error) {
 	}
 	s.metrics = m
 	s.keyUse = newKeyUseRecorder()
-	if s.cache, err = newRunCache(cfg.CacheSize, s.cacheExpiry, cfg.Registerer); err != nil {
+	if s.cache, err = newRunCache(cfg.CacheSize, cfg.CacheBytes, s.cacheExpiry, cfg.Registerer); err != nil {
 		return nil, err
 	}
 	if s.principals, err = newPrincipalCache(DefaultCacheSize); err != nil {

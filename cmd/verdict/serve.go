@@ -65,6 +65,7 @@ type serveConfig struct {
 	cacheExpiry     time.Duration
 	batchLimit      int
 	answerLimit     int
+	cacheMemory     int64
 	dbTimeout       time.Duration
 	auditDurable    bool
 	decisionKeep    retention
@@ -164,6 +165,8 @@ some did not finish in time).`,
 	f.Var(&cfg.auditRetention, "audit-retention",
 		"how long executed events are kept, in days (90d) or as a duration (36h); 0 keeps them forever")
 	f.IntVar(&cfg.cacheSize, "cache-size", service.DefaultCacheSize, "how many compiled programs (and bases and records) the run caches keep")
+	f.Int64Var(&cfg.cacheMemory, "cache-memory", service.DefaultCacheBytes,
+		"how many bytes, as estimated, the run caches may hold: half for compiled programs, a quarter each for flow definitions and records")
 	f.DurationVar(&cfg.cacheExpiry, "cache-expiry", service.DefaultCacheExpiry,
 		"how long a cached base, record or authenticated key is used before it is read again: on PostgreSQL, how long another instance's change may go unseen while change notifications cannot arrive")
 	f.IntVar(&cfg.batchLimit, "batch-limit", service.DefaultMaxBatchItems, "how many items one batch run may hold")
@@ -205,6 +208,8 @@ func (cfg *serveConfig) check() error {
 		return usageError("--batch-limit %d is above --org-rate-burst %d: a batch that large would always be refused; lower --batch-limit or raise --org-rate-burst", cfg.batchLimit, cfg.orgRateBurst)
 	case cfg.cacheSize < 1:
 		return usageError("--cache-size must be at least 1")
+	case cfg.cacheMemory < 1:
+		return usageError("--cache-memory must be positive")
 	case cfg.cacheExpiry <= 0:
 		return usageError("--cache-expiry must be positive")
 	}
@@ -291,7 +296,7 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 		return failuref("%s: %v", displayURL(dbURL), err)
 	}
 	defer changes.Close()
-	svc, err := service.New(service.Config{DB: db, Authorizer: authorizer, Logger: log, Registerer: reg, CacheSize: cfg.cacheSize,
+	svc, err := service.New(service.Config{DB: db, Authorizer: authorizer, Logger: log, Registerer: reg, CacheSize: cfg.cacheSize, CacheBytes: cfg.cacheMemory,
 		CacheExpiry: cfg.cacheExpiry, Changes: changes, AuditDurable: cfg.auditDurable, AuditRetention: cfg.auditRetention.d,
 		DecisionRetention: cfg.decisionKeep.d, MaxBatchItems: cfg.batchLimit,
 		MaxAnswerBytes: cfg.answerLimit})

@@ -513,6 +513,8 @@ func TestServeRefuses(t *testing.T) {
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--shutdown-timeout", "0s") }},
 		{name: "a cache expiry of zero", code: exitUsage, stderr: "--cache-expiry must be positive",
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--cache-expiry", "0s") }},
+		{name: "a cache memory of zero", code: exitUsage, stderr: "--cache-memory must be positive",
+			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--cache-memory", "0") }},
 		{name: "an answer limit of zero", code: exitUsage, stderr: "--answer-limit must be positive",
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--answer-limit", "0") }},
 		{name: "a batch limit of zero", code: exitUsage, stderr: "--batch-limit must be at least 1",
