@@ -14,13 +14,14 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
-	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/verdict/verdict/graph/generated"
+	"github.com/verdict/verdict/internal/weighed"
 	"github.com/verdict/verdict/service"
 )
 
@@ -43,8 +44,39 @@ const (
 )
 
 // queryCacheSize is how many parsed and validated documents are kept, so
-// that clients repeating their operations skip both steps.
-const queryCacheSize = 1000
+// that clients repeating their operations skip both steps. queryCacheBytes
+// bounds what they hold, each counted eight times its text for its parsed
+// form: a document may be as long as a request body, and a thousand such
+// would otherwise hold gigabytes.
+const (
+	queryCacheSize  = 1000
+	queryCacheBytes = 32 << 20
+)
+
+// queryCache is gqlgen's cache of parsed documents, keyed by their text.
+type queryCache struct {
+	*weighed.Cache[string, *ast.QueryDocument]
+}
+
+var _ graphql.Cache[*ast.QueryDocument] = queryCache{}
+
+func newQueryCache() queryCache {
+	return queryCache{weighed.New(queryCacheBytes,
+		func(query string, _ *ast.QueryDocument) int64 { return int64(8*len(query) + 1<<10) },
+		func(evicted func(string, *ast.QueryDocument)) weighed.LRU[string, *ast.QueryDocument] {
+			// Refused only for a size below 1.
+			l, _ := lru.NewWithEvict(queryCacheSize, evicted)
+			return l
+		})}
+}
+
+func (c queryCache) Get(_ context.Context, query string) (*ast.QueryDocument, bool) {
+	return c.Cache.Get(query)
+}
+
+func (c queryCache) Add(_ context.Context, query string, doc *ast.QueryDocument) {
+	c.Cache.Add(query, doc)
+}
 
 // Config configures the GraphQL handler. Zero values take the defaults.
 //
@@ -133,7 +165,7 @@ func NewHandler(svc *service.Service, cfg Config) http.Handler {
 	srv := handler.New(newPagedComplexity(generated.NewExecutableSchema(generated.Config{Resolvers: &Resolver{svc: svc}})))
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
-	cache := lru.New[*ast.QueryDocument](queryCacheSize)
+	cache := newQueryCache()
 	srv.SetQueryCache(cache)
 	srv.SetParserTokenLimit(cfg.MaxTokens)
 	srv.SetValidationRulesFn(cappedRules(cfg.MaxErrors))

@@ -20,6 +20,7 @@ import (
 	"github.com/verdict/verdict/database/changefeed"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/flow"
+	"github.com/verdict/verdict/internal/weighed"
 )
 
 type programKey struct {
@@ -53,13 +54,13 @@ type cachedBase struct {
 // generation it started under is still current.
 //
 // Besides its count, each cache of what can be large is bounded in bytes
-// (see weighed): a rule text is up to 256 KiB and compiles to about ten
-// times that, so ten thousand programs could otherwise hold gigabytes.
+// (internal/weighed): a rule text is up to 256 KiB and compiles to about
+// ten times that, so ten thousand programs could otherwise hold gigabytes.
 type runCache struct {
 	bases      *expirable.LRU[uuid.UUID, *cachedBase]
-	records    *weighed[uuid.UUID, *ent.Record]
-	programs   *weighed[programKey, *flow.ResolvedPolicy]
-	flows      *weighed[programKey, *parsedFlow]
+	records    *weighed.Cache[uuid.UUID, *ent.Record]
+	programs   *weighed.Cache[programKey, *flow.ResolvedPolicy]
+	flows      *weighed.Cache[programKey, *parsedFlow]
 	generation atomic.Uint64
 	// lookups counts these caches and the service's principal cache, by
 	// cache and result, with the counters resolved once.
@@ -106,14 +107,14 @@ func newRunCache(size int, bytes int64, expiry time.Duration, reg prometheus.Reg
 		c.lookups[name] = lookupCounters{hit: vec.WithLabelValues(name, "hit"), miss: vec.WithLabelValues(name, "miss")}
 	}
 	c.bases = expirable.NewLRU[uuid.UUID, *cachedBase](size, nil, expiry)
-	c.records = newWeighed(bytes/4, func(r *ent.Record) int64 { return int64(contentBytes(r)) },
-		func(evicted func(uuid.UUID, *ent.Record)) lruCache[uuid.UUID, *ent.Record] {
+	c.records = weighed.New(bytes/4, func(_ uuid.UUID, r *ent.Record) int64 { return int64(contentBytes(r)) },
+		func(evicted func(uuid.UUID, *ent.Record)) weighed.LRU[uuid.UUID, *ent.Record] {
 			return expirable.NewLRU(size, evicted, expiry)
 		})
 	var err error
-	c.programs = newWeighed(bytes/2, func(p *flow.ResolvedPolicy) int64 {
+	c.programs = weighed.New(bytes/2, func(_ programKey, p *flow.ResolvedPolicy) int64 {
 		return int64(programBytesPerRuleByte*len(p.Rule) + cachedEntryOverheadBytes)
-	}, func(evicted func(programKey, *flow.ResolvedPolicy)) lruCache[programKey, *flow.ResolvedPolicy] {
+	}, func(evicted func(programKey, *flow.ResolvedPolicy)) weighed.LRU[programKey, *flow.ResolvedPolicy] {
 		var l *lru.Cache[programKey, *flow.ResolvedPolicy]
 		l, err = lru.NewWithEvict(size, evicted)
 		return l
@@ -121,9 +122,9 @@ func newRunCache(size int, bytes int64, expiry time.Duration, reg prometheus.Reg
 	if err != nil {
 		return nil, err
 	}
-	c.flows = newWeighed(bytes/4, func(f *parsedFlow) int64 {
+	c.flows = weighed.New(bytes/4, func(_ programKey, f *parsedFlow) int64 {
 		return int64(definitionBytesPerByte*len(f.normalized) + cachedEntryOverheadBytes)
-	}, func(evicted func(programKey, *parsedFlow)) lruCache[programKey, *parsedFlow] {
+	}, func(evicted func(programKey, *parsedFlow)) weighed.LRU[programKey, *parsedFlow] {
 		var l *lru.Cache[programKey, *parsedFlow]
 		l, err = lru.NewWithEvict(size, evicted)
 		return l
@@ -135,7 +136,7 @@ func newRunCache(size int, bytes int64, expiry time.Duration, reg prometheus.Reg
 		if err := reg.Register(vec); err != nil {
 			return nil, err
 		}
-		for name, held := range map[string]func() int64{"program": c.programs.bytes, "definition": c.flows.bytes, "record": c.records.bytes} {
+		for name, held := range map[string]func() int64{"program": c.programs.Bytes, "definition": c.flows.Bytes, "record": c.records.Bytes} {
 			if err := reg.Register(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 				Name:        "verdict_cache_bytes",
 				Help:        "What each run cache holds, in bytes as estimated, against its share of the cache's bound (--cache-memory).",
@@ -175,63 +176,6 @@ func (c *runCache) clear() {
 	c.bases.Purge()
 	c.records.Purge()
 }
-
-// lruCache is what golang-lru's caches, expiring or not, offer the run
-// cache.
-type lruCache[K comparable, V any] interface {
-	Get(K) (V, bool)
-	Peek(K) (V, bool)
-	Add(K, V) bool
-	Remove(K) bool
-	RemoveOldest() (K, V, bool)
-	Purge()
-	Len() int
-}
-
-// weighed is an LRU cache bounded in bytes, as weigh estimates each
-// value, besides its own count: adding past the bound evicts the least
-// recently used entries until what is left fits, the new one last. Every
-// removal (eviction, expiry, Remove, Purge) takes its weight off through
-// the LRU's eviction callback.
-type weighed[K comparable, V any] struct {
-	lruCache[K, V]
-	weigh func(V) int64
-	limit int64
-	// adding serializes adds, so that a key added twice at once is
-	// counted once.
-	adding sync.Mutex
-	total  atomic.Int64
-}
-
-// newWeighed makes the LRU with make, handing it the callback that
-// uncounts what it removes.
-func newWeighed[K comparable, V any](limit int64, weigh func(V) int64,
-	make func(evicted func(K, V)) lruCache[K, V]) *weighed[K, V] {
-	w := &weighed[K, V]{weigh: weigh, limit: limit}
-	w.lruCache = make(func(_ K, v V) { w.total.Add(-w.weigh(v)) })
-	return w
-}
-
-// Add keeps v under k, replacing what k held, and evicts until the cache
-// fits its bound again; it reports nothing of what it evicted.
-func (w *weighed[K, V]) Add(k K, v V) bool {
-	w.adding.Lock()
-	defer w.adding.Unlock()
-	// Removed first, the value replaced is uncounted by the callback,
-	// once, even if a change removes it meanwhile.
-	w.lruCache.Remove(k)
-	w.lruCache.Add(k, v)
-	w.total.Add(w.weigh(v))
-	for w.total.Load() > w.limit {
-		if _, _, ok := w.lruCache.RemoveOldest(); !ok {
-			break
-		}
-	}
-	return false
-}
-
-// bytes is what the cache holds, as weighed.
-func (w *weighed[K, V]) bytes() int64 { return w.total.Load() }
 
 // cached reads what can change through one of the expiring caches; see
 // runCache for why a read that raced with a change does not fill it.

@@ -1,0 +1,65 @@
+// Package weighed is an LRU cache bounded in bytes, as estimated for each
+// entry, as well as in entries: a count alone bounds nothing when one
+// entry may hold a few bytes or a few megabytes.
+package weighed
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// LRU is what golang-lru's caches, expiring or not, offer: the cache a
+// Cache bounds.
+type LRU[K comparable, V any] interface {
+	Get(K) (V, bool)
+	Peek(K) (V, bool)
+	Add(K, V) bool
+	Remove(K) bool
+	RemoveOldest() (K, V, bool)
+	Purge()
+	Len() int
+}
+
+// Cache is an LRU that also keeps within a number of bytes, as weigh
+// estimates each entry: adding past the bound evicts the least recently
+// used entries until what is left fits, the new one last. Every removal
+// (eviction, expiry, Remove, Purge) takes its weight off through the
+// LRU's eviction callback. Reads go to the LRU as they are.
+type Cache[K comparable, V any] struct {
+	LRU[K, V]
+	weigh func(K, V) int64
+	limit int64
+	// adding serializes adds, so that a key added twice at once is
+	// counted once.
+	adding sync.Mutex
+	total  atomic.Int64
+}
+
+// New bounds the LRU that make makes, handing it the callback that
+// uncounts what it removes.
+func New[K comparable, V any](limit int64, weigh func(K, V) int64, make func(evicted func(K, V)) LRU[K, V]) *Cache[K, V] {
+	c := &Cache[K, V]{weigh: weigh, limit: limit}
+	c.LRU = make(func(k K, v V) { c.total.Add(-c.weigh(k, v)) })
+	return c
+}
+
+// Add keeps v under k, replacing what k held, and evicts until the cache
+// fits its bound again; it reports nothing of what it evicted.
+func (c *Cache[K, V]) Add(k K, v V) bool {
+	c.adding.Lock()
+	defer c.adding.Unlock()
+	// Removed first, the value replaced is uncounted by the callback,
+	// once, even if another removes it meanwhile.
+	c.LRU.Remove(k)
+	c.LRU.Add(k, v)
+	c.total.Add(c.weigh(k, v))
+	for c.total.Load() > c.limit {
+		if _, _, ok := c.LRU.RemoveOldest(); !ok {
+			break
+		}
+	}
+	return false
+}
+
+// Bytes is what the cache holds, as weighed.
+func (c *Cache[K, V]) Bytes() int64 { return c.total.Load() }

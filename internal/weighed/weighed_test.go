@@ -1,0 +1,65 @@
+package weighed_test
+
+import (
+	"testing"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+
+	"github.com/verdict/verdict/internal/weighed"
+)
+
+// newTestWeighed is a weighed cache of at most 10 entries and limit
+// bytes, whose values weigh what they say.
+func newTestWeighed(t *testing.T, limit int64) *weighed.Cache[string, int64] {
+	t.Helper()
+	var err error
+	w := weighed.New(limit, func(_ string, v int64) int64 { return v }, func(evicted func(string, int64)) weighed.LRU[string, int64] {
+		var l *lru.Cache[string, int64]
+		l, err = lru.NewWithEvict(10, evicted)
+		return l
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func TestACacheKeepsTheMostRecentlyUsedWithinItsBytes(t *testing.T) {
+	w := newTestWeighed(t, 100)
+	w.Add("a", 40)
+	w.Add("b", 40)
+	w.Get("a") // b is now the least recently used
+	w.Add("c", 30)
+	if _, ok := w.Peek("b"); ok || w.Bytes() != 70 {
+		t.Errorf("after 110 bytes: b kept %v, %d bytes held; want b evicted and 70", ok, w.Bytes())
+	}
+	// Replacing a value counts the new one only.
+	w.Add("a", 10)
+	w.Add("a", 20)
+	if w.Bytes() != 50 {
+		t.Errorf("%d bytes held after replacing a, want 50", w.Bytes())
+	}
+	// An entry larger than the whole bound is not kept: the cache evicts
+	// everything older, then it.
+	w.Add("huge", 101)
+	if _, ok := w.Peek("huge"); ok || w.Len() != 0 || w.Bytes() != 0 {
+		t.Errorf("after a 101-byte entry: %d entries, %d bytes", w.Len(), w.Bytes())
+	}
+	w.Add("d", 60)
+	w.Add("e", 30)
+	w.Remove("d")
+	if w.Bytes() != 30 {
+		t.Errorf("%d bytes after removing d, want 30", w.Bytes())
+	}
+	w.Purge()
+	if w.Bytes() != 0 {
+		t.Errorf("%d bytes after a purge, want 0", w.Bytes())
+	}
+	// The count bounds it too: eleven entries of 1 keep ten.
+	for _, k := range []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"} {
+		w.Add(k, 1)
+	}
+	if w.Len() != 10 || w.Bytes() != 10 {
+		t.Errorf("%d entries, %d bytes; want 10 and 10", w.Len(), w.Bytes())
+	}
+}
