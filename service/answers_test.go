@@ -1,17 +1,16 @@
 package service_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
 )
@@ -124,8 +123,10 @@ func TestAFlowStopsWhenItsAnswerWouldBeTooLarge(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixture(t, db)
 		admin := f.as(t, adminKey, "")
-		// It stops at the first node that would pass 64 MiB.
-		fl := f.bigChain(t, admin)
+		big := f.publishedPolicy(t, "big", bigRule(2000))
+		// A chain of 100 nodes on a policy whose runs answer about 1.1 MiB
+		// each: it stops at the first that would pass 64 MiB.
+		fl := f.createFlow(t, admin, chainOf(100, big.BaseID))
 		res, err := f.svc.RunFlowVersion(admin, fl.ID, json.RawMessage(adultData))
 		if err != nil {
 			t.Fatal(err)
@@ -271,30 +272,28 @@ func TestARequestsSavesShareWhatItMayAnswer(t *testing.T) {
 
 func TestAFlowReplayThatWouldAnswerTooMuchIsRefused(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
-		f := newFixture(t, db)
+		// A chain of 10 nodes on a policy of 20 conditions: a run of a
+		// node counts about 11 KiB (its text, 512 bytes a condition and
+		// its data), a replayed one an eighth of that, so a replayed
+		// decision about 13.7 KiB, and four fit in 64 KiB.
+		f := newFixtureWith(t, db, func(c *service.Config) { c.MaxAnswerBytes = 64 << 10 })
 		admin := f.as(t, adminKey, "")
-		// A replayed node counts an eighth of a run's answer, so a
-		// replayed decision about 13.4 MiB, and four fit in 64 MiB.
-		fl := f.bigChain(t, admin)
+		twenty := f.publishedPolicy(t, "twenty", bigRule(20))
+		fl := f.createFlow(t, admin, chainOf(10, twenty.BaseID))
 		if _, err := f.svc.SetFlowDecisionSettings(admin, fl.ID, service.DecisionSettingsInput{Enabled: true}); err != nil {
 			t.Fatal(err)
 		}
+		// Records are stored before their runs' events.
+		before := audittest.Count(t, f.db, audittest.Filter{Tenant: &f.acme.Organization.ID})
 		for range 5 {
 			if _, err := f.svc.RunFlow(f.as(t, adminKey, ""), fl.BaseID, json.RawMessage(adultData)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		list, err := f.svc.Decisions(admin, service.DecisionFilter{BaseID: &fl.BaseID}, service.ListOptions{})
-		for deadline := time.Now().Add(10 * time.Second); err == nil && len(list.Items) < 5 && time.Now().Before(deadline); {
-			time.Sleep(20 * time.Millisecond)
-			list, err = f.svc.Decisions(admin, service.DecisionFilter{BaseID: &fl.BaseID}, service.ListOptions{})
-		}
-		if err != nil || len(list.Items) != 5 {
-			t.Fatalf("%d decisions recorded (%v), want 5", len(list.Items), err)
-		}
-		_, err = f.svc.ReplayFlow(f.as(t, adminKey, ""), fl.ID, service.ReplayInput{Limit: 5})
+		f.waitForLog(t, before+5)
+		_, err := f.svc.ReplayFlow(f.as(t, adminKey, ""), fl.ID, service.ReplayInput{Limit: 5})
 		wantCode(t, err, service.CodeInvalidArgument)
-		if want := "the replay would answer more than 64.0 MiB, what one request may; ask for a smaller limit"; err == nil || !strings.Contains(err.Error(), want) {
+		if want := "the replay would answer more than 64.0 KiB, what one request may; ask for a smaller limit"; err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%v, want %q", err, want)
 		}
 		rep, err := f.svc.ReplayFlow(f.as(t, adminKey, ""), fl.ID, service.ReplayInput{Limit: 4})
@@ -305,13 +304,6 @@ func TestAFlowReplayThatWouldAnswerTooMuchIsRefused(t *testing.T) {
 			t.Errorf("compared %d with %d errors, want 4 without", rep.Compared, rep.Errors)
 		}
 	})
-}
-
-// bigChain is a flow of 100 nodes in a row on a policy whose runs
-// answer about 1.1 MiB each.
-func (f *fixture) bigChain(t *testing.T, ctx context.Context) *service.SavedFlow {
-	big := f.publishedPolicy(t, "big", bigRule(2000))
-	return f.createFlow(t, ctx, chainOf(100, big.BaseID))
 }
 
 // chainOf is a flow of n policy nodes in a row on one policy, ending in a
