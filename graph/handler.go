@@ -15,7 +15,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -61,13 +60,10 @@ type queryCache struct {
 var _ graphql.Cache[*ast.QueryDocument] = queryCache{}
 
 func newQueryCache() queryCache {
-	return queryCache{weighed.New(queryCacheBytes,
-		func(query string, _ *ast.QueryDocument) int64 { return int64(8*len(query) + 1<<10) },
-		func(evicted func(string, *ast.QueryDocument)) weighed.LRU[string, *ast.QueryDocument] {
-			// Refused only for a size below 1.
-			l, _ := lru.NewWithEvict(queryCacheSize, evicted)
-			return l
-		})}
+	// Refused only for a size below 1.
+	c, _ := weighed.NewLRU(queryCacheSize, queryCacheBytes,
+		func(query string, _ *ast.QueryDocument) int64 { return int64(8*len(query) + 1<<10) })
+	return queryCache{c}
 }
 
 func (c queryCache) Get(_ context.Context, query string) (*ast.QueryDocument, bool) {

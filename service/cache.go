@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/hashicorp/golang-lru/v2/expirable"
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/sync/singleflight"
@@ -112,24 +111,14 @@ func newRunCache(size int, bytes int64, expiry time.Duration, reg prometheus.Reg
 			return expirable.NewLRU(size, evicted, expiry)
 		})
 	var err error
-	c.programs = weighed.New(bytes/2, func(_ programKey, p *flow.ResolvedPolicy) int64 {
+	if c.programs, err = weighed.NewLRU(size, bytes/2, func(_ programKey, p *flow.ResolvedPolicy) int64 {
 		return int64(programBytesPerRuleByte*len(p.Rule) + cachedEntryOverheadBytes)
-	}, func(evicted func(programKey, *flow.ResolvedPolicy)) weighed.LRU[programKey, *flow.ResolvedPolicy] {
-		var l *lru.Cache[programKey, *flow.ResolvedPolicy]
-		l, err = lru.NewWithEvict(size, evicted)
-		return l
-	})
-	if err != nil {
+	}); err != nil {
 		return nil, err
 	}
-	c.flows = weighed.New(bytes/4, func(_ programKey, f *parsedFlow) int64 {
+	if c.flows, err = weighed.NewLRU(size, bytes/4, func(_ programKey, f *parsedFlow) int64 {
 		return int64(definitionBytesPerByte*len(f.normalized) + cachedEntryOverheadBytes)
-	}, func(evicted func(programKey, *parsedFlow)) weighed.LRU[programKey, *parsedFlow] {
-		var l *lru.Cache[programKey, *parsedFlow]
-		l, err = lru.NewWithEvict(size, evicted)
-		return l
-	})
-	if err != nil {
+	}); err != nil {
 		return nil, err
 	}
 	if reg != nil {

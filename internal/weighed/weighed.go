@@ -6,6 +6,8 @@ package weighed
 import (
 	"sync"
 	"sync/atomic"
+
+	lru "github.com/hashicorp/golang-lru/v2"
 )
 
 // LRU is what golang-lru's caches, expiring or not, offer: the cache a
@@ -63,3 +65,18 @@ func (c *Cache[K, V]) Add(k K, v V) bool {
 
 // Bytes is what the cache holds, as weighed.
 func (c *Cache[K, V]) Bytes() int64 { return c.total.Load() }
+
+// NewLRU is New over golang-lru's LRU of at most size entries, which
+// expire only when pushed out.
+func NewLRU[K comparable, V any](size int, limit int64, weigh func(K, V) int64) (*Cache[K, V], error) {
+	var err error
+	c := New(limit, weigh, func(evicted func(K, V)) LRU[K, V] {
+		var l *lru.Cache[K, V]
+		l, err = lru.NewWithEvict(size, evicted)
+		return l
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}

@@ -3,8 +3,6 @@ package weighed_test
 import (
 	"testing"
 
-	lru "github.com/hashicorp/golang-lru/v2"
-
 	"github.com/verdict/verdict/internal/weighed"
 )
 
@@ -12,12 +10,7 @@ import (
 // bytes, whose values weigh what they say.
 func newTestWeighed(t *testing.T, limit int64) *weighed.Cache[string, int64] {
 	t.Helper()
-	var err error
-	w := weighed.New(limit, func(_ string, v int64) int64 { return v }, func(evicted func(string, int64)) weighed.LRU[string, int64] {
-		var l *lru.Cache[string, int64]
-		l, err = lru.NewWithEvict(10, evicted)
-		return l
-	})
+	w, err := weighed.NewLRU(10, limit, func(_ string, v int64) int64 { return v })
 	if err != nil {
 		t.Fatal(err)
 	}
