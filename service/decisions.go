@@ -354,7 +354,7 @@ func (s *Service) Decisions(ctx context.Context, f DecisionFilter, o ListOptions
 	// each: a page is charged as runs echoing that data are.
 	answer := 0
 	for _, r := range rows[:min(len(rows), limit)] {
-		answer += 512 + len(r.Input) + len(r.Explanation)
+		answer += rowAnswerBytes + len(r.Input) + len(r.Explanation)
 	}
 	if err := s.spendAnswer(ctx, answer); err != nil {
 		return nil, err

@@ -576,10 +576,14 @@ func versionsOf[T any](ctx context.Context, s *Service, k *kindRules, id uuid.UU
 	return l.base.ID, draft, versions, next, nil
 }
 
+// rowAnswerBytes is what a stored row answers beside its texts: its ids,
+// times, owner or actor, and their JSON names.
+const rowAnswerBytes = 512
+
 // contentBytes is about what a record answers: its content, name and
-// description, and some 512 bytes of ids, times and owner.
+// description, and its ids, times and owner.
 func contentBytes(r *ent.Record) int {
-	n := 512 + len(r.Name) + len(r.Description) + len(r.Rule) + len(r.Definition) + len(r.Schema)
+	n := rowAnswerBytes + len(r.Name) + len(r.Description) + len(r.Rule) + len(r.Definition) + len(r.Schema)
 	for _, tc := range r.Tests {
 		n += len(tc.Name) + len(tc.Data) + len(tc.Expect)
 	}

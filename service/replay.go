@@ -90,14 +90,11 @@ func (s *Service) ReplayPolicy(ctx context.Context, id uuid.UUID, in ReplayInput
 	prog := s.program(l.record)
 	// A replayed run answers two explanations, not a trace: a clause of
 	// about an eighth of a condition's answer each, and its recorded input.
-	each, inputs := replayedAnswer, 0
+	each := replayedAnswer
 	if prog.Program != nil {
 		each += 2 * engine.ConditionAnswerBytes / 8 * prog.Program.Conditions()
 	}
-	for _, row := range rows {
-		inputs += len(row.Input)
-	}
-	if err := s.spendAnswers(ctx, "recorded decisions", len(rows), each, inputs); err != nil {
+	if err := s.spendReplay(ctx, rows, each); err != nil {
 		return nil, err
 	}
 	return compareAll(rows, func(data map[string]any, raw json.RawMessage) (ReplayOutcome, error) {
@@ -123,11 +120,7 @@ func (s *Service) ReplayFlow(ctx context.Context, id uuid.UUID, in ReplayInput) 
 	if err != nil {
 		return nil, err
 	}
-	inputs := 0
-	for _, row := range rows {
-		inputs += len(row.Input)
-	}
-	if err := s.spendAnswers(ctx, "recorded decisions", len(rows), replayedAnswer, inputs); err != nil {
+	if err := s.spendReplay(ctx, rows, replayedAnswer); err != nil {
 		return nil, err
 	}
 	// How many nodes a replayed run takes is known only as it runs: each
@@ -153,6 +146,16 @@ func (s *Service) ReplayFlow(ctx context.Context, id uuid.UUID, in ReplayInput) 
 		}
 		return flowOutcome(res), nil
 	}, s.engine.Limits)
+}
+
+// spendReplay charges the decisions a replay runs before any runs: each
+// answers each bytes and decodes its recorded input.
+func (s *Service) spendReplay(ctx context.Context, rows []*ent.DecisionRecord, each int) error {
+	inputs := 0
+	for _, row := range rows {
+		inputs += len(row.Input)
+	}
+	return s.spendAnswers(ctx, "recorded decisions", len(rows), each, inputs)
 }
 
 // replayedAnswer is what a replayed decision answers beside its
