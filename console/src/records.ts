@@ -1,44 +1,82 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorMessage } from './api';
-import { recordsOf } from './versions';
-
-interface History<R> {
-  draft?: R | null;
-  versions: R[];
-}
+import { historyReaching, olderHistory, recordsOf } from './versions';
+import type { History, HistoryPage } from './versions';
 
 /**
  * A base's records, loaded from the server and again by `reload` after an
  * action that changes them: null while loading, none for a base not created
- * yet (an empty id). `load` answers null for a base that is deleted or not
- * visible, which `missing` puts in the page's words; it must keep its
- * identity between renders (useCallback), or it is asked on every render.
+ * yet (an empty id). Its history is loaded from the newest version back to
+ * the records `wanted` names (see historyReaching), and `older`, while
+ * there are older versions, loads the next page of them (rejecting, with
+ * what is loaded kept, when it cannot). `page` answers
+ * null for a base that is deleted or not visible, which `missing` puts in
+ * the page's words; it must keep its identity between renders
+ * (useCallback), or it is asked on every render.
  */
-export function useRecords<R>(load: (baseId: string) => Promise<History<R> | null | undefined>, baseId: string, missing: string) {
-  const [history, setHistory] = useState<History<R> | null>(null);
+export function useRecords<H extends History>(
+  page: (baseId: string, first: number, after?: string) => Promise<H | null | undefined>,
+  baseId: string,
+  missing: string,
+  wanted: readonly string[] = [],
+) {
+  const [history, setHistory] = useState<H | null>(null);
   const [loadError, setLoadError] = useState('');
   const isNew = baseId === '';
+  const pageOf: HistoryPage<H> = useCallback((first, after) => page(baseId, first, after), [page, baseId]);
+  // The ids as one value, so that a new array of the same ids changes nothing.
+  const wantedKey = wanted.join(' ');
+  // The first load reaches what is wanted then; a record wanted later is
+  // reached by the effect below, without loading the history anew.
+  const wantedAtLoad = useRef(wantedKey);
+  useEffect(() => {
+    wantedAtLoad.current = wantedKey;
+  }, [wantedKey]);
+
+  const settle = useCallback(
+    async (loading: Promise<H | null | undefined>) => {
+      try {
+        const h = await loading;
+        if (!h) {
+          setLoadError(missing);
+          return;
+        }
+        setHistory(h);
+      } catch (err) {
+        setLoadError(errorMessage(err));
+      }
+    },
+    [missing],
+  );
 
   const reload = useCallback(async () => {
-    if (isNew) return;
-    try {
-      const h = await load(baseId);
-      if (!h) {
-        setLoadError(missing);
-        return;
-      }
-      setHistory(h);
-    } catch (err) {
-      setLoadError(errorMessage(err));
-    }
-  }, [load, baseId, isNew, missing]);
+    if (!isNew) await settle(historyReaching(pageOf, wantedKey.split(' ')));
+  }, [isNew, settle, pageOf, wantedKey]);
 
   useEffect(() => {
     setHistory(null);
     setLoadError('');
-    void reload();
-  }, [reload]);
+    if (!isNew) void settle(historyReaching(pageOf, wantedAtLoad.current.split(' ')));
+  }, [isNew, settle, pageOf]);
 
-  const records = isNew ? [] : history ? recordsOf(history) : null;
-  return { records, hasDraft: !!history?.draft, loadError, reload };
+  // A record not loaded yet (a link to an old version) loads the history
+  // back to it, keeping what is shown meanwhile.
+  useEffect(() => {
+    if (history) {
+      const wanted = wantedKey.split(' ');
+      void historyReaching(pageOf, wanted, history).then((h) => {
+        if (h !== history) void settle(Promise.resolve(h));
+      });
+    }
+  }, [history, pageOf, wantedKey, settle]);
+
+  // A failure is the caller's to show: the records loaded stay.
+  const older = history?.nextCursor
+    ? async () => {
+        const h = await olderHistory(pageOf, history);
+        if (h) setHistory(h);
+      }
+    : null;
+  const records = isNew ? [] : history ? recordsOf<H['versions'][number]>(history) : null;
+  return { records, hasDraft: !!history?.draft, loadError, reload, older };
 }

@@ -6,25 +6,56 @@ export function recordLabel(r: { status: string; version: number | null }): stri
 /** How many versions the console asks for in each page of a history: the most the server gives at once. */
 const historyPageSize = 200;
 
+/** A base's history as far as it is loaded: `nextCursor` asks for the versions older than these (none when empty). */
+export interface History<R extends { id: string } = { id: string }> {
+  draft?: R | null;
+  versions: R[];
+  nextCursor: string;
+}
+
 /**
- * A base's whole history: its first page, with the versions of every page
- * after it, newest first. The server pages a history as it does any list;
- * `page` asks for the one after a cursor (the first when none), and answers
- * null for a base that is deleted or not visible.
+ * A page of a base's history, newest first: the first when `after` is
+ * absent, else the one after that cursor; null for a base that is deleted
+ * or not visible.
  */
-export async function wholeHistory<H extends { versions: unknown[]; nextCursor: string }>(
-  page: (first: number, after?: string) => Promise<H | null | undefined>,
+export type HistoryPage<H> = (first: number, after?: string) => Promise<H | null | undefined>;
+
+/**
+ * A base's history from its newest version back to every record `wanted`
+ * names, and one version beyond it, so that the record a version is
+ * compared with by default is there too: the first page for most, more
+ * for a link to an old version. A history of thousands of versions is
+ * then never loaded whole; `history`, when given, is continued instead of
+ * loaded anew.
+ */
+export async function historyReaching<H extends History>(
+  page: HistoryPage<H>,
+  wanted: readonly string[],
+  history?: H,
 ): Promise<H | null | undefined> {
-  const head = await page(historyPageSize);
-  if (!head) return head;
-  let versions: H['versions'] = head.versions;
-  for (let after = head.nextCursor; after; ) {
-    const next = await page(historyPageSize, after);
-    if (!next) return next;
-    versions = [...versions, ...next.versions];
-    after = next.nextCursor;
+  let h = history ?? (await page(historyPageSize));
+  while (h && h.nextCursor && wanted.some((id) => !reaches(h!, id))) {
+    h = await olderHistory(page, h);
   }
-  return { ...head, versions, nextCursor: '' };
+  return h;
+}
+
+/** Whether h holds the record id (none when empty) and, for a version, the one before it. */
+function reaches(h: History, id: string): boolean {
+  if (!id || h.draft?.id === id) return true;
+  const at = h.versions.findIndex((v) => v.id === id);
+  return at >= 0 && (at < h.versions.length - 1 || !h.nextCursor);
+}
+
+/** h with the next page of older versions after its own. */
+export async function olderHistory<H extends History>(page: HistoryPage<H>, h: H): Promise<H | null | undefined> {
+  const next = await page(historyPageSize, h.nextCursor);
+  return next && { ...h, versions: [...h.versions, ...next.versions], nextCursor: next.nextCursor };
+}
+
+/** How many versions a base has: its latest one's number, whether or not every version is loaded. */
+export function versionCount(records: { status: string; version: number | null }[]): number {
+  return records.find((r) => r.status === 'PUBLISHED')?.version ?? 0;
 }
 
 /** A base's records as the server lists them: the draft first, then the versions, newest first. */

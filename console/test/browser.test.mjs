@@ -873,7 +873,7 @@ test('publishing shows the draft replayed on the recorded decisions, and a publi
   await page.context().close();
 });
 
-test('a policy of more versions than a page of its history opens at its first version', async () => {
+test('a policy of more versions than a page of its history lists the newest and opens at any', async () => {
   // 201 versions: the server answers a history 200 versions at most a page.
   const first = await publishedPolicy('Long history', 'A **Person** is old if the __age__ of the **Person** is at least 90.');
   for (let i = 0; i < 200; i++) {
@@ -882,6 +882,21 @@ test('a policy of more versions than a page of its history opens at its first ve
   }
   const page = await newPage();
   await signIn(page, ADMIN_KEY);
+
+  // Opened at its latest version, it lists the newest 200 and loads the
+  // one before them when asked.
+  await page.goto(`${server.url}/console/policies/${first.baseId}`);
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 201');
+  await page.getByRole('tab', { name: 'Versions (201)' }).click();
+  const versions = page.getByRole('table', { name: 'Versions' });
+  await expect(versions.locator('tbody tr')).toHaveCount(200);
+  await expect(versions.getByRole('link', { name: 'Version 1', exact: true })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Show older versions' }).click();
+  await expect(versions.locator('tbody tr')).toHaveCount(201);
+  await expect(versions.getByRole('link', { name: 'Version 1', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Show older versions' })).toHaveCount(0);
+
+  // A link to its first version loads the history back to it.
   await page.goto(`${server.url}/console/policies/${first.baseId}?record=${first.id}`);
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 1');
   await expect(page.getByRole('tab', { name: 'Versions (201)' })).toBeVisible();

@@ -4,6 +4,8 @@ import { formatTime } from '../format';
 import { Link, navigate } from '../router';
 import { authorLabel, useSession } from '../session';
 import { recordLabel } from '../versions';
+import { useAction } from '../action';
+import { NoticeLine } from './NoticeLine';
 
 interface ListedRecord {
   id: string;
@@ -19,21 +21,25 @@ interface ListedRecord {
 /**
  * A base's records as a table, two of which can be picked for a comparison.
  * `path` is where the base's pages live ("policies", "flows"); `column` is
- * one more the table shows before the tests.
+ * one more the table shows before the tests; `older`, while the base has
+ * versions older than those listed, loads the next page of them.
  */
 export function VersionsPanel<R extends ListedRecord>({
   path,
   records,
   current,
   column,
+  older,
 }: {
   path: string;
   records: R[];
   current: R | null;
   column?: { heading: string; cell: (r: R) => ReactNode };
+  older?: (() => Promise<void>) | null;
 }) {
   const session = useSession();
   const [picked, setPicked] = useState<string[]>([]);
+  const { busy, notice, act } = useAction();
   const toggle = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
   const base = current?.baseId ?? '';
   // Older record on the left.
@@ -79,6 +85,14 @@ export function VersionsPanel<R extends ListedRecord>({
           ))}
         </tbody>
       </table>
+      {older && (
+        <p>
+          <button type="button" className="btn" disabled={busy} onClick={() => act(older)}>
+            Show older versions
+          </button>
+        </p>
+      )}
+      <NoticeLine notice={notice} />
     </section>
   );
 }

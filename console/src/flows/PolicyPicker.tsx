@@ -5,7 +5,8 @@ import { PoliciesDocument, PolicyDocument, PolicyVersionsDocument } from '@verdi
 import type { PolicyFieldsFragment } from '@verdict/client';
 import type { Api } from '../api';
 import { errorMessage } from '../api';
-import { wholeHistory } from '../versions';
+import { historyReaching, olderHistory } from '../versions';
+import type { History } from '../versions';
 import type { PolicyRef } from './definition';
 
 /** How a resolved policy reference reads on a node. */
@@ -40,11 +41,15 @@ export function usePolicies(api: Api, ids: string[]): Map<string, PolicyFieldsFr
   return known;
 }
 
+/** The pages of a policy's history, newest first. */
+const versionsOf = (api: Api, baseId: string) => (first: number, after?: string) =>
+  api.request(PolicyVersionsDocument, { id: baseId, first, after }).then((r) => r.policyVersions);
+
 export function PolicyPicker({ api, nodeId, onPick }: { api: Api; nodeId: string; onPick: (ref: PolicyRef) => void }) {
   const [query, setQuery] = useState('');
   const [found, setFound] = useState<{ baseId: string; name: string }[]>([]);
   const [chosen, setChosen] = useState<{ baseId: string; name: string } | null>(null);
-  const [records, setRecords] = useState<PolicyFieldsFragment[] | null>(null);
+  const [history, setHistory] = useState<History<PolicyFieldsFragment> | null>(null);
   const [pin, setPin] = useState('latest');
   const [error, setError] = useState('');
 
@@ -66,10 +71,10 @@ export function PolicyPicker({ api, nodeId, onPick }: { api: Api; nodeId: string
   useEffect(() => {
     if (!chosen) return;
     let live = true;
-    setRecords(null);
+    setHistory(null);
     setPin('latest');
-    wholeHistory((first, after) => api.request(PolicyVersionsDocument, { id: chosen.baseId, first, after }).then((r) => r.policyVersions)).then(
-      (h) => live && setRecords(h ? [...h.versions, ...(h.draft ? [h.draft] : [])] : []),
+    historyReaching(versionsOf(api, chosen.baseId), []).then(
+      (h) => live && setHistory(h ?? { versions: [], nextCursor: '' }),
       (err) => live && setError(errorMessage(err)),
     );
     return () => {
@@ -77,6 +82,10 @@ export function PolicyPicker({ api, nodeId, onPick }: { api: Api; nodeId: string
     };
   }, [api, chosen]);
 
+  const showOlder = () =>
+    chosen && history && olderHistory(versionsOf(api, chosen.baseId), history).then((h) => h && setHistory(h), (err) => setError(errorMessage(err)));
+  // The versions, newest first, then the draft.
+  const records = history && [...history.versions, ...(history.draft ? [history.draft] : [])];
   const id = `pick-${nodeId}`;
   return (
     <div className="picker">
@@ -106,6 +115,11 @@ export function PolicyPicker({ api, nodeId, onPick }: { api: Api; nodeId: string
               </option>
             ))}
           </select>
+          {history?.nextCursor && (
+            <button type="button" className="btn btn-small" onClick={showOlder}>
+              Show older versions
+            </button>
+          )}
           <button
             type="button"
             className="btn btn-primary btn-small picker-use"

@@ -4,7 +4,7 @@ import { PolicyDiffDocument, PolicyVersionsDocument } from '@verdict/client';
 import type { PolicyDiffQuery } from '@verdict/client';
 import { useSession } from '../session';
 import { useServerDiff } from '../serverDiff';
-import { comparedPair, recordLabel, wholeHistory } from '../versions';
+import { comparedPair, recordLabel } from '../versions';
 import { useRecords } from '../records';
 import { CompareHeader } from '../components/CompareHeader';
 import { LoadFailure } from '../components/LoadFailure';
@@ -175,11 +175,11 @@ function SchemaDiff({ changes, leftName, rightName }: { changes: ServerDiff['sch
 
 export default function ComparePage({ baseId, left, right }: { baseId: string; left: string; right: string }) {
   const session = useSession();
-  const load = useCallback(
-    (id: string) => wholeHistory((first, after) => session.api.request(PolicyVersionsDocument, { id, first, after }).then((r) => r.policyVersions)),
+  const page = useCallback(
+    (id: string, first: number, after?: string) => session.api.request(PolicyVersionsDocument, { id, first, after }).then((r) => r.policyVersions),
     [session.api],
   );
-  const { records, loadError } = useRecords(load, baseId, 'There is no such policy: it was deleted, or it is not visible to you.');
+  const { records, loadError, older } = useRecords(page, baseId, 'There is no such policy: it was deleted, or it is not visible to you.', [left, right]);
   const [a, b] = records ? comparedPair(records, left, right) : [];
   // The tests and the schema are compared by the server, which knows how
   // tests pair up by name and how JSON values compare.
@@ -189,7 +189,9 @@ export default function ComparePage({ baseId, left, right }: { baseId: string; l
   );
   const [diff, diffError] = useServerDiff<ServerDiff>(loadDiff, a?.id, b?.id);
   if (loadError) return <LoadFailure error={loadError} />;
-  if (!records) return <p className="muted pad">Loading…</p>;
+  // Records the link names but not loaded yet are on their way.
+  const named = [left, right].every((id) => !id || records?.some((r) => r.id === id));
+  if (!records || (!named && older)) return <p className="muted pad">Loading…</p>;
   if (!a || !b) return <p className="pad">Nothing to compare.</p>;
   return (
     <div className="page page-wide">

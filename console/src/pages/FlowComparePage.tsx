@@ -3,7 +3,7 @@ import { FlowDiffDocument, FlowVersionsDocument } from '@verdict/client';
 import type { FlowDiffQuery, FlowFieldsFragment } from '@verdict/client';
 import { useSession } from '../session';
 import { useServerDiff } from '../serverDiff';
-import { comparedPair, recordLabel, wholeHistory } from '../versions';
+import { comparedPair, recordLabel } from '../versions';
 import { useRecords } from '../records';
 import { CompareHeader } from '../components/CompareHeader';
 import { LoadFailure } from '../components/LoadFailure';
@@ -89,11 +89,11 @@ function compare(diff: ServerDiff, left: Rec, right: Rec): { model: GraphModel; 
 
 export default function FlowComparePage({ baseId, left, right }: { baseId: string; left: string; right: string }) {
   const session = useSession();
-  const load = useCallback(
-    (id: string) => wholeHistory((first, after) => session.api.request(FlowVersionsDocument, { id, first, after }).then((r) => r.flowVersions)),
+  const page = useCallback(
+    (id: string, first: number, after?: string) => session.api.request(FlowVersionsDocument, { id, first, after }).then((r) => r.flowVersions),
     [session.api],
   );
-  const { records, loadError } = useRecords(load, baseId, 'There is no such flow: it was deleted, or it is not visible to you.');
+  const { records, loadError, older } = useRecords(page, baseId, 'There is no such flow: it was deleted, or it is not visible to you.', [left, right]);
   const [a, b] = records ? comparedPair(records, left, right) : [];
   const loadDiff = useCallback(
     (id: string, otherId: string) => session.api.request(FlowDiffDocument, { id, otherId }).then((r) => r.flowDiff),
@@ -103,7 +103,9 @@ export default function FlowComparePage({ baseId, left, right }: { baseId: strin
   const compared = useMemo(() => (diff && a && b && diff.from.id === a.id && diff.to.id === b.id ? compare(diff, a, b) : null), [diff, a, b]);
 
   if (loadError) return <LoadFailure error={loadError} />;
-  if (!records) return <p className="muted pad">Loading…</p>;
+  // Records the link names but not loaded yet are on their way.
+  const named = [left, right].every((id) => !id || records?.some((r) => r.id === id));
+  if (!records || (!named && older)) return <p className="muted pad">Loading…</p>;
   if (!a || !b) return <p className="pad">Nothing to compare.</p>;
   return (
     <div className="page page-wide">

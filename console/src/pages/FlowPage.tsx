@@ -17,7 +17,7 @@ import { VerdictError, errorMessage } from '../api';
 import { formatJSON } from '../format';
 import { Link, navigate } from '../router';
 import { useRecords } from '../records';
-import { wholeHistory } from '../versions';
+import { versionCount } from '../versions';
 import { recordRights, useSession } from '../session';
 import { useAction } from '../action';
 import { sampleName, testsOf } from '../tests';
@@ -60,16 +60,17 @@ const NEW_DATA = '{\n  "applicant": {\n    "age": 30\n  }\n}';
 
 export default function FlowPage({ baseId, recordId = '' }: { baseId: string; recordId?: string }) {
   const { api } = useSession();
-  const load = useCallback(
-    (id: string) => wholeHistory((first, after) => api.request(FlowVersionsDocument, { id, first, after }).then((r) => r.flowVersions)),
+  const page = useCallback(
+    (id: string, first: number, after?: string) => api.request(FlowVersionsDocument, { id, first, after }).then((r) => r.flowVersions),
     [api],
   );
-  const { records, hasDraft, loadError, reload } = useRecords(load, baseId, 'There is no such flow: it was deleted, or it is not visible to you.');
+  const { records, hasDraft, loadError, reload, older } = useRecords(page, baseId, 'There is no such flow: it was deleted, or it is not visible to you.', [recordId]);
 
   if (loadError) return <LoadFailure error={loadError} back={{ to: 'flows', text: 'Back to the flows' }} />;
-  if (!records) return <p className="muted pad">Loading…</p>;
-  const record = records.find((r) => r.id === recordId) ?? records[0] ?? null;
-  return <FlowEditor key={record?.id ?? 'new'} record={record} records={records} hasDraft={hasDraft} reload={reload} />;
+  const record = records?.find((r) => r.id === recordId) ?? (recordId && older ? undefined : records?.[0] ?? null);
+  // A record named by the link but not loaded yet is on its way.
+  if (!records || record === undefined) return <p className="muted pad">Loading…</p>;
+  return <FlowEditor key={record?.id ?? 'new'} record={record} records={records} hasDraft={hasDraft} reload={reload} older={older} />;
 }
 
 /** The problems a refused request lists, when it is about the definition. */
@@ -80,7 +81,19 @@ function refusedProblems(err: unknown): Problem[] | null {
   return null;
 }
 
-function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null; records: Rec[]; hasDraft: boolean; reload: () => Promise<void> }) {
+function FlowEditor({
+  record,
+  records,
+  hasDraft,
+  reload,
+  older,
+}: {
+  record: Rec | null;
+  records: Rec[];
+  hasDraft: boolean;
+  reload: () => Promise<void>;
+  older: (() => Promise<void>) | null;
+}) {
   const session = useSession();
   const { api, can } = session;
   const storageKey = record?.id ?? 'new';
@@ -387,7 +400,7 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
       <div className="tabs" role="tablist" aria-label="Flow">
         {(['graph', 'tests', 'versions'] as Tab[]).map((t) => (
           <button key={t} type="button" role="tab" id={`tab-${t}`} aria-selected={tab === t} aria-controls={`panel-${t}`} className="tab" onClick={() => setTab(t)}>
-            {t === 'graph' ? 'Graph and test' : t === 'tests' ? `Tests (${tests.length})` : `Versions (${records.filter((r) => r.status === 'PUBLISHED').length})`}
+            {t === 'graph' ? 'Graph and test' : t === 'tests' ? `Tests (${tests.length})` : `Versions (${versionCount(records)})`}
           </button>
         ))}
       </div>
@@ -616,7 +629,7 @@ function FlowEditor({ record, records, hasDraft, reload }: { record: Rec | null;
       </div>
 
       <div id="panel-versions" role="tabpanel" aria-labelledby="tab-versions" hidden={tab !== 'versions'}>
-        <VersionsPanel path="flows" records={records} current={record} column={{ heading: 'Nodes', cell: (r) => asDefinition(r.definition).nodes.length }} />
+        <VersionsPanel path="flows" records={records} current={record} older={older} column={{ heading: 'Nodes', cell: (r) => asDefinition(r.definition).nodes.length }} />
       </div>
 
       {importing && <ImportDialog onCancel={() => setImporting(false)} onOpen={(text) => void onImport(text)} />}

@@ -18,7 +18,7 @@ import { dropDraft, loadDraft, loadSample, storeDraft, storeSample } from '../dr
 import { formatJSON } from '../format';
 import { navigate } from '../router';
 import { useRecords } from '../records';
-import { wholeHistory } from '../versions';
+import { versionCount } from '../versions';
 import { recordRights, useSession } from '../session';
 import { useAction } from '../action';
 import { sampleName, testsOf } from '../tests';
@@ -43,11 +43,11 @@ const NEW_SAMPLE = '{\n  "Person": {\n    "age": 70\n  }\n}';
 
 /** What deleting a policy removes, in words: "All 2 published versions and the draft leave". */
 function deletedRecords(records: Record_[]): string {
-  const versions = records.filter((r) => r.status === 'PUBLISHED').length;
+  const versions = versionCount(records);
   const parts = [];
   if (versions > 0) parts.push(versions === 1 ? 'Its published version' : `All ${versions} published versions`);
   if (records.some((r) => r.status === 'DRAFT')) parts.push(parts.length ? 'the draft' : 'Its draft');
-  return `${parts.join(' and ')} ${records.length === 1 ? 'leaves' : 'leave'}`;
+  return `${parts.join(' and ')} ${parts.length === 1 && versions <= 1 ? 'leaves' : 'leave'}`;
 }
 
 /**
@@ -70,17 +70,17 @@ function sameTests(a: PolicyTestInput[], b: PolicyTestInput[]): boolean {
 
 export default function PolicyPage({ baseId, recordId = '' }: { baseId: string; recordId?: string }) {
   const { api } = useSession();
-  const load = useCallback(
-    (id: string) => wholeHistory((first, after) => api.request(PolicyVersionsDocument, { id, first, after }).then((r) => r.policyVersions)),
+  const page = useCallback(
+    (id: string, first: number, after?: string) => api.request(PolicyVersionsDocument, { id, first, after }).then((r) => r.policyVersions),
     [api],
   );
-  const { records, hasDraft, loadError, reload } = useRecords(load, baseId, 'There is no such policy: it was deleted, or it is not visible to you.');
+  const { records, hasDraft, loadError, reload, older } = useRecords(page, baseId, 'There is no such policy: it was deleted, or it is not visible to you.', [recordId]);
 
   if (loadError) return <LoadFailure error={loadError} back={{ to: 'policies', text: 'Back to the policies' }} />;
-  if (!records) return <p className="muted pad">Loading…</p>;
-
-  const record = records.find((r) => r.id === recordId) ?? records[0] ?? null;
-  return <Editor key={record?.id ?? 'new'} record={record} records={records} hasDraft={hasDraft} reload={reload} />;
+  const record = records?.find((r) => r.id === recordId) ?? (recordId && older ? undefined : records?.[0] ?? null);
+  // A record named by the link but not loaded yet is on its way.
+  if (!records || record === undefined) return <p className="muted pad">Loading…</p>;
+  return <Editor key={record?.id ?? 'new'} record={record} records={records} hasDraft={hasDraft} reload={reload} older={older} />;
 }
 
 function Editor({
@@ -88,11 +88,13 @@ function Editor({
   records,
   hasDraft,
   reload,
+  older,
 }: {
   record: Record_ | null;
   records: Record_[];
   hasDraft: boolean;
   reload: () => Promise<void>;
+  older: (() => Promise<void>) | null;
 }) {
   const session = useSession();
   const { api, can } = session;
@@ -316,7 +318,7 @@ function Editor({
             className="tab"
             onClick={() => setTab(t)}
           >
-            {t === 'editor' ? 'Rule and try it' : t === 'tests' ? `Tests (${tests.length})` : `Versions (${records.filter((r) => r.status === 'PUBLISHED').length})`}
+            {t === 'editor' ? 'Rule and try it' : t === 'tests' ? `Tests (${tests.length})` : `Versions (${versionCount(records)})`}
           </button>
         ))}
       </div>
@@ -396,7 +398,7 @@ function Editor({
       </div>
 
       <div id="panel-versions" role="tabpanel" aria-labelledby="tab-versions" hidden={tab !== 'versions'}>
-        <VersionsPanel path="policies" records={records} current={record} />
+        <VersionsPanel path="policies" records={records} current={record} older={older} />
       </div>
 
       {confirmDelete && record && (
