@@ -341,3 +341,20 @@ func TestAPageOfDecisionsIsChargedTheDataItAnswers(t *testing.T) {
 		}
 	})
 }
+
+func TestAPageOfTheAuditLogIsChargedItsEvents(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		// An event counts 512 bytes: seven pass 4,000, eight do not. Five
+		// published policies leave ten events (created, published).
+		f := newFixtureWith(t, db, func(c *service.Config) { c.MaxAnswerBytes = 4000 })
+		for i := range 5 {
+			f.publishedPolicy(t, fmt.Sprintf("senior %d", i), seniorRule)
+		}
+		_, err := f.svc.AuditEvents(f.as(t, adminKey, ""), service.AuditFilter{}, service.ListOptions{})
+		wantCode(t, err, service.CodeInvalidArgument)
+		page, err := f.svc.AuditEvents(f.as(t, adminKey, ""), service.AuditFilter{}, service.ListOptions{Limit: 7})
+		if err != nil || len(page.Items) != 7 || page.NextCursor == "" {
+			t.Fatalf("a page of seven: %+v, %v", page, err)
+		}
+	})
+}

@@ -181,6 +181,11 @@ func (s *Service) AuditEvents(ctx context.Context, f AuditFilter, o ListOptions)
 		return nil, err
 	}
 	events := mergeNewestFirst(lifecycle.events, executed.events)
+	// An event answers its ids, times and small details: a page is charged
+	// as any page of stored rows is.
+	if err := s.spendAnswer(ctx, min(len(events), limit)*rowAnswerBytes); err != nil {
+		return nil, err
+	}
 	var n *int
 	if o.WithTotal {
 		n = new(lifecycle.total + executed.total)
