@@ -900,6 +900,20 @@ test('a policy of more versions than a page of its history lists the newest and 
   await page.goto(`${server.url}/console/policies/${first.baseId}?record=${first.id}`);
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 1');
   await expect(page.getByRole('tab', { name: 'Versions (201)' })).toBeVisible();
+
+  // A flow node offers the newest 200 versions to pin, and older ones when asked.
+  await page.goto(`${server.url}/console/flows/new`);
+  await selectNode(page, 'start');
+  await page.getByRole('button', { name: 'Choose a policy' }).click();
+  await page.getByLabel('Find a policy by name').fill('Long history');
+  await page.getByRole('list', { name: 'Policies found' }).getByRole('button', { name: 'Long history', exact: true }).click();
+  const pin = page.getByLabel('Which version of “Long history”');
+  await expect(pin.locator('option')).toHaveCount(201); // the latest, then versions 201 to 2
+  await page.getByRole('button', { name: 'Show older versions' }).click();
+  await expect(pin.locator('option')).toHaveCount(202);
+  await pin.selectOption({ label: 'Version 1 (pinned)' });
+  await page.getByRole('button', { name: 'Use this policy' }).click();
+  await expect(page.getByTestId('node-policy')).toContainText('Long history · version 1');
   assert.deepEqual(page.foreign, []);
   await page.context().close();
 });
