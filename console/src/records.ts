@@ -7,7 +7,8 @@ import type { History, HistoryPage } from './versions';
  * A base's records, loaded from the server and again by `reload` after an
  * action that changes them: null while loading, none for a base not created
  * yet (an empty id). Its history is loaded from the newest version back to
- * the records `wanted` names (see historyReaching), and `older`, while
+ * the records `wanted` names (see historyReaching): `reached` says whether
+ * they are loaded, or not to be found. `older`, while
  * there are older versions, loads the next page of them (rejecting, with
  * what is loaded kept, when it cannot). `page` answers
  * null for a base that is deleted or not visible, which `missing` puts in
@@ -78,5 +79,7 @@ export function useRecords<H extends History>(
       }
     : null;
   const records = isNew ? [] : history ? recordsOf<H['versions'][number]>(history) : null;
-  return { records, hasDraft: !!history?.draft, loadError, reload, older };
+  // Whether every record wanted is loaded, or is not to be found.
+  const reached = !history?.nextCursor || wanted.every((id) => !id || records?.some((r) => r.id === id));
+  return { records, hasDraft: !!history?.draft, loadError, reload, older, reached };
 }

@@ -876,9 +876,10 @@ test('publishing shows the draft replayed on the recorded decisions, and a publi
 test('a policy of more versions than a page of its history lists the newest and opens at any', async () => {
   // 201 versions: the server answers a history 200 versions at most a page.
   const first = await publishedPolicy('Long history', 'A **Person** is old if the __age__ of the **Person** is at least 90.');
+  let latest;
   for (let i = 0; i < 200; i++) {
     const draft = await rest(server.url, ADMIN_KEY, 'GET', `/policy/${first.baseId}/draft`);
-    await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${draft.id}`, { status: 'published' });
+    latest = await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${draft.id}`, { status: 'published' });
   }
   const page = await newPage();
   await signIn(page, ADMIN_KEY);
@@ -900,6 +901,12 @@ test('a policy of more versions than a page of its history lists the newest and 
   await page.goto(`${server.url}/console/policies/${first.baseId}?record=${first.id}`);
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 1');
   await expect(page.getByRole('tab', { name: 'Versions (201)' })).toBeVisible();
+
+  // So does a comparison of its first version with its latest.
+  await page.goto(`${server.url}/console/policies/${first.baseId}/compare?left=${first.id}&right=${latest.id}`);
+  await expect(page.getByRole('heading', { name: 'Compare records' })).toBeVisible();
+  await expect(page.getByLabel('Left')).toHaveValue(first.id);
+  await expect(page.getByLabel('Right')).toHaveValue(latest.id);
 
   // A flow node offers the newest 200 versions to pin, and older ones when asked.
   await page.goto(`${server.url}/console/flows/new`);

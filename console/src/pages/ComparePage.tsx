@@ -179,8 +179,8 @@ export default function ComparePage({ baseId, left, right }: { baseId: string; l
     (id: string, first: number, after?: string) => session.api.request(PolicyVersionsDocument, { id, first, after }).then((r) => r.policyVersions),
     [session.api],
   );
-  const { records, loadError, older } = useRecords(page, baseId, 'There is no such policy: it was deleted, or it is not visible to you.', [left, right]);
-  const [a, b] = records ? comparedPair(records, left, right) : [];
+  const { records, loadError, reached } = useRecords(page, baseId, 'There is no such policy: it was deleted, or it is not visible to you.', [left, right]);
+  const [a, b] = records && reached ? comparedPair(records, left, right) : [];
   // The tests and the schema are compared by the server, which knows how
   // tests pair up by name and how JSON values compare.
   const loadDiff = useCallback(
@@ -190,8 +190,7 @@ export default function ComparePage({ baseId, left, right }: { baseId: string; l
   const [diff, diffError] = useServerDiff<ServerDiff>(loadDiff, a?.id, b?.id);
   if (loadError) return <LoadFailure error={loadError} />;
   // Records the link names but not loaded yet are on their way.
-  const named = [left, right].every((id) => !id || records?.some((r) => r.id === id));
-  if (!records || (!named && older)) return <p className="muted pad">Loading…</p>;
+  if (!records || !reached) return <p className="muted pad">Loading…</p>;
   if (!a || !b) return <p className="pad">Nothing to compare.</p>;
   return (
     <div className="page page-wide">

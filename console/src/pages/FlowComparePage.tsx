@@ -93,8 +93,8 @@ export default function FlowComparePage({ baseId, left, right }: { baseId: strin
     (id: string, first: number, after?: string) => session.api.request(FlowVersionsDocument, { id, first, after }).then((r) => r.flowVersions),
     [session.api],
   );
-  const { records, loadError, older } = useRecords(page, baseId, 'There is no such flow: it was deleted, or it is not visible to you.', [left, right]);
-  const [a, b] = records ? comparedPair(records, left, right) : [];
+  const { records, loadError, reached } = useRecords(page, baseId, 'There is no such flow: it was deleted, or it is not visible to you.', [left, right]);
+  const [a, b] = records && reached ? comparedPair(records, left, right) : [];
   const loadDiff = useCallback(
     (id: string, otherId: string) => session.api.request(FlowDiffDocument, { id, otherId }).then((r) => r.flowDiff),
     [session.api],
@@ -104,8 +104,7 @@ export default function FlowComparePage({ baseId, left, right }: { baseId: strin
 
   if (loadError) return <LoadFailure error={loadError} />;
   // Records the link names but not loaded yet are on their way.
-  const named = [left, right].every((id) => !id || records?.some((r) => r.id === id));
-  if (!records || (!named && older)) return <p className="muted pad">Loading…</p>;
+  if (!records || !reached) return <p className="muted pad">Loading…</p>;
   if (!a || !b) return <p className="pad">Nothing to compare.</p>;
   return (
     <div className="page page-wide">

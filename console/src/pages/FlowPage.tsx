@@ -64,12 +64,12 @@ export default function FlowPage({ baseId, recordId = '' }: { baseId: string; re
     (id: string, first: number, after?: string) => api.request(FlowVersionsDocument, { id, first, after }).then((r) => r.flowVersions),
     [api],
   );
-  const { records, hasDraft, loadError, reload, older } = useRecords(page, baseId, 'There is no such flow: it was deleted, or it is not visible to you.', [recordId]);
+  const { records, hasDraft, loadError, reload, older, reached } = useRecords(page, baseId, 'There is no such flow: it was deleted, or it is not visible to you.', [recordId]);
 
   if (loadError) return <LoadFailure error={loadError} back={{ to: 'flows', text: 'Back to the flows' }} />;
-  const record = records?.find((r) => r.id === recordId) ?? (recordId && older ? undefined : records?.[0] ?? null);
-  // A record named by the link but not loaded yet is on its way.
-  if (!records || record === undefined) return <p className="muted pad">Loading…</p>;
+  // A record the link names but not loaded yet is on its way.
+  if (!records || !reached) return <p className="muted pad">Loading…</p>;
+  const record = records.find((r) => r.id === recordId) ?? records[0] ?? null;
   return <FlowEditor key={record?.id ?? 'new'} record={record} records={records} hasDraft={hasDraft} reload={reload} older={older} />;
 }
 

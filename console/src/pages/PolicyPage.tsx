@@ -74,12 +74,12 @@ export default function PolicyPage({ baseId, recordId = '' }: { baseId: string; 
     (id: string, first: number, after?: string) => api.request(PolicyVersionsDocument, { id, first, after }).then((r) => r.policyVersions),
     [api],
   );
-  const { records, hasDraft, loadError, reload, older } = useRecords(page, baseId, 'There is no such policy: it was deleted, or it is not visible to you.', [recordId]);
+  const { records, hasDraft, loadError, reload, older, reached } = useRecords(page, baseId, 'There is no such policy: it was deleted, or it is not visible to you.', [recordId]);
 
   if (loadError) return <LoadFailure error={loadError} back={{ to: 'policies', text: 'Back to the policies' }} />;
-  const record = records?.find((r) => r.id === recordId) ?? (recordId && older ? undefined : records?.[0] ?? null);
-  // A record named by the link but not loaded yet is on its way.
-  if (!records || record === undefined) return <p className="muted pad">Loading…</p>;
+  // A record the link names but not loaded yet is on its way.
+  if (!records || !reached) return <p className="muted pad">Loading…</p>;
+  const record = records.find((r) => r.id === recordId) ?? records[0] ?? null;
   return <Editor key={record?.id ?? 'new'} record={record} records={records} hasDraft={hasDraft} reload={reload} older={older} />;
 }
 
