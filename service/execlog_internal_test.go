@@ -450,8 +450,8 @@ func TestALingeringWriterInsertsWhatIsQueuedMeanwhileTogether(t *testing.T) {
 }
 
 func TestTheWriterLingersButNeverForDurableRuns(t *testing.T) {
-	if got := execLogConfigFor(false).linger; got != time.Millisecond {
-		t.Errorf("linger %v, want 1ms", got)
+	if got := execLogConfigFor(false).linger; got != 5*time.Millisecond {
+		t.Errorf("linger %v, want 5ms", got)
 	}
 	if got := execLogConfigFor(true).linger; got != 0 {
 		t.Errorf("durable: linger %v, want none", got)
