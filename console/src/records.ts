@@ -34,17 +34,22 @@ export function useRecords<H extends History>(
     wantedAtLoad.current = wantedKey;
   }, [wantedKey]);
 
+  // Counts the loads of a base anew: an answer that comes after the page
+  // moved to another base (or loaded this one anew) is dropped.
+  const loads = useRef(0);
   const settle = useCallback(
     async (loading: Promise<H | null | undefined>) => {
+      const load = loads.current;
       try {
         const h = await loading;
+        if (load !== loads.current) return;
         if (!h) {
           setLoadError(missing);
           return;
         }
         setHistory(h);
       } catch (err) {
-        setLoadError(errorMessage(err));
+        if (load === loads.current) setLoadError(errorMessage(err));
       }
     },
     [missing],
@@ -55,27 +60,25 @@ export function useRecords<H extends History>(
   }, [isNew, settle, pageOf, wantedKey]);
 
   useEffect(() => {
+    loads.current++;
     setHistory(null);
     setLoadError('');
     if (!isNew) void settle(historyReaching(pageOf, wantedAtLoad.current.split(' ')));
   }, [isNew, settle, pageOf]);
 
   // A record not loaded yet (a link to an old version) loads the history
-  // back to it, keeping what is shown meanwhile.
+  // back to it, keeping what is shown meanwhile; a history that reaches it
+  // already is answered as it is, which changes nothing.
   useEffect(() => {
-    if (history) {
-      const wanted = wantedKey.split(' ');
-      void historyReaching(pageOf, wanted, history).then((h) => {
-        if (h !== history) void settle(Promise.resolve(h));
-      });
-    }
+    if (history) void settle(historyReaching(pageOf, wantedKey.split(' '), history));
   }, [history, pageOf, wantedKey, settle]);
 
   // A failure is the caller's to show: the records loaded stay.
   const older = history?.nextCursor
     ? async () => {
+        const load = loads.current;
         const h = await olderHistory(pageOf, history);
-        if (h) setHistory(h);
+        if (h && load === loads.current) setHistory(h);
       }
     : null;
   const records = isNew ? [] : history ? recordsOf<H['versions'][number]>(history) : null;
