@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorMessage } from './api';
-import { historyReaching, olderHistory, recordsOf } from './versions';
+import { historyReaching, historyReaches, olderHistory, recordsOf } from './versions';
 import type { History, HistoryPage } from './versions';
 
 /**
@@ -8,7 +8,7 @@ import type { History, HistoryPage } from './versions';
  * action that changes them: null while loading, none for a base not created
  * yet (an empty id). Its history is loaded from the newest version back to
  * the records `wanted` names (see historyReaching): `reached` says whether
- * they are loaded, or not to be found. `older`, while
+ * it is there yet. `older`, while
  * there are older versions, loads the next page of them (rejecting, with
  * what is loaded kept, when it cannot). `page` answers
  * null for a base that is deleted or not visible, which `missing` puts in
@@ -27,12 +27,6 @@ export function useRecords<H extends History>(
   const pageOf: HistoryPage<H> = useCallback((first, after) => page(baseId, first, after), [page, baseId]);
   // The ids as one value, so that a new array of the same ids changes nothing.
   const wantedKey = wanted.join(' ');
-  // The first load reaches what is wanted then; a record wanted later is
-  // reached by the effect below, without loading the history anew.
-  const wantedAtLoad = useRef(wantedKey);
-  useEffect(() => {
-    wantedAtLoad.current = wantedKey;
-  }, [wantedKey]);
 
   // Counts the loads of a base anew: an answer that comes after the page
   // moved to another base (or loaded this one anew) is dropped.
@@ -63,12 +57,13 @@ export function useRecords<H extends History>(
     loads.current++;
     setHistory(null);
     setLoadError('');
-    if (!isNew) void settle(historyReaching(pageOf, wantedAtLoad.current.split(' ')));
+    if (!isNew) void settle(historyReaching(pageOf, []));
   }, [isNew, settle, pageOf]);
 
-  // A record not loaded yet (a link to an old version) loads the history
-  // back to it, keeping what is shown meanwhile; a history that reaches it
-  // already is answered as it is, which changes nothing.
+  // The records wanted (a link to an old version) are reached from what is
+  // loaded, the first page or more: moving to another record of the base
+  // loads no page again. A history that reaches them already is answered
+  // as it is, which changes nothing.
   useEffect(() => {
     if (history) void settle(historyReaching(pageOf, wantedKey.split(' '), history));
   }, [history, pageOf, wantedKey, settle]);
@@ -82,7 +77,7 @@ export function useRecords<H extends History>(
       }
     : null;
   const records = isNew ? [] : history ? recordsOf<H['versions'][number]>(history) : null;
-  // Whether every record wanted is loaded, or is not to be found.
-  const reached = !history?.nextCursor || wanted.every((id) => !id || records?.some((r) => r.id === id));
+  const reached = !history || historyReaches(history, wanted);
   return { records, hasDraft: !!history?.draft, loadError, reload, older, reached };
 }
+

@@ -34,10 +34,18 @@ export async function historyReaching<H extends History>(
   history?: H,
 ): Promise<H | null | undefined> {
   let h = history ?? (await page(historyPageSize));
-  while (h && h.nextCursor && wanted.some((id) => !reaches(h!, id))) {
+  while (h && !historyReaches(h, wanted)) {
     h = await olderHistory(page, h);
   }
   return h;
+}
+
+/**
+ * Whether h holds every record wanted names and, for a version, the one
+ * before it; or holds all there is, where a record not found is not to be.
+ */
+export function historyReaches(h: History, wanted: readonly string[]): boolean {
+  return !h.nextCursor || wanted.every((id) => reaches(h, id));
 }
 
 /** Whether h holds the record id (none when empty) and, for a version, the one before it. */
