@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { FlowVersionsDocument, PolicyVersionsDocument } from '@verdict/client';
 import { errorMessage } from './api';
+import type { Api } from './api';
 import { historyReaching, historyReaches, olderHistory, recordsOf } from './versions';
 import type { History, HistoryPage } from './versions';
 
@@ -81,3 +83,23 @@ export function useRecords<H extends History>(
   return { records, hasDraft: !!history?.draft, loadError, reload, older, reached };
 }
 
+const missingPolicy = 'There is no such policy: it was deleted, or it is not visible to you.';
+const missingFlow = 'There is no such flow: it was deleted, or it is not visible to you.';
+
+/** A policy's records, as useRecords loads them. */
+export function usePolicyRecords(api: Api, baseId: string, wanted: readonly string[] = []) {
+  const page = useCallback(
+    (id: string, first: number, after?: string) => api.request(PolicyVersionsDocument, { id, first, after }).then((r) => r.policyVersions),
+    [api],
+  );
+  return useRecords(page, baseId, missingPolicy, wanted);
+}
+
+/** A flow's records, as useRecords loads them. */
+export function useFlowRecords(api: Api, baseId: string, wanted: readonly string[] = []) {
+  const page = useCallback(
+    (id: string, first: number, after?: string) => api.request(FlowVersionsDocument, { id, first, after }).then((r) => r.flowVersions),
+    [api],
+  );
+  return useRecords(page, baseId, missingFlow, wanted);
+}

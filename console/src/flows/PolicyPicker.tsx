@@ -1,12 +1,11 @@
 // Picks the policy a flow node runs: found by name, then pinned to one of
 // its records or following its latest version (the base id).
 import { useEffect, useState } from 'react';
-import { PoliciesDocument, PolicyDocument, PolicyVersionsDocument } from '@verdict/client';
+import { PoliciesDocument, PolicyDocument } from '@verdict/client';
 import type { PolicyFieldsFragment } from '@verdict/client';
 import type { Api } from '../api';
 import { errorMessage } from '../api';
-import { historyReaching, olderHistory } from '../versions';
-import type { History } from '../versions';
+import { usePolicyRecords } from '../records';
 import type { PolicyRef } from './definition';
 
 /** How a resolved policy reference reads on a node. */
@@ -41,17 +40,13 @@ export function usePolicies(api: Api, ids: string[]): Map<string, PolicyFieldsFr
   return known;
 }
 
-/** The pages of a policy's history, newest first. */
-const versionsOf = (api: Api, baseId: string) => (first: number, after?: string) =>
-  api.request(PolicyVersionsDocument, { id: baseId, first, after }).then((r) => r.policyVersions);
-
 export function PolicyPicker({ api, nodeId, onPick }: { api: Api; nodeId: string; onPick: (ref: PolicyRef) => void }) {
   const [query, setQuery] = useState('');
   const [found, setFound] = useState<{ baseId: string; name: string }[]>([]);
   const [chosen, setChosen] = useState<{ baseId: string; name: string } | null>(null);
-  const [history, setHistory] = useState<History<PolicyFieldsFragment> | null>(null);
   const [pin, setPin] = useState('latest');
   const [error, setError] = useState('');
+  const { records, loadError, older } = usePolicyRecords(api, chosen?.baseId ?? '');
 
   useEffect(() => {
     const q = query.trim();
@@ -68,24 +63,6 @@ export function PolicyPicker({ api, nodeId, onPick }: { api: Api; nodeId: string
     };
   }, [api, query]);
 
-  useEffect(() => {
-    if (!chosen) return;
-    let live = true;
-    setHistory(null);
-    setPin('latest');
-    historyReaching(versionsOf(api, chosen.baseId), []).then(
-      (h) => live && setHistory(h ?? { versions: [], nextCursor: '' }),
-      (err) => live && setError(errorMessage(err)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, chosen]);
-
-  const showOlder = () =>
-    chosen && history && olderHistory(versionsOf(api, chosen.baseId), history).then((h) => h && setHistory(h), (err) => setError(errorMessage(err)));
-  // The versions, newest first, then the draft.
-  const records = history && [...history.versions, ...(history.draft ? [history.draft] : [])];
   const id = `pick-${nodeId}`;
   return (
     <div className="picker">
@@ -93,11 +70,19 @@ export function PolicyPicker({ api, nodeId, onPick }: { api: Api; nodeId: string
         <label htmlFor={`${id}-search`}>Find a policy by name</label>
         <input id={`${id}-search`} type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Name contains…" />
       </div>
-      {error && <p className="field-error">{error}</p>}
+      {(error || loadError) && <p className="field-error">{error || loadError}</p>}
       <ul className="picker-results" aria-label="Policies found">
         {found.map((p) => (
           <li key={p.baseId}>
-            <button type="button" className={`btn btn-small ${chosen?.baseId === p.baseId ? 'btn-primary' : ''}`} onClick={() => setChosen(p)} aria-pressed={chosen?.baseId === p.baseId}>
+            <button
+              type="button"
+              className={`btn btn-small ${chosen?.baseId === p.baseId ? 'btn-primary' : ''}`}
+              onClick={() => {
+                setChosen(p);
+                setPin('latest');
+              }}
+              aria-pressed={chosen?.baseId === p.baseId}
+            >
               {p.name}
             </button>
           </li>
@@ -115,8 +100,8 @@ export function PolicyPicker({ api, nodeId, onPick }: { api: Api; nodeId: string
               </option>
             ))}
           </select>
-          {history?.nextCursor && (
-            <button type="button" className="btn btn-small" onClick={showOlder}>
+          {older && (
+            <button type="button" className="btn btn-small" onClick={() => older().catch((err) => setError(errorMessage(err)))}>
               Show older versions
             </button>
           )}

@@ -1,11 +1,11 @@
 import { useCallback } from 'react';
 import { diffLines } from 'diff';
-import { PolicyDiffDocument, PolicyVersionsDocument } from '@verdict/client';
+import { PolicyDiffDocument } from '@verdict/client';
 import type { PolicyDiffQuery } from '@verdict/client';
 import { useSession } from '../session';
 import { useServerDiff } from '../serverDiff';
 import { comparedPair, recordLabel } from '../versions';
-import { useRecords } from '../records';
+import { usePolicyRecords } from '../records';
 import { CompareHeader } from '../components/CompareHeader';
 import { LoadFailure } from '../components/LoadFailure';
 
@@ -175,11 +175,7 @@ function SchemaDiff({ changes, leftName, rightName }: { changes: ServerDiff['sch
 
 export default function ComparePage({ baseId, left, right }: { baseId: string; left: string; right: string }) {
   const session = useSession();
-  const page = useCallback(
-    (id: string, first: number, after?: string) => session.api.request(PolicyVersionsDocument, { id, first, after }).then((r) => r.policyVersions),
-    [session.api],
-  );
-  const { records, loadError, reached } = useRecords(page, baseId, 'There is no such policy: it was deleted, or it is not visible to you.', [left, right]);
+  const { records, loadError, reached } = usePolicyRecords(session.api, baseId, [left, right]);
   const [a, b] = records && reached ? comparedPair(records, left, right) : [];
   // The tests and the schema are compared by the server, which knows how
   // tests pair up by name and how JSON values compare.

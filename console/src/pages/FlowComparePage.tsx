@@ -1,10 +1,10 @@
 import { useCallback, useMemo } from 'react';
-import { FlowDiffDocument, FlowVersionsDocument } from '@verdict/client';
+import { FlowDiffDocument } from '@verdict/client';
 import type { FlowDiffQuery, FlowFieldsFragment } from '@verdict/client';
 import { useSession } from '../session';
 import { useServerDiff } from '../serverDiff';
 import { comparedPair, recordLabel } from '../versions';
-import { useRecords } from '../records';
+import { useFlowRecords } from '../records';
 import { CompareHeader } from '../components/CompareHeader';
 import { LoadFailure } from '../components/LoadFailure';
 import { asDefinition, branchMember, edgesOf, nodeTitle, startOf } from '../flows/definition';
@@ -89,11 +89,7 @@ function compare(diff: ServerDiff, left: Rec, right: Rec): { model: GraphModel; 
 
 export default function FlowComparePage({ baseId, left, right }: { baseId: string; left: string; right: string }) {
   const session = useSession();
-  const page = useCallback(
-    (id: string, first: number, after?: string) => session.api.request(FlowVersionsDocument, { id, first, after }).then((r) => r.flowVersions),
-    [session.api],
-  );
-  const { records, loadError, reached } = useRecords(page, baseId, 'There is no such flow: it was deleted, or it is not visible to you.', [left, right]);
+  const { records, loadError, reached } = useFlowRecords(session.api, baseId, [left, right]);
   const [a, b] = records && reached ? comparedPair(records, left, right) : [];
   const loadDiff = useCallback(
     (id: string, otherId: string) => session.api.request(FlowDiffDocument, { id, otherId }).then((r) => r.flowDiff),

@@ -3,7 +3,6 @@ import {
   CreateFlowDocument,
   CreateFlowDraftFromVersionDocument,
   DeleteFlowDocument,
-  FlowVersionsDocument,
   PublishFlowDocument,
   ReplayFlowDocument,
   RollbackFlowDocument,
@@ -16,7 +15,7 @@ import type { FlowFieldsFragment, FlowRunResultFieldsFragment, FlowTestInput, Te
 import { VerdictError, errorMessage } from '../api';
 import { formatJSON } from '../format';
 import { Link, navigate } from '../router';
-import { useRecords } from '../records';
+import { useFlowRecords } from '../records';
 import { versionCount } from '../versions';
 import { recordRights, useSession } from '../session';
 import { useAction } from '../action';
@@ -60,11 +59,7 @@ const NEW_DATA = '{\n  "applicant": {\n    "age": 30\n  }\n}';
 
 export default function FlowPage({ baseId, recordId = '' }: { baseId: string; recordId?: string }) {
   const { api } = useSession();
-  const page = useCallback(
-    (id: string, first: number, after?: string) => api.request(FlowVersionsDocument, { id, first, after }).then((r) => r.flowVersions),
-    [api],
-  );
-  const { records, hasDraft, loadError, reload, older, reached } = useRecords(page, baseId, 'There is no such flow: it was deleted, or it is not visible to you.', [recordId]);
+  const { records, hasDraft, loadError, reload, older, reached } = useFlowRecords(api, baseId, [recordId]);
 
   if (loadError) return <LoadFailure error={loadError} back={{ to: 'flows', text: 'Back to the flows' }} />;
   // A record the link names but not loaded yet is on its way.

@@ -3,7 +3,6 @@ import {
   CreatePolicyDocument,
   CreatePolicyDraftFromVersionDocument,
   DeletePolicyDocument,
-  PolicyVersionsDocument,
   PublishPolicyDocument,
   ReplayPolicyDocument,
   RollbackPolicyDocument,
@@ -17,7 +16,7 @@ import { errorMessage } from '../api';
 import { dropDraft, loadDraft, loadSample, storeDraft, storeSample } from '../drafts';
 import { formatJSON } from '../format';
 import { navigate } from '../router';
-import { useRecords } from '../records';
+import { usePolicyRecords } from '../records';
 import { versionCount } from '../versions';
 import { recordRights, useSession } from '../session';
 import { useAction } from '../action';
@@ -70,11 +69,7 @@ function sameTests(a: PolicyTestInput[], b: PolicyTestInput[]): boolean {
 
 export default function PolicyPage({ baseId, recordId = '' }: { baseId: string; recordId?: string }) {
   const { api } = useSession();
-  const page = useCallback(
-    (id: string, first: number, after?: string) => api.request(PolicyVersionsDocument, { id, first, after }).then((r) => r.policyVersions),
-    [api],
-  );
-  const { records, hasDraft, loadError, reload, older, reached } = useRecords(page, baseId, 'There is no such policy: it was deleted, or it is not visible to you.', [recordId]);
+  const { records, hasDraft, loadError, reload, older, reached } = usePolicyRecords(api, baseId, [recordId]);
 
   if (loadError) return <LoadFailure error={loadError} back={{ to: 'policies', text: 'Back to the policies' }} />;
   // A record the link names but not loaded yet is on its way.
