@@ -876,9 +876,10 @@ test('publishing shows the draft replayed on the recorded decisions, and a publi
 test('a policy of more versions than a page of its history lists the newest and opens at any', async () => {
   // 201 versions: the server answers a history 200 versions at most a page.
   const first = await publishedPolicy('Long history', 'A **Person** is old if the __age__ of the **Person** is at least 90.');
-  let latest;
+  let previous, latest;
   for (let i = 0; i < 200; i++) {
     const draft = await rest(server.url, ADMIN_KEY, 'GET', `/policy/${first.baseId}/draft`);
+    previous = latest;
     latest = await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${draft.id}`, { status: 'published' });
   }
   const page = await newPage();
@@ -907,6 +908,20 @@ test('a policy of more versions than a page of its history lists the newest and 
   await expect(page.getByRole('heading', { name: 'Compare records' })).toBeVisible();
   await expect(page.getByLabel('Left')).toHaveValue(first.id);
   await expect(page.getByLabel('Right')).toHaveValue(latest.id);
+
+  // A comparison of its last two versions offers the newest 200 on each
+  // side, and older ones when asked.
+  await page.goto(`${server.url}/console/policies/${first.baseId}/compare?left=${previous.id}&right=${latest.id}`);
+  await expect(page.getByLabel('Left')).toHaveValue(previous.id);
+  await expect(page.getByLabel('Left').locator('option')).toHaveCount(200);
+  await expect(page.getByLabel('Left').getByRole('option', { name: 'Version 1', exact: true })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Show older versions' }).click();
+  await expect(page.getByLabel('Right').locator('option')).toHaveCount(201);
+  await expect(page.getByRole('button', { name: 'Show older versions' })).toHaveCount(0);
+  await page.getByLabel('Left').selectOption({ label: 'Version 1' });
+  await expect(page.getByLabel('Left')).toHaveValue(first.id);
+  await expect(page.getByLabel('Right')).toHaveValue(latest.id);
+  await expect(page.locator('.compare-meta .card').first()).toContainText('Version 1');
 
   // A flow node offers the newest 200 versions to pin, and older ones when asked.
   await page.goto(`${server.url}/console/flows/new`);

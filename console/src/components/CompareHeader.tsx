@@ -3,6 +3,8 @@ import { formatTime } from '../format';
 import { Link, navigate } from '../router';
 import { authorLabel, useSession } from '../session';
 import { recordLabel } from '../versions';
+import { useAction } from '../action';
+import { NoticeLine } from './NoticeLine';
 import { RecordPicker } from './RecordPicker';
 
 interface ComparedRecord {
@@ -19,6 +21,8 @@ interface ComparedRecord {
  * The head of a comparison of two records of one base: a picker for each
  * side, and a card for each record. `path` is where the base's pages live
  * ("policies", "flows"); `more` adds to a card's line of time and author.
+ * The pickers offer the records loaded; `older`, while the base has
+ * versions older than those, loads the next page of them.
  */
 export function CompareHeader<R extends ComparedRecord>({
   path,
@@ -28,6 +32,7 @@ export function CompareHeader<R extends ComparedRecord>({
   a,
   b,
   more,
+  older,
 }: {
   path: string;
   title: string;
@@ -36,8 +41,10 @@ export function CompareHeader<R extends ComparedRecord>({
   a: R;
   b: R;
   more?: (r: R) => ReactNode;
+  older?: (() => Promise<void>) | null;
 }) {
   const session = useSession();
+  const { busy, notice, act } = useAction();
   const pick = (side: 'left' | 'right', id: string) =>
     navigate(`${path}/${baseId}/compare?left=${side === 'left' ? id : a.id}&right=${side === 'right' ? id : b.id}`, { replace: true });
   return (
@@ -60,8 +67,14 @@ export function CompareHeader<R extends ComparedRecord>({
               onPick={(id) => pick(side, id)}
             />
           ))}
+          {older && (
+            <button type="button" className="btn" disabled={busy} onClick={() => act(older)}>
+              Show older versions
+            </button>
+          )}
         </div>
       </div>
+      <NoticeLine notice={notice} />
       <div className="compare-meta">
         {[a, b].map((r, i) => (
           <div key={i} className="card">

@@ -175,7 +175,7 @@ function SchemaDiff({ changes, leftName, rightName }: { changes: ServerDiff['sch
 
 export default function ComparePage({ baseId, left, right }: { baseId: string; left: string; right: string }) {
   const session = useSession();
-  const { records, loadError, reached } = usePolicyRecords(session.api, baseId, [left, right]);
+  const { records, loadError, reached, older } = usePolicyRecords(session.api, baseId, [left, right]);
   const [a, b] = records && reached ? comparedPair(records, left, right) : [];
   // The tests and the schema are compared by the server, which knows how
   // tests pair up by name and how JSON values compare.
@@ -190,7 +190,7 @@ export default function ComparePage({ baseId, left, right }: { baseId: string; l
   if (!a || !b) return <p className="pad">Nothing to compare.</p>;
   return (
     <div className="page page-wide">
-      <CompareHeader path="policies" title="Compare records" baseId={baseId} records={records} a={a} b={b} />
+      <CompareHeader path="policies" title="Compare records" baseId={baseId} records={records} a={a} b={b} older={older} />
       <DiffTable caption="Rule text" a={a.rule} b={b.rule} leftName={recordLabel(a)} rightName={recordLabel(b)} />
       {diffError && <p className="alert alert-error" role="alert">The tests and schema could not be compared: {diffError}</p>}
       {!diff && !diffError && <p className="muted" role="status">Comparing the tests and the schema…</p>}

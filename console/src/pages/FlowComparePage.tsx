@@ -89,7 +89,7 @@ function compare(diff: ServerDiff, left: Rec, right: Rec): { model: GraphModel; 
 
 export default function FlowComparePage({ baseId, left, right }: { baseId: string; left: string; right: string }) {
   const session = useSession();
-  const { records, loadError, reached } = useFlowRecords(session.api, baseId, [left, right]);
+  const { records, loadError, reached, older } = useFlowRecords(session.api, baseId, [left, right]);
   const [a, b] = records && reached ? comparedPair(records, left, right) : [];
   const loadDiff = useCallback(
     (id: string, otherId: string) => session.api.request(FlowDiffDocument, { id, otherId }).then((r) => r.flowDiff),
@@ -112,6 +112,7 @@ export default function FlowComparePage({ baseId, left, right }: { baseId: strin
         a={a}
         b={b}
         more={(r) => <> · {r.tests.length} test(s)</>}
+        older={older}
       />
       {diffError && (
         <p className="alert alert-error" role="alert">
