@@ -20,9 +20,11 @@ type Program struct {
 	memo     bool // rule results must be remembered: several rules, or references
 	// conditions counts the conditions of all rules, for AnswerWeight.
 	conditions int
-	now        func() time.Time
-	limits     Limits
-	about      *explainInfo
+	// listItems counts the items of the written lists, for MemoryWeight.
+	listItems int
+	now       func() time.Time
+	limits    Limits
+	about     *explainInfo
 }
 
 type crule struct {
@@ -125,6 +127,9 @@ func (e *Engine) compile(src string, text *RuleText, reused bool) *Program {
 		for j, c := range r.Conditions {
 			cc := &cr.conds[j]
 			compileCondition(cc, c, r, i, res, reused)
+			if cc.lit.v.set != nil {
+				p.listItems += len(cc.lit.v.set.items)
+			}
 			if cc.kind == condRuleRef {
 				referenced[cc.target] = true
 				p.memo = true

@@ -48,6 +48,16 @@ func (p *ResolvedPolicy) AnswerWeight() int {
 	return p.Program.AnswerWeight(len(p.Rule))
 }
 
+// MemoryWeight estimates the bytes the policy holds (see
+// engine.Program.MemoryWeight); a text that does not parse holds its text
+// and errors, counted as a program of that text.
+func (p *ResolvedPolicy) MemoryWeight() int {
+	if p.Program == nil {
+		return engine.MemoryBytesPerRuleByte * len(p.Rule)
+	}
+	return p.Program.MemoryWeight(len(p.Rule))
+}
+
 // Evaluate runs the policy on data, echoing input as the result's data.
 // It evaluates into res, reusing its memory, when res is not nil and the
 // text parses; otherwise into a new result.

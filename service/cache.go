@@ -81,12 +81,13 @@ const DefaultCacheSize = 10000
 const DefaultCacheBytes = 512 << 20
 
 // Estimates of what a cached entry holds in memory, from measuring
-// compiled rules and parsed definitions: a program about ten bytes for
-// each byte of its rule text, a flow definition about three and a half
-// for each byte of its text, decoded and planned, and its text again.
+// parsed definitions: a flow definition holds its text, and decoded and
+// planned about three bytes for each byte of it and some 250 for each
+// node, whose text may be a few dozen bytes. A program's is its own
+// (flow.ResolvedPolicy.MemoryWeight).
 const (
-	programBytesPerRuleByte  = 12
-	definitionBytesPerByte   = 5
+	definitionBytesPerByte   = 4
+	definitionBytesPerNode   = 256
 	cachedEntryOverheadBytes = 1 << 10
 )
 
@@ -112,12 +113,12 @@ func newRunCache(size int, bytes int64, expiry time.Duration, reg prometheus.Reg
 		})
 	var err error
 	if c.programs, err = weighed.NewLRU(size, bytes/2, func(_ programKey, p *flow.ResolvedPolicy) int64 {
-		return int64(programBytesPerRuleByte*len(p.Rule) + cachedEntryOverheadBytes)
+		return int64(p.MemoryWeight() + cachedEntryOverheadBytes)
 	}); err != nil {
 		return nil, err
 	}
 	if c.flows, err = weighed.NewLRU(size, bytes/4, func(_ programKey, f *parsedFlow) int64 {
-		return int64(definitionBytesPerByte*len(f.normalized) + cachedEntryOverheadBytes)
+		return int64(f.memoryWeight())
 	}); err != nil {
 		return nil, err
 	}
@@ -310,6 +311,15 @@ func parseStored(stored json.RawMessage) *parsedFlow {
 		return &parsedFlow{parseErr: internal(err), normalized: stored}
 	}
 	return newParsedFlow(d, normalized)
+}
+
+// memoryWeight estimates the bytes the entry holds, its plan included.
+func (f *parsedFlow) memoryWeight() int {
+	n := definitionBytesPerByte*len(f.normalized) + cachedEntryOverheadBytes
+	if f.definition != nil {
+		n += definitionBytesPerNode * len(f.definition.Nodes)
+	}
+	return n
 }
 
 // runPlan is the definition ready to run, or why it cannot run.

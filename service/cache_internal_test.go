@@ -1,12 +1,16 @@
 package service
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/verdict/verdict/engine"
+	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/flow"
+	"github.com/verdict/verdict/internal/heaptest"
 )
 
 func TestTheProgramCacheKeepsLargeRulesWithinItsShareOfTheBytes(t *testing.T) {
@@ -18,7 +22,7 @@ func TestTheProgramCacheKeepsLargeRulesWithinItsShareOfTheBytes(t *testing.T) {
 	var eng engine.Engine
 	big := "A **Person** gets big if the __age__ of the **Person** is at least 1" +
 		strings.Repeat(" and the __age__ of the **Person** is at least 1", 2000) + "."
-	weight := int64(programBytesPerRuleByte*len(big) + cachedEntryOverheadBytes)
+	weight := int64(engine.MemoryBytesPerRuleByte*len(big) + cachedEntryOverheadBytes)
 	c.programs.Add(programKey{revision: 1}, flow.CompilePolicy(&eng, big))
 	c.programs.Add(programKey{revision: 2}, flow.CompilePolicy(&eng, big))
 	if _, ok := c.programs.Peek(programKey{revision: 1}); ok || c.programs.Len() != 1 || c.programs.Bytes() != weight {
@@ -28,5 +32,66 @@ func TestTheProgramCacheKeepsLargeRulesWithinItsShareOfTheBytes(t *testing.T) {
 	c.programs.Add(programKey{revision: 3}, flow.CompilePolicy(&eng, small))
 	if c.programs.Len() != 2 {
 		t.Errorf("%d programs kept, want the large and the small one", c.programs.Len())
+	}
+}
+
+// The definition cache bounds its memory by each entry's memoryWeight,
+// which must not fall short of what a definition holds decoded and
+// planned, even one of many short nodes.
+func TestAFlowDefinitionWeighsAtLeastWhatItHolds(t *testing.T) {
+	const policy = `"policy":{"id":"00000000-0000-0000-0000-000000000001"}`
+	chain := []string{`{"id":"s","type":"start",` + policy + `,"onTrue":"c0","onFalse":"r"}`}
+	for i := range 1000 {
+		chain = append(chain, fmt.Sprintf(`{"id":"c%d","type":"policy",%s,"onTrue":"c%d","onFalse":"r"}`, i, policy, i+1))
+	}
+	chain = append(chain, `{"id":"c1000","type":"return","returnValue":false}`, `{"id":"r","type":"return","returnValue":true}`)
+	var fan, targets []string
+	for i := range 1000 {
+		targets = append(targets, fmt.Sprintf(`"r%d"`, i))
+		fan = append(fan, fmt.Sprintf(`{"id":"r%d","type":"return","returnValue":true}`, i))
+	}
+	fan = append(fan, `{"id":"s","type":"start",`+policy+`,"onTrue":[`+strings.Join(targets, ",")+`],"onFalse":"r0"}`)
+	for _, c := range []struct {
+		name  string
+		nodes []string
+	}{{"a chain of policy nodes", chain}, {"a start node branching to many return nodes", fan}} {
+		text := []byte(`{"formatVersion":1,"nodes":[` + strings.Join(c.nodes, ",") + `]}`)
+		parse := func() any {
+			f := parseStored(text)
+			if _, err := f.runPlan(); err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			return f
+		}
+		held := heaptest.Held(10, parse)
+		weight := parse().(*parsedFlow).memoryWeight()
+		if weight < held || weight > 3*held {
+			t.Errorf("%s: weighs %d bytes, holds %d", c.name, weight, held)
+		}
+	}
+}
+
+// The record cache bounds its memory by contentBytes, which must not fall
+// short of what a record holds, even one of many small tests.
+func TestARecordWeighsAtLeastWhatItHolds(t *testing.T) {
+	for _, test := range []string{`{"name":"t%d","data":{},"expect":true}`, `{"name":"adult %d","data":{"Person":{"age":70}},"expect":true}`} {
+		tests := make([]string, 1000)
+		for i := range tests {
+			tests[i] = fmt.Sprintf(test, i)
+		}
+		text := []byte("[" + strings.Join(tests, ",") + "]")
+		load := func() any {
+			// As ent loads the tests column.
+			r := &ent.Record{Name: "Adults", Rule: "A **Person** is an adult if the __age__ of the **Person** is at least 18."}
+			if err := json.Unmarshal(text, &r.Tests); err != nil {
+				t.Fatal(err)
+			}
+			return r
+		}
+		held := heaptest.Held(10, load)
+		weight := contentBytes(load().(*ent.Record))
+		if weight < held || weight > 3*held {
+			t.Errorf("tests like %s: weighs %d bytes, holds %d", test, weight, held)
+		}
 	}
 }

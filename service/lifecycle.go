@@ -580,12 +580,17 @@ func versionsOf[T any](ctx context.Context, s *Service, k *kindRules, id uuid.UU
 // times, owner or actor, and their JSON names.
 const rowAnswerBytes = 512
 
-// contentBytes is about what a record answers: its content, name and
-// description, and its ids, times and owner.
+// testBytes is what a stored test costs beside its texts: held, its
+// fields' headers and the rounding of their allocations, some 80 bytes; in
+// an answer, its members' names.
+const testBytes = 128
+
+// contentBytes is about what a record answers, and what it holds cached:
+// its content, name and description, and its ids, times and owner.
 func contentBytes(r *ent.Record) int {
 	n := rowAnswerBytes + len(r.Name) + len(r.Description) + len(r.Rule) + len(r.Definition) + len(r.Schema)
 	for _, tc := range r.Tests {
-		n += len(tc.Name) + len(tc.Data) + len(tc.Expect)
+		n += testBytes + len(tc.Name) + len(tc.Data) + len(tc.Expect)
 	}
 	return n
 }
