@@ -56,7 +56,7 @@ type cachedBase struct {
 // (internal/weighed): a rule text is up to 256 KiB and compiles to about
 // ten times that, so ten thousand programs could otherwise hold gigabytes.
 type runCache struct {
-	bases      *expirable.LRU[uuid.UUID, *cachedBase]
+	bases      *weighed.Cache[uuid.UUID, *cachedBase]
 	records    *weighed.Cache[uuid.UUID, *ent.Record]
 	programs   *weighed.Cache[programKey, *flow.ResolvedPolicy]
 	flows      *weighed.Cache[programKey, *parsedFlow]
@@ -76,8 +76,8 @@ type lookupCounters struct {
 const DefaultCacheSize = 10000
 
 // DefaultCacheBytes is what the run caches may hold, as estimated, when
-// Config leaves it unset: half of it for compiled programs, a quarter each
-// for flow definitions and for records.
+// Config leaves it unset: half of it for compiled programs, a quarter for
+// flow definitions, an eighth each for records and for bases.
 const DefaultCacheBytes = 512 << 20
 
 // Estimates of what a cached entry holds in memory, from measuring
@@ -106,8 +106,11 @@ func newRunCache(size int, bytes int64, expiry time.Duration, reg prometheus.Reg
 	for _, name := range []string{"base", "record", "program", "definition", "principal"} {
 		c.lookups[name] = lookupCounters{hit: vec.WithLabelValues(name, "hit"), miss: vec.WithLabelValues(name, "miss")}
 	}
-	c.bases = expirable.NewLRU[uuid.UUID, *cachedBase](size, nil, expiry)
-	c.records = weighed.New(bytes/4, func(_ uuid.UUID, r *ent.Record) int64 { return int64(contentBytes(r)) },
+	c.bases = weighed.New(bytes/8, func(_ uuid.UUID, b *cachedBase) int64 { return int64(b.memoryWeight()) },
+		func(evicted func(uuid.UUID, *cachedBase)) weighed.LRU[uuid.UUID, *cachedBase] {
+			return expirable.NewLRU(size, evicted, expiry)
+		})
+	c.records = weighed.New(bytes/8, func(_ uuid.UUID, r *ent.Record) int64 { return int64(contentBytes(r)) },
 		func(evicted func(uuid.UUID, *ent.Record)) weighed.LRU[uuid.UUID, *ent.Record] {
 			return expirable.NewLRU(size, evicted, expiry)
 		})
@@ -126,7 +129,7 @@ func newRunCache(size int, bytes int64, expiry time.Duration, reg prometheus.Reg
 		if err := reg.Register(vec); err != nil {
 			return nil, err
 		}
-		for name, held := range map[string]func() int64{"program": c.programs.Bytes, "definition": c.flows.Bytes, "record": c.records.Bytes} {
+		for name, held := range map[string]func() int64{"program": c.programs.Bytes, "definition": c.flows.Bytes, "record": c.records.Bytes, "base": c.bases.Bytes} {
 			if err := reg.Register(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 				Name:        "verdict_cache_bytes",
 				Help:        "What each run cache holds, in bytes as estimated, against its share of the cache's bound (--cache-memory).",
@@ -261,6 +264,22 @@ func (s *Service) loadBase(ctx context.Context, id uuid.UUID) (*cachedBase, erro
 
 func newCachedBase(b *ent.Base) *cachedBase {
 	return &cachedBase{base: b, resource: resourceOf(b), recording: recordingOf(b)}
+}
+
+// maskPathBytes is what memoryWeight counts for each path of a base's
+// mask beside its text twice (stored, and cut into steps): the headers of
+// the path and of its steps, of which it may have 32.
+const maskPathBytes = 640
+
+// memoryWeight estimates the bytes the entry holds: a base's name and
+// description may be ten kilobytes, and its mask as many again, stored
+// and parsed.
+func (c *cachedBase) memoryWeight() int {
+	n := rowAnswerBytes + cachedEntryOverheadBytes + len(c.base.Name) + len(c.base.Description)
+	for _, p := range c.base.DecisionsMask {
+		n += maskPathBytes + 2*len(p)
+	}
+	return n
 }
 
 // program compiles a record's rule text once per revision.

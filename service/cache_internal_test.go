@@ -95,3 +95,37 @@ func TestARecordWeighsAtLeastWhatItHolds(t *testing.T) {
 		}
 	}
 }
+
+// The base cache bounds its memory by memoryWeight, which must not fall
+// short of what a base holds, even one of the longest description and
+// mask.
+func TestABaseWeighsAtLeastWhatItHolds(t *testing.T) {
+	long := func(n int, seed string) string { return strings.Repeat(seed, n/len(seed)+1)[:n] }
+	mask := make([]string, MaxMaskPaths)
+	for i := range mask {
+		mask[i] = "$." + long(MaxMaskPathLength-5, "segment_.") + fmt.Sprintf("%03d", i)
+	}
+	for _, c := range []struct {
+		name        string
+		description int
+		mask        []string
+	}{{"a base of a name alone", 0, nil}, {"a base of the longest description and mask", MaxDescriptionLength, mask}} {
+		load := func() any {
+			// As ent loads a base: every text its own.
+			b := &ent.Base{Name: strings.Clone(c.name), Description: long(c.description, "policy "),
+				DecisionsEnabled: c.mask != nil, DecisionsSampleRate: 1}
+			for _, p := range c.mask {
+				b.DecisionsMask = append(b.DecisionsMask, strings.Clone(p))
+			}
+			return newCachedBase(b)
+		}
+		held := heaptest.Held(100, load)
+		weight := load().(*cachedBase).memoryWeight()
+		if weight < held || weight > 3*held {
+			t.Errorf("%s: weighs %d bytes, holds %d", c.name, weight, held)
+		}
+		if c.mask != nil && load().(*cachedBase).recording == nil {
+			t.Errorf("%s: its mask does not parse", c.name)
+		}
+	}
+}

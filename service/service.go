@@ -48,8 +48,8 @@ type Config struct {
 	// 0 is DefaultCacheSize.
 	CacheSize int
 	// CacheBytes bounds what the run caches hold, as estimated: half for
-	// compiled programs, a quarter each for flow definitions and records;
-	// 0 is DefaultCacheBytes.
+	// compiled programs, a quarter for flow definitions, an eighth each
+	// for records and bases; 0 is DefaultCacheBytes.
 	CacheBytes int64
 	// CacheExpiry is how long a cached base, record or authenticated key
 	// may be used before it is read again: how long another instance's

@@ -166,7 +166,7 @@ some did not finish in time).`,
 		"how long executed events are kept, in days (90d) or as a duration (36h); 0 keeps them forever")
 	f.IntVar(&cfg.cacheSize, "cache-size", service.DefaultCacheSize, "how many compiled programs (and bases and records) the run caches keep")
 	f.Int64Var(&cfg.cacheMemory, "cache-memory", service.DefaultCacheBytes,
-		"how many bytes, as estimated, the run caches may hold: half for compiled programs, a quarter each for flow definitions and records")
+		"how many bytes, as estimated, the run caches may hold: half for compiled programs, a quarter for flow definitions, an eighth each for records and bases")
 	f.DurationVar(&cfg.cacheExpiry, "cache-expiry", service.DefaultCacheExpiry,
 		"how long a cached base, record or authenticated key is used before it is read again: on PostgreSQL, how long another instance's change may go unseen while change notifications cannot arrive")
 	f.IntVar(&cfg.batchLimit, "batch-limit", service.DefaultMaxBatchItems, "how many items one batch run may hold")
