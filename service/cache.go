@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/hashicorp/golang-lru/v2/expirable"
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/sync/singleflight"
 
@@ -106,14 +105,8 @@ func newRunCache(size int, bytes int64, expiry time.Duration, reg prometheus.Reg
 	for _, name := range []string{"base", "record", "program", "definition", "principal"} {
 		c.lookups[name] = lookupCounters{hit: vec.WithLabelValues(name, "hit"), miss: vec.WithLabelValues(name, "miss")}
 	}
-	c.bases = weighed.New(bytes/8, func(_ uuid.UUID, b *cachedBase) int64 { return int64(b.memoryWeight()) },
-		func(evicted func(uuid.UUID, *cachedBase)) weighed.LRU[uuid.UUID, *cachedBase] {
-			return expirable.NewLRU(size, evicted, expiry)
-		})
-	c.records = weighed.New(bytes/8, func(_ uuid.UUID, r *ent.Record) int64 { return int64(contentBytes(r)) },
-		func(evicted func(uuid.UUID, *ent.Record)) weighed.LRU[uuid.UUID, *ent.Record] {
-			return expirable.NewLRU(size, evicted, expiry)
-		})
+	c.bases = weighed.NewExpirable(size, bytes/8, expiry, func(_ uuid.UUID, b *cachedBase) int64 { return int64(b.memoryWeight()) })
+	c.records = weighed.NewExpirable(size, bytes/8, expiry, func(_ uuid.UUID, r *ent.Record) int64 { return int64(contentBytes(r)) })
 	var err error
 	if c.programs, err = weighed.NewLRU(size, bytes/2, func(_ programKey, p *flow.ResolvedPolicy) int64 {
 		return int64(p.MemoryWeight() + cachedEntryOverheadBytes)

@@ -6,8 +6,10 @@ package weighed
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
+	"github.com/hashicorp/golang-lru/v2/expirable"
 )
 
 // LRU is what golang-lru's caches, expiring or not, offer: the cache a
@@ -37,9 +39,9 @@ type Cache[K comparable, V any] struct {
 	total  atomic.Int64
 }
 
-// New bounds the LRU that make makes, handing it the callback that
+// newCache bounds the LRU that make makes, handing it the callback that
 // uncounts what it removes.
-func New[K comparable, V any](limit int64, weigh func(K, V) int64, make func(evicted func(K, V)) LRU[K, V]) *Cache[K, V] {
+func newCache[K comparable, V any](limit int64, weigh func(K, V) int64, make func(evicted func(K, V)) LRU[K, V]) *Cache[K, V] {
 	c := &Cache[K, V]{weigh: weigh, limit: limit}
 	c.LRU = make(func(k K, v V) { c.total.Add(-c.weigh(k, v)) })
 	return c
@@ -66,11 +68,11 @@ func (c *Cache[K, V]) Add(k K, v V) bool {
 // Bytes is what the cache holds, as weighed.
 func (c *Cache[K, V]) Bytes() int64 { return c.total.Load() }
 
-// NewLRU is New over golang-lru's LRU of at most size entries, which
+// NewLRU is a Cache over golang-lru's LRU of at most size entries, which
 // expire only when pushed out.
 func NewLRU[K comparable, V any](size int, limit int64, weigh func(K, V) int64) (*Cache[K, V], error) {
 	var err error
-	c := New(limit, weigh, func(evicted func(K, V)) LRU[K, V] {
+	c := newCache(limit, weigh, func(evicted func(K, V)) LRU[K, V] {
 		var l *lru.Cache[K, V]
 		l, err = lru.NewWithEvict(size, evicted)
 		return l
@@ -79,4 +81,12 @@ func NewLRU[K comparable, V any](size int, limit int64, weigh func(K, V) int64) 
 		return nil, err
 	}
 	return c, nil
+}
+
+// NewExpirable is a Cache over golang-lru's expiring LRU of at most size
+// entries, each of which also expires expiry after it was added.
+func NewExpirable[K comparable, V any](size int, limit int64, expiry time.Duration, weigh func(K, V) int64) *Cache[K, V] {
+	return newCache(limit, weigh, func(evicted func(K, V)) LRU[K, V] {
+		return expirable.NewLRU(size, evicted, expiry)
+	})
 }

@@ -2,23 +2,30 @@ package weighed_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/verdict/verdict/internal/weighed"
 )
 
-// newTestWeighed is a weighed cache of at most 10 entries and limit
-// bytes, whose values weigh what they say.
-func newTestWeighed(t *testing.T, limit int64) *weighed.Cache[string, int64] {
-	t.Helper()
-	w, err := weighed.NewLRU(10, limit, func(_ string, v int64) int64 { return v })
+// weighValue weighs a value as what it says.
+func weighValue(_ string, v int64) int64 { return v }
+
+// TestACacheKeepsTheMostRecentlyUsedWithinItsBytes runs on both kinds of
+// cache, of at most 10 entries and 100 bytes; the expiring one's entries
+// outlive the test.
+func TestACacheKeepsTheMostRecentlyUsedWithinItsBytes(t *testing.T) {
+	lru, err := weighed.NewLRU(10, 100, weighValue)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return w
+	for name, w := range map[string]*weighed.Cache[string, int64]{
+		"lru": lru, "expirable": weighed.NewExpirable(10, 100, time.Hour, weighValue),
+	} {
+		t.Run(name, func(t *testing.T) { keepsTheMostRecentlyUsed(t, w) })
+	}
 }
 
-func TestACacheKeepsTheMostRecentlyUsedWithinItsBytes(t *testing.T) {
-	w := newTestWeighed(t, 100)
+func keepsTheMostRecentlyUsed(t *testing.T, w *weighed.Cache[string, int64]) {
 	w.Add("a", 40)
 	w.Add("b", 40)
 	w.Get("a") // b is now the least recently used
