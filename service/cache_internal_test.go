@@ -56,18 +56,14 @@ func TestAFlowDefinitionWeighsAtLeastWhatItHolds(t *testing.T) {
 		nodes []string
 	}{{"a chain of policy nodes", chain}, {"a start node branching to many return nodes", fan}} {
 		text := []byte(`{"formatVersion":1,"nodes":[` + strings.Join(c.nodes, ",") + `]}`)
-		parse := func() any {
+		parse := func() *parsedFlow {
 			f := parseStored(text)
 			if _, err := f.runPlan(); err != nil {
 				t.Fatalf("%s: %v", c.name, err)
 			}
 			return f
 		}
-		held := heaptest.Held(10, parse)
-		weight := parse().(*parsedFlow).memoryWeight()
-		if weight < held || weight > 3*held {
-			t.Errorf("%s: weighs %d bytes, holds %d", c.name, weight, held)
-		}
+		heaptest.CheckWeight(t, c.name, 10, parse, (*parsedFlow).memoryWeight)
 	}
 }
 
@@ -80,7 +76,7 @@ func TestARecordWeighsAtLeastWhatItHolds(t *testing.T) {
 			tests[i] = fmt.Sprintf(test, i)
 		}
 		text := []byte("[" + strings.Join(tests, ",") + "]")
-		load := func() any {
+		load := func() *ent.Record {
 			// As ent loads the tests column.
 			r := &ent.Record{Name: "Adults", Rule: "A **Person** is an adult if the __age__ of the **Person** is at least 18."}
 			if err := json.Unmarshal(text, &r.Tests); err != nil {
@@ -88,11 +84,7 @@ func TestARecordWeighsAtLeastWhatItHolds(t *testing.T) {
 			}
 			return r
 		}
-		held := heaptest.Held(10, load)
-		weight := contentBytes(load().(*ent.Record))
-		if weight < held || weight > 3*held {
-			t.Errorf("tests like %s: weighs %d bytes, holds %d", test, weight, held)
-		}
+		heaptest.CheckWeight(t, "tests like "+test, 10, load, contentBytes)
 	}
 }
 
@@ -110,7 +102,7 @@ func TestABaseWeighsAtLeastWhatItHolds(t *testing.T) {
 		description int
 		mask        []string
 	}{{"a base of a name alone", 0, nil}, {"a base of the longest description and mask", MaxDescriptionLength, mask}} {
-		load := func() any {
+		load := func() *cachedBase {
 			// As ent loads a base: every text its own.
 			b := &ent.Base{Name: strings.Clone(c.name), Description: long(c.description, "policy "),
 				DecisionsEnabled: c.mask != nil, DecisionsSampleRate: 1}
@@ -119,12 +111,8 @@ func TestABaseWeighsAtLeastWhatItHolds(t *testing.T) {
 			}
 			return newCachedBase(b)
 		}
-		held := heaptest.Held(100, load)
-		weight := load().(*cachedBase).memoryWeight()
-		if weight < held || weight > 3*held {
-			t.Errorf("%s: weighs %d bytes, holds %d", c.name, weight, held)
-		}
-		if c.mask != nil && load().(*cachedBase).recording == nil {
+		heaptest.CheckWeight(t, c.name, 100, load, (*cachedBase).memoryWeight)
+		if c.mask != nil && load().recording == nil {
 			t.Errorf("%s: its mask does not parse", c.name)
 		}
 	}
