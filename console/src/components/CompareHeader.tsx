@@ -3,8 +3,7 @@ import { formatTime } from '../format';
 import { Link, navigate } from '../router';
 import { authorLabel, useSession } from '../session';
 import { recordLabel } from '../versions';
-import { useAction } from '../action';
-import { NoticeLine } from './NoticeLine';
+import { OlderVersions } from './OlderVersions';
 import { RecordPicker } from './RecordPicker';
 
 interface ComparedRecord {
@@ -44,7 +43,6 @@ export function CompareHeader<R extends ComparedRecord>({
   older?: (() => Promise<void>) | null;
 }) {
   const session = useSession();
-  const { busy, notice, act } = useAction();
   const pick = (side: 'left' | 'right', id: string) =>
     navigate(`${path}/${baseId}/compare?left=${side === 'left' ? id : a.id}&right=${side === 'right' ? id : b.id}`, { replace: true });
   return (
@@ -67,14 +65,9 @@ export function CompareHeader<R extends ComparedRecord>({
               onPick={(id) => pick(side, id)}
             />
           ))}
-          {older && (
-            <button type="button" className="btn" disabled={busy} onClick={() => act(older)}>
-              Show older versions
-            </button>
-          )}
+          <OlderVersions older={older} />
         </div>
       </div>
-      <NoticeLine notice={notice} />
       <div className="compare-meta">
         {[a, b].map((r, i) => (
           <div key={i} className="card">

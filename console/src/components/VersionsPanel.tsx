@@ -4,8 +4,7 @@ import { formatTime } from '../format';
 import { Link, navigate } from '../router';
 import { authorLabel, useSession } from '../session';
 import { recordLabel } from '../versions';
-import { useAction } from '../action';
-import { NoticeLine } from './NoticeLine';
+import { OlderVersions } from './OlderVersions';
 
 interface ListedRecord {
   id: string;
@@ -39,7 +38,6 @@ export function VersionsPanel<R extends ListedRecord>({
 }) {
   const session = useSession();
   const [picked, setPicked] = useState<string[]>([]);
-  const { busy, notice, act } = useAction();
   const toggle = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
   const base = current?.baseId ?? '';
   // Older record on the left.
@@ -85,14 +83,9 @@ export function VersionsPanel<R extends ListedRecord>({
           ))}
         </tbody>
       </table>
-      {older && (
-        <p>
-          <button type="button" className="btn" disabled={busy} onClick={() => act(older)}>
-            Show older versions
-          </button>
-        </p>
-      )}
-      <NoticeLine notice={notice} />
+      <div className="older-versions">
+        <OlderVersions older={older} />
+      </div>
     </section>
   );
 }

@@ -6,6 +6,7 @@ import type { PolicyFieldsFragment } from '@verdict/client';
 import type { Api } from '../api';
 import { errorMessage } from '../api';
 import { usePolicyRecords } from '../records';
+import { OlderVersions } from '../components/OlderVersions';
 import type { PolicyRef } from './definition';
 
 /** How a resolved policy reference reads on a node. */
@@ -100,11 +101,7 @@ export function PolicyPicker({ api, nodeId, onPick }: { api: Api; nodeId: string
               </option>
             ))}
           </select>
-          {older && (
-            <button type="button" className="btn btn-small" onClick={() => older().catch((err) => setError(errorMessage(err)))}>
-              Show older versions
-            </button>
-          )}
+          <OlderVersions older={older} small />
           <button
             type="button"
             className="btn btn-primary btn-small picker-use"
