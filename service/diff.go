@@ -13,6 +13,7 @@ import (
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/flow"
 )
 
@@ -204,8 +205,8 @@ func (s *Service) loadPair(ctx context.Context, k *kindRules, id, otherID uuid.U
 		return nil, nil, err
 	}
 	if from.base.ID != to.base.ID {
-		return nil, nil, Invalid("%s and %s are records of two different %ss; only records of one %s can be compared",
-			id, otherID, k.kind, k.kind)
+		return nil, nil, Invalid("%s and %s are records of two different %s; only records of one %s can be compared",
+			id, otherID, pluralKinds[k.kind], k.kind)
 	}
 	// A diff answers at most both contents, and costs about as much to
 	// compute.
@@ -275,6 +276,9 @@ func splitLines(text string) []string {
 	}
 	return lines
 }
+
+// pluralKinds name many bases of a kind.
+var pluralKinds = map[base.Kind]string{base.KindPolicy: "policies", base.KindFlow: "flows"}
 
 func appendLines(out []DiffLine, kind string, lines []string) []DiffLine {
 	for _, l := range lines {

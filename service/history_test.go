@@ -111,6 +111,9 @@ func TestADiffComparesRecordsOfOneBaseTheCallerMaySee(t *testing.T) {
 
 		_, err := f.svc.PolicyDiff(as["viewer"], a.ID, b.ID)
 		wantCode(t, err, service.CodeInvalidArgument)
+		if want := "invalid_argument: " + a.ID.String() + " and " + b.ID.String() + " are records of two different policies; only records of one policy can be compared"; err.Error() != want {
+			t.Errorf("comparing two policies answers %q, want %q", err, want)
+		}
 		if _, err := f.svc.PolicyDiff(as["viewer"], a.ID, a.BaseID); err != nil {
 			t.Errorf("a viewer may compare: %v", err)
 		}
