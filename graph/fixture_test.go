@@ -140,6 +140,16 @@ func (r response) decode(t *testing.T, v any) {
 
 // failure returns the only error of a response with no data, checking its
 // code.
+// refused checks the answer to an operation refused before anything ran:
+// 422, as for a document that does not validate, and invalid_argument.
+func (r response) refused(t *testing.T) gqlError {
+	t.Helper()
+	if r.Status != http.StatusUnprocessableEntity {
+		t.Errorf("status %d, want 422", r.Status)
+	}
+	return r.failure(t, service.CodeInvalidArgument)
+}
+
 func (r response) failure(t *testing.T, code service.Code) gqlError {
 	t.Helper()
 	if len(r.Errors) != 1 {

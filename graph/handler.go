@@ -12,6 +12,7 @@ import (
 	"runtime"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
@@ -150,6 +151,12 @@ func positiveOr(n, fallback int) int {
 	}
 	return n
 }
+
+// gqlgen marks the errors of its complexity limit with this code, and
+// answers them with status 200 unless the code is registered as a protocol
+// error: an operation over that limit is refused before anything runs, as
+// a document over any other limit is, with 422.
+func init() { errcode.RegisterErrorType("COMPLEXITY_LIMIT_EXCEEDED", errcode.KindProtocol) }
 
 // NewHandler serves GraphQL over HTTP: queries by GET or POST, mutations by
 // POST only. It expects the request's context to carry the caller

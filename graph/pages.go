@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"math"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -79,15 +80,14 @@ func checkPageSize(f *ast.Field, vars map[string]any) *gqlerror.Error {
 		return nil
 	}
 	n, err := graphql.UnmarshalInt(v)
-	if err == nil {
-		err = service.CheckPageSize("first of "+f.Alias, n)
+	if err != nil {
+		return refusal(f.Position, "%s", err.Error())
 	}
-	if err == nil {
-		return nil
+	var se *service.Error
+	if errors.As(service.CheckPageSize("first of "+f.Alias, n), &se) {
+		return refusal(f.Position, "%s", se.Message)
 	}
-	e := gqlerror.ErrorPosf(f.Position, "%s", err.Error())
-	e.Extensions = map[string]any{"code": string(service.CodeInvalidArgument)}
-	return e
+	return nil
 }
 
 // pagedComplexity makes a connection cost its page size times what is
