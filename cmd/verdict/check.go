@@ -15,16 +15,10 @@ import (
 	"github.com/verdict/verdict/engine"
 )
 
-// Exit statuses of `verdict check` and `verdict test`: 0 when all is well,
-// 1 when a text has an error or a test fails, 2 on bad usage.
-const (
-	exitProblems   = 1
-	exitCheckUsage = 2
-)
-
-func checkUsage(format string, args ...any) error {
-	return &exitStatus{code: exitCheckUsage, msg: fmt.Sprintf(format, args...)}
-}
+// exitProblems is the status of `verdict check` when a text has an error,
+// and of `verdict test` when a test fails; all is well is 0, and bad usage
+// exitUsage, as for every command.
+const exitProblems = 1
 
 func newCheckCommand() *cobra.Command {
 	return &cobra.Command{
@@ -35,10 +29,10 @@ file:line:column: severity: message, with the source line, a caret under the
 place, and any suggested replacement. docs/errors.md explains every code.
 
 Exit status: 0 when no file has an error (warnings allowed), 1 when one has,
-2 on bad usage.`,
+3 on bad usage (no file, a file that cannot be read).`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return checkUsage("give one or more rule files: verdict check FILE...")
+				return usageError("give one or more rule files: verdict check FILE...")
 			}
 			return nil
 		},
@@ -47,7 +41,7 @@ Exit status: 0 when no file has an error (warnings allowed), 1 when one has,
 			for _, path := range args {
 				b, err := os.ReadFile(path)
 				if err != nil {
-					return checkUsage("%v", err)
+					return usageError("%v", err)
 				}
 				res := engine.Check(string(b))
 				printDiagnostics(cmd.OutOrStdout(), path, string(b), res.Diagnostics)
@@ -121,11 +115,11 @@ cases in NAME.tests.json beside it: a JSON list of {"name", "data", "expect"},
 where expect is true or false. Each failure is printed with its expected and
 actual result and the run's explanation.
 
-Exit status: 0 when every test passes, 1 when one fails, 2 on bad usage
+Exit status: 0 when every test passes, 1 when one fails, 3 on bad usage
 (no rule file, a test file that is not such a list).`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return checkUsage("give one or more rule files or directories: verdict test PATH...")
+				return usageError("give one or more rule files or directories: verdict test PATH...")
 			}
 			return nil
 		},
@@ -162,7 +156,7 @@ func ruleFiles(paths []string) ([]string, error) {
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
-			return nil, checkUsage("%v", err)
+			return nil, usageError("%v", err)
 		}
 		if !info.IsDir() {
 			out = append(out, p)
@@ -175,11 +169,11 @@ func ruleFiles(paths []string) ([]string, error) {
 			return err
 		})
 		if err != nil {
-			return nil, checkUsage("%v", err)
+			return nil, usageError("%v", err)
 		}
 	}
 	if len(out) == 0 {
-		return nil, checkUsage("no .rule files in %s", strings.Join(paths, ", "))
+		return nil, usageError("no .rule files in %s", strings.Join(paths, ", "))
 	}
 	sort.Strings(out)
 	return out, nil
@@ -189,20 +183,20 @@ func ruleFiles(paths []string) ([]string, error) {
 func testRuleFile(w io.Writer, path string, verbose bool) (passed, total int, err error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return 0, 0, checkUsage("%v", err)
+		return 0, 0, usageError("%v", err)
 	}
 	testsPath := strings.TrimSuffix(path, ".rule") + ".tests.json"
 	raw, err := os.ReadFile(testsPath)
 	if err != nil {
-		return 0, 0, checkUsage("%s has no tests: %v", path, err)
+		return 0, 0, usageError("%s has no tests: %v", path, err)
 	}
 	var tests []ruleTest
 	if err := json.Unmarshal(raw, &tests); err != nil {
-		return 0, 0, checkUsage("%s: want a list of {\"name\", \"data\", \"expect\"}: %v", testsPath, err)
+		return 0, 0, usageError("%s: want a list of {\"name\", \"data\", \"expect\"}: %v", testsPath, err)
 	}
 	for i, tc := range tests {
 		if tc.Name == "" || tc.Expect == nil || len(tc.Data) == 0 {
-			return 0, 0, checkUsage("%s: test %d needs a name, data and expect (true or false)", testsPath, i+1)
+			return 0, 0, usageError("%s: test %d needs a name, data and expect (true or false)", testsPath, i+1)
 		}
 	}
 	var eng engine.Engine
@@ -210,7 +204,7 @@ func testRuleFile(w io.Writer, path string, verbose bool) (passed, total int, er
 	for _, tc := range tests {
 		data, derr := engine.DecodeData(tc.Data, engine.Limits{})
 		if derr != nil {
-			return 0, 0, checkUsage("%s: test %q: data: %v", testsPath, tc.Name, derr)
+			return 0, 0, usageError("%s: test %q: data: %v", testsPath, tc.Name, derr)
 		}
 		var res *engine.Result
 		if cerr != nil {

@@ -40,12 +40,12 @@ func TestCheckPrintsDiagnosticsWithACaretAndFailsOnAnError(t *testing.T) {
 func TestCheckAndTestRefuseBadUsage(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"a.rule": "A **x** is y if __z__ of **x** is 1.", "a.tests.json": `{"not": "a list"}`})
 	for _, args := range [][]string{
-		{"check"}, {"check", filepath.Join(dir, "missing.rule")},
-		{"test"}, {"test", filepath.Join(dir, "missing.rule")}, {"test", filepath.Join(dir, "a.rule")},
+		{"check"}, {"check", filepath.Join(dir, "missing.rule")}, {"check", "--bogus", filepath.Join(dir, "a.rule")},
+		{"test"}, {"test", "--bogus", dir}, {"test", filepath.Join(dir, "missing.rule")}, {"test", filepath.Join(dir, "a.rule")},
 	} {
 		code, stdout, stderr := runVerdict(t, "", args...)
-		if code != exitCheckUsage || stdout != "" || !strings.HasPrefix(stderr, "verdict: ") {
-			t.Errorf("%v = %d %q %q, want %d and a message", args, code, stdout, stderr, exitCheckUsage)
+		if code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, "verdict: ") {
+			t.Errorf("%v = %d %q %q, want %d and a message", args, code, stdout, stderr, exitUsage)
 		}
 	}
 }
