@@ -5762,7 +5762,9 @@ type Group implements Node {
   """
   The membership of a policy or flow in this group, whose id
   removeGroupMember takes; null when the policy or flow is not in the
-  group, or is not one the caller may see.
+  group, or is not in the caller's lists (as another member's
+  never-published draft is not), so that it finds what the group's
+  policies and flows show.
   """
   membership(
     """
@@ -6374,8 +6376,9 @@ type FlowTestChange {
 extend type Query {
   """
   The object with this id, if the caller may see it: a policy or flow
-  record, a policy or flow summary (by its base id, for a base the
-  policies or flows list would show the caller), a group or a group
+  record, a policy or flow summary (by its base id, with the permissions
+  of policy and flow: another member's never-published draft, which no
+  list shows the caller, is found by its id), a group or a group
   member, the caller's organization, user and
   API key, and, with the permissions of the queries that list them, a
   member of the organization (by its user id or by the membership's id),
