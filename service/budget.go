@@ -27,10 +27,17 @@ func startRuns(ctx context.Context, n int) (*Principal, error) {
 	if err != nil {
 		return nil, err
 	}
-	if b := runBudgetOf(ctx); b != nil {
-		if err := b.SpendRuns(n); err != nil {
-			return nil, err
-		}
+	if err := chargeRuns(ctx, n); err != nil {
+		return nil, err
 	}
 	return p, nil
+}
+
+// chargeRuns charges n runs of a call whose caller is known already: the
+// tests of a test call or of a publish, each of which is a run.
+func chargeRuns(ctx context.Context, n int) error {
+	if b := runBudgetOf(ctx); b != nil && n > 0 {
+		return b.SpendRuns(n)
+	}
+	return nil
 }

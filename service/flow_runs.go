@@ -207,6 +207,9 @@ func (s *Service) execute(ctx context.Context, r *policyResolver, plan *flow.Pla
 // resolver; any failing test refuses the publish, and so does a run that
 // could not finish (the authorizer or the database failing).
 func (s *Service) runFlowTests(ctx context.Context, r *policyResolver, plan *flow.Plan, tests []TestCase) error {
+	if err := chargeRuns(ctx, len(tests)); err != nil {
+		return err
+	}
 	var failing []string
 	for _, tc := range tests {
 		want, err := expectationOf(tc)

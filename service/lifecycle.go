@@ -112,7 +112,7 @@ func (c *Changes) fields() []string {
 }
 
 // checkCommon validates what every kind shares.
-func checkCommon(c *Changes, creating bool) error {
+func (s *Service) checkCommon(c *Changes, creating bool) error {
 	if c.Name != nil && strings.TrimSpace(*c.Name) == "" || creating && c.Name == nil {
 		return Invalid("name is required")
 	}
@@ -137,6 +137,9 @@ func checkCommon(c *Changes, creating bool) error {
 		return err
 	}
 	if c.Tests != nil {
+		if err := s.checkTestCount(*c.Tests); err != nil {
+			return err
+		}
 		seen := map[string]bool{}
 		for i, tc := range *c.Tests {
 			if strings.TrimSpace(tc.Name) == "" {
@@ -187,7 +190,7 @@ func (s *Service) create(ctx context.Context, k *kindRules, c *Changes) (*target
 	if err != nil {
 		return nil, err
 	}
-	if err := checkCommon(c, true); err != nil {
+	if err := s.checkCommon(c, true); err != nil {
 		return nil, err
 	}
 	if err := s.chargeContent(ctx, c.Rule, c.Definition); err != nil {
@@ -256,7 +259,7 @@ func (s *Service) changeDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := checkCommon(c, false); err != nil {
+	if err := s.checkCommon(c, false); err != nil {
 		return nil, nil, err
 	}
 	if err := s.chargeContent(ctx, c.Rule, c.Definition); err != nil {

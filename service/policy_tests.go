@@ -44,6 +44,9 @@ func (s *Service) TestPolicy(ctx context.Context, id uuid.UUID, tests []TestCase
 	if err != nil {
 		return nil, err
 	}
+	if err := s.checkTestCount(tests); err != nil {
+		return nil, err
+	}
 	if err := checkPolicyTests(tests); err != nil {
 		return nil, err
 	}
@@ -53,6 +56,9 @@ func (s *Service) TestPolicy(ctx context.Context, id uuid.UUID, tests []TestCase
 	}
 	if tests == nil {
 		tests = l.record.Tests
+	}
+	if err := chargeRuns(ctx, len(tests)); err != nil {
+		return nil, err
 	}
 	prog := s.program(l.record)
 	if err := s.spendAnswers(ctx, "tests", len(tests), prog.AnswerWeight(), testData(tests)); err != nil {
@@ -73,10 +79,29 @@ func testData(tests []TestCase) int {
 // checkPolicyTests refuses tests whose expect is not true or false.
 func checkPolicyTests(tests []TestCase) error {
 	for _, tc := range tests {
-		var expect bool
-		if json.Unmarshal(tc.Expect, &expect) != nil {
+		if _, ok := expectedResult(tc.Expect); !ok {
 			return Invalid("test %q: expect must be true or false", tc.Name)
 		}
+	}
+	return nil
+}
+
+// expectedResult is a policy test's expect, which must be true or false:
+// decoding into a bool would take null for false.
+func expectedResult(raw json.RawMessage) (expect, ok bool) {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return false, false
+	}
+	expect, ok = v.(bool)
+	return expect, ok
+}
+
+// checkTestCount refuses more tests than one call may run: as many as a
+// batch may hold, which the rate limits' bursts always admit.
+func (s *Service) checkTestCount(tests []TestCase) error {
+	if len(tests) > s.maxBatchItems {
+		return Invalid("tests holds %d tests; the limit is %d", len(tests), s.maxBatchItems)
 	}
 	return nil
 }
@@ -86,10 +111,10 @@ func (s *Service) runTests(prog *flow.ResolvedPolicy, tests []TestCase) *TestRep
 	rep := &TestReport{Passed: true, Total: len(tests), Results: make([]TestResult, 0, len(tests))}
 	for _, tc := range tests {
 		r := TestResult{Name: tc.Name, Expected: tc.Expect, Actual: json.RawMessage("null")}
-		var expect bool
+		expect, expectOK := expectedResult(tc.Expect)
 		data, derr := engine.DecodeData(tc.Data, s.engine.Limits)
 		switch {
-		case json.Unmarshal(tc.Expect, &expect) != nil:
+		case !expectOK:
 			msg := "expect must be true or false"
 			r.Error, r.Explanation = &msg, "The test cannot run: "+msg+"."
 		case derr != nil:
@@ -146,6 +171,9 @@ func (s *Service) TestFlowRecord(ctx context.Context, id uuid.UUID, tests []Test
 	if err != nil {
 		return nil, err
 	}
+	if err := s.checkTestCount(tests); err != nil {
+		return nil, err
+	}
 	for _, tc := range tests {
 		if _, err := expectationOf(tc); err != nil {
 			return nil, err
@@ -157,6 +185,9 @@ func (s *Service) TestFlowRecord(ctx context.Context, id uuid.UUID, tests []Test
 	}
 	if tests == nil {
 		tests = l.record.Tests
+	}
+	if err := chargeRuns(ctx, len(tests)); err != nil {
+		return nil, err
 	}
 	plan, err := s.flow(l.record).runPlan()
 	if err != nil {

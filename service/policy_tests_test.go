@@ -1,0 +1,118 @@
+package service_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/ent/record"
+	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/service"
+)
+
+func seniorTest(name string, age int, expect string) service.TestCase {
+	return service.TestCase{Name: name, Data: json.RawMessage(fmt.Sprintf(`{"Person": {"age": %d}}`, age)), Expect: json.RawMessage(expect)}
+}
+
+func TestAPolicyTestExpectsTrueOrFalseAndNothingElse(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		for _, expect := range []string{`null`, `"true"`, `1`, `{}`} {
+			tests := []service.TestCase{seniorTest("senior", 70, expect)}
+			_, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("senior " + expect), Rule: ptr(seniorRule), Tests: &tests})
+			wantCode(t, err, service.CodeInvalidArgument)
+			if want := `test "senior": expect must be true or false`; !strings.HasSuffix(err.Error(), want) {
+				t.Errorf("expect %s: %v, want %q", expect, err, want)
+			}
+		}
+		if n, err := db.Client().Base.Query().Count(admin); err != nil || n != 0 {
+			t.Errorf("refused policies stored %d bases (%v)", n, err)
+		}
+
+		v1 := f.publishedPolicy(t, "senior", seniorRule)
+		_, err := f.svc.TestPolicy(admin, v1.ID, []service.TestCase{seniorTest("minor", 10, `null`)})
+		wantCode(t, err, service.CodeInvalidArgument)
+	})
+}
+
+func TestEachTestIsARunChargedBeforeAnyRuns(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		stored := []service.TestCase{seniorTest("senior", 70, `true`), seniorTest("adult", 40, `false`), seniorTest("at 65", 65, `true`)}
+		draft, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("senior"), Rule: ptr(seniorRule), Tests: &stored})
+		if err != nil {
+			t.Fatal(err)
+		}
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		flowDraft := f.createFlow(t, admin, adultFlow(byBaseID(adult.BaseID)),
+			flowTest("adult", `{"applicant": {"age": 30}}`, `true`), flowTest("minor", `{"applicant": {"age": 15}}`, `false`))
+
+		refusing := service.WithRunBudget(admin, &countingBudget{refuse: true})
+		_, err = f.svc.TestPolicy(refusing, draft.ID, nil)
+		wantCode(t, err, service.CodeRateLimited)
+		_, err = f.svc.TestFlowRecord(refusing, flowDraft.ID, nil)
+		wantCode(t, err, service.CodeRateLimited)
+		_, err = f.svc.PublishPolicy(refusing, draft.ID, service.Changes{})
+		wantCode(t, err, service.CodeRateLimited)
+		_, err = f.svc.PublishFlow(refusing, flowDraft.ID, service.Changes{})
+		wantCode(t, err, service.CodeRateLimited)
+		for _, id := range []uuid.UUID{draft.BaseID, flowDraft.BaseID} {
+			if r, err := db.Client().Record.Query().Where(record.StatusEQ(record.StatusPublished), record.BaseIDEQ(id)).Count(admin); err != nil || r != 0 {
+				t.Errorf("a publish refused for its tests' runs published %d records (%v)", r, err)
+			}
+		}
+
+		b := &countingBudget{}
+		ctx := service.WithRunBudget(admin, b)
+		if rep, err := f.svc.TestPolicy(ctx, draft.ID, nil); err != nil || !rep.Passed || rep.Total != 3 {
+			t.Fatalf("the stored tests: %+v, %v", rep, err)
+		}
+		if _, err := f.svc.TestPolicy(ctx, draft.ID, stored[:2]); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.TestFlowRecord(ctx, flowDraft.ID, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.PublishPolicy(ctx, draft.ID, service.Changes{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.PublishFlow(ctx, flowDraft.ID, service.Changes{}); err != nil {
+			t.Fatal(err)
+		}
+		if want := []int{3, 2, 2, 3, 2}; !reflect.DeepEqual(b.spent, want) {
+			t.Errorf("spent %v, want %v", b.spent, want)
+		}
+	})
+}
+
+func TestNoCallHoldsMoreTestsThanABatchHoldsItems(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixtureWith(t, db, func(c *service.Config) { c.MaxBatchItems = 2 })
+		admin := f.as(t, adminKey, "")
+		three := []service.TestCase{seniorTest("a", 70, `true`), seniorTest("b", 71, `true`), seniorTest("c", 72, `true`)}
+		const want = "tests holds 3 tests; the limit is 2"
+		_, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("senior"), Rule: ptr(seniorRule), Tests: &three})
+		wantCode(t, err, service.CodeInvalidArgument)
+		if !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("creating: %v, want %q", err, want)
+		}
+		v1 := f.publishedPolicy(t, "senior", seniorRule)
+		_, err = f.svc.UpdatePolicyDraft(admin, v1.ID, service.Changes{Tests: &three})
+		wantCode(t, err, service.CodeInvalidArgument)
+		_, err = f.svc.TestPolicy(admin, v1.ID, three)
+		wantCode(t, err, service.CodeInvalidArgument)
+		if !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("testing: %v, want %q", err, want)
+		}
+		if rep, err := f.svc.TestPolicy(admin, v1.ID, three[:2]); err != nil || rep.Total != 2 {
+			t.Errorf("two tests: %+v, %v", rep, err)
+		}
+	})
+}
