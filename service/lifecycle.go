@@ -130,8 +130,8 @@ func (s *Service) checkCommon(c *Changes, creating bool) error {
 			return err
 		}
 	}
-	if c.Schema != nil && !isJSONObjectOrNull(c.Schema) {
-		return Invalid("schema must be a JSON object (a JSON Schema) or null")
+	if c.Schema != nil && !isSchemaOrNull(c.Schema) {
+		return Invalid("schema must be a JSON Schema (an object, or true or false) or null")
 	}
 	if err := checkJSONText("schema", c.Schema); err != nil {
 		return err
@@ -171,7 +171,9 @@ func isJSONObject(raw json.RawMessage) bool {
 	return json.Unmarshal(raw, &v) == nil && v != nil
 }
 
-func isJSONObjectOrNull(raw json.RawMessage) bool {
+// isSchemaOrNull tells whether raw is a JSON Schema, which is an object or
+// a boolean (true admits every value, false none), or null.
+func isSchemaOrNull(raw json.RawMessage) bool {
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
 		return false
