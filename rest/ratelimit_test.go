@@ -47,6 +47,7 @@ func TestRunsNotRequestsSpendTheBudget(t *testing.T) {
 		f.limitedServer(Config{RateLimit: 0.001, RateBurst: 5, OrgRateLimit: -1})
 		w := f.do(http.MethodPost, "/graphql", strings.NewReader(runAliases(8)), append(key(adminKey), "Content-Type", "application/json")...)
 		var answer struct {
+			Data   map[string]*struct{ Result *bool }
 			Errors []struct {
 				Path       []string
 				Extensions struct{ Code string }
@@ -56,8 +57,13 @@ func TestRunsNotRequestsSpendTheBudget(t *testing.T) {
 			t.Fatalf("answer %s: %v", w.Body, err)
 		}
 		// The request paid for the first run, four more tokens made four
-		// more runs, the last three were refused. (runRule is non-null, so
-		// a refused field nulls data as a whole.)
+		// more runs, the last three were refused: each is null, and the
+		// runs made still answer.
+		for i := range 8 {
+			if got, ran := answer.Data[fmt.Sprintf("r%d", i)], i < 5; (got != nil) != ran || ran && got.Result == nil {
+				t.Errorf("r%d answers %+v; want a result: %v", i, got, ran)
+			}
+		}
 		var refused []string
 		for _, e := range answer.Errors {
 			if e.Extensions.Code != string(service.CodeRateLimited) {
@@ -215,7 +221,7 @@ func TestABatchCostsOneRunPerItem(t *testing.T) {
 		}
 		f.limitedServer(Config{RateLimit: 0.001, RateBurst: 3, OrgRateLimit: -1})
 		w = f.do(http.MethodPost, "/graphql", strings.NewReader(doc(4)), headers...)
-		if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"code":"rate_limited"`) || !strings.Contains(w.Body.String(), `"data":null`) {
+		if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"code":"rate_limited"`) || !strings.Contains(w.Body.String(), `"data":{"runPolicyVersionBatch":null}`) {
 			t.Errorf("a batch of four on a budget of three: %d %s", w.Code, w.Body)
 		}
 	})

@@ -4,7 +4,7 @@ import type { PolicyTestInput, TestPolicyMutation } from '@verdict/client';
 import type { Api } from './api';
 import type { CheckFn } from './editor/ruleEditor';
 
-export type TestReport = TestPolicyMutation['testPolicy'];
+export type TestReport = NonNullable<TestPolicyMutation['testPolicy']>;
 
 /** Reads rule text the way evaluation would: tokens for highlighting, diagnostics with suggestions. */
 export function checkRule(api: Api): CheckFn {
@@ -13,5 +13,5 @@ export function checkRule(api: Api): CheckFn {
 
 /** Runs tests on the server against a stored record: each with its expected and actual result and explanation. */
 export async function testPolicy(api: Api, policyId: string, tests: PolicyTestInput[]): Promise<TestReport> {
-  return (await api.request(TestPolicyDocument, { input: { policyId, tests } })).testPolicy;
+  return (await api.request(TestPolicyDocument, { input: { policyId, tests } })).testPolicy!;
 }

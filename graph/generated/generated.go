@@ -4270,7 +4270,7 @@ extend type Mutation {
     The policy to run and the data of each run.
     """
     input: RunPolicyBatchInput!
-  ): PolicyBatchResult!
+  ): PolicyBatchResult
 
   """
   Runs exactly one policy record, draft or version, on each item, as POST
@@ -4282,7 +4282,7 @@ extend type Mutation {
     The record to run and the data of each run.
     """
     input: RunPolicyVersionBatchInput!
-  ): PolicyBatchResult!
+  ): PolicyBatchResult
 }
 
 """
@@ -5023,7 +5023,7 @@ extend type Mutation {
     The flow to run and its input.
     """
     input: RunFlowInput!
-  ): FlowRunResult!
+  ): FlowRunResult
 
   """
   Runs exactly one flow record, draft or version, as POST
@@ -5035,7 +5035,7 @@ extend type Mutation {
     The record to run and its input.
     """
     input: RunFlowVersionInput!
-  ): FlowRunResult!
+  ): FlowRunResult
 
   """
   Runs a definition given in the request, as POST /flow/test does:
@@ -5048,7 +5048,7 @@ extend type Mutation {
     The definition to run and its input.
     """
     input: TestFlowInput!
-  ): FlowRunResult!
+  ): FlowRunResult
 }
 
 """
@@ -6545,7 +6545,7 @@ extend type Mutation {
     The policy to run and its data.
     """
     input: RunPolicyInput!
-  ): PolicyRunResult!
+  ): PolicyRunResult
 
   """
   Runs exactly one policy record, draft or version, as POST
@@ -6557,7 +6557,7 @@ extend type Mutation {
     The record to run and its data.
     """
     input: RunPolicyVersionInput!
-  ): PolicyRunResult!
+  ): PolicyRunResult
 }
 
 """
@@ -6975,7 +6975,7 @@ input RunPolicyVersionInput {
     The rule to run and its data.
     """
     input: RunRuleInput!
-  ): PolicyRunResult!
+  ): PolicyRunResult
 }
 
 """
@@ -7413,6 +7413,11 @@ type Query
 """
 What can be done. Every mutation acts as the caller whose API key signed the
 request, in the caller's organization, with the caller's permissions.
+
+The fields that run policies and flows (runRule, runPolicy, runPolicyBatch,
+runFlow, testFlow, testPolicy and the others) may be null: a run refused on
+its own, by the rate limits or the bound on what one request may answer,
+is null with its error, and the document's other fields still answer.
 """
 type Mutation
 
@@ -7555,7 +7560,7 @@ extend type Mutation {
     The record and, optionally, the tests.
     """
     input: TestFlowRecordInput!
-  ): PolicyTestReport!
+  ): PolicyTestReport
 
   """
   Runs a policy record's stored tests, or the tests given instead, as POST
@@ -7567,7 +7572,7 @@ extend type Mutation {
     The record and, optionally, the tests.
     """
     input: TestPolicyInput!
-  ): PolicyTestReport!
+  ): PolicyTestReport
 }
 `, BuiltIn: false},
 	{Name: "../viewer.graphqls", Input: `extend type Query {
@@ -15284,10 +15289,10 @@ func (ec *executionContext) _Mutation_runPolicyBatch(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.PolicyBatchResult) graphql.Marshaler {
-			return ec.marshalNPolicyBatchResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyBatchResult(ctx, selections, v)
+			return ec.marshalOPolicyBatchResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyBatchResult(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_runPolicyBatch(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -15328,10 +15333,10 @@ func (ec *executionContext) _Mutation_runPolicyVersionBatch(ctx context.Context,
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.PolicyBatchResult) graphql.Marshaler {
-			return ec.marshalNPolicyBatchResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyBatchResult(ctx, selections, v)
+			return ec.marshalOPolicyBatchResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyBatchResult(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_runPolicyVersionBatch(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -15724,10 +15729,10 @@ func (ec *executionContext) _Mutation_runFlow(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.FlowRunResult) graphql.Marshaler {
-			return ec.marshalNFlowRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowRunResult(ctx, selections, v)
+			return ec.marshalOFlowRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowRunResult(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_runFlow(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -15768,10 +15773,10 @@ func (ec *executionContext) _Mutation_runFlowVersion(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.FlowRunResult) graphql.Marshaler {
-			return ec.marshalNFlowRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowRunResult(ctx, selections, v)
+			return ec.marshalOFlowRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowRunResult(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_runFlowVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -15812,10 +15817,10 @@ func (ec *executionContext) _Mutation_testFlow(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.FlowRunResult) graphql.Marshaler {
-			return ec.marshalNFlowRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowRunResult(ctx, selections, v)
+			return ec.marshalOFlowRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowRunResult(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_testFlow(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16384,10 +16389,10 @@ func (ec *executionContext) _Mutation_runPolicy(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.PolicyRunResult) graphql.Marshaler {
-			return ec.marshalNPolicyRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyRunResult(ctx, selections, v)
+			return ec.marshalOPolicyRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyRunResult(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_runPolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16428,10 +16433,10 @@ func (ec *executionContext) _Mutation_runPolicyVersion(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.PolicyRunResult) graphql.Marshaler {
-			return ec.marshalNPolicyRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyRunResult(ctx, selections, v)
+			return ec.marshalOPolicyRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyRunResult(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_runPolicyVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16472,10 +16477,10 @@ func (ec *executionContext) _Mutation_runRule(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.PolicyRunResult) graphql.Marshaler {
-			return ec.marshalNPolicyRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyRunResult(ctx, selections, v)
+			return ec.marshalOPolicyRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyRunResult(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_runRule(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16516,10 +16521,10 @@ func (ec *executionContext) _Mutation_testFlowRecord(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.TestReport) graphql.Marshaler {
-			return ec.marshalNPolicyTestReport2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTestReport(ctx, selections, v)
+			return ec.marshalOPolicyTestReport2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTestReport(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_testFlowRecord(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16560,10 +16565,10 @@ func (ec *executionContext) _Mutation_testPolicy(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.TestReport) graphql.Marshaler {
-			return ec.marshalNPolicyTestReport2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTestReport(ctx, selections, v)
+			return ec.marshalOPolicyTestReport2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTestReport(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_testPolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -27370,14 +27375,14 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_runPolicyBatch(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "runPolicyVersionBatch":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_runPolicyVersionBatch(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "setDecisionRecords":
@@ -27440,21 +27445,21 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_runFlow(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "runFlowVersion":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_runFlowVersion(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "testFlow":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_testFlow(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "createGroup":
@@ -27545,35 +27550,35 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_runPolicy(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "runPolicyVersion":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_runPolicyVersion(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "runRule":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_runRule(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "testFlowRecord":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_testFlowRecord(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "testPolicy":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_testPolicy(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -31438,20 +31443,6 @@ func (ec *executionContext) marshalNFlowNodesDiff2githubᚗcomᚋverdictᚋverdi
 	return ec._FlowNodesDiff(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNFlowRunResult2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowRunResult(ctx context.Context, sel ast.SelectionSet, v model.FlowRunResult) graphql.Marshaler {
-	return ec._FlowRunResult(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNFlowRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowRunResult(ctx context.Context, sel ast.SelectionSet, v *model.FlowRunResult) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._FlowRunResult(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNFlowSummary2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowSummary(ctx context.Context, sel ast.SelectionSet, v model.FlowSummary) graphql.Marshaler {
 	return ec._FlowSummary(ctx, sel, &v)
 }
@@ -31984,20 +31975,6 @@ func (ec *executionContext) marshalNPolicy2ᚖgithubᚗcomᚋverdictᚋverdict�
 	return ec._Policy(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNPolicyBatchResult2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyBatchResult(ctx context.Context, sel ast.SelectionSet, v model.PolicyBatchResult) graphql.Marshaler {
-	return ec._PolicyBatchResult(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNPolicyBatchResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyBatchResult(ctx context.Context, sel ast.SelectionSet, v *model.PolicyBatchResult) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._PolicyBatchResult(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNPolicyConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v model.Connection[model.PolicySummary]) graphql.Marshaler {
 	return ec._PolicyConnection(ctx, sel, &v)
 }
@@ -32030,10 +32007,6 @@ func (ec *executionContext) marshalNPolicyEdge2ᚕgithubᚗcomᚋverdictᚋverdi
 	}
 
 	return ret
-}
-
-func (ec *executionContext) marshalNPolicyRunResult2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyRunResult(ctx context.Context, sel ast.SelectionSet, v model.PolicyRunResult) graphql.Marshaler {
-	return ec._PolicyRunResult(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNPolicyRunResult2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyRunResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PolicyRunResult) graphql.Marshaler {
@@ -32124,20 +32097,6 @@ func (ec *executionContext) marshalNPolicyTestChange2ᚕgithubᚗcomᚋverdict�
 func (ec *executionContext) unmarshalNPolicyTestInput2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestInput(ctx context.Context, v any) (*model.PolicyTestInput, error) {
 	res, err := ec.unmarshalInputPolicyTestInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) marshalNPolicyTestReport2githubᚗcomᚋverdictᚋverdictᚋserviceᚐTestReport(ctx context.Context, sel ast.SelectionSet, v service.TestReport) graphql.Marshaler {
-	return ec._PolicyTestReport(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNPolicyTestReport2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTestReport(ctx context.Context, sel ast.SelectionSet, v *service.TestReport) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._PolicyTestReport(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNPolicyTestResult2githubᚗcomᚋverdictᚋverdictᚋserviceᚐTestResult(ctx context.Context, sel ast.SelectionSet, v service.TestResult) graphql.Marshaler {
@@ -33155,11 +33114,25 @@ func (ec *executionContext) marshalOPolicy2ᚖgithubᚗcomᚋverdictᚋverdict�
 	return ec._Policy(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOPolicyBatchResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyBatchResult(ctx context.Context, sel ast.SelectionSet, v *model.PolicyBatchResult) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PolicyBatchResult(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOPolicyDiff2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicyDiff(ctx context.Context, sel ast.SelectionSet, v *service.PolicyDiff) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._PolicyDiff(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPolicyRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyRunResult(ctx context.Context, sel ast.SelectionSet, v *model.PolicyRunResult) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PolicyRunResult(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOPolicyTestCaseInput2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPolicyTestCaseInputᚄ(ctx context.Context, v any) ([]*model.PolicyTestCaseInput, error) {
@@ -33194,6 +33167,13 @@ func (ec *executionContext) unmarshalOPolicyTestInput2ᚕᚖgithubᚗcomᚋverdi
 		}
 	}
 	return res, nil
+}
+
+func (ec *executionContext) marshalOPolicyTestReport2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐTestReport(ctx context.Context, sel ast.SelectionSet, v *service.TestReport) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PolicyTestReport(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOPolicyVersions2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐVersions(ctx context.Context, sel ast.SelectionSet, v *service.Versions) graphql.Marshaler {

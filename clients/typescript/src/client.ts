@@ -77,7 +77,10 @@ export class VerdictClient {
   /**
    * Runs a generated document and returns its data. A response with errors
    * is thrown as a VerdictError: every operation here has one root field, so
-   * partial data is never useful.
+   * partial data is never useful. The run fields (runPolicy and the others)
+   * are nullable in the schema, so that one refused run does not void the
+   * others of a document; through this method such a field is null only
+   * with an error, which is thrown, so a result holds it (`result.runPolicy!`).
    */
   async request<R, V>(document: TypedDocumentString<R, V>, ...[variables]: VariablesArg<V>): Promise<R> {
     const res = await this.#fetch(this.#endpoint, {

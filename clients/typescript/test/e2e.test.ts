@@ -180,7 +180,7 @@ describe('viewer', () => {
 
 describe('rules', () => {
   test('runRule evaluates a text and traces each condition', async () => {
-    const { runRule } = await admin.request(RunRuleDocument, { input: { rule: seniorRule, data: { Person: { age: 70 } } } });
+    const runRule = (await admin.request(RunRuleDocument, { input: { rule: seniorRule, data: { Person: { age: 70 } } } })).runRule!;
     assert.equal(runRule.result, true);
     assert.equal(runRule.error, null);
     assert.deepEqual(runRule.rule, [seniorRule]);
@@ -189,7 +189,7 @@ describe('rules', () => {
   });
 
   test('a text that does not parse is a result with an error', async () => {
-    const { runRule } = await admin.request(RunRuleDocument, { input: { rule: 'A **Person** gets', data: {} } });
+    const runRule = (await admin.request(RunRuleDocument, { input: { rule: 'A **Person** gets', data: {} } })).runRule!;
     assert.equal(runRule.result, false);
     assert.match(runRule.error ?? '', /^Parse error/);
   });
@@ -215,7 +215,7 @@ describe('policies', () => {
     assert.equal(v1.baseId, draft.baseId);
     assert.equal(v1.owner.kind, 'ORGANIZATION');
 
-    const { runPolicy } = await admin.request(RunPolicyDocument, { input: { baseId: draft.baseId, data: { Person: { age: 70 } } } });
+    const runPolicy = (await admin.request(RunPolicyDocument, { input: { baseId: draft.baseId, data: { Person: { age: 70 } } } })).runPolicy!;
     assert.equal(runPolicy.result, true);
     assert.deepEqual(runPolicy.rule, [seniorRule]);
     const rule = runPolicy.trace.execution[0];
@@ -228,7 +228,7 @@ describe('policies', () => {
     assert.deepEqual(cond.value, { type: 'NUMBER', value: 65 });
     assert.equal(cond.evaluationDetails?.comparisonResult, true);
 
-    const { runPolicyVersion } = await viewer.request(RunPolicyVersionDocument, { input: { policyId: v1.id, data: { Person: { age: 40 } } } });
+    const runPolicyVersion = (await viewer.request(RunPolicyVersionDocument, { input: { policyId: v1.id, data: { Person: { age: 40 } } } })).runPolicyVersion!;
     assert.equal(runPolicyVersion.result, false);
     senior = v1;
   });
@@ -306,7 +306,7 @@ describe('flows', () => {
     assert.equal(v1.owner.kind, 'ORGANIZATION');
     seniorFlow = v1;
 
-    const { runFlow } = await admin.request(RunFlowDocument, { input: { baseId: v1.baseId, data: { Person: { age: 70 } } } });
+    const runFlow = (await admin.request(RunFlowDocument, { input: { baseId: v1.baseId, data: { Person: { age: 70 } } } })).runFlow!;
     assert.equal(runFlow.result, true);
     assert.equal(runFlow.finalOutcome, true);
     assert.equal(runFlow.outcome, null);
@@ -327,7 +327,7 @@ describe('flows', () => {
     assert.equal(firstComparison(start.response.trace).property.value, 70);
     assert.match(start.execution.total, /^[0-9]+$/);
 
-    const { runFlowVersion } = await viewer.request(RunFlowVersionDocument, { input: { flowId: v1.id, data: { Person: { age: 40 } } } });
+    const runFlowVersion = (await viewer.request(RunFlowVersionDocument, { input: { flowId: v1.id, data: { Person: { age: 40 } } } })).runFlowVersion!;
     assert.equal(runFlowVersion.result, false);
     assert.deepEqual(runFlowVersion.executionPath, []);
     assert.equal(runFlowVersion.nodeResponses[0]?.response.result, false);
@@ -342,7 +342,7 @@ describe('flows', () => {
         { id: 'no', type: 'return', returnValue: false },
       ],
     };
-    const { testFlow } = await admin.request(TestFlowDocument, { input: { definition, data: { Person: { age: 70 } } } });
+    const testFlow = (await admin.request(TestFlowDocument, { input: { definition, data: { Person: { age: 70 } } } })).testFlow!;
     assert.equal(testFlow.result, true);
     assert.equal(testFlow.outcome, 'manual review');
     assert.deepEqual(testFlow.executionPath, ['review']);

@@ -109,7 +109,7 @@ function FlowEditor({
   const [problems, setProblems] = useState<Problem[]>(() => (record ? loadProblems(record.id, record.revision) : []));
   const [data, setData] = useState(() => (record?.tests[0] ? formatJSON(record.tests[0].data) : NEW_DATA));
   const [run, setRun] = useState<{ result: FlowRunResultFieldsFragment; definition: Definition } | null>(null);
-  const [report, setReport] = useState<TestFlowRecordMutation['testFlowRecord'] | null>(null);
+  const [report, setReport] = useState<NonNullable<TestFlowRecordMutation['testFlowRecord']> | null>(null);
   const { busy, notice, setNotice, act } = useAction((err) => {
     const listed = refusedProblems(err);
     if (listed) setProblems(listed);
@@ -247,7 +247,7 @@ function FlowEditor({
 
   const testRecord = async (id: string) =>
     (await api.request(TestFlowRecordDocument, { input: { flowId: id, tests: tests.map((t) => ({ name: t.name, data: t.data, expect: t.expect })) } }))
-      .testFlowRecord;
+      .testFlowRecord!;
 
   const parseData = (): Record<string, unknown> | null => {
     try {
@@ -267,8 +267,8 @@ function FlowEditor({
       const ran = definition;
       const result =
         record && JSON.stringify(definition) === JSON.stringify(saved)
-          ? (await api.request(RunFlowVersionDocument, { input: { flowId: record.id, data: input } })).runFlowVersion
-          : (await api.request(TestFlowDocument, { input: { definition, data: input } })).testFlow;
+          ? (await api.request(RunFlowVersionDocument, { input: { flowId: record.id, data: input } })).runFlowVersion!
+          : (await api.request(TestFlowDocument, { input: { definition, data: input } })).testFlow!;
       setRun({ result, definition: ran });
       const reached = result.nodeResponses[result.nodeResponses.length - 1];
       setSelected(reached?.nodeId ?? null);

@@ -152,8 +152,8 @@ function Editor({
       }
       const res =
         record && rule === record.rule
-          ? (await api.request(RunPolicyVersionDocument, { input: { policyId: record.id, data } })).runPolicyVersion
-          : (await api.request(RunRuleDocument, { input: { rule, data } })).runRule;
+          ? (await api.request(RunPolicyVersionDocument, { input: { policyId: record.id, data } })).runPolicyVersion!
+          : (await api.request(RunRuleDocument, { input: { rule, data } })).runRule!;
       setRun(res);
     });
 

@@ -780,14 +780,14 @@ export type TestPolicyMutationVariables = Exact<{
 }>;
 
 
-export type TestPolicyMutation = { testPolicy: { passed: boolean, total: number, failed: number, results: Array<{ name: string, expected: unknown, actual: unknown, passed: boolean, explanation: string, error: string | null }> } };
+export type TestPolicyMutation = { testPolicy: { passed: boolean, total: number, failed: number, results: Array<{ name: string, expected: unknown, actual: unknown, passed: boolean, explanation: string, error: string | null }> } | null };
 
 export type TestFlowRecordMutationVariables = Exact<{
   input: TestFlowRecordInput;
 }>;
 
 
-export type TestFlowRecordMutation = { testFlowRecord: { passed: boolean, total: number, failed: number, results: Array<{ name: string, expected: unknown, actual: unknown, passed: boolean, explanation: string, error: string | null }> } };
+export type TestFlowRecordMutation = { testFlowRecord: { passed: boolean, total: number, failed: number, results: Array<{ name: string, expected: unknown, actual: unknown, passed: boolean, explanation: string, error: string | null }> } | null };
 
 export type DecisionRecordSettingsFieldsFragment = { baseId: string, enabled: boolean, sampleRate: number, mask: Array<string> };
 
@@ -934,7 +934,7 @@ export type RunFlowMutationVariables = Exact<{
 export type RunFlowMutation = { runFlow: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
               | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
               | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
-            > }> } | null }, execution: { database: string, engine: string, total: string } }> } };
+            > }> } | null }, execution: { database: string, engine: string, total: string } }> } | null };
 
 export type RunFlowVersionMutationVariables = Exact<{
   input: RunFlowVersionInput;
@@ -944,7 +944,7 @@ export type RunFlowVersionMutationVariables = Exact<{
 export type RunFlowVersionMutation = { runFlowVersion: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
               | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
               | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
-            > }> } | null }, execution: { database: string, engine: string, total: string } }> } };
+            > }> } | null }, execution: { database: string, engine: string, total: string } }> } | null };
 
 export type TestFlowMutationVariables = Exact<{
   input: TestFlowInput;
@@ -954,7 +954,7 @@ export type TestFlowMutationVariables = Exact<{
 export type TestFlowMutation = { testFlow: { nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
               | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
               | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
-            > }> } | null }, execution: { database: string, engine: string, total: string } }> } };
+            > }> } | null }, execution: { database: string, engine: string, total: string } }> } | null };
 
 export type FlowDiffQueryVariables = Exact<{
   id: string;
@@ -1154,7 +1154,7 @@ export type RunPolicyMutationVariables = Exact<{
 export type RunPolicyMutation = { runPolicy: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
           | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
           | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
-        > }> } } };
+        > }> } } | null };
 
 export type RunPolicyVersionMutationVariables = Exact<{
   input: RunPolicyVersionInput;
@@ -1164,7 +1164,7 @@ export type RunPolicyVersionMutationVariables = Exact<{
 export type RunPolicyVersionMutation = { runPolicyVersion: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
           | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
           | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
-        > }> } } };
+        > }> } } | null };
 
 export type RunPolicyBatchMutationVariables = Exact<{
   input: RunPolicyBatchInput;
@@ -1174,7 +1174,7 @@ export type RunPolicyBatchMutationVariables = Exact<{
 export type RunPolicyBatchMutation = { runPolicyBatch: { results: Array<{ result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
             | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
             | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
-          > }> } }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } } } };
+          > }> } }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } } } | null };
 
 export type RunPolicyVersionBatchMutationVariables = Exact<{
   input: RunPolicyVersionBatchInput;
@@ -1184,7 +1184,7 @@ export type RunPolicyVersionBatchMutationVariables = Exact<{
 export type RunPolicyVersionBatchMutation = { runPolicyVersionBatch: { results: Array<{ result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
             | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
             | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
-          > }> } }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } } } };
+          > }> } }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } } } | null };
 
 export type DiffSideFieldsFragment = { id: string, status: RecordStatus, version: number | null };
 
@@ -1225,7 +1225,7 @@ export type RunRuleMutationVariables = Exact<{
 export type RunRuleMutation = { runRule: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, execution: { engine: string, total: string, orchestrator: { go: string, database: string, total: string } }, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
           | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
           | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
-        > }> } } };
+        > }> } } | null };
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
