@@ -318,7 +318,9 @@ type field struct {
 func (f field) set(v reflect.Value, value []byte) error {
 	dst := v.FieldByIndex(f.index)
 	if f.raw {
-		dst.SetBytes(value)
+		// Capped at its end, so that appending to the field never writes
+		// over the rest of the body.
+		dst.SetBytes(value[:len(value):len(value)])
 		return nil
 	}
 	if err := json.Unmarshal(value, dst.Addr().Interface()); err != nil {

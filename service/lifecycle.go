@@ -148,8 +148,12 @@ func (s *Service) checkCommon(c *Changes, creating bool) error {
 			if err := checkText(fmt.Sprintf("tests[%d].name", i), tc.Name, MaxNameLength); err != nil {
 				return err
 			}
-			if err := checkJSONText(fmt.Sprintf("tests[%d] (%s)", i, tc.Name), append(tc.Data, tc.Expect...)); err != nil {
-				return err
+			// Each on its own: appending one to the other would write into
+			// the caller's memory after the first.
+			for _, raw := range []json.RawMessage{tc.Data, tc.Expect} {
+				if err := checkJSONText(fmt.Sprintf("tests[%d] (%s)", i, tc.Name), raw); err != nil {
+					return err
+				}
 			}
 			if seen[tc.Name] {
 				return Invalid("two tests are named %q", tc.Name)

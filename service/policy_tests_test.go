@@ -116,3 +116,20 @@ func TestNoCallHoldsMoreTestsThanABatchHoldsItems(t *testing.T) {
 		}
 	})
 }
+
+func TestSavingTestsLeavesTheCallersBytesAsTheyWere(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		// A test whose data and expect are slices of one body, as a decoder
+		// may hand them over, the data with room after it.
+		body := []byte(`{"Person": {"age": 70}}, "expect": true}`)
+		tests := []service.TestCase{{Name: "senior", Data: body[:23], Expect: body[35:39]}}
+		created, err := f.svc.CreatePolicy(f.as(t, adminKey, ""), service.Changes{Name: ptr("senior"), Rule: ptr(seniorRule), Tests: &tests})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(body) != `{"Person": {"age": 70}}, "expect": true}` || string(created.Tests[0].Expect) != "true" {
+			t.Errorf("the body became %s, the stored expect %s", body, created.Tests[0].Expect)
+		}
+	})
+}
