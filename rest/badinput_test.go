@@ -313,6 +313,8 @@ func policyBadBodies(required string) []badBody {
 		with("a test without expect", `"tests": [{"name": "t", "data": {}}]`),
 		with("a test expecting a string", `"tests": [{"name": "t", "data": {}, "expect": "yes"}]`),
 		with("a test expecting null", `"tests": [{"name": "t", "data": {}, "expect": null}]`),
+		with("a test member named in another case", `"tests": [{"Name": "t", "data": {}, "expect": true}]`),
+		with("a test member given twice", `"tests": [{"name": "t", "name": "u", "data": {}, "expect": true}]`),
 		with("two tests of one name", `"tests": [{"name": "t", "data": {}, "expect": true}, {"name": "t", "data": {}, "expect": false}]`),
 		{name: "a field named in another case", body: func(string) string { return "{" + required + `, "Name": "x"}` }},
 		{name: "a field given twice", body: func(string) string { return "{" + required + `, "description": "a", "description": "b"}` }},

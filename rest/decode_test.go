@@ -93,3 +93,31 @@ func TestFieldsOfSeesEmbeddedStructsAsEncodingJSONDoes(t *testing.T) {
 		t.Errorf("decoded %+v, %v", v, err)
 	}
 }
+
+func TestDecodeTestsHoldsEachCaseToTheRulesOfABody(t *testing.T) {
+	for _, tc := range []struct {
+		name, tests, message string
+	}{
+		{"an object", `{"name": "t"}`, "tests must be an array of objects {name, data, expect}; found an object"},
+		{"a case that is not an object", `[{"name": "t", "data": {}, "expect": true}, 5]`, "tests[1] must be an object {name, data, expect}, not a number"},
+		{"a null case", `[null]`, "tests[0] must be an object {name, data, expect}, not null"},
+		{"an unknown member", `[{"name": "t", "data": {}, "expect": true, "expected": true}]`,
+			`tests[0]: unknown field "expected" (did you mean "expect"?); the fields are name, data, expect`},
+		{"a member in another case", `[{"Name": "t", "data": {}, "expect": true}]`,
+			`tests[0]: unknown field "Name" (did you mean "name"?); the fields are name, data, expect`},
+		{"a member given twice", `[{"name": "t", "data": {}, "name": "u", "expect": true}]`, `tests[0]: field "name" appears more than once`},
+		{"a name of the wrong type", `[{"name": 5, "data": {}, "expect": true}]`, "tests[0]: name must be a string, not a number"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := decodeTests([]byte(tc.tests))
+			var e *service.Error
+			if !errors.As(err, &e) || e.Code != service.CodeInvalidArgument || e.Message != tc.message {
+				t.Errorf("error %v, want invalid_argument %q", err, tc.message)
+			}
+		})
+	}
+	cases, err := decodeTests([]byte(`[{"name": "t", "data": {"a": 1}, "expect": true}]`))
+	if err != nil || len(cases) != 1 || cases[0].Name != "t" || string(cases[0].Data) != `{"a": 1}` || string(cases[0].Expect) != "true" {
+		t.Errorf("decoded %+v, %v", cases, err)
+	}
+}

@@ -1,13 +1,11 @@
 package rest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"reflect"
-	"strings"
 
 	"github.com/google/uuid"
 
@@ -51,22 +49,29 @@ func changes(name, rule, description *string, schema, tests json.RawMessage) (se
 }
 
 // decodeTests decodes the tests member as strictly as a body: a test case
-// with a member other than name, data and expect is refused rather than
-// stored without it.
+// with a member other than name, data and expect, or one named in another
+// case or given twice, is refused rather than stored otherwise.
 func decodeTests(raw json.RawMessage) ([]service.TestCase, error) {
-	var cases []service.TestCase
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cases); err != nil {
+	var elems []json.RawMessage
+	if err := json.Unmarshal(raw, &elems); err != nil {
 		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) && typeErr.Field != "" {
-			return nil, invalid("tests: %s must be %s, not %s", typeErr.Field, jsonType(typeErr.Type), describeValue(typeErr.Value))
-		}
 		if errors.As(err, &typeErr) {
 			return nil, invalid("tests must be an array of objects {name, data, expect}; found %s", describeValue(typeErr.Value))
 		}
-		// An unknown member: the decoder's message names it.
-		return nil, invalid("tests must be an array of {name, data, expect}: %s", strings.TrimPrefix(err.Error(), "json: "))
+		return nil, notJSON(err)
+	}
+	cases := make([]service.TestCase, len(elems))
+	for i, elem := range elems {
+		if elem[0] != '{' {
+			return nil, invalid("tests[%d] must be an object {name, data, expect}, not %s", i, describeStart(elem[0]))
+		}
+		if err := decodeObject(elem, reflect.ValueOf(&cases[i]).Elem()); err != nil {
+			var se *service.Error
+			if errors.As(err, &se) {
+				return nil, invalid("tests[%d]: %s", i, se.Message)
+			}
+			return nil, err
+		}
 	}
 	return cases, nil
 }
