@@ -14,9 +14,12 @@ const { viewer } = await verdict.request(ViewerDocument);
 const role: 'ADMIN' | 'AUDITOR' | 'EDITOR' | 'PUBLISHER' | 'VIEWER' = viewer.role;
 
 const rule = 'A **Person** gets senior_discount if the __age__ of the **Person** is at least 65.';
-const { runRule }: RunRuleMutation = await verdict.request(RunRuleDocument, {
+const ran: RunRuleMutation = await verdict.request(RunRuleDocument, {
   input: { rule, data: { Person: { age: 70 } } },
 });
+// A run field is nullable in the schema; request throws on any error, so
+// the run it returns is there.
+const runRule = ran.runRule!;
 const condition = runRule.trace.execution[0]?.conditions[0];
 if (runRule.result !== true || condition?.__typename !== 'ComparisonCondition' || condition.operator !== 'GREATER_THAN_OR_EQUAL') {
   throw new Error(`unexpected run result: ${JSON.stringify(runRule)}`);
