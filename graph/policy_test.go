@@ -168,6 +168,11 @@ func TestAPolicyIsCreatedEditedPublishedAndRedraftedOverGraphQL(t *testing.T) {
 			u.Name != p.Name || len(u.Tests) != 1 {
 			t.Errorf("updated %+v: want revision 2, the description set, the schema removed, the rest kept", u)
 		}
+		// Made from revision 1, which the draft has left.
+		f.post(t, adminKey, updatePolicyMutation, draftInput(p.ID, map[string]any{"revision": 1, "description": "stale"})).
+			failure(t, service.CodeConflict)
+		f.post(t, adminKey, publishPolicyMutation, draftInput(p.ID, map[string]any{"revision": 1})).
+			failure(t, service.CodeConflict)
 
 		v1 := publishPolicy(t, f, adminKey, p.ID, nil)
 		if v1.ID != p.ID || v1.Status != "PUBLISHED" || v1.Version == nil || *v1.Version != 1 || v1.PublishedAt == nil ||

@@ -24,6 +24,7 @@ type flowRequest struct {
 // flowRequest with the same meaning.
 type flowUpdate struct {
 	Status      *string         `json:"status"`
+	Revision    *int            `json:"revision"`
 	Name        *string         `json:"name"`
 	Definition  json.RawMessage `json:"definition"`
 	Description *string         `json:"description"`
@@ -81,6 +82,7 @@ func (s *server) decodeFlowUpdate(r *http.Request) (*string, service.Changes, er
 		return nil, service.Changes{}, err
 	}
 	c, err := flowChanges(req.Name, req.Description, req.Definition, req.Tests)
+	c.Revision = req.Revision
 	return req.Status, c, err
 }
 

@@ -26,7 +26,8 @@ type policyRequest struct {
 // policyUpdate is the body of PUT /policy/{policyId}: status, and the
 // members of policyRequest with the same meaning.
 type policyUpdate struct {
-	Status *string `json:"status"`
+	Status   *string `json:"status"`
+	Revision *int    `json:"revision"`
 	policyRequest
 }
 
@@ -106,6 +107,7 @@ func (s *server) decodePolicyUpdate(r *http.Request) (*string, service.Changes, 
 		return nil, service.Changes{}, err
 	}
 	c, err := req.changes()
+	c.Revision = req.Revision
 	return req.Status, c, err
 }
 

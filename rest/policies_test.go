@@ -250,6 +250,14 @@ func TestThePolicyLifecycleOverREST(t *testing.T) {
 		if p := decodeStrict[service.SavedPolicy](t, w); string(p.Schema) != "null" || p.Revision != 3 || p.Description != "for the over-65s" {
 			t.Errorf("schema null clears the schema and leaves the rest: %s", w.Body)
 		}
+		// An edit or a publish made from revision 2, which the draft has left.
+		for _, body := range []string{`{"status": "draft", "revision": 2, "description": "stale"}`, `{"status": "published", "revision": 2}`} {
+			w = f.call(t, publisher, http.MethodPut, "/policy/"+created.ID.String(), body)
+			wantError(t, w, http.StatusConflict, service.CodeConflict)
+		}
+		if rec := storedRecord(t, db, created.ID); rec.Revision != 3 || rec.Status != record.StatusDraft {
+			t.Errorf("stale requests changed the draft: %+v", rec)
+		}
 
 		w = f.call(t, editor, http.MethodPut, "/policy/"+created.ID.String(), `{"status": "published"}`)
 		wantError(t, w, http.StatusForbidden, service.CodePermissionDenied)

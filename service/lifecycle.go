@@ -32,6 +32,10 @@ type Changes struct {
 	Definition  json.RawMessage
 	Schema      json.RawMessage
 	Tests       *[]TestCase
+	// Revision, when set, is the draft's revision the caller last read: an
+	// edit or a publish of a draft changed since is a conflict, so that
+	// two editors of one draft do not overwrite each other unseen.
+	Revision *int
 
 	// flow is Definition decoded by the flow check, and completed by the
 	// publish gate with its plan, so that nothing decodes or validates it
@@ -280,6 +284,10 @@ func (s *Service) changeDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 	}
 	if l.record.Status != record.StatusDraft {
 		return nil, nil, newError(CodeConflict, "record %s %s", l.record.ID, published)
+	}
+	if c.Revision != nil && *c.Revision != l.record.Revision {
+		return nil, nil, newError(CodeConflict, "the draft is at revision %d, not %d: it changed since you read it; load it again",
+			l.record.Revision, *c.Revision)
 	}
 	c.apply(l.record)
 	return p, l, nil

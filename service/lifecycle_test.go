@@ -324,3 +324,59 @@ func TestEveryKindHasTheSameLifecycle(t *testing.T) {
 		}
 	})
 }
+
+func TestAnEditOrPublishOfAStaleRevisionIsAConflict(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		for _, k := range []struct {
+			kind          string
+			create        func() (rec, error)
+			edit, publish func(id uuid.UUID, c service.Changes) (rec, error)
+			get           func(id uuid.UUID) (rec, error)
+		}{{
+			kind: "policy",
+			create: func() (rec, error) {
+				return ok(f.svc.CreatePolicy(admin, service.Changes{Name: ptr("senior"), Rule: ptr(seniorRule)}))
+			},
+			edit:    func(id uuid.UUID, c service.Changes) (rec, error) { return ok(f.svc.UpdatePolicyDraft(admin, id, c)) },
+			publish: func(id uuid.UUID, c service.Changes) (rec, error) { return ok(f.svc.PublishPolicy(admin, id, c)) },
+			get:     func(id uuid.UUID) (rec, error) { return ok(f.svc.Policy(admin, id)) },
+		}, {
+			kind: "flow",
+			create: func() (rec, error) {
+				return ok(f.svc.CreateFlow(admin, service.Changes{Name: ptr("adults"), Definition: adultFlow(byBaseID(adult.BaseID))}))
+			},
+			edit:    func(id uuid.UUID, c service.Changes) (rec, error) { return ok(f.svc.UpdateFlowDraft(admin, id, c)) },
+			publish: func(id uuid.UUID, c service.Changes) (rec, error) { return ok(f.svc.PublishFlow(admin, id, c)) },
+			get:     func(id uuid.UUID) (rec, error) { return ok(f.svc.Flow(admin, id)) },
+		}} {
+			t.Run(k.kind, func(t *testing.T) {
+				draft, err := k.create()
+				if err != nil {
+					t.Fatal(err)
+				}
+				edited, err := k.edit(draft.ID, service.Changes{Description: ptr("first"), Revision: ptr(1)})
+				if err != nil || edited.Revision != 2 {
+					t.Fatalf("an edit at the draft's revision: %+v, %v", edited, err)
+				}
+				const stale = "conflict: the draft is at revision 2, not 1: it changed since you read it; load it again"
+				_, err = k.edit(draft.ID, service.Changes{Description: ptr("second"), Revision: ptr(1)})
+				if err == nil || err.Error() != stale {
+					t.Errorf("an edit of a stale revision: %v, want %q", err, stale)
+				}
+				_, err = k.publish(draft.ID, service.Changes{Revision: ptr(1)})
+				if err == nil || err.Error() != stale {
+					t.Errorf("a publish of a stale revision: %v, want %q", err, stale)
+				}
+				if got, err := k.get(draft.ID); err != nil || got.Status != "draft" || got.Revision != 2 || got.Description != "first" {
+					t.Errorf("after the refusals the draft is %+v (%v); want it as the first edit left it", got, err)
+				}
+				if v, err := k.publish(draft.ID, service.Changes{Revision: ptr(2)}); err != nil || *v.Version != 1 {
+					t.Errorf("a publish at the draft's revision: %+v, %v", v, err)
+				}
+			})
+		}
+	})
+}

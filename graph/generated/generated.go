@@ -5190,6 +5190,13 @@ input UpdateFlowDraftInput {
   """
   id: ID!
   """
+  The draft's revision as you last read it: when the draft has changed
+  since, the request is refused with conflict and nothing changes, so that
+  two people editing one draft do not overwrite each other unseen. Null
+  skips the check.
+  """
+  revision: Int
+  """
   The new name; not blank. Null leaves it as it is.
   """
   name: String
@@ -5220,6 +5227,13 @@ input PublishFlowInput {
   draft.
   """
   id: ID!
+  """
+  The draft's revision as you last read it: when the draft has changed
+  since, the request is refused with conflict and nothing changes, so that
+  two people editing one draft do not overwrite each other unseen. Null
+  skips the check.
+  """
+  revision: Int
   """
   The new name; not blank. Null leaves it as it is.
   """
@@ -6717,6 +6731,13 @@ input UpdatePolicyDraftInput {
   """
   id: ID!
   """
+  The draft's revision as you last read it: when the draft has changed
+  since, the request is refused with conflict and nothing changes, so that
+  two people editing one draft do not overwrite each other unseen. Null
+  skips the check.
+  """
+  revision: Int
+  """
   The new name; not blank. Null leaves it as it is.
   """
   name: String
@@ -6750,6 +6771,13 @@ input PublishPolicyInput {
   draft.
   """
   id: ID!
+  """
+  The draft's revision as you last read it: when the draft has changed
+  since, the request is refused with conflict and nothing changes, so that
+  two people editing one draft do not overwrite each other unseen. Null
+  skips the check.
+  """
+  revision: Int
   """
   The new name; not blank. Null leaves it as it is.
   """
@@ -23458,7 +23486,7 @@ func (ec *executionContext) unmarshalInputPublishFlowInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"id", "name", "definition", "description", "tests"}
+	fieldsInOrder := [...]string{"id", "revision", "name", "definition", "description", "tests"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -23472,6 +23500,13 @@ func (ec *executionContext) unmarshalInputPublishFlowInput(ctx context.Context, 
 				return it, err
 			}
 			it.ID = data
+		case "revision":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("revision"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Revision = data
 		case "name":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -23516,7 +23551,7 @@ func (ec *executionContext) unmarshalInputPublishPolicyInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"id", "name", "rule", "description", "schema", "tests"}
+	fieldsInOrder := [...]string{"id", "revision", "name", "rule", "description", "schema", "tests"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -23530,6 +23565,13 @@ func (ec *executionContext) unmarshalInputPublishPolicyInput(ctx context.Context
 				return it, err
 			}
 			it.ID = data
+		case "revision":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("revision"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Revision = data
 		case "name":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -24268,7 +24310,7 @@ func (ec *executionContext) unmarshalInputUpdateFlowDraftInput(ctx context.Conte
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"id", "name", "definition", "description", "tests"}
+	fieldsInOrder := [...]string{"id", "revision", "name", "definition", "description", "tests"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -24282,6 +24324,13 @@ func (ec *executionContext) unmarshalInputUpdateFlowDraftInput(ctx context.Conte
 				return it, err
 			}
 			it.ID = data
+		case "revision":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("revision"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Revision = data
 		case "name":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -24370,7 +24419,7 @@ func (ec *executionContext) unmarshalInputUpdatePolicyDraftInput(ctx context.Con
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"id", "name", "rule", "description", "schema", "tests"}
+	fieldsInOrder := [...]string{"id", "revision", "name", "rule", "description", "schema", "tests"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -24384,6 +24433,13 @@ func (ec *executionContext) unmarshalInputUpdatePolicyDraftInput(ctx context.Con
 				return it, err
 			}
 			it.ID = data
+		case "revision":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("revision"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Revision = data
 		case "name":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)

@@ -20,6 +20,7 @@ type CreateFlowInput struct {
 // it, to save or to publish; nil leaves a field as it is.
 type UpdateFlowInput struct {
 	ID          uuid.UUID
+	Revision    *int
 	Name        *string
 	Definition  any
 	Description *string
@@ -41,7 +42,9 @@ func (in *CreateFlowInput) Changes() (service.Changes, error) {
 
 // Changes are the service's form of the input's changes.
 func (in *UpdateFlowInput) Changes() (service.Changes, error) {
-	return flowChanges(in.Name, in.Description, in.Definition, in.Tests)
+	c, err := flowChanges(in.Name, in.Description, in.Definition, in.Tests)
+	c.Revision = in.Revision
+	return c, err
 }
 
 func flowChanges(name, description *string, definition any, tests []*FlowTestInput) (service.Changes, error) {

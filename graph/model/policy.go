@@ -24,6 +24,7 @@ type CreatePolicyInput struct {
 // schema.
 type UpdatePolicyInput struct {
 	ID          uuid.UUID
+	Revision    *int
 	Name        *string
 	Rule        *string
 	Description *string
@@ -55,7 +56,7 @@ func (in *CreatePolicyInput) Changes() (service.Changes, error) {
 
 // Changes are the service's form of the input's changes.
 func (in *UpdatePolicyInput) Changes() (service.Changes, error) {
-	c := service.Changes{Name: in.Name, Rule: in.Rule, Description: in.Description}
+	c := service.Changes{Name: in.Name, Rule: in.Rule, Description: in.Description, Revision: in.Revision}
 	if schema, set := in.Schema.ValueOK(); set {
 		raw, err := JSONText("schema", schema)
 		if err != nil {

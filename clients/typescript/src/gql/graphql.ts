@@ -335,6 +335,13 @@ export type PublishFlowInput = {
   /** The new name; not blank. Null leaves it as it is. */
   name?: string | null | undefined;
   /**
+   * The draft's revision as you last read it: when the draft has changed
+   * since, the request is refused with conflict and nothing changes, so that
+   * two people editing one draft do not overwrite each other unseen. Null
+   * skips the check.
+   */
+  revision?: number | null | undefined;
+  /**
    * The new tests, replacing all the stored ones. Null leaves them as they
    * are; an empty list removes them.
    */
@@ -358,6 +365,13 @@ export type PublishPolicyInput = {
   id: string;
   /** The new name; not blank. Null leaves it as it is. */
   name?: string | null | undefined;
+  /**
+   * The draft's revision as you last read it: when the draft has changed
+   * since, the request is refused with conflict and nothing changes, so that
+   * two people editing one draft do not overwrite each other unseen. Null
+   * skips the check.
+   */
+  revision?: number | null | undefined;
   /** The new rule text. Null leaves it as it is. */
   rule?: string | null | undefined;
   /** The new JSON Schema (an object). Null removes the schema. */
@@ -625,6 +639,13 @@ export type UpdateFlowDraftInput = {
   /** The new name; not blank. Null leaves it as it is. */
   name?: string | null | undefined;
   /**
+   * The draft's revision as you last read it: when the draft has changed
+   * since, the request is refused with conflict and nothing changes, so that
+   * two people editing one draft do not overwrite each other unseen. Null
+   * skips the check.
+   */
+  revision?: number | null | undefined;
+  /**
    * The new tests, replacing all the stored ones. Null leaves them as they
    * are; an empty list removes them.
    */
@@ -661,6 +682,13 @@ export type UpdatePolicyDraftInput = {
   id: string;
   /** The new name; not blank. Null leaves it as it is. */
   name?: string | null | undefined;
+  /**
+   * The draft's revision as you last read it: when the draft has changed
+   * since, the request is refused with conflict and nothing changes, so that
+   * two people editing one draft do not overwrite each other unseen. Null
+   * skips the check.
+   */
+  revision?: number | null | undefined;
   /** The new rule text. Null leaves it as it is. */
   rule?: string | null | undefined;
   /** The new JSON Schema (an object). Null removes the schema. */
