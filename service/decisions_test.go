@@ -666,10 +666,10 @@ func TestAFlowDecisionIsRecomputedWithThePolicyRecordsItsNodesRan(t *testing.T) 
 			len(rc.Flow.NodeResponses) != 2 || rc.Flow.NodeResponses[0].NodeID != "s" || !rc.Flow.NodeResponses[0].Response.Result ||
 			len(rc.Flow.NodeResponses[0].Response.Trace.Execution) != 1 ||
 			!strings.Contains(rc.Flow.NodeResponses[0].Response.Explanation, "the age of the applicant is 19, which is at least 18") ||
-			rc.Explanation != `The flow ended at node "s" with result true (path: p). `+rc.Flow.NodeResponses[1].Response.Explanation {
+			rc.Explanation != `The flow's result is true; the nodes that ran: s → p. `+rc.Flow.NodeResponses[1].Response.Explanation {
 			t.Errorf("recomputed %+v, flow %+v", rc, rc.Flow)
 		}
-		if !d.Result || !strings.Contains(d.Explanation, "(path: p → review)") {
+		if !d.Result || !strings.Contains(d.Explanation, "the nodes that ran: s → p → review.") {
 			t.Errorf("the recorded run %v, %q; want the run's", d.Result, d.Explanation)
 		}
 

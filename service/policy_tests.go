@@ -245,12 +245,11 @@ func flowActual(out *flow.Result, want flowExpectation) json.RawMessage {
 // flowExplanation says where a flow run ended and why, from the last
 // node's explanation.
 func flowExplanation(out *flow.Result) string {
+	// NodeID is the start node, whose value is the flow's result; the path
+	// lists the nodes that ran after it.
 	var b strings.Builder
-	fmt.Fprintf(&b, "The flow ended at node %q with result %v", out.NodeID, out.Result)
-	if len(out.ExecutionPath) > 0 {
-		fmt.Fprintf(&b, " (path: %s)", strings.Join(out.ExecutionPath, " → "))
-	}
-	b.WriteString(".")
+	fmt.Fprintf(&b, "The flow's result is %v; the nodes that ran: %s.", out.Result,
+		strings.Join(append([]string{out.NodeID}, out.ExecutionPath...), " → "))
 	if n := len(out.NodeResponses); n > 0 && out.NodeResponses[n-1].Response != nil {
 		b.WriteString(" ")
 		b.WriteString(out.NodeResponses[n-1].Response.Explanation)
