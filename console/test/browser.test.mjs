@@ -360,6 +360,37 @@ test('a key revoked mid-session returns to sign-in, and the unsaved text survive
   await page.context().close();
 });
 
+test('signing out forgets the unsaved work, so the next user in the tab does not see it', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('button', { name: 'New policy' }).click();
+  await page.getByLabel('Name').fill('Private work');
+  await replaceEditorText(page, 'Rule text', 'A **Loan** is approved if the __amount__ of the **Loan** is less than 777.');
+  await replaceEditorText(page, 'Sample data (JSON)', '{"Loan": {"amount": 4242}}');
+  await page.goto(server.url + '/console/flows/new');
+  await page.getByLabel('Name', { exact: true }).fill('Private flow');
+  // The key, the policy's draft and sample, and the flow's edits.
+  await expect({
+    toString: () => 'what the tab keeps',
+    count: () => page.evaluate(() => Object.keys(sessionStorage).filter((k) => /^verdict\.(apiKey|draft\.new|sample\.new|flowEdits\.new)$/.test(k)).length),
+  }).toHaveCount(4);
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in to the console' })).toBeVisible();
+  assert.deepEqual(await page.evaluate(() => [...Object.keys(sessionStorage), ...Object.keys(localStorage)]), []);
+
+  // The next user signs in in the same tab: nothing of the last one's work.
+  await page.getByLabel('API key').fill(viewerKey);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('who')).toContainText('Viewer');
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('');
+  await page.goto(server.url + '/console/policies/new');
+  await expect(page.getByLabel('Name')).toHaveValue('');
+  await expect(editorContent(page, 'Rule text')).not.toContainText('777');
+  await expect(editorContent(page, 'Sample data (JSON)')).not.toContainText('4242');
+  await page.context().close();
+});
+
 test('an admin deletes a policy, after a confirmation naming it, and it leaves the list', async () => {
   const page = await newPage();
   await signIn(page, ADMIN_KEY);
