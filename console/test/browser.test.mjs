@@ -322,6 +322,38 @@ test('completion offers selectors and properties from the sample data, and opera
   await page.context().close();
 });
 
+test('a run becomes a test only with the sample and the rule it ran on', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('button', { name: 'New policy' }).click();
+  await page.getByLabel('Name').fill('Stale runs');
+  await replaceEditorText(page, 'Rule text', 'A **Person** gets senior_discount if the __age__ of the **Person** is greater than 64.');
+  await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 70}}');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Result:' })).toHaveText('Result: true');
+  await expect(page.getByRole('button', { name: 'Add as test (expect true)' })).toBeVisible();
+
+  // The sample changes after the run: true is not what age 10 gives.
+  await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 10}}');
+  await expect(page.getByRole('button', { name: /^Add as test/ })).toHaveCount(0);
+  await expect(page.getByTestId('run-stale')).toContainText('run again');
+  await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 70}}');
+  await expect(page.getByRole('button', { name: 'Add as test (expect true)' })).toBeVisible();
+  // So does the rule.
+  await replaceEditorText(page, 'Rule text', 'A **Person** gets senior_discount if the __age__ of the **Person** is greater than 80.');
+  await expect(page.getByRole('button', { name: /^Add as test/ })).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Result:' })).toHaveText('Result: false');
+  await expect(page.getByTestId('run-stale')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Add as test (expect false)' }).click();
+  await page.getByRole('tab', { name: 'Tests (1)' }).click();
+  const row = page.getByRole('table', { name: 'Tests' }).locator('tbody tr');
+  await expect(row.locator('td').nth(1)).toHaveText('{"Person":{"age":70}}');
+  await expect(row.locator('td').nth(2)).toHaveText('false');
+  await page.context().close();
+});
+
 test('a viewer sees no edit controls', async () => {
   const page = await newPage();
   await signIn(page, viewerKey);
@@ -641,6 +673,17 @@ test('the nested YAML and the editor graph forms of a definition open in the sam
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Flow result' })).toHaveText('Flow result: false');
   await expect(flowNode(page, 'decline')).toHaveClass(/\bfnode-path\b/);
+
+  // A changed input is not what ran: no test is made of it until it runs.
+  await expect(page.getByRole('button', { name: 'Add as test (expect false)' })).toBeVisible();
+  await page.getByLabel('Input (JSON)').fill('{"applicant": {"age": 30}}');
+  await expect(page.getByRole('button', { name: /^Add as test/ })).toHaveCount(0);
+  await expect(page.getByTestId('run-stale')).toContainText('run again');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Flow result' })).toHaveText('Flow result: true');
+  await page.getByRole('button', { name: 'Add as test (expect true)' }).click();
+  await page.getByRole('tab', { name: 'Tests (1)' }).click();
+  await expect(page.getByRole('table', { name: 'Tests' }).locator('tbody tr td').nth(1)).toHaveText('{"applicant":{"age":30}}');
   await page.context().close();
 });
 
