@@ -354,6 +354,21 @@ test('a run becomes a test only with the sample and the rule it ran on', async (
   await page.context().close();
 });
 
+test('a rule that does not parse runs to its error alone: no result, no trace, no test', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('button', { name: 'New policy' }).click();
+  await replaceEditorText(page, 'Rule text', 'this is not a rule');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const result = page.getByTestId('run-result');
+  await expect(result.getByRole('alert')).toContainText('Could not run:');
+  await expect(page.getByRole('status').filter({ hasText: 'Result:' })).toHaveCount(0);
+  await expect(result.locator('.trace')).toHaveCount(0);
+  await expect(result).not.toContainText('valid_syntax');
+  await expect(page.getByRole('button', { name: /^Add as test/ })).toHaveCount(0);
+  await page.context().close();
+});
+
 test('a viewer sees no edit controls', async () => {
   const page = await newPage();
   await signIn(page, viewerKey);

@@ -278,7 +278,7 @@ function FlowEditor({
 
   const onAddTest = () => {
     const input = parseData();
-    if (!input || !current || inputChanged) return;
+    if (!input || !current || inputChanged || current.errors.length > 0) return;
     const testName = sampleName(tests);
     const expect = current.outcome ?? current.result;
     setTests([...tests, { name: testName, data: input, expect }]);
@@ -516,7 +516,7 @@ function FlowEditor({
                     Run
                   </button>
                 )}
-                {current && !inputChanged && editable && (
+                {current && !inputChanged && current.errors.length === 0 && editable && (
                   <button type="button" className="btn" onClick={onAddTest} disabled={busy}>
                     Add as test (expect {JSON.stringify(current.outcome ?? current.result)})
                   </button>

@@ -162,7 +162,7 @@ function Editor({
 
   const onAddTest = () =>
     act(async () => {
-      if (!run || runStale) return;
+      if (!run || runStale || run.result.error) return;
       const testName = sampleName(tests);
       const expected = run.result.result;
       const next = [...tests, { name: testName, data: JSON.parse(run.sample), expect: expected }];
@@ -354,7 +354,7 @@ function Editor({
                   Run
                 </button>
               )}
-              {run && !runStale && editable && (
+              {run && !runStale && !run.result.error && editable && (
                 <button type="button" className="btn" onClick={onAddTest} disabled={busy}>
                   Add as test (expect {String(run.result.result)})
                 </button>
