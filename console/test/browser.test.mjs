@@ -116,6 +116,34 @@ test('the first screen loads at most 350 KB of compressed JavaScript, all from t
   await page.context().close();
 });
 
+test('the header holds every section and Sign out inside the window, on a laptop and on a phone', async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    open = page;
+    await signIn(page, ADMIN_KEY);
+    const header = await page.locator('header.topbar').boundingBox();
+    const nav = page.getByRole('navigation', { name: 'Sections' });
+    const controls = [
+      ...(await nav.getByRole('link').all()),
+      page.getByRole('link', { name: 'GraphQL playground' }),
+      page.getByRole('button', { name: 'Sign out' }),
+    ];
+    assert.equal(controls.length, 8);
+    for (const control of controls) {
+      const name = await control.textContent();
+      const box = await control.boundingBox();
+      const where = `${name} at ${viewport.width}×${viewport.height}: ${JSON.stringify(box)} in header ${JSON.stringify(header)}`;
+      assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height, `outside the window: ${where}`);
+      assert.ok(box.y >= header.y && box.y + box.height <= header.y + header.height && box.x + box.width <= header.x + header.width, `outside the header: ${where}`);
+    }
+    assert.ok(header.y + header.height <= viewport.height / 3, `the header takes ${header.height} px of ${viewport.height}`);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), viewport.width, 'the page is as wide as the window');
+    await page.screenshot({ path: join(shots, `header-${viewport.width}.png`) });
+    await context.close();
+  }
+});
+
 /**
  * Publishes the open draft through the dialog that first replays it on the
  * recorded decisions; returns the dialog's replay section as it was.
