@@ -903,6 +903,21 @@ test('an auditor reads the audit log filtered by action and sees no edit control
   await page.screenshot({ path: join(shots, 'audit.png'), fullPage: true });
   await noCriticalViolations(page, 'audit log');
   await noEditControls('the audit log');
+
+  // A refused filter lists nothing, not the rows of the filter before it.
+  await page.getByLabel('Policy or flow (base id)').fill('not an id');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await expect(page.getByRole('alert')).toBeVisible();
+  await expect(table.locator('tbody tr')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(table.locator('tbody tr').first()).toBeVisible();
+  await page.getByLabel('From').fill('2026-02-01T00:00');
+  await page.getByLabel('Until').fill('2026-01-01T00:00');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await expect(page.getByRole('alert')).toBeVisible();
+  await expect(table.locator('tbody tr')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Next page' })).not.toBeEnabled();
   // Administration is not offered, even by its address.
   await page.goto(server.url + '/console/admin/keys');
   await expect(page.getByRole('heading', { name: 'Not for your role' })).toBeVisible();

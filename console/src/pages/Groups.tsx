@@ -99,7 +99,7 @@ export function GroupList() {
           <input id="group-search" type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Name contains…" />
         </div>
       </div>
-      <table className="table" aria-label="Groups" aria-busy={pages.items === null}>
+      <table className="table" aria-label="Groups" aria-busy={pages.items === null && !pages.error}>
         <thead>
           <tr>
             <th scope="col">Name</th>
