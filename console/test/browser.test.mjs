@@ -560,6 +560,25 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await expect(nodeResult.locator('.trace tr.row-pass')).toContainText('applicant.income');
   await page.screenshot({ path: join(shots, 'flow-run.png'), fullPage: true });
   await noCriticalViolations(page, 'flow');
+  // In the narrower side panel of a 1280 px window no condition table is cut
+  // off: each fits its card, or scrolls within it.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(nodeResult.locator('.trace table th').last()).toBeVisible();
+  const clipped = await nodeResult.locator('.trace-card').evaluateAll((cards) =>
+    cards
+      .filter((card) => {
+        const table = card.querySelector('table');
+        if (!table || table.getBoundingClientRect().right <= card.getBoundingClientRect().right + 0.5) return false;
+        for (let el = table.parentElement; el !== card; el = el.parentElement) {
+          if (['auto', 'scroll'].includes(getComputedStyle(el).overflowX) && el.scrollWidth > el.clientWidth) return false;
+        }
+        return true;
+      })
+      .map((card) => `${card.getAttribute('aria-label')}: a ${card.querySelector('table').offsetWidth} px table in a ${card.clientWidth} px card`),
+  );
+  assert.deepEqual(clipped, []);
+  await page.screenshot({ path: join(shots, 'flow-run-1280.png'), fullPage: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   await page.getByRole('button', { name: 'Add as test (expect true)' }).click();
   await page.getByRole('button', { name: 'Save draft' }).click();

@@ -125,22 +125,24 @@ export function Trace({ entries, onReference }: { entries: Entry[]; onReference?
             <Mark ok={e.result} />
           </header>
           {e.conditions.length > 0 && (
-            <table className="table table-compact">
-              <thead>
-                <tr>
-                  <th scope="col">Property</th>
-                  <th scope="col">Value found</th>
-                  <th scope="col">Operator</th>
-                  <th scope="col">Compared with</th>
-                  <th scope="col">Result</th>
-                </tr>
-              </thead>
-              <tbody>
-                {e.conditions.map((c, j) => (
-                  <ConditionRow key={j} c={c} entries={entries} onReference={onReference} />
-                ))}
-              </tbody>
-            </table>
+            <div className="trace-table">
+              <table className="table table-compact">
+                <thead>
+                  <tr>
+                    <th scope="col">Property</th>
+                    <th scope="col">Value found</th>
+                    <th scope="col">Operator</th>
+                    <th scope="col">Compared with</th>
+                    <th scope="col">Result</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {e.conditions.map((c, j) => (
+                    <ConditionRow key={j} c={c} entries={entries} onReference={onReference} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </section>
       ))}
