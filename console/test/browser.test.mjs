@@ -632,6 +632,7 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await page.getByLabel('Record').selectOption({ label: 'Version 1' });
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 1');
   await page.getByRole('button', { name: 'Roll back to this version' }).click();
+  await page.getByRole('dialog', { name: 'Roll back to version 1?' }).getByRole('button', { name: 'Publish version 1 again' }).click();
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 3');
   await expect(page.getByRole('tab', { name: 'Versions (3)' })).toBeVisible();
   await expect(flowNode(page, 'policy-1')).toBeVisible();
@@ -1015,7 +1016,15 @@ test('publishing shows the draft replayed on the recorded decisions, and a publi
   // The admin rolls back to version 1: version 3 holds its rule again.
   await page.getByLabel('Record').selectOption({ label: 'Version 1' });
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 1');
+  // It asks first, saying what will happen; Cancel publishes nothing.
   await page.getByRole('button', { name: 'Roll back to this version' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Roll back to version 1?' });
+  await expect(confirm).toContainText('published again, at once, as version 3, which is then what runs in place of version 2');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(page.getByRole('tab', { name: 'Versions (2)' })).toBeVisible();
+  await page.getByRole('button', { name: 'Roll back to this version' }).click();
+  await confirm.getByRole('button', { name: 'Publish version 1 again' }).click();
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 3');
   await expect(editorContent(page, 'Rule text')).toContainText('is at least 65.');
   await expect(page.getByRole('tab', { name: 'Versions (3)' })).toBeVisible();
