@@ -794,6 +794,31 @@ test('an editor manages a group: creates, renames and describes it, adds and rem
   await page.context().close();
 });
 
+test('a group of many policies still offers those not in it, and says when there are none', async () => {
+  const group = await rest(server.url, ADMIN_KEY, 'POST', '/group', { name: 'Crowded' });
+  const rule = 'A **Person** is counted if the __age__ of the **Person** is at least 1.';
+  // The oldest of ten stays out of the group: the newest eight, which a
+  // first page of a search finds, are all in it.
+  await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Crowd member 0', rule });
+  for (let i = 1; i <= 9; i++) {
+    const p = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: `Crowd member ${i}`, rule });
+    await rest(server.url, ADMIN_KEY, 'POST', `/group/${group.id}/member`, { kind: 'policy', baseId: p.baseId });
+  }
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/groups/${group.id}`);
+  await expect(page.getByRole('heading', { name: 'Crowded' })).toBeVisible();
+  await page.getByLabel('Add a policy by name').fill('Crowd member');
+  const offered = page.getByRole('list', { name: 'Policies to add' });
+  await expect(offered.getByRole('button', { name: 'Add Crowd member 0' })).toBeVisible();
+  await expect(offered.getByRole('button')).toHaveCount(1);
+  await offered.getByRole('button', { name: 'Add Crowd member 0' }).click();
+  await expect(page.getByRole('table', { name: 'Policies in the group' }).getByRole('link', { name: 'Crowd member 0' })).toBeVisible();
+  await expect(page.getByText('No other policies match.')).toBeVisible();
+  await expect(offered.getByRole('button')).toHaveCount(0);
+  await page.context().close();
+});
+
 test('an admin adds a member, changes the role, removes the member, and cannot take the last admin away', async () => {
   const page = await newPage();
   await signIn(page, ADMIN_KEY);
