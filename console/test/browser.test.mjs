@@ -711,6 +711,9 @@ test('the nested YAML and the editor graph forms of a definition open in the sam
   await expect(page.locator('.react-flow__node')).toHaveCount(3);
   await expect(page.locator('.react-flow__edge')).toHaveCount(2);
 
+  // Opening another definition into the draft keeps an unsaved rename.
+  await page.getByLabel('Name', { exact: true }).fill('Imported and renamed');
+  await page.getByLabel('Description').fill('Not saved yet');
   await open(
     [
       'flow:',
@@ -732,6 +735,9 @@ test('the nested YAML and the editor graph forms of a definition open in the sam
   await expect(flowNode(page, 'begin')).toContainText('Adult');
   await expect(flowNode(page, 'approve')).toContainText('Return true');
   await expect(page.locator('.react-flow__node')).toHaveCount(3);
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Imported and renamed');
+  await expect(page.getByLabel('Description')).toHaveValue('Not saved yet');
+  await expect(page.getByRole('button', { name: 'Save draft' })).toBeEnabled();
   await page.getByLabel('Input (JSON)').fill('{"applicant": {"age": 12}}');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Flow result' })).toHaveText('Flow result: false');

@@ -335,6 +335,10 @@ function FlowEditor({
       const res = await api.request(UpdateFlowDraftDocument, { input: { id: record.id, definition: value } });
       dropFlowEdits(storageKey);
       adopt(res.updateFlowDraft);
+      // Only the definition was replaced: unsaved changes to the rest stay, still unsaved.
+      setName(name);
+      setDescription(description);
+      setTests(tests);
       await reload();
     });
 
