@@ -7,6 +7,7 @@ import type { Location } from './router';
 import { SessionContext, capabilities, effectiveRole } from './session';
 import type { Capabilities, Session, Viewer } from './session';
 import { SignIn } from './pages/SignIn';
+import { forgetStored } from './sessionStore';
 import { FlowList, PolicyList } from './pages/BaseList';
 import { GroupList, GroupPage } from './pages/Groups';
 import { AuditLog } from './pages/AuditLog';
@@ -112,7 +113,13 @@ export function App() {
   const session = useMemo<Session | null>(() => {
     if (state.kind !== 'signed-in' || !api) return null;
     const role = effectiveRole(state.viewer);
-    return { api, apiKey: state.key, viewer: state.viewer, role, can: capabilities(role), signOut: () => signOut() };
+    // Signing out forgets the user's unsaved work too; a key the server
+    // stops accepting keeps it, for the same user to sign in again.
+    const signOutUser = () => {
+      forgetStored();
+      signOut();
+    };
+    return { api, apiKey: state.key, viewer: state.viewer, role, can: capabilities(role), signOut: signOutUser };
   }, [state, api, signOut]);
 
   if (!session) {

@@ -1,3 +1,6 @@
+/** What the console keeps in the browser starts with this, so that signing out can find all of it. */
+const PREFIX = 'verdict.';
+
 /** A value kept in sessionStorage as JSON; null when there is none, or when what is there does not parse. */
 export function readStored<T>(key: string): T | null {
   const raw = sessionStorage.getItem(key);
@@ -6,5 +9,17 @@ export function readStored<T>(key: string): T | null {
     return JSON.parse(raw) as T;
   } catch {
     return null;
+  }
+}
+
+/**
+ * Removes everything the console keeps for the signed-in user (the key,
+ * unsaved drafts, samples, flow edits and problems): none of it is for
+ * whoever signs in next in this tab.
+ */
+export function forgetStored(): void {
+  for (const store of [sessionStorage, localStorage]) {
+    const keys = Array.from({ length: store.length }, (_, i) => store.key(i)).filter((k): k is string => k !== null && k.startsWith(PREFIX));
+    keys.forEach((k) => store.removeItem(k));
   }
 }

@@ -116,6 +116,34 @@ test('the first screen loads at most 350 KB of compressed JavaScript, all from t
   await page.context().close();
 });
 
+test('the header holds every section and Sign out inside the window, on a laptop and on a phone', async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    open = page;
+    await signIn(page, ADMIN_KEY);
+    const header = await page.locator('header.topbar').boundingBox();
+    const nav = page.getByRole('navigation', { name: 'Sections' });
+    const controls = [
+      ...(await nav.getByRole('link').all()),
+      page.getByRole('link', { name: 'GraphQL playground' }),
+      page.getByRole('button', { name: 'Sign out' }),
+    ];
+    assert.equal(controls.length, 8);
+    for (const control of controls) {
+      const name = await control.textContent();
+      const box = await control.boundingBox();
+      const where = `${name} at ${viewport.width}×${viewport.height}: ${JSON.stringify(box)} in header ${JSON.stringify(header)}`;
+      assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height, `outside the window: ${where}`);
+      assert.ok(box.y >= header.y && box.y + box.height <= header.y + header.height && box.x + box.width <= header.x + header.width, `outside the header: ${where}`);
+    }
+    assert.ok(header.y + header.height <= viewport.height / 3, `the header takes ${header.height} px of ${viewport.height}`);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), viewport.width, 'the page is as wide as the window');
+    await page.screenshot({ path: join(shots, `header-${viewport.width}.png`) });
+    await context.close();
+  }
+});
+
 /**
  * Publishes the open draft through the dialog that first replays it on the
  * recorded decisions; returns the dialog's replay section as it was.
@@ -322,6 +350,53 @@ test('completion offers selectors and properties from the sample data, and opera
   await page.context().close();
 });
 
+test('a run becomes a test only with the sample and the rule it ran on', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('button', { name: 'New policy' }).click();
+  await page.getByLabel('Name').fill('Stale runs');
+  await replaceEditorText(page, 'Rule text', 'A **Person** gets senior_discount if the __age__ of the **Person** is greater than 64.');
+  await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 70}}');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Result:' })).toHaveText('Result: true');
+  await expect(page.getByRole('button', { name: 'Add as test (expect true)' })).toBeVisible();
+
+  // The sample changes after the run: true is not what age 10 gives.
+  await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 10}}');
+  await expect(page.getByRole('button', { name: /^Add as test/ })).toHaveCount(0);
+  await expect(page.getByTestId('run-stale')).toContainText('run again');
+  await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 70}}');
+  await expect(page.getByRole('button', { name: 'Add as test (expect true)' })).toBeVisible();
+  // So does the rule.
+  await replaceEditorText(page, 'Rule text', 'A **Person** gets senior_discount if the __age__ of the **Person** is greater than 80.');
+  await expect(page.getByRole('button', { name: /^Add as test/ })).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Result:' })).toHaveText('Result: false');
+  await expect(page.getByTestId('run-stale')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Add as test (expect false)' }).click();
+  await page.getByRole('tab', { name: 'Tests (1)' }).click();
+  const row = page.getByRole('table', { name: 'Tests' }).locator('tbody tr');
+  await expect(row.locator('td').nth(1)).toHaveText('{"Person":{"age":70}}');
+  await expect(row.locator('td').nth(2)).toHaveText('false');
+  await page.context().close();
+});
+
+test('a rule that does not parse runs to its error alone: no result, no trace, no test', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('button', { name: 'New policy' }).click();
+  await replaceEditorText(page, 'Rule text', 'this is not a rule');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const result = page.getByTestId('run-result');
+  await expect(result.getByRole('alert')).toContainText('Could not run:');
+  await expect(page.getByRole('status').filter({ hasText: 'Result:' })).toHaveCount(0);
+  await expect(result.locator('.trace')).toHaveCount(0);
+  await expect(result).not.toContainText('valid_syntax');
+  await expect(page.getByRole('button', { name: /^Add as test/ })).toHaveCount(0);
+  await page.context().close();
+});
+
 test('a viewer sees no edit controls', async () => {
   const page = await newPage();
   await signIn(page, viewerKey);
@@ -357,6 +432,37 @@ test('a key revoked mid-session returns to sign-in, and the unsaved text survive
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByLabel('Name')).toHaveValue('Unsaved work');
   await expect(editorContent(page, 'Rule text')).toHaveText(/is less than 1000\./);
+  await page.context().close();
+});
+
+test('signing out forgets the unsaved work, so the next user in the tab does not see it', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('button', { name: 'New policy' }).click();
+  await page.getByLabel('Name').fill('Private work');
+  await replaceEditorText(page, 'Rule text', 'A **Loan** is approved if the __amount__ of the **Loan** is less than 777.');
+  await replaceEditorText(page, 'Sample data (JSON)', '{"Loan": {"amount": 4242}}');
+  await page.goto(server.url + '/console/flows/new');
+  await page.getByLabel('Name', { exact: true }).fill('Private flow');
+  // The key, the policy's draft and sample, and the flow's edits.
+  await expect({
+    toString: () => 'what the tab keeps',
+    count: () => page.evaluate(() => Object.keys(sessionStorage).filter((k) => /^verdict\.(apiKey|draft\.new|sample\.new|flowEdits\.new)$/.test(k)).length),
+  }).toHaveCount(4);
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in to the console' })).toBeVisible();
+  assert.deepEqual(await page.evaluate(() => [...Object.keys(sessionStorage), ...Object.keys(localStorage)]), []);
+
+  // The next user signs in in the same tab: nothing of the last one's work.
+  await page.getByLabel('API key').fill(viewerKey);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('who')).toContainText('Viewer');
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('');
+  await page.goto(server.url + '/console/policies/new');
+  await expect(page.getByLabel('Name')).toHaveValue('');
+  await expect(editorContent(page, 'Rule text')).not.toContainText('777');
+  await expect(editorContent(page, 'Sample data (JSON)')).not.toContainText('4242');
   await page.context().close();
 });
 
@@ -454,6 +560,25 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await expect(nodeResult.locator('.trace tr.row-pass')).toContainText('applicant.income');
   await page.screenshot({ path: join(shots, 'flow-run.png'), fullPage: true });
   await noCriticalViolations(page, 'flow');
+  // In the narrower side panel of a 1280 px window no condition table is cut
+  // off: each fits its card, or scrolls within it.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(nodeResult.locator('.trace table th').last()).toBeVisible();
+  const clipped = await nodeResult.locator('.trace-card').evaluateAll((cards) =>
+    cards
+      .filter((card) => {
+        const table = card.querySelector('table');
+        if (!table || table.getBoundingClientRect().right <= card.getBoundingClientRect().right + 0.5) return false;
+        for (let el = table.parentElement; el !== card; el = el.parentElement) {
+          if (['auto', 'scroll'].includes(getComputedStyle(el).overflowX) && el.scrollWidth > el.clientWidth) return false;
+        }
+        return true;
+      })
+      .map((card) => `${card.getAttribute('aria-label')}: a ${card.querySelector('table').offsetWidth} px table in a ${card.clientWidth} px card`),
+  );
+  assert.deepEqual(clipped, []);
+  await page.screenshot({ path: join(shots, 'flow-run-1280.png'), fullPage: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   await page.getByRole('button', { name: 'Add as test (expect true)' }).click();
   await page.getByRole('button', { name: 'Save draft' }).click();
@@ -507,6 +632,7 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await page.getByLabel('Record').selectOption({ label: 'Version 1' });
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 1');
   await page.getByRole('button', { name: 'Roll back to this version' }).click();
+  await page.getByRole('dialog', { name: 'Roll back to version 1?' }).getByRole('button', { name: 'Publish version 1 again' }).click();
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 3');
   await expect(page.getByRole('tab', { name: 'Versions (3)' })).toBeVisible();
   await expect(flowNode(page, 'policy-1')).toBeVisible();
@@ -585,6 +711,9 @@ test('the nested YAML and the editor graph forms of a definition open in the sam
   await expect(page.locator('.react-flow__node')).toHaveCount(3);
   await expect(page.locator('.react-flow__edge')).toHaveCount(2);
 
+  // Opening another definition into the draft keeps an unsaved rename.
+  await page.getByLabel('Name', { exact: true }).fill('Imported and renamed');
+  await page.getByLabel('Description').fill('Not saved yet');
   await open(
     [
       'flow:',
@@ -606,10 +735,24 @@ test('the nested YAML and the editor graph forms of a definition open in the sam
   await expect(flowNode(page, 'begin')).toContainText('Adult');
   await expect(flowNode(page, 'approve')).toContainText('Return true');
   await expect(page.locator('.react-flow__node')).toHaveCount(3);
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Imported and renamed');
+  await expect(page.getByLabel('Description')).toHaveValue('Not saved yet');
+  await expect(page.getByRole('button', { name: 'Save draft' })).toBeEnabled();
   await page.getByLabel('Input (JSON)').fill('{"applicant": {"age": 12}}');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Flow result' })).toHaveText('Flow result: false');
   await expect(flowNode(page, 'decline')).toHaveClass(/\bfnode-path\b/);
+
+  // A changed input is not what ran: no test is made of it until it runs.
+  await expect(page.getByRole('button', { name: 'Add as test (expect false)' })).toBeVisible();
+  await page.getByLabel('Input (JSON)').fill('{"applicant": {"age": 30}}');
+  await expect(page.getByRole('button', { name: /^Add as test/ })).toHaveCount(0);
+  await expect(page.getByTestId('run-stale')).toContainText('run again');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Flow result' })).toHaveText('Flow result: true');
+  await page.getByRole('button', { name: 'Add as test (expect true)' }).click();
+  await page.getByRole('tab', { name: 'Tests (1)' }).click();
+  await expect(page.getByRole('table', { name: 'Tests' }).locator('tbody tr td').nth(1)).toHaveText('{"applicant":{"age":30}}');
   await page.context().close();
 });
 
@@ -654,6 +797,31 @@ test('an editor manages a group: creates, renames and describes it, adds and rem
   await page.getByRole('dialog').getByRole('button', { name: 'Delete “Retail lending”' }).click();
   await expect(page.getByRole('heading', { name: 'Groups' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Groups' })).not.toContainText('Retail lending');
+  await page.context().close();
+});
+
+test('a group of many policies still offers those not in it, and says when there are none', async () => {
+  const group = await rest(server.url, ADMIN_KEY, 'POST', '/group', { name: 'Crowded' });
+  const rule = 'A **Person** is counted if the __age__ of the **Person** is at least 1.';
+  // The oldest of ten stays out of the group: the newest eight, which a
+  // first page of a search finds, are all in it.
+  await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Crowd member 0', rule });
+  for (let i = 1; i <= 9; i++) {
+    const p = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: `Crowd member ${i}`, rule });
+    await rest(server.url, ADMIN_KEY, 'POST', `/group/${group.id}/member`, { kind: 'policy', baseId: p.baseId });
+  }
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/groups/${group.id}`);
+  await expect(page.getByRole('heading', { name: 'Crowded' })).toBeVisible();
+  await page.getByLabel('Add a policy by name').fill('Crowd member');
+  const offered = page.getByRole('list', { name: 'Policies to add' });
+  await expect(offered.getByRole('button', { name: 'Add Crowd member 0' })).toBeVisible();
+  await expect(offered.getByRole('button')).toHaveCount(1);
+  await offered.getByRole('button', { name: 'Add Crowd member 0' }).click();
+  await expect(page.getByRole('table', { name: 'Policies in the group' }).getByRole('link', { name: 'Crowd member 0' })).toBeVisible();
+  await expect(page.getByText('No other policies match.')).toBeVisible();
+  await expect(offered.getByRole('button')).toHaveCount(0);
   await page.context().close();
 });
 
@@ -786,6 +954,21 @@ test('an auditor reads the audit log filtered by action and sees no edit control
   await page.screenshot({ path: join(shots, 'audit.png'), fullPage: true });
   await noCriticalViolations(page, 'audit log');
   await noEditControls('the audit log');
+
+  // A refused filter lists nothing, not the rows of the filter before it.
+  await page.getByLabel('Policy or flow (base id)').fill('not an id');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await expect(page.getByRole('alert')).toBeVisible();
+  await expect(table.locator('tbody tr')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(table.locator('tbody tr').first()).toBeVisible();
+  await page.getByLabel('From').fill('2026-02-01T00:00');
+  await page.getByLabel('Until').fill('2026-01-01T00:00');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await expect(page.getByRole('alert')).toBeVisible();
+  await expect(table.locator('tbody tr')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Next page' })).not.toBeEnabled();
   // Administration is not offered, even by its address.
   await page.goto(server.url + '/console/admin/keys');
   await expect(page.getByRole('heading', { name: 'Not for your role' })).toBeVisible();
@@ -864,7 +1047,15 @@ test('publishing shows the draft replayed on the recorded decisions, and a publi
   // The admin rolls back to version 1: version 3 holds its rule again.
   await page.getByLabel('Record').selectOption({ label: 'Version 1' });
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 1');
+  // It asks first, saying what will happen; Cancel publishes nothing.
   await page.getByRole('button', { name: 'Roll back to this version' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Roll back to version 1?' });
+  await expect(confirm).toContainText('published again, at once, as version 3, which is then what runs in place of version 2');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(page.getByRole('tab', { name: 'Versions (2)' })).toBeVisible();
+  await page.getByRole('button', { name: 'Roll back to this version' }).click();
+  await confirm.getByRole('button', { name: 'Publish version 1 again' }).click();
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 3');
   await expect(editorContent(page, 'Rule text')).toContainText('is at least 65.');
   await expect(page.getByRole('tab', { name: 'Versions (3)' })).toBeVisible();

@@ -9,6 +9,7 @@ interface Connection<T> {
 }
 
 export interface Pages<T> {
+  /** null while the first load runs, and after a load failed (see error). */
   items: T[] | null;
   error: string;
   page: number;
@@ -40,7 +41,14 @@ export function usePages<T>(load: (after: string | null) => Promise<Connection<T
         setItems(conn.edges.map((e) => e.node));
         setEnd({ hasNext: conn.pageInfo.hasNextPage, cursor: conn.pageInfo.endCursor ?? null });
       },
-      (err: unknown) => live && setError(errorMessage(err)),
+      (err: unknown) => {
+        if (!live) return;
+        // The rows of an earlier load are not what was asked for (a
+        // refused filter, say): none are shown rather than those.
+        setItems(null);
+        setEnd({ hasNext: false, cursor: null });
+        setError(errorMessage(err));
+      },
     );
     return () => {
       live = false;

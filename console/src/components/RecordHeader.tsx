@@ -1,9 +1,11 @@
+import { useState } from 'react';
 import type { Notice } from '../action';
 import { formatTime } from '../format';
 import { Link, navigate } from '../router';
 import { mayChange, ownerLabel, useSession } from '../session';
 import { recordLabel, standing } from '../versions';
 import { RecordPicker } from './RecordPicker';
+import { ConfirmDialog } from './ConfirmDialog';
 
 interface HeaderRecord {
   id: string;
@@ -60,6 +62,9 @@ export function RecordHeader<R extends HeaderRecord>({
   const { can } = session;
   const { compareWith, earlierVersion } = standing(records, record);
   const rollbackable = earlierVersion && can.publish;
+  // A rollback publishes a new version at once, so it is confirmed first, as a publish is.
+  const [confirmRollback, setConfirmRollback] = useState(false);
+  const latest = Math.max(0, ...records.map((r) => r.version ?? 0));
   return (
     <>
       <div className="page-head">
@@ -97,7 +102,7 @@ export function RecordHeader<R extends HeaderRecord>({
             </button>
           )}
           {rollbackable && (
-            <button type="button" className="btn" onClick={onRollback} disabled={busy}>
+            <button type="button" className="btn" onClick={() => setConfirmRollback(true)} disabled={busy}>
               Roll back to this version
             </button>
           )}
@@ -118,6 +123,21 @@ export function RecordHeader<R extends HeaderRecord>({
           )}
         </div>
       </div>
+
+      {confirmRollback && record && (
+        <ConfirmDialog
+          title={`Roll back to version ${record.version}?`}
+          confirmLabel={`Publish version ${record.version} again`}
+          onCancel={() => setConfirmRollback(false)}
+          onConfirm={() => {
+            setConfirmRollback(false);
+            onRollback();
+          }}
+        >
+          What version {record.version} holds is published again, at once, as version {latest + 1}, which is then what runs in place of version {latest}. Its
+          stored tests must pass, as for a publish. No version is deleted: you can roll forward the same way.
+        </ConfirmDialog>
+      )}
 
       {notice && (
         <div className={`alert ${notice.kind === 'ok' ? 'alert-ok' : 'alert-error'}`} role={notice.kind === 'ok' ? 'status' : 'alert'}>

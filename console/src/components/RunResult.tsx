@@ -125,22 +125,24 @@ export function Trace({ entries, onReference }: { entries: Entry[]; onReference?
             <Mark ok={e.result} />
           </header>
           {e.conditions.length > 0 && (
-            <table className="table table-compact">
-              <thead>
-                <tr>
-                  <th scope="col">Property</th>
-                  <th scope="col">Value found</th>
-                  <th scope="col">Operator</th>
-                  <th scope="col">Compared with</th>
-                  <th scope="col">Result</th>
-                </tr>
-              </thead>
-              <tbody>
-                {e.conditions.map((c, j) => (
-                  <ConditionRow key={j} c={c} entries={entries} onReference={onReference} />
-                ))}
-              </tbody>
-            </table>
+            <div className="trace-table">
+              <table className="table table-compact">
+                <thead>
+                  <tr>
+                    <th scope="col">Property</th>
+                    <th scope="col">Value found</th>
+                    <th scope="col">Operator</th>
+                    <th scope="col">Compared with</th>
+                    <th scope="col">Result</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {e.conditions.map((c, j) => (
+                    <ConditionRow key={j} c={c} entries={entries} onReference={onReference} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </section>
       ))}
@@ -153,6 +155,17 @@ export function Trace({ entries, onReference }: { entries: Entry[]; onReference?
  * trace follows the golden rule) calls onReference with the rule's name.
  */
 export function RunResultView({ result, onReference }: { result: RunView; onReference?: (name: string) => void }) {
+  // A run that failed has no result to read: its false and its trace (of
+  // the parser, say) are the engine's internals, so only the error shows.
+  if (result.error) {
+    return (
+      <div className="run-result" data-testid="run-result">
+        <p className="alert alert-error" role="alert">
+          Could not run: {result.error}
+        </p>
+      </div>
+    );
+  }
   const labels = result.labels && typeof result.labels === 'object' ? Object.entries(result.labels as Record<string, unknown>) : [];
   return (
     <div className="run-result" data-testid="run-result">
@@ -170,11 +183,6 @@ export function RunResultView({ result, onReference }: { result: RunView; onRefe
             <li key={`${w.code}:${w.message}`}>{w.message}</li>
           ))}
         </ul>
-      )}
-      {result.error && (
-        <p className="alert alert-error" role="alert">
-          {result.error}
-        </p>
       )}
       {labels.length > 0 && (
         <div className="labels" role="group" aria-label="Labels">

@@ -89,7 +89,7 @@ export function Members() {
           {pages.error}
         </p>
       )}
-      <table className="table" aria-label="Members" aria-busy={pages.items === null}>
+      <table className="table" aria-label="Members" aria-busy={pages.items === null && !pages.error}>
         <thead>
           <tr>
             <th scope="col">Email</th>
@@ -292,7 +292,7 @@ export function Keys() {
           {pages.error}
         </p>
       )}
-      <table className="table" aria-label="Keys" aria-busy={pages.items === null}>
+      <table className="table" aria-label="Keys" aria-busy={pages.items === null && !pages.error}>
         <thead>
           <tr>
             <th scope="col">Name</th>

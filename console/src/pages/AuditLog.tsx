@@ -130,7 +130,7 @@ export function AuditLog({ params }: { params: URLSearchParams }) {
           {pages.error}
         </p>
       )}
-      <table className="table" aria-label="Audit events" aria-busy={pages.items === null}>
+      <table className="table" aria-label="Audit events" aria-busy={pages.items === null && !pages.error}>
         <thead>
           <tr>
             <th scope="col">Time</th>

@@ -108,7 +108,8 @@ function FlowEditor({
   const [selected, setSelected] = useState<string | null>(null);
   const [problems, setProblems] = useState<Problem[]>(() => (record ? loadProblems(record.id, record.revision) : []));
   const [data, setData] = useState(() => (record?.tests[0] ? formatJSON(record.tests[0].data) : NEW_DATA));
-  const [run, setRun] = useState<{ result: FlowRunResultFieldsFragment; definition: Definition } | null>(null);
+  // A run keeps the definition and input it ran on: its result is a test's expectation only for those.
+  const [run, setRun] = useState<{ result: FlowRunResultFieldsFragment; definition: Definition; data: string } | null>(null);
   const [report, setReport] = useState<NonNullable<TestFlowRecordMutation['testFlowRecord']> | null>(null);
   const { busy, notice, setNotice, act } = useAction((err) => {
     const listed = refusedProblems(err);
@@ -144,6 +145,7 @@ function FlowEditor({
   const placed = useMemo(() => placeProblems(definition, problems), [definition, problems]);
   // A run belongs to the definition it ran; an edit since makes it stale.
   const current = run && JSON.stringify(run.definition) === JSON.stringify(definition) ? run.result : null;
+  const inputChanged = !!current && run?.data !== data;
   const path = useMemo(() => (current ? runPath(definition, current) : null), [current, definition]);
 
   const model = useMemo<GraphModel>(() => {
@@ -269,14 +271,14 @@ function FlowEditor({
         record && JSON.stringify(definition) === JSON.stringify(saved)
           ? (await api.request(RunFlowVersionDocument, { input: { flowId: record.id, data: input } })).runFlowVersion!
           : (await api.request(TestFlowDocument, { input: { definition, data: input } })).testFlow!;
-      setRun({ result, definition: ran });
+      setRun({ result, definition: ran, data });
       const reached = result.nodeResponses[result.nodeResponses.length - 1];
       setSelected(reached?.nodeId ?? null);
     });
 
   const onAddTest = () => {
     const input = parseData();
-    if (!input || !current) return;
+    if (!input || !current || inputChanged || current.errors.length > 0) return;
     const testName = sampleName(tests);
     const expect = current.outcome ?? current.result;
     setTests([...tests, { name: testName, data: input, expect }]);
@@ -333,6 +335,10 @@ function FlowEditor({
       const res = await api.request(UpdateFlowDraftDocument, { input: { id: record.id, definition: value } });
       dropFlowEdits(storageKey);
       adopt(res.updateFlowDraft);
+      // Only the definition was replaced: unsaved changes to the rest stay, still unsaved.
+      setName(name);
+      setDescription(description);
+      setTests(tests);
       await reload();
     });
 
@@ -514,7 +520,7 @@ function FlowEditor({
                     Run
                   </button>
                 )}
-                {current && editable && (
+                {current && !inputChanged && current.errors.length === 0 && editable && (
                   <button type="button" className="btn" onClick={onAddTest} disabled={busy}>
                     Add as test (expect {JSON.stringify(current.outcome ?? current.result)})
                   </button>
@@ -523,6 +529,11 @@ function FlowEditor({
             </div>
             <label htmlFor="flow-data">Input (JSON)</label>
             <textarea id="flow-data" className="json-input" rows={7} value={data} onChange={(e) => setData(e.target.value)} spellCheck={false} />
+            {inputChanged && (
+              <p className="alert alert-info" data-testid="run-stale">
+                The input changed since this run: run again to add it as a test.
+              </p>
+            )}
             {current && (
               <div className="flow-run" data-testid="flow-run">
                 <div className={`verdict ${current.result ? 'verdict-true' : 'verdict-false'}`} role="status">

@@ -99,7 +99,7 @@ export function GroupList() {
           <input id="group-search" type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Name contains…" />
         </div>
       </div>
-      <table className="table" aria-label="Groups" aria-busy={pages.items === null}>
+      <table className="table" aria-label="Groups" aria-busy={pages.items === null && !pages.error}>
         <thead>
           <tr>
             <th scope="col">Name</th>
@@ -242,10 +242,31 @@ const words = {
   FLOW: { title: 'Flows', one: 'flow', path: 'flows' },
 } as const;
 
-async function findBases(api: Api, kind: GroupMemberKind, query: string) {
-  const vars = { first: 8, query: query || null };
-  const conn = kind === 'POLICY' ? (await api.request(PoliciesDocument, vars)).policies : (await api.request(FlowsDocument, vars)).flows;
-  return conn.edges.map((e) => ({ baseId: e.node.baseId, name: e.node.name }));
+/** How many bases "Add a … by name" offers, and how many pages of the search it reads at most to find them. */
+const OFFERED = 8;
+const SEARCH_PAGES = 5;
+
+/**
+ * Up to OFFERED bases whose name matches query and that are not in the
+ * group: the search pages on past those that are, so that a group of many
+ * members still gets candidates.
+ */
+async function candidates(api: Api, kind: GroupMemberKind, groupId: string, query: string) {
+  const list = async (vars: { first: number; after?: string | null; query: string | null; groupId?: string }) =>
+    kind === 'POLICY' ? (await api.request(PoliciesDocument, vars)).policies : (await api.request(FlowsDocument, vars)).flows;
+  // The members the search would find, as many as the server lists at once, to leave them out.
+  const inGroup = new Set((await list({ first: 200, query: query || null, groupId })).edges.map((e) => e.node.baseId));
+  const offered: { baseId: string; name: string }[] = [];
+  let after: string | null = null;
+  for (let page = 0; page < SEARCH_PAGES && offered.length < OFFERED; page++) {
+    const conn = await list({ first: 20, after, query: query || null });
+    for (const { node } of conn.edges) {
+      if (!inGroup.has(node.baseId)) offered.push({ baseId: node.baseId, name: node.name });
+    }
+    if (!conn.pageInfo.hasNextPage || !conn.pageInfo.endCursor) break;
+    after = conn.pageInfo.endCursor;
+  }
+  return offered.slice(0, OFFERED);
 }
 
 function GroupMembers({ groupId, kind }: { groupId: string; kind: GroupMemberKind }) {
@@ -253,7 +274,8 @@ function GroupMembers({ groupId, kind }: { groupId: string; kind: GroupMemberKin
   const w = words[kind];
   const [version, setVersion] = useState(0);
   const [query, setQuery] = useState('');
-  const [found, setFound] = useState<{ baseId: string; name: string }[]>([]);
+  // null while the search runs.
+  const [found, setFound] = useState<{ baseId: string; name: string }[] | null>(null);
   const [error, setError] = useState('');
 
   const load = useCallback(
@@ -274,7 +296,8 @@ function GroupMembers({ groupId, kind }: { groupId: string; kind: GroupMemberKin
     if (!can.edit) return;
     let live = true;
     const t = window.setTimeout(() => {
-      findBases(api, kind, query.trim()).then(
+      setFound(null);
+      candidates(api, kind, groupId, query.trim()).then(
         (r) => live && setFound(r),
         (err) => live && setError(errorMessage(err)),
       );
@@ -283,9 +306,8 @@ function GroupMembers({ groupId, kind }: { groupId: string; kind: GroupMemberKin
       live = false;
       window.clearTimeout(t);
     };
-  }, [api, kind, query, can.edit, version]);
+  }, [api, kind, groupId, query, can.edit, version]);
 
-  const members = new Set(pages.items?.map((p) => p.baseId));
   const act = async (what: () => Promise<void>) => {
     setError('');
     try {
@@ -361,16 +383,19 @@ function GroupMembers({ groupId, kind }: { groupId: string; kind: GroupMemberKin
             <input id={`${headingId}-search`} type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Name contains…" />
           </div>
           <ul className="picker-results" aria-label={`${w.title} to add`}>
-            {found
-              .filter((b) => !members.has(b.baseId))
-              .map((b) => (
-                <li key={b.baseId}>
-                  <button type="button" className="btn btn-small" onClick={() => void add(b.baseId)} aria-label={`Add ${b.name}`}>
-                    + {b.name}
-                  </button>
-                </li>
-              ))}
+            {found?.map((b) => (
+              <li key={b.baseId}>
+                <button type="button" className="btn btn-small" onClick={() => void add(b.baseId)} aria-label={`Add ${b.name}`}>
+                  + {b.name}
+                </button>
+              </li>
+            ))}
           </ul>
+          {found?.length === 0 && (
+            <p className="muted small">
+              No other {w.title.toLowerCase()} match.
+            </p>
+          )}
         </div>
       )}
     </section>

@@ -110,7 +110,8 @@ function Editor({
   const [sample, setSample] = useState(
     () => loadSample(sampleKey) ?? (record && record.tests[0] ? formatJSON(record.tests[0].data) : record ? '{}' : NEW_SAMPLE),
   );
-  const [run, setRun] = useState<RunResultFieldsFragment | null>(null);
+  // A run keeps the rule and sample it ran on: its result is a test's expectation only for those.
+  const [run, setRun] = useState<{ result: RunResultFieldsFragment; rule: string; sample: string } | null>(null);
   const [runError, setRunError] = useState('');
   const [report, setReport] = useState<TestReport | null>(null);
   const { busy, notice, setNotice, act } = useAction();
@@ -154,21 +155,24 @@ function Editor({
         record && rule === record.rule
           ? (await api.request(RunPolicyVersionDocument, { input: { policyId: record.id, data } })).runPolicyVersion!
           : (await api.request(RunRuleDocument, { input: { rule, data } })).runRule!;
-      setRun(res);
+      setRun({ result: res, rule, sample });
     });
+
+  const runStale = !!run && (run.rule !== rule || run.sample !== sample);
 
   const onAddTest = () =>
     act(async () => {
-      if (!run || sampleProblem) return;
+      if (!run || runStale || run.result.error) return;
       const testName = sampleName(tests);
-      const next = [...tests, { name: testName, data: JSON.parse(sample), expect: run.result }];
+      const expected = run.result.result;
+      const next = [...tests, { name: testName, data: JSON.parse(run.sample), expect: expected }];
       setTests(next);
       if (record) {
         await api.request(UpdatePolicyDraftDocument, { input: { id: record.id, tests: next } });
-        setNotice({ kind: 'ok', text: `Test “${testName}” saved, expecting ${run.result}.` });
+        setNotice({ kind: 'ok', text: `Test “${testName}” saved, expecting ${expected}.` });
         await reload();
       } else {
-        setNotice({ kind: 'ok', text: `Test “${testName}” added, expecting ${run.result}; it is stored with the policy.` });
+        setNotice({ kind: 'ok', text: `Test “${testName}” added, expecting ${expected}; it is stored with the policy.` });
       }
     });
 
@@ -350,9 +354,9 @@ function Editor({
                   Run
                 </button>
               )}
-              {run && editable && (
-                <button type="button" className="btn" onClick={onAddTest} disabled={busy || !!sampleProblem}>
-                  Add as test (expect {String(run.result)})
+              {run && !runStale && !run.result.error && editable && (
+                <button type="button" className="btn" onClick={onAddTest} disabled={busy}>
+                  Add as test (expect {String(run.result.result)})
                 </button>
               )}
             </div>
@@ -375,7 +379,12 @@ function Editor({
               {runError}
             </p>
           )}
-          {run && <RunResultView result={run} onReference={showRule} />}
+          {runStale && (
+            <p className="alert alert-info" data-testid="run-stale">
+              The sample data or the rule changed since this run: run again to add the sample as a test.
+            </p>
+          )}
+          {run && <RunResultView result={run.result} onReference={showRule} />}
         </section>
       </div>
 
