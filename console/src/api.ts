@@ -37,7 +37,10 @@ export class Api {
 /** A message to show for a failed request. */
 export function errorMessage(err: unknown): string {
   if (err instanceof VerdictError) {
-    return err.details.length > 0 ? `${err.message}: ${err.details.join('; ')}` : err.message;
+    if (err.details.length === 0) return err.message;
+    // A message that lists its problems names them too ("tests failed: a, b"):
+    // its head leads the details, which say more of each.
+    return `${err.message.split(': ')[0]}: ${err.details.join('; ')}`;
   }
   return err instanceof Error ? err.message : String(err);
 }

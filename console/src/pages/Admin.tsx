@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { AddMemberDocument, ChangeMemberRoleDocument, CreateKeyDocument, KeysDocument, MembersDocument, RemoveMemberDocument, RevokeKeyDocument } from '@verdict/client';
 import type { MemberFieldsFragment, Role, Scope } from '@verdict/client';
-import { VerdictError, errorMessage } from '../api';
+import { errorMessage } from '../api';
 import { enumWord, formatTime } from '../format';
 import { useSession } from '../session';
 import type { Notice } from '../action';
@@ -11,14 +11,6 @@ import { Pager, usePages } from '../components/Pager';
 
 const roles: Role[] = ['VIEWER', 'EDITOR', 'PUBLISHER', 'ADMIN', 'AUDITOR'];
 const scopes: Scope[] = ['VIEW', 'EDIT', 'PUBLISH', 'ADMIN'];
-
-/** The server keeps one admin at least; its refusal says so in its own words, and this says what to do. */
-function memberError(err: unknown): string {
-  if (err instanceof VerdictError && err.code === 'conflict' && /admin/i.test(err.message)) {
-    return `The organization must keep at least one admin: make another member an admin first. (${err.message})`;
-  }
-  return errorMessage(err);
-}
 
 export function Members() {
   const { api, viewer } = useSession();
@@ -39,7 +31,7 @@ export function Members() {
       setNotice({ kind: 'ok', text });
       setVersion((v) => v + 1);
     } catch (err) {
-      setNotice({ kind: 'error', text: memberError(err) });
+      setNotice({ kind: 'error', text: errorMessage(err) });
     }
   };
 

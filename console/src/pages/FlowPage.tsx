@@ -51,6 +51,7 @@ import { FlowGraph } from '../flows/FlowGraph';
 import type { GraphModel } from '../flows/FlowGraph';
 import { PolicyPicker, policyLabel, usePolicies } from '../flows/PolicyPicker';
 import { dropFlowEdits, loadFlowEdits, loadProblems, storeFlowEdits, storeProblems } from '../flows/storage';
+import { useDraftRevision } from '../revision';
 
 type Rec = FlowFieldsFragment;
 type Tab = 'graph' | 'tests' | 'versions';
@@ -97,6 +98,7 @@ function FlowEditor({
     return saved && (!record || saved.revision === record.revision) ? saved : null;
   });
   const { isDraft, editable, publishable } = recordRights(session, record);
+  const revision = useDraftRevision(record?.revision);
 
   const [tab, setTab] = useState<Tab>('graph');
   const [name, setName] = useState(restored?.name ?? record?.name ?? '');
@@ -182,6 +184,7 @@ function FlowEditor({
   // What was saved, as the server stores it (a definition comes back in
   // format version 1), becomes what the editor holds.
   const adopt = (res: { flow: Rec; validation: { errors: string[]; warnings: string[] } }) => {
+    revision.current = res.flow.revision;
     const found = problemsOf(res.validation);
     storeProblems(res.flow.id, res.flow.revision, found);
     setProblems(found);
@@ -201,7 +204,7 @@ function FlowEditor({
         navigate(`flows/${f.baseId}`, { replace: true });
         return;
       }
-      const res = await api.request(UpdateFlowDraftDocument, { input: { id: record.id, name, description, definition, tests } });
+      const res = await api.request(UpdateFlowDraftDocument, { input: { id: record.id, revision: revision.current, name, description, definition, tests } });
       dropFlowEdits(storageKey);
       adopt(res.updateFlowDraft);
       await reload();
@@ -213,7 +216,7 @@ function FlowEditor({
     act(async () => {
       if (!record) return;
       if (dirty) {
-        const res = await api.request(UpdateFlowDraftDocument, { input: { id: record.id, name, description, definition, tests } });
+        const res = await api.request(UpdateFlowDraftDocument, { input: { id: record.id, revision: revision.current, name, description, definition, tests } });
         dropFlowEdits(storageKey);
         adopt(res.updateFlowDraft);
       }
@@ -230,7 +233,7 @@ function FlowEditor({
     act(async () => {
       if (!record) return;
       try {
-        const res = await api.request(PublishFlowDocument, { input: { id: record.id } });
+        const res = await api.request(PublishFlowDocument, { input: { id: record.id, revision: revision.current } });
         await reload();
         navigate(`flows/${res.publishFlow.baseId}?record=${res.publishFlow.id}`, { replace: true });
       } catch (err) {
@@ -332,7 +335,7 @@ function FlowEditor({
         navigate(`flows/${f.baseId}`, { replace: true });
         return;
       }
-      const res = await api.request(UpdateFlowDraftDocument, { input: { id: record.id, definition: value } });
+      const res = await api.request(UpdateFlowDraftDocument, { input: { id: record.id, revision: revision.current, definition: value } });
       dropFlowEdits(storageKey);
       adopt(res.updateFlowDraft);
       // Only the definition was replaced: unsaved changes to the rest stay, still unsaved.

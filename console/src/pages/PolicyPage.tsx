@@ -17,6 +17,7 @@ import { dropDraft, loadDraft, loadSample, storeDraft, storeSample } from '../dr
 import { formatJSON } from '../format';
 import { navigate } from '../router';
 import { usePolicyRecords } from '../records';
+import { useDraftRevision } from '../revision';
 import { versionCount } from '../versions';
 import { recordRights, useSession } from '../session';
 import { useAction } from '../action';
@@ -101,6 +102,7 @@ function Editor({
   });
 
   const { isDraft, editable, publishable } = recordRights(session, record);
+  const revision = useDraftRevision(record?.revision);
 
   const [tab, setTab] = useState<Tab>('editor');
   const [name, setName] = useState(restored?.name ?? record?.name ?? '');
@@ -168,7 +170,8 @@ function Editor({
       const next = [...tests, { name: testName, data: JSON.parse(run.sample), expect: expected }];
       setTests(next);
       if (record) {
-        await api.request(UpdatePolicyDraftDocument, { input: { id: record.id, tests: next } });
+        const res = await api.request(UpdatePolicyDraftDocument, { input: { id: record.id, revision: revision.current, tests: next } });
+        revision.current = res.updatePolicyDraft.policy.revision;
         setNotice({ kind: 'ok', text: `Test “${testName}” saved, expecting ${expected}.` });
         await reload();
       } else {
@@ -185,7 +188,8 @@ function Editor({
         navigate(`policies/${res.createPolicy.policy.baseId}`, { replace: true });
         return;
       }
-      const res = await api.request(UpdatePolicyDraftDocument, { input: { id: record.id, name, rule, tests } });
+      const res = await api.request(UpdatePolicyDraftDocument, { input: { id: record.id, revision: revision.current, name, rule, tests } });
+      revision.current = res.updatePolicyDraft.policy.revision;
       dropDraft(storageKey);
       const problems = res.updatePolicyDraft.validation.errors;
       await reload();
@@ -198,7 +202,8 @@ function Editor({
     act(async () => {
       if (!record) return;
       if (dirty) {
-        await api.request(UpdatePolicyDraftDocument, { input: { id: record.id, name, rule, tests } });
+        const res = await api.request(UpdatePolicyDraftDocument, { input: { id: record.id, revision: revision.current, name, rule, tests } });
+        revision.current = res.updatePolicyDraft.policy.revision;
         dropDraft(storageKey);
       }
       setConfirmPublish(true);
@@ -214,7 +219,7 @@ function Editor({
     act(async () => {
       if (!record) return;
       try {
-        const res = await api.request(PublishPolicyDocument, { input: { id: record.id } });
+        const res = await api.request(PublishPolicyDocument, { input: { id: record.id, revision: revision.current } });
         dropDraft(storageKey);
         await reload();
         navigate(`policies/${res.publishPolicy.baseId}?record=${res.publishPolicy.id}`, { replace: true });
