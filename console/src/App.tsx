@@ -34,11 +34,11 @@ interface Route {
 const routes: Route[] = [
   { pattern: '', render: () => <PolicyList /> },
   { pattern: 'policies', render: () => <PolicyList /> },
-  { pattern: 'policies/new', render: () => <PolicyPage baseId="" /> },
+  { pattern: 'policies/new', render: () => <PolicyPage baseId="" />, allowed: (can) => can.edit },
   { pattern: 'policies/:baseId/compare', render: (p, loc) => <ComparePage baseId={p.baseId!} left={loc.params.get('left') ?? ''} right={loc.params.get('right') ?? ''} /> },
   { pattern: 'policies/:baseId', render: (p, loc) => <PolicyPage baseId={p.baseId!} recordId={loc.params.get('record') ?? ''} /> },
   { pattern: 'flows', render: () => <FlowList /> },
-  { pattern: 'flows/new', render: () => <FlowPage baseId="" /> },
+  { pattern: 'flows/new', render: () => <FlowPage baseId="" />, allowed: (can) => can.edit },
   { pattern: 'flows/:baseId/compare', render: (p, loc) => <FlowComparePage baseId={p.baseId!} left={loc.params.get('left') ?? ''} right={loc.params.get('right') ?? ''} /> },
   { pattern: 'flows/:baseId', render: (p, loc) => <FlowPage baseId={p.baseId!} recordId={loc.params.get('record') ?? ''} /> },
   { pattern: 'groups', render: () => <GroupList /> },

@@ -412,6 +412,11 @@ test('a viewer sees no edit controls', async () => {
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByTestId('run-result')).toBeVisible();
   await page.screenshot({ path: join(shots, 'viewer.png') });
+  // Nor is a new policy or flow offered by its address.
+  for (const path of ['policies/new', 'flows/new']) {
+    await page.goto(`${server.url}/console/${path}`);
+    await expect(page.getByRole('heading', { name: 'Not for your role' })).toBeVisible();
+  }
   await page.context().close();
 });
 
@@ -478,9 +483,10 @@ test('signing out forgets the unsaved work, so the next user in the tab does not
   assert.deepEqual(await page.evaluate(() => [...Object.keys(sessionStorage), ...Object.keys(localStorage)]), []);
 
   // The next user signs in in the same tab: nothing of the last one's work.
-  await page.getByLabel('API key').fill(viewerKey);
+  const next = await rest(server.url, ADMIN_KEY, 'POST', '/admin/keys', { name: 'next in the tab', scope: 'edit' });
+  await page.getByLabel('API key').fill(next.secret);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByTestId('who')).toContainText('Viewer');
+  await expect(page.getByTestId('who')).toContainText('Editor');
   await expect(page.getByLabel('Name', { exact: true })).toHaveValue('');
   await page.goto(server.url + '/console/policies/new');
   await expect(page.getByLabel('Name')).toHaveValue('');
