@@ -93,11 +93,7 @@ func checkFlow(c *Changes) error {
 		c.flow = newParsedFlow(d, c.Definition)
 	}
 	if c.Tests != nil {
-		for _, tc := range *c.Tests {
-			if _, err := expectationOf(tc); err != nil {
-				return err
-			}
-		}
+		return checkFlowTests(*c.Tests)
 	}
 	return nil
 }

@@ -40,24 +40,8 @@ type TestResult struct {
 // draft). Running tests needs the permission to run the policy; nothing is
 // stored.
 func (s *Service) TestPolicy(ctx context.Context, id uuid.UUID, tests []TestCase) (*TestReport, error) {
-	p, err := principalOf(ctx)
+	_, l, tests, err := s.testsToRun(ctx, s.policyKind, id, tests, checkPolicyTests)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.checkTestCount(tests); err != nil {
-		return nil, err
-	}
-	if err := checkPolicyTests(tests); err != nil {
-		return nil, err
-	}
-	l, err := s.load(ctx, p, s.policyKind, id, authz.ActionRun)
-	if err != nil {
-		return nil, err
-	}
-	if tests == nil {
-		tests = l.record.Tests
-	}
-	if err := chargeRuns(ctx, len(tests)); err != nil {
 		return nil, err
 	}
 	prog := s.program(l.record)
@@ -65,6 +49,35 @@ func (s *Service) TestPolicy(ctx context.Context, id uuid.UUID, tests []TestCase
 		return nil, err
 	}
 	return s.runTests(prog, tests), nil
+}
+
+// testsToRun is how a test call starts: the tests given are checked, how
+// many and by the kind's check, before the record is loaded with the
+// permission to run it; without them, its stored tests run. Each test is a
+// run, all of them charged before any runs.
+func (s *Service) testsToRun(ctx context.Context, k *kindRules, id uuid.UUID, tests []TestCase,
+	check func([]TestCase) error) (*Principal, *target, []TestCase, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := s.checkTestCount(tests); err != nil {
+		return nil, nil, nil, err
+	}
+	if err := check(tests); err != nil {
+		return nil, nil, nil, err
+	}
+	l, err := s.load(ctx, p, k, id, authz.ActionRun)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if tests == nil {
+		tests = l.record.Tests
+	}
+	if err := chargeRuns(ctx, len(tests)); err != nil {
+		return nil, nil, nil, err
+	}
+	return p, l, tests, nil
 }
 
 // testData counts the bytes of the tests' data, which their runs echo.
@@ -167,26 +180,8 @@ func (rep *TestReport) failures() []string {
 // tests needs the permission to run it, and its policies are resolved as
 // the caller's runs resolve them. Nothing is stored.
 func (s *Service) TestFlowRecord(ctx context.Context, id uuid.UUID, tests []TestCase) (*TestReport, error) {
-	p, err := principalOf(ctx)
+	p, l, tests, err := s.testsToRun(ctx, s.flowKind, id, tests, checkFlowTests)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.checkTestCount(tests); err != nil {
-		return nil, err
-	}
-	for _, tc := range tests {
-		if _, err := expectationOf(tc); err != nil {
-			return nil, err
-		}
-	}
-	l, err := s.load(ctx, p, s.flowKind, id, authz.ActionRun)
-	if err != nil {
-		return nil, err
-	}
-	if tests == nil {
-		tests = l.record.Tests
-	}
-	if err := chargeRuns(ctx, len(tests)); err != nil {
 		return nil, err
 	}
 	plan, err := s.flow(l.record).runPlan()
