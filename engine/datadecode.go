@@ -62,6 +62,10 @@ type dataDecoder struct {
 const maxSharedText = 4 << 10
 
 func (d *dataDecoder) space() {
+	// Most values and punctuation follow no space or a single one.
+	if d.pos < len(d.raw) && d.raw[d.pos] > ' ' {
+		return
+	}
 	for d.pos < len(d.raw) {
 		switch d.raw[d.pos] {
 		case ' ', '\t', '\n', '\r':
