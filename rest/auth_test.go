@@ -2,7 +2,11 @@ package rest
 
 import (
 	"context"
+	"encoding/json"
+	"maps"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -90,6 +94,60 @@ func TestAuthenticationDecidesWhoMayRun(t *testing.T) {
 				wantError(t, w, tc.status, tc.code)
 				if tc.status == 401 && w.Header().Get("WWW-Authenticate") == "" {
 					t.Error("a 401 without WWW-Authenticate")
+				}
+			})
+		}
+	})
+}
+
+// TestARequestCarryingTwoKeysIsRefused: a request whose credentials
+// could be read two ways is a 400 before any key is looked up, however
+// the keys are sent; the same key in both headers is one key.
+func TestARequestCarryingTwoKeysIsRefused(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		viewer, err := f.svc.Operator().CreateKey(context.Background(), service.KeyInput{
+			Organization: f.acme.Organization.ID, Name: "viewer", Scope: authz.ScopeView})
+		if err != nil {
+			t.Fatal(err)
+		}
+		acme := f.acme.Organization.ID.String()
+		for _, tc := range []struct {
+			name    string
+			header  http.Header
+			status  int
+			message string
+		}{
+			{"two x-api-key headers", http.Header{"X-Api-Key": {adminKey, viewer.Secret}}, 400,
+				"the request carries 2 x-api-key headers; send one API key"},
+			{"two x-api-key headers with the same key", http.Header{"X-Api-Key": {adminKey, adminKey}}, 400,
+				"the request carries 2 x-api-key headers; send one API key"},
+			{"two bearer tokens", http.Header{"Authorization": {"Bearer " + viewer.Secret, "Bearer " + adminKey}}, 400,
+				"the request carries 2 authorization headers; send one API key"},
+			{"different keys in x-api-key and Authorization", http.Header{"X-Api-Key": {viewer.Secret}, "Authorization": {"Bearer " + adminKey}}, 400,
+				"the request carries two different API keys, in x-api-key and in Authorization; send one"},
+			{"two x-org-id headers", http.Header{"X-Api-Key": {adminKey}, "X-Org-Id": {acme, acme}}, 400,
+				"the request carries 2 x-org-id headers; send one"},
+			{"the same key in x-api-key and Authorization", http.Header{"X-Api-Key": {adminKey}, "Authorization": {"Bearer " + adminKey}}, 201, ""},
+			{"x-api-key beside an authorization of another scheme", http.Header{"X-Api-Key": {adminKey}, "Authorization": {"Basic " + viewer.Secret}}, 201, ""},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				r := httptest.NewRequest(http.MethodPost, "/policy", strings.NewReader(`{"name": "Two keys", "rule": "A **Person** gets x if the __age__ of the **Person** is at least 1."}`))
+				r.Header = tc.header
+				r.Header.Set("Content-Type", "application/json")
+				before := rowCounts(t, db)
+				w := f.send(r)
+				if tc.status == 201 {
+					wantStatus(t, w, 201)
+					return
+				}
+				wantError(t, w, tc.status, service.CodeInvalidArgument)
+				var body struct{ Error struct{ Message string } }
+				if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil || body.Error.Message != tc.message {
+					t.Errorf("message %q (%v), want %q", body.Error.Message, err, tc.message)
+				}
+				if after := rowCounts(t, db); !maps.Equal(before, after) {
+					t.Errorf("a refused request changed the tables: %v, then %v", before, after)
 				}
 			})
 		}

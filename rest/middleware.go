@@ -218,7 +218,11 @@ func (s *server) tooLarge() *service.Error {
 // much time.
 func (s *server) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		secret := apiKey(r.Header)
+		secret, err := apiKey(r.Header)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
 		if secret == "" {
 			s.writeError(w, r, failure(service.CodeUnauthenticated,
 				"an API key is required: send it as x-api-key or Authorization: Bearer"))
@@ -233,6 +237,10 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 					"too many failed authentications from this address; retry after %d s", secs))
 				return
 			}
+		}
+		if n := len(r.Header.Values("X-Org-Id")); n > 1 {
+			s.writeError(w, r, invalid("the request carries %d x-org-id headers; send one", n))
+			return
 		}
 		p, err := s.svc.Authenticate(r.Context(), secret, strings.TrimSpace(r.Header.Get("X-Org-Id")))
 		if err != nil {
@@ -261,15 +269,28 @@ func clientAddress(r *http.Request) string {
 }
 
 // apiKey is the key a request carries: x-api-key, else a bearer token.
-func apiKey(h http.Header) string {
-	if k := strings.TrimSpace(h.Get("X-Api-Key")); k != "" {
-		return k
+// A request that carries two keys is refused rather than served with one
+// of them: which key acts must not depend on which header a server, or a
+// proxy before it, happens to read first.
+func apiKey(h http.Header) (string, error) {
+	for _, name := range [...]string{"X-Api-Key", "Authorization"} {
+		if n := len(h.Values(name)); n > 1 {
+			return "", invalid("the request carries %d %s headers; send one API key", n, strings.ToLower(name))
+		}
 	}
+	key := strings.TrimSpace(h.Get("X-Api-Key"))
 	scheme, token, ok := strings.Cut(strings.TrimSpace(h.Get("Authorization")), " ")
+	bearer := ""
 	if ok && strings.EqualFold(scheme, "Bearer") {
-		return strings.TrimSpace(token)
+		bearer = strings.TrimSpace(token)
 	}
-	return ""
+	switch {
+	case key == "":
+		return bearer, nil
+	case bearer != "" && bearer != key:
+		return "", invalid("the request carries two different API keys, in x-api-key and in Authorization; send one")
+	}
+	return key, nil
 }
 
 // rateLimit charges the request to its key's and its organization's
