@@ -159,7 +159,7 @@ func positiveOr(n, fallback int) int {
 func init() { errcode.RegisterErrorType("COMPLEXITY_LIMIT_EXCEEDED", errcode.KindProtocol) }
 
 // NewHandler serves GraphQL over HTTP: queries by GET or POST, mutations by
-// POST only. It expects the request's context to carry the caller
+// POST only (see queriesByGet). It expects the request's context to carry the caller
 // (service.WithPrincipal), as the REST router's authentication puts it
 // there; without one, every field fails with unauthenticated.
 // Introspection is on.
@@ -176,6 +176,7 @@ func NewHandler(svc *service.Service, cfg Config) http.Handler {
 		maxTokens: cfg.MaxTokens, maxFields: cfg.MaxFields, maxDepth: cfg.MaxDepth, maxSameName: cfg.MaxSameName,
 		maxFragments: cfg.MaxFragments, cache: cache,
 	})
+	srv.Use(queriesByGet{})
 	srv.Use(extension.Introspection{})
 	// Before the complexity limit, which counts with the page sizes.
 	srv.Use(pageLimit{})
@@ -187,7 +188,7 @@ func NewHandler(svc *service.Service, cfg Config) http.Handler {
 	srv.Use(stopWhenGone{})
 	srv.SetErrorPresenter(presentError(cfg.Logger))
 	srv.SetRecoverFunc(recoverPanic)
-	return admit(cfg.MaxConcurrent, readBody(srv))
+	return admit(cfg.MaxConcurrent, readBody(markGet(srv)))
 }
 
 // admit lets at most n requests into next at once. A request whose client

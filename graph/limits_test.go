@@ -2,6 +2,7 @@ package graph_test
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -119,9 +120,12 @@ func TestQueriesMayUseGetButMutationsMayNot(t *testing.T) {
 		if v.Viewer.Organization.Name != "Acme" {
 			t.Errorf("viewer by GET: %+v", v.Viewer)
 		}
-		res := get(`mutation { runRule(input: {rule: "A **P** is ok if the __a__ of the **P** is 1.", data: {P: {a: 1}}}) { result } }`)
-		if len(res.Errors) == 0 || res.Status == http.StatusOK {
-			t.Errorf("a mutation by GET answered %d with errors %+v", res.Status, res.Errors)
+		res := get(`mutation { createPolicy(input: {name: "By GET", rule: "A **P** is ok if the __a__ of the **P** is 1."}) { policy { id } } }`)
+		if e := res.refused(t); e.Message != "a mutation must be sent by POST: GET /graphql runs queries only" {
+			t.Errorf("a mutation by GET is refused with %q", e.Message)
+		}
+		if n, err := db.Client().Base.Query().Count(context.Background()); err != nil || n != 0 {
+			t.Errorf("a mutation by GET stored %d policies (%v)", n, err)
 		}
 	})
 }
