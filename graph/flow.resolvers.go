@@ -97,9 +97,9 @@ func (r *queryResolver) FlowVersions(ctx context.Context, id uuid.UUID, first *i
 	return r.svc.FlowVersions(ctx, id, listOptions(ctx, first, after, nil))
 }
 
-func (r *queryResolver) Flows(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[model.FlowSummary], error) {
+func (r *queryResolver) Flows(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID, notInGroupID *uuid.UUID) (*model.Connection[model.FlowSummary], error) {
 	o := listOptions(ctx, first, after, query)
-	o.GroupID = groupID
+	o.GroupID, o.NotInGroupID = groupID, notInGroupID
 	page, err := r.svc.Flows(ctx, o)
 	if err != nil {
 		return nil, err

@@ -242,6 +242,19 @@ func TestAnotherOrganizationsGroupIsNotFound(t *testing.T) {
 		f.post(t, beta.Secret, removeGroupMemberMutation, map[string]any{"groupId": g.ID, "memberId": m.ID}).failure(t, service.CodeNotFound)
 		f.post(t, beta.Secret, `query P($g: ID!) { policies(groupId: $g) { pageInfo { hasNextPage } } }`, map[string]any{"g": g.ID}).
 			failure(t, service.CodeNotFound)
+		f.post(t, beta.Secret, `query P($g: ID!) { policies(notInGroupId: $g) { pageInfo { hasNextPage } } }`, map[string]any{"g": g.ID}).
+			failure(t, service.CodeNotFound)
+		var candidates struct {
+			Policies struct {
+				Edges []struct{ Node struct{ BaseID string } }
+			}
+		}
+		q := createPolicy(t, f, adminKey, map[string]any{"name": "q", "rule": seniorRule}).Policy
+		f.post(t, adminKey, `query P($g: ID!) { policies(notInGroupId: $g) { edges { node { baseId } } } }`, map[string]any{"g": g.ID}).
+			decode(t, &candidates)
+		if e := candidates.Policies.Edges; len(e) != 1 || e[0].Node.BaseID != q.BaseID {
+			t.Errorf("the policies not in the group are %+v, want only %s", e, q.BaseID)
+		}
 		other := createGroup(t, f, beta.Secret, map[string]any{"name": "Beta's"})
 		f.post(t, beta.Secret, addGroupMemberMutation, map[string]any{"groupId": other.ID, "kind": "POLICY", "baseId": p.BaseID}).
 			failure(t, service.CodeNotFound)

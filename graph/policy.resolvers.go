@@ -88,9 +88,9 @@ func (r *queryResolver) PolicyVersions(ctx context.Context, id uuid.UUID, first 
 	return r.svc.PolicyVersions(ctx, id, listOptions(ctx, first, after, nil))
 }
 
-func (r *queryResolver) Policies(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[model.PolicySummary], error) {
+func (r *queryResolver) Policies(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID, notInGroupID *uuid.UUID) (*model.Connection[model.PolicySummary], error) {
 	o := listOptions(ctx, first, after, query)
-	o.GroupID = groupID
+	o.GroupID, o.NotInGroupID = groupID, notInGroupID
 	page, err := r.svc.Policies(ctx, o)
 	if err != nil {
 		return nil, err

@@ -154,6 +154,9 @@ func TestGroupsOverREST(t *testing.T) {
 			{"editor", "/policies?groupId=" + g.ID.String(), []uuid.UUID{draft.BaseID, pol.BaseID}},
 			{"viewer", "/flows?groupId=" + g.ID.String(), []uuid.UUID{flow.ID}},
 			{"editor", path + "/policies?limit=1", []uuid.UUID{draft.BaseID}},
+			{"editor", "/policies?notInGroupId=" + g.ID.String(), nil},
+			{"viewer", "/flows?notInGroupId=" + second.ID.String(), []uuid.UUID{flow.ID}},
+			{"editor", "/policies?notInGroupId=" + second.ID.String(), []uuid.UUID{draft.BaseID, pol.BaseID}},
 		}
 		for _, l := range lists {
 			w := f.call(t, as[l.who], http.MethodGet, l.path, nil)
@@ -167,10 +170,11 @@ func TestGroupsOverREST(t *testing.T) {
 			"/group/" + uuid.NewString() + "/flows",
 			"/policies?groupId=" + uuid.NewString(),
 			"/flows?groupId=" + uuid.NewString(),
+			"/policies?notInGroupId=" + uuid.NewString(),
 		} {
 			wantError(t, f.call(t, editor, http.MethodGet, p, nil), http.StatusNotFound, service.CodeNotFound)
 		}
-		for _, p := range []string{path + "/policies", path + "/flows", "/policies?groupId=" + g.ID.String()} {
+		for _, p := range []string{path + "/policies", path + "/flows", "/policies?groupId=" + g.ID.String(), "/flows?notInGroupId=" + g.ID.String()} {
 			wantError(t, f.call(t, other, http.MethodGet, p, nil), http.StatusNotFound, service.CodeNotFound)
 		}
 		wantError(t, f.call(t, editor, http.MethodGet, "/policies?groupId=pricing", nil), http.StatusBadRequest, service.CodeInvalidArgument)

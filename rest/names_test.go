@@ -24,7 +24,7 @@ func TestAQueryParameterARouteDoesNotReadIsRefused(t *testing.T) {
 			{"/decisions?baseID=" + pol.BaseID.String(),
 				`unknown query parameter "baseID" (did you mean "baseId"?); GET /decisions reads limit, cursor, baseId, result, since and until`},
 			{"/policies?limt=5",
-				`unknown query parameter "limt" (did you mean "limit"?); GET /policies reads limit, cursor, q and groupId`},
+				`unknown query parameter "limt" (did you mean "limit"?); GET /policies reads limit, cursor, q, groupId and notInGroupId`},
 			{"/audit?base_id=" + pol.BaseID.String(),
 				`unknown query parameter "base_id" (did you mean "baseId"?); GET /audit reads limit, cursor, action, kind, baseId, actor, since and until`},
 			// No suggestion of a short name for a name unlike it.
@@ -77,7 +77,7 @@ func TestQueryParametersAreReadFromTheDocument(t *testing.T) {
 	if !maps.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("%v, want %v", got, want)
 	}
-	if got := documentedQueries["GET /policies"]; !slices.Equal(got, []string{"limit", "cursor", "q", "groupId"}) {
+	if got := documentedQueries["GET /policies"]; !slices.Equal(got, []string{"limit", "cursor", "q", "groupId", "notInGroupId"}) {
 		t.Errorf("openapi.json: GET /policies reads %v", got)
 	}
 }

@@ -11,19 +11,22 @@ import (
 	"github.com/verdict/verdict/service"
 )
 
-// listOptions reads a list's query: limit, cursor, q and groupId; their
-// ranges and meaning are the service's.
+// listOptions reads a list's query: limit, cursor, q, groupId and
+// notInGroupId; their ranges and meaning are the service's.
 func listOptions(r *http.Request) (service.ListOptions, error) {
 	o, err := pageOptions(r)
 	if err != nil {
 		return o, err
 	}
 	q := r.URL.Query()
-	if err := givenOnce(q, "q", "groupId"); err != nil {
+	if err := givenOnce(q, "q", "groupId", "notInGroupId"); err != nil {
 		return o, err
 	}
 	o.Query = q.Get("q")
-	o.GroupID, err = queryID(q, "groupId")
+	if o.GroupID, err = queryID(q, "groupId"); err != nil {
+		return o, err
+	}
+	o.NotInGroupID, err = queryID(q, "notInGroupId")
 	return o, err
 }
 

@@ -247,8 +247,8 @@ func (s *Service) listMembers(ctx context.Context, tenant uuid.UUID, o ListOptio
 	if err != nil {
 		return nil, err
 	}
-	if o.GroupID != nil {
-		return nil, Invalid("groupId does not filter members")
+	if name := o.groupFilter(); name != "" {
+		return nil, Invalid("%s does not filter members", name)
 	}
 	read := func(w storage.Window) ([]*ent.Membership, *int, error) {
 		return s.store.Members(ctx, tenant, o.Query, w)
@@ -421,8 +421,8 @@ func (s *Service) listKeys(ctx context.Context, tenant uuid.UUID, o ListOptions)
 	if err != nil {
 		return nil, err
 	}
-	if o.GroupID != nil {
-		return nil, Invalid("groupId does not filter keys")
+	if name := o.groupFilter(); name != "" {
+		return nil, Invalid("%s does not filter keys", name)
 	}
 	read := func(w storage.Window) ([]*ent.APIKey, *int, error) { return s.store.Keys(ctx, tenant, o.Query, w) }
 	return readPage(o, limit, read, keyOf, func(k Key) uuid.UUID { return k.ID })

@@ -155,7 +155,7 @@ func (s *Service) AuditEvents(ctx context.Context, f AuditFilter, o ListOptions)
 	if err != nil {
 		return nil, err
 	}
-	if o.Query != "" || o.GroupID != nil {
+	if o.Query != "" || o.groupFilter() != "" {
 		return nil, Invalid("the audit log filters by action, kind, baseId, actor, since and until only")
 	}
 	if err := f.check(); err != nil {

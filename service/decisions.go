@@ -318,7 +318,7 @@ func (s *Service) Decisions(ctx context.Context, f DecisionFilter, o ListOptions
 	if err != nil {
 		return nil, err
 	}
-	if o.Query != "" || o.GroupID != nil {
+	if o.Query != "" || o.groupFilter() != "" {
 		return nil, Invalid("decisions filter by baseId, result, since and until only")
 	}
 	if f.Since != nil && f.Until != nil && !f.Until.After(*f.Since) {

@@ -254,8 +254,8 @@ func (s *Service) Groups(ctx context.Context, o ListOptions) (*Page[Group], erro
 	if err != nil {
 		return nil, err
 	}
-	if o.GroupID != nil {
-		return nil, Invalid("groupId does not filter groups")
+	if name := o.groupFilter(); name != "" {
+		return nil, Invalid("%s does not filter groups", name)
 	}
 	if err := s.authorizeOnTenant(ctx, p, authz.ActionView, authz.KindGroup); err != nil {
 		return nil, err
@@ -442,6 +442,9 @@ func (s *Service) GroupFlows(ctx context.Context, groupID uuid.UUID, o ListOptio
 func inGroup(o *ListOptions, groupID uuid.UUID) error {
 	if o.GroupID != nil && *o.GroupID != groupID {
 		return Invalid("groupId %s contradicts the group %s of the path", *o.GroupID, groupID)
+	}
+	if o.NotInGroupID != nil && *o.NotInGroupID == groupID {
+		return Invalid("notInGroupId %s is the group of the path: nothing is both in it and not", groupID)
 	}
 	o.GroupID = &groupID
 	return nil

@@ -382,6 +382,98 @@ func actorOf(t *testing.T, ctx context.Context) uuid.UUID {
 	return p.ActorID()
 }
 
+// TestTheCandidatesForAGroupAreWhatItDoesNotHold: notInGroupId lists the
+// policies and flows the caller may see that the group does not hold, and
+// a group the caller cannot see is not found rather than filtering
+// nothing.
+func TestTheCandidatesForAGroupAreWhatItDoesNotHold(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		as := f.team(t)
+		editor, admin := as["editor"], as["admin"]
+		g, err := f.svc.CreateGroup(editor, service.GroupChanges{Name: ptr("Pricing")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		policy := func(ctx context.Context, name string, publish bool) uuid.UUID {
+			t.Helper()
+			p, err := f.svc.CreatePolicy(ctx, service.Changes{Name: ptr(name), Rule: ptr(seniorRule)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if publish {
+				if _, err := f.svc.PublishPolicy(admin, p.ID, service.Changes{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return p.BaseID
+		}
+		member := policy(admin, "member", true)
+		candidate := policy(admin, "candidate", true)
+		editorsDraft := policy(editor, "editor's draft", false)
+		policy(admin, "admin's draft", false)
+		deleted := policy(admin, "deleted", true)
+		if err := f.svc.DeletePolicy(admin, deleted); err != nil {
+			t.Fatal(err)
+		}
+		memberFlow := storedFlow(t, db, f.acme.Organization.ID, "member flow")
+		candidateFlow := storedFlow(t, db, f.acme.Organization.ID, "candidate flow")
+		for _, m := range []service.GroupMemberInput{{Kind: authz.KindPolicy, BaseID: member}, {Kind: authz.KindFlow, BaseID: memberFlow}} {
+			if _, err := f.svc.AddGroupMember(editor, g.ID, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+
+		for _, tc := range []struct {
+			who  string
+			want []uuid.UUID
+		}{
+			{"editor", []uuid.UUID{editorsDraft, candidate}},
+			{"viewer", []uuid.UUID{candidate}},
+		} {
+			page, err := f.svc.Policies(as[tc.who], service.ListOptions{NotInGroupID: &g.ID})
+			if err != nil || !slices.Equal(baseIDs(page), tc.want) {
+				t.Errorf("%s: policies not in the group %v, %v; want %v", tc.who, baseIDs(page), err, tc.want)
+			}
+		}
+		flows, err := f.svc.Flows(editor, service.ListOptions{NotInGroupID: &g.ID})
+		if err != nil || len(flows.Items) != 1 || flows.Items[0].BaseID != candidateFlow {
+			t.Errorf("flows not in the group: %+v, %v; want only %s", flows, err, candidateFlow)
+		}
+		page, err := f.svc.Policies(editor, service.ListOptions{NotInGroupID: &g.ID, Query: "cand"})
+		if err != nil || !slices.Equal(baseIDs(page), []uuid.UUID{candidate}) {
+			t.Errorf("policies not in the group named like cand: %v, %v", baseIDs(page), err)
+		}
+		page, err = f.svc.Policies(editor, service.ListOptions{GroupID: &g.ID, NotInGroupID: &g.ID})
+		if err != nil || len(page.Items) != 0 {
+			t.Errorf("policies both in and not in the group: %v, %v", baseIDs(page), err)
+		}
+
+		for name, ctx := range map[string]context.Context{"an unknown group": editor, "another tenant's group": as["other tenant"]} {
+			id := g.ID
+			if name == "an unknown group" {
+				id = uuid.New()
+			}
+			_, err := f.svc.Policies(ctx, service.ListOptions{NotInGroupID: &id})
+			wantCode(t, err, service.CodeNotFound)
+			_, err = f.svc.Flows(ctx, service.ListOptions{NotInGroupID: &id})
+			wantCode(t, err, service.CodeNotFound)
+		}
+		_, err = f.svc.GroupPolicies(editor, g.ID, service.ListOptions{NotInGroupID: &g.ID})
+		wantCode(t, err, service.CodeInvalidArgument)
+		for what, list := range map[string]func() error{
+			"members": func() error { _, err := f.svc.Members(admin, service.ListOptions{NotInGroupID: &g.ID}); return err },
+			"groups":  func() error { _, err := f.svc.Groups(admin, service.ListOptions{NotInGroupID: &g.ID}); return err },
+		} {
+			err := list()
+			wantCode(t, err, service.CodeInvalidArgument)
+			if want := "invalid_argument: notInGroupId does not filter " + what; err.Error() != want {
+				t.Errorf("%s: %q, want %q", what, err, want)
+			}
+		}
+	})
+}
+
 func TestDeletingAGroupDeletesItsMembershipsInOneTransaction(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixture(t, db)

@@ -14,14 +14,28 @@ import (
 
 // ListOptions page through a list: Limit 1–200 (0 is 50), Cursor from the
 // previous page, Query a case-insensitive part of the name, GroupID a group
-// the bases must belong to. WithTotal asks for the page's Total too, which
-// costs a second query, so only a caller that shows it asks.
+// the bases must belong to, NotInGroupID one they must not belong to (the
+// candidates for adding to it). WithTotal asks for the page's Total too,
+// which costs a second query, so only a caller that shows it asks.
 type ListOptions struct {
-	Limit     int
-	Cursor    string
-	Query     string
-	GroupID   *uuid.UUID
-	WithTotal bool
+	Limit        int
+	Cursor       string
+	Query        string
+	GroupID      *uuid.UUID
+	NotInGroupID *uuid.UUID
+	WithTotal    bool
+}
+
+// groupFilter names the group filter o gives, "" for none: lists of
+// anything but policies and flows refuse them.
+func (o ListOptions) groupFilter() string {
+	switch {
+	case o.GroupID != nil:
+		return "groupId"
+	case o.NotInGroupID != nil:
+		return "notInGroupId"
+	}
+	return ""
 }
 
 // Page is one page of a list; NextCursor is empty on the last page. Total
@@ -116,11 +130,15 @@ func (s *Service) listBases(ctx context.Context, k *kindRules, o ListOptions) (*
 	if err := s.authorize(ctx, p, authz.ActionView, newBaseResource(p, k.kind)); err != nil {
 		return nil, err
 	}
-	f := storage.BaseFilter{Tenant: p.TenantID, Kind: k.kind, OwnedBy: p.UserID, Name: o.Query, Group: o.GroupID}
-	if o.GroupID != nil {
-		// An unknown group, or another tenant's, is not found rather than
-		// empty.
-		if _, err := s.viewGroup(ctx, p, *o.GroupID); err != nil {
+	f := storage.BaseFilter{Tenant: p.TenantID, Kind: k.kind, OwnedBy: p.UserID, Name: o.Query,
+		Group: o.GroupID, NotInGroup: o.NotInGroupID}
+	// An unknown group, or another tenant's, is not found rather than an
+	// empty list or a whole one.
+	for _, g := range []*uuid.UUID{o.GroupID, o.NotInGroupID} {
+		if g == nil {
+			continue
+		}
+		if _, err := s.viewGroup(ctx, p, *g); err != nil {
 			return nil, err
 		}
 	}

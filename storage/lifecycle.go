@@ -41,6 +41,9 @@ func (r reader) Bases(ctx context.Context, f BaseFilter, w Window) ([]*ent.Base,
 	if f.Group != nil {
 		q = q.Where(base.HasMembershipsWith(groupmember.GroupID(*f.Group)))
 	}
+	if f.NotInGroup != nil {
+		q = q.Where(base.Not(base.HasMembershipsWith(groupmember.GroupID(*f.NotInGroup))))
+	}
 	return newestFirst(ctx, w, q)
 }
 

@@ -105,13 +105,15 @@ type Lifecycle interface {
 // BaseFilter selects the live bases of a kind in a tenant that a list
 // shows: those the organization owns, and those of OwnedBy (uuid.Nil:
 // none) that were never published; with Name, those whose name contains
-// it (ignoring case); with Group, those in that group.
+// it (ignoring case); with Group, those in that group; with NotInGroup,
+// those not in that one.
 type BaseFilter struct {
-	Tenant  uuid.UUID
-	Kind    base.Kind
-	OwnedBy uuid.UUID
-	Name    string
-	Group   *uuid.UUID
+	Tenant     uuid.UUID
+	Kind       base.Kind
+	OwnedBy    uuid.UUID
+	Name       string
+	Group      *uuid.UUID
+	NotInGroup *uuid.UUID
 }
 
 // LifecycleWrites change bases and records. Each writes what its name says

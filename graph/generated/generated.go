@@ -586,13 +586,13 @@ type ComplexityRoot struct {
 		FlowDecisionRecords   func(childComplexity int, id uuid.UUID) int
 		FlowDiff              func(childComplexity int, id uuid.UUID, otherID uuid.UUID) int
 		FlowVersions          func(childComplexity int, id uuid.UUID, first *int, after *string) int
-		Flows                 func(childComplexity int, first *int, after *string, query *string, groupID *uuid.UUID) int
+		Flows                 func(childComplexity int, first *int, after *string, query *string, groupID *uuid.UUID, notInGroupID *uuid.UUID) int
 		Group                 func(childComplexity int, id uuid.UUID) int
 		Groups                func(childComplexity int, first *int, after *string, query *string) int
 		Keys                  func(childComplexity int, first *int, after *string, query *string) int
 		Members               func(childComplexity int, first *int, after *string, query *string) int
 		Node                  func(childComplexity int, id uuid.UUID) int
-		Policies              func(childComplexity int, first *int, after *string, query *string, groupID *uuid.UUID) int
+		Policies              func(childComplexity int, first *int, after *string, query *string, groupID *uuid.UUID, notInGroupID *uuid.UUID) int
 		Policy                func(childComplexity int, id uuid.UUID) int
 		PolicyDecisionRecords func(childComplexity int, id uuid.UUID) int
 		PolicyDiff            func(childComplexity int, id uuid.UUID, otherID uuid.UUID) int
@@ -794,7 +794,7 @@ type QueryResolver interface {
 	Decision(ctx context.Context, id uuid.UUID) (*service.Decision, error)
 	Flow(ctx context.Context, id uuid.UUID) (*service.Flow, error)
 	FlowVersions(ctx context.Context, id uuid.UUID, first *int, after *string) (*service.FlowVersions, error)
-	Flows(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[model.FlowSummary], error)
+	Flows(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID, notInGroupID *uuid.UUID) (*model.Connection[model.FlowSummary], error)
 	Group(ctx context.Context, id uuid.UUID) (*service.Group, error)
 	Groups(ctx context.Context, first *int, after *string, query *string) (*model.Connection[service.Group], error)
 	PolicyDiff(ctx context.Context, id uuid.UUID, otherID uuid.UUID) (*service.PolicyDiff, error)
@@ -802,7 +802,7 @@ type QueryResolver interface {
 	Node(ctx context.Context, id uuid.UUID) (model.Node, error)
 	Policy(ctx context.Context, id uuid.UUID) (*service.Policy, error)
 	PolicyVersions(ctx context.Context, id uuid.UUID, first *int, after *string) (*service.Versions, error)
-	Policies(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID) (*model.Connection[model.PolicySummary], error)
+	Policies(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID, notInGroupID *uuid.UUID) (*model.Connection[model.PolicySummary], error)
 	Viewer(ctx context.Context) (*service.Viewer, error)
 }
 type RecomputedRunResolver interface {
@@ -3145,7 +3145,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Flows(childComplexity, args["first"].(*int), args["after"].(*string), args["query"].(*string), args["groupId"].(*uuid.UUID)), true
+		return e.ComplexityRoot.Query.Flows(childComplexity, args["first"].(*int), args["after"].(*string), args["query"].(*string), args["groupId"].(*uuid.UUID), args["notInGroupId"].(*uuid.UUID)), true
 	case "Query.group":
 		if e.ComplexityRoot.Query.Group == nil {
 			break
@@ -3212,7 +3212,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Policies(childComplexity, args["first"].(*int), args["after"].(*string), args["query"].(*string), args["groupId"].(*uuid.UUID)), true
+		return e.ComplexityRoot.Query.Policies(childComplexity, args["first"].(*int), args["after"].(*string), args["query"].(*string), args["groupId"].(*uuid.UUID), args["notInGroupId"].(*uuid.UUID)), true
 	case "Query.policy":
 		if e.ComplexityRoot.Query.Policy == nil {
 			break
@@ -4941,6 +4941,11 @@ extend type Query {
     Only flows that belong to this group.
     """
     groupId: ID
+    """
+    Only flows that do not belong to this group: those that may be added
+    to it.
+    """
+    notInGroupId: ID
   ): FlowConnection!
 }
 
@@ -6484,6 +6489,11 @@ extend type Query {
     Only policies that belong to this group.
     """
     groupId: ID
+    """
+    Only policies that do not belong to this group: those that may be added
+    to it.
+    """
+    notInGroupId: ID
   ): PolicyConnection!
 }
 
@@ -9879,6 +9889,14 @@ func (ec *executionContext) field_Query_flows_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["groupId"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "notInGroupId",
+		func(ctx context.Context, v any) (*uuid.UUID, error) {
+			return ec.unmarshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["notInGroupId"] = arg4
 	return args, nil
 }
 
@@ -10035,6 +10053,14 @@ func (ec *executionContext) field_Query_policies_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["groupId"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "notInGroupId",
+		func(ctx context.Context, v any) (*uuid.UUID, error) {
+			return ec.unmarshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["notInGroupId"] = arg4
 	return args, nil
 }
 
@@ -19712,7 +19738,7 @@ func (ec *executionContext) _Query_flows(ctx context.Context, field graphql.Coll
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Flows(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string), fc.Args["groupId"].(*uuid.UUID))
+			return ec.Resolvers.Query().Flows(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string), fc.Args["groupId"].(*uuid.UUID), fc.Args["notInGroupId"].(*uuid.UUID))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[model.FlowSummary]) graphql.Marshaler {
@@ -20064,7 +20090,7 @@ func (ec *executionContext) _Query_policies(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Policies(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string), fc.Args["groupId"].(*uuid.UUID))
+			return ec.Resolvers.Query().Policies(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["query"].(*string), fc.Args["groupId"].(*uuid.UUID), fc.Args["notInGroupId"].(*uuid.UUID))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[model.PolicySummary]) graphql.Marshaler {

@@ -913,6 +913,7 @@ export type FlowsQueryVariables = Exact<{
   after?: string | null | undefined;
   query?: string | null | undefined;
   groupId?: string | null | undefined;
+  notInGroupId?: string | null | undefined;
   withTotalCount?: boolean | null | undefined;
 }>;
 
@@ -1133,6 +1134,7 @@ export type PoliciesQueryVariables = Exact<{
   after?: string | null | undefined;
   query?: string | null | undefined;
   groupId?: string | null | undefined;
+  notInGroupId?: string | null | undefined;
   withTotalCount?: boolean | null | undefined;
 }>;
 
@@ -2314,8 +2316,14 @@ export const FlowVersionsDocument = new TypedDocumentString(`
   revision
 }`) as unknown as TypedDocumentString<FlowVersionsQuery, FlowVersionsQueryVariables>;
 export const FlowsDocument = new TypedDocumentString(`
-    query Flows($first: Int, $after: String, $query: String, $groupId: ID, $withTotalCount: Boolean = false) {
-  flows(first: $first, after: $after, query: $query, groupId: $groupId) {
+    query Flows($first: Int, $after: String, $query: String, $groupId: ID, $notInGroupId: ID, $withTotalCount: Boolean = false) {
+  flows(
+    first: $first
+    after: $after
+    query: $query
+    groupId: $groupId
+    notInGroupId: $notInGroupId
+  ) {
     edges {
       cursor
       node {
@@ -3245,8 +3253,14 @@ export const PolicyVersionsDocument = new TypedDocumentString(`
   revision
 }`) as unknown as TypedDocumentString<PolicyVersionsQuery, PolicyVersionsQueryVariables>;
 export const PoliciesDocument = new TypedDocumentString(`
-    query Policies($first: Int, $after: String, $query: String, $groupId: ID, $withTotalCount: Boolean = false) {
-  policies(first: $first, after: $after, query: $query, groupId: $groupId) {
+    query Policies($first: Int, $after: String, $query: String, $groupId: ID, $notInGroupId: ID, $withTotalCount: Boolean = false) {
+  policies(
+    first: $first
+    after: $after
+    query: $query
+    groupId: $groupId
+    notInGroupId: $notInGroupId
+  ) {
     edges {
       cursor
       node {
