@@ -145,6 +145,20 @@ test('the header holds every section and Sign out inside the window, on a laptop
 });
 
 /**
+ * Opens the Publish dialog on the open draft, which saves it first, and
+ * cancels it: the draft stays a draft, saved, with nothing left to save.
+ */
+async function cancelPublish(page) {
+  await page.getByRole('button', { name: 'Publish' }).click();
+  const dialog = page.getByRole('dialog', { name: /^Publish “/ });
+  await expect(dialog.getByTestId('replay')).toHaveAttribute('aria-busy', 'false');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.locator('.title-block .badge-draft')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Save draft' })).not.toBeEnabled();
+}
+
+/**
  * Publishes the open draft through the dialog that first replays it on the
  * recorded decisions; returns the dialog's replay section as it was.
  */
@@ -633,6 +647,9 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await page.getByRole('textbox', { name: 'Outcome' }).fill('manual review');
   await selectNode(page, 'policy-1');
   await page.getByLabel('When false, go to').selectOption('custom-1');
+  await expect(page.getByRole('button', { name: 'Save draft' })).toBeEnabled();
+  await cancelPublish(page);
+  await expect(flowNode(page, 'custom-1')).toBeVisible();
   await publish(page);
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
 
@@ -1033,6 +1050,12 @@ test('publishing shows the draft replayed on the recorded decisions, and a publi
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await page.getByRole('button', { name: 'Add as test (expect false)' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Test “Sample 1” saved' })).toBeVisible();
+  // The rule edited above is unsaved until the dialog opens; cancelling it
+  // leaves the draft saved, with nothing more to save.
+  await expect(page.getByRole('button', { name: 'Save draft' })).toBeEnabled();
+  await cancelPublish(page);
+  const draftId = new URL(page.url()).searchParams.get('record');
+  assert.match((await rest(server.url, ADMIN_KEY, 'GET', `/policy/${draftId}`)).rule, /is at least 68\./);
   await publish(page, async (dialog) => {
     await expect(dialog.getByTestId('replay-compared')).toHaveText('3');
     await expect(dialog.getByTestId('replay-changed')).toHaveText('1');

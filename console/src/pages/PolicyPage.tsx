@@ -197,7 +197,9 @@ function Editor({
     });
 
   // Saved first, so that the replay in the dialog and the gate's failures
-  // run on exactly the text that is published.
+  // run on exactly the text that is published. The saved record is loaded
+  // again: the page compares the text with it, and a cancelled dialog
+  // leaves nothing to save.
   const onPublish = () =>
     act(async () => {
       if (!record) return;
@@ -205,6 +207,7 @@ function Editor({
         const res = await api.request(UpdatePolicyDraftDocument, { input: { id: record.id, revision: revision.current, name, rule, tests } });
         revision.current = res.updatePolicyDraft.policy.revision;
         dropDraft(storageKey);
+        await reload();
       }
       setConfirmPublish(true);
     });
