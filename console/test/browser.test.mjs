@@ -411,6 +411,50 @@ test('a rule that does not parse runs to its error alone: no result, no trace, n
   await page.context().close();
 });
 
+test('the Publish dialog lists the rule’s problems in the editor’s words, and offers Publish only for a rule that parses', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('button', { name: 'New policy' }).click();
+  await page.getByLabel('Name').fill('Unfinished rule');
+  await replaceEditorText(page, 'Rule text', 'A **Person** gets senior_discount if the __age__ of the **Person** is greater then 64.');
+  await page.getByRole('button', { name: 'Create draft' }).click();
+  await expect(page.getByRole('heading', { name: 'Unfinished rule' })).toBeVisible();
+  await page.locator('.cm-lintRange-error').first().hover();
+  const said = await page.locator('.cm-tooltip-lint .cm-diagnosticText').first().textContent();
+  assert.match(said, /\S/);
+
+  // The server would refuse a rule that does not parse: no Publish, and no replay.
+  await page.getByRole('button', { name: 'Publish' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Publish “Unfinished rule”?' });
+  const problems = dialog.getByTestId('publish-problems');
+  await expect(problems.locator('li.problem-error').first()).toContainText(`Error: ${said}`);
+  await expect(problems.locator('li.problem-error').first()).toContainText('line 1, column');
+  await expect(dialog.getByRole('alert')).toContainText('The rule does not parse');
+  await expect(dialog.getByRole('button', { name: 'Publish' })).not.toBeEnabled();
+  await expect(dialog.getByTestId('replay')).toContainText('Not replayed');
+  await page.screenshot({ path: join(shots, 'publish-problems.png') });
+  await noCriticalViolations(page, 'publish dialog with problems');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+
+  // A warning is shown, and does not stop a publish.
+  await replaceEditorText(
+    page,
+    'Rule text',
+    'A **Person** is an adult if the __age__ of the **Person** is at least 18.\nA **Person** gets senior_discount if the __age__ of the **Person** is at least 65.',
+  );
+  await expect(page.locator('.cm-lintRange-warning').first()).toBeVisible();
+  await page.getByRole('button', { name: 'Publish' }).click();
+  await expect(dialog.getByTestId('replay')).toHaveAttribute('aria-busy', 'false');
+  await expect(problems.locator('li')).toHaveCount(1);
+  await expect(problems.locator('li.problem-warning')).toContainText('Warning: No rule refers to the rule that');
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: 'Publish' })).toBeEnabled();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+  await page.context().close();
+});
+
 test('a viewer sees no edit controls', async () => {
   const page = await newPage();
   await signIn(page, viewerKey);
@@ -716,10 +760,32 @@ test('an invalid flow shows its problems on the nodes they concern', async () =>
   await selectNode(page, 'policy-1');
   await expect(page.getByRole('list', { name: 'Problems of this node' })).toContainText('is not connected to the flow');
 
-  // Publishing is refused with the same problems; deleting takes the flow away.
-  await publish(page);
-  await expect(page.getByRole('alert').filter({ hasText: 'Not published' })).toContainText('invalid');
-  await expect(flowNode(page, 'start').locator('.fnode-problems')).toContainText('must have a Policy ID');
+  // The Publish dialog lists the same problems, and offers no Publish: the server would refuse them.
+  await page.getByRole('button', { name: 'Publish' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Publish “Broken”?' });
+  const problems = dialog.getByTestId('publish-problems');
+  await expect(problems).toContainText('Error: start node "start" must have a Policy ID');
+  await expect(problems).toContainText('Error: Node "policy-1" is not connected to the flow');
+  await expect(dialog.getByRole('alert')).toContainText('The definition has errors');
+  await expect(dialog.getByRole('button', { name: 'Publish' })).not.toBeEnabled();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+
+  // Warnings alone are shown, and do not stop a publish.
+  await selectNode(page, 'policy-1');
+  await page.getByRole('button', { name: 'Delete node policy-1' }).click();
+  await selectNode(page, 'start');
+  await choosePolicy(page, 'Adult');
+  await page.getByRole('button', { name: 'Publish' }).click();
+  await expect(dialog.getByTestId('replay')).toHaveAttribute('aria-busy', 'false');
+  await expect(problems.locator('li')).toHaveCount(2);
+  await expect(problems.locator('li.problem-warning').first()).toHaveText('Warning: start node "start" is missing a TRUE path');
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: 'Publish' })).toBeEnabled();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(flowNode(page, 'start').locator('.fnode-problems')).toContainText('is missing a TRUE path');
+
+  // Deleting takes the flow away.
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
   await page.getByRole('dialog', { name: 'Delete the flow “Broken”?' }).getByRole('button', { name: 'Delete “Broken”' }).click();
   await expect(page.getByRole('heading', { name: 'Flows' })).toBeVisible();

@@ -44,7 +44,7 @@ import {
   branchMember,
 } from '../flows/definition';
 import type { Branch, Definition, FlowNode, NodeType } from '../flows/definition';
-import { placeProblems, problemsOf } from '../flows/problems';
+import { placeProblems, problemsOf, publishRefusal } from '../flows/problems';
 import type { Problem } from '../flows/problems';
 import { runPath } from '../flows/path';
 import { FlowGraph } from '../flows/FlowGraph';
@@ -652,6 +652,8 @@ function FlowEditor({
       {confirmPublish && record && (
         <PublishDialog
           title={`Publish “${record.name}”?`}
+          problems={problems}
+          refusal={publishRefusal(problems)}
           replay={replay}
           onCancel={() => setConfirmPublish(false)}
           onPublish={() => {
