@@ -1248,3 +1248,137 @@ test('a policy of more versions than a page of its history lists the newest and 
   assert.deepEqual(page.foreign, []);
   await page.context().close();
 });
+
+/** The page's address below the server, for expect: its path and query. */
+function addressOf(page) {
+  return {
+    toString: () => 'the address',
+    textContent: async () => {
+      const url = new URL(page.url());
+      return url.pathname + url.search;
+    },
+  };
+}
+
+test('the lists keep their search, filters and page in the address, through Back and a reload', async () => {
+  const rule = 'A **Person** is counted if the __age__ of the **Person** is at least 1.';
+  const group = await rest(server.url, ADMIN_KEY, 'POST', '/group', { name: 'Paging' });
+  for (let i = 1; i <= 25; i++) {
+    const p = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: `Paged policy ${String(i).padStart(2, '0')}`, rule });
+    await rest(server.url, ADMIN_KEY, 'POST', `/group/${group.id}/member`, { kind: 'policy', baseId: p.baseId });
+  }
+  for (let i = 1; i <= 50; i++) {
+    await rest(server.url, ADMIN_KEY, 'POST', '/admin/members', { email: `paged-${i}@example.test`, role: 'viewer' });
+    await rest(server.url, ADMIN_KEY, 'POST', '/admin/keys', { name: `paged key ${i}`, scope: 'view' });
+  }
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  const nav = page.getByRole('navigation', { name: 'Sections' });
+  const pageNumber = (n) => page.locator('.pager').getByText(`Page ${n}`, { exact: true });
+
+  // Policies: the search, the group and the page.
+  const policies = page.getByRole('table', { name: 'Policies' });
+  await expect(addressOf(page)).toHaveText('/console/');
+  await page.getByLabel('Search by name').fill('Paged policy');
+  await expect(addressOf(page)).toHaveText('/console/?q=Paged+policy');
+  await page.getByLabel('Group').selectOption({ label: 'Paging' });
+  await expect(addressOf(page)).toHaveText(`/console/?q=Paged+policy&group=${group.id}`);
+  await expect(policies.locator('tbody tr')).toHaveCount(20);
+  await page.getByRole('button', { name: 'Next page' }).click();
+  await expect(pageNumber(2)).toBeVisible();
+  await expect(policies.locator('tbody tr')).toHaveCount(5);
+  await expect(addressOf(page)).toHaveText(new RegExp(`^/console/\\?q=Paged\\+policy&group=${group.id}&after=[\\w-]+$`));
+  await policies.getByRole('link', { name: 'Paged policy 03' }).click();
+  await expect(page.getByRole('heading', { name: 'Paged policy 03' })).toBeVisible();
+  for (const back of [() => page.goBack(), () => page.reload()]) {
+    await back();
+    await expect(pageNumber(2)).toBeVisible();
+    await expect(page.getByLabel('Search by name')).toHaveValue('Paged policy');
+    await expect(page.getByLabel('Group')).toHaveValue(group.id);
+    await expect(policies.locator('tbody tr')).toHaveCount(5);
+    await expect(policies.getByRole('link', { name: 'Paged policy 03' })).toBeVisible();
+  }
+  await page.getByRole('button', { name: 'Previous page' }).click();
+  await expect(pageNumber(1)).toBeVisible();
+  await expect(policies.locator('tbody tr')).toHaveCount(20);
+  await expect(addressOf(page)).toHaveText(`/console/?q=Paged+policy&group=${group.id}`);
+  // At their defaults the filters leave the address clean.
+  await page.getByLabel('Search by name').fill('');
+  await page.getByLabel('Group').selectOption('');
+  await expect(addressOf(page)).toHaveText('/console/');
+
+  // Flows: the search.
+  await nav.getByRole('link', { name: 'Flows' }).click();
+  const flows = page.getByRole('table', { name: 'Flows' });
+  await page.getByLabel('Search by name').fill('Loan');
+  await expect(addressOf(page)).toHaveText('/console/flows?q=Loan');
+  await expect(flows.locator('tbody tr')).toHaveCount(1);
+  await flows.getByRole('link', { name: 'Loan' }).click();
+  await expect(page.getByRole('heading', { name: 'Loan' })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByLabel('Search by name')).toHaveValue('Loan');
+  await expect(flows.locator('tbody tr')).toHaveCount(1);
+  // The section's link opens the list unfiltered.
+  await nav.getByRole('link', { name: 'Flows' }).click();
+  await expect(addressOf(page)).toHaveText('/console/flows');
+  await expect(page.getByLabel('Search by name')).toHaveValue('');
+
+  // Groups: the search.
+  await nav.getByRole('link', { name: 'Groups' }).click();
+  const groups = page.getByRole('table', { name: 'Groups' });
+  await page.getByLabel('Search by name').fill('Pagi');
+  await expect(addressOf(page)).toHaveText('/console/groups?q=Pagi');
+  await expect(groups.locator('tbody tr')).toHaveCount(1);
+  await groups.getByRole('link', { name: 'Paging' }).click();
+  await expect(page.getByRole('heading', { name: 'Paging' })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByLabel('Search by name')).toHaveValue('Pagi');
+  await expect(groups.locator('tbody tr')).toHaveCount(1);
+
+  // Members and keys: the page.
+  for (const [section, table] of [['Members', 'Members'], ['Keys', 'Keys']]) {
+    await nav.getByRole('link', { name: section }).click();
+    const rows = page.getByRole('table', { name: table }).locator('tbody tr');
+    await expect(rows).toHaveCount(50);
+    const first = await rows.first().textContent();
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect(pageNumber(2)).toBeVisible();
+    await expect(rows.first()).not.toHaveText(first);
+    const second = await rows.first().textContent();
+    await page.reload();
+    await expect(pageNumber(2)).toBeVisible();
+    await expect(rows.first()).toHaveText(second);
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await expect(rows.first()).toHaveText(first);
+    await expect(addressOf(page)).toHaveText(/^\/console\/admin\/(members|keys)$/);
+  }
+
+  // The audit log: the filters and the page.
+  await nav.getByRole('link', { name: 'Audit log' }).click();
+  const events = page.getByRole('table', { name: 'Audit events' });
+  await page.getByLabel('Action').selectOption('CREATED');
+  await page.getByLabel('Kind').selectOption('POLICY');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await expect(addressOf(page)).toHaveText('/console/audit?action=CREATED&kind=POLICY');
+  await expect(events.locator('tbody tr')).toHaveCount(25);
+  await page.getByRole('button', { name: 'Next page' }).click();
+  await expect(pageNumber(2)).toBeVisible();
+  const about = events.locator('tbody tr td:nth-child(4) a').first();
+  const opened = await about.getAttribute('href');
+  await about.click();
+  await expect(addressOf(page)).toHaveText(opened);
+  for (const back of [() => page.goBack(), () => page.reload()]) {
+    await back();
+    await expect(pageNumber(2)).toBeVisible();
+    await expect(page.getByLabel('Action')).toHaveValue('CREATED');
+    await expect(page.getByLabel('Kind')).toHaveValue('POLICY');
+    await expect(about).toHaveAttribute('href', opened);
+    for (const text of await events.locator('tbody tr td:nth-child(2)').allTextContents()) assert.equal(text, 'Created');
+  }
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await expect(addressOf(page)).toHaveText('/console/audit');
+  await expect(page.getByLabel('Action')).toHaveValue('');
+  await expect(pageNumber(1)).toBeVisible();
+  assert.deepEqual(page.foreign, []);
+  await page.context().close();
+});

@@ -1,60 +1,81 @@
-import { Fragment, useCallback, useState } from 'react';
+import { Fragment, useCallback, useEffect, useState } from 'react';
 import { AuditEventsDocument } from '@verdict/client';
 import type { AuditAction, AuditFilter, AuditKind } from '@verdict/client';
 import { enumWord, formatJSON, formatTime } from '../format';
-import { Link } from '../router';
+import { Link, replaceQuery, useLocation } from '../router';
 import { useSession } from '../session';
-import { Pager, usePages } from '../components/Pager';
+import { Pager, useAddressPages } from '../components/Pager';
 
 const actions: AuditAction[] = ['CREATED', 'EDITED', 'PUBLISHED', 'ASSIGNED', 'EXECUTED', 'DELETED'];
 const kinds: AuditKind[] = ['POLICY', 'FLOW', 'GROUP', 'MEMBER', 'KEY'];
 
-/** A datetime-local value as an instant, in the browser's time zone. */
-function instant(local: string): string | null {
-  if (!local) return null;
+/** A datetime-local value as an instant, in the browser's time zone; '' for none. */
+function instant(local: string): string {
+  if (!local) return '';
   const d = new Date(local);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+  return Number.isNaN(d.getTime()) ? '' : d.toISOString();
 }
 
-interface Filters {
-  action: string;
-  kind: string;
-  base: string;
-  actor: string;
-  since: string;
-  until: string;
+/** An instant as a datetime-local value, in the browser's time zone; '' for none. */
+function localTime(at: string): string {
+  const d = new Date(at);
+  if (!at || Number.isNaN(d.getTime())) return '';
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}`;
 }
 
-export function AuditLog({ params }: { params: URLSearchParams }) {
-  const session = useSession();
-  const { api } = session;
-  const [draft, setDraft] = useState<Filters>(() => ({
-    action: params.get('action') ?? '',
-    kind: params.get('kind') ?? '',
-    base: params.get('base') ?? '',
-    actor: params.get('actor') ?? '',
-    since: '',
-    until: '',
-  }));
-  const [applied, setApplied] = useState(draft);
+// The filters, by their names in the address's query: since and until
+// there are instants, as the server takes them, and local times in the form.
+const filterNames = ['action', 'kind', 'base', 'actor', 'since', 'until'] as const;
+type Filters = Record<(typeof filterNames)[number], string>;
+
+const noFilters: Filters = { action: '', kind: '', base: '', actor: '', since: '', until: '' };
+
+/** The filters of an address's query, without its page: a change of the page alone leaves it as it is. */
+function appliedIn(params: URLSearchParams): string {
+  const applied = new URLSearchParams();
+  for (const n of filterNames) {
+    const value = params.get(n);
+    if (value) applied.set(n, value);
+  }
+  return applied.toString();
+}
+
+/** Applied filters as the form shows them. */
+function formOf(applied: string): Filters {
+  const query = new URLSearchParams(applied);
+  const f = Object.fromEntries(filterNames.map((n) => [n, query.get(n) ?? ''])) as Filters;
+  return { ...f, since: localTime(f.since), until: localTime(f.until) };
+}
+
+export function AuditLog() {
+  const { api, viewer } = useSession();
+  const { params } = useLocation();
+  const applied = appliedIn(params);
+  const [draft, setDraft] = useState<Filters>(() => formOf(applied));
+  // The form shows what is applied, also after a link to other filters.
+  useEffect(() => setDraft(formOf(applied)), [applied]);
   const [open, setOpen] = useState<string | null>(null);
 
   const load = useCallback(
     async (after: string | null) => {
+      const f = new URLSearchParams(applied);
       const filter: AuditFilter = {
-        action: (applied.action || null) as AuditAction | null,
-        kind: (applied.kind || null) as AuditKind | null,
-        baseId: applied.base.trim() || null,
-        actor: applied.actor.trim() || null,
-        since: instant(applied.since),
-        until: instant(applied.until),
+        action: (f.get('action') || null) as AuditAction | null,
+        kind: (f.get('kind') || null) as AuditKind | null,
+        baseId: f.get('base') || null,
+        actor: f.get('actor') || null,
+        since: f.get('since') || null,
+        until: f.get('until') || null,
       };
       return (await api.request(AuditEventsDocument, { first: 25, after, filter })).auditEvents;
     },
     [api, applied],
   );
-  const pages = usePages(load);
+  const pages = useAddressPages(load);
   const set = (k: keyof Filters) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [k]: e.target.value }));
+  const apply = (f: Filters) =>
+    replaceQuery({ ...f, base: f.base.trim(), actor: f.actor.trim(), since: instant(f.since), until: instant(f.until), after: [] });
 
   return (
     <div className="page page-wide">
@@ -67,7 +88,7 @@ export function AuditLog({ params }: { params: URLSearchParams }) {
         aria-label="Filter the audit log"
         onSubmit={(e) => {
           e.preventDefault();
-          setApplied(draft);
+          apply(draft);
         }}
       >
         <div className="field">
@@ -116,9 +137,8 @@ export function AuditLog({ params }: { params: URLSearchParams }) {
             type="button"
             className="btn"
             onClick={() => {
-              const none = { action: '', kind: '', base: '', actor: '', since: '', until: '' };
-              setDraft(none);
-              setApplied(none);
+              setDraft(noFilters);
+              apply(noFilters);
             }}
           >
             Clear
@@ -163,7 +183,7 @@ export function AuditLog({ params }: { params: URLSearchParams }) {
                 </td>
                 <td>
                   {e.actor.kind === 'KEY' ? 'Key ' : ''}
-                  <code className="small">{e.actor.id === session.viewer.user?.id ? 'you' : e.actor.id}</code>
+                  <code className="small">{e.actor.id === viewer.user?.id ? 'you' : e.actor.id}</code>
                 </td>
                 <td>
                   <button
