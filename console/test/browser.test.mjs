@@ -1045,9 +1045,16 @@ test('an auditor reads the audit log filtered by action and sees no edit control
   await page.getByRole('link', { name: 'History' }).click();
   await expect(page.getByRole('heading', { name: 'Audit log' })).toBeVisible();
   await expect(page.getByLabel('Policy or flow (base id)')).toHaveValue(loan);
+  // Each event is about the flow, by the name its creation recorded.
   const rows = page.getByRole('table', { name: 'Audit events' }).locator('tbody tr');
-  await expect(rows.first()).toContainText(loan);
-  for (const text of await rows.allTextContents()) assert.ok(text.includes(loan), text);
+  const about = rows.locator('td:nth-child(4) a');
+  await expect(about.first()).toHaveText('Loan');
+  await expect(about).toHaveCount(await rows.count());
+  for (const link of await about.all()) {
+    assert.equal(await link.textContent(), 'Loan');
+    assert.equal(await link.getAttribute('href'), `/console/flows/${loan}`);
+    assert.equal(await link.getAttribute('title'), `Flow ${loan}`);
+  }
 
   await nav.getByRole('link', { name: 'Groups' }).click();
   await noEditControls('groups');
@@ -1085,6 +1092,54 @@ test('an auditor reads the audit log filtered by action and sees no edit control
   await page.goto(server.url + '/console/admin/keys');
   await expect(page.getByRole('heading', { name: 'Not for your role' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Create key' })).toHaveCount(0);
+  assert.deepEqual(page.foreign, []);
+  await page.context().close();
+});
+
+test('the audit log names the actors and what the events are about, with their ids at hand', async () => {
+  const mia = await rest(server.url, ADMIN_KEY, 'POST', '/admin/members', { email: 'mia@example.test', role: 'editor' });
+  const miaKey = await rest(server.url, ADMIN_KEY, 'POST', '/admin/keys', { name: 'mia', scope: 'edit', userId: mia.user.id });
+  const robot = await rest(server.url, ADMIN_KEY, 'POST', '/admin/keys', { name: 'robot', scope: 'edit' });
+  const policy = await rest(server.url, miaKey.secret, 'POST', '/policy', {
+    name: 'Mia’s rule',
+    rule: 'A **Person** is an adult if the __age__ of the **Person** is at least 18.',
+  });
+  const group = await rest(server.url, robot.secret, 'POST', '/group', { name: 'Robots' });
+
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Audit log' }).click();
+  const events = page.getByRole('table', { name: 'Audit events' });
+  const row = (about) => events.locator('tbody tr').filter({ has: page.locator('td:nth-child(4)', { hasText: new RegExp(`^${about}$`) }) }).first();
+
+  // Named by the members and keys lists, and by what the events recorded.
+  const created = row('Mia’s rule');
+  await expect(created.locator('td:nth-child(2)')).toHaveText('Created');
+  await expect(created.getByRole('link', { name: 'Mia’s rule' })).toHaveAttribute('title', `Policy ${policy.baseId}`);
+  await expect(created.locator('td:nth-child(5)')).toHaveText('mia@example.test');
+  await expect(created.getByRole('link', { name: 'mia@example.test' })).toHaveAttribute('title', `User ${mia.user.id}: show only their events`);
+  const grouped = row('Robots');
+  await expect(grouped.getByRole('link', { name: 'Robots' })).toHaveAttribute('href', `/console/groups/${group.id}`);
+  await expect(grouped.locator('td:nth-child(5)')).toHaveText('Key “robot”');
+  await expect(grouped.getByRole('link', { name: 'Key “robot”' })).toHaveAttribute('title', `Key ${robot.id}: show only their events`);
+  const added = row('mia@example.test');
+  await expect(added.locator('td:nth-child(3)')).toHaveText('Member');
+  await expect(added.locator('td:nth-child(4) span')).toHaveAttribute('title', `User ${mia.user.id}`);
+  await expect(added.locator('td:nth-child(5)')).toHaveText('you');
+  await expect(row('robot').locator('td:nth-child(3)')).toHaveText('Key');
+  await expect(row('robot').locator('td:nth-child(4) span')).toHaveAttribute('title', `Key ${robot.id}`);
+  // The details show the actor's id.
+  await grouped.getByRole('button', { name: 'Details' }).click();
+  await expect(events.locator('dl.details')).toContainText(robot.id);
+  await noCriticalViolations(page, 'audit log with names');
+
+  // An actor's link lists their events alone.
+  await created.getByRole('link', { name: 'mia@example.test' }).click();
+  await expect(page.getByLabel('Actor (user or key id)')).toHaveValue(mia.user.id);
+  await expect(events.locator('tbody tr')).toHaveCount(1);
+  await expect(events.locator('tbody tr td:nth-child(4)')).toHaveText('Mia’s rule');
+  await page.goBack();
+  await expect(page.getByLabel('Actor (user or key id)')).toHaveValue('');
   assert.deepEqual(page.foreign, []);
   await page.context().close();
 });

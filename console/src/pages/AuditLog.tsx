@@ -1,10 +1,12 @@
 import { Fragment, useCallback, useEffect, useState } from 'react';
 import { AuditEventsDocument } from '@verdict/client';
-import type { AuditAction, AuditFilter, AuditKind } from '@verdict/client';
+import type { AuditAction, AuditEventFieldsFragment, AuditFilter, AuditKind } from '@verdict/client';
 import { enumWord, formatJSON, formatTime } from '../format';
 import { Link, replaceQuery, useLocation } from '../router';
 import { useSession } from '../session';
 import { Pager, useAddressPages } from '../components/Pager';
+import { subjectOf, useAuditNames } from '../auditNames';
+import type { Subject } from '../auditNames';
 
 const actions: AuditAction[] = ['CREATED', 'EDITED', 'PUBLISHED', 'ASSIGNED', 'EXECUTED', 'DELETED'];
 const kinds: AuditKind[] = ['POLICY', 'FLOW', 'GROUP', 'MEMBER', 'KEY'];
@@ -49,7 +51,7 @@ function formOf(applied: string): Filters {
 }
 
 export function AuditLog() {
-  const { api, viewer } = useSession();
+  const { api } = useSession();
   const { params } = useLocation();
   const applied = appliedIn(params);
   const [draft, setDraft] = useState<Filters>(() => formOf(applied));
@@ -73,6 +75,7 @@ export function AuditLog() {
     [api, applied],
   );
   const pages = useAddressPages(load);
+  const names = useAuditNames(pages.items);
   const set = (k: keyof Filters) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [k]: e.target.value }));
   const apply = (f: Filters) =>
     replaceQuery({ ...f, base: f.base.trim(), actor: f.actor.trim(), since: instant(f.since), until: instant(f.until), after: [] });
@@ -173,17 +176,10 @@ export function AuditLog() {
                 </td>
                 <td>{enumWord(e.kind)}</td>
                 <td>
-                  {e.baseId && (e.kind === 'POLICY' || e.kind === 'FLOW') ? (
-                    <Link to={`${e.kind === 'POLICY' ? 'policies' : 'flows'}/${e.baseId}`}>{e.baseId}</Link>
-                  ) : e.groupId ? (
-                    <Link to={`groups/${e.groupId}`}>Group {e.groupId}</Link>
-                  ) : (
-                    <span className="muted">—</span>
-                  )}
+                  <SubjectCell subject={subjectOf(e)} names={names} />
                 </td>
                 <td>
-                  {e.actor.kind === 'KEY' ? 'Key ' : ''}
-                  <code className="small">{e.actor.id === viewer.user?.id ? 'you' : e.actor.id}</code>
+                  <ActorCell actor={e.actor} names={names} />
                 </td>
                 <td>
                   <button
@@ -204,6 +200,10 @@ export function AuditLog() {
                       <dt>Event</dt>
                       <dd>
                         <code>{e.id}</code>
+                      </dd>
+                      <dt>Actor</dt>
+                      <dd>
+                        <code>{e.actor.id}</code>
                       </dd>
                       {e.recordId && (
                         <>
@@ -234,5 +234,43 @@ export function AuditLog() {
       </table>
       <Pager pages={pages} />
     </div>
+  );
+}
+
+const subjectWords: Record<Subject['kind'], string> = { policy: 'Policy', flow: 'Flow', group: 'Group', member: 'User', key: 'Key' };
+
+/** What an event is about, by name where one is known; its id is the link's or the text's title. */
+function SubjectCell({ subject, names }: { subject: Subject | null; names: Map<string, string> }) {
+  if (!subject) return <span className="muted">—</span>;
+  const name = names.get(subject.id);
+  const title = `${subjectWords[subject.kind]} ${subject.id}`;
+  const shown = name ?? <code className="small">{subject.id}</code>;
+  if (subject.kind === 'policy' || subject.kind === 'flow') {
+    return (
+      <Link to={`${subject.kind === 'policy' ? 'policies' : 'flows'}/${subject.id}`} title={title}>
+        {shown}
+      </Link>
+    );
+  }
+  if (subject.kind === 'group') {
+    return (
+      <Link to={`groups/${subject.id}`} title={title}>
+        {shown}
+      </Link>
+    );
+  }
+  return <span title={title}>{shown}</span>;
+}
+
+/** Who caused an event, by name where one is known: a link to their events alone, titled with their id. */
+function ActorCell({ actor, names }: { actor: AuditEventFieldsFragment['actor']; names: Map<string, string> }) {
+  const { viewer } = useSession();
+  const isKey = actor.kind === 'KEY';
+  const name = actor.id === viewer.user?.id ? 'you' : names.get(actor.id);
+  return (
+    <Link to={`audit?actor=${actor.id}`} title={`${isKey ? 'Key' : 'User'} ${actor.id}: show only their events`}>
+      {isKey && 'Key '}
+      {name === undefined ? <code className="small">{actor.id}</code> : isKey ? `“${name}”` : name}
+    </Link>
   );
 }
