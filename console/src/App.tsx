@@ -43,7 +43,7 @@ const routes: Route[] = [
   { pattern: 'flows/:baseId', render: (p, loc) => <FlowPage baseId={p.baseId!} recordId={loc.params.get('record') ?? ''} /> },
   { pattern: 'groups', render: () => <GroupList /> },
   { pattern: 'groups/:id', render: (p) => <GroupPage id={p.id!} /> },
-  { pattern: 'audit', render: (_, loc) => <AuditLog key={loc.params.toString()} params={loc.params} />, allowed: (can) => can.readAudit },
+  { pattern: 'audit', render: () => <AuditLog />, allowed: (can) => can.readAudit },
   { pattern: 'admin/members', render: () => <Members />, allowed: (can) => can.admin },
   { pattern: 'admin/keys', render: () => <Keys />, allowed: (can) => can.admin },
 ];

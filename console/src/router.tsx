@@ -29,6 +29,23 @@ export function navigate(to: string, options: { replace?: boolean } = {}): void 
   listeners.forEach((l) => l());
 }
 
+/**
+ * Changes the current address's query in place (replaceState), leaving out
+ * every parameter set to '' or to no values, so that a screen at its
+ * defaults keeps a clean address. Lists keep their search, filters and page
+ * there: Back and a reload then show them as they were.
+ */
+export function replaceQuery(changes: Record<string, string | readonly string[]>): void {
+  const { path, params } = current();
+  const before = params.toString();
+  for (const [name, value] of Object.entries(changes)) {
+    params.delete(name);
+    for (const v of typeof value === 'string' ? [value] : value) if (v) params.append(name, v);
+  }
+  const query = params.toString();
+  if (query !== before) navigate(query ? `${path}?${query}` : path, { replace: true });
+}
+
 export function useLocation(): Location {
   const [loc, setLoc] = useState(current);
   useEffect(() => {

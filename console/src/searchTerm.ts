@@ -1,11 +1,40 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { replaceQuery, useLocation } from './router';
 
 /** What a search box asks for: its text, trimmed, once typing has paused for a quarter of a second. */
 export function useSearchTerm(query: string): string {
-  const [search, setSearch] = useState('');
+  const [search, setSearch] = useState(() => query.trim());
   useEffect(() => {
     const t = window.setTimeout(() => setSearch(query.trim()), 250);
     return () => window.clearTimeout(t);
   }, [query]);
   return search;
+}
+
+/**
+ * A list's search box whose term is the address's `q`: the box starts from
+ * it, and what is typed becomes it once typing pauses, going back to the
+ * first page. When the address changes otherwise (a link to the list), the
+ * box shows its term.
+ */
+export function useSearchParam(): { text: string; setText: (text: string) => void; term: string } {
+  const { params } = useLocation();
+  const term = params.get('q') ?? '';
+  const [text, setText] = useState(term);
+  const typed = useSearchTerm(text);
+  // The term the box and the address last agreed on: the address's own
+  // echo of what was typed is then not put back in the box, where more
+  // may have been typed since.
+  const agreed = useRef(term);
+  useEffect(() => {
+    if (typed === agreed.current) return;
+    agreed.current = typed;
+    replaceQuery({ q: typed, after: [] });
+  }, [typed]);
+  useEffect(() => {
+    if (term === agreed.current) return;
+    agreed.current = term;
+    setText(term);
+  }, [term]);
+  return { text, setText, term };
 }

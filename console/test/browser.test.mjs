@@ -145,6 +145,20 @@ test('the header holds every section and Sign out inside the window, on a laptop
 });
 
 /**
+ * Opens the Publish dialog on the open draft, which saves it first, and
+ * cancels it: the draft stays a draft, saved, with nothing left to save.
+ */
+async function cancelPublish(page) {
+  await page.getByRole('button', { name: 'Publish' }).click();
+  const dialog = page.getByRole('dialog', { name: /^Publish “/ });
+  await expect(dialog.getByTestId('replay')).toHaveAttribute('aria-busy', 'false');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.locator('.title-block .badge-draft')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Save draft' })).not.toBeEnabled();
+}
+
+/**
  * Publishes the open draft through the dialog that first replays it on the
  * recorded decisions; returns the dialog's replay section as it was.
  */
@@ -397,6 +411,50 @@ test('a rule that does not parse runs to its error alone: no result, no trace, n
   await page.context().close();
 });
 
+test('the Publish dialog lists the rule’s problems in the editor’s words, and offers Publish only for a rule that parses', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('button', { name: 'New policy' }).click();
+  await page.getByLabel('Name').fill('Unfinished rule');
+  await replaceEditorText(page, 'Rule text', 'A **Person** gets senior_discount if the __age__ of the **Person** is greater then 64.');
+  await page.getByRole('button', { name: 'Create draft' }).click();
+  await expect(page.getByRole('heading', { name: 'Unfinished rule' })).toBeVisible();
+  await page.locator('.cm-lintRange-error').first().hover();
+  const said = await page.locator('.cm-tooltip-lint .cm-diagnosticText').first().textContent();
+  assert.match(said, /\S/);
+
+  // The server would refuse a rule that does not parse: no Publish, and no replay.
+  await page.getByRole('button', { name: 'Publish' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Publish “Unfinished rule”?' });
+  const problems = dialog.getByTestId('publish-problems');
+  await expect(problems.locator('li.problem-error').first()).toContainText(`Error: ${said}`);
+  await expect(problems.locator('li.problem-error').first()).toContainText('line 1, column');
+  await expect(dialog.getByRole('alert')).toContainText('The rule does not parse');
+  await expect(dialog.getByRole('button', { name: 'Publish' })).not.toBeEnabled();
+  await expect(dialog.getByTestId('replay')).toContainText('Not replayed');
+  await page.screenshot({ path: join(shots, 'publish-problems.png') });
+  await noCriticalViolations(page, 'publish dialog with problems');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+
+  // A warning is shown, and does not stop a publish.
+  await replaceEditorText(
+    page,
+    'Rule text',
+    'A **Person** is an adult if the __age__ of the **Person** is at least 18.\nA **Person** gets senior_discount if the __age__ of the **Person** is at least 65.',
+  );
+  await expect(page.locator('.cm-lintRange-warning').first()).toBeVisible();
+  await page.getByRole('button', { name: 'Publish' }).click();
+  await expect(dialog.getByTestId('replay')).toHaveAttribute('aria-busy', 'false');
+  await expect(problems.locator('li')).toHaveCount(1);
+  await expect(problems.locator('li.problem-warning')).toContainText('Warning: No rule refers to the rule that');
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: 'Publish' })).toBeEnabled();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+  await page.context().close();
+});
+
 test('a viewer sees no edit controls', async () => {
   const page = await newPage();
   await signIn(page, viewerKey);
@@ -633,6 +691,9 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await page.getByRole('textbox', { name: 'Outcome' }).fill('manual review');
   await selectNode(page, 'policy-1');
   await page.getByLabel('When false, go to').selectOption('custom-1');
+  await expect(page.getByRole('button', { name: 'Save draft' })).toBeEnabled();
+  await cancelPublish(page);
+  await expect(flowNode(page, 'custom-1')).toBeVisible();
   await publish(page);
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
 
@@ -699,10 +760,32 @@ test('an invalid flow shows its problems on the nodes they concern', async () =>
   await selectNode(page, 'policy-1');
   await expect(page.getByRole('list', { name: 'Problems of this node' })).toContainText('is not connected to the flow');
 
-  // Publishing is refused with the same problems; deleting takes the flow away.
-  await publish(page);
-  await expect(page.getByRole('alert').filter({ hasText: 'Not published' })).toContainText('invalid');
-  await expect(flowNode(page, 'start').locator('.fnode-problems')).toContainText('must have a Policy ID');
+  // The Publish dialog lists the same problems, and offers no Publish: the server would refuse them.
+  await page.getByRole('button', { name: 'Publish' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Publish “Broken”?' });
+  const problems = dialog.getByTestId('publish-problems');
+  await expect(problems).toContainText('Error: start node "start" must have a Policy ID');
+  await expect(problems).toContainText('Error: Node "policy-1" is not connected to the flow');
+  await expect(dialog.getByRole('alert')).toContainText('The definition has errors');
+  await expect(dialog.getByRole('button', { name: 'Publish' })).not.toBeEnabled();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+
+  // Warnings alone are shown, and do not stop a publish.
+  await selectNode(page, 'policy-1');
+  await page.getByRole('button', { name: 'Delete node policy-1' }).click();
+  await selectNode(page, 'start');
+  await choosePolicy(page, 'Adult');
+  await page.getByRole('button', { name: 'Publish' }).click();
+  await expect(dialog.getByTestId('replay')).toHaveAttribute('aria-busy', 'false');
+  await expect(problems.locator('li')).toHaveCount(2);
+  await expect(problems.locator('li.problem-warning').first()).toHaveText('Warning: start node "start" is missing a TRUE path');
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: 'Publish' })).toBeEnabled();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(flowNode(page, 'start').locator('.fnode-problems')).toContainText('is missing a TRUE path');
+
+  // Deleting takes the flow away.
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
   await page.getByRole('dialog', { name: 'Delete the flow “Broken”?' }).getByRole('button', { name: 'Delete “Broken”' }).click();
   await expect(page.getByRole('heading', { name: 'Flows' })).toBeVisible();
@@ -962,9 +1045,16 @@ test('an auditor reads the audit log filtered by action and sees no edit control
   await page.getByRole('link', { name: 'History' }).click();
   await expect(page.getByRole('heading', { name: 'Audit log' })).toBeVisible();
   await expect(page.getByLabel('Policy or flow (base id)')).toHaveValue(loan);
+  // Each event is about the flow, by the name its creation recorded.
   const rows = page.getByRole('table', { name: 'Audit events' }).locator('tbody tr');
-  await expect(rows.first()).toContainText(loan);
-  for (const text of await rows.allTextContents()) assert.ok(text.includes(loan), text);
+  const about = rows.locator('td:nth-child(4) a');
+  await expect(about.first()).toHaveText('Loan');
+  await expect(about).toHaveCount(await rows.count());
+  for (const link of await about.all()) {
+    assert.equal(await link.textContent(), 'Loan');
+    assert.equal(await link.getAttribute('href'), `/console/flows/${loan}`);
+    assert.equal(await link.getAttribute('title'), `Flow ${loan}`);
+  }
 
   await nav.getByRole('link', { name: 'Groups' }).click();
   await noEditControls('groups');
@@ -1006,6 +1096,54 @@ test('an auditor reads the audit log filtered by action and sees no edit control
   await page.context().close();
 });
 
+test('the audit log names the actors and what the events are about, with their ids at hand', async () => {
+  const mia = await rest(server.url, ADMIN_KEY, 'POST', '/admin/members', { email: 'mia@example.test', role: 'editor' });
+  const miaKey = await rest(server.url, ADMIN_KEY, 'POST', '/admin/keys', { name: 'mia', scope: 'edit', userId: mia.user.id });
+  const robot = await rest(server.url, ADMIN_KEY, 'POST', '/admin/keys', { name: 'robot', scope: 'edit' });
+  const policy = await rest(server.url, miaKey.secret, 'POST', '/policy', {
+    name: 'Mia’s rule',
+    rule: 'A **Person** is an adult if the __age__ of the **Person** is at least 18.',
+  });
+  const group = await rest(server.url, robot.secret, 'POST', '/group', { name: 'Robots' });
+
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Audit log' }).click();
+  const events = page.getByRole('table', { name: 'Audit events' });
+  const row = (about) => events.locator('tbody tr').filter({ has: page.locator('td:nth-child(4)', { hasText: new RegExp(`^${about}$`) }) }).first();
+
+  // Named by the members and keys lists, and by what the events recorded.
+  const created = row('Mia’s rule');
+  await expect(created.locator('td:nth-child(2)')).toHaveText('Created');
+  await expect(created.getByRole('link', { name: 'Mia’s rule' })).toHaveAttribute('title', `Policy ${policy.baseId}`);
+  await expect(created.locator('td:nth-child(5)')).toHaveText('mia@example.test');
+  await expect(created.getByRole('link', { name: 'mia@example.test' })).toHaveAttribute('title', `User ${mia.user.id}: show only their events`);
+  const grouped = row('Robots');
+  await expect(grouped.getByRole('link', { name: 'Robots' })).toHaveAttribute('href', `/console/groups/${group.id}`);
+  await expect(grouped.locator('td:nth-child(5)')).toHaveText('Key “robot”');
+  await expect(grouped.getByRole('link', { name: 'Key “robot”' })).toHaveAttribute('title', `Key ${robot.id}: show only their events`);
+  const added = row('mia@example.test');
+  await expect(added.locator('td:nth-child(3)')).toHaveText('Member');
+  await expect(added.locator('td:nth-child(4) span')).toHaveAttribute('title', `User ${mia.user.id}`);
+  await expect(added.locator('td:nth-child(5)')).toHaveText('you');
+  await expect(row('robot').locator('td:nth-child(3)')).toHaveText('Key');
+  await expect(row('robot').locator('td:nth-child(4) span')).toHaveAttribute('title', `Key ${robot.id}`);
+  // The details show the actor's id.
+  await grouped.getByRole('button', { name: 'Details' }).click();
+  await expect(events.locator('dl.details')).toContainText(robot.id);
+  await noCriticalViolations(page, 'audit log with names');
+
+  // An actor's link lists their events alone.
+  await created.getByRole('link', { name: 'mia@example.test' }).click();
+  await expect(page.getByLabel('Actor (user or key id)')).toHaveValue(mia.user.id);
+  await expect(events.locator('tbody tr')).toHaveCount(1);
+  await expect(events.locator('tbody tr td:nth-child(4)')).toHaveText('Mia’s rule');
+  await page.goBack();
+  await expect(page.getByLabel('Actor (user or key id)')).toHaveValue('');
+  assert.deepEqual(page.foreign, []);
+  await page.context().close();
+});
+
 test('publishing shows the draft replayed on the recorded decisions, and a publisher rolls back to an earlier version', async () => {
   const rule = (age) => `A **Person** gets loyalty_bonus if the __age__ of the **Person** is at least ${age}.`;
   const draft = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Loyalty bonus', rule: rule(65) });
@@ -1033,6 +1171,12 @@ test('publishing shows the draft replayed on the recorded decisions, and a publi
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await page.getByRole('button', { name: 'Add as test (expect false)' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Test “Sample 1” saved' })).toBeVisible();
+  // The rule edited above is unsaved until the dialog opens; cancelling it
+  // leaves the draft saved, with nothing more to save.
+  await expect(page.getByRole('button', { name: 'Save draft' })).toBeEnabled();
+  await cancelPublish(page);
+  const draftId = new URL(page.url()).searchParams.get('record');
+  assert.match((await rest(server.url, ADMIN_KEY, 'GET', `/policy/${draftId}`)).rule, /is at least 68\./);
   await publish(page, async (dialog) => {
     await expect(dialog.getByTestId('replay-compared')).toHaveText('3');
     await expect(dialog.getByTestId('replay-changed')).toHaveText('1');
@@ -1156,6 +1300,140 @@ test('a policy of more versions than a page of its history lists the newest and 
   await pin.selectOption({ label: 'Version 1 (pinned)' });
   await page.getByRole('button', { name: 'Use this policy' }).click();
   await expect(page.getByTestId('node-policy')).toContainText('Long history · version 1');
+  assert.deepEqual(page.foreign, []);
+  await page.context().close();
+});
+
+/** The page's address below the server, for expect: its path and query. */
+function addressOf(page) {
+  return {
+    toString: () => 'the address',
+    textContent: async () => {
+      const url = new URL(page.url());
+      return url.pathname + url.search;
+    },
+  };
+}
+
+test('the lists keep their search, filters and page in the address, through Back and a reload', async () => {
+  const rule = 'A **Person** is counted if the __age__ of the **Person** is at least 1.';
+  const group = await rest(server.url, ADMIN_KEY, 'POST', '/group', { name: 'Paging' });
+  for (let i = 1; i <= 25; i++) {
+    const p = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: `Paged policy ${String(i).padStart(2, '0')}`, rule });
+    await rest(server.url, ADMIN_KEY, 'POST', `/group/${group.id}/member`, { kind: 'policy', baseId: p.baseId });
+  }
+  for (let i = 1; i <= 50; i++) {
+    await rest(server.url, ADMIN_KEY, 'POST', '/admin/members', { email: `paged-${i}@example.test`, role: 'viewer' });
+    await rest(server.url, ADMIN_KEY, 'POST', '/admin/keys', { name: `paged key ${i}`, scope: 'view' });
+  }
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  const nav = page.getByRole('navigation', { name: 'Sections' });
+  const pageNumber = (n) => page.locator('.pager').getByText(`Page ${n}`, { exact: true });
+
+  // Policies: the search, the group and the page.
+  const policies = page.getByRole('table', { name: 'Policies' });
+  await expect(addressOf(page)).toHaveText('/console/');
+  await page.getByLabel('Search by name').fill('Paged policy');
+  await expect(addressOf(page)).toHaveText('/console/?q=Paged+policy');
+  await page.getByLabel('Group').selectOption({ label: 'Paging' });
+  await expect(addressOf(page)).toHaveText(`/console/?q=Paged+policy&group=${group.id}`);
+  await expect(policies.locator('tbody tr')).toHaveCount(20);
+  await page.getByRole('button', { name: 'Next page' }).click();
+  await expect(pageNumber(2)).toBeVisible();
+  await expect(policies.locator('tbody tr')).toHaveCount(5);
+  await expect(addressOf(page)).toHaveText(new RegExp(`^/console/\\?q=Paged\\+policy&group=${group.id}&after=[\\w-]+$`));
+  await policies.getByRole('link', { name: 'Paged policy 03' }).click();
+  await expect(page.getByRole('heading', { name: 'Paged policy 03' })).toBeVisible();
+  for (const back of [() => page.goBack(), () => page.reload()]) {
+    await back();
+    await expect(pageNumber(2)).toBeVisible();
+    await expect(page.getByLabel('Search by name')).toHaveValue('Paged policy');
+    await expect(page.getByLabel('Group')).toHaveValue(group.id);
+    await expect(policies.locator('tbody tr')).toHaveCount(5);
+    await expect(policies.getByRole('link', { name: 'Paged policy 03' })).toBeVisible();
+  }
+  await page.getByRole('button', { name: 'Previous page' }).click();
+  await expect(pageNumber(1)).toBeVisible();
+  await expect(policies.locator('tbody tr')).toHaveCount(20);
+  await expect(addressOf(page)).toHaveText(`/console/?q=Paged+policy&group=${group.id}`);
+  // At their defaults the filters leave the address clean.
+  await page.getByLabel('Search by name').fill('');
+  await page.getByLabel('Group').selectOption('');
+  await expect(addressOf(page)).toHaveText('/console/');
+
+  // Flows: the search.
+  await nav.getByRole('link', { name: 'Flows' }).click();
+  const flows = page.getByRole('table', { name: 'Flows' });
+  await page.getByLabel('Search by name').fill('Loan');
+  await expect(addressOf(page)).toHaveText('/console/flows?q=Loan');
+  await expect(flows.locator('tbody tr')).toHaveCount(1);
+  await flows.getByRole('link', { name: 'Loan' }).click();
+  await expect(page.getByRole('heading', { name: 'Loan' })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByLabel('Search by name')).toHaveValue('Loan');
+  await expect(flows.locator('tbody tr')).toHaveCount(1);
+  // The section's link opens the list unfiltered.
+  await nav.getByRole('link', { name: 'Flows' }).click();
+  await expect(addressOf(page)).toHaveText('/console/flows');
+  await expect(page.getByLabel('Search by name')).toHaveValue('');
+
+  // Groups: the search.
+  await nav.getByRole('link', { name: 'Groups' }).click();
+  const groups = page.getByRole('table', { name: 'Groups' });
+  await page.getByLabel('Search by name').fill('Pagi');
+  await expect(addressOf(page)).toHaveText('/console/groups?q=Pagi');
+  await expect(groups.locator('tbody tr')).toHaveCount(1);
+  await groups.getByRole('link', { name: 'Paging' }).click();
+  await expect(page.getByRole('heading', { name: 'Paging' })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByLabel('Search by name')).toHaveValue('Pagi');
+  await expect(groups.locator('tbody tr')).toHaveCount(1);
+
+  // Members and keys: the page.
+  for (const [section, table] of [['Members', 'Members'], ['Keys', 'Keys']]) {
+    await nav.getByRole('link', { name: section }).click();
+    const rows = page.getByRole('table', { name: table }).locator('tbody tr');
+    await expect(rows).toHaveCount(50);
+    const first = await rows.first().textContent();
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect(pageNumber(2)).toBeVisible();
+    await expect(rows.first()).not.toHaveText(first);
+    const second = await rows.first().textContent();
+    await page.reload();
+    await expect(pageNumber(2)).toBeVisible();
+    await expect(rows.first()).toHaveText(second);
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await expect(rows.first()).toHaveText(first);
+    await expect(addressOf(page)).toHaveText(/^\/console\/admin\/(members|keys)$/);
+  }
+
+  // The audit log: the filters and the page.
+  await nav.getByRole('link', { name: 'Audit log' }).click();
+  const events = page.getByRole('table', { name: 'Audit events' });
+  await page.getByLabel('Action').selectOption('CREATED');
+  await page.getByLabel('Kind').selectOption('POLICY');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await expect(addressOf(page)).toHaveText('/console/audit?action=CREATED&kind=POLICY');
+  await expect(events.locator('tbody tr')).toHaveCount(25);
+  await page.getByRole('button', { name: 'Next page' }).click();
+  await expect(pageNumber(2)).toBeVisible();
+  const about = events.locator('tbody tr td:nth-child(4) a').first();
+  const opened = await about.getAttribute('href');
+  await about.click();
+  await expect(addressOf(page)).toHaveText(opened);
+  for (const back of [() => page.goBack(), () => page.reload()]) {
+    await back();
+    await expect(pageNumber(2)).toBeVisible();
+    await expect(page.getByLabel('Action')).toHaveValue('CREATED');
+    await expect(page.getByLabel('Kind')).toHaveValue('POLICY');
+    await expect(about).toHaveAttribute('href', opened);
+    for (const text of await events.locator('tbody tr td:nth-child(2)').allTextContents()) assert.equal(text, 'Created');
+  }
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await expect(addressOf(page)).toHaveText('/console/audit');
+  await expect(page.getByLabel('Action')).toHaveValue('');
+  await expect(pageNumber(1)).toBeVisible();
   assert.deepEqual(page.foreign, []);
   await page.context().close();
 });

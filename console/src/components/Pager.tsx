@@ -2,6 +2,7 @@
 // Previous goes back to the cursor the page before started after.
 import { useEffect, useState } from 'react';
 import { errorMessage } from '../api';
+import { replaceQuery, useLocation } from '../router';
 
 interface Connection<T> {
   edges: { node: T }[];
@@ -19,17 +20,37 @@ export interface Pages<T> {
 }
 
 /**
- * Pages of what load gives. A new load (new filters) starts again at the
+ * Pages of what load gives, the cursors of the pages before the one shown
+ * kept in the page's state. A new load (new filters) starts again at the
  * first page; a new reload value reads the current page again.
  */
 export function usePages<T>(load: (after: string | null) => Promise<Connection<T>>, reload: unknown = null): Pages<T> {
-  // cursors[i] is the cursor the i-th page starts after; the first has none.
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const [cursors, setCursors] = useState<string[]>([]);
+  useEffect(() => setCursors([]), [load]);
+  return usePagesAfter(load, reload, cursors, setCursors);
+}
+
+/**
+ * Pages of what load gives, the cursors of the pages before the one shown
+ * kept in the address's query (`after`, one for each), so that Back and a
+ * reload show the same page. A change of filters must remove them in the
+ * same change of the address, to start again at the first page.
+ */
+export function useAddressPages<T>(load: (after: string | null) => Promise<Connection<T>>, reload: unknown = null): Pages<T> {
+  const { params } = useLocation();
+  return usePagesAfter(load, reload, params.getAll('after'), (cursors) => replaceQuery({ after: cursors }));
+}
+
+/** cursors[i] is the cursor the page i + 2 starts after; the first page has none. */
+function usePagesAfter<T>(
+  load: (after: string | null) => Promise<Connection<T>>,
+  reload: unknown,
+  cursors: readonly string[],
+  setCursors: (cursors: string[]) => void,
+): Pages<T> {
   const [items, setItems] = useState<T[] | null>(null);
   const [end, setEnd] = useState<{ hasNext: boolean; cursor: string | null }>({ hasNext: false, cursor: null });
   const [error, setError] = useState('');
-
-  useEffect(() => setCursors([null]), [load]);
 
   const after = cursors[cursors.length - 1] ?? null;
   useEffect(() => {
@@ -58,10 +79,10 @@ export function usePages<T>(load: (after: string | null) => Promise<Connection<T
   return {
     items,
     error,
-    page: cursors.length,
+    page: cursors.length + 1,
     hasNext: end.hasNext,
-    next: () => end.cursor && setCursors((c) => [...c, end.cursor]),
-    previous: () => setCursors((c) => (c.length > 1 ? c.slice(0, -1) : c)),
+    next: () => end.cursor && setCursors([...cursors, end.cursor]),
+    previous: () => setCursors(cursors.slice(0, -1)),
   };
 }
 

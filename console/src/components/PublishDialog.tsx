@@ -7,18 +7,34 @@ function outcome(o: { result: boolean; explanation: string; error: string | null
   return o.error ? `error: ${o.error}` : `${o.result ? 'true' : 'false'}: ${o.explanation}`;
 }
 
+/** A problem of the draft, in the words the editor shows it with. */
+export interface PublishProblem {
+  severity: 'error' | 'warning' | 'info';
+  message: string;
+  /** Where in the draft, when the editor points at a place. */
+  where?: string;
+}
+
+const severityWord = { error: 'Error', warning: 'Warning', info: 'Note' } as const;
+
 /**
- * Asks before publishing and shows the evidence: the draft replayed on the
- * decisions its base recorded, with every decision whose result would change.
- * Escape cancels; focus starts on Cancel.
+ * Asks before publishing and shows the evidence: the problems the editor
+ * knows of, and the draft replayed on the decisions its base recorded, with
+ * every decision whose result would change. When the server would refuse
+ * the draft (`refusal` says why), Publish is not offered and nothing is
+ * replayed. Escape cancels; focus starts on Cancel.
  */
 export function PublishDialog({
   title,
+  problems,
+  refusal,
   replay,
   onPublish,
   onCancel,
 }: {
   title: string;
+  problems: PublishProblem[];
+  refusal: string;
   replay: () => Promise<ReplayFieldsFragment>;
   onPublish: () => void;
   onCancel: () => void;
@@ -32,6 +48,7 @@ export function PublishDialog({
     return () => d.close();
   }, []);
   useEffect(() => {
+    if (refusal) return;
     let live = true;
     replay().then(
       (r) => live && setReport(r),
@@ -40,14 +57,33 @@ export function PublishDialog({
     return () => {
       live = false;
     };
-  }, [replay]);
+  }, [replay, refusal]);
   const changed = report?.items.filter((i) => i.changed) ?? [];
   return (
     <dialog ref={ref} className="dialog dialog-wide" aria-labelledby="publish-title" onCancel={(e) => { e.preventDefault(); onCancel(); }}>
       <h2 id="publish-title">{title}</h2>
-      <section aria-labelledby="replay-title" aria-busy={!report && !failure} data-testid="replay">
+      {problems.length > 0 && (
+        <section aria-labelledby="problems-title" data-testid="publish-problems">
+          <h3 id="problems-title">Problems</h3>
+          <ul className="publish-problems">
+            {problems.map((p, i) => (
+              <li key={i} className={`problem-${p.severity}`}>
+                {severityWord[p.severity]}: {p.message}
+                {p.where && <span className="muted small"> ({p.where})</span>}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {refusal && (
+        <p className="alert alert-error" id="publish-refusal" role="alert">
+          {refusal}
+        </p>
+      )}
+      <section aria-labelledby="replay-title" aria-busy={!refusal && !report && !failure} data-testid="replay">
         <h3 id="replay-title">Replay on recorded decisions</h3>
-        {!report && !failure && <p role="status">Replaying the recorded decisions…</p>}
+        {refusal && <p className="muted">Not replayed: the draft cannot be published as it is.</p>}
+        {!refusal && !report && !failure && <p role="status">Replaying the recorded decisions…</p>}
         {failure && <p role="alert">The replay failed: {failure}</p>}
         {report && report.compared === 0 && (
           <p role="status">No recorded decisions to compare: this policy or flow records none yet, or none in the range.</p>
@@ -95,7 +131,7 @@ export function PublishDialog({
         <button type="button" className="btn" onClick={onCancel} autoFocus>
           Cancel
         </button>
-        <button type="button" className="btn btn-primary" onClick={onPublish}>
+        <button type="button" className="btn btn-primary" onClick={onPublish} disabled={!!refusal} aria-describedby={refusal ? 'publish-refusal' : undefined}>
           Publish
         </button>
       </div>

@@ -58,3 +58,21 @@ export function problemsOf(validation: { errors: string[]; warnings: string[] })
     ...validation.warnings.map((message) => ({ severity: 'warning' as const, message })),
   ];
 }
+
+// How a saved draft reports a policy reference that does not resolve for
+// the one who saved it: only a warning there, but a publish is refused for
+// it (docs/flows.md, "Validation").
+const unresolvedPolicy = /^policy "[^"]*" referenced by node "[^"]*" not found$/;
+
+/**
+ * Why the server would refuse to publish a definition with these problems,
+ * or '' when none of them stops a publish: any error does, and so does a
+ * policy reference that does not resolve; other warnings do not.
+ */
+export function publishRefusal(problems: Problem[]): string {
+  if (problems.some((p) => p.severity === 'error')) return 'The definition has errors: the server publishes it once they are fixed.';
+  if (problems.some((p) => unresolvedPolicy.test(p.message))) {
+    return 'A node’s policy cannot be found: the server publishes the flow once every policy it references can be found.';
+  }
+  return '';
+}

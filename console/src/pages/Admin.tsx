@@ -7,7 +7,7 @@ import { useSession } from '../session';
 import type { Notice } from '../action';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { NoticeLine } from '../components/NoticeLine';
-import { Pager, usePages } from '../components/Pager';
+import { Pager, useAddressPages } from '../components/Pager';
 
 const roles: Role[] = ['VIEWER', 'EDITOR', 'PUBLISHER', 'ADMIN', 'AUDITOR'];
 const scopes: Scope[] = ['VIEW', 'EDIT', 'PUBLISH', 'ADMIN'];
@@ -22,7 +22,7 @@ export function Members() {
   const [removing, setRemoving] = useState<MemberFieldsFragment | null>(null);
 
   const load = useCallback(async (after: string | null) => (await api.request(MembersDocument, { first: 50, after })).members, [api]);
-  const pages = usePages(load, version);
+  const pages = useAddressPages(load, version);
 
   const act = async (what: () => Promise<string>) => {
     setNotice(null);
@@ -172,7 +172,7 @@ export function Keys() {
   const [revoking, setRevoking] = useState<{ id: string; name: string } | null>(null);
 
   const load = useCallback(async (after: string | null) => (await api.request(KeysDocument, { first: 50, after })).keys, [api]);
-  const pages = usePages(load, version);
+  const pages = useAddressPages(load, version);
 
   useEffect(() => {
     api.request(MembersDocument, { first: 200 }).then(

@@ -1,60 +1,84 @@
-import { Fragment, useCallback, useState } from 'react';
+import { Fragment, useCallback, useEffect, useState } from 'react';
 import { AuditEventsDocument } from '@verdict/client';
-import type { AuditAction, AuditFilter, AuditKind } from '@verdict/client';
+import type { AuditAction, AuditEventFieldsFragment, AuditFilter, AuditKind } from '@verdict/client';
 import { enumWord, formatJSON, formatTime } from '../format';
-import { Link } from '../router';
+import { Link, replaceQuery, useLocation } from '../router';
 import { useSession } from '../session';
-import { Pager, usePages } from '../components/Pager';
+import { Pager, useAddressPages } from '../components/Pager';
+import { subjectOf, useAuditNames } from '../auditNames';
+import type { Subject } from '../auditNames';
 
 const actions: AuditAction[] = ['CREATED', 'EDITED', 'PUBLISHED', 'ASSIGNED', 'EXECUTED', 'DELETED'];
 const kinds: AuditKind[] = ['POLICY', 'FLOW', 'GROUP', 'MEMBER', 'KEY'];
 
-/** A datetime-local value as an instant, in the browser's time zone. */
-function instant(local: string): string | null {
-  if (!local) return null;
+/** A datetime-local value as an instant, in the browser's time zone; '' for none. */
+function instant(local: string): string {
+  if (!local) return '';
   const d = new Date(local);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+  return Number.isNaN(d.getTime()) ? '' : d.toISOString();
 }
 
-interface Filters {
-  action: string;
-  kind: string;
-  base: string;
-  actor: string;
-  since: string;
-  until: string;
+/** An instant as a datetime-local value, in the browser's time zone; '' for none. */
+function localTime(at: string): string {
+  const d = new Date(at);
+  if (!at || Number.isNaN(d.getTime())) return '';
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}`;
 }
 
-export function AuditLog({ params }: { params: URLSearchParams }) {
-  const session = useSession();
-  const { api } = session;
-  const [draft, setDraft] = useState<Filters>(() => ({
-    action: params.get('action') ?? '',
-    kind: params.get('kind') ?? '',
-    base: params.get('base') ?? '',
-    actor: params.get('actor') ?? '',
-    since: '',
-    until: '',
-  }));
-  const [applied, setApplied] = useState(draft);
+// The filters, by their names in the address's query: since and until
+// there are instants, as the server takes them, and local times in the form.
+const filterNames = ['action', 'kind', 'base', 'actor', 'since', 'until'] as const;
+type Filters = Record<(typeof filterNames)[number], string>;
+
+const noFilters: Filters = { action: '', kind: '', base: '', actor: '', since: '', until: '' };
+
+/** The filters of an address's query, without its page: a change of the page alone leaves it as it is. */
+function appliedIn(params: URLSearchParams): string {
+  const applied = new URLSearchParams();
+  for (const n of filterNames) {
+    const value = params.get(n);
+    if (value) applied.set(n, value);
+  }
+  return applied.toString();
+}
+
+/** Applied filters as the form shows them. */
+function formOf(applied: string): Filters {
+  const query = new URLSearchParams(applied);
+  const f = Object.fromEntries(filterNames.map((n) => [n, query.get(n) ?? ''])) as Filters;
+  return { ...f, since: localTime(f.since), until: localTime(f.until) };
+}
+
+export function AuditLog() {
+  const { api } = useSession();
+  const { params } = useLocation();
+  const applied = appliedIn(params);
+  const [draft, setDraft] = useState<Filters>(() => formOf(applied));
+  // The form shows what is applied, also after a link to other filters.
+  useEffect(() => setDraft(formOf(applied)), [applied]);
   const [open, setOpen] = useState<string | null>(null);
 
   const load = useCallback(
     async (after: string | null) => {
+      const f = new URLSearchParams(applied);
       const filter: AuditFilter = {
-        action: (applied.action || null) as AuditAction | null,
-        kind: (applied.kind || null) as AuditKind | null,
-        baseId: applied.base.trim() || null,
-        actor: applied.actor.trim() || null,
-        since: instant(applied.since),
-        until: instant(applied.until),
+        action: (f.get('action') || null) as AuditAction | null,
+        kind: (f.get('kind') || null) as AuditKind | null,
+        baseId: f.get('base') || null,
+        actor: f.get('actor') || null,
+        since: f.get('since') || null,
+        until: f.get('until') || null,
       };
       return (await api.request(AuditEventsDocument, { first: 25, after, filter })).auditEvents;
     },
     [api, applied],
   );
-  const pages = usePages(load);
+  const pages = useAddressPages(load);
+  const names = useAuditNames(pages.items);
   const set = (k: keyof Filters) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [k]: e.target.value }));
+  const apply = (f: Filters) =>
+    replaceQuery({ ...f, base: f.base.trim(), actor: f.actor.trim(), since: instant(f.since), until: instant(f.until), after: [] });
 
   return (
     <div className="page page-wide">
@@ -67,7 +91,7 @@ export function AuditLog({ params }: { params: URLSearchParams }) {
         aria-label="Filter the audit log"
         onSubmit={(e) => {
           e.preventDefault();
-          setApplied(draft);
+          apply(draft);
         }}
       >
         <div className="field">
@@ -116,9 +140,8 @@ export function AuditLog({ params }: { params: URLSearchParams }) {
             type="button"
             className="btn"
             onClick={() => {
-              const none = { action: '', kind: '', base: '', actor: '', since: '', until: '' };
-              setDraft(none);
-              setApplied(none);
+              setDraft(noFilters);
+              apply(noFilters);
             }}
           >
             Clear
@@ -153,17 +176,10 @@ export function AuditLog({ params }: { params: URLSearchParams }) {
                 </td>
                 <td>{enumWord(e.kind)}</td>
                 <td>
-                  {e.baseId && (e.kind === 'POLICY' || e.kind === 'FLOW') ? (
-                    <Link to={`${e.kind === 'POLICY' ? 'policies' : 'flows'}/${e.baseId}`}>{e.baseId}</Link>
-                  ) : e.groupId ? (
-                    <Link to={`groups/${e.groupId}`}>Group {e.groupId}</Link>
-                  ) : (
-                    <span className="muted">—</span>
-                  )}
+                  <SubjectCell subject={subjectOf(e)} names={names} />
                 </td>
                 <td>
-                  {e.actor.kind === 'KEY' ? 'Key ' : ''}
-                  <code className="small">{e.actor.id === session.viewer.user?.id ? 'you' : e.actor.id}</code>
+                  <ActorCell actor={e.actor} names={names} />
                 </td>
                 <td>
                   <button
@@ -184,6 +200,10 @@ export function AuditLog({ params }: { params: URLSearchParams }) {
                       <dt>Event</dt>
                       <dd>
                         <code>{e.id}</code>
+                      </dd>
+                      <dt>Actor</dt>
+                      <dd>
+                        <code>{e.actor.id}</code>
                       </dd>
                       {e.recordId && (
                         <>
@@ -214,5 +234,43 @@ export function AuditLog({ params }: { params: URLSearchParams }) {
       </table>
       <Pager pages={pages} />
     </div>
+  );
+}
+
+const subjectWords: Record<Subject['kind'], string> = { policy: 'Policy', flow: 'Flow', group: 'Group', member: 'User', key: 'Key' };
+
+/** What an event is about, by name where one is known; its id is the link's or the text's title. */
+function SubjectCell({ subject, names }: { subject: Subject | null; names: Map<string, string> }) {
+  if (!subject) return <span className="muted">—</span>;
+  const name = names.get(subject.id);
+  const title = `${subjectWords[subject.kind]} ${subject.id}`;
+  const shown = name ?? <code className="small">{subject.id}</code>;
+  if (subject.kind === 'policy' || subject.kind === 'flow') {
+    return (
+      <Link to={`${subject.kind === 'policy' ? 'policies' : 'flows'}/${subject.id}`} title={title}>
+        {shown}
+      </Link>
+    );
+  }
+  if (subject.kind === 'group') {
+    return (
+      <Link to={`groups/${subject.id}`} title={title}>
+        {shown}
+      </Link>
+    );
+  }
+  return <span title={title}>{shown}</span>;
+}
+
+/** Who caused an event, by name where one is known: a link to their events alone, titled with their id. */
+function ActorCell({ actor, names }: { actor: AuditEventFieldsFragment['actor']; names: Map<string, string> }) {
+  const { viewer } = useSession();
+  const isKey = actor.kind === 'KEY';
+  const name = actor.id === viewer.user?.id ? 'you' : names.get(actor.id);
+  return (
+    <Link to={`audit?actor=${actor.id}`} title={`${isKey ? 'Key' : 'User'} ${actor.id}: show only their events`}>
+      {isKey && 'Key '}
+      {name === undefined ? <code className="small">{actor.id}</code> : isKey ? `“${name}”` : name}
+    </Link>
   );
 }

@@ -1,11 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { FlowsDocument, GroupFlowsDocument, GroupsDocument, GroupPoliciesDocument, PoliciesDocument } from '@verdict/client';
 import type { Api } from '../api';
-import { errorMessage } from '../api';
-import { Link, navigate } from '../router';
+import { Link, navigate, replaceQuery, useLocation } from '../router';
 import { ownerLabel, useSession } from '../session';
-import { useSearchTerm } from '../searchTerm';
+import { useSearchParam } from '../searchTerm';
 import { formatTime } from '../format';
+import { Pager, useAddressPages } from '../components/Pager';
 
 const PAGE_SIZE = 20;
 
@@ -22,12 +22,6 @@ interface Summary {
 interface Connection {
   edges: { node: Summary }[];
   pageInfo: { hasNextPage: boolean; endCursor?: string | null };
-}
-
-interface Page {
-  items: Summary[];
-  hasNext: boolean;
-  endCursor: string | null;
 }
 
 type Vars = { first: number; after: string | null; query: string | null };
@@ -68,18 +62,10 @@ export function FlowList() {
 function SummaryList({ kind }: { kind: Kind }) {
   const session = useSession();
   const { api, can } = session;
-  const [query, setQuery] = useState('');
-  const search = useSearchTerm(query);
-  const [groupId, setGroupId] = useState('');
+  const { params } = useLocation();
+  const search = useSearchParam();
+  const groupId = params.get('group') ?? '';
   const [groups, setGroups] = useState<{ id: string; name: string }[]>([]);
-  // cursors[i] is the cursor the i-th page starts after; the first has none.
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
-  const [page, setPage] = useState<Page | null>(null);
-  const [error, setError] = useState('');
-
-  useEffect(() => {
-    setCursors([null]);
-  }, [search, groupId]);
 
   useEffect(() => {
     api.request(GroupsDocument, { first: 100 }).then(
@@ -88,27 +74,16 @@ function SummaryList({ kind }: { kind: Kind }) {
     );
   }, [api]);
 
-  const after = cursors[cursors.length - 1] ?? null;
-  useEffect(() => {
-    let live = true;
-    setError('');
-    const vars = { first: PAGE_SIZE, after, query: search || null };
-    const load = groupId ? kind.inGroup(api, { ...vars, id: groupId }) : kind.list(api, vars);
-    load.then(
-      (conn) => {
-        if (!live) return;
-        setPage(
-          conn
-            ? { items: conn.edges.map((e) => e.node), hasNext: conn.pageInfo.hasNextPage, endCursor: conn.pageInfo.endCursor ?? null }
-            : { items: [], hasNext: false, endCursor: null },
-        );
-      },
-      (err) => live && setError(errorMessage(err)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, kind, search, groupId, after]);
+  const load = useCallback(
+    async (after: string | null): Promise<Connection> => {
+      const vars = { first: PAGE_SIZE, after, query: search.term || null };
+      if (!groupId) return kind.list(api, vars);
+      // A group that is gone lists nothing.
+      return (await kind.inGroup(api, { ...vars, id: groupId })) ?? { edges: [], pageInfo: { hasNextPage: false, endCursor: null } };
+    },
+    [api, kind, search.term, groupId],
+  );
+  const pages = useAddressPages(load);
 
   return (
     <div className="page">
@@ -123,11 +98,11 @@ function SummaryList({ kind }: { kind: Kind }) {
       <div className="filters" role="search">
         <div className="field">
           <label htmlFor="list-search">Search by name</label>
-          <input id="list-search" type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Name contains…" />
+          <input id="list-search" type="search" value={search.text} onChange={(e) => search.setText(e.target.value)} placeholder="Name contains…" />
         </div>
         <div className="field">
           <label htmlFor="list-group">Group</label>
-          <select id="list-group" value={groupId} onChange={(e) => setGroupId(e.target.value)}>
+          <select id="list-group" value={groupId} onChange={(e) => replaceQuery({ group: e.target.value, after: [] })}>
             <option value="">All groups</option>
             {groups.map((g) => (
               <option key={g.id} value={g.id}>
@@ -137,12 +112,12 @@ function SummaryList({ kind }: { kind: Kind }) {
           </select>
         </div>
       </div>
-      {error && (
+      {pages.error && (
         <p className="alert alert-error" role="alert">
-          {error}
+          {pages.error}
         </p>
       )}
-      <table className="table" aria-label={kind.title} aria-busy={page === null}>
+      <table className="table" aria-label={kind.title} aria-busy={pages.items === null && !pages.error}>
         <thead>
           <tr>
             <th scope="col">Name</th>
@@ -152,7 +127,7 @@ function SummaryList({ kind }: { kind: Kind }) {
           </tr>
         </thead>
         <tbody>
-          {page?.items.map((p) => (
+          {pages.items?.map((p) => (
             <tr key={p.baseId}>
               <td>
                 <Link to={`${kind.path}/${p.baseId}`}>{p.name}</Link>
@@ -164,29 +139,16 @@ function SummaryList({ kind }: { kind: Kind }) {
               <td>{formatTime(p.updatedAt)}</td>
             </tr>
           ))}
-          {page && page.items.length === 0 && (
+          {pages.items?.length === 0 && (
             <tr>
               <td colSpan={4} className="muted empty">
-                {search || groupId ? `No ${kind.one} matches.` : `No ${kind.title.toLowerCase()} yet.`}
+                {search.term || groupId ? `No ${kind.one} matches.` : `No ${kind.title.toLowerCase()} yet.`}
               </td>
             </tr>
           )}
         </tbody>
       </table>
-      <div className="pager">
-        <button type="button" className="btn" disabled={cursors.length <= 1} onClick={() => setCursors((c) => c.slice(0, -1))}>
-          Previous page
-        </button>
-        <span className="muted">Page {cursors.length}</span>
-        <button
-          type="button"
-          className="btn"
-          disabled={!page?.hasNext}
-          onClick={() => page?.endCursor && setCursors((c) => [...c, page.endCursor])}
-        >
-          Next page
-        </button>
-      </div>
+      <Pager pages={pages} />
     </div>
   );
 }

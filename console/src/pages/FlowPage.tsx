@@ -44,7 +44,7 @@ import {
   branchMember,
 } from '../flows/definition';
 import type { Branch, Definition, FlowNode, NodeType } from '../flows/definition';
-import { placeProblems, problemsOf } from '../flows/problems';
+import { placeProblems, problemsOf, publishRefusal } from '../flows/problems';
 import type { Problem } from '../flows/problems';
 import { runPath } from '../flows/path';
 import { FlowGraph } from '../flows/FlowGraph';
@@ -211,7 +211,9 @@ function FlowEditor({
     });
 
   // Saved first, so that the replay in the dialog runs on exactly the
-  // definition that is published.
+  // definition that is published. The saved record is loaded again: the
+  // page compares the edits with it, and a cancelled dialog leaves nothing
+  // to save.
   const onPublish = () =>
     act(async () => {
       if (!record) return;
@@ -219,6 +221,7 @@ function FlowEditor({
         const res = await api.request(UpdateFlowDraftDocument, { input: { id: record.id, revision: revision.current, name, description, definition, tests } });
         dropFlowEdits(storageKey);
         adopt(res.updateFlowDraft);
+        await reload();
       }
       setConfirmPublish(true);
     });
@@ -246,7 +249,6 @@ function FlowEditor({
           setReport(failed);
           setTab('tests');
         }
-        if (dirty) await reload();
       }
     });
 
@@ -650,6 +652,8 @@ function FlowEditor({
       {confirmPublish && record && (
         <PublishDialog
           title={`Publish “${record.name}”?`}
+          problems={problems}
+          refusal={publishRefusal(problems)}
           replay={replay}
           onCancel={() => setConfirmPublish(false)}
           onPublish={() => {

@@ -19,27 +19,26 @@ import type { Api } from '../api';
 import { formatTime } from '../format';
 import { Link, navigate } from '../router';
 import { useSession } from '../session';
-import { useSearchTerm } from '../searchTerm';
+import { useSearchParam } from '../searchTerm';
 import type { Notice } from '../action';
 import { DeleteDialog } from '../components/DeleteDialog';
 import { NoticeLine } from '../components/NoticeLine';
 import { LoadFailure } from '../components/LoadFailure';
-import { Pager, usePages } from '../components/Pager';
+import { Pager, useAddressPages, usePages } from '../components/Pager';
 
 export function GroupList() {
   const { api, can } = useSession();
-  const [query, setQuery] = useState('');
-  const search = useSearchTerm(query);
+  const search = useSearchParam();
   const [creating, setCreating] = useState(false);
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [error, setError] = useState('');
 
   const load = useCallback(
-    async (after: string | null) => (await api.request(GroupsDocument, { first: 20, after, query: search || null })).groups,
-    [api, search],
+    async (after: string | null) => (await api.request(GroupsDocument, { first: 20, after, query: search.term || null })).groups,
+    [api, search.term],
   );
-  const pages = usePages(load);
+  const pages = useAddressPages(load);
 
   const onCreate = async () => {
     setError('');
@@ -96,7 +95,7 @@ export function GroupList() {
       <div className="filters" role="search">
         <div className="field">
           <label htmlFor="group-search">Search by name</label>
-          <input id="group-search" type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Name contains…" />
+          <input id="group-search" type="search" value={search.text} onChange={(e) => search.setText(e.target.value)} placeholder="Name contains…" />
         </div>
       </div>
       <table className="table" aria-label="Groups" aria-busy={pages.items === null && !pages.error}>
@@ -120,7 +119,7 @@ export function GroupList() {
           {pages.items?.length === 0 && (
             <tr>
               <td colSpan={3} className="muted empty">
-                {search ? 'No group matches.' : 'No groups yet.'}
+                {search.term ? 'No group matches.' : 'No groups yet.'}
               </td>
             </tr>
           )}

@@ -25,12 +25,13 @@ import { sampleName, testsOf } from '../tests';
 import { CodeMirror } from '../editor/CodeMirror';
 import { jsonEditorState, jsonProblem } from '../editor/jsonEditor';
 import { namesOf, ruleEditorState } from '../editor/ruleEditor';
-import type { DataNames } from '../editor/ruleEditor';
+import type { DataNames, RuleDiagnostic } from '../editor/ruleEditor';
 import { RunResultView } from '../components/RunResult';
 import { DeleteDialog } from '../components/DeleteDialog';
 import { LoadFailure } from '../components/LoadFailure';
 import { RecordHeader } from '../components/RecordHeader';
 import { PublishDialog } from '../components/PublishDialog';
+import type { PublishProblem } from '../components/PublishDialog';
 import { TestSummary } from '../components/TestSummary';
 import { VersionsPanel } from '../components/VersionsPanel';
 import { checkRule, testPolicy } from '../checks';
@@ -66,6 +67,15 @@ function ruleStart(text: string, name: string): number {
 
 function sameTests(a: PolicyTestInput[], b: PolicyTestInput[]): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** A rule check's diagnostics as the Publish dialog lists them, with the place the editor underlines. */
+function publishProblems(diagnostics: RuleDiagnostic[]): PublishProblem[] {
+  return diagnostics.map((d) => ({
+    severity: d.severity === 'ERROR' ? 'error' : d.severity === 'WARNING' ? 'warning' : 'info',
+    message: d.message,
+    where: `line ${d.range.start.line}, column ${d.range.start.column}`,
+  }));
 }
 
 export default function PolicyPage({ baseId, recordId = '' }: { baseId: string; recordId?: string }) {
@@ -118,7 +128,8 @@ function Editor({
   const [report, setReport] = useState<TestReport | null>(null);
   const { busy, notice, setNotice, act } = useAction();
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [confirmPublish, setConfirmPublish] = useState(false);
+  // The diagnostics of the text the open Publish dialog would publish; null while it is closed.
+  const [publishCheck, setPublishCheck] = useState<RuleDiagnostic[] | null>(null);
   const ruleView = useRef<EditorView | null>(null);
 
   const dirty = !record || name !== record.name || rule !== record.rule || !sameTests(tests, testsOf(record));
@@ -197,7 +208,9 @@ function Editor({
     });
 
   // Saved first, so that the replay in the dialog and the gate's failures
-  // run on exactly the text that is published.
+  // run on exactly the text that is published. The saved record is loaded
+  // again: the page compares the text with it, and a cancelled dialog
+  // leaves nothing to save.
   const onPublish = () =>
     act(async () => {
       if (!record) return;
@@ -205,9 +218,16 @@ function Editor({
         const res = await api.request(UpdatePolicyDraftDocument, { input: { id: record.id, revision: revision.current, name, rule, tests } });
         revision.current = res.updatePolicyDraft.policy.revision;
         dropDraft(storageKey);
+        await reload();
       }
-      setConfirmPublish(true);
+      setPublishCheck((await check(rule)).diagnostics);
     });
+
+  // The server publishes no rule that does not parse, which is what the
+  // check's errors report; its warnings do not stop a publish.
+  const publishRefusal = publishCheck?.some((d) => d.severity === 'ERROR')
+    ? 'The rule does not parse: the server publishes it once the errors above are fixed.'
+    : '';
 
   const recordId = record?.id;
   const replay = useCallback(
@@ -415,13 +435,15 @@ function Editor({
           {deletedRecords(records)} the lists, and running it by any of its ids answers “deleted”. This cannot be undone.
         </DeleteDialog>
       )}
-      {confirmPublish && record && (
+      {publishCheck && record && (
         <PublishDialog
           title={`Publish “${record.name}”?`}
+          problems={publishProblems(publishCheck)}
+          refusal={publishRefusal}
           replay={replay}
-          onCancel={() => setConfirmPublish(false)}
+          onCancel={() => setPublishCheck(null)}
           onPublish={() => {
-            setConfirmPublish(false);
+            setPublishCheck(null);
             publish();
           }}
         />
