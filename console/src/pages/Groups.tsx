@@ -241,31 +241,15 @@ const words = {
   FLOW: { title: 'Flows', one: 'flow', path: 'flows' },
 } as const;
 
-/** How many bases "Add a … by name" offers, and how many pages of the search it reads at most to find them. */
+/** How many bases "Add a … by name" offers. */
 const OFFERED = 8;
-const SEARCH_PAGES = 5;
 
-/**
- * Up to OFFERED bases whose name matches query and that are not in the
- * group: the search pages on past those that are, so that a group of many
- * members still gets candidates.
- */
+/** Up to OFFERED bases whose name matches query and that are not in the group, as the server finds them. */
 async function candidates(api: Api, kind: GroupMemberKind, groupId: string, query: string) {
-  const list = async (vars: { first: number; after?: string | null; query: string | null; groupId?: string }) =>
+  const vars = { first: OFFERED, query: query || null, notInGroupId: groupId };
+  const conn =
     kind === 'POLICY' ? (await api.request(PoliciesDocument, vars)).policies : (await api.request(FlowsDocument, vars)).flows;
-  // The members the search would find, as many as the server lists at once, to leave them out.
-  const inGroup = new Set((await list({ first: 200, query: query || null, groupId })).edges.map((e) => e.node.baseId));
-  const offered: { baseId: string; name: string }[] = [];
-  let after: string | null = null;
-  for (let page = 0; page < SEARCH_PAGES && offered.length < OFFERED; page++) {
-    const conn = await list({ first: 20, after, query: query || null });
-    for (const { node } of conn.edges) {
-      if (!inGroup.has(node.baseId)) offered.push({ baseId: node.baseId, name: node.name });
-    }
-    if (!conn.pageInfo.hasNextPage || !conn.pageInfo.endCursor) break;
-    after = conn.pageInfo.endCursor;
-  }
-  return offered.slice(0, OFFERED);
+  return conn.edges.map(({ node }) => ({ baseId: node.baseId, name: node.name }));
 }
 
 function GroupMembers({ groupId, kind }: { groupId: string; kind: GroupMemberKind }) {
