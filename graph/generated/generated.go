@@ -5284,9 +5284,11 @@ type FlowValidation {
   """
   errors: [String!]!
   """
-  What deserves a look but does not keep the draft from being published,
-  such as a missing branch or a policy reference that does not resolve
-  yet; empty when there is none.
+  What deserves a look but does not keep the draft from being saved, such
+  as a missing branch or a policy reference that does not resolve yet;
+  empty when there is none. A missing branch does not keep it from being
+  published either; a policy reference that does not resolve for the
+  publisher does (not_found).
   """
   warnings: [String!]!
 }
