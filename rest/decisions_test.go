@@ -108,6 +108,18 @@ func TestDecisionRecordsOverREST(t *testing.T) {
 		if after := rowCounts(t, db); !equalCounts(before, after) {
 			t.Errorf("replays changed rows from %v to %v", before, after)
 		}
+
+		// Each decision replayed is a run of the rate limits: a replay of
+		// two spends its request's token and one more.
+		f.limitedServer(Config{RateLimit: 0.001, RateBurst: 3, OrgRateLimit: -1})
+		wantStatus(t, f.call(t, admin, http.MethodPost, replayPath, nil), http.StatusOK)
+		wantError(t, f.call(t, admin, http.MethodPost, replayPath, nil), http.StatusTooManyRequests, service.CodeRateLimited)
+		f.limitedServer(Config{RateLimit: 0.001, RateBurst: 1, OrgRateLimit: -1})
+		w = f.call(t, admin, http.MethodPost, replayPath, nil)
+		wantError(t, w, http.StatusTooManyRequests, service.CodeRateLimited)
+		if !strings.Contains(w.Body.String(), "2 runs at once are more than the rate limit's burst of 1 allows, ever") {
+			t.Errorf("a replay past the burst: %s", w.Body)
+		}
 	})
 }
 

@@ -601,6 +601,51 @@ func TestAFlowRecordsAndReplaysItsRuns(t *testing.T) {
 	})
 }
 
+// TestEachReplayedDecisionIsARunChargedBeforeAnyRuns: a replay charges
+// the rate limits one run for each decision it replays, all before the
+// first, as a batch charges its items; refused, it runs none.
+func TestEachReplayedDecisionIsARunChargedBeforeAnyRuns(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		pol := f.publishedPolicy(t, "senior", seniorRule)
+		f.recordRuns(t, pol, person(70), person(40), person(70))
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		fl := f.createFlow(t, admin, adultFlow(byBaseID(adult.BaseID)))
+		if _, err := f.svc.SetFlowDecisionSettings(admin, fl.ID, service.DecisionSettingsInput{Enabled: true}); err != nil {
+			t.Fatal(err)
+		}
+		before := audittest.Count(t, f.db, audittest.Filter{Tenant: &f.acme.Organization.ID})
+		for _, d := range []string{`{"applicant": {"age": 16}}`, `{"applicant": {"age": 40}}`} {
+			if _, err := f.svc.RunFlow(admin, fl.BaseID, json.RawMessage(d)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.waitForLog(t, before+2)
+
+		refusing := service.WithRunBudget(admin, &countingBudget{refuse: true})
+		_, err := f.svc.ReplayPolicy(refusing, pol.ID, service.ReplayInput{})
+		wantCode(t, err, service.CodeRateLimited)
+		_, err = f.svc.ReplayFlow(refusing, fl.ID, service.ReplayInput{})
+		wantCode(t, err, service.CodeRateLimited)
+
+		b := &countingBudget{}
+		ctx := service.WithRunBudget(admin, b)
+		if rep, err := f.svc.ReplayPolicy(ctx, pol.ID, service.ReplayInput{}); err != nil || rep.Compared != 3 {
+			t.Fatalf("policy replay %+v, %v", rep, err)
+		}
+		if rep, err := f.svc.ReplayPolicy(ctx, pol.ID, service.ReplayInput{Limit: 2}); err != nil || rep.Compared != 2 {
+			t.Fatalf("policy replay of two %+v, %v", rep, err)
+		}
+		if rep, err := f.svc.ReplayFlow(ctx, fl.ID, service.ReplayInput{}); err != nil || rep.Compared != 2 {
+			t.Fatalf("flow replay %+v, %v", rep, err)
+		}
+		if want := []int{3, 2, 2}; !reflect.DeepEqual(b.spent, want) {
+			t.Errorf("spent %v, want %v", b.spent, want)
+		}
+	})
+}
+
 func TestAFlowDecisionIsRecomputedWithThePolicyRecordsItsNodesRan(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		ctx := context.Background()

@@ -149,13 +149,18 @@ func (s *Service) ReplayFlow(ctx context.Context, id uuid.UUID, in ReplayInput) 
 }
 
 // spendReplay charges the decisions a replay runs before any runs: each
-// answers each bytes and decodes its recorded input.
+// answers each bytes and decodes its recorded input, and each is a run
+// of the rate limits, as a batch's item is. The runs are charged last, so
+// that a replay refused for its answer has spent none.
 func (s *Service) spendReplay(ctx context.Context, rows []*ent.DecisionRecord, each int) error {
 	inputs := 0
 	for _, row := range rows {
 		inputs += len(row.Input)
 	}
-	return s.spendAnswers(ctx, "recorded decisions", len(rows), each, inputs)
+	if err := s.spendAnswers(ctx, "recorded decisions", len(rows), each, inputs); err != nil {
+		return err
+	}
+	return chargeRuns(ctx, len(rows))
 }
 
 // replayedAnswer is what a replayed decision answers beside its
