@@ -941,7 +941,7 @@ test('an admin adds a member, changes the role, removes the member, and cannot t
   const page = await newPage();
   await signIn(page, ADMIN_KEY);
   await page.getByRole('link', { name: 'Members', exact: true }).click();
-  await page.getByLabel('Email').fill('nina@example.test');
+  await page.getByLabel('Email', { exact: true }).fill('nina@example.test');
   await page.getByLabel('Role', { exact: true }).selectOption('EDITOR');
   await page.getByRole('button', { name: 'Add member' }).click();
   await expect(page.getByRole('status')).toHaveText('nina@example.test joined as editor.');
@@ -1390,10 +1390,15 @@ test('the lists keep their search, filters and page in the address, through Back
   await expect(page.getByLabel('Search by name')).toHaveValue('Pagi');
   await expect(groups.locator('tbody tr')).toHaveCount(1);
 
-  // Members and keys: the page.
-  for (const [section, table] of [['Members', 'Members'], ['Keys', 'Keys']]) {
+  // Members and keys: the page, and the search, which starts again at the
+  // first page. Of the fifty, the fourth and the forties match.
+  for (const [section, one, search, term, query] of [
+    ['Members', 'member', 'Search by email or name', 'paged-4', 'paged-4'],
+    ['Keys', 'key', 'Search by name', 'paged key 4', 'paged+key+4'],
+  ]) {
+    const path = `/console/admin/${section.toLowerCase()}`;
     await nav.getByRole('link', { name: section }).click();
-    const rows = page.getByRole('table', { name: table }).locator('tbody tr');
+    const rows = page.getByRole('table', { name: section }).locator('tbody tr');
     await expect(rows).toHaveCount(50);
     const first = await rows.first().textContent();
     await page.getByRole('button', { name: 'Next page' }).click();
@@ -1405,7 +1410,24 @@ test('the lists keep their search, filters and page in the address, through Back
     await expect(rows.first()).toHaveText(second);
     await page.getByRole('button', { name: 'Previous page' }).click();
     await expect(rows.first()).toHaveText(first);
-    await expect(addressOf(page)).toHaveText(/^\/console\/admin\/(members|keys)$/);
+    await expect(addressOf(page)).toHaveText(path);
+
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect(pageNumber(2)).toBeVisible();
+    await page.getByLabel(search).fill(term);
+    await expect(addressOf(page)).toHaveText(`${path}?q=${query}`);
+    await expect(pageNumber(1)).toBeVisible();
+    await expect(rows).toHaveCount(11);
+    for (const name of await rows.locator('td:first-child').allTextContents()) assert.ok(name.startsWith(term), name);
+    await page.reload();
+    await expect(page.getByLabel(search)).toHaveValue(term);
+    await expect(rows).toHaveCount(11);
+    await page.getByLabel(search).fill(`${term} and more`);
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toHaveText(`No ${one} matches.`);
+    await page.getByLabel(search).fill('');
+    await expect(addressOf(page)).toHaveText(path);
+    await expect(rows).toHaveCount(50);
   }
 
   // The audit log: the filters and the page.
