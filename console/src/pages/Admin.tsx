@@ -4,6 +4,7 @@ import type { MemberFieldsFragment, Role, Scope } from '@verdict/client';
 import { errorMessage } from '../api';
 import { enumWord, formatTime } from '../format';
 import { useSession } from '../session';
+import { useSearchParam } from '../searchTerm';
 import type { Notice } from '../action';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { NoticeLine } from '../components/NoticeLine';
@@ -20,8 +21,12 @@ export function Members() {
   const [role, setRole] = useState<Role>('VIEWER');
   const [notice, setNotice] = useState<Notice | null>(null);
   const [removing, setRemoving] = useState<MemberFieldsFragment | null>(null);
+  const search = useSearchParam();
 
-  const load = useCallback(async (after: string | null) => (await api.request(MembersDocument, { first: 50, after })).members, [api]);
+  const load = useCallback(
+    async (after: string | null) => (await api.request(MembersDocument, { first: 50, after, query: search.term || null })).members,
+    [api, search.term],
+  );
   const pages = useAddressPages(load, version);
 
   const act = async (what: () => Promise<string>) => {
@@ -81,6 +86,12 @@ export function Members() {
           {pages.error}
         </p>
       )}
+      <div className="filters" role="search">
+        <div className="field">
+          <label htmlFor="member-search">Search by email or name</label>
+          <input id="member-search" type="search" value={search.text} onChange={(e) => search.setText(e.target.value)} placeholder="Email or name contains…" />
+        </div>
+      </div>
       <table className="table" aria-label="Members" aria-busy={pages.items === null && !pages.error}>
         <thead>
           <tr>
@@ -128,6 +139,14 @@ export function Members() {
               </td>
             </tr>
           ))}
+          {/* An organization keeps an admin, so only a search lists no member. */}
+          {pages.items?.length === 0 && (
+            <tr>
+              <td colSpan={5} className="muted empty">
+                No member matches.
+              </td>
+            </tr>
+          )}
         </tbody>
       </table>
       <Pager pages={pages} />
@@ -170,8 +189,12 @@ export function Keys() {
   const [copied, setCopied] = useState('');
   const [notice, setNotice] = useState<Notice | null>(null);
   const [revoking, setRevoking] = useState<{ id: string; name: string } | null>(null);
+  const search = useSearchParam();
 
-  const load = useCallback(async (after: string | null) => (await api.request(KeysDocument, { first: 50, after })).keys, [api]);
+  const load = useCallback(
+    async (after: string | null) => (await api.request(KeysDocument, { first: 50, after, query: search.term || null })).keys,
+    [api, search.term],
+  );
   const pages = useAddressPages(load, version);
 
   useEffect(() => {
@@ -284,6 +307,12 @@ export function Keys() {
           {pages.error}
         </p>
       )}
+      <div className="filters" role="search">
+        <div className="field">
+          <label htmlFor="key-search">Search by name</label>
+          <input id="key-search" type="search" value={search.text} onChange={(e) => search.setText(e.target.value)} placeholder="Name contains…" />
+        </div>
+      </div>
       <table className="table" aria-label="Keys" aria-busy={pages.items === null && !pages.error}>
         <thead>
           <tr>
@@ -322,6 +351,14 @@ export function Keys() {
               </td>
             </tr>
           ))}
+          {/* The key signed in with is listed, so only a search lists none. */}
+          {pages.items?.length === 0 && (
+            <tr>
+              <td colSpan={9} className="muted empty">
+                No key matches.
+              </td>
+            </tr>
+          )}
         </tbody>
       </table>
       <Pager pages={pages} />

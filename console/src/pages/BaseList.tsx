@@ -1,11 +1,12 @@
-import { useCallback, useEffect, useState } from 'react';
-import { FlowsDocument, GroupFlowsDocument, GroupsDocument, GroupPoliciesDocument, PoliciesDocument } from '@verdict/client';
+import { useCallback } from 'react';
+import { FlowsDocument, GroupFlowsDocument, GroupPoliciesDocument, PoliciesDocument } from '@verdict/client';
 import type { Api } from '../api';
 import { Link, navigate, replaceQuery, useLocation } from '../router';
 import { ownerLabel, useSession } from '../session';
 import { useSearchParam } from '../searchTerm';
 import { formatTime } from '../format';
 import { Pager, useAddressPages } from '../components/Pager';
+import { GroupFilter } from '../components/GroupFilter';
 
 const PAGE_SIZE = 20;
 
@@ -65,14 +66,6 @@ function SummaryList({ kind }: { kind: Kind }) {
   const { params } = useLocation();
   const search = useSearchParam();
   const groupId = params.get('group') ?? '';
-  const [groups, setGroups] = useState<{ id: string; name: string }[]>([]);
-
-  useEffect(() => {
-    api.request(GroupsDocument, { first: 100 }).then(
-      (r) => setGroups(r.groups.edges.map((e) => ({ id: e.node.id, name: e.node.name }))),
-      () => setGroups([]),
-    );
-  }, [api]);
 
   const load = useCallback(
     async (after: string | null): Promise<Connection> => {
@@ -102,14 +95,7 @@ function SummaryList({ kind }: { kind: Kind }) {
         </div>
         <div className="field">
           <label htmlFor="list-group">Group</label>
-          <select id="list-group" value={groupId} onChange={(e) => replaceQuery({ group: e.target.value, after: [] })}>
-            <option value="">All groups</option>
-            {groups.map((g) => (
-              <option key={g.id} value={g.id}>
-                {g.name}
-              </option>
-            ))}
-          </select>
+          <GroupFilter api={api} id="list-group" groupId={groupId} onPick={(group) => replaceQuery({ group, after: [] })} />
         </div>
       </div>
       {pages.error && (
