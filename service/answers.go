@@ -51,13 +51,15 @@ func (s *Service) charged(ctx context.Context) flow.Options {
 	}}
 }
 
-// spendAnswers charges n runs of one policy at once: a batch's items, a
-// record's tests or the decisions a replay runs, each answering about each
-// bytes beside its data (data bytes in all). Refused, it says how many
-// such runs one request can hold.
-func (s *Service) spendAnswers(ctx context.Context, what string, n, each, data int) error {
+// admitRuns admits n runs of one policy at once, before any runs: a
+// batch's items, the tests of a test call or a publish, or the decisions a
+// replay runs, each answering about each bytes beside its data (data bytes
+// in all). Their answers are charged to the request's bound, then the runs
+// to its rate limits, so that a call refused for its size spends no runs.
+// Refused for its size, it says how many such runs one request can hold.
+func (s *Service) admitRuns(ctx context.Context, what string, n, each, data int) error {
 	if s.spendAnswer(ctx, n*each+data) == nil {
-		return nil
+		return chargeRuns(ctx, n)
 	}
 	one := each + data/max(1, n)
 	return Invalid("%d %s of this policy would answer about %s, more than the %s one request may: each answers about %s; ask for at most %d in one request",

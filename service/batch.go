@@ -113,7 +113,7 @@ func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID
 	if err := s.checkItems(items); err != nil {
 		return Execution{}, err
 	}
-	p, err := startRuns(ctx, len(items))
+	p, err := principalOf(ctx)
 	if err != nil {
 		return Execution{}, err
 	}
@@ -126,7 +126,7 @@ func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID
 	for _, item := range items {
 		data += len(item)
 	}
-	if err := s.spendAnswers(ctx, "items", len(items), prog.AnswerWeight(), data); err != nil {
+	if err := s.admitRuns(ctx, "items", len(items), prog.AnswerWeight(), data); err != nil {
 		return Execution{}, err
 	}
 

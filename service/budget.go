@@ -14,27 +14,23 @@ type RunBudget interface {
 	SpendRuns(n int) error
 }
 
-// startRun is where every run begins: it finds the caller and charges the
-// run to the request's budget, before any work.
+// startRun is where every single run begins: it finds the caller and
+// charges the run to the request's budget, before any work. Many runs of
+// one call are admitted whole by admitRuns (policies) or chargeRuns
+// (flows, whose answers are charged as their nodes run).
 func startRun(ctx context.Context) (*Principal, error) {
-	return startRuns(ctx, 1)
-}
-
-// startRuns is startRun for n runs made by one call (a batch): all of
-// them are charged before any is made, or none is.
-func startRuns(ctx context.Context, n int) (*Principal, error) {
 	p, err := principalOf(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := chargeRuns(ctx, n); err != nil {
+	if err := chargeRuns(ctx, 1); err != nil {
 		return nil, err
 	}
 	return p, nil
 }
 
-// chargeRuns charges n runs of a call whose caller is known already: the
-// tests of a test call or of a publish, each of which is a run.
+// chargeRuns charges n runs of one call to the request's budget, all or
+// none.
 func chargeRuns(ctx context.Context, n int) error {
 	if b := runBudgetOf(ctx); b != nil && n > 0 {
 		return b.SpendRuns(n)

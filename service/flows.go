@@ -154,6 +154,9 @@ func (s *Service) flowGate(ctx context.Context, p *Principal, r *ent.Record, c *
 			return err
 		}
 	}
+	if err := chargeRuns(ctx, len(r.Tests)); err != nil {
+		return err
+	}
 	return s.runFlowTests(ctx, res, plan, r.Tests)
 }
 

@@ -334,15 +334,6 @@ func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 	return &out, nil
 }
 
-// passGate charges the stored tests the kind's gate runs, one run each,
-// and asks the gate whether r may become a version.
-func (s *Service) passGate(ctx context.Context, k *kindRules, p *Principal, r *ent.Record, c *Changes) error {
-	if err := chargeRuns(ctx, len(r.Tests)); err != nil {
-		return err
-	}
-	return k.gate(ctx, p, r, c)
-}
-
 // publish turns the draft, with the changes applied, into the next
 // version, after the kind's gate passed. The draft is consumed and the base
 // passes to the organization, all in one transaction; of two concurrent
@@ -352,7 +343,7 @@ func (s *Service) publish(ctx context.Context, k *kindRules, id uuid.UUID, c *Ch
 	if err != nil {
 		return nil, err
 	}
-	if err := s.passGate(ctx, k, p, l.record, c); err != nil {
+	if err := k.gate(ctx, p, l.record, c); err != nil {
 		return nil, err
 	}
 	var out target
@@ -409,7 +400,7 @@ func (s *Service) rollback(ctx context.Context, k *kindRules, id uuid.UUID) (*ta
 	// The gate may fill in what it decoded; the source stays untouched.
 	content := *src
 	c := &Changes{}
-	if err := s.passGate(ctx, k, p, &content, c); err != nil {
+	if err := k.gate(ctx, p, &content, c); err != nil {
 		return nil, nil, err
 	}
 	var out target

@@ -61,7 +61,7 @@ func (s *Service) policyGate(ctx context.Context, _ *Principal, r *ent.Record, c
 	if prog.Program == nil {
 		return newError(CodeConflict, "the rule does not parse: %s", prog.ParseErrors[0].Message())
 	}
-	if err := s.spendAnswers(ctx, "stored tests", len(r.Tests), prog.AnswerWeight(), testData(r.Tests)); err != nil {
+	if err := s.admitRuns(ctx, "stored tests", len(r.Tests), prog.AnswerWeight(), testData(r.Tests)); err != nil {
 		return err
 	}
 	if rep := s.runTests(prog, r.Tests); !rep.Passed {

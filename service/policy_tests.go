@@ -45,7 +45,7 @@ func (s *Service) TestPolicy(ctx context.Context, id uuid.UUID, tests []TestCase
 		return nil, err
 	}
 	prog := s.program(l.record)
-	if err := s.spendAnswers(ctx, "tests", len(tests), prog.AnswerWeight(), testData(tests)); err != nil {
+	if err := s.admitRuns(ctx, "tests", len(tests), prog.AnswerWeight(), testData(tests)); err != nil {
 		return nil, err
 	}
 	return s.runTests(prog, tests), nil
@@ -54,7 +54,7 @@ func (s *Service) TestPolicy(ctx context.Context, id uuid.UUID, tests []TestCase
 // testsToRun is how a test call starts: the tests given are checked, how
 // many and by the kind's check, before the record is loaded with the
 // permission to run it; without them, its stored tests run. Each test is a
-// run, all of them charged before any runs.
+// run, which the caller admits before any runs.
 func (s *Service) testsToRun(ctx context.Context, k *kindRules, id uuid.UUID, tests []TestCase,
 	check func([]TestCase) error) (*Principal, *target, []TestCase, error) {
 	p, err := principalOf(ctx)
@@ -73,9 +73,6 @@ func (s *Service) testsToRun(ctx context.Context, k *kindRules, id uuid.UUID, te
 	}
 	if tests == nil {
 		tests = l.record.Tests
-	}
-	if err := chargeRuns(ctx, len(tests)); err != nil {
-		return nil, nil, nil, err
 	}
 	return p, l, tests, nil
 }
@@ -182,6 +179,10 @@ func (rep *TestReport) failures() []string {
 func (s *Service) TestFlowRecord(ctx context.Context, id uuid.UUID, tests []TestCase) (*TestReport, error) {
 	p, l, tests, err := s.testsToRun(ctx, s.flowKind, id, tests, checkFlowTests)
 	if err != nil {
+		return nil, err
+	}
+	// A flow's answers are charged as its nodes run; its runs, here.
+	if err := chargeRuns(ctx, len(tests)); err != nil {
 		return nil, err
 	}
 	plan, err := s.flow(l.record).runPlan()

@@ -148,19 +148,14 @@ func (s *Service) ReplayFlow(ctx context.Context, id uuid.UUID, in ReplayInput) 
 	}, s.engine.Limits)
 }
 
-// spendReplay charges the decisions a replay runs before any runs: each
-// answers each bytes and decodes its recorded input, and each is a run
-// of the rate limits, as a batch's item is. The runs are charged last, so
-// that a replay refused for its answer has spent none.
+// spendReplay admits the decisions a replay runs before any runs: each
+// answers each bytes and decodes its recorded input.
 func (s *Service) spendReplay(ctx context.Context, rows []*ent.DecisionRecord, each int) error {
 	inputs := 0
 	for _, row := range rows {
 		inputs += len(row.Input)
 	}
-	if err := s.spendAnswers(ctx, "recorded decisions", len(rows), each, inputs); err != nil {
-		return err
-	}
-	return chargeRuns(ctx, len(rows))
+	return s.admitRuns(ctx, "recorded decisions", len(rows), each, inputs)
 }
 
 // replayedAnswer is what a replayed decision answers beside its
