@@ -13,6 +13,8 @@ export interface Pages<T> {
   /** null while the first load runs, and after a load failed (see error). */
   items: T[] | null;
   error: string;
+  /** Whether the page's load is running. */
+  loading: boolean;
   page: number;
   hasNext: boolean;
   next: () => void;
@@ -79,6 +81,7 @@ function usePagesAfter<T>(
   return {
     items,
     error,
+    loading: items === null && !error,
     page: cursors.length + 1,
     hasNext: end.hasNext,
     next: () => end.cursor && setCursors([...cursors, end.cursor]),

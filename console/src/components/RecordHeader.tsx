@@ -3,7 +3,7 @@ import type { Notice } from '../action';
 import { formatTime } from '../format';
 import { Link, navigate } from '../router';
 import { mayChange, ownerLabel, useSession } from '../session';
-import { recordLabel, standing } from '../versions';
+import { recordLabel, standing, versionCount } from '../versions';
 import { RecordPicker } from './RecordPicker';
 import { ConfirmDialog } from './ConfirmDialog';
 
@@ -64,7 +64,7 @@ export function RecordHeader<R extends HeaderRecord>({
   const rollbackable = earlierVersion && can.publish;
   // A rollback publishes a new version at once, so it is confirmed first, as a publish is.
   const [confirmRollback, setConfirmRollback] = useState(false);
-  const latest = Math.max(0, ...records.map((r) => r.version ?? 0));
+  const latest = versionCount(records);
   return (
     <>
       <div className="page-head">

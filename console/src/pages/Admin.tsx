@@ -9,6 +9,7 @@ import type { Notice } from '../action';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { NoticeLine } from '../components/NoticeLine';
 import { Pager, useAddressPages } from '../components/Pager';
+import { SearchField } from '../components/SearchField';
 
 const roles: Role[] = ['VIEWER', 'EDITOR', 'PUBLISHER', 'ADMIN', 'AUDITOR'];
 const scopes: Scope[] = ['VIEW', 'EDIT', 'PUBLISH', 'ADMIN'];
@@ -87,12 +88,9 @@ export function Members() {
         </p>
       )}
       <div className="filters" role="search">
-        <div className="field">
-          <label htmlFor="member-search">Search by email or name</label>
-          <input id="member-search" type="search" value={search.text} onChange={(e) => search.setText(e.target.value)} placeholder="Email or name contains…" />
-        </div>
+        <SearchField search={search} id="member-search" label="Search by email or name" placeholder="Email or name contains…" />
       </div>
-      <table className="table" aria-label="Members" aria-busy={pages.items === null && !pages.error}>
+      <table className="table" aria-label="Members" aria-busy={pages.loading}>
         <thead>
           <tr>
             <th scope="col">Email</th>
@@ -308,12 +306,9 @@ export function Keys() {
         </p>
       )}
       <div className="filters" role="search">
-        <div className="field">
-          <label htmlFor="key-search">Search by name</label>
-          <input id="key-search" type="search" value={search.text} onChange={(e) => search.setText(e.target.value)} placeholder="Name contains…" />
-        </div>
+        <SearchField search={search} id="key-search" />
       </div>
-      <table className="table" aria-label="Keys" aria-busy={pages.items === null && !pages.error}>
+      <table className="table" aria-label="Keys" aria-busy={pages.loading}>
         <thead>
           <tr>
             <th scope="col">Name</th>

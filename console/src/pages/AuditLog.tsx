@@ -153,7 +153,7 @@ export function AuditLog() {
           {pages.error}
         </p>
       )}
-      <table className="table" aria-label="Audit events" aria-busy={pages.items === null && !pages.error}>
+      <table className="table" aria-label="Audit events" aria-busy={pages.loading}>
         <thead>
           <tr>
             <th scope="col">Time</th>
@@ -239,27 +239,22 @@ export function AuditLog() {
 
 const subjectWords: Record<Subject['kind'], string> = { policy: 'Policy', flow: 'Flow', group: 'Group', member: 'User', key: 'Key' };
 
+/** The console's page of each kind of subject that has one. */
+const subjectPages: Partial<Record<Subject['kind'], string>> = { policy: 'policies', flow: 'flows', group: 'groups' };
+
 /** What an event is about, by name where one is known; its id is the link's or the text's title. */
 function SubjectCell({ subject, names }: { subject: Subject | null; names: Map<string, string> }) {
   if (!subject) return <span className="muted">—</span>;
   const name = names.get(subject.id);
   const title = `${subjectWords[subject.kind]} ${subject.id}`;
   const shown = name ?? <code className="small">{subject.id}</code>;
-  if (subject.kind === 'policy' || subject.kind === 'flow') {
-    return (
-      <Link to={`${subject.kind === 'policy' ? 'policies' : 'flows'}/${subject.id}`} title={title}>
-        {shown}
-      </Link>
-    );
-  }
-  if (subject.kind === 'group') {
-    return (
-      <Link to={`groups/${subject.id}`} title={title}>
-        {shown}
-      </Link>
-    );
-  }
-  return <span title={title}>{shown}</span>;
+  const page = subjectPages[subject.kind];
+  if (!page) return <span title={title}>{shown}</span>;
+  return (
+    <Link to={`${page}/${subject.id}`} title={title}>
+      {shown}
+    </Link>
+  );
 }
 
 /** Who caused an event, by name where one is known: a link to their events alone, titled with their id. */

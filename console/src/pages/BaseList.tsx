@@ -6,6 +6,7 @@ import { ownerLabel, useSession } from '../session';
 import { useSearchParam } from '../searchTerm';
 import { formatTime } from '../format';
 import { Pager, useAddressPages } from '../components/Pager';
+import { SearchField } from '../components/SearchField';
 import { GroupFilter } from '../components/GroupFilter';
 
 const PAGE_SIZE = 20;
@@ -89,10 +90,7 @@ function SummaryList({ kind }: { kind: Kind }) {
         )}
       </div>
       <div className="filters" role="search">
-        <div className="field">
-          <label htmlFor="list-search">Search by name</label>
-          <input id="list-search" type="search" value={search.text} onChange={(e) => search.setText(e.target.value)} placeholder="Name contains…" />
-        </div>
+        <SearchField search={search} id="list-search" />
         <div className="field">
           <label htmlFor="list-group">Group</label>
           <GroupFilter api={api} id="list-group" groupId={groupId} onPick={(group) => replaceQuery({ group, after: [] })} />
@@ -103,7 +101,7 @@ function SummaryList({ kind }: { kind: Kind }) {
           {pages.error}
         </p>
       )}
-      <table className="table" aria-label={kind.title} aria-busy={pages.items === null && !pages.error}>
+      <table className="table" aria-label={kind.title} aria-busy={pages.loading}>
         <thead>
           <tr>
             <th scope="col">Name</th>

@@ -25,6 +25,7 @@ import { DeleteDialog } from '../components/DeleteDialog';
 import { NoticeLine } from '../components/NoticeLine';
 import { LoadFailure } from '../components/LoadFailure';
 import { Pager, useAddressPages, usePages } from '../components/Pager';
+import { SearchField } from '../components/SearchField';
 
 export function GroupList() {
   const { api, can } = useSession();
@@ -93,12 +94,9 @@ export function GroupList() {
         </p>
       )}
       <div className="filters" role="search">
-        <div className="field">
-          <label htmlFor="group-search">Search by name</label>
-          <input id="group-search" type="search" value={search.text} onChange={(e) => search.setText(e.target.value)} placeholder="Name contains…" />
-        </div>
+        <SearchField search={search} id="group-search" />
       </div>
-      <table className="table" aria-label="Groups" aria-busy={pages.items === null && !pages.error}>
+      <table className="table" aria-label="Groups" aria-busy={pages.loading}>
         <thead>
           <tr>
             <th scope="col">Name</th>

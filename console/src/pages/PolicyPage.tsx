@@ -10,7 +10,7 @@ import {
   RunRuleDocument,
   UpdatePolicyDraftDocument,
 } from '@verdict/client';
-import type { PolicyFieldsFragment, PolicyTestInput, RunResultFieldsFragment } from '@verdict/client';
+import type { PolicyFieldsFragment, PolicyTestInput, RunResultFieldsFragment, UpdatePolicyDraftInput } from '@verdict/client';
 import type { EditorView } from '@codemirror/view';
 import { errorMessage } from '../api';
 import { dropDraft, loadDraft, loadSample, storeDraft, storeSample } from '../drafts';
@@ -173,6 +173,14 @@ function Editor({
 
   const runStale = !!run && (run.rule !== rule || run.sample !== sample);
 
+  // Every save sends the revision the page's edits build on, and keeps the
+  // one the server answers for the next.
+  const saveDraft = async (id: string, changes: Omit<UpdatePolicyDraftInput, 'id' | 'revision'>) => {
+    const res = await api.request(UpdatePolicyDraftDocument, { input: { id, revision: revision.current, ...changes } });
+    revision.current = res.updatePolicyDraft.policy.revision;
+    return res.updatePolicyDraft;
+  };
+
   const onAddTest = () =>
     act(async () => {
       if (!run || runStale || run.result.error) return;
@@ -181,8 +189,7 @@ function Editor({
       const next = [...tests, { name: testName, data: JSON.parse(run.sample), expect: expected }];
       setTests(next);
       if (record) {
-        const res = await api.request(UpdatePolicyDraftDocument, { input: { id: record.id, revision: revision.current, tests: next } });
-        revision.current = res.updatePolicyDraft.policy.revision;
+        await saveDraft(record.id, { tests: next });
         setNotice({ kind: 'ok', text: `Test “${testName}” saved, expecting ${expected}.` });
         await reload();
       } else {
@@ -199,10 +206,9 @@ function Editor({
         navigate(`policies/${res.createPolicy.policy.baseId}`, { replace: true });
         return;
       }
-      const res = await api.request(UpdatePolicyDraftDocument, { input: { id: record.id, revision: revision.current, name, rule, tests } });
-      revision.current = res.updatePolicyDraft.policy.revision;
+      const saved = await saveDraft(record.id, { name, rule, tests });
       dropDraft(storageKey);
-      const problems = res.updatePolicyDraft.validation.errors;
+      const problems = saved.validation.errors;
       await reload();
       if (problems.length > 0) setNotice({ kind: 'error', text: 'Saved, but the rule does not parse:', details: problems });
     });
@@ -215,8 +221,7 @@ function Editor({
     act(async () => {
       if (!record) return;
       if (dirty) {
-        const res = await api.request(UpdatePolicyDraftDocument, { input: { id: record.id, revision: revision.current, name, rule, tests } });
-        revision.current = res.updatePolicyDraft.policy.revision;
+        await saveDraft(record.id, { name, rule, tests });
         dropDraft(storageKey);
         await reload();
       }
