@@ -28,10 +28,12 @@ const (
 	ssnRule = `A **Person** gets flagged if the __ssn__ of the **Person** is not equal to "999-99-9999" and the __age__ of the **Person** is at least 65.`
 	// secretData holds values the mask hides: a text, a number within an
 	// array of objects, and one the rule reads.
-	secretData = `{"Person": {"age": 70, "ssn": "123-45-6789", "cards": [{"number": 4111111111111111}, {"number": 5500}]}}`
+	secretData = `{"Person": {"age": 70, "ssn": "123-45-6789", "cards": [{"number": 4111111111111111}, {"number": 5500000000000004}]}}`
 )
 
-var secrets = []string{"123-45-6789", "4111111111111111", "5500"}
+// secrets are longer than any hex group of an id, so a random id cannot
+// contain one and fail the search of the stored row by chance.
+var secrets = []string{"123-45-6789", "4111111111111111", "5500000000000004"}
 
 // storedRows is every column of every decision record as text, read with
 // plain SQL, so that nothing the service does on reading can hide what
