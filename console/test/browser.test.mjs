@@ -1528,3 +1528,31 @@ test('the group filter finds any of many groups, and names the group an address 
   assert.deepEqual(page.foreign, []);
   await page.context().close();
 });
+
+test('the policy picker of a flow node says when more policies match than it lists', async () => {
+  const rule = 'A **Person** is counted if the __age__ of the **Person** is at least 1.';
+  for (let i = 1; i <= 12; i++) await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: `Quokka screen ${String(i).padStart(2, '0')}`, rule });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(server.url + '/console/flows/new');
+  await selectNode(page, 'start');
+  await page.getByRole('button', { name: 'Choose a policy' }).click();
+  const found = page.getByRole('list', { name: 'Policies found' }).getByRole('button');
+  const more = page.getByText('More policies match: type more of the name to narrow the list.');
+
+  // Twelve match; the picker lists ten and says there are more.
+  await page.getByLabel('Find a policy by name').fill('Quokka');
+  await expect(more).toBeVisible();
+  await expect(found).toHaveCount(10);
+  for (const name of await found.allTextContents()) assert.match(name, /^Quokka screen \d\d$/);
+  await page.screenshot({ path: join(shots, 'flow-policy-picker.png'), fullPage: true });
+
+  // One matches: no note.
+  await page.getByLabel('Find a policy by name').fill('Quokka screen 07');
+  await expect(found).toHaveCount(1);
+  await expect(found.first()).toHaveText('Quokka screen 07');
+  await expect(more).toHaveCount(0);
+  await expect(page.getByText(/More policies/)).toHaveCount(0);
+  assert.deepEqual(page.foreign, []);
+  await page.context().close();
+});

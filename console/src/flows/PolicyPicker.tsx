@@ -41,9 +41,16 @@ export function usePolicies(api: Api, ids: string[]): Map<string, PolicyFieldsFr
   return known;
 }
 
+/** The policies found for a text, and whether the server has more matches than those. */
+interface Found {
+  policies: { baseId: string; name: string }[];
+  more: boolean;
+  query: string;
+}
+
 export function PolicyPicker({ api, nodeId, onPick }: { api: Api; nodeId: string; onPick: (ref: PolicyRef) => void }) {
   const [query, setQuery] = useState('');
-  const [found, setFound] = useState<{ baseId: string; name: string }[]>([]);
+  const [found, setFound] = useState<Found>({ policies: [], more: false, query: '' });
   const [chosen, setChosen] = useState<{ baseId: string; name: string } | null>(null);
   const [pin, setPin] = useState('latest');
   const [error, setError] = useState('');
@@ -54,7 +61,9 @@ export function PolicyPicker({ api, nodeId, onPick }: { api: Api; nodeId: string
     let live = true;
     const t = window.setTimeout(() => {
       api.request(PoliciesDocument, { first: 10, query: q || null }).then(
-        (r) => live && setFound(r.policies.edges.map((e) => ({ baseId: e.node.baseId, name: e.node.name }))),
+        (r) =>
+          live &&
+          setFound({ policies: r.policies.edges.map((e) => ({ baseId: e.node.baseId, name: e.node.name })), more: r.policies.pageInfo.hasNextPage, query: q }),
         (err) => live && setError(errorMessage(err)),
       );
     }, 200);
@@ -73,7 +82,7 @@ export function PolicyPicker({ api, nodeId, onPick }: { api: Api; nodeId: string
       </div>
       {(error || loadError) && <p className="field-error">{error || loadError}</p>}
       <ul className="picker-results" aria-label="Policies found">
-        {found.map((p) => (
+        {found.policies.map((p) => (
           <li key={p.baseId}>
             <button
               type="button"
@@ -88,8 +97,11 @@ export function PolicyPicker({ api, nodeId, onPick }: { api: Api; nodeId: string
             </button>
           </li>
         ))}
-        {found.length === 0 && <li className="muted small">No policy matches.</li>}
+        {found.policies.length === 0 && <li className="muted small">No policy matches.</li>}
       </ul>
+      {found.more && (
+        <p className="muted small">{found.query ? 'More policies match: type more of the name to narrow the list.' : 'More policies: type part of a name to find them.'}</p>
+      )}
       {chosen && (
         <div className="field">
           <label htmlFor={`${id}-version`}>Which version of “{chosen.name}”</label>
