@@ -1,10 +1,11 @@
 // Picks the policy a flow node runs: found by name, then pinned to one of
 // its records or following its latest version (the base id).
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { PoliciesDocument, PolicyDocument } from '@verdict/client';
 import type { PolicyFieldsFragment } from '@verdict/client';
 import type { Api } from '../api';
 import { errorMessage } from '../api';
+import { useLookups } from '../lookups';
 import { usePolicyRecords } from '../records';
 import { OlderVersions } from '../components/OlderVersions';
 import type { PolicyRef } from './definition';
@@ -19,26 +20,8 @@ export function policyLabel(kind: 'pinned' | 'latest' | 'either', p: PolicyField
 
 /** Resolves policy references to their records, once per id, for the node labels. */
 export function usePolicies(api: Api, ids: string[]): Map<string, PolicyFieldsFragment | null> {
-  const [known, setKnown] = useState(() => new Map<string, PolicyFieldsFragment | null>());
-  const wanted = ids.filter((id) => !known.has(id)).sort().join(',');
-  useEffect(() => {
-    if (!wanted) return;
-    let live = true;
-    void Promise.all(
-      wanted.split(',').map((id) =>
-        api.request(PolicyDocument, { id }).then(
-          (r) => [id, r.policy ?? null] as const,
-          () => [id, null] as const,
-        ),
-      ),
-    ).then((found) => {
-      if (live) setKnown((k) => new Map([...k, ...found]));
-    });
-    return () => {
-      live = false;
-    };
-  }, [api, wanted]);
-  return known;
+  const lookup = useCallback(async (id: string) => (await api.request(PolicyDocument, { id })).policy ?? null, [api]);
+  return useLookups(ids, lookup);
 }
 
 /** The policies found for a text, and whether the server has more matches than those. */
