@@ -1556,3 +1556,64 @@ test('the policy picker of a flow node says when more policies match than it lis
   assert.deepEqual(page.foreign, []);
   await page.context().close();
 });
+
+test('a key is given to any of more than 200 members, found by search, and the key list names its owner', async () => {
+  // The oldest of more than two hundred members: members are listed newest
+  // first, so a first page of two hundred leaves it out.
+  const started = Date.now();
+  const owner = await rest(server.url, ADMIN_KEY, 'POST', '/admin/members', { email: 'kestrel@example.test', name: 'Kestrel', role: 'editor' });
+  for (let i = 1; i <= 204; i++) {
+    await rest(server.url, ADMIN_KEY, 'POST', '/admin/members', { email: `crowd-${String(i).padStart(3, '0')}@example.test`, role: 'viewer' });
+  }
+  console.log(`205 members added in ${Date.now() - started} ms`);
+  const listed = await rest(server.url, ADMIN_KEY, 'GET', '/admin/members?limit=200');
+  assert.equal(listed.items.length, 200);
+  assert.ok(!listed.items.some((m) => m.user.id === owner.user.id), 'the first 200 members leave the owner out');
+
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Keys' }).click();
+  await expect(page.getByRole('heading', { name: 'API keys' })).toBeVisible();
+  const ownerBox = page.getByRole('combobox', { name: 'Owner' });
+  const offered = page.getByRole('listbox', { name: 'Members' }).getByRole('option');
+  const keys = page.getByRole('table', { name: 'Keys' });
+  // The organization owns a new key unless a member is chosen.
+  await expect(ownerBox).toHaveValue('');
+  await expect(ownerBox).toHaveAttribute('placeholder', 'The organization');
+
+  // The server finds the members; a bounded number of them is offered.
+  await ownerBox.fill('crowd');
+  await expect(offered).toHaveCount(8);
+  await expect(page.getByText('More members match: type more of the email or name.')).toBeVisible();
+  await page.screenshot({ path: join(shots, 'key-owner.png') });
+  await noCriticalViolations(page, 'key owner');
+  await ownerBox.fill('kestrel');
+  await expect(offered).toHaveCount(1);
+  await expect(offered.first()).toHaveText('kestrel@example.test · Kestrel');
+  await ownerBox.press('Enter');
+  await expect(page.getByRole('listbox', { name: 'Members' })).toHaveCount(0);
+  await expect(ownerBox).toHaveValue('kestrel@example.test');
+
+  await page.getByLabel('Name', { exact: true }).fill('kestrel key');
+  await page.getByLabel('Scope').selectOption('EDIT');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await expect(page.getByRole('region', { name: 'The key “kestrel key”' })).toBeVisible();
+  await expect(keys.getByRole('row', { name: /kestrel key/ })).toContainText('kestrel@example.test');
+  await page.screenshot({ path: join(shots, 'keys-owner.png'), fullPage: true });
+
+  // The organization can be chosen again, offered first while nothing is typed.
+  await ownerBox.fill('');
+  await expect(offered.first()).toHaveText('The organization');
+  await offered.first().click();
+  await expect(ownerBox).toHaveValue('');
+  await page.getByLabel('Name', { exact: true }).fill('kestrel robot');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await expect(page.getByRole('region', { name: 'The key “kestrel robot”' })).toBeVisible();
+  await expect(keys.getByRole('row', { name: /kestrel robot/ }).locator('td').nth(3)).toHaveText('Organization');
+
+  // A reload names the owner afresh, from the server.
+  await page.reload();
+  await expect(keys.getByRole('row', { name: /kestrel key/ }).locator('td').nth(3)).toHaveText('kestrel@example.test');
+  assert.deepEqual(page.foreign, []);
+  await page.context().close();
+});
