@@ -1447,9 +1447,15 @@ test('the lists keep their search, filters and page in the address, through Back
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await expect(addressOf(page)).toHaveText('/console/audit?action=CREATED&kind=POLICY');
   await expect(events.locator('tbody tr')).toHaveCount(25);
+  // A list keeps the rows it shows until the next load's arrive: the
+  // filtered first page starts with the newest policy, and the second page
+  // with another.
+  const about = events.locator('tbody tr td:nth-child(4) a').first();
+  await expect(about).toHaveText('Paged policy 25');
+  const onFirstPage = await about.getAttribute('href');
   await page.getByRole('button', { name: 'Next page' }).click();
   await expect(pageNumber(2)).toBeVisible();
-  const about = events.locator('tbody tr td:nth-child(4) a').first();
+  await expect(about).not.toHaveAttribute('href', onFirstPage);
   const opened = await about.getAttribute('href');
   await about.click();
   await expect(addressOf(page)).toHaveText(opened);
