@@ -1447,9 +1447,15 @@ test('the lists keep their search, filters and page in the address, through Back
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await expect(addressOf(page)).toHaveText('/console/audit?action=CREATED&kind=POLICY');
   await expect(events.locator('tbody tr')).toHaveCount(25);
+  // A list keeps the rows it shows until the next load's arrive: the
+  // filtered first page starts with the newest policy, and the second page
+  // with another.
+  const about = events.locator('tbody tr td:nth-child(4) a').first();
+  await expect(about).toHaveText('Paged policy 25');
+  const onFirstPage = await about.getAttribute('href');
   await page.getByRole('button', { name: 'Next page' }).click();
   await expect(pageNumber(2)).toBeVisible();
-  const about = events.locator('tbody tr td:nth-child(4) a').first();
+  await expect(about).not.toHaveAttribute('href', onFirstPage);
   const opened = await about.getAttribute('href');
   await about.click();
   await expect(addressOf(page)).toHaveText(opened);
@@ -1525,6 +1531,95 @@ test('the group filter finds any of many groups, and names the group an address 
   await expect(policies).toContainText('Archived policy');
   await chooseGroup(page, 'All groups');
   await expect(addressOf(page)).toHaveText('/console/');
+  assert.deepEqual(page.foreign, []);
+  await page.context().close();
+});
+
+test('the policy picker of a flow node says when more policies match than it lists', async () => {
+  const rule = 'A **Person** is counted if the __age__ of the **Person** is at least 1.';
+  for (let i = 1; i <= 12; i++) await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: `Quokka screen ${String(i).padStart(2, '0')}`, rule });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(server.url + '/console/flows/new');
+  await selectNode(page, 'start');
+  await page.getByRole('button', { name: 'Choose a policy' }).click();
+  const found = page.getByRole('list', { name: 'Policies found' }).getByRole('button');
+  const more = page.getByText('More policies match: type more of the name to narrow the list.');
+
+  // Twelve match; the picker lists ten and says there are more.
+  await page.getByLabel('Find a policy by name').fill('Quokka');
+  await expect(more).toBeVisible();
+  await expect(found).toHaveCount(10);
+  for (const name of await found.allTextContents()) assert.match(name, /^Quokka screen \d\d$/);
+  await page.screenshot({ path: join(shots, 'flow-policy-picker.png'), fullPage: true });
+
+  // One matches: no note.
+  await page.getByLabel('Find a policy by name').fill('Quokka screen 07');
+  await expect(found).toHaveCount(1);
+  await expect(found.first()).toHaveText('Quokka screen 07');
+  await expect(more).toHaveCount(0);
+  await expect(page.getByText(/More policies/)).toHaveCount(0);
+  assert.deepEqual(page.foreign, []);
+  await page.context().close();
+});
+
+test('a key is given to any of more than 200 members, found by search, and the key list names its owner', async () => {
+  // The oldest of more than two hundred members: members are listed newest
+  // first, so a first page of two hundred leaves it out.
+  const started = Date.now();
+  const owner = await rest(server.url, ADMIN_KEY, 'POST', '/admin/members', { email: 'kestrel@example.test', name: 'Kestrel', role: 'editor' });
+  for (let i = 1; i <= 204; i++) {
+    await rest(server.url, ADMIN_KEY, 'POST', '/admin/members', { email: `crowd-${String(i).padStart(3, '0')}@example.test`, role: 'viewer' });
+  }
+  console.log(`205 members added in ${Date.now() - started} ms`);
+  const listed = await rest(server.url, ADMIN_KEY, 'GET', '/admin/members?limit=200');
+  assert.equal(listed.items.length, 200);
+  assert.ok(!listed.items.some((m) => m.user.id === owner.user.id), 'the first 200 members leave the owner out');
+
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Keys' }).click();
+  await expect(page.getByRole('heading', { name: 'API keys' })).toBeVisible();
+  const ownerBox = page.getByRole('combobox', { name: 'Owner' });
+  const offered = page.getByRole('listbox', { name: 'Members' }).getByRole('option');
+  const keys = page.getByRole('table', { name: 'Keys' });
+  // The organization owns a new key unless a member is chosen.
+  await expect(ownerBox).toHaveValue('');
+  await expect(ownerBox).toHaveAttribute('placeholder', 'The organization');
+
+  // The server finds the members; a bounded number of them is offered.
+  await ownerBox.fill('crowd');
+  await expect(offered).toHaveCount(8);
+  await expect(page.getByText('More members match: type more of the email or name.')).toBeVisible();
+  await page.screenshot({ path: join(shots, 'key-owner.png') });
+  await noCriticalViolations(page, 'key owner');
+  await ownerBox.fill('kestrel');
+  await expect(offered).toHaveCount(1);
+  await expect(offered.first()).toHaveText('kestrel@example.test · Kestrel');
+  await ownerBox.press('Enter');
+  await expect(page.getByRole('listbox', { name: 'Members' })).toHaveCount(0);
+  await expect(ownerBox).toHaveValue('kestrel@example.test');
+
+  await page.getByLabel('Name', { exact: true }).fill('kestrel key');
+  await page.getByLabel('Scope').selectOption('EDIT');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await expect(page.getByRole('region', { name: 'The key “kestrel key”' })).toBeVisible();
+  await expect(keys.getByRole('row', { name: /kestrel key/ })).toContainText('kestrel@example.test');
+  await page.screenshot({ path: join(shots, 'keys-owner.png'), fullPage: true });
+
+  // The organization can be chosen again, offered first while nothing is typed.
+  await ownerBox.fill('');
+  await expect(offered.first()).toHaveText('The organization');
+  await offered.first().click();
+  await expect(ownerBox).toHaveValue('');
+  await page.getByLabel('Name', { exact: true }).fill('kestrel robot');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await expect(page.getByRole('region', { name: 'The key “kestrel robot”' })).toBeVisible();
+  await expect(keys.getByRole('row', { name: /kestrel robot/ }).locator('td').nth(3)).toHaveText('Organization');
+
+  // A reload names the owner afresh, from the server.
+  await page.reload();
+  await expect(keys.getByRole('row', { name: /kestrel key/ }).locator('td').nth(3)).toHaveText('kestrel@example.test');
   assert.deepEqual(page.foreign, []);
   await page.context().close();
 });

@@ -1,10 +1,11 @@
 // Picks the policy a flow node runs: found by name, then pinned to one of
 // its records or following its latest version (the base id).
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { PoliciesDocument, PolicyDocument } from '@verdict/client';
 import type { PolicyFieldsFragment } from '@verdict/client';
 import type { Api } from '../api';
 import { errorMessage } from '../api';
+import { useLookups } from '../lookups';
 import { usePolicyRecords } from '../records';
 import { OlderVersions } from '../components/OlderVersions';
 import type { PolicyRef } from './definition';
@@ -19,31 +20,20 @@ export function policyLabel(kind: 'pinned' | 'latest' | 'either', p: PolicyField
 
 /** Resolves policy references to their records, once per id, for the node labels. */
 export function usePolicies(api: Api, ids: string[]): Map<string, PolicyFieldsFragment | null> {
-  const [known, setKnown] = useState(() => new Map<string, PolicyFieldsFragment | null>());
-  const wanted = ids.filter((id) => !known.has(id)).sort().join(',');
-  useEffect(() => {
-    if (!wanted) return;
-    let live = true;
-    void Promise.all(
-      wanted.split(',').map((id) =>
-        api.request(PolicyDocument, { id }).then(
-          (r) => [id, r.policy ?? null] as const,
-          () => [id, null] as const,
-        ),
-      ),
-    ).then((found) => {
-      if (live) setKnown((k) => new Map([...k, ...found]));
-    });
-    return () => {
-      live = false;
-    };
-  }, [api, wanted]);
-  return known;
+  const lookup = useCallback(async (id: string) => (await api.request(PolicyDocument, { id })).policy ?? null, [api]);
+  return useLookups(ids, lookup);
+}
+
+/** The policies found for a text, and whether the server has more matches than those. */
+interface Found {
+  policies: { baseId: string; name: string }[];
+  more: boolean;
+  query: string;
 }
 
 export function PolicyPicker({ api, nodeId, onPick }: { api: Api; nodeId: string; onPick: (ref: PolicyRef) => void }) {
   const [query, setQuery] = useState('');
-  const [found, setFound] = useState<{ baseId: string; name: string }[]>([]);
+  const [found, setFound] = useState<Found>({ policies: [], more: false, query: '' });
   const [chosen, setChosen] = useState<{ baseId: string; name: string } | null>(null);
   const [pin, setPin] = useState('latest');
   const [error, setError] = useState('');
@@ -54,7 +44,9 @@ export function PolicyPicker({ api, nodeId, onPick }: { api: Api; nodeId: string
     let live = true;
     const t = window.setTimeout(() => {
       api.request(PoliciesDocument, { first: 10, query: q || null }).then(
-        (r) => live && setFound(r.policies.edges.map((e) => ({ baseId: e.node.baseId, name: e.node.name }))),
+        (r) =>
+          live &&
+          setFound({ policies: r.policies.edges.map((e) => ({ baseId: e.node.baseId, name: e.node.name })), more: r.policies.pageInfo.hasNextPage, query: q }),
         (err) => live && setError(errorMessage(err)),
       );
     }, 200);
@@ -73,7 +65,7 @@ export function PolicyPicker({ api, nodeId, onPick }: { api: Api; nodeId: string
       </div>
       {(error || loadError) && <p className="field-error">{error || loadError}</p>}
       <ul className="picker-results" aria-label="Policies found">
-        {found.map((p) => (
+        {found.policies.map((p) => (
           <li key={p.baseId}>
             <button
               type="button"
@@ -88,8 +80,11 @@ export function PolicyPicker({ api, nodeId, onPick }: { api: Api; nodeId: string
             </button>
           </li>
         ))}
-        {found.length === 0 && <li className="muted small">No policy matches.</li>}
+        {found.policies.length === 0 && <li className="muted small">No policy matches.</li>}
       </ul>
+      {found.more && (
+        <p className="muted small">{found.query ? 'More policies match: type more of the name to narrow the list.' : 'More policies: type part of a name to find them.'}</p>
+      )}
       {chosen && (
         <div className="field">
           <label htmlFor={`${id}-version`}>Which version of “{chosen.name}”</label>

@@ -1,15 +1,18 @@
-import { useCallback, useEffect, useState } from 'react';
-import { AddMemberDocument, ChangeMemberRoleDocument, CreateKeyDocument, KeysDocument, MembersDocument, RemoveMemberDocument, RevokeKeyDocument } from '@verdict/client';
+import { useCallback, useState } from 'react';
+import { AddMemberDocument, ChangeMemberRoleDocument, CreateKeyDocument, KeysDocument, MembersDocument, NodeDocument, RemoveMemberDocument, RevokeKeyDocument } from '@verdict/client';
 import type { MemberFieldsFragment, Role, Scope } from '@verdict/client';
 import { errorMessage } from '../api';
 import { enumWord, formatTime } from '../format';
 import { useSession } from '../session';
 import { useSearchParam } from '../searchTerm';
+import { useLookups } from '../lookups';
 import type { Notice } from '../action';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { NoticeLine } from '../components/NoticeLine';
 import { Pager, useAddressPages } from '../components/Pager';
 import { SearchField } from '../components/SearchField';
+import { SearchCombo } from '../components/SearchCombo';
+import type { Choice, ComboWords } from '../components/SearchCombo';
 
 const roles: Role[] = ['VIEWER', 'EDITOR', 'PUBLISHER', 'ADMIN', 'AUDITOR'];
 const scopes: Scope[] = ['VIEW', 'EDIT', 'PUBLISH', 'ADMIN'];
@@ -169,6 +172,16 @@ export function Members() {
   );
 }
 
+/** A new key's owner when no member is chosen. */
+const organization: Choice = { id: '', name: 'The organization' };
+
+const memberWords: ComboWords = {
+  list: 'Members',
+  noMatch: 'No member matches.',
+  moreMatch: 'More members match: type more of the email or name.',
+  more: 'More members: type part of an email or name to find them.',
+};
+
 function keyStatus(k: { revokedAt?: string | null; expiresAt?: string | null }): string {
   if (k.revokedAt) return `Revoked ${formatTime(k.revokedAt)}`;
   if (k.expiresAt && new Date(k.expiresAt).getTime() <= Date.now()) return 'Expired';
@@ -180,9 +193,8 @@ export function Keys() {
   const [version, setVersion] = useState(0);
   const [name, setName] = useState('');
   const [scope, setScope] = useState<Scope>('VIEW');
-  const [owner, setOwner] = useState('');
+  const [owner, setOwner] = useState<Choice>(organization);
   const [expires, setExpires] = useState('');
-  const [members, setMembers] = useState<MemberFieldsFragment[]>([]);
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
   const [copied, setCopied] = useState('');
   const [notice, setNotice] = useState<Notice | null>(null);
@@ -195,21 +207,40 @@ export function Keys() {
   );
   const pages = useAddressPages(load, version);
 
-  useEffect(() => {
-    api.request(MembersDocument, { first: 200 }).then(
-      (r) => setMembers(r.members.edges.map((e) => e.node)),
-      () => setMembers([]),
-    );
-  }, [api]);
-  const ownerName = (o: { kind: string; id: string }) =>
-    o.kind === 'ORGANIZATION' ? 'Organization' : members.find((m) => m.user.id === o.id)?.user.email ?? `User ${o.id.slice(-6)}`;
+  // The owner of a new key is found among the members on the server, however many there are.
+  const findMembers = useCallback(
+    async (query: string | null, first: number) => {
+      const r = await api.request(MembersDocument, { first, query });
+      return {
+        choices: r.members.edges.map((e) => ({ id: e.node.user.id, name: e.node.user.email, detail: e.node.user.name || undefined })),
+        more: r.members.pageInfo.hasNextPage,
+      };
+    },
+    [api],
+  );
+
+  // The users owning the keys listed are named by asking the server for each of them, once.
+  const lookUpUser = useCallback(
+    async (id: string) => {
+      const node = (await api.request(NodeDocument, { id })).node;
+      return node?.__typename === 'User' ? node.email : null;
+    },
+    [api],
+  );
+  const users = useLookups((pages.items ?? []).filter((k) => k.owner.kind === 'USER').map((k) => k.owner.id), lookUpUser);
+  const ownerName = (o: { kind: string; id: string }) => {
+    if (o.kind === 'ORGANIZATION') return 'Organization';
+    const email = users.get(o.id);
+    // A former member is no longer found: the key is named by the end of the user's id.
+    return email === undefined ? '…' : email ?? `User ${o.id.slice(-6)}`;
+  };
 
   const onCreate = async () => {
     setNotice(null);
     setCopied('');
     try {
       const expiresAt = expires ? new Date(expires).toISOString() : null;
-      const res = (await api.request(CreateKeyDocument, { input: { name: name.trim(), scope, userId: owner || null, expiresAt } })).createKey;
+      const res = (await api.request(CreateKeyDocument, { input: { name: name.trim(), scope, userId: owner.id || null, expiresAt } })).createKey;
       setCreated({ name: res.key.name, secret: res.secret });
       setName('');
       setExpires('');
@@ -258,14 +289,7 @@ export function Keys() {
         </div>
         <div className="field">
           <label htmlFor="key-owner">Owner</label>
-          <select id="key-owner" value={owner} onChange={(e) => setOwner(e.target.value)}>
-            <option value="">The organization</option>
-            {members.map((m) => (
-              <option key={m.user.id} value={m.user.id}>
-                {m.user.email}
-              </option>
-            ))}
-          </select>
+          <SearchCombo id="key-owner" none={organization} chosen={owner.id} shown={owner.name} find={findMembers} words={memberWords} onPick={setOwner} />
         </div>
         <div className="field">
           <label htmlFor="key-expires">Expires (optional)</label>
