@@ -1,11 +1,12 @@
 // The audit log records ids: of the actor, and of what an event is about.
-// Names for them come from what the console has without asking the server
-// for more: the names events record in their details, and, for admins, the
-// members and keys lists. An id nobody names stays an id.
+// Names for them come from the names events record in their details and
+// from the viewer's own user and key; for admins, a member or key that
+// nothing else names is looked up on the server by its id, once. An id
+// nobody names stays an id.
 import { useEffect, useMemo, useState } from 'react';
-import { KeysDocument, MembersDocument } from '@verdict/client';
 import type { AuditEventFieldsFragment } from '@verdict/client';
 import { useSession } from './session';
+import { useLookups, useNameLookup } from './lookups';
 
 type AuditEvent = AuditEventFieldsFragment;
 
@@ -50,46 +51,50 @@ function namesIn(e: AuditEvent): [string, string][] {
   return found.filter(([id, n]) => id && n);
 }
 
+/** The ids of the users and keys that an event shows: its actor, and the member or key it is about. */
+function peopleIn(e: AuditEvent): string[] {
+  const subject = subjectOf(e);
+  const ids = [e.actor.id];
+  if (subject?.kind === 'member' || subject?.kind === 'key') ids.push(subject.id);
+  return ids;
+}
+
 /**
- * Names for the ids of the events loaded so far. The members and keys
- * lists, being current, win over what events recorded; among events, the
- * first loaded (the newest) wins.
+ * Names for the ids of the events loaded so far. What the server answers
+ * for a member or key, being current, wins over what events recorded;
+ * among events, the first loaded (the newest) wins.
  */
 export function useAuditNames(events: AuditEvent[] | null): Map<string, string> {
-  const { api, can, viewer } = useSession();
+  const { can, viewer } = useSession();
   const [recorded, setRecorded] = useState(() => new Map<string, string>());
-  const [listed, setListed] = useState(() => new Map<string, string>());
-
-  useEffect(() => {
-    if (!events) return;
-    setRecorded((known) => {
-      const next = new Map(known);
-      for (const e of events) for (const [id, name] of namesIn(e)) if (!next.has(id)) next.set(id, name);
-      return next;
-    });
+  // The names the events now shown record, before they join those recorded earlier.
+  const shown = useMemo(() => {
+    const names = new Map<string, string>();
+    for (const e of events ?? []) for (const [id, name] of namesIn(e)) if (!names.has(id)) names.set(id, name);
+    return names;
   }, [events]);
 
-  // Only admins may list members and keys; a list that fails leaves its ids unnamed.
   useEffect(() => {
-    if (!can.admin) return;
-    let live = true;
-    const add = (found: [string, string][]) => live && setListed((known) => new Map([...known, ...found]));
-    api.request(MembersDocument, { first: 200 }).then(
-      (r) => add(r.members.edges.map((e) => [e.node.user.id, e.node.user.email])),
-      () => undefined,
-    );
-    api.request(KeysDocument, { first: 200 }).then(
-      (r) => add(r.keys.edges.map((e) => [e.node.id, e.node.name])),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, can.admin]);
+    setRecorded((known) => {
+      const next = new Map(known);
+      for (const [id, name] of shown) if (!next.has(id)) next.set(id, name);
+      return next;
+    });
+  }, [shown]);
+
+  const own = useMemo(() => {
+    const names = new Map([[viewer.key.id, viewer.key.name]]);
+    if (viewer.user) names.set(viewer.user.id, viewer.user.email);
+    return names;
+  }, [viewer]);
+
+  // Only admins may look members and keys up; a lookup that fails leaves its id unnamed.
+  const unnamed = can.admin ? (events ?? []).flatMap(peopleIn).filter((id) => !recorded.has(id) && !shown.has(id) && !own.has(id)) : [];
+  const lookUpName = useNameLookup();
+  const lookedUp = useLookups(unnamed, lookUpName);
 
   return useMemo(() => {
-    const own: [string, string][] = [[viewer.key.id, viewer.key.name]];
-    if (viewer.user) own.push([viewer.user.id, viewer.user.email]);
-    return new Map([...recorded, ...listed, ...own]);
-  }, [recorded, listed, viewer]);
+    const found = [...lookedUp].filter((entry): entry is [string, string] => entry[1] !== null);
+    return new Map([...shown, ...recorded, ...found, ...own]);
+  }, [shown, recorded, lookedUp, own]);
 }

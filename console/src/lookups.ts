@@ -1,4 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { NodeDocument } from '@verdict/client';
+import { useSession } from './session';
 
 /**
  * Looks ids up, once each, as a screen comes to show them: the map holds
@@ -26,4 +28,23 @@ export function useLookups<T>(ids: string[], lookup: (id: string) => Promise<T |
     };
   }, [lookup, wanted]);
   return known;
+}
+
+/**
+ * A lookup, for useLookups, that names a user by their email and an API key
+ * by its name, asking the server for the node of the id: null for an id the
+ * server does not find (a former member, say) or that is neither. Only
+ * admins may read others' users and keys.
+ */
+export function useNameLookup(): (id: string) => Promise<string | null> {
+  const { api } = useSession();
+  return useCallback(
+    async (id: string) => {
+      const node = (await api.request(NodeDocument, { id })).node;
+      if (node?.__typename === 'User') return node.email;
+      if (node?.__typename === 'APIKey') return node.name;
+      return null;
+    },
+    [api],
+  );
 }

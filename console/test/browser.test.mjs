@@ -1112,7 +1112,7 @@ test('the audit log names the actors and what the events are about, with their i
   const events = page.getByRole('table', { name: 'Audit events' });
   const row = (about) => events.locator('tbody tr').filter({ has: page.locator('td:nth-child(4)', { hasText: new RegExp(`^${about}$`) }) }).first();
 
-  // Named by the members and keys lists, and by what the events recorded.
+  // Named by looking the members and keys up, and by what the events recorded.
   const created = row('Mia’s rule');
   await expect(created.locator('td:nth-child(2)')).toHaveText('Created');
   await expect(created.getByRole('link', { name: 'Mia’s rule' })).toHaveAttribute('title', `Policy ${policy.baseId}`);
@@ -1563,18 +1563,26 @@ test('the policy picker of a flow node says when more policies match than it lis
   await page.context().close();
 });
 
-test('a key is given to any of more than 200 members, found by search, and the key list names its owner', async () => {
-  // The oldest of more than two hundred members: members are listed newest
-  // first, so a first page of two hundred leaves it out.
+/**
+ * Adds a member, then 204 more (crowd-001@example.test and on, with the
+ * prefix given): members are listed newest first, so a first page of two
+ * hundred leaves the member out.
+ */
+async function memberBeyondFirst200(member, crowd) {
   const started = Date.now();
-  const owner = await rest(server.url, ADMIN_KEY, 'POST', '/admin/members', { email: 'kestrel@example.test', name: 'Kestrel', role: 'editor' });
+  const added = await rest(server.url, ADMIN_KEY, 'POST', '/admin/members', member);
   for (let i = 1; i <= 204; i++) {
-    await rest(server.url, ADMIN_KEY, 'POST', '/admin/members', { email: `crowd-${String(i).padStart(3, '0')}@example.test`, role: 'viewer' });
+    await rest(server.url, ADMIN_KEY, 'POST', '/admin/members', { email: `${crowd}-${String(i).padStart(3, '0')}@example.test`, role: 'viewer' });
   }
   console.log(`205 members added in ${Date.now() - started} ms`);
   const listed = await rest(server.url, ADMIN_KEY, 'GET', '/admin/members?limit=200');
   assert.equal(listed.items.length, 200);
-  assert.ok(!listed.items.some((m) => m.user.id === owner.user.id), 'the first 200 members leave the owner out');
+  assert.ok(!listed.items.some((m) => m.user.id === added.user.id), 'the first 200 members leave the member out');
+  return added;
+}
+
+test('a key is given to any of more than 200 members, found by search, and the key list names its owner', async () => {
+  const owner = await memberBeyondFirst200({ email: 'kestrel@example.test', name: 'Kestrel', role: 'editor' }, 'crowd');
 
   const page = await newPage();
   await signIn(page, ADMIN_KEY);
@@ -1620,6 +1628,27 @@ test('a key is given to any of more than 200 members, found by search, and the k
   // A reload names the owner afresh, from the server.
   await page.reload();
   await expect(keys.getByRole('row', { name: /kestrel key/ }).locator('td').nth(3)).toHaveText('kestrel@example.test');
+  assert.deepEqual(page.foreign, []);
+  await page.context().close();
+});
+
+test('the audit log names an actor who is not among the first 200 members', async () => {
+  const heron = await memberBeyondFirst200({ email: 'heron@example.test', role: 'editor' }, 'flock');
+  const heronKey = await rest(server.url, ADMIN_KEY, 'POST', '/admin/keys', { name: 'heron', scope: 'edit', userId: heron.user.id });
+  const policy = await rest(server.url, heronKey.secret, 'POST', '/policy', {
+    name: 'Heron’s rule',
+    rule: 'A **Person** is a wader if the __age__ of the **Person** is at least 3.',
+  });
+
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Audit log' }).click();
+  const events = page.getByRole('table', { name: 'Audit events' });
+  // The newest event: no event loaded records the member's email, so the server is asked for it.
+  const created = events.locator('tbody tr').first();
+  await expect(created.getByRole('link', { name: 'Heron’s rule' })).toHaveAttribute('title', `Policy ${policy.baseId}`);
+  await expect(created.locator('td:nth-child(5)')).toHaveText('heron@example.test');
+  await expect(created.getByRole('link', { name: 'heron@example.test' })).toHaveAttribute('title', `User ${heron.user.id}: show only their events`);
   assert.deepEqual(page.foreign, []);
   await page.context().close();
 });

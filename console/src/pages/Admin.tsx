@@ -1,11 +1,11 @@
 import { useCallback, useState } from 'react';
-import { AddMemberDocument, ChangeMemberRoleDocument, CreateKeyDocument, KeysDocument, MembersDocument, NodeDocument, RemoveMemberDocument, RevokeKeyDocument } from '@verdict/client';
+import { AddMemberDocument, ChangeMemberRoleDocument, CreateKeyDocument, KeysDocument, MembersDocument, RemoveMemberDocument, RevokeKeyDocument } from '@verdict/client';
 import type { MemberFieldsFragment, Role, Scope } from '@verdict/client';
 import { errorMessage } from '../api';
 import { enumWord, formatTime } from '../format';
 import { useSession } from '../session';
 import { useSearchParam } from '../searchTerm';
-import { useLookups } from '../lookups';
+import { useLookups, useNameLookup } from '../lookups';
 import type { Notice } from '../action';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { NoticeLine } from '../components/NoticeLine';
@@ -220,14 +220,8 @@ export function Keys() {
   );
 
   // The users owning the keys listed are named by asking the server for each of them, once.
-  const lookUpUser = useCallback(
-    async (id: string) => {
-      const node = (await api.request(NodeDocument, { id })).node;
-      return node?.__typename === 'User' ? node.email : null;
-    },
-    [api],
-  );
-  const users = useLookups((pages.items ?? []).filter((k) => k.owner.kind === 'USER').map((k) => k.owner.id), lookUpUser);
+  const lookUpName = useNameLookup();
+  const users = useLookups((pages.items ?? []).filter((k) => k.owner.kind === 'USER').map((k) => k.owner.id), lookUpName);
   const ownerName = (o: { kind: string; id: string }) => {
     if (o.kind === 'ORGANIZATION') return 'Organization';
     const email = users.get(o.id);
