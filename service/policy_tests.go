@@ -181,12 +181,13 @@ func (s *Service) TestFlowRecord(ctx context.Context, id uuid.UUID, tests []Test
 	if err != nil {
 		return nil, err
 	}
-	// A flow's answers are charged as its nodes run; its runs, here.
-	if err := chargeRuns(ctx, len(tests)); err != nil {
-		return nil, err
-	}
 	plan, err := s.flow(l.record).runPlan()
 	if err != nil {
+		return nil, err
+	}
+	// A flow's answers are charged as its nodes run; its runs, once it is
+	// known that they can.
+	if err := chargeRuns(ctx, len(tests)); err != nil {
 		return nil, err
 	}
 	res := s.resolverFor(p)
