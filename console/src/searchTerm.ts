@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { errorMessage } from './api';
 import { replaceQuery, useLocation } from './router';
 
 /** What a search box asks for: its text, trimmed, once typing has paused for a quarter of a second. */
@@ -37,4 +38,34 @@ export function useSearchParam(): { text: string; setText: (text: string) => voi
     setText(term);
   }, [term]);
   return { text, setText, term };
+}
+
+/**
+ * What find answers for a search box's text (trimmed), asked once typing
+ * has paused for a fifth of a second: found is null while a search runs,
+ * so that the matches of an earlier text are not offered for this one, and
+ * error says why the last search failed. Nothing is asked while enabled is
+ * false. find must keep its identity across renders; a new find asks
+ * again.
+ */
+export function useServerSearch<T>(find: (query: string) => Promise<T>, query: string, enabled = true): { found: T | null; error: string } {
+  const [found, setFound] = useState<T | null>(null);
+  const [error, setError] = useState('');
+  useEffect(() => {
+    if (!enabled) return;
+    let live = true;
+    setFound(null);
+    setError('');
+    const t = window.setTimeout(() => {
+      find(query.trim()).then(
+        (r) => live && setFound(r),
+        (err: unknown) => live && setError(errorMessage(err)),
+      );
+    }, 200);
+    return () => {
+      live = false;
+      window.clearTimeout(t);
+    };
+  }, [find, query, enabled]);
+  return { found, error };
 }

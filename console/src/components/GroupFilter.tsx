@@ -1,9 +1,10 @@
 // The group filter of the policy and flow lists: a box that finds groups by
 // name on the server as you type, so that any group of an organization can
 // be chosen however many it has.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { GroupDocument, GroupsDocument } from '@verdict/client';
 import type { Api } from '../api';
+import { useLookups } from '../lookups';
 import { SearchCombo } from './SearchCombo';
 import type { Choice, ComboWords } from './SearchCombo';
 
@@ -18,24 +19,12 @@ const words: ComboWords = {
 
 /** The group filter naming the chosen group (groupId, '' for none); picking one, or All groups, calls onPick. */
 export function GroupFilter({ api, id, groupId, onPick }: { api: Api; id: string; groupId: string; onPick: (groupId: string) => void }) {
-  // The names of the groups picked or looked up, by id.
-  const [names, setNames] = useState(() => new Map<string, string>());
-
-  const remember = (group: Choice) => setNames((n) => new Map(n).set(group.id, group.name));
-
-  // A group the address chose, rather than this box, is named by asking the server.
-  useEffect(() => {
-    if (!groupId || names.has(groupId)) return;
-    let live = true;
-    api.request(GroupDocument, { id: groupId }).then(
-      (r) => live && remember({ id: groupId, name: r.group?.name ?? 'Group not found' }),
-      // The list's own load shows why the group could not be read.
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, groupId, names]);
+  // The names of the groups picked in this box, by id.
+  const [picked, setPicked] = useState(() => new Map<string, string>());
+  // A group the address chose, rather than this box, is named by asking the server;
+  // the list's own load shows why a group could not be read.
+  const nameOf = useCallback(async (id: string) => (await api.request(GroupDocument, { id })).group?.name ?? 'Group not found', [api]);
+  const looked = useLookups(groupId && !picked.has(groupId) ? [groupId] : [], nameOf);
 
   const find = useCallback(
     async (query: string | null, first: number) => {
@@ -50,11 +39,11 @@ export function GroupFilter({ api, id, groupId, onPick }: { api: Api; id: string
       id={id}
       none={allGroups}
       chosen={groupId}
-      shown={names.get(groupId) ?? ''}
+      shown={picked.get(groupId) ?? looked.get(groupId) ?? ''}
       find={find}
       words={words}
       onPick={(choice) => {
-        if (choice.id) remember(choice);
+        if (choice.id) setPicked((n) => new Map(n).set(choice.id, choice.name));
         onPick(choice.id);
       }}
     />

@@ -1,9 +1,9 @@
 // A box that finds its choices on the server as you type (a combobox), so
 // that any one of however many an organization has can be chosen: the
 // group filter of the lists, the owner of a new API key.
-import { useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { KeyboardEvent } from 'react';
-import { errorMessage } from '../api';
+import { useServerSearch } from '../searchTerm';
 
 /** How many choices the list under the box offers at once. */
 export const OFFERED = 8;
@@ -62,36 +62,16 @@ export function SearchCombo({
   // What was typed since the list opened; null until something is.
   const [typed, setTyped] = useState<string | null>(null);
   const [open, setOpen] = useState(false);
-  // null while the search runs.
-  const [found, setFound] = useState<Found | null>(null);
-  const [error, setError] = useState('');
   const [active, setActive] = useState(0);
 
   const query = typed?.trim() ?? '';
-  useEffect(() => {
-    if (!open) return;
-    let live = true;
-    // The matches of an earlier text are not offered for this one, where Enter would pick them.
-    setFound(null);
-    setError('');
-    const t = window.setTimeout(() => {
-      find(query || null, OFFERED).then(
-        (r) => {
-          if (!live) return;
-          setFound(r);
-          setActive(0);
-        },
-        (err: unknown) => live && setError(errorMessage(err)),
-      );
-    }, 200);
-    return () => {
-      live = false;
-      window.clearTimeout(t);
-    };
-  }, [find, open, query]);
+  const search = useCallback((q: string) => find(q || null, OFFERED), [find]);
+  const { found, error } = useServerSearch(search, query, open);
 
   const choices = found ? [...(query ? [] : [none]), ...found.choices] : [];
-  const current = open ? choices[active] : undefined;
+  // A new search's choices may be fewer than the last one's.
+  const activeIndex = Math.min(active, choices.length - 1);
+  const current = open ? choices[activeIndex] : undefined;
   const close = () => {
     setOpen(false);
     setTyped(null);
@@ -104,8 +84,10 @@ export function SearchCombo({
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
-      if (!open) setOpen(true);
-      else setActive((a) => Math.max(0, Math.min(choices.length - 1, a + (e.key === 'ArrowDown' ? 1 : -1))));
+      if (!open) {
+        setActive(0);
+        setOpen(true);
+      } else setActive((a) => Math.max(0, Math.min(choices.length - 1, a + (e.key === 'ArrowDown' ? 1 : -1))));
     } else if (e.key === 'Enter' && open) {
       // Enter belongs to the open list, even while it searches: it does not submit a form around the box.
       e.preventDefault();
@@ -126,16 +108,20 @@ export function SearchCombo({
         aria-autocomplete="list"
         aria-expanded={open}
         aria-controls={open ? listId : undefined}
-        aria-activedescendant={current ? optionId(active) : undefined}
+        aria-activedescendant={current ? optionId(activeIndex) : undefined}
         autoComplete="off"
         value={typed ?? (chosen ? shown : '')}
         // While a chosen choice's name loads, the box must not read as none.
         placeholder={chosen ? undefined : none.name}
         onChange={(e) => {
           setTyped(e.target.value);
+          setActive(0);
           setOpen(true);
         }}
-        onClick={() => setOpen(true)}
+        onClick={() => {
+          if (!open) setActive(0);
+          setOpen(true);
+        }}
         onKeyDown={onKeyDown}
         onBlur={close}
       />
@@ -147,8 +133,8 @@ export function SearchCombo({
                 key={c.id}
                 id={optionId(i)}
                 role="option"
-                aria-selected={i === active}
-                className={i === active ? 'combo-active' : undefined}
+                aria-selected={i === activeIndex}
+                className={i === activeIndex ? 'combo-active' : undefined}
                 // Keeps the focus in the box, which closes the list when it loses it.
                 onMouseDown={(e) => e.preventDefault()}
                 onMouseMove={() => setActive(i)}

@@ -1,12 +1,12 @@
 // Picks the policy a flow node runs: found by name, then pinned to one of
 // its records or following its latest version (the base id).
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { PoliciesDocument, PolicyDocument } from '@verdict/client';
 import type { PolicyFieldsFragment } from '@verdict/client';
 import type { Api } from '../api';
-import { errorMessage } from '../api';
 import { useLookups } from '../lookups';
 import { usePolicyRecords } from '../records';
+import { useServerSearch } from '../searchTerm';
 import { OlderVersions } from '../components/OlderVersions';
 import type { PolicyRef } from './definition';
 
@@ -33,28 +33,17 @@ interface Found {
 
 export function PolicyPicker({ api, nodeId, onPick }: { api: Api; nodeId: string; onPick: (ref: PolicyRef) => void }) {
   const [query, setQuery] = useState('');
-  const [found, setFound] = useState<Found>({ policies: [], more: false, query: '' });
   const [chosen, setChosen] = useState<{ baseId: string; name: string } | null>(null);
   const [pin, setPin] = useState('latest');
-  const [error, setError] = useState('');
   const { records, loadError, older } = usePolicyRecords(api, chosen?.baseId ?? '');
-
-  useEffect(() => {
-    const q = query.trim();
-    let live = true;
-    const t = window.setTimeout(() => {
-      api.request(PoliciesDocument, { first: 10, query: q || null }).then(
-        (r) =>
-          live &&
-          setFound({ policies: r.policies.edges.map((e) => ({ baseId: e.node.baseId, name: e.node.name })), more: r.policies.pageInfo.hasNextPage, query: q }),
-        (err) => live && setError(errorMessage(err)),
-      );
-    }, 200);
-    return () => {
-      live = false;
-      window.clearTimeout(t);
-    };
-  }, [api, query]);
+  const find = useCallback(
+    async (q: string): Promise<Found> => {
+      const r = await api.request(PoliciesDocument, { first: 10, query: q || null });
+      return { policies: r.policies.edges.map((e) => ({ baseId: e.node.baseId, name: e.node.name })), more: r.policies.pageInfo.hasNextPage, query: q };
+    },
+    [api],
+  );
+  const { found, error } = useServerSearch(find, query);
 
   const id = `pick-${nodeId}`;
   return (
@@ -65,7 +54,7 @@ export function PolicyPicker({ api, nodeId, onPick }: { api: Api; nodeId: string
       </div>
       {(error || loadError) && <p className="field-error">{error || loadError}</p>}
       <ul className="picker-results" aria-label="Policies found">
-        {found.policies.map((p) => (
+        {found?.policies.map((p) => (
           <li key={p.baseId}>
             <button
               type="button"
@@ -80,9 +69,10 @@ export function PolicyPicker({ api, nodeId, onPick }: { api: Api; nodeId: string
             </button>
           </li>
         ))}
-        {found.policies.length === 0 && <li className="muted small">No policy matches.</li>}
+        {found === null && !error && <li className="muted small">Searching…</li>}
+        {found?.policies.length === 0 && <li className="muted small">No policy matches.</li>}
       </ul>
-      {found.more && (
+      {found?.more && (
         <p className="muted small">{found.query ? 'More policies match: type more of the name to narrow the list.' : 'More policies: type part of a name to find them.'}</p>
       )}
       {chosen && (

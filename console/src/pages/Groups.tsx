@@ -19,7 +19,7 @@ import type { Api } from '../api';
 import { formatTime } from '../format';
 import { Link, navigate } from '../router';
 import { useSession } from '../session';
-import { useSearchParam } from '../searchTerm';
+import { useSearchParam, useServerSearch } from '../searchTerm';
 import type { Notice } from '../action';
 import { DeleteDialog } from '../components/DeleteDialog';
 import { NoticeLine } from '../components/NoticeLine';
@@ -255,8 +255,6 @@ function GroupMembers({ groupId, kind }: { groupId: string; kind: GroupMemberKin
   const w = words[kind];
   const [version, setVersion] = useState(0);
   const [query, setQuery] = useState('');
-  // null while the search runs.
-  const [found, setFound] = useState<{ baseId: string; name: string }[] | null>(null);
   const [error, setError] = useState('');
 
   const load = useCallback(
@@ -273,21 +271,9 @@ function GroupMembers({ groupId, kind }: { groupId: string; kind: GroupMemberKin
   // A new version reads the page again after a change.
   const pages = usePages(load, version);
 
-  useEffect(() => {
-    if (!can.edit) return;
-    let live = true;
-    const t = window.setTimeout(() => {
-      setFound(null);
-      candidates(api, kind, groupId, query.trim()).then(
-        (r) => live && setFound(r),
-        (err) => live && setError(errorMessage(err)),
-      );
-    }, 200);
-    return () => {
-      live = false;
-      window.clearTimeout(t);
-    };
-  }, [api, kind, groupId, query, can.edit, version]);
+  // A new version searches again: what was added is no longer a candidate.
+  const find = useCallback((q: string) => candidates(api, kind, groupId, q), [api, kind, groupId, version]);
+  const { found, error: searchError } = useServerSearch(find, query, can.edit);
 
   const act = async (what: () => Promise<void>) => {
     setError('');
@@ -312,9 +298,9 @@ function GroupMembers({ groupId, kind }: { groupId: string; kind: GroupMemberKin
       <div className="panel-head">
         <h2 id={headingId}>{w.title} in this group</h2>
       </div>
-      {(error || pages.error) && (
+      {(error || searchError || pages.error) && (
         <p className="alert alert-error" role="alert">
-          {error || pages.error}
+          {error || searchError || pages.error}
         </p>
       )}
       <table className="table" aria-label={`${w.title} in the group`}>
