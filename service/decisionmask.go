@@ -114,7 +114,8 @@ func maskAt(v any, path maskPath, hidden *[]string) any {
 	return v
 }
 
-// collectText adds the ways an explanation may show each scalar of v.
+// collectText adds the ways an explanation may show each scalar of v: as
+// sent, and as the JSON an explanation writes it in.
 func collectText(v any, hidden *[]string) {
 	switch v := v.(type) {
 	case map[string]any:
@@ -127,6 +128,10 @@ func collectText(v any, hidden *[]string) {
 		}
 	case string:
 		*hidden = append(*hidden, v)
+		// An explanation shows a text as JSON: quoted, with escapes.
+		if quoted, err := json.Marshal(v); err == nil && string(quoted[1:len(quoted)-1]) != v {
+			*hidden = append(*hidden, string(quoted[1:len(quoted)-1]))
+		}
 	case json.Number:
 		*hidden = append(*hidden, v.String())
 		if f, err := v.Float64(); err == nil {
@@ -135,55 +140,4 @@ func collectText(v any, hidden *[]string) {
 	case bool:
 		*hidden = append(*hidden, strconv.FormatBool(v))
 	}
-}
-
-// redact replaces every whole occurrence of a hidden value's text in an
-// explanation with Masked. "Whole" means not in the middle of a longer
-// word or number, so that hiding 6 leaves "65" alone; a value that is
-// shown is always set off by spaces, quotes or punctuation.
-func redact(text string, hidden []string) string {
-	for _, h := range hidden {
-		if h == "" {
-			continue
-		}
-		var b strings.Builder
-		rest := text
-		for {
-			i := strings.Index(rest, h)
-			if i < 0 {
-				b.WriteString(rest)
-				break
-			}
-			end := i + len(h)
-			if wordAt(rest[:i], true) || wordAt(rest[end:], false) {
-				b.WriteString(rest[:end])
-			} else {
-				b.WriteString(rest[:i])
-				b.WriteString(Masked)
-			}
-			rest = rest[end:]
-		}
-		text = b.String()
-	}
-	return text
-}
-
-// wordAt says whether the text next to a match (before it, at its end;
-// after it, at its start) continues a word or a number.
-func wordAt(s string, before bool) bool {
-	if s == "" {
-		return false
-	}
-	var r rune
-	if before {
-		r, _ = utf8.DecodeLastRuneInString(s)
-	} else {
-		r, _ = utf8.DecodeRuneInString(s)
-	}
-	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '.' && !before && len(s) > 1 && isDigitStart(s[1:])
-}
-
-func isDigitStart(s string) bool {
-	r, _ := utf8.DecodeRuneInString(s)
-	return unicode.IsDigit(r)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/verdict/verdict/ent/decisionrecord"
 	"github.com/verdict/verdict/ent/record"
 	"github.com/verdict/verdict/flow"
+	"github.com/verdict/verdict/internal/redact"
 	"github.com/verdict/verdict/storage"
 )
 
@@ -220,7 +221,7 @@ func (s *Service) decisionOf(t *target, raw json.RawMessage, result bool, explan
 	}
 	return &decisionRow{
 		id: uuid.Must(uuid.NewV7()), version: t.record.Version, revision: t.record.Revision,
-		result: result, explanation: redact(explanation, hidden), duration: took, input: string(input),
+		result: result, explanation: redact.Whole(explanation, hidden, Masked), duration: took, input: string(input),
 	}
 }
 

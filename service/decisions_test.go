@@ -127,6 +127,53 @@ func TestMaskedValuesNeverReachTheDecisionTable(t *testing.T) {
 	})
 }
 
+// TestMaskedValuesAreHiddenAsTheExplanationWritesThem runs on data whose
+// masked texts an explanation writes with escapes (quotes, and <, > and &
+// as \u003c, \u003e and \u0026), and a masked list of 20,000 numbers
+// that it shows whole: no form of a value reaches the table, and each is
+// hidden where the explanation shows it.
+func TestMaskedValuesAreHiddenAsTheExplanationWritesThem(t *testing.T) {
+	const rule = `A **Person** gets flagged if the __note__ of the **Person** is equal to "none" and the __codes__ of the **Person** contains 7.`
+	codes := make([]string, 20_000)
+	for i := range codes {
+		codes[i] = fmt.Sprint(4_000_000_000 + i)
+	}
+	data := fmt.Sprintf(`{"Person": {"note": "said \"4711-0815\" <b>&amp;", "codes": [%s]}}`, strings.Join(codes, ","))
+	secrets := append([]string{`said "4711-0815" <b>&amp;`, `said \"4711-0815\" \u003cb\u003e\u0026amp;`, "4711-0815"}, codes...)
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		pol := f.publishedPolicy(t, "notes", rule)
+		if _, err := f.svc.SetPolicyDecisionSettings(admin, pol.ID, service.DecisionSettingsInput{
+			Enabled: true, Mask: []string{"$.Person.note", "$.Person.codes"}}); err != nil {
+			t.Fatal(err)
+		}
+		res, err := f.svc.RunPolicy(admin, pol.BaseID, json.RawMessage(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(res.Explanation, `\"4711-0815\"`) || !strings.Contains(res.Explanation, codes[len(codes)-1]) {
+			t.Fatalf("the run's explanation %.200q does not show the values: the test shows nothing", res.Explanation)
+		}
+		res.Release()
+		f.waitForLog(t, 4) // created, published, edited, executed
+
+		for _, row := range storedRows(t, db) {
+			for _, secret := range secrets {
+				if strings.Contains(row, secret) {
+					t.Fatalf("the stored row holds the masked value %s: %.300s", secret, row)
+				}
+			}
+		}
+		stored := db.Client().DecisionRecord.Query().OnlyX(context.Background())
+		want := `Person gets flagged: no — the note of the Person is "[masked]", which is not equal to "none"; ` +
+			`the codes of the Person is [` + strings.Repeat("[masked],", len(codes)-1) + `[masked]], which does not contain 7.`
+		if stored.Explanation != want {
+			t.Errorf("stored explanation %.300q, want %q", stored.Explanation, want)
+		}
+	})
+}
+
 func TestDecisionSettingsRefuseBadInputAndStoreNothing(t *testing.T) {
 	long := "$." + strings.Repeat("a", service.MaxMaskPathLength)
 	many := make([]string, service.MaxMaskPaths+1)
