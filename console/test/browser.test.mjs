@@ -1475,6 +1475,73 @@ test('the lists keep their search, filters and page in the address, through Back
   await page.context().close();
 });
 
+test('while a list loads another page its table is busy and dimmed and its paging waits, until the page arrives or fails', async () => {
+  const rule = 'A **Person** is counted if the __age__ of the **Person** is at least 1.';
+  for (let i = 1; i <= 21; i++) await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: `Slow page ${String(i).padStart(2, '0')}`, rule });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  // The answer to a request for the policy list's second page is held
+  // until the test lets it go, on to the server or failed.
+  let gate = null;
+  const hold = (fail) => {
+    let open;
+    gate = { opened: new Promise((ok) => (open = ok)), fail };
+    return () => open();
+  };
+  await page.route('**/graphql', async (route) => {
+    const body = route.request().postDataJSON();
+    const held = gate;
+    if (!held || !body?.variables?.after || !/\bpolicies\(/.test(body.query)) return route.continue();
+    gate = null;
+    await held.opened;
+    return held.fail ? route.abort('failed') : route.continue();
+  });
+  await page.goto(server.url + '/console/?q=Slow+page');
+  const table = page.getByRole('table', { name: 'Policies' });
+  const rows = table.locator('tbody tr');
+  const next = page.getByRole('button', { name: 'Next page' });
+  const previous = page.getByRole('button', { name: 'Previous page' });
+  await expect(rows).toHaveCount(20);
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  await expect(table).not.toHaveClass(/\btable-loading\b/);
+
+  // The first page's rows stay while the second loads, dimmed, and neither
+  // button can act on them.
+  let release = hold(false);
+  await next.click();
+  await expect(page.locator('.pager').getByText('Page 2', { exact: true })).toBeVisible();
+  await expect(table).toHaveAttribute('aria-busy', 'true');
+  await expect(table).toHaveClass(/\btable-loading\b/);
+  await expect(rows).toHaveCount(20);
+  await expect(next).not.toBeEnabled();
+  await expect(previous).not.toBeEnabled();
+  release();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first().getByRole('link')).toHaveText('Slow page 01');
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  await expect(table).not.toHaveClass(/\btable-loading\b/);
+  await expect(previous).toBeEnabled();
+  await expect(next).not.toBeEnabled();
+
+  // A page that fails to load is not busy any more either: it says why, and Previous works.
+  await previous.click();
+  await expect(rows).toHaveCount(20);
+  await expect(next).toBeEnabled();
+  release = hold(true);
+  await next.click();
+  await expect(table).toHaveAttribute('aria-busy', 'true');
+  release();
+  await expect(page.getByRole('alert')).toBeVisible();
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  await expect(table).not.toHaveClass(/\btable-loading\b/);
+  await expect(rows).toHaveCount(0);
+  await expect(previous).toBeEnabled();
+  await previous.click();
+  await expect(rows).toHaveCount(20);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await page.context().close();
+});
+
 test('the group filter finds any of many groups, and names the group an address chooses', async () => {
   const rule = 'A **Person** is counted if the __age__ of the **Person** is at least 1.';
   // The oldest of more than a hundred groups: a first page of them leaves it out.
