@@ -82,6 +82,18 @@ async function noCriticalViolations(page, screen) {
   );
 }
 
+/** axe-core on the open dialog: no serious violations, nor critical ones. */
+async function noSeriousViolationsInDialog(page, screen) {
+  await page.addScriptTag({ content: axeSource });
+  const result = await page.evaluate(() => window.axe.run('dialog[open]', { resultTypes: ['violations'] }));
+  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(
+    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    [],
+    `serious accessibility violations on ${screen}`,
+  );
+}
+
 function editorContent(page, label) {
   return page.getByRole('textbox', { name: label });
 }
@@ -1189,6 +1201,7 @@ test('publishing shows the draft replayed on the recorded decisions, and a publi
     await expect(changed.locator('td').nth(2)).toContainText('false:');
     await page.screenshot({ path: join(shots, 'publish-replay.png') });
     await noCriticalViolations(page, 'publish dialog with changes');
+    await noSeriousViolationsInDialog(page, 'publish dialog with changes');
   });
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
   // The latest version is nothing to roll back to.
