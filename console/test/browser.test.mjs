@@ -1250,6 +1250,36 @@ test('publishing shows the draft replayed on the recorded decisions, and a publi
   await page.context().close();
 });
 
+test('a comparison link naming another policy’s or flow’s record says so, and compares nothing in its place', async () => {
+  const rule = (age) => `A **Person** is listed if the __age__ of the **Person** is at least ${age}.`;
+  const v1 = await publishedPolicy('Compared here', rule(1));
+  const here = await rest(server.url, ADMIN_KEY, 'GET', `/policy/${v1.id}/draft`);
+  const elsewhere = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Compared elsewhere', rule: rule(2) });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+
+  await page.goto(`${server.url}/console/policies/${v1.baseId}/compare?left=${elsewhere.id}&right=${here.id}`);
+  await expect(page.getByRole('alert')).toHaveText(
+    `Nothing is compared: the link names record ${elsewhere.id}, which is not a record of this policy. It belongs to another policy, or is no longer visible to you.`,
+  );
+  await expect(page.getByRole('heading', { name: 'Compare records' })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Rule text' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Compare this policy’s latest records' }).click();
+  await expect(page.getByRole('heading', { name: 'Compare records' })).toBeVisible();
+  await expect(page.getByLabel('Left')).toHaveValue(v1.id);
+  await expect(page.getByLabel('Right')).toHaveValue(here.id);
+
+  const definition = { formatVersion: 1, start: 'yes', nodes: [{ id: 'yes', type: 'return', returnValue: true }] };
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', { name: 'Compared flow', definition });
+  const other = await rest(server.url, ADMIN_KEY, 'POST', '/flow', { name: 'Other flow', definition });
+  await page.goto(`${server.url}/console/flows/${flow.baseId}/compare?left=${other.id}&right=${elsewhere.id}`);
+  await expect(page.getByRole('alert')).toHaveText(
+    `Nothing is compared: the link names records ${other.id} and ${elsewhere.id}, which are not records of this flow. They belong to another flow, or are no longer visible to you.`,
+  );
+  await expect(page.getByRole('group', { name: /graph/i })).toHaveCount(0);
+  await page.context().close();
+});
+
 test('a policy of more versions than a page of its history lists the newest and opens at any', async () => {
   // 201 versions: the server answers a history 200 versions at most a page.
   const first = await publishedPolicy('Long history', 'A **Person** is old if the __age__ of the **Person** is at least 90.');
