@@ -805,6 +805,43 @@ test('an invalid flow shows its problems on the nodes they concern', async () =>
   await page.context().close();
 });
 
+test('a flow node names its true, false and next handles, true on the left and false on the right', async () => {
+  const policy = await publishedPolicy('Handle check', 'A **Person** is checked if the __age__ of the **Person** is at least 18.');
+  const definition = {
+    formatVersion: 1,
+    start: 's',
+    nodes: [
+      // The false branch is listed first, and leads to the node listed first: neither moves the handles.
+      { id: 's', type: 'start', name: 'Start', policy: { baseId: policy.baseId }, onFalse: 'review', onTrue: 'yes' },
+      { id: 'review', type: 'custom', name: 'Review', outcome: 'manual review', next: 'yes' },
+      { id: 'yes', type: 'return', returnValue: true },
+    ],
+  };
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', { name: 'Handles', definition });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+  const start = flowNode(page, 's');
+  const onTrue = start.getByRole('img', { name: 'true branch of s' });
+  const onFalse = start.getByRole('img', { name: 'false branch of s' });
+  await expect(onTrue).toHaveText('true');
+  await expect(onFalse).toHaveText('false');
+  await expect(onTrue).toHaveClass(/\bhandle-true\b/);
+  await expect(onFalse).toHaveClass(/\bhandle-false\b/);
+  const [t, f, box] = await Promise.all([onTrue.boundingBox(), onFalse.boundingBox(), start.boundingBox()]);
+  assert.ok(t.x + t.width / 2 < box.x + box.width / 2, `true is left of the middle: ${JSON.stringify([t, box])}`);
+  assert.ok(f.x + f.width / 2 > box.x + box.width / 2, `false is right of the middle: ${JSON.stringify([f, box])}`);
+  // Each name is shown above its handle, inside the node.
+  const [tl, fl] = await Promise.all([onTrue.locator('.handle-label').boundingBox(), onFalse.locator('.handle-label').boundingBox()]);
+  assert.ok(tl.y + tl.height <= t.y && tl.y >= box.y, `the true label is above its handle: ${JSON.stringify([tl, t])}`);
+  assert.ok(fl.y + fl.height <= f.y && fl.y >= box.y, `the false label is above its handle: ${JSON.stringify([fl, f])}`);
+  await expect(flowNode(page, 'review').getByRole('img', { name: 'next branch of review' })).toHaveText('next');
+  await expect(flowNode(page, 'yes').getByRole('img')).toHaveCount(0);
+  await page.locator('.flow-canvas').screenshot({ path: join(shots, 'flow-handles.png') });
+  await noCriticalViolations(page, 'flow handles');
+  await page.context().close();
+});
+
 test('the nested YAML and the editor graph forms of a definition open in the same view', async () => {
   const page = await newPage();
   await signIn(page, ADMIN_KEY);
