@@ -780,6 +780,9 @@ test('an invalid flow shows its problems on the nodes they concern', async () =>
   await expect(problems).toContainText('Error: Node "policy-1" is not connected to the flow');
   await expect(dialog.getByRole('alert')).toContainText('The definition has errors');
   await expect(dialog.getByRole('button', { name: 'Publish' })).not.toBeEnabled();
+  // The problems come first, and no replay is started for a definition the server would refuse.
+  assert.ok(await problems.evaluate((p) => !!(p.compareDocumentPosition(p.parentElement.querySelector('[data-testid="replay"]')) & Node.DOCUMENT_POSITION_FOLLOWING)));
+  await expect(dialog.getByTestId('replay')).toContainText('Not replayed: the draft cannot be published as it is.');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toHaveCount(0);
 
