@@ -809,7 +809,8 @@ test('an invalid flow shows its problems on the nodes they concern', async () =>
 });
 
 test('a flow node names its true, false and next handles, true on the left and false on the right', async () => {
-  const policy = await publishedPolicy('Handle check', 'A **Person** is checked if the __age__ of the **Person** is at least 18.');
+  // A draft: the audit log's test counts the publications before it.
+  const policy = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Handle check', rule: 'A **Person** is checked if the __age__ of the **Person** is at least 18.' });
   const definition = {
     formatVersion: 1,
     start: 's',
