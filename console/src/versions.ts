@@ -86,9 +86,17 @@ export function standing<R extends { id: string; status: string }>(records: R[],
 }
 
 /**
- * The two records a comparison shows: those its link names, or else the
- * second record listed on the left and the first on the right.
+ * The two records a comparison shows: those its link names, or, for a side
+ * it names none, the second record listed on the left and the first on the
+ * right. A side whose id is none of the records is undefined: another
+ * record in its place would be compared without the reader knowing.
  */
 export function comparedPair<R extends { id: string }>(records: R[], left: string, right: string): [R | undefined, R | undefined] {
-  return [records.find((r) => r.id === left) ?? records[1] ?? records[0], records.find((r) => r.id === right) ?? records[0]];
+  const named = (id: string, otherwise: R | undefined) => (id ? records.find((r) => r.id === id) : otherwise);
+  return [named(left, records[1] ?? records[0]), named(right, records[0])];
+}
+
+/** The ids a comparison's link names that are none of the base's records. */
+export function unknownRecords(records: { id: string }[], ids: string[]): string[] {
+  return ids.filter((id) => id && !records.some((r) => r.id === id));
 }

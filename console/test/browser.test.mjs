@@ -82,6 +82,18 @@ async function noCriticalViolations(page, screen) {
   );
 }
 
+/** axe-core on the open dialog: no serious violations, nor critical ones. */
+async function noSeriousViolationsInDialog(page, screen) {
+  await page.addScriptTag({ content: axeSource });
+  const result = await page.evaluate(() => window.axe.run('dialog[open]', { resultTypes: ['violations'] }));
+  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(
+    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    [],
+    `serious accessibility violations on ${screen}`,
+  );
+}
+
 function editorContent(page, label) {
   return page.getByRole('textbox', { name: label });
 }
@@ -768,6 +780,9 @@ test('an invalid flow shows its problems on the nodes they concern', async () =>
   await expect(problems).toContainText('Error: Node "policy-1" is not connected to the flow');
   await expect(dialog.getByRole('alert')).toContainText('The definition has errors');
   await expect(dialog.getByRole('button', { name: 'Publish' })).not.toBeEnabled();
+  // The problems come first, and no replay is started for a definition the server would refuse.
+  assert.ok(await problems.evaluate((p) => !!(p.compareDocumentPosition(p.parentElement.querySelector('[data-testid="replay"]')) & Node.DOCUMENT_POSITION_FOLLOWING)));
+  await expect(dialog.getByTestId('replay')).toContainText('Not replayed: the draft cannot be published as it is.');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toHaveCount(0);
 
@@ -790,6 +805,44 @@ test('an invalid flow shows its problems on the nodes they concern', async () =>
   await page.getByRole('dialog', { name: 'Delete the flow “Broken”?' }).getByRole('button', { name: 'Delete “Broken”' }).click();
   await expect(page.getByRole('heading', { name: 'Flows' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Flows' })).not.toContainText('Broken');
+  await page.context().close();
+});
+
+test('a flow node names its true, false and next handles, true on the left and false on the right', async () => {
+  // A draft: the audit log's test counts the publications before it.
+  const policy = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Handle check', rule: 'A **Person** is checked if the __age__ of the **Person** is at least 18.' });
+  const definition = {
+    formatVersion: 1,
+    start: 's',
+    nodes: [
+      // The false branch is listed first, and leads to the node listed first: neither moves the handles.
+      { id: 's', type: 'start', name: 'Start', policy: { baseId: policy.baseId }, onFalse: 'review', onTrue: 'yes' },
+      { id: 'review', type: 'custom', name: 'Review', outcome: 'manual review', next: 'yes' },
+      { id: 'yes', type: 'return', returnValue: true },
+    ],
+  };
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', { name: 'Handles', definition });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+  const start = flowNode(page, 's');
+  const onTrue = start.getByRole('img', { name: 'true branch of s' });
+  const onFalse = start.getByRole('img', { name: 'false branch of s' });
+  await expect(onTrue).toHaveText('true');
+  await expect(onFalse).toHaveText('false');
+  await expect(onTrue).toHaveClass(/\bhandle-true\b/);
+  await expect(onFalse).toHaveClass(/\bhandle-false\b/);
+  const [t, f, box] = await Promise.all([onTrue.boundingBox(), onFalse.boundingBox(), start.boundingBox()]);
+  assert.ok(t.x + t.width / 2 < box.x + box.width / 2, `true is left of the middle: ${JSON.stringify([t, box])}`);
+  assert.ok(f.x + f.width / 2 > box.x + box.width / 2, `false is right of the middle: ${JSON.stringify([f, box])}`);
+  // Each name is shown above its handle, inside the node.
+  const [tl, fl] = await Promise.all([onTrue.locator('.handle-label').boundingBox(), onFalse.locator('.handle-label').boundingBox()]);
+  assert.ok(tl.y + tl.height <= t.y && tl.y >= box.y, `the true label is above its handle: ${JSON.stringify([tl, t])}`);
+  assert.ok(fl.y + fl.height <= f.y && fl.y >= box.y, `the false label is above its handle: ${JSON.stringify([fl, f])}`);
+  await expect(flowNode(page, 'review').getByRole('img', { name: 'next branch of review' })).toHaveText('next');
+  await expect(flowNode(page, 'yes').getByRole('img')).toHaveCount(0);
+  await page.locator('.flow-canvas').screenshot({ path: join(shots, 'flow-handles.png') });
+  await noCriticalViolations(page, 'flow handles');
   await page.context().close();
 });
 
@@ -1189,6 +1242,7 @@ test('publishing shows the draft replayed on the recorded decisions, and a publi
     await expect(changed.locator('td').nth(2)).toContainText('false:');
     await page.screenshot({ path: join(shots, 'publish-replay.png') });
     await noCriticalViolations(page, 'publish dialog with changes');
+    await noSeriousViolationsInDialog(page, 'publish dialog with changes');
   });
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
   // The latest version is nothing to roll back to.
@@ -1234,6 +1288,36 @@ test('publishing shows the draft replayed on the recorded decisions, and a publi
   await expect(page.getByRole('tab', { name: 'Versions (3)' })).toBeVisible();
   await noCriticalViolations(page, 'rolled back version');
   assert.deepEqual(page.foreign, []);
+  await page.context().close();
+});
+
+test('a comparison link naming another policy’s or flow’s record says so, and compares nothing in its place', async () => {
+  const rule = (age) => `A **Person** is listed if the __age__ of the **Person** is at least ${age}.`;
+  const v1 = await publishedPolicy('Compared here', rule(1));
+  const here = await rest(server.url, ADMIN_KEY, 'GET', `/policy/${v1.id}/draft`);
+  const elsewhere = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Compared elsewhere', rule: rule(2) });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+
+  await page.goto(`${server.url}/console/policies/${v1.baseId}/compare?left=${elsewhere.id}&right=${here.id}`);
+  await expect(page.getByRole('alert')).toHaveText(
+    `Nothing is compared: the link names record ${elsewhere.id}, which is not a record of this policy. It belongs to another policy, or is no longer visible to you.`,
+  );
+  await expect(page.getByRole('heading', { name: 'Compare records' })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Rule text' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Compare this policy’s latest records' }).click();
+  await expect(page.getByRole('heading', { name: 'Compare records' })).toBeVisible();
+  await expect(page.getByLabel('Left')).toHaveValue(v1.id);
+  await expect(page.getByLabel('Right')).toHaveValue(here.id);
+
+  const definition = { formatVersion: 1, start: 'yes', nodes: [{ id: 'yes', type: 'return', returnValue: true }] };
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', { name: 'Compared flow', definition });
+  const other = await rest(server.url, ADMIN_KEY, 'POST', '/flow', { name: 'Other flow', definition });
+  await page.goto(`${server.url}/console/flows/${flow.baseId}/compare?left=${other.id}&right=${elsewhere.id}`);
+  await expect(page.getByRole('alert')).toHaveText(
+    `Nothing is compared: the link names records ${other.id} and ${elsewhere.id}, which are not records of this flow. They belong to another flow, or are no longer visible to you.`,
+  );
+  await expect(page.getByRole('group', { name: /graph/i })).toHaveCount(0);
   await page.context().close();
 });
 
@@ -1472,6 +1556,73 @@ test('the lists keep their search, filters and page in the address, through Back
   await expect(page.getByLabel('Action')).toHaveValue('');
   await expect(pageNumber(1)).toBeVisible();
   assert.deepEqual(page.foreign, []);
+  await page.context().close();
+});
+
+test('while a list loads another page its table is busy and dimmed and its paging waits, until the page arrives or fails', async () => {
+  const rule = 'A **Person** is counted if the __age__ of the **Person** is at least 1.';
+  for (let i = 1; i <= 21; i++) await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: `Slow page ${String(i).padStart(2, '0')}`, rule });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  // The answer to a request for the policy list's second page is held
+  // until the test lets it go, on to the server or failed.
+  let gate = null;
+  const hold = (fail) => {
+    let open;
+    gate = { opened: new Promise((ok) => (open = ok)), fail };
+    return () => open();
+  };
+  await page.route('**/graphql', async (route) => {
+    const body = route.request().postDataJSON();
+    const held = gate;
+    if (!held || !body?.variables?.after || !/\bpolicies\(/.test(body.query)) return route.continue();
+    gate = null;
+    await held.opened;
+    return held.fail ? route.abort('failed') : route.continue();
+  });
+  await page.goto(server.url + '/console/?q=Slow+page');
+  const table = page.getByRole('table', { name: 'Policies' });
+  const rows = table.locator('tbody tr');
+  const next = page.getByRole('button', { name: 'Next page' });
+  const previous = page.getByRole('button', { name: 'Previous page' });
+  await expect(rows).toHaveCount(20);
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  await expect(table).not.toHaveClass(/\btable-loading\b/);
+
+  // The first page's rows stay while the second loads, dimmed, and neither
+  // button can act on them.
+  let release = hold(false);
+  await next.click();
+  await expect(page.locator('.pager').getByText('Page 2', { exact: true })).toBeVisible();
+  await expect(table).toHaveAttribute('aria-busy', 'true');
+  await expect(table).toHaveClass(/\btable-loading\b/);
+  await expect(rows).toHaveCount(20);
+  await expect(next).not.toBeEnabled();
+  await expect(previous).not.toBeEnabled();
+  release();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first().getByRole('link')).toHaveText('Slow page 01');
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  await expect(table).not.toHaveClass(/\btable-loading\b/);
+  await expect(previous).toBeEnabled();
+  await expect(next).not.toBeEnabled();
+
+  // A page that fails to load is not busy any more either: it says why, and Previous works.
+  await previous.click();
+  await expect(rows).toHaveCount(20);
+  await expect(next).toBeEnabled();
+  release = hold(true);
+  await next.click();
+  await expect(table).toHaveAttribute('aria-busy', 'true');
+  release();
+  await expect(page.getByRole('alert')).toBeVisible();
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  await expect(table).not.toHaveClass(/\btable-loading\b/);
+  await expect(rows).toHaveCount(0);
+  await expect(previous).toBeEnabled();
+  await previous.click();
+  await expect(rows).toHaveCount(20);
+  await expect(page.getByRole('alert')).toHaveCount(0);
   await page.context().close();
 });
 

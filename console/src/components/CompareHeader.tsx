@@ -82,3 +82,24 @@ export function CompareHeader<R extends ComparedRecord>({
     </>
   );
 }
+
+/**
+ * Why a comparison shows nothing: the records its link names that are not
+ * the base's (another policy's, say, or one deleted since), each by its id.
+ */
+export function NotCompared({ path, noun, baseId, unknown }: { path: string; noun: string; baseId: string; unknown: string[] }) {
+  let text = 'Nothing to compare.';
+  if (unknown.length === 1) {
+    text = `Nothing is compared: the link names record ${unknown[0]}, which is not a record of this ${noun}. It belongs to another ${noun}, or is no longer visible to you.`;
+  } else if (unknown.length > 1) {
+    text = `Nothing is compared: the link names records ${unknown.join(' and ')}, which are not records of this ${noun}. They belong to another ${noun}, or are no longer visible to you.`;
+  }
+  return (
+    <div className="page">
+      <p className="alert alert-error" role="alert">
+        {text}
+      </p>
+      <Link to={`${path}/${baseId}/compare`}>Compare this {noun}’s latest records</Link>
+    </div>
+  );
+}

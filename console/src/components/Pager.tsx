@@ -13,7 +13,10 @@ export interface Pages<T> {
   /** null while the first load runs, and after a load failed (see error). */
   items: T[] | null;
   error: string;
-  /** Whether the page's load is running. */
+  /**
+   * Whether a load is running: the first, or that of another page, while
+   * items still holds the rows of the page before.
+   */
   loading: boolean;
   page: number;
   hasNext: boolean;
@@ -53,16 +56,22 @@ function usePagesAfter<T>(
   const [items, setItems] = useState<T[] | null>(null);
   const [end, setEnd] = useState<{ hasNext: boolean; cursor: string | null }>({ hasNext: false, cursor: null });
   const [error, setError] = useState('');
+  // What the last load that settled was asked for. Compared with what is
+  // asked now in the same render as the change of page, so that no render
+  // shows the rows before as if they were the page asked for.
+  const [settled, setSettled] = useState<{ load: unknown; after: string | null; reload: unknown } | null>(null);
 
   const after = cursors[cursors.length - 1] ?? null;
   useEffect(() => {
     let live = true;
     setError('');
+    const asked = { load, after, reload };
     load(after).then(
       (conn) => {
         if (!live) return;
         setItems(conn.edges.map((e) => e.node));
         setEnd({ hasNext: conn.pageInfo.hasNextPage, cursor: conn.pageInfo.endCursor ?? null });
+        setSettled(asked);
       },
       (err: unknown) => {
         if (!live) return;
@@ -71,6 +80,7 @@ function usePagesAfter<T>(
         setItems(null);
         setEnd({ hasNext: false, cursor: null });
         setError(errorMessage(err));
+        setSettled(asked);
       },
     );
     return () => {
@@ -78,10 +88,11 @@ function usePagesAfter<T>(
     };
   }, [load, after, reload]);
 
+  const loading = settled?.load !== load || settled.after !== after || settled.reload !== reload;
   return {
     items,
     error,
-    loading: items === null && !error,
+    loading,
     page: cursors.length + 1,
     hasNext: end.hasNext,
     next: () => end.cursor && setCursors([...cursors, end.cursor]),
@@ -89,14 +100,24 @@ function usePagesAfter<T>(
   };
 }
 
+/**
+ * The attributes of the table that shows the pages' rows: while a page
+ * loads, the rows on screen are the page before's, so the table says it is
+ * busy and is dimmed.
+ */
+export function pagedTable<T>(pages: Pages<T>) {
+  return { 'aria-busy': pages.loading, className: pages.loading ? 'table table-loading' : 'table' };
+}
+
+/** Previous and Next, neither of which acts while a page loads: they would act on the rows before. */
 export function Pager<T>({ pages }: { pages: Pages<T> }) {
   return (
     <div className="pager">
-      <button type="button" className="btn" disabled={pages.page <= 1} onClick={pages.previous}>
+      <button type="button" className="btn" disabled={pages.loading || pages.page <= 1} onClick={pages.previous}>
         Previous page
       </button>
       <span className="muted">Page {pages.page}</span>
-      <button type="button" className="btn" disabled={!pages.hasNext} onClick={pages.next}>
+      <button type="button" className="btn" disabled={pages.loading || !pages.hasNext} onClick={pages.next}>
         Next page
       </button>
     </div>

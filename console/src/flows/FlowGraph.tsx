@@ -44,12 +44,17 @@ const typeNames: Record<string, string> = { start: 'Start', policy: 'Policy', re
 
 type FlowNodeData = GraphNode & Record<string, unknown>;
 
+// A branch's handle is in the same place on every node, whatever order the
+// node lists its branches in: true on the left, false on the right.
+const handleLeft: Record<BranchHandle, string> = { true: '30%', false: '70%', next: '50%' };
+
 const FlowNodeView = memo(function FlowNodeView({ data, selected }: NodeProps<Node<FlowNodeData>>) {
   const { node, problems, result, onPath, change, policyLabel, isStart } = data;
   const errors = problems.filter((p) => p.severity === 'error').length;
   const classes = [
     'fnode',
     `fnode-${typeNames[node.type] ? node.type : 'unknown'}`,
+    handlesOf(node.type).length ? 'fnode-branching' : '',
     selected ? 'fnode-selected' : '',
     onPath ? 'fnode-path' : '',
     errors ? 'fnode-error' : problems.length ? 'fnode-warning' : '',
@@ -78,16 +83,21 @@ const FlowNodeView = memo(function FlowNodeView({ data, selected }: NodeProps<No
           ))}
         </ul>
       )}
-      {handlesOf(node.type).map((h, i, all) => (
+      {handlesOf(node.type).map((h) => (
         <Handle
           key={h}
           id={h}
           type="source"
           position={Position.Bottom}
           className={`handle-${h}`}
-          style={{ left: all.length === 1 ? '50%' : `${30 + i * 40}%` }}
-          title={h === 'next' ? 'Next' : `When ${h}`}
-        />
+          style={{ left: handleLeft[h] }}
+          role="img"
+          aria-label={`${h} branch of ${node.id}`}
+        >
+          <span className="handle-label" aria-hidden="true">
+            {h}
+          </span>
+        </Handle>
       ))}
     </div>
   );

@@ -9,7 +9,7 @@ import { useLookups, useNameLookup } from '../lookups';
 import type { Notice } from '../action';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { NoticeLine } from '../components/NoticeLine';
-import { Pager, useAddressPages } from '../components/Pager';
+import { Pager, pagedTable, useAddressPages } from '../components/Pager';
 import { SearchField } from '../components/SearchField';
 import { SearchCombo } from '../components/SearchCombo';
 import type { Choice, ComboWords } from '../components/SearchCombo';
@@ -93,7 +93,7 @@ export function Members() {
       <div className="filters" role="search">
         <SearchField search={search} id="member-search" label="Search by email or name" placeholder="Email or name contains…" />
       </div>
-      <table className="table" aria-label="Members" aria-busy={pages.loading}>
+      <table {...pagedTable(pages)} aria-label="Members">
         <thead>
           <tr>
             <th scope="col">Email</th>
@@ -326,7 +326,7 @@ export function Keys() {
       <div className="filters" role="search">
         <SearchField search={search} id="key-search" />
       </div>
-      <table className="table" aria-label="Keys" aria-busy={pages.loading}>
+      <table {...pagedTable(pages)} aria-label="Keys">
         <thead>
           <tr>
             <th scope="col">Name</th>

@@ -4,7 +4,7 @@ import type { AuditAction, AuditEventFieldsFragment, AuditFilter, AuditKind } fr
 import { enumWord, formatJSON, formatTime } from '../format';
 import { Link, replaceQuery, useLocation } from '../router';
 import { useSession } from '../session';
-import { Pager, useAddressPages } from '../components/Pager';
+import { Pager, pagedTable, useAddressPages } from '../components/Pager';
 import { subjectOf, useAuditNames } from '../auditNames';
 import type { Subject } from '../auditNames';
 
@@ -153,7 +153,7 @@ export function AuditLog() {
           {pages.error}
         </p>
       )}
-      <table className="table" aria-label="Audit events" aria-busy={pages.loading}>
+      <table {...pagedTable(pages)} aria-label="Audit events">
         <thead>
           <tr>
             <th scope="col">Time</th>

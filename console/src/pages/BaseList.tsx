@@ -5,7 +5,7 @@ import { Link, navigate, replaceQuery, useLocation } from '../router';
 import { ownerLabel, useSession } from '../session';
 import { useSearchParam } from '../searchTerm';
 import { formatTime } from '../format';
-import { Pager, useAddressPages } from '../components/Pager';
+import { Pager, pagedTable, useAddressPages } from '../components/Pager';
 import { SearchField } from '../components/SearchField';
 import { GroupFilter } from '../components/GroupFilter';
 
@@ -101,7 +101,7 @@ function SummaryList({ kind }: { kind: Kind }) {
           {pages.error}
         </p>
       )}
-      <table className="table" aria-label={kind.title} aria-busy={pages.loading}>
+      <table {...pagedTable(pages)} aria-label={kind.title}>
         <thead>
           <tr>
             <th scope="col">Name</th>

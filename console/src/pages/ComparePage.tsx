@@ -4,9 +4,9 @@ import { PolicyDiffDocument } from '@verdict/client';
 import type { PolicyDiffQuery } from '@verdict/client';
 import { useSession } from '../session';
 import { useServerDiff } from '../serverDiff';
-import { comparedPair, recordLabel } from '../versions';
+import { comparedPair, recordLabel, unknownRecords } from '../versions';
 import { usePolicyRecords } from '../records';
-import { CompareHeader } from '../components/CompareHeader';
+import { CompareHeader, NotCompared } from '../components/CompareHeader';
 import { LoadFailure } from '../components/LoadFailure';
 
 interface Row {
@@ -187,7 +187,7 @@ export default function ComparePage({ baseId, left, right }: { baseId: string; l
   if (loadError) return <LoadFailure error={loadError} />;
   // Records the link names but not loaded yet are on their way.
   if (!records || !reached) return <p className="muted pad">Loading…</p>;
-  if (!a || !b) return <p className="pad">Nothing to compare.</p>;
+  if (!a || !b) return <NotCompared path="policies" noun="policy" baseId={baseId} unknown={unknownRecords(records, [left, right])} />;
   return (
     <div className="page page-wide">
       <CompareHeader path="policies" title="Compare records" baseId={baseId} records={records} a={a} b={b} older={older} />

@@ -3,9 +3,9 @@ import { FlowDiffDocument } from '@verdict/client';
 import type { FlowDiffQuery, FlowFieldsFragment } from '@verdict/client';
 import { useSession } from '../session';
 import { useServerDiff } from '../serverDiff';
-import { comparedPair, recordLabel } from '../versions';
+import { comparedPair, recordLabel, unknownRecords } from '../versions';
 import { useFlowRecords } from '../records';
-import { CompareHeader } from '../components/CompareHeader';
+import { CompareHeader, NotCompared } from '../components/CompareHeader';
 import { LoadFailure } from '../components/LoadFailure';
 import { asDefinition, branchMember, edgesOf, nodeTitle, startOf } from '../flows/definition';
 import type { FlowNode, Handle } from '../flows/definition';
@@ -101,7 +101,7 @@ export default function FlowComparePage({ baseId, left, right }: { baseId: strin
   if (loadError) return <LoadFailure error={loadError} />;
   // Records the link names but not loaded yet are on their way.
   if (!records || !reached) return <p className="muted pad">Loading…</p>;
-  if (!a || !b) return <p className="pad">Nothing to compare.</p>;
+  if (!a || !b) return <NotCompared path="flows" noun="flow" baseId={baseId} unknown={unknownRecords(records, [left, right])} />;
   return (
     <div className="page page-wide">
       <CompareHeader

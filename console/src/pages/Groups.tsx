@@ -24,7 +24,7 @@ import type { Notice } from '../action';
 import { DeleteDialog } from '../components/DeleteDialog';
 import { NoticeLine } from '../components/NoticeLine';
 import { LoadFailure } from '../components/LoadFailure';
-import { Pager, useAddressPages, usePages } from '../components/Pager';
+import { Pager, pagedTable, useAddressPages, usePages } from '../components/Pager';
 import { SearchField } from '../components/SearchField';
 
 export function GroupList() {
@@ -96,7 +96,7 @@ export function GroupList() {
       <div className="filters" role="search">
         <SearchField search={search} id="group-search" />
       </div>
-      <table className="table" aria-label="Groups" aria-busy={pages.loading}>
+      <table {...pagedTable(pages)} aria-label="Groups">
         <thead>
           <tr>
             <th scope="col">Name</th>
@@ -303,7 +303,7 @@ function GroupMembers({ groupId, kind }: { groupId: string; kind: GroupMemberKin
           {error || searchError || pages.error}
         </p>
       )}
-      <table className="table" aria-label={`${w.title} in the group`}>
+      <table {...pagedTable(pages)} aria-label={`${w.title} in the group`}>
         <thead>
           <tr>
             <th scope="col">Name</th>
