@@ -200,6 +200,26 @@ func (r *policyResolver) resolvedPolicies() *string {
 	return &text
 }
 
+// maskErrors hides, in the error texts of a run's `executed` event, the
+// values that t's mask hides in its decision records: an error may quote
+// the data it met ("Unsupported JSON value type: {...}"), and a masked
+// value is stored nowhere. Without a mask the texts stay as they are.
+func maskErrors(t *target, raw json.RawMessage, texts []string) {
+	if t.recording == nil || len(t.recording.mask) == 0 {
+		return
+	}
+	_, hidden, err := maskInput(raw, t.recording.mask)
+	for i := range texts {
+		if err != nil {
+			// The data decoded when the run began; should it not now,
+			// nothing of the texts is kept.
+			texts[i] = Masked
+			continue
+		}
+		texts[i] = redact.Whole(texts[i], hidden, Masked)
+	}
+}
+
 // decisionOf is the record of a run of t, or nil when its base records
 // no runs or the sample leaves this one out. The input is masked, and so
 // is the explanation, before the record leaves this function.

@@ -174,6 +174,87 @@ func TestMaskedValuesAreHiddenAsTheExplanationWritesThem(t *testing.T) {
 	})
 }
 
+// TestMaskedValuesNeverReachTheAuditLog runs a policy and a flow on data
+// whose masked value is an object, which the rule cannot compare: the
+// run's error quotes it, and the error its `executed` event keeps shows
+// it masked, as read from the table.
+func TestMaskedValuesNeverReachTheAuditLog(t *testing.T) {
+	const secret = "SECRET-4711-0815"
+	data := json.RawMessage(`{"applicant": {"age": {"passport": "` + secret + `"}}}`)
+	const want = `Type error: Unsupported JSON value type: {"passport":"[masked]"}`
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		fl := f.createFlow(t, admin, adultFlow(byBaseID(adult.BaseID)))
+		mask := service.DecisionSettingsInput{Enabled: true, Mask: []string{"$.applicant.age.passport"}}
+		if _, err := f.svc.SetPolicyDecisionSettings(admin, adult.ID, mask); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.SetFlowDecisionSettings(admin, fl.ID, mask); err != nil {
+			t.Fatal(err)
+		}
+		res, err := f.svc.RunPolicy(admin, adult.BaseID, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Error == nil || !strings.Contains(res.Error.Message, secret) {
+			t.Fatalf("the run's error %+v does not quote the data: the test shows nothing", res.Error)
+		}
+		res.Release()
+		flowRes, err := f.svc.RunFlow(admin, fl.BaseID, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(flowRes.Errors) != 1 || !strings.Contains(flowRes.Errors[0], secret) {
+			t.Fatalf("the flow's errors %q do not quote the data: the test shows nothing", flowRes.Errors)
+		}
+		f.waitForLog(t, 2+1+2+2) // the policy created and published, the flow created, two settings, two runs
+
+		rows, err := db.SQL().QueryContext(context.Background(), `SELECT details FROM audit_executions`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var details []string
+		for rows.Next() {
+			var d []byte
+			if err := rows.Scan(&d); err != nil {
+				t.Fatal(err)
+			}
+			details = append(details, string(d))
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if len(details) != 2 {
+			t.Fatalf("%d executed events stored, want 2", len(details))
+		}
+		for _, d := range details {
+			var kept struct {
+				Error  *string  `json:"error"`
+				Errors []string `json:"errors"`
+			}
+			if err := json.Unmarshal([]byte(d), &kept); err != nil {
+				t.Fatalf("details %s: %v", d, err)
+			}
+			switch {
+			case strings.Contains(d, secret):
+				t.Errorf("the stored event holds the masked value: %s", d)
+			case kept.Error != nil && *kept.Error != want:
+				t.Errorf("the policy run's stored error %q, want %q", *kept.Error, want)
+			case kept.Error == nil && (len(kept.Errors) != 1 || !strings.Contains(kept.Errors[0], want)):
+				t.Errorf("the flow run's stored errors %q, want one holding %q", kept.Errors, want)
+			}
+		}
+		for _, row := range storedRows(t, db) {
+			if strings.Contains(row, secret) {
+				t.Errorf("the stored decision holds the masked value: %s", row)
+			}
+		}
+	})
+}
+
 func TestDecisionSettingsRefuseBadInputAndStoreNothing(t *testing.T) {
 	long := "$." + strings.Repeat("a", service.MaxMaskPathLength)
 	many := make([]string, service.MaxMaskPaths+1)

@@ -61,7 +61,9 @@ func (s *Service) runFlow(ctx context.Context, baseID, recordID uuid.UUID, rawDa
 	var failure map[string]any
 	if len(res.Errors) > 0 {
 		// A copy: the event is stored after the caller has the result.
-		failure = map[string]any{"errors": slices.Clone(res.Errors)}
+		errs := slices.Clone(res.Errors)
+		maskErrors(target, rawData, errs)
+		failure = map[string]any{"errors": errs}
 	}
 	var decision *decisionRow
 	if target.recording != nil {

@@ -56,7 +56,9 @@ func (s *Service) runPolicy(ctx context.Context, baseID, recordID uuid.UUID, raw
 	out.Execution = t.execution()
 	var failure map[string]any
 	if res.Error != nil {
-		failure = map[string]any{"error": res.Error.Message}
+		message := []string{res.Error.Message}
+		maskErrors(target, rawData, message)
+		failure = map[string]any{"error": message[0]}
 	}
 	decision := s.decisionOf(target, rawData, res.Result, res.Explanation, time.Duration(out.Execution.Total))
 	if err := s.recordExecution(ctx, p, target, res.Result, time.Duration(out.Execution.Total), failure, decision); err != nil {
