@@ -34,7 +34,17 @@ type Result struct {
 	about       *explainInfo // what Explain needs to know of the program
 	source      string       // the text of a result that did not parse, for Explain
 	parseFailed bool
+	shown       int // see ShownAnswerBytes
 }
+
+// ShownAnswerBytes is about how many bytes the answer of r takes for the
+// long texts, lists and objects of the data its trace shows, beyond what
+// Program.AnswerWeight counted before the run: each is shown by the
+// condition's property, its evaluation details and the explanation. A
+// caller that bounds what it answers charges these before Explain, which
+// writes them out: a 700 KB list read by each of a thousand conditions is
+// two gigabytes of answer.
+func (r *Result) ShownAnswerBytes() int { return 3 * r.shown }
 
 // Run parses, compiles and evaluates a rule text in one go, as `POST /run`
 // does: a text that does not parse gives a result with the parse error.

@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"reflect"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Rule states during one evaluation.
@@ -24,6 +26,11 @@ type evaluator struct {
 	stack    []int   // rules being evaluated, golden first
 	today    int
 	hasToday bool
+	// shown counts the bytes of the data values the trace shows beyond a
+	// condition's allowance (see show); sizes remembers those of lists and
+	// objects, which a run may show in many conditions.
+	shown int
+	sizes map[shownKey]int
 }
 
 // Evaluate runs the program against a JSON object. Its `rule` member has
@@ -57,6 +64,7 @@ func (p *Program) EvaluateInto(res *Result, data map[string]any) {
 	result, err := e.rule(g, entry)
 	e.leave(p.golden, result, err)
 	entry.Result = result && err == nil
+	res.shown = e.shown
 	if err != nil {
 		res.Error = err
 		res.Labels = e.labelsAfterError()
@@ -64,6 +72,71 @@ func (p *Program) EvaluateInto(res *Result, data map[string]any) {
 	}
 	res.Result = result
 	res.Labels = e.labels(result, labels)
+}
+
+// shownKey names a list or an object of the data.
+type shownKey struct {
+	at  unsafe.Pointer
+	len int
+}
+
+// show counts a data value the trace shows. Numbers, booleans and short
+// texts fit the bytes Program.AnswerWeight allows each condition; longer
+// texts, lists and objects are counted at about their size in JSON, each
+// time they are shown, since one value may be shown by every condition.
+func (e *evaluator) show(v any) {
+	switch v := v.(type) {
+	case string:
+		if len(v) > shortText {
+			e.shown += len(v) + 2
+		}
+	case []any, map[string]any:
+		e.shown += e.size(v)
+	}
+}
+
+// shortText is the longest text show leaves to a condition's allowance.
+const shortText = 128
+
+// size is about the bytes of v in JSON, worked out once per list and
+// object.
+func (e *evaluator) size(v any) int {
+	var key shownKey
+	switch v := v.(type) {
+	case string:
+		return len(v) + 2
+	case []any:
+		if len(v) == 0 {
+			return 2
+		}
+		key = shownKey{unsafe.Pointer(unsafe.SliceData(v)), len(v)}
+	case map[string]any:
+		if len(v) == 0 {
+			return 2
+		}
+		key = shownKey{reflect.ValueOf(v).UnsafePointer(), len(v)}
+	default:
+		return 8 // a number, a boolean or null, about
+	}
+	if n, ok := e.sizes[key]; ok {
+		return n
+	}
+	n := 1
+	switch v := v.(type) {
+	case []any:
+		for _, it := range v {
+			n += 1 + e.size(it)
+		}
+	case map[string]any:
+		for k, it := range v {
+			n += len(k) + 4 + e.size(it)
+		}
+	}
+	if e.sizes == nil {
+		e.sizes = map[shownKey]int{}
+	}
+	e.sizes[key] = n
+	return n
 }
 
 // labels evaluates every labelled rule the golden rule did not need; their
@@ -249,6 +322,7 @@ func (e *evaluator) infer(c *ccond, ct *ConditionTrace) (bool, *Error) {
 				ok := truthy(v)
 				if ct != nil {
 					ct.PropertyCheck = &PropertyCheck{PropertyName: cand.name, PropertyValue: wrapKind(v)}
+					e.show(v)
 					ct.Result = ok
 				}
 				return ok, nil
@@ -429,6 +503,7 @@ func (e *evaluator) comparison(c *ccond, ct *ConditionTrace) (bool, *Error) {
 		empty, ok := emptiness(left)
 		if ct != nil {
 			ct.Property.Value = raw
+			e.show(raw)
 		}
 		if !ok {
 			return false, nil
@@ -469,6 +544,10 @@ func (e *evaluator) comparison(c *ccond, ct *ConditionTrace) (bool, *Error) {
 	}
 	if ct != nil {
 		ct.Property.Value = raw
+		e.show(raw)
+		if c.right != nil {
+			e.show(rightRaw)
+		}
 	}
 	res, ok := e.compare(c.op, left, right)
 	if !ok {

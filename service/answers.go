@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/flow"
 )
 
@@ -38,6 +39,18 @@ func (s *Service) spendAnswer(ctx context.Context, answer int) error {
 
 func (s *Service) answersTooLarge() *Error {
 	return Invalid("this request would answer more than %s; ask for fewer runs, checks or records in one request", size(s.maxAnswer))
+}
+
+// explain charges to the request's bound what res shows beyond the
+// estimate charged before its run (engine.Result.ShownAnswerBytes: a large
+// value of the data that many conditions show), and then explains it;
+// past the bound it is refused before anything is written out.
+func (s *Service) explain(ctx context.Context, res *engine.Result) error {
+	if err := s.spendAnswer(ctx, res.ShownAnswerBytes()); err != nil {
+		return err
+	}
+	res.Explain()
+	return nil
 }
 
 // charged are the options of a flow run whose nodes' answers are charged

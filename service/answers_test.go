@@ -358,3 +358,90 @@ func TestAPageOfTheAuditLogIsChargedItsEvents(t *testing.T) {
 		}
 	})
 }
+
+// TestALargeValueCountsEachTimeARunShowsIt: a list of 2,000 numbers is
+// counted at about 18 KB each time a condition shows it, three times over
+// (the condition's property, its evaluation details and the explanation),
+// beyond the estimate charged before the run. Of the 1 MiB each request
+// below may answer, ten conditions that read it fit and forty do not, in
+// every kind of run; a refused run stores no event.
+func TestALargeValueCountsEachTimeARunShowsIt(t *testing.T) {
+	numbers := make([]string, 2000)
+	for i := range numbers {
+		numbers[i] = fmt.Sprint(1000 + i)
+	}
+	data := json.RawMessage(`{"A": {"l": [` + strings.Join(numbers, ",") + `]}}`)
+	rule := func(n int) string {
+		conds := make([]string, n)
+		for i := range conds {
+			conds[i] = fmt.Sprintf("the __l__ of the **A** contains %d", 1000+i)
+		}
+		return "A **A** gets x if " + strings.Join(conds, " and ") + "."
+	}
+	const tooMuch = "this request would answer more than 1.0 MiB; ask for fewer runs, checks or records in one request"
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixtureWith(t, db, func(c *service.Config) { c.MaxAnswerBytes = 1 << 20 })
+		admin := f.as(t, adminKey, "")
+		fits := f.publishedPolicy(t, "fits", rule(10))
+		big := f.publishedPolicy(t, "big", rule(40))
+		fl := f.createFlow(t, admin, adultFlow(byBaseID(big.BaseID)))
+		events := audittest.Count(t, db, audittest.Filter{})
+
+		for name, run := range map[string]func() error{
+			"a run of a text": func() error {
+				res, err := f.svc.RunRule(f.as(t, adminKey, ""), rule(10), data)
+				if err == nil && !res.Result.Result {
+					t.Errorf("the run that fits answered %v", res.Result.Result)
+				}
+				return err
+			},
+			"a stored run": func() error {
+				res, err := f.svc.RunPolicy(f.as(t, adminKey, ""), fits.BaseID, data)
+				if err == nil {
+					res.Release()
+				}
+				return err
+			},
+		} {
+			if err := run(); err != nil {
+				t.Errorf("%s of ten conditions: %v", name, err)
+			}
+		}
+		f.waitForLog(t, events+1) // the stored run's event
+		events++
+
+		for name, run := range map[string]func() error{
+			"a run of a text": func() error {
+				_, err := f.svc.RunRule(f.as(t, adminKey, ""), rule(40), data)
+				return err
+			},
+			"a stored run": func() error {
+				_, err := f.svc.RunPolicy(f.as(t, adminKey, ""), big.BaseID, data)
+				return err
+			},
+			"a batch": func() error {
+				_, err := f.svc.RunPolicyBatch(f.as(t, adminKey, ""), big.BaseID, []json.RawMessage{data})
+				return err
+			},
+			"a test call": func() error {
+				_, err := f.svc.TestPolicy(f.as(t, adminKey, ""), big.ID, []service.TestCase{
+					{Name: "big", Data: data, Expect: json.RawMessage("true")}})
+				return err
+			},
+		} {
+			err := run()
+			wantCode(t, err, service.CodeInvalidArgument)
+			if err == nil || !strings.Contains(err.Error(), tooMuch) {
+				t.Errorf("%s of forty conditions: %v, want %q", name, err, tooMuch)
+			}
+		}
+		res, err := f.svc.RunFlow(f.as(t, adminKey, ""), fl.BaseID, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Result || len(res.NodeResponses) != 0 || len(res.Errors) != 1 || res.Errors[0] != "flow stopped: "+tooMuch {
+			t.Errorf("the flow answered %v after %d nodes, errors %q; want it stopped before its node's response", res.Result, len(res.NodeResponses), res.Errors)
+		}
+		f.waitForLog(t, events+1) // the flow's event: the refused runs stored none
+	})
+}

@@ -151,7 +151,10 @@ func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID
 		run := s.evaluate(prog, data, engine.DataText(item))
 		took := time.Since(began)
 		res := run.Result
-		res.Explain()
+		if err := s.explain(ctx, res); err != nil {
+			run.Release()
+			return Execution{}, err
+		}
 		run.Execution = Execution{Engine: Nanos(took), Total: Nanos(time.Since(began))}
 		t.engine += took
 		switch {

@@ -445,7 +445,9 @@ func (s *Service) recompute(ctx context.Context, d *Decision) (*Recomputed, *str
 		return nil, nil, err
 	}
 	res := prog.Evaluate(nil, data, d.Data)
-	res.Explain()
+	if err := s.explain(ctx, res); err != nil {
+		return nil, nil, err
+	}
 	out := &Recomputed{Result: res.Result, Explanation: res.Explanation, Trace: res.Trace}
 	if res.Error != nil {
 		out.Error = &RecomputeErr{Message: res.Error.Message}

@@ -64,7 +64,11 @@ func (s *Service) policyGate(ctx context.Context, _ *Principal, r *ent.Record, c
 	if err := s.admitRuns(ctx, "stored tests", len(r.Tests), prog.AnswerWeight(), testData(r.Tests)); err != nil {
 		return err
 	}
-	if rep := s.runTests(prog, r.Tests); !rep.Passed {
+	rep, err := s.runTests(ctx, prog, r.Tests)
+	if err != nil {
+		return err
+	}
+	if !rep.Passed {
 		var failing []string
 		for _, res := range rep.Results {
 			if !res.Passed {

@@ -49,7 +49,10 @@ func (s *Service) runPolicy(ctx context.Context, baseID, recordID uuid.UUID, raw
 	out := &run
 	t.engine = time.Since(began)
 	res := out.Result
-	res.Explain()
+	if err := s.explain(ctx, res); err != nil {
+		out.Release()
+		return nil, err
+	}
 
 	s.metrics.evaluations.WithLabelValues("policy", outcomeLabel(res.Result, res.Error != nil)).Inc()
 	s.metrics.engineTime.WithLabelValues("policy").Observe(t.engine.Seconds())

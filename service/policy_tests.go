@@ -48,7 +48,7 @@ func (s *Service) TestPolicy(ctx context.Context, id uuid.UUID, tests []TestCase
 	if err := s.admitRuns(ctx, "tests", len(tests), prog.AnswerWeight(), testData(tests)); err != nil {
 		return nil, err
 	}
-	return s.runTests(prog, tests), nil
+	return s.runTests(ctx, prog, tests)
 }
 
 // testsToRun is how a test call starts: the tests given are checked, how
@@ -117,7 +117,7 @@ func (s *Service) checkTestCount(tests []TestCase) error {
 }
 
 // runTests runs each test on the compiled policy.
-func (s *Service) runTests(prog *flow.ResolvedPolicy, tests []TestCase) *TestReport {
+func (s *Service) runTests(ctx context.Context, prog *flow.ResolvedPolicy, tests []TestCase) (*TestReport, error) {
 	rep := &TestReport{Passed: true, Total: len(tests), Results: make([]TestResult, 0, len(tests))}
 	for _, tc := range tests {
 		r := TestResult{Name: tc.Name, Expected: tc.Expect, Actual: json.RawMessage("null")}
@@ -132,7 +132,9 @@ func (s *Service) runTests(prog *flow.ResolvedPolicy, tests []TestCase) *TestRep
 			r.Error, r.Explanation = &msg, "The test cannot run: "+msg+"."
 		default:
 			res := prog.Evaluate(nil, data, tc.Data)
-			res.Explain()
+			if err := s.explain(ctx, res); err != nil {
+				return nil, err
+			}
 			r.Explanation = res.Explanation
 			if res.Error != nil {
 				msg := res.Error.Message
@@ -151,7 +153,7 @@ func (s *Service) runTests(prog *flow.ResolvedPolicy, tests []TestCase) *TestRep
 		}
 		rep.Results = append(rep.Results, r)
 	}
-	return rep
+	return rep, nil
 }
 
 // failures describes each failing test of a report, for a refused publish.

@@ -100,7 +100,9 @@ func (s *Service) ReplayPolicy(ctx context.Context, id uuid.UUID, in ReplayInput
 	return compareAll(rows, func(data map[string]any, raw json.RawMessage) (ReplayOutcome, error) {
 		run := s.evaluate(prog, data, raw)
 		defer run.Release()
-		run.Result.Explain()
+		if err := s.explain(ctx, run.Result); err != nil {
+			return ReplayOutcome{}, err
+		}
 		return policyOutcome(run.Result), nil
 	}, s.engine.Limits)
 }

@@ -203,7 +203,9 @@ func (s *Service) RunRule(ctx context.Context, rule string, rawData json.RawMess
 	}
 	t.engine = time.Since(began)
 	res.Data = engine.DataText(rawData)
-	res.Explain()
+	if err := s.explain(ctx, res); err != nil {
+		return nil, err
+	}
 	s.metrics.evaluations.WithLabelValues("rule", outcomeLabel(res.Result, res.Error != nil)).Inc()
 	s.metrics.engineTime.WithLabelValues("rule").Observe(t.engine.Seconds())
 	return &RunResult{Result: res, Execution: t.execution()}, nil
