@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -241,8 +242,28 @@ func (s *Service) decisionOf(t *target, raw json.RawMessage, result bool, explan
 	}
 	return &decisionRow{
 		id: uuid.Must(uuid.NewV7()), version: t.record.Version, revision: t.record.Revision,
-		result: result, explanation: redact.Whole(explanation, hidden, Masked), duration: took, input: string(input),
+		result: result, explanation: storedExplanation(redact.Whole(explanation, hidden, Masked)), duration: took, input: string(input),
 	}
+}
+
+// MaxStoredExplanation bounds the explanation a decision record keeps.
+// Most are a line; one that shows large values of the data can reach
+// megabytes, and a page of records would answer a hundred of them. Reading
+// the record recomputes the run, explanation whole.
+const MaxStoredExplanation = 16 << 10
+
+// cutExplanation ends an explanation cut to MaxStoredExplanation.
+const cutExplanation = " … (cut at 16 KiB: reading the decision recomputes the run in full)"
+
+func storedExplanation(text string) string {
+	if len(text) <= MaxStoredExplanation {
+		return text
+	}
+	end := MaxStoredExplanation - len(cutExplanation)
+	for end > 0 && !utf8.RuneStart(text[end]) {
+		end--
+	}
+	return text[:end] + cutExplanation
 }
 
 // Decision is one recorded run (docs/decisions.md, "Reading decisions").

@@ -129,12 +129,12 @@ func TestMaskedValuesNeverReachTheDecisionTable(t *testing.T) {
 
 // TestMaskedValuesAreHiddenAsTheExplanationWritesThem runs on data whose
 // masked texts an explanation writes with escapes (quotes, and <, > and &
-// as \u003c, \u003e and \u0026), and a masked list of 20,000 numbers
+// as \u003c, \u003e and \u0026), and a masked list of 1,000 numbers
 // that it shows whole: no form of a value reaches the table, and each is
 // hidden where the explanation shows it.
 func TestMaskedValuesAreHiddenAsTheExplanationWritesThem(t *testing.T) {
 	const rule = `A **Person** gets flagged if the __note__ of the **Person** is equal to "none" and the __codes__ of the **Person** contains 7.`
-	codes := make([]string, 20_000)
+	codes := make([]string, 1_000)
 	for i := range codes {
 		codes[i] = fmt.Sprint(4_000_000_000 + i)
 	}
@@ -251,6 +251,48 @@ func TestMaskedValuesNeverReachTheAuditLog(t *testing.T) {
 			if strings.Contains(row, secret) {
 				t.Errorf("the stored decision holds the masked value: %s", row)
 			}
+		}
+	})
+}
+
+// TestADecisionKeepsAtMostSixteenKiBOfExplanation: a run whose
+// explanation shows a list of 3,000 numbers (some 27 KB) is recorded with
+// its explanation cut, saying so; reading the decision recomputes it whole.
+func TestADecisionKeepsAtMostSixteenKiBOfExplanation(t *testing.T) {
+	const rule = `A **Person** gets flagged if the __codes__ of the **Person** contains 7.`
+	codes := make([]string, 3_000)
+	for i := range codes {
+		codes[i] = fmt.Sprint(1_000_000 + i)
+	}
+	data := json.RawMessage(fmt.Sprintf(`{"Person": {"codes": [%s]}}`, strings.Join(codes, ",")))
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		pol := f.publishedPolicy(t, "codes", rule)
+		if _, err := f.svc.SetPolicyDecisionSettings(admin, pol.ID, service.DecisionSettingsInput{Enabled: true}); err != nil {
+			t.Fatal(err)
+		}
+		res, err := f.svc.RunPolicy(admin, pol.BaseID, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full := res.Explanation
+		res.Release()
+		if len(full) <= service.MaxStoredExplanation {
+			t.Fatalf("the explanation is %d bytes: the test shows nothing", len(full))
+		}
+		f.waitForLog(t, 4) // created, published, edited, executed
+
+		stored := db.Client().DecisionRecord.Query().OnlyX(context.Background())
+		const cut = " … (cut at 16 KiB: reading the decision recomputes the run in full)"
+		kept := service.MaxStoredExplanation - len(cut)
+		if len(stored.Explanation) != service.MaxStoredExplanation || stored.Explanation != full[:kept]+cut {
+			t.Errorf("stored %d bytes ending %q; want the first %d of the explanation and %q",
+				len(stored.Explanation), stored.Explanation[max(0, len(stored.Explanation)-80):], kept, cut)
+		}
+		d, err := f.svc.Decision(admin, stored.ID)
+		if err != nil || d.Explanation != stored.Explanation || d.Recomputed == nil || d.Recomputed.Explanation != full {
+			t.Errorf("the decision read: %v; want the stored explanation, and the whole one recomputed", err)
 		}
 	})
 }
