@@ -84,7 +84,8 @@ type shownKey struct {
 // texts fit the bytes Program.AnswerWeight allows each condition; longer
 // texts, lists and objects are counted at about their size in JSON, each
 // time they are shown, since one value may be shown by every condition.
-func (e *evaluator) show(v any) {
+// Past Limits.MaxShownAnswerBytes the run stops.
+func (e *evaluator) show(v any) *Error {
 	switch v := v.(type) {
 	case string:
 		if len(v) > shortText {
@@ -93,6 +94,10 @@ func (e *evaluator) show(v any) {
 	case []any, map[string]any:
 		e.shown += e.size(v)
 	}
+	if limit := e.prog.limits.MaxShownAnswerBytes; 3*e.shown > limit {
+		return newError(KindEvaluation, "the data values this run shows would answer more than %d bytes; read large values in fewer conditions", limit)
+	}
+	return nil
 }
 
 // shortText is the longest text show leaves to a condition's allowance.
@@ -322,7 +327,9 @@ func (e *evaluator) infer(c *ccond, ct *ConditionTrace) (bool, *Error) {
 				ok := truthy(v)
 				if ct != nil {
 					ct.PropertyCheck = &PropertyCheck{PropertyName: cand.name, PropertyValue: wrapKind(v)}
-					e.show(v)
+					if err := e.show(v); err != nil {
+						return false, err
+					}
 					ct.Result = ok
 				}
 				return ok, nil
@@ -503,7 +510,9 @@ func (e *evaluator) comparison(c *ccond, ct *ConditionTrace) (bool, *Error) {
 		empty, ok := emptiness(left)
 		if ct != nil {
 			ct.Property.Value = raw
-			e.show(raw)
+			if err := e.show(raw); err != nil {
+				return false, err
+			}
 		}
 		if !ok {
 			return false, nil
@@ -544,9 +553,13 @@ func (e *evaluator) comparison(c *ccond, ct *ConditionTrace) (bool, *Error) {
 	}
 	if ct != nil {
 		ct.Property.Value = raw
-		e.show(raw)
+		if err := e.show(raw); err != nil {
+			return false, err
+		}
 		if c.right != nil {
-			e.show(rightRaw)
+			if err := e.show(rightRaw); err != nil {
+				return false, err
+			}
 		}
 	}
 	res, ok := e.compare(c.op, left, right)

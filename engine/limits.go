@@ -9,17 +9,23 @@ type Limits struct {
 	MaxListItems      int // items of one written list (default 1,000)
 	MaxDataDepth      int // nesting of objects and arrays in data (default 64)
 	MaxReferenceDepth int // rules evaluated inside one another through references (default 64)
+	// MaxShownAnswerBytes bounds what the data values one run shows may
+	// answer (Result.ShownAnswerBytes, default 64 MiB): past it the run
+	// stops with an error rather than go on reading a large value in
+	// condition after condition.
+	MaxShownAnswerBytes int
 }
 
 // DefaultLimits are generous for any policy a person writes and small
 // enough that one request cannot hold a core for long.
 var DefaultLimits = Limits{
-	MaxTextBytes:      256 << 10,
-	MaxRules:          1000,
-	MaxConditions:     10000,
-	MaxListItems:      1000,
-	MaxDataDepth:      64,
-	MaxReferenceDepth: 64,
+	MaxTextBytes:        256 << 10,
+	MaxRules:            1000,
+	MaxConditions:       10000,
+	MaxListItems:        1000,
+	MaxDataDepth:        64,
+	MaxReferenceDepth:   64,
+	MaxShownAnswerBytes: 64 << 20,
 }
 
 func (l Limits) withDefaults() Limits {
@@ -31,11 +37,12 @@ func (l Limits) withDefaults() Limits {
 		return def
 	}
 	return Limits{
-		MaxTextBytes:      pick(l.MaxTextBytes, d.MaxTextBytes),
-		MaxRules:          pick(l.MaxRules, d.MaxRules),
-		MaxConditions:     pick(l.MaxConditions, d.MaxConditions),
-		MaxListItems:      pick(l.MaxListItems, d.MaxListItems),
-		MaxDataDepth:      pick(l.MaxDataDepth, d.MaxDataDepth),
-		MaxReferenceDepth: pick(l.MaxReferenceDepth, d.MaxReferenceDepth),
+		MaxTextBytes:        pick(l.MaxTextBytes, d.MaxTextBytes),
+		MaxRules:            pick(l.MaxRules, d.MaxRules),
+		MaxConditions:       pick(l.MaxConditions, d.MaxConditions),
+		MaxListItems:        pick(l.MaxListItems, d.MaxListItems),
+		MaxDataDepth:        pick(l.MaxDataDepth, d.MaxDataDepth),
+		MaxReferenceDepth:   pick(l.MaxReferenceDepth, d.MaxReferenceDepth),
+		MaxShownAnswerBytes: pick(l.MaxShownAnswerBytes, d.MaxShownAnswerBytes),
 	}
 }

@@ -44,3 +44,26 @@ func TestAResultCountsTheLargeValuesItShows(t *testing.T) {
 		})
 	}
 }
+
+// TestARunStopsWhereItsShownValuesPassTheirBound: with a bound of 1,000
+// bytes, a list counted at 24 bytes a showing (72 answered) may be read by
+// thirteen conditions, and the fourteenth stops the run.
+func TestARunStopsWhereItsShownValuesPassTheirBound(t *testing.T) {
+	data := map[string]any{"A": map[string]any{"l": []any{1.0, 2.0, "ab"}}}
+	conds := make([]string, 20)
+	for i := range conds {
+		conds[i] = "the __l__ of the **A** contains 1"
+	}
+	eng := engine.Engine{Limits: engine.Limits{MaxShownAnswerBytes: 1000}}
+	res := eng.Run("A **A** gets x if "+strings.Join(conds, " and ")+".", data)
+	want := "Evaluation error: the data values this run shows would answer more than 1000 bytes; read large values in fewer conditions"
+	if res.Error == nil || res.Error.Message != want {
+		t.Fatalf("error %v, want %q", res.Error, want)
+	}
+	if n := len(res.Trace.Execution[0].Conditions); n != 14 {
+		t.Errorf("the trace holds %d conditions, want the 14 evaluated", n)
+	}
+	if got := res.ShownAnswerBytes(); got != 14*72 {
+		t.Errorf("ShownAnswerBytes() = %d, want %d", got, 14*72)
+	}
+}

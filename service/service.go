@@ -168,6 +168,10 @@ func New(cfg Config) (*Service, error) {
 	if s.maxAnswer <= 0 {
 		s.maxAnswer = DefaultMaxAnswerBytes
 	}
+	// No run may show more than a request may answer: one that would stops
+	// there, rather than read a large value in every one of its conditions
+	// and be refused when it is done.
+	s.engine.Limits.MaxShownAnswerBytes = s.maxAnswer
 	s.policyKind = s.newPolicyRules()
 	s.flowKind = s.newFlowRules()
 	if s.execLog, err = newExecutionLog(s.store, s.log, cfg.Registerer, execLogConfigFor(cfg.AuditDurable)); err != nil {
