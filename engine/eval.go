@@ -31,6 +31,9 @@ type evaluator struct {
 	// objects, which a run may show in many conditions.
 	shown int
 	sizes map[shownKey]int
+	// found remembers where lookup found, or did not find, a name that is
+	// not an exact key of a large object.
+	found map[foundKey]foundName
 }
 
 // Evaluate runs the program against a JSON object. Its `rule` member has
@@ -317,13 +320,13 @@ func (e *evaluator) condition(c *ccond, ct *ConditionTrace) (bool, *Error) {
 // after the phrase, and fails closed when there is none: a mistyped
 // reference must not grant anything.
 func (e *evaluator) infer(c *ccond, ct *ConditionTrace) (bool, *Error) {
-	_, root, found := lookupKey(e.data, c.refStep)
+	_, root, found := e.lookup(e.data, c.refStep)
 	if !found {
 		return false, newError(KindMissingSelector, "selector '%s' not found in data", c.refSelector)
 	}
 	if obj, ok := root.(map[string]any); ok {
 		for _, cand := range c.candidates {
-			if _, v, ok := lookupKey(obj, step(cand)); ok {
+			if _, v, ok := e.lookup(obj, step(cand)); ok {
 				ok := truthy(v)
 				if ct != nil {
 					ct.PropertyCheck = &PropertyCheck{PropertyName: cand.name, PropertyValue: wrapKind(v)}
@@ -384,6 +387,47 @@ func lookupKey(obj map[string]any, s step) (string, any, bool) {
 	return best, obj[best], true
 }
 
+// foundKey names a search of an object for a name by its canonical form.
+type foundKey struct {
+	obj   unsafe.Pointer
+	canon string
+}
+
+// searchedKeys is the size of an object beyond which lookup remembers its
+// searches: a smaller one is searched faster than remembered.
+const searchedKeys = 32
+
+// foundName is where a search found a name: the key, if ok.
+type foundName struct {
+	key string
+	ok  bool
+}
+
+// lookup is lookupKey, remembering for the run where it found a name that
+// is not an exact key of a large object: a rule may read such a name in
+// each of thousands of conditions, and each search reads every key.
+func (e *evaluator) lookup(obj map[string]any, s step) (string, any, bool) {
+	if v, ok := obj[s.name]; ok || len(obj) <= searchedKeys {
+		if ok {
+			return s.name, v, true
+		}
+		return lookupKey(obj, s)
+	}
+	at := foundKey{reflect.ValueOf(obj).UnsafePointer(), s.canon}
+	if f, ok := e.found[at]; ok {
+		if !f.ok {
+			return "", nil, false
+		}
+		return f.key, obj[f.key], true
+	}
+	key, v, ok := lookupKey(obj, s)
+	if e.found == nil {
+		e.found = map[foundKey]foundName{}
+	}
+	e.found[at] = foundName{key, ok}
+	return key, v, ok
+}
+
 // resolve follows a path through the data. It returns the value and the
 // path of actual keys; on failure, the error and the intended path (keys
 // found so far, then the remaining names as written).
@@ -398,7 +442,7 @@ func (e *evaluator) resolve(p *cpath) (any, string, *Error) {
 		var v any
 		found := false
 		if isObj {
-			key, v, found = lookupKey(obj, s)
+			key, v, found = e.lookup(obj, s)
 		}
 		if !found {
 			parent := joinPath(keys)

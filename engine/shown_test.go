@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -65,5 +67,61 @@ func TestARunStopsWhereItsShownValuesPassTheirBound(t *testing.T) {
 	}
 	if got := res.ShownAnswerBytes(); got != 14*72 {
 		t.Errorf("ShownAnswerBytes() = %d, want %d", got, 14*72)
+	}
+}
+
+// TestNamesInWordsAreFoundInEachLargeObject reads a name written in words,
+// which no key spells exactly, in two objects of 100 keys each, whose
+// searches lookup remembers: each object answers with its own key.
+func TestNamesInWordsAreFoundInEachLargeObject(t *testing.T) {
+	object := func(key string, v float64) map[string]any {
+		o := map[string]any{key: v}
+		for i := range 99 {
+			o[fmt.Sprint("k", i)] = float64(i)
+		}
+		return o
+	}
+	data := map[string]any{"A": object("monthlyIncome", 5), "B": object("monthly_income", 7)}
+	rule := "A **A** gets x if the __monthly income__ of the **A** is equal to 5 and the __monthly income__ of the **B** is equal to 7" +
+		" and the __monthly income__ of the **A** is at least 5 and the __monthly income__ of the **B** is at least 7."
+	var eng engine.Engine
+	res := eng.Run(rule, data)
+	if res.Error != nil {
+		t.Fatal(res.Error.Message)
+	}
+	var paths []string
+	for _, c := range res.Trace.Execution[0].Conditions {
+		paths = append(paths, c.Property.Path)
+	}
+	want := []string{"$.A.monthlyIncome", "$.B.monthly_income", "$.A.monthlyIncome", "$.B.monthly_income"}
+	if !res.Result || !slices.Equal(paths, want) {
+		t.Errorf("result %v, paths %q; want true, %q", res.Result, paths, want)
+	}
+}
+
+// BenchmarkNameInWordsInALargeObject reads `__monthly income__`, which no
+// key spells exactly, in each of 2,000 conditions from an object of 10,000
+// keys: one search of the keys, remembered, rather than one a condition.
+func BenchmarkNameInWordsInALargeObject(b *testing.B) {
+	obj := map[string]any{"monthlyIncome": 5.0}
+	for i := range 10_000 {
+		obj[fmt.Sprint("k", i)] = float64(i)
+	}
+	conds := make([]string, 2000)
+	for i := range conds {
+		conds[i] = "the __monthly income__ of the **A** is at least 1"
+	}
+	var eng engine.Engine
+	prog, err := eng.Compile("A **A** gets x if " + strings.Join(conds, " and ") + ".")
+	if err != nil {
+		b.Fatal(err)
+	}
+	data := map[string]any{"A": obj}
+	res := new(engine.Result)
+	for b.Loop() {
+		prog.EvaluateInto(res, data)
+	}
+	if !res.Result {
+		b.Fatal("the run did not pass")
 	}
 }
