@@ -34,6 +34,8 @@ type evaluator struct {
 	// found remembers where lookup found, or did not find, a name that is
 	// not an exact key of a large object.
 	found map[foundKey]foundName
+	// counted remembers the length of each long text it was asked for.
+	counted map[shownKey]int
 }
 
 // Evaluate runs the program against a JSON object. Its `rule` member has
@@ -77,7 +79,7 @@ func (p *Program) EvaluateInto(res *Result, data map[string]any) {
 	res.Labels = e.labels(result, labels)
 }
 
-// shownKey names a list or an object of the data.
+// shownKey names a list, an object or a text of the data.
 type shownKey struct {
 	at  unsafe.Pointer
 	len int
@@ -387,6 +389,28 @@ func lookupKey(obj map[string]any, s step) (string, any, bool) {
 	return best, obj[best], true
 }
 
+// longText is the length beyond which runes remembers a text's count.
+const longText = 1024
+
+// runes counts the characters of a text, once a run for a long one: a rule
+// may take the length of one long text in each of thousands of conditions,
+// and each count reads the whole text.
+func (e *evaluator) runes(s string) int {
+	if len(s) <= longText {
+		return utf8.RuneCountInString(s)
+	}
+	at := shownKey{unsafe.Pointer(unsafe.StringData(s)), len(s)}
+	if n, ok := e.counted[at]; ok {
+		return n
+	}
+	n := utf8.RuneCountInString(s)
+	if e.counted == nil {
+		e.counted = map[shownKey]int{}
+	}
+	e.counted[at] = n
+	return n
+}
+
 // foundKey names a search of an object for a name by its canonical form.
 type foundKey struct {
 	obj   unsafe.Pointer
@@ -654,7 +678,7 @@ func (e *evaluator) count(c *ccond, ct *ConditionTrace) (bool, *Error) {
 	}
 	if err == nil {
 		var n int
-		n, err = countOf(raw, c.length)
+		n, err = e.countOf(raw, c.length)
 		if err == nil {
 			count := float64(n)
 			res, ok := e.compare(c.op, value{kind: vNumber, num: count}, c.lit.v)
@@ -676,7 +700,7 @@ func (e *evaluator) count(c *ccond, ct *ConditionTrace) (bool, *Error) {
 	return false, err
 }
 
-func countOf(raw any, length bool) (int, *Error) {
+func (e *evaluator) countOf(raw any, length bool) (int, *Error) {
 	switch x := raw.(type) {
 	case []any:
 		return len(x), nil
@@ -684,7 +708,7 @@ func countOf(raw any, length bool) (int, *Error) {
 		return 0, nil
 	case string:
 		if length {
-			return utf8.RuneCountInString(x), nil
+			return e.runes(x), nil
 		}
 	case map[string]any:
 		if length {

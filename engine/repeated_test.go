@@ -125,3 +125,40 @@ func BenchmarkNameInWordsInALargeObject(b *testing.B) {
 		b.Fatal("the run did not pass")
 	}
 }
+
+// TestTheLengthsOfLongTextsAreCountedEach takes the lengths of two long
+// texts of as many bytes, in characters of one and of two bytes, each in
+// two conditions: each keeps its own count.
+func TestTheLengthsOfLongTextsAreCountedEach(t *testing.T) {
+	data := map[string]any{"A": map[string]any{"a": strings.Repeat("ab", 1000), "e": strings.Repeat("é", 1000)}}
+	rule := "A **A** gets x if the length of __a__ of the **A** is equal to 2000 and the length of __e__ of the **A** is equal to 1000" +
+		" and the length of __a__ of the **A** is equal to 2000 and the length of __e__ of the **A** is equal to 1000."
+	var eng engine.Engine
+	res := eng.Run(rule, data)
+	if res.Error != nil || !res.Result {
+		t.Fatalf("result %v, error %v; want true", res.Result, res.Error)
+	}
+}
+
+// BenchmarkLengthOfALongText takes the length of a text of 700,000 bytes in
+// each of 2,000 conditions: one count, remembered, rather than one a
+// condition.
+func BenchmarkLengthOfALongText(b *testing.B) {
+	conds := make([]string, 2000)
+	for i := range conds {
+		conds[i] = "the length of __s__ of the **A** is at least 1"
+	}
+	var eng engine.Engine
+	prog, err := eng.Compile("A **A** gets x if " + strings.Join(conds, " and ") + ".")
+	if err != nil {
+		b.Fatal(err)
+	}
+	data := map[string]any{"A": map[string]any{"s": strings.Repeat("é", 350_000)}}
+	res := new(engine.Result)
+	for b.Loop() {
+		prog.EvaluateInto(res, data)
+	}
+	if !res.Result {
+		b.Fatal("the run did not pass")
+	}
+}
