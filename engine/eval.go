@@ -371,12 +371,9 @@ func wrapKind(v any) any {
 	return v
 }
 
-// lookupKey finds a name among an object's keys: the exact key, else the
-// first key in byte order with the same canonical form.
-func lookupKey(obj map[string]any, s step) (string, any, bool) {
-	if v, ok := obj[s.name]; ok {
-		return s.name, v, true
-	}
+// searchKey finds a name that is not an exact key among an object's keys:
+// the first key in byte order with the same canonical form.
+func searchKey(obj map[string]any, s step) (string, any, bool) {
 	best, found := "", false
 	for k := range obj {
 		if canonEqual(k, s.canon) && (!found || k < best) {
@@ -427,15 +424,17 @@ type foundName struct {
 	ok  bool
 }
 
-// lookup is lookupKey, remembering for the run where it found a name that
-// is not an exact key of a large object: a rule may read such a name in
-// each of thousands of conditions, and each search reads every key.
+// lookup finds a name among an object's keys: the exact key, else the
+// first key in byte order with the same canonical form (searchKey). It
+// remembers for the run where it found a name that is not an exact key of
+// a large object: a rule may read such a name in each of thousands of
+// conditions, and each search reads every key.
 func (e *evaluator) lookup(obj map[string]any, s step) (string, any, bool) {
-	if v, ok := obj[s.name]; ok || len(obj) <= searchedKeys {
-		if ok {
-			return s.name, v, true
-		}
-		return lookupKey(obj, s)
+	if v, ok := obj[s.name]; ok {
+		return s.name, v, true
+	}
+	if len(obj) <= searchedKeys {
+		return searchKey(obj, s)
 	}
 	at := foundKey{reflect.ValueOf(obj).UnsafePointer(), s.canon}
 	if f, ok := e.found[at]; ok {
@@ -444,7 +443,7 @@ func (e *evaluator) lookup(obj map[string]any, s step) (string, any, bool) {
 		}
 		return f.key, obj[f.key], true
 	}
-	key, v, ok := lookupKey(obj, s)
+	key, v, ok := searchKey(obj, s)
 	if e.found == nil {
 		e.found = map[foundKey]foundName{}
 	}
