@@ -81,8 +81,75 @@ func (b documentBounds) MutateOperationParameters(ctx context.Context, params *g
 		if key, n := keys.most(); n > b.maxSameName {
 			return refusal(op.Position, "%d fields answer as %s, more than the limit of %d", n, key, b.maxSameName)
 		}
+		again := repeats{fragments: doc.Fragments, first: map[string]string{}, open: map[string]bool{}}
+		again.add("", "", false, op.SelectionSet)
+		if f := again.found; f != nil {
+			return refusal(f.Position, "%s is selected as both %s and %s: a field without arguments answers the same under each name; select it once",
+				f.Name, again.before, f.Alias)
+		}
 	}
 	return nil
+}
+
+// repeats looks, below a field with arguments, for a field without
+// arguments selected under two names of one selection. Both would answer
+// the same value, and below a run that value may be its whole answer (raw,
+// trace, data): a few kilobytes of such names would answer gigabytes, each
+// encoded anew. Fields at the top of an operation, which fetch nothing
+// large, may be named twice. A selection's fragments count as the
+// selection itself, those on another type apart from it, as a type
+// condition tells which of them apply.
+type repeats struct {
+	fragments ast.FragmentDefinitionList
+	// first is the first name of each field in each selection: keyed by
+	// the selection's path, type condition and the field's name.
+	first  map[string]string
+	open   map[string]bool // fragments being walked, to stop at a cycle
+	found  *ast.Field      // the first field found selected again
+	before string          // the name it was selected under before
+}
+
+func (r *repeats) add(path, scope string, below bool, set ast.SelectionSet) {
+	for _, sel := range set {
+		if r.found != nil {
+			return
+		}
+		switch s := sel.(type) {
+		case *ast.Field:
+			if below && len(s.Arguments) == 0 {
+				at := scope + "\x00" + s.Name
+				if first, ok := r.first[at]; !ok {
+					r.first[at] = s.Alias
+				} else if first != s.Alias {
+					r.found, r.before = s, first
+					return
+				}
+			}
+			key := s.Alias
+			if path != "" {
+				key = path + "." + s.Alias
+			}
+			r.add(key, key, below || len(s.Arguments) > 0, s.SelectionSet)
+		case *ast.InlineFragment:
+			r.add(path, typeScope(path, s.TypeCondition), below, s.SelectionSet)
+		case *ast.FragmentSpread:
+			def := r.fragments.ForName(s.Name)
+			if def == nil || r.open[s.Name] {
+				continue
+			}
+			r.open[s.Name] = true
+			r.add(path, typeScope(path, def.TypeCondition), below, def.SelectionSet)
+			delete(r.open, s.Name)
+		}
+	}
+}
+
+// typeScope is the selection at path as a type condition narrows it.
+func typeScope(path, typeCondition string) string {
+	if typeCondition == "" {
+		return path
+	}
+	return path + "|" + typeCondition
 }
 
 // responseKeys counts the fields that answer under each key of an
