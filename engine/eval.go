@@ -30,6 +30,7 @@ type evaluator struct {
 	// condition's allowance (see show); sizes remembers those of lists and
 	// objects, which a run may show in many conditions.
 	shown int
+	reads int // the same for every value a condition reads (see read)
 	sizes map[shownKey]int
 	// found remembers where lookup found, or did not find, a name that is
 	// not an exact key of a large object.
@@ -75,8 +76,14 @@ func (p *Program) EvaluateInto(res *Result, data map[string]any) {
 		res.Labels = e.labelsAfterError()
 		return
 	}
-	res.Result = result
 	res.Labels = e.labels(result, labels)
+	// Labelled rules' errors only make their labels false, but one past
+	// the bound on reads stops the run, as it would the golden rule.
+	if err := e.read(nil); err != nil {
+		res.Error = err
+		return
+	}
+	res.Result = result
 }
 
 // shownKey names a list, an object or a text of the data.
@@ -91,21 +98,41 @@ type shownKey struct {
 // time they are shown, since one value may be shown by every condition.
 // Past Limits.MaxShownAnswerBytes the run stops.
 func (e *evaluator) show(v any) *Error {
-	switch v := v.(type) {
-	case string:
-		if len(v) > shortText {
-			e.shown += len(v) + 2
-		}
-	case []any, map[string]any:
-		e.shown += e.size(v)
-	}
+	e.shown += e.weight(v)
 	if limit := e.prog.limits.MaxShownAnswerBytes; 3*e.shown > limit {
 		return newError(KindEvaluation, "the data values this run shows would answer more than %d bytes; read large values in fewer conditions", limit)
 	}
 	return nil
 }
 
-// shortText is the longest text show leaves to a condition's allowance.
+// read counts a data value a condition reads, whether the trace shows it
+// or not: comparing a list or a long text reads all of it, and one large
+// value may be read by every condition of every rule. Past
+// Limits.MaxReadBytes the run stops.
+func (e *evaluator) read(v any) *Error {
+	e.reads += e.weight(v)
+	if limit := e.prog.limits.MaxReadBytes; e.reads > limit {
+		return newError(KindEvaluation, "the conditions of this run read more than %d bytes of data values; read large values in fewer conditions", limit)
+	}
+	return nil
+}
+
+// weight is what show and read count of a value: nothing for a number, a
+// boolean or a short text, which a condition's allowance covers; about
+// its size in JSON for a longer text, a list or an object.
+func (e *evaluator) weight(v any) int {
+	switch v := v.(type) {
+	case string:
+		if len(v) > shortText {
+			return len(v) + 2
+		}
+	case []any, map[string]any:
+		return e.size(v)
+	}
+	return 0
+}
+
+// shortText is the longest text weight leaves to a condition's allowance.
 const shortText = 128
 
 // size is about the bytes of v in JSON, worked out once per list and
@@ -168,6 +195,9 @@ func (e *evaluator) labels(golden bool, reuse map[string]bool) map[string]bool {
 		}
 		ok, err := e.ruleResult(i)
 		out[e.prog.rules[i].label] = ok && err == nil
+		if e.reads > e.prog.limits.MaxReadBytes {
+			break
+		}
 	}
 	return out
 }
@@ -571,6 +601,9 @@ func (e *evaluator) comparison(c *ccond, ct *ConditionTrace) (bool, *Error) {
 	if err != nil {
 		return false, err
 	}
+	if err := e.read(raw); err != nil {
+		return false, err
+	}
 	left := fromJSON(raw)
 
 	if c.op.isEmpty() {
@@ -603,6 +636,9 @@ func (e *evaluator) comparison(c *ccond, ct *ConditionTrace) (bool, *Error) {
 	if c.right != nil {
 		rightRaw, _, err = e.resolve(c.right)
 		if err != nil {
+			return false, err
+		}
+		if err := e.read(rightRaw); err != nil {
 			return false, err
 		}
 		right = fromJSON(rightRaw)

@@ -14,6 +14,11 @@ type Limits struct {
 	// stops with an error rather than go on reading a large value in
 	// condition after condition.
 	MaxShownAnswerBytes int
+	// MaxReadBytes bounds the data values the conditions of one run read,
+	// counted as for MaxShownAnswerBytes but once a reading, whether shown
+	// or not (default 64 MiB): each comparison of a list or a long text
+	// reads all of it.
+	MaxReadBytes int
 }
 
 // DefaultLimits are generous for any policy a person writes and small
@@ -26,6 +31,7 @@ var DefaultLimits = Limits{
 	MaxDataDepth:        64,
 	MaxReferenceDepth:   64,
 	MaxShownAnswerBytes: 64 << 20,
+	MaxReadBytes:        64 << 20,
 }
 
 func (l Limits) withDefaults() Limits {
@@ -44,5 +50,6 @@ func (l Limits) withDefaults() Limits {
 		MaxDataDepth:        pick(l.MaxDataDepth, d.MaxDataDepth),
 		MaxReferenceDepth:   pick(l.MaxReferenceDepth, d.MaxReferenceDepth),
 		MaxShownAnswerBytes: pick(l.MaxShownAnswerBytes, d.MaxShownAnswerBytes),
+		MaxReadBytes:        pick(l.MaxReadBytes, d.MaxReadBytes),
 	}
 }

@@ -162,3 +162,39 @@ func BenchmarkLengthOfALongText(b *testing.B) {
 		b.Fatal("the run did not pass")
 	}
 }
+
+// TestARunStopsWhereItsConditionsReadPastTheirBound: with a bound of 1,000
+// bytes on reads, a list counted at 24 bytes a reading may be read 41
+// times, by conditions the trace shows or not. Labelled rules, whose own
+// errors only make their labels false, stop the run too.
+func TestARunStopsWhereItsConditionsReadPastTheirBound(t *testing.T) {
+	data := map[string]any{"A": map[string]any{"n": 5.0, "l": []any{1.0, 2.0, "ab"}}}
+	reading := func(n int) string {
+		conds := make([]string, n)
+		for i := range conds {
+			conds[i] = "the __l__ of the **A** contains 1"
+		}
+		return strings.Join(conds, " and ")
+	}
+	want := "Evaluation error: the conditions of this run read more than 1000 bytes of data values; read large values in fewer conditions"
+	eng := engine.Engine{Limits: engine.Limits{MaxReadBytes: 1000}}
+	for _, c := range []struct {
+		name, rule string
+		stops      bool
+	}{
+		{"41 readings by the golden rule", "A **A** gets x if " + reading(41) + ".", false},
+		{"42 readings by the golden rule", "A **A** gets x if " + reading(42) + ".", true},
+		{"42 readings by labelled rules", "a. A **A** is a if " + reading(21) + ".\nb. A **A** is b if " + reading(21) +
+			".\nA **A** gets x if the __n__ of the **A** is at least 1.", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := eng.Run(c.rule, data)
+			switch {
+			case !c.stops && (res.Error != nil || !res.Result):
+				t.Errorf("result %v, error %v; want true", res.Result, res.Error)
+			case c.stops && (res.Error == nil || res.Error.Message != want || res.Result):
+				t.Errorf("result %v, error %v; want false, %q", res.Result, res.Error, want)
+			}
+		})
+	}
+}
