@@ -359,6 +359,9 @@ func (e *evaluator) infer(c *ccond, ct *ConditionTrace) (bool, *Error) {
 	if obj, ok := root.(map[string]any); ok {
 		for _, cand := range c.candidates {
 			if _, v, ok := e.lookup(obj, step(cand)); ok {
+				if err := e.read(v); err != nil {
+					return false, err
+				}
 				ok := truthy(v)
 				if ct != nil {
 					ct.PropertyCheck = &PropertyCheck{PropertyName: cand.name, PropertyValue: wrapKind(v)}
