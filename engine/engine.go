@@ -35,7 +35,15 @@ type Result struct {
 	source      string       // the text of a result that did not parse, for Explain
 	parseFailed bool
 	shown       int // see ShownAnswerBytes
+	reads       int // see ReadBytes
 }
+
+// ReadBytes is about how many bytes of long texts, lists and objects of
+// the data the conditions of r's run read, traced or not, counted as
+// ShownAnswerBytes counts them but once a reading (Limits.MaxReadBytes
+// bounds it for one run). A caller running many runs for one request
+// bounds their sum: a batch multiplies what one run may read.
+func (r *Result) ReadBytes() int { return r.reads }
 
 // ShownAnswerBytes is about how many bytes the answer of r takes for the
 // long texts, lists and objects of the data its trace shows, beyond what

@@ -74,9 +74,11 @@ func (p *Program) EvaluateInto(res *Result, data map[string]any) {
 	if err != nil {
 		res.Error = err
 		res.Labels = e.labelsAfterError()
+		res.reads = e.reads
 		return
 	}
 	res.Labels = e.labels(result, labels)
+	res.reads = e.reads
 	// Labelled rules' errors only make their labels false, but one past
 	// the bound on reads stops the run, as it would the golden rule.
 	if err := e.read(nil); err != nil {

@@ -18,8 +18,9 @@ import (
 // with them (docs/endpoints.md, "How much one request may answer").
 const DefaultMaxAnswerBytes = 64 << 20
 
-// answerBudget is what the answers of one request's runs have taken.
-type answerBudget struct{ spent atomic.Int64 }
+// answerBudget is what the answers of one request's runs have taken, and
+// what they have read (engine.Result.ReadBytes).
+type answerBudget struct{ spent, read atomic.Int64 }
 
 // spendAnswer charges answer estimated bytes to the request's budget, or
 // nothing when they would take it past the service's bound: then what is
@@ -44,8 +45,16 @@ func (s *Service) answersTooLarge() *Error {
 // explain charges to the request's bound what res shows beyond the
 // estimate charged before its run (engine.Result.ShownAnswerBytes: a large
 // value of the data that many conditions show), and then explains it;
-// past the bound it is refused before anything is written out.
+// past the bound it is refused before anything is written out. What its
+// conditions read counts against the same bound, apart: a run may read at
+// most that much (engine.Limits.MaxReadBytes), and so may all the runs of
+// a request together.
 func (s *Service) explain(ctx context.Context, res *engine.Result) error {
+	if c := callOf(ctx); c != nil && c.answers != nil {
+		if c.answers.read.Add(int64(res.ReadBytes())) > int64(s.maxAnswer) {
+			return Invalid("this request's runs would read more than %s of data values; ask for fewer runs in one request", size(s.maxAnswer))
+		}
+	}
 	if err := s.spendAnswer(ctx, res.ShownAnswerBytes()); err != nil {
 		return err
 	}

@@ -445,3 +445,40 @@ func TestALargeValueCountsEachTimeARunShowsIt(t *testing.T) {
 		f.waitForLog(t, events+1) // the flow's event: the refused runs stored none
 	})
 }
+
+// TestARequestsRunsShareWhatTheyMayRead: labelled rules, which the trace
+// leaves out, read a list of 2,000 numbers (about 18 KB) in 20 conditions,
+// 360 KB an item. Of the 1 MiB each request below may read, a batch of two
+// items fits and one of three does not.
+func TestARequestsRunsShareWhatTheyMayRead(t *testing.T) {
+	numbers := make([]string, 2000)
+	for i := range numbers {
+		numbers[i] = fmt.Sprint(1000 + i)
+	}
+	item := json.RawMessage(`{"A": {"n": 5, "l": [` + strings.Join(numbers, ",") + `]}}`)
+	conds := make([]string, 10)
+	for i := range conds {
+		conds[i] = fmt.Sprintf("the __l__ of the **A** contains %d", 1000+i)
+	}
+	rule := "a. A **A** is a if " + strings.Join(conds, " and ") + ".\nb. A **A** is b if " + strings.Join(conds, " and ") +
+		".\nA **A** gets x if the __n__ of the **A** is at least 1."
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixtureWith(t, db, func(c *service.Config) { c.MaxAnswerBytes = 1 << 20 })
+		pol := f.publishedPolicy(t, "labelled", rule)
+		res, err := f.svc.RunPolicyBatch(f.as(t, adminKey, ""), pol.BaseID, []json.RawMessage{item, item})
+		if err != nil {
+			t.Fatalf("two items: %v", err)
+		}
+		for i, r := range res.Results {
+			if !r.Result.Result || !r.Result.Labels["a"] || !r.Result.Labels["b"] {
+				t.Errorf("item %d: result %v, labels %v; want true and both labels", i, r.Result.Result, r.Result.Labels)
+			}
+		}
+		res.Release()
+		_, err = f.svc.RunPolicyBatch(f.as(t, adminKey, ""), pol.BaseID, []json.RawMessage{item, item, item})
+		wantCode(t, err, service.CodeInvalidArgument)
+		if want := "this request's runs would read more than 1.0 MiB of data values; ask for fewer runs in one request"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("three items: %v, want %q", err, want)
+		}
+	})
+}

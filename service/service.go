@@ -172,6 +172,7 @@ func New(cfg Config) (*Service, error) {
 	// there, rather than read a large value in every one of its conditions
 	// and be refused when it is done.
 	s.engine.Limits.MaxShownAnswerBytes = s.maxAnswer
+	s.engine.Limits.MaxReadBytes = s.maxAnswer
 	s.policyKind = s.newPolicyRules()
 	s.flowKind = s.newFlowRules()
 	if s.execLog, err = newExecutionLog(s.store, s.log, cfg.Registerer, execLogConfigFor(cfg.AuditDurable)); err != nil {
