@@ -101,6 +101,10 @@ type Options struct {
 	// error's message: a flow of many nodes on large policies would
 	// otherwise answer gigabytes.
 	Spend func(answer int) error
+	// Read, when set, is charged what each node's policy run read of the
+	// data (engine.Result.ReadBytes) once it has run; its error stops the
+	// run as Spend's does.
+	Read func(bytes int) error
 }
 
 // Run prepares d and runs it once: Prepare's *DefinitionError when d is
@@ -182,6 +186,7 @@ func (p *Plan) Run(ctx context.Context, data any, rawData json.RawMessage, resol
 		nodes:    p.g.d.Nodes,
 		limit:    opts.MaxNodeExecutions,
 		spend:    opts.Spend,
+		read:     opts.Read,
 		echoed:   len(rawData),
 	}
 	if len(rawData) > 0 {
@@ -239,6 +244,7 @@ type runner struct {
 	count    int
 	res      *Result
 	spend    func(answer int) error
+	read     func(bytes int) error
 	echoed   int // the bytes of data each response echoes
 }
 
@@ -306,6 +312,11 @@ func (r *runner) policy(i int, n *Node) (value, error) {
 	// explained (engine.Result.ShownAnswerBytes).
 	if err := r.charge(resp.ShownAnswerBytes()); err != nil {
 		return value{}, err
+	}
+	if r.read != nil {
+		if err := r.read(resp.ReadBytes()); err != nil {
+			return value{}, r.stop("flow stopped: " + err.Error())
+		}
 	}
 	r.respond(n, resp, NodeExecution{
 		Database: Nanos(database),

@@ -50,10 +50,8 @@ func (s *Service) answersTooLarge() *Error {
 // most that much (engine.Limits.MaxReadBytes), and so may all the runs of
 // a request together.
 func (s *Service) explain(ctx context.Context, res *engine.Result) error {
-	if c := callOf(ctx); c != nil && c.answers != nil {
-		if c.answers.read.Add(int64(res.ReadBytes())) > int64(s.maxAnswer) {
-			return Invalid("this request's runs would read more than %s of data values; ask for fewer runs in one request", size(s.maxAnswer))
-		}
+	if err := s.spendReads(ctx, res.ReadBytes()); err != nil {
+		return err
 	}
 	if err := s.spendAnswer(ctx, res.ShownAnswerBytes()); err != nil {
 		return err
@@ -62,12 +60,30 @@ func (s *Service) explain(ctx context.Context, res *engine.Result) error {
 	return nil
 }
 
+// spendReads charges what a run read of the data to the request, whose
+// runs may read together at most what it may answer.
+func (s *Service) spendReads(ctx context.Context, n int) error {
+	if c := callOf(ctx); c != nil && c.answers != nil && c.answers.read.Add(int64(n)) > int64(s.maxAnswer) {
+		return s.readsTooMuch()
+	}
+	return nil
+}
+
+func (s *Service) readsTooMuch() *Error {
+	return Invalid("this request's runs would read more than %s of data values; ask for fewer runs in one request", size(s.maxAnswer))
+}
+
 // charged are the options of a flow run whose nodes' answers are charged
 // to the request: past the bound, the run stops, fail closed, saying why.
 func (s *Service) charged(ctx context.Context) flow.Options {
 	return flow.Options{Spend: func(answer int) error {
 		if s.spendAnswer(ctx, answer) != nil {
 			return errors.New(s.answersTooLarge().Message)
+		}
+		return nil
+	}, Read: func(n int) error {
+		if s.spendReads(ctx, n) != nil {
+			return errors.New(s.readsTooMuch().Message)
 		}
 		return nil
 	}}

@@ -477,8 +477,19 @@ func TestARequestsRunsShareWhatTheyMayRead(t *testing.T) {
 		res.Release()
 		_, err = f.svc.RunPolicyBatch(f.as(t, adminKey, ""), pol.BaseID, []json.RawMessage{item, item, item})
 		wantCode(t, err, service.CodeInvalidArgument)
-		if want := "this request's runs would read more than 1.0 MiB of data values; ask for fewer runs in one request"; err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("three items: %v, want %q", err, want)
+		const tooMuch = "this request's runs would read more than 1.0 MiB of data values; ask for fewer runs in one request"
+		if err == nil || !strings.Contains(err.Error(), tooMuch) {
+			t.Errorf("three items: %v, want %q", err, tooMuch)
+		}
+
+		// A flow's nodes share the bound too: the third stops the flow.
+		fl := f.createFlow(t, f.as(t, adminKey, ""), chainOf(3, pol.BaseID))
+		flowRes, err := f.svc.RunFlowVersion(f.as(t, adminKey, ""), fl.ID, item)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if flowRes.Result || len(flowRes.NodeResponses) != 2 || len(flowRes.Errors) != 1 || flowRes.Errors[0] != "flow stopped: "+tooMuch {
+			t.Errorf("the flow answered %v after %d nodes, errors %q; want false after 2, %q", flowRes.Result, len(flowRes.NodeResponses), flowRes.Errors, "flow stopped: "+tooMuch)
 		}
 	})
 }
