@@ -81,7 +81,7 @@ func (p *Program) EvaluateInto(res *Result, data map[string]any) {
 	res.reads = e.reads
 	// Labelled rules' errors only make their labels false, but one past
 	// the bound on reads stops the run, as it would the golden rule.
-	if err := e.read(nil); err != nil {
+	if err := e.overRead(); err != nil {
 		res.Error = err
 		return
 	}
@@ -113,6 +113,11 @@ func (e *evaluator) show(v any) *Error {
 // Limits.MaxReadBytes the run stops.
 func (e *evaluator) read(v any) *Error {
 	e.reads += e.weight(v)
+	return e.overRead()
+}
+
+// overRead is the error of a run whose reads passed Limits.MaxReadBytes.
+func (e *evaluator) overRead() *Error {
 	if limit := e.prog.limits.MaxReadBytes; e.reads > limit {
 		return newError(KindEvaluation, "the conditions of this run read more than %d bytes of data values; read large values in fewer conditions", limit)
 	}
@@ -197,7 +202,7 @@ func (e *evaluator) labels(golden bool, reuse map[string]bool) map[string]bool {
 		}
 		ok, err := e.ruleResult(i)
 		out[e.prog.rules[i].label] = ok && err == nil
-		if e.reads > e.prog.limits.MaxReadBytes {
+		if e.overRead() != nil {
 			break
 		}
 	}
