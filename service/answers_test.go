@@ -491,5 +491,33 @@ func TestARequestsRunsShareWhatTheyMayRead(t *testing.T) {
 		if flowRes.Result || len(flowRes.NodeResponses) != 2 || len(flowRes.Errors) != 1 || flowRes.Errors[0] != "flow stopped: "+tooMuch {
 			t.Errorf("the flow answered %v after %d nodes, errors %q; want false after 2, %q", flowRes.Result, len(flowRes.NodeResponses), flowRes.Errors, "flow stopped: "+tooMuch)
 		}
+
+		// So do the runs a flow replay makes: two recorded decisions of a
+		// chain of two nodes read what three items may not.
+		two := f.createFlow(t, f.as(t, adminKey, ""), chainOf(2, pol.BaseID))
+		one := f.createFlow(t, f.as(t, adminKey, ""), chainOf(1, pol.BaseID))
+		for _, fl := range []*service.SavedFlow{two, one} {
+			if _, err := f.svc.SetFlowDecisionSettings(f.as(t, adminKey, ""), fl.ID, service.DecisionSettingsInput{Enabled: true}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, fl := range []*service.SavedFlow{two, two, one, one} {
+			if res, err := f.svc.RunFlow(f.as(t, adminKey, ""), fl.BaseID, item); err != nil || !res.Result {
+				t.Fatalf("%v, %v", res, err)
+			}
+		}
+		// Records are stored before their runs' events.
+		f.waitForEvents(t, two.BaseID, auditevent.ActionExecuted, 2)
+		f.waitForEvents(t, one.BaseID, auditevent.ActionExecuted, 2)
+		_, err = f.svc.ReplayFlow(f.as(t, adminKey, ""), two.ID, service.ReplayInput{})
+		wantCode(t, err, service.CodeInvalidArgument)
+		const replayTooMuch = "the replayed runs would read more than 1.0 MiB of data values, what the runs of one request may; ask for a smaller limit"
+		if err == nil || !strings.Contains(err.Error(), replayTooMuch) {
+			t.Errorf("replaying two decisions of two nodes: %v, want %q", err, replayTooMuch)
+		}
+		rep, err := f.svc.ReplayFlow(f.as(t, adminKey, ""), one.ID, service.ReplayInput{})
+		if err != nil || rep.Compared != 2 || rep.Unchanged != 2 {
+			t.Errorf("replaying two decisions of one node: %+v, %v; want 2 unchanged", rep, err)
+		}
 	})
 }

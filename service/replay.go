@@ -127,12 +127,19 @@ func (s *Service) ReplayFlow(ctx context.Context, id uuid.UUID, in ReplayInput) 
 	}
 	// How many nodes a replayed run takes is known only as it runs: each
 	// is charged as it runs an eighth of what a run answering its trace
-	// is, as a replayed policy's conditions are, and past what the request
-	// may answer the whole replay is refused, not the one decision.
+	// is, as a replayed policy's conditions are, and what its conditions
+	// read. Past what the request may answer or read, the whole replay is
+	// refused, not the one decision.
 	var refused *Error
 	opts := flow.Options{Spend: func(answer int) error {
 		if err := s.spendAnswer(ctx, answer/8); err != nil {
 			refused = Invalid("the replay would answer more than %s, what one request may; ask for a smaller limit", size(s.maxAnswer))
+			return err
+		}
+		return nil
+	}, Read: func(n int) error {
+		if err := s.spendReads(ctx, n); err != nil {
+			refused = Invalid("the replayed runs would read more than %s of data values, what the runs of one request may; ask for a smaller limit", size(s.maxAnswer))
 			return err
 		}
 		return nil
