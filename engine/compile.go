@@ -333,6 +333,17 @@ func isCanonical(s string) bool {
 	return true
 }
 
+// CanonicalName is the form in which a rule's name is compared with the
+// keys of the data when no key is spelled exactly as the name: without
+// spaces and underscores, lower-cased (docs/rules.md, "How names match
+// JSON keys").
+func CanonicalName(name string) string { return canon(name) }
+
+// KeyAnswersTo reports whether a rule that names a name of canonical form
+// c (CanonicalName) may read key: a rule reads the key spelled as its
+// name, else the first key in byte order of the same canonical form.
+func KeyAnswersTo(key, c string) bool { return canonEqual(key, c) }
+
 // canonEqual compares canon(key) with an already canonical name without
 // allocating.
 func canonEqual(key, want string) bool {

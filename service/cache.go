@@ -260,8 +260,8 @@ func newCachedBase(b *ent.Base) *cachedBase {
 }
 
 // maskPathBytes is what memoryWeight counts for each path of a base's
-// mask beside its text twice (stored, and cut into steps): the headers of
-// the path and of its steps, of which it may have 32.
+// mask beside its text twice (stored, and cut into canonical steps): the
+// headers of the path and of its steps, of which it may have 32.
 const maskPathBytes = 640
 
 // memoryWeight estimates the bytes the entry holds: a base's name and

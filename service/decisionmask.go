@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/verdict/verdict/engine"
 )
 
 // Bounds of a base's mask (docs/decisions.md, "Masking").
@@ -20,7 +22,8 @@ const (
 // its input and its explanation alike.
 const Masked = "[masked]"
 
-// maskPath is a parsed mask path: `$.Person.ssn` is [Person ssn].
+// maskPath is a parsed mask path: `$.Person.ssn` is [Person ssn], each
+// step kept in the canonical form of a rule's name.
 type maskPath []string
 
 // parseMask checks every path of a mask: `$` and then one or more
@@ -62,12 +65,17 @@ func parseMaskPath(p string) (maskPath, error) {
 			return nil, Invalid("mask path %q has an empty or malformed step %q: steps are member names separated by dots", p, step)
 		}
 	}
+	for i, step := range steps {
+		steps[i] = engine.CanonicalName(step)
+	}
 	return steps, nil
 }
 
 // maskInput replaces the value at every path of the mask in raw, a JSON
-// object, with Masked. A path that meets an array applies to each of its
-// elements. It returns the masked JSON and the text of every value it
+// object, with Masked. A step hides every key a rule naming it may read,
+// however it is spelled ($.Person.ssn hides "SSN" too), so that no
+// spelling of the data lets a masked value through. A path that meets an
+// array applies to each of its elements. It returns the masked JSON and the text of every value it
 // replaced (each scalar within a replaced object or array too), for
 // redact; raw itself is returned when nothing was replaced.
 func maskInput(raw json.RawMessage, mask []maskPath) (json.RawMessage, []string, error) {
@@ -94,18 +102,17 @@ func maskInput(raw json.RawMessage, mask []maskPath) (json.RawMessage, []string,
 func maskAt(v any, path maskPath, hidden *[]string) any {
 	switch v := v.(type) {
 	case map[string]any:
-		child, ok := v[path[0]]
-		if !ok {
-			return v
-		}
-		if len(path) == 1 {
-			if s, isString := child.(string); !isString || s != Masked {
-				collectText(child, hidden)
-				v[path[0]] = Masked
+		for key, child := range v {
+			if !engine.KeyAnswersTo(key, path[0]) {
+				continue
 			}
-			return v
+			if len(path) > 1 {
+				v[key] = maskAt(child, path[1:], hidden)
+			} else if s, isString := child.(string); !isString || s != Masked {
+				collectText(child, hidden)
+				v[key] = Masked
+			}
 		}
-		v[path[0]] = maskAt(child, path[1:], hidden)
 	case []any:
 		for i := range v {
 			v[i] = maskAt(v[i], path, hidden)

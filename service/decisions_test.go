@@ -127,6 +127,47 @@ func TestMaskedValuesNeverReachTheDecisionTable(t *testing.T) {
 	})
 }
 
+// TestAMaskHidesEverySpellingARuleMayRead sends the masked members under
+// other spellings than the mask's paths: a rule reads them all the same,
+// so the mask hides them all.
+func TestAMaskHidesEverySpellingARuleMayRead(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		pol := f.publishedPolicy(t, "screening", ssnRule)
+		if _, err := f.svc.SetPolicyDecisionSettings(admin, pol.ID, service.DecisionSettingsInput{
+			Enabled: true, Mask: []string{"$.Person.ssn", "$.Person.cards.number"}}); err != nil {
+			t.Fatal(err)
+		}
+		data := `{"person": {"AGE": 70, "SSN": "123-45-6789", "s_s_n": "4111111111111111", "cards": [{"Number": 5500000000000004}], "ssn2": "kept"}}`
+		res, err := f.svc.RunPolicy(admin, pol.BaseID, json.RawMessage(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Result.Result || !strings.Contains(res.Explanation, "123-45-6789") {
+			t.Fatalf("the run answered %v, %q; want true, reading the SSN", res.Result.Result, res.Explanation)
+		}
+		res.Release()
+		f.waitForEvents(t, pol.BaseID, auditevent.ActionExecuted, 1)
+
+		for _, row := range storedRows(t, db) {
+			for _, secret := range secrets {
+				if strings.Contains(row, secret) {
+					t.Errorf("the stored row holds the masked value %s: %s", secret, row)
+				}
+			}
+		}
+		stored := db.Client().DecisionRecord.Query().OnlyX(context.Background())
+		wantInput := `{"person":{"AGE":70,"SSN":"[masked]","cards":[{"Number":"[masked]"}],"s_s_n":"[masked]","ssn2":"kept"}}`
+		if stored.Input != wantInput {
+			t.Errorf("stored input %s, want %s", stored.Input, wantInput)
+		}
+		if !strings.Contains(stored.Explanation, `ssn of the Person is "[masked]"`) {
+			t.Errorf("stored explanation %q does not show the ssn masked", stored.Explanation)
+		}
+	})
+}
+
 // TestMaskedValuesAreHiddenAsTheExplanationWritesThem runs on data whose
 // masked texts an explanation writes with escapes (quotes, and <, > and &
 // as \u003c, \u003e and \u0026), and a masked list of 1,000 numbers
