@@ -75,9 +75,10 @@ func parseMaskPath(p string) (maskPath, error) {
 // object, with Masked. A step hides every key a rule naming it may read,
 // however it is spelled ($.Person.ssn hides "SSN" too), so that no
 // spelling of the data lets a masked value through. A path that meets an
-// array applies to each of its elements. It returns the masked JSON and the text of every value it
-// replaced (each scalar within a replaced object or array too), for
-// redact; raw itself is returned when nothing was replaced.
+// array applies to each of its elements. It returns the masked JSON and
+// the text of every value it replaced (each scalar within a replaced
+// object or array too), for redact; raw itself is returned when nothing
+// was replaced.
 func maskInput(raw json.RawMessage, mask []maskPath) (json.RawMessage, []string, error) {
 	if len(mask) == 0 {
 		return raw, nil, nil
@@ -89,9 +90,7 @@ func maskInput(raw json.RawMessage, mask []maskPath) (json.RawMessage, []string,
 		return nil, nil, err
 	}
 	var hidden []string
-	for _, p := range mask {
-		data = maskAt(data, p, &hidden)
-	}
+	data = maskAt(data, mask, &hidden)
 	if len(hidden) == 0 {
 		return raw, nil, nil
 	}
@@ -99,23 +98,38 @@ func maskInput(raw json.RawMessage, mask []maskPath) (json.RawMessage, []string,
 	return out, hidden, err
 }
 
-func maskAt(v any, path maskPath, hidden *[]string) any {
+// maskAt applies the paths to v together, each object's members read once
+// for them all: a list of many objects would otherwise be walked once per
+// path. A member that one path hides whole is hidden, whatever the other
+// paths reach within it.
+func maskAt(v any, paths []maskPath, hidden *[]string) any {
 	switch v := v.(type) {
 	case map[string]any:
+		var deeper []maskPath
 		for key, child := range v {
-			if !engine.KeyAnswersTo(key, path[0]) {
-				continue
+			deeper = deeper[:0]
+			whole := false
+			for _, p := range paths {
+				if engine.KeyAnswersTo(key, p[0]) {
+					whole = whole || len(p) == 1
+					if len(p) > 1 {
+						deeper = append(deeper, p[1:])
+					}
+				}
 			}
-			if len(path) > 1 {
-				v[key] = maskAt(child, path[1:], hidden)
-			} else if s, isString := child.(string); !isString || s != Masked {
-				collectText(child, hidden)
-				v[key] = Masked
+			switch {
+			case whole:
+				if s, isString := child.(string); !isString || s != Masked {
+					collectText(child, hidden)
+					v[key] = Masked
+				}
+			case len(deeper) > 0:
+				v[key] = maskAt(child, deeper, hidden)
 			}
 		}
 	case []any:
 		for i := range v {
-			v[i] = maskAt(v[i], path, hidden)
+			v[i] = maskAt(v[i], paths, hidden)
 		}
 	}
 	return v
