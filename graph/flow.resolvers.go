@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 
 	"github.com/google/uuid"
+	"github.com/verdict/verdict/flow"
 	"github.com/verdict/verdict/graph/model"
 	"github.com/verdict/verdict/service"
 )
@@ -91,6 +92,10 @@ func (r *mutationResolver) TestFlow(ctx context.Context, input model.TestFlowInp
 
 func (r *queryResolver) Flow(ctx context.Context, id uuid.UUID) (*service.Flow, error) {
 	return r.svc.Flow(ctx, id)
+}
+
+func (r *queryResolver) FlowValidation(ctx context.Context, id uuid.UUID) (*flow.Problems, error) {
+	return r.svc.FlowValidation(ctx, id)
 }
 
 func (r *queryResolver) FlowVersions(ctx context.Context, id uuid.UUID, first *int, after *string) (*service.FlowVersions, error) {

@@ -223,6 +223,17 @@ var matrixEndpoints = slices.Concat([]*endpoint{
 		},
 	},
 	{
+		route: "GET /flow/{flowId}/validation", action: view, success: http.StatusOK,
+		kinds: []*kind{flows}, strangers: []*kind{policies},
+		rest:    func(c *call) request { return request{method: http.MethodGet, path: "/flow/" + c.id() + "/validation"} },
+		graphQL: `query($id: ID!) { flowValidation(id: $id) { errors warnings } }`,
+		// Its references resolve as the caller's runs resolve them: for a
+		// caller who may not run, as warnings that they are not found.
+		check: func(_ *call, body string) string {
+			return mustContain(body, `"errors":[]`, "a flow without errors")
+		},
+	},
+	{
 		route: "POST /check", action: view, success: http.StatusOK,
 		rest: func(*call) request {
 			return request{http.MethodPost, "/check", fmt.Sprintf(`{"rule": %q}`, adHocRule)}

@@ -178,6 +178,7 @@ func newServer(svc *service.Service, cfg Config) *server {
 	s.handle("DELETE /flow/{flowId}", authenticated, http.HandlerFunc(flows.handleDelete))
 	s.handle("GET /flow/{flowId}/versions", authenticated, http.HandlerFunc(flows.handleVersions))
 	s.handle("GET /flow/{flowId}/draft", authenticated, http.HandlerFunc(flows.handleDraft))
+	s.handle("GET /flow/{flowId}/validation", authenticated, http.HandlerFunc(s.flowValidation))
 	s.handle("GET /flow/{flowId}/diff/{otherId}", authenticated, diffHandler(s, "flowId", s.svc.FlowDiff))
 	s.handle("POST /flow/{flowId}/rollback", authenticated, http.HandlerFunc(flows.handleRollback))
 	s.handle("GET /flows", authenticated, http.HandlerFunc(flows.handleList))

@@ -273,6 +273,34 @@ func (s *Service) Flow(ctx context.Context, id uuid.UUID) (*Flow, error) {
 	return s.flowOf(l.base, l.record), nil
 }
 
+// FlowValidation checks a stored flow record as saving it would (GET
+// /flow/{flowId}/validation): what keeps it from being published, and
+// what deserves a look, its policy references resolved as the caller's
+// runs resolve them. It needs only the permission to read the record, so
+// that whoever opens a draft sees its problems without changing it. The
+// id is addressed like GET /flow/{id}.
+func (s *Service) FlowValidation(ctx context.Context, id uuid.UUID) (*flow.Problems, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l, err := s.load(ctx, p, s.flowKind, id, authz.ActionView)
+	if err != nil {
+		return nil, err
+	}
+	// Its messages name the definition's nodes and references, so they
+	// answer no more than the record's content does.
+	if err := s.spendAnswer(ctx, contentBytes(l.record)); err != nil {
+		return nil, err
+	}
+	f := s.flow(l.record)
+	if f.definition == nil {
+		return nil, f.parseErr
+	}
+	problems := s.validateSaved(ctx, p, f.definition)
+	return &problems, nil
+}
+
 // FlowVersions returns a page of a flow's history: its draft (on the
 // first page) and versions, newest first.
 func (s *Service) FlowVersions(ctx context.Context, id uuid.UUID, o ListOptions) (*FlowVersions, error) {

@@ -16,6 +16,7 @@ import (
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/record"
+	"github.com/verdict/verdict/flow"
 	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
@@ -249,6 +250,49 @@ func TestAFlowCannotRunADeletedPolicy(t *testing.T) {
 			if err != nil || !reflect.DeepEqual(saved.Validation.Warnings, []string{msg}) {
 				t.Errorf("saved over a deleted policy: %+v, %v", saved, err)
 			}
+		}
+	})
+}
+
+// TestAFlowRecordIsCheckedWithoutChangingIt checks a stored draft as its
+// save did, and again once its policy is deleted: whoever may read the
+// draft sees its problems, its revision stays, and another tenant finds
+// nothing.
+func TestAFlowRecordIsCheckedWithoutChangingIt(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		as := f.team(t)
+		admin := as["admin"]
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		saved := f.createFlow(t, admin, json.RawMessage(`{"formatVersion": 1, "nodes": [
+			{"id": "s", "type": "start", "policy": `+byBaseID(adult.BaseID)+`, "onTrue": "yes"},
+			{"id": "yes", "type": "return"}]}`))
+		want := flow.Problems{
+			Errors:   []string{`return node "yes" must have a boolean returnValue`},
+			Warnings: []string{`start node "s" is missing a FALSE path`},
+		}
+		if !reflect.DeepEqual(saved.Validation, want) {
+			t.Fatalf("the save found %+v, want %+v", saved.Validation, want)
+		}
+		for _, who := range []string{"admin", "editor", "viewer"} {
+			got, err := f.svc.FlowValidation(as[who], saved.ID)
+			if err != nil || !reflect.DeepEqual(*got, want) {
+				t.Errorf("%s: %+v, %v; want %+v", who, got, err, want)
+			}
+		}
+		_, err := f.svc.FlowValidation(as["other tenant"], saved.ID)
+		wantCode(t, err, service.CodeNotFound)
+
+		if err := f.svc.DeletePolicy(admin, adult.BaseID); err != nil {
+			t.Fatal(err)
+		}
+		got, err := f.svc.FlowValidation(admin, saved.BaseID)
+		want.Warnings = append(want.Warnings, fmt.Sprintf("policy %q referenced by node %q not found", adult.BaseID, "s"))
+		if err != nil || !reflect.DeepEqual(*got, want) {
+			t.Errorf("after the delete: %+v, %v; want %+v", got, err, want)
+		}
+		if fl, err := f.svc.Flow(admin, saved.ID); err != nil || fl.Revision != saved.Flow.Revision {
+			t.Errorf("after the checks: %+v, %v; want revision %d", fl, err, saved.Flow.Revision)
 		}
 	})
 }

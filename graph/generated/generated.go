@@ -585,6 +585,7 @@ type ComplexityRoot struct {
 		Flow                  func(childComplexity int, id uuid.UUID) int
 		FlowDecisionRecords   func(childComplexity int, id uuid.UUID) int
 		FlowDiff              func(childComplexity int, id uuid.UUID, otherID uuid.UUID) int
+		FlowValidation        func(childComplexity int, id uuid.UUID) int
 		FlowVersions          func(childComplexity int, id uuid.UUID, first *int, after *string) int
 		Flows                 func(childComplexity int, first *int, after *string, query *string, groupID *uuid.UUID, notInGroupID *uuid.UUID) int
 		Group                 func(childComplexity int, id uuid.UUID) int
@@ -793,6 +794,7 @@ type QueryResolver interface {
 	Decisions(ctx context.Context, first *int, after *string, filter *service.DecisionFilter) (*model.Connection[service.Decision], error)
 	Decision(ctx context.Context, id uuid.UUID) (*service.Decision, error)
 	Flow(ctx context.Context, id uuid.UUID) (*service.Flow, error)
+	FlowValidation(ctx context.Context, id uuid.UUID) (*flow.Problems, error)
 	FlowVersions(ctx context.Context, id uuid.UUID, first *int, after *string) (*service.FlowVersions, error)
 	Flows(ctx context.Context, first *int, after *string, query *string, groupID *uuid.UUID, notInGroupID *uuid.UUID) (*model.Connection[model.FlowSummary], error)
 	Group(ctx context.Context, id uuid.UUID) (*service.Group, error)
@@ -3124,6 +3126,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.FlowDiff(childComplexity, args["id"].(uuid.UUID), args["otherId"].(uuid.UUID)), true
+	case "Query.flowValidation":
+		if e.ComplexityRoot.Query.FlowValidation == nil {
+			break
+		}
+
+		args, err := ec.field_Query_flowValidation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.FlowValidation(childComplexity, args["id"].(uuid.UUID)), true
 	case "Query.flowVersions":
 		if e.ComplexityRoot.Query.FlowVersions == nil {
 			break
@@ -4897,6 +4910,20 @@ extend type Query {
   ): Flow
 
   """
+  The problems saving a flow record would report, found without changing
+  it: what keeps it from being published, and what deserves a look, its
+  policy references resolved as the caller's runs resolve them. Null,
+  with the error not_found or deleted, as flow answers; it needs only the
+  permission to read the record.
+  """
+  flowValidation(
+    """
+    A record id or a base id.
+    """
+    id: ID!
+  ): FlowValidation
+
+  """
   A page of a flow's history: its draft, if it has one, on the first page,
   then its published versions, newest first. Null, with the error
   not_found or deleted, as flow answers.
@@ -5275,7 +5302,8 @@ type SavedFlow {
 }
 
 """
-The problems of a saved flow draft.
+The problems of a flow record: of a saved draft, or of a record checked
+with flowValidation.
 """
 type FlowValidation {
   """
@@ -9809,6 +9837,20 @@ func (ec *executionContext) field_Query_flowDiff_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["otherId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_flowValidation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (uuid.UUID, error) {
+			return ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -19686,6 +19728,50 @@ func (ec *executionContext) fieldContext_Query_flow(ctx context.Context, field g
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_flowValidation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_flowValidation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().FlowValidation(ctx, fc.Args["id"].(uuid.UUID))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *flow.Problems) graphql.Marshaler {
+			return ec.marshalOFlowValidation2ᚖgithubᚗcomᚋverdictᚋverdictᚋflowᚐProblems(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_flowValidation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowValidation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_flowValidation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_flowVersions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29178,6 +29264,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "flowValidation":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_flowValidation(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "flowVersions":
 			field := field
 
@@ -33091,6 +33199,13 @@ func (ec *executionContext) unmarshalOFlowTestInput2ᚕᚖgithubᚗcomᚋverdict
 		}
 	}
 	return res, nil
+}
+
+func (ec *executionContext) marshalOFlowValidation2ᚖgithubᚗcomᚋverdictᚋverdictᚋflowᚐProblems(ctx context.Context, sel ast.SelectionSet, v *flow.Problems) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._FlowValidation(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOFlowVersions2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowVersions(ctx context.Context, sel ast.SelectionSet, v *service.FlowVersions) graphql.Marshaler {

@@ -23,6 +23,7 @@ import {
   DeletePolicyDocument,
   FlowDocument,
   FlowsDocument,
+  FlowValidationDocument,
   FlowVersionsDocument,
   GroupDocument,
   GroupFlowsDocument,
@@ -371,6 +372,8 @@ describe('flows', () => {
       input: { name: 'Flow lifecycle', definition: seniorDefinition(senior.baseId) },
     });
     const baseId = createFlow.flow.baseId;
+    const { flowValidation } = await viewer.request(FlowValidationDocument, { id: createFlow.flow.id });
+    assert.deepEqual(flowValidation, { errors: [], warnings: [] });
     const { updateFlowDraft } = await admin.request(UpdateFlowDraftDocument, { input: { id: baseId, description: 'edited' } });
     assert.equal(updateFlowDraft.flow.description, 'edited');
     assert.ok(updateFlowDraft.flow.revision > createFlow.flow.revision);

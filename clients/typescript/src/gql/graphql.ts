@@ -899,6 +899,13 @@ export type FlowQueryVariables = Exact<{
 
 export type FlowQuery = { flow: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } } | null };
 
+export type FlowValidationQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type FlowValidationQuery = { flowValidation: { errors: Array<string>, warnings: Array<string> } | null };
+
 export type FlowVersionsQueryVariables = Exact<{
   id: string;
   first?: number | null | undefined;
@@ -2279,6 +2286,14 @@ export const FlowDocument = new TypedDocumentString(`
   publishedAt
   revision
 }`) as unknown as TypedDocumentString<FlowQuery, FlowQueryVariables>;
+export const FlowValidationDocument = new TypedDocumentString(`
+    query FlowValidation($id: ID!) {
+  flowValidation(id: $id) {
+    errors
+    warnings
+  }
+}
+    `) as unknown as TypedDocumentString<FlowValidationQuery, FlowValidationQueryVariables>;
 export const FlowVersionsDocument = new TypedDocumentString(`
     query FlowVersions($id: ID!, $first: Int, $after: String) {
   flowVersions(id: $id, first: $first, after: $after) {
