@@ -768,6 +768,15 @@ test('an invalid flow shows its problems on the nodes they concern', async () =>
   await expect(flowNode(page, 'policy-1').locator('.fnode-problems')).toContainText('Node "policy-1" is not connected to the flow');
   await expect(flowNode(page, 'policy-1')).toHaveClass(/\bfnode-error\b/);
   await page.screenshot({ path: join(shots, 'flow-problems.png'), fullPage: true });
+  // A tab that never saw the save asks the server for the draft's problems.
+  const fresh = await newPage();
+  await signIn(fresh, ADMIN_KEY);
+  await fresh.goto(page.url());
+  await expect(fresh.getByRole('heading', { name: 'Broken' })).toBeVisible();
+  await expect(flowNode(fresh, 'start').locator('.fnode-problems')).toContainText('start node "start" must have a Policy ID');
+  await expect(flowNode(fresh, 'policy-1').locator('.fnode-problems')).toContainText('Node "policy-1" is not connected to the flow');
+  await fresh.context().close();
+  open = page;
   // The same problems, opened from the node's panel.
   await selectNode(page, 'policy-1');
   await expect(page.getByRole('list', { name: 'Problems of this node' })).toContainText('is not connected to the flow');

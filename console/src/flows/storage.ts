@@ -29,10 +29,10 @@ export function dropFlowEdits(key: string): void {
   sessionStorage.removeItem(EDITS + key);
 }
 
-/** The problems saving reported for a record, while it has not changed since. */
-export function loadProblems(recordId: string, revision: number): Problem[] {
+/** The problems the server last gave for a record, while it has not changed since; null when it gave none. */
+export function loadProblems(recordId: string, revision: number): Problem[] | null {
   const kept = readStored<{ revision: number; problems: Problem[] }>(PROBLEMS + recordId);
-  return kept && kept.revision === revision ? kept.problems : [];
+  return kept && kept.revision === revision ? kept.problems : null;
 }
 
 export function storeProblems(recordId: string, revision: number, problems: Problem[]): void {

@@ -3,6 +3,7 @@ import {
   CreateFlowDocument,
   CreateFlowDraftFromVersionDocument,
   DeleteFlowDocument,
+  FlowValidationDocument,
   PublishFlowDocument,
   ReplayFlowDocument,
   RollbackFlowDocument,
@@ -108,7 +109,7 @@ function FlowEditor({
   );
   const [tests, setTests] = useState<FlowTestInput[]>(restored?.tests ?? testsOf(record));
   const [selected, setSelected] = useState<string | null>(null);
-  const [problems, setProblems] = useState<Problem[]>(() => (record ? loadProblems(record.id, record.revision) : []));
+  const [problems, setProblems] = useState<Problem[]>(() => (record ? (loadProblems(record.id, record.revision) ?? []) : []));
   const [data, setData] = useState(() => (record?.tests[0] ? formatJSON(record.tests[0].data) : NEW_DATA));
   // A run keeps the definition and input it ran on: its result is a test's expectation only for those.
   const [run, setRun] = useState<{ result: FlowRunResultFieldsFragment; definition: Definition; data: string } | null>(null);
@@ -120,6 +121,30 @@ function FlowEditor({
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [confirmPublish, setConfirmPublish] = useState(false);
   const [importing, setImporting] = useState(false);
+
+  // A record's problems are known from its save in this tab, else asked
+  // for: a draft saved in another tab, or one whose policy was deleted
+  // since, shows them as soon as it opens.
+  const recordId = record?.id;
+  const recordRevision = record?.revision;
+  useEffect(() => {
+    if (recordId === undefined || recordRevision === undefined || loadProblems(recordId, recordRevision)) return;
+    let current = true;
+    api.request(FlowValidationDocument, { id: recordId }).then(
+      ({ flowValidation }) => {
+        if (!current || !flowValidation) return;
+        const found = problemsOf(flowValidation);
+        storeProblems(recordId, recordRevision, found);
+        setProblems(found);
+      },
+      (err: unknown) => {
+        if (current) setProblems([{ severity: 'warning', message: `The flow's problems could not be checked: ${errorMessage(err)}` }]);
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [api, recordId, recordRevision]);
 
   const saved = useMemo(() => (record ? asDefinition(record.definition) : null), [record]);
   const dirty =
@@ -226,7 +251,6 @@ function FlowEditor({
       setConfirmPublish(true);
     });
 
-  const recordId = record?.id;
   const replay = useCallback(
     async () => (await api.request(ReplayFlowDocument, { input: { flowId: recordId! } })).replayFlow,
     [api, recordId],
