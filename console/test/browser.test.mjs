@@ -852,6 +852,24 @@ test('a flow node names its true, false and next handles, true on the left and f
   await expect(flowNode(page, 'yes').getByRole('img')).toHaveCount(0);
   await page.locator('.flow-canvas').screenshot({ path: join(shots, 'flow-handles.png') });
   await noCriticalViolations(page, 'flow handles');
+
+  // The targets follow the handles: true's to the left of false's, whatever their ids, so the branches do not cross.
+  const sides = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
+    name: 'Sides',
+    definition: {
+      formatVersion: 1,
+      start: 's',
+      nodes: [
+        { id: 's', type: 'start', name: 'Start', policy: { baseId: policy.baseId }, onTrue: 'z', onFalse: 'a' },
+        { id: 'z', type: 'return', returnValue: true },
+        { id: 'a', type: 'return', returnValue: false },
+      ],
+    },
+  });
+  await page.goto(`${server.url}/console/flows/${sides.baseId}`);
+  await expect(flowNode(page, 'z')).toBeVisible();
+  const [z, a] = await Promise.all([flowNode(page, 'z').boundingBox(), flowNode(page, 'a').boundingBox()]);
+  assert.ok(z.x + z.width <= a.x, `the true target is left of the false one: ${JSON.stringify([z, a])}`);
   await page.context().close();
 });
 
