@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -302,6 +303,34 @@ func TestAFlowReplayThatWouldAnswerTooMuchIsRefused(t *testing.T) {
 		}
 		if rep.Compared != 4 || rep.Errors != 0 {
 			t.Errorf("compared %d with %d errors, want 4 without", rep.Compared, rep.Errors)
+		}
+	})
+}
+
+// TestAFlowCheckCountsAsCheckingItsDefinition checks one stored flow as
+// many times as one request may: each check counts 16 bytes for each byte
+// of the definition, as a save does.
+func TestAFlowCheckCountsAsCheckingItsDefinition(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixtureWith(t, db, func(c *service.Config) { c.MaxAnswerBytes = 1 << 20 })
+		admin := f.as(t, adminKey, "")
+		pol := f.publishedPolicy(t, "adult", adultRule)
+		fl := f.createFlow(t, admin, chainOf(30, pol.BaseID))
+		stored := db.Client().Record.GetX(context.Background(), fl.ID)
+		fits := (1 << 20) / (16 * len(stored.Definition))
+		if fits < 2 {
+			t.Fatalf("a definition of %d bytes leaves room for %d checks", len(stored.Definition), fits)
+		}
+		ctx := f.as(t, adminKey, "")
+		for i := range fits {
+			if _, err := f.svc.FlowValidation(ctx, fl.ID); err != nil {
+				t.Fatalf("check %d of %d: %v", i+1, fits, err)
+			}
+		}
+		_, err := f.svc.FlowValidation(ctx, fl.ID)
+		wantCode(t, err, service.CodeInvalidArgument)
+		if want := "this request would answer more than 1.0 MiB"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("check %d: %v, want %q", fits+1, err, want)
 		}
 	})
 }

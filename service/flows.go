@@ -288,9 +288,10 @@ func (s *Service) FlowValidation(ctx context.Context, id uuid.UUID) (*flow.Probl
 	if err != nil {
 		return nil, err
 	}
-	// Its messages name the definition's nodes and references, so they
-	// answer no more than the record's content does.
-	if err := s.spendAnswer(ctx, contentBytes(l.record)); err != nil {
+	// It is charged as a save checking the definition is: a GraphQL
+	// document of many checks of one large flow would otherwise look up
+	// its policy references many times.
+	if err := s.chargeContent(ctx, nil, l.record.Definition); err != nil {
 		return nil, err
 	}
 	f := s.flow(l.record)
