@@ -98,3 +98,30 @@ func BenchmarkMaskManyPathsOverALongList(b *testing.B) {
 		}
 	}
 }
+
+// FuzzMaskInput masks any JSON object with any mask path: the answer is
+// JSON, and masking it again hides nothing more.
+func FuzzMaskInput(f *testing.F) {
+	f.Add(`{"Person":{"ssn":"1","SSN":[2,{"x":3}]}}`, "$.Person.ssn")
+	f.Add(`{"a":[{"b":{"c":true}},{"B":null}]}`, "$.a.b.c")
+	f.Add(`{"first name":"Ann","firstName":"Bo"}`, "$.First_Name")
+	f.Fuzz(func(t *testing.T, input, path string) {
+		if !json.Valid([]byte(input)) || !strings.HasPrefix(strings.TrimSpace(input), "{") {
+			return
+		}
+		mask, err := parseMask([]string{path})
+		if err != nil {
+			return
+		}
+		once, _, err := maskInput(json.RawMessage(input), mask)
+		if err != nil {
+			t.Fatalf("%s: %v", input, err)
+		}
+		if !json.Valid(once) {
+			t.Fatalf("masked %s into %s, not JSON", input, once)
+		}
+		if _, hidden, err := maskInput(once, mask); err != nil || len(hidden) != 0 {
+			t.Fatalf("masking %s again hid %q (%v)", once, hidden, err)
+		}
+	})
+}
