@@ -260,8 +260,9 @@ func newCachedBase(b *ent.Base) *cachedBase {
 }
 
 // maskPathBytes is what memoryWeight counts for each path of a base's
-// mask beside its text twice (stored, and cut into canonical steps): the
-// headers of the path and of its steps, of which it may have 32.
+// mask beside its text three times (stored, cut into steps, and those
+// steps in their canonical form, copied when it differs): the headers of
+// the path and of its steps, of which it may have 32.
 const maskPathBytes = 640
 
 // memoryWeight estimates the bytes the entry holds: a base's name and
@@ -270,7 +271,7 @@ const maskPathBytes = 640
 func (c *cachedBase) memoryWeight() int {
 	n := rowAnswerBytes + cachedEntryOverheadBytes + len(c.base.Name) + len(c.base.Description)
 	for _, p := range c.base.DecisionsMask {
-		n += maskPathBytes + 2*len(p)
+		n += maskPathBytes + 3*len(p)
 	}
 	return n
 }
