@@ -45,6 +45,7 @@ var restCounterparts = map[string][]string{
 	"DELETE /flow/{flowId}":                     {"Mutation.deleteFlow"},
 	"GET /flow/{flowId}/versions":               {"Query.flowVersions"},
 	"GET /flow/{flowId}/draft":                  {"Mutation.createFlowDraftFromVersion"},
+	"GET /flow/{flowId}/validation":             {"Query.flowValidation"},
 	"GET /flows":                                {"Query.flows"},
 	"POST /group":                               {"Mutation.createGroup"},
 	"GET /group/{groupId}":                      {"Query.group"},
