@@ -281,9 +281,12 @@ func (e flowExpectation) metBy(res *flow.Result) bool {
 // each reference once: a flow that names a policy at several nodes is not
 // resolved and authorized again at each.
 type policyResolver struct {
-	s    *Service
-	p    *Principal
-	memo []resolution
+	s *Service
+	p *Principal
+	// action is what the principal must be allowed on a policy for a
+	// reference to resolve: run, or view for a check of a stored flow.
+	action authz.Action
+	memo   []resolution
 	// first holds the memo of a flow of few distinct policies, the usual
 	// case, without an allocation of its own.
 	first [8]resolution
@@ -299,7 +302,13 @@ type resolution struct {
 }
 
 func (s *Service) resolverFor(p *Principal) *policyResolver {
-	r := &policyResolver{s: s, p: p}
+	return s.resolverAllowing(p, authz.ActionRun)
+}
+
+// resolverAllowing resolves the references whose policies p is allowed
+// action on.
+func (s *Service) resolverAllowing(p *Principal, action authz.Action) *policyResolver {
+	r := &policyResolver{s: s, p: p, action: action}
 	r.memo = r.first[:0]
 	return r
 }
@@ -357,13 +366,13 @@ func (r *policyResolver) target(ctx context.Context, ref flow.PolicyRef) (*targe
 		if err != nil {
 			return nil, err
 		}
-		return r.s.runTarget(ctx, &t, r.p, base.KindPolicy, uuid.Nil, id)
+		return r.s.cachedTarget(ctx, &t, r.p, base.KindPolicy, uuid.Nil, id, r.action)
 	case ref.BaseID != "":
 		id, err := refID(ref.BaseID)
 		if err != nil {
 			return nil, err
 		}
-		return r.s.runTarget(ctx, &t, r.p, base.KindPolicy, id, uuid.Nil)
+		return r.s.cachedTarget(ctx, &t, r.p, base.KindPolicy, id, uuid.Nil, r.action)
 	}
 	id, err := refID(ref.Ref)
 	if err != nil {
@@ -372,7 +381,7 @@ func (r *policyResolver) target(ctx context.Context, ref flow.PolicyRef) (*targe
 	// A legacy reference is a record id first, then a base id: a base the
 	// cache holds is taken directly, so a warm run makes no failed record
 	// lookup.
-	return reachEither(ctx, r.s, r.p, base.KindPolicy, id, authz.ActionRun, runFinder{s: r.s, t: &t})
+	return reachEither(ctx, r.s, r.p, base.KindPolicy, id, r.action, runFinder{s: r.s, t: &t})
 }
 
 func refID(s string) (uuid.UUID, error) {

@@ -160,13 +160,12 @@ func (s *Service) flowGate(ctx context.Context, p *Principal, r *ent.Record, c *
 	return s.runFlowTests(ctx, res, plan, r.Tests)
 }
 
-// validateSaved is the validation a saved draft is answered with. A
-// reference that cannot be checked because the authorizer or the database
-// failed is reported as such: the draft is stored already, and a warning
-// cannot let anything run.
-func (s *Service) validateSaved(ctx context.Context, p *Principal, d *flow.Definition) flow.Problems {
+// validateSaved is the validation a saved draft is answered with, its
+// references resolved by res. A reference that cannot be checked because
+// the authorizer or the database failed is reported as such: the draft is
+// stored already, and a warning cannot let anything run.
+func (s *Service) validateSaved(ctx context.Context, res *policyResolver, d *flow.Definition) flow.Problems {
 	out := flow.Validate(d, flow.StageSave)
-	res := s.resolverFor(p)
 	for _, np := range d.PolicyRefs() {
 		err := res.exists(ctx, np.Ref)
 		switch {
@@ -201,7 +200,7 @@ func (s *Service) savedFlow(ctx context.Context, l *target, c *Changes) (*SavedF
 	if f.definition == nil {
 		return nil, f.parseErr
 	}
-	return &SavedFlow{Flow: s.flowOf(l.base, l.record), Validation: s.validateSaved(ctx, p, f.definition)}, nil
+	return &SavedFlow{Flow: s.flowOf(l.base, l.record), Validation: s.validateSaved(ctx, s.resolverFor(p), f.definition)}, nil
 }
 
 // CreateFlow creates a flow base and its draft (POST /flow).
@@ -275,10 +274,11 @@ func (s *Service) Flow(ctx context.Context, id uuid.UUID) (*Flow, error) {
 
 // FlowValidation checks a stored flow record as saving it would (GET
 // /flow/{flowId}/validation): what keeps it from being published, and
-// what deserves a look, its policy references resolved as the caller's
-// runs resolve them. It needs only the permission to read the record, so
-// that whoever opens a draft sees its problems without changing it. The
-// id is addressed like GET /flow/{id}.
+// what deserves a look. It needs only the permission to read the record,
+// so that whoever opens a draft sees its problems without changing it,
+// and a reference resolves to a policy the caller may read: an auditor,
+// who may not run any, would otherwise find none of them. The id is
+// addressed like GET /flow/{id}.
 func (s *Service) FlowValidation(ctx context.Context, id uuid.UUID) (*flow.Problems, error) {
 	p, err := principalOf(ctx)
 	if err != nil {
@@ -298,7 +298,7 @@ func (s *Service) FlowValidation(ctx context.Context, id uuid.UUID) (*flow.Probl
 	if f.definition == nil {
 		return nil, f.parseErr
 	}
-	problems := s.validateSaved(ctx, p, f.definition)
+	problems := s.validateSaved(ctx, s.resolverAllowing(p, authz.ActionView), f.definition)
 	return &problems, nil
 }
 

@@ -256,8 +256,8 @@ func TestAFlowCannotRunADeletedPolicy(t *testing.T) {
 
 // TestAFlowRecordIsCheckedWithoutChangingIt checks a stored draft as its
 // save did, and again once its policy is deleted: whoever may read the
-// draft sees its problems, its revision stays, and another tenant finds
-// nothing.
+// draft sees its problems, an auditor, who may not run the policy, too;
+// its revision stays, and another tenant finds nothing.
 func TestAFlowRecordIsCheckedWithoutChangingIt(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixture(t, db)
@@ -274,7 +274,8 @@ func TestAFlowRecordIsCheckedWithoutChangingIt(t *testing.T) {
 		if !reflect.DeepEqual(saved.Validation, want) {
 			t.Fatalf("the save found %+v, want %+v", saved.Validation, want)
 		}
-		for _, who := range []string{"admin", "editor", "viewer"} {
+		as["auditor"] = f.auditor(t)
+		for _, who := range []string{"admin", "editor", "viewer", "auditor"} {
 			got, err := f.svc.FlowValidation(as[who], saved.ID)
 			if err != nil || !reflect.DeepEqual(*got, want) {
 				t.Errorf("%s: %+v, %v; want %+v", who, got, err, want)

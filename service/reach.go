@@ -112,11 +112,17 @@ func (s *Service) load(ctx context.Context, p *Principal, k *kindRules, id uuid.
 // base id means its latest version, else its draft; a record id means
 // that record.
 func (s *Service) runTarget(ctx context.Context, t *timings, p *Principal, kind base.Kind, baseID, recordID uuid.UUID) (*target, error) {
+	return s.cachedTarget(ctx, t, p, kind, baseID, recordID, authz.ActionRun)
+}
+
+// cachedTarget is runTarget for another action.
+func (s *Service) cachedTarget(ctx context.Context, t *timings, p *Principal, kind base.Kind, baseID, recordID uuid.UUID,
+	action authz.Action) (*target, error) {
 	f := runFinder{s: s, t: t}
 	if recordID != uuid.Nil {
-		return reach(ctx, s, p, kind, recordID, true, authz.ActionRun, f)
+		return reach(ctx, s, p, kind, recordID, true, action, f)
 	}
-	return reach(ctx, s, p, kind, baseID, false, authz.ActionRun, f)
+	return reach(ctx, s, p, kind, baseID, false, action, f)
 }
 
 // storeFinder reads the store, uncached.

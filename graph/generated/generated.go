@@ -4911,8 +4911,8 @@ extend type Query {
 
   """
   The problems saving a flow record would report, found without changing
-  it: what keeps it from being published, and what deserves a look, its
-  policy references resolved as the caller's runs resolve them. Null,
+  it: what keeps it from being published, and what deserves a look. A
+  policy reference resolves to a live policy the caller may read. Null,
   with the error not_found or deleted, as flow answers; it needs only the
   permission to read the record.
   """
