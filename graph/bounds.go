@@ -76,13 +76,13 @@ func (b documentBounds) MutateOperationParameters(ctx context.Context, params *g
 			countText(total.fields), b.maxFields)
 	}
 	for _, op := range doc.Operations {
-		keys := responseKeys{fragments: doc.Fragments, count: map[string]int{}, open: map[string]bool{}}
+		keys := responseKeys{fields: newFieldWalk(doc.Fragments), count: map[string]int{}}
 		keys.add("", op.SelectionSet)
 		if key, n := keys.most(); n > b.maxSameName {
 			return refusal(op.Position, "%d fields answer as %s, more than the limit of %d", n, key, b.maxSameName)
 		}
-		again := repeats{fragments: doc.Fragments, first: map[string]string{}, open: map[string]bool{}}
-		again.add("", "", false, op.SelectionSet)
+		again := repeats{fields: newFieldWalk(doc.Fragments), first: map[string]string{}}
+		again.add("", false, op.SelectionSet)
 		if f := again.found; f != nil {
 			return refusal(f.Position, "%s is selected as both %s and %s: a field without arguments answers the same under each name; select it once",
 				f.Name, again.before, f.Alias)
@@ -100,48 +100,29 @@ func (b documentBounds) MutateOperationParameters(ctx context.Context, params *g
 // selection itself, those on another type apart from it, as a type
 // condition tells which of them apply.
 type repeats struct {
-	fragments ast.FragmentDefinitionList
+	fields fieldWalk
 	// first is the first name of each field in each selection: keyed by
 	// the selection's path, type condition and the field's name.
 	first  map[string]string
-	open   map[string]bool // fragments being walked, to stop at a cycle
-	found  *ast.Field      // the first field found selected again
-	before string          // the name it was selected under before
+	found  *ast.Field // the first field found selected again
+	before string     // the name it was selected under before
 }
 
-func (r *repeats) add(path, scope string, below bool, set ast.SelectionSet) {
-	for _, sel := range set {
-		if r.found != nil {
-			return
+// add walks the selection set at path, below a field with arguments or
+// not, and reports whether it found no field selected again.
+func (r *repeats) add(path string, below bool, set ast.SelectionSet) bool {
+	return r.fields.each(set, "", func(f *ast.Field, typeCondition string) bool {
+		if below && len(f.Arguments) == 0 {
+			at := typeScope(path, typeCondition) + "\x00" + f.Name
+			if first, ok := r.first[at]; !ok {
+				r.first[at] = f.Alias
+			} else if first != f.Alias {
+				r.found, r.before = f, first
+				return false
+			}
 		}
-		switch s := sel.(type) {
-		case *ast.Field:
-			if below && len(s.Arguments) == 0 {
-				at := scope + "\x00" + s.Name
-				if first, ok := r.first[at]; !ok {
-					r.first[at] = s.Alias
-				} else if first != s.Alias {
-					r.found, r.before = s, first
-					return
-				}
-			}
-			key := s.Alias
-			if path != "" {
-				key = path + "." + s.Alias
-			}
-			r.add(key, key, below || len(s.Arguments) > 0, s.SelectionSet)
-		case *ast.InlineFragment:
-			r.add(path, typeScope(path, s.TypeCondition), below, s.SelectionSet)
-		case *ast.FragmentSpread:
-			def := r.fragments.ForName(s.Name)
-			if def == nil || r.open[s.Name] {
-				continue
-			}
-			r.open[s.Name] = true
-			r.add(path, typeScope(path, def.TypeCondition), below, def.SelectionSet)
-			delete(r.open, s.Name)
-		}
-	}
+		return r.add(responseKey(path, f), below || len(f.Arguments) > 0, f.SelectionSet)
+	})
 }
 
 // typeScope is the selection at path as a type condition narrows it.
@@ -152,38 +133,31 @@ func typeScope(path, typeCondition string) string {
 	return path + "|" + typeCondition
 }
 
+// responseKey is the path of response names to f, a field of the
+// selection at path.
+func responseKey(path string, f *ast.Field) string {
+	if path == "" {
+		return f.Alias
+	}
+	return path + "." + f.Alias
+}
+
 // responseKeys counts the fields that answer under each key of an
 // operation's response, as validation merges them: fragments expanded, and
 // the selections of fields under one key together. A key is the path of
 // response names from the operation down, such as viewer.role.
 type responseKeys struct {
-	fragments ast.FragmentDefinitionList
-	count     map[string]int
-	open      map[string]bool // fragments being expanded, to stop at a cycle
+	fields fieldWalk
+	count  map[string]int
 }
 
 func (k *responseKeys) add(path string, set ast.SelectionSet) {
-	for _, sel := range set {
-		switch s := sel.(type) {
-		case *ast.Field:
-			key := s.Alias
-			if path != "" {
-				key = path + "." + s.Alias
-			}
-			k.count[key]++
-			k.add(key, s.SelectionSet)
-		case *ast.InlineFragment:
-			k.add(path, s.SelectionSet)
-		case *ast.FragmentSpread:
-			def := k.fragments.ForName(s.Name)
-			if def == nil || k.open[s.Name] {
-				continue
-			}
-			k.open[s.Name] = true
-			k.add(path, def.SelectionSet)
-			delete(k.open, s.Name)
-		}
-	}
+	k.fields.each(set, "", func(f *ast.Field, _ string) bool {
+		key := responseKey(path, f)
+		k.count[key]++
+		k.add(key, f.SelectionSet)
+		return true
+	})
 }
 
 // most is the key most fields answer under, and their number.

@@ -85,6 +85,29 @@ func TestTheLimitsRefuseWhatIsOverThemAndAdmitWhatIsNot(t *testing.T) {
 	})
 }
 
+// TestAFragmentThatSpreadsItselfIsLeftToValidation: the limits expand
+// fragments, through the fields of others too, before validation refuses a
+// cycle; they stop at one.
+func TestAFragmentThatSpreadsItselfIsLeftToValidation(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		for _, query := range []string{
+			`{ ...A } fragment A on Query { viewer { role } ...A }`,
+			`{ ...A } fragment A on Query { viewer { role ...A } }`,
+			`{ node(id: "x") { ...A } } fragment A on Policy { a: name ...B } fragment B on Policy { owner { ...A } }`,
+		} {
+			res := f.post(t, adminKey, query, nil)
+			said := false
+			for _, e := range res.Errors {
+				said = said || strings.HasPrefix(e.Message, `Cannot spread fragment "A" within itself`)
+			}
+			if res.Status != http.StatusUnprocessableEntity || !said {
+				t.Errorf("%s: status %d, errors %+v; want 422 saying A spreads itself", query, res.Status, res.Errors)
+			}
+		}
+	})
+}
+
 func TestValidationReportsAtMostMaxErrorsAndSaysThereWereMore(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixture(t, db)

@@ -68,3 +68,49 @@ func (w *selectionFold[T]) spread(name string) T {
 	w.known[name] = v
 	return v
 }
+
+// fieldWalk visits the fields of selection sets as validation reads them:
+// each fragment expanded where it is spread. Unlike a fold it expands a
+// fragment at every spread, so its caller bounds the expanded size first
+// (documentBounds counts it with a fold).
+type fieldWalk struct {
+	fragments ast.FragmentDefinitionList
+	// open holds the fragments being expanded, across the nested walks of
+	// one operation, to stop at a cycle, which validation refuses only
+	// after the walk.
+	open map[string]bool
+}
+
+func newFieldWalk(fragments ast.FragmentDefinitionList) fieldWalk {
+	return fieldWalk{fragments: fragments, open: map[string]bool{}}
+}
+
+// each calls field for each field of set, with the type condition of the
+// innermost fragment it stands in (typeCondition when none), until field
+// returns false; it reports whether the walk ran to the end.
+func (w fieldWalk) each(set ast.SelectionSet, typeCondition string, field func(f *ast.Field, typeCondition string) bool) bool {
+	for _, sel := range set {
+		switch s := sel.(type) {
+		case *ast.Field:
+			if !field(s, typeCondition) {
+				return false
+			}
+		case *ast.InlineFragment:
+			if !w.each(s.SelectionSet, s.TypeCondition, field) {
+				return false
+			}
+		case *ast.FragmentSpread:
+			def := w.fragments.ForName(s.Name)
+			if def == nil || w.open[s.Name] {
+				continue
+			}
+			w.open[s.Name] = true
+			ended := w.each(def.SelectionSet, def.TypeCondition, field)
+			delete(w.open, s.Name)
+			if !ended {
+				return false
+			}
+		}
+	}
+	return true
+}
