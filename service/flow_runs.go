@@ -290,6 +290,10 @@ type policyResolver struct {
 	// first holds the memo of a flow of few distinct policies, the usual
 	// case, without an allocation of its own.
 	first [8]resolution
+	// index finds a reference in a longer memo: a definition may name
+	// thousands of policies, and searching the memo for each would take
+	// time in their square.
+	index map[flow.PolicyRef]int
 }
 
 // resolution is what a reference resolved to: a target (and, once a run
@@ -337,9 +341,15 @@ func (r *policyResolver) exists(ctx context.Context, ref flow.PolicyRef) error {
 // resolve finds a reference's target once. Failures other than not found
 // are not remembered: they end the run or the publish anyway.
 func (r *policyResolver) resolve(ctx context.Context, ref flow.PolicyRef) (*resolution, error) {
-	for i := range r.memo {
-		if res := &r.memo[i]; res.ref == ref {
-			return res, res.err
+	if r.index != nil {
+		if i, ok := r.index[ref]; ok {
+			return &r.memo[i], r.memo[i].err
+		}
+	} else {
+		for i := range r.memo {
+			if res := &r.memo[i]; res.ref == ref {
+				return res, res.err
+			}
 		}
 	}
 	t, err := r.target(ctx, ref)
@@ -352,6 +362,15 @@ func (r *policyResolver) resolve(ctx context.Context, ref flow.PolicyRef) (*reso
 		}
 	}
 	r.memo = append(r.memo, resolution{ref: ref, target: t, err: err})
+	switch {
+	case r.index != nil:
+		r.index[ref] = len(r.memo) - 1
+	case len(r.memo) > len(r.first):
+		r.index = make(map[flow.PolicyRef]int, len(r.memo))
+		for i := range r.memo {
+			r.index[r.memo[i].ref] = i
+		}
+	}
 	res := &r.memo[len(r.memo)-1]
 	return res, res.err
 }

@@ -160,13 +160,25 @@ func (s *Service) flowGate(ctx context.Context, p *Principal, r *ent.Record, c *
 	return s.runFlowTests(ctx, res, plan, r.Tests)
 }
 
+// maxUnresolvedReported is how many references that do not resolve a
+// save or a check reports before it stops looking: each is a lookup no
+// cache can answer, and a definition of a megabyte may hold ten thousand.
+const maxUnresolvedReported = 20
+
 // validateSaved is the validation a saved draft is answered with, its
 // references resolved by res. A reference that cannot be checked because
 // the authorizer or the database failed is reported as such: the draft is
 // stored already, and a warning cannot let anything run.
 func (s *Service) validateSaved(ctx context.Context, res *policyResolver, d *flow.Definition) flow.Problems {
 	out := flow.Validate(d, flow.StageSave)
-	for _, np := range d.PolicyRefs() {
+	refs := d.PolicyRefs()
+	unresolved := 0
+	for i, np := range refs {
+		if unresolved == maxUnresolvedReported {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("%d more policy references were not checked, after %d that did not resolve",
+				len(refs)-i, maxUnresolvedReported))
+			break
+		}
 		err := res.exists(ctx, np.Ref)
 		switch {
 		case errors.Is(err, flow.ErrPolicyNotFound):
@@ -174,7 +186,10 @@ func (s *Service) validateSaved(ctx context.Context, res *policyResolver, d *flo
 		case err != nil:
 			out.Warnings = append(out.Warnings, fmt.Sprintf("policy %q referenced by node %q could not be checked: %s",
 				np.Ref.String(), np.NodeID, messageOf(err)))
+		default:
+			continue
 		}
+		unresolved++
 	}
 	return out
 }

@@ -298,6 +298,75 @@ func TestAFlowRecordIsCheckedWithoutChangingIt(t *testing.T) {
 	})
 }
 
+// TestASaveReportsAtMostTwentyReferencesThatDoNotResolve saves a flow of
+// 25 references to policies that do not exist: each is a lookup no cache
+// answers, so the save and the check stop looking after twenty, and say
+// so.
+func TestASaveReportsAtMostTwentyReferencesThatDoNotResolve(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		var nodes, want []string
+		for i := range 25 {
+			kind, ref := "policy", uuid.Must(uuid.NewV7())
+			if i == 0 {
+				kind = "start"
+			}
+			next := fmt.Sprintf("n%d", i+1)
+			if i == 24 {
+				next = "end"
+			}
+			nodes = append(nodes, fmt.Sprintf(`{"id": "n%d", "type": %q, "policy": {"id": %q}, "onTrue": %q, "onFalse": %q}`, i, kind, ref, next, next))
+			if i < 20 {
+				want = append(want, fmt.Sprintf("policy %q referenced by node %q not found", ref, fmt.Sprintf("n%d", i)))
+			}
+		}
+		want = append(want, "5 more policy references were not checked, after 20 that did not resolve")
+		definition := `{"formatVersion": 1, "nodes": [` + strings.Join(nodes, ",") + `, {"id": "end", "type": "return", "returnValue": true}]}`
+		saved := f.createFlow(t, admin, json.RawMessage(definition))
+		if len(saved.Validation.Errors) != 0 || !reflect.DeepEqual(saved.Validation.Warnings, want) {
+			t.Errorf("the save reported %+v, want the warnings %q", saved.Validation, want)
+		}
+		checked, err := f.svc.FlowValidation(admin, saved.ID)
+		if err != nil || !reflect.DeepEqual(*checked, saved.Validation) {
+			t.Errorf("the check reported %+v, %v; want what the save did", checked, err)
+		}
+	})
+}
+
+// TestAFlowOfManyPoliciesResolvesEach runs a chain of twelve nodes, each
+// on a policy of its own: more than the resolver keeps without an index.
+func TestAFlowOfManyPoliciesResolvesEach(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		var nodes []string
+		for i := range 12 {
+			pol := f.publishedPolicy(t, fmt.Sprintf("adult %d", i), strings.Replace(adultRule, "18", fmt.Sprint(18+i), 1))
+			kind, next := "policy", fmt.Sprintf("n%d", i+1)
+			if i == 0 {
+				kind = "start"
+			}
+			if i == 11 {
+				next = "yes"
+			}
+			nodes = append(nodes, fmt.Sprintf(`{"id": "n%d", "type": %q, "policy": %s, "onTrue": %q, "onFalse": "no"}`, i, kind, byBaseID(pol.BaseID), next))
+		}
+		definition := `{"formatVersion": 1, "nodes": [` + strings.Join(nodes, ",") +
+			`, {"id": "yes", "type": "return", "returnValue": true}, {"id": "no", "type": "return", "returnValue": false}]}`
+		fl := f.createFlow(t, admin, json.RawMessage(definition))
+		if len(fl.Validation.Errors)+len(fl.Validation.Warnings) != 0 {
+			t.Fatalf("validation %+v", fl.Validation)
+		}
+		for age, want := range map[int]bool{29: true, 28: false} {
+			res, err := f.svc.RunFlow(admin, fl.BaseID, json.RawMessage(fmt.Sprintf(`{"applicant": {"age": %d}}`, age)))
+			if err != nil || res.Result != want || len(res.Errors) != 0 {
+				t.Errorf("age %d: %+v, %v; want %v", age, res, err, want)
+			}
+		}
+	})
+}
+
 func TestAFlowCannotReachAnotherTenantsPolicy(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixture(t, db)
