@@ -94,14 +94,21 @@ func (s *Service) charged(ctx context.Context) flow.Options {
 // replay runs, each answering about each bytes beside its data (data bytes
 // in all). Their answers are charged to the request's bound, then the runs
 // to its rate limits, so that a call refused for its size spends no runs.
-// Refused for its size, it says how many such runs one request can hold.
+// Refused for its size, it says how many such runs the request can still
+// hold: the other fields of a GraphQL document may have spent some of it.
 func (s *Service) admitRuns(ctx context.Context, what string, n, each, data int) error {
 	if s.spendAnswer(ctx, n*each+data) == nil {
 		return chargeRuns(ctx, n)
 	}
 	one := each + data/max(1, n)
-	return Invalid("%d %s of this policy would answer about %s, more than the %s one request may: each answers about %s; ask for at most %d in one request",
-		n, what, size(n*each+data), size(s.maxAnswer), size(one), s.maxAnswer/max(1, one))
+	bound := size(s.maxAnswer) + " one request may"
+	left := s.maxAnswer
+	if c := callOf(ctx); c != nil && c.answers != nil && c.answers.spent.Load() > 0 {
+		left = max(0, s.maxAnswer-int(c.answers.spent.Load()))
+		bound = size(left) + " this request has left of the " + bound
+	}
+	return Invalid("%d %s of this policy would answer about %s, more than the %s: each answers about %s; ask for at most %d in one request",
+		n, what, size(n*each+data), bound, size(one), left/max(1, one))
 }
 
 // size words a number of bytes in KiB below a MiB, else in MiB.

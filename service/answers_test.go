@@ -64,6 +64,19 @@ func TestABatchThatWouldAnswerTooMuchIsRefusedBeforeItRuns(t *testing.T) {
 			t.Fatal(err)
 		}
 		f.waitForEvents(t, big.BaseID, auditevent.ActionExecuted, 1)
+
+		// A request that has spent some of its bound is told what is left.
+		ctx := f.as(t, adminKey, "")
+		first, err := f.svc.RunPolicyBatch(ctx, big.BaseID, items(repeated(adultData, 300)...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		first.Release()
+		_, err = f.svc.RunPolicyBatch(ctx, big.BaseID, items(repeated(adultData, 300)...))
+		wantCode(t, err, service.CodeInvalidArgument)
+		if want := "300 items of this policy would answer about 32.1 MiB, more than the 31.9 MiB this request has left of the 64.0 MiB one request may: each answers about 109.4 KiB; ask for at most 298 in one request"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%v, want %q", err, want)
+		}
 	})
 }
 
