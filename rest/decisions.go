@@ -20,22 +20,8 @@ type decisionSettingsRequest struct {
 	Mask       *[]string `json:"mask"`
 }
 
-// decisionSettings reads a base's decision-record settings (GET
-// /policy/{policyId}/decision-records, GET /flow/{flowId}/decision-records).
-func (s *server) decisionSettings(idName string,
-	read func(context.Context, uuid.UUID) (*service.DecisionSettings, error)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		id, err := pathID(r, idName)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		out, err := read(r.Context(), id)
-		s.reply(w, r, http.StatusOK, out, err)
-	}
-}
-
-// setDecisionSettings sets them (PUT on the same paths).
+// setDecisionSettings sets a base's decision-record settings (PUT
+// /policy/{policyId}/decision-records, PUT /flow/{flowId}/decision-records).
 func (s *server) setDecisionSettings(idName string,
 	set func(context.Context, uuid.UUID, service.DecisionSettingsInput) (*service.DecisionSettings, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
@@ -102,18 +88,6 @@ func decisionFilter(q url.Values) (service.DecisionFilter, error) {
 		return f, err
 	}
 	return f, nil
-}
-
-// decision is GET /decision/{decisionId}: one record with its run
-// recomputed.
-func (s *server) decision(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "decisionId")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	out, err := s.svc.Decision(r.Context(), id)
-	s.reply(w, r, http.StatusOK, out, err)
 }
 
 // replayRequest is the optional body of POST /policy/{policyId}/replay and

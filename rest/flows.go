@@ -86,18 +86,6 @@ func (s *server) decodeFlowUpdate(r *http.Request) (*string, service.Changes, er
 	return req.Status, c, err
 }
 
-// flowValidation is GET /flow/{flowId}/validation: the problems saving
-// the record would report, found without changing it.
-func (s *server) flowValidation(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "flowId")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	out, err := s.svc.FlowValidation(r.Context(), id)
-	s.reply(w, r, http.StatusOK, out, err)
-}
-
 // runFlow is POST /run/flow/{baseId}: the latest version, else the draft.
 func (s *server) runFlow(w http.ResponseWriter, r *http.Request) {
 	s.runStoredFlow(w, r, "baseId", s.svc.RunFlow)

@@ -36,17 +36,6 @@ func (s *server) createGroup(w http.ResponseWriter, r *http.Request) {
 	s.reply(w, r, http.StatusCreated, g, err)
 }
 
-// group is GET /group/{groupId}.
-func (s *server) group(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "groupId")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	g, err := s.svc.Group(r.Context(), id)
-	s.reply(w, r, http.StatusOK, g, err)
-}
-
 // updateGroup is PUT /group/{groupId}.
 func (s *server) updateGroup(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r, "groupId")

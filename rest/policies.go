@@ -82,6 +82,20 @@ func pathID(r *http.Request, name string) (uuid.UUID, error) {
 	return service.ParseID(name, r.PathValue(name))
 }
 
+// readByID serves a GET of what read answers for the id in the path
+// segment named idName.
+func readByID[T any](s *server, idName string, read func(context.Context, uuid.UUID) (*T, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, err := pathID(r, idName)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		out, err := read(r.Context(), id)
+		s.reply(w, r, http.StatusOK, out, err)
+	}
+}
+
 // policyLifecycle serves /policy/{policyId} and /policies.
 func (s *server) policyLifecycle() *versionedKind[service.SavedPolicy, service.Policy, service.Versions, service.Summary] {
 	return &versionedKind[service.SavedPolicy, service.Policy, service.Versions, service.Summary]{
