@@ -22,17 +22,26 @@ const DefaultMaxAnswerBytes = 64 << 20
 // what they have read (engine.Result.ReadBytes).
 type answerBudget struct{ spent, read atomic.Int64 }
 
+// answersOf is the budget of the request ctx belongs to; nil for a
+// context without a call (the service's own tools, the command line),
+// which is not limited.
+func answersOf(ctx context.Context) *answerBudget {
+	if c := callOf(ctx); c != nil {
+		return c.answers
+	}
+	return nil
+}
+
 // spendAnswer charges answer estimated bytes to the request's budget, or
 // nothing when they would take it past the service's bound: then what is
-// asked for must be asked in smaller requests. A context without a call
-// (the service's own tools, the command line) is not limited.
+// asked for must be asked in smaller requests.
 func (s *Service) spendAnswer(ctx context.Context, answer int) error {
-	c := callOf(ctx)
-	if c == nil || c.answers == nil {
+	b := answersOf(ctx)
+	if b == nil {
 		return nil
 	}
-	if c.answers.spent.Add(int64(answer)) > int64(s.maxAnswer) {
-		c.answers.spent.Add(-int64(answer))
+	if b.spent.Add(int64(answer)) > int64(s.maxAnswer) {
+		b.spent.Add(-int64(answer))
 		return s.answersTooLarge()
 	}
 	return nil
@@ -63,7 +72,7 @@ func (s *Service) explain(ctx context.Context, res *engine.Result) error {
 // spendReads charges what a run read of the data to the request, whose
 // runs may read together at most what it may answer.
 func (s *Service) spendReads(ctx context.Context, n int) error {
-	if c := callOf(ctx); c != nil && c.answers != nil && c.answers.read.Add(int64(n)) > int64(s.maxAnswer) {
+	if b := answersOf(ctx); b != nil && b.read.Add(int64(n)) > int64(s.maxAnswer) {
 		return s.readsTooMuch()
 	}
 	return nil
@@ -103,9 +112,11 @@ func (s *Service) admitRuns(ctx context.Context, what string, n, each, data int)
 	one := each + data/max(1, n)
 	bound := size(s.maxAnswer) + " one request may"
 	left := s.maxAnswer
-	if c := callOf(ctx); c != nil && c.answers != nil && c.answers.spent.Load() > 0 {
-		left = max(0, s.maxAnswer-int(c.answers.spent.Load()))
-		bound = size(left) + " this request has left of the " + bound
+	if b := answersOf(ctx); b != nil {
+		if spent := int(b.spent.Load()); spent > 0 {
+			left = max(0, s.maxAnswer-spent)
+			bound = size(left) + " this request has left of the " + bound
+		}
 	}
 	return Invalid("%d %s of this policy would answer about %s, more than the %s: each answers about %s; ask for at most %d in one request",
 		n, what, size(n*each+data), bound, size(one), left/max(1, one))
