@@ -248,13 +248,13 @@ type runner struct {
 	echoed   int // the bytes of data each response echoes
 }
 
-// charge spends answer bytes of a node's response on the run's Spend,
-// stopping the run when it refuses.
-func (r *runner) charge(answer int) error {
-	if r.spend == nil || answer == 0 {
+// charge spends n bytes on to, the run's Spend or Read, stopping the run
+// when it refuses.
+func (r *runner) charge(to func(int) error, n int) error {
+	if to == nil || n == 0 {
 		return nil
 	}
-	if err := r.spend(answer); err != nil {
+	if err := to(n); err != nil {
 		return r.stop("flow stopped: " + err.Error())
 	}
 	return nil
@@ -275,7 +275,7 @@ func (r *runner) exec(i int) (value, error) {
 		b, _ := n.ReturnValue.(bool)
 		return value{b: b}, nil
 	case TypeCustom:
-		if err := r.charge(len(*n.Outcome) + r.echoed); err != nil {
+		if err := r.charge(r.spend, len(*n.Outcome)+r.echoed); err != nil {
 			return value{}, err
 		}
 		start := time.Now()
@@ -303,20 +303,18 @@ func (r *runner) policy(i int, n *Node) (value, error) {
 		return value{}, fmt.Errorf("flow: the resolver returned no policy for %q", n.Policy.String())
 	}
 
-	if err := r.charge(rp.AnswerWeight() + r.echoed); err != nil {
+	if err := r.charge(r.spend, rp.AnswerWeight()+r.echoed); err != nil {
 		return value{}, err
 	}
 	evalStart := time.Now()
 	resp := rp.Evaluate(nil, r.data, r.input)
 	// What the response shows beyond its estimate is charged before it is
 	// explained (engine.Result.ShownAnswerBytes).
-	if err := r.charge(resp.ShownAnswerBytes()); err != nil {
+	if err := r.charge(r.spend, resp.ShownAnswerBytes()); err != nil {
 		return value{}, err
 	}
-	if r.read != nil {
-		if err := r.read(resp.ReadBytes()); err != nil {
-			return value{}, r.stop("flow stopped: " + err.Error())
-		}
+	if err := r.charge(r.read, resp.ReadBytes()); err != nil {
+		return value{}, err
 	}
 	r.respond(n, resp, NodeExecution{
 		Database: Nanos(database),
