@@ -31,12 +31,12 @@ type evaluator struct {
 	// objects, which a run may show in many conditions.
 	shown int
 	reads int // the same for every value a condition reads (see read)
-	sizes map[shownKey]int
+	sizes map[valueKey]int
 	// found remembers where lookup found, or did not find, a name that is
 	// not an exact key of a large object.
 	found map[foundKey]foundName
 	// counted remembers the length of each long text it was asked for.
-	counted map[shownKey]int
+	counted map[valueKey]int
 }
 
 // Evaluate runs the program against a JSON object. Its `rule` member has
@@ -70,26 +70,26 @@ func (p *Program) EvaluateInto(res *Result, data map[string]any) {
 	result, err := e.rule(g, entry)
 	e.leave(p.golden, result, err)
 	entry.Result = result && err == nil
-	res.shown = e.shown
 	if err != nil {
-		res.Error = err
 		res.Labels = e.labelsAfterError()
-		res.reads = e.reads
-		return
+	} else {
+		res.Labels = e.labels(result, labels)
+		// Labelled rules' errors only make their labels false, but one
+		// past the bound on reads stops the run, as it would the golden
+		// rule.
+		err = e.overRead()
 	}
-	res.Labels = e.labels(result, labels)
-	res.reads = e.reads
-	// Labelled rules' errors only make their labels false, but one past
-	// the bound on reads stops the run, as it would the golden rule.
-	if err := e.overRead(); err != nil {
+	res.shown, res.reads = e.shown, e.reads
+	if err != nil {
 		res.Error = err
 		return
 	}
 	res.Result = result
 }
 
-// shownKey names a list, an object or a text of the data.
-type shownKey struct {
+// valueKey names a list, an object or a text of the data by where it is
+// held, for the memos of one run.
+type valueKey struct {
 	at  unsafe.Pointer
 	len int
 }
@@ -145,7 +145,7 @@ const shortText = 128
 // size is about the bytes of v in JSON, worked out once per list and
 // object.
 func (e *evaluator) size(v any) int {
-	var key shownKey
+	var key valueKey
 	switch v := v.(type) {
 	case string:
 		return len(v) + 2
@@ -153,12 +153,12 @@ func (e *evaluator) size(v any) int {
 		if len(v) == 0 {
 			return 2
 		}
-		key = shownKey{unsafe.Pointer(unsafe.SliceData(v)), len(v)}
+		key = valueKey{unsafe.Pointer(unsafe.SliceData(v)), len(v)}
 	case map[string]any:
 		if len(v) == 0 {
 			return 2
 		}
-		key = shownKey{reflect.ValueOf(v).UnsafePointer(), len(v)}
+		key = valueKey{reflect.ValueOf(v).UnsafePointer(), len(v)}
 	default:
 		return 8 // a number, a boolean or null, about
 	}
@@ -177,7 +177,7 @@ func (e *evaluator) size(v any) int {
 		}
 	}
 	if e.sizes == nil {
-		e.sizes = map[shownKey]int{}
+		e.sizes = map[valueKey]int{}
 	}
 	e.sizes[key] = n
 	return n
@@ -436,13 +436,13 @@ func (e *evaluator) runes(s string) int {
 	if len(s) <= longText {
 		return utf8.RuneCountInString(s)
 	}
-	at := shownKey{unsafe.Pointer(unsafe.StringData(s)), len(s)}
+	at := valueKey{unsafe.Pointer(unsafe.StringData(s)), len(s)}
 	if n, ok := e.counted[at]; ok {
 		return n
 	}
 	n := utf8.RuneCountInString(s)
 	if e.counted == nil {
-		e.counted = map[shownKey]int{}
+		e.counted = map[valueKey]int{}
 	}
 	e.counted[at] = n
 	return n
