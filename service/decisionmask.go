@@ -59,13 +59,11 @@ func parseMaskPath(p string) (maskPath, error) {
 	if len(steps) > maxMaskSegments {
 		return nil, Invalid("mask path %q has more than %d steps", p, maxMaskSegments)
 	}
-	for _, step := range steps {
+	for i, step := range steps {
 		if step == "" || strings.TrimSpace(step) != step || strings.ContainsAny(step, `[]"'`) ||
 			strings.IndexFunc(step, unicode.IsControl) >= 0 {
 			return nil, Invalid("mask path %q has an empty or malformed step %q: steps are member names separated by dots", p, step)
 		}
-	}
-	for i, step := range steps {
 		steps[i] = engine.CanonicalName(step)
 	}
 	return steps, nil
@@ -110,11 +108,12 @@ func maskAt(v any, paths []maskPath, hidden *[]string) any {
 			deeper = deeper[:0]
 			whole := false
 			for _, p := range paths {
-				if engine.KeyAnswersTo(key, p[0]) {
-					whole = whole || len(p) == 1
-					if len(p) > 1 {
-						deeper = append(deeper, p[1:])
-					}
+				switch {
+				case !engine.KeyAnswersTo(key, p[0]):
+				case len(p) == 1:
+					whole = true
+				default:
+					deeper = append(deeper, p[1:])
 				}
 			}
 			switch {
