@@ -2,6 +2,7 @@ package flow
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 )
 
@@ -151,6 +152,35 @@ func (d *Definition) PolicyRefs() []NodePolicy {
 		}
 	}
 	return out
+}
+
+// MaxNodes and MaxBranchTargets bound a definition sent to be saved or
+// tested: far beyond a flow people draw and read (a true and a false
+// branch for each node), and within what the console lays out in a few
+// seconds.
+const (
+	MaxNodes         = 1000
+	MaxBranchTargets = 2 * MaxNodes
+)
+
+// CheckSize refuses, with a *DefinitionError, a definition of more nodes
+// or branch targets than MaxNodes and MaxBranchTargets.
+func CheckSize(d *Definition) error {
+	var problems []string
+	if len(d.Nodes) > MaxNodes {
+		problems = append(problems, fmt.Sprintf("the definition holds %d nodes; a flow may hold at most %d", len(d.Nodes), MaxNodes))
+	}
+	targets := 0
+	for _, n := range d.Nodes {
+		targets += len(n.OnTrue) + len(n.OnFalse) + len(n.Next)
+	}
+	if targets > MaxBranchTargets {
+		problems = append(problems, fmt.Sprintf("the definition's branches name %d targets; a flow may name at most %d", targets, MaxBranchTargets))
+	}
+	if problems != nil {
+		return &DefinitionError{Details: problems}
+	}
+	return nil
 }
 
 // DefinitionError means a definition cannot be decoded or is invalid for

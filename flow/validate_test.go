@@ -2,6 +2,8 @@ package flow
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -235,5 +237,42 @@ func TestCheckGivesTheStagesProblemsAndAPlanWhenTheDefinitionCanRun(t *testing.T
 				t.Errorf("plan %v, Prepare's error %v, want a plan: %v", plan != nil, err, tc.runs)
 			}
 		})
+	}
+}
+
+func TestCheckSizeRefusesMoreThanAFlowMayHold(t *testing.T) {
+	// chain is a start node and n-1 policy nodes, each branching true to
+	// the next and false to the first: two targets a node.
+	chain := func(n int) *Definition {
+		d := &Definition{FormatVersion: 1}
+		for i := range n {
+			d.Nodes = append(d.Nodes, Node{ID: fmt.Sprint("n", i), Type: TypePolicy, OnTrue: []string{fmt.Sprint("n", i+1)}, OnFalse: []string{"n0"}})
+		}
+		d.Nodes[0].Type = TypeStart
+		return d
+	}
+	wide := chain(3)
+	for i := range MaxBranchTargets - 5 {
+		wide.Nodes[0].OnTrue = append(wide.Nodes[0].OnTrue, fmt.Sprint("t", i))
+	}
+	for _, c := range []struct {
+		name string
+		d    *Definition
+		want []string
+	}{
+		{"as many nodes and targets as a flow may hold", chain(MaxNodes), nil},
+		{"a node too many", chain(MaxNodes + 1), []string{
+			"the definition holds 1001 nodes; a flow may hold at most 1000",
+			"the definition's branches name 2002 targets; a flow may name at most 2000"}},
+		{"a branch of too many targets", wide, []string{"the definition's branches name 2001 targets; a flow may name at most 2000"}},
+	} {
+		err := CheckSize(c.d)
+		var de *DefinitionError
+		switch {
+		case c.want == nil && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.want != nil && (!errors.As(err, &de) || !reflect.DeepEqual(de.Details, c.want)):
+			t.Errorf("%s: %v; want %q", c.name, err, c.want)
+		}
 	}
 }

@@ -80,7 +80,7 @@ func checkFlow(c *Changes) error {
 		return Invalid("a flow has a definition, not a rule or a schema")
 	}
 	if c.Definition != nil {
-		d, err := parseDefinition(c.Definition)
+		d, err := parseSentDefinition(c.Definition)
 		if err != nil {
 			return err
 		}
@@ -102,6 +102,20 @@ func checkFlow(c *Changes) error {
 func parseDefinition(raw json.RawMessage) (*flow.Definition, error) {
 	d, err := flow.Parse(raw)
 	if err != nil {
+		return nil, definitionError(err)
+	}
+	return d, nil
+}
+
+// parseSentDefinition decodes a definition a request sent, refusing one
+// larger than a flow may be (flow.CheckSize). Stored definitions are read
+// with parseDefinition: they were checked when they were sent.
+func parseSentDefinition(raw json.RawMessage) (*flow.Definition, error) {
+	d, err := parseDefinition(raw)
+	if err != nil {
+		return nil, err
+	}
+	if err := flow.CheckSize(d); err != nil {
 		return nil, definitionError(err)
 	}
 	return d, nil

@@ -298,6 +298,60 @@ func TestAFlowRecordIsCheckedWithoutChangingIt(t *testing.T) {
 	})
 }
 
+// TestAFlowOfMoreNodesThanAFlowMayHoldIsRefused sends a chain of 1,001
+// nodes (the console could not lay it out) to be created, saved over a
+// draft and tested: each is refused and nothing changes.
+func TestAFlowOfMoreNodesThanAFlowMayHoldIsRefused(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		chain := func(n int) json.RawMessage {
+			nodes := []string{`{"id": "n0", "type": "start", "policy": ` + byBaseID(adult.BaseID) + `, "onTrue": "n1", "onFalse": "no"}`}
+			for i := 1; i < n-2; i++ {
+				nodes = append(nodes, fmt.Sprintf(`{"id": "n%d", "type": "policy", "policy": %s, "onTrue": "n%d", "onFalse": "no"}`, i, byBaseID(adult.BaseID), i+1))
+			}
+			nodes = append(nodes, fmt.Sprintf(`{"id": "n%d", "type": "return", "returnValue": true}`, n-2), `{"id": "no", "type": "return", "returnValue": false}`)
+			return json.RawMessage(`{"formatVersion": 1, "nodes": [` + strings.Join(nodes, ",") + `]}`)
+		}
+		saved := f.createFlow(t, admin, chain(flow.MaxNodes))
+		if len(saved.Validation.Errors)+len(saved.Validation.Warnings) != 0 {
+			t.Fatalf("a flow of %d nodes: %+v", flow.MaxNodes, saved.Validation)
+		}
+		tooLong := chain(flow.MaxNodes + 1)
+		want := []string{"the definition holds 1001 nodes; a flow may hold at most 1000"}
+		for name, call := range map[string]func() error{
+			"create": func() error {
+				_, err := f.svc.CreateFlow(admin, service.Changes{Name: ptr("long"), Definition: tooLong})
+				return err
+			},
+			"save": func() error {
+				_, err := f.svc.UpdateFlowDraft(admin, saved.ID, service.Changes{Definition: tooLong})
+				return err
+			},
+			"test": func() error {
+				_, err := f.svc.TestFlow(admin, service.FlowTestInput{Definition: tooLong, Data: json.RawMessage(`{"applicant": {"age": 30}}`)})
+				return err
+			},
+		} {
+			var e *service.Error
+			if err := call(); !errorsAs(err, &e) || e.Code != service.CodeInvalidArgument || !reflect.DeepEqual(e.Details, want) {
+				t.Errorf("%s: %v; want invalid_argument with %q", name, err, want)
+			}
+		}
+		if n, _ := db.Client().Base.Query().Count(context.Background()); n != 2 {
+			t.Errorf("%d bases after the refused create, want 2", n)
+		}
+		fl, err := f.svc.Flow(admin, saved.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fl.Revision != saved.Flow.Revision {
+			t.Errorf("revision %d after the refused save, want %d", fl.Revision, saved.Flow.Revision)
+		}
+	})
+}
+
 // TestASaveReportsAtMostTwentyReferencesThatDoNotResolve saves a flow of
 // 25 references to policies that do not exist: each is a lookup no cache
 // answers, so the save and the check stop looking after twenty, and say
