@@ -873,6 +873,28 @@ test('a flow node names its true, false and next handles, true on the left and f
   await page.context().close();
 });
 
+test('a flow of as many nodes as a flow may hold opens, its checks all failing to one return node', async () => {
+  // Laid out with every branch, this chain would take dagre minutes: each
+  // branch to the shared return node crosses every layer below its check.
+  const policy = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Long chain check', rule: 'A **Person** is checked if the __age__ of the **Person** is at least 18.' });
+  const checks = 998;
+  const nodes = Array.from({ length: checks }, (_, i) => ({
+    id: `c${i}`,
+    type: i === 0 ? 'start' : 'policy',
+    policy: { baseId: policy.baseId },
+    onTrue: i + 1 < checks ? `c${i + 1}` : 'yes',
+    onFalse: 'no',
+  }));
+  nodes.push({ id: 'yes', type: 'return', returnValue: true }, { id: 'no', type: 'return', returnValue: false });
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', { name: 'Long chain', definition: { formatVersion: 1, nodes } });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+  await page.waitForFunction((n) => document.querySelectorAll('.react-flow__node').length === n, nodes.length, { timeout: 120000, polling: 250 });
+  await expect(flowNode(page, 'c0')).toBeVisible();
+  await page.context().close();
+});
+
 test('the nested YAML and the editor graph forms of a definition open in the same view', async () => {
   const page = await newPage();
   await signIn(page, ADMIN_KEY);
