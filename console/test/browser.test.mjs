@@ -1370,6 +1370,32 @@ test('a comparison link naming another policy’s or flow’s record says so, an
   await page.context().close();
 });
 
+test('a comparison shows the whole rule text, its changed lines facing each other and the rest alike on both sides', async () => {
+  // Twenty lines with changes at the 3rd and the 15th: the server's two
+  // hunks hold three lines of context each, and the lines between and
+  // after them are the same on both sides.
+  const conditions = (changed) =>
+    Array.from({ length: 19 }, (_, i) => `  ${i === 0 ? 'if' : 'and'} the __age__ of the **Person** is at least ${changed.includes(i + 2) ? 100 + i : i}`);
+  const rule = (changed) => ['A **Person** gets a long check', ...conditions(changed)].join('\n') + '.';
+  const v1 = await publishedPolicy('Long rule', rule([]));
+  const draft = await rest(server.url, ADMIN_KEY, 'GET', `/policy/${v1.baseId}/draft`);
+  const v2 = await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${draft.id}`, { rule: rule([3, 15]), status: 'published' });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/policies/${v1.baseId}/compare?left=${v1.id}&right=${v2.id}`);
+  const rows = page.getByRole('region', { name: 'Rule text' }).locator('tbody tr');
+  await expect(rows).toHaveCount(20);
+  const kinds = await rows.evaluateAll((trs) => trs.map((tr) => tr.className));
+  assert.deepEqual(kinds, Array.from({ length: 20 }, (_, i) => (i === 2 || i === 14 ? 'diff-changed' : 'diff-same')));
+  const cells = await rows.evaluateAll((trs) => trs.map((tr) => [tr.querySelector('td.left code').textContent, tr.querySelector('td.right code').textContent]));
+  const before = rule([]).replace(/\.$/, '').split('\n');
+  const after = rule([3, 15]).replace(/\.$/, '').split('\n');
+  before[19] += '.';
+  after[19] += '.';
+  assert.deepEqual(cells, before.map((l, i) => [l, after[i]]));
+  await page.context().close();
+});
+
 test('a policy of more versions than a page of its history lists the newest and opens at any', async () => {
   // 201 versions: the server answers a history 200 versions at most a page.
   const first = await publishedPolicy('Long history', 'A **Person** is old if the __age__ of the **Person** is at least 90.');
