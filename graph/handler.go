@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"runtime"
 
@@ -228,9 +229,46 @@ func readBody(next http.Handler) http.Handler {
 			writeError(w, http.StatusBadRequest, service.CodeInvalidArgument, "the request body could not be read")
 			return
 		}
+		if problem := envelopeProblem(r, body); problem != "" {
+			writeError(w, http.StatusBadRequest, service.CodeInvalidArgument, problem)
+			return
+		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		next.ServeHTTP(w, r)
 	})
+}
+
+// envelopeProblem says in plain words why gqlgen could not decode a POST
+// body of JSON into an operation, as it would: gqlgen's own message names
+// Go types and quotes the whole body back, up to the body's limit.
+func envelopeProblem(r *http.Request, body []byte) string {
+	if mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); r.Method != http.MethodPost || mediaType != "application/json" {
+		return ""
+	}
+	var envelope struct {
+		Query, OperationName, Variables, Extensions json.RawMessage
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var syntax *json.SyntaxError
+	switch err := dec.Decode(&envelope); {
+	case errors.As(err, &syntax) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return service.InvalidJSON("the request body", err).Message
+	case err != nil:
+		return `the request body must be a JSON object: {"query": "...", "operationName": "...", "variables": {...}}`
+	}
+	for _, m := range [...]struct {
+		name string
+		raw  json.RawMessage
+		kind byte
+	}{{"query", envelope.Query, '"'}, {"operationName", envelope.OperationName, '"'}, {"variables", envelope.Variables, '{'}, {"extensions", envelope.Extensions, '{'}} {
+		if len(m.raw) > 0 && string(m.raw) != "null" && m.raw[0] != m.kind {
+			if m.kind == '"' {
+				return m.name + " must be a string"
+			}
+			return m.name + " must be a JSON object"
+		}
+	}
+	return ""
 }
 
 // writeError answers a request that never reached gqlgen.
