@@ -25,7 +25,7 @@ export function layout(nodeIds: string[], edges: LayoutEdge[]): Map<string, { x:
   const drawn = edges.filter((e) => known.has(e.source) && known.has(e.target));
   const layer = layers([...known], drawn);
   for (const e of placingBranches(drawn, layer)) g.setEdge(e.source, e.target);
-  dagre.layout(g, { constraints: orderings(trueLeftOfFalse(drawn), layer) });
+  dagre.layout(g, { constraints: orderings(trueLeftOfFalse(drawn, layer), layer) });
   const out = new Map<string, { x: number; y: number }>();
   for (const id of nodeIds) {
     const p = g.node(id);
@@ -66,15 +66,11 @@ function placingBranches(edges: LayoutEdge[], layer: Map<string, number>): Layou
 }
 
 /**
- * The orderings dagre can use, those of two nodes of one layer, as many
- * as MAX_ORDERING_WORK allows, the top layers' first.
+ * As many orderings as MAX_ORDERING_WORK allows, the top layers' first.
  */
 function orderings(pairs: { left: string; right: string }[], layer: Map<string, number>) {
   const layerCount = Math.max(0, ...layer.values()) + 1;
-  return pairs
-    .filter((p) => layer.get(p.left) === layer.get(p.right))
-    .sort((a, b) => layer.get(a.left)! - layer.get(b.left)!)
-    .slice(0, Math.floor(MAX_ORDERING_WORK / layerCount));
+  return pairs.sort((a, b) => layer.get(a.left)! - layer.get(b.left)!).slice(0, Math.floor(MAX_ORDERING_WORK / layerCount));
 }
 
 /**
@@ -119,12 +115,13 @@ function layers(nodeIds: string[], edges: LayoutEdge[]): Map<string, number> {
 
 /**
  * Asks dagre to place each node's true target left of its false target
- * when they share a rank; left alone, it places them either way, and a
+ * when they share a layer (only those orderings are of use to it, and
+ * checking the others for cycles would be wasted); left alone, it places them either way, and a
  * false branch drawn from the right handle to a node on the left crosses
  * the true one. A pair that other nodes' branches order the other way is
  * left out: dagre cannot honour constraints that go round.
  */
-function trueLeftOfFalse(edges: LayoutEdge[]): { left: string; right: string }[] {
+function trueLeftOfFalse(edges: LayoutEdge[], layer: Map<string, number>): { left: string; right: string }[] {
   const targetOf = (handle: Handle) => {
     const m = new Map<string, string>();
     for (const e of edges) if (e.handle === handle && !m.has(e.source)) m.set(e.source, e.target);
@@ -150,7 +147,7 @@ function trueLeftOfFalse(edges: LayoutEdge[]): { left: string; right: string }[]
   const out: { left: string; right: string }[] = [];
   for (const [source, left] of targetOf('true')) {
     const right = onFalse.get(source);
-    if (right === undefined || right === left || reaches(right, left)) continue;
+    if (right === undefined || right === left || layer.get(left) !== layer.get(right) || reaches(right, left)) continue;
     rightOf.set(left, [...(rightOf.get(left) ?? []), right]);
     out.push({ left, right });
   }
