@@ -388,10 +388,15 @@ func suggestOperators(words []string) (int, []string) {
 	return near[0].n, out
 }
 
-// editDistance is the Levenshtein distance between two strings, by byte.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+// editDistance is the Levenshtein distance between two texts, by byte. It
+// allocates only for a b longer than maxNearestName.
+func editDistance[A, B ~string | ~[]byte](a A, b B) int {
+	var buf [2 * (maxNearestName + 1)]int
+	rows := buf[:]
+	if len(b) > maxNearestName {
+		rows = make([]int, 2*(len(b)+1))
+	}
+	prev, cur := rows[:len(b)+1], rows[len(b)+1:2*(len(b)+1)]
 	for j := range prev {
 		prev[j] = j
 	}

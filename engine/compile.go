@@ -309,19 +309,21 @@ func canon(s string) string {
 	if isCanonical(s) {
 		return s
 	}
-	var b strings.Builder
-	b.Grow(len(s))
+	return string(canonInto(make([]byte, 0, len(s)), s))
+}
+
+// canonInto appends canon(s) to b.
+func canonInto(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
+		switch c := s[i]; {
 		case c == ' ' || c == '_':
 		case c >= 'A' && c <= 'Z':
-			b.WriteByte(c + 'a' - 'A')
+			b = append(b, c+'a'-'A')
 		default:
-			b.WriteByte(c)
+			b = append(b, c)
 		}
 	}
-	return b.String()
+	return b
 }
 
 func isCanonical(s string) bool {

@@ -36,6 +36,15 @@ func (k Kind) String() string { return kindNames[k] }
 type Error struct {
 	Kind    Kind
 	Message string // the full text, beginning with the kind
+	// Nearest is, for a missing selector or property, the data's name
+	// closest to it when one is close enough to be a misspelling of it
+	// (see nearestKey); the explanation suggests it. Empty otherwise.
+	Nearest string
+	// scope and missing are where a run that stops on this error looks
+	// for Nearest: the object searched and the canonical name it lacks.
+	// EvaluateInto drops them, so that no result holds on to its data.
+	scope   map[string]any
+	missing string
 }
 
 func (e *Error) Error() string { return e.Message }

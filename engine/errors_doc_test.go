@@ -17,6 +17,8 @@ type docBlock struct {
 	data       string
 	result     string
 	errorKind  string
+	// explanation, when the document shows it, is the run's explanation.
+	explanation string
 }
 
 // docSection is a `###` section of docs/errors.md and its blocks.
@@ -28,6 +30,7 @@ type docSection struct {
 var (
 	resultLine = regexp.MustCompile(`^Result: (true|false)$`)
 	errorLine  = regexp.MustCompile(`^Error: (.+)$`)
+	explained  = regexp.MustCompile(`^Explanation: (.+)$`)
 )
 
 func readErrorsDoc(t *testing.T) []*docSection {
@@ -64,6 +67,8 @@ func readErrorsDoc(t *testing.T) []*docSection {
 			last.result = resultLine.FindStringSubmatch(line)[1]
 		case errorLine.MatchString(line) && last != nil:
 			last.errorKind = errorLine.FindStringSubmatch(line)[1]
+		case explained.MatchString(line) && last != nil:
+			last.explanation = explained.FindStringSubmatch(line)[1]
 		}
 	}
 	return sections
@@ -79,6 +84,9 @@ func (b *docBlock) run(t *testing.T) *engine.Result {
 	var eng engine.Engine
 	res := eng.Run(b.text, data)
 	res.Explain()
+	if b.explanation != "" && res.Explanation != b.explanation {
+		t.Errorf("%q on %s is explained\n%s\nthe document says\n%s", b.text, b.data, res.Explanation, b.explanation)
+	}
 	if b.errorKind != "" {
 		if res.Error == nil || !strings.HasPrefix(res.Error.Message, b.errorKind+":") {
 			t.Errorf("%q on %s gives error %v, the document says %s", b.text, b.data, res.Error, b.errorKind)
@@ -121,8 +129,13 @@ func TestErrorsDocumentEveryKindAndCodeWithWorkingExamples(t *testing.T) {
 			t.Errorf("docs/errors.md has no example for %s", kind)
 			continue
 		}
-		if res := s.blocks[0].run(t); res.Error == nil || !strings.HasPrefix(res.Error.Message, kind+":") {
-			t.Errorf("%s example gives error %v", kind, res.Error)
+		for _, b := range s.blocks {
+			if b.data == "" {
+				continue
+			}
+			if res := b.run(t); res.Error == nil || !strings.HasPrefix(res.Error.Message, kind+":") {
+				t.Errorf("%s example gives error %v", kind, res.Error)
+			}
 		}
 	}
 	for _, code := range engine.DiagnosticCodes {

@@ -81,6 +81,7 @@ func (p *Program) EvaluateInto(res *Result, data map[string]any) {
 	}
 	res.shown, res.reads = e.shown, e.reads
 	if err != nil {
+		err.suggest()
 		res.Error = err
 		return
 	}
@@ -361,7 +362,7 @@ func (e *evaluator) condition(c *ccond, ct *ConditionTrace) (bool, *Error) {
 func (e *evaluator) infer(c *ccond, ct *ConditionTrace) (bool, *Error) {
 	_, root, found := e.lookup(e.data, c.refStep)
 	if !found {
-		return false, newError(KindMissingSelector, "selector '%s' not found in data", c.refSelector)
+		return false, missingIn(newError(KindMissingSelector, "selector '%s' not found in data", c.refSelector), e.data, c.refStep)
 	}
 	if obj, ok := root.(map[string]any); ok {
 		for _, cand := range c.candidates {
@@ -517,6 +518,9 @@ func (e *evaluator) resolve(p *cpath) (any, string, *Error) {
 				err = newError(KindMissingSelector, "selector '%s' not found at %s", s.name, parent)
 			default:
 				err = newError(KindMissingProperty, "property '%s' not found at %s", s.name, parent)
+			}
+			if isObj {
+				err = missingIn(err, obj, s)
 			}
 			for _, rest := range p.steps[i:] {
 				keys = append(keys, rest.name)

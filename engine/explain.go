@@ -52,7 +52,7 @@ func (r *Result) Explain() {
 		r.Explanation = r.parseExplanation()
 		return
 	case len(r.Trace.Execution) == 0 && r.Error != nil:
-		r.Explanation = "Nothing was evaluated: " + r.Error.Message + "."
+		r.Explanation = "Nothing was evaluated: " + r.Error.explained() + "."
 		return
 	case len(r.Trace.Execution) == 0:
 		r.Explanation = "Nothing was evaluated."
@@ -80,7 +80,7 @@ func (r *Result) Explain() {
 	}
 	if r.Error != nil {
 		b.WriteString(". The run stopped with an error: ")
-		b.WriteString(r.Error.Message)
+		b.WriteString(r.Error.explained())
 	}
 	b.WriteString(".")
 	r.Explanation = b.String()

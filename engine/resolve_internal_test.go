@@ -183,3 +183,15 @@ func describeRules(rules []*Rule) string {
 	}
 	return b.String()
 }
+
+func TestAResultHoldsNothingOfItsDataThroughItsError(t *testing.T) {
+	var eng Engine
+	prog, err := eng.Compile(`A **Person** gets senior discount if the __age__ of the **Person** is at least 65.`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := prog.Evaluate(map[string]any{"Person": map[string]any{"agee": 70.0}})
+	if res.Error == nil || res.Error.Nearest != "agee" || res.Error.scope != nil || res.Error.missing != "" {
+		t.Errorf("error %+v", res.Error)
+	}
+}
