@@ -32,11 +32,11 @@ const (
 	CodeTypeMismatch        = "type-mismatch"
 )
 
-// DiagnosticCodes lists every code Check can report.
+// DiagnosticCodes lists every code Check and CheckWithSchema can report.
 var DiagnosticCodes = []string{
 	CodeParseError, CodeUnknownOperator, CodeThousandsSeparator, CodeMissingFullStop,
 	CodeLowercaseArticle, CodeUnbalancedMarker, CodeInvalidDate, CodeCountOperator, CodeNoRules,
-	CodeLimit, CodeUnknownLabel, CodeUnresolvedReference, CodeUnusedRule, CodeTypeMismatch,
+	CodeLimit, CodeUnknownLabel, CodeUnresolvedReference, CodeUnusedRule, CodeTypeMismatch, CodeNotInSchema,
 }
 
 // Diagnostic is one problem found in a rule text, in plain words. A
@@ -69,7 +69,11 @@ func (c CheckResult) HasErrors() bool {
 // Check reads a rule text the way evaluation would and reports its tokens
 // and every problem found, with suggested fixes. It never fails: a text
 // that does not parse gets error diagnostics.
-func Check(src string) CheckResult {
+func Check(src string) CheckResult { return check(src, nil) }
+
+// check is Check, following the text's names through schema when it is a
+// JSON object (see CheckWithSchema).
+func check(src string, schema any) CheckResult {
 	li := newLineIndex(src)
 	out := CheckResult{Tokens: []Token{}, Diagnostics: []Diagnostic{}}
 	if len(src) <= DefaultLimits.MaxTextBytes {
@@ -81,6 +85,9 @@ func Check(src string) CheckResult {
 		c.syntax(errs)
 	} else {
 		c.semantics(text)
+		if obj, ok := schema.(map[string]any); ok {
+			c.schemaPaths(text, obj)
+		}
 	}
 	sort.SliceStable(c.diags, func(i, j int) bool {
 		a, b := c.diags[i].Range.Start, c.diags[j].Range.Start
@@ -620,6 +627,12 @@ func (c *checker) closest(written string, candidates []suggestible, skip int) []
 	var list []scored
 	w := strings.ToLower(written)
 	for _, cand := range candidates {
+		// Passing over a candidate counts as a step of work too: a name
+		// may be compared with each of a schema's many thousand names.
+		if c.suggestionWork <= 0 {
+			break
+		}
+		c.suggestionWork--
 		near := max(2, len(cand.text)/3)
 		if diff := len(w) - len(cand.lower); cand.rule == skip || diff > near || -diff > near {
 			continue

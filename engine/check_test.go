@@ -17,6 +17,7 @@ var diagnosticCases = []struct {
 	rangeText   string // the text the range covers
 	suggestions []string
 	quiet       string
+	schema      string // the JSON Schema of the data both texts are checked with, if any
 }{
 	{
 		code:        engine.CodeParseError,
@@ -130,6 +131,16 @@ var diagnosticCases = []struct {
 		suggestions: []string{"18"},
 		quiet:       "A **Person** is an adult if the __age__ of the **Person** is at least 18.",
 	},
+	{
+		code:        engine.CodeNotInSchema,
+		fires:       "A **Applicant** gets credit if the __montly income__ of the **Applicant** is at least 3000.",
+		severity:    engine.SeverityWarning,
+		rangeText:   "montly income",
+		suggestions: []string{"monthlyIncome"},
+		quiet:       "A **Applicant** gets credit if the __monthly income__ of the **Applicant** is at least 3000.",
+		schema: `{"type": "object", "properties": {"Applicant": {"type": "object",
+			"properties": {"monthlyIncome": {"type": "number"}, "debtRatio": {"type": "number"}}}}}`,
+	},
 }
 
 // textOf returns the text a range covers.
@@ -156,7 +167,11 @@ func textOf(src string, r engine.Range) string {
 func TestEveryDiagnosticCodeFiresAndStaysQuiet(t *testing.T) {
 	for _, tc := range diagnosticCases {
 		t.Run(tc.code, func(t *testing.T) {
-			got := engine.Check(tc.fires)
+			check := engine.Check
+			if tc.schema != "" {
+				check = func(src string) engine.CheckResult { return engine.CheckWithSchema(src, []byte(tc.schema)) }
+			}
+			got := check(tc.fires)
 			found := withCode(got.Diagnostics, tc.code)
 			if found == nil {
 				t.Fatalf("Check(%q) = %+v, want a %s diagnostic", tc.fires, got.Diagnostics, tc.code)
@@ -175,7 +190,7 @@ func TestEveryDiagnosticCodeFiresAndStaysQuiet(t *testing.T) {
 			if strings.Contains(found.Message, "-->") || strings.Contains(found.Message, "expected predicate") {
 				t.Errorf("message %q speaks grammar", found.Message)
 			}
-			if quiet := engine.Check(tc.quiet); len(quiet.Diagnostics) != 0 {
+			if quiet := check(tc.quiet); len(quiet.Diagnostics) != 0 {
 				t.Errorf("Check(%q) = %+v, want no diagnostics", tc.quiet, quiet.Diagnostics)
 			}
 		})

@@ -108,8 +108,8 @@ func hasWarning(res *engine.Result, code string) bool {
 	return false
 }
 
-func hasDiagnostic(src, code string) bool {
-	for _, d := range engine.Check(src).Diagnostics {
+func hasDiagnostic(res engine.CheckResult, code string) bool {
+	for _, d := range res.Diagnostics {
 		if d.Code == code {
 			return true
 		}
@@ -157,11 +157,17 @@ func TestErrorsDocumentEveryKindAndCodeWithWorkingExamples(t *testing.T) {
 			t.Errorf("%s: want a text block with the mistake and one with the fix", code)
 			continue
 		}
-		mistake, fix := texts[0], texts[1]
-		if !hasDiagnostic(mistake.text, code) {
-			t.Errorf("%s: the mistake %q does not give it: %+v", code, mistake.text, engine.Check(mistake.text).Diagnostics)
+		check := engine.Check
+		for _, b := range s.blocks {
+			if b.lang == "json schema" {
+				check = func(src string) engine.CheckResult { return engine.CheckWithSchema(src, []byte(b.text)) }
+			}
 		}
-		if d := engine.Check(fix.text).Diagnostics; len(d) != 0 {
+		mistake, fix := texts[0], texts[1]
+		if !hasDiagnostic(check(mistake.text), code) {
+			t.Errorf("%s: the mistake %q does not give it: %+v", code, mistake.text, check(mistake.text).Diagnostics)
+		}
+		if d := check(fix.text).Diagnostics; len(d) != 0 {
 			t.Errorf("%s: the fix %q still has diagnostics %+v", code, fix.text, d)
 		}
 	}

@@ -7,11 +7,20 @@ package graph
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/verdict/verdict/engine"
+	"github.com/verdict/verdict/graph/model"
 )
 
 // CheckRule answers a rule text's tokens and diagnostics, as POST /check.
-func (r *queryResolver) CheckRule(ctx context.Context, rule string) (*engine.CheckResult, error) {
-	return r.svc.CheckRule(ctx, rule)
+func (r *queryResolver) CheckRule(ctx context.Context, rule string, schema any) (*engine.CheckResult, error) {
+	var raw json.RawMessage
+	if schema != nil {
+		var err error
+		if raw, err = model.JSONText("schema", schema); err != nil {
+			return nil, err
+		}
+	}
+	return r.svc.CheckRule(ctx, rule, raw)
 }

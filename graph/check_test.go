@@ -63,3 +63,35 @@ func TestCheckRuleNeedsAPrincipal(t *testing.T) {
 			failure(t, service.CodeUnauthenticated)
 	})
 }
+
+func TestCheckRuleFollowsTheRulesNamesThroughASchema(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		const query = `query Check($rule: String!, $schema: JSON) {
+  checkRule(rule: $rule, schema: $schema) { diagnostics { code message suggestions } }
+}`
+		rule := "A **Applicant** gets credit if the __montly income__ of the **Aplicant** is at least 3000."
+		schema := map[string]any{"type": "object", "properties": map[string]any{
+			"Applicant": map[string]any{"type": "object", "properties": map[string]any{"monthlyIncome": map[string]any{}}}}}
+		var got struct {
+			CheckRule struct {
+				Diagnostics []struct {
+					Code, Message string
+					Suggestions   []string
+				}
+			}
+		}
+		f.post(t, adminKey, query, map[string]any{"rule": rule, "schema": schema}).decode(t, &got)
+		if d := got.CheckRule.Diagnostics; len(d) != 1 || d[0].Code != engine.CodeNotInSchema ||
+			d[0].Message != `The schema of the data lists no member "Aplicant" at $: is the name misspelt, or is the schema missing it?` ||
+			!reflect.DeepEqual(d[0].Suggestions, []string{"Applicant"}) {
+			t.Errorf("diagnostics %+v", d)
+		}
+		f.post(t, adminKey, query, map[string]any{"rule": rule}).decode(t, &got)
+		if d := got.CheckRule.Diagnostics; len(d) != 0 {
+			t.Errorf("diagnostics without a schema %+v", d)
+		}
+		f.post(t, adminKey, query, map[string]any{"rule": rule, "schema": []any{}}).
+			failure(t, service.CodeInvalidArgument)
+	})
+}

@@ -1,10 +1,14 @@
 package rest
 
-import "net/http"
+import (
+	"encoding/json"
+	"net/http"
+)
 
 // checkRequest is the body of POST /check.
 type checkRequest struct {
-	Rule *string `json:"rule"`
+	Rule   *string         `json:"rule"`
+	Schema json.RawMessage `json:"schema"`
 }
 
 // check answers a rule text's tokens and diagnostics (POST /check).
@@ -18,6 +22,6 @@ func (s *server) check(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, invalid("rule is required: the rule text to check, as a string"))
 		return
 	}
-	res, err := s.svc.CheckRule(r.Context(), *req.Rule)
+	res, err := s.svc.CheckRule(r.Context(), *req.Rule, req.Schema)
 	s.reply(w, r, http.StatusOK, res, err)
 }

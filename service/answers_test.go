@@ -213,18 +213,27 @@ func TestARequestsChecksShareWhatItMayAnswer(t *testing.T) {
 		rule := bigRule(200)
 		request := f.as(t, adminKey, "")
 		for i := range 2 {
-			if _, err := f.svc.CheckRule(request, rule); err != nil {
+			if _, err := f.svc.CheckRule(request, rule, nil); err != nil {
 				t.Fatalf("check %d: %v", i+1, err)
 			}
 		}
-		_, err := f.svc.CheckRule(request, rule)
+		_, err := f.svc.CheckRule(request, rule, nil)
 		wantCode(t, err, service.CodeInvalidArgument)
 		if want := "this request would answer more than 320.0 KiB; ask for fewer runs, checks or records in one request"; err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%v, want %q", err, want)
 		}
-		if _, err := f.svc.CheckRule(f.as(t, adminKey, ""), rule); err != nil {
+		if _, err := f.svc.CheckRule(f.as(t, adminKey, ""), rule, nil); err != nil {
 			t.Fatal(err)
 		}
+		// A schema counts its bytes, which the check reads: with one of
+		// 100 KiB, the second check of the text is over.
+		schema := json.RawMessage(`{"description": "` + strings.Repeat("x", 100<<10) + `"}`)
+		request = f.as(t, adminKey, "")
+		if _, err := f.svc.CheckRule(request, rule, schema); err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.svc.CheckRule(request, rule, schema)
+		wantCode(t, err, service.CodeInvalidArgument)
 	})
 }
 

@@ -320,7 +320,7 @@ func (s *Service) FlowValidation(ctx context.Context, id uuid.UUID) (*flow.Probl
 	// It is charged as a save checking the definition is: a GraphQL
 	// document of many checks of one large flow would otherwise look up
 	// its policy references many times.
-	if err := s.chargeContent(ctx, nil, l.record.Definition); err != nil {
+	if err := s.chargeContent(ctx, nil, l.record.Definition, nil); err != nil {
 		return nil, err
 	}
 	f := s.flow(l.record)

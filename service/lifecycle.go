@@ -134,10 +134,7 @@ func (s *Service) checkCommon(c *Changes, creating bool) error {
 			return err
 		}
 	}
-	if c.Schema != nil && !isSchemaOrNull(c.Schema) {
-		return Invalid("schema must be a JSON Schema (an object, or true or false) or null")
-	}
-	if err := checkJSONText("schema", c.Schema); err != nil {
+	if err := checkSchema(c.Schema); err != nil {
 		return err
 	}
 	if c.Tests != nil {
@@ -179,6 +176,15 @@ func isJSONObject(raw json.RawMessage) bool {
 	return json.Unmarshal(raw, &v) == nil && v != nil
 }
 
+// checkSchema refuses a schema that is not a JSON Schema or null; a nil
+// one is absent.
+func checkSchema(schema json.RawMessage) error {
+	if schema != nil && !isSchemaOrNull(schema) {
+		return Invalid("schema must be a JSON Schema (an object, or true or false) or null")
+	}
+	return checkJSONText("schema", schema)
+}
+
 // isSchemaOrNull tells whether raw is a JSON Schema, which is an object or
 // a boolean (true admits every value, false none), or null.
 func isSchemaOrNull(raw json.RawMessage) bool {
@@ -203,7 +209,7 @@ func (s *Service) create(ctx context.Context, k *kindRules, c *Changes) (*target
 	if err := s.checkCommon(c, true); err != nil {
 		return nil, err
 	}
-	if err := s.chargeContent(ctx, c.Rule, c.Definition); err != nil {
+	if err := s.chargeContent(ctx, c.Rule, c.Definition, c.Schema); err != nil {
 		return nil, err
 	}
 	if err := k.check(c); err != nil {
@@ -252,8 +258,8 @@ func (s *Service) create(ctx context.Context, k *kindRules, c *Changes) (*target
 // a GraphQL document of hundreds of saves of one large variable would
 // otherwise check it hundreds of times. It comes before the content is
 // decoded, and before anything is stored.
-func (s *Service) chargeContent(ctx context.Context, rule *string, definition json.RawMessage) error {
-	n := len(definition)
+func (s *Service) chargeContent(ctx context.Context, rule *string, definition, schema json.RawMessage) error {
+	n := len(definition) + len(schema)
 	if rule != nil {
 		n += len(*rule)
 	}
@@ -272,7 +278,7 @@ func (s *Service) changeDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 	if err := s.checkCommon(c, false); err != nil {
 		return nil, nil, err
 	}
-	if err := s.chargeContent(ctx, c.Rule, c.Definition); err != nil {
+	if err := s.chargeContent(ctx, c.Rule, c.Definition, c.Schema); err != nil {
 		return nil, nil, err
 	}
 	if err := k.check(c); err != nil {
@@ -299,11 +305,22 @@ func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 	if err != nil {
 		return nil, err
 	}
-	// The saved draft is answered with its content checked, changed or not.
-	if c.Rule == nil && c.Definition == nil {
-		if err := s.chargeContent(ctx, &l.record.Rule, l.record.Definition); err != nil {
-			return nil, err
-		}
+	// The saved draft is answered with its content checked, changed or
+	// not: what the changes did not carry, and so were not charged for, is
+	// charged here.
+	var rule *string
+	var definition, schema json.RawMessage
+	if c.Rule == nil {
+		rule = &l.record.Rule
+	}
+	if c.Definition == nil {
+		definition = l.record.Definition
+	}
+	if c.Schema == nil {
+		schema = l.record.Schema
+	}
+	if err := s.chargeContent(ctx, rule, definition, schema); err != nil {
+		return nil, err
 	}
 	var out target
 	err = s.inTx(ctx, func(tx storage.Tx) error {

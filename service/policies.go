@@ -85,7 +85,7 @@ func (s *Service) policyGate(ctx context.Context, _ *Principal, r *ent.Record, c
 
 func (s *Service) saved(l *target) *SavedPolicy {
 	out := &SavedPolicy{Policy: policyOf(l.base, l.record), Validation: Validation{
-		Errors: []string{}, Diagnostics: engine.Check(l.record.Rule).Diagnostics,
+		Errors: []string{}, Diagnostics: engine.CheckWithSchema(l.record.Rule, l.record.Schema).Diagnostics,
 	}}
 	if prog := s.program(l.record); prog.Program == nil {
 		out.Validation.Errors = prog.ParseErrors.Messages()

@@ -21,12 +21,15 @@ import (
 const exitProblems = 1
 
 func newCheckCommand() *cobra.Command {
-	return &cobra.Command{
-		Use:   "check FILE...",
+	var schemaPath string
+	cmd := &cobra.Command{
+		Use:   "check [--schema SCHEMA.json] FILE...",
 		Short: "Check rule files and print their diagnostics",
 		Long: `Check rule files the way evaluation reads them and print each diagnostic as
 file:line:column: severity: message, with the source line, a caret under the
 place, and any suggested replacement. docs/errors.md explains every code.
+With --schema, the names each rule reads are also checked against that JSON
+Schema of its data, as a policy's stored schema is (not-in-schema).
 
 Exit status: 0 when no file has an error (warnings allowed), 1 when one has,
 3 on bad usage (no file, a file that cannot be read).`,
@@ -37,13 +40,29 @@ Exit status: 0 when no file has an error (warnings allowed), 1 when one has,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			var schema []byte
+			if schemaPath != "" {
+				var err error
+				if schema, err = os.ReadFile(schemaPath); err != nil {
+					return usageError("%v", err)
+				}
+				var v any
+				if json.Unmarshal(schema, &v) != nil {
+					return usageError("%s is not JSON", schemaPath)
+				}
+				switch v.(type) {
+				case map[string]any, bool:
+				default:
+					return usageError("%s is not a JSON Schema: an object, or true or false", schemaPath)
+				}
+			}
 			failed := false
 			for _, path := range args {
 				b, err := os.ReadFile(path)
 				if err != nil {
 					return usageError("%v", err)
 				}
-				res := engine.Check(string(b))
+				res := engine.CheckWithSchema(string(b), schema)
 				printDiagnostics(cmd.OutOrStdout(), path, string(b), res.Diagnostics)
 				failed = failed || res.HasErrors()
 			}
@@ -53,6 +72,8 @@ Exit status: 0 when no file has an error (warnings allowed), 1 when one has,
 			return nil
 		},
 	}
+	cmd.Flags().StringVar(&schemaPath, "schema", "", "a JSON Schema of the data to check the rules' names against")
+	return cmd
 }
 
 // printDiagnostics writes diagnostics the way compilers do, with the line

@@ -37,6 +37,33 @@ func TestCheckPrintsDiagnosticsWithACaretAndFailsOnAnError(t *testing.T) {
 	}
 }
 
+func TestCheckFollowsTheNamesThroughASchema(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"credit.rule": "A **Applicant** gets credit if the __montly income__ of the **Applicant** is at least 3000.\n",
+		"schema.json": `{"properties": {"Applicant": {"properties": {"monthlyIncome": {"type": "number"}}}}}`,
+		"list.json":   `[]`,
+		"broken.json": `{"properties"`,
+	})
+	rule := filepath.Join(dir, "credit.rule")
+	code, stdout, stderr := runVerdict(t, "", "check", "--schema", filepath.Join(dir, "schema.json"), rule)
+	want := rule + `:1:38: warning: The schema of the data lists no property "montly income" at $.Applicant: is the name misspelt, or is the schema missing it? [not-in-schema]` + "\n" +
+		"  A **Applicant** gets credit if the __montly income__ of the **Applicant** is at least 3000.\n" +
+		"                                       ^^^^^^^^^^^^^\n" +
+		"  suggestion: monthlyIncome\n"
+	if code != 0 || stdout != want || stderr != "" {
+		t.Errorf("check = %d\n%s\nstderr %q; want 0\n%s", code, stdout, stderr, want)
+	}
+	if code, stdout, _ := runVerdict(t, "", "check", rule); code != 0 || stdout != "" {
+		t.Errorf("check without a schema = %d %q, want 0 and nothing", code, stdout)
+	}
+	for _, schema := range []string{"list.json", "broken.json", "missing.json"} {
+		code, stdout, stderr := runVerdict(t, "", "check", "--schema", filepath.Join(dir, schema), rule)
+		if code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, "verdict: ") {
+			t.Errorf("--schema %s = %d %q %q, want %d and a message", schema, code, stdout, stderr, exitUsage)
+		}
+	}
+}
+
 func TestCheckAndTestRefuseBadUsage(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"a.rule": "A **x** is y if __z__ of **x** is 1.", "a.tests.json": `{"not": "a list"}`})
 	for _, args := range [][]string{

@@ -579,7 +579,7 @@ type ComplexityRoot struct {
 
 	Query struct {
 		AuditEvents           func(childComplexity int, first *int, after *string, filter *service.AuditFilter) int
-		CheckRule             func(childComplexity int, rule string) int
+		CheckRule             func(childComplexity int, rule string, schema any) int
 		Decision              func(childComplexity int, id uuid.UUID) int
 		Decisions             func(childComplexity int, first *int, after *string, filter *service.DecisionFilter) int
 		Flow                  func(childComplexity int, id uuid.UUID) int
@@ -788,7 +788,7 @@ type QueryResolver interface {
 	Members(ctx context.Context, first *int, after *string, query *string) (*model.Connection[service.Member], error)
 	Keys(ctx context.Context, first *int, after *string, query *string) (*model.Connection[service.Key], error)
 	AuditEvents(ctx context.Context, first *int, after *string, filter *service.AuditFilter) (*model.Connection[service.AuditEvent], error)
-	CheckRule(ctx context.Context, rule string) (*engine.CheckResult, error)
+	CheckRule(ctx context.Context, rule string, schema any) (*engine.CheckResult, error)
 	PolicyDecisionRecords(ctx context.Context, id uuid.UUID) (*service.DecisionSettings, error)
 	FlowDecisionRecords(ctx context.Context, id uuid.UUID) (*service.DecisionSettings, error)
 	Decisions(ctx context.Context, first *int, after *string, filter *service.DecisionFilter) (*model.Connection[service.Decision], error)
@@ -3070,7 +3070,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.CheckRule(childComplexity, args["rule"].(string)), true
+		return e.ComplexityRoot.Query.CheckRule(childComplexity, args["rule"].(string), args["schema"].(any)), true
 	case "Query.decision":
 		if e.ComplexityRoot.Query.Decision == nil {
 			break
@@ -4456,6 +4456,14 @@ extend type Query {
     The rule text to check.
     """
     rule: String!
+    """
+    The JSON Schema of the data the rule reads, as a policy stores it: each
+    name the rule reads that it does not list is warned about (not-in-schema),
+    with the closest names it lists. Absent or null checks the text alone;
+    anything else that is not a JSON Schema (an object, or true or false) is
+    refused with invalid_argument.
+    """
+    schema: JSON
   ): RuleCheck!
 }
 `, BuiltIn: false},
@@ -9757,6 +9765,14 @@ func (ec *executionContext) field_Query_checkRule_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["rule"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "schema",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalOJSON2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["schema"] = arg1
 	return args, nil
 }
 
@@ -19474,7 +19490,13 @@ func (ec *executionContext) _Query_checkRule(ctx context.Context, field graphql.
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().CheckRule(ctx, fc.Args["rule"].(string))
+			return ec.Resolvers.Query().CheckRule(ctx, fc.Args["rule"].(string),
+				func() any {
+					if fc.Args["schema"] == nil {
+						return nil
+					}
+					return fc.Args["schema"].(any)
+				}())
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *engine.CheckResult) graphql.Marshaler {

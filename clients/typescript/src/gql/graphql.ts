@@ -798,6 +798,7 @@ export type SourceRangeFieldsFragment = { start: { line: number, column: number 
 
 export type CheckRuleQueryVariables = Exact<{
   rule: string;
+  schema?: unknown;
 }>;
 
 
@@ -1945,8 +1946,8 @@ export const AuditEventsDocument = new TypedDocumentString(`
   details
 }`) as unknown as TypedDocumentString<AuditEventsQuery, AuditEventsQueryVariables>;
 export const CheckRuleDocument = new TypedDocumentString(`
-    query CheckRule($rule: String!) {
-  checkRule(rule: $rule) {
+    query CheckRule($rule: String!, $schema: JSON) {
+  checkRule(rule: $rule, schema: $schema) {
     tokens {
       kind
       range {

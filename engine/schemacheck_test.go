@@ -1,0 +1,177 @@
+package engine_test
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/verdict/verdict/engine"
+)
+
+// notListed is each not-in-schema warning of a check: the text its range
+// covers, then its suggestions.
+func notListed(src, schema string) []string {
+	var out []string
+	for _, d := range engine.CheckWithSchema(src, []byte(schema)).Diagnostics {
+		if d.Code == engine.CodeNotInSchema {
+			out = append(out, textOf(src, d.Range)+" -> "+strings.Join(d.Suggestions, ", "))
+		}
+	}
+	return out
+}
+
+func TestTheSchemaCheckFollowsNamesAsARunLooksThemUp(t *testing.T) {
+	const applicant = `{"type": "object", "properties": {
+		"Applicant": {"type": "object", "properties": {
+			"monthlyIncome": {"type": "number"},
+			"Debt_Ratio": {"type": "number"},
+			"address": {"type": "object", "properties": {"country": {"type": "string"}}},
+			"flags": {"type": "array"},
+			"notes": true}},
+		"Property": {"type": "object", "properties": {"value": {"type": "number"}}}}}`
+	tests := []struct {
+		name, rule string
+		want       []string
+	}{
+		{"names spelt as listed, or alike ignoring case, spaces and underscores",
+			"A **Applicant** gets credit if the __monthly income__ of the **applicant** is at least 3000 and the __debt ratio__ of the **Applicant** is no more than 0.4.", nil},
+		{"a misspelt property", "A **Applicant** gets credit if the __montly income__ of the **Applicant** is at least 3000.",
+			[]string{"montly income -> monthlyIncome"}},
+		{"a misspelt member", "A **Applicant** gets credit if the __monthly income__ of the **Aplicant** is at least 3000.",
+			[]string{"Aplicant -> Applicant"}},
+		{"a lone property is read in the header's selector", "A **Applicant** gets credit if __montly income__ is at least 3000.",
+			[]string{"montly income -> monthlyIncome"}},
+		{"the header's selector is warned about once", "A **Aplicant** gets credit if __monthlyIncome__ is at least 3000 and __debtRatio__ is at least 0.",
+			[]string{"Aplicant -> Applicant"}},
+		{"nested properties", "A **Applicant** is local if the __countyr__ of the __address__ of the **Applicant** is equal to \"NL\".",
+			[]string{"countyr -> country"}},
+		{"a dotted selector", "A **Applicant** is local if the __country__ of the **Applicant.adress** is equal to \"NL\".",
+			[]string{"adress -> address"}},
+		{"a right-hand path", "A **Applicant** is covered if the __value__ of the **Property** is greater than the __loan__ of the **Applicant**.",
+			[]string{"loan -> "}},
+		{"a count", "A **Applicant** is clean if the number of __flgs__ of the **Applicant** is equal to 0.",
+			[]string{"flgs -> flags"}},
+		{"the selector of a reference", "A **Applicant** gets credit if the **Applicnt** passes the review.",
+			[]string{"Applicnt -> Applicant"}},
+		{"past a property whose schema is not an object schema", "A **Applicant** gets credit if the __anything__ of the __notes__ of the **Applicant** is empty.", nil},
+		{"past a value of no object", "A **Applicant** gets credit if the __x__ of the __flags__ of the **Applicant** is empty.", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := notListed(tt.rule, applicant); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("warnings %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestTheSchemaCheckStopsWhereTheSchemaDoesNotPlainlyListNames(t *testing.T) {
+	const rule = "A **Person** is ok if the __agee__ of the **Person** is at least 1."
+	person := func(extra string) string {
+		return fmt.Sprintf(`{"properties": {"Person": {"properties": {"age": {}}%s}}}`, extra)
+	}
+	for schema, warned := range map[string]bool{
+		person(""): true,
+		person(`, "additionalProperties": false`):        true,
+		person(`, "unevaluatedProperties": false`):       true,
+		person(`, "additionalProperties": true`):         false,
+		person(`, "additionalProperties": {}`):           false,
+		person(`, "unevaluatedProperties": {}`):          false,
+		person(`, "patternProperties": {"^a": {}}`):      false,
+		person(`, "allOf": [{}]`):                        false,
+		person(`, "anyOf": [{}]`):                        false,
+		person(`, "oneOf": [{}]`):                        false,
+		person(`, "$ref": "#/$defs/x"`):                  false,
+		person(`, "if": {}, "then": {}`):                 false,
+		person(`, "dependentSchemas": {}`):               false,
+		`{"properties": {"Person": {"type": "object"}}}`: false,
+		`{"properties": {"Person": true}}`:               false,
+		`{"$ref": "#/$defs/x"}`:                          false,
+		`true`:                                           false,
+		`null`:                                           false,
+		`[1]`:                                            false,
+		`{"properties": `:                                false,
+		``:                                               false,
+	} {
+		if got := len(notListed(rule, schema)) > 0; got != warned {
+			t.Errorf("%s: warned %v, want %v", schema, got, warned)
+		}
+	}
+}
+
+func TestTheSchemaCheckSuggestsInAStableOrder(t *testing.T) {
+	schema := `{"properties": {"P": {"properties": {"aeg": {}, "agf": {}, "ageX": {}, "name": {}}}}}`
+	rule := "A **P** is ok if the __agex__ of the **P** is at least 1 and the __ag__ of the **P** is at least 1."
+	want := []string(nil)
+	for range 20 { // the schema's names come in a new order each time
+		got := notListed(rule, schema)
+		if want == nil {
+			want = got
+		}
+		if !reflect.DeepEqual(got, want) || len(got) != 1 || got[0] != "ag -> aeg, agf, ageX" {
+			t.Fatalf("warnings %q", got)
+		}
+	}
+}
+
+func TestTheSchemaCheckNeedsAParsedText(t *testing.T) {
+	schema := `{"properties": {"P": {"properties": {"age": {}}}}}`
+	got := engine.CheckWithSchema("A **P** is ok if the __agee__ of the **P** is at lest 1.", []byte(schema))
+	if len(got.Diagnostics) != 1 || got.Diagnostics[0].Code != engine.CodeUnknownOperator {
+		t.Errorf("diagnostics %+v", got.Diagnostics)
+	}
+}
+
+// manyNamesSchema lists 60,000 names in one object, about a megabyte, and
+// missingNamesRule reads 4,000 names it does not list, about 250 KiB:
+// compared with every listed name, each would cost a check seconds.
+func manyNamesSchema() []byte {
+	var b strings.Builder
+	b.WriteString(`{"properties": {"P": {"properties": {`)
+	for i := range 60000 {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, `"name%07d": {}`, i)
+	}
+	b.WriteString(`}}}}`)
+	return []byte(b.String())
+}
+
+func missingNamesRule() string {
+	var b strings.Builder
+	b.WriteString("A **P** is ok if the __nme0000001__ of the **P** is at least 1")
+	for i := 1; i < 4000; i++ {
+		fmt.Fprintf(&b, " and the __nmx%07d__ of the **P** is at least 1", i)
+	}
+	b.WriteString(".")
+	return b.String()
+}
+
+func TestTheSchemaChecksSuggestionsStopWhenTheirWorkIsSpent(t *testing.T) {
+	res := engine.CheckWithSchema(missingNamesRule(), manyNamesSchema())
+	var warned []engine.Diagnostic
+	for _, d := range res.Diagnostics {
+		if d.Code == engine.CodeNotInSchema {
+			warned = append(warned, d)
+		}
+	}
+	if len(warned) != 4000 {
+		t.Fatalf("%d names warned about, not 4,000", len(warned))
+	}
+	if first := warned[0].Suggestions; !reflect.DeepEqual(first, []string{"name0000001", "name0000000", "name0000002"}) {
+		t.Errorf("the first name is suggested %q", first)
+	}
+	if last := warned[len(warned)-1].Suggestions; len(last) != 0 {
+		t.Errorf("the last name is suggested %q after the suggestions' work is spent", last)
+	}
+}
+
+func BenchmarkCheckWithSchemaHostile(b *testing.B) {
+	rule, schema := missingNamesRule(), manyNamesSchema()
+	b.ReportAllocs()
+	for b.Loop() {
+		engine.CheckWithSchema(rule, schema)
+	}
+}
