@@ -467,6 +467,29 @@ test('the Publish dialog lists the rule’s problems in the editor’s words, an
   await page.context().close();
 });
 
+test('the editor checks the names a rule reads against the policy’s schema, and suggests the names it lists', async () => {
+  const created = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
+    name: 'Checked against its schema',
+    rule: 'A **Applicant** gets credit if the __montly income__ of the **Applicant** is at least 3000.',
+    schema: { type: 'object', properties: { Applicant: { type: 'object', properties: { monthlyIncome: { type: 'number' } } } } },
+  });
+  assert.deepEqual(
+    created.validation.diagnostics.map((d) => [d.code, d.suggestions]),
+    [['not-in-schema', ['monthlyIncome']]],
+  );
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/policies/${created.baseId}`);
+  await expect(page.getByLabel('Name')).toHaveValue('Checked against its schema');
+  await page.locator('.cm-lintRange-warning').first().hover();
+  const tooltip = page.locator('.cm-tooltip-lint');
+  await expect(tooltip).toContainText('The schema of the data lists no property "montly income" at $.Applicant');
+  await tooltip.getByRole('button', { name: /Replace with “monthlyIncome”/ }).click();
+  await expect(editorContent(page, 'Rule text')).toContainText('the __monthlyIncome__ of the **Applicant**');
+  await expect(page.locator('.cm-lintRange-warning')).toHaveCount(0);
+  await page.context().close();
+});
+
 test('a viewer sees no edit controls', async () => {
   const page = await newPage();
   await signIn(page, viewerKey);

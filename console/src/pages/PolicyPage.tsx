@@ -150,7 +150,10 @@ function Editor({
     if (!sampleProblem) names.current = namesOf(JSON.parse(sample));
   }, [sample, sampleProblem]);
 
-  const check = useMemo(() => checkRule(api), [api]);
+  // The stored schema, as the server checks a saved draft's names against it.
+  const schema = useRef<unknown>(null);
+  schema.current = record?.schema ?? null;
+  const check = useMemo(() => checkRule(api, () => schema.current), [api]);
 
   const onRun = () =>
     act(async () => {
