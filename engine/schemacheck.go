@@ -122,7 +122,7 @@ func (w *schemaWalk) path(p Path, header Name, schema map[string]any) {
 // names are the names an object schema lists, or nil when the schema does
 // not plainly say which names its object has.
 func (w *schemaWalk) names(s map[string]any) *listedNames {
-	for _, k := range [...]string{"$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "not", "if", "then", "else",
+	for _, k := range [...]string{"$ref", "$dynamicRef", "$recursiveRef", "allOf", "anyOf", "oneOf", "not", "if", "then", "else",
 		"dependentSchemas", "dependencies", "patternProperties"} {
 		if _, ok := s[k]; ok {
 			return nil
@@ -167,11 +167,14 @@ func (w *schemaWalk) warn(offset int, seg, at string, selector bool, names *list
 		}
 		sort.Slice(names.suggestible, func(i, j int) bool { return names.suggestible[i].text < names.suggestible[j].text })
 	}
-	what := "property"
+	what, where := "property", "at "+at
 	if selector {
 		what = "member"
 	}
+	if at == "$" {
+		where = "at the top level"
+	}
 	w.c.add(SeverityWarning, CodeNotInSchema, offset, offset+len(seg),
-		fmt.Sprintf("The schema of the data lists no %s %q at %s: is the name misspelt, or is the schema missing it?", what, seg, at),
+		fmt.Sprintf("The schema of the data lists no %s %q %s: is the name misspelt, or is the schema missing it?", what, seg, where),
 		w.c.closest(canon(seg), names.suggestible, -1)...)
 }

@@ -83,7 +83,7 @@ func TestCheckRuleFollowsTheRulesNamesThroughASchema(t *testing.T) {
 		}
 		f.post(t, adminKey, query, map[string]any{"rule": rule, "schema": schema}).decode(t, &got)
 		if d := got.CheckRule.Diagnostics; len(d) != 1 || d[0].Code != engine.CodeNotInSchema ||
-			d[0].Message != `The schema of the data lists no member "Aplicant" at $: is the name misspelt, or is the schema missing it?` ||
+			d[0].Message != `The schema of the data lists no member "Aplicant" at the top level: is the name misspelt, or is the schema missing it?` ||
 			!reflect.DeepEqual(d[0].Suggestions, []string{"Applicant"}) {
 			t.Errorf("diagnostics %+v", d)
 		}
