@@ -37,6 +37,7 @@ var DiagnosticCodes = []string{
 	CodeParseError, CodeUnknownOperator, CodeThousandsSeparator, CodeMissingFullStop,
 	CodeLowercaseArticle, CodeUnbalancedMarker, CodeInvalidDate, CodeCountOperator, CodeNoRules,
 	CodeLimit, CodeUnknownLabel, CodeUnresolvedReference, CodeUnusedRule, CodeTypeMismatch, CodeNotInSchema,
+	CodeSchemaTypeMismatch,
 }
 
 // Diagnostic is one problem found in a rule text, in plain words. A

@@ -141,6 +141,16 @@ var diagnosticCases = []struct {
 		schema: `{"type": "object", "properties": {"Applicant": {"type": "object",
 			"properties": {"monthlyIncome": {"type": "number"}, "debtRatio": {"type": "number"}}}}}`,
 	},
+	{
+		code:        engine.CodeSchemaTypeMismatch,
+		fires:       "A **Person** is an adult if the __age__ of the **Person** is at least 18.",
+		severity:    engine.SeverityWarning,
+		rangeText:   "age",
+		suggestions: []string{},
+		quiet:       "A **Person** is an adult if the __years__ of the **Person** is at least 18.",
+		schema: `{"type": "object", "properties": {"Person": {"type": "object",
+			"properties": {"age": {"type": "string"}, "years": {"type": ["integer", "null"]}}}}}`,
+	},
 }
 
 // textOf returns the text a range covers.

@@ -4,19 +4,28 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
-// CodeNotInSchema is the warning of a name the rule reads that the JSON
-// Schema of its data does not list.
-const CodeNotInSchema = "not-in-schema"
+// The warnings of a check against the JSON Schema of the data: a name the
+// rule reads that the schema does not list, and a value the schema types
+// as something the condition cannot use.
+const (
+	CodeNotInSchema        = "not-in-schema"
+	CodeSchemaTypeMismatch = "schema-type-mismatch"
+)
 
 // CheckWithSchema is Check, and, for a text that parses, also warns of
 // each selector or property the rule reads that the JSON Schema of its
 // data (a policy's schema) does not list, suggesting the closest names it
-// does. A schema that is not an object (null, true, false, or not JSON)
-// adds nothing.
+// does, and of each value whose "type" there the condition cannot use: a
+// number comparison of what is never a number, the number of what is
+// never a list, the length of what is never a text, a list or an object.
+// A schema that is not an object (null, true, false, or not JSON) adds
+// nothing.
 //
 // The check follows a name only through what a schema states plainly: an
 // object schema with "properties". Where it composes schemas ($ref,
@@ -70,12 +79,24 @@ func (c *checker) schemaPaths(text *RuleText, schema map[string]any) {
 		for _, cond := range r.Conditions {
 			switch cd := cond.(type) {
 			case *Comparison:
-				w.path(cd.Left, r.Selector, schema)
-				if cd.Right != nil {
-					w.path(*cd.Right, r.Selector, schema)
+				numbers := cd.Op == OpGreaterThanOrEqual || cd.Op == OpLessThanOrEqual || cd.Op == OpGreaterThan || cd.Op == OpLessThan
+				for _, p := range []*Path{&cd.Left, cd.Right} {
+					if p == nil {
+						continue
+					}
+					if found, at := w.path(*p, r.Selector, schema); found != nil && numbers {
+						w.typed(*p, found, at, "this comparison needs a number", neverTrue, "integer", "number")
+					}
 				}
 			case *Count:
-				w.path(cd.Path, r.Selector, schema)
+				found, at := w.path(cd.Path, r.Selector, schema)
+				switch {
+				case found == nil:
+				case cd.Length:
+					w.typed(cd.Path, found, at, "the length of a value needs a text, a list or an object", stops, "string", "array", "object", "null")
+				default:
+					w.typed(cd.Path, found, at, "the number of a value needs a list", stops, "array", "null")
+				}
 			case *PhraseRef:
 				w.path(Path{Elements: []Element{{Name: cd.Selector, IsSelector: true}}}, r.Selector, schema)
 			}
@@ -85,8 +106,10 @@ func (c *checker) schemaPaths(text *RuleText, schema map[string]any) {
 
 // path follows one written path from the root of the data, as evaluation
 // looks it up: the root element first, a lone property inside the rule's
-// header selector, and every name split at its dots.
-func (w *schemaWalk) path(p Path, header Name, schema map[string]any) {
+// header selector, and every name split at its dots. It returns the
+// schema of the value the path reads, and where it is, when the schema
+// lists every name of it and that value's schema is an object.
+func (w *schemaWalk) path(p Path, header Name, schema map[string]any) (map[string]any, string) {
 	els := p.Elements
 	if len(els) == 1 && !els[0].IsSelector {
 		els = []Element{els[0], {Name: header, IsSelector: true}}
@@ -101,22 +124,79 @@ func (w *schemaWalk) path(p Path, header Name, schema map[string]any) {
 			seg, text, more = strings.Cut(text, ".")
 			names := w.names(cur)
 			if names == nil {
-				return
+				return nil, ""
 			}
 			key, found := names.find(seg)
 			if !found {
 				w.warn(offset, seg, at, el.IsSelector, names)
-				return
+				return nil, ""
 			}
 			next, ok := names.props[key].(map[string]any)
 			if !ok {
-				return // true, false or not a schema: nothing more to follow
+				return nil, "" // true, false or not a schema: nothing more to follow
 			}
 			cur = next
 			at += "." + key
 			offset += len(seg) + 1
 		}
 	}
+	return cur, at
+}
+
+// typed warns when the schema of the value a path reads states its "type"
+// and none of the types the condition can use is among them. A schema
+// that also composes others, or names its values (enum, const), is not
+// judged by its "type" alone.
+func (w *schemaWalk) typed(p Path, s map[string]any, at, needs, consequence string, usable ...string) {
+	for _, k := range [...]string{"$ref", "$dynamicRef", "$recursiveRef", "allOf", "anyOf", "oneOf", "not", "if", "enum", "const"} {
+		if _, ok := s[k]; ok {
+			return
+		}
+	}
+	var types []string
+	switch t := s["type"].(type) {
+	case string:
+		types = []string{t}
+	case []any:
+		for _, v := range t {
+			name, ok := v.(string)
+			if !ok {
+				return
+			}
+			types = append(types, name)
+		}
+	default:
+		return
+	}
+	for _, t := range types {
+		if slices.Contains(usable, t) {
+			return
+		}
+	}
+	name := p.Elements[0]
+	from := int(name.Pos) + 2
+	described := make([]string, len(types))
+	for i, t := range types {
+		described[i] = jsonTypeNames[t]
+		if described[i] == "" {
+			described[i] = strconv.Quote(t)
+		}
+	}
+	w.c.add(SeverityWarning, CodeSchemaTypeMismatch, from, from+len(name.Text),
+		fmt.Sprintf("The schema of the data says %s is %s, but %s: with data that follows the schema, %s.",
+			at, strings.Join(described, " or "), needs, consequence))
+}
+
+// What a condition does with a value of a type it cannot use.
+const (
+	neverTrue = "the condition is never true"
+	stops     = "the run stops with an error"
+)
+
+// jsonTypeNames say the types of JSON Schema in words.
+var jsonTypeNames = map[string]string{
+	"string": "a text", "number": "a number", "integer": "a whole number", "boolean": "true or false",
+	"array": "a list", "object": "an object", "null": "null",
 }
 
 // names are the names an object schema lists, or nil when the schema does

@@ -175,3 +175,55 @@ func BenchmarkCheckWithSchemaHostile(b *testing.B) {
 		engine.CheckWithSchema(rule, schema)
 	}
 }
+
+func TestTheSchemaCheckWarnsOfValuesAConditionCannotUse(t *testing.T) {
+	const schema = `{"properties": {"P": {"properties": {
+		"age": {"type": "string"},
+		"score": {"type": ["integer", "null"]},
+		"born": {"type": "string", "format": "date"},
+		"tags": {"type": "array"},
+		"name": {"type": "string"},
+		"count": {"type": "number"},
+		"size": {"type": "object"},
+		"level": {"type": "string", "enum": ["1", "2"]},
+		"mixed": {"anyOf": [{"type": "number"}, {"type": "string"}], "type": "string"},
+		"loose": {},
+		"odd": {"type": "duration"}}}}}`
+	tests := []struct {
+		name, rule string
+		want       []string // the text each warning covers, then its message
+	}{
+		{"a number comparison of a text", "A **P** is ok if the __age__ of the **P** is at least 18.",
+			[]string{"age: The schema of the data says $.P.age is a text, but this comparison needs a number: with data that follows the schema, the condition is never true."}},
+		{"of either side", "A **P** is ok if the __score__ of the **P** is greater than the __name__ of the **P**.",
+			[]string{"name: The schema of the data says $.P.name is a text, but this comparison needs a number: with data that follows the schema, the condition is never true."}},
+		{"a number comparison of a number or null", "A **P** is ok if the __score__ of the **P** is less than 3.", nil},
+		{"a comparison that is not of numbers", "A **P** is ok if the __age__ of the **P** is equal to \"18\".", nil},
+		{"the number of a text", "A **P** is ok if the number of __name__ of the **P** is at least 1.",
+			[]string{"name: The schema of the data says $.P.name is a text, but the number of a value needs a list: with data that follows the schema, the run stops with an error."}},
+		{"the number of a list", "A **P** is ok if the number of __tags__ of the **P** is at least 1.", nil},
+		{"the length of a number", "A **P** is ok if the length of __count__ of the **P** is at least 1.",
+			[]string{"count: The schema of the data says $.P.count is a number, but the length of a value needs a text, a list or an object: with data that follows the schema, the run stops with an error."}},
+		{"the length of a text, a list, an object", "A **P** is ok if the length of __name__ of the **P** is at least 1 and the length of __tags__ of the **P** is at least 1 and the length of __size__ of the **P** is at least 1.", nil},
+		{"named values are not judged by their type", "A **P** is ok if the __level__ of the **P** is at least 1.", nil},
+		{"nor composed schemas", "A **P** is ok if the __mixed__ of the **P** is at least 1.", nil},
+		{"nor a schema without a type", "A **P** is ok if the __loose__ of the **P** is at least 1.", nil},
+		{"a type JSON Schema does not have is named as written", "A **P** is ok if the __odd__ of the **P** is at least 1.",
+			[]string{`odd: The schema of the data says $.P.odd is "duration", but this comparison needs a number: with data that follows the schema, the condition is never true.`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, d := range engine.CheckWithSchema(tt.rule, []byte(schema)).Diagnostics {
+				if d.Code == engine.CodeSchemaTypeMismatch {
+					got = append(got, textOf(tt.rule, d.Range)+": "+d.Message)
+				} else {
+					t.Errorf("unexpected diagnostic %+v", d)
+				}
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("warnings %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -28,8 +28,9 @@ func newCheckCommand() *cobra.Command {
 		Long: `Check rule files the way evaluation reads them and print each diagnostic as
 file:line:column: severity: message, with the source line, a caret under the
 place, and any suggested replacement. docs/errors.md explains every code.
-With --schema, the names each rule reads are also checked against that JSON
-Schema of its data, as a policy's stored schema is (not-in-schema).
+With --schema, the names each rule reads, and the types of their values, are
+also checked against that JSON Schema of its data, as a policy's stored
+schema is (not-in-schema, schema-type-mismatch).
 
 Exit status: 0 when no file has an error (warnings allowed), 1 when one has,
 3 on bad usage (no file, a file that cannot be read).`,

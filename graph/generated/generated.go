@@ -4459,7 +4459,9 @@ extend type Query {
     """
     The JSON Schema of the data the rule reads, as a policy stores it: each
     name the rule reads that it does not list is warned about (not-in-schema),
-    with the closest names it lists. Absent or null checks the text alone;
+    with the closest names it lists, and each value it types as something the
+    condition cannot use (schema-type-mismatch). Absent or null checks the
+    text alone;
     anything else that is not a JSON Schema (an object, or true or false) is
     refused with invalid_argument.
     """
