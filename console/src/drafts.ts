@@ -16,6 +16,8 @@ export interface UnsavedDraft {
   name: string;
   rule: string;
   tests: PolicyTestInput[];
+  /** The Schema tab's text; absent in drafts kept before the tab had one. */
+  schema?: string;
 }
 
 export function loadDraft(key: string): UnsavedDraft | null {

@@ -467,11 +467,12 @@ test('the Publish dialog lists the rule’s problems in the editor’s words, an
   await page.context().close();
 });
 
-test('the editor checks the names a rule reads against the policy’s schema, and suggests the names it lists', async () => {
+test('the editor checks the names a rule reads against the policy’s schema, which the Schema tab edits', async () => {
+  const schema = { type: 'object', properties: { Applicant: { type: 'object', properties: { monthlyIncome: { type: 'number' } } } } };
   const created = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
     name: 'Checked against its schema',
     rule: 'A **Applicant** gets credit if the __montly income__ of the **Applicant** is at least 3000.',
-    schema: { type: 'object', properties: { Applicant: { type: 'object', properties: { monthlyIncome: { type: 'number' } } } } },
+    schema,
   });
   assert.deepEqual(
     created.validation.diagnostics.map((d) => [d.code, d.suggestions]),
@@ -481,12 +482,39 @@ test('the editor checks the names a rule reads against the policy’s schema, an
   await signIn(page, ADMIN_KEY);
   await page.goto(`${server.url}/console/policies/${created.baseId}`);
   await expect(page.getByLabel('Name')).toHaveValue('Checked against its schema');
-  await page.locator('.cm-lintRange-warning').first().hover();
+  const warning = page.locator('.cm-lintRange-warning');
+  await warning.first().hover();
   const tooltip = page.locator('.cm-tooltip-lint');
   await expect(tooltip).toContainText('The schema of the data lists no property "montly income" at $.Applicant');
+
+  // A schema edited in its tab checks the unchanged rule again.
+  const listing = (name) => JSON.stringify({ ...schema, properties: { Applicant: { type: 'object', properties: { [name]: { type: 'number' } } } } });
+  await page.getByRole('tab', { name: 'Schema' }).click();
+  await expect(editorContent(page, 'Schema (JSON)')).toContainText('"monthlyIncome"');
+  await replaceEditorText(page, 'Schema (JSON)', listing('montly income'));
+  await page.getByRole('tab', { name: 'Rule and try it' }).click();
+  await expect(warning).toHaveCount(0);
+
+  // What is not a schema is not saved.
+  await page.getByRole('tab', { name: 'Schema' }).click();
+  await replaceEditorText(page, 'Schema (JSON)', '[1, 2]');
+  await expect(page.locator('#panel-schema .field-error')).toHaveText('A JSON Schema is an object, or true or false.');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page.getByRole('alert')).toContainText('The schema is not saved: A JSON Schema is an object, or true or false.');
+  assert.deepEqual((await rest(server.url, ADMIN_KEY, 'GET', `/policy/${created.id}`)).schema, schema);
+
+  // The schema back as it was: the suggested name fixes the rule, and both are saved.
+  await replaceEditorText(page, 'Schema (JSON)', listing('monthlyIncome'));
+  await page.getByRole('tab', { name: 'Rule and try it' }).click();
+  await warning.first().hover();
   await tooltip.getByRole('button', { name: /Replace with “monthlyIncome”/ }).click();
   await expect(editorContent(page, 'Rule text')).toContainText('the __monthlyIncome__ of the **Applicant**');
-  await expect(page.locator('.cm-lintRange-warning')).toHaveCount(0);
+  await expect(warning).toHaveCount(0);
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page.getByRole('button', { name: 'Save draft' })).not.toBeEnabled();
+  const stored = await rest(server.url, ADMIN_KEY, 'GET', `/policy/${created.id}`);
+  assert.match(stored.rule, /__monthlyIncome__/);
+  assert.deepEqual(stored.schema, schema);
   await page.context().close();
 });
 

@@ -6,7 +6,15 @@ import { linter, lintGutter, lintKeymap } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
 import { EditorView, drawSelection, keymap, lineNumbers } from '@codemirror/view';
 
-export function jsonEditorState(o: { doc: string; label: string; readOnly?: boolean; onChange: (text: string) => void }): EditorState {
+/** A JSON editor; optional ones may be left blank, which their linter accepts. */
+export function jsonEditorState(o: {
+  doc: string;
+  label: string;
+  readOnly?: boolean;
+  optional?: boolean;
+  onChange: (text: string) => void;
+}): EditorState {
+  const parse = jsonParseLinter();
   return EditorState.create({
     doc: o.doc,
     extensions: [
@@ -17,7 +25,7 @@ export function jsonEditorState(o: { doc: string; label: string; readOnly?: bool
       closeBrackets(),
       json(),
       syntaxHighlighting(defaultHighlightStyle),
-      linter(jsonParseLinter(), { delay: 200 }),
+      linter((view) => (o.optional && !view.state.doc.toString().trim() ? [] : parse(view)), { delay: 200 }),
       lintGutter(),
       keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...lintKeymap]),
       EditorView.contentAttributes.of({ 'aria-label': o.label }),

@@ -33,6 +33,9 @@ export interface RuleCheck {
 
 export type CheckFn = (rule: string) => Promise<RuleCheck>;
 
+/** Asks the editor to check its text again, unchanged: what the text is checked against has changed. */
+export const recheck = StateEffect.define<null>();
+
 /** The operator phrases of the rule language, offered as completions. */
 export const operatorPhrases = [
   'is greater than or equal to',
@@ -106,7 +109,7 @@ function checker(check: CheckFn) {
       }
 
       update(u: ViewUpdate) {
-        if (!u.docChanged) return;
+        if (!u.docChanged && !u.transactions.some((tr) => tr.effects.some((e) => e.is(recheck)))) return;
         if (this.inFlight) {
           this.stale = true;
           this.since = this.since ? this.since.compose(u.changes) : u.changes;

@@ -24,7 +24,7 @@ import { useAction } from '../action';
 import { sampleName, testsOf } from '../tests';
 import { CodeMirror } from '../editor/CodeMirror';
 import { jsonEditorState, jsonProblem } from '../editor/jsonEditor';
-import { namesOf, ruleEditorState } from '../editor/ruleEditor';
+import { namesOf, recheck, ruleEditorState } from '../editor/ruleEditor';
 import type { DataNames, RuleDiagnostic } from '../editor/ruleEditor';
 import { RunResultView } from '../components/RunResult';
 import { DeleteDialog } from '../components/DeleteDialog';
@@ -35,10 +35,11 @@ import type { PublishProblem } from '../components/PublishDialog';
 import { TestSummary } from '../components/TestSummary';
 import { VersionsPanel } from '../components/VersionsPanel';
 import { checkRule, testPolicy } from '../checks';
+import { schemaOf, schemaText } from '../schema';
 import type { TestReport } from '../checks';
 
 type Record_ = PolicyFieldsFragment;
-type Tab = 'editor' | 'tests' | 'versions';
+type Tab = 'editor' | 'tests' | 'schema' | 'versions';
 
 const NEW_SAMPLE = '{\n  "Person": {\n    "age": 70\n  }\n}';
 
@@ -118,6 +119,13 @@ function Editor({
   const [name, setName] = useState(restored?.name ?? record?.name ?? '');
   const [rule, setRule] = useState(restored?.rule ?? record?.rule ?? '');
   const [tests, setTests] = useState<PolicyTestInput[]>(restored?.tests ?? testsOf(record));
+  const [schema, setSchema] = useState(restored?.schema ?? schemaText(record?.schema));
+  const parsedSchema = useMemo(() => schemaOf(schema), [schema]);
+  const storedSchema = record?.schema ?? null;
+  const schemaChanged = useMemo(
+    () => parsedSchema.problem !== '' || JSON.stringify(parsedSchema.value) !== JSON.stringify(storedSchema),
+    [parsedSchema, storedSchema],
+  );
   const sampleKey = record?.baseId ?? 'new';
   const [sample, setSample] = useState(
     () => loadSample(sampleKey) ?? (record && record.tests[0] ? formatJSON(record.tests[0].data) : record ? '{}' : NEW_SAMPLE),
@@ -132,16 +140,16 @@ function Editor({
   const [publishCheck, setPublishCheck] = useState<RuleDiagnostic[] | null>(null);
   const ruleView = useRef<EditorView | null>(null);
 
-  const dirty = !record || name !== record.name || rule !== record.rule || !sameTests(tests, testsOf(record));
+  const dirty = !record || name !== record.name || rule !== record.rule || !sameTests(tests, testsOf(record)) || schemaChanged;
 
   // Every edit is kept for the tab's session, so a reload or a refused key loses nothing.
   useEffect(() => {
     if (!dirty || (!record && !rule && !name)) {
       dropDraft(storageKey);
     } else {
-      storeDraft(storageKey, { recordId: record?.id ?? '', revision: record?.revision ?? 0, name, rule, tests });
+      storeDraft(storageKey, { recordId: record?.id ?? '', revision: record?.revision ?? 0, name, rule, tests, schema });
     }
-  }, [storageKey, record, dirty, name, rule, tests]);
+  }, [storageKey, record, dirty, name, rule, tests, schema]);
   useEffect(() => storeSample(sampleKey, sample), [sampleKey, sample]);
 
   const sampleProblem = useMemo(() => jsonProblem(sample), [sample]);
@@ -150,10 +158,17 @@ function Editor({
     if (!sampleProblem) names.current = namesOf(JSON.parse(sample));
   }, [sample, sampleProblem]);
 
-  // The stored schema, as the server checks a saved draft's names against it.
-  const schema = useRef<unknown>(null);
-  schema.current = record?.schema ?? null;
-  const check = useMemo(() => checkRule(api, () => schema.current), [api]);
+  // The rule is checked against the schema being edited, as the server
+  // will check the saved draft; against the stored one while the edited
+  // text is not a schema. A new schema checks the unchanged rule again.
+  const checkedSchema = parsedSchema.problem ? storedSchema : parsedSchema.value;
+  const checkedSchemaRef = useRef<unknown>(checkedSchema);
+  const check = useMemo(() => checkRule(api, () => checkedSchemaRef.current), [api]);
+  useEffect(() => {
+    if (checkedSchemaRef.current === checkedSchema) return;
+    checkedSchemaRef.current = checkedSchema;
+    ruleView.current?.dispatch({ effects: recheck.of(null) });
+  }, [checkedSchema]);
 
   const onRun = () =>
     act(async () => {
@@ -200,16 +215,25 @@ function Editor({
       }
     });
 
+  // A schema that is not one is the server's to refuse, but the page says why first.
+  const schemaRefused = () => {
+    if (!parsedSchema.problem) return false;
+    setTab('schema');
+    setNotice({ kind: 'error', text: `The schema is not saved: ${parsedSchema.problem}` });
+    return true;
+  };
+
   const onSave = () =>
     act(async () => {
+      if (schemaRefused()) return;
       if (!record) {
-        const res = await api.request(CreatePolicyDocument, { input: { name, rule, tests } });
+        const res = await api.request(CreatePolicyDocument, { input: { name, rule, tests, schema: parsedSchema.value } });
         dropDraft('new');
         storeSample(res.createPolicy.policy.baseId, sample);
         navigate(`policies/${res.createPolicy.policy.baseId}`, { replace: true });
         return;
       }
-      const saved = await saveDraft(record.id, { name, rule, tests });
+      const saved = await saveDraft(record.id, { name, rule, tests, schema: parsedSchema.value });
       dropDraft(storageKey);
       const problems = saved.validation.errors;
       await reload();
@@ -224,7 +248,8 @@ function Editor({
     act(async () => {
       if (!record) return;
       if (dirty) {
-        await saveDraft(record.id, { name, rule, tests });
+        if (schemaRefused()) return;
+        await saveDraft(record.id, { name, rule, tests, schema: parsedSchema.value });
         dropDraft(storageKey);
         await reload();
       }
@@ -339,7 +364,7 @@ function Editor({
       )}
 
       <div className="tabs" role="tablist" aria-label="Policy">
-        {(['editor', 'tests', 'versions'] as Tab[]).map((t) => (
+        {(['editor', 'tests', 'schema', 'versions'] as Tab[]).map((t) => (
           <button
             key={t}
             type="button"
@@ -350,7 +375,13 @@ function Editor({
             className="tab"
             onClick={() => setTab(t)}
           >
-            {t === 'editor' ? 'Rule and try it' : t === 'tests' ? `Tests (${tests.length})` : `Versions (${versionCount(records)})`}
+            {t === 'editor'
+              ? 'Rule and try it'
+              : t === 'tests'
+                ? `Tests (${tests.length})`
+                : t === 'schema'
+                  ? 'Schema'
+                  : `Versions (${versionCount(records)})`}
           </button>
         ))}
       </div>
@@ -432,6 +463,28 @@ function Editor({
           onRemove={(i) => setTests(tests.filter((_, j) => j !== i))}
           onRunAll={onRunTests}
         />
+      </div>
+
+      <div id="panel-schema" role="tabpanel" aria-labelledby="tab-schema" hidden={tab !== 'schema'}>
+        <section className="panel" aria-labelledby="schema-heading">
+          <div className="panel-head">
+            <h2 id="schema-heading">Schema</h2>
+          </div>
+          <p className="muted small">
+            The JSON Schema of the data this policy reads. The rule editor checks the names the rule reads, and the types of
+            their values, against it as you type. Leave it empty for none; it is saved with the draft.
+          </p>
+          <CodeMirror
+            className="editor editor-json"
+            resetKey={storageKey}
+            makeState={() => jsonEditorState({ doc: schema, label: 'Schema (JSON)', readOnly: !editable, optional: true, onChange: setSchema })}
+          />
+          {parsedSchema.problem && (
+            <p className="field-error" role="status">
+              {parsedSchema.problem}
+            </p>
+          )}
+        </section>
       </div>
 
       <div id="panel-versions" role="tabpanel" aria-labelledby="tab-versions" hidden={tab !== 'versions'}>
