@@ -16,3 +16,19 @@ export function formatJSON(v: unknown): string {
 export function enumWord(s: string): string {
   return s.charAt(0) + s.slice(1).toLowerCase();
 }
+
+/**
+ * Whether two JSON values are the same, whatever the order of their objects'
+ * members: the server stores what it is sent with the members sorted.
+ */
+export function sameJSON(a: unknown, b: unknown): boolean {
+  return canonicalJSON(a) === canonicalJSON(b);
+}
+
+function canonicalJSON(v: unknown): string {
+  return JSON.stringify(v, (_key, x: unknown) =>
+    x !== null && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : x,
+  );
+}

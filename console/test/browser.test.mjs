@@ -468,7 +468,8 @@ test('the Publish dialog lists the rule’s problems in the editor’s words, an
 });
 
 test('the editor checks the names a rule reads against the policy’s schema, which the Schema tab edits', async () => {
-  const schema = { type: 'object', properties: { Applicant: { type: 'object', properties: { monthlyIncome: { type: 'number' } } } } };
+  const applicant = (income) => ({ type: 'object', properties: { [income]: { type: 'number' }, debtRatio: { type: 'number' } } });
+  const schema = { type: 'object', properties: { Applicant: applicant('monthlyIncome') } };
   const created = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
     name: 'Checked against its schema',
     rule: 'A **Applicant** gets credit if the __montly income__ of the **Applicant** is at least 3000.',
@@ -488,7 +489,7 @@ test('the editor checks the names a rule reads against the policy’s schema, wh
   await expect(tooltip).toContainText('The schema of the data lists no property "montly income" at $.Applicant');
 
   // A schema edited in its tab checks the unchanged rule again.
-  const listing = (name) => JSON.stringify({ ...schema, properties: { Applicant: { type: 'object', properties: { [name]: { type: 'number' } } } } });
+  const listing = (income) => JSON.stringify({ ...schema, properties: { Applicant: applicant(income) } });
   await page.getByRole('tab', { name: 'Schema' }).click();
   await expect(editorContent(page, 'Schema (JSON)')).toContainText('"monthlyIncome"');
   await replaceEditorText(page, 'Schema (JSON)', listing('montly income'));
@@ -515,6 +516,16 @@ test('the editor checks the names a rule reads against the policy’s schema, wh
   const stored = await rest(server.url, ADMIN_KEY, 'GET', `/policy/${created.id}`);
   assert.match(stored.rule, /__monthlyIncome__/);
   assert.deepEqual(stored.schema, schema);
+
+  // Completion offers the names the schema lists, though no sample data has them.
+  await replaceEditorText(page, 'Rule text', 'A **');
+  const options = page.locator('.cm-tooltip-autocomplete');
+  await expect(options).toContainText('**Applicant**');
+  await options.getByText('**Applicant**').click();
+  await page.keyboard.insertText(' gets credit if the __');
+  await expect(options).toContainText('__debt ratio__');
+  await options.getByText('__debt ratio__').click();
+  await expect(editorContent(page, 'Rule text')).toHaveText('A **Applicant** gets credit if the __debt ratio__');
   await page.context().close();
 });
 

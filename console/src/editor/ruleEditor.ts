@@ -197,6 +197,26 @@ export function namesOf(data: unknown): DataNames {
   return { selectors: [...selectors].sort(), properties: [...properties].sort() };
 }
 
+/** The selectors and properties a JSON Schema lists, as namesOf finds them in data: through the properties of its object schemas. */
+export function namesOfSchema(schema: unknown): DataNames {
+  // The data the schema describes, as far as its listed names go.
+  const skeleton = (s: unknown, depth: number): unknown => {
+    if (depth > 6 || s === null || typeof s !== 'object' || Array.isArray(s)) return null;
+    const props = (s as { properties?: unknown }).properties;
+    if (props === null || typeof props !== 'object' || Array.isArray(props)) return null;
+    return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, skeleton(v, depth + 1)]));
+  };
+  return namesOf(skeleton(schema, 0));
+}
+
+/** Both sets of names, each name once. */
+export function mergeNames(a: DataNames, b: DataNames): DataNames {
+  return {
+    selectors: [...new Set([...a.selectors, ...b.selectors])].sort(),
+    properties: [...new Set([...a.properties, ...b.properties])].sort(),
+  };
+}
+
 function completions(names: () => DataNames) {
   return (ctx: CompletionContext): CompletionResult | null => {
     const sel = ctx.matchBefore(/\*\*[\w.]*$/);

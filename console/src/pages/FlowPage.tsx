@@ -14,7 +14,7 @@ import {
 } from '@verdict/client';
 import type { FlowFieldsFragment, FlowRunResultFieldsFragment, FlowTestInput, TestFlowRecordMutation } from '@verdict/client';
 import { VerdictError, errorMessage } from '../api';
-import { formatJSON } from '../format';
+import { formatJSON, sameJSON } from '../format';
 import { Link, navigate } from '../router';
 import { useFlowRecords } from '../records';
 import { versionCount } from '../versions';
@@ -151,8 +151,8 @@ function FlowEditor({
     !record ||
     name !== record.name ||
     description !== record.description ||
-    JSON.stringify(definition) !== JSON.stringify(saved) ||
-    JSON.stringify(tests) !== JSON.stringify(testsOf(record));
+    !sameJSON(definition, saved) ||
+    !sameJSON(tests, testsOf(record));
 
   useEffect(() => {
     if (!dirty || !record) {

@@ -14,7 +14,7 @@ import type { PolicyFieldsFragment, PolicyTestInput, RunResultFieldsFragment, Up
 import type { EditorView } from '@codemirror/view';
 import { errorMessage } from '../api';
 import { dropDraft, loadDraft, loadSample, storeDraft, storeSample } from '../drafts';
-import { formatJSON } from '../format';
+import { formatJSON, sameJSON } from '../format';
 import { navigate } from '../router';
 import { usePolicyRecords } from '../records';
 import { useDraftRevision } from '../revision';
@@ -24,7 +24,7 @@ import { useAction } from '../action';
 import { sampleName, testsOf } from '../tests';
 import { CodeMirror } from '../editor/CodeMirror';
 import { jsonEditorState, jsonProblem } from '../editor/jsonEditor';
-import { namesOf, recheck, ruleEditorState } from '../editor/ruleEditor';
+import { mergeNames, namesOf, namesOfSchema, recheck, ruleEditorState } from '../editor/ruleEditor';
 import type { DataNames, RuleDiagnostic } from '../editor/ruleEditor';
 import { RunResultView } from '../components/RunResult';
 import { DeleteDialog } from '../components/DeleteDialog';
@@ -64,10 +64,6 @@ function ruleStart(text: string, name: string): number {
   const outcome = new RegExp(`${escaped}\\s+if\\b`, 'i').exec(text);
   if (!outcome) return -1;
   return text.lastIndexOf('\n', outcome.index) + 1;
-}
-
-function sameTests(a: PolicyTestInput[], b: PolicyTestInput[]): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** A rule check's diagnostics as the Publish dialog lists them, with the place the editor underlines. */
@@ -123,7 +119,7 @@ function Editor({
   const parsedSchema = useMemo(() => schemaOf(schema), [schema]);
   const storedSchema = record?.schema ?? null;
   const schemaChanged = useMemo(
-    () => parsedSchema.problem !== '' || JSON.stringify(parsedSchema.value) !== JSON.stringify(storedSchema),
+    () => parsedSchema.problem !== '' || !sameJSON(parsedSchema.value, storedSchema),
     [parsedSchema, storedSchema],
   );
   const sampleKey = record?.baseId ?? 'new';
@@ -140,7 +136,7 @@ function Editor({
   const [publishCheck, setPublishCheck] = useState<RuleDiagnostic[] | null>(null);
   const ruleView = useRef<EditorView | null>(null);
 
-  const dirty = !record || name !== record.name || rule !== record.rule || !sameTests(tests, testsOf(record)) || schemaChanged;
+  const dirty = !record || name !== record.name || rule !== record.rule || !sameJSON(tests, testsOf(record)) || schemaChanged;
 
   // Every edit is kept for the tab's session, so a reload or a refused key loses nothing.
   useEffect(() => {
@@ -153,10 +149,6 @@ function Editor({
   useEffect(() => storeSample(sampleKey, sample), [sampleKey, sample]);
 
   const sampleProblem = useMemo(() => jsonProblem(sample), [sample]);
-  const names = useRef<DataNames>({ selectors: [], properties: [] });
-  useEffect(() => {
-    if (!sampleProblem) names.current = namesOf(JSON.parse(sample));
-  }, [sample, sampleProblem]);
 
   // The rule is checked against the schema being edited, as the server
   // will check the saved draft; against the stored one while the edited
@@ -169,6 +161,15 @@ function Editor({
     checkedSchemaRef.current = checkedSchema;
     ruleView.current?.dispatch({ effects: recheck.of(null) });
   }, [checkedSchema]);
+
+  // Completion offers the names of the sample data (the last that parsed)
+  // and of the schema.
+  const sampleNames = useRef<DataNames>({ selectors: [], properties: [] });
+  const names = useRef<DataNames>({ selectors: [], properties: [] });
+  useEffect(() => {
+    if (!sampleProblem) sampleNames.current = namesOf(JSON.parse(sample));
+    names.current = mergeNames(sampleNames.current, namesOfSchema(checkedSchema));
+  }, [sample, sampleProblem, checkedSchema]);
 
   const onRun = () =>
     act(async () => {
@@ -405,7 +406,7 @@ function Editor({
             }
           />
           <p className="muted small hint">
-            Ctrl+Space completes operators, and selectors (<code>**</code>) and properties (<code>__</code>) from the sample data;
+            Ctrl+Space completes operators, and selectors (<code>**</code>) and properties (<code>__</code>) from the sample data and the schema;
             Ctrl+Shift+M lists the problems.
           </p>
         </section>
