@@ -206,7 +206,7 @@ func (r *Result) clause(c *ConditionTrace, subject string) string {
 	value := jsonText(c.Property.Value)
 	if !c.Compared {
 		if c.Property.Value == nil && c.Property.Path != "" && r.Error != nil {
-			return subject + " could not be read"
+			return subject + " " + stoppedAt(r.Error.Kind, c.Property.Path)
 		}
 		w := r.notCompared(c, subject, value)
 		return fmt.Sprintf("%s is %s, which cannot be compared with %s, so the condition is false", subject, value, w)
@@ -237,6 +237,19 @@ func (r *Result) clause(c *ConditionTrace, subject string) string {
 		}
 	}
 	return b.String()
+}
+
+// stoppedAt says what went wrong with the condition a run stopped on, as
+// its error's kind tells: the value was not there to read, was there but
+// of a kind no comparison can use, or could not be counted.
+func stoppedAt(k Kind, path string) string {
+	switch {
+	case k == KindType:
+		return "could not be compared"
+	case k == KindEvaluation && (strings.HasSuffix(path, ".number") || strings.HasSuffix(path, ".length")):
+		return "could not be counted"
+	}
+	return "could not be read"
 }
 
 // operatorSaid is how an explanation says an operator after "is": the
