@@ -41,10 +41,13 @@ type Error struct {
 	// (see nearestKey); the explanation suggests it. Empty otherwise.
 	Nearest string
 	// scope and missing are where a run that stops on this error looks
-	// for Nearest: the object searched and the canonical name it lacks.
+	// for Nearest: the object searched and the canonical name it lacks, or
+	// (without scope) the phrase of a reference no rule's outcome matches.
 	// EvaluateInto drops them, so that no result holds on to its data.
 	scope   map[string]any
 	missing string
+	// self is the rule whose reference names missing: it is not suggested.
+	self int
 }
 
 func (e *Error) Error() string { return e.Message }

@@ -81,7 +81,7 @@ func (p *Program) EvaluateInto(res *Result, data map[string]any) {
 	}
 	res.shown, res.reads = e.shown, e.reads
 	if err != nil {
-		err.suggest()
+		err.suggest(p)
 		res.Error = err
 		return
 	}
@@ -382,7 +382,11 @@ func (e *evaluator) infer(c *ccond, ct *ConditionTrace) (bool, *Error) {
 			}
 		}
 	}
-	return false, newError(KindUnresolvedReference, "no rule or data property matches %q", c.ruleName)
+	self := e.prog.golden
+	if len(e.stack) > 0 {
+		self = e.stack[len(e.stack)-1]
+	}
+	return false, missingOutcome(newError(KindUnresolvedReference, "no rule or data property matches %q", c.ruleName), c.ruleName, self)
 }
 
 func truthy(v any) bool {

@@ -1,10 +1,14 @@
 package engine
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // A missing selector or property is most often a misspelling, in the rule
-// or in the data. The run that stops on one names the data's closest name
-// in its explanation. Only the error a run stops on is searched, once, on
+// or in the data, as is a reference no rule's outcome matches. The run that
+// stops on one names the data's closest name (or the closest outcome) in
+// its explanation. Only the error a run stops on is searched, once, on
 // the way out, and the search is bounded: an object of more than
 // maxNearestKeys keys, and names longer than maxNearestName bytes, are
 // not compared, so that a failed run costs at most some 70,000 steps of
@@ -21,13 +25,68 @@ func missingIn(err *Error, scope map[string]any, s step) *Error {
 	return err
 }
 
+// missingOutcome is err, noting the phrase of a reference that no rule's
+// outcome matches, for a run that stops on it to suggest the closest.
+func missingOutcome(err *Error, phrase string, self int) *Error {
+	err.missing, err.self = phrase, self
+	return err
+}
+
 // suggest fills Nearest and lets go of the data.
-func (e *Error) suggest() {
-	if e.scope == nil {
+func (e *Error) suggest(p *Program) {
+	switch {
+	case e.scope != nil:
+		e.Nearest = nearestKey(e.scope, e.missing)
+	case e.Kind == KindUnresolvedReference && e.missing != "":
+		e.Nearest = p.nearestOutcome(e.missing, e.self)
+	default:
 		return // shared errors, such as errAlreadyReported, are never written
 	}
-	e.Nearest = nearestKey(e.scope, e.missing)
 	e.scope, e.missing = nil, ""
+}
+
+// maxNearestOutcome bounds the search for the outcome closest to a
+// reference's phrase: phrases longer than maxNearestPhrase bytes are not
+// compared, and the comparisons stop past this many steps (some 0.1 ms),
+// the rules compared in text order.
+const (
+	maxNearestOutcome = 1 << 16
+	maxNearestPhrase  = 64
+)
+
+// nearestOutcome returns the phrase (verb and outcome) of the rule closest
+// to a reference's, ignoring case, when at most a quarter of the longer
+// one's letters set them apart (phrases share words such as "passes the",
+// which a third would let through); ties go to the first rule. The rule the
+// reference stands in is passed over. "" when none is.
+func (p *Program) nearestOutcome(phrase string, self int) string {
+	written := strings.ToLower(phrase)
+	if len(written) > maxNearestPhrase {
+		return ""
+	}
+	best, bestDistance, work := "", 0, maxNearestOutcome
+	for i := range p.rules {
+		if i == self {
+			continue
+		}
+		r := &p.rules[i]
+		full := r.outcome
+		if r.verb != "" {
+			full = r.verb + " " + r.outcome
+		}
+		lower := strings.ToLower(full)
+		near := max(len(lower), len(written)) / 4
+		if len(lower) > maxNearestPhrase || near == 0 || len(lower)-len(written) > near || len(written)-len(lower) > near {
+			continue
+		}
+		if work -= (len(lower) + 1) * (len(written) + 1); work < 0 {
+			break
+		}
+		if d := editDistance(lower, written); d <= near && (best == "" || d < bestDistance) {
+			best, bestDistance = full, d
+		}
+	}
+	return best
 }
 
 // nearestKey returns the key of obj whose canonical form (see canon) is
@@ -62,8 +121,11 @@ func nearestKey(obj map[string]any, c string) string {
 // explained is the message as an explanation ends with it, suggesting
 // the nearest name when there is one; the full stop is the caller's.
 func (e *Error) explained() string {
-	if e.Nearest == "" {
+	switch {
+	case e.Nearest == "":
 		return e.Message
+	case e.Kind == KindUnresolvedReference:
+		return e.Message + ". Did you mean " + strconv.Quote(e.Nearest) + "? It is the closest outcome of a rule"
 	}
 	return e.Message + ". Did you mean " + strconv.Quote(e.Nearest) + "? It is the closest name there"
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/verdict/verdict/engine"
 )
 
 func TestAMissingNameSuggestsTheClosestNameOfTheData(t *testing.T) {
@@ -74,5 +76,69 @@ func TestTheSearchForTheClosestNameIsBounded(t *testing.T) {
 		if res := fixedEngine().Run(rule, mustData(t, data)); res.Error == nil || res.Error.Nearest != want {
 			t.Errorf("%s: %+v, want the nearest name %q", data, res.Error, want)
 		}
+	}
+}
+
+func TestAReferenceNoOutcomeMatchesSuggestsTheClosestOutcome(t *testing.T) {
+	const eye = "A **Person** passes the eye test if the __vision__ of the **Person** is at least 6.\n"
+	tests := []struct {
+		name, rule, nearest string
+	}{
+		{"a misspelt outcome", eye + "A **Person** gets a licence if the **Person** passes the eye tst.", "passes the eye test"},
+		{"ignoring case", eye + "A **Person** gets a licence if the **Person** Passes The Eye Tset.", "passes the eye test"},
+		{"of equally close outcomes, the first rule's", eye +
+			"A **Person** passes the dye test if the __hearing__ of the **Person** is at least 6.\n" +
+			"A **Person** gets a licence if the **Person** passes the bye test.", "passes the eye test"},
+		{"no outcome close enough", eye + "A **Person** gets a licence if the **Person** passes the driving test.", ""},
+		{"not the rule the reference stands in", "A **Person** passes the eye test if the **Person** passes the eye tst.", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := fixedEngine().Run(tt.rule, mustData(t, `{"Person": {"vision": 8, "hearing": 7}}`))
+			res.Explain()
+			if res.Error == nil || res.Error.Kind != engine.KindUnresolvedReference || res.Error.Nearest != tt.nearest {
+				t.Fatalf("error %+v, want an unresolved reference with the nearest outcome %q", res.Error, tt.nearest)
+			}
+			suggestion := fmt.Sprintf(`. Did you mean %q? It is the closest outcome of a rule.`, tt.nearest)
+			if got := strings.HasSuffix(res.Explanation, res.Error.Message+suggestion); got != (tt.nearest != "") {
+				t.Fatalf("explanation %q", res.Explanation)
+			}
+		})
+	}
+}
+
+func TestTheSearchForTheClosestOutcomeIsBounded(t *testing.T) {
+	// Each of these phrases costs the search some 960 steps: the first 68
+	// rules are compared, the rest not.
+	rules := func(close int) string {
+		var b strings.Builder
+		for i := range 100 {
+			outcome := fmt.Sprintf("passes the check number %08d", i)
+			if i == close {
+				outcome = "passes the vision examination"
+			}
+			fmt.Fprintf(&b, "A **P** %s if the __x__ of the **P** is at least %d.\n", outcome, i)
+		}
+		b.WriteString("A **P** gets a licence if the **P** passes the vision examinaton.")
+		return b.String()
+	}
+	for close, want := range map[int]string{10: "passes the vision examination", 90: ""} {
+		res := fixedEngine().Run(rules(close), mustData(t, `{"P": {"x": 1000}}`))
+		if res.Error == nil || res.Error.Kind != engine.KindUnresolvedReference || res.Error.Nearest != want {
+			t.Errorf("the close outcome in rule %d: %+v, want the nearest outcome %q", close+1, res.Error, want)
+		}
+	}
+	long := "passes the " + strings.Repeat("very ", 9) + "long check"
+	misspelt := strings.Replace(long, "long", "lung", 1)
+	res := fixedEngine().Run("A **P** "+long+" if the __x__ of the **P** is at least 1.\nA **P** is ok if the **P** "+misspelt+".",
+		mustData(t, `{"P": {"x": 1}}`))
+	if res.Error == nil || res.Error.Kind != engine.KindUnresolvedReference || res.Error.Nearest != "" {
+		t.Errorf("a phrase of %d bytes was compared: %+v", len(long), res.Error)
+	}
+	short := "passes the " + strings.Repeat("very ", 8) + "long check"
+	res = fixedEngine().Run("A **P** "+short+" if the __x__ of the **P** is at least 1.\nA **P** is ok if the **P** "+strings.Replace(short, "long", "lung", 1)+".",
+		mustData(t, `{"P": {"x": 1}}`))
+	if res.Error == nil || res.Error.Nearest != short {
+		t.Errorf("a phrase of %d bytes was not compared: %+v", len(short), res.Error)
 	}
 }
