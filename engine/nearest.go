@@ -69,19 +69,27 @@ func (p *Program) nearestOutcome(phrase string, self int) string {
 		if i == self {
 			continue
 		}
+		// Passing over a rule is a step too: a text may hold thousands.
+		if work--; work < 0 {
+			break
+		}
 		r := &p.rules[i]
+		n := len(r.outcome)
+		if r.verb != "" {
+			n += len(r.verb) + 1
+		}
+		near := max(n, len(written)) / 4
+		if n > maxNearestPhrase || near == 0 || n-len(written) > near || len(written)-n > near {
+			continue
+		}
+		if work -= (n + 1) * (len(written) + 1); work < 0 {
+			break
+		}
 		full := r.outcome
 		if r.verb != "" {
 			full = r.verb + " " + r.outcome
 		}
 		lower := strings.ToLower(full)
-		near := max(len(lower), len(written)) / 4
-		if len(lower) > maxNearestPhrase || near == 0 || len(lower)-len(written) > near || len(written)-len(lower) > near {
-			continue
-		}
-		if work -= (len(lower) + 1) * (len(written) + 1); work < 0 {
-			break
-		}
 		if d := editDistance(lower, written); d <= near && (best == "" || d < bestDistance) {
 			best, bestDistance = full, d
 		}
