@@ -75,7 +75,8 @@ func (l *listedNames) find(name string) (string, bool) {
 // schema does not list.
 func (c *checker) schemaPaths(text *RuleText, schema map[string]any) {
 	w := &schemaWalk{c: c, listed: map[uintptr]*listedNames{}, warned: map[int]bool{}}
-	for _, r := range text.Rules {
+	res := &resolver{rules: text.Rules}
+	for i, r := range text.Rules {
 		for _, cond := range r.Conditions {
 			switch cd := cond.(type) {
 			case *Comparison:
@@ -98,7 +99,11 @@ func (c *checker) schemaPaths(text *RuleText, schema map[string]any) {
 					w.typed(cd.Path, found, at, "the number of a value needs a list", stops, "array", "null")
 				}
 			case *PhraseRef:
-				w.path(Path{Elements: []Element{{Name: cd.Selector, IsSelector: true}}}, r.Selector, schema)
+				// Only a reference no rule answers reads its selector, to
+				// look for a property named after its phrase.
+				if res.phrase(cd.Phrase, i) < 0 {
+					w.path(Path{Elements: []Element{{Name: cd.Selector, IsSelector: true}}}, r.Selector, schema)
+				}
 			}
 		}
 	}

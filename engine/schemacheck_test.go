@@ -52,8 +52,10 @@ func TestTheSchemaCheckFollowsNamesAsARunLooksThemUp(t *testing.T) {
 			[]string{"loan -> "}},
 		{"a count", "A **Applicant** is clean if the number of __flgs__ of the **Applicant** is equal to 0.",
 			[]string{"flgs -> flags"}},
-		{"the selector of a reference", "A **Applicant** gets credit if the **Applicnt** passes the review.",
+		{"the selector of a reference no rule answers", "A **Applicant** gets credit if the **Applicnt** passes the review.",
 			[]string{"Applicnt -> Applicant"}},
+		{"not of one a rule answers, which reads no data", "A **Applicant** passes the review if the __monthly income__ of the **Applicant** is at least 1.\n" +
+			"A **Applicant** gets credit if the **Applicnt** passes the review.", nil},
 		{"past a property whose schema is not an object schema", "A **Applicant** gets credit if the __anything__ of the __notes__ of the **Applicant** is empty.", nil},
 		{"past a value of no object", "A **Applicant** gets credit if the __x__ of the __flags__ of the **Applicant** is empty.", nil},
 	}
