@@ -62,7 +62,11 @@ func (r *Result) Explain() {
 	rule := r.about
 	if rule != nil {
 		for _, l := range rule.labelMisses {
-			r.warn(WarnUnresolvedLabel, fmt.Sprintf("§%s names no rule, so that condition counted as false.", l))
+			msg := fmt.Sprintf("§%s names no rule, so that condition counted as false.", l.label)
+			if l.nearest != "" {
+				msg += fmt.Sprintf(" Did you mean §%s?", l.nearest)
+			}
+			r.warn(WarnUnresolvedLabel, msg)
 		}
 	}
 	var b strings.Builder
@@ -107,7 +111,7 @@ type explainInfo struct {
 	verb        string
 	or          []bool
 	subjects    []string // per golden condition: "the age of the Person", or "" for references
-	labelMisses []string
+	labelMisses []labelMiss
 }
 
 func newExplainInfo(p *Program) *explainInfo {
@@ -132,14 +136,51 @@ func newExplainInfo(p *Program) *explainInfo {
 			info.subjects[i] = subject
 		}
 	}
+	var labels []string
+	for i := range p.rules {
+		if p.rules[i].label != "" {
+			labels = append(labels, p.rules[i].label)
+		}
+	}
+	work := maxNearestOutcome
 	for i := range p.rules {
 		for j := range p.rules[i].conds {
 			if c := &p.rules[i].conds[j]; c.kind == condLabelMiss {
-				info.labelMisses = append(info.labelMisses, c.ruleName)
+				info.labelMisses = append(info.labelMisses, labelMiss{c.ruleName, nearestLabel(c.ruleName, labels, &work)})
 			}
 		}
 	}
 	return info
+}
+
+// labelMiss is a §label that names no rule, and the rules' label closest
+// to it, if any.
+type labelMiss struct{ label, nearest string }
+
+// nearestLabel returns the label closest to l, ignoring case, when at most
+// a third of the longer one's letters set them apart; ties go to the first
+// in text order. It spends work, shared by every label of a program
+// (passing a label over is a step, comparing two costs their lengths'
+// product), and stops when it is spent: a text may hold thousands of each.
+func nearestLabel(l string, labels []string, work *int) string {
+	written := strings.ToLower(l)
+	best, bestDistance := "", 0
+	for _, label := range labels {
+		if *work--; *work < 0 {
+			break
+		}
+		near := max(len(label), len(written)) / 3
+		if near == 0 || len(label)-len(written) > near || len(written)-len(label) > near {
+			continue
+		}
+		if *work -= (len(label) + 1) * (len(written) + 1); *work < 0 {
+			break
+		}
+		if d := editDistance(strings.ToLower(label), written); d <= near && (best == "" || d < bestDistance) {
+			best, bestDistance = label, d
+		}
+	}
+	return best
 }
 
 // headline is "Person gets senior discount", the rule's subject and its

@@ -142,3 +142,51 @@ func TestTheSearchForTheClosestOutcomeIsBounded(t *testing.T) {
 		t.Errorf("a phrase of %d bytes was not compared: %+v", len(short), res.Error)
 	}
 }
+
+func TestALabelNoRuleHasSuggestsTheClosestLabel(t *testing.T) {
+	const admin = "admin. A **user** is admin if the __role__ of the **user** is equal to \"admin\".\n" +
+		"owner. A **user** is owner if the __role__ of the **user** is equal to \"owner\".\n"
+	tests := []struct {
+		name, rule, warning string
+	}{
+		{"a misspelt label", admin + "A **user** gets access if §admn is valid or §owner is valid.",
+			"§admn names no rule, so that condition counted as false. Did you mean §admin?"},
+		{"ignoring case", admin + "A **user** gets access if §Admn is valid or §owner is valid.",
+			"§Admn names no rule, so that condition counted as false. Did you mean §admin?"},
+		{"no label close enough", admin + "A **user** gets access if §editor is valid or §owner is valid.",
+			"§editor names no rule, so that condition counted as false."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := fixedEngine().Run(tt.rule, mustData(t, `{"user": {"role": "owner"}}`))
+			res.Explain()
+			if len(res.Warnings) != 1 || res.Warnings[0].Code != "unresolved-label" || res.Warnings[0].Message != tt.warning {
+				t.Errorf("warnings %+v, want %q", res.Warnings, tt.warning)
+			}
+		})
+	}
+}
+
+func TestTheSearchForTheClosestLabelIsBounded(t *testing.T) {
+	// Each label costs the search some 290 steps: about the first 225 are
+	// compared, the rest not.
+	rules := func(close int) string {
+		var b strings.Builder
+		for i := range 900 {
+			label := fmt.Sprintf("check%011d", i)
+			if i == close {
+				label = "visionexamination"
+			}
+			fmt.Fprintf(&b, "%s. A **P** passes %s if the __x__ of the **P** is at least %d.\n", label, label, i)
+		}
+		b.WriteString("A **P** gets a licence if §visionexaminaton is valid.")
+		return b.String()
+	}
+	for close, want := range map[int]string{10: " Did you mean §visionexamination?", 500: ""} {
+		res := fixedEngine().Run(rules(close), mustData(t, `{"P": {"x": 1000}}`))
+		res.Explain()
+		if len(res.Warnings) != 1 || res.Warnings[0].Message != "§visionexaminaton names no rule, so that condition counted as false."+want {
+			t.Errorf("the close label in rule %d: error %v, warnings %+v", close+1, res.Error, res.Warnings)
+		}
+	}
+}
