@@ -114,3 +114,34 @@ func FuzzCheck(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCheckWithSchema checks texts against schemas: a schema only adds
+// warnings, well formed and within the text, to what Check finds.
+func FuzzCheckWithSchema(f *testing.F) {
+	for _, tc := range diagnosticCases {
+		f.Add(tc.fires, tc.schema)
+	}
+	f.Add("A **P** is ok if the __a.b__ of the __c__ of the **P.q** is at least 1 and the number of __d__ of **P** is at least 2.",
+		`{"properties": {"P": {"properties": {"q": {"properties": {"c": {"type": ["string", 5]}}}, "d": {"type": "string"}}}}}`)
+	f.Add("A **P** is ok if the __a..b__ of the **P** is at least 1.", `{"properties": {"P": {"properties": {"a": {}}}}}`)
+	f.Fuzz(func(t *testing.T, src, schema string) {
+		alone := engine.Check(src)
+		res := engine.CheckWithSchema(src, []byte(schema))
+		lines := strings.Count(src, "\n") + 1
+		added := 0
+		for _, d := range res.Diagnostics {
+			switch d.Code {
+			case engine.CodeNotInSchema, engine.CodeSchemaTypeMismatch:
+				added++
+				if d.Severity != engine.SeverityWarning || d.Message == "" || d.Suggestions == nil ||
+					d.Range.Start.Line < 1 || d.Range.Start.Column < 1 || d.Range.End.Line > lines ||
+					d.Range.End.Line < d.Range.Start.Line || d.Range.End.Line == d.Range.Start.Line && d.Range.End.Column <= d.Range.Start.Column {
+					t.Fatalf("malformed diagnostic %+v", d)
+				}
+			}
+		}
+		if len(res.Diagnostics) != len(alone.Diagnostics)+added {
+			t.Fatalf("with the schema %+v, alone %+v", res.Diagnostics, alone.Diagnostics)
+		}
+	})
+}

@@ -127,6 +127,9 @@ func (w *schemaWalk) path(p Path, header Name, schema map[string]any) (map[strin
 		for text, more := el.Text, true; more; {
 			var seg string
 			seg, text, more = strings.Cut(text, ".")
+			if seg == "" {
+				return nil, "" // "a..b" names no key a schema could list
+			}
 			names := w.names(cur)
 			if names == nil {
 				return nil, ""

@@ -57,6 +57,7 @@ func TestTheSchemaCheckFollowsNamesAsARunLooksThemUp(t *testing.T) {
 		{"not of one a rule answers, which reads no data", "A **Applicant** passes the review if the __monthly income__ of the **Applicant** is at least 1.\n" +
 			"A **Applicant** gets credit if the **Applicnt** passes the review.", nil},
 		{"past a property whose schema is not an object schema", "A **Applicant** gets credit if the __anything__ of the __notes__ of the **Applicant** is empty.", nil},
+		{"not past an empty name between two dots", "A **Applicant** is ok if the __address..country__ of the **Applicant** is empty.", nil},
 		{"past a value of no object", "A **Applicant** gets credit if the __x__ of the __flags__ of the **Applicant** is empty.", nil},
 	}
 	for _, tt := range tests {
