@@ -124,6 +124,8 @@ func FuzzCheckWithSchema(f *testing.F) {
 	f.Add("A **P** is ok if the __a.b__ of the __c__ of the **P.q** is at least 1 and the number of __d__ of **P** is at least 2.",
 		`{"properties": {"P": {"properties": {"q": {"properties": {"c": {"type": ["string", 5]}}}, "d": {"type": "string"}}}}}`)
 	f.Add("A **P** is ok if the __a..b__ of the **P** is at least 1.", `{"properties": {"P": {"properties": {"a": {}}}}}`)
+	f.Add("A **P** is ok if the __b__ of the **P** is at least 1.",
+		`{"$defs": {"p": {"properties": {"a": {"$ref": "#/$defs/p"}}}, "n": {"$ref": "#/$defs/n"}}, "properties": {"P": {"$ref": "#/$defs/p"}}}`)
 	f.Fuzz(func(t *testing.T, src, schema string) {
 		alone := engine.Check(src)
 		res := engine.CheckWithSchema(src, []byte(schema))

@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"reflect"
 	"slices"
 	"sort"
@@ -28,8 +29,9 @@ const (
 // nothing.
 //
 // The check follows a name only through what a schema states plainly: an
-// object schema with "properties". Where it composes schemas ($ref,
-// allOf, anyOf, oneOf, not, if/then/else, dependentSchemas), matches
+// object schema with "properties", and "$ref" to a place in the same
+// schema. Where it composes schemas (allOf, anyOf, oneOf, not,
+// if/then/else, dependentSchemas), refers to another document, matches
 // names by pattern (patternProperties) or lets other names in with a
 // schema (additionalProperties or unevaluatedProperties other than
 // false), the check cannot tell and stops following. A name matches a
@@ -45,11 +47,15 @@ func CheckWithSchema(src string, schema []byte) CheckResult {
 
 // schemaWalk follows the paths of one text through one schema.
 type schemaWalk struct {
-	c *checker
+	c    *checker
+	root map[string]any
 	// listed is each object schema's names, built once per object: a text
 	// may read names of one object thousands of times.
 	listed map[uintptr]*listedNames
-	warned map[int]bool // by the offset of the name warned about
+	// reached is where deref led from each schema with a reference, nil
+	// where it led nowhere: every path through it would follow it again.
+	reached map[uintptr]map[string]any
+	warned  map[int]bool // by the offset of the name warned about
 }
 
 // listedNames are the names an object schema lists: its properties, and
@@ -74,7 +80,7 @@ func (l *listedNames) find(name string) (string, bool) {
 // schemaPaths warns of the names of every path the text reads that the
 // schema does not list.
 func (c *checker) schemaPaths(text *RuleText, schema map[string]any) {
-	w := &schemaWalk{c: c, listed: map[uintptr]*listedNames{}, warned: map[int]bool{}}
+	w := &schemaWalk{c: c, root: schema, listed: map[uintptr]*listedNames{}, reached: map[uintptr]map[string]any{}, warned: map[int]bool{}}
 	res := &resolver{rules: text.Rules}
 	for i, r := range text.Rules {
 		for _, cond := range r.Conditions {
@@ -130,6 +136,9 @@ func (w *schemaWalk) path(p Path, header Name, schema map[string]any) (map[strin
 			if seg == "" {
 				return nil, "" // "a..b" names no key a schema could list
 			}
+			if cur = w.deref(cur); cur == nil {
+				return nil, ""
+			}
 			names := w.names(cur)
 			if names == nil {
 				return nil, ""
@@ -148,7 +157,86 @@ func (w *schemaWalk) path(p Path, header Name, schema map[string]any) (map[strin
 			offset += len(seg) + 1
 		}
 	}
-	return cur, at
+	return w.deref(cur), at
+}
+
+// maxRefHops bounds the references followed from one schema: a chain of
+// them may run in a circle.
+const maxRefHops = 32
+
+// deref follows "$ref" to a place in the same schema ("#/$defs/address"),
+// through references to references, and returns the schema it reaches;
+// nil where the check cannot tell what applies: a reference to another
+// document, one that leads nowhere or in a circle, or one beside keywords
+// that would apply together with it.
+func (w *schemaWalk) deref(s map[string]any) map[string]any {
+	if _, ok := s["$ref"]; !ok {
+		return s
+	}
+	from := reflect.ValueOf(s).Pointer()
+	if to, ok := w.reached[from]; ok {
+		return to
+	}
+	to := w.follow(s)
+	w.reached[from] = to
+	return to
+}
+
+// follow is deref without its memory.
+func (w *schemaWalk) follow(s map[string]any) map[string]any {
+	for range maxRefHops {
+		ref, ok := s["$ref"]
+		if !ok {
+			return s
+		}
+		target, ok := ref.(string)
+		if !ok || !strings.HasPrefix(target, "#") {
+			return nil
+		}
+		for k := range s {
+			if !refSiblings[k] {
+				return nil
+			}
+		}
+		if s, ok = pointed(w.root, target[1:]).(map[string]any); !ok {
+			return nil
+		}
+	}
+	return nil
+}
+
+// refSiblings are the keywords that may stand beside "$ref" without
+// changing what the reference says of the names an object has.
+var refSiblings = map[string]bool{"$ref": true, "$comment": true, "title": true, "description": true,
+	"examples": true, "default": true, "deprecated": true, "readOnly": true, "writeOnly": true}
+
+// pointed is the value a JSON Pointer (RFC 6901), as written in a URI
+// fragment, leads to from root, or nil.
+func pointed(root any, fragment string) any {
+	pointer, err := url.PathUnescape(fragment)
+	if err != nil || pointer != "" && pointer[0] != '/' {
+		return nil
+	}
+	if pointer == "" {
+		return root
+	}
+	cur := root
+	for _, token := range strings.Split(pointer[1:], "/") {
+		token = strings.ReplaceAll(strings.ReplaceAll(token, "~1", "/"), "~0", "~")
+		switch v := cur.(type) {
+		case map[string]any:
+			cur = v[token]
+		case []any:
+			i, err := strconv.Atoi(token)
+			if err != nil || i < 0 || i >= len(v) {
+				return nil
+			}
+			cur = v[i]
+		default:
+			return nil
+		}
+	}
+	return cur
 }
 
 // typed warns when the schema of the value a path reads states its "type"
@@ -156,7 +244,7 @@ func (w *schemaWalk) path(p Path, header Name, schema map[string]any) (map[strin
 // that also composes others, or names its values (enum, const), is not
 // judged by its "type" alone.
 func (w *schemaWalk) typed(p Path, s map[string]any, at, needs, consequence string, usable ...string) {
-	for _, k := range [...]string{"$ref", "$dynamicRef", "$recursiveRef", "allOf", "anyOf", "oneOf", "not", "if", "enum", "const"} {
+	for _, k := range [...]string{"$dynamicRef", "$recursiveRef", "allOf", "anyOf", "oneOf", "not", "if", "enum", "const"} {
 		if _, ok := s[k]; ok {
 			return
 		}
@@ -210,7 +298,7 @@ var jsonTypeNames = map[string]string{
 // names are the names an object schema lists, or nil when the schema does
 // not plainly say which names its object has.
 func (w *schemaWalk) names(s map[string]any) *listedNames {
-	for _, k := range [...]string{"$ref", "$dynamicRef", "$recursiveRef", "allOf", "anyOf", "oneOf", "not", "if", "then", "else",
+	for _, k := range [...]string{"$dynamicRef", "$recursiveRef", "allOf", "anyOf", "oneOf", "not", "if", "then", "else",
 		"dependentSchemas", "dependencies", "patternProperties"} {
 		if _, ok := s[k]; ok {
 			return nil

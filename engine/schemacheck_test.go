@@ -230,3 +230,50 @@ func TestTheSchemaCheckWarnsOfValuesAConditionCannotUse(t *testing.T) {
 		})
 	}
 }
+
+func TestTheSchemaCheckFollowsReferencesWithinTheSchema(t *testing.T) {
+	const schema = `{
+		"$defs": {
+			"money": {"type": "number"},
+			"applicant": {"type": "object", "properties": {"monthlyIncome": {"$ref": "#/$defs/money"}, "name": {"type": "string"}}},
+			"a/b": {"properties": {"x": {}}},
+			"loop": {"$ref": "#/$defs/loop"}},
+		"definitions": {"legacy": {"properties": {"age": {"type": "string"}}}},
+		"properties": {
+			"Applicant": {"$ref": "#/$defs/applicant", "description": "who applies"},
+			"Escaped": {"$ref": "#/%24defs/applicant"},
+			"Old": {"$ref": "#/definitions/legacy"},
+			"Odd": {"$ref": "#/$defs/a~1b"},
+			"Circle": {"$ref": "#/$defs/loop"},
+			"Remote": {"$ref": "other.json#/$defs/applicant"},
+			"Mixed": {"$ref": "#/$defs/applicant", "properties": {"extra": {}}},
+			"Nowhere": {"$ref": "#/$defs/missing"}}}`
+	tests := []struct {
+		name, rule string
+		want       []string // code: the text each warning covers -> suggestions
+	}{
+		{"through a reference and its description", "A **P** is ok if the __montly income__ of the **Applicant** is at least 1.",
+			[]string{"not-in-schema: montly income -> monthlyIncome"}},
+		{"to a reference's type", "A **P** is ok if the __monthly income__ of the **Applicant** is at least 1 and the __name__ of the **Applicant** is at least 1.",
+			[]string{"schema-type-mismatch: name -> "}},
+		{"written percent-encoded", "A **P** is ok if the __montly income__ of the **Escaped** is at least 1.",
+			[]string{"not-in-schema: montly income -> monthlyIncome"}},
+		{"to definitions", "A **P** is ok if the __agee__ of the **Old** is empty.", []string{"not-in-schema: agee -> age"}},
+		{"to an escaped name", "A **P** is ok if the __y__ of the **Odd** is empty.", []string{"not-in-schema: y -> x"}},
+		{"not in a circle", "A **P** is ok if the __y__ of the **Circle** is empty.", nil},
+		{"not to another document", "A **P** is ok if the __y__ of the **Remote** is empty.", nil},
+		{"not beside properties that apply with it", "A **P** is ok if the __y__ of the **Mixed** is empty.", nil},
+		{"not to nowhere", "A **P** is ok if the __y__ of the **Nowhere** is empty.", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, d := range engine.CheckWithSchema(tt.rule, []byte(schema)).Diagnostics {
+				got = append(got, d.Code+": "+textOf(tt.rule, d.Range)+" -> "+strings.Join(d.Suggestions, ", "))
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("diagnostics %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
