@@ -80,7 +80,7 @@ func check(src string, schema any) CheckResult {
 	if len(src) <= DefaultLimits.MaxTextBytes {
 		out.Tokens = tokenize(src, li)
 	}
-	c := &checker{src: src, li: li, suggestionWork: maxSuggestionWork}
+	c := &checker{src: src, li: li, suggestionWork: maxSuggestionWork, inferred: map[*PhraseRef]bool{}}
 	text, errs := Parse(src, DefaultLimits)
 	if errs != nil {
 		c.syntax(errs)
@@ -107,6 +107,9 @@ type checker struct {
 	// phrases and labels are the rules' outcome phrases and labels, as
 	// suggestions compare them, made once for every reference to compare.
 	phrases, labels []suggestible
+	// inferred are the references no rule answers, which a run answers
+	// from the data (see semantics).
+	inferred map[*PhraseRef]bool
 }
 
 // maxSuggestionWork bounds the comparisons one Check spends on suggesting
@@ -116,12 +119,6 @@ type checker struct {
 // phrases costs the square of its size (seconds for a hundred kilobytes);
 // past it, diagnostics come without suggestions.
 const maxSuggestionWork = 1 << 22
-
-// A suggestible is a label or an outcome phrase that a suggestion may name.
-type suggestible struct {
-	text, lower string
-	rule        int
-}
 
 func (c *checker) add(sev, code string, from, to int, msg string, suggestions ...string) {
 	if suggestions == nil {
@@ -396,15 +393,10 @@ func suggestOperators(words []string) (int, []string) {
 	return near[0].n, out
 }
 
-// editDistance is the Levenshtein distance between two texts, by byte. It
-// allocates only for a b longer than maxNearestName.
-func editDistance[A, B ~string | ~[]byte](a A, b B) int {
-	var buf [2 * (maxNearestName + 1)]int
-	rows := buf[:]
-	if len(b) > maxNearestName {
-		rows = make([]int, 2*(len(b)+1))
-	}
-	prev, cur := rows[:len(b)+1], rows[len(b)+1:2*(len(b)+1)]
+// editDistance is the Levenshtein distance between two strings, by byte.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
 	for j := range prev {
 		prev[j] = j
 	}
@@ -531,6 +523,7 @@ func (c *checker) semantics(text *RuleText) {
 					referenced[t] = true
 				} else {
 					c.unresolvedPhrase(text, i, cd)
+					c.inferred[cd] = true
 				}
 			case *Comparison:
 				if cd.Right == nil && !cd.Op.isEmpty() {
@@ -580,7 +573,7 @@ func (c *checker) unknownLabel(text *RuleText, ref *LabelRef) {
 	}
 	sigil := c.src[from : to-len(ref.Label)]
 	var suggestions []string
-	for _, l := range c.closest(ref.Label, c.labels, -1) {
+	for _, l := range closest(ref.Label, c.labels, -1, nearSuggestion, &c.suggestionWork) {
 		suggestions = append(suggestions, sigil+l)
 	}
 	c.add(SeverityWarning, CodeUnknownLabel, from, to,
@@ -601,7 +594,7 @@ func (c *checker) unresolvedPhrase(text *RuleText, self int, ref *PhraseRef) {
 			c.phrases[i] = suggestible{phrase, strings.ToLower(phrase), i}
 		}
 	}
-	suggestions := c.closest(ref.Phrase, c.phrases, self)
+	suggestions := closest(ref.Phrase, c.phrases, self, nearSuggestion, &c.suggestionWork)
 	words, _ := operatorWords(ref.Phrase, 0)
 	if n, ops := suggestOperators(words); len(ops) > 0 && len(words) > 0 {
 		written := strings.Join(words[:n], " ")
@@ -613,55 +606,6 @@ func (c *checker) unresolvedPhrase(text *RuleText, self int, ref *PhraseRef) {
 		fmt.Sprintf("No rule's outcome matches %q. When the rule runs, Verdict looks for a data property named after "+
 			"the phrase inside **%s**, and the run fails if there is none.", ref.Phrase, ref.Selector.Text),
 		suggestions...)
-}
-
-// closest returns up to three candidates near the written text, nearest
-// first, leaving out the one of rule skip. A candidate is near when its
-// edit distance is at most a third of its length (or 2): one whose length
-// differs more cannot be, and is not compared. Comparisons stop when the
-// check's suggestion work is spent.
-func (c *checker) closest(written string, candidates []suggestible, skip int) []string {
-	type scored struct {
-		s string
-		d int
-	}
-	var list []scored
-	w := strings.ToLower(written)
-	for _, cand := range candidates {
-		// Passing over a candidate counts as a step of work too: a name
-		// may be compared with each of a schema's many thousand names.
-		if c.suggestionWork <= 0 {
-			break
-		}
-		c.suggestionWork--
-		near := max(2, len(cand.text)/3)
-		if diff := len(w) - len(cand.lower); cand.rule == skip || diff > near || -diff > near {
-			continue
-		}
-		work := (len(w) + 1) * (len(cand.lower) + 1)
-		if work > c.suggestionWork {
-			break
-		}
-		c.suggestionWork -= work
-		if d := editDistance(w, cand.lower); d <= near {
-			list = append(list, scored{cand.text, d})
-		}
-	}
-	sort.SliceStable(list, func(i, j int) bool { return list[i].d < list[j].d })
-	out := []string{}
-	for _, s := range list {
-		if len(out) == 3 {
-			break
-		}
-		dup := false
-		for _, o := range out {
-			dup = dup || o == s.s
-		}
-		if !dup {
-			out = append(out, s.s)
-		}
-	}
-	return out
 }
 
 // typeMismatch warns about a written value that the operator can never

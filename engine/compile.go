@@ -309,21 +309,19 @@ func canon(s string) string {
 	if isCanonical(s) {
 		return s
 	}
-	return string(canonInto(make([]byte, 0, len(s)), s))
-}
-
-// canonInto appends canon(s) to b.
-func canonInto(b []byte, s string) []byte {
+	var b strings.Builder
+	b.Grow(len(s))
 	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
+		c := s[i]
+		switch {
 		case c == ' ' || c == '_':
 		case c >= 'A' && c <= 'Z':
-			b = append(b, c+'a'-'A')
+			b.WriteByte(c + 'a' - 'A')
 		default:
-			b = append(b, c)
+			b.WriteByte(c)
 		}
 	}
-	return b
+	return b.String()
 }
 
 func isCanonical(s string) bool {

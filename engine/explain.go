@@ -112,6 +112,7 @@ type explainInfo struct {
 	or          []bool
 	subjects    []string // per golden condition: "the age of the Person", or "" for references
 	labelMisses []labelMiss
+	words       ruleWords // for the outcome a reference misspelt
 }
 
 func newExplainInfo(p *Program) *explainInfo {
@@ -136,17 +137,20 @@ func newExplainInfo(p *Program) *explainInfo {
 			info.subjects[i] = subject
 		}
 	}
-	var labels []string
+	var labels []suggestible
 	for i := range p.rules {
-		if p.rules[i].label != "" {
-			labels = append(labels, p.rules[i].label)
+		if l := p.rules[i].label; l != "" {
+			labels = append(labels, suggestible{l, strings.ToLower(l), i})
 		}
 	}
+	// One search's work for all the program's §labels: a text may hold
+	// thousands of them and of labels.
 	work := maxNearestOutcome
 	for i := range p.rules {
 		for j := range p.rules[i].conds {
 			if c := &p.rules[i].conds[j]; c.kind == condLabelMiss {
-				info.labelMisses = append(info.labelMisses, labelMiss{c.ruleName, nearestLabel(c.ruleName, labels, &work)})
+				nearest := first(closest(c.ruleName, labels, -1, nearSuggestion, &work))
+				info.labelMisses = append(info.labelMisses, labelMiss{c.ruleName, nearest})
 			}
 		}
 	}
@@ -154,34 +158,8 @@ func newExplainInfo(p *Program) *explainInfo {
 }
 
 // labelMiss is a §label that names no rule, and the rules' label closest
-// to it, if any.
+// to it, as the checker suggests one, if any.
 type labelMiss struct{ label, nearest string }
-
-// nearestLabel returns the label closest to l, ignoring case, when at most
-// a third of the longer one's letters set them apart; ties go to the first
-// in text order. It spends work, shared by every label of a program
-// (passing a label over is a step, comparing two costs their lengths'
-// product), and stops when it is spent: a text may hold thousands of each.
-func nearestLabel(l string, labels []string, work *int) string {
-	written := strings.ToLower(l)
-	best, bestDistance := "", 0
-	for _, label := range labels {
-		if *work--; *work < 0 {
-			break
-		}
-		near := max(len(label), len(written)) / 3
-		if near == 0 || len(label)-len(written) > near || len(written)-len(label) > near {
-			continue
-		}
-		if *work -= (len(label) + 1) * (len(written) + 1); *work < 0 {
-			break
-		}
-		if d := editDistance(strings.ToLower(label), written); d <= near && (best == "" || d < bestDistance) {
-			best, bestDistance = label, d
-		}
-	}
-	return best
-}
 
 // headline is "Person gets senior discount", the rule's subject and its
 // outcome phrase with its verb.

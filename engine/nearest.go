@@ -1,9 +1,88 @@
 package engine
 
 import (
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
+
+// Suggestions name what a misspelt word most likely meant: the checker's
+// for labels, outcome phrases and a schema's names, and a run's for the
+// name, reference or label it did not find. All of them come from closest.
+
+// A suggestible is a word a suggestion may name: as written, as compared
+// (lower-cased, or canonical for the keys of data), and the rule it
+// belongs to, if any.
+type suggestible struct {
+	text, lower string
+	rule        int
+}
+
+// closest returns up to three candidates near the written text, nearest
+// first and in the candidates' order among equals, leaving out the one of
+// rule skip. near says how many edits a candidate may be from the written
+// text; one whose length differs more cannot be, and is not compared. Each
+// candidate passed over costs a step of work and each comparison the
+// product of the two lengths; the search stops when work is spent.
+func closest(written string, candidates []suggestible, skip int, near func(cand suggestible, written string) int, work *int) []string {
+	type scored struct {
+		s string
+		d int
+	}
+	var list []scored
+	w := strings.ToLower(written)
+	for _, cand := range candidates {
+		if *work <= 0 {
+			break
+		}
+		*work--
+		n := near(cand, w)
+		if diff := len(w) - len(cand.lower); n <= 0 || cand.rule == skip || diff > n || -diff > n {
+			continue
+		}
+		cost := (len(w) + 1) * (len(cand.lower) + 1)
+		if cost > *work {
+			break
+		}
+		*work -= cost
+		if d := editDistance(w, cand.lower); d <= n {
+			list = append(list, scored{cand.text, d})
+		}
+	}
+	sort.SliceStable(list, func(i, j int) bool { return list[i].d < list[j].d })
+	out := []string{}
+	for _, s := range list {
+		if len(out) == 3 {
+			break
+		}
+		dup := false
+		for _, o := range out {
+			dup = dup || o == s.s
+		}
+		if !dup {
+			out = append(out, s.s)
+		}
+	}
+	return out
+}
+
+// nearSuggestion is how far a label, a phrase or a schema's name may be
+// from the word written: a third of its length, and 2 for short ones.
+func nearSuggestion(cand suggestible, _ string) int { return max(2, len(cand.text)/3) }
+
+// nearKey is how far a key of the data may be from a missing name, both
+// canonical: a third of the longer one, so that names of one or two
+// letters, which any edit turns into another, have none.
+func nearKey(cand suggestible, written string) int { return max(len(cand.lower), len(written)) / 3 }
+
+// first is the nearest of closest's answer, or "".
+func first(suggestions []string) string {
+	if len(suggestions) == 0 {
+		return ""
+	}
+	return suggestions[0]
+}
 
 // A missing selector or property is most often a misspelling, in the rule
 // or in the data, as is a reference no rule's outcome matches. The run that
@@ -46,84 +125,65 @@ func (e *Error) suggest(p *Program) {
 }
 
 // maxNearestOutcome bounds the search for the outcome closest to a
-// reference's phrase: phrases longer than maxNearestPhrase bytes are not
-// compared, and the comparisons stop past this many steps (some 0.1 ms),
-// the rules compared in text order.
+// reference's phrase, or the label closest to a §label (some 0.1 ms), the
+// rules compared in text order; a phrase longer than maxNearestPhrase
+// bytes is not searched for.
 const (
 	maxNearestOutcome = 1 << 16
 	maxNearestPhrase  = 64
 )
 
 // nearestOutcome returns the phrase (verb and outcome) of the rule closest
-// to a reference's, ignoring case, when at most a quarter of the longer
-// one's letters set them apart (phrases share words such as "passes the",
-// which a third would let through); ties go to the first rule. The rule the
-// reference stands in is passed over. "" when none is.
+// to a reference's, as the checker suggests one (nearSuggestion, ignoring
+// case, ties to the first rule), passing over the rule the reference
+// stands in. "" when none is.
 func (p *Program) nearestOutcome(phrase string, self int) string {
-	written := strings.ToLower(phrase)
-	if len(written) > maxNearestPhrase {
+	if len(phrase) > maxNearestPhrase {
 		return ""
 	}
-	best, bestDistance, work := "", 0, maxNearestOutcome
-	for i := range p.rules {
-		if i == self {
-			continue
-		}
-		// Passing over a rule is a step too: a text may hold thousands.
-		if work--; work < 0 {
-			break
-		}
-		r := &p.rules[i]
-		n := len(r.outcome)
-		if r.verb != "" {
-			n += len(r.verb) + 1
-		}
-		near := max(n, len(written)) / 4
-		if n > maxNearestPhrase || near == 0 || n-len(written) > near || len(written)-n > near {
-			continue
-		}
-		if work -= (n + 1) * (len(written) + 1); work < 0 {
-			break
-		}
-		full := r.outcome
-		if r.verb != "" {
-			full = r.verb + " " + r.outcome
-		}
-		lower := strings.ToLower(full)
-		if d := editDistance(lower, written); d <= near && (best == "" || d < bestDistance) {
-			best, bestDistance = full, d
-		}
-	}
-	return best
+	work := maxNearestOutcome
+	return first(closest(phrase, p.about.outcomes(p), self, nearSuggestion, &work))
 }
 
 // nearestKey returns the key of obj whose canonical form (see canon) is
-// closest to the canonical name c in edits, when at most a third of the
-// longer one's length sets them apart (so names of one or two letters,
-// which any edit turns into another, have none); ties go to the first key
-// in byte order. "" when none is that close.
+// closest to the canonical name c (nearKey), ties to the first key in
+// byte order. "" when none is that close.
 func nearestKey(obj map[string]any, c string) string {
 	if len(obj) > maxNearestKeys || len(c) > maxNearestName {
 		return ""
 	}
-	var buf [maxNearestName]byte
-	best, bestDistance := "", 0
+	keys := make([]suggestible, 0, len(obj))
 	for k := range obj {
-		if len(k) > maxNearestName {
-			continue
+		if len(k) <= maxNearestName {
+			keys = append(keys, suggestible{text: k, lower: canon(k)})
 		}
-		kc := canonInto(buf[:0], k)
-		near := max(len(kc), len(c)) / 3
-		if near == 0 || len(kc)-len(c) > near || len(c)-len(kc) > near {
-			continue
-		}
-		d := editDistance(kc, c)
-		if d > near || best != "" && (d > bestDistance || d == bestDistance && k > best) {
-			continue
-		}
-		best, bestDistance = k, d
 	}
-	return best
+	sort.Slice(keys, func(i, j int) bool { return keys[i].text < keys[j].text })
+	work := maxNearestKeys * (1 + (maxNearestName+1)*(maxNearestName+1)) // enough for every key
+	return first(closest(c, keys, -1, nearKey, &work))
+}
+
+// ruleWords are a program's outcome phrases as suggestions compare them,
+// made by the first run that needs them.
+type ruleWords struct {
+	once    sync.Once
+	phrases []suggestible
+}
+
+// outcomes are the phrases (verb and outcome) of p's rules.
+func (info *explainInfo) outcomes(p *Program) []suggestible {
+	info.words.once.Do(func() {
+		info.words.phrases = make([]suggestible, len(p.rules))
+		for i := range p.rules {
+			r := &p.rules[i]
+			phrase := r.outcome
+			if r.verb != "" {
+				phrase = r.verb + " " + r.outcome
+			}
+			info.words.phrases[i] = suggestible{phrase, strings.ToLower(phrase), i}
+		}
+	})
+	return info.words.phrases
 }
 
 // explained is the message as an explanation ends with it, suggesting

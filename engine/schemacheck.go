@@ -81,8 +81,7 @@ func (l *listedNames) find(name string) (string, bool) {
 // schema does not list.
 func (c *checker) schemaPaths(text *RuleText, schema map[string]any) {
 	w := &schemaWalk{c: c, root: schema, listed: map[uintptr]*listedNames{}, reached: map[uintptr]map[string]any{}, warned: map[int]bool{}}
-	res := &resolver{rules: text.Rules}
-	for i, r := range text.Rules {
+	for _, r := range text.Rules {
 		for _, cond := range r.Conditions {
 			switch cd := cond.(type) {
 			case *Comparison:
@@ -107,7 +106,7 @@ func (c *checker) schemaPaths(text *RuleText, schema map[string]any) {
 			case *PhraseRef:
 				// Only a reference no rule answers reads its selector, to
 				// look for a property named after its phrase.
-				if res.phrase(cd.Phrase, i) < 0 {
+				if c.inferred[cd] {
 					w.path(Path{Elements: []Element{{Name: cd.Selector, IsSelector: true}}}, r.Selector, schema)
 				}
 			}
@@ -244,10 +243,8 @@ func pointed(root any, fragment string) any {
 // that also composes others, or names its values (enum, const), is not
 // judged by its "type" alone.
 func (w *schemaWalk) typed(p Path, s map[string]any, at, needs, consequence string, usable ...string) {
-	for _, k := range [...]string{"$dynamicRef", "$recursiveRef", "allOf", "anyOf", "oneOf", "not", "if", "enum", "const"} {
-		if _, ok := s[k]; ok {
-			return
-		}
+	if hasAny(s, composing...) || hasAny(s, "enum", "const") {
+		return
 	}
 	var types []string
 	switch t := s["type"].(type) {
@@ -295,14 +292,25 @@ var jsonTypeNames = map[string]string{
 	"array": "a list", "object": "an object", "null": "null",
 }
 
+// composing are the keywords by which a schema applies others with its
+// own, which the check does not follow ($ref it follows, see deref).
+var composing = []string{"$dynamicRef", "$recursiveRef", "allOf", "anyOf", "oneOf", "not", "if"}
+
+// hasAny reports whether the schema holds any of the keywords.
+func hasAny(s map[string]any, keywords ...string) bool {
+	for _, k := range keywords {
+		if _, ok := s[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 // names are the names an object schema lists, or nil when the schema does
 // not plainly say which names its object has.
 func (w *schemaWalk) names(s map[string]any) *listedNames {
-	for _, k := range [...]string{"$dynamicRef", "$recursiveRef", "allOf", "anyOf", "oneOf", "not", "if", "then", "else",
-		"dependentSchemas", "dependencies", "patternProperties"} {
-		if _, ok := s[k]; ok {
-			return nil
-		}
+	if hasAny(s, composing...) || hasAny(s, "then", "else", "dependentSchemas", "dependencies", "patternProperties") {
+		return nil
 	}
 	for _, k := range [...]string{"additionalProperties", "unevaluatedProperties"} {
 		if v, ok := s[k]; ok && v != false {
@@ -352,5 +360,5 @@ func (w *schemaWalk) warn(offset int, seg, at string, selector bool, names *list
 	}
 	w.c.add(SeverityWarning, CodeNotInSchema, offset, offset+len(seg),
 		fmt.Sprintf("The schema of the data lists no %s %q %s: is the name misspelt, or is the schema missing it?", what, seg, where),
-		w.c.closest(canon(seg), names.suggestible, -1)...)
+		closest(canon(seg), names.suggestible, -1, nearSuggestion, &w.c.suggestionWork)...)
 }
