@@ -1402,6 +1402,141 @@ test('publishing shows the draft replayed on the recorded decisions, and a publi
   await page.context().close();
 });
 
+test('the Decisions tab turns recording on, masks a path, lists the recorded runs and opens one with its run done again', async () => {
+  const draft = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
+    name: 'Pension check',
+    rule: 'A **Person** gets a pension if the __age__ of the **Person** is at least 67.',
+  });
+  const v1 = await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${draft.id}`, { status: 'published' });
+  const settings = () => rest(server.url, ADMIN_KEY, 'GET', `/policy/${v1.baseId}/decision-records`);
+
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('link', { name: 'Pension check' }).click();
+  await page.getByRole('tab', { name: 'Decisions' }).click();
+  const enabled = page.getByLabel('Record the stored runs of this policy');
+  const share = page.getByLabel('Share of runs recorded (%)');
+  const mask = page.getByLabel('Masked paths, one a line');
+  const save = page.getByRole('button', { name: 'Save recording' });
+  await expect(share).toHaveValue('100');
+  assert.equal(await enabled.isChecked(), false);
+  await expect(save).not.toBeEnabled();
+  const rows = page.getByRole('table', { name: 'Recorded decisions' }).locator('tbody tr');
+  await expect(rows).toHaveCount(1);
+  await expect(rows).toContainText('No recorded decision.');
+
+  // A share the server would refuse is refused here, and nothing is saved.
+  await enabled.check();
+  await share.fill('150');
+  await save.click();
+  await expect(page.getByRole('alert')).toHaveText('The share of runs recorded must be a number greater than 0 and at most 100.');
+  assert.equal((await settings()).enabled, false);
+  // A path the server refuses: its words, and nothing is saved either.
+  await share.fill('100');
+  await mask.fill('Person.ssn');
+  await save.click();
+  await expect(page.getByRole('alert')).toContainText('mask path "Person.ssn" must start with $. and name a member');
+  assert.equal((await settings()).enabled, false);
+
+  await mask.fill('$.Person.ssn\n');
+  await save.click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved: stored runs are recorded.' })).toBeVisible();
+  assert.deepEqual(await settings(), { baseId: v1.baseId, enabled: true, sampleRate: 1, mask: ['$.Person.ssn'] });
+  await expect(save).not.toBeEnabled();
+
+  for (const age of [70, 30]) {
+    await rest(server.url, ADMIN_KEY, 'POST', `/run/policy/${v1.baseId}`, { data: { Person: { age, ssn: `ssn-${age}` } } });
+  }
+  // Records are stored after the answer; Refresh reads them once they are.
+  await expect({
+    toString: () => 'the recorded decisions',
+    count: async () => (await rest(server.url, ADMIN_KEY, 'GET', `/decisions?baseId=${v1.baseId}`)).items.length,
+  }).toHaveCount(2);
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  await expect(rows).toHaveCount(2);
+  // Newest first: the run of 30 leads.
+  await expect(rows.nth(0).locator('td').nth(1)).toHaveText('false');
+  await expect(rows.nth(0).locator('td').nth(2)).toHaveText('Version 1');
+  await expect(rows.nth(0).locator('td').nth(3)).toHaveText('admin@localhost');
+  await expect(rows.nth(1).locator('td').nth(1)).toHaveText('true');
+
+  await page.getByLabel('Result').selectOption('true');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.locator('td').nth(1)).toHaveText('true');
+  await rows.getByRole('button', { name: 'Open' }).click();
+  const details = page.getByRole('region', { name: /^Decision / });
+  await expect(details.locator('pre.json')).toContainText('"ssn": "[masked]"');
+  await expect(details.locator('pre.json')).toContainText('"age": 70');
+  await expect(details).toContainText('Person gets a pension: yes');
+  await expect(details.locator('.verdict')).toContainText('Result: true');
+  await expect(details.locator('.trace-card')).toHaveCount(1);
+  await page.screenshot({ path: join(shots, 'decisions.png'), fullPage: true });
+  await noCriticalViolations(page, 'decisions tab');
+  await page.getByLabel('Result').selectOption('false');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.locator('td').nth(1)).toHaveText('false');
+  assert.deepEqual(page.foreign, []);
+  await page.context().close();
+
+  // A viewer reads the setting, changes nothing, and reads no decision.
+  const viewer = await newPage();
+  await signIn(viewer, viewerKey);
+  await viewer.getByRole('link', { name: 'Pension check' }).click();
+  await viewer.getByRole('tab', { name: 'Decisions' }).click();
+  await expect(viewer.getByLabel('Share of runs recorded (%)')).toHaveValue('100');
+  assert.equal(await viewer.getByLabel('Record the stored runs of this policy').isChecked(), true);
+  await expect(viewer.getByLabel('Record the stored runs of this policy')).not.toBeEnabled();
+  await expect(viewer.getByRole('button', { name: 'Save recording' })).toHaveCount(0);
+  await expect(viewer.getByText('Only admins and auditors read recorded decisions.')).toBeVisible();
+  await expect(viewer.getByRole('table', { name: 'Recorded decisions' })).toHaveCount(0);
+  await viewer.context().close();
+});
+
+test('a flow’s Decisions tab opens a recorded run with the path it took and its last node’s trace', async () => {
+  const policy = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
+    name: 'Adult check',
+    rule: 'A **Person** gets adult if the __age__ of the **Person** is at least 18.',
+  });
+  const definition = {
+    formatVersion: 1,
+    start: 's',
+    nodes: [
+      { id: 's', type: 'start', policy: { baseId: policy.baseId }, onTrue: 'p', onFalse: 'no' },
+      { id: 'p', type: 'policy', policy: { baseId: policy.baseId }, onTrue: 'yes', onFalse: 'no' },
+      { id: 'yes', type: 'return', returnValue: true },
+      { id: 'no', type: 'return', returnValue: false },
+    ],
+  };
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', { name: 'Adult flow', definition });
+  await rest(server.url, ADMIN_KEY, 'PUT', `/flow/${flow.baseId}/decision-records`, { enabled: true });
+  await rest(server.url, ADMIN_KEY, 'POST', `/run/flow/${flow.baseId}`, { Person: { age: 30 } });
+  // Records are stored after the answer; wait until it is.
+  await expect({
+    toString: () => 'the recorded flow decision',
+    count: async () => (await rest(server.url, ADMIN_KEY, 'GET', `/decisions?baseId=${flow.baseId}`)).items.length,
+  }).toHaveCount(1);
+  // From now on half the runs would be recorded: the tab shows the share in percent.
+  await rest(server.url, ADMIN_KEY, 'PUT', `/flow/${flow.baseId}/decision-records`, { enabled: true, sampleRate: 0.5 });
+
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('link', { name: 'Flows' }).click();
+  await page.getByRole('link', { name: 'Adult flow' }).click();
+  await page.getByRole('tab', { name: 'Decisions' }).click();
+  await expect(page.getByLabel('Share of runs recorded (%)')).toHaveValue('50');
+  assert.equal(await page.getByLabel('Record the stored runs of this flow').isChecked(), true);
+  const rows = page.getByRole('table', { name: 'Recorded decisions' }).locator('tbody tr');
+  await rows.first().getByRole('button', { name: 'Open' }).click();
+  const details = page.getByRole('region', { name: /^Decision / });
+  await expect(details.getByTestId('decision-path')).toHaveText('Path: s → p');
+  await expect(details.locator('.verdict')).toContainText('Result: true');
+  await expect(details.locator('.trace-card')).toHaveCount(1);
+  await expect(details.locator('.trace-card')).toContainText('adult');
+  await noCriticalViolations(page, 'flow decisions tab');
+  assert.deepEqual(page.foreign, []);
+  await page.context().close();
+});
+
 test('a comparison link naming another policy’s or flow’s record says so, and compares nothing in its place', async () => {
   const rule = (age) => `A **Person** is listed if the __age__ of the **Person** is at least ${age}.`;
   const v1 = await publishedPolicy('Compared here', rule(1));

@@ -18,9 +18,10 @@ import { formatJSON, sameJSON } from '../format';
 import { Link, navigate } from '../router';
 import { useFlowRecords } from '../records';
 import { versionCount } from '../versions';
-import { recordRights, useSession } from '../session';
+import { mayChange, recordRights, useSession } from '../session';
 import { useAction } from '../action';
 import { sampleName, testsOf } from '../tests';
+import { DecisionsPanel } from '../components/DecisionsPanel';
 import { DeleteDialog } from '../components/DeleteDialog';
 import { LoadFailure } from '../components/LoadFailure';
 import { RecordHeader } from '../components/RecordHeader';
@@ -55,7 +56,7 @@ import { dropFlowEdits, loadFlowEdits, loadProblems, storeFlowEdits, storeProble
 import { useDraftRevision } from '../revision';
 
 type Rec = FlowFieldsFragment;
-type Tab = 'graph' | 'tests' | 'versions';
+type Tab = 'graph' | 'tests' | 'versions' | 'decisions';
 
 const NEW_DATA = '{\n  "applicant": {\n    "age": 30\n  }\n}';
 
@@ -428,9 +429,15 @@ function FlowEditor({
       )}
 
       <div className="tabs" role="tablist" aria-label="Flow">
-        {(['graph', 'tests', 'versions'] as Tab[]).map((t) => (
+        {(['graph', 'tests', 'versions', 'decisions'] as Tab[]).filter((t) => t !== 'decisions' || record).map((t) => (
           <button key={t} type="button" role="tab" id={`tab-${t}`} aria-selected={tab === t} aria-controls={`panel-${t}`} className="tab" onClick={() => setTab(t)}>
-            {t === 'graph' ? 'Graph and test' : t === 'tests' ? `Tests (${tests.length})` : `Versions (${versionCount(records)})`}
+            {t === 'graph'
+              ? 'Graph and test'
+              : t === 'tests'
+                ? `Tests (${tests.length})`
+                : t === 'versions'
+                  ? `Versions (${versionCount(records)})`
+                  : 'Decisions'}
           </button>
         ))}
       </div>
@@ -666,6 +673,14 @@ function FlowEditor({
       <div id="panel-versions" role="tabpanel" aria-labelledby="tab-versions" hidden={tab !== 'versions'}>
         <VersionsPanel path="flows" records={records} current={record} older={older} column={{ heading: 'Nodes', cell: (r) => asDefinition(r.definition).nodes.length }} />
       </div>
+
+      {record && (
+        <div id="panel-decisions" role="tabpanel" aria-labelledby="tab-decisions" hidden={tab !== 'decisions'}>
+          {tab === 'decisions' && (
+            <DecisionsPanel kind="flow" recordId={record.id} baseId={record.baseId} mayEdit={can.edit && mayChange(session, record.owner)} />
+          )}
+        </div>
+      )}
 
       {importing && <ImportDialog onCancel={() => setImporting(false)} onOpen={(text) => void onImport(text)} />}
       {confirmDelete && record && (

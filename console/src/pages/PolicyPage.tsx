@@ -19,7 +19,7 @@ import { navigate } from '../router';
 import { usePolicyRecords } from '../records';
 import { useDraftRevision } from '../revision';
 import { versionCount } from '../versions';
-import { recordRights, useSession } from '../session';
+import { mayChange, recordRights, useSession } from '../session';
 import { useAction } from '../action';
 import { sampleName, testsOf } from '../tests';
 import { CodeMirror } from '../editor/CodeMirror';
@@ -27,6 +27,7 @@ import { jsonEditorState, jsonProblem } from '../editor/jsonEditor';
 import { mergeNames, namesOf, namesOfSchema, recheck, ruleEditorState } from '../editor/ruleEditor';
 import type { DataNames, RuleDiagnostic } from '../editor/ruleEditor';
 import { RunResultView } from '../components/RunResult';
+import { DecisionsPanel } from '../components/DecisionsPanel';
 import { DeleteDialog } from '../components/DeleteDialog';
 import { LoadFailure } from '../components/LoadFailure';
 import { RecordHeader } from '../components/RecordHeader';
@@ -39,7 +40,7 @@ import { schemaOf, schemaText } from '../schema';
 import type { TestReport } from '../checks';
 
 type Record_ = PolicyFieldsFragment;
-type Tab = 'editor' | 'tests' | 'schema' | 'versions';
+type Tab = 'editor' | 'tests' | 'schema' | 'versions' | 'decisions';
 
 const NEW_SAMPLE = '{\n  "Person": {\n    "age": 70\n  }\n}';
 
@@ -365,7 +366,7 @@ function Editor({
       )}
 
       <div className="tabs" role="tablist" aria-label="Policy">
-        {(['editor', 'tests', 'schema', 'versions'] as Tab[]).map((t) => (
+        {(['editor', 'tests', 'schema', 'versions', 'decisions'] as Tab[]).filter((t) => t !== 'decisions' || record).map((t) => (
           <button
             key={t}
             type="button"
@@ -382,7 +383,9 @@ function Editor({
                 ? `Tests (${tests.length})`
                 : t === 'schema'
                   ? 'Schema'
-                  : `Versions (${versionCount(records)})`}
+                  : t === 'versions'
+                    ? `Versions (${versionCount(records)})`
+                    : 'Decisions'}
           </button>
         ))}
       </div>
@@ -491,6 +494,14 @@ function Editor({
       <div id="panel-versions" role="tabpanel" aria-labelledby="tab-versions" hidden={tab !== 'versions'}>
         <VersionsPanel path="policies" records={records} current={record} older={older} />
       </div>
+
+      {record && (
+        <div id="panel-decisions" role="tabpanel" aria-labelledby="tab-decisions" hidden={tab !== 'decisions'}>
+          {tab === 'decisions' && (
+            <DecisionsPanel kind="policy" recordId={record.id} baseId={record.baseId} mayEdit={can.edit && mayChange(session, record.owner)} />
+          )}
+        </div>
+      )}
 
       {confirmDelete && record && (
         <DeleteDialog noun="policy" name={record.name} onClose={() => setConfirmDelete(false)} onDelete={() => void onDelete()}>

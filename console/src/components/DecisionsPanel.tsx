@@ -1,0 +1,364 @@
+// The Decisions tab of a policy or a flow: whether its stored runs are
+// recorded (and which values are masked first), and the decisions it
+// recorded, each opened with its run done again on the stored input.
+import { useCallback, useEffect, useState } from 'react';
+import {
+  DecisionDocument,
+  DecisionsDocument,
+  FlowDecisionRecordsDocument,
+  PolicyDecisionRecordsDocument,
+  SetDecisionRecordsDocument,
+} from '@verdict/client';
+import type { DecisionFieldsFragment, DecisionQuery, DecisionRecordSettingsFieldsFragment } from '@verdict/client';
+import { errorMessage } from '../api';
+import { formatJSON, formatTime } from '../format';
+import { authorLabel, useSession } from '../session';
+import type { Session } from '../session';
+import { useAction } from '../action';
+import { Pager, pagedTable, usePages } from './Pager';
+import { NoticeLine } from './NoticeLine';
+import { RunResultView } from './RunResult';
+
+type Kind = 'policy' | 'flow';
+
+/** A share of runs as the form shows it, in percent: 0.25 is "25". */
+function percentOf(rate: number): string {
+  return String(Number((rate * 100).toPrecision(12)));
+}
+
+/** The form's text of the masked paths: one a line. */
+function maskText(mask: string[]): string {
+  return mask.join('\n');
+}
+
+/** The masked paths a form's text names: its lines, trimmed, without the empty ones. */
+function maskOf(text: string): string[] {
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+}
+
+/**
+ * The share of runs a percent names, or a message saying why it names
+ * none: the server takes shares greater than 0 and at most 1.
+ */
+function rateOf(percent: string): number | string {
+  const n = Number(percent.trim());
+  if (percent.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 100) {
+    return 'The share of runs recorded must be a number greater than 0 and at most 100.';
+  }
+  return n / 100;
+}
+
+export function DecisionsPanel({ kind, recordId, baseId, mayEdit }: { kind: Kind; recordId: string; baseId: string; mayEdit: boolean }) {
+  const { can } = useSession();
+  return (
+    <>
+      <RecordingSettings kind={kind} recordId={recordId} mayEdit={mayEdit} />
+      {can.readAudit ? (
+        <RecordedDecisions kind={kind} baseId={baseId} />
+      ) : (
+        <section className="panel" aria-labelledby="decisions-heading">
+          <h2 id="decisions-heading">Recorded decisions</h2>
+          <p className="muted">Only admins and auditors read recorded decisions.</p>
+        </section>
+      )}
+    </>
+  );
+}
+
+function RecordingSettings({ kind, recordId, mayEdit }: { kind: Kind; recordId: string; mayEdit: boolean }) {
+  const { api } = useSession();
+  const [saved, setSaved] = useState<DecisionRecordSettingsFieldsFragment | null>(null);
+  const [loadError, setLoadError] = useState('');
+  const [enabled, setEnabled] = useState(false);
+  const [percent, setPercent] = useState('100');
+  const [mask, setMask] = useState('');
+  const { busy, notice, setNotice, act } = useAction();
+
+  const show = (s: DecisionRecordSettingsFieldsFragment) => {
+    setSaved(s);
+    setEnabled(s.enabled);
+    setPercent(percentOf(s.sampleRate));
+    setMask(maskText(s.mask));
+  };
+
+  useEffect(() => {
+    let live = true;
+    const load =
+      kind === 'policy'
+        ? api.request(PolicyDecisionRecordsDocument, { id: recordId }).then((r) => r.policyDecisionRecords)
+        : api.request(FlowDecisionRecordsDocument, { id: recordId }).then((r) => r.flowDecisionRecords);
+    load.then(
+      (s) => live && show(s),
+      (err) => live && setLoadError(errorMessage(err)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, kind, recordId]);
+
+  const changed =
+    !!saved && (enabled !== saved.enabled || percent !== percentOf(saved.sampleRate) || maskText(maskOf(mask)) !== maskText(saved.mask));
+
+  const onSave = () => {
+    const rate = rateOf(percent);
+    if (typeof rate === 'string') {
+      setNotice({ kind: 'error', text: rate });
+      return;
+    }
+    void act(async () => {
+      const input = { enabled, sampleRate: rate, mask: maskOf(mask), ...(kind === 'policy' ? { policyId: recordId } : { flowId: recordId }) };
+      const s = (await api.request(SetDecisionRecordsDocument, { input })).setDecisionRecords;
+      show(s);
+      setNotice({ kind: 'ok', text: s.enabled ? 'Saved: stored runs are recorded.' : 'Saved: stored runs are not recorded.' });
+    });
+  };
+
+  return (
+    <section className="panel" aria-labelledby="recording-heading">
+      <div className="panel-head">
+        <h2 id="recording-heading">Recording</h2>
+        {!mayEdit && <span className="muted small">Read only for your role</span>}
+      </div>
+      <p className="muted small">
+        Recorded decisions keep the input, the version that ran and its result, for the audit and for replaying a draft on real inputs
+        before it is published. Values at the masked paths are replaced by <code>"[masked]"</code> before anything is stored.
+      </p>
+      {loadError && (
+        <p className="alert alert-error" role="alert">
+          {loadError}
+        </p>
+      )}
+      {saved && (
+        <form
+          className="recording"
+          onSubmit={(e) => {
+            e.preventDefault();
+            onSave();
+          }}
+        >
+          <div className="field field-check">
+            <input id="records-enabled" type="checkbox" checked={enabled} disabled={!mayEdit} onChange={(e) => setEnabled(e.target.checked)} />
+            <label htmlFor="records-enabled">Record the stored runs of this {kind}</label>
+          </div>
+          <div className="field">
+            <label htmlFor="records-rate">Share of runs recorded (%)</label>
+            <input
+              id="records-rate"
+              inputMode="decimal"
+              value={percent}
+              readOnly={!mayEdit}
+              onChange={(e) => setPercent(e.target.value)}
+              spellCheck={false}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="records-mask">Masked paths, one a line</label>
+            <textarea
+              id="records-mask"
+              className="json-input"
+              rows={3}
+              value={mask}
+              readOnly={!mayEdit}
+              placeholder="$.Person.ssn"
+              onChange={(e) => setMask(e.target.value)}
+              spellCheck={false}
+            />
+          </div>
+          {mayEdit && (
+            <div className="actions">
+              <button type="submit" className="btn btn-primary" disabled={busy || !changed}>
+                Save recording
+              </button>
+            </div>
+          )}
+        </form>
+      )}
+      <NoticeLine notice={notice} />
+    </section>
+  );
+}
+
+const resultFilters = { any: null, true: true, false: false } as const;
+type ResultFilter = keyof typeof resultFilters;
+
+function RecordedDecisions({ kind, baseId }: { kind: Kind; baseId: string }) {
+  const session = useSession();
+  const { api } = session;
+  const [result, setResult] = useState<ResultFilter>('any');
+  // Read again on Refresh: runs go on while the tab is open.
+  const [refreshed, setRefreshed] = useState(0);
+  const [open, setOpen] = useState<string | null>(null);
+
+  const load = useCallback(
+    async (after: string | null) =>
+      (await api.request(DecisionsDocument, { first: 20, after, filter: { baseId, result: resultFilters[result] } })).decisions,
+    [api, baseId, result],
+  );
+  const pages = usePages(load, refreshed);
+
+  return (
+    <section className="panel" aria-labelledby="decisions-heading">
+      <div className="panel-head">
+        <h2 id="decisions-heading">Recorded decisions</h2>
+        <div className="actions">
+          <label htmlFor="decisions-result" className="sr-only">
+            Result
+          </label>
+          <select id="decisions-result" value={result} onChange={(e) => setResult(e.target.value as ResultFilter)}>
+            <option value="any">Any result</option>
+            <option value="true">True</option>
+            <option value="false">False</option>
+          </select>
+          <button type="button" className="btn" onClick={() => setRefreshed((n) => n + 1)} disabled={pages.loading}>
+            Refresh
+          </button>
+        </div>
+      </div>
+      {pages.error && (
+        <p className="alert alert-error" role="alert">
+          {pages.error}
+        </p>
+      )}
+      <table {...pagedTable(pages)} aria-label="Recorded decisions">
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Result</th>
+            <th scope="col">Ran</th>
+            <th scope="col">By</th>
+            <th scope="col">Took</th>
+            <th scope="col">
+              <span className="sr-only">Open</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {pages.items?.map((d) => (
+            <tr key={d.id} aria-selected={open === d.id}>
+              <td>{formatTime(d.at)}</td>
+              <td>
+                <code>{String(d.result)}</code>
+              </td>
+              <td>{d.version === null || d.version === undefined ? 'Draft' : `Version ${d.version}`}</td>
+              <td>{actorLabel(session, d.actor)}</td>
+              <td>{duration(d.durationNs)}</td>
+              <td>
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-small"
+                  aria-expanded={open === d.id}
+                  aria-controls="decision-details"
+                  onClick={() => setOpen(open === d.id ? null : d.id)}
+                >
+                  {open === d.id ? 'Close' : 'Open'}
+                </button>
+              </td>
+            </tr>
+          ))}
+          {pages.items?.length === 0 && (
+            <tr>
+              <td colSpan={6} className="muted empty">
+                No recorded decision{result === 'any' ? '' : ' with this result'}. Turn recording on above, and run the {kind} by its id.
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+      <Pager pages={pages} />
+      {open && <DecisionDetails id={open} kind={kind} />}
+    </section>
+  );
+}
+
+/** Who ran a decision, in the words of the audit log. */
+function actorLabel(s: Session, actor: DecisionFieldsFragment['actor']): string {
+  if (actor.kind === 'KEY') return `Key …${actor.id.slice(-6)}`;
+  return authorLabel(s, actor.id);
+}
+
+/** A run's duration, given in nanoseconds as digits, in the unit that reads best. */
+function duration(ns: string): string {
+  const n = Number(ns);
+  if (n < 1e3) return `${n} ns`;
+  if (n < 1e6) return `${(n / 1e3).toFixed(1)} µs`;
+  if (n < 1e9) return `${(n / 1e6).toFixed(1)} ms`;
+  return `${(n / 1e9).toFixed(2)} s`;
+}
+
+type Decision = NonNullable<DecisionQuery['decision']>;
+
+function DecisionDetails({ id, kind }: { id: string; kind: Kind }) {
+  const { api } = useSession();
+  const [decision, setDecision] = useState<Decision | null>(null);
+  const [error, setError] = useState('');
+
+  useEffect(() => {
+    let live = true;
+    setDecision(null);
+    setError('');
+    api.request(DecisionDocument, { id }).then(
+      (r) => live && (r.decision ? setDecision(r.decision) : setError('This decision is no longer there.')),
+      (err) => live && setError(errorMessage(err)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, id]);
+
+  return (
+    <div id="decision-details" role="region" aria-label={`Decision ${id}`} aria-busy={!decision && !error} className="decision-details">
+      <h3 className="small-heading">Decision {id}</h3>
+      {error && (
+        <p className="alert alert-error" role="alert">
+          {error}
+        </p>
+      )}
+      {!decision && !error && <p className="muted">Loading…</p>}
+      {decision && (
+        <>
+          <dl className="details">
+            <dt>Recorded result</dt>
+            <dd>
+              <code>{String(decision.result)}</code>
+            </dd>
+            <dt>Recorded explanation</dt>
+            <dd>{decision.explanation}</dd>
+            <dt>Record that ran</dt>
+            <dd>
+              <code>{decision.recordId}</code> (revision {decision.revision})
+            </dd>
+            <dt>Input</dt>
+            <dd>
+              <pre className="json">{formatJSON(decision.data)}</pre>
+            </dd>
+          </dl>
+          <h4 className="small-heading">Run again on the stored input</h4>
+          {decision.recomputed ? (
+            <>
+              {kind === 'flow' && decision.recomputed.flow && (
+                <p className="small" data-testid="decision-path">
+                  Path: {[decision.recomputed.flow.nodeId, ...decision.recomputed.flow.executionPath].join(' → ')}
+                </p>
+              )}
+              <RunResultView
+                result={{
+                  result: decision.recomputed.result,
+                  explanation: decision.recomputed.explanation,
+                  error: decision.recomputed.error ?? null,
+                  trace: decision.recomputed.trace,
+                  warnings: [],
+                  labels: [],
+                }}
+              />
+            </>
+          ) : (
+            <p className="muted">{decision.note}</p>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
