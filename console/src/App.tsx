@@ -20,6 +20,7 @@ const PolicyPage = lazy(() => import('./pages/PolicyPage'));
 const ComparePage = lazy(() => import('./pages/ComparePage'));
 const FlowPage = lazy(() => import('./pages/FlowPage'));
 const FlowComparePage = lazy(() => import('./pages/FlowComparePage'));
+const DecisionPage = lazy(() => import('./pages/DecisionPage'));
 
 interface Route {
   pattern: string;
@@ -44,6 +45,7 @@ const routes: Route[] = [
   { pattern: 'groups', render: () => <GroupList /> },
   { pattern: 'groups/:id', render: (p) => <GroupPage id={p.id!} /> },
   { pattern: 'audit', render: () => <AuditLog />, allowed: (can) => can.readAudit },
+  { pattern: 'decisions/:id', render: (p) => <DecisionPage id={p.id!} />, allowed: (can) => can.readAudit },
   { pattern: 'admin/members', render: () => <Members />, allowed: (can) => can.admin },
   { pattern: 'admin/keys', render: () => <Keys />, allowed: (can) => can.admin },
 ];

@@ -6,6 +6,14 @@ export function formatTime(iso: string | null | undefined): string {
   return Number.isNaN(d.getTime()) ? iso : time.format(d);
 }
 
+const timeToSecond = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+/** An instant with its seconds, for what happens many times a minute, such as runs. */
+export function formatTimeToSecond(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : timeToSecond.format(d);
+}
+
 /** JSON as people read it: compact for scalars, indented for the rest. */
 export function formatJSON(v: unknown): string {
   if (v === undefined) return '';

@@ -1475,6 +1475,25 @@ test('the Decisions tab turns recording on, masks a path, lists the recorded run
   await page.getByLabel('Result').selectOption('false');
   await expect(rows).toHaveCount(1);
   await expect(rows.locator('td').nth(1)).toHaveText('false');
+
+  // The audit log's `executed` event links to the decision it recorded,
+  // which has an address of its own, linking back to the version that ran.
+  const recorded = (await rest(server.url, ADMIN_KEY, 'GET', `/decisions?baseId=${v1.baseId}&result=false`)).items[0];
+  await page.getByRole('link', { name: 'Audit log' }).click();
+  const executed = page.getByRole('table', { name: 'Audit events' }).locator('tbody tr').filter({ hasText: 'Executed' });
+  await executed.first().getByRole('button', { name: 'Details' }).click();
+  await page.getByRole('link', { name: 'Open the recorded decision' }).click();
+  assert.equal(new URL(page.url()).pathname, `/console/decisions/${recorded.id}`);
+  const alone = page.getByRole('region', { name: `Decision ${recorded.id}` });
+  await expect(alone.locator('pre.json')).toContainText('"age": 30');
+  await expect(alone.locator('.verdict')).toContainText('Result: false');
+  await noCriticalViolations(page, 'decision page');
+  await alone.getByRole('link', { name: 'the policy, version 1' }).click();
+  await expect(page.getByRole('heading', { name: 'Pension check' })).toBeVisible();
+  assert.equal(new URL(page.url()).searchParams.get('record'), v1.id);
+  // An id no record has says so.
+  await page.goto(`${server.url}/console/decisions/${draft.id}`);
+  await expect(page.getByRole('alert')).toHaveText('There is no such decision record: it expired, or the id is wrong.');
   assert.deepEqual(page.foreign, []);
   await page.context().close();
 
@@ -1489,6 +1508,8 @@ test('the Decisions tab turns recording on, masks a path, lists the recorded run
   await expect(viewer.getByRole('button', { name: 'Save recording' })).toHaveCount(0);
   await expect(viewer.getByText('Only admins and auditors read recorded decisions.')).toBeVisible();
   await expect(viewer.getByRole('table', { name: 'Recorded decisions' })).toHaveCount(0);
+  await viewer.goto(`${server.url}/console/decisions/${recorded.id}`);
+  await expect(viewer.getByRole('heading', { name: 'Not for your role' })).toBeVisible();
   await viewer.context().close();
 });
 

@@ -10,14 +10,15 @@ import {
   SetDecisionRecordsDocument,
 } from '@verdict/client';
 import type { DecisionFieldsFragment, DecisionQuery, DecisionRecordSettingsFieldsFragment } from '@verdict/client';
-import { errorMessage } from '../api';
-import { formatJSON, formatTime } from '../format';
+import { VerdictError, errorMessage } from '../api';
+import { formatJSON, formatTimeToSecond } from '../format';
 import { authorLabel, useSession } from '../session';
 import type { Session } from '../session';
 import { useAction } from '../action';
 import { Pager, pagedTable, usePages } from './Pager';
 import { NoticeLine } from './NoticeLine';
 import { RunResultView } from './RunResult';
+import { Link } from '../router';
 
 type Kind = 'policy' | 'flow';
 
@@ -238,7 +239,7 @@ function RecordedDecisions({ kind, baseId }: { kind: Kind; baseId: string }) {
         <tbody>
           {pages.items?.map((d) => (
             <tr key={d.id} aria-selected={open === d.id}>
-              <td>{formatTime(d.at)}</td>
+              <td>{formatTimeToSecond(d.at)}</td>
               <td>
                 <code>{String(d.result)}</code>
               </td>
@@ -268,7 +269,7 @@ function RecordedDecisions({ kind, baseId }: { kind: Kind; baseId: string }) {
         </tbody>
       </table>
       <Pager pages={pages} />
-      {open && <DecisionDetails id={open} kind={kind} />}
+      {open && <DecisionDetails id={open} />}
     </section>
   );
 }
@@ -290,7 +291,11 @@ function duration(ns: string): string {
 
 type Decision = NonNullable<DecisionQuery['decision']>;
 
-function DecisionDetails({ id, kind }: { id: string; kind: Kind }) {
+/**
+ * One recorded decision: as recorded, then run again on its stored input
+ * with its trace. Its own page links it to the policy or flow that made it.
+ */
+export function DecisionDetails({ id, page = false }: { id: string; page?: boolean }) {
   const { api } = useSession();
   const [decision, setDecision] = useState<Decision | null>(null);
   const [error, setError] = useState('');
@@ -299,18 +304,25 @@ function DecisionDetails({ id, kind }: { id: string; kind: Kind }) {
     let live = true;
     setDecision(null);
     setError('');
+    const missing = 'There is no such decision record: it expired, or the id is wrong.';
     api.request(DecisionDocument, { id }).then(
-      (r) => live && (r.decision ? setDecision(r.decision) : setError('This decision is no longer there.')),
-      (err) => live && setError(errorMessage(err)),
+      (r) => live && (r.decision ? setDecision(r.decision) : setError(missing)),
+      (err) => live && setError(err instanceof VerdictError && err.code === 'not_found' ? missing : errorMessage(err)),
     );
     return () => {
       live = false;
     };
   }, [api, id]);
 
+  const isFlow = decision?.kind === 'FLOW';
+  const ran = decision && (decision.version === null || decision.version === undefined ? 'the draft' : `version ${decision.version}`);
   return (
-    <div id="decision-details" role="region" aria-label={`Decision ${id}`} aria-busy={!decision && !error} className="decision-details">
-      <h3 className="small-heading">Decision {id}</h3>
+    <div id="decision-details" role="region" aria-label={`Decision ${id}`} aria-busy={!decision && !error} className={page ? '' : 'decision-details'}>
+      {!page && (
+        <h3 className="small-heading">
+          Decision <Link to={`decisions/${id}`}>{id}</Link>
+        </h3>
+      )}
       {error && (
         <p className="alert alert-error" role="alert">
           {error}
@@ -320,6 +332,17 @@ function DecisionDetails({ id, kind }: { id: string; kind: Kind }) {
       {decision && (
         <>
           <dl className="details">
+            {page && (
+              <>
+                <dt>Made by</dt>
+                <dd>
+                  <Link to={`${isFlow ? 'flows' : 'policies'}/${decision.baseId}?record=${decision.recordId}`}>
+                    {isFlow ? 'the flow' : 'the policy'}, {ran}
+                  </Link>
+                  , {formatTimeToSecond(decision.at)}
+                </dd>
+              </>
+            )}
             <dt>Recorded result</dt>
             <dd>
               <code>{String(decision.result)}</code>
@@ -338,7 +361,7 @@ function DecisionDetails({ id, kind }: { id: string; kind: Kind }) {
           <h4 className="small-heading">Run again on the stored input</h4>
           {decision.recomputed ? (
             <>
-              {kind === 'flow' && decision.recomputed.flow && (
+              {isFlow && decision.recomputed.flow && (
                 <p className="small" data-testid="decision-path">
                   Path: {[decision.recomputed.flow.nodeId, ...decision.recomputed.flow.executionPath].join(' → ')}
                 </p>

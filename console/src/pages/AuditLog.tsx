@@ -213,6 +213,14 @@ export function AuditLog() {
                           </dd>
                         </>
                       )}
+                      {decisionOf(e) && (
+                        <>
+                          <dt>Decision</dt>
+                          <dd>
+                            <Link to={`decisions/${decisionOf(e)}`}>Open the recorded decision</Link>
+                          </dd>
+                        </>
+                      )}
                       <dt>Details</dt>
                       <dd>
                         <pre className="json">{formatJSON(e.details)}</pre>
@@ -235,6 +243,12 @@ export function AuditLog() {
       <Pager pages={pages} />
     </div>
   );
+}
+
+/** The decision record an `executed` event names, if it names one. */
+function decisionOf(e: AuditEventFieldsFragment): string | null {
+  const id = (e.details as { decisionId?: unknown } | null)?.decisionId;
+  return typeof id === 'string' ? id : null;
 }
 
 const subjectWords: Record<Subject['kind'], string> = { policy: 'Policy', flow: 'Flow', group: 'Group', member: 'User', key: 'Key' };
