@@ -373,6 +373,11 @@ test('completion offers selectors and properties from the sample data, and opera
   await expect(options).toContainText('is at least');
   await options.getByText('is at least', { exact: true }).click();
   await expect(editorContent(page, 'Rule text')).toHaveText('A **Customer** gets a gift if the __loyalty years__ of the **Customer** is at least');
+  // A list of samples offers the names of its objects, each name once.
+  await replaceEditorText(page, 'Sample data (JSON)', '[{"Customer": {"loyaltyYears": 4}}, {"Customer": {"loyaltyYears": 1, "email": "b@x.test"}}]');
+  await replaceEditorText(page, 'Rule text', 'A **Customer** gets a gift if the __');
+  await expect(options).toContainText('__email__');
+  await expect(options.getByText('__loyalty years__', { exact: true })).toHaveCount(1);
   await page.context().close();
 });
 
@@ -405,6 +410,70 @@ test('a run becomes a test only with the sample and the rule it ran on', async (
   const row = page.getByRole('table', { name: 'Tests' }).locator('tbody tr');
   await expect(row.locator('td').nth(1)).toHaveText('{"Person":{"age":70}}');
   await expect(row.locator('td').nth(2)).toHaveText('false');
+  await page.context().close();
+});
+
+test('a list of samples runs each on the saved rule, in one batch, each with its trace on demand', async () => {
+  const rule = 'A **Person** gets a pension if the __age__ of the **Person** is at least 67.';
+  const draft = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Pension batch', rule });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('link', { name: 'Pension batch' }).click();
+
+  await replaceEditorText(page, 'Sample data (JSON)', '[{"Person": {"age": 70}}, {"Person": {"age": 30}}, {"Person": {}}]');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const batch = page.getByTestId('batch-result');
+  await expect(batch.getByRole('status')).toHaveText('3 runs: 1 true, 1 false, 1 could not run');
+  const rows = batch.getByRole('table', { name: 'Runs of the samples' }).locator('tbody tr');
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(0).locator('td').nth(1)).toHaveText('true');
+  await expect(rows.nth(0).locator('td').nth(2)).toHaveText('Person gets a pension: yes — the age of the Person is 70, which is at least 67.');
+  await expect(rows.nth(1).locator('td').nth(1)).toHaveText('false');
+  await expect(rows.nth(2).locator('td').nth(1)).toHaveText('error');
+  await expect(rows.nth(2).locator('td').nth(2)).toContainText("Could not run: Missing property: property 'age' not found at $.Person");
+  // One call ran them all: one `executed` event for the three.
+  const events = (await rest(server.url, ADMIN_KEY, 'GET', `/audit?action=executed&baseId=${draft.baseId}`)).items;
+  assert.equal(events.length, 1);
+  assert.equal(events[0].details.count, 3);
+  // A run that could not run has no trace to show; the others show theirs.
+  await expect(rows.nth(2).getByRole('button')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Trace of sample 2' }).click();
+  const trace = batch.locator('#batch-run-1');
+  await expect(trace.locator('.verdict')).toHaveText('Result: false');
+  await expect(trace.locator('.trace-card')).toHaveCount(1);
+  await page.screenshot({ path: join(shots, 'batch.png'), fullPage: true });
+  await noCriticalViolations(page, 'a batch of samples');
+  await page.getByRole('button', { name: 'Hide the trace of sample 2' }).click();
+  await expect(trace).toHaveCount(0);
+
+  // Edited text no batch can run: the runs shown are said to be stale, and
+  // running again says why it cannot.
+  await replaceEditorText(page, 'Rule text', rule.replace('67', '60'));
+  await expect(page.getByTestId('batch-stale')).toBeVisible();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('alert')).toHaveText('A list of samples runs the saved rule: save the draft first, or run one sample at a time.');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page.getByRole('button', { name: 'Save draft' })).not.toBeEnabled();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(batch.getByRole('status')).toHaveText('3 runs: 1 true, 1 false, 1 could not run');
+  await expect(rows.nth(1).locator('td').nth(2)).toHaveText('Person gets a pension: no — the age of the Person is 30, which is not at least 60.');
+  await expect(page.getByTestId('batch-stale')).toHaveCount(0);
+
+  for (const [samples, refusal] of [
+    ['[{"Person": {"age": 70}}, 42]', 'Sample 2 of the list is not a JSON object.'],
+    ['[]', 'The list of samples is empty: put a JSON object in it for each run.'],
+    ['"Person"', 'The sample data must be a JSON object, or a list of them.'],
+  ]) {
+    await replaceEditorText(page, 'Sample data (JSON)', samples);
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(page.getByRole('alert')).toHaveText(refusal);
+  }
+  // One object runs alone again, as before.
+  await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 61}}');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByTestId('run-result').locator('.verdict')).toHaveText('Result: true');
+  await expect(batch).toHaveCount(0);
+  assert.deepEqual(page.foreign, []);
   await page.context().close();
 });
 

@@ -182,7 +182,7 @@ function humanize(key: string): string {
 }
 
 /** The selectors and properties of sample data: objects by their dotted paths, and every key below them. */
-export function namesOf(data: unknown): DataNames {
+function namesOf(data: unknown): DataNames {
   const selectors = new Set<string>();
   const properties = new Set<string>();
   const walk = (v: unknown, path: string, depth: number) => {
@@ -195,6 +195,15 @@ export function namesOf(data: unknown): DataNames {
   };
   walk(data, '', 0);
   return { selectors: [...selectors].sort(), properties: [...properties].sort() };
+}
+
+/** How many samples of a list namesOfSample reads: the names of a list of like objects are in its first ones. */
+const SAMPLES_READ = 20;
+
+/** The names of sample data: an object's, or those of the first objects of a list of samples. */
+export function namesOfSample(sample: unknown): DataNames {
+  if (!Array.isArray(sample)) return namesOf(sample);
+  return sample.slice(0, SAMPLES_READ).reduce<DataNames>((names, item) => mergeNames(names, namesOf(item)), { selectors: [], properties: [] });
 }
 
 /** The selectors and properties a JSON Schema lists, as namesOf finds them in data: through the properties of its object schemas. */

@@ -6,6 +6,7 @@ import {
   PublishPolicyDocument,
   ReplayPolicyDocument,
   RollbackPolicyDocument,
+  RunPolicyVersionBatchDocument,
   RunPolicyVersionDocument,
   RunRuleDocument,
   UpdatePolicyDraftDocument,
@@ -24,9 +25,10 @@ import { useAction } from '../action';
 import { sampleName, testsOf } from '../tests';
 import { CodeMirror } from '../editor/CodeMirror';
 import { jsonEditorState, jsonProblem } from '../editor/jsonEditor';
-import { mergeNames, namesOf, namesOfSchema, recheck, ruleEditorState } from '../editor/ruleEditor';
+import { mergeNames, namesOfSample, namesOfSchema, recheck, ruleEditorState } from '../editor/ruleEditor';
 import type { DataNames, RuleDiagnostic } from '../editor/ruleEditor';
 import { RunResultView } from '../components/RunResult';
+import { BatchResultView } from '../components/BatchResult';
 import { DecisionsPanel } from '../components/DecisionsPanel';
 import { DeleteDialog } from '../components/DeleteDialog';
 import { LoadFailure } from '../components/LoadFailure';
@@ -129,6 +131,8 @@ function Editor({
   );
   // A run keeps the rule and sample it ran on: its result is a test's expectation only for those.
   const [run, setRun] = useState<{ result: RunResultFieldsFragment; rule: string; sample: string } | null>(null);
+  // The runs of a list of samples, with the rule and samples they ran on.
+  const [batch, setBatch] = useState<{ results: RunResultFieldsFragment[]; rule: string; sample: string } | null>(null);
   const [runError, setRunError] = useState('');
   const [report, setReport] = useState<TestReport | null>(null);
   const { busy, notice, setNotice, act } = useAction();
@@ -168,7 +172,7 @@ function Editor({
   const sampleNames = useRef<DataNames>({ selectors: [], properties: [] });
   const names = useRef<DataNames>({ selectors: [], properties: [] });
   useEffect(() => {
-    if (!sampleProblem) sampleNames.current = namesOf(JSON.parse(sample));
+    if (!sampleProblem) sampleNames.current = namesOfSample(JSON.parse(sample));
     names.current = mergeNames(sampleNames.current, namesOfSchema(checkedSchema));
   }, [sample, sampleProblem, checkedSchema]);
 
@@ -180,18 +184,45 @@ function Editor({
         return;
       }
       const data = JSON.parse(sample) as unknown;
-      if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-        setRunError('The sample data must be a JSON object.');
+      if (Array.isArray(data)) {
+        await runSamples(data);
+        return;
+      }
+      if (data === null || typeof data !== 'object') {
+        setRunError('The sample data must be a JSON object, or a list of them.');
         return;
       }
       const res =
         record && rule === record.rule
           ? (await api.request(RunPolicyVersionDocument, { input: { policyId: record.id, data } })).runPolicyVersion!
           : (await api.request(RunRuleDocument, { input: { rule, data } })).runRule!;
+      setBatch(null);
       setRun({ result: res, rule, sample });
     });
 
+  // A list of samples runs as one batch of the saved record: a batch runs
+  // only stored rules.
+  const runSamples = async (items: unknown[]) => {
+    const notObject = items.findIndex((d) => d === null || typeof d !== 'object' || Array.isArray(d));
+    if (items.length === 0 || notObject >= 0) {
+      setRunError(
+        items.length === 0
+          ? 'The list of samples is empty: put a JSON object in it for each run.'
+          : `Sample ${notObject + 1} of the list is not a JSON object.`,
+      );
+      return;
+    }
+    if (!record || rule !== record.rule) {
+      setRunError('A list of samples runs the saved rule: save the draft first, or run one sample at a time.');
+      return;
+    }
+    const res = (await api.request(RunPolicyVersionBatchDocument, { input: { policyId: record.id, items } })).runPolicyVersionBatch!;
+    setRun(null);
+    setBatch({ results: res.results, rule, sample });
+  };
+
   const runStale = !!run && (run.rule !== rule || run.sample !== sample);
+  const batchStale = !!batch && (batch.rule !== rule || batch.sample !== sample);
 
   // Every save sends the revision the page's edits build on, and keeps the
   // one the server answers for the next.
@@ -410,7 +441,7 @@ function Editor({
           />
           <p className="muted small hint">
             Ctrl+Space completes operators, and selectors (<code>**</code>) and properties (<code>__</code>) from the sample data and the schema;
-            Ctrl+Shift+M lists the problems.
+            Ctrl+Shift+M lists the problems. A list of objects as the sample data runs each of them on the saved rule.
           </p>
         </section>
         <section className="panel" aria-labelledby="try-heading">
@@ -452,7 +483,13 @@ function Editor({
               The sample data or the rule changed since this run: run again to add the sample as a test.
             </p>
           )}
+          {batchStale && (
+            <p className="alert alert-info" data-testid="batch-stale">
+              The samples or the rule changed since these runs: run again to see what they give now.
+            </p>
+          )}
           {run && <RunResultView result={run.result} onReference={showRule} />}
+          {batch && <BatchResultView results={batch.results} onReference={showRule} />}
         </section>
       </div>
 
