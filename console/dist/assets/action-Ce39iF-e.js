@@ -1,1 +1,0 @@
-import{C as e,at as t,st as n}from"./index-cuxYoAKb.js";var r=n(t(),1);function i(t){let[n,i]=(0,r.useState)(!1),[a,o]=(0,r.useState)(null);return{busy:n,notice:a,setNotice:o,act:async n=>{i(!0),o(null);try{await n()}catch(n){t?.(n),o({kind:`error`,text:e(n)})}finally{i(!1)}}}}export{i as t};
