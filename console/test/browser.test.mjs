@@ -477,6 +477,48 @@ test('a list of samples runs each on the saved rule, in one batch, each with its
   await page.context().close();
 });
 
+test('Ctrl+S saves the draft being edited, from the editor or anywhere on the page, and creates a new one', async () => {
+  const draft = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
+    name: 'Saved by key',
+    rule: 'A **Person** gets a pension if the __age__ of the **Person** is at least 67.',
+  });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('link', { name: 'Saved by key' }).click();
+  const save = page.getByRole('button', { name: 'Save draft' });
+  // What the server holds once the save the keys started is done.
+  const stored = (what, holds) =>
+    expect({
+      toString: () => `the stored ${what}`,
+      count: async () => (holds(await rest(server.url, ADMIN_KEY, 'GET', `/policy/${draft.id}`)) ? 1 : 0),
+    }).toHaveCount(1);
+  await replaceEditorText(page, 'Rule text', 'A **Person** gets a pension if the __age__ of the **Person** is at least 66.');
+  await expect(save).toBeEnabled();
+  await page.keyboard.press('Control+s');
+  await stored('rule', (p) => p.rule.endsWith('at least 66.'));
+  await expect(save).not.toBeEnabled();
+  await page.getByLabel('Name').fill('Saved by key, renamed');
+  await page.getByRole('heading', { name: 'Try it' }).click();
+  await page.keyboard.press('Control+s');
+  await stored('name', (p) => p.name === 'Saved by key, renamed');
+  await expect(save).not.toBeEnabled();
+  // With nothing to save, the keys do nothing, and the revision stays.
+  const revision = (await rest(server.url, ADMIN_KEY, 'GET', `/policy/${draft.id}`)).revision;
+  await page.keyboard.press('Control+s');
+  await expect(save).not.toBeEnabled();
+  assert.equal((await rest(server.url, ADMIN_KEY, 'GET', `/policy/${draft.id}`)).revision, revision);
+
+  await page.getByRole('link', { name: 'Policies' }).first().click();
+  await page.getByRole('button', { name: 'New policy' }).click();
+  await page.getByLabel('Name').fill('Created by key');
+  await replaceEditorText(page, 'Rule text', 'A **Person** gets a gift if the __age__ of the **Person** is at least 18.');
+  await page.keyboard.press('Control+s');
+  await expect(page.locator('.title-block .badge-draft')).toBeVisible();
+  const created = (await rest(server.url, ADMIN_KEY, 'GET', '/policies?q=Created%20by%20key')).items;
+  assert.equal(created.length, 1);
+  await page.context().close();
+});
+
 test('a rule that does not parse runs to its error alone: no result, no trace, no test', async () => {
   const page = await newPage();
   await signIn(page, ADMIN_KEY);

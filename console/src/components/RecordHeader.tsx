@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Notice } from '../action';
 import { formatTime } from '../format';
 import { Link, navigate } from '../router';
@@ -65,6 +65,7 @@ export function RecordHeader<R extends HeaderRecord>({
   // A rollback publishes a new version at once, so it is confirmed first, as a publish is.
   const [confirmRollback, setConfirmRollback] = useState(false);
   const latest = versionCount(records);
+  useSaveKey(editable && saveable && !busy ? onSave : null, editable);
   return (
     <>
       <div className="page-head">
@@ -87,7 +88,7 @@ export function RecordHeader<R extends HeaderRecord>({
             <RecordPicker id="record-pick" label="Record" records={records} value={record?.id} onPick={(id) => navigate(`${path}/${record!.baseId}?record=${id}`)} />
           )}
           {editable && (
-            <button type="button" className="btn" onClick={onSave} disabled={busy || !saveable}>
+            <button type="button" className="btn" onClick={onSave} disabled={busy || !saveable} aria-keyshortcuts="Control+S Meta+S" title="Ctrl+S">
               {record ? 'Save draft' : 'Create draft'}
             </button>
           )}
@@ -153,4 +154,24 @@ export function RecordHeader<R extends HeaderRecord>({
       )}
     </>
   );
+}
+
+/**
+ * Ctrl+S (⌘S) saves: save, when there is something to save. While the
+ * page edits a record (active), the keys never open the browser's "Save
+ * page", which would save the console instead of the draft.
+ */
+function useSaveKey(save: (() => void) | null, active: boolean) {
+  const latest = useRef(save);
+  latest.current = save;
+  useEffect(() => {
+    if (!active) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey || e.key.toLowerCase() !== 's') return;
+      e.preventDefault();
+      latest.current?.();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [active]);
 }
