@@ -82,11 +82,17 @@ func JSONProblem(err error) string {
 	case errors.Is(err, io.ErrUnexpectedEOF), err == io.EOF,
 		errors.As(err, &syntax) && syntax.Error() == "unexpected end of JSON input":
 		return "it ends too early"
+	case syntax != nil && strings.HasSuffix(syntax.Error(), "exceeded max depth"):
+		// encoding/json's own bound, of 10,000 levels, is worded for Go.
+		return fmt.Sprintf("it nests deeper than %d levels (at byte %d)", jsonMaxNesting, syntax.Offset)
 	case syntax != nil:
 		return fmt.Sprintf("%v (at byte %d)", err, syntax.Offset)
 	}
 	return err.Error()
 }
+
+// jsonMaxNesting is the depth encoding/json refuses to go beyond.
+const jsonMaxNesting = 10000
 
 // CheckData returns the error DecodeData would return for raw, building no
 // values when the one-pass decoder accepts it: a batch checks every item

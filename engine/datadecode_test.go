@@ -251,6 +251,7 @@ func TestJSONProblemSaysWhereTheTextBreaks(t *testing.T) {
 		{`{"a": `, "it ends too early"},
 		{`{"a": "b`, "it ends too early"},
 		{``, "it ends too early"},
+		{strings.Repeat("[", 10001), "it nests deeper than 10000 levels (at byte 10001)"},
 	} {
 		var v any
 		if got := JSONProblem(json.Unmarshal([]byte(c.text), &v)); got != c.want {

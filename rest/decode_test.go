@@ -38,6 +38,7 @@ func TestDecodeObjectRefusesWhatEncodingJSONWouldLetThrough(t *testing.T) {
 		{"malformed JSON", `{"status": "dr`, "the request body is not valid JSON: it ends too early"},
 		{"a syntax error", `{"status" "draft"}`, "the request body is not valid JSON: invalid character '\"' after object key (at byte 11)"},
 		{"a second object", `{"status": "draft"} {}`, "the request body has more after its JSON object"},
+		{"nesting past what JSON decoding follows", `{"tests":` + strings.Repeat("[", 10000), "the request body is not valid JSON: it nests deeper than 10000 levels (at byte 10009)"},
 		{"an array with more after it", `[] x`, "the request body must be a JSON object, not an array"},
 		{"an unknown member", `{"status": "draft", "bogus": 1}`,
 			`unknown field "bogus"; the fields are status, revision, name, rule, description, schema, tests`},
