@@ -1619,9 +1619,52 @@ test('the Decisions tab turns recording on, masks a path, lists the recorded run
   await expect(viewer.getByRole('button', { name: 'Save recording' })).toHaveCount(0);
   await expect(viewer.getByText('Only admins and auditors read recorded decisions.')).toBeVisible();
   await expect(viewer.getByRole('table', { name: 'Recorded decisions' })).toHaveCount(0);
+  await expect(viewer.getByRole('button', { name: /^Replay/ })).toHaveCount(0);
   await viewer.goto(`${server.url}/console/decisions/${recorded.id}`);
   await expect(viewer.getByRole('heading', { name: 'Not for your role' })).toBeVisible();
   await viewer.context().close();
+});
+
+test('the Decisions tab replays the saved draft on the recorded decisions, without publishing it', async () => {
+  const rule = (age) => `A **Person** gets a travel pass if the __age__ of the **Person** is at least ${age}.`;
+  const draft = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Travel pass', rule: rule(67) });
+  const v1 = await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${draft.id}`, { status: 'published' });
+  await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${v1.baseId}/decision-records`, { enabled: true });
+  for (const age of [70, 30]) {
+    await rest(server.url, ADMIN_KEY, 'POST', `/run/policy/${v1.baseId}`, { data: { Person: { age } } });
+  }
+  await expect({
+    toString: () => 'the recorded decisions',
+    count: async () => (await rest(server.url, ADMIN_KEY, 'GET', `/decisions?baseId=${v1.baseId}`)).items.length,
+  }).toHaveCount(2);
+  const young = (await rest(server.url, ADMIN_KEY, 'GET', `/decisions?baseId=${v1.baseId}&result=false`)).items[0];
+
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('link', { name: 'Travel pass' }).click();
+  await page.getByRole('button', { name: 'New draft from version 1' }).click();
+  await expect(page.locator('.title-block .badge-draft')).toBeVisible();
+  await replaceEditorText(page, 'Rule text', rule(25));
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page.getByRole('button', { name: 'Save draft' })).not.toBeEnabled();
+  await page.getByRole('tab', { name: 'Decisions' }).click();
+  await page.getByRole('button', { name: 'Replay the draft on the recorded decisions' }).click();
+  const replay = page.getByRole('region', { name: 'Replay' });
+  await expect(replay.getByTestId('replay-compared')).toHaveText('2');
+  await expect(replay.getByTestId('replay-changed')).toHaveText('1');
+  await expect(replay.getByTestId('replay-unchanged')).toHaveText('1');
+  await expect(replay.getByTestId('replay-errors')).toHaveText('0');
+  const changed = replay.getByRole('table', { name: 'Decisions whose result changes' }).locator('tbody tr');
+  await expect(changed).toHaveCount(1);
+  await expect(changed.locator('td').nth(1)).toContainText('false:');
+  await expect(changed.locator('td').nth(2)).toContainText('true:');
+  await noCriticalViolations(page, 'replay in the decisions tab');
+  // Nothing was published, and the decision that would flip opens.
+  assert.equal((await rest(server.url, ADMIN_KEY, 'GET', `/policy/${v1.baseId}/versions`)).versions.length, 1);
+  await changed.getByRole('link', { name: young.id }).click();
+  await expect(page.getByRole('region', { name: `Decision ${young.id}` }).locator('pre.json')).toContainText('"age": 30');
+  assert.deepEqual(page.foreign, []);
+  await page.context().close();
 });
 
 test('a flow’s Decisions tab opens a recorded run with the path it took and its last node’s trace', async () => {

@@ -7,9 +7,11 @@ import {
   DecisionsDocument,
   FlowDecisionRecordsDocument,
   PolicyDecisionRecordsDocument,
+  ReplayFlowDocument,
+  ReplayPolicyDocument,
   SetDecisionRecordsDocument,
 } from '@verdict/client';
-import type { DecisionFieldsFragment, DecisionQuery, DecisionRecordSettingsFieldsFragment } from '@verdict/client';
+import type { DecisionFieldsFragment, DecisionQuery, DecisionRecordSettingsFieldsFragment, ReplayFieldsFragment } from '@verdict/client';
 import { VerdictError, errorMessage } from '../api';
 import { formatJSON, formatTimeToSecond } from '../format';
 import { authorLabel, useSession } from '../session';
@@ -17,6 +19,7 @@ import type { Session } from '../session';
 import { useAction } from '../action';
 import { Pager, pagedTable, usePages } from './Pager';
 import { NoticeLine } from './NoticeLine';
+import { ReplayCounts } from './ReplayCounts';
 import { RunResultView } from './RunResult';
 import { Link } from '../router';
 
@@ -52,11 +55,28 @@ function rateOf(percent: string): number | string {
   return n / 100;
 }
 
-export function DecisionsPanel({ kind, recordId, baseId, mayEdit }: { kind: Kind; recordId: string; baseId: string; mayEdit: boolean }) {
+/**
+ * The tab. recordLabel names the record the page shows ("the draft",
+ * "version 2"), which Replay runs.
+ */
+export function DecisionsPanel({
+  kind,
+  recordId,
+  recordLabel,
+  baseId,
+  mayEdit,
+}: {
+  kind: Kind;
+  recordId: string;
+  recordLabel: string;
+  baseId: string;
+  mayEdit: boolean;
+}) {
   const { can } = useSession();
   return (
     <>
       <RecordingSettings kind={kind} recordId={recordId} mayEdit={mayEdit} />
+      {can.run && can.readAudit && <Replay kind={kind} recordId={recordId} recordLabel={recordLabel} />}
       {can.readAudit ? (
         <RecordedDecisions kind={kind} baseId={baseId} />
       ) : (
@@ -178,6 +198,44 @@ function RecordingSettings({ kind, recordId, mayEdit }: { kind: Kind; recordId: 
         </form>
       )}
       <NoticeLine notice={notice} />
+    </section>
+  );
+}
+
+/**
+ * Runs the record on the recorded inputs of its base and compares, as
+ * Publish does first, at any time: to see what a draft would change while
+ * it is written. Replaying needs the rights to run and to read decisions.
+ */
+function Replay({ kind, recordId, recordLabel }: { kind: Kind; recordId: string; recordLabel: string }) {
+  const { api } = useSession();
+  const [report, setReport] = useState<ReplayFieldsFragment | null>(null);
+  const { busy, notice, act } = useAction();
+  const onReplay = () =>
+    void act(async () => {
+      setReport(null);
+      setReport(
+        kind === 'policy'
+          ? (await api.request(ReplayPolicyDocument, { input: { policyId: recordId } })).replayPolicy
+          : (await api.request(ReplayFlowDocument, { input: { flowId: recordId } })).replayFlow,
+      );
+    });
+  return (
+    <section className="panel" aria-labelledby="replay-heading" aria-busy={busy}>
+      <div className="panel-head">
+        <h2 id="replay-heading">Replay</h2>
+        <button type="button" className="btn" onClick={onReplay} disabled={busy}>
+          Replay {recordLabel} on the recorded decisions
+        </button>
+      </div>
+      <p className="muted small">
+        Runs {recordLabel}, as saved, on the inputs of the newest 1,000 recorded decisions and compares each result with the recorded
+        one. Nothing is stored.
+      </p>
+      <NoticeLine notice={notice} />
+      {busy && <p role="status">Replaying the recorded decisions…</p>}
+      {report && report.compared === 0 && <p role="status">No recorded decisions to compare: this {kind} records none yet.</p>}
+      {report && report.compared > 0 && <ReplayCounts report={report} linkDecisions />}
     </section>
   );
 }

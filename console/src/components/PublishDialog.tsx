@@ -1,11 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ReplayFieldsFragment } from '@verdict/client';
 import { errorMessage } from '../api';
-import { formatTime } from '../format';
-
-function outcome(o: { result: boolean; explanation: string; error: string | null }): string {
-  return o.error ? `error: ${o.error}` : `${o.result ? 'true' : 'false'}: ${o.explanation}`;
-}
+import { ReplayCounts } from './ReplayCounts';
 
 /** A problem of the draft, in the words the editor shows it with. */
 export interface PublishProblem {
@@ -58,7 +54,6 @@ export function PublishDialog({
       live = false;
     };
   }, [replay, refusal]);
-  const changed = report?.items.filter((i) => i.changed) ?? [];
   return (
     <dialog ref={ref} className="dialog dialog-wide" aria-labelledby="publish-title" onCancel={(e) => { e.preventDefault(); onCancel(); }}>
       <h2 id="publish-title">{title}</h2>
@@ -88,47 +83,7 @@ export function PublishDialog({
         {report && report.compared === 0 && (
           <p role="status">No recorded decisions to compare: this policy or flow records none yet, or none in the range.</p>
         )}
-        {report && report.compared > 0 && (
-          <>
-            {/* The live region wraps the list: a role on the dl itself would take its dt and dd out of a list. */}
-            <div role="status">
-              <dl className="replay-counts">
-                <dt>Compared</dt>
-                <dd data-testid="replay-compared">{report.compared}</dd>
-                <dt>Changed</dt>
-                <dd data-testid="replay-changed">{report.changed}</dd>
-                <dt>Unchanged</dt>
-                <dd data-testid="replay-unchanged">{report.unchanged}</dd>
-                <dt>Errors</dt>
-                <dd data-testid="replay-errors">{report.errors}</dd>
-              </dl>
-            </div>
-            {changed.length > 0 && (
-              <table className="table replay-changed">
-                <caption>Decisions whose result changes</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Decision</th>
-                    <th scope="col">Before</th>
-                    <th scope="col">After</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {changed.map((i) => (
-                    <tr key={i.decisionId}>
-                      <td>
-                        <code>{i.decisionId}</code>
-                        <div className="muted small">{formatTime(i.at)}</div>
-                      </td>
-                      <td>{outcome(i.before)}</td>
-                      <td>{outcome(i.after)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
-          </>
-        )}
+        {report && report.compared > 0 && <ReplayCounts report={report} />}
       </section>
       <div className="actions">
         <button type="button" className="btn" onClick={onCancel} autoFocus>

@@ -17,7 +17,7 @@ import { VerdictError, errorMessage } from '../api';
 import { formatJSON, sameJSON } from '../format';
 import { Link, navigate } from '../router';
 import { useFlowRecords } from '../records';
-import { versionCount } from '../versions';
+import { recordLabel, versionCount } from '../versions';
 import { mayChange, recordRights, useSession } from '../session';
 import { useAction } from '../action';
 import { sampleName, testsOf } from '../tests';
@@ -677,7 +677,13 @@ function FlowEditor({
       {record && (
         <div id="panel-decisions" role="tabpanel" aria-labelledby="tab-decisions" hidden={tab !== 'decisions'}>
           {tab === 'decisions' && (
-            <DecisionsPanel kind="flow" recordId={record.id} baseId={record.baseId} mayEdit={can.edit && mayChange(session, record.owner)} />
+            <DecisionsPanel
+              kind="flow"
+              recordId={record.id}
+              recordLabel={isDraft ? 'the draft' : recordLabel(record).toLowerCase()}
+              baseId={record.baseId}
+              mayEdit={can.edit && mayChange(session, record.owner)}
+            />
           )}
         </div>
       )}

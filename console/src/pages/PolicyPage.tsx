@@ -19,7 +19,7 @@ import { formatJSON, sameJSON } from '../format';
 import { navigate } from '../router';
 import { usePolicyRecords } from '../records';
 import { useDraftRevision } from '../revision';
-import { versionCount } from '../versions';
+import { recordLabel, versionCount } from '../versions';
 import { mayChange, recordRights, useSession } from '../session';
 import { useAction } from '../action';
 import { sampleName, testsOf } from '../tests';
@@ -535,7 +535,13 @@ function Editor({
       {record && (
         <div id="panel-decisions" role="tabpanel" aria-labelledby="tab-decisions" hidden={tab !== 'decisions'}>
           {tab === 'decisions' && (
-            <DecisionsPanel kind="policy" recordId={record.id} baseId={record.baseId} mayEdit={can.edit && mayChange(session, record.owner)} />
+            <DecisionsPanel
+              kind="policy"
+              recordId={record.id}
+              recordLabel={isDraft ? 'the draft' : recordLabel(record).toLowerCase()}
+              baseId={record.baseId}
+              mayEdit={can.edit && mayChange(session, record.owner)}
+            />
           )}
         </div>
       )}

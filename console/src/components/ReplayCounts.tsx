@@ -1,0 +1,64 @@
+import type { ReplayFieldsFragment } from '@verdict/client';
+import { formatTime } from '../format';
+import { Link } from '../router';
+
+function outcome(o: { result: boolean; explanation: string; error: string | null }): string {
+  return o.error ? `error: ${o.error}` : `${o.result ? 'true' : 'false'}: ${o.explanation}`;
+}
+
+/**
+ * What a replay found: how many recorded decisions it compared, changed,
+ * left unchanged and could not run, and each decision whose result
+ * changes, before and after. linkDecisions makes each decision a link to
+ * its page, where leaving the screen loses nothing.
+ */
+export function ReplayCounts({ report, linkDecisions = false }: { report: ReplayFieldsFragment; linkDecisions?: boolean }) {
+  const changed = report.items.filter((i) => i.changed);
+  return (
+    <>
+      {/* The live region wraps the list: a role on the dl itself would take its dt and dd out of a list. */}
+      <div role="status">
+        <dl className="replay-counts">
+          <dt>Compared</dt>
+          <dd data-testid="replay-compared">{report.compared}</dd>
+          <dt>Changed</dt>
+          <dd data-testid="replay-changed">{report.changed}</dd>
+          <dt>Unchanged</dt>
+          <dd data-testid="replay-unchanged">{report.unchanged}</dd>
+          <dt>Errors</dt>
+          <dd data-testid="replay-errors">{report.errors}</dd>
+        </dl>
+      </div>
+      {changed.length > 0 && (
+        <table className="table replay-changed">
+          <caption>Decisions whose result changes</caption>
+          <thead>
+            <tr>
+              <th scope="col">Decision</th>
+              <th scope="col">Before</th>
+              <th scope="col">After</th>
+            </tr>
+          </thead>
+          <tbody>
+            {changed.map((i) => (
+              <tr key={i.decisionId}>
+                <td>
+                  {linkDecisions ? (
+                    <Link to={`decisions/${i.decisionId}`}>
+                      <code>{i.decisionId}</code>
+                    </Link>
+                  ) : (
+                    <code>{i.decisionId}</code>
+                  )}
+                  <div className="muted small">{formatTime(i.at)}</div>
+                </td>
+                <td>{outcome(i.before)}</td>
+                <td>{outcome(i.after)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
