@@ -14,6 +14,13 @@ export function formatTimeToSecond(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : timeToSecond.format(d);
 }
 
+/** A datetime-local value as an instant, in the browser's time zone; '' for none. */
+export function instant(local: string): string {
+  if (!local) return '';
+  const d = new Date(local);
+  return Number.isNaN(d.getTime()) ? '' : d.toISOString();
+}
+
 /** JSON as people read it: compact for scalars, indented for the rest. */
 export function formatJSON(v: unknown): string {
   if (v === undefined) return '';

@@ -1586,6 +1586,17 @@ test('the Decisions tab turns recording on, masks a path, lists the recorded run
   await page.getByLabel('Result').selectOption('false');
   await expect(rows).toHaveCount(1);
   await expect(rows.locator('td').nth(1)).toHaveText('false');
+  // A time range narrows them too; one the server refuses says why.
+  await page.getByLabel('Result').selectOption('any');
+  await expect(rows).toHaveCount(2);
+  await page.getByLabel('From').fill('2099-01-01T00:00');
+  await expect(rows).toHaveCount(1);
+  await expect(rows).toHaveText('No recorded decision matches.');
+  await page.getByLabel('Until').fill('2098-01-01T00:00');
+  await expect(page.getByRole('alert')).toContainText('since');
+  await page.getByLabel('From').fill('');
+  await page.getByLabel('Until').fill('');
+  await expect(rows).toHaveCount(2);
 
   // The audit log's `executed` event links to the decision it recorded,
   // which has an address of its own, linking back to the version that ran.
@@ -1669,7 +1680,7 @@ test('the Decisions tab replays the saved draft on the recorded decisions, witho
 
 test('a flow’s Decisions tab opens a recorded run with the path it took and its last node’s trace', async () => {
   const policy = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
-    name: 'Adult check',
+    name: 'Grown-up check',
     rule: 'A **Person** gets adult if the __age__ of the **Person** is at least 18.',
   });
   const definition = {
@@ -1682,7 +1693,7 @@ test('a flow’s Decisions tab opens a recorded run with the path it took and it
       { id: 'no', type: 'return', returnValue: false },
     ],
   };
-  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', { name: 'Adult flow', definition });
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', { name: 'Grown-up flow', definition });
   await rest(server.url, ADMIN_KEY, 'PUT', `/flow/${flow.baseId}/decision-records`, { enabled: true });
   await rest(server.url, ADMIN_KEY, 'POST', `/run/flow/${flow.baseId}`, { Person: { age: 30 } });
   // Records are stored after the answer; wait until it is.
@@ -1696,7 +1707,7 @@ test('a flow’s Decisions tab opens a recorded run with the path it took and it
   const page = await newPage();
   await signIn(page, ADMIN_KEY);
   await page.getByRole('link', { name: 'Flows' }).click();
-  await page.getByRole('link', { name: 'Adult flow' }).click();
+  await page.getByRole('link', { name: 'Grown-up flow' }).click();
   await page.getByRole('tab', { name: 'Decisions' }).click();
   await expect(page.getByLabel('Share of runs recorded (%)')).toHaveValue('50');
   assert.equal(await page.getByLabel('Record the stored runs of this flow').isChecked(), true);

@@ -13,7 +13,7 @@ import {
 } from '@verdict/client';
 import type { DecisionFieldsFragment, DecisionQuery, DecisionRecordSettingsFieldsFragment, ReplayFieldsFragment } from '@verdict/client';
 import { VerdictError, errorMessage } from '../api';
-import { formatJSON, formatTimeToSecond } from '../format';
+import { formatJSON, formatTimeToSecond, instant } from '../format';
 import { authorLabel, useSession } from '../session';
 import type { Session } from '../session';
 import { useAction } from '../action';
@@ -247,14 +247,23 @@ function RecordedDecisions({ kind, baseId }: { kind: Kind; baseId: string }) {
   const session = useSession();
   const { api } = session;
   const [result, setResult] = useState<ResultFilter>('any');
+  // The time range as the form holds it: local times, '' for open.
+  const [since, setSince] = useState('');
+  const [until, setUntil] = useState('');
   // Read again on Refresh: runs go on while the tab is open.
   const [refreshed, setRefreshed] = useState(0);
   const [open, setOpen] = useState<string | null>(null);
 
   const load = useCallback(
     async (after: string | null) =>
-      (await api.request(DecisionsDocument, { first: 20, after, filter: { baseId, result: resultFilters[result] } })).decisions,
-    [api, baseId, result],
+      (
+        await api.request(DecisionsDocument, {
+          first: 20,
+          after,
+          filter: { baseId, result: resultFilters[result], since: instant(since) || null, until: instant(until) || null },
+        })
+      ).decisions,
+    [api, baseId, result, since, until],
   );
   const pages = usePages(load, refreshed);
 
@@ -271,6 +280,10 @@ function RecordedDecisions({ kind, baseId }: { kind: Kind; baseId: string }) {
             <option value="true">True</option>
             <option value="false">False</option>
           </select>
+          <label htmlFor="decisions-since">From</label>
+          <input id="decisions-since" type="datetime-local" value={since} onChange={(e) => setSince(e.target.value)} />
+          <label htmlFor="decisions-until">Until</label>
+          <input id="decisions-until" type="datetime-local" value={until} onChange={(e) => setUntil(e.target.value)} />
           <button type="button" className="btn" onClick={() => setRefreshed((n) => n + 1)} disabled={pages.loading}>
             Refresh
           </button>
@@ -320,7 +333,9 @@ function RecordedDecisions({ kind, baseId }: { kind: Kind; baseId: string }) {
           {pages.items?.length === 0 && (
             <tr>
               <td colSpan={6} className="muted empty">
-                No recorded decision{result === 'any' ? '' : ' with this result'}. Turn recording on above, and run the {kind} by its id.
+                {result === 'any' && !since && !until
+                  ? `No recorded decision. Turn recording on above, and run the ${kind} by its id.`
+                  : 'No recorded decision matches.'}
               </td>
             </tr>
           )}

@@ -1,7 +1,7 @@
 import { Fragment, useCallback, useEffect, useState } from 'react';
 import { AuditEventsDocument } from '@verdict/client';
 import type { AuditAction, AuditEventFieldsFragment, AuditFilter, AuditKind } from '@verdict/client';
-import { enumWord, formatJSON, formatTime } from '../format';
+import { enumWord, formatJSON, formatTime, instant } from '../format';
 import { Link, replaceQuery, useLocation } from '../router';
 import { useSession } from '../session';
 import { Pager, pagedTable, useAddressPages } from '../components/Pager';
@@ -10,13 +10,6 @@ import type { Subject } from '../auditNames';
 
 const actions: AuditAction[] = ['CREATED', 'EDITED', 'PUBLISHED', 'ASSIGNED', 'EXECUTED', 'DELETED'];
 const kinds: AuditKind[] = ['POLICY', 'FLOW', 'GROUP', 'MEMBER', 'KEY'];
-
-/** A datetime-local value as an instant, in the browser's time zone; '' for none. */
-function instant(local: string): string {
-  if (!local) return '';
-  const d = new Date(local);
-  return Number.isNaN(d.getTime()) ? '' : d.toISOString();
-}
 
 /** An instant as a datetime-local value, in the browser's time zone; '' for none. */
 function localTime(at: string): string {
