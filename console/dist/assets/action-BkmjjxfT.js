@@ -1,1 +1,0 @@
-import{C as e,ct as t,ot as n}from"./index-q2yEwSt3.js";var r=t(n(),1);function i(t){let[n,i]=(0,r.useState)(!1),[a,o]=(0,r.useState)(null);return{busy:n,notice:a,setNotice:o,act:async n=>{i(!0),o(null);try{await n()}catch(n){t?.(n),o({kind:`error`,text:e(n)})}finally{i(!1)}}}}export{i as t};
