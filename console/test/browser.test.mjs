@@ -519,6 +519,70 @@ test('Ctrl+S saves the draft being edited, from the editor or anywhere on the pa
   await page.context().close();
 });
 
+test('a test is renamed, given another expectation and other data in its row, and saved with the draft', async () => {
+  const draft = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
+    name: 'Renamed tests',
+    rule: 'A **Person** gets a senior pass if the __age__ of the **Person** is at least 65.',
+    tests: [
+      { name: 'Sample 1', data: { Person: { age: 70 } }, expect: true },
+      { name: 'Sample 2', data: { Person: { age: 30 } }, expect: false },
+    ],
+  });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('link', { name: 'Renamed tests' }).click();
+  await page.getByRole('tab', { name: 'Tests (2)' }).click();
+  const rows = page.getByRole('table', { name: 'Tests' }).locator('tbody tr');
+
+  await page.getByRole('button', { name: 'Edit test Sample 1' }).click();
+  const form = page.getByRole('form', { name: 'Edit test Sample 1' });
+  await form.getByLabel('Name').fill('70 is senior');
+  await form.getByRole('button', { name: 'Apply' }).click();
+  await expect(rows.nth(0).locator('td').nth(0)).toHaveText('70 is senior');
+
+  // What the server would refuse is refused in the row, which stays open.
+  await page.getByRole('button', { name: 'Edit test Sample 2' }).click();
+  const second = page.getByRole('form', { name: 'Edit test Sample 2' });
+  for (const [name, data, problem] of [
+    ['70 is senior', '{"Person": {"age": 30}}', 'Another test is named “70 is senior”: test names are unique.'],
+    [' ', '{"Person": {"age": 30}}', 'A test needs a name.'],
+    ['30 is senior', '{"Person": ', 'The data is not valid JSON: '],
+    ['30 is senior', '[1]', 'The data must be a JSON object.'],
+  ]) {
+    await second.getByLabel('Name').fill(name);
+    await second.getByLabel('Data (JSON)').fill(data);
+    await second.getByRole('button', { name: 'Apply' }).click();
+    await expect(second.getByRole('alert')).toContainText(problem);
+  }
+  // Cancel leaves the test as it was.
+  await second.getByRole('button', { name: 'Cancel' }).click();
+  await expect(rows.nth(1).locator('td').nth(0)).toHaveText('Sample 2');
+  await page.getByRole('button', { name: 'Edit test Sample 2' }).click();
+  await second.getByLabel('Name').fill('31 is senior');
+  await second.getByLabel('Expects').selectOption('true');
+  await second.getByLabel('Data (JSON)').fill('{"Person": {"age": 31}}');
+  assert.equal(await second.getByLabel('Expects').locator('option').count(), 2, 'a policy test expects true or false only');
+  await second.getByRole('button', { name: 'Apply' }).click();
+  await expect(rows.nth(1).locator('td').nth(0)).toHaveText('31 is senior');
+  await expect(rows.nth(1).locator('td').nth(2)).toHaveText('true');
+  await noCriticalViolations(page, 'tests edited');
+
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect({
+    toString: () => 'the stored tests',
+    count: async () => (await rest(server.url, ADMIN_KEY, 'GET', `/policy/${draft.id}`)).tests.filter((t) => t.name !== 'Sample 1').length,
+  }).toHaveCount(2);
+  const stored = (await rest(server.url, ADMIN_KEY, 'GET', `/policy/${draft.id}`)).tests.map(({ name, data, expect }) => ({ name, data, expect }));
+  assert.deepEqual(stored, [
+    { name: '70 is senior', data: { Person: { age: 70 } }, expect: true },
+    { name: '31 is senior', data: { Person: { age: 31 } }, expect: true },
+  ]);
+  await page.getByRole('button', { name: 'Run all tests' }).click();
+  await expect(rows.nth(1)).toContainText('✗ fail');
+  await expect(rows.nth(0)).toContainText('✓ pass');
+  await page.context().close();
+});
+
 test('a rule that does not parse runs to its error alone: no result, no trace, no test', async () => {
   const page = await newPage();
   await signIn(page, ADMIN_KEY);
@@ -1675,6 +1739,47 @@ test('the Decisions tab replays the saved draft on the recorded decisions, witho
   await changed.getByRole('link', { name: young.id }).click();
   await expect(page.getByRole('region', { name: `Decision ${young.id}` }).locator('pre.json')).toContainText('"age": 30');
   assert.deepEqual(page.foreign, []);
+  await page.context().close();
+});
+
+test('a flow’s test may be edited to expect the outcome of a custom node', async () => {
+  const policy = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
+    name: 'Reviewed check',
+    rule: 'A **Person** gets approved if the __age__ of the **Person** is at least 18.',
+  });
+  const definition = {
+    formatVersion: 1,
+    start: 's',
+    nodes: [
+      { id: 's', type: 'start', policy: { baseId: policy.baseId }, onTrue: 'yes', onFalse: 'review' },
+      { id: 'yes', type: 'return', returnValue: true },
+      { id: 'review', type: 'custom', outcome: 'manual review' },
+    ],
+  };
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
+    name: 'Reviewed flow',
+    definition,
+    tests: [{ name: 'minor', data: { Person: { age: 12 } }, expect: false }],
+  });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('link', { name: 'Flows' }).click();
+  await page.getByRole('link', { name: 'Reviewed flow' }).click();
+  await page.getByRole('tab', { name: 'Tests (1)' }).click();
+  await page.getByRole('button', { name: 'Edit test minor' }).click();
+  const form = page.getByRole('form', { name: 'Edit test minor' });
+  await form.getByLabel('Expects').selectOption('outcome');
+  await form.getByLabel('Outcome').fill('manual review');
+  await form.getByRole('button', { name: 'Apply' }).click();
+  const row = page.getByRole('table', { name: 'Tests' }).locator('tbody tr').first();
+  await expect(row.locator('td').nth(2)).toHaveText('"manual review"');
+  await page.keyboard.press('Control+s');
+  await expect({
+    toString: () => 'the stored test',
+    count: async () => ((await rest(server.url, ADMIN_KEY, 'GET', `/flow/${flow.id}`)).tests[0].expect === 'manual review' ? 1 : 0),
+  }).toHaveCount(1);
+  await page.getByRole('button', { name: 'Run all tests' }).click();
+  await expect(row).toContainText('✓ pass');
   await page.context().close();
 });
 

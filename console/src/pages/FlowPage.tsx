@@ -27,6 +27,7 @@ import { LoadFailure } from '../components/LoadFailure';
 import { RecordHeader } from '../components/RecordHeader';
 import { PublishDialog } from '../components/PublishDialog';
 import { TestSummary } from '../components/TestSummary';
+import { TestEditRow } from '../components/TestEditRow';
 import { VersionsPanel } from '../components/VersionsPanel';
 import { RunResultView } from '../components/RunResult';
 import {
@@ -109,6 +110,8 @@ function FlowEditor({
     restored ? asDefinition(restored.definition) : record ? asDefinition(record.definition) : emptyDefinition(),
   );
   const [tests, setTests] = useState<FlowTestInput[]>(restored?.tests ?? testsOf(record));
+  // The test open for editing in the Tests tab, by its place in the list.
+  const [editingTest, setEditingTest] = useState<number | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [problems, setProblems] = useState<Problem[]>(() => (record ? (loadProblems(record.id, record.revision) ?? []) : []));
   const [data, setData] = useState(() => (record?.tests[0] ? formatJSON(record.tests[0].data) : NEW_DATA));
@@ -627,6 +630,22 @@ function FlowEditor({
             <tbody>
               {tests.map((t, i) => {
                 const r = report?.results.find((x) => x.name === t.name);
+                if (editingTest === i) {
+                  return (
+                    <TestEditRow
+                      key={t.name}
+                      test={t}
+                      taken={tests.filter((_, j) => j !== i).map((o) => o.name)}
+                      outcomes
+                      colSpan={6}
+                      onApply={(edited) => {
+                        setTests(tests.map((old, j) => (j === i ? edited : old)));
+                        setEditingTest(null);
+                      }}
+                      onCancel={() => setEditingTest(null)}
+                    />
+                  );
+                }
                 return (
                   <tr key={t.name} className={r ? (r.passed ? 'row-pass' : 'row-fail') : undefined}>
                     <td>{t.name}</td>
@@ -650,9 +669,22 @@ function FlowEditor({
                         Use input
                       </button>
                       {editable && (
-                        <button type="button" className="btn btn-ghost btn-small" onClick={() => setTests(tests.filter((_, j) => j !== i))} aria-label={`Remove test ${t.name}`}>
-                          Remove
-                        </button>
+                        <>
+                          <button type="button" className="btn btn-ghost btn-small" onClick={() => setEditingTest(i)} aria-label={`Edit test ${t.name}`}>
+                            Edit
+                          </button>
+                          <button
+                            type="button"
+                            className="btn btn-ghost btn-small"
+                            onClick={() => {
+                              setEditingTest(null);
+                              setTests(tests.filter((_, j) => j !== i));
+                            }}
+                            aria-label={`Remove test ${t.name}`}
+                          >
+                            Remove
+                          </button>
+                        </>
                       )}
                     </td>
                   </tr>

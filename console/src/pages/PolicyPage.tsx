@@ -36,6 +36,8 @@ import { RecordHeader } from '../components/RecordHeader';
 import { PublishDialog } from '../components/PublishDialog';
 import type { PublishProblem } from '../components/PublishDialog';
 import { TestSummary } from '../components/TestSummary';
+import { TestEditRow } from '../components/TestEditRow';
+import type { EditableTest } from '../components/TestEditRow';
 import { VersionsPanel } from '../components/VersionsPanel';
 import { checkRule, testPolicy } from '../checks';
 import { schemaOf, schemaText } from '../schema';
@@ -502,6 +504,7 @@ function Editor({
           ruleChanged={!!record && rule !== record.rule}
           busy={busy}
           onRemove={(i) => setTests(tests.filter((_, j) => j !== i))}
+          onEdit={(i, t) => setTests(tests.map((old, j) => (j === i ? { ...t, expect: t.expect === true } : old)))}
           onRunAll={onRunTests}
         />
       </div>
@@ -576,6 +579,7 @@ function TestsPanel({
   ruleChanged,
   busy,
   onRemove,
+  onEdit,
   onRunAll,
 }: {
   tests: PolicyTestInput[];
@@ -585,9 +589,12 @@ function TestsPanel({
   ruleChanged: boolean;
   busy: boolean;
   onRemove: (i: number) => void;
+  onEdit: (i: number, t: EditableTest) => void;
   onRunAll: () => void;
 }) {
   const byName = new Map(report?.results.map((r) => [r.name, r]));
+  // The test open for editing, by its place in the list.
+  const [editing, setEditing] = useState<number | null>(null);
   return (
     <section className="panel" aria-labelledby="tests-heading">
       <div className="panel-head">
@@ -614,6 +621,22 @@ function TestsPanel({
         <tbody>
           {tests.map((t, i) => {
             const r = byName.get(t.name);
+            if (editing === i) {
+              return (
+                <TestEditRow
+                  key={t.name}
+                  test={t}
+                  taken={tests.filter((_, j) => j !== i).map((o) => o.name)}
+                  outcomes={false}
+                  colSpan={6}
+                  onApply={(edited) => {
+                    onEdit(i, edited);
+                    setEditing(null);
+                  }}
+                  onCancel={() => setEditing(null)}
+                />
+              );
+            }
             return (
               <tr key={t.name} className={r ? (r.passed ? 'row-pass' : 'row-fail') : undefined}>
                 <td>{t.name}</td>
@@ -633,8 +656,19 @@ function TestsPanel({
                 </td>
                 <td className="small">{r ? r.error ?? r.explanation : ''}</td>
                 {editable && (
-                  <td>
-                    <button type="button" className="btn btn-ghost btn-small" onClick={() => onRemove(i)} aria-label={`Remove test ${t.name}`}>
+                  <td className="actions">
+                    <button type="button" className="btn btn-ghost btn-small" onClick={() => setEditing(i)} aria-label={`Edit test ${t.name}`}>
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      className="btn btn-ghost btn-small"
+                      onClick={() => {
+                        setEditing(null);
+                        onRemove(i);
+                      }}
+                      aria-label={`Remove test ${t.name}`}
+                    >
                       Remove
                     </button>
                   </td>

@@ -1,0 +1,106 @@
+import { useState } from 'react';
+import { formatJSON } from '../format';
+import { jsonProblem } from '../editor/jsonEditor';
+
+/** A stored test as a page edits it. */
+export interface EditableTest {
+  name: string;
+  data: unknown;
+  expect: unknown;
+}
+
+type ExpectKind = 'true' | 'false' | 'outcome';
+
+/**
+ * A test of the table opened for editing: its name, what it expects and its
+ * data. A policy's test expects true or false; a flow's (outcomes) may also
+ * expect the outcome of the custom node its run ends on. Apply hands the
+ * edited test back once it is one the server takes: a name no other test
+ * has, and data that is a JSON object.
+ */
+export function TestEditRow({
+  test,
+  taken,
+  outcomes,
+  colSpan,
+  onApply,
+  onCancel,
+}: {
+  test: EditableTest;
+  /** The names of the other tests. */
+  taken: string[];
+  outcomes: boolean;
+  colSpan: number;
+  onApply: (t: EditableTest) => void;
+  onCancel: () => void;
+}) {
+  const [name, setName] = useState(test.name);
+  const [kind, setKind] = useState<ExpectKind>(typeof test.expect === 'string' ? 'outcome' : test.expect ? 'true' : 'false');
+  const [outcome, setOutcome] = useState(typeof test.expect === 'string' ? test.expect : '');
+  const [data, setData] = useState(formatJSON(test.data));
+  const [problem, setProblem] = useState('');
+
+  const apply = () => {
+    const trimmed = name.trim();
+    const dataProblem = jsonProblem(data);
+    const parsed: unknown = dataProblem ? null : JSON.parse(data);
+    if (!trimmed) return setProblem('A test needs a name.');
+    if (taken.includes(trimmed)) return setProblem(`Another test is named “${trimmed}”: test names are unique.`);
+    if (dataProblem) return setProblem(`The data is not valid JSON: ${dataProblem}`);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return setProblem('The data must be a JSON object.');
+    onApply({ name: trimmed, data: parsed, expect: kind === 'outcome' ? outcome : kind === 'true' });
+  };
+
+  const id = (field: string) => `test-edit-${field}`;
+  return (
+    <tr className="test-edit">
+      <td colSpan={colSpan}>
+        <form
+          aria-label={`Edit test ${test.name}`}
+          onSubmit={(e) => {
+            e.preventDefault();
+            apply();
+          }}
+        >
+          <div className="test-edit-fields">
+            <div className="field">
+              <label htmlFor={id('name')}>Name</label>
+              <input id={id('name')} value={name} onChange={(e) => setName(e.target.value)} autoFocus />
+            </div>
+            <div className="field">
+              <label htmlFor={id('expect')}>Expects</label>
+              <select id={id('expect')} value={kind} onChange={(e) => setKind(e.target.value as ExpectKind)}>
+                <option value="true">true</option>
+                <option value="false">false</option>
+                {outcomes && <option value="outcome">an outcome</option>}
+              </select>
+            </div>
+            {kind === 'outcome' && (
+              <div className="field">
+                <label htmlFor={id('outcome')}>Outcome</label>
+                <input id={id('outcome')} value={outcome} onChange={(e) => setOutcome(e.target.value)} />
+              </div>
+            )}
+          </div>
+          <div className="field">
+            <label htmlFor={id('data')}>Data (JSON)</label>
+            <textarea id={id('data')} className="json-input" rows={5} value={data} onChange={(e) => setData(e.target.value)} spellCheck={false} />
+          </div>
+          {problem && (
+            <p className="field-error" role="alert">
+              {problem}
+            </p>
+          )}
+          <div className="actions">
+            <button type="submit" className="btn btn-primary btn-small">
+              Apply
+            </button>
+            <button type="button" className="btn btn-small" onClick={onCancel}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      </td>
+    </tr>
+  );
+}
