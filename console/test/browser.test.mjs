@@ -468,11 +468,18 @@ test('a list of samples runs each on the saved rule, in one batch, each with its
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await expect(page.getByRole('alert')).toHaveText(refusal);
   }
-  // One object runs alone again, as before.
+  // One object runs alone again, as before; Ctrl+Enter in an editor runs
+  // as Run does, adding no line to the text.
   await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 61}}');
-  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.keyboard.press('Control+Enter');
   await expect(page.getByTestId('run-result').locator('.verdict')).toHaveText('Result: true');
   await expect(batch).toHaveCount(0);
+  await expect(editorContent(page, 'Sample data (JSON)')).toHaveText('{"Person": {"age": 61}}');
+  await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 59}}');
+  await editorContent(page, 'Rule text').click();
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('run-result').locator('.verdict')).toHaveText('Result: false');
+  await expect(page.locator('.editor-rule .cm-line')).toHaveCount(1);
   assert.deepEqual(page.foreign, []);
   await page.context().close();
 });
@@ -1780,6 +1787,11 @@ test('a flow’s test may be edited to expect the outcome of a custom node', asy
   }).toHaveCount(1);
   await page.getByRole('button', { name: 'Run all tests' }).click();
   await expect(row).toContainText('✓ pass');
+  // Ctrl+Enter in the input runs the flow, as Run does.
+  await page.getByRole('tab', { name: 'Graph and test' }).click();
+  await page.getByLabel('Input (JSON)').fill('{"Person": {"age": 12}}');
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('flow-run').locator('.verdict').first()).toHaveText('Flow result: “manual review”');
   await page.context().close();
 });
 

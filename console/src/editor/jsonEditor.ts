@@ -5,6 +5,7 @@ import { bracketMatching, syntaxHighlighting, defaultHighlightStyle } from '@cod
 import { linter, lintGutter, lintKeymap } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
 import { EditorView, drawSelection, keymap, lineNumbers } from '@codemirror/view';
+import { runKeymap } from './keys';
 
 /** A JSON editor; optional ones may be left blank, which their linter accepts. */
 export function jsonEditorState(o: {
@@ -13,6 +14,8 @@ export function jsonEditorState(o: {
   readOnly?: boolean;
   optional?: boolean;
   onChange: (text: string) => void;
+  /** What Ctrl+Enter (⌘Enter) does: run what the page runs; nothing when absent. */
+  onRun?: () => void;
 }): EditorState {
   const parse = jsonParseLinter();
   return EditorState.create({
@@ -27,7 +30,7 @@ export function jsonEditorState(o: {
       syntaxHighlighting(defaultHighlightStyle),
       linter((view) => (o.optional && !view.state.doc.toString().trim() ? [] : parse(view)), { delay: 200 }),
       lintGutter(),
-      keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...lintKeymap]),
+      keymap.of([...runKeymap(o.onRun), ...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...lintKeymap]),
       EditorView.contentAttributes.of({ 'aria-label': o.label }),
       EditorState.readOnly.of(o.readOnly ?? false),
       EditorView.editable.of(!o.readOnly),

@@ -10,6 +10,7 @@ import { ChangeSet, EditorState, StateEffect, StateField } from '@codemirror/sta
 import type { Extension, Text } from '@codemirror/state';
 import { Decoration, EditorView, ViewPlugin, drawSelection, highlightActiveLine, keymap, lineNumbers, placeholder } from '@codemirror/view';
 import type { DecorationSet, ViewUpdate } from '@codemirror/view';
+import { runKeymap } from './keys';
 import { offsetOf } from './positions';
 import type { SourceRange } from './positions';
 
@@ -263,6 +264,8 @@ export interface RuleEditorOptions {
   check: CheckFn | null;
   names: () => DataNames;
   onChange: (text: string) => void;
+  /** What Ctrl+Enter (⌘Enter) does (see runKeymap). */
+  onRun?: () => void;
 }
 
 export function ruleEditorState(o: RuleEditorOptions): EditorState {
@@ -276,7 +279,7 @@ export function ruleEditorState(o: RuleEditorOptions): EditorState {
     tokenField,
     lintGutter(),
     autocompletion({ override: [completions(o.names)], icons: false }),
-    keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, ...lintKeymap]),
+    keymap.of([...runKeymap(o.onRun), ...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, ...lintKeymap]),
     placeholder('A **Person** gets senior_discount if the __age__ of the **Person** is at least 65.'),
     EditorView.contentAttributes.of({ 'aria-label': o.label }),
     EditorState.readOnly.of(o.readOnly),

@@ -295,6 +295,8 @@ function FlowEditor({
     return null;
   };
 
+  // Editors run what is on the screen; others only the saved definition.
+  const runnable = can.run && (can.edit || (!!record && JSON.stringify(definition) === JSON.stringify(saved)));
   const onRun = () =>
     act(async () => {
       const input = parseData();
@@ -554,7 +556,7 @@ function FlowEditor({
             <div className="panel-head">
               <h2 id="test-heading">Test with data</h2>
               <div className="actions">
-                {(can.edit || (record && JSON.stringify(definition) === JSON.stringify(saved))) && can.run && (
+                {runnable && (
                   <button type="button" className="btn btn-primary" onClick={onRun} disabled={busy || definition.nodes.length === 0}>
                     Run
                   </button>
@@ -567,7 +569,22 @@ function FlowEditor({
               </div>
             </div>
             <label htmlFor="flow-data">Input (JSON)</label>
-            <textarea id="flow-data" className="json-input" rows={7} value={data} onChange={(e) => setData(e.target.value)} spellCheck={false} />
+            <textarea
+              id="flow-data"
+              className="json-input"
+              rows={7}
+              value={data}
+              onChange={(e) => setData(e.target.value)}
+              onKeyDown={(e) => {
+                // Ctrl+Enter (⌘Enter) runs, as in a policy's editors.
+                if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && runnable && !busy && definition.nodes.length > 0) {
+                  e.preventDefault();
+                  void onRun();
+                }
+              }}
+              aria-keyshortcuts="Control+Enter Meta+Enter"
+              spellCheck={false}
+            />
             {inputChanged && (
               <p className="alert alert-info" data-testid="run-stale">
                 The input changed since this run: run again to add it as a test.

@@ -223,6 +223,10 @@ function Editor({
     setBatch({ results: res.results, rule, sample });
   };
 
+  // The editors are made once; Ctrl+Enter in them runs what Run would now.
+  const runByKey = useRef<(() => void) | null>(null);
+  runByKey.current = can.run && !busy ? () => void onRun() : null;
+
   const runStale = !!run && (run.rule !== rule || run.sample !== sample);
   const batchStale = !!batch && (batch.rule !== rule || batch.sample !== sample);
 
@@ -438,12 +442,20 @@ function Editor({
             resetKey={storageKey}
             onView={(v) => (ruleView.current = v)}
             makeState={() =>
-              ruleEditorState({ doc: rule, readOnly: !editable, label: 'Rule text', check, names: () => names.current, onChange: setRule })
+              ruleEditorState({
+                doc: rule,
+                readOnly: !editable,
+                label: 'Rule text',
+                check,
+                names: () => names.current,
+                onChange: setRule,
+                onRun: () => runByKey.current?.(),
+              })
             }
           />
           <p className="muted small hint">
             Ctrl+Space completes operators, and selectors (<code>**</code>) and properties (<code>__</code>) from the sample data and the schema;
-            Ctrl+Shift+M lists the problems. A list of objects as the sample data runs each of them on the saved rule.
+            Ctrl+Shift+M lists the problems; Ctrl+Enter runs. A list of objects as the sample data runs each of them on the saved rule.
           </p>
         </section>
         <section className="panel" aria-labelledby="try-heading">
@@ -468,7 +480,7 @@ function Editor({
           <CodeMirror
             className="editor editor-json"
             resetKey={storageKey}
-            makeState={() => jsonEditorState({ doc: sample, label: 'Sample data (JSON)', onChange: setSample })}
+            makeState={() => jsonEditorState({ doc: sample, label: 'Sample data (JSON)', onChange: setSample, onRun: () => runByKey.current?.() })}
           />
           {sampleProblem && (
             <p className="field-error" role="status">
