@@ -587,6 +587,11 @@ test('a test is renamed, given another expectation and other data in its row, an
   await page.getByRole('button', { name: 'Run all tests' }).click();
   await expect(rows.nth(1)).toContainText('✗ fail');
   await expect(rows.nth(0)).toContainText('✓ pass');
+  // A test's data goes to Try it, to run and look into.
+  await page.getByRole('button', { name: 'Use the data of 31 is senior' }).click();
+  await expect(editorContent(page, 'Sample data (JSON)')).toContainText('"age": 31');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByTestId('explanation')).toHaveText('Person gets a senior pass: no — the age of the Person is 31, which is not at least 65.');
   await page.context().close();
 });
 

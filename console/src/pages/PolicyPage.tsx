@@ -142,6 +142,7 @@ function Editor({
   // The diagnostics of the text the open Publish dialog would publish; null while it is closed.
   const [publishCheck, setPublishCheck] = useState<RuleDiagnostic[] | null>(null);
   const ruleView = useRef<EditorView | null>(null);
+  const sampleView = useRef<EditorView | null>(null);
 
   const dirty = !record || name !== record.name || rule !== record.rule || !sameJSON(tests, testsOf(record)) || schemaChanged;
 
@@ -350,6 +351,14 @@ function Editor({
       setReport(await testPolicy(api, record.id, tests));
     });
 
+  // A test's data becomes the sample of Try it, through the editor, which
+  // owns its text once made.
+  const useTestData = (t: PolicyTestInput) => {
+    const view = sampleView.current;
+    if (view) view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: formatJSON(t.data) } });
+    setTab('editor');
+  };
+
   const showRule = (name: string) => {
     const view = ruleView.current;
     const at = view ? ruleStart(view.state.doc.toString(), name) : -1;
@@ -480,6 +489,7 @@ function Editor({
           <CodeMirror
             className="editor editor-json"
             resetKey={storageKey}
+            onView={(v) => (sampleView.current = v)}
             makeState={() => jsonEditorState({ doc: sample, label: 'Sample data (JSON)', onChange: setSample, onRun: () => runByKey.current?.() })}
           />
           {sampleProblem && (
@@ -516,6 +526,7 @@ function Editor({
           ruleChanged={!!record && rule !== record.rule}
           busy={busy}
           onRemove={(i) => setTests(tests.filter((_, j) => j !== i))}
+          onUse={useTestData}
           onEdit={(i, t) => setTests(tests.map((old, j) => (j === i ? { ...t, expect: t.expect === true } : old)))}
           onRunAll={onRunTests}
         />
@@ -592,6 +603,7 @@ function TestsPanel({
   busy,
   onRemove,
   onEdit,
+  onUse,
   onRunAll,
 }: {
   tests: PolicyTestInput[];
@@ -602,6 +614,7 @@ function TestsPanel({
   busy: boolean;
   onRemove: (i: number) => void;
   onEdit: (i: number, t: EditableTest) => void;
+  onUse: (t: PolicyTestInput) => void;
   onRunAll: () => void;
 }) {
   const byName = new Map(report?.results.map((r) => [r.name, r]));
@@ -627,7 +640,9 @@ function TestsPanel({
             <th scope="col">Expected</th>
             <th scope="col">Actual</th>
             <th scope="col">Explanation</th>
-            {editable && <th scope="col"><span className="sr-only">Actions</span></th>}
+            <th scope="col">
+              <span className="sr-only">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -667,30 +682,35 @@ function TestsPanel({
                   )}
                 </td>
                 <td className="small">{r ? r.error ?? r.explanation : ''}</td>
-                {editable && (
-                  <td className="actions">
-                    <button type="button" className="btn btn-ghost btn-small" onClick={() => setEditing(i)} aria-label={`Edit test ${t.name}`}>
-                      Edit
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn-ghost btn-small"
-                      onClick={() => {
-                        setEditing(null);
-                        onRemove(i);
-                      }}
-                      aria-label={`Remove test ${t.name}`}
-                    >
-                      Remove
-                    </button>
-                  </td>
-                )}
+                <td className="actions">
+                  <button type="button" className="btn btn-ghost btn-small" onClick={() => onUse(t)} aria-label={`Use the data of ${t.name}`}>
+                    Use data
+                  </button>
+                  {editable && (
+                    <>
+                      <button type="button" className="btn btn-ghost btn-small" onClick={() => setEditing(i)} aria-label={`Edit test ${t.name}`}>
+                        Edit
+                      </button>
+                      <button
+                        type="button"
+                        className="btn btn-ghost btn-small"
+                        onClick={() => {
+                          setEditing(null);
+                          onRemove(i);
+                        }}
+                        aria-label={`Remove test ${t.name}`}
+                      >
+                        Remove
+                      </button>
+                    </>
+                  )}
+                </td>
               </tr>
             );
           })}
           {tests.length === 0 && (
             <tr>
-              <td colSpan={editable ? 6 : 5} className="muted empty">
+              <td colSpan={6} className="muted empty">
                 No tests yet. Run the rule on sample data, then add the sample as a test.
               </td>
             </tr>
