@@ -294,6 +294,7 @@ function RecordedDecisions({ kind, baseId }: { kind: Kind; baseId: string }) {
           {pages.error}
         </p>
       )}
+      <div className="table-scroll">
       <table {...pagedTable(pages)} aria-label="Recorded decisions">
         <thead>
           <tr>
@@ -341,6 +342,7 @@ function RecordedDecisions({ kind, baseId }: { kind: Kind; baseId: string }) {
           )}
         </tbody>
       </table>
+      </div>
       <Pager pages={pages} />
       {open && <DecisionDetails id={open} />}
     </section>
