@@ -183,6 +183,39 @@ async function publish(page, check = async () => {}) {
   await expect(dialog).toHaveCount(0);
 }
 
+test('on a phone, no screen is wider than the window: wide tables and tab rows scroll within themselves', async () => {
+  const draft = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
+    name: 'Phone-sized policy with a rather long name to fill a table cell',
+    rule: 'A **Person** gets a phone discount if the __age__ of the **Person** is at least 18.',
+    tests: [{ name: 'an adult with a long name for a test', data: { Person: { age: 30, name: 'x'.repeat(200) } }, expect: true }],
+  });
+  const v1 = await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${draft.id}`, { status: 'published' });
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  open = page;
+  await signIn(page, ADMIN_KEY);
+  const fits = async (screen) =>
+    expect({
+      toString: () => `the width of ${screen}`,
+      count: async () => ((await page.evaluate(() => document.documentElement.scrollWidth)) <= 390 ? 1 : 0),
+    }).toHaveCount(1);
+  await fits('the policy list');
+  await page.goto(`${server.url}/console/policies/${v1.baseId}`);
+  for (const tab of ['Rule and try it', 'Tests (1)', 'Schema', 'Versions (1)', 'Decisions']) {
+    await page.getByRole('tab', { name: tab }).click();
+    await fits(`the tab ${tab}`);
+  }
+  // The tables keep their roles, rows and all.
+  await page.getByRole('tab', { name: 'Tests (1)' }).click();
+  await expect(page.getByRole('table', { name: 'Tests' }).getByRole('row')).toHaveCount(2);
+  for (const path of ['flows', 'groups', 'audit', 'admin/members', 'admin/keys']) {
+    await page.goto(`${server.url}/console/${path}`);
+    await expect(page.locator('main h1')).toBeVisible();
+    await fits(path);
+  }
+  await context.close();
+});
+
 test('a bad key is refused on the sign-in page, and the form works by keyboard', async () => {
   const page = await newPage();
   await page.goto(server.url + '/console/');
