@@ -294,7 +294,6 @@ function RecordedDecisions({ kind, baseId }: { kind: Kind; baseId: string }) {
           {pages.error}
         </p>
       )}
-      <div className="table-scroll">
       <table {...pagedTable(pages)} aria-label="Recorded decisions">
         <thead>
           <tr>
@@ -342,7 +341,6 @@ function RecordedDecisions({ kind, baseId }: { kind: Kind; baseId: string }) {
           )}
         </tbody>
       </table>
-      </div>
       <Pager pages={pages} />
       {open && <DecisionDetails id={open} />}
     </section>
