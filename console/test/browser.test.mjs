@@ -594,8 +594,13 @@ test('a test is renamed, given another expectation and other data in its row, an
     await second.getByRole('button', { name: 'Apply' }).click();
     await expect(second.getByRole('alert')).toContainText(problem);
   }
-  // Cancel leaves the test as it was.
+  // Cancel, or Escape, leaves the test as it was.
   await second.getByRole('button', { name: 'Cancel' }).click();
+  await expect(rows.nth(1).locator('td').nth(0)).toHaveText('Sample 2');
+  await page.getByRole('button', { name: 'Edit test Sample 2' }).click();
+  await second.getByLabel('Name').fill('Renamed, then not');
+  await page.keyboard.press('Escape');
+  await expect(second).toHaveCount(0);
   await expect(rows.nth(1).locator('td').nth(0)).toHaveText('Sample 2');
   await page.getByRole('button', { name: 'Edit test Sample 2' }).click();
   await second.getByLabel('Name').fill('31 is senior');

@@ -16,7 +16,7 @@ type ExpectKind = 'true' | 'false' | 'outcome';
  * data. A policy's test expects true or false; a flow's (outcomes) may also
  * expect the outcome of the custom node its run ends on. Apply hands the
  * edited test back once it is one the server takes: a name no other test
- * has, and data that is a JSON object.
+ * has, and data that is a JSON object. Escape cancels, as Cancel does.
  */
 export function TestEditRow({
   test,
@@ -60,6 +60,12 @@ export function TestEditRow({
           onSubmit={(e) => {
             e.preventDefault();
             apply();
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.preventDefault();
+              onCancel();
+            }
           }}
         >
           <div className="test-edit-fields">
