@@ -1,17 +1,11 @@
 const time = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-export function formatTime(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : time.format(d);
-}
-
 const timeToSecond = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
-/** An instant with its seconds, for what happens many times a minute, such as runs. */
-export function formatTimeToSecond(iso: string): string {
+/** An instant in the browser's time zone; with its seconds for what happens many times a minute, such as runs. */
+export function formatTime(iso: string | null | undefined, seconds = false): string {
+  if (!iso) return '';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : timeToSecond.format(d);
+  return Number.isNaN(d.getTime()) ? iso : (seconds ? timeToSecond : time).format(d);
 }
 
 /** A datetime-local value as an instant, in the browser's time zone; '' for none. */

@@ -13,8 +13,9 @@ import {
 } from '@verdict/client';
 import type { DecisionFieldsFragment, DecisionQuery, DecisionRecordSettingsFieldsFragment, ReplayFieldsFragment } from '@verdict/client';
 import { VerdictError, errorMessage } from '../api';
-import { formatJSON, formatTimeToSecond, instant } from '../format';
-import { authorLabel, useSession } from '../session';
+import { formatJSON, formatTime, instant } from '../format';
+import { authorLabel, mayChange, useSession } from '../session';
+import { recordLabel } from '../versions';
 import type { Session } from '../session';
 import { useAction } from '../action';
 import { Pager, pagedTable, usePages } from './Pager';
@@ -56,29 +57,25 @@ function rateOf(percent: string): number | string {
 }
 
 /**
- * The tab. recordLabel names the record the page shows ("the draft",
- * "version 2"), which Replay runs.
+ * The tab of the record a page shows: recording is set for its base by
+ * those who may change the base, and Replay runs the record itself.
  */
 export function DecisionsPanel({
   kind,
-  recordId,
-  recordLabel,
-  baseId,
-  mayEdit,
+  record,
 }: {
   kind: Kind;
-  recordId: string;
-  recordLabel: string;
-  baseId: string;
-  mayEdit: boolean;
+  record: { id: string; baseId: string; status: string; version: number | null; owner: { kind: string; id: string } };
 }) {
-  const { can } = useSession();
+  const session = useSession();
+  const { can } = session;
+  const label = record.status === 'DRAFT' ? 'the draft' : recordLabel(record).toLowerCase();
   return (
     <>
-      <RecordingSettings kind={kind} recordId={recordId} mayEdit={mayEdit} />
-      {can.run && can.readAudit && <Replay kind={kind} recordId={recordId} recordLabel={recordLabel} />}
+      <RecordingSettings kind={kind} recordId={record.id} mayEdit={can.edit && mayChange(session, record.owner)} />
+      {can.run && can.readAudit && <Replay kind={kind} recordId={record.id} recordLabel={label} />}
       {can.readAudit ? (
-        <RecordedDecisions kind={kind} baseId={baseId} />
+        <RecordedDecisions kind={kind} baseId={record.baseId} />
       ) : (
         <section className="panel" aria-labelledby="decisions-heading">
           <h2 id="decisions-heading">Recorded decisions</h2>
@@ -310,7 +307,7 @@ function RecordedDecisions({ kind, baseId }: { kind: Kind; baseId: string }) {
         <tbody>
           {pages.items?.map((d) => (
             <tr key={d.id} aria-selected={open === d.id}>
-              <td>{formatTimeToSecond(d.at)}</td>
+              <td>{formatTime(d.at, true)}</td>
               <td>
                 <code>{String(d.result)}</code>
               </td>
@@ -412,7 +409,7 @@ export function DecisionDetails({ id, page = false }: { id: string; page?: boole
                   <Link to={`${isFlow ? 'flows' : 'policies'}/${decision.baseId}?record=${decision.recordId}`}>
                     {isFlow ? 'the flow' : 'the policy'}, {ran}
                   </Link>
-                  , {formatTimeToSecond(decision.at)}
+                  , {formatTime(decision.at, true)}
                 </dd>
               </>
             )}

@@ -17,8 +17,8 @@ import { VerdictError, errorMessage } from '../api';
 import { formatJSON, sameJSON } from '../format';
 import { Link, navigate } from '../router';
 import { useFlowRecords } from '../records';
-import { recordLabel, versionCount } from '../versions';
-import { mayChange, recordRights, useSession } from '../session';
+import { versionCount } from '../versions';
+import { recordRights, useSession } from '../session';
 import { useAction } from '../action';
 import { sampleName, testsOf } from '../tests';
 import { DecisionsPanel } from '../components/DecisionsPanel';
@@ -27,7 +27,7 @@ import { LoadFailure } from '../components/LoadFailure';
 import { RecordHeader } from '../components/RecordHeader';
 import { PublishDialog } from '../components/PublishDialog';
 import { TestSummary } from '../components/TestSummary';
-import { TestEditRow } from '../components/TestEditRow';
+import { TestsTable } from '../components/TestsTable';
 import { VersionsPanel } from '../components/VersionsPanel';
 import { RunResultView } from '../components/RunResult';
 import {
@@ -110,8 +110,6 @@ function FlowEditor({
     restored ? asDefinition(restored.definition) : record ? asDefinition(record.definition) : emptyDefinition(),
   );
   const [tests, setTests] = useState<FlowTestInput[]>(restored?.tests ?? testsOf(record));
-  // The test open for editing in the Tests tab, by its place in the list.
-  const [editingTest, setEditingTest] = useState<number | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [problems, setProblems] = useState<Problem[]>(() => (record ? (loadProblems(record.id, record.revision) ?? []) : []));
   const [data, setData] = useState(() => (record?.tests[0] ? formatJSON(record.tests[0].data) : NEW_DATA));
@@ -631,91 +629,16 @@ function FlowEditor({
           </div>
           {record && dirty && <p className="muted small">Tests run the saved definition: save the draft to test your changes.</p>}
           <TestSummary report={report} />
-          <table className="table" aria-label="Tests">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Input</th>
-                <th scope="col">Expected</th>
-                <th scope="col">Actual</th>
-                <th scope="col">Explanation</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {tests.map((t, i) => {
-                const r = report?.results.find((x) => x.name === t.name);
-                if (editingTest === i) {
-                  return (
-                    <TestEditRow
-                      key={t.name}
-                      test={t}
-                      taken={tests.filter((_, j) => j !== i).map((o) => o.name)}
-                      outcomes
-                      colSpan={6}
-                      onApply={(edited) => {
-                        setTests(tests.map((old, j) => (j === i ? edited : old)));
-                        setEditingTest(null);
-                      }}
-                      onCancel={() => setEditingTest(null)}
-                    />
-                  );
-                }
-                return (
-                  <tr key={t.name} className={r ? (r.passed ? 'row-pass' : 'row-fail') : undefined}>
-                    <td>{t.name}</td>
-                    <td>
-                      <code className="clip">{JSON.stringify(t.data)}</code>
-                    </td>
-                    <td>
-                      <code>{JSON.stringify(t.expect)}</code>
-                    </td>
-                    <td>
-                      {r && (
-                        <>
-                          <code>{r.error ? 'error' : JSON.stringify(r.actual)}</code>{' '}
-                          <span className={r.passed ? 'mark mark-pass' : 'mark mark-fail'}>{r.passed ? '✓ pass' : '✗ fail'}</span>
-                        </>
-                      )}
-                    </td>
-                    <td className="small">{r ? r.error ?? r.explanation : ''}</td>
-                    <td className="actions">
-                      <button type="button" className="btn btn-ghost btn-small" onClick={() => onRunStored(t)} aria-label={`Use the input of ${t.name}`}>
-                        Use input
-                      </button>
-                      {editable && (
-                        <>
-                          <button type="button" className="btn btn-ghost btn-small" onClick={() => setEditingTest(i)} aria-label={`Edit test ${t.name}`}>
-                            Edit
-                          </button>
-                          <button
-                            type="button"
-                            className="btn btn-ghost btn-small"
-                            onClick={() => {
-                              setEditingTest(null);
-                              setTests(tests.filter((_, j) => j !== i));
-                            }}
-                            aria-label={`Remove test ${t.name}`}
-                          >
-                            Remove
-                          </button>
-                        </>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-              {tests.length === 0 && (
-                <tr>
-                  <td colSpan={6} className="muted empty">
-                    No tests yet. Run the flow on an input, then add it as a test.
-                  </td>
-                </tr>
-              )}
-            </tbody>
-          </table>
+          <TestsTable
+            tests={tests}
+            results={report?.results}
+            editable={editable}
+            outcomes
+            input="input"
+            empty="No tests yet. Run the flow on an input, then add it as a test."
+            onUse={onRunStored}
+            onChange={setTests}
+          />
         </section>
       </div>
 
@@ -726,13 +649,7 @@ function FlowEditor({
       {record && (
         <div id="panel-decisions" role="tabpanel" aria-labelledby="tab-decisions" hidden={tab !== 'decisions'}>
           {tab === 'decisions' && (
-            <DecisionsPanel
-              kind="flow"
-              recordId={record.id}
-              recordLabel={isDraft ? 'the draft' : recordLabel(record).toLowerCase()}
-              baseId={record.baseId}
-              mayEdit={can.edit && mayChange(session, record.owner)}
-            />
+            <DecisionsPanel kind="flow" record={record} />
           )}
         </div>
       )}

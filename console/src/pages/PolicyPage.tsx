@@ -19,8 +19,8 @@ import { formatJSON, sameJSON } from '../format';
 import { navigate } from '../router';
 import { usePolicyRecords } from '../records';
 import { useDraftRevision } from '../revision';
-import { recordLabel, versionCount } from '../versions';
-import { mayChange, recordRights, useSession } from '../session';
+import { versionCount } from '../versions';
+import { recordRights, useSession } from '../session';
 import { useAction } from '../action';
 import { sampleName, testsOf } from '../tests';
 import { CodeMirror } from '../editor/CodeMirror';
@@ -36,8 +36,7 @@ import { RecordHeader } from '../components/RecordHeader';
 import { PublishDialog } from '../components/PublishDialog';
 import type { PublishProblem } from '../components/PublishDialog';
 import { TestSummary } from '../components/TestSummary';
-import { TestEditRow } from '../components/TestEditRow';
-import type { EditableTest } from '../components/TestEditRow';
+import { TestsTable } from '../components/TestsTable';
 import { VersionsPanel } from '../components/VersionsPanel';
 import { checkRule, testPolicy } from '../checks';
 import { schemaOf, schemaText } from '../schema';
@@ -525,9 +524,8 @@ function Editor({
           canRun={can.run && !!record}
           ruleChanged={!!record && rule !== record.rule}
           busy={busy}
-          onRemove={(i) => setTests(tests.filter((_, j) => j !== i))}
+          onChange={setTests}
           onUse={useTestData}
-          onEdit={(i, t) => setTests(tests.map((old, j) => (j === i ? { ...t, expect: t.expect === true } : old)))}
           onRunAll={onRunTests}
         />
       </div>
@@ -561,13 +559,7 @@ function Editor({
       {record && (
         <div id="panel-decisions" role="tabpanel" aria-labelledby="tab-decisions" hidden={tab !== 'decisions'}>
           {tab === 'decisions' && (
-            <DecisionsPanel
-              kind="policy"
-              recordId={record.id}
-              recordLabel={isDraft ? 'the draft' : recordLabel(record).toLowerCase()}
-              baseId={record.baseId}
-              mayEdit={can.edit && mayChange(session, record.owner)}
-            />
+            <DecisionsPanel kind="policy" record={record} />
           )}
         </div>
       )}
@@ -601,8 +593,7 @@ function TestsPanel({
   canRun,
   ruleChanged,
   busy,
-  onRemove,
-  onEdit,
+  onChange,
   onUse,
   onRunAll,
 }: {
@@ -612,14 +603,10 @@ function TestsPanel({
   canRun: boolean;
   ruleChanged: boolean;
   busy: boolean;
-  onRemove: (i: number) => void;
-  onEdit: (i: number, t: EditableTest) => void;
+  onChange: (tests: PolicyTestInput[]) => void;
   onUse: (t: PolicyTestInput) => void;
   onRunAll: () => void;
 }) {
-  const byName = new Map(report?.results.map((r) => [r.name, r]));
-  // The test open for editing, by its place in the list.
-  const [editing, setEditing] = useState<number | null>(null);
   return (
     <section className="panel" aria-labelledby="tests-heading">
       <div className="panel-head">
@@ -632,91 +619,16 @@ function TestsPanel({
       </div>
       {ruleChanged && <p className="muted small">Tests run the saved rule text: save the draft to test your changes.</p>}
       <TestSummary report={report} />
-      <table className="table" aria-label="Tests">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Data</th>
-            <th scope="col">Expected</th>
-            <th scope="col">Actual</th>
-            <th scope="col">Explanation</th>
-            <th scope="col">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {tests.map((t, i) => {
-            const r = byName.get(t.name);
-            if (editing === i) {
-              return (
-                <TestEditRow
-                  key={t.name}
-                  test={t}
-                  taken={tests.filter((_, j) => j !== i).map((o) => o.name)}
-                  outcomes={false}
-                  colSpan={6}
-                  onApply={(edited) => {
-                    onEdit(i, edited);
-                    setEditing(null);
-                  }}
-                  onCancel={() => setEditing(null)}
-                />
-              );
-            }
-            return (
-              <tr key={t.name} className={r ? (r.passed ? 'row-pass' : 'row-fail') : undefined}>
-                <td>{t.name}</td>
-                <td>
-                  <code className="clip">{JSON.stringify(t.data)}</code>
-                </td>
-                <td>
-                  <code>{String(t.expect)}</code>
-                </td>
-                <td>
-                  {r && (
-                    <>
-                      <code>{r.error ? 'error' : formatJSON(r.actual)}</code>{' '}
-                      <span className={r.passed ? 'mark mark-pass' : 'mark mark-fail'}>{r.passed ? '✓ pass' : '✗ fail'}</span>
-                    </>
-                  )}
-                </td>
-                <td className="small">{r ? r.error ?? r.explanation : ''}</td>
-                <td className="actions">
-                  <button type="button" className="btn btn-ghost btn-small" onClick={() => onUse(t)} aria-label={`Use the data of ${t.name}`}>
-                    Use data
-                  </button>
-                  {editable && (
-                    <>
-                      <button type="button" className="btn btn-ghost btn-small" onClick={() => setEditing(i)} aria-label={`Edit test ${t.name}`}>
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        className="btn btn-ghost btn-small"
-                        onClick={() => {
-                          setEditing(null);
-                          onRemove(i);
-                        }}
-                        aria-label={`Remove test ${t.name}`}
-                      >
-                        Remove
-                      </button>
-                    </>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-          {tests.length === 0 && (
-            <tr>
-              <td colSpan={6} className="muted empty">
-                No tests yet. Run the rule on sample data, then add the sample as a test.
-              </td>
-            </tr>
-          )}
-        </tbody>
-      </table>
+      <TestsTable
+        tests={tests}
+        results={report?.results}
+        editable={editable}
+        outcomes={false}
+        input="data"
+        empty="No tests yet. Run the rule on sample data, then add the sample as a test."
+        onUse={onUse}
+        onChange={onChange}
+      />
     </section>
   );
 }
