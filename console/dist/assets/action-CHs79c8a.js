@@ -1,1 +1,0 @@
-import{lt as e,st as t,w as n}from"./index-CwsmyygL.js";var r=e(t(),1);function i(e){let[t,i]=(0,r.useState)(!1),[a,o]=(0,r.useState)(null);return{busy:t,notice:a,setNotice:o,act:async t=>{i(!0),o(null);try{await t()}catch(t){e?.(t),o({kind:`error`,text:n(t)})}finally{i(!1)}}}}export{i as t};
