@@ -42,7 +42,14 @@ func CheckWithSchema(src string, schema []byte) CheckResult {
 	if json.Unmarshal(schema, &root) != nil {
 		root = nil
 	}
-	return check(src, root)
+	return CheckWithDecodedSchema(src, root)
+}
+
+// CheckWithDecodedSchema is CheckWithSchema for a schema decoded already,
+// as encoding/json decodes JSON into an any: a caller that decoded it to
+// validate it, or checks many texts against it, decodes it once.
+func CheckWithDecodedSchema(src string, schema any) CheckResult {
+	return check(src, schema)
 }
 
 // schemaWalk follows the paths of one text through one schema.

@@ -23,13 +23,14 @@ func (s *Service) CheckRule(ctx context.Context, rule string, schema json.RawMes
 	if err := s.authorizeOnTenant(ctx, p, authz.ActionView, authz.KindOrganization); err != nil {
 		return nil, err
 	}
-	if err := checkSchema(schema); err != nil {
+	decoded, err := checkSchema(schema)
+	if err != nil {
 		return nil, err
 	}
 	if err := s.spendAnswer(ctx, checkAnswerPerByte*len(rule)+len(schema)); err != nil {
 		return nil, err
 	}
-	res := engine.CheckWithSchema(rule, schema)
+	res := engine.CheckWithDecodedSchema(rule, decoded)
 	return &res, nil
 }
 

@@ -134,7 +134,7 @@ func (s *Service) checkCommon(c *Changes, creating bool) error {
 			return err
 		}
 	}
-	if err := checkSchema(c.Schema); err != nil {
+	if _, err := checkSchema(c.Schema); err != nil {
 		return err
 	}
 	if c.Tests != nil {
@@ -178,25 +178,29 @@ func isJSONObject(raw json.RawMessage) bool {
 
 // checkSchema refuses a schema that is not a JSON Schema or null; a nil
 // one is absent.
-func checkSchema(schema json.RawMessage) error {
-	if schema != nil && !isSchemaOrNull(schema) {
-		return Invalid("schema must be a JSON Schema (an object, or true or false) or null")
+func checkSchema(schema json.RawMessage) (any, error) {
+	var v any
+	if schema != nil {
+		var ok bool
+		if v, ok = schemaOrNull(schema); !ok {
+			return nil, Invalid("schema must be a JSON Schema (an object, or true or false) or null")
+		}
 	}
-	return checkJSONText("schema", schema)
+	return v, checkJSONText("schema", schema)
 }
 
-// isSchemaOrNull tells whether raw is a JSON Schema, which is an object or
-// a boolean (true admits every value, false none), or null.
-func isSchemaOrNull(raw json.RawMessage) bool {
+// schemaOrNull decodes raw and tells whether it is a JSON Schema, which is
+// an object or a boolean (true admits every value, false none), or null.
+func schemaOrNull(raw json.RawMessage) (any, bool) {
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
-		return false
+		return nil, false
 	}
 	switch v.(type) {
 	case nil, map[string]any, bool:
-		return true
+		return v, true
 	}
-	return false
+	return nil, false
 }
 
 // create makes a base and its draft, owned by the creating user (by the

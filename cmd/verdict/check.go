@@ -41,17 +41,17 @@ Exit status: 0 when no file has an error (warnings allowed), 1 when one has,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var schema []byte
+			// Decoded once, for every file.
+			var schema any
 			if schemaPath != "" {
-				var err error
-				if schema, err = os.ReadFile(schemaPath); err != nil {
+				text, err := os.ReadFile(schemaPath)
+				if err != nil {
 					return usageError("%v", err)
 				}
-				var v any
-				if json.Unmarshal(schema, &v) != nil {
+				if json.Unmarshal(text, &schema) != nil {
 					return usageError("%s is not JSON", schemaPath)
 				}
-				switch v.(type) {
+				switch schema.(type) {
 				case map[string]any, bool:
 				default:
 					return usageError("%s is not a JSON Schema: an object, or true or false", schemaPath)
@@ -63,7 +63,7 @@ Exit status: 0 when no file has an error (warnings allowed), 1 when one has,
 				if err != nil {
 					return usageError("%v", err)
 				}
-				res := engine.CheckWithSchema(string(b), schema)
+				res := engine.CheckWithDecodedSchema(string(b), schema)
 				printDiagnostics(cmd.OutOrStdout(), path, string(b), res.Diagnostics)
 				failed = failed || res.HasErrors()
 			}
