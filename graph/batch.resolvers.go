@@ -38,3 +38,31 @@ func (r *mutationResolver) RunPolicyVersionBatch(ctx context.Context, input mode
 	}
 	return model.NewPolicyBatchResult(res), nil
 }
+
+// RunFlowBatch hands each item to the service as JSON text, as RunFlow
+// does its data.
+func (r *mutationResolver) RunFlowBatch(ctx context.Context, input model.RunFlowBatchInput) (*model.FlowBatchResult, error) {
+	items, err := model.JSONTexts("items", input.Items)
+	if err != nil {
+		return nil, err
+	}
+	res, err := r.svc.RunFlowBatch(ctx, input.BaseID, items)
+	if err != nil {
+		return nil, err
+	}
+	return model.NewFlowBatchResult(res), nil
+}
+
+// RunFlowVersionBatch hands each item to the service as JSON text, as
+// RunFlowBatch does.
+func (r *mutationResolver) RunFlowVersionBatch(ctx context.Context, input model.RunFlowVersionBatchInput) (*model.FlowBatchResult, error) {
+	items, err := model.JSONTexts("items", input.Items)
+	if err != nil {
+		return nil, err
+	}
+	res, err := r.svc.RunFlowVersionBatch(ctx, input.FlowID, items)
+	if err != nil {
+		return nil, err
+	}
+	return model.NewFlowBatchResult(res), nil
+}

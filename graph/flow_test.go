@@ -71,6 +71,10 @@ const runFlowMutation = `mutation Run($baseId: ID!, $data: JSON!) { runFlow(inpu
 
 const runFlowVersionMutation = `mutation Run($flowId: ID!, $data: JSON!) { runFlowVersion(input: {flowId: $flowId, data: $data}) { ...FR } }` + flowRunFields
 
+const runFlowBatchMutation = `mutation Run($baseId: ID!, $items: [JSON!]!) { runFlowBatch(input: {baseId: $baseId, items: $items}) { results { ...FR } execution { total } } }` + flowRunFields
+
+const runFlowVersionBatchMutation = `mutation Run($flowId: ID!, $items: [JSON!]!) { runFlowVersionBatch(input: {flowId: $flowId, items: $items}) { results { ...FR } } }` + flowRunFields
+
 const testFlowMutation = `mutation Test($definition: JSON!, $data: JSON!) { testFlow(input: {definition: $definition, data: $data}) { ...FR } }` + flowRunFields
 
 type flowData struct {
@@ -327,7 +331,24 @@ func TestFlowRunsGiveTypedResults(t *testing.T) {
 			w.post(t, adminKey, runFlowVersionMutation, map[string]any{"flowId": stored.ID, "data": data}).decode(t, &byRecord)
 			var tested struct{ TestFlow flowRunData }
 			w.post(t, adminKey, testFlowMutation, map[string]any{"definition": w.chained(), "data": data}).decode(t, &tested)
-			return map[string]flowRunData{"runFlow": byBase.RunFlow, "runFlowVersion": byRecord.RunFlowVersion, "testFlow": tested.TestFlow}
+			// A batch of the item twice answers it twice, as a single run.
+			var batch struct {
+				RunFlowBatch struct {
+					Results   []flowRunData
+					Execution struct{ Total string }
+				}
+			}
+			w.post(t, adminKey, runFlowBatchMutation, map[string]any{"baseId": stored.BaseID, "items": []any{data, data}}).decode(t, &batch)
+			var versionBatch struct {
+				RunFlowVersionBatch struct{ Results []flowRunData }
+			}
+			w.post(t, adminKey, runFlowVersionBatchMutation, map[string]any{"flowId": stored.ID, "items": []any{data, data}}).decode(t, &versionBatch)
+			if len(batch.RunFlowBatch.Results) != 2 || len(versionBatch.RunFlowVersionBatch.Results) != 2 || batch.RunFlowBatch.Execution.Total == "" {
+				t.Fatalf("batches of two: %+v, %+v", batch, versionBatch)
+			}
+			return map[string]flowRunData{"runFlow": byBase.RunFlow, "runFlowVersion": byRecord.RunFlowVersion, "testFlow": tested.TestFlow,
+				"runFlowBatch[0]": batch.RunFlowBatch.Results[0], "runFlowBatch[1]": batch.RunFlowBatch.Results[1],
+				"runFlowVersionBatch[1]": versionBatch.RunFlowVersionBatch.Results[1]}
 		}
 
 		t.Run("two policies pass", func(t *testing.T) {

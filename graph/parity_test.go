@@ -38,6 +38,8 @@ var restCounterparts = map[string][]string{
 	"GET /policies":                             {"Query.policies"},
 	"POST /run/flow/{baseId}":                   {"Mutation.runFlow"},
 	"POST /run/flow_version/{flowId}":           {"Mutation.runFlowVersion"},
+	"POST /run/flow/{baseId}/batch":             {"Mutation.runFlowBatch"},
+	"POST /run/flow_version/{flowId}/batch":     {"Mutation.runFlowVersionBatch"},
 	"POST /flow/test":                           {"Mutation.testFlow"},
 	"POST /flow":                                {"Mutation.createFlow"},
 	"GET /flow/{flowId}":                        {"Query.flow"},

@@ -35,7 +35,7 @@ type kind struct {
 
 type kindOperations struct {
 	run, runVersion, create, get, versions, saveDraft, publish, draft, draftReplacing, remove, list, listOfGroup string
-	diff, rollback                                                                                               string
+	diff, rollback, batch, batchVersion                                                                          string
 }
 
 var (
@@ -57,6 +57,8 @@ var (
 			listOfGroup:    `query($id: ID!) { policies(first: 200, groupId: $id) { edges { node { baseId } } } }`,
 			diff:           `query($id: ID!, $other: ID!) { policyDiff(id: $id, otherId: $other) { baseId } }`,
 			rollback:       `mutation($id: ID!) { rollbackPolicy(input: {id: $id}) { id baseId } }`,
+			batch:          `mutation($id: ID!, $items: [JSON!]!) { runPolicyBatch(input: {baseId: $id, items: $items}) { results { result } } }`,
+			batchVersion:   `mutation($id: ID!, $items: [JSON!]!) { runPolicyVersionBatch(input: {policyId: $id, items: $items}) { results { result } } }`,
 		},
 	}
 	flows = &kind{
@@ -77,6 +79,8 @@ var (
 			listOfGroup:    `query($id: ID!) { flows(first: 200, groupId: $id) { edges { node { baseId } } } }`,
 			diff:           `query($id: ID!, $other: ID!) { flowDiff(id: $id, otherId: $other) { baseId } }`,
 			rollback:       `mutation($id: ID!) { rollbackFlow(input: {id: $id}) { id baseId } }`,
+			batch:          `mutation($id: ID!, $items: [JSON!]!) { runFlowBatch(input: {baseId: $id, items: $items}) { results { result } } }`,
+			batchVersion:   `mutation($id: ID!, $items: [JSON!]!) { runFlowVersionBatch(input: {flowId: $id, items: $items}) { results { result } } }`,
 		},
 	}
 	groups       = &kind{name: "group", seenWith: view, states: []state{present, removed}}
@@ -180,25 +184,6 @@ var matrixEndpoints = slices.Concat([]*endpoint{
 		check:   resultTrue,
 	},
 	{
-		// A batch is authorized as one run of its policy.
-		route: "POST /run/policy/{baseId}/batch", action: run, success: http.StatusOK,
-		kinds: []*kind{policies}, strangers: []*kind{flows}, ids: []idKind{baseID},
-		rest: func(c *call) request {
-			return request{http.MethodPost, "/run/policy/" + c.id() + "/batch", seniorBatch}
-		},
-		graphQL: `mutation($id: ID!, $items: [JSON!]!) { runPolicyBatch(input: {baseId: $id, items: $items}) { results { result } } }`,
-		check:   resultTrue,
-	},
-	{
-		route: "POST /run/policy_version/{policyId}/batch", action: run, success: http.StatusOK,
-		kinds: []*kind{policies}, strangers: []*kind{flows}, ids: []idKind{versionID, draftID},
-		rest: func(c *call) request {
-			return request{http.MethodPost, "/run/policy_version/" + c.id() + "/batch", seniorBatch}
-		},
-		graphQL: `mutation($id: ID!, $items: [JSON!]!) { runPolicyVersionBatch(input: {policyId: $id, items: $items}) { results { result } } }`,
-		check:   resultTrue,
-	},
-	{
 		route: "POST /policy/{policyId}/test", action: run, success: http.StatusOK,
 		kinds: []*kind{policies}, strangers: []*kind{flows}, ids: []idKind{baseID, versionID, draftID},
 		rest: func(c *call) request {
@@ -287,6 +272,23 @@ func lifecycleRows(k *kind) []*endpoint {
 				return request{http.MethodPost, "/run/" + k.name + "_version/" + c.id(), k.runBody}
 			},
 			graphQL: k.graphQL.runVersion, check: resultTrue,
+		},
+		{
+			// A batch is authorized as one run.
+			route: "POST /run/" + k.name + "/{baseId}/batch", action: run, success: http.StatusOK,
+			kinds: on, strangers: strangers, ids: []idKind{baseID},
+			rest: func(c *call) request {
+				return request{http.MethodPost, "/run/" + k.name + "/" + c.id() + "/batch", seniorBatch}
+			},
+			graphQL: k.graphQL.batch, check: resultTrue,
+		},
+		{
+			route: "POST /run/" + k.name + "_version/" + idParam + "/batch", action: run, success: http.StatusOK,
+			kinds: on, strangers: strangers, ids: []idKind{versionID, draftID},
+			rest: func(c *call) request {
+				return request{http.MethodPost, "/run/" + k.name + "_version/" + c.id() + "/batch", seniorBatch}
+			},
+			graphQL: k.graphQL.batchVersion, check: resultTrue,
 		},
 		{
 			route: "POST /" + k.name, action: create, success: http.StatusCreated,

@@ -36,6 +36,8 @@ var bodyRoutes = []struct {
 	{http.MethodPut, "/flow/{flowId}/decision-records", decisionSettings, http.StatusOK},
 	{http.MethodPost, "/run/flow/{flowBaseId}", seniorInput, http.StatusOK},
 	{http.MethodPost, "/run/flow_version/{flowId}", seniorInput, http.StatusOK},
+	{http.MethodPost, "/run/flow/{flowBaseId}/batch", seniorBatch, http.StatusOK},
+	{http.MethodPost, "/run/flow_version/{flowId}/batch", seniorBatch, http.StatusOK},
 	{http.MethodPost, "/flow/test", `{"definition": ` + seniorDefinition + `, "data": ` + seniorInput + `}`, http.StatusOK},
 	{http.MethodPost, "/group", `{"name": "Risk", "description": "risky"}`, http.StatusCreated},
 	{http.MethodPut, "/group/{groupId}", `{"description": "edited"}`, http.StatusOK},
@@ -90,7 +92,7 @@ var inputRoutes = map[string]bool{
 // storedRuns counts the bodyRoutes that run a stored policy or flow: each
 // valid run, and each valid batch, stores an `executed` event, a little
 // after it answers.
-const storedRuns = 6
+const storedRuns = 8
 
 // badBody is a body that must be refused, made from a route's valid body.
 type badBody struct {
@@ -159,6 +161,8 @@ var routeBadBodies = map[string][]badBody{
 	"PUT /flow/{flowId}":                        append(flowBadBodies(`"status": "draft"`), updatePolicyBadBodies...),
 	"POST /run/flow/{flowBaseId}":               flowInputBadBodies,
 	"POST /run/flow_version/{flowId}":           flowInputBadBodies,
+	"POST /run/flow/{flowBaseId}/batch":         batchBadBodies,
+	"POST /run/flow_version/{flowId}/batch":     batchBadBodies,
 	"POST /flow/test":                           flowTestBadBodies,
 	"POST /group":                               append(groupBadBodies, createGroupBadBodies...),
 	"PUT /group/{groupId}":                      groupBadBodies,

@@ -27,34 +27,13 @@ func (s *server) runPolicyVersionBatch(w http.ResponseWriter, r *http.Request) {
 	s.runBatch(w, r, "policyId", s.svc.RunPolicyVersionBatchJSON)
 }
 
-// runBatch decodes the items as raw JSON; whether each is acceptable data,
-// and how many a call may hold, is the service's to decide. The service
-// writes the answer into a kept buffer, sent whole once it is complete,
-// so that a failure is still a clean error.
+// runBatch writes the answer the service writes into a kept buffer, sent
+// whole once it is complete, so that a failure is still a clean error.
 func (s *server) runBatch(w http.ResponseWriter, r *http.Request, idName string,
 	run func(ctx context.Context, id uuid.UUID, items []json.RawMessage, buf []byte) ([]byte, error)) {
-	id, err := pathID(r, idName)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	body, err := s.readBody(r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	items, ok := splitItems(body)
+	id, items, ok := s.readBatch(w, r, idName)
 	if !ok {
-		var req batchRequest
-		if err := decodeObject(body, reflect.ValueOf(&req).Elem()); err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		if req.Items == nil {
-			s.writeError(w, r, invalid("items is required: an array of the JSON objects to evaluate the policy against"))
-			return
-		}
-		items = req.Items
+		return
 	}
 	b, err := run(r.Context(), id, items, takeBatchBuffer())
 	if err != nil {
@@ -64,6 +43,55 @@ func (s *server) runBatch(w http.ResponseWriter, r *http.Request, idName string,
 		writeOK(w, b)
 	}
 	keepBatchBuffer(b)
+}
+
+// runFlowBatch is POST /run/flow/{baseId}/batch.
+func (s *server) runFlowBatch(w http.ResponseWriter, r *http.Request) {
+	s.runStoredFlowBatch(w, r, "baseId", s.svc.RunFlowBatch)
+}
+
+// runFlowVersionBatch is POST /run/flow_version/{flowId}/batch.
+func (s *server) runFlowVersionBatch(w http.ResponseWriter, r *http.Request) {
+	s.runStoredFlowBatch(w, r, "flowId", s.svc.RunFlowVersionBatch)
+}
+
+func (s *server) runStoredFlowBatch(w http.ResponseWriter, r *http.Request, idName string,
+	run func(ctx context.Context, id uuid.UUID, items []json.RawMessage) (*service.FlowBatchResult, error)) {
+	id, items, ok := s.readBatch(w, r, idName)
+	if !ok {
+		return
+	}
+	res, err := run(r.Context(), id, items)
+	s.reply(w, r, http.StatusOK, res, err)
+}
+
+// readBatch reads the id and the items of a batch run as raw JSON, or
+// answers the error; whether each item is acceptable data, and how many a
+// call may hold, is the service's to decide.
+func (s *server) readBatch(w http.ResponseWriter, r *http.Request, idName string) (uuid.UUID, []json.RawMessage, bool) {
+	id, err := pathID(r, idName)
+	if err != nil {
+		s.writeError(w, r, err)
+		return uuid.Nil, nil, false
+	}
+	body, err := s.readBody(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return uuid.Nil, nil, false
+	}
+	if items, ok := splitItems(body); ok {
+		return id, items, true
+	}
+	var req batchRequest
+	if err := decodeObject(body, reflect.ValueOf(&req).Elem()); err != nil {
+		s.writeError(w, r, err)
+		return uuid.Nil, nil, false
+	}
+	if req.Items == nil {
+		s.writeError(w, r, invalid("items is required: an array of the JSON objects to run on"))
+		return uuid.Nil, nil, false
+	}
+	return id, req.Items, true
 }
 
 // splitItems reads the usual body, {"items": [{...}, ...]}, in one pass

@@ -386,6 +386,7 @@ func TestOpenAPIRunExamplesMatchTheirSchemas(t *testing.T) {
 		"/run", "/run/policy/{baseId}", "/run/policy_version/{policyId}",
 		"/run/policy/{baseId}/batch", "/run/policy_version/{policyId}/batch",
 		"/run/flow/{baseId}", "/run/flow_version/{flowId}", "/flow/test",
+		"/run/flow/{baseId}/batch", "/run/flow_version/{flowId}/batch",
 	} {
 		esc := strings.NewReplacer("~", "~0", "/", "~1").Replace(route)
 		op := paths[route].(map[string]any)["post"].(map[string]any)

@@ -170,6 +170,8 @@ func newServer(svc *service.Service, cfg Config) *server {
 	s.handle("POST /policy/{policyId}/replay", authenticated, s.replay("policyId", s.svc.ReplayPolicy))
 	s.handle("POST /run/flow/{baseId}", authenticated, http.HandlerFunc(s.runFlow))
 	s.handle("POST /run/flow_version/{flowId}", authenticated, http.HandlerFunc(s.runFlowVersion))
+	s.handle("POST /run/flow/{baseId}/batch", authenticated, http.HandlerFunc(s.runFlowBatch))
+	s.handle("POST /run/flow_version/{flowId}/batch", authenticated, http.HandlerFunc(s.runFlowVersionBatch))
 	s.handle("POST /flow/test", authenticated, http.HandlerFunc(s.testFlow))
 	flows := s.flowLifecycle()
 	s.handle("POST /flow", authenticated, http.HandlerFunc(flows.handleCreate))

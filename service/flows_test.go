@@ -514,19 +514,7 @@ func TestOnlyAuthorsTestFlows(t *testing.T) {
 		f := newFixture(t, db)
 		as := f.team(t)
 		adult := f.publishedPolicy(t, "adult", adultRule)
-		ctx := context.Background()
-		op := f.svc.Operator()
-		if _, err := op.CreateUser(ctx, "audit@acme.test", "auditor"); err != nil {
-			t.Fatal(err)
-		}
-		if err := op.AddMember(ctx, f.acme.Organization.ID, "audit@acme.test", authz.RoleAuditor); err != nil {
-			t.Fatal(err)
-		}
-		k, err := op.CreateKey(ctx, service.KeyInput{Organization: f.acme.Organization.ID, UserEmail: "audit@acme.test", Scope: authz.ScopeAdmin})
-		if err != nil {
-			t.Fatal(err)
-		}
-		as["auditor"] = f.as(t, k.Secret, "")
+		f.addAuditor(t, as)
 		definition, data := adultFlow(byID(adult.ID)), json.RawMessage(`{"applicant": {"age": 20}}`)
 		for who, want := range map[string]service.Code{"viewer": service.CodePermissionDenied, "auditor": service.CodePermissionDenied,
 			"editor": "", "publisher": "", "admin": ""} {
@@ -538,7 +526,7 @@ func TestOnlyAuthorsTestFlows(t *testing.T) {
 				t.Errorf("%s tests a flow: %+v, %v", who, res, err)
 			}
 		}
-		_, err = f.svc.TestFlow(as["editor"], service.FlowTestInput{Definition: definition, Data: json.RawMessage(`[1]`)})
+		_, err := f.svc.TestFlow(as["editor"], service.FlowTestInput{Definition: definition, Data: json.RawMessage(`[1]`)})
 		wantCode(t, err, service.CodeInvalidArgument)
 		_, err = f.svc.TestFlow(as["editor"], service.FlowTestInput{Data: data})
 		wantCode(t, err, service.CodeInvalidArgument)

@@ -215,6 +215,11 @@ type ComplexityRoot struct {
 		Version     func(childComplexity int) int
 	}
 
+	FlowBatchResult struct {
+		Execution func(childComplexity int) int
+		Results   func(childComplexity int) int
+	}
+
 	FlowConnection struct {
 		Edges      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
@@ -393,7 +398,9 @@ type ComplexityRoot struct {
 		RollbackFlow                 func(childComplexity int, input model.RollbackFlowInput) int
 		RollbackPolicy               func(childComplexity int, input model.RollbackPolicyInput) int
 		RunFlow                      func(childComplexity int, input model.RunFlowInput) int
+		RunFlowBatch                 func(childComplexity int, input model.RunFlowBatchInput) int
 		RunFlowVersion               func(childComplexity int, input model.RunFlowVersionInput) int
+		RunFlowVersionBatch          func(childComplexity int, input model.RunFlowVersionBatchInput) int
 		RunPolicy                    func(childComplexity int, input model.RunPolicyInput) int
 		RunPolicyBatch               func(childComplexity int, input model.RunPolicyBatchInput) int
 		RunPolicyVersion             func(childComplexity int, input model.RunPolicyVersionInput) int
@@ -752,6 +759,8 @@ type MutationResolver interface {
 	RevokeKey(ctx context.Context, input model.RevokeKeyInput) (bool, error)
 	RunPolicyBatch(ctx context.Context, input model.RunPolicyBatchInput) (*model.PolicyBatchResult, error)
 	RunPolicyVersionBatch(ctx context.Context, input model.RunPolicyVersionBatchInput) (*model.PolicyBatchResult, error)
+	RunFlowBatch(ctx context.Context, input model.RunFlowBatchInput) (*model.FlowBatchResult, error)
+	RunFlowVersionBatch(ctx context.Context, input model.RunFlowVersionBatchInput) (*model.FlowBatchResult, error)
 	SetDecisionRecords(ctx context.Context, input model.SetDecisionRecordsInput) (*service.DecisionSettings, error)
 	ReplayPolicy(ctx context.Context, input model.ReplayPolicyInput) (*service.Replay, error)
 	ReplayFlow(ctx context.Context, input model.ReplayFlowInput) (*service.Replay, error)
@@ -1451,6 +1460,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Flow.Version(childComplexity), true
+
+	case "FlowBatchResult.execution":
+		if e.ComplexityRoot.FlowBatchResult.Execution == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowBatchResult.Execution(childComplexity), true
+	case "FlowBatchResult.results":
+		if e.ComplexityRoot.FlowBatchResult.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FlowBatchResult.Results(childComplexity), true
 
 	case "FlowConnection.edges":
 		if e.ComplexityRoot.FlowConnection.Edges == nil {
@@ -2265,6 +2287,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RunFlow(childComplexity, args["input"].(model.RunFlowInput)), true
+	case "Mutation.runFlowBatch":
+		if e.ComplexityRoot.Mutation.RunFlowBatch == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_runFlowBatch_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RunFlowBatch(childComplexity, args["input"].(model.RunFlowBatchInput)), true
 	case "Mutation.runFlowVersion":
 		if e.ComplexityRoot.Mutation.RunFlowVersion == nil {
 			break
@@ -2276,6 +2309,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RunFlowVersion(childComplexity, args["input"].(model.RunFlowVersionInput)), true
+	case "Mutation.runFlowVersionBatch":
+		if e.ComplexityRoot.Mutation.RunFlowVersionBatch == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_runFlowVersionBatch_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RunFlowVersionBatch(childComplexity, args["input"].(model.RunFlowVersionBatchInput)), true
 	case "Mutation.runPolicy":
 		if e.ComplexityRoot.Mutation.RunPolicy == nil {
 			break
@@ -3666,7 +3710,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputRevokeKeyInput,
 		ec.unmarshalInputRollbackFlowInput,
 		ec.unmarshalInputRollbackPolicyInput,
+		ec.unmarshalInputRunFlowBatchInput,
 		ec.unmarshalInputRunFlowInput,
+		ec.unmarshalInputRunFlowVersionBatchInput,
 		ec.unmarshalInputRunFlowVersionInput,
 		ec.unmarshalInputRunPolicyBatchInput,
 		ec.unmarshalInputRunPolicyInput,
@@ -4266,8 +4312,8 @@ type AuditEventEdge {
   node: AuditEvent!
 }
 `, BuiltIn: false},
-	{Name: "../batch.graphqls", Input: `# Batch runs: the same operations as /run/policy*/batch, with the same
-# rules and errors.
+	{Name: "../batch.graphqls", Input: `# Batch runs: the same operations as /run/policy*/batch and
+# /run/flow*/batch, with the same rules and errors.
 
 extend type Mutation {
   """
@@ -4296,6 +4342,32 @@ extend type Mutation {
     """
     input: RunPolicyVersionBatchInput!
   ): PolicyBatchResult
+
+  """
+  Runs a flow's latest published version, else its draft, on each item, as
+  POST /run/flow/{baseId}/batch does: one result per item, in order, each
+  as runFlow answers it. The flow, and each policy it names, is resolved
+  and authorized once for the call. The items follow runPolicyBatch's
+  rules. Needs permission to run (any role but AUDITOR).
+  """
+  runFlowBatch(
+    """
+    The flow to run and the input of each run.
+    """
+    input: RunFlowBatchInput!
+  ): FlowBatchResult
+
+  """
+  Runs exactly one flow record, draft or version, on each item, as POST
+  /run/flow_version/{flowId}/batch does, with the rules of runFlowBatch.
+  Needs permission to run (any role but AUDITOR).
+  """
+  runFlowVersionBatch(
+    """
+    The record to run and the input of each run.
+    """
+    input: RunFlowVersionBatchInput!
+  ): FlowBatchResult
 }
 
 """
@@ -4335,6 +4407,48 @@ type PolicyBatchResult {
   its own evaluation.
   """
   results: [PolicyRunResult!]!
+  """
+  The time of the whole call.
+  """
+  execution: Execution!
+}
+
+"""
+What runFlowBatch takes.
+"""
+input RunFlowBatchInput {
+  """
+  The flow's (base) id.
+  """
+  baseId: ID!
+  """
+  The input of each run: JSON objects.
+  """
+  items: [JSON!]!
+}
+
+"""
+What runFlowVersionBatch takes.
+"""
+input RunFlowVersionBatchInput {
+  """
+  The record's id.
+  """
+  flowId: ID!
+  """
+  The input of each run: JSON objects.
+  """
+  items: [JSON!]!
+}
+
+"""
+The results of a flow batch run.
+"""
+type FlowBatchResult {
+  """
+  One result per item, in the items' order.
+  """
+  results: [FlowRunResult!]!
   """
   The time of the whole call.
   """
@@ -8166,6 +8280,16 @@ func (ec *executionContext) childFields_Flow(ctx context.Context, field graphql.
 	return nil, fmt.Errorf("no field named %q was found under type Flow", field.Name)
 }
 
+func (ec *executionContext) childFields_FlowBatchResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "results":
+		return ec.fieldContext_FlowBatchResult_results(ctx, field)
+	case "execution":
+		return ec.fieldContext_FlowBatchResult_execution(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FlowBatchResult", field.Name)
+}
+
 func (ec *executionContext) childFields_FlowConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "edges":
@@ -9508,6 +9632,34 @@ func (ec *executionContext) field_Mutation_rollbackPolicy_args(ctx context.Conte
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.RollbackPolicyInput, error) {
 			return ec.unmarshalNRollbackPolicyInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRollbackPolicyInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_runFlowBatch_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RunFlowBatchInput, error) {
+			return ec.unmarshalNRunFlowBatchInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunFlowBatchInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_runFlowVersionBatch_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RunFlowVersionBatchInput, error) {
+			return ec.unmarshalNRunFlowVersionBatchInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunFlowVersionBatchInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12791,6 +12943,70 @@ func (ec *executionContext) fieldContext_Flow_revision(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Flow", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _FlowBatchResult_results(ctx context.Context, field graphql.CollectedField, obj *model.FlowBatchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowBatchResult_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.FlowRunResult) graphql.Marshaler {
+			return ec.marshalNFlowRunResult2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowRunResultᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowBatchResult_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowBatchResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowRunResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FlowBatchResult_execution(ctx context.Context, field graphql.CollectedField, obj *model.FlowBatchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FlowBatchResult_execution(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Execution, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *service.Execution) graphql.Marshaler {
+			return ec.marshalNExecution2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐExecution(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FlowBatchResult_execution(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FlowBatchResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Execution(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _FlowConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[model.FlowSummary]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -15473,6 +15689,94 @@ func (ec *executionContext) fieldContext_Mutation_runPolicyVersionBatch(ctx cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_runPolicyVersionBatch_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_runFlowBatch(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_runFlowBatch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RunFlowBatch(ctx, fc.Args["input"].(model.RunFlowBatchInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.FlowBatchResult) graphql.Marshaler {
+			return ec.marshalOFlowBatchResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowBatchResult(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_runFlowBatch(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowBatchResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_runFlowBatch_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_runFlowVersionBatch(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_runFlowVersionBatch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RunFlowVersionBatch(ctx, fc.Args["input"].(model.RunFlowVersionBatchInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.FlowBatchResult) graphql.Marshaler {
+			return ec.marshalOFlowBatchResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowBatchResult(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_runFlowVersionBatch(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FlowBatchResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_runFlowVersionBatch_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -24009,6 +24313,43 @@ func (ec *executionContext) unmarshalInputRollbackPolicyInput(ctx context.Contex
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputRunFlowBatchInput(ctx context.Context, obj any) (model.RunFlowBatchInput, error) {
+	var it model.RunFlowBatchInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"baseId", "items"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "baseId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("baseId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BaseID = data
+		case "items":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("items"))
+			data, err := ec.unmarshalNJSON2ᚕinterfaceᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Items = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputRunFlowInput(ctx context.Context, obj any) (model.RunFlowInput, error) {
 	var it model.RunFlowInput
 	if obj == nil {
@@ -24041,6 +24382,43 @@ func (ec *executionContext) unmarshalInputRunFlowInput(ctx context.Context, obj 
 				return it, err
 			}
 			it.Data = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRunFlowVersionBatchInput(ctx context.Context, obj any) (model.RunFlowVersionBatchInput, error) {
+	var it model.RunFlowVersionBatchInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"flowId", "items"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "flowId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("flowId"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FlowID = data
+		case "items":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("items"))
+			data, err := ec.unmarshalNJSON2ᚕinterfaceᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Items = data
 		}
 	}
 	return it, nil
@@ -26108,6 +26486,49 @@ func (ec *executionContext) _Flow(ctx context.Context, sel ast.SelectionSet, obj
 	return out
 }
 
+var flowBatchResultImplementors = []string{"FlowBatchResult"}
+
+func (ec *executionContext) _FlowBatchResult(ctx context.Context, sel ast.SelectionSet, obj *model.FlowBatchResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, flowBatchResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FlowBatchResult")
+		case "results":
+			out.Values[i] = ec._FlowBatchResult_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "execution":
+			out.Values[i] = ec._FlowBatchResult_execution(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var flowConnectionImplementors = []string{"FlowConnection"}
 
 func (ec *executionContext) _FlowConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[model.FlowSummary]) graphql.Marshaler {
@@ -27575,6 +27996,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "runPolicyVersionBatch":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_runPolicyVersionBatch(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "runFlowBatch":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_runFlowBatch(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "runFlowVersionBatch":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_runFlowVersionBatch(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -31659,6 +32094,32 @@ func (ec *executionContext) marshalNFlowNodesDiff2githubᚗcomᚋverdictᚋverdi
 	return ec._FlowNodesDiff(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNFlowRunResult2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowRunResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.FlowRunResult) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFlowRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowRunResult(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNFlowRunResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowRunResult(ctx context.Context, sel ast.SelectionSet, v *model.FlowRunResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._FlowRunResult(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNFlowSummary2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowSummary(ctx context.Context, sel ast.SelectionSet, v model.FlowSummary) graphql.Marshaler {
 	return ec._FlowSummary(ctx, sel, &v)
 }
@@ -32548,8 +33009,18 @@ func (ec *executionContext) marshalNRuleTrace2ᚖgithubᚗcomᚋverdictᚋverdic
 	return ec._RuleTrace(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNRunFlowBatchInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunFlowBatchInput(ctx context.Context, v any) (model.RunFlowBatchInput, error) {
+	res, err := ec.unmarshalInputRunFlowBatchInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNRunFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunFlowInput(ctx context.Context, v any) (model.RunFlowInput, error) {
 	res, err := ec.unmarshalInputRunFlowInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNRunFlowVersionBatchInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐRunFlowVersionBatchInput(ctx context.Context, v any) (model.RunFlowVersionBatchInput, error) {
+	res, err := ec.unmarshalInputRunFlowVersionBatchInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -33192,6 +33663,13 @@ func (ec *executionContext) marshalOFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋs
 		return graphql.Null
 	}
 	return ec._Flow(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOFlowBatchResult2ᚖgithubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐFlowBatchResult(ctx context.Context, sel ast.SelectionSet, v *model.FlowBatchResult) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._FlowBatchResult(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOFlowDiff2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowDiff(ctx context.Context, sel ast.SelectionSet, v *service.FlowDiff) graphql.Marshaler {

@@ -194,3 +194,13 @@ func (r *NodeRunResult) Trace() *Trace {
 	}
 	return traceOf(r.trace)
 }
+
+// NewFlowBatchResult shows a flow batch run's results as runFlowBatch
+// answers them.
+func NewFlowBatchResult(b *service.FlowBatchResult) *FlowBatchResult {
+	out := &FlowBatchResult{Results: make([]*FlowRunResult, len(b.Results)), Execution: &b.Execution}
+	for i, res := range b.Results {
+		out.Results[i] = NewFlowRunResult(res)
+	}
+	return out
+}

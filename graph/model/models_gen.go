@@ -62,6 +62,14 @@ type DeletePolicyInput struct {
 	ID uuid.UUID `json:"id"`
 }
 
+// The results of a flow batch run.
+type FlowBatchResult struct {
+	// One result per item, in the items' order.
+	Results []*FlowRunResult `json:"results"`
+	// The time of the whole call.
+	Execution *service.Execution `json:"execution"`
+}
+
 // The results of a batch run.
 type PolicyBatchResult struct {
 	// One result per item, in the items' order. Each result's execution covers
@@ -103,6 +111,14 @@ type RollbackPolicyInput struct {
 	ID uuid.UUID `json:"id"`
 }
 
+// What runFlowBatch takes.
+type RunFlowBatchInput struct {
+	// The flow's (base) id.
+	BaseID uuid.UUID `json:"baseId"`
+	// The input of each run: JSON objects.
+	Items []any `json:"items"`
+}
+
 // What runFlow takes.
 type RunFlowInput struct {
 	// The flow's base id.
@@ -110,6 +126,14 @@ type RunFlowInput struct {
 	// The input of the flow: a JSON object. Anything else is an
 	// invalid_argument error.
 	Data any `json:"data"`
+}
+
+// What runFlowVersionBatch takes.
+type RunFlowVersionBatchInput struct {
+	// The record's id.
+	FlowID uuid.UUID `json:"flowId"`
+	// The input of each run: JSON objects.
+	Items []any `json:"items"`
 }
 
 // What runFlowVersion takes.
