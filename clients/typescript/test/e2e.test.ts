@@ -40,7 +40,9 @@ import {
   RemoveGroupMemberDocument,
   RemoveMemberDocument,
   RevokeKeyDocument,
+  RunFlowBatchDocument,
   RunFlowDocument,
+  RunFlowVersionBatchDocument,
   RunFlowVersionDocument,
   RunPolicyDocument,
   RunPolicyVersionDocument,
@@ -332,6 +334,19 @@ describe('flows', () => {
     assert.equal(runFlowVersion.result, false);
     assert.deepEqual(runFlowVersion.executionPath, []);
     assert.equal(runFlowVersion.nodeResponses[0]?.response.result, false);
+
+    const items = [{ Person: { age: 70 } }, { Person: { age: 40 } }];
+    const batch = (await viewer.request(RunFlowBatchDocument, { input: { baseId: v1.baseId, items } })).runFlowBatch!;
+    assert.deepEqual(
+      batch.results.map((r) => r.result),
+      [true, false],
+    );
+    assert.match(batch.execution.total, /^[0-9]+$/);
+    const versionBatch = (await viewer.request(RunFlowVersionBatchDocument, { input: { flowId: v1.id, items } })).runFlowVersionBatch!;
+    const [, forty] = versionBatch.results;
+    assert.equal(forty?.result, false);
+    assert.deepEqual(forty?.executionPath, runFlowVersion.executionPath);
+    assert.deepEqual(forty?.nodeResponses[0]?.response.trace, runFlowVersion.nodeResponses[0]?.response.trace);
   });
 
   test('testFlow runs a definition it does not store', async () => {

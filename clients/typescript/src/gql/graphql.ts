@@ -468,6 +468,14 @@ export type RollbackPolicyInput = {
   id: string;
 };
 
+/** What runFlowBatch takes. */
+export type RunFlowBatchInput = {
+  /** The flow's (base) id. */
+  baseId: string;
+  /** The input of each run: JSON objects. */
+  items: Array<unknown>;
+};
+
 /** What runFlow takes. */
 export type RunFlowInput = {
   /** The flow's base id. */
@@ -477,6 +485,14 @@ export type RunFlowInput = {
    * invalid_argument error.
    */
   data: unknown;
+};
+
+/** What runFlowVersionBatch takes. */
+export type RunFlowVersionBatchInput = {
+  /** The record's id. */
+  flowId: string;
+  /** The input of each run: JSON objects. */
+  items: Array<unknown>;
 };
 
 /** What runFlowVersion takes. */
@@ -982,6 +998,26 @@ export type RunFlowVersionMutation = { runFlowVersion: { nodeId: string, nodeNam
               | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
               | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
             > }> } | null }, execution: { database: string, engine: string, total: string } }> } | null };
+
+export type RunFlowBatchMutationVariables = Exact<{
+  input: RunFlowBatchInput;
+}>;
+
+
+export type RunFlowBatchMutation = { runFlowBatch: { results: Array<{ nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+                | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
+                | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
+              > }> } | null }, execution: { database: string, engine: string, total: string } }> }>, execution: { total: string } } | null };
+
+export type RunFlowVersionBatchMutationVariables = Exact<{
+  input: RunFlowVersionBatchInput;
+}>;
+
+
+export type RunFlowVersionBatchMutation = { runFlowVersionBatch: { results: Array<{ nodeId: string, nodeName: string, result: boolean, executionPath: Array<string>, finalOutcome: boolean, outcome: string | null, errors: Array<string>, nodeResponses: Array<{ nodeId: string, nodeType: NodeType, response: { result: boolean, rule: Array<string>, data: unknown, error: string | null, labels: unknown, explanation: string, warnings: Array<{ code: string, message: string }>, trace: { execution: Array<{ label: string | null, selector: string, outcome: string, result: boolean, conditions: Array<
+                | { __typename: 'ComparisonCondition', selector: string, operator: ComparisonOperator, result: boolean, property: { path: string, value: unknown }, value: { type: ValueType, value: unknown }, evaluationDetails: { comparisonResult: boolean, leftValue: { type: ValueType, value: unknown }, rightValue: { type: ValueType, value: unknown } } | null }
+                | { __typename: 'ReferenceCondition', selector: string, ruleName: string, referencedRuleOutcome: string | null, result: boolean, propertyCheck: { propertyName: string, propertyValue: unknown } | null }
+              > }> } | null }, execution: { database: string, engine: string, total: string } }> }>, execution: { total: string } } | null };
 
 export type TestFlowMutationVariables = Exact<{
   input: TestFlowInput;
@@ -2678,6 +2714,186 @@ fragment TraceFields on Trace {
     }
   }
 }`) as unknown as TypedDocumentString<RunFlowVersionMutation, RunFlowVersionMutationVariables>;
+export const RunFlowBatchDocument = new TypedDocumentString(`
+    mutation RunFlowBatch($input: RunFlowBatchInput!) {
+  runFlowBatch(input: $input) {
+    results {
+      ...FlowRunResultFields
+    }
+    execution {
+      total
+    }
+  }
+}
+    fragment FlowRunResultFields on FlowRunResult {
+  nodeId
+  nodeName
+  result
+  executionPath
+  finalOutcome
+  outcome
+  errors
+  nodeResponses {
+    nodeId
+    nodeType
+    response {
+      result
+      rule
+      data
+      error
+      labels
+      explanation
+      warnings {
+        code
+        message
+      }
+      trace {
+        ...TraceFields
+      }
+    }
+    execution {
+      database
+      engine
+      total
+    }
+  }
+}
+fragment TypedValueFields on TypedValue {
+  type
+  value
+}
+fragment TraceFields on Trace {
+  execution {
+    label
+    selector
+    outcome
+    result
+    conditions {
+      __typename
+      ... on ComparisonCondition {
+        selector
+        property {
+          path
+          value
+        }
+        operator
+        value {
+          ...TypedValueFields
+        }
+        evaluationDetails {
+          leftValue {
+            ...TypedValueFields
+          }
+          rightValue {
+            ...TypedValueFields
+          }
+          comparisonResult
+        }
+        result
+      }
+      ... on ReferenceCondition {
+        selector
+        ruleName
+        referencedRuleOutcome
+        propertyCheck {
+          propertyName
+          propertyValue
+        }
+        result
+      }
+    }
+  }
+}`) as unknown as TypedDocumentString<RunFlowBatchMutation, RunFlowBatchMutationVariables>;
+export const RunFlowVersionBatchDocument = new TypedDocumentString(`
+    mutation RunFlowVersionBatch($input: RunFlowVersionBatchInput!) {
+  runFlowVersionBatch(input: $input) {
+    results {
+      ...FlowRunResultFields
+    }
+    execution {
+      total
+    }
+  }
+}
+    fragment FlowRunResultFields on FlowRunResult {
+  nodeId
+  nodeName
+  result
+  executionPath
+  finalOutcome
+  outcome
+  errors
+  nodeResponses {
+    nodeId
+    nodeType
+    response {
+      result
+      rule
+      data
+      error
+      labels
+      explanation
+      warnings {
+        code
+        message
+      }
+      trace {
+        ...TraceFields
+      }
+    }
+    execution {
+      database
+      engine
+      total
+    }
+  }
+}
+fragment TypedValueFields on TypedValue {
+  type
+  value
+}
+fragment TraceFields on Trace {
+  execution {
+    label
+    selector
+    outcome
+    result
+    conditions {
+      __typename
+      ... on ComparisonCondition {
+        selector
+        property {
+          path
+          value
+        }
+        operator
+        value {
+          ...TypedValueFields
+        }
+        evaluationDetails {
+          leftValue {
+            ...TypedValueFields
+          }
+          rightValue {
+            ...TypedValueFields
+          }
+          comparisonResult
+        }
+        result
+      }
+      ... on ReferenceCondition {
+        selector
+        ruleName
+        referencedRuleOutcome
+        propertyCheck {
+          propertyName
+          propertyValue
+        }
+        result
+      }
+    }
+  }
+}`) as unknown as TypedDocumentString<RunFlowVersionBatchMutation, RunFlowVersionBatchMutationVariables>;
 export const TestFlowDocument = new TypedDocumentString(`
     mutation TestFlow($input: TestFlowInput!) {
   testFlow(input: $input) {
