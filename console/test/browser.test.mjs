@@ -1838,6 +1838,97 @@ test('a flow’s test may be edited to expect the outcome of a custom node', asy
   await page.context().close();
 });
 
+test('a list of inputs runs the saved flow in one batch, each run shown on the graph on demand and added as a test', async () => {
+  const policy = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
+    name: 'Batch age check',
+    rule: 'A **Person** gets approved if the __age__ of the **Person** is at least 18.',
+  });
+  const definition = {
+    formatVersion: 1,
+    start: 's',
+    nodes: [
+      { id: 's', type: 'start', policy: { baseId: policy.baseId }, onTrue: 'yes', onFalse: 'review' },
+      { id: 'yes', type: 'return', returnValue: true },
+      { id: 'review', type: 'custom', outcome: 'manual review' },
+    ],
+  };
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', { name: 'Batch flow', definition });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('link', { name: 'Flows' }).click();
+  await page.getByRole('link', { name: 'Batch flow' }).click();
+  const input = page.getByLabel('Input (JSON)');
+  await input.fill('[{"Person": {"age": 30}}, {"Person": {"age": 12}}, {"Person": {}}]');
+  await page.keyboard.press('Control+Enter');
+  const batch = page.getByTestId('flow-batch');
+  await expect(batch.getByRole('status')).toHaveText('3 runs: 2 true, 0 false, 1 stopped on an error');
+  const rows = batch.getByRole('table', { name: 'Runs of the inputs' }).locator('tbody tr');
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(0).locator('td').nth(1)).toHaveText('true');
+  await expect(rows.nth(1).locator('td').nth(1)).toHaveText('“manual review”');
+  await expect(rows.nth(1).locator('td').nth(2)).toHaveText('s → review');
+  await expect(rows.nth(2).locator('td').nth(1)).toHaveText('error');
+  await expect(rows.nth(2).locator('td').nth(2)).toContainText('Missing property');
+  // One call ran them all: one `executed` event for the three.
+  await expect({
+    toString: () => 'the batch’s executed event',
+    count: async () => (await rest(server.url, ADMIN_KEY, 'GET', `/audit?action=executed&baseId=${flow.baseId}`)).items.length,
+  }).toHaveCount(1);
+  const [event] = (await rest(server.url, ADMIN_KEY, 'GET', `/audit?action=executed&baseId=${flow.baseId}`)).items;
+  assert.equal(event.details.count, 3);
+
+  // The first run shows on the graph; Show puts another there.
+  const run = page.getByTestId('flow-run');
+  await expect(run.getByRole('heading', { name: 'Input 1 of the list' })).toBeVisible();
+  await expect(run.locator('.verdict').first()).toHaveText('Flow result: true');
+  await rows.nth(1).getByRole('button', { name: 'Show input 2 on the graph' }).click();
+  await expect(rows.nth(1)).toHaveAttribute('aria-current', 'true');
+  await expect(run.locator('.verdict').first()).toHaveText('Flow result: “manual review”');
+  await expect(page.getByTestId('flow-path')).toHaveText('Path: s → review');
+  await expect(flowNode(page, 'review')).toHaveClass(/\bfnode-path\b/);
+  await page.screenshot({ path: join(shots, 'flow-batch.png'), fullPage: true });
+  await noCriticalViolations(page, 'flow batch');
+  // Added as a test, the shown run keeps its own input, not the list.
+  await page.getByRole('button', { name: 'Add as test (expect "manual review")' }).click();
+  await page.keyboard.press('Control+s');
+  await expect({
+    toString: () => 'the stored test',
+    count: async () => {
+      const stored = (await rest(server.url, ADMIN_KEY, 'GET', `/flow/${flow.id}`)).tests;
+      return stored.length === 1 && JSON.stringify(stored[0].data) === '{"Person":{"age":12}}' && stored[0].expect === 'manual review' ? 1 : 0;
+    },
+  }).toHaveCount(1);
+
+  // Lists the page refuses before anything is sent, and one it sends only saved.
+  for (const [text, message] of [
+    ['[]', 'The list of inputs is empty: put a JSON object in it for each run.'],
+    ['[{"Person": {"age": 30}}, 5]', 'Input 2 of the list is not a JSON object.'],
+    ['"text"', 'The test data must be a JSON object, or a list of them.'],
+  ]) {
+    await input.fill(text);
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(page.getByRole('alert')).toHaveText(message);
+  }
+  await selectNode(page, 'yes');
+  await page.getByLabel('Returns').selectOption('false');
+  await input.fill('[{"Person": {"age": 30}}]');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('alert')).toHaveText('A list of inputs runs the saved flow: save the draft first, or run one input at a time.');
+  // The batch ran the saved definition: it no longer shows for the edited one.
+  await expect(batch).toHaveCount(0);
+  await expect({
+    toString: () => 'executed events after the refusals',
+    count: async () => (await rest(server.url, ADMIN_KEY, 'GET', `/audit?action=executed&baseId=${flow.baseId}`)).items.length,
+  }).toHaveCount(1);
+  // A single object still runs alone, on the edited definition.
+  await input.fill('{"Person": {"age": 30}}');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(run.locator('.verdict').first()).toHaveText('Flow result: false');
+  await expect(run.getByRole('heading', { name: /of the list/ })).toHaveCount(0);
+  assert.deepEqual(page.foreign, []);
+  await page.context().close();
+});
+
 test('a flow’s Decisions tab opens a recorded run with the path it took and its last node’s trace', async () => {
   const policy = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
     name: 'Grown-up check',

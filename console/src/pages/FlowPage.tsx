@@ -7,6 +7,7 @@ import {
   PublishFlowDocument,
   ReplayFlowDocument,
   RollbackFlowDocument,
+  RunFlowVersionBatchDocument,
   RunFlowVersionDocument,
   TestFlowDocument,
   TestFlowRecordDocument,
@@ -51,6 +52,7 @@ import { placeProblems, problemsOf, publishRefusal } from '../flows/problems';
 import type { Problem } from '../flows/problems';
 import { runPath } from '../flows/path';
 import { FlowGraph } from '../flows/FlowGraph';
+import { FlowBatchView } from '../flows/FlowBatch';
 import type { GraphModel } from '../flows/FlowGraph';
 import { PolicyPicker, policyLabel, usePolicies } from '../flows/PolicyPicker';
 import { dropFlowEdits, loadFlowEdits, loadProblems, storeFlowEdits, storeProblems } from '../flows/storage';
@@ -114,7 +116,21 @@ function FlowEditor({
   const [problems, setProblems] = useState<Problem[]>(() => (record ? (loadProblems(record.id, record.revision) ?? []) : []));
   const [data, setData] = useState(() => (record?.tests[0] ? formatJSON(record.tests[0].data) : NEW_DATA));
   // A run keeps the definition and input it ran on: its result is a test's expectation only for those.
-  const [run, setRun] = useState<{ result: FlowRunResultFieldsFragment; definition: Definition; data: string } | null>(null);
+  // data is the text of the input box it ran from; input, the object it ran on (one of a list's, for a batch).
+  const [run, setRun] = useState<{
+    result: FlowRunResultFieldsFragment;
+    definition: Definition;
+    data: string;
+    input: Record<string, unknown>;
+    item: number | null;
+  } | null>(null);
+  // The runs of a list of inputs, one of which shows on the graph as run.
+  const [batch, setBatch] = useState<{
+    results: FlowRunResultFieldsFragment[];
+    items: Record<string, unknown>[];
+    definition: Definition;
+    data: string;
+  } | null>(null);
   const [report, setReport] = useState<NonNullable<TestFlowRecordMutation['testFlowRecord']> | null>(null);
   const { busy, notice, setNotice, act } = useAction((err) => {
     const listed = refusedProblems(err);
@@ -175,6 +191,7 @@ function FlowEditor({
   // A run belongs to the definition it ran; an edit since makes it stale.
   const current = run && JSON.stringify(run.definition) === JSON.stringify(definition) ? run.result : null;
   const inputChanged = !!current && run?.data !== data;
+  const currentBatch = batch && JSON.stringify(batch.definition) === JSON.stringify(definition) ? batch : null;
   const path = useMemo(() => (current ? runPath(definition, current) : null), [current, definition]);
 
   const model = useMemo<GraphModel>(() => {
@@ -282,39 +299,68 @@ function FlowEditor({
     (await api.request(TestFlowRecordDocument, { input: { flowId: id, tests: tests.map((t) => ({ name: t.name, data: t.data, expect: t.expect })) } }))
       .testFlowRecord!;
 
-  const parseData = (): Record<string, unknown> | null => {
+  // The input box holds one JSON object, or a list of them to run as a batch.
+  const parseData = (): Record<string, unknown> | Record<string, unknown>[] | null => {
+    let v: unknown;
     try {
-      const v = JSON.parse(data) as unknown;
-      if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
-      setNotice({ kind: 'error', text: 'The test data must be a JSON object.' });
+      v = JSON.parse(data);
     } catch (err) {
       setNotice({ kind: 'error', text: `The test data is not valid JSON: ${(err as Error).message}` });
+      return null;
     }
+    if (Array.isArray(v)) {
+      const notObject = v.findIndex((d) => !isObject(d));
+      if (v.length > 0 && notObject < 0) return v as Record<string, unknown>[];
+      setNotice({
+        kind: 'error',
+        text:
+          v.length === 0
+            ? 'The list of inputs is empty: put a JSON object in it for each run.'
+            : `Input ${notObject + 1} of the list is not a JSON object.`,
+      });
+      return null;
+    }
+    if (isObject(v)) return v;
+    setNotice({ kind: 'error', text: 'The test data must be a JSON object, or a list of them.' });
     return null;
   };
 
   // Editors run what is on the screen; others only the saved definition.
   const runnable = can.run && (can.edit || (!!record && JSON.stringify(definition) === JSON.stringify(saved)));
+  const isSaved = !!record && JSON.stringify(definition) === JSON.stringify(saved);
+  const show = (result: FlowRunResultFieldsFragment, ranOn: string, input: Record<string, unknown>, item: number | null) => {
+    setRun({ result, definition, data: ranOn, input, item });
+    const reached = result.nodeResponses[result.nodeResponses.length - 1];
+    setSelected(reached?.nodeId ?? null);
+  };
   const onRun = () =>
     act(async () => {
       const input = parseData();
       if (!input) return;
-      const ran = definition;
+      if (Array.isArray(input)) {
+        // A batch runs only stored flows.
+        if (!record || !isSaved) {
+          setNotice({ kind: 'error', text: 'A list of inputs runs the saved flow: save the draft first, or run one input at a time.' });
+          return;
+        }
+        const res = (await api.request(RunFlowVersionBatchDocument, { input: { flowId: record.id, items: input } })).runFlowVersionBatch!;
+        setBatch({ results: res.results, items: input, definition, data });
+        show(res.results[0]!, data, input[0]!, 0);
+        return;
+      }
       const result =
-        record && JSON.stringify(definition) === JSON.stringify(saved)
+        record && isSaved
           ? (await api.request(RunFlowVersionDocument, { input: { flowId: record.id, data: input } })).runFlowVersion!
           : (await api.request(TestFlowDocument, { input: { definition, data: input } })).testFlow!;
-      setRun({ result, definition: ran, data });
-      const reached = result.nodeResponses[result.nodeResponses.length - 1];
-      setSelected(reached?.nodeId ?? null);
+      setBatch(null);
+      show(result, data, input, null);
     });
 
   const onAddTest = () => {
-    const input = parseData();
-    if (!input || !current || inputChanged || current.errors.length > 0) return;
+    if (!run || !current || inputChanged || current.errors.length > 0) return;
     const testName = sampleName(tests);
     const expect = current.outcome ?? current.result;
-    setTests([...tests, { name: testName, data: input, expect }]);
+    setTests([...tests, { name: testName, data: run.input, expect }]);
     setNotice({ kind: 'ok', text: `Test “${testName}” added, expecting ${JSON.stringify(expect)}: save the draft to keep it.` });
   };
 
@@ -588,8 +634,16 @@ function FlowEditor({
                 The input changed since this run: run again to add it as a test.
               </p>
             )}
+            {currentBatch && (
+              <FlowBatchView
+                results={currentBatch.results}
+                shown={run?.item ?? null}
+                onShow={(i) => show(currentBatch.results[i]!, currentBatch.data, currentBatch.items[i]!, i)}
+              />
+            )}
             {current && (
               <div className="flow-run" data-testid="flow-run">
+                {currentBatch && run?.item != null && <h3 className="small-heading">Input {run.item + 1} of the list</h3>}
                 <div className={`verdict ${current.result ? 'verdict-true' : 'verdict-false'}`} role="status">
                   Flow result: <strong>{current.outcome !== null ? `“${current.outcome}”` : String(current.result)}</strong>
                 </div>
@@ -863,4 +917,8 @@ function ImportDialog({ onOpen, onCancel }: { onOpen: (text: string) => void; on
       </div>
     </dialog>
   );
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }

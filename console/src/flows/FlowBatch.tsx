@@ -1,0 +1,71 @@
+import type { FlowRunResultFieldsFragment } from '@verdict/client';
+
+/** What a flow run ended on, in a word: its outcome, else its result. */
+export function flowAnswer(r: FlowRunResultFieldsFragment): string {
+  if (r.errors.length > 0) return 'error';
+  return r.outcome !== null ? `“${r.outcome}”` : String(r.result);
+}
+
+/**
+ * The runs of a list of inputs, one row each in the list's order: what
+ * each ended on, the path it took and why it stopped. One run at a time
+ * shows on the graph; Show picks it.
+ */
+export function FlowBatchView({
+  results,
+  shown,
+  onShow,
+}: {
+  results: FlowRunResultFieldsFragment[];
+  shown: number | null;
+  onShow: (i: number) => void;
+}) {
+  const stopped = results.filter((r) => r.errors.length > 0).length;
+  const passed = results.filter((r) => r.errors.length === 0 && r.result).length;
+  const failed = results.length - passed - stopped;
+  return (
+    <div className="run-result" data-testid="flow-batch">
+      <p className="verdict verdict-batch" role="status">
+        {results.length === 1 ? '1 run' : `${results.length} runs`}: {passed} true, {failed} false
+        {stopped > 0 && `, ${stopped} stopped on an error`}
+      </p>
+      <table className="table table-compact" aria-label="Runs of the inputs">
+        <thead>
+          <tr>
+            <th scope="col">Input</th>
+            <th scope="col">Result</th>
+            <th scope="col">Path</th>
+            <th scope="col">
+              <span className="sr-only">On the graph</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {results.map((r, i) => (
+            <tr key={i} aria-current={shown === i ? 'true' : undefined}>
+              <td>{i + 1}</td>
+              <td>
+                <code>{flowAnswer(r)}</code>
+              </td>
+              <td>
+                {[r.nodeId, ...r.executionPath].join(' → ')}
+                {r.errors.length > 0 && <div className="small">{r.errors.join('; ')}</div>}
+              </td>
+              <td>
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-small"
+                  aria-pressed={shown === i}
+                  aria-label={`Show input ${i + 1} on the graph`}
+                  onClick={() => onShow(i)}
+                >
+                  Show
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
