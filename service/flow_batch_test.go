@@ -172,7 +172,7 @@ func TestAFlowBatchIsForThoseWhoMayRunTheFlowInItsTenant(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixture(t, db)
 		as := f.team(t)
-		f.addAuditor(t, as)
+		as["auditor"] = f.auditor(t)
 		admin := as["admin"]
 		adult := f.publishedPolicy(t, "adult", adultRule)
 		fl := f.createFlow(t, admin, adultFlow(byID(adult.ID)))

@@ -514,7 +514,7 @@ func TestOnlyAuthorsTestFlows(t *testing.T) {
 		f := newFixture(t, db)
 		as := f.team(t)
 		adult := f.publishedPolicy(t, "adult", adultRule)
-		f.addAuditor(t, as)
+		as["auditor"] = f.auditor(t)
 		definition, data := adultFlow(byID(adult.ID)), json.RawMessage(`{"applicant": {"age": 20}}`)
 		for who, want := range map[string]service.Code{"viewer": service.CodePermissionDenied, "auditor": service.CodePermissionDenied,
 			"editor": "", "publisher": "", "admin": ""} {

@@ -53,24 +53,6 @@ func (f *fixture) team(t *testing.T) map[string]context.Context {
 	return out
 }
 
-// addAuditor adds to a team an auditor of Acme, as "auditor".
-func (f *fixture) addAuditor(t *testing.T, team map[string]context.Context) {
-	t.Helper()
-	ctx := context.Background()
-	op := f.svc.Operator()
-	if _, err := op.CreateUser(ctx, "audit@acme.test", "auditor"); err != nil {
-		t.Fatal(err)
-	}
-	if err := op.AddMember(ctx, f.acme.Organization.ID, "audit@acme.test", authz.RoleAuditor); err != nil {
-		t.Fatal(err)
-	}
-	k, err := op.CreateKey(ctx, service.KeyInput{Organization: f.acme.Organization.ID, UserEmail: "audit@acme.test", Scope: authz.ScopeAdmin})
-	if err != nil {
-		t.Fatal(err)
-	}
-	team["auditor"] = f.as(t, k.Secret, "")
-}
-
 func (f *fixture) as(t testing.TB, key, org string) context.Context {
 	t.Helper()
 	p, err := f.svc.Authenticate(context.Background(), key, org)
