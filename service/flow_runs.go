@@ -191,8 +191,13 @@ func (s *Service) execute(ctx context.Context, r *policyResolver, plan *flow.Pla
 	res, err := plan.Run(ctx, data, rawData, r, opts)
 	if err != nil {
 		var e *Error
-		if errors.As(err, &e) {
+		switch {
+		case errors.As(err, &e):
 			return nil, e
+		case ctx.Err() != nil:
+			// The client went away or the server is stopping: the run was
+			// cut short, which is no fault of the flow's nor the server's.
+			return nil, &Error{Code: CodeUnavailable, Message: "the request ended before the flow finished", cause: err}
 		}
 		return nil, internal(err)
 	}
