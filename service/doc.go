@@ -7,10 +7,10 @@
 // Its files go by area: identity and administration (principal, keys,
 // identity, admin, operator); the lifecycle of policies and flows
 // (lifecycle, reach, records, policies, flows, list, diff); runs (run,
-// policy_runs, flow_runs, batch, cache, replay, budget); groups; audit
-// (audit, auditlog, execlog, retention, decisions, decisionmask). What
-// they share: service, store, changes, authorize, errors, check, text,
-// ids, metrics.
+// policy_runs, policy_tests, flow_runs, batch, flow_batch, cache, replay,
+// budget, answers); groups; audit (audit, auditlog, execlog, retention,
+// decisions, decisionmask). What they share: service, call, store,
+// changes, authorize, errors, check, text, ids, metrics.
 //
 // Errors leave the package as *Error values with a Code from the list in
 // docs/endpoints.md; the adapters turn them into HTTP statuses and GraphQL error codes.
