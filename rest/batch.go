@@ -3,9 +3,11 @@ package rest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"reflect"
 	"runtime"
+	"strings"
 
 	"github.com/google/uuid"
 
@@ -19,19 +21,19 @@ type batchRequest struct {
 
 // runPolicyBatch is POST /run/policy/{baseId}/batch.
 func (s *server) runPolicyBatch(w http.ResponseWriter, r *http.Request) {
-	s.runBatch(w, r, "baseId", s.svc.RunPolicyBatchJSON)
+	s.runBatch(w, r, "baseId", policyRunHint, s.svc.RunPolicyBatchJSON)
 }
 
 // runPolicyVersionBatch is POST /run/policy_version/{policyId}/batch.
 func (s *server) runPolicyVersionBatch(w http.ResponseWriter, r *http.Request) {
-	s.runBatch(w, r, "policyId", s.svc.RunPolicyVersionBatchJSON)
+	s.runBatch(w, r, "policyId", policyRunHint, s.svc.RunPolicyVersionBatchJSON)
 }
 
 // runBatch writes the answer the service writes into a kept buffer, sent
 // whole once it is complete, so that a failure is still a clean error.
-func (s *server) runBatch(w http.ResponseWriter, r *http.Request, idName string,
+func (s *server) runBatch(w http.ResponseWriter, r *http.Request, idName string, hint singleRunHint,
 	run func(ctx context.Context, id uuid.UUID, items []json.RawMessage, buf []byte) ([]byte, error)) {
-	id, items, ok := s.readBatch(w, r, idName)
+	id, items, ok := s.readBatch(w, r, idName, hint)
 	if !ok {
 		return
 	}
@@ -57,7 +59,7 @@ func (s *server) runFlowVersionBatch(w http.ResponseWriter, r *http.Request) {
 
 func (s *server) runStoredFlowBatch(w http.ResponseWriter, r *http.Request, idName string,
 	run func(ctx context.Context, id uuid.UUID, items []json.RawMessage) (*service.FlowBatchResult, error)) {
-	id, items, ok := s.readBatch(w, r, idName)
+	id, items, ok := s.readBatch(w, r, idName, flowRunHint)
 	if !ok {
 		return
 	}
@@ -65,10 +67,22 @@ func (s *server) runStoredFlowBatch(w http.ResponseWriter, r *http.Request, idNa
 	s.reply(w, r, http.StatusOK, res, err)
 }
 
+// singleRunHint says, for a batch body with another member than items,
+// how the route's single run takes one input, at its path.
+type singleRunHint func(path string) string
+
+func policyRunHint(path string) string {
+	return fmt.Sprintf(`to run on one input, send {"data": {...}} to %s`, path)
+}
+
+func flowRunHint(path string) string {
+	return fmt.Sprintf(`a batch takes {"items": [input, ...]}; to run on one input, send the input itself to %s`, path)
+}
+
 // readBatch reads the id and the items of a batch run as raw JSON, or
 // answers the error; whether each item is acceptable data, and how many a
 // call may hold, is the service's to decide.
-func (s *server) readBatch(w http.ResponseWriter, r *http.Request, idName string) (uuid.UUID, []json.RawMessage, bool) {
+func (s *server) readBatch(w http.ResponseWriter, r *http.Request, idName string, hint singleRunHint) (uuid.UUID, []json.RawMessage, bool) {
 	id, err := pathID(r, idName)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -84,7 +98,9 @@ func (s *server) readBatch(w http.ResponseWriter, r *http.Request, idName string
 	}
 	var req batchRequest
 	if err := decodeObject(body, reflect.ValueOf(&req).Elem()); err != nil {
-		s.writeError(w, r, err)
+		// A body for the single run, sent to its batch.
+		single := strings.TrimSuffix(r.URL.Path, "/batch")
+		s.writeError(w, r, withHint(err, func(name string) bool { return !strings.EqualFold(name, "items") }, hint(single)))
 		return uuid.Nil, nil, false
 	}
 	if req.Items == nil {

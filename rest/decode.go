@@ -112,7 +112,8 @@ func decodeObject(body []byte, v reflect.Value) error {
 		}
 		k := slices.IndexFunc(fields.list, func(f field) bool { return f.name == name })
 		if k < 0 {
-			return invalid("unknown field %q%s; the fields are %s", name, didYouMean(name, fields.names), strings.Join(fields.names, ", "))
+			return &unknownFieldError{name: name,
+				err: invalid("unknown field %q%s; the fields are %s", name, didYouMean(name, fields.names), strings.Join(fields.names, ", "))}
 		}
 		if seen[k] {
 			return invalid("field %q appears more than once", name)
@@ -130,6 +131,26 @@ func decodeObject(body []byte, v reflect.Value) error {
 		}
 	}
 	return nil
+}
+
+// unknownFieldError refuses a body for a member its type does not have;
+// name lets a route say where that member is taken instead.
+type unknownFieldError struct {
+	name string
+	err  *service.Error
+}
+
+func (e *unknownFieldError) Error() string { return e.err.Error() }
+func (e *unknownFieldError) Unwrap() error { return e.err }
+
+// withHint adds hint to the refusal of an unknown member when is says it
+// is the member's hint to give; any other error is left as it is.
+func withHint(err error, is func(name string) bool, hint string) error {
+	var unknown *unknownFieldError
+	if errors.As(err, &unknown) && is(unknown.name) {
+		return invalid("%s; %s", unknown.err.Message, hint)
+	}
+	return err
 }
 
 // notJSONObject says what is wrong with a body that is not valid JSON:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"reflect"
 
@@ -152,7 +153,8 @@ func (s *server) readRunData(r *http.Request) (json.RawMessage, error) {
 	}
 	var req policyRunRequest
 	if err := decodeObject(body, reflect.ValueOf(&req).Elem()); err != nil {
-		return nil, err
+		return nil, withHint(err, func(name string) bool { return name == "items" },
+			fmt.Sprintf(`to run on many inputs in one call, send {"items": [...]} to %s/batch`, r.URL.Path))
 	}
 	if req.Data == nil {
 		return nil, invalid("data is required: the JSON object to evaluate the policy against")

@@ -21,7 +21,7 @@ import (
 // block must succeed, and print JSON matching the ```json answer block
 // the document gives after it.
 func TestDocsShellExamples(t *testing.T) {
-	for _, tool := range []string{"bash", "curl", "grep", "cut", "head"} {
+	for _, tool := range []string{"bash", "curl", "grep", "cut", "head", "sed"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Fatalf("the examples need %s: %v", tool, err)
 		}
