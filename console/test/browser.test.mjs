@@ -1858,6 +1858,8 @@ test('a list of inputs runs the saved flow in one batch, each run shown on the g
   await page.getByRole('link', { name: 'Flows' }).click();
   await page.getByRole('link', { name: 'Batch flow' }).click();
   const input = page.getByLabel('Input (JSON)');
+  await expect(input).toHaveAttribute('aria-describedby', 'flow-data-hint');
+  await expect(page.locator('#flow-data-hint')).toHaveText('Ctrl+Enter runs. A list of inputs runs each of them on the saved flow.');
   await input.fill('[{"Person": {"age": 30}}, {"Person": {"age": 12}}, {"Person": {}}]');
   await page.keyboard.press('Control+Enter');
   const batch = page.getByTestId('flow-batch');

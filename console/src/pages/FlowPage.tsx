@@ -627,8 +627,12 @@ function FlowEditor({
                 }
               }}
               aria-keyshortcuts="Control+Enter Meta+Enter"
+              aria-describedby="flow-data-hint"
               spellCheck={false}
             />
+            <p id="flow-data-hint" className="muted small hint">
+              Ctrl+Enter runs. A list of inputs runs each of them on the saved flow.
+            </p>
             {inputChanged && (
               <p className="alert alert-info" data-testid="run-stale">
                 The input changed since this run: run again to add it as a test.
