@@ -1,7 +1,7 @@
 import type { FlowRunResultFieldsFragment } from '@verdict/client';
 
 /** What a flow run ended on, in a word: its outcome, else its result. */
-export function flowAnswer(r: FlowRunResultFieldsFragment): string {
+function flowAnswer(r: FlowRunResultFieldsFragment): string {
   if (r.errors.length > 0) return 'error';
   return r.outcome !== null ? `“${r.outcome}”` : String(r.result);
 }

@@ -325,9 +325,9 @@ function FlowEditor({
     return null;
   };
 
-  // Editors run what is on the screen; others only the saved definition.
-  const runnable = can.run && (can.edit || (!!record && JSON.stringify(definition) === JSON.stringify(saved)));
   const isSaved = !!record && JSON.stringify(definition) === JSON.stringify(saved);
+  // Editors run what is on the screen; others only the saved definition.
+  const runnable = can.run && (can.edit || isSaved);
   const show = (result: FlowRunResultFieldsFragment, ranOn: string, input: Record<string, unknown>, item: number | null) => {
     setRun({ result, definition, data: ranOn, input, item });
     const reached = result.nodeResponses[result.nodeResponses.length - 1];
