@@ -132,7 +132,7 @@ func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID
 
 	// The metrics' children are looked up once per call, not per item.
 	engineTime := s.metrics.engineTime.WithLabelValues("policy")
-	passed, failed := 0, 0
+	var tally batchTally
 	// Runs that each is done with leave their maps to the next item; held
 	// runs keep their own.
 	decode := func(raw []byte) (map[string]any, error) { return engine.DecodeData(raw, s.engine.Limits) }
@@ -157,12 +157,7 @@ func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID
 		}
 		run.Execution = Execution{Engine: Nanos(took), Total: Nanos(time.Since(began))}
 		t.engine += took
-		switch {
-		case res.Error != nil:
-			failed++
-		case res.Result:
-			passed++
-		}
+		tally.add(res.Result, res.Error != nil)
 		engineTime.Observe(took.Seconds())
 		if err := each(run); err != nil {
 			return Execution{}, err
@@ -172,19 +167,37 @@ func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID
 	for _, o := range [...]struct {
 		label string
 		n     int
-	}{{"true", passed}, {"false", len(items) - passed - failed}, {"error", failed}} {
+	}{{"true", tally.passed}, {"false", tally.runs - tally.passed - tally.failed}, {"error", tally.failed}} {
 		if o.n > 0 {
 			s.metrics.evaluations.WithLabelValues("policy", o.label).Add(float64(o.n))
 		}
 	}
 	execution := t.execution()
-	// One event for the call: its result is whether every item passed,
-	// and it counts the items.
-	counts := map[string]any{"count": len(items), "passed": passed, "errors": failed}
-	if err := s.recordExecution(ctx, p, target, passed == len(items), time.Duration(execution.Total), counts, nil); err != nil {
+	if err := s.recordBatch(ctx, p, target, tally, execution); err != nil {
 		return Execution{}, err
 	}
 	return execution, nil
+}
+
+// batchTally counts a batch's runs: those that passed (true), and those
+// that failed (an error).
+type batchTally struct{ runs, passed, failed int }
+
+func (b *batchTally) add(result, failed bool) {
+	b.runs++
+	switch {
+	case failed:
+		b.failed++
+	case result:
+		b.passed++
+	}
+}
+
+// recordBatch records a batch call, policy or flow, as one `executed`
+// event: its result is whether every item passed, and it counts them.
+func (s *Service) recordBatch(ctx context.Context, p *Principal, t *target, tally batchTally, execution Execution) error {
+	counts := map[string]any{"count": tally.runs, "passed": tally.passed, "errors": tally.failed}
+	return s.recordExecution(ctx, p, t, tally.passed == tally.runs, time.Duration(execution.Total), counts, nil)
 }
 
 // checkItems validates a batch's items: at least one and at most the

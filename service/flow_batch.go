@@ -59,7 +59,7 @@ func (s *Service) runFlowBatch(ctx context.Context, baseID, recordID uuid.UUID, 
 	}
 	resolver := s.resolverFor(p)
 	out := &FlowBatchResult{Results: make([]*FlowResult, 0, len(items))}
-	passed, failed := 0, 0
+	var tally batchTally
 	for _, item := range items {
 		// checkItems has accepted every item.
 		data, err := s.decodeData(item)
@@ -73,17 +73,11 @@ func (s *Service) runFlowBatch(ctx context.Context, baseID, recordID uuid.UUID, 
 		for _, n := range res.NodeResponses {
 			t.engine += time.Duration(n.Execution.Engine)
 		}
-		switch {
-		case len(res.Errors) > 0:
-			failed++
-		case res.Result:
-			passed++
-		}
+		tally.add(res.Result, len(res.Errors) > 0)
 		out.Results = append(out.Results, res)
 	}
 	out.Execution = t.execution()
-	counts := map[string]any{"count": len(items), "passed": passed, "errors": failed}
-	if err := s.recordExecution(ctx, p, target, passed == len(items), time.Duration(out.Execution.Total), counts, nil); err != nil {
+	if err := s.recordBatch(ctx, p, target, tally, out.Execution); err != nil {
 		return nil, err
 	}
 	return out, nil
