@@ -57,7 +57,7 @@ func (s *Service) runFlowBatch(ctx context.Context, baseID, recordID uuid.UUID, 
 	if err := chargeRuns(ctx, len(items)); err != nil {
 		return nil, err
 	}
-	resolver := s.resolverFor(p)
+	resolver, opts := s.resolverFor(p), s.charged(ctx)
 	out := &FlowBatchResult{Results: make([]*FlowResult, 0, len(items))}
 	var tally batchTally
 	for _, item := range items {
@@ -66,7 +66,7 @@ func (s *Service) runFlowBatch(ctx context.Context, baseID, recordID uuid.UUID, 
 		if err != nil {
 			return nil, err
 		}
-		res, err := s.execute(ctx, resolver, plan, data, item, s.charged(ctx))
+		res, err := s.execute(ctx, resolver, plan, data, item, opts)
 		if err != nil {
 			return nil, err
 		}
