@@ -31,10 +31,11 @@ func (s *server) runPolicyVersionBatch(w http.ResponseWriter, r *http.Request) {
 
 // runBatch writes the answer the service writes into a kept buffer, sent
 // whole once it is complete, so that a failure is still a clean error.
-func (s *server) runBatch(w http.ResponseWriter, r *http.Request, idName string, hint singleRunHint,
+func (s *server) runBatch(w http.ResponseWriter, r *http.Request, idName, hint string,
 	run func(ctx context.Context, id uuid.UUID, items []json.RawMessage, buf []byte) ([]byte, error)) {
-	id, items, ok := s.readBatch(w, r, idName, hint)
-	if !ok {
+	id, items, err := s.readBatch(r, idName, hint)
+	if err != nil {
+		s.writeError(w, r, err)
 		return
 	}
 	b, err := run(r.Context(), id, items, takeBatchBuffer())
@@ -59,55 +60,47 @@ func (s *server) runFlowVersionBatch(w http.ResponseWriter, r *http.Request) {
 
 func (s *server) runStoredFlowBatch(w http.ResponseWriter, r *http.Request, idName string,
 	run func(ctx context.Context, id uuid.UUID, items []json.RawMessage) (*service.FlowBatchResult, error)) {
-	id, items, ok := s.readBatch(w, r, idName, flowRunHint)
-	if !ok {
+	id, items, err := s.readBatch(r, idName, flowRunHint)
+	if err != nil {
+		s.writeError(w, r, err)
 		return
 	}
 	res, err := run(r.Context(), id, items)
 	s.reply(w, r, http.StatusOK, res, err)
 }
 
-// singleRunHint says, for a batch body with another member than items,
-// how the route's single run takes one input, at its path.
-type singleRunHint func(path string) string
+// The hints of a batch body with another member than items: how the
+// route's single run, at the path they are given, takes one input.
+const (
+	policyRunHint = `to run on one input, send {"data": {...}} to %s`
+	flowRunHint   = `a batch takes {"items": [input, ...]}; to run on one input, send the input itself to %s`
+)
 
-func policyRunHint(path string) string {
-	return fmt.Sprintf(`to run on one input, send {"data": {...}} to %s`, path)
-}
-
-func flowRunHint(path string) string {
-	return fmt.Sprintf(`a batch takes {"items": [input, ...]}; to run on one input, send the input itself to %s`, path)
-}
-
-// readBatch reads the id and the items of a batch run as raw JSON, or
-// answers the error; whether each item is acceptable data, and how many a
-// call may hold, is the service's to decide.
-func (s *server) readBatch(w http.ResponseWriter, r *http.Request, idName string, hint singleRunHint) (uuid.UUID, []json.RawMessage, bool) {
+// readBatch reads the id and the items of a batch run as raw JSON;
+// whether each item is acceptable data, and how many a call may hold, is
+// the service's to decide.
+func (s *server) readBatch(r *http.Request, idName, hint string) (uuid.UUID, []json.RawMessage, error) {
 	id, err := pathID(r, idName)
 	if err != nil {
-		s.writeError(w, r, err)
-		return uuid.Nil, nil, false
+		return uuid.Nil, nil, err
 	}
 	body, err := s.readBody(r)
 	if err != nil {
-		s.writeError(w, r, err)
-		return uuid.Nil, nil, false
+		return uuid.Nil, nil, err
 	}
 	if items, ok := splitItems(body); ok {
-		return id, items, true
+		return id, items, nil
 	}
 	var req batchRequest
 	if err := decodeObject(body, reflect.ValueOf(&req).Elem()); err != nil {
 		// A body for the single run, sent to its batch.
 		single := strings.TrimSuffix(r.URL.Path, "/batch")
-		s.writeError(w, r, withHint(err, func(name string) bool { return !strings.EqualFold(name, "items") }, hint(single)))
-		return uuid.Nil, nil, false
+		return uuid.Nil, nil, withHint(err, func(name string) bool { return !strings.EqualFold(name, "items") }, fmt.Sprintf(hint, single))
 	}
 	if req.Items == nil {
-		s.writeError(w, r, invalid("items is required: an array of the JSON objects to run on"))
-		return uuid.Nil, nil, false
+		return uuid.Nil, nil, invalid("items is required: an array of the JSON objects to run on")
 	}
-	return id, req.Items, true
+	return id, req.Items, nil
 }
 
 // splitItems reads the usual body, {"items": [{...}, ...]}, in one pass
