@@ -1,3 +1,5 @@
+import { isJSONObject } from './runData';
+
 const time = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const timeToSecond = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
@@ -36,7 +38,7 @@ export function sameJSON(a: unknown, b: unknown): boolean {
 
 function canonicalJSON(v: unknown): string {
   return JSON.stringify(v, (_key, x: unknown) =>
-    x !== null && typeof x === 'object' && !Array.isArray(x)
+    isJSONObject(x)
       ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : x,
   );

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { formatJSON } from '../format';
 import { jsonProblem } from '../editor/jsonEditor';
+import { isJSONObject } from '../runData';
 
 /** A stored test as a page edits it. */
 export interface EditableTest {
@@ -47,7 +48,7 @@ export function TestEditRow({
     if (!trimmed) return setProblem('A test needs a name.');
     if (taken.includes(trimmed)) return setProblem(`Another test is named “${trimmed}”: test names are unique.`);
     if (dataProblem) return setProblem(`The data is not valid JSON: ${dataProblem}`);
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return setProblem('The data must be a JSON object.');
+    if (!isJSONObject(parsed)) return setProblem('The data must be a JSON object.');
     onApply({ name: trimmed, data: parsed, expect: kind === 'outcome' ? outcome : kind === 'true' });
   };
 

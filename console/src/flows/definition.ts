@@ -3,6 +3,8 @@
 // stays the single source of truth: the graph is drawn from it, and every
 // edit returns a new definition.
 
+import { isJSONObject } from '../runData';
+
 export type Branch = string | string[] | null | undefined;
 
 export interface PolicyRef {
@@ -46,8 +48,8 @@ export function emptyDefinition(): Definition {
 
 /** The stored definition as the editor reads it; anything unexpected becomes an empty node list. */
 export function asDefinition(v: unknown): Definition {
-  if (v && typeof v === 'object' && !Array.isArray(v)) {
-    const d = v as Definition;
+  if (isJSONObject(v)) {
+    const d = v as unknown as Definition;
     if (Array.isArray(d.nodes)) return { ...d, nodes: d.nodes.filter((n) => n && typeof n === 'object') };
   }
   return { formatVersion: 1, nodes: [] };

@@ -57,6 +57,7 @@ import type { GraphModel } from '../flows/FlowGraph';
 import { PolicyPicker, policyLabel, usePolicies } from '../flows/PolicyPicker';
 import { dropFlowEdits, loadFlowEdits, loadProblems, storeFlowEdits, storeProblems } from '../flows/storage';
 import { useDraftRevision } from '../revision';
+import { batchProblem, isJSONObject } from '../runData';
 
 type Rec = FlowFieldsFragment;
 type Tab = 'graph' | 'tests' | 'versions' | 'decisions';
@@ -309,18 +310,12 @@ function FlowEditor({
       return null;
     }
     if (Array.isArray(v)) {
-      const notObject = v.findIndex((d) => !isObject(d));
-      if (v.length > 0 && notObject < 0) return v as Record<string, unknown>[];
-      setNotice({
-        kind: 'error',
-        text:
-          v.length === 0
-            ? 'The list of inputs is empty: put a JSON object in it for each run.'
-            : `Input ${notObject + 1} of the list is not a JSON object.`,
-      });
+      const problem = batchProblem(v, 'input');
+      if (!problem) return v as Record<string, unknown>[];
+      setNotice({ kind: 'error', text: problem });
       return null;
     }
-    if (isObject(v)) return v;
+    if (isJSONObject(v)) return v;
     setNotice({ kind: 'error', text: 'The test data must be a JSON object, or a list of them.' });
     return null;
   };
@@ -921,8 +916,4 @@ function ImportDialog({ onOpen, onCancel }: { onOpen: (text: string) => void; on
       </div>
     </dialog>
   );
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }

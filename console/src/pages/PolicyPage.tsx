@@ -39,6 +39,7 @@ import { TestSummary } from '../components/TestSummary';
 import { TestsTable } from '../components/TestsTable';
 import { VersionsPanel } from '../components/VersionsPanel';
 import { checkRule, testPolicy } from '../checks';
+import { batchProblem, isJSONObject } from '../runData';
 import { schemaOf, schemaText } from '../schema';
 import type { TestReport } from '../checks';
 
@@ -190,7 +191,7 @@ function Editor({
         await runSamples(data);
         return;
       }
-      if (data === null || typeof data !== 'object') {
+      if (!isJSONObject(data)) {
         setRunError('The sample data must be a JSON object, or a list of them.');
         return;
       }
@@ -205,13 +206,9 @@ function Editor({
   // A list of samples runs as one batch of the saved record: a batch runs
   // only stored rules.
   const runSamples = async (items: unknown[]) => {
-    const notObject = items.findIndex((d) => d === null || typeof d !== 'object' || Array.isArray(d));
-    if (items.length === 0 || notObject >= 0) {
-      setRunError(
-        items.length === 0
-          ? 'The list of samples is empty: put a JSON object in it for each run.'
-          : `Sample ${notObject + 1} of the list is not a JSON object.`,
-      );
+    const problem = batchProblem(items, 'sample');
+    if (problem) {
+      setRunError(problem);
       return;
     }
     if (!record || rule !== record.rule) {
