@@ -9,15 +9,9 @@ import { RunResultView } from './RunResult';
  */
 export function BatchResultView({ results, onReference }: { results: RunResultFieldsFragment[]; onReference?: (name: string) => void }) {
   const [open, setOpen] = useState<number | null>(null);
-  const errors = results.filter((r) => r.error).length;
-  const passed = results.filter((r) => !r.error && r.result).length;
-  const failed = results.length - passed - errors;
   return (
     <div className="run-result" data-testid="batch-result">
-      <p className="verdict verdict-batch" role="status">
-        {results.length === 1 ? '1 run' : `${results.length} runs`}: {passed} true, {failed} false
-        {errors > 0 && `, ${errors} could not run`}
-      </p>
+      <BatchCounts results={results.map((r) => ({ result: r.result, failed: !!r.error }))} failedWords="could not run" />
       <table className="table table-compact" aria-label="Runs of the samples">
         <thead>
           <tr>
@@ -65,5 +59,17 @@ export function BatchResultView({ results, onReference }: { results: RunResultFi
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** How a batch's runs came out: true, false, and failed, said in failedWords. */
+export function BatchCounts({ results, failedWords }: { results: { result: boolean; failed: boolean }[]; failedWords: string }) {
+  const failed = results.filter((r) => r.failed).length;
+  const passed = results.filter((r) => !r.failed && r.result).length;
+  return (
+    <p className="verdict verdict-batch" role="status">
+      {results.length === 1 ? '1 run' : `${results.length} runs`}: {passed} true, {results.length - passed - failed} false
+      {failed > 0 && `, ${failed} ${failedWords}`}
+    </p>
   );
 }

@@ -1,4 +1,5 @@
 import type { FlowRunResultFieldsFragment } from '@verdict/client';
+import { BatchCounts } from '../components/BatchResult';
 
 /** What a flow run ended on, in a word: its outcome, else its result. */
 function flowAnswer(r: FlowRunResultFieldsFragment): string {
@@ -20,15 +21,9 @@ export function FlowBatchView({
   shown: number | null;
   onShow: (i: number) => void;
 }) {
-  const stopped = results.filter((r) => r.errors.length > 0).length;
-  const passed = results.filter((r) => r.errors.length === 0 && r.result).length;
-  const failed = results.length - passed - stopped;
   return (
     <div className="run-result" data-testid="flow-batch">
-      <p className="verdict verdict-batch" role="status">
-        {results.length === 1 ? '1 run' : `${results.length} runs`}: {passed} true, {failed} false
-        {stopped > 0 && `, ${stopped} stopped on an error`}
-      </p>
+      <BatchCounts results={results.map((r) => ({ result: r.result, failed: r.errors.length > 0 }))} failedWords="stopped on an error" />
       <table className="table table-compact" aria-label="Runs of the inputs">
         <thead>
           <tr>
