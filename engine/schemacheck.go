@@ -45,6 +45,17 @@ func CheckWithSchema(src string, schema []byte) CheckResult {
 	return CheckWithDecodedSchema(src, root)
 }
 
+// IsSchema tells whether a value, as encoding/json decodes JSON into an
+// any, is a JSON Schema: an object, or a boolean (true admits every value,
+// false none).
+func IsSchema(v any) bool {
+	switch v.(type) {
+	case map[string]any, bool:
+		return true
+	}
+	return false
+}
+
 // CheckWithDecodedSchema is CheckWithSchema for a schema decoded already,
 // as encoding/json decodes JSON into an any: a caller that decoded it to
 // validate it, or checks many texts against it, decodes it once.

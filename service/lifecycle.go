@@ -11,6 +11,7 @@ import (
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database/changefeed"
+	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/base"
@@ -189,18 +190,13 @@ func checkSchema(schema json.RawMessage) (any, error) {
 	return v, checkJSONText("schema", schema)
 }
 
-// schemaOrNull decodes raw and tells whether it is a JSON Schema, which is
-// an object or a boolean (true admits every value, false none), or null.
+// schemaOrNull decodes raw and tells whether it is a JSON Schema or null.
 func schemaOrNull(raw json.RawMessage) (any, bool) {
 	var v any
-	if json.Unmarshal(raw, &v) != nil {
+	if json.Unmarshal(raw, &v) != nil || v != nil && !engine.IsSchema(v) {
 		return nil, false
 	}
-	switch v.(type) {
-	case nil, map[string]any, bool:
-		return v, true
-	}
-	return nil, false
+	return v, true
 }
 
 // create makes a base and its draft, owned by the creating user (by the

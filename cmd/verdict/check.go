@@ -51,9 +51,7 @@ Exit status: 0 when no file has an error (warnings allowed), 1 when one has,
 				if json.Unmarshal(text, &schema) != nil {
 					return usageError("%s is not JSON", schemaPath)
 				}
-				switch schema.(type) {
-				case map[string]any, bool:
-				default:
+				if !engine.IsSchema(schema) {
 					return usageError("%s is not a JSON Schema: an object, or true or false", schemaPath)
 				}
 			}
