@@ -80,7 +80,7 @@ func check(src string, schema any) CheckResult {
 	if len(src) <= DefaultLimits.MaxTextBytes {
 		out.Tokens = tokenize(src, li)
 	}
-	c := &checker{src: src, li: li, suggestionWork: maxSuggestionWork, inferred: map[*PhraseRef]bool{}}
+	c := newChecker(src, li)
 	text, errs := Parse(src, DefaultLimits)
 	if errs != nil {
 		c.syntax(errs)
@@ -90,10 +90,7 @@ func check(src string, schema any) CheckResult {
 			c.schemaPaths(text, obj)
 		}
 	}
-	sort.SliceStable(c.diags, func(i, j int) bool {
-		a, b := c.diags[i].Range.Start, c.diags[j].Range.Start
-		return a.Line < b.Line || a.Line == b.Line && a.Column < b.Column
-	})
+	sort.SliceStable(c.diags, func(i, j int) bool { return before(c.diags[i].Range.Start, c.diags[j].Range.Start) })
 	out.Diagnostics = append(out.Diagnostics, c.diags...)
 	return out
 }
@@ -110,6 +107,15 @@ type checker struct {
 	// inferred are the references no rule answers, which a run answers
 	// from the data (see semantics).
 	inferred map[*PhraseRef]bool
+}
+
+func newChecker(src string, li *lineIndex) *checker {
+	return &checker{src: src, li: li, suggestionWork: maxSuggestionWork, inferred: map[*PhraseRef]bool{}}
+}
+
+// before says whether a comes before b in the text.
+func before(a, b Position) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Column < b.Column
 }
 
 // maxSuggestionWork bounds the comparisons one Check spends on suggesting

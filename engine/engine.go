@@ -30,12 +30,12 @@ type Result struct {
 	Explanation string   `json:"explanation"`
 	Warnings    Warnings `json:"warnings"`
 
-	exec        [1]RuleTrace // backs Trace.Execution, so a result is one allocation
-	about       *explainInfo // what Explain needs to know of the program
-	source      string       // the text of a result that did not parse, for Explain
-	parseFailed bool
-	shown       int // see ShownAnswerBytes
-	reads       int // see ReadBytes
+	exec      [1]RuleTrace // backs Trace.Execution, so a result is one allocation
+	about     *explainInfo // what Explain needs to know of the program
+	source    string       // the text of a result that did not parse, for Explain
+	parseErrs ParseErrors  // why it did not parse
+	shown     int          // see ShownAnswerBytes
+	reads     int          // see ReadBytes
 }
 
 // ReadBytes is about how many bytes of long texts, lists and objects of
@@ -193,10 +193,10 @@ func ParseFailure(src string, errs ParseErrors, data any, rule []string) *Result
 			Outcome:    Text{"parse_failed"},
 			Conditions: []ConditionTrace{cond},
 		}}},
-		Rule:        rule,
-		Data:        data,
-		Error:       errs.asError(),
-		source:      src,
-		parseFailed: true,
+		Rule:      rule,
+		Data:      data,
+		Error:     errs.asError(),
+		source:    src,
+		parseErrs: errs,
 	}
 }

@@ -48,7 +48,7 @@ func (r *Result) Explain() {
 	}
 	r.Warnings = Warnings{}
 	switch {
-	case r.parseFailed || r.Error != nil && r.Error.Kind == KindParse:
+	case r.parseErrs != nil || r.Error != nil && r.Error.Kind == KindParse:
 		r.Explanation = r.parseExplanation()
 		return
 	case len(r.Trace.Execution) == 0 && r.Error != nil:
@@ -91,16 +91,35 @@ func (r *Result) Explain() {
 }
 
 func (r *Result) parseExplanation() string {
-	if !r.parseFailed {
-		return "The rule text does not parse: " + r.Error.Message
-	}
-	for _, d := range Check(r.source).Diagnostics {
-		if d.Severity == SeverityError {
-			return fmt.Sprintf("The rule text does not parse (line %d, column %d): %s",
-				d.Range.Start.Line, d.Range.Start.Column, d.Message)
-		}
+	if d, ok := firstSyntaxError(r.source, r.parseErrs); ok {
+		return fmt.Sprintf("The rule text does not parse (line %d, column %d): %s",
+			d.Range.Start.Line, d.Range.Start.Column, d.Message)
 	}
 	return "The rule text does not parse: " + r.Error.Message
+}
+
+// firstSyntaxError is the first error Check reports for src, which failed
+// to parse with errs, worked out from the first of errs alone, without
+// highlighting the text or parsing it again: an explanation names one
+// problem, and explaining each of a long text's errors, with suggestions,
+// would cost a run tens of milliseconds.
+func firstSyntaxError(src string, errs ParseErrors) (Diagnostic, bool) {
+	if len(errs) == 0 {
+		return Diagnostic{}, false
+	}
+	c := newChecker(src, newLineIndex(src))
+	c.syntax(errs[:1])
+	var first *Diagnostic
+	for i := range c.diags {
+		d := &c.diags[i]
+		if d.Severity == SeverityError && (first == nil || before(d.Range.Start, first.Range.Start)) {
+			first = d
+		}
+	}
+	if first == nil {
+		return Diagnostic{}, false
+	}
+	return *first, true
 }
 
 // explainInfo is what explanations need to know of a program beyond the
