@@ -67,20 +67,43 @@ func (e *Engine) Run(src string, data map[string]any) *Result {
 // it does not parse): when charge fails, nothing is evaluated and its
 // error is returned.
 func (e *Engine) RunCharged(src string, data map[string]any, charge func(answer int) error) (*Result, error) {
+	return e.CompileInline(src).RunCharged(data, charge)
+}
+
+// Inline is a rule text compiled to be run as Run runs it, for a caller
+// that runs one text many times: a text that does not parse gives results
+// with its parse error.
+type Inline struct {
+	src  string
+	prog *Program
+	errs ParseErrors
+}
+
+// CompileInline parses and compiles src for Inline.RunCharged.
+func (e *Engine) CompileInline(src string) *Inline {
 	prog, err := e.compileText(src, false)
-	answer := len(src)
-	if err == nil {
-		answer = prog.AnswerWeight(len(src))
+	in := &Inline{src: src, prog: prog}
+	if err != nil {
+		in.errs = err.(ParseErrors)
+	}
+	return in
+}
+
+// RunCharged evaluates the text on data as Engine.RunCharged does.
+func (in *Inline) RunCharged(data map[string]any, charge func(answer int) error) (*Result, error) {
+	answer := len(in.src)
+	if in.prog != nil {
+		answer = in.prog.AnswerWeight(len(in.src))
 	}
 	if charge != nil {
 		if err := charge(answer); err != nil {
 			return nil, err
 		}
 	}
-	if err != nil {
-		return ParseFailure(src, err.(ParseErrors), data, Paragraphs(src)), nil
+	if in.prog == nil {
+		return ParseFailure(in.src, in.errs, data, Paragraphs(in.src)), nil
 	}
-	return prog.Evaluate(data), nil
+	return in.prog.Evaluate(data), nil
 }
 
 // InlineRules returns the `rule` member of an inline run: the source of

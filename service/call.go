@@ -23,6 +23,9 @@ type Call struct {
 	// answers is what the request's runs have answered (see
 	// spendAnswer), shared by every context derived from the call.
 	answers *answerBudget
+	// texts are the rule texts its inline runs compiled (see
+	// Service.compileInline).
+	texts *compiledTexts
 }
 
 type callKey struct{}
@@ -32,6 +35,9 @@ type callKey struct{}
 func WithCall(ctx context.Context, c *Call) context.Context {
 	if c.answers == nil {
 		c.answers = new(answerBudget)
+	}
+	if c.texts == nil {
+		c.texts = new(compiledTexts)
 	}
 	return context.WithValue(ctx, callKey{}, c)
 }

@@ -197,7 +197,7 @@ func (s *Service) RunRule(ctx context.Context, rule string, rawData json.RawMess
 		return nil, err
 	}
 	began := time.Now()
-	res, err := s.engine.RunCharged(rule, data, func(answer int) error { return s.spendAnswer(ctx, answer+len(rawData)) })
+	res, err := s.compileInline(ctx, rule).RunCharged(data, func(answer int) error { return s.spendAnswer(ctx, answer+len(rawData)) })
 	if err != nil {
 		return nil, err
 	}
@@ -209,4 +209,45 @@ func (s *Service) RunRule(ctx context.Context, rule string, rawData json.RawMess
 	s.metrics.evaluations.WithLabelValues("rule", outcomeLabel(res.Result, res.Error != nil)).Inc()
 	s.metrics.engineTime.WithLabelValues("rule").Observe(t.engine.Seconds())
 	return &RunResult{Result: res, Execution: t.execution()}, nil
+}
+
+// compiledTexts are the rule texts one request's inline runs compiled, so
+// that a GraphQL document running one text in many fields (through a
+// variable) compiles it once, where each field compiling it anew made a
+// few kilobytes of document cost seconds. What it holds is bounded twice:
+// every text comes from the request's body, and it takes texts only while
+// they add up to maxCompiledTextBytes.
+type compiledTexts struct {
+	mu     sync.Mutex
+	bytes  int
+	byText map[string]*engine.Inline
+}
+
+const maxCompiledTextBytes = 4 << 20
+
+// compileInline is the rule text compiled for an inline run, the one the
+// request compiled before when it did.
+func (s *Service) compileInline(ctx context.Context, rule string) *engine.Inline {
+	c := callOf(ctx)
+	if c == nil || c.texts == nil {
+		return s.engine.CompileInline(rule)
+	}
+	texts := c.texts
+	texts.mu.Lock()
+	in, ok := texts.byText[rule]
+	texts.mu.Unlock()
+	if ok {
+		return in
+	}
+	in = s.engine.CompileInline(rule)
+	texts.mu.Lock()
+	defer texts.mu.Unlock()
+	if texts.bytes+len(rule) <= maxCompiledTextBytes {
+		if texts.byText == nil {
+			texts.byText = map[string]*engine.Inline{}
+		}
+		texts.byText[rule] = in
+		texts.bytes += len(rule)
+	}
+	return in
 }

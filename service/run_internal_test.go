@@ -2,7 +2,9 @@ package service
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/verdict/verdict/engine"
@@ -33,5 +35,41 @@ func TestRunResultAppendJSONWritesWhatEncodingJSONWrites(t *testing.T) {
 		if !bytes.Equal(append(got, '\n'), want.Bytes()) {
 			t.Fatalf("%s:\n got %s\nwant %s", name, got, want.Bytes())
 		}
+	}
+}
+
+func TestARequestCompilesEachInlineTextOnce(t *testing.T) {
+	s := &Service{}
+	rule := "A **P** is ok if the __a__ of the **P** is at least 1."
+	broken := "A **P** is ok if the __a__ of the **P** is at lest 1."
+	ctx := WithCall(context.Background(), &Call{})
+	first := s.compileInline(ctx, rule)
+	if again := s.compileInline(ctx, rule); again != first {
+		t.Error("a request compiled its text twice")
+	}
+	if s.compileInline(ctx, broken) != s.compileInline(ctx, broken) {
+		t.Error("a request compiled a text that does not parse twice")
+	}
+	if other := s.compileInline(WithCall(context.Background(), &Call{}), rule); other == first {
+		t.Error("another request ran what this one compiled")
+	}
+	if s.compileInline(context.Background(), rule) == s.compileInline(context.Background(), rule) {
+		t.Error("runs outside a request shared what they compiled")
+	}
+	res, err := first.RunCharged(map[string]any{"P": map[string]any{"a": 2.0}}, nil)
+	if err != nil || !res.Result {
+		t.Errorf("the compiled text ran %v, %v", res.Result, err)
+	}
+
+	// Past maxCompiledTextBytes of texts, a request compiles each run anew.
+	full := WithCall(context.Background(), &Call{})
+	long := strings.Repeat("x", maxCompiledTextBytes/2)
+	s.compileInline(full, long)
+	s.compileInline(full, strings.Repeat("y", maxCompiledTextBytes/2))
+	if s.compileInline(full, rule) == s.compileInline(full, rule) {
+		t.Error("a request kept more than maxCompiledTextBytes of compiled texts")
+	}
+	if s.compileInline(full, long) != s.compileInline(full, long) {
+		t.Error("a request forgot a text it kept")
 	}
 }
