@@ -106,7 +106,8 @@ type Resource struct {
 // Decision is the answer. Reason names the rule that decided, so a denial can
 // be logged and explained: "allowed", or the first of missing_api_key,
 // invalid_principal, unknown_action, action_not_applicable_to_kind,
-// tenant_mismatch, resource_deleted, invalid_resource, role_forbids_action,
+// tenant_mismatch, resource_deleted, invalid_resource, scope_forbids_action
+// (the key's scope is the ceiling), role_forbids_action,
 // draft_owned_by_another_user that applies.
 type Decision struct {
 	Allow  bool

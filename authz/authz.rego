@@ -74,7 +74,7 @@ decision := deny("missing_api_key") if {
 	input.resource.state == "deleted"
 } else := deny("invalid_resource") if {
 	not valid_resource
-} else := deny("role_forbids_action") if {
+} else := deny(forbidden_by) if {
 	not permissions[effective_role][input.action]
 } else := deny("draft_owned_by_another_user") if {
 	changes_base[input.action]
@@ -83,6 +83,16 @@ decision := deny("missing_api_key") if {
 } else := {"allow": true, "reason": "allowed"}
 
 deny(reason) := {"allow": false, "reason": reason}
+
+# What refuses an action the effective role lacks, so that the caller knows
+# whether another key would do: the key's scope when the key is the
+# organization's (it acts as its scope) or when its user's role alone would
+# allow the action; else the user's role.
+forbidden_by := "scope_forbids_action" if {
+	input.principal.key_owner == "organization"
+} else := "scope_forbids_action" if {
+	permissions[input.principal.role][input.action]
+} else := "role_forbids_action"
 
 has_key if input.principal.key_id != ""
 

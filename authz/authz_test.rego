@@ -63,8 +63,8 @@ test_auditor_reads_audit_and_views_but_never_authors_or_runs if {
 }
 
 test_key_scope_caps_the_owners_role if {
-	denied_for(user("admin", "view"), "publish", own_draft) == "role_forbids_action"
-	denied_for(user("admin", "publish"), "delete", published) == "role_forbids_action"
+	denied_for(user("admin", "view"), "publish", own_draft) == "scope_forbids_action"
+	denied_for(user("admin", "publish"), "delete", published) == "scope_forbids_action"
 	allowed(user("admin", "publish"), "publish", own_draft)
 }
 
@@ -74,12 +74,12 @@ test_role_caps_a_wider_key_scope if {
 
 test_organization_key_acts_as_its_scope if {
 	allowed(org_key("publish"), "publish", published)
-	denied_for(org_key("publish"), "delete", published) == "role_forbids_action"
+	denied_for(org_key("publish"), "delete", published) == "scope_forbids_action"
 	allowed(org_key("admin"), "delete", published)
 }
 
 test_organization_key_ignores_a_role_it_was_given if {
-	denied_for(object.union(org_key("view"), {"role": "admin"}), "edit", published) == "role_forbids_action"
+	denied_for(object.union(org_key("view"), {"role": "admin"}), "edit", published) == "scope_forbids_action"
 }
 
 test_request_without_a_key_is_denied if {

@@ -189,7 +189,16 @@ func TestKeysOverREST(t *testing.T) {
 		}
 		// The new keys work, each within its owner's permissions.
 		wantStatus(t, f.call(t, member{key: orgKey.Secret}, http.MethodGet, "/policies", nil), http.StatusOK)
-		wantError(t, f.call(t, member{key: orgKey.Secret}, http.MethodPost, "/policy", seniorPolicy), http.StatusForbidden, service.CodePermissionDenied)
+		w = f.call(t, member{key: orgKey.Secret}, http.MethodPost, "/policy", seniorPolicy)
+		wantError(t, w, http.StatusForbidden, service.CodePermissionDenied)
+		// The refusal says whether the key's scope or its owner's role refused.
+		if got := decodeStrict[errorWithDetails](t, w).Error.Message; got != "not allowed to create (scope_forbids_action)" {
+			t.Errorf("organization view key creating: %q", got)
+		}
+		w = f.call(t, as["viewer"], http.MethodPost, "/admin/keys", `{"name": "k", "scope": "view"}`)
+		if got := decodeStrict[errorWithDetails](t, w).Error.Message; got != "not allowed to manage_keys (role_forbids_action)" {
+			t.Errorf("viewer creating a key: %q", got)
+		}
 		wantStatus(t, f.call(t, member{key: userKey.Secret}, http.MethodPost, "/policy", seniorPolicy), http.StatusCreated)
 
 		past := time.Now().Add(-time.Minute).UTC().Format(time.RFC3339)
