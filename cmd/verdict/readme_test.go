@@ -111,6 +111,29 @@ func TestReadmeTour(t *testing.T) {
 	}
 }
 
+// The README's shell examples after the tour's first block continue the
+// tour: they reach its server through $VERDICT_URL, with its $KEY. The
+// server of the README's first command listens on the default :8080 and
+// knows another key, so a command sent there would answer 401.
+func TestReadmeExamplesAfterTheTourUseItsServer(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := strings.Index(string(readme), tourStart)
+	if start < 0 {
+		t.Fatalf("README.md has no tour marker %q", tourStart)
+	}
+	fence := regexp.MustCompile("(?s)```sh\n(.*?)```")
+	for _, b := range fence.FindAllStringSubmatch(string(readme)[start:], -1) {
+		for _, line := range strings.Split(b[1], "\n") {
+			if strings.Contains(line, ":8080") {
+				t.Errorf("a README example after the tour addresses :8080 instead of $VERDICT_URL:\n%s", line)
+			}
+		}
+	}
+}
+
 func stepDone(i int) string { return fmt.Sprintf("--- tour step %d done ---", i+1) }
 
 // tourOf returns the tour's sh blocks: the first starts the server, the

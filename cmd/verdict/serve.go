@@ -140,7 +140,7 @@ some did not finish in time).`,
 	f.StringVar(&cfg.bootstrapKey, "bootstrap-key", "",
 		"the admin key to bootstrap an empty database with, at least 32 characters; default $"+envBootstrapKey+", else a new random key")
 	f.StringVar(&cfg.opaURL, "opa-url", "", "ask the OPA server at this URL for authorization decisions; default the embedded policy")
-	f.DurationVar(&cfg.authzTimeout, "authz-timeout", 0, "how long one authorization decision may take before the request is denied (default 250ms)")
+	f.DurationVar(&cfg.authzTimeout, "authz-timeout", 0, "how long one authorization decision may take before the request fails with 503 authorization_unavailable (default 250ms)")
 	f.StringVar(&cfg.logFormat, "log-format", "text", "text or json")
 	f.StringVar(&cfg.logLevel, "log-level", "info", "the least severe lines logged: info, warn or error; warn leaves out the line of each request")
 	f.Int64Var(&cfg.bodyLimit, "body-limit", rest.DefaultBodyLimit, "the largest request body accepted, in bytes")

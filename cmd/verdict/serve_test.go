@@ -375,6 +375,23 @@ func TestServeFailsClosedWithoutItsAuthorizer(t *testing.T) {
 	}
 }
 
+// An authorizer that does not answer within --authz-timeout fails the
+// request closed, as one that cannot be reached does, and the flag's help
+// says so.
+func TestServeFailsClosedWhenTheAuthorizerIsTooSlow(t *testing.T) {
+	t.Setenv(envBootstrapKey, "")
+	opaURL, _, _ := blockingOPA(t)
+	key := "serve-test-bootstrap-key-0123456789"
+	s := startServer(t, serveArgs("sqlite://"+t.TempDir()+"/v.db", "--bootstrap-key", key, "--opa-url", opaURL, "--authz-timeout", "100ms")...)
+	status, body := s.do(t, "POST", "/run", key, runBody(t, 70))
+	checkErrorCode(t, status, body, http.StatusServiceUnavailable, "authorization_unavailable")
+
+	const usage = "how long one authorization decision may take before the request fails with 503 authorization_unavailable (default 250ms)"
+	if got := newServeCommand().Flags().Lookup("authz-timeout").Usage; got != usage {
+		t.Errorf("--authz-timeout's help is %q, want %q", got, usage)
+	}
+}
+
 // blockingOPA stands in for an OPA server that allows everything, but
 // answers only once release is called. arrived receives when a decision is
 // asked for.
