@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -48,10 +50,25 @@ func displayURL(raw string) string {
 // command's exit status.
 func openDatabase(ctx context.Context, dbURL string, opts ...database.Option) (*database.DB, error) {
 	db, err := database.Open(ctx, dbURL, opts...)
+	var nf *database.NoFileError
+	if errors.As(err, &nf) {
+		path, absErr := filepath.Abs(nf.Path)
+		if absErr != nil {
+			path = nf.Path
+		}
+		return nil, failuref("%s: no database file at %s; check the path (`verdict migrate` creates a new database)", displayURL(dbURL), path)
+	}
 	if err != nil {
 		return nil, failuref("%s: %v", displayURL(dbURL), err)
 	}
 	return db, nil
+}
+
+// openExistingDatabase is openDatabase for the commands that work on a
+// database made before: a SQLite file that does not exist is refused
+// rather than created empty, as its path is most likely mistyped.
+func openExistingDatabase(ctx context.Context, dbURL string, opts ...database.Option) (*database.DB, error) {
+	return openDatabase(ctx, dbURL, append(opts, database.MustExist())...)
 }
 
 // requireMigrated refuses a database that is behind its migrations: the

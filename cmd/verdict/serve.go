@@ -108,9 +108,10 @@ func newServeCommand() *cobra.Command {
 		Long: `Serve the REST and GraphQL API (GraphQL at /graphql, its playground at
 /playground), with /healthz, /readyz and Prometheus metrics at /metrics.
 
-At start, serve applies pending migrations (unless --no-migrate, which
-refuses to start on a database that needs them) and, on a database without
-any organization, creates the organization Default with the admin
+At start, serve applies pending migrations, creating the SQLite file when
+it does not exist; with --no-migrate it refuses to start on a database that
+is missing or needs migrations instead. On a database without any
+organization, it creates the organization Default with the admin
 admin@localhost and prints that admin's API key: --bootstrap-key or
 $` + envBootstrapKey + ` when set, else a new random key.
 
@@ -136,7 +137,7 @@ some did not finish in time).`,
 	f := cmd.Flags()
 	f.StringVar(&cfg.addr, "addr", ":8080", "the address to listen on, host:port (port 0 picks a free port)")
 	addDatabaseURLFlag(f, &cfg.dbURL)
-	f.BoolVar(&cfg.noMigrate, "no-migrate", false, "do not migrate at start; refuse to start while migrations are pending")
+	f.BoolVar(&cfg.noMigrate, "no-migrate", false, "do not migrate at start; refuse to start on a missing SQLite file or while migrations are pending")
 	f.StringVar(&cfg.bootstrapKey, "bootstrap-key", "",
 		"the admin key to bootstrap an empty database with, at least 32 characters; default $"+envBootstrapKey+", else a new random key")
 	f.StringVar(&cfg.opaURL, "opa-url", "", "ask the OPA server at this URL for authorization decisions; default the embedded policy")
@@ -272,7 +273,11 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 	}
 	cfg.dbURL = resolveDatabaseURL(cfg.dbURL)
 	dbURL := cfg.dbURL
-	db, err := openDatabase(ctx, dbURL, database.WithIOTimeout(cfg.dbTimeout))
+	open := openDatabase
+	if cfg.noMigrate {
+		open = openExistingDatabase
+	}
+	db, err := open(ctx, dbURL, database.WithIOTimeout(cfg.dbTimeout))
 	if err != nil {
 		return err
 	}

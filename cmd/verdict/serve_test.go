@@ -8,6 +8,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
@@ -489,6 +491,14 @@ func TestServeFailsWhenRequestsOutliveTheShutdownTimeout(t *testing.T) {
 func TestServeRefuses(t *testing.T) {
 	t.Setenv(envBootstrapKey, "")
 	fresh := func(t *testing.T) string { return "sqlite://" + t.TempDir() + "/v.db" }
+	// A SQLite file of no bytes is a database with no tables.
+	empty := func(t *testing.T) string {
+		path := filepath.Join(t.TempDir(), "v.db")
+		if err := os.WriteFile(path, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return "sqlite://" + path
+	}
 	tests := []struct {
 		name   string
 		env    string // $VERDICT_BOOTSTRAP_KEY
@@ -543,7 +553,7 @@ func TestServeRefuses(t *testing.T) {
 		{name: "an address it cannot listen on", code: exitFailure, stderr: "listen tcp",
 			args: func(t *testing.T) []string { return []string{"--addr", "127.0.0.1:-1", "--database-url", fresh(t)} }},
 		{name: "--no-migrate on a database that needs migrating", code: exitFailure, stderr: "pending migrations: run `verdict migrate` first",
-			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--no-migrate") }},
+			args: func(t *testing.T) []string { return serveArgs(empty(t), "--no-migrate") }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name+" exits with "+map[int]string{exitUsage: "bad usage", exitFailure: "a failure"}[tt.code], func(t *testing.T) {
