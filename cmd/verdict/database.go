@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -33,17 +34,64 @@ func resolveDatabaseURL(flag string) string {
 	return database.DefaultURL
 }
 
-// displayURL is a database URL as it may be printed: without a password.
+// hiddenPassword stands for a database password wherever a URL is printed.
+const hiddenPassword = "***"
+
+// displayURL is a database URL as it may be printed: see hidePassword.
 func displayURL(raw string) string {
+	shown, _ := hidePassword(raw)
+	return shown
+}
+
+// hidePassword is a PostgreSQL URL as written, but with hiddenPassword for
+// each password it holds, in its user part or as the password parameter
+// of its query; hidden says whether it hid any. The URL is edited as text,
+// not rebuilt, because url.URL.String would escape the stars.
+func hidePassword(raw string) (shown string, hidden bool) {
 	if strings.HasPrefix(raw, "sqlite://") {
-		return raw
+		return raw, false
 	}
-	u, err := url.Parse(raw)
-	if err != nil {
+	if _, err := url.Parse(raw); err != nil {
 		// url.Parse quotes the whole input in its error; say nothing of it.
-		return "(unparsable URL)"
+		return "(unparsable URL)", false
 	}
-	return u.Redacted()
+	// Cut as url.Parse does: the query, then the authority up to the path,
+	// whose user part ends at its last @.
+	rest, query, hasQuery := strings.Cut(raw, "?")
+	scheme, rest, _ := strings.Cut(rest, "://")
+	authority, path := rest, ""
+	if i := strings.Index(rest, "/"); i >= 0 {
+		authority, path = rest[:i], rest[i:]
+	}
+	params := strings.Split(query, "&")
+	// A PostgreSQL URL has no fragment, and no @ in its path or in the name
+	// of a parameter: there, they most likely come from a password with a
+	// #, / or ? left unescaped, which url.Parse cut somewhere inside, its
+	// beginning read as a port.
+	if strings.Contains(raw, "#") || strings.Contains(path, "@") || slices.ContainsFunc(params, func(param string) bool {
+		key, _, _ := strings.Cut(param, "=")
+		return strings.Contains(key, "@")
+	}) {
+		return "(URL not shown: a password in it must escape #, / and ? as %23, %2F and %3F)", true
+	}
+	if at := strings.LastIndex(authority, "@"); at >= 0 {
+		if user, _, hasPassword := strings.Cut(authority[:at], ":"); hasPassword {
+			authority = user + ":" + hiddenPassword + authority[at:]
+			hidden = true
+		}
+	}
+	for i, param := range params {
+		key, _, _ := strings.Cut(param, "=")
+		if name, err := url.QueryUnescape(key); err == nil && name == "password" {
+			params[i] = key + "=" + hiddenPassword
+			hidden = true
+		}
+	}
+	shown = scheme + "://" + authority + path
+	if hasQuery {
+		shown += "?" + strings.Join(params, "&")
+	}
+	return shown, hidden
 }
 
 // openDatabase opens the database named by dbURL; the error is the

@@ -363,7 +363,7 @@ func serveHTTP(ctx context.Context, stopSignals func(), cfg serveConfig, svc *se
 		if cfg.bootstrapKey != "" {
 			log.Info("bootstrap key not used: the database has organizations already")
 		}
-		printKeyHint(ctx, &banner, svc.Operator())
+		printKeyHint(ctx, &banner, svc.Operator(), cfg.dbURL)
 	}
 	io.WriteString(stdout, banner.String())
 	log.Info("serving", "addr", ln.Addr().String(), "database", displayURL(cfg.dbURL), "authorizer", cfg.authorizerName())
@@ -426,19 +426,36 @@ const tryRunBody = `{"rule": "A **Person** gets senior_discount if the __age__ o
 
 // printKeyHint tells how to get a key for a database that was bootstrapped
 // before.
-func printKeyHint(ctx context.Context, w io.Writer, op *service.Operator) {
+func printKeyHint(ctx context.Context, w io.Writer, op *service.Operator, dbURL string) {
 	org := "ORG"
 	if only, err := op.OnlyOrganization(ctx); err == nil && only != nil {
-		org = shellQuote(only.Name)
+		org = only.Name
 	}
-	fmt.Fprintf(w, "To create an API key (against the same database):\n\n    verdict admin key create --org %s --scope admin [--user-email EMAIL]\n\n", org)
+	io.WriteString(w, keyHint(dbURL, org))
+}
+
+// keyHint is the command that creates an admin key in the organization org
+// of the database dbURL, to run as shown. It names the database unless it
+// is the default, and never shows its password.
+func keyHint(dbURL, org string) string {
+	dbFlag := ""
+	shown, hidden := hidePassword(dbURL)
+	if dbURL != database.DefaultURL {
+		dbFlag = " --database-url " + shellQuote(shown)
+	}
+	hint := fmt.Sprintf("To create an API key (against the same database):\n\n    verdict admin key create%s --org %s --scope admin [--user-email EMAIL]\n\n",
+		dbFlag, shellQuote(org))
+	if hidden {
+		hint += hiddenPassword + " stands for the database password, which is not shown.\n\n"
+	}
+	return hint
 }
 
 // shellQuote quotes s for a POSIX shell when it needs quoting.
 func shellQuote(s string) string {
 	safe := s != ""
 	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' || r == '@') {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.@/:", r)) {
 			safe = false
 			break
 		}
