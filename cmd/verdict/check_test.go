@@ -99,6 +99,47 @@ func TestTestRunsRuleFilesAgainstTheirCases(t *testing.T) {
 	}
 }
 
+func TestTestTakesATestsFileForTheRuleBesideIt(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"adult.rule":        "A **Person** is an adult if the __age__ of the **Person** is at least 18.\n",
+		"adult.tests.json":  `[{"name": "30 is adult", "data": {"Person": {"age": 30}}, "expect": true}]`,
+		"orphan.tests.json": `[]`,
+	})
+	tests := filepath.Join(dir, "adult.tests.json")
+	for _, args := range [][]string{{"test", "-v", tests}, {"test", "-v", tests, filepath.Join(dir, "adult.rule")}} {
+		code, stdout, stderr := runVerdict(t, "", args...)
+		want := "PASS " + filepath.Join(dir, "adult.rule") + ": 30 is adult\nPASS: 1/1\n"
+		if code != 0 || stdout != want || stderr != "" {
+			t.Errorf("%v = %d %q %q, want 0 and %q", args, code, stdout, stderr, want)
+		}
+	}
+	orphan := filepath.Join(dir, "orphan.tests.json")
+	code, stdout, stderr := runVerdict(t, "", "test", orphan)
+	want := "verdict: " + orphan + ": there is no " + filepath.Join(dir, "orphan.rule") +
+		" beside it to test; verdict test runs NAME.rule against the cases in NAME.tests.json\n"
+	if code != exitUsage || stdout != "" || stderr != want {
+		t.Errorf("test of tests without a rule = %d %q %q, want %d and %q", code, stdout, stderr, exitUsage, want)
+	}
+}
+
+func TestTestSaysWhereARuleFileLacksItsTests(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"untested.rule": "A **Person** is an adult if the __age__ of the **Person** is at least 18.\n"})
+	code, stdout, stderr := runVerdict(t, "", "test", dir)
+	want := "verdict: " + filepath.Join(dir, "untested.rule") + " has no tests: there is no " + filepath.Join(dir, "untested.tests.json") +
+		`; write its cases there as a JSON list, [{"name": "...", "data": {...}, "expect": true}]` + "\n"
+	if code != exitUsage || stdout != "" || stderr != want {
+		t.Errorf("test = %d %q %q, want %d and %q", code, stdout, stderr, exitUsage, want)
+	}
+}
+
+// The README suggests `verdict test examples/`.
+func TestTestPassesTheExamples(t *testing.T) {
+	code, stdout, stderr := runVerdict(t, "", "test", filepath.Join("..", "..", "examples"))
+	if code != 0 || stdout != "PASS: 11/11\n" || stderr != "" {
+		t.Errorf("test examples = %d %q %q, want 0 and PASS: 11/11", code, stdout, stderr)
+	}
+}
+
 func TestEvalExplainsAndEvaluatesAnEmptyText(t *testing.T) {
 	code, stdout, _ := runVerdict(t, `{"Person": {"age": "70"}}`, "eval", "--explain", "--data", "-",
 		"--rule-text", "A **Person** gets senior discount if the __age__ of the **Person** is at least 65.")
