@@ -63,8 +63,9 @@ Exit status: 0 when no file has an error (warnings allowed), 1 when one has,
 				if err != nil {
 					return usageError("%v", err)
 				}
-				res := engine.CheckWithDecodedSchema(string(b), schema)
-				printDiagnostics(cmd.OutOrStdout(), path, string(b), res.Diagnostics)
+				src := ruleFileText(b)
+				res := engine.CheckWithDecodedSchema(src, schema)
+				printDiagnostics(cmd.OutOrStdout(), path, src, res.Diagnostics)
 				failed = failed || res.HasErrors()
 			}
 			if failed {
@@ -218,10 +219,11 @@ func ruleFiles(paths []string) ([]string, error) {
 
 // testRuleFile runs one rule file's tests and prints what failed.
 func testRuleFile(w io.Writer, path string, verbose bool) (passed, total int, err error) {
-	src, err := os.ReadFile(path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return 0, 0, usageError("%v", err)
 	}
+	src := ruleFileText(b)
 	testsPath := strings.TrimSuffix(path, ".rule") + testsSuffix
 	raw, err := os.ReadFile(testsPath)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -240,7 +242,7 @@ func testRuleFile(w io.Writer, path string, verbose bool) (passed, total int, er
 		}
 	}
 	var eng engine.Engine
-	prog, cerr := eng.Compile(string(src))
+	prog, cerr := eng.Compile(src)
 	for _, tc := range tests {
 		data, derr := engine.DecodeData(tc.Data, engine.Limits{})
 		if derr != nil {
@@ -248,7 +250,7 @@ func testRuleFile(w io.Writer, path string, verbose bool) (passed, total int, er
 		}
 		var res *engine.Result
 		if cerr != nil {
-			res = engine.ParseFailure(string(src), cerr.(engine.ParseErrors), tc.Data, engine.Lines(string(src)))
+			res = engine.ParseFailure(src, cerr.(engine.ParseErrors), tc.Data, engine.Lines(src))
 		} else {
 			res = prog.Evaluate(data)
 		}
