@@ -56,6 +56,7 @@ type Option func(*options)
 type options struct {
 	maxOpenConns int
 	ioTimeout    *time.Duration
+	mustExist    bool
 }
 
 func (o options) ioTimeoutOr(def time.Duration) time.Duration {
@@ -83,6 +84,16 @@ func WithMaxOpenConns(n int) Option {
 // The default is DefaultIOTimeout. SQLite has no connection to bound.
 func WithIOTimeout(d time.Duration) Option {
 	return func(o *options) { o.ioTimeout = &d }
+}
+
+// MustExist makes Open refuse a SQLite file that does not exist, with a
+// *NoFileError, instead of creating an empty database there: for callers
+// that only work on a database made before, to which a new empty file is
+// of no use. Nothing is created, not even later, should the file go away
+// while the database is open. It has no effect on PostgreSQL or on an
+// in-memory database.
+func MustExist() Option {
+	return func(o *options) { o.mustExist = true }
 }
 
 // Open connects to the database named by url, sqlite://PATH (sqlite://:memory:

@@ -2,6 +2,8 @@ package database_test
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,5 +69,63 @@ func TestOpenSQLite(t *testing.T) {
 				t.Fatalf("the database file is not where the URL says: %v", err)
 			}
 		})
+	}
+}
+
+func TestOpenSQLiteMustExist(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.db")
+	db, err := database.Open(ctx, "sqlite://"+missing, database.MustExist())
+	var nf *database.NoFileError
+	if !errors.As(err, &nf) || nf.Path != missing ||
+		err.Error() != "database: no SQLite database at "+missing+": the file does not exist" {
+		if err == nil {
+			db.Close()
+		}
+		t.Fatalf("Open of a missing file = %v, want a NoFileError naming %s", err, missing)
+	}
+	wantNoFiles(t, dir)
+
+	path := filepath.Join(dir, "v.db")
+	made, err := database.Open(ctx, "sqlite://"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	made.Close()
+	db, err = database.Open(ctx, "sqlite://"+path, database.MustExist())
+	if err != nil {
+		t.Fatalf("Open of an existing file: %v", err)
+	}
+	defer db.Close()
+	wantPending(t, db, true)
+
+	// The pool opens its next connection after the file is gone: that
+	// connection fails rather than make an empty database.
+	held, err := db.SQL().Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	for _, name := range []string{"v.db", "v.db-wal", "v.db-shm"} {
+		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			t.Fatal(err)
+		}
+	}
+	if c, err := db.SQL().Conn(ctx); err == nil {
+		c.Close()
+		t.Error("a new connection opened a removed file")
+	}
+	wantNoFiles(t, dir)
+}
+
+func wantNoFiles(t *testing.T, dir string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("%s was created", e.Name())
 	}
 }

@@ -3,6 +3,8 @@ package database
 import (
 	"database/sql"
 	"errors"
+	"io/fs"
+	"os"
 	"strings"
 
 	"entgo.io/ent/dialect"
@@ -47,9 +49,29 @@ func openSQLite(path string, o options) (*DB, error) {
 	if path == ":memory:" {
 		return openSQLiteMemory(), nil
 	}
-	pool := sqliteOpen("file:" + uriPath.Replace(path) + "?" + sqliteParams + "&_pragma=journal_mode(WAL)")
+	name := "file:" + uriPath.Replace(path) + "?" + sqliteParams + "&_pragma=journal_mode(WAL)"
+	if o.mustExist {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, &NoFileError{Path: path}
+		}
+		// Without SQLite's create flag no connection of the pool, not even
+		// one opened after the file was removed, makes an empty database.
+		name += "&mode=rw"
+	}
+	pool := sqliteOpen(name)
 	pool.SetMaxOpenConns(o.maxOpenConnsOr(sqliteReadConns))
 	return newDB(pool, dialect.SQLite), nil
+}
+
+// NoFileError is Open's error, under MustExist, for a SQLite file that does
+// not exist.
+type NoFileError struct {
+	// Path is the file's path as the URL gives it.
+	Path string
+}
+
+func (e *NoFileError) Error() string {
+	return "database: no SQLite database at " + e.Path + ": the file does not exist"
 }
 
 // openSQLiteMemory gives a private in-memory database. Each SQLite connection

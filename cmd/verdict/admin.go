@@ -33,13 +33,14 @@ whether or not a server is running on it. Whoever can reach the database is
 the operator: these commands ask no API key.
 
 The database is --database-url, else $DATABASE_URL, else ` + database.DefaultURL + `.
-It must be migrated (` + "`verdict migrate`" + `), except for ` + "`admin bootstrap`" + `, which
-applies pending migrations itself so that a fresh database just works.
+It must exist and be migrated (` + "`verdict migrate`" + `), except for ` + "`admin bootstrap`" + `,
+which creates a SQLite file that does not exist and applies pending
+migrations itself, so that a fresh database just works.
 
 Output is text, or JSON with --json. Secrets are printed once and stored
 only as hashes. Exit status: 0 on success, 1 when the operation fails (a
-conflict, something not found, an invalid value, the database unreachable
-or not migrated), 3 on bad usage.`,
+conflict, something not found, an invalid value, the database missing,
+unreachable or not migrated), 3 on bad usage.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: needSubcommand,
 	}
@@ -81,11 +82,16 @@ func needSubcommand(cmd *cobra.Command, args []string) error {
 }
 
 // operator opens the database and runs fn with the operator's view of the
-// service. With migrate set it first applies pending migrations, reporting
-// them on w; otherwise it refuses a database that is not migrated.
+// service. With migrateFirst set it first applies pending migrations,
+// reporting them on w, and creates a SQLite file that does not exist;
+// otherwise it refuses a database that is missing or not migrated.
 func (a *admin) operator(ctx context.Context, w io.Writer, migrateFirst bool, fn func(op *service.Operator) error) error {
 	dbURL := resolveDatabaseURL(a.dbURL)
-	db, err := openDatabase(ctx, dbURL)
+	open := openExistingDatabase
+	if migrateFirst {
+		open = openDatabase
+	}
+	db, err := open(ctx, dbURL)
 	if err != nil {
 		return err
 	}

@@ -337,6 +337,8 @@ func TestAdminBootstrapJSON(t *testing.T) {
 
 func TestAdminRefusesAnUnmigratedDatabase(t *testing.T) {
 	eachDatabaseURL(t, func(t *testing.T, dbURL string) {
+		// Opened, the SQLite file exists: an empty database.
+		db := openTestDatabase(t, dbURL)
 		for _, args := range [][]string{
 			{"org", "list"},
 			{"org", "create", "--name", "Acme"},
@@ -354,7 +356,6 @@ func TestAdminRefusesAnUnmigratedDatabase(t *testing.T) {
 				t.Errorf("admin %s: exit %d, stdout %q, stderr %q", strings.Join(args, " "), code, stdout, stderr)
 			}
 		}
-		db := openTestDatabase(t, dbURL)
 		if pending, err := database.Pending(context.Background(), db); err != nil || !pending {
 			t.Errorf("the refused commands migrated the database: pending %v, %v", pending, err)
 		}

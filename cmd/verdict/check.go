@@ -2,11 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -61,8 +63,9 @@ Exit status: 0 when no file has an error (warnings allowed), 1 when one has,
 				if err != nil {
 					return usageError("%v", err)
 				}
-				res := engine.CheckWithDecodedSchema(string(b), schema)
-				printDiagnostics(cmd.OutOrStdout(), path, string(b), res.Diagnostics)
+				src := ruleFileText(b)
+				res := engine.CheckWithDecodedSchema(src, schema)
+				printDiagnostics(cmd.OutOrStdout(), path, src, res.Diagnostics)
 				failed = failed || res.HasErrors()
 			}
 			if failed {
@@ -132,11 +135,13 @@ func newTestCommand() *cobra.Command {
 		Short: "Run rule files against the test cases kept beside them",
 		Long: `Run each NAME.rule file (given, or found under a given directory) against the
 cases in NAME.tests.json beside it: a JSON list of {"name", "data", "expect"},
-where expect is true or false. Each failure is printed with its expected and
-actual result and the run's explanation.
+where expect is true or false. A NAME.tests.json given runs NAME.rule. Each
+failure is printed with its expected and actual result and the run's
+explanation.
 
 Exit status: 0 when every test passes, 1 when one fails, 3 on bad usage
-(no rule file, a test file that is not such a list).`,
+(no rule file, a rule file without its NAME.tests.json, a test file that is
+not such a list).`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError("give one or more rule files or directories: verdict test PATH...")
@@ -169,14 +174,27 @@ Exit status: 0 when every test passes, 1 when one fails, 3 on bad usage
 	return cmd
 }
 
-// ruleFiles lists the rule files the paths name: files as given,
-// directories searched for *.rule.
+// testsSuffix ends the name of the file that holds a rule file's tests,
+// beside it: NAME.tests.json for NAME.rule.
+const testsSuffix = ".tests.json"
+
+// ruleFiles lists the rule files the paths name, each once: files as
+// given, but the rule file beside a NAME.tests.json, and directories
+// searched for *.rule.
 func ruleFiles(paths []string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
 			return nil, usageError("%v", err)
+		}
+		if name, ok := strings.CutSuffix(p, testsSuffix); ok && !info.IsDir() {
+			rule := name + ".rule"
+			if _, err := os.Stat(rule); errors.Is(err, fs.ErrNotExist) {
+				return nil, usageError("%s: there is no %s beside it to test; verdict test runs NAME.rule against the cases in NAME%s", p, rule, testsSuffix)
+			}
+			out = append(out, rule)
+			continue
 		}
 		if !info.IsDir() {
 			out = append(out, p)
@@ -196,19 +214,23 @@ func ruleFiles(paths []string) ([]string, error) {
 		return nil, usageError("no .rule files in %s", strings.Join(paths, ", "))
 	}
 	sort.Strings(out)
-	return out, nil
+	return slices.Compact(out), nil
 }
 
 // testRuleFile runs one rule file's tests and prints what failed.
 func testRuleFile(w io.Writer, path string, verbose bool) (passed, total int, err error) {
-	src, err := os.ReadFile(path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return 0, 0, usageError("%v", err)
 	}
-	testsPath := strings.TrimSuffix(path, ".rule") + ".tests.json"
+	src := ruleFileText(b)
+	testsPath := strings.TrimSuffix(path, ".rule") + testsSuffix
 	raw, err := os.ReadFile(testsPath)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, 0, usageError(`%s has no tests: there is no %s; write its cases there as a JSON list, [{"name": "...", "data": {...}, "expect": true}]`, path, testsPath)
+	}
 	if err != nil {
-		return 0, 0, usageError("%s has no tests: %v", path, err)
+		return 0, 0, usageError("%v", err)
 	}
 	var tests []ruleTest
 	if err := json.Unmarshal(raw, &tests); err != nil {
@@ -220,7 +242,7 @@ func testRuleFile(w io.Writer, path string, verbose bool) (passed, total int, er
 		}
 	}
 	var eng engine.Engine
-	prog, cerr := eng.Compile(string(src))
+	prog, cerr := eng.Compile(src)
 	for _, tc := range tests {
 		data, derr := engine.DecodeData(tc.Data, engine.Limits{})
 		if derr != nil {
@@ -228,7 +250,7 @@ func testRuleFile(w io.Writer, path string, verbose bool) (passed, total int, er
 		}
 		var res *engine.Result
 		if cerr != nil {
-			res = engine.ParseFailure(string(src), cerr.(engine.ParseErrors), tc.Data, engine.Lines(string(src)))
+			res = engine.ParseFailure(src, cerr.(engine.ParseErrors), tc.Data, engine.Lines(src))
 		} else {
 			res = prog.Evaluate(data)
 		}

@@ -99,6 +99,47 @@ func TestTestRunsRuleFilesAgainstTheirCases(t *testing.T) {
 	}
 }
 
+func TestTestTakesATestsFileForTheRuleBesideIt(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"adult.rule":        "A **Person** is an adult if the __age__ of the **Person** is at least 18.\n",
+		"adult.tests.json":  `[{"name": "30 is adult", "data": {"Person": {"age": 30}}, "expect": true}]`,
+		"orphan.tests.json": `[]`,
+	})
+	tests := filepath.Join(dir, "adult.tests.json")
+	for _, args := range [][]string{{"test", "-v", tests}, {"test", "-v", tests, filepath.Join(dir, "adult.rule")}} {
+		code, stdout, stderr := runVerdict(t, "", args...)
+		want := "PASS " + filepath.Join(dir, "adult.rule") + ": 30 is adult\nPASS: 1/1\n"
+		if code != 0 || stdout != want || stderr != "" {
+			t.Errorf("%v = %d %q %q, want 0 and %q", args, code, stdout, stderr, want)
+		}
+	}
+	orphan := filepath.Join(dir, "orphan.tests.json")
+	code, stdout, stderr := runVerdict(t, "", "test", orphan)
+	want := "verdict: " + orphan + ": there is no " + filepath.Join(dir, "orphan.rule") +
+		" beside it to test; verdict test runs NAME.rule against the cases in NAME.tests.json\n"
+	if code != exitUsage || stdout != "" || stderr != want {
+		t.Errorf("test of tests without a rule = %d %q %q, want %d and %q", code, stdout, stderr, exitUsage, want)
+	}
+}
+
+func TestTestSaysWhereARuleFileLacksItsTests(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"untested.rule": "A **Person** is an adult if the __age__ of the **Person** is at least 18.\n"})
+	code, stdout, stderr := runVerdict(t, "", "test", dir)
+	want := "verdict: " + filepath.Join(dir, "untested.rule") + " has no tests: there is no " + filepath.Join(dir, "untested.tests.json") +
+		`; write its cases there as a JSON list, [{"name": "...", "data": {...}, "expect": true}]` + "\n"
+	if code != exitUsage || stdout != "" || stderr != want {
+		t.Errorf("test = %d %q %q, want %d and %q", code, stdout, stderr, exitUsage, want)
+	}
+}
+
+// The README suggests `verdict test examples/`.
+func TestTestPassesTheExamples(t *testing.T) {
+	code, stdout, stderr := runVerdict(t, "", "test", filepath.Join("..", "..", "examples"))
+	if code != 0 || stdout != "PASS: 11/11\n" || stderr != "" {
+		t.Errorf("test examples = %d %q %q, want 0 and PASS: 11/11", code, stdout, stderr)
+	}
+}
+
 func TestEvalExplainsAndEvaluatesAnEmptyText(t *testing.T) {
 	code, stdout, _ := runVerdict(t, `{"Person": {"age": "70"}}`, "eval", "--explain", "--data", "-",
 		"--rule-text", "A **Person** gets senior discount if the __age__ of the **Person** is at least 65.")
@@ -119,5 +160,49 @@ func TestVersionNamesTheBuild(t *testing.T) {
 	code, stdout, _ := runVerdict(t, "", "--version")
 	if code != 0 || !strings.HasPrefix(stdout, "verdict ") || !strings.Contains(stdout, "commit ") {
 		t.Errorf("--version = %d %q, want the version and commit", code, stdout)
+	}
+}
+
+// Windows Notepad saves UTF-8 with a byte-order mark in front: eval, check
+// and test read the text after it.
+func TestRuleFilesMayStartWithAByteOrderMark(t *testing.T) {
+	const bom = "\uFEFF"
+	dir := writeFiles(t, map[string]string{
+		"senior.rule":       bom + "A **Person** gets senior discount if the __age__ of the **Person** is at least 65.\n",
+		"senior.tests.json": `[{"name": "70 is senior", "data": {"Person": {"age": 70}}, "expect": true}]`,
+		"person.json":       `{"Person": {"age": 70}}`,
+		"bad.rule":          bom + "A **Person** gets senior discount if the __age__ of the **Person** is more than 65.\n",
+	})
+	rule, data := filepath.Join(dir, "senior.rule"), filepath.Join(dir, "person.json")
+
+	code, stdout, stderr := runVerdict(t, "", "eval", "--explain", "--rule", rule, "--data", data)
+	want := "Person gets senior discount: yes — the age of the Person is 70, which is at least 65.\n"
+	if code != exitTrue || stdout != want || stderr != "" {
+		t.Errorf("eval --rule = %d %q %q, want %d %q", code, stdout, stderr, exitTrue, want)
+	}
+	text, err := os.ReadFile(rule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, _ := runVerdict(t, string(text), "eval", "--explain", "--rule", "-", "--data", data); code != exitTrue || stdout != want {
+		t.Errorf("eval --rule - = %d %q, want %d %q", code, stdout, exitTrue, want)
+	}
+
+	if code, stdout, stderr := runVerdict(t, "", "check", rule); code != 0 || stdout != "" || stderr != "" {
+		t.Errorf("check = %d %q %q, want 0 and nothing", code, stdout, stderr)
+	}
+	bad := filepath.Join(dir, "bad.rule")
+	code, stdout, _ = runVerdict(t, "", "check", bad)
+	// Columns count from the rule's first letter, as in the file without the mark.
+	want = bad + ":1:68: error: `is more than` is not a comparison Verdict knows. Did you mean `is greater than`? [unknown-operator]\n" +
+		"  A **Person** gets senior discount if the __age__ of the **Person** is more than 65.\n" +
+		"  " + strings.Repeat(" ", 67) + "^^^^^^^^^^^^\n" +
+		"  suggestion: is greater than\n"
+	if code != exitProblems || stdout != want {
+		t.Errorf("check of an error = %d\n%s\nwant %d\n%s", code, stdout, exitProblems, want)
+	}
+
+	if code, stdout, stderr := runVerdict(t, "", "test", rule); code != 0 || stdout != "PASS: 1/1\n" || stderr != "" {
+		t.Errorf("test = %d %q %q, want 0 and PASS: 1/1", code, stdout, stderr)
 	}
 }

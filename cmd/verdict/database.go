@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -31,27 +34,89 @@ func resolveDatabaseURL(flag string) string {
 	return database.DefaultURL
 }
 
-// displayURL is a database URL as it may be printed: without a password.
+// hiddenPassword stands for a database password wherever a URL is printed.
+const hiddenPassword = "***"
+
+// displayURL is a database URL as it may be printed: see hidePassword.
 func displayURL(raw string) string {
+	shown, _ := hidePassword(raw)
+	return shown
+}
+
+// hidePassword is a PostgreSQL URL as written, but with hiddenPassword for
+// each password it holds, in its user part or as the password parameter
+// of its query; hidden says whether it hid any. The URL is edited as text,
+// not rebuilt, because url.URL.String would escape the stars.
+func hidePassword(raw string) (shown string, hidden bool) {
 	if strings.HasPrefix(raw, "sqlite://") {
-		return raw
+		return raw, false
 	}
-	u, err := url.Parse(raw)
-	if err != nil {
+	if _, err := url.Parse(raw); err != nil {
 		// url.Parse quotes the whole input in its error; say nothing of it.
-		return "(unparsable URL)"
+		return "(unparsable URL)", false
 	}
-	return u.Redacted()
+	// Cut as url.Parse does: the query, then the authority up to the path,
+	// whose user part ends at its last @.
+	rest, query, hasQuery := strings.Cut(raw, "?")
+	scheme, rest, _ := strings.Cut(rest, "://")
+	authority, path := rest, ""
+	if i := strings.Index(rest, "/"); i >= 0 {
+		authority, path = rest[:i], rest[i:]
+	}
+	params := strings.Split(query, "&")
+	// A PostgreSQL URL has no fragment, and no @ in its path or in the name
+	// of a parameter: there, they most likely come from a password with a
+	// #, / or ? left unescaped, which url.Parse cut somewhere inside, its
+	// beginning read as a port.
+	if strings.Contains(raw, "#") || strings.Contains(path, "@") || slices.ContainsFunc(params, func(param string) bool {
+		key, _, _ := strings.Cut(param, "=")
+		return strings.Contains(key, "@")
+	}) {
+		return "(URL not shown: a password in it must escape #, / and ? as %23, %2F and %3F)", true
+	}
+	if at := strings.LastIndex(authority, "@"); at >= 0 {
+		if user, _, hasPassword := strings.Cut(authority[:at], ":"); hasPassword {
+			authority = user + ":" + hiddenPassword + authority[at:]
+			hidden = true
+		}
+	}
+	for i, param := range params {
+		key, _, _ := strings.Cut(param, "=")
+		if name, err := url.QueryUnescape(key); err == nil && name == "password" {
+			params[i] = key + "=" + hiddenPassword
+			hidden = true
+		}
+	}
+	shown = scheme + "://" + authority + path
+	if hasQuery {
+		shown += "?" + strings.Join(params, "&")
+	}
+	return shown, hidden
 }
 
 // openDatabase opens the database named by dbURL; the error is the
 // command's exit status.
 func openDatabase(ctx context.Context, dbURL string, opts ...database.Option) (*database.DB, error) {
 	db, err := database.Open(ctx, dbURL, opts...)
+	var nf *database.NoFileError
+	if errors.As(err, &nf) {
+		path, absErr := filepath.Abs(nf.Path)
+		if absErr != nil {
+			path = nf.Path
+		}
+		return nil, failuref("%s: no database file at %s; check the path (`verdict migrate` creates a new database)", displayURL(dbURL), path)
+	}
 	if err != nil {
 		return nil, failuref("%s: %v", displayURL(dbURL), err)
 	}
 	return db, nil
+}
+
+// openExistingDatabase is openDatabase for the commands that work on a
+// database made before: a SQLite file that does not exist is refused
+// rather than created empty, as its path is most likely mistyped.
+func openExistingDatabase(ctx context.Context, dbURL string, opts ...database.Option) (*database.DB, error) {
+	return openDatabase(ctx, dbURL, append(opts, database.MustExist())...)
 }
 
 // requireMigrated refuses a database that is behind its migrations: the

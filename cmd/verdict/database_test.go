@@ -2,7 +2,12 @@ package main
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/internal/dbtest"
@@ -39,4 +44,58 @@ func eachMigratedDatabaseURL(t *testing.T, fn func(t *testing.T, dbURL string)) 
 		}
 		fn(t, dbURL)
 	})
+}
+
+// The commands that work on a database made before refuse a SQLite file
+// that does not exist, a mistyped path most likely, and create nothing:
+// an empty file would only have them ask for migrations.
+func TestCommandsRefuseAMissingSQLiteFile(t *testing.T) {
+	t.Setenv(envBootstrapKey, "")
+	for _, args := range [][]string{
+		{"admin", "org", "list"},
+		{"admin", "org", "create", "--name", "Acme"},
+		{"admin", "user", "create", "--email", "a@acme.test"},
+		{"admin", "member", "add", "--org", "Acme", "--email", "a@acme.test", "--role", "viewer"},
+		{"admin", "member", "list", "--org", "Acme"},
+		{"admin", "member", "role", "--org", "Acme", "--email", "a@acme.test", "--role", "viewer"},
+		{"admin", "member", "remove", "--org", "Acme", "--email", "a@acme.test"},
+		{"admin", "key", "create", "--org", "Acme", "--scope", "view"},
+		{"admin", "key", "list", "--org", "Acme"},
+		{"admin", "key", "revoke", "--id", uuid.NewString()},
+		{"admin", "seed", "--org", "Acme", "--policies", "1"},
+		{"serve", "--addr", "127.0.0.1:0", "--no-migrate"},
+	} {
+		t.Run(strings.Join(args[:2], " "), func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "tpyo.db")
+			code, stdout, stderr := runVerdict(t, "", append(args, "--database-url", "sqlite://"+path)...)
+			want := "verdict: sqlite://" + path + ": no database file at " + path + "; check the path (`verdict migrate` creates a new database)\n"
+			if code != exitFailure || stdout != "" || stderr != want {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and %q", args, code, stdout, stderr, exitFailure, want)
+			}
+			wantEmptyDir(t, dir)
+		})
+	}
+	t.Run("the default database is named by its full path", func(t *testing.T) {
+		dir := t.TempDir()
+		t.Chdir(dir)
+		t.Setenv(envDatabaseURL, "")
+		code, _, stderr := runVerdict(t, "", "admin", "org", "list")
+		want := "verdict: sqlite://verdict.db: no database file at " + filepath.Join(dir, "verdict.db") + "; check the path (`verdict migrate` creates a new database)\n"
+		if code != exitFailure || stderr != want {
+			t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr, exitFailure, want)
+		}
+		wantEmptyDir(t, dir)
+	})
+}
+
+func wantEmptyDir(t *testing.T, dir string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("%s was created", e.Name())
+	}
 }

@@ -88,7 +88,7 @@ func readEvalInput(stdin io.Reader, rulePath, ruleText string, textGiven bool, d
 		if err != nil {
 			return "", nil, err
 		}
-		src = string(b)
+		src = ruleFileText(b)
 	}
 	raw, err := readInput(stdin, dataPath)
 	return src, raw, err
@@ -100,6 +100,17 @@ func printExplanation(w io.Writer, res *engine.Result) {
 	for _, wn := range res.Warnings {
 		fmt.Fprintf(w, "warning: %s [%s]\n", wn.Message, wn.Code)
 	}
+}
+
+// utf8BOM is the byte-order mark some editors, Windows Notepad among
+// them, write at the start of a UTF-8 file.
+var utf8BOM = []byte("\uFEFF")
+
+// ruleFileText is the rule text a file holds: without a leading
+// byte-order mark, which is no part of the text, and which the language
+// would read as the rule's first character.
+func ruleFileText(b []byte) string {
+	return string(bytes.TrimPrefix(b, utf8BOM))
 }
 
 func readInput(stdin io.Reader, path string) ([]byte, error) {

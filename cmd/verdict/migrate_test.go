@@ -40,15 +40,45 @@ func TestMigrate(t *testing.T) {
 }
 
 func TestMigrateNeverPrintsThePassword(t *testing.T) {
-	code, stdout, stderr := runVerdict(t, "", "migrate", "--database-url", "postgres://verdict:s3cret@127.0.0.1:1/verdict?sslmode=disable&connect_timeout=2")
-	if code != exitFailure {
-		t.Fatalf("exit %d, want %d", code, exitFailure)
+	for _, dbURL := range []string{
+		"postgres://verdict:s3cret@127.0.0.1:1/verdict?sslmode=disable&connect_timeout=2",
+		"postgres://verdict@127.0.0.1:1/verdict?sslmode=disable&password=s3cret&connect_timeout=2",
+	} {
+		code, stdout, stderr := runVerdict(t, "", "migrate", "--database-url", dbURL)
+		if code != exitFailure {
+			t.Fatalf("exit %d, want %d", code, exitFailure)
+		}
+		if strings.Contains(stdout+stderr, "s3cret") {
+			t.Errorf("the password is printed: %q", stderr)
+		}
+		if strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "verdict: "+displayURL(dbURL)+": ") || !strings.Contains(stderr, "127.0.0.1:1") {
+			t.Errorf("want one line naming the database, got %q", stderr)
+		}
 	}
-	if strings.Contains(stdout+stderr, "s3cret") {
-		t.Errorf("the password is printed: %q", stderr)
+}
+
+func TestDisplayURLHidesPasswords(t *testing.T) {
+	tests := []struct{ url, want string }{
+		{"sqlite://verdict.db", "sqlite://verdict.db"},
+		{"postgres://verdict@db:5432/verdict?sslmode=disable", "postgres://verdict@db:5432/verdict?sslmode=disable"},
+		{"postgres://verdict:s3cret@db:5432/verdict?sslmode=disable", "postgres://verdict:***@db:5432/verdict?sslmode=disable"},
+		{"postgres://ann%40corp:p%40ss@db/verdict", "postgres://ann%40corp:***@db/verdict"},
+		{"postgres://verdict:@db/verdict", "postgres://verdict:***@db/verdict"},
+		{"postgres://db/verdict?user=verdict&password=s3cret&sslmode=disable", "postgres://db/verdict?user=verdict&password=***&sslmode=disable"},
+		{"postgres://db/verdict?pass%77ord=s3cret", "postgres://db/verdict?pass%77ord=***"},
+		{"postgres:///verdict?host=/run/postgresql&password=s3cret", "postgres:///verdict?host=/run/postgresql&password=***"},
+		// An unescaped #, / or ? in a password makes url.Parse read its
+		// beginning as a port.
+		{"postgres://verdict:12#34@db/verdict", "(URL not shown: a password in it must escape #, / and ? as %23, %2F and %3F)"},
+		{"postgres://verdict:12/34@db/verdict", "(URL not shown: a password in it must escape #, / and ? as %23, %2F and %3F)"},
+		{"postgres://verdict:12?34@db/verdict", "(URL not shown: a password in it must escape #, / and ? as %23, %2F and %3F)"},
+		{"postgres://db/verdict?user=ann@corp.test", "postgres://db/verdict?user=ann@corp.test"},
+		{"postgres://verdict:s3cret@db:port/verdict", "(unparsable URL)"},
 	}
-	if strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "127.0.0.1:1") {
-		t.Errorf("want one line naming the database, got %q", stderr)
+	for _, tt := range tests {
+		if got := displayURL(tt.url); got != tt.want {
+			t.Errorf("displayURL(%q) = %q, want %q", tt.url, got, tt.want)
+		}
 	}
 }
 

@@ -55,7 +55,7 @@ never for a database people use.`,
 
 func (a *admin) seed(ctx context.Context, w io.Writer, orgRef string, policies, events int, span time.Duration) error {
 	dbURL := resolveDatabaseURL(a.dbURL)
-	db, err := openDatabase(ctx, dbURL)
+	db, err := openExistingDatabase(ctx, dbURL)
 	if err != nil {
 		return err
 	}

@@ -108,9 +108,10 @@ func newServeCommand() *cobra.Command {
 		Long: `Serve the REST and GraphQL API (GraphQL at /graphql, its playground at
 /playground), with /healthz, /readyz and Prometheus metrics at /metrics.
 
-At start, serve applies pending migrations (unless --no-migrate, which
-refuses to start on a database that needs them) and, on a database without
-any organization, creates the organization Default with the admin
+At start, serve applies pending migrations, creating the SQLite file when
+it does not exist; with --no-migrate it refuses to start on a database that
+is missing or needs migrations instead. On a database without any
+organization, it creates the organization Default with the admin
 admin@localhost and prints that admin's API key: --bootstrap-key or
 $` + envBootstrapKey + ` when set, else a new random key.
 
@@ -136,7 +137,7 @@ some did not finish in time).`,
 	f := cmd.Flags()
 	f.StringVar(&cfg.addr, "addr", ":8080", "the address to listen on, host:port (port 0 picks a free port)")
 	addDatabaseURLFlag(f, &cfg.dbURL)
-	f.BoolVar(&cfg.noMigrate, "no-migrate", false, "do not migrate at start; refuse to start while migrations are pending")
+	f.BoolVar(&cfg.noMigrate, "no-migrate", false, "do not migrate at start; refuse to start on a missing SQLite file or while migrations are pending")
 	f.StringVar(&cfg.bootstrapKey, "bootstrap-key", "",
 		"the admin key to bootstrap an empty database with, at least 32 characters; default $"+envBootstrapKey+", else a new random key")
 	f.StringVar(&cfg.opaURL, "opa-url", "", "ask the OPA server at this URL for authorization decisions; default the embedded policy")
@@ -272,7 +273,11 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 	}
 	cfg.dbURL = resolveDatabaseURL(cfg.dbURL)
 	dbURL := cfg.dbURL
-	db, err := openDatabase(ctx, dbURL, database.WithIOTimeout(cfg.dbTimeout))
+	open := openDatabase
+	if cfg.noMigrate {
+		open = openExistingDatabase
+	}
+	db, err := open(ctx, dbURL, database.WithIOTimeout(cfg.dbTimeout))
 	if err != nil {
 		return err
 	}
@@ -358,7 +363,7 @@ func serveHTTP(ctx context.Context, stopSignals func(), cfg serveConfig, svc *se
 		if cfg.bootstrapKey != "" {
 			log.Info("bootstrap key not used: the database has organizations already")
 		}
-		printKeyHint(ctx, &banner, svc.Operator())
+		printKeyHint(ctx, &banner, svc.Operator(), cfg.dbURL)
 	}
 	io.WriteString(stdout, banner.String())
 	log.Info("serving", "addr", ln.Addr().String(), "database", displayURL(cfg.dbURL), "authorizer", cfg.authorizerName())
@@ -421,19 +426,36 @@ const tryRunBody = `{"rule": "A **Person** gets senior_discount if the __age__ o
 
 // printKeyHint tells how to get a key for a database that was bootstrapped
 // before.
-func printKeyHint(ctx context.Context, w io.Writer, op *service.Operator) {
+func printKeyHint(ctx context.Context, w io.Writer, op *service.Operator, dbURL string) {
 	org := "ORG"
 	if only, err := op.OnlyOrganization(ctx); err == nil && only != nil {
-		org = shellQuote(only.Name)
+		org = only.Name
 	}
-	fmt.Fprintf(w, "To create an API key (against the same database):\n\n    verdict admin key create --org %s --scope admin [--user-email EMAIL]\n\n", org)
+	io.WriteString(w, keyHint(dbURL, org))
+}
+
+// keyHint is the command that creates an admin key in the organization org
+// of the database dbURL, to run as shown. It names the database unless it
+// is the default, and never shows its password.
+func keyHint(dbURL, org string) string {
+	dbFlag := ""
+	shown, hidden := hidePassword(dbURL)
+	if dbURL != database.DefaultURL {
+		dbFlag = " --database-url " + shellQuote(shown)
+	}
+	hint := fmt.Sprintf("To create an API key (against the same database):\n\n    verdict admin key create%s --org %s --scope admin [--user-email EMAIL]\n\n",
+		dbFlag, shellQuote(org))
+	if hidden {
+		hint += hiddenPassword + " stands for the database password, which is not shown.\n\n"
+	}
+	return hint
 }
 
 // shellQuote quotes s for a POSIX shell when it needs quoting.
 func shellQuote(s string) string {
 	safe := s != ""
 	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' || r == '@') {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.@/:", r)) {
 			safe = false
 			break
 		}

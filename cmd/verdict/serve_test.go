@@ -8,6 +8,9 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
@@ -305,8 +308,9 @@ func TestServe(t *testing.T) {
 		if strings.Contains(out, "shown this once") || strings.Contains(out, "another-bootstrap-key") {
 			t.Errorf("the second start printed a key:\n%s", out)
 		}
-		if !strings.Contains(out, "verdict admin key create --org Default --scope admin") {
-			t.Errorf("the second start does not tell how to create a key:\n%s", out)
+		hint := "verdict admin key create --database-url " + dbURL + " --org Default --scope admin [--user-email EMAIL]"
+		if !strings.Contains(out, "\nTo create an API key (against the same database):\n\n    "+hint+"\n\n") {
+			t.Errorf("the second start does not tell how to create a key on its database:\n%s", out)
 		}
 		status, body := s.do(t, "POST", "/run", key, runBody(t, 70))
 		checkRunTrue(t, status, body)
@@ -320,7 +324,52 @@ func TestServe(t *testing.T) {
 		if len(st.orgs) != 1 || len(st.users) != 1 || len(st.keys) != 1 {
 			t.Errorf("the second start stored more:\n%s", strings.Join(st.rows(), "\n"))
 		}
+
+		// As printed, the path needs no quotes: the words are the arguments.
+		args := strings.Fields(strings.TrimPrefix(strings.ReplaceAll(hint, " [--user-email EMAIL]", ""), "verdict "))
+		if code, stdout, stderr := runVerdict(t, "", args...); code != 0 || !strings.Contains(stdout, "created key ") {
+			t.Fatalf("the printed command: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+		}
+		if st := readStored(t, openTestDatabase(t, dbURL)); len(st.keys) != 2 || st.keys[1].Scope != "admin" {
+			t.Errorf("the printed command did not create an admin key on the server's database:\n%s", strings.Join(st.rows(), "\n"))
+		}
 	})
+}
+
+func TestKeyHintNamesTheDatabaseWithoutItsPassword(t *testing.T) {
+	const (
+		command = "To create an API key (against the same database):\n\n    verdict admin key create"
+		rest    = " --scope admin [--user-email EMAIL]\n\n"
+		note    = "*** stands for the database password, which is not shown.\n\n"
+	)
+	tests := []struct{ name, dbURL, org, want string }{
+		{"the default database goes unnamed", database.DefaultURL, "Default", command + " --org Default" + rest},
+		{"another SQLite file is named", "sqlite://tour.db", "Default", command + " --database-url sqlite://tour.db --org Default" + rest},
+		{"a path with spaces and quotes is quoted", "sqlite:///srv/Ann's data/v.db", "Acme & Co",
+			command + ` --database-url 'sqlite:///srv/Ann'\''s data/v.db' --org 'Acme & Co'` + rest},
+		{"PostgreSQL without a password is named as given", "postgres://verdict@db:5432/verdict?sslmode=disable", "ORG",
+			command + " --database-url 'postgres://verdict@db:5432/verdict?sslmode=disable' --org ORG" + rest},
+		{"the password of the user part is hidden", "postgres://verdict:s3cret@db:5432/verdict?sslmode=disable", "Default",
+			command + " --database-url 'postgres://verdict:***@db:5432/verdict?sslmode=disable' --org Default" + rest + note},
+		{"the password parameter is hidden", "postgresql://verdict@db/verdict?password=s3cret&sslmode=require", "Default",
+			command + " --database-url 'postgresql://verdict@db/verdict?password=***&sslmode=require' --org Default" + rest + note},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := keyHint(tt.dbURL, tt.org); got != tt.want {
+				t.Errorf("keyHint(%q, %q) =\n%s\nwant\n%s", tt.dbURL, tt.org, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestShellQuoteRoundTripsThroughTheShell(t *testing.T) {
+	for _, s := range []string{"Default", "sqlite:///tmp/v.db", "Acme & Co", "Ann's", "$HOME `id` \\ \"*\"", "a\nb", ""} {
+		out, err := exec.Command("sh", "-c", "printf %s "+shellQuote(s)).Output()
+		if err != nil || string(out) != s {
+			t.Errorf("sh read %s as %q (%v), want %q", shellQuote(s), out, err, s)
+		}
+	}
 }
 
 func TestServeOnEachDatabase(t *testing.T) {
@@ -506,6 +555,14 @@ func TestServeFailsWhenRequestsOutliveTheShutdownTimeout(t *testing.T) {
 func TestServeRefuses(t *testing.T) {
 	t.Setenv(envBootstrapKey, "")
 	fresh := func(t *testing.T) string { return "sqlite://" + t.TempDir() + "/v.db" }
+	// A SQLite file of no bytes is a database with no tables.
+	empty := func(t *testing.T) string {
+		path := filepath.Join(t.TempDir(), "v.db")
+		if err := os.WriteFile(path, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return "sqlite://" + path
+	}
 	tests := []struct {
 		name   string
 		env    string // $VERDICT_BOOTSTRAP_KEY
@@ -560,7 +617,7 @@ func TestServeRefuses(t *testing.T) {
 		{name: "an address it cannot listen on", code: exitFailure, stderr: "listen tcp",
 			args: func(t *testing.T) []string { return []string{"--addr", "127.0.0.1:-1", "--database-url", fresh(t)} }},
 		{name: "--no-migrate on a database that needs migrating", code: exitFailure, stderr: "pending migrations: run `verdict migrate` first",
-			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--no-migrate") }},
+			args: func(t *testing.T) []string { return serveArgs(empty(t), "--no-migrate") }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name+" exits with "+map[int]string{exitUsage: "bad usage", exitFailure: "a failure"}[tt.code], func(t *testing.T) {
