@@ -64,6 +64,11 @@ func (s *Service) testsToRun(ctx context.Context, k *kindRules, id uuid.UUID, te
 	if err := s.checkTestCount(tests); err != nil {
 		return nil, nil, nil, err
 	}
+	for _, tc := range tests {
+		if tc.Name == "" || len(tc.Data) == 0 || len(tc.Expect) == 0 {
+			return nil, nil, nil, Invalid("each test needs a name, data and expect")
+		}
+	}
 	if err := check(tests); err != nil {
 		return nil, nil, nil, err
 	}

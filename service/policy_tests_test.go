@@ -41,6 +41,30 @@ func TestAPolicyTestExpectsTrueOrFalseAndNothingElse(t *testing.T) {
 	})
 }
 
+func TestATestToRunNeedsANameDataAndExpect(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		v1 := f.publishedPolicy(t, "senior", seniorRule)
+		flowV1 := f.createFlow(t, admin, adultFlow(byBaseID(f.publishedPolicy(t, "adult", adultRule).BaseID)))
+		for name, tc := range map[string]service.TestCase{
+			"no name":   seniorTest("", 70, `true`),
+			"no data":   {Name: "senior", Expect: json.RawMessage(`true`)},
+			"no expect": {Name: "senior", Data: json.RawMessage(`{"Person": {"age": 70}}`)},
+		} {
+			_, err := f.svc.TestPolicy(admin, v1.ID, []service.TestCase{tc})
+			wantCode(t, err, service.CodeInvalidArgument)
+			_, flowErr := f.svc.TestFlowRecord(admin, flowV1.ID, []service.TestCase{tc})
+			wantCode(t, flowErr, service.CodeInvalidArgument)
+			for _, err := range []error{err, flowErr} {
+				if want := "each test needs a name, data and expect"; err == nil || !strings.HasSuffix(err.Error(), want) {
+					t.Errorf("%s: %v, want %q", name, err, want)
+				}
+			}
+		}
+	})
+}
+
 func TestEachTestIsARunChargedBeforeAnyRuns(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixture(t, db)
