@@ -47,13 +47,13 @@ func TestARequestCompilesEachInlineTextOnce(t *testing.T) {
 	if again := s.compileInline(ctx, rule); again != first {
 		t.Error("a request compiled its text twice")
 	}
-	if s.compileInline(ctx, broken) != s.compileInline(ctx, broken) {
+	if failed := s.compileInline(ctx, broken); s.compileInline(ctx, broken) != failed {
 		t.Error("a request compiled a text that does not parse twice")
 	}
 	if other := s.compileInline(WithCall(context.Background(), &Call{}), rule); other == first {
 		t.Error("another request ran what this one compiled")
 	}
-	if s.compileInline(context.Background(), rule) == s.compileInline(context.Background(), rule) {
+	if alone := s.compileInline(context.Background(), rule); s.compileInline(context.Background(), rule) == alone {
 		t.Error("runs outside a request shared what they compiled")
 	}
 	res, err := first.RunCharged(map[string]any{"P": map[string]any{"a": 2.0}}, nil)
@@ -66,10 +66,10 @@ func TestARequestCompilesEachInlineTextOnce(t *testing.T) {
 	long := strings.Repeat("x", maxCompiledTextBytes/2)
 	s.compileInline(full, long)
 	s.compileInline(full, strings.Repeat("y", maxCompiledTextBytes/2))
-	if s.compileInline(full, rule) == s.compileInline(full, rule) {
+	if past := s.compileInline(full, rule); s.compileInline(full, rule) == past {
 		t.Error("a request kept more than maxCompiledTextBytes of compiled texts")
 	}
-	if s.compileInline(full, long) != s.compileInline(full, long) {
+	if kept := s.compileInline(full, long); s.compileInline(full, long) != kept {
 		t.Error("a request forgot a text it kept")
 	}
 }
