@@ -166,9 +166,11 @@ func init() { errcode.RegisterErrorType("COMPLEXITY_LIMIT_EXCEEDED", errcode.Kin
 // Introspection is on.
 func NewHandler(svc *service.Service, cfg Config) http.Handler {
 	cfg = cfg.withDefaults()
-	srv := handler.New(newPagedComplexity(generated.NewExecutableSchema(generated.Config{Resolvers: &Resolver{svc: svc}})))
-	srv.AddTransport(transport.GET{})
-	srv.AddTransport(transport.POST{})
+	es := newPagedComplexity(generated.NewExecutableSchema(generated.Config{Resolvers: &Resolver{svc: svc}}))
+	schema := es.Schema()
+	srv := handler.New(es)
+	srv.AddTransport(strictTransport{Transport: transport.GET{}, schema: schema})
+	srv.AddTransport(strictTransport{Transport: transport.POST{}, schema: schema})
 	cache := newQueryCache()
 	srv.SetQueryCache(cache)
 	srv.SetParserTokenLimit(cfg.MaxTokens)
@@ -177,6 +179,8 @@ func NewHandler(svc *service.Service, cfg Config) http.Handler {
 		maxTokens: cfg.MaxTokens, maxFields: cfg.MaxFields, maxDepth: cfg.MaxDepth, maxSameName: cfg.MaxSameName,
 		maxFragments: cfg.MaxFragments, cache: cache,
 	})
+	// First of the extensions that read an operation's variables.
+	srv.Use(strictVariables{schema: schema})
 	srv.Use(queriesByGet{})
 	srv.Use(extension.Introspection{})
 	// Before the complexity limit, which counts with the page sizes.

@@ -1,0 +1,273 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
+
+// Variables are checked here against the types the operation declares
+// for them, as strictly as the GraphQL specification reads them, before
+// anything runs: gqlgen's own coercion compares enum names regardless of
+// case (and the generated code then finds no value of that name, as if
+// none had been given), takes strings of digits for an Int or a Float and
+// any int64 for an Int, and words its refusals in Go's types.
+//
+// gqlgen coerces the variables before any extension sees them, and keeps
+// only what it coerced; strictTransport keeps the variables as the request
+// decoded them (JSON numbers as json.Number) in the context, for
+// strictVariables to check once gqlgen has coerced them, and for the
+// refusals of gqlgen's coercion to be replaced by strictVariables' own.
+
+type rawVariablesKey struct{}
+
+// strictTransport is a transport of gqlgen whose operations have their
+// variables checked by strictVariables.
+type strictTransport struct {
+	graphql.Transport
+	schema *ast.Schema
+}
+
+func (t strictTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
+	t.Transport.Do(w, r, strictExecutor{GraphExecutor: exec, schema: t.schema})
+}
+
+type strictExecutor struct {
+	graphql.GraphExecutor
+	schema *ast.Schema
+}
+
+func (e strictExecutor) CreateOperationContext(ctx context.Context, params *graphql.RawParams) (*graphql.OperationContext, gqlerror.List) {
+	ctx = context.WithValue(ctx, rawVariablesKey{}, params.Variables)
+	op, errs := e.GraphExecutor.CreateOperationContext(ctx, params)
+	if len(errs) == 1 && len(errs[0].Path) > 0 && errs[0].Path[0] == ast.PathName("variable") && op != nil && op.Operation != nil {
+		// gqlgen refused a variable: say why in the words of the
+		// check, which is stricter than gqlgen's coercion.
+		if err := checkVariables(e.schema, op.Operation, params.Variables); err != nil {
+			errs = gqlerror.List{err}
+		}
+	}
+	return op, errs
+}
+
+// strictVariables refuses an operation whose variables do not hold values
+// of their types, before any other extension reads them.
+type strictVariables struct {
+	schema *ast.Schema
+}
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.OperationContextMutator
+} = strictVariables{}
+
+func (strictVariables) ExtensionName() string { return "StrictVariables" }
+
+func (strictVariables) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (s strictVariables) MutateOperationContext(ctx context.Context, op *graphql.OperationContext) *gqlerror.Error {
+	raw, _ := ctx.Value(rawVariablesKey{}).(map[string]any)
+	return checkVariables(s.schema, op.Operation, raw)
+}
+
+// checkVariables refuses the first variable of op whose value in vars is
+// not of its type, as the request's JSON holds it.
+func checkVariables(schema *ast.Schema, op *ast.OperationDefinition, vars map[string]any) *gqlerror.Error {
+	for _, def := range op.VariableDefinitions {
+		v, given := vars[def.Variable]
+		if !given {
+			if def.Type.NonNull && def.DefaultValue == nil {
+				return refusal(def.Position, "variable $%s of type %s is not given", def.Variable, def.Type)
+			}
+			continue
+		}
+		if p := checkValue(schema, def.Type, v, ""); p != nil {
+			return refusal(def.Position, "variable $%s%s %s", def.Variable, p.at, p.problem)
+		}
+	}
+	return nil
+}
+
+// valueProblem is what is wrong with a variable's value, and where in it:
+// "" for the value itself, else a path such as ".tests[0].expect".
+type valueProblem struct {
+	at, problem string
+}
+
+func checkValue(schema *ast.Schema, t *ast.Type, v any, at string) *valueProblem {
+	if v == nil {
+		if t.NonNull {
+			return &valueProblem{at, fmt.Sprintf("must not be null: its type is %s", t)}
+		}
+		return nil
+	}
+	if t.Elem != nil {
+		list, ok := v.([]any)
+		if !ok {
+			// A single value stands for a list of one.
+			return checkValue(schema, t.Elem, v, at)
+		}
+		for i, e := range list {
+			if p := checkValue(schema, t.Elem, e, fmt.Sprintf("%s[%d]", at, i)); p != nil {
+				return p
+			}
+		}
+		return nil
+	}
+	// Validation has refused a variable of an unknown type already.
+	def := schema.Types[t.NamedType]
+	var problem string
+	switch def.Kind {
+	case ast.Scalar:
+		problem = scalarProblem(def.Name, v)
+	case ast.Enum:
+		problem = enumProblem(def, v)
+	case ast.InputObject:
+		return inputObjectProblem(schema, def, v, at)
+	}
+	if problem == "" {
+		return nil
+	}
+	return &valueProblem{at, problem}
+}
+
+// scalarProblem says what is wrong with v as a value of the built-in
+// scalar name; the API's own scalars (JSON, Time) judge their values as
+// they read them.
+func scalarProblem(name string, v any) string {
+	n, isNumber := v.(json.Number)
+	switch name {
+	case "Int":
+		if !isNumber {
+			return "must be an Int, a whole number, not " + describeJSON(v)
+		}
+		if _, err := strconv.ParseInt(string(n), 10, 32); err != nil {
+			return fmt.Sprintf("must be an Int, a whole number from %d to %d written without a fraction or exponent, not %s",
+				minInt32, maxInt32, describeJSON(v))
+		}
+	case "Float":
+		if !isNumber {
+			return "must be a Float, a number, not " + describeJSON(v)
+		}
+		if _, err := strconv.ParseFloat(string(n), 64); err != nil {
+			return "must be a Float, a number of at most about 1.8e308 in size, not " + describeJSON(v)
+		}
+	case "String":
+		if _, ok := v.(string); !ok {
+			return "must be a String, not " + describeJSON(v)
+		}
+	case "Boolean":
+		if _, ok := v.(bool); !ok {
+			return "must be a Boolean, true or false, not " + describeJSON(v)
+		}
+	case "ID":
+		if _, ok := v.(string); !ok {
+			if _, err := strconv.ParseInt(string(n), 10, 64); !isNumber || err != nil {
+				return "must be an ID, a string, not " + describeJSON(v)
+			}
+		}
+	}
+	return ""
+}
+
+const (
+	minInt32 = -1 << 31
+	maxInt32 = 1<<31 - 1
+)
+
+// enumProblem says what is wrong with v as a value of the enum def: only
+// the exact name of one of its values is one.
+func enumProblem(def *ast.Definition, v any) string {
+	s, isString := v.(string)
+	if isString && def.EnumValues.ForName(s) != nil {
+		return ""
+	}
+	names := make([]string, len(def.EnumValues))
+	for i, e := range def.EnumValues {
+		names[i] = e.Name
+	}
+	problem := fmt.Sprintf("must be one of the %s values %s, not %s", def.Name, strings.Join(names, ", "), describeJSON(v))
+	if i := slices.IndexFunc(names, func(n string) bool { return strings.EqualFold(n, s) }); isString && i >= 0 {
+		problem += fmt.Sprintf(" (enum values are written exactly as the schema has them: %s)", names[i])
+	}
+	return problem
+}
+
+// inputObjectProblem says what is wrong with v as a value of the input
+// object def: it must be a JSON object with a value of its type for each
+// of def's required fields, and no member def lacks.
+func inputObjectProblem(schema *ast.Schema, def *ast.Definition, v any, at string) *valueProblem {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return &valueProblem{at, fmt.Sprintf("must be an object (%s), not %s", def.Name, describeJSON(v))}
+	}
+	fields := make([]string, len(def.Fields))
+	for i, f := range def.Fields {
+		fields[i] = f.Name
+	}
+	var unknown []string
+	for name := range obj {
+		if def.Fields.ForName(name) == nil {
+			unknown = append(unknown, name)
+		}
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		return &valueProblem{at, fmt.Sprintf("holds the field %q, which %s does not have (its fields are %s)",
+			unknown[0], def.Name, strings.Join(fields, ", "))}
+	}
+	for _, f := range def.Fields {
+		fv, given := obj[f.Name]
+		if !given {
+			if f.Type.NonNull && f.DefaultValue == nil {
+				return &valueProblem{at, fmt.Sprintf("lacks the field %s (%s), which %s requires", f.Name, f.Type, def.Name)}
+			}
+			continue
+		}
+		if p := checkValue(schema, f.Type, fv, at+"."+f.Name); p != nil {
+			return p
+		}
+	}
+	return nil
+}
+
+// maxQuoted is how much of a value a message quotes.
+const maxQuoted = 40
+
+// describeJSON names a value decoded from JSON in JSON's terms, quoting
+// a number or a string (its first maxQuoted characters).
+func describeJSON(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return fmt.Sprintf("the boolean %t", v)
+	case json.Number:
+		return "the number " + truncate(string(v), maxQuoted)
+	case string:
+		return "the string " + strconv.Quote(truncate(v, maxQuoted))
+	case []any:
+		return "an array"
+	}
+	// What remains of a value decoded from JSON is an object.
+	return "an object"
+}
+
+// truncate cuts s to its first n characters, marking the cut with "…".
+func truncate(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i] + "…"
+		}
+		n--
+	}
+	return s
+}
