@@ -57,6 +57,9 @@ func (b documentBounds) MutateOperationParameters(ctx context.Context, params *g
 		// the token limit stops that parse at the same place.
 		return nil
 	}
+	if err := unreadableNumber(doc); err != nil {
+		return err
+	}
 	if n := len(doc.Fragments); n > b.maxFragments {
 		return refusal(nil, "the document defines %d fragments, more than the limit of %d", n, b.maxFragments)
 	}
