@@ -10,7 +10,7 @@ import (
 	"github.com/vektah/gqlparser/v2/validator/rules"
 )
 
-// cappedRules are gqlgen's validation rules, sharing one budget of
+// cappedRules are gqlgen's validation rules and intsWithin32Bits, sharing one budget of
 // errors: past max+1 they are dropped as they are found, so that a
 // document with a conflict between every pair of its fields costs no
 // memory for the conflicts nobody will read. One more than max is kept,
@@ -20,7 +20,9 @@ func cappedRules(max int) func() *rules.Rules {
 	return func() *rules.Rules {
 		kept := 0
 		capped := &rules.Rules{}
-		for name, rule := range rules.NewDefaultRules().GetInner() {
+		all := rules.NewDefaultRules()
+		all.AddRule("IntsWithin32Bits", intsWithin32Bits)
+		for name, rule := range all.GetInner() {
 			capped.AddRule(name, func(observers *core.Events, addError core.AddErrFunc) {
 				rule(observers, func(options ...core.ErrorOption) {
 					if kept > max {

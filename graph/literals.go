@@ -5,6 +5,9 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/validator/core"
+
+	"github.com/verdict/verdict/graph/model"
 )
 
 // unreadableNumber refuses a document that writes a number the executor
@@ -35,7 +38,7 @@ func unreadableNumber(doc *ast.QueryDocument) *gqlerror.Error {
 	return refusal(s.found.Position,
 		"the number %s cannot be written in the document, where a whole number is at most 9223372036854775807 in size and any other at most about 1.8e308; "+
 			"send the value that holds it as a variable, whose numbers are read as JSON",
-		truncate(s.found.Raw, maxQuoted))
+		model.Cut(s.found.Raw, model.MaxQuoted))
 }
 
 // numberScan looks through a document's values for the first number out
@@ -88,4 +91,18 @@ func (s *numberScan) selections(set ast.SelectionSet) {
 			s.directives(sel.Directives)
 		}
 	}
+}
+
+// intsWithin32Bits is a validation rule: an Int the document writes is
+// within 32 bits, as the GraphQL specification has it. gqlparser's own
+// rules refuse one only beyond 64.
+func intsWithin32Bits(observers *core.Events, addError core.AddErrFunc) {
+	observers.OnValue(func(_ *core.Walker, v *ast.Value) {
+		if v.Kind != ast.IntValue || v.Definition == nil || v.Definition.Name != "Int" {
+			return
+		}
+		if _, err := strconv.ParseInt(v.Raw, 10, 32); err != nil {
+			addError(core.Message("the Int %s is out of range: an Int is a whole number from %d to %d", v.Raw, minInt32, maxInt32), core.At(v.Position))
+		}
+	})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/verdict/verdict/graph/model"
 	"github.com/verdict/verdict/service"
 )
 
@@ -79,12 +80,12 @@ func checkPageSize(f *ast.Field, vars map[string]any) *gqlerror.Error {
 	if v == nil {
 		return nil
 	}
-	n, err := graphql.UnmarshalInt(v)
-	if err != nil {
-		return refusal(f.Position, "%s", err.Error())
+	n, err := model.UnmarshalInt(v)
+	if err == nil {
+		err = service.CheckPageSize("first of "+f.Alias, n)
 	}
 	var se *service.Error
-	if errors.As(service.CheckPageSize("first of "+f.Alias, n), &se) {
+	if errors.As(err, &se) {
 		return refusal(f.Position, "%s", se.Message)
 	}
 	return nil
@@ -120,7 +121,7 @@ func (c pagedComplexity) Complexity(ctx context.Context, typeName, field string,
 	if v := args["first"]; v != nil {
 		// pageLimit has refused sizes the service would already; the
 		// clamp only keeps the arithmetic below safe.
-		if n, err := graphql.UnmarshalInt(v); err == nil {
+		if n, err := model.UnmarshalInt(v); err == nil {
 			size = min(max(n, 1), service.MaxPageSize)
 		}
 	}

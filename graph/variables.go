@@ -12,6 +12,8 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/verdict/verdict/graph/model"
 )
 
 // Variables are checked here against the types the operation declares
@@ -147,31 +149,31 @@ func scalarProblem(name string, v any) string {
 	switch name {
 	case "Int":
 		if !isNumber {
-			return "must be an Int, a whole number, not " + describeJSON(v)
+			return "must be an Int, a whole number, not " + model.Describe(v)
 		}
 		if _, err := strconv.ParseInt(string(n), 10, 32); err != nil {
 			return fmt.Sprintf("must be an Int, a whole number from %d to %d written without a fraction or exponent, not %s",
-				minInt32, maxInt32, describeJSON(v))
+				minInt32, maxInt32, model.Describe(v))
 		}
 	case "Float":
 		if !isNumber {
-			return "must be a Float, a number, not " + describeJSON(v)
+			return "must be a Float, a number, not " + model.Describe(v)
 		}
 		if _, err := strconv.ParseFloat(string(n), 64); err != nil {
-			return "must be a Float, a number of at most about 1.8e308 in size, not " + describeJSON(v)
+			return "must be a Float, a number of at most about 1.8e308 in size, not " + model.Describe(v)
 		}
 	case "String":
 		if _, ok := v.(string); !ok {
-			return "must be a String, not " + describeJSON(v)
+			return "must be a String, not " + model.Describe(v)
 		}
 	case "Boolean":
 		if _, ok := v.(bool); !ok {
-			return "must be a Boolean, true or false, not " + describeJSON(v)
+			return "must be a Boolean, true or false, not " + model.Describe(v)
 		}
 	case "ID":
 		if _, ok := v.(string); !ok {
 			if _, err := strconv.ParseInt(string(n), 10, 64); !isNumber || err != nil {
-				return "must be an ID, a string, not " + describeJSON(v)
+				return "must be an ID, a string, not " + model.Describe(v)
 			}
 		}
 	}
@@ -194,7 +196,7 @@ func enumProblem(def *ast.Definition, v any) string {
 	for i, e := range def.EnumValues {
 		names[i] = e.Name
 	}
-	problem := fmt.Sprintf("must be one of the %s values %s, not %s", def.Name, strings.Join(names, ", "), describeJSON(v))
+	problem := fmt.Sprintf("must be one of the %s values %s, not %s", def.Name, strings.Join(names, ", "), model.Describe(v))
 	if i := slices.IndexFunc(names, func(n string) bool { return strings.EqualFold(n, s) }); isString && i >= 0 {
 		problem += fmt.Sprintf(" (enum values are written exactly as the schema has them: %s)", names[i])
 	}
@@ -207,7 +209,7 @@ func enumProblem(def *ast.Definition, v any) string {
 func inputObjectProblem(schema *ast.Schema, def *ast.Definition, v any, at string) *valueProblem {
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return &valueProblem{at, fmt.Sprintf("must be an object (%s), not %s", def.Name, describeJSON(v))}
+		return &valueProblem{at, fmt.Sprintf("must be an object (%s), not %s", def.Name, model.Describe(v))}
 	}
 	fields := make([]string, len(def.Fields))
 	for i, f := range def.Fields {
@@ -237,37 +239,4 @@ func inputObjectProblem(schema *ast.Schema, def *ast.Definition, v any, at strin
 		}
 	}
 	return nil
-}
-
-// maxQuoted is how much of a value a message quotes.
-const maxQuoted = 40
-
-// describeJSON names a value decoded from JSON in JSON's terms, quoting
-// a number or a string (its first maxQuoted characters).
-func describeJSON(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return fmt.Sprintf("the boolean %t", v)
-	case json.Number:
-		return "the number " + truncate(string(v), maxQuoted)
-	case string:
-		return "the string " + strconv.Quote(truncate(v, maxQuoted))
-	case []any:
-		return "an array"
-	}
-	// What remains of a value decoded from JSON is an object.
-	return "an object"
-}
-
-// truncate cuts s to its first n characters, marking the cut with "…".
-func truncate(s string, n int) string {
-	for i := range s {
-		if n == 0 {
-			return s[:i] + "…"
-		}
-		n--
-	}
-	return s
 }

@@ -153,3 +153,29 @@ func TestVariablesHoldValuesOfTheirTypes(t *testing.T) {
 		})
 	})
 }
+
+// What the document writes for an Int is within 32 bits, as a variable's
+// is; and an id or a time of the wrong JSON type is named in JSON's terms
+// whether the document or a variable holds it.
+func TestLiteralsAndScalarsAreNamedInJSONTerms(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		e := f.post(t, adminKey, `{ policies(first: 3000000000) { totalCount } }`, nil).refused(t)
+		if want := "the Int 3000000000 is out of range: an Int is a whole number from -2147483648 to 2147483647"; e.Message != want {
+			t.Errorf("message %q, want %q", e.Message, want)
+		}
+		for _, tc := range []struct {
+			query, vars, field, want string
+		}{
+			{`{ policy(id: 123) { id } }`, `{}`, "policy", "an id must be a string, not the number 123"},
+			{`query($id: ID!) { policy(id: $id) { id } }`, `{"id": 123}`, "policy", "an id must be a string, not the number 123"},
+			{`query($t: Time) { decisions(filter: {since: $t}) { totalCount } }`, `{"t": 12345}`, "decisions", "a time must be an RFC 3339 string, not the number 12345"},
+			{`{ decisions(filter: {since: 12345}) { totalCount } }`, `{}`, "decisions", "a time must be an RFC 3339 string, not the number 12345"},
+		} {
+			res := f.send(t, adminKey, jsonRequest(`{"query": `+quote(tc.query)+`, "variables": `+tc.vars+`}`))
+			if e := res.fieldFailure(t, service.CodeInvalidArgument); e.Message != tc.want || res.Status != http.StatusOK {
+				t.Errorf("%s %s: %d %q, want %q", tc.query, tc.vars, res.Status, e.Message, tc.want)
+			}
+		}
+	})
+}
