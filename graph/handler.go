@@ -82,8 +82,8 @@ func (c queryCache) Add(_ context.Context, query string, doc *ast.QueryDocument)
 // request body is answered or refused at a small cost: in tokens before it
 // is parsed, in fields, in fields under one key and in depth before it is
 // validated, in errors while it
-// is validated and answered, and in complexity and page sizes before it
-// runs. A document over a limit is refused with invalid_argument before
+// is validated and answered, and in complexity and the arguments of lists
+// before it runs. A document over a limit is refused with invalid_argument before
 // anything runs. An operation whose request ends (the client went away)
 // resolves no further field.
 type Config struct {
@@ -184,7 +184,7 @@ func NewHandler(svc *service.Service, cfg Config) http.Handler {
 	srv.Use(queriesByGet{})
 	srv.Use(extension.Introspection{})
 	// Before the complexity limit, which counts with the page sizes.
-	srv.Use(pageLimit{})
+	srv.Use(listArguments{})
 	srv.Use(extension.FixedComplexityLimit(cfg.MaxComplexity))
 	// Before errorCap, so that it wraps errorCap and sees the errors the
 	// client sees.

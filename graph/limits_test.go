@@ -240,3 +240,38 @@ func TestAConnectionCostsItsPageSizeTimesWhatIsSelectedInIt(t *testing.T) {
 		})
 	})
 }
+
+// A list's cursor and text filter are checked before anything runs, as
+// its page size is: a mutation whose result selects a list with one the
+// service refuses writes nothing, where it would have written and then
+// answered null. The messages name the arguments as the schema does.
+func TestListArgumentsAreRefusedBeforeAnythingRuns(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		long := strings.Repeat("q", 201)
+		for _, tc := range []struct {
+			name, query, want string
+		}{
+			{"a long query under a mutation", `mutation { createGroup(input: {name: "WDE"}) { id policies(query: "` + long + `") { totalCount } } }`,
+				"query of policies is 201 characters long; the limit is 200"},
+			{"a cursor of nothing under a mutation", `mutation { createGroup(input: {name: "WDE"}) { id flows(after: "garbage") { totalCount } } }`,
+				"after of flows is not a cursor this list gave out"},
+			{"a NUL in a query", `{ p: policies(query: "a\u0000b") { totalCount } }`, "query of p must not contain a NUL character (U+0000)"},
+			{"a cursor of ids for the audit log", `{ auditEvents(after: "AAAAAAAAAAAAAAAAAAAAAA") { totalCount } }`,
+				"after of auditEvents is not a cursor this list gave out"},
+			{"a cursor of ids for a history", `{ policyVersions(id: "00000000-0000-0000-0000-000000000000", after: "AAAAAAAAAAAAAAAAAAAAAA") { nextCursor } }`,
+				"after of policyVersions is not a cursor this list gave out"},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				if e := f.post(t, adminKey, tc.query, nil).refused(t); e.Message != tc.want {
+					t.Errorf("message %q, want %q", e.Message, tc.want)
+				}
+			})
+		}
+		if n, err := db.Client().Group.Query().Count(context.Background()); err != nil || n != 0 {
+			t.Errorf("the refused mutations created %d groups (%v)", n, err)
+		}
+		var got struct{ Groups struct{ TotalCount int } }
+		f.post(t, adminKey, `{ groups(query: "`+strings.Repeat("q", 200)+`", after: "") { totalCount } }`, nil).decode(t, &got)
+	})
+}
