@@ -4592,14 +4592,16 @@ extend type Query {
   """
   Whether a policy base records its stored runs, as GET
   /policy/{policyId}/decision-records. Any record id of the base, or its
-  base id. Needs permission to view the policy.
+  base id. Needs permission to view the policy. A lookup that fails (an
+  unknown id, another organization's, a deleted policy) answers null with
+  its error, and the other fields of the operation are answered.
   """
   policyDecisionRecords(
     """
     Any record id of the policy base, or its base id.
     """
     id: ID!
-  ): DecisionRecordSettings!
+  ): DecisionRecordSettings
   """
   The same for a flow base, as GET /flow/{flowId}/decision-records.
   """
@@ -4608,7 +4610,7 @@ extend type Query {
     Any record id of the flow base, or its base id.
     """
     id: ID!
-  ): DecisionRecordSettings!
+  ): DecisionRecordSettings
   """
   The organization's decision records, newest first, as GET /decisions.
   Needs ADMIN or AUDITOR.
@@ -19850,10 +19852,10 @@ func (ec *executionContext) _Query_policyDecisionRecords(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.DecisionSettings) graphql.Marshaler {
-			return ec.marshalNDecisionRecordSettings2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐDecisionSettings(ctx, selections, v)
+			return ec.marshalODecisionRecordSettings2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐDecisionSettings(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_policyDecisionRecords(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -19894,10 +19896,10 @@ func (ec *executionContext) _Query_flowDecisionRecords(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.DecisionSettings) graphql.Marshaler {
-			return ec.marshalNDecisionRecordSettings2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐDecisionSettings(ctx, selections, v)
+			return ec.marshalODecisionRecordSettings2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐDecisionSettings(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_flowDecisionRecords(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -29623,7 +29625,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_policyDecisionRecords(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -29645,7 +29647,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_flowDecisionRecords(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -33632,6 +33634,13 @@ func (ec *executionContext) marshalODecisionPolicy2ᚕgithubᚗcomᚋverdictᚋv
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalODecisionRecordSettings2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐDecisionSettings(ctx context.Context, sel ast.SelectionSet, v *service.DecisionSettings) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DecisionRecordSettings(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOEvaluationDetails2ᚖgithubᚗcomᚋverdictᚋverdictᚋengineᚐEvaluationDetails(ctx context.Context, sel ast.SelectionSet, v *engine.EvaluationDetails) graphql.Marshaler {
