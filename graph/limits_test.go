@@ -3,6 +3,7 @@ package graph_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -273,5 +274,69 @@ func TestListArgumentsAreRefusedBeforeAnythingRuns(t *testing.T) {
 		}
 		var got struct{ Groups struct{ TotalCount int } }
 		f.post(t, adminKey, `{ groups(query: "`+strings.Repeat("q", 200)+`", after: "") { totalCount } }`, nil).decode(t, &got)
+	})
+}
+
+// What no transport of gqlgen serves, or serves without the API's error
+// shape, is refused with it: a POST of another Content-Type than JSON, a
+// GET whose variables are not a JSON object, a method GraphQL is not
+// served by. HEAD answers what GET would.
+func TestRequestsGraphQLCannotReadAreRefusedWithACode(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		for contentType, want := range map[string]string{
+			"text/plain":                        `Content-Type must be application/json, not "text/plain"`,
+			"application/graphql":               `Content-Type must be application/json, not "application/graphql"`,
+			"application/x-www-form-urlencoded": `Content-Type must be application/json, not "application/x-www-form-urlencoded"`,
+			"multipart/form-data; boundary=x":   `Content-Type must be application/json, not "multipart/form-data; boundary=x"`,
+			"":                                  "Content-Type must be application/json; the request has none",
+		} {
+			r := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(`{"query": "{ viewer { role } }"}`))
+			if contentType != "" {
+				r.Header.Set("Content-Type", contentType)
+			}
+			res := f.send(t, adminKey, r)
+			if e := res.failure(t, service.CodeInvalidArgument); e.Message != want || res.Status != http.StatusBadRequest {
+				t.Errorf("%q: %d %q, want 400 %q", contentType, res.Status, e.Message, want)
+			}
+		}
+		get := func(method, query string) (response, *httptest.ResponseRecorder) {
+			r := httptest.NewRequest(method, "/graphql?"+query, nil)
+			r.Header.Set("x-api-key", adminKey)
+			w := httptest.NewRecorder()
+			f.graph.ServeHTTP(w, r)
+			res := response{Status: w.Code}
+			if err := json.Unmarshal(w.Body.Bytes(), &res); err != nil {
+				t.Fatalf("%s %s: the response is not JSON (%v): %s", method, query, err, w.Body)
+			}
+			return res, w
+		}
+		viewer := "query=" + url.QueryEscape("{ viewer { role } }")
+		for query, want := range map[string]string{
+			viewer + "&variables=notjson": "variables is not valid JSON: invalid character 'o' in literal null (expecting 'u') (at byte 2)",
+			viewer + "&variables=%5B1%5D": "variables must be a JSON object",
+			viewer + "&extensions=%7B":    "extensions is not valid JSON: it ends too early",
+			viewer + "&variables=%22x%22": "variables must be a JSON object",
+		} {
+			res, w := get(http.MethodGet, query)
+			if e := res.failure(t, service.CodeInvalidArgument); e.Message != want || res.Status != http.StatusBadRequest || w.Header().Get("Content-Type") != "application/json" {
+				t.Errorf("GET ?%s: %d %s %q, want 400 %q", query, res.Status, w.Header().Get("Content-Type"), e.Message, want)
+			}
+		}
+		res, w := get(http.MethodHead, viewer)
+		if res.Status != http.StatusOK || string(res.Data) != `{"viewer":{"role":"ADMIN"}}` || w.Header().Get("Content-Type") != "application/json" {
+			t.Errorf("HEAD: %d %s %s", res.Status, w.Header().Get("Content-Type"), res.Data)
+		}
+		res, _ = get(http.MethodHead, "query="+url.QueryEscape(`mutation { deleteGroup(input: {id: "00000000-0000-0000-0000-000000000000"}) }`))
+		if e := res.refused(t); e.Message != "a mutation must be sent by POST: GET /graphql runs queries only" {
+			t.Errorf("a mutation by HEAD: %q", e.Message)
+		}
+		for _, method := range []string{http.MethodPut, http.MethodDelete, http.MethodOptions} {
+			res, w := get(method, viewer)
+			want := method + " is not allowed on /graphql; allowed: GET, HEAD, POST"
+			if e := res.failure(t, service.CodeInvalidArgument); e.Message != want || res.Status != http.StatusMethodNotAllowed || w.Header().Get("Allow") != "GET, HEAD, POST" {
+				t.Errorf("%s: %d %q (Allow %q), want 405 %q", method, res.Status, e.Message, w.Header().Get("Allow"), want)
+			}
+		}
 	})
 }
