@@ -94,6 +94,13 @@ func TestMalformedOperationsAreInvalidArguments(t *testing.T) {
 			`{"query": "{ viewer { role } }", "operationName": 5, "pad": "` + pad + `"}`: "operationName must be a string",
 			`{"query": "{ viewer { role } }", "variables": ["` + pad + `"]}`:             "variables must be a JSON object",
 			`{"query": "{ viewer { role } }", "extensions": "x"}`:                        "extensions must be a JSON object",
+			// A body is read as REST reads its bodies: one object, each
+			// member once, no member it does not know.
+			`{"query": "{ viewer { role } }"} {"query": "mutation { x }"}`:        "the request body has more after its JSON object",
+			`{"query": "{ viewer { role } }"}]`:                                   "the request body has more after its JSON object",
+			`{"query": "{ viewer { role } }", "query": "{ a: viewer { role } }"}`: `field "query" appears more than once`,
+			`{"query": "{ viewer { role } }", "id": 1}`:                           `unknown field "id"; the fields are query, operationName, variables, extensions`,
+			`{"Query": "{ viewer { role } }"}`:                                    `unknown field "Query" (did you mean "query"?); the fields are query, operationName, variables, extensions`,
 		} {
 			r := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(body))
 			r.Header.Set("Content-Type", "application/json; charset=utf-8")
@@ -102,8 +109,8 @@ func TestMalformedOperationsAreInvalidArguments(t *testing.T) {
 				t.Errorf("%.40s: %d %.200q; want 400 %q", body, res.Status, e.Message, want)
 			}
 		}
-		// What gqlgen accepts still runs: nulls, and members it does not know.
-		r := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(`{"query": "{ viewer { role } }", "operationName": null, "variables": null, "extensions": {}, "id": 1}`))
+		// Nulls and extensions are read; spaces may follow the object.
+		r := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(`{"query": "{ viewer { role } }", "operationName": null, "variables": null, "extensions": {"persistedQuery": null}}`+" \r\n"))
 		r.Header.Set("Content-Type", "application/json")
 		var v struct{ Viewer struct{ Role string } }
 		if f.send(t, adminKey, r).decode(t, &v); v.Viewer.Role != "ADMIN" {
@@ -313,10 +320,12 @@ func TestRequestsGraphQLCannotReadAreRefusedWithACode(t *testing.T) {
 		}
 		viewer := "query=" + url.QueryEscape("{ viewer { role } }")
 		for query, want := range map[string]string{
-			viewer + "&variables=notjson": "variables is not valid JSON: invalid character 'o' in literal null (expecting 'u') (at byte 2)",
-			viewer + "&variables=%5B1%5D": "variables must be a JSON object",
-			viewer + "&extensions=%7B":    "extensions is not valid JSON: it ends too early",
-			viewer + "&variables=%22x%22": "variables must be a JSON object",
+			viewer + "&" + viewer:                   "query is given 2 times; give it once",
+			viewer + "&variables=%7B%7D&variables=": "variables is given 2 times; give it once",
+			viewer + "&variables=notjson":           "variables is not valid JSON: invalid character 'o' in literal null (expecting 'u') (at byte 2)",
+			viewer + "&variables=%5B1%5D":           "variables must be a JSON object",
+			viewer + "&extensions=%7B":              "extensions is not valid JSON: it ends too early",
+			viewer + "&variables=%22x%22":           "variables must be a JSON object",
 		} {
 			res, w := get(http.MethodGet, query)
 			if e := res.failure(t, service.CodeInvalidArgument); e.Message != want || res.Status != http.StatusBadRequest || w.Header().Get("Content-Type") != "application/json" {

@@ -9,6 +9,8 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
+	"strings"
 
 	"github.com/verdict/verdict/service"
 )
@@ -83,43 +85,78 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	return body, true
 }
 
-// envelopeProblem says in plain words why gqlgen could not decode a POST
-// body of JSON into an operation, as it would: gqlgen's own message names
-// Go types and quotes the whole body back, up to the body's limit.
+// envelopeMembers are the members of a POST body, and the first byte of
+// the JSON type each takes (null aside).
+var envelopeMembers = []struct {
+	name string
+	kind byte
+}{{"query", '"'}, {"operationName", '"'}, {"variables", '{'}, {"extensions", '{'}}
+
+// envelopeProblem says in plain words why a POST body is not one JSON
+// object of the members gqlgen reads, each once and of its type, as REST
+// reads its bodies: gqlgen's own message names Go types and quotes the
+// whole body back, up to the body's limit, and gqlgen reads members
+// regardless of case, keeps the last of duplicates, and ignores unknown
+// members and whatever follows the object.
 func envelopeProblem(body []byte) string {
-	var envelope struct {
-		Query, OperationName, Variables, Extensions json.RawMessage
-	}
 	dec := json.NewDecoder(bytes.NewReader(body))
-	var syntax *json.SyntaxError
-	switch err := dec.Decode(&envelope); {
-	case errors.As(err, &syntax) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+	var object json.RawMessage
+	if err := dec.Decode(&object); err != nil {
 		return service.InvalidJSON("the request body", err).Message
-	case err != nil:
+	}
+	if object[0] != '{' {
 		return `the request body must be a JSON object: {"query": "...", "operationName": "...", "variables": {...}}`
 	}
-	for _, m := range [...]struct {
-		name string
-		raw  json.RawMessage
-		kind byte
-	}{{"query", envelope.Query, '"'}, {"operationName", envelope.OperationName, '"'}, {"variables", envelope.Variables, '{'}, {"extensions", envelope.Extensions, '{'}} {
-		if len(m.raw) > 0 && string(m.raw) != "null" && m.raw[0] != m.kind {
-			if m.kind == '"' {
-				return m.name + " must be a string"
+	if _, err := dec.Token(); err != io.EOF {
+		return "the request body has more after its JSON object"
+	}
+	names := make([]string, len(envelopeMembers))
+	for i, m := range envelopeMembers {
+		names[i] = m.name
+	}
+	// The object is valid JSON: reading its members cannot fail.
+	members := json.NewDecoder(bytes.NewReader(object))
+	members.Token()
+	seen := map[string]bool{}
+	for members.More() {
+		t, _ := members.Token()
+		name := t.(string)
+		var value json.RawMessage
+		members.Decode(&value)
+		k := slices.Index(names, name)
+		switch {
+		case k < 0:
+			hint := ""
+			if i := slices.IndexFunc(names, func(n string) bool { return strings.EqualFold(n, name) }); i >= 0 {
+				hint = fmt.Sprintf(" (did you mean %q?)", names[i])
 			}
-			return m.name + " must be a JSON object"
+			return fmt.Sprintf("unknown field %q%s; the fields are %s", name, hint, strings.Join(names, ", "))
+		case seen[name]:
+			return fmt.Sprintf("field %q appears more than once", name)
+		case string(value) != "null" && value[0] != envelopeMembers[k].kind:
+			if envelopeMembers[k].kind == '"' {
+				return name + " must be a string"
+			}
+			return name + " must be a JSON object"
 		}
+		seen[name] = true
 	}
 	return ""
 }
 
 // queryProblem says what is wrong with the query string of a GET that
-// gqlgen would refuse without a code: variables or extensions that are
+// gqlgen would refuse without a code, or misread: a parameter given more
+// than once (gqlgen reads the first), variables or extensions that are
 // not JSON objects.
 func queryProblem(raw string) string {
 	q, err := url.ParseQuery(raw)
 	if err != nil {
 		return fmt.Sprintf("the query string does not decode: %v", err)
+	}
+	for _, m := range envelopeMembers {
+		if n := len(q[m.name]); n > 1 {
+			return fmt.Sprintf("%s is given %d times; give it once", m.name, n)
+		}
 	}
 	for _, name := range []string{"variables", "extensions"} {
 		v := q.Get(name)
