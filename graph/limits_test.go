@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -346,6 +347,36 @@ func TestRequestsGraphQLCannotReadAreRefusedWithACode(t *testing.T) {
 			if e := res.failure(t, service.CodeInvalidArgument); e.Message != want || res.Status != http.StatusMethodNotAllowed || w.Header().Get("Allow") != "GET, HEAD, POST" {
 				t.Errorf("%s: %d %q (Allow %q), want 405 %q", method, res.Status, e.Message, w.Header().Get("Allow"), want)
 			}
+		}
+	})
+}
+
+// An operation name the document does not hold, or none for a document
+// of several operations, is refused naming the document's operations.
+func TestTheOperationToRunIsChosenByName(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		several := `query Q1 { viewer { role } } query Q2 { viewer { role } }`
+		many := ""
+		for i := range 12 {
+			many += fmt.Sprintf("query Q%d { viewer { role } } ", i)
+		}
+		for _, tc := range []struct{ query, name, want string }{
+			{several, "", "the document has 2 operations (Q1, Q2); choose one with operationName"},
+			{several, "Q3", `the document has no operation named "Q3"; its operations are Q1, Q2`},
+			{`query Q1 { viewer { role } }`, "Q2", `the document has no operation named "Q2"; its one operation is Q1`},
+			{`{ viewer { role } }`, "Q", `the document has no operation named "Q": its one operation has no name; send no operationName`},
+			{many, "", "the document has 12 operations (Q0, Q1, Q2, Q3, Q4, Q5, Q6, Q7, Q8, Q9 and 2 more); choose one with operationName"},
+		} {
+			body, _ := json.Marshal(map[string]any{"query": tc.query, "operationName": tc.name})
+			if e := f.send(t, adminKey, jsonRequest(string(body))).refused(t); e.Message != tc.want {
+				t.Errorf("%q of %s: %q, want %q", tc.name, tc.query, e.Message, tc.want)
+			}
+		}
+		var v struct{ Viewer struct{ Role string } }
+		body, _ := json.Marshal(map[string]any{"query": several, "operationName": "Q2"})
+		if f.send(t, adminKey, jsonRequest(string(body))).decode(t, &v); v.Viewer.Role != "ADMIN" {
+			t.Errorf("Q2: %+v", v)
 		}
 	})
 }

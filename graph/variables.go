@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,41 +23,12 @@ import (
 // any int64 for an Int, and words its refusals in Go's types.
 //
 // gqlgen coerces the variables before any extension sees them, and keeps
-// only what it coerced; strictTransport keeps the variables as the request
-// decoded them (JSON numbers as json.Number) in the context, for
-// strictVariables to check once gqlgen has coerced them, and for the
-// refusals of gqlgen's coercion to be replaced by strictVariables' own.
+// only what it coerced; checkedTransport keeps the variables as the
+// request decoded them (JSON numbers as json.Number) in the context, for
+// strictVariables to check once gqlgen has coerced them, and replaces the
+// refusals of gqlgen's coercion with the check's own.
 
 type rawVariablesKey struct{}
-
-// strictTransport is a transport of gqlgen whose operations have their
-// variables checked by strictVariables.
-type strictTransport struct {
-	graphql.Transport
-	schema *ast.Schema
-}
-
-func (t strictTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
-	t.Transport.Do(w, r, strictExecutor{GraphExecutor: exec, schema: t.schema})
-}
-
-type strictExecutor struct {
-	graphql.GraphExecutor
-	schema *ast.Schema
-}
-
-func (e strictExecutor) CreateOperationContext(ctx context.Context, params *graphql.RawParams) (*graphql.OperationContext, gqlerror.List) {
-	ctx = context.WithValue(ctx, rawVariablesKey{}, params.Variables)
-	op, errs := e.GraphExecutor.CreateOperationContext(ctx, params)
-	if len(errs) == 1 && len(errs[0].Path) > 0 && errs[0].Path[0] == ast.PathName("variable") && op != nil && op.Operation != nil {
-		// gqlgen refused a variable: say why in the words of the
-		// check, which is stricter than gqlgen's coercion.
-		if err := checkVariables(e.schema, op.Operation, params.Variables); err != nil {
-			errs = gqlerror.List{err}
-		}
-	}
-	return op, errs
-}
 
 // strictVariables refuses an operation whose variables do not hold values
 // of their types, before any other extension reads them.
