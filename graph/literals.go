@@ -1,7 +1,9 @@
 package graph
 
 import (
+	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -19,77 +21,76 @@ import (
 // fail as the operation runs. A variable, read as JSON, may hold any
 // number, as REST's bodies may.
 func unreadableNumber(doc *ast.QueryDocument) *gqlerror.Error {
-	var s numberScan
-	for _, op := range doc.Operations {
-		for _, v := range op.VariableDefinitions {
-			s.value(v.DefaultValue)
-			s.directives(v.Directives)
+	var found *ast.Value
+	var scan func(v *ast.Value)
+	scan = func(v *ast.Value) {
+		var err error
+		switch v.Kind {
+		case ast.IntValue:
+			_, err = strconv.ParseInt(v.Raw, 10, 64)
+		case ast.FloatValue:
+			_, err = strconv.ParseFloat(v.Raw, 64)
 		}
-		s.directives(op.Directives)
-		s.selections(op.SelectionSet)
+		if err != nil && found == nil {
+			found = v
+		}
+		for _, c := range v.Children {
+			scan(c.Value)
+		}
 	}
-	for _, f := range doc.Fragments {
-		s.directives(f.Directives)
-		s.selections(f.SelectionSet)
-	}
-	if s.found == nil {
+	documentArguments(doc, func(_ func() string, v *ast.Value) { scan(v) })
+	if found == nil {
 		return nil
 	}
-	return refusal(s.found.Position,
+	return refusal(found.Position,
 		"the number %s cannot be written in the document, where a whole number is at most 9223372036854775807 in size and any other at most about 1.8e308; "+
 			"send the value that holds it as a variable, whose numbers are read as JSON",
-		model.Cut(s.found.Raw, model.MaxQuoted))
+		model.Cut(found.Raw, model.MaxQuoted))
 }
 
-// numberScan looks through a document's values for the first number out
-// of range.
-type numberScan struct {
-	found *ast.Value
-}
-
-func (s *numberScan) value(v *ast.Value) {
-	if v == nil || s.found != nil {
-		return
-	}
-	var err error
-	switch v.Kind {
-	case ast.IntValue:
-		_, err = strconv.ParseInt(v.Raw, 10, 64)
-	case ast.FloatValue:
-		_, err = strconv.ParseFloat(v.Raw, 64)
-	}
-	if err != nil {
-		s.found = v
-		return
-	}
-	for _, c := range v.Children {
-		s.value(c.Value)
-	}
-}
-
-func (s *numberScan) directives(ds ast.DirectiveList) {
-	for _, d := range ds {
-		for _, a := range d.Arguments {
-			s.value(a.Value)
-		}
-	}
-}
-
-func (s *numberScan) selections(set ast.SelectionSet) {
-	for _, sel := range set {
-		switch sel := sel.(type) {
-		case *ast.Field:
-			for _, a := range sel.Arguments {
-				s.value(a.Value)
+// documentArguments calls visit with each value the document gives an
+// argument of a field or of a directive, or a variable as its default,
+// and what it is given to ("the argument input of runRule", made when
+// asked for).
+func documentArguments(doc *ast.QueryDocument, visit func(in func() string, v *ast.Value)) {
+	directives := func(ds ast.DirectiveList) {
+		for _, d := range ds {
+			for _, a := range d.Arguments {
+				visit(func() string { return fmt.Sprintf("the argument %s of @%s", a.Name, d.Name) }, a.Value)
 			}
-			s.directives(sel.Directives)
-			s.selections(sel.SelectionSet)
-		case *ast.InlineFragment:
-			s.directives(sel.Directives)
-			s.selections(sel.SelectionSet)
-		case *ast.FragmentSpread:
-			s.directives(sel.Directives)
 		}
+	}
+	var selections func(set ast.SelectionSet)
+	selections = func(set ast.SelectionSet) {
+		for _, sel := range set {
+			switch sel := sel.(type) {
+			case *ast.Field:
+				for _, a := range sel.Arguments {
+					visit(func() string { return fmt.Sprintf("the argument %s of %s", a.Name, sel.Name) }, a.Value)
+				}
+				directives(sel.Directives)
+				selections(sel.SelectionSet)
+			case *ast.InlineFragment:
+				directives(sel.Directives)
+				selections(sel.SelectionSet)
+			case *ast.FragmentSpread:
+				directives(sel.Directives)
+			}
+		}
+	}
+	for _, op := range doc.Operations {
+		for _, v := range op.VariableDefinitions {
+			if v.DefaultValue != nil {
+				visit(func() string { return "the default value of $" + v.Variable }, v.DefaultValue)
+			}
+			directives(v.Directives)
+		}
+		directives(op.Directives)
+		selections(op.SelectionSet)
+	}
+	for _, f := range doc.Fragments {
+		directives(f.Directives)
+		selections(f.SelectionSet)
 	}
 }
 
@@ -105,4 +106,63 @@ func intsWithin32Bits(observers *core.Events, addError core.AddErrFunc) {
 			addError(core.Message("the Int %s is out of range: an Int is a whole number from %d to %d", v.Raw, minInt32, maxInt32), core.At(v.Position))
 		}
 	})
+}
+
+// placedValues has the errors that the rule observing observers adds about
+// a value say where the value stands (the argument input of runRule, at
+// data.P) and quote only the start of it: gqlparser quotes all of it,
+// which may be as long as a request body, and says only its line and
+// column. It observes the values before the rule does, to know which
+// one the rule reports on.
+func placedValues(observers *core.Events, addError core.AddErrFunc) core.AddErrFunc {
+	var (
+		walker  *core.Walker
+		current *ast.Value
+		places  map[*ast.Value]string
+	)
+	observers.OnValue(func(w *core.Walker, v *ast.Value) { walker, current = w, v })
+	return func(options ...core.ErrorOption) {
+		if current == nil {
+			addError(options...)
+			return
+		}
+		if places == nil {
+			places = valuePlaces(walker.Document)
+		}
+		v, place := current, places[current]
+		addError(append(options, func(err *gqlerror.Error) {
+			if whole := v.String(); len(whole) > model.MaxQuoted {
+				err.Message = strings.Replace(err.Message, whole, model.Cut(whole, model.MaxQuoted), 1)
+			}
+			if place != "" {
+				err.Message = place + ": " + err.Message
+			}
+		})...)
+	}
+}
+
+// valuePlaces names where each value of doc stands: in which argument of
+// which field or directive, or in which variable's default value, and at
+// which path inside it.
+func valuePlaces(doc *ast.QueryDocument) map[*ast.Value]string {
+	places := map[*ast.Value]string{}
+	var place func(v *ast.Value, in, at string)
+	place = func(v *ast.Value, in, at string) {
+		places[v] = in
+		if at != "" {
+			places[v] = in + ", at " + at
+		}
+		for i, c := range v.Children {
+			switch {
+			case v.Kind == ast.ListValue:
+				place(c.Value, in, fmt.Sprintf("%s[%d]", at, i))
+			case at == "":
+				place(c.Value, in, c.Name)
+			default:
+				place(c.Value, in, at+"."+c.Name)
+			}
+		}
+	}
+	documentArguments(doc, func(in func() string, v *ast.Value) { place(v, in(), "") })
+	return places
 }
