@@ -172,7 +172,7 @@ func NewHandler(svc *service.Service, cfg Config) http.Handler {
 	srv.SetValidationRulesFn(cappedRules(cfg.MaxErrors))
 	srv.Use(documentBounds{
 		maxTokens: cfg.MaxTokens, maxFields: cfg.MaxFields, maxDepth: cfg.MaxDepth, maxSameName: cfg.MaxSameName,
-		maxFragments: cfg.MaxFragments, cache: cache,
+		maxFragments: cfg.MaxFragments, cache: cache, schema: schema,
 	})
 	// First of the extensions that read an operation's variables.
 	srv.Use(strictVariables{schema: schema})
