@@ -4658,7 +4658,9 @@ extend type Mutation {
   """
   Runs a policy record (typically a draft) on the recorded inputs of its
   base and compares, as POST /policy/{policyId}/replay. Nothing is stored.
-  Needs permission to run the policy and to read decisions.
+  Needs permission to publish the policy (PUBLISHER and above): whoever
+  may publish the base may replay against it, without permission to read
+  decisions, as the inputs replayed are stored masked.
   """
   replayPolicy(
     """
