@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,6 +36,8 @@ import (
 type documentBounds struct {
 	maxTokens, maxFields, maxDepth, maxSameName, maxFragments int
 	cache                                                     graphql.Cache[*ast.QueryDocument]
+	// schema tells the types of the selections, for repeats.
+	schema *ast.Schema
 }
 
 var _ interface {
@@ -56,6 +59,9 @@ func (b documentBounds) MutateOperationParameters(ctx context.Context, params *g
 		// own words, as it does for any document that does not parse;
 		// the token limit stops that parse at the same place.
 		return nil
+	}
+	if err := unreadableNumber(doc); err != nil {
+		return err
 	}
 	if n := len(doc.Fragments); n > b.maxFragments {
 		return refusal(nil, "the document defines %d fragments, more than the limit of %d", n, b.maxFragments)
@@ -81,8 +87,8 @@ func (b documentBounds) MutateOperationParameters(ctx context.Context, params *g
 		if key, n := keys.most(); n > b.maxSameName {
 			return refusal(op.Position, "%d fields answer as %s, more than the limit of %d", n, key, b.maxSameName)
 		}
-		again := repeats{fields: newFieldWalk(doc.Fragments), first: map[string]string{}}
-		again.add("", false, op.SelectionSet)
+		again := repeats{schema: b.schema, fields: newFieldWalk(doc.Fragments), first: map[string]string{}}
+		again.add("", rootType(b.schema, op.Operation), false, op.SelectionSet)
 		if f := again.found; f != nil {
 			return refusal(f.Position, "%s is selected as both %s and %s: a field without arguments answers the same under each name; select it once",
 				f.Name, again.before, f.Alias)
@@ -97,9 +103,13 @@ func (b documentBounds) MutateOperationParameters(ctx context.Context, params *g
 // trace, data): a few kilobytes of such names would answer gigabytes, each
 // encoded anew. Fields at the top of an operation, which fetch nothing
 // large, may be named twice. A selection's fragments count as the
-// selection itself, those on another type apart from it, as a type
-// condition tells which of them apply.
+// selection itself when they always apply to it (a fragment on its own
+// type, or on an interface or a union its object type belongs to); those
+// on a narrower type apart from it, as a type condition tells which of
+// them apply. The document is not validated yet: a field the schema does
+// not know has no type, and the fragments below it count apart.
 type repeats struct {
+	schema *ast.Schema
 	fields fieldWalk
 	// first is the first name of each field in each selection: keyed by
 	// the selection's path, type condition and the field's name.
@@ -108,12 +118,20 @@ type repeats struct {
 	before string     // the name it was selected under before
 }
 
-// add walks the selection set at path, below a field with arguments or
-// not, and reports whether it found no field selected again.
-func (r *repeats) add(path string, below bool, set ast.SelectionSet) bool {
+// add walks the selection set at path, of the type typ, below a field
+// with arguments or not, and reports whether it found no field selected
+// again.
+func (r *repeats) add(path, typ string, below bool, set ast.SelectionSet) bool {
 	return r.fields.each(set, "", func(f *ast.Field, typeCondition string) bool {
+		in, scope := typ, ""
+		if typeCondition != "" {
+			in = typeCondition
+			if !alwaysApplies(r.schema, typ, typeCondition) {
+				scope = typeCondition
+			}
+		}
 		if below && len(f.Arguments) == 0 {
-			at := typeScope(path, typeCondition) + "\x00" + f.Name
+			at := typeScope(path, scope) + "\x00" + f.Name
 			if first, ok := r.first[at]; !ok {
 				r.first[at] = f.Alias
 			} else if first != f.Alias {
@@ -121,8 +139,50 @@ func (r *repeats) add(path string, below bool, set ast.SelectionSet) bool {
 				return false
 			}
 		}
-		return r.add(responseKey(path, f), below || len(f.Arguments) > 0, f.SelectionSet)
+		return r.add(responseKey(path, f), fieldType(r.schema, in, f.Name), below || len(f.Arguments) > 0, f.SelectionSet)
 	})
+}
+
+// rootType is the name of the type an operation selects from.
+func rootType(schema *ast.Schema, op ast.Operation) string {
+	root := schema.Query
+	switch op {
+	case ast.Mutation:
+		root = schema.Mutation
+	case ast.Subscription:
+		root = schema.Subscription
+	}
+	if root == nil {
+		return ""
+	}
+	return root.Name
+}
+
+// fieldType is the name of the type of the field name of the type typ;
+// "" when the schema has no such field.
+func fieldType(schema *ast.Schema, typ, name string) string {
+	def := schema.Types[typ]
+	if def == nil {
+		return ""
+	}
+	f := def.Fields.ForName(name)
+	if f == nil {
+		return ""
+	}
+	return f.Type.Name()
+}
+
+// alwaysApplies reports whether a fragment on typeCondition applies to
+// every value of the type typ.
+func alwaysApplies(schema *ast.Schema, typ, typeCondition string) bool {
+	if typ == typeCondition {
+		return true
+	}
+	def, cond := schema.Types[typ], schema.Types[typeCondition]
+	if def == nil || cond == nil || def.Kind != ast.Object {
+		return false
+	}
+	return slices.ContainsFunc(schema.GetPossibleTypes(cond), func(d *ast.Definition) bool { return d.Name == typ })
 }
 
 // typeScope is the selection at path as a type condition narrows it.

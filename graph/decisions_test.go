@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -208,6 +209,23 @@ func TestAFlowDecisionIsRecomputedInGraphQL(t *testing.T) {
 			len(rc.Flow.NodeResponses) != 1 || rc.Flow.NodeResponses[0].NodeID != "s" || !rc.Flow.NodeResponses[0].Response.Result ||
 			len(rc.Flow.NodeResponses[0].Response.Trace.Execution) != 1 {
 			t.Errorf("recomputed %+v, note %v", rc, d.Note)
+		}
+	})
+}
+
+// A lookup of decision record settings that fails is null in its place,
+// beside the operation's other fields, as every lookup is.
+func TestAFailedLookupOfRecordSettingsLeavesTheOtherFields(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		for _, field := range []string{"policyDecisionRecords", "flowDecisionRecords"} {
+			res := f.post(t, adminKey, `{ viewer { role } `+field+`(id: "00000000-0000-0000-0000-000000000000") { baseId } }`, nil)
+			if want := `{"viewer":{"role":"ADMIN"},"` + field + `":null}`; string(res.Data) != want || res.Status != http.StatusOK {
+				t.Errorf("%d %s, want 200 %s", res.Status, res.Data, want)
+			}
+			if e := res.fieldFailure(t, service.CodeNotFound); len(e.Path) != 1 || e.Path[0] != field {
+				t.Errorf("the error's path is %v", e.Path)
+			}
 		}
 	})
 }

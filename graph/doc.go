@@ -6,8 +6,10 @@
 // Errors carry the API's codes in `extensions.code`, as REST carries them
 // in its error body. Documents are bounded before anything runs
 // (docs/graphql.md): in tokens, in fields (fragments expanded) and depth
-// before they are validated, in errors, and in page size (every
-// connection's first, 1–200), and in complexity, where a connection costs
-// its page size times what is selected in it. node(id) finds objects through the service's own
+// before they are validated, in errors, in the arguments of lists (every
+// connection's first, 1–200, its cursor and its text filter), and in
+// complexity, where a connection costs its page size times what is
+// selected in it. Variables are checked against their declared types
+// before anything runs. node(id) finds objects through the service's own
 // lookups, so it sees exactly what the queries of each kind see.
 package graph

@@ -8,31 +8,52 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/validator/core"
 	"github.com/vektah/gqlparser/v2/validator/rules"
+
+	"github.com/verdict/verdict/graph/model"
 )
 
-// cappedRules are gqlgen's validation rules, sharing one budget of
-// errors: past max+1 they are dropped as they are found, so that a
-// document with a conflict between every pair of its fields costs no
-// memory for the conflicts nobody will read. One more than max is kept,
-// for errorCap to tell that there were more. gqlgen calls this once per
-// validation, so each document has a budget of its own.
+// cappedRules are gqlgen's validation rules and intsWithin32Bits, sharing
+// one budget of errors: past max+1 they are dropped as they are found, so
+// that a document with a conflict between every pair of its fields costs
+// no memory for the conflicts nobody will read. One more than max is
+// kept, for errorCap to tell that there were more. gqlgen calls this once
+// per validation, so each document has a budget of its own.
+//
+// The errors of values say where the value stands and quote only the
+// start of it (see placedValues), and no message is longer than
+// maxValidationMessage: a rule quotes what the document holds, which may
+// be as long as a request body.
 func cappedRules(max int) func() *rules.Rules {
 	return func() *rules.Rules {
 		kept := 0
 		capped := &rules.Rules{}
-		for name, rule := range rules.NewDefaultRules().GetInner() {
+		all := rules.NewDefaultRules()
+		all.AddRule("IntsWithin32Bits", intsWithin32Bits)
+		for name, rule := range all.GetInner() {
 			capped.AddRule(name, func(observers *core.Events, addError core.AddErrFunc) {
-				rule(observers, func(options ...core.ErrorOption) {
+				add := func(options ...core.ErrorOption) {
 					if kept > max {
 						return
 					}
 					kept++
-					addError(options...)
-				})
+					addError(append(options, shortMessage)...)
+				}
+				if name == rules.ValuesOfCorrectTypeRule.Name {
+					add = placedValues(observers, add)
+				}
+				rule(observers, add)
 			})
 		}
 		return capped
 	}
+}
+
+// maxValidationMessage is the longest message of a validation error, in
+// characters.
+const maxValidationMessage = 500
+
+func shortMessage(err *gqlerror.Error) {
+	err.Message = model.Cut(err.Message, maxValidationMessage)
 }
 
 // errorCap keeps the first max errors of a response and replaces the rest

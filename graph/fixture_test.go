@@ -113,6 +113,19 @@ func (f *fixture) post(t *testing.T, key, query string, variables map[string]any
 	return f.send(t, key, r)
 }
 
+// jsonRequest is a POST of body, a JSON object, as it is written.
+func jsonRequest(body string) *http.Request {
+	r := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(body))
+	r.Header.Set("Content-Type", "application/json")
+	return r
+}
+
+// quote writes s as a JSON string.
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
 func (f *fixture) send(t *testing.T, key string, r *http.Request) response {
 	t.Helper()
 	if key != "" {

@@ -1,14 +1,9 @@
 package graph
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"log/slog"
-	"mime"
 	"net/http"
 	"runtime"
 
@@ -82,8 +77,8 @@ func (c queryCache) Add(_ context.Context, query string, doc *ast.QueryDocument)
 // request body is answered or refused at a small cost: in tokens before it
 // is parsed, in fields, in fields under one key and in depth before it is
 // validated, in errors while it
-// is validated and answered, and in complexity and page sizes before it
-// runs. A document over a limit is refused with invalid_argument before
+// is validated and answered, and in complexity and the arguments of lists
+// before it runs. A document over a limit is refused with invalid_argument before
 // anything runs. An operation whose request ends (the client went away)
 // resolves no further field.
 type Config struct {
@@ -166,21 +161,25 @@ func init() { errcode.RegisterErrorType("COMPLEXITY_LIMIT_EXCEEDED", errcode.Kin
 // Introspection is on.
 func NewHandler(svc *service.Service, cfg Config) http.Handler {
 	cfg = cfg.withDefaults()
-	srv := handler.New(newPagedComplexity(generated.NewExecutableSchema(generated.Config{Resolvers: &Resolver{svc: svc}})))
-	srv.AddTransport(transport.GET{})
-	srv.AddTransport(transport.POST{})
+	es := newPagedComplexity(generated.NewExecutableSchema(generated.Config{Resolvers: &Resolver{svc: svc}}))
+	schema := es.Schema()
+	srv := handler.New(es)
+	srv.AddTransport(checkedTransport{Transport: transport.GET{}, schema: schema})
+	srv.AddTransport(checkedTransport{Transport: transport.POST{}, schema: schema})
 	cache := newQueryCache()
 	srv.SetQueryCache(cache)
 	srv.SetParserTokenLimit(cfg.MaxTokens)
 	srv.SetValidationRulesFn(cappedRules(cfg.MaxErrors))
 	srv.Use(documentBounds{
 		maxTokens: cfg.MaxTokens, maxFields: cfg.MaxFields, maxDepth: cfg.MaxDepth, maxSameName: cfg.MaxSameName,
-		maxFragments: cfg.MaxFragments, cache: cache,
+		maxFragments: cfg.MaxFragments, cache: cache, schema: schema,
 	})
+	// First of the extensions that read an operation's variables.
+	srv.Use(strictVariables{schema: schema})
 	srv.Use(queriesByGet{})
 	srv.Use(extension.Introspection{})
 	// Before the complexity limit, which counts with the page sizes.
-	srv.Use(pageLimit{})
+	srv.Use(listArguments{})
 	srv.Use(extension.FixedComplexityLimit(cfg.MaxComplexity))
 	// Before errorCap, so that it wraps errorCap and sees the errors the
 	// client sees.
@@ -189,7 +188,7 @@ func NewHandler(svc *service.Service, cfg Config) http.Handler {
 	srv.Use(stopWhenGone{})
 	srv.SetErrorPresenter(presentError(cfg.Logger))
 	srv.SetRecoverFunc(recoverPanic)
-	return admit(cfg.MaxConcurrent, readBody(markGet(srv)))
+	return admit(cfg.MaxConcurrent, readRequest(markGet(srv)))
 }
 
 // admit lets at most n requests into next at once. A request whose client
@@ -207,68 +206,6 @@ func admit(n int, next http.Handler) http.Handler {
 		defer func() { <-slots }()
 		next.ServeHTTP(w, r)
 	})
-}
-
-// readBody reads a request's body before gqlgen does, so that a body over
-// the limit the router set (http.MaxBytesReader) is payload_too_large:
-// gqlgen would report it as a request it cannot read.
-func readBody(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Body == nil || r.Body == http.NoBody {
-			next.ServeHTTP(w, r)
-			return
-		}
-		body, err := io.ReadAll(r.Body)
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			writeError(w, http.StatusRequestEntityTooLarge, service.CodePayloadTooLarge,
-				fmt.Sprintf("the request body is larger than the limit of %d bytes", tooLarge.Limit))
-			return
-		}
-		if err != nil {
-			writeError(w, http.StatusBadRequest, service.CodeInvalidArgument, "the request body could not be read")
-			return
-		}
-		if problem := envelopeProblem(r, body); problem != "" {
-			writeError(w, http.StatusBadRequest, service.CodeInvalidArgument, problem)
-			return
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		next.ServeHTTP(w, r)
-	})
-}
-
-// envelopeProblem says in plain words why gqlgen could not decode a POST
-// body of JSON into an operation, as it would: gqlgen's own message names
-// Go types and quotes the whole body back, up to the body's limit.
-func envelopeProblem(r *http.Request, body []byte) string {
-	if mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); r.Method != http.MethodPost || mediaType != "application/json" {
-		return ""
-	}
-	var envelope struct {
-		Query, OperationName, Variables, Extensions json.RawMessage
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	var syntax *json.SyntaxError
-	switch err := dec.Decode(&envelope); {
-	case errors.As(err, &syntax) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-		return service.InvalidJSON("the request body", err).Message
-	case err != nil:
-		return `the request body must be a JSON object: {"query": "...", "operationName": "...", "variables": {...}}`
-	}
-	for _, m := range [...]struct {
-		name string
-		raw  json.RawMessage
-		kind byte
-	}{{"query", envelope.Query, '"'}, {"operationName", envelope.OperationName, '"'}, {"variables", envelope.Variables, '{'}, {"extensions", envelope.Extensions, '{'}} {
-		if len(m.raw) > 0 && string(m.raw) != "null" && m.raw[0] != m.kind {
-			if m.kind == '"' {
-				return m.name + " must be a string"
-			}
-			return m.name + " must be a JSON object"
-		}
-	}
-	return ""
 }
 
 // writeError answers a request that never reached gqlgen.

@@ -3,6 +3,8 @@ package graph_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -93,6 +95,13 @@ func TestMalformedOperationsAreInvalidArguments(t *testing.T) {
 			`{"query": "{ viewer { role } }", "operationName": 5, "pad": "` + pad + `"}`: "operationName must be a string",
 			`{"query": "{ viewer { role } }", "variables": ["` + pad + `"]}`:             "variables must be a JSON object",
 			`{"query": "{ viewer { role } }", "extensions": "x"}`:                        "extensions must be a JSON object",
+			// A body is read as REST reads its bodies: one object, each
+			// member once, no member it does not know.
+			`{"query": "{ viewer { role } }"} {"query": "mutation { x }"}`:        "the request body has more after its JSON object",
+			`{"query": "{ viewer { role } }"}]`:                                   "the request body has more after its JSON object",
+			`{"query": "{ viewer { role } }", "query": "{ a: viewer { role } }"}`: `field "query" appears more than once`,
+			`{"query": "{ viewer { role } }", "id": 1}`:                           `unknown field "id"; the fields are query, operationName, variables, extensions`,
+			`{"Query": "{ viewer { role } }"}`:                                    `unknown field "Query" (did you mean "query"?); the fields are query, operationName, variables, extensions`,
 		} {
 			r := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(body))
 			r.Header.Set("Content-Type", "application/json; charset=utf-8")
@@ -101,25 +110,8 @@ func TestMalformedOperationsAreInvalidArguments(t *testing.T) {
 				t.Errorf("%.40s: %d %.200q; want 400 %q", body, res.Status, e.Message, want)
 			}
 		}
-		// A variable's number that is not of its type is named as such, not
-		// as a value the validator made up ("cannot use value 0 as Int").
-		for variables, want := range map[string]string{
-			`{"n": 1.5}`:   "variable $n must be an Int: a whole number",
-			`{"n": 1e300}`: "variable $n must be an Int: a whole number",
-		} {
-			r := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(`{"query": "query($n: Int!) { policies(first: $n) { totalCount } }", "variables": `+variables+`}`))
-			r.Header.Set("Content-Type", "application/json")
-			if e := f.send(t, adminKey, r).failure(t, service.CodeInvalidArgument); e.Message != want {
-				t.Errorf("%s: %q, want %q", variables, e.Message, want)
-			}
-		}
-		r := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(`{"query": "mutation($r: Float!) { setDecisionRecords(input: {policyId: \"x\", enabled: true, sampleRate: $r}) { enabled } }", "variables": {"r": 1e400}}`))
-		r.Header.Set("Content-Type", "application/json")
-		if e := f.send(t, adminKey, r).failure(t, service.CodeInvalidArgument); e.Message != "variable $r must be a Float: a number of at most about 1.8e308" {
-			t.Errorf("a Float out of range: %q", e.Message)
-		}
-		// What gqlgen accepts still runs: nulls, and members it does not know.
-		r = httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(`{"query": "{ viewer { role } }", "operationName": null, "variables": null, "extensions": {}, "id": 1}`))
+		// Nulls and extensions are read; spaces may follow the object.
+		r := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(`{"query": "{ viewer { role } }", "operationName": null, "variables": null, "extensions": {"persistedQuery": null}}`+" \r\n"))
 		r.Header.Set("Content-Type", "application/json")
 		var v struct{ Viewer struct{ Role string } }
 		if f.send(t, adminKey, r).decode(t, &v); v.Viewer.Role != "ADMIN" {
@@ -255,5 +247,136 @@ func TestAConnectionCostsItsPageSizeTimesWhatIsSelectedInIt(t *testing.T) {
 			// An absent first counts as the default page size, 50.
 			f.post(t, adminKey, query, nil).refused(t)
 		})
+	})
+}
+
+// A list's cursor and text filter are checked before anything runs, as
+// its page size is: a mutation whose result selects a list with one the
+// service refuses writes nothing, where it would have written and then
+// answered null. The messages name the arguments as the schema does.
+func TestListArgumentsAreRefusedBeforeAnythingRuns(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		long := strings.Repeat("q", 201)
+		for _, tc := range []struct {
+			name, query, want string
+		}{
+			{"a long query under a mutation", `mutation { createGroup(input: {name: "WDE"}) { id policies(query: "` + long + `") { totalCount } } }`,
+				"query of policies is 201 characters long; the limit is 200"},
+			{"a cursor of nothing under a mutation", `mutation { createGroup(input: {name: "WDE"}) { id flows(after: "garbage") { totalCount } } }`,
+				"after of flows is not a cursor this list gave out"},
+			{"a NUL in a query", `{ p: policies(query: "a\u0000b") { totalCount } }`, "query of p must not contain a NUL character (U+0000)"},
+			{"a cursor of ids for the audit log", `{ auditEvents(after: "AAAAAAAAAAAAAAAAAAAAAA") { totalCount } }`,
+				"after of auditEvents is not a cursor this list gave out"},
+			{"a cursor of ids for a history", `{ policyVersions(id: "00000000-0000-0000-0000-000000000000", after: "AAAAAAAAAAAAAAAAAAAAAA") { nextCursor } }`,
+				"after of policyVersions is not a cursor this list gave out"},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				if e := f.post(t, adminKey, tc.query, nil).refused(t); e.Message != tc.want {
+					t.Errorf("message %q, want %q", e.Message, tc.want)
+				}
+			})
+		}
+		if n, err := db.Client().Group.Query().Count(context.Background()); err != nil || n != 0 {
+			t.Errorf("the refused mutations created %d groups (%v)", n, err)
+		}
+		var got struct{ Groups struct{ TotalCount int } }
+		f.post(t, adminKey, `{ groups(query: "`+strings.Repeat("q", 200)+`", after: "") { totalCount } }`, nil).decode(t, &got)
+	})
+}
+
+// What no transport of gqlgen serves, or serves without the API's error
+// shape, is refused with it: a POST of another Content-Type than JSON, a
+// GET whose variables are not a JSON object, a method GraphQL is not
+// served by. HEAD answers what GET would.
+func TestRequestsGraphQLCannotReadAreRefusedWithACode(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		for contentType, want := range map[string]string{
+			"text/plain":                        `Content-Type must be application/json, not "text/plain"`,
+			"application/graphql":               `Content-Type must be application/json, not "application/graphql"`,
+			"application/x-www-form-urlencoded": `Content-Type must be application/json, not "application/x-www-form-urlencoded"`,
+			"multipart/form-data; boundary=x":   `Content-Type must be application/json, not "multipart/form-data; boundary=x"`,
+			"":                                  "Content-Type must be application/json; the request has none",
+		} {
+			r := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(`{"query": "{ viewer { role } }"}`))
+			if contentType != "" {
+				r.Header.Set("Content-Type", contentType)
+			}
+			res := f.send(t, adminKey, r)
+			if e := res.failure(t, service.CodeInvalidArgument); e.Message != want || res.Status != http.StatusBadRequest {
+				t.Errorf("%q: %d %q, want 400 %q", contentType, res.Status, e.Message, want)
+			}
+		}
+		get := func(method, query string) (response, *httptest.ResponseRecorder) {
+			r := httptest.NewRequest(method, "/graphql?"+query, nil)
+			r.Header.Set("x-api-key", adminKey)
+			w := httptest.NewRecorder()
+			f.graph.ServeHTTP(w, r)
+			res := response{Status: w.Code}
+			if err := json.Unmarshal(w.Body.Bytes(), &res); err != nil {
+				t.Fatalf("%s %s: the response is not JSON (%v): %s", method, query, err, w.Body)
+			}
+			return res, w
+		}
+		viewer := "query=" + url.QueryEscape("{ viewer { role } }")
+		for query, want := range map[string]string{
+			viewer + "&" + viewer:                   "query is given 2 times; give it once",
+			viewer + "&variables=%7B%7D&variables=": "variables is given 2 times; give it once",
+			viewer + "&variables=notjson":           "variables is not valid JSON: invalid character 'o' in literal null (expecting 'u') (at byte 2)",
+			viewer + "&variables=%5B1%5D":           "variables must be a JSON object",
+			viewer + "&extensions=%7B":              "extensions is not valid JSON: it ends too early",
+			viewer + "&variables=%22x%22":           "variables must be a JSON object",
+		} {
+			res, w := get(http.MethodGet, query)
+			if e := res.failure(t, service.CodeInvalidArgument); e.Message != want || res.Status != http.StatusBadRequest || w.Header().Get("Content-Type") != "application/json" {
+				t.Errorf("GET ?%s: %d %s %q, want 400 %q", query, res.Status, w.Header().Get("Content-Type"), e.Message, want)
+			}
+		}
+		res, w := get(http.MethodHead, viewer)
+		if res.Status != http.StatusOK || string(res.Data) != `{"viewer":{"role":"ADMIN"}}` || w.Header().Get("Content-Type") != "application/json" {
+			t.Errorf("HEAD: %d %s %s", res.Status, w.Header().Get("Content-Type"), res.Data)
+		}
+		res, _ = get(http.MethodHead, "query="+url.QueryEscape(`mutation { deleteGroup(input: {id: "00000000-0000-0000-0000-000000000000"}) }`))
+		if e := res.refused(t); e.Message != "a mutation must be sent by POST: GET /graphql runs queries only" {
+			t.Errorf("a mutation by HEAD: %q", e.Message)
+		}
+		for _, method := range []string{http.MethodPut, http.MethodDelete, http.MethodOptions} {
+			res, w := get(method, viewer)
+			want := method + " is not allowed on /graphql; allowed: GET, HEAD, POST"
+			if e := res.failure(t, service.CodeInvalidArgument); e.Message != want || res.Status != http.StatusMethodNotAllowed || w.Header().Get("Allow") != "GET, HEAD, POST" {
+				t.Errorf("%s: %d %q (Allow %q), want 405 %q", method, res.Status, e.Message, w.Header().Get("Allow"), want)
+			}
+		}
+	})
+}
+
+// An operation name the document does not hold, or none for a document
+// of several operations, is refused naming the document's operations.
+func TestTheOperationToRunIsChosenByName(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		several := `query Q1 { viewer { role } } query Q2 { viewer { role } }`
+		many := ""
+		for i := range 12 {
+			many += fmt.Sprintf("query Q%d { viewer { role } } ", i)
+		}
+		for _, tc := range []struct{ query, name, want string }{
+			{several, "", "the document has 2 operations (Q1, Q2); choose one with operationName"},
+			{several, "Q3", `the document has no operation named "Q3"; its operations are Q1, Q2`},
+			{`query Q1 { viewer { role } }`, "Q2", `the document has no operation named "Q2"; its one operation is Q1`},
+			{`{ viewer { role } }`, "Q", `the document has no operation named "Q": its one operation has no name; send no operationName`},
+			{many, "", "the document has 12 operations (Q0, Q1, Q2, Q3, Q4, Q5, Q6, Q7, Q8, Q9 and 2 more); choose one with operationName"},
+		} {
+			body, _ := json.Marshal(map[string]any{"query": tc.query, "operationName": tc.name})
+			if e := f.send(t, adminKey, jsonRequest(string(body))).refused(t); e.Message != tc.want {
+				t.Errorf("%q of %s: %q, want %q", tc.name, tc.query, e.Message, tc.want)
+			}
+		}
+		var v struct{ Viewer struct{ Role string } }
+		body, _ := json.Marshal(map[string]any{"query": several, "operationName": "Q2"})
+		if f.send(t, adminKey, jsonRequest(string(body))).decode(t, &v); v.Viewer.Role != "ADMIN" {
+			t.Errorf("Q2: %+v", v)
+		}
 	})
 }

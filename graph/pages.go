@@ -9,11 +9,12 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/verdict/verdict/graph/model"
 	"github.com/verdict/verdict/service"
 )
 
 // listOptions are a connection field's arguments as the service takes
-// them. pageLimit has refused a first the service would refuse before any
+// them. listArguments has refused a first the service would refuse before any
 // resolver runs, so a present first is a valid limit (an absent one is the
 // service's default). The service counts the whole list only when the
 // operation selects the connection's totalCount, since the count is one
@@ -37,25 +38,28 @@ func listOptions(ctx context.Context, first *int, after, query *string) service.
 	return o
 }
 
-// pageLimit refuses an operation that asks any connection (every field
-// with a `first` argument is one) for a page size the service refuses,
-// before anything is resolved: the service would refuse it too, but only
-// once the fields before it had run, and the complexity of the operation
-// is counted from page sizes it can trust.
-type pageLimit struct{}
+// listArguments refuses an operation that gives any list (every field
+// with a `first` argument is one) a page size, a cursor or a text filter
+// the service refuses, before anything is resolved: the service would
+// refuse them too, but only once the fields before had run, and a
+// mutation whose result selects a list (a new group's policies) would
+// have written what it was asked to and answered null, its list having
+// failed. The complexity of the operation is counted from page sizes it
+// can trust.
+type listArguments struct{}
 
 var _ interface {
 	graphql.HandlerExtension
 	graphql.OperationContextMutator
-} = pageLimit{}
+} = listArguments{}
 
-func (pageLimit) ExtensionName() string { return "PageLimit" }
+func (listArguments) ExtensionName() string { return "ListArguments" }
 
-func (pageLimit) Validate(graphql.ExecutableSchema) error { return nil }
+func (listArguments) Validate(graphql.ExecutableSchema) error { return nil }
 
-func (pageLimit) MutateOperationContext(_ context.Context, op *graphql.OperationContext) *gqlerror.Error {
+func (listArguments) MutateOperationContext(_ context.Context, op *graphql.OperationContext) *gqlerror.Error {
 	check := func(f *ast.Field, inner func() *gqlerror.Error) *gqlerror.Error {
-		if err := checkPageSize(f, op.Variables); err != nil {
+		if err := checkListArguments(f, op.Variables); err != nil {
 			return err
 		}
 		return inner()
@@ -70,22 +74,42 @@ func firstError(sofar, next *gqlerror.Error) *gqlerror.Error {
 	return next
 }
 
-// checkPageSize refuses the field's first when the service would.
-func checkPageSize(f *ast.Field, vars map[string]any) *gqlerror.Error {
+// cursorKinds are the lists whose cursors are not of ids, by "Type.field".
+var cursorKinds = map[string]service.CursorKind{
+	"Query.auditEvents":    service.CursorOfTimes,
+	"Query.decisions":      service.CursorOfTimes,
+	"Query.policyVersions": service.CursorOfVersions,
+	"Query.flowVersions":   service.CursorOfVersions,
+}
+
+// checkListArguments refuses the field's first, after or query when the
+// service would, naming them as the schema does.
+func checkListArguments(f *ast.Field, vars map[string]any) *gqlerror.Error {
 	if f.Definition == nil || f.Definition.Arguments.ForName("first") == nil {
 		return nil
 	}
-	v := f.ArgumentMap(vars)["first"]
-	if v == nil {
-		return nil
-	}
-	n, err := graphql.UnmarshalInt(v)
-	if err != nil {
-		return refusal(f.Position, "%s", err.Error())
-	}
 	var se *service.Error
-	if errors.As(service.CheckPageSize("first of "+f.Alias, n), &se) {
+	if errors.As(listArgumentsError(f, f.ArgumentMap(vars)), &se) {
 		return refusal(f.Position, "%s", se.Message)
+	}
+	return nil
+}
+
+func listArgumentsError(f *ast.Field, args map[string]any) error {
+	if v := args["first"]; v != nil {
+		n, err := model.UnmarshalInt(v)
+		if err == nil {
+			err = service.CheckPageSize("first of "+f.Alias, n)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if after, _ := args["after"].(string); service.CheckCursor(cursorKinds[f.ObjectDefinition.Name+"."+f.Name], after) != nil {
+		return service.Invalid("after of %s is not a cursor this list gave out", f.Alias)
+	}
+	if query, ok := args["query"].(string); ok {
+		return service.CheckQuery("query of "+f.Alias, query)
 	}
 	return nil
 }
@@ -118,9 +142,9 @@ func (c pagedComplexity) Complexity(ctx context.Context, typeName, field string,
 	}
 	size := service.DefaultPageSize
 	if v := args["first"]; v != nil {
-		// pageLimit has refused sizes the service would already; the
+		// listArguments has refused sizes the service would already; the
 		// clamp only keeps the arithmetic below safe.
-		if n, err := graphql.UnmarshalInt(v); err == nil {
+		if n, err := model.UnmarshalInt(v); err == nil {
 			size = min(max(n, 1), service.MaxPageSize)
 		}
 	}

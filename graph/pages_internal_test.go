@@ -72,3 +72,17 @@ func TestAListIsCountedOnlyWhenItsTotalCountIsSelected(t *testing.T) {
 		})
 	}
 }
+
+// Every list whose cursors are not of ids is a field of the schema with
+// an after argument: a field renamed would otherwise have its cursors
+// checked as cursors of ids.
+func TestTheListsOfOtherCursorsAreFieldsWithAfter(t *testing.T) {
+	schema := generated.NewExecutableSchema(generated.Config{}).Schema()
+	for name := range cursorKinds {
+		typ, field, _ := strings.Cut(name, ".")
+		def := schema.Types[typ]
+		if def == nil || def.Fields.ForName(field) == nil || def.Fields.ForName(field).Arguments.ForName("after") == nil {
+			t.Errorf("%s is no field with an after argument", name)
+		}
+	}
+}

@@ -74,3 +74,17 @@ func TestEverythingInTheSchemaHasADescription(t *testing.T) {
 		t.Errorf("no description: %s", strings.Join(missing, ", "))
 	}
 }
+
+// A replay needs what publishing needs, as the service decides it
+// (decisions_test.go: a publisher replays, an auditor may not); the
+// schema says so to clients.
+func TestTheReplaysSayWhoMayReplay(t *testing.T) {
+	mutation := loadSchema(t).Types["Mutation"]
+	const want = "Needs permission to publish the policy (PUBLISHER and above)"
+	if d := mutation.Fields.ForName("replayPolicy").Description; !strings.Contains(d, want) || strings.Contains(d, "to run the policy and to read decisions") {
+		t.Errorf("replayPolicy says %q; want it to say %q", d, want)
+	}
+	if d := mutation.Fields.ForName("replayFlow").Description; !strings.HasPrefix(d, "The same for a flow record") {
+		t.Errorf("replayFlow says %q; want it to refer to replayPolicy's", d)
+	}
+}

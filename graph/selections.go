@@ -5,7 +5,7 @@ import "github.com/vektah/gqlparser/v2/ast"
 // selectionFold folds an operation's selection sets into one value, each
 // fragment once however often it is spread, so that a document cannot make
 // the walk exponential. The limits that look at an operation before it
-// runs (documentBounds, pageLimit) are folds.
+// runs (documentBounds, listArguments) are folds.
 type selectionFold[T any] struct {
 	fragments ast.FragmentDefinitionList
 	// field is the value of a field; inner folds the field's own

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/verdict/verdict/service"
@@ -95,12 +96,13 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	s.respond(w, r, status, s.errorBody(r, errorDetail{Code: code, Message: msg, Details: details}))
 }
 
-// errorBody is the body of an error response. On a GraphQL route it has
-// GraphQL's shape, `{"errors": [{"message", "extensions": {"code"}}]}`, so
-// that a GraphQL client reads a missing key or a rate limit as it reads
-// any other error; the status stays the same.
+// errorBody is the body of an error response. On a GraphQL route's path,
+// whatever the method, it has GraphQL's shape, `{"errors": [{"message",
+// "extensions": {"code"}}]}`, so that a GraphQL client reads a missing
+// key, a rate limit or a method not allowed as it reads any other error;
+// the status stays the same.
 func (s *server) errorBody(r *http.Request, e errorDetail) any {
-	if !s.graphQL[r.Pattern] {
+	if !s.onGraphQL(r) {
 		return errorBody{Error: e}
 	}
 	ext := map[string]any{"code": e.Code}
@@ -108,6 +110,20 @@ func (s *server) errorBody(r *http.Request, e errorDetail) any {
 		ext["details"] = e.Details
 	}
 	return graphQLErrors{Errors: []graphQLError{{Message: e.Message, Extensions: ext}}}
+}
+
+// onGraphQL reports whether r came to a GraphQL route, or to a GraphQL
+// route's path by a method no route serves there.
+func (s *server) onGraphQL(r *http.Request) bool {
+	if s.graphQL[r.Pattern] {
+		return true
+	}
+	for pattern := range s.graphQL {
+		if _, path, _ := strings.Cut(pattern, " "); path == r.URL.Path {
+			return true
+		}
+	}
+	return false
 }
 
 type graphQLErrors struct {

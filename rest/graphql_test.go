@@ -33,7 +33,6 @@ func TestGraphQLNeedsAKeyAndThePlaygroundDoesNot(t *testing.T) {
 			t.Errorf("the GraphQL handler saw principal %+v, want the admin key's", seen)
 		}
 		wantStatus(t, f.do(http.MethodGet, "/playground", nil), 200)
-		wantError(t, f.do(http.MethodPut, "/graphql", nil, key(adminKey)...), 405, service.CodeInvalidArgument)
 	})
 }
 
@@ -67,6 +66,20 @@ func TestRefusalsOnTheGraphQLRoutesAreGraphQLErrors(t *testing.T) {
 				t.Errorf("%s; want the message %s", w.Body, want)
 			}
 		})
+		// GraphQL is served by GET, HEAD (GET without the body) and POST;
+		// another method is refused in GraphQL's shape too.
+		for _, method := range []string{http.MethodPut, http.MethodDelete, http.MethodOptions, http.MethodPatch} {
+			t.Run(method, func(t *testing.T) {
+				w := f.do(method, "/graphql", nil, key(adminKey)...)
+				wantGraphQLError(t, w, 405, service.CodeInvalidArgument)
+				if want := method + ` is not allowed on /graphql; allowed: GET, HEAD, POST"`; !strings.Contains(w.Body.String(), want) {
+					t.Errorf("%s; want the message %s", w.Body, want)
+				}
+				if allow := w.Header().Get("Allow"); allow != "GET, HEAD, POST" {
+					t.Errorf("Allow: %q", allow)
+				}
+			})
+		}
 		t.Run("REST routes keep their shape", func(t *testing.T) {
 			wantError(t, f.do(http.MethodGet, "/policies", nil), 401, service.CodeUnauthenticated)
 		})

@@ -35,6 +35,8 @@ type contract struct {
 	// ("POST /run/policy/{baseId}").
 	operations map[string]bool
 	errorShape *base.Schema
+	// graphQLErrorShape is the shape of the errors on GraphQL's path.
+	graphQLErrorShape *base.Schema
 	// mu serializes checks: tests send requests concurrently, and the
 	// validator's caches are not documented as safe for concurrent use.
 	mu sync.Mutex
@@ -69,6 +71,10 @@ var loadContract = sync.OnceValues(func() (*contract, error) {
 		return nil, fmt.Errorf("openapi.json: no schema Error in components")
 	}
 	c.errorShape = proxy.Schema()
+	if proxy, ok = model.Model.Components.Schemas.Get("GraphQLResponse"); !ok {
+		return nil, fmt.Errorf("openapi.json: no schema GraphQLResponse in components")
+	}
+	c.graphQLErrorShape = proxy.Schema()
 	return c, nil
 })
 
@@ -261,8 +267,12 @@ func (c *contract) check(srv *server, r *http.Request, w *httptest.ResponseRecor
 }
 
 // checkUnrouted checks the answer to a request no route takes: a 404 or
-// 405 in the error shape.
+// 405 in the error shape, GraphQL's on GraphQL's path.
 func (c *contract) checkUnrouted(r *http.Request, res *http.Response) []string {
+	shape := c.errorShape
+	if r.URL.Path == "/graphql" {
+		shape = c.graphQLErrorShape
+	}
 	var problems []string
 	if res.StatusCode != http.StatusNotFound && res.StatusCode != http.StatusMethodNotAllowed {
 		problems = append(problems, fmt.Sprintf("status %d for a request no route takes; want 404 or 405", res.StatusCode))
@@ -273,7 +283,7 @@ func (c *contract) checkUnrouted(r *http.Request, res *http.Response) []string {
 	}
 	c.mu.Lock()
 	ok, errs := schema_validation.NewSchemaValidator(config.WithFormatAssertions()).
-		ValidateSchemaBytesWithVersion(c.errorShape, body, 3.1)
+		ValidateSchemaBytesWithVersion(shape, body, 3.1)
 	c.mu.Unlock()
 	if !ok {
 		problems = append(problems, describe(errs))

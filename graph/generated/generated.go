@@ -4592,14 +4592,16 @@ extend type Query {
   """
   Whether a policy base records its stored runs, as GET
   /policy/{policyId}/decision-records. Any record id of the base, or its
-  base id. Needs permission to view the policy.
+  base id. Needs permission to view the policy. A lookup that fails (an
+  unknown id, another organization's, a deleted policy) answers null with
+  its error, and the other fields of the operation are answered.
   """
   policyDecisionRecords(
     """
     Any record id of the policy base, or its base id.
     """
     id: ID!
-  ): DecisionRecordSettings!
+  ): DecisionRecordSettings
   """
   The same for a flow base, as GET /flow/{flowId}/decision-records.
   """
@@ -4608,7 +4610,7 @@ extend type Query {
     Any record id of the flow base, or its base id.
     """
     id: ID!
-  ): DecisionRecordSettings!
+  ): DecisionRecordSettings
   """
   The organization's decision records, newest first, as GET /decisions.
   Needs ADMIN or AUDITOR.
@@ -4656,7 +4658,9 @@ extend type Mutation {
   """
   Runs a policy record (typically a draft) on the recorded inputs of its
   base and compares, as POST /policy/{policyId}/replay. Nothing is stored.
-  Needs permission to run the policy and to read decisions.
+  Needs permission to publish the policy (PUBLISHER and above): whoever
+  may publish the base may replay against it, without permission to read
+  decisions, as the inputs replayed are stored masked.
   """
   replayPolicy(
     """
@@ -19850,10 +19854,10 @@ func (ec *executionContext) _Query_policyDecisionRecords(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.DecisionSettings) graphql.Marshaler {
-			return ec.marshalNDecisionRecordSettings2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐDecisionSettings(ctx, selections, v)
+			return ec.marshalODecisionRecordSettings2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐDecisionSettings(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_policyDecisionRecords(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -19894,10 +19898,10 @@ func (ec *executionContext) _Query_flowDecisionRecords(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.DecisionSettings) graphql.Marshaler {
-			return ec.marshalNDecisionRecordSettings2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐDecisionSettings(ctx, selections, v)
+			return ec.marshalODecisionRecordSettings2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐDecisionSettings(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_flowDecisionRecords(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -29623,7 +29627,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_policyDecisionRecords(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -29645,7 +29649,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_flowDecisionRecords(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -31609,13 +31613,13 @@ var (
 )
 
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
-	res, err := graphql.UnmarshalBoolean(v)
+	res, err := model.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.SelectionSet, v bool) graphql.Marshaler {
 	_ = sel
-	res := graphql.MarshalBoolean(v)
+	res := model.MarshalBoolean(v)
 	if res == graphql.Null {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -31967,13 +31971,13 @@ func (ec *executionContext) marshalNExecution2ᚖgithubᚗcomᚋverdictᚋverdic
 }
 
 func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
-	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	res, err := model.UnmarshalFloat(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.SelectionSet, v float64) graphql.Marshaler {
 	_ = sel
-	res := graphql.MarshalFloatContext(v)
+	res := model.MarshalFloat(v)
 	if res == graphql.Null {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -32294,13 +32298,13 @@ func (ec *executionContext) marshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx c
 }
 
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
-	res, err := graphql.UnmarshalInt(v)
+	res, err := model.UnmarshalInt(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.SelectionSet, v int) graphql.Marshaler {
 	_ = sel
-	res := graphql.MarshalInt(v)
+	res := model.MarshalInt(v)
 	if res == graphql.Null {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -32310,7 +32314,7 @@ func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.Selecti
 }
 
 func (ec *executionContext) unmarshalNInt2ᚖint(ctx context.Context, v any) (*int, error) {
-	res, err := graphql.UnmarshalInt(v)
+	res, err := model.UnmarshalInt(v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -32322,7 +32326,7 @@ func (ec *executionContext) marshalNInt2ᚖint(ctx context.Context, sel ast.Sele
 		return graphql.Null
 	}
 	_ = sel
-	res := graphql.MarshalInt(*v)
+	res := model.MarshalInt(*v)
 	if res == graphql.Null {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -33571,14 +33575,14 @@ var (
 )
 
 func (ec *executionContext) unmarshalOBoolean2bool(ctx context.Context, v any) (bool, error) {
-	res, err := graphql.UnmarshalBoolean(v)
+	res, err := model.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOBoolean2bool(ctx context.Context, sel ast.SelectionSet, v bool) graphql.Marshaler {
 	_ = sel
 	_ = ctx
-	res := graphql.MarshalBoolean(v)
+	res := model.MarshalBoolean(v)
 	return res
 }
 
@@ -33586,7 +33590,7 @@ func (ec *executionContext) unmarshalOBoolean2ᚖbool(ctx context.Context, v any
 	if v == nil {
 		return nil, nil
 	}
-	res, err := graphql.UnmarshalBoolean(v)
+	res, err := model.UnmarshalBoolean(v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -33596,7 +33600,7 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	}
 	_ = sel
 	_ = ctx
-	res := graphql.MarshalBoolean(*v)
+	res := model.MarshalBoolean(*v)
 	return res
 }
 
@@ -33634,6 +33638,13 @@ func (ec *executionContext) marshalODecisionPolicy2ᚕgithubᚗcomᚋverdictᚋv
 	return ret
 }
 
+func (ec *executionContext) marshalODecisionRecordSettings2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐDecisionSettings(ctx context.Context, sel ast.SelectionSet, v *service.DecisionSettings) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DecisionRecordSettings(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOEvaluationDetails2ᚖgithubᚗcomᚋverdictᚋverdictᚋengineᚐEvaluationDetails(ctx context.Context, sel ast.SelectionSet, v *engine.EvaluationDetails) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -33645,7 +33656,7 @@ func (ec *executionContext) unmarshalOFloat2ᚖfloat64(ctx context.Context, v an
 	if v == nil {
 		return nil, nil
 	}
-	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	res, err := model.UnmarshalFloat(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -33654,7 +33665,7 @@ func (ec *executionContext) marshalOFloat2ᚖfloat64(ctx context.Context, sel as
 		return graphql.Null
 	}
 	_ = sel
-	res := graphql.MarshalFloatContext(*v)
+	res := model.MarshalFloat(*v)
 	return graphql.WrapContextMarshaler(ctx, res)
 }
 
@@ -33753,7 +33764,7 @@ func (ec *executionContext) unmarshalOInt2ᚖint(ctx context.Context, v any) (*i
 	if v == nil {
 		return nil, nil
 	}
-	res, err := graphql.UnmarshalInt(v)
+	res, err := model.UnmarshalInt(v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -33763,7 +33774,7 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	}
 	_ = sel
 	_ = ctx
-	res := graphql.MarshalInt(*v)
+	res := model.MarshalInt(*v)
 	return res
 }
 

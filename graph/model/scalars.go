@@ -65,7 +65,7 @@ func MarshalNanos(n service.Nanos) graphql.Marshaler {
 func UnmarshalNanos(v any) (service.Nanos, error) {
 	s, ok := v.(string)
 	if !ok {
-		return 0, service.Invalid("a duration must be a string of decimal nanoseconds, not %T", v)
+		return 0, service.Invalid("a duration must be a string of decimal nanoseconds, not %s", Describe(v))
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
@@ -84,7 +84,7 @@ func MarshalUUID(id uuid.UUID) graphql.Marshaler {
 func UnmarshalUUID(v any) (uuid.UUID, error) {
 	s, ok := v.(string)
 	if !ok {
-		return uuid.Nil, service.Invalid("an id must be a string, not %T", v)
+		return uuid.Nil, service.Invalid("an id must be a string, not %s", Describe(v))
 	}
 	return service.ParseID("id", s)
 }
@@ -100,7 +100,7 @@ func MarshalTime(t time.Time) graphql.Marshaler {
 func UnmarshalTime(v any) (time.Time, error) {
 	s, ok := v.(string)
 	if !ok {
-		return time.Time{}, service.Invalid("a time must be an RFC 3339 string, not %T", v)
+		return time.Time{}, service.Invalid("a time must be an RFC 3339 string, not %s", Describe(v))
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -20,3 +21,20 @@ func TestAnIDIsAUUIDInItsCanonicalFormOnly(t *testing.T) {
 		}
 	}
 }
+
+// The scalars' refusals name what was sent in JSON's terms, not in Go's.
+func TestScalarRefusalsNameJSONTypes(t *testing.T) {
+	for name, err := range map[string]error{
+		"an id must be a string, not the number 123":                               second(UnmarshalUUID(int64(123))),
+		"an id must be a string, not an object":                                    second(UnmarshalUUID(map[string]any{})),
+		"a time must be an RFC 3339 string, not the number 12345":                  second(UnmarshalTime(json.Number("12345"))),
+		"a duration must be a string of decimal nanoseconds, not the boolean true": second(UnmarshalNanos(true)),
+	} {
+		var e *service.Error
+		if !errors.As(err, &e) || e.Message != name {
+			t.Errorf("%v, want %q", err, name)
+		}
+	}
+}
+
+func second[T any](_ T, err error) error { return err }

@@ -104,10 +104,11 @@ function RecordingSettings({ kind, recordId, mayEdit }: { kind: Kind; recordId: 
 
   useEffect(() => {
     let live = true;
+    // A lookup that fails is null with an error, which request throws.
     const load =
       kind === 'policy'
-        ? api.request(PolicyDecisionRecordsDocument, { id: recordId }).then((r) => r.policyDecisionRecords)
-        : api.request(FlowDecisionRecordsDocument, { id: recordId }).then((r) => r.flowDecisionRecords);
+        ? api.request(PolicyDecisionRecordsDocument, { id: recordId }).then((r) => r.policyDecisionRecords!)
+        : api.request(FlowDecisionRecordsDocument, { id: recordId }).then((r) => r.flowDecisionRecords!);
     load.then(
       (s) => live && show(s),
       (err) => live && setLoadError(errorMessage(err)),

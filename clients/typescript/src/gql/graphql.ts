@@ -845,14 +845,14 @@ export type PolicyDecisionRecordsQueryVariables = Exact<{
 }>;
 
 
-export type PolicyDecisionRecordsQuery = { policyDecisionRecords: { baseId: string, enabled: boolean, sampleRate: number, mask: Array<string> } };
+export type PolicyDecisionRecordsQuery = { policyDecisionRecords: { baseId: string, enabled: boolean, sampleRate: number, mask: Array<string> } | null };
 
 export type FlowDecisionRecordsQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type FlowDecisionRecordsQuery = { flowDecisionRecords: { baseId: string, enabled: boolean, sampleRate: number, mask: Array<string> } };
+export type FlowDecisionRecordsQuery = { flowDecisionRecords: { baseId: string, enabled: boolean, sampleRate: number, mask: Array<string> } | null };
 
 export type SetDecisionRecordsMutationVariables = Exact<{
   input: SetDecisionRecordsInput;
