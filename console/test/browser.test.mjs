@@ -1627,6 +1627,83 @@ test('publishing shows the draft replayed on the recorded decisions, and a publi
   await page.context().close();
 });
 
+test('focus returns to the control that opened a dialog or an edit row, and to the page when that control is gone', async () => {
+  const v1 = await publishedPolicy('Focus keeper', 'A **Person** is kept in focus if the __age__ of the **Person** is at least 18.');
+  const draft = await rest(server.url, ADMIN_KEY, 'GET', `/policy/${v1.baseId}/draft`);
+  await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${draft.id}`, { status: 'draft', tests: [{ name: 'an adult', data: { Person: { age: 30 } }, expect: true }] });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/policies/${v1.baseId}?record=${draft.id}`);
+  await expect(page.locator('.title-block .badge-draft')).toBeVisible();
+
+  // Publish, cancelled with the mouse, then opened and cancelled by keyboard.
+  const publishButton = page.getByRole('button', { name: 'Publish', exact: true });
+  const dialog = page.getByRole('dialog', { name: /^Publish “/ });
+  await publishButton.click();
+  await expect(dialog.getByTestId('replay')).toHaveAttribute('aria-busy', 'false');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(publishButton).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(publishButton).toBeFocused();
+
+  // A test's edit row closed with Escape: focus is on its Edit button again.
+  await page.getByRole('tab', { name: 'Tests (1)' }).click();
+  const edit = page.getByRole('button', { name: 'Edit test an adult' });
+  await edit.click();
+  await expect(page.locator('#test-edit-name')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(edit).toBeFocused();
+
+  // Published, the draft's Publish button is gone: focus is on the page's main region.
+  await publishButton.click();
+  await expect(dialog.getByTestId('replay')).toHaveAttribute('aria-busy', 'false');
+  await dialog.getByRole('button', { name: 'Publish' }).click();
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
+  await expect(page.locator('main')).toBeFocused();
+
+  // Roll back and Delete, cancelled with Escape.
+  await page.getByLabel('Record').selectOption({ label: 'Version 1' });
+  const rollBack = page.getByRole('button', { name: 'Roll back to this version' });
+  await rollBack.click();
+  await expect(page.getByRole('dialog', { name: 'Roll back to version 1?' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(rollBack).toBeFocused();
+  const remove = page.getByRole('button', { name: 'Delete', exact: true });
+  await remove.click();
+  await expect(page.getByRole('dialog', { name: 'Delete the policy “Focus keeper”?' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(remove).toBeFocused();
+
+  // A flow's Open a definition…, cancelled with Escape.
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
+    name: 'Focus flow',
+    definition: { formatVersion: 1, start: 's', nodes: [{ id: 's', type: 'start', policy: { baseId: v1.baseId }, onTrue: 'yes', onFalse: 'yes' }, { id: 'yes', type: 'return', returnValue: true }] },
+  });
+  await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+  const openDefinition = page.getByRole('button', { name: 'Open a definition…' });
+  await openDefinition.click();
+  await expect(page.getByRole('dialog', { name: 'Open a definition' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(openDefinition).toBeFocused();
+
+  // A group's "+ policy" button leaves once the policy is added: focus goes back to the search, for the next.
+  const group = await rest(server.url, ADMIN_KEY, 'POST', '/group', { name: 'Focus group' });
+  await page.goto(`${server.url}/console/groups/${group.id}`);
+  const search = page.getByLabel('Add a policy by name');
+  await search.fill('Focus keeper');
+  await page.getByRole('list', { name: 'Policies to add' }).getByRole('button', { name: /^Add Focus keeper/ }).click();
+  await expect(page.getByRole('table', { name: 'Policies in the group' }).getByRole('link', { name: 'Focus keeper' })).toBeVisible();
+  await expect(search).toBeFocused();
+  await page.context().close();
+});
+
 test('the Decisions tab turns recording on, masks a path, lists the recorded runs and opens one with its run done again', async () => {
   const draft = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
     name: 'Pension check',

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   CreateFlowDocument,
   CreateFlowDraftFromVersionDocument,
@@ -21,6 +21,7 @@ import { useFlowRecords } from '../records';
 import { versionCount } from '../versions';
 import { recordRights, useSession } from '../session';
 import { useAction } from '../action';
+import { useModal } from '../focus';
 import { sampleName, testsOf } from '../tests';
 import { DecisionsPanel } from '../components/DecisionsPanel';
 import { DeleteDialog } from '../components/DeleteDialog';
@@ -887,13 +888,13 @@ function NodeInspector({
 
 function ImportDialog({ onOpen, onCancel }: { onOpen: (text: string) => void; onCancel: () => void }) {
   const [text, setText] = useState('');
+  const ref = useRef<HTMLDialogElement>(null);
+  useModal(ref);
   return (
     <dialog
+      ref={ref}
       className="dialog dialog-wide"
       aria-labelledby="import-title"
-      ref={(d) => {
-        if (d && !d.open) d.showModal();
-      }}
       onCancel={(e) => {
         e.preventDefault();
         onCancel();

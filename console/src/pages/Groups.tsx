@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   AddGroupMemberDocument,
   CreateGroupDocument,
@@ -21,6 +21,7 @@ import { Link, navigate } from '../router';
 import { useSession } from '../session';
 import { useSearchParam, useServerSearch } from '../searchTerm';
 import type { Notice } from '../action';
+import { returnFocus } from '../focus';
 import { DeleteDialog } from '../components/DeleteDialog';
 import { NoticeLine } from '../components/NoticeLine';
 import { LoadFailure } from '../components/LoadFailure';
@@ -284,12 +285,25 @@ function GroupMembers({ groupId, kind }: { groupId: string; kind: GroupMemberKin
       setError(errorMessage(err));
     }
   };
-  const add = (baseId: string) => act(async () => void (await api.request(AddGroupMemberDocument, { input: { groupId, kind, baseId } })));
-  const remove = (baseId: string) =>
+  // The button of one added leaves with it: focus goes back to the search, for the next.
+  const search = useRef<HTMLInputElement>(null);
+  const add = (baseId: string) =>
+    act(async () => {
+      await api.request(AddGroupMemberDocument, { input: { groupId, kind, baseId } });
+      returnFocus(search.current);
+    });
+  // The Remove button of one removed leaves with its row: focus goes to
+  // the one that takes its place, or the one before, or the search.
+  const table = useRef<HTMLTableElement>(null);
+  const remove = (baseId: string, row: number) =>
     act(async () => {
       const m = (await api.request(GroupMembershipDocument, { id: groupId, kind, baseId })).group?.membership;
       if (!m) throw new Error(`This ${w.one} is no longer in the group.`);
       await api.request(RemoveGroupMemberDocument, { input: { groupId, memberId: m.id } });
+      returnFocus(() => {
+        const buttons = table.current?.querySelectorAll<HTMLButtonElement>('tbody button');
+        return buttons?.[row] ?? buttons?.[row - 1] ?? search.current;
+      });
     });
 
   const headingId = `members-${kind.toLowerCase()}`;
@@ -303,7 +317,7 @@ function GroupMembers({ groupId, kind }: { groupId: string; kind: GroupMemberKin
           {error || searchError || pages.error}
         </p>
       )}
-      <table {...pagedTable(pages)} aria-label={`${w.title} in the group`}>
+      <table {...pagedTable(pages)} ref={table} aria-label={`${w.title} in the group`}>
         <thead>
           <tr>
             <th scope="col">Name</th>
@@ -317,7 +331,7 @@ function GroupMembers({ groupId, kind }: { groupId: string; kind: GroupMemberKin
           </tr>
         </thead>
         <tbody>
-          {pages.items?.map((p) => (
+          {pages.items?.map((p, i) => (
             <tr key={p.baseId}>
               <td>
                 <Link to={`${w.path}/${p.baseId}`}>{p.name}</Link>
@@ -326,7 +340,7 @@ function GroupMembers({ groupId, kind }: { groupId: string; kind: GroupMemberKin
               <td>{formatTime(p.updatedAt)}</td>
               {can.edit && (
                 <td>
-                  <button type="button" className="btn btn-ghost btn-small" onClick={() => void remove(p.baseId)} aria-label={`Remove ${p.name} from the group`}>
+                  <button type="button" className="btn btn-ghost btn-small" onClick={() => void remove(p.baseId, i)} aria-label={`Remove ${p.name} from the group`}>
                     Remove
                   </button>
                 </td>
@@ -347,7 +361,7 @@ function GroupMembers({ groupId, kind }: { groupId: string; kind: GroupMemberKin
         <div className="add-members">
           <div className="field">
             <label htmlFor={`${headingId}-search`}>Add a {w.one} by name</label>
-            <input id={`${headingId}-search`} type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Name contains…" />
+            <input id={`${headingId}-search`} ref={search} type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Name contains…" />
           </div>
           <ul className="picker-results" aria-label={`${w.title} to add`}>
             {found?.map((b) => (
