@@ -1160,6 +1160,59 @@ test('a flow node names its true, false and next handles, true on the left and f
   await page.context().close();
 });
 
+test('a branch dragged from a handle connects when dropped anywhere on another node, which is outlined meanwhile', async () => {
+  const policy = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Drop check', rule: 'A **Person** is checked if the __age__ of the **Person** is at least 18.' });
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
+    name: 'Drops',
+    definition: {
+      formatVersion: 1,
+      start: 's',
+      nodes: [
+        { id: 's', type: 'start', name: 'Start', policy: { baseId: policy.baseId } },
+        { id: 'p', type: 'policy', name: 'Again', policy: { baseId: policy.baseId } },
+        { id: 'no', type: 'return', returnValue: false },
+      ],
+    },
+  });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+  await expect(flowNode(page, 'no')).toBeVisible();
+  await expect(page.locator('.react-flow__edge')).toHaveCount(0);
+  const center = (box) => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+  const outlined = page.locator('.fnode:has(> .react-flow__handle.valid)');
+  const drag = async (from, handle, to) => {
+    const a = center(await flowNode(page, from).getByRole('img', { name: `${handle} branch of ${from}` }).boundingBox());
+    const b = center(await flowNode(page, to).boundingBox());
+    await page.mouse.move(a.x, a.y);
+    await page.mouse.down();
+    await page.mouse.move(b.x, b.y, { steps: 12 });
+  };
+  // Over the middle of a node, far from its target dot, the node is outlined, and the drop connects it.
+  await drag('s', 'true', 'p');
+  await expect(outlined).toHaveCount(1);
+  assert.equal(await outlined.getAttribute('data-testid'), 'flow-node-p');
+  assert.equal(await flowNode(page, 'p').evaluate((el) => getComputedStyle(el).boxShadow), 'rgb(36, 84, 214) 0px 0px 0px 3px');
+  await page.locator('.flow-canvas').screenshot({ path: join(shots, 'flow-drop.png') });
+  await page.mouse.up();
+  await expect(page.locator('.react-flow__edge.fedge-true')).toHaveCount(1);
+  await expect(outlined).toHaveCount(0);
+  await drag('p', 'false', 'no');
+  await page.mouse.up();
+  await expect(page.locator('.react-flow__edge')).toHaveCount(2);
+  await selectNode(page, 's');
+  await expect(page.getByLabel('When true, go to')).toHaveValue('p');
+  await selectNode(page, 'p');
+  await expect(page.getByLabel('When false, go to')).toHaveValue('no');
+  // Dropped on the node it leaves from, a branch connects nothing.
+  await drag('p', 'true', 'p');
+  await expect(outlined).toHaveCount(0);
+  await page.mouse.up();
+  await expect(page.locator('.react-flow__edge')).toHaveCount(2);
+  await expect(page.getByLabel('When true, go to')).toHaveValue('');
+  await page.context().close();
+});
+
 test('a flow of as many nodes as a flow may hold opens, its checks all failing to one return node', async () => {
   // Laid out with every branch, this chain would take dagre minutes: each
   // branch to the shared return node crosses every layer below its check.
