@@ -208,6 +208,31 @@ test('on a phone, no screen is wider than the window: wide tables and tab rows s
   // The tables keep their roles, rows and all.
   await page.getByRole('tab', { name: 'Tests (1)' }).click();
   await expect(page.getByRole('table', { name: 'Tests' }).getByRole('row')).toHaveCount(2);
+  // A flow's page, its graph and its side panel one under the other, and a node of a long name in the panel.
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
+    name: 'Phone-sized flow',
+    definition: {
+      formatVersion: 1,
+      start: 'start',
+      nodes: [
+        { id: 'start', type: 'start', policy: { baseId: draft.baseId }, onTrue: 'custom-1', onFalse: 'return-2' },
+        { id: 'custom-1', type: 'custom', name: 'Manual review of the applicant by a person', outcome: 'manual review', next: 'return-2' },
+        { id: 'return-2', type: 'return', returnValue: false },
+      ],
+    },
+  });
+  await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+  await expect(page.getByTestId('flow-node-custom-1')).toBeVisible();
+  const flowFits = async (screen) =>
+    expect({
+      toString: () => `the width of ${screen}`,
+      count: async () => ((await page.evaluate(() => document.scrollingElement.scrollWidth <= window.innerWidth)) ? 1 : 0),
+    }).toHaveCount(1);
+  await flowFits('the flow page');
+  await page.getByLabel('Node', { exact: true }).selectOption('custom-1');
+  await expect(page.getByRole('heading', { name: 'Node custom-1' })).toBeVisible();
+  await flowFits('the panel of a flow node');
+  await page.screenshot({ path: join(shots, 'phone-flow.png'), fullPage: true });
   for (const path of ['flows', 'groups', 'audit', 'admin/members', 'admin/keys']) {
     await page.goto(`${server.url}/console/${path}`);
     await expect(page.locator('main h1')).toBeVisible();
