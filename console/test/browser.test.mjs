@@ -2425,6 +2425,77 @@ test('the lists keep their search, filters and page in the address, through Back
   await page.context().close();
 });
 
+test('the tab a policy or a flow shows is kept in the address, through a reload, Back and Forward', async () => {
+  const v1 = await publishedPolicy('Tabbed', 'A **Person** is tabbed if the __age__ of the **Person** is at least 18.');
+  const next = await rest(server.url, ADMIN_KEY, 'GET', `/policy/${v1.baseId}/draft`);
+  const v2 = await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${next.id}`, { status: 'published' });
+  await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${v1.baseId}/decision-records`, { enabled: true });
+  await rest(server.url, ADMIN_KEY, 'POST', `/run/policy/${v1.baseId}`, { data: { Person: { age: 40 } } });
+  await expect({
+    toString: () => 'the recorded decision',
+    count: async () => (await rest(server.url, ADMIN_KEY, 'GET', `/decisions?baseId=${v1.baseId}`)).items.length,
+  }).toHaveCount(1);
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/policies/${v1.baseId}`);
+  const selected = page.getByRole('tab', { selected: true });
+  await expect(selected).toHaveText('Rule and try it');
+  await expect(addressOf(page)).toHaveText(`/console/policies/${v1.baseId}`);
+
+  await page.getByRole('tab', { name: 'Versions (2)' }).click();
+  await expect(addressOf(page)).toHaveText(`/console/policies/${v1.baseId}?tab=versions`);
+  await page.reload();
+  await expect(selected).toHaveText('Versions (2)');
+  await expect(page.getByRole('table', { name: 'Versions' })).toBeVisible();
+  // Back from a comparison, and from the history, lands on the Versions tab.
+  await page.getByRole('link', { name: 'Compare with version 1' }).click();
+  await expect(page.getByRole('heading', { name: 'Compare records' })).toBeVisible();
+  await page.goBack();
+  await expect(selected).toHaveText('Versions (2)');
+  await page.getByRole('link', { name: 'History' }).click();
+  await expect(page.getByRole('heading', { name: 'Audit log' })).toBeVisible();
+  await page.goBack();
+  await expect(selected).toHaveText('Versions (2)');
+  // Another record of the policy opens at its rule.
+  await page.getByRole('table', { name: 'Versions' }).getByRole('link', { name: 'Version 1', exact: true }).click();
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 1');
+  await expect(selected).toHaveText('Rule and try it');
+  await page.goBack();
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
+  await expect(selected).toHaveText('Versions (2)');
+
+  // Back from a decision's page lands on the Decisions tab, and Forward returns to the decision.
+  await page.getByRole('tab', { name: 'Decisions' }).click();
+  await expect(addressOf(page)).toHaveText(`/console/policies/${v1.baseId}?tab=decisions`);
+  await page.getByRole('table', { name: 'Recorded decisions' }).getByRole('button', { name: 'Open' }).click();
+  await page.getByRole('region', { name: /^Decision / }).getByRole('heading').getByRole('link').click();
+  await expect(page.getByRole('heading', { name: 'Decision', exact: true })).toBeVisible();
+  await page.goBack();
+  await expect(selected).toHaveText('Decisions');
+  await expect(page.getByRole('table', { name: 'Recorded decisions' })).toBeVisible();
+  await page.goForward();
+  await expect(page.getByRole('heading', { name: 'Decision', exact: true })).toBeVisible();
+  await page.goBack();
+  // The first tab leaves the address clean; a name that is no tab shows the first.
+  await page.getByRole('tab', { name: 'Rule and try it' }).click();
+  await expect(addressOf(page)).toHaveText(`/console/policies/${v1.baseId}`);
+  await page.goto(`${server.url}/console/policies/${v1.baseId}?record=${v2.id}&tab=nonsense`);
+  await expect(selected).toHaveText('Rule and try it');
+
+  // A flow's tabs likewise.
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
+    name: 'Tabbed flow',
+    definition: { formatVersion: 1, start: 's', nodes: [{ id: 's', type: 'start', policy: { baseId: v1.baseId }, onTrue: 'yes', onFalse: 'yes' }, { id: 'yes', type: 'return', returnValue: true }] },
+  });
+  await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+  await expect(selected).toHaveText('Graph and test');
+  await page.getByRole('tab', { name: 'Tests (0)' }).click();
+  await expect(addressOf(page)).toHaveText(`/console/flows/${flow.baseId}?tab=tests`);
+  await page.reload();
+  await expect(selected).toHaveText('Tests (0)');
+  await page.context().close();
+});
+
 test('while a list loads another page its table is busy and dimmed and its paging waits, until the page arrives or fails', async () => {
   const rule = 'A **Person** is counted if the __age__ of the **Person** is at least 1.';
   for (let i = 1; i <= 21; i++) await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: `Slow page ${String(i).padStart(2, '0')}`, rule });

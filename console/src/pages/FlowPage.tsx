@@ -16,7 +16,7 @@ import {
 import type { FlowFieldsFragment, FlowRunResultFieldsFragment, FlowTestInput, TestFlowRecordMutation } from '@verdict/client';
 import { VerdictError, errorMessage } from '../api';
 import { formatJSON, sameJSON } from '../format';
-import { Link, navigate } from '../router';
+import { Link, navigate, useTab } from '../router';
 import { useFlowRecords } from '../records';
 import { versionCount } from '../versions';
 import { recordRights, useSession } from '../session';
@@ -62,6 +62,7 @@ import { batchProblem, isJSONObject } from '../runData';
 
 type Rec = FlowFieldsFragment;
 type Tab = 'graph' | 'tests' | 'versions' | 'decisions';
+const tabs: Tab[] = ['graph', 'tests', 'versions', 'decisions'];
 
 const NEW_DATA = '{\n  "applicant": {\n    "age": 30\n  }\n}';
 
@@ -107,7 +108,7 @@ function FlowEditor({
   const { isDraft, editable, publishable } = recordRights(session, record);
   const revision = useDraftRevision(record?.revision);
 
-  const [tab, setTab] = useState<Tab>('graph');
+  const [tab, setTab] = useTab<Tab>(record ? tabs : tabs.filter((t) => t !== 'decisions'));
   const [name, setName] = useState(restored?.name ?? record?.name ?? '');
   const [description, setDescription] = useState(restored?.description ?? record?.description ?? '');
   const [definition, setDefinition] = useState<Definition>(() =>
@@ -474,7 +475,7 @@ function FlowEditor({
       )}
 
       <div className="tabs" role="tablist" aria-label="Flow">
-        {(['graph', 'tests', 'versions', 'decisions'] as Tab[]).filter((t) => t !== 'decisions' || record).map((t) => (
+        {tabs.filter((t) => t !== 'decisions' || record).map((t) => (
           <button key={t} type="button" role="tab" id={`tab-${t}`} aria-selected={tab === t} aria-controls={`panel-${t}`} className="tab" onClick={() => setTab(t)}>
             {t === 'graph'
               ? 'Graph and test'

@@ -16,7 +16,7 @@ import type { EditorView } from '@codemirror/view';
 import { errorMessage } from '../api';
 import { dropDraft, loadDraft, loadSample, storeDraft, storeSample } from '../drafts';
 import { formatJSON, sameJSON } from '../format';
-import { navigate } from '../router';
+import { navigate, useTab } from '../router';
 import { usePolicyRecords } from '../records';
 import { useDraftRevision } from '../revision';
 import { versionCount } from '../versions';
@@ -45,6 +45,7 @@ import type { TestReport } from '../checks';
 
 type Record_ = PolicyFieldsFragment;
 type Tab = 'editor' | 'tests' | 'schema' | 'versions' | 'decisions';
+const tabs: Tab[] = ['editor', 'tests', 'schema', 'versions', 'decisions'];
 
 const NEW_SAMPLE = '{\n  "Person": {\n    "age": 70\n  }\n}';
 
@@ -116,7 +117,7 @@ function Editor({
   const { isDraft, editable, publishable } = recordRights(session, record);
   const revision = useDraftRevision(record?.revision);
 
-  const [tab, setTab] = useState<Tab>('editor');
+  const [tab, setTab] = useTab<Tab>(record ? tabs : tabs.filter((t) => t !== 'decisions'));
   const [name, setName] = useState(restored?.name ?? record?.name ?? '');
   const [rule, setRule] = useState(restored?.rule ?? record?.rule ?? '');
   const [tests, setTests] = useState<PolicyTestInput[]>(restored?.tests ?? testsOf(record));
@@ -408,7 +409,7 @@ function Editor({
       )}
 
       <div className="tabs" role="tablist" aria-label="Policy">
-        {(['editor', 'tests', 'schema', 'versions', 'decisions'] as Tab[]).filter((t) => t !== 'decisions' || record).map((t) => (
+        {tabs.filter((t) => t !== 'decisions' || record).map((t) => (
           <button
             key={t}
             type="button"
