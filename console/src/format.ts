@@ -23,6 +23,11 @@ export function formatJSON(v: unknown): string {
   return typeof v === 'object' && v !== null ? JSON.stringify(v, null, 2) : JSON.stringify(v);
 }
 
+/** A count with its noun: "1 error", "2 errors". */
+export function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /** A value of one of the API's enums as a word: PUBLISHER reads Publisher. */
 export function enumWord(s: string): string {
   return s.charAt(0) + s.slice(1).toLowerCase();

@@ -1335,6 +1335,39 @@ test('the nested YAML and the editor graph forms of a definition open in the sam
   await page.context().close();
 });
 
+test('a definition the server refuses keeps the dialog open, with the text and why, and nothing else changes', async () => {
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
+    name: 'Refused import',
+    definition: { formatVersion: 1, start: 's', nodes: [{ id: 's', type: 'start' }, { id: 'yes', type: 'return', returnValue: true }] },
+  });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+  const count = page.getByTestId('problem-count');
+  await expect(count).toHaveText('2 errors and 2 warnings, shown on the nodes they concern.');
+  const openDefinition = page.getByRole('button', { name: 'Open a definition…' });
+  await openDefinition.click();
+  const dialog = page.getByRole('dialog', { name: 'Open a definition' });
+  const text = dialog.getByLabel('Definition (YAML or JSON)');
+  await text.fill('not: [valid');
+  await dialog.getByRole('button', { name: 'Open', exact: true }).click();
+  await expect(dialog.getByRole('alert')).toHaveText("Not opened: not valid YAML: line 1: did not find expected ',' or ']'");
+  await expect(text).toHaveValue('not: [valid');
+  await expect(text).toBeFocused();
+  // Said once, in the dialog: the page keeps its problems and its summary.
+  await expect(page.getByRole('alert')).toHaveCount(1);
+  await expect(page.getByRole('list', { name: 'Problems of the flow' })).toHaveCount(0);
+  await expect(count).toHaveText('2 errors and 2 warnings, shown on the nodes they concern.');
+  // Corrected, it opens, and the dialog closes. A problem that concerns no node is listed above the graph, and the summary says so.
+  await text.fill(JSON.stringify({ formatVersion: 1, nodes: [{ id: 'yes', type: 'return', returnValue: true }] }));
+  await dialog.getByRole('button', { name: 'Open', exact: true }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(openDefinition).toBeFocused();
+  await expect(page.getByRole('list', { name: 'Problems of the flow' })).toHaveText('No start node found in the flow');
+  await expect(count).toHaveText('1 error and 0 warnings, listed above.');
+  await page.context().close();
+});
+
 test('an editor manages a group: creates, renames and describes it, adds and removes a policy and a flow, deletes it', async () => {
   const page = await newPage();
   await signIn(page, ADMIN_KEY);

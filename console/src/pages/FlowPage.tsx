@@ -15,7 +15,7 @@ import {
 } from '@verdict/client';
 import type { FlowFieldsFragment, FlowRunResultFieldsFragment, FlowTestInput, TestFlowRecordMutation } from '@verdict/client';
 import { VerdictError, errorMessage } from '../api';
-import { formatJSON, sameJSON } from '../format';
+import { formatJSON, plural, sameJSON } from '../format';
 import { Link, navigate, useTab } from '../router';
 import { useFlowRecords } from '../records';
 import { versionCount } from '../versions';
@@ -75,6 +75,15 @@ export default function FlowPage({ baseId, recordId = '' }: { baseId: string; re
   if (!records || !reached) return <p className="muted pad">Loading…</p>;
   const record = records.find((r) => r.id === recordId) ?? records[0] ?? null;
   return <FlowEditor key={record?.id ?? 'new'} record={record} records={records} hasDraft={hasDraft} reload={reload} older={older} />;
+}
+
+/** How many problems the definition has, and where they are shown: on their nodes, or in the list above the graph. */
+function problemCount(problems: Problem[], general: number): string {
+  const errors = problems.filter((p) => p.severity === 'error').length;
+  const counted = `${plural(errors, 'error', 'errors')} and ${plural(problems.length - errors, 'warning', 'warnings')}`;
+  if (general === 0) return `${counted}, shown on the nodes they concern.`;
+  if (general === problems.length) return `${counted}, listed above.`;
+  return `${counted}: those about a node are shown on it, the others listed above.`;
 }
 
 /** The problems a refused request lists, when it is about the definition. */
@@ -389,34 +398,35 @@ function FlowEditor({
       navigate('flows');
     });
 
-  const onImport = (text: string) =>
-    act(async () => {
-      // The server reads every accepted form and stores the definition in
-      // format version 1, which the graph then shows.
-      let value: unknown = text;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        // Not JSON: YAML, sent as text.
-      }
+  // The server reads every accepted form and stores the definition in
+  // format version 1, which the graph then shows. A definition it refuses
+  // rejects: the dialog stays open with the text, and says why.
+  const onImport = async (text: string) => {
+    let value: unknown = text;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      // Not JSON: YAML, sent as text.
+    }
+    if (!record) {
+      const res = await api.request(CreateFlowDocument, { input: { name: name.trim() || 'Imported flow', description, definition: value, tests } });
+      dropFlowEdits('new');
+      const f = res.createFlow.flow;
+      storeProblems(f.id, f.revision, problemsOf(res.createFlow.validation));
       setImporting(false);
-      if (!record) {
-        const res = await api.request(CreateFlowDocument, { input: { name: name.trim() || 'Imported flow', description, definition: value, tests } });
-        dropFlowEdits('new');
-        const f = res.createFlow.flow;
-        storeProblems(f.id, f.revision, problemsOf(res.createFlow.validation));
-        navigate(`flows/${f.baseId}`, { replace: true });
-        return;
-      }
-      const res = await api.request(UpdateFlowDraftDocument, { input: { id: record.id, revision: revision.current, definition: value } });
-      dropFlowEdits(storageKey);
-      adopt(res.updateFlowDraft);
-      // Only the definition was replaced: unsaved changes to the rest stay, still unsaved.
-      setName(name);
-      setDescription(description);
-      setTests(tests);
-      await reload();
-    });
+      navigate(`flows/${f.baseId}`, { replace: true });
+      return;
+    }
+    const res = await api.request(UpdateFlowDraftDocument, { input: { id: record.id, revision: revision.current, definition: value } });
+    dropFlowEdits(storageKey);
+    adopt(res.updateFlowDraft);
+    // Only the definition was replaced: unsaved changes to the rest stay, still unsaved.
+    setName(name);
+    setDescription(description);
+    setTests(tests);
+    setImporting(false);
+    await reload();
+  };
 
   const onAdd = (type: NodeType) => {
     const { definition: next, id } = addNode(definition, type);
@@ -527,8 +537,7 @@ function FlowEditor({
           )}
           {problems.length > 0 && (
             <p className="muted small" role="status" data-testid="problem-count">
-              {problems.filter((p) => p.severity === 'error').length} error(s) and {problems.filter((p) => p.severity === 'warning').length} warning(s), shown on the
-              nodes they concern.
+              {problemCount(problems, placed.general.length)}
             </p>
           )}
           <FlowGraph
@@ -709,7 +718,7 @@ function FlowEditor({
         </div>
       )}
 
-      {importing && <ImportDialog onCancel={() => setImporting(false)} onOpen={(text) => void onImport(text)} />}
+      {importing && <ImportDialog onCancel={() => setImporting(false)} onOpen={onImport} />}
       {confirmDelete && record && (
         <DeleteDialog noun="flow" name={record.name} onClose={() => setConfirmDelete(false)} onDelete={() => void onDelete()}>
           Its draft and every published version leave the lists, and running it by any of its ids answers “deleted”. This cannot be undone.
@@ -887,10 +896,26 @@ function NodeInspector({
   );
 }
 
-function ImportDialog({ onOpen, onCancel }: { onOpen: (text: string) => void; onCancel: () => void }) {
+function ImportDialog({ onOpen, onCancel }: { onOpen: (text: string) => Promise<void>; onCancel: () => void }) {
   const [text, setText] = useState('');
+  const [opening, setOpening] = useState(false);
+  const [refusal, setRefusal] = useState('');
   const ref = useRef<HTMLDialogElement>(null);
+  const textArea = useRef<HTMLTextAreaElement>(null);
   useModal(ref);
+  const open = async () => {
+    if (opening) return;
+    setOpening(true);
+    setRefusal('');
+    try {
+      await onOpen(text);
+    } catch (err) {
+      // The server's reasons name what is wrong with the text; its message only that it is wrong.
+      setRefusal(err instanceof VerdictError && err.details.length > 0 ? err.details.join('; ') : errorMessage(err));
+      setOpening(false);
+      textArea.current?.focus();
+    }
+  };
   return (
     <dialog
       ref={ref}
@@ -907,12 +932,27 @@ function ImportDialog({ onOpen, onCancel }: { onOpen: (text: string) => void; on
         definition and is stored in format version 1.
       </p>
       <label htmlFor="import-text">Definition (YAML or JSON)</label>
-      <textarea id="import-text" className="json-input" rows={14} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} />
+      <textarea
+        id="import-text"
+        ref={textArea}
+        className="json-input"
+        rows={14}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        spellCheck={false}
+        aria-invalid={refusal ? true : undefined}
+        aria-describedby={refusal ? 'import-refusal' : undefined}
+      />
+      {refusal && (
+        <p className="field-error" id="import-refusal" role="alert">
+          Not opened: {refusal}
+        </p>
+      )}
       <div className="actions">
         <button type="button" className="btn" onClick={onCancel} autoFocus>
           Cancel
         </button>
-        <button type="button" className="btn btn-primary" disabled={!text.trim()} onClick={() => onOpen(text)}>
+        <button type="button" className="btn btn-primary" disabled={!text.trim()} onClick={() => void open()}>
           Open
         </button>
       </div>
