@@ -959,7 +959,7 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await page.getByLabel('Input (JSON)').fill('{"applicant": {"age": 30, "income": 45000}}');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Flow result' })).toHaveText('Flow result: true');
-  await expect(page.getByTestId('flow-path')).toHaveText('Path: start → policy-1');
+  await expect(page.getByTestId('flow-path')).toHaveText('Path: start → policy-1 → return-1');
   for (const id of ['start', 'policy-1', 'return-1']) await expect(flowNode(page, id)).toHaveClass(/\bfnode-path\b/);
   await expect(flowNode(page, 'return-2')).not.toHaveClass(/\bfnode-path\b/);
   await expect(flowNode(page, 'policy-1').getByTestId('node-result')).toHaveText('true');
@@ -2023,6 +2023,48 @@ test('a flow’s test may be edited to expect the outcome of a custom node', asy
   await page.getByLabel('Input (JSON)').fill('{"Person": {"age": 12}}');
   await page.keyboard.press('Control+Enter');
   await expect(page.getByTestId('flow-run').locator('.verdict').first()).toHaveText('Flow result: “manual review”');
+  await page.context().close();
+});
+
+test('a run through a custom node that goes on shows what it did and where the run ended', async () => {
+  const policy = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
+    name: 'Review age check',
+    rule: 'A **Person** gets approved if the __age__ of the **Person** is at least 18.',
+  });
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
+    name: 'Review then decline',
+    definition: {
+      formatVersion: 1,
+      start: 's',
+      nodes: [
+        { id: 's', type: 'start', policy: { baseId: policy.baseId }, onTrue: 'custom-1', onFalse: 'return-2' },
+        { id: 'custom-1', type: 'custom', outcome: 'manual review', next: 'return-2' },
+        { id: 'return-2', type: 'return', returnValue: false },
+      ],
+    },
+  });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+  await page.getByLabel('Input (JSON)').fill('{"Person": {"age": 30}}');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const run = page.getByTestId('flow-run');
+  await expect(run.locator('.verdict').first()).toHaveText('Flow result: false');
+  await expect(page.getByTestId('flow-path')).toHaveText('Path: s → custom-1 → return-2');
+  await expect(flowNode(page, 'return-2').getByTestId('node-result')).toHaveText('returned false');
+  // The custom node, selected as the last that ran, says what it did: no rule ran there.
+  const custom = page.getByRole('region', { name: 'Result of node custom-1' });
+  await expect(custom.getByTestId('node-step')).toHaveText('This custom node gave the outcome “manual review”, and the run went on to return-2.');
+  await expect(custom.locator('.trace-card')).toHaveCount(0);
+  await expect(run).not.toContainText('ended on a custom node');
+  await page.getByLabel('Node', { exact: true }).selectOption('return-2');
+  await expect(page.getByRole('region', { name: 'Result of node return-2' }).getByTestId('node-step')).toHaveText('The run ended here, returning false.');
+  // A batch lists the same path.
+  await page.getByLabel('Input (JSON)').fill('[{"Person": {"age": 30}}, {"Person": {"age": 12}}]');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const rows = page.getByRole('table', { name: 'Runs of the inputs' }).locator('tbody tr');
+  await expect(rows.nth(0).locator('td').nth(2)).toHaveText('s → custom-1 → return-2');
+  await expect(rows.nth(1).locator('td').nth(2)).toHaveText('s → return-2');
   await page.context().close();
 });
 

@@ -52,6 +52,7 @@ import type { Branch, Definition, FlowNode, NodeType } from '../flows/definition
 import { placeProblems, problemsOf, publishRefusal } from '../flows/problems';
 import type { Problem } from '../flows/problems';
 import { runPath } from '../flows/path';
+import type { RunPath } from '../flows/path';
 import { FlowGraph } from '../flows/FlowGraph';
 import { FlowBatchView } from '../flows/FlowBatch';
 import type { GraphModel } from '../flows/FlowGraph';
@@ -84,6 +85,18 @@ function problemCount(problems: Problem[], general: number): string {
   if (general === 0) return `${counted}, shown on the nodes they concern.`;
   if (general === problems.length) return `${counted}, listed above.`;
   return `${counted}: those about a node are shown on it, the others listed above.`;
+}
+
+/**
+ * What a custom node, or the return node a run ended on, did in the run:
+ * neither runs a policy, so there is no result of a rule to show.
+ */
+function stepWords(d: Definition, id: string, path: RunPath): string {
+  const node = d.nodes.find((n) => n.id === id);
+  if (node?.type === 'return') return `The run ended here, returning ${String(node.returnValue)}.`;
+  const next = [...path.nodes].filter((t) => targets(node?.next as Branch).includes(t));
+  const outcome = `This custom node gave the outcome “${node?.outcome ?? ''}”`;
+  return next.length > 0 ? `${outcome}, and the run went on to ${next.join(', ')}.` : `${outcome}, and the run ended here with it.`;
 }
 
 /** The problems a refused request lists, when it is about the definition. */
@@ -646,6 +659,7 @@ function FlowEditor({
             )}
             {currentBatch && (
               <FlowBatchView
+                steps={(r) => runPath(definition, r).steps}
                 results={currentBatch.results}
                 shown={run?.item ?? null}
                 onShow={(i) => show(currentBatch.results[i]!, currentBatch.data, currentBatch.items[i]!, i)}
@@ -658,7 +672,7 @@ function FlowEditor({
                   Flow result: <strong>{current.outcome !== null ? `“${current.outcome}”` : String(current.result)}</strong>
                 </div>
                 <p className="small" data-testid="flow-path">
-                  Path: {[current.nodeId, ...current.executionPath].join(' → ')}
+                  Path: {path!.steps.join(' → ')}
                 </p>
                 {current.errors.length > 0 && (
                   <ul className="alert alert-error">
@@ -667,10 +681,14 @@ function FlowEditor({
                     ))}
                   </ul>
                 )}
-                {selectedResponse ? (
-                  <div aria-label={`Result of node ${selectedResponse.nodeId}`} role="region">
-                    <h3 className="small-heading">Node {selectedResponse.nodeId}</h3>
-                    <RunResultView result={selectedResponse.response} />
+                {selectedResponse || selected === path!.steps[path!.steps.length - 1] ? (
+                  <div aria-label={`Result of node ${selected}`} role="region">
+                    <h3 className="small-heading">Node {selected}</h3>
+                    {selectedResponse && selectedResponse.nodeType !== 'CUSTOM' ? (
+                      <RunResultView result={selectedResponse.response} />
+                    ) : (
+                      <p data-testid="node-step">{stepWords(definition, selected!, path!)}</p>
+                    )}
                   </div>
                 ) : (
                   <p className="muted small">Select a node that ran to see its trace and explanation.</p>
