@@ -1883,6 +1883,8 @@ test('the Decisions tab turns recording on, masks a path, lists the recorded run
   await expect(details).toContainText('Person gets a pension: yes');
   await expect(details.locator('.verdict')).toContainText('Result: true');
   await expect(details.locator('.trace-card')).toHaveCount(1);
+  // The record that ran is named as the table names it, and links to it.
+  await expect(details.getByRole('link', { name: 'Version 1', exact: true })).toHaveAttribute('href', `/console/policies/${v1.baseId}?record=${v1.id}`);
   await page.screenshot({ path: join(shots, 'decisions.png'), fullPage: true });
   await noCriticalViolations(page, 'decisions tab');
   await page.getByLabel('Result').selectOption('false');
@@ -1918,6 +1920,16 @@ test('the Decisions tab turns recording on, masks a path, lists the recorded run
   // An id no record has says so.
   await page.goto(`${server.url}/console/decisions/${draft.id}`);
   await expect(page.getByRole('alert')).toHaveText('There is no such decision record: it expired, or the id is wrong.');
+  // A run of the draft names the draft, at the revision that ran.
+  const next = await rest(server.url, ADMIN_KEY, 'GET', `/policy/${v1.baseId}/draft`);
+  await rest(server.url, ADMIN_KEY, 'POST', `/run/policy_version/${next.id}`, { data: { Person: { age: 80 } } });
+  await expect({
+    toString: () => 'the recorded run of the draft',
+    count: async () => (await rest(server.url, ADMIN_KEY, 'GET', `/decisions?baseId=${v1.baseId}`)).items.filter((d) => d.recordId === next.id).length,
+  }).toHaveCount(1);
+  const ofDraft = (await rest(server.url, ADMIN_KEY, 'GET', `/decisions?baseId=${v1.baseId}`)).items.find((d) => d.recordId === next.id);
+  await page.goto(`${server.url}/console/decisions/${ofDraft.id}`);
+  await expect(page.getByRole('link', { name: 'the draft (revision 1)' })).toHaveAttribute('href', `/console/policies/${v1.baseId}?record=${next.id}`);
   assert.deepEqual(page.foreign, []);
   await page.context().close();
 

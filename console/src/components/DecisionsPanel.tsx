@@ -421,7 +421,9 @@ export function DecisionDetails({ id, page = false }: { id: string; page?: boole
             <dd>{decision.explanation}</dd>
             <dt>Record that ran</dt>
             <dd>
-              <code>{decision.recordId}</code> (revision {decision.revision})
+              <Link to={`${isFlow ? 'flows' : 'policies'}/${decision.baseId}?record=${decision.recordId}`} title={`Record ${decision.recordId}`}>
+                {decision.version === null || decision.version === undefined ? `the draft (revision ${decision.revision})` : `Version ${decision.version}`}
+              </Link>
             </dd>
             <dt>Input</dt>
             <dd>
