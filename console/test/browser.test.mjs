@@ -996,6 +996,7 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await expect(page.getByRole('tab', { name: 'Tests (1)' })).toBeVisible();
   await publish(page);
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 1');
+  await expect(page.getByRole('status').filter({ hasText: 'Published' })).toHaveText('Published as version 1.');
 
   // Version 2: a custom outcome on the false branch of the income check;
   // first with a change that breaks the stored test, which the gate refuses.
@@ -1048,6 +1049,7 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await page.getByRole('button', { name: 'Roll back to this version' }).click();
   await page.getByRole('dialog', { name: 'Roll back to version 1?' }).getByRole('button', { name: 'Publish version 1 again' }).click();
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 3');
+  await expect(page.getByRole('status').filter({ hasText: 'published again' })).toHaveText('Version 1 published again as version 3.');
   await expect(page.getByRole('tab', { name: 'Versions (3)' })).toBeVisible();
   await expect(flowNode(page, 'policy-1')).toBeVisible();
   await expect(flowNode(page, 'custom-1')).toHaveCount(0);
@@ -1692,6 +1694,7 @@ test('publishing shows the draft replayed on the recorded decisions, and a publi
     await noSeriousViolationsInDialog(page, 'publish dialog with changes');
   });
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
+  await expect(page.getByRole('status').filter({ hasText: 'Published' })).toHaveText('Published as version 2.');
   // The latest version is nothing to roll back to.
   await expect(page.getByRole('button', { name: 'Roll back to this version' })).toHaveCount(0);
 
@@ -1731,6 +1734,7 @@ test('publishing shows the draft replayed on the recorded decisions, and a publi
   await page.getByRole('button', { name: 'Roll back to this version' }).click();
   await confirm.getByRole('button', { name: 'Publish version 1 again' }).click();
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 3');
+  await expect(page.getByRole('status').filter({ hasText: 'published again' })).toHaveText('Version 1 published again as version 3.');
   await expect(editorContent(page, 'Rule text')).toContainText('is at least 65.');
   await expect(page.getByRole('tab', { name: 'Versions (3)' })).toBeVisible();
   await noCriticalViolations(page, 'rolled back version');

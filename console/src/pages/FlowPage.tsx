@@ -20,7 +20,7 @@ import { Link, navigate, useTab } from '../router';
 import { useFlowRecords } from '../records';
 import { versionCount } from '../versions';
 import { recordRights, useSession } from '../session';
-import { useAction } from '../action';
+import { carryNotice, useAction } from '../action';
 import { useModal } from '../focus';
 import { sampleName, testsOf } from '../tests';
 import { DecisionsPanel } from '../components/DecisionsPanel';
@@ -160,7 +160,7 @@ function FlowEditor({
   const { busy, notice, setNotice, act } = useAction((err) => {
     const listed = refusedProblems(err);
     if (listed) setProblems(listed);
-  });
+  }, record?.id);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [confirmPublish, setConfirmPublish] = useState(false);
   const [importing, setImporting] = useState(false);
@@ -304,9 +304,11 @@ function FlowEditor({
     act(async () => {
       if (!record) return;
       try {
-        const res = await api.request(PublishFlowDocument, { input: { id: record.id, revision: revision.current } });
+        const published = (await api.request(PublishFlowDocument, { input: { id: record.id, revision: revision.current } })).publishFlow;
         await reload();
-        navigate(`flows/${res.publishFlow.baseId}?record=${res.publishFlow.id}`, { replace: true });
+        // The draft's record is the new version's: the page stays, and says so.
+        navigate(`flows/${published.baseId}?record=${published.id}`, { replace: true });
+        setNotice({ kind: 'ok', text: `Published as version ${published.version}.` });
       } catch (err) {
         const listed = refusedProblems(err);
         if (listed) setProblems(listed);
@@ -454,9 +456,11 @@ function FlowEditor({
     act(async () => {
       if (!record) return;
       try {
-        const res = await api.request(RollbackFlowDocument, { input: { id: record.id } });
+        const published = (await api.request(RollbackFlowDocument, { input: { id: record.id } })).rollbackFlow;
+        // A new record: its page is made anew, with the notice.
+        carryNotice(published.id, { kind: 'ok', text: `Version ${record.version} published again as version ${published.version}.` });
         await reload();
-        navigate(`flows/${res.rollbackFlow.baseId}?record=${res.rollbackFlow.id}`, { replace: true });
+        navigate(`flows/${published.baseId}?record=${published.id}`, { replace: true });
       } catch (err) {
         const listed = refusedProblems(err);
         if (listed) setProblems(listed);

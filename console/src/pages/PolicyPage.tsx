@@ -21,7 +21,7 @@ import { usePolicyRecords } from '../records';
 import { useDraftRevision } from '../revision';
 import { versionCount } from '../versions';
 import { recordRights, useSession } from '../session';
-import { useAction } from '../action';
+import { carryNotice, useAction } from '../action';
 import { sampleName, testsOf } from '../tests';
 import { CodeMirror } from '../editor/CodeMirror';
 import { jsonEditorState, jsonProblem } from '../editor/jsonEditor';
@@ -138,7 +138,7 @@ function Editor({
   const [batch, setBatch] = useState<{ results: RunResultFieldsFragment[]; rule: string; sample: string } | null>(null);
   const [runError, setRunError] = useState('');
   const [report, setReport] = useState<TestReport | null>(null);
-  const { busy, notice, setNotice, act } = useAction();
+  const { busy, notice, setNotice, act } = useAction(undefined, record?.id);
   const [confirmDelete, setConfirmDelete] = useState(false);
   // The diagnostics of the text the open Publish dialog would publish; null while it is closed.
   const [publishCheck, setPublishCheck] = useState<RuleDiagnostic[] | null>(null);
@@ -309,10 +309,12 @@ function Editor({
     act(async () => {
       if (!record) return;
       try {
-        const res = await api.request(PublishPolicyDocument, { input: { id: record.id, revision: revision.current } });
+        const published = (await api.request(PublishPolicyDocument, { input: { id: record.id, revision: revision.current } })).publishPolicy;
         dropDraft(storageKey);
         await reload();
-        navigate(`policies/${res.publishPolicy.baseId}?record=${res.publishPolicy.id}`, { replace: true });
+        // The draft's record is the new version's: the page stays, and says so.
+        navigate(`policies/${published.baseId}?record=${published.id}`, { replace: true });
+        setNotice({ kind: 'ok', text: `Published as version ${published.version}.` });
       } catch (err) {
         // The gate names the failing tests; running them shows why each fails.
         const failed = tests.length > 0 ? await testPolicy(api, record.id, tests).catch(() => null) : null;
@@ -370,9 +372,11 @@ function Editor({
     act(async () => {
       if (!record) return;
       try {
-        const res = await api.request(RollbackPolicyDocument, { input: { id: record.id } });
+        const published = (await api.request(RollbackPolicyDocument, { input: { id: record.id } })).rollbackPolicy;
+        // A new record: its page is made anew, with the notice.
+        carryNotice(published.id, { kind: 'ok', text: `Version ${record.version} published again as version ${published.version}.` });
         await reload();
-        navigate(`policies/${res.rollbackPolicy.baseId}?record=${res.rollbackPolicy.id}`, { replace: true });
+        navigate(`policies/${published.baseId}?record=${published.id}`, { replace: true });
       } catch (err) {
         const failed = tests.length > 0 ? await testPolicy(api, record.id, tests).catch(() => null) : null;
         setNotice({ kind: 'error', text: `Not rolled back: ${errorMessage(err)}` });
