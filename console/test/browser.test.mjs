@@ -464,6 +464,8 @@ test('a run becomes a test only with the sample and the rule it ran on', async (
   await expect(page.getByRole('status').filter({ hasText: 'Result:' })).toHaveText('Result: false');
   await expect(page.getByTestId('run-stale')).toHaveCount(0);
   await page.getByRole('button', { name: 'Add as test (expect false)' }).click();
+  // A new policy stores nothing until its draft is created.
+  await expect(page.getByRole('status').filter({ hasText: 'Test “Sample 1”' })).toHaveText('Test “Sample 1” added, expecting false: save the draft to keep it.');
   await page.getByRole('tab', { name: 'Tests (1)' }).click();
   const row = page.getByRole('table', { name: 'Tests' }).locator('tbody tr');
   await expect(row.locator('td').nth(1)).toHaveText('{"Person":{"age":70}}');

@@ -248,7 +248,8 @@ function Editor({
         setNotice({ kind: 'ok', text: `Test “${testName}” saved, expecting ${expected}.` });
         await reload();
       } else {
-        setNotice({ kind: 'ok', text: `Test “${testName}” added, expecting ${expected}; it is stored with the policy.` });
+        // Nothing is stored before the draft is created.
+        setNotice({ kind: 'ok', text: `Test “${testName}” added, expecting ${expected}: save the draft to keep it.` });
       }
     });
 
