@@ -17,6 +17,15 @@ export function instant(local: string): string {
   return Number.isNaN(d.getTime()) ? '' : d.toISOString();
 }
 
+/**
+ * Why a time range of instants ('' for open) is not one, in the words of
+ * the forms' From and Until: the server takes none that ends before it
+ * starts. '' for a range it takes.
+ */
+export function rangeProblem(since: string, until: string): string {
+  return since && until && Date.parse(until) <= Date.parse(since) ? 'Until must be later than From.' : '';
+}
+
 /** JSON as people read it: compact for scalars, indented for the rest. */
 export function formatJSON(v: unknown): string {
   if (v === undefined) return '';

@@ -13,7 +13,7 @@ import {
 } from '@verdict/client';
 import type { DecisionFieldsFragment, DecisionQuery, DecisionRecordSettingsFieldsFragment, ReplayFieldsFragment } from '@verdict/client';
 import { VerdictError, errorMessage } from '../api';
-import { formatJSON, formatTime, instant } from '../format';
+import { formatJSON, formatTime, instant, rangeProblem } from '../format';
 import { authorLabel, mayChange, useSession } from '../session';
 import { recordLabel } from '../versions';
 import type { Session } from '../session';
@@ -252,14 +252,18 @@ function RecordedDecisions({ kind, baseId }: { kind: Kind; baseId: string }) {
   const [open, setOpen] = useState<string | null>(null);
 
   const load = useCallback(
-    async (after: string | null) =>
-      (
+    async (after: string | null) => {
+      const range = { since: instant(since), until: instant(until) };
+      const problem = rangeProblem(range.since, range.until);
+      if (problem) throw new Error(problem);
+      return (
         await api.request(DecisionsDocument, {
           first: 20,
           after,
-          filter: { baseId, result: resultFilters[result], since: instant(since) || null, until: instant(until) || null },
+          filter: { baseId, result: resultFilters[result], since: range.since || null, until: range.until || null },
         })
-      ).decisions,
+      ).decisions;
+    },
     [api, baseId, result, since, until],
   );
   const pages = usePages(load, refreshed);
