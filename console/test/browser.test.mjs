@@ -490,7 +490,9 @@ test('a list of samples runs each on the saved rule, in one batch, each with its
   await expect(rows.nth(0).locator('td').nth(2)).toHaveText('Person gets a pension: yes — the age of the Person is 70, which is at least 67.');
   await expect(rows.nth(1).locator('td').nth(1)).toHaveText('false');
   await expect(rows.nth(2).locator('td').nth(1)).toHaveText('error');
-  await expect(rows.nth(2).locator('td').nth(2)).toContainText("Could not run: Missing property: property 'age' not found at $.Person");
+  await expect(rows.nth(2).locator('td').nth(2)).toHaveText(
+    "Could not run. Person gets a pension: no — the age of the Person could not be read. The run stopped with an error: Missing property: property 'age' not found at $.Person.",
+  );
   // One call ran them all: one `executed` event for the three.
   const events = (await rest(server.url, ADMIN_KEY, 'GET', `/audit?action=executed&baseId=${draft.baseId}`)).items;
   assert.equal(events.length, 1);
@@ -667,7 +669,10 @@ test('a rule that does not parse runs to its error alone: no result, no trace, n
   await replaceEditorText(page, 'Rule text', 'this is not a rule');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   const result = page.getByTestId('run-result');
-  await expect(result.getByRole('alert')).toContainText('Could not run:');
+  // Why, in the words of the run's explanation: not the engine's error.
+  await expect(result.getByRole('alert')).toHaveText(
+    'Could not run. The rule text does not parse (line 1, column 1): Verdict expected a rule, such as `A **Person** gets a discount if ...` here, but found `this`.',
+  );
   await expect(page.getByRole('status').filter({ hasText: 'Result:' })).toHaveCount(0);
   await expect(result.locator('.trace')).toHaveCount(0);
   await expect(result).not.toContainText('valid_syntax');

@@ -3,7 +3,8 @@ import { formatTime } from '../format';
 import { Link } from '../router';
 
 function outcome(o: { result: boolean; explanation: string; error: string | null }): string {
-  return o.error ? `error: ${o.error}` : `${o.result ? 'true' : 'false'}: ${o.explanation}`;
+  // An explanation says why a run failed in plain words; the error, in the engine's.
+  return o.error ? `error: ${o.explanation || o.error}` : `${o.result ? 'true' : 'false'}: ${o.explanation}`;
 }
 
 /**

@@ -151,17 +151,26 @@ export function Trace({ entries, onReference }: { entries: Entry[]; onReference?
 }
 
 /**
+ * Why a run failed, in the words of its explanation, which says it for
+ * people (where the text does not parse, what it expected there); the
+ * error alone is the engine's (`Parse error:  --> 1:1 ...`).
+ */
+export function failure(result: Pick<RunView, 'error' | 'explanation'>): string {
+  return `Could not run. ${result.explanation || result.error}`;
+}
+
+/**
  * A run's result. A reference to a rule the trace has no card for (the
  * trace follows the golden rule) calls onReference with the rule's name.
  */
 export function RunResultView({ result, onReference }: { result: RunView; onReference?: (name: string) => void }) {
   // A run that failed has no result to read: its false and its trace (of
-  // the parser, say) are the engine's internals, so only the error shows.
+  // the parser, say) are the engine's internals, so only why it failed shows.
   if (result.error) {
     return (
       <div className="run-result" data-testid="run-result">
         <p className="alert alert-error" role="alert">
-          Could not run: {result.error}
+          {failure(result)}
         </p>
       </div>
     );

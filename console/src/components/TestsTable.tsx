@@ -104,7 +104,7 @@ export function TestsTable<T extends EditableTest>({
                   </>
                 )}
               </td>
-              <td className="small">{r ? r.error ?? r.explanation : ''}</td>
+              <td className="small">{r ? r.explanation || r.error : ''}</td>
               <td className="actions">
                 <button type="button" className="btn btn-ghost btn-small" onClick={() => onUse(t)} aria-label={`Use the ${input} of ${t.name}`}>
                   Use {input}
