@@ -1382,6 +1382,10 @@ test('an editor manages a group: creates, renames and describes it, adds and rem
   await signIn(page, ADMIN_KEY);
   await page.getByRole('link', { name: 'Groups', exact: true }).click();
   await page.getByRole('button', { name: 'New group' }).click();
+  // The new group's form has an address of its own, as a new policy's has.
+  await expect(addressOf(page)).toHaveText('/console/groups/new');
+  await page.reload();
+  await expect(page.getByRole('form', { name: 'New group' })).toBeVisible();
   await page.getByLabel('Name', { exact: true }).fill('Lending');
   await page.getByRole('button', { name: 'Create group' }).click();
   await expect(page.getByRole('heading', { name: 'Lending' })).toBeVisible();
@@ -1418,6 +1422,9 @@ test('an editor manages a group: creates, renames and describes it, adds and rem
   await page.getByRole('dialog').getByRole('button', { name: 'Delete “Retail lending”' }).click();
   await expect(page.getByRole('heading', { name: 'Groups' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Groups' })).not.toContainText('Retail lending');
+  // An address whose id is no id names no group.
+  await page.goto(`${server.url}/console/groups/lending`);
+  await expect(page.getByRole('alert')).toHaveText('There is no such group: it was deleted, or it belongs to another organization.');
   await page.context().close();
 });
 

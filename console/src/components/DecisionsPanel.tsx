@@ -12,7 +12,7 @@ import {
   SetDecisionRecordsDocument,
 } from '@verdict/client';
 import type { DecisionFieldsFragment, DecisionQuery, DecisionRecordSettingsFieldsFragment, ReplayFieldsFragment } from '@verdict/client';
-import { VerdictError, errorMessage } from '../api';
+import { VerdictError, errorMessage, refusedId } from '../api';
 import { formatJSON, formatTime, instant, rangeProblem } from '../format';
 import { authorLabel, mayChange, useSession } from '../session';
 import { recordLabel } from '../versions';
@@ -381,7 +381,7 @@ export function DecisionDetails({ id, page = false }: { id: string; page?: boole
     const missing = 'There is no such decision record: it expired, or the id is wrong.';
     api.request(DecisionDocument, { id }).then(
       (r) => live && (r.decision ? setDecision(r.decision) : setError(missing)),
-      (err) => live && setError(err instanceof VerdictError && err.code === 'not_found' ? missing : errorMessage(err)),
+      (err) => live && setError((err instanceof VerdictError && err.code === 'not_found') || refusedId(err) ? missing : errorMessage(err)),
     );
     return () => {
       live = false;

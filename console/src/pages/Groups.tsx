@@ -14,7 +14,7 @@ import {
   UpdateGroupDocument,
 } from '@verdict/client';
 import type { GroupFieldsFragment, GroupMemberKind } from '@verdict/client';
-import { errorMessage } from '../api';
+import { errorMessage, refusedId } from '../api';
 import type { Api } from '../api';
 import { formatTime } from '../format';
 import { Link, navigate } from '../router';
@@ -28,10 +28,10 @@ import { LoadFailure } from '../components/LoadFailure';
 import { Pager, pagedTable, useAddressPages, usePages } from '../components/Pager';
 import { SearchField } from '../components/SearchField';
 
-export function GroupList() {
+/** The groups; `creating` (the address groups/new) opens the form of a new group above them. */
+export function GroupList({ creating = false }: { creating?: boolean }) {
   const { api, can } = useSession();
   const search = useSearchParam();
-  const [creating, setCreating] = useState(false);
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [error, setError] = useState('');
@@ -46,7 +46,7 @@ export function GroupList() {
     setError('');
     try {
       const g = (await api.request(CreateGroupDocument, { input: { name: name.trim(), description } })).createGroup;
-      navigate(`groups/${g.id}`);
+      navigate(`groups/${g.id}`, { replace: true });
     } catch (err) {
       setError(errorMessage(err));
     }
@@ -57,7 +57,7 @@ export function GroupList() {
       <div className="page-head">
         <h1>Groups</h1>
         {can.edit && !creating && (
-          <button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>
+          <button type="button" className="btn btn-primary" onClick={() => navigate('groups/new')}>
             New group
           </button>
         )}
@@ -80,7 +80,7 @@ export function GroupList() {
             <input id="group-description" value={description} onChange={(e) => setDescription(e.target.value)} />
           </div>
           <div className="actions">
-            <button type="button" className="btn" onClick={() => setCreating(false)}>
+            <button type="button" className="btn" onClick={() => navigate('groups')}>
               Cancel
             </button>
             <button type="submit" className="btn btn-primary" disabled={!name.trim()}>
@@ -129,6 +129,8 @@ export function GroupList() {
   );
 }
 
+const missingGroup = 'There is no such group: it was deleted, or it belongs to another organization.';
+
 export function GroupPage({ id }: { id: string }) {
   const { api, can } = useSession();
   const [group, setGroup] = useState<GroupFieldsFragment | null>(null);
@@ -144,14 +146,14 @@ export function GroupPage({ id }: { id: string }) {
       (r) => {
         if (!live) return;
         if (!r.group) {
-          setLoadError('There is no such group: it was deleted, or it belongs to another organization.');
+          setLoadError(missingGroup);
           return;
         }
         setGroup(r.group);
         setName(r.group.name);
         setDescription(r.group.description);
       },
-      (err) => live && setLoadError(errorMessage(err)),
+      (err) => live && setLoadError(refusedId(err) ? missingGroup : errorMessage(err)),
     );
     return () => {
       live = false;
