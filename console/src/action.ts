@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { errorMessage } from './api';
+import { errorMessage, staleRecord } from './api';
 import { focusedControl, returnFocus } from './focus';
 
 /** What the last action on a page said: a success, or a refusal with the problems it lists. */
@@ -7,6 +7,8 @@ export interface Notice {
   kind: 'ok' | 'error';
   text: string;
   details?: string[];
+  /** A refusal because the record changed since the page read it (see staleRecord). */
+  stale?: boolean;
 }
 
 // Notices left for the page an action moves to, by the record it shows:
@@ -39,7 +41,7 @@ export function useAction(onError?: (err: unknown) => void, recordId?: string) {
       await what();
     } catch (err) {
       onError?.(err);
-      setNotice({ kind: 'error', text: errorMessage(err) });
+      setNotice({ kind: 'error', text: errorMessage(err), stale: staleRecord(err) });
     } finally {
       setBusy(false);
       returnFocus(from);

@@ -52,3 +52,12 @@ export function errorMessage(err: unknown): string {
 export function refusedId(err: unknown): boolean {
   return err instanceof VerdictError && err.code === 'invalid_argument' && err.errors.some((e) => e.path?.[e.path.length - 1] === 'id');
 }
+
+/**
+ * Whether a change was refused because the record changed since the page
+ * read it (another tab saved or published the draft): loading it again
+ * is the way on.
+ */
+export function staleRecord(err: unknown): boolean {
+  return err instanceof VerdictError && err.code === 'conflict' && /load it again$/.test(err.message);
+}

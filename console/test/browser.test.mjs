@@ -849,6 +849,15 @@ test('a save of a draft someone else saved meanwhile is refused, and the text st
   const stored = await rest(server.url, ADMIN_KEY, 'GET', `/policy/${created.id}`);
   assert.equal(stored.name, 'Shared draft');
   assert.match(stored.rule, /at least 16\./);
+  // Loading it again shows the draft as saved, and the next save builds on it.
+  await page.getByRole('alert').getByRole('button', { name: 'Load the saved draft' }).click();
+  await expect(page.getByLabel('Name')).toHaveValue('Shared draft');
+  await expect(editorContent(page, 'Rule text')).toContainText('is at least 16.');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await page.getByLabel('Name').fill('Shared draft, renamed');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page.getByRole('button', { name: 'Save draft' })).not.toBeEnabled();
+  assert.equal((await rest(server.url, ADMIN_KEY, 'GET', `/policy/${created.id}`)).name, 'Shared draft, renamed');
   await page.context().close();
 });
 

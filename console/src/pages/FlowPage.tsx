@@ -14,7 +14,7 @@ import {
   UpdateFlowDraftDocument,
 } from '@verdict/client';
 import type { FlowFieldsFragment, FlowRunResultFieldsFragment, FlowTestInput, TestFlowRecordMutation } from '@verdict/client';
-import { VerdictError, errorMessage } from '../api';
+import { VerdictError, errorMessage, staleRecord } from '../api';
 import { formatJSON, plural, sameJSON } from '../format';
 import { Link, navigate, useTab } from '../router';
 import { useFlowRecords } from '../records';
@@ -314,7 +314,7 @@ function FlowEditor({
         if (listed) setProblems(listed);
         // The gate names the failing tests; running them shows why each fails.
         const failed = !listed && tests.length > 0 ? await testRecord(record.id).catch(() => null) : null;
-        setNotice({ kind: 'error', text: `Not published: ${errorMessage(err)}` });
+        setNotice({ kind: 'error', text: `Not published: ${errorMessage(err)}`, stale: staleRecord(err) });
         if (failed && !failed.passed) {
           setReport(failed);
           setTab('tests');
@@ -494,6 +494,10 @@ function FlowEditor({
         onNewDraft={onNewDraft}
         onRollback={onRollback}
         onDelete={() => setConfirmDelete(true)}
+        onLoadAgain={() => {
+          dropFlowEdits(storageKey);
+          window.location.reload();
+        }}
       />
       {restored && dirty && record && (
         <p className="alert alert-info" role="status">

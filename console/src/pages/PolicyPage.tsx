@@ -13,7 +13,7 @@ import {
 } from '@verdict/client';
 import type { PolicyFieldsFragment, PolicyTestInput, RunResultFieldsFragment, UpdatePolicyDraftInput } from '@verdict/client';
 import type { EditorView } from '@codemirror/view';
-import { errorMessage } from '../api';
+import { errorMessage, staleRecord } from '../api';
 import { dropDraft, loadDraft, loadSample, storeDraft, storeSample } from '../drafts';
 import { formatJSON, sameJSON } from '../format';
 import { navigate, useTab } from '../router';
@@ -320,7 +320,7 @@ function Editor({
         // The gate names the failing tests; running them shows why each fails.
         const failed = tests.length > 0 ? await testPolicy(api, record.id, tests).catch(() => null) : null;
         await reload();
-        setNotice({ kind: 'error', text: `Not published: ${errorMessage(err)}` });
+        setNotice({ kind: 'error', text: `Not published: ${errorMessage(err)}`, stale: staleRecord(err) });
         if (failed && !failed.passed) {
           setReport(failed);
           setTab('tests');
@@ -406,6 +406,10 @@ function Editor({
         onNewDraft={onNewDraft}
         onRollback={onRollback}
         onDelete={() => setConfirmDelete(true)}
+        onLoadAgain={() => {
+          dropDraft(storageKey);
+          window.location.reload();
+        }}
       />
       {restored && dirty && (
         <p className="alert alert-info" role="status">
