@@ -473,6 +473,40 @@ test('a run becomes a test only with the sample and the rule it ran on', async (
   await page.context().close();
 });
 
+test('a run that cannot start takes the result of the run before off the page, and says why once', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('button', { name: 'New policy' }).click();
+  await replaceEditorText(page, 'Rule text', 'A **Person** gets senior_discount if the __age__ of the **Person** is greater than 64.');
+  const tryIt = page.getByRole('region', { name: 'Try it' });
+  const result = tryIt.getByTestId('run-result');
+  const runOk = async () => {
+    await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 70}}');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(tryIt.getByRole('status').filter({ hasText: 'Result:' })).toHaveText('Result: true');
+    await expect(result.locator('.trace-card')).toHaveCount(1);
+  };
+  for (const [sample, message] of [
+    ['[1, 2]', 'Sample 1 of the list is not a JSON object.'],
+    ['"hello"', 'The sample data must be a JSON object, or a list of them.'],
+  ]) {
+    await runOk();
+    await replaceEditorText(page, 'Sample data (JSON)', sample);
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(tryIt.getByRole('alert')).toHaveText(message);
+    await expect(result).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^Add as test/ })).toHaveCount(0);
+  }
+  // Data that is no JSON at all is pointed out under its editor, once.
+  await runOk();
+  await replaceEditorText(page, 'Sample data (JSON)', '');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(result).toHaveCount(0);
+  await expect(tryIt.getByText(/valid JSON/)).toHaveCount(1);
+  await expect(tryIt.getByRole('alert')).toHaveCount(0);
+  await page.context().close();
+});
+
 test('a list of samples runs each on the saved rule, in one batch, each with its trace on demand', async () => {
   const rule = 'A **Person** gets a pension if the __age__ of the **Person** is at least 67.';
   const draft = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Pension batch', rule });
@@ -2179,6 +2213,9 @@ test('a list of inputs runs the saved flow in one batch, each run shown on the g
     await input.fill(text);
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await expect(page.getByRole('alert')).toHaveText(message);
+    // The runs before are not this one's: they leave the page.
+    await expect(run).toHaveCount(0);
+    await expect(batch).toHaveCount(0);
   }
   await selectNode(page, 'yes');
   await page.getByLabel('Returns').selectOption('false');

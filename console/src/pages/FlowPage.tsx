@@ -357,10 +357,20 @@ function FlowEditor({
   const onRun = () =>
     act(async () => {
       const input = parseData();
-      if (!input) return;
+      // A run that cannot start leaves no result of an earlier one on the
+      // page, where it would read as this run's.
+      const refused = () => {
+        setRun(null);
+        setBatch(null);
+      };
+      if (!input) {
+        refused();
+        return;
+      }
       if (Array.isArray(input)) {
         // A batch runs only stored flows.
         if (!record || !isSaved) {
+          refused();
           setNotice({ kind: 'error', text: 'A list of inputs runs the saved flow: save the draft first, or run one input at a time.' });
           return;
         }

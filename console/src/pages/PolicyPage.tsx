@@ -180,11 +180,20 @@ function Editor({
     names.current = mergeNames(sampleNames.current, namesOfSchema(checkedSchema));
   }, [sample, sampleProblem, checkedSchema]);
 
+  // A run that cannot start leaves no result of an earlier one on the
+  // page, where it would read as this run's.
+  const refuseRun = (why: string) => {
+    setRun(null);
+    setBatch(null);
+    setRunError(why);
+  };
+
   const onRun = () =>
     act(async () => {
       setRunError('');
       if (sampleProblem) {
-        setRunError(`The sample data is not valid JSON: ${sampleProblem}`);
+        // Said under the sample's editor already.
+        refuseRun('');
         return;
       }
       const data = JSON.parse(sample) as unknown;
@@ -193,7 +202,7 @@ function Editor({
         return;
       }
       if (!isJSONObject(data)) {
-        setRunError('The sample data must be a JSON object, or a list of them.');
+        refuseRun('The sample data must be a JSON object, or a list of them.');
         return;
       }
       const res =
@@ -209,11 +218,11 @@ function Editor({
   const runSamples = async (items: unknown[]) => {
     const problem = batchProblem(items, 'sample');
     if (problem) {
-      setRunError(problem);
+      refuseRun(problem);
       return;
     }
     if (!record || rule !== record.rule) {
-      setRunError('A list of samples runs the saved rule: save the draft first, or run one sample at a time.');
+      refuseRun('A list of samples runs the saved rule: save the draft first, or run one sample at a time.');
       return;
     }
     const res = (await api.request(RunPolicyVersionBatchDocument, { input: { policyId: record.id, items } })).runPolicyVersionBatch!;
