@@ -507,6 +507,53 @@ test('a run that cannot start takes the result of the run before off the page, a
   await page.context().close();
 });
 
+test('a trace’s property column wraps a path only after its dots and underscores, and not at all where there is room', async () => {
+  const draft = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
+    name: 'Wrapped paths',
+    rule: 'A **Person** gets senior_discount if the __age__ of the **Person** is greater than or equal to 65 and the __monthly_income__ of the **Person** is less than 2000.',
+  });
+  // The lines a path is drawn on, as their texts.
+  const lines = (code) =>
+    code.evaluate((el) => {
+      const out = [];
+      let top = null;
+      for (const node of el.childNodes) {
+        if (node.nodeType !== Node.TEXT_NODE) continue;
+        for (let i = 0; i < node.length; i++) {
+          const r = document.createRange();
+          r.setStart(node, i);
+          r.setEnd(node, i + 1);
+          const at = Math.round(r.getBoundingClientRect().top);
+          if (at !== top) out.push('');
+          top = at;
+          out[out.length - 1] += node.data[i];
+        }
+      }
+      return out;
+    });
+  for (const width of [1440, 390]) {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    const page = await context.newPage();
+    open = page;
+    await signIn(page, ADMIN_KEY);
+    await page.goto(`${server.url}/console/policies/${draft.baseId}`);
+    await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 70, "monthly_income": 1500}}');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const paths = page.locator('.trace-card td:first-child code');
+    await expect(paths).toHaveCount(2);
+    const drawn = [await lines(paths.nth(0)), await lines(paths.nth(1))];
+    if (width === 1440) {
+      assert.deepEqual(drawn, [['Person.age'], ['Person.monthly_income']]);
+    } else {
+      for (const path of drawn) {
+        assert.ok(path.length > 1, `a phone's column is narrower than ${path.join('')}`);
+        assert.ok(path.slice(0, -1).every((line) => /[._]$/.test(line)), `wrapped inside a name: ${JSON.stringify(path)}`);
+      }
+    }
+    await context.close();
+  }
+});
+
 test('a list of samples runs each on the saved rule, in one batch, each with its trace on demand', async () => {
   const rule = 'A **Person** gets a pension if the __age__ of the **Person** is at least 67.';
   const draft = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Pension batch', rule });

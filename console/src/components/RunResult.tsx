@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import type { RunResultFieldsFragment, TypedValueFieldsFragment } from '@verdict/client';
 import { formatJSON } from '../format';
 
@@ -39,6 +40,24 @@ export function operatorPhrase(op: string): string {
   return phrases[op.replace(/[^A-Za-z]/g, '').toLowerCase()] ?? op;
 }
 
+/**
+ * A property's path, which a narrow column wraps after its dots and
+ * underscores (Person. / monthly_ / income), never inside a name.
+ */
+function PropertyPath({ path }: { path: string }) {
+  const parts = path.split(/(?<=[._])/);
+  return (
+    <code className="property-path">
+      {parts.map((p, i) => (
+        <Fragment key={i}>
+          {i > 0 && <wbr />}
+          {p}
+        </Fragment>
+      ))}
+    </code>
+  );
+}
+
 function Mark({ ok }: { ok: boolean }) {
   return <span className={ok ? 'mark mark-pass' : 'mark mark-fail'}>{ok ? '✓ pass' : '✗ fail'}</span>;
 }
@@ -60,7 +79,7 @@ function ConditionRow({ c, entries, onReference }: { c: Condition; entries: Entr
     return (
       <tr className={c.result ? 'row-pass' : 'row-fail'}>
         <td>
-          <code>{c.property.path.replace(/^\$\./, '')}</code>
+          <PropertyPath path={c.property.path.replace(/^\$\./, '')} />
         </td>
         <td>
           <code>{found}</code>
