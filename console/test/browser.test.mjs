@@ -1130,6 +1130,10 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await expect(nodes.locator('tbody tr')).toHaveCount(1);
   const branches = page.getByRole('table', { name: 'Branch changes' });
   await expect(branches.locator('tbody tr')).toHaveCount(2);
+  // Counted in words of the right number.
+  await expect(page.getByRole('region', { name: 'Nodes' }).locator('.panel-head .muted')).toHaveText('1 node differs');
+  await expect(page.getByRole('region', { name: 'Branches' }).locator('.panel-head .muted')).toHaveText('2 branches differ');
+  await expect(page.locator('.compare-meta .card').first()).toContainText('· 1 test');
   await expect(branches.getByRole('row', { name: /return-2/ })).toHaveText(/policy-1\s*false\s*Removed\s*return-2/);
   await expect(branches.getByRole('row', { name: /custom-1/ })).toHaveText(/policy-1\s*false\s*Added\s*custom-1/);
   await expect(page.locator('.fnode-added')).toHaveCount(1);
@@ -1178,6 +1182,8 @@ test('an invalid flow shows its problems on the nodes they concern', async () =>
   await expect(flowNode(page, 'policy-1').locator('.fnode-problems')).toContainText('policy node "policy-1" must have a Policy ID');
   await expect(flowNode(page, 'policy-1').locator('.fnode-problems')).toContainText('Node "policy-1" is not connected to the flow');
   await expect(flowNode(page, 'policy-1')).toHaveClass(/\bfnode-error\b/);
+  await expect(page.locator('.react-flow__node[data-id="start"]')).toHaveAttribute('aria-label', 'Start node Start, 3 problems');
+  await expect(page.locator('.react-flow__node[data-id="policy-1"]')).toHaveAttribute('aria-label', 'Policy node policy-1, 4 problems');
   await page.screenshot({ path: join(shots, 'flow-problems.png'), fullPage: true });
   // A tab that never saw the save asks the server for the draft's problems.
   const fresh = await newPage();
@@ -1303,6 +1309,9 @@ test('a branch dragged from a handle connects when dropped anywhere on another n
   await page.goto(`${server.url}/console/flows/${flow.baseId}`);
   await expect(flowNode(page, 'no')).toBeVisible();
   await expect(page.locator('.react-flow__edge')).toHaveCount(0);
+  // Each node's name for assistive technologies counts its problems in words of the right number.
+  await expect(page.locator('.react-flow__node[data-id="no"]')).toHaveAttribute('aria-label', 'Return node Return false, 1 problem');
+  await expect(page.locator('.react-flow__node[data-id="p"]')).toHaveAttribute('aria-label', 'Policy node Again, 3 problems');
   const center = (box) => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
   const outlined = page.locator('.fnode:has(> .react-flow__handle.valid)');
   const drag = async (from, handle, to) => {

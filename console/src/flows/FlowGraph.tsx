@@ -9,6 +9,7 @@ import type { FlowNode, Handle as BranchHandle } from './definition';
 import { handlesOf, nodeTitle } from './definition';
 import type { Problem } from './problems';
 import { NODE_WIDTH, layout } from './layout';
+import { plural } from '../format';
 
 /** What a comparison found for a node or a branch. */
 export type Change = 'added' | 'removed' | 'changed' | 'same';
@@ -166,7 +167,7 @@ function Graph({ model, label, editable = false, selected = null, onSelect, onCo
         selected: n.id === selected,
         deletable: editable,
         connectable: editable,
-        ariaLabel: `${typeNames[n.node.type] ?? n.node.type} node ${nodeTitle(n.node)}${n.problems.length ? `, ${n.problems.length} problem(s)` : ''}`,
+        ariaLabel: `${typeNames[n.node.type] ?? n.node.type} node ${nodeTitle(n.node)}${n.problems.length ? `, ${plural(n.problems.length, 'problem', 'problems')}` : ''}`,
         measured: measured.get(n.id),
       }));
     });
