@@ -241,6 +241,46 @@ test('on a phone, no screen is wider than the window: wide tables and tab rows s
   await context.close();
 });
 
+test('a status badge and a flow node’s heading each stay on one line, on a laptop and on a phone', async () => {
+  const name = `Badges ${'with a name that goes on and on '.repeat(5)}`.trim();
+  const v1 = await publishedPolicy(name, 'A **Person** is badged if the __age__ of the **Person** is at least 18.');
+  await rest(server.url, ADMIN_KEY, 'GET', `/policy/${v1.baseId}/draft`);
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
+    name: 'Headings',
+    definition: {
+      formatVersion: 1,
+      start: 'start',
+      nodes: [
+        { id: 'start', type: 'start', name: 'Check the applicant against the lending rules of the bank', policy: { baseId: v1.baseId }, onTrue: 'custom-1', onFalse: 'custom-1' },
+        { id: 'custom-1', type: 'custom', name: 'Send the application to a person for a manual review', outcome: 'manual review' },
+      ],
+    },
+  });
+  // Drawn on one line: no taller than one line of its text.
+  const oneLine = async (locator, what) => {
+    await expect(locator).toBeVisible();
+    const [height, line] = await locator.evaluate((el) => [el.getBoundingClientRect().height, parseFloat(getComputedStyle(el).lineHeight)]);
+    assert.ok(height < line * 1.5 + 6, `${what} takes ${height} px for lines of ${line} px`);
+  };
+  for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    open = page;
+    await signIn(page, ADMIN_KEY);
+    await page.goto(`${server.url}/console/?q=${encodeURIComponent('Badges with a name')}`);
+    const row = page.getByRole('table', { name: 'Policies' }).locator('tbody tr');
+    await expect(row).toHaveCount(1);
+    await oneLine(row.locator('.badge-published'), `the list's Version 1 at ${viewport.width} px`);
+    await oneLine(row.locator('.badge-draft'), `the list's Draft at ${viewport.width} px`);
+    await page.goto(`${server.url}/console/policies/${v1.baseId}?record=${v1.id}`);
+    await oneLine(page.locator('.title-block .badge-published'), `the heading's Version 1 at ${viewport.width} px`);
+    await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+    await page.getByLabel('Node', { exact: true }).selectOption('custom-1');
+    await oneLine(page.getByRole('heading', { name: 'Node custom-1' }), `the node's heading at ${viewport.width} px`);
+    await context.close();
+  }
+});
+
 test('a bad key is refused on the sign-in page, and the form works by keyboard', async () => {
   const page = await newPage();
   await page.goto(server.url + '/console/');
