@@ -129,6 +129,7 @@ test('the first screen loads at most 350 KB of compressed JavaScript, all from t
 });
 
 test('the header holds every section and Sign out inside the window, on a laptop and on a phone', async () => {
+  const tall = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Header check', rule: 'A **Person** is checked if the __age__ of the **Person** is at least 18.' });
   for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
@@ -152,6 +153,14 @@ test('the header holds every section and Sign out inside the window, on a laptop
     assert.ok(header.y + header.height <= viewport.height / 3, `the header takes ${header.height} px of ${viewport.height}`);
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), viewport.width, 'the page is as wide as the window');
     await page.screenshot({ path: join(shots, `header-${viewport.width}.png`) });
+    // Scrolled down a page, the header stays on a laptop; on a phone it leaves the screen to the page.
+    await page.goto(`${server.url}/console/policies/${tall.baseId}`);
+    await expect(page.getByRole('heading', { name: 'Header check' })).toBeVisible();
+    await page.evaluate(() => window.scrollBy(0, 400));
+    await expect({ toString: () => 'the scrolled page', count: async () => ((await page.evaluate(() => window.scrollY)) > 0 ? 1 : 0) }).toHaveCount(1);
+    const scrolled = await page.locator('header.topbar').boundingBox();
+    if (viewport.width > 720) assert.equal(scrolled.y, 0, `the header is at ${scrolled.y} on a laptop`);
+    else assert.ok(scrolled.y + scrolled.height <= 0, `the header is at ${scrolled.y}, ${scrolled.height} px high, on a phone`);
     await context.close();
   }
 });
