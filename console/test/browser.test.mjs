@@ -1851,6 +1851,15 @@ test('publishing shows the draft replayed on the recorded decisions, and a publi
     await expect(changed.locator('td').nth(0)).toContainText(flipped.id);
     await expect(changed.locator('td').nth(1)).toContainText('true:');
     await expect(changed.locator('td').nth(2)).toContainText('false:');
+    // On a phone the columns stand one under another, each cell inside the dialog.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const box = await dialog.boundingBox();
+    for (const cell of await changed.locator('td').all()) {
+      const at = await cell.boundingBox();
+      assert.ok(at.x >= box.x && at.x + at.width <= box.x + box.width, `a cell at ${JSON.stringify(at)} in a dialog at ${JSON.stringify(box)}`);
+    }
+    await page.screenshot({ path: join(shots, 'publish-replay-phone.png') });
+    await page.setViewportSize({ width: 1440, height: 900 });
     await page.screenshot({ path: join(shots, 'publish-replay.png') });
     await noCriticalViolations(page, 'publish dialog with changes');
     await noSeriousViolationsInDialog(page, 'publish dialog with changes');
