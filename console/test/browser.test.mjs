@@ -1601,6 +1601,34 @@ test('a group of many policies still offers those not in it, and says when there
   await page.context().close();
 });
 
+test('a group offers two flows of one name each with what tells them apart, to read and to hear', async () => {
+  const policy = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Twin check', rule: 'A **Person** is a twin if the __age__ of the **Person** is at least 1.' });
+  const definition = { formatVersion: 1, start: 's', nodes: [{ id: 's', type: 'start', policy: { baseId: policy.baseId }, onTrue: 'yes', onFalse: 'yes' }, { id: 'yes', type: 'return', returnValue: true }] };
+  const draft = await rest(server.url, ADMIN_KEY, 'POST', '/flow', { name: 'Twin', definition });
+  const other = await rest(server.url, ADMIN_KEY, 'POST', '/flow', { name: 'Twin', definition });
+  await rest(server.url, ADMIN_KEY, 'PUT', `/flow/${other.id}`, { status: 'published' });
+  await rest(server.url, ADMIN_KEY, 'POST', '/flow', { name: 'Twin alone', definition });
+  const group = await rest(server.url, ADMIN_KEY, 'POST', '/group', { name: 'Twins' });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/groups/${group.id}`);
+  await page.getByLabel('Add a flow by name').fill('Twin');
+  const offered = page.getByRole('list', { name: 'Flows to add' }).getByRole('button');
+  await expect(offered).toHaveCount(3);
+  const names = await offered.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')).sort());
+  assert.deepEqual(names, [
+    `Add Twin (draft only, id …${draft.baseId.slice(-6)})`,
+    'Add Twin alone (draft only)',
+    `Add Twin (version 1, id …${other.baseId.slice(-6)})`,
+  ].sort());
+  await expect(page.getByRole('button', { name: `Add Twin (version 1, id …${other.baseId.slice(-6)})` })).toHaveText(`+ Twin (version 1, id …${other.baseId.slice(-6)})`);
+  await page.getByRole('button', { name: `Add Twin (version 1, id …${other.baseId.slice(-6)})` }).click();
+  const flows = page.getByRole('table', { name: 'Flows in the group' });
+  await expect(flows.locator('tbody tr')).toHaveCount(1);
+  await expect(flows.locator('tbody tr td').nth(1)).toHaveText('1');
+  await page.context().close();
+});
+
 test('an admin adds a member, changes the role, removes the member, and cannot take the last admin away', async () => {
   const page = await newPage();
   await signIn(page, ADMIN_KEY);

@@ -250,7 +250,17 @@ async function candidates(api: Api, kind: GroupMemberKind, groupId: string, quer
   const vars = { first: OFFERED, query: query || null, notInGroupId: groupId };
   const conn =
     kind === 'POLICY' ? (await api.request(PoliciesDocument, vars)).policies : (await api.request(FlowsDocument, vars)).flows;
-  return conn.edges.map(({ node }) => ({ baseId: node.baseId, name: node.name }));
+  return conn.edges.map(({ node }) => ({ baseId: node.baseId, name: node.name, latestVersion: node.latestVersion ?? null }));
+}
+
+/**
+ * What tells an offered policy or flow from another of the same name: its
+ * latest version, or that it is a draft only, and, when the name is not
+ * enough, the end of its id.
+ */
+function offeredDetail(b: { baseId: string; name: string; latestVersion: number | null }, offered: { name: string }[]): string {
+  const status = b.latestVersion === null ? 'draft only' : `version ${b.latestVersion}`;
+  return offered.filter((o) => o.name === b.name).length > 1 ? `${status}, id …${b.baseId.slice(-6)}` : status;
 }
 
 function GroupMembers({ groupId, kind }: { groupId: string; kind: GroupMemberKind }) {
@@ -366,13 +376,16 @@ function GroupMembers({ groupId, kind }: { groupId: string; kind: GroupMemberKin
             <input id={`${headingId}-search`} ref={search} type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Name contains…" />
           </div>
           <ul className="picker-results" aria-label={`${w.title} to add`}>
-            {found?.map((b) => (
-              <li key={b.baseId}>
-                <button type="button" className="btn btn-small" onClick={() => void add(b.baseId)} aria-label={`Add ${b.name}`}>
-                  + {b.name}
-                </button>
-              </li>
-            ))}
+            {found?.map((b) => {
+              const detail = offeredDetail(b, found);
+              return (
+                <li key={b.baseId}>
+                  <button type="button" className="btn btn-small" onClick={() => void add(b.baseId)} aria-label={`Add ${b.name} (${detail})`}>
+                    + {b.name} <span className="muted">({detail})</span>
+                  </button>
+                </li>
+              );
+            })}
           </ul>
           {found?.length === 0 && (
             <p className="muted small">
