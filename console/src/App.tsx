@@ -43,6 +43,7 @@ const routes: Route[] = [
   { pattern: 'flows/:baseId/compare', render: (p, loc) => <FlowComparePage baseId={p.baseId!} left={loc.params.get('left') ?? ''} right={loc.params.get('right') ?? ''} /> },
   { pattern: 'flows/:baseId', render: (p, loc) => <FlowPage baseId={p.baseId!} recordId={loc.params.get('record') ?? ''} /> },
   { pattern: 'groups', render: () => <GroupList /> },
+  { pattern: 'groups/new', render: () => <GroupList creating />, allowed: (can) => can.edit },
   { pattern: 'groups/:id', render: (p) => <GroupPage id={p.id!} /> },
   { pattern: 'audit', render: () => <AuditLog />, allowed: (can) => can.readAudit },
   { pattern: 'decisions/:id', render: (p) => <DecisionPage id={p.id!} />, allowed: (can) => can.readAudit },

@@ -44,3 +44,20 @@ export function errorMessage(err: unknown): string {
   }
   return err instanceof Error ? err.message : String(err);
 }
+
+/**
+ * Whether the server refused a request for its id argument: an address
+ * whose id is no id at all (`groups/new`) names nothing there is.
+ */
+export function refusedId(err: unknown): boolean {
+  return err instanceof VerdictError && err.code === 'invalid_argument' && err.errors.some((e) => e.path?.[e.path.length - 1] === 'id');
+}
+
+/**
+ * Whether a change was refused because the record changed since the page
+ * read it (another tab saved or published the draft): loading it again
+ * is the way on.
+ */
+export function staleRecord(err: unknown): boolean {
+  return err instanceof VerdictError && err.code === 'conflict' && /load it again$/.test(err.message);
+}

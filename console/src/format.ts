@@ -17,10 +17,24 @@ export function instant(local: string): string {
   return Number.isNaN(d.getTime()) ? '' : d.toISOString();
 }
 
+/**
+ * Why a time range of instants ('' for open) is not one, in the words of
+ * the forms' From and Until: the server takes none that ends before it
+ * starts. '' for a range it takes.
+ */
+export function rangeProblem(since: string, until: string): string {
+  return since && until && Date.parse(until) <= Date.parse(since) ? 'Until must be later than From.' : '';
+}
+
 /** JSON as people read it: compact for scalars, indented for the rest. */
 export function formatJSON(v: unknown): string {
   if (v === undefined) return '';
   return typeof v === 'object' && v !== null ? JSON.stringify(v, null, 2) : JSON.stringify(v);
+}
+
+/** A count with its noun: "1 error", "2 errors". */
+export function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** A value of one of the API's enums as a word: PUBLISHER reads Publisher. */

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { FlowVersionsDocument, PolicyVersionsDocument } from '@verdict/client';
-import { errorMessage } from './api';
+import { errorMessage, refusedId } from './api';
 import type { Api } from './api';
 import { historyReaching, historyReaches, olderHistory, recordsOf } from './versions';
 import type { History, HistoryPage } from './versions';
@@ -45,7 +45,7 @@ export function useRecords<H extends History>(
         }
         setHistory(h);
       } catch (err) {
-        if (load === loads.current) setLoadError(errorMessage(err));
+        if (load === loads.current) setLoadError(refusedId(err) ? missing : errorMessage(err));
       }
     },
     [missing],

@@ -46,6 +46,19 @@ export function replaceQuery(changes: Record<string, string | readonly string[]>
   if (query !== before) navigate(query ? `${path}?${query}` : path, { replace: true });
 }
 
+/**
+ * The tab of a page's tabs shown, kept in the address's `tab` (left out
+ * for the first tab), so that a reload, Back and Forward show the same
+ * tab; a name that is none of them shows the first.
+ */
+export function useTab<T extends string>(tabs: readonly T[]): [T, (tab: T) => void] {
+  const { params } = useLocation();
+  const asked = params.get('tab');
+  const first = tabs[0]!;
+  const tab = tabs.find((t) => t === asked) ?? first;
+  return [tab, (t: T) => replaceQuery({ tab: t === first ? '' : t })];
+}
+
 export function useLocation(): Location {
   const [loc, setLoc] = useState(current);
   useEffect(() => {

@@ -129,6 +129,7 @@ test('the first screen loads at most 350 KB of compressed JavaScript, all from t
 });
 
 test('the header holds every section and Sign out inside the window, on a laptop and on a phone', async () => {
+  const tall = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Header check', rule: 'A **Person** is checked if the __age__ of the **Person** is at least 18.' });
   for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
@@ -152,6 +153,14 @@ test('the header holds every section and Sign out inside the window, on a laptop
     assert.ok(header.y + header.height <= viewport.height / 3, `the header takes ${header.height} px of ${viewport.height}`);
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), viewport.width, 'the page is as wide as the window');
     await page.screenshot({ path: join(shots, `header-${viewport.width}.png`) });
+    // Scrolled down a page, the header stays on a laptop; on a phone it leaves the screen to the page.
+    await page.goto(`${server.url}/console/policies/${tall.baseId}`);
+    await expect(page.getByRole('heading', { name: 'Header check' })).toBeVisible();
+    await page.evaluate(() => window.scrollBy(0, 400));
+    await expect({ toString: () => 'the scrolled page', count: async () => ((await page.evaluate(() => window.scrollY)) > 0 ? 1 : 0) }).toHaveCount(1);
+    const scrolled = await page.locator('header.topbar').boundingBox();
+    if (viewport.width > 720) assert.equal(scrolled.y, 0, `the header is at ${scrolled.y} on a laptop`);
+    else assert.ok(scrolled.y + scrolled.height <= 0, `the header is at ${scrolled.y}, ${scrolled.height} px high, on a phone`);
     await context.close();
   }
 });
@@ -208,6 +217,31 @@ test('on a phone, no screen is wider than the window: wide tables and tab rows s
   // The tables keep their roles, rows and all.
   await page.getByRole('tab', { name: 'Tests (1)' }).click();
   await expect(page.getByRole('table', { name: 'Tests' }).getByRole('row')).toHaveCount(2);
+  // A flow's page, its graph and its side panel one under the other, and a node of a long name in the panel.
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
+    name: 'Phone-sized flow',
+    definition: {
+      formatVersion: 1,
+      start: 'start',
+      nodes: [
+        { id: 'start', type: 'start', policy: { baseId: draft.baseId }, onTrue: 'custom-1', onFalse: 'return-2' },
+        { id: 'custom-1', type: 'custom', name: 'Manual review of the applicant by a person', outcome: 'manual review', next: 'return-2' },
+        { id: 'return-2', type: 'return', returnValue: false },
+      ],
+    },
+  });
+  await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+  await expect(page.getByTestId('flow-node-custom-1')).toBeVisible();
+  const flowFits = async (screen) =>
+    expect({
+      toString: () => `the width of ${screen}`,
+      count: async () => ((await page.evaluate(() => document.scrollingElement.scrollWidth <= window.innerWidth)) ? 1 : 0),
+    }).toHaveCount(1);
+  await flowFits('the flow page');
+  await page.getByLabel('Node', { exact: true }).selectOption('custom-1');
+  await expect(page.getByRole('heading', { name: 'Node custom-1' })).toBeVisible();
+  await flowFits('the panel of a flow node');
+  await page.screenshot({ path: join(shots, 'phone-flow.png'), fullPage: true });
   for (const path of ['flows', 'groups', 'audit', 'admin/members', 'admin/keys']) {
     await page.goto(`${server.url}/console/${path}`);
     await expect(page.locator('main h1')).toBeVisible();
@@ -439,11 +473,94 @@ test('a run becomes a test only with the sample and the rule it ran on', async (
   await expect(page.getByRole('status').filter({ hasText: 'Result:' })).toHaveText('Result: false');
   await expect(page.getByTestId('run-stale')).toHaveCount(0);
   await page.getByRole('button', { name: 'Add as test (expect false)' }).click();
+  // A new policy stores nothing until its draft is created.
+  await expect(page.getByRole('status').filter({ hasText: 'Test “Sample 1”' })).toHaveText('Test “Sample 1” added, expecting false: save the draft to keep it.');
   await page.getByRole('tab', { name: 'Tests (1)' }).click();
   const row = page.getByRole('table', { name: 'Tests' }).locator('tbody tr');
   await expect(row.locator('td').nth(1)).toHaveText('{"Person":{"age":70}}');
   await expect(row.locator('td').nth(2)).toHaveText('false');
   await page.context().close();
+});
+
+test('a run that cannot start takes the result of the run before off the page, and says why once', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('button', { name: 'New policy' }).click();
+  await replaceEditorText(page, 'Rule text', 'A **Person** gets senior_discount if the __age__ of the **Person** is greater than 64.');
+  const tryIt = page.getByRole('region', { name: 'Try it' });
+  const result = tryIt.getByTestId('run-result');
+  const runOk = async () => {
+    await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 70}}');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(tryIt.getByRole('status').filter({ hasText: 'Result:' })).toHaveText('Result: true');
+    await expect(result.locator('.trace-card')).toHaveCount(1);
+  };
+  for (const [sample, message] of [
+    ['[1, 2]', 'Sample 1 of the list is not a JSON object.'],
+    ['"hello"', 'The sample data must be a JSON object, or a list of them.'],
+  ]) {
+    await runOk();
+    await replaceEditorText(page, 'Sample data (JSON)', sample);
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(tryIt.getByRole('alert')).toHaveText(message);
+    await expect(result).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^Add as test/ })).toHaveCount(0);
+  }
+  // Data that is no JSON at all is pointed out under its editor, once.
+  await runOk();
+  await replaceEditorText(page, 'Sample data (JSON)', '');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(result).toHaveCount(0);
+  await expect(tryIt.getByText(/valid JSON/)).toHaveCount(1);
+  await expect(tryIt.getByRole('alert')).toHaveCount(0);
+  await page.context().close();
+});
+
+test('a trace’s property column wraps a path only after its dots and underscores, and not at all where there is room', async () => {
+  const draft = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
+    name: 'Wrapped paths',
+    rule: 'A **Person** gets senior_discount if the __age__ of the **Person** is greater than or equal to 65 and the __monthly_income__ of the **Person** is less than 2000.',
+  });
+  // The lines a path is drawn on, as their texts.
+  const lines = (code) =>
+    code.evaluate((el) => {
+      const out = [];
+      let top = null;
+      for (const node of el.childNodes) {
+        if (node.nodeType !== Node.TEXT_NODE) continue;
+        for (let i = 0; i < node.length; i++) {
+          const r = document.createRange();
+          r.setStart(node, i);
+          r.setEnd(node, i + 1);
+          const at = Math.round(r.getBoundingClientRect().top);
+          if (at !== top) out.push('');
+          top = at;
+          out[out.length - 1] += node.data[i];
+        }
+      }
+      return out;
+    });
+  for (const width of [1440, 390]) {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    const page = await context.newPage();
+    open = page;
+    await signIn(page, ADMIN_KEY);
+    await page.goto(`${server.url}/console/policies/${draft.baseId}`);
+    await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 70, "monthly_income": 1500}}');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const paths = page.locator('.trace-card td:first-child code');
+    await expect(paths).toHaveCount(2);
+    const drawn = [await lines(paths.nth(0)), await lines(paths.nth(1))];
+    if (width === 1440) {
+      assert.deepEqual(drawn, [['Person.age'], ['Person.monthly_income']]);
+    } else {
+      for (const path of drawn) {
+        assert.ok(path.length > 1, `a phone's column is narrower than ${path.join('')}`);
+        assert.ok(path.slice(0, -1).every((line) => /[._]$/.test(line)), `wrapped inside a name: ${JSON.stringify(path)}`);
+      }
+    }
+    await context.close();
+  }
 });
 
 test('a list of samples runs each on the saved rule, in one batch, each with its trace on demand', async () => {
@@ -463,7 +580,9 @@ test('a list of samples runs each on the saved rule, in one batch, each with its
   await expect(rows.nth(0).locator('td').nth(2)).toHaveText('Person gets a pension: yes — the age of the Person is 70, which is at least 67.');
   await expect(rows.nth(1).locator('td').nth(1)).toHaveText('false');
   await expect(rows.nth(2).locator('td').nth(1)).toHaveText('error');
-  await expect(rows.nth(2).locator('td').nth(2)).toContainText("Could not run: Missing property: property 'age' not found at $.Person");
+  await expect(rows.nth(2).locator('td').nth(2)).toHaveText(
+    "Could not run. Person gets a pension: no — the age of the Person could not be read. The run stopped with an error: Missing property: property 'age' not found at $.Person.",
+  );
   // One call ran them all: one `executed` event for the three.
   const events = (await rest(server.url, ADMIN_KEY, 'GET', `/audit?action=executed&baseId=${draft.baseId}`)).items;
   assert.equal(events.length, 1);
@@ -640,7 +759,10 @@ test('a rule that does not parse runs to its error alone: no result, no trace, n
   await replaceEditorText(page, 'Rule text', 'this is not a rule');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   const result = page.getByTestId('run-result');
-  await expect(result.getByRole('alert')).toContainText('Could not run:');
+  // Why, in the words of the run's explanation: not the engine's error.
+  await expect(result.getByRole('alert')).toHaveText(
+    'Could not run. The rule text does not parse (line 1, column 1): Verdict expected a rule, such as `A **Person** gets a discount if ...` here, but found `this`.',
+  );
   await expect(page.getByRole('status').filter({ hasText: 'Result:' })).toHaveCount(0);
   await expect(result.locator('.trace')).toHaveCount(0);
   await expect(result).not.toContainText('valid_syntax');
@@ -737,14 +859,13 @@ test('the editor checks the names a rule reads against the policy’s schema, wh
   await expect(editorContent(page, 'Rule text')).toContainText('the __monthlyIncome__ of the **Applicant**');
   await expect(warning).toHaveCount(0);
   await page.getByRole('button', { name: 'Save draft' }).click();
-  await expect(page.getByRole('button', { name: 'Save draft' })).not.toBeEnabled();
-  // The button is off from the click on; the save may still be on its way.
+  // Save draft is disabled while the save runs too: the stored rule says when it is done.
   await expect({
     toString: () => 'the stored rule',
     count: async () => (/__monthlyIncome__/.test((await rest(server.url, ADMIN_KEY, 'GET', `/policy/${created.id}`)).rule) ? 1 : 0),
   }).toHaveCount(1);
-  const stored = await rest(server.url, ADMIN_KEY, 'GET', `/policy/${created.id}`);
-  assert.deepEqual(stored.schema, schema);
+  await expect(page.getByRole('button', { name: 'Save draft' })).not.toBeEnabled();
+  assert.deepEqual((await rest(server.url, ADMIN_KEY, 'GET', `/policy/${created.id}`)).schema, schema);
 
   // Completion offers the names the schema lists, though no sample data has them.
   await replaceEditorText(page, 'Rule text', 'A **');
@@ -821,6 +942,19 @@ test('a save of a draft someone else saved meanwhile is refused, and the text st
   const stored = await rest(server.url, ADMIN_KEY, 'GET', `/policy/${created.id}`);
   assert.equal(stored.name, 'Shared draft');
   assert.match(stored.rule, /at least 16\./);
+  // Loading it again shows the draft as saved, and the next save builds on it.
+  await page.getByRole('alert').getByRole('button', { name: 'Load the saved draft' }).click();
+  await expect(page.getByLabel('Name')).toHaveValue('Shared draft');
+  await expect(editorContent(page, 'Rule text')).toContainText('is at least 16.');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await page.getByLabel('Name').fill('Shared draft, renamed');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  // Save draft is disabled while the save runs too: the stored name says when it is done.
+  await expect({
+    toString: () => 'the stored name',
+    count: async () => ((await rest(server.url, ADMIN_KEY, 'GET', `/policy/${created.id}`)).name === 'Shared draft, renamed' ? 1 : 0),
+  }).toHaveCount(1);
+  await expect(page.getByRole('alert')).toHaveCount(0);
   await page.context().close();
 });
 
@@ -938,7 +1072,7 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await page.getByLabel('Input (JSON)').fill('{"applicant": {"age": 30, "income": 45000}}');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Flow result' })).toHaveText('Flow result: true');
-  await expect(page.getByTestId('flow-path')).toHaveText('Path: start → policy-1');
+  await expect(page.getByTestId('flow-path')).toHaveText('Path: start → policy-1 → return-1');
   for (const id of ['start', 'policy-1', 'return-1']) await expect(flowNode(page, id)).toHaveClass(/\bfnode-path\b/);
   await expect(flowNode(page, 'return-2')).not.toHaveClass(/\bfnode-path\b/);
   await expect(flowNode(page, 'policy-1').getByTestId('node-result')).toHaveText('true');
@@ -975,6 +1109,7 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await expect(page.getByRole('tab', { name: 'Tests (1)' })).toBeVisible();
   await publish(page);
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 1');
+  await expect(page.getByRole('status').filter({ hasText: 'Published' })).toHaveText('Published as version 1.');
 
   // Version 2: a custom outcome on the false branch of the income check;
   // first with a change that breaks the stored test, which the gate refuses.
@@ -1011,6 +1146,10 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await expect(nodes.locator('tbody tr')).toHaveCount(1);
   const branches = page.getByRole('table', { name: 'Branch changes' });
   await expect(branches.locator('tbody tr')).toHaveCount(2);
+  // Counted in words of the right number.
+  await expect(page.getByRole('region', { name: 'Nodes' }).locator('.panel-head .muted')).toHaveText('1 node differs');
+  await expect(page.getByRole('region', { name: 'Branches' }).locator('.panel-head .muted')).toHaveText('2 branches differ');
+  await expect(page.locator('.compare-meta .card').first()).toContainText('· 1 test');
   await expect(branches.getByRole('row', { name: /return-2/ })).toHaveText(/policy-1\s*false\s*Removed\s*return-2/);
   await expect(branches.getByRole('row', { name: /custom-1/ })).toHaveText(/policy-1\s*false\s*Added\s*custom-1/);
   await expect(page.locator('.fnode-added')).toHaveCount(1);
@@ -1027,6 +1166,7 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await page.getByRole('button', { name: 'Roll back to this version' }).click();
   await page.getByRole('dialog', { name: 'Roll back to version 1?' }).getByRole('button', { name: 'Publish version 1 again' }).click();
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 3');
+  await expect(page.getByRole('status').filter({ hasText: 'published again' })).toHaveText('Version 1 published again as version 3.');
   await expect(page.getByRole('tab', { name: 'Versions (3)' })).toBeVisible();
   await expect(flowNode(page, 'policy-1')).toBeVisible();
   await expect(flowNode(page, 'custom-1')).toHaveCount(0);
@@ -1058,6 +1198,8 @@ test('an invalid flow shows its problems on the nodes they concern', async () =>
   await expect(flowNode(page, 'policy-1').locator('.fnode-problems')).toContainText('policy node "policy-1" must have a Policy ID');
   await expect(flowNode(page, 'policy-1').locator('.fnode-problems')).toContainText('Node "policy-1" is not connected to the flow');
   await expect(flowNode(page, 'policy-1')).toHaveClass(/\bfnode-error\b/);
+  await expect(page.locator('.react-flow__node[data-id="start"]')).toHaveAttribute('aria-label', 'Start node Start, 3 problems');
+  await expect(page.locator('.react-flow__node[data-id="policy-1"]')).toHaveAttribute('aria-label', 'Policy node policy-1, 4 problems');
   await page.screenshot({ path: join(shots, 'flow-problems.png'), fullPage: true });
   // A tab that never saw the save asks the server for the draft's problems.
   const fresh = await newPage();
@@ -1164,6 +1306,62 @@ test('a flow node names its true, false and next handles, true on the left and f
   await page.context().close();
 });
 
+test('a branch dragged from a handle connects when dropped anywhere on another node, which is outlined meanwhile', async () => {
+  const policy = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Drop check', rule: 'A **Person** is checked if the __age__ of the **Person** is at least 18.' });
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
+    name: 'Drops',
+    definition: {
+      formatVersion: 1,
+      start: 's',
+      nodes: [
+        { id: 's', type: 'start', name: 'Start', policy: { baseId: policy.baseId } },
+        { id: 'p', type: 'policy', name: 'Again', policy: { baseId: policy.baseId } },
+        { id: 'no', type: 'return', returnValue: false },
+      ],
+    },
+  });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+  await expect(flowNode(page, 'no')).toBeVisible();
+  await expect(page.locator('.react-flow__edge')).toHaveCount(0);
+  // Each node's name for assistive technologies counts its problems in words of the right number.
+  await expect(page.locator('.react-flow__node[data-id="no"]')).toHaveAttribute('aria-label', 'Return node Return false, 1 problem');
+  await expect(page.locator('.react-flow__node[data-id="p"]')).toHaveAttribute('aria-label', 'Policy node Again, 3 problems');
+  const center = (box) => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+  const outlined = page.locator('.fnode:has(> .react-flow__handle.valid)');
+  const drag = async (from, handle, to) => {
+    const a = center(await flowNode(page, from).getByRole('img', { name: `${handle} branch of ${from}` }).boundingBox());
+    const b = center(await flowNode(page, to).boundingBox());
+    await page.mouse.move(a.x, a.y);
+    await page.mouse.down();
+    await page.mouse.move(b.x, b.y, { steps: 12 });
+  };
+  // Over the middle of a node, far from its target dot, the node is outlined, and the drop connects it.
+  await drag('s', 'true', 'p');
+  await expect(outlined).toHaveCount(1);
+  assert.equal(await outlined.getAttribute('data-testid'), 'flow-node-p');
+  assert.equal(await flowNode(page, 'p').evaluate((el) => getComputedStyle(el).boxShadow), 'rgb(36, 84, 214) 0px 0px 0px 3px');
+  await page.locator('.flow-canvas').screenshot({ path: join(shots, 'flow-drop.png') });
+  await page.mouse.up();
+  await expect(page.locator('.react-flow__edge.fedge-true')).toHaveCount(1);
+  await expect(outlined).toHaveCount(0);
+  await drag('p', 'false', 'no');
+  await page.mouse.up();
+  await expect(page.locator('.react-flow__edge')).toHaveCount(2);
+  await selectNode(page, 's');
+  await expect(page.getByLabel('When true, go to')).toHaveValue('p');
+  await selectNode(page, 'p');
+  await expect(page.getByLabel('When false, go to')).toHaveValue('no');
+  // Dropped on the node it leaves from, a branch connects nothing.
+  await drag('p', 'true', 'p');
+  await expect(outlined).toHaveCount(0);
+  await page.mouse.up();
+  await expect(page.locator('.react-flow__edge')).toHaveCount(2);
+  await expect(page.getByLabel('When true, go to')).toHaveValue('');
+  await page.context().close();
+});
+
 test('a flow of as many nodes as a flow may hold opens, its checks all failing to one return node', async () => {
   // Laid out with every branch, this chain would take dagre minutes: each
   // branch to the shared return node crosses every layer below its check.
@@ -1261,11 +1459,48 @@ test('the nested YAML and the editor graph forms of a definition open in the sam
   await page.context().close();
 });
 
+test('a definition the server refuses keeps the dialog open, with the text and why, and nothing else changes', async () => {
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
+    name: 'Refused import',
+    definition: { formatVersion: 1, start: 's', nodes: [{ id: 's', type: 'start' }, { id: 'yes', type: 'return', returnValue: true }] },
+  });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+  const count = page.getByTestId('problem-count');
+  await expect(count).toHaveText('2 errors and 2 warnings, shown on the nodes they concern.');
+  const openDefinition = page.getByRole('button', { name: 'Open a definition…' });
+  await openDefinition.click();
+  const dialog = page.getByRole('dialog', { name: 'Open a definition' });
+  const text = dialog.getByLabel('Definition (YAML or JSON)');
+  await text.fill('not: [valid');
+  await dialog.getByRole('button', { name: 'Open', exact: true }).click();
+  await expect(dialog.getByRole('alert')).toHaveText("Not opened: not valid YAML: line 1: did not find expected ',' or ']'");
+  await expect(text).toHaveValue('not: [valid');
+  await expect(text).toBeFocused();
+  // Said once, in the dialog: the page keeps its problems and its summary.
+  await expect(page.getByRole('alert')).toHaveCount(1);
+  await expect(page.getByRole('list', { name: 'Problems of the flow' })).toHaveCount(0);
+  await expect(count).toHaveText('2 errors and 2 warnings, shown on the nodes they concern.');
+  // Corrected, it opens, and the dialog closes. A problem that concerns no node is listed above the graph, and the summary says so.
+  await text.fill(JSON.stringify({ formatVersion: 1, nodes: [{ id: 'yes', type: 'return', returnValue: true }] }));
+  await dialog.getByRole('button', { name: 'Open', exact: true }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(openDefinition).toBeFocused();
+  await expect(page.getByRole('list', { name: 'Problems of the flow' })).toHaveText('No start node found in the flow');
+  await expect(count).toHaveText('1 error and 0 warnings, listed above.');
+  await page.context().close();
+});
+
 test('an editor manages a group: creates, renames and describes it, adds and removes a policy and a flow, deletes it', async () => {
   const page = await newPage();
   await signIn(page, ADMIN_KEY);
   await page.getByRole('link', { name: 'Groups', exact: true }).click();
   await page.getByRole('button', { name: 'New group' }).click();
+  // The new group's form has an address of its own, as a new policy's has.
+  await expect(addressOf(page)).toHaveText('/console/groups/new');
+  await page.reload();
+  await expect(page.getByRole('form', { name: 'New group' })).toBeVisible();
   await page.getByLabel('Name', { exact: true }).fill('Lending');
   await page.getByRole('button', { name: 'Create group' }).click();
   await expect(page.getByRole('heading', { name: 'Lending' })).toBeVisible();
@@ -1302,6 +1537,9 @@ test('an editor manages a group: creates, renames and describes it, adds and rem
   await page.getByRole('dialog').getByRole('button', { name: 'Delete “Retail lending”' }).click();
   await expect(page.getByRole('heading', { name: 'Groups' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Groups' })).not.toContainText('Retail lending');
+  // An address whose id is no id names no group.
+  await page.goto(`${server.url}/console/groups/lending`);
+  await expect(page.getByRole('alert')).toHaveText('There is no such group: it was deleted, or it belongs to another organization.');
   await page.context().close();
 });
 
@@ -1478,7 +1716,7 @@ test('an auditor reads the audit log filtered by action and sees no edit control
   await page.getByLabel('From').fill('2026-02-01T00:00');
   await page.getByLabel('Until').fill('2026-01-01T00:00');
   await page.getByRole('button', { name: 'Apply filters' }).click();
-  await expect(page.getByRole('alert')).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveText('Until must be later than From.');
   await expect(table.locator('tbody tr')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Next page' })).not.toBeEnabled();
   // Administration is not offered, even by its address.
@@ -1580,11 +1818,21 @@ test('publishing shows the draft replayed on the recorded decisions, and a publi
     await expect(changed.locator('td').nth(0)).toContainText(flipped.id);
     await expect(changed.locator('td').nth(1)).toContainText('true:');
     await expect(changed.locator('td').nth(2)).toContainText('false:');
+    // On a phone the columns stand one under another, each cell inside the dialog.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const box = await dialog.boundingBox();
+    for (const cell of await changed.locator('td').all()) {
+      const at = await cell.boundingBox();
+      assert.ok(at.x >= box.x && at.x + at.width <= box.x + box.width, `a cell at ${JSON.stringify(at)} in a dialog at ${JSON.stringify(box)}`);
+    }
+    await page.screenshot({ path: join(shots, 'publish-replay-phone.png') });
+    await page.setViewportSize({ width: 1440, height: 900 });
     await page.screenshot({ path: join(shots, 'publish-replay.png') });
     await noCriticalViolations(page, 'publish dialog with changes');
     await noSeriousViolationsInDialog(page, 'publish dialog with changes');
   });
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
+  await expect(page.getByRole('status').filter({ hasText: 'Published' })).toHaveText('Published as version 2.');
   // The latest version is nothing to roll back to.
   await expect(page.getByRole('button', { name: 'Roll back to this version' })).toHaveCount(0);
 
@@ -1624,10 +1872,88 @@ test('publishing shows the draft replayed on the recorded decisions, and a publi
   await page.getByRole('button', { name: 'Roll back to this version' }).click();
   await confirm.getByRole('button', { name: 'Publish version 1 again' }).click();
   await expect(page.locator('.title-block .badge-published')).toHaveText('Version 3');
+  await expect(page.getByRole('status').filter({ hasText: 'published again' })).toHaveText('Version 1 published again as version 3.');
   await expect(editorContent(page, 'Rule text')).toContainText('is at least 65.');
   await expect(page.getByRole('tab', { name: 'Versions (3)' })).toBeVisible();
   await noCriticalViolations(page, 'rolled back version');
   assert.deepEqual(page.foreign, []);
+  await page.context().close();
+});
+
+test('focus returns to the control that opened a dialog or an edit row, and to the page when that control is gone', async () => {
+  const v1 = await publishedPolicy('Focus keeper', 'A **Person** is kept in focus if the __age__ of the **Person** is at least 18.');
+  const draft = await rest(server.url, ADMIN_KEY, 'GET', `/policy/${v1.baseId}/draft`);
+  await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${draft.id}`, { status: 'draft', tests: [{ name: 'an adult', data: { Person: { age: 30 } }, expect: true }] });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/policies/${v1.baseId}?record=${draft.id}`);
+  await expect(page.locator('.title-block .badge-draft')).toBeVisible();
+
+  // Publish, cancelled with the mouse, then opened and cancelled by keyboard.
+  const publishButton = page.getByRole('button', { name: 'Publish', exact: true });
+  const dialog = page.getByRole('dialog', { name: /^Publish “/ });
+  await publishButton.click();
+  await expect(dialog.getByTestId('replay')).toHaveAttribute('aria-busy', 'false');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(publishButton).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(publishButton).toBeFocused();
+
+  // A test's edit row closed with Escape: focus is on its Edit button again.
+  await page.getByRole('tab', { name: 'Tests (1)' }).click();
+  const edit = page.getByRole('button', { name: 'Edit test an adult' });
+  await edit.click();
+  await expect(page.locator('#test-edit-name')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(edit).toBeFocused();
+
+  // Published, the draft's Publish button is gone: focus is on the page's main region.
+  await publishButton.click();
+  await expect(dialog.getByTestId('replay')).toHaveAttribute('aria-busy', 'false');
+  await dialog.getByRole('button', { name: 'Publish' }).click();
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
+  await expect(page.locator('main')).toBeFocused();
+
+  // Roll back and Delete, cancelled with Escape.
+  await page.getByLabel('Record').selectOption({ label: 'Version 1' });
+  const rollBack = page.getByRole('button', { name: 'Roll back to this version' });
+  await rollBack.click();
+  await expect(page.getByRole('dialog', { name: 'Roll back to version 1?' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(rollBack).toBeFocused();
+  const remove = page.getByRole('button', { name: 'Delete', exact: true });
+  await remove.click();
+  await expect(page.getByRole('dialog', { name: 'Delete the policy “Focus keeper”?' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(remove).toBeFocused();
+
+  // A flow's Open a definition…, cancelled with Escape.
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
+    name: 'Focus flow',
+    definition: { formatVersion: 1, start: 's', nodes: [{ id: 's', type: 'start', policy: { baseId: v1.baseId }, onTrue: 'yes', onFalse: 'yes' }, { id: 'yes', type: 'return', returnValue: true }] },
+  });
+  await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+  const openDefinition = page.getByRole('button', { name: 'Open a definition…' });
+  await openDefinition.click();
+  await expect(page.getByRole('dialog', { name: 'Open a definition' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(openDefinition).toBeFocused();
+
+  // A group's "+ policy" button leaves once the policy is added: focus goes back to the search, for the next.
+  const group = await rest(server.url, ADMIN_KEY, 'POST', '/group', { name: 'Focus group' });
+  await page.goto(`${server.url}/console/groups/${group.id}`);
+  const search = page.getByLabel('Add a policy by name');
+  await search.fill('Focus keeper');
+  await page.getByRole('list', { name: 'Policies to add' }).getByRole('button', { name: /^Add Focus keeper/ }).click();
+  await expect(page.getByRole('table', { name: 'Policies in the group' }).getByRole('link', { name: 'Focus keeper' })).toBeVisible();
+  await expect(search).toBeFocused();
   await page.context().close();
 });
 
@@ -1699,6 +2025,8 @@ test('the Decisions tab turns recording on, masks a path, lists the recorded run
   await expect(details).toContainText('Person gets a pension: yes');
   await expect(details.locator('.verdict')).toContainText('Result: true');
   await expect(details.locator('.trace-card')).toHaveCount(1);
+  // The record that ran is named as the table names it, and links to it.
+  await expect(details.getByRole('link', { name: 'Version 1', exact: true })).toHaveAttribute('href', `/console/policies/${v1.baseId}?record=${v1.id}`);
   await page.screenshot({ path: join(shots, 'decisions.png'), fullPage: true });
   await noCriticalViolations(page, 'decisions tab');
   await page.getByLabel('Result').selectOption('false');
@@ -1711,7 +2039,7 @@ test('the Decisions tab turns recording on, masks a path, lists the recorded run
   await expect(rows).toHaveCount(1);
   await expect(rows).toHaveText('No recorded decision matches.');
   await page.getByLabel('Until').fill('2098-01-01T00:00');
-  await expect(page.getByRole('alert')).toContainText('since');
+  await expect(page.getByRole('alert')).toHaveText('Until must be later than From.');
   await page.getByLabel('From').fill('');
   await page.getByLabel('Until').fill('');
   await expect(rows).toHaveCount(2);
@@ -1734,6 +2062,16 @@ test('the Decisions tab turns recording on, masks a path, lists the recorded run
   // An id no record has says so.
   await page.goto(`${server.url}/console/decisions/${draft.id}`);
   await expect(page.getByRole('alert')).toHaveText('There is no such decision record: it expired, or the id is wrong.');
+  // A run of the draft names the draft, at the revision that ran.
+  const next = await rest(server.url, ADMIN_KEY, 'GET', `/policy/${v1.baseId}/draft`);
+  await rest(server.url, ADMIN_KEY, 'POST', `/run/policy_version/${next.id}`, { data: { Person: { age: 80 } } });
+  await expect({
+    toString: () => 'the recorded run of the draft',
+    count: async () => (await rest(server.url, ADMIN_KEY, 'GET', `/decisions?baseId=${v1.baseId}`)).items.filter((d) => d.recordId === next.id).length,
+  }).toHaveCount(1);
+  const ofDraft = (await rest(server.url, ADMIN_KEY, 'GET', `/decisions?baseId=${v1.baseId}`)).items.find((d) => d.recordId === next.id);
+  await page.goto(`${server.url}/console/decisions/${ofDraft.id}`);
+  await expect(page.getByRole('link', { name: 'the draft (revision 1)' })).toHaveAttribute('href', `/console/policies/${v1.baseId}?record=${next.id}`);
   assert.deepEqual(page.foreign, []);
   await page.context().close();
 
@@ -1842,6 +2180,48 @@ test('a flow’s test may be edited to expect the outcome of a custom node', asy
   await page.context().close();
 });
 
+test('a run through a custom node that goes on shows what it did and where the run ended', async () => {
+  const policy = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
+    name: 'Review age check',
+    rule: 'A **Person** gets approved if the __age__ of the **Person** is at least 18.',
+  });
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
+    name: 'Review then decline',
+    definition: {
+      formatVersion: 1,
+      start: 's',
+      nodes: [
+        { id: 's', type: 'start', policy: { baseId: policy.baseId }, onTrue: 'custom-1', onFalse: 'return-2' },
+        { id: 'custom-1', type: 'custom', outcome: 'manual review', next: 'return-2' },
+        { id: 'return-2', type: 'return', returnValue: false },
+      ],
+    },
+  });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+  await page.getByLabel('Input (JSON)').fill('{"Person": {"age": 30}}');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const run = page.getByTestId('flow-run');
+  await expect(run.locator('.verdict').first()).toHaveText('Flow result: false');
+  await expect(page.getByTestId('flow-path')).toHaveText('Path: s → custom-1 → return-2');
+  await expect(flowNode(page, 'return-2').getByTestId('node-result')).toHaveText('returned false');
+  // The custom node, selected as the last that ran, says what it did: no rule ran there.
+  const custom = page.getByRole('region', { name: 'Result of node custom-1' });
+  await expect(custom.getByTestId('node-step')).toHaveText('This custom node gave the outcome “manual review”, and the run went on to return-2.');
+  await expect(custom.locator('.trace-card')).toHaveCount(0);
+  await expect(run).not.toContainText('ended on a custom node');
+  await page.getByLabel('Node', { exact: true }).selectOption('return-2');
+  await expect(page.getByRole('region', { name: 'Result of node return-2' }).getByTestId('node-step')).toHaveText('The run ended here, returning false.');
+  // A batch lists the same path.
+  await page.getByLabel('Input (JSON)').fill('[{"Person": {"age": 30}}, {"Person": {"age": 12}}]');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const rows = page.getByRole('table', { name: 'Runs of the inputs' }).locator('tbody tr');
+  await expect(rows.nth(0).locator('td').nth(2)).toHaveText('s → custom-1 → return-2');
+  await expect(rows.nth(1).locator('td').nth(2)).toHaveText('s → return-2');
+  await page.context().close();
+});
+
 test('a list of inputs runs the saved flow in one batch, each run shown on the graph on demand and added as a test', async () => {
   const policy = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
     name: 'Batch age check',
@@ -1914,6 +2294,9 @@ test('a list of inputs runs the saved flow in one batch, each run shown on the g
     await input.fill(text);
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await expect(page.getByRole('alert')).toHaveText(message);
+    // The runs before are not this one's: they leave the page.
+    await expect(run).toHaveCount(0);
+    await expect(batch).toHaveCount(0);
   }
   await selectNode(page, 'yes');
   await page.getByLabel('Returns').selectOption('false');
@@ -2274,6 +2657,77 @@ test('the lists keep their search, filters and page in the address, through Back
   await page.context().close();
 });
 
+test('the tab a policy or a flow shows is kept in the address, through a reload, Back and Forward', async () => {
+  const v1 = await publishedPolicy('Tabbed', 'A **Person** is tabbed if the __age__ of the **Person** is at least 18.');
+  const next = await rest(server.url, ADMIN_KEY, 'GET', `/policy/${v1.baseId}/draft`);
+  const v2 = await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${next.id}`, { status: 'published' });
+  await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${v1.baseId}/decision-records`, { enabled: true });
+  await rest(server.url, ADMIN_KEY, 'POST', `/run/policy/${v1.baseId}`, { data: { Person: { age: 40 } } });
+  await expect({
+    toString: () => 'the recorded decision',
+    count: async () => (await rest(server.url, ADMIN_KEY, 'GET', `/decisions?baseId=${v1.baseId}`)).items.length,
+  }).toHaveCount(1);
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/policies/${v1.baseId}`);
+  const selected = page.getByRole('tab', { selected: true });
+  await expect(selected).toHaveText('Rule and try it');
+  await expect(addressOf(page)).toHaveText(`/console/policies/${v1.baseId}`);
+
+  await page.getByRole('tab', { name: 'Versions (2)' }).click();
+  await expect(addressOf(page)).toHaveText(`/console/policies/${v1.baseId}?tab=versions`);
+  await page.reload();
+  await expect(selected).toHaveText('Versions (2)');
+  await expect(page.getByRole('table', { name: 'Versions' })).toBeVisible();
+  // Back from a comparison, and from the history, lands on the Versions tab.
+  await page.getByRole('link', { name: 'Compare with version 1' }).click();
+  await expect(page.getByRole('heading', { name: 'Compare records' })).toBeVisible();
+  await page.goBack();
+  await expect(selected).toHaveText('Versions (2)');
+  await page.getByRole('link', { name: 'History' }).click();
+  await expect(page.getByRole('heading', { name: 'Audit log' })).toBeVisible();
+  await page.goBack();
+  await expect(selected).toHaveText('Versions (2)');
+  // Another record of the policy opens at its rule.
+  await page.getByRole('table', { name: 'Versions' }).getByRole('link', { name: 'Version 1', exact: true }).click();
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 1');
+  await expect(selected).toHaveText('Rule and try it');
+  await page.goBack();
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
+  await expect(selected).toHaveText('Versions (2)');
+
+  // Back from a decision's page lands on the Decisions tab, and Forward returns to the decision.
+  await page.getByRole('tab', { name: 'Decisions' }).click();
+  await expect(addressOf(page)).toHaveText(`/console/policies/${v1.baseId}?tab=decisions`);
+  await page.getByRole('table', { name: 'Recorded decisions' }).getByRole('button', { name: 'Open' }).click();
+  await page.getByRole('region', { name: /^Decision / }).getByRole('heading').getByRole('link').click();
+  await expect(page.getByRole('heading', { name: 'Decision', exact: true })).toBeVisible();
+  await page.goBack();
+  await expect(selected).toHaveText('Decisions');
+  await expect(page.getByRole('table', { name: 'Recorded decisions' })).toBeVisible();
+  await page.goForward();
+  await expect(page.getByRole('heading', { name: 'Decision', exact: true })).toBeVisible();
+  await page.goBack();
+  // The first tab leaves the address clean; a name that is no tab shows the first.
+  await page.getByRole('tab', { name: 'Rule and try it' }).click();
+  await expect(addressOf(page)).toHaveText(`/console/policies/${v1.baseId}`);
+  await page.goto(`${server.url}/console/policies/${v1.baseId}?record=${v2.id}&tab=nonsense`);
+  await expect(selected).toHaveText('Rule and try it');
+
+  // A flow's tabs likewise.
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
+    name: 'Tabbed flow',
+    definition: { formatVersion: 1, start: 's', nodes: [{ id: 's', type: 'start', policy: { baseId: v1.baseId }, onTrue: 'yes', onFalse: 'yes' }, { id: 'yes', type: 'return', returnValue: true }] },
+  });
+  await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+  await expect(selected).toHaveText('Graph and test');
+  await page.getByRole('tab', { name: 'Tests (0)' }).click();
+  await expect(addressOf(page)).toHaveText(`/console/flows/${flow.baseId}?tab=tests`);
+  await page.reload();
+  await expect(selected).toHaveText('Tests (0)');
+  await page.context().close();
+});
+
 test('while a list loads another page its table is busy and dimmed and its paging waits, until the page arrives or fails', async () => {
   const rule = 'A **Person** is counted if the __age__ of the **Person** is at least 1.';
   for (let i = 1; i <= 21; i++) await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: `Slow page ${String(i).padStart(2, '0')}`, rule });
@@ -2516,5 +2970,75 @@ test('the audit log names an actor who is not among the first 200 members', asyn
   await expect(created.locator('td:nth-child(5)')).toHaveText('heron@example.test');
   await expect(created.getByRole('link', { name: 'heron@example.test' })).toHaveAttribute('title', `User ${heron.user.id}: show only their events`);
   assert.deepEqual(page.foreign, []);
+  await page.context().close();
+});
+
+// The tests below publish: the audit log's tests above count the suite's publications before them.
+
+test('a status badge and a flow node’s heading each stay on one line, on a laptop and on a phone', async () => {
+  const name = `Badges ${'with a name that goes on and on '.repeat(5)}`.trim();
+  const v1 = await publishedPolicy(name, 'A **Person** is badged if the __age__ of the **Person** is at least 18.');
+  await rest(server.url, ADMIN_KEY, 'GET', `/policy/${v1.baseId}/draft`);
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
+    name: 'Headings',
+    definition: {
+      formatVersion: 1,
+      start: 'start',
+      nodes: [
+        { id: 'start', type: 'start', name: 'Check the applicant against the lending rules of the bank', policy: { baseId: v1.baseId }, onTrue: 'custom-1', onFalse: 'custom-1' },
+        { id: 'custom-1', type: 'custom', name: 'Send the application to a person for a manual review', outcome: 'manual review' },
+      ],
+    },
+  });
+  // Drawn on one line: no taller than one line of its text.
+  const oneLine = async (locator, what) => {
+    await expect(locator).toBeVisible();
+    const [height, line] = await locator.evaluate((el) => [el.getBoundingClientRect().height, parseFloat(getComputedStyle(el).lineHeight)]);
+    assert.ok(height < line * 1.5 + 6, `${what} takes ${height} px for lines of ${line} px`);
+  };
+  for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    open = page;
+    await signIn(page, ADMIN_KEY);
+    await page.goto(`${server.url}/console/?q=${encodeURIComponent('Badges with a name')}`);
+    const row = page.getByRole('table', { name: 'Policies' }).locator('tbody tr');
+    await expect(row).toHaveCount(1);
+    await oneLine(row.locator('.badge-published'), `the list's Version 1 at ${viewport.width} px`);
+    await oneLine(row.locator('.badge-draft'), `the list's Draft at ${viewport.width} px`);
+    await page.goto(`${server.url}/console/policies/${v1.baseId}?record=${v1.id}`);
+    await oneLine(page.locator('.title-block .badge-published'), `the heading's Version 1 at ${viewport.width} px`);
+    await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+    await page.getByLabel('Node', { exact: true }).selectOption('custom-1');
+    await oneLine(page.getByRole('heading', { name: 'Node custom-1' }), `the node's heading at ${viewport.width} px`);
+    await context.close();
+  }
+});
+
+test('a group offers two flows of one name each with what tells them apart, to read and to hear', async () => {
+  const policy = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Twin check', rule: 'A **Person** is a twin if the __age__ of the **Person** is at least 1.' });
+  const definition = { formatVersion: 1, start: 's', nodes: [{ id: 's', type: 'start', policy: { baseId: policy.baseId }, onTrue: 'yes', onFalse: 'yes' }, { id: 'yes', type: 'return', returnValue: true }] };
+  const draft = await rest(server.url, ADMIN_KEY, 'POST', '/flow', { name: 'Twin', definition });
+  const other = await rest(server.url, ADMIN_KEY, 'POST', '/flow', { name: 'Twin', definition });
+  await rest(server.url, ADMIN_KEY, 'PUT', `/flow/${other.id}`, { status: 'published' });
+  await rest(server.url, ADMIN_KEY, 'POST', '/flow', { name: 'Twin alone', definition });
+  const group = await rest(server.url, ADMIN_KEY, 'POST', '/group', { name: 'Twins' });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/groups/${group.id}`);
+  await page.getByLabel('Add a flow by name').fill('Twin');
+  const offered = page.getByRole('list', { name: 'Flows to add' }).getByRole('button');
+  await expect(offered).toHaveCount(3);
+  const names = await offered.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')).sort());
+  assert.deepEqual(names, [
+    `Add Twin (draft only, id …${draft.baseId.slice(-6)})`,
+    'Add Twin alone (draft only)',
+    `Add Twin (version 1, id …${other.baseId.slice(-6)})`,
+  ].sort());
+  await expect(page.getByRole('button', { name: `Add Twin (version 1, id …${other.baseId.slice(-6)})` })).toHaveText(`+ Twin (version 1, id …${other.baseId.slice(-6)})`);
+  await page.getByRole('button', { name: `Add Twin (version 1, id …${other.baseId.slice(-6)})` }).click();
+  const flows = page.getByRole('table', { name: 'Flows in the group' });
+  await expect(flows.locator('tbody tr')).toHaveCount(1);
+  await expect(flows.locator('tbody tr td').nth(1)).toHaveText('1');
   await page.context().close();
 });

@@ -1,6 +1,6 @@
 import { Fragment, useState } from 'react';
 import type { RunResultFieldsFragment } from '@verdict/client';
-import { RunResultView } from './RunResult';
+import { RunResultView, failure } from './RunResult';
 
 /**
  * The runs of a list of samples, one row each in the list's order: its
@@ -31,7 +31,7 @@ export function BatchResultView({ results, onReference }: { results: RunResultFi
                 <td>
                   <code>{r.error ? 'error' : String(r.result)}</code>
                 </td>
-                <td>{r.error ? `Could not run: ${r.error}` : r.explanation}</td>
+                <td>{r.error ? failure(r) : r.explanation}</td>
                 <td>
                   {!r.error && (
                     <button

@@ -1,7 +1,11 @@
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import type { ReactNode } from 'react';
+import { useModal } from '../focus';
 
-/** A modal question; Escape cancels, focus starts on Cancel so that Enter never destroys by accident. */
+/**
+ * A modal question; Escape cancels, focus starts on Cancel so that Enter
+ * never destroys by accident, and returns to the control that asked.
+ */
 export function ConfirmDialog({
   title,
   confirmLabel,
@@ -16,11 +20,7 @@ export function ConfirmDialog({
   onCancel: () => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current!;
-    d.showModal();
-    return () => d.close();
-  }, []);
+  useModal(ref);
   return (
     <dialog ref={ref} className="dialog" aria-labelledby="confirm-title" onCancel={(e) => { e.preventDefault(); onCancel(); }}>
       <h2 id="confirm-title">{title}</h2>

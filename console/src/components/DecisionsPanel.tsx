@@ -12,8 +12,8 @@ import {
   SetDecisionRecordsDocument,
 } from '@verdict/client';
 import type { DecisionFieldsFragment, DecisionQuery, DecisionRecordSettingsFieldsFragment, ReplayFieldsFragment } from '@verdict/client';
-import { VerdictError, errorMessage } from '../api';
-import { formatJSON, formatTime, instant } from '../format';
+import { VerdictError, errorMessage, refusedId } from '../api';
+import { formatJSON, formatTime, instant, rangeProblem } from '../format';
 import { authorLabel, mayChange, useSession } from '../session';
 import { recordLabel } from '../versions';
 import type { Session } from '../session';
@@ -253,14 +253,18 @@ function RecordedDecisions({ kind, baseId }: { kind: Kind; baseId: string }) {
   const [open, setOpen] = useState<string | null>(null);
 
   const load = useCallback(
-    async (after: string | null) =>
-      (
+    async (after: string | null) => {
+      const range = { since: instant(since), until: instant(until) };
+      const problem = rangeProblem(range.since, range.until);
+      if (problem) throw new Error(problem);
+      return (
         await api.request(DecisionsDocument, {
           first: 20,
           after,
-          filter: { baseId, result: resultFilters[result], since: instant(since) || null, until: instant(until) || null },
+          filter: { baseId, result: resultFilters[result], since: range.since || null, until: range.until || null },
         })
-      ).decisions,
+      ).decisions;
+    },
     [api, baseId, result, since, until],
   );
   const pages = usePages(load, refreshed);
@@ -378,7 +382,7 @@ export function DecisionDetails({ id, page = false }: { id: string; page?: boole
     const missing = 'There is no such decision record: it expired, or the id is wrong.';
     api.request(DecisionDocument, { id }).then(
       (r) => live && (r.decision ? setDecision(r.decision) : setError(missing)),
-      (err) => live && setError(err instanceof VerdictError && err.code === 'not_found' ? missing : errorMessage(err)),
+      (err) => live && setError((err instanceof VerdictError && err.code === 'not_found') || refusedId(err) ? missing : errorMessage(err)),
     );
     return () => {
       live = false;
@@ -422,7 +426,9 @@ export function DecisionDetails({ id, page = false }: { id: string; page?: boole
             <dd>{decision.explanation}</dd>
             <dt>Record that ran</dt>
             <dd>
-              <code>{decision.recordId}</code> (revision {decision.revision})
+              <Link to={`${isFlow ? 'flows' : 'policies'}/${decision.baseId}?record=${decision.recordId}`} title={`Record ${decision.recordId}`}>
+                {decision.version === null || decision.version === undefined ? `the draft (revision ${decision.revision})` : `Version ${decision.version}`}
+              </Link>
             </dd>
             <dt>Input</dt>
             <dd>

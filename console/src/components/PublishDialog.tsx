@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ReplayFieldsFragment } from '@verdict/client';
 import { errorMessage } from '../api';
+import { useModal } from '../focus';
 import { ReplayCounts } from './ReplayCounts';
 
 /** A problem of the draft, in the words the editor shows it with. */
@@ -18,7 +19,8 @@ const severityWord = { error: 'Error', warning: 'Warning', info: 'Note' } as con
  * knows of, and the draft replayed on the decisions its base recorded, with
  * every decision whose result would change. When the server would refuse
  * the draft (`refusal` says why), Publish is not offered and nothing is
- * replayed. Escape cancels; focus starts on Cancel.
+ * replayed. Escape cancels; focus starts on Cancel, and returns to the
+ * control that opened the dialog.
  */
 export function PublishDialog({
   title,
@@ -38,11 +40,7 @@ export function PublishDialog({
   const ref = useRef<HTMLDialogElement>(null);
   const [report, setReport] = useState<ReplayFieldsFragment | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  useEffect(() => {
-    const d = ref.current!;
-    d.showModal();
-    return () => d.close();
-  }, []);
+  useModal(ref);
   useEffect(() => {
     if (refusal) return;
     let live = true;

@@ -40,6 +40,7 @@ export function RecordHeader<R extends HeaderRecord>({
   onNewDraft,
   onRollback,
   onDelete,
+  onLoadAgain,
 }: {
   path: string;
   crumb: string;
@@ -57,6 +58,8 @@ export function RecordHeader<R extends HeaderRecord>({
   onNewDraft: () => void;
   onRollback: () => void;
   onDelete: () => void;
+  /** Drops the page's unsaved changes and loads the record as it is saved now. */
+  onLoadAgain: () => void;
 }) {
   const session = useSession();
   const { can } = session;
@@ -149,6 +152,14 @@ export function RecordHeader<R extends HeaderRecord>({
                 <li key={d}>{d}</li>
               ))}
             </ul>
+          )}
+          {notice.stale && (
+            <div className="alert-actions">
+              <button type="button" className="btn btn-small" onClick={onLoadAgain}>
+                Load the saved draft
+              </button>
+              <span className="small">Your unsaved changes on this page are then lost: copy what you need first.</span>
+            </div>
           )}
         </div>
       )}

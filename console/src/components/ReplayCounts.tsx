@@ -3,7 +3,8 @@ import { formatTime } from '../format';
 import { Link } from '../router';
 
 function outcome(o: { result: boolean; explanation: string; error: string | null }): string {
-  return o.error ? `error: ${o.error}` : `${o.result ? 'true' : 'false'}: ${o.explanation}`;
+  // An explanation says why a run failed in plain words; the error, in the engine's.
+  return o.error ? `error: ${o.explanation || o.error}` : `${o.result ? 'true' : 'false'}: ${o.explanation}`;
 }
 
 /**
@@ -29,20 +30,28 @@ export function ReplayCounts({ report, linkDecisions = false }: { report: Replay
           <dd data-testid="replay-errors">{report.errors}</dd>
         </dl>
       </div>
+      {/* On a phone each row's cells stand one under another (table-stack):
+          the roles keep the table a table for assistive technologies. */}
       {changed.length > 0 && (
-        <table className="table replay-changed">
+        <table className="table replay-changed table-stack" role="table">
           <caption>Decisions whose result changes</caption>
           <thead>
-            <tr>
-              <th scope="col">Decision</th>
-              <th scope="col">Before</th>
-              <th scope="col">After</th>
+            <tr role="row">
+              <th scope="col" role="columnheader">
+                Decision
+              </th>
+              <th scope="col" role="columnheader">
+                Before
+              </th>
+              <th scope="col" role="columnheader">
+                After
+              </th>
             </tr>
           </thead>
           <tbody>
             {changed.map((i) => (
-              <tr key={i.decisionId}>
-                <td>
+              <tr key={i.decisionId} role="row">
+                <td role="cell" data-label="Decision">
                   {linkDecisions ? (
                     <Link to={`decisions/${i.decisionId}`}>
                       <code>{i.decisionId}</code>
@@ -52,8 +61,12 @@ export function ReplayCounts({ report, linkDecisions = false }: { report: Replay
                   )}
                   <div className="muted small">{formatTime(i.at)}</div>
                 </td>
-                <td>{outcome(i.before)}</td>
-                <td>{outcome(i.after)}</td>
+                <td role="cell" data-label="Before">
+                  {outcome(i.before)}
+                </td>
+                <td role="cell" data-label="After">
+                  {outcome(i.after)}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import type { RunResultFieldsFragment, TypedValueFieldsFragment } from '@verdict/client';
 import { formatJSON } from '../format';
 
@@ -39,6 +40,24 @@ export function operatorPhrase(op: string): string {
   return phrases[op.replace(/[^A-Za-z]/g, '').toLowerCase()] ?? op;
 }
 
+/**
+ * A property's path, which a narrow column wraps after its dots and
+ * underscores (Person. / monthly_ / income), never inside a name.
+ */
+function PropertyPath({ path }: { path: string }) {
+  const parts = path.split(/(?<=[._])/);
+  return (
+    <code className="property-path">
+      {parts.map((p, i) => (
+        <Fragment key={i}>
+          {i > 0 && <wbr />}
+          {p}
+        </Fragment>
+      ))}
+    </code>
+  );
+}
+
 function Mark({ ok }: { ok: boolean }) {
   return <span className={ok ? 'mark mark-pass' : 'mark mark-fail'}>{ok ? '✓ pass' : '✗ fail'}</span>;
 }
@@ -60,7 +79,7 @@ function ConditionRow({ c, entries, onReference }: { c: Condition; entries: Entr
     return (
       <tr className={c.result ? 'row-pass' : 'row-fail'}>
         <td>
-          <code>{c.property.path.replace(/^\$\./, '')}</code>
+          <PropertyPath path={c.property.path.replace(/^\$\./, '')} />
         </td>
         <td>
           <code>{found}</code>
@@ -151,17 +170,26 @@ export function Trace({ entries, onReference }: { entries: Entry[]; onReference?
 }
 
 /**
+ * Why a run failed, in the words of its explanation, which says it for
+ * people (where the text does not parse, what it expected there); the
+ * error alone is the engine's (`Parse error:  --> 1:1 ...`).
+ */
+export function failure(result: Pick<RunView, 'error' | 'explanation'>): string {
+  return `Could not run. ${result.explanation || result.error}`;
+}
+
+/**
  * A run's result. A reference to a rule the trace has no card for (the
  * trace follows the golden rule) calls onReference with the rule's name.
  */
 export function RunResultView({ result, onReference }: { result: RunView; onReference?: (name: string) => void }) {
   // A run that failed has no result to read: its false and its trace (of
-  // the parser, say) are the engine's internals, so only the error shows.
+  // the parser, say) are the engine's internals, so only why it failed shows.
   if (result.error) {
     return (
       <div className="run-result" data-testid="run-result">
         <p className="alert alert-error" role="alert">
-          Could not run: {result.error}
+          {failure(result)}
         </p>
       </div>
     );

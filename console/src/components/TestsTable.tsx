@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { returnFocus } from '../focus';
 import { TestEditRow } from './TestEditRow';
 import type { EditableTest } from './TestEditRow';
 
@@ -42,8 +43,18 @@ export function TestsTable<T extends EditableTest>({
   const byName = new Map(results?.map((r) => [r.name, r]));
   // The test open for editing, by its place in the list.
   const [editing, setEditing] = useState<number | null>(null);
+  // A closed edit row gives focus back to its test's Edit button; a removed
+  // test, to the Remove button of the test that takes its place, or of the
+  // one before.
+  const table = useRef<HTMLTableElement>(null);
+  const button = (i: number, action: 'Edit' | 'Remove') =>
+    table.current?.querySelectorAll<HTMLButtonElement>(`tbody button[data-action="${action}"]`)[i];
+  const closeEditing = (i: number) => {
+    setEditing(null);
+    returnFocus(() => button(i, 'Edit'));
+  };
   return (
-    <table className="table" aria-label="Tests">
+    <table className="table" aria-label="Tests" ref={table}>
       <thead>
         <tr>
           <th scope="col">Name</th>
@@ -69,9 +80,9 @@ export function TestsTable<T extends EditableTest>({
                 onApply={(edited) => {
                   // The row offers only the expectations a test of this kind takes.
                   onChange(tests.map((old, j) => (j === i ? (edited as T) : old)));
-                  setEditing(null);
+                  closeEditing(i);
                 }}
-                onCancel={() => setEditing(null)}
+                onCancel={() => closeEditing(i)}
               />
             );
           }
@@ -93,22 +104,24 @@ export function TestsTable<T extends EditableTest>({
                   </>
                 )}
               </td>
-              <td className="small">{r ? r.error ?? r.explanation : ''}</td>
+              <td className="small">{r ? r.explanation || r.error : ''}</td>
               <td className="actions">
                 <button type="button" className="btn btn-ghost btn-small" onClick={() => onUse(t)} aria-label={`Use the ${input} of ${t.name}`}>
                   Use {input}
                 </button>
                 {editable && (
                   <>
-                    <button type="button" className="btn btn-ghost btn-small" onClick={() => setEditing(i)} aria-label={`Edit test ${t.name}`}>
+                    <button type="button" className="btn btn-ghost btn-small" data-action="Edit" onClick={() => setEditing(i)} aria-label={`Edit test ${t.name}`}>
                       Edit
                     </button>
                     <button
                       type="button"
                       className="btn btn-ghost btn-small"
+                      data-action="Remove"
                       onClick={() => {
                         setEditing(null);
                         onChange(tests.filter((_, j) => j !== i));
+                        returnFocus(() => button(i, 'Remove') ?? button(i - 1, 'Remove'));
                       }}
                       aria-label={`Remove test ${t.name}`}
                     >

@@ -14,10 +14,13 @@ function flowAnswer(r: FlowRunResultFieldsFragment): string {
  */
 export function FlowBatchView({
   results,
+  steps,
   shown,
   onShow,
 }: {
   results: FlowRunResultFieldsFragment[];
+  /** The nodes a run reached, in order (see runPath). */
+  steps: (r: FlowRunResultFieldsFragment) => string[];
   shown: number | null;
   onShow: (i: number) => void;
 }) {
@@ -43,7 +46,7 @@ export function FlowBatchView({
                 <code>{flowAnswer(r)}</code>
               </td>
               <td>
-                {[r.nodeId, ...r.executionPath].join(' → ')}
+                {steps(r).join(' → ')}
                 {r.errors.length > 0 && <div className="small">{r.errors.join('; ')}</div>}
               </td>
               <td>

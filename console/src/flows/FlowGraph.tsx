@@ -9,6 +9,7 @@ import type { FlowNode, Handle as BranchHandle } from './definition';
 import { handlesOf, nodeTitle } from './definition';
 import type { Problem } from './problems';
 import { NODE_WIDTH, layout } from './layout';
+import { plural } from '../format';
 
 /** What a comparison found for a node or a branch. */
 export type Change = 'added' | 'removed' | 'changed' | 'same';
@@ -63,6 +64,8 @@ const FlowNodeView = memo(function FlowNodeView({ data, selected }: NodeProps<No
   return (
     <div className={classes.filter(Boolean).join(' ')} data-testid={`flow-node-${node.id}`} style={{ width: NODE_WIDTH }}>
       {!isStart && <Handle type="target" position={Position.Top} />}
+      {/* A branch dropped anywhere on the node ends on it: while one is drawn, this handle covers the node. */}
+      {!isStart && <Handle id="node" type="target" position={Position.Top} className="fnode-drop" isConnectableStart={false} aria-hidden="true" />}
       <div className="fnode-head">
         <span className="fnode-type">{typeNames[node.type] ?? node.type}</span>
         {change && change !== 'same' && <span className={`badge badge-${change}`}>{change}</span>}
@@ -164,7 +167,7 @@ function Graph({ model, label, editable = false, selected = null, onSelect, onCo
         selected: n.id === selected,
         deletable: editable,
         connectable: editable,
-        ariaLabel: `${typeNames[n.node.type] ?? n.node.type} node ${nodeTitle(n.node)}${n.problems.length ? `, ${n.problems.length} problem(s)` : ''}`,
+        ariaLabel: `${typeNames[n.node.type] ?? n.node.type} node ${nodeTitle(n.node)}${n.problems.length ? `, ${plural(n.problems.length, 'problem', 'problems')}` : ''}`,
         measured: measured.get(n.id),
       }));
     });
@@ -232,6 +235,8 @@ function Graph({ model, label, editable = false, selected = null, onSelect, onCo
         onConnect={(c) => {
           if (editable && c.source && c.target && c.sourceHandle) onConnect?.(c.source, c.sourceHandle as BranchHandle, c.target);
         }}
+        // A node's branch never leads back to the node itself.
+        isValidConnection={(c) => c.source !== c.target}
         onPaneClick={() => onSelect?.(null)}
         nodesConnectable={editable}
         deleteKeyCode={editable ? ['Delete', 'Backspace'] : null}

@@ -7,6 +7,8 @@ import type { Definition, Handle } from './definition';
 export interface RunPath {
   nodes: Set<string>;
   edges: Set<string>;
+  /** The nodes in the order the run reached them, the return node it ended on last. */
+  steps: string[];
 }
 
 export function runPath(d: Definition, run: FlowRunResultFieldsFragment): RunPath {
@@ -14,6 +16,7 @@ export function runPath(d: Definition, run: FlowRunResultFieldsFragment): RunPat
   const nodes = new Set(run.nodeResponses.map((r) => r.nodeId));
   const edges = new Set<string>();
   const all = edgesOf(d);
+  let ended: string | undefined;
   run.nodeResponses.forEach((r, i) => {
     if (r.response.error) return;
     const node = byId.get(r.nodeId);
@@ -26,9 +29,11 @@ export function runPath(d: Definition, run: FlowRunResultFieldsFragment): RunPat
       // reached when the last node that ran branches to it.
       const reached = nodes.has(t) || (last && byId.get(t)?.type === 'return');
       if (!reached) continue;
+      if (!nodes.has(t)) ended = t;
       nodes.add(t);
       for (const e of all) if (e.source === node.id && e.handle === handle && e.target === t) edges.add(e.id);
     }
   });
-  return { nodes, edges };
+  // The run's own path leaves out the return node it ended on, which ran no policy.
+  return { nodes, edges, steps: [run.nodeId, ...run.executionPath, ...(ended ? [ended] : [])] };
 }

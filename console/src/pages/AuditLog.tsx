@@ -1,7 +1,7 @@
 import { Fragment, useCallback, useEffect, useState } from 'react';
 import { AuditEventsDocument } from '@verdict/client';
 import type { AuditAction, AuditEventFieldsFragment, AuditFilter, AuditKind } from '@verdict/client';
-import { enumWord, formatJSON, formatTime, instant } from '../format';
+import { enumWord, formatJSON, formatTime, instant, rangeProblem } from '../format';
 import { Link, replaceQuery, useLocation } from '../router';
 import { useSession } from '../session';
 import { Pager, pagedTable, useAddressPages } from '../components/Pager';
@@ -55,6 +55,8 @@ export function AuditLog() {
   const load = useCallback(
     async (after: string | null) => {
       const f = new URLSearchParams(applied);
+      const problem = rangeProblem(f.get('since') ?? '', f.get('until') ?? '');
+      if (problem) throw new Error(problem);
       const filter: AuditFilter = {
         action: (f.get('action') || null) as AuditAction | null,
         kind: (f.get('kind') || null) as AuditKind | null,

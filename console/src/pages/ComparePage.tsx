@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { PolicyDiffDocument } from '@verdict/client';
 import type { PolicyDiffQuery } from '@verdict/client';
+import { plural } from '../format';
 import { useSession } from '../session';
 import { useServerDiff } from '../serverDiff';
 import { comparedPair, recordLabel, unknownRecords } from '../versions';
@@ -55,10 +56,6 @@ export function sideBySide(a: string, hunks: Hunk[]): Row[] {
   }
   for (; at < left.length; at++) same(left[at]!);
   return rows;
-}
-
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 function DiffTable({ caption, a, hunks, leftName, rightName }: { caption: string; a: string; hunks: Hunk[]; leftName: string; rightName: string }) {

@@ -1,6 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { FlowDiffDocument } from '@verdict/client';
 import type { FlowDiffQuery, FlowFieldsFragment } from '@verdict/client';
+import { plural } from '../format';
 import { useSession } from '../session';
 import { useServerDiff } from '../serverDiff';
 import { comparedPair, recordLabel, unknownRecords } from '../versions';
@@ -111,7 +112,7 @@ export default function FlowComparePage({ baseId, left, right }: { baseId: strin
         records={records}
         a={a}
         b={b}
-        more={(r) => <> · {r.tests.length} test(s)</>}
+        more={(r) => <> · {plural(r.tests.length, 'test', 'tests')}</>}
         older={older}
       />
       {diffError && (
@@ -154,7 +155,7 @@ export default function FlowComparePage({ baseId, left, right }: { baseId: strin
           <section className="panel" aria-labelledby="node-changes-heading">
             <div className="panel-head">
               <h2 id="node-changes-heading">Nodes</h2>
-              <span className="muted small">{compared.nodes.length === 0 ? 'No difference' : `${compared.nodes.length} node(s) differ`}</span>
+              <span className="muted small">{compared.nodes.length === 0 ? 'No difference' : plural(compared.nodes.length, 'node differs', 'nodes differ')}</span>
             </div>
             <table className="table" aria-label="Node changes">
               <thead>
@@ -189,7 +190,7 @@ export default function FlowComparePage({ baseId, left, right }: { baseId: strin
               <span className="muted small">
                 {diff.edges.added.length + diff.edges.removed.length === 0
                   ? 'No difference'
-                  : `${diff.edges.added.length + diff.edges.removed.length} branch(es) differ`}
+                  : plural(diff.edges.added.length + diff.edges.removed.length, 'branch differs', 'branches differ')}
               </span>
             </div>
             <table className="table" aria-label="Branch changes">

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   CreateFlowDocument,
   CreateFlowDraftFromVersionDocument,
@@ -14,13 +14,14 @@ import {
   UpdateFlowDraftDocument,
 } from '@verdict/client';
 import type { FlowFieldsFragment, FlowRunResultFieldsFragment, FlowTestInput, TestFlowRecordMutation } from '@verdict/client';
-import { VerdictError, errorMessage } from '../api';
-import { formatJSON, sameJSON } from '../format';
-import { Link, navigate } from '../router';
+import { VerdictError, errorMessage, staleRecord } from '../api';
+import { formatJSON, plural, sameJSON } from '../format';
+import { Link, navigate, useTab } from '../router';
 import { useFlowRecords } from '../records';
 import { versionCount } from '../versions';
 import { recordRights, useSession } from '../session';
-import { useAction } from '../action';
+import { carryNotice, useAction } from '../action';
+import { useModal } from '../focus';
 import { sampleName, testsOf } from '../tests';
 import { DecisionsPanel } from '../components/DecisionsPanel';
 import { DeleteDialog } from '../components/DeleteDialog';
@@ -51,6 +52,7 @@ import type { Branch, Definition, FlowNode, NodeType } from '../flows/definition
 import { placeProblems, problemsOf, publishRefusal } from '../flows/problems';
 import type { Problem } from '../flows/problems';
 import { runPath } from '../flows/path';
+import type { RunPath } from '../flows/path';
 import { FlowGraph } from '../flows/FlowGraph';
 import { FlowBatchView } from '../flows/FlowBatch';
 import type { GraphModel } from '../flows/FlowGraph';
@@ -61,6 +63,7 @@ import { batchProblem, isJSONObject } from '../runData';
 
 type Rec = FlowFieldsFragment;
 type Tab = 'graph' | 'tests' | 'versions' | 'decisions';
+const tabs: Tab[] = ['graph', 'tests', 'versions', 'decisions'];
 
 const NEW_DATA = '{\n  "applicant": {\n    "age": 30\n  }\n}';
 
@@ -73,6 +76,27 @@ export default function FlowPage({ baseId, recordId = '' }: { baseId: string; re
   if (!records || !reached) return <p className="muted pad">Loading…</p>;
   const record = records.find((r) => r.id === recordId) ?? records[0] ?? null;
   return <FlowEditor key={record?.id ?? 'new'} record={record} records={records} hasDraft={hasDraft} reload={reload} older={older} />;
+}
+
+/** How many problems the definition has, and where they are shown: on their nodes, or in the list above the graph. */
+function problemCount(problems: Problem[], general: number): string {
+  const errors = problems.filter((p) => p.severity === 'error').length;
+  const counted = `${plural(errors, 'error', 'errors')} and ${plural(problems.length - errors, 'warning', 'warnings')}`;
+  if (general === 0) return `${counted}, shown on the nodes they concern.`;
+  if (general === problems.length) return `${counted}, listed above.`;
+  return `${counted}: those about a node are shown on it, the others listed above.`;
+}
+
+/**
+ * What a custom node, or the return node a run ended on, did in the run:
+ * neither runs a policy, so there is no result of a rule to show.
+ */
+function stepWords(d: Definition, id: string, path: RunPath): string {
+  const node = d.nodes.find((n) => n.id === id);
+  if (node?.type === 'return') return `The run ended here, returning ${String(node.returnValue)}.`;
+  const next = [...path.nodes].filter((t) => targets(node?.next as Branch).includes(t));
+  const outcome = `This custom node gave the outcome “${node?.outcome ?? ''}”`;
+  return next.length > 0 ? `${outcome}, and the run went on to ${next.join(', ')}.` : `${outcome}, and the run ended here with it.`;
 }
 
 /** The problems a refused request lists, when it is about the definition. */
@@ -106,7 +130,7 @@ function FlowEditor({
   const { isDraft, editable, publishable } = recordRights(session, record);
   const revision = useDraftRevision(record?.revision);
 
-  const [tab, setTab] = useState<Tab>('graph');
+  const [tab, setTab] = useTab<Tab>(record ? tabs : tabs.filter((t) => t !== 'decisions'));
   const [name, setName] = useState(restored?.name ?? record?.name ?? '');
   const [description, setDescription] = useState(restored?.description ?? record?.description ?? '');
   const [definition, setDefinition] = useState<Definition>(() =>
@@ -136,7 +160,7 @@ function FlowEditor({
   const { busy, notice, setNotice, act } = useAction((err) => {
     const listed = refusedProblems(err);
     if (listed) setProblems(listed);
-  });
+  }, record?.id);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [confirmPublish, setConfirmPublish] = useState(false);
   const [importing, setImporting] = useState(false);
@@ -280,15 +304,17 @@ function FlowEditor({
     act(async () => {
       if (!record) return;
       try {
-        const res = await api.request(PublishFlowDocument, { input: { id: record.id, revision: revision.current } });
+        const published = (await api.request(PublishFlowDocument, { input: { id: record.id, revision: revision.current } })).publishFlow;
         await reload();
-        navigate(`flows/${res.publishFlow.baseId}?record=${res.publishFlow.id}`, { replace: true });
+        // The draft's record is the new version's: the page stays, and says so.
+        navigate(`flows/${published.baseId}?record=${published.id}`, { replace: true });
+        setNotice({ kind: 'ok', text: `Published as version ${published.version}.` });
       } catch (err) {
         const listed = refusedProblems(err);
         if (listed) setProblems(listed);
         // The gate names the failing tests; running them shows why each fails.
         const failed = !listed && tests.length > 0 ? await testRecord(record.id).catch(() => null) : null;
-        setNotice({ kind: 'error', text: `Not published: ${errorMessage(err)}` });
+        setNotice({ kind: 'error', text: `Not published: ${errorMessage(err)}`, stale: staleRecord(err) });
         if (failed && !failed.passed) {
           setReport(failed);
           setTab('tests');
@@ -331,10 +357,20 @@ function FlowEditor({
   const onRun = () =>
     act(async () => {
       const input = parseData();
-      if (!input) return;
+      // A run that cannot start leaves no result of an earlier one on the
+      // page, where it would read as this run's.
+      const refused = () => {
+        setRun(null);
+        setBatch(null);
+      };
+      if (!input) {
+        refused();
+        return;
+      }
       if (Array.isArray(input)) {
         // A batch runs only stored flows.
         if (!record || !isSaved) {
+          refused();
           setNotice({ kind: 'error', text: 'A list of inputs runs the saved flow: save the draft first, or run one input at a time.' });
           return;
         }
@@ -387,34 +423,35 @@ function FlowEditor({
       navigate('flows');
     });
 
-  const onImport = (text: string) =>
-    act(async () => {
-      // The server reads every accepted form and stores the definition in
-      // format version 1, which the graph then shows.
-      let value: unknown = text;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        // Not JSON: YAML, sent as text.
-      }
+  // The server reads every accepted form and stores the definition in
+  // format version 1, which the graph then shows. A definition it refuses
+  // rejects: the dialog stays open with the text, and says why.
+  const onImport = async (text: string) => {
+    let value: unknown = text;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      // Not JSON: YAML, sent as text.
+    }
+    if (!record) {
+      const res = await api.request(CreateFlowDocument, { input: { name: name.trim() || 'Imported flow', description, definition: value, tests } });
+      dropFlowEdits('new');
+      const f = res.createFlow.flow;
+      storeProblems(f.id, f.revision, problemsOf(res.createFlow.validation));
       setImporting(false);
-      if (!record) {
-        const res = await api.request(CreateFlowDocument, { input: { name: name.trim() || 'Imported flow', description, definition: value, tests } });
-        dropFlowEdits('new');
-        const f = res.createFlow.flow;
-        storeProblems(f.id, f.revision, problemsOf(res.createFlow.validation));
-        navigate(`flows/${f.baseId}`, { replace: true });
-        return;
-      }
-      const res = await api.request(UpdateFlowDraftDocument, { input: { id: record.id, revision: revision.current, definition: value } });
-      dropFlowEdits(storageKey);
-      adopt(res.updateFlowDraft);
-      // Only the definition was replaced: unsaved changes to the rest stay, still unsaved.
-      setName(name);
-      setDescription(description);
-      setTests(tests);
-      await reload();
-    });
+      navigate(`flows/${f.baseId}`, { replace: true });
+      return;
+    }
+    const res = await api.request(UpdateFlowDraftDocument, { input: { id: record.id, revision: revision.current, definition: value } });
+    dropFlowEdits(storageKey);
+    adopt(res.updateFlowDraft);
+    // Only the definition was replaced: unsaved changes to the rest stay, still unsaved.
+    setName(name);
+    setDescription(description);
+    setTests(tests);
+    setImporting(false);
+    await reload();
+  };
 
   const onAdd = (type: NodeType) => {
     const { definition: next, id } = addNode(definition, type);
@@ -429,9 +466,11 @@ function FlowEditor({
     act(async () => {
       if (!record) return;
       try {
-        const res = await api.request(RollbackFlowDocument, { input: { id: record.id } });
+        const published = (await api.request(RollbackFlowDocument, { input: { id: record.id } })).rollbackFlow;
+        // A new record: its page is made anew, with the notice.
+        carryNotice(published.id, { kind: 'ok', text: `Version ${record.version} published again as version ${published.version}.` });
         await reload();
-        navigate(`flows/${res.rollbackFlow.baseId}?record=${res.rollbackFlow.id}`, { replace: true });
+        navigate(`flows/${published.baseId}?record=${published.id}`, { replace: true });
       } catch (err) {
         const listed = refusedProblems(err);
         if (listed) setProblems(listed);
@@ -465,6 +504,10 @@ function FlowEditor({
         onNewDraft={onNewDraft}
         onRollback={onRollback}
         onDelete={() => setConfirmDelete(true)}
+        onLoadAgain={() => {
+          dropFlowEdits(storageKey);
+          window.location.reload();
+        }}
       />
       {restored && dirty && record && (
         <p className="alert alert-info" role="status">
@@ -473,7 +516,7 @@ function FlowEditor({
       )}
 
       <div className="tabs" role="tablist" aria-label="Flow">
-        {(['graph', 'tests', 'versions', 'decisions'] as Tab[]).filter((t) => t !== 'decisions' || record).map((t) => (
+        {tabs.filter((t) => t !== 'decisions' || record).map((t) => (
           <button key={t} type="button" role="tab" id={`tab-${t}`} aria-selected={tab === t} aria-controls={`panel-${t}`} className="tab" onClick={() => setTab(t)}>
             {t === 'graph'
               ? 'Graph and test'
@@ -525,8 +568,7 @@ function FlowEditor({
           )}
           {problems.length > 0 && (
             <p className="muted small" role="status" data-testid="problem-count">
-              {problems.filter((p) => p.severity === 'error').length} error(s) and {problems.filter((p) => p.severity === 'warning').length} warning(s), shown on the
-              nodes they concern.
+              {problemCount(problems, placed.general.length)}
             </p>
           )}
           <FlowGraph
@@ -543,7 +585,7 @@ function FlowEditor({
             onRemoveEdge={(e) => setDefinition(setBranch(definition, e.source, e.handle, null))}
           />
           <p className="muted small hint">
-            Drag from a node’s green (true) or red (false) handle to another node to connect them, or pick the branches in the node’s panel. Delete or Backspace removes
+            Drag from a node’s green (true) or red (false) handle and drop it anywhere on another node to connect them, or pick the branches in the node’s panel. Delete or Backspace removes
             the selected node or edge. Tab reaches the nodes; Enter selects one.
           </p>
         </section>
@@ -635,6 +677,7 @@ function FlowEditor({
             )}
             {currentBatch && (
               <FlowBatchView
+                steps={(r) => runPath(definition, r).steps}
                 results={currentBatch.results}
                 shown={run?.item ?? null}
                 onShow={(i) => show(currentBatch.results[i]!, currentBatch.data, currentBatch.items[i]!, i)}
@@ -647,7 +690,7 @@ function FlowEditor({
                   Flow result: <strong>{current.outcome !== null ? `“${current.outcome}”` : String(current.result)}</strong>
                 </div>
                 <p className="small" data-testid="flow-path">
-                  Path: {[current.nodeId, ...current.executionPath].join(' → ')}
+                  Path: {path!.steps.join(' → ')}
                 </p>
                 {current.errors.length > 0 && (
                   <ul className="alert alert-error">
@@ -656,10 +699,14 @@ function FlowEditor({
                     ))}
                   </ul>
                 )}
-                {selectedResponse ? (
-                  <div aria-label={`Result of node ${selectedResponse.nodeId}`} role="region">
-                    <h3 className="small-heading">Node {selectedResponse.nodeId}</h3>
-                    <RunResultView result={selectedResponse.response} />
+                {selectedResponse || selected === path!.steps[path!.steps.length - 1] ? (
+                  <div aria-label={`Result of node ${selected}`} role="region">
+                    <h3 className="small-heading">Node {selected}</h3>
+                    {selectedResponse && selectedResponse.nodeType !== 'CUSTOM' ? (
+                      <RunResultView result={selectedResponse.response} />
+                    ) : (
+                      <p data-testid="node-step">{stepWords(definition, selected!, path!)}</p>
+                    )}
                   </div>
                 ) : (
                   <p className="muted small">Select a node that ran to see its trace and explanation.</p>
@@ -707,7 +754,7 @@ function FlowEditor({
         </div>
       )}
 
-      {importing && <ImportDialog onCancel={() => setImporting(false)} onOpen={(text) => void onImport(text)} />}
+      {importing && <ImportDialog onCancel={() => setImporting(false)} onOpen={onImport} />}
       {confirmDelete && record && (
         <DeleteDialog noun="flow" name={record.name} onClose={() => setConfirmDelete(false)} onDelete={() => void onDelete()}>
           Its draft and every published version leave the lists, and running it by any of its ids answers “deleted”. This cannot be undone.
@@ -885,15 +932,31 @@ function NodeInspector({
   );
 }
 
-function ImportDialog({ onOpen, onCancel }: { onOpen: (text: string) => void; onCancel: () => void }) {
+function ImportDialog({ onOpen, onCancel }: { onOpen: (text: string) => Promise<void>; onCancel: () => void }) {
   const [text, setText] = useState('');
+  const [opening, setOpening] = useState(false);
+  const [refusal, setRefusal] = useState('');
+  const ref = useRef<HTMLDialogElement>(null);
+  const textArea = useRef<HTMLTextAreaElement>(null);
+  useModal(ref);
+  const open = async () => {
+    if (opening) return;
+    setOpening(true);
+    setRefusal('');
+    try {
+      await onOpen(text);
+    } catch (err) {
+      // The server's reasons name what is wrong with the text; its message only that it is wrong.
+      setRefusal(err instanceof VerdictError && err.details.length > 0 ? err.details.join('; ') : errorMessage(err));
+      setOpening(false);
+      textArea.current?.focus();
+    }
+  };
   return (
     <dialog
+      ref={ref}
       className="dialog dialog-wide"
       aria-labelledby="import-title"
-      ref={(d) => {
-        if (d && !d.open) d.showModal();
-      }}
       onCancel={(e) => {
         e.preventDefault();
         onCancel();
@@ -905,12 +968,27 @@ function ImportDialog({ onOpen, onCancel }: { onOpen: (text: string) => void; on
         definition and is stored in format version 1.
       </p>
       <label htmlFor="import-text">Definition (YAML or JSON)</label>
-      <textarea id="import-text" className="json-input" rows={14} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} />
+      <textarea
+        id="import-text"
+        ref={textArea}
+        className="json-input"
+        rows={14}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        spellCheck={false}
+        aria-invalid={refusal ? true : undefined}
+        aria-describedby={refusal ? 'import-refusal' : undefined}
+      />
+      {refusal && (
+        <p className="field-error" id="import-refusal" role="alert">
+          Not opened: {refusal}
+        </p>
+      )}
       <div className="actions">
         <button type="button" className="btn" onClick={onCancel} autoFocus>
           Cancel
         </button>
-        <button type="button" className="btn btn-primary" disabled={!text.trim()} onClick={() => onOpen(text)}>
+        <button type="button" className="btn btn-primary" disabled={!text.trim()} onClick={() => void open()}>
           Open
         </button>
       </div>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   AddGroupMemberDocument,
   CreateGroupDocument,
@@ -14,23 +14,24 @@ import {
   UpdateGroupDocument,
 } from '@verdict/client';
 import type { GroupFieldsFragment, GroupMemberKind } from '@verdict/client';
-import { errorMessage } from '../api';
+import { errorMessage, refusedId } from '../api';
 import type { Api } from '../api';
 import { formatTime } from '../format';
 import { Link, navigate } from '../router';
 import { useSession } from '../session';
 import { useSearchParam, useServerSearch } from '../searchTerm';
 import type { Notice } from '../action';
+import { returnFocus } from '../focus';
 import { DeleteDialog } from '../components/DeleteDialog';
 import { NoticeLine } from '../components/NoticeLine';
 import { LoadFailure } from '../components/LoadFailure';
 import { Pager, pagedTable, useAddressPages, usePages } from '../components/Pager';
 import { SearchField } from '../components/SearchField';
 
-export function GroupList() {
+/** The groups; `creating` (the address groups/new) opens the form of a new group above them. */
+export function GroupList({ creating = false }: { creating?: boolean }) {
   const { api, can } = useSession();
   const search = useSearchParam();
-  const [creating, setCreating] = useState(false);
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [error, setError] = useState('');
@@ -45,7 +46,7 @@ export function GroupList() {
     setError('');
     try {
       const g = (await api.request(CreateGroupDocument, { input: { name: name.trim(), description } })).createGroup;
-      navigate(`groups/${g.id}`);
+      navigate(`groups/${g.id}`, { replace: true });
     } catch (err) {
       setError(errorMessage(err));
     }
@@ -56,7 +57,7 @@ export function GroupList() {
       <div className="page-head">
         <h1>Groups</h1>
         {can.edit && !creating && (
-          <button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>
+          <button type="button" className="btn btn-primary" onClick={() => navigate('groups/new')}>
             New group
           </button>
         )}
@@ -79,7 +80,7 @@ export function GroupList() {
             <input id="group-description" value={description} onChange={(e) => setDescription(e.target.value)} />
           </div>
           <div className="actions">
-            <button type="button" className="btn" onClick={() => setCreating(false)}>
+            <button type="button" className="btn" onClick={() => navigate('groups')}>
               Cancel
             </button>
             <button type="submit" className="btn btn-primary" disabled={!name.trim()}>
@@ -128,6 +129,8 @@ export function GroupList() {
   );
 }
 
+const missingGroup = 'There is no such group: it was deleted, or it belongs to another organization.';
+
 export function GroupPage({ id }: { id: string }) {
   const { api, can } = useSession();
   const [group, setGroup] = useState<GroupFieldsFragment | null>(null);
@@ -143,14 +146,14 @@ export function GroupPage({ id }: { id: string }) {
       (r) => {
         if (!live) return;
         if (!r.group) {
-          setLoadError('There is no such group: it was deleted, or it belongs to another organization.');
+          setLoadError(missingGroup);
           return;
         }
         setGroup(r.group);
         setName(r.group.name);
         setDescription(r.group.description);
       },
-      (err) => live && setLoadError(errorMessage(err)),
+      (err) => live && setLoadError(refusedId(err) ? missingGroup : errorMessage(err)),
     );
     return () => {
       live = false;
@@ -247,7 +250,17 @@ async function candidates(api: Api, kind: GroupMemberKind, groupId: string, quer
   const vars = { first: OFFERED, query: query || null, notInGroupId: groupId };
   const conn =
     kind === 'POLICY' ? (await api.request(PoliciesDocument, vars)).policies : (await api.request(FlowsDocument, vars)).flows;
-  return conn.edges.map(({ node }) => ({ baseId: node.baseId, name: node.name }));
+  return conn.edges.map(({ node }) => ({ baseId: node.baseId, name: node.name, latestVersion: node.latestVersion ?? null }));
+}
+
+/**
+ * What tells an offered policy or flow from another of the same name: its
+ * latest version, or that it is a draft only, and, when the name is not
+ * enough, the end of its id.
+ */
+function offeredDetail(b: { baseId: string; name: string; latestVersion: number | null }, offered: { name: string }[]): string {
+  const status = b.latestVersion === null ? 'draft only' : `version ${b.latestVersion}`;
+  return offered.filter((o) => o.name === b.name).length > 1 ? `${status}, id …${b.baseId.slice(-6)}` : status;
 }
 
 function GroupMembers({ groupId, kind }: { groupId: string; kind: GroupMemberKind }) {
@@ -284,12 +297,25 @@ function GroupMembers({ groupId, kind }: { groupId: string; kind: GroupMemberKin
       setError(errorMessage(err));
     }
   };
-  const add = (baseId: string) => act(async () => void (await api.request(AddGroupMemberDocument, { input: { groupId, kind, baseId } })));
-  const remove = (baseId: string) =>
+  // The button of one added leaves with it: focus goes back to the search, for the next.
+  const search = useRef<HTMLInputElement>(null);
+  const add = (baseId: string) =>
+    act(async () => {
+      await api.request(AddGroupMemberDocument, { input: { groupId, kind, baseId } });
+      returnFocus(search.current);
+    });
+  // The Remove button of one removed leaves with its row: focus goes to
+  // the one that takes its place, or the one before, or the search.
+  const table = useRef<HTMLTableElement>(null);
+  const remove = (baseId: string, row: number) =>
     act(async () => {
       const m = (await api.request(GroupMembershipDocument, { id: groupId, kind, baseId })).group?.membership;
       if (!m) throw new Error(`This ${w.one} is no longer in the group.`);
       await api.request(RemoveGroupMemberDocument, { input: { groupId, memberId: m.id } });
+      returnFocus(() => {
+        const buttons = table.current?.querySelectorAll<HTMLButtonElement>('tbody button');
+        return buttons?.[row] ?? buttons?.[row - 1] ?? search.current;
+      });
     });
 
   const headingId = `members-${kind.toLowerCase()}`;
@@ -303,7 +329,7 @@ function GroupMembers({ groupId, kind }: { groupId: string; kind: GroupMemberKin
           {error || searchError || pages.error}
         </p>
       )}
-      <table {...pagedTable(pages)} aria-label={`${w.title} in the group`}>
+      <table {...pagedTable(pages)} ref={table} aria-label={`${w.title} in the group`}>
         <thead>
           <tr>
             <th scope="col">Name</th>
@@ -317,7 +343,7 @@ function GroupMembers({ groupId, kind }: { groupId: string; kind: GroupMemberKin
           </tr>
         </thead>
         <tbody>
-          {pages.items?.map((p) => (
+          {pages.items?.map((p, i) => (
             <tr key={p.baseId}>
               <td>
                 <Link to={`${w.path}/${p.baseId}`}>{p.name}</Link>
@@ -326,7 +352,7 @@ function GroupMembers({ groupId, kind }: { groupId: string; kind: GroupMemberKin
               <td>{formatTime(p.updatedAt)}</td>
               {can.edit && (
                 <td>
-                  <button type="button" className="btn btn-ghost btn-small" onClick={() => void remove(p.baseId)} aria-label={`Remove ${p.name} from the group`}>
+                  <button type="button" className="btn btn-ghost btn-small" onClick={() => void remove(p.baseId, i)} aria-label={`Remove ${p.name} from the group`}>
                     Remove
                   </button>
                 </td>
@@ -347,16 +373,19 @@ function GroupMembers({ groupId, kind }: { groupId: string; kind: GroupMemberKin
         <div className="add-members">
           <div className="field">
             <label htmlFor={`${headingId}-search`}>Add a {w.one} by name</label>
-            <input id={`${headingId}-search`} type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Name contains…" />
+            <input id={`${headingId}-search`} ref={search} type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Name contains…" />
           </div>
           <ul className="picker-results" aria-label={`${w.title} to add`}>
-            {found?.map((b) => (
-              <li key={b.baseId}>
-                <button type="button" className="btn btn-small" onClick={() => void add(b.baseId)} aria-label={`Add ${b.name}`}>
-                  + {b.name}
-                </button>
-              </li>
-            ))}
+            {found?.map((b) => {
+              const detail = offeredDetail(b, found);
+              return (
+                <li key={b.baseId}>
+                  <button type="button" className="btn btn-small" onClick={() => void add(b.baseId)} aria-label={`Add ${b.name} (${detail})`}>
+                    + {b.name} <span className="muted">({detail})</span>
+                  </button>
+                </li>
+              );
+            })}
           </ul>
           {found?.length === 0 && (
             <p className="muted small">

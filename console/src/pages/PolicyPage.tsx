@@ -13,15 +13,15 @@ import {
 } from '@verdict/client';
 import type { PolicyFieldsFragment, PolicyTestInput, RunResultFieldsFragment, UpdatePolicyDraftInput } from '@verdict/client';
 import type { EditorView } from '@codemirror/view';
-import { errorMessage } from '../api';
+import { errorMessage, staleRecord } from '../api';
 import { dropDraft, loadDraft, loadSample, storeDraft, storeSample } from '../drafts';
 import { formatJSON, sameJSON } from '../format';
-import { navigate } from '../router';
+import { navigate, useTab } from '../router';
 import { usePolicyRecords } from '../records';
 import { useDraftRevision } from '../revision';
 import { versionCount } from '../versions';
 import { recordRights, useSession } from '../session';
-import { useAction } from '../action';
+import { carryNotice, useAction } from '../action';
 import { sampleName, testsOf } from '../tests';
 import { CodeMirror } from '../editor/CodeMirror';
 import { jsonEditorState, jsonProblem } from '../editor/jsonEditor';
@@ -45,6 +45,7 @@ import type { TestReport } from '../checks';
 
 type Record_ = PolicyFieldsFragment;
 type Tab = 'editor' | 'tests' | 'schema' | 'versions' | 'decisions';
+const tabs: Tab[] = ['editor', 'tests', 'schema', 'versions', 'decisions'];
 
 const NEW_SAMPLE = '{\n  "Person": {\n    "age": 70\n  }\n}';
 
@@ -116,7 +117,7 @@ function Editor({
   const { isDraft, editable, publishable } = recordRights(session, record);
   const revision = useDraftRevision(record?.revision);
 
-  const [tab, setTab] = useState<Tab>('editor');
+  const [tab, setTab] = useTab<Tab>(record ? tabs : tabs.filter((t) => t !== 'decisions'));
   const [name, setName] = useState(restored?.name ?? record?.name ?? '');
   const [rule, setRule] = useState(restored?.rule ?? record?.rule ?? '');
   const [tests, setTests] = useState<PolicyTestInput[]>(restored?.tests ?? testsOf(record));
@@ -137,7 +138,7 @@ function Editor({
   const [batch, setBatch] = useState<{ results: RunResultFieldsFragment[]; rule: string; sample: string } | null>(null);
   const [runError, setRunError] = useState('');
   const [report, setReport] = useState<TestReport | null>(null);
-  const { busy, notice, setNotice, act } = useAction();
+  const { busy, notice, setNotice, act } = useAction(undefined, record?.id);
   const [confirmDelete, setConfirmDelete] = useState(false);
   // The diagnostics of the text the open Publish dialog would publish; null while it is closed.
   const [publishCheck, setPublishCheck] = useState<RuleDiagnostic[] | null>(null);
@@ -179,11 +180,20 @@ function Editor({
     names.current = mergeNames(sampleNames.current, namesOfSchema(checkedSchema));
   }, [sample, sampleProblem, checkedSchema]);
 
+  // A run that cannot start leaves no result of an earlier one on the
+  // page, where it would read as this run's.
+  const refuseRun = (why: string) => {
+    setRun(null);
+    setBatch(null);
+    setRunError(why);
+  };
+
   const onRun = () =>
     act(async () => {
       setRunError('');
       if (sampleProblem) {
-        setRunError(`The sample data is not valid JSON: ${sampleProblem}`);
+        // Said under the sample's editor already.
+        refuseRun('');
         return;
       }
       const data = JSON.parse(sample) as unknown;
@@ -192,7 +202,7 @@ function Editor({
         return;
       }
       if (!isJSONObject(data)) {
-        setRunError('The sample data must be a JSON object, or a list of them.');
+        refuseRun('The sample data must be a JSON object, or a list of them.');
         return;
       }
       const res =
@@ -208,11 +218,11 @@ function Editor({
   const runSamples = async (items: unknown[]) => {
     const problem = batchProblem(items, 'sample');
     if (problem) {
-      setRunError(problem);
+      refuseRun(problem);
       return;
     }
     if (!record || rule !== record.rule) {
-      setRunError('A list of samples runs the saved rule: save the draft first, or run one sample at a time.');
+      refuseRun('A list of samples runs the saved rule: save the draft first, or run one sample at a time.');
       return;
     }
     const res = (await api.request(RunPolicyVersionBatchDocument, { input: { policyId: record.id, items } })).runPolicyVersionBatch!;
@@ -247,7 +257,8 @@ function Editor({
         setNotice({ kind: 'ok', text: `Test “${testName}” saved, expecting ${expected}.` });
         await reload();
       } else {
-        setNotice({ kind: 'ok', text: `Test “${testName}” added, expecting ${expected}; it is stored with the policy.` });
+        // Nothing is stored before the draft is created.
+        setNotice({ kind: 'ok', text: `Test “${testName}” added, expecting ${expected}: save the draft to keep it.` });
       }
     });
 
@@ -308,15 +319,17 @@ function Editor({
     act(async () => {
       if (!record) return;
       try {
-        const res = await api.request(PublishPolicyDocument, { input: { id: record.id, revision: revision.current } });
+        const published = (await api.request(PublishPolicyDocument, { input: { id: record.id, revision: revision.current } })).publishPolicy;
         dropDraft(storageKey);
         await reload();
-        navigate(`policies/${res.publishPolicy.baseId}?record=${res.publishPolicy.id}`, { replace: true });
+        // The draft's record is the new version's: the page stays, and says so.
+        navigate(`policies/${published.baseId}?record=${published.id}`, { replace: true });
+        setNotice({ kind: 'ok', text: `Published as version ${published.version}.` });
       } catch (err) {
         // The gate names the failing tests; running them shows why each fails.
         const failed = tests.length > 0 ? await testPolicy(api, record.id, tests).catch(() => null) : null;
         await reload();
-        setNotice({ kind: 'error', text: `Not published: ${errorMessage(err)}` });
+        setNotice({ kind: 'error', text: `Not published: ${errorMessage(err)}`, stale: staleRecord(err) });
         if (failed && !failed.passed) {
           setReport(failed);
           setTab('tests');
@@ -369,9 +382,11 @@ function Editor({
     act(async () => {
       if (!record) return;
       try {
-        const res = await api.request(RollbackPolicyDocument, { input: { id: record.id } });
+        const published = (await api.request(RollbackPolicyDocument, { input: { id: record.id } })).rollbackPolicy;
+        // A new record: its page is made anew, with the notice.
+        carryNotice(published.id, { kind: 'ok', text: `Version ${record.version} published again as version ${published.version}.` });
         await reload();
-        navigate(`policies/${res.rollbackPolicy.baseId}?record=${res.rollbackPolicy.id}`, { replace: true });
+        navigate(`policies/${published.baseId}?record=${published.id}`, { replace: true });
       } catch (err) {
         const failed = tests.length > 0 ? await testPolicy(api, record.id, tests).catch(() => null) : null;
         setNotice({ kind: 'error', text: `Not rolled back: ${errorMessage(err)}` });
@@ -400,6 +415,10 @@ function Editor({
         onNewDraft={onNewDraft}
         onRollback={onRollback}
         onDelete={() => setConfirmDelete(true)}
+        onLoadAgain={() => {
+          dropDraft(storageKey);
+          window.location.reload();
+        }}
       />
       {restored && dirty && (
         <p className="alert alert-info" role="status">
@@ -408,7 +427,7 @@ function Editor({
       )}
 
       <div className="tabs" role="tablist" aria-label="Policy">
-        {(['editor', 'tests', 'schema', 'versions', 'decisions'] as Tab[]).filter((t) => t !== 'decisions' || record).map((t) => (
+        {tabs.filter((t) => t !== 'decisions' || record).map((t) => (
           <button
             key={t}
             type="button"
