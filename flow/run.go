@@ -279,9 +279,9 @@ func (r *runner) exec(i int) (value, error) {
 			return value{}, err
 		}
 		start := time.Now()
-		resp := customResponse(*n.Outcome, r.input)
-		r.respond(n, resp, NodeExecution{Total: Nanos(time.Since(start))})
 		_, _, next := r.plan.children(i)
+		resp := customResponse(*n.Outcome, r.input, len(next) > 0)
+		r.respond(n, resp, NodeExecution{Total: Nanos(time.Since(start))})
 		return r.branch(value{b: true, outcome: n.Outcome}, next)
 	}
 	return r.policy(i, n)
@@ -366,8 +366,13 @@ func (r *runner) stop(msg string) error {
 	return errStopped
 }
 
-// customResponse is the synthetic response of a custom node.
-func customResponse(outcome string, input any) *engine.Result {
+// customResponse is the synthetic response of a custom node, which says
+// whether the flow ends there or goes on to the node's next nodes.
+func customResponse(outcome string, input any, goesOn bool) *engine.Result {
+	explanation := "The flow ended on a custom node that answers " + strconv.Quote(outcome) + "."
+	if goesOn {
+		explanation = "The custom node answers " + strconv.Quote(outcome) + ", and the flow goes on to its next node."
+	}
 	return &engine.Result{
 		Result: true,
 		Trace: engine.Trace{Execution: []engine.RuleTrace{{
@@ -378,6 +383,6 @@ func customResponse(outcome string, input any) *engine.Result {
 		}}},
 		Rule:        []string{"Custom response: " + outcome},
 		Data:        input,
-		Explanation: "The flow ended on a custom node that answers " + strconv.Quote(outcome) + ".",
+		Explanation: explanation,
 	}
 }

@@ -607,3 +607,32 @@ func TestAResolvedPolicyEvaluatesIntoTheResultItIsGiven(t *testing.T) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
 	}
 }
+
+func TestACustomNodeSaysWhetherTheFlowEndsThereOrGoesOn(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		next []string
+		want string
+	}{
+		{"ends", nil, `The flow ended on a custom node that answers "manual review".`},
+		{"goes on", []string{"f"}, `The custom node answers "manual review", and the flow goes on to its next node.`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			def := &Definition{FormatVersion: 1, Nodes: []Node{
+				{ID: "s", Type: "start", Policy: &PolicyRef{ID: "P-AGE"}, OnTrue: []string{"c"}},
+				{ID: "c", Type: "custom", Outcome: strp("manual review"), Next: tt.next},
+				{ID: "f", Type: "return", ReturnValue: false},
+			}}
+			if tt.next == nil {
+				def.Nodes[0].OnFalse = []string{"f"}
+			}
+			res, err := run(t, def, `{"applicant": {"age": 20}}`, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.NodeResponses[1].Response.Explanation; got != tt.want {
+				t.Errorf("explanation %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
