@@ -526,11 +526,13 @@ func (c *checker) semantics(text *RuleText) {
 					c.inferred[cd] = true
 				}
 			case *Comparison:
-				if cd.Right == nil && !cd.Op.isEmpty() {
+				if cd.Right == nil && !cd.Op.isEmpty() && !c.missingTo(cd.Op, cd.Value) {
 					c.typeMismatch(cd.Op, cd.Value)
 				}
 			case *Count:
-				c.typeMismatch(cd.Op, cd.Value)
+				if !c.missingTo(cd.Op, cd.Value) {
+					c.typeMismatch(cd.Op, cd.Value)
+				}
 			}
 		}
 	}
@@ -606,6 +608,46 @@ func (c *checker) unresolvedPhrase(text *RuleText, self int, ref *PhraseRef) {
 		fmt.Sprintf("No rule's outcome matches %q. When the rule runs, Verdict looks for a data property named after "+
 			"the phrase inside **%s**, and the run fails if there is none.", ref.Phrase, ref.Selector.Text),
 		suggestions...)
+}
+
+// missingTo reports `is greater than or equal 18`: without its `to`, the
+// text parses as `is greater than` the bare text "or equal 18", which no
+// value is greater than, so the condition is never true. It is an error,
+// though the text runs: as written it cannot mean what it says.
+func (c *checker) missingTo(op Operator, lit Literal) bool {
+	var phrase, fix string
+	switch op {
+	case OpGreaterThan:
+		phrase, fix = "is greater than", "is greater than or equal to"
+	case OpLessThan:
+		phrase, fix = "is less than", "is less than or equal to"
+	default:
+		return false
+	}
+	if lit.Kind != LitString || c.src[lit.Pos] == '"' {
+		return false
+	}
+	words := strings.Fields(lit.Text)
+	if len(words) < 2 || !strings.EqualFold(words[0], "or") ||
+		!strings.EqualFold(words[1], "equal") && !strings.EqualFold(words[1], "equals") {
+		return false
+	}
+	from := c.operatorStart(int(lit.Pos), phrase)
+	to := int(lit.Pos) + strings.Index(lit.Text, words[1]) + len(words[1])
+	c.add(SeverityError, CodeUnknownOperator, from, to,
+		fmt.Sprintf("`%s %s %s` is not a comparison Verdict knows: without `to`, it reads as `%s` the text %q, "+
+			"so the condition is never true. Did you mean `%s`?", phrase, words[0], words[1], phrase, lit.Text, fix), fix)
+	return true
+}
+
+// operatorStart is where the operator phrase written before a value
+// begins, or the value's own offset if the phrase is not right before it.
+func (c *checker) operatorStart(value int, phrase string) int {
+	before := strings.TrimRight(c.src[:value], " \t\r\n")
+	if strings.HasSuffix(before, phrase) {
+		return len(before) - len(phrase)
+	}
+	return value
 }
 
 // typeMismatch warns about a written value that the operator can never
