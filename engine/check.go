@@ -30,6 +30,7 @@ const (
 	CodeUnresolvedReference = "unresolved-reference"
 	CodeUnusedRule          = "unused-rule"
 	CodeTypeMismatch        = "type-mismatch"
+	CodeCircularReference   = "circular-reference"
 )
 
 // DiagnosticCodes lists every code Check and CheckWithSchema can report.
@@ -37,7 +38,7 @@ var DiagnosticCodes = []string{
 	CodeParseError, CodeUnknownOperator, CodeThousandsSeparator, CodeMissingFullStop,
 	CodeLowercaseArticle, CodeUnbalancedMarker, CodeInvalidDate, CodeCountOperator, CodeNoRules,
 	CodeLimit, CodeUnknownLabel, CodeUnresolvedReference, CodeUnusedRule, CodeTypeMismatch, CodeNotInSchema,
-	CodeSchemaTypeMismatch,
+	CodeSchemaTypeMismatch, CodeCircularReference,
 }
 
 // Diagnostic is one problem found in a rule text, in plain words. A
@@ -509,18 +510,23 @@ func wordEnd(src string, from int) int {
 func (c *checker) semantics(text *RuleText) {
 	res := &resolver{rules: text.Rules}
 	referenced := make([]bool, len(text.Rules))
+	refs := make([][]reference, len(text.Rules))
 	for i, r := range text.Rules {
 		for _, cond := range r.Conditions {
 			switch cd := cond.(type) {
 			case *LabelRef:
 				if t := res.label(cd.Label, i); t >= 0 {
 					referenced[t] = true
+					from, to := c.labelSpan(cd)
+					refs[i] = append(refs[i], reference{t, from, to})
 				} else {
 					c.unknownLabel(text, cd)
 				}
 			case *PhraseRef:
 				if t := res.phrase(cd.Phrase, i); t >= 0 {
 					referenced[t] = true
+					from, to := c.phraseSpan(cd)
+					refs[i] = append(refs[i], reference{t, from, to})
 				} else {
 					c.unresolvedPhrase(text, i, cd)
 					c.inferred[cd] = true
@@ -553,6 +559,7 @@ func (c *checker) semantics(text *RuleText) {
 				"so its result is never used. Refer to it from another rule, give it a label, or remove it.",
 				r.Selector.Text, fullPhrase(r), text.Rules[golden].Outcome))
 	}
+	c.circles(text, refs, golden)
 }
 
 func fullPhrase(r *Rule) string {
@@ -562,9 +569,24 @@ func fullPhrase(r *Rule) string {
 	return r.Verb + " " + r.Outcome
 }
 
+// labelSpan is where `§label` (or `$label`) is written.
+func (c *checker) labelSpan(ref *LabelRef) (from, to int) {
+	from = int(ref.Pos)
+	return from, from + len(c.src[from:]) - len(strings.TrimPrefix(strings.TrimPrefix(c.src[from:], "$"), "§")) + len(ref.Label)
+}
+
+// phraseSpan is where the phrase of `the **Person** passes the eye test`
+// is written.
+func (c *checker) phraseSpan(ref *PhraseRef) (from, to int) {
+	from = int(ref.Selector.Pos) + len(ref.Selector.Text) + 4
+	for from < len(c.src) && isSpace(c.src[from]) {
+		from++
+	}
+	return from, from + len(ref.Phrase)
+}
+
 func (c *checker) unknownLabel(text *RuleText, ref *LabelRef) {
-	from := int(ref.Pos)
-	to := from + len(c.src[from:]) - len(strings.TrimPrefix(strings.TrimPrefix(c.src[from:], "$"), "§")) + len(ref.Label)
+	from, to := c.labelSpan(ref)
 	if c.labels == nil {
 		c.labels = []suggestible{}
 		for i, r := range text.Rules {
@@ -584,11 +606,7 @@ func (c *checker) unknownLabel(text *RuleText, ref *LabelRef) {
 }
 
 func (c *checker) unresolvedPhrase(text *RuleText, self int, ref *PhraseRef) {
-	from := int(ref.Selector.Pos) + len(ref.Selector.Text) + 4
-	for from < len(c.src) && isSpace(c.src[from]) {
-		from++
-	}
-	to := from + len(ref.Phrase)
+	from, to := c.phraseSpan(ref)
 	if c.phrases == nil {
 		c.phrases = make([]suggestible, len(text.Rules))
 		for i, r := range text.Rules {

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/verdict/verdict/engine"
@@ -38,6 +39,64 @@ var mistakes = []struct {
 			Suggestions: []string{"is less than or equal to"},
 		}},
 	},
+	{
+		name: "rules in a circle",
+		src:  circle,
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeCircularReference, Range: span(1, 45, 1, 66),
+			Message: "These rules refer to each other in a circle: `passes the alpha check` → `passes the beta check` → " +
+				"`passes the gamma check` → `passes the alpha check`. Evaluating them can never finish, so every run stops with an error. " +
+				"Break the circle, so that every chain of references ends in comparisons.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "a rule that refers to itself",
+		src:  selfReference,
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeCircularReference, Range: span(1, 28, 1, 33),
+			Message: "This rule refers to itself: `is ok`. Evaluating it can never finish, so every run stops with an error. " +
+				"Break the circle, so that every chain of references ends in comparisons.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "rules in a circle only labels reach",
+		src:  labelledCircle,
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityWarning, Code: engine.CodeCircularReference, Range: span(3, 41, 3, 46),
+			Message: "These rules refer to each other in a circle: `passes the alpha check` → `passes the beta check` → " +
+				"`passes the alpha check`. Evaluating them can never finish: the golden rule does not depend on them, " +
+				"so runs still answer, but a label that depends on them is always false. " +
+				"Break the circle, so that every chain of references ends in comparisons.",
+			Suggestions: []string{},
+		}},
+	},
+}
+
+const (
+	circle = "A **x** passes the alpha check if the **x** passes the beta check.\n\n" +
+		"A **x** passes the beta check if the **x** passes the gamma check.\n\n" +
+		"A **x** passes the gamma check if the **x** passes the alpha check."
+	selfReference  = "A **x** is ok if the **x** is ok."
+	labelledCircle = "A **x** is fine if the __a__ of the **x** is at least 1.\n\n" +
+		"loop. A **x** passes the alpha check if §beta is valid.\n\n" +
+		"beta. A **x** passes the beta check if the **x** passes the alpha check."
+)
+
+// The circles the check reports are those runs find.
+func TestCheckedCirclesAreTheRunsInfiniteLoops(t *testing.T) {
+	var eng engine.Engine
+	for _, src := range []string{circle, selfReference} {
+		res := eng.Run(src, map[string]any{"x": map[string]any{}})
+		if res.Error == nil || !strings.HasPrefix(res.Error.Message, "Evaluation error: Infinite loop detected") {
+			t.Errorf("%q runs with error %v, want an infinite loop", src, res.Error)
+		}
+	}
+	res := eng.Run(labelledCircle, map[string]any{"x": map[string]any{"a": 1.0}})
+	if want := map[string]bool{"loop": false, "beta": false}; res.Error != nil || !res.Result || !reflect.DeepEqual(res.Labels, want) {
+		t.Errorf("%q = %v, error %v, labels %v; want true, no error, labels %v", labelledCircle, res.Result, res.Error, res.Labels, want)
+	}
 }
 
 func TestCheckExplainsCommonMistakes(t *testing.T) {

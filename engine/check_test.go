@@ -132,6 +132,14 @@ var diagnosticCases = []struct {
 		quiet:       "A **Person** is an adult if the __age__ of the **Person** is at least 18.",
 	},
 	{
+		code:        engine.CodeCircularReference,
+		fires:       "A **x** passes the alpha check if the **x** passes the beta check.\n\nA **x** passes the beta check if the **x** passes the alpha check.",
+		severity:    engine.SeverityError,
+		rangeText:   "passes the beta check",
+		suggestions: []string{},
+		quiet:       "A **x** passes the alpha check if the **x** passes the beta check.\n\nA **x** passes the beta check if the __score__ of the **x** is at least 5.",
+	},
+	{
 		code:        engine.CodeNotInSchema,
 		fires:       "A **Applicant** gets credit if the __montly income__ of the **Applicant** is at least 3000.",
 		severity:    engine.SeverityWarning,
