@@ -31,6 +31,7 @@ const (
 	CodeUnusedRule          = "unused-rule"
 	CodeTypeMismatch        = "type-mismatch"
 	CodeCircularReference   = "circular-reference"
+	CodeConnectiveInText    = "connective-in-text"
 )
 
 // DiagnosticCodes lists every code Check and CheckWithSchema can report.
@@ -38,7 +39,7 @@ var DiagnosticCodes = []string{
 	CodeParseError, CodeUnknownOperator, CodeThousandsSeparator, CodeMissingFullStop,
 	CodeLowercaseArticle, CodeUnbalancedMarker, CodeInvalidDate, CodeCountOperator, CodeNoRules,
 	CodeLimit, CodeUnknownLabel, CodeUnresolvedReference, CodeUnusedRule, CodeTypeMismatch, CodeNotInSchema,
-	CodeSchemaTypeMismatch, CodeCircularReference,
+	CodeSchemaTypeMismatch, CodeCircularReference, CodeConnectiveInText,
 }
 
 // Diagnostic is one problem found in a rule text, in plain words. A
@@ -534,6 +535,7 @@ func (c *checker) semantics(text *RuleText) {
 			case *Comparison:
 				if cd.Right == nil && !cd.Op.isEmpty() && !c.missingTo(cd.Op, cd.Value) {
 					c.typeMismatch(cd.Op, cd.Value)
+					c.connectiveInText(cd.Op, cd.Value)
 				}
 			case *Count:
 				if !c.missingTo(cd.Op, cd.Value) {
@@ -650,7 +652,7 @@ func (c *checker) missingTo(op Operator, lit Literal) bool {
 		!strings.EqualFold(words[1], "equal") && !strings.EqualFold(words[1], "equals") {
 		return false
 	}
-	from := c.operatorStart(int(lit.Pos), phrase)
+	from, _ := c.writtenOperator(int(lit.Pos), op)
 	to := int(lit.Pos) + strings.Index(lit.Text, words[1]) + len(words[1])
 	c.add(SeverityError, CodeUnknownOperator, from, to,
 		fmt.Sprintf("`%s %s %s` is not a comparison Verdict knows: without `to`, it reads as `%s` the text %q, "+
@@ -658,14 +660,53 @@ func (c *checker) missingTo(op Operator, lit Literal) bool {
 	return true
 }
 
-// operatorStart is where the operator phrase written before a value
-// begins, or the value's own offset if the phrase is not right before it.
-func (c *checker) operatorStart(value int, phrase string) int {
+// writtenOperator is where the phrase of op written before a value
+// begins, and the phrase; the value's own offset and "" if no phrase of op
+// is right before it.
+func (c *checker) writtenOperator(value int, op Operator) (int, string) {
 	before := strings.TrimRight(c.src[:value], " \t\r\n")
-	if strings.HasSuffix(before, phrase) {
-		return len(before) - len(phrase)
+	for _, ph := range operatorPhrases {
+		if ph.op == op && strings.HasSuffix(before, ph.text) {
+			return len(before) - len(ph.text), ph.text
+		}
 	}
-	return value
+	return value, ""
+}
+
+// connectiveInText warns about `is equal to gold or silver`: an unquoted
+// text is read whole, so the value compared is "gold or silver", never
+// one of two.
+func (c *checker) connectiveInText(op Operator, lit Literal) {
+	list := "is in"
+	switch {
+	case op == OpNotEqualTo:
+		list = "is not in"
+	case op != OpEqualTo:
+		return
+	}
+	if lit.Kind != LitString || c.src[lit.Pos] == '"' {
+		return
+	}
+	var items []string
+	item := []string{}
+	for _, w := range strings.Fields(lit.Text) {
+		if (w == "or" || w == "and") && len(item) > 0 {
+			items = append(items, strings.Join(item, " "))
+			item = item[:0]
+			continue
+		}
+		item = append(item, w)
+	}
+	if len(items) == 0 || len(item) == 0 {
+		return
+	}
+	items = append(items, strings.Join(item, " "))
+	from, _ := c.writtenOperator(int(lit.Pos), op)
+	fix := list + " [" + strings.Join(items, ", ") + "]"
+	c.add(SeverityWarning, CodeConnectiveInText, from, int(lit.Pos)+len(lit.Text),
+		fmt.Sprintf("`%s` is compared as one text, %q, not as a choice between values. "+
+			"To compare with each of them, write `%s`; to compare with the text itself, put it in quotes.",
+			lit.Text, lit.Text, fix), fix)
 }
 
 // typeMismatch warns about a written value that the operator can never

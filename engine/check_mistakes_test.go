@@ -40,6 +40,31 @@ var mistakes = []struct {
 		}},
 	},
 	{
+		name: "a choice written as one text",
+		src:  "A **Customer** is valued if the __tier__ of the **Customer** is equal to gold or silver.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityWarning, Code: engine.CodeConnectiveInText, Range: span(1, 62, 1, 88),
+			Message: "`gold or silver` is compared as one text, \"gold or silver\", not as a choice between values. " +
+				"To compare with each of them, write `is in [gold, silver]`; to compare with the text itself, put it in quotes.",
+			Suggestions: []string{"is in [gold, silver]"},
+		}},
+	},
+	{
+		name: "choices written as one text, with and, not equal",
+		src:  "A **C** is rare if the __tier__ of the **C** is not the same as gold card and silver or bronze.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityWarning, Code: engine.CodeConnectiveInText, Range: span(1, 46, 1, 95),
+			Message: "`gold card and silver or bronze` is compared as one text, \"gold card and silver or bronze\", not as a choice between values. " +
+				"To compare with each of them, write `is not in [gold card, silver, bronze]`; to compare with the text itself, put it in quotes.",
+			Suggestions: []string{"is not in [gold card, silver, bronze]"},
+		}},
+	},
+	{
+		name: "a quoted text with and is meant",
+		src:  "A **Team** is central if the __name__ of the **Team** is equal to \"research and development\".",
+		want: []engine.Diagnostic{},
+	},
+	{
 		name: "rules in a circle",
 		src:  circle,
 		want: []engine.Diagnostic{{

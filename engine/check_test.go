@@ -140,6 +140,14 @@ var diagnosticCases = []struct {
 		quiet:       "A **x** passes the alpha check if the **x** passes the beta check.\n\nA **x** passes the beta check if the __score__ of the **x** is at least 5.",
 	},
 	{
+		code:        engine.CodeConnectiveInText,
+		fires:       "A **Customer** is valued if the __tier__ of the **Customer** is equal to gold or silver.",
+		severity:    engine.SeverityWarning,
+		rangeText:   "is equal to gold or silver",
+		suggestions: []string{"is in [gold, silver]"},
+		quiet:       "A **Customer** is valued if the __tier__ of the **Customer** is in [gold, silver].",
+	},
+	{
 		code:        engine.CodeNotInSchema,
 		fires:       "A **Applicant** gets credit if the __montly income__ of the **Applicant** is at least 3000.",
 		severity:    engine.SeverityWarning,
