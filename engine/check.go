@@ -32,6 +32,7 @@ const (
 	CodeTypeMismatch        = "type-mismatch"
 	CodeCircularReference   = "circular-reference"
 	CodeConnectiveInText    = "connective-in-text"
+	CodeWrongKeyword        = "wrong-keyword"
 )
 
 // DiagnosticCodes lists every code Check and CheckWithSchema can report.
@@ -39,7 +40,7 @@ var DiagnosticCodes = []string{
 	CodeParseError, CodeUnknownOperator, CodeThousandsSeparator, CodeMissingFullStop,
 	CodeLowercaseArticle, CodeUnbalancedMarker, CodeInvalidDate, CodeCountOperator, CodeNoRules,
 	CodeLimit, CodeUnknownLabel, CodeUnresolvedReference, CodeUnusedRule, CodeTypeMismatch, CodeNotInSchema,
-	CodeSchemaTypeMismatch, CodeCircularReference, CodeConnectiveInText,
+	CodeSchemaTypeMismatch, CodeCircularReference, CodeConnectiveInText, CodeWrongKeyword,
 }
 
 // Diagnostic is one problem found in a rule text, in plain words. A
@@ -139,7 +140,7 @@ func (c *checker) syntax(errs ParseErrors) {
 			c.unlocated(e)
 			continue
 		}
-		if unbalanced[e.Pos.Line] || c.lowercaseArticle(e) || c.thousandsSeparator(e) ||
+		if unbalanced[e.Pos.Line] || c.lowercaseArticle(e) || c.thousandsSeparator(e) || c.wrongKeyword(e) ||
 			c.unknownOperator(e) || c.missingFullStop(e) {
 			continue
 		}

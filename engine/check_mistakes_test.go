@@ -65,6 +65,46 @@ var mistakes = []struct {
 		want: []engine.Diagnostic{},
 	},
 	{
+		name: "If in capitals",
+		src:  "A **Person** is an adult If the __age__ of the **Person** is at least 18.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeWrongKeyword, Range: span(1, 26, 1, 28),
+			Message: "Keywords are lower-case: write `if`, not `If`.", Suggestions: []string{"if"},
+		}},
+	},
+	{
+		name: "when for if",
+		src:  "A **Person** is an adult when the __age__ of the **Person** is at least 18.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeWrongKeyword, Range: span(1, 26, 1, 30),
+			Message: "A rule's conditions follow `if`: write `if`, not `when`.", Suggestions: []string{"if"},
+		}},
+	},
+	{
+		name: "AND in capitals",
+		src:  "A **Person** is an adult if the __age__ of the **Person** is at least 18 AND the __name__ of the **Person** is not empty.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeWrongKeyword, Range: span(1, 74, 1, 77),
+			Message: "Keywords are lower-case: write `and`, not `AND`.", Suggestions: []string{"and"},
+		}},
+	},
+	{
+		name: "The starting a condition",
+		src:  "A **Person** is an adult if The __age__ of the **Person** is at least 18.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeWrongKeyword, Range: span(1, 29, 1, 32),
+			Message: "Keywords are lower-case: write `the`, not `The`.", Suggestions: []string{"the"},
+		}},
+	},
+	{
+		name: "OF in a chain of names",
+		src:  "A **Person** is an adult if the __name__ OF the **Person** is empty.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeWrongKeyword, Range: span(1, 42, 1, 44),
+			Message: "Keywords are lower-case: write `of`, not `OF`.", Suggestions: []string{"of"},
+		}},
+	},
+	{
 		name: "rules in a circle",
 		src:  circle,
 		want: []engine.Diagnostic{{

@@ -148,6 +148,14 @@ var diagnosticCases = []struct {
 		quiet:       "A **Customer** is valued if the __tier__ of the **Customer** is in [gold, silver].",
 	},
 	{
+		code:        engine.CodeWrongKeyword,
+		fires:       "A **Person** is an adult If the __age__ of the **Person** is at least 18.",
+		severity:    engine.SeverityError,
+		rangeText:   "If",
+		suggestions: []string{"if"},
+		quiet:       "A **Person** is an adult if the __age__ of the **Person** is at least 18.",
+	},
+	{
 		code:        engine.CodeNotInSchema,
 		fires:       "A **Applicant** gets credit if the __montly income__ of the **Applicant** is at least 3000.",
 		severity:    engine.SeverityWarning,
