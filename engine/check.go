@@ -33,6 +33,7 @@ const (
 	CodeCircularReference   = "circular-reference"
 	CodeConnectiveInText    = "connective-in-text"
 	CodeWrongKeyword        = "wrong-keyword"
+	CodeUnknownCount        = "unknown-count"
 )
 
 // DiagnosticCodes lists every code Check and CheckWithSchema can report.
@@ -41,6 +42,7 @@ var DiagnosticCodes = []string{
 	CodeLowercaseArticle, CodeUnbalancedMarker, CodeInvalidDate, CodeCountOperator, CodeNoRules,
 	CodeLimit, CodeUnknownLabel, CodeUnresolvedReference, CodeUnusedRule, CodeTypeMismatch, CodeNotInSchema,
 	CodeSchemaTypeMismatch, CodeCircularReference, CodeConnectiveInText, CodeWrongKeyword,
+	CodeUnknownCount,
 }
 
 // Diagnostic is one problem found in a rule text, in plain words. A
@@ -141,7 +143,7 @@ func (c *checker) syntax(errs ParseErrors) {
 			continue
 		}
 		if unbalanced[e.Pos.Line] || c.lowercaseArticle(e) || c.thousandsSeparator(e) || c.wrongKeyword(e) ||
-			c.unknownOperator(e) || c.missingFullStop(e) {
+			c.unknownCount(e) || c.between(e) || c.unknownOperator(e) || c.missingFullStop(e) {
 			continue
 		}
 		c.generic(e)
@@ -340,6 +342,7 @@ var operatorSynonyms = map[string]string{
 	"is under": "is less than", "is less then": "is less than", "is at most": "is no more than",
 	"is not more than": "is no more than", "is not greater than": "is no more than",
 	"is no less than": "is at least", "is not less than": "is at least",
+	"is not at least": "is less than", "is not at most": "is greater than",
 	"is greater or equal to": "is greater than or equal to", "is more than or equal to": "is greater than or equal to",
 	"is less or equal to": "is less than or equal to", "equals": "is equal to", "is equal": "is equal to",
 	"is": "is equal to", "is not": "is not equal to", "is different from": "is not equal to",
@@ -479,6 +482,9 @@ var expectedWords = map[string]string{
 func (c *checker) generic(e SyntaxError) {
 	var wanted []string
 	for _, w := range e.wanted {
+		if w == "selector (**name**)" && wants(e, "selector or property") {
+			continue // said by "selector or property"
+		}
 		if p, ok := expectedWords[w]; ok {
 			wanted = append(wanted, p)
 		} else {
@@ -490,8 +496,28 @@ func (c *checker) generic(e SyntaxError) {
 		to = wordEnd(c.src, e.off)
 		found = "`" + c.src[e.off:to] + "`"
 	}
-	c.add(SeverityError, CodeParseError, e.off, to,
-		fmt.Sprintf("Verdict expected %s here, but found %s.", joinAlternatives(wanted), found))
+	msg := fmt.Sprintf("Verdict expected %s here, but found %s.", joinAlternatives(wanted), found)
+	if fix, how := doubledMarks(c.src[e.off:to]); fix != "" && (wants(e, "selector or property") || wants(e, "selector (**name**)")) {
+		c.add(SeverityError, CodeParseError, e.off, to, fmt.Sprintf("%s %s: `%s`.", msg, how, fix), fix)
+		return
+	}
+	c.add(SeverityError, CodeParseError, e.off, to, msg)
+}
+
+// doubledMarks is `_age_` or `*Person*` written with the double marks of
+// a property or a selector, and how those are written; "" if the word is
+// not one of those.
+func doubledMarks(w string) (fix, how string) {
+	for _, m := range [...]struct{ mark, how string }{
+		{"_", "A property is written between double underscores"},
+		{"*", "A selector is written between double asterisks"},
+	} {
+		name := strings.TrimSuffix(strings.TrimPrefix(w, m.mark), m.mark)
+		if len(name) == len(w)-2 && name != "" && isNameStart(name[0]) && !strings.HasSuffix(name, m.mark) {
+			return m.mark + m.mark + name + m.mark + m.mark, m.how
+		}
+	}
+	return "", ""
 }
 
 // wordEnd is the end of the word (or the single character) at from, on its

@@ -105,6 +105,101 @@ var mistakes = []struct {
 		}},
 	},
 	{
+		name: "not at least",
+		src:  "A **Person** is a minor if the __age__ of the **Person** is not at least 18.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 58, 1, 73),
+			Message: "`is not at least` is not a comparison Verdict knows. Did you mean `is less than`?", Suggestions: []string{"is less than"},
+		}},
+	},
+	{
+		name: "between two numbers",
+		src:  "A **Person** works if the __age__ of the **Person** is between 18 and 65.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 53, 1, 73),
+			Message: "Verdict has no `is between`: write two conditions joined by `and`, " +
+				"`is at least 18 and the __age__ of the **Person** is no more than 65`, which keeps both ends.",
+			Suggestions: []string{"is at least 18 and the __age__ of the **Person** is no more than 65"},
+		}},
+	},
+	{
+		name: "between two days",
+		src:  "A **Contract** is current if the __start__ of the **Contract** is between 2024-01-01 and 2024-12-31.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 64, 1, 100),
+			Message: "Verdict has no `is between`: write two conditions joined by `and`, " +
+				"`is later than 2023-12-31 and the __start__ of the **Contract** is earlier than 2025-01-01`, which keeps both ends.",
+			Suggestions: []string{"is later than 2023-12-31 and the __start__ of the **Contract** is earlier than 2025-01-01"},
+		}},
+	},
+	{
+		name: "between what is not two numbers or days",
+		src:  "A **Person** works if the __name__ of the **Person** is between a and m.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 54, 1, 64),
+			Message: "Verdict has no `is between`: write two conditions joined by `and`, " +
+				"such as `is at least 18 and the __name__ of the **Person** is no more than 65`.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "the count of",
+		src:  "A **Cart** is full if the count of __items__ of the **Cart** is at least 10.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnknownCount, Range: span(1, 27, 1, 35),
+			Message: "Verdict has no `the count of`: it counts the items of a list with `the number of`, " +
+				"and the characters of a text with `the length of`. Did you mean `the number of`?",
+			Suggestions: []string{"number of"},
+		}},
+	},
+	{
+		name: "the size of",
+		src:  "A **Cart** is full if the size of __items__ of the **Cart** is at least 10.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnknownCount, Range: span(1, 27, 1, 34),
+			Message: "Verdict has no `the size of`: it counts the items of a list with `the number of`, " +
+				"and the characters of a text with `the length of`. Did you mean `the length of`?",
+			Suggestions: []string{"length of"},
+		}},
+	},
+	{
+		name: "the Number of",
+		src:  "A **Cart** is full if the Number of __items__ of the **Cart** is at least 10.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeWrongKeyword, Range: span(1, 27, 1, 33),
+			Message: "Keywords are lower-case: write `number`, not `Number`.", Suggestions: []string{"number"},
+		}},
+	},
+	{
+		name: "a property between single underscores",
+		src:  "A **Person** is an adult if the _age_ of the **Person** is at least 18.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 33, 1, 38),
+			Message: "Verdict expected a selector (`**name**`) or a property (`__name__`) here, but found `_age_`. " +
+				"A property is written between double underscores: `__age__`.",
+			Suggestions: []string{"__age__"},
+		}},
+	},
+	{
+		name: "a selector between single asterisks",
+		src:  "A **Person** is an adult if the __age__ of the *Person* is at least 18.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 48, 1, 56),
+			Message: "Verdict expected a selector (`**name**`) or a property (`__name__`) here, but found `*Person*`. " +
+				"A selector is written between double asterisks: `**Person**`.",
+			Suggestions: []string{"**Person**"},
+		}},
+	},
+	{
+		name: "a word where a name belongs",
+		src:  "A **Person** is an adult if the age of the **Person** is at least 18.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 33, 1, 36),
+			Message:     "Verdict expected a selector (`**name**`) or a property (`__name__`) here, but found `age`.",
+			Suggestions: []string{},
+		}},
+	},
+	{
 		name: "rules in a circle",
 		src:  circle,
 		want: []engine.Diagnostic{{

@@ -156,6 +156,14 @@ var diagnosticCases = []struct {
 		quiet:       "A **Person** is an adult if the __age__ of the **Person** is at least 18.",
 	},
 	{
+		code:        engine.CodeUnknownCount,
+		fires:       "A **Cart** is full if the count of __items__ of the **Cart** is at least 10.",
+		severity:    engine.SeverityError,
+		rangeText:   "count of",
+		suggestions: []string{"number of"},
+		quiet:       "A **Cart** is full if the number of __items__ of the **Cart** is at least 10.",
+	},
+	{
 		code:        engine.CodeNotInSchema,
 		fires:       "A **Applicant** gets credit if the __montly income__ of the **Applicant** is at least 3000.",
 		severity:    engine.SeverityWarning,

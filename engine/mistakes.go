@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
 // The parser reports where a rule stopped following the language; these
@@ -87,4 +88,106 @@ func (c *checker) keywordCase(from int, keyword string) {
 	to := from + len(keyword)
 	c.add(SeverityError, CodeWrongKeyword, from, to,
 		fmt.Sprintf("Keywords are lower-case: write `%s`, not `%s`.", keyword, c.src[from:to]), keyword)
+}
+
+// valueAt reads the literal written at an offset, as a comparison's value:
+// its end, and false if there is none (or a date not on the calendar).
+func valueAt(src string, at int) (lit Literal, end int, ok bool) {
+	p := parser{scanner: scanner{src: src, pos: at}, limits: DefaultLimits}
+	defer func() {
+		if e := recover(); e != nil {
+			if _, isBailout := e.(bailout); !isBailout {
+				panic(e)
+			}
+			ok = false
+		}
+	}()
+	lit, ok = p.value(false)
+	return lit, p.pos, ok
+}
+
+// shiftDay is the day n days from a YYYY-MM-DD day, written the same way.
+func shiftDay(day string, n int) string {
+	t, err := time.Parse(time.DateOnly, day)
+	if err != nil {
+		return day
+	}
+	return t.AddDate(0, 0, n).Format(time.DateOnly)
+}
+
+// between recognises `is between 18 and 65`, which the language writes as
+// two conditions.
+func (c *checker) between(e SyntaxError) bool {
+	if !wants(e, "predicate") || e.cond < 0 {
+		return false
+	}
+	p := parser{scanner: scanner{src: c.src, pos: e.off}}
+	if !p.acceptWord("is") {
+		return false
+	}
+	p.skipBlanks()
+	if !p.acceptWord("between") {
+		return false
+	}
+	to := p.pos
+	left := strings.TrimSpace(c.src[e.cond:e.off])
+	fix := ""
+	p.skipBlanks()
+	if low, lowEnd, ok := valueAt(c.src, p.pos); ok {
+		p.pos = lowEnd
+		p.skipBlanks()
+		if p.acceptWord("and") {
+			p.skipBlanks()
+			if high, highEnd, ok := valueAt(c.src, p.pos); ok && low.Kind == high.Kind {
+				switch low.Kind {
+				case LitNumber:
+					fix = fmt.Sprintf("is at least %s and %s is no more than %s",
+						c.src[low.Pos:lowEnd], left, c.src[high.Pos:highEnd])
+				case LitDate:
+					fix = fmt.Sprintf("is later than %s and %s is earlier than %s",
+						shiftDay(low.Text, -1), left, shiftDay(high.Text, 1))
+				}
+				if fix != "" {
+					to = highEnd
+				}
+			}
+		}
+	}
+	if fix == "" {
+		c.add(SeverityError, CodeUnknownOperator, e.off, to, fmt.Sprintf("Verdict has no `is between`: write two conditions "+
+			"joined by `and`, such as `is at least 18 and %s is no more than 65`.", left))
+		return true
+	}
+	c.add(SeverityError, CodeUnknownOperator, e.off, to, fmt.Sprintf("Verdict has no `is between`: write two conditions "+
+		"joined by `and`, `%s`, which keeps both ends.", fix), fix)
+	return true
+}
+
+// countWords are what people write for `the number of` and `the length
+// of`, and the word the language has.
+var countWords = map[string]string{"count": "number", "size": "length", "number": "number", "length": "length"}
+
+// unknownCount recognises `the count of __items__` and the like.
+func (c *checker) unknownCount(e SyntaxError) bool {
+	if !wants(e, "selector or property") {
+		return false
+	}
+	to := e.off
+	for to < len(c.src) && isASCIILetter(c.src[to]) {
+		to++
+	}
+	word := c.src[e.off:to]
+	fix, ok := countWords[strings.ToLower(word)]
+	p := parser{scanner: scanner{src: c.src, pos: to}}
+	p.skipBlanks()
+	if !ok || to == e.off || !p.acceptWord("of") {
+		return false
+	}
+	if fix == strings.ToLower(word) {
+		c.keywordCase(e.off, fix)
+		return true
+	}
+	c.add(SeverityError, CodeUnknownCount, e.off, p.pos, fmt.Sprintf("Verdict has no `the %s of`: it counts the items of a list "+
+		"with `the number of`, and the characters of a text with `the length of`. Did you mean `the %s of`?", word, fix), fix+" of")
+	return true
 }
