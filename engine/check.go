@@ -560,7 +560,7 @@ func (c *checker) semantics(text *RuleText) {
 					c.inferred[cd] = true
 				}
 			case *Comparison:
-				if cd.Right == nil && !cd.Op.isEmpty() && !c.missingTo(cd.Op, cd.Value) {
+				if cd.Right == nil && !cd.Op.isEmpty() && !c.missingTo(cd.Op, cd.Value) && !c.numberOperatorOnDay(cd.Op, cd.Value) {
 					c.typeMismatch(cd.Op, cd.Value)
 					c.connectiveInText(cd.Op, cd.Value)
 				}
@@ -734,6 +734,36 @@ func (c *checker) connectiveInText(op Operator, lit Literal) {
 		fmt.Sprintf("`%s` is compared as one text, %q, not as a choice between values. "+
 			"To compare with each of them, write `%s`; to compare with the text itself, put it in quotes.",
 			lit.Text, lit.Text, fix), fix)
+}
+
+// dayOperators are the date comparisons that stand for a number
+// comparison of a day: the operator, and how many days the written day
+// moves, since `is later than` and `is earlier than` leave the day out.
+var dayOperators = map[Operator]struct {
+	phrase string
+	shift  int
+}{
+	OpGreaterThan: {"is later than", 0}, OpGreaterThanOrEqual: {"is later than", -1},
+	OpLessThan: {"is earlier than", 0}, OpLessThanOrEqual: {"is earlier than", 1},
+}
+
+// numberOperatorOnDay warns about `is greater than 2024-01-01`: a number
+// comparison with a day is always false; the date comparisons compare days.
+func (c *checker) numberOperatorOnDay(op Operator, lit Literal) bool {
+	day, ok := dayOperators[op]
+	if !ok || lit.Kind != LitDate {
+		return false
+	}
+	from, phrase := c.writtenOperator(int(lit.Pos), op)
+	if phrase == "" {
+		return false // a comment between them: typeMismatch says it plainly
+	}
+	to := literalEnd(c.src, lit)
+	fix := day.phrase + " " + shiftDay(lit.Text, day.shift)
+	c.add(SeverityWarning, CodeTypeMismatch, from, to,
+		fmt.Sprintf("`%s` compares numbers, but %s is a date, so the condition is always false. Days are compared with "+
+			"`is later than` and `is earlier than`, which leave out the day itself: write `%s`.", phrase, c.src[lit.Pos:to], fix), fix)
+	return true
 }
 
 // typeMismatch warns about a written value that the operator can never

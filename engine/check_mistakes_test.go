@@ -200,6 +200,32 @@ var mistakes = []struct {
 		}},
 	},
 	{
+		name: "a day compared as a number",
+		src:  "A **Contract** is current if the __end__ of the **Contract** is greater than 2024-01-01.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityWarning, Code: engine.CodeTypeMismatch, Range: span(1, 62, 1, 88),
+			Message: "`is greater than` compares numbers, but 2024-01-01 is a date, so the condition is always false. " +
+				"Days are compared with `is later than` and `is earlier than`, which leave out the day itself: write `is later than 2024-01-01`.",
+			Suggestions: []string{"is later than 2024-01-01"},
+		}},
+	},
+	{
+		name: "days compared as numbers, the day itself included",
+		src: "A **C** is current if the __end__ of the **C** is at least 2024-03-01\n" +
+			"  and the __start__ of the **C** is less than or equal to date(2024-02-28).",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityWarning, Code: engine.CodeTypeMismatch, Range: span(1, 48, 1, 70),
+			Message: "`is at least` compares numbers, but 2024-03-01 is a date, so the condition is always false. " +
+				"Days are compared with `is later than` and `is earlier than`, which leave out the day itself: write `is later than 2024-02-29`.",
+			Suggestions: []string{"is later than 2024-02-29"},
+		}, {
+			Severity: engine.SeverityWarning, Code: engine.CodeTypeMismatch, Range: span(2, 34, 2, 75),
+			Message: "`is less than or equal to` compares numbers, but date(2024-02-28) is a date, so the condition is always false. " +
+				"Days are compared with `is later than` and `is earlier than`, which leave out the day itself: write `is earlier than 2024-02-29`.",
+			Suggestions: []string{"is earlier than 2024-02-29"},
+		}},
+	},
+	{
 		name: "rules in a circle",
 		src:  circle,
 		want: []engine.Diagnostic{{
