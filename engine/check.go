@@ -34,6 +34,7 @@ const (
 	CodeConnectiveInText    = "connective-in-text"
 	CodeWrongKeyword        = "wrong-keyword"
 	CodeUnknownCount        = "unknown-count"
+	CodeUnclosedQuote       = "unclosed-quote"
 )
 
 // DiagnosticCodes lists every code Check and CheckWithSchema can report.
@@ -42,7 +43,7 @@ var DiagnosticCodes = []string{
 	CodeLowercaseArticle, CodeUnbalancedMarker, CodeInvalidDate, CodeCountOperator, CodeNoRules,
 	CodeLimit, CodeUnknownLabel, CodeUnresolvedReference, CodeUnusedRule, CodeTypeMismatch, CodeNotInSchema,
 	CodeSchemaTypeMismatch, CodeCircularReference, CodeConnectiveInText, CodeWrongKeyword,
-	CodeUnknownCount,
+	CodeUnknownCount, CodeUnclosedQuote,
 }
 
 // Diagnostic is one problem found in a rule text, in plain words. A
@@ -142,7 +143,7 @@ func (c *checker) syntax(errs ParseErrors) {
 			c.unlocated(e)
 			continue
 		}
-		if unbalanced[e.Pos.Line] || c.lowercaseArticle(e) || c.thousandsSeparator(e) || c.wrongKeyword(e) ||
+		if unbalanced[e.Pos.Line] || c.unclosedQuote(e) || c.lowercaseArticle(e) || c.thousandsSeparator(e) || c.wrongKeyword(e) ||
 			c.unknownCount(e) || c.between(e) || c.unknownOperator(e) || c.missingFullStop(e) {
 			continue
 		}

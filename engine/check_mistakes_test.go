@@ -226,6 +226,26 @@ var mistakes = []struct {
 		}},
 	},
 	{
+		name: "a quote never closed",
+		src:  "A **Person** is ada if the __name__ of the **Person** is equal to \"abc.\n",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnclosedQuote, Range: span(1, 67, 1, 68),
+			Message:     "This quote is never closed: a text in quotes ends at the next `\"`, and none follows.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "a quote closed in the next rule",
+		src: "A **Person** is ada if the __name__ of the **Person** is equal to \"abc.\n\n" +
+			"A **Person** is bob if the __name__ of the **Person** is equal to \"bob\".\n",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnclosedQuote, Range: span(1, 67, 1, 68),
+			Message: "This quote is closed only on line 3: a text in quotes ends at the next `\"`, " +
+				"so this one runs on into the lines after it. Close it on its own line.",
+			Suggestions: []string{},
+		}},
+	},
+	{
 		name: "rules in a circle",
 		src:  circle,
 		want: []engine.Diagnostic{{

@@ -164,6 +164,14 @@ var diagnosticCases = []struct {
 		quiet:       "A **Cart** is full if the number of __items__ of the **Cart** is at least 10.",
 	},
 	{
+		code:        engine.CodeUnclosedQuote,
+		fires:       "A **Person** is ada if the __name__ of the **Person** is equal to \"Ada.",
+		severity:    engine.SeverityError,
+		rangeText:   `"`,
+		suggestions: []string{},
+		quiet:       "A **Person** is ada if the __name__ of the **Person** is equal to \"Ada\".",
+	},
+	{
 		code:        engine.CodeNotInSchema,
 		fires:       "A **Applicant** gets credit if the __montly income__ of the **Applicant** is at least 3000.",
 		severity:    engine.SeverityWarning,

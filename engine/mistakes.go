@@ -191,3 +191,34 @@ func (c *checker) unknownCount(e SyntaxError) bool {
 		"with `the number of`, and the characters of a text with `the length of`. Did you mean `the %s of`?", word, fix), fix+" of")
 	return true
 }
+
+// unclosedQuote recognises a quote left open: the parser ran to the end
+// of the text looking for its partner, or found one only on a later line,
+// in what was meant as the next rule, and stopped after it.
+func (c *checker) unclosedQuote(e SyntaxError) bool {
+	if wants(e, `closing '"'`) {
+		open := strings.LastIndexByte(c.src, '"')
+		if open < 0 {
+			return false
+		}
+		c.add(SeverityError, CodeUnclosedQuote, open, open+1,
+			"This quote is never closed: a text in quotes ends at the next `\"`, and none follows.")
+		return true
+	}
+	open := -1
+	for i := e.rule; i < e.off && i < len(c.src); i++ {
+		switch {
+		case c.src[i] == '"' && open < 0:
+			open = i
+		case c.src[i] == '"':
+			if strings.Contains(c.src[open:i], "\n") {
+				closed := c.li.pos(i).Line
+				c.add(SeverityError, CodeUnclosedQuote, open, open+1, fmt.Sprintf("This quote is closed only on line %d: "+
+					"a text in quotes ends at the next `\"`, so this one runs on into the lines after it. Close it on its own line.", closed))
+				return true
+			}
+			open = -1
+		}
+	}
+	return false
+}
