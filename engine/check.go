@@ -584,12 +584,31 @@ func (c *checker) semantics(text *RuleText) {
 			continue
 		}
 		head := int(r.Selector.Pos) + len(r.Selector.Text) + 4
+		if later := sameOutcomeAfter(text, i); later >= 0 {
+			c.add(SeverityWarning, CodeUnusedRule, int(r.Pos), head,
+				fmt.Sprintf("Another rule, on line %d, has this rule's outcome (`%s`), and references to an outcome reach "+
+					"only the last rule that has it, so this rule's result is never used. Join the two rules' conditions "+
+					"with `or` in one rule, give this one another outcome or a label, or remove it.",
+					c.li.pos(int(text.Rules[later].Pos)).Line, fullPhrase(r)))
+			continue
+		}
 		c.add(SeverityWarning, CodeUnusedRule, int(r.Pos), head,
 			fmt.Sprintf("No rule refers to the rule that %s %s, and it is not the golden rule (%q decides the result), "+
 				"so its result is never used. Refer to it from another rule, give it a label, or remove it.",
 				r.Selector.Text, fullPhrase(r), text.Rules[golden].Outcome))
 	}
 	c.circles(text, refs, golden)
+}
+
+// sameOutcomeAfter is the last rule after rule i with its outcome, which
+// references reach instead (see resolver.shadow), or -1 if none.
+func sameOutcomeAfter(text *RuleText, i int) int {
+	for j := len(text.Rules) - 1; j > i; j-- {
+		if text.Rules[j].Outcome == text.Rules[i].Outcome {
+			return j
+		}
+	}
+	return -1
 }
 
 func fullPhrase(r *Rule) string {

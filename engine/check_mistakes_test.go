@@ -246,6 +246,17 @@ var mistakes = []struct {
 		}},
 	},
 	{
+		name: "a rule whose outcome a later rule repeats",
+		src:  repeatedOutcome,
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityWarning, Code: engine.CodeUnusedRule, Range: span(1, 1, 1, 12),
+			Message: "Another rule, on line 3, has this rule's outcome (`is ok`), and references to an outcome reach " +
+				"only the last rule that has it, so this rule's result is never used. Join the two rules' conditions " +
+				"with `or` in one rule, give this one another outcome or a label, or remove it.",
+			Suggestions: []string{},
+		}},
+	},
+	{
 		name: "rules in a circle",
 		src:  circle,
 		want: []engine.Diagnostic{{
@@ -284,7 +295,10 @@ const (
 	circle = "A **x** passes the alpha check if the **x** passes the beta check.\n\n" +
 		"A **x** passes the beta check if the **x** passes the gamma check.\n\n" +
 		"A **x** passes the gamma check if the **x** passes the alpha check."
-	selfReference  = "A **x** is ok if the **x** is ok."
+	selfReference   = "A **x** is ok if the **x** is ok."
+	repeatedOutcome = "A **Order** is ok if the __total__ of the **Order** is at least 10.\n\n" +
+		"A **Order** is ok if the __total__ of the **Order** is at least 20.\n\n" +
+		"A **Order** ships if the **Order** is ok."
 	labelledCircle = "A **x** is fine if the __a__ of the **x** is at least 1.\n\n" +
 		"loop. A **x** passes the alpha check if §beta is valid.\n\n" +
 		"beta. A **x** passes the beta check if the **x** passes the alpha check."
@@ -302,6 +316,16 @@ func TestCheckedCirclesAreTheRunsInfiniteLoops(t *testing.T) {
 	res := eng.Run(labelledCircle, map[string]any{"x": map[string]any{"a": 1.0}})
 	if want := map[string]bool{"loop": false, "beta": false}; res.Error != nil || !res.Result || !reflect.DeepEqual(res.Labels, want) {
 		t.Errorf("%q = %v, error %v, labels %v; want true, no error, labels %v", labelledCircle, res.Result, res.Error, res.Labels, want)
+	}
+}
+
+// A reference to a repeated outcome reaches the last rule that has it,
+// as the unused-rule warning on the first says.
+func TestARepeatedOutcomeIsTheLastRules(t *testing.T) {
+	var eng engine.Engine
+	res := eng.Run(repeatedOutcome, map[string]any{"Order": map[string]any{"total": 15.0}})
+	if res.Error != nil || res.Result {
+		t.Errorf("a total of 15 ships: %v (error %v), want false, from the rule that asks for 20", res.Result, res.Error)
 	}
 }
 
