@@ -166,20 +166,39 @@ func (c *checker) unlocated(e SyntaxError) {
 		c.add(SeverityError, CodeInvalidDate, from, from+len(day),
 			fmt.Sprintf("%s is not a date on the calendar. Write dates as YYYY-MM-DD with a real month and day.", day))
 	case strings.Contains(msg, "comparisons require") || strings.HasPrefix(msg, "Unsupported operator for"):
-		from, to := e.off, lineEnd(c.src, e.off)
-		for _, ph := range operatorPhrases {
-			if strings.HasSuffix(c.src[:e.off], ph.text) {
-				from, to = e.off-len(ph.text), e.off
-				break
-			}
-		}
-		c.add(SeverityError, CodeCountOperator, from, to,
-			"`the number of` and `the length of` compare a count with a number, using is equal to, "+
-				"is not equal to, is greater than, is less than, is at least, is no more than "+
-				"or their longer forms. ("+msg+")")
+		c.countOperator(e)
 	default:
 		c.add(SeverityError, CodeLimit, 0, 0, "The text is too large: "+msg+".")
 	}
+}
+
+// countOperator explains a count compared with what it cannot be: with
+// an operator other than the number comparisons, or with a value of the
+// data. The parser's message is the run's; the diagnostic has its own.
+func (c *checker) countOperator(e SyntaxError) {
+	count := "`the number of`"
+	if strings.HasPrefix(strings.ToLower(e.Expected), "length of") ||
+		strings.HasPrefix(e.Expected, "Unsupported operator for length of") {
+		count = "`the length of`"
+	}
+	const operators = "`is equal to`, `is not equal to`, `is greater than`, `is less than`, `is at least`, `is no more than` or their longer forms"
+	if strings.HasSuffix(e.Expected, "require a numeric value") {
+		p := parser{scanner: scanner{src: c.src, pos: e.off}, limits: DefaultLimits}
+		p.acceptThe()
+		p.path()
+		c.add(SeverityError, CodeCountOperator, e.off, p.pos, fmt.Sprintf("%s compares a count with a number written "+
+			"in the rule, not with a value of the data.", count))
+		return
+	}
+	for _, ph := range operatorPhrases {
+		if strings.HasSuffix(c.src[:e.off], ph.text) {
+			c.add(SeverityError, CodeCountOperator, e.off-len(ph.text), e.off, fmt.Sprintf("%s compares a count with a "+
+				"number, so `%s` cannot follow it: use %s.", count, ph.text, operators))
+			return
+		}
+	}
+	c.add(SeverityError, CodeCountOperator, e.off, lineEnd(c.src, e.off),
+		fmt.Sprintf("%s compares a count with a number, using %s.", count, operators))
 }
 
 // unbalancedMarkers reports `**` or `__` without its partner on a line and
@@ -192,13 +211,15 @@ func (c *checker) unbalancedMarkers() map[int]bool {
 		if t := strings.TrimSpace(line); !strings.HasPrefix(t, "#") {
 			for _, m := range [...]string{"**", "__"} {
 				if at := unpaired(line, m); at >= 0 {
-					name := "selector"
-					if m == "__" {
-						name = "property"
+					// A marker right before a name opens it; any other
+					// closes one.
+					which := "A closing `%s` without an opening one"
+					if after := start + at + 2; after < len(c.src) && isNameStart(c.src[after]) && c.src[after] != '_' {
+						which = "An opening `%s` without a closing one"
 					}
 					c.add(SeverityError, CodeUnbalancedMarker, start+at, start+at+2,
-						fmt.Sprintf("This %s has an opening %s without a closing one (or the other way round). "+
-							"Write names between a pair: **Person** for a selector, __age__ for a property.", m, name),
+						fmt.Sprintf(which+" on this line. Write names between a pair: `**Person**` for a selector, "+
+							"`__age__` for a property.", m),
 					)
 					lines[c.li.pos(start).Line] = true
 				}

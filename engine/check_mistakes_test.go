@@ -257,6 +257,53 @@ var mistakes = []struct {
 		}},
 	},
 	{
+		name: "an opening marker without its partner",
+		src:  "A **Person** is an adult if the __age of the **Person** is at least 18.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnbalancedMarker, Range: span(1, 33, 1, 35),
+			Message: "An opening `__` without a closing one on this line. Write names between a pair: " +
+				"`**Person**` for a selector, `__age__` for a property.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "a closing marker without its partner",
+		src:  "A **Person** is an adult if the age__ of the **Person** is at least 18.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnbalancedMarker, Range: span(1, 36, 1, 38),
+			Message: "A closing `__` without an opening one on this line. Write names between a pair: " +
+				"`**Person**` for a selector, `__age__` for a property.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "a count compared with a list",
+		src:  "A **Cart** is full if the number of __items__ of the **Cart** is in [1, 2].",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeCountOperator, Range: span(1, 63, 1, 68),
+			Message:     "`the number of` compares a count with a number, so `is in` cannot follow it: use `is equal to`, `is not equal to`, `is greater than`, `is less than`, `is at least`, `is no more than` or their longer forms.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "a length compared with a day",
+		src:  "A **Cart** is full if the length of __items__ of the **Cart** is later than 2024-01-01.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeCountOperator, Range: span(1, 63, 1, 76),
+			Message:     "`the length of` compares a count with a number, so `is later than` cannot follow it: use `is equal to`, `is not equal to`, `is greater than`, `is less than`, `is at least`, `is no more than` or their longer forms.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "a count compared with a value of the data",
+		src:  "A **Cart** is full if the number of __items__ of the **Cart** is at least the __max__ of the **Cart**.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeCountOperator, Range: span(1, 75, 1, 102),
+			Message:     "`the number of` compares a count with a number written in the rule, not with a value of the data.",
+			Suggestions: []string{},
+		}},
+	},
+	{
 		name: "rules in a circle",
 		src:  circle,
 		want: []engine.Diagnostic{{
