@@ -35,6 +35,7 @@ const (
 	CodeWrongKeyword        = "wrong-keyword"
 	CodeUnknownCount        = "unknown-count"
 	CodeUnclosedQuote       = "unclosed-quote"
+	CodeLabelWithSpaces     = "label-with-spaces"
 )
 
 // DiagnosticCodes lists every code Check and CheckWithSchema can report.
@@ -43,7 +44,7 @@ var DiagnosticCodes = []string{
 	CodeLowercaseArticle, CodeUnbalancedMarker, CodeInvalidDate, CodeCountOperator, CodeNoRules,
 	CodeLimit, CodeUnknownLabel, CodeUnresolvedReference, CodeUnusedRule, CodeTypeMismatch, CodeNotInSchema,
 	CodeSchemaTypeMismatch, CodeCircularReference, CodeConnectiveInText, CodeWrongKeyword,
-	CodeUnknownCount, CodeUnclosedQuote,
+	CodeUnknownCount, CodeUnclosedQuote, CodeLabelWithSpaces,
 }
 
 // Diagnostic is one problem found in a rule text, in plain words. A
@@ -116,6 +117,9 @@ type checker struct {
 	// inferred are the references no rule answers, which a run answers
 	// from the data (see semantics).
 	inferred map[*PhraseRef]bool
+	// spacedLabels are the text's labels with spaces, read at the first
+	// reference that seems to name one (see labelWithSpaces).
+	spacedLabels []spacedLabel
 }
 
 // maxSuggestionWork bounds the comparisons one Check spends on suggesting
@@ -144,7 +148,7 @@ func (c *checker) syntax(errs ParseErrors) {
 			continue
 		}
 		if unbalanced[e.Pos.Line] || c.unclosedQuote(e) || c.lowercaseArticle(e) || c.thousandsSeparator(e) || c.wrongKeyword(e) ||
-			c.unknownCount(e) || c.between(e) || c.unknownOperator(e) || c.missingFullStop(e) {
+			c.labelWithSpaces(e) || c.unknownCount(e) || c.between(e) || c.unknownOperator(e) || c.missingFullStop(e) {
 			continue
 		}
 		c.generic(e)

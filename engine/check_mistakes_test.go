@@ -304,6 +304,37 @@ var mistakes = []struct {
 		}},
 	},
 	{
+		name: "a label with a space",
+		src:  "Age Check. A **user** is old if the __age__ of the **user** is at least 80.\n\nA **user** gets access if §Age Check.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeLabelWithSpaces, Range: span(3, 27, 3, 37),
+			Message: "The label `Age Check` has a space in it, and a reference to a label ends at the first space: " +
+				"`§Age` names `Age` only. Refer to the rule by its outcome (`the **user** is old`), or give it a label without spaces.",
+			Suggestions: []string{"the **user** is old"},
+		}},
+	},
+	{
+		name: "a label with a space, and its predicate",
+		src: "Age Check. A **user** is old if the __age__ of the **user** is at least 80.\n\n" +
+			"A **user** gets access if $Age Check is valid and the __role__ of the **user** is equal to \"x\".",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeLabelWithSpaces, Range: span(3, 27, 3, 46),
+			Message: "The label `Age Check` has a space in it, and a reference to a label ends at the first space: " +
+				"`$Age` names `Age` only. Refer to the rule by its outcome (`the **user** is old`), or give it a label without spaces.",
+			Suggestions: []string{"the **user** is old"},
+		}},
+	},
+	{
+		name: "a label with a space no rule has",
+		src:  "A **user** gets access if §Age Check.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeLabelWithSpaces, Range: span(1, 27, 1, 37),
+			Message: "A reference to a label ends at the first space: `§Age` names `Age` only, and `Check` cannot follow it. " +
+				"A label with spaces cannot be referred to with `§`: refer to the rule by its outcome, or give it a label without spaces.",
+			Suggestions: []string{},
+		}},
+	},
+	{
 		name: "rules in a circle",
 		src:  circle,
 		want: []engine.Diagnostic{{

@@ -172,6 +172,14 @@ var diagnosticCases = []struct {
 		quiet:       "A **Person** is ada if the __name__ of the **Person** is equal to \"Ada\".",
 	},
 	{
+		code:        engine.CodeLabelWithSpaces,
+		fires:       "Age Check. A **user** is old if the __age__ of the **user** is at least 80.\n\nA **user** gets access if §Age Check.",
+		severity:    engine.SeverityError,
+		rangeText:   "§Age Check",
+		suggestions: []string{"the **user** is old"},
+		quiet:       "Age Check. A **user** is old if the __age__ of the **user** is at least 80.\n\nA **user** gets access if the **user** is old.",
+	},
+	{
 		code:        engine.CodeNotInSchema,
 		fires:       "A **Applicant** gets credit if the __montly income__ of the **Applicant** is at least 3000.",
 		severity:    engine.SeverityWarning,

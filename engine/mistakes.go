@@ -222,3 +222,98 @@ func (c *checker) unclosedQuote(e SyntaxError) bool {
 	}
 	return false
 }
+
+// labelWithSpaces recognises `§Age Check` referring to the rule labelled
+// `Age Check`: a reference's label is letters, digits and dots, so it
+// ends at the space. It suggests referring to the rule by its outcome.
+func (c *checker) labelWithSpaces(e SyntaxError) bool {
+	if !wants(e, "label predicate") {
+		return false
+	}
+	name := e.off
+	for name > 0 && (c.src[name-1] == ' ' || c.src[name-1] == '\t') {
+		name--
+	}
+	end := name
+	for name > 0 && (isASCIILetter(c.src[name-1]) || isDigit(c.src[name-1]) || c.src[name-1] == '.') {
+		name--
+	}
+	var from int
+	switch {
+	case name == end || end == e.off:
+		return false
+	case name > 0 && c.src[name-1] == '$':
+		from = name - 1
+	case strings.HasSuffix(c.src[:name], "§"):
+		from = name - len("§")
+	default:
+		return false
+	}
+	if c.spacedLabels == nil {
+		c.spacedLabels = spacedLabels(c.src)
+	}
+	for _, l := range c.spacedLabels {
+		to := name + len(l.label)
+		if !strings.HasPrefix(c.src[name:], l.label) || to < len(c.src) && isWordByte(c.src[to]) {
+			continue
+		}
+		p := parser{scanner: scanner{src: c.src, pos: to}}
+		p.skipBlanks()
+		for _, pred := range labelPredicates {
+			if p.acceptWord(pred) {
+				to = p.pos
+				break
+			}
+		}
+		c.add(SeverityError, CodeLabelWithSpaces, from, to, fmt.Sprintf("The label `%s` has a space in it, and a reference "+
+			"to a label ends at the first space: `%s` names `%s` only. Refer to the rule by its outcome (`%s`), "+
+			"or give it a label without spaces.", l.label, c.src[from:end], c.src[name:end], l.reference), l.reference)
+		return true
+	}
+	// No label of the text starts so; still, a word that cannot start a
+	// predicate most likely goes on the label.
+	next := e.off
+	for next < len(c.src) && isASCIILetter(c.src[next]) {
+		next++
+	}
+	word := c.src[e.off:next]
+	if word == "" || word == "and" || word == "or" {
+		return false
+	}
+	for _, pred := range labelPredicates {
+		if hasWordAt(pred, 0, word) {
+			return false // a predicate misspelt
+		}
+	}
+	c.add(SeverityError, CodeLabelWithSpaces, from, next, fmt.Sprintf("A reference to a label ends at the first space: "+
+		"`%s` names `%s` only, and `%s` cannot follow it. A label with spaces cannot be referred to with `%s`: "+
+		"refer to the rule by its outcome, or give it a label without spaces.", c.src[from:end], c.src[name:end], word, c.src[from:name]))
+	return true
+}
+
+// spacedLabel is a label with a space in it, and the reference by outcome
+// to its rule.
+type spacedLabel struct{ label, reference string }
+
+// spacedLabels are the labels with spaces that start a line of src.
+func spacedLabels(src string) []spacedLabel {
+	out := []spacedLabel{}
+	for start := 0; start < len(src); start = lineEnd(src, start) + 1 {
+		p := parser{scanner: scanner{src: src, pos: start}, limits: DefaultLimits}
+		p.skipBlanks()
+		if p.atArticle() {
+			continue
+		}
+		label, ok := p.label()
+		if !ok || !strings.ContainsAny(label, " \t") || !p.acceptWord("An") && !p.acceptWord("A") {
+			continue
+		}
+		p.skipSpace()
+		sel, ok := p.selector()
+		var r Rule
+		if ok && p.outcome(&r) {
+			out = append(out, spacedLabel{label, "the **" + sel.Text + "** " + fullPhrase(&r)})
+		}
+	}
+	return out
+}
