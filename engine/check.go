@@ -36,6 +36,7 @@ const (
 	CodeUnknownCount        = "unknown-count"
 	CodeUnclosedQuote       = "unclosed-quote"
 	CodeLabelWithSpaces     = "label-with-spaces"
+	CodeFullStopInOutcome   = "full-stop-in-outcome"
 )
 
 // DiagnosticCodes lists every code Check and CheckWithSchema can report.
@@ -44,7 +45,7 @@ var DiagnosticCodes = []string{
 	CodeLowercaseArticle, CodeUnbalancedMarker, CodeInvalidDate, CodeCountOperator, CodeNoRules,
 	CodeLimit, CodeUnknownLabel, CodeUnresolvedReference, CodeUnusedRule, CodeTypeMismatch, CodeNotInSchema,
 	CodeSchemaTypeMismatch, CodeCircularReference, CodeConnectiveInText, CodeWrongKeyword,
-	CodeUnknownCount, CodeUnclosedQuote, CodeLabelWithSpaces,
+	CodeUnknownCount, CodeUnclosedQuote, CodeLabelWithSpaces, CodeFullStopInOutcome,
 }
 
 // Diagnostic is one problem found in a rule text, in plain words. A
@@ -147,8 +148,9 @@ func (c *checker) syntax(errs ParseErrors) {
 			c.unlocated(e)
 			continue
 		}
-		if unbalanced[e.Pos.Line] || c.unclosedQuote(e) || c.lowercaseArticle(e) || c.thousandsSeparator(e) || c.wrongKeyword(e) ||
-			c.labelWithSpaces(e) || c.unknownCount(e) || c.between(e) || c.unknownOperator(e) || c.missingFullStop(e) {
+		if unbalanced[e.Pos.Line] || c.unclosedQuote(e) || c.lowercaseArticle(e) || c.thousandsSeparator(e) ||
+			c.wrongKeyword(e) || c.fullStopInOutcome(e) || c.labelWithSpaces(e) || c.unknownCount(e) ||
+			c.between(e) || c.unknownOperator(e) || c.missingFullStop(e) {
 			continue
 		}
 		c.generic(e)

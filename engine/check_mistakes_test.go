@@ -335,6 +335,16 @@ var mistakes = []struct {
 		}},
 	},
 	{
+		name: "a number with a full stop in an outcome",
+		src:  "A **user** gets 2.5 points if the __age__ of the **user** is at least 80.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeFullStopInOutcome, Range: span(1, 18, 1, 19),
+			Message: "An outcome cannot contain a full stop: a full stop ends the rule, so this one ends here, before its `if`. " +
+				"Write the outcome without it.",
+			Suggestions: []string{},
+		}},
+	},
+	{
 		name: "rules in a circle",
 		src:  circle,
 		want: []engine.Diagnostic{{

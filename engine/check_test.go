@@ -180,6 +180,14 @@ var diagnosticCases = []struct {
 		quiet:       "Age Check. A **user** is old if the __age__ of the **user** is at least 80.\n\nA **user** gets access if the **user** is old.",
 	},
 	{
+		code:        engine.CodeFullStopInOutcome,
+		fires:       "A **user** gets Mr. Smith's approval if the __age__ of the **user** is at least 80.",
+		severity:    engine.SeverityError,
+		rangeText:   ".",
+		suggestions: []string{},
+		quiet:       "A **user** gets Mr Smith's approval if the __age__ of the **user** is at least 80.",
+	},
+	{
 		code:        engine.CodeNotInSchema,
 		fires:       "A **Applicant** gets credit if the __montly income__ of the **Applicant** is at least 3000.",
 		severity:    engine.SeverityWarning,

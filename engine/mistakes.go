@@ -317,3 +317,19 @@ func spacedLabels(src string) []spacedLabel {
 	}
 	return out
 }
+
+// fullStopInOutcome recognises a full stop inside an outcome, such as
+// `gets 2.5 points if ...`: the outcome ends at it, before its `if`.
+func (c *checker) fullStopInOutcome(e SyntaxError) bool {
+	if !wants(e, `"if"`) || e.off >= len(c.src) || c.src[e.off] != '.' {
+		return false
+	}
+	rest := c.src[e.off+1 : lineEnd(c.src, e.off)]
+	if !strings.Contains(" "+rest+" ", " if ") {
+		return false
+	}
+	c.add(SeverityError, CodeFullStopInOutcome, e.off, e.off+1,
+		"An outcome cannot contain a full stop: a full stop ends the rule, so this one ends here, before its `if`. "+
+			"Write the outcome without it.")
+	return true
+}
