@@ -30,6 +30,13 @@ const (
 	CodeUnresolvedReference = "unresolved-reference"
 	CodeUnusedRule          = "unused-rule"
 	CodeTypeMismatch        = "type-mismatch"
+	CodeCircularReference   = "circular-reference"
+	CodeConnectiveInText    = "connective-in-text"
+	CodeWrongKeyword        = "wrong-keyword"
+	CodeUnknownCount        = "unknown-count"
+	CodeUnclosedQuote       = "unclosed-quote"
+	CodeLabelWithSpaces     = "label-with-spaces"
+	CodeFullStopInOutcome   = "full-stop-in-outcome"
 )
 
 // DiagnosticCodes lists every code Check and CheckWithSchema can report.
@@ -37,7 +44,8 @@ var DiagnosticCodes = []string{
 	CodeParseError, CodeUnknownOperator, CodeThousandsSeparator, CodeMissingFullStop,
 	CodeLowercaseArticle, CodeUnbalancedMarker, CodeInvalidDate, CodeCountOperator, CodeNoRules,
 	CodeLimit, CodeUnknownLabel, CodeUnresolvedReference, CodeUnusedRule, CodeTypeMismatch, CodeNotInSchema,
-	CodeSchemaTypeMismatch,
+	CodeSchemaTypeMismatch, CodeCircularReference, CodeConnectiveInText, CodeWrongKeyword,
+	CodeUnknownCount, CodeUnclosedQuote, CodeLabelWithSpaces, CodeFullStopInOutcome,
 }
 
 // Diagnostic is one problem found in a rule text, in plain words. A
@@ -107,6 +115,9 @@ type checker struct {
 	// inferred are the references no rule answers, which a run answers
 	// from the data (see semantics).
 	inferred map[*PhraseRef]bool
+	// spacedLabels are the text's labels with spaces, read at the first
+	// reference that seems to name one (see labelWithSpaces).
+	spacedLabels []spacedLabel
 }
 
 func newChecker(src string, li *lineIndex) *checker {
@@ -143,8 +154,9 @@ func (c *checker) syntax(errs ParseErrors) {
 			c.unlocated(e)
 			continue
 		}
-		if unbalanced[e.Pos.Line] || c.lowercaseArticle(e) || c.thousandsSeparator(e) ||
-			c.unknownOperator(e) || c.missingFullStop(e) {
+		if unbalanced[e.Pos.Line] || c.unclosedQuote(e) || c.lowercaseArticle(e) || c.thousandsSeparator(e) ||
+			c.wrongKeyword(e) || c.fullStopInOutcome(e) || c.labelWithSpaces(e) || c.unknownCount(e) ||
+			c.between(e) || c.unknownOperator(e) || c.missingFullStop(e) {
 			continue
 		}
 		c.generic(e)
@@ -166,20 +178,39 @@ func (c *checker) unlocated(e SyntaxError) {
 		c.add(SeverityError, CodeInvalidDate, from, from+len(day),
 			fmt.Sprintf("%s is not a date on the calendar. Write dates as YYYY-MM-DD with a real month and day.", day))
 	case strings.Contains(msg, "comparisons require") || strings.HasPrefix(msg, "Unsupported operator for"):
-		from, to := e.off, lineEnd(c.src, e.off)
-		for _, ph := range operatorPhrases {
-			if strings.HasSuffix(c.src[:e.off], ph.text) {
-				from, to = e.off-len(ph.text), e.off
-				break
-			}
-		}
-		c.add(SeverityError, CodeCountOperator, from, to,
-			"`the number of` and `the length of` compare a count with a number, using is equal to, "+
-				"is not equal to, is greater than, is less than, is at least, is no more than "+
-				"or their longer forms. ("+msg+")")
+		c.countOperator(e)
 	default:
 		c.add(SeverityError, CodeLimit, 0, 0, "The text is too large: "+msg+".")
 	}
+}
+
+// countOperator explains a count compared with what it cannot be: with
+// an operator other than the number comparisons, or with a value of the
+// data. The parser's message is the run's; the diagnostic has its own.
+func (c *checker) countOperator(e SyntaxError) {
+	count := "`the number of`"
+	if strings.HasPrefix(strings.ToLower(e.Expected), "length of") ||
+		strings.HasPrefix(e.Expected, "Unsupported operator for length of") {
+		count = "`the length of`"
+	}
+	const operators = "`is equal to`, `is not equal to`, `is greater than`, `is less than`, `is at least`, `is no more than` or their longer forms"
+	if strings.HasSuffix(e.Expected, "require a numeric value") {
+		p := parser{scanner: scanner{src: c.src, pos: e.off}, limits: DefaultLimits}
+		p.acceptThe()
+		p.path()
+		c.add(SeverityError, CodeCountOperator, e.off, p.pos, fmt.Sprintf("%s compares a count with a number written "+
+			"in the rule, not with a value of the data.", count))
+		return
+	}
+	for _, ph := range operatorPhrases {
+		if strings.HasSuffix(c.src[:e.off], ph.text) {
+			c.add(SeverityError, CodeCountOperator, e.off-len(ph.text), e.off, fmt.Sprintf("%s compares a count with a "+
+				"number, so `%s` cannot follow it: use %s.", count, ph.text, operators))
+			return
+		}
+	}
+	c.add(SeverityError, CodeCountOperator, e.off, lineEnd(c.src, e.off),
+		fmt.Sprintf("%s compares a count with a number, using %s.", count, operators))
 }
 
 // unbalancedMarkers reports `**` or `__` without its partner on a line and
@@ -192,13 +223,15 @@ func (c *checker) unbalancedMarkers() map[int]bool {
 		if t := strings.TrimSpace(line); !strings.HasPrefix(t, "#") {
 			for _, m := range [...]string{"**", "__"} {
 				if at := unpaired(line, m); at >= 0 {
-					name := "selector"
-					if m == "__" {
-						name = "property"
+					// A marker right before a name opens it; any other
+					// closes one.
+					which := "A closing `%s` without an opening one"
+					if after := start + at + 2; after < len(c.src) && isNameStart(c.src[after]) && c.src[after] != '_' {
+						which = "An opening `%s` without a closing one"
 					}
 					c.add(SeverityError, CodeUnbalancedMarker, start+at, start+at+2,
-						fmt.Sprintf("This %s has an opening %s without a closing one (or the other way round). "+
-							"Write names between a pair: **Person** for a selector, __age__ for a property.", m, name),
+						fmt.Sprintf(which+" on this line. Write names between a pair: `**Person**` for a selector, "+
+							"`__age__` for a property.", m),
 					)
 					lines[c.li.pos(start).Line] = true
 				}
@@ -343,6 +376,7 @@ var operatorSynonyms = map[string]string{
 	"is under": "is less than", "is less then": "is less than", "is at most": "is no more than",
 	"is not more than": "is no more than", "is not greater than": "is no more than",
 	"is no less than": "is at least", "is not less than": "is at least",
+	"is not at least": "is less than", "is not at most": "is greater than",
 	"is greater or equal to": "is greater than or equal to", "is more than or equal to": "is greater than or equal to",
 	"is less or equal to": "is less than or equal to", "equals": "is equal to", "is equal": "is equal to",
 	"is": "is equal to", "is not": "is not equal to", "is different from": "is not equal to",
@@ -482,6 +516,9 @@ var expectedWords = map[string]string{
 func (c *checker) generic(e SyntaxError) {
 	var wanted []string
 	for _, w := range e.wanted {
+		if w == "selector (**name**)" && wants(e, "selector or property") {
+			continue // said by "selector or property"
+		}
 		if p, ok := expectedWords[w]; ok {
 			wanted = append(wanted, p)
 		} else {
@@ -493,8 +530,28 @@ func (c *checker) generic(e SyntaxError) {
 		to = wordEnd(c.src, e.off)
 		found = "`" + c.src[e.off:to] + "`"
 	}
-	c.add(SeverityError, CodeParseError, e.off, to,
-		fmt.Sprintf("Verdict expected %s here, but found %s.", joinAlternatives(wanted), found))
+	msg := fmt.Sprintf("Verdict expected %s here, but found %s.", joinAlternatives(wanted), found)
+	if fix, how := doubledMarks(c.src[e.off:to]); fix != "" && (wants(e, "selector or property") || wants(e, "selector (**name**)")) {
+		c.add(SeverityError, CodeParseError, e.off, to, fmt.Sprintf("%s %s: `%s`.", msg, how, fix), fix)
+		return
+	}
+	c.add(SeverityError, CodeParseError, e.off, to, msg)
+}
+
+// doubledMarks is `_age_` or `*Person*` written with the double marks of
+// a property or a selector, and how those are written; "" if the word is
+// not one of those.
+func doubledMarks(w string) (fix, how string) {
+	for _, m := range [...]struct{ mark, how string }{
+		{"_", "A property is written between double underscores"},
+		{"*", "A selector is written between double asterisks"},
+	} {
+		name := strings.TrimSuffix(strings.TrimPrefix(w, m.mark), m.mark)
+		if len(name) == len(w)-2 && name != "" && isNameStart(name[0]) && !strings.HasSuffix(name, m.mark) {
+			return m.mark + m.mark + name + m.mark + m.mark, m.how
+		}
+	}
+	return "", ""
 }
 
 // wordEnd is the end of the word (or the single character) at from, on its
@@ -515,28 +572,36 @@ func wordEnd(src string, from int) int {
 func (c *checker) semantics(text *RuleText) {
 	res := &resolver{rules: text.Rules}
 	referenced := make([]bool, len(text.Rules))
+	refs := make([][]reference, len(text.Rules))
 	for i, r := range text.Rules {
 		for _, cond := range r.Conditions {
 			switch cd := cond.(type) {
 			case *LabelRef:
 				if t := res.label(cd.Label, i); t >= 0 {
 					referenced[t] = true
+					from, to := c.labelSpan(cd)
+					refs[i] = append(refs[i], reference{t, from, to})
 				} else {
 					c.unknownLabel(text, cd)
 				}
 			case *PhraseRef:
 				if t := res.phrase(cd.Phrase, i); t >= 0 {
 					referenced[t] = true
+					from, to := c.phraseSpan(cd)
+					refs[i] = append(refs[i], reference{t, from, to})
 				} else {
 					c.unresolvedPhrase(text, i, cd)
 					c.inferred[cd] = true
 				}
 			case *Comparison:
-				if cd.Right == nil && !cd.Op.isEmpty() {
+				if cd.Right == nil && !cd.Op.isEmpty() && !c.missingTo(cd.Op, cd.Value) && !c.numberOperatorOnDay(cd.Op, cd.Value) {
 					c.typeMismatch(cd.Op, cd.Value)
+					c.connectiveInText(cd.Op, cd.Value)
 				}
 			case *Count:
-				c.typeMismatch(cd.Op, cd.Value)
+				if !c.missingTo(cd.Op, cd.Value) {
+					c.typeMismatch(cd.Op, cd.Value)
+				}
 			}
 		}
 	}
@@ -552,11 +617,31 @@ func (c *checker) semantics(text *RuleText) {
 			continue
 		}
 		head := int(r.Selector.Pos) + len(r.Selector.Text) + 4
+		if later := sameOutcomeAfter(text, i); later >= 0 {
+			c.add(SeverityWarning, CodeUnusedRule, int(r.Pos), head,
+				fmt.Sprintf("Another rule, on line %d, has this rule's outcome (`%s`), and references to an outcome reach "+
+					"only the last rule that has it, so this rule's result is never used. Join the two rules' conditions "+
+					"with `or` in one rule, give this one another outcome or a label, or remove it.",
+					c.li.pos(int(text.Rules[later].Pos)).Line, fullPhrase(r)))
+			continue
+		}
 		c.add(SeverityWarning, CodeUnusedRule, int(r.Pos), head,
 			fmt.Sprintf("No rule refers to the rule that %s %s, and it is not the golden rule (%q decides the result), "+
 				"so its result is never used. Refer to it from another rule, give it a label, or remove it.",
 				r.Selector.Text, fullPhrase(r), text.Rules[golden].Outcome))
 	}
+	c.circles(text, refs, golden)
+}
+
+// sameOutcomeAfter is the last rule after rule i with its outcome, which
+// references reach instead (see resolver.shadow), or -1 if none.
+func sameOutcomeAfter(text *RuleText, i int) int {
+	for j := len(text.Rules) - 1; j > i; j-- {
+		if text.Rules[j].Outcome == text.Rules[i].Outcome {
+			return j
+		}
+	}
+	return -1
 }
 
 func fullPhrase(r *Rule) string {
@@ -566,9 +651,24 @@ func fullPhrase(r *Rule) string {
 	return r.Verb + " " + r.Outcome
 }
 
+// labelSpan is where `§label` (or `$label`) is written.
+func (c *checker) labelSpan(ref *LabelRef) (from, to int) {
+	from = int(ref.Pos)
+	return from, from + len(c.src[from:]) - len(strings.TrimPrefix(strings.TrimPrefix(c.src[from:], "$"), "§")) + len(ref.Label)
+}
+
+// phraseSpan is where the phrase of `the **Person** passes the eye test`
+// is written.
+func (c *checker) phraseSpan(ref *PhraseRef) (from, to int) {
+	from = int(ref.Selector.Pos) + len(ref.Selector.Text) + 4
+	for from < len(c.src) && isSpace(c.src[from]) {
+		from++
+	}
+	return from, from + len(ref.Phrase)
+}
+
 func (c *checker) unknownLabel(text *RuleText, ref *LabelRef) {
-	from := int(ref.Pos)
-	to := from + len(c.src[from:]) - len(strings.TrimPrefix(strings.TrimPrefix(c.src[from:], "$"), "§")) + len(ref.Label)
+	from, to := c.labelSpan(ref)
 	if c.labels == nil {
 		c.labels = []suggestible{}
 		for i, r := range text.Rules {
@@ -588,11 +688,7 @@ func (c *checker) unknownLabel(text *RuleText, ref *LabelRef) {
 }
 
 func (c *checker) unresolvedPhrase(text *RuleText, self int, ref *PhraseRef) {
-	from := int(ref.Selector.Pos) + len(ref.Selector.Text) + 4
-	for from < len(c.src) && isSpace(c.src[from]) {
-		from++
-	}
-	to := from + len(ref.Phrase)
+	from, to := c.phraseSpan(ref)
 	if c.phrases == nil {
 		c.phrases = make([]suggestible, len(text.Rules))
 		for i, r := range text.Rules {
@@ -612,6 +708,115 @@ func (c *checker) unresolvedPhrase(text *RuleText, self int, ref *PhraseRef) {
 		fmt.Sprintf("No rule's outcome matches %q. When the rule runs, Verdict looks for a data property named after "+
 			"the phrase inside **%s**, and the run fails if there is none.", ref.Phrase, ref.Selector.Text),
 		suggestions...)
+}
+
+// missingTo reports `is greater than or equal 18`: without its `to`, the
+// text parses as `is greater than` the bare text "or equal 18", which no
+// value is greater than, so the condition is never true. It is an error,
+// though the text runs: as written it cannot mean what it says.
+func (c *checker) missingTo(op Operator, lit Literal) bool {
+	var phrase, fix string
+	switch op {
+	case OpGreaterThan:
+		phrase, fix = "is greater than", "is greater than or equal to"
+	case OpLessThan:
+		phrase, fix = "is less than", "is less than or equal to"
+	default:
+		return false
+	}
+	if lit.Kind != LitString || c.src[lit.Pos] == '"' {
+		return false
+	}
+	words := strings.Fields(lit.Text)
+	if len(words) < 2 || !strings.EqualFold(words[0], "or") ||
+		!strings.EqualFold(words[1], "equal") && !strings.EqualFold(words[1], "equals") {
+		return false
+	}
+	from, _ := c.writtenOperator(int(lit.Pos), op)
+	to := int(lit.Pos) + strings.Index(lit.Text, words[1]) + len(words[1])
+	c.add(SeverityError, CodeUnknownOperator, from, to,
+		fmt.Sprintf("`%s %s %s` is not a comparison Verdict knows: without `to`, it reads as `%s` the text %q, "+
+			"so the condition is never true. Did you mean `%s`?", phrase, words[0], words[1], phrase, lit.Text, fix), fix)
+	return true
+}
+
+// writtenOperator is where the phrase of op written before a value
+// begins, and the phrase; the value's own offset and "" if no phrase of op
+// is right before it.
+func (c *checker) writtenOperator(value int, op Operator) (int, string) {
+	before := strings.TrimRight(c.src[:value], " \t\r\n")
+	for _, ph := range operatorPhrases {
+		if ph.op == op && strings.HasSuffix(before, ph.text) {
+			return len(before) - len(ph.text), ph.text
+		}
+	}
+	return value, ""
+}
+
+// connectiveInText warns about `is equal to gold or silver`: an unquoted
+// text is read whole, so the value compared is "gold or silver", never
+// one of two.
+func (c *checker) connectiveInText(op Operator, lit Literal) {
+	list := "is in"
+	switch {
+	case op == OpNotEqualTo:
+		list = "is not in"
+	case op != OpEqualTo:
+		return
+	}
+	if lit.Kind != LitString || c.src[lit.Pos] == '"' {
+		return
+	}
+	var items []string
+	item := []string{}
+	for _, w := range strings.Fields(lit.Text) {
+		if (w == "or" || w == "and") && len(item) > 0 {
+			items = append(items, strings.Join(item, " "))
+			item = item[:0]
+			continue
+		}
+		item = append(item, w)
+	}
+	if len(items) == 0 || len(item) == 0 {
+		return
+	}
+	items = append(items, strings.Join(item, " "))
+	from, _ := c.writtenOperator(int(lit.Pos), op)
+	fix := list + " [" + strings.Join(items, ", ") + "]"
+	c.add(SeverityWarning, CodeConnectiveInText, from, int(lit.Pos)+len(lit.Text),
+		fmt.Sprintf("`%s` is compared as one text, %q, not as a choice between values. "+
+			"To compare with each of them, write `%s`; to compare with the text itself, put it in quotes.",
+			lit.Text, lit.Text, fix), fix)
+}
+
+// dayOperators are the date comparisons that stand for a number
+// comparison of a day: the operator, and how many days the written day
+// moves, since `is later than` and `is earlier than` leave the day out.
+var dayOperators = map[Operator]struct {
+	phrase string
+	shift  int
+}{
+	OpGreaterThan: {"is later than", 0}, OpGreaterThanOrEqual: {"is later than", -1},
+	OpLessThan: {"is earlier than", 0}, OpLessThanOrEqual: {"is earlier than", 1},
+}
+
+// numberOperatorOnDay warns about `is greater than 2024-01-01`: a number
+// comparison with a day is always false; the date comparisons compare days.
+func (c *checker) numberOperatorOnDay(op Operator, lit Literal) bool {
+	day, ok := dayOperators[op]
+	if !ok || lit.Kind != LitDate {
+		return false
+	}
+	from, phrase := c.writtenOperator(int(lit.Pos), op)
+	if phrase == "" {
+		return false // a comment between them: typeMismatch says it plainly
+	}
+	to := literalEnd(c.src, lit)
+	fix := day.phrase + " " + shiftDay(lit.Text, day.shift)
+	c.add(SeverityWarning, CodeTypeMismatch, from, to,
+		fmt.Sprintf("`%s` compares numbers, but %s is a date, so the condition is always false. Days are compared with "+
+			"`is later than` and `is earlier than`, which leave out the day itself: write `%s`.", phrase, c.src[lit.Pos:to], fix), fix)
+	return true
 }
 
 // typeMismatch warns about a written value that the operator can never

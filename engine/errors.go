@@ -79,6 +79,10 @@ type SyntaxError struct {
 
 	off    int      // byte offset of Pos (0 for problems of the whole text)
 	wanted []string // what the parser expected there, one item per alternative
+	// rule and cond are where the rule, and the condition, being read
+	// began (cond is -1 before the conditions), for diagnostics to read
+	// them again.
+	rule, cond int
 }
 
 // Message renders the error the way run results carry it.

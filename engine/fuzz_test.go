@@ -79,12 +79,16 @@ func checkResultInvariants(t *testing.T, res *engine.Result) {
 }
 
 // FuzzCheck checks that any text gets an answer: tokens inside the text and
-// in order, diagnostics with a known code, and an error diagnostic exactly
-// when the text does not compile.
+// in order, diagnostics with a known code, and an error diagnostic when the
+// text does not compile. A text that compiles has errors only of the codes
+// that mark what it cannot mean as written (compiledErrorCodes).
 func FuzzCheck(f *testing.F) {
 	seedCorpus(f, func(c conformanceCase) { f.Add(c.Rule) })
 	for _, tc := range diagnosticCases {
 		f.Add(tc.fires)
+	}
+	for _, m := range mistakes {
+		f.Add(m.src)
 	}
 	codes := map[string]bool{}
 	for _, c := range engine.DiagnosticCodes {
@@ -109,11 +113,20 @@ func FuzzCheck(f *testing.F) {
 			}
 		}
 		_, err := eng.Compile(src)
-		if (err != nil) != res.HasErrors() {
+		if err != nil && !res.HasErrors() {
 			t.Fatalf("compile error %v, but diagnostics %+v", err, res.Diagnostics)
+		}
+		for _, d := range res.Diagnostics {
+			if err == nil && d.Severity == engine.SeverityError && !compiledErrorCodes[d.Code] {
+				t.Fatalf("the text compiles, but diagnostics %+v", res.Diagnostics)
+			}
 		}
 	})
 }
+
+// compiledErrorCodes are the codes of errors a text that compiles may
+// have: it runs, but not as it says.
+var compiledErrorCodes = map[string]bool{engine.CodeUnknownOperator: true, engine.CodeCircularReference: true}
 
 // FuzzCheckWithSchema checks texts against schemas: a schema only adds
 // warnings, well formed and within the text, to what Check finds.

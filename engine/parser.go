@@ -19,6 +19,9 @@ type parser struct {
 
 	conditions int
 	errs       ParseErrors
+	// ruleStart and condStart are where the rule and the condition being
+	// read began (see SyntaxError).
+	ruleStart, condStart int
 	// lines locates errors; made at the first one, since a text that
 	// parses never needs it, and one with an error in every rule would
 	// otherwise scan from its start for each.
@@ -127,7 +130,7 @@ func (p *parser) expect(pos int, what string) {
 func (p *parser) syntaxError() *SyntaxError {
 	what := "expected " + joinAlternatives(p.expected)
 	return &SyntaxError{Pos: p.position(p.failPos), Located: true, Expected: what,
-		off: p.failPos, wanted: append([]string(nil), p.expected...)}
+		off: p.failPos, wanted: append([]string(nil), p.expected...), rule: p.ruleStart, cond: p.condStart}
 }
 
 func joinAlternatives(list []string) string {
@@ -143,7 +146,8 @@ func joinAlternatives(list []string) string {
 // abort records where the problem arose even though its message shows no
 // position, so that diagnostics can still point at it.
 func (p *parser) abort(format string, args ...any) {
-	panic(bailout{SyntaxError{Pos: p.position(p.pos), Expected: fmt.Sprintf(format, args...), off: p.pos}})
+	panic(bailout{SyntaxError{Pos: p.position(p.pos), Expected: fmt.Sprintf(format, args...), off: p.pos,
+		rule: p.ruleStart, cond: p.condStart}})
 }
 
 func (p *parser) rule() (r *Rule, err *SyntaxError) {
@@ -158,6 +162,7 @@ func (p *parser) rule() (r *Rule, err *SyntaxError) {
 		}
 	}()
 	r = &Rule{Pos: Pos(p.pos)}
+	p.ruleStart, p.condStart = p.pos, -1
 	if !p.atArticle() {
 		label, ok := p.label()
 		if !ok {
@@ -184,6 +189,7 @@ func (p *parser) rule() (r *Rule, err *SyntaxError) {
 		if p.conditions++; p.conditions > p.limits.MaxConditions {
 			p.abort("more than %d conditions", p.limits.MaxConditions)
 		}
+		p.condStart = p.pos
 		c, ok := p.condition()
 		if !ok {
 			return nil, p.syntaxError()

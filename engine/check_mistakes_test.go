@@ -1,0 +1,429 @@
+package engine_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/verdict/verdict/engine"
+)
+
+// span is the range from line:column to line:column, as diagnostics give it.
+func span(line, col, endLine, endCol int) engine.Range {
+	return engine.Range{Start: engine.Position{Line: line, Column: col}, End: engine.Position{Line: endLine, Column: endCol}}
+}
+
+// mistakes are texts with a common mistake and every diagnostic the check
+// must give them, exactly.
+var mistakes = []struct {
+	name, src string
+	want      []engine.Diagnostic
+}{
+	{
+		name: "greater than or equal without to",
+		src:  "A **Person** is an adult if the __age__ of the **Person** is greater than or equal 18.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 59, 1, 83),
+			Message: "`is greater than or equal` is not a comparison Verdict knows: without `to`, it reads as " +
+				"`is greater than` the text \"or equal 18\", so the condition is never true. Did you mean `is greater than or equal to`?",
+			Suggestions: []string{"is greater than or equal to"},
+		}},
+	},
+	{
+		name: "less than or equal without to, counting",
+		src:  "A **Cart** is small if the number of __items__ of the **Cart** is less than or equal 3.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 64, 1, 85),
+			Message: "`is less than or equal` is not a comparison Verdict knows: without `to`, it reads as " +
+				"`is less than` the text \"or equal 3\", so the condition is never true. Did you mean `is less than or equal to`?",
+			Suggestions: []string{"is less than or equal to"},
+		}},
+	},
+	{
+		name: "a choice written as one text",
+		src:  "A **Customer** is valued if the __tier__ of the **Customer** is equal to gold or silver.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityWarning, Code: engine.CodeConnectiveInText, Range: span(1, 62, 1, 88),
+			Message: "`gold or silver` is compared as one text, \"gold or silver\", not as a choice between values. " +
+				"To compare with each of them, write `is in [gold, silver]`; to compare with the text itself, put it in quotes.",
+			Suggestions: []string{"is in [gold, silver]"},
+		}},
+	},
+	{
+		name: "choices written as one text, with and, not equal",
+		src:  "A **C** is rare if the __tier__ of the **C** is not the same as gold card and silver or bronze.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityWarning, Code: engine.CodeConnectiveInText, Range: span(1, 46, 1, 95),
+			Message: "`gold card and silver or bronze` is compared as one text, \"gold card and silver or bronze\", not as a choice between values. " +
+				"To compare with each of them, write `is not in [gold card, silver, bronze]`; to compare with the text itself, put it in quotes.",
+			Suggestions: []string{"is not in [gold card, silver, bronze]"},
+		}},
+	},
+	{
+		name: "a quoted text with and is meant",
+		src:  "A **Team** is central if the __name__ of the **Team** is equal to \"research and development\".",
+		want: []engine.Diagnostic{},
+	},
+	{
+		name: "If in capitals",
+		src:  "A **Person** is an adult If the __age__ of the **Person** is at least 18.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeWrongKeyword, Range: span(1, 26, 1, 28),
+			Message: "Keywords are lower-case: write `if`, not `If`.", Suggestions: []string{"if"},
+		}},
+	},
+	{
+		name: "when for if",
+		src:  "A **Person** is an adult when the __age__ of the **Person** is at least 18.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeWrongKeyword, Range: span(1, 26, 1, 30),
+			Message: "A rule's conditions follow `if`: write `if`, not `when`.", Suggestions: []string{"if"},
+		}},
+	},
+	{
+		name: "AND in capitals",
+		src:  "A **Person** is an adult if the __age__ of the **Person** is at least 18 AND the __name__ of the **Person** is not empty.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeWrongKeyword, Range: span(1, 74, 1, 77),
+			Message: "Keywords are lower-case: write `and`, not `AND`.", Suggestions: []string{"and"},
+		}},
+	},
+	{
+		name: "The starting a condition",
+		src:  "A **Person** is an adult if The __age__ of the **Person** is at least 18.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeWrongKeyword, Range: span(1, 29, 1, 32),
+			Message: "Keywords are lower-case: write `the`, not `The`.", Suggestions: []string{"the"},
+		}},
+	},
+	{
+		name: "OF in a chain of names",
+		src:  "A **Person** is an adult if the __name__ OF the **Person** is empty.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeWrongKeyword, Range: span(1, 42, 1, 44),
+			Message: "Keywords are lower-case: write `of`, not `OF`.", Suggestions: []string{"of"},
+		}},
+	},
+	{
+		name: "not at least",
+		src:  "A **Person** is a minor if the __age__ of the **Person** is not at least 18.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 58, 1, 73),
+			Message: "`is not at least` is not a comparison Verdict knows. Did you mean `is less than`?", Suggestions: []string{"is less than"},
+		}},
+	},
+	{
+		name: "between two numbers",
+		src:  "A **Person** works if the __age__ of the **Person** is between 18 and 65.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 53, 1, 73),
+			Message: "Verdict has no `is between`: write two conditions joined by `and`, " +
+				"`is at least 18 and the __age__ of the **Person** is no more than 65`, which keeps both ends.",
+			Suggestions: []string{"is at least 18 and the __age__ of the **Person** is no more than 65"},
+		}},
+	},
+	{
+		name: "between two days",
+		src:  "A **Contract** is current if the __start__ of the **Contract** is between 2024-01-01 and 2024-12-31.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 64, 1, 100),
+			Message: "Verdict has no `is between`: write two conditions joined by `and`, " +
+				"`is later than 2023-12-31 and the __start__ of the **Contract** is earlier than 2025-01-01`, which keeps both ends.",
+			Suggestions: []string{"is later than 2023-12-31 and the __start__ of the **Contract** is earlier than 2025-01-01"},
+		}},
+	},
+	{
+		name: "between what is not two numbers or days",
+		src:  "A **Person** works if the __name__ of the **Person** is between a and m.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 54, 1, 64),
+			Message: "Verdict has no `is between`: write two conditions joined by `and`, " +
+				"such as `is at least 18 and the __name__ of the **Person** is no more than 65`.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "the count of",
+		src:  "A **Cart** is full if the count of __items__ of the **Cart** is at least 10.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnknownCount, Range: span(1, 27, 1, 35),
+			Message: "Verdict has no `the count of`: it counts the items of a list with `the number of`, " +
+				"and the characters of a text with `the length of`. Did you mean `the number of`?",
+			Suggestions: []string{"number of"},
+		}},
+	},
+	{
+		name: "the size of",
+		src:  "A **Cart** is full if the size of __items__ of the **Cart** is at least 10.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnknownCount, Range: span(1, 27, 1, 34),
+			Message: "Verdict has no `the size of`: it counts the items of a list with `the number of`, " +
+				"and the characters of a text with `the length of`. Did you mean `the length of`?",
+			Suggestions: []string{"length of"},
+		}},
+	},
+	{
+		name: "the Number of",
+		src:  "A **Cart** is full if the Number of __items__ of the **Cart** is at least 10.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeWrongKeyword, Range: span(1, 27, 1, 33),
+			Message: "Keywords are lower-case: write `number`, not `Number`.", Suggestions: []string{"number"},
+		}},
+	},
+	{
+		name: "a property between single underscores",
+		src:  "A **Person** is an adult if the _age_ of the **Person** is at least 18.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 33, 1, 38),
+			Message: "Verdict expected a selector (`**name**`) or a property (`__name__`) here, but found `_age_`. " +
+				"A property is written between double underscores: `__age__`.",
+			Suggestions: []string{"__age__"},
+		}},
+	},
+	{
+		name: "a selector between single asterisks",
+		src:  "A **Person** is an adult if the __age__ of the *Person* is at least 18.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 48, 1, 56),
+			Message: "Verdict expected a selector (`**name**`) or a property (`__name__`) here, but found `*Person*`. " +
+				"A selector is written between double asterisks: `**Person**`.",
+			Suggestions: []string{"**Person**"},
+		}},
+	},
+	{
+		name: "a word where a name belongs",
+		src:  "A **Person** is an adult if the age of the **Person** is at least 18.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 33, 1, 36),
+			Message:     "Verdict expected a selector (`**name**`) or a property (`__name__`) here, but found `age`.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "a day compared as a number",
+		src:  "A **Contract** is current if the __end__ of the **Contract** is greater than 2024-01-01.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityWarning, Code: engine.CodeTypeMismatch, Range: span(1, 62, 1, 88),
+			Message: "`is greater than` compares numbers, but 2024-01-01 is a date, so the condition is always false. " +
+				"Days are compared with `is later than` and `is earlier than`, which leave out the day itself: write `is later than 2024-01-01`.",
+			Suggestions: []string{"is later than 2024-01-01"},
+		}},
+	},
+	{
+		name: "days compared as numbers, the day itself included",
+		src: "A **C** is current if the __end__ of the **C** is at least 2024-03-01\n" +
+			"  and the __start__ of the **C** is less than or equal to date(2024-02-28).",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityWarning, Code: engine.CodeTypeMismatch, Range: span(1, 48, 1, 70),
+			Message: "`is at least` compares numbers, but 2024-03-01 is a date, so the condition is always false. " +
+				"Days are compared with `is later than` and `is earlier than`, which leave out the day itself: write `is later than 2024-02-29`.",
+			Suggestions: []string{"is later than 2024-02-29"},
+		}, {
+			Severity: engine.SeverityWarning, Code: engine.CodeTypeMismatch, Range: span(2, 34, 2, 75),
+			Message: "`is less than or equal to` compares numbers, but date(2024-02-28) is a date, so the condition is always false. " +
+				"Days are compared with `is later than` and `is earlier than`, which leave out the day itself: write `is earlier than 2024-02-29`.",
+			Suggestions: []string{"is earlier than 2024-02-29"},
+		}},
+	},
+	{
+		name: "a quote never closed",
+		src:  "A **Person** is ada if the __name__ of the **Person** is equal to \"abc.\n",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnclosedQuote, Range: span(1, 67, 1, 68),
+			Message:     "This quote is never closed: a text in quotes ends at the next `\"`, and none follows.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "a quote closed in the next rule",
+		src: "A **Person** is ada if the __name__ of the **Person** is equal to \"abc.\n\n" +
+			"A **Person** is bob if the __name__ of the **Person** is equal to \"bob\".\n",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnclosedQuote, Range: span(1, 67, 1, 68),
+			Message: "This quote is closed only on line 3: a text in quotes ends at the next `\"`, " +
+				"so this one runs on into the lines after it. Close it on its own line.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "a rule whose outcome a later rule repeats",
+		src:  repeatedOutcome,
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityWarning, Code: engine.CodeUnusedRule, Range: span(1, 1, 1, 12),
+			Message: "Another rule, on line 3, has this rule's outcome (`is ok`), and references to an outcome reach " +
+				"only the last rule that has it, so this rule's result is never used. Join the two rules' conditions " +
+				"with `or` in one rule, give this one another outcome or a label, or remove it.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "an opening marker without its partner",
+		src:  "A **Person** is an adult if the __age of the **Person** is at least 18.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnbalancedMarker, Range: span(1, 33, 1, 35),
+			Message: "An opening `__` without a closing one on this line. Write names between a pair: " +
+				"`**Person**` for a selector, `__age__` for a property.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "a closing marker without its partner",
+		src:  "A **Person** is an adult if the age__ of the **Person** is at least 18.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnbalancedMarker, Range: span(1, 36, 1, 38),
+			Message: "A closing `__` without an opening one on this line. Write names between a pair: " +
+				"`**Person**` for a selector, `__age__` for a property.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "a count compared with a list",
+		src:  "A **Cart** is full if the number of __items__ of the **Cart** is in [1, 2].",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeCountOperator, Range: span(1, 63, 1, 68),
+			Message:     "`the number of` compares a count with a number, so `is in` cannot follow it: use `is equal to`, `is not equal to`, `is greater than`, `is less than`, `is at least`, `is no more than` or their longer forms.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "a length compared with a day",
+		src:  "A **Cart** is full if the length of __items__ of the **Cart** is later than 2024-01-01.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeCountOperator, Range: span(1, 63, 1, 76),
+			Message:     "`the length of` compares a count with a number, so `is later than` cannot follow it: use `is equal to`, `is not equal to`, `is greater than`, `is less than`, `is at least`, `is no more than` or their longer forms.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "a count compared with a value of the data",
+		src:  "A **Cart** is full if the number of __items__ of the **Cart** is at least the __max__ of the **Cart**.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeCountOperator, Range: span(1, 75, 1, 102),
+			Message:     "`the number of` compares a count with a number written in the rule, not with a value of the data.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "a label with a space",
+		src:  "Age Check. A **user** is old if the __age__ of the **user** is at least 80.\n\nA **user** gets access if §Age Check.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeLabelWithSpaces, Range: span(3, 27, 3, 37),
+			Message: "The label `Age Check` has a space in it, and a reference to a label ends at the first space: " +
+				"`§Age` names `Age` only. Refer to the rule by its outcome (`the **user** is old`), or give it a label without spaces.",
+			Suggestions: []string{"the **user** is old"},
+		}},
+	},
+	{
+		name: "a label with a space, and its predicate",
+		src: "Age Check. A **user** is old if the __age__ of the **user** is at least 80.\n\n" +
+			"A **user** gets access if $Age Check is valid and the __role__ of the **user** is equal to \"x\".",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeLabelWithSpaces, Range: span(3, 27, 3, 46),
+			Message: "The label `Age Check` has a space in it, and a reference to a label ends at the first space: " +
+				"`$Age` names `Age` only. Refer to the rule by its outcome (`the **user** is old`), or give it a label without spaces.",
+			Suggestions: []string{"the **user** is old"},
+		}},
+	},
+	{
+		name: "a label with a space no rule has",
+		src:  "A **user** gets access if §Age Check.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeLabelWithSpaces, Range: span(1, 27, 1, 37),
+			Message: "A reference to a label ends at the first space: `§Age` names `Age` only, and `Check` cannot follow it. " +
+				"A label with spaces cannot be referred to with `§`: refer to the rule by its outcome, or give it a label without spaces.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "a number with a full stop in an outcome",
+		src:  "A **user** gets 2.5 points if the __age__ of the **user** is at least 80.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeFullStopInOutcome, Range: span(1, 18, 1, 19),
+			Message: "An outcome cannot contain a full stop: a full stop ends the rule, so this one ends here, before its `if`. " +
+				"Write the outcome without it.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "rules in a circle",
+		src:  circle,
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeCircularReference, Range: span(1, 45, 1, 66),
+			Message: "These rules refer to each other in a circle: `passes the alpha check` → `passes the beta check` → " +
+				"`passes the gamma check` → `passes the alpha check`. Evaluating them can never finish, so every run stops with an error. " +
+				"Break the circle, so that every chain of references ends in comparisons.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "a rule that refers to itself",
+		src:  selfReference,
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeCircularReference, Range: span(1, 28, 1, 33),
+			Message: "This rule refers to itself: `is ok`. Evaluating it can never finish, so every run stops with an error. " +
+				"Break the circle, so that every chain of references ends in comparisons.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "rules in a circle only labels reach",
+		src:  labelledCircle,
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityWarning, Code: engine.CodeCircularReference, Range: span(3, 41, 3, 46),
+			Message: "These rules refer to each other in a circle: `passes the alpha check` → `passes the beta check` → " +
+				"`passes the alpha check`. Evaluating them can never finish: the golden rule does not depend on them, " +
+				"so runs still answer, but a label that depends on them is always false. " +
+				"Break the circle, so that every chain of references ends in comparisons.",
+			Suggestions: []string{},
+		}},
+	},
+}
+
+const (
+	circle = "A **x** passes the alpha check if the **x** passes the beta check.\n\n" +
+		"A **x** passes the beta check if the **x** passes the gamma check.\n\n" +
+		"A **x** passes the gamma check if the **x** passes the alpha check."
+	selfReference   = "A **x** is ok if the **x** is ok."
+	repeatedOutcome = "A **Order** is ok if the __total__ of the **Order** is at least 10.\n\n" +
+		"A **Order** is ok if the __total__ of the **Order** is at least 20.\n\n" +
+		"A **Order** ships if the **Order** is ok."
+	labelledCircle = "A **x** is fine if the __a__ of the **x** is at least 1.\n\n" +
+		"loop. A **x** passes the alpha check if §beta is valid.\n\n" +
+		"beta. A **x** passes the beta check if the **x** passes the alpha check."
+)
+
+// The circles the check reports are those runs find.
+func TestCheckedCirclesAreTheRunsInfiniteLoops(t *testing.T) {
+	var eng engine.Engine
+	for _, src := range []string{circle, selfReference} {
+		res := eng.Run(src, map[string]any{"x": map[string]any{}})
+		if res.Error == nil || !strings.HasPrefix(res.Error.Message, "Evaluation error: Infinite loop detected") {
+			t.Errorf("%q runs with error %v, want an infinite loop", src, res.Error)
+		}
+	}
+	res := eng.Run(labelledCircle, map[string]any{"x": map[string]any{"a": 1.0}})
+	if want := map[string]bool{"loop": false, "beta": false}; res.Error != nil || !res.Result || !reflect.DeepEqual(res.Labels, want) {
+		t.Errorf("%q = %v, error %v, labels %v; want true, no error, labels %v", labelledCircle, res.Result, res.Error, res.Labels, want)
+	}
+}
+
+// A reference to a repeated outcome reaches the last rule that has it,
+// as the unused-rule warning on the first says.
+func TestARepeatedOutcomeIsTheLastRules(t *testing.T) {
+	var eng engine.Engine
+	res := eng.Run(repeatedOutcome, map[string]any{"Order": map[string]any{"total": 15.0}})
+	if res.Error != nil || res.Result {
+		t.Errorf("a total of 15 ships: %v (error %v), want false, from the rule that asks for 20", res.Result, res.Error)
+	}
+}
+
+func TestCheckExplainsCommonMistakes(t *testing.T) {
+	for _, m := range mistakes {
+		t.Run(m.name, func(t *testing.T) {
+			got := engine.Check(m.src).Diagnostics
+			if !reflect.DeepEqual(got, m.want) {
+				t.Errorf("Check(%q)\n got %+v\nwant %+v", m.src, got, m.want)
+			}
+		})
+	}
+}
