@@ -782,13 +782,13 @@ test('the Publish dialog lists the rule’s problems in the editor’s words, an
   const said = await page.locator('.cm-tooltip-lint .cm-diagnosticText').first().textContent();
   assert.match(said, /\S/);
 
-  // The server would refuse a rule that does not parse: no Publish, and no replay.
+  // A rule with errors is not offered for publishing: no Publish, and no replay.
   await page.getByRole('button', { name: 'Publish' }).click();
   const dialog = page.getByRole('dialog', { name: 'Publish “Unfinished rule”?' });
   const problems = dialog.getByTestId('publish-problems');
   await expect(problems.locator('li.problem-error').first()).toContainText(`Error: ${said}`);
   await expect(problems.locator('li.problem-error').first()).toContainText('line 1, column');
-  await expect(dialog.getByRole('alert')).toContainText('The rule does not parse');
+  await expect(dialog.getByRole('alert')).toHaveText('The rule has errors: it can be published once the errors above are fixed.');
   await expect(dialog.getByRole('button', { name: 'Publish' })).not.toBeEnabled();
   await expect(dialog.getByTestId('replay')).toContainText('Not replayed');
   await page.screenshot({ path: join(shots, 'publish-problems.png') });

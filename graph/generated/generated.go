@@ -4489,7 +4489,8 @@ How serious a diagnostic is.
 """
 enum DiagnosticSeverity {
   """
-  The text does not run.
+  The text does not run, or cannot mean what it says (a comparison that
+  misses its last word, rules that refer to each other in a circle).
   """
   ERROR
   """

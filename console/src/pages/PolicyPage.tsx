@@ -303,10 +303,11 @@ function Editor({
       setPublishCheck((await check(rule)).diagnostics);
     });
 
-  // The server publishes no rule that does not parse, which is what the
-  // check's errors report; its warnings do not stop a publish.
+  // The check's errors mark a rule that does not parse, which the server
+  // publishes not, or one that cannot mean what it says; its warnings do
+  // not stop a publish.
   const publishRefusal = publishCheck?.some((d) => d.severity === 'ERROR')
-    ? 'The rule does not parse: the server publishes it once the errors above are fixed.'
+    ? 'The rule has errors: it can be published once the errors above are fixed.'
     : '';
 
   const recordId = record?.id;

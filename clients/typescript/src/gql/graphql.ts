@@ -227,7 +227,10 @@ export type DeletePolicyInput = {
 
 /** How serious a diagnostic is. */
 export type DiagnosticSeverity =
-  /** The text does not run. */
+  /**
+   * The text does not run, or cannot mean what it says (a comparison that
+   * misses its last word, rules that refer to each other in a circle).
+   */
   | 'ERROR'
   /** Worth knowing; nothing is wrong. */
   | 'INFO'
