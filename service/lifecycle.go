@@ -571,11 +571,14 @@ func versionsOf[T any](ctx context.Context, s *Service, k *kindRules, id uuid.UU
 	if err != nil {
 		return uuid.Nil, nil, nil, "", err
 	}
-	before, err := decodeVersionCursor(o.Cursor)
+	l, err := s.load(ctx, p, k, id, authz.ActionView)
 	if err != nil {
 		return uuid.Nil, nil, nil, "", err
 	}
-	l, err := s.load(ctx, p, k, id, authz.ActionView)
+	// Read once the base is known, whatever id named it: its cursors are
+	// those of its own history only.
+	history := historyList(k.kind, l.base.ID)
+	before, err := history.decodeVersion(o.Cursor)
 	if err != nil {
 		return uuid.Nil, nil, nil, "", err
 	}
@@ -598,7 +601,7 @@ func versionsOf[T any](ctx context.Context, s *Service, k *kindRules, id uuid.UU
 	}
 	if len(recs) > limit {
 		recs = recs[:limit]
-		next = versionCursor(*recs[limit-1].Version)
+		next = history.versionCursor(*recs[limit-1].Version)
 	}
 	versions = make([]*T, 0, len(recs))
 	for _, r := range recs {
