@@ -28,6 +28,18 @@ func (s *server) decodeBody(r *http.Request, v any) error {
 	return decodeObject(body, reflect.ValueOf(v).Elem())
 }
 
+// decodeNoFields reads the body of a request whose path says everything:
+// none, or an empty JSON object. A member would be ignored, so it is
+// refused by name.
+func (s *server) decodeNoFields(r *http.Request) error {
+	body, err := s.readBody(r)
+	if err != nil || skipSpace(body, 0) == len(body) {
+		return err
+	}
+	var none struct{}
+	return decodeObject(body, reflect.ValueOf(&none).Elem())
+}
+
 // readBody reads a JSON body in full: its Content-Type must allow JSON and
 // its text be UTF-8; its shape is the caller's to check.
 func (s *server) readBody(r *http.Request) ([]byte, error) {
@@ -111,6 +123,9 @@ func decodeObject(body []byte, v reflect.Value) error {
 			return notJSON(err)
 		}
 		k := slices.IndexFunc(fields.list, func(f field) bool { return f.name == name })
+		if k < 0 && len(fields.names) == 0 {
+			return &unknownFieldError{name: name, err: invalid("unknown field %q; this request takes no fields", name)}
+		}
 		if k < 0 {
 			return &unknownFieldError{name: name,
 				err: invalid("unknown field %q%s; the fields are %s", name, didYouMean(name, fields.names), strings.Join(fields.names, ", "))}

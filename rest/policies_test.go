@@ -635,3 +635,32 @@ func TestPolicyListsPageAndFilter(t *testing.T) {
 		wantError(t, f.call(t, admin, http.MethodGet, "/policies?cursor=nonsense", nil), http.StatusBadRequest, service.CodeInvalidArgument)
 	})
 }
+
+// A rollback's path names the version it publishes again: a body member
+// would be ignored, so it is refused by name and nothing is published.
+func TestARollbackTakesNoFields(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		w := newFlowWorld(t, db)
+		admin := w.as["admin"]
+		flow := w.createFlow(t, `{"formatVersion": 1, "nodes": [{"id": "s", "type": "start", "policy": {"id": "P-AGE"}}]}`)
+		wantStatus(t, w.call(t, admin, http.MethodPut, "/flow/"+flow.ID.String(), `{"status": "published"}`), http.StatusCreated)
+		for _, path := range []string{"/policy/" + w.age.ID.String() + "/rollback", "/flow/" + flow.ID.String() + "/rollback"} {
+			before := rowCounts(t, db)
+			wantMessage(t, w.call(t, admin, http.MethodPost, path, `{"version": 1, "foo": true}`),
+				http.StatusBadRequest, service.CodeInvalidArgument, `unknown field "version"; this request takes no fields`)
+			wantMessage(t, w.call(t, admin, http.MethodPost, path, `[]`),
+				http.StatusBadRequest, service.CodeInvalidArgument, "the request body must be a JSON object, not an array")
+			if after := rowCounts(t, db); !reflect.DeepEqual(after, before) {
+				t.Errorf("a refused rollback changed the rows from %v to %v", before, after)
+			}
+			for i, body := range []string{"", " {} "} {
+				w := w.call(t, admin, http.MethodPost, path, body)
+				wantStatus(t, w, http.StatusCreated)
+				var v struct{ Version int }
+				if err := json.Unmarshal(w.Body.Bytes(), &v); err != nil || v.Version != i+2 {
+					t.Errorf("POST %s with %q published version %d (%v), want %d", path, body, v.Version, err, i+2)
+				}
+			}
+		}
+	})
+}
