@@ -87,9 +87,6 @@ func checkFlow(c *Changes) error {
 		if c.Definition, err = json.Marshal(d); err != nil {
 			return internal(err)
 		}
-		if err := checkJSONText("definition", c.Definition); err != nil {
-			return err
-		}
 		c.flow = newParsedFlow(d, c.Definition)
 	}
 	if c.Tests != nil {
@@ -108,11 +105,15 @@ func parseDefinition(raw json.RawMessage) (*flow.Definition, error) {
 }
 
 // parseSentDefinition decodes a definition a request sent, refusing one
-// larger than a flow may be (flow.CheckSize). Stored definitions are read
-// with parseDefinition: they were checked when they were sent.
+// larger than a flow may be (flow.CheckSize) or holding a NUL character,
+// whether it is saved or only tested. Stored definitions are read with
+// parseDefinition: they were checked when they were sent.
 func parseSentDefinition(raw json.RawMessage) (*flow.Definition, error) {
 	d, err := parseDefinition(raw)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkJSONText("definition", raw); err != nil {
 		return nil, err
 	}
 	if err := flow.CheckSize(d); err != nil {
