@@ -1,13 +1,37 @@
 package service_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/ent/record"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
 )
+
+// records are the stored records' ids and revisions, and each one's tests.
+func records(t *testing.T, db *database.DB) []string {
+	t.Helper()
+	var out []string
+	for _, r := range db.Client().Record.Query().Order(ent.Asc(record.FieldID)).AllX(context.Background()) {
+		out = append(out, fmt.Sprintf("%s r%d %s", r.ID, r.Revision, jsonOfTests(t, r.Tests)))
+	}
+	return out
+}
+
+func jsonOfTests(t *testing.T, tests any) string {
+	t.Helper()
+	b, err := json.Marshal(tests)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
 
 // wantInvalid checks that err is invalid_argument with this message.
 func wantInvalid(t *testing.T, err error, message string) {
@@ -16,6 +40,42 @@ func wantInvalid(t *testing.T, err error, message string) {
 	if !errorsAs(err, &e) || e.Code != service.CodeInvalidArgument || e.Message != message {
 		t.Errorf("error %v, want invalid_argument %q", err, message)
 	}
+}
+
+// A stored test's data is refused at save as a run would refuse it,
+// rather than stored to fail every publish after.
+func TestAStoredTestsDataIsCheckedAsARunsData(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		pol := f.publishedPolicy(t, "adult", adultRule)
+		draft, err := f.svc.PolicyDraftFromVersion(admin, pol.BaseID, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		flow := f.createFlow(t, admin, adultFlow(byID(pol.ID)))
+		name, rule := "big", adultRule
+		for _, tc := range []struct{ data, message string }{
+			{`{"a": {"b": 1e400}}`, "tests[0] (t): data holds the number 1e400 (at byte 13), larger than any number a rule can compare (about 1.8e308)"},
+			{`{"a": "x\u0000"}`, `tests[0] (t): data must not contain a NUL character (\u0000)`},
+			{`[]`, "tests[0] (t): data must be a JSON object"},
+			{``, "tests[0] (t): data is required and must be a JSON object"},
+		} {
+			tests := &[]service.TestCase{{Name: "t", Data: json.RawMessage(tc.data), Expect: json.RawMessage(`true`)}}
+			before := records(t, db)
+			_, err := f.svc.CreatePolicy(admin, service.Changes{Name: &name, Rule: &rule, Tests: tests})
+			wantInvalid(t, err, tc.message)
+			_, err = f.svc.UpdatePolicyDraft(admin, draft.ID, service.Changes{Tests: tests})
+			wantInvalid(t, err, tc.message)
+			_, err = f.svc.CreateFlow(admin, service.Changes{Name: &name, Definition: adultFlow(byID(pol.ID)), Tests: tests})
+			wantInvalid(t, err, tc.message)
+			_, err = f.svc.UpdateFlowDraft(admin, flow.ID, service.Changes{Tests: tests})
+			wantInvalid(t, err, tc.message)
+			if after := records(t, db); !reflect.DeepEqual(after, before) {
+				t.Errorf("refusing test data %s changed the stored records:\n%v\n%v", tc.data, before, after)
+			}
+		}
+	})
 }
 
 // Run data holding a NUL character is refused wherever data is run, as

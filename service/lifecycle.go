@@ -150,19 +150,17 @@ func (s *Service) checkCommon(c *Changes, creating bool) error {
 			if err := checkText(fmt.Sprintf("tests[%d].name", i), tc.Name, MaxNameLength); err != nil {
 				return err
 			}
-			// Each on its own: appending one to the other would write into
-			// the caller's memory after the first.
-			for _, raw := range []json.RawMessage{tc.Data, tc.Expect} {
-				if err := checkJSONText(fmt.Sprintf("tests[%d] (%s)", i, tc.Name), raw); err != nil {
-					return err
-				}
+			if err := checkJSONText(fmt.Sprintf("tests[%d] (%s)", i, tc.Name), tc.Expect); err != nil {
+				return err
 			}
 			if seen[tc.Name] {
 				return Invalid("two tests are named %q", tc.Name)
 			}
 			seen[tc.Name] = true
-			if !isJSONObject(tc.Data) {
-				return Invalid("tests[%d] (%s): data must be a JSON object", i, tc.Name)
+			// A test's data is refused as a run refuses it, rather than
+			// stored to fail every publish.
+			if err := s.checkData(tc.Data); err != nil {
+				return Invalid("tests[%d] (%s): %s", i, tc.Name, messageOf(err))
 			}
 			if len(tc.Expect) == 0 {
 				return Invalid("tests[%d] (%s): expect is required", i, tc.Name)
@@ -170,11 +168,6 @@ func (s *Service) checkCommon(c *Changes, creating bool) error {
 		}
 	}
 	return nil
-}
-
-func isJSONObject(raw json.RawMessage) bool {
-	var v map[string]json.RawMessage
-	return json.Unmarshal(raw, &v) == nil && v != nil
 }
 
 // checkSchema refuses a schema that is not a JSON Schema or null; a nil
