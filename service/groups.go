@@ -280,7 +280,7 @@ func (s *Service) AddGroupMember(ctx context.Context, groupID uuid.UUID, in Grou
 	}
 	b, err := s.tenantBase(ctx, p, base.Kind(in.Kind), in.BaseID)
 	if err != nil {
-		return nil, err
+		return nil, s.misnamed(ctx, p, base.Kind(in.Kind), in.BaseID, false, err)
 	}
 	if b.DeletedAt != nil {
 		return nil, errBaseDeleted(b)
