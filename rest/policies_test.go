@@ -664,3 +664,32 @@ func TestARollbackTakesNoFields(t *testing.T) {
 		}
 	})
 }
+
+// Changing or publishing a published record of a base that has a draft
+// names the draft, as making a second draft does, and changes nothing.
+func TestChangingAVersionNamesTheBasesDraft(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		w := newFlowWorld(t, db)
+		admin := w.as["admin"]
+		r := w.call(t, admin, http.MethodGet, "/policy/"+w.age.ID.String()+"/draft", nil)
+		wantStatus(t, r, http.StatusCreated)
+		draft := decodeStrict[service.Policy](t, r).ID.String()
+		before := rowCounts(t, db)
+		for _, id := range []string{w.age.BaseID.String(), w.age.ID.String()} {
+			for body, verb := range map[string]string{`{"status": "draft", "name": "x"}`: "change", `{"status": "published"}`: "publish"} {
+				wantMessage(t, w.call(t, admin, http.MethodPut, "/policy/"+id, body), http.StatusConflict, service.CodeConflict,
+					"record "+w.age.ID.String()+" is published; the base has a draft already: "+draft+"; "+verb+" that one")
+			}
+		}
+		wantMessage(t, w.call(t, admin, http.MethodPut, "/policy/"+w.income.BaseID.String(), `{"status": "draft", "name": "x"}`),
+			http.StatusConflict, service.CodeConflict, "record "+w.income.ID.String()+" is published and cannot change; create a draft from it")
+		if after := rowCounts(t, db); !reflect.DeepEqual(after, before) {
+			t.Errorf("refused changes changed the rows from %v to %v", before, after)
+		}
+		r = w.call(t, admin, http.MethodGet, "/policy/"+draft, nil)
+		wantStatus(t, r, http.StatusOK)
+		if got := decodeStrict[service.Policy](t, r); got.Name != "P-AGE" || got.Revision != 1 {
+			t.Errorf("the draft is now %+v", got)
+		}
+	})
+}

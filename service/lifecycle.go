@@ -262,8 +262,10 @@ func (s *Service) chargeContent(ctx context.Context, rule *string, definition, s
 // changeDraft checks the changes an edit or a publish brings, loads the
 // record the caller may take action on, and applies the changes to it in
 // memory. The record must be a draft: a published one is a conflict, which
-// published words.
-func (s *Service) changeDraft(ctx context.Context, k *kindRules, id uuid.UUID, c *Changes, action authz.Action, published string) (*Principal, *target, error) {
+// published words, or which names the base's draft when it has one, for
+// the caller to do (verb) to that one instead.
+func (s *Service) changeDraft(ctx context.Context, k *kindRules, id uuid.UUID, c *Changes, action authz.Action,
+	published, verb string) (*Principal, *target, error) {
 	p, err := principalOf(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -281,6 +283,10 @@ func (s *Service) changeDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 	if err != nil {
 		return nil, nil, err
 	}
+	if l.record.Status != record.StatusDraft && l.base.DraftRecordID != nil {
+		return nil, nil, newError(CodeConflict, "record %s is published; the base has a draft already: %s; %s that one",
+			l.record.ID, *l.base.DraftRecordID, verb)
+	}
 	if l.record.Status != record.StatusDraft {
 		return nil, nil, newError(CodeConflict, "record %s %s", l.record.ID, published)
 	}
@@ -294,7 +300,7 @@ func (s *Service) changeDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 
 // updateDraft changes a draft record in place and bumps its revision.
 func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c *Changes) (*target, error) {
-	p, l, err := s.changeDraft(ctx, k, id, c, authz.ActionEdit, "is published and cannot change; create a draft from it")
+	p, l, err := s.changeDraft(ctx, k, id, c, authz.ActionEdit, "is published and cannot change; create a draft from it", "change")
 	if err != nil {
 		return nil, err
 	}
@@ -349,7 +355,7 @@ func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 // passes to the organization, all in one transaction; of two concurrent
 // publishes of one draft exactly one succeeds.
 func (s *Service) publish(ctx context.Context, k *kindRules, id uuid.UUID, c *Changes) (*target, error) {
-	p, l, err := s.changeDraft(ctx, k, id, c, authz.ActionPublish, "is published already; there is no draft to publish")
+	p, l, err := s.changeDraft(ctx, k, id, c, authz.ActionPublish, "is published already; there is no draft to publish", "publish")
 	if err != nil {
 		return nil, err
 	}
