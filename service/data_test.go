@@ -97,12 +97,15 @@ func TestRunDataWithANulCharacterIsRefused(t *testing.T) {
 		plain := json.RawMessage(`{"applicant": {"age": 30}}`)
 		const message = `data must not contain a NUL character (\u0000)`
 		for name, run := range map[string]func() error{
-			"a rule":              func() error { _, err := f.svc.RunRule(admin, adultRule, nul); return err },
-			"a policy":            func() error { _, err := f.svc.RunPolicy(admin, pol.BaseID, nul); return err },
-			"a policy version":    func() error { _, err := f.svc.RunPolicyVersion(admin, pol.ID, nul); return err },
-			"a flow":              func() error { _, err := f.svc.RunFlow(admin, flow.BaseID, nul); return err },
-			"a flow version":      func() error { _, err := f.svc.RunFlowVersion(admin, flow.ID, nul); return err },
-			"a flow being tested": func() error { _, err := f.svc.TestFlow(admin, service.FlowTestInput{Definition: adultFlow(byID(pol.ID)), Data: nul}); return err },
+			"a rule":           func() error { _, err := f.svc.RunRule(admin, adultRule, nul); return err },
+			"a policy":         func() error { _, err := f.svc.RunPolicy(admin, pol.BaseID, nul); return err },
+			"a policy version": func() error { _, err := f.svc.RunPolicyVersion(admin, pol.ID, nul); return err },
+			"a flow":           func() error { _, err := f.svc.RunFlow(admin, flow.BaseID, nul); return err },
+			"a flow version":   func() error { _, err := f.svc.RunFlowVersion(admin, flow.ID, nul); return err },
+			"a flow being tested": func() error {
+				_, err := f.svc.TestFlow(admin, service.FlowTestInput{Definition: adultFlow(byID(pol.ID)), Data: nul})
+				return err
+			},
 		} {
 			if err := run(); err == nil || err.Error() != "invalid_argument: "+message {
 				t.Errorf("running %s on data with a NUL: %v, want invalid_argument %q", name, err, message)
