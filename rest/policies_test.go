@@ -693,3 +693,28 @@ func TestChangingAVersionNamesTheBasesDraft(t *testing.T) {
 		}
 	})
 }
+
+// No draft is at a revision below 1: sending one is a malformed request,
+// not a conflict with the draft.
+func TestARevisionBelowOneIsRefused(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		w := newFlowWorld(t, db)
+		admin := w.as["admin"]
+		r := w.call(t, admin, http.MethodPost, "/policy", map[string]string{"name": "draft", "rule": ageRule})
+		wantStatus(t, r, http.StatusCreated)
+		draft := decodeStrict[service.SavedPolicy](t, r)
+		flow := w.createFlow(t, `{"formatVersion": 1, "nodes": [{"id": "s", "type": "start", "policy": {"id": "P-AGE"}}]}`)
+		before := rowCounts(t, db)
+		for _, path := range []string{"/policy/" + draft.ID.String(), "/flow/" + flow.ID.String()} {
+			for _, revision := range []string{"0", "-1"} {
+				for _, status := range []string{"draft", "published"} {
+					wantMessage(t, w.call(t, admin, http.MethodPut, path, `{"status": "`+status+`", "revision": `+revision+`}`),
+						http.StatusBadRequest, service.CodeInvalidArgument, "revision must be 1 or more, not "+revision)
+				}
+			}
+		}
+		if after := rowCounts(t, db); !reflect.DeepEqual(after, before) {
+			t.Errorf("refused changes changed the rows from %v to %v", before, after)
+		}
+	})
+}

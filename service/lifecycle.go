@@ -270,6 +270,10 @@ func (s *Service) changeDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 	if err != nil {
 		return nil, nil, err
 	}
+	// Revisions start at 1: a lower one is no revision any draft was at.
+	if c.Revision != nil && *c.Revision < 1 {
+		return nil, nil, Invalid("revision must be 1 or more, not %d", *c.Revision)
+	}
 	if err := s.checkCommon(c, false); err != nil {
 		return nil, nil, err
 	}
