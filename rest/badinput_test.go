@@ -476,6 +476,11 @@ func TestBadInputIsRefusedAndChangesNothing(t *testing.T) {
 			{"GET on /policy is not allowed", "GET", "/policy", key(adminKey), 405, service.CodeInvalidArgument, "POST"},
 			{"POST on /policies is not allowed", "POST", "/policies", key(adminKey), 405, service.CodeInvalidArgument, "GET, HEAD"},
 			{"GET on a stored run is not allowed", "GET", "/run/policy/" + pol.BaseID.String(), key(adminKey), 405, service.CodeInvalidArgument, "POST"},
+			{"GET on /flow/test is not allowed, not a flow id", "GET", "/flow/test", key(adminKey), 405, service.CodeInvalidArgument, "POST"},
+			{"HEAD on /flow/test is not allowed", "HEAD", "/flow/test", key(adminKey), 405, service.CodeInvalidArgument, "POST"},
+			{"PUT on /flow/test is not allowed", "PUT", "/flow/test", key(adminKey), 405, service.CodeInvalidArgument, "POST"},
+			{"DELETE on /flow/test is not allowed without a key either", "DELETE", "/flow/test", nil, 405, service.CodeInvalidArgument, "POST"},
+			{"PATCH on /flow/test is not allowed", "PATCH", "/flow/test", key(adminKey), 405, service.CodeInvalidArgument, "POST"},
 			{"a policy path with a trailing slash is not found", "GET", "/policy/" + pol.ID.String() + "/", key(adminKey), 404, service.CodeNotFound, ""},
 			{"a run without an id is not found", "POST", "/run/policy/", key(adminKey), 404, service.CodeNotFound, ""},
 		} {
