@@ -126,6 +126,8 @@ func genericBadBodies() []badBody {
 		invalid("invalid UTF-8", func(v string) string { return "{\"\xff\": 1, " + v[1:] }),
 		{name: "a Content-Type that is not JSON", body: func(v string) string { return v }, contentType: "text/plain",
 			status: 400, code: service.CodeInvalidArgument},
+		{name: "JSON in another charset", body: func(v string) string { return v }, contentType: "application/json; charset=latin1",
+			status: 400, code: service.CodeInvalidArgument},
 		{name: "a body over the limit", body: oversized, status: 413, code: service.CodePayloadTooLarge},
 		{name: "a body over the limit without Content-Length", body: oversized, streamed: true,
 			status: 413, code: service.CodePayloadTooLarge},

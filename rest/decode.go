@@ -85,16 +85,20 @@ func readAll(r io.Reader, length int64) ([]byte, error) {
 }
 
 // checkContentType accepts no Content-Type at all, application/json and
-// any +json type.
+// any +json type, in UTF-8: a body is read as UTF-8 whatever a charset
+// says, so another charset is refused rather than misread.
 func checkContentType(ct string) error {
 	if ct == "" || ct == "application/json" {
 		return nil
 	}
-	mt, _, err := mime.ParseMediaType(ct)
-	if err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json")) {
-		return nil
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil || mt != "application/json" && !strings.HasSuffix(mt, "+json") {
+		return invalid("Content-Type must be application/json, not %q", ct)
 	}
-	return invalid("Content-Type must be application/json, not %q", ct)
+	if charset, ok := params["charset"]; ok && !strings.EqualFold(charset, "utf-8") {
+		return invalid("Content-Type must be JSON in UTF-8, not in charset %q", charset)
+	}
+	return nil
 }
 
 // decodeObject decodes the JSON object body into the struct v, scanning
