@@ -42,6 +42,9 @@ type Changes struct {
 	// publish gate with its plan, so that nothing decodes or validates it
 	// again.
 	flow *parsedFlow
+	// ignored are the flow check's warnings of node members it left out
+	// of Definition, for the answer to the save.
+	ignored []string
 }
 
 // kindRules is what the lifecycle needs to know about a kind of resource.
