@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,19 +22,37 @@ import (
 // text of any of those. Input that cannot be decoded gives a
 // *DefinitionError; a decoded definition may still fail Validate.
 func Parse(raw []byte) (*Definition, error) {
-	v, err := decodeJSON(raw)
-	if err != nil {
-		return nil, &DefinitionError{Details: []string{err.Error()}}
-	}
-	if text, ok := v.(string); ok {
-		return ParseText(text)
-	}
-	return fromTree(v)
+	d, _, err := ParseReporting(raw)
+	return d, err
+}
+
+// ParseReporting is Parse that also says which members of v1 nodes it
+// ignored: members no node type has, which the stored form leaves out.
+func ParseReporting(raw []byte) (*Definition, []string, error) {
+	var r reader
+	d, err := r.parse(raw)
+	return d, r.ignored, err
 }
 
 // ParseText decodes YAML or JSON text of any accepted form. Text whose
 // first non-blank character is '{' is JSON, anything else YAML.
 func ParseText(text string) (*Definition, error) {
+	var r reader
+	return r.parseText(text)
+}
+
+func (r *reader) parse(raw []byte) (*Definition, error) {
+	v, err := decodeJSON(raw)
+	if err != nil {
+		return nil, &DefinitionError{Details: []string{err.Error()}}
+	}
+	if text, ok := v.(string); ok {
+		return r.parseText(text)
+	}
+	return r.fromTree(v)
+}
+
+func (r *reader) parseText(text string) (*Definition, error) {
 	var v any
 	var err error
 	if strings.HasPrefix(strings.TrimLeft(text, " \t\r\n"), "{") {
@@ -44,7 +63,7 @@ func ParseText(text string) (*Definition, error) {
 	if err != nil {
 		return nil, &DefinitionError{Details: []string{err.Error()}}
 	}
-	return fromTree(v)
+	return r.fromTree(v)
 }
 
 // decodeJSON reads one JSON value into maps, slices and json.Number, the
@@ -120,12 +139,11 @@ func jsonValue(v any) (any, error) {
 // v1. The members that tell the forms apart do not overlap: formatVersion
 // (v1), flow (legacy nested or flat, possibly as text), a start list (the
 // nested form without its wrapper), nodes with edges (UI graph).
-func fromTree(v any) (*Definition, error) {
+func (r *reader) fromTree(v any) (*Definition, error) {
 	obj, ok := v.(map[string]any)
 	if !ok {
 		return nil, &DefinitionError{Details: []string{"a flow definition must be an object"}}
 	}
-	var r reader
 	var d *Definition
 	switch {
 	case has(obj, "formatVersion"):
@@ -133,7 +151,7 @@ func fromTree(v any) (*Definition, error) {
 	case has(obj, "flow"):
 		switch f := obj["flow"].(type) {
 		case string:
-			return ParseText(f)
+			return r.parseText(f)
 		case map[string]any:
 			switch {
 			case has(f, "formatVersion"):
@@ -172,9 +190,10 @@ func isList(v any) bool {
 }
 
 // reader converts decoded trees into definitions and collects every
-// problem, so one answer lists them all.
+// problem, so one answer lists them all, and every member it ignored.
 type reader struct {
 	problems []string
+	ignored  []string
 }
 
 func (r *reader) errorf(format string, args ...any) {
@@ -219,7 +238,30 @@ func (r *reader) v1(obj map[string]any) *Definition {
 		r.errorf("nodes must be an array")
 	}
 	d.Metadata = r.metadata(obj["metadata"])
+	for _, k := range unknownMembers(obj, definitionMembers) {
+		r.errorf("unknown member %q; a definition of format version 1 has %s", k, strings.Join(definitionMembers, ", "))
+	}
 	return d
+}
+
+// The members of format version 1. A newer version would add to them, so
+// the definition's are all it takes; a node's other members are ignored,
+// as the members its type does not use are.
+var (
+	definitionMembers = []string{"formatVersion", "start", "nodes", "metadata"}
+	nodeMembers       = []string{"id", "type", "name", "policy", "policyName", "policyId", "onTrue", "onFalse", "next", "returnValue", "outcome"}
+)
+
+// unknownMembers are m's members that members does not list, in order.
+func unknownMembers(m map[string]any, members []string) []string {
+	var unknown []string
+	for k := range m {
+		if !slices.Contains(members, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	slices.Sort(unknown)
+	return unknown
 }
 
 // node reads a v1 node; where names it in messages.
@@ -229,7 +271,7 @@ func (r *reader) node(v any, where string) Node {
 		r.errorf("%s must be an object", where)
 		return Node{}
 	}
-	return Node{
+	n := Node{
 		ID:          r.str(m, "id", where),
 		Type:        r.str(m, "type", where),
 		Name:        r.str(m, "name", where),
@@ -241,6 +283,10 @@ func (r *reader) node(v any, where string) Node {
 		ReturnValue: m["returnValue"],
 		Outcome:     r.optStr(m, "outcome", where),
 	}
+	for _, k := range unknownMembers(m, nodeMembers) {
+		r.ignored = append(r.ignored, fmt.Sprintf("node %q has a member %q that no node has; it is ignored and not stored", n.ID, k))
+	}
+	return n
 }
 
 // str reads an optional string member; null counts as absent.

@@ -501,3 +501,21 @@ func roundTripSamples() []string {
 		`{"formatVersion": 1, "start": "x", "nodes": null}`,
 	}
 }
+
+// The definition takes the members of its format version only; a node's
+// member that no node type has is ignored and reported.
+func TestParseRefusesUnknownDefinitionMembersAndReportsIgnoredNodeMembers(t *testing.T) {
+	_, err := Parse([]byte(`{"formatVersion": 1, "nodes": [], "zzz": 1, "aaa": 2}`))
+	var de *DefinitionError
+	if !errors.As(err, &de) || !reflect.DeepEqual(de.Details, []string{
+		`unknown member "aaa"; a definition of format version 1 has formatVersion, start, nodes, metadata`,
+		`unknown member "zzz"; a definition of format version 1 has formatVersion, start, nodes, metadata`,
+	}) {
+		t.Errorf("Parse: %v", err)
+	}
+	d, ignored, err := ParseReporting([]byte(`"formatVersion: 1\nnodes: [{id: s, type: start, policy: {id: P}, color: red, outcome: x}]"`))
+	if err != nil || len(d.Nodes) != 1 ||
+		!reflect.DeepEqual(ignored, []string{`node "s" has a member "color" that no node has; it is ignored and not stored`}) {
+		t.Errorf("ParseReporting: %+v, %q, %v", d, ignored, err)
+	}
+}

@@ -286,6 +286,11 @@ func TestValuesTheServiceChecksAreRefusedInItsWords(t *testing.T) {
 		}{
 			{"a member without a role", admin, http.MethodPost, "/admin/members", `{"email": "x@acme.test"}`,
 				"role must be viewer, editor, publisher, admin or auditor"},
+			{"a member with a null email", admin, http.MethodPost, "/admin/members", `{"email": null, "role": "viewer"}`, "email is required"},
+			{"a member without an email", admin, http.MethodPost, "/admin/members", `{"role": "viewer"}`, "email is required"},
+			{"a member with a blank email", admin, http.MethodPost, "/admin/members", `{"email": "  ", "role": "viewer"}`, "email is required"},
+			{"a member with an email that is not one", admin, http.MethodPost, "/admin/members", `{"email": "x", "role": "viewer"}`,
+				`"x" is not an email address`},
 			{"a role that is not one", admin, http.MethodPut, "/admin/members/" + as["viewer"].id.String(), `{"role": "root"}`,
 				"role must be viewer, editor, publisher, admin or auditor"},
 			{"a key without a name", admin, http.MethodPost, "/admin/keys", `{"scope": "view"}`, "name is required"},

@@ -159,10 +159,13 @@ func TestTheAuditLogOverREST(t *testing.T) {
 			t.Errorf("paged %v, want %v and no further page", paged, ids)
 		}
 
+		w = f.call(t, admin, http.MethodGet, "/admin/members?limit=1", nil)
+		wantStatus(t, w, http.StatusOK)
+		membersCursor := decodeStrict[service.Page[service.Member]](t, w).NextCursor
 		for _, q := range []string{
 			"?action=viewed", "?kind=organization", "?baseId=x", "?actor=" + uuid.NewString()[:8],
 			"?since=yesterday", "?until=2030-01-01", "?since=2030-01-01T00:00:00Z&until=2029-01-01T00:00:00Z",
-			"?limit=0", "?limit=201", "?limit=ten", "?cursor=nonsense", "?cursor=" + service.CursorAfter(pol.BaseID),
+			"?limit=0", "?limit=201", "?limit=ten", "?cursor=nonsense", "?cursor=" + membersCursor,
 			"?action=created&action=edited", "?q=x", "?groupId=" + g.ID.String(),
 		} {
 			t.Run("GET /audit"+q+" is refused", func(t *testing.T) {

@@ -84,6 +84,9 @@ func TestAuthenticationDecidesWhoMayRun(t *testing.T) {
 			{"x-org-id naming the user's other organization is denied", append(key(twoOrgs.Secret), "x-org-id", beta.ID.String()), 403, service.CodePermissionDenied},
 			{"x-org-id naming an organization the user is not in is denied", append(key(twoOrgs.Secret), "x-org-id", gamma.ID.String()), 403, service.CodePermissionDenied},
 			{"an x-org-id that is not an id is invalid", append(key(twoOrgs.Secret), "x-org-id", "beta"), 400, service.CodeInvalidArgument},
+			{"an x-org-id in braces is invalid", append(key(twoOrgs.Secret), "x-org-id", "{"+acme.String()+"}"), 400, service.CodeInvalidArgument},
+			{"an x-org-id as a URN is invalid", append(key(twoOrgs.Secret), "x-org-id", "urn:uuid:"+acme.String()), 400, service.CodeInvalidArgument},
+			{"an x-org-id without hyphens is invalid", append(key(twoOrgs.Secret), "x-org-id", strings.ReplaceAll(acme.String(), "-", "")), 400, service.CodeInvalidArgument},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				w := f.run(adultRun, tc.header...)

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -18,14 +17,15 @@ import (
 	"github.com/verdict/verdict/ent/groupmember"
 	"github.com/verdict/verdict/ent/membership"
 	"github.com/verdict/verdict/ent/record"
-	"github.com/verdict/verdict/service"
 )
 
 // idsIn returns the ids a text contains: UUIDs, anywhere in its words of
-// URL-safe base64, and what could be a cursor, a whole such word of 22
-// characters (an id: service.CursorAfter) or 32 (a time and an id:
-// service.AuditCursor). The matrix reads every response with it, so it
-// is a scan, not regular expressions, which took a quarter of the test.
+// URL-safe base64, and those a cursor holds (service/cursor.go): a whole
+// such word that decodes to a cursor's length, a byte naming the list then
+// an id (17), a base's id and a version (21), a time and an id (25), or a
+// group's id and an id (33), holds ids right after its first byte and at
+// its end. The matrix reads every response with it, so it is a scan, not
+// regular expressions, which took a quarter of the test.
 func idsIn(text string) []uuid.UUID {
 	var ids []uuid.UUID
 	for _, word := range strings.FieldsFunc(text, func(r rune) bool { return !isBase64URL(r) }) {
@@ -36,11 +36,14 @@ func idsIn(text string) []uuid.UUID {
 				i += 35
 			}
 		}
-		if len(word) != 22 && len(word) != 32 {
+		if !slices.Contains([]int{17, 21, 25, 33}, base64.RawURLEncoding.DecodedLen(len(word))) {
 			continue
 		}
 		if b, err := base64.RawURLEncoding.DecodeString(word); err == nil {
-			ids = append(ids, uuid.UUID(b[len(b)-16:]))
+			ids = append(ids, uuid.UUID(b[1:17]))
+			if len(b) > 21 {
+				ids = append(ids, uuid.UUID(b[len(b)-16:]))
+			}
 		}
 	}
 	return ids
@@ -205,18 +208,22 @@ func (m *matrix) snapshot(t *testing.T) []string {
 }
 
 func TestIdsInFindsUUIDsAndCursors(t *testing.T) {
-	a, b, c, d := uuid.New(), uuid.New(), uuid.New(), uuid.New()
-	audit := service.AuditCursor(service.AuditEvent{ID: d, At: time.Now()})
-	// Any word of 22 letters reads as a cursor: it decodes to whatever id
+	a, b, c, d, e, g := uuid.New(), uuid.New(), uuid.New(), uuid.New(), uuid.New(), uuid.New()
+	cursor := func(parts ...[]byte) string {
+		return base64.RawURLEncoding.EncodeToString(slices.Concat(append([][]byte{{1}}, parts...)...))
+	}
+	at := []byte("\x00\x06\x1f\x00\x00\x00\x00\x01")
+	version := []byte{0, 0, 0, 2}
+	// Any word of 23 letters reads as a cursor: it decodes to whatever id
 	// it spells, which no tenant owns.
-	word := "abcdefghijklmnopqrstuv"
+	word := "abcdefghijklmnopqrstuvw"
 	spelled, err := base64.RawURLEncoding.DecodeString(word)
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := fmt.Sprintf(`{"id":"%s","note":"x%sy","next":"%s","cursor":"%s","upper":"%s","é%sé":1,"no":"0123-4567","word":"%s"}`,
-		a, b, service.CursorAfter(c), audit, strings.ToUpper(a.String()), b, word)
-	want := []uuid.UUID{a, b, c, d, a, b, uuid.UUID(spelled)}
+	text := fmt.Sprintf(`{"id":"%s","note":"x%sy","next":"%s","history":"%s","audit":"%s","group":"%s","upper":"%s","é%sé":1,"no":"0123-4567","word":"%s"}`,
+		a, b, cursor(c[:]), cursor(d[:], version), cursor(at, e[:]), cursor(g[:], c[:]), strings.ToUpper(a.String()), b, word)
+	want := []uuid.UUID{a, b, c, d, uuid.UUID(slices.Concat(at, e[:8])), e, g, c, a, b, uuid.UUID(spelled[1:])}
 	if got := idsIn(text); !slices.Equal(got, want) {
 		t.Errorf("idsIn found %v, want %v", got, want)
 	}

@@ -259,7 +259,7 @@ func lifecycleRows(k *kind) []*endpoint {
 	return []*endpoint{
 		{
 			route: "POST /run/" + k.name + "/{baseId}", action: run, success: http.StatusOK,
-			kinds: on, strangers: strangers, ids: []idKind{baseID},
+			kinds: on, strangers: strangers, ids: []idKind{baseID}, hintsKind: true,
 			rest: func(c *call) request {
 				return request{http.MethodPost, "/run/" + k.name + "/" + c.id(), k.runBody}
 			},
@@ -267,7 +267,7 @@ func lifecycleRows(k *kind) []*endpoint {
 		},
 		{
 			route: "POST /run/" + k.name + "_version/" + idParam, action: run, success: http.StatusOK,
-			kinds: on, strangers: strangers, ids: []idKind{versionID, draftID},
+			kinds: on, strangers: strangers, ids: []idKind{versionID, draftID}, hintsKind: true,
 			rest: func(c *call) request {
 				return request{http.MethodPost, "/run/" + k.name + "_version/" + c.id(), k.runBody}
 			},
@@ -276,7 +276,7 @@ func lifecycleRows(k *kind) []*endpoint {
 		{
 			// A batch is authorized as one run.
 			route: "POST /run/" + k.name + "/{baseId}/batch", action: run, success: http.StatusOK,
-			kinds: on, strangers: strangers, ids: []idKind{baseID},
+			kinds: on, strangers: strangers, ids: []idKind{baseID}, hintsKind: true,
 			rest: func(c *call) request {
 				return request{http.MethodPost, "/run/" + k.name + "/" + c.id() + "/batch", seniorBatch}
 			},
@@ -284,7 +284,7 @@ func lifecycleRows(k *kind) []*endpoint {
 		},
 		{
 			route: "POST /run/" + k.name + "_version/" + idParam + "/batch", action: run, success: http.StatusOK,
-			kinds: on, strangers: strangers, ids: []idKind{versionID, draftID},
+			kinds: on, strangers: strangers, ids: []idKind{versionID, draftID}, hintsKind: true,
 			rest: func(c *call) request {
 				return request{http.MethodPost, "/run/" + k.name + "_version/" + c.id() + "/batch", seniorBatch}
 			},

@@ -79,6 +79,10 @@ type endpoint struct {
 	// ids are the kinds of id the route takes; nil takes every kind. Any
 	// other kind is not found.
 	ids []idKind
+	// hintsKind: another kind of id of a resource the caller may see is
+	// not found with a message saying what kind of id it is, rather than
+	// the answer for an id that exists nowhere (see hinted).
+	hintsKind bool
 	// conflicts says whether the state of the target (nil for untargeted
 	// rows) refuses the request.
 	conflicts func(tg *target) bool
@@ -115,6 +119,19 @@ func (ep *endpoint) String() string {
 func (ep *endpoint) takes(tg *target) bool {
 	return slices.Contains(ep.kinds, tg.kind) && (ep.ids == nil || slices.Contains(ep.ids, tg.id))
 }
+
+// hinted says whether the not_found answer to c says what kind of id it
+// named: a row that hints, named by another kind of id of a resource of
+// its kind that the caller may see, of the caller's tenant and not
+// deleted. Every role sees its tenant's bases.
+func (c *call) hinted() bool {
+	tg := c.tg
+	return c.ep.hintsKind && tg.tenant == c.p.tenant && slices.Contains(c.ep.kinds, tg.kind) && !c.ep.takes(tg) &&
+		tg.state != deleted && tg.state != removed
+}
+
+// kindHint is the start of the message of a hinted answer (see hinted).
+const kindHint = ": that is the id of a"
 
 // call is one principal calling one row, on one target for targeted rows.
 type call struct {
@@ -293,7 +310,9 @@ func (m *matrix) runCase(t *testing.T, c *call, fail failFunc) {
 		if ep.route == "GET /graphql" {
 			problem = graphQLProblem(w.Code, body, c.want, false)
 		}
-		if problem == "" && c.want.code == service.CodeNotFound && c.tg != nil {
+		if problem == "" && c.want.code == service.CodeNotFound && c.tg != nil && c.hinted() {
+			problem = mustContain(body, kindHint, "what kind of id it is")
+		} else if problem == "" && c.want.code == service.CodeNotFound && c.tg != nil {
 			problem = m.revealsExistence(t, c, body, false)
 		}
 		if problem == "" && !c.want.failed() && ep.check != nil {
@@ -311,7 +330,9 @@ func (m *matrix) runCase(t *testing.T, c *call, fail failFunc) {
 		m.graphQLCalls++
 		m.responses = append(m.responses, matrixResponse{who: c.p, what: what, sent: string(vars), body: body})
 		problem := graphQLProblem(status, body, c.want, ep.nullIfNotFound)
-		if problem == "" && c.want.code == service.CodeNotFound && c.tg != nil {
+		if problem == "" && c.want.code == service.CodeNotFound && c.tg != nil && c.hinted() {
+			problem = mustContain(body, kindHint, "what kind of id it is")
+		} else if problem == "" && c.want.code == service.CodeNotFound && c.tg != nil {
 			problem = m.revealsExistence(t, c, body, true)
 		}
 		if problem == "" && !c.want.failed() && ep.check != nil {

@@ -28,6 +28,18 @@ func (s *server) decodeBody(r *http.Request, v any) error {
 	return decodeObject(body, reflect.ValueOf(v).Elem())
 }
 
+// decodeNoFields reads the body of a request whose path says everything:
+// none, or an empty JSON object. A member would be ignored, so it is
+// refused by name.
+func (s *server) decodeNoFields(r *http.Request) error {
+	body, err := s.readBody(r)
+	if err != nil || skipSpace(body, 0) == len(body) {
+		return err
+	}
+	var none struct{}
+	return decodeObject(body, reflect.ValueOf(&none).Elem())
+}
+
 // readBody reads a JSON body in full: its Content-Type must allow JSON and
 // its text be UTF-8; its shape is the caller's to check.
 func (s *server) readBody(r *http.Request) ([]byte, error) {
@@ -73,16 +85,20 @@ func readAll(r io.Reader, length int64) ([]byte, error) {
 }
 
 // checkContentType accepts no Content-Type at all, application/json and
-// any +json type.
+// any +json type, in UTF-8: a body is read as UTF-8 whatever a charset
+// says, so another charset is refused rather than misread.
 func checkContentType(ct string) error {
 	if ct == "" || ct == "application/json" {
 		return nil
 	}
-	mt, _, err := mime.ParseMediaType(ct)
-	if err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json")) {
-		return nil
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil || mt != "application/json" && !strings.HasSuffix(mt, "+json") {
+		return invalid("Content-Type must be application/json, not %q", ct)
 	}
-	return invalid("Content-Type must be application/json, not %q", ct)
+	if charset, ok := params["charset"]; ok && !strings.EqualFold(charset, "utf-8") {
+		return invalid("Content-Type must be JSON in UTF-8, not in charset %q", charset)
+	}
+	return nil
 }
 
 // decodeObject decodes the JSON object body into the struct v, scanning
@@ -111,6 +127,9 @@ func decodeObject(body []byte, v reflect.Value) error {
 			return notJSON(err)
 		}
 		k := slices.IndexFunc(fields.list, func(f field) bool { return f.name == name })
+		if k < 0 && len(fields.names) == 0 {
+			return &unknownFieldError{name: name, err: invalid("unknown field %q; this request takes no fields", name)}
+		}
 		if k < 0 {
 			return &unknownFieldError{name: name,
 				err: invalid("unknown field %q%s; the fields are %s", name, didYouMean(name, fields.names), strings.Join(fields.names, ", "))}

@@ -122,3 +122,27 @@ func TestDecodeTestsHoldsEachCaseToTheRulesOfABody(t *testing.T) {
 		t.Errorf("decoded %+v, %v", cases, err)
 	}
 }
+
+// A JSON body is read as UTF-8: a charset that says otherwise is refused
+// rather than misread, and utf-8 is taken in any case.
+func TestContentTypeTakesJSONInUTF8Only(t *testing.T) {
+	for ct, want := range map[string]string{
+		"":                                       "",
+		"application/json":                       "",
+		"application/json; charset=utf-8":        "",
+		"application/json; charset=UTF-8":        "",
+		"Application/JSON;charset=\"Utf-8\"":     "",
+		"application/merge-patch+json":           "",
+		"application/json; charset=latin1":       `invalid_argument: Content-Type must be JSON in UTF-8, not in charset "latin1"`,
+		"application/vnd.x+json; charset=utf-16": `invalid_argument: Content-Type must be JSON in UTF-8, not in charset "utf-16"`,
+		"text/plain; charset=utf-8":              `invalid_argument: Content-Type must be application/json, not "text/plain; charset=utf-8"`,
+	} {
+		got := ""
+		if err := checkContentType(ct); err != nil {
+			got = err.Error()
+		}
+		if got != want {
+			t.Errorf("Content-Type %q: %q, want %q", ct, got, want)
+		}
+	}
+}

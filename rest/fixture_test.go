@@ -234,3 +234,14 @@ func (b *logBuffer) lines(t *testing.T, msg string) []map[string]any {
 	}
 	return out
 }
+
+// wantMessage checks that w is an error with this status, code and
+// message.
+func wantMessage(t *testing.T, w *httptest.ResponseRecorder, status int, code service.Code, message string) {
+	t.Helper()
+	wantError(t, w, status, code)
+	var body errorBody
+	if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil || body.Error.Message != message {
+		t.Errorf("message %q (%v), want %q", body.Error.Message, err, message)
+	}
+}

@@ -743,3 +743,56 @@ func TestFlowRequestsAcrossTenantsAndRoles(t *testing.T) {
 		}
 	})
 }
+
+// A definition's members are those of its format version: an unknown one
+// is refused by name; a node's unknown member, which the format lets a
+// node carry, is dropped with a warning. A policy reference that is not
+// an id, and an outcome longer than a name, are refused when sent, saved
+// or tested.
+func TestADefinitionSentIsHeldToItsFormat(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		w := newFlowWorld(t, db)
+		admin := w.as["admin"]
+		outcome := func(n int) string {
+			return `{"formatVersion": 1, "nodes": [{"id": "s", "type": "start", "policy": {"id": "P-AGE"}, "onTrue": "c", "onFalse": "c"},
+				{"id": "c", "type": "custom", "outcome": "` + strings.Repeat("é", n) + `"}]}`
+		}
+		before := rowCounts(t, db)
+		for _, tc := range []struct {
+			definition string
+			details    []string
+		}{
+			{`{"formatVersion": 1, "zzz": 1, "nodes": [{"id": "s", "type": "start", "policy": {"id": "P-AGE"}}]}`,
+				[]string{`unknown member "zzz"; a definition of format version 1 has formatVersion, start, nodes, metadata`}},
+			{`{"formatVersion": 1, "nodes": [{"id": "s", "type": "start", "policy": {"id": "nope"}}]}`,
+				[]string{`node "s": the policy reference "nope" is not a valid id`}},
+			{`{"formatVersion": 1, "nodes": [{"id": "s", "type": "start", "policy": {"baseId": "{B-INCOME}"}}]}`,
+				[]string{`node "s": the policy reference "{` + w.income.BaseID.String() + `}" is not a valid id`}},
+			{outcome(201), []string{`node "c": the outcome is 201 characters long; the limit is 200`}},
+		} {
+			definition := w.ids(tc.definition)
+			for _, r := range []*httptest.ResponseRecorder{
+				w.call(t, admin, http.MethodPost, "/flow", `{"name": "f", "definition": `+definition+`}`),
+				w.call(t, admin, http.MethodPost, "/flow/test", `{"definition": `+definition+`, "data": {"applicant": {"age": 20}}}`),
+			} {
+				if got := wantDetails(t, r); !reflect.DeepEqual(got, tc.details) {
+					t.Errorf("%s: details %q, want %q", tc.definition, got, tc.details)
+				}
+			}
+		}
+		if after := rowCounts(t, db); !reflect.DeepEqual(after, before) {
+			t.Errorf("refused definitions changed the rows from %v to %v", before, after)
+		}
+
+		saved := w.createFlow(t, outcome(200))
+		if len(saved.Validation.Errors) != 0 {
+			t.Errorf("an outcome of 200 characters: %+v", saved.Validation)
+		}
+		saved = w.createFlow(t, `{"formatVersion": 1, "nodes": [{"id": "s", "type": "start", "policy": {"id": "P-AGE"}, "zzz": 1, "onTrue": "r", "onFalse": "r"},
+			{"id": "r", "type": "return", "returnValue": true}]}`)
+		want := `node "s" has a member "zzz" that no node has; it is ignored and not stored`
+		if !slices.Contains(saved.Validation.Warnings, want) || strings.Contains(string(saved.Definition), "zzz") {
+			t.Errorf("saved %s with warnings %q, want the member dropped with %q", saved.Definition, saved.Validation.Warnings, want)
+		}
+	})
+}

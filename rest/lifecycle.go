@@ -120,10 +120,14 @@ func (k *versionedKind[S, R, V, L]) handleDraft(w http.ResponseWriter, r *http.R
 // (a conflict), true overwrites it.
 // handleRollback is POST /policy/{policyId}/rollback and POST
 // /flow/{flowId}/rollback: the version named, published again as the
-// newest. It takes no body.
+// newest. The path names the version, so the body is empty or {}.
 func (k *versionedKind[S, R, V, L]) handleRollback(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r, k.idName)
 	if err != nil {
+		k.s.writeError(w, r, err)
+		return
+	}
+	if err := k.s.decodeNoFields(r); err != nil {
 		k.s.writeError(w, r, err)
 		return
 	}

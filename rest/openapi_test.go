@@ -245,7 +245,7 @@ var mountedHandlers = map[string]bool{"POST /graphql": true, "GET /graphql": tru
 func (c *contract) check(srv *server, r *http.Request, w *httptest.ResponseRecorder) []string {
 	res := w.Result()
 	_, pattern := srv.mux.Handler(r)
-	if !canonicalPath(r.URL.EscapedPath()) || pattern == fallbackPattern || pattern == "" {
+	if !canonicalPath(r.URL.EscapedPath()) || pattern == fallbackPattern || pattern == "" || srv.refusals[pattern] {
 		return c.checkUnrouted(r, res)
 	}
 	if !c.operations[pattern] {

@@ -635,3 +635,86 @@ func TestPolicyListsPageAndFilter(t *testing.T) {
 		wantError(t, f.call(t, admin, http.MethodGet, "/policies?cursor=nonsense", nil), http.StatusBadRequest, service.CodeInvalidArgument)
 	})
 }
+
+// A rollback's path names the version it publishes again: a body member
+// would be ignored, so it is refused by name and nothing is published.
+func TestARollbackTakesNoFields(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		w := newFlowWorld(t, db)
+		admin := w.as["admin"]
+		flow := w.createFlow(t, `{"formatVersion": 1, "nodes": [{"id": "s", "type": "start", "policy": {"id": "P-AGE"}}]}`)
+		wantStatus(t, w.call(t, admin, http.MethodPut, "/flow/"+flow.ID.String(), `{"status": "published"}`), http.StatusCreated)
+		for _, path := range []string{"/policy/" + w.age.ID.String() + "/rollback", "/flow/" + flow.ID.String() + "/rollback"} {
+			before := rowCounts(t, db)
+			wantMessage(t, w.call(t, admin, http.MethodPost, path, `{"version": 1, "foo": true}`),
+				http.StatusBadRequest, service.CodeInvalidArgument, `unknown field "version"; this request takes no fields`)
+			wantMessage(t, w.call(t, admin, http.MethodPost, path, `[]`),
+				http.StatusBadRequest, service.CodeInvalidArgument, "the request body must be a JSON object, not an array")
+			if after := rowCounts(t, db); !reflect.DeepEqual(after, before) {
+				t.Errorf("a refused rollback changed the rows from %v to %v", before, after)
+			}
+			for i, body := range []string{"", " {} "} {
+				w := w.call(t, admin, http.MethodPost, path, body)
+				wantStatus(t, w, http.StatusCreated)
+				var v struct{ Version int }
+				if err := json.Unmarshal(w.Body.Bytes(), &v); err != nil || v.Version != i+2 {
+					t.Errorf("POST %s with %q published version %d (%v), want %d", path, body, v.Version, err, i+2)
+				}
+			}
+		}
+	})
+}
+
+// Changing or publishing a published record of a base that has a draft
+// names the draft, as making a second draft does, and changes nothing.
+func TestChangingAVersionNamesTheBasesDraft(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		w := newFlowWorld(t, db)
+		admin := w.as["admin"]
+		r := w.call(t, admin, http.MethodGet, "/policy/"+w.age.ID.String()+"/draft", nil)
+		wantStatus(t, r, http.StatusCreated)
+		draft := decodeStrict[service.Policy](t, r).ID.String()
+		before := rowCounts(t, db)
+		for _, id := range []string{w.age.BaseID.String(), w.age.ID.String()} {
+			for body, verb := range map[string]string{`{"status": "draft", "name": "x"}`: "change", `{"status": "published"}`: "publish"} {
+				wantMessage(t, w.call(t, admin, http.MethodPut, "/policy/"+id, body), http.StatusConflict, service.CodeConflict,
+					"record "+w.age.ID.String()+" is published; the base has a draft already: "+draft+"; "+verb+" that one")
+			}
+		}
+		wantMessage(t, w.call(t, admin, http.MethodPut, "/policy/"+w.income.BaseID.String(), `{"status": "draft", "name": "x"}`),
+			http.StatusConflict, service.CodeConflict, "record "+w.income.ID.String()+" is published and cannot change; create a draft from it")
+		if after := rowCounts(t, db); !reflect.DeepEqual(after, before) {
+			t.Errorf("refused changes changed the rows from %v to %v", before, after)
+		}
+		r = w.call(t, admin, http.MethodGet, "/policy/"+draft, nil)
+		wantStatus(t, r, http.StatusOK)
+		if got := decodeStrict[service.Policy](t, r); got.Name != "P-AGE" || got.Revision != 1 {
+			t.Errorf("the draft is now %+v", got)
+		}
+	})
+}
+
+// No draft is at a revision below 1: sending one is a malformed request,
+// not a conflict with the draft.
+func TestARevisionBelowOneIsRefused(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		w := newFlowWorld(t, db)
+		admin := w.as["admin"]
+		r := w.call(t, admin, http.MethodPost, "/policy", map[string]string{"name": "draft", "rule": ageRule})
+		wantStatus(t, r, http.StatusCreated)
+		draft := decodeStrict[service.SavedPolicy](t, r)
+		flow := w.createFlow(t, `{"formatVersion": 1, "nodes": [{"id": "s", "type": "start", "policy": {"id": "P-AGE"}}]}`)
+		before := rowCounts(t, db)
+		for _, path := range []string{"/policy/" + draft.ID.String(), "/flow/" + flow.ID.String()} {
+			for _, revision := range []string{"0", "-1"} {
+				for _, status := range []string{"draft", "published"} {
+					wantMessage(t, w.call(t, admin, http.MethodPut, path, `{"status": "`+status+`", "revision": `+revision+`}`),
+						http.StatusBadRequest, service.CodeInvalidArgument, "revision must be 1 or more, not "+revision)
+				}
+			}
+		}
+		if after := rowCounts(t, db); !reflect.DeepEqual(after, before) {
+			t.Errorf("refused changes changed the rows from %v to %v", before, after)
+		}
+	})
+}

@@ -116,6 +116,8 @@ type server struct {
 	// graphQL holds the GraphQL routes' patterns: their errors take
 	// GraphQL's shape (see writeError).
 	graphQL map[string]bool
+	// refusals holds the patterns that only answer 405 (see refuseMethods).
+	refusals map[string]bool
 }
 
 func newServer(svc *service.Service, cfg Config) *server {
@@ -173,6 +175,7 @@ func newServer(svc *service.Service, cfg Config) *server {
 	s.handle("POST /run/flow/{baseId}/batch", authenticated, http.HandlerFunc(s.runFlowBatch))
 	s.handle("POST /run/flow_version/{flowId}/batch", authenticated, http.HandlerFunc(s.runFlowVersionBatch))
 	s.handle("POST /flow/test", authenticated, http.HandlerFunc(s.testFlow))
+	s.refuseMethods("/flow/test", http.MethodGet, http.MethodPut, http.MethodDelete)
 	flows := s.flowLifecycle()
 	s.handle("POST /flow", authenticated, http.HandlerFunc(flows.handleCreate))
 	s.handle("GET /flow/{flowId}", authenticated, http.HandlerFunc(flows.handleGet))
@@ -262,6 +265,21 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// refuseMethods answers methods on path with 405, as on any path that a
+// route of theirs does not take: path is a literal that the routes of
+// these methods with a wildcard there would otherwise read as an id
+// (GET /flow/test as GET /flow/{flowId}).
+func (s *server) refuseMethods(path string, methods ...string) {
+	if s.refusals == nil {
+		s.refusals = map[string]bool{}
+	}
+	for _, m := range methods {
+		pattern := m + " " + path
+		s.mux.Handle(pattern, s.chain(public, http.HandlerFunc(s.unmatched)))
+		s.refusals[pattern] = true
+	}
 }
 
 // handle mounts h at pattern behind the middleware. Each route has its own

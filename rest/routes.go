@@ -80,7 +80,7 @@ func (s *server) allowedMethods(r *http.Request) []string {
 	var allowed []string
 	for _, m := range probedMethods {
 		probe := &http.Request{Method: m, Host: r.Host, URL: r.URL}
-		if _, pattern := s.mux.Handler(probe); pattern != "" && pattern != fallbackPattern {
+		if _, pattern := s.mux.Handler(probe); pattern != "" && pattern != fallbackPattern && !s.refusals[pattern] {
 			allowed = append(allowed, m)
 		}
 	}

@@ -253,7 +253,7 @@ func (s *Service) listMembers(ctx context.Context, tenant uuid.UUID, o ListOptio
 	read := func(w storage.Window) ([]*ent.Membership, *int, error) {
 		return s.store.Members(ctx, tenant, o.Query, w)
 	}
-	return readPage(o, limit, read, memberOf, func(m Member) uuid.UUID { return m.ID })
+	return readPage(list{kind: memberList}, o, limit, read, memberOf, func(m Member) uuid.UUID { return m.ID })
 }
 
 // addMember gives the user with in.Email (checked by checkMember) a role
@@ -425,7 +425,7 @@ func (s *Service) listKeys(ctx context.Context, tenant uuid.UUID, o ListOptions)
 		return nil, Invalid("%s does not filter keys", name)
 	}
 	read := func(w storage.Window) ([]*ent.APIKey, *int, error) { return s.store.Keys(ctx, tenant, o.Query, w) }
-	return readPage(o, limit, read, keyOf, func(k Key) uuid.UUID { return k.ID })
+	return readPage(list{kind: keyList}, o, limit, read, keyOf, func(k Key) uuid.UUID { return k.ID })
 }
 
 // keySpec is a key to create in a tenant: an organization key, or with

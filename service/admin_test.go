@@ -455,3 +455,31 @@ func actorTenant(t *testing.T, ctx context.Context) uuid.UUID {
 	}
 	return p.TenantID
 }
+
+// A member's user id is the one thing an admin learns of a user who had an
+// account already: it must not tell when that account was made, or that it
+// was made before now.
+func TestAMembersUserIDTellsNothingOfTheUser(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		ctx := context.Background()
+		beta, err := f.svc.Operator().Bootstrap(ctx, service.BootstrapInput{Organization: "Beta", Email: "boss@beta.test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		admin := f.as(t, adminKey, "")
+		existing, err := f.svc.AddMember(admin, service.MemberInput{Email: "boss@beta.test", Role: authz.RoleViewer})
+		if err != nil || existing.User.ID != beta.User.ID {
+			t.Fatalf("adding the other organization's admin: %+v, %v", existing, err)
+		}
+		created, err := f.svc.AddMember(admin, service.MemberInput{Email: "new@acme.test", Role: authz.RoleViewer})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, id := range map[string]uuid.UUID{"existing": existing.User.ID, "created": created.User.ID} {
+			if id.Version() != 4 || id.Variant() != uuid.RFC4122 {
+				t.Errorf("the %s user's id %s is a version %d UUID, want a random one (4)", name, id, id.Version())
+			}
+		}
+	})
+}

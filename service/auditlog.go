@@ -3,8 +3,6 @@ package service
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
-	"encoding/binary"
 	"errors"
 	"time"
 
@@ -84,26 +82,12 @@ func auditEventOf(ev *ent.AuditEvent) AuditEvent {
 	}
 }
 
-// AuditCursor is the cursor of the audit log resuming after this event
+// auditCursor is the cursor of the audit log resuming after this event
 // (for Relay edges). The log is ordered by time, then id, newest first,
 // and the cursor holds both: a page then never repeats or skips an event
 // that was stored when the first page was read, however many are added
 // meanwhile, since those are all newer.
-func AuditCursor(ev AuditEvent) string {
-	var b [8 + 16]byte
-	binary.BigEndian.PutUint64(b[:8], uint64(ev.At.UnixMicro()))
-	copy(b[8:], ev.ID[:])
-	return base64.RawURLEncoding.EncodeToString(b[:])
-}
-
-func decodeAuditCursor(c string) (time.Time, uuid.UUID, error) {
-	b, err := base64.RawURLEncoding.DecodeString(c)
-	if err != nil || len(b) != 8+16 {
-		return time.Time{}, uuid.Nil, Invalid("cursor is not one this server gave out")
-	}
-	at := time.UnixMicro(int64(binary.BigEndian.Uint64(b[:8]))).UTC()
-	return at, uuid.UUID(b[8:]), nil
-}
+func auditCursor(ev AuditEvent) string { return list{kind: auditList}.timeCursor(ev.At, ev.ID) }
 
 func (f AuditFilter) check() error {
 	if f.Action != "" && auditevent.ActionValidator(auditevent.Action(f.Action)) != nil {
@@ -166,7 +150,7 @@ func (s *Service) AuditEvents(ctx context.Context, f AuditFilter, o ListOptions)
 	}
 	var before *storage.Position
 	if o.Cursor != "" {
-		at, id, err := decodeAuditCursor(o.Cursor)
+		at, id, err := list{kind: auditList}.decodeTime(o.Cursor)
 		if err != nil {
 			return nil, err
 		}
@@ -190,7 +174,7 @@ func (s *Service) AuditEvents(ctx context.Context, f AuditFilter, o ListOptions)
 	if o.WithTotal {
 		n = new(lifecycle.total + executed.total)
 	}
-	return pageOf(events, limit, n, func(ev AuditEvent) AuditEvent { return ev }, AuditCursor), nil
+	return pageOf(events, limit, n, func(ev AuditEvent) AuditEvent { return ev }, auditCursor), nil
 }
 
 // auditPart is what one of the two stores holds of a page: at most

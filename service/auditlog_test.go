@@ -241,7 +241,11 @@ func TestTheAuditLogRecordsTheLifecycleAndFilters(t *testing.T) {
 		}
 
 		later := published.Add(time.Second)
-		badCursor := service.CursorAfter(pol.BaseID)
+		members, err := f.svc.Members(admin, service.ListOptions{Limit: 1})
+		if err != nil || members.NextCursor == "" {
+			t.Fatalf("the first page of members: %+v, %v", members, err)
+		}
+		badCursor := members.NextCursor
 		refused := []struct {
 			name string
 			f    service.AuditFilter

@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"time"
 
 	"github.com/google/uuid"
@@ -211,11 +210,7 @@ func (s *Service) checkItems(items []json.RawMessage) error {
 	}
 	for i, raw := range items {
 		if err := s.checkData(raw); err != nil {
-			var e *Error
-			if errors.As(err, &e) {
-				return Invalid("items[%d]: %s", i, e.Message)
-			}
-			return err
+			return Invalid("items[%d]: %s", i, messageOf(err))
 		}
 	}
 	return nil

@@ -334,11 +334,9 @@ func decisionOfRow(r *ent.DecisionRecord) Decision {
 	return d
 }
 
-// DecisionCursor is the cursor of the decision list resuming after d: the
+// decisionCursor is the cursor of the decision list resuming after d: the
 // list is ordered like the audit log, by time then id, newest first.
-func DecisionCursor(d Decision) string {
-	return AuditCursor(AuditEvent{ID: d.ID, At: d.At})
-}
+func decisionCursor(d Decision) string { return list{kind: decisionList}.timeCursor(d.At, d.ID) }
 
 // DecisionFilter narrows the decision list; zero fields do not filter.
 // Since includes its instant and Until excludes its own.
@@ -369,7 +367,7 @@ func (s *Service) Decisions(ctx context.Context, f DecisionFilter, o ListOptions
 	var at time.Time
 	var after uuid.UUID
 	if o.Cursor != "" {
-		if at, after, err = decodeAuditCursor(o.Cursor); err != nil {
+		if at, after, err = (list{kind: decisionList}).decodeTime(o.Cursor); err != nil {
 			return nil, err
 		}
 	}
@@ -401,7 +399,7 @@ func (s *Service) Decisions(ctx context.Context, f DecisionFilter, o ListOptions
 	if err := s.spendAnswer(ctx, answer); err != nil {
 		return nil, err
 	}
-	return pageOf(rows, limit, n, decisionOfRow, DecisionCursor), nil
+	return pageOf(rows, limit, n, decisionOfRow, decisionCursor), nil
 }
 
 // Decision reads one decision record of the tenant and recomputes its

@@ -174,7 +174,7 @@ func (s *Service) TestFlow(ctx context.Context, in FlowTestInput) (*FlowResult, 
 	if err := s.authorize(ctx, p, authz.ActionCreate, newBaseResource(p, base.KindFlow)); err != nil {
 		return nil, err
 	}
-	d, err := parseSentDefinition(definition)
+	d, _, err := parseSentDefinition(definition)
 	if err != nil {
 		return nil, err
 	}

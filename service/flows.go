@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -80,15 +81,13 @@ func checkFlow(c *Changes) error {
 		return Invalid("a flow has a definition, not a rule or a schema")
 	}
 	if c.Definition != nil {
-		d, err := parseSentDefinition(c.Definition)
+		d, ignored, err := parseSentDefinition(c.Definition)
 		if err != nil {
 			return err
 		}
+		c.ignored = ignored
 		if c.Definition, err = json.Marshal(d); err != nil {
 			return internal(err)
-		}
-		if err := checkJSONText("definition", c.Definition); err != nil {
-			return err
 		}
 		c.flow = newParsedFlow(d, c.Definition)
 	}
@@ -107,18 +106,50 @@ func parseDefinition(raw json.RawMessage) (*flow.Definition, error) {
 	return d, nil
 }
 
-// parseSentDefinition decodes a definition a request sent, refusing one
-// larger than a flow may be (flow.CheckSize). Stored definitions are read
-// with parseDefinition: they were checked when they were sent.
-func parseSentDefinition(raw json.RawMessage) (*flow.Definition, error) {
-	d, err := parseDefinition(raw)
+// parseSentDefinition decodes a definition a request sent, whether it is
+// saved or only tested, with warnings of the node members it ignored. It
+// refuses one larger than a flow may be (flow.CheckSize), holding a NUL
+// character, or with content no run could use (sentProblems). Stored
+// definitions are read with parseDefinition: they were checked when they
+// were sent.
+func parseSentDefinition(raw json.RawMessage) (*flow.Definition, []string, error) {
+	d, ignored, err := flow.ParseReporting(raw)
 	if err != nil {
-		return nil, err
+		return nil, nil, definitionError(err)
+	}
+	if err := checkJSONText("definition", raw); err != nil {
+		return nil, nil, err
 	}
 	if err := flow.CheckSize(d); err != nil {
-		return nil, definitionError(err)
+		return nil, nil, definitionError(err)
 	}
-	return d, nil
+	if problems := sentProblems(d); len(problems) > 0 {
+		return nil, nil, invalidDefinition(problems)
+	}
+	return d, ignored, nil
+}
+
+// sentProblems are what a definition sent holds that no run could use,
+// and that no later change elsewhere could mend: a policy reference that
+// is not an id, which could never resolve, and an outcome longer than a
+// name may be, which every run of the node would answer.
+func sentProblems(d *flow.Definition) []string {
+	var problems []string
+	for _, n := range d.Nodes {
+		if p := n.Policy; p != nil && (n.Type == flow.TypeStart || n.Type == flow.TypePolicy) {
+			for _, ref := range [...]string{p.ID, p.BaseID, p.Ref} {
+				if _, err := ParseID("", ref); ref != "" && err != nil {
+					problems = append(problems, fmt.Sprintf("node %q: the policy reference %q is not a valid id", n.ID, ref))
+				}
+			}
+		}
+		if n.Outcome != nil {
+			if length := utf8.RuneCountInString(*n.Outcome); length > MaxOutcomeLength {
+				problems = append(problems, fmt.Sprintf("node %q: the outcome is %d characters long; the limit is %d", n.ID, length, MaxOutcomeLength))
+			}
+		}
+	}
+	return problems
 }
 
 // definitionError is the API's error for a definition the flow package
@@ -229,7 +260,9 @@ func (s *Service) savedFlow(ctx context.Context, l *target, c *Changes) (*SavedF
 	if f.definition == nil {
 		return nil, f.parseErr
 	}
-	return &SavedFlow{Flow: s.flowOf(l.base, l.record), Validation: s.validateSaved(ctx, s.resolverFor(p), f.definition)}, nil
+	validation := s.validateSaved(ctx, s.resolverFor(p), f.definition)
+	validation.Warnings = append(validation.Warnings, c.ignored...)
+	return &SavedFlow{Flow: s.flowOf(l.base, l.record), Validation: validation}, nil
 }
 
 // CreateFlow creates a flow base and its draft (POST /flow).

@@ -261,7 +261,7 @@ func (s *Service) Groups(ctx context.Context, o ListOptions) (*Page[Group], erro
 		return nil, err
 	}
 	read := func(w storage.Window) ([]*ent.Group, *int, error) { return s.store.Groups(ctx, p.TenantID, o.Query, w) }
-	return readPage(o, limit, read, func(g *ent.Group) Group { return *groupOf(g) }, func(g Group) uuid.UUID { return g.ID })
+	return readPage(list{kind: groupList}, o, limit, read, func(g *ent.Group) Group { return *groupOf(g) }, func(g Group) uuid.UUID { return g.ID })
 }
 
 // AddGroupMember puts a base into a group (POST /group/{groupId}/member).
@@ -280,7 +280,7 @@ func (s *Service) AddGroupMember(ctx context.Context, groupID uuid.UUID, in Grou
 	}
 	b, err := s.tenantBase(ctx, p, base.Kind(in.Kind), in.BaseID)
 	if err != nil {
-		return nil, err
+		return nil, s.misnamed(ctx, p, base.Kind(in.Kind), in.BaseID, false, err)
 	}
 	if b.DeletedAt != nil {
 		return nil, errBaseDeleted(b)

@@ -70,9 +70,28 @@ func TestAHistoryIsPagedNewestFirstWithTheDraftOnTheFirstPage(t *testing.T) {
 		if err != nil || len(all.Versions) != 5 || all.NextCursor != "" || all.Draft == nil {
 			t.Errorf("the default page: %+v, %v; want every version and the draft", all, err)
 		}
-		for _, o := range []service.ListOptions{{Cursor: "not a cursor"}, {Cursor: service.CursorAfter(v1.ID)}, {Cursor: "AAAAAQ"}, {Limit: 201}} {
+		// A cursor serves the history of the base that gave it only.
+		other := f.publishedPolicy(t, "other", seniorRule)
+		for range 2 {
+			d, err := f.svc.PolicyDraftFromVersion(admin, other.BaseID, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.svc.PublishPolicy(admin, d.ID, service.Changes{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		policies, err := f.svc.Policies(admin, service.ListOptions{Limit: 1})
+		if err != nil || policies.NextCursor == "" {
+			t.Fatalf("the first page of policies: %+v, %v", policies, err)
+		}
+		for _, o := range []service.ListOptions{{Cursor: "not a cursor"}, {Cursor: policies.NextCursor}, {Cursor: "AAAAAQ"},
+			{Cursor: pagesCursor(t, f, admin, other.BaseID)}, {Limit: 201}} {
 			_, err := f.svc.PolicyVersions(admin, v1.BaseID, o)
 			wantCode(t, err, service.CodeInvalidArgument)
+		}
+		if _, err := f.svc.PolicyVersions(admin, v1.ID, service.ListOptions{Limit: 2, Cursor: pagesCursor(t, f, admin, v1.BaseID)}); err != nil {
+			t.Errorf("the history named by a version's id refuses its base's cursor: %v", err)
 		}
 		// Another organization's key finds no such policy, cursor or not.
 		beta, err := f.svc.Operator().Bootstrap(context.Background(), service.BootstrapInput{

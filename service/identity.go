@@ -126,6 +126,9 @@ func normalizeEmail(email string) (string, error) {
 		return "", err
 	}
 	email = strings.ToLower(strings.TrimSpace(email))
+	if email == "" {
+		return "", Invalid("email is required")
+	}
 	addr, err := mail.ParseAddress(email)
 	if err != nil || addr.Address != email {
 		return "", Invalid("%q is not an email address", email)

@@ -42,6 +42,9 @@ type Changes struct {
 	// publish gate with its plan, so that nothing decodes or validates it
 	// again.
 	flow *parsedFlow
+	// ignored are the flow check's warnings of node members it left out
+	// of Definition, for the answer to the save.
+	ignored []string
 }
 
 // kindRules is what the lifecycle needs to know about a kind of resource.
@@ -150,19 +153,17 @@ func (s *Service) checkCommon(c *Changes, creating bool) error {
 			if err := checkText(fmt.Sprintf("tests[%d].name", i), tc.Name, MaxNameLength); err != nil {
 				return err
 			}
-			// Each on its own: appending one to the other would write into
-			// the caller's memory after the first.
-			for _, raw := range []json.RawMessage{tc.Data, tc.Expect} {
-				if err := checkJSONText(fmt.Sprintf("tests[%d] (%s)", i, tc.Name), raw); err != nil {
-					return err
-				}
+			if err := checkJSONText(fmt.Sprintf("tests[%d] (%s)", i, tc.Name), tc.Expect); err != nil {
+				return err
 			}
 			if seen[tc.Name] {
 				return Invalid("two tests are named %q", tc.Name)
 			}
 			seen[tc.Name] = true
-			if !isJSONObject(tc.Data) {
-				return Invalid("tests[%d] (%s): data must be a JSON object", i, tc.Name)
+			// A test's data is refused as a run refuses it, rather than
+			// stored to fail every publish.
+			if err := s.checkData(tc.Data); err != nil {
+				return Invalid("tests[%d] (%s): %s", i, tc.Name, messageOf(err))
 			}
 			if len(tc.Expect) == 0 {
 				return Invalid("tests[%d] (%s): expect is required", i, tc.Name)
@@ -170,11 +171,6 @@ func (s *Service) checkCommon(c *Changes, creating bool) error {
 		}
 	}
 	return nil
-}
-
-func isJSONObject(raw json.RawMessage) bool {
-	var v map[string]json.RawMessage
-	return json.Unmarshal(raw, &v) == nil && v != nil
 }
 
 // checkSchema refuses a schema that is not a JSON Schema or null; a nil
@@ -269,11 +265,17 @@ func (s *Service) chargeContent(ctx context.Context, rule *string, definition, s
 // changeDraft checks the changes an edit or a publish brings, loads the
 // record the caller may take action on, and applies the changes to it in
 // memory. The record must be a draft: a published one is a conflict, which
-// published words.
-func (s *Service) changeDraft(ctx context.Context, k *kindRules, id uuid.UUID, c *Changes, action authz.Action, published string) (*Principal, *target, error) {
+// published words, or which names the base's draft when it has one, for
+// the caller to do (verb) to that one instead.
+func (s *Service) changeDraft(ctx context.Context, k *kindRules, id uuid.UUID, c *Changes, action authz.Action,
+	published, verb string) (*Principal, *target, error) {
 	p, err := principalOf(ctx)
 	if err != nil {
 		return nil, nil, err
+	}
+	// Revisions start at 1: a lower one is no revision any draft was at.
+	if c.Revision != nil && *c.Revision < 1 {
+		return nil, nil, Invalid("revision must be 1 or more, not %d", *c.Revision)
 	}
 	if err := s.checkCommon(c, false); err != nil {
 		return nil, nil, err
@@ -288,6 +290,10 @@ func (s *Service) changeDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 	if err != nil {
 		return nil, nil, err
 	}
+	if l.record.Status != record.StatusDraft && l.base.DraftRecordID != nil {
+		return nil, nil, newError(CodeConflict, "record %s is published; the base has a draft already: %s; %s that one",
+			l.record.ID, *l.base.DraftRecordID, verb)
+	}
 	if l.record.Status != record.StatusDraft {
 		return nil, nil, newError(CodeConflict, "record %s %s", l.record.ID, published)
 	}
@@ -301,7 +307,7 @@ func (s *Service) changeDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 
 // updateDraft changes a draft record in place and bumps its revision.
 func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c *Changes) (*target, error) {
-	p, l, err := s.changeDraft(ctx, k, id, c, authz.ActionEdit, "is published and cannot change; create a draft from it")
+	p, l, err := s.changeDraft(ctx, k, id, c, authz.ActionEdit, "is published and cannot change; create a draft from it", "change")
 	if err != nil {
 		return nil, err
 	}
@@ -356,7 +362,7 @@ func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 // passes to the organization, all in one transaction; of two concurrent
 // publishes of one draft exactly one succeeds.
 func (s *Service) publish(ctx context.Context, k *kindRules, id uuid.UUID, c *Changes) (*target, error) {
-	p, l, err := s.changeDraft(ctx, k, id, c, authz.ActionPublish, "is published already; there is no draft to publish")
+	p, l, err := s.changeDraft(ctx, k, id, c, authz.ActionPublish, "is published already; there is no draft to publish", "publish")
 	if err != nil {
 		return nil, err
 	}
@@ -571,11 +577,14 @@ func versionsOf[T any](ctx context.Context, s *Service, k *kindRules, id uuid.UU
 	if err != nil {
 		return uuid.Nil, nil, nil, "", err
 	}
-	before, err := decodeVersionCursor(o.Cursor)
+	l, err := s.load(ctx, p, k, id, authz.ActionView)
 	if err != nil {
 		return uuid.Nil, nil, nil, "", err
 	}
-	l, err := s.load(ctx, p, k, id, authz.ActionView)
+	// Read once the base is known, whatever id named it: its cursors are
+	// those of its own history only.
+	history := historyList(k.kind, l.base.ID)
+	before, err := history.decodeVersion(o.Cursor)
 	if err != nil {
 		return uuid.Nil, nil, nil, "", err
 	}
@@ -598,7 +607,7 @@ func versionsOf[T any](ctx context.Context, s *Service, k *kindRules, id uuid.UU
 	}
 	if len(recs) > limit {
 		recs = recs[:limit]
-		next = versionCursor(*recs[limit-1].Version)
+		next = history.versionCursor(*recs[limit-1].Version)
 	}
 	versions = make([]*T, 0, len(recs))
 	for _, r := range recs {

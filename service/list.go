@@ -2,8 +2,6 @@ package service
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/binary"
 
 	"github.com/google/uuid"
 
@@ -119,40 +117,6 @@ func (o ListOptions) limit() (int, error) {
 	return o.Limit, CheckPageSize("limit", o.Limit)
 }
 
-// CursorAfter is the cursor of a list resuming after the item with this
-// id (for Relay edges, which carry one each). Cursors are the id the
-// previous page ended with; ids are time-ordered (UUIDv7), so a page never
-// repeats or skips a row that existed when the first page was read,
-// whatever is inserted meanwhile.
-func CursorAfter(id uuid.UUID) string { return base64.RawURLEncoding.EncodeToString(id[:]) }
-
-// versionCursor is the cursor of a history resuming after version v: the
-// versions older than it.
-func versionCursor(v int) string {
-	return base64.RawURLEncoding.EncodeToString(binary.BigEndian.AppendUint32(nil, uint32(v)))
-}
-
-// decodeVersionCursor is the version a history's cursor resumes before;
-// 0 for none.
-func decodeVersionCursor(c string) (int, error) {
-	if c == "" {
-		return 0, nil
-	}
-	b, err := base64.RawURLEncoding.DecodeString(c)
-	if err != nil || len(b) != 4 || binary.BigEndian.Uint32(b) < 2 {
-		return 0, Invalid("cursor is not one this server gave out")
-	}
-	return int(binary.BigEndian.Uint32(b)), nil
-}
-
-func decodeCursor(c string) (uuid.UUID, error) {
-	b, err := base64.RawURLEncoding.DecodeString(c)
-	if err != nil || len(b) != 16 {
-		return uuid.Nil, Invalid("cursor is not one this server gave out")
-	}
-	return uuid.UUID(b), nil
-}
-
 // listBases lists the bases of a kind the caller may see, newest first:
 // published ones (owned by the organization) and the caller's own
 // never-published ones.
@@ -180,20 +144,22 @@ func (s *Service) listBases(ctx context.Context, k *kindRules, o ListOptions) (*
 			return nil, err
 		}
 	}
-	return readPage(o, limit, func(w storage.Window) ([]*ent.Base, *int, error) { return s.store.Bases(ctx, f, w) },
+	return readPage(baseList(k.kind, o), o, limit, func(w storage.Window) ([]*ent.Base, *int, error) { return s.store.Bases(ctx, f, w) },
 		summaryOf, func(s Summary) uuid.UUID { return s.BaseID })
 }
 
-// readPage reads the page o asks for of a list ordered by id, newest
+// readPage reads the page o asks for of l, a list ordered by id, newest
 // first, through read, whose rows are shown as item; id is an item's row
-// id, which the next page's cursor resumes after. The window read is one
-// row longer than the page: an extra row only tells that there is a next
-// page.
-func readPage[E, T any](o ListOptions, limit int, read func(storage.Window) ([]E, *int, error),
+// id, which the next page's cursor resumes after. Ids are time-ordered
+// (UUIDv7), so a page never repeats or skips a row that existed when the
+// first page was read, whatever is inserted meanwhile. The window read is
+// one row longer than the page: an extra row only tells that there is a
+// next page.
+func readPage[E, T any](l list, o ListOptions, limit int, read func(storage.Window) ([]E, *int, error),
 	item func(E) T, id func(T) uuid.UUID) (*Page[T], error) {
 	w := storage.Window{Limit: limit + 1, Count: o.WithTotal}
 	if o.Cursor != "" {
-		after, err := decodeCursor(o.Cursor)
+		after, err := l.decodeID(o.Cursor)
 		if err != nil {
 			return nil, err
 		}
@@ -203,7 +169,7 @@ func readPage[E, T any](o ListOptions, limit int, read func(storage.Window) ([]E
 	if err != nil {
 		return nil, unavailable(err)
 	}
-	return pageOf(rows, limit, n, item, func(t T) string { return CursorAfter(id(t)) }), nil
+	return pageOf(rows, limit, n, item, func(t T) string { return l.idCursor(id(t)) }), nil
 }
 
 // pageOf makes a page of the rows of a query that asked for limit+1: an

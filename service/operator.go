@@ -139,7 +139,7 @@ func (o *Operator) Organizations(ctx context.Context) ([]*Organization, error) {
 // an operator names one on the command line.
 func (o *Operator) Organization(ctx context.Context, ref string) (*Organization, error) {
 	var byID *uuid.UUID
-	id, err := uuid.Parse(ref)
+	id, err := ParseID("", ref)
 	if err == nil {
 		byID = &id
 	}

@@ -103,7 +103,7 @@ func (s *Service) Authenticate(ctx context.Context, secret, orgID string) (*Prin
 		return nil, err
 	}
 	if orgID != "" {
-		requested, err := uuid.Parse(orgID)
+		requested, err := ParseID("x-org-id", orgID)
 		if err != nil {
 			return nil, Invalid("x-org-id is not an organization id")
 		}

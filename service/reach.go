@@ -110,9 +110,32 @@ func (s *Service) load(ctx context.Context, p *Principal, k *kindRules, id uuid.
 
 // runTarget resolves what to run through the run cache, as reach does: a
 // base id means its latest version, else its draft; a record id means
-// that record.
+// that record. An id of the other kind is not found, with a hint.
 func (s *Service) runTarget(ctx context.Context, t *timings, p *Principal, kind base.Kind, baseID, recordID uuid.UUID) (*target, error) {
-	return s.cachedTarget(ctx, t, p, kind, baseID, recordID, authz.ActionRun)
+	target, err := s.cachedTarget(ctx, t, p, kind, baseID, recordID, authz.ActionRun)
+	if recordID != uuid.Nil {
+		return target, s.misnamed(ctx, p, kind, recordID, true, err)
+	}
+	return target, s.misnamed(ctx, p, kind, baseID, false, err)
+}
+
+// misnamed is err, the answer to id given where a record id (byRecord) or
+// a base id goes, with a hint when err is not found because id is the
+// other kind of id, of a base the caller may view. Ids of other tenants,
+// and of bases the caller may not view, keep the plain answer: the hint
+// tells nothing a caller could not read already.
+func (s *Service) misnamed(ctx context.Context, p *Principal, kind base.Kind, id uuid.UUID, byRecord bool, err error) error {
+	if CodeOf(err) != CodeNotFound {
+		return err
+	}
+	other, e := reach(ctx, s, p, kind, id, !byRecord, authz.ActionView, storeFinder{s.store})
+	switch {
+	case e != nil:
+		return err
+	case byRecord:
+		return newError(CodeNotFound, "no %s record %s: that is the id of a %s base; here a record id goes", kind, id, kind)
+	}
+	return newError(CodeNotFound, "no %s %s: that is the id of a record of %s %s; here a base id goes", kind, id, kind, other.base.ID)
 }
 
 // cachedTarget is runTarget for another action.

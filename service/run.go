@@ -138,7 +138,9 @@ func (t *timings) execution() Execution {
 }
 
 // decodeData validates a run's data: a JSON object within the engine's
-// limits. Anything else is a malformed request.
+// limits, without a NUL character. Anything else is a malformed request.
+// NUL is refused as in every text: a run's data is kept in decision
+// records, and a stored test's data must run as a run's does.
 func (s *Service) decodeData(raw json.RawMessage) (map[string]any, error) {
 	if len(raw) == 0 {
 		return nil, invalidData(nil)
@@ -147,7 +149,7 @@ func (s *Service) decodeData(raw json.RawMessage) (map[string]any, error) {
 	if err != nil {
 		return nil, invalidData(err)
 	}
-	return data, nil
+	return data, checkJSONText("data", raw)
 }
 
 // checkData is decodeData without the decoded data.
@@ -158,7 +160,7 @@ func (s *Service) checkData(raw json.RawMessage) error {
 	if err := engine.CheckData(raw, s.engine.Limits); err != nil {
 		return invalidData(err)
 	}
-	return nil
+	return checkJSONText("data", raw)
 }
 
 // InvalidJSON is the malformed request of a text that JSON decoding

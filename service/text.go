@@ -18,6 +18,7 @@ const (
 	MaxDescriptionLength = 10_000 // policies, flows, groups
 	MaxEmailLength       = 254    // the longest address SMTP carries
 	MaxQueryLength       = 200    // the q filter of lists
+	MaxOutcomeLength     = 200    // a flow node's outcome, answered by every run that ends there
 	// MaxRuleBytes, in bytes, is the engine's default limit on a rule
 	// text: a longer one could be stored but never compiled.
 	MaxRuleBytes = 256 << 10

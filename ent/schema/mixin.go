@@ -26,11 +26,19 @@ func now() time.Time {
 // entity gives every schema a UUIDv7 primary key and an immutable creation time.
 type entity struct {
 	mixin.Schema
+	// randomID makes the primary key a random UUIDv4 instead, for rows whose
+	// id is shown to those who must not learn when the row was made: a v7
+	// id's first 48 bits are its creation time.
+	randomID bool
 }
 
-func (entity) Fields() []ent.Field {
+func (e entity) Fields() []ent.Field {
+	newID := newV7
+	if e.randomID {
+		newID = uuid.New
+	}
 	return []ent.Field{
-		field.UUID("id", uuid.UUID{}).Default(newV7).Immutable(),
+		field.UUID("id", uuid.UUID{}).Default(newID).Immutable(),
 		field.Time("created_at").Default(now).Immutable(),
 	}
 }

@@ -14,8 +14,11 @@ type User struct {
 	ent.Schema
 }
 
+// A user's id is random: an organization adding a member by email is
+// answered the user's id, which must not tell when, or whether, that
+// person signed up anywhere before.
 func (User) Mixin() []ent.Mixin {
-	return []ent.Mixin{entity{}}
+	return []ent.Mixin{entity{randomID: true}}
 }
 
 func (User) Fields() []ent.Field {

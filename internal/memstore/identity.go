@@ -112,7 +112,11 @@ func (t *tx) CreateUser(ctx context.Context, email, name string) (*ent.User, err
 	if _, err := t.UserByEmail(ctx, email); err == nil {
 		return nil, storage.ErrConflict
 	}
-	return store(t.st.users, &ent.User{Email: email, Name: name, CreatedAt: time.Now()}, func(u *ent.User) *uuid.UUID { return &u.ID })
+	// Random, as the database's user ids are: a user's id tells nothing of
+	// when the user was created.
+	u := &ent.User{ID: uuid.New(), Email: email, Name: name, CreatedAt: time.Now()}
+	t.st.users[u.ID] = u
+	return copyOf(u, true)
 }
 
 func (t *tx) CreateMembership(ctx context.Context, m *ent.Membership) (*ent.Membership, error) {

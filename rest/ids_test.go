@@ -1,0 +1,44 @@
+package rest
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/service"
+)
+
+// A record id where a base id goes, or the reverse, is not found with a
+// hint, for the caller's organization's ids only: another organization's
+// key gets the plain answer.
+func TestAnIDOfTheWrongKindIsNotFoundWithAHint(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		w := newFlowWorld(t, db)
+		admin, other := w.as["admin"], w.as["other tenant"]
+		flow := w.createFlow(t, `{"formatVersion": 1, "nodes": [{"id": "s", "type": "start", "policy": {"id": "P-AGE"}}]}`)
+		record, base := w.age.ID.String(), w.age.BaseID.String()
+		group := w.createGroupAs(t, admin, `{"name": "g"}`)
+		recordHint := "no policy " + record + ": that is the id of a record of policy " + base + "; here a base id goes"
+		for _, tc := range []struct {
+			path, body, hint string
+		}{
+			{"/run/policy/" + record, seniorRun, recordHint},
+			{"/run/policy/" + record + "/batch", `{"items": [{}]}`, recordHint},
+			{"/run/policy_version/" + base, seniorRun, "no policy record " + base + ": that is the id of a policy base; here a record id goes"},
+			{"/run/policy_version/" + base + "/batch", `{"items": [{}]}`, "no policy record " + base + ": that is the id of a policy base; here a record id goes"},
+			{"/run/flow/" + flow.ID.String(), `{"data": {}}`,
+				"no flow " + flow.ID.String() + ": that is the id of a record of flow " + flow.BaseID.String() + "; here a base id goes"},
+			{"/run/flow_version/" + flow.BaseID.String(), `{"data": {}}`,
+				"no flow record " + flow.BaseID.String() + ": that is the id of a flow base; here a record id goes"},
+			{"/group/" + group.ID.String() + "/member", `{"kind": "policy", "baseId": "` + record + `"}`, recordHint},
+		} {
+			wantMessage(t, w.call(t, admin, http.MethodPost, tc.path, tc.body), http.StatusNotFound, service.CodeNotFound, tc.hint)
+		}
+		wantMessage(t, w.call(t, other, http.MethodPost, "/run/policy/"+record, seniorRun), http.StatusNotFound, service.CodeNotFound, "no policy "+record)
+		wantMessage(t, w.call(t, other, http.MethodPost, "/run/policy_version/"+base, seniorRun), http.StatusNotFound, service.CodeNotFound, "no policy "+base)
+		if n := db.Client().GroupMember.Query().CountX(t.Context()); n != 0 {
+			t.Errorf("%d group members stored, want none", n)
+		}
+	})
+}

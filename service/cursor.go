@@ -1,0 +1,143 @@
+package service
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/ent/base"
+)
+
+// A cursor names the list it resumes, so that one list's cursor is never
+// read as a position in another: its first byte is the kind of list, then,
+// for a list of one group's or one base's, that id, then the position in
+// the list the next page starts after.
+type listKind byte
+
+const (
+	policyList          listKind = iota + 1 // the policies the caller may see
+	flowList                                // the flows the caller may see
+	groupPolicyList                         // the policies in a group
+	groupFlowList                           // the flows in a group
+	policyCandidateList                     // the policies not in a group
+	flowCandidateList                       // the flows not in a group
+	groupList                               // the tenant's groups
+	memberList                              // the tenant's members
+	keyList                                 // the tenant's keys
+	auditList                               // the tenant's audit log
+	decisionList                            // the tenant's decision records
+	policyHistoryList                       // a policy base's versions
+	flowHistoryList                         // a flow base's versions
+)
+
+var errForeignCursor = Invalid("cursor is not one this server gave out")
+
+// list is one list as its cursors name it: a kind of list and, for the
+// lists of one group or one base, its id.
+type list struct {
+	kind listKind
+	of   uuid.UUID
+}
+
+// baseList is the list of a kind of base that o asks for: all of them, a
+// group's, or those not in a group.
+func baseList(kind base.Kind, o ListOptions) list {
+	flow := kind == base.KindFlow
+	pick := func(policies, flows listKind) listKind {
+		if flow {
+			return flows
+		}
+		return policies
+	}
+	switch {
+	case o.GroupID != nil:
+		return list{kind: pick(groupPolicyList, groupFlowList), of: *o.GroupID}
+	case o.NotInGroupID != nil:
+		return list{kind: pick(policyCandidateList, flowCandidateList), of: *o.NotInGroupID}
+	}
+	return list{kind: pick(policyList, flowList)}
+}
+
+// historyList is the list of base's versions.
+func historyList(kind base.Kind, baseID uuid.UUID) list {
+	if kind == base.KindFlow {
+		return list{kind: flowHistoryList, of: baseID}
+	}
+	return list{kind: policyHistoryList, of: baseID}
+}
+
+func (l list) prefix() []byte {
+	b := []byte{byte(l.kind)}
+	if l.of != uuid.Nil {
+		b = append(b, l.of[:]...)
+	}
+	return b
+}
+
+// cursor is l's cursor resuming after position.
+func (l list) cursor(position []byte) string {
+	return base64.RawURLEncoding.EncodeToString(append(l.prefix(), position...))
+}
+
+// position reads a cursor of l holding a position of n bytes; any other
+// cursor is refused.
+func (l list) position(c string, n int) ([]byte, error) {
+	b, err := base64.RawURLEncoding.Strict().DecodeString(c)
+	p := l.prefix()
+	if err != nil || len(b) != len(p)+n || !bytes.Equal(b[:len(p)], p) {
+		return nil, errForeignCursor
+	}
+	return b[len(p):], nil
+}
+
+// idCursor is the cursor of a list ordered by id resuming after id.
+func (l list) idCursor(id uuid.UUID) string { return l.cursor(id[:]) }
+
+func (l list) decodeID(c string) (uuid.UUID, error) {
+	b, err := l.position(c, 16)
+	if err != nil {
+		return uuid.Nil, err
+	}
+	return uuid.UUID(b), nil
+}
+
+// timeCursor is the cursor of a list ordered by time, then id, resuming
+// after the item at that time with that id.
+func (l list) timeCursor(at time.Time, id uuid.UUID) string {
+	b := binary.BigEndian.AppendUint64(nil, uint64(at.UnixMicro()))
+	return l.cursor(append(b, id[:]...))
+}
+
+func (l list) decodeTime(c string) (time.Time, uuid.UUID, error) {
+	b, err := l.position(c, 8+16)
+	if err != nil {
+		return time.Time{}, uuid.Nil, err
+	}
+	return time.UnixMicro(int64(binary.BigEndian.Uint64(b[:8]))).UTC(), uuid.UUID(b[8:]), nil
+}
+
+// versionCursor is the cursor of a history resuming after version v: the
+// versions older than it.
+func (l list) versionCursor(v int) string {
+	return l.cursor(binary.BigEndian.AppendUint32(nil, uint32(v)))
+}
+
+// decodeVersion is the version a history's cursor resumes before; 0 for
+// none. Version 1 has none before it, so no cursor resumes there.
+func (l list) decodeVersion(c string) (int, error) {
+	if c == "" {
+		return 0, nil
+	}
+	b, err := l.position(c, 4)
+	if err != nil {
+		return 0, err
+	}
+	v := binary.BigEndian.Uint32(b)
+	if v < 2 {
+		return 0, errForeignCursor
+	}
+	return int(v), nil
+}
