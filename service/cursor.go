@@ -141,3 +141,49 @@ func (l list) decodeVersion(c string) (int, error) {
 	}
 	return int(v), nil
 }
+
+// CursorKind is what position the cursors of a kind of list hold.
+type CursorKind int
+
+const (
+	// CursorOfIDs resumes a list ordered by id: policies, flows, groups,
+	// members, keys.
+	CursorOfIDs CursorKind = iota
+	// CursorOfTimes resumes a list ordered by time: the audit log, the
+	// decision records.
+	CursorOfTimes
+	// CursorOfVersions resumes a history.
+	CursorOfVersions
+)
+
+// CheckCursor refuses a cursor no list of the kind gave out, for a caller
+// that checks its arguments before it asks; the list it is given to still
+// refuses another list's. "" is no cursor.
+func CheckCursor(kind CursorKind, c string) error {
+	if c == "" {
+		return nil
+	}
+	b, err := base64.RawURLEncoding.Strict().DecodeString(c)
+	if err != nil || len(b) == 0 {
+		return errForeignCursor
+	}
+	l := listKind(b[0])
+	var of, position int
+	switch {
+	case kind == CursorOfIDs && l >= policyList && l <= keyList:
+		position = 16
+		if l >= groupPolicyList && l <= flowCandidateList {
+			of = 16
+		}
+	case kind == CursorOfTimes && (l == auditList || l == decisionList):
+		position = 8 + 16
+	case kind == CursorOfVersions && (l == policyHistoryList || l == flowHistoryList):
+		of, position = 16, 4
+	default:
+		return errForeignCursor
+	}
+	if len(b) != 1+of+position {
+		return errForeignCursor
+	}
+	return nil
+}

@@ -75,38 +75,6 @@ func CheckQuery(name, q string) error {
 	return checkText(name, q, MaxQueryLength)
 }
 
-// CursorKind tells the lists whose cursors look alike apart.
-type CursorKind int
-
-const (
-	// CursorOfIDs resumes a list ordered by id: policies, flows, groups,
-	// members, keys.
-	CursorOfIDs CursorKind = iota
-	// CursorOfTimes resumes a list ordered by time: the audit log, the
-	// decision records.
-	CursorOfTimes
-	// CursorOfVersions resumes a history.
-	CursorOfVersions
-)
-
-// CheckCursor refuses a cursor a list of the kind would refuse, for a
-// caller that checks its arguments before it asks; "" is no cursor.
-func CheckCursor(kind CursorKind, c string) error {
-	if c == "" {
-		return nil
-	}
-	var err error
-	switch kind {
-	case CursorOfIDs:
-		_, err = decodeCursor(c)
-	case CursorOfTimes:
-		_, _, err = decodeAuditCursor(c)
-	case CursorOfVersions:
-		_, err = decodeVersionCursor(c)
-	}
-	return err
-}
-
 func (o ListOptions) limit() (int, error) {
 	if err := CheckQuery("q", o.Query); err != nil {
 		return 0, err
