@@ -118,6 +118,14 @@ type checker struct {
 	// spacedLabels are the text's labels with spaces, read at the first
 	// reference that seems to name one (see labelWithSpaces).
 	spacedLabels []spacedLabel
+	// operators are the suggestions made for each wording of an unknown
+	// comparison (see operatorSuggestions).
+	operators map[string]operatorSuggestion
+}
+
+type operatorSuggestion struct {
+	n       int
+	phrases []string
 }
 
 func newChecker(src string, li *lineIndex) *checker {
@@ -330,7 +338,7 @@ func (c *checker) unknownOperator(e SyntaxError) bool {
 	if len(words) == 0 {
 		return false
 	}
-	n, suggestions := suggestOperators(words)
+	n, suggestions := c.operatorSuggestions(words)
 	written := strings.Join(words[:n], " ")
 	msg := fmt.Sprintf("`%s` is not a comparison Verdict knows.", written)
 	if len(suggestions) > 0 {
@@ -390,7 +398,40 @@ var operatorSynonyms = map[string]string{
 // synonym is the one suggestion, unless a misspelt phrase replaces more of
 // the words: `is at lest` is `is at least` misspelt, not a bare `is`
 // (`is equal to`) followed by stray words.
-func suggestOperators(words []string) (int, []string) {
+// operatorSuggestions is suggestOperators made once for each wording, as
+// a long text often repeats one mistake, with the edit distances charged
+// to the check's suggestion work: past it, only a synonym is suggested.
+func (c *checker) operatorSuggestions(words []string) (int, []string) {
+	key := strings.ToLower(strings.Join(words, " "))
+	if s, ok := c.operators[key]; ok {
+		return s.n, s.phrases
+	}
+	cost := (len(key) + 1) * operatorPhraseBytes
+	fuzzy := cost <= c.suggestionWork
+	if fuzzy {
+		c.suggestionWork -= cost
+	}
+	n, phrases := suggestOperators(words, fuzzy)
+	if c.operators == nil {
+		c.operators = map[string]operatorSuggestion{}
+	}
+	c.operators[key] = operatorSuggestion{n, phrases}
+	return n, phrases
+}
+
+// operatorPhraseBytes bounds the cells of the edit distances between a
+// wording and every operator phrase, per byte of the wording.
+var operatorPhraseBytes = func() int {
+	n := 0
+	for _, ph := range operatorPhrases {
+		n += len(ph.text) + 1
+	}
+	return n
+}()
+
+// suggestOperators suggests the comparisons words may have meant: a known
+// synonym, and when fuzzy is set the phrases a few edits away.
+func suggestOperators(words []string, fuzzy bool) (int, []string) {
 	synonym, synonymWords := "", 0
 	for n := len(words); n > 0; n-- {
 		if s, ok := operatorSynonyms[strings.ToLower(strings.Join(words[:n], " "))]; ok {
@@ -404,6 +445,9 @@ func suggestOperators(words []string) (int, []string) {
 	}
 	var near []scored
 	for _, ph := range operatorPhrases {
+		if !fuzzy {
+			break
+		}
 		n := min(len(strings.Fields(ph.text)), len(words))
 		written := strings.ToLower(strings.Join(words[:n], " "))
 		d := editDistance(written, ph.text)
@@ -698,7 +742,7 @@ func (c *checker) unresolvedPhrase(text *RuleText, self int, ref *PhraseRef) {
 	}
 	suggestions := closest(ref.Phrase, c.phrases, self, nearSuggestion, &c.suggestionWork)
 	words, _ := operatorWords(ref.Phrase, 0)
-	if n, ops := suggestOperators(words); len(ops) > 0 && len(words) > 0 {
+	if n, ops := c.operatorSuggestions(words); len(ops) > 0 && len(words) > 0 {
 		written := strings.Join(words[:n], " ")
 		if i := strings.Index(ref.Phrase, written); i == 0 {
 			suggestions = append(suggestions, ops[0]+ref.Phrase[len(written):])

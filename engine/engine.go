@@ -3,6 +3,7 @@ package engine
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -30,12 +31,11 @@ type Result struct {
 	Explanation string   `json:"explanation"`
 	Warnings    Warnings `json:"warnings"`
 
-	exec      [1]RuleTrace // backs Trace.Execution, so a result is one allocation
-	about     *explainInfo // what Explain needs to know of the program
-	source    string       // the text of a result that did not parse, for Explain
-	parseErrs ParseErrors  // why it did not parse
-	shown     int          // see ShownAnswerBytes
-	reads     int          // see ReadBytes
+	exec    [1]RuleTrace // backs Trace.Execution, so a result is one allocation
+	about   *explainInfo // what Explain needs to know of the program
+	failure *ParseFailed // why the text did not parse, for Explain
+	shown   int          // see ShownAnswerBytes
+	reads   int          // see ReadBytes
 }
 
 // ReadBytes is about how many bytes of long texts, lists and objects of
@@ -74,9 +74,9 @@ func (e *Engine) RunCharged(src string, data map[string]any, charge func(answer 
 // that runs one text many times: a text that does not parse gives results
 // with its parse error.
 type Inline struct {
-	src  string
-	prog *Program
-	errs ParseErrors
+	src     string
+	prog    *Program
+	failure *ParseFailed
 }
 
 // CompileInline parses and compiles src for Inline.RunCharged.
@@ -84,7 +84,7 @@ func (e *Engine) CompileInline(src string) *Inline {
 	prog, err := e.compileText(src, false)
 	in := &Inline{src: src, prog: prog}
 	if err != nil {
-		in.errs = err.(ParseErrors)
+		in.failure = NewParseFailed(src, err.(ParseErrors))
 	}
 	return in
 }
@@ -101,7 +101,7 @@ func (in *Inline) RunCharged(data map[string]any, charge func(answer int) error)
 		}
 	}
 	if in.prog == nil {
-		return ParseFailure(in.src, in.errs, data, Paragraphs(in.src)), nil
+		return in.failure.Result(data, Paragraphs(in.src)), nil
 	}
 	return in.prog.Evaluate(data), nil
 }
@@ -185,6 +185,28 @@ func Paragraphs(src string) []string {
 // first problem as the error, and a trace with one synthetic condition that
 // names the line that failed.
 func ParseFailure(src string, errs ParseErrors, data any, rule []string) *Result {
+	return NewParseFailed(src, errs).Result(data, rule)
+}
+
+// ParseFailed is a text that did not parse, for a caller that runs it
+// many times: its results share one explanation, as explaining a long
+// text's errors takes milliseconds.
+type ParseFailed struct {
+	src         string
+	errs        ParseErrors
+	once        sync.Once
+	explanation string
+}
+
+// NewParseFailed is src, which failed to parse with errs.
+func NewParseFailed(src string, errs ParseErrors) *ParseFailed {
+	return &ParseFailed{src: src, errs: errs}
+}
+
+// Result is the result of a run of the text on data, as ParseFailure
+// builds it.
+func (f *ParseFailed) Result(data any, rule []string) *Result {
+	src, errs := f.src, f.errs
 	line, located := errs.failedLine()
 	var failedAt any
 	if located {
@@ -216,10 +238,9 @@ func ParseFailure(src string, errs ParseErrors, data any, rule []string) *Result
 			Outcome:    Text{"parse_failed"},
 			Conditions: []ConditionTrace{cond},
 		}}},
-		Rule:      rule,
-		Data:      data,
-		Error:     errs.asError(),
-		source:    src,
-		parseErrs: errs,
+		Rule:    rule,
+		Data:    data,
+		Error:   errs.asError(),
+		failure: f,
 	}
 }

@@ -48,7 +48,7 @@ func (r *Result) Explain() {
 	}
 	r.Warnings = Warnings{}
 	switch {
-	case r.parseErrs != nil || r.Error != nil && r.Error.Kind == KindParse:
+	case r.failure != nil || r.Error != nil && r.Error.Kind == KindParse:
 		r.Explanation = r.parseExplanation()
 		return
 	case len(r.Trace.Execution) == 0 && r.Error != nil:
@@ -91,24 +91,26 @@ func (r *Result) Explain() {
 }
 
 func (r *Result) parseExplanation() string {
-	if d, ok := firstSyntaxError(r.source, r.parseErrs); ok {
-		return fmt.Sprintf("The rule text does not parse (line %d, column %d): %s",
-			d.Range.Start.Line, d.Range.Start.Column, d.Message)
+	if r.failure == nil {
+		return "The rule text does not parse: " + r.Error.Message
 	}
-	return "The rule text does not parse: " + r.Error.Message
+	f := r.failure
+	f.once.Do(func() {
+		f.explanation = "The rule text does not parse: " + f.errs.asError().Message
+		if d, ok := firstSyntaxError(f.src, f.errs); ok {
+			f.explanation = fmt.Sprintf("The rule text does not parse (line %d, column %d): %s",
+				d.Range.Start.Line, d.Range.Start.Column, d.Message)
+		}
+	})
+	return f.explanation
 }
 
 // firstSyntaxError is the first error Check reports for src, which failed
-// to parse with errs, worked out from the first of errs alone, without
-// highlighting the text or parsing it again: an explanation names one
-// problem, and explaining each of a long text's errors, with suggestions,
-// would cost a run tens of milliseconds.
+// to parse with errs, worked out from errs without highlighting the text
+// or parsing it again.
 func firstSyntaxError(src string, errs ParseErrors) (Diagnostic, bool) {
-	if len(errs) == 0 {
-		return Diagnostic{}, false
-	}
 	c := newChecker(src, newLineIndex(src))
-	c.syntax(errs[:1])
+	c.syntax(errs)
 	var first *Diagnostic
 	for i := range c.diags {
 		d := &c.diags[i]

@@ -10,8 +10,8 @@ import (
 )
 
 // TestAParseFailureIsExplainedByCheckFirstError holds the explanation of a
-// run whose text does not parse, which explains only the first parse
-// error, to the first error Check reports for the whole text, over every
+// run whose text does not parse, worked out from the run's own parse
+// errors, to the first error Check reports for the whole text, over every
 // text of the corpora and the diagnostic cases that does not parse, alone
 // and two by two.
 func TestAParseFailureIsExplainedByCheckFirstError(t *testing.T) {
@@ -54,8 +54,9 @@ func TestAParseFailureIsExplainedByCheckFirstError(t *testing.T) {
 }
 
 // BenchmarkExplainAParseFailure runs and explains a thousand rules of
-// which every one misspells its comparison: the explanation names the
-// first, at the cost of the text's parse.
+// which every one misspells its comparison, without Check's highlighting
+// and second parse; the runs of one compiled text (engine.Inline) share
+// the explanation.
 func BenchmarkExplainAParseFailure(b *testing.B) {
 	var sb strings.Builder
 	for i := range 1000 {

@@ -20,6 +20,8 @@ type ResolvedPolicy struct {
 	ParseErrors engine.ParseErrors // why Program is nil
 	Rule        string             // the stored rule text
 	Lines       []string           // the response's "rule": one entry per stored line (engine.Lines)
+
+	failed *engine.ParseFailed // the runs of a text that does not parse
 }
 
 // CompilePolicy compiles a stored rule text. Drafts may be saved
@@ -31,6 +33,7 @@ func CompilePolicy(eng *engine.Engine, rule string) *ResolvedPolicy {
 	if err != nil {
 		// Compile fails with nothing but parse errors.
 		p.ParseErrors = err.(engine.ParseErrors)
+		p.failed = engine.NewParseFailed(rule, p.ParseErrors)
 		return p
 	}
 	p.Program = prog
@@ -63,7 +66,7 @@ func (p *ResolvedPolicy) MemoryWeight() int {
 // text parses; otherwise into a new result.
 func (p *ResolvedPolicy) Evaluate(res *engine.Result, data map[string]any, input any) *engine.Result {
 	if p.Program == nil {
-		return engine.ParseFailure(p.Rule, p.ParseErrors, input, p.Lines)
+		return p.failed.Result(input, p.Lines)
 	}
 	if res == nil {
 		res = new(engine.Result)
