@@ -18,7 +18,7 @@ func TestVariablesAreCheckedInsideListsAndInputObjects(t *testing.T) {
 		input Wall { paints: [Paint!] }
 		type Query { wall(w: Wall, c: [Color]): Int }`})
 	op := func(query string) *ast.OperationDefinition {
-		doc, err := gqlparser.LoadQuery(schema, query)
+		doc, err := gqlparser.LoadQueryWithRules(schema, query, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
