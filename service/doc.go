@@ -6,7 +6,7 @@
 //
 // Its files go by area: identity and administration (principal, keys,
 // identity, admin, operator); the lifecycle of policies and flows
-// (lifecycle, reach, records, policies, flows, list, diff); runs (run,
+// (lifecycle, reach, records, policies, flows, list, cursor, diff); runs (run,
 // policy_runs, policy_tests, flow_runs, batch, flow_batch, cache, replay,
 // budget, answers); groups; audit (audit, auditlog, execlog, retention,
 // decisions, decisionmask). What they share: service, call, store,
