@@ -298,6 +298,7 @@ func TestRequestsGraphQLCannotReadAreRefusedWithACode(t *testing.T) {
 			"application/x-www-form-urlencoded": `Content-Type must be application/json, not "application/x-www-form-urlencoded"`,
 			"multipart/form-data; boundary=x":   `Content-Type must be application/json, not "multipart/form-data; boundary=x"`,
 			"":                                  "Content-Type must be application/json; the request has none",
+			"application/json; charset=latin1":  `Content-Type must be JSON in UTF-8, not in charset "latin1"`,
 		} {
 			r := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(`{"query": "{ viewer { role } }"}`))
 			if contentType != "" {
@@ -307,6 +308,11 @@ func TestRequestsGraphQLCannotReadAreRefusedWithACode(t *testing.T) {
 			if e := res.failure(t, service.CodeInvalidArgument); e.Message != want || res.Status != http.StatusBadRequest {
 				t.Errorf("%q: %d %q, want 400 %q", contentType, res.Status, e.Message, want)
 			}
+		}
+		utf8 := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(`{"query": "{ viewer { role } }"}`))
+		utf8.Header.Set("Content-Type", "application/json; charset=UTF-8")
+		if res := f.send(t, adminKey, utf8); res.Status != http.StatusOK || len(res.Errors) > 0 {
+			t.Errorf("charset=UTF-8: %d %+v", res.Status, res.Errors)
 		}
 		get := func(method, query string) (response, *httptest.ResponseRecorder) {
 			r := httptest.NewRequest(method, "/graphql?"+query, nil)

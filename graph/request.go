@@ -63,11 +63,17 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 		return nil, false
 	}
 	ct := r.Header.Get("Content-Type")
-	if mediaType, _, err := mime.ParseMediaType(ct); err != nil || mediaType != "application/json" {
+	mediaType, params, err := mime.ParseMediaType(ct)
+	if err != nil || mediaType != "application/json" {
 		if ct == "" {
 			return invalid("Content-Type must be application/json; the request has none")
 		}
 		return invalid(fmt.Sprintf("Content-Type must be application/json, not %q", ct))
+	}
+	// The body is read as UTF-8 whatever the header says: another charset
+	// would be misread, not converted.
+	if charset, ok := params["charset"]; ok && !strings.EqualFold(charset, "utf-8") {
+		return invalid(fmt.Sprintf("Content-Type must be JSON in UTF-8, not in charset %q", charset))
 	}
 	body, err := io.ReadAll(r.Body)
 	var tooLarge *http.MaxBytesError
