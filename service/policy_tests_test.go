@@ -47,6 +47,22 @@ func TestATestToRunNeedsANameDataAndExpect(t *testing.T) {
 		admin := f.as(t, adminKey, "")
 		v1 := f.publishedPolicy(t, "senior", seniorRule)
 		flowV1 := f.createFlow(t, admin, adultFlow(byBaseID(f.publishedPolicy(t, "adult", adultRule).BaseID)))
+		// Data no run accepts is refused as a stored test's is.
+		for data, want := range map[string]string{
+			`[1]`:                              "tests[0] (t): data must be a JSON object",
+			`{"Person": {"name": "a\u0000b"}}`: "NUL",
+		} {
+			tc := service.TestCase{Name: "t", Data: json.RawMessage(data), Expect: json.RawMessage(`true`)}
+			_, err := f.svc.TestPolicy(admin, v1.ID, []service.TestCase{tc})
+			wantCode(t, err, service.CodeInvalidArgument)
+			_, flowErr := f.svc.TestFlowRecord(admin, flowV1.ID, []service.TestCase{tc})
+			wantCode(t, flowErr, service.CodeInvalidArgument)
+			for _, err := range []error{err, flowErr} {
+				if err == nil || !strings.Contains(err.Error(), want) {
+					t.Errorf("data %s: %v, want %q", data, err, want)
+				}
+			}
+		}
 		for name, tc := range map[string]service.TestCase{
 			"no name":   seniorTest("", 70, `true`),
 			"no data":   {Name: "senior", Expect: json.RawMessage(`true`)},
