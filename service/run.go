@@ -149,7 +149,10 @@ func (s *Service) decodeData(raw json.RawMessage) (map[string]any, error) {
 	if err != nil {
 		return nil, invalidData(err)
 	}
-	return data, checkJSONText("data", raw)
+	if err := checkJSONText("data", raw); err != nil {
+		return nil, err
+	}
+	return data, nil
 }
 
 // checkData is decodeData without the decoded data.
