@@ -48,8 +48,9 @@ type cachedBase struct {
 // while change notifications are not arriving.
 //
 // A read that raced with a change must not put stale data back: every
-// change bumps a generation, and a read only fills the cache when the
-// generation it started under is still current.
+// change bumps a generation before it removes, and a read that stored
+// what it read removes it again unless the generation it started under is
+// still current, so that either the change's removal or its own takes it.
 //
 // Besides its count, each cache of what can be large is bounded in bytes
 // (internal/weighed): a rule text is up to 256 KiB and compiles to about
@@ -168,6 +169,7 @@ func (c *runCache) clear() {
 func cached[V any](ctx context.Context, s *Service, t *timings, c interface {
 	Get(uuid.UUID) (V, bool)
 	Add(uuid.UUID, V) bool
+	Remove(uuid.UUID) bool
 }, name string,
 	id uuid.UUID, load func(context.Context, uuid.UUID) (V, error)) (V, error) {
 	if v, ok := c.Get(id); ok {
@@ -183,10 +185,16 @@ func cached[V any](ctx context.Context, s *Service, t *timings, c interface {
 			return v, nil
 		}
 		v, err := load(ctx, id)
-		if err == nil && s.cache.generation.Load() == gen {
-			c.Add(id, v)
+		if err != nil {
+			return v, err
 		}
-		return v, err
+		// Checking the generation before storing would let a change heard
+		// between the two leave this stale entry behind.
+		c.Add(id, v)
+		if s.cache.generation.Load() != gen {
+			c.Remove(id)
+		}
+		return v, nil
 	})
 	t.database += time.Since(began)
 	return v, err

@@ -1,16 +1,21 @@
 package service
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/database/changefeed"
 	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/flow"
 	"github.com/verdict/verdict/internal/heaptest"
+	"github.com/verdict/verdict/internal/weighed"
 )
 
 func TestTheProgramCacheKeepsLargeRulesWithinItsShareOfTheBytes(t *testing.T) {
@@ -115,5 +120,38 @@ func TestABaseWeighsAtLeastWhatItHolds(t *testing.T) {
 		if c.mask != nil && load().recording == nil {
 			t.Errorf("%s: its mask does not parse", c.name)
 		}
+	}
+}
+
+// changedWhileAdding is a record cache in which a change is heard just as
+// a read that began before it stores what it read.
+type changedWhileAdding struct {
+	*weighed.Cache[uuid.UUID, *ent.Record]
+	change func()
+}
+
+func (c changedWhileAdding) Add(id uuid.UUID, r *ent.Record) bool {
+	c.change()
+	return c.Cache.Add(id, r)
+}
+
+func TestARecordReadBeforeAChangeIsNotKeptWhenTheChangeIsHeardAsItIsStored(t *testing.T) {
+	s := &Service{}
+	var err error
+	if s.cache, err = newRunCache(10, 1<<20, time.Hour, nil); err != nil {
+		t.Fatal(err)
+	}
+	id := uuid.New()
+	before := &ent.Record{ID: id, Rule: "before the change"}
+	records := changedWhileAdding{Cache: s.cache.records, change: func() {
+		s.cache.drop(changefeed.Change{Kind: changefeed.KindBase, ID: uuid.New(), Record: id})
+	}}
+	read := func(context.Context, uuid.UUID) (*ent.Record, error) { return before, nil }
+	got, err := cached(context.Background(), s, &timings{}, records, "record", id, read)
+	if err != nil || got != before {
+		t.Fatalf("the read answered %v, %v; want what it read", got, err)
+	}
+	if r, ok := s.cache.records.Peek(id); ok {
+		t.Errorf("the cache kept %q, read before the change it heard", r.Rule)
 	}
 }
