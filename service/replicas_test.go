@@ -272,6 +272,113 @@ func TestAReplicaObeysLifecycleChangesMadeOnAnother(t *testing.T) {
 	}
 }
 
+// runRecord runs one record of a policy as the admin, as run does a base.
+func (r *replica) runRecord(t testing.TB, record uuid.UUID) string {
+	t.Helper()
+	res, err := r.svc.RunPolicyVersion(r.as(t, adminKey), record, age70)
+	if err != nil {
+		return string(service.CodeOf(err))
+	}
+	defer res.Release()
+	return fmt.Sprint(res.Result.Result)
+}
+
+// version publishes rule on replica a as a base's next version, through a
+// draft made from its latest, and returns the version's record id.
+func (cl *cluster) version(t *testing.T, base uuid.UUID, rule string) uuid.UUID {
+	t.Helper()
+	admin := cl.a.as(t, adminKey)
+	draft, err := cl.a.svc.PolicyDraftFromVersion(admin, base, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cl.a.svc.UpdatePolicyDraft(admin, draft.ID, service.Changes{Rule: &rule}); err != nil {
+		t.Fatal(err)
+	}
+	published, err := cl.a.svc.PublishPolicy(admin, draft.ID, service.Changes{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return published.ID
+}
+
+// TestAReplicaObeysVersionAndSettingChangesMadeOnAnother covers the
+// changes that leave a base's draft and deletion alone. Each case lets b
+// hear every change made before it (settle) before b caches what the case
+// changes, so that only the case's own notification can make b obey.
+func TestAReplicaObeysVersionAndSettingChangesMadeOnAnother(t *testing.T) {
+	cl := newCluster(t)
+	admin := cl.a.as(t, adminKey)
+
+	t.Run("a rollback", func(t *testing.T) {
+		base := cl.policy(t, at65, true)
+		v1, err := cl.a.svc.Policy(admin, base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl.version(t, base, at75)
+		cl.b.settle(t, cl.a)
+		cl.seen(t, base, "false")
+		if _, err := cl.a.svc.RollbackPolicy(admin, v1.ID); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "b runs the base rolled back to version 1", "true", func() string { return cl.b.run(t, base) })
+		if got := cl.c.run(t, base); got != "false" {
+			t.Errorf("c, which does not listen, runs the base: %s; want its cached false", got)
+		}
+	})
+	t.Run("a draft replaced by a version", func(t *testing.T) {
+		base := cl.policy(t, at75, true)
+		draft, err := cl.a.svc.PolicyDraftFromVersion(admin, base, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cl.a.svc.UpdatePolicyDraft(admin, draft.ID, service.Changes{Rule: ptr(at65)}); err != nil {
+			t.Fatal(err)
+		}
+		cl.b.settle(t, cl.a)
+		for name, r := range map[string]*replica{"b": cl.b, "c": cl.c} {
+			if got := r.runRecord(t, draft.ID); got != "true" {
+				t.Fatalf("replica %s runs the draft: %s, want true", name, got)
+			}
+		}
+		replaced, err := cl.a.svc.PolicyDraftFromVersion(admin, base, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if replaced.ID != draft.ID {
+			t.Fatalf("the replaced draft is record %s, want %s", replaced.ID, draft.ID)
+		}
+		eventually(t, "b runs the replaced draft", "false", func() string { return cl.b.runRecord(t, draft.ID) })
+		if got := cl.c.runRecord(t, draft.ID); got != "true" {
+			t.Errorf("c, which does not listen, runs the replaced draft: %s; want its cached true", got)
+		}
+	})
+	t.Run("decision records turned on", func(t *testing.T) {
+		base := cl.policy(t, at65, true)
+		cl.b.settle(t, cl.a)
+		cl.seen(t, base, "true")
+		if _, err := cl.a.svc.SetPolicyDecisionSettings(admin, base, service.DecisionSettingsInput{Enabled: true}); err != nil {
+			t.Fatal(err)
+		}
+		// Records are written after the run answers: b runs until one of
+		// its runs shows up.
+		eventually(t, "b's runs recorded", "recorded", func() string {
+			if got := cl.b.run(t, base); got != "true" {
+				return "run " + got
+			}
+			page, err := cl.a.svc.Decisions(admin, service.DecisionFilter{BaseID: &base}, service.ListOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(page.Items) == 0 {
+				return "none recorded"
+			}
+			return "recorded"
+		})
+	})
+}
+
 func TestAReplicaObeysKeyAndMemberChangesMadeOnAnother(t *testing.T) {
 	cl := newCluster(t)
 	ctx := context.Background()
