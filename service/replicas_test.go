@@ -183,14 +183,20 @@ func (r *replica) authenticated(key string) string {
 // not after replicaWait.
 func eventually(t *testing.T, what, want string, answer func() string) {
 	t.Helper()
-	deadline := time.Now().Add(replicaWait)
+	before(t, what, want, time.Now().Add(replicaWait), answer)
+}
+
+// before waits until answer gives want, failing t if it does not before
+// deadline: an answer given at or after deadline does not count.
+func before(t *testing.T, what, want string, deadline time.Time, answer func() string) {
+	t.Helper()
 	for {
 		got := answer()
-		if got == want {
+		if got == want && time.Now().Before(deadline) {
 			return
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: still %s after %s, want %s", what, got, replicaWait, want)
+		if !time.Now().Before(deadline) {
+			t.Fatalf("%s: %s when %s passed, want %s before", what, got, deadline.Format(time.StampMilli), want)
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
@@ -445,6 +451,114 @@ func TestAReplicaObeysKeyAndMemberChangesMadeOnAnother(t *testing.T) {
 			t.Errorf("c, which does not listen, takes the removed member's key as %s; want its cached editor", got)
 		}
 	})
+}
+
+func TestAReplicaTakesAKeyCreatedOnAnotherAfterRefusingIt(t *testing.T) {
+	cl := newCluster(t)
+	// An operator may give a new organization's first key its secret, so
+	// that it can have been tried, and refused, before it existed.
+	const chosen = "globex-bootstrap-key-0123456789abcdef"
+	cl.b.settle(t, cl.a)
+	// b remembers its refusal for BadKeyTTL from a moment after refused:
+	// taking the key before refused+BadKeyTTL, it was told of the key.
+	refused := time.Now()
+	for _, r := range []*replica{cl.b, cl.c} {
+		if got := r.authenticated(chosen); got != string(service.CodeUnauthenticated) {
+			t.Fatalf("a replica takes a key that does not exist yet: %s", got)
+		}
+	}
+	if _, err := cl.a.svc.Operator().Bootstrap(context.Background(), service.BootstrapInput{
+		Organization: "Globex", Email: "admin@globex.test", Key: chosen}); err != nil {
+		t.Fatal(err)
+	}
+	before(t, "b takes the key created on a", string(authz.RoleAdmin), refused.Add(service.BadKeyTTL),
+		func() string { return cl.b.authenticated(chosen) })
+	if got := cl.c.authenticated(chosen); got != string(service.CodeUnauthenticated) {
+		t.Errorf("c, which does not listen, takes the new key: %s; want its remembered refusal", got)
+	}
+}
+
+// TestAReplicaKeepsOneOrganizationsKeysThroughAMembersChangeInAnother:
+// a user belongs to two organizations, with a key in each; a role change
+// in one leaves the principal of the other's key cached, and as it was.
+func TestAReplicaKeepsOneOrganizationsKeysThroughAMembersChangeInAnother(t *testing.T) {
+	cl := newCluster(t)
+	ctx := context.Background()
+	op := cl.a.svc.Operator()
+	globex, err := op.Bootstrap(ctx, service.BootstrapInput{Organization: "Globex", Email: "admin@globex.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ed, err := op.CreateUser(ctx, "ed@acme.test", "Ed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]string{}
+	for name, org := range map[string]uuid.UUID{"acme": cl.boot.Organization.ID, "globex": globex.Organization.ID} {
+		if err := op.AddMember(ctx, org, "ed@acme.test", authz.RoleEditor); err != nil {
+			t.Fatal(err)
+		}
+		k, err := op.CreateKey(ctx, service.KeyInput{Organization: org, UserEmail: "ed@acme.test", Scope: authz.ScopeAdmin})
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys[name] = k.Secret
+	}
+	cl.b.settle(t, cl.a)
+	for name, secret := range keys {
+		if got := cl.b.authenticated(secret); got != string(authz.RoleEditor) {
+			t.Fatalf("b takes Ed's %s key as %s", name, got)
+		}
+	}
+	globexAdmin := service.WithPrincipal(ctx, mustAuthenticate(t, cl.a, globex.Secret))
+	if _, err := cl.a.svc.SetMemberRole(globexAdmin, ed.ID, authz.RoleViewer); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "b takes Ed's Globex key", string(authz.RoleViewer), func() string { return cl.b.authenticated(keys["globex"]) })
+	hits := lookups(t, cl.b.reg, "principal", "hit")
+	if got := cl.b.authenticated(keys["acme"]); got != string(authz.RoleEditor) {
+		t.Errorf("b takes Ed's Acme key as %s, want editor", got)
+	}
+	if got := lookups(t, cl.b.reg, "principal", "hit"); got != hits+1 {
+		t.Errorf("Ed's Acme key was read again (%v cache hits, want %v): a change in Globex dropped it", got, hits+1)
+	}
+}
+
+func mustAuthenticate(t *testing.T, r *replica, secret string) *service.Principal {
+	t.Helper()
+	p, err := r.svc.Authenticate(context.Background(), secret, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestAReplicaDropsEverythingOnAnUnreadableNotification: what a
+// notification that no instance sent meant is unknown, so b drops what
+// it cached, as when it lost its listener, and reads a change made behind
+// every replica's back.
+func TestAReplicaDropsEverythingOnAnUnreadableNotification(t *testing.T) {
+	cl := newCluster(t)
+	base := cl.policy(t, at65, true)
+	cl.b.settle(t, cl.a)
+	if got := cl.b.run(t, base); got != "true" {
+		t.Fatalf("b runs the policy: %s", got)
+	}
+	if err := cl.a.db.Client().Base.UpdateOneID(base).SetDeletedAt(time.Now()).Exec(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := cl.b.run(t, base); got != "true" {
+		t.Fatalf("b runs a policy deleted without an announcement: %s; want its cached true", got)
+	}
+	for i, payload := range []string{"not json", `{"kind": "planet", "id": "` + uuid.NewString() + `"}`} {
+		if _, err := cl.a.db.SQL().Exec("SELECT pg_notify($1, $2)", changefeed.Channel, payload); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "b's cache clears", fmt.Sprint(i+1), func() string { return fmt.Sprint(counter(t, cl.b.reg, "verdict_cache_clears_total")) })
+	}
+	if got := cl.b.run(t, base); got != string(service.CodeDeleted) {
+		t.Errorf("after unreadable notifications, b runs the deleted policy: %s; want deleted", got)
+	}
 }
 
 // TestAReplicaThatLostItsListenerDropsItsCachesAndRecovers changes the
