@@ -158,8 +158,9 @@ func (p *replicaProcess) publishedPolicy(t *testing.T, key string) string {
 
 // TestTwoServeProcessesOnOneDatabaseObeyEachOther runs two `verdict serve`
 // processes on one PostgreSQL database: a publish, a delete, a key
-// revocation and a member's removal on one are obeyed by the other, also
-// after its listening connection was killed.
+// revocation and a member's removal on one, and a key revocation and a role
+// change made with `verdict admin`, are obeyed by the other, also after its
+// listening connection was killed.
 func TestTwoServeProcessesOnOneDatabaseObeyEachOther(t *testing.T) {
 	dbURL := dbtest.URL(t, dialect.Postgres, true)
 	bin := filepath.Join(t.TempDir(), "verdict")
@@ -208,6 +209,41 @@ func TestTwoServeProcessesOnOneDatabaseObeyEachOther(t *testing.T) {
 		}
 		a.must(t, http.StatusNoContent, "DELETE", "/admin/members/"+userID, key, "")
 		obeys(t, "b takes the removed member's key", "401", func() string { return b.keyAnswer(t, secret) })
+	})
+	// `verdict admin` changes the database from a process of its own,
+	// which announces its changes as serve does.
+	admin := func(t *testing.T, args ...string) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+		defer cancel()
+		args = append(append([]string{"admin"}, args...), "--database-url", dbURL)
+		if out, err := exec.CommandContext(ctx, bin, args...).CombinedOutput(); err != nil {
+			t.Fatalf("verdict %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	t.Run("a key revoked with verdict admin", func(t *testing.T) {
+		k := a.must(t, http.StatusCreated, "POST", "/admin/keys", key, `{"name": "deploy", "scope": "view"}`)
+		secret := k["secret"].(string)
+		if got := b.keyAnswer(t, secret); got != "200" {
+			t.Fatalf("b takes the key: %s", got)
+		}
+		admin(t, "key", "revoke", "--id", k["id"].(string))
+		obeys(t, "b takes the key revoked with verdict admin", "401", func() string { return b.keyAnswer(t, secret) })
+	})
+	t.Run("a role changed with verdict admin", func(t *testing.T) {
+		m := a.must(t, http.StatusCreated, "POST", "/admin/members", key, `{"email": "flo@acme.test", "role": "admin"}`)
+		userID := m["user"].(map[string]any)["id"].(string)
+		k := a.must(t, http.StatusCreated, "POST", "/admin/keys", key, `{"name": "flo", "scope": "admin", "userId": "`+userID+`"}`)
+		secret := k["secret"].(string)
+		keysAnswer := func() string {
+			status, _ := b.call(t, "GET", "/admin/keys", secret, "")
+			return fmt.Sprint(status)
+		}
+		if got := keysAnswer(); got != "200" {
+			t.Fatalf("b lets the admin list keys: %s", got)
+		}
+		admin(t, "member", "role", "--org", "Default", "--email", "flo@acme.test", "--role", "viewer")
+		obeys(t, "b lets the member made viewer with verdict admin list keys", "403", keysAnswer)
 	})
 	t.Run("a killed listening connection", func(t *testing.T) {
 		db := openTestDatabase(t, dbURL)
