@@ -26,15 +26,20 @@ import (
 // close.
 const testTimeout = 30 * time.Second
 
-// withTestDecisionTimeout gives a server the tests start a minute per
-// authorization decision, as the other packages' tests do, unless args set
-// one: the production 250 ms fail closed on a loaded machine, and would
-// make a test fail by timing.
-func withTestDecisionTimeout(args []string) []string {
-	if slices.Contains(args, "--authz-timeout") {
-		return args
+// withTestTimeouts gives a server the tests start a minute per
+// authorization decision and per PostgreSQL read or write, as the other
+// packages' tests do, unless args set them: the production 250 ms and 2 s
+// fail on a loaded machine (a PostgreSQL backend has been seen to take
+// over 2 s to start), and would make a test fail by timing.
+func withTestTimeouts(args []string) []string {
+	args = slices.Clip(args)
+	if !slices.Contains(args, "--authz-timeout") {
+		args = append(args, "--authz-timeout", time.Minute.String())
 	}
-	return append(slices.Clip(args), "--authz-timeout", time.Minute.String())
+	if !slices.Contains(args, "--database-timeout") {
+		args = append(args, "--database-timeout", time.Minute.String())
+	}
+	return args
 }
 
 // shutdownTimeout is the --shutdown-timeout the tests serve with, and how
@@ -116,7 +121,7 @@ func startServer(t *testing.T, args ...string) *testServer {
 	}
 	go func() {
 		defer close(s.exited)
-		s.code = runContext(ctx, append([]string{"serve"}, withTestDecisionTimeout(args)...), strings.NewReader(""), s.stdout, s.stderr)
+		s.code = runContext(ctx, append([]string{"serve"}, withTestTimeouts(args)...), strings.NewReader(""), s.stdout, s.stderr)
 	}()
 	t.Cleanup(func() {
 		s.client.CloseIdleConnections()
