@@ -444,9 +444,11 @@ func TestAPlanRunsLikeRunHoweverOftenAndConcurrentlyItRuns(t *testing.T) {
 	}
 }
 
-// untimed zeroes the timings of a result, the only part that differs from
-// one run to the next.
+// encoded is res as callers receive it. It reads only what is exported,
+// never the parse failure runs of one plan share, whose explanation
+// another run may be writing at the same time.
 func encoded(t *testing.T, res *Result) string {
+	t.Helper()
 	b, err := json.Marshal(res)
 	if err != nil {
 		t.Error(err)
@@ -454,6 +456,8 @@ func encoded(t *testing.T, res *Result) string {
 	return string(b)
 }
 
+// untimed zeroes the timings of a result, the only part that differs from
+// one run to the next.
 func untimed(res *Result) *Result {
 	for i := range res.NodeResponses {
 		res.NodeResponses[i].Execution = NodeExecution{}

@@ -132,18 +132,28 @@ func TestRunsDuringAPostgreSQLOutageKeepEveryAcknowledgedEvent(t *testing.T) {
 			}
 		})
 	}
-	// Runs before, during and after the database refuses connections.
-	pause := func(d time.Duration) {
-		select {
-		case <-time.After(d):
-		case <-t.Context().Done():
+	// Runs before, during and after the database refuses connections. Each
+	// phase lasts until what it is there for has happened, not for a fixed
+	// time, which a loaded machine could fill with no run at all.
+	until := func(what string, happened func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(hangBound)
+		for !happened() {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: not after %s", what, hangBound)
+			}
+			time.Sleep(10 * time.Millisecond)
 		}
 	}
-	pause(300 * time.Millisecond)
+	until("a run acknowledged before the outage", func() bool { return acknowledged.Load() > 0 })
+	failures := auditInsertFailures(t, f)
 	proxy.Set(faultproxy.Refuse)
-	pause(1500 * time.Millisecond)
+	// The outage shows either in a refused run or in a failed insert of
+	// the events of runs acknowledged meanwhile.
+	until("the outage felt", func() bool { return refused.Load() > 0 || auditInsertFailures(t, f) > failures })
 	proxy.Set(faultproxy.Forward)
-	pause(500 * time.Millisecond)
+	before := acknowledged.Load()
+	until("a run acknowledged after the outage", func() bool { return acknowledged.Load() > before })
 	close(stop)
 	wg.Wait()
 	f.svc.Close()
@@ -153,4 +163,20 @@ func TestRunsDuringAPostgreSQLOutageKeepEveryAcknowledgedEvent(t *testing.T) {
 	if int64(stored) != acknowledged.Load() {
 		t.Fatalf("%d executed events stored, want exactly one per acknowledged run: %d", stored, acknowledged.Load())
 	}
+}
+
+// auditInsertFailures is how many inserts of audit events f's service has
+// seen fail.
+func auditInsertFailures(t *testing.T, f *fixture) float64 {
+	t.Helper()
+	families, err := f.reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range families {
+		if mf.GetName() == "verdict_audit_insert_failures_total" {
+			return mf.GetMetric()[0].GetCounter().GetValue()
+		}
+	}
+	return 0
 }

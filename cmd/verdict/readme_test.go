@@ -159,7 +159,7 @@ func tourOf(t *testing.T, readme string) (serve string, steps []string) {
 // is stopped, as by Ctrl-C, when t ends.
 func startBinary(t *testing.T, bin, key string, args ...string) (string, *syncBuffer) {
 	t.Helper()
-	cmd := exec.Command(bin, withTestDecisionTimeout(args)...)
+	cmd := exec.Command(bin, withTestTimeouts(args)...)
 	cmd.Env = append(os.Environ(), envBootstrapKey+"="+key)
 	stdout, stderr := newSyncBuffer(), newSyncBuffer()
 	cmd.Stdout, cmd.Stderr = stdout, stderr

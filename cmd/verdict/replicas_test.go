@@ -36,7 +36,7 @@ func startReplica(t *testing.T, bin, key, dbURL string) *replicaProcess {
 	// Caches that do not expire within the test: a replica that obeys a
 	// change made on the other can only have been told of it. No limits,
 	// so that the test's waits are never refused.
-	cmd := exec.Command(bin, withTestDecisionTimeout(append(append([]string{"serve"}, serveArgs(dbURL)...), "--cache-expiry", "1h",
+	cmd := exec.Command(bin, withTestTimeouts(append(append([]string{"serve"}, serveArgs(dbURL)...), "--cache-expiry", "1h",
 		"--rate-limit", "0", "--org-rate-limit", "0", "--auth-failure-limit", "0"))...)
 	cmd.Env = append(os.Environ(), envBootstrapKey+"="+key)
 	stdout := newSyncBuffer()
