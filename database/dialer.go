@@ -3,6 +3,7 @@ package database
 import (
 	"context"
 	"net"
+	"strconv"
 	"time"
 )
 
@@ -20,15 +21,25 @@ import (
 const (
 	DefaultIOTimeout = 2 * time.Second
 	dialTimeout      = 2 * time.Second
-	// connectTimeout is lib/pq's connect_timeout (whole seconds): the TCP
+	// minConnectTimeout is the least of lib/pq's connect_timeout: the TCP
 	// connection and the start-up handshake together.
-	connectTimeout = "2"
+	minConnectTimeout = 2 * time.Second
 	// TCP keepalives find a peer that vanished while a connection was
 	// idle in the pool: after 10 s of silence, then 3 probes 5 s apart.
 	keepAliveIdle     = 10 * time.Second
 	keepAliveInterval = 5 * time.Second
 	keepAliveCount    = 3
 )
+
+// connectTimeoutFor is lib/pq's connect_timeout (whole seconds) for
+// connections whose reads and writes may each stall for ioTimeout: a
+// handshake is reads and writes too, so it is allowed as long as one of
+// them, and never less than minConnectTimeout, even where reads have no
+// limit (0), so that a server that never answers cannot hang the start.
+func connectTimeoutFor(ioTimeout time.Duration) string {
+	d := max(ioTimeout, minConnectTimeout)
+	return strconv.FormatInt(int64((d+time.Second-1)/time.Second), 10)
+}
 
 // boundedDialer opens TCP connections for lib/pq with a connect timeout and
 // keepalives, and wraps them in deadlineConn.

@@ -32,15 +32,16 @@ func openPostgres(rawURL string, o options) (*DB, error) {
 	if !q.Has("timezone") {
 		q.Set("timezone", "UTC")
 	}
+	ioTimeout := o.ioTimeoutOr(DefaultIOTimeout)
 	if !q.Has("connect_timeout") {
-		q.Set("connect_timeout", connectTimeout)
+		q.Set("connect_timeout", connectTimeoutFor(ioTimeout))
 	}
 	u.RawQuery = q.Encode()
 	connector, err := pq.NewConnector(u.String())
 	if err != nil {
 		return nil, fmt.Errorf("database: opening postgres: %w", err)
 	}
-	connector.Dialer(newBoundedDialer(o.ioTimeoutOr(DefaultIOTimeout)))
+	connector.Dialer(newBoundedDialer(ioTimeout))
 	pool := sql.OpenDB(connector)
 	maxOpen := o.maxOpenConnsOr(postgresMaxOpenConns)
 	pool.SetMaxOpenConns(maxOpen)
