@@ -19,8 +19,9 @@ import (
 // admin holds what every `verdict admin` command shares: the database and
 // the output format.
 type admin struct {
-	dbURL string
-	json  bool
+	dbURL     string
+	dbTimeout time.Duration
+	json      bool
 }
 
 func newAdminCommand() *cobra.Command {
@@ -46,6 +47,8 @@ unreachable or not migrated), 3 on bad usage.`,
 	}
 	pf := cmd.PersistentFlags()
 	addDatabaseURLFlag(pf, &a.dbURL)
+	pf.DurationVar(&a.dbTimeout, "database-timeout", database.DefaultIOTimeout,
+		"PostgreSQL: how long one read or write (and so one statement) may stall before the command fails; 0 for no limit")
 	pf.BoolVar(&a.json, "json", false, "print JSON instead of text")
 
 	org := group("org", "Create and list organizations")
@@ -91,7 +94,11 @@ func (a *admin) operator(ctx context.Context, w io.Writer, migrateFirst bool, fn
 	if migrateFirst {
 		open = openDatabase
 	}
-	db, err := open(ctx, dbURL)
+	timeout, err := a.timeout()
+	if err != nil {
+		return err
+	}
+	db, err := open(ctx, dbURL, timeout)
 	if err != nil {
 		return err
 	}
@@ -115,6 +122,14 @@ func (a *admin) operator(ctx context.Context, w io.Writer, migrateFirst bool, fn
 	}
 	defer svc.Close()
 	return fn(svc.Operator())
+}
+
+// timeout is the bound --database-timeout sets on each read and write.
+func (a *admin) timeout() (database.Option, error) {
+	if a.dbTimeout < 0 {
+		return nil, usageError("--database-timeout must not be negative")
+	}
+	return database.WithIOTimeout(a.dbTimeout), nil
 }
 
 // newOperatorService builds a service for the Operator alone, which asks no

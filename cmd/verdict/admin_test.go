@@ -7,12 +7,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"entgo.io/ent/dialect"
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/database"
@@ -21,6 +23,8 @@ import (
 	"github.com/verdict/verdict/ent/membership"
 	"github.com/verdict/verdict/ent/organization"
 	"github.com/verdict/verdict/ent/user"
+	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/internal/faultproxy"
 )
 
 // stored is every row the admin commands write, read back with the ent
@@ -376,6 +380,9 @@ func TestAdminUsage(t *testing.T) {
 		{"key create without a scope", `required flag(s) "scope" not set`, []string{"admin", "key", "create", "--org", "x"}},
 		{"an unknown flag", "unknown flag: --colour", []string{"admin", "org", "list", "--colour"}},
 		{"a stray argument", `unknown command "Acme"`, []string{"admin", "org", "list", "Acme"}},
+		{"a negative database timeout", "--database-timeout must not be negative", []string{"admin", "org", "list", "--database-timeout", "-1s"}},
+		{"a negative database timeout to seed", "--database-timeout must not be negative",
+			[]string{"admin", "seed", "--org", "x", "--database-timeout", "-1s"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name+" is bad usage", func(t *testing.T) {
@@ -787,4 +794,23 @@ func TestAdminMemberAndKeyCommands(t *testing.T) {
 			t.Errorf("%d audit events stored by operator commands", n)
 		}
 	})
+}
+
+// A database that stalls longer than the default bound of a read (2 s) is
+// waited for by a command given a longer --database-timeout: the bound
+// covers connecting too.
+func TestAdminWaitsForAStalledDatabaseAsLongAsItsDatabaseTimeout(t *testing.T) {
+	u, err := url.Parse(dbtest.URL(t, dialect.Postgres, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := faultproxy.Start(t, u.Host)
+	u.Host = proxy.Addr()
+	proxy.Set(faultproxy.BlackHole)
+	stall := time.AfterFunc(3*database.DefaultIOTimeout/2, func() { proxy.Set(faultproxy.Forward) })
+	defer stall.Stop()
+	code, stdout, stderr := runVerdict(t, "", "admin", "org", "list", "--database-url", u.String(), "--database-timeout", time.Minute.String())
+	if code != 0 || stderr != "" || stdout == "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want the organizations listed once the database answers", code, stdout, stderr)
+	}
 }

@@ -11,6 +11,9 @@ import (
 
 func runVerdict(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	if len(args) > 1 && args[0] == "admin" {
+		args = withTestDatabaseTimeout(args)
+	}
 	var out, errOut bytes.Buffer
 	code = run(args, strings.NewReader(stdin), &out, &errOut)
 	return code, out.String(), errOut.String()

@@ -55,7 +55,11 @@ never for a database people use.`,
 
 func (a *admin) seed(ctx context.Context, w io.Writer, orgRef string, policies, events int, span time.Duration) error {
 	dbURL := resolveDatabaseURL(a.dbURL)
-	db, err := openExistingDatabase(ctx, dbURL)
+	timeout, err := a.timeout()
+	if err != nil {
+		return err
+	}
+	db, err := openExistingDatabase(ctx, dbURL, timeout)
 	if err != nil {
 		return err
 	}

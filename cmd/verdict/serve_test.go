@@ -32,10 +32,17 @@ const testTimeout = 30 * time.Second
 // fail on a loaded machine (a PostgreSQL backend has been seen to take
 // over 2 s to start), and would make a test fail by timing.
 func withTestTimeouts(args []string) []string {
-	args = slices.Clip(args)
+	args = withTestDatabaseTimeout(args)
 	if !slices.Contains(args, "--authz-timeout") {
 		args = append(args, "--authz-timeout", time.Minute.String())
 	}
+	return args
+}
+
+// withTestDatabaseTimeout gives a command a minute per PostgreSQL read or
+// write unless args set one, for the same reason.
+func withTestDatabaseTimeout(args []string) []string {
+	args = slices.Clip(args)
 	if !slices.Contains(args, "--database-timeout") {
 		args = append(args, "--database-timeout", time.Minute.String())
 	}
