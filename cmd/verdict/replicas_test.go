@@ -216,7 +216,7 @@ func TestTwoServeProcessesOnOneDatabaseObeyEachOther(t *testing.T) {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 		defer cancel()
-		args = append(append([]string{"admin"}, args...), "--database-url", dbURL)
+		args = withTestDatabaseTimeout(append(append([]string{"admin"}, args...), "--database-url", dbURL))
 		if out, err := exec.CommandContext(ctx, bin, args...).CombinedOutput(); err != nil {
 			t.Fatalf("verdict %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
