@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -22,10 +23,10 @@ func eachDatabaseURL(t *testing.T, fn func(t *testing.T, dbURL string)) {
 }
 
 // openTestDatabase opens the database at dbURL for the test to inspect,
-// closed when t ends.
+// closed when t ends, with the tests' minute per PostgreSQL read or write.
 func openTestDatabase(t *testing.T, dbURL string) *database.DB {
 	t.Helper()
-	db, err := database.Open(context.Background(), dbURL, database.WithMaxOpenConns(2))
+	db, err := database.Open(context.Background(), dbURL, database.WithMaxOpenConns(2), database.WithIOTimeout(time.Minute))
 	if err != nil {
 		t.Fatalf("opening %s: %v", dbURL, err)
 	}
