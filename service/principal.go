@@ -136,7 +136,7 @@ func (s *Service) keyPrincipal(ctx context.Context, secret string) (*Principal, 
 		p, until, err := s.lookupPrincipal(ctx, hash, now)
 		switch {
 		case err == errBadKey:
-			pc.bad.Add(hash, now.Add(BadKeyTTL))
+			pc.bad.Add(hash, now.Add(min(BadKeyTTL, s.cacheExpiry)))
 			if pc.generation.Load() != gen {
 				pc.bad.Remove(hash)
 			}
@@ -155,12 +155,15 @@ func (s *Service) keyPrincipal(ctx context.Context, secret string) (*Principal, 
 	})
 }
 
-// BadKeyTTL is how long a key that is unknown, expired or revoked is
-// refused without looking at the database again, so that a client
+// BadKeyTTL is how long at most a key that is unknown, expired or revoked
+// is refused without looking at the database again, so that a client
 // repeating a bad key costs no queries. An unknown key can become a good
 // one only when an operator creates a key with a secret of their choosing
 // (generated secrets cannot have been tried before); creating a key
-// forgets the refused ones on every instance that hears of it.
+// forgets the refused ones on every instance that hears of it, and one
+// that cannot hear of it (its notifications lost, or SQLite's other
+// processes) looks again once the cache expiry has passed, when that is
+// sooner, as for every other change.
 const BadKeyTTL = 30 * time.Second
 
 // principalCache remembers authentications by key hash: the principals of

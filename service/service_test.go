@@ -210,6 +210,30 @@ func TestAuthenticateRejectsBadKeys(t *testing.T) {
 	})
 }
 
+func TestARefusedKeyIsLookedUpAgainOnceTheCacheExpiryHasPassed(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		ctx := context.Background()
+		const chosen = "vdk_chosen_by_the_operator_0123456789abcdef"
+		_, err := f.svc.Authenticate(ctx, chosen, "")
+		wantCode(t, err, service.CodeUnauthenticated)
+		// Another process, as `verdict admin bootstrap --key` is, makes
+		// the key: on SQLite nothing tells this one.
+		other, err := service.New(service.Config{DB: db})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+		if _, err := other.Operator().Bootstrap(ctx, service.BootstrapInput{Organization: "Beta", Email: "boss@beta.test", Key: chosen}); err != nil {
+			t.Fatal(err)
+		}
+		*f.clock = f.clock.Add(service.DefaultCacheExpiry)
+		if p, err := f.svc.Authenticate(ctx, chosen, ""); err != nil || p.Role != authz.RoleAdmin {
+			t.Errorf("the key made by another process, once the cache expiry has passed: %+v, %v", p, err)
+		}
+	})
+}
+
 func TestTenantResolution(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixture(t, db)
