@@ -393,11 +393,6 @@ var operatorSynonyms = map[string]string{
 	"has": "contains", "contain": "contains", "is blank": "is empty", "is not blank": "is not empty",
 }
 
-// suggestOperators finds the operator phrases closest to the words written.
-// It returns how many of the words the suggestions replace. A known
-// synonym is the one suggestion, unless a misspelt phrase replaces more of
-// the words: `is at lest` is `is at least` misspelt, not a bare `is`
-// (`is equal to`) followed by stray words.
 // operatorSuggestions is suggestOperators made once for each wording, as
 // a long text often repeats one mistake, with the edit distances charged
 // to the check's suggestion work: past it, only a synonym is suggested.
@@ -429,8 +424,12 @@ var operatorPhraseBytes = func() int {
 	return n
 }()
 
-// suggestOperators suggests the comparisons words may have meant: a known
-// synonym, and when fuzzy is set the phrases a few edits away.
+// suggestOperators finds the operator phrases closest to the words written
+// (with fuzzy unset, only a known synonym). It returns how many of the
+// words the suggestions replace. A known synonym is the one suggestion,
+// unless a misspelt phrase replaces more of the words: `is at lest` is
+// `is at least` misspelt, not a bare `is` (`is equal to`) followed by
+// stray words.
 func suggestOperators(words []string, fuzzy bool) (int, []string) {
 	synonym, synonymWords := "", 0
 	for n := len(words); n > 0; n-- {
@@ -444,10 +443,11 @@ func suggestOperators(words []string, fuzzy bool) (int, []string) {
 		n, d   int
 	}
 	var near []scored
-	for _, ph := range operatorPhrases {
-		if !fuzzy {
-			break
-		}
+	candidates := operatorPhrases
+	if !fuzzy {
+		candidates = nil
+	}
+	for _, ph := range candidates {
 		n := min(len(strings.Fields(ph.text)), len(words))
 		written := strings.ToLower(strings.Join(words[:n], " "))
 		d := editDistance(written, ph.text)
