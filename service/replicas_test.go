@@ -533,6 +533,18 @@ func mustAuthenticate(t *testing.T, r *replica, secret string) *service.Principa
 	return p
 }
 
+// deleteUnannounced deletes the policy base, which b runs, behind every
+// replica's back, and checks that b still runs what it cached.
+func (cl *cluster) deleteUnannounced(t *testing.T, base uuid.UUID) {
+	t.Helper()
+	if err := cl.a.db.Client().Base.UpdateOneID(base).SetDeletedAt(time.Now()).Exec(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := cl.b.run(t, base); got != "true" {
+		t.Fatalf("b runs a policy deleted without an announcement: %s; want its cached true", got)
+	}
+}
+
 // TestAReplicaDropsEverythingOnAnUnreadableNotification: what a
 // notification that no instance sent meant is unknown, so b drops what
 // it cached, as when it lost its listener, and reads a change made behind
@@ -544,12 +556,7 @@ func TestAReplicaDropsEverythingOnAnUnreadableNotification(t *testing.T) {
 	if got := cl.b.run(t, base); got != "true" {
 		t.Fatalf("b runs the policy: %s", got)
 	}
-	if err := cl.a.db.Client().Base.UpdateOneID(base).SetDeletedAt(time.Now()).Exec(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if got := cl.b.run(t, base); got != "true" {
-		t.Fatalf("b runs a policy deleted without an announcement: %s; want its cached true", got)
-	}
+	cl.deleteUnannounced(t, base)
 	for i, payload := range []string{"not json", `{"kind": "planet", "id": "` + uuid.NewString() + `"}`} {
 		if _, err := cl.a.db.SQL().Exec("SELECT pg_notify($1, $2)", changefeed.Channel, payload); err != nil {
 			t.Fatal(err)
@@ -580,12 +587,7 @@ func TestAReplicaThatLostItsListenerDropsItsCachesAndRecovers(t *testing.T) {
 	if got := cl.b.run(t, unannounced); got != "true" {
 		t.Fatalf("b runs the policy: %s", got)
 	}
-	if err := cl.a.db.Client().Base.UpdateOneID(unannounced).SetDeletedAt(time.Now()).Exec(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if got := cl.b.run(t, unannounced); got != "true" {
-		t.Fatalf("b runs a policy deleted without an announcement: %s; want its cached true", got)
-	}
+	cl.deleteUnannounced(t, unannounced)
 
 	terminateListener(t, cl.a.db.SQL())
 	eventually(t, "b's reconnections", "1", func() string { return fmt.Sprint(counter(t, cl.b.reg, "verdict_change_listener_reconnects_total")) })

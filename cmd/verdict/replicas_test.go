@@ -199,11 +199,16 @@ func TestTwoServeProcessesOnOneDatabaseObeyEachOther(t *testing.T) {
 		a.must(t, http.StatusNoContent, "DELETE", "/admin/keys/"+k["id"].(string), key, "")
 		obeys(t, "b takes the revoked key", "401", func() string { return b.keyAnswer(t, secret) })
 	})
+	// memberWithKey adds a member with the role, and a key of theirs.
+	memberWithKey := func(t *testing.T, email, role string) (userID, secret string) {
+		t.Helper()
+		m := a.must(t, http.StatusCreated, "POST", "/admin/members", key, `{"email": "`+email+`", "role": "`+role+`"}`)
+		userID = m["user"].(map[string]any)["id"].(string)
+		k := a.must(t, http.StatusCreated, "POST", "/admin/keys", key, `{"name": "`+email+`", "scope": "admin", "userId": "`+userID+`"}`)
+		return userID, k["secret"].(string)
+	}
 	t.Run("a member removal", func(t *testing.T) {
-		m := a.must(t, http.StatusCreated, "POST", "/admin/members", key, `{"email": "ed@acme.test", "role": "editor"}`)
-		userID := m["user"].(map[string]any)["id"].(string)
-		k := a.must(t, http.StatusCreated, "POST", "/admin/keys", key, `{"name": "ed", "scope": "admin", "userId": "`+userID+`"}`)
-		secret := k["secret"].(string)
+		userID, secret := memberWithKey(t, "ed@acme.test", "editor")
 		if got := b.keyAnswer(t, secret); got != "200" {
 			t.Fatalf("b takes the member's key: %s", got)
 		}
@@ -231,10 +236,7 @@ func TestTwoServeProcessesOnOneDatabaseObeyEachOther(t *testing.T) {
 		obeys(t, "b takes the key revoked with verdict admin", "401", func() string { return b.keyAnswer(t, secret) })
 	})
 	t.Run("a role changed with verdict admin", func(t *testing.T) {
-		m := a.must(t, http.StatusCreated, "POST", "/admin/members", key, `{"email": "flo@acme.test", "role": "admin"}`)
-		userID := m["user"].(map[string]any)["id"].(string)
-		k := a.must(t, http.StatusCreated, "POST", "/admin/keys", key, `{"name": "flo", "scope": "admin", "userId": "`+userID+`"}`)
-		secret := k["secret"].(string)
+		_, secret := memberWithKey(t, "flo@acme.test", "admin")
 		keysAnswer := func() string {
 			status, _ := b.call(t, "GET", "/admin/keys", secret, "")
 			return fmt.Sprint(status)
