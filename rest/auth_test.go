@@ -169,7 +169,8 @@ func closedPort(t *testing.T) string {
 	return addr
 }
 
-func evaluations(t *testing.T, reg *prometheus.Registry) float64 {
+// counterTotal is the sum of the counter name's series in reg.
+func counterTotal(t *testing.T, reg *prometheus.Registry, name string) float64 {
 	t.Helper()
 	families, err := reg.Gather()
 	if err != nil {
@@ -177,7 +178,7 @@ func evaluations(t *testing.T, reg *prometheus.Registry) float64 {
 	}
 	var n float64
 	for _, mf := range families {
-		if mf.GetName() == "verdict_evaluations_total" {
+		if mf.GetName() == name {
 			for _, m := range mf.GetMetric() {
 				n += m.GetCounter().GetValue()
 			}
@@ -199,7 +200,7 @@ func TestRunFailsClosedWhenTheAuthorizerIsUnreachable(t *testing.T) {
 		if strings.Contains(w.Body.String(), `"result"`) {
 			t.Errorf("a denied run returned a result: %s", w.Body)
 		}
-		if n := evaluations(t, f.reg); n != 0 {
+		if n := counterTotal(t, f.reg, "verdict_evaluations_total"); n != 0 {
 			t.Errorf("%v evaluations counted; want none when authorization is unavailable", n)
 		}
 		if after := rowCounts(t, db); !equalCounts(before, after) {

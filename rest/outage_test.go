@@ -146,11 +146,11 @@ func TestRunsDuringAPostgreSQLOutageKeepEveryAcknowledgedEvent(t *testing.T) {
 		}
 	}
 	until("a run acknowledged before the outage", func() bool { return acknowledged.Load() > 0 })
-	failures := auditInsertFailures(t, f)
+	failures := counterTotal(t, f.reg, auditInsertFailures)
 	proxy.Set(faultproxy.Refuse)
 	// The outage shows either in a refused run or in a failed insert of
 	// the events of runs acknowledged meanwhile.
-	until("the outage felt", func() bool { return refused.Load() > 0 || auditInsertFailures(t, f) > failures })
+	until("the outage felt", func() bool { return refused.Load() > 0 || counterTotal(t, f.reg, auditInsertFailures) > failures })
 	proxy.Set(faultproxy.Forward)
 	before := acknowledged.Load()
 	until("a run acknowledged after the outage", func() bool { return acknowledged.Load() > before })
@@ -165,18 +165,5 @@ func TestRunsDuringAPostgreSQLOutageKeepEveryAcknowledgedEvent(t *testing.T) {
 	}
 }
 
-// auditInsertFailures is how many inserts of audit events f's service has
-// seen fail.
-func auditInsertFailures(t *testing.T, f *fixture) float64 {
-	t.Helper()
-	families, err := f.reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, mf := range families {
-		if mf.GetName() == "verdict_audit_insert_failures_total" {
-			return mf.GetMetric()[0].GetCounter().GetValue()
-		}
-	}
-	return 0
-}
+// auditInsertFailures counts the inserts of audit events that failed.
+const auditInsertFailures = "verdict_audit_insert_failures_total"
