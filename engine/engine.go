@@ -32,6 +32,7 @@ type Result struct {
 	Warnings    Warnings `json:"warnings"`
 
 	exec    [1]RuleTrace // backs Trace.Execution, so a result is one allocation
+	lines   *RuleLines   // Rule as SetRule set it, with its JSON written once
 	about   *explainInfo // what Explain needs to know of the program
 	failure *ParseFailed // why the text did not parse, for Explain
 	shown   int          // see ShownAnswerBytes
@@ -154,6 +155,27 @@ func Lines(src string) []string {
 		lines[i] = strings.TrimSuffix(l, "\r")
 	}
 	return lines
+}
+
+// RuleLines is a `rule` member that many results answer, a stored
+// policy's lines, with its JSON written once rather than on every run.
+type RuleLines struct {
+	lines []string
+	json  []byte
+}
+
+// NewRuleLines holds lines and their JSON.
+func NewRuleLines(lines []string) *RuleLines {
+	return &RuleLines{lines: lines, json: appendStrings(nil, lines)}
+}
+
+// Lines returns the lines.
+func (l *RuleLines) Lines() []string { return l.lines }
+
+// SetRule makes l the result's `rule` member. AppendJSONMembers copies
+// its JSON for as long as Rule holds l's lines.
+func (r *Result) SetRule(l *RuleLines) {
+	r.Rule, r.lines = l.lines, l
 }
 
 // Paragraphs is the `rule` member of an inline run whose text does not

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // AppendJSONMembers appends the members of the result's JSON object,
@@ -35,17 +36,10 @@ func (r *Result) AppendJSONMembers(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	b = append(b, `},"rule":`...)
-	if r.Rule == nil {
-		b = append(b, "null"...)
+	if l := r.lines; l != nil && sameSlice(r.Rule, l.lines) {
+		b = append(b, l.json...)
 	} else {
-		b = append(b, '[')
-		for i, line := range r.Rule {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, line, false)
-		}
-		b = append(b, ']')
+		b = appendStrings(b, r.Rule)
 	}
 	b = append(b, `,"data":`...)
 	b = e.value(b, r.Data, false)
@@ -89,6 +83,27 @@ func (r *Result) AppendJSONMembers(b []byte) ([]byte, error) {
 		b = append(b, '}')
 	}
 	return append(b, ']'), e.err
+}
+
+// appendStrings writes a list of strings, or null for a nil one.
+func appendStrings(b []byte, list []string) []byte {
+	if list == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, s := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, s, false)
+	}
+	return append(b, ']')
+}
+
+// sameSlice reports whether a and b are one slice: a caller that replaced
+// Rule after SetRule gets what it put there written.
+func sameSlice(a, b []string) bool {
+	return len(a) == len(b) && unsafe.SliceData(a) == unsafe.SliceData(b)
 }
 
 // jsonWriter remembers the first value that failed to encode.

@@ -145,3 +145,22 @@ func BenchmarkResultJSON(b *testing.B) {
 		})
 	}
 }
+
+// Lines set once for many results are written as encoding/json writes
+// them, and a Rule replaced afterwards is written as it now is.
+func TestAppendJSONMembersWritesRuleLinesAsEncodingJSON(t *testing.T) {
+	odd := "<a href=\"x\">&amp;</a> \\ \b\f\n\r\t\x00\x1f \u2028\u2029 \xff é 😀 §label"
+	for _, lines := range [][]string{{"# Mortgage", odd, ""}, {}, {odd}} {
+		res := &engine.Result{}
+		res.SetRule(engine.NewRuleLines(lines))
+		if want, got := reflectiveJSON(t, res), appendedJSON(t, res); !bytes.Equal(got, want) {
+			t.Fatalf("%q:\n got %s\nwant %s", lines, got, want)
+		}
+		for _, replaced := range [][]string{nil, {}, {"other"}, append([]string(nil), lines...)} {
+			res.Rule = replaced
+			if want, got := reflectiveJSON(t, res), appendedJSON(t, res); !bytes.Equal(got, want) {
+				t.Fatalf("%q replaced by %q:\n got %s\nwant %s", lines, replaced, got, want)
+			}
+		}
+	}
+}

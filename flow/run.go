@@ -19,7 +19,7 @@ type ResolvedPolicy struct {
 	Program     *engine.Program    // nil when the rule text does not parse
 	ParseErrors engine.ParseErrors // why Program is nil
 	Rule        string             // the stored rule text
-	Lines       []string           // the response's "rule": one entry per stored line (engine.Lines)
+	Lines       *engine.RuleLines  // the response's "rule": one entry per stored line (engine.Lines)
 
 	failed *engine.ParseFailed // the runs of a text that does not parse
 }
@@ -28,7 +28,7 @@ type ResolvedPolicy struct {
 // unparseable, so a text that does not parse gives a policy that answers
 // every run with its parse errors.
 func CompilePolicy(eng *engine.Engine, rule string) *ResolvedPolicy {
-	p := &ResolvedPolicy{Rule: rule, Lines: engine.Lines(rule)}
+	p := &ResolvedPolicy{Rule: rule, Lines: engine.NewRuleLines(engine.Lines(rule))}
 	prog, err := eng.Compile(rule)
 	if err != nil {
 		// Compile fails with nothing but parse errors.
@@ -66,13 +66,14 @@ func (p *ResolvedPolicy) MemoryWeight() int {
 // text parses; otherwise into a new result.
 func (p *ResolvedPolicy) Evaluate(res *engine.Result, data map[string]any, input any) *engine.Result {
 	if p.Program == nil {
-		return p.failed.Result(input, p.Lines)
+		return p.failed.Result(input, p.Lines.Lines())
 	}
 	if res == nil {
 		res = new(engine.Result)
 	}
 	p.Program.EvaluateInto(res, data)
-	res.Rule, res.Data = p.Lines, input
+	res.SetRule(p.Lines)
+	res.Data = input
 	return res
 }
 

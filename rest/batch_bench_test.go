@@ -136,10 +136,13 @@ func BenchmarkBatchItemAgainstEvaluation(b *testing.B) {
 			b.Fatal(err)
 		}
 		res := new(engine.Result)
+		lines := engine.NewRuleLines(engine.Lines(bb.c.Rule))
 		var buf []byte
 		evaluate := func(data map[string]any) {
 			prog.EvaluateInto(res, data)
-			// Echoed as a run echoes the data DecodeData accepted.
+			// The stored lines and the data DecodeData accepted, echoed as a
+			// stored run echoes them.
+			res.SetRule(lines)
 			res.Data = engine.DataText(bb.c.Data)
 			res.Explain()
 			if buf, err = (&service.RunResult{Result: res}).AppendJSON(buf); err != nil {
@@ -232,6 +235,7 @@ func BenchmarkEvaluateAndEncode(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	lines := engine.NewRuleLines(engine.Lines(c.Rule))
 	for _, step := range []struct {
 		name              string
 		explained, decode bool
@@ -247,6 +251,7 @@ func BenchmarkEvaluateAndEncode(b *testing.B) {
 					}
 				}
 				prog.EvaluateInto(res, data)
+				res.SetRule(lines)
 				res.Data = engine.DataText(c.Data)
 				if step.explained {
 					res.Explain()
