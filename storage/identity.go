@@ -125,6 +125,19 @@ func (t *dbTx) LockAdmins(ctx context.Context, tenant uuid.UUID) (int, error) {
 	return len(admins), classify(err)
 }
 
+func (t *dbTx) LockMember(ctx context.Context, tenant uuid.UUID, who MemberRef) (*ent.Membership, error) {
+	q := t.c.Membership.Query().Where(membership.OrganizationID(tenant))
+	if who.UserID != uuid.Nil {
+		q = q.Where(membership.UserID(who.UserID))
+	} else {
+		q = q.Where(membership.HasUserWith(user.Email(who.Email)))
+	}
+	if t.dialect == dialect.Postgres {
+		q = q.ForShare()
+	}
+	return found(q.WithUser().Only(ctx))
+}
+
 func (t *dbTx) CreateKey(ctx context.Context, k *ent.APIKey) (*ent.APIKey, error) {
 	return found(t.c.APIKey.Create().
 		SetOrganizationID(k.OrganizationID).

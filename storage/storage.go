@@ -200,6 +200,12 @@ type IdentityWrites interface {
 	// once cannot both see the other still admin. SQLite runs write
 	// transactions one at a time anyway.
 	LockAdmins(ctx context.Context, tenant uuid.UUID) (int, error)
+	// LockMember is Member, holding the membership until the transaction
+	// ends on PostgreSQL: a key made for the member then cannot commit
+	// beside the membership's removal, whose revocation of the member's
+	// keys would miss it. SQLite runs write transactions one at a time
+	// anyway.
+	LockMember(ctx context.Context, tenant uuid.UUID, who MemberRef) (*ent.Membership, error)
 	// CreateKey stores k, with a new id.
 	CreateKey(ctx context.Context, k *ent.APIKey) (*ent.APIKey, error)
 	// RevokeKey revokes k, on condition that it is not revoked yet.

@@ -227,6 +227,32 @@ func TestLockAdminsCountsTheTenantsAdmins(t *testing.T) {
 	})
 }
 
+func TestLockMemberFindsAMemberOfTheTenantOnly(t *testing.T) {
+	eachStore(t, func(t *testing.T, s storage.Store) {
+		ctx := context.Background()
+		inTx(t, s, func(tx storage.Tx) error {
+			acme := must[*ent.Organization](t)(tx.CreateOrganization(ctx, "Acme"))
+			beta := must[*ent.Organization](t)(tx.CreateOrganization(ctx, "Beta"))
+			ed := must[*ent.User](t)(tx.CreateUser(ctx, "ed@x.test", "Ed"))
+			bo := must[*ent.User](t)(tx.CreateUser(ctx, "bo@x.test", "Bo"))
+			m := must[*ent.Membership](t)(tx.CreateMembership(ctx, &ent.Membership{UserID: ed.ID, OrganizationID: acme.ID, Role: membership.RoleEditor, CreatedAt: at}))
+			must[*ent.Membership](t)(tx.CreateMembership(ctx, &ent.Membership{UserID: bo.ID, OrganizationID: beta.ID, Role: membership.RoleAdmin, CreatedAt: at}))
+			for _, who := range []storage.MemberRef{{UserID: ed.ID}, {Email: "ed@x.test"}} {
+				got, err := tx.LockMember(ctx, acme.ID, who)
+				if err != nil || got.ID != m.ID || got.Edges.User == nil || got.Edges.User.Email != "ed@x.test" {
+					t.Errorf("%+v in Acme: %+v, %v", who, got, err)
+				}
+			}
+			for _, who := range []storage.MemberRef{{UserID: bo.ID}, {Email: "bo@x.test"}, {UserID: uuid.New()}} {
+				if got, err := tx.LockMember(ctx, acme.ID, who); !errors.Is(err, storage.ErrNotFound) {
+					t.Errorf("%+v, a member of Beta or nobody, in Acme: %+v, %v; want ErrNotFound", who, got, err)
+				}
+			}
+			return nil
+		})
+	})
+}
+
 func TestEventsReadNewestFirstFromAPosition(t *testing.T) {
 	eachStore(t, func(t *testing.T, s storage.Store) {
 		ctx := context.Background()

@@ -154,6 +154,11 @@ func (t *tx) LockAdmins(ctx context.Context, tenant uuid.UUID) (int, error) {
 	return n, nil
 }
 
+// LockMember is Member: transactions here run one at a time.
+func (t *tx) LockMember(ctx context.Context, tenant uuid.UUID, who storage.MemberRef) (*ent.Membership, error) {
+	return t.Member(ctx, tenant, who)
+}
+
 func (t *tx) CreateKey(ctx context.Context, k *ent.APIKey) (*ent.APIKey, error) {
 	if _, err := t.KeyByHash(ctx, k.Hash); err == nil {
 		return nil, storage.ErrConflict
