@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -342,7 +343,7 @@ func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 		}
 		b, err := tx.RenameBase(ctx, l.base, r.Name, r.Description, now)
 		if err != nil {
-			return unavailable(err)
+			return k.changeErr(err, l.base.ID)
 		}
 		if r, err = tx.Record(ctx, r.ID); err != nil {
 			return unavailable(err)
@@ -387,7 +388,7 @@ func (s *Service) publish(ctx context.Context, k *kindRules, id uuid.UUID, c *Ch
 			return newError(CodeConflict, "the draft was published or changed meanwhile")
 		}
 		if b, err = tx.PublishDraft(ctx, b, &published, now); err != nil {
-			return unavailable(err)
+			return k.changeErr(err, l.base.ID)
 		}
 		r, err := tx.Record(ctx, published.ID)
 		if err != nil {
@@ -434,7 +435,7 @@ func (s *Service) rollback(ctx context.Context, k *kindRules, id uuid.UUID) (*ta
 			return unavailable(err)
 		}
 		if b.DeletedAt != nil {
-			return newError(CodeDeleted, "%s %s was deleted", k.kind, b.ID)
+			return k.deleted(b.ID)
 		}
 		version := b.LatestVersion + 1
 		again := newDraft(p, k, b.ID, src, now)
@@ -450,6 +451,10 @@ func (s *Service) rollback(ctx context.Context, k *kindRules, id uuid.UUID) (*ta
 			return unavailable(err)
 		}
 		if !added {
+			// Deleted since it was read, or a version taken.
+			if b, err := tx.Base(ctx, b.ID); err == nil && b.DeletedAt != nil {
+				return k.deleted(b.ID)
+			}
 			return newError(CodeConflict, "another publish of this base won the race")
 		}
 		if b, err = tx.Base(ctx, b.ID); err != nil {
@@ -512,6 +517,14 @@ func (s *Service) draftFromVersion(ctx context.Context, k *kindRules, id uuid.UU
 			if !saved {
 				return newError(CodeConflict, "the draft changed or was published meanwhile; load it again")
 			}
+			// The draft alone changes: the base is kept from its deletion,
+			// locked after the draft as a publish locks them.
+			switch live, err := tx.KeepLive(ctx, b.ID); {
+			case err != nil:
+				return unavailable(err)
+			case !live:
+				return k.deleted(b.ID)
+			}
 			if r, err = tx.Record(ctx, old.ID); err != nil {
 				return unavailable(err)
 			}
@@ -521,7 +534,7 @@ func (s *Service) draftFromVersion(ctx context.Context, k *kindRules, id uuid.UU
 				return storeErr(err, "the base has a draft already")
 			}
 			if b, err = tx.AttachDraft(ctx, b, r.ID, now); err != nil {
-				return unavailable(err)
+				return k.changeErr(err, l.base.ID)
 			}
 		}
 		out = target{base: b, record: r}
@@ -533,6 +546,20 @@ func (s *Service) draftFromVersion(ctx context.Context, k *kindRules, id uuid.UU
 		return nil, err
 	}
 	return &out, nil
+}
+
+// changeErr is the error of a change to base id that the store refused:
+// a base deleted since it was loaded, whose deletion the change waited for
+// on PostgreSQL, is deleted, as loading it a moment later would say.
+func (k *kindRules) changeErr(err error, id uuid.UUID) error {
+	if errors.Is(err, storage.ErrNotFound) {
+		return k.deleted(id)
+	}
+	return unavailable(err)
+}
+
+func (k *kindRules) deleted(id uuid.UUID) error {
+	return newError(CodeDeleted, "%s %s was deleted", k.kind, id)
 }
 
 // remove soft-deletes a whole base.
@@ -552,7 +579,7 @@ func (s *Service) remove(ctx context.Context, k *kindRules, id uuid.UUID) error 
 			return unavailable(err)
 		}
 		if !deleted {
-			return newError(CodeDeleted, "%s %s was deleted", k.kind, l.base.ID)
+			return k.deleted(l.base.ID)
 		}
 		return s.changed(ctx, tx, baseChange(l.base, uuid.Nil), event{tenant: p.TenantID, at: now, action: auditevent.ActionDeleted,
 			kind: k.auditKind(), base: &l.base.ID, actor: p, details: map[string]any{"name": l.base.Name}})

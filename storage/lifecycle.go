@@ -76,22 +76,22 @@ func (t *dbTx) SaveDraft(ctx context.Context, r *ent.Record) (bool, error) {
 }
 
 func (t *dbTx) AttachDraft(ctx context.Context, b *ent.Base, draftID uuid.UUID, at time.Time) (*ent.Base, error) {
-	return found(t.c.Base.UpdateOne(b).SetDraftRecordID(draftID).SetUpdatedAt(at).Save(ctx))
+	return found(t.c.Base.UpdateOne(b).Where(base.DeletedAtIsNil()).SetDraftRecordID(draftID).SetUpdatedAt(at).Save(ctx))
 }
 
 func (t *dbTx) RenameBase(ctx context.Context, b *ent.Base, name, description string, at time.Time) (*ent.Base, error) {
-	return found(t.c.Base.UpdateOne(b).SetName(name).SetDescription(description).SetUpdatedAt(at).Save(ctx))
+	return found(t.c.Base.UpdateOne(b).Where(base.DeletedAtIsNil()).SetName(name).SetDescription(description).SetUpdatedAt(at).Save(ctx))
 }
 
 func (t *dbTx) PublishDraft(ctx context.Context, b *ent.Base, r *ent.Record, at time.Time) (*ent.Base, error) {
-	return found(t.c.Base.UpdateOne(b).
+	return found(t.c.Base.UpdateOne(b).Where(base.DeletedAtIsNil()).
 		SetName(r.Name).SetDescription(r.Description).
 		SetLatestVersion(*r.Version).SetLatestRecordID(r.ID).ClearDraftRecordID().
 		SetOwnerKind(base.OwnerKindOrganization).SetOwnerID(b.OrganizationID).SetUpdatedAt(at).Save(ctx))
 }
 
 func (t *dbTx) AddVersion(ctx context.Context, b *ent.Base, r *ent.Record, at time.Time) (bool, error) {
-	return changed(t.c.Base.Update().Where(base.ID(b.ID), base.LatestVersion(b.LatestVersion)).
+	return changed(t.c.Base.Update().Where(base.ID(b.ID), base.LatestVersion(b.LatestVersion), base.DeletedAtIsNil()).
 		SetName(r.Name).SetDescription(r.Description).
 		SetLatestVersion(*r.Version).SetLatestRecordID(r.ID).SetUpdatedAt(at).Save(ctx))
 }
@@ -102,7 +102,7 @@ func (t *dbTx) DeleteBase(ctx context.Context, b *ent.Base, at time.Time) (bool,
 }
 
 func (t *dbTx) SetDecisions(ctx context.Context, b *ent.Base, enabled bool, rate float64, mask []string, at time.Time) (*ent.Base, error) {
-	return found(t.c.Base.UpdateOne(b).SetDecisionsEnabled(enabled).SetDecisionsSampleRate(rate).
+	return found(t.c.Base.UpdateOne(b).Where(base.DeletedAtIsNil()).SetDecisionsEnabled(enabled).SetDecisionsSampleRate(rate).
 		SetDecisionsMask(mask).SetUpdatedAt(at).Save(ctx))
 }
 

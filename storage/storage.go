@@ -130,6 +130,12 @@ type LifecycleWrites interface {
 	// published it writes its status, version and publish time as well:
 	// the draft becomes that version.
 	SaveDraft(ctx context.Context, r *ent.Record) (bool, error)
+	// AttachDraft, RenameBase, PublishDraft, AddVersion and SetDecisions
+	// change b only while it is not deleted: on a deleted b they are
+	// ErrNotFound (AddVersion false). On PostgreSQL, one that meets b's
+	// deletion under way waits for it, so a change is never acknowledged
+	// on a base deleted beside it.
+
 	// AttachDraft makes draftID the draft of b.
 	AttachDraft(ctx context.Context, b *ent.Base, draftID uuid.UUID, at time.Time) (*ent.Base, error)
 	// RenameBase sets b's name and description.

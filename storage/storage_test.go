@@ -136,6 +136,48 @@ func TestConditionalWritesReportWhetherTheyHeld(t *testing.T) {
 	})
 }
 
+func TestADeletedBaseTakesNoChange(t *testing.T) {
+	eachStore(t, func(t *testing.T, s storage.Store) {
+		ctx := context.Background()
+		b, draft := newPolicy(t, s)
+		inTx(t, s, func(tx storage.Tx) error {
+			if deleted, err := tx.DeleteBase(ctx, b, at); !deleted || err != nil {
+				t.Fatalf("deleting: %v, %v", deleted, err)
+			}
+			return nil
+		})
+		published := *draft
+		published.Status, published.Version, published.PublishedAt = record.StatusPublished, new(1), &at
+		later := at.Add(time.Hour)
+		for name, change := range map[string]func(tx storage.Tx) error{
+			"AttachDraft": func(tx storage.Tx) error { _, err := tx.AttachDraft(ctx, b, draft.ID, later); return err },
+			"RenameBase":  func(tx storage.Tx) error { _, err := tx.RenameBase(ctx, b, "renamed", "", later); return err },
+			"PublishDraft": func(tx storage.Tx) error {
+				_, err := tx.PublishDraft(ctx, b, &published, later)
+				return err
+			},
+			"SetDecisions": func(tx storage.Tx) error {
+				_, err := tx.SetDecisions(ctx, b, true, 1, []string{}, later)
+				return err
+			},
+		} {
+			if err := s.InTx(ctx, change); !errors.Is(err, storage.ErrNotFound) {
+				t.Errorf("%s on a deleted base: %v, want ErrNotFound", name, err)
+			}
+		}
+		inTx(t, s, func(tx storage.Tx) error {
+			if added, err := tx.AddVersion(ctx, b, &published, later); added || err != nil {
+				t.Errorf("AddVersion on a deleted base: %v, %v; want false", added, err)
+			}
+			return nil
+		})
+		got := must[*ent.Base](t)(s.Base(ctx, b.ID))
+		if got.DeletedAt == nil || !got.UpdatedAt.Equal(at) || got.Name != "p" || got.LatestVersion != 0 || got.DecisionsEnabled {
+			t.Errorf("the deleted base changed: %+v", got)
+		}
+	})
+}
+
 func TestVersionsPageABasesPublishedRecordsNewestFirst(t *testing.T) {
 	eachStore(t, func(t *testing.T, s storage.Store) {
 		ctx := context.Background()

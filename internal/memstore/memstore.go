@@ -319,10 +319,11 @@ func (t *tx) SaveDraft(ctx context.Context, r *ent.Record) (bool, error) {
 	return true, nil
 }
 
-// updateBase stores change applied to a copy of the base b names.
+// updateBase stores change applied to a copy of the base b names, while
+// it is not deleted, as the database's conditional updates do.
 func (t *tx) updateBase(b *ent.Base, change func(*ent.Base)) (*ent.Base, error) {
 	old, ok := t.st.bases[b.ID]
-	if !ok {
+	if !ok || old.DeletedAt != nil {
 		return nil, storage.ErrNotFound
 	}
 	next := *old
@@ -348,7 +349,7 @@ func (t *tx) PublishDraft(ctx context.Context, b *ent.Base, r *ent.Record, at ti
 }
 
 func (t *tx) AddVersion(ctx context.Context, b *ent.Base, r *ent.Record, at time.Time) (bool, error) {
-	if old, ok := t.st.bases[b.ID]; !ok || old.LatestVersion != b.LatestVersion {
+	if old, ok := t.st.bases[b.ID]; !ok || old.LatestVersion != b.LatestVersion || old.DeletedAt != nil {
 		return false, nil
 	}
 	_, err := t.updateBase(b, func(n *ent.Base) {

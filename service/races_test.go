@@ -1,0 +1,158 @@
+package service_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"entgo.io/ent/dialect"
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/ent/apikey"
+	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/service"
+)
+
+// The tests here hold a change uncommitted on PostgreSQL and check what
+// a service call that meets it does. SQLite runs write transactions one
+// at a time, so the two cannot overlap there.
+
+// duringHeldChange runs do while stmt, a change of rows of table that do
+// must wait for, is held uncommitted in a transaction of its own; once do
+// waits on a lock of table, it commits the change and returns what do
+// returned. do ending before it waited fails t.
+func duringHeldChange(t *testing.T, db *database.DB, table, stmt string, args []any, do func() error) error {
+	t.Helper()
+	ctx := context.Background()
+	change, err := db.SQL().BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer change.Rollback()
+	if _, err := change.ExecContext(ctx, stmt, args...); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- do() }()
+	deadline := time.Now().Add(time.Minute)
+	for waiting := false; !waiting; {
+		select {
+		case err := <-done:
+			t.Fatalf("it ended without waiting for the change of %s: %v", table, err)
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("it neither ended nor waited for the change of %s within a minute", table)
+		}
+		if err := db.SQL().QueryRowContext(ctx, `SELECT count(*) > 0 FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock' AND strpos(query, $1) > 0`,
+			`"`+table+`"`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := change.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return <-done
+}
+
+// onPostgres runs fn on PostgreSQL alone.
+func onPostgres(t *testing.T, fn func(t *testing.T, db *database.DB)) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		if db.Dialect() != dialect.Postgres {
+			t.Skip("SQLite runs write transactions one at a time")
+		}
+		fn(t, db)
+	})
+}
+
+// A key made for a member while the member's removal is under way waits
+// for the removal and finds no member: it is never left active for a
+// member who is gone, where adding the member again would bring it back to
+// work.
+func TestAKeyMadeAsItsMemberIsRemovedIsNotLeftActive(t *testing.T) {
+	onPostgres(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.team(t)["admin"]
+		_, ed := f.member(t, "ed@acme.test", authz.RoleEditor)
+		err := duringHeldChange(t, db, "memberships", `DELETE FROM memberships WHERE user_id = $1 AND organization_id = $2`,
+			[]any{ed, f.acme.Organization.ID}, func() error {
+				_, err := f.svc.CreateKey(admin, service.KeyRequest{Name: "raced", Scope: authz.ScopeView, UserID: &ed})
+				return err
+			})
+		wantCode(t, err, service.CodeNotFound)
+		if n := db.Client().APIKey.Query().Where(apikey.Name("raced")).CountX(context.Background()); n != 0 {
+			t.Errorf("%d keys named raced stored", n)
+		}
+	})
+}
+
+// A change to a policy whose deletion is under way waits for it and is
+// refused as deleted, with nothing stored: none is acknowledged on a base
+// deleted beside it.
+func TestAChangeMadeAsItsBaseIsDeletedIsRefused(t *testing.T) {
+	onPostgres(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.team(t)["admin"]
+		svc := f.svc
+		for _, c := range []struct {
+			name      string
+			withDraft bool
+			change    func(version, draft uuid.UUID) error
+		}{
+			{"an edit of the draft", true, func(_, draft uuid.UUID) error {
+				_, err := svc.UpdatePolicyDraft(admin, draft, service.Changes{Description: ptr("edited")})
+				return err
+			}},
+			{"a publish", true, func(_, draft uuid.UUID) error {
+				_, err := svc.PublishPolicy(admin, draft, service.Changes{})
+				return err
+			}},
+			{"decision records turned on", false, func(version, _ uuid.UUID) error {
+				_, err := svc.SetPolicyDecisionSettings(admin, version, service.DecisionSettingsInput{Enabled: true})
+				return err
+			}},
+			{"a draft from a version", false, func(version, _ uuid.UUID) error {
+				_, err := svc.PolicyDraftFromVersion(admin, version, false)
+				return err
+			}},
+			{"a draft from a version replacing the draft", true, func(version, _ uuid.UUID) error {
+				_, err := svc.PolicyDraftFromVersion(admin, version, true)
+				return err
+			}},
+			{"a rollback", false, func(version, _ uuid.UUID) error {
+				_, err := svc.RollbackPolicy(admin, version)
+				return err
+			}},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				created, err := svc.CreatePolicy(admin, service.Changes{Name: ptr(c.name), Rule: ptr(seniorRule)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				version, err := svc.PublishPolicy(admin, created.ID, service.Changes{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var draft uuid.UUID
+				if c.withDraft {
+					d, err := svc.PolicyDraftFromVersion(admin, version.ID, false)
+					if err != nil {
+						t.Fatal(err)
+					}
+					draft = d.ID
+				}
+				before := f.auditActions(t, created.BaseID)
+				err = duringHeldChange(t, db, "bases", `UPDATE bases SET deleted_at = now() WHERE id = $1`, []any{created.BaseID},
+					func() error { return c.change(version.ID, draft) })
+				wantCode(t, err, service.CodeDeleted)
+				if after := f.auditActions(t, created.BaseID); !slices.Equal(after, before) {
+					t.Errorf("events %v after the refused change, %v before", after, before)
+				}
+			})
+		}
+	})
+}
