@@ -25,3 +25,14 @@ func IsUniqueViolation(err error) bool {
 	}
 	return false
 }
+
+// IsForeignKeyViolation reports whether err, or an error it wraps, is a
+// row that refers to one no longer there, on either database: a row
+// written beside the deletion of the row it refers to.
+func IsForeignKeyViolation(err error) bool {
+	if pqErr := pq.As(err, pqerror.ForeignKeyViolation); pqErr != nil {
+		return true
+	}
+	var liteErr *sqlite.Error
+	return errors.As(err, &liteErr) && liteErr.Code() == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
+}

@@ -309,6 +309,10 @@ func (s *Service) AddGroupMember(ctx context.Context, groupID uuid.UUID, in Grou
 		}
 		now := s.timestamp()
 		m, err := tx.AddToGroup(ctx, &ent.GroupMember{GroupID: g.ID, BaseID: b.ID, Kind: groupmember.Kind(b.Kind), CreatedAt: now})
+		if errors.Is(err, storage.ErrNotFound) {
+			// The group's deletion, under way when it was read, came first.
+			return lookupErr(err, "group", groupID)
+		}
 		if err != nil {
 			return storeErr(err, "the "+string(b.Kind)+" "+b.ID.String()+" is in the group already")
 		}

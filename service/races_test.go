@@ -156,3 +156,28 @@ func TestAChangeMadeAsItsBaseIsDeletedIsRefused(t *testing.T) {
 		}
 	})
 }
+
+// A policy added to a group whose deletion is under way waits for it and
+// finds no group.
+func TestABaseAddedToAGroupAsItIsDeletedFindsNoGroup(t *testing.T) {
+	onPostgres(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.team(t)["admin"]
+		created, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("p"), Rule: ptr(seniorRule)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := f.svc.CreateGroup(admin, service.GroupChanges{Name: ptr("g")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = duringHeldChange(t, db, "group_members", `DELETE FROM groups WHERE id = $1`, []any{g.ID}, func() error {
+			_, err := f.svc.AddGroupMember(admin, g.ID, service.GroupMemberInput{Kind: authz.KindPolicy, BaseID: created.BaseID})
+			return err
+		})
+		wantCode(t, err, service.CodeNotFound)
+		if n := db.Client().GroupMember.Query().CountX(context.Background()); n != 0 {
+			t.Errorf("%d group members stored", n)
+		}
+	})
+}

@@ -112,7 +112,7 @@ func classify(err error) error {
 	switch {
 	case err == nil:
 		return nil
-	case ent.IsNotFound(err):
+	case ent.IsNotFound(err), database.IsForeignKeyViolation(err):
 		return fmt.Errorf("%w: %w", ErrNotFound, err)
 	case database.IsUniqueViolation(err):
 		return fmt.Errorf("%w: %w", ErrConflict, err)

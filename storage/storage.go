@@ -27,7 +27,8 @@ import (
 
 var (
 	// ErrNotFound is what a finder returns for an id it does not hold (in
-	// the tenant it was asked about, when it is tenant-scoped).
+	// the tenant it was asked about, when it is tenant-scoped), and a
+	// write for a row it refers to that is gone.
 	ErrNotFound = errors.New("storage: not found")
 	// ErrConflict is a write refused because what it would store exists
 	// already (a unique constraint).
@@ -249,7 +250,8 @@ type GroupWrites interface {
 	UpdateGroup(ctx context.Context, g *ent.Group, name, description *string, at time.Time) (*ent.Group, error)
 	// DeleteGroup deletes g with its members.
 	DeleteGroup(ctx context.Context, g *ent.Group) error
-	// AddToGroup stores m, with a new id.
+	// AddToGroup stores m, with a new id; ErrNotFound when m's group is
+	// gone (deleted beside it).
 	AddToGroup(ctx context.Context, m *ent.GroupMember) (*ent.GroupMember, error)
 	RemoveFromGroup(ctx context.Context, m *ent.GroupMember) error
 	// KeepLive says whether the base is not deleted and, on PostgreSQL,

@@ -15,6 +15,7 @@ import (
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/ent/decisionrecord"
+	"github.com/verdict/verdict/ent/groupmember"
 	"github.com/verdict/verdict/ent/membership"
 	"github.com/verdict/verdict/ent/record"
 	"github.com/verdict/verdict/internal/dbtest"
@@ -174,6 +175,25 @@ func TestADeletedBaseTakesNoChange(t *testing.T) {
 		got := must[*ent.Base](t)(s.Base(ctx, b.ID))
 		if got.DeletedAt == nil || !got.UpdatedAt.Equal(at) || got.Name != "p" || got.LatestVersion != 0 || got.DecisionsEnabled {
 			t.Errorf("the deleted base changed: %+v", got)
+		}
+	})
+}
+
+func TestAddingToAGroupThatIsGoneFindsNoGroup(t *testing.T) {
+	eachStore(t, func(t *testing.T, s storage.Store) {
+		ctx := context.Background()
+		b, _ := newPolicy(t, s)
+		var g *ent.Group
+		inTx(t, s, func(tx storage.Tx) error {
+			g = must[*ent.Group](t)(tx.CreateGroup(ctx, &ent.Group{OrganizationID: b.OrganizationID, Name: "g", CreatedAt: at, UpdatedAt: at}))
+			return tx.DeleteGroup(ctx, g)
+		})
+		err := s.InTx(ctx, func(tx storage.Tx) error {
+			_, err := tx.AddToGroup(ctx, &ent.GroupMember{GroupID: g.ID, BaseID: b.ID, Kind: groupmember.KindPolicy, CreatedAt: at})
+			return err
+		})
+		if !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("adding to a deleted group: %v, want ErrNotFound", err)
 		}
 	})
 }

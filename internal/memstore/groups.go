@@ -97,6 +97,9 @@ func (t *tx) DeleteGroup(ctx context.Context, g *ent.Group) error {
 }
 
 func (t *tx) AddToGroup(ctx context.Context, m *ent.GroupMember) (*ent.GroupMember, error) {
+	if _, ok := t.st.groups[m.GroupID]; !ok {
+		return nil, storage.ErrNotFound
+	}
 	if t.st.inGroup(m.GroupID, m.BaseID) {
 		return nil, storage.ErrConflict
 	}
