@@ -378,7 +378,9 @@ func (s *Service) setRole(ctx context.Context, actor *Principal, tenant uuid.UUI
 		from := m.Role
 		u := m.Edges.User
 		if m, err = tx.SetRole(ctx, m, membership.Role(role)); err != nil {
-			return unavailable(err)
+			// Removed meanwhile: the member is not found.
+			_, err := knownMember(nil, err, who)
+			return err
 		}
 		out = m
 		// Principals carry the role.
@@ -407,7 +409,8 @@ func (s *Service) removeMember(ctx context.Context, actor *Principal, tenant uui
 			return err
 		}
 		if err := tx.DeleteMembership(ctx, m); err != nil {
-			return unavailable(err)
+			_, err := knownMember(nil, err, who)
+			return err
 		}
 		now := s.timestamp()
 		revoked, err := tx.RevokeUserKeys(ctx, tenant, m.UserID, now)

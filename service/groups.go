@@ -195,7 +195,7 @@ func (s *Service) UpdateGroup(ctx context.Context, id uuid.UUID, c GroupChanges)
 		}
 		now := s.timestamp()
 		if out, err = tx.UpdateGroup(ctx, g, name, description, now); err != nil {
-			return unavailable(err)
+			return lookupErr(err, "group", g.ID)
 		}
 		return s.changed(ctx, tx, groupChange(g), groupEvent(p, now, auditevent.ActionEdited, out, changed))
 	})
@@ -218,16 +218,18 @@ func (s *Service) DeleteGroup(ctx context.Context, id uuid.UUID) error {
 		return err
 	}
 	return s.inTx(ctx, func(tx storage.Tx) error {
-		g, err := tenantGroup(ctx, tx, p, id)
+		// Locked, so that every member the cascade takes is read here and
+		// ends with its event.
+		g, err := tx.LockGroup(ctx, p.TenantID, id)
 		if err != nil {
-			return err
+			return lookupErr(err, "group", id)
 		}
 		members, err := tx.GroupMembers(ctx, g.ID)
 		if err != nil {
 			return unavailable(err)
 		}
 		if err := tx.DeleteGroup(ctx, g); err != nil {
-			return unavailable(err)
+			return lookupErr(err, "group", id)
 		}
 		if err := s.announce(ctx, tx, groupChange(g)); err != nil {
 			return err
@@ -360,7 +362,7 @@ func (s *Service) RemoveGroupMember(ctx context.Context, groupID, memberID uuid.
 			return err
 		}
 		if err := tx.RemoveFromGroup(ctx, m); err != nil {
-			return unavailable(err)
+			return groupMemberErr(err, g, memberID)
 		}
 		return s.changed(ctx, tx, groupChange(g), assignment(p, s.timestamp(), g, m, "removed"))
 	})
@@ -369,13 +371,19 @@ func (s *Service) RemoveGroupMember(ctx context.Context, groupID, memberID uuid.
 // groupMember finds a member of the group.
 func groupMember(ctx context.Context, in storage.Groups, g *ent.Group, id uuid.UUID) (*ent.GroupMember, error) {
 	m, err := in.MemberOfGroup(ctx, g.ID, id)
-	switch {
-	case errors.Is(err, storage.ErrNotFound):
-		return nil, newError(CodeNotFound, "group %s has no member %s", g.ID, id)
-	case err != nil:
-		return nil, unavailable(err)
+	if err != nil {
+		return nil, groupMemberErr(err, g, id)
 	}
 	return m, nil
+}
+
+// groupMemberErr is the error of finding or removing member id of g: one
+// that is not there (removed meanwhile) is not found.
+func groupMemberErr(err error, g *ent.Group, id uuid.UUID) error {
+	if errors.Is(err, storage.ErrNotFound) {
+		return newError(CodeNotFound, "group %s has no member %s", g.ID, id)
+	}
+	return unavailable(err)
 }
 
 // GroupMember loads a membership by its id, as those who may look at the

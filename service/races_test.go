@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -12,6 +13,8 @@ import (
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent/apikey"
+	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
 )
@@ -178,6 +181,88 @@ func TestABaseAddedToAGroupAsItIsDeletedFindsNoGroup(t *testing.T) {
 		wantCode(t, err, service.CodeNotFound)
 		if n := db.Client().GroupMember.Query().CountX(context.Background()); n != 0 {
 			t.Errorf("%d group members stored", n)
+		}
+	})
+}
+
+// A group deleted while a policy is being added to it waits for the
+// addition, and ends that membership with its event too: the cascade
+// takes no member the deletion did not see.
+func TestAGroupDeletedAsAPolicyIsAddedEndsThatMembershipToo(t *testing.T) {
+	onPostgres(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.team(t)["admin"]
+		created, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("p"), Rule: ptr(seniorRule)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := f.svc.CreateGroup(admin, service.GroupChanges{Name: ptr("g")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		member := uuid.New()
+		err = duringHeldChange(t, db, "groups", `INSERT INTO group_members (id, created_at, kind, base_id, group_id) VALUES ($1, now(), 'policy', $2, $3)`,
+			[]any{member, created.BaseID, g.ID}, func() error { return f.svc.DeleteGroup(admin, g.ID) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs := audittest.Events(t, db, audittest.Filter{Base: &created.BaseID, Action: auditevent.ActionAssigned})
+		if len(evs) != 1 || evs[0].Details["direction"] != "removed" || evs[0].Details["memberId"] != member.String() {
+			t.Errorf("the policy's assignment events: %+v; want its removal from the group", evs)
+		}
+	})
+}
+
+// A change that meets the removal, under way, of what it changes waits
+// for it and answers not found, as it would a moment later, rather than
+// taking the vanished row for a failing database.
+func TestAChangeOfWhatIsBeingRemovedIsNotFound(t *testing.T) {
+	onPostgres(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.team(t)["admin"]
+		svc := f.svc
+		policy, err := svc.CreatePolicy(admin, service.Changes{Name: ptr("p"), Rule: ptr(seniorRule)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range []struct {
+			name, table, stmt string
+			change            func(user, group, member uuid.UUID) error
+		}{
+			{"a member's role", "memberships", `DELETE FROM memberships WHERE user_id = $1`, func(user, _, _ uuid.UUID) error {
+				_, err := svc.SetMemberRole(admin, user, authz.RoleViewer)
+				return err
+			}},
+			{"a member's removal", "memberships", `DELETE FROM memberships WHERE user_id = $1`, func(user, _, _ uuid.UUID) error {
+				return svc.RemoveMember(admin, user)
+			}},
+			{"a group's name", "groups", `DELETE FROM groups WHERE id = $2`, func(_, group, _ uuid.UUID) error {
+				_, err := svc.UpdateGroup(admin, group, service.GroupChanges{Name: ptr("renamed")})
+				return err
+			}},
+			{"a group's deletion", "groups", `DELETE FROM groups WHERE id = $2`, func(_, group, _ uuid.UUID) error {
+				return svc.DeleteGroup(admin, group)
+			}},
+			{"a group member's removal", "group_members", `DELETE FROM group_members WHERE id = $3`, func(_, group, member uuid.UUID) error {
+				return svc.RemoveGroupMember(admin, group, member)
+			}},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				_, user := f.member(t, fmt.Sprintf("member%d@acme.test", i), authz.RoleEditor)
+				g, err := svc.CreateGroup(admin, service.GroupChanges{Name: ptr(c.name)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				m, err := svc.AddGroupMember(admin, g.ID, service.GroupMemberInput{Kind: authz.KindPolicy, BaseID: policy.BaseID})
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Each statement names what it removes by its own argument;
+				// PostgreSQL asks that every argument be used.
+				stmt := c.stmt + ` AND $1::uuid IS NOT NULL AND $2::uuid IS NOT NULL AND $3::uuid IS NOT NULL`
+				err = duringHeldChange(t, db, c.table, stmt, []any{user, g.ID, m.ID}, func() error { return c.change(user, g.ID, m.ID) })
+				wantCode(t, err, service.CodeNotFound)
+			})
 		}
 	})
 }

@@ -53,6 +53,14 @@ func (t *dbTx) UpdateGroup(ctx context.Context, g *ent.Group, name, description 
 	return found(t.c.Group.UpdateOne(g).SetNillableName(name).SetNillableDescription(description).SetUpdatedAt(at).Save(ctx))
 }
 
+func (t *dbTx) LockGroup(ctx context.Context, tenant, id uuid.UUID) (*ent.Group, error) {
+	q := t.c.Group.Query().Where(group.ID(id), group.OrganizationID(tenant))
+	if t.dialect == dialect.Postgres {
+		q = q.ForUpdate()
+	}
+	return found(q.Only(ctx))
+}
+
 func (t *dbTx) DeleteGroup(ctx context.Context, g *ent.Group) error {
 	return classify(t.c.Group.DeleteOne(g).Exec(ctx))
 }

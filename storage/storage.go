@@ -248,6 +248,11 @@ type GroupWrites interface {
 	CreateGroup(ctx context.Context, g *ent.Group) (*ent.Group, error)
 	// UpdateGroup sets g's name and description, those not nil.
 	UpdateGroup(ctx context.Context, g *ent.Group, name, description *string, at time.Time) (*ent.Group, error)
+	// LockGroup is Group, holding the group until the transaction ends on
+	// PostgreSQL: no member can be added to it meanwhile, so a deletion
+	// sees every member its cascade takes. SQLite runs write transactions
+	// one at a time anyway.
+	LockGroup(ctx context.Context, tenant, id uuid.UUID) (*ent.Group, error)
 	// DeleteGroup deletes g with its members.
 	DeleteGroup(ctx context.Context, g *ent.Group) error
 	// AddToGroup stores m, with a new id; ErrNotFound when m's group is

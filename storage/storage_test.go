@@ -198,6 +198,26 @@ func TestAddingToAGroupThatIsGoneFindsNoGroup(t *testing.T) {
 	})
 }
 
+func TestLockGroupFindsAGroupOfTheTenantOnly(t *testing.T) {
+	eachStore(t, func(t *testing.T, s storage.Store) {
+		ctx := context.Background()
+		inTx(t, s, func(tx storage.Tx) error {
+			acme := must[*ent.Organization](t)(tx.CreateOrganization(ctx, "Acme"))
+			beta := must[*ent.Organization](t)(tx.CreateOrganization(ctx, "Beta"))
+			g := must[*ent.Group](t)(tx.CreateGroup(ctx, &ent.Group{OrganizationID: acme.ID, Name: "g", CreatedAt: at, UpdatedAt: at}))
+			if got, err := tx.LockGroup(ctx, acme.ID, g.ID); err != nil || got.ID != g.ID || got.Name != "g" {
+				t.Errorf("Acme's group: %+v, %v", got, err)
+			}
+			for _, c := range []struct{ tenant, id uuid.UUID }{{beta.ID, g.ID}, {acme.ID, uuid.New()}} {
+				if got, err := tx.LockGroup(ctx, c.tenant, c.id); !errors.Is(err, storage.ErrNotFound) {
+					t.Errorf("group %s in %s: %+v, %v; want ErrNotFound", c.id, c.tenant, got, err)
+				}
+			}
+			return nil
+		})
+	})
+}
+
 func TestVersionsPageABasesPublishedRecordsNewestFirst(t *testing.T) {
 	eachStore(t, func(t *testing.T, s storage.Store) {
 		ctx := context.Background()

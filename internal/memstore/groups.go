@@ -96,6 +96,11 @@ func (t *tx) DeleteGroup(ctx context.Context, g *ent.Group) error {
 	return nil
 }
 
+// LockGroup is Group: transactions here run one at a time.
+func (t *tx) LockGroup(ctx context.Context, tenant, id uuid.UUID) (*ent.Group, error) {
+	return t.Group(ctx, tenant, id)
+}
+
 func (t *tx) AddToGroup(ctx context.Context, m *ent.GroupMember) (*ent.GroupMember, error) {
 	if _, ok := t.st.groups[m.GroupID]; !ok {
 		return nil, storage.ErrNotFound
