@@ -337,13 +337,19 @@ func lockedTenantMember(ctx context.Context, tx storage.Tx, tenant uuid.UUID, wh
 
 // knownMember is what finding who gave, its absence said in plain words.
 func knownMember(m *ent.Membership, err error, who memberRef) (*ent.Membership, error) {
-	switch {
-	case errors.Is(err, storage.ErrNotFound):
-		return nil, newError(CodeNotFound, "%s", who.missing)
-	case err != nil:
-		return nil, unavailable(err)
+	if err != nil {
+		return nil, memberErr(err, who)
 	}
 	return m, nil
+}
+
+// memberErr is the error of finding or changing who: a member who is not
+// there (removed meanwhile) is not found.
+func memberErr(err error, who memberRef) error {
+	if errors.Is(err, storage.ErrNotFound) {
+		return newError(CodeNotFound, "%s", who.missing)
+	}
+	return unavailable(err)
 }
 
 // keepsAnAdmin refuses to take the admin role from m when it is the
@@ -378,9 +384,7 @@ func (s *Service) setRole(ctx context.Context, actor *Principal, tenant uuid.UUI
 		from := m.Role
 		u := m.Edges.User
 		if m, err = tx.SetRole(ctx, m, membership.Role(role)); err != nil {
-			// Removed meanwhile: the member is not found.
-			_, err := knownMember(nil, err, who)
-			return err
+			return memberErr(err, who)
 		}
 		out = m
 		// Principals carry the role.
@@ -409,8 +413,7 @@ func (s *Service) removeMember(ctx context.Context, actor *Principal, tenant uui
 			return err
 		}
 		if err := tx.DeleteMembership(ctx, m); err != nil {
-			_, err := knownMember(nil, err, who)
-			return err
+			return memberErr(err, who)
 		}
 		now := s.timestamp()
 		revoked, err := tx.RevokeUserKeys(ctx, tenant, m.UserID, now)
