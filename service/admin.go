@@ -325,18 +325,6 @@ func memberWithEmail(email string) memberRef {
 // tenantMember finds a member of the tenant, with the user.
 func tenantMember(ctx context.Context, in storage.Identity, tenant uuid.UUID, who memberRef) (*ent.Membership, error) {
 	m, err := in.Member(ctx, tenant, who.MemberRef)
-	return knownMember(m, err, who)
-}
-
-// lockedTenantMember is tenantMember holding the membership until tx ends
-// (storage's LockMember).
-func lockedTenantMember(ctx context.Context, tx storage.Tx, tenant uuid.UUID, who memberRef) (*ent.Membership, error) {
-	m, err := tx.LockMember(ctx, tenant, who.MemberRef)
-	return knownMember(m, err, who)
-}
-
-// knownMember is what finding who gave, its absence said in plain words.
-func knownMember(m *ent.Membership, err error, who memberRef) (*ent.Membership, error) {
 	if err != nil {
 		return nil, memberErr(err, who)
 	}
@@ -483,9 +471,9 @@ func (s *Service) createKey(ctx context.Context, actor *Principal, tenant uuid.U
 		if in.owner != nil {
 			// Locked, so that a removal of the member at this moment either
 			// comes first (the member is not found) or revokes this key too.
-			m, err := lockedTenantMember(ctx, tx, tenant, *in.owner)
+			m, err := tx.LockMember(ctx, tenant, in.owner.MemberRef)
 			if err != nil {
-				return err
+				return memberErr(err, *in.owner)
 			}
 			owner = &m.UserID
 		}

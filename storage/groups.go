@@ -14,7 +14,12 @@ import (
 )
 
 func (r reader) Group(ctx context.Context, tenant, id uuid.UUID) (*ent.Group, error) {
-	return found(r.c.Group.Query().Where(group.ID(id), group.OrganizationID(tenant)).Only(ctx))
+	return found(r.group(tenant, id).Only(ctx))
+}
+
+// group is the query of tenant's group with id.
+func (r reader) group(tenant, id uuid.UUID) *ent.GroupQuery {
+	return r.c.Group.Query().Where(group.ID(id), group.OrganizationID(tenant))
 }
 
 func (r reader) Groups(ctx context.Context, tenant uuid.UUID, query string, w Window) ([]*ent.Group, *int, error) {
@@ -54,7 +59,7 @@ func (t *dbTx) UpdateGroup(ctx context.Context, g *ent.Group, name, description 
 }
 
 func (t *dbTx) LockGroup(ctx context.Context, tenant, id uuid.UUID) (*ent.Group, error) {
-	q := t.c.Group.Query().Where(group.ID(id), group.OrganizationID(tenant))
+	q := t.group(tenant, id)
 	if t.dialect == dialect.Postgres {
 		q = q.ForUpdate()
 	}

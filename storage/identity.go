@@ -44,18 +44,25 @@ func (r reader) UserByEmail(ctx context.Context, email string) (*ent.User, error
 }
 
 func (r reader) Membership(ctx context.Context, tenant, id uuid.UUID) (*ent.Membership, error) {
-	return r.member(ctx, tenant, membership.ID(id))
+	return found(r.memberQuery(tenant, membership.ID(id)).Only(ctx))
 }
 
 func (r reader) Member(ctx context.Context, tenant uuid.UUID, who MemberRef) (*ent.Membership, error) {
-	if who.UserID != uuid.Nil {
-		return r.member(ctx, tenant, membership.UserID(who.UserID))
-	}
-	return r.member(ctx, tenant, membership.HasUserWith(user.Email(who.Email)))
+	return found(r.memberQuery(tenant, who.named()).Only(ctx))
 }
 
-func (r reader) member(ctx context.Context, tenant uuid.UUID, where predicate.Membership) (*ent.Membership, error) {
-	return found(r.c.Membership.Query().Where(membership.OrganizationID(tenant), where).WithUser().Only(ctx))
+// memberQuery selects tenant's memberships that match where, with their
+// users.
+func (r reader) memberQuery(tenant uuid.UUID, where predicate.Membership) *ent.MembershipQuery {
+	return r.c.Membership.Query().Where(membership.OrganizationID(tenant), where).WithUser()
+}
+
+// named matches the membership who names.
+func (who MemberRef) named() predicate.Membership {
+	if who.UserID != uuid.Nil {
+		return membership.UserID(who.UserID)
+	}
+	return membership.HasUserWith(user.Email(who.Email))
 }
 
 func (r reader) MembershipOf(ctx context.Context, tenant, userID uuid.UUID) (*ent.Membership, error) {
@@ -126,16 +133,11 @@ func (t *dbTx) LockAdmins(ctx context.Context, tenant uuid.UUID) (int, error) {
 }
 
 func (t *dbTx) LockMember(ctx context.Context, tenant uuid.UUID, who MemberRef) (*ent.Membership, error) {
-	q := t.c.Membership.Query().Where(membership.OrganizationID(tenant))
-	if who.UserID != uuid.Nil {
-		q = q.Where(membership.UserID(who.UserID))
-	} else {
-		q = q.Where(membership.HasUserWith(user.Email(who.Email)))
-	}
+	q := t.memberQuery(tenant, who.named())
 	if t.dialect == dialect.Postgres {
 		q = q.ForShare()
 	}
-	return found(q.WithUser().Only(ctx))
+	return found(q.Only(ctx))
 }
 
 func (t *dbTx) CreateKey(ctx context.Context, k *ent.APIKey) (*ent.APIKey, error) {
