@@ -62,13 +62,24 @@ func duringHeldChange(t *testing.T, db *database.DB, table, stmt string, args []
 	return <-done
 }
 
-// onPostgres runs fn on PostgreSQL alone.
-func onPostgres(t *testing.T, fn func(t *testing.T, db *database.DB)) {
+// group is a new group of the caller's organization.
+func (f *fixture) group(t *testing.T, ctx context.Context, name string) *service.Group {
+	t.Helper()
+	g, err := f.svc.CreateGroup(ctx, service.GroupChanges{Name: &name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// onPostgres runs fn on PostgreSQL alone, with a fixture and its admin.
+func onPostgres(t *testing.T, fn func(t *testing.T, db *database.DB, f *fixture, admin context.Context)) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		if db.Dialect() != dialect.Postgres {
 			t.Skip("SQLite runs write transactions one at a time")
 		}
-		fn(t, db)
+		f := newFixture(t, db)
+		fn(t, db, f, f.as(t, adminKey, ""))
 	})
 }
 
@@ -77,9 +88,7 @@ func onPostgres(t *testing.T, fn func(t *testing.T, db *database.DB)) {
 // member who is gone, where adding the member again would bring it back to
 // work.
 func TestAKeyMadeAsItsMemberIsRemovedIsNotLeftActive(t *testing.T) {
-	onPostgres(t, func(t *testing.T, db *database.DB) {
-		f := newFixture(t, db)
-		admin := f.team(t)["admin"]
+	onPostgres(t, func(t *testing.T, db *database.DB, f *fixture, admin context.Context) {
 		_, ed := f.member(t, "ed@acme.test", authz.RoleEditor)
 		err := duringHeldChange(t, db, "memberships", `DELETE FROM memberships WHERE user_id = $1 AND organization_id = $2`,
 			[]any{ed, f.acme.Organization.ID}, func() error {
@@ -97,9 +106,7 @@ func TestAKeyMadeAsItsMemberIsRemovedIsNotLeftActive(t *testing.T) {
 // refused as deleted, with nothing stored: none is acknowledged on a base
 // deleted beside it.
 func TestAChangeMadeAsItsBaseIsDeletedIsRefused(t *testing.T) {
-	onPostgres(t, func(t *testing.T, db *database.DB) {
-		f := newFixture(t, db)
-		admin := f.team(t)["admin"]
+	onPostgres(t, func(t *testing.T, db *database.DB, f *fixture, admin context.Context) {
 		svc := f.svc
 		for _, c := range []struct {
 			name      string
@@ -132,14 +139,7 @@ func TestAChangeMadeAsItsBaseIsDeletedIsRefused(t *testing.T) {
 			}},
 		} {
 			t.Run(c.name, func(t *testing.T) {
-				created, err := svc.CreatePolicy(admin, service.Changes{Name: ptr(c.name), Rule: ptr(seniorRule)})
-				if err != nil {
-					t.Fatal(err)
-				}
-				version, err := svc.PublishPolicy(admin, created.ID, service.Changes{})
-				if err != nil {
-					t.Fatal(err)
-				}
+				version := f.publishedPolicy(t, c.name, seniorRule)
 				var draft uuid.UUID
 				if c.withDraft {
 					d, err := svc.PolicyDraftFromVersion(admin, version.ID, false)
@@ -148,11 +148,11 @@ func TestAChangeMadeAsItsBaseIsDeletedIsRefused(t *testing.T) {
 					}
 					draft = d.ID
 				}
-				before := f.auditActions(t, created.BaseID)
-				err = duringHeldChange(t, db, "bases", `UPDATE bases SET deleted_at = now() WHERE id = $1`, []any{created.BaseID},
+				before := f.auditActions(t, version.BaseID)
+				err := duringHeldChange(t, db, "bases", `UPDATE bases SET deleted_at = now() WHERE id = $1`, []any{version.BaseID},
 					func() error { return c.change(version.ID, draft) })
 				wantCode(t, err, service.CodeDeleted)
-				if after := f.auditActions(t, created.BaseID); !slices.Equal(after, before) {
+				if after := f.auditActions(t, version.BaseID); !slices.Equal(after, before) {
 					t.Errorf("events %v after the refused change, %v before", after, before)
 				}
 			})
@@ -163,19 +163,10 @@ func TestAChangeMadeAsItsBaseIsDeletedIsRefused(t *testing.T) {
 // A policy added to a group whose deletion is under way waits for it and
 // finds no group.
 func TestABaseAddedToAGroupAsItIsDeletedFindsNoGroup(t *testing.T) {
-	onPostgres(t, func(t *testing.T, db *database.DB) {
-		f := newFixture(t, db)
-		admin := f.team(t)["admin"]
-		created, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("p"), Rule: ptr(seniorRule)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := f.svc.CreateGroup(admin, service.GroupChanges{Name: ptr("g")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = duringHeldChange(t, db, "group_members", `DELETE FROM groups WHERE id = $1`, []any{g.ID}, func() error {
-			_, err := f.svc.AddGroupMember(admin, g.ID, service.GroupMemberInput{Kind: authz.KindPolicy, BaseID: created.BaseID})
+	onPostgres(t, func(t *testing.T, db *database.DB, f *fixture, admin context.Context) {
+		policy, g := f.publishedPolicy(t, "p", seniorRule), f.group(t, admin, "g")
+		err := duringHeldChange(t, db, "group_members", `DELETE FROM groups WHERE id = $1`, []any{g.ID}, func() error {
+			_, err := f.svc.AddGroupMember(admin, g.ID, service.GroupMemberInput{Kind: authz.KindPolicy, BaseID: policy.BaseID})
 			return err
 		})
 		wantCode(t, err, service.CodeNotFound)
@@ -189,24 +180,15 @@ func TestABaseAddedToAGroupAsItIsDeletedFindsNoGroup(t *testing.T) {
 // addition, and ends that membership with its event too: the cascade
 // takes no member the deletion did not see.
 func TestAGroupDeletedAsAPolicyIsAddedEndsThatMembershipToo(t *testing.T) {
-	onPostgres(t, func(t *testing.T, db *database.DB) {
-		f := newFixture(t, db)
-		admin := f.team(t)["admin"]
-		created, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("p"), Rule: ptr(seniorRule)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := f.svc.CreateGroup(admin, service.GroupChanges{Name: ptr("g")})
-		if err != nil {
-			t.Fatal(err)
-		}
+	onPostgres(t, func(t *testing.T, db *database.DB, f *fixture, admin context.Context) {
+		policy, g := f.publishedPolicy(t, "p", seniorRule), f.group(t, admin, "g")
 		member := uuid.New()
-		err = duringHeldChange(t, db, "groups", `INSERT INTO group_members (id, created_at, kind, base_id, group_id) VALUES ($1, now(), 'policy', $2, $3)`,
-			[]any{member, created.BaseID, g.ID}, func() error { return f.svc.DeleteGroup(admin, g.ID) })
+		err := duringHeldChange(t, db, "groups", `INSERT INTO group_members (id, created_at, kind, base_id, group_id) VALUES ($1, now(), 'policy', $2, $3)`,
+			[]any{member, policy.BaseID, g.ID}, func() error { return f.svc.DeleteGroup(admin, g.ID) })
 		if err != nil {
 			t.Fatal(err)
 		}
-		evs := audittest.Events(t, db, audittest.Filter{Base: &created.BaseID, Action: auditevent.ActionAssigned})
+		evs := audittest.Events(t, db, audittest.Filter{Base: &policy.BaseID, Action: auditevent.ActionAssigned})
 		if len(evs) != 1 || evs[0].Details["direction"] != "removed" || evs[0].Details["memberId"] != member.String() {
 			t.Errorf("the policy's assignment events: %+v; want its removal from the group", evs)
 		}
@@ -217,14 +199,9 @@ func TestAGroupDeletedAsAPolicyIsAddedEndsThatMembershipToo(t *testing.T) {
 // for it and answers not found, as it would a moment later, rather than
 // taking the vanished row for a failing database.
 func TestAChangeOfWhatIsBeingRemovedIsNotFound(t *testing.T) {
-	onPostgres(t, func(t *testing.T, db *database.DB) {
-		f := newFixture(t, db)
-		admin := f.team(t)["admin"]
+	onPostgres(t, func(t *testing.T, db *database.DB, f *fixture, admin context.Context) {
 		svc := f.svc
-		policy, err := svc.CreatePolicy(admin, service.Changes{Name: ptr("p"), Rule: ptr(seniorRule)})
-		if err != nil {
-			t.Fatal(err)
-		}
+		policy := f.publishedPolicy(t, "p", seniorRule)
 		for i, c := range []struct {
 			name, table, stmt string
 			change            func(user, group, member uuid.UUID) error
@@ -249,10 +226,7 @@ func TestAChangeOfWhatIsBeingRemovedIsNotFound(t *testing.T) {
 		} {
 			t.Run(c.name, func(t *testing.T) {
 				_, user := f.member(t, fmt.Sprintf("member%d@acme.test", i), authz.RoleEditor)
-				g, err := svc.CreateGroup(admin, service.GroupChanges{Name: ptr(c.name)})
-				if err != nil {
-					t.Fatal(err)
-				}
+				g := f.group(t, admin, c.name)
 				m, err := svc.AddGroupMember(admin, g.ID, service.GroupMemberInput{Kind: authz.KindPolicy, BaseID: policy.BaseID})
 				if err != nil {
 					t.Fatal(err)

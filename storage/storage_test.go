@@ -199,22 +199,16 @@ func TestAddingToAGroupThatIsGoneFindsNoGroup(t *testing.T) {
 }
 
 func TestLockGroupFindsAGroupOfTheTenantOnly(t *testing.T) {
-	eachStore(t, func(t *testing.T, s storage.Store) {
-		ctx := context.Background()
-		inTx(t, s, func(tx storage.Tx) error {
-			acme := must[*ent.Organization](t)(tx.CreateOrganization(ctx, "Acme"))
-			beta := must[*ent.Organization](t)(tx.CreateOrganization(ctx, "Beta"))
-			g := must[*ent.Group](t)(tx.CreateGroup(ctx, &ent.Group{OrganizationID: acme.ID, Name: "g", CreatedAt: at, UpdatedAt: at}))
-			if got, err := tx.LockGroup(ctx, acme.ID, g.ID); err != nil || got.ID != g.ID || got.Name != "g" {
-				t.Errorf("Acme's group: %+v, %v", got, err)
+	inTwoTenants(t, func(t *testing.T, ctx context.Context, tx storage.Tx, acme, beta *ent.Organization) {
+		g := must[*ent.Group](t)(tx.CreateGroup(ctx, &ent.Group{OrganizationID: acme.ID, Name: "g", CreatedAt: at, UpdatedAt: at}))
+		if got, err := tx.LockGroup(ctx, acme.ID, g.ID); err != nil || got.ID != g.ID || got.Name != "g" {
+			t.Errorf("Acme's group: %+v, %v", got, err)
+		}
+		for _, c := range []struct{ tenant, id uuid.UUID }{{beta.ID, g.ID}, {acme.ID, uuid.New()}} {
+			if got, err := tx.LockGroup(ctx, c.tenant, c.id); !errors.Is(err, storage.ErrNotFound) {
+				t.Errorf("group %s in %s: %+v, %v; want ErrNotFound", c.id, c.tenant, got, err)
 			}
-			for _, c := range []struct{ tenant, id uuid.UUID }{{beta.ID, g.ID}, {acme.ID, uuid.New()}} {
-				if got, err := tx.LockGroup(ctx, c.tenant, c.id); !errors.Is(err, storage.ErrNotFound) {
-					t.Errorf("group %s in %s: %+v, %v; want ErrNotFound", c.id, c.tenant, got, err)
-				}
-			}
-			return nil
-		})
+		}
 	})
 }
 
@@ -288,50 +282,52 @@ func TestATransactionThatFailsLeavesNothing(t *testing.T) {
 	})
 }
 
-func TestLockAdminsCountsTheTenantsAdmins(t *testing.T) {
+// inTwoTenants runs fn in a transaction of each store that holds two
+// organizations, Acme and Beta.
+func inTwoTenants(t *testing.T, fn func(t *testing.T, ctx context.Context, tx storage.Tx, acme, beta *ent.Organization)) {
 	eachStore(t, func(t *testing.T, s storage.Store) {
 		ctx := context.Background()
 		inTx(t, s, func(tx storage.Tx) error {
 			acme := must[*ent.Organization](t)(tx.CreateOrganization(ctx, "Acme"))
 			beta := must[*ent.Organization](t)(tx.CreateOrganization(ctx, "Beta"))
-			for i, m := range []struct {
-				org  uuid.UUID
-				role membership.Role
-			}{{acme.ID, membership.RoleAdmin}, {acme.ID, membership.RoleEditor}, {beta.ID, membership.RoleAdmin}, {acme.ID, membership.RoleAdmin}} {
-				u := must[*ent.User](t)(tx.CreateUser(ctx, string(rune('a'+i))+"@x.test", ""))
-				must[*ent.Membership](t)(tx.CreateMembership(ctx, &ent.Membership{UserID: u.ID, OrganizationID: m.org, Role: m.role, CreatedAt: at}))
-			}
-			if n, err := tx.LockAdmins(ctx, acme.ID); n != 2 || err != nil {
-				t.Errorf("Acme's admins: %d, %v; want 2", n, err)
-			}
+			fn(t, ctx, tx, acme, beta)
 			return nil
 		})
 	})
 }
 
+func TestLockAdminsCountsTheTenantsAdmins(t *testing.T) {
+	inTwoTenants(t, func(t *testing.T, ctx context.Context, tx storage.Tx, acme, beta *ent.Organization) {
+		for i, m := range []struct {
+			org  uuid.UUID
+			role membership.Role
+		}{{acme.ID, membership.RoleAdmin}, {acme.ID, membership.RoleEditor}, {beta.ID, membership.RoleAdmin}, {acme.ID, membership.RoleAdmin}} {
+			u := must[*ent.User](t)(tx.CreateUser(ctx, string(rune('a'+i))+"@x.test", ""))
+			must[*ent.Membership](t)(tx.CreateMembership(ctx, &ent.Membership{UserID: u.ID, OrganizationID: m.org, Role: m.role, CreatedAt: at}))
+		}
+		if n, err := tx.LockAdmins(ctx, acme.ID); n != 2 || err != nil {
+			t.Errorf("Acme's admins: %d, %v; want 2", n, err)
+		}
+	})
+}
+
 func TestLockMemberFindsAMemberOfTheTenantOnly(t *testing.T) {
-	eachStore(t, func(t *testing.T, s storage.Store) {
-		ctx := context.Background()
-		inTx(t, s, func(tx storage.Tx) error {
-			acme := must[*ent.Organization](t)(tx.CreateOrganization(ctx, "Acme"))
-			beta := must[*ent.Organization](t)(tx.CreateOrganization(ctx, "Beta"))
-			ed := must[*ent.User](t)(tx.CreateUser(ctx, "ed@x.test", "Ed"))
-			bo := must[*ent.User](t)(tx.CreateUser(ctx, "bo@x.test", "Bo"))
-			m := must[*ent.Membership](t)(tx.CreateMembership(ctx, &ent.Membership{UserID: ed.ID, OrganizationID: acme.ID, Role: membership.RoleEditor, CreatedAt: at}))
-			must[*ent.Membership](t)(tx.CreateMembership(ctx, &ent.Membership{UserID: bo.ID, OrganizationID: beta.ID, Role: membership.RoleAdmin, CreatedAt: at}))
-			for _, who := range []storage.MemberRef{{UserID: ed.ID}, {Email: "ed@x.test"}} {
-				got, err := tx.LockMember(ctx, acme.ID, who)
-				if err != nil || got.ID != m.ID || got.Edges.User == nil || got.Edges.User.Email != "ed@x.test" {
-					t.Errorf("%+v in Acme: %+v, %v", who, got, err)
-				}
+	inTwoTenants(t, func(t *testing.T, ctx context.Context, tx storage.Tx, acme, beta *ent.Organization) {
+		ed := must[*ent.User](t)(tx.CreateUser(ctx, "ed@x.test", "Ed"))
+		bo := must[*ent.User](t)(tx.CreateUser(ctx, "bo@x.test", "Bo"))
+		m := must[*ent.Membership](t)(tx.CreateMembership(ctx, &ent.Membership{UserID: ed.ID, OrganizationID: acme.ID, Role: membership.RoleEditor, CreatedAt: at}))
+		must[*ent.Membership](t)(tx.CreateMembership(ctx, &ent.Membership{UserID: bo.ID, OrganizationID: beta.ID, Role: membership.RoleAdmin, CreatedAt: at}))
+		for _, who := range []storage.MemberRef{{UserID: ed.ID}, {Email: "ed@x.test"}} {
+			got, err := tx.LockMember(ctx, acme.ID, who)
+			if err != nil || got.ID != m.ID || got.Edges.User == nil || got.Edges.User.Email != "ed@x.test" {
+				t.Errorf("%+v in Acme: %+v, %v", who, got, err)
 			}
-			for _, who := range []storage.MemberRef{{UserID: bo.ID}, {Email: "bo@x.test"}, {UserID: uuid.New()}} {
-				if got, err := tx.LockMember(ctx, acme.ID, who); !errors.Is(err, storage.ErrNotFound) {
-					t.Errorf("%+v, a member of Beta or nobody, in Acme: %+v, %v; want ErrNotFound", who, got, err)
-				}
+		}
+		for _, who := range []storage.MemberRef{{UserID: bo.ID}, {Email: "bo@x.test"}, {UserID: uuid.New()}} {
+			if got, err := tx.LockMember(ctx, acme.ID, who); !errors.Is(err, storage.ErrNotFound) {
+				t.Errorf("%+v, a member of Beta or nobody, in Acme: %+v, %v; want ErrNotFound", who, got, err)
 			}
-			return nil
-		})
+		}
 	})
 }
 
