@@ -125,3 +125,35 @@ func FuzzMaskInput(f *testing.F) {
 		}
 	})
 }
+
+func TestARecordMaskedAgainHidesWhatTheNewMaskReaches(t *testing.T) {
+	row := func(explanation string, cut bool) *decisionRow {
+		return &decisionRow{input: `{"Person":{"age":70,"pin":"4711","ssn":"[masked]"}}`, mask: []string{"$.Person.ssn"},
+			explanation: explanation, cut: cut}
+	}
+	d := row(`Person gets flagged: no — the pin of the Person is "4711", which is not "0000"`, false)
+	extra := map[string]any{"error": `pin "4711" unread`, "errors": []string{"node 1: 4711", "node 2: 70"}}
+	if !d.remask([]string{"$.Person.ssn", "$.Person.pin"}, extra) {
+		t.Fatal("a mask that parses is refused")
+	}
+	if want := `{"Person":{"age":70,"pin":"[masked]","ssn":"[masked]"}}`; d.input != want {
+		t.Errorf("input %s, want %s", d.input, want)
+	}
+	if want := `Person gets flagged: no — the pin of the Person is "[masked]", which is not "0000"`; d.explanation != want {
+		t.Errorf("explanation %q, want %q", d.explanation, want)
+	}
+	if !slices.Equal(d.mask, []string{"$.Person.ssn", "$.Person.pin"}) {
+		t.Errorf("the row's mask is %q, want the new one", d.mask)
+	}
+	if got := fmt.Sprint(extra); got != `map[error:pin "[masked]" unread errors:[node 1: [masked] node 2: 70]]` {
+		t.Errorf("the event's errors: %s", got)
+	}
+
+	cut := row(strings.Repeat("x", 100)+cutExplanation, true)
+	if !cut.remask([]string{"$.Person.pin"}, nil) || cut.explanation != strings.TrimPrefix(cutExplanation, " ") {
+		t.Errorf("a cut explanation masked again is %q, want the note of the cut alone", cut.explanation)
+	}
+	if bad := row("", false); bad.remask([]string{"Person.pin"}, nil) {
+		t.Error("a mask that does not parse masks the record again")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -60,6 +61,8 @@ func (in DecisionSettingsInput) check() (float64, []maskPath, error) {
 type recording struct {
 	rate float64
 	mask []maskPath
+	// texts are the mask's paths as they were set.
+	texts []string
 }
 
 // recordingOf parses a base's settings. Stored masks were checked when
@@ -73,7 +76,7 @@ func recordingOf(b *ent.Base) *recording {
 	if err != nil {
 		return nil
 	}
-	return &recording{rate: b.DecisionsSampleRate, mask: mask}
+	return &recording{rate: b.DecisionsSampleRate, mask: mask, texts: b.DecisionsMask}
 }
 
 func settingsOf(b *ent.Base) *DecisionSettings {
@@ -164,8 +167,12 @@ type decisionRow struct {
 	revision    int
 	result      bool
 	explanation string
-	duration    time.Duration
-	input       string
+	// cut says that the explanation was cut to MaxStoredExplanation.
+	cut      bool
+	duration time.Duration
+	input    string
+	// mask is the mask input and explanation were masked with, as set.
+	mask []string
 	// policies is a flow run's FlowPolicies as JSON; nil for a policy run.
 	policies *string
 }
@@ -241,9 +248,81 @@ func (s *Service) decisionOf(t *target, raw json.RawMessage, result bool, explan
 		input = compact.Bytes()
 	}
 	return &decisionRow{
-		id: uuid.Must(uuid.NewV7()), version: t.record.Version, revision: t.record.Revision,
-		result: result, explanation: storedExplanation(redact.Whole(explanation, hidden, Masked)), duration: took, input: string(input),
+		id: uuid.Must(uuid.NewV7()), version: t.record.Version, revision: t.record.Revision, result: result,
+		explanation: storedExplanation(redact.Whole(explanation, hidden, Masked)), cut: len(explanation) > MaxStoredExplanation,
+		duration: took, input: string(input), mask: rec.texts,
 	}
+}
+
+// underCurrentSettings holds the decision records of a batch of events to
+// the settings their bases have now. A run records with the settings its
+// replica has cached, which another replica may have changed a moment
+// before (the change reaches this one's cache a few milliseconds later,
+// or when the expiry ends it, if the change feed is lost): the writer reads
+// the settings after the runs, so that no run that began after a change
+// was acknowledged is stored under the settings that the change replaced.
+// A record whose base records no runs now is not stored, and its event no
+// longer names it; one whose mask changed is masked again, with the mask
+// of now, in its input, its explanation and its event's error texts.
+func underCurrentSettings(ctx context.Context, store storage.DecisionWrites, batch []queued) error {
+	var bases []uuid.UUID
+	for i := range batch {
+		if batch[i].decision != nil {
+			bases = append(bases, batch[i].BaseID)
+		}
+	}
+	if len(bases) == 0 {
+		return nil
+	}
+	slices.SortFunc(bases, func(a, b uuid.UUID) int { return bytes.Compare(a[:], b[:]) })
+	now, err := store.Recordings(ctx, slices.Compact(bases))
+	if err != nil {
+		return err
+	}
+	for i := range batch {
+		ev := &batch[i]
+		if ev.decision == nil {
+			continue
+		}
+		cur, ok := now[ev.BaseID]
+		if ok && cur.Enabled && (slices.Equal(cur.Mask, ev.decision.mask) || ev.decision.remask(cur.Mask, ev.Extra)) {
+			continue
+		}
+		ev.decision = nil
+		delete(ev.Extra, "decisionId")
+	}
+	return nil
+}
+
+// remask masks the record again with mask, and the error texts of its
+// event's extra, and reports whether it could: a mask that does not
+// parse records nothing, as recordingOf has it. An explanation that was
+// cut is not kept, since a masked value may begin before the cut and end
+// after it.
+func (d *decisionRow) remask(mask []string, extra map[string]any) bool {
+	paths, err := parseMask(mask)
+	if err != nil {
+		return false
+	}
+	input, hidden, err := maskInput(json.RawMessage(d.input), paths)
+	if err != nil {
+		return false
+	}
+	d.input, d.mask = string(input), mask
+	if d.cut {
+		d.explanation = strings.TrimPrefix(cutExplanation, " ")
+	} else {
+		d.explanation = redact.Whole(d.explanation, hidden, Masked)
+	}
+	if text, ok := extra["error"].(string); ok {
+		extra["error"] = redact.Whole(text, hidden, Masked)
+	}
+	if texts, ok := extra["errors"].([]string); ok {
+		for i := range texts {
+			texts[i] = redact.Whole(texts[i], hidden, Masked)
+		}
+	}
+	return true
 }
 
 // MaxStoredExplanation bounds the explanation a decision record keeps.

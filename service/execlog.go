@@ -135,6 +135,9 @@ func newExecutionLog(store storage.Store, log *slog.Logger, reg prometheus.Regis
 		insert: func(ctx context.Context, batch []queued, events []storage.Execution) error {
 			// The decision records go first: an `executed` event that
 			// names one is then never stored without it.
+			if err := underCurrentSettings(ctx, store, batch); err != nil {
+				return err
+			}
 			if err := insertDecisions(ctx, store, batch); err != nil {
 				return err
 			}

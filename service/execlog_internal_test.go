@@ -16,6 +16,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/ent/decisionrecord"
 	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
@@ -64,6 +66,39 @@ func testEvent(tenant uuid.UUID) storage.Execution {
 	at := time.Now().UTC().Truncate(time.Microsecond)
 	return storage.Execution{ID: audittest.IDAt(at), Tenant: tenant, At: at, Kind: "policy",
 		BaseID: uuid.New(), RecordID: uuid.New(), ActorKind: "key", ActorID: uuid.New(), Result: true}
+}
+
+// recordingBase stores a policy base that records its runs, unmasked,
+// in an organization of its own: the writer stores the decision records
+// of a base that records runs when they are stored.
+func recordingBase(t *testing.T, db *database.DB) (tenant, baseID uuid.UUID) {
+	t.Helper()
+	ctx := context.Background()
+	err := storage.New(db).InTx(ctx, func(tx storage.Tx) error {
+		now := time.Now()
+		org, err := tx.CreateOrganization(ctx, "Recording "+uuid.NewString())
+		if err != nil {
+			return err
+		}
+		user, err := tx.CreateUser(ctx, uuid.NewString()+"@acme.test", "Ada")
+		if err != nil {
+			return err
+		}
+		b, err := tx.CreateBase(ctx, &ent.Base{OrganizationID: org.ID, Kind: base.KindPolicy, Name: "p",
+			OwnerKind: base.OwnerKindUser, OwnerID: user.ID, CreatedBy: user.ID, CreatedAt: now, UpdatedAt: now})
+		if err != nil {
+			return err
+		}
+		if _, err := tx.SetDecisions(ctx, b, true, 1, []string{}, now); err != nil {
+			return err
+		}
+		tenant, baseID = org.ID, b.ID
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tenant, baseID
 }
 
 func storedExecuted(t *testing.T, db *database.DB, tenant uuid.UUID) int {
@@ -388,7 +423,7 @@ func TestDecisionRecordsAreStoredOnceWithTheirEventsThroughRetries(t *testing.T)
 			}
 			return insert(ctx, batch, events)
 		}
-		tenant := uuid.New()
+		tenant, recorded := recordingBase(t, db)
 		const runs = 100
 		for i := range runs {
 			var decision *decisionRow
@@ -396,7 +431,9 @@ func TestDecisionRecordsAreStoredOnceWithTheirEventsThroughRetries(t *testing.T)
 				decision = &decisionRow{id: uuid.Must(uuid.NewV7()), revision: 1, result: true,
 					explanation: "recorded", duration: time.Millisecond, input: `{"a":1}`}
 			}
-			if err := l.add(context.Background(), testEvent(tenant), decision); err != nil {
+			ev := testEvent(tenant)
+			ev.BaseID = recorded
+			if err := l.add(context.Background(), ev, decision); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -706,4 +707,108 @@ func BenchmarkChangePropagation(b *testing.B) {
 	}
 	b.ReportMetric(ms(0.5), "p50-ms")
 	b.ReportMetric(ms(0.99), "p99-ms")
+}
+
+// TestARunRecordedWithSettingsChangedSinceIsStoredUnderTheNewOnes: c,
+// which does not listen, runs with the decision-record settings it cached
+// before a changed them, as any replica does until the change reaches it.
+// What c records must obey the settings of when it is stored: the mask set
+// on a hides the values of c's runs after it, in the record and in its
+// event's error; with recording turned off, c stores no record and its
+// event names none.
+func TestARunRecordedWithSettingsChangedSinceIsStoredUnderTheNewOnes(t *testing.T) {
+	cl := newCluster(t)
+	admin := cl.a.as(t, adminKey)
+	base := cl.policy(t, ssnRule, true)
+	if _, err := cl.a.svc.SetPolicyDecisionSettings(admin, base, service.DecisionSettingsInput{Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	db := cl.a.db.SQL()
+	count := func(table string) string {
+		var n int
+		if err := db.QueryRow(`SELECT count(*) FROM `+table+` WHERE base_id = $1`, base).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprint(n)
+	}
+	runOnC := func(data string) {
+		t.Helper()
+		res, err := cl.c.svc.RunPolicy(cl.c.as(t, adminKey), base, json.RawMessage(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Release()
+	}
+	// c caches the settings, recording and masking nothing.
+	runOnC(`{"Person": {"age": 70, "ssn": "000-00-0000"}}`)
+	eventually(t, "c's first run recorded", "1", func() string { return count("decision_records") })
+
+	if _, err := cl.a.svc.SetPolicyDecisionSettings(admin, base, service.DecisionSettingsInput{
+		Enabled: true, Mask: []string{"$.Person.ssn", "$.Person.cards.number"}}); err != nil {
+		t.Fatal(err)
+	}
+	const secret = "SECRET-4711-0815"
+	runOnC(secretData)
+	quoting := `{"Person": {"age": 70, "ssn": {"code": "` + secret + `"}}}`
+	runOnC(quoting)
+	eventually(t, "c's runs after the mask recorded", "3", func() string { return count("decision_records") })
+	eventually(t, "c's events stored", "3", func() string { return count("audit_executions") })
+	for _, row := range storedRows(t, cl.a.db) {
+		for _, s := range append(slices.Clone(secrets), secret) {
+			if strings.Contains(row, s) {
+				t.Errorf("the stored decision holds the value %s masked before c's run: %s", s, row)
+			}
+		}
+	}
+	// column is one text of each of the base's rows in table, oldest first.
+	column := func(text, table string) []string {
+		rows, err := db.Query(`SELECT `+text+` FROM `+table+` WHERE base_id = $1 ORDER BY at, id`, base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, s)
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	inputs := column("input", "decision_records")
+	want := []string{
+		`{"Person":{"age":70,"ssn":"000-00-0000"}}`,
+		`{"Person":{"age":70,"cards":[{"number":"[masked]"},{"number":"[masked]"}],"ssn":"[masked]"}}`,
+		`{"Person":{"age":70,"ssn":"[masked]"}}`,
+	}
+	if !slices.Equal(inputs, want) {
+		t.Errorf("stored inputs %q, want %q", inputs, want)
+	}
+	details := func() []string { return column("coalesce(details::text, '')", "audit_executions") }
+	stored := details()
+	if !strings.Contains(stored[2], `"error"`) {
+		t.Fatalf("the run on %s stored no error (%s): the test shows nothing", quoting, stored[2])
+	}
+	for _, d := range stored {
+		if strings.Contains(d, secret) {
+			t.Errorf("the stored event holds the value masked before c's run: %s", d)
+		}
+	}
+
+	if _, err := cl.a.svc.SetPolicyDecisionSettings(admin, base, service.DecisionSettingsInput{Enabled: false}); err != nil {
+		t.Fatal(err)
+	}
+	runOnC(`{"Person": {"age": 70, "ssn": "000-00-0000"}}`)
+	eventually(t, "c's run after recording stopped stored its event", "4", func() string { return count("audit_executions") })
+	if got := count("decision_records"); got != "3" {
+		t.Errorf("%s decision records after recording stopped, want the 3 before", got)
+	}
+	if last := details()[3]; last != "" {
+		t.Errorf("the event of c's run after recording stopped says %s, want nothing (no decision)", last)
+	}
 }

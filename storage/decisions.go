@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/ent/decisionrecord"
 )
 
@@ -99,6 +100,19 @@ func (s *dbStore) InsertDecisions(ctx context.Context, rows []*ent.DecisionRecor
 		return insert()
 	}
 	return s.decisionDays.Insert(ctx, at, insert)
+}
+
+func (s *dbStore) Recordings(ctx context.Context, bases []uuid.UUID) (map[uuid.UUID]Recording, error) {
+	rows, err := s.c.Base.Query().Where(base.IDIn(bases...)).
+		Select(base.FieldID, base.FieldDecisionsEnabled, base.FieldDecisionsMask).All(ctx)
+	if err != nil {
+		return nil, classify(err)
+	}
+	out := make(map[uuid.UUID]Recording, len(rows))
+	for _, b := range rows {
+		out[b.ID] = Recording{Enabled: b.DecisionsEnabled, Mask: b.DecisionsMask}
+	}
+	return out, nil
 }
 
 // expireBatch is how many decision records one statement deletes on

@@ -314,6 +314,11 @@ type DecisionWrites interface {
 	// id is stored already, so that a batch that is retried stores each
 	// once.
 	InsertDecisions(ctx context.Context, rows []*ent.DecisionRecord) error
+	// Recordings reads how each of bases (in any tenant) records its runs
+	// now; a base that is not stored is left out. The writer of decision
+	// records reads it before it stores what runs recorded with the
+	// settings they had cached.
+	Recordings(ctx context.Context, bases []uuid.UUID) (map[uuid.UUID]Recording, error)
 	// ExpireDecisions removes the records older than cutoff and returns
 	// how many it removed, also when it fails part way. On PostgreSQL,
 	// where the table is partitioned by day, it first creates the
@@ -323,6 +328,13 @@ type DecisionWrites interface {
 	// SQLite it deletes exactly the expired records, in batches small
 	// enough that no statement holds the database's one writer for long.
 	ExpireDecisions(ctx context.Context, now, cutoff time.Time) (int, error)
+}
+
+// Recording is whether a base records its runs, and the JSON paths whose
+// values its records hide.
+type Recording struct {
+	Enabled bool
+	Mask    []string
 }
 
 // DecisionFilter selects a tenant's decision records: those with each

@@ -417,3 +417,28 @@ func TestDecisionsAreStoredOnceAndExpire(t *testing.T) {
 		}
 	})
 }
+
+func TestRecordingsReadTheSettingsOfTheBasesAskedFor(t *testing.T) {
+	eachStore(t, func(t *testing.T, s storage.Store) {
+		ctx := context.Background()
+		recording, _ := newPolicy(t, s)
+		var silent *ent.Base
+		inTx(t, s, func(tx storage.Tx) error {
+			silent = must[*ent.Base](t)(tx.CreateBase(ctx, &ent.Base{OrganizationID: recording.OrganizationID, Kind: base.KindPolicy,
+				Name: "q", OwnerKind: base.OwnerKindUser, OwnerID: recording.OwnerID, CreatedBy: recording.CreatedBy, CreatedAt: at, UpdatedAt: at}))
+			_, err := tx.SetDecisions(ctx, recording, true, 0.5, []string{"$.Person.ssn"}, at)
+			return err
+		})
+		gone := uuid.New()
+		got := must[map[uuid.UUID]storage.Recording](t)(s.Recordings(ctx, []uuid.UUID{recording.ID, silent.ID, gone}))
+		if r, ok := got[recording.ID]; !ok || !r.Enabled || !slices.Equal(r.Mask, []string{"$.Person.ssn"}) {
+			t.Errorf("the recording base: %+v, %v", r, ok)
+		}
+		if r, ok := got[silent.ID]; !ok || r.Enabled || len(r.Mask) != 0 {
+			t.Errorf("the base that records nothing: %+v, %v", r, ok)
+		}
+		if r, ok := got[gone]; ok || len(got) != 2 {
+			t.Errorf("a base never stored: %+v; %d bases read, want 2", r, len(got))
+		}
+	})
+}

@@ -43,6 +43,17 @@ func (r reads) decisionsOf(f storage.DecisionFilter) []*ent.DecisionRecord {
 	return out
 }
 
+func (s *Store) Recordings(ctx context.Context, bases []uuid.UUID) (map[uuid.UUID]storage.Recording, error) {
+	st := s.snapshot()
+	out := make(map[uuid.UUID]storage.Recording, len(bases))
+	for _, id := range bases {
+		if b, ok := st.bases[id]; ok {
+			out[id] = storage.Recording{Enabled: b.DecisionsEnabled, Mask: slices.Clone(b.DecisionsMask)}
+		}
+	}
+	return out, nil
+}
+
 // InsertDecisions and ExpireDecisions are transactions of their own.
 func (s *Store) InsertDecisions(ctx context.Context, rows []*ent.DecisionRecord) error {
 	s.tx.Lock()
