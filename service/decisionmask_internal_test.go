@@ -1,11 +1,16 @@
 package service
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/storage"
 )
 
 func TestMaskInputHidesWhatItsPathsReach(t *testing.T) {
@@ -128,8 +133,7 @@ func FuzzMaskInput(f *testing.F) {
 
 func TestARecordMaskedAgainHidesWhatTheNewMaskReaches(t *testing.T) {
 	row := func(explanation string, cut bool) *decisionRow {
-		return &decisionRow{input: `{"Person":{"age":70,"pin":"4711","ssn":"[masked]"}}`, mask: []string{"$.Person.ssn"},
-			explanation: explanation, cut: cut}
+		return &decisionRow{input: `{"Person":{"age":70,"pin":"4711","ssn":"[masked]"}}`, explanation: explanation, cut: cut}
 	}
 	d := row(`Person gets flagged: no — the pin of the Person is "4711", which is not "0000"`, false)
 	extra := map[string]any{"error": `pin "4711" unread`, "errors": []string{"node 1: 4711", "node 2: 70"}}
@@ -142,9 +146,6 @@ func TestARecordMaskedAgainHidesWhatTheNewMaskReaches(t *testing.T) {
 	if want := `Person gets flagged: no — the pin of the Person is "[masked]", which is not "0000"`; d.explanation != want {
 		t.Errorf("explanation %q, want %q", d.explanation, want)
 	}
-	if !slices.Equal(d.mask, []string{"$.Person.ssn", "$.Person.pin"}) {
-		t.Errorf("the row's mask is %q, want the new one", d.mask)
-	}
 	if got := fmt.Sprint(extra); got != `map[error:pin "[masked]" unread errors:[node 1: [masked] node 2: 70]]` {
 		t.Errorf("the event's errors: %s", got)
 	}
@@ -155,5 +156,68 @@ func TestARecordMaskedAgainHidesWhatTheNewMaskReaches(t *testing.T) {
 	}
 	if bad := row("", false); bad.remask([]string{"Person.pin"}, nil) {
 		t.Error("a mask that does not parse masks the record again")
+	}
+}
+
+// recordingsOf is a store of decision records whose bases' settings are
+// now as given; it keeps the bases it was asked about.
+type recordingsOf struct {
+	storage.DecisionWrites
+	now   map[uuid.UUID]storage.Recording
+	asked []uuid.UUID
+}
+
+func (r *recordingsOf) Recordings(ctx context.Context, bases []uuid.UUID) (map[uuid.UUID]storage.Recording, error) {
+	r.asked = append(r.asked, bases...)
+	return r.now, nil
+}
+
+func TestEventsAreHeldToTheSettingsOfTheirBasesWhenStored(t *testing.T) {
+	off, plain, masked, gone, quiet := uuid.New(), uuid.New(), uuid.New(), uuid.New(), uuid.New()
+	store := &recordingsOf{now: map[uuid.UUID]storage.Recording{
+		off: {}, plain: {Enabled: true, Mask: []string{}}, masked: {Enabled: true, Mask: []string{"$.Person.pin"}}}}
+	event := func(base uuid.UUID, decided bool, extra map[string]any) queued {
+		q := queued{Execution: storage.Execution{BaseID: base, Extra: extra}}
+		if decided {
+			q.decision = &decisionRow{input: `{"Person":{"pin":"4711"}}`, explanation: `the pin is "4711"`}
+			q.Extra["decisionId"] = "d"
+		}
+		return q
+	}
+	batch := []queued{
+		event(off, true, map[string]any{"error": "pin 4711"}),
+		event(plain, true, map[string]any{"error": "pin 4711"}),
+		event(masked, true, map[string]any{"error": "pin 4711"}),
+		event(masked, false, map[string]any{"errors": []string{"node 1: pin 4711", "node 2"}}),
+		event(plain, false, map[string]any{"error": "pin 4711"}),
+		event(gone, true, map[string]any{}),
+		event(quiet, false, nil),
+	}
+	if err := underCurrentSettings(context.Background(), store, batch); err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(store.asked, quiet) || len(store.asked) != 4 {
+		t.Errorf("bases read %v: want each of the four with a record or an error once, and no other", store.asked)
+	}
+	for i, want := range []struct {
+		decided     bool
+		extra       string
+		input, expl string
+	}{
+		{false, "map[error:pin 4711]", "", ""},
+		{true, "map[decisionId:d error:pin 4711]", `{"Person":{"pin":"4711"}}`, `the pin is "4711"`},
+		{true, "map[decisionId:d error:pin [masked]]", `{"Person":{"pin":"[masked]"}}`, `the pin is "[masked]"`},
+		{false, "map[errors:[[masked] [masked]]]", "", ""},
+		{false, "map[error:pin 4711]", "", ""},
+		{false, "map[]", "", ""},
+		{false, "map[]", "", ""},
+	} {
+		ev := batch[i]
+		if got := fmt.Sprint(ev.Extra); (ev.decision != nil) != want.decided || got != want.extra {
+			t.Errorf("event %d: recorded %v, extra %s; want %v, %s", i, ev.decision != nil, got, want.decided, want.extra)
+		}
+		if ev.decision != nil && (ev.decision.input != want.input || ev.decision.explanation != want.expl) {
+			t.Errorf("event %d's record: %s, %q; want %s, %q", i, ev.decision.input, ev.decision.explanation, want.input, want.expl)
+		}
 	}
 }

@@ -79,6 +79,15 @@ func recordingOf(b *ent.Base) *recording {
 	return &recording{rate: b.DecisionsSampleRate, mask: mask, texts: b.DecisionsMask}
 }
 
+// maskTexts is the mask a run of a base recording as r masks with, as
+// set: none when r is nil.
+func (r *recording) maskTexts() []string {
+	if r == nil {
+		return nil
+	}
+	return r.texts
+}
+
 func settingsOf(b *ent.Base) *DecisionSettings {
 	mask := b.DecisionsMask
 	if mask == nil {
@@ -171,8 +180,6 @@ type decisionRow struct {
 	cut      bool
 	duration time.Duration
 	input    string
-	// mask is the mask input and explanation were masked with, as set.
-	mask []string
 	// policies is a flow run's FlowPolicies as JSON; nil for a policy run.
 	policies *string
 }
@@ -250,24 +257,27 @@ func (s *Service) decisionOf(t *target, raw json.RawMessage, result bool, explan
 	return &decisionRow{
 		id: uuid.Must(uuid.NewV7()), version: t.record.Version, revision: t.record.Revision, result: result,
 		explanation: storedExplanation(redact.Whole(explanation, hidden, Masked)), cut: len(explanation) > MaxStoredExplanation,
-		duration: took, input: string(input), mask: rec.texts,
+		duration: took, input: string(input),
 	}
 }
 
-// underCurrentSettings holds the decision records of a batch of events to
-// the settings their bases have now. A run records with the settings its
-// replica has cached, which another replica may have changed a moment
-// before (the change reaches this one's cache a few milliseconds later,
-// or when the expiry ends it, if the change feed is lost): the writer reads
-// the settings after the runs, so that no run that began after a change
-// was acknowledged is stored under the settings that the change replaced.
-// A record whose base records no runs now is not stored, and its event no
-// longer names it; one whose mask changed is masked again, with the mask
-// of now, in its input, its explanation and its event's error texts.
+// underCurrentSettings holds the decision records of a batch of events,
+// and their error texts, to the settings their bases have now. A run
+// records and masks with the settings its replica has cached, which
+// another replica may have changed a moment before (the change reaches
+// this one's cache a few milliseconds later, or when the expiry ends it,
+// if the change feed is lost): the writer reads the settings after the
+// runs, so that no run that began after a change was acknowledged is
+// stored under the settings that the change replaced. A record whose base
+// records no runs now is not stored, and its event no longer names it; one
+// whose mask changed is masked again with the mask of now, in its input,
+// its explanation and its event's error texts. The error texts of an event
+// without a record, whose values cannot be found again, are hidden whole
+// when a mask applies now that did not when the run masked them.
 func underCurrentSettings(ctx context.Context, store storage.DecisionWrites, batch []queued) error {
 	var bases []uuid.UUID
 	for i := range batch {
-		if batch[i].decision != nil {
+		if batch[i].decision != nil || hasErrorTexts(batch[i].Extra) {
 			bases = append(bases, batch[i].BaseID)
 		}
 	}
@@ -281,17 +291,60 @@ func underCurrentSettings(ctx context.Context, store storage.DecisionWrites, bat
 	}
 	for i := range batch {
 		ev := &batch[i]
-		if ev.decision == nil {
+		if ev.decision == nil && !hasErrorTexts(ev.Extra) {
 			continue
 		}
-		cur, ok := now[ev.BaseID]
-		if ok && cur.Enabled && (slices.Equal(cur.Mask, ev.decision.mask) || ev.decision.remask(cur.Mask, ev.Extra)) {
+		cur := now[ev.BaseID]
+		var mask []string
+		if cur.Enabled {
+			mask = cur.Mask
+		} else {
+			ev.dropDecision()
+		}
+		if slices.Equal(mask, ev.mask) {
 			continue
 		}
-		ev.decision = nil
-		delete(ev.Extra, "decisionId")
+		if ev.decision != nil && !ev.decision.remask(mask, ev.Extra) {
+			ev.dropDecision()
+		}
+		if ev.decision == nil && len(mask) > 0 {
+			hideErrorTexts(ev.Extra)
+		}
+		ev.mask = mask
 	}
 	return nil
+}
+
+// dropDecision leaves the event's decision record unstored and unnamed.
+func (q *queued) dropDecision() {
+	q.decision = nil
+	delete(q.Extra, "decisionId")
+}
+
+// hasErrorTexts reports whether an `executed` event's extra keeps what a
+// failed run said: "error" for a policy, "errors" for a flow.
+func hasErrorTexts(extra map[string]any) bool {
+	_, policy := extra["error"]
+	_, flow := extra["errors"]
+	return policy || flow
+}
+
+// eachErrorText replaces each error text of an event's extra with what
+// change makes of it.
+func eachErrorText(extra map[string]any, change func(string) string) {
+	if text, ok := extra["error"].(string); ok {
+		extra["error"] = change(text)
+	}
+	if texts, ok := extra["errors"].([]string); ok {
+		for i := range texts {
+			texts[i] = change(texts[i])
+		}
+	}
+}
+
+// hideErrorTexts replaces each error text whole.
+func hideErrorTexts(extra map[string]any) {
+	eachErrorText(extra, func(string) string { return Masked })
 }
 
 // remask masks the record again with mask, and the error texts of its
@@ -308,20 +361,13 @@ func (d *decisionRow) remask(mask []string, extra map[string]any) bool {
 	if err != nil {
 		return false
 	}
-	d.input, d.mask = string(input), mask
+	d.input = string(input)
 	if d.cut {
 		d.explanation = strings.TrimPrefix(cutExplanation, " ")
 	} else {
 		d.explanation = redact.Whole(d.explanation, hidden, Masked)
 	}
-	if text, ok := extra["error"].(string); ok {
-		extra["error"] = redact.Whole(text, hidden, Masked)
-	}
-	if texts, ok := extra["errors"].([]string); ok {
-		for i := range texts {
-			texts[i] = redact.Whole(texts[i], hidden, Masked)
-		}
-	}
+	eachErrorText(extra, func(text string) string { return redact.Whole(text, hidden, Masked) })
 	return true
 }
 

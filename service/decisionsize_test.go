@@ -57,9 +57,9 @@ func storageCostDecision(tenant uuid.UUID, at time.Time, i int) queued {
 	return queued{
 		Execution: storage.Execution{ID: uuid.Must(uuid.NewV7()), Tenant: tenant, At: at, Kind: "policy",
 			BaseID: uuid.Must(uuid.NewV7()), RecordID: uuid.Must(uuid.NewV7()), ActorKind: "key", ActorID: uuid.Must(uuid.NewV7())},
-		decision: &decisionRow{id: uuid.Must(uuid.NewV7()), version: &version, revision: 1, result: true,
+		recorded: recorded{decision: &decisionRow{id: uuid.Must(uuid.NewV7()), version: &version, revision: 1, result: true,
 			explanation: "Person gets senior_discount: yes — the age of the Person is 70, which is at least 65.",
-			duration:    183_412, input: `{"Person":{"age":70,"name":"Ann Example","ssn":"[masked]","country":"NL"},"order":{"total":` + strconv.Itoa(i) + `}}`},
+			duration:    183_412, input: `{"Person":{"age":70,"name":"Ann Example","ssn":"[masked]","country":"NL"},"order":{"total":` + strconv.Itoa(i) + `}}`}},
 	}
 }
 

@@ -121,9 +121,7 @@ var errAuditUnavailable = &Error{Code: CodeUnavailable,
 // queued is an event waiting for a writer.
 type queued struct {
 	storage.Execution
-	// decision is the run's decision record, stored with the event when
-	// the base records its runs; nil otherwise.
-	decision *decisionRow
+	recorded
 	// stored, when set, receives whether the event was stored: a durable
 	// run waits for it.
 	stored chan bool
@@ -158,13 +156,24 @@ func newExecutionLog(store storage.Store, log *slog.Logger, reg prometheus.Regis
 	return l, nil
 }
 
+// recorded is what a run hands the writer with its event.
+type recorded struct {
+	// decision is the run's decision record, stored with the event when
+	// the base records its runs; nil otherwise.
+	decision *decisionRow
+	// mask is what the event's error texts and the decision record were
+	// masked with, as set; nil when the base recorded no runs, since a
+	// mask applies only while it does.
+	mask []string
+}
+
 // add queues event, with its decision record if any, waiting for room while the queue is full, and fails when
 // there is none within the wait or before ctx ends. An event it accepted
 // is stored, unless the process dies first. When the log is durable, add
 // also waits until the event is committed, and fails when that takes
 // longer than the commit wait (the event is still stored later).
-func (l *executionLog) add(ctx context.Context, event storage.Execution, decision *decisionRow) error {
-	ev := queued{Execution: event, decision: decision}
+func (l *executionLog) add(ctx context.Context, event storage.Execution, rec recorded) error {
+	ev := queued{Execution: event, recorded: rec}
 	if l.cfg.durable {
 		ev.stored = make(chan bool, 1)
 	}

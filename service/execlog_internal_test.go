@@ -130,7 +130,7 @@ func TestTheExecutionLogStoresEveryAcceptedEventOnceThroughAnOutage(t *testing.T
 		for range runners {
 			wg.Go(func() {
 				for range perRunner {
-					err := l.add(context.Background(), testEvent(tenant), nil)
+					err := l.add(context.Background(), testEvent(tenant), recorded{})
 					switch {
 					case err == nil:
 						accepted.Add(1)
@@ -163,7 +163,7 @@ func TestTheExecutionLogStoresEveryAcceptedEventOnceThroughAnOutage(t *testing.T
 		deadline := time.Now().Add(20 * time.Second)
 		for range 100 {
 			for {
-				err := l.add(context.Background(), testEvent(tenant), nil)
+				err := l.add(context.Background(), testEvent(tenant), recorded{})
 				if err == nil {
 					accepted.Add(1)
 					break
@@ -200,7 +200,7 @@ func TestClosingTheExecutionLogGivesUpOnADatabaseThatStaysAway(t *testing.T) {
 		l.insert = func(context.Context, []queued, []storage.Execution) error { return errDatabaseDown }
 		const n = 10
 		for range n {
-			if err := l.add(context.Background(), testEvent(uuid.New()), nil); err != nil {
+			if err := l.add(context.Background(), testEvent(uuid.New()), recorded{}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -231,7 +231,7 @@ func TestARunIsRefusedWhenItsEventCannotBeQueuedInTime(t *testing.T) {
 		// One event is being inserted, one fills the writer's next batch,
 		// one fills the queue.
 		for range 3 {
-			if err := l.add(context.Background(), testEvent(uuid.New()), nil); err != nil {
+			if err := l.add(context.Background(), testEvent(uuid.New()), recorded{}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -241,7 +241,7 @@ func TestARunIsRefusedWhenItsEventCannotBeQueuedInTime(t *testing.T) {
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		if err := l.add(ctx, testEvent(uuid.New()), nil); CodeOf(err) != CodeUnavailable {
+		if err := l.add(ctx, testEvent(uuid.New()), recorded{}); CodeOf(err) != CodeUnavailable {
 			t.Fatalf("add to a full queue for a cancelled run: %v, want unavailable", err)
 		}
 	})
@@ -267,7 +267,7 @@ func TestAWriterFillsItsNextBatchWhileItInserts(t *testing.T) {
 			return insert(ctx, batch, events)
 		}
 		tenant := uuid.New()
-		add := func(ctx context.Context) error { return l.add(ctx, testEvent(tenant), nil) }
+		add := func(ctx context.Context) error { return l.add(ctx, testEvent(tenant), recorded{}) }
 		if err := add(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -321,7 +321,7 @@ func TestADurableRunIsAnsweredOnlyOnceItsEventIsCommitted(t *testing.T) {
 		}
 		tenant := uuid.New()
 		added := make(chan error, 1)
-		go func() { added <- l.add(context.Background(), testEvent(tenant), nil) }()
+		go func() { added <- l.add(context.Background(), testEvent(tenant), recorded{}) }()
 		<-entered
 		select {
 		case err := <-added:
@@ -348,7 +348,7 @@ func TestADurableRunIsRefusedWhenItsEventIsNotCommittedInTime(t *testing.T) {
 		}
 		defer l.close()
 		l.insert = func(context.Context, []queued, []storage.Execution) error { return errDatabaseDown }
-		if err := l.add(context.Background(), testEvent(uuid.New()), nil); CodeOf(err) != CodeUnavailable {
+		if err := l.add(context.Background(), testEvent(uuid.New()), recorded{}); CodeOf(err) != CodeUnavailable {
 			t.Fatalf("add while the database is down: %v, want unavailable", err)
 		}
 	})
@@ -384,7 +384,7 @@ func BenchmarkExecutionLogThroughput(b *testing.B) {
 		b.ResetTimer()
 		began := time.Now()
 		for i := range events {
-			if err := l.add(context.Background(), events[i], nil); err != nil {
+			if err := l.add(context.Background(), events[i], recorded{}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -423,7 +423,7 @@ func TestDecisionRecordsAreStoredOnceWithTheirEventsThroughRetries(t *testing.T)
 			}
 			return insert(ctx, batch, events)
 		}
-		tenant, recorded := recordingBase(t, db)
+		tenant, base := recordingBase(t, db)
 		const runs = 100
 		for i := range runs {
 			var decision *decisionRow
@@ -432,8 +432,8 @@ func TestDecisionRecordsAreStoredOnceWithTheirEventsThroughRetries(t *testing.T)
 					explanation: "recorded", duration: time.Millisecond, input: `{"a":1}`}
 			}
 			ev := testEvent(tenant)
-			ev.BaseID = recorded
-			if err := l.add(context.Background(), ev, decision); err != nil {
+			ev.BaseID = base
+			if err := l.add(context.Background(), ev, recorded{decision: decision}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -470,7 +470,7 @@ func TestALingeringWriterInsertsWhatIsQueuedMeanwhileTogether(t *testing.T) {
 		}
 		tenant := uuid.New()
 		for range 5 {
-			if err := l.add(context.Background(), testEvent(tenant), nil); err != nil {
+			if err := l.add(context.Background(), testEvent(tenant), recorded{}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -93,5 +93,5 @@ func (s *Service) recordExecution(ctx context.Context, p *Principal, t *target, 
 		Result: result, Duration: took,
 		Published: t.record.Status == record.StatusPublished, Version: t.record.Version,
 		Extra: extra,
-	}, decision)
+	}, recorded{decision: decision, mask: t.recording.maskTexts()})
 }

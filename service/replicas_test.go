@@ -812,3 +812,45 @@ func TestARunRecordedWithSettingsChangedSinceIsStoredUnderTheNewOnes(t *testing.
 		t.Errorf("the event of c's run after recording stopped says %s, want nothing (no decision)", last)
 	}
 }
+
+// TestAnErrorOfARunUnderSettingsChangedSinceIsHidden: c cached a base
+// that recorded nothing, so its runs mask nothing; once a has turned
+// recording on with a mask, the error of c's failed run, which quotes a
+// value the mask hides, is not stored: c kept no record to find the value
+// in again, so the text is hidden whole.
+func TestAnErrorOfARunUnderSettingsChangedSinceIsHidden(t *testing.T) {
+	cl := newCluster(t)
+	admin := cl.a.as(t, adminKey)
+	base := cl.policy(t, ssnRule, true)
+	if got := cl.c.run(t, base); got != "false" {
+		t.Fatalf("c runs the base: %s", got)
+	}
+	if _, err := cl.a.svc.SetPolicyDecisionSettings(admin, base, service.DecisionSettingsInput{
+		Enabled: true, Mask: []string{"$.Person.ssn"}}); err != nil {
+		t.Fatal(err)
+	}
+	const secret = "SECRET-4711-0815"
+	res, err := cl.c.svc.RunPolicy(cl.c.as(t, adminKey), base, json.RawMessage(`{"Person": {"age": 70, "ssn": {"code": "`+secret+`"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Error == nil || !strings.Contains(res.Error.Message, secret) {
+		t.Fatalf("c's run's error %+v does not quote the data: the test shows nothing", res.Error)
+	}
+	res.Release()
+	db := cl.a.db.SQL()
+	eventually(t, "c's two runs' events stored", "2", func() string {
+		var n int
+		if err := db.QueryRow(`SELECT count(*) FROM audit_executions WHERE base_id = $1`, base).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprint(n)
+	})
+	var details string
+	if err := db.QueryRow(`SELECT details::text FROM audit_executions WHERE base_id = $1 ORDER BY at DESC, id DESC LIMIT 1`, base).Scan(&details); err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"error": "[masked]"}`; details != want {
+		t.Errorf("the stored event of c's failed run says %s, want %s", details, want)
+	}
+}
