@@ -153,7 +153,7 @@ func (s *Service) setDecisionSettings(ctx context.Context, k *kindRules, id uuid
 	err = s.inTx(ctx, func(tx storage.Tx) error {
 		now := s.timestamp()
 		if out, err = tx.SetDecisions(ctx, l.base, in.Enabled, rate, mask, now); err != nil {
-			return k.changeErr(err, l.base.ID)
+			return changeErr(err, l.base)
 		}
 		// Runs read the setting with the cached base.
 		return s.changed(ctx, tx, baseChange(out, uuid.Nil), event{tenant: p.TenantID, at: now, action: auditevent.ActionEdited,

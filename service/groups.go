@@ -333,10 +333,6 @@ func groupChange(g *ent.Group) changefeed.Change {
 	return changefeed.Change{Kind: changefeed.KindGroup, Tenant: g.OrganizationID, ID: g.ID}
 }
 
-func errBaseDeleted(b *ent.Base) error {
-	return newError(CodeDeleted, "%s %s was deleted", b.Kind, b.ID)
-}
-
 // RemoveGroupMember takes a base out of a group (DELETE
 // /group/{groupId}/member/{memberId}).
 func (s *Service) RemoveGroupMember(ctx context.Context, groupID, memberID uuid.UUID) error {

@@ -343,7 +343,7 @@ func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 		}
 		b, err := tx.RenameBase(ctx, l.base, r.Name, r.Description, now)
 		if err != nil {
-			return k.changeErr(err, l.base.ID)
+			return changeErr(err, l.base)
 		}
 		if r, err = tx.Record(ctx, r.ID); err != nil {
 			return unavailable(err)
@@ -388,7 +388,7 @@ func (s *Service) publish(ctx context.Context, k *kindRules, id uuid.UUID, c *Ch
 			return newError(CodeConflict, "the draft was published or changed meanwhile")
 		}
 		if b, err = tx.PublishDraft(ctx, b, &published, now); err != nil {
-			return k.changeErr(err, l.base.ID)
+			return changeErr(err, l.base)
 		}
 		r, err := tx.Record(ctx, published.ID)
 		if err != nil {
@@ -435,7 +435,7 @@ func (s *Service) rollback(ctx context.Context, k *kindRules, id uuid.UUID) (*ta
 			return unavailable(err)
 		}
 		if b.DeletedAt != nil {
-			return k.deleted(b.ID)
+			return errBaseDeleted(b)
 		}
 		version := b.LatestVersion + 1
 		again := newDraft(p, k, b.ID, src, now)
@@ -453,7 +453,7 @@ func (s *Service) rollback(ctx context.Context, k *kindRules, id uuid.UUID) (*ta
 		if !added {
 			// Deleted since it was read, or a version taken.
 			if b, err := tx.Base(ctx, b.ID); err == nil && b.DeletedAt != nil {
-				return k.deleted(b.ID)
+				return errBaseDeleted(b)
 			}
 			return newError(CodeConflict, "another publish of this base won the race")
 		}
@@ -523,7 +523,7 @@ func (s *Service) draftFromVersion(ctx context.Context, k *kindRules, id uuid.UU
 			case err != nil:
 				return unavailable(err)
 			case !live:
-				return k.deleted(b.ID)
+				return errBaseDeleted(b)
 			}
 			if r, err = tx.Record(ctx, old.ID); err != nil {
 				return unavailable(err)
@@ -534,7 +534,7 @@ func (s *Service) draftFromVersion(ctx context.Context, k *kindRules, id uuid.UU
 				return storeErr(err, "the base has a draft already")
 			}
 			if b, err = tx.AttachDraft(ctx, b, r.ID, now); err != nil {
-				return k.changeErr(err, l.base.ID)
+				return changeErr(err, l.base)
 			}
 		}
 		out = target{base: b, record: r}
@@ -548,18 +548,14 @@ func (s *Service) draftFromVersion(ctx context.Context, k *kindRules, id uuid.UU
 	return &out, nil
 }
 
-// changeErr is the error of a change to base id that the store refused:
-// a base deleted since it was loaded, whose deletion the change waited for
-// on PostgreSQL, is deleted, as loading it a moment later would say.
-func (k *kindRules) changeErr(err error, id uuid.UUID) error {
+// changeErr is the error of a change to b that the store refused: a base
+// deleted since it was loaded, whose deletion the change waited for on
+// PostgreSQL, is deleted, as loading it a moment later would say.
+func changeErr(err error, b *ent.Base) error {
 	if errors.Is(err, storage.ErrNotFound) {
-		return k.deleted(id)
+		return errBaseDeleted(b)
 	}
 	return unavailable(err)
-}
-
-func (k *kindRules) deleted(id uuid.UUID) error {
-	return newError(CodeDeleted, "%s %s was deleted", k.kind, id)
 }
 
 // remove soft-deletes a whole base.
@@ -579,7 +575,7 @@ func (s *Service) remove(ctx context.Context, k *kindRules, id uuid.UUID) error 
 			return unavailable(err)
 		}
 		if !deleted {
-			return k.deleted(l.base.ID)
+			return errBaseDeleted(l.base)
 		}
 		return s.changed(ctx, tx, baseChange(l.base, uuid.Nil), event{tenant: p.TenantID, at: now, action: auditevent.ActionDeleted,
 			kind: k.auditKind(), base: &l.base.ID, actor: p, details: map[string]any{"name": l.base.Name}})

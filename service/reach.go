@@ -50,7 +50,7 @@ func reach[F finder](ctx context.Context, s *Service, p *Principal, kind base.Ki
 	}
 	b := cb.base
 	if b.DeletedAt != nil {
-		return nil, newError(CodeDeleted, "%s %s was deleted", kind, b.ID)
+		return nil, errBaseDeleted(b)
 	}
 	if err := s.authorize(ctx, p, action, cb.resource); err != nil {
 		return nil, err
@@ -84,6 +84,11 @@ func reachEither[F finder](ctx context.Context, s *Service, p *Principal, kind b
 // found.
 func (p *Principal) owns(tenant uuid.UUID, kind, has base.Kind) bool {
 	return tenant == p.TenantID && has == kind
+}
+
+// errBaseDeleted refuses what is asked of a deleted base.
+func errBaseDeleted(b *ent.Base) error {
+	return newError(CodeDeleted, "%s %s was deleted", b.Kind, b.ID)
 }
 
 func notFoundOr(err error, kind base.Kind, id uuid.UUID) error {
