@@ -275,13 +275,15 @@ func (s *Service) decisionOf(t *target, raw json.RawMessage, result bool, explan
 // without a record, whose values cannot be found again, are hidden whole
 // when a mask applies now that did not when the run masked them.
 func underCurrentSettings(ctx context.Context, store storage.DecisionWrites, batch []queued) error {
+	var held []*queued
 	var bases []uuid.UUID
 	for i := range batch {
-		if batch[i].decision != nil || hasErrorTexts(batch[i].Extra) {
-			bases = append(bases, batch[i].BaseID)
+		if ev := &batch[i]; ev.decision != nil || hasErrorTexts(ev.Extra) {
+			held = append(held, ev)
+			bases = append(bases, ev.BaseID)
 		}
 	}
-	if len(bases) == 0 {
+	if len(held) == 0 {
 		return nil
 	}
 	slices.SortFunc(bases, func(a, b uuid.UUID) int { return bytes.Compare(a[:], b[:]) })
@@ -289,11 +291,7 @@ func underCurrentSettings(ctx context.Context, store storage.DecisionWrites, bat
 	if err != nil {
 		return err
 	}
-	for i := range batch {
-		ev := &batch[i]
-		if ev.decision == nil && !hasErrorTexts(ev.Extra) {
-			continue
-		}
+	for _, ev := range held {
 		cur := now[ev.BaseID]
 		var mask []string
 		if cur.Enabled {
@@ -308,7 +306,7 @@ func underCurrentSettings(ctx context.Context, store storage.DecisionWrites, bat
 			ev.dropDecision()
 		}
 		if ev.decision == nil && len(mask) > 0 {
-			hideErrorTexts(ev.Extra)
+			eachErrorText(ev.Extra, func(string) string { return Masked })
 		}
 		ev.mask = mask
 	}
@@ -340,11 +338,6 @@ func eachErrorText(extra map[string]any, change func(string) string) {
 			texts[i] = change(texts[i])
 		}
 	}
-}
-
-// hideErrorTexts replaces each error text whole.
-func hideErrorTexts(extra map[string]any) {
-	eachErrorText(extra, func(string) string { return Masked })
 }
 
 // remask masks the record again with mask, and the error texts of its
