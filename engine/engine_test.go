@@ -381,11 +381,15 @@ func TestPropertyInferenceDecidesUnresolvedPhrases(t *testing.T) {
 		want     bool
 		property string
 		value    any
+		// shown is the value as the explanation and the warning write it:
+		// as the data holds it, not wrapped by kind as the trace keeps it.
+		shown string
 	}{
-		{`{"P": {"eyeTestPassed": false}}`, false, "eyeTestPassed", map[string]any{"Boolean": false}},
-		{`{"P": {"eye_test_status": "PASSED"}}`, true, "eyeTestStatus", map[string]any{"String": "PASSED"}},
-		{`{"P": {"testQualified": 2}}`, true, "testQualified", map[string]any{"Number": 2.0}},
-		{`{"P": {"eyeTest": ["x"]}}`, false, "eyeTest", []any{"x"}},
+		{`{"P": {"eyeTestPassed": false}}`, false, "eyeTestPassed", map[string]any{"Boolean": false}, `false`},
+		{`{"P": {"eye_test_status": "PASSED"}}`, true, "eyeTestStatus", map[string]any{"String": "PASSED"}, `"PASSED"`},
+		{`{"P": {"testQualified": 2}}`, true, "testQualified", map[string]any{"Number": 2.0}, `2`},
+		{`{"P": {"eyeTest": ["x"]}}`, false, "eyeTest", []any{"x"}, `["x"]`},
+		{`{"P": {"eyeTest": {"Boolean": true}}}`, false, "eyeTest", map[string]any{"Boolean": true}, `{"Boolean":true}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.data, func(t *testing.T) {
@@ -396,6 +400,15 @@ func TestPropertyInferenceDecidesUnresolvedPhrases(t *testing.T) {
 			}
 			if c.PropertyCheck.PropertyName != tt.property || !sameJSON(c.PropertyCheck.PropertyValue, tt.value) {
 				t.Errorf("property_check %+v, want %s %v", *c.PropertyCheck, tt.property, tt.value)
+			}
+			res.Explain()
+			verdict := map[bool]string{true: "yes", false: "no"}[tt.want]
+			if want := "P is ok: " + verdict + " — the P passes the eye test: the data property " + tt.property + " is " + tt.shown + "."; res.Explanation != want {
+				t.Errorf("explanation %q, want %q", res.Explanation, want)
+			}
+			want := engine.Warning{Code: engine.WarnInferredReference, Message: `No rule matches "passes the eye test"; the data property ` + tt.property + " of P decided it (" + tt.shown + ")."}
+			if len(res.Warnings) != 1 || res.Warnings[0] != want {
+				t.Errorf("warnings %+v, want %+v", res.Warnings, want)
 			}
 		})
 	}

@@ -372,7 +372,7 @@ func (e *evaluator) infer(c *ccond, ct *ConditionTrace) (bool, *Error) {
 				}
 				ok := truthy(v)
 				if ct != nil {
-					ct.PropertyCheck = &PropertyCheck{PropertyName: cand.name, PropertyValue: wrapKind(v)}
+					ct.PropertyCheck = &PropertyCheck{PropertyName: cand.name, PropertyValue: wrapKind(v), found: v}
 					if err := e.show(v); err != nil {
 						return false, err
 					}

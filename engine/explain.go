@@ -384,9 +384,9 @@ func (r *Result) referenceClause(c *ConditionTrace) string {
 	switch {
 	case c.PropertyCheck != nil:
 		r.warn(WarnInferredReference, fmt.Sprintf("No rule matches %q; the data property %s of %s decided it (%s).",
-			c.RuleName, c.PropertyCheck.PropertyName, c.Selector.Value, jsonText(c.PropertyCheck.PropertyValue)))
+			c.RuleName, c.PropertyCheck.PropertyName, c.Selector.Value, jsonText(c.PropertyCheck.found)))
 		return fmt.Sprintf("the %s %s: the data property %s is %s", c.Selector.Value, c.RuleName,
-			c.PropertyCheck.PropertyName, jsonText(c.PropertyCheck.PropertyValue))
+			c.PropertyCheck.PropertyName, jsonText(c.PropertyCheck.found))
 	case c.Selector.Value == "":
 		if c.ReferencedRuleOutcome == "" && r.about == nil {
 			r.warn(WarnUnresolvedLabel, fmt.Sprintf("§%s names no rule, so that condition counted as false.", c.RuleName))

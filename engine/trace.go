@@ -47,6 +47,9 @@ type EvaluationDetails struct {
 type PropertyCheck struct {
 	PropertyName  string `json:"property_name"`
 	PropertyValue any    `json:"property_value"`
+	// found is the value as the data holds it: explanations and warnings
+	// show it plainly, where PropertyValue wraps it by kind.
+	found any
 }
 
 // ConditionTrace is one condition's entry: a comparison or a reference to
