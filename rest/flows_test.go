@@ -579,6 +579,11 @@ func TestTheFlowLifecycleOverREST(t *testing.T) {
 			wantError(t, w.call(t, publisher, http.MethodPut, "/flow/"+v1.ID.String(), body), http.StatusConflict, service.CodeConflict)
 		}
 
+		// HEAD makes no draft: the GET after it makes the first.
+		r = w.call(t, editor, http.MethodHead, "/flow/"+created.BaseID.String()+"/draft", nil)
+		if r.Code != http.StatusMethodNotAllowed || r.Header().Get("Allow") != "GET" {
+			t.Fatalf("HEAD on /draft: %d, Allow %q", r.Code, r.Header().Get("Allow"))
+		}
 		r = w.call(t, editor, http.MethodGet, "/flow/"+created.BaseID.String()+"/draft", nil)
 		wantStatus(t, r, http.StatusCreated)
 		draft := decodeStrict[service.Flow](t, r)

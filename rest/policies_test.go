@@ -276,6 +276,13 @@ func TestThePolicyLifecycleOverREST(t *testing.T) {
 		wantError(t, f.call(t, editor, http.MethodGet, "/policy/"+created.BaseID.String()+"/draft?replace=maybe", nil),
 			http.StatusBadRequest, service.CodeInvalidArgument)
 
+		// HEAD must not do what GET does here: make a draft (the loop's
+		// first GET would then find one).
+		w = f.call(t, editor, http.MethodHead, "/policy/"+created.BaseID.String()+"/draft", nil)
+		if w.Code != http.StatusMethodNotAllowed || w.Header().Get("Allow") != "GET" {
+			t.Fatalf("HEAD on /draft: %d, Allow %q", w.Code, w.Header().Get("Allow"))
+		}
+
 		// Versions 2 and 3 lower the age to 60, each through a new draft.
 		lowered := strings.Replace(seniorText, "65", "60", 1)
 		for want := 2; want <= 3; want++ {

@@ -163,6 +163,7 @@ func newServer(svc *service.Service, cfg Config) *server {
 	s.handle("DELETE /policy/{policyId}", authenticated, http.HandlerFunc(policies.handleDelete))
 	s.handle("GET /policy/{policyId}/versions", authenticated, http.HandlerFunc(policies.handleVersions))
 	s.handle("GET /policy/{policyId}/draft", authenticated, http.HandlerFunc(policies.handleDraft))
+	s.refuseMethods("/policy/{policyId}/draft", http.MethodHead)
 	s.handle("GET /policy/{policyId}/diff/{otherId}", authenticated, diffHandler(s, "policyId", s.svc.PolicyDiff))
 	s.handle("POST /policy/{policyId}/rollback", authenticated, http.HandlerFunc(policies.handleRollback))
 	s.handle("GET /policies", authenticated, http.HandlerFunc(policies.handleList))
@@ -183,6 +184,7 @@ func newServer(svc *service.Service, cfg Config) *server {
 	s.handle("DELETE /flow/{flowId}", authenticated, http.HandlerFunc(flows.handleDelete))
 	s.handle("GET /flow/{flowId}/versions", authenticated, http.HandlerFunc(flows.handleVersions))
 	s.handle("GET /flow/{flowId}/draft", authenticated, http.HandlerFunc(flows.handleDraft))
+	s.refuseMethods("/flow/{flowId}/draft", http.MethodHead)
 	s.handle("GET /flow/{flowId}/validation", authenticated, readByID(s, "flowId", s.svc.FlowValidation))
 	s.handle("GET /flow/{flowId}/diff/{otherId}", authenticated, diffHandler(s, "flowId", s.svc.FlowDiff))
 	s.handle("POST /flow/{flowId}/rollback", authenticated, http.HandlerFunc(flows.handleRollback))
@@ -268,9 +270,10 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // refuseMethods answers methods on path with 405, as on any path that a
-// route of theirs does not take: path is a literal that the routes of
-// these methods with a wildcard there would otherwise read as an id
-// (GET /flow/test as GET /flow/{flowId}).
+// route of theirs does not take: where path is a literal that the routes
+// of these methods with a wildcard there would otherwise read as an id
+// (GET /flow/test as GET /flow/{flowId}), and where HEAD would otherwise
+// do what GET does on a route whose GET makes something (GET /{kind}/{id}/draft).
 func (s *server) refuseMethods(path string, methods ...string) {
 	if s.refusals == nil {
 		s.refusals = map[string]bool{}
