@@ -30,6 +30,11 @@ func TestTextTheDatabasesCannotStoreIsInvalid(t *testing.T) {
 		var g service.Group
 		decode(t, w.Body.Bytes(), &g)
 		flowBody := strings.ReplaceAll(seniorFlow, "{policyId}", pol.ID.String())
+		nulJSONText := definitionAsText(t, strings.ReplaceAll(strings.ReplaceAll(seniorDefinition, "{policyId}", pol.ID.String()), `"yes"`, `"yes\u0000"`))
+		nulYAML := definitionAsText(t, "formatVersion: 1\nnodes:\n"+
+			`  - {id: s, type: start, policy: {id: "`+pol.ID.String()+`"}, onTrue: "yes\0", onFalse: "no"}`+"\n"+
+			`  - {id: "yes\0", type: return, returnValue: true}`+"\n"+
+			`  - {id: "no", type: return, returnValue: false}`+"\n")
 
 		long := strings.Repeat("é", service.MaxNameLength+1)
 		huge := strings.Repeat("x", 3000) // above PostgreSQL's btree entry limit
@@ -49,6 +54,9 @@ func TestTextTheDatabasesCannotStoreIsInvalid(t *testing.T) {
 			{"a NUL in a draft's new name", http.MethodPut, "/policy/" + pol.ID.String(), `{"name": "x\u0000"}`},
 			{"a NUL in a flow name", http.MethodPost, "/flow", strings.Replace(flowBody, `"Senior flow"`, `"Senior\u0000flow"`, 1)},
 			{"a NUL in a flow definition", http.MethodPost, "/flow", strings.Replace(flowBody, `"id": "yes"`, `"id": "yes\u0000"`, 1)},
+			{"a NUL in a flow definition sent as JSON text", http.MethodPost, "/flow", nulJSONText},
+			{"a NUL in a flow definition sent as YAML", http.MethodPost, "/flow", nulYAML},
+			{"a NUL in a flow tested as YAML", http.MethodPost, "/flow/test", strings.Replace(strings.Replace(nulYAML, `"name": "n"`, `"data": `+seniorInput, 1), `"definition"`, `"flow"`, 1)},
 			{"a flow name over the limit", http.MethodPost, "/flow", strings.Replace(flowBody, `"Senior flow"`, fmt.Sprintf("%q", huge), 1)},
 			{"a NUL in a group name", http.MethodPost, "/group", `{"name": "\u0000"}`},
 			{"a group description over the limit", http.MethodPut, "/group/" + g.ID.String(), fmt.Sprintf(`{"description": %q}`, strings.Repeat("d", service.MaxDescriptionLength+1))},
@@ -85,6 +93,17 @@ func TestTextTheDatabasesCannotStoreIsInvalid(t *testing.T) {
 			}
 		})
 	})
+}
+
+// definitionAsText is the body of a flow whose definition is sent as
+// text, JSON or YAML: a NUL it holds escaped is one only once decoded.
+func definitionAsText(t *testing.T, definition string) string {
+	t.Helper()
+	text, err := json.Marshal(definition)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return `{"name": "n", "definition": ` + string(text) + `}`
 }
 
 func decode(t *testing.T, body []byte, v any) {

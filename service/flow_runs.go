@@ -174,11 +174,11 @@ func (s *Service) TestFlow(ctx context.Context, in FlowTestInput) (*FlowResult, 
 	if err := s.authorize(ctx, p, authz.ActionCreate, newBaseResource(p, base.KindFlow)); err != nil {
 		return nil, err
 	}
-	d, _, err := parseSentDefinition(definition)
+	sent, err := parseSentDefinition(definition)
 	if err != nil {
 		return nil, err
 	}
-	plan, err := flow.Prepare(d)
+	plan, err := flow.Prepare(sent.d)
 	if err != nil {
 		return nil, definitionError(err)
 	}

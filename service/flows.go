@@ -81,15 +81,13 @@ func checkFlow(c *Changes) error {
 		return Invalid("a flow has a definition, not a rule or a schema")
 	}
 	if c.Definition != nil {
-		d, ignored, err := parseSentDefinition(c.Definition)
+		sent, err := parseSentDefinition(c.Definition)
 		if err != nil {
 			return err
 		}
-		c.ignored = ignored
-		if c.Definition, err = json.Marshal(d); err != nil {
-			return internal(err)
-		}
-		c.flow = newParsedFlow(d, c.Definition)
+		c.ignored = sent.ignored
+		c.Definition = sent.normal
+		c.flow = newParsedFlow(sent.d, c.Definition)
 	}
 	if c.Tests != nil {
 		return checkFlowTests(*c.Tests)
@@ -106,27 +104,40 @@ func parseDefinition(raw json.RawMessage) (*flow.Definition, error) {
 	return d, nil
 }
 
+// sentDefinition is a definition a request sent, decoded.
+type sentDefinition struct {
+	d *flow.Definition
+	// normal is its normalized v1 form, what a flow stores.
+	normal json.RawMessage
+	// ignored warns of the node members it ignored.
+	ignored []string
+}
+
 // parseSentDefinition decodes a definition a request sent, whether it is
-// saved or only tested, with warnings of the node members it ignored. It
-// refuses one larger than a flow may be (flow.CheckSize), holding a NUL
-// character, or with content no run could use (sentProblems). Stored
-// definitions are read with parseDefinition: they were checked when they
-// were sent.
-func parseSentDefinition(raw json.RawMessage) (*flow.Definition, []string, error) {
+// saved or only tested. It refuses one larger than a flow may be
+// (flow.CheckSize), with content no run could use (sentProblems), or
+// holding a NUL character in any of its forms: escaped in a JSON object,
+// or in a text, JSON or YAML, that decodes to one. Stored definitions are
+// read with parseDefinition: they were checked when they were sent.
+func parseSentDefinition(raw json.RawMessage) (*sentDefinition, error) {
 	d, ignored, err := flow.ParseReporting(raw)
 	if err != nil {
-		return nil, nil, definitionError(err)
-	}
-	if err := checkJSONText("definition", raw); err != nil {
-		return nil, nil, err
+		return nil, definitionError(err)
 	}
 	if err := flow.CheckSize(d); err != nil {
-		return nil, nil, definitionError(err)
+		return nil, definitionError(err)
 	}
 	if problems := sentProblems(d); len(problems) > 0 {
-		return nil, nil, invalidDefinition(problems)
+		return nil, invalidDefinition(problems)
 	}
-	return d, ignored, nil
+	normal, err := json.Marshal(d)
+	if err != nil {
+		return nil, internal(err)
+	}
+	if err := checkJSONText("definition", normal); err != nil {
+		return nil, err
+	}
+	return &sentDefinition{d: d, normal: normal, ignored: ignored}, nil
 }
 
 // sentProblems are what a definition sent holds that no run could use,
