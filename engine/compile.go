@@ -20,6 +20,9 @@ type Program struct {
 	memo     bool // rule results must be remembered: several rules, or references
 	// conditions counts the conditions of all rules, for AnswerWeight.
 	conditions int
+	// shownText is about the bytes of rule text a run's answer shows
+	// beyond the text it echoes, for AnswerWeight: see ruleShownText.
+	shownText int
 	// listItems counts the items of the written lists, for MemoryWeight.
 	listItems int
 	now       func() time.Time
@@ -124,9 +127,13 @@ func (e *Engine) compile(src string, text *RuleText, reused bool) *Program {
 		}
 		cr.conds = make([]ccond, len(r.Conditions))
 		p.conditions += len(r.Conditions)
+		p.shownText += ruleShownText(r)
 		for j, c := range r.Conditions {
 			cc := &cr.conds[j]
 			compileCondition(cc, c, r, i, res, reused)
+			if cc.kind == condRuleRef {
+				p.shownText += quotedLength(text.Rules[cc.target].Outcome)
+			}
 			if cc.lit.v.set != nil {
 				p.listItems += len(cc.lit.v.set.items)
 			}
@@ -147,6 +154,28 @@ func (e *Engine) compile(src string, text *RuleText, reused bool) *Program {
 	p.about = newExplainInfo(p)
 	return p
 }
+
+// ruleShownText is about the bytes of r's text that the answer of a run
+// shows again beyond the echoed rule text: its label, selector and outcome
+// in its trace entry and its explanation, and each condition's own text
+// (its names, its phrase, its written literal) three times, in its trace
+// entry, its evaluation details and its explanation clause. A reference's
+// target outcome, which its trace entry shows too, is counted where the
+// reference is compiled.
+func ruleShownText(r *Rule) int {
+	n := 2 * (len(r.Label) + len(r.Selector.Text) + quotedLength(r.Outcome))
+	for j, c := range r.Conditions {
+		end := r.End
+		if j+1 < len(r.Conditions) {
+			end = r.Conditions[j+1].conditionPos()
+		}
+		n += 3 * int(end-c.conditionPos())
+	}
+	return n
+}
+
+// quotedLength is the length of s written as a JSON string.
+func quotedLength(s string) int { return len(appendString(nil, s, false)) }
 
 func compileCondition(cc *ccond, c Condition, r *Rule, self int, res *resolver, reused bool) {
 	switch c := c.(type) {

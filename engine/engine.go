@@ -115,15 +115,17 @@ func (p *Program) InlineRules() []string { return p.inline }
 // evaluates, and its trace and explanation show.
 func (p *Program) Conditions() int { return p.conditions }
 
-// ConditionAnswerBytes is what AnswerWeight counts for each condition: its
-// trace entry and explanation clause, about 400 bytes.
+// ConditionAnswerBytes is what AnswerWeight counts for each condition
+// beside the text of the condition, counted apart: its trace entry, its
+// explanation clause and a warning, 250 to 500 bytes.
 const ConditionAnswerBytes = 512
 
 // AnswerWeight estimates the bytes a run's answer takes beyond its data:
-// ConditionAnswerBytes for each condition, and the rule text the answer
-// echoes.
+// ConditionAnswerBytes for each condition, the rule text the answer
+// echoes, and what its trace and explanation show of that text again (a
+// long outcome that many conditions reference, a long written list).
 func (p *Program) AnswerWeight(ruleText int) int {
-	return ruleText + ConditionAnswerBytes*p.conditions
+	return ruleText + ConditionAnswerBytes*p.conditions + p.shownText
 }
 
 // MemoryBytesPerRuleByte is what MemoryWeight counts for each byte of a

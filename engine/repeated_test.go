@@ -188,3 +188,49 @@ func TestARunStopsWhereItsConditionsReadPastTheirBound(t *testing.T) {
 		})
 	}
 }
+
+// TestAnAnswerTakesNoMoreThanItsWeight: what a run answers beyond its data
+// (its trace, explanation, warnings and echoed rules) stays within
+// Program.AnswerWeight, the estimate callers charge before they run, for
+// texts whose answers show much of the text again: a long outcome that
+// many conditions reference, a long written list, many conditions (each
+// with a warning). The weight may be a few times the answer, not more.
+func TestAnAnswerTakesNoMoreThanItsWeight(t *testing.T) {
+	outcome := strings.Repeat("o", 3000)
+	refs := strings.TrimSuffix(strings.Repeat("§L and ", 100), " and ")
+	phrases := strings.TrimSuffix(strings.Repeat("the **x** gets "+outcome+" and ", 20), " and ")
+	items := make([]string, 1000)
+	for i := range items {
+		items[i] = fmt.Sprintf(`"v%04d"`, i)
+	}
+	list := "[" + strings.Join(items, ", ") + "]"
+	conds := strings.TrimSuffix(strings.Repeat("the __a__ of the **x** is at least 1 and ", 300), " and ")
+	cases := []struct{ name, rule string }{
+		{"a long outcome referenced by label", "L. A **x** gets " + outcome + " if the __a__ of the **x** is at least 1.\n\nA **x** is ok if " + refs + "."},
+		{"a long outcome referenced by phrase", "A **x** gets " + outcome + " if the __a__ of the **x** is at least 1.\n\nA **x** is ok if " + phrases + "."},
+		{"a long written list, twice", "A **x** is ok if the __s__ of the **x** is in " + list + " or the __s__ of the **x** is not in " + list + "."},
+		{"many conditions", "A **x** is ok if " + conds + "."},
+		{"many conditions, each warned of", "A **x** is ok if " + strings.ReplaceAll(conds, "__a__", "__s__") + "."},
+		{"an outcome of backslashes, written twice as long in JSON", "L. A **x** gets " + strings.Repeat(`\\`, 3000) + " if the __a__ of the **x** is at least 1.\n\nA **x** is ok if " + refs + "."},
+	}
+	data := map[string]any{"x": map[string]any{"a": 2.0, "s": "v0001"}}
+	var eng engine.Engine
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			prog, err := eng.Compile(c.rule)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := eng.Run(c.rule, data)
+			res.Explain()
+			res.Data = nil
+			answer, err := res.AppendJSONMembers(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if weight := prog.AnswerWeight(len(c.rule)); len(answer) > weight || weight > 4*len(answer) {
+				t.Errorf("the answer takes %d bytes, its weight is %d", len(answer), weight)
+			}
+		})
+	}
+}

@@ -100,7 +100,8 @@ type Options struct {
 	// DefaultMaxNodeExecutions. Exceeding it stops the run, fail closed.
 	MaxNodeExecutions int
 	// Spend, when set, is charged the estimated bytes of each node's
-	// response (the policy's AnswerWeight and the data it echoes) before
+	// answer (the policy's AnswerWeight, the node's own framing and the
+	// data its response echoes) before
 	// the node runs; its error stops the run, fail closed, with the
 	// error's message: a flow of many nodes on large policies would
 	// otherwise answer gigabytes.
@@ -129,6 +130,35 @@ func Run(ctx context.Context, d *Definition, data any, rawData json.RawMessage, 
 type Plan struct {
 	g     graph
 	start int
+	// framing is each node's answer beside its policy's answer and the
+	// data it echoes (nodeFraming).
+	framing []int
+}
+
+// nodeAnswerBytes is what a node's entry in a run's answer takes beside
+// the texts counted apart: its type, its times, the frame of its response
+// and, for a custom node, the rest of that response.
+const nodeAnswerBytes = 512
+
+// nodeFraming estimates the bytes node n adds to a run's answer beside
+// its policy's answer (engine.Program.AnswerWeight) and the data its
+// response echoes: its id three times (its entry, the execution path and
+// a flow's explanation, where a test or replay answers one), and a custom
+// node's outcome four times (its trace, rule, explanation and the flow's
+// outcome). A flow of a thousand nodes with long ids would otherwise
+// answer far more than it was charged.
+func nodeFraming(n *Node) int {
+	framing := nodeAnswerBytes + 3*quotedLength(n.ID)
+	if n.Type == TypeCustom && n.Outcome != nil {
+		framing += 4 * quotedLength(*n.Outcome)
+	}
+	return framing
+}
+
+// quotedLength is the length of s written as a JSON string.
+func quotedLength(s string) int {
+	b, _ := json.Marshal(s)
+	return len(b)
 }
 
 // Prepare validates d for StageRun and returns its plan; when d is not
@@ -157,6 +187,10 @@ func Check(d *Definition, stage Stage) (Problems, *Plan) {
 	}
 	// Validation leaves exactly one root: the start node.
 	p.start = p.g.roots[0]
+	p.framing = make([]int, len(d.Nodes))
+	for i := range d.Nodes {
+		p.framing[i] = nodeFraming(&d.Nodes[i])
+	}
 	return problems, p
 }
 
@@ -279,7 +313,7 @@ func (r *runner) exec(i int) (value, error) {
 		b, _ := n.ReturnValue.(bool)
 		return value{b: b}, nil
 	case TypeCustom:
-		if err := r.charge(r.spend, len(*n.Outcome)+r.echoed); err != nil {
+		if err := r.charge(r.spend, r.plan.framing[i]+r.echoed); err != nil {
 			return value{}, err
 		}
 		start := time.Now()
@@ -307,7 +341,7 @@ func (r *runner) policy(i int, n *Node) (value, error) {
 		return value{}, fmt.Errorf("flow: the resolver returned no policy for %q", n.Policy.String())
 	}
 
-	if err := r.charge(r.spend, rp.AnswerWeight()+r.echoed); err != nil {
+	if err := r.charge(r.spend, rp.AnswerWeight()+r.plan.framing[i]+r.echoed); err != nil {
 		return value{}, err
 	}
 	evalStart := time.Now()

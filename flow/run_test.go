@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 
@@ -650,6 +652,46 @@ func TestACustomNodeSaysWhetherTheFlowEndsThereOrGoesOn(t *testing.T) {
 			}
 			if got := res.NodeResponses[1].Response.Explanation; got != tt.want {
 				t.Errorf("explanation %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestARunAnswersNoMoreThanItsNodesWereCharged: what a run answers stays
+// within what Spend was charged for its nodes, for nodes whose answers are
+// mostly their own texts: a thousand executions of custom nodes with long
+// ids and outcomes, and of policy nodes with long ids, each echoing the
+// input.
+func TestARunAnswersNoMoreThanItsNodesWereCharged(t *testing.T) {
+	long := func(prefix string, i int) string {
+		return fmt.Sprintf("%s%03d-%s", prefix, i, strings.Repeat("x", 250))
+	}
+	custom := &Definition{FormatVersion: 1, Nodes: []Node{{ID: "s", Type: "start", Policy: &PolicyRef{ID: "P-AGE"}, OnTrue: []string{long("c", 0)}}}}
+	policies := &Definition{FormatVersion: 1, Nodes: []Node{{ID: "s", Type: "start", Policy: &PolicyRef{ID: "P-AGE"}, OnTrue: []string{long("p", 0)}}}}
+	for i := range 998 {
+		var next []string
+		if i < 997 {
+			next = []string{long("c", i+1)}
+		}
+		outcome := long("outcome ", i)
+		custom.Nodes = append(custom.Nodes, Node{ID: long("c", i), Type: TypeCustom, Outcome: &outcome, Next: next})
+		policy := Node{ID: long("p", i), Type: TypePolicy, Policy: &PolicyRef{ID: "P-AGE"}}
+		if i < 997 {
+			policy.OnTrue = []string{long("p", i+1)}
+		}
+		policies.Nodes = append(policies.Nodes, policy)
+	}
+	for name, d := range map[string]*Definition{"custom nodes": custom, "policy nodes": policies} {
+		t.Run(name, func(t *testing.T) {
+			charged := 0
+			res, err := run(t, d, `{"applicant": {"age": 20}}`, Options{Spend: func(n int) error { charged += n; return nil }})
+			if err != nil || len(res.Errors) != 0 || len(res.NodeResponses) != 999 {
+				t.Fatalf("%d nodes ran, errors %v, %v", len(res.NodeResponses), res.Errors, err)
+			}
+			// A test or replay answers the nodes that ran, in words, too.
+			answer := len(encoded(t, res)) + len(strings.Join(res.ExecutionPath, " → "))
+			if answer > charged || charged > 4*answer {
+				t.Errorf("the run answers %d bytes, charged %d", answer, charged)
 			}
 		})
 	}
