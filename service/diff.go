@@ -208,12 +208,27 @@ func (s *Service) loadPair(ctx context.Context, k *kindRules, id, otherID uuid.U
 		return nil, nil, Invalid("%s and %s are records of two different %s; only records of one %s can be compared",
 			id, otherID, pluralKinds[k.kind], k.kind)
 	}
-	// A diff answers at most both contents, and costs about as much to
-	// compute.
-	if err := s.spendAnswer(ctx, contentBytes(from.record)+contentBytes(to.record)); err != nil {
+	// A diff answers at most both contents, each line of the rule texts
+	// in an entry of its own, and costs about as much to compute.
+	if err := s.spendAnswer(ctx, diffAnswerBytes(from.record)+diffAnswerBytes(to.record)); err != nil {
 		return nil, nil, err
 	}
 	return from, to, nil
+}
+
+// diffLineBytes is what a line of a diff's hunks answers beside its text:
+// {"kind":"removed","text":""} and a comma.
+const diffLineBytes = 32
+
+// diffAnswerBytes is the most a diff answers of record r: its content,
+// and the frame of each line of its rule text, which a diff of two texts
+// that share no line answers whole.
+func diffAnswerBytes(r *ent.Record) int {
+	n := contentBytes(r)
+	if r.Rule != "" {
+		n += diffLineBytes * (strings.Count(r.Rule, "\n") + 1)
+	}
+	return n
 }
 
 func sideOf(r *ent.Record) DiffSide {

@@ -1,10 +1,14 @@
 package service
 
 import (
+	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/verdict/verdict/ent"
 )
 
 // manyAlikeLines is a rule and n comment lines, before and after the rule
@@ -111,5 +115,24 @@ func TestLineHunksTurnTheFirstTextIntoTheSecond(t *testing.T) {
 		if out = append(out, a[at:]...); !reflect.DeepEqual(out, b) && len(out)+len(b) > 0 {
 			t.Fatalf("%q → %q: the hunks make %q", a, b, out)
 		}
+	}
+}
+
+// TestADiffAnswersNoMoreThanItIsCharged: two rule texts of many short
+// lines that share none answer every line of both, each in an entry of
+// its own; what the diff answers stays within what it is charged
+// (diffAnswerBytes of both records).
+func TestADiffAnswersNoMoreThanItIsCharged(t *testing.T) {
+	a, b := make([]string, 8500), make([]string, 8500)
+	for i := range a {
+		a[i], b[i] = fmt.Sprintf("#a%d", i), fmt.Sprintf("#b%d", i)
+	}
+	from, to := &ent.Record{Rule: strings.Join(a, "\n")}, &ent.Record{Rule: strings.Join(b, "\n")}
+	answer, err := json.Marshal(PolicyDiff{Rule: lineHunks(from.Rule, to.Rule), Tests: diffTests(nil, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if charged := diffAnswerBytes(from) + diffAnswerBytes(to); len(answer) > charged {
+		t.Errorf("the diff answers %d bytes, charged %d", len(answer), charged)
 	}
 }

@@ -128,12 +128,16 @@ func (s *Service) ReplayFlow(ctx context.Context, id uuid.UUID, in ReplayInput) 
 	// How many nodes a replayed run takes is known only as it runs: each
 	// is charged as it runs an eighth of what a run answering its trace
 	// is, as a replayed policy's conditions are, and what its conditions
-	// read. Past what the request may answer or read, the whole replay is
-	// refused, not the one decision.
+	// read; and once it has run, its explanation, which names every node
+	// that ran. Past what the request may answer or read, the whole replay
+	// is refused, not the one decision.
 	var refused *Error
+	tooMuch := func() *Error {
+		return Invalid("the replay would answer more than %s, what one request may; ask for a smaller limit", size(s.maxAnswer))
+	}
 	opts := flow.Options{Spend: func(answer int) error {
 		if err := s.spendAnswer(ctx, answer/8); err != nil {
-			refused = Invalid("the replay would answer more than %s, what one request may; ask for a smaller limit", size(s.maxAnswer))
+			refused = tooMuch()
 			return err
 		}
 		return nil
@@ -153,7 +157,11 @@ func (s *Service) ReplayFlow(ctx context.Context, id uuid.UUID, in ReplayInput) 
 		case refused != nil:
 			return ReplayOutcome{}, refused
 		}
-		return flowOutcome(res), nil
+		out := flowOutcome(res)
+		if s.spendAnswer(ctx, len(out.Explanation)) != nil {
+			return ReplayOutcome{}, tooMuch()
+		}
+		return out, nil
 	}, s.engine.Limits)
 }
 
