@@ -107,6 +107,19 @@ func TestAdminsManageMembers(t *testing.T) {
 		if db.Client().User.GetX(ctx, boss.ID).Name != "Bea Boss" {
 			t.Error("adding an existing user changed the user's own name")
 		}
+		// Nor does a key the admin makes for that member show it: through
+		// it the admin is the member, as this organization knows them.
+		key, err := f.svc.CreateKey(admin, service.KeyRequest{Name: "boss's", Scope: authz.ScopeView, UserID: &boss.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		asBoss := f.as(t, key.Secret, "")
+		if v, err := f.svc.Viewer(asBoss); err != nil || v.User == nil || *v.User != (service.User{ID: boss.ID, Email: "boss@beta.test", Name: "Their boss"}) {
+			t.Errorf("the member's viewer through the admin's key: %+v, %v", v, err)
+		}
+		if u, err := f.svc.User(asBoss, boss.ID); err != nil || u.Name != "Their boss" {
+			t.Errorf("the member reading their user through the admin's key: %+v, %v", u, err)
+		}
 		if page, err := f.svc.Members(admin, service.ListOptions{Query: boss.Name}); err != nil || len(page.Items) != 0 {
 			t.Errorf("searching the members for the user's own name %q found %v, %v", boss.Name, emails(page), err)
 		}

@@ -93,11 +93,11 @@ func (s *Service) Viewer(ctx context.Context) (*Viewer, error) {
 	}
 	v := &Viewer{Organization: organizationOf(org), Role: p.Role, Key: keyOf(key)}
 	if p.UserID != uuid.Nil {
-		u, err := s.store.User(ctx, p.UserID)
+		m, err := tenantMember(ctx, s.store, p.TenantID, memberWithID(p.UserID))
 		if err != nil {
-			return nil, unavailable(err)
+			return nil, err
 		}
-		v.User = userOf(u)
+		v.User = memberUser(m)
 	}
 	return v, nil
 }

@@ -7819,8 +7819,9 @@ type User implements Node {
   """
   email: String!
   """
-  The user's display name, may be empty: for a member, the name the
-  organization gave when adding them; for the caller, their own.
+  The user's display name, may be empty: the name the organization gave
+  when adding them, for the caller too (an admin may hold a key made for a
+  member, and learns nothing through it that another organization gave).
   """
   name: String!
 }
