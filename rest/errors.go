@@ -90,7 +90,7 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="verdict"`)
 	}
 	var limited *rateLimited
-	if errors.As(err, &limited) {
+	if errors.As(err, &limited) && limited.retryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.FormatInt(limited.retryAfter, 10))
 	}
 	s.respond(w, r, status, s.errorBody(r, errorDetail{Code: code, Message: msg, Details: details}))

@@ -145,7 +145,7 @@ func (b *budgets) take(p *service.Principal, n int, now time.Time) error {
 }
 
 // rateLimited is a budget's refusal, with the seconds after which a retry
-// may succeed, for Retry-After.
+// may succeed, for Retry-After; 0 when no wait would let it through.
 type rateLimited struct {
 	err        *service.Error
 	retryAfter int64
@@ -166,7 +166,7 @@ func refusal[K comparable](l *limiter[K], wait time.Duration, spent string) *rat
 func (b *budgets) fitAtOnce(n int) error {
 	for _, burst := range []int{burstOf(b.perKey), burstOf(b.perOrg)} {
 		if burst > 0 && n > burst {
-			return &rateLimited{retryAfter: 1, err: failure(service.CodeRateLimited,
+			return &rateLimited{err: failure(service.CodeRateLimited,
 				"%d runs at once are more than the rate limit's burst of %d allows, ever; send at most %d in one request", n, burst, burst)}
 		}
 	}

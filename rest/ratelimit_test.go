@@ -206,6 +206,9 @@ func TestABatchCostsOneRunPerItem(t *testing.T) {
 		if !strings.Contains(w.Body.String(), "6 runs at once are more than the rate limit's burst of 5 allows, ever") {
 			t.Errorf("the refusal does not name the burst: %s", w.Body)
 		}
+		if got := w.Header().Get("Retry-After"); got != "" {
+			t.Errorf("a batch that never fits is told to retry after %s s", got)
+		}
 		// It spent only its request's token: four runs still fit.
 		wantStatus(t, f.do(http.MethodPost, batch, strings.NewReader(batchOf(4)), headers...), http.StatusOK)
 
