@@ -41,6 +41,8 @@ func TestTextTheDatabasesCannotStoreIsInvalid(t *testing.T) {
 		for _, tc := range []struct{ name, method, path, body string }{
 			{"a NUL in a policy name", http.MethodPost, "/policy", `{"name": "a\u0000b", "rule": ""}`},
 			{"a NUL in a rule", http.MethodPost, "/policy", `{"name": "n", "rule": "A **P** is ok\u0000"}`},
+			{"a NUL in a rule run inline", http.MethodPost, "/run", `{"rule": "A **P** is ok if the __a__ of the **P** is at least 1.\u0000", "data": {"P": {"a": 2}}}`},
+			{"a NUL in a rule checked", http.MethodPost, "/check", `{"rule": "A **P** is ok\u0000"}`},
 			{"a NUL in a description", http.MethodPost, "/policy", `{"name": "n", "rule": "", "description": "\u0000"}`},
 			{"a NUL in a test name", http.MethodPost, "/policy", `{"name": "n", "rule": "", "tests": [{"name": "t\u0000", "data": {}, "expect": true}]}`},
 			{"a NUL in test data", http.MethodPost, "/policy", `{"name": "n", "rule": "", "tests": [{"name": "t", "data": {"P": "\u0000"}, "expect": true}]}`},

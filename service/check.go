@@ -23,6 +23,9 @@ func (s *Service) CheckRule(ctx context.Context, rule string, schema json.RawMes
 	if err := s.authorizeOnTenant(ctx, p, authz.ActionView, authz.KindOrganization); err != nil {
 		return nil, err
 	}
+	if err := checkNoNUL("rule", rule); err != nil {
+		return nil, err
+	}
 	decoded, err := checkSchema(schema)
 	if err != nil {
 		return nil, err

@@ -194,6 +194,9 @@ func (s *Service) RunRule(ctx context.Context, rule string, rawData json.RawMess
 	if err != nil {
 		return nil, err
 	}
+	if err := checkNoNUL("rule", rule); err != nil {
+		return nil, err
+	}
 	data, err := s.decodeData(rawData)
 	if err != nil {
 		return nil, err

@@ -30,11 +30,21 @@ func checkText(field, v string, max int) error {
 	if !utf8.ValidString(v) {
 		return Invalid("%s is not valid UTF-8", field)
 	}
-	if strings.IndexByte(v, 0) >= 0 {
-		return Invalid("%s must not contain a NUL character (U+0000)", field)
+	if err := checkNoNUL(field, v); err != nil {
+		return err
 	}
 	if n := utf8.RuneCountInString(v); n > max {
 		return Invalid("%s is %d characters long; the limit is %d", field, n, max)
+	}
+	return nil
+}
+
+// checkNoNUL refuses a NUL character in a text that is not stored, such
+// as the rule of an inline run or check, so that every text field refuses
+// it alike: one in a stored field could not be stored on PostgreSQL.
+func checkNoNUL(field, v string) error {
+	if strings.IndexByte(v, 0) >= 0 {
+		return Invalid("%s must not contain a NUL character (U+0000)", field)
 	}
 	return nil
 }
