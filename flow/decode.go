@@ -83,15 +83,33 @@ func decodeJSON(raw []byte) (any, error) {
 }
 
 // decodeYAML reads YAML into the same tree as decodeJSON.
+// A text of several documents (parted by ---) is refused rather than read
+// for its first alone: what follows would be dropped without a word. Empty
+// documents, as a closing --- makes, hold nothing to drop.
 func decodeYAML(text string) (any, error) {
+	dec := yaml.NewDecoder(strings.NewReader(text))
 	var v any
-	if err := yaml.Unmarshal([]byte(text), &v); err != nil {
-		return nil, fmt.Errorf("not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+	if err := dec.Decode(&v); err != nil && err != io.EOF {
+		return nil, yamlProblem(err)
 	}
 	if v == nil {
 		return nil, errors.New("not valid YAML: the text holds no definition")
 	}
-	return jsonValue(v)
+	for {
+		var next any
+		switch err := dec.Decode(&next); {
+		case err == io.EOF:
+			return jsonValue(v)
+		case err != nil:
+			return nil, yamlProblem(err)
+		case next != nil:
+			return nil, errors.New("not valid YAML: the text holds more than one document (parted by ---); send one definition")
+		}
+	}
+}
+
+func yamlProblem(err error) error {
+	return fmt.Errorf("not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
 }
 
 // jsonValue converts a decoded YAML value into what decodeJSON would have

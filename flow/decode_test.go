@@ -198,6 +198,7 @@ func TestParseTextTellsJSONFromYAMLByTheFirstCharacter(t *testing.T) {
 		" \n\t{\"formatVersion\": 1, \"nodes\": []}",
 		"\n\nformatVersion: 1\nnodes: []\n",
 		"# a comment first\nformatVersion: 1\nnodes: []\n",
+		"---\nformatVersion: 1\nnodes: []\n---\n# and empty documents after it\n---\n",
 	} {
 		d, err := ParseText(text)
 		if err != nil || d.FormatVersion != 1 || d.Nodes == nil || len(d.Nodes) != 0 {
@@ -360,6 +361,10 @@ func TestParseRejectsWhatItCannotDecode(t *testing.T) {
 		{"YAML holding a scalar", quote("just text"), []string{"a flow definition must be an object"}},
 		{"YAML holding nothing", quote("# No start node found"), []string{"not valid YAML: the text holds no definition"}},
 		{"YAML with a non-string key", quote("formatVersion: 1\nnodes: []\n1: x\n"), []string{"not valid YAML: mapping keys must be strings"}},
+		{"YAML of two documents", quote("---\nformatVersion: 1\nnodes: []\n---\n---\nformatVersion: 1\nnodes: []\n"),
+			[]string{"not valid YAML: the text holds more than one document (parted by ---); send one definition"}},
+		{"YAML of a document and one that does not parse", quote("formatVersion: 1\nnodes: []\n---\nflow: [\n"),
+			[]string{"not valid YAML: line 4: did not find expected node content"}},
 		{"YAML with an infinite number", quote("formatVersion: 1\nnodes:\n- {id: r, type: return, returnValue: .inf}\n"),
 			[]string{"not valid YAML: infinite and NaN numbers are not allowed"}},
 		{"formatVersion missing", `{"nodes": []}`, []string{"formatVersion is required"}},
