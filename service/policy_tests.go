@@ -64,10 +64,16 @@ func (s *Service) testsToRun(ctx context.Context, k *kindRules, id uuid.UUID, te
 	if err := s.checkTestCount(tests); err != nil {
 		return nil, nil, nil, err
 	}
+	named := make(map[string]bool, len(tests))
 	for i, tc := range tests {
 		if tc.Name == "" || len(tc.Data) == 0 || len(tc.Expect) == 0 {
 			return nil, nil, nil, Invalid("each test needs a name, data and expect")
 		}
+		// The report names its tests, as a save requires.
+		if named[tc.Name] {
+			return nil, nil, nil, Invalid("two tests are named %q", tc.Name)
+		}
+		named[tc.Name] = true
 		// Refused as a run refuses it, as a stored test's data is.
 		if err := s.checkData(tc.Data); err != nil {
 			return nil, nil, nil, Invalid("tests[%d] (%s): %s", i, tc.Name, messageOf(err))

@@ -78,6 +78,17 @@ func TestATestToRunNeedsANameDataAndExpect(t *testing.T) {
 				}
 			}
 		}
+		// A report names each test once, as a save requires.
+		twice := []service.TestCase{seniorTest("senior", 70, `true`), seniorTest("senior", 40, `false`)}
+		_, err := f.svc.TestPolicy(admin, v1.ID, twice)
+		wantCode(t, err, service.CodeInvalidArgument)
+		_, flowErr := f.svc.TestFlowRecord(admin, flowV1.ID, twice)
+		wantCode(t, flowErr, service.CodeInvalidArgument)
+		for _, err := range []error{err, flowErr} {
+			if want := `two tests are named "senior"`; err == nil || !strings.HasSuffix(err.Error(), want) {
+				t.Errorf("two tests of one name: %v, want %q", err, want)
+			}
+		}
 	})
 }
 
