@@ -47,6 +47,11 @@ type executionLog struct {
 	// batch that is not being inserted yet.
 	filling   atomic.Int64
 	closeOnce sync.Once
+	// closing guards events against close: runs that outlived a server's
+	// shutdown may still add while it stores the queue, and are refused
+	// once it is closed.
+	closing sync.RWMutex
+	closed  bool
 }
 
 type execLogConfig struct {
@@ -199,6 +204,11 @@ func (l *executionLog) add(ctx context.Context, event storage.Execution, rec rec
 }
 
 func (l *executionLog) enqueue(ctx context.Context, ev queued) bool {
+	l.closing.RLock()
+	defer l.closing.RUnlock()
+	if l.closed {
+		return false
+	}
 	select {
 	case l.events <- ev:
 		return true
@@ -441,10 +451,14 @@ func (l *executionLog) lose(batch []queued, err error) {
 
 // close stops accepting events and waits until every queued one is stored,
 // or, when the database does not take them within the drain time, logs
-// them as lost. No add may be running or follow.
+// them as lost. An add running meanwhile is queued first or refused, as is
+// any that follows.
 func (l *executionLog) close() {
 	l.closeOnce.Do(func() {
+		l.closing.Lock()
+		l.closed = true
 		close(l.events)
+		l.closing.Unlock()
 		select {
 		case <-l.written:
 		case <-time.After(l.cfg.drain):

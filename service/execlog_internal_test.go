@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -493,4 +494,45 @@ func TestTheWriterLingersButNeverForDurableRuns(t *testing.T) {
 	if got := execLogConfigFor(true).linger; got != 0 {
 		t.Errorf("durable: linger %v, want none", got)
 	}
+}
+
+// TestRunsThatOutliveAShutdownAreQueuedOrRefused: a server closes the log
+// at shutdown even while requests that outlived its timeout still run.
+// Each of their events is queued before the close and stored, or refused
+// after it; none is lost without a word, and none panics.
+func TestRunsThatOutliveAShutdownAreQueuedOrRefused(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		tenant := uuid.New()
+		l, err := newExecutionLog(storage.New(db), slog.New(slog.DiscardHandler), prometheus.NewRegistry(), testExecLogConfig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var accepted, refused atomic.Int64
+		var runs sync.WaitGroup
+		for range 8 {
+			runs.Go(func() {
+				for range 200 {
+					switch err := l.add(context.Background(), testEvent(tenant), recorded{}); {
+					case err == nil:
+						accepted.Add(1)
+					case errors.Is(err, errAuditUnavailable):
+						refused.Add(1)
+					default:
+						t.Error(err)
+					}
+				}
+			})
+		}
+		for accepted.Load() == 0 {
+			runtime.Gosched()
+		}
+		l.close()
+		runs.Wait()
+		if err := l.add(context.Background(), testEvent(tenant), recorded{}); !errors.Is(err, errAuditUnavailable) {
+			t.Errorf("an event added after the close: %v, want it refused", err)
+		}
+		if got := storedExecuted(t, db, tenant); int64(got) != accepted.Load() || accepted.Load()+refused.Load() != 8*200 {
+			t.Errorf("%d events stored, %d accepted, %d refused of %d", got, accepted.Load(), refused.Load(), 8*200)
+		}
+	})
 }

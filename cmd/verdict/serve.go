@@ -311,14 +311,13 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 	expiry, stopExpiry := context.WithCancel(context.Background())
 	expired := make(chan struct{})
 	go func() { svc.ExpireDecisionsEvery(expiry, decisionExpiryInterval); close(expired) }()
-	drained, err := serveHTTP(ctx, stopSignals, cfg, svc, reg, log, stdout)
+	err = serveHTTP(ctx, stopSignals, cfg, svc, reg, log, stdout)
 	stopExpiry()
 	<-expired
-	if drained {
-		// Stores the audit events still buffered, while the database is
-		// open. With requests still running it must not be called.
-		svc.Close()
-	}
+	// Stores the audit events still queued, while the database is open,
+	// even when requests outlived the shutdown timeout: those are refused
+	// from now on, and what the runs answered before is kept.
+	svc.Close()
 	if err != nil {
 		return err
 	}
@@ -327,16 +326,15 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 }
 
 // serveHTTP bootstraps an empty database, listens and serves until ctx is
-// done, then shuts down. drained reports whether no request is running any
-// more, which is false only when requests outlived the shutdown timeout.
-func serveHTTP(ctx context.Context, stopSignals func(), cfg serveConfig, svc *service.Service, reg *prometheus.Registry, log *slog.Logger, stdout io.Writer) (drained bool, err error) {
+// done, then shuts down.
+func serveHTTP(ctx context.Context, stopSignals func(), cfg serveConfig, svc *service.Service, reg *prometheus.Registry, log *slog.Logger, stdout io.Writer) error {
 	boot, err := svc.Operator().BootstrapIfEmpty(ctx, cfg.bootstrapKey)
 	if err != nil {
-		return true, failure(err)
+		return failure(err)
 	}
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
-		return true, failure(err)
+		return failure(err)
 	}
 	srv := &http.Server{
 		Handler:           newHandler(svc, log, reg, cfg),
@@ -381,15 +379,15 @@ func serveHTTP(ctx context.Context, stopSignals func(), cfg serveConfig, svc *se
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		srv.Close()
 		log.Warn("requests in flight did not finish in time; their connections were closed", "timeout", cfg.shutdownTimeout.String())
-		return false, failuref("shutdown: requests in flight did not finish within %s", cfg.shutdownTimeout)
+		return failuref("shutdown: requests in flight did not finish within %s", cfg.shutdownTimeout)
 	}
 	if serveErr == nil {
 		serveErr = <-served
 	}
 	if !errors.Is(serveErr, http.ErrServerClosed) {
-		return true, failure(serveErr)
+		return failure(serveErr)
 	}
-	return true, nil
+	return nil
 }
 
 func (cfg *serveConfig) authorizerName() string {

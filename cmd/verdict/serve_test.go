@@ -571,6 +571,96 @@ func TestServeFailsWhenRequestsOutliveTheShutdownTimeout(t *testing.T) {
 	}
 }
 
+// blockingViewsOPA allows every decision at once but those to view, which
+// it holds until the test ends: a list request then stays in flight while
+// runs are answered.
+func blockingViewsOPA(t *testing.T) (opaURL string, viewing <-chan struct{}) {
+	t.Helper()
+	asked := make(chan struct{}, 1)
+	released := make(chan struct{})
+	opa := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct{ Input struct{ Action string } }
+		if err := json.NewDecoder(r.Body).Decode(&body); err == nil && body.Input.Action == "view" {
+			select {
+			case asked <- struct{}{}:
+			default:
+			}
+			<-released
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"result": {"allow": true, "reason": ""}}`)
+	}))
+	t.Cleanup(opa.Close)
+	t.Cleanup(func() { close(released) })
+	return opa.URL, asked
+}
+
+// TestServeStoresTheQueuedEventsWhenRequestsOutliveTheShutdownTimeout:
+// runs answered while PostgreSQL held their events back are stored at
+// shutdown, though a request outlived the timeout and the server exits 1.
+func TestServeStoresTheQueuedEventsWhenRequestsOutliveTheShutdownTimeout(t *testing.T) {
+	t.Setenv(envBootstrapKey, "")
+	eachDatabaseURL(t, func(t *testing.T, dbURL string) {
+		if !strings.HasPrefix(dbURL, "postgres") {
+			t.Skip("SQLite has no lock that holds the audit inserts back and not the runs")
+		}
+		opaURL, viewing := blockingViewsOPA(t)
+		key := "serve-test-bootstrap-key-0123456789"
+		s := startServer(t, "--addr", "127.0.0.1:0", "--database-url", dbURL, "--bootstrap-key", key,
+			"--opa-url", opaURL, "--shutdown-timeout", "50ms")
+		// The audit inserts wait behind this lock; the runs do not.
+		ctx := context.Background()
+		lock, err := openTestDatabase(t, dbURL).SQL().BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer lock.Rollback()
+		if _, err := lock.ExecContext(ctx, "LOCK TABLE audit_executions IN ACCESS EXCLUSIVE MODE"); err != nil {
+			t.Fatal(err)
+		}
+		created, err := json.Marshal(map[string]string{"name": "Senior discount", "rule": seniorDiscount})
+		if err != nil {
+			t.Fatal(err)
+		}
+		status, body := s.do(t, "POST", "/policy", key, string(created))
+		var policy struct{ ID, BaseID string }
+		if err := json.Unmarshal(body, &policy); status != http.StatusCreated || err != nil {
+			t.Fatalf("creating the policy: %d %s", status, body)
+		}
+		if status, body := s.do(t, "PUT", "/policy/"+policy.ID, key, `{"status": "published"}`); status != http.StatusCreated {
+			t.Fatalf("publishing the policy: %d %s", status, body)
+		}
+		const runs = 5
+		for range runs {
+			status, body := s.do(t, "POST", "/run/policy/"+policy.BaseID, key, `{"data": {"Person": {"age": 70}}}`)
+			checkRunTrue(t, status, body)
+		}
+		go s.request("GET", "/policies", key, "")
+		select {
+		case <-viewing:
+		case <-time.After(testTimeout):
+			t.Fatal("the list request never reached the authorizer")
+		}
+		s.cancel()
+		if s.stderr.waitFor(regexp.MustCompile(`requests in flight did not finish in time`), s.exited) == nil {
+			t.Fatalf("the shutdown did not give up on the request in flight; stderr:\n%s", s.stderr)
+		}
+		if err := lock.Rollback(); err != nil {
+			t.Fatal(err)
+		}
+		if code := s.stop(t); code != exitFailure {
+			t.Errorf("exit %d, want %d; stderr:\n%s", code, exitFailure, s.stderr)
+		}
+		var stored int
+		if err := openTestDatabase(t, dbURL).SQL().QueryRowContext(ctx, "SELECT count(*) FROM audit_executions").Scan(&stored); err != nil {
+			t.Fatal(err)
+		}
+		if stored != runs {
+			t.Errorf("%d executed events stored, want the %d runs answered; stderr:\n%s", stored, runs, s.stderr)
+		}
+	})
+}
+
 func TestServeRefuses(t *testing.T) {
 	t.Setenv(envBootstrapKey, "")
 	fresh := func(t *testing.T) string { return "sqlite://" + t.TempDir() + "/v.db" }
