@@ -64,11 +64,11 @@ func memberUser(m *ent.Membership) *User {
 // adminChange records an administrative change in the transaction that
 // makes it. The operator, who has no principal, records nothing: an event
 // names a user or a key, and the operator is neither.
-func adminChange(ctx context.Context, tx storage.Tx, actor *Principal, at time.Time, kind auditevent.Kind, details map[string]any) error {
+func (s *Service) adminChange(ctx context.Context, tx storage.Tx, actor *Principal, kind auditevent.Kind, details map[string]any) error {
 	if actor == nil {
 		return nil
 	}
-	return appendEvents(ctx, tx, event{tenant: actor.TenantID, at: at, action: auditevent.ActionEdited,
+	return s.appendEvents(ctx, tx, event{tenant: actor.TenantID, action: auditevent.ActionEdited,
 		kind: kind, actor: actor, details: details})
 }
 
@@ -300,7 +300,7 @@ func (s *Service) addMemberTx(ctx context.Context, tx storage.Tx, actor *Princip
 		return nil, storeErr(err, "the user is a member of that organization already")
 	}
 	m.Edges.User = u
-	return m, adminChange(ctx, tx, actor, now, auditevent.KindMember, map[string]any{
+	return m, s.adminChange(ctx, tx, actor, auditevent.KindMember, map[string]any{
 		"change": "added", "userId": u.ID, "email": u.Email, "role": in.Role})
 }
 
@@ -379,7 +379,7 @@ func (s *Service) setRole(ctx context.Context, actor *Principal, tenant uuid.UUI
 		if err := s.announce(ctx, tx, memberChange(tenant, u.ID)); err != nil {
 			return err
 		}
-		return adminChange(ctx, tx, actor, s.timestamp(), auditevent.KindMember, map[string]any{
+		return s.adminChange(ctx, tx, actor, auditevent.KindMember, map[string]any{
 			"change": "role", "userId": u.ID, "email": u.Email, "from": from, "to": role})
 	})
 	if err != nil {
@@ -412,7 +412,7 @@ func (s *Service) removeMember(ctx context.Context, actor *Principal, tenant uui
 		if err := s.announce(ctx, tx, memberChange(tenant, m.UserID)); err != nil {
 			return err
 		}
-		return adminChange(ctx, tx, actor, now, auditevent.KindMember, map[string]any{
+		return s.adminChange(ctx, tx, actor, auditevent.KindMember, map[string]any{
 			"change": "removed", "userId": m.UserID, "email": m.Edges.User.Email, "role": m.Role, "keysRevoked": revoked})
 	})
 	if err != nil {
@@ -485,7 +485,7 @@ func (s *Service) createKey(ctx context.Context, actor *Principal, tenant uuid.U
 		if err := s.announce(ctx, tx, keyChange(key)); err != nil {
 			return err
 		}
-		return adminChange(ctx, tx, actor, s.timestamp(), auditevent.KindKey, map[string]any{
+		return s.adminChange(ctx, tx, actor, auditevent.KindKey, map[string]any{
 			"change": "created", "keyId": k.ID, "name": k.Name, "scope": k.Scope, "owner": k.Owner, "expiresAt": k.ExpiresAt})
 	})
 	if err != nil {
@@ -515,7 +515,7 @@ func (s *Service) revokeKey(ctx context.Context, actor *Principal, id uuid.UUID,
 		if err := s.announce(ctx, tx, keyChange(k)); err != nil {
 			return err
 		}
-		return adminChange(ctx, tx, actor, now, auditevent.KindKey, map[string]any{
+		return s.adminChange(ctx, tx, actor, auditevent.KindKey, map[string]any{
 			"change": "revoked", "keyId": k.ID, "name": k.Name})
 	})
 	return err

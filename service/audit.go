@@ -15,7 +15,6 @@ import (
 // events go through the execution log, see recordExecution).
 type event struct {
 	tenant  uuid.UUID
-	at      time.Time
 	action  auditevent.Action
 	kind    auditevent.Kind
 	base    *uuid.UUID
@@ -26,9 +25,9 @@ type event struct {
 }
 
 // entity is the event as the store keeps it.
-func (ev *event) entity() *ent.AuditEvent {
+func (ev *event) entity(at time.Time) *ent.AuditEvent {
 	return &ent.AuditEvent{
-		OrganizationID: ev.tenant, At: ev.at, Action: ev.action, Kind: ev.kind,
+		OrganizationID: ev.tenant, At: at, Action: ev.action, Kind: ev.kind,
 		BaseID: ev.base, RecordID: ev.record, GroupID: ev.group,
 		ActorKind: auditevent.ActorKind(ev.actor.ActorKind()), ActorID: ev.actor.ActorID(),
 		Details: ev.details,
@@ -36,11 +35,15 @@ func (ev *event) entity() *ent.AuditEvent {
 }
 
 // appendEvents writes lifecycle events in the transaction of the change
-// they describe: both are stored, or neither.
-func appendEvents(ctx context.Context, tx storage.Tx, evs ...event) error {
+// they describe: both are stored, or neither. They are timed as they are
+// written, after the change's own statements have waited for the rows
+// they lock: of two changes to one thing, the one committed first has the
+// earlier time, and the log reads in the order the changes took effect.
+func (s *Service) appendEvents(ctx context.Context, tx storage.Tx, evs ...event) error {
+	at := s.timestamp()
 	entities := make([]*ent.AuditEvent, len(evs))
 	for i := range evs {
-		entities[i] = evs[i].entity()
+		entities[i] = evs[i].entity(at)
 	}
 	return tx.AppendEvents(ctx, entities...)
 }

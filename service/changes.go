@@ -71,7 +71,7 @@ func (s *Service) changed(ctx context.Context, tx storage.Tx, c changefeed.Chang
 	if err := s.announce(ctx, tx, c); err != nil {
 		return err
 	}
-	return appendEvents(ctx, tx, evs...)
+	return s.appendEvents(ctx, tx, evs...)
 }
 
 // announce makes a change of tx known once tx commits: to every instance

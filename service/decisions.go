@@ -156,7 +156,7 @@ func (s *Service) setDecisionSettings(ctx context.Context, k *kindRules, id uuid
 			return changeErr(err, l.base)
 		}
 		// Runs read the setting with the cached base.
-		return s.changed(ctx, tx, baseChange(out, uuid.Nil), event{tenant: p.TenantID, at: now, action: auditevent.ActionEdited,
+		return s.changed(ctx, tx, baseChange(out, uuid.Nil), event{tenant: p.TenantID, action: auditevent.ActionEdited,
 			kind: k.auditKind(), base: &out.ID, actor: p, details: map[string]any{
 				"fields":          []string{"decisionRecords"},
 				"decisionRecords": map[string]any{"enabled": in.Enabled, "sampleRate": rate, "mask": mask},

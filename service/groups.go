@@ -106,13 +106,13 @@ func (s *Service) viewGroup(ctx context.Context, p *Principal, id uuid.UUID) (*e
 }
 
 // groupEvent is an event about a group itself.
-func groupEvent(p *Principal, at time.Time, action auditevent.Action, g *ent.Group, details map[string]any) event {
-	return event{tenant: p.TenantID, at: at, action: action, kind: auditevent.KindGroup, group: &g.ID, actor: p, details: details}
+func groupEvent(p *Principal, action auditevent.Action, g *ent.Group, details map[string]any) event {
+	return event{tenant: p.TenantID, action: action, kind: auditevent.KindGroup, group: &g.ID, actor: p, details: details}
 }
 
 // assignment is the `assigned` event of a base entering or leaving a group.
-func assignment(p *Principal, at time.Time, g *ent.Group, m *ent.GroupMember, direction string) event {
-	return event{tenant: p.TenantID, at: at, action: auditevent.ActionAssigned, kind: auditevent.Kind(m.Kind),
+func assignment(p *Principal, g *ent.Group, m *ent.GroupMember, direction string) event {
+	return event{tenant: p.TenantID, action: auditevent.ActionAssigned, kind: auditevent.Kind(m.Kind),
 		base: &m.BaseID, group: &g.ID, actor: p,
 		details: map[string]any{"direction": direction, "memberId": m.ID, "group": g.Name}}
 }
@@ -138,7 +138,7 @@ func (s *Service) CreateGroup(ctx context.Context, c GroupChanges) (*Group, erro
 			return storeErr(err, "the group could not be created")
 		}
 		out = g
-		return s.changed(ctx, tx, groupChange(g), groupEvent(p, now, auditevent.ActionCreated, g, map[string]any{"name": g.Name}))
+		return s.changed(ctx, tx, groupChange(g), groupEvent(p, auditevent.ActionCreated, g, map[string]any{"name": g.Name}))
 	})
 	if err != nil {
 		return nil, err
@@ -197,7 +197,7 @@ func (s *Service) UpdateGroup(ctx context.Context, id uuid.UUID, c GroupChanges)
 		if out, err = tx.UpdateGroup(ctx, g, name, description, now); err != nil {
 			return lookupErr(err, "group", g.ID)
 		}
-		return s.changed(ctx, tx, groupChange(g), groupEvent(p, now, auditevent.ActionEdited, out, changed))
+		return s.changed(ctx, tx, groupChange(g), groupEvent(p, auditevent.ActionEdited, out, changed))
 	})
 	if err != nil {
 		return nil, err
@@ -234,14 +234,13 @@ func (s *Service) DeleteGroup(ctx context.Context, id uuid.UUID) error {
 		if err := s.announce(ctx, tx, groupChange(g)); err != nil {
 			return err
 		}
-		now := s.timestamp()
 		events := make([]event, 0, len(members)+1)
 		for _, m := range members {
-			events = append(events, assignment(p, now, g, m, "removed"))
+			events = append(events, assignment(p, g, m, "removed"))
 		}
-		events = append(events, groupEvent(p, now, auditevent.ActionDeleted, g,
+		events = append(events, groupEvent(p, auditevent.ActionDeleted, g,
 			map[string]any{"name": g.Name, "members": len(members)}))
-		return appendEvents(ctx, tx, events...)
+		return s.appendEvents(ctx, tx, events...)
 	})
 }
 
@@ -319,7 +318,7 @@ func (s *Service) AddGroupMember(ctx context.Context, groupID uuid.UUID, in Grou
 			return storeErr(err, "the "+string(b.Kind)+" "+b.ID.String()+" is in the group already")
 		}
 		out = m
-		return s.changed(ctx, tx, groupChange(g), assignment(p, now, g, m, "added"))
+		return s.changed(ctx, tx, groupChange(g), assignment(p, g, m, "added"))
 	})
 	if err != nil {
 		return nil, err
@@ -360,7 +359,7 @@ func (s *Service) RemoveGroupMember(ctx context.Context, groupID, memberID uuid.
 		if err := tx.RemoveFromGroup(ctx, m); err != nil {
 			return groupMemberErr(err, g, memberID)
 		}
-		return s.changed(ctx, tx, groupChange(g), assignment(p, s.timestamp(), g, m, "removed"))
+		return s.changed(ctx, tx, groupChange(g), assignment(p, g, m, "removed"))
 	})
 }
 

@@ -240,7 +240,7 @@ func (s *Service) create(ctx context.Context, k *kindRules, c *Changes) (*target
 			return unavailable(err)
 		}
 		out = target{base: b, record: r}
-		return appendEvents(ctx, tx, event{tenant: p.TenantID, at: now, action: auditevent.ActionCreated,
+		return s.appendEvents(ctx, tx, event{tenant: p.TenantID, action: auditevent.ActionCreated,
 			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p, details: map[string]any{"name": b.Name}})
 	})
 	if err != nil {
@@ -349,7 +349,7 @@ func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 			return unavailable(err)
 		}
 		out = target{base: b, record: r}
-		return s.changed(ctx, tx, baseChange(b, r.ID), event{tenant: p.TenantID, at: now, action: auditevent.ActionEdited,
+		return s.changed(ctx, tx, baseChange(b, r.ID), event{tenant: p.TenantID, action: auditevent.ActionEdited,
 			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p, details: map[string]any{"revision": r.Revision, "fields": c.fields()}})
 	})
 	if err != nil {
@@ -395,7 +395,7 @@ func (s *Service) publish(ctx context.Context, k *kindRules, id uuid.UUID, c *Ch
 			return unavailable(err)
 		}
 		out = target{base: b, record: r}
-		return s.changed(ctx, tx, baseChange(b, r.ID), event{tenant: p.TenantID, at: now, action: auditevent.ActionPublished,
+		return s.changed(ctx, tx, baseChange(b, r.ID), event{tenant: p.TenantID, action: auditevent.ActionPublished,
 			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p, details: map[string]any{"version": version}})
 	})
 	if err != nil {
@@ -461,7 +461,7 @@ func (s *Service) rollback(ctx context.Context, k *kindRules, id uuid.UUID) (*ta
 			return unavailable(err)
 		}
 		out = target{base: b, record: r}
-		return s.changed(ctx, tx, baseChange(b, r.ID), event{tenant: p.TenantID, at: now, action: auditevent.ActionPublished,
+		return s.changed(ctx, tx, baseChange(b, r.ID), event{tenant: p.TenantID, action: auditevent.ActionPublished,
 			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p,
 			details: map[string]any{"version": version, "rollbackOf": src.ID.String(), "rollbackOfVersion": *src.Version}})
 	})
@@ -538,7 +538,7 @@ func (s *Service) draftFromVersion(ctx context.Context, k *kindRules, id uuid.UU
 			}
 		}
 		out = target{base: b, record: r}
-		return s.changed(ctx, tx, baseChange(b, r.ID), event{tenant: p.TenantID, at: now, action: auditevent.ActionEdited,
+		return s.changed(ctx, tx, baseChange(b, r.ID), event{tenant: p.TenantID, action: auditevent.ActionEdited,
 			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p,
 			details: map[string]any{"draftFromVersion": *src.Version, "replaced": replace && l.base.DraftRecordID != nil}})
 	})
@@ -577,7 +577,7 @@ func (s *Service) remove(ctx context.Context, k *kindRules, id uuid.UUID) error 
 		if !deleted {
 			return errBaseDeleted(l.base)
 		}
-		return s.changed(ctx, tx, baseChange(l.base, uuid.Nil), event{tenant: p.TenantID, at: now, action: auditevent.ActionDeleted,
+		return s.changed(ctx, tx, baseChange(l.base, uuid.Nil), event{tenant: p.TenantID, action: auditevent.ActionDeleted,
 			kind: k.auditKind(), base: &l.base.ID, actor: p, details: map[string]any{"name": l.base.Name}})
 	})
 	return err

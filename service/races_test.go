@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -28,6 +29,13 @@ import (
 // waits on a lock of table, it commits the change and returns what do
 // returned. do ending before it waited fails t.
 func duringHeldChange(t *testing.T, db *database.DB, table, stmt string, args []any, do func() error) error {
+	t.Helper()
+	return duringHeldChangeThen(t, db, table, stmt, args, do, func() {})
+}
+
+// duringHeldChangeThen is duringHeldChange that calls beforeCommit once do
+// waits, just before the change commits.
+func duringHeldChangeThen(t *testing.T, db *database.DB, table, stmt string, args []any, do func() error, beforeCommit func()) error {
 	t.Helper()
 	ctx := context.Background()
 	change, err := db.SQL().BeginTx(ctx, nil)
@@ -56,6 +64,7 @@ func duringHeldChange(t *testing.T, db *database.DB, table, stmt string, args []
 			t.Fatal(err)
 		}
 	}
+	beforeCommit()
 	if err := change.Commit(); err != nil {
 		t.Fatal(err)
 	}
@@ -237,6 +246,36 @@ func TestAChangeOfWhatIsBeingRemovedIsNotFound(t *testing.T) {
 				err = duringHeldChange(t, db, c.table, stmt, []any{user, g.ID, m.ID}, func() error { return c.change(user, g.ID, m.ID) })
 				wantCode(t, err, service.CodeNotFound)
 			})
+		}
+	})
+}
+
+// A change that waited for another to commit is logged after it: its
+// events are timed once its statements have waited for the rows they
+// lock, not when it began. A clock that moves a microsecond at every
+// reading tells the two apart: the deletion began before the held change
+// committed, and its event is timed after that.
+func TestAnEventIsTimedAfterTheChangesItsChangeWaitedFor(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		if db.Dialect() != dialect.Postgres {
+			t.Skip("SQLite runs write transactions one at a time")
+		}
+		var ticks atomic.Int64
+		began := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
+		tick := func() time.Time { return began.Add(time.Duration(ticks.Add(1)) * time.Microsecond) }
+		f := newFixtureWith(t, db, func(c *service.Config) { c.Now = tick })
+		admin := f.as(t, adminKey, "")
+		pol := f.publishedPolicy(t, "senior", seniorRule)
+		var committed time.Time
+		err := duringHeldChangeThen(t, db, "bases", `UPDATE bases SET description = 'held' WHERE id = $1`, []any{pol.BaseID},
+			func() error { return f.svc.DeletePolicy(admin, pol.BaseID) },
+			func() { committed = tick() })
+		if err != nil {
+			t.Fatal(err)
+		}
+		deleted := audittest.Events(t, db, audittest.Filter{Tenant: &f.acme.Organization.ID, Action: auditevent.ActionDeleted})
+		if len(deleted) != 1 || !deleted[0].At.After(committed) {
+			t.Errorf("the deletion is logged at %v, want after %v, when the change it waited for committed", deleted, committed)
 		}
 	})
 }
