@@ -310,17 +310,7 @@ func TestAFlowReplayThatWouldAnswerTooMuchIsRefused(t *testing.T) {
 		admin := f.as(t, adminKey, "")
 		twenty := f.publishedPolicy(t, "twenty", bigRule(20))
 		fl := f.createFlow(t, admin, chainOf(10, twenty.BaseID))
-		if _, err := f.svc.SetFlowDecisionSettings(admin, fl.ID, service.DecisionSettingsInput{Enabled: true}); err != nil {
-			t.Fatal(err)
-		}
-		// Records are stored before their runs' events.
-		before := audittest.Count(t, f.db, audittest.Filter{Tenant: &f.acme.Organization.ID})
-		for range 5 {
-			if _, err := f.svc.RunFlow(f.as(t, adminKey, ""), fl.BaseID, json.RawMessage(adultData)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		f.waitForLog(t, before+5)
+		f.recordFlowRuns(t, fl, adultData, 5)
 		_, err := f.svc.ReplayFlow(f.as(t, adminKey, ""), fl.ID, service.ReplayInput{Limit: 4})
 		wantCode(t, err, service.CodeInvalidArgument)
 		if want := "the replay would answer more than 64.0 KiB, what one request may; ask for a smaller limit"; err == nil || !strings.Contains(err.Error(), want) {
@@ -357,16 +347,7 @@ func TestAFlowReplayCountsTheNodesItsExplanationsName(t *testing.T) {
 			nodes = append(nodes, fmt.Sprintf(`{"id": %q, "type": "custom", "outcome": "o"%s}`, id(i), next))
 		}
 		fl := f.createFlow(t, admin, json.RawMessage(`{"formatVersion": 1, "nodes": [`+strings.Join(nodes, ",")+`]}`))
-		if _, err := f.svc.SetFlowDecisionSettings(admin, fl.ID, service.DecisionSettingsInput{Enabled: true}); err != nil {
-			t.Fatal(err)
-		}
-		before := audittest.Count(t, f.db, audittest.Filter{Tenant: &f.acme.Organization.ID})
-		for range 40 {
-			if _, err := f.svc.RunFlow(f.as(t, adminKey, ""), fl.BaseID, json.RawMessage(`{"applicant": {"age": 40}}`)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		f.waitForLog(t, before+40)
+		f.recordFlowRuns(t, fl, `{"applicant": {"age": 40}}`, 40)
 		_, err := f.svc.ReplayFlow(f.as(t, adminKey, ""), fl.ID, service.ReplayInput{Limit: 40})
 		wantCode(t, err, service.CodeInvalidArgument)
 		if want := "the replay would answer more than 1.0 MiB, what one request may; ask for a smaller limit"; err == nil || !strings.Contains(err.Error(), want) {

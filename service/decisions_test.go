@@ -445,6 +445,23 @@ func (f *fixture) recordRuns(t *testing.T, pol *service.Policy, data ...string) 
 	f.waitForLog(t, before+len(data))
 }
 
+// recordFlowRuns turns recording on for fl's base and runs it n times on
+// data, waiting until every run is stored.
+func (f *fixture) recordFlowRuns(t *testing.T, fl *service.SavedFlow, data string, n int) {
+	t.Helper()
+	if _, err := f.svc.SetFlowDecisionSettings(f.as(t, adminKey, ""), fl.ID, service.DecisionSettingsInput{Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	before := audittest.Count(t, f.db, audittest.Filter{Tenant: &f.acme.Organization.ID})
+	for range n {
+		// A request each, with a bound of its own on what it answers.
+		if _, err := f.svc.RunFlow(f.as(t, adminKey, ""), fl.BaseID, json.RawMessage(data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.waitForLog(t, before+n)
+}
+
 func person(age int) string { return fmt.Sprintf(`{"Person": {"age": %d}}`, age) }
 
 func TestDecisionsAreReadByAdminsAndAuditorsNewestFirst(t *testing.T) {

@@ -444,7 +444,7 @@ func TestServeFailsClosedWithoutItsAuthorizer(t *testing.T) {
 // says so.
 func TestServeFailsClosedWhenTheAuthorizerIsTooSlow(t *testing.T) {
 	t.Setenv(envBootstrapKey, "")
-	opaURL, _, _ := blockingOPA(t)
+	opaURL, _, _ := blockingOPA(t, anyAction)
 	key := "serve-test-bootstrap-key-0123456789"
 	s := startServer(t, serveArgs("sqlite://"+t.TempDir()+"/v.db", "--bootstrap-key", key, "--opa-url", opaURL, "--authz-timeout", "100ms")...)
 	status, body := s.do(t, "POST", "/run", key, runBody(t, 70))
@@ -457,19 +457,22 @@ func TestServeFailsClosedWhenTheAuthorizerIsTooSlow(t *testing.T) {
 }
 
 // blockingOPA stands in for an OPA server that allows everything, but
-// answers only once release is called. arrived receives when a decision is
-// asked for.
-func blockingOPA(t *testing.T) (opaURL string, arrived <-chan struct{}, release func()) {
+// answers the decisions holds picks only once release is called (anyAction
+// holds them all). arrived receives when a held decision is asked for.
+func blockingOPA(t *testing.T, holds func(action string) bool) (opaURL string, arrived <-chan struct{}, release func()) {
 	t.Helper()
 	asked := make(chan struct{}, 1)
 	released := make(chan struct{})
 	var once sync.Once
 	opa := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case asked <- struct{}{}:
-		default:
+		var body struct{ Input struct{ Action string } }
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil || holds(body.Input.Action) {
+			select {
+			case asked <- struct{}{}:
+			default:
+			}
+			<-released
 		}
-		<-released
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"result": {"allow": true, "reason": ""}}`)
 	}))
@@ -479,6 +482,8 @@ func blockingOPA(t *testing.T) (opaURL string, arrived <-chan struct{}, release 
 	return opa.URL, asked, release
 }
 
+func anyAction(string) bool { return true }
+
 // The request is held in flight by an OPA stand-in that answers only when
 // the test says so, after shutdown has begun: no sleeps. The shutdown
 // timeout is testTimeout, so that however long the test takes between
@@ -486,7 +491,7 @@ func blockingOPA(t *testing.T) (opaURL string, arrived <-chan struct{}, release 
 // off.
 func TestServeFinishesRequestsInFlightAtShutdown(t *testing.T) {
 	t.Setenv(envBootstrapKey, "")
-	opaURL, arrived, release := blockingOPA(t)
+	opaURL, arrived, release := blockingOPA(t, anyAction)
 
 	key := "serve-test-bootstrap-key-0123456789"
 	s := startServer(t, serveArgs("sqlite://"+t.TempDir()+"/v.db", "--bootstrap-key", key, "--opa-url", opaURL,
@@ -545,7 +550,7 @@ func TestServeFinishesRequestsInFlightAtShutdown(t *testing.T) {
 
 func TestServeFailsWhenRequestsOutliveTheShutdownTimeout(t *testing.T) {
 	t.Setenv(envBootstrapKey, "")
-	opaURL, arrived, _ := blockingOPA(t)
+	opaURL, arrived, _ := blockingOPA(t, anyAction)
 	key := "serve-test-bootstrap-key-0123456789"
 	s := startServer(t, "--addr", "127.0.0.1:0", "--database-url", "sqlite://"+t.TempDir()+"/v.db", "--bootstrap-key", key,
 		"--opa-url", opaURL, "--authz-timeout", testTimeout.String(), "--shutdown-timeout", "50ms")
@@ -571,30 +576,6 @@ func TestServeFailsWhenRequestsOutliveTheShutdownTimeout(t *testing.T) {
 	}
 }
 
-// blockingViewsOPA allows every decision at once but those to view, which
-// it holds until the test ends: a list request then stays in flight while
-// runs are answered.
-func blockingViewsOPA(t *testing.T) (opaURL string, viewing <-chan struct{}) {
-	t.Helper()
-	asked := make(chan struct{}, 1)
-	released := make(chan struct{})
-	opa := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var body struct{ Input struct{ Action string } }
-		if err := json.NewDecoder(r.Body).Decode(&body); err == nil && body.Input.Action == "view" {
-			select {
-			case asked <- struct{}{}:
-			default:
-			}
-			<-released
-		}
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"result": {"allow": true, "reason": ""}}`)
-	}))
-	t.Cleanup(opa.Close)
-	t.Cleanup(func() { close(released) })
-	return opa.URL, asked
-}
-
 // TestServeStoresTheQueuedEventsWhenRequestsOutliveTheShutdownTimeout:
 // runs answered while PostgreSQL held their events back are stored at
 // shutdown, though a request outlived the timeout and the server exits 1.
@@ -604,7 +585,8 @@ func TestServeStoresTheQueuedEventsWhenRequestsOutliveTheShutdownTimeout(t *test
 		if !strings.HasPrefix(dbURL, "postgres") {
 			t.Skip("SQLite has no lock that holds the audit inserts back and not the runs")
 		}
-		opaURL, viewing := blockingViewsOPA(t)
+		// Lists wait for their decisions; runs do not.
+		opaURL, viewing, _ := blockingOPA(t, func(action string) bool { return action == "view" })
 		key := "serve-test-bootstrap-key-0123456789"
 		s := startServer(t, "--addr", "127.0.0.1:0", "--database-url", dbURL, "--bootstrap-key", key,
 			"--opa-url", opaURL, "--shutdown-timeout", "50ms")
