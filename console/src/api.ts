@@ -9,6 +9,10 @@ export { VerdictError };
 /** Where the API key lives for the tab's lifetime. */
 export const KEY_STORAGE = 'verdict.apiKey';
 
+/** The message of a request that reached no server. */
+export const UNREACHABLE =
+  'Could not reach the Verdict server: the network or the server is down. Nothing on this page is lost; try again once the server answers.';
+
 type VariablesArg<V> = {} extends V ? [variables?: V] : [variables: V];
 
 export class Api {
@@ -17,8 +21,17 @@ export class Api {
 
   constructor(apiKey: string, onKeyRefused: () => void) {
     // The client calls its fetch as a method of its own; the browser's fetch
-    // must be called on window.
-    this.#client = new VerdictClient({ url: window.location.origin, apiKey, fetch: (input, init) => window.fetch(input, init) });
+    // must be called on window. A request that reaches no server says so,
+    // where the browser's words ("Failed to fetch") would not.
+    this.#client = new VerdictClient({
+      url: window.location.origin,
+      apiKey,
+      fetch: (input, init) =>
+        window.fetch(input, init).catch((err: unknown) => {
+          if (err instanceof DOMException && err.name === 'AbortError') throw err;
+          throw new Error(UNREACHABLE, { cause: err });
+        }),
+    });
     this.#onKeyRefused = onKeyRefused;
   }
 

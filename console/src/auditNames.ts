@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { AuditEventFieldsFragment } from '@verdict/client';
 import { useSession } from './session';
+import { enumWord } from './format';
 import { useLookups, useNameLookup } from './lookups';
 
 type AuditEvent = AuditEventFieldsFragment;
@@ -22,6 +23,26 @@ function details(e: AuditEvent): Record<string, unknown> {
 
 function text(v: unknown): string {
   return typeof v === 'string' ? v : '';
+}
+
+/** What an administrative change did, by the `change` its details record. */
+const changeWords: Record<string, string> = {
+  added: 'Added',
+  role: 'Role changed',
+  removed: 'Removed',
+  created: 'Created',
+  revoked: 'Revoked',
+};
+
+/**
+ * The word for what an event did: its action, or for a member's or key's
+ * event, all of which are `edited`, the change its details record, which
+ * tells a key made from one revoked.
+ */
+export function actionWord(e: AuditEvent): string {
+  const change = text(details(e).change);
+  if (e.action === 'EDITED' && (e.kind === 'MEMBER' || e.kind === 'KEY') && changeWords[change]) return changeWords[change];
+  return enumWord(e.action);
 }
 
 export function subjectOf(e: AuditEvent): Subject | null {

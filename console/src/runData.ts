@@ -12,3 +12,17 @@ export function batchProblem(items: unknown[], noun: string): string {
   const i = items.findIndex((d) => !isJSONObject(d));
   return i < 0 ? '' : `${noun.charAt(0).toUpperCase()}${noun.slice(1)} ${i + 1} of the list is not a JSON object.`;
 }
+
+/**
+ * JSON.parse that refuses a number larger than any a rule can compare, as
+ * the server does: JSON.parse reads it as Infinity, which JSON.stringify
+ * would send as null.
+ */
+export function parseJSON(text: string): unknown {
+  return JSON.parse(text, (_key, v: unknown) => {
+    if (typeof v === 'number' && !Number.isFinite(v)) {
+      throw new RangeError('a number in it is larger than any a rule can compare (about 1.8e308)');
+    }
+    return v;
+  });
+}

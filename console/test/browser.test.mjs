@@ -313,6 +313,9 @@ test('an author writes, checks, runs, tests, publishes, edits and compares a pol
   // Invalid JSON is pointed at, not sent.
   await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 40,}}');
   await expect(page.getByText(/^Not valid JSON: .*line 1, column/)).toBeVisible();
+  // A number too large for any rule is refused in words, not sent as null.
+  await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 1e400}}');
+  await expect(page.getByText('Not valid JSON: a number in it is larger than any a rule can compare (about 1.8e308)')).toBeVisible();
   await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 40}}');
   await expect(page.getByText(/^Not valid JSON/)).toHaveCount(0);
 
@@ -706,6 +709,7 @@ test('a test is renamed, given another expectation and other data in its row, an
     ['70 is senior', '{"Person": {"age": 30}}', 'Another test is named “70 is senior”: test names are unique.'],
     [' ', '{"Person": {"age": 30}}', 'A test needs a name.'],
     ['30 is senior', '{"Person": ', 'The data is not valid JSON: '],
+    ['30 is senior', '{"Person": {"age": 1e400}}', 'The data is not valid JSON: a number in it is larger than any a rule can compare'],
     ['30 is senior', '[1]', 'The data must be a JSON object.'],
   ]) {
     await second.getByLabel('Name').fill(name);
@@ -899,6 +903,49 @@ test('a viewer sees no edit controls', async () => {
     await page.goto(`${server.url}/console/${path}`);
     await expect(page.getByRole('heading', { name: 'Not for your role' })).toBeVisible();
   }
+  await page.context().close();
+});
+
+test('unsaved text of a draft saved elsewhere since comes back after a reload, and its save is refused', async () => {
+  const created = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
+    name: 'Overtaken draft',
+    rule: 'A **Person** is an adult if the __age__ of the **Person** is at least 18.',
+  });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/policies/${created.baseId}`);
+  await expect(page.getByLabel('Name')).toHaveValue('Overtaken draft');
+  await page.getByLabel('Name').fill('Overtaken draft, mine');
+  await expect({
+    toString: () => 'the kept text',
+    count: () => page.evaluate((id) => (sessionStorage.getItem(`verdict.draft.${id}`) ? 1 : 0), created.id),
+  }).toHaveCount(1);
+  await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${created.id}`, {
+    status: 'draft',
+    rule: 'A **Person** is an adult if the __age__ of the **Person** is at least 16.',
+  });
+  await page.reload();
+  await expect(page.getByLabel('Name')).toHaveValue('Overtaken draft, mine');
+  await expect(page.getByRole('status').filter({ hasText: 'restored' })).toContainText(
+    'the draft was saved elsewhere since (revision 2; these began from revision 1): saving them will be refused',
+  );
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page.getByRole('alert')).toContainText('the draft is at revision 2, not 1: it changed since you read it; load it again');
+  const stored = await rest(server.url, ADMIN_KEY, 'GET', `/policy/${created.id}`);
+  assert.equal(stored.name, 'Overtaken draft');
+  assert.match(stored.rule, /at least 16\./);
+  await page.context().close();
+});
+
+test('a request that reaches no server says so in words, and the page keeps its text', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('button', { name: 'New policy' }).click();
+  await page.getByLabel('Name').fill('Written offline');
+  await page.route('**/graphql', (route) => route.abort('connectionrefused'));
+  await page.getByRole('button', { name: 'Create draft' }).click();
+  await expect(page.getByRole('alert')).toContainText('Could not reach the Verdict server: the network or the server is down.');
+  await expect(page.getByLabel('Name')).toHaveValue('Written offline');
   await page.context().close();
 });
 
@@ -1754,6 +1801,9 @@ test('the audit log names the actors and what the events are about, with their i
   await expect(grouped.locator('td:nth-child(5)')).toHaveText('Key “robot”');
   await expect(grouped.getByRole('link', { name: 'Key “robot”' })).toHaveAttribute('title', `Key ${robot.id}: show only their events`);
   const added = row('mia@example.test');
+  // A member's and a key's events say what changed, where their action, edited, would not.
+  await expect(added.locator('td:nth-child(2)')).toHaveText('Added');
+  await expect(row('robot').locator('td:nth-child(2)')).toHaveText('Created');
   await expect(added.locator('td:nth-child(3)')).toHaveText('Member');
   await expect(added.locator('td:nth-child(4) span')).toHaveAttribute('title', `User ${mia.user.id}`);
   await expect(added.locator('td:nth-child(5)')).toHaveText('you');

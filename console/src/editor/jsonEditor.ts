@@ -5,6 +5,7 @@ import { bracketMatching, syntaxHighlighting, defaultHighlightStyle } from '@cod
 import { linter, lintGutter, lintKeymap } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
 import { EditorView, drawSelection, keymap, lineNumbers } from '@codemirror/view';
+import { parseJSON } from '../runData';
 import { runKeymap } from './keys';
 
 /** A JSON editor; optional ones may be left blank, which their linter accepts. */
@@ -44,7 +45,7 @@ export function jsonEditorState(o: {
 /** Where JSON text stops being JSON: a message with its line and column, or null when it parses. */
 export function jsonProblem(text: string): string | null {
   try {
-    JSON.parse(text);
+    parseJSON(text);
     return null;
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);

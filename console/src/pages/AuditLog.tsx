@@ -5,7 +5,7 @@ import { enumWord, formatJSON, formatTime, instant, rangeProblem } from '../form
 import { Link, replaceQuery, useLocation } from '../router';
 import { useSession } from '../session';
 import { Pager, pagedTable, useAddressPages } from '../components/Pager';
-import { subjectOf, useAuditNames } from '../auditNames';
+import { actionWord, subjectOf, useAuditNames } from '../auditNames';
 import type { Subject } from '../auditNames';
 
 const actions: AuditAction[] = ['CREATED', 'EDITED', 'PUBLISHED', 'ASSIGNED', 'EXECUTED', 'DELETED'];
@@ -167,7 +167,7 @@ export function AuditLog() {
               <tr>
                 <td>{formatTime(e.at)}</td>
                 <td>
-                  <span className="badge badge-label">{enumWord(e.action)}</span>
+                  <span className="badge badge-label">{actionWord(e)}</span>
                 </td>
                 <td>{enumWord(e.kind)}</td>
                 <td>

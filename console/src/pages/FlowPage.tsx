@@ -59,7 +59,7 @@ import type { GraphModel } from '../flows/FlowGraph';
 import { PolicyPicker, policyLabel, usePolicies } from '../flows/PolicyPicker';
 import { dropFlowEdits, loadFlowEdits, loadProblems, storeFlowEdits, storeProblems } from '../flows/storage';
 import { useDraftRevision } from '../revision';
-import { batchProblem, isJSONObject } from '../runData';
+import { batchProblem, isJSONObject, parseJSON } from '../runData';
 
 type Rec = FlowFieldsFragment;
 type Tab = 'graph' | 'tests' | 'versions' | 'decisions';
@@ -123,12 +123,11 @@ function FlowEditor({
   const session = useSession();
   const { api, can } = session;
   const storageKey = record?.id ?? 'new';
-  const [restored] = useState(() => {
-    const saved = loadFlowEdits(storageKey);
-    return saved && (!record || saved.revision === record.revision) ? saved : null;
-  });
+  // Edits kept from earlier in the session, as the policy page keeps them.
+  const [restored] = useState(() => loadFlowEdits(storageKey));
+  const overtaken = restored !== null && record !== null && restored.revision !== record.revision;
   const { isDraft, editable, publishable } = recordRights(session, record);
-  const revision = useDraftRevision(record?.revision);
+  const revision = useDraftRevision(record?.revision, overtaken ? restored.revision : record?.revision);
 
   const [tab, setTab] = useTab<Tab>(record ? tabs : tabs.filter((t) => t !== 'decisions'));
   const [name, setName] = useState(restored?.name ?? record?.name ?? '');
@@ -330,7 +329,7 @@ function FlowEditor({
   const parseData = (): Record<string, unknown> | Record<string, unknown>[] | null => {
     let v: unknown;
     try {
-      v = JSON.parse(data);
+      v = parseJSON(data);
     } catch (err) {
       setNotice({ kind: 'error', text: `The test data is not valid JSON: ${(err as Error).message}` });
       return null;
@@ -511,7 +510,9 @@ function FlowEditor({
       />
       {restored && dirty && record && (
         <p className="alert alert-info" role="status">
-          Unsaved changes from this session were restored.
+          {overtaken
+            ? `Unsaved changes from this session were restored, but the draft was saved elsewhere since (revision ${record?.revision}; these began from revision ${restored.revision}): saving them will be refused. Copy what you need, then load the saved draft.`
+            : 'Unsaved changes from this session were restored.'}
         </p>
       )}
 

@@ -108,14 +108,14 @@ function Editor({
   const session = useSession();
   const { api, can } = session;
   const storageKey = record?.id ?? 'new';
-  // Text kept from earlier in the session, if the record has not changed since.
-  const [restored] = useState(() => {
-    const saved = loadDraft(storageKey);
-    return saved && (!record || saved.revision === record.revision) ? saved : null;
-  });
+  // Text kept from earlier in the session. Kept while the record changed
+  // elsewhere too: its save then builds on the revision it began from, and
+  // is refused as a conflict rather than lost or saved over the change.
+  const [restored] = useState(() => loadDraft(storageKey));
+  const overtaken = restored !== null && record !== null && restored.revision !== record.revision;
 
   const { isDraft, editable, publishable } = recordRights(session, record);
-  const revision = useDraftRevision(record?.revision);
+  const revision = useDraftRevision(record?.revision, overtaken ? restored.revision : record?.revision);
 
   const [tab, setTab] = useTab<Tab>(record ? tabs : tabs.filter((t) => t !== 'decisions'));
   const [name, setName] = useState(restored?.name ?? record?.name ?? '');
@@ -423,7 +423,9 @@ function Editor({
       />
       {restored && dirty && (
         <p className="alert alert-info" role="status">
-          Unsaved changes from this session were restored.
+          {overtaken
+            ? `Unsaved changes from this session were restored, but the draft was saved elsewhere since (revision ${record?.revision}; these began from revision ${restored.revision}): saving them will be refused. Copy what you need, then load the saved draft.`
+            : 'Unsaved changes from this session were restored.'}
         </p>
       )}
 
