@@ -1275,9 +1275,16 @@ test('an invalid flow shows its problems on the nodes they concern', async () =>
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toHaveCount(0);
 
-  // Warnings alone are shown, and do not stop a publish.
+  // Warnings alone are shown, and do not stop a publish. A node deleted
+  // from the keyboard leaves the focus on the graph, not at the page's start.
   await selectNode(page, 'policy-1');
-  await page.getByRole('button', { name: 'Delete node policy-1' }).click();
+  await page.locator('.react-flow__node[data-id="policy-1"]').focus();
+  await page.keyboard.press('Delete');
+  await expect(page.locator('.react-flow__node[data-id="policy-1"]')).toHaveCount(0);
+  assert.ok(
+    await page.evaluate(() => !!document.activeElement?.closest('.flow-canvas')),
+    `the focus went to ${await page.evaluate(() => document.activeElement?.tagName)} after the deletion`,
+  );
   await selectNode(page, 'start');
   await choosePolicy(page, 'Adult');
   await page.getByRole('button', { name: 'Publish' }).click();

@@ -204,6 +204,19 @@ function Graph({ model, label, editable = false, selected = null, onSelect, onCo
     if (unmeasured.length > 0) updateNodeInternals(unmeasured);
   }, [nodes, store, updateNodeInternals]);
 
+  // A node removed by the keyboard took the focus with it: the next node
+  // in the flow (else the graph itself) takes it once the node is gone,
+  // rather than the start of the page.
+  const canvas = useRef<HTMLDivElement>(null);
+  const focusAfterRemoval = useRef<string | null>(null);
+  useEffect(() => {
+    const next = focusAfterRemoval.current;
+    if (next === null) return;
+    focusAfterRemoval.current = null;
+    const node = next ? canvas.current?.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(next)}"]`) : null;
+    (node ?? canvas.current)?.focus();
+  }, [nodes]);
+
   const onNodesChange = (changes: NodeChange<Node<FlowNodeData>>[]) => {
     setNodes((ns) => applyNodeChanges(changes.filter((c) => c.type !== 'remove'), ns));
     for (const c of changes) {
@@ -212,7 +225,12 @@ function Graph({ model, label, editable = false, selected = null, onSelect, onCo
         const at = c.position;
         setPositions((p) => new Map(p).set(c.id, at));
       }
-      if (c.type === 'remove' && editable) onRemoveNode?.(c.id);
+      if (c.type === 'remove' && editable) {
+        const ids = model.nodes.map((n) => n.id);
+        const at = ids.indexOf(c.id);
+        focusAfterRemoval.current = ids[at + 1] ?? ids[at - 1] ?? '';
+        onRemoveNode?.(c.id);
+      }
     }
   };
   const onEdgesChange = (changes: EdgeChange[]) => {
@@ -225,7 +243,7 @@ function Graph({ model, label, editable = false, selected = null, onSelect, onCo
   };
 
   return (
-    <div className="flow-canvas" role="group" aria-label={label}>
+    <div className="flow-canvas" role="group" aria-label={label} ref={canvas} tabIndex={-1}>
       <ReactFlow
         nodes={nodes}
         edges={edges}
