@@ -98,14 +98,18 @@ func (s *Service) charged(ctx context.Context) flow.Options {
 	}}
 }
 
+// askForFewer is what admitRuns advises a call that can ask for fewer runs.
+const askForFewer = "ask for at most %d in one request"
+
 // admitRuns admits n runs of one policy at once, before any runs: a
 // batch's items, the tests of a test call or a publish, or the decisions a
 // replay runs, each answering about each bytes beside its data (data bytes
 // in all). Their answers are charged to the request's bound, then the runs
 // to its rate limits, so that a call refused for its size spends no runs.
 // Refused for its size, it says how many such runs the request can still
-// hold: the other fields of a GraphQL document may have spent some of it.
-func (s *Service) admitRuns(ctx context.Context, what string, n, each, data int) error {
+// hold, in advice (a format of that number): the other fields of a GraphQL
+// document may have spent some of it.
+func (s *Service) admitRuns(ctx context.Context, what, advice string, n, each, data int) error {
 	if s.spendAnswer(ctx, n*each+data) == nil {
 		return chargeRuns(ctx, n)
 	}
@@ -118,7 +122,7 @@ func (s *Service) admitRuns(ctx context.Context, what string, n, each, data int)
 			bound = size(left) + " this request has left of the " + bound
 		}
 	}
-	return Invalid("%d %s of this policy would answer about %s, more than the %s: each answers about %s; ask for at most %d in one request",
+	return Invalid("%d %s of this policy would answer about %s, more than the %s: each answers about %s; "+advice,
 		n, what, size(n*each+data), bound, size(one), left/max(1, one))
 }
 

@@ -125,7 +125,7 @@ func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID
 	for _, item := range items {
 		data += len(item)
 	}
-	if err := s.admitRuns(ctx, "items", len(items), prog.AnswerWeight(), data); err != nil {
+	if err := s.admitRuns(ctx, "items", askForFewer, len(items), prog.AnswerWeight(), data); err != nil {
 		return Execution{}, err
 	}
 

@@ -45,7 +45,7 @@ func (s *Service) TestPolicy(ctx context.Context, id uuid.UUID, tests []TestCase
 		return nil, err
 	}
 	prog := s.program(l.record)
-	if err := s.admitRuns(ctx, "tests", len(tests), prog.AnswerWeight(), testData(tests)); err != nil {
+	if err := s.admitRuns(ctx, "tests", askForFewer, len(tests), prog.AnswerWeight(), testData(tests)); err != nil {
 		return nil, err
 	}
 	return s.runTests(ctx, prog, tests)

@@ -172,7 +172,7 @@ func (s *Service) spendReplay(ctx context.Context, rows []*ent.DecisionRecord, e
 	for _, row := range rows {
 		inputs += len(row.Input)
 	}
-	return s.admitRuns(ctx, "recorded decisions", len(rows), each, inputs)
+	return s.admitRuns(ctx, "recorded decisions", askForFewer, len(rows), each, inputs)
 }
 
 // replayedAnswer is what a replayed decision answers beside its
