@@ -284,7 +284,12 @@ test('an author writes, checks, runs, tests, publishes, edits and compares a pol
   }
 
   await page.getByRole('button', { name: 'New policy' }).click();
+  // Without a name nothing can be saved, and the page says why.
+  await expect(page.getByRole('button', { name: 'Create draft' })).not.toBeEnabled();
+  await expect(page.getByLabel('Name')).toHaveAttribute('aria-describedby', 'policy-name-needed');
+  await expect(page.locator('#policy-name-needed')).toHaveText('A name is needed before the draft can be saved.');
   await page.getByLabel('Name').fill('Senior discount');
+  await expect(page.getByText('A name is needed before the draft can be saved.')).toHaveCount(0);
   // A wrong operator phrase: highlighted tokens, and a diagnostic with its suggestion.
   await replaceEditorText(page, 'Rule text', 'A **Person** gets senior_discount if the __age__ of the **Person** is greater then 64.');
   await expect(page.locator('.cm-content .tok-selector').first()).toHaveText('**Person**');

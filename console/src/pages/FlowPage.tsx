@@ -624,7 +624,19 @@ function FlowEditor({
               <>
                 <div className="field">
                   <label htmlFor="flow-name">Name</label>
-                  <input id="flow-name" value={name} onChange={(e) => setName(e.target.value)} readOnly={!editable} />
+                  <input
+                    id="flow-name"
+                    value={name}
+                    onChange={(e) => setName(e.target.value)}
+                    readOnly={!editable}
+                    required={editable}
+                    aria-describedby={editable && !name.trim() ? 'flow-name-needed' : undefined}
+                  />
+                  {editable && !name.trim() && (
+                    <p id="flow-name-needed" className="muted small">
+                      A name is needed before the draft can be saved.
+                    </p>
+                  )}
                 </div>
                 <div className="field">
                   <label htmlFor="flow-description">Description</label>

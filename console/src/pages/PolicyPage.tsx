@@ -462,7 +462,19 @@ function Editor({
           </div>
           <div className="field">
             <label htmlFor="policy-name">Name</label>
-            <input id="policy-name" value={name} onChange={(e) => setName(e.target.value)} readOnly={!editable} />
+            <input
+              id="policy-name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              readOnly={!editable}
+              required={editable}
+              aria-describedby={editable && !name.trim() ? 'policy-name-needed' : undefined}
+            />
+            {editable && !name.trim() && (
+              <p id="policy-name-needed" className="muted small">
+                A name is needed before the draft can be saved.
+              </p>
+            )}
           </div>
           <CodeMirror
             className="editor editor-rule"
