@@ -899,6 +899,8 @@ test('a viewer sees no edit controls', async () => {
     await expect(page.getByRole('button', { name })).toHaveCount(0);
   }
   await expect(editorContent(page, 'Rule text')).toHaveAttribute('contenteditable', 'false');
+  // The hints speak of what a viewer can do: run, not complete or edit.
+  await expect(page.locator('p.hint').first()).toHaveText(/^Ctrl\+Shift\+M lists the problems; Ctrl\+Enter runs\./);
   // Viewers may still run.
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByTestId('run-result')).toBeVisible();

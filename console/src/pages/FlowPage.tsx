@@ -586,8 +586,9 @@ function FlowEditor({
             onRemoveEdge={(e) => setDefinition(setBranch(definition, e.source, e.handle, null))}
           />
           <p className="muted small hint">
-            Drag from a node’s green (true) or red (false) handle and drop it anywhere on another node to connect them, or pick the branches in the node’s panel. Delete or Backspace removes
-            the selected node or edge. Tab reaches the nodes; Enter selects one.
+            {editable &&
+              'Drag from a node’s green (true) or red (false) handle and drop it anywhere on another node to connect them, or pick the branches in the node’s panel. Delete or Backspace removes the selected node or edge. '}
+            Tab reaches the nodes; Enter selects one.
           </p>
         </section>
 

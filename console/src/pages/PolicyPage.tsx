@@ -493,7 +493,11 @@ function Editor({
             }
           />
           <p className="muted small hint">
-            Ctrl+Space completes operators, and selectors (<code>**</code>) and properties (<code>__</code>) from the sample data and the schema;
+            {editable && (
+              <>
+                Ctrl+Space completes operators, and selectors (<code>**</code>) and properties (<code>__</code>) from the sample data and the schema;{' '}
+              </>
+            )}
             Ctrl+Shift+M lists the problems; Ctrl+Enter runs. A list of objects as the sample data runs each of them on the saved rule.
           </p>
         </section>
