@@ -185,6 +185,8 @@ func (cfg *serveConfig) check() error {
 		return usageError("--log-level must be info, warn or error, not %q", cfg.logLevel)
 	case cfg.authzTimeout < 0:
 		return usageError("--authz-timeout must not be negative")
+	case cfg.rateLimit < 0, cfg.orgRateLimit < 0, cfg.authFailLimit < 0:
+		return usageError("--rate-limit, --org-rate-limit and --auth-failure-limit must not be negative; 0 turns a limit off")
 	case cfg.bodyLimit <= 0:
 		return usageError("--body-limit must be positive")
 	case cfg.rateLimit > 0 && cfg.rateBurst < 1:
@@ -213,6 +215,11 @@ func (cfg *serveConfig) check() error {
 		return usageError("--cache-memory must be positive")
 	case cfg.cacheExpiry <= 0:
 		return usageError("--cache-expiry must be positive")
+	}
+	if _, port, err := net.SplitHostPort(cfg.addr); err != nil {
+		return usageError("--addr must be host:port: %v", err)
+	} else if _, err := net.LookupPort("tcp", port); err != nil {
+		return usageError("--addr: %v", err)
 	}
 	if cfg.bootstrapKey != "" {
 		// The same rule as `admin bootstrap --key`, checked before anything
@@ -271,6 +278,14 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 	if err != nil {
 		return err
 	}
+	// Listening comes first: an address that cannot be had (a port in
+	// use) must fail before the database is touched, or an empty one
+	// would be bootstrapped with a key nobody was shown.
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return failure(err)
+	}
+	defer ln.Close()
 	cfg.dbURL = resolveDatabaseURL(cfg.dbURL)
 	dbURL := cfg.dbURL
 	open := openDatabase
@@ -311,7 +326,7 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 	expiry, stopExpiry := context.WithCancel(context.Background())
 	expired := make(chan struct{})
 	go func() { svc.ExpireDecisionsEvery(expiry, decisionExpiryInterval); close(expired) }()
-	err = serveHTTP(ctx, stopSignals, cfg, svc, reg, log, stdout)
+	err = serveHTTP(ctx, stopSignals, ln, cfg, svc, reg, log, stdout)
 	stopExpiry()
 	<-expired
 	// Stores the audit events still queued, while the database is open,
@@ -325,14 +340,10 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 	return nil
 }
 
-// serveHTTP bootstraps an empty database, listens and serves until ctx is
-// done, then shuts down.
-func serveHTTP(ctx context.Context, stopSignals func(), cfg serveConfig, svc *service.Service, reg *prometheus.Registry, log *slog.Logger, stdout io.Writer) error {
+// serveHTTP bootstraps an empty database, serves on ln until ctx is done,
+// then shuts down.
+func serveHTTP(ctx context.Context, stopSignals func(), ln net.Listener, cfg serveConfig, svc *service.Service, reg *prometheus.Registry, log *slog.Logger, stdout io.Writer) error {
 	boot, err := svc.Operator().BootstrapIfEmpty(ctx, cfg.bootstrapKey)
-	if err != nil {
-		return failure(err)
-	}
-	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return failure(err)
 	}

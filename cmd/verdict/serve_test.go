@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -705,8 +707,29 @@ func TestServeRefuses(t *testing.T) {
 			args:   func(t *testing.T) []string { return serveArgs(fresh(t), "--decision-retention", "0") }},
 		{name: "an argument", code: exitUsage, stderr: `unknown command "now"`,
 			args: func(t *testing.T) []string { return append(serveArgs(fresh(t)), "now") }},
-		{name: "an address it cannot listen on", code: exitFailure, stderr: "listen tcp",
-			args: func(t *testing.T) []string { return []string{"--addr", "127.0.0.1:-1", "--database-url", fresh(t)} }},
+		{name: "an address that is no port", code: exitUsage, stderr: "--addr: ",
+			args: func(t *testing.T) []string { return []string{"--addr", "127.0.0.1:99999", "--database-url", fresh(t)} }},
+		{name: "an address without a port", code: exitUsage, stderr: "--addr must be host:port",
+			args: func(t *testing.T) []string { return []string{"--addr", "nonsense", "--database-url", fresh(t)} }},
+		{name: "a negative rate limit", code: exitUsage, stderr: "must not be negative; 0 turns a limit off",
+			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--rate-limit", "-1") }},
+		// Before the database is touched: bootstrapped, it would hold a key
+		// nobody was shown.
+		{name: "an address in use, leaving no database", code: exitFailure, stderr: "listen tcp",
+			args: func(t *testing.T) []string {
+				taken, err := net.Listen("tcp", "127.0.0.1:0")
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { taken.Close() })
+				path := filepath.Join(t.TempDir(), "v.db")
+				t.Cleanup(func() {
+					if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+						t.Errorf("the database was made: %v", err)
+					}
+				})
+				return []string{"--addr", taken.Addr().String(), "--database-url", "sqlite://" + path}
+			}},
 		{name: "--no-migrate on a database that needs migrating", code: exitFailure, stderr: "pending migrations: run `verdict migrate` first",
 			args: func(t *testing.T) []string { return serveArgs(empty(t), "--no-migrate") }},
 	}
