@@ -265,6 +265,25 @@ func TestLegacyConversion(t *testing.T) {
 			},
 		},
 		{
+			name: "nested: a node's next list is nested as its branches are, and kept",
+			raw: quote(`flow:
+  start:
+    - id: s
+      type: start
+      policyId: P-AGE
+      onTrue:
+        - {id: c, type: custom, outcome: review, next: [{id: r, type: return, returnValue: false}]}
+      onFalse:
+        - {id: r2, type: return, returnValue: false}
+`),
+			want: []Node{
+				{ID: "s", Type: "start", Policy: &PolicyRef{Ref: "P-AGE"}, OnTrue: []string{"c"}, OnFalse: []string{"r2"}},
+				{ID: "c", Type: "custom", Outcome: strp("review"), Next: []string{"r"}},
+				{ID: "r", Type: "return", ReturnValue: false},
+				{ID: "r2", Type: "return", ReturnValue: false},
+			},
+		},
+		{
 			name: "nested: an unset returnValue and a null outcome survive as written",
 			raw: quote(`flow:
   start:

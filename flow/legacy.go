@@ -53,7 +53,10 @@ func (f *flattener) add(v any, where string) {
 	n := graphNode(f.r, m, where)
 	onTrue := f.r.children(m, "onTrue", where)
 	onFalse := f.r.children(m, "onFalse", where)
-	n.OnTrue, n.OnFalse = childIDs(onTrue), childIDs(onFalse)
+	// next is v1's, nested as the branches are: a converted flow keeps it
+	// rather than dropping the nodes it leads to.
+	next := f.r.children(m, "next", where)
+	n.OnTrue, n.OnFalse, n.Next = childIDs(onTrue), childIDs(onFalse), childIDs(next)
 	n.customBranches()
 	if i, dup := f.seen[id]; !dup || !reflect.DeepEqual(f.d.Nodes[i], n) {
 		if id != "" && !dup {
@@ -72,6 +75,9 @@ func (f *flattener) add(v any, where string) {
 	}
 	for _, c := range onFalse {
 		f.add(c, "a node in onFalse of "+parent)
+	}
+	for _, c := range next {
+		f.add(c, "a node in next of "+parent)
 	}
 }
 
@@ -253,10 +259,11 @@ func connect(nodes []Node, edges []edge) {
 }
 
 // customBranches moves a legacy custom node's onTrue and onFalse to its
-// next list: the reference continues after a custom node with both.
+// next list, after any it has: the reference continues after a custom node
+// with both.
 func (n *Node) customBranches() {
 	if n.Type == TypeCustom {
-		n.Next = append(n.OnTrue, n.OnFalse...)
+		n.Next = append(append(n.Next, n.OnTrue...), n.OnFalse...)
 		n.OnTrue, n.OnFalse = nil, nil
 	}
 }
