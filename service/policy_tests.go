@@ -225,11 +225,16 @@ func (s *Service) TestFlowRecord(ctx context.Context, id uuid.UUID, tests []Test
 			if err != nil {
 				return nil, err
 			}
-			r.Passed = want.metBy(out)
-			r.Actual, r.Explanation = flowActual(out, want), flowExplanation(out)
+			r.Explanation = flowExplanation(out)
+			// A run stopped on an error fails its test whatever it expects,
+			// as a policy's does: its false is no answer but a refusal to
+			// decide, which a test expecting false must not take for one.
 			if len(out.Errors) > 0 {
 				msg := strings.Join(out.Errors, "; ")
 				r.Error = &msg
+			} else {
+				r.Passed = want.metBy(out)
+				r.Actual = flowActual(out, want)
 			}
 		}
 		if len(r.Expected) == 0 {

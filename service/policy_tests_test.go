@@ -184,3 +184,31 @@ func TestSavingTestsLeavesTheCallersBytesAsTheyWere(t *testing.T) {
 		}
 	})
 }
+
+// A test whose run stops on an error fails whatever it expects, a flow's as
+// a policy's: the false a stopped flow answers is a refusal to decide, and
+// a test expecting false must not pass on a flow that cannot run.
+func TestATestWhoseRunStopsOnAnErrorFails(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		fl := f.createFlow(t, admin, adultFlow(byBaseID(adult.BaseID)))
+		stopped := flowTest("no age", `{"applicant": {}}`, `false`)
+		rep, err := f.svc.TestFlowRecord(admin, fl.ID, []service.TestCase{stopped, flowTest("minor", `{"applicant": {"age": 15}}`, `false`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Passed || rep.Failed != 1 || rep.Results[0].Passed || string(rep.Results[0].Actual) != "null" || rep.Results[0].Error == nil ||
+			!rep.Results[1].Passed || string(rep.Results[1].Actual) != "false" {
+			t.Errorf("report %+v", rep)
+		}
+		policyRep, err := f.svc.TestPolicy(admin, adult.ID, []service.TestCase{stopped})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if policyRep.Passed || policyRep.Results[0].Passed || string(policyRep.Results[0].Actual) != "null" {
+			t.Errorf("the policy's report %+v", policyRep)
+		}
+	})
+}
