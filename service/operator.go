@@ -2,7 +2,9 @@ package service
 
 import (
 	"context"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/google/uuid"
 
@@ -98,9 +100,18 @@ func (o *Operator) BootstrapIfEmpty(ctx context.Context, key string) (*Bootstrap
 	return b, err
 }
 
+// checkOrganizationName refuses a name the commands could not show or
+// find it by: blank, holding control characters (a tab or a line break
+// breaks the lists), or an id, which --org would read as another's.
 func checkOrganizationName(name string) error {
-	if name == "" {
+	switch {
+	case strings.TrimSpace(name) == "":
 		return Invalid("an organization name is required")
+	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+		return Invalid("the organization name must not hold control characters such as tabs or line breaks")
+	}
+	if _, err := uuid.Parse(name); err == nil {
+		return Invalid("the organization name must not be an id: an organization is found by its name or by its id")
 	}
 	return checkText("the organization name", name, MaxNameLength)
 }

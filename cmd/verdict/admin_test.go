@@ -429,6 +429,12 @@ func TestAdminCommands(t *testing.T) {
 				code: exitFailure, stderr: "an organization named Acme exists already"},
 			{name: "org create refuses an empty name", args: []string{"org", "create", "--name", ""},
 				code: exitFailure, stderr: "an organization name is required"},
+			{name: "org create refuses a blank name", args: []string{"org", "create", "--name", "   "},
+				code: exitFailure, stderr: "an organization name is required"},
+			{name: "org create refuses a name with a line break", args: []string{"org", "create", "--name", "two\nlines"},
+				code: exitFailure, stderr: "must not hold control characters"},
+			{name: "org create refuses a name that is an id", args: []string{"org", "create", "--name", "01a22e3e-44c0-7000-8000-000000000000"},
+				code: exitFailure, stderr: "must not be an id"},
 			{name: "org create --json prints the organization", args: []string{"org", "create", "--name", "Beta", "--json"},
 				check: func(t *testing.T, before, after stored, stdout string) {
 					beta = after.org(t, "Beta")
