@@ -55,6 +55,10 @@ func hidePassword(raw string) (shown string, hidden bool) {
 		// url.Parse quotes the whole input in its error; say nothing of it.
 		return "(unparsable URL)", false
 	}
+	if !strings.Contains(raw, "://") {
+		// No scheme, so no telling which part might be a password.
+		return "(not a URL)", false
+	}
 	// Cut as url.Parse does: the query, then the authority up to the path,
 	// whose user part ends at its last @.
 	rest, query, hasQuery := strings.Cut(raw, "?")

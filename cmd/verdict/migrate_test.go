@@ -74,6 +74,9 @@ func TestDisplayURLHidesPasswords(t *testing.T) {
 		{"postgres://verdict:12?34@db/verdict", "(URL not shown: a password in it must escape #, / and ? as %23, %2F and %3F)"},
 		{"postgres://db/verdict?user=ann@corp.test", "postgres://db/verdict?user=ann@corp.test"},
 		{"postgres://verdict:s3cret@db:port/verdict", "(unparsable URL)"},
+		// No scheme: not shown with one made up, nor as typed.
+		{"/tmp/v.db", "(not a URL)"},
+		{"s3cret", "(not a URL)"},
 	}
 	for _, tt := range tests {
 		if got := displayURL(tt.url); got != tt.want {
