@@ -50,7 +50,7 @@ Exit status: 0 when no file has an error (warnings allowed), 1 when one has,
 				if err != nil {
 					return usageError("%v", err)
 				}
-				if json.Unmarshal(text, &schema) != nil {
+				if json.Unmarshal(withoutBOM(text), &schema) != nil {
 					return usageError("%s is not JSON", schemaPath)
 				}
 				if !engine.IsSchema(schema) {
@@ -233,7 +233,7 @@ func testRuleFile(w io.Writer, path string, verbose bool) (passed, total int, er
 		return 0, 0, usageError("%v", err)
 	}
 	var tests []ruleTest
-	if err := json.Unmarshal(raw, &tests); err != nil {
+	if err := json.Unmarshal(withoutBOM(raw), &tests); err != nil {
 		return 0, 0, usageError("%s: want a list of {\"name\", \"data\", \"expect\"}: %v", testsPath, err)
 	}
 	for i, tc := range tests {

@@ -164,13 +164,14 @@ func TestVersionNamesTheBuild(t *testing.T) {
 }
 
 // Windows Notepad saves UTF-8 with a byte-order mark in front: eval, check
-// and test read the text after it.
+// and test read the text after it, in rule files and JSON files alike.
 func TestRuleFilesMayStartWithAByteOrderMark(t *testing.T) {
 	const bom = "\uFEFF"
 	dir := writeFiles(t, map[string]string{
 		"senior.rule":       bom + "A **Person** gets senior discount if the __age__ of the **Person** is at least 65.\n",
-		"senior.tests.json": `[{"name": "70 is senior", "data": {"Person": {"age": 70}}, "expect": true}]`,
-		"person.json":       `{"Person": {"age": 70}}`,
+		"senior.tests.json": bom + `[{"name": "70 is senior", "data": {"Person": {"age": 70}}, "expect": true}]`,
+		"person.json":       bom + `{"Person": {"age": 70}}`,
+		"schema.json":       bom + `{"type": "object"}`,
 		"bad.rule":          bom + "A **Person** gets senior discount if the __age__ of the **Person** is more than 65.\n",
 	})
 	rule, data := filepath.Join(dir, "senior.rule"), filepath.Join(dir, "person.json")
@@ -190,6 +191,9 @@ func TestRuleFilesMayStartWithAByteOrderMark(t *testing.T) {
 
 	if code, stdout, stderr := runVerdict(t, "", "check", rule); code != 0 || stdout != "" || stderr != "" {
 		t.Errorf("check = %d %q %q, want 0 and nothing", code, stdout, stderr)
+	}
+	if code, stdout, stderr := runVerdict(t, "", "check", "--schema", filepath.Join(dir, "schema.json"), rule); code != 0 || stdout != "" || stderr != "" {
+		t.Errorf("check --schema = %d %q %q, want 0 and nothing", code, stdout, stderr)
 	}
 	bad := filepath.Join(dir, "bad.rule")
 	code, stdout, _ = runVerdict(t, "", "check", bad)

@@ -91,7 +91,7 @@ func readEvalInput(stdin io.Reader, rulePath, ruleText string, textGiven bool, d
 		src = ruleFileText(b)
 	}
 	raw, err := readInput(stdin, dataPath)
-	return src, raw, err
+	return src, withoutBOM(raw), err
 }
 
 // printExplanation writes the explanation, then each warning on a line.
@@ -110,7 +110,13 @@ var utf8BOM = []byte("\uFEFF")
 // byte-order mark, which is no part of the text, and which the language
 // would read as the rule's first character.
 func ruleFileText(b []byte) string {
-	return string(bytes.TrimPrefix(b, utf8BOM))
+	return string(withoutBOM(b))
+}
+
+// withoutBOM is a file's bytes without a leading byte-order mark, which
+// JSON would refuse as a stray character.
+func withoutBOM(b []byte) []byte {
+	return bytes.TrimPrefix(b, utf8BOM)
 }
 
 func readInput(stdin io.Reader, path string) ([]byte, error) {
