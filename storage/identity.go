@@ -35,10 +35,6 @@ func (r reader) OrganizationsNamed(ctx context.Context, id *uuid.UUID, name stri
 	return found(r.c.Organization.Query().Where(where).Limit(2).All(ctx))
 }
 
-func (r reader) User(ctx context.Context, id uuid.UUID) (*ent.User, error) {
-	return found(r.c.User.Get(ctx, id))
-}
-
 func (r reader) UserByEmail(ctx context.Context, email string) (*ent.User, error) {
 	return found(r.c.User.Query().Where(user.Email(email)).Only(ctx))
 }

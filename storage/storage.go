@@ -163,8 +163,6 @@ type Identity interface {
 	// OrganizationsNamed are the organization with id, if id is not nil,
 	// and the one named name: at most two, names being unique.
 	OrganizationsNamed(ctx context.Context, id *uuid.UUID, name string) ([]*ent.Organization, error)
-	// User is the user with id.
-	User(ctx context.Context, id uuid.UUID) (*ent.User, error)
 	// UserByEmail is the user with email (stored lower-cased).
 	UserByEmail(ctx context.Context, email string) (*ent.User, error)
 	// Membership is the membership with id in tenant, with its user.

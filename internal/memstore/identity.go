@@ -34,11 +34,6 @@ func (r reads) OrganizationsNamed(ctx context.Context, id *uuid.UUID, name strin
 	return out, nil
 }
 
-func (r reads) User(ctx context.Context, id uuid.UUID) (*ent.User, error) {
-	u, ok := r.state().users[id]
-	return copyOf(u, ok)
-}
-
 func (r reads) UserByEmail(ctx context.Context, email string) (*ent.User, error) {
 	return only(r.state().users, func(u *ent.User) bool { return u.Email == email })
 }
