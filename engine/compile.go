@@ -132,7 +132,7 @@ func (e *Engine) compile(src string, text *RuleText, reused bool) *Program {
 			cc := &cr.conds[j]
 			compileCondition(cc, c, r, i, res, reused)
 			if cc.kind == condRuleRef {
-				p.shownText += quotedLength(text.Rules[cc.target].Outcome)
+				p.shownText += QuotedLength(text.Rules[cc.target].Outcome)
 			}
 			if cc.lit.v.set != nil {
 				p.listItems += len(cc.lit.v.set.items)
@@ -163,7 +163,7 @@ func (e *Engine) compile(src string, text *RuleText, reused bool) *Program {
 // target outcome, which its trace entry shows too, is counted where the
 // reference is compiled.
 func ruleShownText(r *Rule) int {
-	n := 2 * (len(r.Label) + len(r.Selector.Text) + quotedLength(r.Outcome))
+	n := 2 * (len(r.Label) + len(r.Selector.Text) + QuotedLength(r.Outcome))
 	for j, c := range r.Conditions {
 		end := r.End
 		if j+1 < len(r.Conditions) {
@@ -174,8 +174,9 @@ func ruleShownText(r *Rule) int {
 	return n
 }
 
-// quotedLength is the length of s written as a JSON string.
-func quotedLength(s string) int { return len(appendString(nil, s, false)) }
+// QuotedLength is the length of s written as a JSON string, as answers
+// write it: for estimates of what an answer that shows s takes.
+func QuotedLength(s string) int { return len(appendString(nil, s, false)) }
 
 func compileCondition(cc *ccond, c Condition, r *Rule, self int, res *resolver, reused bool) {
 	switch c := c.(type) {

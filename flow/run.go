@@ -148,17 +148,11 @@ const nodeAnswerBytes = 512
 // outcome). A flow of a thousand nodes with long ids would otherwise
 // answer far more than it was charged.
 func nodeFraming(n *Node) int {
-	framing := nodeAnswerBytes + 3*quotedLength(n.ID)
+	framing := nodeAnswerBytes + 3*engine.QuotedLength(n.ID)
 	if n.Type == TypeCustom && n.Outcome != nil {
-		framing += 4 * quotedLength(*n.Outcome)
+		framing += 4 * engine.QuotedLength(*n.Outcome)
 	}
 	return framing
-}
-
-// quotedLength is the length of s written as a JSON string.
-func quotedLength(s string) int {
-	b, _ := json.Marshal(s)
-	return len(b)
 }
 
 // Prepare validates d for StageRun and returns its plan; when d is not
