@@ -59,6 +59,7 @@ import type { GraphModel } from '../flows/FlowGraph';
 import { PolicyPicker, policyLabel, usePolicies } from '../flows/PolicyPicker';
 import { dropFlowEdits, loadFlowEdits, loadProblems, storeFlowEdits, storeProblems } from '../flows/storage';
 import { useDraftRevision } from '../revision';
+import { RestoredNotice } from '../components/RestoredNotice';
 import { batchProblem, isJSONObject, parseJSON } from '../runData';
 
 type Rec = FlowFieldsFragment;
@@ -125,9 +126,8 @@ function FlowEditor({
   const storageKey = record?.id ?? 'new';
   // Edits kept from earlier in the session, as the policy page keeps them.
   const [restored] = useState(() => loadFlowEdits(storageKey));
-  const overtaken = restored !== null && record !== null && restored.revision !== record.revision;
   const { isDraft, editable, publishable } = recordRights(session, record);
-  const revision = useDraftRevision(record?.revision, overtaken ? restored.revision : record?.revision);
+  const revision = useDraftRevision(record?.revision, record && restored ? restored.revision : record?.revision);
 
   const [tab, setTab] = useTab<Tab>(record ? tabs : tabs.filter((t) => t !== 'decisions'));
   const [name, setName] = useState(restored?.name ?? record?.name ?? '');
@@ -508,13 +508,7 @@ function FlowEditor({
           window.location.reload();
         }}
       />
-      {restored && dirty && record && (
-        <p className="alert alert-info" role="status">
-          {overtaken
-            ? `Unsaved changes from this session were restored, but the draft was saved elsewhere since (revision ${record?.revision}; these began from revision ${restored.revision}): saving them will be refused. Copy what you need, then load the saved draft.`
-            : 'Unsaved changes from this session were restored.'}
-        </p>
-      )}
+      {restored && dirty && record && <RestoredNotice began={restored.revision} now={record?.revision} />}
 
       <div className="tabs" role="tablist" aria-label="Flow">
         {tabs.filter((t) => t !== 'decisions' || record).map((t) => (

@@ -19,6 +19,7 @@ import { formatJSON, sameJSON } from '../format';
 import { navigate, useTab } from '../router';
 import { usePolicyRecords } from '../records';
 import { useDraftRevision } from '../revision';
+import { RestoredNotice } from '../components/RestoredNotice';
 import { versionCount } from '../versions';
 import { recordRights, useSession } from '../session';
 import { carryNotice, useAction } from '../action';
@@ -112,10 +113,9 @@ function Editor({
   // elsewhere too: its save then builds on the revision it began from, and
   // is refused as a conflict rather than lost or saved over the change.
   const [restored] = useState(() => loadDraft(storageKey));
-  const overtaken = restored !== null && record !== null && restored.revision !== record.revision;
 
   const { isDraft, editable, publishable } = recordRights(session, record);
-  const revision = useDraftRevision(record?.revision, overtaken ? restored.revision : record?.revision);
+  const revision = useDraftRevision(record?.revision, record && restored ? restored.revision : record?.revision);
 
   const [tab, setTab] = useTab<Tab>(record ? tabs : tabs.filter((t) => t !== 'decisions'));
   const [name, setName] = useState(restored?.name ?? record?.name ?? '');
@@ -421,13 +421,7 @@ function Editor({
           window.location.reload();
         }}
       />
-      {restored && dirty && (
-        <p className="alert alert-info" role="status">
-          {overtaken
-            ? `Unsaved changes from this session were restored, but the draft was saved elsewhere since (revision ${record?.revision}; these began from revision ${restored.revision}): saving them will be refused. Copy what you need, then load the saved draft.`
-            : 'Unsaved changes from this session were restored.'}
-        </p>
-      )}
+      {restored && dirty && <RestoredNotice began={restored.revision} now={record?.revision} />}
 
       <div className="tabs" role="tablist" aria-label="Policy">
         {tabs.filter((t) => t !== 'decisions' || record).map((t) => (
