@@ -59,6 +59,7 @@ import type { GraphModel } from '../flows/FlowGraph';
 import { PolicyPicker, policyLabel, usePolicies } from '../flows/PolicyPicker';
 import { dropFlowEdits, loadFlowEdits, loadProblems, storeFlowEdits, storeProblems } from '../flows/storage';
 import { useDraftRevision } from '../revision';
+import { NameField } from '../components/NameField';
 import { RestoredNotice } from '../components/RestoredNotice';
 import { batchProblem, isJSONObject, parseJSON } from '../runData';
 
@@ -617,22 +618,7 @@ function FlowEditor({
               />
             ) : (
               <>
-                <div className="field">
-                  <label htmlFor="flow-name">Name</label>
-                  <input
-                    id="flow-name"
-                    value={name}
-                    onChange={(e) => setName(e.target.value)}
-                    readOnly={!editable}
-                    required={editable}
-                    aria-describedby={editable && !name.trim() ? 'flow-name-needed' : undefined}
-                  />
-                  {editable && !name.trim() && (
-                    <p id="flow-name-needed" className="muted small">
-                      A name is needed before the draft can be saved.
-                    </p>
-                  )}
-                </div>
+                <NameField id="flow-name" name={name} editable={editable} onChange={setName} />
                 <div className="field">
                   <label htmlFor="flow-description">Description</label>
                   <input id="flow-description" value={description} onChange={(e) => setDescription(e.target.value)} readOnly={!editable} />

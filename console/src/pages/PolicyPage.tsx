@@ -19,6 +19,7 @@ import { formatJSON, sameJSON } from '../format';
 import { navigate, useTab } from '../router';
 import { usePolicyRecords } from '../records';
 import { useDraftRevision } from '../revision';
+import { NameField } from '../components/NameField';
 import { RestoredNotice } from '../components/RestoredNotice';
 import { versionCount } from '../versions';
 import { recordRights, useSession } from '../session';
@@ -454,22 +455,7 @@ function Editor({
             <h2 id="rule-heading">Rule</h2>
             {!editable && <span className="muted small">{isDraft ? 'Read only for your role' : 'Published versions do not change'}</span>}
           </div>
-          <div className="field">
-            <label htmlFor="policy-name">Name</label>
-            <input
-              id="policy-name"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              readOnly={!editable}
-              required={editable}
-              aria-describedby={editable && !name.trim() ? 'policy-name-needed' : undefined}
-            />
-            {editable && !name.trim() && (
-              <p id="policy-name-needed" className="muted small">
-                A name is needed before the draft can be saved.
-              </p>
-            )}
-          </div>
+          <NameField id="policy-name" name={name} editable={editable} onChange={setName} />
           <CodeMirror
             className="editor editor-rule"
             resetKey={storageKey}
