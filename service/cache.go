@@ -7,7 +7,6 @@ import (
 	"runtime/debug"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -47,20 +46,18 @@ type cachedBase struct {
 // cacheSet), and expires after the cache expiry: the bound on staleness
 // while change notifications are not arriving.
 //
-// A read that raced with a change must not put stale data back: every
-// change bumps a generation before it removes, and a read that stored
-// what it read removes it again unless the generation it started under is
-// still current, so that either the change's removal or its own takes it.
+// A read that raced with a change must not put stale data back: reads
+// fill and changes drop through one changeGate.
 //
 // Besides its count, each cache of what can be large is bounded in bytes
 // (internal/weighed): a rule text is up to 256 KiB and compiles to about
 // ten times that, so ten thousand programs could otherwise hold gigabytes.
 type runCache struct {
-	bases      *weighed.Cache[uuid.UUID, *cachedBase]
-	records    *weighed.Cache[uuid.UUID, *ent.Record]
-	programs   *weighed.Cache[programKey, *flow.ResolvedPolicy]
-	flows      *weighed.Cache[programKey, *parsedFlow]
-	generation atomic.Uint64
+	bases    *weighed.Cache[uuid.UUID, *cachedBase]
+	records  *weighed.Cache[uuid.UUID, *ent.Record]
+	programs *weighed.Cache[programKey, *flow.ResolvedPolicy]
+	flows    *weighed.Cache[programKey, *parsedFlow]
+	changes  changeGate
 	// lookups counts these caches and the service's principal cache, by
 	// cache and result, with the counters resolved once.
 	lookups map[string]lookupCounters
@@ -149,19 +146,21 @@ func (c *runCache) drop(ch changefeed.Change) {
 	if ch.Kind != changefeed.KindBase {
 		return
 	}
-	c.generation.Add(1)
-	c.bases.Remove(ch.ID)
-	if ch.Record != uuid.Nil {
-		c.records.Remove(ch.Record)
-	}
+	c.changes.drop(func() {
+		c.bases.Remove(ch.ID)
+		if ch.Record != uuid.Nil {
+			c.records.Remove(ch.Record)
+		}
+	})
 }
 
 // clear removes every base and record; programs and definitions, keyed by
 // what never changes, stay.
 func (c *runCache) clear() {
-	c.generation.Add(1)
-	c.bases.Purge()
-	c.records.Purge()
+	c.changes.drop(func() {
+		c.bases.Purge()
+		c.records.Purge()
+	})
 }
 
 // cached reads what can change through one of the expiring caches; see
@@ -169,7 +168,6 @@ func (c *runCache) clear() {
 func cached[V any](ctx context.Context, s *Service, t *timings, c interface {
 	Get(uuid.UUID) (V, bool)
 	Add(uuid.UUID, V) bool
-	Remove(uuid.UUID) bool
 }, name string,
 	id uuid.UUID, load func(context.Context, uuid.UUID) (V, error)) (V, error) {
 	if v, ok := c.Get(id); ok {
@@ -177,7 +175,7 @@ func cached[V any](ctx context.Context, s *Service, t *timings, c interface {
 		return v, nil
 	}
 	s.cache.count(name, false)
-	gen := s.cache.generation.Load()
+	gen := s.cache.changes.current()
 	began := time.Now()
 	v, err := shared(ctx, &s.loads, flightKey(name, id.String(), gen), func(ctx context.Context) (V, error) {
 		// A load that starts as another ends finds what that one stored.
@@ -188,12 +186,7 @@ func cached[V any](ctx context.Context, s *Service, t *timings, c interface {
 		if err != nil {
 			return v, err
 		}
-		// Checking the generation before storing would let a change heard
-		// between the two leave this stale entry behind.
-		c.Add(id, v)
-		if s.cache.generation.Load() != gen {
-			c.Remove(id)
-		}
+		s.cache.changes.fill(gen, func() { c.Add(id, v) })
 		return v, nil
 	})
 	t.database += time.Since(began)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -123,34 +124,71 @@ func TestABaseWeighsAtLeastWhatItHolds(t *testing.T) {
 	}
 }
 
-// changedWhileAdding is a record cache in which a change is heard just as
-// a read that began before it stores what it read.
-type changedWhileAdding struct {
+// addCounting is a record cache that counts what is stored in it and may
+// hear a change just as a read stores what it read.
+type addCounting struct {
 	*weighed.Cache[uuid.UUID, *ent.Record]
-	change func()
+	adds     *int
+	whileAdd func()
 }
 
-func (c changedWhileAdding) Add(id uuid.UUID, r *ent.Record) bool {
-	c.change()
+func (c addCounting) Add(id uuid.UUID, r *ent.Record) bool {
+	*c.adds++
+	if c.whileAdd != nil {
+		c.whileAdd()
+	}
 	return c.Cache.Add(id, r)
 }
 
-func TestARecordReadBeforeAChangeIsNotKeptWhenTheChangeIsHeardAsItIsStored(t *testing.T) {
+func newCachedService(t *testing.T) *Service {
+	t.Helper()
 	s := &Service{}
 	var err error
 	if s.cache, err = newRunCache(10, 1<<20, time.Hour, nil); err != nil {
 		t.Fatal(err)
 	}
+	return s
+}
+
+func TestARecordReadBeforeAChangeIsNeverStored(t *testing.T) {
+	s := newCachedService(t)
 	id := uuid.New()
 	before := &ent.Record{ID: id, Rule: "before the change"}
-	records := changedWhileAdding{Cache: s.cache.records, change: func() {
+	adds := 0
+	records := addCounting{Cache: s.cache.records, adds: &adds}
+	// The change is heard while the read runs: storing what it read, even
+	// for the instant before removing it, would show a request that comes
+	// after the change the record as it was.
+	read := func(context.Context, uuid.UUID) (*ent.Record, error) {
 		s.cache.drop(changefeed.Change{Kind: changefeed.KindBase, ID: uuid.New(), Record: id})
+		return before, nil
+	}
+	got, err := cached(context.Background(), s, &timings{}, records, "record", id, read)
+	if err != nil || got != before {
+		t.Fatalf("the read answered %v, %v; want what it read", got, err)
+	}
+	if adds != 0 {
+		t.Errorf("the read stored what it read %d times, after the change was heard", adds)
+	}
+}
+
+func TestARecordReadBeforeAChangeIsNotKeptWhenTheChangeIsHeardAsItIsStored(t *testing.T) {
+	s := newCachedService(t)
+	id := uuid.New()
+	before := &ent.Record{ID: id, Rule: "before the change"}
+	adds := 0
+	var heard sync.WaitGroup
+	records := addCounting{Cache: s.cache.records, adds: &adds, whileAdd: func() {
+		heard.Go(func() {
+			s.cache.drop(changefeed.Change{Kind: changefeed.KindBase, ID: uuid.New(), Record: id})
+		})
 	}}
 	read := func(context.Context, uuid.UUID) (*ent.Record, error) { return before, nil }
 	got, err := cached(context.Background(), s, &timings{}, records, "record", id, read)
 	if err != nil || got != before {
 		t.Fatalf("the read answered %v, %v; want what it read", got, err)
 	}
+	heard.Wait()
 	if r, ok := s.cache.records.Peek(id); ok {
 		t.Errorf("the cache kept %q, read before the change it heard", r.Rule)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -127,7 +126,7 @@ func (s *Service) keyPrincipal(ctx context.Context, secret string) (*Principal, 
 		return p, err
 	}
 	s.cache.count("principal", false)
-	gen := pc.generation.Load()
+	gen := pc.changes.current()
 	return shared(ctx, &s.loads, flightKey("principal", hash, gen), func(ctx context.Context) (*Principal, error) {
 		// A lookup that starts as another ends finds what that one kept.
 		if p, known, err := pc.remembered(hash, now); known {
@@ -136,21 +135,14 @@ func (s *Service) keyPrincipal(ctx context.Context, secret string) (*Principal, 
 		p, until, err := s.lookupPrincipal(ctx, hash, now)
 		switch {
 		case err == errBadKey:
-			pc.bad.Add(hash, now.Add(min(BadKeyTTL, s.cacheExpiry)))
-			if pc.generation.Load() != gen {
-				pc.bad.Remove(hash)
-			}
+			pc.changes.fill(gen, func() { pc.bad.Add(hash, now.Add(min(BadKeyTTL, s.cacheExpiry))) })
 			return nil, err
 		case err != nil:
 			return nil, err
 		}
-		pc.good.Add(hash, cachedPrincipal{principal: p, until: until})
-		// A change to keys or memberships committed while the lookup ran
-		// may have made it stale. Every drop counts before it removes, so
-		// either its removal takes this entry or this does.
-		if pc.generation.Load() != gen {
-			pc.good.Remove(hash)
-		}
+		// A change to keys or memberships heard while the lookup ran may
+		// have made it stale.
+		pc.changes.fill(gen, func() { pc.good.Add(hash, cachedPrincipal{principal: p, until: until}) })
 		return p, nil
 	})
 }
@@ -170,10 +162,9 @@ const BadKeyTTL = 30 * time.Second
 // good keys, until the expiry or the key's own expiry, and the refusals of
 // bad ones.
 type principalCache struct {
-	good *lru.Cache[string, cachedPrincipal]
-	bad  *lru.Cache[string, time.Time]
-	// generation counts drops; see keyPrincipal.
-	generation atomic.Uint64
+	good    *lru.Cache[string, cachedPrincipal]
+	bad     *lru.Cache[string, time.Time]
+	changes changeGate
 }
 
 type cachedPrincipal struct {
@@ -212,26 +203,29 @@ func (c *principalCache) drop(ch changefeed.Change) {
 	var stale func(*Principal) bool
 	switch ch.Kind {
 	case changefeed.KindKey:
-		c.generation.Add(1)
-		c.bad.Purge()
 		stale = func(p *Principal) bool { return p.KeyID == ch.ID }
 	case changefeed.KindMember:
-		c.generation.Add(1)
 		stale = func(p *Principal) bool { return p.TenantID == ch.Tenant && p.UserID == ch.ID }
 	default:
 		return
 	}
-	for _, hash := range c.good.Keys() {
-		if e, ok := c.good.Peek(hash); ok && stale(e.principal) {
-			c.good.Remove(hash)
+	c.changes.drop(func() {
+		if ch.Kind == changefeed.KindKey {
+			c.bad.Purge()
 		}
-	}
+		for _, hash := range c.good.Keys() {
+			if e, ok := c.good.Peek(hash); ok && stale(e.principal) {
+				c.good.Remove(hash)
+			}
+		}
+	})
 }
 
 func (c *principalCache) clear() {
-	c.generation.Add(1)
-	c.good.Purge()
-	c.bad.Purge()
+	c.changes.drop(func() {
+		c.good.Purge()
+		c.bad.Purge()
+	})
 }
 
 // lookupPrincipal finds the key with the hash and the tenant it acts in
