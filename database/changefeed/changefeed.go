@@ -34,8 +34,9 @@ const (
 	KindBase Kind = "base"
 	// KindKey is an API key created or revoked. ID is the key.
 	KindKey Kind = "key"
-	// KindMember is a membership added, changed in role or removed. ID is
-	// the user.
+	// KindMember is a membership changed in role or removed. ID is the
+	// user. An added one is not announced: nothing cached stands for a
+	// user who is not a member.
 	KindMember Kind = "member"
 	// KindGroup is a group created, changed or deleted, or a base added to
 	// or removed from it. ID is the group.
