@@ -135,11 +135,14 @@ func maskAt(v any, paths []maskPath, hidden *[]string) any {
 }
 
 // collectText adds the ways an explanation may show each scalar of v: as
-// sent, and as the JSON an explanation writes it in.
+// sent, and as the JSON an explanation writes it in. An object's keys go
+// too: an error may quote the object, or suggest one of its keys as the
+// closest name, and a key can be as telling as its value.
 func collectText(v any, hidden *[]string) {
 	switch v := v.(type) {
 	case map[string]any:
-		for _, c := range v {
+		for k, c := range v {
+			collectString(k, hidden)
 			collectText(c, hidden)
 		}
 	case []any:
@@ -147,17 +150,26 @@ func collectText(v any, hidden *[]string) {
 			collectText(c, hidden)
 		}
 	case string:
-		*hidden = append(*hidden, v)
-		// An explanation shows a text as JSON: quoted, with escapes.
-		if quoted, err := json.Marshal(v); err == nil && string(quoted[1:len(quoted)-1]) != v {
-			*hidden = append(*hidden, string(quoted[1:len(quoted)-1]))
-		}
+		collectString(v, hidden)
 	case json.Number:
 		*hidden = append(*hidden, v.String())
 		if f, err := v.Float64(); err == nil {
 			*hidden = append(*hidden, strconv.FormatFloat(f, 'f', -1, 64), strconv.FormatFloat(f, 'g', -1, 64))
+			// As JSON writes it, which the explanation does: an exponent
+			// without a leading zero (1.5e-7), from 1e-6 down and 1e21 up.
+			if b, err := json.Marshal(f); err == nil {
+				*hidden = append(*hidden, string(b))
+			}
 		}
 	case bool:
 		*hidden = append(*hidden, strconv.FormatBool(v))
+	}
+}
+
+func collectString(v string, hidden *[]string) {
+	*hidden = append(*hidden, v)
+	// An explanation shows a text as JSON: quoted, with escapes.
+	if quoted, err := json.Marshal(v); err == nil && string(quoted[1:len(quoted)-1]) != v {
+		*hidden = append(*hidden, string(quoted[1:len(quoted)-1]))
 	}
 }

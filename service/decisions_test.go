@@ -215,6 +215,42 @@ func TestMaskedValuesAreHiddenAsTheExplanationWritesThem(t *testing.T) {
 	})
 }
 
+// TestMaskedNumbersAndKeysAreHiddenAsTheExplanationWritesThem runs on a
+// masked number below 1e-6, which the explanation writes with an exponent
+// (1.2345e-7, not as sent), and a masked object whose key the run's error
+// quotes: neither reaches the decision or the audit table.
+func TestMaskedNumbersAndKeysAreHiddenAsTheExplanationWritesThem(t *testing.T) {
+	const rule = `A **Person** gets flagged if the __ssn__ of the **Person** is equal to "x" or the __profile__ of the **Person** is equal to 5.`
+	const data = `{"Person": {"ssn": 0.00000012345, "profile": {"acctKEY7788": "SECRETP2"}}}`
+	secrets := []string{"1.2345e-7", "0.00000012345", "acctKEY7788", "SECRETP2"}
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		pol := f.publishedPolicy(t, "tiny", rule)
+		if _, err := f.svc.SetPolicyDecisionSettings(admin, pol.ID, service.DecisionSettingsInput{
+			Enabled: true, Mask: []string{"$.Person.ssn", "$.Person.profile"}}); err != nil {
+			t.Fatal(err)
+		}
+		res, err := f.svc.RunPolicy(admin, pol.BaseID, json.RawMessage(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(res.Explanation, "is 1.2345e-7,") || !strings.Contains(res.Explanation, "acctKEY7788") {
+			t.Fatalf("the run's explanation %q does not show the values: the test shows nothing", res.Explanation)
+		}
+		res.Release()
+		f.waitForLog(t, 4) // created, published, edited, executed
+
+		for _, row := range storedRows(t, db) {
+			for _, secret := range secrets {
+				if strings.Contains(row, secret) {
+					t.Errorf("the stored row holds the masked %s: %.300s", secret, row)
+				}
+			}
+		}
+	})
+}
+
 // TestMaskedValuesNeverReachTheAuditLog runs a policy and a flow on data
 // whose masked value is an object, which the rule cannot compare: the
 // run's error quotes it, and the error its `executed` event keeps shows
