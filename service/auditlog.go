@@ -89,6 +89,23 @@ func auditEventOf(ev *ent.AuditEvent) AuditEvent {
 // meanwhile, since those are all newer.
 func auditCursor(ev AuditEvent) string { return list{kind: auditList}.timeCursor(ev.At, ev.ID) }
 
+// toStoredPrecision is a bound of a time filter in the whole microseconds
+// events and decisions are stored in (Service.timestamp), rounded up: an
+// event at a whole microsecond is at or after a finer t exactly when it is
+// at or after t rounded up, and before t exactly when before it rounded
+// up, so both since and until keep their meaning. The databases would
+// truncate or round it, taking or leaving an event on the wrong side.
+func toStoredPrecision(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	up := t.Truncate(time.Microsecond)
+	if up.Before(*t) {
+		up = up.Add(time.Microsecond)
+	}
+	return &up
+}
+
 func (f AuditFilter) check() error {
 	if f.Action != "" && auditevent.ActionValidator(auditevent.Action(f.Action)) != nil {
 		return Invalid("action must be created, edited, published, assigned, executed or deleted, not %q", f.Action)
@@ -145,6 +162,7 @@ func (s *Service) AuditEvents(ctx context.Context, f AuditFilter, o ListOptions)
 	if err := f.check(); err != nil {
 		return nil, err
 	}
+	f.Since, f.Until = toStoredPrecision(f.Since), toStoredPrecision(f.Until)
 	if err := s.authorizeOnTenant(ctx, p, authz.ActionReadAudit, authz.KindAudit); err != nil {
 		return nil, err
 	}

@@ -2,6 +2,8 @@ package service_test
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"reflect"
 	"slices"
@@ -217,6 +219,7 @@ func TestTheAuditLogRecordsTheLifecycleAndFilters(t *testing.T) {
 			t.Errorf("executed event %+v", executed)
 		}
 
+		justAfterPublished := published.Add(100 * time.Nanosecond)
 		filters := []struct {
 			name string
 			f    service.AuditFilter
@@ -232,6 +235,8 @@ func TestTheAuditLogRecordsTheLifecycleAndFilters(t *testing.T) {
 			{"since and until", service.AuditFilter{Since: &published, Until: &deleted}, []service.AuditEvent{assign, groupCreated, executed, pub}},
 			{"several at once", service.AuditFilter{Action: service.AuditCreated, Kind: service.AuditPolicy, Actor: &editorID}, []service.AuditEvent{created}},
 			{"nothing matching", service.AuditFilter{Until: &start}, nil},
+			{"since, finer than a microsecond after an event", service.AuditFilter{Since: &justAfterPublished}, []service.AuditEvent{del, assign, groupCreated, executed}},
+			{"until, finer than a microsecond after an event", service.AuditFilter{Until: &justAfterPublished}, []service.AuditEvent{pub, edited, created}},
 		}
 		for _, tc := range filters {
 			got := f.readLog(t, admin, tc.f, 2)
@@ -246,6 +251,17 @@ func TestTheAuditLogRecordsTheLifecycleAndFilters(t *testing.T) {
 			t.Fatalf("the first page of members: %+v, %v", members, err)
 		}
 		badCursor := members.NextCursor
+		// A cursor of this list whose time no calendar writes.
+		page, err := f.svc.AuditEvents(admin, service.AuditFilter{}, service.ListOptions{Limit: 1})
+		if err != nil || page.NextCursor == "" {
+			t.Fatalf("the first page of the log: %+v, %v", page, err)
+		}
+		forged, err := base64.RawURLEncoding.DecodeString(page.NextCursor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		binary.BigEndian.PutUint64(forged[len(forged)-24:], 1<<63)
+		farCursor := base64.RawURLEncoding.EncodeToString(forged)
 		refused := []struct {
 			name string
 			f    service.AuditFilter
@@ -259,6 +275,7 @@ func TestTheAuditLogRecordsTheLifecycleAndFilters(t *testing.T) {
 			{"a negative limit", service.AuditFilter{}, service.ListOptions{Limit: -1}},
 			{"a cursor of another list", service.AuditFilter{}, service.ListOptions{Cursor: badCursor}},
 			{"a cursor that is not one", service.AuditFilter{}, service.ListOptions{Cursor: "%%%"}},
+			{"a cursor of a time before any calendar", service.AuditFilter{}, service.ListOptions{Cursor: farCursor}},
 			{"a name query", service.AuditFilter{}, service.ListOptions{Query: "x"}},
 			{"a group", service.AuditFilter{}, service.ListOptions{GroupID: &g.ID}},
 		}

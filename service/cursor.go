@@ -116,7 +116,13 @@ func (l list) decodeTime(c string) (time.Time, uuid.UUID, error) {
 	if err != nil {
 		return time.Time{}, uuid.Nil, err
 	}
-	return time.UnixMicro(int64(binary.BigEndian.Uint64(b[:8]))).UTC(), uuid.UUID(b[8:]), nil
+	at := time.UnixMicro(int64(binary.BigEndian.Uint64(b[:8]))).UTC()
+	// Every cursor made holds a time of the years RFC 3339 writes; one
+	// outside them was made up, and PostgreSQL refuses to compare it.
+	if at.Year() < 1 || at.Year() > 9999 {
+		return time.Time{}, uuid.Nil, errForeignCursor
+	}
+	return at, uuid.UUID(b[8:]), nil
 }
 
 // versionCursor is the cursor of a history resuming after version v: the

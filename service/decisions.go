@@ -482,6 +482,7 @@ func (s *Service) Decisions(ctx context.Context, f DecisionFilter, o ListOptions
 	if f.Since != nil && f.Until != nil && !f.Until.After(*f.Since) {
 		return nil, Invalid("until must be later than since")
 	}
+	f.Since, f.Until = toStoredPrecision(f.Since), toStoredPrecision(f.Until)
 	var at time.Time
 	var after uuid.UUID
 	if o.Cursor != "" {
