@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/verdict/verdict/database"
@@ -74,6 +75,39 @@ func TestAStoredTestsDataIsCheckedAsARunsData(t *testing.T) {
 			if after := records(t, db); !reflect.DeepEqual(after, before) {
 				t.Errorf("refusing test data %s changed the stored records:\n%v\n%v", tc.data, before, after)
 			}
+		}
+	})
+}
+
+// An escaped UTF-16 surrogate that is not half of a pair, which
+// PostgreSQL's jsonb refuses, is stored as the replacement character that
+// decoding reads it as, in a test's data and in a schema alike, on either
+// database; a pair stays the character it writes.
+func TestALoneSurrogateIsStoredAsTheReplacementCharacter(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		name, rule := "surrogates", adultRule
+		tests := &[]service.TestCase{{Name: "t", Data: json.RawMessage(`{"a": "\ud800, \\ud800, \udc00\ud83d\ude00\ud83d"}`), Expect: json.RawMessage(`false`)}}
+		schema := json.RawMessage(`{"description": "\udfff"}`)
+		pol, err := f.svc.CreatePolicy(admin, service.Changes{Name: &name, Rule: &rule, Tests: tests, Schema: schema})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored := db.Client().Record.GetX(context.Background(), pol.ID)
+		var data struct{ A string }
+		if err := json.Unmarshal(stored.Tests[0].Data, &data); err != nil {
+			t.Fatal(err)
+		}
+		if want := "\ufffd, \\ud800, \ufffd\U0001F600\ufffd"; data.A != want {
+			t.Errorf("the test's data holds %+q, want %+q", data.A, want)
+		}
+		if strings.Contains(string(stored.Tests[0].Data), `"\ud800`) {
+			t.Errorf("the test's data is stored as %s", stored.Tests[0].Data)
+		}
+		var sch struct{ Description string }
+		if err := json.Unmarshal(stored.Schema, &sch); err != nil || sch.Description != "\ufffd" {
+			t.Errorf("the schema is stored as %s", stored.Schema)
 		}
 	})
 }

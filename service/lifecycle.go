@@ -139,10 +139,15 @@ func (s *Service) checkCommon(c *Changes, creating bool) error {
 			return err
 		}
 	}
+	c.Schema = withValidUnicode(c.Schema)
 	if _, err := checkSchema(c.Schema); err != nil {
 		return err
 	}
 	if c.Tests != nil {
+		for i := range *c.Tests {
+			tc := &(*c.Tests)[i]
+			tc.Data, tc.Expect = withValidUnicode(tc.Data), withValidUnicode(tc.Expect)
+		}
 		if err := s.checkTestCount(*c.Tests); err != nil {
 			return err
 		}

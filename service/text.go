@@ -3,7 +3,9 @@ package service
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -74,4 +76,42 @@ func checkJSONText(field string, raw json.RawMessage) error {
 			return Invalid("%s must not contain a NUL character (\\u0000)", field)
 		}
 	}
+}
+
+// withValidUnicode is raw, valid JSON, with every escaped UTF-16 surrogate
+// that is not half of a pair written \ufffd instead, as decoding it would
+// read it: PostgreSQL's jsonb refuses such an escape, and the GraphQL API,
+// which decodes the document first, stores the replacement character. The
+// escape keeps its length, so raw is copied only when one is found.
+func withValidUnicode(raw json.RawMessage) json.RawMessage {
+	out, copied := raw, false
+	for i := 0; ; i += 2 { // past the backslash and the character it escapes
+		j := bytes.IndexByte(raw[min(i, len(raw)):], '\\')
+		if j < 0 {
+			return out
+		}
+		i += j
+		r, ok := escapedRune(raw, i)
+		if !ok || !utf16.IsSurrogate(r) {
+			continue
+		}
+		if low, ok := escapedRune(raw, i+6); ok && r < 0xdc00 && low >= 0xdc00 && low <= 0xdfff {
+			i += 10 // the pair: to the backslash of its second half
+			continue
+		}
+		if !copied {
+			out, copied = bytes.Clone(raw), true
+		}
+		copy(out[i:], `\ufffd`)
+		i += 4
+	}
+}
+
+// escapedRune reads the \uXXXX escape at raw[i:], if there is one.
+func escapedRune(raw []byte, i int) (rune, bool) {
+	if i+6 > len(raw) || raw[i] != '\\' || raw[i+1] != 'u' {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(raw[i+2:i+6]), 16, 32)
+	return rune(n), err == nil
 }
