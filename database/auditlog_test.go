@@ -94,12 +94,6 @@ func TestAuditEventsAreRefusedChangesInSQL(t *testing.T) {
 		}
 		if db.Dialect() == dialect.Postgres {
 			statements = append(statements, "TRUNCATE audit_events", "DELETE FROM audit_events WHERE false")
-		} else {
-			// SQLite runs no delete trigger for the row a replace removes.
-			const columns = "id, organization_id, at, action, kind, base_id, record_id, group_id, actor_kind, actor_id"
-			statements = append(statements,
-				"INSERT OR REPLACE INTO audit_events ("+columns+", details) SELECT "+columns+", '{}' FROM audit_events",
-				"REPLACE INTO audit_events ("+columns+", details) SELECT "+columns+", '{}' FROM audit_events")
 		}
 		for _, stmt := range statements {
 			t.Run(stmt+" is refused", func(t *testing.T) {
@@ -109,6 +103,22 @@ func TestAuditEventsAreRefusedChangesInSQL(t *testing.T) {
 				}
 				unchanged(ctx, t, f, ev)
 			})
+		}
+		if db.Dialect() == dialect.SQLite {
+			// SQLite runs no delete trigger for the row a replace removes:
+			// a replace of a stored event is skipped instead.
+			const columns = "id, organization_id, at, action, kind, base_id, record_id, group_id, actor_kind, actor_id"
+			for _, stmt := range []string{
+				"INSERT OR REPLACE INTO audit_events (" + columns + ", details) SELECT " + columns + ", '{}' FROM audit_events",
+				"REPLACE INTO audit_events (" + columns + ", details) SELECT " + columns + ", '{}' FROM audit_events",
+			} {
+				t.Run(stmt+" changes nothing", func(t *testing.T) {
+					if _, err := db.SQL().ExecContext(ctx, stmt); err != nil {
+						t.Fatal(err)
+					}
+					unchanged(ctx, t, f, ev)
+				})
+			}
 		}
 		t.Run("inserting is still allowed", func(t *testing.T) {
 			f.auditEvent(ctx)
