@@ -288,6 +288,42 @@ func TestTheAuditLogRecordsTheLifecycleAndFilters(t *testing.T) {
 	})
 }
 
+// A publish that changes the draft as it publishes it says in its event
+// what it changed, as an edit does; one that changes nothing says only the
+// version.
+func TestAPublishThatChangesTheDraftSaysWhatItChanged(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		name, rule := "senior", seniorRule
+		pol, err := f.svc.CreatePolicy(admin, service.Changes{Name: &name, Rule: &rule})
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed := strings.Replace(seniorRule, "65", "60", 1)
+		if _, err := f.svc.PublishPolicy(admin, pol.ID, service.Changes{Rule: &changed, Description: ptr("lowered")}); err != nil {
+			t.Fatal(err)
+		}
+		draft, err := f.svc.PolicyDraftFromVersion(admin, pol.BaseID, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.PublishPolicy(admin, draft.ID, service.Changes{}); err != nil {
+			t.Fatal(err)
+		}
+		published := f.readLog(t, admin, service.AuditFilter{Action: service.AuditPublished}, 0)
+		if len(published) != 2 {
+			t.Fatalf("%d published events, want 2", len(published))
+		}
+		if want := map[string]any{"version": float64(2)}; !jsonEqual(t, published[0].Details, want) {
+			t.Errorf("a publish without changes: details %v, want %v", published[0].Details, want)
+		}
+		if want := map[string]any{"version": float64(1), "fields": []any{"description", "rule"}}; !jsonEqual(t, published[1].Details, want) {
+			t.Errorf("a publish with changes: details %v, want %v", published[1].Details, want)
+		}
+	})
+}
+
 func sameID(a, b *uuid.UUID) bool {
 	return a == nil && b == nil || a != nil && b != nil && *a == *b
 }

@@ -400,8 +400,14 @@ func (s *Service) publish(ctx context.Context, k *kindRules, id uuid.UUID, c *Ch
 			return unavailable(err)
 		}
 		out = target{base: b, record: r}
+		details := map[string]any{"version": version}
+		// A publish may change the draft as it publishes it; the log says
+		// what it changed, as an edit's event does.
+		if fields := c.fields(); len(fields) > 0 {
+			details["fields"] = fields
+		}
 		return s.changed(ctx, tx, baseChange(b, r.ID), event{tenant: p.TenantID, action: auditevent.ActionPublished,
-			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p, details: map[string]any{"version": version}})
+			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p, details: details})
 	})
 	if err != nil {
 		return nil, err
