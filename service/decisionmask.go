@@ -64,7 +64,13 @@ func parseMaskPath(p string) (maskPath, error) {
 			strings.IndexFunc(step, unicode.IsControl) >= 0 {
 			return nil, Invalid("mask path %q has an empty or malformed step %q: steps are member names separated by dots", p, step)
 		}
+		if step == "*" {
+			return nil, Invalid("mask path %q has a step *: paths have no wildcards; a step that meets a list applies to each element, so name the member, as in $.Person.cards.number", p)
+		}
 		steps[i] = engine.CanonicalName(step)
+		if steps[i] == "" {
+			return nil, Invalid("mask path %q has the step %q, which names no member a rule can read", p, step)
+		}
 	}
 	return steps, nil
 }
