@@ -45,7 +45,9 @@ type DecisionRecord struct {
 	// Input holds the value of the "input" field.
 	Input string `json:"input,omitempty"`
 	// Policies holds the value of the "policies" field.
-	Policies     *string `json:"policies,omitempty"`
+	Policies *string `json:"policies,omitempty"`
+	// Error holds the value of the "error" field.
+	Error        *string `json:"error,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -58,7 +60,7 @@ func (*DecisionRecord) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case decisionrecord.FieldVersion, decisionrecord.FieldRevision, decisionrecord.FieldDurationNs:
 			values[i] = new(sql.NullInt64)
-		case decisionrecord.FieldKind, decisionrecord.FieldExplanation, decisionrecord.FieldActorKind, decisionrecord.FieldInput, decisionrecord.FieldPolicies:
+		case decisionrecord.FieldKind, decisionrecord.FieldExplanation, decisionrecord.FieldActorKind, decisionrecord.FieldInput, decisionrecord.FieldPolicies, decisionrecord.FieldError:
 			values[i] = new(sql.NullString)
 		case decisionrecord.FieldAt:
 			values[i] = new(sql.NullTime)
@@ -171,6 +173,13 @@ func (_m *DecisionRecord) assignValues(columns []string, values []any) error {
 				_m.Policies = new(string)
 				*_m.Policies = value.String
 			}
+		case decisionrecord.FieldError:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field error", values[i])
+			} else if value.Valid {
+				_m.Error = new(string)
+				*_m.Error = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -250,6 +259,11 @@ func (_m *DecisionRecord) String() string {
 	builder.WriteString(", ")
 	if v := _m.Policies; v != nil {
 		builder.WriteString("policies=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.Error; v != nil {
+		builder.WriteString("error=")
 		builder.WriteString(*v)
 	}
 	builder.WriteByte(')')

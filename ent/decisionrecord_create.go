@@ -132,6 +132,20 @@ func (_c *DecisionRecordCreate) SetNillablePolicies(v *string) *DecisionRecordCr
 	return _c
 }
 
+// SetError sets the "error" field.
+func (_c *DecisionRecordCreate) SetError(v string) *DecisionRecordCreate {
+	_c.mutation.SetError(v)
+	return _c
+}
+
+// SetNillableError sets the "error" field if the given value is not nil.
+func (_c *DecisionRecordCreate) SetNillableError(v *string) *DecisionRecordCreate {
+	if v != nil {
+		_c.SetError(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *DecisionRecordCreate) SetID(v uuid.UUID) *DecisionRecordCreate {
 	_c.mutation.SetID(v)
@@ -331,6 +345,10 @@ func (_c *DecisionRecordCreate) createSpec() (*DecisionRecord, *sqlgraph.CreateS
 		_spec.SetField(decisionrecord.FieldPolicies, field.TypeString, value)
 		_node.Policies = &value
 	}
+	if value, ok := _c.mutation.Error(); ok {
+		_spec.SetField(decisionrecord.FieldError, field.TypeString, value)
+		_node.Error = &value
+	}
 	return _node, _spec
 }
 
@@ -441,6 +459,9 @@ func (u *DecisionRecordUpsertOne) UpdateNewValues() *DecisionRecordUpsertOne {
 		}
 		if _, exists := u.create.mutation.Policies(); exists {
 			s.SetIgnore(decisionrecord.FieldPolicies)
+		}
+		if _, exists := u.create.mutation.Error(); exists {
+			s.SetIgnore(decisionrecord.FieldError)
 		}
 	}))
 	return u
@@ -697,6 +718,9 @@ func (u *DecisionRecordUpsertBulk) UpdateNewValues() *DecisionRecordUpsertBulk {
 			}
 			if _, exists := b.mutation.Policies(); exists {
 				s.SetIgnore(decisionrecord.FieldPolicies)
+			}
+			if _, exists := b.mutation.Error(); exists {
+				s.SetIgnore(decisionrecord.FieldError)
 			}
 		}
 	}))

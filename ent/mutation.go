@@ -3548,6 +3548,7 @@ type DecisionRecordMutation struct {
 	actor_id        *uuid.UUID
 	input           *string
 	policies        *string
+	error           *string
 	clearedFields   map[string]struct{}
 	done            bool
 	oldValue        func(context.Context) (*DecisionRecord, error)
@@ -4249,6 +4250,55 @@ func (m *DecisionRecordMutation) ResetPolicies() {
 	delete(m.clearedFields, decisionrecord.FieldPolicies)
 }
 
+// SetError sets the "error" field.
+func (m *DecisionRecordMutation) SetError(s string) {
+	m.error = &s
+}
+
+// Error returns the value of the "error" field in the mutation.
+func (m *DecisionRecordMutation) Error() (r string, exists bool) {
+	v := m.error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldError returns the old "error" field's value of the DecisionRecord entity.
+// If the DecisionRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DecisionRecordMutation) OldError(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldError: %w", err)
+	}
+	return oldValue.Error, nil
+}
+
+// ClearError clears the value of the "error" field.
+func (m *DecisionRecordMutation) ClearError() {
+	m.error = nil
+	m.clearedFields[decisionrecord.FieldError] = struct{}{}
+}
+
+// ErrorCleared returns if the "error" field was cleared in this mutation.
+func (m *DecisionRecordMutation) ErrorCleared() bool {
+	_, ok := m.clearedFields[decisionrecord.FieldError]
+	return ok
+}
+
+// ResetError resets all changes to the "error" field.
+func (m *DecisionRecordMutation) ResetError() {
+	m.error = nil
+	delete(m.clearedFields, decisionrecord.FieldError)
+}
+
 // Where appends a list predicates to the DecisionRecordMutation builder.
 func (m *DecisionRecordMutation) Where(ps ...predicate.DecisionRecord) {
 	m.predicates = append(m.predicates, ps...)
@@ -4283,7 +4333,7 @@ func (m *DecisionRecordMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DecisionRecordMutation) Fields() []string {
-	fields := make([]string, 0, 14)
+	fields := make([]string, 0, 15)
 	if m.organization_id != nil {
 		fields = append(fields, decisionrecord.FieldOrganizationID)
 	}
@@ -4326,6 +4376,9 @@ func (m *DecisionRecordMutation) Fields() []string {
 	if m.policies != nil {
 		fields = append(fields, decisionrecord.FieldPolicies)
 	}
+	if m.error != nil {
+		fields = append(fields, decisionrecord.FieldError)
+	}
 	return fields
 }
 
@@ -4362,6 +4415,8 @@ func (m *DecisionRecordMutation) Field(name string) (ent.Value, bool) {
 		return m.Input()
 	case decisionrecord.FieldPolicies:
 		return m.Policies()
+	case decisionrecord.FieldError:
+		return m.Error()
 	}
 	return nil, false
 }
@@ -4399,6 +4454,8 @@ func (m *DecisionRecordMutation) OldField(ctx context.Context, name string) (ent
 		return m.OldInput(ctx)
 	case decisionrecord.FieldPolicies:
 		return m.OldPolicies(ctx)
+	case decisionrecord.FieldError:
+		return m.OldError(ctx)
 	}
 	return nil, fmt.Errorf("unknown DecisionRecord field %s", name)
 }
@@ -4506,6 +4563,13 @@ func (m *DecisionRecordMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetPolicies(v)
 		return nil
+	case decisionrecord.FieldError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetError(v)
+		return nil
 	}
 	return fmt.Errorf("unknown DecisionRecord field %s", name)
 }
@@ -4581,6 +4645,9 @@ func (m *DecisionRecordMutation) ClearedFields() []string {
 	if m.FieldCleared(decisionrecord.FieldPolicies) {
 		fields = append(fields, decisionrecord.FieldPolicies)
 	}
+	if m.FieldCleared(decisionrecord.FieldError) {
+		fields = append(fields, decisionrecord.FieldError)
+	}
 	return fields
 }
 
@@ -4600,6 +4667,9 @@ func (m *DecisionRecordMutation) ClearField(name string) error {
 		return nil
 	case decisionrecord.FieldPolicies:
 		m.ClearPolicies()
+		return nil
+	case decisionrecord.FieldError:
+		m.ClearError()
 		return nil
 	}
 	return fmt.Errorf("unknown DecisionRecord nullable field %s", name)
@@ -4650,6 +4720,9 @@ func (m *DecisionRecordMutation) ResetField(name string) error {
 		return nil
 	case decisionrecord.FieldPolicies:
 		m.ResetPolicies()
+		return nil
+	case decisionrecord.FieldError:
+		m.ResetError()
 		return nil
 	}
 	return fmt.Errorf("unknown DecisionRecord field %s", name)

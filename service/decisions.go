@@ -182,6 +182,8 @@ type decisionRow struct {
 	input    string
 	// policies is a flow run's FlowPolicies as JSON; nil for a policy run.
 	policies *string
+	// err is the error the run stopped with, masked; nil for none.
+	err *string
 }
 
 // FlowPolicy is a policy record a flow run's nodes resolved a reference
@@ -238,7 +240,7 @@ func maskErrors(t *target, raw json.RawMessage, texts []string) {
 // decisionOf is the record of a run of t, or nil when its base records
 // no runs or the sample leaves this one out. The input is masked, and so
 // is the explanation, before the record leaves this function.
-func (s *Service) decisionOf(t *target, raw json.RawMessage, result bool, explanation string, took time.Duration) *decisionRow {
+func (s *Service) decisionOf(t *target, raw json.RawMessage, result bool, explanation string, failure *string, took time.Duration) *decisionRow {
 	rec := t.recording
 	if rec == nil || rec.rate < 1 && rand.Float64() >= rec.rate {
 		return nil
@@ -254,11 +256,16 @@ func (s *Service) decisionOf(t *target, raw json.RawMessage, result bool, explan
 	if json.Compact(&compact, input) == nil {
 		input = compact.Bytes()
 	}
-	return &decisionRow{
+	d := &decisionRow{
 		id: uuid.Must(uuid.NewV7()), version: t.record.Version, revision: t.record.Revision, result: result,
 		explanation: storedExplanation(redact.Whole(explanation, hidden, Masked)), cut: len(explanation) > MaxStoredExplanation,
 		duration: took, input: string(input),
 	}
+	if failure != nil {
+		masked := storedExplanation(redact.Whole(*failure, hidden, Masked))
+		d.err = &masked
+	}
+	return d
 }
 
 // underCurrentSettings holds the decision records of a batch of events,
@@ -361,6 +368,10 @@ func (d *decisionRow) remask(mask []string, extra map[string]any) bool {
 		d.explanation = redact.Whole(d.explanation, hidden, Masked)
 	}
 	eachErrorText(extra, func(text string) string { return redact.Whole(text, hidden, Masked) })
+	if d.err != nil {
+		masked := redact.Whole(*d.err, hidden, Masked)
+		d.err = &masked
+	}
 	return true
 }
 
@@ -404,6 +415,10 @@ type Decision struct {
 	// to; null for a policy, and for a flow recorded before they were
 	// kept.
 	Policies []FlowPolicy `json:"policies"`
+	// Error is the error the run stopped with (a flow's errors joined by
+	// "; "), masked; null when it stopped on none, and for a decision
+	// recorded before errors were kept.
+	Error *string `json:"error"`
 
 	tenant uuid.UUID
 }
@@ -442,7 +457,7 @@ func decisionOfRow(r *ent.DecisionRecord) Decision {
 		ID: r.ID, Kind: string(r.Kind), BaseID: r.BaseID, RecordID: r.RecordID, Version: r.Version,
 		Revision: r.Revision, At: r.At, Result: r.Result, Explanation: r.Explanation,
 		Duration: Nanos(r.DurationNs), Actor: Actor{Kind: string(r.ActorKind), ID: r.ActorID},
-		Data: json.RawMessage(r.Input), tenant: r.OrganizationID,
+		Data: json.RawMessage(r.Input), Error: r.Error, tenant: r.OrganizationID,
 	}
 	if r.Policies != nil && json.Unmarshal([]byte(*r.Policies), &d.Policies) != nil {
 		// Written by decisionOf's caller only; a list that does not read
@@ -514,6 +529,9 @@ func (s *Service) Decisions(ctx context.Context, f DecisionFilter, o ListOptions
 	answer := 0
 	for _, r := range rows[:min(len(rows), limit)] {
 		answer += rowAnswerBytes + len(r.Input) + len(r.Explanation)
+		if r.Error != nil {
+			answer += len(*r.Error)
+		}
 	}
 	if err := s.spendAnswer(ctx, answer); err != nil {
 		return nil, err

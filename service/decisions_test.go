@@ -769,11 +769,19 @@ func TestReplayComparesADraftWithTheRecordedDecisions(t *testing.T) {
 			!strings.Contains(first.Before.Explanation, "at least 65") || !strings.Contains(first.After.Explanation, "at least 75") {
 			t.Errorf("changed items %+v, %+v", first, second)
 		}
-		if failed := rep.Items[2]; failed.After.Error == nil || !strings.Contains(*failed.After.Error, "age") {
+		// The recorded run failed as the replayed one does, and says so.
+		failed := rep.Items[2]
+		if failed.After.Error == nil || !strings.Contains(*failed.After.Error, "age") {
 			t.Errorf("the failed item %+v", failed)
+		} else if failed.Before.Error == nil || *failed.Before.Error != *failed.After.Error {
+			t.Errorf("the failed item's recorded error %v, want %q", failed.Before.Error, *failed.After.Error)
 		}
-		if rep.Items[3].Changed || rep.Items[4].Changed {
+		if rep.Items[3].Changed || rep.Items[4].Changed || rep.Items[3].Before.Error != nil || rep.Items[4].Before.Error != nil {
 			t.Errorf("unchanged items %+v", rep.Items[3:])
+		}
+		read, err := f.svc.Decision(admin, failed.DecisionID)
+		if err != nil || read.Error == nil || *read.Error != *failed.Before.Error {
+			t.Errorf("the failed decision reads %+v, %v; want its error", read, err)
 		}
 
 		limited, err := f.svc.ReplayPolicy(admin, draft.ID, service.ReplayInput{Limit: 1})

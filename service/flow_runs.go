@@ -59,7 +59,10 @@ func (s *Service) runFlow(ctx context.Context, baseID, recordID uuid.UUID, rawDa
 	}
 	took := time.Since(t.start)
 	var failure map[string]any
+	var stopped *string
 	if len(res.Errors) > 0 {
+		joined := strings.Join(res.Errors, "; ")
+		stopped = &joined
 		// A copy: the event is stored after the caller has the result.
 		errs := slices.Clone(res.Errors)
 		maskErrors(target, rawData, errs)
@@ -67,7 +70,7 @@ func (s *Service) runFlow(ctx context.Context, baseID, recordID uuid.UUID, rawDa
 	}
 	var decision *decisionRow
 	if target.recording != nil {
-		decision = s.decisionOf(target, rawData, res.Result, flowExplanation(res), took)
+		decision = s.decisionOf(target, rawData, res.Result, flowExplanation(res), stopped, took)
 		if decision != nil {
 			decision.policies = resolver.resolvedPolicies()
 		}

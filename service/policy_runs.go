@@ -58,12 +58,14 @@ func (s *Service) runPolicy(ctx context.Context, baseID, recordID uuid.UUID, raw
 	s.metrics.engineTime.WithLabelValues("policy").Observe(t.engine.Seconds())
 	out.Execution = t.execution()
 	var failure map[string]any
+	var stopped *string
 	if res.Error != nil {
+		stopped = &res.Error.Message
 		message := []string{res.Error.Message}
 		maskErrors(target, rawData, message)
 		failure = map[string]any{"error": message[0]}
 	}
-	decision := s.decisionOf(target, rawData, res.Result, res.Explanation, time.Duration(out.Execution.Total))
+	decision := s.decisionOf(target, rawData, res.Result, res.Explanation, stopped, time.Duration(out.Execution.Total))
 	if err := s.recordExecution(ctx, p, target, res.Result, time.Duration(out.Execution.Total), failure, decision); err != nil {
 		out.Release()
 		return nil, err

@@ -170,7 +170,11 @@ func (s *Service) ReplayFlow(ctx context.Context, id uuid.UUID, in ReplayInput) 
 func (s *Service) spendReplay(ctx context.Context, rows []*ent.DecisionRecord, each int) error {
 	inputs := 0
 	for _, row := range rows {
-		inputs += len(row.Input)
+		// Its input is decoded; what was recorded of its run, answered.
+		inputs += len(row.Input) + len(row.Explanation)
+		if row.Error != nil {
+			inputs += len(*row.Error)
+		}
 	}
 	return s.admitRuns(ctx, "recorded decisions", askForFewer, len(rows), each, inputs)
 }
@@ -232,7 +236,7 @@ func compareAll(rows []*ent.DecisionRecord, run func(map[string]any, json.RawMes
 	out := &Replay{Compared: len(rows), Items: make([]ReplayItem, 0, len(rows))}
 	decoder := engine.NewDataDecoder(limits)
 	for _, r := range rows {
-		item := ReplayItem{DecisionID: r.ID, At: r.At, Before: ReplayOutcome{Result: r.Result, Explanation: r.Explanation}}
+		item := ReplayItem{DecisionID: r.ID, At: r.At, Before: ReplayOutcome{Result: r.Result, Explanation: r.Explanation, Error: r.Error}}
 		raw := json.RawMessage(r.Input)
 		data, err := decoder.Decode(raw)
 		if err != nil {

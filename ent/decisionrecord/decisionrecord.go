@@ -43,6 +43,8 @@ const (
 	FieldInput = "input"
 	// FieldPolicies holds the string denoting the policies field in the database.
 	FieldPolicies = "policies"
+	// FieldError holds the string denoting the error field in the database.
+	FieldError = "error"
 	// Table holds the table name of the decisionrecord in the database.
 	Table = "decision_records"
 )
@@ -64,6 +66,7 @@ var Columns = []string{
 	FieldActorID,
 	FieldInput,
 	FieldPolicies,
+	FieldError,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -205,4 +208,9 @@ func ByInput(opts ...sql.OrderTermOption) OrderOption {
 // ByPolicies orders the results by the policies field.
 func ByPolicies(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPolicies, opts...).ToFunc()
+}
+
+// ByError orders the results by the error field.
+func ByError(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldError, opts...).ToFunc()
 }

@@ -115,6 +115,11 @@ func Policies(v string) predicate.DecisionRecord {
 	return predicate.DecisionRecord(sql.FieldEQ(FieldPolicies, v))
 }
 
+// Error applies equality check predicate on the "error" field. It's identical to ErrorEQ.
+func Error(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldEQ(FieldError, v))
+}
+
 // OrganizationIDEQ applies the EQ predicate on the "organization_id" field.
 func OrganizationIDEQ(v uuid.UUID) predicate.DecisionRecord {
 	return predicate.DecisionRecord(sql.FieldEQ(FieldOrganizationID, v))
@@ -698,6 +703,81 @@ func PoliciesEqualFold(v string) predicate.DecisionRecord {
 // PoliciesContainsFold applies the ContainsFold predicate on the "policies" field.
 func PoliciesContainsFold(v string) predicate.DecisionRecord {
 	return predicate.DecisionRecord(sql.FieldContainsFold(FieldPolicies, v))
+}
+
+// ErrorEQ applies the EQ predicate on the "error" field.
+func ErrorEQ(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldEQ(FieldError, v))
+}
+
+// ErrorNEQ applies the NEQ predicate on the "error" field.
+func ErrorNEQ(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldNEQ(FieldError, v))
+}
+
+// ErrorIn applies the In predicate on the "error" field.
+func ErrorIn(vs ...string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldIn(FieldError, vs...))
+}
+
+// ErrorNotIn applies the NotIn predicate on the "error" field.
+func ErrorNotIn(vs ...string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldNotIn(FieldError, vs...))
+}
+
+// ErrorGT applies the GT predicate on the "error" field.
+func ErrorGT(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldGT(FieldError, v))
+}
+
+// ErrorGTE applies the GTE predicate on the "error" field.
+func ErrorGTE(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldGTE(FieldError, v))
+}
+
+// ErrorLT applies the LT predicate on the "error" field.
+func ErrorLT(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldLT(FieldError, v))
+}
+
+// ErrorLTE applies the LTE predicate on the "error" field.
+func ErrorLTE(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldLTE(FieldError, v))
+}
+
+// ErrorContains applies the Contains predicate on the "error" field.
+func ErrorContains(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldContains(FieldError, v))
+}
+
+// ErrorHasPrefix applies the HasPrefix predicate on the "error" field.
+func ErrorHasPrefix(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldHasPrefix(FieldError, v))
+}
+
+// ErrorHasSuffix applies the HasSuffix predicate on the "error" field.
+func ErrorHasSuffix(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldHasSuffix(FieldError, v))
+}
+
+// ErrorIsNil applies the IsNil predicate on the "error" field.
+func ErrorIsNil() predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldIsNull(FieldError))
+}
+
+// ErrorNotNil applies the NotNil predicate on the "error" field.
+func ErrorNotNil() predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldNotNull(FieldError))
+}
+
+// ErrorEqualFold applies the EqualFold predicate on the "error" field.
+func ErrorEqualFold(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldEqualFold(FieldError, v))
+}
+
+// ErrorContainsFold applies the ContainsFold predicate on the "error" field.
+func ErrorContainsFold(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldContainsFold(FieldError, v))
 }
 
 // And groups predicates with the AND operator between them.

@@ -51,6 +51,9 @@ func (DecisionRecord) Fields() []ent.Field {
 		// reference of its nodes resolved to, as a JSON list, so that the
 		// run can be recomputed with exactly those. Null for a policy run.
 		field.Text("policies").Optional().Nillable().Immutable(),
+		// The error the run stopped with, masked as the explanation is;
+		// null when it stopped on none.
+		field.Text("error").Optional().Nillable().Immutable(),
 	}
 }
 

@@ -123,6 +123,7 @@ type ComplexityRoot struct {
 		BaseID      func(childComplexity int) int
 		Data        func(childComplexity int) int
 		Duration    func(childComplexity int) int
+		Error       func(childComplexity int) int
 		Explanation func(childComplexity int) int
 		ID          func(childComplexity int) int
 		Kind        func(childComplexity int) int
@@ -1107,6 +1108,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Decision.Duration(childComplexity), true
+	case "Decision.error":
+		if e.ComplexityRoot.Decision.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.Error(childComplexity), true
 	case "Decision.explanation":
 		if e.ComplexityRoot.Decision.Explanation == nil {
 			break
@@ -4794,6 +4801,12 @@ type Decision implements Node {
   """
   explanation: String!
   """
+  The error the run stopped with (a flow's errors joined by "; "), with
+  masked values replaced; null when it stopped on none, and for a run
+  recorded before errors were kept.
+  """
+  error: String
+  """
   How long the run took, in nanoseconds, as a string of digits.
   """
   durationNs: String!
@@ -8110,6 +8123,8 @@ func (ec *executionContext) childFields_Decision(ctx context.Context, field grap
 		return ec.fieldContext_Decision_result(ctx, field)
 	case "explanation":
 		return ec.fieldContext_Decision_explanation(ctx, field)
+	case "error":
+		return ec.fieldContext_Decision_error(ctx, field)
 	case "durationNs":
 		return ec.fieldContext_Decision_durationNs(ctx, field)
 	case "actor":
@@ -11610,6 +11625,29 @@ func (ec *executionContext) _Decision_explanation(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_Decision_explanation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Decision", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Decision_error(ctx context.Context, field graphql.CollectedField, obj *service.Decision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Decision_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Decision_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Decision", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
@@ -25742,6 +25780,11 @@ func (ec *executionContext) _Decision(ctx context.Context, sel ast.SelectionSet,
 		case "explanation":
 			out.Values[i] = ec._Decision_explanation(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "error":
+			out.Values[i] = ec._Decision_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "durationNs":
