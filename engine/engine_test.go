@@ -563,3 +563,30 @@ func TestEvaluateIntoLeavesNothingOfThePreviousResult(t *testing.T) {
 		t.Errorf("reused result\n%s\nwant\n%s", got, want)
 	}
 }
+
+func TestDateNotParsedNamesTheValueThatIsNotADate(t *testing.T) {
+	const data = `{"sub": {"expiry": "2024-06-30", "b": "soon", "end": "next June"}}`
+	const notDate = "not a date (YYYY-MM-DD or an ISO 8601 timestamp), so the condition is false."
+	tests := []struct{ cond, want string }{
+		{`the __expiry__ of the **sub** is later than "January 1, 2024"`,
+			`The rule compares the expiry of the sub with "January 1, 2024", which is ` + notDate},
+		{`the __expiry__ of the **sub** is later than 12`,
+			`The rule compares the expiry of the sub with 12, which is ` + notDate},
+		{`the __expiry__ of the **sub** is within thirty days`,
+			`The rule compares the expiry of the sub with "thirty days", which is not a duration (a number and a unit, such as 30 days), so the condition is false.`},
+		{`__expiry__ is later than __b__`,
+			`The expiry of the sub is compared with the b of the sub, which is "soon", ` + notDate},
+		{`the __end__ of the **sub** is later than 2024-01-01`,
+			`The end of the sub is "next June", which is ` + notDate},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cond, func(t *testing.T) {
+			res := fixedEngine().Run("A **sub** is current if "+tt.cond+".", mustData(t, data))
+			res.Explain()
+			want := engine.Warning{Code: engine.WarnDateNotParsed, Message: tt.want}
+			if res.Error != nil || len(res.Warnings) != 1 || res.Warnings[0] != want {
+				t.Errorf("error %v, warnings %+v, want %+v", res.Error, res.Warnings, want)
+			}
+		})
+	}
+}

@@ -681,6 +681,7 @@ func (e *evaluator) comparison(c *ccond, ct *ConditionTrace) (bool, *Error) {
 			if err := e.show(rightRaw); err != nil {
 				return false, err
 			}
+			ct.rightFound = rightRaw
 		}
 	}
 	res, ok := e.compare(c.op, left, right)

@@ -420,9 +420,23 @@ func (r *Result) notCompared(c *ConditionTrace, subject, value string) string {
 			return other
 		}
 	case "LaterThan", "EarlierThan", "Within", "OlderThan", "YoungerThan":
-		if isText {
-			r.warn(WarnDateNotParsed, fmt.Sprintf(
-				"%s is %s, which is not a date (YYYY-MM-DD or an ISO 8601 timestamp), so the condition is false.", subject, value))
+		text, _ := c.Property.Value.(string)
+		if _, date := timestampDay(text); isText && !date {
+			r.warn(WarnDateNotParsed, fmt.Sprintf("%s is %s, which is not %s, so the condition is false.", subject, value, aDate))
+			return other
+		} else if isText {
+			// The data holds a date, so the other side is what is wrong.
+			needs := aDate
+			if c.Operator != "LaterThan" && c.Operator != "EarlierThan" {
+				needs = "a duration (a number and a unit, such as 30 days)"
+			}
+			if c.rightFound != nil {
+				r.warn(WarnDateNotParsed, fmt.Sprintf("%s is compared with %s, which is %s, not %s, so the condition is false.",
+					subject, other, jsonText(c.rightFound), needs))
+			} else {
+				r.warn(WarnDateNotParsed, fmt.Sprintf("The rule compares %s with %s, which is not %s, so the condition is false.",
+					subject, other, needs))
+			}
 			return other
 		}
 	}
@@ -436,6 +450,8 @@ func (r *Result) notCompared(c *ConditionTrace, subject, value string) string {
 		subject, value, other))
 	return other
 }
+
+const aDate = "a date (YYYY-MM-DD or an ISO 8601 timestamp)"
 
 func (r *Result) warn(code, msg string) {
 	if msg != "" && msg[0] >= 'a' && msg[0] <= 'z' {

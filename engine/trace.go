@@ -67,6 +67,9 @@ type ConditionTrace struct {
 	Value    TypedValue
 	Compared bool
 	Details  EvaluationDetails
+	// rightFound is what a right-hand path found, kept for warnings: a
+	// trace without evaluation_details does not show it.
+	rightFound any
 
 	// Reference members; ReferencedRuleOutcome is empty and PropertyCheck
 	// nil when absent.
