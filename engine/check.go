@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Diagnostic severities.
@@ -451,7 +452,7 @@ func suggestOperators(words []string, fuzzy bool) (int, []string) {
 		n := min(len(strings.Fields(ph.text)), len(words))
 		written := strings.ToLower(strings.Join(words[:n], " "))
 		d := editDistance(written, ph.text)
-		if d <= max(2, len(ph.text)/4) {
+		if d <= max(2, utf8.RuneCountInString(ph.text)/4) {
 			near = append(near, scored{ph.text, n, d})
 		}
 	}
@@ -477,8 +478,14 @@ func suggestOperators(words []string, fuzzy bool) (int, []string) {
 	return near[0].n, out
 }
 
-// editDistance is the Levenshtein distance between two strings, by byte.
+// editDistance is the Levenshtein distance between two strings, by
+// letter (rune), so that an accented letter is one change, as docs/errors.md
+// promises.
 func editDistance(a, b string) int {
+	if !isASCII(a) || !isASCII(b) {
+		return levenshtein([]rune(a), []rune(b))
+	}
+	// ASCII text, nearly every name, is compared without converting it.
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
@@ -496,6 +503,35 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+func levenshtein(a, b []rune) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // missingFullStop recognises a rule that runs into the next rule or the

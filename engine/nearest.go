@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Suggestions name what a misspelt word most likely meant: the checker's
@@ -38,7 +39,7 @@ func closest(written string, candidates []suggestible, skip int, near func(cand 
 		}
 		*work--
 		n := near(cand, w)
-		if diff := len(w) - len(cand.lower); n <= 0 || cand.rule == skip || diff > n || -diff > n {
+		if diff := letters(w) - letters(cand.lower); n <= 0 || cand.rule == skip || diff > n || -diff > n {
 			continue
 		}
 		cost := (len(w) + 1) * (len(cand.lower) + 1)
@@ -69,12 +70,17 @@ func closest(written string, candidates []suggestible, skip int, near func(cand 
 
 // nearSuggestion is how far a label, a phrase or a schema's name may be
 // from the word written: a third of its length, and 2 for short ones.
-func nearSuggestion(cand suggestible, _ string) int { return max(2, len(cand.text)/3) }
+func nearSuggestion(cand suggestible, _ string) int { return max(2, letters(cand.text)/3) }
 
 // nearKey is how far a key of the data may be from a missing name, both
 // canonical: a third of the longer one, so that names of one or two
 // letters, which any edit turns into another, have none.
-func nearKey(cand suggestible, written string) int { return max(len(cand.lower), len(written)) / 3 }
+func nearKey(cand suggestible, written string) int {
+	return max(letters(cand.lower), letters(written)) / 3
+}
+
+// letters counts a name's letters (runes), as distances are measured.
+func letters(s string) int { return utf8.RuneCountInString(s) }
 
 // first is the nearest of closest's answer, or "".
 func first(suggestions []string) string {
@@ -155,7 +161,7 @@ func nearestKey(obj map[string]any, c string) string {
 	keys := make([]suggestible, 0, len(obj))
 	for k := range obj {
 		if len(k) <= maxNearestName {
-			keys = append(keys, suggestible{text: k, lower: canon(k)})
+			keys = append(keys, suggestible{text: k, lower: strings.ToLower(canon(k))})
 		}
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i].text < keys[j].text })

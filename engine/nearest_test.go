@@ -30,6 +30,10 @@ func TestAMissingNameSuggestsTheClosestNameOfTheData(t *testing.T) {
 			"Missing property: property 'age' not found at $.Person", ""},
 		{"names of two letters have none", `A **P** is ok if the __id__ of the **P** is at least 1.`, `{"P": {"ix": 1}}`,
 			"Missing property: property 'id' not found at $.P", ""},
+		{"an accented letter is one change", `A **s** is ok if the __cafe__ of the **s** is at least 1.`,
+			`{"s": {"café": 1}}`, "Missing property: property 'cafe' not found at $.s", "café"},
+		{"case is ignored beyond ASCII", `A **s** is ok if the __café__ of the **s** is at least 1.`,
+			`{"s": {"CAFÉ": 1, "other": 2}}`, "Missing property: property 'café' not found at $.s", "CAFÉ"},
 		{"no object to search", `A **Person** is ok if the __x__ of the __name__ of the **Person** is at least 1.`,
 			`{"Person": {"name": "x"}}`, "Missing property: property 'x' not found at $.Person.name", ""},
 	}
