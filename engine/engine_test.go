@@ -590,3 +590,31 @@ func TestDateNotParsedNamesTheValueThatIsNotADate(t *testing.T) {
 		})
 	}
 }
+
+func TestTimestampsAreDatesWhenTheyAreRFC3339OrISO8601(t *testing.T) {
+	tests := []struct {
+		stamp string
+		date  bool
+	}{
+		{"2024-03-02T10:00:00Z", true},
+		{"2024-03-02t10:00:00z", true},
+		{"2024-03-02 23:59:60.5+05:30", true},
+		{"2024-03-02T10:00-0800", true},
+		{"2024-03-02T25:00:00Z", false},
+		{"2024-03-02T24:00:00Z", false},
+		{"2024-03-02T10:60:00Z", false},
+		{"2024-03-02T10:00:61Z", false},
+		{"2024-03-02T10:00:00+24:00", false},
+		{"2024-03-02T10:00:00+05:60", false},
+		{"2024-03-02x10:00:00Z", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.stamp, func(t *testing.T) {
+			res, c := firstCondition(t, "A **s** is ok if the __at__ of the **s** is later than 2024-03-01.",
+				`{"s": {"at": "`+tt.stamp+`"}}`)
+			if res.Error != nil || res.Result != tt.date || c.Compared != tt.date {
+				t.Errorf("result %v, compared %v, error %v; want both %v", res.Result, c.Compared, res.Error, tt.date)
+			}
+		})
+	}
+}

@@ -192,25 +192,30 @@ func daysFromCivil(y, m, d int) int {
 }
 
 // timestampDay accepts YYYY-MM-DD alone or followed by `T` or a space and
-// an ISO-8601 time (HH:MM[:SS[.fraction]][Z|±HH[:MM]]).
+// an ISO-8601 time (HH:MM[:SS[.fraction]][Z|±HH[:MM]]). RFC 3339 lets the
+// `T` and `Z` be lower-case; hours, minutes and seconds must be in range
+// (a second of 60 is a leap second).
 func timestampDay(s string) (int, bool) {
 	if len(s) < 10 {
 		return 0, false
 	}
-	if len(s) > 10 && !(s[10] == 'T' || s[10] == ' ') || len(s) > 10 && !isTime(s[11:]) {
+	if len(s) > 10 && !(s[10] == 'T' || s[10] == 't' || s[10] == ' ') || len(s) > 10 && !isTime(s[11:]) {
 		return 0, false
 	}
 	return parseDay(s[:10])
 }
 
 func isTime(s string) bool {
-	two := func(i int) bool { return len(s) >= i+2 && isDigit(s[i]) && isDigit(s[i+1]) }
-	if !two(0) || len(s) < 5 || s[2] != ':' || !two(3) {
+	// upTo reads two digits at i that make a number no greater than most.
+	upTo := func(i, most int) bool {
+		return len(s) >= i+2 && isDigit(s[i]) && isDigit(s[i+1]) && int(s[i]-'0')*10+int(s[i+1]-'0') <= most
+	}
+	if !upTo(0, 23) || len(s) < 5 || s[2] != ':' || !upTo(3, 59) {
 		return false
 	}
 	i := 5
 	if i < len(s) && s[i] == ':' {
-		if !two(i + 1) {
+		if !upTo(i+1, 60) {
 			return false
 		}
 		i += 3
@@ -232,9 +237,14 @@ func isTime(s string) bool {
 		return i+1 == len(s)
 	case s[i] == '+' || s[i] == '-':
 		rest := s[i+1:]
-		return len(rest) == 2 && isDigit(rest[0]) && isDigit(rest[1]) ||
-			len(rest) == 4 && isDigit(rest[0]) && isDigit(rest[1]) && isDigit(rest[2]) && isDigit(rest[3]) ||
-			len(rest) == 5 && isDigit(rest[0]) && isDigit(rest[1]) && rest[2] == ':' && isDigit(rest[3]) && isDigit(rest[4])
+		switch len(rest) {
+		case 2:
+			return upTo(i+1, 23)
+		case 4:
+			return upTo(i+1, 23) && upTo(i+3, 59)
+		case 5:
+			return upTo(i+1, 23) && rest[2] == ':' && upTo(i+4, 59)
+		}
 	}
 	return false
 }
