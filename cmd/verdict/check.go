@@ -135,7 +135,7 @@ func newTestCommand() *cobra.Command {
 		Short: "Run rule files against the test cases kept beside them",
 		Long: `Run each NAME.rule file (given, or found under a given directory) against the
 cases in NAME.tests.json beside it: a JSON list of {"name", "data", "expect"},
-where expect is true or false. A NAME.tests.json given runs NAME.rule. Each
+where expect is true or false, without quotes. A NAME.tests.json given runs NAME.rule. Each
 failure is printed with its expected and actual result and the run's
 explanation.
 
@@ -217,6 +217,52 @@ func ruleFiles(paths []string) ([]string, error) {
 	return slices.Compact(out), nil
 }
 
+// readTests reads a tests file's cases. What is wrong with one is said in
+// plain words, naming the case, rather than as a decoder's message about
+// Go types.
+func readTests(path string, raw []byte) ([]ruleTest, error) {
+	const want = `want a list of {"name", "data", "expect"}`
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		var typ *json.UnmarshalTypeError
+		if errors.As(err, &typ) {
+			return nil, usageError("%s: %s, not a JSON %s", path, want, typ.Value)
+		}
+		return nil, usageError("%s: %s: %v", path, want, err)
+	}
+	tests := make([]ruleTest, len(items))
+	for i, item := range items {
+		var fields map[string]json.RawMessage
+		if json.Unmarshal(item, &fields) != nil || fields == nil {
+			return nil, usageError("%s: test %d is not an object; %s", path, i+1, want)
+		}
+		tc := &tests[i]
+		which := fmt.Sprintf("test %d", i+1)
+		if name, ok := fields["name"]; ok {
+			if json.Unmarshal(name, &tc.Name) != nil {
+				return nil, usageError("%s: %s: name must be text in quotes, not %s", path, which, name)
+			}
+			if tc.Name != "" {
+				which += fmt.Sprintf(" (%q)", tc.Name)
+			}
+		}
+		if expect, ok := fields["expect"]; ok {
+			var b bool
+			if json.Unmarshal(expect, &b) != nil {
+				return nil, usageError("%s: %s: expect must be true or false, without quotes, not %s", path, which, expect)
+			}
+			tc.Expect = &b
+		}
+		if data, ok := fields["data"]; ok {
+			tc.Data = data
+		}
+		if tc.Name == "" || tc.Expect == nil || len(tc.Data) == 0 {
+			return nil, usageError("%s: %s needs a name, data and expect (true or false)", path, which)
+		}
+	}
+	return tests, nil
+}
+
 // testRuleFile runs one rule file's tests and prints what failed.
 func testRuleFile(w io.Writer, path string, verbose bool) (passed, total int, err error) {
 	b, err := os.ReadFile(path)
@@ -232,14 +278,9 @@ func testRuleFile(w io.Writer, path string, verbose bool) (passed, total int, er
 	if err != nil {
 		return 0, 0, usageError("%v", err)
 	}
-	var tests []ruleTest
-	if err := json.Unmarshal(withoutBOM(raw), &tests); err != nil {
-		return 0, 0, usageError("%s: want a list of {\"name\", \"data\", \"expect\"}: %v", testsPath, err)
-	}
-	for i, tc := range tests {
-		if tc.Name == "" || tc.Expect == nil || len(tc.Data) == 0 {
-			return 0, 0, usageError("%s: test %d needs a name, data and expect (true or false)", testsPath, i+1)
-		}
+	tests, err := readTests(testsPath, withoutBOM(raw))
+	if err != nil {
+		return 0, 0, err
 	}
 	var eng engine.Engine
 	prog, cerr := eng.Compile(src)

@@ -210,3 +210,27 @@ func TestRuleFilesMayStartWithAByteOrderMark(t *testing.T) {
 		t.Errorf("test = %d %q %q, want 0 and PASS: 1/1", code, stdout, stderr)
 	}
 }
+
+func TestTestSaysWhichCaseOfATestsFileIsWrong(t *testing.T) {
+	tests := []struct{ cases, want string }{
+		{`[{"name": "30 is adult", "data": {"Person": {"age": 30}}, "expect": "false"}]`,
+			`test 1 ("30 is adult"): expect must be true or false, without quotes, not "false"`},
+		{`[{"name": "a", "data": {}, "expect": true}, {"data": {}, "expect": 1}]`,
+			`test 2: expect must be true or false, without quotes, not 1`},
+		{`[{"name": 7, "data": {}, "expect": true}]`, `test 1: name must be text in quotes, not 7`},
+		{`[{"name": "a", "expect": true}]`, `test 1 ("a") needs a name, data and expect (true or false)`},
+		{`[true]`, `test 1 is not an object; want a list of {"name", "data", "expect"}`},
+		{`{"name": "a"}`, `want a list of {"name", "data", "expect"}, not a JSON object`},
+	}
+	for _, tt := range tests {
+		dir := writeFiles(t, map[string]string{
+			"adult.rule":       "A **Person** is an adult if the __age__ of the **Person** is at least 18.\n",
+			"adult.tests.json": tt.cases,
+		})
+		code, stdout, stderr := runVerdict(t, "", "test", filepath.Join(dir, "adult.rule"))
+		want := "verdict: " + filepath.Join(dir, "adult.tests.json") + ": " + tt.want + "\n"
+		if code != exitUsage || stdout != "" || stderr != want {
+			t.Errorf("%s: test = %d %q %q, want %d and %q", tt.cases, code, stdout, stderr, exitUsage, want)
+		}
+	}
+}
