@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -163,7 +164,7 @@ func (c *checker) syntax(errs ParseErrors) {
 			c.unlocated(e)
 			continue
 		}
-		if unbalanced[e.Pos.Line] || c.unclosedQuote(e) || c.lowercaseArticle(e) || c.thousandsSeparator(e) ||
+		if unbalanced[e.Pos.Line] || c.selectorCharacter(e) || c.unclosedQuote(e) || c.lowercaseArticle(e) || c.thousandsSeparator(e) ||
 			c.wrongKeyword(e) || c.fullStopInOutcome(e) || c.labelWithSpaces(e) || c.unknownCount(e) ||
 			c.between(e) || c.unknownOperator(e) || c.missingFullStop(e) {
 			continue
@@ -286,6 +287,81 @@ func wants(e SyntaxError, what string) bool {
 		}
 	}
 	return false
+}
+
+// selectorCharacter explains a selector whose name holds a character a
+// selector cannot, such as a hyphen or a letter beyond ASCII (`**Bürger**`,
+// `**e-mail**`): the parser stops at it wanting the closing `**`, which
+// says nothing of the cause. In a condition a property may hold any
+// characters and reads the same data; a header selector can only be
+// renamed.
+func (c *checker) selectorCharacter(e SyntaxError) bool {
+	if !wants(e, `"**"`) && !wants(e, "selector name") || e.off >= len(c.src) {
+		return false
+	}
+	s := c.src
+	open := e.off
+	for open > 0 && (isNameByte(s[open-1]) || s[open-1] == '.') {
+		open--
+	}
+	if open < 2 || s[open-2:open] != "**" {
+		return false
+	}
+	open -= 2
+	bad, _ := decodeRune(s[e.off:])
+	if bad == '*' || bad == '\n' || bad == '\r' {
+		return false
+	}
+	end := strings.Index(s[e.off:lineEnd(s, e.off)], "**")
+	if end < 0 {
+		return false
+	}
+	end += e.off + 2
+	name := s[open+2 : end-2]
+	var msg strings.Builder
+	fmt.Fprintf(&msg, "A selector's name may hold only ASCII letters (a to z, A to Z), digits, `_` and spaces, "+
+		"starting with a letter or `_`, so `%c` cannot be in `%s`.", bad, s[open:end])
+	var fixes []string
+	words := strings.Fields(s[strings.LastIndexByte(s[:open], '\n')+1 : open])
+	header := len(words) > 0 && (words[len(words)-1] == "A" || words[len(words)-1] == "An")
+	if !header && !strings.Contains(name, "__") {
+		fixes = append(fixes, "__"+name+"__")
+		fmt.Fprintf(&msg, " A property may hold any characters and reads the same data: `__%s__`.", name)
+	}
+	if ascii := asciiSelectorName(name); ascii != "" {
+		fixes = append(fixes, "**"+ascii+"**")
+		if header {
+			fmt.Fprintf(&msg, " Rename it `**%s**`.", ascii)
+		} else {
+			fmt.Fprintf(&msg, " Or rename it `**%s**`, in the data too.", ascii)
+		}
+	} else if header {
+		msg.WriteString(" Rename it with ASCII letters: this selector need not be in the data.")
+	}
+	c.add(SeverityError, CodeParseError, open, end, msg.String(), fixes...)
+	return true
+}
+
+// asciiSelectorName is name without the punctuation a selector cannot
+// hold, when that leaves a selector name and no letter beyond ASCII is
+// lost; "" otherwise.
+func asciiSelectorName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r < utf8.RuneSelf && (isNameByte(byte(r)) || r == '.'):
+			b.WriteRune(r)
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			return ""
+		}
+	}
+	out := b.String()
+	for _, seg := range strings.Split(out, ".") {
+		if seg == "" || !isNameStart(seg[0]) {
+			return ""
+		}
+	}
+	return out
 }
 
 func (c *checker) lowercaseArticle(e SyntaxError) bool {
@@ -569,7 +645,7 @@ var expectedWords = map[string]string{
 	"rule (A **selector** ... if ...)": "a rule, such as `A **Person** gets a discount if ...`",
 	"A or An":                          "`A` or `An`",
 	"selector (**name**)":              "a selector such as `**Person**`",
-	"selector name":                    "a name after `**` (letters, digits, _ and spaces, starting with a letter)",
+	"selector name":                    "a name after `**` (ASCII letters, digits, _ and spaces, starting with a letter or _)",
 	`"**"`:                             "`**` closing the selector",
 	"property (__name__)":              "a property such as `__age__`",
 	"property name and closing __":     "a property name closed by `__`",

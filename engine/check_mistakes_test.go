@@ -13,12 +13,53 @@ func span(line, col, endLine, endCol int) engine.Range {
 	return engine.Range{Start: engine.Position{Line: line, Column: col}, End: engine.Position{Line: endLine, Column: endCol}}
 }
 
+// selectorHolds begins the message for a character a selector cannot hold.
+const selectorHolds = "A selector's name may hold only ASCII letters (a to z, A to Z), digits, `_` and spaces, " +
+	"starting with a letter or `_`, "
+
 // mistakes are texts with a common mistake and every diagnostic the check
 // must give them, exactly.
 var mistakes = []struct {
 	name, src string
 	want      []engine.Diagnostic
 }{
+	{
+		name: "a letter beyond ASCII in a header selector",
+		src:  "A **Bürger** is ok if the __age__ of the **Bürger** is at least 18.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 3, 1, 13),
+			Message:     selectorHolds + "so `ü` cannot be in `**Bürger**`. Rename it with ASCII letters: this selector need not be in the data.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "a letter beyond ASCII in a condition's selector",
+		src:  "A **P** is ok if the __age__ of the **Bürger** is at least 18.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 37, 1, 47),
+			Message:     selectorHolds + "so `ü` cannot be in `**Bürger**`. A property may hold any characters and reads the same data: `__Bürger__`.",
+			Suggestions: []string{"__Bürger__"},
+		}},
+	},
+	{
+		name: "a hyphen in a condition's selector",
+		src:  "A **P** is ok if the __x__ of the **e-mail** of the **P** is equal to \"x\".",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 35, 1, 45),
+			Message: selectorHolds + "so `-` cannot be in `**e-mail**`. A property may hold any characters and reads the same data: " +
+				"`__e-mail__`. Or rename it `**email**`, in the data too.",
+			Suggestions: []string{"__e-mail__", "**email**"},
+		}},
+	},
+	{
+		name: "a hyphen in a header selector",
+		src:  "A **e-mail** is valid if the __address__ of the **e-mail** is not empty.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 3, 1, 13),
+			Message:     selectorHolds + "so `-` cannot be in `**e-mail**`. Rename it `**email**`.",
+			Suggestions: []string{"**email**"},
+		}},
+	},
 	{
 		name: "greater than or equal without to",
 		src:  "A **Person** is an adult if the __age__ of the **Person** is greater than or equal 18.",
