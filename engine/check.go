@@ -849,21 +849,57 @@ func (c *checker) unresolvedPhrase(text *RuleText, self int, ref *PhraseRef) {
 		c.phrases = make([]suggestible, len(text.Rules))
 		for i, r := range text.Rules {
 			phrase := fullPhrase(r)
-			c.phrases[i] = suggestible{phrase, strings.ToLower(phrase), i}
+			c.phrases[i] = suggestible{phrase, phraseWords(phrase), i}
 		}
 	}
-	suggestions := closest(ref.Phrase, c.phrases, self, nearSuggestion, &c.suggestionWork)
+	suggestions := closest(phraseWords(ref.Phrase), c.phrases, self, nearSuggestion, &c.suggestionWork)
 	words, _ := operatorWords(ref.Phrase, 0)
 	if n, ops := c.operatorSuggestions(words); len(ops) > 0 && len(words) > 0 {
 		written := strings.Join(words[:n], " ")
 		if i := strings.Index(ref.Phrase, written); i == 0 {
-			suggestions = append(suggestions, ops[0]+ref.Phrase[len(written):])
+			if fix := ops[0] + ref.Phrase[len(written):]; usefulComparison(ref.Selector.Text, fix) {
+				suggestions = append(suggestions, fix)
+			}
 		}
 	}
 	c.add(SeverityWarning, CodeUnresolvedReference, from, to,
 		fmt.Sprintf("No rule's outcome matches %q. When the rule runs, Verdict looks for a data property named after "+
 			"the phrase inside **%s**, and the run fails if there is none.", ref.Phrase, ref.Selector.Text),
 		suggestions...)
+}
+
+// usefulComparison tells whether a reference's phrase rewritten as a
+// comparison, `the **selector** <fix>`, is worth suggesting: it must parse
+// as a comparison, and not with a bare word, which reads as text compared
+// with the whole selector (`is old enough` is no `is equal to old enough`).
+// Otherwise applying the suggestion only trades one problem for another.
+func usefulComparison(selector, fix string) bool {
+	const head = "A **x** is y if the **"
+	src := head + selector + "** " + fix + "."
+	text, errs := Parse(src, DefaultLimits)
+	if len(errs) > 0 || len(text.Rules) != 1 || len(text.Rules[0].Conditions) != 1 {
+		return false
+	}
+	cmp, ok := text.Rules[0].Conditions[0].(*Comparison)
+	if !ok {
+		return false
+	}
+	bare := cmp.Right == nil && !cmp.Op.isEmpty() && cmp.Value.Kind == LitString && src[cmp.Value.Pos] != '"'
+	return !bare
+}
+
+// phraseWords is a phrase as suggestions compare it: lower-cased, without
+// the articles a, an and the, which writers add and drop freely
+// (`is an adlt` is close to `is adult`).
+func phraseWords(phrase string) string {
+	words := strings.Fields(strings.ToLower(phrase))
+	kept := words[:0]
+	for _, w := range words {
+		if w != "a" && w != "an" && w != "the" {
+			kept = append(kept, w)
+		}
+	}
+	return strings.Join(kept, " ")
 }
 
 // missingTo reports `is greater than or equal 18`: without its `to`, the

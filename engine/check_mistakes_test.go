@@ -24,6 +24,56 @@ var mistakes = []struct {
 	want      []engine.Diagnostic
 }{
 	{
+		name: "a reference missing a letter, written with an article",
+		src:  "adult. A **P** is adult if the __age__ of the **P** is at least 18.\n\nA **P** gets by if the **P** is an adlt.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityWarning, Code: engine.CodeUnresolvedReference, Range: span(3, 30, 3, 40),
+			Message: "No rule's outcome matches \"is an adlt\". When the rule runs, Verdict looks for a data property named after " +
+				"the phrase inside **P**, and the run fails if there is none.",
+			Suggestions: []string{"is adult"},
+		}},
+	},
+	{
+		name: "a reference that reads like a comparison with a bare word",
+		src:  "A **P** gets on if the **P** is old enough.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityWarning, Code: engine.CodeUnresolvedReference, Range: span(1, 30, 1, 43),
+			Message: "No rule's outcome matches \"is old enough\". When the rule runs, Verdict looks for a data property named after " +
+				"the phrase inside **P**, and the run fails if there is none.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "a reference whose comparison would not parse",
+		src:  "A **P** gets in if the **P** is a resident.\n\nA **Q** gets out if the **Q** is at home.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityWarning, Code: engine.CodeUnusedRule, Range: span(1, 1, 1, 8),
+			Message: "No rule refers to the rule that P gets in, and it is not the golden rule (\"out\" decides the result), " +
+				"so its result is never used. Refer to it from another rule, give it a label, or remove it.",
+			Suggestions: []string{},
+		}, {
+			Severity: engine.SeverityWarning, Code: engine.CodeUnresolvedReference, Range: span(1, 30, 1, 43),
+			Message: "No rule's outcome matches \"is a resident\". When the rule runs, Verdict looks for a data property named after " +
+				"the phrase inside **P**, and the run fails if there is none.",
+			Suggestions: []string{},
+		}, {
+			Severity: engine.SeverityWarning, Code: engine.CodeUnresolvedReference, Range: span(3, 31, 3, 41),
+			Message: "No rule's outcome matches \"is at home\". When the rule runs, Verdict looks for a data property named after " +
+				"the phrase inside **Q**, and the run fails if there is none.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "a comparison written where a reference is read",
+		src:  "A **P** gets on if the **age** is more than 18.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityWarning, Code: engine.CodeUnresolvedReference, Range: span(1, 32, 1, 47),
+			Message: "No rule's outcome matches \"is more than 18\". When the rule runs, Verdict looks for a data property named after " +
+				"the phrase inside **age**, and the run fails if there is none.",
+			Suggestions: []string{"is greater than 18"},
+		}},
+	},
+	{
 		name: "a letter beyond ASCII in a header selector",
 		src:  "A **Bürger** is ok if the __age__ of the **Bürger** is at least 18.",
 		want: []engine.Diagnostic{{

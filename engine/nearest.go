@@ -148,7 +148,7 @@ func (p *Program) nearestOutcome(phrase string, self int) string {
 		return ""
 	}
 	work := maxNearestOutcome
-	return first(closest(phrase, p.about.outcomes(p), self, nearSuggestion, &work))
+	return first(closest(phraseWords(phrase), p.about.outcomes(p), self, nearSuggestion, &work))
 }
 
 // nearestKey returns the key of obj whose canonical form (see canon) is
@@ -186,7 +186,7 @@ func (info *explainInfo) outcomes(p *Program) []suggestible {
 			if r.verb != "" {
 				phrase = r.verb + " " + r.outcome
 			}
-			info.words.phrases[i] = suggestible{phrase, strings.ToLower(phrase), i}
+			info.words.phrases[i] = suggestible{phrase, phraseWords(phrase), i}
 		}
 	})
 	return info.words.phrases

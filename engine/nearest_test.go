@@ -93,6 +93,8 @@ func TestAReferenceNoOutcomeMatchesSuggestsTheClosestOutcome(t *testing.T) {
 		{"of equally close outcomes, the first rule's", eye +
 			"A **Person** passes the dye test if the __hearing__ of the **Person** is at least 6.\n" +
 			"A **Person** gets a licence if the **Person** passes the bye test.", "passes the eye test"},
+		{"ignoring articles", eye + "A **Person** is adult if the __vision__ of the **Person** is at least 1.\n" +
+			"A **Person** gets a licence if the **Person** is an adlt.", "is adult"},
 		{"no outcome close enough", eye + "A **Person** gets a licence if the **Person** passes the driving test.", ""},
 		{"not the rule the reference stands in", "A **Person** passes the eye test if the **Person** passes the eye tst.", ""},
 	}
