@@ -618,3 +618,38 @@ func TestTimestampsAreDatesWhenTheyAreRFC3339OrISO8601(t *testing.T) {
 		})
 	}
 }
+
+func TestANumberSentAsTextIsNamedWhenComparedWithNumbers(t *testing.T) {
+	const data = `{"P": {"age": "65", "n": 65, "ns": [65], "name": "Ann"}}`
+	const send = " Send numbers without quotes."
+	tests := []struct{ cond, code, message string }{
+		{"__age__ is equal to 65", engine.WarnTextComparedWithNumber,
+			`The age of the P is the text "65", not a number, so it was not compared with 65 and the condition is false.` + send},
+		{"__age__ is not equal to 65", engine.WarnTextComparedWithNumber,
+			`The age of the P is the text "65", not a number, so it was not compared with 65 and the condition is false.` + send},
+		{"__age__ is equal to __n__", engine.WarnTextComparedWithNumber,
+			`The age of the P is the text "65", not a number, so it was not compared with the n of the P and the condition is false.` + send},
+		{"__age__ is in [65, 66]", engine.WarnTextComparedWithNumber,
+			`The age of the P is the text "65", not a number, so it equals none of the numbers in [65,66] and the condition is false.` + send},
+		{"__age__ is not in [65, 66]", engine.WarnTextComparedWithNumber,
+			`The age of the P is the text "65", not a number, so it equals none of the numbers in [65,66] and the condition is true.` + send},
+		{"__age__ is in __ns__", engine.WarnTextComparedWithNumber,
+			`The age of the P is the text "65", not a number, so it equals none of the numbers in the ns of the P and the condition is false.` + send},
+		{"__name__ is equal to 65", engine.WarnValuesNotCompared,
+			`The name of the P is "Ann", which cannot be compared with 65, so the condition is false.`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cond, func(t *testing.T) {
+			res := fixedEngine().Run("A **P** is ok if "+tt.cond+".", mustData(t, data))
+			res.Explain()
+			want := engine.Warning{Code: tt.code, Message: tt.message}
+			if res.Error != nil || len(res.Warnings) != 1 || res.Warnings[0] != want {
+				t.Errorf("error %v, warnings %+v, want %+v", res.Error, res.Warnings, want)
+			}
+		})
+	}
+	res := fixedEngine().Run("A **P** is ok if __name__ is in [65, 66].", mustData(t, data))
+	if res.Explain(); len(res.Warnings) != 0 {
+		t.Errorf("a text that is no number in a list of numbers: warnings %+v, want none", res.Warnings)
+	}
+}

@@ -251,6 +251,9 @@ func (r *Result) clause(c *ConditionTrace, subject string) string {
 		w := r.notCompared(c, subject, value)
 		return fmt.Sprintf("%s is %s, which cannot be compared with %s, so the condition is false", subject, value, w)
 	}
+	if c.Operator == "In" || c.Operator == "NotIn" {
+		r.textAmongNumbers(c, subject, value)
+	}
 	phrase, negated := operatorSaid(c.Operator)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s is %s, which ", subject, value)
@@ -419,6 +422,13 @@ func (r *Result) notCompared(c *ConditionTrace, subject, value string) string {
 				subject, value, other))
 			return other
 		}
+	case "EqualTo", "ExactlyEqualTo", "NotEqualTo":
+		if text, _ := c.Property.Value.(string); isNumberText(text) && rightIsNumber(c) {
+			r.warn(WarnTextComparedWithNumber, fmt.Sprintf(
+				"%s is the text %s, not a number, so it was not compared with %s and the condition is false. Send numbers without quotes.",
+				subject, value, other))
+			return other
+		}
 	case "LaterThan", "EarlierThan", "Within", "OlderThan", "YoungerThan":
 		text, _ := c.Property.Value.(string)
 		if _, date := timestampDay(text); isText && !date {
@@ -452,6 +462,69 @@ func (r *Result) notCompared(c *ConditionTrace, subject, value string) string {
 }
 
 const aDate = "a date (YYYY-MM-DD or an ISO 8601 timestamp)"
+
+// textAmongNumbers warns when a number sent as text is looked for in a list
+// of numbers: it equals none of them, which is seldom what was meant.
+func (r *Result) textAmongNumbers(c *ConditionTrace, subject, value string) {
+	text, _ := c.Property.Value.(string)
+	list := c.Value.Value
+	if c.rightFound != nil {
+		list = c.rightFound
+	}
+	if !isNumberText(text) || !holdsNumber(list) {
+		return
+	}
+	r.warn(WarnTextComparedWithNumber, fmt.Sprintf(
+		"%s is the text %s, not a number, so it equals none of the numbers in %s and the condition is %v. Send numbers without quotes.",
+		subject, value, shown(c.Value), c.Result))
+}
+
+// rightIsNumber tells whether a condition's other side is a number, written
+// or found by a right-hand path.
+func rightIsNumber(c *ConditionTrace) bool {
+	if c.rightFound != nil {
+		_, ok := c.rightFound.(float64)
+		return ok
+	}
+	return c.Value.Type == typeNumber
+}
+
+func holdsNumber(list any) bool {
+	switch l := list.(type) {
+	case listShown:
+		for _, it := range l {
+			if it.Kind == LitNumber {
+				return true
+			}
+		}
+	case []any:
+		for _, it := range l {
+			if _, ok := it.(float64); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isNumberText tells whether text is a number as JSON would write it
+// without quotes (`65`, `-2.5`), spaces around it allowed.
+func isNumberText(text string) bool {
+	t := strings.TrimSpace(text)
+	t = strings.TrimPrefix(t, "-")
+	digits, dot := 0, false
+	for i := 0; i < len(t); i++ {
+		switch {
+		case isDigit(t[i]):
+			digits++
+		case t[i] == '.' && !dot && digits > 0:
+			dot = true
+		default:
+			return false
+		}
+	}
+	return digits > 0 && t[len(t)-1] != '.'
+}
 
 func (r *Result) warn(code, msg string) {
 	if msg != "" && msg[0] >= 'a' && msg[0] <= 'z' {
