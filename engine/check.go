@@ -39,6 +39,8 @@ const (
 	CodeUnclosedQuote       = "unclosed-quote"
 	CodeLabelWithSpaces     = "label-with-spaces"
 	CodeFullStopInOutcome   = "full-stop-in-outcome"
+	CodeDuplicateLabel      = "duplicate-label"
+	CodeBooleanCase         = "boolean-case"
 )
 
 // DiagnosticCodes lists every code Check and CheckWithSchema can report.
@@ -48,6 +50,7 @@ var DiagnosticCodes = []string{
 	CodeLimit, CodeUnknownLabel, CodeUnresolvedReference, CodeUnusedRule, CodeTypeMismatch, CodeNotInSchema,
 	CodeSchemaTypeMismatch, CodeCircularReference, CodeConnectiveInText, CodeWrongKeyword,
 	CodeUnknownCount, CodeUnclosedQuote, CodeLabelWithSpaces, CodeFullStopInOutcome,
+	CodeDuplicateLabel, CodeBooleanCase,
 }
 
 // Diagnostic is one problem found in a rule text, in plain words. A
@@ -753,6 +756,7 @@ func (c *checker) semantics(text *RuleText) {
 				if cd.Right == nil && !cd.Op.isEmpty() && !c.missingTo(cd.Op, cd.Value) && !c.numberOperatorOnDay(cd.Op, cd.Value) {
 					c.typeMismatch(cd.Op, cd.Value)
 					c.connectiveInText(cd.Op, cd.Value)
+					c.booleanCase(cd.Value)
 				}
 			case *Count:
 				if !c.missingTo(cd.Op, cd.Value) {
@@ -761,6 +765,7 @@ func (c *checker) semantics(text *RuleText) {
 			}
 		}
 	}
+	c.duplicateLabels(text)
 	golden := len(text.Rules) - 1
 	for i := len(text.Rules) - 1; i >= 0; i-- {
 		if !referenced[i] {
@@ -787,6 +792,50 @@ func (c *checker) semantics(text *RuleText) {
 				r.Selector.Text, fullPhrase(r), text.Rules[golden].Outcome))
 	}
 	c.circles(text, refs, golden)
+}
+
+// duplicateLabels warns about a label that a later rule has too: §label
+// reaches only the last of them, and the result's labels name it once.
+func (c *checker) duplicateLabels(text *RuleText) {
+	last := map[string]int{}
+	for i, r := range text.Rules {
+		if r.Label != "" {
+			last[r.Label] = i
+		}
+	}
+	for i, r := range text.Rules {
+		j := last[r.Label]
+		if r.Label == "" || j == i {
+			continue
+		}
+		from := int(r.Pos)
+		c.add(SeverityWarning, CodeDuplicateLabel, from, from+len(r.Label),
+			fmt.Sprintf("Another rule, on line %d, has the label %q too. A reference to it (`§%s`) and the result's "+
+				"labels reach only the last rule that has it, so this rule's label is never used. Give one of them "+
+				"another label.", c.li.pos(int(text.Rules[j].Pos)).Line, r.Label, r.Label))
+	}
+}
+
+// booleanCase warns about `is equal to True`: only `true` and `false` in
+// lower case are booleans, so an unquoted True is the text "True".
+func (c *checker) booleanCase(lit Literal) {
+	items := []Literal{lit}
+	if lit.Kind == LitList {
+		items = lit.Items
+	}
+	for _, it := range items {
+		if it.Kind != LitString || c.src[it.Pos] == '"' {
+			continue
+		}
+		for _, b := range [...]string{"true", "false"} {
+			if it.Text != b && strings.EqualFold(it.Text, b) {
+				from := int(it.Pos)
+				c.add(SeverityWarning, CodeBooleanCase, from, from+len(it.Text),
+					fmt.Sprintf("`%s` is the text %q, not the boolean %s: only `true` and `false`, in lower case, are "+
+						"booleans. Write `%s`, or \"%s\" in quotes to mean the text.", it.Text, it.Text, b, b, it.Text), b)
+			}
+		}
+	}
 }
 
 // sameOutcomeAfter is the last rule after rule i with its outcome, which

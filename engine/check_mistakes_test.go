@@ -74,6 +74,32 @@ var mistakes = []struct {
 		}},
 	},
 	{
+		name: "two rules with one label",
+		src: "adult. A **P** is adult if the __age__ of the **P** is at least 18.\n\n" +
+			"adult. A **P** is grown if the __age__ of the **P** is at least 21.\n\nA **P** is ok if §adult is valid.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityWarning, Code: engine.CodeDuplicateLabel, Range: span(1, 1, 1, 6),
+			Message: "Another rule, on line 3, has the label \"adult\" too. A reference to it (`§adult`) and the result's " +
+				"labels reach only the last rule that has it, so this rule's label is never used. Give one of them another label.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "booleans written with capitals",
+		src:  "A **P** is ok if the __premium__ of the **P** is equal to True and the __flag__ of the **P** is in [FALSE, \"True\", true].",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityWarning, Code: engine.CodeBooleanCase, Range: span(1, 59, 1, 63),
+			Message: "`True` is the text \"True\", not the boolean true: only `true` and `false`, in lower case, are " +
+				"booleans. Write `true`, or \"True\" in quotes to mean the text.",
+			Suggestions: []string{"true"},
+		}, {
+			Severity: engine.SeverityWarning, Code: engine.CodeBooleanCase, Range: span(1, 101, 1, 106),
+			Message: "`FALSE` is the text \"FALSE\", not the boolean false: only `true` and `false`, in lower case, are " +
+				"booleans. Write `false`, or \"FALSE\" in quotes to mean the text.",
+			Suggestions: []string{"false"},
+		}},
+	},
+	{
 		name: "a letter beyond ASCII in a header selector",
 		src:  "A **Bürger** is ok if the __age__ of the **Bürger** is at least 18.",
 		want: []engine.Diagnostic{{

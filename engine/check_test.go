@@ -116,6 +116,24 @@ var diagnosticCases = []struct {
 		quiet:       "A **P** passes the practical test if the __score__ of the **P** is at least 60.\n\nA **P** gets a licence if the **P** passes the practical test.",
 	},
 	{
+		code: engine.CodeDuplicateLabel,
+		fires: "adult. A **P** is adult if the __age__ of the **P** is at least 18.\n\n" +
+			"adult. A **P** is grown if the __age__ of the **P** is at least 21.\n\nA **P** is ok if §adult is valid.",
+		severity:    engine.SeverityWarning,
+		rangeText:   "adult",
+		suggestions: []string{},
+		quiet: "adult. A **P** is adult if the __age__ of the **P** is at least 18.\n\n" +
+			"grown. A **P** is grown if the __age__ of the **P** is at least 21.\n\nA **P** is ok if §adult is valid.",
+	},
+	{
+		code:        engine.CodeBooleanCase,
+		fires:       "A **user** is premium if the __is premium__ of the **user** is equal to True.",
+		severity:    engine.SeverityWarning,
+		rangeText:   "True",
+		suggestions: []string{"true"},
+		quiet:       "A **user** is premium if the __is premium__ of the **user** is equal to true.",
+	},
+	{
 		code:        engine.CodeUnusedRule,
 		fires:       "A **Person** is a minor if the __age__ of the **Person** is less than 18.\n\nA **Person** is an adult if the __age__ of the **Person** is at least 18.",
 		severity:    engine.SeverityWarning,
