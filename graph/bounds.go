@@ -17,8 +17,9 @@ import (
 // for itself: one with more tokens than maxTokens, one whose operations
 // hold more than maxFields fields and fragments once every fragment spread
 // is replaced by its fragment, one whose fields nest deeper than maxDepth, one where
-// more than maxSameName fields answer under one key of the response, and
-// one that defines more than maxFragments fragments.
+// more than maxSameName fields answer under one key of the response, one
+// that defines more than maxFragments fragments, and one that introspects
+// the schema more than once (introspectionProblem).
 //
 // Validation is where an unbounded document costs most: checking that
 // fields answering under the same key can merge compares them pairwise,
@@ -87,6 +88,9 @@ func (b documentBounds) MutateOperationParameters(ctx context.Context, params *g
 		if key, n := keys.most(); n > b.maxSameName {
 			return refusal(op.Position, "%d fields answer as %s, more than the limit of %d", n, key, b.maxSameName)
 		}
+		if err := introspectionProblem(doc.Fragments, op); err != nil {
+			return err
+		}
 		again := repeats{schema: b.schema, fields: newFieldWalk(doc.Fragments), first: map[string]string{}}
 		again.add("", rootType(b.schema, op.Operation), false, op.SelectionSet)
 		if f := again.found; f != nil {
@@ -95,6 +99,54 @@ func (b documentBounds) MutateOperationParameters(ctx context.Context, params *g
 		}
 	}
 	return nil
+}
+
+// Introspection answers from the schema, which no complexity counts: one
+// __schema answers the whole schema (GraphiQL's query, about 200 KB and
+// 20 ms of CPU; at most about 500 KB at the depth the validator allows),
+// and each __type one type of it. A client needs the schema once a
+// request; more would answer megabytes at no cost to the document.
+const (
+	maxSchemaFields = 1
+	maxTypeFields   = 10
+)
+
+// introspectionProblem refuses an operation that selects __schema under
+// more than maxSchemaFields keys of the response, or __type under more than
+// maxTypeFields, whatever fragments put them there. Fields under one key
+// answer once, merged.
+func introspectionProblem(fragments ast.FragmentDefinitionList, op *ast.OperationDefinition) *gqlerror.Error {
+	walk := newFieldWalk(fragments)
+	keys := map[string]map[string]bool{"__schema": {}, "__type": {}}
+	over := map[string]*ast.Position{}
+	var add func(path string, set ast.SelectionSet)
+	add = func(path string, set ast.SelectionSet) {
+		walk.each(set, "", func(f *ast.Field, _ string) bool {
+			key := responseKey(path, f)
+			if seen := keys[f.Name]; seen != nil {
+				if seen[key] = true; over[f.Name] == nil && len(seen) > introspectionLimit(f.Name) {
+					over[f.Name] = f.Position
+				}
+			}
+			add(key, f.SelectionSet)
+			return true
+		})
+	}
+	add("", op.SelectionSet)
+	for _, name := range []string{"__schema", "__type"} {
+		if pos := over[name]; pos != nil {
+			return refusal(pos, "the operation selects %s %d times, more than the limit of %d: each answers from the whole schema; "+
+				"introspect it with one __schema, or at most %d __type, an operation", name, len(keys[name]), introspectionLimit(name), maxTypeFields)
+		}
+	}
+	return nil
+}
+
+func introspectionLimit(name string) int {
+	if name == "__schema" {
+		return maxSchemaFields
+	}
+	return maxTypeFields
 }
 
 // repeats looks, below a field with arguments, for a field without

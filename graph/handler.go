@@ -75,8 +75,8 @@ func (c queryCache) Add(_ context.Context, query string, doc *ast.QueryDocument)
 //
 // Every document is bounded at each stage, so that whatever fits in a
 // request body is answered or refused at a small cost: in tokens before it
-// is parsed, in fields, in fields under one key and in depth before it is
-// validated, in errors while it
+// is parsed, in fields, in fields under one key, in introspection and in
+// depth before it is validated, in errors while it
 // is validated and answered, and in complexity and the arguments of lists
 // before it runs. A document over a limit is refused with invalid_argument before
 // anything runs. An operation whose request ends (the client went away)

@@ -160,6 +160,72 @@ func TestQueriesMayUseGetButMutationsMayNot(t *testing.T) {
 	})
 }
 
+func TestIntrospectionIsLimitedToOneSchemaAndTenTypesAnOperation(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		full := `__schema { types { description fields { description args { description type { description } } ` +
+			`type { description ofType { description } } } inputFields { description } enumValues { description } } }`
+		aliases := make([]string, 58)
+		for i := range aliases {
+			aliases[i] = fmt.Sprintf("a%d: %s", i, full)
+		}
+		types := func(n int) string {
+			fields := make([]string, n)
+			for i := range fields {
+				fields[i] = fmt.Sprintf(`t%d: __type(name: "Query") { name fields { name } }`, i)
+			}
+			return "{ " + strings.Join(fields, " ") + " }"
+		}
+		for _, tc := range []struct{ name, query, want string }{
+			{"58 aliases of __schema", "{ " + strings.Join(aliases, " ") + " }",
+				"the operation selects __schema 58 times, more than the limit of 1: each answers from the whole schema; " +
+					"introspect it with one __schema, or at most 10 __type, an operation"},
+			{"__schema in two fragments", `{ ...A ...B } fragment A on Query { __schema { queryType { name } } } fragment B on Query { s: __schema { queryType { name } } }`,
+				"the operation selects __schema 2 times, more than the limit of 1: each answers from the whole schema; " +
+					"introspect it with one __schema, or at most 10 __type, an operation"},
+			{"a fragment spread under two aliases", `{ ...A s: __schema { ...S } } fragment A on Query { __schema { ...S } } fragment S on __Schema { queryType { name } }`,
+				"the operation selects __schema 2 times, more than the limit of 1: each answers from the whole schema; " +
+					"introspect it with one __schema, or at most 10 __type, an operation"},
+			{"eleven __type", types(11),
+				"the operation selects __type 11 times, more than the limit of 10: each answers from the whole schema; " +
+					"introspect it with one __schema, or at most 10 __type, an operation"},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				if e := f.post(t, adminKey, tc.query, nil).refused(t); e.Message != tc.want {
+					t.Errorf("message %q, want %q", e.Message, tc.want)
+				}
+			})
+		}
+		t.Run("one __schema and ten __type", func(t *testing.T) {
+			query := strings.Replace(types(10), "{ ", "{ "+full+" ", 1)
+			var got map[string]json.RawMessage
+			f.post(t, adminKey, query, nil).decode(t, &got)
+			if len(got) != 11 {
+				t.Errorf("answered %d fields, want 11", len(got))
+			}
+		})
+		t.Run("fields under one key answer once", func(t *testing.T) {
+			query := `{ ...A ... on Query { ...A __schema { mutationType { name } } } } fragment A on Query { __schema { queryType { name } } }`
+			var got struct {
+				Schema struct{ QueryType, MutationType struct{ Name string } } `json:"__schema"`
+			}
+			if f.post(t, adminKey, query, nil).decode(t, &got); got.Schema.QueryType.Name != "Query" || got.Schema.MutationType.Name != "Mutation" {
+				t.Errorf("schema %+v", got.Schema)
+			}
+		})
+		t.Run("each operation of a document has its own", func(t *testing.T) {
+			doc := `query A { __schema { queryType { name } } } query B { __schema { mutationType { name } } }`
+			body := `{"query": ` + quote(doc) + `, "operationName": "B"}`
+			var got struct {
+				Schema struct{ MutationType struct{ Name string } } `json:"__schema"`
+			}
+			if f.send(t, adminKey, jsonRequest(body)).decode(t, &got); got.Schema.MutationType.Name != "Mutation" {
+				t.Errorf("schema %+v", got.Schema)
+			}
+		})
+	})
+}
+
 // introspectionQuery is what GraphiQL (graphql-js getIntrospectionQuery)
 // sends when it opens.
 const introspectionQuery = `query IntrospectionQuery {

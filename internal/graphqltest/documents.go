@@ -36,6 +36,10 @@ func Refused() []Document {
 		{"300 fragments conflicting with each other", "{" + numbered("...F%d ", 300) + "}" +
 			numbered("fragment F%[1]d on Query{x:__typename x:viewer{role}}", 300), 1},
 		{"900 fragments of distinct fields", distinctFragments(900), 1},
+		// 12 KB answering 10 MB: introspection answers from the schema,
+		// which complexity does not count.
+		{"58 aliases of __schema", "{" + numbered("s%d:__schema{types{description fields{description args{description type{description}} "+
+			"type{description ofType{description}}} inputFields{description} enumValues{description}}} ", 58) + "}", 1},
 	}
 }
 
@@ -47,9 +51,12 @@ func Costly() []Document {
 	shown := graph.DefaultMaxErrors + 1
 	return []Document{
 		{"conflicting aliases at the limits", conflictingAliases(), shown},
-		// Introspection only, so that running it asks the service nothing.
+		// Introspection only, so that running it asks the service nothing;
+		// fields under one key answer one __schema, which the limit of
+		// introspection allows.
 		{"fields of the same name at the limits", "{" + strings.Repeat("__schema{queryType{name}} ", 50) +
-			numbered("s%d:__schema{queryType{name}} ", 283) + "}", 0},
+			numbered("s%d:__typename ", 849) + "}", 0},
+		{"the whole schema, introspected as deep as allowed", deepestIntrospection(), 0},
 		{"unknown fields at the field limit", "{" + numbered("f%d ", 999) + "}", shown},
 		{"fragments conflicting with each other at the limits", conflictingFragments(), shown},
 		{"200 fragments of distinct fields", distinctFragments(200), 0},
@@ -57,6 +64,19 @@ func Costly() []Document {
 		{"a field with 1,400 directives", "{__typename" + strings.Repeat(" @skip(if:false)", 1400) + "}", shown},
 		{"values nested 900 deep", "{viewer(a:" + strings.Repeat("[", 900) + strings.Repeat("]", 900) + "){role}}", 1},
 	}
+}
+
+// deepestIntrospection selects every field of each type of the schema, and
+// of the types their fields, arguments and input fields have, as deep as
+// the validator allows lists of types to nest (fields, interfaces,
+// possibleTypes and inputFields, two deep): about 500 KB answered.
+func deepestIntrospection() string {
+	ref := "name description ofType{name description ofType{name description ofType{name}}} enumValues{name description}"
+	inner := "fields{name description deprecationReason args{name description defaultValue type{" + ref + "}} type{" + ref + "}} " +
+		"interfaces{" + ref + "} possibleTypes{" + ref + "} inputFields{name description defaultValue type{" + ref + "}} enumValues{name description}"
+	outer := "name description fields{name description args{name description defaultValue type{" + ref + " " + inner + "}} type{" + ref + " " + inner + "}} " +
+		"interfaces{" + inner + "} possibleTypes{" + inner + "} inputFields{name description type{" + ref + " " + inner + "}} enumValues{name description}"
+	return "{__schema{types{" + outer + "}}}"
 }
 
 // fanOut is a document of n fragments, each spreading the next twice:
