@@ -12,10 +12,11 @@ import (
 	"github.com/verdict/verdict/graph/model"
 )
 
-// cappedRules are gqlgen's validation rules and intsWithin32Bits, sharing
-// one budget of errors: past max+1 they are dropped as they are found, so
-// that a document with a conflict between every pair of its fields costs
-// no memory for the conflicts nobody will read. One more than max is
+// cappedRules are gqlgen's validation rules, intsWithin32Bits and
+// customScalarLiterals, sharing one budget of errors: past max+1 they are
+// dropped as they are found, so that a document with a conflict between
+// every pair of its fields costs no memory for the conflicts nobody will
+// read. One more than max is
 // kept, for errorCap to tell that there were more. gqlgen calls this once
 // per validation, so each document has a budget of its own.
 //
@@ -29,6 +30,7 @@ func cappedRules(max int) func() *rules.Rules {
 		capped := &rules.Rules{}
 		all := rules.NewDefaultRules()
 		all.AddRule("IntsWithin32Bits", intsWithin32Bits)
+		all.AddRule("CustomScalarLiterals", customScalarLiterals)
 		for name, rule := range all.GetInner() {
 			capped.AddRule(name, func(observers *core.Events, addError core.AddErrFunc) {
 				add := func(options ...core.ErrorOption) {
@@ -38,7 +40,7 @@ func cappedRules(max int) func() *rules.Rules {
 					kept++
 					addError(append(options, shortMessage)...)
 				}
-				if name == rules.ValuesOfCorrectTypeRule.Name {
+				if name == rules.ValuesOfCorrectTypeRule.Name || name == "CustomScalarLiterals" {
 					add = placedValues(observers, add)
 				}
 				rule(observers, add)

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"runtime"
@@ -163,6 +164,9 @@ func NewHandler(svc *service.Service, cfg Config) http.Handler {
 	cfg = cfg.withDefaults()
 	es := newPagedComplexity(generated.NewExecutableSchema(generated.Config{Resolvers: &Resolver{svc: svc}}))
 	schema := es.Schema()
+	if missing := uncheckedScalars(schema); len(missing) > 0 {
+		panic(fmt.Sprintf("graph: the schema's scalars %v have no entry in customScalars", missing))
+	}
 	srv := handler.New(es)
 	srv.AddTransport(checkedTransport{Transport: transport.GET{}, schema: schema})
 	srv.AddTransport(checkedTransport{Transport: transport.POST{}, schema: schema})

@@ -11,6 +11,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/validator/core"
 
 	"github.com/verdict/verdict/graph/model"
 )
@@ -100,6 +101,9 @@ func checkValue(schema *ast.Schema, t *ast.Type, v any, at string) *valueProblem
 	switch def.Kind {
 	case ast.Scalar:
 		problem = scalarProblem(def.Name, v)
+		if s, ok := customScalars[def.Name]; ok && s.takes != nil && !s.takes(v) {
+			problem = "must be " + s.expected + ", not " + model.Describe(v)
+		}
 	case ast.Enum:
 		problem = enumProblem(def, v)
 	case ast.InputObject:
@@ -111,9 +115,82 @@ func checkValue(schema *ast.Schema, t *ast.Type, v any, at string) *valueProblem
 	return &valueProblem{at, problem}
 }
 
+// customScalar is what a scalar the schema declares itself takes: the
+// values its model reads without error (any value when takes is nil), and
+// in words.
+type customScalar struct {
+	takes    func(v any) bool
+	expected string
+}
+
+// customScalars are the scalars the schema declares itself, each judged as
+// its model reads it, so that a value it would refuse only as its field
+// runs, after the fields before had run (a mutation's among them), is
+// refused before anything runs. NewHandler refuses a schema with a scalar
+// missing here.
+var customScalars = map[string]customScalar{
+	"JSON": {expected: "any JSON value"},
+	"Time": {
+		takes: func(v any) bool {
+			_, err := model.UnmarshalTime(v)
+			return err == nil
+		},
+		expected: "a Time, an RFC 3339 string such as 2027-01-31T00:00:00Z",
+	},
+}
+
+// builtInScalars are the scalars of the GraphQL specification, which
+// scalarProblem and validation judge.
+var builtInScalars = []string{"Int", "Float", "String", "Boolean", "ID"}
+
+// uncheckedScalars lists the scalars of schema that neither the
+// specification defines nor customScalars judges.
+func uncheckedScalars(schema *ast.Schema) []string {
+	var missing []string
+	for name, def := range schema.Types {
+		if def.Kind != ast.Scalar || slices.Contains(builtInScalars, name) {
+			continue
+		}
+		if _, ok := customScalars[name]; !ok {
+			missing = append(missing, name)
+		}
+	}
+	slices.Sort(missing)
+	return missing
+}
+
+// customScalarLiterals is a validation rule: a value the document writes
+// for a scalar the schema declares itself is one customScalars takes. A
+// variable's value is checked with the variables.
+func customScalarLiterals(observers *core.Events, addError core.AddErrFunc) {
+	observers.OnValue(func(_ *core.Walker, v *ast.Value) {
+		if v.Definition == nil || v.Kind == ast.Variable || v.Kind == ast.NullValue {
+			return
+		}
+		// A list where a list goes: its values are observed each.
+		if v.Kind == ast.ListValue && v.ExpectedType != nil && v.ExpectedType.Elem != nil {
+			return
+		}
+		s, ok := customScalars[v.Definition.Name]
+		if !ok || s.takes == nil {
+			return
+		}
+		// A variable inside the value (a JSON object's member) reads as
+		// null here; customScalars judges it with the variables.
+		value, err := v.Value(nil)
+		if err == nil && s.takes(value) {
+			return
+		}
+		described := model.Describe(value)
+		if v.Kind == ast.EnumValue {
+			described = "the enum value " + model.Cut(v.Raw, model.MaxQuoted)
+		}
+		addError(core.Message("the value must be %s, not %s", s.expected, described), core.At(v.Position))
+	})
+}
+
 // scalarProblem says what is wrong with v as a value of the built-in
-// scalar name; the API's own scalars (JSON, Time) judge their values as
-// they read them.
+// scalar name; customScalars judges the API's own.
 func scalarProblem(name string, v any) string {
 	n, isNumber := v.(json.Number)
 	switch name {

@@ -155,8 +155,8 @@ func TestVariablesHoldValuesOfTheirTypes(t *testing.T) {
 }
 
 // What the document writes for an Int is within 32 bits, as a variable's
-// is; and an id or a time of the wrong JSON type is named in JSON's terms
-// whether the document or a variable holds it.
+// is; and an id of the wrong JSON type is named in JSON's terms whether the
+// document or a variable holds it.
 func TestLiteralsAndScalarsAreNamedInJSONTerms(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixture(t, db)
@@ -169,13 +169,72 @@ func TestLiteralsAndScalarsAreNamedInJSONTerms(t *testing.T) {
 		}{
 			{`{ policy(id: 123) { id } }`, `{}`, "policy", "an id must be a string, not the number 123"},
 			{`query($id: ID!) { policy(id: $id) { id } }`, `{"id": 123}`, "policy", "an id must be a string, not the number 123"},
-			{`query($t: Time) { decisions(filter: {since: $t}) { totalCount } }`, `{"t": 12345}`, "decisions", "a time must be an RFC 3339 string, not the number 12345"},
-			{`{ decisions(filter: {since: 12345}) { totalCount } }`, `{}`, "decisions", "a time must be an RFC 3339 string, not the number 12345"},
 		} {
 			res := f.send(t, adminKey, jsonRequest(`{"query": `+quote(tc.query)+`, "variables": `+tc.vars+`}`))
 			if e := res.fieldFailure(t, service.CodeInvalidArgument); e.Message != tc.want || res.Status != http.StatusOK {
 				t.Errorf("%s %s: %d %q, want %q", tc.query, tc.vars, res.Status, e.Message, tc.want)
 			}
 		}
+	})
+}
+
+// A Time, in a variable, nested in one's input object, or written in the
+// document, is checked before anything runs, as the built-in scalars are:
+// a mutation before the field that takes it writes nothing, and a query
+// is refused with 422 rather than answered with a field's error.
+func TestTimesAreCheckedBeforeAnythingRuns(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		ctx := t.Context()
+		const timeExpected = "a Time, an RFC 3339 string such as 2027-01-31T00:00:00Z"
+		for _, tc := range []struct {
+			name, query, vars, want string
+		}{
+			{"a variable, after a mutation", `mutation($t: Time) { createGroup(input: {name: "x"}) { id } createKey(input: {name: "k", scope: VIEW, expiresAt: $t}) { secret } }`,
+				`{"t": "yesterday"}`, `variable $t must be ` + timeExpected + `, not the string "yesterday"`},
+			{"a literal, after a mutation", `mutation { createGroup(input: {name: "x"}) { id } createKey(input: {name: "k", scope: VIEW, expiresAt: "yesterday"}) { secret } }`,
+				`{}`, `the argument input of createKey, at expiresAt: the value must be ` + timeExpected + `, not the string "yesterday"`},
+			{"in an input object's variable", `mutation($i: CreateKeyInput!) { createGroup(input: {name: "x"}) { id } createKey(input: $i) { secret } }`,
+				`{"i": {"name": "k", "scope": "VIEW", "expiresAt": "2026-13-01T00:00:00Z"}}`, `variable $i.expiresAt must be ` + timeExpected + `, not the string "2026-13-01T00:00:00Z"`},
+			{"in a filter's variable", `query($f: AuditFilter) { auditEvents(filter: $f) { totalCount } }`,
+				`{"f": {"since": "yesterday"}}`, `variable $f.since must be ` + timeExpected + `, not the string "yesterday"`},
+			{"a number in a variable", `query($t: Time) { decisions(filter: {since: $t}) { totalCount } }`,
+				`{"t": 12345}`, `variable $t must be ` + timeExpected + `, not the number 12345`},
+			{"a number in the document", `{ decisions(filter: {since: 12345}) { totalCount } }`,
+				`{}`, `the argument filter of decisions, at since: the value must be ` + timeExpected + `, not the number 12345`},
+			{"an enum value in the document", `{ auditEvents(filter: {until: TOMORROW}) { totalCount } }`,
+				`{}`, `the argument filter of auditEvents, at until: the value must be ` + timeExpected + `, not the enum value TOMORROW`},
+			{"a variable's default value", `query($t: Time = "yesterday") { decisions(filter: {since: $t}) { totalCount } }`,
+				`{}`, `the default value of $t: the value must be ` + timeExpected + `, not the string "yesterday"`},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				r := jsonRequest(`{"query": ` + quote(tc.query) + `, "variables": ` + tc.vars + `}`)
+				if e := f.send(t, adminKey, r).refused(t); e.Message != tc.want {
+					t.Errorf("message %q,\nwant    %q", e.Message, tc.want)
+				}
+			})
+		}
+		if n, err := db.Client().Group.Query().Count(ctx); err != nil || n != 0 {
+			t.Errorf("%d groups (%v), want none", n, err)
+		}
+		if n, err := db.Client().APIKey.Query().Count(ctx); err != nil || n != 1 {
+			t.Errorf("%d keys (%v), want the admin's", n, err)
+		}
+		t.Run("an RFC 3339 time is taken", func(t *testing.T) {
+			var got struct {
+				CreateGroup struct{ ID string }
+				CreateKey   struct{ Key struct{ ExpiresAt string } }
+			}
+			f.post(t, adminKey, `mutation($t: Time) { createGroup(input: {name: "x"}) { id } createKey(input: {name: "k", scope: VIEW, expiresAt: $t}) { key { expiresAt } } }`,
+				map[string]any{"t": "2030-01-02T15:04:05+01:00"}).decode(t, &got)
+			if got.CreateKey.Key.ExpiresAt != "2030-01-02T14:04:05Z" {
+				t.Errorf("expiresAt %q", got.CreateKey.Key.ExpiresAt)
+			}
+			var events struct{ AuditEvents struct{ TotalCount int } }
+			f.post(t, adminKey, `{ auditEvents(filter: {since: "2000-01-01T00:00:00Z", until: "2100-01-01T00:00:00.5Z"}) { totalCount } }`, nil).decode(t, &events)
+			if events.AuditEvents.TotalCount != 2 {
+				t.Errorf("%d events, want the group's and the key's", events.AuditEvents.TotalCount)
+			}
+		})
 	})
 }
