@@ -212,11 +212,15 @@ func admit(n int, next http.Handler) http.Handler {
 	})
 }
 
-// writeError answers a request that never reached gqlgen.
+// writeError answers a request that never reached gqlgen, in the shape of
+// the router's refusals on /graphql: errors and no data, since no
+// operation was read (graphql.Response would write "data": null).
 func writeError(w http.ResponseWriter, status int, code service.Code, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(graphql.Response{Errors: gqlerror.List{{
+	json.NewEncoder(w).Encode(struct {
+		Errors gqlerror.List `json:"errors"`
+	}{gqlerror.List{{
 		Message:    msg,
 		Extensions: map[string]any{"code": string(code)},
 	}}})

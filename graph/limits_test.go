@@ -139,6 +139,83 @@ func TestABodyOverTheRoutersLimitIsPayloadTooLarge(t *testing.T) {
 	})
 }
 
+// A request refused before gqlgen reads it is answered as the router
+// answers its refusals on /graphql: one error with its code, and no data,
+// since no operation ran.
+func TestRequestsRefusedBeforeGraphQLRunsHaveTheRoutersShape(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		serveBy := func(t *testing.T, h http.Handler, r *http.Request) (int, string, service.Code) {
+			t.Helper()
+			r.Header.Set("x-api-key", adminKey)
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			var body struct {
+				Errors []struct {
+					Message    string
+					Extensions struct{ Code service.Code }
+				}
+			}
+			dec := json.NewDecoder(w.Body)
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&body); err != nil || len(body.Errors) != 1 {
+				t.Fatalf("%d: the body is not {\"errors\": [{\"message\", \"extensions\": {\"code\"}}]} (%v)", w.Code, err)
+			}
+			return w.Code, body.Errors[0].Message, body.Errors[0].Extensions.Code
+		}
+		serve := func(t *testing.T, r *http.Request) (int, string, service.Code) {
+			t.Helper()
+			return serveBy(t, f.graph, r)
+		}
+		t.Run("a websocket upgrade", func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodGet, "/graphql?query=%7Bviewer%7Brole%7D%7D", nil)
+			r.Header.Set("Connection", "Upgrade")
+			r.Header.Set("Upgrade", "websocket")
+			r.Header.Set("Sec-WebSocket-Version", "13")
+			r.Header.Set("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==")
+			r.Header.Set("Sec-WebSocket-Protocol", "graphql-transport-ws")
+			status, msg, code := serve(t, r)
+			want := "/graphql does not upgrade connections (Upgrade: websocket): it serves no subscriptions; send each operation by POST or GET"
+			if status != http.StatusBadRequest || code != service.CodeInvalidArgument || msg != want {
+				t.Errorf("%d %s %q; want 400 invalid_argument %q", status, code, msg, want)
+			}
+		})
+		t.Run("a POST asking for an upgrade", func(t *testing.T) {
+			r := jsonRequest(`{"query": "mutation { createGroup(input: {name: \"g\"}) { id } }"}`)
+			r.Header.Set("Upgrade", "h2c")
+			status, msg, code := serve(t, r)
+			want := "/graphql does not upgrade connections (Upgrade: h2c): it serves no subscriptions; send each operation by POST or GET"
+			if status != http.StatusBadRequest || code != service.CodeInvalidArgument || msg != want {
+				t.Errorf("%d %s %q; want 400 invalid_argument %q", status, code, msg, want)
+			}
+			if n, err := db.Client().Group.Query().Count(t.Context()); err != nil || n != 0 {
+				t.Errorf("%d groups (%v), want none", n, err)
+			}
+		})
+		t.Run("a chunked body over the limit", func(t *testing.T) {
+			body := `{"query": "{ viewer { role } }", "variables": {"pad": "` + strings.Repeat("x", 100) + `"}}`
+			r := httptest.NewRequest(http.MethodPost, "/graphql", io.NopCloser(strings.NewReader(body)))
+			r.Header.Set("Content-Type", "application/json")
+			r.ContentLength, r.TransferEncoding = -1, []string{"chunked"}
+			// As the router limits a body whose length it is not told.
+			limited := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				r.Body = http.MaxBytesReader(w, r.Body, 64)
+				f.graph.ServeHTTP(w, r)
+			})
+			status, msg, code := serveBy(t, limited, r)
+			if want := "the request body is larger than the limit of 64 bytes"; status != http.StatusRequestEntityTooLarge || code != service.CodePayloadTooLarge || msg != want {
+				t.Errorf("%d %s %q; want 413 payload_too_large %q", status, code, msg, want)
+			}
+		})
+		t.Run("a method not allowed", func(t *testing.T) {
+			status, _, code := serve(t, httptest.NewRequest(http.MethodPut, "/graphql", nil))
+			if status != http.StatusMethodNotAllowed || code != service.CodeInvalidArgument {
+				t.Errorf("%d %s; want 405 invalid_argument", status, code)
+			}
+		})
+	})
+}
+
 func TestQueriesMayUseGetButMutationsMayNot(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixture(t, db)

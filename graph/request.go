@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/verdict/verdict/graph/model"
 	"github.com/verdict/verdict/service"
 )
 
@@ -20,13 +21,22 @@ const allowedMethods = "GET, HEAD, POST"
 
 // readRequest reads what gqlgen's transports read of a request, and
 // refuses what they would refuse without the API's error shape and code
-// (or would misread): a method they do not serve, a POST of another
+// (or would misread): an upgrade, a method they do not serve, a POST of another
 // Content-Type than JSON, a body over the router's limit, a body or a
 // query string that holds no operation they can read. HEAD answers what
 // GET would, without the body (net/http drops it): gqlgen serves GET
 // only.
 func readRequest(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// gqlgen serves no transport that upgrades (websockets, for
+		// subscriptions, which the schema has none of), and would refuse
+		// the request without a code.
+		if upgrade := r.Header.Get("Upgrade"); upgrade != "" {
+			writeError(w, http.StatusBadRequest, service.CodeInvalidArgument,
+				fmt.Sprintf("/graphql does not upgrade connections (Upgrade: %s): it serves no subscriptions; send each operation by POST or GET",
+					model.Cut(upgrade, model.MaxQuoted)))
+			return
+		}
 		switch r.Method {
 		case http.MethodGet, http.MethodHead:
 			if problem := queryProblem(r.URL.RawQuery); problem != "" {

@@ -3,6 +3,7 @@ package rest
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -83,6 +84,28 @@ func TestRefusalsOnTheGraphQLRoutesAreGraphQLErrors(t *testing.T) {
 		t.Run("REST routes keep their shape", func(t *testing.T) {
 			wantError(t, f.do(http.MethodGet, "/policies", nil), 401, service.CodeUnauthenticated)
 		})
+	})
+}
+
+// A body over the limit is refused alike whether its length is told
+// (the router refuses it) or not (GraphQL's handler finds it reading).
+func TestAGraphQLBodyOverTheLimitIsRefusedAlikeChunkedOrNot(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		f.limitedServer(Config{BodyLimit: 100})
+		body := `{"query":"{viewer{role}}","variables":{"pad":"` + strings.Repeat("x", 200) + `"}}`
+		told := f.do(http.MethodPost, "/graphql", strings.NewReader(body), key(adminKey)...)
+		r := httptest.NewRequest(http.MethodPost, "/graphql", io.NopCloser(strings.NewReader(body)))
+		r.ContentLength, r.TransferEncoding = -1, []string{"chunked"}
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("x-api-key", adminKey)
+		chunked := f.send(r)
+		for _, w := range []*httptest.ResponseRecorder{told, chunked} {
+			wantGraphQLError(t, w, 413, service.CodePayloadTooLarge)
+		}
+		if strings.TrimSpace(told.Body.String()) != strings.TrimSpace(chunked.Body.String()) {
+			t.Errorf("with Content-Length: %s\nchunked: %s", told.Body, chunked.Body)
+		}
 	})
 }
 
