@@ -1,0 +1,75 @@
+package engine_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/verdict/verdict/engine"
+)
+
+// writtenMistakes are texts written the way people write outside rules
+// (pasted characters, everyday dates and numbers), with the one
+// diagnostic the check must give each, and the explanation of a run of a
+// text that does not parse.
+var writtenMistakes = []struct {
+	name, src   string
+	want        engine.Diagnostic
+	explanation string // "" when the text parses
+}{
+	{
+		name: "a non-breaking space inside an operator",
+		src:  "A **Person** is adult if the __age__ of the **Person** is at\u00a0least 18.",
+		want: engine.Diagnostic{Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 61, 1, 62),
+			Message: "There is a non-breaking space (U+00A0) here, which looks like a space but is not one to Verdict: " +
+				"write a plain space instead.", Suggestions: []string{" "}},
+		explanation: "The rule text does not parse (line 1, column 61): There is a non-breaking space (U+00A0) here, " +
+			"which looks like a space but is not one to Verdict: write a plain space instead.",
+	},
+	{
+		name: "a non-breaking space after the full stop",
+		src:  "A **Person** is adult if the __age__ of the **Person** is at least 18.\u00a0\n",
+		want: engine.Diagnostic{Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 71, 1, 72),
+			Message: "There is a non-breaking space (U+00A0) here, which looks like a space but is not one to Verdict: " +
+				"write a plain space instead.", Suggestions: []string{" "}},
+		explanation: "The rule text does not parse (line 1, column 71): There is a non-breaking space (U+00A0) here, " +
+			"which looks like a space but is not one to Verdict: write a plain space instead.",
+	},
+	{
+		name: "a zero-width space before a value",
+		src:  "A **Person** is adult if the __age__ of the **Person** is at least \u200b18.",
+		want: engine.Diagnostic{Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 68, 1, 69),
+			Message: "There is an invisible character here, a zero-width space (U+200B), which Verdict does not read " +
+				"as a space: remove it.", Suggestions: []string{}},
+		explanation: "The rule text does not parse (line 1, column 68): There is an invisible character here, " +
+			"a zero-width space (U+200B), which Verdict does not read as a space: remove it.",
+	},
+	{
+		name: "a text value in curly quotes",
+		src:  "A **Person** is ok if the __name__ of the **Person** is equal to “Ann”.",
+		want: engine.Diagnostic{Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 66, 1, 71),
+			Message:     "`“Ann”` is in curly quotes, which Verdict does not read as quotes: a text value takes straight quotes, `\"Ann\"`.",
+			Suggestions: []string{`"Ann"`}},
+		explanation: "The rule text does not parse (line 1, column 66): `“Ann”` is in curly quotes, which Verdict does " +
+			"not read as quotes: a text value takes straight quotes, `\"Ann\"`.",
+	},
+}
+
+func TestCheckNamesWhatWasWrittenAsElsewhere(t *testing.T) {
+	var eng engine.Engine
+	for _, m := range writtenMistakes {
+		t.Run(m.name, func(t *testing.T) {
+			got := engine.Check(m.src).Diagnostics
+			if want := []engine.Diagnostic{m.want}; !reflect.DeepEqual(got, want) {
+				t.Errorf("Check(%q)\n got %+v\nwant %+v", m.src, got, want)
+			}
+			if m.explanation == "" {
+				return
+			}
+			res := eng.Run(m.src, map[string]any{})
+			res.Explain()
+			if res.Explanation != m.explanation {
+				t.Errorf("explanation of %q\n got %s\nwant %s", m.src, res.Explanation, m.explanation)
+			}
+		})
+	}
+}
