@@ -439,8 +439,8 @@ func operatorWords(src string, from int) (words []string, ends []int) {
 			break
 		}
 		start := i
-		for i < len(src) && (isWordByte(src[i]) || src[i] == '-') {
-			i++
+		for i < len(src) && (isWordByte(src[i]) || src[i] == '-' || apostropheAt(src, i) > 0) {
+			i += max(1, apostropheAt(src, i))
 		}
 		w := src[start:i]
 		if len(words) > 0 && (w == "true" || w == "false" || w == "and" || w == "or") {
@@ -452,6 +452,18 @@ func operatorWords(src string, from int) (words []string, ends []int) {
 		}
 	}
 	return words, ends
+}
+
+// apostropheAt is the length of the apostrophe inside a word at i (`isn't`,
+// `isn’t`), or 0.
+func apostropheAt(src string, i int) int {
+	for _, a := range [...]string{"'", "’"} {
+		if strings.HasPrefix(src[i:], a) && i > 0 && isASCIILetter(src[i-1]) &&
+			i+len(a) < len(src) && isASCIILetter(src[i+len(a)]) {
+			return len(a)
+		}
+	}
+	return 0
 }
 
 // operatorSynonyms are phrases people write for an operator.
@@ -471,6 +483,10 @@ var operatorSynonyms = map[string]string{
 	"does not equal": "is not equal to", "is before": "is earlier than", "is after": "is later than",
 	"is one of": "is in", "is not one of": "is not in", "is among": "is in", "includes": "contains",
 	"has": "contains", "contain": "contains", "is blank": "is empty", "is not blank": "is not empty",
+	// The language has no contractions.
+	"isn't": "is not equal to", "isn't empty": "is not empty", "isn't blank": "is not empty", "isn't in": "is not in",
+	"isn't one of": "is not in", "isn't equal to": "is not equal to", "isn't the same as": "is not the same as",
+	"doesn't equal": "is not equal to",
 }
 
 // operatorSuggestions is suggestOperators made once for each wording, as
@@ -513,7 +529,7 @@ var operatorPhraseBytes = func() int {
 func suggestOperators(words []string, fuzzy bool) (int, []string) {
 	synonym, synonymWords := "", 0
 	for n := len(words); n > 0; n-- {
-		if s, ok := operatorSynonyms[strings.ToLower(strings.Join(words[:n], " "))]; ok {
+		if s, ok := operatorSynonyms[strings.ReplaceAll(strings.ToLower(strings.Join(words[:n], " ")), "’", "'")]; ok {
 			synonym, synonymWords = s, n
 			break
 		}

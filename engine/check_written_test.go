@@ -52,6 +52,22 @@ var writtenMistakes = []struct {
 		explanation: "The rule text does not parse (line 1, column 66): `“Ann”` is in curly quotes, which Verdict does " +
 			"not read as quotes: a text value takes straight quotes, `\"Ann\"`.",
 	},
+	{
+		name: "a contraction where the operator belongs",
+		src:  "A **Person** is ok if the __name__ of the **Person** isn't empty.",
+		want: engine.Diagnostic{Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 54, 1, 65),
+			Message: "`isn't empty` is not a comparison Verdict knows. Did you mean `is not empty`?", Suggestions: []string{"is not empty"}},
+		explanation: "The rule text does not parse (line 1, column 54): `isn't empty` is not a comparison Verdict knows. " +
+			"Did you mean `is not empty`?",
+	},
+	{
+		name: "a contraction with a typographic apostrophe",
+		src:  "A **P** is ok if the __n__ of the **P** isn’t in [1, 2].",
+		want: engine.Diagnostic{Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 41, 1, 49),
+			Message: "`isn’t in` is not a comparison Verdict knows. Did you mean `is not in`?", Suggestions: []string{"is not in"}},
+		explanation: "The rule text does not parse (line 1, column 41): `isn’t in` is not a comparison Verdict knows. " +
+			"Did you mean `is not in`?",
+	},
 }
 
 func TestCheckNamesWhatWasWrittenAsElsewhere(t *testing.T) {
