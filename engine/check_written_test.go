@@ -68,6 +68,14 @@ var writtenMistakes = []struct {
 		explanation: "The rule text does not parse (line 1, column 41): `isn’t in` is not a comparison Verdict knows. " +
 			"Did you mean `is not in`?",
 	},
+	{
+		name: "a colon after if",
+		src:  "A **Person** is an adult if: the __age__ of the **Person** is at least 18.",
+		want: engine.Diagnostic{Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 28, 1, 29),
+			Message: "The conditions follow `if` with only a space between: drop the `:` after `if`.", Suggestions: []string{}},
+		explanation: "The rule text does not parse (line 1, column 28): The conditions follow `if` with only a space " +
+			"between: drop the `:` after `if`.",
+	},
 }
 
 func TestCheckNamesWhatWasWrittenAsElsewhere(t *testing.T) {

@@ -333,3 +333,28 @@ func (c *checker) fullStopInOutcome(e SyntaxError) bool {
 			"Write the outcome without it.")
 	return true
 }
+
+// punctuatedIf recognises `is an adult if: the ...`: `if` is read only
+// with a space after it, so the outcome runs on to the full stop, where
+// the parser reports the `if` missing.
+func (c *checker) punctuatedIf(e SyntaxError) bool {
+	if !wants(e, `"if"`) {
+		return false
+	}
+	start, ok := headerEnd(c.src, e.rule)
+	if !ok || start > e.off {
+		return false
+	}
+	for i := start; i+3 < e.off; i++ {
+		if !isSpace(c.src[i]) || !strings.HasPrefix(c.src[i+1:], "if") {
+			continue
+		}
+		mark := i + 3
+		if p := c.src[mark]; (p == ':' || p == ',' || p == ';') && mark+1 < len(c.src) && isSpace(c.src[mark+1]) {
+			c.add(SeverityError, CodeParseError, mark, mark+1, fmt.Sprintf("The conditions follow `if` with only "+
+				"a space between: drop the `%c` after `if`.", p))
+			return true
+		}
+	}
+	return false
+}
