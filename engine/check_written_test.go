@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/verdict/verdict/engine"
@@ -75,6 +76,15 @@ var writtenMistakes = []struct {
 			Message: "The conditions follow `if` with only a space between: drop the `:` after `if`.", Suggestions: []string{}},
 		explanation: "The rule text does not parse (line 1, column 28): The conditions follow `if` with only a space " +
 			"between: drop the `:` after `if`.",
+	},
+	{
+		name: "a number too large for a rule",
+		src:  "A **Person** is an adult if the __age__ of the **Person** is at least 1" + strings.Repeat("0", 400) + ".",
+		want: engine.Diagnostic{Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 71, 1, 472),
+			Message: "This number, of 401 digits, is too large: the largest a rule can compare is about 1.8e308, " +
+				"a number of 309 digits.", Suggestions: []string{}},
+		explanation: "The rule text does not parse (line 1, column 71): This number, of 401 digits, is too large: " +
+			"the largest a rule can compare is about 1.8e308, a number of 309 digits.",
 	},
 }
 

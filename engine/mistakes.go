@@ -358,3 +358,19 @@ func (c *checker) punctuatedIf(e SyntaxError) bool {
 	}
 	return false
 }
+
+// numberTooLarge recognises a number beyond the largest a float64 holds,
+// which the parser cannot read as a number at all.
+func (c *checker) numberTooLarge(e SyntaxError) bool {
+	if !wants(e, "number") || e.off >= len(c.src) || !isDigit(c.src[e.off]) {
+		return false
+	}
+	to := e.off
+	for to < len(c.src) && (isDigit(c.src[to]) || c.src[to] == '.' && to+1 < len(c.src) && isDigit(c.src[to+1])) {
+		to++
+	}
+	digits := strings.IndexByte(c.src[e.off:to]+".", '.')
+	c.add(SeverityError, CodeParseError, e.off, to, fmt.Sprintf("This number, of %d digits, is too large: "+
+		"the largest a rule can compare is about 1.8e308, a number of 309 digits.", digits))
+	return true
+}
