@@ -86,6 +86,62 @@ var writtenMistakes = []struct {
 		explanation: "The rule text does not parse (line 1, column 71): This number, of 401 digits, is too large: " +
 			"the largest a rule can compare is about 1.8e308, a number of 309 digits.",
 	},
+	{
+		name: "a date written with slashes",
+		src:  "A **P** is ok if the __d__ of the **P** is later than 01/02/2024.",
+		want: engine.Diagnostic{Severity: engine.SeverityError, Code: engine.CodeInvalidDate, Range: span(1, 55, 1, 65),
+			Message:     "`01/02/2024` is not a date Verdict reads: dates are written YYYY-MM-DD (year, month, day, with two digits for the month and the day), such as `2024-01-31`. Write `2024-02-01` if the day comes first, or `2024-01-02` if the month does.",
+			Suggestions: []string{"2024-02-01", "2024-01-02"}},
+		explanation: "The rule text does not parse (line 1, column 55): `01/02/2024` is not a date Verdict reads: dates are written YYYY-MM-DD (year, month, day, with two digits for the month and the day), such as `2024-01-31`. Write `2024-02-01` if the day comes first, or `2024-01-02` if the month does.",
+	},
+	{
+		name: "a date with one-digit month and day",
+		src:  "A **P** is ok if the __d__ of the **P** is later than 2024-1-5.",
+		want: engine.Diagnostic{Severity: engine.SeverityError, Code: engine.CodeInvalidDate, Range: span(1, 55, 1, 63),
+			Message:     "`2024-1-5` is not a date Verdict reads: dates are written YYYY-MM-DD (year, month, day, with two digits for the month and the day), such as `2024-01-31`. Write `2024-01-05`.",
+			Suggestions: []string{"2024-01-05"}},
+		explanation: "The rule text does not parse (line 1, column 55): `2024-1-5` is not a date Verdict reads: dates are written YYYY-MM-DD (year, month, day, with two digits for the month and the day), such as `2024-01-31`. Write `2024-01-05`.",
+	},
+	{
+		name: "a date with the month's name",
+		src:  "A **P** is ok if the __d__ of the **P** is later than 1 January 2024.",
+		want: engine.Diagnostic{Severity: engine.SeverityError, Code: engine.CodeInvalidDate, Range: span(1, 55, 1, 69),
+			Message:     "`1 January 2024` is not a date Verdict reads: dates are written YYYY-MM-DD (year, month, day, with two digits for the month and the day), such as `2024-01-31`. Write `2024-01-01`.",
+			Suggestions: []string{"2024-01-01"}},
+		explanation: "The rule text does not parse (line 1, column 55): `1 January 2024` is not a date Verdict reads: dates are written YYYY-MM-DD (year, month, day, with two digits for the month and the day), such as `2024-01-31`. Write `2024-01-01`.",
+	},
+	{
+		name: "a duration unit in capitals",
+		src:  "A **P** is ok if the __d__ of the **P** is within 30 Days.",
+		want: engine.Diagnostic{Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 51, 1, 58),
+			Message:     "Duration units are written in lower case: write `30 days`, not `30 Days`.",
+			Suggestions: []string{"30 days"}},
+		explanation: "The rule text does not parse (line 1, column 51): Duration units are written in lower case: write `30 days`, not `30 Days`.",
+	},
+	{
+		name: "a duration unit misspelt",
+		src:  "A **P** is ok if the __d__ of the **P** is within 30 dys.",
+		want: engine.Diagnostic{Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 51, 1, 57),
+			Message:     "`dys` is not a duration unit Verdict knows. Did you mean `30 days`? The units are `second`, `minute`, `hour`, `day`, `week`, `month`, `year`, `decade` and `century`, in lower case, singular or plural.",
+			Suggestions: []string{"30 days"}},
+		explanation: "The rule text does not parse (line 1, column 51): `dys` is not a duration unit Verdict knows. Did you mean `30 days`? The units are `second`, `minute`, `hour`, `day`, `week`, `month`, `year`, `decade` and `century`, in lower case, singular or plural.",
+	},
+	{
+		name: "a number with an exponent",
+		src:  "A **P** is ok if the __n__ of the **P** is at least 1e3.",
+		want: engine.Diagnostic{Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 53, 1, 56),
+			Message:     "Numbers are written in plain digits, without an exponent: write 1000, not 1e3.",
+			Suggestions: []string{"1000"}},
+		explanation: "The rule text does not parse (line 1, column 53): Numbers are written in plain digits, without an exponent: write 1000, not 1e3.",
+	},
+	{
+		name: "a number with spaces between its thousands",
+		src:  "A **P** is ok if the __n__ of the **P** is at least 1 000.",
+		want: engine.Diagnostic{Severity: engine.SeverityError, Code: engine.CodeThousandsSeparator, Range: span(1, 53, 1, 58),
+			Message:     "Numbers are written without thousands separators: write 1000, not 1 000.",
+			Suggestions: []string{"1000"}},
+		explanation: "The rule text does not parse (line 1, column 53): Numbers are written without thousands separators: write 1000, not 1 000.",
+	},
 }
 
 func TestCheckNamesWhatWasWrittenAsElsewhere(t *testing.T) {

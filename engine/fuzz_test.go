@@ -90,6 +90,9 @@ func FuzzCheck(f *testing.F) {
 	for _, m := range mistakes {
 		f.Add(m.src)
 	}
+	for _, m := range writtenMistakes {
+		f.Add(m.src)
+	}
 	codes := map[string]bool{}
 	for _, c := range engine.DiagnosticCodes {
 		codes[c] = true

@@ -1,0 +1,255 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Dates, durations and numbers written the everyday way (`01/02/2024`,
+// `1 January 2024`, `30 Days`, `1e3`, `1 000`) stop the parser right
+// after the part of them it could read as a number, where it wants the
+// rule to go on or end; it can say no more than that. These read the
+// whole value and say how the language writes it.
+
+// looseValue recognises a value written the everyday way: the parser read
+// a number and stopped at what followed it.
+func (c *checker) looseValue(e SyntaxError) bool {
+	if !wants(e, `"."`) && !wants(e, `"," or "]"`) || e.off >= len(c.src) {
+		return false
+	}
+	s := c.src
+	end := e.off
+	for end > 0 && (s[end-1] == ' ' || s[end-1] == '\t') {
+		end--
+	}
+	from := end
+	for from > 0 && (isDigit(s[from-1]) || s[from-1] == '.' && from > 1 && isDigit(s[from-2])) {
+		from--
+	}
+	if from == end || !isDigit(s[from]) || from > 0 && (isWordByte(s[from-1]) || s[from-1] == '-') {
+		return false
+	}
+	number := s[from:end]
+	if end == e.off {
+		switch s[e.off] {
+		case '/', '-', '.':
+			return c.looseDate(from)
+		case 'e', 'E':
+			return c.exponent(from)
+		}
+		return false
+	}
+	switch {
+	case isDigit(s[e.off]):
+		return c.spacedThousands(from)
+	case isASCIILetter(s[e.off]):
+		w := s[e.off:wordEnd(s, e.off)]
+		w = strings.TrimRight(w, ".,")
+		if month := monthNumber(w); month > 0 {
+			return c.dayMonthYear(from, number, month, e.off+len(w))
+		}
+		return c.looseUnit(from, number, e.off, e.off+len(w))
+	}
+	return false
+}
+
+// dateMessage is how a date the language does not read gets its fix.
+func (c *checker) dateAdvice(from, to int, fixes []string) {
+	written := c.src[from:to]
+	msg := fmt.Sprintf("`%s` is not a date Verdict reads: dates are written YYYY-MM-DD (year, month, day, with two "+
+		"digits for the month and the day), such as `2024-01-31`.", written)
+	switch len(fixes) {
+	case 1:
+		msg += fmt.Sprintf(" Write `%s`.", fixes[0])
+	case 2:
+		msg += fmt.Sprintf(" Write `%s` if the day comes first, or `%s` if the month does.", fixes[0], fixes[1])
+	}
+	c.add(SeverityError, CodeInvalidDate, from, to, msg, fixes...)
+}
+
+// looseDate recognises `01/02/2024`, `2024-1-5` and `1.2.2024`.
+func (c *checker) looseDate(from int) bool {
+	to := from
+	for to < len(c.src) && (isDigit(c.src[to]) || strings.IndexByte("/-.", c.src[to]) >= 0) {
+		to++
+	}
+	// A full stop after the date ends the rule.
+	to = from + len(strings.TrimRight(c.src[from:to], "./-"))
+	written := c.src[from:to]
+	at := strings.IndexAny(written, "/-.")
+	if at < 0 {
+		return false
+	}
+	sep := written[at]
+	parts := strings.Split(written, string(sep))
+	if len(parts) != 3 {
+		return false
+	}
+	n := make([]int, 3)
+	for i, p := range parts {
+		v, err := strconv.Atoi(p)
+		if err != nil || len(p) > 4 {
+			return false
+		}
+		n[i] = v
+	}
+	var fixes []string
+	day := func(y, m, d int) {
+		if text := fmt.Sprintf("%04d-%02d-%02d", y, m, d); len(text) == 10 {
+			if _, ok := parseDay(text); ok {
+				fixes = append(fixes, text)
+			}
+		}
+	}
+	switch {
+	case len(parts[0]) == 4:
+		day(n[0], n[1], n[2])
+	case len(parts[2]) == 4:
+		day(n[2], n[1], n[0])
+		if n[0] != n[1] {
+			day(n[2], n[0], n[1])
+		}
+	default:
+		return false
+	}
+	c.dateAdvice(from, to, fixes)
+	return true
+}
+
+var monthNames = []string{"january", "february", "march", "april", "may", "june", "july", "august",
+	"september", "october", "november", "december"}
+
+// monthNumber is the month a name or its three-letter abbreviation names,
+// 1 to 12, or 0.
+func monthNumber(w string) int {
+	w = strings.ToLower(w)
+	for i, m := range monthNames {
+		if w == m || len(w) == 3 && w == m[:3] {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// dayMonthYear recognises `1 January 2024`: the day, then the month's
+// name (at to), then perhaps the year.
+func (c *checker) dayMonthYear(from int, day string, month, to int) bool {
+	var fixes []string
+	p := parser{scanner: scanner{src: c.src, pos: to}}
+	p.skipBlanks()
+	year := p.pos
+	for !p.eof() && isDigit(p.peek()) {
+		p.pos++
+	}
+	if p.pos-year == 4 {
+		to = p.pos
+		d, _ := strconv.Atoi(day)
+		if text := fmt.Sprintf("%s-%02d-%02d", c.src[year:to], month, d); len(text) == 10 {
+			if _, ok := parseDay(text); ok {
+				fixes = append(fixes, text)
+			}
+		}
+	}
+	c.dateAdvice(from, to, fixes)
+	return true
+}
+
+// unitAbbreviations are the short forms people write for duration units.
+var unitAbbreviations = map[string]string{
+	"s": "seconds", "sec": "seconds", "secs": "seconds", "min": "minutes", "mins": "minutes",
+	"h": "hours", "hr": "hours", "hrs": "hours", "d": "days", "wk": "weeks", "wks": "weeks",
+	"mo": "months", "mos": "months", "mth": "months", "mths": "months", "y": "years", "yr": "years", "yrs": "years",
+}
+
+const unitList = "`second`, `minute`, `hour`, `day`, `week`, `month`, `year`, `decade` and `century`, " +
+	"in lower case, singular or plural"
+
+// looseUnit recognises a duration whose unit is in capitals, abbreviated
+// or misspelt: `30 Days`, `30 hrs`, `30 dys`.
+func (c *checker) looseUnit(from int, number string, wordFrom, wordTo int) bool {
+	w := c.src[wordFrom:wordTo]
+	lower := strings.ToLower(w)
+	unit, best := unitAbbreviations[lower], 3
+	if unit == "" {
+		for _, u := range durationUnits {
+			if d := editDistance(lower, u.word); d < best && d <= max(1, len(u.word)/3) {
+				unit, best = u.word, d
+			}
+		}
+	}
+	if unit == "" {
+		return false
+	}
+	if n, err := strconv.ParseFloat(number, 64); err == nil && n == 1 {
+		unit = strings.TrimSuffix(unit, "s")
+		if unit == "centurie" {
+			unit = "century"
+		}
+	}
+	fix := number + " " + unit
+	msg := fmt.Sprintf("`%s` is not a duration unit Verdict knows. Did you mean `%s`? The units are %s.", w, fix, unitList)
+	if lower == unit || lower+"s" == unit || lower == unit+"s" {
+		msg = fmt.Sprintf("Duration units are written in lower case: write `%s`, not `%s`.", fix, c.src[from:wordTo])
+	}
+	c.add(SeverityError, CodeParseError, from, wordTo, msg, fix)
+	return true
+}
+
+// exponent recognises `1e3`: numbers are written in plain digits.
+func (c *checker) exponent(from int) bool {
+	to := from
+	for to < len(c.src) && (isDigit(c.src[to]) || c.src[to] == '.' && to+1 < len(c.src) && isDigit(c.src[to+1])) {
+		to++
+	}
+	to++ // the e
+	if to < len(c.src) && (c.src[to] == '+' || c.src[to] == '-') {
+		to++
+	}
+	digits := to
+	for to < len(c.src) && isDigit(c.src[to]) {
+		to++
+	}
+	if to == digits {
+		return false
+	}
+	written := c.src[from:to]
+	msg := fmt.Sprintf("Numbers are written in plain digits, without an exponent: `%s` cannot be read.", written)
+	var fixes []string
+	if n, err := strconv.ParseFloat(written, 64); err == nil && !math.IsInf(n, 0) {
+		if plain := strconv.FormatFloat(n, 'f', -1, 64); len(plain) <= 24 {
+			msg = fmt.Sprintf("Numbers are written in plain digits, without an exponent: write %s, not %s.", plain, written)
+			fixes = append(fixes, plain)
+		}
+	}
+	c.add(SeverityError, CodeParseError, from, to, msg, fixes...)
+	return true
+}
+
+// spacedThousands recognises `1 000`: digits in groups of three after
+// single spaces.
+func (c *checker) spacedThousands(from int) bool {
+	s := c.src
+	to := from
+	for to < len(s) && isDigit(s[to]) {
+		to++
+	}
+	groups := 0
+	for to+1 < len(s) && s[to] == ' ' && threeDigits(s, to+1) {
+		to += 4
+		groups++
+	}
+	if groups == 0 {
+		return false
+	}
+	if to+1 < len(s) && s[to] == '.' && isDigit(s[to+1]) {
+		for to++; to < len(s) && isDigit(s[to]); to++ {
+		}
+	}
+	written := s[from:to]
+	fix := strings.ReplaceAll(written, " ", "")
+	c.add(SeverityError, CodeThousandsSeparator, from, to,
+		fmt.Sprintf("Numbers are written without thousands separators: write %s, not %s.", fix, written), fix)
+	return true
+}
