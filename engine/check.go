@@ -167,7 +167,7 @@ func (c *checker) syntax(errs ParseErrors) {
 			c.unlocated(e)
 			continue
 		}
-		if unbalanced[e.Pos.Line] || c.invisibleCharacter(e) || c.curlyQuote(e) || c.numberTooLarge(e) || c.selectorCharacter(e) || c.unclosedQuote(e) || c.lowercaseArticle(e) || c.thousandsSeparator(e) || c.looseValue(e) ||
+		if unbalanced[e.Pos.Line] || c.invisibleCharacter(e) || c.curlyQuote(e) || c.numberTooLarge(e) || c.selectorCharacter(e) || c.unclosedQuote(e) || c.lowercaseArticle(e) || c.thousandsSeparator(e) || c.looseValue(e) || c.labelColon(e) || c.emptyList(e) ||
 			c.punctuatedIf(e) || c.wrongKeyword(e) || c.fullStopInOutcome(e) || c.labelWithSpaces(e) || c.unknownCount(e) ||
 			c.between(e) || c.unknownOperator(e) || c.missingFullStop(e) {
 			continue

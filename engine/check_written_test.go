@@ -142,6 +142,22 @@ var writtenMistakes = []struct {
 			Suggestions: []string{"1000"}},
 		explanation: "The rule text does not parse (line 1, column 53): Numbers are written without thousands separators: write 1000, not 1 000.",
 	},
+	{
+		name: "a label ending with a colon",
+		src:  "admin: A **P** is ok if the __n__ of the **P** is at least 1.",
+		want: engine.Diagnostic{Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 1, 1, 7),
+			Message:     "A label ends with a full stop, not a colon: write `admin.` before the rule.",
+			Suggestions: []string{"admin."}},
+		explanation: "The rule text does not parse (line 1, column 1): A label ends with a full stop, not a colon: write `admin.` before the rule.",
+	},
+	{
+		name: "an empty list",
+		src:  "A **P** is ok if the __n__ of the **P** is in [].",
+		want: engine.Diagnostic{Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 47, 1, 49),
+			Message:     "A list holds at least one item, so `[]` cannot be written. No value is in an empty list, so `is in []` would never be true and `is not in []` always would: leave the condition out. To ask whether a list in the data is empty, write `is empty`.",
+			Suggestions: []string{}},
+		explanation: "The rule text does not parse (line 1, column 47): A list holds at least one item, so `[]` cannot be written. No value is in an empty list, so `is in []` would never be true and `is not in []` always would: leave the condition out. To ask whether a list in the data is empty, write `is empty`.",
+	},
 }
 
 func TestCheckNamesWhatWasWrittenAsElsewhere(t *testing.T) {

@@ -253,3 +253,48 @@ func (c *checker) spacedThousands(from int) bool {
 		fmt.Sprintf("Numbers are written without thousands separators: write %s, not %s.", fix, written), fix)
 	return true
 }
+
+// labelColon recognises a label written `admin:` before a rule: a label
+// ends with a full stop.
+func (c *checker) labelColon(e SyntaxError) bool {
+	if !wants(e, "rule (A **selector** ... if ...)") || e.off >= len(c.src) {
+		return false
+	}
+	line := c.src[e.off:lineEnd(c.src, e.off)]
+	colon := strings.IndexAny(line, ":")
+	if colon <= 0 || strings.Contains(line[:colon], "**") || strings.Contains(line[:colon], "__") {
+		return false
+	}
+	if !(&parser{scanner: scanner{src: c.src, pos: e.off + colon + 1}}).articleAfterBlanks() {
+		return false
+	}
+	label := line[:colon]
+	c.add(SeverityError, CodeParseError, e.off, e.off+colon+1, fmt.Sprintf("A label ends with a full stop, not a colon: "+
+		"write `%s.` before the rule.", label), label+".")
+	return true
+}
+
+// articleAfterBlanks reports whether blanks and then `A **` or `An **`
+// follow.
+func (p *parser) articleAfterBlanks() bool {
+	if p.eof() || !isSpace(p.peek()) {
+		return false
+	}
+	p.skipBlanks()
+	return p.atArticle()
+}
+
+// emptyList recognises `is in []`: a list holds at least one item.
+func (c *checker) emptyList(e SyntaxError) bool {
+	if !wants(e, "value") || e.off >= len(c.src) || c.src[e.off] != ']' {
+		return false
+	}
+	open := strings.TrimRight(c.src[:e.off], " \t\r\n")
+	if !strings.HasSuffix(open, "[") {
+		return false
+	}
+	c.add(SeverityError, CodeParseError, len(open)-1, e.off+1, "A list holds at least one item, so `[]` cannot be "+
+		"written. No value is in an empty list, so `is in []` would never be true and `is not in []` always would: "+
+		"leave the condition out. To ask whether a list in the data is empty, write `is empty`.")
+	return true
+}
