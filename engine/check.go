@@ -765,7 +765,9 @@ func (c *checker) semantics(text *RuleText) {
 					from, to := c.phraseSpan(cd)
 					refs[i] = append(refs[i], reference{t, from, to})
 				} else {
-					c.unresolvedPhrase(text, i, cd)
+					if !c.possessive(cd) {
+						c.unresolvedPhrase(text, i, cd)
+					}
 					c.inferred[cd] = true
 				}
 			case *Comparison:

@@ -158,6 +158,23 @@ var writtenMistakes = []struct {
 			Suggestions: []string{}},
 		explanation: "The rule text does not parse (line 1, column 47): A list holds at least one item, so `[]` cannot be written. No value is in an empty list, so `is in []` would never be true and `is not in []` always would: leave the condition out. To ask whether a list in the data is empty, write `is empty`.",
 	},
+	{
+		name: "a possessive",
+		src:  "A **Person** is adult if the **Person**'s __age__ is at least 18.",
+		want: engine.Diagnostic{Severity: engine.SeverityWarning, Code: engine.CodeUnresolvedReference, Range: span(1, 26, 1, 50),
+			Message: "Verdict has no `'s`: `the **Person**'s __age__` reads as a reference to a rule whose outcome is " +
+				"\"'s __age__ is at least 18\", and no rule's outcome is. Write `the __age__ of the **Person**`.",
+			Suggestions: []string{"the __age__ of the **Person**"}},
+	},
+	{
+		name: "possessives in a row",
+		src:  "A **Person** is local if **Person**’s __address__'s __city__ is equal to Leeds.",
+		want: engine.Diagnostic{Severity: engine.SeverityWarning, Code: engine.CodeUnresolvedReference, Range: span(1, 26, 1, 61),
+			Message: "Verdict has no `'s`: `**Person**’s __address__'s __city__` reads as a reference to a rule whose outcome is " +
+				"\"’s __address__'s __city__ is equal to Leeds\", and no rule's outcome is. " +
+				"Write `the __city__ of the __address__ of the **Person**`.",
+			Suggestions: []string{"the __city__ of the __address__ of the **Person**"}},
+	},
 }
 
 func TestCheckNamesWhatWasWrittenAsElsewhere(t *testing.T) {

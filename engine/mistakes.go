@@ -374,3 +374,40 @@ func (c *checker) numberTooLarge(e SyntaxError) bool {
 		"the largest a rule can compare is about 1.8e308, a number of 309 digits.", digits))
 	return true
 }
+
+// possessive recognises `the **Person**'s __age__ is at least 18`, which
+// the language reads as a reference to a rule whose outcome is "'s __age__
+// is at least 18": it has no `'s`, and writes `the __age__ of the
+// **Person**`. It reports the reference in place of the usual warning.
+func (c *checker) possessive(ref *PhraseRef) bool {
+	at := int(ref.Selector.Pos) + len(ref.Selector.Text) + 4
+	names := []string{c.src[ref.Selector.Pos:at]}
+	end := at
+	for {
+		p := parser{scanner: scanner{src: c.src, pos: end}, limits: DefaultLimits}
+		if !p.acceptWord("'s") && !p.acceptWord("’s") {
+			break
+		}
+		p.skipBlanks()
+		from := p.pos
+		if _, ok := p.element(); !ok {
+			break
+		}
+		names, end = append(names, c.src[from:p.pos]), p.pos
+	}
+	if len(names) == 1 {
+		return false
+	}
+	var fix strings.Builder
+	for i := len(names) - 1; i >= 0; i-- {
+		fix.WriteString("the " + names[i])
+		if i > 0 {
+			fix.WriteString(" of ")
+		}
+	}
+	from := int(ref.Pos)
+	c.add(SeverityWarning, CodeUnresolvedReference, from, end, fmt.Sprintf("Verdict has no `'s`: `%s` reads as a "+
+		"reference to a rule whose outcome is %q, and no rule's outcome is. Write `%s`.",
+		c.src[from:end], ref.Phrase, fix.String()), fix.String())
+	return true
+}
