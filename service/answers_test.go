@@ -158,15 +158,16 @@ func TestAFlowStopsWhenItsAnswerWouldBeTooLarge(t *testing.T) {
 func TestAReplayThatWouldAnswerTooMuchIsRefused(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		// A replayed decision of the one-condition senior rule counts
-		// about 400 bytes (256, 128 for the condition and its input), a
-		// single run about 600: each request below may answer 4,000.
+		// about 430 bytes (256, 64 for the replayed clause, its input and
+		// its recorded explanation), a single run about 600: each request
+		// below may answer 4,000.
 		f := newFixtureWith(t, db, func(c *service.Config) { c.MaxAnswerBytes = 4000 })
 		pol := f.publishedPolicy(t, "senior", seniorRule)
 		f.recordRuns(t, pol, person(70), person(40), person(70), person(40), person(70))
 		f.recordRuns(t, pol, person(70), person(40), person(70), person(40), person(70))
 		_, err := f.svc.ReplayPolicy(f.as(t, adminKey, ""), pol.ID, service.ReplayInput{Limit: 10})
 		wantCode(t, err, service.CodeInvalidArgument)
-		if want := "10 recorded decisions of this policy would answer about 4.0 KiB, more than the 3.9 KiB one request may"; err == nil || !strings.Contains(err.Error(), want) {
+		if want := "10 recorded decisions of this policy would answer about 4.2 KiB, more than the 3.9 KiB one request may"; err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%v, want %q", err, want)
 		}
 		rep, err := f.svc.ReplayPolicy(f.as(t, adminKey, ""), pol.ID, service.ReplayInput{Limit: 9})
@@ -354,12 +355,14 @@ func TestAFlowReplayCountsTheNodesItsExplanationsName(t *testing.T) {
 		if want := "the replay would answer more than 1.0 MiB, what one request may; ask for a smaller limit"; err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%v, want %q", err, want)
 		}
-		rep, err := f.svc.ReplayFlow(f.as(t, adminKey, ""), fl.ID, service.ReplayInput{Limit: 20})
+		// Each answers its recorded explanation and the replayed one, of
+		// the hundred ids: about 38 KB.
+		rep, err := f.svc.ReplayFlow(f.as(t, adminKey, ""), fl.ID, service.ReplayInput{Limit: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rep.Compared != 20 || rep.Errors != 0 || rep.Changed != 0 {
-			t.Errorf("compared %d with %d errors, %d changed; want 20 unchanged", rep.Compared, rep.Errors, rep.Changed)
+		if rep.Compared != 10 || rep.Errors != 0 || rep.Changed != 0 {
+			t.Errorf("compared %d with %d errors, %d changed; want 10 unchanged", rep.Compared, rep.Errors, rep.Changed)
 		}
 	})
 }

@@ -160,10 +160,11 @@ func collectText(v any, hidden *[]string) {
 	case json.Number:
 		*hidden = append(*hidden, v.String())
 		if f, err := v.Float64(); err == nil {
-			*hidden = append(*hidden, strconv.FormatFloat(f, 'f', -1, 64), strconv.FormatFloat(f, 'g', -1, 64))
+			plain, short := strconv.FormatFloat(f, 'f', -1, 64), strconv.FormatFloat(f, 'g', -1, 64)
+			*hidden = append(*hidden, plain, short)
 			// As JSON writes it, which the explanation does: an exponent
 			// without a leading zero (1.5e-7), from 1e-6 down and 1e21 up.
-			if b, err := json.Marshal(f); err == nil {
+			if b, err := json.Marshal(f); err == nil && string(b) != plain && string(b) != short {
 				*hidden = append(*hidden, string(b))
 			}
 		}

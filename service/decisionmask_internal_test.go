@@ -38,11 +38,11 @@ func TestMaskInputHidesWhatItsPathsReach(t *testing.T) {
 		want:   `{"P":{"cards":[{"number":"[masked]"},{"number":"[masked]"},{"other":33}]}}`,
 		hidden: []string{"11", "11", "11", "22", "22", "22"},
 	}, {
-		name:   "a whole member hides what another path reaches within it",
+		name:   "a whole member hides what another path reaches within it, keys too",
 		input:  `{"P":{"a":{"b":"x","c":true}}}`,
 		mask:   []string{"$.P.a.b", "$.P.a"},
 		want:   `{"P":{"a":"[masked]"}}`,
-		hidden: []string{"true", "x"},
+		hidden: []string{"b", "c", "true", "x"},
 	}, {
 		name:  "a path the input does not have",
 		input: `{"P":{"a":1}}`,

@@ -88,11 +88,12 @@ func (s *Service) ReplayPolicy(ctx context.Context, id uuid.UUID, in ReplayInput
 		return nil, err
 	}
 	prog := s.program(l.record)
-	// A replayed run answers two explanations, not a trace: a clause of
-	// about an eighth of a condition's answer each, and its recorded input.
+	// A replayed run answers its explanation, not a trace: a clause of
+	// about an eighth of a condition's answer each. The recorded
+	// explanation, of whatever version ran then, counts as it is stored.
 	each := replayedAnswer
 	if prog.Program != nil {
-		each += 2 * engine.ConditionAnswerBytes / 8 * prog.Program.Conditions()
+		each += engine.ConditionAnswerBytes / 8 * prog.Program.Conditions()
 	}
 	if err := s.spendReplay(ctx, rows, each); err != nil {
 		return nil, err
