@@ -580,27 +580,11 @@ func editDistance(a, b string) int {
 	if !isASCII(a) || !isASCII(b) {
 		return levenshtein([]rune(a), []rune(b))
 	}
-	// ASCII text, nearly every name, is compared without converting it.
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	// ASCII text, nearly every name, is compared byte by byte.
+	return levenshtein([]byte(a), []byte(b))
 }
 
-func levenshtein(a, b []rune) int {
+func levenshtein[T byte | rune](a, b []T) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
