@@ -26,6 +26,24 @@ const Masked = "[masked]"
 // step kept in the canonical form of a rule's name.
 type maskPath []string
 
+// checkMask parses a mask sent to be set, refusing besides what parseMask
+// refuses a step that looks like a wildcard or names no member a rule can
+// read: masks stored before these were refused still parse, and still
+// hide what they hid.
+func checkMask(paths []string) ([]maskPath, error) {
+	for _, p := range paths {
+		for _, step := range strings.Split(strings.TrimPrefix(p, "$."), ".") {
+			if step == "*" {
+				return nil, Invalid("mask path %q has a step *: paths have no wildcards; a step that meets a list applies to each element, so name the member, as in $.Person.cards.number", p)
+			}
+			if step != "" && engine.CanonicalName(step) == "" {
+				return nil, Invalid("mask path %q has the step %q, which names no member a rule can read", p, step)
+			}
+		}
+	}
+	return parseMask(paths)
+}
+
 // parseMask checks every path of a mask: `$` and then one or more
 // `.name` steps, a name being any text without dots, brackets, quotes or
 // spaces at its ends.
@@ -64,13 +82,7 @@ func parseMaskPath(p string) (maskPath, error) {
 			strings.IndexFunc(step, unicode.IsControl) >= 0 {
 			return nil, Invalid("mask path %q has an empty or malformed step %q: steps are member names separated by dots", p, step)
 		}
-		if step == "*" {
-			return nil, Invalid("mask path %q has a step *: paths have no wildcards; a step that meets a list applies to each element, so name the member, as in $.Person.cards.number", p)
-		}
 		steps[i] = engine.CanonicalName(step)
-		if steps[i] == "" {
-			return nil, Invalid("mask path %q has the step %q, which names no member a rule can read", p, step)
-		}
 	}
 	return steps, nil
 }

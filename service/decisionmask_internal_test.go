@@ -154,6 +154,18 @@ func TestARecordMaskedAgainHidesWhatTheNewMaskReaches(t *testing.T) {
 	if !cut.remask([]string{"$.Person.pin"}, nil) || cut.explanation != strings.TrimPrefix(cutExplanation, " ") {
 		t.Errorf("a cut explanation masked again is %q, want the note of the cut alone", cut.explanation)
 	}
+	// An error cut where a value now masked begins keeps nothing of it.
+	failed := row("x", false)
+	cutError := strings.Repeat("y", MaxStoredExplanation-len(cutExplanation)-2) + `"4711"` + cutExplanation
+	failed.err, failed.errCut = &cutError, true
+	if !failed.remask([]string{"$.Person.pin"}, nil) || *failed.err != strings.TrimPrefix(cutExplanation, " ") {
+		t.Errorf("a cut error masked again is %q, want the note of the cut alone", (*failed.err)[len(*failed.err)-100:])
+	}
+	whole, text := row("x", false), `pin "4711" unread`
+	whole.err = &text
+	if !whole.remask([]string{"$.Person.pin"}, nil) || *whole.err != `pin "[masked]" unread` {
+		t.Errorf("an error masked again is %q", *whole.err)
+	}
 	if bad := row("", false); bad.remask([]string{"Person.pin"}, nil) {
 		t.Error("a mask that does not parse masks the record again")
 	}
@@ -218,6 +230,19 @@ func TestEventsAreHeldToTheSettingsOfTheirBasesWhenStored(t *testing.T) {
 		}
 		if ev.decision != nil && (ev.decision.input != want.input || ev.decision.explanation != want.expl) {
 			t.Errorf("event %d's record: %s, %q; want %s, %q", i, ev.decision.input, ev.decision.explanation, want.input, want.expl)
+		}
+	}
+}
+
+// A mask stored before steps such as * were refused when set still parses,
+// and a base that has one goes on recording.
+func TestAMaskStoredBeforeStricterChecksStillParses(t *testing.T) {
+	for _, mask := range []string{"$.*", "$.Person._"} {
+		if _, err := checkMask([]string{mask}); err == nil {
+			t.Errorf("setting the mask %s is not refused", mask)
+		}
+		if _, err := parseMask([]string{mask}); err != nil {
+			t.Errorf("the stored mask %s does not parse: %v", mask, err)
 		}
 	}
 }

@@ -52,7 +52,7 @@ func (in DecisionSettingsInput) check() (float64, []maskPath, error) {
 			return 0, nil, Invalid("sampleRate must be greater than 0 and at most 1, not %v", rate)
 		}
 	}
-	mask, err := parseMask(in.Mask)
+	mask, err := checkMask(in.Mask)
 	return rate, mask, err
 }
 
@@ -184,6 +184,8 @@ type decisionRow struct {
 	policies *string
 	// err is the error the run stopped with, masked; nil for none.
 	err *string
+	// errCut says that err was cut to MaxStoredExplanation.
+	errCut bool
 }
 
 // FlowPolicy is a policy record a flow run's nodes resolved a reference
@@ -263,7 +265,7 @@ func (s *Service) decisionOf(t *target, raw json.RawMessage, result bool, explan
 	}
 	if failure != nil {
 		masked := storedExplanation(redact.Whole(*failure, hidden, Masked))
-		d.err = &masked
+		d.err, d.errCut = &masked, len(*failure) > MaxStoredExplanation
 	}
 	return d
 }
@@ -349,9 +351,9 @@ func eachErrorText(extra map[string]any, change func(string) string) {
 
 // remask masks the record again with mask, and the error texts of its
 // event's extra, and reports whether it could: a mask that does not
-// parse records nothing, as recordingOf has it. An explanation that was
-// cut is not kept, since a masked value may begin before the cut and end
-// after it.
+// parse records nothing, as recordingOf has it. An explanation or error
+// that was cut is not kept, since a masked value may begin before the cut
+// and end after it.
 func (d *decisionRow) remask(mask []string, extra map[string]any) bool {
 	paths, err := parseMask(mask)
 	if err != nil {
@@ -368,7 +370,13 @@ func (d *decisionRow) remask(mask []string, extra map[string]any) bool {
 		d.explanation = redact.Whole(d.explanation, hidden, Masked)
 	}
 	eachErrorText(extra, func(text string) string { return redact.Whole(text, hidden, Masked) })
-	if d.err != nil {
+	switch {
+	case d.err == nil:
+	case d.errCut:
+		// As the explanation: a value cut in two no longer matches.
+		cut := strings.TrimPrefix(cutExplanation, " ")
+		d.err = &cut
+	default:
 		masked := redact.Whole(*d.err, hidden, Masked)
 		d.err = &masked
 	}

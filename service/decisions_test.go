@@ -793,6 +793,12 @@ func TestReplayComparesADraftWithTheRecordedDecisions(t *testing.T) {
 		if err != nil || recent.Compared != 1 {
 			t.Errorf("a replay since the newest: %+v, %v", recent, err)
 		}
+		// Records are timed in whole microseconds; a finer since is not
+		// rounded down onto the newest.
+		justAfter := since.Add(100 * time.Nanosecond)
+		if none, err := f.svc.ReplayPolicy(admin, draft.ID, service.ReplayInput{Since: &justAfter}); err != nil || none.Compared != 0 {
+			t.Errorf("a replay since just after the newest: %+v, %v", none, err)
+		}
 		for _, bad := range []service.ReplayInput{{Limit: service.MaxReplayLimit + 1}, {Limit: -1}, {Since: &since, Until: &since}} {
 			_, err := f.svc.ReplayPolicy(admin, draft.ID, bad)
 			wantCode(t, err, service.CodeInvalidArgument)

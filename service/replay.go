@@ -221,7 +221,7 @@ func (s *Service) replayInputs(ctx context.Context, k *kindRules, id uuid.UUID, 
 		return nil, nil, err
 	}
 	rows, err := s.store.DecisionInputs(ctx, storage.DecisionFilter{Tenant: p.TenantID, BaseID: &l.base.ID,
-		Kind: decisionrecord.Kind(l.base.Kind), Since: in.Since, Until: in.Until}, limit)
+		Kind: decisionrecord.Kind(l.base.Kind), Since: toStoredPrecision(in.Since), Until: toStoredPrecision(in.Until)}, limit)
 	if err != nil {
 		return nil, nil, unavailable(err)
 	}
