@@ -880,7 +880,7 @@ func (c *checker) unknownLabel(text *RuleText, ref *LabelRef) {
 		c.labels = []suggestible{}
 		for i, r := range text.Rules {
 			if r.Label != "" {
-				c.labels = append(c.labels, suggestible{r.Label, strings.ToLower(r.Label), i})
+				c.labels = append(c.labels, newSuggestible(r.Label, strings.ToLower(r.Label), i))
 			}
 		}
 	}
@@ -900,7 +900,7 @@ func (c *checker) unresolvedPhrase(text *RuleText, self int, ref *PhraseRef) {
 		c.phrases = make([]suggestible, len(text.Rules))
 		for i, r := range text.Rules {
 			phrase := fullPhrase(r)
-			c.phrases[i] = suggestible{phrase, phraseWords(phrase), i}
+			c.phrases[i] = newSuggestible(phrase, phraseWords(phrase), i)
 		}
 	}
 	suggestions := closest(phraseWords(ref.Phrase), c.phrases, self, nearSuggestion, &c.suggestionWork)

@@ -161,7 +161,7 @@ func newExplainInfo(p *Program) *explainInfo {
 	var labels []suggestible
 	for i := range p.rules {
 		if l := p.rules[i].label; l != "" {
-			labels = append(labels, suggestible{l, strings.ToLower(l), i})
+			labels = append(labels, newSuggestible(l, strings.ToLower(l), i))
 		}
 	}
 	// One search's work for all the program's §labels: a text may hold

@@ -18,6 +18,13 @@ import (
 type suggestible struct {
 	text, lower string
 	rule        int
+	// The letters of text and lower, counted once: a search compares
+	// every candidate's with each name written, which may be thousands.
+	textLetters, lowerLetters int
+}
+
+func newSuggestible(text, lower string, rule int) suggestible {
+	return suggestible{text: text, lower: lower, rule: rule, textLetters: letters(text), lowerLetters: letters(lower)}
 }
 
 // closest returns up to three candidates near the written text, nearest
@@ -26,20 +33,21 @@ type suggestible struct {
 // text; one whose length differs more cannot be, and is not compared. Each
 // candidate passed over costs a step of work and each comparison the
 // product of the two lengths; the search stops when work is spent.
-func closest(written string, candidates []suggestible, skip int, near func(cand suggestible, written string) int, work *int) []string {
+func closest(written string, candidates []suggestible, skip int, near func(cand suggestible, writtenLetters int) int, work *int) []string {
 	type scored struct {
 		s string
 		d int
 	}
 	var list []scored
 	w := strings.ToLower(written)
+	wn := letters(w)
 	for _, cand := range candidates {
 		if *work <= 0 {
 			break
 		}
 		*work--
-		n := near(cand, w)
-		if diff := letters(w) - letters(cand.lower); n <= 0 || cand.rule == skip || diff > n || -diff > n {
+		n := near(cand, wn)
+		if diff := wn - cand.lowerLetters; n <= 0 || cand.rule == skip || diff > n || -diff > n {
 			continue
 		}
 		cost := (len(w) + 1) * (len(cand.lower) + 1)
@@ -70,13 +78,13 @@ func closest(written string, candidates []suggestible, skip int, near func(cand 
 
 // nearSuggestion is how far a label, a phrase or a schema's name may be
 // from the word written: a third of its length, and 2 for short ones.
-func nearSuggestion(cand suggestible, _ string) int { return max(2, letters(cand.text)/3) }
+func nearSuggestion(cand suggestible, _ int) int { return max(2, cand.textLetters/3) }
 
 // nearKey is how far a key of the data may be from a missing name, both
 // canonical: a third of the longer one, so that names of one or two
 // letters, which any edit turns into another, have none.
-func nearKey(cand suggestible, written string) int {
-	return max(letters(cand.lower), letters(written)) / 3
+func nearKey(cand suggestible, writtenLetters int) int {
+	return max(cand.lowerLetters, writtenLetters) / 3
 }
 
 // letters counts a name's letters (runes), as distances are measured.
@@ -161,7 +169,7 @@ func nearestKey(obj map[string]any, c string) string {
 	keys := make([]suggestible, 0, len(obj))
 	for k := range obj {
 		if len(k) <= maxNearestName {
-			keys = append(keys, suggestible{text: k, lower: strings.ToLower(canon(k))})
+			keys = append(keys, newSuggestible(k, strings.ToLower(canon(k)), 0))
 		}
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i].text < keys[j].text })
@@ -186,7 +194,7 @@ func (info *explainInfo) outcomes(p *Program) []suggestible {
 			if r.verb != "" {
 				phrase = r.verb + " " + r.outcome
 			}
-			info.words.phrases[i] = suggestible{phrase, phraseWords(phrase), i}
+			info.words.phrases[i] = newSuggestible(phrase, phraseWords(phrase), i)
 		}
 	})
 	return info.words.phrases

@@ -364,7 +364,7 @@ func (w *schemaWalk) warn(offset int, seg, at string, selector bool, names *list
 		names.suggestible = make([]suggestible, 0, len(names.props))
 		for k := range names.props {
 			if !strings.Contains(k, ".") { // a name with a dot reads two steps
-				names.suggestible = append(names.suggestible, suggestible{text: k, lower: canon(k)})
+				names.suggestible = append(names.suggestible, newSuggestible(k, canon(k), 0))
 			}
 		}
 		sort.Slice(names.suggestible, func(i, j int) bool { return names.suggestible[i].text < names.suggestible[j].text })
