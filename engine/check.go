@@ -483,10 +483,34 @@ var operatorSynonyms = map[string]string{
 	"does not equal": "is not equal to", "is before": "is earlier than", "is after": "is later than",
 	"is one of": "is in", "is not one of": "is not in", "is among": "is in", "includes": "contains",
 	"has": "contains", "contain": "contains", "is blank": "is empty", "is not blank": "is not empty",
-	// The language has no contractions.
-	"isn't": "is not equal to", "isn't empty": "is not empty", "isn't blank": "is not empty", "isn't in": "is not in",
-	"isn't one of": "is not in", "isn't equal to": "is not equal to", "isn't the same as": "is not the same as",
-	"doesn't equal": "is not equal to",
+}
+
+// opensOperator tells whether an operator phrase goes on with word after
+// its first, `is` (`later` in `is later than`).
+func opensOperator(word string) bool {
+	prefix := "is " + strings.ToLower(word)
+	for _, ph := range operatorPhrases {
+		if ph.text == prefix || strings.HasPrefix(ph.text, prefix+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// expandContractions spells out the contractions the language does not
+// read (`isn't` is `is not`), so that the words after one keep its
+// negation: `isn't greater than` is `is no more than`, never `is greater
+// than`. written[i] is the word of words that expanded word i comes from.
+func expandContractions(words []string) (expanded []string, written []int) {
+	for i, w := range words {
+		lower := strings.ReplaceAll(strings.ToLower(w), "’", "'")
+		if base, ok := strings.CutSuffix(lower, "n't"); ok && base != "" {
+			expanded, written = append(expanded, base, "not"), append(written, i, i)
+			continue
+		}
+		expanded, written = append(expanded, w), append(written, i)
+	}
+	return expanded, written
 }
 
 // operatorSuggestions is suggestOperators made once for each wording, as
@@ -526,13 +550,25 @@ var operatorPhraseBytes = func() int {
 // unless a misspelt phrase replaces more of the words: `is at lest` is
 // `is at least` misspelt, not a bare `is` (`is equal to`) followed by
 // stray words.
-func suggestOperators(words []string, fuzzy bool) (int, []string) {
+func suggestOperators(writtenWords []string, fuzzy bool) (int, []string) {
+	words, from := expandContractions(writtenWords)
+	// A suggestion replaces whole written words: one that would replace
+	// half of a contraction is not made.
+	splits := func(n int) bool { return n < len(words) && from[n] == from[n-1] }
 	synonym, synonymWords := "", 0
 	for n := len(words); n > 0; n-- {
-		if s, ok := operatorSynonyms[strings.ReplaceAll(strings.ToLower(strings.Join(words[:n], " ")), "’", "'")]; ok {
+		if splits(n) {
+			continue
+		}
+		if s, ok := operatorSynonyms[strings.ToLower(strings.Join(words[:n], " "))]; ok {
 			synonym, synonymWords = s, n
 			break
 		}
+	}
+	// `is not` followed by `later than` is no `is not equal to` with
+	// words after it: the words go on into an operator the language lacks.
+	if synonym != "" && synonymWords < len(words) && opensOperator(words[synonymWords]) {
+		synonym, synonymWords = "", 0
 	}
 	type scored struct {
 		phrase string
@@ -545,6 +581,9 @@ func suggestOperators(words []string, fuzzy bool) (int, []string) {
 	}
 	for _, ph := range candidates {
 		n := min(len(strings.Fields(ph.text)), len(words))
+		if splits(n) {
+			continue
+		}
 		written := strings.ToLower(strings.Join(words[:n], " "))
 		d := editDistance(written, ph.text)
 		if d <= max(2, utf8.RuneCountInString(ph.text)/4) {
@@ -559,7 +598,7 @@ func suggestOperators(words []string, fuzzy bool) (int, []string) {
 	})
 	switch {
 	case synonym != "" && (len(near) == 0 || synonymWords >= near[0].n):
-		return synonymWords, []string{synonym}
+		return from[synonymWords-1] + 1, []string{synonym}
 	case len(near) == 0:
 		return 1, nil
 	}
@@ -570,7 +609,7 @@ func suggestOperators(words []string, fuzzy bool) (int, []string) {
 			out = append(out, b.phrase)
 		}
 	}
-	return near[0].n, out
+	return from[near[0].n-1] + 1, out
 }
 
 // editDistance is the Levenshtein distance between two strings, by

@@ -70,6 +70,31 @@ var writtenMistakes = []struct {
 			"Did you mean `is not in`?",
 	},
 	{
+		name: "a contraction before a comparison keeps its negation",
+		src:  "A **Person** is ok if the __age__ of the **Person** isn't greater than 18.",
+		want: engine.Diagnostic{Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 53, 1, 71),
+			Message: "`isn't greater than` is not a comparison Verdict knows. Did you mean `is no more than`?", Suggestions: []string{"is no more than"}},
+		explanation: "The rule text does not parse (line 1, column 53): `isn't greater than` is not a comparison Verdict knows. " +
+			"Did you mean `is no more than`?",
+	},
+	{
+		name: "a contraction before at least keeps its negation",
+		src:  "A **Person** is ok if the __age__ of the **Person** isn't at least 18.",
+		want: engine.Diagnostic{Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 53, 1, 67),
+			Message: "`isn't at least` is not a comparison Verdict knows. Did you mean `is less than`?", Suggestions: []string{"is less than"}},
+		explanation: "The rule text does not parse (line 1, column 53): `isn't at least` is not a comparison Verdict knows. " +
+			"Did you mean `is less than`?",
+	},
+	{
+		name: "a contraction before an operator with no negation is not made is not equal to",
+		src:  "A **Person** is ok if the __day__ of the **Person** isn't later than 18.",
+		want: engine.Diagnostic{Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 53, 1, 58),
+			Message: "`isn't` is not a comparison Verdict knows. Comparisons read like `is at least`, `is equal to` or `is in`; " +
+				"docs/rules.md lists them all.", Suggestions: []string{}},
+		explanation: "The rule text does not parse (line 1, column 53): `isn't` is not a comparison Verdict knows. " +
+			"Comparisons read like `is at least`, `is equal to` or `is in`; docs/rules.md lists them all.",
+	},
+	{
 		name: "a colon after if",
 		src:  "A **Person** is an adult if: the __age__ of the **Person** is at least 18.",
 		want: engine.Diagnostic{Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 28, 1, 29),
