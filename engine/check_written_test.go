@@ -54,6 +54,15 @@ var writtenMistakes = []struct {
 			"not read as quotes: a text value takes straight quotes, `\"Ann\"`.",
 	},
 	{
+		name: "a text value in curly quotes with an apostrophe inside",
+		src:  "A **Person** is ok if the __car__ of the **Person** is equal to “Ann’s car”.",
+		want: engine.Diagnostic{Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 65, 1, 76),
+			Message:     "`“Ann’s car”` is in curly quotes, which Verdict does not read as quotes: a text value takes straight quotes, `\"Ann’s car\"`.",
+			Suggestions: []string{`"Ann’s car"`}},
+		explanation: "The rule text does not parse (line 1, column 65): `“Ann’s car”` is in curly quotes, which Verdict does " +
+			"not read as quotes: a text value takes straight quotes, `\"Ann’s car\"`.",
+	},
+	{
 		name: "a contraction where the operator belongs",
 		src:  "A **Person** is ok if the __name__ of the **Person** isn't empty.",
 		want: engine.Diagnostic{Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 54, 1, 65),

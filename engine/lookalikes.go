@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Text pasted from a word processor or a chat brings characters that look
@@ -81,6 +82,26 @@ func lineStart(src string, off int) int {
 // curlyQuotes are the quotes word processors put in place of `"`.
 const curlyQuotes = "“”„‟«»‘’‚‛"
 
+// closingQuote is where the quote that closes a value in curly quotes
+// stands in what follows the opening one, or -1: the first quote, straight
+// or curly, that is not an apostrophe inside a word (`“Ann’s car”`).
+func closingQuote(inner string) int {
+	for i, r := range inner {
+		if r != '"' && !strings.ContainsRune(curlyQuotes, r) {
+			continue
+		}
+		if r == '’' || r == '\'' {
+			before, _ := utf8.DecodeLastRuneInString(inner[:i])
+			after, _ := utf8.DecodeRuneInString(inner[i+utf8.RuneLen(r):])
+			if unicode.IsLetter(before) && unicode.IsLetter(after) {
+				continue
+			}
+		}
+		return i
+	}
+	return -1
+}
+
 // curlyQuote recognises a text value in curly quotes, `“Ann”`, where the
 // parser wanted a value: the language reads only straight quotes.
 func (c *checker) curlyQuote(e SyntaxError) bool {
@@ -93,7 +114,7 @@ func (c *checker) curlyQuote(e SyntaxError) bool {
 	}
 	from, to := e.off, lineEnd(c.src, e.off)
 	inner := c.src[from+size : to]
-	if i := strings.IndexAny(inner, curlyQuotes+`"`); i >= 0 {
+	if i := closingQuote(inner); i >= 0 {
 		_, closeSize := decodeRune(inner[i:])
 		inner, to = inner[:i], from+size+i+closeSize
 	} else {
