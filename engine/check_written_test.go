@@ -201,6 +201,14 @@ var writtenMistakes = []struct {
 			Suggestions: []string{"the __age__ of the **Person**"}},
 	},
 	{
+		name: "a possessive before no comparison is not offered as a fix",
+		src:  "A **Person** is covered if the **Person**'s __premium__ is true.",
+		want: engine.Diagnostic{Severity: engine.SeverityWarning, Code: engine.CodeUnresolvedReference, Range: span(1, 28, 1, 56),
+			Message: "Verdict has no `'s`: `the **Person**'s __premium__` reads as a reference to a rule whose outcome is " +
+				"\"'s __premium__ is true\", and no rule's outcome is. Write `the __premium__ of the **Person**`.",
+			Suggestions: []string{}},
+	},
+	{
 		name: "possessives in a row",
 		src:  "A **Person** is local if **Person**’s __address__'s __city__ is equal to Leeds.",
 		want: engine.Diagnostic{Severity: engine.SeverityWarning, Code: engine.CodeUnresolvedReference, Range: span(1, 26, 1, 61),

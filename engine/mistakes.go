@@ -406,8 +406,30 @@ func (c *checker) possessive(ref *PhraseRef) bool {
 		}
 	}
 	from := int(ref.Pos)
-	c.add(SeverityWarning, CodeUnresolvedReference, from, end, fmt.Sprintf("Verdict has no `'s`: `%s` reads as a "+
-		"reference to a rule whose outcome is %q, and no rule's outcome is. Write `%s`.",
-		c.src[from:end], ref.Phrase, fix.String()), fix.String())
+	message := fmt.Sprintf("Verdict has no `'s`: `%s` reads as a reference to a rule whose outcome is %q, and no "+
+		"rule's outcome is. Write `%s`.", c.src[from:end], ref.Phrase, fix.String())
+	// The fix is offered to apply only when the condition it makes parses:
+	// what follows the names may be no comparison either (`is true`).
+	phrase := at
+	for phrase < len(c.src) && (c.src[phrase] == ' ' || c.src[phrase] == '\t') {
+		phrase++
+	}
+	rest := c.src[end:min(len(c.src), phrase+len(ref.Phrase))]
+	if !parsesAsComparison(fix.String() + rest) {
+		c.add(SeverityWarning, CodeUnresolvedReference, from, end, message)
+		return true
+	}
+	c.add(SeverityWarning, CodeUnresolvedReference, from, end, message, fix.String())
 	return true
+}
+
+// parsesAsComparison tells whether condition, alone in a rule, parses as
+// one comparison.
+func parsesAsComparison(condition string) bool {
+	text, errs := Parse("A **x** is y if "+condition+".", DefaultLimits)
+	if len(errs) > 0 || len(text.Rules) != 1 || len(text.Rules[0].Conditions) != 1 {
+		return false
+	}
+	_, ok := text.Rules[0].Conditions[0].(*Comparison)
+	return ok
 }
