@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -280,6 +281,47 @@ func TestRequestsPastMaxConcurrentWaitForTheirTurn(t *testing.T) {
 		f.post(t, adminKey, `{ viewer { role } }`, nil).decode(t, &map[string]any{})
 		if n := az.decisions.Load(); n != 2 {
 			t.Errorf("%d authorization decisions, want 2: the request that left while waiting ran", n)
+		}
+	})
+}
+
+// A client that sends its body slowly holds no turn while it does: with
+// one turn, another request runs while the body is unfinished.
+func TestASlowBodyHoldsNoTurn(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db, withConfig(graph.Config{MaxConcurrent: 1}))
+		body, err := json.Marshal(map[string]any{"query": `{ viewer { role } }`})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr, pw := io.Pipe()
+		r := httptest.NewRequest(http.MethodPost, "/graphql", pr)
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("x-api-key", adminKey)
+		slow := make(chan int)
+		go func() {
+			w := httptest.NewRecorder()
+			f.graph.ServeHTTP(w, r)
+			slow <- w.Code
+		}()
+		// The write returns once the handler reads the body.
+		if _, err := pw.Write(body[:1]); err != nil {
+			t.Fatal(err)
+		}
+		other := make(chan response)
+		go func() { other <- f.post(t, adminKey, `{ viewer { role } }`, nil) }()
+		select {
+		case res := <-other:
+			res.decode(t, &map[string]any{})
+		case <-time.After(time.Minute):
+			t.Fatal("a request waited for the turn of a body still being sent")
+		}
+		if _, err := pw.Write(body[1:]); err != nil {
+			t.Fatal(err)
+		}
+		pw.Close()
+		if code := <-slow; code != http.StatusOK {
+			t.Errorf("the slow request answered %d", code)
 		}
 	})
 }

@@ -192,7 +192,9 @@ func NewHandler(svc *service.Service, cfg Config) http.Handler {
 	srv.Use(stopWhenGone{})
 	srv.SetErrorPresenter(presentError(cfg.Logger))
 	srv.SetRecoverFunc(recoverPanic)
-	return admit(cfg.MaxConcurrent, readRequest(markGet(srv)))
+	// The body is read before a turn is taken: a client sending it slowly
+	// would otherwise hold a turn, and a few such clients every one.
+	return readRequest(admit(cfg.MaxConcurrent, markGet(srv)))
 }
 
 // admit lets at most n requests into next at once. A request whose client
