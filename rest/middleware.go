@@ -53,12 +53,15 @@ const maxRequestIDLength = 128
 // sane (so a trace can cross services), else a new time-ordered UUID.
 func (s *server) identify(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ex := &exchange{id: r.Header.Get(requestIDHeader), call: service.Call{Arrived: time.Now()}}
+		ex := &exchange{id: r.Header.Get(requestIDHeader), call: service.Call{Arrived: time.Now(), Ends: true}}
 		if !saneRequestID(ex.id) {
 			ex.id = newRequestID()
 		}
 		w.Header().Set(requestIDHeader, ex.id)
 		ctx := service.WithCall(context.WithValue(r.Context(), exchangeKey{}, ex), &ex.call)
+		// What the answer held of the bound on answers in flight is let go
+		// once it is written.
+		defer ex.call.Done()
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"golang.org/x/sync/semaphore"
+
 	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/flow"
 )
@@ -18,9 +20,37 @@ import (
 // with them (docs/endpoints.md, "How much one request may answer").
 const DefaultMaxAnswerBytes = 64 << 20
 
+// answersInFlightPerRequest is how many requests' worth of answers the
+// requests under way may hold together when Config leaves it unset: an
+// answer takes about four times its size in memory while it is built and
+// written, so the default bounds that memory near a gigabyte.
+const answersInFlightPerRequest = 4
+
 // answerBudget is what the answers of one request's runs have taken, and
-// what they have read (engine.Result.ReadBytes).
-type answerBudget struct{ spent, read atomic.Int64 }
+// what they have read (engine.Result.ReadBytes). held is what of spent
+// the service's bound on answers in flight holds for the request, in
+// from, until the request ends (Call.Done); busy counts the spends that
+// bound refused.
+type answerBudget struct {
+	spent, read, held, busy atomic.Int64
+	from                    atomic.Pointer[semaphore.Weighted]
+	// bounded is Call.Ends: whether the bound on answers in flight applies.
+	bounded bool
+}
+
+// Done ends the call: what its answers held of the service's bound on
+// answers in flight goes back to it, for other requests. The transport
+// calls it once the answer is written.
+func (c *Call) Done() {
+	if c.answers == nil {
+		return
+	}
+	if from := c.answers.from.Load(); from != nil {
+		if n := c.answers.held.Swap(0); n > 0 {
+			from.Release(n)
+		}
+	}
+}
 
 // answersOf is the budget of the request ctx belongs to; nil for a
 // context without a call (the service's own tools, the command line),
@@ -34,15 +64,57 @@ func answersOf(ctx context.Context) *answerBudget {
 
 // spendAnswer charges answer estimated bytes to the request's budget, or
 // nothing when they would take it past the service's bound: then what is
-// asked for must be asked in smaller requests.
+// asked for must be asked in smaller requests. The bytes are held, too,
+// of what all requests under way may answer together, which bounds the
+// memory that many large requests at once take; past it the request is
+// refused as unavailable, to be retried, rather than made to wait while
+// it holds what it has spent already.
 func (s *Service) spendAnswer(ctx context.Context, answer int) error {
 	b := answersOf(ctx)
-	if b == nil {
+	if b == nil || answer <= 0 {
 		return nil
 	}
-	if b.spent.Add(int64(answer)) > int64(s.maxAnswer) {
-		b.spent.Add(-int64(answer))
+	n := int64(answer)
+	if b.spent.Add(n) > int64(s.maxAnswer) {
+		b.spent.Add(-n)
 		return s.answersTooLarge()
+	}
+	if !b.bounded {
+		return nil
+	}
+	if !s.inFlight.TryAcquire(n) {
+		b.spent.Add(-n)
+		b.busy.Add(1)
+		return s.answersBusy()
+	}
+	b.from.Store(s.inFlight)
+	b.held.Add(n)
+	return nil
+}
+
+// answersBusy is the refusal of a request that the bound on answers in
+// flight has no room for.
+func (s *Service) answersBusy() *Error {
+	return &Error{Code: CodeUnavailable, Message: fmt.Sprintf("the server is answering as much as it may at once "+
+		"(%s); retry in a moment", size(s.maxInFlight))}
+}
+
+// busyRefusals counts the spends of ctx's request that the bound on
+// answers in flight refused.
+func busyRefusals(ctx context.Context) int64 {
+	if b := answersOf(ctx); b != nil {
+		return b.busy.Load()
+	}
+	return 0
+}
+
+// refusedAsBusy is answersBusy when the bound on answers in flight
+// refused a spend of ctx's request since it had refused before, which a
+// flow, failing closed, does not return: a run cut short by other
+// requests' load must not answer false.
+func (s *Service) refusedAsBusy(ctx context.Context, before int64) error {
+	if busyRefusals(ctx) > before {
+		return s.answersBusy()
 	}
 	return nil
 }
@@ -86,8 +158,8 @@ func (s *Service) readsTooMuch() *Error {
 // to the request: past the bound, the run stops, fail closed, saying why.
 func (s *Service) charged(ctx context.Context) flow.Options {
 	return flow.Options{Spend: func(answer int) error {
-		if s.spendAnswer(ctx, answer) != nil {
-			return errors.New(s.answersTooLarge().Message)
+		if err := s.spendAnswer(ctx, answer); err != nil {
+			return errors.New(messageOf(err))
 		}
 		return nil
 	}, Read: func(n int) error {
@@ -110,8 +182,12 @@ const askForFewer = "ask for at most %d in one request"
 // hold, in advice (a format of that number): the other fields of a GraphQL
 // document may have spent some of it.
 func (s *Service) admitRuns(ctx context.Context, what, advice string, n, each, data int) error {
-	if s.spendAnswer(ctx, n*each+data) == nil {
+	err := s.spendAnswer(ctx, n*each+data)
+	switch {
+	case err == nil:
 		return chargeRuns(ctx, n)
+	case CodeOf(err) == CodeUnavailable:
+		return err
 	}
 	one := each + data/max(1, n)
 	bound := size(s.maxAnswer) + " one request may"

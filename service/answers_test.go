@@ -610,3 +610,60 @@ func TestARequestsRunsShareWhatTheyMayRead(t *testing.T) {
 		}
 	})
 }
+
+// The requests under way may answer together at most
+// MaxAnswersInFlight: one that would take the answers in flight past it is
+// refused as unavailable, to be retried, a flow too rather than answering
+// false; once a request is done, what it held is free again. Calls whose
+// transport does not end them (these tests' own contexts) are not bound.
+func TestAnswersInFlightAreBoundAcrossRequests(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixtureWith(t, db, func(c *service.Config) { c.MaxAnswerBytes, c.MaxAnswersInFlight = 20_000, 20_000 })
+		admin := f.as(t, adminKey, "")
+		pol := f.publishedPolicy(t, "adult", adultRule)
+		fl := f.createFlow(t, admin, adultFlow(byID(pol.ID)))
+		p, ok := service.PrincipalFrom(admin)
+		if !ok {
+			t.Fatal("no principal")
+		}
+		ending := func() (context.Context, *service.Call) {
+			c := &service.Call{Principal: p, Ends: true}
+			return service.WithCall(context.Background(), c), c
+		}
+
+		const applicant = `{"applicant": {"age": 40}}`
+		// One request takes all it may, which is all in flight.
+		full, fullCall := ending()
+		runs := 0
+		for ; runs < 1_000; runs++ {
+			res, err := f.svc.RunPolicy(full, pol.BaseID, json.RawMessage(adultData))
+			if err != nil {
+				wantCode(t, err, service.CodeInvalidArgument)
+				break
+			}
+			res.Release()
+		}
+		if runs == 0 || runs == 1_000 {
+			t.Fatalf("%d runs fit in one request", runs)
+		}
+
+		other, otherCall := ending()
+		_, err := f.svc.RunPolicy(other, pol.BaseID, json.RawMessage(adultData))
+		wantCode(t, err, service.CodeUnavailable)
+		_, err = f.svc.RunFlowVersion(other, fl.ID, json.RawMessage(applicant))
+		wantCode(t, err, service.CodeUnavailable)
+		// Unbound calls run.
+		if res, err := f.svc.RunPolicy(admin, pol.BaseID, json.RawMessage(adultData)); err != nil {
+			t.Fatalf("a call its transport does not end: %v", err)
+		} else {
+			res.Release()
+		}
+
+		fullCall.Done()
+		res, err := f.svc.RunFlowVersion(other, fl.ID, json.RawMessage(applicant))
+		if err != nil || !res.Result {
+			t.Fatalf("once the other request is done: %+v, %v", res, err)
+		}
+		otherCall.Done()
+	})
+}

@@ -20,6 +20,11 @@ type Call struct {
 	// Budget is what runs are charged to; nil means runs are not limited
 	// (the service's own tests, the command line).
 	Budget RunBudget
+	// Ends says that the transport calls Done once the answer is written:
+	// only then do the call's answers count against what the requests
+	// under way may answer together (Config.MaxAnswersInFlight), since
+	// only then are they let go.
+	Ends bool
 	// answers is what the request's runs have answered (see
 	// spendAnswer), shared by every context derived from the call.
 	answers *answerBudget
@@ -34,7 +39,7 @@ type callKey struct{}
 // fields after this, but only before the service reads them.
 func WithCall(ctx context.Context, c *Call) context.Context {
 	if c.answers == nil {
-		c.answers = new(answerBudget)
+		c.answers = &answerBudget{bounded: c.Ends}
 	}
 	if c.texts == nil {
 		c.texts = new(compiledTexts)

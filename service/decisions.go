@@ -655,9 +655,13 @@ func (s *Service) recomputeFlow(ctx context.Context, d *Decision, rec *ent.Recor
 	if err != nil {
 		return note("the flow that ran no longer reads as a flow: " + err.Error())
 	}
+	busy := busyRefusals(ctx)
 	res, err := plan.Run(ctx, data, d.Data, resolved, s.charged(ctx))
 	if err != nil {
 		return nil, nil, internal(err)
+	}
+	if err := s.refusedAsBusy(ctx, busy); err != nil {
+		return nil, nil, err
 	}
 	// The trace is the last node's, whose explanation the flow's ends
 	// with; every node's is in the flow result.

@@ -191,6 +191,7 @@ func (s *Service) TestFlow(ctx context.Context, in FlowTestInput) (*FlowResult, 
 // execute is the one runner of flows: stored runs, ad hoc tests and the
 // tests that gate a publish.
 func (s *Service) execute(ctx context.Context, r *policyResolver, plan *flow.Plan, data map[string]any, rawData json.RawMessage, opts flow.Options) (*FlowResult, error) {
+	busy := busyRefusals(ctx)
 	res, err := plan.Run(ctx, data, rawData, r, opts)
 	if err != nil {
 		var e *Error
@@ -203,6 +204,9 @@ func (s *Service) execute(ctx context.Context, r *policyResolver, plan *flow.Pla
 			return nil, &Error{Code: CodeUnavailable, Message: "the request ended before the flow finished", cause: err}
 		}
 		return nil, internal(err)
+	}
+	if err := s.refusedAsBusy(ctx, busy); err != nil {
+		return nil, err
 	}
 	var engineTime time.Duration
 	for _, n := range res.NodeResponses {

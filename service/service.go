@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/sync/semaphore"
 	"golang.org/x/sync/singleflight"
 
 	"github.com/verdict/verdict/authz"
@@ -70,6 +71,10 @@ type Config struct {
 	// MaxAnswerBytes bounds what the runs of one request may answer; 0 is
 	// DefaultMaxAnswerBytes.
 	MaxAnswerBytes int
+	// MaxAnswersInFlight bounds what the requests under way may answer
+	// together; 0 is four times MaxAnswerBytes, and less than
+	// MaxAnswerBytes is MaxAnswerBytes.
+	MaxAnswersInFlight int
 }
 
 // DefaultDecisionRetention is how long decision records are kept when
@@ -104,6 +109,10 @@ type Service struct {
 	maxBatchItems int
 	// maxAnswer bounds what the runs of one request may answer.
 	maxAnswer int
+	// inFlight holds what the requests under way may answer together
+	// (see spendAnswer), maxInFlight of it.
+	inFlight    *semaphore.Weighted
+	maxInFlight int
 
 	policyKind *kindRules
 	flowKind   *kindRules
@@ -168,6 +177,12 @@ func New(cfg Config) (*Service, error) {
 	if s.maxAnswer <= 0 {
 		s.maxAnswer = DefaultMaxAnswerBytes
 	}
+	s.maxInFlight = cfg.MaxAnswersInFlight
+	if s.maxInFlight <= 0 {
+		s.maxInFlight = answersInFlightPerRequest * s.maxAnswer
+	}
+	s.maxInFlight = max(s.maxInFlight, s.maxAnswer)
+	s.inFlight = semaphore.NewWeighted(int64(s.maxInFlight))
 	// No run may show more than a request may answer: one that would stops
 	// there, rather than read a large value in every one of its conditions
 	// and be refused when it is done.

@@ -65,6 +65,7 @@ type serveConfig struct {
 	cacheExpiry     time.Duration
 	batchLimit      int
 	answerLimit     int
+	answersInFlight int
 	cacheMemory     int64
 	dbTimeout       time.Duration
 	auditDurable    bool
@@ -173,6 +174,8 @@ some did not finish in time).`,
 	f.IntVar(&cfg.batchLimit, "batch-limit", service.DefaultMaxBatchItems, "how many items one batch run may hold")
 	f.IntVar(&cfg.answerLimit, "answer-limit", service.DefaultMaxAnswerBytes,
 		"how many bytes the runs, checks and saves of one request may answer together, as estimated before each; past it they are refused with 400")
+	f.IntVar(&cfg.answersInFlight, "answers-in-flight", 0,
+		"how many bytes, as --answer-limit counts them, all requests under way may answer together; past it a request is refused with 503 unavailable, to be retried; 0 is four times --answer-limit")
 	return cmd
 }
 
@@ -203,6 +206,10 @@ func (cfg *serveConfig) check() error {
 		return usageError("--batch-limit must be at least 1")
 	case cfg.answerLimit < 1:
 		return usageError("--answer-limit must be positive")
+	case cfg.answersInFlight < 0:
+		return usageError("--answers-in-flight must not be negative")
+	case cfg.answersInFlight > 0 && cfg.answersInFlight < cfg.answerLimit:
+		return usageError("--answers-in-flight %d is below --answer-limit %d: the largest request could never be answered", cfg.answersInFlight, cfg.answerLimit)
 	// A batch is charged whole before it runs, so one larger than a burst
 	// could never run: refuse the setting rather than every such batch.
 	case cfg.rateLimit > 0 && cfg.batchLimit > cfg.rateBurst:
@@ -319,7 +326,7 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 	svc, err := service.New(service.Config{DB: db, Authorizer: authorizer, Logger: log, Registerer: reg, CacheSize: cfg.cacheSize, CacheBytes: cfg.cacheMemory,
 		CacheExpiry: cfg.cacheExpiry, Changes: changes, AuditDurable: cfg.auditDurable, AuditRetention: cfg.auditRetention.d,
 		DecisionRetention: cfg.decisionKeep.d, MaxBatchItems: cfg.batchLimit,
-		MaxAnswerBytes: cfg.answerLimit})
+		MaxAnswerBytes: cfg.answerLimit, MaxAnswersInFlight: cfg.answersInFlight})
 	if err != nil {
 		return failure(err)
 	}

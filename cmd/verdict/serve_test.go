@@ -684,6 +684,12 @@ func TestServeRefuses(t *testing.T) {
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--cache-memory", "0") }},
 		{name: "an answer limit of zero", code: exitUsage, stderr: "--answer-limit must be positive",
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--answer-limit", "0") }},
+		{name: "answers in flight below zero", code: exitUsage, stderr: "--answers-in-flight must not be negative",
+			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--answers-in-flight", "-1") }},
+		{name: "answers in flight below the answer limit", code: exitUsage, stderr: "--answers-in-flight 1000 is below --answer-limit 2000",
+			args: func(t *testing.T) []string {
+				return serveArgs(fresh(t), "--answers-in-flight", "1000", "--answer-limit", "2000")
+			}},
 		{name: "a batch limit of zero", code: exitUsage, stderr: "--batch-limit must be at least 1",
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--batch-limit", "0") }},
 		{name: "a batch limit above the key's burst", code: exitUsage, stderr: "--batch-limit 200 is above --rate-burst 100",
