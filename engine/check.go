@@ -394,15 +394,22 @@ func (c *checker) thousandsSeparator(e SyntaxError) bool {
 	for to < len(s) && (isDigit(s[to]) || s[to] == ',' && threeDigits(s, to+1)) {
 		to++
 	}
+	c.separatedThousands(from, to, ",")
+	return true
+}
+
+// separatedThousands reports the number from from to to, its digits
+// grouped in threes by sep, with its decimals if it has any.
+func (c *checker) separatedThousands(from, to int, sep string) {
+	s := c.src
 	if to+1 < len(s) && s[to] == '.' && isDigit(s[to+1]) {
 		for to++; to < len(s) && isDigit(s[to]); to++ {
 		}
 	}
 	written := s[from:to]
-	fix := strings.ReplaceAll(written, ",", "")
+	fix := strings.ReplaceAll(written, sep, "")
 	c.add(SeverityError, CodeThousandsSeparator, from, to,
 		fmt.Sprintf("Numbers are written without thousands separators: write %s, not %s.", fix, written), fix)
-	return true
 }
 
 func threeDigits(s string, i int) bool {

@@ -243,14 +243,7 @@ func (c *checker) spacedThousands(from int) bool {
 	if groups == 0 {
 		return false
 	}
-	if to+1 < len(s) && s[to] == '.' && isDigit(s[to+1]) {
-		for to++; to < len(s) && isDigit(s[to]); to++ {
-		}
-	}
-	written := s[from:to]
-	fix := strings.ReplaceAll(written, " ", "")
-	c.add(SeverityError, CodeThousandsSeparator, from, to,
-		fmt.Sprintf("Numbers are written without thousands separators: write %s, not %s.", fix, written), fix)
+	c.separatedThousands(from, to, " ")
 	return true
 }
 
