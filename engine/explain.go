@@ -417,17 +417,11 @@ func (r *Result) notCompared(c *ConditionTrace, subject, value string) string {
 	switch c.Operator {
 	case "GreaterThanOrEqual", "LessThanOrEqual", "GreaterThan", "LessThan":
 		if isText && c.Value.Type == typeNumber {
-			r.warn(WarnTextComparedWithNumber, fmt.Sprintf(
-				"%s is the text %s, not a number, so it was not compared with %s and the condition is false. Send numbers without quotes.",
-				subject, value, other))
-			return other
+			return r.textComparedWithNumber(subject, value, other)
 		}
 	case "EqualTo", "ExactlyEqualTo", "NotEqualTo":
 		if text, _ := c.Property.Value.(string); isNumberText(text) && rightIsNumber(c) {
-			r.warn(WarnTextComparedWithNumber, fmt.Sprintf(
-				"%s is the text %s, not a number, so it was not compared with %s and the condition is false. Send numbers without quotes.",
-				subject, value, other))
-			return other
+			return r.textComparedWithNumber(subject, value, other)
 		}
 	case "LaterThan", "EarlierThan", "Within", "OlderThan", "YoungerThan":
 		text, _ := c.Property.Value.(string)
@@ -462,6 +456,15 @@ func (r *Result) notCompared(c *ConditionTrace, subject, value string) string {
 }
 
 const aDate = "a date (YYYY-MM-DD or an ISO 8601 timestamp)"
+
+// textComparedWithNumber warns that a text was not compared with a number,
+// and returns how to name the number.
+func (r *Result) textComparedWithNumber(subject, value, other string) string {
+	r.warn(WarnTextComparedWithNumber, fmt.Sprintf(
+		"%s is the text %s, not a number, so it was not compared with %s and the condition is false. Send numbers without quotes.",
+		subject, value, other))
+	return other
+}
 
 // textAmongNumbers warns when a number sent as text is looked for in a list
 // of numbers: it equals none of them, which is seldom what was meant.
