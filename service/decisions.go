@@ -258,16 +258,30 @@ func (s *Service) decisionOf(t *target, raw json.RawMessage, result bool, explan
 	if json.Compact(&compact, input) == nil {
 		input = compact.Bytes()
 	}
-	d := &decisionRow{
-		id: uuid.Must(uuid.NewV7()), version: t.record.Version, revision: t.record.Revision, result: result,
-		explanation: storedExplanation(redact.Whole(explanation, hidden, Masked)), cut: len(explanation) > MaxStoredExplanation,
-		duration: took, input: string(input),
-	}
+	d := &decisionRow{id: uuid.Must(uuid.NewV7()), version: t.record.Version, revision: t.record.Revision, result: result,
+		duration: took, input: string(input)}
+	d.explanation, d.cut = maskedToStore(explanation, hidden)
 	if failure != nil {
-		masked := storedExplanation(redact.Whole(*failure, hidden, Masked))
-		d.err, d.errCut = &masked, len(*failure) > MaxStoredExplanation
+		var masked string
+		masked, d.errCut = maskedToStore(*failure, hidden)
+		d.err = &masked
 	}
 	return d
+}
+
+// maskedToStore is a text of a run as a decision record keeps it: masked,
+// and cut to MaxStoredExplanation; cut says whether it was.
+func maskedToStore(text string, hidden []string) (kept string, cut bool) {
+	return storedExplanation(redact.Whole(text, hidden, Masked)), len(text) > MaxStoredExplanation
+}
+
+// maskedAgain is a stored text masked again: one that was cut keeps only
+// the note of the cut, since a value cut in two no longer matches.
+func maskedAgain(text string, cut bool, hidden []string) string {
+	if cut {
+		return strings.TrimPrefix(cutExplanation, " ")
+	}
+	return redact.Whole(text, hidden, Masked)
 }
 
 // underCurrentSettings holds the decision records of a batch of events,
@@ -364,22 +378,12 @@ func (d *decisionRow) remask(mask []string, extra map[string]any) bool {
 		return false
 	}
 	d.input = string(input)
-	if d.cut {
-		d.explanation = strings.TrimPrefix(cutExplanation, " ")
-	} else {
-		d.explanation = redact.Whole(d.explanation, hidden, Masked)
-	}
-	eachErrorText(extra, func(text string) string { return redact.Whole(text, hidden, Masked) })
-	switch {
-	case d.err == nil:
-	case d.errCut:
-		// As the explanation: a value cut in two no longer matches.
-		cut := strings.TrimPrefix(cutExplanation, " ")
-		d.err = &cut
-	default:
-		masked := redact.Whole(*d.err, hidden, Masked)
+	d.explanation = maskedAgain(d.explanation, d.cut, hidden)
+	if d.err != nil {
+		masked := maskedAgain(*d.err, d.errCut, hidden)
 		d.err = &masked
 	}
+	eachErrorText(extra, func(text string) string { return redact.Whole(text, hidden, Masked) })
 	return true
 }
 
