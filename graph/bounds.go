@@ -106,14 +106,11 @@ func (b documentBounds) MutateOperationParameters(ctx context.Context, params *g
 // 20 ms of CPU; at most about 500 KB at the depth the validator allows),
 // and each __type one type of it. A client needs the schema once a
 // request; more would answer megabytes at no cost to the document.
-const (
-	maxSchemaFields = 1
-	maxTypeFields   = 10
-)
+var introspectionLimits = map[string]int{"__schema": 1, "__type": 10}
 
 // introspectionProblem refuses an operation that selects __schema under
-// more than maxSchemaFields keys of the response, or __type under more than
-// maxTypeFields, whatever fragments put them there. Fields under one key
+// more keys of the response than introspectionLimits allows, or __type,
+// whatever fragments put them there. Fields under one key
 // answer once, merged.
 func introspectionProblem(fragments ast.FragmentDefinitionList, op *ast.OperationDefinition) *gqlerror.Error {
 	walk := newFieldWalk(fragments)
@@ -124,7 +121,7 @@ func introspectionProblem(fragments ast.FragmentDefinitionList, op *ast.Operatio
 		walk.each(set, "", func(f *ast.Field, _ string) bool {
 			key := responseKey(path, f)
 			if seen := keys[f.Name]; seen != nil {
-				if seen[key] = true; over[f.Name] == nil && len(seen) > introspectionLimit(f.Name) {
+				if seen[key] = true; over[f.Name] == nil && len(seen) > introspectionLimits[f.Name] {
 					over[f.Name] = f.Position
 				}
 			}
@@ -136,17 +133,10 @@ func introspectionProblem(fragments ast.FragmentDefinitionList, op *ast.Operatio
 	for _, name := range []string{"__schema", "__type"} {
 		if pos := over[name]; pos != nil {
 			return refusal(pos, "the operation selects %s %d times, more than the limit of %d: each answers from the whole schema; "+
-				"introspect it with one __schema, or at most %d __type, an operation", name, len(keys[name]), introspectionLimit(name), maxTypeFields)
+				"introspect it with one __schema, or at most %d __type, an operation", name, len(keys[name]), introspectionLimits[name], introspectionLimits["__type"])
 		}
 	}
 	return nil
-}
-
-func introspectionLimit(name string) int {
-	if name == "__schema" {
-		return maxSchemaFields
-	}
-	return maxTypeFields
 }
 
 // repeats looks, below a field with arguments, for a field without
