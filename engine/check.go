@@ -971,18 +971,24 @@ func (c *checker) unresolvedPhrase(text *RuleText, self int, ref *PhraseRef) {
 // with the whole selector (`is old enough` is no `is equal to old enough`).
 // Otherwise applying the suggestion only trades one problem for another.
 func usefulComparison(selector, fix string) bool {
-	const head = "A **x** is y if the **"
-	src := head + selector + "** " + fix + "."
-	text, errs := Parse(src, DefaultLimits)
-	if len(errs) > 0 || len(text.Rules) != 1 || len(text.Rules[0].Conditions) != 1 {
-		return false
-	}
-	cmp, ok := text.Rules[0].Conditions[0].(*Comparison)
-	if !ok {
+	cmp, src := parsedComparison("the **" + selector + "** " + fix)
+	if cmp == nil {
 		return false
 	}
 	bare := cmp.Right == nil && !cmp.Op.isEmpty() && cmp.Value.Kind == LitString && src[cmp.Value.Pos] != '"'
 	return !bare
+}
+
+// parsedComparison is condition parsed alone in a rule, with the rule's
+// text, or nil when it does not parse as one comparison.
+func parsedComparison(condition string) (*Comparison, string) {
+	src := "A **x** is y if " + condition + "."
+	text, errs := Parse(src, DefaultLimits)
+	if len(errs) > 0 || len(text.Rules) != 1 || len(text.Rules[0].Conditions) != 1 {
+		return nil, src
+	}
+	cmp, _ := text.Rules[0].Conditions[0].(*Comparison)
+	return cmp, src
 }
 
 // phraseWords is a phrase as suggestions compare it: lower-cased, without

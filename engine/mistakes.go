@@ -415,21 +415,10 @@ func (c *checker) possessive(ref *PhraseRef) bool {
 		phrase++
 	}
 	rest := c.src[end:min(len(c.src), phrase+len(ref.Phrase))]
-	if !parsesAsComparison(fix.String() + rest) {
+	if cmp, _ := parsedComparison(fix.String() + rest); cmp == nil {
 		c.add(SeverityWarning, CodeUnresolvedReference, from, end, message)
 		return true
 	}
 	c.add(SeverityWarning, CodeUnresolvedReference, from, end, message, fix.String())
 	return true
-}
-
-// parsesAsComparison tells whether condition, alone in a rule, parses as
-// one comparison.
-func parsesAsComparison(condition string) bool {
-	text, errs := Parse("A **x** is y if "+condition+".", DefaultLimits)
-	if len(errs) > 0 || len(text.Rules) != 1 || len(text.Rules[0].Conditions) != 1 {
-		return false
-	}
-	_, ok := text.Rules[0].Conditions[0].(*Comparison)
-	return ok
 }
