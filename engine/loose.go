@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Dates, durations and numbers written the everyday way (`01/02/2024`,
@@ -118,16 +119,12 @@ func (c *checker) looseDate(from int) bool {
 	return true
 }
 
-var monthNames = []string{"january", "february", "march", "april", "may", "june", "july", "august",
-	"september", "october", "november", "december"}
-
-// monthNumber is the month a name or its three-letter abbreviation names,
-// 1 to 12, or 0.
+// monthNumber is the month an English name or its three-letter
+// abbreviation names, 1 to 12, or 0.
 func monthNumber(w string) int {
-	w = strings.ToLower(w)
-	for i, m := range monthNames {
-		if w == m || len(w) == 3 && w == m[:3] {
-			return i + 1
+	for m := time.January; m <= time.December; m++ {
+		if name := m.String(); strings.EqualFold(w, name) || len(w) == 3 && strings.EqualFold(w, name[:3]) {
+			return int(m)
 		}
 	}
 	return 0
