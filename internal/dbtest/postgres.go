@@ -108,8 +108,9 @@ func connect(ctx context.Context, raw string) (*server, error) {
 
 // ensureTemplate makes sure a migrated template database for the current
 // migrations exists. Its name is the hash of the migration files, so it is
-// built once and shared by every test process until the migrations change;
-// templates of older migrations are dropped then.
+// built once and shared by every test process until the migrations change.
+// Templates of other migrations are dropped then, all but the newest few:
+// two checkouts whose migrations differ may be tested at the same time.
 func (s *server) ensureTemplate(ctx context.Context) error {
 	sum, err := migrationsHash()
 	if err != nil {
@@ -151,8 +152,13 @@ func (s *server) ensureTemplate(ctx context.Context) error {
 	return err
 }
 
+// keptTemplates is how many templates of other migrations outlive a new
+// one. A database's oid grows with its creation, so the newest are kept.
+const keptTemplates = 3
+
 func (s *server) dropStaleTemplates(ctx context.Context, conn *sql.Conn) error {
-	rows, err := conn.QueryContext(ctx, "SELECT datname FROM pg_database WHERE starts_with(datname, $1)", templatePrefix)
+	rows, err := conn.QueryContext(ctx, "SELECT datname FROM pg_database WHERE starts_with(datname, $1) ORDER BY oid DESC OFFSET $2",
+		templatePrefix, keptTemplates)
 	if err != nil {
 		return err
 	}
