@@ -128,3 +128,47 @@ func TestAuditEventsAreRefusedChangesInSQL(t *testing.T) {
 		})
 	})
 }
+
+// beforeSkippedReplaces is the version of the SQLite migration whose first
+// release made the no-replace triggers abort (20261130230000).
+const beforeSkippedReplaces = 20261130230000
+
+// A database migrated by that first release gets the triggers that skip a
+// stored event's insert, on which the audit writer's retries rely.
+func TestMigratingMakesTheNoReplaceTriggersSkip(t *testing.T) {
+	ctx := context.Background()
+	db := dbtest.Empty(t, dialect.SQLite)
+	migrateUpTo(ctx, t, db, beforeSkippedReplaces)
+	for _, stmt := range []string{
+		"DROP TRIGGER audit_events_no_replace",
+		"DROP TRIGGER audit_executions_no_replace",
+		"CREATE TRIGGER audit_events_no_replace BEFORE INSERT ON audit_events " +
+			"WHEN EXISTS (SELECT 1 FROM audit_events WHERE id = NEW.id) BEGIN SELECT RAISE(ABORT, 'audit events are append-only'); END",
+		"CREATE TRIGGER audit_executions_no_replace BEFORE INSERT ON audit_executions " +
+			"WHEN EXISTS (SELECT 1 FROM audit_executions WHERE organization_id = NEW.organization_id AND at = NEW.at AND id = NEW.id) " +
+			"BEGIN SELECT RAISE(ABORT, 'audit events are append-only'); END",
+	} {
+		if _, err := db.SQL().ExecContext(ctx, stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	if _, err := database.Migrate(ctx, db); err != nil {
+		t.Fatalf("migrating: %v", err)
+	}
+	f := newFixture(ctx, t, db)
+	ev := f.auditEvent(ctx)
+	const columns = "id, organization_id, at, action, kind, base_id, record_id, group_id, actor_kind, actor_id, details"
+	if _, err := db.SQL().ExecContext(ctx, "INSERT INTO audit_events ("+columns+") SELECT "+columns+" FROM audit_events"); err != nil {
+		t.Fatalf("inserting a stored event again: %v, want it skipped", err)
+	}
+	unchanged(ctx, t, f, ev)
+	for _, table := range []string{"audit_events", "audit_executions"} {
+		var sql string
+		if err := db.SQL().QueryRowContext(ctx, "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?", table+"_no_replace").Scan(&sql); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(sql, "RAISE(IGNORE)") {
+			t.Errorf("%s_no_replace is %s, want it to skip with RAISE(IGNORE)", table, sql)
+		}
+	}
+}
