@@ -307,7 +307,7 @@ func (s *server) rateLimit(next http.Handler) http.Handler {
 			s.writeError(w, r, errors.New("rest: rate limit reached without a principal"))
 			return
 		}
-		if err := s.budgets.take(p, 1, time.Now()); err != nil {
+		if err := s.budgets.take(p, 1, 1, time.Now()); err != nil {
 			s.writeError(w, r, err)
 			return
 		}

@@ -63,23 +63,32 @@ func (l *limiter[K]) bucketOf(key K, now time.Time) *rate.Limiter {
 }
 
 // reserve takes n tokens from key's bucket. When there are not that many,
-// it says how long until there are, and takes nothing. More than the
-// burst never fit: the wait is then a second, the shortest Retry-After.
-func (l *limiter[K]) reserve(key K, n int, now time.Time) (*rate.Reservation, time.Duration, bool) {
-	res := l.bucketOf(key, now).ReserveN(now, n)
+// it takes nothing and says how long until there are retry tokens, what
+// the whole request will take again when it is retried (at least n).
+// More than the burst never fit: the wait is then a second, the shortest
+// Retry-After.
+func (l *limiter[K]) reserve(key K, n, retry int, now time.Time) (*rate.Reservation, time.Duration, bool) {
+	bucket := l.bucketOf(key, now)
+	res := bucket.ReserveN(now, n)
 	if !res.OK() {
 		return nil, time.Second, false
 	}
-	if wait := res.DelayFrom(now); wait > 0 {
-		res.CancelAt(now)
-		return nil, wait, false
+	if res.DelayFrom(now) <= 0 {
+		return res, 0, true
 	}
-	return res, 0, true
+	res.CancelAt(now)
+	again := bucket.ReserveN(now, retry)
+	if !again.OK() {
+		return nil, time.Second, false
+	}
+	wait := again.DelayFrom(now)
+	again.CancelAt(now)
+	return nil, wait, false
 }
 
 // allow is reserve for a caller that never gives the token back.
 func (l *limiter[K]) allow(key K, now time.Time) (time.Duration, bool) {
-	_, wait, ok := l.reserve(key, 1, now)
+	_, wait, ok := l.reserve(key, 1, 1, now)
 	return wait, ok
 }
 
@@ -123,18 +132,19 @@ type budgets struct {
 
 // take charges n requests or runs to p's key and organization. When
 // either budget cannot pay them all, nothing is charged and the error says
-// which, and after how many seconds to retry.
-func (b *budgets) take(p *service.Principal, n int, now time.Time) error {
+// which, and after how many seconds a retry, which takes retry tokens,
+// may succeed.
+func (b *budgets) take(p *service.Principal, n, retry int, now time.Time) error {
 	var fromKey *rate.Reservation
 	if b.perKey != nil {
-		res, wait, ok := b.perKey.reserve(p.KeyID, n, now)
+		res, wait, ok := b.perKey.reserve(p.KeyID, n, retry, now)
 		if !ok {
 			return refusal(b.perKey, wait, "this key has made more requests and runs than its limit")
 		}
 		fromKey = res
 	}
 	if b.perOrg != nil {
-		if _, wait, ok := b.perOrg.reserve(p.TenantID, n, now); !ok {
+		if _, wait, ok := b.perOrg.reserve(p.TenantID, n, retry, now); !ok {
 			if fromKey != nil {
 				fromKey.CancelAt(now)
 			}
@@ -195,6 +205,9 @@ func (r *requestBudget) SpendRuns(n int) error {
 	if err := r.budgets.fitAtOnce(n); err != nil {
 		return err
 	}
+	// A retry pays for the request again before its runs: the wait is
+	// for all n, the request's token included.
+	retry := n
 	usedPrepaid := r.prepaid.CompareAndSwap(true, false)
 	if usedPrepaid {
 		n--
@@ -202,7 +215,7 @@ func (r *requestBudget) SpendRuns(n int) error {
 	if n <= 0 {
 		return nil
 	}
-	if err := r.budgets.take(r.principal, n, time.Now()); err != nil {
+	if err := r.budgets.take(r.principal, n, retry, time.Now()); err != nil {
 		// Nothing runs, so the prepaid run stays unspent.
 		if usedPrepaid {
 			r.prepaid.Store(true)

@@ -3,13 +3,16 @@ package rest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/verdict/verdict/authz"
@@ -228,4 +231,34 @@ func TestABatchCostsOneRunPerItem(t *testing.T) {
 			t.Errorf("a batch of four on a budget of three: %d %s", w.Code, w.Body)
 		}
 	})
+}
+
+// A client that waits the Retry-After of a refused batch is let through:
+// the wait covers the retried request's own token as well as its runs.
+func TestABatchRetriedAfterItsRetryAfterFits(t *testing.T) {
+	b := &budgets{perKey: newLimiter[uuid.UUID](1, 10, 10)}
+	p := &service.Principal{KeyID: uuid.New(), TenantID: uuid.New()}
+	t0 := time.Unix(1_800_000_000, 0)
+	// batch takes what a batch of n items costs at now: its request's
+	// token, then the n-1 further runs.
+	batch := func(n int, now time.Time) error {
+		if err := b.take(p, 1, 1, now); err != nil {
+			return err
+		}
+		return b.take(p, n-1, n, now)
+	}
+	if err := batch(9, t0); err != nil {
+		t.Fatalf("the first batch of nine on a burst of ten: %v", err)
+	}
+	err := batch(9, t0)
+	var refused *rateLimited
+	if !errors.As(err, &refused) {
+		t.Fatalf("the second batch at once: %v, want a refusal", err)
+	}
+	if refused.retryAfter != 9 {
+		t.Errorf("Retry-After %d, want 9: one token is left after the request's, nine are needed again", refused.retryAfter)
+	}
+	if err := batch(9, t0.Add(time.Duration(refused.retryAfter)*time.Second)); err != nil {
+		t.Errorf("retried after %d s: %v", refused.retryAfter, err)
+	}
 }
