@@ -32,6 +32,9 @@ type DB struct {
 	// postgresDSN is the URL the pool connects with, for connections of
 	// their own (see NewListener); empty for SQLite.
 	postgresDSN string
+	// sqlitePath is the SQLite file's path as the URL gives it; empty for
+	// PostgreSQL and an in-memory database.
+	sqlitePath string
 	// migrated is set once the database is seen to have every migration.
 	migrated atomic.Bool
 }

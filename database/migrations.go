@@ -7,8 +7,8 @@ import (
 	"io/fs"
 
 	"entgo.io/ent/dialect"
+	"github.com/gofrs/flock"
 	"github.com/pressly/goose/v3"
-	"github.com/pressly/goose/v3/lock"
 )
 
 // The migration files are generated from the ent schema by
@@ -34,10 +34,12 @@ type Migrated struct {
 }
 
 // Migrate applies every migration the database has not seen yet; on an
-// up-to-date database it changes nothing. On PostgreSQL it holds an advisory
-// lock meanwhile, so replicas starting together migrate one at a time.
-func Migrate(ctx context.Context, db *DB) (*Migrated, error) {
-	p, err := provider(db)
+// up-to-date database it changes nothing. It holds a lock meanwhile (an
+// advisory lock on PostgreSQL, a file lock beside a SQLite file), so
+// instances starting together migrate one at a time, each waiting for the
+// one before however long it takes.
+func Migrate(ctx context.Context, db *DB, opts ...MigrateOption) (*Migrated, error) {
+	p, err := provider(db, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -88,19 +90,35 @@ func Migrations(dialectName string) fs.FS {
 	return files
 }
 
-func provider(db *DB) (*goose.Provider, error) {
+// MigrateOption changes how Migrate goes about it.
+type MigrateOption func(*migrateOptions)
+
+type migrateOptions struct{ waiting func() }
+
+// WhileWaiting has Migrate call told once when it has to wait for another
+// instance (or, on SQLite, another process) that is migrating the same
+// database, before it waits.
+func WhileWaiting(told func()) MigrateOption {
+	return func(o *migrateOptions) { o.waiting = told }
+}
+
+func provider(db *DB, opts ...MigrateOption) (*goose.Provider, error) {
+	o := migrateOptions{waiting: func() {}}
+	for _, opt := range opts {
+		opt(&o)
+	}
 	files := Migrations(db.dialect)
 	gooseDialect := goose.DialectSQLite3
-	var opts []goose.ProviderOption
-	if db.dialect == dialect.Postgres {
+	var gooseOpts []goose.ProviderOption
+	switch {
+	case db.dialect == dialect.Postgres:
 		gooseDialect = goose.DialectPostgres
-		locker, err := lock.NewPostgresSessionLocker()
-		if err != nil {
-			return nil, err
-		}
-		opts = append(opts, goose.WithSessionLocker(locker))
+		gooseOpts = append(gooseOpts, goose.WithSessionLocker(postgresMigrationLock{waiting: o.waiting}))
+	case db.sqlitePath != "":
+		gooseOpts = append(gooseOpts, goose.WithLocker(sqliteMigrationLock{
+			file: flock.New(db.sqlitePath + ".migrate-lock"), waiting: o.waiting}))
 	}
-	p, err := goose.NewProvider(gooseDialect, db.sql, files, opts...)
+	p, err := goose.NewProvider(gooseDialect, db.sql, files, gooseOpts...)
 	if err != nil {
 		return nil, fmt.Errorf("database: loading migrations: %w", err)
 	}

@@ -60,7 +60,9 @@ func openSQLite(path string, o options) (*DB, error) {
 	}
 	pool := sqliteOpen(name)
 	pool.SetMaxOpenConns(o.maxOpenConnsOr(sqliteReadConns))
-	return newDB(pool, dialect.SQLite), nil
+	db := newDB(pool, dialect.SQLite)
+	db.sqlitePath = path
+	return db, nil
 }
 
 // NoFileError is Open's error, under MustExist, for a SQLite file that does

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -104,7 +105,9 @@ func (a *admin) operator(ctx context.Context, w io.Writer, migrateFirst bool, fn
 	}
 	defer db.Close()
 	if migrateFirst {
-		m, err := database.Migrate(ctx, db)
+		m, err := database.Migrate(ctx, db, database.WhileWaiting(func() {
+			fmt.Fprintf(os.Stderr, "waiting for another instance to finish migrating %s...\n", displayURL(dbURL))
+		}))
 		if err != nil {
 			return failuref("%s: %v", displayURL(dbURL), err)
 		}

@@ -31,7 +31,9 @@ or a migration fails, 3 on bad usage.`,
 				return err
 			}
 			defer db.Close()
-			m, err := database.Migrate(ctx, db)
+			m, err := database.Migrate(ctx, db, database.WhileWaiting(func() {
+				fmt.Fprintf(cmd.ErrOrStderr(), "waiting for another instance to finish migrating %s...\n", displayURL(dbURL))
+			}))
 			if err != nil {
 				return failuref("%s: %v", displayURL(dbURL), err)
 			}

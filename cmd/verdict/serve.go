@@ -309,7 +309,9 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 			return err
 		}
 	} else {
-		m, err := database.Migrate(ctx, db)
+		m, err := database.Migrate(ctx, db, database.WhileWaiting(func() {
+			log.Info("waiting for another instance to finish migrating the database", "database", displayURL(dbURL))
+		}))
 		if err != nil {
 			return failuref("%s: %v", displayURL(dbURL), err)
 		}
