@@ -2,6 +2,7 @@ package graph_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -93,5 +94,62 @@ func TestBatchDiffAndRollbackOverGraphQL(t *testing.T) {
 			t.Errorf("rolled back %+v, want version 3 with version 1's rule", r)
 		}
 		f.post(t, adminKey, policyDiffQuery, map[string]any{"id": v1.ID, "other": "not-an-id"}).nullFailure(t, "policyDiff", service.CodeInvalidArgument)
+	})
+}
+
+// TestADocumentsDiffsShareWhatTheRequestMayAnswer: a schema diff whose 100
+// changes each answer a path of 100,000 characters answers about 10 MB;
+// six aliases of it fit in the 64 MiB one request may answer, and the
+// seventh, whichever it is, is null with the error other answers past the
+// bound have.
+func TestADocumentsDiffsShareWhatTheRequestMayAnswer(t *testing.T) {
+	long := strings.Repeat("n", 100000)
+	schema := func(value int) map[string]any {
+		members := map[string]any{}
+		for i := range 100 {
+			members[fmt.Sprint("m", i)] = map[string]any{"minimum": value}
+		}
+		return map[string]any{"properties": map[string]any{long: map[string]any{"properties": members}}}
+	}
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		v1 := publishPolicy(t, f, adminKey, createPolicy(t, f, adminKey, map[string]any{"name": "long", "rule": seniorRule,
+			"schema": schema(0)}).Policy.ID, nil)
+		var draft struct{ CreatePolicyDraftFromVersion policyData }
+		f.post(t, adminKey, draftFromVersionMutation, map[string]any{"id": v1.ID}).decode(t, &draft)
+		v2 := publishPolicy(t, f, adminKey, draft.CreatePolicyDraftFromVersion.ID, map[string]any{"schema": schema(1)})
+
+		var doc strings.Builder
+		doc.WriteString("query($id: ID!, $other: ID!) {")
+		for i := range 7 {
+			fmt.Fprintf(&doc, " d%d: policyDiff(id: $id, otherId: $other) { schema { change } }", i)
+		}
+		doc.WriteString(" }")
+		r := f.post(t, adminKey, doc.String(), map[string]any{"id": v1.ID, "other": v2.ID})
+		var data map[string]*struct{ Schema []struct{ Change string } }
+		if err := json.Unmarshal(r.Data, &data); err != nil {
+			t.Fatalf("data %.200s: %v", r.Data, err)
+		}
+		var answered, refused []string
+		for name, d := range data {
+			switch {
+			case d == nil:
+				refused = append(refused, name)
+			case len(d.Schema) != 100:
+				t.Errorf("%s answers %d schema changes, want 100", name, len(d.Schema))
+			default:
+				answered = append(answered, name)
+			}
+		}
+		if len(answered) != 6 || len(refused) != 1 {
+			t.Fatalf("answered %v, refused %v; want six answered and one refused", answered, refused)
+		}
+		e := r.fieldFailure(t, service.CodeInvalidArgument)
+		if want := "this request would answer more than 64.0 MiB; ask for fewer runs, checks or records in one request"; e.Message != want {
+			t.Errorf("message %q, want %q", e.Message, want)
+		}
+		if !reflect.DeepEqual(e.Path, []any{refused[0]}) {
+			t.Errorf("error path %v, want [%s]", e.Path, refused[0])
+		}
 	})
 }

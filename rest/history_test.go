@@ -1,9 +1,14 @@
 package rest
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/internal/dbtest"
@@ -42,5 +47,61 @@ func TestDiffsAndRollbacksRefuseBadIDsAndChangeNothing(t *testing.T) {
 		if d.From.ID.String() != ids[0] || d.To.ID.String() != ids[0] || len(d.Rule) != 0 || d.Name != nil {
 			t.Errorf("a draft compared with itself: %+v", d)
 		}
+	})
+}
+
+// TestADiffPastWhatARequestMayAnswerIsRefused: a schema member of a
+// 100,000-character name over 2,000 changes, or a node of a 50,000-character
+// id over 2,000 edges, would answer its name or id with each: 200 and 100
+// MB from records of a few hundred kilobytes. Each diff is refused as any
+// answer past the bound is.
+func TestADiffPastWhatARequestMayAnswerIsRefused(t *testing.T) {
+	const tooMuch = "this request would answer more than 64.0 MiB; ask for fewer runs, checks or records in one request"
+	long := strings.Repeat("n", 100000)
+	schema := func(value int) map[string]any {
+		members := map[string]any{}
+		for i := range 2000 {
+			members[fmt.Sprint("m", i)] = value
+		}
+		return map[string]any{"properties": map[string]any{long: members}}
+	}
+	definition := func(policy uuid.UUID, onTrue ...string) map[string]any {
+		return map[string]any{"formatVersion": 1, "nodes": []any{
+			map[string]any{"id": long[:50000], "type": "start", "policy": map[string]any{"baseId": policy}, "onTrue": onTrue, "onFalse": "no"},
+			map[string]any{"id": "yes", "type": "return", "returnValue": true},
+			map[string]any{"id": "no", "type": "return", "returnValue": false}}}
+	}
+	targets := make([]string, 1999)
+	for i := range targets {
+		targets[i] = fmt.Sprint("t", i)
+	}
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		w := newFlowWorld(t, db)
+		admin := w.as["admin"]
+		idOf := func(r *httptest.ResponseRecorder) string {
+			t.Helper()
+			wantStatus(t, r, http.StatusCreated)
+			var record struct{ ID string }
+			if err := json.Unmarshal(r.Body.Bytes(), &record); err != nil {
+				t.Fatal(err)
+			}
+			return record.ID
+		}
+		// diff publishes a record of kind with first, makes a draft of it
+		// with second and compares the two.
+		diff := func(kind string, first, second map[string]any) *httptest.ResponseRecorder {
+			t.Helper()
+			id := idOf(w.call(t, admin, http.MethodPost, "/"+kind, first))
+			version := idOf(w.call(t, admin, http.MethodPut, "/"+kind+"/"+id, map[string]string{"status": "published"}))
+			draft := idOf(w.call(t, admin, http.MethodGet, "/"+kind+"/"+version+"/draft", nil))
+			second["status"] = "draft"
+			wantStatus(t, w.call(t, admin, http.MethodPut, "/"+kind+"/"+draft, second), http.StatusOK)
+			return w.call(t, admin, http.MethodGet, "/"+kind+"/"+version+"/diff/"+draft, nil)
+		}
+		r := diff("policy", map[string]any{"name": "long", "rule": ageRule, "schema": schema(0)}, map[string]any{"schema": schema(1)})
+		wantMessage(t, r, http.StatusBadRequest, service.CodeInvalidArgument, tooMuch)
+		r = diff("flow", map[string]any{"name": "long", "definition": definition(w.age.BaseID, "yes")},
+			map[string]any{"definition": definition(w.age.BaseID, targets...)})
+		wantMessage(t, r, http.StatusBadRequest, service.CodeInvalidArgument, tooMuch)
 	})
 }

@@ -667,3 +667,115 @@ func TestAnswersInFlightAreBoundAcrossRequests(t *testing.T) {
 		otherCall.Done()
 	})
 }
+
+// TestADiffIsChargedWhatItRepeats: each change of a schema diff answers
+// its whole path, and each edge of a flow diff the id of the node it
+// leaves, so a member name or a node id of 10,000 characters over many
+// changes answers far more than the two records hold. Of the 1 MiB each
+// request below may answer, 50 such changes fit and 150 do not; 40 such
+// edges fit and 150 do not; a request holds one fitting diff, not two.
+func TestADiffIsChargedWhatItRepeats(t *testing.T) {
+	long := strings.Repeat("n", 10000)
+	schema := func(leaves, value int) json.RawMessage {
+		members := make([]string, leaves)
+		for i := range members {
+			members[i] = fmt.Sprintf(`"m%d": {"minimum": %d}`, i, value)
+		}
+		return json.RawMessage(fmt.Sprintf(`{"properties": {%q: {"properties": {%s}}}}`, long, strings.Join(members, ", ")))
+	}
+	definition := func(policy uuid.UUID, onTrue ...string) json.RawMessage {
+		branch, _ := json.Marshal(onTrue)
+		return json.RawMessage(fmt.Sprintf(`{"formatVersion": 1, "nodes": [
+			{"id": %q, "type": "start", "policy": %s, "onTrue": %s, "onFalse": "no"},
+			{"id": "yes", "type": "return", "returnValue": true},
+			{"id": "no", "type": "return", "returnValue": false}]}`, long, byBaseID(policy), branch))
+	}
+	targets := func(n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprint("t", i)
+		}
+		return out
+	}
+	const tooMuch = "invalid_argument: this request would answer more than 1.0 MiB; ask for fewer runs, checks or records in one request"
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixtureWith(t, db, func(c *service.Config) { c.MaxAnswerBytes = 1 << 20 })
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		// policyDiff is a published version of a schema of leaves members
+		// and a draft of it with each member changed.
+		policyDiff := func(leaves int) (uuid.UUID, uuid.UUID) {
+			ctx := f.as(t, adminKey, "")
+			created, err := f.svc.CreatePolicy(ctx, service.Changes{Name: ptr(fmt.Sprint("schema of ", leaves)), Rule: ptr(seniorRule), Schema: schema(leaves, 0)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			v1, err := f.svc.PublishPolicy(ctx, created.ID, service.Changes{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			draft, err := f.svc.PolicyDraftFromVersion(ctx, v1.ID, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.svc.UpdatePolicyDraft(ctx, draft.ID, service.Changes{Schema: schema(leaves, 1)}); err != nil {
+				t.Fatal(err)
+			}
+			return v1.ID, draft.ID
+		}
+		// flowDiff is a published version of a flow whose start node
+		// branches to yes, and a draft of it that branches to n other
+		// nodes instead.
+		flowDiff := func(n int) (uuid.UUID, uuid.UUID) {
+			ctx := f.as(t, adminKey, "")
+			created := f.createFlow(t, ctx, definition(adult.BaseID, "yes"))
+			v1, err := f.svc.PublishFlow(ctx, created.ID, service.Changes{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			draft, err := f.svc.FlowDraftFromVersion(ctx, v1.ID, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.svc.UpdateFlowDraft(ctx, draft.ID, service.Changes{Definition: definition(adult.BaseID, targets(n)...)}); err != nil {
+				t.Fatal(err)
+			}
+			return v1.ID, draft.ID
+		}
+
+		from, to := policyDiff(50)
+		request := f.as(t, adminKey, "")
+		d, err := f.svc.PolicyDiff(request, from, to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "$.properties." + long + ".properties.m0.minimum"; len(d.Schema) != 50 || d.Schema[0].Path != want {
+			t.Errorf("%d schema changes, the first at %.40q…, want 50, the first at %.40q…", len(d.Schema), d.Schema[0].Path, want)
+		}
+		_, err = f.svc.PolicyDiff(request, from, to)
+		wantCode(t, err, service.CodeInvalidArgument)
+		if err.Error() != tooMuch {
+			t.Errorf("a second diff in the request: %v, want %q", err, tooMuch)
+		}
+		from, to = policyDiff(150)
+		_, err = f.svc.PolicyDiff(f.as(t, adminKey, ""), from, to)
+		wantCode(t, err, service.CodeInvalidArgument)
+		if err.Error() != tooMuch {
+			t.Errorf("a schema diff of 150 changes: %v, want %q", err, tooMuch)
+		}
+
+		from, to = flowDiff(40)
+		fd, err := f.svc.FlowDiff(f.as(t, adminKey, ""), from, to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fd.Edges.Added) != 40 || len(fd.Edges.Removed) != 1 || fd.Edges.Added[0] != (service.Edge{From: long, Branch: "onTrue", To: "t0"}) {
+			t.Errorf("%d edges added and %d removed, want 40 and 1", len(fd.Edges.Added), len(fd.Edges.Removed))
+		}
+		from, to = flowDiff(150)
+		_, err = f.svc.FlowDiff(f.as(t, adminKey, ""), from, to)
+		wantCode(t, err, service.CodeInvalidArgument)
+		if err.Error() != tooMuch {
+			t.Errorf("a flow diff of 150 edges: %v, want %q", err, tooMuch)
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -152,12 +153,16 @@ func (s *Service) PolicyDiff(ctx context.Context, id, otherID uuid.UUID) (*Polic
 		return nil, err
 	}
 	a, b := from.record, to.record
+	schema := diffJSON(orNull(a.Schema), orNull(b.Schema))
+	if err := s.spendAnswer(ctx, schema.bytes); err != nil {
+		return nil, err
+	}
 	return &PolicyDiff{
 		BaseID: a.BaseID, From: sideOf(a), To: sideOf(b),
 		Name: textChange(a.Name, b.Name), Description: textChange(a.Description, b.Description),
 		Rule:   lineHunks(a.Rule, b.Rule),
 		Tests:  diffTests(testsOf(a), testsOf(b)),
-		Schema: diffJSON(orNull(a.Schema), orNull(b.Schema)),
+		Schema: schema.changes(),
 	}, nil
 }
 
@@ -177,6 +182,9 @@ func (s *Service) FlowDiff(ctx context.Context, id, otherID uuid.UUID) (*FlowDif
 	}
 	nodes, edges, err := diffNodes(fa.definition.Nodes, fb.definition.Nodes)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.spendAnswer(ctx, edgesAnswerBytes(edges)); err != nil {
 		return nil, err
 	}
 	return &FlowDiff{
@@ -208,8 +216,10 @@ func (s *Service) loadPair(ctx context.Context, k *kindRules, id, otherID uuid.U
 		return nil, nil, Invalid("%s and %s are records of two different %s; only records of one %s can be compared",
 			id, otherID, pluralKinds[k.kind], k.kind)
 	}
-	// A diff answers at most both contents, each line of the rule texts
-	// in an entry of its own, and costs about as much to compute.
+	// A diff answers both contents at most once, each line of the rule
+	// texts in an entry of its own, and costs about as much to compute.
+	// What it repeats, a schema change's path and an edge's node id, is
+	// charged once the diff is known, before it is written out.
 	if err := s.spendAnswer(ctx, diffAnswerBytes(from.record)+diffAnswerBytes(to.record)); err != nil {
 		return nil, nil, err
 	}
@@ -227,6 +237,26 @@ func diffAnswerBytes(r *ent.Record) int {
 	n := contentBytes(r)
 	if r.Rule != "" {
 		n += diffLineBytes * (strings.Count(r.Rule, "\n") + 1)
+	}
+	return n
+}
+
+// valueChangeBytes is what a change of a schema diff answers beside its
+// path and values: {"path":"","change":"removed","before":,"after":} and
+// a comma.
+const valueChangeBytes = 56
+
+// edgeBytes is what an edge answers beside its node ids:
+// {"from":"","branch":"onFalse","to":""} and a comma.
+const edgeBytes = 40
+
+// edgesAnswerBytes is what the edges of a flow diff answer: each repeats
+// the id of the node it leaves, which a node with a long id and many
+// branches would repeat far past the size of its record.
+func edgesAnswerBytes(edges EdgesDiff) int {
+	n := 0
+	for _, e := range slices.Concat(edges.Added, edges.Removed) {
+		n += edgeBytes + len(e.From) + len(e.To)
 	}
 	return n
 }
@@ -348,28 +378,82 @@ func orNull(raw json.RawMessage) json.RawMessage {
 	return raw
 }
 
-// diffJSON lists where two JSON documents differ, member by member of
-// the objects they share, in path order.
-func diffJSON(before, after json.RawMessage) []ValueChange {
+// diffJSON compares two JSON documents, member by member of the objects
+// they share, in path order.
+func diffJSON(before, after json.RawMessage) *jsonDiff {
+	d := &jsonDiff{}
+	root := &jsonPlace{segment: "$", bytes: 1}
 	var a, b any
 	if json.Unmarshal(before, &a) != nil || json.Unmarshal(after, &b) != nil {
-		if bytes.Equal(before, after) {
-			return []ValueChange{}
+		if !bytes.Equal(before, after) {
+			d.add(root, ValueChanged, before, after)
 		}
-		return []ValueChange{{Path: "$", Change: ValueChanged, Before: before, After: after}}
+		return d
 	}
-	out := []ValueChange{}
-	compareValues("$", a, b, &out)
+	d.compare(root, a, b)
+	return d
+}
+
+// jsonDiff is what two JSON documents' comparison found: the changes,
+// each at its place, and what they answer. A change answers its whole
+// path, which repeats the names of the members it is within: a long name
+// over many changes would answer far more than the documents hold, so
+// the paths are written out (changes) only once that is charged.
+type jsonDiff struct {
+	found []placedChange
+	bytes int
+}
+
+// placedChange is a change found whose path is not yet written out.
+type placedChange struct {
+	at     *jsonPlace
+	change ValueChange
+}
+
+// jsonPlace is where a value is in a JSON document: a member of the
+// place up, or the document itself ($).
+type jsonPlace struct {
+	up      *jsonPlace
+	segment string
+	// bytes is the length of the whole path to here.
+	bytes int
+}
+
+func (p *jsonPlace) member(name string) *jsonPlace {
+	segment := memberSegment(name)
+	return &jsonPlace{up: p, segment: segment, bytes: p.bytes + len(segment)}
+}
+
+func (p *jsonPlace) path() string {
+	path := make([]byte, p.bytes)
+	for at := p; at != nil; at = at.up {
+		copy(path[at.bytes-len(at.segment):], at.segment)
+	}
+	return string(path)
+}
+
+func (d *jsonDiff) add(at *jsonPlace, change string, before, after json.RawMessage) {
+	d.found = append(d.found, placedChange{at, ValueChange{Change: change, Before: before, After: after}})
+	d.bytes += valueChangeBytes + at.bytes + len(before) + len(after)
+}
+
+// changes are the changes found, with their paths.
+func (d *jsonDiff) changes() []ValueChange {
+	out := make([]ValueChange, len(d.found))
+	for i, c := range d.found {
+		out[i] = c.change
+		out[i].Path = c.at.path()
+	}
 	return out
 }
 
-func compareValues(path string, a, b any, out *[]ValueChange) {
+func (d *jsonDiff) compare(at *jsonPlace, a, b any) {
 	oa, aIsObject := a.(map[string]any)
 	ob, bIsObject := b.(map[string]any)
 	if !aIsObject || !bIsObject {
 		ra, rb := rawOf(a), rawOf(b)
 		if !bytes.Equal(ra, rb) {
-			*out = append(*out, ValueChange{Path: path, Change: ValueChanged, Before: ra, After: rb})
+			d.add(at, ValueChanged, ra, rb)
 		}
 		return
 	}
@@ -386,14 +470,14 @@ func compareValues(path string, a, b any, out *[]ValueChange) {
 	for _, name := range names {
 		va, inA := oa[name]
 		vb, inB := ob[name]
-		member := memberPath(path, name)
+		member := at.member(name)
 		switch {
 		case !inA:
-			*out = append(*out, ValueChange{Path: member, Change: ValueAdded, Before: json.RawMessage("null"), After: rawOf(vb)})
+			d.add(member, ValueAdded, json.RawMessage("null"), rawOf(vb))
 		case !inB:
-			*out = append(*out, ValueChange{Path: member, Change: ValueRemoved, Before: rawOf(va), After: json.RawMessage("null")})
+			d.add(member, ValueRemoved, rawOf(va), json.RawMessage("null"))
 		default:
-			compareValues(member, va, vb, out)
+			d.compare(member, va, vb)
 		}
 	}
 }
@@ -407,14 +491,14 @@ func rawOf(v any) json.RawMessage {
 
 var plainName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// memberPath extends a JSON path by a member, quoting names that are not
-// plain identifiers.
-func memberPath(path, name string) string {
+// memberSegment is what a member adds to a JSON path: its name, quoted
+// when it is not a plain identifier.
+func memberSegment(name string) string {
 	if plainName.MatchString(name) {
-		return path + "." + name
+		return "." + name
 	}
 	quoted, _ := json.Marshal(name)
-	return path + "[" + string(quoted) + "]"
+	return "[" + string(quoted) + "]"
 }
 
 // diffNodes compares nodes by id, and the edges their branches make.

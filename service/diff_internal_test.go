@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/verdict/verdict/ent"
+	"github.com/verdict/verdict/flow"
 )
 
 // manyAlikeLines is a rule and n comment lines, before and after the rule
@@ -118,21 +119,85 @@ func TestLineHunksTurnTheFirstTextIntoTheSecond(t *testing.T) {
 	}
 }
 
-// TestADiffAnswersNoMoreThanItIsCharged: two rule texts of many short
-// lines that share none answer every line of both, each in an entry of
-// its own; what the diff answers stays within what it is charged
-// (diffAnswerBytes of both records).
+// TestADiffAnswersNoMoreThanItIsCharged: what a diff answers stays within
+// what it is charged, diffAnswerBytes of both records and what it
+// repeats: two rule texts of many short lines that share none answer
+// every line of both, each in an entry of its own; a schema member of a
+// long name answers its name in the path of each change within it; a
+// node of a long id answers its id in each of its edges.
 func TestADiffAnswersNoMoreThanItIsCharged(t *testing.T) {
 	a, b := make([]string, 8500), make([]string, 8500)
 	for i := range a {
 		a[i], b[i] = fmt.Sprintf("#a%d", i), fmt.Sprintf("#b%d", i)
 	}
-	from, to := &ent.Record{Rule: strings.Join(a, "\n")}, &ent.Record{Rule: strings.Join(b, "\n")}
-	answer, err := json.Marshal(PolicyDiff{Rule: lineHunks(from.Rule, to.Rule), Tests: diffTests(nil, nil)})
-	if err != nil {
-		t.Fatal(err)
+	rules := [2]*ent.Record{{Rule: strings.Join(a, "\n")}, {Rule: strings.Join(b, "\n")}}
+
+	long := strings.Repeat("a name ", 1500)
+	schema := func(value int) json.RawMessage {
+		members := make([]string, 500)
+		for i := range members {
+			members[i] = fmt.Sprintf(`"m%d": {"minimum": %d}`, i, value)
+		}
+		return json.RawMessage(fmt.Sprintf(`{"properties": {%q: {"properties": {%s}}}}`, long, strings.Join(members, ", ")))
 	}
-	if charged := diffAnswerBytes(from) + diffAnswerBytes(to); len(answer) > charged {
-		t.Errorf("the diff answers %d bytes, charged %d", len(answer), charged)
+	schemas := [2]*ent.Record{{Schema: schema(0)}, {Schema: schema(1)}}
+
+	nodes := func(prefix string) []flow.Node {
+		out := []flow.Node{{ID: long, Type: "start"}}
+		for i := range 500 {
+			to := fmt.Sprintf("%s%d", prefix, i)
+			out[0].OnTrue = append(out[0].OnTrue, to)
+			out = append(out, flow.Node{ID: to, Type: "return", ReturnValue: true})
+		}
+		return out
+	}
+	var flows [2]*ent.Record
+	for i, prefix := range []string{"a", "b"} {
+		definition, err := json.Marshal(flow.Definition{FormatVersion: 1, Nodes: nodes(prefix)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		flows[i] = &ent.Record{Definition: definition}
+	}
+
+	for _, c := range []struct {
+		name    string
+		records [2]*ent.Record
+		// diff is the diff of the records and what it is charged beside
+		// them.
+		diff func(t *testing.T, from, to *ent.Record) (any, int)
+	}{
+		{"rule texts that share no line", rules, func(t *testing.T, from, to *ent.Record) (any, int) {
+			return PolicyDiff{Rule: lineHunks(from.Rule, to.Rule), Tests: diffTests(nil, nil), Schema: []ValueChange{}}, 0
+		}},
+		{"a schema member of a long name over many changes", schemas, func(t *testing.T, from, to *ent.Record) (any, int) {
+			d := diffJSON(from.Schema, to.Schema)
+			if len(d.found) != 500 {
+				t.Errorf("%d changes, want 500", len(d.found))
+			}
+			return PolicyDiff{Rule: []Hunk{}, Tests: diffTests(nil, nil), Schema: d.changes()}, d.bytes
+		}},
+		{"a node of a long id over many edges", flows, func(t *testing.T, from, to *ent.Record) (any, int) {
+			nodes, edges, err := diffNodes(nodes("a"), nodes("b"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(edges.Added) != 500 || len(edges.Removed) != 500 {
+				t.Errorf("%d edges added and %d removed, want 500 each", len(edges.Added), len(edges.Removed))
+			}
+			return FlowDiff{Nodes: nodes, Edges: edges, Tests: diffTests(nil, nil)}, edgesAnswerBytes(edges)
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			from, to := c.records[0], c.records[1]
+			diff, repeated := c.diff(t, from, to)
+			answer, err := json.Marshal(diff)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if charged := diffAnswerBytes(from) + diffAnswerBytes(to) + repeated; len(answer) > charged {
+				t.Errorf("the diff answers %d bytes, charged %d", len(answer), charged)
+			}
+		})
 	}
 }
