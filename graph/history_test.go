@@ -153,3 +153,39 @@ func TestADocumentsDiffsShareWhatTheRequestMayAnswer(t *testing.T) {
 		}
 	})
 }
+
+// TestADiffOverGraphQLAnswersNumbersAsStored: a schema's const and a
+// test's data that changed only past a float64's precision show as
+// changed, answered as stored.
+func TestADiffOverGraphQLAnswersNumbersAsStored(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		content := func(id, big string) map[string]any {
+			return map[string]any{
+				"schema": map[string]any{"properties": map[string]any{"id": map[string]any{"const": json.Number(id)}}},
+				"tests": []any{map[string]any{"name": "big", "expect": true,
+					"data": map[string]any{"Person": map[string]any{"age": 70, "id": json.Number(big)}}}}}
+		}
+		input := content("9007199254740993", "12345678901234567890123")
+		input["name"], input["rule"] = "exact", seniorRule
+		v1 := publishPolicy(t, f, adminKey, createPolicy(t, f, adminKey, input).Policy.ID, nil)
+		var draft struct{ CreatePolicyDraftFromVersion policyData }
+		f.post(t, adminKey, draftFromVersionMutation, map[string]any{"id": v1.ID}).decode(t, &draft)
+		v2 := publishPolicy(t, f, adminKey, draft.CreatePolicyDraftFromVersion.ID, content("9007199254740992", "12345678901234567890124"))
+
+		var diff struct {
+			PolicyDiff struct {
+				Tests  struct{ Changed []struct{ Name string } }
+				Schema json.RawMessage
+			}
+		}
+		f.post(t, adminKey, policyDiffQuery, map[string]any{"id": v1.ID, "other": v2.ID}).decode(t, &diff)
+		d := diff.PolicyDiff
+		if want := `[{"path":"$.properties.id.const","change":"CHANGED","before":9007199254740993,"after":9007199254740992}]`; string(d.Schema) != want {
+			t.Errorf("schema %s, want %s", d.Schema, want)
+		}
+		if want := []struct{ Name string }{{"big"}}; !reflect.DeepEqual(d.Tests.Changed, want) {
+			t.Errorf("changed tests %+v, want %+v", d.Tests.Changed, want)
+		}
+	})
+}

@@ -105,3 +105,53 @@ func TestADiffPastWhatARequestMayAnswerIsRefused(t *testing.T) {
 		wantMessage(t, r, http.StatusBadRequest, service.CodeInvalidArgument, tooMuch)
 	})
 }
+
+// TestADiffAnswersNumbersAsStored: a schema's const and a test's data that
+// changed only past a float64's precision show as changed, answered as
+// stored.
+func TestADiffAnswersNumbersAsStored(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db, noRateLimit)
+		headers := append(key(adminKey), "Content-Type", "application/json")
+		idOf := func(w *httptest.ResponseRecorder, status int) string {
+			t.Helper()
+			wantStatus(t, w, status)
+			var record struct{ ID string }
+			if err := json.Unmarshal(w.Body.Bytes(), &record); err != nil {
+				t.Fatal(err)
+			}
+			return record.ID
+		}
+		content := func(id, big string) string {
+			return `"schema": {"properties": {"id": {"const": ` + id + `}}},
+				"tests": [{"name": "big", "data": {"Person": {"id": ` + big + `, "age": 70}}, "expect": true}]`
+		}
+		created := idOf(f.do(http.MethodPost, "/policy", strings.NewReader(`{"name": "exact", "rule": "A **Person** gets senior_discount if the __age__ of the **Person** is at least 65.", `+
+			content("9007199254740993", "12345678901234567890123")+`}`), headers...), http.StatusCreated)
+		version := idOf(f.do(http.MethodPut, "/policy/"+created, strings.NewReader(`{"status": "published"}`), headers...), http.StatusCreated)
+		draft := idOf(f.do(http.MethodGet, "/policy/"+version+"/draft", nil, headers...), http.StatusCreated)
+		idOf(f.do(http.MethodPut, "/policy/"+draft, strings.NewReader(`{"status": "draft", `+content("9007199254740992", "12345678901234567890124")+`}`), headers...), http.StatusOK)
+
+		w := f.do(http.MethodGet, "/policy/"+version+"/diff/"+draft, nil, headers...)
+		wantStatus(t, w, http.StatusOK)
+		var d struct {
+			Tests struct {
+				Changed []struct {
+					Name          string
+					Before, After struct{ Data json.RawMessage }
+				}
+			}
+			Schema json.RawMessage
+		}
+		if err := json.Unmarshal(w.Body.Bytes(), &d); err != nil {
+			t.Fatal(err)
+		}
+		if want := `[{"path":"$.properties.id.const","change":"changed","before":9007199254740993,"after":9007199254740992}]`; string(d.Schema) != want {
+			t.Errorf("schema %s, want %s", d.Schema, want)
+		}
+		if c := d.Tests.Changed; len(c) != 1 || c[0].Name != "big" || string(c[0].Before.Data) != `{"Person":{"id":12345678901234567890123,"age":70}}` ||
+			string(c[0].After.Data) != `{"Person":{"id":12345678901234567890124,"age":70}}` {
+			t.Errorf("changed tests %+v, want big from …123 to …124", c)
+		}
+	})
+}

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff/lcs"
@@ -359,16 +362,94 @@ func diffTests(before, after []TestCase) TestsDiff {
 	return out
 }
 
-// sameJSON compares two JSON texts as values: member order and spacing do
-// not count.
+// sameJSON compares two JSON texts as values (sameValue): member order
+// and spacing do not count.
 func sameJSON(a, b json.RawMessage) bool {
-	var va, vb any
-	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
+	va, errA := decodeExact(a)
+	vb, errB := decodeExact(b)
+	if errA != nil || errB != nil {
 		return bytes.Equal(a, b)
 	}
-	ca, _ := json.Marshal(va)
-	cb, _ := json.Marshal(vb)
-	return bytes.Equal(ca, cb)
+	return sameValue(va, vb)
+}
+
+// decodeExact decodes a JSON text with its numbers as written
+// (json.Number): stored records keep numbers exactly, and a float64 would
+// take 9007199254740993 for 9007199254740992.
+func decodeExact(raw json.RawMessage) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("data after the value")
+	}
+	return v, nil
+}
+
+// sameValue compares two values decodeExact decoded: numbers by their
+// exact value (exactNumber), objects member by member whatever their
+// order, arrays item by item.
+func sameValue(a, b any) bool {
+	switch a := a.(type) {
+	case json.Number:
+		b, ok := b.(json.Number)
+		return ok && exactNumber(a) == exactNumber(b)
+	case map[string]any:
+		b, ok := b.(map[string]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for name, va := range a {
+			if vb, ok := b[name]; !ok || !sameValue(va, vb) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		b, ok := b.([]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if !sameValue(a[i], b[i]) {
+				return false
+			}
+		}
+		return true
+	default:
+		return a == b
+	}
+}
+
+// exactNumber spells a JSON number's value one way, its significant
+// digits and their power of ten: 1, 1.0 and 10e-1 alike, 9007199254740993
+// and 9007199254740992 not. An exponent past 2⁶², too large to add to,
+// keeps the number as written: two spellings of it then differ, but two
+// values never match.
+func exactNumber(n json.Number) string {
+	s, sign := string(n), ""
+	if rest, ok := strings.CutPrefix(s, "-"); ok {
+		s, sign = rest, "-"
+	}
+	mantissa, exponent := s, int64(0)
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		e, err := strconv.ParseInt(s[i+1:], 10, 64)
+		if err != nil || e > 1<<62 || e < -1<<62 {
+			return string(n)
+		}
+		mantissa, exponent = s[:i], e
+	}
+	whole, fraction, _ := strings.Cut(mantissa, ".")
+	digits := strings.TrimLeft(whole+fraction, "0")
+	if digits == "" {
+		return "0"
+	}
+	significant := strings.TrimRight(digits, "0")
+	exponent += int64(len(digits) - len(significant) - len(fraction))
+	return sign + significant + "e" + strconv.FormatInt(exponent, 10)
 }
 
 func orNull(raw json.RawMessage) json.RawMessage {
@@ -383,8 +464,9 @@ func orNull(raw json.RawMessage) json.RawMessage {
 func diffJSON(before, after json.RawMessage) *jsonDiff {
 	d := &jsonDiff{}
 	root := &jsonPlace{segment: "$", bytes: 1}
-	var a, b any
-	if json.Unmarshal(before, &a) != nil || json.Unmarshal(after, &b) != nil {
+	a, errA := decodeExact(before)
+	b, errB := decodeExact(after)
+	if errA != nil || errB != nil {
 		if !bytes.Equal(before, after) {
 			d.add(root, ValueChanged, before, after)
 		}
@@ -451,9 +533,8 @@ func (d *jsonDiff) compare(at *jsonPlace, a, b any) {
 	oa, aIsObject := a.(map[string]any)
 	ob, bIsObject := b.(map[string]any)
 	if !aIsObject || !bIsObject {
-		ra, rb := rawOf(a), rawOf(b)
-		if !bytes.Equal(ra, rb) {
-			d.add(at, ValueChanged, ra, rb)
+		if !sameValue(a, b) {
+			d.add(at, ValueChanged, rawOf(a), rawOf(b))
 		}
 		return
 	}
@@ -482,8 +563,8 @@ func (d *jsonDiff) compare(at *jsonPlace, a, b any) {
 	}
 }
 
-// rawOf encodes a decoded JSON value again; encoding/json sorts object
-// members, so equal values encode equally.
+// rawOf encodes a value decodeExact decoded again, its numbers as
+// written.
 func rawOf(v any) json.RawMessage {
 	raw, _ := json.Marshal(v)
 	return raw

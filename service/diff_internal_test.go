@@ -201,3 +201,34 @@ func TestADiffAnswersNoMoreThanItIsCharged(t *testing.T) {
 		})
 	}
 }
+
+func TestSameJSONComparesNumbersByTheirExactValue(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		same bool
+	}{
+		{"1", "1.0", true},
+		{"1", "10e-1", true},
+		{"-0", "0.000", true},
+		{"120", "1.2E+2", true},
+		{"0.0012", "12e-4", true},
+		{"9007199254740993", "9007199254740992", false},
+		{"12345678901234567890123", "12345678901234567890124", false},
+		{"1e400", "1e401", false},
+		{"1", "-1", false},
+		{"1", `"1"`, false},
+		{`{"a": [1, 2.50], "b": null}`, `{"b": null, "a": [1.0, 2.5]}`, true},
+		{`{"a": [1, 2]}`, `{"a": [1, 2, 3]}`, false},
+		{`{"a": 1}`, `{"a": 1, "b": 1}`, false},
+		{"1e4611686018427387904", "10e4611686018427387903", true},
+		// Exponents past 2⁶², too large to add to safely, are compared as
+		// written: one value written two ways shows as a change.
+		{"1e9223372036854775807", "1e9223372036854775807", true},
+		{"1e9223372036854775807", "10e9223372036854775806", false},
+		{"1e99999999999999999999", "1e99999999999999999998", false},
+	} {
+		if got := sameJSON(json.RawMessage(c.a), json.RawMessage(c.b)); got != c.same {
+			t.Errorf("sameJSON(%s, %s) = %t, want %t", c.a, c.b, got, c.same)
+		}
+	}
+}

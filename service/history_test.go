@@ -93,6 +93,59 @@ func TestAPolicyDiffShowsRuleHunksTestsAndSchema(t *testing.T) {
 	})
 }
 
+// TestADiffComparesNumbersExactly: records keep their numbers as written,
+// and a diff compares and answers them so. 9007199254740993 and
+// 9007199254740992, one number to a float64, differ, and so do two
+// numbers of 23 digits, answered whole; 1 and 1.0 are one number.
+func TestADiffComparesNumbersExactly(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		ctx := f.as(t, adminKey, "")
+		// Members are in the order PostgreSQL's jsonb keeps them (shorter
+		// names first), so that the tests read back as written.
+		created, err := f.svc.CreatePolicy(ctx, service.Changes{Name: ptr("exact"), Rule: ptr(seniorRule),
+			Schema: json.RawMessage(`{"properties": {"id": {"const": 9007199254740993}, "big": {"const": 12345678901234567890123}, "age": {"minimum": 1}}}`),
+			Tests: tests(testCase("big", `{"Person": {"id": 12345678901234567890123, "age": 70}}`, true),
+				testCase("one", `{"Person": {"n": 1, "age": 70}}`, true))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v1, err := f.svc.PublishPolicy(ctx, created.ID, service.Changes{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		draft, err := f.svc.PolicyDraftFromVersion(ctx, v1.ID, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.UpdatePolicyDraft(ctx, draft.ID, service.Changes{
+			Schema: json.RawMessage(`{"properties": {"id": {"const": 9007199254740992}, "big": {"const": 12345678901234567890124}, "age": {"minimum": 1.0}}}`),
+			Tests: tests(testCase("big", `{"Person": {"id": 12345678901234567890124, "age": 70}}`, true),
+				testCase("one", `{"Person": {"n": 1.0, "age": 70}}`, true)),
+		}); err != nil {
+			t.Fatal(err)
+		}
+
+		d, err := f.svc.PolicyDiff(ctx, v1.ID, draft.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantSchema := []service.ValueChange{
+			{Path: "$.properties.big.const", Change: "changed", Before: json.RawMessage(`12345678901234567890123`), After: json.RawMessage(`12345678901234567890124`)},
+			{Path: "$.properties.id.const", Change: "changed", Before: json.RawMessage(`9007199254740993`), After: json.RawMessage(`9007199254740992`)},
+		}
+		if jsonOf(t, d.Schema) != jsonOf(t, wantSchema) {
+			t.Errorf("schema changes\n%s\nwant\n%s", jsonOf(t, d.Schema), jsonOf(t, wantSchema))
+		}
+		wantTests := []service.TestChange{{Name: "big",
+			Before: ptr(testCase("big", `{"Person": {"id": 12345678901234567890123, "age": 70}}`, true)),
+			After:  ptr(testCase("big", `{"Person": {"id": 12345678901234567890124, "age": 70}}`, true))}}
+		if jsonOf(t, d.Tests.Changed) != jsonOf(t, wantTests) {
+			t.Errorf("changed tests\n%s\nwant\n%s", jsonOf(t, d.Tests.Changed), jsonOf(t, wantTests))
+		}
+	})
+}
+
 func jsonOf(t *testing.T, v any) string {
 	t.Helper()
 	b, err := json.MarshalIndent(v, "", "  ")
