@@ -96,7 +96,7 @@ func TestACursorServesOnlyTheListThatGaveIt(t *testing.T) {
 			}
 			for _, c := range foreign {
 				wantMessage(t, w.call(t, admin, http.MethodGet, withQuery(list, "cursor="+c), nil),
-					http.StatusBadRequest, service.CodeInvalidArgument, "cursor is not one this server gave out")
+					http.StatusBadRequest, service.CodeInvalidArgument, "cursor is not one this list gave out; ask for the first page again, without a cursor")
 			}
 		}
 	})

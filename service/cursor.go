@@ -33,7 +33,9 @@ const (
 	flowHistoryList                         // a flow base's versions
 )
 
-var errForeignCursor = Invalid("cursor is not one this server gave out")
+// The cursor may be one of an older release, whose form changed since:
+// the way on is the first page again.
+var errForeignCursor = Invalid("cursor is not one this list gave out; ask for the first page again, without a cursor")
 
 // list is one list as its cursors name it: a kind of list and, for the
 // lists of one group or one base, its id.
