@@ -332,6 +332,24 @@ func TestCheckTokensColourARule(t *testing.T) {
 	}
 }
 
+func TestCheckTokensColourCommentLinesInsideARule(t *testing.T) {
+	src := "small.\n# a heading. A **x**\nA **loan** is\r\n  # only if new\r\n  approved\n  # see 12.3\n  if the **loan** passes the review."
+	type tok struct{ kind, text string }
+	var got []tok
+	for _, tk := range engine.Check(src).Tokens {
+		got = append(got, tok{tk.Kind, textOf(src, tk.Range)})
+	}
+	want := []tok{
+		{"label", "small"}, {"punctuation", "."}, {"comment", "# a heading. A **x**"}, {"keyword", "A"},
+		{"selector", "**loan**"}, {"outcome", "is"}, {"comment", "# only if new"}, {"outcome", "approved"},
+		{"comment", "# see 12.3"}, {"keyword", "if"},
+		{"keyword", "the"}, {"selector", "**loan**"}, {"reference", "passes the review"}, {"punctuation", "."},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("tokens\n got %v\nwant %v", got, want)
+	}
+}
+
 func TestCheckColumnsCountCodePoints(t *testing.T) {
 	src := "A **Cafe** is open if the __état__ of the **Cafe** is more than 1."
 	d := engine.Check(src).Diagnostics

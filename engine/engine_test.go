@@ -329,6 +329,34 @@ func TestParseErrorsPointAtLineAndColumn(t *testing.T) {
 	}
 }
 
+func TestCommentLinesInsideARuleAreNoPartOfIt(t *testing.T) {
+	tests := []struct {
+		name, rule, label, outcome string
+	}{
+		{"an if in the comment", "A **P** is an adult\n  # only if resident\n  if the __age__ of the **P** is at least 18.", "", "an adult"},
+		{"a full stop in the comment", "A **P** is an adult\n  # see law 12.3\n  if the __age__ of the **P** is at least 18.", "", "an adult"},
+		{"a plain comment", "A **P** is an adult\n  # note\n  if the __age__ of the **P** is at least 18.", "", "an adult"},
+		{"inside the outcome", "A **P** is\r\n  # note\r\n  an adult\r\n  if the __age__ of the **P** is at least 18.", "", "an adult"},
+		{"between two lines of the outcome", "A **P** is an\n# note\nadult if the __age__ of the **P** is at least 18.", "", "an\nadult"},
+		{"between the label and the rule", "grown.\n# about. A **Q**\nA **P** is an adult if the __age__ of the **P** is at least 18.", "grown", "an adult"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := fixedEngine().Run(tt.rule, map[string]any{"P": map[string]any{"age": 20.0}})
+			if res.Error != nil || !res.Result {
+				t.Fatalf("result %v error %v, want true", res.Result, res.Error)
+			}
+			entry := res.Trace.Execution[0]
+			if entry.Label != tt.label || entry.Outcome.Value != tt.outcome {
+				t.Errorf("label %q outcome %q, want %q and %q", entry.Label, entry.Outcome.Value, tt.label, tt.outcome)
+			}
+			if d := engine.Check(tt.rule).Diagnostics; len(d) != 0 {
+				t.Errorf("diagnostics %+v, want none", d)
+			}
+		})
+	}
+}
+
 func TestTheParserReportsEveryBrokenRule(t *testing.T) {
 	src := "A **P** is a if __a__ of **P** is bigger than 1.\n\nA **P** is b if __a__ of **P** is at least 1.\n\nA **P** is c if __a__ of **P** equals 2."
 	_, err := fixedEngine().Compile(src)

@@ -234,6 +234,7 @@ func (p *parser) atArticle() bool {
 
 // label reads `label. ` before the article. A label stays on one line and
 // cannot contain `**` or `__`, so a previous rule can never become one.
+// Blank and comment lines may stand between it and the article.
 func (p *parser) label() (string, bool) {
 	for i := p.pos; i < len(p.src); i++ {
 		switch c := p.src[i]; {
@@ -242,10 +243,9 @@ func (p *parser) label() (string, bool) {
 		case strings.HasPrefix(p.src[i:], "**"), strings.HasPrefix(p.src[i:], "__"):
 			return "", false
 		case c == '.' && i > p.pos && i+1 < len(p.src) && isSpace(p.src[i+1]):
-			j := i + 1
-			for j < len(p.src) && isSpace(p.src[j]) {
-				j++
-			}
+			after := scanner{src: p.src, pos: i + 1}
+			after.skipSpace()
+			j := after.pos
 			if (hasWordAt(p.src, j, "A") || hasWordAt(p.src, j, "An")) && p.articleFollowedBySpace(j) {
 				label := p.src[p.pos:i]
 				p.pos = j
@@ -311,19 +311,42 @@ func (p *parser) property() (Name, bool) {
 }
 
 // outcome reads the outcome phrase up to ` if ` and splits off its verb.
+// Whole comment lines inside it are no part of the phrase: a full stop or an
+// `if` in them ends nothing.
 func (p *parser) outcome(r *Rule) bool {
 	p.skipSpace()
 	start := p.pos
+	// lineStart tells whether only blanks stand before i on its line, kept
+	// as the scan goes rather than looked back for at each `#`; skipSpace
+	// has read the comment lines before start.
+	var comments, lineStart bool
 	for i := start; i < len(p.src); i++ {
 		c := p.src[i]
+		switch {
+		case c == '\n':
+			lineStart = true
+		case c == '#' && lineStart:
+			comments = true
+			if n := strings.IndexByte(p.src[i:], '\n'); n >= 0 {
+				i += n - 1 // the line break is read next
+			} else {
+				i = len(p.src)
+			}
+			continue
+		case c != ' ' && c != '\t' && c != '\r':
+			lineStart = false
+		}
 		if c == '.' {
 			p.expect(i, `"if"`)
 			return false
 		}
 		if c == 'i' && i > start && isSpace(p.src[i-1]) && strings.HasPrefix(p.src[i:], "if") &&
 			i+2 < len(p.src) && isSpace(p.src[i+2]) {
-			phrase := strings.TrimSpace(p.src[start:i])
-			r.Verb, r.Outcome = splitVerb(phrase)
+			phrase := p.src[start:i]
+			if comments {
+				phrase = withoutCommentLines(phrase)
+			}
+			r.Verb, r.Outcome = splitVerb(strings.TrimSpace(phrase))
 			p.pos = i + 2
 			return true
 		}
@@ -334,6 +357,18 @@ func (p *parser) outcome(r *Rule) bool {
 		p.expect(len(p.src), `"if"`)
 	}
 	return false
+}
+
+// withoutCommentLines drops the whole comment lines of a phrase, line
+// breaks included, keeping its other lines as written.
+func withoutCommentLines(phrase string) string {
+	var b strings.Builder
+	for line := range strings.Lines(phrase) {
+		if !strings.HasPrefix(strings.TrimLeft(line, " \t\r"), "#") {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
 }
 
 // splitVerb removes one outcome verb, as a whole word that leaves something

@@ -45,7 +45,7 @@ func (s *scanner) skipSpace() {
 		switch {
 		case isSpace(c):
 			s.pos++
-		case c == '#' && s.atLineStart():
+		case c == '#' && lineStartsAt(s.src, s.pos):
 			s.skipLine()
 		default:
 			return
@@ -60,9 +60,10 @@ func (s *scanner) skipBlanks() {
 	}
 }
 
-func (s *scanner) atLineStart() bool {
-	for i := s.pos - 1; i >= 0; i-- {
-		switch s.src[i] {
+// lineStartsAt reports whether only blanks stand before pos on its line.
+func lineStartsAt(src string, pos int) bool {
+	for i := pos - 1; i >= 0; i-- {
+		switch src[i] {
 		case '\n':
 			return true
 		case ' ', '\t', '\r':

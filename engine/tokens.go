@@ -154,7 +154,7 @@ func (h *highlighter) space() {
 		switch c := p.peek(); {
 		case isSpace(c):
 			p.pos++
-		case c == '#' && p.atLineStart():
+		case c == '#' && lineStartsAt(p.src, p.pos):
 			start := p.pos
 			p.skipLine()
 			h.emit(TokComment, start, lineEnd(p.src, start))
@@ -181,10 +181,12 @@ func (h *highlighter) rule() {
 	p := &h.p
 	start := p.pos
 	if !p.atArticle() && !h.lowerArticle() {
-		if _, ok := p.label(); ok {
-			dot := strings.LastIndexByte(p.src[start:p.pos], '.') + start
+		if label, ok := p.label(); ok {
+			dot := start + len(label)
 			h.emit(TokLabel, start, dot)
 			h.emit(TokPunctuation, dot, dot+1)
+			p.pos = dot + 1
+			h.space()
 		}
 	}
 	if h.article() {
@@ -254,9 +256,41 @@ func (h *highlighter) outcome() {
 		return
 	}
 	ifPos := p.pos - 2
-	phrase := strings.TrimRight(p.src[start:ifPos], " \t\r\n")
-	h.emit(TokOutcome, start, start+len(phrase))
+	piece := start
+	for line := nextLine(p.src, start); line < ifPos; line = nextLine(p.src, line) {
+		hash := line
+		for hash < ifPos && (p.src[hash] == ' ' || p.src[hash] == '\t') {
+			hash++
+		}
+		if hash < ifPos && p.src[hash] == '#' {
+			h.emitTrimmed(TokOutcome, piece, line)
+			h.emit(TokComment, hash, lineEnd(p.src, hash))
+			piece = lineEnd(p.src, hash)
+		}
+	}
+	h.emitTrimmed(TokOutcome, piece, ifPos)
 	h.emit(TokKeyword, ifPos, p.pos)
+}
+
+// nextLine is where the line after the one at off starts, or the end of
+// src.
+func nextLine(src string, off int) int {
+	if i := strings.IndexByte(src[off:], '\n'); i >= 0 {
+		return off + i + 1
+	}
+	return len(src)
+}
+
+// emitTrimmed emits the text between from and to without the whitespace
+// around it.
+func (h *highlighter) emitTrimmed(kind string, from, to int) {
+	for from < to && isSpace(h.p.src[from]) {
+		from++
+	}
+	for to > from && isSpace(h.p.src[to-1]) {
+		to--
+	}
+	h.emit(kind, from, to)
 }
 
 // conditions reads up to the rule's full stop, token by token.
