@@ -256,6 +256,37 @@ func TestTextIsCountedInCharacters(t *testing.T) {
 	}
 }
 
+// Lower-casing makes some texts shorter (İ, the Kelvin sign) and others
+// longer (Ⱥ): a written list gives the same answers however its program
+// was compiled, the answers of `is equal to` against each item.
+func TestMembershipIsTheSameCompiledForReuseOrRunOnce(t *testing.T) {
+	texts := []string{"i", "İ", "ı", "I", "Ⱥ", "ⱥ", "K", "k", "Å", "å", "Ω", "ω", "ẞ", "ß", "ÉTÉ", "été", "x"}
+	lists := [][]string{texts}
+	for _, a := range texts {
+		for _, b := range texts {
+			lists = append(lists, []string{a, b}, []string{a, "x", b})
+		}
+	}
+	for _, list := range lists {
+		rule := `A **u** is ok if the __x__ of the **u** is in ["` + strings.Join(list, `", "`) + `"].`
+		prog, err := fixedEngine().Compile(rule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range texts {
+			want := false
+			for _, it := range list {
+				want = want || strings.ToLower(it) == strings.ToLower(v)
+			}
+			data := map[string]any{"u": map[string]any{"x": v}}
+			once, reused := fixedEngine().Run(rule, data), prog.Evaluate(data)
+			if once.Result != want || reused.Result != want {
+				t.Errorf("%q is in %q: run once %v, compiled for reuse %v, want %v", v, list, once.Result, reused.Result, want)
+			}
+		}
+	}
+}
+
 func TestErrorKindsAndMessages(t *testing.T) {
 	tests := []struct {
 		name, rule, data, message string

@@ -58,6 +58,30 @@ func FuzzEvaluate(f *testing.F) {
 	})
 }
 
+// FuzzMembership checks that a written list gives the same answers whether
+// its program was compiled to be reused (the list indexed) or to run once.
+func FuzzMembership(f *testing.F) {
+	f.Add("İ", "Ⱥ", "i")
+	f.Add("K", "ⱥ", "k")
+	f.Add("ẞ", "x", "ß")
+	f.Add("2024-01-01", "Ω", "2024-01-01T09:00:00Z")
+	var eng engine.Engine
+	f.Fuzz(func(t *testing.T, a, b, v string) {
+		if strings.Contains(a+b, `"`) {
+			return
+		}
+		rule := `A **u** is ok if the __x__ of the **u** is in ["` + a + `", "` + b + `"].`
+		prog, err := eng.Compile(rule)
+		if err != nil {
+			return
+		}
+		data := map[string]any{"u": map[string]any{"x": v}}
+		if once, reused := eng.Run(rule, data), prog.Evaluate(data); once.Result != reused.Result {
+			t.Fatalf("%q is in [%q, %q]: run once %v, compiled for reuse %v", v, a, b, once.Result, reused.Result)
+		}
+	})
+}
+
 // checkResultInvariants asserts what holds for every run result.
 func checkResultInvariants(t *testing.T, res *engine.Result) {
 	t.Helper()

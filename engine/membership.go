@@ -52,29 +52,31 @@ func newMembership(items []Literal, index bool) *membership {
 	return m
 }
 
-// lowerTexts lower-cases the string items with two allocations in all
-// rather than one per item: the texts are joined, lower-cased at once, and
-// cut apart again (unless lower-casing changed a byte length somewhere).
+// lowerTexts lower-cases the string items. The ASCII ones, most lists,
+// are joined, lower-cased at once and cut apart again, two allocations in
+// all rather than one per item: lower-casing keeps an ASCII text's length,
+// where it may make another text longer or shorter, so the others are
+// lower-cased one by one.
 func lowerTexts(items []Literal) []string {
 	out := make([]string, len(items))
 	size := 0
 	for _, it := range items {
-		size += len(it.Text)
+		if it.Kind == LitString && isASCII(it.Text) {
+			size += len(it.Text)
+		}
 	}
 	var b strings.Builder
 	b.Grow(size)
 	for _, it := range items {
-		if it.Kind == LitString {
+		if it.Kind == LitString && isASCII(it.Text) {
 			b.WriteString(it.Text)
 		}
 	}
-	joined := b.String()
-	all := strings.ToLower(joined)
-	sameLength := len(all) == len(joined)
+	all := strings.ToLower(b.String())
 	for i, it := range items {
 		switch {
 		case it.Kind != LitString:
-		case sameLength:
+		case isASCII(it.Text):
 			out[i], all = all[:len(it.Text)], all[len(it.Text):]
 		default:
 			out[i] = strings.ToLower(it.Text)
