@@ -287,6 +287,30 @@ func TestMembershipIsTheSameCompiledForReuseOrRunOnce(t *testing.T) {
 	}
 }
 
+// A string item of a list from the data is text even when it reads as a
+// date: it equals another text only as text, and a date as a date.
+func TestListItemsFromTheDataKeepTheirType(t *testing.T) {
+	tests := []struct {
+		name, condition, data string
+		want                  bool
+	}{
+		{"a date-like item does not contain a timestamp text", `__d__ of **x** contains "2024-01-01T09:00:00Z"`, `{"d": ["2024-01-01"]}`, false},
+		{"a timestamp text is not in date-like items", `__t__ of **x** is in __d__ of **x**`, `{"t": "2024-01-01T09:00:00Z", "d": ["2024-01-01"]}`, false},
+		{"a timestamp text is not in them, negated", `__t__ of **x** is not in __d__ of **x**`, `{"t": "2024-01-01T09:00:00Z", "d": ["2024-01-01"]}`, true},
+		{"a date-like item contains the same text", `__d__ of **x** contains "2024-01-01"`, `{"d": ["2024-01-01"]}`, true},
+		{"a timestamp item contains a written date", `__d__ of **x** contains 2024-01-01`, `{"d": ["2024-01-01T09:00:00Z"]}`, true},
+		{"a date from the data is in timestamp items", `__t__ of **x** is in __d__ of **x**`, `{"t": "2024-01-01", "d": ["2024-01-01T09:00:00Z"]}`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := fixedEngine().Run("A **x** is ok if "+tt.condition+".", mustData(t, `{"x": `+tt.data+`}`))
+			if res.Result != tt.want || res.Error != nil {
+				t.Errorf("result %v error %v, want %v", res.Result, res.Error, tt.want)
+			}
+		})
+	}
+}
+
 func TestErrorKindsAndMessages(t *testing.T) {
 	tests := []struct {
 		name, rule, data, message string

@@ -817,7 +817,7 @@ func (e *evaluator) compare(op Operator, l, r value) (res, ok bool) {
 			found = r.set.contains(l)
 		} else {
 			for i := 0; i < len(r.arr) && !found; i++ {
-				found, _ = equal(l, fromJSON(r.arr[i]), false)
+				found, _ = equal(l, fromItem(r.arr[i]), false)
 			}
 		}
 		return found == (op == OpIn), true
@@ -828,7 +828,7 @@ func (e *evaluator) compare(op Operator, l, r value) (res, ok bool) {
 		case l.kind == vList:
 			found := false
 			for i := 0; i < len(l.arr) && !found; i++ {
-				found, _ = equal(fromJSON(l.arr[i]), r, false)
+				found, _ = equal(fromItem(l.arr[i]), r, false)
 			}
 			return found, true
 		}

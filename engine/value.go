@@ -84,6 +84,16 @@ func fromJSON(v any) value {
 	return value{kind: vNull}
 }
 
+// fromItem types an item of a data list (fromJSON has checked that it is a
+// number, string or boolean). Items keep their JSON type: a string item is
+// text even when it reads as a date.
+func fromItem(v any) value {
+	if s, ok := v.(string); ok {
+		return value{kind: vString, str: s}
+	}
+	return fromJSON(v)
+}
+
 // asDate coerces a value for the date operators: dates stay dates;
 // strings holding a date or an ISO-8601 timestamp become their calendar
 // date as written.
