@@ -53,7 +53,7 @@ type ccond struct {
 	kind condKind
 	op   Operator
 
-	left   cpath
+	left   cpath  // the path compared or counted; an inferred reference's selector
 	right  *cpath // right-hand path, or nil
 	lit    clit   // right-hand literal, when right is nil
 	length bool   // count: `length of`
@@ -62,7 +62,6 @@ type ccond struct {
 	ruleName    string
 	target      int
 	candidates  []candidate
-	refStep     step
 }
 
 // step is one name to look up, with its canonical form worked out once.
@@ -207,7 +206,7 @@ func compileCondition(cc *ccond, c Condition, r *Rule, self int, res *resolver, 
 			cc.kind, cc.target = condRuleRef, t
 		} else {
 			cc.kind = condInference
-			cc.refStep = step{c.Selector.Text, canon(c.Selector.Text)}
+			cc.left.compile(Path{Elements: []Element{{Name: c.Selector, IsSelector: true}}}, r.Selector.Text, false)
 			cc.candidates = inferenceCandidates(c.Phrase)
 		}
 	}

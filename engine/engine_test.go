@@ -497,6 +497,29 @@ func TestPropertyInferenceDecidesUnresolvedPhrases(t *testing.T) {
 	}
 }
 
+// The selector of a reference decided by a data property steps into nested
+// objects at its dots, as every selector does.
+func TestAnInferredReferenceStepsIntoADottedSelector(t *testing.T) {
+	tests := []struct {
+		data, err string
+		want      bool
+	}{
+		{`{"order": {"customer": {"check": true}}}`, "", true},
+		{`{"Order": {"Customer": {"check_passed": "no"}}}`, "", false},
+		{`{"order.customer": {"check": true}}`, "Missing selector: selector 'order' not found in data", false},
+		{`{"order": {"client": {"check": true}}}`, "Missing selector: selector 'customer' not found at $.order", false},
+		{`{"order": "customer"}`, "Missing selector: selector 'customer' not found at $.order", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.data, func(t *testing.T) {
+			res := fixedEngine().Run("A **P** gets a licence if the **order.customer** passes the check.", mustData(t, tt.data))
+			if res.Result != tt.want || (res.Error == nil) != (tt.err == "") || res.Error != nil && res.Error.Message != tt.err {
+				t.Errorf("result %v error %v, want %v and %q", res.Result, res.Error, tt.want, tt.err)
+			}
+		})
+	}
+}
+
 func TestTheGoldenRuleIsTheLastUnreferencedRule(t *testing.T) {
 	tests := []struct{ name, rule, outcome string }{
 		{"helpers first", "A **P** passes x if __a__ of **P** is equal to 1.\nA **P** is ok if the **P** passes x.", "ok"},

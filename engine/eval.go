@@ -360,9 +360,9 @@ func (e *evaluator) condition(c *ccond, ct *ConditionTrace) (bool, *Error) {
 // after the phrase, and fails closed when there is none: a mistyped
 // reference must not grant anything.
 func (e *evaluator) infer(c *ccond, ct *ConditionTrace) (bool, *Error) {
-	_, root, found := e.lookup(e.data, c.refStep)
-	if !found {
-		return false, missingIn(newError(KindMissingSelector, "selector '%s' not found in data", c.refSelector), e.data, c.refStep)
+	root, _, err := e.resolve(&c.left)
+	if err != nil {
+		return false, err
 	}
 	if obj, ok := root.(map[string]any); ok {
 		for _, cand := range c.candidates {
