@@ -520,6 +520,33 @@ func TestAnInferredReferenceStepsIntoADottedSelector(t *testing.T) {
 	}
 }
 
+// A comparison whose run stopped keeps the property's value null, whichever
+// side failed; the explanation names the side that did.
+func TestTheExplanationNamesTheSideOfAComparisonThatFailed(t *testing.T) {
+	tests := []struct{ data, said string }{
+		{`{"user": {"age": 25}, "config": {}}`, "the min age of the config could not be read"},
+		{`{"user": {"age": 25}}`, "the min age of the config could not be read"},
+		{`{"user": {"age": 25}, "config": {"min_age": null}}`, "the min age of the config could not be compared"},
+		{`{"user": {}, "config": {"min_age": 18}}`, "the age of the user could not be read"},
+		{`{"user": {"age": null}, "config": {"min_age": null}}`, "the age of the user could not be compared"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.data, func(t *testing.T) {
+			res := fixedEngine().Run("A **user** is old enough if the __age__ of the **user** is greater than the __min age__ of the **config**.", mustData(t, tt.data))
+			if res.Error == nil {
+				t.Fatal("no error")
+			}
+			if c := res.Trace.Execution[0].Conditions[0]; c.Property.Value != nil || c.Compared {
+				t.Errorf("property value %v, compared %v; want null and not compared", c.Property.Value, c.Compared)
+			}
+			res.Explain()
+			if want := "user is old enough: no — " + tt.said + ". The run stopped with an error: " + res.Error.Message + "."; res.Explanation != want {
+				t.Errorf("explanation %q, want %q", res.Explanation, want)
+			}
+		})
+	}
+}
+
 func TestTheGoldenRuleIsTheLastUnreferencedRule(t *testing.T) {
 	tests := []struct{ name, rule, outcome string }{
 		{"helpers first", "A **P** passes x if __a__ of **P** is equal to 1.\nA **P** is ok if the **P** passes x.", "ok"},

@@ -653,11 +653,11 @@ func (e *evaluator) comparison(c *ccond, ct *ConditionTrace) (bool, *Error) {
 	var rightRaw any
 	if c.right != nil {
 		rightRaw, _, err = e.resolve(c.right)
-		if err != nil {
-			return false, err
+		if err == nil {
+			err = e.read(rightRaw)
 		}
-		if err := e.read(rightRaw); err != nil {
-			return false, err
+		if err != nil {
+			return false, rightFailed(ct, err)
 		}
 		right = fromJSON(rightRaw)
 	} else {
@@ -668,7 +668,7 @@ func (e *evaluator) comparison(c *ccond, ct *ConditionTrace) (bool, *Error) {
 	}
 	if c.right != nil {
 		if err := typeError(right, rightRaw); err != nil {
-			return false, err
+			return false, rightFailed(ct, err)
 		}
 		rightShown = TypedValue{Type: vkindNames[right.kind], Value: rightRaw}
 	}
@@ -698,6 +698,15 @@ func (e *evaluator) comparison(c *ccond, ct *ConditionTrace) (bool, *Error) {
 		ct.Result = res
 	}
 	return res, nil
+}
+
+// rightFailed notes in the trace, when there is one, that err arose on the
+// right-hand path, and returns it.
+func rightFailed(ct *ConditionTrace, err *Error) *Error {
+	if ct != nil {
+		ct.rightFailed = true
+	}
+	return err
 }
 
 // emptyString is how traces show the missing operand of the emptiness

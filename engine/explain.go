@@ -246,6 +246,9 @@ func (r *Result) clause(c *ConditionTrace, subject string) string {
 	value := jsonText(c.Property.Value)
 	if !c.Compared {
 		if c.Property.Value == nil && c.Property.Path != "" && r.Error != nil {
+			if c.rightFailed {
+				return shown(c.Value) + " " + stoppedAt(r.Error.Kind, "")
+			}
 			return subject + " " + stoppedAt(r.Error.Kind, c.Property.Path)
 		}
 		w := r.notCompared(c, subject, value)

@@ -66,7 +66,10 @@ type ConditionTrace struct {
 	Operator string
 	Value    TypedValue
 	Compared bool
-	Details  EvaluationDetails
+	// rightFailed tells that the run stopped on the right-hand path, whose
+	// failure, like the left's, leaves Property.Value null.
+	rightFailed bool
+	Details     EvaluationDetails
 	// rightFound is what a right-hand path found, kept for warnings: a
 	// trace without evaluation_details does not show it.
 	rightFound any
