@@ -169,7 +169,7 @@ func (c *checker) syntax(errs ParseErrors) {
 		}
 		if unbalanced[e.Pos.Line] || c.invisibleCharacter(e) || c.curlyQuote(e) || c.numberTooLarge(e) || c.selectorCharacter(e) || c.unclosedQuote(e) || c.lowercaseArticle(e) || c.thousandsSeparator(e) || c.looseValue(e) || c.labelColon(e) || c.emptyList(e) ||
 			c.punctuatedIf(e) || c.wrongKeyword(e) || c.fullStopInOutcome(e) || c.labelWithSpaces(e) || c.unknownCount(e) ||
-			c.between(e) || c.unknownOperator(e) || c.missingFullStop(e) {
+			c.between(e) || c.spacedOperator(e) || c.unknownOperator(e) || c.missingFullStop(e) {
 			continue
 		}
 		c.generic(e)
@@ -415,6 +415,70 @@ func (c *checker) separatedThousands(from, to int, sep string) {
 func threeDigits(s string, i int) bool {
 	return i+3 <= len(s) && isDigit(s[i]) && isDigit(s[i+1]) && isDigit(s[i+2]) &&
 		(i+3 == len(s) || !isDigit(s[i+3]))
+}
+
+// spacedOperator recognises an operator phrase whose words are apart by
+// more than one space, a tab or a line break (`is  at least`) where the
+// parser stopped, at the phrase or inside it: a phrase is read only as
+// written, its words one space apart, so the parser read none of it or a
+// shorter phrase and a value.
+func (c *checker) spacedOperator(e SyntaxError) bool {
+	if e.cond < 0 || e.cond > e.off {
+		return false
+	}
+	// A phrase has at most six words: one holding the error's place starts
+	// at most six words before it.
+	for k, starts := e.off, 0; k >= e.cond && starts < 6; k-- {
+		if k == len(c.src) || !isASCIILetter(c.src[k]) || k > e.cond && !isSpace(c.src[k-1]) {
+			continue // no word starts here
+		}
+		starts++
+		if phrase, to, ok := spacedPhraseAt(c.src, k); ok && to > e.off {
+			c.spacedPhrase(k, to, phrase)
+			return true
+		}
+	}
+	return false
+}
+
+// spacedPhraseAt is the operator phrase whose words begin at from, one
+// space apart or not, and where it ends, when they are not one space
+// apart.
+func spacedPhraseAt(src string, from int) (string, int, bool) {
+	var words []string
+	var ends []int
+	for i := from; len(words) < 6 && i < len(src) && isASCIILetter(src[i]); {
+		start := i
+		for i < len(src) && isWordByte(src[i]) {
+			i++
+		}
+		words, ends = append(words, src[start:i]), append(ends, i)
+		for i < len(src) && isSpace(src[i]) {
+			i++
+		}
+	}
+	spaced := strings.Join(words, " ")
+	for _, ph := range operatorPhrases {
+		if hasWordAt(spaced, 0, ph.text) {
+			to := ends[strings.Count(ph.text, " ")]
+			return ph.text, to, src[from:to] != ph.text
+		}
+	}
+	return "", 0, false
+}
+
+// spacedPhrase reports the operator phrase written from from to to with
+// its words apart by more than one space.
+func (c *checker) spacedPhrase(from, to int, phrase string) {
+	apart := "more than one space"
+	switch written := c.src[from:to]; {
+	case strings.Contains(written, "\n"):
+		apart = "a line break"
+	case strings.Contains(written, "\t"):
+		apart = "a tab"
+	}
+	c.add(SeverityError, CodeUnknownOperator, from, to, fmt.Sprintf("The words of `%s` are separated here by %s, "+
+		"but a comparison's words are separated by one space, on one line. Write `%s`.", phrase, apart, phrase), phrase)
 }
 
 func (c *checker) unknownOperator(e SyntaxError) bool {
@@ -1028,6 +1092,12 @@ func (c *checker) missingTo(op Operator, lit Literal) bool {
 		return false
 	}
 	from, _ := c.writtenOperator(int(lit.Pos), op)
+	// `to` may be there, after a line break: the phrase is then whole but
+	// not one space apart.
+	if written, to, ok := spacedPhraseAt(c.src, from); ok && written == fix {
+		c.spacedPhrase(from, to, fix)
+		return true
+	}
 	to := int(lit.Pos) + strings.Index(lit.Text, words[1]) + len(words[1])
 	c.add(SeverityError, CodeUnknownOperator, from, to,
 		fmt.Sprintf("`%s %s %s` is not a comparison Verdict knows: without `to`, it reads as `%s` the text %q, "+

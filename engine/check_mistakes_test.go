@@ -17,6 +17,13 @@ func span(line, col, endLine, endCol int) engine.Range {
 const selectorHolds = "A selector's name may hold only ASCII letters (a to z, A to Z), digits, `_` and spaces, " +
 	"starting with a letter or `_`, "
 
+// spacedOperator is the message for an operator phrase whose words are
+// apart by more than one space.
+func spacedOperator(phrase, apart string) string {
+	return "The words of `" + phrase + "` are separated here by " + apart +
+		", but a comparison's words are separated by one space, on one line. Write `" + phrase + "`."
+}
+
 // mistakes are texts with a common mistake and every diagnostic the check
 // must give them, exactly.
 var mistakes = []struct {
@@ -144,6 +151,51 @@ var mistakes = []struct {
 			Message: "`is greater than or equal` is not a comparison Verdict knows: without `to`, it reads as " +
 				"`is greater than` the text \"or equal 18\", so the condition is never true. Did you mean `is greater than or equal to`?",
 			Suggestions: []string{"is greater than or equal to"},
+		}},
+	},
+	{
+		name: "an operator with two spaces between its words",
+		src:  "A **x** is ok if the __v__ of **x** is  at least 1.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 37, 1, 49),
+			Message:     spacedOperator("is at least", "more than one space"),
+			Suggestions: []string{"is at least"},
+		}},
+	},
+	{
+		name: "an operator with a tab between its words",
+		src:  "A **x** is ok if the __v__ of **x** is greater\tthan 1.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 37, 1, 52),
+			Message:     spacedOperator("is greater than", "a tab"),
+			Suggestions: []string{"is greater than"},
+		}},
+	},
+	{
+		name: "an operator broken across lines",
+		src:  "A **x** is ok if the __v__ of **x** is\n  greater than 1.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 37, 2, 15),
+			Message:     spacedOperator("is greater than", "a line break"),
+			Suggestions: []string{"is greater than"},
+		}},
+	},
+	{
+		name: "an operator broken across lines before its last word",
+		src:  "A **x** is ok if the __v__ of **x** is greater than or equal\n to 1.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 37, 2, 4),
+			Message:     spacedOperator("is greater than or equal to", "a line break"),
+			Suggestions: []string{"is greater than or equal to"},
+		}},
+	},
+	{
+		name: "an operator broken across lines where a shorter one ends, which runs",
+		src:  "A **x** is ok if the __v__ of **x** is less than\n  or equal to 1.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 37, 2, 14),
+			Message:     spacedOperator("is less than or equal to", "a line break"),
+			Suggestions: []string{"is less than or equal to"},
 		}},
 	},
 	{
