@@ -279,8 +279,15 @@ func expectationOf(tc TestCase) (flowExpectation, error) {
 	return flowExpectation{}, Invalid("test %q: expect must be true or false (the result) or a string (the outcome)", tc.Name)
 }
 
+// metBy says whether a run passes the test. A run stopped on an error
+// fails whatever it expects, as a policy's does: its false is no answer
+// but a refusal to decide, which a test expecting false must not take for
+// one.
 func (e flowExpectation) metBy(res *flow.Result) bool {
-	if e.result != nil {
+	switch {
+	case len(res.Errors) > 0:
+		return false
+	case e.result != nil:
 		return res.Result == *e.result
 	}
 	return res.Outcome != nil && *res.Outcome == *e.outcome

@@ -485,13 +485,16 @@ func TestPublishingAFlowRunsItsTests(t *testing.T) {
 			flowTest("no income", `{"applicant": {"age": 30}}`, `true`),
 			flowTest("adult is rejected", `{"applicant": {"age": 30, "income": 45000}}`, `false`),
 			flowTest("minor is reviewed", `{"applicant": {"age": 15}}`, `"manual review"`),
+			// The run stops on the missing income, fail closed: its false
+			// is no answer.
+			flowTest("no income is refused", `{"applicant": {"age": 30}}`, `false`),
 		)
 		draft := f.createFlow(t, admin, definition, failing...)
 		before := f.auditActions(t, draft.BaseID)
 
 		_, err := f.svc.PublishFlow(admin, draft.ID, service.Changes{})
 		wantCode(t, err, service.CodeConflict)
-		if msg := err.(*service.Error).Message; msg != "tests failed: adult is rejected, minor is reviewed, no income" {
+		if msg := err.(*service.Error).Message; msg != "tests failed: adult is rejected, minor is reviewed, no income, no income is refused" {
 			t.Errorf("message %q", msg)
 		}
 		r, _ := db.Client().Record.Get(context.Background(), draft.ID)

@@ -369,7 +369,29 @@ func TestRollbackRunsThePublishGate(t *testing.T) {
 		_, err = f.svc.RollbackFlow(ctx, fv1.ID)
 		wantCode(t, err, service.CodeNotFound)
 
-		for _, base := range []uuid.UUID{v1.BaseID, fv1.BaseID} {
+		// Nor one whose stored test now stops on an error, though it
+		// expects the false of the stopped run: the flow's policy now
+		// reads an income the test's data lacks.
+		gated := f.publishedPolicy(t, "gated", adultRule)
+		gf := f.createFlow(t, ctx, adultFlow(byBaseID(gated.BaseID)), flowTest("minor", `{"applicant": {"age": 10}}`, `false`))
+		gv1, err := f.svc.PublishFlow(ctx, gf.ID, service.Changes{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		next, err := f.svc.PolicyDraftFromVersion(ctx, gated.ID, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.PublishPolicy(ctx, next.ID, service.Changes{Rule: ptr(incomeRule)}); err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.svc.RollbackFlow(ctx, gv1.ID)
+		wantCode(t, err, service.CodeConflict)
+		if !errors.As(err, &e) || e.Message != "tests failed: minor" {
+			t.Errorf("the refusal %+v, want \"tests failed: minor\"", err)
+		}
+
+		for _, base := range []uuid.UUID{v1.BaseID, fv1.BaseID, gv1.BaseID} {
 			if n, err := db.Client().Record.Query().Where(record.BaseID(base)).Count(context.Background()); err != nil || n != 1 {
 				t.Errorf("base %s has %d records, %v; a refused rollback stores none", base, n, err)
 			}

@@ -226,14 +226,11 @@ func (s *Service) TestFlowRecord(ctx context.Context, id uuid.UUID, tests []Test
 				return nil, err
 			}
 			r.Explanation = flowExplanation(out)
-			// A run stopped on an error fails its test whatever it expects,
-			// as a policy's does: its false is no answer but a refusal to
-			// decide, which a test expecting false must not take for one.
+			r.Passed = want.metBy(out)
 			if len(out.Errors) > 0 {
 				msg := strings.Join(out.Errors, "; ")
 				r.Error = &msg
 			} else {
-				r.Passed = want.metBy(out)
 				r.Actual = flowActual(out, want)
 			}
 		}
