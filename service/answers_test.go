@@ -779,3 +779,43 @@ func TestADiffIsChargedWhatItRepeats(t *testing.T) {
 		}
 	})
 }
+
+// TestAFlowsTestsAreChargedWhatTheirReportAnswers: a test report answers
+// no node's response, only what explains each run. On a chain of 10 nodes
+// of a policy of 20 conditions, a node's run counts about 15 KiB, a
+// test's an eighth of that, as a replayed decision's does: a test counts
+// about 18.5 KiB with its result, and three fit in 64 KiB where not one
+// would if each node's whole response counted. Past the bound, the call
+// is refused whole rather than its tests failed.
+func TestAFlowsTestsAreChargedWhatTheirReportAnswers(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixtureWith(t, db, func(c *service.Config) { c.MaxAnswerBytes = 64 << 10 })
+		admin := f.as(t, adminKey, "")
+		twenty := f.publishedPolicy(t, "twenty", bigRule(20))
+		tests := make([]service.TestCase, 4)
+		for i := range tests {
+			tests[i] = flowTest(fmt.Sprint(i), adultData, `true`)
+		}
+		fits := f.createFlow(t, admin, chainOf(10, twenty.BaseID), tests[:3]...)
+		rep, err := f.svc.TestFlowRecord(f.as(t, adminKey, ""), fits.ID, nil)
+		if err != nil || !rep.Passed || rep.Total != 3 || rep.Failed != 0 {
+			t.Fatalf("three tests: %+v, %v; want three passing", rep, err)
+		}
+		_, err = f.svc.TestFlowRecord(f.as(t, adminKey, ""), fits.ID, tests)
+		wantCode(t, err, service.CodeInvalidArgument)
+		if want := "the tests would answer more than 64.0 KiB, what one request may; ask for fewer tests in one request"; err.(*service.Error).Message != want {
+			t.Errorf("four tests: %v, want %q", err, want)
+		}
+
+		if v, err := f.svc.PublishFlow(f.as(t, adminKey, ""), fits.ID, service.Changes{}); err != nil || *v.Version != 1 {
+			t.Fatalf("publishing with three tests: %+v, %v", v, err)
+		}
+		tooMany := f.createFlow(t, admin, chainOf(10, twenty.BaseID), tests...)
+		_, err = f.svc.PublishFlow(f.as(t, adminKey, ""), tooMany.ID, service.Changes{})
+		wantCode(t, err, service.CodeInvalidArgument)
+		if want := "the stored tests would answer more than 64.0 KiB, what one request may; " +
+			"a flow is published only with stored tests that fit: keep fewer of them"; err.(*service.Error).Message != want {
+			t.Errorf("publishing with four tests: %v, want %q", err, want)
+		}
+	})
+}

@@ -7,14 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/authz"
-	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/flow"
 )
@@ -217,35 +215,62 @@ func (s *Service) execute(ctx context.Context, r *policyResolver, plan *flow.Pla
 	return res, nil
 }
 
-// runFlowTests runs a flow's stored tests through the publisher's
-// resolver; any failing test refuses the publish, and so does a run that
-// could not finish (the authorizer or the database failing).
-func (s *Service) runFlowTests(ctx context.Context, r *policyResolver, plan *flow.Plan, tests []TestCase) error {
-	var failing []string
-	for _, tc := range tests {
-		want, err := expectationOf(tc)
-		if err != nil {
-			failing = append(failing, tc.Name)
-			continue
-		}
-		data, err := engine.DecodeData(tc.Data, s.engine.Limits)
-		if err != nil {
-			failing = append(failing, tc.Name)
-			continue
-		}
-		res, err := s.execute(ctx, r, plan, data, tc.Data, s.charged(ctx))
-		if err != nil {
+// explainedRuns runs a flow for a call that answers no node's response,
+// only what explains each run: a replay's items, a test report's results.
+// Each node is charged, as it runs, an eighth of what a run answering its
+// response counts, as a replayed policy's conditions are, and what its
+// policy reads. Past either bound the whole call is refused, with tooMuch
+// or readsTooMuch: what stopped the run is the size of the call, which a
+// stopped run would blame on the flow.
+type explainedRuns struct {
+	s                     *Service
+	resolver              *policyResolver
+	plan                  *flow.Plan
+	tooMuch, readsTooMuch *Error
+}
+
+func (e *explainedRuns) run(ctx context.Context, data map[string]any, raw json.RawMessage) (*FlowResult, error) {
+	var refused *Error
+	opts := flow.Options{Spend: func(answer int) error {
+		if err := e.s.spendAnswer(ctx, answer/8); err != nil {
+			refused = e.tooMuch
 			return err
 		}
-		if !want.metBy(res) {
-			failing = append(failing, tc.Name)
+		return nil
+	}, Read: func(n int) error {
+		if err := e.s.spendReads(ctx, n); err != nil {
+			refused = e.readsTooMuch
+			return err
 		}
+		return nil
+	}}
+	res, err := e.s.execute(ctx, e.resolver, e.plan, data, raw, opts)
+	switch {
+	case err != nil:
+		return nil, err
+	case refused != nil:
+		return nil, refused
 	}
-	if len(failing) > 0 {
-		sort.Strings(failing)
-		return newError(CodeConflict, "tests failed: %s", strings.Join(failing, ", "))
+	return res, nil
+}
+
+// explained charges n bytes of what the call answers of a run, once it
+// has run.
+func (e *explainedRuns) explained(ctx context.Context, n int) error {
+	err := e.s.spendAnswer(ctx, n)
+	if err != nil && CodeOf(err) != CodeUnavailable {
+		return e.tooMuch
 	}
-	return nil
+	return err
+}
+
+// flowTests is the runner of a flow's tests, named by what in a refusal
+// of too large a call, with advice on what to do about it.
+func (s *Service) flowTests(r *policyResolver, plan *flow.Plan, what, advice string) *explainedRuns {
+	return &explainedRuns{s: s, resolver: r, plan: plan,
+		tooMuch:      Invalid("%s would answer more than %s, what one request may; %s", what, size(s.maxAnswer), advice),
+		readsTooMuch: Invalid("the runs of %s would read more than %s of data values, what the runs of one request may; %s", what, size(s.maxAnswer), advice),
+	}
 }
 
 // flowExpectation is what a flow test expects: the flow's boolean result,

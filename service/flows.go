@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -213,7 +214,15 @@ func (s *Service) flowGate(ctx context.Context, p *Principal, r *ent.Record, c *
 	if err := chargeRuns(ctx, len(r.Tests)); err != nil {
 		return err
 	}
-	return s.runFlowTests(ctx, res, plan, r.Tests)
+	runs := s.flowTests(res, plan, "the stored tests", "a flow is published only with stored tests that fit: keep fewer of them")
+	rep, err := s.runFlowTests(ctx, runs, r.Tests)
+	if err != nil {
+		return err
+	}
+	if !rep.Passed {
+		return newError(CodeConflict, "tests failed: %s", strings.Join(rep.failing(), ", "))
+	}
+	return nil
 }
 
 // maxUnresolvedReported is how many references that do not resolve a

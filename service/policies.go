@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"sort"
 	"strings"
 
 	"github.com/google/uuid"
@@ -69,14 +68,7 @@ func (s *Service) policyGate(ctx context.Context, _ *Principal, r *ent.Record, c
 		return err
 	}
 	if !rep.Passed {
-		var failing []string
-		for _, res := range rep.Results {
-			if !res.Passed {
-				failing = append(failing, res.Name)
-			}
-		}
-		sort.Strings(failing)
-		e := newError(CodeConflict, "tests failed: %s", strings.Join(failing, ", "))
+		e := newError(CodeConflict, "tests failed: %s", strings.Join(rep.failing(), ", "))
 		e.Details = rep.failures()
 		return e
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/google/uuid"
@@ -171,6 +172,19 @@ func (s *Service) runTests(ctx context.Context, prog *flow.ResolvedPolicy, tests
 	return rep, nil
 }
 
+// failing names the failing tests of a report, in order, for a refused
+// publish.
+func (rep *TestReport) failing() []string {
+	var names []string
+	for _, r := range rep.Results {
+		if !r.Passed {
+			names = append(names, r.Name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
 // failures describes each failing test of a report, for a refused publish.
 func (rep *TestReport) failures() []string {
 	var out []string
@@ -207,7 +221,14 @@ func (s *Service) TestFlowRecord(ctx context.Context, id uuid.UUID, tests []Test
 	if err := chargeRuns(ctx, len(tests)); err != nil {
 		return nil, err
 	}
-	res := s.resolverFor(p)
+	runs := s.flowTests(s.resolverFor(p), plan, "the tests", "ask for fewer tests in one request")
+	return s.runFlowTests(ctx, runs, tests)
+}
+
+// runFlowTests runs each test and reports it. A run that could not finish
+// (the authorizer or the database failing, or the call too large) ends
+// them all.
+func (s *Service) runFlowTests(ctx context.Context, runs *explainedRuns, tests []TestCase) (*TestReport, error) {
 	rep := &TestReport{Passed: true, Total: len(tests), Results: make([]TestResult, 0, len(tests))}
 	for _, tc := range tests {
 		r := TestResult{Name: tc.Name, Expected: tc.Expect, Actual: json.RawMessage("null")}
@@ -221,7 +242,7 @@ func (s *Service) TestFlowRecord(ctx context.Context, id uuid.UUID, tests []Test
 			msg := fmt.Sprintf("data: %v", derr)
 			r.Error, r.Explanation = &msg, "The test cannot run: "+msg+"."
 		default:
-			out, err := s.execute(ctx, res, plan, data, tc.Data, s.charged(ctx))
+			out, err := runs.run(ctx, data, tc.Data)
 			if err != nil {
 				return nil, err
 			}
@@ -232,6 +253,13 @@ func (s *Service) TestFlowRecord(ctx context.Context, id uuid.UUID, tests []Test
 				r.Error = &msg
 			} else {
 				r.Actual = flowActual(out, want)
+			}
+			shown := len(r.Explanation) + len(r.Actual)
+			if r.Error != nil {
+				shown += len(*r.Error)
+			}
+			if err := runs.explained(ctx, shown); err != nil {
+				return nil, err
 			}
 		}
 		if len(r.Expected) == 0 {

@@ -126,41 +126,20 @@ func (s *Service) ReplayFlow(ctx context.Context, id uuid.UUID, in ReplayInput) 
 	if err := s.spendReplay(ctx, rows, replayedAnswer); err != nil {
 		return nil, err
 	}
-	// How many nodes a replayed run takes is known only as it runs: each
-	// is charged as it runs an eighth of what a run answering its trace
-	// is, as a replayed policy's conditions are, and what its conditions
-	// read; and once it has run, its explanation, which names every node
-	// that ran. Past what the request may answer or read, the whole replay
-	// is refused, not the one decision.
-	var refused *Error
-	tooMuch := func() *Error {
-		return Invalid("the replay would answer more than %s, what one request may; ask for a smaller limit", size(s.maxAnswer))
+	// Once a replayed run has run, its explanation is charged too: it
+	// names every node that ran.
+	runs := &explainedRuns{s: s, resolver: s.resolverFor(p), plan: plan,
+		tooMuch:      Invalid("the replay would answer more than %s, what one request may; ask for a smaller limit", size(s.maxAnswer)),
+		readsTooMuch: Invalid("the replayed runs would read more than %s of data values, what the runs of one request may; ask for a smaller limit", size(s.maxAnswer)),
 	}
-	opts := flow.Options{Spend: func(answer int) error {
-		if err := s.spendAnswer(ctx, answer/8); err != nil {
-			refused = tooMuch()
-			return err
-		}
-		return nil
-	}, Read: func(n int) error {
-		if err := s.spendReads(ctx, n); err != nil {
-			refused = Invalid("the replayed runs would read more than %s of data values, what the runs of one request may; ask for a smaller limit", size(s.maxAnswer))
-			return err
-		}
-		return nil
-	}}
-	resolver := s.resolverFor(p)
 	return compareAll(rows, func(data map[string]any, raw json.RawMessage) (ReplayOutcome, error) {
-		res, err := s.execute(ctx, resolver, plan, data, raw, opts)
-		switch {
-		case err != nil:
+		res, err := runs.run(ctx, data, raw)
+		if err != nil {
 			return ReplayOutcome{}, err
-		case refused != nil:
-			return ReplayOutcome{}, refused
 		}
 		out := flowOutcome(res)
-		if s.spendAnswer(ctx, len(out.Explanation)) != nil {
-			return ReplayOutcome{}, tooMuch()
+		if err := runs.explained(ctx, len(out.Explanation)); err != nil {
+			return ReplayOutcome{}, err
 		}
 		return out, nil
 	}, s.engine.Limits)
