@@ -189,3 +189,51 @@ func TestADiffOverGraphQLAnswersNumbersAsStored(t *testing.T) {
 		}
 	})
 }
+
+// TestAFlowDiffShowsABranchListsNewOrderOverGraphQL: the same branch
+// targets in another order end the flow elsewhere, so the node shows
+// changed, with its branch lists before and after, and no edge changed.
+func TestAFlowDiffShowsABranchListsNewOrderOverGraphQL(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		w := newFlowWorld(t, db)
+		node := func(onTrue ...string) map[string]any {
+			return map[string]any{"id": "s", "type": "start", "policy": map[string]any{"id": w.age.ID}, "onTrue": onTrue}
+		}
+		definition := func(onTrue ...string) map[string]any {
+			return map[string]any{"formatVersion": 1, "nodes": []any{node(onTrue...),
+				map[string]any{"id": "yes", "type": "return", "returnValue": true},
+				map[string]any{"id": "no", "type": "return", "returnValue": false}}}
+		}
+		v1 := publishFlow(t, w.fixture, adminKey, createFlow(t, w.fixture, adminKey, map[string]any{"name": "order", "definition": definition("yes", "no")}).Flow.ID)
+		var draft struct{ CreateFlowDraftFromVersion flowData }
+		w.post(t, adminKey, flowDraftMutation, map[string]any{"id": v1.ID}).decode(t, &draft)
+		var v2 struct{ PublishFlow flowData }
+		w.post(t, adminKey, publishFlowMutation, draftInput(draft.CreateFlowDraftFromVersion.ID, map[string]any{"definition": definition("no", "yes")})).decode(t, &v2)
+
+		var got struct {
+			FlowDiff struct {
+				Nodes struct {
+					Added, Removed []json.RawMessage
+					Changed        []struct {
+						ID            string
+						Before, After json.RawMessage
+					}
+				}
+				Edges struct{ Added, Removed []json.RawMessage }
+			}
+		}
+		w.post(t, adminKey, `query($id: ID!, $other: ID!) { flowDiff(id: $id, otherId: $other) {
+			nodes { added removed changed { id before after } } edges { added { from branch to } removed { from branch to } } } }`,
+			map[string]any{"id": v1.ID, "other": v2.PublishFlow.ID}).decode(t, &got)
+		d := got.FlowDiff
+		isNode := func(raw json.RawMessage, onTrue ...string) bool {
+			want, _ := json.Marshal(node(onTrue...))
+			var a, b any
+			return json.Unmarshal(raw, &a) == nil && json.Unmarshal(want, &b) == nil && reflect.DeepEqual(a, b)
+		}
+		if len(d.Nodes.Added)+len(d.Nodes.Removed)+len(d.Edges.Added)+len(d.Edges.Removed) != 0 || len(d.Nodes.Changed) != 1 ||
+			d.Nodes.Changed[0].ID != "s" || !isNode(d.Nodes.Changed[0].Before, "yes", "no") || !isNode(d.Nodes.Changed[0].After, "no", "yes") {
+			t.Errorf("diff %+v; want node s changed from onTrue [yes no] to [no yes], nothing else", d)
+		}
+	})
+}

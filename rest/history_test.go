@@ -155,3 +155,42 @@ func TestADiffAnswersNumbersAsStored(t *testing.T) {
 		}
 	})
 }
+
+// TestAFlowDiffShowsABranchListsNewOrder: the same branch targets in
+// another order end the flow elsewhere, so the node shows changed, with
+// its branch lists before and after; no edge was added or removed.
+func TestAFlowDiffShowsABranchListsNewOrder(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		w := newFlowWorld(t, db)
+		admin := w.as["admin"]
+		node := func(onTrue string) string {
+			return w.ids(`{"id": "s", "type": "start", "policy": {"id": "P-AGE"}, "onTrue": ` + onTrue + `}`)
+		}
+		definition := func(onTrue string) string {
+			return `{"formatVersion": 1, "nodes": [` + node(onTrue) + `,
+				{"id": "yes", "type": "return", "returnValue": true}, {"id": "no", "type": "return", "returnValue": false}]}`
+		}
+		v1 := w.createFlow(t, definition(`["yes", "no"]`)).ID.String()
+		wantStatus(t, w.call(t, admin, http.MethodPut, "/flow/"+v1, `{"status": "published"}`), http.StatusCreated)
+		r := w.call(t, admin, http.MethodGet, "/flow/"+v1+"/draft", nil)
+		wantStatus(t, r, http.StatusCreated)
+		v2 := decodeStrict[service.Flow](t, r).ID.String()
+		wantStatus(t, w.call(t, admin, http.MethodPut, "/flow/"+v2, `{"status": "published", "definition": `+definition(`["no", "yes"]`)+`}`), http.StatusCreated)
+
+		r = w.call(t, admin, http.MethodGet, "/flow/"+v1+"/diff/"+v2, nil)
+		wantStatus(t, r, http.StatusOK)
+		d := decodeStrict[service.FlowDiff](t, r)
+		got, err := json.Marshal(struct {
+			Nodes service.NodesDiff `json:"nodes"`
+			Edges service.EdgesDiff `json:"edges"`
+		}{d.Nodes, d.Edges})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := compact(t, `{"nodes": {"added": [], "removed": [], "changed": [{"id": "s", "before": `+node(`["yes", "no"]`)+`, "after": `+node(`["no", "yes"]`)+`}]},
+			"edges": {"added": [], "removed": []}}`)
+		if string(got) != want {
+			t.Errorf("diff %s\nwant %s", got, want)
+		}
+	})
+}

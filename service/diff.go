@@ -121,7 +121,9 @@ type FlowDiff struct {
 }
 
 // NodesDiff compares flow nodes by id. A node is changed when anything
-// but its branches differs; changed branches are edges.
+// but its branches differs, or when a branch runs the nodes both records
+// lead it to in another order or another number of times (reordered);
+// branches that lead elsewhere are edges.
 type NodesDiff struct {
 	Added   []flow.Node  `json:"added"`
 	Removed []flow.Node  `json:"removed"`
@@ -601,7 +603,7 @@ func diffNodes(before, after []flow.Node) (NodesDiff, EdgesDiff, error) {
 		if err != nil {
 			return nodes, EdgesDiff{}, err
 		}
-		if !same {
+		if !same || reordered(prev, n) {
 			nodes.Changed = append(nodes.Changed, NodeChange{ID: n.ID, Before: prev, After: n})
 		}
 	}
@@ -628,6 +630,35 @@ func sameContent(a, b flow.Node) (bool, error) {
 		return false, internal(err)
 	}
 	return bytes.Equal(ra, rb), nil
+}
+
+// reordered says whether a branch of node a and the same branch of b run
+// the nodes both lead it to in another order or another number of times.
+// Edges say only where a branch leads, but its last node's value is the
+// branch's, and a node named twice runs twice.
+func reordered(a, b flow.Node) bool {
+	for _, branch := range [][2][]string{{a.OnTrue, b.OnTrue}, {a.OnFalse, b.OnFalse}, {a.Next, b.Next}} {
+		before, after := branch[0], branch[1]
+		if !slices.Equal(before, after) && !slices.Equal(within(before, after), within(after, before)) {
+			return true
+		}
+	}
+	return false
+}
+
+// within keeps the ids of list that other holds too, in list's order.
+func within(list, other []string) []string {
+	in := make(map[string]bool, len(other))
+	for _, id := range other {
+		in[id] = true
+	}
+	kept := make([]string, 0, len(list))
+	for _, id := range list {
+		if in[id] {
+			kept = append(kept, id)
+		}
+	}
+	return kept
 }
 
 // edgeSet is the edges of a definition, once each, in node and branch

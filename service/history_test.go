@@ -330,6 +330,74 @@ func TestRollbackPublishesAVersionsContentAgain(t *testing.T) {
 	})
 }
 
+// TestAFlowDiffShowsABranchListsOrderAndRepeats: a branch's last node
+// gives its value and a node named twice runs twice, so a branch that
+// leads to the same nodes in another order, or as many times, shows its
+// node changed, which its edges cannot show; nodes it leads to anew or no
+// more are edges.
+func TestAFlowDiffShowsABranchListsOrderAndRepeats(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		ctx := f.as(t, adminKey, "")
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		definition := func(onTrue string) json.RawMessage {
+			return json.RawMessage(`{"formatVersion": 1, "nodes": [
+				{"id": "s", "type": "start", "policy": ` + byBaseID(adult.BaseID) + `, "onTrue": ` + onTrue + `, "onFalse": "c"},
+				{"id": "a", "type": "return", "returnValue": true},
+				{"id": "b", "type": "return", "returnValue": false},
+				{"id": "c", "type": "return", "returnValue": false}]}`)
+		}
+		v1, err := f.svc.PublishFlow(ctx, f.createFlow(t, ctx, definition(`["a", "b"]`)).ID, service.Changes{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		draft, err := f.svc.FlowDraftFromVersion(ctx, v1.ID, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before flow.Definition
+		if err := json.Unmarshal(definition(`["a", "b"]`), &before); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			onTrue      string
+			changed     bool
+			added, gone []service.Edge
+		}{
+			{onTrue: `["b", "a"]`, changed: true},
+			{onTrue: `["a", "b", "a"]`, changed: true},
+			{onTrue: `["a", "a", "b"]`, changed: true},
+			{onTrue: `["a", "b"]`},
+			{onTrue: `["a", "c", "b"]`, added: []service.Edge{{From: "s", Branch: "onTrue", To: "c"}}},
+			{onTrue: `"b"`, gone: []service.Edge{{From: "s", Branch: "onTrue", To: "a"}}},
+			{onTrue: `["b", "c", "a"]`, changed: true, added: []service.Edge{{From: "s", Branch: "onTrue", To: "c"}}},
+		} {
+			if _, err := f.svc.UpdateFlowDraft(ctx, draft.ID, service.Changes{Definition: definition(c.onTrue)}); err != nil {
+				t.Fatal(err)
+			}
+			var after flow.Definition
+			if err := json.Unmarshal(definition(c.onTrue), &after); err != nil {
+				t.Fatal(err)
+			}
+			want := service.NodesDiff{Added: []flow.Node{}, Removed: []flow.Node{}, Changed: []service.NodeChange{}}
+			if c.changed {
+				want.Changed = append(want.Changed, service.NodeChange{ID: "s", Before: before.Nodes[0], After: after.Nodes[0]})
+			}
+			wantEdges := service.EdgesDiff{Added: []service.Edge{}, Removed: []service.Edge{}}
+			wantEdges.Added = append(wantEdges.Added, c.added...)
+			wantEdges.Removed = append(wantEdges.Removed, c.gone...)
+			d, err := f.svc.FlowDiff(ctx, v1.ID, draft.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if jsonOf(t, d.Nodes) != jsonOf(t, want) || !reflect.DeepEqual(d.Edges, wantEdges) {
+				t.Errorf("onTrue from [\"a\", \"b\"] to %s: nodes %s, edges %+v; want nodes %s, edges %+v",
+					c.onTrue, jsonOf(t, d.Nodes), d.Edges, jsonOf(t, want), wantEdges)
+			}
+		}
+	})
+}
+
 func TestRollbackRunsThePublishGate(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		var f *fixture

@@ -6458,7 +6458,10 @@ type FlowDiff {
 
 """
 Flow nodes compared by id. A node is changed when anything but its
-branches differs; changed branches show as edges.
+branches differs, or when a branch leads to the nodes it leads to in both
+records in another order or another number of times (the last node of a
+branch gives its value, and a node named twice runs twice); nodes a branch
+leads to in one record only show as edges.
 """
 type FlowNodesDiff {
   """

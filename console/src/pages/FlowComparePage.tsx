@@ -23,17 +23,35 @@ const changeWords: Record<Change, string> = { added: 'Added', removed: 'Removed'
 const handleOf: Record<string, Handle> = { onTrue: 'true', onFalse: 'false', next: 'next' };
 const branchWords: Record<string, string> = { onTrue: 'true', onFalse: 'false', next: 'next' };
 
-// Branches show as edges, so a changed node lists its other members.
+// Branches show as edges, so a changed node lists its other members, and
+// a branch only where edges cannot show its change: the nodes it leads to
+// in both records, in another order or another number of times (the server
+// reports the node changed for it).
 const branchMembers = new Set(['onTrue', 'onFalse', 'next']);
 
 function describe(v: unknown): string {
   return v === undefined ? 'nothing' : JSON.stringify(v);
 }
 
+function targets(branch: unknown): string[] {
+  if (Array.isArray(branch)) return branch as string[];
+  return typeof branch === 'string' ? [branch] : [];
+}
+
+/** Whether a branch leads to the nodes both records have it lead to in another order, or another number of times. */
+function reordered(before: unknown, after: unknown): boolean {
+  const a = targets(before);
+  const b = targets(after);
+  const within = (list: string[], other: string[]) => list.filter((id) => other.includes(id));
+  return JSON.stringify(within(a, b)) !== JSON.stringify(within(b, a));
+}
+
 /** The members of a node the server reports changed, each as before → after. */
 function memberChanges(before: FlowNode, after: FlowNode): string[] {
-  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !branchMembers.has(k)).sort();
-  return keys.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])).map((k) => `${k}: ${describe(before[k])} → ${describe(after[k])}`);
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+  return keys
+    .filter((k) => (branchMembers.has(k) ? reordered(before[k], after[k]) : JSON.stringify(before[k]) !== JSON.stringify(after[k])))
+    .map((k) => `${k}: ${describe(before[k])} → ${describe(after[k])}`);
 }
 
 const edgeKey = (e: ServerEdge) => `${e.from}:${e.branch}:${e.to}`;
