@@ -47,7 +47,9 @@ type DecisionRecord struct {
 	// Policies holds the value of the "policies" field.
 	Policies *string `json:"policies,omitempty"`
 	// Error holds the value of the "error" field.
-	Error        *string `json:"error,omitempty"`
+	Error *string `json:"error,omitempty"`
+	// Outcome holds the value of the "outcome" field.
+	Outcome      *string `json:"outcome,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -60,7 +62,7 @@ func (*DecisionRecord) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case decisionrecord.FieldVersion, decisionrecord.FieldRevision, decisionrecord.FieldDurationNs:
 			values[i] = new(sql.NullInt64)
-		case decisionrecord.FieldKind, decisionrecord.FieldExplanation, decisionrecord.FieldActorKind, decisionrecord.FieldInput, decisionrecord.FieldPolicies, decisionrecord.FieldError:
+		case decisionrecord.FieldKind, decisionrecord.FieldExplanation, decisionrecord.FieldActorKind, decisionrecord.FieldInput, decisionrecord.FieldPolicies, decisionrecord.FieldError, decisionrecord.FieldOutcome:
 			values[i] = new(sql.NullString)
 		case decisionrecord.FieldAt:
 			values[i] = new(sql.NullTime)
@@ -180,6 +182,13 @@ func (_m *DecisionRecord) assignValues(columns []string, values []any) error {
 				_m.Error = new(string)
 				*_m.Error = value.String
 			}
+		case decisionrecord.FieldOutcome:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field outcome", values[i])
+			} else if value.Valid {
+				_m.Outcome = new(string)
+				*_m.Outcome = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -264,6 +273,11 @@ func (_m *DecisionRecord) String() string {
 	builder.WriteString(", ")
 	if v := _m.Error; v != nil {
 		builder.WriteString("error=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.Outcome; v != nil {
+		builder.WriteString("outcome=")
 		builder.WriteString(*v)
 	}
 	builder.WriteByte(')')

@@ -146,6 +146,20 @@ func (_c *DecisionRecordCreate) SetNillableError(v *string) *DecisionRecordCreat
 	return _c
 }
 
+// SetOutcome sets the "outcome" field.
+func (_c *DecisionRecordCreate) SetOutcome(v string) *DecisionRecordCreate {
+	_c.mutation.SetOutcome(v)
+	return _c
+}
+
+// SetNillableOutcome sets the "outcome" field if the given value is not nil.
+func (_c *DecisionRecordCreate) SetNillableOutcome(v *string) *DecisionRecordCreate {
+	if v != nil {
+		_c.SetOutcome(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *DecisionRecordCreate) SetID(v uuid.UUID) *DecisionRecordCreate {
 	_c.mutation.SetID(v)
@@ -349,6 +363,10 @@ func (_c *DecisionRecordCreate) createSpec() (*DecisionRecord, *sqlgraph.CreateS
 		_spec.SetField(decisionrecord.FieldError, field.TypeString, value)
 		_node.Error = &value
 	}
+	if value, ok := _c.mutation.Outcome(); ok {
+		_spec.SetField(decisionrecord.FieldOutcome, field.TypeString, value)
+		_node.Outcome = &value
+	}
 	return _node, _spec
 }
 
@@ -462,6 +480,9 @@ func (u *DecisionRecordUpsertOne) UpdateNewValues() *DecisionRecordUpsertOne {
 		}
 		if _, exists := u.create.mutation.Error(); exists {
 			s.SetIgnore(decisionrecord.FieldError)
+		}
+		if _, exists := u.create.mutation.Outcome(); exists {
+			s.SetIgnore(decisionrecord.FieldOutcome)
 		}
 	}))
 	return u
@@ -721,6 +742,9 @@ func (u *DecisionRecordUpsertBulk) UpdateNewValues() *DecisionRecordUpsertBulk {
 			}
 			if _, exists := b.mutation.Error(); exists {
 				s.SetIgnore(decisionrecord.FieldError)
+			}
+			if _, exists := b.mutation.Outcome(); exists {
+				s.SetIgnore(decisionrecord.FieldOutcome)
 			}
 		}
 	}))

@@ -77,6 +77,9 @@ func (_u *DecisionRecordUpdate) sqlSave(ctx context.Context) (_node int, err err
 	if _u.mutation.ErrorCleared() {
 		_spec.ClearField(decisionrecord.FieldError, field.TypeString)
 	}
+	if _u.mutation.OutcomeCleared() {
+		_spec.ClearField(decisionrecord.FieldOutcome, field.TypeString)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{decisionrecord.Label}
@@ -176,6 +179,9 @@ func (_u *DecisionRecordUpdateOne) sqlSave(ctx context.Context) (_node *Decision
 	}
 	if _u.mutation.ErrorCleared() {
 		_spec.ClearField(decisionrecord.FieldError, field.TypeString)
+	}
+	if _u.mutation.OutcomeCleared() {
+		_spec.ClearField(decisionrecord.FieldOutcome, field.TypeString)
 	}
 	_node = &DecisionRecord{config: _u.config}
 	_spec.Assign = _node.assignValues

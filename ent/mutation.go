@@ -3549,6 +3549,7 @@ type DecisionRecordMutation struct {
 	input           *string
 	policies        *string
 	error           *string
+	outcome         *string
 	clearedFields   map[string]struct{}
 	done            bool
 	oldValue        func(context.Context) (*DecisionRecord, error)
@@ -4299,6 +4300,55 @@ func (m *DecisionRecordMutation) ResetError() {
 	delete(m.clearedFields, decisionrecord.FieldError)
 }
 
+// SetOutcome sets the "outcome" field.
+func (m *DecisionRecordMutation) SetOutcome(s string) {
+	m.outcome = &s
+}
+
+// Outcome returns the value of the "outcome" field in the mutation.
+func (m *DecisionRecordMutation) Outcome() (r string, exists bool) {
+	v := m.outcome
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOutcome returns the old "outcome" field's value of the DecisionRecord entity.
+// If the DecisionRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DecisionRecordMutation) OldOutcome(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOutcome is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOutcome requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOutcome: %w", err)
+	}
+	return oldValue.Outcome, nil
+}
+
+// ClearOutcome clears the value of the "outcome" field.
+func (m *DecisionRecordMutation) ClearOutcome() {
+	m.outcome = nil
+	m.clearedFields[decisionrecord.FieldOutcome] = struct{}{}
+}
+
+// OutcomeCleared returns if the "outcome" field was cleared in this mutation.
+func (m *DecisionRecordMutation) OutcomeCleared() bool {
+	_, ok := m.clearedFields[decisionrecord.FieldOutcome]
+	return ok
+}
+
+// ResetOutcome resets all changes to the "outcome" field.
+func (m *DecisionRecordMutation) ResetOutcome() {
+	m.outcome = nil
+	delete(m.clearedFields, decisionrecord.FieldOutcome)
+}
+
 // Where appends a list predicates to the DecisionRecordMutation builder.
 func (m *DecisionRecordMutation) Where(ps ...predicate.DecisionRecord) {
 	m.predicates = append(m.predicates, ps...)
@@ -4333,7 +4383,7 @@ func (m *DecisionRecordMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DecisionRecordMutation) Fields() []string {
-	fields := make([]string, 0, 15)
+	fields := make([]string, 0, 16)
 	if m.organization_id != nil {
 		fields = append(fields, decisionrecord.FieldOrganizationID)
 	}
@@ -4379,6 +4429,9 @@ func (m *DecisionRecordMutation) Fields() []string {
 	if m.error != nil {
 		fields = append(fields, decisionrecord.FieldError)
 	}
+	if m.outcome != nil {
+		fields = append(fields, decisionrecord.FieldOutcome)
+	}
 	return fields
 }
 
@@ -4417,6 +4470,8 @@ func (m *DecisionRecordMutation) Field(name string) (ent.Value, bool) {
 		return m.Policies()
 	case decisionrecord.FieldError:
 		return m.Error()
+	case decisionrecord.FieldOutcome:
+		return m.Outcome()
 	}
 	return nil, false
 }
@@ -4456,6 +4511,8 @@ func (m *DecisionRecordMutation) OldField(ctx context.Context, name string) (ent
 		return m.OldPolicies(ctx)
 	case decisionrecord.FieldError:
 		return m.OldError(ctx)
+	case decisionrecord.FieldOutcome:
+		return m.OldOutcome(ctx)
 	}
 	return nil, fmt.Errorf("unknown DecisionRecord field %s", name)
 }
@@ -4570,6 +4627,13 @@ func (m *DecisionRecordMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetError(v)
 		return nil
+	case decisionrecord.FieldOutcome:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOutcome(v)
+		return nil
 	}
 	return fmt.Errorf("unknown DecisionRecord field %s", name)
 }
@@ -4648,6 +4712,9 @@ func (m *DecisionRecordMutation) ClearedFields() []string {
 	if m.FieldCleared(decisionrecord.FieldError) {
 		fields = append(fields, decisionrecord.FieldError)
 	}
+	if m.FieldCleared(decisionrecord.FieldOutcome) {
+		fields = append(fields, decisionrecord.FieldOutcome)
+	}
 	return fields
 }
 
@@ -4670,6 +4737,9 @@ func (m *DecisionRecordMutation) ClearField(name string) error {
 		return nil
 	case decisionrecord.FieldError:
 		m.ClearError()
+		return nil
+	case decisionrecord.FieldOutcome:
+		m.ClearOutcome()
 		return nil
 	}
 	return fmt.Errorf("unknown DecisionRecord nullable field %s", name)
@@ -4723,6 +4793,9 @@ func (m *DecisionRecordMutation) ResetField(name string) error {
 		return nil
 	case decisionrecord.FieldError:
 		m.ResetError()
+		return nil
+	case decisionrecord.FieldOutcome:
+		m.ResetOutcome()
 		return nil
 	}
 	return fmt.Errorf("unknown DecisionRecord field %s", name)

@@ -229,3 +229,60 @@ func TestAFailedLookupOfRecordSettingsLeavesTheOtherFields(t *testing.T) {
 		}
 	})
 }
+
+// TestAFlowDecisionKeepsItsOutcomeInGraphQL: a Decision has the outcome
+// its flow run ended on, and a replay's sides have theirs: the draft that
+// ends the run elsewhere with the same result decides otherwise.
+func TestAFlowDecisionKeepsItsOutcomeInGraphQL(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		pol := publishPolicy(t, f, adminKey, createPolicy(t, f, adminKey, map[string]any{"name": "senior", "rule": seniorRule}).Policy.ID, nil)
+		definition := func(onTrue string) map[string]any {
+			return map[string]any{"formatVersion": 1, "nodes": []map[string]any{
+				{"id": "s", "type": "start", "policy": map[string]any{"id": pol.ID}, "onTrue": onTrue, "onFalse": "no"},
+				{"id": "senior", "type": "custom", "outcome": "senior offer"},
+				{"id": "yes", "type": "return", "returnValue": true}, {"id": "no", "type": "return", "returnValue": false}}}
+		}
+		fl := createFlow(t, f, adminKey, map[string]any{"name": "offers", "definition": definition("senior")}).Flow
+		f.post(t, adminKey, `mutation($id: ID!) { setDecisionRecords(input: {flowId: $id, enabled: true}) { enabled } }`,
+			map[string]any{"id": fl.ID}).decode(t, &struct{}{})
+		f.post(t, adminKey, `mutation($id: ID!) { runFlow(input: {baseId: $id, data: {Person: {age: 70}}}) { result } }`,
+			map[string]any{"id": fl.BaseID}).decode(t, &struct{}{})
+		waitForExecutedEvent(t, db)
+
+		var list struct {
+			Decisions struct {
+				Edges []struct{ Node struct{ Outcome *string } }
+			}
+		}
+		f.post(t, adminKey, `query($base: ID!) { decisions(first: 10, filter: {baseId: $base}) { edges { node { outcome } } } }`,
+			map[string]any{"base": fl.BaseID}).decode(t, &list)
+		if e := list.Decisions.Edges; len(e) != 1 || e[0].Node.Outcome == nil || *e[0].Node.Outcome != "senior offer" {
+			t.Fatalf("decisions %+v, want one with the outcome \"senior offer\"", list)
+		}
+
+		f.post(t, adminKey, updateFlowMutation, draftInput(fl.ID, map[string]any{"definition": definition("yes")})).decode(t, &struct{}{})
+		var replay struct {
+			ReplayFlow struct {
+				Compared, Changed int
+				Items             []struct {
+					Changed       bool
+					Before, After struct {
+						Result  bool
+						Outcome *string
+					}
+				}
+			}
+		}
+		f.post(t, adminKey, `mutation($id: ID!) { replayFlow(input: {flowId: $id}) { compared changed
+			items { changed before { result outcome } after { result outcome } } } }`, map[string]any{"id": fl.ID}).decode(t, &replay)
+		r := replay.ReplayFlow
+		if r.Compared != 1 || r.Changed != 1 || len(r.Items) != 1 {
+			t.Fatalf("replay %+v, want the one decision changed", r)
+		}
+		it := r.Items[0]
+		if !it.Changed || !it.Before.Result || !it.After.Result || it.Before.Outcome == nil || *it.Before.Outcome != "senior offer" || it.After.Outcome != nil {
+			t.Errorf("the replayed decision %+v, want true ending on \"senior offer\", then true ending on no outcome", it)
+		}
+	})
+}

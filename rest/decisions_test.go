@@ -180,3 +180,54 @@ func TestAFlowDecisionIsRecomputedOverREST(t *testing.T) {
 		wantError(t, f.call(t, other, http.MethodGet, decisionPath, nil), http.StatusNotFound, service.CodeNotFound)
 	})
 }
+
+// TestAFlowDecisionKeepsItsOutcomeOverREST: a flow's decision reads with
+// the outcome its run ended on, and a replay of a draft that ends the same
+// run elsewhere with the same result counts it changed, each side with
+// its outcome.
+func TestAFlowDecisionKeepsItsOutcomeOverREST(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db, noRateLimit)
+		admin := f.team(t)["admin"]
+		w := f.call(t, admin, http.MethodPost, "/policy", seniorPolicy)
+		wantStatus(t, w, http.StatusCreated)
+		pol := decodeStrict[service.SavedPolicy](t, w)
+		wantStatus(t, f.call(t, admin, http.MethodPut, "/policy/"+pol.ID.String(), `{"status": "published"}`), http.StatusCreated)
+		definition := func(onTrue string) string {
+			return `{"definition": {"formatVersion": 1, "nodes": [
+				{"id": "s", "type": "start", "policy": {"id": "` + pol.ID.String() + `"}, "onTrue": "` + onTrue + `", "onFalse": "no"},
+				{"id": "senior", "type": "custom", "outcome": "senior offer"},
+				{"id": "yes", "type": "return", "returnValue": true}, {"id": "no", "type": "return", "returnValue": false}]}}`
+		}
+		w = f.call(t, admin, http.MethodPost, "/flow", `{"name": "offers", `+strings.TrimPrefix(definition("senior"), "{"))
+		wantStatus(t, w, http.StatusCreated)
+		fl := decodeStrict[service.SavedFlow](t, w)
+		wantStatus(t, f.call(t, admin, http.MethodPut, "/flow/"+fl.ID.String()+"/decision-records", `{"enabled": true}`), http.StatusOK)
+		wantStatus(t, f.call(t, admin, http.MethodPost, "/run/flow/"+fl.BaseID.String(), seniorInput), http.StatusOK)
+		waitForExecuted(t, db, 1)
+
+		w = f.call(t, admin, http.MethodGet, "/decisions?baseId="+fl.BaseID.String(), nil)
+		wantStatus(t, w, http.StatusOK)
+		page := decodeStrict[service.Page[service.Decision]](t, w)
+		if len(page.Items) != 1 || page.Items[0].Outcome == nil || *page.Items[0].Outcome != "senior offer" {
+			t.Fatalf("decisions %s, want one with the outcome \"senior offer\"", w.Body)
+		}
+		w = f.call(t, admin, http.MethodGet, "/decision/"+page.Items[0].ID.String(), nil)
+		wantStatus(t, w, http.StatusOK)
+		if d := decodeStrict[service.DecisionDetail](t, w); d.Outcome == nil || *d.Outcome != "senior offer" {
+			t.Errorf("the decision %s, want the outcome \"senior offer\"", w.Body)
+		}
+
+		wantStatus(t, f.call(t, admin, http.MethodPut, "/flow/"+fl.ID.String(), `{"status": "draft", `+strings.TrimPrefix(definition("yes"), "{")), http.StatusOK)
+		w = f.call(t, admin, http.MethodPost, "/flow/"+fl.ID.String()+"/replay", nil)
+		wantStatus(t, w, http.StatusOK)
+		rep := decodeStrict[service.Replay](t, w)
+		if rep.Compared != 1 || rep.Changed != 1 || len(rep.Items) != 1 {
+			t.Fatalf("replay %s, want the one decision changed", w.Body)
+		}
+		it := rep.Items[0]
+		if !it.Changed || !it.Before.Result || !it.After.Result || it.Before.Outcome == nil || *it.Before.Outcome != "senior offer" || it.After.Outcome != nil {
+			t.Errorf("the replayed decision %+v, want true ending on \"senior offer\", then true ending on no outcome", it)
+		}
+	})
+}

@@ -186,6 +186,9 @@ type decisionRow struct {
 	err *string
 	// errCut says that err was cut to MaxStoredExplanation.
 	errCut bool
+	// outcome is the outcome of the custom node a flow run ended on; nil
+	// for none. It is the definition's text, which masks do not concern.
+	outcome *string
 }
 
 // FlowPolicy is a policy record a flow run's nodes resolved a reference
@@ -431,6 +434,10 @@ type Decision struct {
 	// "; "), masked; null when it stopped on none, and for a decision
 	// recorded before errors were kept.
 	Error *string `json:"error"`
+	// Outcome is the outcome of the custom node a flow run ended on; null
+	// when it ended on none, for a policy, and for a decision recorded
+	// before outcomes were kept.
+	Outcome *string `json:"outcome"`
 
 	tenant uuid.UUID
 }
@@ -469,7 +476,7 @@ func decisionOfRow(r *ent.DecisionRecord) Decision {
 		ID: r.ID, Kind: string(r.Kind), BaseID: r.BaseID, RecordID: r.RecordID, Version: r.Version,
 		Revision: r.Revision, At: r.At, Result: r.Result, Explanation: r.Explanation,
 		Duration: Nanos(r.DurationNs), Actor: Actor{Kind: string(r.ActorKind), ID: r.ActorID},
-		Data: json.RawMessage(r.Input), Error: r.Error, tenant: r.OrganizationID,
+		Data: json.RawMessage(r.Input), Error: r.Error, Outcome: r.Outcome, tenant: r.OrganizationID,
 	}
 	if r.Policies != nil && json.Unmarshal([]byte(*r.Policies), &d.Policies) != nil {
 		// Written by decisionOf's caller only; a list that does not read
@@ -543,6 +550,9 @@ func (s *Service) Decisions(ctx context.Context, f DecisionFilter, o ListOptions
 		answer += rowAnswerBytes + len(r.Input) + len(r.Explanation)
 		if r.Error != nil {
 			answer += len(*r.Error)
+		}
+		if r.Outcome != nil {
+			answer += len(*r.Outcome)
 		}
 	}
 	if err := s.spendAnswer(ctx, answer); err != nil {

@@ -884,6 +884,140 @@ func TestAFlowRecordsAndReplaysItsRuns(t *testing.T) {
 	})
 }
 
+// TestAPolicyReplayCountsAnAnswerWhereARunFailedAsAChange: a recorded run
+// that stopped on an error answered false without deciding; a draft that
+// answers a clean false for its input decides otherwise. One that stops
+// as the recorded run did is counted among the errors.
+func TestAPolicyReplayCountsAnAnswerWhereARunFailedAsAChange(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		pol := f.publishedPolicy(t, "seniors", "A **Person** gets senior_discount if the __age__ of the **Person** is at least 65.")
+		// A null age cannot be compared (a type error), a missing one not
+		// read; both runs stop on an error.
+		f.recordRuns(t, pol, `{"Person": {}}`, `{"Person": {"age": null}}`)
+		draft, err := f.svc.PolicyDraftFromVersion(admin, pol.ID, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		known := "A **Person** gets senior_discount if the __age__ of the **Person** is not empty."
+		if _, err := f.svc.UpdatePolicyDraft(admin, draft.ID, service.Changes{Rule: &known}); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := f.svc.ReplayPolicy(admin, draft.ID, service.ReplayInput{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Compared != 2 || rep.Changed != 1 || rep.Errors != 1 || rep.Unchanged != 0 {
+			t.Fatalf("replay %+v; want 1 changed, 1 error", rep)
+		}
+		changed, failed := rep.Items[0], rep.Items[1]
+		if !changed.Changed || changed.Before.Result || changed.After.Result || changed.Before.Error == nil || changed.After.Error != nil ||
+			changed.Before.Outcome != nil || changed.After.Outcome != nil {
+			t.Errorf("the changed item %+v; want a recorded false with an error, a replayed false without", changed)
+		}
+		if failed.Changed || failed.Before.Error == nil || failed.After.Error == nil || !strings.Contains(*failed.After.Error, "age") {
+			t.Errorf("the failed item %+v; want the missing age's error before and after", failed)
+		}
+	})
+}
+
+// TestAFlowReplayComparesOutcomesAndErrors: a flow's decision is kept
+// with the outcome its run ended on, and a replayed run decides otherwise
+// when it ends on another outcome with the same result, answers where the
+// recorded run stopped on an error, or stops on one where it answered.
+// One that stops as the recorded one did is counted among the errors.
+func TestAFlowReplayComparesOutcomesAndErrors(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		income := f.publishedPolicy(t, "income", incomeRule)
+		wealth := f.publishedPolicy(t, "wealth", "A **applicant** is wealthy if the __wealth__ of the **applicant** is greater than 1000000.")
+		fl := f.createFlow(t, admin, chainFlow(byID(adult.ID), byID(income.ID)))
+		if _, err := f.svc.SetFlowDecisionSettings(admin, fl.ID, service.DecisionSettingsInput{Enabled: true}); err != nil {
+			t.Fatal(err)
+		}
+		// Oldest first: a manual review, a yes, a run stopped on the
+		// missing income, a no.
+		inputs := []string{
+			`{"applicant": {"age": 30, "income": 20000}}`,
+			`{"applicant": {"age": 30, "income": 45000}}`,
+			`{"applicant": {"age": 30}}`,
+			`{"applicant": {"age": 15}}`,
+		}
+		before := audittest.Count(t, db, audittest.Filter{Tenant: &f.acme.Organization.ID})
+		for _, d := range inputs {
+			if _, err := f.svc.RunFlow(f.as(t, adminKey, ""), fl.BaseID, json.RawMessage(d)); err != nil {
+				t.Fatal(err)
+			}
+			*f.clock = f.clock.Add(time.Second)
+		}
+		f.waitForLog(t, before+len(inputs))
+		list, err := f.svc.Decisions(admin, service.DecisionFilter{BaseID: &fl.BaseID}, service.ListOptions{})
+		if err != nil || len(list.Items) != 4 {
+			t.Fatalf("decisions %+v, %v", list, err)
+		}
+		minor, stopped, rich, review := list.Items[0], list.Items[1], list.Items[2], list.Items[3]
+		if review.Outcome == nil || *review.Outcome != "manual review" || rich.Outcome != nil || stopped.Outcome != nil || minor.Outcome != nil {
+			t.Errorf("recorded outcomes %v, %v, %v, %v; want only the review's", review.Outcome, rich.Outcome, stopped.Outcome, minor.Outcome)
+		}
+		if read, err := f.svc.Decision(admin, review.ID); err != nil || read.Outcome == nil || *read.Outcome != "manual review" {
+			t.Errorf("the review's decision reads %+v, %v", read, err)
+		}
+
+		type want struct {
+			changed, unchanged, errors int
+			// order is the decisions as the replay lists them.
+			order []service.Decision
+		}
+		for _, c := range []struct {
+			name, onTrue, extra string
+			want                want
+		}{
+			// Too little income is a yes now: the review's run answers
+			// true as before, but ends elsewhere.
+			{"the review answers yes", `"p"`, `{"id": "p", "type": "policy", "policy": ` + byID(income.ID) + `, "onTrue": "yes", "onFalse": "yes"}`,
+				want{1, 2, 1, []service.Decision{review, stopped, minor, rich}}},
+			// Adults are refused without reading their income: the run
+			// that stopped on it answers a clean false now.
+			{"adults are refused", `"no"`, ``,
+				want{3, 1, 0, []service.Decision{stopped, rich, review, minor}}},
+			// Adults are asked for a wealth none has: the runs that
+			// answered stop now.
+			{"adults stop on their wealth", `"w"`, `{"id": "w", "type": "policy", "policy": ` + byID(wealth.ID) + `, "onTrue": "yes", "onFalse": "no"}`,
+				want{2, 1, 1, []service.Decision{rich, review, stopped, minor}}},
+		} {
+			nodes := []string{`{"id": "s", "type": "start", "policy": ` + byID(adult.ID) + `, "onTrue": ` + c.onTrue + `, "onFalse": "no"}`,
+				`{"id": "yes", "type": "return", "returnValue": true}`, `{"id": "no", "type": "return", "returnValue": false}`}
+			if c.extra != "" {
+				nodes = append(nodes, c.extra)
+			}
+			definition := json.RawMessage(`{"formatVersion": 1, "nodes": [` + strings.Join(nodes, ",") + `]}`)
+			if _, err := f.svc.UpdateFlowDraft(admin, fl.ID, service.Changes{Definition: definition}); err != nil {
+				t.Fatal(err)
+			}
+			rep, err := f.svc.ReplayFlow(admin, fl.ID, service.ReplayInput{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Compared != 4 || rep.Changed != c.want.changed || rep.Unchanged != c.want.unchanged || rep.Errors != c.want.errors {
+				t.Errorf("%s: compared %d, changed %d, unchanged %d, errors %d; want 4, %d, %d, %d", c.name,
+					rep.Compared, rep.Changed, rep.Unchanged, rep.Errors, c.want.changed, c.want.unchanged, c.want.errors)
+				continue
+			}
+			for i, it := range rep.Items {
+				if it.DecisionID != c.want.order[i].ID || it.Changed != (i < c.want.changed) {
+					t.Errorf("%s: item %d is %s, changed %v; want %s, changed %v", c.name, i, it.DecisionID, it.Changed, c.want.order[i].ID, i < c.want.changed)
+				}
+				if it.DecisionID == review.ID && (it.Before.Outcome == nil || *it.Before.Outcome != "manual review") {
+					t.Errorf("%s: the review's recorded outcome %v", c.name, it.Before.Outcome)
+				}
+			}
+		}
+	})
+}
+
 // TestEachReplayedDecisionIsARunChargedBeforeAnyRuns: a replay charges
 // the rate limits one run for each decision it replays, all before the
 // first, as a batch charges its items; refused, it runs none.

@@ -424,7 +424,8 @@ func insertDecisions(ctx context.Context, w storage.DecisionWrites, batch []queu
 		rows = append(rows, &ent.DecisionRecord{ID: d.id, OrganizationID: ev.Tenant, Kind: decisionrecord.Kind(ev.Kind),
 			BaseID: ev.BaseID, RecordID: ev.RecordID, Version: d.version, Revision: d.revision, At: ev.At,
 			Result: d.result, Explanation: d.explanation, DurationNs: d.duration.Nanoseconds(),
-			ActorKind: decisionrecord.ActorKind(ev.ActorKind), ActorID: ev.ActorID, Input: d.input, Policies: d.policies, Error: d.err})
+			ActorKind: decisionrecord.ActorKind(ev.ActorKind), ActorID: ev.ActorID, Input: d.input, Policies: d.policies, Error: d.err,
+			Outcome: d.outcome})
 	}
 	return w.InsertDecisions(ctx, rows)
 }

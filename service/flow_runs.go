@@ -71,6 +71,7 @@ func (s *Service) runFlow(ctx context.Context, baseID, recordID uuid.UUID, rawDa
 		decision = s.decisionOf(target, rawData, res.Result, flowExplanation(res), stopped, took)
 		if decision != nil {
 			decision.policies = resolver.resolvedPolicies()
+			decision.outcome = res.Outcome
 		}
 	}
 	if err := s.recordExecution(ctx, p, target, res.Result, took, failure, decision); err != nil {

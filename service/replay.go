@@ -43,8 +43,9 @@ type Replay struct {
 }
 
 // ReplayItem compares one decision as it was recorded with the replayed
-// run. Changed is whether the results differ; a replayed run that failed
-// has its Error set and counts among the errors, not the changes.
+// run. Changed is whether the replayed run decides otherwise; one that
+// failed as the recorded one did, or could not start, has its Error set
+// and counts among the errors.
 type ReplayItem struct {
 	DecisionID uuid.UUID     `json:"decisionId"`
 	At         time.Time     `json:"at"`
@@ -54,11 +55,31 @@ type ReplayItem struct {
 }
 
 // ReplayOutcome is a result with its explanation; Error is the error the
-// run stopped with, null when it did not.
+// run stopped with, null when it did not; Outcome, the outcome of the
+// custom node a flow run ended on, null when it ended on none and for a
+// policy.
 type ReplayOutcome struct {
 	Result      bool    `json:"result"`
 	Explanation string  `json:"explanation"`
 	Error       *string `json:"error"`
+	Outcome     *string `json:"outcome"`
+}
+
+// decidesOtherwise says whether run o decides otherwise than the recorded
+// before: another result, another outcome (a flow that now ends elsewhere
+// with the same result), or an error where there was none, or none where
+// there was one (a run that failed closed answered false, which is no
+// decision).
+func (o ReplayOutcome) decidesOtherwise(before ReplayOutcome) bool {
+	return o.Result != before.Result || !equalText(o.Outcome, before.Outcome) || (o.Error == nil) != (before.Error == nil)
+}
+
+// equalText says whether two texts that may be absent are the same.
+func equalText(a, b *string) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
 }
 
 func (in ReplayInput) check() (int, error) {
@@ -138,7 +159,11 @@ func (s *Service) ReplayFlow(ctx context.Context, id uuid.UUID, in ReplayInput) 
 			return ReplayOutcome{}, err
 		}
 		out := flowOutcome(res)
-		if err := runs.explained(ctx, len(out.Explanation)); err != nil {
+		shown := len(out.Explanation)
+		if out.Outcome != nil {
+			shown += len(*out.Outcome)
+		}
+		if err := runs.explained(ctx, shown); err != nil {
 			return ReplayOutcome{}, err
 		}
 		return out, nil
@@ -154,6 +179,9 @@ func (s *Service) spendReplay(ctx context.Context, rows []*ent.DecisionRecord, e
 		inputs += len(row.Input) + len(row.Explanation)
 		if row.Error != nil {
 			inputs += len(*row.Error)
+		}
+		if row.Outcome != nil {
+			inputs += len(*row.Outcome)
 		}
 	}
 	return s.admitRuns(ctx, "recorded decisions", askForFewer, len(rows), each, inputs)
@@ -173,7 +201,7 @@ func policyOutcome(res *engine.Result) ReplayOutcome {
 }
 
 func flowOutcome(res *flow.Result) ReplayOutcome {
-	out := ReplayOutcome{Result: res.Result, Explanation: flowExplanation(res)}
+	out := ReplayOutcome{Result: res.Result, Explanation: flowExplanation(res), Outcome: res.Outcome}
 	if len(res.Errors) > 0 {
 		msg := strings.Join(res.Errors, "; ")
 		out.Error = &msg
@@ -216,10 +244,12 @@ func compareAll(rows []*ent.DecisionRecord, run func(map[string]any, json.RawMes
 	out := &Replay{Compared: len(rows), Items: make([]ReplayItem, 0, len(rows))}
 	decoder := engine.NewDataDecoder(limits)
 	for _, r := range rows {
-		item := ReplayItem{DecisionID: r.ID, At: r.At, Before: ReplayOutcome{Result: r.Result, Explanation: r.Explanation, Error: r.Error}}
+		item := ReplayItem{DecisionID: r.ID, At: r.At,
+			Before: ReplayOutcome{Result: r.Result, Explanation: r.Explanation, Error: r.Error, Outcome: r.Outcome}}
 		raw := json.RawMessage(r.Input)
 		data, err := decoder.Decode(raw)
-		if err != nil {
+		started := err == nil
+		if !started {
 			msg := "the recorded input does not decode: " + err.Error()
 			item.After = ReplayOutcome{Explanation: "The run could not start: " + msg + ".", Error: &msg}
 		} else if item.After, err = run(data, raw); err != nil {
@@ -227,11 +257,11 @@ func compareAll(rows []*ent.DecisionRecord, run func(map[string]any, json.RawMes
 		}
 		decoder.Recycle()
 		switch {
-		case item.After.Error != nil:
-			out.Errors++
-		case item.After.Result != item.Before.Result:
+		case started && item.After.decidesOtherwise(item.Before):
 			item.Changed = true
 			out.Changed++
+		case item.After.Error != nil:
+			out.Errors++
 		default:
 			out.Unchanged++
 		}

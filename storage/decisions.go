@@ -24,7 +24,8 @@ func (r reader) Decisions(ctx context.Context, f DecisionFilter, limit int) ([]*
 
 func (r reader) DecisionInputs(ctx context.Context, f DecisionFilter, limit int) ([]*ent.DecisionRecord, error) {
 	return found(r.newestDecisions(f, limit).Select(decisionrecord.FieldID, decisionrecord.FieldAt,
-		decisionrecord.FieldResult, decisionrecord.FieldExplanation, decisionrecord.FieldError, decisionrecord.FieldInput).All(ctx))
+		decisionrecord.FieldResult, decisionrecord.FieldExplanation, decisionrecord.FieldError, decisionrecord.FieldOutcome,
+		decisionrecord.FieldInput).All(ctx))
 }
 
 func (r reader) CountDecisions(ctx context.Context, f DecisionFilter) (int, error) {
@@ -74,10 +75,11 @@ func (s *dbStore) InsertDecisions(ctx context.Context, rows []*ent.DecisionRecor
 		decisionrecord.FieldBaseID, decisionrecord.FieldRecordID, decisionrecord.FieldVersion,
 		decisionrecord.FieldRevision, decisionrecord.FieldAt, decisionrecord.FieldResult,
 		decisionrecord.FieldExplanation, decisionrecord.FieldDurationNs, decisionrecord.FieldActorKind,
-		decisionrecord.FieldActorID, decisionrecord.FieldInput, decisionrecord.FieldPolicies, decisionrecord.FieldError)
+		decisionrecord.FieldActorID, decisionrecord.FieldInput, decisionrecord.FieldPolicies, decisionrecord.FieldError,
+		decisionrecord.FieldOutcome)
 	at := make([]time.Time, len(rows))
 	for i, d := range rows {
-		var version, policies, failure any
+		var version, policies, failure, outcome any
 		if d.Version != nil {
 			version = *d.Version
 		}
@@ -87,9 +89,12 @@ func (s *dbStore) InsertDecisions(ctx context.Context, rows []*ent.DecisionRecor
 		if d.Error != nil {
 			failure = *d.Error
 		}
+		if d.Outcome != nil {
+			outcome = *d.Outcome
+		}
 		ins.Values(d.ID, d.OrganizationID, d.Kind, d.BaseID, d.RecordID, version,
 			d.Revision, d.At, d.Result, d.Explanation, d.DurationNs, d.ActorKind,
-			d.ActorID, d.Input, policies, failure)
+			d.ActorID, d.Input, policies, failure, outcome)
 		at[i] = d.At
 	}
 	// No conflict target: the key is (id) on SQLite, (id, at) on

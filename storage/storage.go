@@ -300,7 +300,7 @@ type Decisions interface {
 	// CountDecisions counts the records f selects, Before aside.
 	CountDecisions(ctx context.Context, f DecisionFilter) (int, error)
 	// DecisionInputs are Decisions with only what a replay reads of each:
-	// id, time, result, explanation and input.
+	// id, time, result, explanation, error, outcome and input.
 	DecisionInputs(ctx context.Context, f DecisionFilter, limit int) ([]*ent.DecisionRecord, error)
 }
 

@@ -1877,7 +1877,7 @@ test('publishing shows the draft replayed on the recorded decisions, and a publi
     await expect(dialog.getByTestId('replay-changed')).toHaveText('1');
     await expect(dialog.getByTestId('replay-unchanged')).toHaveText('2');
     await expect(dialog.getByTestId('replay-errors')).toHaveText('0');
-    const changed = dialog.getByRole('table', { name: 'Decisions whose result changes' }).locator('tbody tr');
+    const changed = dialog.getByRole('table', { name: 'Decisions that change' }).locator('tbody tr');
     await expect(changed).toHaveCount(1);
     await expect(changed.locator('td').nth(0)).toContainText(flipped.id);
     await expect(changed.locator('td').nth(1)).toContainText('true:');
@@ -2185,7 +2185,7 @@ test('the Decisions tab replays the saved draft on the recorded decisions, witho
   await expect(replay.getByTestId('replay-changed')).toHaveText('1');
   await expect(replay.getByTestId('replay-unchanged')).toHaveText('1');
   await expect(replay.getByTestId('replay-errors')).toHaveText('0');
-  const changed = replay.getByRole('table', { name: 'Decisions whose result changes' }).locator('tbody tr');
+  const changed = replay.getByRole('table', { name: 'Decisions that change' }).locator('tbody tr');
   await expect(changed).toHaveCount(1);
   await expect(changed.locator('td').nth(1)).toContainText('false:');
   await expect(changed.locator('td').nth(2)).toContainText('true:');

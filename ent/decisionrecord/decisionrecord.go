@@ -45,6 +45,8 @@ const (
 	FieldPolicies = "policies"
 	// FieldError holds the string denoting the error field in the database.
 	FieldError = "error"
+	// FieldOutcome holds the string denoting the outcome field in the database.
+	FieldOutcome = "outcome"
 	// Table holds the table name of the decisionrecord in the database.
 	Table = "decision_records"
 )
@@ -67,6 +69,7 @@ var Columns = []string{
 	FieldInput,
 	FieldPolicies,
 	FieldError,
+	FieldOutcome,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -213,4 +216,9 @@ func ByPolicies(opts ...sql.OrderTermOption) OrderOption {
 // ByError orders the results by the error field.
 func ByError(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldError, opts...).ToFunc()
+}
+
+// ByOutcome orders the results by the outcome field.
+func ByOutcome(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOutcome, opts...).ToFunc()
 }

@@ -120,6 +120,11 @@ func Error(v string) predicate.DecisionRecord {
 	return predicate.DecisionRecord(sql.FieldEQ(FieldError, v))
 }
 
+// Outcome applies equality check predicate on the "outcome" field. It's identical to OutcomeEQ.
+func Outcome(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldEQ(FieldOutcome, v))
+}
+
 // OrganizationIDEQ applies the EQ predicate on the "organization_id" field.
 func OrganizationIDEQ(v uuid.UUID) predicate.DecisionRecord {
 	return predicate.DecisionRecord(sql.FieldEQ(FieldOrganizationID, v))
@@ -778,6 +783,81 @@ func ErrorEqualFold(v string) predicate.DecisionRecord {
 // ErrorContainsFold applies the ContainsFold predicate on the "error" field.
 func ErrorContainsFold(v string) predicate.DecisionRecord {
 	return predicate.DecisionRecord(sql.FieldContainsFold(FieldError, v))
+}
+
+// OutcomeEQ applies the EQ predicate on the "outcome" field.
+func OutcomeEQ(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldEQ(FieldOutcome, v))
+}
+
+// OutcomeNEQ applies the NEQ predicate on the "outcome" field.
+func OutcomeNEQ(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldNEQ(FieldOutcome, v))
+}
+
+// OutcomeIn applies the In predicate on the "outcome" field.
+func OutcomeIn(vs ...string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldIn(FieldOutcome, vs...))
+}
+
+// OutcomeNotIn applies the NotIn predicate on the "outcome" field.
+func OutcomeNotIn(vs ...string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldNotIn(FieldOutcome, vs...))
+}
+
+// OutcomeGT applies the GT predicate on the "outcome" field.
+func OutcomeGT(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldGT(FieldOutcome, v))
+}
+
+// OutcomeGTE applies the GTE predicate on the "outcome" field.
+func OutcomeGTE(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldGTE(FieldOutcome, v))
+}
+
+// OutcomeLT applies the LT predicate on the "outcome" field.
+func OutcomeLT(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldLT(FieldOutcome, v))
+}
+
+// OutcomeLTE applies the LTE predicate on the "outcome" field.
+func OutcomeLTE(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldLTE(FieldOutcome, v))
+}
+
+// OutcomeContains applies the Contains predicate on the "outcome" field.
+func OutcomeContains(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldContains(FieldOutcome, v))
+}
+
+// OutcomeHasPrefix applies the HasPrefix predicate on the "outcome" field.
+func OutcomeHasPrefix(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldHasPrefix(FieldOutcome, v))
+}
+
+// OutcomeHasSuffix applies the HasSuffix predicate on the "outcome" field.
+func OutcomeHasSuffix(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldHasSuffix(FieldOutcome, v))
+}
+
+// OutcomeIsNil applies the IsNil predicate on the "outcome" field.
+func OutcomeIsNil() predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldIsNull(FieldOutcome))
+}
+
+// OutcomeNotNil applies the NotNil predicate on the "outcome" field.
+func OutcomeNotNil() predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldNotNull(FieldOutcome))
+}
+
+// OutcomeEqualFold applies the EqualFold predicate on the "outcome" field.
+func OutcomeEqualFold(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldEqualFold(FieldOutcome, v))
+}
+
+// OutcomeContainsFold applies the ContainsFold predicate on the "outcome" field.
+func OutcomeContainsFold(v string) predicate.DecisionRecord {
+	return predicate.DecisionRecord(sql.FieldContainsFold(FieldOutcome, v))
 }
 
 // And groups predicates with the AND operator between them.

@@ -54,6 +54,9 @@ func (DecisionRecord) Fields() []ent.Field {
 		// The error the run stopped with, masked as the explanation is;
 		// null when it stopped on none.
 		field.Text("error").Optional().Nillable().Immutable(),
+		// The outcome of the custom node a flow run ended on; null when it
+		// ended on none, and for a policy run.
+		field.Text("outcome").Optional().Nillable().Immutable(),
 	}
 }
 

@@ -128,6 +128,7 @@ type ComplexityRoot struct {
 		ID          func(childComplexity int) int
 		Kind        func(childComplexity int) int
 		Note        func(childComplexity int) int
+		Outcome     func(childComplexity int) int
 		Policies    func(childComplexity int) int
 		Recomputed  func(childComplexity int) int
 		RecordID    func(childComplexity int) int
@@ -644,6 +645,7 @@ type ComplexityRoot struct {
 	ReplayOutcome struct {
 		Error       func(childComplexity int) int
 		Explanation func(childComplexity int) int
+		Outcome     func(childComplexity int) int
 		Result      func(childComplexity int) int
 	}
 
@@ -1138,6 +1140,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Decision.Note(childComplexity), true
+	case "Decision.outcome":
+		if e.ComplexityRoot.Decision.Outcome == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Decision.Outcome(childComplexity), true
 	case "Decision.policies":
 		if e.ComplexityRoot.Decision.Policies == nil {
 			break
@@ -3464,6 +3472,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ReplayOutcome.Explanation(childComplexity), true
+	case "ReplayOutcome.outcome":
+		if e.ComplexityRoot.ReplayOutcome.Outcome == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReplayOutcome.Outcome(childComplexity), true
 	case "ReplayOutcome.result":
 		if e.ComplexityRoot.ReplayOutcome.Result == nil {
 			break
@@ -4807,6 +4821,11 @@ type Decision implements Node {
   """
   error: String
   """
+  The outcome of the custom node a flow run ended on; null when it ended
+  on none, for a policy, and for a run recorded before outcomes were kept.
+  """
+  outcome: String
+  """
   How long the run took, in nanoseconds, as a string of digits.
   """
   durationNs: String!
@@ -4971,7 +4990,9 @@ type Replay {
   """
   compared: Int!
   """
-  How many came out with the other result.
+  How many replayed runs decide otherwise: another result, another
+  outcome, or an error where the recorded run had none, or none where it
+  had one.
   """
   changed: Int!
   """
@@ -4979,7 +5000,8 @@ type Replay {
   """
   unchanged: Int!
   """
-  How many runs failed with an error.
+  How many replayed runs failed as the recorded ones did, or could not
+  start.
   """
   errors: Int!
   """
@@ -5001,7 +5023,9 @@ type ReplayItem {
   """
   at: Time!
   """
-  Whether the result differs.
+  Whether the replayed run decides otherwise: another result, another
+  outcome, or an error where the recorded run had none, or none where it
+  had one.
   """
   changed: Boolean!
   """
@@ -5030,6 +5054,12 @@ type ReplayOutcome {
   The error the run stopped with; null when it did not.
   """
   error: String
+  """
+  The outcome of the custom node a flow run ended on; null when it ended
+  on none, and for a policy. Before, also null for a decision recorded
+  before outcomes were kept.
+  """
+  outcome: String
 }
 `, BuiltIn: false},
 	{Name: "../flow.graphqls", Input: `# Stored flows and flow runs:
@@ -8128,6 +8158,8 @@ func (ec *executionContext) childFields_Decision(ctx context.Context, field grap
 		return ec.fieldContext_Decision_explanation(ctx, field)
 	case "error":
 		return ec.fieldContext_Decision_error(ctx, field)
+	case "outcome":
+		return ec.fieldContext_Decision_outcome(ctx, field)
 	case "durationNs":
 		return ec.fieldContext_Decision_durationNs(ctx, field)
 	case "actor":
@@ -9018,6 +9050,8 @@ func (ec *executionContext) childFields_ReplayOutcome(ctx context.Context, field
 		return ec.fieldContext_ReplayOutcome_explanation(ctx, field)
 	case "error":
 		return ec.fieldContext_ReplayOutcome_error(ctx, field)
+	case "outcome":
+		return ec.fieldContext_ReplayOutcome_outcome(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ReplayOutcome", field.Name)
 }
@@ -11651,6 +11685,29 @@ func (ec *executionContext) _Decision_error(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_Decision_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Decision", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Decision_outcome(ctx context.Context, field graphql.CollectedField, obj *service.Decision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Decision_outcome(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Outcome, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Decision_outcome(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Decision", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
@@ -21278,6 +21335,29 @@ func (ec *executionContext) fieldContext_ReplayOutcome_error(_ context.Context, 
 	return graphql.NewScalarFieldContext("ReplayOutcome", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _ReplayOutcome_outcome(ctx context.Context, field graphql.CollectedField, obj *service.ReplayOutcome) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReplayOutcome_outcome(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Outcome, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReplayOutcome_outcome(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReplayOutcome", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _RuleCheck_tokens(ctx context.Context, field graphql.CollectedField, obj *engine.CheckResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -25787,6 +25867,11 @@ func (ec *executionContext) _Decision(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "error":
 			out.Values[i] = ec._Decision_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "outcome":
+			out.Values[i] = ec._Decision_outcome(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -30429,6 +30514,11 @@ func (ec *executionContext) _ReplayOutcome(ctx context.Context, sel ast.Selectio
 			}
 		case "error":
 			out.Values[i] = ec._ReplayOutcome_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "outcome":
+			out.Values[i] = ec._ReplayOutcome_outcome(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}

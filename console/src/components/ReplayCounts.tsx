@@ -9,9 +9,10 @@ function outcome(o: { result: boolean; explanation: string; error: string | null
 
 /**
  * What a replay found: how many recorded decisions it compared, changed,
- * left unchanged and could not run, and each decision whose result
- * changes, before and after. linkDecisions makes each decision a link to
- * its page, where leaving the screen loses nothing.
+ * left unchanged and could not run, and each decision that changes (its
+ * result, its outcome, or whether its run stops on an error), before and
+ * after. linkDecisions makes each decision a link to its page, where
+ * leaving the screen loses nothing.
  */
 export function ReplayCounts({ report, linkDecisions = false }: { report: ReplayFieldsFragment; linkDecisions?: boolean }) {
   const changed = report.items.filter((i) => i.changed);
@@ -34,7 +35,7 @@ export function ReplayCounts({ report, linkDecisions = false }: { report: Replay
           the roles keep the table a table for assistive technologies. */}
       {changed.length > 0 && (
         <table className="table replay-changed table-stack" role="table">
-          <caption>Decisions whose result changes</caption>
+          <caption>Decisions that change</caption>
           <thead>
             <tr role="row">
               <th scope="col" role="columnheader">
