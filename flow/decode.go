@@ -264,10 +264,12 @@ func (r *reader) v1(obj map[string]any) *Definition {
 
 // The members of format version 1. A newer version would add to them, so
 // the definition's are all it takes; a node's other members are ignored,
-// as the members its type does not use are.
+// as the members its type does not use are, and so are its policy
+// reference's.
 var (
 	definitionMembers = []string{"formatVersion", "start", "nodes", "metadata"}
 	nodeMembers       = []string{"id", "type", "name", "policy", "policyName", "policyId", "onTrue", "onFalse", "next", "returnValue", "outcome"}
+	policyMembers     = []string{"id", "baseId", "ref"}
 )
 
 // unknownMembers are m's members that members does not list, in order.
@@ -303,6 +305,11 @@ func (r *reader) node(v any, where string) Node {
 	}
 	for _, k := range unknownMembers(m, nodeMembers) {
 		r.ignored = append(r.ignored, fmt.Sprintf("node %q has a member %q that no node has; it is ignored and not stored", n.ID, k))
+	}
+	if p, ok := m["policy"].(map[string]any); ok {
+		for _, k := range unknownMembers(p, policyMembers) {
+			r.ignored = append(r.ignored, fmt.Sprintf("node %q has a policy member %q that no policy reference has; it is ignored and not stored", n.ID, k))
+		}
 	}
 	return n
 }

@@ -527,7 +527,8 @@ func roundTripSamples() []string {
 }
 
 // The definition takes the members of its format version only; a node's
-// member that no node type has is ignored and reported.
+// member that no node type has, or its policy's that no reference has, is
+// ignored and reported.
 func TestParseRefusesUnknownDefinitionMembersAndReportsIgnoredNodeMembers(t *testing.T) {
 	_, err := Parse([]byte(`{"formatVersion": 1, "nodes": [], "zzz": 1, "aaa": 2}`))
 	var de *DefinitionError
@@ -537,9 +538,12 @@ func TestParseRefusesUnknownDefinitionMembersAndReportsIgnoredNodeMembers(t *tes
 	}) {
 		t.Errorf("Parse: %v", err)
 	}
-	d, ignored, err := ParseReporting([]byte(`"formatVersion: 1\nnodes: [{id: s, type: start, policy: {id: P}, color: red, outcome: x}]"`))
-	if err != nil || len(d.Nodes) != 1 ||
-		!reflect.DeepEqual(ignored, []string{`node "s" has a member "color" that no node has; it is ignored and not stored`}) {
+	d, ignored, err := ParseReporting([]byte(`"formatVersion: 1\nnodes: [{id: s, type: start, policy: {id: P, zzz: 1, aaa: 2}, color: red, outcome: x}]"`))
+	if err != nil || len(d.Nodes) != 1 || *d.Nodes[0].Policy != (PolicyRef{ID: "P"}) || !reflect.DeepEqual(ignored, []string{
+		`node "s" has a member "color" that no node has; it is ignored and not stored`,
+		`node "s" has a policy member "aaa" that no policy reference has; it is ignored and not stored`,
+		`node "s" has a policy member "zzz" that no policy reference has; it is ignored and not stored`,
+	}) {
 		t.Errorf("ParseReporting: %+v, %q, %v", d, ignored, err)
 	}
 }
