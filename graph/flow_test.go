@@ -471,6 +471,26 @@ func TestTestFlowTakesEveryFormOfDefinitionAndNeedsAnEditor(t *testing.T) {
 				w.post(t, adminKey, testFlowMutation, vars).failure(t, service.CodeInvalidArgument)
 			})
 		}
+		// An empty list is a list, written in the document or sent as a
+		// variable, as in a REST body: not a definition left out.
+		const notAnObject = "definition must be a JSON object: a flow definition"
+		for name, res := range map[string]response{
+			"in the document": w.post(t, adminKey, `mutation { testFlow(input: {definition: [], data: {applicant: {age: 20}}}) { result } }`, nil),
+			"as a variable":   w.post(t, adminKey, testFlowMutation, map[string]any{"definition": []any{}, "data": data}),
+		} {
+			if e := res.failure(t, service.CodeInvalidArgument); e.Message != notAnObject {
+				t.Errorf("an empty list %s: %q, want %q", name, e.Message, notAnObject)
+			}
+		}
+		// So is one within a value written in the document.
+		var echoed struct {
+			RunRule struct{ Data json.RawMessage }
+		}
+		w.post(t, adminKey, `mutation { runRule(input: {rule: "A **applicant** is an adult if the __age__ of the **applicant** is at least 18.",
+			data: {applicant: {age: 20, tags: [], nested: [[], {list: []}]}}}) { data } }`, nil).decode(t, &echoed)
+		if got := string(echoed.RunRule.Data); got != `{"applicant":{"age":20,"nested":[[],{"list":[]}],"tags":[]}}` {
+			t.Errorf("the data written in the document came back as %s", got)
+		}
 	})
 }
 

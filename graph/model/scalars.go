@@ -30,7 +30,41 @@ func MarshalJSON(v any) graphql.ContextMarshaler {
 // UnmarshalJSON reads a value of the JSON scalar: whatever the request
 // holds, as decoded from its variables or literal.
 func UnmarshalJSON(_ context.Context, v any) (any, error) {
-	return v, nil
+	return emptyLists(v), nil
+}
+
+// emptyLists gives back the empty lists of a literal: the GraphQL parser
+// decodes a literal's [] as a nil slice, which would encode as null, at
+// any depth. A variable, decoded as JSON, holds none, and is not written
+// to: fields that run at once may read the same one.
+func emptyLists(v any) any {
+	if isNilList(v) {
+		return []any{}
+	}
+	switch v := v.(type) {
+	case []any:
+		for i, x := range v {
+			if isNilList(x) {
+				v[i] = []any{}
+			} else {
+				emptyLists(x)
+			}
+		}
+	case map[string]any:
+		for k, x := range v {
+			if isNilList(x) {
+				v[k] = []any{}
+			} else {
+				emptyLists(x)
+			}
+		}
+	}
+	return v
+}
+
+func isNilList(v any) bool {
+	l, ok := v.([]any)
+	return ok && l == nil
 }
 
 // MarshalRawJSON writes a value of the JSON scalar held as JSON text, as
@@ -42,7 +76,7 @@ func MarshalRawJSON(raw json.RawMessage) graphql.ContextMarshaler {
 
 // UnmarshalRawJSON reads a value of the JSON scalar as JSON text.
 func UnmarshalRawJSON(_ context.Context, v any) (json.RawMessage, error) {
-	return JSONText("the value", v)
+	return JSONText("the value", emptyLists(v))
 }
 
 // JSONText writes a JSON argument, named what, as the service takes it:
