@@ -20,22 +20,22 @@ func (r *mutationResolver) ChangeMemberRole(ctx context.Context, input model.Cha
 	return r.svc.SetMemberRole(ctx, input.UserID, input.Role)
 }
 
-func (r *mutationResolver) RemoveMember(ctx context.Context, input model.RemoveMemberInput) (bool, error) {
+func (r *mutationResolver) RemoveMember(ctx context.Context, input model.RemoveMemberInput) (*bool, error) {
 	if err := r.svc.RemoveMember(ctx, input.UserID); err != nil {
-		return false, err
+		return nil, err
 	}
-	return true, nil
+	return new(true), nil
 }
 
 func (r *mutationResolver) CreateKey(ctx context.Context, input service.KeyRequest) (*service.CreatedKey, error) {
 	return r.svc.CreateKey(ctx, input)
 }
 
-func (r *mutationResolver) RevokeKey(ctx context.Context, input model.RevokeKeyInput) (bool, error) {
+func (r *mutationResolver) RevokeKey(ctx context.Context, input model.RevokeKeyInput) (*bool, error) {
 	if err := r.svc.RevokeKey(ctx, input.ID); err != nil {
-		return false, err
+		return nil, err
 	}
-	return true, nil
+	return new(true), nil
 }
 
 func (r *queryResolver) Members(ctx context.Context, first *int, after *string, query *string) (*model.Connection[service.Member], error) {

@@ -43,11 +43,11 @@ func (r *mutationResolver) CreateFlowDraftFromVersion(ctx context.Context, input
 	return r.svc.FlowDraftFromVersion(ctx, input.ID, input.Replace != nil && *input.Replace)
 }
 
-func (r *mutationResolver) DeleteFlow(ctx context.Context, input model.DeleteFlowInput) (bool, error) {
+func (r *mutationResolver) DeleteFlow(ctx context.Context, input model.DeleteFlowInput) (*bool, error) {
 	if err := r.svc.DeleteFlow(ctx, input.ID); err != nil {
-		return false, err
+		return nil, err
 	}
-	return true, nil
+	return new(true), nil
 }
 
 // RunFlow hands data to the service as JSON text, as RunRule does.

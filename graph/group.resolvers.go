@@ -43,22 +43,22 @@ func (r *mutationResolver) UpdateGroup(ctx context.Context, input model.UpdateGr
 	return r.svc.UpdateGroup(ctx, input.ID, input.GroupChanges)
 }
 
-func (r *mutationResolver) DeleteGroup(ctx context.Context, input model.DeleteGroupInput) (bool, error) {
+func (r *mutationResolver) DeleteGroup(ctx context.Context, input model.DeleteGroupInput) (*bool, error) {
 	if err := r.svc.DeleteGroup(ctx, input.ID); err != nil {
-		return false, err
+		return nil, err
 	}
-	return true, nil
+	return new(true), nil
 }
 
 func (r *mutationResolver) AddGroupMember(ctx context.Context, input model.AddGroupMemberInput) (*service.GroupMember, error) {
 	return r.svc.AddGroupMember(ctx, input.GroupID, service.GroupMemberInput{Kind: input.Kind, BaseID: input.BaseID})
 }
 
-func (r *mutationResolver) RemoveGroupMember(ctx context.Context, input model.RemoveGroupMemberInput) (bool, error) {
+func (r *mutationResolver) RemoveGroupMember(ctx context.Context, input model.RemoveGroupMemberInput) (*bool, error) {
 	if err := r.svc.RemoveGroupMember(ctx, input.GroupID, input.MemberID); err != nil {
-		return false, err
+		return nil, err
 	}
-	return true, nil
+	return new(true), nil
 }
 
 func (r *queryResolver) Group(ctx context.Context, id uuid.UUID) (*service.Group, error) {

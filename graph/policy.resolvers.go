@@ -43,11 +43,11 @@ func (r *mutationResolver) CreatePolicyDraftFromVersion(ctx context.Context, inp
 	return r.svc.PolicyDraftFromVersion(ctx, input.ID, input.Replace != nil && *input.Replace)
 }
 
-func (r *mutationResolver) DeletePolicy(ctx context.Context, input model.DeletePolicyInput) (bool, error) {
+func (r *mutationResolver) DeletePolicy(ctx context.Context, input model.DeletePolicyInput) (*bool, error) {
 	if err := r.svc.DeletePolicy(ctx, input.ID); err != nil {
-		return false, err
+		return nil, err
 	}
-	return true, nil
+	return new(true), nil
 }
 
 // RunPolicy hands data to the service as JSON text, as RunRule does.

@@ -88,3 +88,18 @@ func TestTheReplaysSayWhoMayReplay(t *testing.T) {
 		t.Errorf("replayFlow says %q; want it to refer to replayPolicy's", d)
 	}
 }
+
+// A document's mutations commit one by one; a non-null one that failed
+// would null the whole data, hiding what the others before it wrote
+// (mutation_test.go).
+func TestEveryMutationMayBeNull(t *testing.T) {
+	var nonNull []string
+	for _, f := range loadSchema(t).Types["Mutation"].Fields {
+		if f.Type.NonNull {
+			nonNull = append(nonNull, f.Name+": "+f.Type.String())
+		}
+	}
+	if len(nonNull) > 0 {
+		t.Errorf("non-null mutations: %s", strings.Join(nonNull, ", "))
+	}
+}

@@ -80,7 +80,7 @@ func decodeAnswer(body, transport string) (map[string]any, service.Code, string)
 		for _, raw := range v.Data {
 			var field map[string]any
 			json.Unmarshal(raw, &field)
-			if field == nil { // a Boolean! root field
+			if field == nil { // a Boolean root field, such as removeMember
 				field = map[string]any{}
 			}
 			return field, "", body

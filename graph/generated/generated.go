@@ -757,9 +757,9 @@ type GroupResolver interface {
 type MutationResolver interface {
 	AddMember(ctx context.Context, input service.MemberInput) (*service.Member, error)
 	ChangeMemberRole(ctx context.Context, input model.ChangeMemberRoleInput) (*service.Member, error)
-	RemoveMember(ctx context.Context, input model.RemoveMemberInput) (bool, error)
+	RemoveMember(ctx context.Context, input model.RemoveMemberInput) (*bool, error)
 	CreateKey(ctx context.Context, input service.KeyRequest) (*service.CreatedKey, error)
-	RevokeKey(ctx context.Context, input model.RevokeKeyInput) (bool, error)
+	RevokeKey(ctx context.Context, input model.RevokeKeyInput) (*bool, error)
 	RunPolicyBatch(ctx context.Context, input model.RunPolicyBatchInput) (*model.PolicyBatchResult, error)
 	RunPolicyVersionBatch(ctx context.Context, input model.RunPolicyVersionBatchInput) (*model.PolicyBatchResult, error)
 	RunFlowBatch(ctx context.Context, input model.RunFlowBatchInput) (*model.FlowBatchResult, error)
@@ -771,22 +771,22 @@ type MutationResolver interface {
 	UpdateFlowDraft(ctx context.Context, input model.UpdateFlowInput) (*service.SavedFlow, error)
 	PublishFlow(ctx context.Context, input model.UpdateFlowInput) (*service.Flow, error)
 	CreateFlowDraftFromVersion(ctx context.Context, input model.CreateFlowDraftFromVersionInput) (*service.Flow, error)
-	DeleteFlow(ctx context.Context, input model.DeleteFlowInput) (bool, error)
+	DeleteFlow(ctx context.Context, input model.DeleteFlowInput) (*bool, error)
 	RunFlow(ctx context.Context, input model.RunFlowInput) (*model.FlowRunResult, error)
 	RunFlowVersion(ctx context.Context, input model.RunFlowVersionInput) (*model.FlowRunResult, error)
 	TestFlow(ctx context.Context, input model.TestFlowInput) (*model.FlowRunResult, error)
 	CreateGroup(ctx context.Context, input service.GroupChanges) (*service.Group, error)
 	UpdateGroup(ctx context.Context, input model.UpdateGroupInput) (*service.Group, error)
-	DeleteGroup(ctx context.Context, input model.DeleteGroupInput) (bool, error)
+	DeleteGroup(ctx context.Context, input model.DeleteGroupInput) (*bool, error)
 	AddGroupMember(ctx context.Context, input model.AddGroupMemberInput) (*service.GroupMember, error)
-	RemoveGroupMember(ctx context.Context, input model.RemoveGroupMemberInput) (bool, error)
+	RemoveGroupMember(ctx context.Context, input model.RemoveGroupMemberInput) (*bool, error)
 	RollbackPolicy(ctx context.Context, input model.RollbackPolicyInput) (*service.Policy, error)
 	RollbackFlow(ctx context.Context, input model.RollbackFlowInput) (*service.Flow, error)
 	CreatePolicy(ctx context.Context, input model.CreatePolicyInput) (*service.SavedPolicy, error)
 	UpdatePolicyDraft(ctx context.Context, input model.UpdatePolicyInput) (*service.SavedPolicy, error)
 	PublishPolicy(ctx context.Context, input model.UpdatePolicyInput) (*service.Policy, error)
 	CreatePolicyDraftFromVersion(ctx context.Context, input model.CreatePolicyDraftFromVersionInput) (*service.Policy, error)
-	DeletePolicy(ctx context.Context, input model.DeletePolicyInput) (bool, error)
+	DeletePolicy(ctx context.Context, input model.DeletePolicyInput) (*bool, error)
 	RunPolicy(ctx context.Context, input model.RunPolicyInput) (*model.PolicyRunResult, error)
 	RunPolicyVersion(ctx context.Context, input model.RunPolicyVersionInput) (*model.PolicyRunResult, error)
 	RunRule(ctx context.Context, input model.RunRuleInput) (*model.PolicyRunResult, error)
@@ -3880,7 +3880,7 @@ extend type Mutation {
     Who joins, with which role.
     """
     input: AddMemberInput!
-  ): Member!
+  ): Member
 
   """
   Changes a member's role. Taking the role ADMIN from the organization's
@@ -3891,7 +3891,7 @@ extend type Mutation {
     Whose role changes, and to what.
     """
     input: ChangeMemberRoleInput!
-  ): Member!
+  ): Member
 
   """
   Takes a user out of the organization and revokes the user's keys there.
@@ -3903,7 +3903,7 @@ extend type Mutation {
     Who leaves.
     """
     input: RemoveMemberInput!
-  ): Boolean!
+  ): Boolean
 
   """
   Creates an API key: an organization key, or with userId a key of that
@@ -3915,7 +3915,7 @@ extend type Mutation {
     The key's name, scope, owner and expiry.
     """
     input: CreateKeyInput!
-  ): CreatedKey!
+  ): CreatedKey
 
   """
   Revokes an active key of the organization: it is kept, and listed, for
@@ -3927,7 +3927,7 @@ extend type Mutation {
     The key to revoke.
     """
     input: RevokeKeyInput!
-  ): Boolean!
+  ): Boolean
 }
 
 """
@@ -4676,7 +4676,7 @@ extend type Mutation {
     The base and its whole setting.
     """
     input: SetDecisionRecordsInput!
-  ): DecisionRecordSettings!
+  ): DecisionRecordSettings
   """
   Runs a policy record (typically a draft) on the recorded inputs of its
   base and compares, as POST /policy/{policyId}/replay. Nothing is stored.
@@ -4689,7 +4689,7 @@ extend type Mutation {
     The record and which decisions to replay.
     """
     input: ReplayPolicyInput!
-  ): Replay!
+  ): Replay
   """
   The same for a flow record, as POST /flow/{flowId}/replay.
   """
@@ -4698,7 +4698,7 @@ extend type Mutation {
     The record and which decisions to replay.
     """
     input: ReplayFlowInput!
-  ): Replay!
+  ): Replay
 }
 
 """
@@ -5162,7 +5162,7 @@ extend type Mutation {
     The draft's content.
     """
     input: CreateFlowInput!
-  ): SavedFlow!
+  ): SavedFlow
 
   """
   Changes a draft in place and bumps its revision. A published record
@@ -5174,7 +5174,7 @@ extend type Mutation {
     The draft and the fields to change; absent fields stay as they are.
     """
     input: UpdateFlowDraftInput!
-  ): SavedFlow!
+  ): SavedFlow
 
   """
   Publishes a draft, with the given changes applied, as the flow's next
@@ -5191,7 +5191,7 @@ extend type Mutation {
     fields stay as they are.
     """
     input: PublishFlowInput!
-  ): Flow!
+  ): Flow
 
   """
   Starts a new draft as a copy of a published version. A flow that has a
@@ -5203,7 +5203,7 @@ extend type Mutation {
     The version to copy, and whether to replace an existing draft.
     """
     input: CreateFlowDraftFromVersionInput!
-  ): Flow!
+  ): Flow
 
   """
   Deletes a whole flow, every record of it; it then answers deleted to
@@ -5214,7 +5214,7 @@ extend type Mutation {
     The flow to delete.
     """
     input: DeleteFlowInput!
-  ): Boolean!
+  ): Boolean
 
   """
   Runs a flow's latest published version, else its draft, as POST
@@ -5869,7 +5869,7 @@ extend type Mutation {
     The group's content.
     """
     input: CreateGroupInput!
-  ): Group!
+  ): Group
 
   """
   Renames or redescribes a group. Needs EDITOR.
@@ -5879,7 +5879,7 @@ extend type Mutation {
     The group and the fields to change; absent fields stay as they are.
     """
     input: UpdateGroupInput!
-  ): Group!
+  ): Group
 
   """
   Deletes a group and its memberships; the policies and flows stay. Needs
@@ -5890,7 +5890,7 @@ extend type Mutation {
     The group to delete.
     """
     input: DeleteGroupInput!
-  ): Boolean!
+  ): Boolean
 
   """
   Puts a policy or a flow into a group. It must be one the caller may see
@@ -5902,7 +5902,7 @@ extend type Mutation {
     The group, and the policy or flow to put into it.
     """
     input: AddGroupMemberInput!
-  ): GroupMember!
+  ): GroupMember
 
   """
   Takes a policy or a flow out of a group. Needs EDITOR. Always true when
@@ -5913,7 +5913,7 @@ extend type Mutation {
     The group, and the membership to end.
     """
     input: RemoveGroupMemberInput!
-  ): Boolean!
+  ): Boolean
 }
 
 """
@@ -6200,7 +6200,7 @@ extend type Mutation {
     The version to publish again.
     """
     input: RollbackPolicyInput!
-  ): Policy!
+  ): Policy
 
   """
   Publishes a published version's content again as the flow's next
@@ -6213,7 +6213,7 @@ extend type Mutation {
     The version to publish again.
     """
     input: RollbackFlowInput!
-  ): Flow!
+  ): Flow
 }
 
 """
@@ -6713,7 +6713,7 @@ extend type Mutation {
     The draft's content.
     """
     input: CreatePolicyInput!
-  ): SavedPolicy!
+  ): SavedPolicy
 
   """
   Changes a draft in place and bumps its revision. A published record
@@ -6725,7 +6725,7 @@ extend type Mutation {
     The draft and the fields to change; absent fields stay as they are.
     """
     input: UpdatePolicyDraftInput!
-  ): SavedPolicy!
+  ): SavedPolicy
 
   """
   Publishes a draft, with the given changes applied, as the policy's next
@@ -6739,7 +6739,7 @@ extend type Mutation {
     fields stay as they are.
     """
     input: PublishPolicyInput!
-  ): Policy!
+  ): Policy
 
   """
   Starts a new draft as a copy of a published version. A policy that has a
@@ -6751,7 +6751,7 @@ extend type Mutation {
     The version to copy, and whether to replace an existing draft.
     """
     input: CreatePolicyDraftFromVersionInput!
-  ): Policy!
+  ): Policy
 
   """
   Deletes a whole policy, every record of it; it then answers deleted to
@@ -6762,7 +6762,7 @@ extend type Mutation {
     The policy to delete.
     """
     input: DeletePolicyInput!
-  ): Boolean!
+  ): Boolean
 
   """
   Runs a policy's latest published version, else its draft, as POST
@@ -7657,10 +7657,13 @@ type Query
 What can be done. Every mutation acts as the caller whose API key signed the
 request, in the caller's organization, with the caller's permissions.
 
-The fields that run policies and flows (runRule, runPolicy, runPolicyBatch,
-runFlow, testFlow, testPolicy and the others) may be null: a run refused on
-its own, by the rate limits or the bound on what one request may answer,
-is null with its error, and the document's other fields still answer.
+Every field may be null. The fields of a document run one after the
+other, and each one's writes are committed when it answers: a field that
+fails is null with its error, and the others keep their answers, so that
+a client learns what they wrote. A run (runRule, runPolicy,
+runPolicyBatch, runFlow, testFlow, testPolicy and the others) may also be
+refused on its own, by the rate limits or the bound on what one request may
+answer, and the document's other fields still answer.
 """
 type Mutation
 
@@ -15505,10 +15508,10 @@ func (ec *executionContext) _Mutation_addMember(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Member) graphql.Marshaler {
-			return ec.marshalNMember2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐMember(ctx, selections, v)
+			return ec.marshalOMember2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐMember(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_addMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -15549,10 +15552,10 @@ func (ec *executionContext) _Mutation_changeMemberRole(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Member) graphql.Marshaler {
-			return ec.marshalNMember2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐMember(ctx, selections, v)
+			return ec.marshalOMember2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐMember(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_changeMemberRole(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -15592,11 +15595,11 @@ func (ec *executionContext) _Mutation_removeMember(ctx context.Context, field gr
 			return ec.Resolvers.Mutation().RemoveMember(ctx, fc.Args["input"].(model.RemoveMemberInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_removeMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -15637,10 +15640,10 @@ func (ec *executionContext) _Mutation_createKey(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.CreatedKey) graphql.Marshaler {
-			return ec.marshalNCreatedKey2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐCreatedKey(ctx, selections, v)
+			return ec.marshalOCreatedKey2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐCreatedKey(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -15680,11 +15683,11 @@ func (ec *executionContext) _Mutation_revokeKey(ctx context.Context, field graph
 			return ec.Resolvers.Mutation().RevokeKey(ctx, fc.Args["input"].(model.RevokeKeyInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_revokeKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -15901,10 +15904,10 @@ func (ec *executionContext) _Mutation_setDecisionRecords(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.DecisionSettings) graphql.Marshaler {
-			return ec.marshalNDecisionRecordSettings2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐDecisionSettings(ctx, selections, v)
+			return ec.marshalODecisionRecordSettings2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐDecisionSettings(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_setDecisionRecords(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -15945,10 +15948,10 @@ func (ec *executionContext) _Mutation_replayPolicy(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Replay) graphql.Marshaler {
-			return ec.marshalNReplay2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐReplay(ctx, selections, v)
+			return ec.marshalOReplay2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐReplay(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_replayPolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -15989,10 +15992,10 @@ func (ec *executionContext) _Mutation_replayFlow(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Replay) graphql.Marshaler {
-			return ec.marshalNReplay2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐReplay(ctx, selections, v)
+			return ec.marshalOReplay2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐReplay(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_replayFlow(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16033,10 +16036,10 @@ func (ec *executionContext) _Mutation_createFlow(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.SavedFlow) graphql.Marshaler {
-			return ec.marshalNSavedFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedFlow(ctx, selections, v)
+			return ec.marshalOSavedFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedFlow(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createFlow(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16077,10 +16080,10 @@ func (ec *executionContext) _Mutation_updateFlowDraft(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.SavedFlow) graphql.Marshaler {
-			return ec.marshalNSavedFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedFlow(ctx, selections, v)
+			return ec.marshalOSavedFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedFlow(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateFlowDraft(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16121,10 +16124,10 @@ func (ec *executionContext) _Mutation_publishFlow(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Flow) graphql.Marshaler {
-			return ec.marshalNFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlow(ctx, selections, v)
+			return ec.marshalOFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlow(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_publishFlow(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16165,10 +16168,10 @@ func (ec *executionContext) _Mutation_createFlowDraftFromVersion(ctx context.Con
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Flow) graphql.Marshaler {
-			return ec.marshalNFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlow(ctx, selections, v)
+			return ec.marshalOFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlow(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createFlowDraftFromVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16208,11 +16211,11 @@ func (ec *executionContext) _Mutation_deleteFlow(ctx context.Context, field grap
 			return ec.Resolvers.Mutation().DeleteFlow(ctx, fc.Args["input"].(model.DeleteFlowInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteFlow(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16385,10 +16388,10 @@ func (ec *executionContext) _Mutation_createGroup(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Group) graphql.Marshaler {
-			return ec.marshalNGroup2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐGroup(ctx, selections, v)
+			return ec.marshalOGroup2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐGroup(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16429,10 +16432,10 @@ func (ec *executionContext) _Mutation_updateGroup(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Group) graphql.Marshaler {
-			return ec.marshalNGroup2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐGroup(ctx, selections, v)
+			return ec.marshalOGroup2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐGroup(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16472,11 +16475,11 @@ func (ec *executionContext) _Mutation_deleteGroup(ctx context.Context, field gra
 			return ec.Resolvers.Mutation().DeleteGroup(ctx, fc.Args["input"].(model.DeleteGroupInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16517,10 +16520,10 @@ func (ec *executionContext) _Mutation_addGroupMember(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.GroupMember) graphql.Marshaler {
-			return ec.marshalNGroupMember2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐGroupMember(ctx, selections, v)
+			return ec.marshalOGroupMember2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐGroupMember(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_addGroupMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16560,11 +16563,11 @@ func (ec *executionContext) _Mutation_removeGroupMember(ctx context.Context, fie
 			return ec.Resolvers.Mutation().RemoveGroupMember(ctx, fc.Args["input"].(model.RemoveGroupMemberInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_removeGroupMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16605,10 +16608,10 @@ func (ec *executionContext) _Mutation_rollbackPolicy(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Policy) graphql.Marshaler {
-			return ec.marshalNPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicy(ctx, selections, v)
+			return ec.marshalOPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicy(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_rollbackPolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16649,10 +16652,10 @@ func (ec *executionContext) _Mutation_rollbackFlow(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Flow) graphql.Marshaler {
-			return ec.marshalNFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlow(ctx, selections, v)
+			return ec.marshalOFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlow(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_rollbackFlow(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16693,10 +16696,10 @@ func (ec *executionContext) _Mutation_createPolicy(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.SavedPolicy) graphql.Marshaler {
-			return ec.marshalNSavedPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedPolicy(ctx, selections, v)
+			return ec.marshalOSavedPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedPolicy(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createPolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16737,10 +16740,10 @@ func (ec *executionContext) _Mutation_updatePolicyDraft(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.SavedPolicy) graphql.Marshaler {
-			return ec.marshalNSavedPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedPolicy(ctx, selections, v)
+			return ec.marshalOSavedPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedPolicy(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updatePolicyDraft(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16781,10 +16784,10 @@ func (ec *executionContext) _Mutation_publishPolicy(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Policy) graphql.Marshaler {
-			return ec.marshalNPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicy(ctx, selections, v)
+			return ec.marshalOPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicy(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_publishPolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16825,10 +16828,10 @@ func (ec *executionContext) _Mutation_createPolicyDraftFromVersion(ctx context.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *service.Policy) graphql.Marshaler {
-			return ec.marshalNPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicy(ctx, selections, v)
+			return ec.marshalOPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicy(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createPolicyDraftFromVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16868,11 +16871,11 @@ func (ec *executionContext) _Mutation_deletePolicy(ctx context.Context, field gr
 			return ec.Resolvers.Mutation().DeletePolicy(ctx, fc.Args["input"].(model.DeletePolicyInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deletePolicy(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -28092,35 +28095,35 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_addMember(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "changeMemberRole":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_changeMemberRole(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "removeMember":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_removeMember(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "createKey":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createKey(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "revokeKey":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_revokeKey(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "runPolicyBatch":
@@ -28155,56 +28158,56 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_setDecisionRecords(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "replayPolicy":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_replayPolicy(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "replayFlow":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_replayFlow(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "createFlow":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createFlow(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateFlowDraft":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateFlowDraft(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "publishFlow":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_publishFlow(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "createFlowDraftFromVersion":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createFlowDraftFromVersion(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "deleteFlow":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteFlow(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "runFlow":
@@ -28232,84 +28235,84 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createGroup(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateGroup":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateGroup(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "deleteGroup":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteGroup(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "addGroupMember":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_addGroupMember(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "removeGroupMember":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_removeGroupMember(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "rollbackPolicy":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_rollbackPolicy(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "rollbackFlow":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_rollbackFlow(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "createPolicy":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createPolicy(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updatePolicyDraft":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updatePolicyDraft(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "publishPolicy":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_publishPolicy(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "createPolicyDraftFromVersion":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createPolicyDraftFromVersion(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "deletePolicy":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deletePolicy(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "runPolicy":
@@ -31885,20 +31888,6 @@ func (ec *executionContext) unmarshalNCreatePolicyInput2githubᚗcomᚋverdict�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNCreatedKey2githubᚗcomᚋverdictᚋverdictᚋserviceᚐCreatedKey(ctx context.Context, sel ast.SelectionSet, v service.CreatedKey) graphql.Marshaler {
-	return ec._CreatedKey(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNCreatedKey2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐCreatedKey(ctx context.Context, sel ast.SelectionSet, v *service.CreatedKey) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._CreatedKey(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNDecision2githubᚗcomᚋverdictᚋverdictᚋserviceᚐDecision(ctx context.Context, sel ast.SelectionSet, v service.Decision) graphql.Marshaler {
 	return ec._Decision(ctx, sel, &v)
 }
@@ -31939,20 +31928,6 @@ func (ec *executionContext) marshalNDecisionEdge2ᚕgithubᚗcomᚋverdictᚋver
 
 func (ec *executionContext) marshalNDecisionPolicy2githubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowPolicy(ctx context.Context, sel ast.SelectionSet, v service.FlowPolicy) graphql.Marshaler {
 	return ec._DecisionPolicy(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNDecisionRecordSettings2githubᚗcomᚋverdictᚋverdictᚋserviceᚐDecisionSettings(ctx context.Context, sel ast.SelectionSet, v service.DecisionSettings) graphql.Marshaler {
-	return ec._DecisionRecordSettings(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNDecisionRecordSettings2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐDecisionSettings(ctx context.Context, sel ast.SelectionSet, v *service.DecisionSettings) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._DecisionRecordSettings(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNDeleteFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐDeleteFlowInput(ctx context.Context, v any) (model.DeleteFlowInput, error) {
@@ -32122,10 +32097,6 @@ func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.S
 		}
 	}
 	return graphql.WrapContextMarshaler(ctx, res)
-}
-
-func (ec *executionContext) marshalNFlow2githubᚗcomᚋverdictᚋverdictᚋserviceᚐFlow(ctx context.Context, sel ast.SelectionSet, v service.Flow) graphql.Marshaler {
-	return ec._Flow(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNFlow2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐFlowᚄ(ctx context.Context, sel ast.SelectionSet, v []*service.Flow) graphql.Marshaler {
@@ -32333,16 +32304,6 @@ func (ec *executionContext) marshalNGroup2githubᚗcomᚋverdictᚋverdictᚋser
 	return ec._Group(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNGroup2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐGroup(ctx context.Context, sel ast.SelectionSet, v *service.Group) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._Group(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNGroupConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v model.Connection[service.Group]) graphql.Marshaler {
 	return ec._GroupConnection(ctx, sel, &v)
 }
@@ -32375,20 +32336,6 @@ func (ec *executionContext) marshalNGroupEdge2ᚕgithubᚗcomᚋverdictᚋverdic
 	}
 
 	return ret
-}
-
-func (ec *executionContext) marshalNGroupMember2githubᚗcomᚋverdictᚋverdictᚋserviceᚐGroupMember(ctx context.Context, sel ast.SelectionSet, v service.GroupMember) graphql.Marshaler {
-	return ec._GroupMember(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNGroupMember2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐGroupMember(ctx context.Context, sel ast.SelectionSet, v *service.GroupMember) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._GroupMember(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNGroupMemberKind2githubᚗcomᚋverdictᚋverdictᚋauthzᚐKind(ctx context.Context, v any) (authz.Kind, error) {
@@ -32600,16 +32547,6 @@ func (ec *executionContext) marshalNMember2githubᚗcomᚋverdictᚋverdictᚋse
 	return ec._Member(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNMember2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐMember(ctx context.Context, sel ast.SelectionSet, v *service.Member) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._Member(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNMemberConnection2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v model.Connection[service.Member]) graphql.Marshaler {
 	return ec._MemberConnection(ctx, sel, &v)
 }
@@ -32762,10 +32699,6 @@ var (
 
 func (ec *executionContext) marshalNPageInfo2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
 	return ec._PageInfo(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNPolicy2githubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicy(ctx context.Context, sel ast.SelectionSet, v service.Policy) graphql.Marshaler {
-	return ec._Policy(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNPolicy2ᚕᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐPolicyᚄ(ctx context.Context, sel ast.SelectionSet, v []*service.Policy) graphql.Marshaler {
@@ -32994,20 +32927,6 @@ func (ec *executionContext) unmarshalNRemoveMemberInput2githubᚗcomᚋverdict�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNReplay2githubᚗcomᚋverdictᚋverdictᚋserviceᚐReplay(ctx context.Context, sel ast.SelectionSet, v service.Replay) graphql.Marshaler {
-	return ec._Replay(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNReplay2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐReplay(ctx context.Context, sel ast.SelectionSet, v *service.Replay) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._Replay(ctx, sel, v)
-}
-
 func (ec *executionContext) unmarshalNReplayFlowInput2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐReplayFlowInput(ctx context.Context, v any) (model.ReplayFlowInput, error) {
 	res, err := ec.unmarshalInputReplayFlowInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -33214,34 +33133,6 @@ func (ec *executionContext) marshalNRunWarning2ᚕgithubᚗcomᚋverdictᚋverdi
 	}
 
 	return ret
-}
-
-func (ec *executionContext) marshalNSavedFlow2githubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedFlow(ctx context.Context, sel ast.SelectionSet, v service.SavedFlow) graphql.Marshaler {
-	return ec._SavedFlow(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNSavedFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedFlow(ctx context.Context, sel ast.SelectionSet, v *service.SavedFlow) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._SavedFlow(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNSavedPolicy2githubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedPolicy(ctx context.Context, sel ast.SelectionSet, v service.SavedPolicy) graphql.Marshaler {
-	return ec._SavedPolicy(ctx, sel, &v)
-}
-
-func (ec *executionContext) marshalNSavedPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedPolicy(ctx context.Context, sel ast.SelectionSet, v *service.SavedPolicy) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._SavedPolicy(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNScope2githubᚗcomᚋverdictᚋverdictᚋauthzᚐScope(ctx context.Context, v any) (authz.Scope, error) {
@@ -33742,6 +33633,13 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
+func (ec *executionContext) marshalOCreatedKey2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐCreatedKey(ctx context.Context, sel ast.SelectionSet, v *service.CreatedKey) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreatedKey(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalODecision2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐDecision(ctx context.Context, sel ast.SelectionSet, v *service.Decision) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -33950,6 +33848,13 @@ func (ec *executionContext) marshalOJSON2interface(ctx context.Context, sel ast.
 	return graphql.WrapContextMarshaler(ctx, res)
 }
 
+func (ec *executionContext) marshalOMember2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐMember(ctx context.Context, sel ast.SelectionSet, v *service.Member) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Member(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalONode2githubᚗcomᚋverdictᚋverdictᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v model.Node) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -34045,6 +33950,27 @@ func (ec *executionContext) marshalORecomputedRun2ᚖgithubᚗcomᚋverdictᚋve
 		return graphql.Null
 	}
 	return ec._RecomputedRun(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOReplay2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐReplay(ctx context.Context, sel ast.SelectionSet, v *service.Replay) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Replay(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSavedFlow2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedFlow(ctx context.Context, sel ast.SelectionSet, v *service.SavedFlow) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SavedFlow(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSavedPolicy2ᚖgithubᚗcomᚋverdictᚋverdictᚋserviceᚐSavedPolicy(ctx context.Context, sel ast.SelectionSet, v *service.SavedPolicy) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SavedPolicy(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOString2string(ctx context.Context, v any) (string, error) {

@@ -17,8 +17,8 @@ const rule = 'A **Person** gets senior_discount if the __age__ of the **Person**
 const ran: RunRuleMutation = await verdict.request(RunRuleDocument, {
   input: { rule, data: { Person: { age: 70 } } },
 });
-// A run field is nullable in the schema; request throws on any error, so
-// the run it returns is there.
+// Every mutation field is nullable in the schema; request throws on any
+// error, so the run it returns is there.
 const runRule = ran.runRule!;
 const condition = runRule.trace.execution[0]?.conditions[0];
 if (runRule.result !== true || condition?.__typename !== 'ComparisonCondition' || condition.operator !== 'GREATER_THAN_OR_EQUAL') {

@@ -77,10 +77,11 @@ export class VerdictClient {
   /**
    * Runs a generated document and returns its data. A response with errors
    * is thrown as a VerdictError: every operation here has one root field, so
-   * partial data is never useful. The run fields (runPolicy and the others)
-   * are nullable in the schema, so that one refused run does not void the
-   * others of a document; through this method such a field is null only
-   * with an error, which is thrown, so a result holds it (`result.runPolicy!`).
+   * partial data is never useful. Every mutation field (createPolicy,
+   * runPolicy and the others) is nullable in the schema, so that one that
+   * fails does not hide what the others of a document wrote; through this
+   * method such a field is null only with an error, which is thrown, so a
+   * result holds it (`result.createPolicy!`).
    */
   async request<R, V>(document: TypedDocumentString<R, V>, ...[variables]: VariablesArg<V>): Promise<R> {
     const res = await this.#fetch(this.#endpoint, {

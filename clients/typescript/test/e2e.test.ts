@@ -93,11 +93,11 @@ after(async () => {
 // member adds a user with a role, creates a key of theirs with createKey,
 // and returns a client signing with its secret.
 async function member(email: string, role: Role, scope: Scope): Promise<{ userId: string; client: VerdictClient }> {
-  const { addMember } = await admin.request(AddMemberDocument, { input: { email, role } });
+  const addMember = (await admin.request(AddMemberDocument, { input: { email, role } })).addMember!;
   assert.equal(addMember.role, role);
-  const { createKey } = await admin.request(CreateKeyDocument, {
+  const createKey = (await admin.request(CreateKeyDocument, {
     input: { name: `${email} key`, scope, userId: addMember.user.id },
-  });
+  })).createKey!;
   assert.deepEqual(createKey.key.owner, { kind: 'USER', id: addMember.user.id });
   return {
     userId: addMember.user.id,
@@ -200,19 +200,19 @@ describe('rules', () => {
 
 describe('policies', () => {
   test('create, publish with a passing test, run by base id and trace', async () => {
-    const { createPolicy } = await admin.request(CreatePolicyDocument, {
+    const createPolicy = (await admin.request(CreatePolicyDocument, {
       input: {
         name: 'Senior discount',
         rule: seniorRule,
         tests: [{ name: '70 is senior', data: { Person: { age: 70 } }, expect: true }],
       },
-    });
+    })).createPolicy!;
     assert.deepEqual(createPolicy.validation.errors, []);
     const draft = createPolicy.policy;
     assert.equal(draft.status, 'DRAFT');
     assert.equal(draft.version, null);
 
-    const { publishPolicy: v1 } = await admin.request(PublishPolicyDocument, { input: { id: draft.id } });
+    const v1 = (await admin.request(PublishPolicyDocument, { input: { id: draft.id } })).publishPolicy!;
     assert.equal(v1.status, 'PUBLISHED');
     assert.equal(v1.version, 1);
     assert.equal(v1.baseId, draft.baseId);
@@ -237,7 +237,7 @@ describe('policies', () => {
   });
 
   test('a viewer key is refused on publish', async () => {
-    const { createPolicy } = await admin.request(CreatePolicyDocument, { input: { name: 'Not for viewers', rule: seniorRule } });
+    const createPolicy = (await admin.request(CreatePolicyDocument, { input: { name: 'Not for viewers', rule: seniorRule } })).createPolicy!;
     await rejectsWith(viewer.request(PublishPolicyDocument, { input: { id: createPolicy.policy.id } }), 'permission_denied');
     const { policy } = await admin.request(PolicyDocument, { id: createPolicy.policy.baseId });
     assert.ok(policy);
@@ -245,23 +245,23 @@ describe('policies', () => {
   });
 
   test('a failing stored test keeps a draft from being published', async () => {
-    const { createPolicy } = await admin.request(CreatePolicyDocument, {
+    const createPolicy = (await admin.request(CreatePolicyDocument, {
       input: { name: 'Wrong test', rule: seniorRule, tests: [{ name: '40 is senior', data: { Person: { age: 40 } }, expect: true }] },
-    });
+    })).createPolicy!;
     await rejectsWith(admin.request(PublishPolicyDocument, { input: { id: createPolicy.policy.id } }), 'conflict');
   });
 
   test('drafts, history, lists and deletion', async () => {
-    const { createPolicy } = await admin.request(CreatePolicyDocument, { input: { name: 'Lifecycle', rule: seniorRule } });
+    const createPolicy = (await admin.request(CreatePolicyDocument, { input: { name: 'Lifecycle', rule: seniorRule } })).createPolicy!;
     const baseId = createPolicy.policy.baseId;
-    const { updatePolicyDraft } = await admin.request(UpdatePolicyDraftDocument, {
+    const updatePolicyDraft = (await admin.request(UpdatePolicyDraftDocument, {
       input: { id: createPolicy.policy.id, description: 'edited' },
-    });
+    })).updatePolicyDraft!;
     assert.equal(updatePolicyDraft.policy.description, 'edited');
     assert.ok(updatePolicyDraft.policy.revision > createPolicy.policy.revision);
 
-    const { publishPolicy: v1 } = await admin.request(PublishPolicyDocument, { input: { id: baseId } });
-    const { createPolicyDraftFromVersion: draft } = await admin.request(CreatePolicyDraftFromVersionDocument, { input: { id: v1.id } });
+    const v1 = (await admin.request(PublishPolicyDocument, { input: { id: baseId } })).publishPolicy!;
+    const draft = (await admin.request(CreatePolicyDraftFromVersionDocument, { input: { id: v1.id } })).createPolicyDraftFromVersion!;
     assert.equal(draft.status, 'DRAFT');
     await rejectsWith(admin.request(CreatePolicyDraftFromVersionDocument, { input: { id: v1.id } }), 'conflict');
 
@@ -288,7 +288,7 @@ describe('policies', () => {
 
 describe('flows', () => {
   test('create, publish with passing tests, run by base id and by version', async () => {
-    const { createFlow } = await admin.request(CreateFlowDocument, {
+    const createFlow = (await admin.request(CreateFlowDocument, {
       input: {
         name: 'Senior check',
         definition: seniorDefinition(senior.baseId),
@@ -297,12 +297,12 @@ describe('flows', () => {
           { name: '40 is not', data: { Person: { age: 40 } }, expect: false },
         ],
       },
-    });
+    })).createFlow!;
     assert.deepEqual(createFlow.validation, { errors: [], warnings: [] });
     assert.equal(createFlow.flow.status, 'DRAFT');
     assert.equal(createFlow.flow.owner.kind, 'USER');
 
-    const { publishFlow: v1 } = await admin.request(PublishFlowDocument, { input: { id: createFlow.flow.id } });
+    const v1 = (await admin.request(PublishFlowDocument, { input: { id: createFlow.flow.id } })).publishFlow!;
     assert.equal(v1.status, 'PUBLISHED');
     assert.equal(v1.version, 1);
     assert.equal(v1.baseId, createFlow.flow.baseId);
@@ -383,24 +383,24 @@ describe('flows', () => {
   });
 
   test('drafts, history, lists and deletion', async () => {
-    const { createFlow } = await admin.request(CreateFlowDocument, {
+    const createFlow = (await admin.request(CreateFlowDocument, {
       input: { name: 'Flow lifecycle', definition: seniorDefinition(senior.baseId) },
-    });
+    })).createFlow!;
     const baseId = createFlow.flow.baseId;
     const { flowValidation } = await viewer.request(FlowValidationDocument, { id: createFlow.flow.id });
     assert.deepEqual(flowValidation, { errors: [], warnings: [] });
-    const { updateFlowDraft } = await admin.request(UpdateFlowDraftDocument, { input: { id: baseId, description: 'edited' } });
+    const updateFlowDraft = (await admin.request(UpdateFlowDraftDocument, { input: { id: baseId, description: 'edited' } })).updateFlowDraft!;
     assert.equal(updateFlowDraft.flow.description, 'edited');
     assert.ok(updateFlowDraft.flow.revision > createFlow.flow.revision);
     await rejectsWith(viewer.request(PublishFlowDocument, { input: { id: baseId } }), 'permission_denied');
 
-    const { publishFlow: v1 } = await admin.request(PublishFlowDocument, { input: { id: baseId } });
-    const { createFlowDraftFromVersion: draft } = await admin.request(CreateFlowDraftFromVersionDocument, { input: { id: v1.id } });
+    const v1 = (await admin.request(PublishFlowDocument, { input: { id: baseId } })).publishFlow!;
+    const draft = (await admin.request(CreateFlowDraftFromVersionDocument, { input: { id: v1.id } })).createFlowDraftFromVersion!;
     assert.equal(draft.status, 'DRAFT');
     await rejectsWith(admin.request(CreateFlowDraftFromVersionDocument, { input: { id: v1.id } }), 'conflict');
-    const { createFlowDraftFromVersion: replaced } = await admin.request(CreateFlowDraftFromVersionDocument, {
+    const replaced = (await admin.request(CreateFlowDraftFromVersionDocument, {
       input: { id: v1.id, replace: true },
-    });
+    })).createFlowDraftFromVersion!;
 
     const { flowVersions } = await admin.request(FlowVersionsDocument, { id: baseId });
     assert.ok(flowVersions);
@@ -426,14 +426,14 @@ describe('flows', () => {
 
 describe('groups', () => {
   test('a group holds the policy and the flow', async () => {
-    const { createGroup } = await admin.request(CreateGroupDocument, {
+    const createGroup = (await admin.request(CreateGroupDocument, {
       input: { name: 'Seniors', description: 'Discounts from 65' },
-    });
+    })).createGroup!;
     seniors = createGroup;
 
-    const { addGroupMember: policyMember } = await admin.request(AddGroupMemberDocument, {
+    const policyMember = (await admin.request(AddGroupMemberDocument, {
       input: { groupId: seniors.id, kind: 'POLICY', baseId: senior.baseId },
-    });
+    })).addGroupMember!;
     assert.equal(policyMember.groupId, seniors.id);
     assert.equal(policyMember.kind, 'POLICY');
     assert.equal(policyMember.baseId, senior.baseId);
@@ -471,7 +471,7 @@ describe('groups', () => {
   });
 
   test('rename, list, take out and delete', async () => {
-    const { updateGroup } = await admin.request(UpdateGroupDocument, { input: { id: seniors.id, description: 'From 65' } });
+    const updateGroup = (await admin.request(UpdateGroupDocument, { input: { id: seniors.id, description: 'From 65' } })).updateGroup!;
     assert.equal(updateGroup.description, 'From 65');
     const { group } = await admin.request(GroupDocument, { id: seniors.id });
     assert.ok(group);
@@ -482,12 +482,12 @@ describe('groups', () => {
       [seniors.id],
     );
 
-    const { createGroup: scratch } = await admin.request(CreateGroupDocument, { input: { name: 'Scratch' } });
-    const { addGroupMember } = await admin.request(AddGroupMemberDocument, { input: {
+    const scratch = (await admin.request(CreateGroupDocument, { input: { name: 'Scratch' } })).createGroup!;
+    const addGroupMember = (await admin.request(AddGroupMemberDocument, { input: {
       groupId: scratch.id,
       kind: 'FLOW',
       baseId: seniorFlow.baseId,
-    } });
+    } })).addGroupMember!;
     const { removeGroupMember } = await admin.request(RemoveGroupMemberDocument, { input: { groupId: scratch.id, memberId: addGroupMember.id } });
     assert.equal(removeGroupMember, true);
     const { group: emptied } = await admin.request(GroupFlowsDocument, { id: scratch.id });
@@ -612,7 +612,7 @@ describe('administration', () => {
   });
 
   test('an organization key acts with its scope until it is revoked', async () => {
-    const { createKey } = await admin.request(CreateKeyDocument, { input: { name: 'deploy bot', scope: 'EDIT' } });
+    const createKey = (await admin.request(CreateKeyDocument, { input: { name: 'deploy bot', scope: 'EDIT' } })).createKey!;
     assert.equal(createKey.key.owner.kind, 'ORGANIZATION');
     const bot = new VerdictClient({ url: verdict.url, apiKey: createKey.secret });
     const { viewer: me } = await bot.request(ViewerDocument);
@@ -630,7 +630,7 @@ describe('administration', () => {
   test("a member's role changes, and their keys stop working when they leave", async () => {
     const temp = await member('temp@localhost', 'EDITOR', 'ADMIN');
     assert.equal((await temp.client.request(ViewerDocument)).viewer.role, 'EDITOR');
-    const { changeMemberRole } = await admin.request(ChangeMemberRoleDocument, { input: { userId: temp.userId, role: 'VIEWER' } });
+    const changeMemberRole = (await admin.request(ChangeMemberRoleDocument, { input: { userId: temp.userId, role: 'VIEWER' } })).changeMemberRole!;
     assert.equal(changeMemberRole.role, 'VIEWER');
     assert.equal((await temp.client.request(ViewerDocument)).viewer.role, 'VIEWER');
 

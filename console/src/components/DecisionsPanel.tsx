@@ -129,7 +129,7 @@ function RecordingSettings({ kind, recordId, mayEdit }: { kind: Kind; recordId: 
     }
     void act(async () => {
       const input = { enabled, sampleRate: rate, mask: maskOf(mask), ...(kind === 'policy' ? { policyId: recordId } : { flowId: recordId }) };
-      const s = (await api.request(SetDecisionRecordsDocument, { input })).setDecisionRecords;
+      const s = (await api.request(SetDecisionRecordsDocument, { input })).setDecisionRecords!;
       show(s);
       setNotice({ kind: 'ok', text: s.enabled ? 'Saved: stored runs are recorded.' : 'Saved: stored runs are not recorded.' });
     });
@@ -214,8 +214,8 @@ function Replay({ kind, recordId, recordLabel }: { kind: Kind; recordId: string;
       setReport(null);
       setReport(
         kind === 'policy'
-          ? (await api.request(ReplayPolicyDocument, { input: { policyId: recordId } })).replayPolicy
-          : (await api.request(ReplayFlowDocument, { input: { flowId: recordId } })).replayFlow,
+          ? (await api.request(ReplayPolicyDocument, { input: { policyId: recordId } })).replayPolicy!
+          : (await api.request(ReplayFlowDocument, { input: { flowId: recordId } })).replayFlow!,
       );
     });
   return (

@@ -55,7 +55,7 @@ export function Members() {
         onSubmit={(e) => {
           e.preventDefault();
           void act(async () => {
-            const m = (await api.request(AddMemberDocument, { input: { email: email.trim(), name: name.trim() || null, role } })).addMember;
+            const m = (await api.request(AddMemberDocument, { input: { email: email.trim(), name: name.trim() || null, role } })).addMember!;
             setEmail('');
             setName('');
             return `${m.user.email} joined as ${m.role.toLowerCase()}.`;
@@ -234,7 +234,7 @@ export function Keys() {
     setCopied('');
     try {
       const expiresAt = expires ? new Date(expires).toISOString() : null;
-      const res = (await api.request(CreateKeyDocument, { input: { name: name.trim(), scope, userId: owner.id || null, expiresAt } })).createKey;
+      const res = (await api.request(CreateKeyDocument, { input: { name: name.trim(), scope, userId: owner.id || null, expiresAt } })).createKey!;
       setCreated({ name: res.key.name, secret: res.secret });
       setName('');
       setExpires('');

@@ -268,14 +268,14 @@ function FlowEditor({
       if (!record) {
         const res = await api.request(CreateFlowDocument, { input: { name, description, definition, tests } });
         dropFlowEdits('new');
-        const f = res.createFlow.flow;
-        storeProblems(f.id, f.revision, problemsOf(res.createFlow.validation));
+        const f = res.createFlow!.flow;
+        storeProblems(f.id, f.revision, problemsOf(res.createFlow!.validation));
         navigate(`flows/${f.baseId}`, { replace: true });
         return;
       }
       const res = await api.request(UpdateFlowDraftDocument, { input: { id: record.id, revision: revision.current, name, description, definition, tests } });
       dropFlowEdits(storageKey);
-      adopt(res.updateFlowDraft);
+      adopt(res.updateFlowDraft!);
       await reload();
     });
 
@@ -289,14 +289,14 @@ function FlowEditor({
       if (dirty) {
         const res = await api.request(UpdateFlowDraftDocument, { input: { id: record.id, revision: revision.current, name, description, definition, tests } });
         dropFlowEdits(storageKey);
-        adopt(res.updateFlowDraft);
+        adopt(res.updateFlowDraft!);
         await reload();
       }
       setConfirmPublish(true);
     });
 
   const replay = useCallback(
-    async () => (await api.request(ReplayFlowDocument, { input: { flowId: recordId! } })).replayFlow,
+    async () => (await api.request(ReplayFlowDocument, { input: { flowId: recordId! } })).replayFlow!,
     [api, recordId],
   );
 
@@ -304,7 +304,7 @@ function FlowEditor({
     act(async () => {
       if (!record) return;
       try {
-        const published = (await api.request(PublishFlowDocument, { input: { id: record.id, revision: revision.current } })).publishFlow;
+        const published = (await api.request(PublishFlowDocument, { input: { id: record.id, revision: revision.current } })).publishFlow!;
         await reload();
         // The draft's record is the new version's: the page stays, and says so.
         navigate(`flows/${published.baseId}?record=${published.id}`, { replace: true });
@@ -412,7 +412,7 @@ function FlowEditor({
       if (hasDraft && !window.confirm('This flow has a draft already. Replace it with this version?')) return;
       const res = await api.request(CreateFlowDraftFromVersionDocument, { input: { id: record.id, replace: hasDraft } });
       await reload();
-      navigate(`flows/${res.createFlowDraftFromVersion.baseId}?record=${res.createFlowDraftFromVersion.id}`);
+      navigate(`flows/${res.createFlowDraftFromVersion!.baseId}?record=${res.createFlowDraftFromVersion!.id}`);
     });
 
   const onDelete = () =>
@@ -436,15 +436,15 @@ function FlowEditor({
     if (!record) {
       const res = await api.request(CreateFlowDocument, { input: { name: name.trim() || 'Imported flow', description, definition: value, tests } });
       dropFlowEdits('new');
-      const f = res.createFlow.flow;
-      storeProblems(f.id, f.revision, problemsOf(res.createFlow.validation));
+      const f = res.createFlow!.flow;
+      storeProblems(f.id, f.revision, problemsOf(res.createFlow!.validation));
       setImporting(false);
       navigate(`flows/${f.baseId}`, { replace: true });
       return;
     }
     const res = await api.request(UpdateFlowDraftDocument, { input: { id: record.id, revision: revision.current, definition: value } });
     dropFlowEdits(storageKey);
-    adopt(res.updateFlowDraft);
+    adopt(res.updateFlowDraft!);
     // Only the definition was replaced: unsaved changes to the rest stay, still unsaved.
     setName(name);
     setDescription(description);
@@ -466,7 +466,7 @@ function FlowEditor({
     act(async () => {
       if (!record) return;
       try {
-        const published = (await api.request(RollbackFlowDocument, { input: { id: record.id } })).rollbackFlow;
+        const published = (await api.request(RollbackFlowDocument, { input: { id: record.id } })).rollbackFlow!;
         // A new record: its page is made anew, with the notice.
         carryNotice(published.id, { kind: 'ok', text: `Version ${record.version} published again as version ${published.version}.` });
         await reload();

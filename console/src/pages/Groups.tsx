@@ -45,7 +45,7 @@ export function GroupList({ creating = false }: { creating?: boolean }) {
   const onCreate = async () => {
     setError('');
     try {
-      const g = (await api.request(CreateGroupDocument, { input: { name: name.trim(), description } })).createGroup;
+      const g = (await api.request(CreateGroupDocument, { input: { name: name.trim(), description } })).createGroup!;
       navigate(`groups/${g.id}`, { replace: true });
     } catch (err) {
       setError(errorMessage(err));
@@ -167,7 +167,7 @@ export function GroupPage({ id }: { id: string }) {
   const onSave = async () => {
     setNotice(null);
     try {
-      const g = (await api.request(UpdateGroupDocument, { input: { id, name: name.trim(), description } })).updateGroup;
+      const g = (await api.request(UpdateGroupDocument, { input: { id, name: name.trim(), description } })).updateGroup!;
       setGroup(g);
       setName(g.name);
       setDescription(g.description);

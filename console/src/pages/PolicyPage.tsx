@@ -242,8 +242,8 @@ function Editor({
   // one the server answers for the next.
   const saveDraft = async (id: string, changes: Omit<UpdatePolicyDraftInput, 'id' | 'revision'>) => {
     const res = await api.request(UpdatePolicyDraftDocument, { input: { id, revision: revision.current, ...changes } });
-    revision.current = res.updatePolicyDraft.policy.revision;
-    return res.updatePolicyDraft;
+    revision.current = res.updatePolicyDraft!.policy.revision;
+    return res.updatePolicyDraft!;
   };
 
   const onAddTest = () =>
@@ -277,8 +277,8 @@ function Editor({
       if (!record) {
         const res = await api.request(CreatePolicyDocument, { input: { name, rule, tests, schema: parsedSchema.value } });
         dropDraft('new');
-        storeSample(res.createPolicy.policy.baseId, sample);
-        navigate(`policies/${res.createPolicy.policy.baseId}`, { replace: true });
+        storeSample(res.createPolicy!.policy.baseId, sample);
+        navigate(`policies/${res.createPolicy!.policy.baseId}`, { replace: true });
         return;
       }
       const saved = await saveDraft(record.id, { name, rule, tests, schema: parsedSchema.value });
@@ -313,7 +313,7 @@ function Editor({
 
   const recordId = record?.id;
   const replay = useCallback(
-    async () => (await api.request(ReplayPolicyDocument, { input: { policyId: recordId! } })).replayPolicy,
+    async () => (await api.request(ReplayPolicyDocument, { input: { policyId: recordId! } })).replayPolicy!,
     [api, recordId],
   );
 
@@ -321,7 +321,7 @@ function Editor({
     act(async () => {
       if (!record) return;
       try {
-        const published = (await api.request(PublishPolicyDocument, { input: { id: record.id, revision: revision.current } })).publishPolicy;
+        const published = (await api.request(PublishPolicyDocument, { input: { id: record.id, revision: revision.current } })).publishPolicy!;
         dropDraft(storageKey);
         await reload();
         // The draft's record is the new version's: the page stays, and says so.
@@ -345,7 +345,7 @@ function Editor({
       if (hasDraft && !window.confirm('This policy has a draft already. Replace it with this version?')) return;
       const res = await api.request(CreatePolicyDraftFromVersionDocument, { input: { id: record.id, replace: hasDraft } });
       await reload();
-      navigate(`policies/${res.createPolicyDraftFromVersion.baseId}?record=${res.createPolicyDraftFromVersion.id}`);
+      navigate(`policies/${res.createPolicyDraftFromVersion!.baseId}?record=${res.createPolicyDraftFromVersion!.id}`);
     });
 
   const onDelete = () =>
@@ -384,7 +384,7 @@ function Editor({
     act(async () => {
       if (!record) return;
       try {
-        const published = (await api.request(RollbackPolicyDocument, { input: { id: record.id } })).rollbackPolicy;
+        const published = (await api.request(RollbackPolicyDocument, { input: { id: record.id } })).rollbackPolicy!;
         // A new record: its page is made anew, with the notice.
         carryNotice(published.id, { kind: 'ok', text: `Version ${record.version} published again as version ${published.version}.` });
         await reload();

@@ -771,35 +771,35 @@ export type AddMemberMutationVariables = Exact<{
 }>;
 
 
-export type AddMemberMutation = { addMember: { id: string, role: Role, createdAt: string, user: { id: string, email: string, name: string } } };
+export type AddMemberMutation = { addMember: { id: string, role: Role, createdAt: string, user: { id: string, email: string, name: string } } | null };
 
 export type ChangeMemberRoleMutationVariables = Exact<{
   input: ChangeMemberRoleInput;
 }>;
 
 
-export type ChangeMemberRoleMutation = { changeMemberRole: { id: string, role: Role, createdAt: string, user: { id: string, email: string, name: string } } };
+export type ChangeMemberRoleMutation = { changeMemberRole: { id: string, role: Role, createdAt: string, user: { id: string, email: string, name: string } } | null };
 
 export type RemoveMemberMutationVariables = Exact<{
   input: RemoveMemberInput;
 }>;
 
 
-export type RemoveMemberMutation = { removeMember: boolean };
+export type RemoveMemberMutation = { removeMember: boolean | null };
 
 export type CreateKeyMutationVariables = Exact<{
   input: CreateKeyInput;
 }>;
 
 
-export type CreateKeyMutation = { createKey: { secret: string, key: { id: string, name: string, prefix: string, scope: Scope, createdAt: string, lastUsedAt: string | null, expiresAt: string | null, revokedAt: string | null, owner: { kind: OwnerKind, id: string } } } };
+export type CreateKeyMutation = { createKey: { secret: string, key: { id: string, name: string, prefix: string, scope: Scope, createdAt: string, lastUsedAt: string | null, expiresAt: string | null, revokedAt: string | null, owner: { kind: OwnerKind, id: string } } } | null };
 
 export type RevokeKeyMutationVariables = Exact<{
   input: RevokeKeyInput;
 }>;
 
 
-export type RevokeKeyMutation = { revokeKey: boolean };
+export type RevokeKeyMutation = { revokeKey: boolean | null };
 
 export type AuditEventFieldsFragment = { id: string, at: string, action: AuditAction, kind: AuditKind, baseId: string | null, recordId: string | null, groupId: string | null, details: unknown, actor: { kind: ActorKind, id: string } };
 
@@ -862,7 +862,7 @@ export type SetDecisionRecordsMutationVariables = Exact<{
 }>;
 
 
-export type SetDecisionRecordsMutation = { setDecisionRecords: { baseId: string, enabled: boolean, sampleRate: number, mask: Array<string> } };
+export type SetDecisionRecordsMutation = { setDecisionRecords: { baseId: string, enabled: boolean, sampleRate: number, mask: Array<string> } | null };
 
 export type DecisionsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -892,14 +892,14 @@ export type ReplayPolicyMutationVariables = Exact<{
 }>;
 
 
-export type ReplayPolicyMutation = { replayPolicy: { compared: number, changed: number, unchanged: number, errors: number, items: Array<{ decisionId: string, at: string, changed: boolean, before: { result: boolean, explanation: string, error: string | null }, after: { result: boolean, explanation: string, error: string | null } }> } };
+export type ReplayPolicyMutation = { replayPolicy: { compared: number, changed: number, unchanged: number, errors: number, items: Array<{ decisionId: string, at: string, changed: boolean, before: { result: boolean, explanation: string, error: string | null }, after: { result: boolean, explanation: string, error: string | null } }> } | null };
 
 export type ReplayFlowMutationVariables = Exact<{
   input: ReplayFlowInput;
 }>;
 
 
-export type ReplayFlowMutation = { replayFlow: { compared: number, changed: number, unchanged: number, errors: number, items: Array<{ decisionId: string, at: string, changed: boolean, before: { result: boolean, explanation: string, error: string | null }, after: { result: boolean, explanation: string, error: string | null } }> } };
+export type ReplayFlowMutation = { replayFlow: { compared: number, changed: number, unchanged: number, errors: number, items: Array<{ decisionId: string, at: string, changed: boolean, before: { result: boolean, explanation: string, error: string | null }, after: { result: boolean, explanation: string, error: string | null } }> } | null };
 
 export type FlowFieldsFragment = { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } };
 
@@ -952,35 +952,35 @@ export type CreateFlowMutationVariables = Exact<{
 }>;
 
 
-export type CreateFlowMutation = { createFlow: { flow: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } }, validation: { errors: Array<string>, warnings: Array<string> } } };
+export type CreateFlowMutation = { createFlow: { flow: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } }, validation: { errors: Array<string>, warnings: Array<string> } } | null };
 
 export type UpdateFlowDraftMutationVariables = Exact<{
   input: UpdateFlowDraftInput;
 }>;
 
 
-export type UpdateFlowDraftMutation = { updateFlowDraft: { flow: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } }, validation: { errors: Array<string>, warnings: Array<string> } } };
+export type UpdateFlowDraftMutation = { updateFlowDraft: { flow: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } }, validation: { errors: Array<string>, warnings: Array<string> } } | null };
 
 export type PublishFlowMutationVariables = Exact<{
   input: PublishFlowInput;
 }>;
 
 
-export type PublishFlowMutation = { publishFlow: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } } };
+export type PublishFlowMutation = { publishFlow: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } } | null };
 
 export type CreateFlowDraftFromVersionMutationVariables = Exact<{
   input: CreateFlowDraftFromVersionInput;
 }>;
 
 
-export type CreateFlowDraftFromVersionMutation = { createFlowDraftFromVersion: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } } };
+export type CreateFlowDraftFromVersionMutation = { createFlowDraftFromVersion: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } } | null };
 
 export type DeleteFlowMutationVariables = Exact<{
   input: DeleteFlowInput;
 }>;
 
 
-export type DeleteFlowMutation = { deleteFlow: boolean };
+export type DeleteFlowMutation = { deleteFlow: boolean | null };
 
 export type RunFlowMutationVariables = Exact<{
   input: RunFlowInput;
@@ -1045,7 +1045,7 @@ export type RollbackFlowMutationVariables = Exact<{
 }>;
 
 
-export type RollbackFlowMutation = { rollbackFlow: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } } };
+export type RollbackFlowMutation = { rollbackFlow: { id: string, baseId: string, name: string, description: string, definition: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: unknown }>, owner: { kind: OwnerKind, id: string } } | null };
 
 export type GroupFieldsFragment = { id: string, name: string, description: string, createdAt: string, updatedAt: string };
 
@@ -1104,35 +1104,35 @@ export type CreateGroupMutationVariables = Exact<{
 }>;
 
 
-export type CreateGroupMutation = { createGroup: { id: string, name: string, description: string, createdAt: string, updatedAt: string } };
+export type CreateGroupMutation = { createGroup: { id: string, name: string, description: string, createdAt: string, updatedAt: string } | null };
 
 export type UpdateGroupMutationVariables = Exact<{
   input: UpdateGroupInput;
 }>;
 
 
-export type UpdateGroupMutation = { updateGroup: { id: string, name: string, description: string, createdAt: string, updatedAt: string } };
+export type UpdateGroupMutation = { updateGroup: { id: string, name: string, description: string, createdAt: string, updatedAt: string } | null };
 
 export type DeleteGroupMutationVariables = Exact<{
   input: DeleteGroupInput;
 }>;
 
 
-export type DeleteGroupMutation = { deleteGroup: boolean };
+export type DeleteGroupMutation = { deleteGroup: boolean | null };
 
 export type AddGroupMemberMutationVariables = Exact<{
   input: AddGroupMemberInput;
 }>;
 
 
-export type AddGroupMemberMutation = { addGroupMember: { id: string, groupId: string, kind: GroupMemberKind, baseId: string, createdAt: string } };
+export type AddGroupMemberMutation = { addGroupMember: { id: string, groupId: string, kind: GroupMemberKind, baseId: string, createdAt: string } | null };
 
 export type RemoveGroupMemberMutationVariables = Exact<{
   input: RemoveGroupMemberInput;
 }>;
 
 
-export type RemoveGroupMemberMutation = { removeGroupMember: boolean };
+export type RemoveGroupMemberMutation = { removeGroupMember: boolean | null };
 
 export type NodeQueryVariables = Exact<{
   id: string;
@@ -1193,35 +1193,35 @@ export type CreatePolicyMutationVariables = Exact<{
 }>;
 
 
-export type CreatePolicyMutation = { createPolicy: { policy: { id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } }, validation: { errors: Array<string> } } };
+export type CreatePolicyMutation = { createPolicy: { policy: { id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } }, validation: { errors: Array<string> } } | null };
 
 export type UpdatePolicyDraftMutationVariables = Exact<{
   input: UpdatePolicyDraftInput;
 }>;
 
 
-export type UpdatePolicyDraftMutation = { updatePolicyDraft: { policy: { id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } }, validation: { errors: Array<string> } } };
+export type UpdatePolicyDraftMutation = { updatePolicyDraft: { policy: { id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } }, validation: { errors: Array<string> } } | null };
 
 export type PublishPolicyMutationVariables = Exact<{
   input: PublishPolicyInput;
 }>;
 
 
-export type PublishPolicyMutation = { publishPolicy: { id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } } };
+export type PublishPolicyMutation = { publishPolicy: { id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } } | null };
 
 export type CreatePolicyDraftFromVersionMutationVariables = Exact<{
   input: CreatePolicyDraftFromVersionInput;
 }>;
 
 
-export type CreatePolicyDraftFromVersionMutation = { createPolicyDraftFromVersion: { id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } } };
+export type CreatePolicyDraftFromVersionMutation = { createPolicyDraftFromVersion: { id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } } | null };
 
 export type DeletePolicyMutationVariables = Exact<{
   input: DeletePolicyInput;
 }>;
 
 
-export type DeletePolicyMutation = { deletePolicy: boolean };
+export type DeletePolicyMutation = { deletePolicy: boolean | null };
 
 export type RunPolicyMutationVariables = Exact<{
   input: RunPolicyInput;
@@ -1280,7 +1280,7 @@ export type RollbackPolicyMutationVariables = Exact<{
 }>;
 
 
-export type RollbackPolicyMutation = { rollbackPolicy: { id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } } };
+export type RollbackPolicyMutation = { rollbackPolicy: { id: string, baseId: string, name: string, description: string, rule: string, schema: unknown, status: RecordStatus, version: number | null, createdBy: string, createdAt: string, updatedAt: string, publishedAt: string | null, revision: number, tests: Array<{ name: string, data: unknown, expect: boolean }>, owner: { kind: OwnerKind, id: string } } | null };
 
 export type TypedValueFieldsFragment = { type: ValueType, value: unknown };
 
