@@ -113,7 +113,7 @@ func provider(db *DB, opts ...MigrateOption) (*goose.Provider, error) {
 	switch {
 	case db.dialect == dialect.Postgres:
 		gooseDialect = goose.DialectPostgres
-		gooseOpts = append(gooseOpts, goose.WithSessionLocker(postgresMigrationLock{waiting: o.waiting}))
+		gooseOpts = append(gooseOpts, goose.WithSessionLocker(postgresMigrationLock(o)))
 	case db.sqlitePath != "":
 		gooseOpts = append(gooseOpts, goose.WithLocker(sqliteMigrationLock{
 			file: flock.New(db.sqlitePath + ".migrate-lock"), waiting: o.waiting}))
