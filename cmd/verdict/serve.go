@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -181,6 +182,16 @@ some did not finish in time).`,
 
 // check refuses flag values that cannot work, before anything is opened.
 func (cfg *serveConfig) check() error {
+	// NaN fails every comparison, so the checks below would pass it, and
+	// an infinite rate is no rate: 0 is how a limit is turned off.
+	for _, limit := range []struct {
+		flag  string
+		value float64
+	}{{"--rate-limit", cfg.rateLimit}, {"--org-rate-limit", cfg.orgRateLimit}, {"--auth-failure-limit", cfg.authFailLimit}} {
+		if math.IsNaN(limit.value) || math.IsInf(limit.value, 0) {
+			return usageError("%s must be a finite number, not %v; 0 turns the limit off", limit.flag, limit.value)
+		}
+	}
 	switch {
 	case cfg.logFormat != "text" && cfg.logFormat != "json":
 		return usageError("--log-format must be text or json, not %q", cfg.logFormat)

@@ -719,6 +719,18 @@ func TestServeRefuses(t *testing.T) {
 			args: func(t *testing.T) []string { return []string{"--addr", "nonsense", "--database-url", fresh(t)} }},
 		{name: "a negative rate limit", code: exitUsage, stderr: "must not be negative; 0 turns a limit off",
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--rate-limit", "-1") }},
+		{name: "a rate limit that is not a number", code: exitUsage, stderr: "--rate-limit must be a finite number, not NaN; 0 turns the limit off",
+			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--rate-limit", "NaN") }},
+		{name: "an organization rate limit that is not a number", code: exitUsage, stderr: "--org-rate-limit must be a finite number, not NaN",
+			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--org-rate-limit", "nan") }},
+		{name: "an authentication failure limit that is not a number", code: exitUsage, stderr: "--auth-failure-limit must be a finite number, not NaN",
+			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--auth-failure-limit", "NaN") }},
+		{name: "an infinite rate limit", code: exitUsage, stderr: "--rate-limit must be a finite number, not +Inf",
+			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--rate-limit", "Inf") }},
+		{name: "an infinite authentication failure limit", code: exitUsage, stderr: "--auth-failure-limit must be a finite number, not +Inf",
+			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--auth-failure-limit", "+Inf") }},
+		{name: "a negative infinite organization rate limit", code: exitUsage, stderr: "--org-rate-limit must be a finite number, not -Inf",
+			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--org-rate-limit", "-Inf") }},
 		// Before the database is touched: bootstrapped, it would hold a key
 		// nobody was shown.
 		{name: "an address in use, leaving no database", code: exitFailure, stderr: "listen tcp",
