@@ -376,8 +376,10 @@ func serveHTTP(ctx context.Context, stopSignals func(), ln net.Listener, cfg ser
 		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
-	// Shutdown calls this once the listener is closed.
-	srv.RegisterOnShutdown(func() { log.Info("stopped accepting connections; waiting for requests in flight") })
+	// Shutdown calls this, from a goroutine of its own, once the listener
+	// is closed.
+	listenerClosed := make(chan struct{})
+	srv.RegisterOnShutdown(func() { close(listenerClosed) })
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 
@@ -407,7 +409,13 @@ func serveHTTP(ctx context.Context, stopSignals func(), ln net.Listener, cfg ser
 	log.Info("shutting down", "timeout", cfg.shutdownTimeout.String())
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
+	shutDown := make(chan error, 1)
+	go func() { shutDown <- srv.Shutdown(shutdownCtx) }()
+	// Logged here rather than from the hook, so that it comes before
+	// what follows the shutdown and before the log is closed.
+	<-listenerClosed
+	log.Info("stopped accepting connections; waiting for requests in flight")
+	if err := <-shutDown; err != nil {
 		srv.Close()
 		log.Warn("requests in flight did not finish in time; their connections were closed", "timeout", cfg.shutdownTimeout.String())
 		return failuref("shutdown: requests in flight did not finish within %s", cfg.shutdownTimeout)

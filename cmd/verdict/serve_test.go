@@ -550,6 +550,30 @@ func TestServeFinishesRequestsInFlightAtShutdown(t *testing.T) {
 	}
 }
 
+// The shutdown's lines are all logged, in the order of its steps, though
+// net/http tells of the closed listener from a goroutine of its own.
+func TestServeLogsTheStepsOfItsShutdownInOrder(t *testing.T) {
+	t.Setenv(envBootstrapKey, "")
+	s := startServer(t, serveArgs("sqlite://"+t.TempDir()+"/v.db", "--log-format", "json")...)
+	if code := s.stop(t); code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, s.stderr)
+	}
+	steps := map[string]bool{"shutting down": true, "stopped accepting connections; waiting for requests in flight": true, "stopped": true}
+	var logged []string
+	for line := range strings.Lines(s.stderr.String()) {
+		var l struct{ Msg string }
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			t.Fatalf("a log line that is not JSON: %q", line)
+		}
+		if steps[l.Msg] {
+			logged = append(logged, l.Msg)
+		}
+	}
+	if want := []string{"shutting down", "stopped accepting connections; waiting for requests in flight", "stopped"}; !slices.Equal(logged, want) {
+		t.Errorf("the shutdown logged %q, want %q; stderr:\n%s", logged, want, s.stderr)
+	}
+}
+
 func TestServeFailsWhenRequestsOutliveTheShutdownTimeout(t *testing.T) {
 	t.Setenv(envBootstrapKey, "")
 	opaURL, arrived, _ := blockingOPA(t, anyAction)
