@@ -3,15 +3,21 @@ package database_test
 import (
 	"context"
 	"errors"
+	"io"
 	"io/fs"
+	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"entgo.io/ent/dialect"
 
 	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/internal/dbtest"
 )
 
 func TestOpenRefuses(t *testing.T) {
@@ -128,4 +134,101 @@ func wantNoFiles(t *testing.T, dir string) {
 	for _, e := range entries {
 		t.Errorf("%s was created", e.Name())
 	}
+}
+
+// TestOpenPostgresURLsWithoutAHost opens the forms of URL libpq documents
+// for a server named in the query rather than the authority, the socket
+// directory of a local server among them, and checks that the settings
+// Open adds reach the session.
+func TestOpenPostgresURLsWithoutAHost(t *testing.T) {
+	admin, err := url.Parse(dbtest.URL(t, dialect.Postgres, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := strings.TrimPrefix(admin.Path, "/")
+	params := func(more ...string) string {
+		q := admin.Query()
+		q.Set("user", admin.User.Username())
+		for i := 0; i < len(more); i += 2 {
+			q.Set(more[i], more[i+1])
+		}
+		return q.Encode()
+	}
+	host, port := admin.Hostname(), admin.Port()
+	socketDir := unixSocketTo(t, admin.Host, port)
+	for _, tt := range []struct{ name, url string }{
+		{"the server and the database in the query", "postgres://?" + params("host", host, "port", port, "dbname", name)},
+		{"postgresql:// with the server and the database in the query", "postgresql://?" + params("host", host, "port", port, "dbname", name)},
+		{"the server in the query, the database as the path", "postgres:///" + name + "?" + params("host", host, "port", port)},
+		{"a socket directory in the query, the database as the path", "postgres:///" + name + "?" + params("host", socketDir, "port", port)},
+		{"a socket directory and the database in the query", "postgres://?" + params("host", socketDir, "port", port, "dbname", name)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			db, err := database.Open(ctx, tt.url)
+			if err != nil {
+				t.Fatalf("Open: %v", err)
+			}
+			defer db.Close()
+			wantPending(t, db, false)
+			var zone, dbName string
+			if err := db.SQL().QueryRowContext(ctx, "SELECT current_setting('TimeZone'), current_database()").Scan(&zone, &dbName); err != nil {
+				t.Fatal(err)
+			}
+			if zone != "UTC" || dbName != name {
+				t.Errorf("the session is in time zone %q on database %q, want UTC on %q", zone, dbName, name)
+			}
+			l, err := db.NewListener("verdict-test", time.Second, time.Second, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.Close()
+			if err := l.Listen("verdict_test"); err != nil {
+				t.Errorf("the listener's connection: %v", err)
+			}
+		})
+	}
+}
+
+// unixSocketTo makes a directory holding the Unix socket a PostgreSQL
+// server on port would listen on, and relays its connections to addr over
+// TCP; it returns the directory.
+func unixSocketTo(t *testing.T, addr, port string) string {
+	t.Helper()
+	// Unix socket paths are short: t.TempDir's may be too long.
+	dir, err := os.MkdirTemp("", "pg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	ln, err := net.Listen("unix", filepath.Join(dir, ".s.PGSQL."+port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var relays sync.WaitGroup
+	t.Cleanup(func() {
+		ln.Close()
+		relays.Wait()
+	})
+	relays.Go(func() {
+		for {
+			client, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			server, err := net.Dial("tcp", addr)
+			if err != nil {
+				client.Close()
+				continue
+			}
+			relay := func(dst, src net.Conn) {
+				io.Copy(dst, src)
+				dst.Close()
+				src.Close()
+			}
+			relays.Go(func() { relay(client, server) })
+			relays.Go(func() { relay(server, client) })
+		}
+	})
+	return dir
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -36,8 +37,8 @@ func openPostgres(rawURL string, o options) (*DB, error) {
 	if !q.Has("connect_timeout") {
 		q.Set("connect_timeout", connectTimeoutFor(ioTimeout))
 	}
-	u.RawQuery = q.Encode()
-	connector, err := pq.NewConnector(u.String())
+	dsn := withQuery(rawURL, q)
+	connector, err := pq.NewConnector(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("database: opening postgres: %w", err)
 	}
@@ -48,8 +49,19 @@ func openPostgres(rawURL string, o options) (*DB, error) {
 	pool.SetMaxIdleConns(min(postgresMaxIdleConns, maxOpen))
 	pool.SetConnMaxLifetime(postgresConnLifetime)
 	db := newDB(pool, dialect.Postgres)
-	db.postgresDSN = u.String()
+	db.postgresDSN = dsn
 	return db, nil
+}
+
+// withQuery is rawURL with its query replaced by q. The URL is not
+// rebuilt by url.URL.String, which drops the "//" of a URL with neither
+// host nor path (postgres://?host=/var/run/postgresql): lib/pq would then
+// take it for a list of key=value settings.
+func withQuery(rawURL string, q url.Values) string {
+	// Cut where url.Parse cuts: a fragment first, then the query.
+	rest, _, _ := strings.Cut(rawURL, "#")
+	rest, _, _ = strings.Cut(rest, "?")
+	return rest + "?" + q.Encode()
 }
 
 // NewListener opens a connection of its own for LISTEN/NOTIFY, to the server
@@ -69,6 +81,5 @@ func (db *DB) NewListener(applicationName string, minReconnect, maxReconnect tim
 	}
 	q := u.Query()
 	q.Set("application_name", applicationName)
-	u.RawQuery = q.Encode()
-	return pq.NewDialListener(newBoundedDialer(0), u.String(), minReconnect, maxReconnect, cb), nil
+	return pq.NewDialListener(newBoundedDialer(0), withQuery(db.postgresDSN, q), minReconnect, maxReconnect, cb), nil
 }
