@@ -5,7 +5,6 @@ package database
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -117,7 +116,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
 		db, err = openPostgres(url, o)
 	default:
-		return nil, errors.New("database: URL must start with sqlite:// or postgres://")
+		return nil, &URLError{Reason: "URL must start with sqlite:// or postgres://"}
 	}
 	if err != nil {
 		return nil, err
@@ -128,6 +127,14 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 	}
 	return db, nil
 }
+
+// URLError is Open's error for a URL that does not name a database it
+// can open, such as one of another scheme: nothing was tried to reach.
+type URLError struct {
+	Reason string
+}
+
+func (e *URLError) Error() string { return "database: " + e.Reason }
 
 func newDB(pool *sql.DB, dialect string) *DB {
 	drv := entsql.OpenDB(dialect, pool)

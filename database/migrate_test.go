@@ -8,15 +8,20 @@ import (
 	"strings"
 	"testing"
 
+	"entgo.io/ent/dialect"
+
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/database/internal/schemadiff"
 	"github.com/verdict/verdict/internal/dbtest"
 )
 
 func TestMigrate(t *testing.T) {
-	t.Run("an empty database has pending migrations", func(t *testing.T) {
+	t.Run("an empty database has pending migrations, and is left empty", func(t *testing.T) {
 		dbtest.EachEmpty(t, func(t *testing.T, db *database.DB) {
 			wantPending(t, db, true)
+			if tables := tablesOf(t, db); len(tables) != 0 {
+				t.Errorf("checking made the tables %v", tables)
+			}
 		})
 	})
 	t.Run("a migrated database has none", func(t *testing.T) {
@@ -88,4 +93,31 @@ func wantPending(t *testing.T, db *database.DB, want bool) {
 	if got != want {
 		t.Fatalf("Pending = %v, want %v", got, want)
 	}
+}
+
+// tablesOf lists the tables of the database, on PostgreSQL those of its
+// current schema, where the migrations make theirs.
+func tablesOf(t *testing.T, db *database.DB) []string {
+	t.Helper()
+	q := `SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`
+	if db.Dialect() == dialect.Postgres {
+		q = `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`
+	}
+	rows, err := db.SQL().QueryContext(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var tables []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			t.Fatal(err)
+		}
+		tables = append(tables, name)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return tables
 }

@@ -68,6 +68,15 @@ func Pending(ctx context.Context, db *DB) (bool, error) {
 	if db.migrated.Load() {
 		return false, nil
 	}
+	// Goose makes its version table before it looks: a database that is
+	// refused for being empty would be left with it.
+	exists, err := versionTableExists(ctx, db)
+	if err != nil {
+		return false, err
+	}
+	if !exists {
+		return true, nil
+	}
 	p, err := provider(db)
 	if err != nil {
 		return false, err
@@ -78,6 +87,21 @@ func Pending(ctx context.Context, db *DB) (bool, error) {
 	}
 	db.migrated.Store(!pending)
 	return pending, nil
+}
+
+// versionTableExists reports whether the database has goose's table of
+// the migrations applied, where goose would make it: on PostgreSQL in the
+// current schema.
+func versionTableExists(ctx context.Context, db *DB) (bool, error) {
+	q := `SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?)`
+	if db.dialect == dialect.Postgres {
+		q = `SELECT EXISTS (SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = $1)`
+	}
+	var exists bool
+	if err := db.sql.QueryRowContext(ctx, q, goose.DefaultTablename).Scan(&exists); err != nil {
+		return false, fmt.Errorf("database: checking migrations: %w", err)
+	}
+	return exists, nil
 }
 
 // Migrations are the migration files of a dialect, as Migrate applies them.

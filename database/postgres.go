@@ -25,7 +25,7 @@ func openPostgres(rawURL string, o options) (*DB, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		// Only the cause: url.Error repeats the URL, password included.
-		return nil, fmt.Errorf("database: parsing the postgres URL: %w", errors.Unwrap(err))
+		return nil, &URLError{Reason: "parsing the postgres URL: " + errors.Unwrap(err).Error()}
 	}
 	// Sessions in UTC, unless the URL says otherwise: timestamps then read
 	// back with a zero offset, and SQL date functions agree with Go's now().

@@ -44,7 +44,7 @@ var uriPath = strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23")
 
 func openSQLite(path string, o options) (*DB, error) {
 	if path == "" {
-		return nil, errors.New("database: sqlite:// needs a path, as in sqlite://verdict.db")
+		return nil, &URLError{Reason: "sqlite:// needs a path, as in sqlite://verdict.db"}
 	}
 	if path == ":memory:" {
 		return openSQLiteMemory(), nil

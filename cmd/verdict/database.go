@@ -110,6 +110,12 @@ func openDatabase(ctx context.Context, dbURL string, opts ...database.Option) (*
 		}
 		return nil, failuref("%s: no database file at %s; check the path (`verdict migrate` creates a new database)", displayURL(dbURL), path)
 	}
+	// A URL that names no database Verdict can open cannot work, as a bad
+	// flag value cannot.
+	var bad *database.URLError
+	if errors.As(err, &bad) {
+		return nil, usageError("%s: %v", displayURL(dbURL), err)
+	}
 	if err != nil {
 		return nil, failuref("%s: %v", displayURL(dbURL), err)
 	}

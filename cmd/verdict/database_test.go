@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"entgo.io/ent/dialect"
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/database"
@@ -99,4 +100,63 @@ func wantEmptyDir(t *testing.T, dir string) {
 	for _, e := range entries {
 		t.Errorf("%s was created", e.Name())
 	}
+}
+
+// A URL that names no database Verdict can open is bad usage, whichever
+// command is given it.
+func TestCommandsRefuseAURLThatNamesNoDatabaseAsBadUsage(t *testing.T) {
+	t.Setenv(envBootstrapKey, "")
+	for _, tt := range []struct{ url, shown, why string }{
+		{"mysql://x", "mysql://x", "database: URL must start with sqlite:// or postgres://"},
+		{"sqlite://", "sqlite://", "database: sqlite:// needs a path, as in sqlite://verdict.db"},
+		// Not shown, as a password in it could not be hidden.
+		{"postgres://db.internal:port/verdict", "(unparsable URL)", `database: parsing the postgres URL: invalid port ":port" after host`},
+	} {
+		for _, args := range [][]string{
+			{"migrate"},
+			{"admin", "org", "list"},
+			{"admin", "bootstrap", "--org", "Acme", "--email", "a@acme.test"},
+			{"serve", "--addr", "127.0.0.1:0"},
+			{"serve", "--addr", "127.0.0.1:0", "--no-migrate"},
+		} {
+			t.Run(strings.Join(args, " ")+" "+tt.url, func(t *testing.T) {
+				t.Chdir(t.TempDir())
+				code, stdout, stderr := runVerdict(t, "", append(args, "--database-url", tt.url)...)
+				want := "verdict: " + tt.shown + ": " + tt.why + "\n"
+				if code != exitUsage || stdout != "" || stderr != want {
+					t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and %q", code, stdout, stderr, exitUsage, want)
+				}
+			})
+		}
+	}
+}
+
+// The commands that refuse a database that is not migrated check it
+// without making goose's table of the migrations applied.
+func TestCommandsThatRefuseAnEmptyDatabaseLeaveItEmpty(t *testing.T) {
+	t.Setenv(envBootstrapKey, "")
+	eachDatabaseURL(t, func(t *testing.T, dbURL string) {
+		// Opened, the SQLite file exists: an empty database.
+		db := openTestDatabase(t, dbURL)
+		for _, args := range [][]string{
+			{"admin", "org", "list"},
+			{"serve", "--addr", "127.0.0.1:0", "--no-migrate"},
+		} {
+			code, _, stderr := runVerdict(t, "", append(args, "--database-url", dbURL)...)
+			if code != exitFailure || !strings.Contains(stderr, "pending migrations: run `verdict migrate` first") {
+				t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+			}
+		}
+		q := `SELECT count(*) FROM sqlite_master`
+		if db.Dialect() == dialect.Postgres {
+			q = `SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()`
+		}
+		var tables int
+		if err := db.SQL().QueryRowContext(context.Background(), q).Scan(&tables); err != nil {
+			t.Fatal(err)
+		}
+		if tables != 0 {
+			t.Errorf("the refused commands made %d tables", tables)
+		}
+	})
 }

@@ -125,9 +125,9 @@ func TestDatabaseURLResolution(t *testing.T) {
 			t.Errorf("verdict.db was not created in the working directory: %v", err)
 		}
 	})
-	t.Run("an unknown scheme fails", func(t *testing.T) {
+	t.Run("an unknown scheme is bad usage", func(t *testing.T) {
 		code, _, stderr := runVerdict(t, "", "migrate", "--database-url", "mysql://localhost/verdict")
-		if code != exitFailure || !strings.Contains(stderr, "sqlite://") {
+		if code != exitUsage || !strings.Contains(stderr, "sqlite://") {
 			t.Errorf("exit %d, stderr %q", code, stderr)
 		}
 	})
