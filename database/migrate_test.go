@@ -2,6 +2,7 @@ package database_test
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"slices"
 	"strconv"
@@ -65,6 +66,39 @@ func TestMigrate(t *testing.T) {
 			}
 			if m, err = database.Migrate(ctx, db); err != nil || len(m.Applied) != 0 || m.Version != last {
 				t.Errorf("migrating again: %+v, %v; want nothing applied at version %d", m, err, last)
+			}
+		})
+	})
+	t.Run("a database a newer release migrated is refused", func(t *testing.T) {
+		dbtest.EachURL(t, true, func(t *testing.T, url string) {
+			ctx := context.Background()
+			db, err := database.Open(ctx, url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			known, err := database.Migrate(ctx, db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			const newer = 29991231235959
+			if _, err := db.SQL().ExecContext(ctx, "INSERT INTO goose_db_version (version_id, is_applied) VALUES ($1, TRUE)", newer); err != nil {
+				t.Fatal(err)
+			}
+			// A database seen migrated is not asked again: open it afresh.
+			again, err := database.Open(ctx, url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer again.Close()
+			want := database.UnknownMigrationsError{Version: newer, Known: known.Version}
+			var got *database.UnknownMigrationsError
+			if _, err := database.Pending(ctx, again); !errors.As(err, &got) || *got != want {
+				t.Errorf("Pending: %v, want %v", err, &want)
+			}
+			got = nil
+			if m, err := database.Migrate(ctx, again); !errors.As(err, &got) || *got != want {
+				t.Errorf("Migrate: %+v, %v; want %v", m, err, &want)
 			}
 		})
 	})

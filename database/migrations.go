@@ -43,6 +43,15 @@ func Migrate(ctx context.Context, db *DB, opts ...MigrateOption) (*Migrated, err
 	if err != nil {
 		return nil, err
 	}
+	exists, err := versionTableExists(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	if exists {
+		if err := requireKnown(ctx, db, p); err != nil {
+			return nil, err
+		}
+	}
 	results, err := p.Up(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("database: migrating: %w", err)
@@ -81,6 +90,9 @@ func Pending(ctx context.Context, db *DB) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	if err := requireKnown(ctx, db, p); err != nil {
+		return false, err
+	}
 	pending, err := p.HasPending(ctx)
 	if err != nil {
 		return false, fmt.Errorf("database: checking migrations: %w", err)
@@ -102,6 +114,55 @@ func versionTableExists(ctx context.Context, db *DB) (bool, error) {
 		return false, fmt.Errorf("database: checking migrations: %w", err)
 	}
 	return exists, nil
+}
+
+// UnknownMigrationsError is what Migrate and Pending return for a database
+// that holds migrations this binary does not know: a newer release
+// migrated it, and this one would misread its schema. Goose alone would
+// find nothing pending and let it serve.
+type UnknownMigrationsError struct {
+	// Version is the newest migration the database holds; Known is the
+	// newest this binary knows.
+	Version, Known int64
+}
+
+func (e *UnknownMigrationsError) Error() string {
+	return fmt.Sprintf("database: the database is at version %d and holds migrations this binary does not know (its newest is %d): "+
+		"a newer release of Verdict migrated it; run that release", e.Version, e.Known)
+}
+
+// requireKnown refuses, with an *UnknownMigrationsError, a database whose
+// version table holds a migration p does not know.
+func requireKnown(ctx context.Context, db *DB, p *goose.Provider) error {
+	// 0 is the row goose starts its table with.
+	known := map[int64]bool{0: true}
+	var newest int64
+	for _, src := range p.ListSources() {
+		known[src.Version] = true
+		newest = max(newest, src.Version)
+	}
+	rows, err := db.sql.QueryContext(ctx, "SELECT version_id FROM "+goose.DefaultTablename)
+	if err != nil {
+		return fmt.Errorf("database: checking migrations: %w", err)
+	}
+	defer rows.Close()
+	var version int64
+	unknown := false
+	for rows.Next() {
+		var v int64
+		if err := rows.Scan(&v); err != nil {
+			return fmt.Errorf("database: checking migrations: %w", err)
+		}
+		version = max(version, v)
+		unknown = unknown || !known[v]
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("database: checking migrations: %w", err)
+	}
+	if unknown {
+		return &UnknownMigrationsError{Version: version, Known: newest}
+	}
+	return nil
 }
 
 // Migrations are the migration files of a dialect, as Migrate applies them.

@@ -109,7 +109,7 @@ func (a *admin) operator(ctx context.Context, w io.Writer, migrateFirst bool, fn
 			fmt.Fprintf(os.Stderr, "waiting for another instance to finish migrating %s...\n", displayURL(dbURL))
 		}))
 		if err != nil {
-			return failuref("%s: %v", displayURL(dbURL), err)
+			return migrationFailure(dbURL, err)
 		}
 		if !a.json {
 			for _, name := range m.Applied {

@@ -135,10 +135,21 @@ func openExistingDatabase(ctx context.Context, dbURL string, opts ...database.Op
 func requireMigrated(ctx context.Context, db *database.DB, dbURL string) error {
 	pending, err := database.Pending(ctx, db)
 	if err != nil {
-		return failure(err)
+		return migrationFailure(dbURL, err)
 	}
 	if pending {
 		return failuref("%s has pending migrations: run `verdict migrate` first", displayURL(dbURL))
 	}
 	return nil
+}
+
+// migrationFailure is the exit status of a failed Migrate or Pending. A
+// database a newer release migrated cannot work with this binary, as a bad
+// flag value cannot: nothing but running that release helps.
+func migrationFailure(dbURL string, err error) error {
+	var newer *database.UnknownMigrationsError
+	if errors.As(err, &newer) {
+		return usageError("%s: %v", displayURL(dbURL), err)
+	}
+	return failuref("%s: %v", displayURL(dbURL), err)
 }

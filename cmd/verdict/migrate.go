@@ -20,7 +20,8 @@ may run it at the same time: they migrate one after the other.
 The database is --database-url, else $DATABASE_URL, else ` + database.DefaultURL + `.
 
 Exit status: 0 when the database is up to date, 1 when it cannot be reached
-or a migration fails, 3 on bad usage.`,
+or a migration fails, 3 on bad usage and on a database a newer release of
+Verdict migrated.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
@@ -35,7 +36,7 @@ or a migration fails, 3 on bad usage.`,
 				fmt.Fprintf(cmd.ErrOrStderr(), "waiting for another instance to finish migrating %s...\n", displayURL(dbURL))
 			}))
 			if err != nil {
-				return failuref("%s: %v", displayURL(dbURL), err)
+				return migrationFailure(dbURL, err)
 			}
 			out := cmd.OutOrStdout()
 			for _, name := range m.Applied {

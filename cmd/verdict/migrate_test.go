@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -35,6 +36,38 @@ func TestMigrate(t *testing.T) {
 		}
 		if strings.Contains(stdout, "applied") || !strings.Contains(stdout, "nothing to apply") {
 			t.Errorf("second migrate should apply nothing:\n%s", stdout)
+		}
+	})
+}
+
+// A binary older than the database's schema refuses it rather than serve
+// a schema it does not know.
+func TestCommandsRefuseADatabaseANewerReleaseMigrated(t *testing.T) {
+	t.Setenv(envBootstrapKey, "")
+	eachMigratedDatabaseURL(t, func(t *testing.T, dbURL string) {
+		db := openTestDatabase(t, dbURL)
+		ctx := context.Background()
+		known, err := database.Migrate(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const newer = 29991231235959
+		if _, err := db.SQL().ExecContext(ctx, "INSERT INTO goose_db_version (version_id, is_applied) VALUES ($1, TRUE)", newer); err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("verdict: %s: database: the database is at version %d and holds migrations this binary does not know (its newest is %d): "+
+			"a newer release of Verdict migrated it; run that release\n", dbURL, newer, known.Version)
+		for _, args := range [][]string{
+			{"migrate"},
+			{"serve", "--addr", "127.0.0.1:0"},
+			{"serve", "--addr", "127.0.0.1:0", "--no-migrate"},
+			{"admin", "org", "list"},
+			{"admin", "bootstrap", "--org", "Acme", "--email", "a@acme.test"},
+		} {
+			code, stdout, stderr := runVerdict(t, "", append(args, "--database-url", dbURL)...)
+			if code != exitUsage || stdout != "" || stderr != want {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and %q", args, code, stdout, stderr, exitUsage, want)
+			}
 		}
 	})
 }

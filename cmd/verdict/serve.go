@@ -324,7 +324,7 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 			log.Info("waiting for another instance to finish migrating the database", "database", displayURL(dbURL))
 		}))
 		if err != nil {
-			return failuref("%s: %v", displayURL(dbURL), err)
+			return migrationFailure(dbURL, err)
 		}
 		log.Info("database migrated", "database", displayURL(dbURL), "applied", m.Applied, "version", m.Version)
 	}
