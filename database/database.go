@@ -6,6 +6,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"os"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -31,11 +32,11 @@ type DB struct {
 	// postgresDSN is the URL the pool connects with, for connections of
 	// their own (see NewListener); empty for SQLite.
 	postgresDSN string
-	// sqlitePath is the SQLite file's path as the URL gives it; empty for
-	// PostgreSQL and an in-memory database.
-	sqlitePath string
 	// migrated is set once the database is seen to have every migration.
 	migrated atomic.Bool
+	// file is the SQLite file the database was opened on; nil for
+	// PostgreSQL and in memory.
+	file *openedFile
 }
 
 // Client is the ent client every query goes through.
@@ -124,6 +125,13 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 	if err := db.sql.PingContext(ctx); err != nil {
 		db.sql.Close()
 		return nil, fmt.Errorf("database: connecting to %s: %w", db.dialect, err)
+	}
+	if db.file != nil {
+		// The connection just made opened the file, or created it.
+		if db.file.info, err = os.Stat(db.file.path); err != nil {
+			db.sql.Close()
+			return nil, fmt.Errorf("database: the SQLite file: %w", err)
+		}
 	}
 	return db, nil
 }

@@ -199,9 +199,9 @@ func provider(db *DB, opts ...MigrateOption) (*goose.Provider, error) {
 	case db.dialect == dialect.Postgres:
 		gooseDialect = goose.DialectPostgres
 		gooseOpts = append(gooseOpts, goose.WithSessionLocker(postgresMigrationLock(o)))
-	case db.sqlitePath != "":
+	case db.file != nil:
 		gooseOpts = append(gooseOpts, goose.WithLocker(sqliteMigrationLock{
-			file: flock.New(db.sqlitePath + ".migrate-lock"), waiting: o.waiting}))
+			file: flock.New(db.file.path + ".migrate-lock"), waiting: o.waiting}))
 	}
 	p, err := goose.NewProvider(gooseDialect, db.sql, files, gooseOpts...)
 	if err != nil {

@@ -3,6 +3,7 @@ package database
 import (
 	"database/sql"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"strings"
@@ -61,8 +62,35 @@ func openSQLite(path string, o options) (*DB, error) {
 	pool := sqliteOpen(name)
 	pool.SetMaxOpenConns(o.maxOpenConnsOr(sqliteReadConns))
 	db := newDB(pool, dialect.SQLite)
-	db.sqlitePath = path
+	db.file = &openedFile{path: path}
 	return db, nil
+}
+
+// openedFile is a SQLite database's file as it was when the database was
+// opened.
+type openedFile struct {
+	path string
+	info os.FileInfo
+}
+
+// CheckFile fails when the file at the path of a SQLite database is no
+// longer the one it opened: the file, or its directory, was removed or
+// replaced while the database was open. The connections open then keep
+// reading and writing the old file, which nobody can open again: what is
+// written to it is lost when they close. It costs a stat of the path, and
+// nothing on PostgreSQL or in memory.
+func (db *DB) CheckFile() error {
+	if db.file == nil {
+		return nil
+	}
+	now, err := os.Stat(db.file.path)
+	if err != nil {
+		return fmt.Errorf("database: the SQLite file opened at %s is no longer there: %w", db.file.path, err)
+	}
+	if !os.SameFile(db.file.info, now) {
+		return fmt.Errorf("database: the SQLite file opened at %s was replaced by another", db.file.path)
+	}
+	return nil
 }
 
 // NoFileError is Open's error, under MustExist, for a SQLite file that does

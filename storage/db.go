@@ -40,6 +40,11 @@ type dbStore struct {
 }
 
 func (s *dbStore) InTx(ctx context.Context, fn func(Tx) error) error {
+	// A write to a SQLite file that was removed or replaced would be
+	// acknowledged and lost.
+	if err := s.db.CheckFile(); err != nil {
+		return err
+	}
 	tx, err := s.c.Tx(ctx)
 	if err != nil {
 		return err

@@ -70,6 +70,9 @@ func (s *dbStore) InsertDecisions(ctx context.Context, rows []*ent.DecisionRecor
 	if len(rows) == 0 {
 		return nil
 	}
+	if err := s.db.CheckFile(); err != nil {
+		return err
+	}
 	ins := entsql.Dialect(s.dialect).Insert(decisionrecord.Table).Columns(
 		decisionrecord.FieldID, decisionrecord.FieldOrganizationID, decisionrecord.FieldKind,
 		decisionrecord.FieldBaseID, decisionrecord.FieldRecordID, decisionrecord.FieldVersion,

@@ -51,6 +51,9 @@ type Executions interface {
 }
 
 func (s *dbStore) InsertExecutions(ctx context.Context, batch []Execution) error {
+	if err := s.db.CheckFile(); err != nil {
+		return err
+	}
 	return s.executions.Insert(ctx, batch)
 }
 
@@ -79,6 +82,9 @@ func (s *dbStore) ExpireExecutions(ctx context.Context, cutoff time.Time) (Expir
 }
 
 func (s *dbStore) Ready(ctx context.Context) error {
+	if err := s.db.CheckFile(); err != nil {
+		return err
+	}
 	if err := s.sql.PingContext(ctx); err != nil {
 		return err
 	}

@@ -3,11 +3,15 @@ package storage_test
 import (
 	"context"
 	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"entgo.io/ent/dialect"
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/database"
@@ -107,4 +111,67 @@ func TestAnUnmigratedDatabaseIsNotReady(t *testing.T) {
 			t.Errorf("Ready = %v, want ErrMigrationsPending", err)
 		}
 	})
+}
+
+// A SQLite file removed or replaced while the store has it open would take
+// writes nobody could read again: the store is not ready and refuses
+// them, and says why. PostgreSQL has no file.
+func TestAStoreWhoseSQLiteFileIsGoneIsNotReadyAndRefusesWrites(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		lose func(t *testing.T, path string)
+		why  string
+	}{
+		{"the file removed", func(t *testing.T, path string) {
+			for _, suffix := range []string{"", "-wal", "-shm"} {
+				if err := os.Remove(path + suffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					t.Fatal(err)
+				}
+			}
+		}, "is no longer there"},
+		{"its directory removed", func(t *testing.T, path string) {
+			if err := os.RemoveAll(filepath.Dir(path)); err != nil {
+				t.Fatal(err)
+			}
+		}, "is no longer there"},
+		{"another file put in its place", func(t *testing.T, path string) {
+			other := path + ".restored"
+			if err := os.WriteFile(other, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(other, path); err != nil {
+				t.Fatal(err)
+			}
+		}, "was replaced by another"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			url := dbtest.URL(t, dialect.SQLite, true)
+			db, err := database.Open(ctx, url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			s := storage.New(db)
+			if err := s.Ready(ctx); err != nil {
+				t.Fatalf("Ready before: %v", err)
+			}
+			path := strings.TrimPrefix(url, "sqlite://")
+			tt.lose(t, path)
+
+			want := "database: the SQLite file opened at " + path + " " + tt.why
+			if err := s.Ready(ctx); err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("Ready: %v, want %q", err, want)
+			}
+			if err := s.InTx(ctx, func(tx storage.Tx) error {
+				_, err := tx.CreateOrganization(ctx, "Acme")
+				return err
+			}); err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("a write in a transaction: %v, want %q", err, want)
+			}
+			if err := s.InsertExecutions(ctx, []storage.Execution{execution(uuid.New(), at, "policy")}); err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("storing an executed event: %v, want %q", err, want)
+			}
+		})
+	}
 }

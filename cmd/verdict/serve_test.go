@@ -850,6 +850,41 @@ func TestServeWithNoMigrateOnAMigratedDatabase(t *testing.T) {
 	}
 }
 
+// A server whose SQLite file is removed, with its directory, says so: it
+// is not ready, and refuses writes that would go where nobody could read
+// them again.
+func TestServeIsNotReadyAndRefusesWritesOnceItsSQLiteFileIsGone(t *testing.T) {
+	t.Setenv(envBootstrapKey, "")
+	dir := filepath.Join(t.TempDir(), "data")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "v.db")
+	key := "serve-test-bootstrap-key-0123456789"
+	s := startServer(t, serveArgs("sqlite://"+path, "--bootstrap-key", key)...)
+	if status, body := s.do(t, "GET", "/readyz", "", ""); status != http.StatusOK {
+		t.Fatalf("GET /readyz before: %d %s", status, body)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	status, body := s.do(t, "GET", "/readyz", "", "")
+	checkErrorCode(t, status, body, http.StatusServiceUnavailable, "unavailable")
+	created, err := json.Marshal(map[string]string{"name": "Senior discount", "rule": seniorDiscount})
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, body = s.do(t, "POST", "/policy", key, string(created))
+	checkErrorCode(t, status, body, http.StatusServiceUnavailable, "unavailable")
+	for _, route := range []string{"GET /readyz", "POST /policy"} {
+		want := `msg="service unavailable" request_id=\S+ route="` + route + `" error="[^"]+" cause="database: the SQLite file opened at ` +
+			regexp.QuoteMeta(path) + ` is no longer there: `
+		if s.stderr.waitFor(regexp.MustCompile(want), s.exited) == nil {
+			t.Errorf("the log does not say why %s failed:\n%s", route, s.stderr)
+		}
+	}
+}
+
 func TestServeSetsTheCollectorTargetOnlyWhenGOGCIsUnset(t *testing.T) {
 	if percent, set := collectorTarget(""); !set || percent != serveGCPercent {
 		t.Errorf("GOGC unset: %d, %v; want %d", percent, set, serveGCPercent)
