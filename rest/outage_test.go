@@ -26,8 +26,8 @@ import (
 const hangBound = 20 * time.Second
 
 // proxiedPostgres is a fresh migrated PostgreSQL database reached through a
-// fault proxy.
-func proxiedPostgres(t *testing.T) (*faultproxy.Proxy, *database.DB) {
+// fault proxy, opened with opts.
+func proxiedPostgres(t *testing.T, opts ...database.Option) (*faultproxy.Proxy, *database.DB) {
 	t.Helper()
 	u, err := url.Parse(dbtest.URL(t, dialect.Postgres, true))
 	if err != nil {
@@ -35,7 +35,7 @@ func proxiedPostgres(t *testing.T) (*faultproxy.Proxy, *database.DB) {
 	}
 	proxy := faultproxy.Start(t, u.Host)
 	u.Host = proxy.Addr()
-	db, err := database.Open(context.Background(), u.String(), database.WithMaxOpenConns(4))
+	db, err := database.Open(context.Background(), u.String(), append([]database.Option{database.WithMaxOpenConns(4)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,6 +100,20 @@ func TestAPostgreSQLOutageAnswersUnavailableAndRecovers(t *testing.T) {
 			recovered("GET /readyz after the outage", ready)
 		})
 	}
+}
+
+// With no deadline on reads, lib/pq waits for a server that stopped
+// answering however the request's context ends: /readyz still answers
+// 503 within its bound.
+func TestReadyzAnswersUnavailableWhenAPostgreSQLServerWithoutReadDeadlinesStopsAnswering(t *testing.T) {
+	proxy, db := proxiedPostgres(t, database.WithIOTimeout(0))
+	f := newFixture(t, db)
+	ready := func() *httptest.ResponseRecorder { return f.do(http.MethodGet, "/readyz", nil) }
+	wantStatus(t, ready(), 200)
+	proxy.Set(faultproxy.BlackHole)
+	wantError(t, finish(t, "GET /readyz", ready), 503, service.CodeUnavailable)
+	// A probe after the first meets a pool whose connection is held.
+	wantError(t, finish(t, "GET /readyz again", ready), 503, service.CodeUnavailable)
 }
 
 func TestRunsDuringAPostgreSQLOutageKeepEveryAcknowledgedEvent(t *testing.T) {

@@ -715,10 +715,10 @@ func (s *Service) ExpireDecisions(ctx context.Context) (int, error) {
 	return expired, nil
 }
 
-// ExpireDecisionsEvery runs ExpireDecisions at once and then every
+// expireDecisionsEvery runs ExpireDecisions at once and then every
 // interval until ctx ends; a failed round is logged and retried at the
 // next one.
-func (s *Service) ExpireDecisionsEvery(ctx context.Context, interval time.Duration) {
+func (s *Service) expireDecisionsEvery(ctx context.Context, interval time.Duration) {
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
 	for {

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -250,7 +251,10 @@ func (l *executionLog) write() {
 			for i := range batch {
 				events = append(events, batch[i].Execution)
 			}
-			l.store(batch, events)
+			if !l.store(batch, events) {
+				// An insert left behind still reads them.
+				batch, events = nil, make([]storage.Execution, 0, l.cfg.batch)
+			}
 			done <- batch
 		}
 	}()
@@ -379,21 +383,24 @@ func (l *executionLog) fill(next chan<- []queued, done <-chan []queued) {
 }
 
 // store inserts the batch's events, retrying until they are stored or
-// close gives up.
-func (l *executionLog) store(batch []queued, events []storage.Execution) {
+// close gives up. It reports whether batch and events are the caller's
+// again: not when an insert that close gave up on has not returned.
+func (l *executionLog) store(batch []queued, events []storage.Execution) bool {
 	l.metrics.batchSize.Observe(float64(len(batch)))
 	backoff := l.cfg.retryMin
 	for {
 		began := time.Now()
-		ctx, cancel := context.WithTimeout(l.stop, l.cfg.attempt)
-		err := l.insert(ctx, batch, events)
-		cancel()
+		err := l.attempt(batch, events)
+		if errors.Is(err, errInsertLeftBehind) {
+			l.lose(batch, err)
+			return false
+		}
 		if err == nil {
 			l.metrics.insertTime.Observe(time.Since(began).Seconds())
 			l.metrics.stored.Add(float64(len(batch)))
 			l.metrics.decisions.Add(float64(decisionsIn(batch)))
 			settle(batch, true)
-			return
+			return true
 		}
 		l.metrics.failures.Inc()
 		if l.stop.Err() == nil {
@@ -404,8 +411,39 @@ func (l *executionLog) store(batch []queued, events []storage.Execution) {
 			backoff = min(2*backoff, l.cfg.retryMax)
 		case <-l.stop.Done():
 			l.lose(batch, err)
-			return
+			return true
 		}
+	}
+}
+
+// errInsertLeftBehind is the loss of events whose insert had not returned
+// when close gave up on the database.
+var errInsertLeftBehind = errors.New("the database did not answer their insert before the shutdown gave up on it")
+
+// attempt inserts the batch once. It stops waiting for the insert once
+// close gives up, with errInsertLeftBehind: lib/pq does not return from a
+// read when its context ends, so with no deadline on reads
+// (--database-timeout 0) a server that stopped answering would hold it,
+// and the shutdown, for as long as it stays silent. The insert left behind
+// may still store the events, under the ids logged as lost.
+func (l *executionLog) attempt(batch []queued, events []storage.Execution) error {
+	ctx, cancel := context.WithTimeout(l.stop, l.cfg.attempt)
+	inserted := make(chan error, 1)
+	go func() {
+		defer cancel()
+		inserted <- l.insert(ctx, batch, events)
+	}()
+	select {
+	case err := <-inserted:
+		return err
+	case <-l.stop.Done():
+	}
+	// One that returned meanwhile, failed or not, counts as it returned.
+	select {
+	case err := <-inserted:
+		return err
+	default:
+		return errInsertLeftBehind
 	}
 }
 
@@ -452,8 +490,9 @@ func (l *executionLog) lose(batch []queued, err error) {
 
 // close stops accepting events and waits until every queued one is stored,
 // or, when the database does not take them within the drain time, logs
-// them as lost. An add running meanwhile is queued first or refused, as is
-// any that follows.
+// them as lost, with those of an insert that has not returned by then. An
+// add running meanwhile is queued first or refused, as is any that
+// follows.
 func (l *executionLog) close() {
 	l.closeOnce.Do(func() {
 		l.closing.Lock()

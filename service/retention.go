@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/verdict/verdict/storage"
@@ -31,9 +30,6 @@ type auditUpkeep struct {
 	now       func() time.Time
 	log       *slog.Logger
 	metrics   *retentionMetrics
-
-	stop context.CancelFunc
-	done sync.WaitGroup
 }
 
 // run prepares the partitions ahead of now and expires what the
@@ -59,29 +55,21 @@ func (u *auditUpkeep) run(ctx context.Context) error {
 	return nil
 }
 
-// start runs the upkeep now and then every upkeepInterval until close.
-func (u *auditUpkeep) start() {
-	ctx, cancel := context.WithCancel(context.Background())
-	u.stop = cancel
-	u.done.Go(func() {
-		tick := time.NewTicker(upkeepInterval)
-		defer tick.Stop()
-		for {
-			runCtx, cancelRun := context.WithTimeout(ctx, upkeepTimeout)
-			if err := u.run(runCtx); err != nil && ctx.Err() == nil {
-				u.log.Warn("audit upkeep failed; retrying later", "error", err, "retryIn", upkeepInterval.String())
-			}
-			cancelRun()
-			select {
-			case <-tick.C:
-			case <-ctx.Done():
-				return
-			}
+// runEvery runs the upkeep now and then every upkeepInterval until ctx
+// ends.
+func (u *auditUpkeep) runEvery(ctx context.Context) {
+	tick := time.NewTicker(upkeepInterval)
+	defer tick.Stop()
+	for {
+		runCtx, cancelRun := context.WithTimeout(ctx, upkeepTimeout)
+		if err := u.run(runCtx); err != nil && ctx.Err() == nil {
+			u.log.Warn("audit upkeep failed; retrying later", "error", err, "retryIn", upkeepInterval.String())
 		}
-	})
-}
-
-func (u *auditUpkeep) close() {
-	u.stop()
-	u.done.Wait()
+		cancelRun()
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			return
+		}
+	}
 }

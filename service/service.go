@@ -65,6 +65,9 @@ type Config struct {
 	// DecisionRetention is how long decision records are kept before
 	// ExpireDecisions deletes them; 0 is DefaultDecisionRetention.
 	DecisionRetention time.Duration
+	// DecisionExpiry, when set, is how often the service runs
+	// ExpireDecisions itself, from its start until Close.
+	DecisionExpiry time.Duration
 	// MaxBatchItems bounds the items of one batch run; 0 is
 	// DefaultMaxBatchItems.
 	MaxBatchItems int
@@ -102,6 +105,11 @@ type Service struct {
 	// execLog writes the `executed` events, and upkeep expires them.
 	execLog *executionLog
 	upkeep  *auditUpkeep
+	// periodic is the work the service does on its own, the upkeep and
+	// the expiry of decision records, until stopPeriodic.
+	periodic     sync.WaitGroup
+	stopPeriodic context.CancelFunc
+
 	results sync.Pool // *engine.Result, see RunResult.Release
 
 	decisionRetention time.Duration
@@ -202,22 +210,61 @@ func New(cfg Config) (*Service, error) {
 	// meet, and an insert into any other day makes its own.
 	s.upkeep = &auditUpkeep{store: s.store, retention: cfg.AuditRetention, now: time.Now, log: s.log, metrics: retention}
 	s.results.New = func() any { return new(engine.Result) }
-	s.upkeep.start()
+	periodic, stop := context.WithCancel(context.Background())
+	s.stopPeriodic = stop
+	s.periodic.Go(func() { s.upkeep.runEvery(periodic) })
+	if cfg.DecisionExpiry > 0 {
+		s.periodic.Go(func() { s.expireDecisionsEvery(periodic, cfg.DecisionExpiry) })
+	}
 	return s, nil
 }
 
-// Close stores the audit events still queued; while the database is away
-// it keeps trying for a while, then logs them as lost. Call it once no
-// request is running any more; the service must not be used afterwards.
+// Close stops the periodic work and stores the audit events still queued;
+// while the database is away it keeps trying for a while (the execution
+// log's drain), then logs them as lost. Its end is bounded even when the
+// database stopped answering and no deadline ends its reads (lib/pq does
+// not return from a read when its context ends): what still waits for the
+// database then is left behind. Call it once no request is running any
+// more; the service must not be used afterwards.
 func (s *Service) Close() {
-	s.upkeep.close()
+	giveUp := time.NewTimer(s.execLog.cfg.drain)
+	defer giveUp.Stop()
+	s.stopPeriodic()
+	stopped := make(chan struct{})
+	go func() {
+		s.periodic.Wait()
+		close(stopped)
+	}()
 	s.execLog.close()
+	// Stopped work is not reported as left behind for the timer having
+	// run out meanwhile.
+	select {
+	case <-stopped:
+		return
+	default:
+	}
+	select {
+	case <-stopped:
+	case <-giveUp.C:
+		s.log.Warn("the audit upkeep or the expiry of decision records still waits for the database; left behind")
+	}
 }
 
 // Ready reports whether the database answers and its migrations are
-// applied, for /readyz.
+// applied, for /readyz. It returns when ctx ends, whatever the database
+// does: lib/pq does not return from a read when its context ends, so with
+// no deadline on reads (--database-timeout 0) a server that stopped
+// answering would hold the check for as long as it stays silent. The
+// check is then left to end on its own.
 func (s *Service) Ready(ctx context.Context) error {
-	err := s.store.Ready(ctx)
+	checked := make(chan error, 1)
+	go func() { checked <- s.store.Ready(ctx) }()
+	var err error
+	select {
+	case err = <-checked:
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
 	switch {
 	case errors.Is(err, storage.ErrMigrationsPending):
 		return newError(CodeUnavailable, "database migrations are pending")

@@ -338,17 +338,12 @@ func serve(ctx context.Context, stopSignals func(), cfg serveConfig, stdout, std
 	defer changes.Close()
 	svc, err := service.New(service.Config{DB: db, Authorizer: authorizer, Logger: log, Registerer: reg, CacheSize: cfg.cacheSize, CacheBytes: cfg.cacheMemory,
 		CacheExpiry: cfg.cacheExpiry, Changes: changes, AuditDurable: cfg.auditDurable, AuditRetention: cfg.auditRetention.d,
-		DecisionRetention: cfg.decisionKeep.d, MaxBatchItems: cfg.batchLimit,
+		DecisionRetention: cfg.decisionKeep.d, DecisionExpiry: decisionExpiryInterval, MaxBatchItems: cfg.batchLimit,
 		MaxAnswerBytes: cfg.answerLimit, MaxAnswersInFlight: cfg.answersInFlight})
 	if err != nil {
 		return failure(err)
 	}
-	expiry, stopExpiry := context.WithCancel(context.Background())
-	expired := make(chan struct{})
-	go func() { svc.ExpireDecisionsEvery(expiry, decisionExpiryInterval); close(expired) }()
 	err = serveHTTP(ctx, stopSignals, ln, cfg, svc, reg, log, stdout)
-	stopExpiry()
-	<-expired
 	// Stores the audit events still queued, while the database is open,
 	// even when requests outlived the shutdown timeout: those are refused
 	// from now on, and what the runs answered before is kept.

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,7 +22,11 @@ import (
 	"testing"
 	"time"
 
+	"entgo.io/ent/dialect"
+
 	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/internal/faultproxy"
 )
 
 // testTimeout bounds every wait of these tests; none is expected to come
@@ -667,6 +672,70 @@ func TestServeStoresTheQueuedEventsWhenRequestsOutliveTheShutdownTimeout(t *test
 			t.Errorf("%d executed events stored, want the %d runs answered; stderr:\n%s", stored, runs, s.stderr)
 		}
 	})
+}
+
+// With no deadline on reads (--database-timeout 0), lib/pq waits for a
+// server that stopped answering however contexts end. /readyz still
+// answers 503 within its bound, and a stop still gives up on the database
+// after the audit writer's drain (30 s), logging the event whose insert
+// never returned as lost.
+func TestServeOnAPostgreSQLServerThatStopsAnsweringWithoutReadDeadlines(t *testing.T) {
+	t.Setenv(envBootstrapKey, "")
+	dbURL := dbtest.URL(t, dialect.Postgres, true)
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := faultproxy.Start(t, u.Host)
+	u.Host = proxy.Addr()
+	key := "serve-test-bootstrap-key-0123456789"
+	s := startServer(t, serveArgs(u.String(), "--bootstrap-key", key, "--database-timeout", "0")...)
+	created, err := json.Marshal(map[string]string{"name": "Senior discount", "rule": seniorDiscount})
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, body := s.do(t, "POST", "/policy", key, string(created))
+	var policy struct{ ID, BaseID string }
+	if err := json.Unmarshal(body, &policy); status != http.StatusCreated || err != nil {
+		t.Fatalf("creating the policy: %d %s", status, body)
+	}
+	if status, body := s.do(t, "PUT", "/policy/"+policy.ID, key, `{"status": "published"}`); status != http.StatusCreated {
+		t.Fatalf("publishing the policy: %d %s", status, body)
+	}
+	// The run's event waits behind this lock, taken past the proxy, until
+	// the server stops answering: its insert then never returns.
+	ctx := context.Background()
+	lock, err := openTestDatabase(t, dbURL).SQL().BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Rollback()
+	if _, err := lock.ExecContext(ctx, "LOCK TABLE audit_executions IN ACCESS EXCLUSIVE MODE"); err != nil {
+		t.Fatal(err)
+	}
+	status, body = s.do(t, "POST", "/run/policy/"+policy.BaseID, key, `{"data": {"Person": {"age": 70}}}`)
+	checkRunTrue(t, status, body)
+
+	proxy.Set(faultproxy.BlackHole)
+	status, body = s.do(t, "GET", "/readyz", "", "")
+	checkErrorCode(t, status, body, http.StatusServiceUnavailable, "unavailable")
+	s.client.CloseIdleConnections()
+	s.cancel()
+	select {
+	case <-s.exited:
+	case <-time.After(3 * time.Minute):
+		t.Fatalf("the server did not exit; stderr:\n%s", s.stderr)
+	}
+	if s.code != 0 {
+		t.Errorf("exit %d; stderr:\n%s", s.code, s.stderr)
+	}
+	lost := regexp.MustCompile(`msg="audit event lost" error="the database did not answer their insert before the shutdown gave up on it"`)
+	if got := len(lost.FindAllString(s.stderr.String(), -1)); got != 1 {
+		t.Errorf("%d events logged as lost, want the run's; stderr:\n%s", got, s.stderr)
+	}
+	if !strings.Contains(s.stderr.String(), "msg=stopped\n") {
+		t.Errorf("the stop is not logged; stderr:\n%s", s.stderr)
+	}
 }
 
 func TestServeRefuses(t *testing.T) {
