@@ -41,9 +41,19 @@ func newLimiter[K comparable](perSecond float64, burst, max int) *limiter[K] {
 		perSecond: perSecond,
 		burst:     burst,
 		max:       max,
-		refilled:  time.Duration(float64(burst) / perSecond * float64(time.Second)),
+		refilled:  seconds(float64(burst) / perSecond),
 		buckets:   make(map[K]*bucket),
 	}
+}
+
+// seconds is a span of s seconds, the longest a Duration holds when s is
+// longer: a rate as small as 1e-300 a second gives spans no Duration
+// holds, which a plain conversion would turn negative.
+func seconds(s float64) time.Duration {
+	if s >= float64(math.MaxInt64)/float64(time.Second) {
+		return math.MaxInt64
+	}
+	return time.Duration(s * float64(time.Second))
 }
 
 // bucketOf returns key's bucket, made full when it is new.
@@ -99,7 +109,7 @@ func (l *limiter[K]) exhausted(key K, now time.Time) (time.Duration, bool) {
 	if tokens >= 1 {
 		return 0, false
 	}
-	return time.Duration((1 - tokens) / l.perSecond * float64(time.Second)), true
+	return seconds((1 - tokens) / l.perSecond), true
 }
 
 // evict makes room for one bucket: it drops every bucket that has filled up

@@ -262,3 +262,19 @@ func TestABatchRetriedAfterItsRetryAfterFits(t *testing.T) {
 		t.Errorf("retried after %d s: %v", refused.retryAfter, err)
 	}
 }
+
+// A rate so small that a bucket refills in more time than a Duration
+// holds keeps its buckets and its waits positive.
+func TestATinyRateKeepsItsBucketsAndWaits(t *testing.T) {
+	l := newLimiter[uuid.UUID](1e-300, 1, 10)
+	if l.refilled <= 0 {
+		t.Fatalf("refilled in %v, want the longest Duration", l.refilled)
+	}
+	key, now := uuid.New(), time.Unix(1_800_000_000, 0)
+	if _, ok := l.allow(key, now); !ok {
+		t.Fatal("the first request of a full bucket was refused")
+	}
+	if wait, empty := l.exhausted(key, now); !empty || wait <= 0 {
+		t.Errorf("after the bucket's one token: wait %v, empty %v; want a positive wait", wait, empty)
+	}
+}
