@@ -1,7 +1,6 @@
 package service
 
 import (
-	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -99,10 +98,8 @@ func maskInput(raw json.RawMessage, mask []maskPath) (json.RawMessage, []string,
 	if len(mask) == 0 {
 		return raw, nil, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var data any
-	if err := dec.Decode(&data); err != nil {
+	data, err := decodeExact(raw)
+	if err != nil {
 		return nil, nil, err
 	}
 	var hidden []string
