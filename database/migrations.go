@@ -43,14 +43,8 @@ func Migrate(ctx context.Context, db *DB, opts ...MigrateOption) (*Migrated, err
 	if err != nil {
 		return nil, err
 	}
-	exists, err := versionTableExists(ctx, db)
-	if err != nil {
+	if _, err := versionsKnown(ctx, db, p); err != nil {
 		return nil, err
-	}
-	if exists {
-		if err := requireKnown(ctx, db, p); err != nil {
-			return nil, err
-		}
 	}
 	results, err := p.Up(ctx)
 	if err != nil {
@@ -77,21 +71,18 @@ func Pending(ctx context.Context, db *DB) (bool, error) {
 	if db.migrated.Load() {
 		return false, nil
 	}
+	p, err := provider(db)
+	if err != nil {
+		return false, err
+	}
 	// Goose makes its version table before it looks: a database that is
 	// refused for being empty would be left with it.
-	exists, err := versionTableExists(ctx, db)
+	exists, err := versionsKnown(ctx, db, p)
 	if err != nil {
 		return false, err
 	}
 	if !exists {
 		return true, nil
-	}
-	p, err := provider(db)
-	if err != nil {
-		return false, err
-	}
-	if err := requireKnown(ctx, db, p); err != nil {
-		return false, err
 	}
 	pending, err := p.HasPending(ctx)
 	if err != nil {
@@ -129,6 +120,16 @@ type UnknownMigrationsError struct {
 func (e *UnknownMigrationsError) Error() string {
 	return fmt.Sprintf("database: the database is at version %d and holds migrations this binary does not know (its newest is %d): "+
 		"a newer release of Verdict migrated it; run that release", e.Version, e.Known)
+}
+
+// versionsKnown reports whether the database has a version table, and
+// refuses one that holds a migration p does not know (requireKnown).
+func versionsKnown(ctx context.Context, db *DB, p *goose.Provider) (bool, error) {
+	exists, err := versionTableExists(ctx, db)
+	if err != nil || !exists {
+		return false, err
+	}
+	return true, requireKnown(ctx, db, p)
 }
 
 // requireKnown refuses, with an *UnknownMigrationsError, a database whose
