@@ -380,7 +380,7 @@ func serveHTTP(ctx context.Context, stopSignals func(), ln net.Listener, cfg ser
 
 	// One write, so that a reader sees the address and the key together.
 	var banner strings.Builder
-	base := baseURL(ln.Addr())
+	base := baseURL(cfg.addr, ln.Addr())
 	fmt.Fprintf(&banner, "Verdict listening on %s\n", base)
 	fmt.Fprintf(&banner, "Open the console: %s%s\n", base, console.Prefix)
 	if boot != nil {
@@ -433,7 +433,7 @@ func (cfg *serveConfig) authorizerName() string {
 
 // baseURL is where a client on this machine reaches the listener: a
 // wildcard address is reached through the loopback.
-func baseURL(addr net.Addr) string {
+func baseURL(flagAddr string, addr net.Addr) string {
 	tcp, ok := addr.(*net.TCPAddr)
 	if !ok {
 		return "http://" + addr.String()
@@ -441,6 +441,11 @@ func baseURL(addr net.Addr) string {
 	host := tcp.IP.String()
 	if tcp.IP == nil || tcp.IP.IsUnspecified() {
 		host = "localhost"
+	}
+	// A name the operator wrote (localhost, a host name) is kept: the
+	// address it resolved to is not what they would type in a browser.
+	if named, _, err := net.SplitHostPort(flagAddr); err == nil && named != "" && net.ParseIP(named) == nil {
+		host = named
 	}
 	return "http://" + net.JoinHostPort(host, strconv.Itoa(tcp.Port))
 }

@@ -997,3 +997,22 @@ func TestTheLogLevelLeavesOutLessSevereLines(t *testing.T) {
 		t.Errorf("--log-level warn logged lines of info:\n%s", s.stderr)
 	}
 }
+
+func TestBaseURLKeepsTheHostNameTheOperatorWrote(t *testing.T) {
+	loopback := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8090}
+	for _, c := range []struct {
+		flag string
+		addr net.Addr
+		want string
+	}{
+		{"localhost:8090", loopback, "http://localhost:8090"},
+		{"localhost:0", loopback, "http://localhost:8090"},
+		{"127.0.0.1:8090", loopback, "http://127.0.0.1:8090"},
+		{":8090", &net.TCPAddr{IP: net.IPv6unspecified, Port: 8090}, "http://localhost:8090"},
+		{"[::1]:8090", &net.TCPAddr{IP: net.IPv6loopback, Port: 8090}, "http://[::1]:8090"},
+	} {
+		if got := baseURL(c.flag, c.addr); got != c.want {
+			t.Errorf("baseURL(%q, %v) = %q, want %q", c.flag, c.addr, got, c.want)
+		}
+	}
+}
