@@ -341,13 +341,13 @@ func memberErr(err error, who memberRef) error {
 }
 
 // keepsAnAdmin refuses to take the admin role from m when it is the
-// tenant's last admin. The admins stay locked until tx ends, so that two
-// admins demoting each other at once cannot both succeed.
+// tenant's last admin. m must have been read after tx.LockRoles, so that
+// its role and the count are what the last change of role left.
 func keepsAnAdmin(ctx context.Context, tx storage.Tx, m *ent.Membership) error {
 	if m.Role != membership.RoleAdmin {
 		return nil
 	}
-	admins, err := tx.LockAdmins(ctx, m.OrganizationID)
+	admins, err := tx.CountAdmins(ctx, m.OrganizationID)
 	if err != nil {
 		return unavailable(err)
 	}
@@ -357,10 +357,20 @@ func keepsAnAdmin(ctx context.Context, tx storage.Tx, m *ent.Membership) error {
 	return nil
 }
 
+// lockedMember takes the tenant's roles (see storage.Tx.LockRoles) and
+// then reads who: the role read is the current one, and stays so until
+// tx ends.
+func lockedMember(ctx context.Context, tx storage.Tx, tenant uuid.UUID, who memberRef) (*ent.Membership, error) {
+	if err := tx.LockRoles(ctx, tenant); err != nil {
+		return nil, unavailable(err)
+	}
+	return tenantMember(ctx, tx, tenant, who)
+}
+
 func (s *Service) setRole(ctx context.Context, actor *Principal, tenant uuid.UUID, who memberRef, role authz.Role) (*Member, error) {
 	var out *ent.Membership
 	err := s.inTx(ctx, func(tx storage.Tx) error {
-		m, err := tenantMember(ctx, tx, tenant, who)
+		m, err := lockedMember(ctx, tx, tenant, who)
 		if err != nil {
 			return err
 		}
@@ -393,7 +403,7 @@ func (s *Service) setRole(ctx context.Context, actor *Principal, tenant uuid.UUI
 func (s *Service) removeMember(ctx context.Context, actor *Principal, tenant uuid.UUID, who memberRef) (*Member, error) {
 	var out *ent.Membership
 	err := s.inTx(ctx, func(tx storage.Tx) error {
-		m, err := tenantMember(ctx, tx, tenant, who)
+		m, err := lockedMember(ctx, tx, tenant, who)
 		if err != nil {
 			return err
 		}

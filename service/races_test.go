@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -276,6 +277,50 @@ func TestAnEventIsTimedAfterTheChangesItsChangeWaitedFor(t *testing.T) {
 		deleted := audittest.Events(t, db, audittest.Filter{Tenant: &f.acme.Organization.ID, Action: auditevent.ActionDeleted})
 		if len(deleted) != 1 || !deleted[0].At.After(committed) {
 			t.Errorf("the deletion is logged at %v, want after %v, when the change it waited for committed", deleted, committed)
+		}
+	})
+}
+
+// A change of role or a removal of a member waits for the change of
+// roles under way in its organization and then reads the member as that
+// change left it. Reading the member first let a promotion of it commit
+// unseen: a demotion then took it for a non-admin without counting the
+// admins, while a third request demoting the other admin had counted it,
+// and the organization was left without one; the audit log named the
+// role it had before the promotion.
+func TestChangesOfRoleInOneOrganizationTakeTurns(t *testing.T) {
+	onPostgres(t, func(t *testing.T, db *database.DB, f *fixture, admin context.Context) {
+		for _, c := range []struct {
+			name   string
+			change func(bo uuid.UUID) error
+			action string
+			role   string
+		}{
+			{"a demotion", func(bo uuid.UUID) error {
+				_, err := f.svc.SetMemberRole(admin, bo, authz.RoleEditor)
+				return err
+			}, "role", "from"},
+			{"a removal", func(bo uuid.UUID) error { return f.svc.RemoveMember(admin, bo) }, "removed", "role"},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				email := strings.ReplaceAll(c.name, " ", "-") + "@acme.test"
+				_, bo := f.member(t, email, authz.RoleViewer)
+				promotion := `WITH roles AS (SELECT id FROM organizations WHERE id = $2 FOR NO KEY UPDATE)
+					UPDATE memberships SET role = 'admin' WHERE user_id = $1 AND organization_id IN (SELECT id FROM roles)`
+				if err := duringHeldChange(t, db, "organizations", promotion, []any{bo, f.acme.Organization.ID},
+					func() error { return c.change(bo) }); err != nil {
+					t.Fatal(err)
+				}
+				var seen []any
+				for _, ev := range audittest.Events(t, db, audittest.Filter{Tenant: &f.acme.Organization.ID, Action: auditevent.ActionEdited}) {
+					if ev.Details["email"] == email && ev.Details["change"] == c.action {
+						seen = append(seen, ev.Details[c.role])
+					}
+				}
+				if !slices.Equal(seen, []any{"admin"}) {
+					t.Errorf("the events of %s name the member's role before it as %v, want [admin]", c.name, seen)
+				}
+			})
 		}
 	})
 }

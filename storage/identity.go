@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"entgo.io/ent/dialect"
+	"entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/ent"
@@ -117,15 +118,19 @@ func (t *dbTx) DeleteMembership(ctx context.Context, m *ent.Membership) error {
 	return classify(t.c.Membership.DeleteOne(m).Exec(ctx))
 }
 
-func (t *dbTx) LockAdmins(ctx context.Context, tenant uuid.UUID) (int, error) {
-	q := t.c.Membership.Query().
-		Where(membership.OrganizationID(tenant), membership.RoleEQ(membership.RoleAdmin)).
-		Order(membership.ByID())
-	if t.dialect == dialect.Postgres {
-		q = q.ForUpdate()
+func (t *dbTx) LockRoles(ctx context.Context, tenant uuid.UUID) error {
+	if t.dialect != dialect.Postgres {
+		return nil
 	}
-	admins, err := q.IDs(ctx)
-	return len(admins), classify(err)
+	_, err := t.c.Organization.Query().Where(organization.ID(tenant)).
+		ForUpdate(sql.WithLockClause("FOR NO KEY UPDATE")).IDs(ctx)
+	return classify(err)
+}
+
+func (t *dbTx) CountAdmins(ctx context.Context, tenant uuid.UUID) (int, error) {
+	n, err := t.c.Membership.Query().
+		Where(membership.OrganizationID(tenant), membership.RoleEQ(membership.RoleAdmin)).Count(ctx)
+	return n, classify(err)
 }
 
 func (t *dbTx) LockMember(ctx context.Context, tenant uuid.UUID, who MemberRef) (*ent.Membership, error) {

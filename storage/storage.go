@@ -199,12 +199,17 @@ type IdentityWrites interface {
 	// SetRole changes m's role; the result keeps m's user.
 	SetRole(ctx context.Context, m *ent.Membership, role membership.Role) (*ent.Membership, error)
 	DeleteMembership(ctx context.Context, m *ent.Membership) error
-	// LockAdmins counts tenant's admins. On PostgreSQL it locks their
-	// memberships until the transaction ends (in id order, so that two
-	// transactions cannot deadlock): two admins demoting each other at
-	// once cannot both see the other still admin. SQLite runs write
+	// LockRoles makes the changes of role and removals of members in
+	// tenant take turns until the transaction ends, so that each reads the
+	// roles as the one before left them: on PostgreSQL it locks the
+	// organization's row (FOR NO KEY UPDATE, for which rows inserted with
+	// a foreign key to it do not wait). Locking only the memberships that
+	// were admins let a promotion and a demotion of one member pass
+	// between two others' checks, leaving no admin. SQLite runs write
 	// transactions one at a time anyway.
-	LockAdmins(ctx context.Context, tenant uuid.UUID) (int, error)
+	LockRoles(ctx context.Context, tenant uuid.UUID) error
+	// CountAdmins counts tenant's admins.
+	CountAdmins(ctx context.Context, tenant uuid.UUID) (int, error)
 	// LockMember is Member, holding the membership until the transaction
 	// ends on PostgreSQL: a key made for the member then cannot commit
 	// beside the membership's removal, whose revocation of the member's

@@ -296,7 +296,7 @@ func inTwoTenants(t *testing.T, fn func(t *testing.T, ctx context.Context, tx st
 	})
 }
 
-func TestLockAdminsCountsTheTenantsAdmins(t *testing.T) {
+func TestCountAdminsCountsTheTenantsAdmins(t *testing.T) {
 	inTwoTenants(t, func(t *testing.T, ctx context.Context, tx storage.Tx, acme, beta *ent.Organization) {
 		for i, m := range []struct {
 			org  uuid.UUID
@@ -305,7 +305,10 @@ func TestLockAdminsCountsTheTenantsAdmins(t *testing.T) {
 			u := must[*ent.User](t)(tx.CreateUser(ctx, string(rune('a'+i))+"@x.test", ""))
 			must[*ent.Membership](t)(tx.CreateMembership(ctx, &ent.Membership{UserID: u.ID, OrganizationID: m.org, Role: m.role, CreatedAt: at}))
 		}
-		if n, err := tx.LockAdmins(ctx, acme.ID); n != 2 || err != nil {
+		if err := tx.LockRoles(ctx, acme.ID); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := tx.CountAdmins(ctx, acme.ID); n != 2 || err != nil {
 			t.Errorf("Acme's admins: %d, %v; want 2", n, err)
 		}
 	})

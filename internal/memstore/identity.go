@@ -139,7 +139,10 @@ func (t *tx) DeleteMembership(ctx context.Context, m *ent.Membership) error {
 	return nil
 }
 
-func (t *tx) LockAdmins(ctx context.Context, tenant uuid.UUID) (int, error) {
+// LockRoles does nothing: transactions here run one at a time.
+func (t *tx) LockRoles(ctx context.Context, tenant uuid.UUID) error { return nil }
+
+func (t *tx) CountAdmins(ctx context.Context, tenant uuid.UUID) (int, error) {
 	n := 0
 	for _, m := range t.st.memberships {
 		if m.OrganizationID == tenant && m.Role == membership.RoleAdmin {
