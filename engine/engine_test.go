@@ -328,7 +328,7 @@ func TestErrorKindsAndMessages(t *testing.T) {
 		{"null compared", `A **P** is ok if __age__ of **P** is at least 1.`, `{"P": {"age": null}}`,
 			"Type error: Unsupported JSON value type: null"},
 		{"object compared", `A **P** is ok if __age__ of **P** is at least 1.`, `{"P": {"age": {"b": 2, "a": "<"}}}`,
-			`Type error: Unsupported JSON value type: {"a":"\u003c","b":2}`},
+			`Type error: Unsupported JSON value type: {"a":"<","b":2}`},
 		{"array of objects compared", `A **P** is ok if __tags__ of **P** contains "a".`, `{"P": {"tags": ["a", {"k": 1}]}}`,
 			`Type error: Unsupported array item type: {"k":1}`},
 		{"length of a number", `A **P** is ok if the length of __n__ of **P** is at least 1.`, `{"P": {"n": 12.5}}`,
@@ -546,6 +546,17 @@ func TestTheExplanationNamesTheSideOfAComparisonThatFailed(t *testing.T) {
 				t.Errorf("explanation %q, want %q", res.Explanation, want)
 			}
 		})
+	}
+}
+
+// An explanation shows a text value as written, <, > and & included: it is
+// read as text, and \u003c showed other characters than the data held.
+func TestTheExplanationShowsTextAsWritten(t *testing.T) {
+	res := fixedEngine().Run(`A **Person** gets approved if the __name__ of the **Person** is equal to "x".`,
+		mustData(t, `{"Person": {"name": "<b>\"&\"</b>"}}`))
+	res.Explain()
+	if want := `Person gets approved: no — the name of the Person is "<b>\"&\"</b>", which is not equal to "x".`; res.Explanation != want {
+		t.Errorf("explanation %q, want %q", res.Explanation, want)
 	}
 }
 

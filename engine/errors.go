@@ -143,12 +143,17 @@ func (l ParseErrors) failedLine() (int, bool) {
 	return l[0].Pos.Line, true
 }
 
-// jsonText renders a data value inside an error message: compact JSON with
-// sorted object keys, as encoding/json writes a decoded value.
-func jsonText(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
+// ValueText is how explanations and error messages show a data value:
+// compact JSON with sorted object keys, as encoding/json writes a decoded
+// value, but with <, > and & left as written. A message is read as text;
+// escaping them (\u003c) showed a reader, and the console, other
+// characters than the data held. Answers that embed it still escape them.
+func ValueText(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return fmt.Sprint(v)
 	}
-	return string(b)
+	return string(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 }

@@ -589,13 +589,13 @@ func typeError(v value, raw any) *Error {
 	case vNull:
 		return newError(KindType, "Unsupported JSON value type: null")
 	case vObject:
-		return newError(KindType, "Unsupported JSON value type: %s", jsonText(raw))
+		return newError(KindType, "Unsupported JSON value type: %s", ValueText(raw))
 	case vInvalidList:
 		for _, it := range v.arr {
 			switch it.(type) {
 			case float64, string, bool:
 			default:
-				return newError(KindType, "Unsupported array item type: %s", jsonText(it))
+				return newError(KindType, "Unsupported array item type: %s", ValueText(it))
 			}
 		}
 	}
@@ -779,9 +779,9 @@ func (e *evaluator) countOf(raw any, length bool) (int, *Error) {
 		}
 	}
 	if length {
-		return 0, newError(KindEvaluation, "Cannot calculate length of %s", jsonText(raw))
+		return 0, newError(KindEvaluation, "Cannot calculate length of %s", ValueText(raw))
 	}
-	return 0, newError(KindEvaluation, "Cannot calculate number of %s for non array", jsonText(raw))
+	return 0, newError(KindEvaluation, "Cannot calculate number of %s for non array", ValueText(raw))
 }
 
 // compare applies an operator to typed operands (the table of

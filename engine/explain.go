@@ -243,7 +243,7 @@ func (r *Result) clause(c *ConditionTrace, subject string) string {
 		p := strings.TrimSuffix(strings.TrimSuffix(c.Property.Path, ".number"), ".length")
 		subject = namesWords(strings.Split(strings.TrimPrefix(p, "$."), "."))
 	}
-	value := jsonText(c.Property.Value)
+	value := ValueText(c.Property.Value)
 	if !c.Compared {
 		if c.Property.Value == nil && c.Property.Path != "" && r.Error != nil {
 			if c.rightFailed {
@@ -352,7 +352,7 @@ func shown(v TypedValue) string {
 			return pathText(s)
 		}
 	}
-	return jsonText(v.Value)
+	return ValueText(v.Value)
 }
 
 // pathText turns a displayed right-hand path `$.root.a.b` into words.
@@ -390,9 +390,9 @@ func (r *Result) referenceClause(c *ConditionTrace) string {
 	switch {
 	case c.PropertyCheck != nil:
 		r.warn(WarnInferredReference, fmt.Sprintf("No rule matches %q; the data property %s of %s decided it (%s).",
-			c.RuleName, c.PropertyCheck.PropertyName, c.Selector.Value, jsonText(c.PropertyCheck.found)))
+			c.RuleName, c.PropertyCheck.PropertyName, c.Selector.Value, ValueText(c.PropertyCheck.found)))
 		return fmt.Sprintf("the %s %s: the data property %s is %s", c.Selector.Value, c.RuleName,
-			c.PropertyCheck.PropertyName, jsonText(c.PropertyCheck.found))
+			c.PropertyCheck.PropertyName, ValueText(c.PropertyCheck.found))
 	case c.Selector.Value == "":
 		if c.ReferencedRuleOutcome == "" && r.about == nil {
 			r.warn(WarnUnresolvedLabel, fmt.Sprintf("§%s names no rule, so that condition counted as false.", c.RuleName))
@@ -439,7 +439,7 @@ func (r *Result) notCompared(c *ConditionTrace, subject, value string) string {
 			}
 			if c.rightFound != nil {
 				r.warn(WarnDateNotParsed, fmt.Sprintf("%s is compared with %s, which is %s, not %s, so the condition is false.",
-					subject, other, jsonText(c.rightFound), needs))
+					subject, other, ValueText(c.rightFound), needs))
 			} else {
 				r.warn(WarnDateNotParsed, fmt.Sprintf("The rule compares %s with %s, which is not %s, so the condition is false.",
 					subject, other, needs))

@@ -185,7 +185,7 @@ func collectText(v any, hidden *[]string) {
 func collectString(v string, hidden *[]string) {
 	*hidden = append(*hidden, v)
 	// An explanation shows a text as JSON: quoted, with escapes.
-	if quoted, err := json.Marshal(v); err == nil && string(quoted[1:len(quoted)-1]) != v {
-		*hidden = append(*hidden, string(quoted[1:len(quoted)-1]))
+	if quoted := engine.ValueText(v); quoted[1:len(quoted)-1] != v {
+		*hidden = append(*hidden, quoted[1:len(quoted)-1])
 	}
 }
