@@ -14,6 +14,7 @@ import (
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/ent/membership"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
 )
@@ -100,6 +101,36 @@ func TestAuthenticationDecidesWhoMayRun(t *testing.T) {
 				}
 			})
 		}
+	})
+}
+
+// The key of a member who is gone answers as a revoked key does: 401, and
+// counted among the address's failed authentications. Removing a member
+// revokes the member's keys, but an authentication reading the key just
+// before the removal committed reads the membership after it.
+func TestAKeyOfAMemberWhoIsGoneIsUnauthenticated(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		f.limitedServer(Config{RateLimit: -1, OrgRateLimit: -1, AuthFailureLimit: 0.001, AuthFailureBurst: 1})
+		ctx := context.Background()
+		op := f.svc.Operator()
+		acme := f.acme.Organization.ID
+		u, err := op.CreateUser(ctx, "gone@acme.test", "Gone")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := op.AddMember(ctx, acme, "gone@acme.test", authz.RoleEditor); err != nil {
+			t.Fatal(err)
+		}
+		gone, err := op.CreateKey(ctx, service.KeyInput{Organization: acme, UserEmail: "gone@acme.test", Name: "gone", Scope: authz.ScopeView})
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.Client().Membership.Delete().Where(membership.UserID(u.ID)).ExecX(ctx)
+
+		wantError(t, f.run(adultRun, key(gone.Secret)...), 401, service.CodeUnauthenticated)
+		// The one failure the address may make is spent.
+		wantError(t, f.run(adultRun, key(adminKey)...), 429, service.CodeRateLimited)
 	})
 }
 

@@ -336,6 +336,38 @@ func TestARemovedMembersKeysStopWorkingAtOnce(t *testing.T) {
 	})
 }
 
+// A user key whose membership is gone is refused as a revoked key is: 401,
+// with the same message. Removing a member revokes its keys in the same
+// transaction, but an authentication that read the key just before the
+// removal committed reads the membership just after, gone; the membership
+// deleted here with its key left active is what that reading meets.
+func TestAKeyWhoseMembershipIsGoneIsRefusedAsRevoked(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		ctx := context.Background()
+		op := f.svc.Operator()
+		secret, ed := f.member(t, "ed@acme.test", authz.RoleEditor)
+		revoked, err := op.CreateKey(ctx, service.KeyInput{Organization: f.acme.Organization.ID, Scope: authz.ScopeView})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := op.RevokeKey(ctx, revoked.ID); err != nil {
+			t.Fatal(err)
+		}
+		db.Client().Membership.Delete().Where(membership.UserID(ed)).ExecX(ctx)
+
+		_, want := f.svc.Authenticate(ctx, revoked.Secret, "")
+		wantCode(t, want, service.CodeUnauthenticated)
+		for _, org := range []string{"", f.acme.Organization.ID.String()} {
+			_, err := f.svc.Authenticate(ctx, secret, org)
+			wantCode(t, err, service.CodeUnauthenticated)
+			if err.Error() != want.Error() {
+				t.Errorf("the key of a member who is gone: %q; want %q, as a revoked key", err, want)
+			}
+		}
+	})
+}
+
 func TestAdminsManageKeys(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixture(t, db)

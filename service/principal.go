@@ -87,9 +87,10 @@ var errBadKey = newError(CodeUnauthenticated, "the API key is missing, unknown, 
 // Authenticate turns an API key, and the organization a request names
 // (x-org-id, may be empty), into the request's principal. Every key acts
 // in the organization it was created in and nowhere else, so x-org-id can
-// only confirm that organization. A user key also needs its user to be a
-// member there still, and carries the user's current role, which the
-// authorizer caps at the key's scope.
+// only confirm that organization. A user key carries its user's current
+// role there, which the authorizer caps at the key's scope; one whose
+// user is no longer a member there is refused as a revoked key is, since
+// removing a member revokes the member's keys.
 //
 // A key's principal is remembered for the cache expiry, so that its every
 // request, whatever x-org-id it sends, does not cost two queries. Revoking
@@ -250,7 +251,10 @@ func (s *Service) lookupPrincipal(ctx context.Context, hash string, now time.Tim
 		m, err := s.store.MembershipOf(ctx, key.OrganizationID, *key.UserID)
 		switch {
 		case errors.Is(err, storage.ErrNotFound):
-			return nil, time.Time{}, newError(CodePermissionDenied, "the key's user is no longer a member of the key's organization")
+			// Removing a member revokes the member's keys with the
+			// membership: a key read just before the removal committed,
+			// whose membership is gone just after, is a revoked key.
+			return nil, time.Time{}, errBadKey
 		case err != nil:
 			return nil, time.Time{}, unavailable(err)
 		}
