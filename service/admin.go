@@ -276,12 +276,16 @@ func (s *Service) addMember(ctx context.Context, actor *Principal, tenant uuid.U
 // new membership changes no key: a user's keys act only in the
 // organizations they were made in.
 func (s *Service) addMemberTx(ctx context.Context, tx storage.Tx, actor *Principal, tenant uuid.UUID, in MemberInput, create bool) (*ent.Membership, error) {
-	u, err := tx.UserByEmail(ctx, in.Email)
+	var u *ent.User
+	var err error
+	if create {
+		// Another organization may be adding the same new user at this
+		// moment: the user is then the one it creates.
+		u, err = tx.FindOrCreateUser(ctx, in.Email, in.Name)
+	} else {
+		u, err = tx.UserByEmail(ctx, in.Email)
+	}
 	switch {
-	case errors.Is(err, storage.ErrNotFound) && create:
-		if u, err = tx.CreateUser(ctx, in.Email, in.Name); err != nil {
-			return nil, storeErr(err, "a user with that email was created meanwhile; try again")
-		}
 	case errors.Is(err, storage.ErrNotFound):
 		return nil, newError(CodeNotFound, "no user has the email %s", in.Email)
 	case err != nil:

@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"slices"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent/apikey"
 	"github.com/verdict/verdict/ent/auditevent"
+	"github.com/verdict/verdict/ent/user"
 	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
@@ -37,6 +39,23 @@ func duringHeldChange(t *testing.T, db *database.DB, table, stmt string, args []
 // duringHeldChangeThen is duringHeldChange that calls beforeCommit once do
 // waits, just before the change commits.
 func duringHeldChangeThen(t *testing.T, db *database.DB, table, stmt string, args []any, do func() error, beforeCommit func()) error {
+	t.Helper()
+	return duringHeldChangeEnded(t, db, table, stmt, args, do, func(change *sql.Tx) error {
+		beforeCommit()
+		return change.Commit()
+	})
+}
+
+// duringHeldChangeUndone is duringHeldChange that rolls the change back,
+// instead of committing it, once do waits.
+func duringHeldChangeUndone(t *testing.T, db *database.DB, table, stmt string, args []any, do func() error) error {
+	t.Helper()
+	return duringHeldChangeEnded(t, db, table, stmt, args, do, func(change *sql.Tx) error { return change.Rollback() })
+}
+
+// duringHeldChangeEnded is duringHeldChange that ends the change with end
+// once do waits.
+func duringHeldChangeEnded(t *testing.T, db *database.DB, table, stmt string, args []any, do func() error, end func(*sql.Tx) error) error {
 	t.Helper()
 	ctx := context.Background()
 	change, err := db.SQL().BeginTx(ctx, nil)
@@ -65,8 +84,7 @@ func duringHeldChangeThen(t *testing.T, db *database.DB, table, stmt string, arg
 			t.Fatal(err)
 		}
 	}
-	beforeCommit()
-	if err := change.Commit(); err != nil {
+	if err := end(change); err != nil {
 		t.Fatal(err)
 	}
 	return <-done
@@ -319,6 +337,46 @@ func TestChangesOfRoleInOneOrganizationTakeTurns(t *testing.T) {
 				}
 				if !slices.Equal(seen, []any{"admin"}) {
 					t.Errorf("the events of %s name the member's role before it as %v, want [admin]", c.name, seen)
+				}
+			})
+		}
+	})
+}
+
+// A member added by an email whose user another request is creating at
+// that moment (an admin of another organization adding the same new
+// person) waits for that user and joins it; when that creation is undone,
+// the addition creates the user itself. The unique violation of creating
+// the user a second time aborted the transaction on PostgreSQL, and the
+// admin was answered a conflict, with no member added.
+func TestAMemberAddedAsItsUserIsCreatedJoinsThatUser(t *testing.T) {
+	onPostgres(t, func(t *testing.T, db *database.DB, f *fixture, admin context.Context) {
+		for _, c := range []struct {
+			name      string
+			committed bool
+			hold      func(t *testing.T, db *database.DB, table, stmt string, args []any, do func() error) error
+		}{
+			{"the creation committed", true, duringHeldChange},
+			{"the creation undone", false, duringHeldChangeUndone},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				email := strings.ReplaceAll(c.name, " ", "-") + "@acme.test"
+				held := uuid.New()
+				var m *service.Member
+				err := c.hold(t, db, "users", `INSERT INTO users (id, created_at, email, name) VALUES ($1, now(), $2, 'Held')`,
+					[]any{held, email}, func() (err error) {
+						m, err = f.svc.AddMember(admin, service.MemberInput{Email: email, Name: "Added", Role: authz.RoleViewer})
+						return err
+					})
+				if err != nil {
+					t.Fatal(err)
+				}
+				users := db.Client().User.Query().Where(user.Email(email)).AllX(context.Background())
+				if len(users) != 1 || m.User.ID != users[0].ID || (users[0].ID == held) != c.committed {
+					t.Fatalf("users %+v, the member's %s; want one, the held one %s: %v", users, m.User.ID, held, c.committed)
+				}
+				if role := f.role(t, m.User.ID); role != "viewer" || m.User.Name != "Added" {
+					t.Errorf("the member %+v stored as %q; want a viewer named Added", m, role)
 				}
 			})
 		}

@@ -2,6 +2,8 @@ package storage
 
 import (
 	"context"
+	stdsql "database/sql"
+	"errors"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -97,6 +99,16 @@ func (t *dbTx) CreateOrganization(ctx context.Context, name string) (*ent.Organi
 
 func (t *dbTx) CreateUser(ctx context.Context, email, name string) (*ent.User, error) {
 	return found(t.c.User.Create().SetEmail(email).SetName(name).Save(ctx))
+}
+
+func (t *dbTx) FindOrCreateUser(ctx context.Context, email, name string) (*ent.User, error) {
+	err := t.c.User.Create().SetEmail(email).SetName(name).
+		OnConflictColumns(user.FieldEmail).DoNothing().Exec(ctx)
+	// An insertion that did nothing returns no id.
+	if err != nil && !errors.Is(err, stdsql.ErrNoRows) {
+		return nil, classify(err)
+	}
+	return t.UserByEmail(ctx, email)
 }
 
 func (t *dbTx) CreateMembership(ctx context.Context, m *ent.Membership) (*ent.Membership, error) {

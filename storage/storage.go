@@ -193,7 +193,16 @@ type MemberRef struct {
 // IdentityWrites change organizations, users, memberships and keys.
 type IdentityWrites interface {
 	CreateOrganization(ctx context.Context, name string) (*ent.Organization, error)
+	// CreateUser stores a new user; one with the email already is a
+	// conflict.
 	CreateUser(ctx context.Context, email, name string) (*ent.User, error)
+	// FindOrCreateUser is the user with email, created with name when
+	// there is none. A user with the email that another transaction is
+	// creating is waited for, and found once that commits: the insertion
+	// does nothing on a conflict (ON CONFLICT DO NOTHING), where the unique
+	// violation of a plain one would abort the transaction on PostgreSQL,
+	// and the user could no longer be read in it.
+	FindOrCreateUser(ctx context.Context, email, name string) (*ent.User, error)
 	// CreateMembership stores m, with a new id; the result has no user.
 	CreateMembership(ctx context.Context, m *ent.Membership) (*ent.Membership, error)
 	// SetRole changes m's role; the result keeps m's user.

@@ -296,6 +296,29 @@ func inTwoTenants(t *testing.T, fn func(t *testing.T, ctx context.Context, tx st
 	})
 }
 
+// FindOrCreateUser finds the user with the email, as it is, or creates it,
+// and leaves the transaction usable either way: on PostgreSQL the unique
+// violation of creating the user again would abort it.
+func TestFindOrCreateUserFindsTheUserOrCreatesIt(t *testing.T) {
+	inTwoTenants(t, func(t *testing.T, ctx context.Context, tx storage.Tx, acme, beta *ent.Organization) {
+		ed := must[*ent.User](t)(tx.CreateUser(ctx, "ed@x.test", "Ed"))
+		if got, err := tx.FindOrCreateUser(ctx, "ed@x.test", "Edward"); err != nil || got.ID != ed.ID || got.Name != "Ed" {
+			t.Errorf("an existing user: %+v, %v; want %+v", got, err, ed)
+		}
+		bo := must[*ent.User](t)(tx.FindOrCreateUser(ctx, "bo@x.test", "Bo"))
+		if bo.ID == uuid.Nil || bo.ID == ed.ID || bo.Email != "bo@x.test" || bo.Name != "Bo" {
+			t.Errorf("a new user: %+v", bo)
+		}
+		if again := must[*ent.User](t)(tx.FindOrCreateUser(ctx, "bo@x.test", "")); again.ID != bo.ID {
+			t.Errorf("the new user again: %+v, want %+v", again, bo)
+		}
+		must[*ent.Membership](t)(tx.CreateMembership(ctx, &ent.Membership{UserID: ed.ID, OrganizationID: acme.ID, Role: membership.RoleEditor, CreatedAt: at}))
+		if got := must[*ent.User](t)(tx.UserByEmail(ctx, "bo@x.test")); got.ID != bo.ID {
+			t.Errorf("bo read back: %+v, want %+v", got, bo)
+		}
+	})
+}
+
 func TestCountAdminsCountsTheTenantsAdmins(t *testing.T) {
 	inTwoTenants(t, func(t *testing.T, ctx context.Context, tx storage.Tx, acme, beta *ent.Organization) {
 		for i, m := range []struct {

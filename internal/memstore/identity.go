@@ -114,6 +114,13 @@ func (t *tx) CreateUser(ctx context.Context, email, name string) (*ent.User, err
 	return copyOf(u, true)
 }
 
+func (t *tx) FindOrCreateUser(ctx context.Context, email, name string) (*ent.User, error) {
+	if u, err := t.UserByEmail(ctx, email); err == nil {
+		return u, nil
+	}
+	return t.CreateUser(ctx, email, name)
+}
+
 func (t *tx) CreateMembership(ctx context.Context, m *ent.Membership) (*ent.Membership, error) {
 	if _, err := t.MembershipOf(ctx, m.OrganizationID, m.UserID); err == nil {
 		return nil, storage.ErrConflict
