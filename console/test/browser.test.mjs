@@ -2244,6 +2244,62 @@ test('a flow’s test may be edited to expect the outcome of a custom node', asy
   await page.context().close();
 });
 
+test('Add as test names the outcome it expects as the flow result does, as text, and a result as true or false', async () => {
+  const policy = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
+    name: 'Outcome words check',
+    rule: 'A **Person** gets approved if the __age__ of the **Person** is at least 18.',
+  });
+  const outcome = '<script>alert("o")</script>';
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
+    name: 'Outcome words flow',
+    definition: {
+      formatVersion: 1,
+      start: 's',
+      nodes: [
+        { id: 's', type: 'start', policy: { baseId: policy.baseId }, onTrue: 'yes', onFalse: 'odd' },
+        { id: 'yes', type: 'return', returnValue: true },
+        { id: 'odd', type: 'custom', outcome },
+      ],
+    },
+  });
+  const page = await newPage();
+  const dialogs = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+  const run = page.getByTestId('flow-run');
+  await page.getByLabel('Input (JSON)').fill('{"Person": {"age": 12}}');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(run.locator('.verdict').first()).toHaveText(`Flow result: “${outcome}”`);
+  // The button says the outcome as the result line does: in curly quotes, its own quotes unescaped.
+  const add = page.getByRole('button', { name: /^Add as test/ });
+  await expect(add).toHaveText(`Add as test (expect “${outcome}”)`);
+  await add.click();
+  await expect(page.getByRole('status').filter({ hasText: 'Test “Sample 1”' })).toHaveText(
+    `Test “Sample 1” added, expecting “${outcome}”: save the draft to keep it.`,
+  );
+  // A run that ends on a return node expects its result, a word.
+  await page.getByLabel('Input (JSON)').fill('{"Person": {"age": 30}}');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(run.locator('.verdict').first()).toHaveText('Flow result: true');
+  await expect(add).toHaveText('Add as test (expect true)');
+  await add.click();
+  await expect(page.getByRole('status').filter({ hasText: 'Test “Sample 2”' })).toHaveText('Test “Sample 2” added, expecting true: save the draft to keep it.');
+  await page.keyboard.press('Control+s');
+  await expect({
+    toString: () => 'the stored tests',
+    count: async () => {
+      const stored = (await rest(server.url, ADMIN_KEY, 'GET', `/flow/${flow.id}`)).tests;
+      return stored.length === 2 && stored[0].expect === outcome && stored[1].expect === true ? 1 : 0;
+    },
+  }).toHaveCount(1);
+  assert.deepEqual(dialogs, []);
+  await page.context().close();
+});
+
 test('a run through a custom node that goes on shows what it did and where the run ended', async () => {
   const policy = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
     name: 'Review age check',
@@ -2339,7 +2395,7 @@ test('a list of inputs runs the saved flow in one batch, each run shown on the g
   await page.screenshot({ path: join(shots, 'flow-batch.png'), fullPage: true });
   await noCriticalViolations(page, 'flow batch');
   // Added as a test, the shown run keeps its own input, not the list.
-  await page.getByRole('button', { name: 'Add as test (expect "manual review")' }).click();
+  await page.getByRole('button', { name: 'Add as test (expect “manual review”)' }).click();
   await page.keyboard.press('Control+s');
   await expect({
     toString: () => 'the stored test',

@@ -1,10 +1,11 @@
 import type { FlowRunResultFieldsFragment } from '@verdict/client';
 import { BatchCounts } from '../components/BatchResult';
+import { answerWords } from './answer';
 
 /** What a flow run ended on, in a word: its outcome, else its result. */
 function flowAnswer(r: FlowRunResultFieldsFragment): string {
   if (r.errors.length > 0) return 'error';
-  return r.outcome !== null ? `“${r.outcome}”` : String(r.result);
+  return answerWords(r.outcome ?? r.result);
 }
 
 /**

@@ -62,6 +62,7 @@ import { useDraftRevision } from '../revision';
 import { NameField } from '../components/NameField';
 import { RestoredNotice } from '../components/RestoredNotice';
 import { batchProblem, isJSONObject, parseJSON } from '../runData';
+import { answerWords } from '../flows/answer';
 
 type Rec = FlowFieldsFragment;
 type Tab = 'graph' | 'tests' | 'versions' | 'decisions';
@@ -392,7 +393,7 @@ function FlowEditor({
     const testName = sampleName(tests);
     const expect = current.outcome ?? current.result;
     setTests([...tests, { name: testName, data: run.input, expect }]);
-    setNotice({ kind: 'ok', text: `Test “${testName}” added, expecting ${JSON.stringify(expect)}: save the draft to keep it.` });
+    setNotice({ kind: 'ok', text: `Test “${testName}” added, expecting ${answerWords(expect)}: save the draft to keep it.` });
   };
 
   const onRunStored = (t: FlowTestInput) => {
@@ -638,7 +639,7 @@ function FlowEditor({
                 )}
                 {current && !inputChanged && current.errors.length === 0 && editable && (
                   <button type="button" className="btn" onClick={onAddTest} disabled={busy}>
-                    Add as test (expect {JSON.stringify(current.outcome ?? current.result)})
+                    Add as test (expect {answerWords(current.outcome ?? current.result)})
                   </button>
                 )}
               </div>
@@ -681,7 +682,7 @@ function FlowEditor({
               <div className="flow-run" data-testid="flow-run">
                 {currentBatch && run?.item != null && <h3 className="small-heading">Input {run.item + 1} of the list</h3>}
                 <div className={`verdict ${current.result ? 'verdict-true' : 'verdict-false'}`} role="status">
-                  Flow result: <strong>{current.outcome !== null ? `“${current.outcome}”` : String(current.result)}</strong>
+                  Flow result: <strong>{answerWords(current.outcome ?? current.result)}</strong>
                 </div>
                 <p className="small" data-testid="flow-path">
                   Path: {path!.steps.join(' → ')}
