@@ -74,3 +74,22 @@ export function refusedId(err: unknown): boolean {
 export function staleRecord(err: unknown): boolean {
   return err instanceof VerdictError && err.code === 'conflict' && /load it again$/.test(err.message);
 }
+
+/**
+ * Whether a change to the draft `id` was refused because that draft was
+ * published meanwhile (another tab or someone else published it): the
+ * record is a version now, and a version does not change. The server says
+ * so in its message alone, a conflict that names the record as published
+ * (`record <id> is published and cannot change; create a draft from it`;
+ * for a publish, `is published already`; `the base has a draft already`
+ * when one was made since), so the whole message is matched, for that
+ * record only.
+ */
+export function publishedRecord(err: unknown, id: string | undefined): boolean {
+  if (!id || !(err instanceof VerdictError) || err.code !== 'conflict') return false;
+  const head = `record ${id} is published`;
+  return err.message.startsWith(head) && publishedTail.test(err.message.slice(head.length));
+}
+
+const publishedTail =
+  /^(?: and cannot change; create a draft from it| already; there is no draft to publish|; the base has a draft already: [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}; (?:change|publish) that one)$/;

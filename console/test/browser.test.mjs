@@ -1944,6 +1944,77 @@ test('publishing shows the draft replayed on the recorded decisions, and a publi
   await page.context().close();
 });
 
+test('a save of a draft published meanwhile says so in words, and loads the version it became', async () => {
+  const first = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
+    name: 'Published under me',
+    rule: 'A **Person** is an adult if the __age__ of the **Person** is at least 18.',
+  });
+  await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${first.id}`, { status: 'published' });
+  const draft = await rest(server.url, ADMIN_KEY, 'GET', `/policy/${first.id}/draft`);
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/policies/${draft.baseId}`);
+  await expect(page.getByLabel('Name')).toHaveValue('Published under me');
+  await expect(page.getByRole('tab', { name: 'Versions (1)' })).toBeVisible();
+  // Another tab publishes the draft this page edits.
+  await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${draft.id}`, { status: 'published' });
+  await page.getByLabel('Name').fill('Published under me, renamed');
+  await page.keyboard.press('Control+s');
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('This draft was published meanwhile, as version 2: your changes are not saved.');
+  await expect(alert).not.toContainText(draft.id);
+  await expect(page.getByLabel('Name')).toHaveValue('Published under me, renamed');
+  assert.equal((await rest(server.url, ADMIN_KEY, 'GET', `/policy/${draft.id}`)).name, 'Published under me');
+  // Loading it shows the version as it is, with nothing left to save.
+  await alert.getByRole('button', { name: 'Load the published version' }).click();
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 2');
+  await expect(page.getByLabel('Name')).toHaveValue('Published under me');
+  await expect(page.getByRole('tab', { name: 'Versions (2)' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Save draft' })).toHaveCount(0);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  assert.equal(await page.evaluate((id) => sessionStorage.getItem(`verdict.draft.${id}`), draft.id), null);
+  await page.context().close();
+});
+
+test('a flow draft published meanwhile, with a new draft since, is refused in words for a publish and a save', async () => {
+  const policy = await publishedPolicy('Published flow check', 'A **Person** is an adult if the __age__ of the **Person** is at least 18.');
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
+    name: 'Flow published under me',
+    definition: {
+      formatVersion: 1,
+      start: 's',
+      nodes: [
+        { id: 's', type: 'start', policy: { baseId: policy.baseId }, onTrue: 'yes', onFalse: 'yes' },
+        { id: 'yes', type: 'return', returnValue: true },
+      ],
+    },
+  });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Flow published under me');
+  // Another tab publishes the draft, then starts a new one from the version.
+  await rest(server.url, ADMIN_KEY, 'PUT', `/flow/${flow.id}`, { status: 'published' });
+  const next = await rest(server.url, ADMIN_KEY, 'GET', `/flow/${flow.id}/draft`);
+  await publish(page);
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('Not published: this draft was published meanwhile, as version 1.');
+  await page.getByLabel('Name', { exact: true }).fill('Flow published under me, renamed');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(alert).toContainText('This draft was published meanwhile, as version 1: your changes are not saved.');
+  await expect(alert).not.toContainText(next.id);
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Flow published under me, renamed');
+  // The version opens, not the draft made since.
+  await alert.getByRole('button', { name: 'Load the published version' }).click();
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 1');
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Flow published under me');
+  await expect(page.getByRole('button', { name: 'Save draft' })).toHaveCount(0);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  assert.equal(new URL(page.url()).searchParams.get('record'), flow.id);
+  for (const id of [flow.id, next.id]) assert.equal((await rest(server.url, ADMIN_KEY, 'GET', `/flow/${id}`)).name, 'Flow published under me');
+  await page.context().close();
+});
+
 test('focus returns to the control that opened a dialog or an edit row, and to the page when that control is gone', async () => {
   const v1 = await publishedPolicy('Focus keeper', 'A **Person** is kept in focus if the __age__ of the **Person** is at least 18.');
   const draft = await rest(server.url, ADMIN_KEY, 'GET', `/policy/${v1.baseId}/draft`);

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Notice } from '../action';
 import { formatTime } from '../format';
-import { Link, navigate } from '../router';
+import { Link, navigate, replaceQuery } from '../router';
 import { mayChange, ownerLabel, useSession } from '../session';
 import { recordLabel, standing, versionCount } from '../versions';
 import { RecordPicker } from './RecordPicker';
@@ -58,7 +58,7 @@ export function RecordHeader<R extends HeaderRecord>({
   onNewDraft: () => void;
   onRollback: () => void;
   onDelete: () => void;
-  /** Drops the page's unsaved changes and loads the record as it is saved now. */
+  /** Drops the page's unsaved changes and loads the record as it is saved now (a version, once published). */
   onLoadAgain: () => void;
 }) {
   const session = useSession();
@@ -155,8 +155,17 @@ export function RecordHeader<R extends HeaderRecord>({
           )}
           {notice.stale && (
             <div className="alert-actions">
-              <button type="button" className="btn btn-small" onClick={onLoadAgain}>
-                Load the saved draft
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={() => {
+                  // A draft published meanwhile is a version now: the address
+                  // names it, so that a draft made since does not open in its place.
+                  if (notice.stale === 'published' && record) replaceQuery({ record: record.id });
+                  onLoadAgain();
+                }}
+              >
+                {notice.stale === 'published' ? 'Load the published version' : 'Load the saved draft'}
               </button>
               <span className="small">Your unsaved changes on this page are then lost: copy what you need first.</span>
             </div>

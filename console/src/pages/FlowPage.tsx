@@ -3,6 +3,7 @@ import {
   CreateFlowDocument,
   CreateFlowDraftFromVersionDocument,
   DeleteFlowDocument,
+  FlowDocument,
   FlowValidationDocument,
   PublishFlowDocument,
   ReplayFlowDocument,
@@ -14,13 +15,13 @@ import {
   UpdateFlowDraftDocument,
 } from '@verdict/client';
 import type { FlowFieldsFragment, FlowRunResultFieldsFragment, FlowTestInput, TestFlowRecordMutation } from '@verdict/client';
-import { VerdictError, errorMessage, staleRecord } from '../api';
+import { VerdictError, errorMessage } from '../api';
 import { formatJSON, plural, sameJSON } from '../format';
 import { Link, navigate, useTab } from '../router';
 import { useFlowRecords } from '../records';
 import { versionCount } from '../versions';
 import { recordRights, useSession } from '../session';
-import { carryNotice, useAction } from '../action';
+import { carryNotice, refusalNotice, useAction } from '../action';
 import { useModal } from '../focus';
 import { sampleName, testsOf } from '../tests';
 import { DecisionsPanel } from '../components/DecisionsPanel';
@@ -158,10 +159,16 @@ function FlowEditor({
     data: string;
   } | null>(null);
   const [report, setReport] = useState<NonNullable<TestFlowRecordMutation['testFlowRecord']> | null>(null);
-  const { busy, notice, setNotice, act } = useAction((err) => {
-    const listed = refusedProblems(err);
-    if (listed) setProblems(listed);
-  }, record?.id);
+  // The version the record is now: a draft published meanwhile is one.
+  const versionNow = async () => (record ? (await api.request(FlowDocument, { id: record.id })).flow?.version : null);
+  const { busy, notice, setNotice, act } = useAction(
+    (err) => {
+      const listed = refusedProblems(err);
+      if (listed) setProblems(listed);
+    },
+    record?.id,
+    versionNow,
+  );
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [confirmPublish, setConfirmPublish] = useState(false);
   const [importing, setImporting] = useState(false);
@@ -315,7 +322,7 @@ function FlowEditor({
         if (listed) setProblems(listed);
         // The gate names the failing tests; running them shows why each fails.
         const failed = !listed && tests.length > 0 ? await testRecord(record.id).catch(() => null) : null;
-        setNotice({ kind: 'error', text: `Not published: ${errorMessage(err)}`, stale: staleRecord(err) });
+        setNotice(await refusalNotice(err, { recordId: record.id, versionNow, refused: 'Not published' }));
         if (failed && !failed.passed) {
           setReport(failed);
           setTab('tests');

@@ -3,6 +3,7 @@ import {
   CreatePolicyDocument,
   CreatePolicyDraftFromVersionDocument,
   DeletePolicyDocument,
+  PolicyDocument,
   PublishPolicyDocument,
   ReplayPolicyDocument,
   RollbackPolicyDocument,
@@ -13,7 +14,7 @@ import {
 } from '@verdict/client';
 import type { PolicyFieldsFragment, PolicyTestInput, RunResultFieldsFragment, UpdatePolicyDraftInput } from '@verdict/client';
 import type { EditorView } from '@codemirror/view';
-import { errorMessage, staleRecord } from '../api';
+import { errorMessage } from '../api';
 import { dropDraft, loadDraft, loadSample, storeDraft, storeSample } from '../drafts';
 import { formatJSON, sameJSON } from '../format';
 import { navigate, useTab } from '../router';
@@ -23,7 +24,7 @@ import { NameField } from '../components/NameField';
 import { RestoredNotice } from '../components/RestoredNotice';
 import { versionCount } from '../versions';
 import { recordRights, useSession } from '../session';
-import { carryNotice, useAction } from '../action';
+import { carryNotice, refusalNotice, useAction } from '../action';
 import { sampleName, testsOf } from '../tests';
 import { CodeMirror } from '../editor/CodeMirror';
 import { jsonEditorState, jsonProblem } from '../editor/jsonEditor';
@@ -139,7 +140,9 @@ function Editor({
   const [batch, setBatch] = useState<{ results: RunResultFieldsFragment[]; rule: string; sample: string } | null>(null);
   const [runError, setRunError] = useState('');
   const [report, setReport] = useState<TestReport | null>(null);
-  const { busy, notice, setNotice, act } = useAction(undefined, record?.id);
+  // The version the record is now: a draft published meanwhile is one.
+  const versionNow = async () => (record ? (await api.request(PolicyDocument, { id: record.id })).policy?.version : null);
+  const { busy, notice, setNotice, act } = useAction(undefined, record?.id, versionNow);
   const [confirmDelete, setConfirmDelete] = useState(false);
   // The diagnostics of the text the open Publish dialog would publish; null while it is closed.
   const [publishCheck, setPublishCheck] = useState<RuleDiagnostic[] | null>(null);
@@ -331,7 +334,7 @@ function Editor({
         // The gate names the failing tests; running them shows why each fails.
         const failed = tests.length > 0 ? await testPolicy(api, record.id, tests).catch(() => null) : null;
         await reload();
-        setNotice({ kind: 'error', text: `Not published: ${errorMessage(err)}`, stale: staleRecord(err) });
+        setNotice(await refusalNotice(err, { recordId: record.id, versionNow, refused: 'Not published' }));
         if (failed && !failed.passed) {
           setReport(failed);
           setTab('tests');
