@@ -66,7 +66,7 @@ func dataError(err error) error {
 		text := strings.TrimPrefix(number.Value, "number ")
 		// The offset counts the byte that ends the number.
 		return fmt.Errorf("data holds the number %s (at byte %d), larger than any number a rule can compare (about 1.8e308)",
-			text, number.Offset-int64(len(text)))
+			Quoted(text), number.Offset-int64(len(text)))
 	}
 	return fmt.Errorf("data is not valid JSON: %s", JSONProblem(err))
 }

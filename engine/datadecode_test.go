@@ -236,10 +236,13 @@ func TestDecodeDataSaysWhereDataBreaksInPlainWords(t *testing.T) {
 		{`{"Person": {"age": 1e400}}`, "data holds the number 1e400 (at byte 20), larger than any number a rule can compare (about 1.8e308)"},
 		{`{"a": [-2E999]}`, "data holds the number -2E999 (at byte 8), larger than any number a rule can compare (about 1.8e308)"},
 		{"{\"a\": 1e999 \n}", "data holds the number 1e999 (at byte 7), larger than any number a rule can compare (about 1.8e308)"},
+		// A long number is quoted by its first MaxQuoted characters.
+		{`{"n": ` + strings.Repeat("9", 1_000_000) + `}`, "data holds the number " + strings.Repeat("9", MaxQuoted) +
+			"… (at byte 7), larger than any number a rule can compare (about 1.8e308)"},
 	} {
 		_, err := DecodeData([]byte(c.doc), Limits{})
 		if err == nil || err.Error() != c.want {
-			t.Errorf("%s: %v, want %s", c.doc, err, c.want)
+			t.Errorf("%.80s: %.300v, want %s", c.doc, err, c.want)
 		}
 	}
 }

@@ -589,13 +589,13 @@ func typeError(v value, raw any) *Error {
 	case vNull:
 		return newError(KindType, "Unsupported JSON value type: null")
 	case vObject:
-		return newError(KindType, "Unsupported JSON value type: %s", ValueText(raw))
+		return newError(KindType, "Unsupported JSON value type: %s", Quoted(ValueText(raw)))
 	case vInvalidList:
 		for _, it := range v.arr {
 			switch it.(type) {
 			case float64, string, bool:
 			default:
-				return newError(KindType, "Unsupported array item type: %s", ValueText(it))
+				return newError(KindType, "Unsupported array item type: %s", Quoted(ValueText(it)))
 			}
 		}
 	}
@@ -779,9 +779,9 @@ func (e *evaluator) countOf(raw any, length bool) (int, *Error) {
 		}
 	}
 	if length {
-		return 0, newError(KindEvaluation, "Cannot calculate length of %s", ValueText(raw))
+		return 0, newError(KindEvaluation, "Cannot calculate length of %s", Quoted(ValueText(raw)))
 	}
-	return 0, newError(KindEvaluation, "Cannot calculate number of %s for non array", ValueText(raw))
+	return 0, newError(KindEvaluation, "Cannot calculate number of %s for non array", Quoted(ValueText(raw)))
 }
 
 // compare applies an operator to typed operands (the table of

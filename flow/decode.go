@@ -257,7 +257,7 @@ func (r *reader) v1(obj map[string]any) *Definition {
 	}
 	d.Metadata = r.metadata(obj["metadata"])
 	for _, k := range unknownMembers(obj, definitionMembers) {
-		r.errorf("unknown member %q; a definition of format version 1 has %s", k, strings.Join(definitionMembers, ", "))
+		r.errorf("unknown member %q; a definition of format version 1 has %s", engine.Quoted(k), strings.Join(definitionMembers, ", "))
 	}
 	return d
 }
@@ -304,11 +304,11 @@ func (r *reader) node(v any, where string) Node {
 		Outcome:     r.optStr(m, "outcome", where),
 	}
 	for _, k := range unknownMembers(m, nodeMembers) {
-		r.ignored = append(r.ignored, fmt.Sprintf("node %q has a member %q that no node has; it is ignored and not stored", n.ID, k))
+		r.ignored = append(r.ignored, fmt.Sprintf("node %q has a member %q that no node has; it is ignored and not stored", engine.Quoted(n.ID), engine.Quoted(k)))
 	}
 	if p, ok := m["policy"].(map[string]any); ok {
 		for _, k := range unknownMembers(p, policyMembers) {
-			r.ignored = append(r.ignored, fmt.Sprintf("node %q has a policy member %q that no policy reference has; it is ignored and not stored", n.ID, k))
+			r.ignored = append(r.ignored, fmt.Sprintf("node %q has a policy member %q that no policy reference has; it is ignored and not stored", engine.Quoted(n.ID), engine.Quoted(k)))
 		}
 	}
 	return n

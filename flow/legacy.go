@@ -3,6 +3,8 @@ package flow
 import (
 	"fmt"
 	"reflect"
+
+	"github.com/verdict/verdict/engine"
 )
 
 // nested converts the reference's nested YAML form: flow.start holds
@@ -48,7 +50,7 @@ func (f *flattener) add(v any, where string) {
 	}
 	id, _ := m["id"].(string) // graphNode reports an id of the wrong type
 	if id != "" {
-		where = fmt.Sprintf("node %q", id)
+		where = fmt.Sprintf("node %q", engine.Quoted(id))
 	}
 	n := graphNode(f.r, m, where)
 	onTrue := f.r.children(m, "onTrue", where)

@@ -325,14 +325,14 @@ func (r *runner) policy(i int, n *Node) (value, error) {
 	database := time.Since(start)
 	switch {
 	case errors.Is(err, ErrPolicyNotFound):
-		msg := fmt.Sprintf("policy %q referenced by node %q not found", n.Policy.String(), n.ID)
+		msg := fmt.Sprintf("policy %q referenced by node %q not found", engine.Quoted(n.Policy.String()), engine.Quoted(n.ID))
 		resp := &engine.Result{Rule: []string{}, Data: r.input, Error: &engine.Error{Kind: engine.KindEvaluation, Message: msg}}
 		r.respond(n, resp, NodeExecution{Database: Nanos(database), Total: Nanos(time.Since(start))})
 		return value{}, r.stop(msg)
 	case err != nil:
 		return value{}, err
 	case rp == nil:
-		return value{}, fmt.Errorf("flow: the resolver returned no policy for %q", n.Policy.String())
+		return value{}, fmt.Errorf("flow: the resolver returned no policy for %q", engine.Quoted(n.Policy.String()))
 	}
 
 	if err := r.charge(r.spend, rp.AnswerWeight()+r.plan.framing[i]+r.echoed); err != nil {
@@ -356,7 +356,7 @@ func (r *runner) policy(i int, n *Node) (value, error) {
 	if resp.Error != nil {
 		// Fail closed: an error must not route to a false branch
 		// that might approve.
-		return value{}, r.stop(fmt.Sprintf("node %q: %s", n.ID, resp.Error.Message))
+		return value{}, r.stop(fmt.Sprintf("node %q: %s", engine.Quoted(n.ID), resp.Error.Message))
 	}
 	b := resp.Result
 	if legacy, ok := n.ReturnValue.(bool); ok && !legacy {

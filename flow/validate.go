@@ -1,6 +1,10 @@
 package flow
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/verdict/verdict/engine"
+)
 
 // Stage says what a definition is validated for: saving, publishing or
 // running (docs/flows.md, "Validation").
@@ -105,7 +109,7 @@ func (g *graph) validate(stage Stage) Problems {
 	if stage != StageRun && len(g.roots) > 0 {
 		for i, n := range d.Nodes {
 			if !g.reachable[i] {
-				v.add(i, "Node %q is not connected to the flow", n.ID)
+				v.add(i, "Node %q is not connected to the flow", engine.Quoted(n.ID))
 			}
 		}
 	}
@@ -116,10 +120,10 @@ func (g *graph) validate(stage Stage) Problems {
 				continue
 			}
 			if len(n.OnTrue) == 0 {
-				p.Warnings = append(p.Warnings, fmt.Sprintf("%s node %q is missing a TRUE path", n.Type, n.ID))
+				p.Warnings = append(p.Warnings, fmt.Sprintf("%s node %q is missing a TRUE path", n.Type, engine.Quoted(n.ID)))
 			}
 			if len(n.OnFalse) == 0 {
-				p.Warnings = append(p.Warnings, fmt.Sprintf("%s node %q is missing a FALSE path", n.Type, n.ID))
+				p.Warnings = append(p.Warnings, fmt.Sprintf("%s node %q is missing a FALSE path", n.Type, engine.Quoted(n.ID)))
 			}
 		}
 	}
@@ -183,12 +187,12 @@ func (v *validation) checkNode(i int, stage Stage) {
 	if n.ID == "" {
 		v.add(i, "Node at index %d has no id", i)
 	} else if g.index[n.ID] != i {
-		v.add(i, "Duplicate node id %q", n.ID)
+		v.add(i, "Duplicate node id %q", engine.Quoted(n.ID))
 	}
 	switch n.Type {
 	case TypeStart, TypePolicy, TypeReturn, TypeCustom:
 	default:
-		v.add(i, "unknown node type: %s (node %q)", n.Type, n.ID)
+		v.add(i, "unknown node type: %s (node %q)", engine.Quoted(string(n.Type)), engine.Quoted(n.ID))
 	}
 	// Content only matters to a run if the run can get there.
 	if stage != StageRun || g.reachable[i] {
@@ -203,20 +207,20 @@ func (v *validation) checkContent(i int) {
 	case TypeStart, TypePolicy:
 		switch {
 		case n.Policy == nil || n.Policy.kinds() == 0:
-			v.add(i, "%s node %q must have a Policy ID", n.Type, n.ID)
+			v.add(i, "%s node %q must have a Policy ID", n.Type, engine.Quoted(n.ID))
 		case n.Policy.kinds() > 1:
-			v.add(i, "%s node %q must reference its policy by exactly one of id, baseId or ref", n.Type, n.ID)
+			v.add(i, "%s node %q must reference its policy by exactly one of id, baseId or ref", n.Type, engine.Quoted(n.ID))
 		}
 		if _, ok := n.ReturnValue.(bool); n.ReturnValue != nil && !ok {
-			v.add(i, "%s node %q returnValue must be a boolean", n.Type, n.ID)
+			v.add(i, "%s node %q returnValue must be a boolean", n.Type, engine.Quoted(n.ID))
 		}
 	case TypeReturn:
 		if _, ok := n.ReturnValue.(bool); !ok {
-			v.add(i, "return node %q must have a boolean returnValue", n.ID)
+			v.add(i, "return node %q must have a boolean returnValue", engine.Quoted(n.ID))
 		}
 	case TypeCustom:
 		if n.Outcome == nil {
-			v.add(i, "custom node %q must have an outcome", n.ID)
+			v.add(i, "custom node %q must have an outcome", engine.Quoted(n.ID))
 		}
 	}
 }
@@ -229,15 +233,15 @@ func (v *validation) checkBranches(i int) {
 	switch n.Type {
 	case TypeReturn:
 		if len(n.OnTrue)+len(n.OnFalse)+len(n.Next) > 0 {
-			v.add(i, "return node %q cannot have branches", n.ID)
+			v.add(i, "return node %q cannot have branches", engine.Quoted(n.ID))
 		}
 	case TypeCustom:
 		if len(n.OnTrue)+len(n.OnFalse) > 0 {
-			v.add(i, "custom node %q cannot have onTrue or onFalse (use next)", n.ID)
+			v.add(i, "custom node %q cannot have onTrue or onFalse (use next)", engine.Quoted(n.ID))
 		}
 	case TypeStart, TypePolicy:
 		if len(n.Next) > 0 {
-			v.add(i, "%s node %q cannot have next", n.Type, n.ID)
+			v.add(i, "%s node %q cannot have next", n.Type, engine.Quoted(n.ID))
 		}
 	}
 	for _, list := range [...][]string{n.OnTrue, n.OnFalse, n.Next} {
@@ -245,9 +249,9 @@ func (v *validation) checkBranches(i int) {
 			j, ok := g.index[id]
 			switch {
 			case !ok:
-				v.add(i, "Referenced node %q not found", id)
+				v.add(i, "Referenced node %q not found", engine.Quoted(id))
 			case g.d.Nodes[j].Type == TypeStart || id == g.d.Start:
-				v.add(i, "Node %q cannot be a branch target", id)
+				v.add(i, "Node %q cannot be a branch target", engine.Quoted(id))
 			}
 		}
 	}
@@ -277,7 +281,7 @@ func (v *validation) visit(i int) {
 		case unvisited:
 			v.visit(j)
 		case visiting:
-			v.add(j, "Circular reference detected involving node %q", v.g.d.Nodes[j].ID)
+			v.add(j, "Circular reference detected involving node %q", engine.Quoted(v.g.d.Nodes[j].ID))
 		}
 	}
 	v.state[i] = visited

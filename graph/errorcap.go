@@ -9,7 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2/validator/core"
 	"github.com/vektah/gqlparser/v2/validator/rules"
 
-	"github.com/verdict/verdict/graph/model"
+	"github.com/verdict/verdict/engine"
 )
 
 // cappedRules are gqlgen's validation rules, intsWithin32Bits and
@@ -22,7 +22,7 @@ import (
 //
 // The errors of values say where the value stands and quote only the
 // start of it (see placedValues), and no message is longer than
-// maxValidationMessage: a rule quotes what the document holds, which may
+// maxMessage: a rule quotes what the document holds, which may
 // be as long as a request body.
 func cappedRules(max int) func() *rules.Rules {
 	return func() *rules.Rules {
@@ -50,12 +50,13 @@ func cappedRules(max int) func() *rules.Rules {
 	}
 }
 
-// maxValidationMessage is the longest message of a validation error, in
-// characters.
-const maxValidationMessage = 500
+// maxMessage is the longest message of an error, in characters: of a
+// validation error here, and of any error the client sees in
+// presentError, whatever made it.
+const maxMessage = 500
 
 func shortMessage(err *gqlerror.Error) {
-	err.Message = model.Cut(err.Message, maxValidationMessage)
+	err.Message = engine.Cut(err.Message, maxMessage)
 }
 
 // errorCap keeps the first max errors of a response and replaces the rest

@@ -10,6 +10,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/service"
 )
 
@@ -25,6 +26,10 @@ import (
 //   - anything else is a fault of the server: it is logged and shown as
 //     internal, without details. So are the service's internal and
 //     unavailable errors, whose causes the service keeps to itself.
+//
+// No message or detail is longer than maxMessage characters: a message
+// quotes only the start of a value the client sent, and should one not,
+// the cut here keeps a response of many errors from repeating it whole.
 func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 	return func(ctx context.Context, err error) *gqlerror.Error {
 		shown := graphql.DefaultErrorPresenter(ctx, err)
@@ -44,10 +49,14 @@ func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 		}
 		ext := map[string]any{"code": string(code)}
 		if details != nil {
-			ext["details"] = details
+			cut := make([]string, len(details))
+			for i, d := range details {
+				cut[i] = engine.Cut(d, maxMessage)
+			}
+			ext["details"] = cut
 		}
 		return &gqlerror.Error{
-			Message:    msg,
+			Message:    engine.Cut(msg, maxMessage),
 			Path:       shown.Path,
 			Locations:  shown.Locations,
 			Extensions: ext,

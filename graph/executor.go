@@ -10,7 +10,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/verdict/verdict/graph/model"
+	"github.com/verdict/verdict/engine"
 )
 
 // checkedTransport is a transport of gqlgen whose operations have their
@@ -58,7 +58,7 @@ const maxNamesListed = 10
 func unknownOperation(doc *ast.QueryDocument, name string) *gqlerror.Error {
 	names := make([]string, 0, maxNamesListed)
 	for _, op := range doc.Operations[:min(len(doc.Operations), maxNamesListed)] {
-		names = append(names, model.Cut(op.Name, model.MaxQuoted))
+		names = append(names, engine.Quoted(op.Name))
 	}
 	listed := strings.Join(names, ", ")
 	if more := len(doc.Operations) - len(names); more > 0 {
@@ -69,9 +69,9 @@ func unknownOperation(doc *ast.QueryDocument, name string) *gqlerror.Error {
 		return refusal(nil, "the document has %d operations (%s); choose one with operationName", len(doc.Operations), listed)
 	case len(doc.Operations) == 1 && doc.Operations[0].Name == "":
 		return refusal(nil, "the document has no operation named %q: its one operation has no name; send no operationName",
-			model.Cut(name, model.MaxQuoted))
+			engine.Quoted(name))
 	case len(doc.Operations) == 1:
-		return refusal(nil, "the document has no operation named %q; its one operation is %s", model.Cut(name, model.MaxQuoted), listed)
+		return refusal(nil, "the document has no operation named %q; its one operation is %s", engine.Quoted(name), listed)
 	}
-	return refusal(nil, "the document has no operation named %q; its operations are %s", model.Cut(name, model.MaxQuoted), listed)
+	return refusal(nil, "the document has no operation named %q; its operations are %s", engine.Quoted(name), listed)
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/validator/core"
 
-	"github.com/verdict/verdict/graph/model"
+	"github.com/verdict/verdict/engine"
 )
 
 // unreadableNumber refuses a document that writes a number the executor
@@ -45,7 +45,7 @@ func unreadableNumber(doc *ast.QueryDocument) *gqlerror.Error {
 	return refusal(found.Position,
 		"the number %s cannot be written in the document, where a whole number is at most 9223372036854775807 in size and any other at most about 1.8e308; "+
 			"send the value that holds it as a variable, whose numbers are read as JSON",
-		model.Cut(found.Raw, model.MaxQuoted))
+		engine.Quoted(found.Raw))
 }
 
 // documentArguments calls visit with each value the document gives an
@@ -131,8 +131,8 @@ func placedValues(observers *core.Events, addError core.AddErrFunc) core.AddErrF
 		}
 		v, place := current, places[current]
 		addError(append(options, func(err *gqlerror.Error) {
-			if whole := v.String(); len(whole) > model.MaxQuoted {
-				err.Message = strings.Replace(err.Message, whole, model.Cut(whole, model.MaxQuoted), 1)
+			if whole := v.String(); len(whole) > engine.MaxQuoted {
+				err.Message = strings.Replace(err.Message, whole, engine.Quoted(whole), 1)
 			}
 			if place != "" {
 				err.Message = place + ": " + err.Message

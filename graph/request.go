@@ -12,7 +12,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/verdict/verdict/graph/model"
+	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/service"
 )
 
@@ -34,7 +34,7 @@ func readRequest(next http.Handler) http.Handler {
 		if upgrade := r.Header.Get("Upgrade"); upgrade != "" {
 			writeError(w, http.StatusBadRequest, service.CodeInvalidArgument,
 				fmt.Sprintf("/graphql does not upgrade connections (Upgrade: %s): it serves no subscriptions; send each operation by POST or GET",
-					model.Cut(upgrade, model.MaxQuoted)))
+					engine.Quoted(upgrade)))
 			return
 		}
 		switch r.Method {
@@ -78,12 +78,12 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 		if ct == "" {
 			return invalid("Content-Type must be application/json; the request has none")
 		}
-		return invalid(fmt.Sprintf("Content-Type must be application/json, not %q", ct))
+		return invalid(fmt.Sprintf("Content-Type must be application/json, not %q", engine.Quoted(ct)))
 	}
 	// The body is read as UTF-8 whatever the header says: another charset
 	// would be misread, not converted.
 	if charset, ok := params["charset"]; ok && !strings.EqualFold(charset, "utf-8") {
-		return invalid(fmt.Sprintf("Content-Type must be JSON in UTF-8, not in charset %q", charset))
+		return invalid(fmt.Sprintf("Content-Type must be JSON in UTF-8, not in charset %q", engine.Quoted(charset)))
 	}
 	body, err := io.ReadAll(r.Body)
 	var tooLarge *http.MaxBytesError
@@ -146,9 +146,9 @@ func envelopeProblem(body []byte) string {
 			if i := slices.IndexFunc(names, func(n string) bool { return strings.EqualFold(n, name) }); i >= 0 {
 				hint = fmt.Sprintf(" (did you mean %q?)", names[i])
 			}
-			return fmt.Sprintf("unknown field %q%s; the fields are %s", name, hint, strings.Join(names, ", "))
+			return fmt.Sprintf("unknown field %q%s; the fields are %s", engine.Quoted(name), hint, strings.Join(names, ", "))
 		case seen[name]:
-			return fmt.Sprintf("field %q appears more than once", name)
+			return fmt.Sprintf("field %q appears more than once", engine.Quoted(name))
 		case string(value) != "null" && value[0] != envelopeMembers[k].kind:
 			if envelopeMembers[k].kind == '"' {
 				return name + " must be a string"

@@ -13,6 +13,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/validator/core"
 
+	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/graph/model"
 )
 
@@ -183,7 +184,7 @@ func customScalarLiterals(observers *core.Events, addError core.AddErrFunc) {
 		}
 		described := model.Describe(value)
 		if v.Kind == ast.EnumValue {
-			described = "the enum value " + model.Cut(v.Raw, model.MaxQuoted)
+			described = "the enum value " + engine.Quoted(v.Raw)
 		}
 		addError(core.Message("the value must be %s, not %s", s.expected, described), core.At(v.Position))
 	})
@@ -271,7 +272,7 @@ func inputObjectProblem(schema *ast.Schema, def *ast.Definition, v any, at strin
 	if len(unknown) > 0 {
 		slices.Sort(unknown)
 		return &valueProblem{at, fmt.Sprintf("holds the field %q, which %s does not have (its fields are %s)",
-			unknown[0], def.Name, strings.Join(fields, ", "))}
+			engine.Quoted(unknown[0]), def.Name, strings.Join(fields, ", "))}
 	}
 	for _, f := range def.Fields {
 		fv, given := obj[f.Name]

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/service"
 )
 
@@ -77,7 +78,7 @@ func decisionFilter(q url.Values) (service.DecisionFilter, error) {
 	if v := q.Get("result"); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil || (v != "true" && v != "false") {
-			return f, invalid("result must be true or false, not %q", v)
+			return f, invalid("result must be true or false, not %q", engine.Quoted(v))
 		}
 		f.Result = &b
 	}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/service"
 )
 
@@ -93,10 +94,10 @@ func checkContentType(ct string) error {
 	}
 	mt, params, err := mime.ParseMediaType(ct)
 	if err != nil || mt != "application/json" && !strings.HasSuffix(mt, "+json") {
-		return invalid("Content-Type must be application/json, not %q", ct)
+		return invalid("Content-Type must be application/json, not %q", engine.Quoted(ct))
 	}
 	if charset, ok := params["charset"]; ok && !strings.EqualFold(charset, "utf-8") {
-		return invalid("Content-Type must be JSON in UTF-8, not in charset %q", charset)
+		return invalid("Content-Type must be JSON in UTF-8, not in charset %q", engine.Quoted(charset))
 	}
 	return nil
 }
@@ -128,14 +129,14 @@ func decodeObject(body []byte, v reflect.Value) error {
 		}
 		k := slices.IndexFunc(fields.list, func(f field) bool { return f.name == name })
 		if k < 0 && len(fields.names) == 0 {
-			return &unknownFieldError{name: name, err: invalid("unknown field %q; this request takes no fields", name)}
+			return &unknownFieldError{name: name, err: invalid("unknown field %q; this request takes no fields", engine.Quoted(name))}
 		}
 		if k < 0 {
 			return &unknownFieldError{name: name,
-				err: invalid("unknown field %q%s; the fields are %s", name, didYouMean(name, fields.names), strings.Join(fields.names, ", "))}
+				err: invalid("unknown field %q%s; the fields are %s", engine.Quoted(name), didYouMean(name, fields.names), strings.Join(fields.names, ", "))}
 		}
 		if seen[k] {
-			return invalid("field %q appears more than once", name)
+			return invalid("field %q appears more than once", engine.Quoted(name))
 		}
 		seen[k] = true
 		// The body is valid JSON: a colon follows the name, and a comma or
@@ -320,7 +321,8 @@ func describeValue(v string) string {
 	case "array", "object":
 		return "an " + v
 	}
-	return v
+	// A number out of the field's range: encoding/json gives it whole.
+	return engine.Quoted(v)
 }
 
 // jsonType names the JSON type a Go type decodes from.

@@ -2,9 +2,11 @@ package rest
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
 )
@@ -40,5 +42,21 @@ func TestAnIDOfTheWrongKindIsNotFoundWithAHint(t *testing.T) {
 		if n := db.Client().GroupMember.Query().CountX(t.Context()); n != 0 {
 			t.Errorf("%d group members stored, want none", n)
 		}
+	})
+}
+
+// An invalid id is quoted by its first engine.MaxQuoted characters, however
+// long, in a path or in a body.
+func TestALongInvalidIDIsQuotedByItsStart(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		w := newFlowWorld(t, db)
+		admin := w.as["admin"]
+		long := strings.Repeat("z", 100_000)
+		quoted := `"` + strings.Repeat("z", engine.MaxQuoted) + `…" is not a valid id`
+		group := w.createGroupAs(t, admin, `{"name": "g"}`)
+		wantMessage(t, w.call(t, admin, http.MethodPost, "/run/policy/"+long, seniorRun), http.StatusBadRequest, service.CodeInvalidArgument,
+			"baseId "+quoted)
+		wantMessage(t, w.call(t, admin, http.MethodPost, "/group/"+group.ID.String()+"/member", `{"kind": "policy", "baseId": "`+long+`"}`),
+			http.StatusBadRequest, service.CodeInvalidArgument, "baseId "+quoted)
 	})
 }

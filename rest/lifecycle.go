@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/service"
 )
 
@@ -146,7 +147,7 @@ func replaceParam(r *http.Request) (bool, error) {
 	case values[0] == "false":
 		return false, nil
 	default:
-		return false, invalid("replace must be true or false, not %q", values[0])
+		return false, invalid("replace must be true or false, not %q", engine.Quoted(values[0]))
 	}
 }
 

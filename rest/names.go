@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/agnivade/levenshtein"
+
+	"github.com/verdict/verdict/engine"
 )
 
 // didYouMean is ` (did you mean "x"?)` for the name of names closest to
@@ -129,14 +131,14 @@ func onlyQueryNames(q url.Values, pattern string, names []string) error {
 	if len(unknown) > 1 {
 		return invalid("unknown query parameters %s; %s", listed(quoted(unknown)), reads)
 	}
-	return invalid("unknown query parameter %q%s; %s", unknown[0], didYouMean(unknown[0], names), reads)
+	return invalid("unknown query parameter %q%s; %s", engine.Quoted(unknown[0]), didYouMean(unknown[0], names), reads)
 }
 
 // quoted is each name in Go's quotes.
 func quoted(names []string) []string {
 	out := make([]string, len(names))
 	for i, n := range names {
-		out[i] = fmt.Sprintf("%q", n)
+		out[i] = fmt.Sprintf("%q", engine.Quoted(n))
 	}
 	return out
 }

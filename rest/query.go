@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/service"
 )
 
@@ -41,7 +42,7 @@ func pageOptions(r *http.Request) (service.ListOptions, error) {
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return o, invalid("limit must be a whole number between 1 and %d, not %q", service.MaxPageSize, v)
+			return o, invalid("limit must be a whole number between 1 and %d, not %q", service.MaxPageSize, engine.Quoted(v))
 		}
 		// Checked here, since a limit of 0 would reach the service as
 		// "not given".
@@ -95,7 +96,7 @@ func queryTime(q url.Values, name string) (*time.Time, error) {
 func parseTime(name, s string) (time.Time, error) {
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
-		return t, invalid("%s %q is not an RFC 3339 time such as 2027-01-31T00:00:00Z", name, s)
+		return t, invalid("%s %q is not an RFC 3339 time such as 2027-01-31T00:00:00Z", name, engine.Quoted(s))
 	}
 	return t, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database/changefeed"
+	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/membership"
@@ -287,7 +288,7 @@ func (s *Service) addMemberTx(ctx context.Context, tx storage.Tx, actor *Princip
 	}
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
-		return nil, newError(CodeNotFound, "no user has the email %s", in.Email)
+		return nil, newError(CodeNotFound, "no user has the email %s", engine.Quoted(in.Email))
 	case err != nil:
 		return nil, unavailable(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/storage"
@@ -108,12 +109,12 @@ func toStoredPrecision(t *time.Time) *time.Time {
 
 func (f AuditFilter) check() error {
 	if f.Action != "" && auditevent.ActionValidator(auditevent.Action(f.Action)) != nil {
-		return Invalid("action must be created, edited, published, assigned, executed or deleted, not %q", f.Action)
+		return Invalid("action must be created, edited, published, assigned, executed or deleted, not %q", engine.Quoted(string(f.Action)))
 	}
 	switch f.Kind {
 	case "", AuditPolicy, AuditFlow, AuditGroup, AuditMember, AuditKey:
 	default:
-		return Invalid("kind must be policy, flow, group, member or key, not %q", f.Kind)
+		return Invalid("kind must be policy, flow, group, member or key, not %q", engine.Quoted(string(f.Kind)))
 	}
 	if f.Since != nil && f.Until != nil && !f.Until.After(*f.Since) {
 		return Invalid("until must be later than since")

@@ -33,10 +33,10 @@ func checkMask(paths []string) ([]maskPath, error) {
 	for _, p := range paths {
 		for _, step := range strings.Split(strings.TrimPrefix(p, "$."), ".") {
 			if step == "*" {
-				return nil, Invalid("mask path %q has a step *: paths have no wildcards; a step that meets a list applies to each element, so name the member, as in $.Person.cards.number", p)
+				return nil, Invalid("mask path %q has a step *: paths have no wildcards; a step that meets a list applies to each element, so name the member, as in $.Person.cards.number", engine.Quoted(p))
 			}
 			if step != "" && engine.CanonicalName(step) == "" {
-				return nil, Invalid("mask path %q has the step %q, which names no member a rule can read", p, step)
+				return nil, Invalid("mask path %q has the step %q, which names no member a rule can read", engine.Quoted(p), engine.Quoted(step))
 			}
 		}
 	}
@@ -66,20 +66,20 @@ func parseMaskPath(p string) (maskPath, error) {
 		return nil, Invalid("mask path %.40q... is longer than %d bytes", p, MaxMaskPathLength)
 	}
 	if !utf8.ValidString(p) {
-		return nil, Invalid("mask path %q is not valid UTF-8", p)
+		return nil, Invalid("mask path %q is not valid UTF-8", engine.Quoted(p))
 	}
 	rest, ok := strings.CutPrefix(p, "$.")
 	if !ok {
-		return nil, Invalid("mask path %q must start with $. and name a member, as in $.Person.ssn", p)
+		return nil, Invalid("mask path %q must start with $. and name a member, as in $.Person.ssn", engine.Quoted(p))
 	}
 	steps := strings.Split(rest, ".")
 	if len(steps) > maxMaskSegments {
-		return nil, Invalid("mask path %q has more than %d steps", p, maxMaskSegments)
+		return nil, Invalid("mask path %q has more than %d steps", engine.Quoted(p), maxMaskSegments)
 	}
 	for i, step := range steps {
 		if step == "" || strings.TrimSpace(step) != step || strings.ContainsAny(step, `[]"'`) ||
 			strings.IndexFunc(step, unicode.IsControl) >= 0 {
-			return nil, Invalid("mask path %q has an empty or malformed step %q: steps are member names separated by dots", p, step)
+			return nil, Invalid("mask path %q has an empty or malformed step %q: steps are member names separated by dots", engine.Quoted(p), engine.Quoted(step))
 		}
 		steps[i] = engine.CanonicalName(step)
 	}

@@ -659,9 +659,9 @@ func (s *Service) recomputeFlow(ctx context.Context, d *Decision, rec *ent.Recor
 		r := byID[p.RecordID]
 		switch {
 		case r == nil:
-			return note(fmt.Sprintf("the policy record %s that the flow's reference %s resolved to no longer exists", p.RecordID, p.Ref))
+			return note(fmt.Sprintf("the policy record %s that the flow's reference %s resolved to no longer exists", p.RecordID, engine.Quoted(p.Ref.String())))
 		case r.Revision != p.Revision:
-			return note(fmt.Sprintf("the policy draft %s that the flow's reference %s resolved to has changed since, so the run cannot be recomputed", p.RecordID, p.Ref))
+			return note(fmt.Sprintf("the policy draft %s that the flow's reference %s resolved to has changed since, so the run cannot be recomputed", p.RecordID, engine.Quoted(p.Ref.String())))
 		}
 		resolved[p.Ref] = s.program(r)
 	}
@@ -699,7 +699,7 @@ func (r recordedPolicies) ResolvePolicy(_ context.Context, ref flow.PolicyRef) (
 	if p, ok := r[ref]; ok {
 		return p, nil
 	}
-	return nil, fmt.Errorf("%w: %s", flow.ErrPolicyNotFound, ref)
+	return nil, fmt.Errorf("%w: %s", flow.ErrPolicyNotFound, engine.Quoted(ref.String()))
 }
 
 // ExpireDecisions removes the decision records older than the retention

@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/flow"
 )
@@ -302,7 +303,7 @@ func expectationOf(tc TestCase) (flowExpectation, error) {
 			return flowExpectation{outcome: &v}, nil
 		}
 	}
-	return flowExpectation{}, Invalid("test %q: expect must be true or false (the result) or a string (the outcome)", tc.Name)
+	return flowExpectation{}, Invalid("test %q: expect must be true or false (the result) or a string (the outcome)", engine.Quoted(tc.Name))
 }
 
 // metBy says whether a run passes the test. A run stopped on an error
@@ -451,7 +452,7 @@ func (r *policyResolver) target(ctx context.Context, ref flow.PolicyRef) (*targe
 func refID(s string) (uuid.UUID, error) {
 	id, err := uuid.Parse(s)
 	if err != nil {
-		return uuid.Nil, newError(CodeNotFound, "no policy %q", s)
+		return uuid.Nil, newError(CodeNotFound, "no policy %q", engine.Quoted(s))
 	}
 	return id, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/flow"
@@ -151,13 +152,13 @@ func sentProblems(d *flow.Definition) []string {
 		if p := n.Policy; p != nil && (n.Type == flow.TypeStart || n.Type == flow.TypePolicy) {
 			for _, ref := range [...]string{p.ID, p.BaseID, p.Ref} {
 				if _, err := ParseID("", ref); ref != "" && err != nil {
-					problems = append(problems, fmt.Sprintf("node %q: the policy reference %q is not a valid id", n.ID, ref))
+					problems = append(problems, fmt.Sprintf("node %q: the policy reference %q is not a valid id", engine.Quoted(n.ID), engine.Quoted(ref)))
 				}
 			}
 		}
 		if n.Outcome != nil {
 			if length := utf8.RuneCountInString(*n.Outcome); length > MaxOutcomeLength {
-				problems = append(problems, fmt.Sprintf("node %q: the outcome is %d characters long; the limit is %d", n.ID, length, MaxOutcomeLength))
+				problems = append(problems, fmt.Sprintf("node %q: the outcome is %d characters long; the limit is %d", engine.Quoted(n.ID), length, MaxOutcomeLength))
 			}
 		}
 	}
@@ -181,7 +182,7 @@ func invalidDefinition(details []string) *Error {
 // unresolvedMessage is how a policy reference that does not resolve is
 // reported, in saved drafts' warnings and refused publishes alike.
 func unresolvedMessage(np flow.NodePolicy) string {
-	return fmt.Sprintf("policy %q referenced by node %q not found", np.Ref.String(), np.NodeID)
+	return fmt.Sprintf("policy %q referenced by node %q not found", engine.Quoted(np.Ref.String()), engine.Quoted(np.NodeID))
 }
 
 // flowGate refuses to publish a definition that is not valid for
@@ -250,7 +251,7 @@ func (s *Service) validateSaved(ctx context.Context, res *policyResolver, d *flo
 			out.Warnings = append(out.Warnings, unresolvedMessage(np))
 		case err != nil:
 			out.Warnings = append(out.Warnings, fmt.Sprintf("policy %q referenced by node %q could not be checked: %s",
-				np.Ref.String(), np.NodeID, messageOf(err)))
+				engine.Quoted(np.Ref.String()), engine.Quoted(np.NodeID), messageOf(err)))
 		default:
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/apikey"
 	"github.com/verdict/verdict/storage"
@@ -131,7 +132,7 @@ func normalizeEmail(email string) (string, error) {
 	}
 	addr, err := mail.ParseAddress(email)
 	if err != nil || addr.Address != email {
-		return "", Invalid("%q is not an email address", email)
+		return "", Invalid("%q is not an email address", engine.Quoted(email))
 	}
 	return email, nil
 }

@@ -1,6 +1,10 @@
 package service
 
-import "github.com/google/uuid"
+import (
+	"github.com/google/uuid"
+
+	"github.com/verdict/verdict/engine"
+)
 
 // ParseID reads an id given as name (a path segment, a query parameter, a
 // member, a GraphQL ID). Only the canonical form of a UUID is one:
@@ -9,7 +13,7 @@ import "github.com/google/uuid"
 func ParseID(name, s string) (uuid.UUID, error) {
 	id, err := uuid.Parse(s)
 	if err != nil || len(s) != len("xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx") {
-		return uuid.Nil, Invalid("%s %q is not a valid id", name, s)
+		return uuid.Nil, Invalid("%s %q is not a valid id", name, engine.Quoted(s))
 	}
 	return id, nil
 }

@@ -159,20 +159,20 @@ func (s *Service) checkCommon(c *Changes, creating bool) error {
 			if err := checkText(fmt.Sprintf("tests[%d].name", i), tc.Name, MaxNameLength); err != nil {
 				return err
 			}
-			if err := checkJSONText(fmt.Sprintf("tests[%d] (%s)", i, tc.Name), tc.Expect); err != nil {
+			if err := checkJSONText(fmt.Sprintf("tests[%d] (%s)", i, engine.Quoted(tc.Name)), tc.Expect); err != nil {
 				return err
 			}
 			if seen[tc.Name] {
-				return Invalid("two tests are named %q", tc.Name)
+				return Invalid("two tests are named %q", engine.Quoted(tc.Name))
 			}
 			seen[tc.Name] = true
 			// A test's data is refused as a run refuses it, rather than
 			// stored to fail every publish.
 			if err := s.checkData(tc.Data); err != nil {
-				return Invalid("tests[%d] (%s): %s", i, tc.Name, messageOf(err))
+				return Invalid("tests[%d] (%s): %s", i, engine.Quoted(tc.Name), messageOf(err))
 			}
 			if len(tc.Expect) == 0 {
-				return Invalid("tests[%d] (%s): expect is required", i, tc.Name)
+				return Invalid("tests[%d] (%s): expect is required", i, engine.Quoted(tc.Name))
 			}
 		}
 	}

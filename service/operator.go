@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/authz"
+	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/storage"
 )
@@ -165,7 +166,7 @@ func (o *Operator) Organization(ctx context.Context, ref string) (*Organization,
 		}
 	}
 	if len(orgs) == 0 {
-		return nil, newError(CodeNotFound, "no organization has the id or name %q", ref)
+		return nil, newError(CodeNotFound, "no organization has the id or name %q", engine.Quoted(ref))
 	}
 	return organizationOf(orgs[0]), nil
 }

@@ -72,12 +72,12 @@ func (s *Service) testsToRun(ctx context.Context, k *kindRules, id uuid.UUID, te
 		}
 		// The report names its tests, as a save requires.
 		if named[tc.Name] {
-			return nil, nil, nil, Invalid("two tests are named %q", tc.Name)
+			return nil, nil, nil, Invalid("two tests are named %q", engine.Quoted(tc.Name))
 		}
 		named[tc.Name] = true
 		// Refused as a run refuses it, as a stored test's data is.
 		if err := s.checkData(tc.Data); err != nil {
-			return nil, nil, nil, Invalid("tests[%d] (%s): %s", i, tc.Name, messageOf(err))
+			return nil, nil, nil, Invalid("tests[%d] (%s): %s", i, engine.Quoted(tc.Name), messageOf(err))
 		}
 	}
 	if err := check(tests); err != nil {
@@ -106,7 +106,7 @@ func testData(tests []TestCase) int {
 func checkPolicyTests(tests []TestCase) error {
 	for _, tc := range tests {
 		if _, ok := expectedResult(tc.Expect); !ok {
-			return Invalid("test %q: expect must be true or false", tc.Name)
+			return Invalid("test %q: expect must be true or false", engine.Quoted(tc.Name))
 		}
 	}
 	return nil

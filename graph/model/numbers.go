@@ -9,6 +9,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 
+	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/service"
 )
 
@@ -71,12 +72,9 @@ func UnmarshalBoolean(v any) (bool, error) {
 	return false, service.Invalid("a Boolean must be true or false, not %s", Describe(v))
 }
 
-// MaxQuoted is how much of a value a message quotes, in characters.
-const MaxQuoted = 40
-
 // Describe names a value an argument was given, in JSON's terms (a
 // string, a number, an object, ...), quoting a number or a string (its
-// first MaxQuoted characters): what a refusal says was sent, whether the
+// first engine.MaxQuoted characters): what a refusal says was sent, whether the
 // document wrote it or a variable's JSON held it.
 func Describe(v any) string {
 	switch v := v.(type) {
@@ -85,27 +83,16 @@ func Describe(v any) string {
 	case bool:
 		return fmt.Sprintf("the boolean %t", v)
 	case json.Number:
-		return "the number " + Cut(string(v), MaxQuoted)
+		return "the number " + engine.Quoted(string(v))
 	case int64:
 		return fmt.Sprintf("the number %d", v)
 	case float64:
 		return "the number " + strconv.FormatFloat(v, 'g', -1, 64)
 	case string:
-		return "the string " + strconv.Quote(Cut(v, MaxQuoted))
+		return "the string " + strconv.Quote(engine.Quoted(v))
 	case []any:
 		return "an array"
 	}
 	// What remains of a value the document or JSON holds is an object.
 	return "an object"
-}
-
-// Cut cuts s to its first n characters, marking the cut with "…".
-func Cut(s string, n int) string {
-	for i := range s {
-		if n == 0 {
-			return s[:i] + "…"
-		}
-		n--
-	}
-	return s
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/google/uuid"
 
+	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/service"
 )
 
@@ -103,7 +104,7 @@ func UnmarshalNanos(v any) (service.Nanos, error) {
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
-		return 0, service.Invalid("%q is not a number of nanoseconds", s)
+		return 0, service.Invalid("%q is not a number of nanoseconds", engine.Quoted(s))
 	}
 	return service.Nanos(n), nil
 }
@@ -138,7 +139,7 @@ func UnmarshalTime(v any) (time.Time, error) {
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
-		return time.Time{}, service.Invalid("%q is not an RFC 3339 time", s)
+		return time.Time{}, service.Invalid("%q is not an RFC 3339 time", engine.Quoted(s))
 	}
 	return t, nil
 }
