@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -93,5 +94,35 @@ func TestCheckRuleFollowsTheRulesNamesThroughASchema(t *testing.T) {
 		}
 		f.post(t, adminKey, query, map[string]any{"rule": rule, "schema": []any{}}).
 			failure(t, service.CodeInvalidArgument)
+	})
+}
+
+func TestCheckRuleFieldsAreChargedTheTokensTheyBuild(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		// 255,270 tokens, 24.5 MB of JSON, which gqlgen builds as a
+		// million objects: each field is past the 64 MiB bound, and the
+		// text is checked once for all sixteen.
+		line := "A **P** is ok if the __a__ of the **P** is in [" + strings.Repeat("1,", 998) + "1].\n"
+		rule := strings.Repeat(line, 262000/len(line))
+		var query strings.Builder
+		query.WriteString("query($r: String!) {")
+		for i := range 16 {
+			fmt.Fprintf(&query, " c%d: checkRule(rule: $r) { tokens { kind range { start { line column } end { line column } } } }", i)
+		}
+		query.WriteString(" }")
+		r := f.post(t, adminKey, query.String(), map[string]any{"r": rule})
+		if !noData(r.Data) {
+			t.Errorf("data %.200s, want none", r.Data)
+		}
+		if len(r.Errors) != 16 {
+			t.Fatalf("%d errors, want 16: %.500v", len(r.Errors), r.Errors)
+		}
+		for _, e := range r.Errors {
+			if e.Extensions["code"] != string(service.CodeInvalidArgument) ||
+				e.Message != "this request would answer more than 64.0 MiB; ask for fewer runs, checks or records in one request" {
+				t.Errorf("error %+v, want the bound's", e)
+			}
+		}
 	})
 }

@@ -194,7 +194,31 @@ func NewHandler(svc *service.Service, cfg Config) http.Handler {
 	srv.SetRecoverFunc(recoverPanic)
 	// The body is read before a turn is taken: a client sending it slowly
 	// would otherwise hold a turn, and a few such clients every one.
-	return readRequest(admit(cfg.MaxConcurrent, markGet(srv)))
+	return readRequest(admit(cfg.MaxConcurrent, markGet(chargeObjects(srv))))
+}
+
+// objectBytes is what the service charges a GraphQL answer for each
+// object it builds where it counts them (a check's tokens and diagnostics,
+// a diff's lines; service.WithObjectBytes), beyond the object's bytes in
+// JSON. gqlgen builds each object of an answer field by field, through
+// the executor, its marshalers and an ordered map, before encoding it:
+// checkRule on a 254 KiB text of 255,270 tokens answered 24.4 MB of JSON,
+// 96 bytes a token, but allocated 2.0 GB with each token's four objects
+// selected (about 2 KiB an object; 500 MB, 2 KiB a token, with its kind
+// alone) and held 800 MB (3.1 KiB a token, near 800 bytes an object),
+// where POST /check answers the same tokens as the bytes it writes. The
+// bound on answers counts a quarter of the memory an answer takes
+// (service.DefaultMaxAnswerBytes is 64 MiB of the 256 MiB answers in
+// flight may hold), so an object held at some 800 bytes and allocated at
+// 2 KiB counts 256: a token 1,024 bytes beside its JSON.
+const objectBytes = 256
+
+// chargeObjects has next's answers charged objectBytes for each object
+// the service counts.
+func chargeObjects(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(service.WithObjectBytes(r.Context(), objectBytes)))
+	})
 }
 
 // admit lets at most n requests into next at once. A request whose client

@@ -214,10 +214,11 @@ func TestPublishingRefusesStoredTestsThatWouldAnswerTooMuch(t *testing.T) {
 
 func TestARequestsChecksShareWhatItMayAnswer(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
-		// A check counts 16 bytes a byte of its text: 150 KiB for the
-		// 200-condition rule (9,620 bytes), of the 320 KiB each request
-		// below may answer.
-		f := newFixtureWith(t, db, func(c *service.Config) { c.MaxAnswerBytes = 320 << 10 })
+		// A check counts 16 bytes a byte of its text and then what it
+		// answers: 150 KiB and 146 KiB for the 200-condition rule (9,621
+		// bytes, 1,604 tokens), of the 640 KiB each request below may
+		// answer.
+		f := newFixtureWith(t, db, func(c *service.Config) { c.MaxAnswerBytes = 640 << 10 })
 		rule := bigRule(200)
 		request := f.as(t, adminKey, "")
 		for i := range 2 {
@@ -227,7 +228,7 @@ func TestARequestsChecksShareWhatItMayAnswer(t *testing.T) {
 		}
 		_, err := f.svc.CheckRule(request, rule, nil)
 		wantCode(t, err, service.CodeInvalidArgument)
-		if want := "this request would answer more than 320.0 KiB; ask for fewer runs, checks or records in one request"; err == nil || !strings.Contains(err.Error(), want) {
+		if want := "this request would answer more than 640.0 KiB; ask for fewer runs, checks or records in one request"; err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%v, want %q", err, want)
 		}
 		if _, err := f.svc.CheckRule(f.as(t, adminKey, ""), rule, nil); err != nil {
@@ -816,6 +817,28 @@ func TestAFlowsTestsAreChargedWhatTheirReportAnswers(t *testing.T) {
 		if want := "the stored tests would answer more than 64.0 KiB, what one request may; " +
 			"a flow is published only with stored tests that fit: keep fewer of them"; err.(*service.Error).Message != want {
 			t.Errorf("publishing with four tests: %v, want %q", err, want)
+		}
+	})
+}
+
+// denseRule is a rule text of about 256 KiB whose lists of short numbers
+// make a token of nearly every other byte: its check answers 24.5 MB of
+// JSON, 96 bytes a byte of text.
+func denseRule() string {
+	line := "A **P** is ok if the __a__ of the **P** is in [" + strings.Repeat("1,", 998) + "1].\n"
+	return strings.Repeat(line, 262000/len(line))
+}
+
+func TestACheckIsChargedWhatItAnswers(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		// 16 bytes a byte of text, charged before the check, is 4.2 MB
+		// of the 16 MiB a request below may answer; the 24.5 MB the
+		// check answers is not.
+		f := newFixtureWith(t, db, func(c *service.Config) { c.MaxAnswerBytes = 16 << 20 })
+		_, err := f.svc.CheckRule(f.as(t, adminKey, ""), denseRule(), nil)
+		wantCode(t, err, service.CodeInvalidArgument)
+		if want := "this request would answer more than 16.0 MiB; ask for fewer runs, checks or records in one request"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%v, want %q", err, want)
 		}
 	})
 }

@@ -31,6 +31,11 @@ type Call struct {
 	// texts are the rule texts its inline runs compiled (see
 	// Service.compileInline).
 	texts *compiledTexts
+	// checks are the rule texts it checked (see Service.CheckRule).
+	checks *checkedTexts
+	// objectBytes is what its transport spends building each object of
+	// an answer, beyond the object's bytes in JSON (see WithObjectBytes).
+	objectBytes int
 }
 
 type callKey struct{}
@@ -43,6 +48,9 @@ func WithCall(ctx context.Context, c *Call) context.Context {
 	}
 	if c.texts == nil {
 		c.texts = new(compiledTexts)
+	}
+	if c.checks == nil {
+		c.checks = new(checkedTexts)
 	}
 	return context.WithValue(ctx, callKey{}, c)
 }
@@ -79,6 +87,25 @@ func PrincipalFrom(ctx context.Context) (*Principal, bool) {
 // WithRunBudget returns a context whose runs are charged to b.
 func WithRunBudget(ctx context.Context, b RunBudget) context.Context {
 	return withCallChange(ctx, func(c *Call) { c.Budget = b })
+}
+
+// WithObjectBytes returns a context whose answers are charged n bytes
+// more for each object they are made of where the service counts them (a
+// check's tokens and diagnostics, a diff's lines): what a transport that
+// builds an object for each spends beyond the bytes the object answers in
+// JSON, in the bytes the bound on answers counts. GraphQL sets it; REST
+// encodes the service's values as they are and leaves it 0.
+func WithObjectBytes(ctx context.Context, n int) context.Context {
+	return withCallChange(ctx, func(c *Call) { c.objectBytes = n })
+}
+
+// objectBytesOf is what ctx's transport spends on each object of an
+// answer beyond its JSON (WithObjectBytes).
+func objectBytesOf(ctx context.Context) int {
+	if c := callOf(ctx); c != nil {
+		return c.objectBytes
+	}
+	return 0
 }
 
 func requestStart(ctx context.Context, fallback time.Time) time.Time {

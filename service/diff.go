@@ -225,7 +225,7 @@ func (s *Service) loadPair(ctx context.Context, k *kindRules, id, otherID uuid.U
 	// texts in an entry of its own, and costs about as much to compute.
 	// What it repeats, a schema change's path and an edge's node id, is
 	// charged once the diff is known, before it is written out.
-	if err := s.spendAnswer(ctx, diffAnswerBytes(from.record)+diffAnswerBytes(to.record)); err != nil {
+	if err := s.spendAnswer(ctx, diffAnswerBytes(ctx, from.record)+diffAnswerBytes(ctx, to.record)); err != nil {
 		return nil, nil, err
 	}
 	return from, to, nil
@@ -237,11 +237,12 @@ const diffLineBytes = 32
 
 // diffAnswerBytes is the most a diff answers of record r: its content,
 // and the frame of each line of its rule text, which a diff of two texts
-// that share no line answers whole.
-func diffAnswerBytes(r *ent.Record) int {
+// that share no line answers whole, each an object that ctx's transport
+// may spend more on building than the line's bytes (WithObjectBytes).
+func diffAnswerBytes(ctx context.Context, r *ent.Record) int {
 	n := contentBytes(r)
 	if r.Rule != "" {
-		n += diffLineBytes * (strings.Count(r.Rule, "\n") + 1)
+		n += (diffLineBytes + objectBytesOf(ctx)) * (strings.Count(r.Rule, "\n") + 1)
 	}
 	return n
 }

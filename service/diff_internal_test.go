@@ -1,6 +1,7 @@
 package service
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -195,7 +196,7 @@ func TestADiffAnswersNoMoreThanItIsCharged(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if charged := diffAnswerBytes(from) + diffAnswerBytes(to) + repeated; len(answer) > charged {
+			if charged := diffAnswerBytes(context.Background(), from) + diffAnswerBytes(context.Background(), to) + repeated; len(answer) > charged {
 				t.Errorf("the diff answers %d bytes, charged %d", len(answer), charged)
 			}
 		})
