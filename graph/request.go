@@ -10,9 +10,12 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/verdict/verdict/engine"
+	"github.com/verdict/verdict/internal/bodies"
 	"github.com/verdict/verdict/service"
 )
 
@@ -66,7 +69,9 @@ func readRequest(next http.Handler) http.Handler {
 // readBody reads a POST's body of JSON before gqlgen does, or answers why
 // gqlgen could not read it: a body over the limit the router set
 // (http.MaxBytesReader) is payload_too_large, which gqlgen would report
-// as a request it cannot read.
+// as a request it cannot read; a body the router's bound on bodies in
+// flight has no room for is unavailable, with Retry-After, as REST
+// answers it.
 func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	invalid := func(msg string) ([]byte, bool) {
 		writeError(w, http.StatusBadRequest, service.CodeInvalidArgument, msg)
@@ -85,14 +90,24 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	if charset, ok := params["charset"]; ok && !strings.EqualFold(charset, "utf-8") {
 		return invalid(fmt.Sprintf("Content-Type must be JSON in UTF-8, not in charset %q", engine.Quoted(charset)))
 	}
-	body, err := io.ReadAll(r.Body)
+	// Behind the router, the body is charged to the bound on bodies in
+	// flight that REST's bodies are charged to, until the request ends.
+	body, err := bodies.Read(r.Context(), r.Body, r.ContentLength)
 	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
+	var busy *bodies.Busy
+	switch {
+	case errors.As(err, &tooLarge):
 		writeError(w, http.StatusRequestEntityTooLarge, service.CodePayloadTooLarge,
 			fmt.Sprintf("the request body is larger than the limit of %d bytes", tooLarge.Limit))
 		return nil, false
-	}
-	if err != nil {
+	case errors.As(err, &busy):
+		w.Header().Set("Retry-After", strconv.Itoa(int(bodies.RetryAfter/time.Second)))
+		writeError(w, http.StatusServiceUnavailable, service.CodeUnavailable, busy.Error())
+		return nil, false
+	case errors.Is(err, bodies.ErrGone):
+		writeError(w, http.StatusServiceUnavailable, service.CodeUnavailable, err.Error())
+		return nil, false
+	case err != nil:
 		return invalid("the request body could not be read")
 	}
 	if problem := envelopeProblem(body); problem != "" {

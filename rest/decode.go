@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"mime"
 	"net/http"
 	"reflect"
@@ -14,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/verdict/verdict/engine"
+	"github.com/verdict/verdict/internal/bodies"
 	"github.com/verdict/verdict/service"
 )
 
@@ -42,18 +42,17 @@ func (s *server) decodeNoFields(r *http.Request) error {
 }
 
 // readBody reads a JSON body in full: its Content-Type must allow JSON and
-// its text be UTF-8; its shape is the caller's to check.
+// its text be UTF-8; its shape is the caller's to check. The body is
+// charged to the bound on bodies in flight before it is read (see
+// bodies.Read); a bound without room refuses the request with 503, to be
+// retried.
 func (s *server) readBody(r *http.Request) ([]byte, error) {
 	if err := checkContentType(r.Header.Get("Content-Type")); err != nil {
 		return nil, err
 	}
-	body, err := readAll(r.Body, r.ContentLength)
+	body, err := bodies.Read(r.Context(), r.Body, r.ContentLength)
 	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return nil, s.tooLarge()
-		}
-		return nil, invalid("the request body could not be read")
+		return nil, s.unreadable(err)
 	}
 	if !utf8.Valid(body) {
 		return nil, invalid("the request body is not valid UTF-8")
@@ -61,28 +60,19 @@ func (s *server) readBody(r *http.Request) ([]byte, error) {
 	return body, nil
 }
 
-// readAll is io.ReadAll into a buffer of the announced length (one byte
-// more, to see the end), so that a large body, a batch's, is read without
-// growing and copying it on the way. limitBody has refused any length
-// above the body limit, and caps what is read whatever the length says.
-func readAll(r io.Reader, length int64) ([]byte, error) {
-	if length <= 0 {
-		return io.ReadAll(r)
+// unreadable is the refusal of a body bodies.Read could not read.
+func (s *server) unreadable(err error) error {
+	var tooBig *http.MaxBytesError
+	var busy *bodies.Busy
+	switch {
+	case errors.As(err, &tooBig):
+		return s.tooLarge()
+	case errors.As(err, &busy):
+		return &retryLater{retryAfter: retrySeconds(bodies.RetryAfter), err: failure(service.CodeUnavailable, "%s", busy.Error())}
+	case errors.Is(err, bodies.ErrGone):
+		return failure(service.CodeUnavailable, "%s", err.Error())
 	}
-	b := make([]byte, 0, length+1)
-	for {
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
-		if len(b) == cap(b) { // longer than announced
-			b = append(b, 0)[:len(b)]
-		}
-	}
+	return invalid("the request body could not be read")
 }
 
 // checkContentType accepts no Content-Type at all, application/json and

@@ -6,7 +6,9 @@
 // (X-Request-Id on every response: a sane incoming one is reused, else a
 // UUIDv7 is made), observation (metrics and the access log, placed here so
 // that they see the status a recovered panic produces), panic recovery,
-// body size limit, and for routes that need a key, authentication and the
+// body size limit (whose body, once read, is charged to the bound on what
+// the bodies of all requests under way hold, internal/bodies, until the
+// request ends), and for routes that need a key, authentication and the
 // per-key rate limit.
 //
 // Routes that need no key: GET /healthz, GET /readyz, GET /metrics,

@@ -89,7 +89,7 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	case status == http.StatusUnauthorized:
 		w.Header().Set("WWW-Authenticate", `Bearer realm="verdict"`)
 	}
-	var limited *rateLimited
+	var limited *retryLater
 	if errors.As(err, &limited) && limited.retryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.FormatInt(limited.retryAfter, 10))
 	}

@@ -197,14 +197,19 @@ func (s *server) recoverPanics(next http.Handler) http.Handler {
 // limitBody refuses a body above the limit: at once when Content-Length
 // says so, else when reading reaches the limit (see readBody). It
 // replaces the body of the request identify copied, which belongs to the
-// middleware: the server's own request stays as it was.
+// middleware: the server's own request stays as it was. The body it puts
+// there charges what it reads to the bound on bodies in flight
+// (bodies.Read), and gives it back once the request ends, whichever way:
+// an answer, an error, a panic or a client gone.
 func (s *server) limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > s.bodyLimit {
 			s.writeError(w, r, s.tooLarge())
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, s.bodyLimit)
+		body := s.bodies.Body(http.MaxBytesReader(w, r.Body, s.bodyLimit), s.bodyLimit)
+		defer body.Release()
+		r.Body = body
 		next.ServeHTTP(w, r)
 	})
 }

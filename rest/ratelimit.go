@@ -164,20 +164,21 @@ func (b *budgets) take(p *service.Principal, n, retry int, now time.Time) error 
 	return nil
 }
 
-// rateLimited is a budget's refusal, with the seconds after which a retry
-// may succeed, for Retry-After; 0 when no wait would let it through.
-type rateLimited struct {
+// retryLater is a refusal that a retry may get past: a budget's, or the
+// bound on bodies in flight's, with the seconds after which a retry may
+// succeed, for Retry-After; 0 when no wait would let it through.
+type retryLater struct {
 	err        *service.Error
 	retryAfter int64
 }
 
-func (e *rateLimited) Error() string { return e.err.Error() }
-func (e *rateLimited) Unwrap() error { return e.err }
+func (e *retryLater) Error() string { return e.err.Error() }
+func (e *retryLater) Unwrap() error { return e.err }
 
 // refusal says why l cannot pay for now.
-func refusal[K comparable](l *limiter[K], wait time.Duration, spent string) *rateLimited {
+func refusal[K comparable](l *limiter[K], wait time.Duration, spent string) *retryLater {
 	secs := retrySeconds(wait)
-	return &rateLimited{retryAfter: secs, err: failure(service.CodeRateLimited,
+	return &retryLater{retryAfter: secs, err: failure(service.CodeRateLimited,
 		"%s of %g a second (at most %d at once) allows; retry after %d s", spent, l.perSecond, l.burst, secs)}
 }
 
@@ -186,7 +187,7 @@ func refusal[K comparable](l *limiter[K], wait time.Duration, spent string) *rat
 func (b *budgets) fitAtOnce(n int) error {
 	for _, burst := range []int{burstOf(b.perKey), burstOf(b.perOrg)} {
 		if burst > 0 && n > burst {
-			return &rateLimited{err: failure(service.CodeRateLimited,
+			return &retryLater{err: failure(service.CodeRateLimited,
 				"%d runs at once are more than the rate limit's burst of %d allows, ever; send at most %d in one request", n, burst, burst)}
 		}
 	}

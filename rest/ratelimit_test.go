@@ -251,7 +251,7 @@ func TestABatchRetriedAfterItsRetryAfterFits(t *testing.T) {
 		t.Fatalf("the first batch of nine on a burst of ten: %v", err)
 	}
 	err := batch(9, t0)
-	var refused *rateLimited
+	var refused *retryLater
 	if !errors.As(err, &refused) {
 		t.Fatalf("the second batch at once: %v, want a refusal", err)
 	}

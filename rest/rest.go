@@ -4,11 +4,13 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/verdict/verdict/internal/bodies"
 	"github.com/verdict/verdict/service"
 )
 
@@ -34,7 +36,19 @@ const (
 	// whose key was just revoked to notice, far too few to guess keys.
 	DefaultAuthFailureLimit = 1
 	DefaultAuthFailureBurst = 30
+	// DefaultBodyWait is how long a request body waits for room in what
+	// the bodies of all requests under way may hold before the request is
+	// refused with 503: long enough for a burst of large bodies to be
+	// read in turn, short of the minute a body may take to arrive.
+	DefaultBodyWait = 5 * time.Second
 )
+
+// bodiesInFlightPerLimit is how many bodies as large as the body limit
+// the requests under way may hold together when Config leaves
+// BodiesInFlight unset: 64 MiB at the default limit, which with what is
+// decoded from them keeps bodies to a few hundred megabytes however many
+// arrive at once (docs/endpoints.md, "Request bodies").
+const bodiesInFlightPerLimit = 64
 
 // Config is what the HTTP surface is built from. The zero value is usable.
 type Config struct {
@@ -51,6 +65,16 @@ type Config struct {
 	Gatherer prometheus.Gatherer
 	// BodyLimit caps a request body in bytes; 0 is DefaultBodyLimit.
 	BodyLimit int64
+	// BodiesInFlight bounds the bytes the bodies of all requests under way
+	// may hold together, REST's and GraphQL's: a body is charged its
+	// declared length (BodyLimit when it declares none) before it is read,
+	// until its request ends. 0 is 64 times BodyLimit, and less than
+	// BodyLimit is BodyLimit.
+	BodiesInFlight int64
+	// BodyWait is how long a body waits for room in BodiesInFlight before
+	// its request is refused with 503 unavailable and Retry-After; 0 is
+	// DefaultBodyWait.
+	BodyWait time.Duration
 	// RateLimit is the requests and runs per second each API key may
 	// sustain, and RateBurst how many it may make at once; a request costs
 	// one, and every run it makes after its first one more (a GraphQL
@@ -106,6 +130,8 @@ type server struct {
 	// counts none.
 	authFailures *limiter[string]
 	bodyLimit    int64
+	// bodies holds what the bodies of the requests under way hold.
+	bodies *bodies.Bound
 	// noncanonical answers paths that are not in canonical form, badQuery
 	// query strings that do not decode.
 	noncanonical http.Handler
@@ -134,6 +160,15 @@ func newServer(svc *service.Service, cfg Config) *server {
 	if s.bodyLimit <= 0 {
 		s.bodyLimit = DefaultBodyLimit
 	}
+	inFlight := cfg.BodiesInFlight
+	if inFlight <= 0 {
+		inFlight = bodiesInFlightPerLimit * s.bodyLimit
+	}
+	wait := cfg.BodyWait
+	if wait <= 0 {
+		wait = DefaultBodyWait
+	}
+	s.bodies = bodies.New(max(inFlight, s.bodyLimit), wait)
 	perKey := limiterOf[uuid.UUID](cfg.RateLimit, cfg.RateBurst, DefaultRateLimit, DefaultRateBurst)
 	perOrg := limiterOf[uuid.UUID](cfg.OrgRateLimit, cfg.OrgRateBurst, DefaultOrgRateLimit, DefaultOrgRateBurst)
 	if perKey != nil || perOrg != nil {

@@ -47,6 +47,7 @@ func newAPIHandler(svc *service.Service, log *slog.Logger, reg *prometheus.Regis
 		Registerer:       reg,
 		Gatherer:         reg,
 		BodyLimit:        cfg.bodyLimit,
+		BodiesInFlight:   cfg.bodiesInFlight,
 		RateLimit:        limitOrOff(cfg.rateLimit),
 		RateBurst:        cfg.rateBurst,
 		OrgRateLimit:     limitOrOff(cfg.orgRateLimit),

@@ -55,6 +55,7 @@ type serveConfig struct {
 	logFormat       string
 	logLevel        string
 	bodyLimit       int64
+	bodiesInFlight  int64
 	rateLimit       float64
 	rateBurst       int
 	orgRateLimit    float64
@@ -147,6 +148,9 @@ some did not finish in time).`,
 	f.StringVar(&cfg.logFormat, "log-format", "text", "text or json")
 	f.StringVar(&cfg.logLevel, "log-level", "info", "the least severe lines logged: info, warn or error; warn leaves out the line of each request")
 	f.Int64Var(&cfg.bodyLimit, "body-limit", rest.DefaultBodyLimit, "the largest request body accepted, in bytes")
+	f.Int64Var(&cfg.bodiesInFlight, "bodies-in-flight", 0,
+		"how many bytes the bodies of all requests under way may hold together, each counted at its Content-Length (--body-limit when it has none) until its request ends; "+
+			"a body that finds no room within "+rest.DefaultBodyWait.String()+" is refused with 503 unavailable, to be retried; 0 is 64 times --body-limit")
 	f.Float64Var(&cfg.rateLimit, "rate-limit", rest.DefaultRateLimit,
 		"requests and runs per second one API key may sustain (a request costs one, each further run it makes one more); 0 turns the limit off")
 	f.IntVar(&cfg.rateBurst, "rate-burst", rest.DefaultRateBurst, "how many requests and runs one API key may make at once")
@@ -203,6 +207,10 @@ func (cfg *serveConfig) check() error {
 		return usageError("--rate-limit, --org-rate-limit and --auth-failure-limit must not be negative; 0 turns a limit off")
 	case cfg.bodyLimit <= 0:
 		return usageError("--body-limit must be positive")
+	case cfg.bodiesInFlight < 0:
+		return usageError("--bodies-in-flight must not be negative")
+	case cfg.bodiesInFlight > 0 && cfg.bodiesInFlight < cfg.bodyLimit:
+		return usageError("--bodies-in-flight %d is below --body-limit %d: the largest body could never be read", cfg.bodiesInFlight, cfg.bodyLimit)
 	case cfg.rateLimit > 0 && cfg.rateBurst < 1:
 		return usageError("--rate-burst must be at least 1")
 	case cfg.orgRateLimit > 0 && cfg.orgRateBurst < 1:

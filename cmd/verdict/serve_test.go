@@ -791,6 +791,14 @@ func TestServeRefuses(t *testing.T) {
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--org-rate-burst", "500") }},
 		{name: "a body limit of zero", code: exitUsage, stderr: "--body-limit must be positive",
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--body-limit", "0") }},
+		{name: "bodies in flight below zero", code: exitUsage, stderr: "--bodies-in-flight must not be negative",
+			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--bodies-in-flight", "-1") }},
+		{name: "bodies in flight below the body limit", code: exitUsage, stderr: "--bodies-in-flight 1000 is below --body-limit 2000",
+			args: func(t *testing.T) []string {
+				return serveArgs(fresh(t), "--bodies-in-flight", "1000", "--body-limit", "2000")
+			}},
+		{name: "bodies in flight below the default body limit", code: exitUsage, stderr: "--bodies-in-flight 65536 is below --body-limit 1048576",
+			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--bodies-in-flight", "65536") }},
 		{name: "an organization rate limit without a burst", code: exitUsage, stderr: "--org-rate-burst must be at least 1",
 			args: func(t *testing.T) []string {
 				return serveArgs(fresh(t), "--org-rate-limit", "10", "--org-rate-burst", "0")
