@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -99,9 +100,11 @@ type badBody struct {
 	name        string
 	body        func(valid string) string
 	contentType string
-	streamed    bool // sent without Content-Length
-	status      int
-	code        service.Code
+	// header holds more header lines, added after Content-Type.
+	header   []string
+	streamed bool // sent without Content-Length
+	status   int
+	code     service.Code
 	// named is refused only by bodies whose members are named (not by
 	// inputRoutes).
 	named bool
@@ -127,6 +130,10 @@ func genericBadBodies() []badBody {
 		{name: "a Content-Type that is not JSON", body: func(v string) string { return v }, contentType: "text/plain",
 			status: 400, code: service.CodeInvalidArgument},
 		{name: "JSON in another charset", body: func(v string) string { return v }, contentType: "application/json; charset=latin1",
+			status: 400, code: service.CodeInvalidArgument},
+		{name: "a compressed body", body: func(v string) string { return v }, header: []string{"Content-Encoding", "gzip"},
+			status: 400, code: service.CodeInvalidArgument},
+		{name: "a second Content-Type", body: func(v string) string { return v }, header: []string{"Content-Type", "text/plain"},
 			status: 400, code: service.CodeInvalidArgument},
 		{name: "a body over the limit", body: oversized, status: 413, code: service.CodePayloadTooLarge},
 		{name: "a body over the limit without Content-Length", body: oversized, streamed: true,
@@ -449,7 +456,13 @@ func TestBadInputIsRefusedAndChangesNothing(t *testing.T) {
 					if contentType == "" {
 						contentType = "application/json"
 					}
-					w := f.do(rt.method, ids.Replace(rt.path), body, append(key(adminKey), "Content-Type", contentType)...)
+					r := httptest.NewRequest(rt.method, ids.Replace(rt.path), body)
+					r.Header.Set("x-api-key", adminKey)
+					r.Header.Set("Content-Type", contentType)
+					for i := 0; i+1 < len(bc.header); i += 2 {
+						r.Header.Add(bc.header[i], bc.header[i+1])
+					}
+					w := f.send(r)
 					wantError(t, w, bc.status, bc.code)
 					unchanged(t)
 				})

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/service"
 )
 
@@ -207,11 +208,34 @@ func (s *server) limitBody(next http.Handler) http.Handler {
 			s.writeError(w, r, s.tooLarge())
 			return
 		}
+		if err := bodyHeadersProblem(r.Header); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
 		body := s.bodies.Body(http.MaxBytesReader(w, r.Body, s.bodyLimit), s.bodyLimit)
 		defer body.Release()
 		r.Body = body
 		next.ServeHTTP(w, r)
 	})
+}
+
+// bodyHeadersProblem refuses a body whose headers leave how to read it in
+// doubt: a body is read as sent, so a compressed one would be misread as
+// JSON (or refused as not UTF-8, which hides why), and of two Content-Type
+// headers only the first was checked.
+func bodyHeadersProblem(h http.Header) *service.Error {
+	if types := h.Values("Content-Type"); len(types) > 1 {
+		return failure(service.CodeInvalidArgument, "the request has %d Content-Type headers; send one", len(types))
+	}
+	for _, list := range h.Values("Content-Encoding") {
+		for coding := range strings.SplitSeq(list, ",") {
+			if coding = strings.TrimSpace(coding); coding != "" && !strings.EqualFold(coding, "identity") {
+				return failure(service.CodeInvalidArgument,
+					"Content-Encoding %q is not supported; send the body uncompressed", engine.Quoted(coding))
+			}
+		}
+	}
+	return nil
 }
 
 func (s *server) tooLarge() *service.Error {
