@@ -584,18 +584,21 @@ func joinPath(keys []string) string {
 	return b.String()
 }
 
+// typeError quotes the value whole, as countOf does: a stored decision
+// hides a masked value where it appears whole, and a value cut short
+// would leave its start.
 func typeError(v value, raw any) *Error {
 	switch v.kind {
 	case vNull:
 		return newError(KindType, "Unsupported JSON value type: null")
 	case vObject:
-		return newError(KindType, "Unsupported JSON value type: %s", Quoted(ValueText(raw)))
+		return newError(KindType, "Unsupported JSON value type: %s", ValueText(raw))
 	case vInvalidList:
 		for _, it := range v.arr {
 			switch it.(type) {
 			case float64, string, bool:
 			default:
-				return newError(KindType, "Unsupported array item type: %s", Quoted(ValueText(it)))
+				return newError(KindType, "Unsupported array item type: %s", ValueText(it))
 			}
 		}
 	}
@@ -779,9 +782,9 @@ func (e *evaluator) countOf(raw any, length bool) (int, *Error) {
 		}
 	}
 	if length {
-		return 0, newError(KindEvaluation, "Cannot calculate length of %s", Quoted(ValueText(raw)))
+		return 0, newError(KindEvaluation, "Cannot calculate length of %s", ValueText(raw))
 	}
-	return 0, newError(KindEvaluation, "Cannot calculate number of %s for non array", Quoted(ValueText(raw)))
+	return 0, newError(KindEvaluation, "Cannot calculate number of %s for non array", ValueText(raw))
 }
 
 // compare applies an operator to typed operands (the table of

@@ -1148,3 +1148,34 @@ func TestAFlowDecisionIsRecomputedWithThePolicyRecordsItsNodesRan(t *testing.T) 
 		}
 	})
 }
+
+// A run error that quotes an object quotes it whole, so that a masked
+// value inside it is hidden there too: quoting the start of the object
+// left the start of the value, with nothing whole to hide.
+func TestAMaskedValueInAnObjectARunErrorQuotesIsHidden(t *testing.T) {
+	const rule = `A **P** is ok if the __card__ of the **P** is at least 1.`
+	const data = `{"P": {"card": {"aaaaaaaaaaaaaaaaaaaa": 1, "number": "4111222233334444"}}}`
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		pol := f.publishedPolicy(t, "cards", rule)
+		if _, err := f.svc.SetPolicyDecisionSettings(admin, pol.ID, service.DecisionSettingsInput{
+			Enabled: true, Mask: []string{"$.P.card.number"}}); err != nil {
+			t.Fatal(err)
+		}
+		res, err := f.svc.RunPolicy(admin, pol.BaseID, json.RawMessage(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Error == nil || !strings.Contains(res.Error.Message, "4111") {
+			t.Fatalf("the run's error %v does not quote the value: the test shows nothing", res.Error)
+		}
+		res.Release()
+		f.waitForLog(t, 4) // created, published, edited, executed
+		for _, row := range storedRows(t, db) {
+			if strings.Contains(row, "4111") {
+				t.Fatalf("the stored row holds the start of the masked value: %.300s", row)
+			}
+		}
+	})
+}
