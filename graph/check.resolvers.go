@@ -8,7 +8,9 @@ package graph
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/graph/model"
 )
@@ -22,5 +24,10 @@ func (r *queryResolver) CheckRule(ctx context.Context, rule string, schema any) 
 			return nil, err
 		}
 	}
-	return r.svc.CheckRule(ctx, rule, raw)
+	// Tokens are charged for what building them costs: a field that does
+	// not ask for them is not charged them.
+	tokens := slices.ContainsFunc(graphql.CollectFieldsCtx(ctx, nil), func(f graphql.CollectedField) bool {
+		return f.Name == "tokens"
+	})
+	return r.svc.CheckRule(ctx, rule, raw, tokens)
 }

@@ -124,5 +124,11 @@ func TestCheckRuleFieldsAreChargedTheTokensTheyBuild(t *testing.T) {
 				t.Errorf("error %+v, want the bound's", e)
 			}
 		}
+		// A field asking for the diagnostics alone is not charged the
+		// tokens it does not answer.
+		r = f.post(t, adminKey, `query($r: String!) { checkRule(rule: $r) { diagnostics { code } } }`, map[string]any{"r": rule})
+		if len(r.Errors) != 0 || !strings.HasPrefix(string(r.Data), `{"checkRule":{"diagnostics":[{"code":"unused-rule"}`) {
+			t.Errorf("diagnostics alone: %.300s, %.300v; want the warnings", r.Data, r.Errors)
+		}
 	})
 }

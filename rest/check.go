@@ -22,6 +22,6 @@ func (s *server) check(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, invalid("rule is required: the rule text to check, as a string"))
 		return
 	}
-	res, err := s.svc.CheckRule(r.Context(), *req.Rule, req.Schema)
+	res, err := s.svc.CheckRule(r.Context(), *req.Rule, req.Schema, true)
 	s.reply(w, r, http.StatusOK, res, err)
 }

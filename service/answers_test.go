@@ -222,26 +222,26 @@ func TestARequestsChecksShareWhatItMayAnswer(t *testing.T) {
 		rule := bigRule(200)
 		request := f.as(t, adminKey, "")
 		for i := range 2 {
-			if _, err := f.svc.CheckRule(request, rule, nil); err != nil {
+			if _, err := f.svc.CheckRule(request, rule, nil, true); err != nil {
 				t.Fatalf("check %d: %v", i+1, err)
 			}
 		}
-		_, err := f.svc.CheckRule(request, rule, nil)
+		_, err := f.svc.CheckRule(request, rule, nil, true)
 		wantCode(t, err, service.CodeInvalidArgument)
 		if want := "this request would answer more than 640.0 KiB; ask for fewer runs, checks or records in one request"; err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%v, want %q", err, want)
 		}
-		if _, err := f.svc.CheckRule(f.as(t, adminKey, ""), rule, nil); err != nil {
+		if _, err := f.svc.CheckRule(f.as(t, adminKey, ""), rule, nil, true); err != nil {
 			t.Fatal(err)
 		}
 		// A schema counts its bytes, which the check reads: with one of
 		// 100 KiB, the second check of the text is over.
 		schema := json.RawMessage(`{"description": "` + strings.Repeat("x", 100<<10) + `"}`)
 		request = f.as(t, adminKey, "")
-		if _, err := f.svc.CheckRule(request, rule, schema); err != nil {
+		if _, err := f.svc.CheckRule(request, rule, schema, true); err != nil {
 			t.Fatal(err)
 		}
-		_, err = f.svc.CheckRule(request, rule, schema)
+		_, err = f.svc.CheckRule(request, rule, schema, true)
 		wantCode(t, err, service.CodeInvalidArgument)
 	})
 }
@@ -835,10 +835,18 @@ func TestACheckIsChargedWhatItAnswers(t *testing.T) {
 		// of the 16 MiB a request below may answer; the 24.5 MB the
 		// check answers is not.
 		f := newFixtureWith(t, db, func(c *service.Config) { c.MaxAnswerBytes = 16 << 20 })
-		_, err := f.svc.CheckRule(f.as(t, adminKey, ""), denseRule(), nil)
+		_, err := f.svc.CheckRule(f.as(t, adminKey, ""), denseRule(), nil, true)
 		wantCode(t, err, service.CodeInvalidArgument)
 		if want := "this request would answer more than 16.0 MiB; ask for fewer runs, checks or records in one request"; err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%v, want %q", err, want)
+		}
+		// Without its tokens the check answers its diagnostics alone.
+		res, err := f.svc.CheckRule(f.as(t, adminKey, ""), denseRule(), nil, false)
+		if err != nil {
+			t.Fatalf("the check without tokens: %v", err)
+		}
+		if len(res.Tokens) != 0 || len(res.Diagnostics) == 0 || res.Diagnostics[0].Code != "unused-rule" {
+			t.Errorf("the check without tokens: %d tokens, %.200v; want none, and the warnings", len(res.Tokens), res.Diagnostics)
 		}
 	})
 }

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"sync"
 
 	"github.com/verdict/verdict/authz"
@@ -22,8 +23,10 @@ import (
 // that checks one text with one schema several times, as a GraphQL
 // document of many checkRule fields on one variable does, checks it once
 // to learn its answer: the fields past the bound are refused without
-// checking it again.
-func (s *Service) CheckRule(ctx context.Context, rule string, schema json.RawMessage) (*engine.CheckResult, error) {
+// checking it again. With tokens false the result leaves the tokens out,
+// uncharged, for a GraphQL field that asks for the diagnostics alone: a
+// text the editor may not highlight can still be checked.
+func (s *Service) CheckRule(ctx context.Context, rule string, schema json.RawMessage, tokens bool) (*engine.CheckResult, error) {
 	p, err := principalOf(ctx)
 	if err != nil {
 		return nil, err
@@ -41,11 +44,18 @@ func (s *Service) CheckRule(ctx context.Context, rule string, schema json.RawMes
 	if err := s.spendAnswer(ctx, checkAnswerPerByte*len(rule)+len(schema)); err != nil {
 		return nil, err
 	}
-	seen := checkedOf(ctx, rule, schema)
+	check := func() engine.CheckResult {
+		r := engine.CheckWithDecodedSchema(rule, decoded)
+		if !tokens {
+			r.Tokens = nil
+		}
+		return r
+	}
+	seen := checkedOf(ctx, rule, schema, tokens)
 	var res *engine.CheckResult
 	if seen != nil {
 		seen.once.Do(func() {
-			r := engine.CheckWithDecodedSchema(rule, decoded)
+			r := check()
 			res, seen.answer = &r, checkAnswerBytes(ctx, r)
 		})
 		if err := s.spendAnswer(ctx, seen.answer); err != nil {
@@ -55,7 +65,7 @@ func (s *Service) CheckRule(ctx context.Context, rule string, schema json.RawMes
 			return res, nil
 		}
 	}
-	r := engine.CheckWithDecodedSchema(rule, decoded)
+	r := check()
 	if seen == nil {
 		if err := s.spendAnswer(ctx, checkAnswerBytes(ctx, r)); err != nil {
 			return nil, err
@@ -133,12 +143,12 @@ type checkedText struct {
 // checkedOf is the request's check of rule against schema, made or to be
 // made; nil when ctx has no call, or the request has checked too many
 // texts to keep more.
-func checkedOf(ctx context.Context, rule string, schema json.RawMessage) *checkedText {
+func checkedOf(ctx context.Context, rule string, schema json.RawMessage, tokens bool) *checkedText {
 	c := callOf(ctx)
 	if c == nil || c.checks == nil {
 		return nil
 	}
-	key := rule + "\x00" + string(schema)
+	key := rule + "\x00" + string(schema) + "\x00" + strconv.FormatBool(tokens)
 	checks := c.checks
 	checks.mu.Lock()
 	defer checks.mu.Unlock()

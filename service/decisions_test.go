@@ -170,8 +170,7 @@ func TestAMaskHidesEverySpellingARuleMayRead(t *testing.T) {
 
 // TestMaskedValuesAreHiddenAsTheExplanationWritesThem runs on data whose
 // masked texts an explanation writes with escapes (quotes; <, > and & it
-// leaves as they are, and older releases wrote as \u003c, \u003e and
-// \u0026), and a masked list of 1,000 numbers
+// leaves as they are), and a masked list of 1,000 numbers
 // that it shows whole: no form of a value reaches the table, and each is
 // hidden where the explanation shows it.
 func TestMaskedValuesAreHiddenAsTheExplanationWritesThem(t *testing.T) {
@@ -181,7 +180,7 @@ func TestMaskedValuesAreHiddenAsTheExplanationWritesThem(t *testing.T) {
 		codes[i] = fmt.Sprint(4_000_000_000 + i)
 	}
 	data := fmt.Sprintf(`{"Person": {"note": "said \"4711-0815\" <b>&amp;", "codes": [%s]}}`, strings.Join(codes, ","))
-	secrets := append([]string{`said "4711-0815" <b>&amp;`, `said \"4711-0815\" <b>&amp;`, `said \"4711-0815\" \u003cb\u003e\u0026amp;`, "4711-0815"}, codes...)
+	secrets := append([]string{`said "4711-0815" <b>&amp;`, `said \"4711-0815\" <b>&amp;`, "4711-0815"}, codes...)
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixture(t, db)
 		admin := f.as(t, adminKey, "")
