@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -56,7 +57,16 @@ func cappedRules(max int) func() *rules.Rules {
 const maxMessage = 500
 
 func shortMessage(err *gqlerror.Error) {
-	err.Message = engine.Cut(err.Message, maxMessage)
+	err.Message = capped(err.Message)
+}
+
+// capped is s cut, when longer than maxMessage characters, to fit them
+// with the mark of the cut.
+func capped(s string) string {
+	if utf8.RuneCountInString(s) <= maxMessage {
+		return s
+	}
+	return engine.Cut(s, maxMessage-1)
 }
 
 // errorCap keeps the first max errors of a response and replaces the rest

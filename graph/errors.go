@@ -10,7 +10,6 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/service"
 )
 
@@ -51,12 +50,12 @@ func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 		if details != nil {
 			cut := make([]string, len(details))
 			for i, d := range details {
-				cut[i] = engine.Cut(d, maxMessage)
+				cut[i] = capped(d)
 			}
 			ext["details"] = cut
 		}
 		return &gqlerror.Error{
-			Message:    engine.Cut(msg, maxMessage),
+			Message:    capped(msg),
 			Path:       shown.Path,
 			Locations:  shown.Locations,
 			Extensions: ext,

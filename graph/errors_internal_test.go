@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -56,5 +57,18 @@ func TestErrorsAreShownWithTheirAPICode(t *testing.T) {
 				t.Errorf("the client sees %q", got.Error())
 			}
 		})
+	}
+}
+
+// A message longer than maxMessage characters is cut to maxMessage with
+// its mark, never one more; a message that fits is left whole.
+func TestMessagesAreCappedAtMaxMessageCharacters(t *testing.T) {
+	for _, n := range []int{maxMessage - 1, maxMessage, maxMessage + 1, 4 * maxMessage} {
+		msg := strings.Repeat("é", n)
+		got := capped(msg)
+		want := min(n, maxMessage)
+		if utf8.RuneCountInString(got) != want || n <= maxMessage && got != msg || n > maxMessage && !strings.HasSuffix(got, "…") {
+			t.Errorf("a message of %d characters capped to %d characters, ending %q; want %d", n, utf8.RuneCountInString(got), got[len(got)-6:], want)
+		}
 	}
 }

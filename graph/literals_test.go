@@ -30,7 +30,7 @@ func TestValidationErrorsOfValuesSayWhereAndQuoteLittle(t *testing.T) {
 				`the argument if of @include: Boolean cannot represent a non boolean value: "` + strings.Repeat("x", 39) + `…`},
 			{"in a variable's default value", `query($f: AuditFilter = {action: created}) { auditEvents(filter: $f) { totalCount } }`,
 				`the default value of $f, at action: Value "created" does not exist in "AuditAction" enum. Did you mean the enum value "CREATED"?`},
-			{"a long name", `{ ` + strings.Repeat("x", 2000) + ` }`, `Cannot query field "` + strings.Repeat("x", 480) + `…`},
+			{"a long name", `{ ` + strings.Repeat("x", 2000) + ` }`, `Cannot query field "` + strings.Repeat("x", 479) + `…`},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				if e := f.post(t, adminKey, tc.query, nil).refused(t); e.Message != tc.want {

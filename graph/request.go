@@ -59,7 +59,7 @@ func readRequest(next http.Handler) http.Handler {
 		default:
 			w.Header().Set("Allow", allowedMethods)
 			writeError(w, http.StatusMethodNotAllowed, service.CodeInvalidArgument,
-				fmt.Sprintf("%s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, allowedMethods))
+				fmt.Sprintf("%s is not allowed on %s; allowed: %s", engine.Quoted(r.Method), r.URL.Path, allowedMethods))
 			return
 		}
 		next.ServeHTTP(w, r)

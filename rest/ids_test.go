@@ -58,5 +58,12 @@ func TestALongInvalidIDIsQuotedByItsStart(t *testing.T) {
 			"baseId "+quoted)
 		wantMessage(t, w.call(t, admin, http.MethodPost, "/group/"+group.ID.String()+"/member", `{"kind": "policy", "baseId": "`+long+`"}`),
 			http.StatusBadRequest, service.CodeInvalidArgument, "baseId "+quoted)
+		pol := w.age
+		wantMessage(t, w.call(t, admin, http.MethodPut, "/policy/"+pol.ID.String(), `{"status": "`+long+`"}`),
+			http.StatusBadRequest, service.CodeInvalidArgument,
+			`status must be "draft" or "published", not "`+strings.Repeat("z", engine.MaxQuoted)+`…"`)
+		w405 := w.call(t, admin, strings.Repeat("Z", 3000), "/run", "{}")
+		wantMessage(t, w405, http.StatusMethodNotAllowed, service.CodeInvalidArgument,
+			strings.Repeat("Z", engine.MaxQuoted)+"… is not allowed on /run; allowed: POST")
 	})
 }

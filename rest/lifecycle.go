@@ -68,7 +68,7 @@ func (k *versionedKind[S, R, V, L]) handleUpdate(w http.ResponseWriter, r *http.
 		rec, err := k.publish(r.Context(), id, c)
 		k.s.reply(w, r, http.StatusCreated, rec, err)
 	default:
-		k.s.writeError(w, r, invalid("status must be %q or %q, not %q", service.StatusDraft, service.StatusPublished, *status))
+		k.s.writeError(w, r, invalid("status must be %q or %q, not %q", service.StatusDraft, service.StatusPublished, engine.Quoted(*status)))
 	}
 }
 

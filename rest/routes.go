@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/service"
 )
 
@@ -47,7 +48,7 @@ func (s *server) unmatched(w http.ResponseWriter, r *http.Request) {
 	if allowed := s.allowedMethods(r); len(allowed) > 0 {
 		w.Header().Set("Allow", strings.Join(allowed, ", "))
 		s.fail(w, r, http.StatusMethodNotAllowed, service.CodeInvalidArgument,
-			r.Method+" is not allowed on "+r.URL.Path+"; allowed: "+strings.Join(allowed, ", "))
+			engine.Quoted(r.Method)+" is not allowed on "+r.URL.Path+"; allowed: "+strings.Join(allowed, ", "))
 		return
 	}
 	s.notFound(w, r)

@@ -32,7 +32,7 @@ type Bound struct {
 	size int64
 	wait time.Duration
 	// held is what the bodies under way hold, and waiting how many bodies
-	// wait for room, for tests and metrics: the semaphore does not say.
+	// wait for room, for tests: the semaphore does not say.
 	held, waiting atomic.Int64
 }
 
