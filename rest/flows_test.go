@@ -641,6 +641,9 @@ func TestTheFlowLifecycleOverREST(t *testing.T) {
 			{http.MethodPut, "/flow/" + created.BaseID.String(), `{"status": "draft", "name": "x"}`},
 			{http.MethodPost, "/run/flow/" + created.BaseID.String(), `{}`},
 			{http.MethodPost, "/run/flow_version/" + v1.ID.String(), `{}`},
+			// Each id where the other kind goes.
+			{http.MethodPost, "/run/flow/" + v1.ID.String(), `{}`},
+			{http.MethodPost, "/run/flow_version/" + created.BaseID.String(), `{}`},
 			{http.MethodDelete, "/flow/" + created.BaseID.String(), ""},
 		} {
 			var body any

@@ -370,6 +370,9 @@ func TestThePolicyLifecycleOverREST(t *testing.T) {
 			{http.MethodGet, "/policy/" + created.BaseID.String() + "/versions", ""},
 			{http.MethodPost, "/run/policy/" + created.BaseID.String(), `{"data": {}}`},
 			{http.MethodPost, "/run/policy_version/" + v1.ID.String(), `{"data": {}}`},
+			// Each id where the other kind goes.
+			{http.MethodPost, "/run/policy/" + v1.ID.String(), `{"data": {}}`},
+			{http.MethodPost, "/run/policy_version/" + created.BaseID.String(), `{"data": {}}`},
 			{http.MethodDelete, "/policy/" + created.BaseID.String(), ""},
 		} {
 			var body any

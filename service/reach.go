@@ -126,7 +126,8 @@ func (s *Service) runTarget(ctx context.Context, t *timings, p *Principal, kind 
 
 // misnamed is err, the answer to id given where a record id (byRecord) or
 // a base id goes, with a hint when err is not found because id is the
-// other kind of id, of a base the caller may view. Ids of other tenants,
+// other kind of id, of a base the caller may view, and deleted when it is
+// the other kind of id of a deleted base. Ids of other tenants,
 // and of bases the caller may not view, keep the plain answer: the hint
 // tells nothing a caller could not read already.
 func (s *Service) misnamed(ctx context.Context, p *Principal, kind base.Kind, id uuid.UUID, byRecord bool, err error) error {
@@ -135,6 +136,9 @@ func (s *Service) misnamed(ctx context.Context, p *Principal, kind base.Kind, id
 	}
 	other, e := reach(ctx, s, p, kind, id, !byRecord, authz.ActionView, storeFinder{s.store})
 	switch {
+	case CodeOf(e) == CodeDeleted:
+		// A deleted policy or flow answers 410 by any of its ids.
+		return e
 	case e != nil:
 		return err
 	case byRecord:
