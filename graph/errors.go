@@ -54,9 +54,16 @@ func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 			}
 			ext["details"] = cut
 		}
+		// An error found in an argument (an invalid id in a filter) is on
+		// the path of the argument's value; a path names a field of the
+		// response, the one whose arguments it was.
+		path := shown.Path
+		if fc := graphql.GetFieldContext(ctx); fc != nil && len(path) > 0 {
+			path = fc.Path()
+		}
 		return &gqlerror.Error{
 			Message:    capped(msg),
-			Path:       shown.Path,
+			Path:       path,
 			Locations:  shown.Locations,
 			Extensions: ext,
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -58,6 +59,25 @@ func TestErrorsQuoteOnlyTheStartOfALongValue(t *testing.T) {
 					}
 				}
 			})
+		}
+	})
+}
+
+// An error in an argument's value is on the path of the field whose
+// argument it is: a path names a field of the response.
+func TestAnErrorInAnArgumentIsOnItsFieldsPath(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		for _, query := range []string{
+			`{ decisions(filter: {baseId: "nope"}) { totalCount } }`,
+			`{ policy(id: "nope") { id } }`,
+		} {
+			r := f.post(t, adminKey, query, nil)
+			field := strings.Fields(query)[1]
+			field = field[:strings.IndexByte(field, '(')]
+			if len(r.Errors) != 1 || !slices.Equal(r.Errors[0].Path, []any{field}) {
+				t.Errorf("%s: errors %+v, want one on the path [%s]", query, r.Errors, field)
+			}
 		}
 	})
 }
