@@ -21,7 +21,10 @@ const migrationLockPoll = 250 * time.Millisecond
 // may take no longer than the connection's I/O bound, and a migration
 // may take minutes. The wait has no bound of its own: replicas started
 // together wait for the one that migrates, however long it takes.
-type postgresMigrationLock struct{ waiting func() }
+type postgresMigrationLock struct {
+	waiting   func()
+	interrupt context.Context
+}
 
 func (l postgresMigrationLock) SessionLock(ctx context.Context, conn *sql.Conn) error {
 	told := false
@@ -38,8 +41,8 @@ func (l postgresMigrationLock) SessionLock(ctx context.Context, conn *sql.Conn) 
 			told = true
 		}
 		select {
-		case <-ctx.Done():
-			return fmt.Errorf("waiting for another instance's migration: %w", ctx.Err())
+		case <-l.interrupt.Done():
+			return fmt.Errorf("waiting for another instance's migration: %w", l.interrupt.Err())
 		case <-time.After(migrationLockPoll):
 		}
 	}
@@ -56,11 +59,12 @@ func (postgresMigrationLock) SessionUnlock(ctx context.Context, conn *sql.Conn) 
 // a file beside the database (its path and ".migrate-lock"), which the
 // system lets go should the process die.
 type sqliteMigrationLock struct {
-	file    *flock.Flock
-	waiting func()
+	file      *flock.Flock
+	waiting   func()
+	interrupt context.Context
 }
 
-func (l sqliteMigrationLock) Lock(ctx context.Context, _ *sql.DB) error {
+func (l sqliteMigrationLock) Lock(_ context.Context, _ *sql.DB) error {
 	locked, err := l.file.TryLock()
 	if err != nil {
 		return fmt.Errorf("taking the migration lock %s: %w", l.file.Path(), err)
@@ -69,7 +73,7 @@ func (l sqliteMigrationLock) Lock(ctx context.Context, _ *sql.DB) error {
 		return nil
 	}
 	l.waiting()
-	if _, err := l.file.TryLockContext(ctx, migrationLockPoll); err != nil {
+	if _, err := l.file.TryLockContext(l.interrupt, migrationLockPoll); err != nil {
 		return fmt.Errorf("waiting for another process's migration (%s): %w", l.file.Path(), err)
 	}
 	return nil

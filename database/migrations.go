@@ -39,14 +39,18 @@ type Migrated struct {
 // instances starting together migrate one at a time, each waiting for the
 // one before however long it takes.
 func Migrate(ctx context.Context, db *DB, opts ...MigrateOption) (*Migrated, error) {
-	p, err := provider(db, opts...)
+	p, err := provider(db, append(opts, func(o *migrateOptions) { o.interrupt = ctx })...)
 	if err != nil {
 		return nil, err
 	}
 	if _, err := versionsKnown(ctx, db, p); err != nil {
 		return nil, err
 	}
-	results, err := p.Up(ctx)
+	// A migration that has begun runs to its end whatever ends ctx: two of
+	// SQLite's rebuild a table in statements that each commit, and one cut
+	// between them left a database no later run could migrate. ctx still
+	// ends the wait for another instance's migration (see the locks).
+	results, err := p.Up(context.WithoutCancel(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("database: migrating: %w", err)
 	}
@@ -179,7 +183,12 @@ func Migrations(dialectName string) fs.FS {
 // MigrateOption changes how Migrate goes about it.
 type MigrateOption func(*migrateOptions)
 
-type migrateOptions struct{ waiting func() }
+type migrateOptions struct {
+	waiting func()
+	// interrupt ends the wait for another instance's migration; the
+	// migrations themselves are not interrupted.
+	interrupt context.Context
+}
 
 // WhileWaiting has Migrate call told once when it has to wait for another
 // instance (or, on SQLite, another process) that is migrating the same
@@ -189,7 +198,7 @@ func WhileWaiting(told func()) MigrateOption {
 }
 
 func provider(db *DB, opts ...MigrateOption) (*goose.Provider, error) {
-	o := migrateOptions{waiting: func() {}}
+	o := migrateOptions{waiting: func() {}, interrupt: context.Background()}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -199,10 +208,10 @@ func provider(db *DB, opts ...MigrateOption) (*goose.Provider, error) {
 	switch {
 	case db.dialect == dialect.Postgres:
 		gooseDialect = goose.DialectPostgres
-		gooseOpts = append(gooseOpts, goose.WithSessionLocker(postgresMigrationLock(o)))
+		gooseOpts = append(gooseOpts, goose.WithSessionLocker(postgresMigrationLock{waiting: o.waiting, interrupt: o.interrupt}))
 	case db.file != nil:
 		gooseOpts = append(gooseOpts, goose.WithLocker(sqliteMigrationLock{
-			file: flock.New(db.file.path + ".migrate-lock"), waiting: o.waiting}))
+			file: flock.New(db.file.path + ".migrate-lock"), waiting: o.waiting, interrupt: o.interrupt}))
 	}
 	p, err := goose.NewProvider(gooseDialect, db.sql, files, gooseOpts...)
 	if err != nil {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -90,6 +92,10 @@ func needSubcommand(cmd *cobra.Command, args []string) error {
 // reporting them on w, and creates a SQLite file that does not exist;
 // otherwise it refuses a database that is missing or not migrated.
 func (a *admin) operator(ctx context.Context, w io.Writer, migrateFirst bool, fn func(op *service.Operator) error) error {
+	// An interrupt ends the command between its steps, not in the middle
+	// of a migration or of one change (see database.Migrate).
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	dbURL := resolveDatabaseURL(a.dbURL)
 	open := openExistingDatabase
 	if migrateFirst {

@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -24,7 +27,10 @@ or a migration fails, 3 on bad usage and on a database a newer release of
 Verdict migrated.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
+			// An interrupt ends a wait for another instance's migration;
+			// a migration under way runs to its end (see database.Migrate).
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
 			dbURL := resolveDatabaseURL(dbURL)
 			// A migration may rebuild a large table: no statement time limit.
 			db, err := openDatabase(ctx, dbURL, database.WithIOTimeout(0))
