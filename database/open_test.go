@@ -232,3 +232,20 @@ func unixSocketTo(t *testing.T, addr, port string) string {
 	})
 	return dir
 }
+
+// A PostgreSQL URL that does not parse is refused without any piece of
+// it: a password holding an unescaped ?, / or # is cut by the parser,
+// and the start of it was quoted as a port.
+func TestAnUnparsablePostgresURLIsNotQuoted(t *testing.T) {
+	for _, raw := range []string{
+		"postgres://verdict:S3cr3tPart?rest@db.internal/verdict",
+		"postgres://verdict:S3cr3tPart/rest@db.internal/verdict",
+		"postgres://verdict:S3cr3tPart#rest@db.internal/verdict",
+	} {
+		_, err := database.Open(context.Background(), raw)
+		var urlErr *database.URLError
+		if !errors.As(err, &urlErr) || strings.Contains(err.Error(), "S3cr3t") {
+			t.Errorf("%s: %v; want a URLError that quotes none of it", raw, err)
+		}
+	}
+}

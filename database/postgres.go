@@ -21,11 +21,22 @@ const (
 	postgresConnLifetime = 30 * time.Minute
 )
 
+// urlProblem is what url.Parse found wrong, without the part of the URL it
+// quotes: url.Error repeats the whole URL, and its cause a piece of it,
+// which for a password holding an unescaped #, / or ? is a piece of the
+// password ("invalid port \":S3cr3t\" after host").
+func urlProblem(err error) string {
+	problem := errors.Unwrap(err).Error()
+	if i := strings.IndexByte(problem, '"'); i >= 0 {
+		problem = strings.TrimSpace(problem[:i])
+	}
+	return problem + " (a password in it must escape #, / and ? as %23, %2F and %3F)"
+}
+
 func openPostgres(rawURL string, o options) (*DB, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		// Only the cause: url.Error repeats the URL, password included.
-		return nil, &URLError{Reason: "parsing the postgres URL: " + errors.Unwrap(err).Error()}
+		return nil, &URLError{Reason: "parsing the postgres URL: " + urlProblem(err)}
 	}
 	// Sessions in UTC, unless the URL says otherwise: timestamps then read
 	// back with a zero offset, and SQL date functions agree with Go's now().
@@ -77,7 +88,7 @@ func (db *DB) NewListener(applicationName string, minReconnect, maxReconnect tim
 	}
 	u, err := url.Parse(db.postgresDSN)
 	if err != nil {
-		return nil, fmt.Errorf("database: parsing the postgres URL: %w", errors.Unwrap(err))
+		return nil, fmt.Errorf("database: parsing the postgres URL: %s", urlProblem(err))
 	}
 	q := u.Query()
 	q.Set("application_name", applicationName)

@@ -110,7 +110,7 @@ func TestCommandsRefuseAURLThatNamesNoDatabaseAsBadUsage(t *testing.T) {
 		{"mysql://x", "mysql://x", "database: URL must start with sqlite:// or postgres://"},
 		{"sqlite://", "sqlite://", "database: sqlite:// needs a path, as in sqlite://verdict.db"},
 		// Not shown, as a password in it could not be hidden.
-		{"postgres://db.internal:port/verdict", "(unparsable URL)", `database: parsing the postgres URL: invalid port ":port" after host`},
+		{"postgres://db.internal:port/verdict", "(unparsable URL)", `database: parsing the postgres URL: invalid port (a password in it must escape #, / and ? as %23, %2F and %3F)`},
 	} {
 		for _, args := range [][]string{
 			{"migrate"},
