@@ -67,6 +67,16 @@ export function refusedId(err: unknown): boolean {
 }
 
 /**
+ * Whether a request was refused because its answer would be larger than
+ * the server answers in one request (`this request would answer more than
+ * 64.0 MiB; ask for fewer runs, checks or records in one request`): asking
+ * for less of it may be answered.
+ */
+export function answerTooLarge(err: unknown): boolean {
+  return err instanceof VerdictError && err.code === 'invalid_argument' && err.message.startsWith('this request would answer more than ');
+}
+
+/**
  * Whether a change was refused because the record changed since the page
  * read it (another tab saved or published the draft): loading it again
  * is the way on.

@@ -888,6 +888,53 @@ test('the editor checks the names a rule reads against the policy’s schema, wh
   await page.context().close();
 });
 
+test('a rule too large to highlight still shows its problems, and the editor says once that highlighting is off', async () => {
+  // Some 230 KB of rules, each reading a list of 900 numbers: a policy the
+  // server holds, whose tokens are more than one request may answer.
+  const list = Array.from({ length: 900 }, (_, i) => 10000 + i).join(', ');
+  const rules = ['A **Person** gets senior_discount if the __age__ of the **Person** is greater then 64.'];
+  while (rules.join('\n').length < 230_000) rules.push(`A **Person** gets code_${rules.length} if the __code__ of the **Person** is in [${list}].`);
+  const created = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Too large to highlight', rule: rules.join('\n') });
+  const page = await newPage();
+  // The checks the editor asks for, in order: with tokens (CheckRule) or the diagnostics alone.
+  const checks = [];
+  page.on('request', (r) => {
+    if (!r.url().endsWith('/graphql') || r.method() !== 'POST') return;
+    const m = /\bquery (CheckRule\w*)\(/.exec(r.postDataJSON()?.query ?? '');
+    if (m) checks.push(m[1]);
+  });
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/policies/${created.baseId}`);
+  await expect(page.getByLabel('Name')).toHaveValue('Too large to highlight');
+  const note = page.locator('.editor-rule').getByRole('status');
+  await expect(note).toHaveText('Highlighting is off: this text is too large to highlight. Its problems are still underlined and listed.');
+  // Underlined and listed, though not highlighted.
+  const squiggle = page.locator('.editor-rule .cm-lintRange-error');
+  await expect(squiggle.first()).toBeVisible();
+  await expect(page.locator('.editor-rule .tok')).toHaveCount(0);
+  await editorContent(page, 'Rule text').focus();
+  await page.keyboard.press('Control+Shift+M');
+  await expect(page.locator('.editor-rule .cm-panel-lint')).toContainText('`is greater then` is not a comparison Verdict knows');
+  await page.keyboard.press('Escape');
+  await page.screenshot({ path: join(shots, 'editor-unhighlighted.png') });
+
+  // An edit is checked for its diagnostics alone: the refused tokens are not asked for again.
+  await squiggle.first().hover();
+  await page.getByRole('button', { name: /Replace with “is greater than”/ }).click();
+  await expect(squiggle).toHaveCount(0);
+  await expect(note).toHaveCount(1);
+  const refused = checks.indexOf('CheckRuleDiagnostics');
+  assert.ok(refused > 0, `checks: ${checks.join(', ')}`);
+  assert.deepEqual(checks.slice(refused), checks.slice(refused).map(() => 'CheckRuleDiagnostics'), `checks: ${checks.join(', ')}`);
+  assert.ok(checks.length - refused >= 2, `checks: ${checks.join(', ')}`);
+
+  // A text cut to less than half is highlighted again, and the line goes.
+  await replaceEditorText(page, 'Rule text', rules[1]);
+  await expect(page.locator('.editor-rule .tok-selector').first()).toHaveText('**Person**');
+  await expect(note).toHaveCount(0);
+  await page.context().close();
+});
+
 test('a viewer sees no edit controls', async () => {
   const page = await newPage();
   await signIn(page, viewerKey);

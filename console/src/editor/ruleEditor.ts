@@ -1,6 +1,7 @@
 // The rule editor: CodeMirror 6 with the engine's own tokens as highlighting
 // and its diagnostics as squiggles, both from one checkRule request per
-// change, and completion of operator phrases, selectors and properties.
+// change (the diagnostics alone for a text too large to highlight), and
+// completion of operator phrases, selectors and properties.
 import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete';
 import type { Completion, CompletionContext, CompletionResult } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
@@ -8,8 +9,8 @@ import { lintGutter, lintKeymap, setDiagnostics } from '@codemirror/lint';
 import type { Diagnostic } from '@codemirror/lint';
 import { ChangeSet, EditorState, StateEffect, StateField } from '@codemirror/state';
 import type { Extension, Text } from '@codemirror/state';
-import { Decoration, EditorView, ViewPlugin, drawSelection, highlightActiveLine, keymap, lineNumbers, placeholder } from '@codemirror/view';
-import type { DecorationSet, ViewUpdate } from '@codemirror/view';
+import { Decoration, EditorView, ViewPlugin, drawSelection, highlightActiveLine, keymap, lineNumbers, placeholder, showPanel } from '@codemirror/view';
+import type { DecorationSet, Panel, ViewUpdate } from '@codemirror/view';
 import { runKeymap } from './keys';
 import { offsetOf } from './positions';
 import type { SourceRange } from './positions';
@@ -28,11 +29,18 @@ export interface RuleDiagnostic {
 }
 
 export interface RuleCheck {
-  tokens: RuleToken[];
+  /** null when the text was checked without its tokens. */
+  tokens: RuleToken[] | null;
   diagnostics: RuleDiagnostic[];
 }
 
-export type CheckFn = (rule: string) => Promise<RuleCheck>;
+/**
+ * Checks a rule text: its tokens and diagnostics when tokens is true, its
+ * diagnostics alone otherwise. Asked for tokens, it may still answer none
+ * (null): the server would not answer the tokens of a text that has very
+ * many of them.
+ */
+export type CheckFn = (rule: string, tokens: boolean) => Promise<RuleCheck>;
 
 /** Asks the editor to check its text again, unchanged: what the text is checked against has changed. */
 export const recheck = StateEffect.define<null>();
@@ -80,6 +88,28 @@ const tokenField = StateField.define<DecorationSet>({
   provide: (f) => EditorView.decorations.from(f),
 });
 
+/** Whether the text is shown without highlighting: the server answered its diagnostics but not its tokens. */
+const setUnhighlighted = StateEffect.define<boolean>();
+
+const unhighlightedField = StateField.define<boolean>({
+  create: () => false,
+  update(value, tr) {
+    for (const e of tr.effects) if (e.is(setUnhighlighted)) value = e.value;
+    return value;
+  },
+  // One quiet line under the text while it lasts, said once to a screen
+  // reader as it appears: the text is the same for as long as it shows.
+  provide: (f) => showPanel.from(f, (on) => (on ? unhighlightedPanel : null)),
+});
+
+function unhighlightedPanel(): Panel {
+  const dom = document.createElement('div');
+  dom.className = 'cm-rule-note';
+  dom.setAttribute('role', 'status');
+  dom.textContent = 'Highlighting is off: this text is too large to highlight. Its problems are still underlined and listed.';
+  return { dom, top: false };
+}
+
 const tokenMarks = new Map<string, Decoration>();
 function tokenMark(kind: string): Decoration {
   let m = tokenMarks.get(kind);
@@ -95,6 +125,13 @@ function tokenMark(kind: string): Decoration {
  * a request is out, later changes wait and are sent together when it
  * returns. A result is mapped through the edits made since its request
  * left, so squiggles stay on their words while the user types.
+ *
+ * A text whose tokens the server refused (it charges each token against the
+ * bound of one request's answer) is checked for its diagnostics alone from
+ * then on, unhighlighted, until it is at most half as long: the number of
+ * tokens grows with the length, so asking for them again on each keystroke
+ * would only be refused again, each time after the server read the whole
+ * text, while a text cut to half its length may well be answered.
  */
 function checker(check: CheckFn) {
   return ViewPlugin.fromClass(
@@ -104,6 +141,8 @@ function checker(check: CheckFn) {
       // Edits made since the request in flight took its text.
       since: ChangeSet | null = null;
       destroyed = false;
+      // The length of the last text whose tokens were refused; null while tokens are answered.
+      refusedAt: number | null = null;
 
       constructor(readonly view: EditorView) {
         this.send();
@@ -124,8 +163,9 @@ function checker(check: CheckFn) {
         this.inFlight = true;
         this.stale = false;
         this.since = null;
-        check(doc.toString()).then(
-          (res) => this.apply(doc, res),
+        const tokens = this.refusedAt === null || doc.length <= this.refusedAt / 2;
+        check(doc.toString(), tokens).then(
+          (res) => this.apply(doc, res, tokens),
           () => undefined,
         ).finally(() => {
           this.inFlight = false;
@@ -133,13 +173,14 @@ function checker(check: CheckFn) {
         });
       }
 
-      apply(doc: Text, res: RuleCheck) {
+      apply(doc: Text, res: RuleCheck, askedTokens: boolean) {
         if (this.destroyed) return;
+        if (askedTokens) this.refusedAt = res.tokens === null ? doc.length : null;
         const map = (pos: number, assoc: number) => (this.since ? this.since.mapPos(pos, assoc) : pos);
         const len = this.view.state.doc.length;
         const clamp = (n: number) => Math.max(0, Math.min(len, n));
         const marks = [];
-        for (const t of res.tokens) {
+        for (const t of res.tokens ?? []) {
           const from = clamp(map(offsetOf(doc, t.range.start), 1));
           const to = clamp(map(offsetOf(doc, t.range.end), -1));
           if (to > from) marks.push(tokenMark(t.kind).range(from, to));
@@ -163,7 +204,7 @@ function checker(check: CheckFn) {
           };
         });
         this.view.dispatch(setDiagnostics(this.view.state, diagnostics), {
-          effects: setTokens.of(Decoration.set(marks, true)),
+          effects: [setTokens.of(Decoration.set(marks, true)), setUnhighlighted.of(res.tokens === null)],
         });
       }
 
@@ -277,6 +318,7 @@ export function ruleEditorState(o: RuleEditorOptions): EditorState {
     closeBrackets(),
     EditorView.lineWrapping,
     tokenField,
+    unhighlightedField,
     lintGutter(),
     autocompletion({ override: [completions(o.names)], icons: false }),
     keymap.of([...runKeymap(o.onRun), ...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, ...lintKeymap]),

@@ -294,7 +294,8 @@ function Editor({
   // Saved first, so that the replay in the dialog and the gate's failures
   // run on exactly the text that is published. The saved record is loaded
   // again: the page compares the text with it, and a cancelled dialog
-  // leaves nothing to save.
+  // leaves nothing to save. The dialog lists the diagnostics alone, so
+  // the check asks for no tokens.
   const onPublish = () =>
     act(async () => {
       if (!record) return;
@@ -304,7 +305,7 @@ function Editor({
         dropDraft(storageKey);
         await reload();
       }
-      setPublishCheck((await check(rule)).diagnostics);
+      setPublishCheck((await check(rule, false)).diagnostics);
     });
 
   // The check's errors mark a rule that does not parse, which the server

@@ -815,6 +815,8 @@ export type AuditEventsQuery = { auditEvents: { totalCount?: number, edges: Arra
 
 export type SourceRangeFieldsFragment = { start: { line: number, column: number }, end: { line: number, column: number } };
 
+export type DiagnosticFieldsFragment = { severity: DiagnosticSeverity, code: string, message: string, suggestions: Array<string>, range: { start: { line: number, column: number }, end: { line: number, column: number } } };
+
 export type CheckRuleQueryVariables = Exact<{
   rule: string;
   schema?: unknown;
@@ -822,6 +824,14 @@ export type CheckRuleQueryVariables = Exact<{
 
 
 export type CheckRuleQuery = { checkRule: { tokens: Array<{ kind: string, range: { start: { line: number, column: number }, end: { line: number, column: number } } }>, diagnostics: Array<{ severity: DiagnosticSeverity, code: string, message: string, suggestions: Array<string>, range: { start: { line: number, column: number }, end: { line: number, column: number } } }> } };
+
+export type CheckRuleDiagnosticsQueryVariables = Exact<{
+  rule: string;
+  schema?: unknown;
+}>;
+
+
+export type CheckRuleDiagnosticsQuery = { checkRule: { diagnostics: Array<{ severity: DiagnosticSeverity, code: string, message: string, suggestions: Array<string>, range: { start: { line: number, column: number }, end: { line: number, column: number } } }> } };
 
 export type TestPolicyMutationVariables = Exact<{
   input: TestPolicyInput;
@@ -1383,6 +1393,26 @@ export const SourceRangeFieldsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"SourceRangeFields"}) as unknown as TypedDocumentString<SourceRangeFieldsFragment, unknown>;
+export const DiagnosticFieldsFragmentDoc = new TypedDocumentString(`
+    fragment DiagnosticFields on Diagnostic {
+  severity
+  code
+  message
+  range {
+    ...SourceRangeFields
+  }
+  suggestions
+}
+    fragment SourceRangeFields on SourceRange {
+  start {
+    line
+    column
+  }
+  end {
+    line
+    column
+  }
+}`, {"fragmentName":"DiagnosticFields"}) as unknown as TypedDocumentString<DiagnosticFieldsFragment, unknown>;
 export const DecisionRecordSettingsFieldsFragmentDoc = new TypedDocumentString(`
     fragment DecisionRecordSettingsFields on DecisionRecordSettings {
   baseId
@@ -1994,13 +2024,7 @@ export const CheckRuleDocument = new TypedDocumentString(`
       }
     }
     diagnostics {
-      severity
-      code
-      message
-      range {
-        ...SourceRangeFields
-      }
-      suggestions
+      ...DiagnosticFields
     }
   }
 }
@@ -2013,7 +2037,43 @@ export const CheckRuleDocument = new TypedDocumentString(`
     line
     column
   }
+}
+fragment DiagnosticFields on Diagnostic {
+  severity
+  code
+  message
+  range {
+    ...SourceRangeFields
+  }
+  suggestions
 }`) as unknown as TypedDocumentString<CheckRuleQuery, CheckRuleQueryVariables>;
+export const CheckRuleDiagnosticsDocument = new TypedDocumentString(`
+    query CheckRuleDiagnostics($rule: String!, $schema: JSON) {
+  checkRule(rule: $rule, schema: $schema) {
+    diagnostics {
+      ...DiagnosticFields
+    }
+  }
+}
+    fragment SourceRangeFields on SourceRange {
+  start {
+    line
+    column
+  }
+  end {
+    line
+    column
+  }
+}
+fragment DiagnosticFields on Diagnostic {
+  severity
+  code
+  message
+  range {
+    ...SourceRangeFields
+  }
+  suggestions
+}`) as unknown as TypedDocumentString<CheckRuleDiagnosticsQuery, CheckRuleDiagnosticsQueryVariables>;
 export const TestPolicyDocument = new TypedDocumentString(`
     mutation TestPolicy($input: TestPolicyInput!) {
   testPolicy(input: $input) {
