@@ -2346,7 +2346,7 @@ test('a flow’s test may be edited to expect the outcome of a custom node', asy
   await form.getByLabel('Outcome').fill('manual review');
   await form.getByRole('button', { name: 'Apply' }).click();
   const row = page.getByRole('table', { name: 'Tests' }).locator('tbody tr').first();
-  await expect(row.locator('td').nth(2)).toHaveText('"manual review"');
+  await expect(row.locator('td').nth(2)).toHaveText('“manual review”');
   await page.keyboard.press('Control+s');
   await expect({
     toString: () => 'the stored test',
@@ -2359,6 +2359,41 @@ test('a flow’s test may be edited to expect the outcome of a custom node', asy
   await page.getByLabel('Input (JSON)').fill('{"Person": {"age": 12}}');
   await page.keyboard.press('Control+Enter');
   await expect(page.getByTestId('flow-run').locator('.verdict').first()).toHaveText('Flow result: “manual review”');
+  await page.context().close();
+});
+
+test('a flow’s Tests table shows an expected or actual outcome as text in quotes, as the flow result does, and a result as a word', async () => {
+  const policy = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
+    name: 'Held check',
+    rule: 'A **Person** gets approved if the __age__ of the **Person** is at least 18.',
+  });
+  // Quotes of its own, which JSON would show escaped.
+  const outcome = 'hold "for" review';
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
+    name: 'Held flow',
+    definition: {
+      formatVersion: 1,
+      start: 's',
+      nodes: [
+        { id: 's', type: 'start', policy: { baseId: policy.baseId }, onTrue: 'yes', onFalse: 'held' },
+        { id: 'yes', type: 'return', returnValue: true },
+        { id: 'held', type: 'custom', outcome },
+      ],
+    },
+    tests: [
+      { name: 'minor', data: { Person: { age: 12 } }, expect: outcome },
+      { name: 'adult', data: { Person: { age: 30 } }, expect: true },
+    ],
+  });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/flows/${flow.baseId}?tab=tests`);
+  const rows = page.getByRole('table', { name: 'Tests' }).locator('tbody tr');
+  await expect(rows.nth(0).locator('td').nth(2)).toHaveText(`“${outcome}”`);
+  await expect(rows.nth(1).locator('td').nth(2)).toHaveText('true');
+  await page.getByRole('button', { name: 'Run all tests' }).click();
+  await expect(rows.nth(0).locator('td').nth(3)).toHaveText(`“${outcome}” ✓ pass`);
+  await expect(rows.nth(1).locator('td').nth(3)).toHaveText('true ✓ pass');
   await page.context().close();
 });
 

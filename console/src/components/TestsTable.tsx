@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { answerWords } from '../flows/answer';
 import { returnFocus } from '../focus';
 import { TestEditRow } from './TestEditRow';
 import type { EditableTest } from './TestEditRow';
@@ -10,6 +11,14 @@ interface TestResult {
   actual: unknown;
   error?: string | null;
   explanation: string;
+}
+
+/**
+ * A result as the rest of the console shows it: an outcome as its text in
+ * curly quotes, true or false as a word (answerWords), anything else as JSON.
+ */
+function resultWords(v: unknown): string {
+  return typeof v === 'string' || typeof v === 'boolean' ? answerWords(v) : JSON.stringify(v);
 }
 
 /**
@@ -94,12 +103,12 @@ export function TestsTable<T extends EditableTest>({
                 <code className="clip">{JSON.stringify(t.data)}</code>
               </td>
               <td>
-                <code>{JSON.stringify(t.expect)}</code>
+                <code>{resultWords(t.expect)}</code>
               </td>
               <td>
                 {r && (
                   <>
-                    <code>{r.error ? 'error' : JSON.stringify(r.actual)}</code>{' '}
+                    <code>{r.error ? 'error' : resultWords(r.actual)}</code>{' '}
                     <span className={r.passed ? 'mark mark-pass' : 'mark mark-fail'}>{r.passed ? '✓ pass' : '✗ fail'}</span>
                   </>
                 )}
