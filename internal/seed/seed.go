@@ -7,6 +7,7 @@ package seed
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -35,25 +36,35 @@ func Policies(ctx context.Context, client *ent.Client, org, creator uuid.UUID, n
 	now := time.Now().UTC()
 	for start := 0; start < n; start += batch {
 		count := min(batch, n-start)
+		// A batch's bases and versions commit together: a base stored
+		// without its version (the command interrupted between them) was
+		// listed and could not be opened.
+		tx, err := client.Tx(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("storing policies: %w", err)
+		}
 		bases := make([]*ent.BaseCreate, count)
 		records := make([]*ent.RecordCreate, count)
 		for i := range count {
 			p := Policy{Base: newID(), Record: newID()}
 			policies = append(policies, p)
 			name := fmt.Sprintf("Seeded policy %07d", start+i)
-			bases[i] = client.Base.Create().SetID(p.Base).SetOrganizationID(org).SetKind(base.KindPolicy).
+			bases[i] = tx.Base.Create().SetID(p.Base).SetOrganizationID(org).SetKind(base.KindPolicy).
 				SetName(name).SetOwnerKind(base.OwnerKindOrganization).SetOwnerID(org).SetCreatedBy(creator).
 				SetLatestVersion(1).SetLatestRecordID(p.Record).SetCreatedAt(now).SetUpdatedAt(now)
-			records[i] = client.Record.Create().SetID(p.Record).SetBaseID(p.Base).SetOrganizationID(org).
+			records[i] = tx.Record.Create().SetID(p.Record).SetBaseID(p.Base).SetOrganizationID(org).
 				SetKind(record.KindPolicy).SetStatus(record.StatusPublished).SetVersion(1).SetName(name).
 				SetRule(fmt.Sprintf("A **Person** gets seeded_%d if the __age__ of the **Person** is at least %d.", start+i, 18+(start+i)%60)).
 				SetCreatedBy(creator).SetPublishedAt(now).SetCreatedAt(now).SetUpdatedAt(now)
 		}
-		if err := client.Base.CreateBulk(bases...).Exec(ctx); err != nil {
-			return nil, fmt.Errorf("storing policies: %w", err)
+		if err := tx.Base.CreateBulk(bases...).Exec(ctx); err != nil {
+			return nil, errors.Join(fmt.Errorf("storing policies: %w", err), tx.Rollback())
 		}
-		if err := client.Record.CreateBulk(records...).Exec(ctx); err != nil {
-			return nil, fmt.Errorf("storing policy versions: %w", err)
+		if err := tx.Record.CreateBulk(records...).Exec(ctx); err != nil {
+			return nil, errors.Join(fmt.Errorf("storing policy versions: %w", err), tx.Rollback())
+		}
+		if err := tx.Commit(); err != nil {
+			return nil, fmt.Errorf("storing policies: %w", err)
 		}
 		if progress != nil {
 			progress(start + count)
