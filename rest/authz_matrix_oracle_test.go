@@ -2,6 +2,7 @@ package rest
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/service"
@@ -161,7 +162,8 @@ func (o outcome) String() string {
 //     route does not take (a record id where a base id goes), or of
 //     nothing any more: 404 not_found, revealing nothing;
 //  5. a deleted base: 410 deleted, whatever the caller's role (the base is
-//     loaded, its deletion found, and only then is the authorizer asked);
+//     loaded, its deletion found, and only then is the authorizer asked),
+//     also by the other kind of id on a route that hints at it (4);
 //  6. an effective role that does not allow the action: 403
 //     permission_denied;
 //  7. creating, editing or publishing a never-published base of another
@@ -181,6 +183,9 @@ func expect(p *principal, ep *endpoint, tg *target) outcome {
 	switch {
 	case tg != nil && !permits[role][tg.kind.seenWith]:
 		return outcome{http.StatusForbidden, service.CodePermissionDenied}
+	case tg != nil && tg.tenant == p.tenant && tg.state == deleted && ep.hintsKind && slices.Contains(ep.kinds, tg.kind):
+		// By either kind of id where the route would hint at the other.
+		return outcome{http.StatusGone, service.CodeDeleted}
 	case tg != nil && (tg.tenant != p.tenant || !ep.takes(tg) || tg.state == removed):
 		return outcome{http.StatusNotFound, service.CodeNotFound}
 	case tg != nil && tg.state == deleted:
