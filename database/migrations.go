@@ -208,7 +208,7 @@ func provider(db *DB, opts ...MigrateOption) (*goose.Provider, error) {
 	switch {
 	case db.dialect == dialect.Postgres:
 		gooseDialect = goose.DialectPostgres
-		gooseOpts = append(gooseOpts, goose.WithSessionLocker(postgresMigrationLock{waiting: o.waiting, interrupt: o.interrupt}))
+		gooseOpts = append(gooseOpts, goose.WithSessionLocker(postgresMigrationLock(o)))
 	case db.file != nil:
 		gooseOpts = append(gooseOpts, goose.WithLocker(sqliteMigrationLock{
 			file: flock.New(db.file.path + ".migrate-lock"), waiting: o.waiting, interrupt: o.interrupt}))
