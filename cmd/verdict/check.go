@@ -46,9 +46,9 @@ Exit status: 0 when no file has an error (warnings allowed), 1 when one has,
 			// Decoded once, for every file.
 			var schema any
 			if schemaPath != "" {
-				text, err := os.ReadFile(schemaPath)
+				text, err := readInput(nil, schemaPath)
 				if err != nil {
-					return usageError("%v", err)
+					return err
 				}
 				if json.Unmarshal(withoutBOM(text), &schema) != nil {
 					return usageError("%s is not JSON", schemaPath)
@@ -59,9 +59,9 @@ Exit status: 0 when no file has an error (warnings allowed), 1 when one has,
 			}
 			failed := false
 			for _, path := range args {
-				b, err := os.ReadFile(path)
+				b, err := readInput(nil, path)
 				if err != nil {
-					return usageError("%v", err)
+					return err
 				}
 				src := ruleFileText(b)
 				res := engine.CheckWithDecodedSchema(src, schema)
@@ -265,18 +265,18 @@ func readTests(path string, raw []byte) ([]ruleTest, error) {
 
 // testRuleFile runs one rule file's tests and prints what failed.
 func testRuleFile(w io.Writer, path string, verbose bool) (passed, total int, err error) {
-	b, err := os.ReadFile(path)
+	b, err := readInput(nil, path)
 	if err != nil {
-		return 0, 0, usageError("%v", err)
+		return 0, 0, err
 	}
 	src := ruleFileText(b)
 	testsPath := strings.TrimSuffix(path, ".rule") + testsSuffix
-	raw, err := os.ReadFile(testsPath)
-	if errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(testsPath); errors.Is(err, fs.ErrNotExist) {
 		return 0, 0, usageError(`%s has no tests: there is no %s; write its cases there as a JSON list, [{"name": "...", "data": {...}, "expect": true}]`, path, testsPath)
 	}
+	raw, err := readInput(nil, testsPath)
 	if err != nil {
-		return 0, 0, usageError("%v", err)
+		return 0, 0, err
 	}
 	tests, err := readTests(testsPath, withoutBOM(raw))
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -232,5 +233,54 @@ func TestTestSaysWhichCaseOfATestsFileIsWrong(t *testing.T) {
 		if code != exitUsage || stdout != "" || stderr != want {
 			t.Errorf("%s: test = %d %q %q, want %d and %q", tt.cases, code, stdout, stderr, exitUsage, want)
 		}
+	}
+}
+
+// A file saved as Latin-1 (or any encoding but UTF-8) is refused, naming
+// the first byte that is not UTF-8, rather than read with that letter
+// replaced, where it never equals the data.
+func TestFilesThatAreNotUTF8AreRefused(t *testing.T) {
+	const rule = "A **Person** gets x if the __city__ of the **Person** is equal to \"Bogot\xe1\".\n"
+	const good = "A **Person** gets x if the __age__ of the **Person** is at least 65.\n"
+	files := map[string]string{
+		"latin1.rule":       rule,
+		"good.rule":         good,
+		"good.tests.json":   "[{\"name\": \"x\",\n  \"data\": {\"Person\": {\"age\": 70, \"n\": \"\xff\xfe\"}}, \"expect\": true}]",
+		"latin1.tests.json": `[{"name": "x", "data": {"Person": {"city": "Bogotá"}}, "expect": true}]`,
+		"city.json":         `{"Person": {"city": "Bogotá"}}`,
+		"bad.json":          "{\"Person\":{\"age\":70,\"n\":\"\xff\xfe\"}}",
+		"schema.json":       "{\"description\": \"\xe9\"}",
+	}
+	dir := writeFiles(t, files)
+	in := func(name string) string { return filepath.Join(dir, name) }
+	refusal := func(name string, line int, b byte) string {
+		return fmt.Sprintf("verdict: %s is not UTF-8 text: the byte 0x%02X at offset %d (line %d) is not valid UTF-8; save the file as UTF-8\n",
+			in(name), b, strings.IndexByte(files[name], b), line)
+	}
+	latin1 := refusal("latin1.rule", 1, 0xe1)
+	badData := refusal("bad.json", 1, 0xff)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check", in("latin1.rule")}, latin1},
+		{[]string{"check", "--schema", in("schema.json"), in("good.rule")}, refusal("schema.json", 1, 0xe9)},
+		{[]string{"eval", "--explain", "--rule", in("latin1.rule"), "--data", in("city.json")}, latin1},
+		{[]string{"eval", "--rule", in("good.rule"), "--data", in("bad.json")}, badData},
+		{[]string{"test", in("latin1.rule")}, latin1},
+		{[]string{"test", in("good.rule")}, refusal("good.tests.json", 2, 0xff)},
+	} {
+		code, stdout, stderr := runVerdict(t, "", tt.args...)
+		if code != exitUsage || stdout != "" || stderr != tt.want {
+			t.Errorf("%v = %d %q %q, want %d and %q", tt.args, code, stdout, stderr, exitUsage, tt.want)
+		}
+	}
+	raw, err := os.ReadFile(in("bad.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runVerdict(t, string(raw), "eval", "--rule", in("good.rule"), "--data", "-")
+	if want := strings.Replace(badData, in("bad.json"), "-", 1); code != exitUsage || stdout != "" || stderr != want {
+		t.Errorf("eval --data - = %d %q %q, want %d and %q", code, stdout, stderr, exitUsage, want)
 	}
 }

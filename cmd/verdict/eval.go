@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -119,6 +120,11 @@ func withoutBOM(b []byte) []byte {
 	return bytes.TrimPrefix(b, utf8BOM)
 }
 
+// readInput reads a file eval, check or test was given, or standard
+// input for -, and refuses it unless it is UTF-8 text: a file saved in
+// another encoding would otherwise be read with its accented letters
+// replaced, and never equal the data, or echoed as bytes no JSON reader
+// accepts.
 func readInput(stdin io.Reader, path string) ([]byte, error) {
 	var b []byte
 	var err error
@@ -134,7 +140,29 @@ func readInput(stdin io.Reader, path string) ([]byte, error) {
 		}
 		return nil, usageError("%s: %v", path, err)
 	}
+	if err := checkUTF8(path, b); err != nil {
+		return nil, err
+	}
 	return b, nil
+}
+
+// checkUTF8 refuses a file's bytes unless they are UTF-8, naming the first
+// byte that is not by its offset from the start of the file (counted from
+// 0, as hex editors show it) and its line.
+func checkUTF8(path string, b []byte) error {
+	if utf8.Valid(b) {
+		return nil
+	}
+	at := 0
+	for at < len(b) {
+		r, size := utf8.DecodeRune(b[at:])
+		if r == utf8.RuneError && size <= 1 {
+			break
+		}
+		at += size
+	}
+	line := 1 + bytes.Count(b[:at], []byte("\n"))
+	return usageError("%s is not UTF-8 text: the byte 0x%02X at offset %d (line %d) is not valid UTF-8; save the file as UTF-8", path, b[at], at, line)
 }
 
 // writeJSON writes v without HTML escaping, so parse errors read ` --> 1:5`
