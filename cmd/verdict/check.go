@@ -141,7 +141,7 @@ explanation.
 
 Exit status: 0 when every test passes, 1 when one fails, 3 on bad usage
 (no rule file, a rule file without its NAME.tests.json, a test file that is
-not such a list).`,
+not such a list, or holds no case).`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError("give one or more rule files or directories: verdict test PATH...")
@@ -229,6 +229,13 @@ func readTests(path string, raw []byte) ([]ruleTest, error) {
 			return nil, usageError("%s: %s, not a JSON %s", path, want, typ.Value)
 		}
 		return nil, usageError("%s: %s: %v", path, want, err)
+	}
+	switch {
+	case items == nil:
+		// JSON's null decodes to no list at all, without an error.
+		return nil, usageError("%s: %s, not null", path, want)
+	case len(items) == 0:
+		return nil, usageError(`%s has no tests: the list is empty; write the rule's cases in it, [{"name": "...", "data": {...}, "expect": true}]`, path)
 	}
 	tests := make([]ruleTest, len(items))
 	for i, item := range items {

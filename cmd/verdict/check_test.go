@@ -222,6 +222,10 @@ func TestTestSaysWhichCaseOfATestsFileIsWrong(t *testing.T) {
 		{`[{"name": "a", "expect": true}]`, `test 1 ("a") needs a name, data and expect (true or false)`},
 		{`[true]`, `test 1 is not an object; want a list of {"name", "data", "expect"}`},
 		{`{"name": "a"}`, `want a list of {"name", "data", "expect"}, not a JSON object`},
+		{`[]`, ` has no tests: the list is empty; write the rule's cases in it, [{"name": "...", "data": {...}, "expect": true}]`},
+		{`null`, `want a list of {"name", "data", "expect"}, not null`},
+		{" null\n", `want a list of {"name", "data", "expect"}, not null`},
+		{`"cases"`, `want a list of {"name", "data", "expect"}, not a JSON string`},
 	}
 	for _, tt := range tests {
 		dir := writeFiles(t, map[string]string{
@@ -230,6 +234,9 @@ func TestTestSaysWhichCaseOfATestsFileIsWrong(t *testing.T) {
 		})
 		code, stdout, stderr := runVerdict(t, "", "test", filepath.Join(dir, "adult.rule"))
 		want := "verdict: " + filepath.Join(dir, "adult.tests.json") + ": " + tt.want + "\n"
+		if strings.HasPrefix(tt.want, " ") {
+			want = "verdict: " + filepath.Join(dir, "adult.tests.json") + tt.want + "\n"
+		}
 		if code != exitUsage || stdout != "" || stderr != want {
 			t.Errorf("%s: test = %d %q %q, want %d and %q", tt.cases, code, stdout, stderr, exitUsage, want)
 		}
