@@ -50,8 +50,8 @@ Exit status: 0 when no file has an error (warnings allowed), 1 when one has,
 				if err != nil {
 					return err
 				}
-				if json.Unmarshal(withoutBOM(text), &schema) != nil {
-					return usageError("%s is not JSON", schemaPath)
+				if err := json.Unmarshal(withoutBOM(text), &schema); err != nil {
+					return usageError("%s is not JSON: %s", schemaPath, engine.JSONProblem(err))
 				}
 				if !engine.IsSchema(schema) {
 					return usageError("%s is not a JSON Schema: an object, or true or false", schemaPath)
@@ -228,7 +228,7 @@ func readTests(path string, raw []byte) ([]ruleTest, error) {
 		if errors.As(err, &typ) {
 			return nil, usageError("%s: %s, not a JSON %s", path, want, typ.Value)
 		}
-		return nil, usageError("%s: %s: %v", path, want, err)
+		return nil, usageError("%s: %s: %s", path, want, engine.JSONProblem(err))
 	}
 	switch {
 	case items == nil:

@@ -44,6 +44,7 @@ func TestCheckFollowsTheNamesThroughASchema(t *testing.T) {
 		"schema.json": `{"properties": {"Applicant": {"properties": {"monthlyIncome": {"type": "number"}}}}}`,
 		"list.json":   `[]`,
 		"broken.json": `{"properties"`,
+		"comma.json":  `{"properties": {"a": {}, }}`,
 	})
 	rule := filepath.Join(dir, "credit.rule")
 	code, stdout, stderr := runVerdict(t, "", "check", "--schema", filepath.Join(dir, "schema.json"), rule)
@@ -56,6 +57,16 @@ func TestCheckFollowsTheNamesThroughASchema(t *testing.T) {
 	}
 	if code, stdout, _ := runVerdict(t, "", "check", rule); code != 0 || stdout != "" {
 		t.Errorf("check without a schema = %d %q, want 0 and nothing", code, stdout)
+	}
+	for schema, want := range map[string]string{
+		"broken.json": "is not JSON: it ends too early",
+		"comma.json":  "is not JSON: invalid character '}' looking for beginning of object key string (at byte 26)",
+	} {
+		path := filepath.Join(dir, schema)
+		code, stdout, stderr := runVerdict(t, "", "check", "--schema", path, rule)
+		if want := "verdict: " + path + " " + want + "\n"; code != exitUsage || stdout != "" || stderr != want {
+			t.Errorf("--schema %s = %d %q %q, want %d and %q", schema, code, stdout, stderr, exitUsage, want)
+		}
 	}
 	for _, schema := range []string{"list.json", "broken.json", "missing.json"} {
 		code, stdout, stderr := runVerdict(t, "", "check", "--schema", filepath.Join(dir, schema), rule)
@@ -223,6 +234,9 @@ func TestTestSaysWhichCaseOfATestsFileIsWrong(t *testing.T) {
 		{`[true]`, `test 1 is not an object; want a list of {"name", "data", "expect"}`},
 		{`{"name": "a"}`, `want a list of {"name", "data", "expect"}, not a JSON object`},
 		{`[]`, ` has no tests: the list is empty; write the rule's cases in it, [{"name": "...", "data": {...}, "expect": true}]`},
+		{`[{"name": "a" "data": {}, "expect": true}]`,
+			`want a list of {"name", "data", "expect"}: invalid character '"' after object key:value pair (at byte 15)`},
+		{`[{"name": "a", "data": {}, "expect": true}`, `want a list of {"name", "data", "expect"}: it ends too early`},
 		{`null`, `want a list of {"name", "data", "expect"}, not null`},
 		{" null\n", `want a list of {"name", "data", "expect"}, not null`},
 		{`"cases"`, `want a list of {"name", "data", "expect"}, not a JSON string`},
