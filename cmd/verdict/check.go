@@ -200,21 +200,60 @@ func ruleFiles(paths []string) ([]string, error) {
 			out = append(out, p)
 			continue
 		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".rule") {
-				out = append(out, path)
-			}
-			return err
-		})
+		found, err := ruleFilesUnder(p, map[string]bool{})
 		if err != nil {
 			return nil, usageError("%v", err)
 		}
+		out = append(out, found...)
 	}
 	if len(out) == 0 {
 		return nil, usageError("no .rule files in %s", strings.Join(paths, ", "))
 	}
 	sort.Strings(out)
 	return slices.Compact(out), nil
+}
+
+// ruleFilesUnder lists the *.rule files under dir, following symbolic links
+// to folders as to files, as a folder of rules linked into place is meant
+// to be tested. visited holds the real paths of the folders already
+// searched, so a link back up the tree is searched once, not forever.
+func ruleFilesUnder(dir string, visited map[string]bool) ([]string, error) {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, err
+	}
+	if real, err = filepath.Abs(real); err != nil {
+		return nil, err
+	}
+	if visited[real] {
+		return nil, nil
+	}
+	visited[real] = true
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		isDir := e.IsDir()
+		if e.Type()&fs.ModeSymlink != 0 {
+			// A link that leads nowhere is taken as a file: named *.rule,
+			// it is reported when it cannot be read.
+			info, err := os.Stat(path)
+			isDir = err == nil && info.IsDir()
+		}
+		if isDir {
+			found, err := ruleFilesUnder(path, visited)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, found...)
+		} else if strings.HasSuffix(path, ".rule") {
+			out = append(out, path)
+		}
+	}
+	return out, nil
 }
 
 // readTests reads a tests file's cases. What is wrong with one is said in

@@ -305,3 +305,31 @@ func TestFilesThatAreNotUTF8AreRefused(t *testing.T) {
 		t.Errorf("eval --data - = %d %q %q, want %d and %q", code, stdout, stderr, exitUsage, want)
 	}
 }
+
+// Rules linked into a folder are tested with it, and a link back up the
+// tree is followed once.
+func TestTestFollowsLinksToFolders(t *testing.T) {
+	rules := writeFiles(t, map[string]string{
+		"adult.rule":       "A **Person** is an adult if the __age__ of the **Person** is at least 18.\n",
+		"adult.tests.json": `[{"name": "30 is adult", "data": {"Person": {"age": 30}}, "expect": true}]`,
+	})
+	dir := t.TempDir()
+	for link, target := range map[string]string{
+		filepath.Join(dir, "rules"):         rules,
+		filepath.Join(rules, "loop"):        rules,
+		filepath.Join(dir, "rules-nowhere"): filepath.Join(dir, "missing"),
+	} {
+		if err := os.Symlink(target, link); err != nil {
+			t.Skip(err)
+		}
+	}
+	want := "PASS " + filepath.Join(dir, "rules", "adult.rule") + ": 30 is adult\nPASS: 1/1\n"
+	code, stdout, stderr := runVerdict(t, "", "test", "-v", dir)
+	if code != 0 || stdout != want || stderr != "" {
+		t.Errorf("test of a folder holding a link = %d %q %q, want 0 and %q", code, stdout, stderr, want)
+	}
+	code, stdout, stderr = runVerdict(t, "", "test", "-v", filepath.Join(dir, "rules"))
+	if code != 0 || stdout != want || stderr != "" {
+		t.Errorf("test of a link to a folder = %d %q %q, want 0 and %q", code, stdout, stderr, want)
+	}
+}
