@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -176,6 +177,14 @@ one. The key is printed this once and stored only as a hash.
 Pending migrations are applied first, so bootstrap works on a fresh database.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if in.Key != "" {
+				// The same rule as serve's --bootstrap-key, checked before
+				// the database is created or migrated.
+				var se *service.Error
+				if err := service.CheckOperatorKey(in.Key); errors.As(err, &se) {
+					return usageError("--key: %s", se.Message)
+				}
+			}
 			w := cmd.OutOrStdout()
 			return a.operator(cmd.Context(), w, true, func(op *service.Operator) error {
 				b, err := op.Bootstrap(cmd.Context(), in)
