@@ -126,6 +126,8 @@ type ruleTest struct {
 	Name   string          `json:"name"`
 	Data   json.RawMessage `json:"data"`
 	Expect *bool           `json:"expect"`
+	// which names the case in messages: test 2 ("40 is senior").
+	which string
 }
 
 func newTestCommand() *cobra.Command {
@@ -197,6 +199,9 @@ func ruleFiles(paths []string) ([]string, error) {
 			continue
 		}
 		if !info.IsDir() {
+			if !strings.HasSuffix(p, ".rule") {
+				return nil, usageError("%s is not a NAME.rule file; verdict test runs NAME.rule against the cases in NAME%s: give it one, its tests file or a folder of them", p, testsSuffix)
+			}
 			out = append(out, p)
 			continue
 		}
@@ -305,6 +310,7 @@ func readTests(path string, raw []byte) ([]ruleTest, error) {
 		if tc.Name == "" || tc.Expect == nil || len(tc.Data) == 0 {
 			return nil, usageError("%s: %s needs a name, data and expect (true or false)", path, which)
 		}
+		tc.which = which
 	}
 	return tests, nil
 }
@@ -330,11 +336,19 @@ func testRuleFile(w io.Writer, path string, verbose bool) (passed, total int, er
 	}
 	var eng engine.Engine
 	prog, cerr := eng.Compile(src)
-	for _, tc := range tests {
+	// Every case's data is decoded before any runs, so a tests file that
+	// is bad usage prints no results before saying so.
+	datas := make([]map[string]any, len(tests))
+	for i, tc := range tests {
 		data, derr := engine.DecodeData(tc.Data, engine.Limits{})
 		if derr != nil {
-			return 0, 0, usageError("%s: test %q: data: %v", testsPath, tc.Name, derr)
+			// The decoder's message starts with "data".
+			return 0, 0, usageError("%s: %s: %v", testsPath, tc.which, derr)
 		}
+		datas[i] = data
+	}
+	for i, tc := range tests {
+		data := datas[i]
 		var res *engine.Result
 		if cerr != nil {
 			res = engine.ParseFailure(src, cerr.(engine.ParseErrors), tc.Data, engine.Lines(src))

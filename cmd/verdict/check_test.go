@@ -237,6 +237,8 @@ func TestTestSaysWhichCaseOfATestsFileIsWrong(t *testing.T) {
 		{`[{"name": "a" "data": {}, "expect": true}]`,
 			`want a list of {"name", "data", "expect"}: invalid character '"' after object key:value pair (at byte 15)`},
 		{`[{"name": "a", "data": {}, "expect": true}`, `want a list of {"name", "data", "expect"}: it ends too early`},
+		{`[{"name": "a", "data": {}, "expect": true}, {"name": "b", "data": [1], "expect": true}]`,
+			`test 2 ("b"): data must be a JSON object`},
 		{`null`, `want a list of {"name", "data", "expect"}, not null`},
 		{" null\n", `want a list of {"name", "data", "expect"}, not null`},
 		{`"cases"`, `want a list of {"name", "data", "expect"}, not a JSON string`},
@@ -331,5 +333,15 @@ func TestTestFollowsLinksToFolders(t *testing.T) {
 	code, stdout, stderr = runVerdict(t, "", "test", "-v", filepath.Join(dir, "rules"))
 	if code != 0 || stdout != want || stderr != "" {
 		t.Errorf("test of a link to a folder = %d %q %q, want 0 and %q", code, stdout, stderr, want)
+	}
+}
+
+func TestTestSaysAFileGivenMustBeARuleFile(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"loan.json": `{"Applicant": {}}`, "loan.rule": "A **x** is y if __z__ of **x** is 1."})
+	data := filepath.Join(dir, "loan.json")
+	code, stdout, stderr := runVerdict(t, "", "test", data)
+	want := "verdict: " + data + " is not a NAME.rule file; verdict test runs NAME.rule against the cases in NAME.tests.json: give it one, its tests file or a folder of them\n"
+	if code != exitUsage || stdout != "" || stderr != want {
+		t.Errorf("test of a data file = %d %q %q, want %d and %q", code, stdout, stderr, exitUsage, want)
 	}
 }
