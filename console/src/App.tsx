@@ -70,6 +70,9 @@ const sections: Section[] = [
 type State =
   | { kind: 'signed-out'; message: string }
   | { kind: 'checking'; key: string }
+  // The key could not be checked (no answer, or not a usable one): it is
+  // kept, and the check is tried again on request.
+  | { kind: 'unchecked'; key: string; message: string }
   | { kind: 'signed-in'; key: string; viewer: Viewer };
 
 const KEY_REFUSED =
@@ -100,12 +103,15 @@ export function App() {
       },
       (err) => {
         if (!live) return;
-        sessionStorage.removeItem(KEY_STORAGE);
-        const refused = err instanceof VerdictError && err.code === 'unauthenticated';
-        setState({
-          kind: 'signed-out',
-          message: refused ? 'This API key was not accepted: it is unknown, revoked or expired.' : `Could not sign in: ${errorMessage(err)}`,
-        });
+        // Only the server's refusal of the key forgets it: a server that
+        // cannot be reached, or answers with an error of its own, says
+        // nothing of the key, which is kept for trying again.
+        if (err instanceof VerdictError && err.code === 'unauthenticated') {
+          sessionStorage.removeItem(KEY_STORAGE);
+          setState({ kind: 'signed-out', message: 'This API key was not accepted: it is unknown, revoked or expired.' });
+          return;
+        }
+        setState({ kind: 'unchecked', key: state.key, message: `Could not sign in: ${errorMessage(err)}` });
       },
     );
     return () => {
@@ -129,7 +135,8 @@ export function App() {
     return (
       <SignIn
         busy={state.kind === 'checking'}
-        message={state.kind === 'signed-out' ? state.message : ''}
+        message={state.kind === 'signed-out' || state.kind === 'unchecked' ? state.message : ''}
+        onRetry={state.kind === 'unchecked' ? () => setState({ kind: 'checking', key: state.key }) : undefined}
         onSubmit={(k) => setState({ kind: 'checking', key: k })}
       />
     );

@@ -991,6 +991,24 @@ test('unsaved text of a draft saved elsewhere since comes back after a reload, a
   await page.context().close();
 });
 
+test('a reload while the server cannot be reached keeps the key, and Try again signs in once it answers', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.route('**/graphql', (route) => route.abort('connectionrefused'));
+  await page.reload();
+  await expect(page.getByRole('alert')).toContainText('Could not reach the Verdict server');
+  assert.equal(await page.evaluate(() => sessionStorage.getItem('verdict.apiKey')), ADMIN_KEY);
+  // Trying again while it still cannot be reached says so again, and keeps the key.
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByRole('alert')).toContainText('Could not reach the Verdict server');
+  assert.equal(await page.evaluate(() => sessionStorage.getItem('verdict.apiKey')), ADMIN_KEY);
+  await page.unroute('**/graphql');
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByRole('heading', { name: 'Policies' })).toBeVisible();
+  assert.equal(await page.evaluate(() => sessionStorage.getItem('verdict.apiKey')), ADMIN_KEY);
+  await page.context().close();
+});
+
 test('a request that reaches no server says so in words, and the page keeps its text', async () => {
   const page = await newPage();
   await signIn(page, ADMIN_KEY);

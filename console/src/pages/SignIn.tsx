@@ -1,6 +1,17 @@
 import { useState } from 'react';
 
-export function SignIn({ busy, message, onSubmit }: { busy: boolean; message: string; onSubmit: (key: string) => void }) {
+export function SignIn({
+  busy,
+  message,
+  onRetry,
+  onSubmit,
+}: {
+  busy: boolean;
+  message: string;
+  /** Checks the kept key again, when it could not be checked. */
+  onRetry?: () => void;
+  onSubmit: (key: string) => void;
+}) {
   const [key, setKey] = useState('');
   return (
     <main className="signin">
@@ -20,9 +31,16 @@ export function SignIn({ busy, message, onSubmit }: { busy: boolean; message: st
         <h1>Sign in to the console</h1>
         <p className="muted">Use an API key of your organization. It is kept in this browser tab only, until you sign out or close it.</p>
         {message && (
-          <p className="alert alert-error" role="alert">
+          <div className="alert alert-error" role="alert">
             {message}
-          </p>
+            {onRetry && (
+              <div className="alert-actions">
+                <button type="button" className="btn btn-small" onClick={onRetry}>
+                  Try again
+                </button>
+              </div>
+            )}
+          </div>
         )}
         <label htmlFor="api-key">API key</label>
         <input
