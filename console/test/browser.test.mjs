@@ -1124,6 +1124,34 @@ test('an admin deletes a policy, after a confirmation naming it, and it leaves t
   await page.context().close();
 });
 
+test('on a phone, a confirmation naming a very long name stays in the window, Cancel and all', async () => {
+  const name = 'Long-named policy ' + 'w'.repeat(182);
+  const draft = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
+    name,
+    rule: 'A **Person** gets a discount if the __age__ of the **Person** is at least 18.',
+  });
+  const context = await browser.newContext({ viewport: { width: 375, height: 700 } });
+  const page = await context.newPage();
+  open = page;
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/policies/${draft.baseId}`);
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: `Delete the policy “${name}”?` });
+  await expect(dialog).toBeVisible();
+  const inside = async (box, what) => {
+    assert.ok(box, what);
+    assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= 375 && box.y + box.height <= 700, `${what} at ${JSON.stringify(box)}`);
+  };
+  await inside(await dialog.boundingBox(), 'the dialog');
+  await inside(await dialog.getByRole('button', { name: 'Cancel' }).boundingBox(), 'Cancel');
+  await inside(await dialog.getByRole('button', { name: `Delete “${name}”` }).boundingBox(), 'Delete');
+  await page.screenshot({ path: join(shots, 'delete-long-name-phone.png') });
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).not.toBeVisible();
+  await rest(server.url, ADMIN_KEY, 'DELETE', `/policy/${draft.baseId}`);
+  await context.close();
+});
+
 // The policy the flows below start with.
 let adult;
 
