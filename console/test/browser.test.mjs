@@ -1332,6 +1332,50 @@ test('an author draws a flow of two policies and a return node, tests it, publis
   await page.context().close();
 });
 
+test('a flow graph’s nodes and edges show where the focus is, reached by Tab', async () => {
+  const policy = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Focus check', rule: 'A **Person** is checked if the __age__ of the **Person** is at least 18.' });
+  const definition = {
+    formatVersion: 1,
+    start: 's',
+    nodes: [
+      { id: 's', type: 'start', name: 'Start', policy: { baseId: policy.baseId }, onTrue: 'yes', onFalse: 'no' },
+      { id: 'yes', type: 'return', returnValue: true },
+      { id: 'no', type: 'return', returnValue: false },
+    ],
+  };
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', { name: 'Focus rings', definition });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+  await expect(flowNode(page, 's')).toBeVisible();
+  await page.locator('.flow-canvas').focus();
+  const seen = { edge: null, node: null };
+  for (let i = 0; i < 40 && !(seen.edge && seen.node); i++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement;
+      if (el?.classList.contains('react-flow__node')) {
+        const s = getComputedStyle(el);
+        return { kind: 'node', outline: s.outlineStyle, width: s.outlineWidth, shadow: s.boxShadow };
+      }
+      if (el?.classList.contains('react-flow__edge')) {
+        const s = getComputedStyle(el.querySelector('.react-flow__edge-path'));
+        return { kind: 'edge', strokeWidth: s.strokeWidth, filter: s.filter };
+      }
+      return null;
+    });
+    if (focused && !seen[focused.kind]) seen[focused.kind] = focused;
+  }
+  assert.ok(seen.node, 'Tab reaches a node');
+  assert.ok(seen.node.outline !== 'none' || seen.node.shadow !== 'none', `a focused node shows it: ${JSON.stringify(seen.node)}`);
+  assert.ok(seen.edge, 'Tab reaches an edge');
+  assert.ok(seen.edge.filter !== 'none' && parseFloat(seen.edge.strokeWidth) >= 4, `a focused edge shows it: ${JSON.stringify(seen.edge)}`);
+  await page.locator('.flow-canvas').screenshot({ path: join(shots, 'flow-focus.png') });
+  await rest(server.url, ADMIN_KEY, 'DELETE', `/flow/${flow.baseId}`);
+  await rest(server.url, ADMIN_KEY, 'DELETE', `/policy/${policy.baseId}`);
+  await page.context().close();
+});
+
 test('an invalid flow shows its problems on the nodes they concern', async () => {
   const page = await newPage();
   await signIn(page, ADMIN_KEY);
