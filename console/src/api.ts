@@ -60,10 +60,11 @@ export function errorMessage(err: unknown): string {
 
 /**
  * Whether the server refused a request for its id argument: an address
- * whose id is no id at all (`groups/new`) names nothing there is.
+ * whose id is no id at all (`groups/new`) names nothing there is. Told by
+ * its message: the error is on the path of the field, not of its argument.
  */
 export function refusedId(err: unknown): boolean {
-  return err instanceof VerdictError && err.code === 'invalid_argument' && err.errors.some((e) => e.path?.[e.path.length - 1] === 'id');
+  return err instanceof VerdictError && err.code === 'invalid_argument' && err.errors.some((e) => e.message.endsWith(' is not a valid id'));
 }
 
 /**
