@@ -77,6 +77,14 @@ func group(use, short string) *cobra.Command {
 // with an unknown subcommand. (Cobra would print the help and succeed.)
 func needSubcommand(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
+		// As cobra suggests for the root's commands: within two edits, or
+		// by prefix.
+		if cmd.SuggestionsMinimumDistance <= 0 {
+			cmd.SuggestionsMinimumDistance = 2
+		}
+		if near := cmd.SuggestionsFor(args[0]); len(near) > 0 {
+			return usageError("unknown command %q for %q; did you mean %s?", args[0], cmd.CommandPath(), strings.Join(near, " or "))
+		}
 		return usageError("unknown command %q for %q", args[0], cmd.CommandPath())
 	}
 	var names []string

@@ -394,6 +394,8 @@ func TestAdminUsage(t *testing.T) {
 		{"admin alone names its commands", "needs a command: bootstrap, key, member, org, seed, user", []string{"admin"}},
 		{"an unknown admin command", `unknown command "frobnicate"`, []string{"admin", "frobnicate"}},
 		{"an unknown key command", `unknown command "rotate" for "verdict admin key"`, []string{"admin", "key", "rotate"}},
+		{"a misspelled admin command", `unknown command "orgs" for "verdict admin"; did you mean org?`, []string{"admin", "orgs", "list"}},
+		{"a misspelled org command", `unknown command "lst" for "verdict admin org"; did you mean list?`, []string{"admin", "org", "lst"}},
 		{"bootstrap without its flags", `required flag(s) "email", "org" not set`, []string{"admin", "bootstrap"}},
 		{"org create without a name", `required flag(s) "name" not set`, []string{"admin", "org", "create"}},
 		{"member add without a role", `required flag(s) "role" not set`, []string{"admin", "member", "add", "--org", "x", "--email", "a@b.test"}},
