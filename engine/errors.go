@@ -56,13 +56,7 @@ func (e *Error) Error() string { return e.Message }
 // `<`, `>` and `&` alone so that ` --> 1:5` stays readable; an encoder that
 // escapes HTML still escapes them.
 func (e *Error) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(e.Message); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return []byte(ValueText(e.Message)), nil
 }
 
 func newError(k Kind, format string, args ...any) *Error {
