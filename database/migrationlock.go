@@ -54,8 +54,8 @@ func (postgresMigrationLock) SessionUnlock(ctx context.Context, conn *sql.Conn) 
 }
 
 // sqliteMigrationLock keeps two processes from migrating one SQLite file
-// at once: some migrations rebuild a table outside a transaction, and
-// SQLite holds no lock from one statement to the next. It is a lock on
+// at once: each would plan the same migrations, and the second apply them
+// again once the first had committed them. It is a lock on
 // a file beside the database (its path and ".migrate-lock"), which the
 // system lets go should the process die.
 type sqliteMigrationLock struct {

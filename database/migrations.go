@@ -2,6 +2,7 @@ package database
 
 import (
 	"context"
+	"database/sql"
 	"embed"
 	"fmt"
 	"io/fs"
@@ -39,17 +40,23 @@ type Migrated struct {
 // instances starting together migrate one at a time, each waiting for the
 // one before however long it takes.
 func Migrate(ctx context.Context, db *DB, opts ...MigrateOption) (*Migrated, error) {
-	p, err := provider(db, append(opts, func(o *migrateOptions) { o.interrupt = ctx })...)
+	pool := db.sql
+	if db.file != nil {
+		pool = sqliteOpen(db.file.migratingName)
+		defer pool.Close()
+	}
+	p, err := provider(db, pool, append(opts, func(o *migrateOptions) { o.interrupt = ctx })...)
 	if err != nil {
 		return nil, err
 	}
 	if _, err := versionsKnown(ctx, db, p); err != nil {
 		return nil, err
 	}
-	// A migration that has begun runs to its end whatever ends ctx: two of
-	// SQLite's rebuild a table in statements that each commit, and one cut
-	// between them left a database no later run could migrate. ctx still
-	// ends the wait for another instance's migration (see the locks).
+	// Each migration is one transaction, its version recorded in it: one
+	// that fails or is cut off leaves the database as it was before it.
+	// Once begun, it runs to its end whatever ends ctx, rather than have a
+	// long copy undone; ctx still ends the wait for another instance's
+	// migration (see the locks).
 	results, err := p.Up(context.WithoutCancel(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("database: migrating: %w", err)
@@ -75,7 +82,7 @@ func Pending(ctx context.Context, db *DB) (bool, error) {
 	if db.migrated.Load() {
 		return false, nil
 	}
-	p, err := provider(db)
+	p, err := provider(db, db.sql)
 	if err != nil {
 		return false, err
 	}
@@ -197,7 +204,8 @@ func WhileWaiting(told func()) MigrateOption {
 	return func(o *migrateOptions) { o.waiting = told }
 }
 
-func provider(db *DB, opts ...MigrateOption) (*goose.Provider, error) {
+// provider is goose's, migrating db through pool.
+func provider(db *DB, pool *sql.DB, opts ...MigrateOption) (*goose.Provider, error) {
 	o := migrateOptions{waiting: func() {}, interrupt: context.Background()}
 	for _, opt := range opts {
 		opt(&o)
@@ -213,7 +221,7 @@ func provider(db *DB, opts ...MigrateOption) (*goose.Provider, error) {
 		gooseOpts = append(gooseOpts, goose.WithLocker(sqliteMigrationLock{
 			file: flock.New(db.file.path + ".migrate-lock"), waiting: o.waiting, interrupt: o.interrupt}))
 	}
-	p, err := goose.NewProvider(gooseDialect, db.sql, files, gooseOpts...)
+	p, err := goose.NewProvider(gooseDialect, pool, files, gooseOpts...)
 	if err != nil {
 		return nil, fmt.Errorf("database: loading migrations: %w", err)
 	}

@@ -15,13 +15,25 @@ import (
 )
 
 // sqliteParams apply to every connection. Foreign keys are off by default in
-// SQLite and ent relies on them; WAL lets readers run beside the writer; the
+// SQLite and ent relies on them (see sqliteForeignKeys); WAL lets readers run beside the writer; the
 // busy timeout makes a writer wait for the lock instead of failing; _txlock
 // makes every transaction take the write lock when it begins, because a
 // transaction that reads first and writes later cannot wait for the lock
 // (SQLite reports SQLITE_BUSY at once to avoid a deadlock). Times are written
 // in UTC so their text form sorts in time order.
-const sqliteParams = "_pragma=foreign_keys(1)&_pragma=busy_timeout(5000)&_txlock=immediate&_timezone=UTC"
+const sqliteParams = "_pragma=busy_timeout(5000)&_txlock=immediate&_timezone=UTC"
+
+// sqliteForeignKeys turns foreign keys on for the service's connections.
+// Migrations of a file run on a connection of their own with them off:
+// each migration is one transaction, so that an interrupted one leaves the
+// database as it was, and a table rebuild (copy, drop, rename) done with
+// foreign keys on would have the drop refused for, or delete, the rows that
+// reference the old table; SQLite ignores the PRAGMA that turns them off
+// inside a transaction.
+const (
+	sqliteForeignKeys          = "&_pragma=foreign_keys(1)"
+	sqliteForeignKeysMigrating = "&_pragma=foreign_keys(0)"
+)
 
 // sqliteReadConns is how many connections a file database gets by default:
 // writes serialize on SQLite's lock anyway, and a few connections let reads
@@ -59,10 +71,10 @@ func openSQLite(path string, o options) (*DB, error) {
 		// one opened after the file was removed, makes an empty database.
 		name += "&mode=rw"
 	}
-	pool := sqliteOpen(name)
+	pool := sqliteOpen(name + sqliteForeignKeys)
 	pool.SetMaxOpenConns(o.maxOpenConnsOr(sqliteReadConns))
 	db := newDB(pool, dialect.SQLite)
-	db.file = &openedFile{path: path}
+	db.file = &openedFile{path: path, migratingName: name + sqliteForeignKeysMigrating}
 	return db, nil
 }
 
@@ -71,6 +83,8 @@ func openSQLite(path string, o options) (*DB, error) {
 type openedFile struct {
 	path string
 	info os.FileInfo
+	// migratingName opens the connection migrations run on.
+	migratingName string
 }
 
 // CheckFile fails when the file at the path of a SQLite database is no
@@ -110,7 +124,9 @@ func (e *NoFileError) Error() string {
 // queries outside it in the meantime therefore waits forever: use it for
 // tests and one-shot tools only.
 func openSQLiteMemory() *DB {
-	pool := sqliteOpen(":memory:?" + sqliteParams)
+	// Migrations run on this one connection, foreign keys on: a database
+	// in memory is migrated when it is made, while its tables are empty.
+	pool := sqliteOpen(":memory:?" + sqliteParams + sqliteForeignKeys)
 	pool.SetMaxOpenConns(1)
 	pool.SetMaxIdleConns(1)
 	pool.SetConnMaxLifetime(0)

@@ -114,12 +114,18 @@ func normalizing(ctx context.Context, dev atlas.Normalizer) schema.DiffHook {
 	}
 }
 
-// gooseReady marks SQLite table rebuilds to run outside a transaction: they
-// switch foreign keys off while the table is copied, and SQLite ignores that
-// PRAGMA inside a transaction, so the copy would cascade into other tables.
+// gooseReady leaves out of SQLite table rebuilds the PRAGMAs that switch
+// foreign keys off and on around them: every migration runs in a
+// transaction, where SQLite ignores those PRAGMAs, on a connection that has
+// foreign keys off already (see database.Migrate).
 func gooseReady(dialectName, text string) string {
-	if dialectName == dialect.SQLite && strings.Contains(text, "PRAGMA foreign_keys = off") {
-		return "-- +goose NO TRANSACTION\n" + text
+	if dialectName != dialect.SQLite {
+		return text
 	}
-	return text
+	return foreignKeysSwitch.Replace(text)
 }
+
+var foreignKeysSwitch = strings.NewReplacer(
+	"-- disable the enforcement of foreign-keys constraints\nPRAGMA foreign_keys = off;\n", "",
+	"-- enable back the enforcement of foreign-keys constraints\nPRAGMA foreign_keys = on;\n", "",
+)

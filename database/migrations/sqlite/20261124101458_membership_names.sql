@@ -1,7 +1,4 @@
--- +goose NO TRANSACTION
 -- +goose Up
--- disable the enforcement of foreign-keys constraints
-PRAGMA foreign_keys = off;
 -- create "new_memberships" table
 CREATE TABLE `new_memberships` (`id` uuid NOT NULL, `created_at` datetime NOT NULL, `role` text NOT NULL, `name` text NOT NULL DEFAULT (''), `organization_id` uuid NOT NULL, `user_id` uuid NOT NULL, PRIMARY KEY (`id`), CONSTRAINT `memberships_organizations_memberships` FOREIGN KEY (`organization_id`) REFERENCES `organizations` (`id`) ON DELETE NO ACTION, CONSTRAINT `memberships_users_memberships` FOREIGN KEY (`user_id`) REFERENCES `users` (`id`) ON DELETE NO ACTION);
 -- copy rows from old table "memberships" to new temporary table "new_memberships"
@@ -16,8 +13,6 @@ CREATE UNIQUE INDEX `membership_user_id_organization_id` ON `memberships` (`user
 CREATE INDEX `membership_organization_id_id` ON `memberships` (`organization_id`, `id`);
 -- members keep the names they had: until now an organization showed the user's own
 UPDATE `memberships` SET name = (SELECT `users`.name FROM `users` WHERE `users`.id = `memberships`.user_id);
--- enable back the enforcement of foreign-keys constraints
-PRAGMA foreign_keys = on;
 
 -- +goose Down
 -- reverse: create index "membership_organization_id_id" to table: "memberships"

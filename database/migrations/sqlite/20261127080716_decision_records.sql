@@ -1,7 +1,4 @@
--- +goose NO TRANSACTION
 -- +goose Up
--- disable the enforcement of foreign-keys constraints
-PRAGMA foreign_keys = off;
 -- create "new_bases" table
 CREATE TABLE `new_bases` (`id` uuid NOT NULL, `created_at` datetime NOT NULL, `updated_at` datetime NOT NULL, `kind` text NOT NULL, `name` text NOT NULL, `description` text NOT NULL DEFAULT (''), `owner_kind` text NOT NULL, `owner_id` uuid NOT NULL, `created_by` uuid NOT NULL, `deleted_at` datetime NULL, `latest_version` integer NOT NULL DEFAULT (0), `latest_record_id` uuid NULL, `draft_record_id` uuid NULL, `decisions_enabled` bool NOT NULL DEFAULT (false), `decisions_sample_rate` real NOT NULL DEFAULT (1), `decisions_mask` json NULL, `organization_id` uuid NOT NULL, PRIMARY KEY (`id`), CONSTRAINT `bases_organizations_bases` FOREIGN KEY (`organization_id`) REFERENCES `organizations` (`id`) ON DELETE NO ACTION);
 -- copy rows from old table "bases" to new temporary table "new_bases"
@@ -22,8 +19,6 @@ CREATE INDEX `decisionrecord_organization_id_at_id` ON `decision_records` (`orga
 CREATE INDEX `decisionrecord_organization_id_base_id_at_id` ON `decision_records` (`organization_id`, `base_id`, `at`, `id`);
 -- create index "decisionrecord_at" to table: "decision_records"
 CREATE INDEX `decisionrecord_at` ON `decision_records` (`at`);
--- enable back the enforcement of foreign-keys constraints
-PRAGMA foreign_keys = on;
 
 -- +goose Down
 -- reverse: create index "decisionrecord_at" to table: "decision_records"
