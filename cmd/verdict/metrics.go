@@ -1,6 +1,8 @@
 package main
 
 import (
+	"net"
+	"net/http"
 	"runtime"
 	"runtime/debug"
 
@@ -44,4 +46,23 @@ func buildInfo() prometheus.Collector {
 	})
 	g.Set(1)
 	return g
+}
+
+// connectionsGauge registers verdict_http_connections, the client
+// connections open now, and returns the server's hook that keeps it: a
+// value near --max-connections means new clients wait to be accepted.
+func connectionsGauge(reg prometheus.Registerer) func(net.Conn, http.ConnState) {
+	open := prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "verdict_http_connections",
+		Help: "Client connections open now; at --max-connections further ones wait to be accepted.",
+	})
+	reg.MustRegister(open)
+	return func(_ net.Conn, state http.ConnState) {
+		switch state {
+		case http.StateNew:
+			open.Inc()
+		case http.StateClosed, http.StateHijacked:
+			open.Dec()
+		}
+	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/spf13/cobra"
+	"golang.org/x/net/netutil"
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/console"
@@ -44,6 +45,12 @@ const (
 	maxHeaderBytes    = 64 << 10
 )
 
+// defaultMaxConnections bounds the connections open at once: an idle one
+// holds about 20 KB (its goroutine and buffers), so ten thousand about
+// 200 MB, where without a bound a client could open as many as the
+// process may have files.
+const defaultMaxConnections = 10000
+
 // serveConfig is the configuration of `verdict serve`, from its flags.
 type serveConfig struct {
 	addr            string
@@ -68,6 +75,7 @@ type serveConfig struct {
 	batchLimit      int
 	answerLimit     int
 	answersInFlight int
+	maxConnections  int
 	cacheMemory     int64
 	dbTimeout       time.Duration
 	auditDurable    bool
@@ -181,6 +189,8 @@ some did not finish in time).`,
 		"how many bytes the runs, checks and saves of one request may answer together, as estimated before each; past it they are refused with 400")
 	f.IntVar(&cfg.answersInFlight, "answers-in-flight", 0,
 		"how many bytes, as --answer-limit counts them, all requests under way may answer together; past it a request is refused with 503 unavailable, to be retried; 0 is four times --answer-limit")
+	f.IntVar(&cfg.maxConnections, "max-connections", defaultMaxConnections,
+		"how many client connections may be open at once; further ones wait to be accepted until one closes")
 	return cmd
 }
 
@@ -225,6 +235,8 @@ func (cfg *serveConfig) check() error {
 		return usageError("--batch-limit must be at least 1")
 	case cfg.answerLimit < 1:
 		return usageError("--answer-limit must be positive")
+	case cfg.maxConnections < 1:
+		return usageError("--max-connections must be at least 1")
 	case cfg.answersInFlight < 0:
 		return usageError("--answers-in-flight must not be negative")
 	case cfg.answersInFlight > 0 && cfg.answersInFlight < cfg.answerLimit:
@@ -370,8 +382,10 @@ func serveHTTP(ctx context.Context, stopSignals func(), ln net.Listener, cfg ser
 	if err != nil {
 		return failure(err)
 	}
+	ln = netutil.LimitListener(ln, cfg.maxConnections)
 	srv := &http.Server{
 		Handler:           newHandler(svc, log, reg, cfg),
+		ConnState:         connectionsGauge(reg),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -777,6 +778,8 @@ func TestServeRefuses(t *testing.T) {
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--cache-memory", "0") }},
 		{name: "an answer limit of zero", code: exitUsage, stderr: "--answer-limit must be positive",
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--answer-limit", "0") }},
+		{name: "no connections", code: exitUsage, stderr: "--max-connections must be at least 1",
+			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--max-connections", "0") }},
 		{name: "answers in flight below zero", code: exitUsage, stderr: "--answers-in-flight must not be negative",
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--answers-in-flight", "-1") }},
 		{name: "answers in flight below the answer limit", code: exitUsage, stderr: "--answers-in-flight 1000 is below --answer-limit 2000",
@@ -1022,5 +1025,62 @@ func TestBaseURLKeepsTheHostNameTheOperatorWrote(t *testing.T) {
 		if got := baseURL(c.flag, c.addr); got != c.want {
 			t.Errorf("baseURL(%q, %v) = %q, want %q", c.flag, c.addr, got, c.want)
 		}
+	}
+}
+
+// Past --max-connections a connection waits to be accepted until one of
+// those open closes.
+func TestServeBoundsTheConnectionsOpenAtOnce(t *testing.T) {
+	t.Setenv(envBootstrapKey, "")
+	srv := startServer(t, serveArgs("sqlite://"+t.TempDir()+"/v.db", "--max-connections", "2")...)
+	addr := strings.TrimPrefix(srv.base, "http://")
+	// Two connections, each answered once and then left open and idle.
+	var held []net.Conn
+	for range 2 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if _, err := io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: verdict\r\n\r\n"); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("a held connection's request: %v, %v", resp, err)
+		}
+		resp.Body.Close()
+		held = append(held, c)
+	}
+
+	answered := make(chan int, 1)
+	go func() {
+		status, _, err := srv.request(http.MethodGet, "/healthz", "", "")
+		if err != nil {
+			t.Error(err)
+		}
+		answered <- status
+	}()
+	select {
+	case status := <-answered:
+		t.Fatalf("a third connection was served while two were open: %d", status)
+	case <-time.After(200 * time.Millisecond):
+	}
+	held[0].Close()
+	if status := <-answered; status != http.StatusOK {
+		t.Errorf("the third connection, once one closed: %d", status)
+	}
+
+	// The gauge counts the held connection and the client's, once the
+	// closed one is seen closed.
+	for deadline := time.Now().Add(testTimeout); ; {
+		_, body := srv.do(t, http.MethodGet, "/metrics", "", "")
+		if strings.Contains(string(body), "\nverdict_http_connections 2\n") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("verdict_http_connections is not 2:\n%s", regexp.MustCompile(`(?m)^verdict_http_connections.*$`).FindString(string(body)))
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
