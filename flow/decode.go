@@ -89,23 +89,81 @@ func decodeJSON(raw []byte) (any, error) {
 func decodeYAML(text string) (any, error) {
 	dec := yaml.NewDecoder(strings.NewReader(text))
 	var v any
-	if err := dec.Decode(&v); err != nil && err != io.EOF {
-		return nil, yamlProblem(err)
+	if err := decodeYAMLDocument(dec, &v); err != nil && err != io.EOF {
+		return nil, err
 	}
 	if v == nil {
 		return nil, errors.New("not valid YAML: the text holds no definition")
 	}
 	for {
 		var next any
-		switch err := dec.Decode(&next); {
+		switch err := decodeYAMLDocument(dec, &next); {
 		case err == io.EOF:
 			return jsonValue(v)
 		case err != nil:
-			return nil, yamlProblem(err)
+			return nil, err
 		case next != nil:
 			return nil, errors.New("not valid YAML: the text holds more than one document (parted by ---); send one definition")
 		}
 	}
+}
+
+// maxYAMLKeys bounds the keys of one YAML mapping. The YAML library looks
+// for a repeated key by comparing each key of a mapping with every other,
+// so a mapping of n keys costs n² (100,000 keys took 38 s of CPU), and it
+// reports every pair of equal keys (1,000 equal keys made 27 MB of
+// messages). A definition's mappings (a node, its metadata) hold tens.
+const maxYAMLKeys = 1000
+
+// decodeYAMLDocument decodes the next document of dec into v, having
+// refused, in time linear in its size, a mapping with more than
+// maxYAMLKeys keys or a key given twice, so that the library's own check
+// for repeated keys costs at most maxYAMLKeys comparisons a key and
+// finds none.
+func decodeYAMLDocument(dec *yaml.Decoder, v *any) error {
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if err == io.EOF {
+			return err
+		}
+		return yamlProblem(err)
+	}
+	if err := checkYAMLKeys(&doc); err != nil {
+		return err
+	}
+	if err := doc.Decode(v); err != nil {
+		return yamlProblem(err)
+	}
+	return nil
+}
+
+// checkYAMLKeys walks n as written: an alias is not followed, the node it
+// names being checked where it is defined.
+func checkYAMLKeys(n *yaml.Node) error {
+	if n.Kind == yaml.MappingNode {
+		if keys := len(n.Content) / 2; keys > maxYAMLKeys {
+			return fmt.Errorf("not valid YAML: line %d: a mapping holds %d keys; the limit is %d", n.Line, keys, maxYAMLKeys)
+		}
+		type key struct {
+			kind  yaml.Kind
+			value string
+		}
+		lines := make(map[key]int, len(n.Content)/2)
+		for i := 0; i < len(n.Content); i += 2 {
+			k := n.Content[i]
+			// The library tells keys apart by kind and text alone.
+			if line, seen := lines[key{k.Kind, k.Value}]; seen {
+				return fmt.Errorf("not valid YAML: line %d: mapping key %q already defined at line %d", k.Line, engine.Quoted(k.Value), line)
+			}
+			lines[key{k.Kind, k.Value}] = k.Line
+		}
+	}
+	for _, c := range n.Content {
+		if err := checkYAMLKeys(c); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func yamlProblem(err error) error {

@@ -3,6 +3,7 @@ package flow
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -384,6 +385,12 @@ func TestParseRejectsWhatItCannotDecode(t *testing.T) {
 			[]string{"not valid YAML: the text holds more than one document (parted by ---); send one definition"}},
 		{"YAML of a document and one that does not parse", quote("formatVersion: 1\nnodes: []\n---\nflow: [\n"),
 			[]string{"not valid YAML: line 4: did not find expected node content"}},
+		{"YAML with a key given twice", quote("formatVersion: 1\nnodes: []\nmetadata:\n  a: 1\n  b: 2\n  a: 3\n  a: 4\n"),
+			[]string{`not valid YAML: line 6: mapping key "a" already defined at line 4`}},
+		{"YAML with a long key given twice", quote("formatVersion: 1\nnodes: []\nmetadata:\n  " + strings.Repeat("k", 100) + ": 1\n  " + strings.Repeat("k", 100) + ": 2\n"),
+			[]string{`not valid YAML: line 5: mapping key "` + strings.Repeat("k", 40) + `…" already defined at line 4`}},
+		{"YAML with a mapping past the limit of keys", quote("formatVersion: 1\nnodes: []\nmetadata: {" + yamlKeys(maxYAMLKeys+1) + "}\n"),
+			[]string{"not valid YAML: line 3: a mapping holds 1001 keys; the limit is 1000"}},
 		{"YAML with an infinite number", quote("formatVersion: 1\nnodes:\n- {id: r, type: return, returnValue: .inf}\n"),
 			[]string{"not valid YAML: infinite and NaN numbers are not allowed"}},
 		{"formatVersion missing", `{"nodes": []}`, []string{"formatVersion is required"}},
@@ -545,5 +552,28 @@ func TestParseRefusesUnknownDefinitionMembersAndReportsIgnoredNodeMembers(t *tes
 		`node "s" has a policy member "zzz" that no policy reference has; it is ignored and not stored`,
 	}) {
 		t.Errorf("ParseReporting: %+v, %q, %v", d, ignored, err)
+	}
+}
+
+// yamlKeys is n keys of a YAML flow mapping, each different.
+func yamlKeys(n int) string {
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("k%d: %d", i, i)
+	}
+	return strings.Join(keys, ", ")
+}
+
+func TestParseReadsAYAMLMappingOfAsManyKeysAsTheLimit(t *testing.T) {
+	d, err := Parse([]byte(quote("formatVersion: 1\nnodes:\n- {id: s, type: start, policyId: P}\nmetadata: {" + yamlKeys(maxYAMLKeys) + "}\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var metadata map[string]int
+	if err := json.Unmarshal(d.Metadata, &metadata); err != nil {
+		t.Fatal(err)
+	}
+	if len(metadata) != maxYAMLKeys || metadata["k999"] != 999 {
+		t.Errorf("metadata of %d keys, k999 = %d", len(metadata), metadata["k999"])
 	}
 }
