@@ -746,6 +746,16 @@ func TestFlowRequestsAcrossTenantsAndRoles(t *testing.T) {
 			http.StatusForbidden, service.CodePermissionDenied)
 		wantError(t, w.call(t, viewer, http.MethodPost, "/flow", `{"name": "x", "definition": `+w.ids(nodes(start, yes, no))+`}`),
 			http.StatusForbidden, service.CodePermissionDenied)
+		// What is wrong with a definition is told to those who may save
+		// it: a viewer's invalid one, new or an edit, is refused as the
+		// viewer's, before it is read.
+		for _, definition := range []string{`"formatVersion: 1\nnodes: []\nmetadata: {a: 1, a: 2}\n"`, `{"formatVersion": 7}`} {
+			wantError(t, w.call(t, viewer, http.MethodPost, "/flow", `{"name": "x", "definition": `+definition+`}`),
+				http.StatusForbidden, service.CodePermissionDenied)
+			wantError(t, w.call(t, viewer, http.MethodPut, "/flow/"+fl.ID.String(), `{"status": "draft", "definition": `+definition+`}`),
+				http.StatusForbidden, service.CodePermissionDenied)
+			wantDetails(t, w.call(t, w.as["editor"], http.MethodPost, "/flow", `{"name": "x", "definition": `+definition+`}`))
+		}
 		if run := decodeRun(t, w.call(t, viewer, http.MethodPost, "/run/flow_version/"+fl.ID.String(), `{"applicant": {"age": 20}}`)); !run.Result {
 			t.Errorf("a viewer runs the flow: %+v", run)
 		}

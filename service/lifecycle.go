@@ -208,6 +208,12 @@ func (s *Service) create(ctx context.Context, k *kindRules, c *Changes) (*target
 	if err != nil {
 		return nil, err
 	}
+	// Authorized before the content is read: reading a large definition
+	// costs, and tells what is wrong with it, which is for those who may
+	// create.
+	if err := s.authorize(ctx, p, authz.ActionCreate, newBaseResource(p, k.kind)); err != nil {
+		return nil, err
+	}
 	if err := s.checkCommon(c, true); err != nil {
 		return nil, err
 	}
@@ -215,9 +221,6 @@ func (s *Service) create(ctx context.Context, k *kindRules, c *Changes) (*target
 		return nil, err
 	}
 	if err := k.check(c); err != nil {
-		return nil, err
-	}
-	if err := s.authorize(ctx, p, authz.ActionCreate, newBaseResource(p, k.kind)); err != nil {
 		return nil, err
 	}
 	owner := Owner{Kind: authz.OwnerUser, ID: p.UserID}
@@ -279,6 +282,11 @@ func (s *Service) changeDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 	if err != nil {
 		return nil, nil, err
 	}
+	// Authorized before the content is read, as in create.
+	l, err := s.load(ctx, p, k, id, action)
+	if err != nil {
+		return nil, nil, err
+	}
 	// Revisions start at 1: a lower one is no revision any draft was at.
 	if c.Revision != nil && *c.Revision < 1 {
 		return nil, nil, Invalid("revision must be 1 or more, not %d", *c.Revision)
@@ -290,10 +298,6 @@ func (s *Service) changeDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 		return nil, nil, err
 	}
 	if err := k.check(c); err != nil {
-		return nil, nil, err
-	}
-	l, err := s.load(ctx, p, k, id, action)
-	if err != nil {
 		return nil, nil, err
 	}
 	if l.record.Status != record.StatusDraft && l.base.DraftRecordID != nil {
