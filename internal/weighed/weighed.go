@@ -83,9 +83,19 @@ func NewLRU[K comparable, V any](size int, limit int64, weigh func(K, V) int64) 
 	return c, nil
 }
 
+// MinExpiry is the shortest expiry of an expiring Cache. Its LRU drops
+// expired entries every hundredth of the expiry: below 100ns that is no
+// interval at all, which panics, and well above it the LRU still spends
+// its time looking for entries to drop.
+const MinExpiry = time.Millisecond
+
 // NewExpirable is a Cache over golang-lru's expiring LRU of at most size
-// entries, each of which also expires expiry after it was added.
+// entries, each of which also expires expiry after it was added. An
+// expiry below MinExpiry is MinExpiry; 0 or less is none.
 func NewExpirable[K comparable, V any](size int, limit int64, expiry time.Duration, weigh func(K, V) int64) *Cache[K, V] {
+	if expiry > 0 {
+		expiry = max(expiry, MinExpiry)
+	}
 	return newCache(limit, weigh, func(evicted func(K, V)) LRU[K, V] {
 		return expirable.NewLRU(size, evicted, expiry)
 	})

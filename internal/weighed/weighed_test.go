@@ -63,3 +63,17 @@ func keepsTheMostRecentlyUsed(t *testing.T, w *weighed.Cache[string, int64]) {
 		t.Errorf("%d entries, %d bytes; want 10 and 10", w.Len(), w.Bytes())
 	}
 }
+
+// TestAnExpiryOfAnyPositiveLengthIsKept: the expiring LRU drops expired
+// entries every hundredth of the expiry, which for an expiry below 100ns
+// is no interval at all. Each such cache expires after MinExpiry instead.
+func TestAnExpiryOfAnyPositiveLengthIsKept(t *testing.T) {
+	for _, expiry := range []time.Duration{time.Nanosecond, 99 * time.Nanosecond, time.Microsecond} {
+		w := weighed.NewExpirable(10, 100, expiry, weighValue)
+		w.Add("a", 1)
+		time.Sleep(2 * weighed.MinExpiry)
+		if _, ok := w.Get("a"); ok {
+			t.Errorf("an expiry of %s: the entry is still there after %s", expiry, 2*weighed.MinExpiry)
+		}
+	}
+}
