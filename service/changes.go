@@ -7,6 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/verdict/verdict/database/changefeed"
+	"github.com/verdict/verdict/internal/weighed"
 	"github.com/verdict/verdict/storage"
 )
 
@@ -19,6 +20,11 @@ type ChangeFeed interface {
 // DefaultCacheExpiry is how long a cached base, record or authenticated
 // key may be used when Config leaves CacheExpiry unset.
 const DefaultCacheExpiry = 5 * time.Second
+
+// MinCacheExpiry is the shortest CacheExpiry: a shorter one is taken as
+// it. The expiring caches look for expired entries every hundredth of the
+// expiry, which must stay an interval they can keep.
+const MinCacheExpiry = weighed.MinExpiry
 
 // staleable is a cache that committed changes can make stale.
 type staleable interface {

@@ -55,7 +55,7 @@ type Config struct {
 	// CacheExpiry is how long a cached base, record or authenticated key
 	// may be used before it is read again: how long another instance's
 	// change may go unseen while its notification cannot arrive. 0 is
-	// DefaultCacheExpiry.
+	// DefaultCacheExpiry; less than MinCacheExpiry is MinCacheExpiry.
 	CacheExpiry time.Duration
 	// Changes, when set, delivers the changes every instance commits, so
 	// that this one drops what they make stale at once. Without it only
@@ -150,6 +150,7 @@ func New(cfg Config) (*Service, error) {
 	if s.cacheExpiry <= 0 {
 		s.cacheExpiry = DefaultCacheExpiry
 	}
+	s.cacheExpiry = max(s.cacheExpiry, MinCacheExpiry)
 	if s.decisionRetention <= 0 {
 		s.decisionRetention = DefaultDecisionRetention
 	}

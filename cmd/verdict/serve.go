@@ -251,8 +251,8 @@ func (cfg *serveConfig) check() error {
 		return usageError("--cache-size must be at least 1")
 	case cfg.cacheMemory < 1:
 		return usageError("--cache-memory must be positive")
-	case cfg.cacheExpiry <= 0:
-		return usageError("--cache-expiry must be positive")
+	case cfg.cacheExpiry < service.MinCacheExpiry:
+		return usageError("--cache-expiry must be at least %s, not %s", service.MinCacheExpiry, cfg.cacheExpiry)
 	}
 	if _, port, err := net.SplitHostPort(cfg.addr); err != nil {
 		return usageError("--addr must be host:port: %v", err)
