@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +17,17 @@ type retention struct {
 	// forever; what names it in the errors.
 	forever bool
 	what    string
+	// days is the flag's own example of days, its default: the errors
+	// show it, not another flag's.
+	days string
+}
+
+// newRetention is a retention of d unless set, which its errors show as
+// their example of days.
+func newRetention(d time.Duration, forever bool, what string) retention {
+	r := retention{d: d, forever: forever, what: what}
+	r.days = r.String()
+	return r
 }
 
 const day = 24 * time.Hour
@@ -31,9 +43,13 @@ func (r *retention) Set(s string) error {
 	d, err := parseRetention(s)
 	switch {
 	case err == errNotRetention && r.forever:
-		return errors.New("want days (90d), a duration (36h) or 0")
+		return errors.New("want days (" + r.days + "), a duration (36h) or 0")
 	case err == errNotRetention:
-		return errors.New("want days (30d) or a duration (36h)")
+		return errors.New("want days (" + r.days + ") or a duration (36h)")
+	case err == errDays:
+		return errors.New("days must be a whole number up to 65535, as in " + r.days)
+	case err == errDurationRange:
+		return errors.New("a duration out of range: want one from 1h to " + maxDuration)
 	case err != nil:
 		return err
 	case d < 0:
@@ -48,23 +64,42 @@ func (r *retention) Set(s string) error {
 	return nil
 }
 
-// errNotRetention is a retention that is neither days nor a duration.
-var errNotRetention = errors.New("neither days nor a duration")
+var (
+	// errNotRetention is a retention that is neither days nor a duration.
+	errNotRetention = errors.New("neither days nor a duration")
+	// errDays is days that are not a whole number up to 65535.
+	errDays = errors.New("days out of range or not a whole number")
+	// errDurationRange is a duration, as written, that time.Duration
+	// cannot hold.
+	errDurationRange = errors.New("a duration out of range")
+)
+
+// maxDuration is the longest duration, in whole hours.
+const maxDuration = "2562047h"
+
+// durationShaped is what time.ParseDuration reads, whatever its size:
+// numbers, each with its unit.
+var durationShaped = regexp.MustCompile(`^[-+]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+$`)
 
 // parseRetention reads whole days or a duration.
 func parseRetention(s string) (time.Duration, error) {
 	if days, ok := strings.CutSuffix(s, "d"); ok {
 		n, err := strconv.ParseUint(days, 10, 16)
 		if err != nil {
-			return 0, errors.New("days must be a whole number up to 65535, as in 90d")
+			return 0, errDays
 		}
 		return time.Duration(n) * day, nil
 	}
 	d, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, errNotRetention
+	switch {
+	case err == nil:
+		return d, nil
+	// time.ParseDuration says a duration too long is invalid, as it says
+	// of what is no duration at all.
+	case durationShaped.MatchString(s):
+		return 0, errDurationRange
 	}
-	return d, nil
+	return 0, errNotRetention
 }
 
 func (r *retention) Type() string { return "retention" }

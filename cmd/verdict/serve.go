@@ -173,10 +173,10 @@ some did not finish in time).`,
 		"PostgreSQL: how long one read or write (and so one statement) may stall before the request fails with 503; 0 for no limit")
 	f.BoolVar(&cfg.auditDurable, "audit-durable", false,
 		"answer a run only once its executed event is committed: a crash then loses none, for an insert's time added to each run")
-	cfg.decisionKeep = retention{d: service.DefaultDecisionRetention, what: "decision records"}
+	cfg.decisionKeep = newRetention(service.DefaultDecisionRetention, false, "decision records")
 	f.Var(&cfg.decisionKeep, "decision-retention",
 		"how long decision records are kept before they are deleted, in days (30d) or as a duration (36h)")
-	cfg.auditRetention = retention{d: service.DefaultAuditRetention, forever: true, what: "events"}
+	cfg.auditRetention = newRetention(service.DefaultAuditRetention, true, "events")
 	f.Var(&cfg.auditRetention, "audit-retention",
 		"how long executed events are kept, in days (90d) or as a duration (36h); 0 keeps them forever")
 	f.IntVar(&cfg.cacheSize, "cache-size", service.DefaultCacheSize, "how many compiled programs (and bases and records) the run caches keep")
