@@ -35,6 +35,30 @@ func (d *Definition) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// StartNode is the id of the node a run of d begins at: the node the
+// start member names, else d's one start node. It is "" when there is no
+// such node: the member names none and d has no start node, or several,
+// which validation refuses.
+func (d *Definition) StartNode() string {
+	if d.Start != "" {
+		for i := range d.Nodes {
+			if d.Nodes[i].ID == d.Start {
+				return d.Start
+			}
+		}
+	}
+	id, starts := "", 0
+	for i := range d.Nodes {
+		if d.Nodes[i].Type == TypeStart {
+			id, starts = d.Nodes[i].ID, starts+1
+		}
+	}
+	if starts != 1 {
+		return ""
+	}
+	return id
+}
+
 // Node is one node of a definition. Content that validation rejects (a
 // non-boolean returnValue, a missing outcome, branches where none belong)
 // is kept as it came, so that a draft can be saved and its problems

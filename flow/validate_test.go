@@ -207,6 +207,38 @@ func TestPolicyRefsListsStartAndPolicyNodesInOrder(t *testing.T) {
 	}
 }
 
+// TestStartNodeIsWhereARunBegins: the start member when it names a node,
+// else the one start node; for a valid definition, the node its plan
+// starts at.
+func TestStartNodeIsWhereARunBegins(t *testing.T) {
+	withStart := func(start string, nodes ...Node) *Definition {
+		d := fx1()
+		d.Start = start
+		d.Nodes = append(d.Nodes, nodes...)
+		return d
+	}
+	second := Node{ID: "s2", Type: "start", Policy: &PolicyRef{ID: "P-AGE"}, OnTrue: []string{"t"}, OnFalse: []string{"f"}}
+	for _, c := range []struct {
+		name string
+		d    *Definition
+		want string
+	}{
+		{"no member", withStart(""), "s"},
+		{"a member naming the start node", withStart("s"), "s"},
+		{"a member naming one of two start nodes", withStart("s2", second), "s2"},
+		{"a member naming no node", withStart("x"), "s"},
+		{"two start nodes and no member", withStart("", second), ""},
+		{"no nodes", &Definition{FormatVersion: 1}, ""},
+	} {
+		if got := c.d.StartNode(); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+		if _, p := Check(c.d, StageRun); p != nil && c.d.Nodes[p.start].ID != c.want {
+			t.Errorf("%s: the plan starts at %q, StartNode says %q", c.name, c.d.Nodes[p.start].ID, c.want)
+		}
+	}
+}
+
 func TestCheckGivesTheStagesProblemsAndAPlanWhenTheDefinitionCanRun(t *testing.T) {
 	unreachable := Node{ID: "lost", Type: "return"} // no returnValue, and nothing leads to it
 	cycle := fx1()

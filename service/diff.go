@@ -195,7 +195,7 @@ func (s *Service) FlowDiff(ctx context.Context, id, otherID uuid.UUID) (*FlowDif
 	return &FlowDiff{
 		BaseID: a.BaseID, From: sideOf(a), To: sideOf(b),
 		Name: textChange(a.Name, b.Name), Description: textChange(a.Description, b.Description),
-		Start: textChange(fa.definition.Start, fb.definition.Start),
+		Start: textChange(fa.definition.StartNode(), fb.definition.StartNode()),
 		Nodes: nodes, Edges: edges,
 		Tests: diffTests(testsOf(a), testsOf(b)),
 	}, nil

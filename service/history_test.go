@@ -398,6 +398,60 @@ func TestAFlowDiffShowsABranchListsOrderAndRepeats(t *testing.T) {
 	})
 }
 
+// TestAFlowDiffComparesTheStartNodeInEffect: the start member is
+// optional, so a diff compares the node a run starts at, whether the
+// member names it or it is the only start node.
+func TestAFlowDiffComparesTheStartNodeInEffect(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		ctx := f.as(t, adminKey, "")
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		definition := func(start, id string) json.RawMessage {
+			return json.RawMessage(`{"formatVersion": 1,` + start + ` "nodes": [
+				{"id": "` + id + `", "type": "start", "policy": ` + byBaseID(adult.BaseID) + `, "onTrue": "yes", "onFalse": "no"},
+				{"id": "yes", "type": "return", "returnValue": true},
+				{"id": "no", "type": "return", "returnValue": false}]}`)
+		}
+		v1, err := f.svc.PublishFlow(ctx, f.createFlow(t, ctx, definition("", "s")).ID, service.Changes{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		draft, err := f.svc.FlowDraftFromVersion(ctx, v1.ID, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			name      string
+			start, id string
+			want      *service.TextChange
+		}{
+			{name: "the member names the same start node", start: `"start": "s",`, id: "s"},
+			{name: "the start node renamed", id: "s2", want: &service.TextChange{Before: "s", After: "s2"}},
+			{name: "the member names the renamed start node", start: `"start": "s2",`, id: "s2", want: &service.TextChange{Before: "s", After: "s2"}},
+		} {
+			if _, err := f.svc.UpdateFlowDraft(ctx, draft.ID, service.Changes{Definition: definition(c.start, c.id)}); err != nil {
+				t.Fatal(err)
+			}
+			d, err := f.svc.FlowDiff(ctx, v1.ID, draft.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(d.Start, c.want) {
+				t.Errorf("%s: start %s, want %s", c.name, jsonOf(t, d.Start), jsonOf(t, c.want))
+			}
+			if d, err = f.svc.FlowDiff(ctx, draft.ID, v1.ID); err != nil {
+				t.Fatal(err)
+			}
+			if c.want != nil {
+				c.want = &service.TextChange{Before: c.want.After, After: c.want.Before}
+			}
+			if !reflect.DeepEqual(d.Start, c.want) {
+				t.Errorf("%s, compared the other way: start %s, want %s", c.name, jsonOf(t, d.Start), jsonOf(t, c.want))
+			}
+		}
+	})
+}
+
 func TestRollbackRunsThePublishGate(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		var f *fixture
