@@ -432,8 +432,23 @@ func TestParseRejectsWhatItCannotDecode(t *testing.T) {
 			`node "s": policyId must be a string`,
 			`node "s": onFalse must be a list of nodes`,
 			`a node in onTrue of node "s": id must be a string`,
+			`a node in onTrue of node "s" has no id`,
 			`a node in onFalse of a node without an id must be an object`,
 		}},
+		// The nested form lists its nodes by nesting, not by index: a node
+		// without an id is named by where it is.
+		{"nested nodes without ids", quote("flow:\n  start:\n    - type: start\n      policyId: P\n" +
+			"      onTrue:\n        - type: return\n          returnValue: true\n" +
+			"      onFalse:\n        - id: ''\n          type: custom\n          outcome: refused\n" +
+			"          next:\n            - id: ~\n              type: return\n              returnValue: false\n"), []string{
+			`the node in flow.start has no id`,
+			`a node in onTrue of a node without an id has no id`,
+			`a node in onFalse of a node without an id has no id`,
+			`a node in next of a node without an id has no id`,
+		}},
+		{"a nested node without an id under one with an id", `{"flow": {"start": [{"id": "s", "type": "start", "policyId": "P",
+			"onTrue": [{"type": "return", "returnValue": true}], "onFalse": {"id": "f", "type": "return", "returnValue": false}}]}}`,
+			[]string{`a node in onTrue of node "s" has no id`}},
 		{"UI graph parts of the wrong types", `{"nodes": [1, {"id": "s", "label": 2}], "edges": [2, {"source": 1, "target": "s", "sourceHandle": "true"}]}`, []string{
 			"node at index 0 of nodes must be an object",
 			"node at index 1 of nodes: label must be a string",

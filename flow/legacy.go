@@ -51,6 +51,11 @@ func (f *flattener) add(v any, where string) {
 	id, _ := m["id"].(string) // graphNode reports an id of the wrong type
 	if id != "" {
 		where = fmt.Sprintf("node %q", engine.Quoted(id))
+	} else if v := m["id"]; v == nil || v == "" {
+		// Validation would name the node by its index in the list this
+		// builds, which the sender never wrote, and the parent's branch by
+		// the empty id: say here where it is.
+		f.r.errorf("%s has no id", where)
 	}
 	n := graphNode(f.r, m, where)
 	onTrue := f.r.children(m, "onTrue", where)
