@@ -250,7 +250,10 @@ func (v *validation) checkBranches(i int) {
 			switch {
 			case !ok:
 				v.add(i, "Referenced node %q not found", engine.Quoted(id))
-			case g.d.Nodes[j].Type == TypeStart || id == g.d.Start:
+			// A start member naming a node of another type is checkStart's
+			// problem alone: once it is put right, that node is a target
+			// like any other.
+			case g.d.Nodes[j].Type == TypeStart:
 				v.add(i, "Node %q cannot be a branch target", engine.Quoted(id))
 			}
 		}

@@ -69,6 +69,14 @@ func TestValidateReportsEveryRowForEachStage(t *testing.T) {
 		}(), runIgnores("start must reference a start node", `Node "s" is not connected to the flow`)},
 		{"start naming no node", func() *Definition { d := fx1(); d.Start = "nope"; return d }(),
 			same("start must reference a start node")},
+		// t is the branch target it should be; only the member is wrong.
+		{"start naming a return node", func() *Definition { d := fx1(); d.Start = "t"; return d }(), want{
+			save: Problems{Errors: []string{"start must reference a start node",
+				`Node "s" is not connected to the flow`, `Node "f" is not connected to the flow`}, Warnings: none},
+			publish: Problems{Errors: []string{"start must reference a start node",
+				`Node "s" is not connected to the flow`, `Node "f" is not connected to the flow`}, Warnings: none},
+			run: Problems{Errors: []string{"start must reference a start node"}, Warnings: none},
+		}},
 		{"a duplicate id", withNodes(fx1(), Node{ID: "t", Type: "return", ReturnValue: false}),
 			runIgnores(`Duplicate node id "t"`, `Node "t" is not connected to the flow`)},
 		{"an empty id", withNodes(fx1(), Node{Type: "return", ReturnValue: false}),
