@@ -191,6 +191,8 @@ func (v *validation) checkNode(i int, stage Stage) {
 	}
 	switch n.Type {
 	case TypeStart, TypePolicy, TypeReturn, TypeCustom:
+	case "":
+		v.add(i, "Node %q has no type", engine.Quoted(n.ID))
 	default:
 		v.add(i, "unknown node type: %s (node %q)", engine.Quoted(string(n.Type)), engine.Quoted(n.ID))
 	}

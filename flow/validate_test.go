@@ -86,6 +86,11 @@ func TestValidateReportsEveryRowForEachStage(t *testing.T) {
 			d.Nodes[1] = Node{ID: "t", Type: "webhook"}
 			return d
 		}(), same(`unknown node type: webhook (node "t")`)},
+		{"a node without a type", func() *Definition {
+			d := fx1()
+			d.Nodes[1] = Node{ID: "t"}
+			return d
+		}(), same(`Node "t" has no type`)},
 		{"a branch to a missing id", func() *Definition { d := fx1(); d.Nodes[0].OnTrue = []string{"t", "gone"}; return d }(),
 			same(`Referenced node "gone" not found`)},
 		{"a branch to the start node", func() *Definition {
