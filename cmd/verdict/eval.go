@@ -45,7 +45,8 @@ does not parse or evaluation fails, 3 on bad usage.`,
 			}
 			var eng engine.Engine
 			res := eng.Run(src, data)
-			res.Data = json.RawMessage(raw)
+			// Echoed as the service echoes a run's data: as sent, compacted.
+			res.Data = engine.DataText(raw)
 			res.Explain()
 			if explain {
 				printExplanation(cmd.OutOrStdout(), res)

@@ -199,3 +199,44 @@ func TestEvalPrettyPrintsTheSameObject(t *testing.T) {
 		t.Error("--pretty changes the object")
 	}
 }
+
+// TestEvalAnswersWhatPostRunAnswers: eval prints the object POST /run
+// answers for the same text and data, timings aside, and so echoes the
+// data as it was sent: numbers as written, however long, strings with
+// their escapes, and characters HTML would escape as they are.
+func TestEvalAnswersWhatPostRunAnswers(t *testing.T) {
+	t.Setenv(envBootstrapKey, "")
+	const key = "eval-parity-bootstrap-key-0123456789"
+	s := startServer(t, serveArgs("sqlite://"+filepath.Join(t.TempDir(), "v.db"), "--bootstrap-key", key)...)
+	rule := "A **P** is ok if the __a__ of the **P** is at least 1."
+	for _, data := range []string{
+		`{"P":{"a":1.50,"big":9007199254740993,"e":1E2}}`,
+		`{"P": {"a": 2, "s": "\u00e9\/<b>&` + "\u2028" + `", "n": [1.0e-7, -0, 123456789012345678901234567890]}}`,
+		`{"P": {"b": 1}}`,
+	} {
+		dataFile := filepath.Join(t.TempDir(), "data.json")
+		if err := os.WriteFile(dataFile, []byte(data+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, stdout, stderr := runVerdict(t, "", "eval", "--rule-text", rule, "--data", dataFile)
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+		if got := decodeOutput(t, stdout).Data; string(got) != compact.String() {
+			t.Errorf("eval echoes data %s as %s", data, got)
+		}
+		status, answer := s.do(t, "POST", "/run", key, `{"rule": "`+rule+`", "data": `+data+`}`)
+		if status != 200 {
+			t.Fatalf("POST /run of %s: %d %s", data, status, answer)
+		}
+		// The answer ends with the timings, which eval leaves out.
+		at := bytes.LastIndex(answer, []byte(`,"execution":`))
+		if at < 0 {
+			t.Fatalf("POST /run answers no timings: %s", answer)
+		}
+		if want := string(answer[:at]) + "}\n"; stdout != want {
+			t.Errorf("data %s: eval prints\n%s\nPOST /run answers, without its timings,\n%s\n(stderr %s)", data, stdout, want, stderr)
+		}
+	}
+}
