@@ -365,6 +365,10 @@ func TestParseErrorsPointAtLineAndColumn(t *testing.T) {
 		{"no if", "A **P** is ok when __a__ of **P** is at least 1.", "Parse error:  --> 1:48\n  = expected \"if\""},
 		{"columns count characters", "A **P** is ök if __a__ of **P** is bigger than 1.", "Parse error:  --> 1:33\n  = expected predicate"},
 		{"empty list", "A **P** is ok if __a__ of **P** is in [].", "Parse error:  --> 1:40\n  = expected value"},
+		{"a value missing before and", "A **P** is ok if __a__ is equal to\n and __b__ is equal to 1.", "Parse error:  --> 2:2\n  = expected value"},
+		{"a value missing before or", "A **P** is ok if __a__ is equal to or __b__ is equal to 1.", "Parse error:  --> 1:36\n  = expected value"},
+		{"a value missing before or the", "A **P** is ok if __a__ is not equal to or the **P** is b.", "Parse error:  --> 1:40\n  = expected value"},
+		{"a list item missing before or", "A **P** is ok if __a__ is in [or __b__ is equal to 1].", "Parse error:  --> 1:31\n  = expected value"},
 		{"negative number", "A **P** is ok if __a__ of **P** is at least -1.", "Parse error:  --> 1:45\n  = expected value"},
 		{"invalid date", "A **P** is ok if __a__ of **P** is later than 2023-02-29.", "Parse error: Invalid date: 2023-02-29"},
 		{"no rules", "# only a comment", "Parse error: No global rule found"},
@@ -595,6 +599,29 @@ func TestBareWordsEndBeforeANewCondition(t *testing.T) {
 	res = fixedEngine().Run("A **u** is ok if the **u** meets terms and conditions.", map[string]any{"u": map[string]any{"termsAndConditions": true}})
 	if c := res.Trace.Execution[0].Conditions[0]; !res.Result || c.RuleName != "meets terms and conditions" {
 		t.Errorf("result %v rule_name %q", res.Result, c.RuleName)
+	}
+}
+
+// A bare word may begin with the letters of `and` or `or`, and with the
+// words themselves when no condition follows them; only an `and`/`or`
+// that starts a new condition ends it, and where the word would begin
+// that leaves no value (see TestParseErrorsPointAtLineAndColumn).
+func TestBareWordsMayBeginWithTheLettersOfAConnective(t *testing.T) {
+	for _, word := range []string{"android", "oregon", "order", "and_more", "orange juice", "and so on", "or else", "or", "and"} {
+		rule := "A **u** is ok if __tier__ of **u** is equal to " + word + "\n  and __n__ of **u** is equal to 1."
+		res := fixedEngine().Run(rule, map[string]any{"u": map[string]any{"tier": word, "n": 1.0}})
+		if res.Error != nil || !res.Result || len(res.Trace.Execution[0].Conditions) != 2 {
+			t.Errorf("%q: result %v error %v", word, res.Result, res.Error)
+			continue
+		}
+		if got := res.Trace.Execution[0].Conditions[0].Value.Value; got != word {
+			t.Errorf("%q: value %q", word, got)
+		}
+	}
+	res := fixedEngine().Run("A **u** is ok if __tier__ of **u** is equal to order or __n__ of **u** is equal to 1.",
+		map[string]any{"u": map[string]any{"tier": "x", "n": 1.0}})
+	if conds := res.Trace.Execution[0].Conditions; res.Error != nil || !res.Result || len(conds) != 2 || conds[0].Value.Value != "order" {
+		t.Errorf("order or a condition: result %v error %v", res.Result, res.Error)
 	}
 }
 

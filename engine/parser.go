@@ -712,7 +712,7 @@ func (p *parser) value(inList bool) (Literal, bool) {
 		lit.Kind, lit.Text = LitString, rest[1:1+end]
 		p.pos += end + 2
 		return lit, true
-	case !p.eof() && isBareRune(p.peekRune()) && !isDigit(p.peek()):
+	case !p.eof() && isBareRune(p.peekRune()) && !isDigit(p.peek()) && !connectiveAhead(p.src, p.pos):
 		lit.Kind, lit.Text = LitString, p.bareWord()
 		return lit, true
 	}
@@ -760,7 +760,10 @@ func (p *parser) numberOrDuration(lit Literal) (Literal, bool) {
 
 // bareWord reads an unquoted string. It ends at the end of the line, at
 // anything that is not a letter, digit, `_` or blank, or before `and`/`or`
-// when a new condition follows them.
+// when a new condition follows them. The same `and`/`or` where the word
+// would begin leaves it empty, so value does not read one there: the value
+// is missing (`is equal to and __b__ ...`). Words that only begin with
+// those letters (`android`, `order`) are words like any other.
 func (p *parser) bareWord() string {
 	start, end := p.pos, p.pos
 	for i := p.pos; i < len(p.src); {
