@@ -169,7 +169,7 @@ func (c *checker) syntax(errs ParseErrors) {
 		}
 		if unbalanced[e.Pos.Line] || c.invisibleCharacter(e) || c.curlyQuote(e) || c.numberTooLarge(e) || c.selectorCharacter(e) || c.unclosedQuote(e) || c.lowercaseArticle(e) || c.thousandsSeparator(e) || c.looseValue(e) || c.labelColon(e) || c.emptyList(e) ||
 			c.punctuatedIf(e) || c.wrongKeyword(e) || c.fullStopInOutcome(e) || c.labelWithSpaces(e) || c.unknownCount(e) ||
-			c.between(e) || c.spacedOperator(e) || c.unknownOperator(e) || c.missingFullStop(e) {
+			c.between(e) || c.spacedOperator(e) || c.unknownOperator(e) || c.missingFullStop(e) || c.valueBeforeConnective(e) {
 			continue
 		}
 		c.generic(e)
@@ -723,6 +723,23 @@ func isASCII(s string) bool {
 	return true
 }
 
+// valueBeforeConnective explains `is equal to and __b__ is equal to 1`:
+// an `and`/`or` that starts a new condition ends a bare word, even where
+// the word would begin, so the comparison before it has no value.
+func (c *checker) valueBeforeConnective(e SyntaxError) bool {
+	if !wants(e, "value") || e.off >= len(c.src) || !connectiveAhead(c.src, e.off) {
+		return false
+	}
+	word := "and"
+	if hasWordAt(c.src, e.off, "or") {
+		word = "or"
+	}
+	c.add(SeverityError, CodeParseError, e.off, e.off+len(word),
+		fmt.Sprintf("Verdict expected %s here, but found `%s`, which begins the next condition. "+
+			"Write the value to compare with before `%s`.", expectedWords["value"], word, word))
+	return true
+}
+
 // missingFullStop recognises a rule that runs into the next rule or the
 // end of the text without its full stop.
 func (c *checker) missingFullStop(e SyntaxError) bool {
@@ -1120,7 +1137,8 @@ func (c *checker) writtenOperator(value int, op Operator) (int, string) {
 
 // connectiveInText warns about `is equal to gold or silver`: an unquoted
 // text is read whole, so the value compared is "gold or silver", never
-// one of two.
+// one of two. A text that begins with `or` or `and` (`is equal to or
+// silver`) has lost the value before it.
 func (c *checker) connectiveInText(op Operator, lit Literal) {
 	list := "is in"
 	switch {
@@ -1132,9 +1150,17 @@ func (c *checker) connectiveInText(op Operator, lit Literal) {
 	if lit.Kind != LitString || c.src[lit.Pos] == '"' {
 		return
 	}
+	words := strings.Fields(lit.Text)
+	if len(words) > 0 && (words[0] == "or" || words[0] == "and") {
+		from, _ := c.writtenOperator(int(lit.Pos), op)
+		c.add(SeverityWarning, CodeConnectiveInText, from, int(lit.Pos)+len(lit.Text),
+			fmt.Sprintf("The text compared here, %q, begins with `%s`, so the value before `%s` seems to be missing. "+
+				"Write that value; to compare with the text itself, put it in quotes.", lit.Text, words[0], words[0]))
+		return
+	}
 	var items []string
 	item := []string{}
-	for _, w := range strings.Fields(lit.Text) {
+	for _, w := range words {
 		if (w == "or" || w == "and") && len(item) > 0 {
 			items = append(items, strings.Join(item, " "))
 			item = item[:0]

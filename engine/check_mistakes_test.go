@@ -229,6 +229,51 @@ var mistakes = []struct {
 		}},
 	},
 	{
+		name: "a value missing before the next condition",
+		src:  "A **P** is ok if __a__ is equal to\n and __b__ is equal to 1.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(2, 2, 2, 5),
+			Message: "Verdict expected a value: a number, a date, true, false or text here, but found `and`, " +
+				"which begins the next condition. Write the value to compare with before `and`.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "a value missing before the next condition, on one line",
+		src:  "A **P** is ok if __a__ is equal to or __b__ is equal to 1.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 36, 1, 38),
+			Message: "Verdict expected a value: a number, a date, true, false or text here, but found `or`, " +
+				"which begins the next condition. Write the value to compare with before `or`.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "a text that begins with or",
+		src:  "A **C** is valued if the __tier__ of the **C** is equal to or gold or silver.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityWarning, Code: engine.CodeConnectiveInText, Range: span(1, 48, 1, 77),
+			Message: "The text compared here, \"or gold or silver\", begins with `or`, so the value before `or` seems to be missing. " +
+				"Write that value; to compare with the text itself, put it in quotes.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "a text that begins with and, alone on its line",
+		src:  "A **C** is odd if the __tier__ of the **C** is not equal to\n  and so on.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityWarning, Code: engine.CodeConnectiveInText, Range: span(1, 45, 2, 12),
+			Message: "The text compared here, \"and so on\", begins with `and`, so the value before `and` seems to be missing. " +
+				"Write that value; to compare with the text itself, put it in quotes.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "texts that begin with the letters of or and and",
+		src:  "A **C** is west if the __state__ of the **C** is equal to oregon\n  and the __os__ of the **C** is equal to android\n  or the __kind__ of the **C** is not equal to order.",
+		want: []engine.Diagnostic{},
+	},
+	{
 		name: "a quoted text with and is meant",
 		src:  "A **Team** is central if the __name__ of the **Team** is equal to \"research and development\".",
 		want: []engine.Diagnostic{},
