@@ -169,7 +169,7 @@ func (c *checker) syntax(errs ParseErrors) {
 		}
 		if unbalanced[e.Pos.Line] || c.invisibleCharacter(e) || c.curlyQuote(e) || c.numberTooLarge(e) || c.selectorCharacter(e) || c.unclosedQuote(e) || c.lowercaseArticle(e) || c.thousandsSeparator(e) || c.looseValue(e) || c.labelColon(e) || c.emptyList(e) ||
 			c.punctuatedIf(e) || c.wrongKeyword(e) || c.fullStopInOutcome(e) || c.labelWithSpaces(e) || c.unknownCount(e) ||
-			c.between(e) || c.spacedOperator(e) || c.unknownOperator(e) || c.missingFullStop(e) || c.valueBeforeConnective(e) {
+			c.between(e) || c.spacedOperator(e) || c.missingBeforeConnective(e) || c.unknownOperator(e) || c.missingFullStop(e) {
 			continue
 		}
 		c.generic(e)
@@ -723,20 +723,24 @@ func isASCII(s string) bool {
 	return true
 }
 
-// valueBeforeConnective explains `is equal to and __b__ is equal to 1`:
-// an `and`/`or` that starts a new condition ends a bare word, even where
-// the word would begin, so the comparison before it has no value.
-func (c *checker) valueBeforeConnective(e SyntaxError) bool {
-	if !wants(e, "value") || e.off >= len(c.src) || !connectiveAhead(c.src, e.off) {
+// missingBeforeConnective explains `is equal to and __b__ is equal to 1`
+// and `the **Q** and __b__ ...`: an `and`/`or` that starts a new condition
+// ends a bare word or a reference phrase, even where it would begin, so
+// the condition before it lacks its value or its phrase.
+func (c *checker) missingBeforeConnective(e SyntaxError) bool {
+	if !wants(e, "value") && !wants(e, "reference phrase") || e.off >= len(c.src) || !connectiveAhead(c.src, e.off) {
 		return false
 	}
 	word := "and"
 	if hasWordAt(c.src, e.off, "or") {
 		word = "or"
 	}
+	then := "Complete the condition before `" + word + "`."
+	if wants(e, "value") {
+		then = "Write the value to compare with before `" + word + "`."
+	}
 	c.add(SeverityError, CodeParseError, e.off, e.off+len(word),
-		fmt.Sprintf("Verdict expected %s here, but found `%s`, which begins the next condition. "+
-			"Write the value to compare with before `%s`.", expectedWords["value"], word, word))
+		fmt.Sprintf("Verdict expected %s here, but found `%s`, which begins the next condition. %s", expectedText(e), word, then))
 	return true
 }
 
@@ -799,7 +803,8 @@ var expectedWords = map[string]string{
 	`"."`:                              "a full stop",
 }
 
-func (c *checker) generic(e SyntaxError) {
+// expectedText is what the parser expected, in plain words.
+func expectedText(e SyntaxError) string {
 	var wanted []string
 	for _, w := range e.wanted {
 		if w == "selector (**name**)" && wants(e, "selector or property") {
@@ -811,12 +816,16 @@ func (c *checker) generic(e SyntaxError) {
 			wanted = append(wanted, w)
 		}
 	}
+	return joinAlternatives(wanted)
+}
+
+func (c *checker) generic(e SyntaxError) {
 	found, to := "the end of the text", e.off
 	if e.off < len(c.src) {
 		to = wordEnd(c.src, e.off)
 		found = "`" + c.src[e.off:to] + "`"
 	}
-	msg := fmt.Sprintf("Verdict expected %s here, but found %s.", joinAlternatives(wanted), found)
+	msg := fmt.Sprintf("Verdict expected %s here, but found %s.", expectedText(e), found)
 	if fix, how := doubledMarks(c.src[e.off:to]); fix != "" && (wants(e, "selector or property") || wants(e, "selector (**name**)")) {
 		c.add(SeverityError, CodeParseError, e.off, to, fmt.Sprintf("%s %s: `%s`.", msg, how, fix), fix)
 		return

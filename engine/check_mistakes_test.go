@@ -249,6 +249,16 @@ var mistakes = []struct {
 		}},
 	},
 	{
+		name: "a reference phrase missing before the next condition",
+		src:  "A **P** is ok if the **Q** and __b__ is equal to 1.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 28, 1, 31),
+			Message: "Verdict expected a comparison such as `is at least` or `is equal to` or what the rule referred to says, " +
+				"such as `passes the eye test` here, but found `and`, which begins the next condition. Complete the condition before `and`.",
+			Suggestions: []string{},
+		}},
+	},
+	{
 		name: "a text that begins with or",
 		src:  "A **C** is valued if the __tier__ of the **C** is equal to or gold or silver.",
 		want: []engine.Diagnostic{{

@@ -368,6 +368,7 @@ func TestParseErrorsPointAtLineAndColumn(t *testing.T) {
 		{"a value missing before and", "A **P** is ok if __a__ is equal to\n and __b__ is equal to 1.", "Parse error:  --> 2:2\n  = expected value"},
 		{"a value missing before or", "A **P** is ok if __a__ is equal to or __b__ is equal to 1.", "Parse error:  --> 1:36\n  = expected value"},
 		{"a value missing before or the", "A **P** is ok if __a__ is not equal to or the **P** is b.", "Parse error:  --> 1:40\n  = expected value"},
+		{"a reference phrase missing before and", "A **P** is ok if the **Q** and __b__ is equal to 1.", "Parse error:  --> 1:28\n  = expected predicate or reference phrase"},
 		{"a list item missing before or", "A **P** is ok if __a__ is in [or __b__ is equal to 1].", "Parse error:  --> 1:31\n  = expected value"},
 		{"negative number", "A **P** is ok if __a__ of **P** is at least -1.", "Parse error:  --> 1:45\n  = expected value"},
 		{"invalid date", "A **P** is ok if __a__ of **P** is later than 2023-02-29.", "Parse error: Invalid date: 2023-02-29"},

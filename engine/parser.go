@@ -614,7 +614,8 @@ func (p *parser) phraseRef() (*PhraseRef, bool) {
 		if ch == '.' || ch == '\n' {
 			break
 		}
-		if i > start && isSpace(p.src[i-1]) && connectiveAhead(p.src, i) {
+		// Where the phrase would begin, such a connective leaves it empty.
+		if (i == start || isSpace(p.src[i-1])) && connectiveAhead(p.src, i) {
 			break
 		}
 	}
