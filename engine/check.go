@@ -1098,7 +1098,10 @@ func phraseWords(phrase string) string {
 // missingTo reports `is greater than or equal 18`: without its `to`, the
 // text parses as `is greater than` the bare text "or equal 18", which no
 // value is greater than, so the condition is never true. It is an error,
-// though the text runs: as written it cannot mean what it says.
+// though the text runs: as written it cannot mean what it says. With
+// `equals` the same happens whether a `to` follows or not; a `to` that
+// does is part of the range the suggestion replaces, so applying it gives
+// `is greater than or equal to 18`, not `... to to 18`.
 func (c *checker) missingTo(op Operator, lit Literal) bool {
 	var phrase, fix string
 	switch op {
@@ -1124,10 +1127,17 @@ func (c *checker) missingTo(op Operator, lit Literal) bool {
 		c.spacedPhrase(from, to, fix)
 		return true
 	}
-	to := int(lit.Pos) + strings.Index(lit.Text, words[1]) + len(words[1])
-	c.add(SeverityError, CodeUnknownOperator, from, to,
-		fmt.Sprintf("`%s %s %s` is not a comparison Verdict knows: without `to`, it reads as `%s` the text %q, "+
-			"so the condition is never true. Did you mean `%s`?", phrase, words[0], words[1], phrase, lit.Text, fix), fix)
+	end := strings.Index(lit.Text, words[1]) + len(words[1])
+	written := phrase + " " + words[0] + " " + words[1]
+	why := "without `to`, it reads as"
+	if len(words) > 2 && strings.EqualFold(words[2], "to") {
+		end += strings.Index(lit.Text[end:], words[2]) + len(words[2])
+		written += " " + words[2]
+		why = "it reads as"
+	}
+	c.add(SeverityError, CodeUnknownOperator, from, int(lit.Pos)+end,
+		fmt.Sprintf("`%s` is not a comparison Verdict knows: %s `%s` the text %q, "+
+			"so the condition is never true. Did you mean `%s`?", written, why, phrase, lit.Text, fix), fix)
 	return true
 }
 

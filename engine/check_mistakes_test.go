@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/verdict/verdict/engine"
 )
@@ -150,6 +151,16 @@ var mistakes = []struct {
 			Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 59, 1, 83),
 			Message: "`is greater than or equal` is not a comparison Verdict knows: without `to`, it reads as " +
 				"`is greater than` the text \"or equal 18\", so the condition is never true. Did you mean `is greater than or equal to`?",
+			Suggestions: []string{"is greater than or equal to"},
+		}},
+	},
+	{
+		name: "greater than or equals, with its to",
+		src:  "A **Person** is an adult if the __age__ of the **Person** is greater than or equals to 18.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 59, 1, 87),
+			Message: "`is greater than or equals to` is not a comparison Verdict knows: it reads as " +
+				"`is greater than` the text \"or equals to 18\", so the condition is never true. Did you mean `is greater than or equal to`?",
 			Suggestions: []string{"is greater than or equal to"},
 		}},
 	},
@@ -649,5 +660,69 @@ func TestCheckExplainsCommonMistakes(t *testing.T) {
 				t.Errorf("Check(%q)\n got %+v\nwant %+v", m.src, got, m.want)
 			}
 		})
+	}
+}
+
+// offsetAt is the byte offset of a diagnostic's line and column (counted
+// in characters) in src.
+func offsetAt(src string, p engine.Position) int {
+	off := 0
+	for line := 1; line < p.Line; line++ {
+		off += strings.IndexByte(src[off:], '\n') + 1
+	}
+	for col := 1; col < p.Column; col++ {
+		_, size := utf8.DecodeRuneInString(src[off:])
+		off += size
+	}
+	return off
+}
+
+// applied is src with the diagnostic's range replaced by its first
+// suggestion, as an editor applies it.
+func applied(src string, d engine.Diagnostic) string {
+	return src[:offsetAt(src, d.Range.Start)] + d.Suggestions[0] + src[offsetAt(src, d.Range.End):]
+}
+
+// TestApplyingTheSuggestionForAMissingToGivesTheComparison applies the
+// suggestion for `is greater than or equal` without `to`, or with
+// `equals`, and parses the result: it must be the one comparison meant,
+// with its number, whether the text had a `to` or not.
+func TestApplyingTheSuggestionForAMissingToGivesTheComparison(t *testing.T) {
+	tests := []struct {
+		written string
+		op      engine.Operator
+	}{
+		{"is greater than or equal 5", engine.OpGreaterThanOrEqual},
+		{"is greater than or equals 5", engine.OpGreaterThanOrEqual},
+		{"is greater than or equals to 5", engine.OpGreaterThanOrEqual},
+		{"is greater than or equals  to 5", engine.OpGreaterThanOrEqual},
+		{"is less than or equal 5", engine.OpLessThanOrEqual},
+		{"is less than or equals to 5", engine.OpLessThanOrEqual},
+		{"is less than or equals To 5", engine.OpLessThanOrEqual},
+		{"is greater than or Equal to 5", engine.OpGreaterThanOrEqual},
+	}
+	for _, tt := range tests {
+		src := "A **P** is ok if the __v__ of the **P** " + tt.written + "."
+		diags := engine.Check(src).Diagnostics
+		if len(diags) != 1 || diags[0].Code != engine.CodeUnknownOperator || len(diags[0].Suggestions) == 0 {
+			t.Errorf("%q: diagnostics %+v, want one unknown-operator with a suggestion", tt.written, diags)
+			continue
+		}
+		fixed := applied(src, diags[0])
+		text, errs := engine.Parse(fixed, engine.DefaultLimits)
+		if len(errs) > 0 {
+			t.Errorf("%q: the fix gives %q, which does not parse: %v", tt.written, fixed, errs)
+			continue
+		}
+		cmp, ok := text.Rules[0].Conditions[0].(*engine.Comparison)
+		if !ok || len(text.Rules[0].Conditions) != 1 || cmp.Op != tt.op || cmp.Value.Kind != engine.LitNumber || cmp.Value.Number != 5 {
+			t.Errorf("%q: the fix gives %q, not the comparison with 5 meant", tt.written, fixed)
+		}
+		if left := engine.Check(fixed).Diagnostics; len(left) != 0 {
+			t.Errorf("%q: the fix %q still has diagnostics %+v", tt.written, fixed, left)
+		}
+		if to := strings.Contains(tt.written, "to ") || strings.Contains(tt.written, "To "); to && strings.Contains(diags[0].Message, "without `to`") {
+			t.Errorf("%q: the message says `to` is missing: %s", tt.written, diags[0].Message)
+		}
 	}
 }
