@@ -167,7 +167,7 @@ func (c *checker) syntax(errs ParseErrors) {
 			c.unlocated(e)
 			continue
 		}
-		if unbalanced[e.Pos.Line] || c.invisibleCharacter(e) || c.curlyQuote(e) || c.numberTooLarge(e) || c.selectorCharacter(e) || c.unclosedQuote(e) || c.lowercaseArticle(e) || c.thousandsSeparator(e) || c.looseValue(e) || c.labelColon(e) || c.emptyList(e) ||
+		if unbalanced[e.Pos.Line] || c.invisibleCharacter(e) || c.curlyQuote(e) || c.numberTooLarge(e) || c.emptyName(e) || c.selectorCharacter(e) || c.unclosedQuote(e) || c.lowercaseArticle(e) || c.thousandsSeparator(e) || c.looseValue(e) || c.labelColon(e) || c.emptyList(e) ||
 			c.punctuatedIf(e) || c.wrongKeyword(e) || c.fullStopInOutcome(e) || c.labelWithSpaces(e) || c.unknownCount(e) ||
 			c.between(e) || c.spacedOperator(e) || c.missingBeforeConnective(e) || c.unknownOperator(e) || c.missingFullStop(e) {
 			continue
@@ -292,6 +292,75 @@ func wants(e SyntaxError, what string) bool {
 	return false
 }
 
+// emptyName explains a property or a selector with a dot that has no name
+// on one side (`__.a__`, `__a..b__`, `**a.**`): the parser stops there
+// wanting a name. The suggestion is the name without the empty ones.
+func (c *checker) emptyName(e SyntaxError) bool {
+	s := c.src
+	var open, end int
+	var mark string
+	switch {
+	case wants(e, "property name"):
+		mark, open = "__", strings.LastIndex(s[:e.off], "__")
+		if open < 0 {
+			return false
+		}
+		for open > 0 && s[open-1] == '_' {
+			open-- // a name may begin with `_`: `___a..b__` is `_a..b`
+		}
+		end = strings.Index(s[open+2:], "__")
+		if end < 0 {
+			return false
+		}
+		end += open + 2
+	case wants(e, "selector name") && e.off < len(s) && e.off >= 3 &&
+		(s[e.off] == '.' || s[e.off-1] == '.' && strings.HasPrefix(s[e.off:], "**")):
+		mark, open, end = "**", e.off, e.off
+		for open > 0 && (isNameByte(s[open-1]) || s[open-1] == '.') {
+			open--
+		}
+		for end < len(s) && (isNameByte(s[end]) || s[end] == '.') {
+			end++
+		}
+		if open < 2 || s[open-2:open] != "**" || !strings.HasPrefix(s[end:], "**") {
+			return false // another character is wrong too: selectorCharacter says which
+		}
+		open -= 2
+	default:
+		return false
+	}
+	name := s[open+2 : end]
+	where := "between two dots"
+	switch i := emptySegment(name); {
+	case i < 0:
+		return false
+	case i == 0:
+		where = "before its first dot"
+	case i == len(name):
+		where = "after its last dot"
+	}
+	var names []string
+	for _, n := range strings.Split(name, ".") {
+		if n != "" {
+			names = append(names, n)
+		}
+	}
+	fixed := strings.Join(names, ".")
+	valid := fixed != ""
+	for _, n := range names {
+		valid = valid && (mark == "__" || isNameStart(n[0]))
+	}
+	msg := fmt.Sprintf("`%s%s%s` has no name %s. A dot steps from the name before it into the name after it, "+
+		"so every dot stands between two names.", mark, name, mark, where)
+	if !valid {
+		c.add(SeverityError, CodeParseError, open, end+2, msg+" Write a name on each side of every dot.")
+		return true
+	}
+	fix := mark + fixed + mark
+	c.add(SeverityError, CodeParseError, open, end+2, fmt.Sprintf("%s Write `%s`.", msg, fix), fix)
+	return true
+}
+
 // selectorCharacter explains a selector whose name holds a character a
 // selector cannot, such as a hyphen or a letter beyond ASCII (`**Bürger**`,
 // `**e-mail**`): the parser stops at it wanting the closing `**`, which
@@ -327,7 +396,7 @@ func (c *checker) selectorCharacter(e SyntaxError) bool {
 	var fixes []string
 	words := strings.Fields(s[strings.LastIndexByte(s[:open], '\n')+1 : open])
 	header := len(words) > 0 && (words[len(words)-1] == "A" || words[len(words)-1] == "An")
-	if !header && !strings.Contains(name, "__") {
+	if !header && !strings.Contains(name, "__") && emptySegment(name) < 0 {
 		fixes = append(fixes, "__"+name+"__")
 		fmt.Fprintf(&msg, " A property may hold any characters and reads the same data: `__%s__`.", name)
 	}
@@ -783,6 +852,7 @@ var expectedWords = map[string]string{
 	`"**"`:                             "`**` closing the selector",
 	"property (__name__)":              "a property such as `__age__`",
 	"property name and closing __":     "a property name closed by `__`",
+	"property name":                    "a property name",
 	`"if"`:                             "`if` after the outcome",
 	"outcome phrase":                   "an outcome such as `gets a discount`",
 	"condition":                        "a condition such as `the __age__ of the **Person** is at least 18`",

@@ -145,6 +145,46 @@ var mistakes = []struct {
 		}},
 	},
 	{
+		name: "a property with two dots in a row",
+		src:  "A **user** is local if the __address..city__ of the **user** is equal to \"Leeds\".",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 28, 1, 45),
+			Message: "`__address..city__` has no name between two dots. A dot steps from the name before it into the name after it, " +
+				"so every dot stands between two names. Write `__address.city__`.",
+			Suggestions: []string{"__address.city__"},
+		}},
+	},
+	{
+		name: "a property ending with a dot",
+		src:  "A **user** is local if the __address.__ of the **user** is not empty.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 28, 1, 40),
+			Message: "`__address.__` has no name after its last dot. A dot steps from the name before it into the name after it, " +
+				"so every dot stands between two names. Write `__address__`.",
+			Suggestions: []string{"__address__"},
+		}},
+	},
+	{
+		name: "a property of a dot alone",
+		src:  "A **user** is local if the __.__ of the **user** is not empty.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 28, 1, 33),
+			Message: "`__.__` has no name before its first dot. A dot steps from the name before it into the name after it, " +
+				"so every dot stands between two names. Write a name on each side of every dot.",
+			Suggestions: []string{},
+		}},
+	},
+	{
+		name: "a selector with two dots in a row",
+		src:  "A **request** is tested if the __mode__ of **settings..environment** is equal to \"test\".",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeParseError, Range: span(1, 44, 1, 69),
+			Message: "`**settings..environment**` has no name between two dots. A dot steps from the name before it into the name after it, " +
+				"so every dot stands between two names. Write `**settings.environment**`.",
+			Suggestions: []string{"**settings.environment**"},
+		}},
+	},
+	{
 		name: "greater than or equal without to",
 		src:  "A **Person** is an adult if the __age__ of the **Person** is greater than or equal 18.",
 		want: []engine.Diagnostic{{
@@ -723,6 +763,42 @@ func TestApplyingTheSuggestionForAMissingToGivesTheComparison(t *testing.T) {
 		}
 		if to := strings.Contains(tt.written, "to ") || strings.Contains(tt.written, "To "); to && strings.Contains(diags[0].Message, "without `to`") {
 			t.Errorf("%q: the message says `to` is missing: %s", tt.written, diags[0].Message)
+		}
+	}
+}
+
+// TestApplyingTheSuggestionForAnEmptyNameReadsTheNamesWritten applies the
+// suggestion for a dot with no name on one side: the result must parse,
+// with the names written and nothing between them.
+func TestApplyingTheSuggestionForAnEmptyNameReadsTheNamesWritten(t *testing.T) {
+	tests := []struct{ written, want string }{
+		{"__.a__ of **P**", "a"},
+		{"__a..b__ of **P**", "a.b"},
+		{"__a...b.__ of **P**", "a.b"},
+		{"___a..b__ of **P**", "_a.b"},
+		{"__x__ of **a..b**", "a.b"},
+		{"__x__ of **.P**", "P"},
+	}
+	for _, tt := range tests {
+		src := "A **P** is ok if the " + tt.written + " is not empty."
+		diags := engine.Check(src).Diagnostics
+		if len(diags) != 1 || diags[0].Code != engine.CodeParseError || len(diags[0].Suggestions) != 1 {
+			t.Errorf("%q: diagnostics %+v, want one parse error with a suggestion", tt.written, diags)
+			continue
+		}
+		fixed := applied(src, diags[0])
+		text, errs := engine.Parse(fixed, engine.DefaultLimits)
+		if len(errs) > 0 {
+			t.Errorf("%q: the fix gives %q, which does not parse: %v", tt.written, fixed, errs)
+			continue
+		}
+		cmp, ok := text.Rules[0].Conditions[0].(*engine.Comparison)
+		if !ok || len(cmp.Left.Elements) != 2 {
+			t.Errorf("%q: the fix gives %q, not a comparison of two names", tt.written, fixed)
+			continue
+		}
+		if got := cmp.Left.Elements[0].Text + "|" + cmp.Left.Elements[1].Text; !strings.Contains(got, tt.want) || strings.Contains(got, "..") {
+			t.Errorf("%q: the fix gives %q, whose names are %q", tt.written, fixed, got)
 		}
 	}
 }

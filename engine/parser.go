@@ -294,7 +294,10 @@ func (p *parser) selector() (Name, bool) {
 	return Name{Pos: Pos(start), Text: p.src[start+2 : i]}, true
 }
 
-// property reads `__name__`.
+// property reads `__name__`. Its dots step into nested objects, so each
+// stands between two names: a dot first, last or next to another leaves
+// an empty name, which no key of the data is meant by (`__a..b__` would
+// otherwise read a key such as `_` between `a` and `b`).
 func (p *parser) property() (Name, bool) {
 	start := p.pos
 	if !strings.HasPrefix(p.rest(), "__") {
@@ -306,8 +309,28 @@ func (p *parser) property() (Name, bool) {
 		p.expect(start+2, "property name and closing __")
 		return Name{}, false
 	}
+	name := p.src[start+2 : start+2+end]
+	if i := emptySegment(name); i >= 0 {
+		p.expect(start+2+i, "property name")
+		return Name{}, false
+	}
 	p.pos = start + 2 + end + 2
-	return Name{Pos: Pos(start), Text: p.src[start+2 : start+2+end]}, true
+	return Name{Pos: Pos(start), Text: name}, true
+}
+
+// emptySegment is the offset in a dotted name where an empty name
+// between dots begins (at a dot, or at the name's end), or -1 if every
+// dot stands between two names.
+func emptySegment(name string) int {
+	if strings.HasPrefix(name, ".") {
+		return 0
+	}
+	for i := 0; i < len(name); i++ {
+		if name[i] == '.' && (i+1 == len(name) || name[i+1] == '.') {
+			return i + 1
+		}
+	}
+	return -1
 }
 
 // outcome reads the outcome phrase up to ` if ` and splits off its verb.
