@@ -137,8 +137,9 @@ type ActorKind string
 
 // ActorKind values.
 const (
-	ActorKindUser ActorKind = "user"
-	ActorKindKey  ActorKind = "key"
+	ActorKindUser     ActorKind = "user"
+	ActorKindKey      ActorKind = "key"
+	ActorKindOperator ActorKind = "operator"
 )
 
 func (ak ActorKind) String() string {
@@ -148,7 +149,7 @@ func (ak ActorKind) String() string {
 // ActorKindValidator is a validator for the "actor_kind" field enum values. It is called by the builders before save.
 func ActorKindValidator(ak ActorKind) error {
 	switch ak {
-	case ActorKindUser, ActorKindKey:
+	case ActorKindUser, ActorKindKey, ActorKindOperator:
 		return nil
 	default:
 		return fmt.Errorf("auditevent: invalid enum value for actor_kind field: %q", ak)

@@ -61,7 +61,7 @@ var (
 		{Name: "base_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "record_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "group_id", Type: field.TypeUUID, Nullable: true},
-		{Name: "actor_kind", Type: field.TypeEnum, Enums: []string{"user", "key"}},
+		{Name: "actor_kind", Type: field.TypeEnum, Enums: []string{"user", "key", "operator"}},
 		{Name: "actor_id", Type: field.TypeUUID},
 		{Name: "details", Type: field.TypeJSON, Nullable: true},
 	}

@@ -32,7 +32,10 @@ func (AuditEvent) Fields() []ent.Field {
 		field.UUID("base_id", uuid.UUID{}).Optional().Nillable().Immutable(),
 		field.UUID("record_id", uuid.UUID{}).Optional().Nillable().Immutable(),
 		field.UUID("group_id", uuid.UUID{}).Optional().Nillable().Immutable(),
-		field.Enum("actor_kind").Values("user", "key").Immutable(),
+		// Who acted: a user (with one of their keys), an organization's
+		// key, or the operator (`verdict admin`, and serve's first start),
+		// who is neither and whose actor_id is the nil UUID.
+		field.Enum("actor_kind").Values("user", "key", "operator").Immutable(),
 		field.UUID("actor_id", uuid.UUID{}).Immutable(),
 		field.JSON("details", map[string]any{}).Optional().Immutable(),
 	}
