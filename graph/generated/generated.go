@@ -4158,7 +4158,8 @@ input AuditFilter {
   """
   baseId: ID
   """
-  Only events caused by this user or API key.
+  Only events caused by this user or API key, or by the operator with the
+  nil UUID.
   """
   actor: ID
   """
@@ -4276,17 +4277,18 @@ Who caused an audit event.
 """
 type Actor {
   """
-  Whether a user or an organization's API key acted.
+  Whether a user, an organization's API key or the operator acted.
   """
   kind: ActorKind!
   """
-  The id of the user or of the key.
+  The id of the user or of the key; for the operator, the nil UUID
+  00000000-0000-0000-0000-000000000000.
   """
   id: ID!
 }
 
 """
-Whether a user or a key caused an event.
+Whether a user, a key or the operator caused an event.
 """
 enum ActorKind {
   """
@@ -4297,6 +4299,12 @@ enum ActorKind {
   An organization's API key, which no user owns.
   """
   KEY
+  """
+  The operator, who manages the database directly (verdict admin, and the
+  first start of verdict serve) and is neither a user nor a key: only
+  members' and keys' audit events, never a run, have this actor.
+  """
+  OPERATOR
 }
 
 """
@@ -31626,12 +31634,14 @@ func (ec *executionContext) marshalNActorKind2string(ctx context.Context, sel as
 
 var (
 	unmarshalNActorKind2string = map[string]string{
-		"USER": model.ActorUser,
-		"KEY":  model.ActorKey,
+		"USER":     model.ActorUser,
+		"KEY":      model.ActorKey,
+		"OPERATOR": model.ActorOperator,
 	}
 	marshalNActorKind2string = map[string]string{
-		model.ActorUser: "USER",
-		model.ActorKey:  "KEY",
+		model.ActorUser:     "USER",
+		model.ActorKey:      "KEY",
+		model.ActorOperator: "OPERATOR",
 	}
 )
 

@@ -4,10 +4,16 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
-/** Whether a user or a key caused an event. */
+/** Whether a user, a key or the operator caused an event. */
 export type ActorKind =
   /** An organization's API key, which no user owns. */
   | 'KEY'
+  /**
+   * The operator, who manages the database directly (verdict admin, and the
+   * first start of verdict serve) and is neither a user nor a key: only
+   * members' and keys' audit events, never a run, have this actor.
+   */
+  | 'OPERATOR'
   /** A user, with one of their keys. */
   | 'USER';
 
@@ -57,7 +63,10 @@ export type AuditAction =
 export type AuditFilter = {
   /** Only events of this action. */
   action?: AuditAction | null | undefined;
-  /** Only events caused by this user or API key. */
+  /**
+   * Only events caused by this user or API key, or by the operator with the
+   * nil UUID.
+   */
   actor?: string | null | undefined;
   /** Only events about the policy or flow with this base id. */
   baseId?: string | null | undefined;
