@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -65,9 +66,22 @@ func TestTheAuditLogPagesAndFiltersForAdminsAndAuditors(t *testing.T) {
 		g := createGroup(t, f, editor, map[string]any{"name": "Lending"})
 		addGroupMember(t, f, editor, g.ID, "POLICY", v1.BaseID)
 
+		// Before the API's events, the operator's: the bootstrap's and those
+		// of edith's and audrey's memberships and keys.
+		const setup = "EDITED KEY, EDITED MEMBER, EDITED KEY, EDITED MEMBER, EDITED KEY, EDITED MEMBER"
 		all := auditEvents(t, f, auditor, nil)
-		if got := all.actions(); got != "ASSIGNED POLICY, CREATED GROUP, PUBLISHED POLICY, CREATED POLICY" {
+		if got := all.actions(); got != "ASSIGNED POLICY, CREATED GROUP, PUBLISHED POLICY, CREATED POLICY, "+setup {
 			t.Fatalf("the log is %s, want newest first", got)
+		}
+		edges := all.AuditEvents.Edges
+		nobody := "00000000-0000-0000-0000-000000000000"
+		if first := edges[len(edges)-1].Node; first.Actor.Kind != "OPERATOR" || first.Actor.ID != nobody || first.BaseID != nil ||
+			!maps.Equal(first.Details, map[string]any{"change": "added", "userId": admin, "email": "admin@acme.test", "role": "admin"}) {
+			t.Errorf("the bootstrap's member event %+v", first)
+		}
+		if key := edges[len(edges)-2].Node; key.Actor.Kind != "OPERATOR" || key.Actor.ID != nobody || key.Details["change"] != "created" ||
+			key.Details["keyId"] != f.boot.Key.ID.String() || key.Details["scope"] != "admin" {
+			t.Errorf("the bootstrap's key event %+v", key)
 		}
 		published := all.AuditEvents.Edges[2].Node
 		if published.BaseID == nil || *published.BaseID != v1.BaseID || published.RecordID == nil || *published.RecordID != v1.ID ||
@@ -90,7 +104,7 @@ func TestTheAuditLogPagesAndFiltersForAdminsAndAuditors(t *testing.T) {
 			}
 			after = *page.AuditEvents.PageInfo.EndCursor
 		}
-		if len(seen) != 4 || seen[3] != all.AuditEvents.Edges[3].Node.ID {
+		if len(seen) != 10 || seen[9] != edges[9].Node.ID {
 			t.Errorf("paging by 3 gave %v", seen)
 		}
 
@@ -103,9 +117,11 @@ func TestTheAuditLogPagesAndFiltersForAdminsAndAuditors(t *testing.T) {
 			{"by kind", map[string]any{"kind": "GROUP"}, "CREATED GROUP"},
 			{"by base", map[string]any{"baseId": v1.BaseID}, "ASSIGNED POLICY, PUBLISHED POLICY, CREATED POLICY"},
 			{"by actor", map[string]any{"actor": admin}, "PUBLISHED POLICY, CREATED POLICY"},
+			{"by the operator", map[string]any{"actor": nobody}, setup},
+			{"by kind member", map[string]any{"kind": "MEMBER"}, "EDITED MEMBER, EDITED MEMBER, EDITED MEMBER"},
 			{"by action and kind", map[string]any{"action": "CREATED", "kind": "POLICY"}, "CREATED POLICY"},
 			{"since an event", map[string]any{"since": published.At}, "ASSIGNED POLICY, CREATED GROUP, PUBLISHED POLICY"},
-			{"until an event", map[string]any{"until": published.At}, "CREATED POLICY"},
+			{"until an event", map[string]any{"until": published.At}, "CREATED POLICY, " + setup},
 			{"in the future", map[string]any{"since": time.Now().Add(time.Hour).Format(time.RFC3339)}, ""},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
@@ -130,8 +146,8 @@ func TestTheAuditLogPagesAndFiltersForAdminsAndAuditors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := auditEvents(t, f, beta.Secret, nil).actions(); got != "" {
-				t.Errorf("Beta's log holds %s", got)
+			if got := auditEvents(t, f, beta.Secret, nil).actions(); got != "EDITED KEY, EDITED MEMBER" {
+				t.Errorf("Beta's log holds %s, want its bootstrap's alone", got)
 			}
 		})
 	})

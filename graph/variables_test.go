@@ -87,11 +87,12 @@ func TestEnumVariablesMustNameAValueExactly(t *testing.T) {
 				t.Errorf("the editor's role is %s", e.Node.Role)
 			}
 		}
-		// The exact name filters.
+		// The exact name filters: the EDITED events are the operator's, who
+		// made the admin's and the editor's memberships and keys.
 		var got struct{ AuditEvents struct{ TotalCount int } }
 		f.post(t, adminKey, `query($a: AuditAction) { auditEvents(filter: {action: $a}) { totalCount } }`, map[string]any{"a": "EDITED"}).decode(t, &got)
-		if got.AuditEvents.TotalCount != 0 {
-			t.Errorf("%d EDITED events, want none", got.AuditEvents.TotalCount)
+		if got.AuditEvents.TotalCount != 4 {
+			t.Errorf("%d EDITED events, want the setup's 4", got.AuditEvents.TotalCount)
 		}
 	})
 }
@@ -232,8 +233,9 @@ func TestTimesAreCheckedBeforeAnythingRuns(t *testing.T) {
 			}
 			var events struct{ AuditEvents struct{ TotalCount int } }
 			f.post(t, adminKey, `{ auditEvents(filter: {since: "2000-01-01T00:00:00Z", until: "2100-01-01T00:00:00.5Z"}) { totalCount } }`, nil).decode(t, &events)
-			if events.AuditEvents.TotalCount != 2 {
-				t.Errorf("%d events, want the group's and the key's", events.AuditEvents.TotalCount)
+			// Besides the bootstrap's two, the admin's membership and key.
+			if events.AuditEvents.TotalCount != 4 {
+				t.Errorf("%d events, want the group's and the key's, and the bootstrap's", events.AuditEvents.TotalCount)
 			}
 		})
 	})

@@ -30,7 +30,7 @@ func memberEmails(page service.Page[service.Member]) []string {
 func (f *fixture) adminEvents(t *testing.T, kind string) []map[string]any {
 	t.Helper()
 	var out []map[string]any
-	for _, ev := range f.auditPage(t, member{key: adminKey}, "?action=edited&kind="+kind).Items {
+	for _, ev := range byCallers(f.auditPage(t, member{key: adminKey}, "?action=edited&kind="+kind)).Items {
 		out = append(out, ev.Details)
 	}
 	return out

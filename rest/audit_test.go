@@ -3,6 +3,7 @@ package rest
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -44,9 +45,20 @@ func (f *fixture) auditPage(t *testing.T, m member, query string) service.Page[s
 	return decodeStrict[service.Page[service.AuditEvent]](t, w)
 }
 
+// byCallers is the page without the operator's events: the setup makes
+// the fixture's members and keys as the operator.
+func byCallers(page service.Page[service.AuditEvent]) service.Page[service.AuditEvent] {
+	page.Items = slices.DeleteFunc(slices.Clone(page.Items), func(ev service.AuditEvent) bool {
+		return ev.Actor.Kind == service.ActorOperator
+	})
+	return page
+}
+
+// auditActions are the actions of the page's events the API's callers
+// caused, in its order.
 func auditActions(page service.Page[service.AuditEvent]) []service.AuditAction {
 	var out []service.AuditAction
-	for _, ev := range page.Items {
+	for _, ev := range byCallers(page).Items {
 		out = append(out, ev.Action)
 	}
 	return out
@@ -114,7 +126,7 @@ func TestTheAuditLogOverREST(t *testing.T) {
 			t.Errorf("at %s: %v", ev["at"], err)
 		}
 
-		all := f.auditPage(t, admin, "")
+		all := byCallers(f.auditPage(t, admin, ""))
 		published := all.Items[3]
 		since := url.QueryEscape(published.At.Format(time.RFC3339Nano))
 		filters := []struct {
@@ -140,23 +152,27 @@ func TestTheAuditLogOverREST(t *testing.T) {
 
 		// Pages follow the cursor, and events stored meanwhile, newer than
 		// the first page, do not disturb them.
-		first := f.auditPage(t, admin, "?limit=2")
-		f.createGroupAs(t, editor, `{"name": "meanwhile"}`)
-		second := f.auditPage(t, admin, "?limit=2&cursor="+first.NextCursor)
-		f.createGroupAs(t, editor, `{"name": "meanwhile too"}`)
-		third := f.auditPage(t, admin, "?limit=2&cursor="+second.NextCursor)
+		whole := f.auditPage(t, admin, "?limit=200")
 		var paged []uuid.UUID
-		for _, p := range []service.Page[service.AuditEvent]{first, second, third} {
-			for _, ev := range p.Items {
+		page := f.auditPage(t, admin, "?limit=2")
+		for n := 0; ; n++ {
+			for _, ev := range page.Items {
 				paged = append(paged, ev.ID)
 			}
+			if page.NextCursor == "" {
+				break
+			}
+			if n < 2 {
+				f.createGroupAs(t, editor, `{"name": "meanwhile"}`)
+			}
+			page = f.auditPage(t, admin, "?limit=2&cursor="+page.NextCursor)
 		}
 		var ids []uuid.UUID
-		for _, ev := range all.Items {
+		for _, ev := range whole.Items {
 			ids = append(ids, ev.ID)
 		}
-		if !slices.Equal(paged, ids) || third.NextCursor != "" {
-			t.Errorf("paged %v, want %v and no further page", paged, ids)
+		if !slices.Equal(paged, ids) {
+			t.Errorf("paged %v, want %v", paged, ids)
 		}
 
 		w = f.call(t, admin, http.MethodGet, "/admin/members?limit=1", nil)
@@ -171,6 +187,74 @@ func TestTheAuditLogOverREST(t *testing.T) {
 			t.Run("GET /audit"+q+" is refused", func(t *testing.T) {
 				wantError(t, f.call(t, admin, http.MethodGet, "/audit"+q, nil), http.StatusBadRequest, service.CodeInvalidArgument)
 			})
+		}
+	})
+}
+
+// The operator's changes of members and keys (verdict admin, the first
+// start) are in the organization's log as the API's are, with the
+// operator as their actor: kind operator, the nil UUID as id.
+func TestTheOperatorsChangesAreListedOverREST(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db, noRateLimit)
+		ctx := context.Background()
+		op := f.svc.Operator()
+		org := f.acme.Organization.ID
+		if _, err := op.CreateUser(ctx, "olga@acme.test", "Olga"); err != nil {
+			t.Fatal(err)
+		}
+		if err := op.AddMember(ctx, org, "olga@acme.test", authz.RoleViewer); err != nil {
+			t.Fatal(err)
+		}
+		k, err := op.CreateKey(ctx, service.KeyInput{Organization: org, Scope: authz.ScopeView, Name: "reports"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := op.RevokeKey(ctx, k.ID); err != nil {
+			t.Fatal(err)
+		}
+		f.createGroupAs(t, member{adminKey, f.acme.User.ID}, `{"name": "Pricing"}`)
+
+		// Newest first: the key revoked and created, Olga added, then the
+		// bootstrap's key and admin.
+		want := []string{"key revoked", "key created", "member added", "key created", "member added"}
+		for _, query := range []string{"?kind=member", "?actor=" + uuid.Nil.String(), "?actor=" + uuid.Nil.String() + "&limit=2"} {
+			t.Run("GET /audit"+query, func(t *testing.T) {
+				w := f.call(t, member{key: adminKey}, http.MethodGet, "/audit"+query, nil)
+				wantStatus(t, w, http.StatusOK)
+				var page struct {
+					Items []struct {
+						Action  string          `json:"action"`
+						Kind    string          `json:"kind"`
+						Actor   json.RawMessage `json:"actor"`
+						Details map[string]any  `json:"details"`
+					} `json:"items"`
+				}
+				if err := json.Unmarshal(w.Body.Bytes(), &page); err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for _, ev := range page.Items {
+					got = append(got, ev.Kind+" "+ev.Details["change"].(string))
+					if ev.Action != "edited" || string(ev.Actor) != `{"kind":"operator","id":"00000000-0000-0000-0000-000000000000"}` {
+						t.Errorf("event %s %s by %s", ev.Action, ev.Kind, ev.Actor)
+					}
+				}
+				wanted := want
+				switch query {
+				case "?kind=member":
+					wanted = []string{"member added", "member added"}
+				case "?actor=" + uuid.Nil.String() + "&limit=2":
+					wanted = want[:2]
+				}
+				if !slices.Equal(got, wanted) {
+					t.Errorf("events %v, want %v", got, wanted)
+				}
+			})
+		}
+		revoked := f.auditPage(t, member{key: adminKey}, "?kind=key&limit=1").Items[0]
+		if !maps.Equal(revoked.Details, map[string]any{"change": "revoked", "keyId": k.ID.String(), "name": "reports"}) {
+			t.Errorf("the revocation's details %v", revoked.Details)
 		}
 	})
 }

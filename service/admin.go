@@ -20,9 +20,10 @@ import (
 
 // This file is the administration of an organization: its members and
 // their roles, and its API keys (docs/endpoints.md, "Members and keys").
-// The Service's methods act for an admin of the caller's tenant and write
-// an `edited` audit event of kind member or key; the Operator's reuse the
-// same functions with no actor, and so write none.
+// The Service's methods act for an admin of the caller's tenant, the
+// Operator's for whoever holds the database; both go through the same
+// functions, which write each change's `edited` audit event of kind member
+// or key, naming the caller or, with no principal, the operator.
 
 // Member is a user's membership of an organization. ID is the
 // membership's own id: it lasts as long as the membership, whatever role
@@ -62,14 +63,11 @@ func memberUser(m *ent.Membership) *User {
 	return &User{ID: m.Edges.User.ID, Email: m.Edges.User.Email, Name: m.Name}
 }
 
-// adminChange records an administrative change in the transaction that
-// makes it. The operator, who has no principal, records nothing: an event
-// names a user or a key, and the operator is neither.
-func (s *Service) adminChange(ctx context.Context, tx storage.Tx, actor *Principal, kind auditevent.Kind, details map[string]any) error {
-	if actor == nil {
-		return nil
-	}
-	return s.appendEvents(ctx, tx, event{tenant: actor.TenantID, action: auditevent.ActionEdited,
+// adminChange records an administrative change of the tenant in the
+// transaction that makes it, as done by actor, or by the operator when
+// actor is nil.
+func (s *Service) adminChange(ctx context.Context, tx storage.Tx, tenant uuid.UUID, actor *Principal, kind auditevent.Kind, details map[string]any) error {
+	return s.appendEvents(ctx, tx, event{tenant: tenant, action: auditevent.ActionEdited,
 		kind: kind, actor: actor, details: details})
 }
 
@@ -305,7 +303,7 @@ func (s *Service) addMemberTx(ctx context.Context, tx storage.Tx, actor *Princip
 		return nil, storeErr(err, "the user is a member of that organization already")
 	}
 	m.Edges.User = u
-	return m, s.adminChange(ctx, tx, actor, auditevent.KindMember, map[string]any{
+	return m, s.adminChange(ctx, tx, tenant, actor, auditevent.KindMember, map[string]any{
 		"change": "added", "userId": u.ID, "email": u.Email, "role": in.Role})
 }
 
@@ -394,7 +392,7 @@ func (s *Service) setRole(ctx context.Context, actor *Principal, tenant uuid.UUI
 		if err := s.announce(ctx, tx, memberChange(tenant, u.ID)); err != nil {
 			return err
 		}
-		return s.adminChange(ctx, tx, actor, auditevent.KindMember, map[string]any{
+		return s.adminChange(ctx, tx, tenant, actor, auditevent.KindMember, map[string]any{
 			"change": "role", "userId": u.ID, "email": u.Email, "from": from, "to": role})
 	})
 	if err != nil {
@@ -427,7 +425,7 @@ func (s *Service) removeMember(ctx context.Context, actor *Principal, tenant uui
 		if err := s.announce(ctx, tx, memberChange(tenant, m.UserID)); err != nil {
 			return err
 		}
-		return s.adminChange(ctx, tx, actor, auditevent.KindMember, map[string]any{
+		return s.adminChange(ctx, tx, tenant, actor, auditevent.KindMember, map[string]any{
 			"change": "removed", "userId": m.UserID, "email": m.Edges.User.Email, "role": m.Role, "keysRevoked": revoked})
 	})
 	if err != nil {
@@ -496,17 +494,24 @@ func (s *Service) createKey(ctx context.Context, actor *Principal, tenant uuid.U
 		if key, err = insertKey(ctx, tx, tenant, owner, in.name, in.scope, expires, secret); err != nil {
 			return storeErr(err, "key collision; try again")
 		}
-		k := keyOf(key)
-		if err := s.announce(ctx, tx, keyChange(key)); err != nil {
-			return err
-		}
-		return s.adminChange(ctx, tx, actor, auditevent.KindKey, map[string]any{
-			"change": "created", "keyId": k.ID, "name": k.Name, "scope": k.Scope, "owner": k.Owner, "expiresAt": k.ExpiresAt})
+		return s.keyCreated(ctx, tx, actor, key)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return &CreatedKey{Key: keyOf(key), Secret: secret}, nil
+}
+
+// keyCreated follows a key's insertion in tx, for createKey and the
+// bootstrap alike: it announces the key, which may have been tried and
+// remembered as unknown, and records its creation.
+func (s *Service) keyCreated(ctx context.Context, tx storage.Tx, actor *Principal, key *ent.APIKey) error {
+	if err := s.announce(ctx, tx, keyChange(key)); err != nil {
+		return err
+	}
+	k := keyOf(key)
+	return s.adminChange(ctx, tx, key.OrganizationID, actor, auditevent.KindKey, map[string]any{
+		"change": "created", "keyId": k.ID, "name": k.Name, "scope": k.Scope, "owner": k.Owner, "expiresAt": k.ExpiresAt})
 }
 
 // revokeKey revokes the active key with the id, of the tenant unless nil.
@@ -530,7 +535,7 @@ func (s *Service) revokeKey(ctx context.Context, actor *Principal, id uuid.UUID,
 		if err := s.announce(ctx, tx, keyChange(k)); err != nil {
 			return err
 		}
-		return s.adminChange(ctx, tx, actor, auditevent.KindKey, map[string]any{
+		return s.adminChange(ctx, tx, k.OrganizationID, actor, auditevent.KindKey, map[string]any{
 			"change": "revoked", "keyId": k.ID, "name": k.Name})
 	})
 	return err

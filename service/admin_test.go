@@ -24,10 +24,13 @@ import (
 	"github.com/verdict/verdict/storage"
 )
 
-// adminEvents are the stored events of kind member or key, oldest first.
+// adminEvents are the stored events of kind member or key, oldest first,
+// but for the operator's, which made the fixture's members and keys.
 func (f *fixture) adminEvents(t *testing.T, kind auditevent.Kind) []*ent.AuditEvent {
 	t.Helper()
-	return f.events(t, func(ev *ent.AuditEvent) bool { return ev.Kind == kind })
+	return f.events(t, func(ev *ent.AuditEvent) bool {
+		return ev.Kind == kind && ev.ActorKind != auditevent.ActorKindOperator
+	})
 }
 
 func (f *fixture) role(t *testing.T, userID uuid.UUID) string {

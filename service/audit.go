@@ -12,7 +12,8 @@ import (
 )
 
 // event is one lifecycle audit event before it is stored (`executed`
-// events go through the execution log, see recordExecution).
+// events go through the execution log, see recordExecution). Its actor is
+// nil for the operator's changes.
 type event struct {
 	tenant  uuid.UUID
 	action  auditevent.Action
@@ -26,12 +27,22 @@ type event struct {
 
 // entity is the event as the store keeps it.
 func (ev *event) entity(at time.Time) *ent.AuditEvent {
+	kind, id := actorOf(ev.actor)
 	return &ent.AuditEvent{
 		OrganizationID: ev.tenant, At: at, Action: ev.action, Kind: ev.kind,
 		BaseID: ev.base, RecordID: ev.record, GroupID: ev.group,
-		ActorKind: auditevent.ActorKind(ev.actor.ActorKind()), ActorID: ev.actor.ActorID(),
+		ActorKind: kind, ActorID: id,
 		Details: ev.details,
 	}
+}
+
+// actorOf is how an event names who acted: the principal, or with none
+// the operator.
+func actorOf(p *Principal) (auditevent.ActorKind, uuid.UUID) {
+	if p == nil {
+		return auditevent.ActorKindOperator, OperatorID
+	}
+	return auditevent.ActorKind(p.ActorKind()), p.ActorID()
 }
 
 // appendEvents writes lifecycle events in the transaction of the change

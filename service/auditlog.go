@@ -39,11 +39,21 @@ const (
 	AuditKey    AuditKind = "key"
 )
 
-// Actor is who caused an event: a user (for a user key), else the key.
+// Actor is who caused an event: a user (for a user key), else the key;
+// for an audit event, also the operator.
 type Actor struct {
 	Kind string    `json:"kind"`
 	ID   uuid.UUID `json:"id"`
 }
+
+// ActorOperator is the kind of actor of the changes made by whoever holds
+// the database (Operator), who is neither a user nor a key. Its id is
+// OperatorID, the nil UUID, which no user or key has: filtering the log by
+// it lists the operator's events.
+const ActorOperator = string(auditevent.ActorKindOperator)
+
+// OperatorID is the actor id of the operator's events.
+var OperatorID = uuid.Nil
 
 // AuditEvent is one entry of the audit log (docs/endpoints.md, "Audit log").
 type AuditEvent struct {
@@ -64,7 +74,7 @@ type AuditFilter struct {
 	Action AuditAction
 	Kind   AuditKind
 	BaseID *uuid.UUID
-	// Actor is the id of the user or key that acted.
+	// Actor is the id of the user or key that acted, or OperatorID.
 	Actor *uuid.UUID
 	Since *time.Time
 	Until *time.Time

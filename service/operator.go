@@ -18,7 +18,11 @@ import (
 // the `verdict admin` commands and the bootstrap at start. It has no
 // principal and asks no authorizer; API callers go through the Service's
 // own methods instead. Where both offer an operation they share its code
-// (admin.go); the operator's changes write no audit events.
+// (admin.go), and with it the audit event each change of a member or a key
+// writes, whose actor is then the operator (ActorOperator, OperatorID).
+// Organizations and users are not audited: an organization is created
+// empty, its log starting with the members and keys given to it, and a
+// user belongs to no organization's log until made a member.
 type Operator struct{ s *Service }
 
 // Operator returns the operator's view of the service.
@@ -43,7 +47,8 @@ type Bootstrapped struct {
 
 // Bootstrap creates an organization, its first admin (or makes an existing
 // user its admin) and an admin-scoped key for that admin, in one
-// transaction.
+// transaction, with the audit events of the member added and the key
+// created.
 func (o *Operator) Bootstrap(ctx context.Context, in BootstrapInput) (*Bootstrapped, error) {
 	if err := checkOrganizationName(in.Organization); err != nil {
 		return nil, err
@@ -74,8 +79,7 @@ func (o *Operator) Bootstrap(ctx context.Context, in BootstrapInput) (*Bootstrap
 			return storeErr(err, "that key is in use already")
 		}
 		out = Bootstrapped{Organization: organizationOf(org), User: userOf(u), Key: keyOf(key), Secret: secret}
-		// The key may have been tried, and remembered as unknown.
-		return o.s.announce(ctx, tx, keyChange(key))
+		return o.s.keyCreated(ctx, tx, nil, key)
 	})
 	if err != nil {
 		return nil, err

@@ -24,6 +24,7 @@ import (
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent"
 	"github.com/verdict/verdict/ent/apikey"
+	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/ent/membership"
 	"github.com/verdict/verdict/ent/organization"
 	"github.com/verdict/verdict/ent/user"
@@ -38,6 +39,8 @@ type stored struct {
 	users   []*ent.User
 	members []*ent.Membership
 	keys    []*ent.APIKey
+	// events, in the order they were written, as operatorEvent shows them.
+	events []string
 }
 
 func readStored(t *testing.T, db *database.DB) stored {
@@ -58,7 +61,81 @@ func readStored(t *testing.T, db *database.DB) stored {
 	if s.keys, err = c.APIKey.Query().Order(ent.Asc(apikey.FieldCreatedAt), ent.Asc(apikey.FieldID)).All(ctx); err != nil {
 		t.Fatal(err)
 	}
+	events, err := c.AuditEvent.Query().Order(ent.Asc(auditevent.FieldAt), ent.Asc(auditevent.FieldID)).All(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range events {
+		details, err := json.Marshal(ev.Details)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.events = append(s.events, fmt.Sprintf("%s %s in %s by %s %s: %s",
+			ev.Action, ev.Kind, ev.OrganizationID, ev.ActorKind, ev.ActorID, details))
+	}
 	return s
+}
+
+// operatorEvent is an audit event of the operator's as stored shows it:
+// an `edited` event of kind member or key in org, with details as the
+// API's change of the same writes.
+func operatorEvent(t *testing.T, kind string, org uuid.UUID, details map[string]any) string {
+	t.Helper()
+	// The details as they are stored and read back: JSON, with ids and
+	// times as strings.
+	raw, err := json.Marshal(details)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back map[string]any
+	if err := json.Unmarshal(raw, &back); err != nil {
+		t.Fatal(err)
+	}
+	if raw, err = json.Marshal(back); err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("edited %s in %s by operator %s: %s", kind, org, uuid.Nil, raw)
+}
+
+// memberAdded, roleChanged, memberRemoved, keyCreated and keyRevoked are
+// the operator's events of each change.
+func memberAdded(t *testing.T, org uuid.UUID, u *ent.User, role string) string {
+	return operatorEvent(t, "member", org, map[string]any{"change": "added", "userId": u.ID, "email": u.Email, "role": role})
+}
+
+func roleChanged(t *testing.T, org uuid.UUID, u *ent.User, from, to string) string {
+	return operatorEvent(t, "member", org, map[string]any{"change": "role", "userId": u.ID, "email": u.Email, "from": from, "to": to})
+}
+
+func memberRemoved(t *testing.T, org uuid.UUID, u *ent.User, role string, keysRevoked int) string {
+	return operatorEvent(t, "member", org, map[string]any{"change": "removed", "userId": u.ID, "email": u.Email, "role": role, "keysRevoked": keysRevoked})
+}
+
+func keyCreated(t *testing.T, k *ent.APIKey) string {
+	owner := map[string]any{"kind": "organization", "id": k.OrganizationID}
+	if k.UserID != nil {
+		owner = map[string]any{"kind": "user", "id": *k.UserID}
+	}
+	var expires any
+	if k.ExpiresAt != nil {
+		expires = k.ExpiresAt.UTC()
+	}
+	return operatorEvent(t, "key", k.OrganizationID, map[string]any{"change": "created", "keyId": k.ID, "name": k.Name,
+		"scope": k.Scope, "owner": owner, "expiresAt": expires})
+}
+
+// newEvents are the events after holds beyond before's, which it must
+// extend.
+func newEvents(t *testing.T, before, after stored) []string {
+	t.Helper()
+	if len(after.events) < len(before.events) || !slices.Equal(after.events[:len(before.events)], before.events) {
+		t.Fatalf("stored events changed:\n%s\nwere\n%s", strings.Join(after.events, "\n"), strings.Join(before.events, "\n"))
+	}
+	return after.events[len(before.events):]
+}
+
+func keyRevoked(t *testing.T, k *ent.APIKey) string {
+	return operatorEvent(t, "key", k.OrganizationID, map[string]any{"change": "revoked", "keyId": k.ID, "name": k.Name})
 }
 
 // rows is the stored state as comparable text, one line a row.
@@ -436,6 +513,10 @@ func TestAdminCommands(t *testing.T) {
 			// check sees the state after a successful step; a failed step
 			// must leave the state unchanged.
 			check func(t *testing.T, before, after stored, stdout string)
+			// events are the audit events a successful step writes, as the
+			// API's change of the same would, but by the operator; nil for
+			// none. Organizations and users are not audited.
+			events func(t *testing.T, after stored) []string
 		}{
 			{name: "org create makes an empty organization", args: []string{"org", "create", "--name", "Acme"},
 				check: func(t *testing.T, before, after stored, stdout string) {
@@ -520,6 +601,9 @@ func TestAdminCommands(t *testing.T) {
 					if stdout != fmt.Sprintf("bob@acme.test is now editor in Acme (%s)\n", acme.ID) {
 						t.Errorf("output %q", stdout)
 					}
+				},
+				events: func(t *testing.T, after stored) []string {
+					return []string{memberAdded(t, acme.ID, bob, "editor")}
 				}},
 			{name: "member add finds the organization by id", args: nil, // set below: needs Beta's id
 				check: func(t *testing.T, before, after stored, stdout string) {
@@ -534,6 +618,9 @@ func TestAdminCommands(t *testing.T) {
 					if err := json.Unmarshal([]byte(stdout), &got); err != nil || got.Organization.ID != beta.ID || got.Email != "bob@acme.test" || got.Role != "viewer" {
 						t.Errorf("output %q (%v)", stdout, err)
 					}
+				},
+				events: func(t *testing.T, after stored) []string {
+					return []string{memberAdded(t, beta.ID, bob, "viewer")}
 				}},
 			{name: "member add refuses a second role in one organization", args: []string{"member", "add", "--org", "Acme", "--email", "bob@acme.test", "--role", "admin"},
 				code: exitFailure, stderr: "the user is a member of that organization already"},
@@ -559,6 +646,9 @@ func TestAdminCommands(t *testing.T) {
 					if !strings.HasPrefix(stdout, fmt.Sprintf("created key %s in Acme (%s), owned by the organization\nscope view, prefix %s\n", k.ID, acme.ID, k.Prefix)) {
 						t.Errorf("output:\n%s", stdout)
 					}
+				},
+				events: func(t *testing.T, after stored) []string {
+					return []string{keyCreated(t, after.key(t, orgKeyID))}
 				}},
 			{name: "key create makes a member's key", args: []string{"key", "create", "--org", "Acme", "--user-email", "BOB@acme.test", "--scope", "edit", "--expires", "2030-01-02T04:04:05+01:00"},
 				check: func(t *testing.T, before, after stored, stdout string) {
@@ -578,6 +668,9 @@ func TestAdminCommands(t *testing.T) {
 					if !strings.Contains(stdout, "owned by bob@acme.test\nscope edit, prefix "+k.Prefix+", expires 2030-01-02T03:04:05Z\n") {
 						t.Errorf("output:\n%s", stdout)
 					}
+				},
+				events: func(t *testing.T, after stored) []string {
+					return []string{keyCreated(t, after.keys[1])}
 				}},
 			{name: "key create --json prints the key and its secret", args: []string{"key", "create", "--org", "Beta", "--user-email", "bob@acme.test", "--scope", "publish", "--name", "ci", "--json"},
 				check: func(t *testing.T, before, after stored, stdout string) {
@@ -602,6 +695,9 @@ func TestAdminCommands(t *testing.T) {
 					}
 					checkSecretShownOnce(t, got.Secret, stdout, "")
 					checkStoredAsHash(t, db, k, got.Secret)
+				},
+				events: func(t *testing.T, after stored) []string {
+					return []string{keyCreated(t, after.keys[2])}
 				}},
 			{name: "key create refuses a user who is not a member", args: []string{"key", "create", "--org", "Acme", "--user-email", "carol@acme.test", "--scope", "view"},
 				code: exitFailure, stderr: "carol@acme.test is not a member of that organization"},
@@ -628,6 +724,9 @@ func TestAdminCommands(t *testing.T) {
 					if stdout != fmt.Sprintf("revoked key %s\n", orgKeyID) {
 						t.Errorf("output %q", stdout)
 					}
+				},
+				events: func(t *testing.T, after stored) []string {
+					return []string{keyRevoked(t, after.key(t, orgKeyID))}
 				}},
 			{name: "key revoke refuses a revoked key", args: nil, // set below
 				code: exitFailure, stderr: "no active key"},
@@ -658,12 +757,22 @@ func TestAdminCommands(t *testing.T) {
 					if !slices.Equal(before.rows(), after.rows()) {
 						t.Errorf("a failed command changed the stored state: %v", newRows(t, before, after))
 					}
+					if added := newEvents(t, before, after); len(added) != 0 {
+						t.Errorf("a failed command wrote audit events: %v", added)
+					}
 					return
 				}
 				if stderr != "" {
 					t.Errorf("stderr %q", stderr)
 				}
 				step.check(t, before, after, stdout)
+				var want []string
+				if step.events != nil {
+					want = step.events(t, after)
+				}
+				if added := newEvents(t, before, after); !slices.Equal(added, want) {
+					t.Errorf("audit events written:\n%s\nwant\n%s", strings.Join(added, "\n"), strings.Join(want, "\n"))
+				}
 			})
 		}
 	})
@@ -816,10 +925,36 @@ func TestAdminMemberAndKeyCommands(t *testing.T) {
 			}
 		})
 
-		// The operator is neither a user nor a key: its changes are not
-		// audited.
-		if n := db.Client().AuditEvent.Query().CountX(context.Background()); n != 0 {
-			t.Errorf("%d audit events stored by operator commands", n)
+		// Every change of a member or a key is in Acme's log, with the
+		// details the API's change of the same writes, and the operator,
+		// who is neither a user nor a key, as its actor; the failed
+		// commands wrote none.
+		final := readStored(t, db)
+		var bootstrapKey, bobsKey, reports *ent.APIKey
+		for _, k := range final.keys {
+			switch k.Name {
+			case "bootstrap":
+				bootstrapKey = k
+			case "bob's":
+				bobsKey = k
+			case "reports":
+				reports = k
+			}
+		}
+		want := []string{
+			memberAdded(t, acme.ID, adminUser, "admin"),
+			keyCreated(t, bootstrapKey),
+			memberAdded(t, acme.ID, bob, "editor"),
+			keyCreated(t, bobsKey),
+			keyCreated(t, reports),
+			roleChanged(t, acme.ID, bob, "editor", "publisher"),
+			roleChanged(t, acme.ID, bob, "publisher", "admin"),
+			roleChanged(t, acme.ID, adminUser, "admin", "viewer"),
+			roleChanged(t, acme.ID, adminUser, "viewer", "admin"),
+			memberRemoved(t, acme.ID, bob, "admin", 1),
+		}
+		if !slices.Equal(final.events, want) {
+			t.Errorf("audit events:\n%s\nwant\n%s", strings.Join(final.events, "\n"), strings.Join(want, "\n"))
 		}
 	})
 }

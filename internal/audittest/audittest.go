@@ -24,6 +24,9 @@ type Filter struct {
 	Tenant *uuid.UUID
 	Base   *uuid.UUID
 	Action auditevent.Action
+	// ExceptOperator leaves out the operator's events: those of the
+	// members and keys a test's setup makes with service.Operator.
+	ExceptOperator bool
 }
 
 // Events are the stored events f selects, oldest first (by time, then
@@ -42,6 +45,9 @@ func Events(t testing.TB, db *database.DB, f Filter) []*ent.AuditEvent {
 		}
 		if f.Action != "" {
 			q = q.Where(auditevent.ActionEQ(f.Action))
+		}
+		if f.ExceptOperator {
+			q = q.Where(auditevent.ActorKindNEQ(auditevent.ActorKindOperator))
 		}
 		var err error
 		if events, err = q.All(ctx); err != nil {
