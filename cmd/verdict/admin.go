@@ -35,7 +35,9 @@ func newAdminCommand() *cobra.Command {
 		Short: "Manage organizations, users, members and API keys in the database",
 		Long: `Manage organizations, users, members and API keys directly in the database,
 whether or not a server is running on it. Whoever can reach the database is
-the operator: these commands ask no API key.
+the operator: these commands ask no API key. Every change of an
+organization's members or keys is an audit event of the organization, as
+through the API, with the operator (the nil UUID) as its actor.
 
 The database is --database-url, else $DATABASE_URL, else ` + database.DefaultURL + `.
 It must exist and be migrated (` + "`verdict migrate`" + `), except for ` + "`admin bootstrap`" + `,
