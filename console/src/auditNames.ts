@@ -72,10 +72,10 @@ function namesIn(e: AuditEvent): [string, string][] {
   return found.filter(([id, n]) => id && n);
 }
 
-/** The ids of the users and keys that an event shows: its actor, and the member or key it is about. */
+/** The ids of the users and keys that an event shows: its actor, unless the operator, and the member or key it is about. */
 function peopleIn(e: AuditEvent): string[] {
   const subject = subjectOf(e);
-  const ids = [e.actor.id];
+  const ids = e.actor.kind === 'OPERATOR' ? [] : [e.actor.id];
   if (subject?.kind === 'member' || subject?.kind === 'key') ids.push(subject.id);
   return ids;
 }

@@ -1972,6 +1972,20 @@ test('the audit log names the actors and what the events are about, with their i
   await expect(events.locator('tbody tr td:nth-child(4)')).toHaveText('Mia’s rule');
   await page.goBack();
   await expect(page.getByLabel('Actor (user or key id)')).toHaveValue('');
+
+  // The first start's admin and key are the operator's, who is neither a
+  // user nor a key: shown as such, with a link to the operator's events.
+  const nobody = '00000000-0000-0000-0000-000000000000';
+  await page.getByLabel('Actor (user or key id)').fill(nobody);
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await expect(events.locator('tbody tr')).toHaveCount(2);
+  assert.deepEqual(await events.locator('tbody tr td:nth-child(2)').allTextContents(), ['Created', 'Added']);
+  assert.deepEqual(await events.locator('tbody tr td:nth-child(4)').allTextContents(), ['bootstrap', 'admin@localhost']);
+  for (const actor of await events.locator('tbody tr td:nth-child(5) a').all()) {
+    assert.equal(await actor.textContent(), 'Operator');
+    assert.equal(await actor.getAttribute('href'), `/console/audit?actor=${nobody}`);
+  }
+  await noCriticalViolations(page, 'audit log of the operator');
   assert.deepEqual(page.foreign, []);
   await page.context().close();
 });

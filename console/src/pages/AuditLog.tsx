@@ -266,9 +266,20 @@ function SubjectCell({ subject, names }: { subject: Subject | null; names: Map<s
   );
 }
 
-/** Who caused an event, by name where one is known: a link to their events alone, titled with their id. */
+/**
+ * Who caused an event, by name where one is known: a link to their events
+ * alone, titled with their id. The operator, who changed members or keys
+ * with `verdict admin`, is neither a user nor a key, and has no name.
+ */
 function ActorCell({ actor, names }: { actor: AuditEventFieldsFragment['actor']; names: Map<string, string> }) {
   const { viewer } = useSession();
+  if (actor.kind === 'OPERATOR') {
+    return (
+      <Link to={`audit?actor=${actor.id}`} title="The operator, with verdict admin on the database: show only their events">
+        Operator
+      </Link>
+    );
+  }
   const isKey = actor.kind === 'KEY';
   const name = actor.id === viewer.user?.id ? 'you' : names.get(actor.id);
   return (
