@@ -1582,6 +1582,79 @@ test('a flow of as many nodes as a flow may hold opens, its checks all failing t
   await page.context().close();
 });
 
+/** A node's box and the graph canvas's, on the screen. */
+async function nodeAndCanvas(page, id) {
+  return { node: await flowNode(page, id).boundingBox(), canvas: await page.locator('.flow-canvas').boundingBox() };
+}
+
+/** Waits until the node is wholly on the graph's canvas, at a size that reads (three quarters of its width or more). */
+async function expectInView(page, id) {
+  await expect({
+    toString: () => `node ${id} on the canvas`,
+    count: async () => {
+      const { node, canvas } = await nodeAndCanvas(page, id);
+      const inside = node && node.x >= canvas.x && node.y >= canvas.y && node.x + node.width <= canvas.x + canvas.width && node.y + node.height <= canvas.y + canvas.height;
+      return inside && node.width >= 230 * 0.75 ? 1 : 0;
+    },
+  }).toHaveCount(1);
+}
+
+test('a large flow opens on its start, and a node chosen off the graph, named by a problem or added is brought into view', async () => {
+  const policy = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Far check', rule: 'A **Person** is checked if the __age__ of the **Person** is at least 18.' });
+  // 35 checks in a chain, each failing to a return node of its own: 71 nodes, 35 layers deep.
+  const checks = 35;
+  const nodes = [];
+  for (let i = 0; i < checks; i++) {
+    nodes.push({ id: `c${i}`, type: i === 0 ? 'start' : 'policy', policy: { baseId: policy.baseId }, onTrue: i + 1 < checks ? `c${i + 1}` : 'yes', onFalse: `f${i}` });
+    // One node far down has no policy: a problem shown on it alone.
+    nodes.push(i === 30 ? { id: 'f30', type: 'policy', onTrue: 'yes', onFalse: 'yes' } : { id: `f${i}`, type: 'return', returnValue: false });
+  }
+  nodes.push({ id: 'yes', type: 'return', returnValue: true });
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', { name: 'Seventy-one nodes', definition: { formatVersion: 1, nodes } });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+  await expect(page.locator('.react-flow__node')).toHaveCount(71);
+  // It opens on the start node and its next nodes, readable, rather than on all of it at the smallest zoom.
+  await expectInView(page, 'c0');
+  await expectInView(page, 'c1');
+  const far = await nodeAndCanvas(page, 'c34');
+  assert.ok(far.node.y > far.canvas.y + far.canvas.height, `c34 is at ${JSON.stringify(far.node)}, in a canvas at ${JSON.stringify(far.canvas)}`);
+  await page.screenshot({ path: join(shots, 'flow-large.png') });
+
+  // A node clicked on the graph is selected where it is: the view stays.
+  const viewport = page.locator('.react-flow__viewport');
+  const before = await viewport.getAttribute('style');
+  await flowNode(page, 'c1').locator('.fnode-title').click();
+  await expect(page.getByRole('heading', { name: 'Node c1' })).toBeVisible();
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  assert.equal(await viewport.getAttribute('style'), before);
+
+  // Chosen from the Node list, a far node is brought into view.
+  await selectNode(page, 'f33');
+  await expectInView(page, 'f33');
+  assert.ok((await nodeAndCanvas(page, 'c0')).node.y < (await nodeAndCanvas(page, 'c0')).canvas.y, 'the start node is out of view');
+
+  // A node with problems is named in a list above the graph, which brings it into view.
+  await expect(page.getByTestId('problem-count')).toContainText('shown on the nodes they concern');
+  const problemNodes = page.getByRole('list', { name: 'Nodes with problems' });
+  await expect(problemNodes.getByRole('button')).toHaveCount(1);
+  await page.getByLabel('Node', { exact: true }).selectOption('c0');
+  await expectInView(page, 'c0');
+  await problemNodes.getByRole('button', { name: /^f30: \d+ problems?$/ }).click();
+  await expect(page.getByRole('heading', { name: 'Node f30' })).toBeVisible();
+  await expectInView(page, 'f30');
+
+  // A node added is placed by the layout and brought into view, wherever that is.
+  await page.getByLabel('Node', { exact: true }).selectOption('yes');
+  await expectInView(page, 'yes');
+  await page.getByRole('button', { name: 'Add return node' }).click();
+  await expect(page.getByRole('heading', { name: 'Node return-1' })).toBeVisible();
+  await expectInView(page, 'return-1');
+  await page.screenshot({ path: join(shots, 'flow-large-added.png') });
+  await page.context().close();
+});
+
 test('the nested YAML and the editor graph forms of a definition open in the same view', async () => {
   const page = await newPage();
   await signIn(page, ADMIN_KEY);

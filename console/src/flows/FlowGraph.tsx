@@ -1,14 +1,30 @@
 // A flow drawn as a graph with xyflow, laid out by dagre. The editor, the
 // test view and the comparison build a GraphModel and hand it over; the
 // graph reports selections, new connections and deletions back.
-import { memo, useEffect, useRef, useState } from 'react';
-import { Background, Controls, Handle, MarkerType, Position, ReactFlow, ReactFlowProvider, applyEdgeChanges, applyNodeChanges, useReactFlow, useStoreApi, useUpdateNodeInternals } from '@xyflow/react';
-import type { Edge, EdgeChange, Node, NodeChange, NodeProps } from '@xyflow/react';
+import { memo, useCallback, useEffect, useRef, useState } from 'react';
+import {
+  Background,
+  Controls,
+  Handle,
+  MarkerType,
+  Position,
+  ReactFlow,
+  ReactFlowProvider,
+  applyEdgeChanges,
+  applyNodeChanges,
+  getViewportForBounds,
+  useNodesInitialized,
+  useReactFlow,
+  useStore,
+  useStoreApi,
+  useUpdateNodeInternals,
+} from '@xyflow/react';
+import type { Edge, EdgeChange, Node, NodeChange, NodeProps, Rect } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import type { FlowNode, Handle as BranchHandle } from './definition';
 import { handlesOf, nodeTitle } from './definition';
 import type { Problem } from './problems';
-import { NODE_WIDTH, layout } from './layout';
+import { NODE_HEIGHT, NODE_WIDTH, layout } from './layout';
 import { plural } from '../format';
 
 /** What a comparison found for a node or a branch. */
@@ -123,11 +139,44 @@ function edgeClass(e: GraphEdge): string {
     .join(' ');
 }
 
+/**
+ * The zoom from which a node's text reads well (its 12.5 px type shows at
+ * about 9 px): a flow that fits the canvas at this zoom or more is shown
+ * whole, a larger one opens on its start (see START_REACH), and a node
+ * brought into view is shown at this zoom at least.
+ */
+export const READABLE_ZOOM = 0.75;
+
+/** How many branches from its start node a flow too large to show whole opens with. */
+export const START_REACH = 2;
+
+const MIN_ZOOM = 0.2;
+const MAX_ZOOM = 2;
+/** Around what the view fits, as React Flow's fitView leaves: a tenth of the canvas. */
+const PADDING = 0.1;
+/** How near the canvas's edge a node may be and still count as in view, in pixels. */
+const MARGIN = 8;
+
+/**
+ * A request to bring a node into view: a new object each time, so that the
+ * same node is brought back after the view moved away from it.
+ */
+export interface Reveal {
+  id: string;
+}
+
 export interface FlowGraphProps {
   model: GraphModel;
   label: string;
   editable?: boolean;
   selected?: string | null;
+  /**
+   * The node to bring into view, when it was chosen elsewhere than on the
+   * canvas (a list, an error naming it, a node just added, a run's last
+   * node). A node clicked on the canvas is in view already and is not
+   * passed here, so the view does not move under the pointer.
+   */
+  reveal?: Reveal | null;
   onSelect?: (id: string | null) => void;
   onConnect?: (source: string, handle: BranchHandle, target: string) => void;
   onRemoveNode?: (id: string) => void;
@@ -142,17 +191,41 @@ export function FlowGraph(props: FlowGraphProps) {
   );
 }
 
-function Graph({ model, label, editable = false, selected = null, onSelect, onConnect, onRemoveNode, onRemoveEdge }: FlowGraphProps) {
+function union(boxes: Rect[]): Rect {
+  const x = Math.min(...boxes.map((b) => b.x));
+  const y = Math.min(...boxes.map((b) => b.y));
+  const right = Math.max(...boxes.map((b) => b.x + b.width));
+  const bottom = Math.max(...boxes.map((b) => b.y + b.height));
+  return { x, y, width: right - x, height: bottom - y };
+}
+
+/** The start node (else the first) and the nodes up to `reach` branches from it. */
+function nearStart(model: GraphModel, reach: number): string[] {
+  const first = model.nodes.find((n) => n.isStart) ?? model.nodes[0];
+  if (!first) return [];
+  const seen = new Set([first.id]);
+  let ring = [first.id];
+  for (let step = 0; step < reach && ring.length > 0; step++) {
+    const from = new Set(ring);
+    ring = model.edges.filter((e) => from.has(e.source) && !seen.has(e.target)).map((e) => e.target);
+    ring.forEach((id) => seen.add(id));
+  }
+  return model.nodes.filter((n) => seen.has(n.id)).map((n) => n.id);
+}
+
+function Graph({ model, label, editable = false, selected = null, reveal = null, onSelect, onConnect, onRemoveNode, onRemoveEdge }: FlowGraphProps) {
   const key = structureKey(model);
   // Positions come from the layout whenever nodes or edges come or go;
-  // dragging moves a node until the next change of structure.
-  const [positions, setPositions] = useState(() => layout(model.nodes.map((n) => n.id), model.edges));
-  const laidOut = useRef(key);
+  // dragging moves a node until the next change of structure. They keep
+  // the structure they were laid out for: the view waits for them.
+  const [laid, setLaid] = useState(() => ({ key, positions: layout(model.nodes.map((n) => n.id), model.edges) }));
+  const positions = laid.positions;
+  const setPositions = (update: (p: Map<string, { x: number; y: number }>) => Map<string, { x: number; y: number }>) =>
+    setLaid((l) => ({ key: l.key, positions: update(l.positions) }));
   useEffect(() => {
-    if (laidOut.current === key) return;
-    laidOut.current = key;
-    setPositions(layout(model.nodes.map((n) => n.id), model.edges));
-  }, [key, model]);
+    if (laid.key === key) return;
+    setLaid({ key, positions: layout(model.nodes.map((n) => n.id), model.edges) });
+  }, [key, model, laid.key]);
 
   const [nodes, setNodes] = useState<Node<FlowNodeData>[]>([]);
   const [edges, setEdges] = useState<Edge[]>([]);
@@ -217,6 +290,85 @@ function Graph({ model, label, editable = false, selected = null, onSelect, onCo
     (node ?? canvas.current)?.focus();
   }, [nodes]);
 
+  // Where the view goes. A flow that fits the canvas at READABLE_ZOOM or
+  // more is shown whole, when it opens and whenever nodes or edges come or
+  // go. A larger one opens on its start node and the nodes near it; a
+  // change of its structure brings the node asked for (or else the
+  // selected one) into view, and otherwise leaves the view where the user
+  // put it. Boxes come from the layout, with the size React Flow measured
+  // (a node just added has none yet: it has the layout's).
+  const flow = useReactFlow<Node<FlowNodeData>>();
+  const width = useStore((s) => s.width);
+  const height = useStore((s) => s.height);
+  const measured = useNodesInitialized();
+  const boxOf = useCallback(
+    (id: string): Rect | null => {
+      const at = laid.positions.get(id);
+      if (!at) return null;
+      const size = store.getState().nodeLookup.get(id)?.measured;
+      return { x: at.x, y: at.y, width: size?.width || NODE_WIDTH, height: size?.height || NODE_HEIGHT };
+    },
+    [laid, store],
+  );
+  const bringIntoView = useCallback(
+    (id: string) => {
+      const box = boxOf(id);
+      if (!box) return;
+      const { x, y, zoom } = flow.getViewport();
+      const left = box.x * zoom + x;
+      const top = box.y * zoom + y;
+      const inView = left >= MARGIN && top >= MARGIN && left + box.width * zoom <= width - MARGIN && top + box.height * zoom <= height - MARGIN;
+      if (inView && zoom >= READABLE_ZOOM) return;
+      // Read at READABLE_ZOOM at least, or closer as the user zoomed in,
+      // yet whole on the canvas.
+      const fits = Math.max(MIN_ZOOM, Math.min((width * 0.8) / box.width, (height * 0.8) / box.height));
+      const to = Math.min(Math.max(zoom, READABLE_ZOOM), fits, MAX_ZOOM);
+      const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+      void flow.setCenter(box.x + box.width / 2, box.y + box.height / 2, { zoom: to, duration: still ? 0 : 200 });
+    },
+    [boxOf, flow, width, height],
+  );
+  const viewed = useRef<string | null>(null);
+  const wanted = useRef<string | null>(null);
+  const selectedNow = useRef(selected);
+  selectedNow.current = selected;
+  useEffect(() => {
+    if (laid.key !== key || width === 0 || height === 0 || viewed.current === key) return;
+    // The first view waits for the nodes' sizes, as React Flow's fitView does.
+    if (viewed.current === null && !measured) return;
+    const frame = window.requestAnimationFrame(() => {
+      const first = viewed.current === null;
+      viewed.current = key;
+      const boxes = model.nodes.map((n) => boxOf(n.id)).filter((b) => b !== null);
+      if (boxes.length === 0) return;
+      const whole = getViewportForBounds(union(boxes), width, height, MIN_ZOOM, MAX_ZOOM, PADDING);
+      const target = [wanted.current, selectedNow.current].find((id) => id && laid.positions.has(id));
+      wanted.current = null;
+      if (whole.zoom >= READABLE_ZOOM) void flow.setViewport(whole);
+      else if (target) bringIntoView(target);
+      else if (first) {
+        const start = nearStart(model, START_REACH).map(boxOf).filter((b) => b !== null);
+        void flow.setViewport(getViewportForBounds(union(start), width, height, READABLE_ZOOM, 1, PADDING));
+      }
+    });
+    return () => window.cancelAnimationFrame(frame);
+  }, [laid, key, width, height, measured, model, boxOf, bringIntoView, flow]);
+
+  // A node asked for within the same structure is brought into view at
+  // once; one that comes with a change of structure (a node added) once
+  // that change is laid out, above.
+  const revealed = useRef<Reveal | null>(null);
+  useEffect(() => {
+    if (reveal && revealed.current !== reveal) {
+      revealed.current = reveal;
+      wanted.current = reveal.id;
+    }
+    const id = wanted.current;
+    if (!id || laid.key !== key || viewed.current !== key || width === 0 || height === 0) return;
+    wanted.current = null;
+    bringIntoView(id);
+  }, [reveal, laid.key, key, width, height, bringIntoView]);
+
   const onNodesChange = (changes: NodeChange<Node<FlowNodeData>>[]) => {
     setNodes((ns) => applyNodeChanges(changes.filter((c) => c.type !== 'remove'), ns));
     for (const c of changes) {
@@ -258,28 +410,12 @@ function Graph({ model, label, editable = false, selected = null, onSelect, onCo
         onPaneClick={() => onSelect?.(null)}
         nodesConnectable={editable}
         deleteKeyCode={editable ? ['Delete', 'Backspace'] : null}
-        fitView
-        minZoom={0.2}
+        minZoom={MIN_ZOOM}
+        maxZoom={MAX_ZOOM}
       >
-        <FitOnChange structure={key} />
         <Background />
         <Controls showInteractive={false} />
       </ReactFlow>
     </div>
   );
-}
-
-/** Fits the view again when nodes come or go, once they are measured. */
-function FitOnChange({ structure }: { structure: string }) {
-  const flow = useReactFlow();
-  const first = useRef(true);
-  useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
-    const t = window.requestAnimationFrame(() => void flow.fitView({ duration: 0 }));
-    return () => window.cancelAnimationFrame(t);
-  }, [structure, flow]);
-  return null;
 }

@@ -52,6 +52,12 @@ export function placeProblems(d: Definition, problems: Problem[]): PlacedProblem
   return out;
 }
 
+/** The node of the definition a message names (`node "x": …`, `Node "x" is …`), if any. */
+export function nodeNamed(message: string, d: Definition): string | null {
+  const named = namesNode.exec(message)?.[1];
+  return named !== undefined && d.nodes.some((n) => n.id === named) ? named : null;
+}
+
 export function problemsOf(validation: { errors: string[]; warnings: string[] }): Problem[] {
   return [
     ...validation.errors.map((message) => ({ severity: 'error' as const, message })),

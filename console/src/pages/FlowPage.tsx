@@ -50,13 +50,13 @@ import {
   branchMember,
 } from '../flows/definition';
 import type { Branch, Definition, FlowNode, NodeType } from '../flows/definition';
-import { placeProblems, problemsOf, publishRefusal } from '../flows/problems';
+import { nodeNamed, placeProblems, problemsOf, publishRefusal } from '../flows/problems';
 import type { Problem } from '../flows/problems';
 import { runPath } from '../flows/path';
 import type { RunPath } from '../flows/path';
 import { FlowGraph } from '../flows/FlowGraph';
 import { FlowBatchView } from '../flows/FlowBatch';
-import type { GraphModel } from '../flows/FlowGraph';
+import type { GraphModel, Reveal } from '../flows/FlowGraph';
 import { PolicyPicker, policyLabel, usePolicies } from '../flows/PolicyPicker';
 import { dropFlowEdits, loadFlowEdits, loadProblems, storeFlowEdits, storeProblems } from '../flows/storage';
 import { useDraftRevision } from '../revision';
@@ -140,6 +140,14 @@ function FlowEditor({
   );
   const [tests, setTests] = useState<FlowTestInput[]>(restored?.tests ?? testsOf(record));
   const [selected, setSelected] = useState<string | null>(null);
+  // A node chosen elsewhere than on the graph (the Node list, a problem or
+  // an error naming it, a node just added, a run's last node) is brought
+  // into view too; one clicked on the graph is there already.
+  const [reveal, setReveal] = useState<Reveal | null>(null);
+  const selectAndShow = (id: string | null) => {
+    setSelected(id);
+    if (id) setReveal({ id });
+  };
   const [problems, setProblems] = useState<Problem[]>(() => (record ? (loadProblems(record.id, record.revision) ?? []) : []));
   const [data, setData] = useState(() => (record?.tests[0] ? formatJSON(record.tests[0].data) : NEW_DATA));
   // A run keeps the definition and input it ran on: its result is a test's expectation only for those.
@@ -360,7 +368,7 @@ function FlowEditor({
   const show = (result: FlowRunResultFieldsFragment, ranOn: string, input: Record<string, unknown>, item: number | null) => {
     setRun({ result, definition, data: ranOn, input, item });
     const reached = result.nodeResponses[result.nodeResponses.length - 1];
-    setSelected(reached?.nodeId ?? null);
+    selectAndShow(reached?.nodeId ?? null);
   };
   const onRun = () =>
     act(async () => {
@@ -464,7 +472,7 @@ function FlowEditor({
   const onAdd = (type: NodeType) => {
     const { definition: next, id } = addNode(definition, type);
     setDefinition(next);
-    setSelected(id);
+    selectAndShow(id);
   };
 
   // A rollback publishes the version's definition again, through the same
@@ -575,11 +583,34 @@ function FlowEditor({
               {problemCount(problems, placed.general.length)}
             </p>
           )}
+          {placed.byNode.size > 0 && (
+            <ul className="problem-nodes" aria-label="Nodes with problems">
+              {definition.nodes
+                .filter((n) => placed.byNode.has(n.id))
+                .map((n) => {
+                  const here = placed.byNode.get(n.id)!;
+                  const errors = here.filter((p) => p.severity === 'error').length;
+                  return (
+                    <li key={n.id}>
+                      <button
+                        type="button"
+                        className={`btn btn-small problem-node ${errors ? 'problem-error' : 'problem-warning'}`}
+                        title={here.map((p) => p.message).join('\n')}
+                        onClick={() => selectAndShow(n.id)}
+                      >
+                        {n.id}: {plural(here.length, 'problem', 'problems')}
+                      </button>
+                    </li>
+                  );
+                })}
+            </ul>
+          )}
           <FlowGraph
             model={model}
             label="Flow graph"
             editable={editable}
             selected={selected}
+            reveal={reveal}
             onSelect={setSelected}
             onConnect={(source, handle, target) => setDefinition(setBranch(definition, source, handle, target))}
             onRemoveNode={(id) => {
@@ -601,7 +632,7 @@ function FlowEditor({
               <h2 id="node-heading">{selectedNode ? `Node ${selectedNode.id}` : 'Flow'}</h2>
               <div className="field field-inline">
                 <label htmlFor="node-pick">Node</label>
-                <select id="node-pick" value={selected ?? ''} onChange={(e) => setSelected(e.target.value || null)}>
+                <select id="node-pick" value={selected ?? ''} onChange={(e) => selectAndShow(e.target.value || null)}>
                   <option value="">The flow itself</option>
                   {definition.nodes.map((n) => (
                     <option key={n.id} value={n.id}>
@@ -696,9 +727,22 @@ function FlowEditor({
                 </p>
                 {current.errors.length > 0 && (
                   <ul className="alert alert-error">
-                    {current.errors.map((e) => (
-                      <li key={e}>{e}</li>
-                    ))}
+                    {current.errors.map((e) => {
+                      const named = nodeNamed(e, definition);
+                      return (
+                        <li key={e}>
+                          {e}
+                          {named && (
+                            <>
+                              {' '}
+                              <button type="button" className="linklike" onClick={() => selectAndShow(named)}>
+                                Show node {named}
+                              </button>
+                            </>
+                          )}
+                        </li>
+                      );
+                    })}
                   </ul>
                 )}
                 {selectedResponse || selected === path!.steps[path!.steps.length - 1] ? (
