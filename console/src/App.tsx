@@ -1,7 +1,8 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import { ViewerDocument } from '@verdict/client';
-import { Api, KEY_STORAGE, VerdictError, errorMessage } from './api';
+import { Api, KEY_STORAGE, VerdictError, errorMessage, saysUnreachable } from './api';
+import { useRetryWhileUnreachable } from './reconnect';
 import { BASE, Link, match, useLocation } from './router';
 import type { Location } from './router';
 import { SessionContext, capabilities, effectiveRole } from './session';
@@ -69,7 +70,9 @@ const sections: Section[] = [
 
 type State =
   | { kind: 'signed-out'; message: string }
-  | { kind: 'checking'; key: string }
+  // `unchecked`, while a try of a key that could not be checked runs: what
+  // the page said then stays up meanwhile.
+  | { kind: 'checking'; key: string; unchecked?: string }
   // The key could not be checked (no answer, or not a usable one): it is
   // kept, and the check is tried again on request.
   | { kind: 'unchecked'; key: string; message: string }
@@ -119,6 +122,12 @@ export function App() {
     };
   }, [state, api]);
 
+  // A key that could not be checked for want of a server is checked again
+  // by itself once the server may answer, as Try again does.
+  useRetryWhileUnreachable(state.kind === 'unchecked' && saysUnreachable(state.message), () =>
+    setState((s) => (s.kind === 'unchecked' ? { kind: 'checking', key: s.key, unchecked: s.message } : s)),
+  );
+
   const session = useMemo<Session | null>(() => {
     if (state.kind !== 'signed-in' || !api) return null;
     const role = effectiveRole(state.viewer);
@@ -135,8 +144,8 @@ export function App() {
     return (
       <SignIn
         busy={state.kind === 'checking'}
-        message={state.kind === 'signed-out' || state.kind === 'unchecked' ? state.message : ''}
-        onRetry={state.kind === 'unchecked' ? () => setState({ kind: 'checking', key: state.key }) : undefined}
+        message={state.kind === 'signed-out' || state.kind === 'unchecked' ? state.message : state.kind === 'checking' ? (state.unchecked ?? '') : ''}
+        onRetry={state.kind === 'unchecked' || (state.kind === 'checking' && state.unchecked) ? () => setState({ kind: 'checking', key: state.key }) : undefined}
         onSubmit={(k) => setState({ kind: 'checking', key: k })}
       />
     );

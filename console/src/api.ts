@@ -3,6 +3,7 @@
 // stops accepting into a return to the sign-in page.
 import { VerdictClient, VerdictError } from '@verdict/client';
 import type { TypedDocumentString } from '@verdict/client';
+import { serverAnswered } from './reconnect';
 
 export { VerdictError };
 
@@ -12,6 +13,15 @@ export const KEY_STORAGE = 'verdict.apiKey';
 /** The message of a request that reached no server. */
 export const UNREACHABLE =
   'Could not reach the Verdict server: the network or the server is down. Nothing on this page is lost; try again once the server answers.';
+
+/**
+ * Whether a message a page shows (an error's, as errorMessage gives it, or
+ * a sentence that ends with one) says the server could not be reached:
+ * such a page tries again by itself (see reconnect.ts).
+ */
+export function saysUnreachable(message: string): boolean {
+  return message.endsWith(UNREACHABLE);
+}
 
 type VariablesArg<V> = {} extends V ? [variables?: V] : [variables: V];
 
@@ -37,8 +47,11 @@ export class Api {
 
   async request<R, V>(document: TypedDocumentString<R, V>, ...variables: VariablesArg<V>): Promise<R> {
     try {
-      return await this.#client.request(document, ...variables);
+      const answer = await this.#client.request(document, ...variables);
+      serverAnswered();
+      return answer;
     } catch (err) {
+      if (err instanceof VerdictError) serverAnswered();
       if (err instanceof VerdictError && err.code === 'unauthenticated') {
         this.#onKeyRefused();
       }

@@ -1,32 +1,44 @@
 import { useCallback, useEffect, useState } from 'react';
 import { NodeDocument } from '@verdict/client';
 import { useSession } from './session';
+import { errorMessage, saysUnreachable } from './api';
+import { useRetryWhileUnreachable } from './reconnect';
 
 /**
  * Looks ids up, once each, as a screen comes to show them: the map holds
  * what lookup answered for each id looked up so far, null when it failed.
- * lookup must keep its identity across renders.
+ * An id that could not be looked up for want of a server is left out, and
+ * looked up again by itself (see reconnect.ts). lookup must keep its
+ * identity across renders.
  */
 export function useLookups<T>(ids: string[], lookup: (id: string) => Promise<T | null>): Map<string, T | null> {
   const [known, setKnown] = useState(() => new Map<string, T | null>());
+  const [unreachable, setUnreachable] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  useRetryWhileUnreachable(unreachable, () => setAttempt((a) => a + 1));
   const wanted = [...new Set(ids.filter((id) => !known.has(id)))].sort().join(',');
   useEffect(() => {
-    if (!wanted) return;
+    if (!wanted) {
+      setUnreachable(false);
+      return;
+    }
     let live = true;
     void Promise.all(
       wanted.split(',').map((id) =>
         lookup(id).then(
-          (found) => [id, found] as const,
-          () => [id, null] as const,
+          (found) => ({ id, found, unreachable: false }),
+          (err: unknown) => ({ id, found: null, unreachable: saysUnreachable(errorMessage(err)) }),
         ),
       ),
-    ).then((found) => {
-      if (live) setKnown((k) => new Map([...k, ...found]));
+    ).then((answers) => {
+      if (!live) return;
+      setKnown((k) => new Map([...k, ...answers.filter((a) => !a.unreachable).map((a) => [a.id, a.found] as const)]));
+      setUnreachable(answers.some((a) => a.unreachable));
     });
     return () => {
       live = false;
     };
-  }, [lookup, wanted]);
+  }, [lookup, wanted, attempt]);
   return known;
 }
 

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { FlowVersionsDocument, PolicyVersionsDocument } from '@verdict/client';
-import { errorMessage, refusedId } from './api';
+import { errorMessage, refusedId, saysUnreachable } from './api';
+import { useRetryWhileUnreachable } from './reconnect';
 import type { Api } from './api';
 import { historyReaching, historyReaches, olderHistory, recordsOf } from './versions';
 import type { History, HistoryPage } from './versions';
@@ -43,6 +44,7 @@ export function useRecords<H extends History>(
           setLoadError(missing);
           return;
         }
+        setLoadError('');
         setHistory(h);
       } catch (err) {
         if (load === loads.current) setLoadError(refusedId(err) ? missing : errorMessage(err));
@@ -61,6 +63,14 @@ export function useRecords<H extends History>(
     setLoadError('');
     if (!isNew) void settle(historyReaching(pageOf, []));
   }, [isNew, settle, pageOf]);
+
+  // A load that could not reach the server is made again by itself: the
+  // page says so until the records come, and then shows them.
+  const retry = useCallback(() => {
+    loads.current++;
+    if (!isNew) void settle(historyReaching(pageOf, wantedKey.split(' ')));
+  }, [isNew, settle, pageOf, wantedKey]);
+  useRetryWhileUnreachable(saysUnreachable(loadError), retry);
 
   // The records wanted (a link to an old version) are reached from what is
   // loaded, the first page or more: moving to another record of the base

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { errorMessage } from './api';
+import { errorMessage, saysUnreachable } from './api';
+import { useTries } from './reconnect';
 import { replaceQuery, useLocation } from './router';
 
 /** What a search box asks for: its text, trimmed, once typing has paused for a quarter of a second. */
@@ -51,14 +52,19 @@ export function useSearchParam(): { text: string; setText: (text: string) => voi
 export function useServerSearch<T>(find: (query: string) => Promise<T>, query: string, enabled = true): { found: T | null; error: string } {
   const [found, setFound] = useState<T | null>(null);
   const [error, setError] = useState('');
+  const { attempt, trying } = useTries(enabled && saysUnreachable(error));
   useEffect(() => {
     if (!enabled) return;
     let live = true;
     setFound(null);
-    setError('');
+    if (!trying()) setError('');
     const t = window.setTimeout(() => {
       find(query.trim()).then(
-        (r) => live && setFound(r),
+        (r) => {
+          if (!live) return;
+          setError('');
+          setFound(r);
+        },
         (err: unknown) => live && setError(errorMessage(err)),
       );
     }, 200);
@@ -66,6 +72,6 @@ export function useServerSearch<T>(find: (query: string) => Promise<T>, query: s
       live = false;
       window.clearTimeout(t);
     };
-  }, [find, query, enabled]);
+  }, [find, query, enabled, attempt]);
   return { found, error };
 }

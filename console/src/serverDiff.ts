@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { errorMessage } from './api';
+import { errorMessage, saysUnreachable } from './api';
+import { useTries } from './reconnect';
 
 /**
  * The server's comparison of two records of one base, asked again whenever
@@ -14,18 +15,25 @@ export function useServerDiff<D>(
 ): [diff: D | null, error: string] {
   const [diff, setDiff] = useState<D | null>(null);
   const [error, setError] = useState('');
+  const { attempt, trying } = useTries(saysUnreachable(error));
   useEffect(() => {
     if (!fromId || !toId) return;
     let live = true;
-    setDiff(null);
-    setError('');
+    if (!trying()) {
+      setDiff(null);
+      setError('');
+    }
     load(fromId, toId).then(
-      (d) => live && (d ? setDiff(d) : setError('One of the records is no longer visible.')),
+      (d) => {
+        if (!live) return;
+        setError(d ? '' : 'One of the records is no longer visible.');
+        if (d) setDiff(d);
+      },
       (err) => live && setError(errorMessage(err)),
     );
     return () => {
       live = false;
     };
-  }, [load, fromId, toId]);
+  }, [load, fromId, toId, attempt]);
   return [diff, error];
 }

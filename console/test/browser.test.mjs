@@ -1021,6 +1021,82 @@ test('a request that reaches no server says so in words, and the page keeps its 
   await page.context().close();
 });
 
+test('a page that could not reach the server loads again by itself once it answers, keeping unsaved text, and still signs out a refused key', async () => {
+  // A server of its own, stopped and started again on the same address and database.
+  const own = await startServer(ADMIN_KEY);
+  try {
+    const key = await rest(own.url, ADMIN_KEY, 'POST', '/admin/keys', { name: 'through a restart', scope: 'admin' });
+    // Drafts of the key's own, which it lists.
+    const draft = await rest(own.url, key.secret, 'POST', '/policy', { name: 'Kept through a restart', rule: 'A **Person** is checked if the __age__ of the **Person** is at least 18.' });
+    await rest(own.url, key.secret, 'POST', '/flow', {
+      name: 'Listed after a restart',
+      definition: { formatVersion: 1, nodes: [{ id: 'start', type: 'start', policy: { baseId: draft.baseId }, onTrue: 'yes' }, { id: 'yes', type: 'return', returnValue: true }] },
+    });
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    open = page;
+    let asked = 0;
+    page.on('request', (r) => {
+      if (r.url().endsWith('/graphql')) asked++;
+    });
+    await page.goto(own.url + '/console/');
+    await page.getByLabel('API key').fill(key.secret);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('heading', { name: 'Policies' })).toBeVisible();
+
+    // A key that cannot be checked for want of a server is checked again by itself.
+    await page.route('**/graphql', (route) => route.abort('connectionrefused'));
+    await page.reload();
+    await expect(page.getByRole('alert')).toContainText('Could not reach the Verdict server');
+    await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
+    await page.unroute('**/graphql');
+    await expect(page.getByRole('heading', { name: 'Policies' })).toBeVisible();
+
+    // Text written in the editor and not saved.
+    await page.getByRole('link', { name: 'Kept through a restart' }).click();
+    await replaceEditorText(page, 'Rule text', 'A **Person** is checked if the __age__ of the **Person** is at least 21.');
+    await expect(page.locator('.cm-content .tok-selector').first()).toHaveText('**Person**');
+    await page.getByRole('link', { name: 'Flows', exact: true }).click();
+    await expect(page.getByRole('table', { name: 'Flows' })).toContainText('Listed after a restart');
+
+    // Back to the editor while the server is down: the page says so, then
+    // shows the editor by itself once the server is back, the text as it was.
+    await own.restart(async () => {
+      await page.goBack();
+      await expect(page.getByRole('alert')).toContainText('Could not reach the Verdict server');
+    });
+    await expect(editorContent(page, 'Rule text')).toHaveText(/is at least 21\./);
+    await expect(page.locator('.cm-content .tok-selector').first()).toHaveText('**Person**');
+    await expect(page.getByRole('alert')).toHaveCount(0);
+
+    // A list read while the server is down comes back by itself, without a click.
+    await own.restart(async () => {
+      await page.getByRole('link', { name: 'Flows', exact: true }).click();
+      await expect(page.getByRole('alert')).toContainText('Could not reach the Verdict server');
+    });
+    await expect(page.getByRole('table', { name: 'Flows' })).toContainText('Listed after a restart');
+    await expect(page.getByRole('alert')).toHaveCount(0);
+
+    // Nothing is asked again while the page is fine: a few retries' time
+    // passes without a request.
+    const before = asked;
+    await new Promise((done) => setTimeout(done, 2500));
+    assert.equal(asked, before, 'requests made while the page was fine');
+
+    // A key refused by the server it comes back to signs out, as it does at any time.
+    await rest(own.url, ADMIN_KEY, 'DELETE', `/admin/keys/${key.id}`);
+    await own.restart(async () => {
+      await page.getByRole('link', { name: 'Policies', exact: true }).click();
+      await expect(page.getByRole('alert')).toContainText('Could not reach the Verdict server');
+    });
+    await expect(page.getByRole('alert')).toHaveText(/no longer accepted/);
+    await expect(page.getByLabel('API key')).toBeVisible();
+    await context.close();
+  } finally {
+    await own.stop();
+  }
+});
+
 test('a key revoked mid-session returns to sign-in, and the unsaved text survives', async () => {
   const key = (await rest(server.url, ADMIN_KEY, 'POST', '/admin/keys', { name: 'short-lived', scope: 'admin' }));
   const page = await newPage();

@@ -12,13 +12,32 @@ export async function startServer(bootstrapKey) {
   const dir = mkdtempSync(join(tmpdir(), 'verdict-console-'));
   const bin = join(dir, 'verdict');
   execFileSync('go', ['build', '-o', bin, './cmd/verdict'], { cwd: repo, stdio: 'inherit' });
-  const proc = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--database-url', `sqlite://${join(dir, 'verdict.db')}`, '--rate-limit', '0', '--authz-timeout', '1m'], {
+  let running = await serve(bin, dir, bootstrapKey, '127.0.0.1:0');
+  return {
+    url: running.url,
+    stdout: () => running.stdout(),
+    /** Stops the server and starts it again on the same address and database, once `whileDown` has run. */
+    async restart(whileDown = async () => {}) {
+      await running.stop();
+      await whileDown();
+      running = await serve(bin, dir, bootstrapKey, new URL(running.url).host);
+    },
+    async stop() {
+      await running.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function serve(bin, dir, bootstrapKey, addr) {
+  const proc = spawn(bin, ['serve', '--addr', addr, '--database-url', `sqlite://${join(dir, 'verdict.db')}`, '--rate-limit', '0', '--authz-timeout', '1m'], {
     env: { ...process.env, VERDICT_BOOTSTRAP_KEY: bootstrapKey },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
   proc.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise((ok) => proc.on('exit', ok));
   const url = await new Promise((ok, fail) => {
     proc.stdout.on('data', (d) => {
       stdout += d;
@@ -31,10 +50,8 @@ export async function startServer(bootstrapKey) {
     url,
     stdout: () => stdout,
     async stop() {
-      const exited = new Promise((ok) => proc.on('exit', ok));
       proc.kill('SIGTERM');
       await exited;
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -12,7 +12,8 @@ import {
   SetDecisionRecordsDocument,
 } from '@verdict/client';
 import type { DecisionFieldsFragment, DecisionQuery, DecisionRecordSettingsFieldsFragment, ReplayFieldsFragment } from '@verdict/client';
-import { VerdictError, errorMessage, refusedId } from '../api';
+import { VerdictError, errorMessage, refusedId, saysUnreachable } from '../api';
+import { useTries } from '../reconnect';
 import { formatJSON, formatTime, instant, rangeProblem } from '../format';
 import { authorLabel, mayChange, useSession } from '../session';
 import { recordLabel } from '../versions';
@@ -94,6 +95,7 @@ function RecordingSettings({ kind, recordId, mayEdit }: { kind: Kind; recordId: 
   const [percent, setPercent] = useState('100');
   const [mask, setMask] = useState('');
   const { busy, notice, setNotice, act } = useAction();
+  const { attempt, trying } = useTries(saysUnreachable(loadError));
 
   const show = (s: DecisionRecordSettingsFieldsFragment) => {
     setSaved(s);
@@ -104,19 +106,24 @@ function RecordingSettings({ kind, recordId, mayEdit }: { kind: Kind; recordId: 
 
   useEffect(() => {
     let live = true;
+    if (!trying()) setLoadError('');
     // A lookup that fails is null with an error, which request throws.
     const load =
       kind === 'policy'
         ? api.request(PolicyDecisionRecordsDocument, { id: recordId }).then((r) => r.policyDecisionRecords!)
         : api.request(FlowDecisionRecordsDocument, { id: recordId }).then((r) => r.flowDecisionRecords!);
     load.then(
-      (s) => live && show(s),
+      (s) => {
+        if (!live) return;
+        setLoadError('');
+        show(s);
+      },
       (err) => live && setLoadError(errorMessage(err)),
     );
     return () => {
       live = false;
     };
-  }, [api, kind, recordId]);
+  }, [api, kind, recordId, attempt]);
 
   const changed =
     !!saved && (enabled !== saved.enabled || percent !== percentOf(saved.sampleRate) || maskText(maskOf(mask)) !== maskText(saved.mask));
@@ -374,20 +381,27 @@ export function DecisionDetails({ id, page = false }: { id: string; page?: boole
   const { api } = useSession();
   const [decision, setDecision] = useState<Decision | null>(null);
   const [error, setError] = useState('');
+  const { attempt, trying } = useTries(saysUnreachable(error));
 
   useEffect(() => {
     let live = true;
-    setDecision(null);
-    setError('');
+    if (!trying()) {
+      setDecision(null);
+      setError('');
+    }
     const missing = 'There is no such decision record: it expired, or the id is wrong.';
     api.request(DecisionDocument, { id }).then(
-      (r) => live && (r.decision ? setDecision(r.decision) : setError(missing)),
+      (r) => {
+        if (!live) return;
+        setError(r.decision ? '' : missing);
+        if (r.decision) setDecision(r.decision);
+      },
       (err) => live && setError((err instanceof VerdictError && err.code === 'not_found') || refusedId(err) ? missing : errorMessage(err)),
     );
     return () => {
       live = false;
     };
-  }, [api, id]);
+  }, [api, id, attempt]);
 
   const isFlow = decision?.kind === 'FLOW';
   const ran = decision && (decision.version === null || decision.version === undefined ? 'the draft' : `version ${decision.version}`);

@@ -1,7 +1,8 @@
 // Cursor paging over a connection: Next follows the page's end cursor,
 // Previous goes back to the cursor the page before started after.
 import { useEffect, useState } from 'react';
-import { errorMessage } from '../api';
+import { errorMessage, saysUnreachable } from '../api';
+import { useTries } from '../reconnect';
 import { replaceQuery, useLocation } from '../router';
 
 interface Connection<T> {
@@ -59,16 +60,19 @@ function usePagesAfter<T>(
   // What the last load that settled was asked for. Compared with what is
   // asked now in the same render as the change of page, so that no render
   // shows the rows before as if they were the page asked for.
-  const [settled, setSettled] = useState<{ load: unknown; after: string | null; reload: unknown } | null>(null);
+  const [settled, setSettled] = useState<{ load: unknown; after: string | null; reload: unknown; attempt: number } | null>(null);
+  // A page that could not reach the server is read again by itself.
+  const { attempt, trying } = useTries(saysUnreachable(error));
 
   const after = cursors[cursors.length - 1] ?? null;
   useEffect(() => {
     let live = true;
-    setError('');
-    const asked = { load, after, reload };
+    if (!trying()) setError('');
+    const asked = { load, after, reload, attempt };
     load(after).then(
       (conn) => {
         if (!live) return;
+        setError('');
         setItems(conn.edges.map((e) => e.node));
         setEnd({ hasNext: conn.pageInfo.hasNextPage, cursor: conn.pageInfo.endCursor ?? null });
         setSettled(asked);
@@ -86,9 +90,9 @@ function usePagesAfter<T>(
     return () => {
       live = false;
     };
-  }, [load, after, reload]);
+  }, [load, after, reload, attempt]);
 
-  const loading = settled?.load !== load || settled.after !== after || settled.reload !== reload;
+  const loading = settled?.load !== load || settled.after !== after || settled.reload !== reload || settled.attempt !== attempt;
   return {
     items,
     error,

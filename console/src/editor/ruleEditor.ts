@@ -14,6 +14,8 @@ import type { DecorationSet, Panel, ViewUpdate } from '@codemirror/view';
 import { runKeymap } from './keys';
 import { offsetOf } from './positions';
 import type { SourceRange } from './positions';
+import { errorMessage, saysUnreachable } from '../api';
+import { whenReachable } from '../reconnect';
 
 export interface RuleToken {
   kind: string;
@@ -143,6 +145,8 @@ function checker(check: CheckFn) {
       destroyed = false;
       // The length of the last text whose tokens were refused; null while tokens are answered.
       refusedAt: number | null = null;
+      // Set while a check that could not reach the server waits to be sent again (see reconnect.ts).
+      waiting: (() => void) | null = null;
 
       constructor(readonly view: EditorView) {
         this.send();
@@ -159,6 +163,8 @@ function checker(check: CheckFn) {
       }
 
       send() {
+        this.waiting?.();
+        this.waiting = null;
         const doc = this.view.state.doc;
         this.inFlight = true;
         this.stale = false;
@@ -166,7 +172,15 @@ function checker(check: CheckFn) {
         const tokens = this.refusedAt === null || doc.length <= this.refusedAt / 2;
         check(doc.toString(), tokens).then(
           (res) => this.apply(doc, res, tokens),
-          () => undefined,
+          (err: unknown) => {
+            // The text is checked again once the server may answer, so that
+            // its highlighting and problems are those of the text shown.
+            if (!this.destroyed && saysUnreachable(errorMessage(err))) {
+              this.waiting = whenReachable(() => {
+                if (!this.inFlight && !this.destroyed) this.send();
+              });
+            }
+          },
         ).finally(() => {
           this.inFlight = false;
           if (this.stale && !this.destroyed) this.send();
@@ -210,6 +224,8 @@ function checker(check: CheckFn) {
 
       destroy() {
         this.destroyed = true;
+        this.waiting?.();
+        this.waiting = null;
       }
     },
   );

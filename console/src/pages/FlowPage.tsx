@@ -15,7 +15,8 @@ import {
   UpdateFlowDraftDocument,
 } from '@verdict/client';
 import type { FlowFieldsFragment, FlowRunResultFieldsFragment, FlowTestInput, TestFlowRecordMutation } from '@verdict/client';
-import { VerdictError, errorMessage } from '../api';
+import { VerdictError, errorMessage, saysUnreachable } from '../api';
+import { useRetryWhileUnreachable } from '../reconnect';
 import { formatJSON, plural, sameJSON } from '../format';
 import { Link, navigate, useTab } from '../router';
 import { useFlowRecords } from '../records';
@@ -186,8 +187,15 @@ function FlowEditor({
   // since, shows them as soon as it opens.
   const recordId = record?.id;
   const recordRevision = record?.revision;
+  // Asked again by itself when the server could not be reached.
+  const [uncheckedWhy, setUncheckedWhy] = useState('');
+  const [checkAttempt, setCheckAttempt] = useState(0);
+  useRetryWhileUnreachable(saysUnreachable(uncheckedWhy), () => setCheckAttempt((a) => a + 1));
   useEffect(() => {
-    if (recordId === undefined || recordRevision === undefined || loadProblems(recordId, recordRevision)) return;
+    if (recordId === undefined || recordRevision === undefined || loadProblems(recordId, recordRevision)) {
+      setUncheckedWhy('');
+      return;
+    }
     let current = true;
     api.request(FlowValidationDocument, { id: recordId }).then(
       ({ flowValidation }) => {
@@ -195,15 +203,18 @@ function FlowEditor({
         const found = problemsOf(flowValidation);
         storeProblems(recordId, recordRevision, found);
         setProblems(found);
+        setUncheckedWhy('');
       },
       (err: unknown) => {
-        if (current) setProblems([{ severity: 'warning', message: `The flow's problems could not be checked: ${errorMessage(err)}` }]);
+        if (!current) return;
+        setProblems([{ severity: 'warning', message: `The flow's problems could not be checked: ${errorMessage(err)}` }]);
+        setUncheckedWhy(errorMessage(err));
       },
     );
     return () => {
       current = false;
     };
-  }, [api, recordId, recordRevision]);
+  }, [api, recordId, recordRevision, checkAttempt]);
 
   const saved = useMemo(() => (record ? asDefinition(record.definition) : null), [record]);
   const dirty =

@@ -14,7 +14,8 @@ import {
   UpdateGroupDocument,
 } from '@verdict/client';
 import type { GroupFieldsFragment, GroupMemberKind } from '@verdict/client';
-import { errorMessage, refusedId } from '../api';
+import { errorMessage, refusedId, saysUnreachable } from '../api';
+import { useTries } from '../reconnect';
 import type { Api } from '../api';
 import { formatTime } from '../format';
 import { Link, navigate } from '../router';
@@ -139,9 +140,11 @@ export function GroupPage({ id }: { id: string }) {
   const [description, setDescription] = useState('');
   const [notice, setNotice] = useState<Notice | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const { attempt, trying } = useTries(saysUnreachable(loadError));
 
   useEffect(() => {
     let live = true;
+    if (!trying()) setLoadError('');
     api.request(GroupDocument, { id }).then(
       (r) => {
         if (!live) return;
@@ -149,6 +152,7 @@ export function GroupPage({ id }: { id: string }) {
           setLoadError(missingGroup);
           return;
         }
+        setLoadError('');
         setGroup(r.group);
         setName(r.group.name);
         setDescription(r.group.description);
@@ -158,7 +162,7 @@ export function GroupPage({ id }: { id: string }) {
     return () => {
       live = false;
     };
-  }, [api, id]);
+  }, [api, id, attempt]);
 
   if (loadError) return <LoadFailure error={loadError} back={{ to: 'groups', text: 'Back to the groups' }} />;
   if (!group) return <p className="muted pad">Loading…</p>;
