@@ -36,27 +36,15 @@ func (d *Definition) UnmarshalJSON(b []byte) error {
 }
 
 // StartNode is the id of the node a run of d begins at: the node the
-// start member names, else d's one start node. It is "" when there is no
-// such node: the member names none and d has no start node, or several,
-// which validation refuses.
+// start member names, else d's one start node (the graph's roots). It is
+// "" when there is no such node: the member names none and d has no start
+// node, or several, which validation refuses.
 func (d *Definition) StartNode() string {
-	if d.Start != "" {
-		for i := range d.Nodes {
-			if d.Nodes[i].ID == d.Start {
-				return d.Start
-			}
-		}
-	}
-	id, starts := "", 0
-	for i := range d.Nodes {
-		if d.Nodes[i].Type == TypeStart {
-			id, starts = d.Nodes[i].ID, starts+1
-		}
-	}
-	if starts != 1 {
+	g := newGraph(d)
+	if len(g.roots) != 1 {
 		return ""
 	}
-	return id
+	return d.Nodes[g.roots[0]].ID
 }
 
 // Node is one node of a definition. Content that validation rejects (a
