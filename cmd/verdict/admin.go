@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -105,7 +103,7 @@ func needSubcommand(cmd *cobra.Command, args []string) error {
 func (a *admin) operator(ctx context.Context, w io.Writer, migrateFirst bool, fn func(op *service.Operator) error) error {
 	// An interrupt ends the command between its steps, not in the middle
 	// of a migration or of one change (see database.Migrate).
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := untilStopped(ctx)
 	defer stop()
 	dbURL := resolveDatabaseURL(a.dbURL)
 	open := openExistingDatabase

@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -99,4 +101,10 @@ func failuref(format string, args ...any) error {
 // scripts expect.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// untilStopped is ctx until SIGINT or SIGTERM arrives, the signals that
+// stop every command that waits on something (serve, migrate, admin).
+func untilStopped(ctx context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 }

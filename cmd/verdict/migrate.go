@@ -2,9 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -29,7 +26,7 @@ Verdict migrated.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			// An interrupt ends a wait for another instance's migration;
 			// a migration under way runs to its end (see database.Migrate).
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := untilStopped(cmd.Context())
 			defer stop()
 			dbURL := resolveDatabaseURL(dbURL)
 			// A migration may rebuild a large table: no statement time limit.

@@ -10,11 +10,9 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -140,7 +138,7 @@ some did not finish in time).`,
 			if percent, set := collectorTarget(os.Getenv("GOGC")); set {
 				debug.SetGCPercent(percent)
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := untilStopped(cmd.Context())
 			defer stop()
 			return serve(ctx, stop, cfg, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
