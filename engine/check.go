@@ -169,7 +169,7 @@ func (c *checker) syntax(errs ParseErrors) {
 		}
 		if unbalanced[e.Pos.Line] || c.invisibleCharacter(e) || c.curlyQuote(e) || c.numberTooLarge(e) || c.emptyName(e) || c.selectorCharacter(e) || c.unclosedQuote(e) || c.lowercaseArticle(e) || c.thousandsSeparator(e) || c.looseValue(e) || c.labelColon(e) || c.emptyList(e) ||
 			c.punctuatedIf(e) || c.wrongKeyword(e) || c.fullStopInOutcome(e) || c.labelWithSpaces(e) || c.unknownCount(e) ||
-			c.between(e) || c.spacedOperator(e) || c.missingBeforeConnective(e) || c.unknownOperator(e) || c.missingFullStop(e) {
+			c.between(e) || c.spacedOperator(e) || c.equalsOnItsLine(e) || c.missingBeforeConnective(e) || c.unknownOperator(e) || c.missingFullStop(e) {
 			continue
 		}
 		c.generic(e)
@@ -1209,6 +1209,47 @@ func (c *checker) missingTo(op Operator, lit Literal) bool {
 		fmt.Sprintf("`%s` is not a comparison Verdict knows: %s `%s` the text %q, "+
 			"so the condition is never true. Did you mean `%s`?", written, why, phrase, lit.Text, fix), fix)
 	return true
+}
+
+// equalsOnItsLine explains `is greater than or equals` (or `or equal`,
+// or `or equals to`) at the end of a line, its value on the next: a bare
+// text value ends with its line, so the condition reads `is greater than`
+// the text "or equals" and the parser stops at the next line, before
+// missingTo, which reads the value, could see it. A `to` beginning the
+// next line belongs to the phrase the suggestion replaces.
+func (c *checker) equalsOnItsLine(e SyntaxError) bool {
+	if e.cond < 0 || e.cond > e.off {
+		return false
+	}
+	lineEnd := strings.LastIndexByte(c.src[e.cond:e.off], '\n')
+	if lineEnd < 0 {
+		return false
+	}
+	lineEnd = e.cond + len(strings.TrimRight(c.src[e.cond:e.cond+lineEnd], " \t\r"))
+	to := lineEnd
+	if hasWordAt(strings.ToLower(c.src), e.off, "to") {
+		to = e.off + len("to")
+	}
+	for k, starts := lineEnd-1, 0; k >= e.cond && starts < 8; k-- {
+		if !isASCIILetter(c.src[k]) || k > e.cond && !isSpace(c.src[k-1]) {
+			continue // no word starts here
+		}
+		starts++
+		line := strings.ToLower(strings.Join(strings.Fields(c.src[k:lineEnd]), " "))
+		for _, phrase := range [...]string{"is greater than", "is less than"} {
+			value, ok := strings.CutPrefix(line, phrase+" ")
+			if !ok || value != "or equal" && value != "or equals" && value != "or equals to" {
+				continue
+			}
+			fix := phrase + " or equal to"
+			written := strings.ToLower(strings.Join(strings.Fields(c.src[k:to]), " "))
+			c.add(SeverityError, CodeUnknownOperator, k, to,
+				fmt.Sprintf("`%s` is not a comparison Verdict knows: a text value ends with its line, so it reads as `%s` "+
+					"the text %q, and the next line is left over. Did you mean `%s`?", written, phrase, value, fix), fix)
+			return true
+		}
+	}
+	return false
 }
 
 // writtenOperator is where the phrase of op written before a value

@@ -205,6 +205,16 @@ var mistakes = []struct {
 		}},
 	},
 	{
+		name: "greater than or equals, its to on the next line",
+		src:  "A **Person** is an adult if the __age__ of the **Person** is greater than or equals\n  to 18.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 59, 2, 5),
+			Message: "`is greater than or equals to` is not a comparison Verdict knows: a text value ends with its line, so it reads as " +
+				"`is greater than` the text \"or equals\", and the next line is left over. Did you mean `is greater than or equal to`?",
+			Suggestions: []string{"is greater than or equal to"},
+		}},
+	},
+	{
 		name: "an operator with two spaces between its words",
 		src:  "A **x** is ok if the __v__ of **x** is  at least 1.",
 		want: []engine.Diagnostic{{
@@ -740,6 +750,12 @@ func TestApplyingTheSuggestionForAMissingToGivesTheComparison(t *testing.T) {
 		{"is less than or equals to 5", engine.OpLessThanOrEqual},
 		{"is less than or equals To 5", engine.OpLessThanOrEqual},
 		{"is greater than or Equal to 5", engine.OpGreaterThanOrEqual},
+		// A text value ends with its line: the value or the `to` on the next.
+		{"is greater than or equals\nto 5", engine.OpGreaterThanOrEqual},
+		{"is less than or equals\r\n  To 5", engine.OpLessThanOrEqual},
+		{"is greater than  or equals to\n5", engine.OpGreaterThanOrEqual},
+		{"is less than or equal\n  5", engine.OpLessThanOrEqual},
+		{"is greater than or equal \n5", engine.OpGreaterThanOrEqual},
 	}
 	for _, tt := range tests {
 		src := "A **P** is ok if the __v__ of the **P** " + tt.written + "."
