@@ -23,6 +23,17 @@ export function saysUnreachable(message: string): boolean {
   return message.endsWith(UNREACHABLE);
 }
 
+/**
+ * Whether an answer is a proxy's in front of a server it could not reach
+ * (one that restarts, say): a gateway status with a page of the proxy's own,
+ * where Verdict answers every error, 503 included, in JSON.
+ */
+function fromGateway(res: Response): boolean {
+  if (res.status !== 502 && res.status !== 503 && res.status !== 504) return false;
+  const type = res.headers.get('Content-Type') ?? '';
+  return !/^application\/(?:[\w.+-]+\+)?json\b/i.test(type);
+}
+
 type VariablesArg<V> = {} extends V ? [variables?: V] : [variables: V];
 
 export class Api {
@@ -36,11 +47,17 @@ export class Api {
     this.#client = new VerdictClient({
       url: window.location.origin,
       apiKey,
-      fetch: (input, init) =>
-        window.fetch(input, init).catch((err: unknown) => {
+      fetch: async (input, init) => {
+        let res: Response;
+        try {
+          res = await window.fetch(input, init);
+        } catch (err) {
           if (err instanceof DOMException && err.name === 'AbortError') throw err;
           throw new Error(UNREACHABLE, { cause: err });
-        }),
+        }
+        if (fromGateway(res)) throw new Error(UNREACHABLE);
+        return res;
+      },
     });
     this.#onKeyRefused = onKeyRefused;
   }

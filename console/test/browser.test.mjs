@@ -1021,6 +1021,39 @@ test('a request that reaches no server says so in words, and the page keeps its 
   await page.context().close();
 });
 
+test('a proxy that cannot reach the server counts as the server down, and the page loads again by itself; the server’s own 503 is shown as it says', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  // A proxy in front of a server that restarts answers with a page of its own.
+  await page.route('**/graphql', (route) =>
+    route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body><h1>502 Bad Gateway</h1></body></html>' }),
+  );
+  await page.getByRole('link', { name: 'Flows', exact: true }).click();
+  await expect(page.getByRole('alert')).toContainText('Could not reach the Verdict server');
+  await page.unroute('**/graphql');
+  await expect(page.getByRole('table', { name: 'Flows' })).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+
+  // Verdict's own refusal is its words, and nothing is asked again by itself.
+  let asked = 0;
+  await page.route('**/graphql', (route) => {
+    asked++;
+    return route.fulfill({
+      status: 503,
+      contentType: 'application/json',
+      body: JSON.stringify({ errors: [{ message: 'the database cannot be reached', extensions: { code: 'unavailable' } }] }),
+    });
+  });
+  await page.getByRole('link', { name: 'Policies', exact: true }).click();
+  await expect(page.getByRole('alert')).toContainText('the database cannot be reached');
+  await expect(page.getByRole('alert')).not.toContainText('Could not reach the Verdict server');
+  const before = asked;
+  await new Promise((done) => setTimeout(done, 2500));
+  assert.equal(asked, before, 'requests made again after the server’s own answer');
+  await page.unroute('**/graphql');
+  await page.context().close();
+});
+
 test('a page that could not reach the server loads again by itself once it answers, keeping unsaved text, and still signs out a refused key', async () => {
   // A server of its own, stopped and started again on the same address and database.
   const own = await startServer(ADMIN_KEY);
