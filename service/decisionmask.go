@@ -92,8 +92,11 @@ func parseMaskPath(p string) (maskPath, error) {
 // spelling of the data lets a masked value through. A path that meets an
 // array applies to each of its elements. It returns the masked JSON and
 // the text of every value it replaced (each scalar within a replaced
-// object or array too), for redact; raw itself is returned when nothing
-// was replaced.
+// object or array too), for redact. A value with no text (null, {} or [])
+// is replaced too. The answer is the masked data encoded again, never raw
+// as sent, even when nothing was replaced: raw may repeat a member, of
+// which a run reads the last, and an earlier one the mask did not reach in
+// what the run read would be stored as sent.
 func maskInput(raw json.RawMessage, mask []maskPath) (json.RawMessage, []string, error) {
 	if len(mask) == 0 {
 		return raw, nil, nil
@@ -104,9 +107,6 @@ func maskInput(raw json.RawMessage, mask []maskPath) (json.RawMessage, []string,
 	}
 	var hidden []string
 	data = maskAt(data, mask, &hidden)
-	if len(hidden) == 0 {
-		return raw, nil, nil
-	}
 	out, err := json.Marshal(data)
 	return out, hidden, err
 }

@@ -49,6 +49,25 @@ func TestMaskInputHidesWhatItsPathsReach(t *testing.T) {
 		mask:  []string{"$.Q.a", "$.P.a.b"},
 		want:  `{"P":{"a":1}}`,
 	}, {
+		name:   "a value without text, and each element of a list",
+		input:  `{"P":{"a":null,"b":{},"c":[],"l":[{"a":null},{"a":[]}]}}`,
+		mask:   []string{"$.P.a", "$.P.b", "$.P.c", "$.P.l.a"},
+		want:   `{"P":{"a":"[masked]","b":"[masked]","c":"[masked]","l":[{"a":"[masked]"},{"a":"[masked]"}]}}`,
+		hidden: nil,
+	}, {
+		// A run reads the last of repeated members; the earlier ones, as
+		// sent, are stored nowhere.
+		name:   "a member repeated, the last without text",
+		input:  `{"Person":{"ssn":"123","ssn":null}}`,
+		mask:   []string{"$.Person.ssn"},
+		want:   `{"Person":{"ssn":"[masked]"}}`,
+		hidden: nil,
+	}, {
+		name:  "an object repeated, the last without the path",
+		input: `{"Person":{"ssn":"123"},"Person":{"age":3}}`,
+		mask:  []string{"$.Person.ssn"},
+		want:  `{"Person":{"age":3}}`,
+	}, {
 		name:  "a value already masked",
 		input: `{"P":{"a":"[masked]"}}`,
 		mask:  []string{"$.P.a"},

@@ -168,6 +168,54 @@ func TestAMaskHidesEverySpellingARuleMayRead(t *testing.T) {
 	})
 }
 
+// TestARepeatedMemberCarriesNoMaskedValueToTheTable sends data that
+// repeats a member, a run reading the last: the earlier ones, masked
+// values among them, are stored nowhere, and a masked member without text
+// (null, an empty list) is masked too.
+func TestARepeatedMemberCarriesNoMaskedValueToTheTable(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		pol := f.publishedPolicy(t, "screening", ssnRule)
+		if _, err := f.svc.SetPolicyDecisionSettings(admin, pol.ID, service.DecisionSettingsInput{
+			Enabled: true, Mask: []string{"$.Person.ssn", "$.Person.cards"}}); err != nil {
+			t.Fatal(err)
+		}
+		runs := []struct{ data, stored string }{
+			{`{"Person": {"age": 70, "ssn": "123-45-6789", "ssn": null, "cards": [4111111111111111], "cards": []}}`,
+				`{"Person":{"age":70,"cards":"[masked]","ssn":"[masked]"}}`},
+			{`{"Person": {"ssn": "123-45-6789", "cards": [5500000000000004]}, "Person": {"age": 70}}`,
+				`{"Person":{"age":70}}`},
+		}
+		for _, run := range runs {
+			res, err := f.svc.RunPolicy(admin, pol.BaseID, json.RawMessage(run.data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Release()
+		}
+		f.waitForEvents(t, pol.BaseID, auditevent.ActionExecuted, len(runs))
+
+		for _, row := range storedRows(t, db) {
+			for _, secret := range secrets {
+				if strings.Contains(row, secret) {
+					t.Errorf("the stored row holds the masked value %s: %s", secret, row)
+				}
+			}
+		}
+		var stored []string
+		for _, d := range db.Client().DecisionRecord.Query().AllX(context.Background()) {
+			stored = append(stored, d.Input)
+		}
+		slices.Sort(stored)
+		want := []string{runs[0].stored, runs[1].stored}
+		slices.Sort(want)
+		if !slices.Equal(stored, want) {
+			t.Errorf("stored inputs %q, want %q", stored, want)
+		}
+	})
+}
+
 // TestMaskedValuesAreHiddenAsTheExplanationWritesThem runs on data whose
 // masked texts an explanation writes with escapes (quotes; <, > and & it
 // leaves as they are), and a masked list of 1,000 numbers
