@@ -2,11 +2,13 @@ package database
 
 import (
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"strings"
+	"sync"
 
 	"entgo.io/ent/dialect"
 	"modernc.org/sqlite"
@@ -45,10 +47,33 @@ const sqliteReadConns = 4
 // requests, each about 15 KB of SQLite's memory for a read of one record.
 const sqliteStatements = 128
 
+// SQLiteLower is a function of every SQLite connection: its text
+// argument in lower case as Go's strings.ToLower has it. SQLite's own
+// LOWER, and LIKE, fold ASCII letters alone, so a search for "Überprüfung"
+// through them does not find the name it is.
+const SQLiteLower = "verdict_lower"
+
+// sqliteDriver opens the connections of every pool, each with
+// SQLiteLower.
+var sqliteDriver = sync.OnceValue(func() *sqlite.Driver {
+	d := &sqlite.Driver{}
+	d.MustRegisterDeterministicScalarFunction(SQLiteLower, 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+		switch v := args[0].(type) {
+		case string:
+			return strings.ToLower(v), nil
+		case []byte:
+			return strings.ToLower(string(v)), nil
+		default:
+			return v, nil
+		}
+	})
+	return d
+})
+
 // sqliteOpen is a pool of connections to the SQLite database name, each
 // keeping its statements.
 func sqliteOpen(name string) *sql.DB {
-	return sql.OpenDB(stmtcache.NewConnector(&sqlite.Driver{}, name, sqliteStatements))
+	return sql.OpenDB(stmtcache.NewConnector(sqliteDriver(), name, sqliteStatements))
 }
 
 // uriPath escapes what would end the path part of a SQLite URI filename, so

@@ -3,6 +3,7 @@ package service_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -292,6 +293,57 @@ func TestListsPageWithACursor(t *testing.T) {
 		wantCode(t, err, service.CodeInvalidArgument)
 		_, err = f.svc.Policies(admin, service.ListOptions{Cursor: "nonsense"})
 		wantCode(t, err, service.CodeInvalidArgument)
+	})
+}
+
+// TestASearchFoldsEveryLetter searches names by letters of any case, not
+// ASCII ones alone, and by LIKE's wildcards as written: on both databases
+// a name is found by its own spelling, in lower and in upper case.
+func TestASearchFoldsEveryLetter(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		for _, name := range []string{"Überprüfung", "Ökonomie 100%", "a_b", "ab"} {
+			if _, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr(name), Rule: ptr(seniorRule)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := f.svc.CreateGroup(admin, service.GroupChanges{Name: ptr("Émile")}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.CreateKey(admin, service.KeyRequest{Name: "Schlüssel der Ärzte", Scope: authz.ScopeView}); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			q    string
+			want []string
+		}{
+			{"Überprüfung", []string{"Überprüfung"}},
+			{"überprüfung", []string{"Überprüfung"}},
+			{"ÜBERPRÜFUNG", []string{"Überprüfung"}},
+			{"ökonomie 100%", []string{"Ökonomie 100%"}},
+			{"0%", []string{"Ökonomie 100%"}},
+			{"a_b", []string{"a_b"}},
+			{"_", []string{"a_b"}},
+		} {
+			page, err := f.svc.Policies(admin, service.ListOptions{Query: c.q})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, p := range page.Items {
+				names = append(names, p.Name)
+			}
+			if !slices.Equal(names, c.want) {
+				t.Errorf("q=%s found %q, want %q", c.q, names, c.want)
+			}
+		}
+		if page, err := f.svc.Groups(admin, service.ListOptions{Query: "éMILE"}); err != nil || len(page.Items) != 1 {
+			t.Errorf("groups q=éMILE: %+v, %v", page, err)
+		}
+		if page, err := f.svc.Keys(admin, service.ListOptions{Query: "ärzte"}); err != nil || len(page.Items) != 1 {
+			t.Errorf("keys q=ärzte: %+v, %v", page, err)
+		}
 	})
 }
 

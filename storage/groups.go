@@ -11,6 +11,7 @@ import (
 	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/ent/group"
 	"github.com/verdict/verdict/ent/groupmember"
+	"github.com/verdict/verdict/ent/predicate"
 )
 
 func (r reader) Group(ctx context.Context, tenant, id uuid.UUID) (*ent.Group, error) {
@@ -25,7 +26,7 @@ func (r reader) group(tenant, id uuid.UUID) *ent.GroupQuery {
 func (r reader) Groups(ctx context.Context, tenant uuid.UUID, query string, w Window) ([]*ent.Group, *int, error) {
 	q := r.c.Group.Query().Where(group.OrganizationID(tenant))
 	if query != "" {
-		q = q.Where(group.NameContainsFold(query))
+		q = q.Where(predicate.Group(containsFold(group.FieldName, query)))
 	}
 	return newestFirst(ctx, w, q)
 }

@@ -72,7 +72,7 @@ func (r reader) MembershipOf(ctx context.Context, tenant, userID uuid.UUID) (*en
 func (r reader) Members(ctx context.Context, tenant uuid.UUID, query string, w Window) ([]*ent.Membership, *int, error) {
 	q := r.c.Membership.Query().Where(membership.OrganizationID(tenant)).WithUser()
 	if query != "" {
-		q = q.Where(membership.Or(membership.HasUserWith(user.EmailContainsFold(query)), membership.NameContainsFold(query)))
+		q = q.Where(membership.Or(membership.HasUserWith(predicate.User(containsFold(user.FieldEmail, query))), predicate.Membership(containsFold(membership.FieldName, query))))
 	}
 	return newestFirst(ctx, w, q)
 }
@@ -88,7 +88,7 @@ func (r reader) KeyByHash(ctx context.Context, hash string) (*ent.APIKey, error)
 func (r reader) Keys(ctx context.Context, tenant uuid.UUID, query string, w Window) ([]*ent.APIKey, *int, error) {
 	q := r.c.APIKey.Query().Where(apikey.OrganizationID(tenant))
 	if query != "" {
-		q = q.Where(apikey.NameContainsFold(query))
+		q = q.Where(predicate.APIKey(containsFold(apikey.FieldName, query)))
 	}
 	return newestFirst(ctx, w, q)
 }

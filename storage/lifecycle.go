@@ -36,7 +36,7 @@ func (r reader) RecordsIn(ctx context.Context, tenant uuid.UUID, kind record.Kin
 func (r reader) Bases(ctx context.Context, f BaseFilter, w Window) ([]*ent.Base, *int, error) {
 	q := r.c.Base.Query().Where(base.OrganizationID(f.Tenant), base.KindEQ(f.Kind), base.DeletedAtIsNil(), listed(f.OwnedBy))
 	if f.Name != "" {
-		q = q.Where(base.NameContainsFold(f.Name))
+		q = q.Where(predicate.Base(containsFold(base.FieldName, f.Name)))
 	}
 	if f.Group != nil {
 		q = q.Where(base.HasMembershipsWith(groupmember.GroupID(*f.Group)))

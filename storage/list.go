@@ -2,9 +2,12 @@ package storage
 
 import (
 	"context"
+	"strings"
 
+	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 
+	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent"
 )
 
@@ -43,3 +46,24 @@ func newestFirst[Q listQuery[Q, P, O, E], P, O ~func(*sql.Selector), E any](ctx 
 	}
 	return rows, total, nil
 }
+
+// containsFold is the predicate of a list's search: the column field
+// contains q, in any case. ent's own folds with SQLite's LOWER, which folds
+// ASCII letters alone (a name holding "Ü" was not found by its own name), so
+// on SQLite it folds with database.SQLiteLower, as Go folds q.
+func containsFold(field, q string) func(*sql.Selector) {
+	return func(s *sql.Selector) {
+		if s.Dialect() != dialect.SQLite {
+			s.Where(sql.ContainsFold(s.C(field), q))
+			return
+		}
+		s.Where(sql.P(func(b *sql.Builder) {
+			b.WriteString(database.SQLiteLower + "(").Ident(s.C(field)).WriteString(") LIKE ")
+			b.Arg("%" + likeEscaper.Replace(strings.ToLower(q)) + "%")
+			b.WriteString(" ESCAPE ").Arg(`\`)
+		}))
+	}
+}
+
+// likeEscaper escapes what LIKE reads as wildcards, and its escape.
+var likeEscaper = strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`)
