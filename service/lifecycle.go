@@ -532,13 +532,11 @@ func (s *Service) draftFromVersion(ctx context.Context, k *kindRules, id uuid.UU
 			if !saved {
 				return newError(CodeConflict, "the draft changed or was published meanwhile; load it again")
 			}
-			// The draft alone changes: the base is kept from its deletion,
-			// locked after the draft as a publish locks them.
-			switch live, err := tx.KeepLive(ctx, b.ID); {
-			case err != nil:
-				return unavailable(err)
-			case !live:
-				return errBaseDeleted(b)
+			// The base takes the draft's name, as an edit of the draft gives
+			// it, locked after the draft as a publish locks them; a base
+			// deleted meanwhile refuses it.
+			if b, err = tx.RenameBase(ctx, b, src.Name, src.Description, now); err != nil {
+				return changeErr(err, l.base)
 			}
 			if r, err = tx.Record(ctx, old.ID); err != nil {
 				return unavailable(err)
@@ -550,6 +548,13 @@ func (s *Service) draftFromVersion(ctx context.Context, k *kindRules, id uuid.UU
 			}
 			if b, err = tx.AttachDraft(ctx, b, r.ID, now); err != nil {
 				return changeErr(err, l.base)
+			}
+			// A draft of an older version than the latest has that
+			// version's name.
+			if b.Name != src.Name || b.Description != src.Description {
+				if b, err = tx.RenameBase(ctx, b, src.Name, src.Description, now); err != nil {
+					return changeErr(err, l.base)
+				}
 			}
 		}
 		out = target{base: b, record: r}

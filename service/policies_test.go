@@ -296,6 +296,69 @@ func TestListsPageWithACursor(t *testing.T) {
 	})
 }
 
+// TestAReplacedDraftGivesItsBaseTheVersionsName renames a draft, then
+// replaces it with the published version's content: the summary and the
+// search show the name the draft has again, held by every record.
+func TestAReplacedDraftGivesItsBaseTheVersionsName(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		v1 := f.publishedPolicy(t, "Original", seniorRule)
+		draft, err := f.svc.PolicyDraftFromVersion(admin, v1.ID, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.UpdatePolicyDraft(admin, draft.ID, service.Changes{Name: ptr("Work in progress"), Description: ptr("unfinished")}); err != nil {
+			t.Fatal(err)
+		}
+		named := func(q string) []string {
+			t.Helper()
+			page, err := f.svc.Policies(admin, service.ListOptions{Query: q})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, p := range page.Items {
+				names = append(names, p.Name)
+			}
+			return names
+		}
+		if got := named("progress"); !slices.Equal(got, []string{"Work in progress"}) {
+			t.Fatalf("the edited draft's base is listed as %q", got)
+		}
+		replaced, err := f.svc.PolicyDraftFromVersion(admin, v1.ID, true)
+		if err != nil || replaced.Name != "Original" || replaced.Description != v1.Description {
+			t.Fatalf("replaced %+v, %v", replaced, err)
+		}
+		if got := named("Original"); !slices.Equal(got, []string{"Original"}) {
+			t.Errorf("q=Original lists %q", got)
+		}
+		if got := named("progress"); len(got) != 0 {
+			t.Errorf("q=progress still lists %q", got)
+		}
+		stored := db.Client().Base.GetX(context.Background(), v1.BaseID)
+		if stored.Name != "Original" || stored.Description != v1.Description {
+			t.Errorf("the base is named %q, %q", stored.Name, stored.Description)
+		}
+
+		// A draft of an older version has that version's name, and so has
+		// its base while the draft is there.
+		v2, err := f.svc.PublishPolicy(admin, draft.ID, service.Changes{Name: ptr("Renamed")})
+		if err != nil || v2.Name != "Renamed" {
+			t.Fatalf("v2 %+v, %v", v2, err)
+		}
+		if got := named("Renamed"); !slices.Equal(got, []string{"Renamed"}) {
+			t.Errorf("after publishing, q=Renamed lists %q", got)
+		}
+		if _, err := f.svc.PolicyDraftFromVersion(admin, v1.ID, false); err != nil {
+			t.Fatal(err)
+		}
+		if got := named("Original"); !slices.Equal(got, []string{"Original"}) {
+			t.Errorf("with a draft of v1, q=Original lists %q", got)
+		}
+	})
+}
+
 // TestASearchFoldsEveryLetter searches names by letters of any case, not
 // ASCII ones alone, and by LIKE's wildcards as written: on both databases
 // a name is found by its own spelling, in lower and in upper case.
