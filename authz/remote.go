@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -40,7 +41,8 @@ func NewRemote(baseURL string, opts ...Option) (*Remote, error) {
 	}
 	u, err := url.Parse(baseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("authz: OPA URL %q is not an absolute http(s) URL", baseURL)
+		// The URL may hold a password: the caller names it as it may be shown.
+		return nil, errors.New("authz: the OPA URL is not an absolute http(s) URL")
 	}
 	return &Remote{
 		endpoint: strings.TrimSuffix(baseURL, "/") + decisionPath,

@@ -37,7 +37,8 @@ func resolveDatabaseURL(flag string) string {
 // hiddenPassword stands for a database password wherever a URL is printed.
 const hiddenPassword = "***"
 
-// displayURL is a database URL as it may be printed: see hidePassword.
+// displayURL is a URL, a database's or the OPA server's, as it may be
+// printed: see hidePassword.
 func displayURL(raw string) string {
 	shown, _ := hidePassword(raw)
 	return shown

@@ -290,7 +290,7 @@ func (cfg *serveConfig) authorizer() (authz.Authorizer, error) {
 	if cfg.opaURL != "" {
 		a, err := authz.NewRemote(cfg.opaURL, opts...)
 		if err != nil {
-			return nil, usageError("--opa-url: %v", err)
+			return nil, usageError("--opa-url %s: %v", displayURL(cfg.opaURL), err)
 		}
 		return a, nil
 	}
@@ -446,7 +446,7 @@ func serveHTTP(ctx context.Context, stopSignals func(), ln net.Listener, cfg ser
 
 func (cfg *serveConfig) authorizerName() string {
 	if cfg.opaURL != "" {
-		return cfg.opaURL
+		return displayURL(cfg.opaURL)
 	}
 	return "embedded"
 }

@@ -436,6 +436,22 @@ func TestServeMakesABootstrapKeyFromTheEnvironmentOrAtRandom(t *testing.T) {
 	})
 }
 
+// The OPA server's URL is logged as the authorizer, its password hidden
+// as a database's is.
+func TestServeLogsTheOPAURLWithoutItsPassword(t *testing.T) {
+	t.Setenv(envBootstrapKey, "")
+	key := "serve-test-bootstrap-key-0123456789"
+	s := startServer(t, serveArgs("sqlite://"+t.TempDir()+"/v.db", "--bootstrap-key", key,
+		"--opa-url", "http://opauser:opa-password@127.0.0.1:1/")...)
+	if code := s.stop(t); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+	logged := s.stdout.String() + s.stderr.String()
+	if strings.Contains(logged, "opa-password") || !strings.Contains(logged, "authorizer=http://opauser:***@127.0.0.1:1/") {
+		t.Errorf("the log shows the OPA URL's password, or not the URL:\n%s", logged)
+	}
+}
+
 func TestServeFailsClosedWithoutItsAuthorizer(t *testing.T) {
 	t.Setenv(envBootstrapKey, "")
 	key := "serve-test-bootstrap-key-0123456789"
@@ -768,8 +784,10 @@ func TestServeRefuses(t *testing.T) {
 		{name: "a bootstrap key with surrounding spaces, which `admin bootstrap --key` refuses too", code: exitUsage,
 			env: " a-key-chosen-by-the-operator-0123456789 ", stderr: "without surrounding spaces",
 			args: func(t *testing.T) []string { return serveArgs(fresh(t)) }},
-		{name: "an OPA URL that is not http", code: exitUsage, stderr: "--opa-url",
+		{name: "an OPA URL that is not http", code: exitUsage, stderr: "--opa-url ftp://opa: authz: the OPA URL is not an absolute http(s) URL",
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--opa-url", "ftp://opa") }},
+		{name: "an OPA URL that is not http, with a password", code: exitUsage, stderr: "--opa-url ftp://u:***@opa: authz: the OPA URL",
+			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--opa-url", "ftp://u:short-secret@opa") }},
 		{name: "a shutdown timeout of zero", code: exitUsage, stderr: "--shutdown-timeout must be positive",
 			args: func(t *testing.T) []string { return serveArgs(fresh(t), "--shutdown-timeout", "0s") }},
 		{name: "a cache expiry of zero", code: exitUsage, stderr: "--cache-expiry must be at least 1ms, not 0s",
