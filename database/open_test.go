@@ -249,3 +249,19 @@ func TestAnUnparsablePostgresURLIsNotQuoted(t *testing.T) {
 		}
 	}
 }
+
+// A PostgreSQL URL that lib/pq cannot read, though it parses as a URL, is
+// refused as such, before any connection.
+func TestAPostgresURLWithAValueOutOfPlaceIsAURLError(t *testing.T) {
+	for raw, want := range map[string]string{
+		"postgres://verdict:pw@127.0.0.1:99999/verdict":   `database: the postgres URL: pq: wrong value for "port"`,
+		"postgres://127.0.0.1/verdict?sslmode=sometimes":  `database: the postgres URL: pq: wrong value for "sslmode"`,
+		"postgres://127.0.0.1/verdict?connect_timeout=ok": `database: the postgres URL: pq: wrong value for "connect_timeout"`,
+	} {
+		_, err := database.Open(context.Background(), raw)
+		var urlErr *database.URLError
+		if !errors.As(err, &urlErr) || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: %v; want a URLError, %s", raw, err, want)
+		}
+	}
+}

@@ -49,9 +49,11 @@ func openPostgres(rawURL string, o options) (*DB, error) {
 		q.Set("connect_timeout", connectTimeoutFor(ioTimeout))
 	}
 	dsn := withQuery(rawURL, q)
+	// lib/pq refuses here, before any connection, what it cannot read in
+	// the URL: a port out of range, an unknown sslmode.
 	connector, err := pq.NewConnector(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("database: opening postgres: %w", err)
+		return nil, &URLError{Reason: "the postgres URL: " + err.Error()}
 	}
 	connector.Dialer(newBoundedDialer(ioTimeout))
 	pool := sql.OpenDB(connector)
