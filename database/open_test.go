@@ -21,12 +21,17 @@ import (
 )
 
 func TestOpenRefuses(t *testing.T) {
+	missingDir := filepath.Join(t.TempDir(), "no-such-dir")
 	tests := []struct {
 		name, url, want string
 	}{
 		{"a URL of another database is refused", "mysql://localhost/verdict", "must start with"},
 		{"a bare path is refused", "verdict.db", "must start with"},
 		{"sqlite without a path is refused", "sqlite://", "needs a path"},
+		{"sqlite with parameters is refused", "sqlite://" + filepath.Join(t.TempDir(), "v.db") + "?_pragma=x",
+			"sqlite:// takes a file path and no parameters"},
+		{"sqlite in a directory that does not exist is refused", "sqlite://" + filepath.Join(missingDir, "v.db"),
+			"there is no directory " + missingDir + " for the SQLite file; create it first"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -49,7 +54,7 @@ func TestOpenSQLite(t *testing.T) {
 		file bool   // whether path names a file that must exist afterwards
 	}{
 		{"a file database opens, migrates and enforces foreign keys", filepath.Join(t.TempDir(), "v.db"), true},
-		{"a file whose name looks like a URI query opens under that name", filepath.Join(t.TempDir(), "v?mode=ro#%41.db"), true},
+		{"a file whose name holds what a URI escapes opens under that name", filepath.Join(t.TempDir(), "v#mode=ro%41.db"), true},
 		{"an in-memory database opens, migrates and enforces foreign keys", ":memory:", false},
 	}
 	for _, tt := range tests {

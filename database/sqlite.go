@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -76,9 +77,10 @@ func sqliteOpen(name string) *sql.DB {
 	return sql.OpenDB(stmtcache.NewConnector(sqliteDriver(), name, sqliteStatements))
 }
 
-// uriPath escapes what would end the path part of a SQLite URI filename, so
-// any file name opens the file of that name.
-var uriPath = strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23")
+// uriPath escapes what would end the path part of a SQLite URI filename
+// (a ? is refused before), so any other file name opens the file of that
+// name.
+var uriPath = strings.NewReplacer("%", "%25", "#", "%23")
 
 func openSQLite(path string, o options) (*DB, error) {
 	if path == "" {
@@ -86,6 +88,16 @@ func openSQLite(path string, o options) (*DB, error) {
 	}
 	if path == ":memory:" {
 		return openSQLiteMemory(), nil
+	}
+	// Other tools read parameters after a ?; here they would name a file
+	// of their own, made and migrated as a new, empty database.
+	if strings.Contains(path, "?") {
+		return nil, &URLError{Reason: fmt.Sprintf("sqlite:// takes a file path and no parameters, and %q holds a ?", path)}
+	}
+	if dir := filepath.Dir(path); !o.mustExist {
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("database: there is no directory %s for the SQLite file; create it first", dir)
+		}
 	}
 	name := "file:" + uriPath.Replace(path) + "?" + sqliteParams + "&_pragma=journal_mode(WAL)"
 	if o.mustExist {
