@@ -391,9 +391,13 @@ func (l *executionLog) store(batch []queued, events []storage.Execution) bool {
 	for {
 		began := time.Now()
 		err := l.attempt(batch, events)
-		if errors.Is(err, errInsertLeftBehind) {
+		switch {
+		case errors.Is(err, errInsertLeftBehind):
 			l.lose(batch, err)
 			return false
+		case errors.Is(err, errNotInserted):
+			l.lose(batch, err)
+			return true
 		}
 		if err == nil {
 			l.metrics.insertTime.Observe(time.Since(began).Seconds())
@@ -420,13 +424,21 @@ func (l *executionLog) store(batch []queued, events []storage.Execution) bool {
 // when close gave up on the database.
 var errInsertLeftBehind = errors.New("the database did not answer their insert before the shutdown gave up on it")
 
-// attempt inserts the batch once. It stops waiting for the insert once
+// errNotInserted is the loss of events whose insert had not begun when
+// close gave up on the database: none of them can have been stored.
+var errNotInserted = errors.New("the shutdown gave up on the database before their insert began")
+
+// attempt inserts the batch once, unless close has given up already
+// (errNotInserted). It stops waiting for the insert once
 // close gives up, with errInsertLeftBehind: lib/pq does not return from a
 // read when its context ends, so with no deadline on reads
 // (--database-timeout 0) a server that stopped answering would hold it,
 // and the shutdown, for as long as it stays silent. The insert left behind
 // may still store the events, under the ids logged as lost.
 func (l *executionLog) attempt(batch []queued, events []storage.Execution) error {
+	if l.stop.Err() != nil {
+		return errNotInserted
+	}
 	ctx, cancel := context.WithTimeout(l.stop, l.cfg.attempt)
 	inserted := make(chan error, 1)
 	go func() {
