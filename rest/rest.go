@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -101,6 +102,13 @@ type Config struct {
 	// (the files its page loads) without authentication; nil mounts
 	// nothing.
 	Playground http.Handler
+	// Console serves ConsolePrefix (as in "/console/"), what is below it
+	// and the prefix without its slash, for every method and without
+	// authentication; a browser's GET / (one that accepts text/html) is
+	// sent there. Its requests are logged and counted as the API's are,
+	// under the route ConsolePrefix. nil mounts nothing.
+	Console       http.Handler
+	ConsolePrefix string
 }
 
 // New returns the HTTP handler of the API, serving svc.
@@ -136,6 +144,10 @@ type server struct {
 	// query strings that do not decode.
 	noncanonical http.Handler
 	badQuery     http.Handler
+	// console serves Config.Console below consolePrefix, toConsole sends
+	// a browser there from the root; both nil without a console.
+	console, toConsole http.Handler
+	consolePrefix      string
 	// patterns lists the routes in the order they were mounted, so the
 	// OpenAPI document can be checked against what is really served.
 	patterns []string
@@ -256,6 +268,11 @@ func newServer(svc *service.Service, cfg Config) *server {
 		s.handle("GET /playground", public, cfg.Playground)
 		s.handle("GET /playground/{asset}", public, cfg.Playground)
 	}
+	if cfg.Console != nil {
+		s.consolePrefix = cfg.ConsolePrefix
+		s.console = s.chain(public, cfg.Console)
+		s.toConsole = s.chain(public, http.RedirectHandler(cfg.ConsolePrefix, http.StatusFound))
+	}
 	s.handle(fallbackPattern, public, http.HandlerFunc(s.unmatched))
 	s.noncanonical = s.chain(public, http.HandlerFunc(s.notFound))
 	s.badQuery = s.chain(public, http.HandlerFunc(s.undecodableQuery))
@@ -288,6 +305,19 @@ func gathererOf(cfg Config) prometheus.Gatherer {
 }
 
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.console != nil {
+		p := r.URL.Path
+		switch {
+		case p == strings.TrimSuffix(s.consolePrefix, "/") || strings.HasPrefix(p, s.consolePrefix):
+			r.Pattern = s.consolePrefix
+			s.console.ServeHTTP(w, r)
+			return
+		case p == "/" && (r.Method == http.MethodGet || r.Method == http.MethodHead) && strings.Contains(r.Header.Get("Accept"), "text/html"):
+			r.Pattern = "GET /"
+			s.toConsole.ServeHTTP(w, r)
+			return
+		}
+	}
 	// ServeMux would answer a path like /a/../run with a redirect of its
 	// own, outside the middleware and not in JSON.
 	if r.Method != http.MethodConnect && !canonicalPath(r.URL.EscapedPath()) {

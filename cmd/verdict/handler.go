@@ -3,7 +3,6 @@ package main
 import (
 	"log/slog"
 	"net/http"
-	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -20,28 +19,10 @@ const graphQLPath = "/graphql"
 // its playground mounted, and the service's, HTTP and runtime metrics on
 // /metrics.
 func newHandler(svc *service.Service, log *slog.Logger, reg *prometheus.Registry, cfg serveConfig) http.Handler {
-	return withConsole(newAPIHandler(svc, log, reg, cfg), console.Handler())
+	return newAPIHandler(svc, log, reg, cfg, console.Handler())
 }
 
-// withConsole sends the console's paths to ui, and a browser asking for the
-// root to the console; everything else, the root asked by an API client
-// included, goes to api unchanged.
-func withConsole(api, ui http.Handler) http.Handler {
-	consoleRoot := strings.TrimSuffix(console.Prefix, "/")
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p := r.URL.Path
-		switch {
-		case p == consoleRoot || strings.HasPrefix(p, console.Prefix):
-			ui.ServeHTTP(w, r)
-		case p == "/" && (r.Method == http.MethodGet || r.Method == http.MethodHead) && strings.Contains(r.Header.Get("Accept"), "text/html"):
-			http.Redirect(w, r, console.Prefix, http.StatusFound)
-		default:
-			api.ServeHTTP(w, r)
-		}
-	})
-}
-
-func newAPIHandler(svc *service.Service, log *slog.Logger, reg *prometheus.Registry, cfg serveConfig) http.Handler {
+func newAPIHandler(svc *service.Service, log *slog.Logger, reg *prometheus.Registry, cfg serveConfig, ui http.Handler) http.Handler {
 	return rest.New(svc, rest.Config{
 		Logger:           log,
 		Registerer:       reg,
@@ -56,6 +37,8 @@ func newAPIHandler(svc *service.Service, log *slog.Logger, reg *prometheus.Regis
 		AuthFailureBurst: cfg.authFailBurst,
 		GraphQL:          graph.NewHandler(svc, graph.Config{Logger: log, Registerer: reg, RequestID: rest.RequestID}),
 		Playground:       graph.Playground(graphQLPath),
+		Console:          ui,
+		ConsolePrefix:    console.Prefix,
 	})
 }
 
