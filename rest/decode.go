@@ -311,7 +311,6 @@ func describeValue(v string) string {
 	case "array", "object":
 		return "an " + v
 	}
-	// A number out of the field's range: encoding/json gives it whole.
 	return engine.Quoted(v)
 }
 
@@ -362,7 +361,15 @@ func (f field) set(v reflect.Value, value []byte) error {
 			if typeErr.Field != "" {
 				name += "." + typeErr.Field
 			}
-			return invalid("%s must be %s, not %s", name, jsonType(typeErr.Type), describeValue(typeErr.Value))
+			want := jsonType(typeErr.Type)
+			// A number that does not fit: encoding/json names it whole.
+			if n, ok := strings.CutPrefix(typeErr.Value, "number "); ok {
+				if want == "a number" {
+					return invalid("%s is the number %s, larger than any number it may be (about 1.8e308)", name, n)
+				}
+				return invalid("%s must be %s, not %s", name, want, n)
+			}
+			return invalid("%s must be %s, not %s", name, want, describeValue(typeErr.Value))
 		}
 		return invalid("the request body is not valid: %v", err)
 	}

@@ -73,6 +73,24 @@ func TestDecodeObjectNamesANestedMemberOfTheWrongType(t *testing.T) {
 	}
 }
 
+func TestDecodeObjectNamesANumberThatDoesNotFit(t *testing.T) {
+	var req struct {
+		Rate  float64 `json:"rate"`
+		Count uint    `json:"count"`
+	}
+	for body, want := range map[string]string{
+		`{"rate": 1e400}`: "rate is the number 1e400, larger than any number it may be (about 1.8e308)",
+		`{"count": -1}`:   "count must be an integer, not -1",
+		`{"count": 1.5}`:  "count must be an integer, not 1.5",
+	} {
+		err := decodeObject([]byte(body), reflect.ValueOf(&req).Elem())
+		var e *service.Error
+		if !errors.As(err, &e) || e.Code != service.CodeInvalidArgument || e.Message != want {
+			t.Errorf("%s: error %v, want invalid_argument %q", body, err, want)
+		}
+	}
+}
+
 func TestFieldsOfSeesEmbeddedStructsAsEncodingJSONDoes(t *testing.T) {
 	type inner struct {
 		B string `json:"b"`

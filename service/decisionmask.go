@@ -68,6 +68,9 @@ func parseMaskPath(p string) (maskPath, error) {
 	if !utf8.ValidString(p) {
 		return nil, Invalid("mask path %q is not valid UTF-8", engine.Quoted(p))
 	}
+	if p == "" {
+		return nil, Invalid("mask holds an empty path (or null): each path is $ and one or more .name steps, as in $.Person.ssn")
+	}
 	rest, ok := strings.CutPrefix(p, "$.")
 	if !ok {
 		return nil, Invalid("mask path %q must start with $. and name a member, as in $.Person.ssn", engine.Quoted(p))

@@ -265,3 +265,10 @@ func TestAMaskStoredBeforeStricterChecksStillParses(t *testing.T) {
 		}
 	}
 }
+
+func TestAnEmptyMaskPathSaysSo(t *testing.T) {
+	_, err := parseMask([]string{"$.a", ""})
+	if want := "mask holds an empty path (or null): each path is $ and one or more .name steps, as in $.Person.ssn"; messageOf(err) != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+}

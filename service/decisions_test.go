@@ -438,6 +438,7 @@ func TestDecisionSettingsRefuseBadInputAndStoreNothing(t *testing.T) {
 		{"a path with an empty step", service.DecisionSettingsInput{Enabled: true, Mask: []string{"$.Person..ssn"}}},
 		{"a path with brackets", service.DecisionSettingsInput{Enabled: true, Mask: []string{"$.Person[0]"}}},
 		{"a path that is only $", service.DecisionSettingsInput{Enabled: true, Mask: []string{"$"}}},
+		{"an empty path, as a null in the list decodes", service.DecisionSettingsInput{Enabled: true, Mask: []string{""}}},
 		{"a path with a wildcard", service.DecisionSettingsInput{Enabled: true, Mask: []string{"$.*"}}},
 		{"a path with a step no rule can name", service.DecisionSettingsInput{Enabled: true, Mask: []string{"$.Person._"}}},
 		{"a path of 33 steps", service.DecisionSettingsInput{Enabled: true, Mask: []string{"$" + strings.Repeat(".a", 33)}}},
