@@ -926,15 +926,18 @@ func lowerEqual(a, b string) bool {
 // not touch a letter or digit on either side.
 func containsWord(hay, needle string) bool {
 	h, n := strings.ToLower(hay), strings.ToLower(needle)
+	if len(n) > shortNeedle {
+		return containsLongWord(h, n)
+	}
+	// Each match that touches a letter starts the search again a rune
+	// later, which costs at most shortNeedle bytes of comparing a byte.
 	for from := 0; from <= len(h); {
 		i := strings.Index(h[from:], n)
 		if i < 0 {
 			return false
 		}
 		i += from
-		before, _ := utf8.DecodeLastRuneInString(h[:i])
-		after, _ := utf8.DecodeRuneInString(h[i+len(n):])
-		if (i == 0 || !isLetterOrDigit(before)) && (i+len(n) == len(h) || !isLetterOrDigit(after)) {
+		if wordBounded(h, i, i+len(n)) {
 			return true
 		}
 		_, size := utf8.DecodeRuneInString(h[i:])
@@ -944,6 +947,53 @@ func containsWord(hay, needle string) bool {
 		from = i + size
 	}
 	return false
+}
+
+// shortNeedle is the longest needle containsWord searches for by starting
+// again after each match that touches a letter; a longer one read from the
+// data (`a` contains `b`, each of a megabyte of one letter) would take
+// time in the product of their lengths.
+const shortNeedle = 64
+
+// containsLongWord finds every match of n in h in one pass (Knuth, Morris
+// and Pratt), in time linear in both, and says whether one is a word of h.
+// n is valid UTF-8, so it cannot match from inside a character of h.
+func containsLongWord(h, n string) bool {
+	// fail[i] is the length of the longest proper prefix of n[:i+1] that
+	// is also its suffix.
+	fail := make([]int, len(n))
+	for i, k := 1, 0; i < len(n); i++ {
+		for k > 0 && n[i] != n[k] {
+			k = fail[k-1]
+		}
+		if n[i] == n[k] {
+			k++
+		}
+		fail[i] = k
+	}
+	for i, k := 0, 0; i < len(h); i++ {
+		for k > 0 && h[i] != n[k] {
+			k = fail[k-1]
+		}
+		if h[i] == n[k] {
+			k++
+		}
+		if k == len(n) {
+			if wordBounded(h, i+1-len(n), i+1) {
+				return true
+			}
+			k = fail[k-1]
+		}
+	}
+	return false
+}
+
+// wordBounded says whether h[from:to] touches no letter or digit of h on
+// either side.
+func wordBounded(h string, from, to int) bool {
+	before, _ := utf8.DecodeLastRuneInString(h[:from])
+	after, _ := utf8.DecodeRuneInString(h[to:])
+	return (from == 0 || !isLetterOrDigit(before)) && (to == len(h) || !isLetterOrDigit(after))
 }
 
 func isLetterOrDigit(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
