@@ -88,8 +88,9 @@ func decodeJSON(raw []byte) (any, error) {
 // documents, as a closing --- makes, hold nothing to drop.
 func decodeYAML(text string) (any, error) {
 	dec := yaml.NewDecoder(strings.NewReader(text))
+	expanded := maxYAMLExpansion(len(text))
 	var v any
-	if err := decodeYAMLDocument(dec, &v); err != nil && err != io.EOF {
+	if err := decodeYAMLDocument(dec, expanded, &v); err != nil && err != io.EOF {
 		return nil, err
 	}
 	if v == nil {
@@ -97,7 +98,7 @@ func decodeYAML(text string) (any, error) {
 	}
 	for {
 		var next any
-		switch err := decodeYAMLDocument(dec, &next); {
+		switch err := decodeYAMLDocument(dec, expanded, &next); {
 		case err == io.EOF:
 			return jsonValue(v)
 		case err != nil:
@@ -115,12 +116,24 @@ func decodeYAML(text string) (any, error) {
 // messages). A definition's mappings (a node, its metadata) hold tens.
 const maxYAMLKeys = 1000
 
+// maxYAMLExpansion bounds what a YAML text of size bytes may decode to,
+// its aliases (*name) repeating what their anchors (&name) hold: the
+// library bounds how many nodes aliases repeat, not their bytes, and a
+// list of aliases of a list of aliases of a long text multiplies it (a
+// 100 KB text decoded to 110 MB). A definition may repeat itself twice
+// over, and a small one a little more.
+func maxYAMLExpansion(size int) int64 { return 2*int64(size) + 64<<10 }
+
+// yamlNodeBytes is what a node counts for in the decoded size besides its
+// text: about the punctuation that JSON would give it.
+const yamlNodeBytes = 4
+
 // decodeYAMLDocument decodes the next document of dec into v, having
 // refused, in time linear in its size, a mapping with more than
 // maxYAMLKeys keys or a key given twice, so that the library's own check
 // for repeated keys costs at most maxYAMLKeys comparisons a key and
-// finds none.
-func decodeYAMLDocument(dec *yaml.Decoder, v *any) error {
+// finds none, and a document that decodes to more than expanded bytes.
+func decodeYAMLDocument(dec *yaml.Decoder, expanded int64, v *any) error {
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if err == io.EOF {
@@ -130,6 +143,9 @@ func decodeYAMLDocument(dec *yaml.Decoder, v *any) error {
 	}
 	if err := checkYAMLKeys(&doc); err != nil {
 		return err
+	}
+	if yamlSize(&doc, map[*yaml.Node]int64{}, expanded) > expanded {
+		return fmt.Errorf("not valid YAML: its aliases (*name) repeat what their anchors (&name) hold into more than %d bytes; write the definition with fewer of them", expanded)
 	}
 	if err := doc.Decode(v); err != nil {
 		return yamlProblem(err)
@@ -164,6 +180,33 @@ func checkYAMLKeys(n *yaml.Node) error {
 		}
 	}
 	return nil
+}
+
+// yamlSize is the size n decodes to, an alias counting what its anchor
+// holds, each node measured once (sizes) and no sum past limit+1. A node
+// that holds an alias of itself counts nothing for it: the library refuses
+// it when it decodes.
+func yamlSize(n *yaml.Node, sizes map[*yaml.Node]int64, limit int64) int64 {
+	if n == nil {
+		return 0
+	}
+	if size, measured := sizes[n]; measured {
+		return size
+	}
+	sizes[n] = 0
+	size := int64(len(n.Value)) + yamlNodeBytes
+	if n.Kind == yaml.AliasNode {
+		size += yamlSize(n.Alias, sizes, limit)
+	}
+	for _, c := range n.Content {
+		if size > limit {
+			break
+		}
+		size += yamlSize(c, sizes, limit)
+	}
+	size = min(size, limit+1)
+	sizes[n] = size
+	return size
 }
 
 func yamlProblem(err error) error {

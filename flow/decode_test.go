@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -391,6 +392,11 @@ func TestParseRejectsWhatItCannotDecode(t *testing.T) {
 			[]string{`not valid YAML: line 5: mapping key "` + strings.Repeat("k", 40) + `…" already defined at line 4`}},
 		{"YAML with a mapping past the limit of keys", quote("formatVersion: 1\nnodes: []\nmetadata: {" + yamlKeys(maxYAMLKeys+1) + "}\n"),
 			[]string{"not valid YAML: line 3: a mapping holds 1001 keys; the limit is 1000"}},
+		{"YAML whose aliases multiply a text", quote(aliasBomb(1000, 100, 40)),
+			[]string{"not valid YAML: its aliases (*name) repeat what their anchors (&name) hold into more than " +
+				strconv.FormatInt(maxYAMLExpansion(len(aliasBomb(1000, 100, 40))), 10) + " bytes; write the definition with fewer of them"}},
+		{"YAML with an anchor holding an alias of itself", quote("formatVersion: 1\nnodes: []\nmetadata: &m [*m]\n"),
+			[]string{"not valid YAML: anchor 'm' value contains itself"}},
 		{"YAML with an infinite number", quote("formatVersion: 1\nnodes:\n- {id: r, type: return, returnValue: .inf}\n"),
 			[]string{"not valid YAML: infinite and NaN numbers are not allowed"}},
 		{"formatVersion missing", `{"nodes": []}`, []string{"formatVersion is required"}},
@@ -577,6 +583,35 @@ func yamlKeys(n int) string {
 		keys[i] = fmt.Sprintf("k%d: %d", i, i)
 	}
 	return strings.Join(keys, ", ")
+}
+
+// aliasBomb is a definition whose metadata repeats a text of size bytes
+// through a list of wide aliases of it, itself aliased long times.
+func aliasBomb(size, wide, long int) string {
+	return "formatVersion: 1\nnodes: []\nmetadata:\n  s: &s " + strings.Repeat("a", size) +
+		"\n  l1: &l1 [" + strings.TrimSuffix(strings.Repeat("*s,", wide), ",") + "]" +
+		"\n  l2: [" + strings.TrimSuffix(strings.Repeat("*l1,", long), ",") + "]\n"
+}
+
+// Aliases that repeat a node or two, as a definition may use them, read as
+// the node they repeat.
+func TestParseReadsYAMLAliases(t *testing.T) {
+	d, err := Parse([]byte(quote("formatVersion: 1\nnodes:\n- {id: s, type: start, policyId: P, onTrue: y, onFalse: n}\n" +
+		"- &yes {id: y, type: return, returnValue: true}\n- {id: n, type: return, returnValue: false}\n" +
+		"metadata: {owner: &o risk-team, reviewer: *o, template: *yes}\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var metadata struct {
+		Owner, Reviewer string
+		Template        map[string]any
+	}
+	if err := json.Unmarshal(d.Metadata, &metadata); err != nil {
+		t.Fatal(err)
+	}
+	if metadata.Reviewer != "risk-team" || metadata.Template["id"] != "y" {
+		t.Errorf("metadata %+v", metadata)
+	}
 }
 
 func TestParseReadsAYAMLMappingOfAsManyKeysAsTheLimit(t *testing.T) {
