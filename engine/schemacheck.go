@@ -142,7 +142,10 @@ func (w *schemaWalk) path(p Path, header Name, schema map[string]any) (map[strin
 	if len(els) == 1 && !els[0].IsSelector {
 		els = []Element{els[0], {Name: header, IsSelector: true}}
 	}
-	at := "$"
+	// The path so far, made a string only where it is said: a schema that
+	// refers to itself lists a name at any depth, and a path of many
+	// steps concatenated step by step took time in its square.
+	at := []byte("$")
 	cur := schema
 	for i := len(els) - 1; i >= 0; i-- {
 		el := els[i]
@@ -162,7 +165,7 @@ func (w *schemaWalk) path(p Path, header Name, schema map[string]any) (map[strin
 			}
 			key, found := names.find(seg)
 			if !found {
-				w.warn(offset, seg, at, el.IsSelector, names)
+				w.warn(offset, seg, string(at), el.IsSelector, names)
 				return nil, ""
 			}
 			next, ok := names.props[key].(map[string]any)
@@ -170,11 +173,11 @@ func (w *schemaWalk) path(p Path, header Name, schema map[string]any) (map[strin
 				return nil, "" // true, false or not a schema: nothing more to follow
 			}
 			cur = next
-			at += "." + key
+			at = append(append(at, '.'), key...)
 			offset += len(seg) + 1
 		}
 	}
-	return w.deref(cur), at
+	return w.deref(cur), string(at)
 }
 
 // maxRefHops bounds the references followed from one schema: a chain of
