@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,6 +42,7 @@ const (
 	CodeFullStopInOutcome   = "full-stop-in-outcome"
 	CodeDuplicateLabel      = "duplicate-label"
 	CodeBooleanCase         = "boolean-case"
+	CodeNegatedReference    = "negated-reference"
 )
 
 // DiagnosticCodes lists every code Check and CheckWithSchema can report.
@@ -50,7 +52,7 @@ var DiagnosticCodes = []string{
 	CodeLimit, CodeUnknownLabel, CodeUnresolvedReference, CodeUnusedRule, CodeTypeMismatch, CodeNotInSchema,
 	CodeSchemaTypeMismatch, CodeCircularReference, CodeConnectiveInText, CodeWrongKeyword,
 	CodeUnknownCount, CodeUnclosedQuote, CodeLabelWithSpaces, CodeFullStopInOutcome,
-	CodeDuplicateLabel, CodeBooleanCase,
+	CodeDuplicateLabel, CodeBooleanCase, CodeNegatedReference,
 }
 
 // Diagnostic is one problem found in a rule text, in plain words. A
@@ -954,8 +956,9 @@ func (c *checker) semantics(text *RuleText) {
 					referenced[t] = true
 					from, to := c.phraseSpan(cd)
 					refs[i] = append(refs[i], reference{t, from, to})
+					c.negatedReference(cd, fullPhrase(text.Rules[t]))
 				} else {
-					if !c.possessive(cd) {
+					if !c.possessive(cd) && !c.negatedReference(cd, "") {
 						c.unresolvedPhrase(text, i, cd)
 					}
 					c.inferred[cd] = true
@@ -1098,6 +1101,58 @@ func (c *checker) unknownLabel(text *RuleText, ref *LabelRef) {
 	c.add(SeverityWarning, CodeUnknownLabel, from, to,
 		fmt.Sprintf("No rule has the label %q and no rule's outcome matches it, so this condition is always false.", ref.Label),
 		suggestions...)
+}
+
+// negatingWords say the opposite of what follows them; negatingPrefixes
+// make a word the opposite of the word after them.
+var (
+	negatingWords    = []string{"not", "no", "never", "non", "without", "cannot", "isn't", "doesn't", "hasn't", "aren't"}
+	negatingPrefixes = []string{"un", "in", "im", "il", "ir", "dis", "non", "non-"}
+)
+
+// negatedReference reports a reference that says the opposite of what
+// decides it: `is not a smoker` or `is ineligible` matches the rule
+// `is a smoker` or `is eligible` loosely, one containing the other, and
+// is true when that rule passes; with no rule (matched, "") a data
+// property named after the phrase's words is read as it is, its `not`
+// dropped. Verdict has no `not`, so the condition means the opposite of
+// its words. It reports whether it found one.
+func (c *checker) negatedReference(ref *PhraseRef, matched string) bool {
+	written := strings.Fields(strings.ToLower(ref.Phrase))
+	has := map[string]bool{}
+	for _, w := range strings.Fields(strings.ToLower(matched)) {
+		has[w] = true
+	}
+	negation := ""
+	for _, w := range written {
+		if has[w] {
+			continue
+		}
+		if slices.Contains(negatingWords, w) {
+			negation = fmt.Sprintf("%q", w)
+			break
+		}
+		for _, p := range negatingPrefixes {
+			if rest, ok := strings.CutPrefix(w, p); ok && has[rest] {
+				negation = fmt.Sprintf("the %q of %q", p, w)
+			}
+		}
+		if negation != "" {
+			break
+		}
+	}
+	if negation == "" {
+		return false
+	}
+	from, to := c.phraseSpan(ref)
+	what := fmt.Sprintf("matches the rule %q only loosely, leaving out %s, so it is true when that rule passes", matched, negation)
+	if matched == "" {
+		what = fmt.Sprintf("matches no rule, so Verdict reads a data property named after its words inside **%s**, "+
+			"leaving out %s, so it is true when that property is", ref.Selector.Text, negation)
+	}
+	c.add(SeverityError, CodeNegatedReference, from, to, fmt.Sprintf("The reference %q %s: the opposite of what it says. "+
+		"Verdict has no `not` for references: write a rule for the opposite case and refer to its outcome.", ref.Phrase, what))
+	return true
 }
 
 func (c *checker) unresolvedPhrase(text *RuleText, self int, ref *PhraseRef) {

@@ -126,6 +126,16 @@ var diagnosticCases = []struct {
 			"grown. A **P** is grown if the __age__ of the **P** is at least 21.\n\nA **P** is ok if §adult is valid.",
 	},
 	{
+		code: engine.CodeNegatedReference,
+		fires: "A **Applicant** is a smoker if the __cigarettes__ of the **Applicant** is greater than 0.\n\n" +
+			"A **Applicant** gets the standard rate if the **Applicant** is not a smoker.",
+		severity:    engine.SeverityError,
+		rangeText:   "is not a smoker",
+		suggestions: []string{},
+		quiet: "A **Applicant** is a non-smoker if the __cigarettes__ of the **Applicant** is equal to 0.\n\n" +
+			"A **Applicant** gets the standard rate if the **Applicant** is a non-smoker.",
+	},
+	{
 		code:        engine.CodeBooleanCase,
 		fires:       "A **user** is premium if the __is premium__ of the **user** is equal to True.",
 		severity:    engine.SeverityWarning,
