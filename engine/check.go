@@ -557,6 +557,9 @@ func (c *checker) unknownOperator(e SyntaxError) bool {
 		return false
 	}
 	words, ends := operatorWords(c.src, e.off)
+	if c.symbolOperator(e, words, ends) {
+		return true
+	}
 	if len(words) == 0 {
 		return false
 	}
@@ -572,6 +575,38 @@ func (c *checker) unknownOperator(e SyntaxError) bool {
 	return true
 }
 
+// symbolOperators are the comparisons of other languages, and the phrase
+// each is in Verdict's; longer symbols first.
+var symbolOperators = []struct{ symbol, phrase string }{
+	{">=", "is at least"}, {"<=", "is no more than"}, {"!=", "is not equal to"}, {"<>", "is not equal to"},
+	{"==", "is equal to"}, {">", "is greater than"}, {"<", "is less than"}, {"=", "is equal to"},
+}
+
+// symbolOperator reports a comparison written as a symbol, alone or after
+// `is` (`>= 18`, `is >= 18`), with the phrase that says it in words.
+func (c *checker) symbolOperator(e SyntaxError, words []string, ends []int) bool {
+	at := e.off
+	switch {
+	case len(words) == 1 && strings.EqualFold(words[0], "is"):
+		at = ends[0]
+	case len(words) != 0:
+		return false
+	}
+	for at < len(c.src) && (c.src[at] == ' ' || c.src[at] == '\t') {
+		at++
+	}
+	for _, op := range symbolOperators {
+		if strings.HasPrefix(c.src[at:], op.symbol) {
+			written := c.src[e.off : at+len(op.symbol)]
+			c.add(SeverityError, CodeUnknownOperator, e.off, at+len(op.symbol),
+				fmt.Sprintf("`%s` is not a comparison Verdict knows: comparisons are written in words. Did you mean `%s`?", written, op.phrase),
+				op.phrase)
+			return true
+		}
+	}
+	return false
+}
+
 // operatorWords reads the words where an operator was expected, up to the
 // value: a digit, a quote, a name marker, a bracket or the end of the line.
 func operatorWords(src string, from int) (words []string, ends []int) {
@@ -585,7 +620,7 @@ func operatorWords(src string, from int) (words []string, ends []int) {
 			i += max(1, apostropheAt(src, i))
 		}
 		w := src[start:i]
-		if len(words) > 0 && (w == "true" || w == "false" || w == "and" || w == "or") {
+		if len(words) > 0 && (w == "true" || w == "false" || w == "and" || w == "or" && !orInOperator(src[i:])) {
 			break
 		}
 		words, ends = append(words, w), append(ends, i)
@@ -594,6 +629,14 @@ func operatorWords(src string, from int) (words []string, ends []int) {
 		}
 	}
 	return words, ends
+}
+
+// orInOperator tells whether an `or` followed by rest is one of an
+// operator's words, as in `is greater or equal to` and `is equal or more
+// than`, rather than a connective.
+func orInOperator(rest string) bool {
+	next, _ := operatorWords(strings.TrimLeft(rest, " \t"), 0)
+	return len(next) > 0 && slices.Contains([]string{"equal", "equals", "greater", "more", "less", "higher", "lower"}, strings.ToLower(next[0]))
 }
 
 // apostropheAt is the length of the apostrophe inside a word at i (`isn't`,
@@ -621,7 +664,12 @@ var operatorSynonyms = map[string]string{
 	"is not at least": "is less than", "is not at most": "is greater than",
 	"is greater or equal to": "is greater than or equal to", "is more than or equal to": "is greater than or equal to",
 	"is less or equal to": "is less than or equal to", "equals": "is equal to", "is equal": "is equal to",
-	"is": "is equal to", "is not": "is not equal to", "is different from": "is not equal to",
+	"is greater or equal": "is greater than or equal to", "is less or equal": "is less than or equal to",
+	"is equal or greater than": "is at least", "is equal or more than": "is at least", "is equal or higher than": "is at least",
+	"is equal or less than": "is no more than", "is equal or lower than": "is no more than",
+	"is equal to or greater than": "is at least", "is equal to or more than": "is at least",
+	"is equal to or less than": "is no more than", "is": "is equal to",
+	"is not": "is not equal to", "is different from": "is not equal to",
 	"does not equal": "is not equal to", "is before": "is earlier than", "is after": "is later than",
 	"is one of": "is in", "is not one of": "is not in", "is among": "is in", "includes": "contains",
 	"has": "contains", "contain": "contains", "is blank": "is empty", "is not blank": "is not empty",

@@ -783,6 +783,50 @@ func TestApplyingTheSuggestionForAMissingToGivesTheComparison(t *testing.T) {
 	}
 }
 
+// TestApplyingTheSuggestionForAComparisonOfOtherWordsGivesIt applies the
+// suggestion for a comparison written with a symbol or in words Verdict
+// does not read: the result parses as the comparison meant.
+func TestApplyingTheSuggestionForAComparisonOfOtherWordsGivesIt(t *testing.T) {
+	tests := []struct {
+		written string
+		op      engine.Operator
+	}{
+		{"is >= 5", engine.OpGreaterThanOrEqual},
+		{">= 5", engine.OpGreaterThanOrEqual},
+		{"is <= 5", engine.OpLessThanOrEqual},
+		{"is > 5", engine.OpGreaterThan},
+		{"< 5", engine.OpLessThan},
+		{"is = 5", engine.OpEqualTo},
+		{"== 5", engine.OpEqualTo},
+		{"is != 5", engine.OpNotEqualTo},
+		{"is greater or equal to 5", engine.OpGreaterThanOrEqual},
+		{"is less or equal 5", engine.OpLessThanOrEqual},
+		{"is equal or greater than 5", engine.OpGreaterThanOrEqual},
+		{"is equal or less than 5", engine.OpLessThanOrEqual},
+	}
+	for _, tt := range tests {
+		src := "A **P** is ok if the __v__ of the **P** " + tt.written + "."
+		diags := engine.Check(src).Diagnostics
+		if len(diags) != 1 || diags[0].Code != engine.CodeUnknownOperator || len(diags[0].Suggestions) == 0 {
+			t.Errorf("%q: diagnostics %+v, want one unknown-operator with a suggestion", tt.written, diags)
+			continue
+		}
+		fixed := applied(src, diags[0])
+		text, errs := engine.Parse(fixed, engine.DefaultLimits)
+		if len(errs) > 0 {
+			t.Errorf("%q: the fix gives %q, which does not parse: %v", tt.written, fixed, errs)
+			continue
+		}
+		cmp, ok := text.Rules[0].Conditions[0].(*engine.Comparison)
+		if !ok || cmp.Op != tt.op || cmp.Value.Kind != engine.LitNumber || cmp.Value.Number != 5 {
+			t.Errorf("%q: the fix gives %q, not the comparison with 5 meant", tt.written, fixed)
+		}
+		if left := engine.Check(fixed).Diagnostics; len(left) != 0 {
+			t.Errorf("%q: the fix %q still has diagnostics %+v", tt.written, fixed, left)
+		}
+	}
+}
+
 // TestApplyingTheSuggestionForAnEmptyNameReadsTheNamesWritten applies the
 // suggestion for a dot with no name on one side: the result must parse,
 // with the names written and nothing between them.
