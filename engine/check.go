@@ -1384,7 +1384,10 @@ func (c *checker) connectiveInText(op Operator, lit Literal) {
 		return
 	}
 	words := strings.Fields(lit.Text)
-	if len(words) > 0 && (words[0] == "or" || words[0] == "and") {
+	// `AND` and `OR` are connectives written in capitals (wrong-keyword
+	// says so where one joins conditions); in a text they join it too.
+	connective := func(w string) bool { return strings.EqualFold(w, "or") || strings.EqualFold(w, "and") }
+	if len(words) > 0 && connective(words[0]) {
 		from, _ := c.writtenOperator(int(lit.Pos), op)
 		c.add(SeverityWarning, CodeConnectiveInText, from, int(lit.Pos)+len(lit.Text),
 			fmt.Sprintf("The text compared here, %q, begins with `%s`, so the value before `%s` seems to be missing. "+
@@ -1394,7 +1397,7 @@ func (c *checker) connectiveInText(op Operator, lit Literal) {
 	var items []string
 	item := []string{}
 	for _, w := range words {
-		if (w == "or" || w == "and") && len(item) > 0 {
+		if connective(w) && len(item) > 0 {
 			items = append(items, strings.Join(item, " "))
 			item = item[:0]
 			continue

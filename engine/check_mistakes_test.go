@@ -280,6 +280,16 @@ var mistakes = []struct {
 		}},
 	},
 	{
+		name: "a choice written as one text, the connective in capitals",
+		src:  "A **Customer** is valued if the __tier__ of the **Customer** is equal to gold AND silver.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityWarning, Code: engine.CodeConnectiveInText, Range: span(1, 62, 1, 89),
+			Message: "`gold AND silver` is compared as one text, \"gold AND silver\", not as a choice between values. " +
+				"To compare with each of them, write `is in [gold, silver]`; to compare with the text itself, put it in quotes.",
+			Suggestions: []string{"is in [gold, silver]"},
+		}},
+	},
+	{
 		name: "choices written as one text, with and, not equal",
 		src:  "A **C** is rare if the __tier__ of the **C** is not the same as gold card and silver or bronze.",
 		want: []engine.Diagnostic{{
