@@ -125,6 +125,9 @@ type checker struct {
 	// spacedLabels are the text's labels with spaces, read at the first
 	// reference that seems to name one (see labelWithSpaces).
 	spacedLabels []spacedLabel
+	// textLabels holds the labels the text's rules have, read once from
+	// the text when a parse error asks (see labelWithSpaces).
+	textLabels map[string]bool
 	// operators are the suggestions made for each wording of an unknown
 	// comparison (see operatorSuggestions).
 	operators map[string]operatorSuggestion

@@ -620,6 +620,16 @@ var mistakes = []struct {
 		}},
 	},
 	{
+		name: "a label the text has, followed by a word no predicate begins with",
+		src:  "agecheck. A **user** is old if the __age__ of the **user** is at least 80.\n\nA **user** gets access if §agecheck holds.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeLabelWithSpaces, Range: span(3, 27, 3, 42),
+			Message: "`§agecheck` refers to the rule labelled `agecheck` and is a whole condition: `holds` cannot follow it. " +
+				"Write `§agecheck` alone, or follow it with `passes` or `is valid`.",
+			Suggestions: []string{"§agecheck"},
+		}},
+	},
+	{
 		name: "a label with a space no rule has",
 		src:  "A **user** gets access if §Age Check.",
 		want: []engine.Diagnostic{{

@@ -285,6 +285,17 @@ func (c *checker) labelWithSpaces(e SyntaxError) bool {
 			return false // a predicate misspelt
 		}
 	}
+	// The label is one of the text's: the word is no part of it, but a
+	// predicate the language does not know (`§agecheck holds`).
+	if c.textLabels == nil {
+		c.textLabels = labelsOf(c.src)
+	}
+	if c.textLabels[c.src[name:end]] {
+		c.add(SeverityError, CodeLabelWithSpaces, from, next, fmt.Sprintf("`%s` refers to the rule labelled `%s` and is "+
+			"a whole condition: `%s` cannot follow it. Write `%s` alone, or follow it with `passes` or `is valid`.",
+			c.src[from:end], c.src[name:end], word, c.src[from:end]), c.src[from:end])
+		return true
+	}
 	c.add(SeverityError, CodeLabelWithSpaces, from, next, fmt.Sprintf("A reference to a label ends at the first space: "+
 		"`%s` names `%s` only, and `%s` cannot follow it. A label with spaces cannot be referred to with `%s`: "+
 		"refer to the rule by its outcome, or give it a label without spaces.", c.src[from:end], c.src[name:end], word, c.src[from:name]))
@@ -316,6 +327,22 @@ func spacedLabels(src string) []spacedLabel {
 		}
 	}
 	return out
+}
+
+// labelsOf reads the labels of src's rules, line by line.
+func labelsOf(src string) map[string]bool {
+	labels := map[string]bool{}
+	for start := 0; start < len(src); start = lineEnd(src, start) + 1 {
+		p := parser{scanner: scanner{src: src, pos: start}, limits: DefaultLimits}
+		p.skipBlanks()
+		if p.atArticle() {
+			continue
+		}
+		if l, ok := p.label(); ok {
+			labels[l] = true
+		}
+	}
+	return labels
 }
 
 // fullStopInOutcome recognises a full stop inside an outcome, such as
