@@ -778,27 +778,9 @@ func TestApplyingTheSuggestionForAMissingToGivesTheComparison(t *testing.T) {
 		{"is greater than or equal \n5", engine.OpGreaterThanOrEqual},
 	}
 	for _, tt := range tests {
-		src := "A **P** is ok if the __v__ of the **P** " + tt.written + "."
-		diags := engine.Check(src).Diagnostics
-		if len(diags) != 1 || diags[0].Code != engine.CodeUnknownOperator || len(diags[0].Suggestions) == 0 {
-			t.Errorf("%q: diagnostics %+v, want one unknown-operator with a suggestion", tt.written, diags)
-			continue
-		}
-		fixed := applied(src, diags[0])
-		text, errs := engine.Parse(fixed, engine.DefaultLimits)
-		if len(errs) > 0 {
-			t.Errorf("%q: the fix gives %q, which does not parse: %v", tt.written, fixed, errs)
-			continue
-		}
-		cmp, ok := text.Rules[0].Conditions[0].(*engine.Comparison)
-		if !ok || len(text.Rules[0].Conditions) != 1 || cmp.Op != tt.op || cmp.Value.Kind != engine.LitNumber || cmp.Value.Number != 5 {
-			t.Errorf("%q: the fix gives %q, not the comparison with 5 meant", tt.written, fixed)
-		}
-		if left := engine.Check(fixed).Diagnostics; len(left) != 0 {
-			t.Errorf("%q: the fix %q still has diagnostics %+v", tt.written, fixed, left)
-		}
-		if to := strings.Contains(tt.written, "to ") || strings.Contains(tt.written, "To "); to && strings.Contains(diags[0].Message, "without `to`") {
-			t.Errorf("%q: the message says `to` is missing: %s", tt.written, diags[0].Message)
+		d, ok := checkAppliedComparison(t, tt.written, tt.op)
+		if to := strings.Contains(tt.written, "to ") || strings.Contains(tt.written, "To "); ok && to && strings.Contains(d.Message, "without `to`") {
+			t.Errorf("%q: the message says `to` is missing: %s", tt.written, d.Message)
 		}
 	}
 }
@@ -825,26 +807,36 @@ func TestApplyingTheSuggestionForAComparisonOfOtherWordsGivesIt(t *testing.T) {
 		{"is equal or less than 5", engine.OpLessThanOrEqual},
 	}
 	for _, tt := range tests {
-		src := "A **P** is ok if the __v__ of the **P** " + tt.written + "."
-		diags := engine.Check(src).Diagnostics
-		if len(diags) != 1 || diags[0].Code != engine.CodeUnknownOperator || len(diags[0].Suggestions) == 0 {
-			t.Errorf("%q: diagnostics %+v, want one unknown-operator with a suggestion", tt.written, diags)
-			continue
-		}
-		fixed := applied(src, diags[0])
-		text, errs := engine.Parse(fixed, engine.DefaultLimits)
-		if len(errs) > 0 {
-			t.Errorf("%q: the fix gives %q, which does not parse: %v", tt.written, fixed, errs)
-			continue
-		}
-		cmp, ok := text.Rules[0].Conditions[0].(*engine.Comparison)
-		if !ok || cmp.Op != tt.op || cmp.Value.Kind != engine.LitNumber || cmp.Value.Number != 5 {
-			t.Errorf("%q: the fix gives %q, not the comparison with 5 meant", tt.written, fixed)
-		}
-		if left := engine.Check(fixed).Diagnostics; len(left) != 0 {
-			t.Errorf("%q: the fix %q still has diagnostics %+v", tt.written, fixed, left)
-		}
+		checkAppliedComparison(t, tt.written, tt.op)
 	}
+}
+
+// checkAppliedComparison checks that a rule comparing __v__ by written
+// with 5 has one unknown-operator diagnostic whose suggestion, applied,
+// parses as the comparison op with 5 and leaves nothing to say; it
+// returns the diagnostic, and whether there was one.
+func checkAppliedComparison(t *testing.T, written string, op engine.Operator) (engine.Diagnostic, bool) {
+	t.Helper()
+	src := "A **P** is ok if the __v__ of the **P** " + written + "."
+	diags := engine.Check(src).Diagnostics
+	if len(diags) != 1 || diags[0].Code != engine.CodeUnknownOperator || len(diags[0].Suggestions) == 0 {
+		t.Errorf("%q: diagnostics %+v, want one unknown-operator with a suggestion", written, diags)
+		return engine.Diagnostic{}, false
+	}
+	fixed := applied(src, diags[0])
+	text, errs := engine.Parse(fixed, engine.DefaultLimits)
+	if len(errs) > 0 {
+		t.Errorf("%q: the fix gives %q, which does not parse: %v", written, fixed, errs)
+		return diags[0], true
+	}
+	cmp, ok := text.Rules[0].Conditions[0].(*engine.Comparison)
+	if !ok || len(text.Rules[0].Conditions) != 1 || cmp.Op != op || cmp.Value.Kind != engine.LitNumber || cmp.Value.Number != 5 {
+		t.Errorf("%q: the fix gives %q, not the comparison with 5 meant", written, fixed)
+	}
+	if left := engine.Check(fixed).Diagnostics; len(left) != 0 {
+		t.Errorf("%q: the fix %q still has diagnostics %+v", written, fixed, left)
+	}
+	return diags[0], true
 }
 
 // TestApplyingTheSuggestionForAnEmptyNameReadsTheNamesWritten applies the

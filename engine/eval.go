@@ -929,8 +929,12 @@ func containsWord(hay, needle string) bool {
 	if len(n) > shortNeedle {
 		return containsLongWord(h, n)
 	}
-	// Each match that touches a letter starts the search again a rune
-	// later, which costs at most shortNeedle bytes of comparing a byte.
+	return containsShortWord(h, n)
+}
+
+// containsShortWord searches again a rune after each match of n in h that
+// touches a letter, which costs up to len(n) comparisons a byte of h.
+func containsShortWord(h, n string) bool {
 	for from := 0; from <= len(h); {
 		i := strings.Index(h[from:], n)
 		if i < 0 {

@@ -296,6 +296,20 @@ func TestListsPageWithACursor(t *testing.T) {
 	})
 }
 
+// policyNames are the names of the policies the search q lists to ctx.
+func policyNames(t *testing.T, f *fixture, ctx context.Context, q string) []string {
+	t.Helper()
+	page, err := f.svc.Policies(ctx, service.ListOptions{Query: q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range page.Items {
+		names = append(names, p.Name)
+	}
+	return names
+}
+
 // TestAReplacedDraftGivesItsBaseTheVersionsName renames a draft, then
 // replaces it with the published version's content: the summary and the
 // search show the name the draft has again, held by every record.
@@ -311,18 +325,7 @@ func TestAReplacedDraftGivesItsBaseTheVersionsName(t *testing.T) {
 		if _, err := f.svc.UpdatePolicyDraft(admin, draft.ID, service.Changes{Name: ptr("Work in progress"), Description: ptr("unfinished")}); err != nil {
 			t.Fatal(err)
 		}
-		named := func(q string) []string {
-			t.Helper()
-			page, err := f.svc.Policies(admin, service.ListOptions{Query: q})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var names []string
-			for _, p := range page.Items {
-				names = append(names, p.Name)
-			}
-			return names
-		}
+		named := func(q string) []string { return policyNames(t, f, admin, q) }
 		if got := named("progress"); !slices.Equal(got, []string{"Work in progress"}) {
 			t.Fatalf("the edited draft's base is listed as %q", got)
 		}
@@ -389,15 +392,7 @@ func TestASearchFoldsEveryLetter(t *testing.T) {
 			{"a_b", []string{"a_b"}},
 			{"_", []string{"a_b"}},
 		} {
-			page, err := f.svc.Policies(admin, service.ListOptions{Query: c.q})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var names []string
-			for _, p := range page.Items {
-				names = append(names, p.Name)
-			}
-			if !slices.Equal(names, c.want) {
+			if names := policyNames(t, f, admin, c.q); !slices.Equal(names, c.want) {
 				t.Errorf("q=%s found %q, want %q", c.q, names, c.want)
 			}
 		}
