@@ -98,6 +98,14 @@ export function refusedId(err: unknown): boolean {
 }
 
 /**
+ * Whether the server found nothing by an id it was given, or the id was no
+ * id at all: the page says there is no such one, in its own words.
+ */
+export function namesNothing(err: unknown): boolean {
+  return refusedId(err) || (err instanceof VerdictError && err.code === 'not_found');
+}
+
+/**
  * Whether a request was refused because its answer would be larger than
  * the server answers in one request (`this request would answer more than
  * 64.0 MiB; ask for fewer runs, checks or records in one request`): asking

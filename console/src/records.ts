@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { FlowVersionsDocument, PolicyVersionsDocument } from '@verdict/client';
-import { errorMessage, refusedId, saysUnreachable } from './api';
+import { errorMessage, namesNothing, saysUnreachable } from './api';
 import { useRetryWhileUnreachable } from './reconnect';
 import type { Api } from './api';
 import { historyReaching, historyReaches, olderHistory, recordsOf } from './versions';
@@ -47,7 +47,7 @@ export function useRecords<H extends History>(
         setLoadError('');
         setHistory(h);
       } catch (err) {
-        if (load === loads.current) setLoadError(refusedId(err) ? missing : errorMessage(err));
+        if (load === loads.current) setLoadError(namesNothing(err) ? missing : errorMessage(err));
       }
     },
     [missing],

@@ -318,6 +318,9 @@ test('an author writes, checks, runs, tests, publishes, edits and compares a pol
   // Invalid JSON is pointed at, not sent.
   await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 40,}}');
   await expect(page.getByText(/^Not valid JSON: .*line 1, column/)).toBeVisible();
+  // The place is said once, whatever the browser's own words say of it.
+  await replaceEditorText(page, 'Sample data (JSON)', '[]]');
+  await expect(page.getByText(/^Not valid JSON: /)).toHaveText(/^Not valid JSON: [^()]*\(line 1, column 3\)$/);
   // A number too large for any rule is refused in words, not sent as null.
   await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 1e400}}');
   await expect(page.getByText('Not valid JSON: a number in it is larger than any a rule can compare (about 1.8e308)')).toBeVisible();
@@ -1557,6 +1560,36 @@ test('an invalid flow shows its problems on the nodes they concern', async () =>
   await page.context().close();
 });
 
+test('a flow whose policy is deleted shows so when it opens again in the same tab, and offers no Publish', async () => {
+  const policy = await publishedPolicy('Short-lived', 'A **Person** is checked if the __age__ of the **Person** is at least 18.');
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
+    name: 'Outlives its policy',
+    definition: {
+      formatVersion: 1,
+      nodes: [
+        { id: 'start', type: 'start', policy: { baseId: policy.baseId }, onTrue: 'yes', onFalse: 'no' },
+        { id: 'yes', type: 'return', returnValue: true },
+        { id: 'no', type: 'return', returnValue: false },
+      ],
+    },
+  });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+  await expect(page.getByRole('heading', { name: 'Outlives its policy' })).toBeVisible();
+  await expect(page.locator('.react-flow__node[data-id="start"]')).toBeVisible();
+  await expect(flowNode(page, 'start').locator('.fnode-problems')).toHaveCount(0);
+  // Deleting the policy leaves the flow's revision as it was.
+  await rest(server.url, ADMIN_KEY, 'DELETE', `/policy/${policy.baseId}`);
+  await page.reload();
+  await expect(flowNode(page, 'start').locator('.fnode-problems')).toContainText('not found');
+  await page.getByRole('button', { name: 'Publish' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Publish “Outlives its policy”?' });
+  await expect(dialog.getByTestId('publish-problems')).toContainText('not found');
+  await expect(dialog.getByRole('button', { name: 'Publish' })).not.toBeEnabled();
+  await page.context().close();
+});
+
 test('a flow node names its true, false and next handles, true on the left and false on the right', async () => {
   // A draft: the audit log's test counts the publications before it.
   const policy = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Handle check', rule: 'A **Person** is checked if the __age__ of the **Person** is at least 18.' });
@@ -1913,13 +1946,16 @@ test('an editor manages a group: creates, renames and describes it, adds and rem
   await expect(policies).toContainText('No policies you may see are in this group.');
   await expect(flows.getByRole('link', { name: 'Loan' })).toBeVisible();
 
+  const deletedGroup = page.url();
   await page.getByRole('button', { name: 'Delete group' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete “Retail lending”' }).click();
   await expect(page.getByRole('heading', { name: 'Groups' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Groups' })).not.toContainText('Retail lending');
-  // An address whose id is no id names no group.
-  await page.goto(`${server.url}/console/groups/lending`);
-  await expect(page.getByRole('alert')).toHaveText('There is no such group: it was deleted, or it belongs to another organization.');
+  // An address whose id is no id, or is the deleted group's, names no group.
+  for (const address of [`${server.url}/console/groups/lending`, deletedGroup]) {
+    await page.goto(address);
+    await expect(page.getByRole('alert')).toHaveText('There is no such group: it was deleted, or it belongs to another organization.');
+  }
   await page.context().close();
 });
 
@@ -2075,9 +2111,9 @@ test('an auditor reads the audit log filtered by action and sees no edit control
   await page.getByLabel('Action').selectOption('PUBLISHED');
   await page.getByRole('button', { name: 'Apply filters' }).click();
   const table = page.getByRole('table', { name: 'Audit events' });
-  // Versions 1 and 2 of Senior discount, Adult, Income, and versions 1, 2
-  // and 3 (the rollback to 1) of Loan.
-  await expect(table.locator('tbody tr')).toHaveCount(7);
+  // Versions 1 and 2 of Senior discount, Adult, Income, Short-lived, and
+  // versions 1, 2 and 3 (the rollback to 1) of Loan.
+  await expect(table.locator('tbody tr')).toHaveCount(8);
   for (const text of await table.locator('tbody tr td:nth-child(2)').allTextContents()) assert.equal(text, 'Published');
   await table.getByRole('button', { name: 'Details' }).first().click();
   await expect(table.locator('pre.json')).toBeVisible();
@@ -2099,6 +2135,14 @@ test('an auditor reads the audit log filtered by action and sees no edit control
   await expect(page.getByRole('alert')).toHaveText('Until must be later than From.');
   await expect(table.locator('tbody tr')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Next page' })).not.toBeEnabled();
+  // An address written by hand: an action in lower case is the one it names,
+  // one the log does not have is refused in words, not GraphQL's.
+  await page.goto(server.url + '/console/audit?action=published');
+  await expect(page.getByLabel('Action')).toHaveValue('PUBLISHED');
+  await expect(table.locator('tbody tr')).toHaveCount(8);
+  await page.goto(server.url + '/console/audit?kind=nonsense');
+  await expect(page.getByRole('alert')).toHaveText('The address asks for the kind “nonsense”, which the audit log does not have; choose one under Kind.');
+  await expect(table.locator('tbody tr')).toHaveCount(0);
   // Administration is not offered, even by its address.
   await page.goto(server.url + '/console/admin/keys');
   await expect(page.getByRole('heading', { name: 'Not for your role' })).toBeVisible();
@@ -3533,6 +3577,24 @@ test('the audit log names an actor who is not among the first 200 members', asyn
 });
 
 // The tests below publish: the audit log's tests above count the suite's publications before them.
+
+test('a long name without spaces breaks within the window, in the list and on its page, on a laptop and on a phone', async () => {
+  const name = 'Very_long_policy_name_without_any_spaces_' + 'x'.repeat(150);
+  const draft = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name, rule: 'A **Person** is checked if the __age__ of the **Person** is at least 18.' });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  for (const viewport of [{ width: 1400, height: 900 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(viewport);
+    await page.goto(`${server.url}/console/policies`);
+    await expect(page.getByRole('link', { name })).toBeVisible();
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `the list is wider than ${viewport.width} px`);
+    await page.goto(`${server.url}/console/policies/${draft.baseId}`);
+    await expect(page.getByRole('heading', { name })).toBeVisible();
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `the policy page is wider than ${viewport.width} px`);
+  }
+  await rest(server.url, ADMIN_KEY, 'DELETE', `/policy/${draft.baseId}`);
+  await page.context().close();
+});
 
 test('a status badge and a flow node’s heading each stay on one line, on a laptop and on a phone', async () => {
   const name = `Badges ${'with a name that goes on and on '.repeat(5)}`.trim();

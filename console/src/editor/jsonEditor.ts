@@ -55,6 +55,7 @@ export function jsonProblem(text: string): string | null {
     const before = text.slice(0, pos).split('\n');
     const line = before.length;
     const column = before[before.length - 1]!.length + 1;
-    return `${msg.replace(/ in JSON at position \d+.*$/, '')} (line ${line}, column ${column})`;
+    // The browser's message may say the place itself: said once, here.
+    return `${msg.replace(/ at position \d+.*$/, '').replace(/ in JSON$/, '')} (line ${line}, column ${column})`;
   }
 }

@@ -26,14 +26,28 @@ type Filters = Record<(typeof filterNames)[number], string>;
 
 const noFilters: Filters = { action: '', kind: '', base: '', actor: '', since: '', until: '' };
 
-/** The filters of an address's query, without its page: a change of the page alone leaves it as it is. */
+/**
+ * The filters of an address's query, without its page: a change of the page
+ * alone leaves it as it is. An action or kind written by hand in another
+ * case (`action=executed`) is read as the one it names.
+ */
 function appliedIn(params: URLSearchParams): string {
   const applied = new URLSearchParams();
   for (const n of filterNames) {
-    const value = params.get(n);
+    let value = params.get(n);
+    if (value && (n === 'action' || n === 'kind')) {
+      value = (n === 'action' ? actions : kinds).find((v) => v === value!.toUpperCase()) ?? value;
+    }
     if (value) applied.set(n, value);
   }
   return applied.toString();
+}
+
+/** The value of an enum filter, or a refusal in words of one the log does not have. */
+function enumFilter<T extends string>(name: string, values: readonly T[], value: string | null): T | null {
+  if (!value) return null;
+  if ((values as readonly string[]).includes(value)) return value as T;
+  throw new Error(`The address asks for the ${name} “${value}”, which the audit log does not have; choose one under ${name === 'action' ? 'Action' : 'Kind'}.`);
 }
 
 /** Applied filters as the form shows them. */
@@ -58,8 +72,8 @@ export function AuditLog() {
       const problem = rangeProblem(f.get('since') ?? '', f.get('until') ?? '');
       if (problem) throw new Error(problem);
       const filter: AuditFilter = {
-        action: (f.get('action') || null) as AuditAction | null,
-        kind: (f.get('kind') || null) as AuditKind | null,
+        action: enumFilter('action', actions, f.get('action')),
+        kind: enumFilter('kind', kinds, f.get('kind')),
         baseId: f.get('base') || null,
         actor: f.get('actor') || null,
         since: f.get('since') || null,

@@ -182,17 +182,19 @@ function FlowEditor({
   const [confirmPublish, setConfirmPublish] = useState(false);
   const [importing, setImporting] = useState(false);
 
-  // A record's problems are known from its save in this tab, else asked
-  // for: a draft saved in another tab, or one whose policy was deleted
-  // since, shows them as soon as it opens.
+  // A record's problems are asked for whenever it opens, those kept in the
+  // tab shown meanwhile: a draft saved in another tab, or one whose policy
+  // was deleted since (which leaves its revision as it was), shows them as
+  // soon as it opens. A save on this page answers them itself.
   const recordId = record?.id;
   const recordRevision = record?.revision;
+  const answeredBySave = useRef('');
   // Asked again by itself when the server could not be reached.
   const [uncheckedWhy, setUncheckedWhy] = useState('');
   const [checkAttempt, setCheckAttempt] = useState(0);
   useRetryWhileUnreachable(saysUnreachable(uncheckedWhy), () => setCheckAttempt((a) => a + 1));
   useEffect(() => {
-    if (recordId === undefined || recordRevision === undefined || loadProblems(recordId, recordRevision)) {
+    if (recordId === undefined || recordRevision === undefined || answeredBySave.current === `${recordId}@${recordRevision}`) {
       setUncheckedWhy('');
       return;
     }
@@ -281,6 +283,7 @@ function FlowEditor({
   // format version 1), becomes what the editor holds.
   const adopt = (res: { flow: Rec; validation: { errors: string[]; warnings: string[] } }) => {
     revision.current = res.flow.revision;
+    answeredBySave.current = `${res.flow.id}@${res.flow.revision}`;
     const found = problemsOf(res.validation);
     storeProblems(res.flow.id, res.flow.revision, found);
     setProblems(found);

@@ -14,7 +14,7 @@ import {
   UpdateGroupDocument,
 } from '@verdict/client';
 import type { GroupFieldsFragment, GroupMemberKind } from '@verdict/client';
-import { errorMessage, refusedId, saysUnreachable } from '../api';
+import { errorMessage, namesNothing, saysUnreachable } from '../api';
 import { useTries } from '../reconnect';
 import type { Api } from '../api';
 import { formatTime } from '../format';
@@ -157,7 +157,7 @@ export function GroupPage({ id }: { id: string }) {
         setName(r.group.name);
         setDescription(r.group.description);
       },
-      (err) => live && setLoadError(refusedId(err) ? missingGroup : errorMessage(err)),
+      (err) => live && setLoadError(namesNothing(err) ? missingGroup : errorMessage(err)),
     );
     return () => {
       live = false;
