@@ -93,7 +93,28 @@ export function App() {
   }, []);
 
   const key = state.kind === 'signed-out' ? '' : state.key;
-  const api = useMemo(() => (key ? new Api(key, () => signOut(KEY_REFUSED)) : null), [key, signOut]);
+  // An action refused to the role reads the viewer again, once at a time:
+  // a role lowered since sign-in shows in the header and in what the pages
+  // offer.
+  const api = useMemo(() => {
+    if (!key) return null;
+    let reading = false;
+    const made: Api = new Api(
+      key,
+      () => signOut(KEY_REFUSED),
+      () => {
+        if (reading) return;
+        reading = true;
+        made.request(ViewerDocument).then(
+          ({ viewer }) => setState((s) => (s.kind === 'signed-in' && s.key === key ? { ...s, viewer } : s)),
+          () => {},
+        ).finally(() => {
+          reading = false;
+        });
+      },
+    );
+    return made;
+  }, [key, signOut]);
 
   useEffect(() => {
     if (state.kind !== 'checking' || !api) return;

@@ -39,8 +39,14 @@ type VariablesArg<V> = {} extends V ? [variables?: V] : [variables: V];
 export class Api {
   readonly #client: VerdictClient;
   readonly #onKeyRefused: () => void;
+  readonly #onActionRefused: () => void;
 
-  constructor(apiKey: string, onKeyRefused: () => void) {
+  /**
+   * onKeyRefused is called when the server stops accepting the key,
+   * onActionRefused when it refuses an action to the key's role: the role
+   * may have been lowered since the page learnt it.
+   */
+  constructor(apiKey: string, onKeyRefused: () => void, onActionRefused: () => void = () => {}) {
     // The client calls its fetch as a method of its own; the browser's fetch
     // must be called on window. A request that reaches no server says so,
     // where the browser's words ("Failed to fetch") would not.
@@ -60,6 +66,7 @@ export class Api {
       },
     });
     this.#onKeyRefused = onKeyRefused;
+    this.#onActionRefused = onActionRefused;
   }
 
   async request<R, V>(document: TypedDocumentString<R, V>, ...variables: VariablesArg<V>): Promise<R> {
@@ -71,6 +78,9 @@ export class Api {
       if (err instanceof VerdictError) serverAnswered();
       if (err instanceof VerdictError && err.code === 'unauthenticated') {
         this.#onKeyRefused();
+      }
+      if (err instanceof VerdictError && err.code === 'permission_denied') {
+        this.#onActionRefused();
       }
       throw err;
     }

@@ -1153,6 +1153,36 @@ test('a key revoked mid-session returns to sign-in, and the unsaved text survive
   await page.context().close();
 });
 
+test('a role lowered mid-session shows in the header once the server refuses an action to it', async () => {
+  const member = await rest(server.url, ADMIN_KEY, 'POST', '/admin/members', { email: 'demoted@example.test', role: 'editor' });
+  const key = await rest(server.url, ADMIN_KEY, 'POST', '/admin/keys', { name: 'demoted', scope: 'edit', userId: member.user.id });
+  const page = await newPage();
+  await signIn(page, key.secret);
+  await expect(page.getByTestId('who')).toContainText('Editor');
+  await page.getByRole('button', { name: 'New policy' }).click();
+  await page.getByLabel('Name').fill('Written by an editor');
+  await rest(server.url, ADMIN_KEY, 'PUT', `/admin/members/${member.user.id}`, { role: 'viewer' });
+  // The server obeys the change once its cache of the key expires: until
+  // it refuses the key an edit, nothing is clicked. The probe has no name,
+  // so an editor's is refused as invalid (400) and stores nothing; a
+  // viewer's is refused before it is read (403).
+  for (let tries = 0; ; tries++) {
+    const status = (await fetch(`${server.url}/policy`, {
+      method: 'POST',
+      headers: { 'x-api-key': key.secret, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: '', rule: 'x' }),
+    })).status;
+    assert.ok(status === 400 || status === 403, `the probe got ${status}`);
+    if (status === 403) break;
+    assert.ok(tries < 60, 'the server still lets the demoted key edit');
+    await new Promise((done) => setTimeout(done, 250));
+  }
+  assert.equal((await page.getByTestId('who').textContent()).includes('Viewer'), false);
+  await page.getByRole('button', { name: 'Create draft' }).click();
+  await expect(page.getByTestId('who')).toContainText('Viewer');
+  await page.context().close();
+});
+
 test('a save of a draft someone else saved meanwhile is refused, and the text stays', async () => {
   const created = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
     name: 'Shared draft',
