@@ -144,10 +144,11 @@ type server struct {
 	// query strings that do not decode.
 	noncanonical http.Handler
 	badQuery     http.Handler
-	// console serves Config.Console below consolePrefix, toConsole sends
-	// a browser there from the root; both nil without a console.
-	console, toConsole http.Handler
-	consolePrefix      string
+	// console serves Config.Console at consoleRoot and below consolePrefix
+	// (consoleRoot and a slash), toConsole sends a browser there from the
+	// root; both nil without a console.
+	console, toConsole         http.Handler
+	consolePrefix, consoleRoot string
 	// patterns lists the routes in the order they were mounted, so the
 	// OpenAPI document can be checked against what is really served.
 	patterns []string
@@ -270,6 +271,7 @@ func newServer(svc *service.Service, cfg Config) *server {
 	}
 	if cfg.Console != nil {
 		s.consolePrefix = cfg.ConsolePrefix
+		s.consoleRoot = strings.TrimSuffix(cfg.ConsolePrefix, "/")
 		s.console = s.chain(public, cfg.Console)
 		s.toConsole = s.chain(public, http.RedirectHandler(cfg.ConsolePrefix, http.StatusFound))
 	}
@@ -308,7 +310,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.console != nil {
 		p := r.URL.Path
 		switch {
-		case p == strings.TrimSuffix(s.consolePrefix, "/") || strings.HasPrefix(p, s.consolePrefix):
+		case p == s.consoleRoot || strings.HasPrefix(p, s.consolePrefix):
 			r.Pattern = s.consolePrefix
 			s.console.ServeHTTP(w, r)
 			return
