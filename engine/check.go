@@ -1333,7 +1333,7 @@ func (c *checker) equalsOnItsLine(e SyntaxError) bool {
 	}
 	lineEnd = e.cond + len(strings.TrimRight(c.src[e.cond:e.cond+lineEnd], " \t\r"))
 	to := lineEnd
-	if e.off+len("to") <= len(c.src) && strings.EqualFold(c.src[e.off:e.off+len("to")], "to") && hasWordAt(c.src, e.off, c.src[e.off:e.off+len("to")]) {
+	if next, _ := operatorWords(c.src, e.off); len(next) > 0 && strings.EqualFold(next[0], "to") {
 		to = e.off + len("to")
 	}
 	for k, starts := lineEnd-1, 0; k >= e.cond && starts < 8; k-- {
