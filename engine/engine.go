@@ -35,6 +35,7 @@ type Result struct {
 	lines   *RuleLines   // Rule as SetRule set it, with its JSON written once
 	about   *explainInfo // what Explain needs to know of the program
 	failure *ParseFailed // why the text did not parse, for Explain
+	notes   []nestedNote // referenced rules' conditions that call for a warning
 	shown   int          // see ShownAnswerBytes
 	reads   int          // see ReadBytes
 }

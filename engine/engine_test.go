@@ -3,6 +3,7 @@ package engine_test
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -808,13 +809,13 @@ func TestANumberSentAsTextIsNamedWhenComparedWithNumbers(t *testing.T) {
 		{"__age__ is not equal to 65", engine.WarnTextComparedWithNumber,
 			`The age of the P is the text "65", not a number, so it was not compared with 65 and the condition is false.` + send},
 		{"__age__ is equal to __n__", engine.WarnTextComparedWithNumber,
-			`The age of the P is the text "65", not a number, so it was not compared with the n of the P and the condition is false.` + send},
+			`The age of the P is the text "65", not a number, so it was not compared with the n of the P (65) and the condition is false.` + send},
 		{"__age__ is in [65, 66]", engine.WarnTextComparedWithNumber,
 			`The age of the P is the text "65", not a number, so it equals none of the numbers in [65,66] and the condition is false.` + send},
 		{"__age__ is not in [65, 66]", engine.WarnTextComparedWithNumber,
 			`The age of the P is the text "65", not a number, so it equals none of the numbers in [65,66] and the condition is true.` + send},
 		{"__age__ is in __ns__", engine.WarnTextComparedWithNumber,
-			`The age of the P is the text "65", not a number, so it equals none of the numbers in the ns of the P and the condition is false.` + send},
+			`The age of the P is the text "65", not a number, so it equals none of the numbers in the ns of the P ([65]) and the condition is false.` + send},
 		{"__name__ is equal to 65", engine.WarnValuesNotCompared,
 			`The name of the P is "Ann", which cannot be compared with 65, so the condition is false.`},
 	}
@@ -831,5 +832,70 @@ func TestANumberSentAsTextIsNamedWhenComparedWithNumbers(t *testing.T) {
 	res := fixedEngine().Run("A **P** is ok if __name__ is in [65, 66].", mustData(t, data))
 	if res.Explain(); len(res.Warnings) != 0 {
 		t.Errorf("a text that is no number in a list of numbers: warnings %+v, want none", res.Warnings)
+	}
+}
+
+func TestEveryConditionThatCallsForAWarningGetsIt(t *testing.T) {
+	const eye = "A **Person** passes the eye test if the __vision__ of the **Person** is at least 6.\n" +
+		"A **Person** gets a licence if the **Person** passes the eye test.\n"
+	tests := []struct {
+		name, rule, data string
+		result           bool
+		want             []engine.Warning
+	}{
+		{"a misspelt reference in a referenced rule",
+			"A **Person** is fit if the **Person** passes the eye tset.\nA **Person** gets a licence if the **Person** is fit.\n",
+			`{"Person": {"eye_tset_passed": true}}`, true,
+			[]engine.Warning{{Code: engine.WarnInferredReference, Message: `In the rule "Person is fit", no rule matches "passes the eye tset"; the data property eyeTsetPassed of Person decided it (true).`}}},
+		{"text compared with a number in a referenced rule", eye, `{"Person": {"vision": "8"}}`, false,
+			[]engine.Warning{{Code: engine.WarnTextComparedWithNumber, Message: `In the rule "Person passes the eye test", the vision of the Person is the text "8", not a number, so it was not compared with 6 and the condition is false. Send numbers without quotes.`}}},
+		{"an unparsed date in a referenced rule",
+			"A **Person** is adult if the __birth__ of the **Person** is older than 18 years.\nA **Person** gets a licence if the **Person** is adult.\n",
+			`{"Person": {"birth": "01/02/1990"}}`, false,
+			[]engine.Warning{{Code: engine.WarnDateNotParsed, Message: `In the rule "Person is adult", the birth of the Person is "01/02/1990", which is not a date (YYYY-MM-DD or an ISO 8601 timestamp), so the condition is false.`}}},
+		{"a condition the explanation of a true result does not quote",
+			"A **user** is ok if the __a__ of the **user** is at least 1 or the __b__ of the **user** is at least 1.\n",
+			`{"user": {"a": "5", "b": 2}}`, true,
+			[]engine.Warning{{Code: engine.WarnTextComparedWithNumber, Message: `The a of the user is the text "5", not a number, so it was not compared with 1 and the condition is false. Send numbers without quotes.`}}},
+		{"a number sent as text looked for among numbers in a referenced rule",
+			"A **P** is known if the __code__ of the **P** is in [1, 2].\nA **P** gets in if the **P** is known.\n",
+			`{"P": {"code": "1"}}`, false,
+			[]engine.Warning{{Code: engine.WarnTextComparedWithNumber, Message: `In the rule "P is known", the code of the P is the text "1", not a number, so it equals none of the numbers in [1,2] and the condition is false. Send numbers without quotes.`}}},
+		{"a referenced rule whose values go together", eye, `{"Person": {"vision": 8}}`, true, []engine.Warning{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := fixedEngine().Run(tt.rule, mustData(t, tt.data))
+			res.Explain()
+			if res.Error != nil || res.Result != tt.result || !reflect.DeepEqual([]engine.Warning(res.Warnings), tt.want) {
+				t.Errorf("result %v, error %v, warnings %+v; want result %v, warnings %+v", res.Result, res.Error, res.Warnings, tt.result, tt.want)
+			}
+		})
+	}
+}
+
+func TestExplanationsSayWhatTheOtherSideIs(t *testing.T) {
+	tests := []struct{ name, rule, data, explanation string }{
+		{"a right-hand path with the value it found",
+			"A **user** is old enough if the __age__ of the **user** is greater than the __min age__ of the **config**.",
+			`{"user": {"age": 25}, "config": {"minAge": 30}}`,
+			"user is old enough: no — the age of the user is 25, which is not greater than the min age of the config (30)."},
+		{"a text that starts like a path",
+			`A **item** is cheap if the __price__ of the **item** is equal to "$.99".`,
+			`{"item": {"price": "$1.50"}}`,
+			`item is cheap: no — the price of the item is "$1.50", which is not equal to "$.99".`},
+		{"emptiness of a number",
+			"A **form** is blank if the __notes__ of the **form** is empty.",
+			`{"form": {"notes": 0}}`,
+			"form is blank: no — the notes of the form is 0, and only a text, a list or an object is empty or not, so the condition is false."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := fixedEngine().Run(tt.rule, mustData(t, tt.data))
+			res.Explain()
+			if res.Explanation != tt.explanation {
+				t.Errorf("explanation\n%s\nwant\n%s", res.Explanation, tt.explanation)
+			}
+		})
 	}
 }

@@ -37,6 +37,45 @@ type evaluator struct {
 	found map[foundKey]foundName
 	// counted remembers the length of each long text it was asked for.
 	counted map[valueKey]int
+	// noting is set while the golden rule is evaluated: the conditions of
+	// the rules it refers to, which have no trace, are then noted in notes
+	// when they call for a warning.
+	noting bool
+	notes  []nestedNote
+}
+
+// nestedNote is a condition of a referenced rule that calls for a warning,
+// traced as a condition of the golden rule would be, and the rule it is in.
+type nestedNote struct {
+	rule string // "Person passes the eye test"
+	cond ConditionTrace
+}
+
+// noteNested notes c, a condition of a referenced rule (ct is nil) whose
+// operands did not go together or that a data property decided, so that
+// its warning is not lost with the trace it does not have. It evaluates c
+// again with a trace; what that shows counts toward the answer's bound,
+// and a note that would pass it is left out rather than failing the run.
+func (e *evaluator) noteNested(c *ccond, ct *ConditionTrace) {
+	if ct != nil || !e.noting || len(e.stack) == 0 {
+		return
+	}
+	reads, shown := e.reads, e.shown
+	e.noting = false
+	var traced ConditionTrace
+	_, err := e.condition(c, &traced)
+	e.noting = true
+	e.reads = reads
+	if err != nil || 3*e.shown > e.prog.limits.MaxShownAnswerBytes {
+		e.shown = shown
+		return
+	}
+	r := &e.prog.rules[e.stack[len(e.stack)-1]]
+	phrase := r.outcome
+	if r.verb != "" {
+		phrase = r.verb + " " + phrase
+	}
+	e.notes = append(e.notes, nestedNote{rule: r.selector + " " + phrase, cond: traced})
 }
 
 // Evaluate runs the program against a JSON object. Its `rule` member has
@@ -59,6 +98,7 @@ func (p *Program) EvaluateInto(res *Result, data map[string]any) {
 
 	labels := res.Labels
 	conds := res.exec[0].Conditions
+	e.notes = res.notes[:0]
 	*res = Result{Rule: p.inline, Data: data, about: p.about}
 	g := &p.rules[p.golden]
 	entry := &res.exec[0]
@@ -67,8 +107,11 @@ func (p *Program) EvaluateInto(res *Result, data map[string]any) {
 	res.Trace.Execution = res.exec[:]
 
 	e.enter(p.golden)
+	e.noting = true
 	result, err := e.rule(g, entry)
+	e.noting = false
 	e.leave(p.golden, result, err)
+	res.notes = e.notes
 	entry.Result = result && err == nil
 	if err != nil {
 		res.Labels = e.labelsAfterError()
@@ -371,6 +414,7 @@ func (e *evaluator) infer(c *ccond, ct *ConditionTrace) (bool, *Error) {
 					return false, err
 				}
 				ok := truthy(v)
+				e.noteNested(c, ct)
 				if ct != nil {
 					ct.PropertyCheck = &PropertyCheck{PropertyName: cand.name, PropertyValue: wrapKind(v), found: v}
 					if err := e.show(v); err != nil {
@@ -612,7 +656,7 @@ func (e *evaluator) comparison(c *ccond, ct *ConditionTrace) (bool, *Error) {
 		ct.Property = PropertyTrace{Path: path}
 		ct.Operator = c.op.String()
 		if c.right != nil {
-			ct.Value = c.right.display
+			ct.Value, ct.rightPath = c.right.display, true
 		} else if c.op.isEmpty() {
 			ct.Value = emptyString
 		} else {
@@ -636,6 +680,7 @@ func (e *evaluator) comparison(c *ccond, ct *ConditionTrace) (bool, *Error) {
 			}
 		}
 		if !ok {
+			e.noteNested(c, ct)
 			return false, nil
 		}
 		res := empty == (c.op == OpIsEmpty)
@@ -688,6 +733,9 @@ func (e *evaluator) comparison(c *ccond, ct *ConditionTrace) (bool, *Error) {
 		}
 	}
 	res, ok := e.compare(c.op, left, right)
+	if !ok || (c.op == OpIn || c.op == OpNotIn) && left.kind == vString && isNumberText(left.str) {
+		e.noteNested(c, ct)
+	}
 	if !ok {
 		return false, nil
 	}
@@ -748,6 +796,9 @@ func (e *evaluator) count(c *ccond, ct *ConditionTrace) (bool, *Error) {
 		if err == nil {
 			count := float64(n)
 			res, ok := e.compare(c.op, value{kind: vNumber, num: count}, c.lit.v)
+			if !ok {
+				e.noteNested(c, ct)
+			}
 			if ct != nil {
 				ct.Property.Value = count
 				if ok {

@@ -78,6 +78,16 @@ func (r *Result) Explain() {
 		b.WriteString("no")
 	}
 	clauses := r.clauses(entry, rule)
+	for i := range entry.Conditions {
+		subject := ""
+		if rule != nil && i < len(rule.subjects) {
+			subject = rule.subjects[i]
+		}
+		r.conditionWarnings(&entry.Conditions[i], subject, "")
+	}
+	for i := range r.notes {
+		r.conditionWarnings(&r.notes[i].cond, "", r.notes[i].rule)
+	}
 	if len(clauses) > 0 {
 		b.WriteString(" — ")
 		b.WriteString(strings.Join(clauses, "; "))
@@ -237,25 +247,21 @@ func (r *Result) clauses(entry *RuleTrace, rule *explainInfo) []string {
 
 func (r *Result) clause(c *ConditionTrace, subject string) string {
 	if c.Reference {
-		return r.referenceClause(c)
+		return referenceClause(c)
 	}
-	if subject == "" {
-		p := strings.TrimSuffix(strings.TrimSuffix(c.Property.Path, ".number"), ".length")
-		subject = namesWords(strings.Split(strings.TrimPrefix(p, "$."), "."))
-	}
+	subject = subjectOf(c, subject)
 	value := ValueText(c.Property.Value)
 	if !c.Compared {
-		if c.Property.Value == nil && c.Property.Path != "" && r.Error != nil {
+		if r.stoppedOn(c) {
 			if c.rightFailed {
-				return shown(c.Value) + " " + stoppedAt(r.Error.Kind, "")
+				return shownRight(c) + " " + stoppedAt(r.Error.Kind, "")
 			}
 			return subject + " " + stoppedAt(r.Error.Kind, c.Property.Path)
 		}
-		w := r.notCompared(c, subject, value)
-		return fmt.Sprintf("%s is %s, which cannot be compared with %s, so the condition is false", subject, value, w)
-	}
-	if c.Operator == "In" || c.Operator == "NotIn" {
-		r.textAmongNumbers(c, subject, value)
+		if isEmptiness(c.Operator) {
+			return neitherEmpty(subject, value)
+		}
+		return fmt.Sprintf("%s is %s, which cannot be compared with %s, so the condition is false", subject, value, otherSide(c))
 	}
 	phrase, negated := operatorSaid(c.Operator)
 	var b strings.Builder
@@ -273,16 +279,70 @@ func (r *Result) clause(c *ConditionTrace, subject string) string {
 		}
 		b.WriteString(phrase)
 	}
-	if c.Operator != OpIsEmpty.String() && c.Operator != OpIsNotEmpty.String() {
+	if !isEmptiness(c.Operator) {
 		if c.Operator != OpContains.String() {
 			b.WriteString(" ")
 		}
-		b.WriteString(shown(c.Value))
+		b.WriteString(otherSide(c))
 		if c.Operator == OpWithin.String() {
 			b.WriteString(" of today")
 		}
 	}
 	return b.String()
+}
+
+// subjectOf is how an explanation names a condition's left side: subject
+// when the golden rule's text gave it, otherwise the trace's path in words.
+func subjectOf(c *ConditionTrace, subject string) string {
+	if subject != "" {
+		return subject
+	}
+	p := strings.TrimSuffix(strings.TrimSuffix(c.Property.Path, ".number"), ".length")
+	return namesWords(strings.Split(strings.TrimPrefix(p, "$."), "."))
+}
+
+// stoppedOn tells whether the run's error arose on c, which then holds no
+// value: its path, or its right-hand path, could not be read or compared.
+func (r *Result) stoppedOn(c *ConditionTrace) bool {
+	return c.Property.Value == nil && c.Property.Path != "" && r.Error != nil
+}
+
+func isEmptiness(op string) bool {
+	return op == OpIsEmpty.String() || op == OpIsNotEmpty.String()
+}
+
+// neitherEmpty says why `is empty` or `is not empty` held for neither
+// reading: the value is a number or a boolean.
+func neitherEmpty(subject, value string) string {
+	return fmt.Sprintf("%s is %s, and only a text, a list or an object is empty or not, so the condition is false", subject, value)
+}
+
+// conditionWarnings adds the warnings c calls for: a data property that
+// decided a reference, an unresolved label, values that could not be
+// compared, a number sent as text looked for among numbers. in names the
+// referenced rule c belongs to, empty for the golden rule's conditions.
+func (r *Result) conditionWarnings(c *ConditionTrace, subject, in string) {
+	warn := func(code, msg string) {
+		if in != "" {
+			msg = fmt.Sprintf("In the rule %q, %s", in, msg)
+		}
+		r.warn(code, msg)
+	}
+	switch {
+	case c.Reference && c.PropertyCheck != nil:
+		warn(WarnInferredReference, fmt.Sprintf("no rule matches %q; the data property %s of %s decided it (%s).",
+			c.RuleName, c.PropertyCheck.PropertyName, c.Selector.Value, ValueText(c.PropertyCheck.found)))
+	case c.Reference:
+		if c.Selector.Value == "" && c.ReferencedRuleOutcome == "" && r.about == nil {
+			warn(WarnUnresolvedLabel, fmt.Sprintf("§%s names no rule, so that condition counted as false.", c.RuleName))
+		}
+	case !c.Compared && (in != "" || !r.stoppedOn(c)):
+		warn(notCompared(c, subjectOf(c, subject)))
+	case c.Operator == "In" || c.Operator == "NotIn":
+		if msg := textAmongNumbers(c, subjectOf(c, subject)); msg != "" {
+			warn(WarnTextComparedWithNumber, msg)
+		}
+	}
 }
 
 // stoppedAt says what went wrong with the condition a run stopped on, as
@@ -339,20 +399,31 @@ func operatorSaid(op string) (string, bool) {
 	return op, false
 }
 
-// shown renders a compared value: text in quotes, numbers, dates and
-// durations as written, lists as [a, b].
-func shown(v TypedValue) string {
+// shownRight renders a condition's other side as the rule wrote it: text
+// in quotes, numbers, dates and durations as written, lists as [a, b], a
+// right-hand path in words.
+func shownRight(c *ConditionTrace) string {
+	v := c.Value
 	switch v.Type {
 	case typeDate, typeDuration:
 		if s, ok := v.Value.(string); ok {
 			return s
 		}
 	case typeString:
-		if s, ok := v.Value.(string); ok && strings.HasPrefix(s, "$.") {
+		if s, ok := v.Value.(string); ok && c.rightPath {
 			return pathText(s)
 		}
 	}
 	return ValueText(v.Value)
+}
+
+// otherSide is shownRight with, for a right-hand path, the value it found:
+// "the min age of the config (30)".
+func otherSide(c *ConditionTrace) string {
+	if c.rightPath && c.rightFound != nil {
+		return shownRight(c) + " (" + ValueText(c.rightFound) + ")"
+	}
+	return shownRight(c)
 }
 
 // pathText turns a displayed right-hand path `$.root.a.b` into words.
@@ -382,21 +453,16 @@ func namesWords(names []string) string {
 	return b.String()
 }
 
-func (r *Result) referenceClause(c *ConditionTrace) string {
+func referenceClause(c *ConditionTrace) string {
 	verdict := "does not hold"
 	if c.Result {
 		verdict = "holds"
 	}
 	switch {
 	case c.PropertyCheck != nil:
-		r.warn(WarnInferredReference, fmt.Sprintf("No rule matches %q; the data property %s of %s decided it (%s).",
-			c.RuleName, c.PropertyCheck.PropertyName, c.Selector.Value, ValueText(c.PropertyCheck.found)))
 		return fmt.Sprintf("the %s %s: the data property %s is %s", c.Selector.Value, c.RuleName,
 			c.PropertyCheck.PropertyName, ValueText(c.PropertyCheck.found))
 	case c.Selector.Value == "":
-		if c.ReferencedRuleOutcome == "" && r.about == nil {
-			r.warn(WarnUnresolvedLabel, fmt.Sprintf("§%s names no rule, so that condition counted as false.", c.RuleName))
-		}
 		return "§" + c.RuleName + " " + verdict
 	}
 	// Concatenated rather than formatted: every reference of every run is
@@ -411,26 +477,26 @@ func verdictWord(b bool) string {
 	return "no"
 }
 
-// notCompared adds the warning that says why a condition's values could
-// not be compared, and returns how to name the other side.
-func (r *Result) notCompared(c *ConditionTrace, subject, value string) string {
-	other := shown(c.Value)
+// notCompared is the warning that says why c's values could not be
+// compared, subject naming its left side.
+func notCompared(c *ConditionTrace, subject string) (code, msg string) {
+	value := ValueText(c.Property.Value)
+	other := otherSide(c)
 	_, isText := c.Property.Value.(string)
 	_, isList := c.Property.Value.([]any)
 	switch c.Operator {
 	case "GreaterThanOrEqual", "LessThanOrEqual", "GreaterThan", "LessThan":
 		if isText && c.Value.Type == typeNumber {
-			return r.textComparedWithNumber(subject, value, other)
+			return textComparedWithNumber(subject, value, other)
 		}
 	case "EqualTo", "ExactlyEqualTo", "NotEqualTo":
 		if text, _ := c.Property.Value.(string); isNumberText(text) && rightIsNumber(c) {
-			return r.textComparedWithNumber(subject, value, other)
+			return textComparedWithNumber(subject, value, other)
 		}
 	case "LaterThan", "EarlierThan", "Within", "OlderThan", "YoungerThan":
 		text, _ := c.Property.Value.(string)
 		if _, date := timestampDay(text); isText && !date {
-			r.warn(WarnDateNotParsed, fmt.Sprintf("%s is %s, which is not %s, so the condition is false.", subject, value, aDate))
-			return other
+			return WarnDateNotParsed, fmt.Sprintf("%s is %s, which is not %s, so the condition is false.", subject, value, aDate)
 		} else if isText {
 			// The data holds a date, so the other side is what is wrong.
 			needs := aDate
@@ -438,51 +504,49 @@ func (r *Result) notCompared(c *ConditionTrace, subject, value string) string {
 				needs = "a duration (a number and a unit, such as 30 days)"
 			}
 			if c.rightFound != nil {
-				r.warn(WarnDateNotParsed, fmt.Sprintf("%s is compared with %s, which is %s, not %s, so the condition is false.",
-					subject, other, ValueText(c.rightFound), needs))
-			} else {
-				r.warn(WarnDateNotParsed, fmt.Sprintf("The rule compares %s with %s, which is not %s, so the condition is false.",
-					subject, other, needs))
+				return WarnDateNotParsed, fmt.Sprintf("%s is compared with %s, which is %s, not %s, so the condition is false.",
+					subject, shownRight(c), ValueText(c.rightFound), needs)
 			}
-			return other
+			return WarnDateNotParsed, fmt.Sprintf("The rule compares %s with %s, which is not %s, so the condition is false.",
+				subject, other, needs)
 		}
+	case "IsEmpty", "IsNotEmpty":
+		return WarnValuesNotCompared, neitherEmpty(subject, value) + "."
 	}
 	if isList {
-		r.warn(WarnListComparedWithValue, fmt.Sprintf(
+		return WarnListComparedWithValue, fmt.Sprintf(
 			"%s is a list, %s, compared with the single value %s, so the condition is false. Use `contains` to look for a value in a list.",
-			subject, value, other))
-		return other
+			subject, value, other)
 	}
-	r.warn(WarnValuesNotCompared, fmt.Sprintf("%s is %s, which cannot be compared with %s, so the condition is false.",
-		subject, value, other))
-	return other
+	return WarnValuesNotCompared, fmt.Sprintf("%s is %s, which cannot be compared with %s, so the condition is false.",
+		subject, value, other)
 }
 
 const aDate = "a date (YYYY-MM-DD or an ISO 8601 timestamp)"
 
-// textComparedWithNumber warns that a text was not compared with a number,
-// and returns how to name the number.
-func (r *Result) textComparedWithNumber(subject, value, other string) string {
-	r.warn(WarnTextComparedWithNumber, fmt.Sprintf(
+// textComparedWithNumber is the warning that a text was not compared with
+// a number.
+func textComparedWithNumber(subject, value, other string) (code, msg string) {
+	return WarnTextComparedWithNumber, fmt.Sprintf(
 		"%s is the text %s, not a number, so it was not compared with %s and the condition is false. Send numbers without quotes.",
-		subject, value, other))
-	return other
+		subject, value, other)
 }
 
-// textAmongNumbers warns when a number sent as text is looked for in a list
-// of numbers: it equals none of them, which is seldom what was meant.
-func (r *Result) textAmongNumbers(c *ConditionTrace, subject, value string) {
+// textAmongNumbers is the warning, or "", for a number sent as text looked
+// for in a list of numbers: it equals none of them, which is seldom what
+// was meant.
+func textAmongNumbers(c *ConditionTrace, subject string) string {
 	text, _ := c.Property.Value.(string)
 	list := c.Value.Value
 	if c.rightFound != nil {
 		list = c.rightFound
 	}
 	if !isNumberText(text) || !holdsNumber(list) {
-		return
+		return ""
 	}
-	r.warn(WarnTextComparedWithNumber, fmt.Sprintf(
+	return fmt.Sprintf(
 		"%s is the text %s, not a number, so it equals none of the numbers in %s and the condition is %v. Send numbers without quotes.",
-		subject, value, shown(c.Value), c.Result))
+		subject, ValueText(text), otherSide(c), c.Result)
 }
 
 // rightIsNumber tells whether a condition's other side is a number, written

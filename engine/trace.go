@@ -66,6 +66,9 @@ type ConditionTrace struct {
 	Operator string
 	Value    TypedValue
 	Compared bool
+	// rightPath tells that Value names a right-hand path, not a text that
+	// happens to start with "$.".
+	rightPath bool
 	// rightFailed tells that the run stopped on the right-hand path, whose
 	// failure, like the left's, leaves Property.Value null.
 	rightFailed bool
