@@ -506,14 +506,19 @@ func (s *Service) draftFromVersion(ctx context.Context, k *kindRules, id uuid.UU
 		return nil, newError(CodeConflict, "the base has a draft already: %s (use replace=true to overwrite it)", *l.base.DraftRecordID)
 	}
 	var out target
-	err = s.inTx(ctx, func(tx storage.Tx) error {
+	// A replace overwrites whatever draft it finds, so one that another
+	// request's draft got ahead of (its new draft, or its edit of the one
+	// read here) is done again over it, a few times at most.
+	raced := false
+	replaceOnce := func(tx storage.Tx) error {
 		now := s.timestamp()
 		b, err := tx.Base(ctx, l.base.ID)
 		if err != nil {
 			return unavailable(err)
 		}
 		var r *ent.Record
-		if b.DraftRecordID != nil {
+		replaced := b.DraftRecordID != nil
+		if replaced {
 			if !replace {
 				return newError(CodeConflict, "the base has a draft already: %s (use replace=true to overwrite it)", *b.DraftRecordID)
 			}
@@ -530,6 +535,7 @@ func (s *Service) draftFromVersion(ctx context.Context, k *kindRules, id uuid.UU
 				return unavailable(err)
 			}
 			if !saved {
+				raced = true
 				return newError(CodeConflict, "the draft changed or was published meanwhile; load it again")
 			}
 			// The base takes the draft's name, as an edit of the draft gives
@@ -544,6 +550,7 @@ func (s *Service) draftFromVersion(ctx context.Context, k *kindRules, id uuid.UU
 		} else {
 			r, err = tx.CreateRecord(ctx, newDraft(p, k, b.ID, src, now))
 			if err != nil {
+				raced = errors.Is(err, storage.ErrConflict)
 				return storeErr(err, "the base has a draft already")
 			}
 			if b, err = tx.AttachDraft(ctx, b, r.ID, now); err != nil {
@@ -560,13 +567,25 @@ func (s *Service) draftFromVersion(ctx context.Context, k *kindRules, id uuid.UU
 		out = target{base: b, record: r}
 		return s.changed(ctx, tx, baseChange(b, r.ID), event{tenant: p.TenantID, action: auditevent.ActionEdited,
 			kind: k.auditKind(), base: &b.ID, record: &r.ID, actor: p,
-			details: map[string]any{"draftFromVersion": *src.Version, "replaced": replace && l.base.DraftRecordID != nil}})
-	})
+			details: map[string]any{"draftFromVersion": *src.Version, "replaced": replaced}})
+	}
+	for range maxReplaceAttempts {
+		raced = false
+		if err = s.inTx(ctx, replaceOnce); !raced || !replace {
+			break
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
 	return &out, nil
 }
+
+// maxReplaceAttempts bounds how often a draft's replacement is done again
+// over the drafts concurrent requests made meanwhile. Each attempt that
+// fails does so because another request's replacement committed, so as
+// many requests at once as this all succeed.
+const maxReplaceAttempts = 8
 
 // changeErr is the error of a change to b that the store refused: a base
 // deleted since it was loaded, whose deletion the change waited for on

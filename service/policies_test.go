@@ -519,3 +519,29 @@ func TestARefusedPublishWithANewRuleLeavesTheDraftAsItWas(t *testing.T) {
 		}
 	})
 }
+
+func TestDraftsReplacedAtOnceAllSucceed(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		v1 := f.publishedPolicy(t, "Original", seniorRule)
+		const requests = 6
+		errs := make(chan error, requests)
+		for range requests {
+			go func() {
+				_, err := f.svc.PolicyDraftFromVersion(admin, v1.ID, true)
+				errs <- err
+			}()
+		}
+		for range requests {
+			if err := <-errs; err != nil {
+				t.Errorf("a replace answered %v", err)
+			}
+		}
+		drafts := db.Client().Record.Query().Where(record.BaseID(v1.BaseID), record.StatusEQ(record.StatusDraft)).CountX(context.Background())
+		base := db.Client().Base.GetX(context.Background(), v1.BaseID)
+		if drafts != 1 || base.DraftRecordID == nil {
+			t.Errorf("the base has %d drafts, its draft %v", drafts, base.DraftRecordID)
+		}
+	})
+}
