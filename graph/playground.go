@@ -47,6 +47,14 @@ func Playground(endpoint string) http.Handler {
 		panic(err)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The page takes a key (?key=) and fills requests with it: no other
+		// site may frame it, and no request it makes tells where it came
+		// from, which would carry the key to the servers' logs.
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Content-Security-Policy", "frame-ancestors 'none'")
 		name := r.PathValue("asset")
 		if name == "" {
 			servePlaygroundPage(w, r, endpoint)

@@ -69,3 +69,21 @@ func TestThePlaygroundHasNoOtherFiles(t *testing.T) {
 		}
 	}
 }
+
+func TestThePlaygroundCannotBeFramedNorTellWhereItsRequestsComeFrom(t *testing.T) {
+	mux := playgroundMux()
+	for _, path := range []string{"/playground?key=vdk_secret", "/playground/graphiql.min.js"} {
+		w := httptest.NewRecorder()
+		mux.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
+		for name, want := range map[string]string{
+			"Referrer-Policy":         "no-referrer",
+			"X-Frame-Options":         "DENY",
+			"Content-Security-Policy": "frame-ancestors 'none'",
+			"X-Content-Type-Options":  "nosniff",
+		} {
+			if got := w.Header().Get(name); got != want {
+				t.Errorf("%s: %s is %q, want %q", path, name, got, want)
+			}
+		}
+	}
+}

@@ -2,7 +2,10 @@ package rest
 
 import (
 	"context"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/verdict/verdict/graph"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -310,6 +313,27 @@ func TestValuesTheServiceChecksAreRefusedInItsWords(t *testing.T) {
 					t.Errorf("message %q, want %q", got, tc.want)
 				}
 			})
+		}
+	})
+}
+
+func TestAnswersToAKeyAreNotToBeStored(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		f.srv = newServer(f.svc, Config{Registerer: prometheus.NewRegistry(), GraphQL: graph.NewHandler(f.svc, graph.Config{})})
+		for _, w := range []*httptest.ResponseRecorder{
+			f.do(http.MethodPost, "/admin/keys", strings.NewReader(`{"name": "reports", "scope": "view"}`), append(key(adminKey), "Content-Type", "application/json")...),
+			f.do(http.MethodPost, "/graphql", strings.NewReader(`{"query": "mutation { createKey(input: {name: \"ci\", scope: VIEW}) { secret } }"}`), append(key(adminKey), "Content-Type", "application/json")...),
+		} {
+			if w.Code != http.StatusOK && w.Code != http.StatusCreated {
+				t.Fatalf("status %d: %s", w.Code, w.Body)
+			}
+			if !strings.Contains(w.Body.String(), `"secret"`) {
+				t.Fatalf("no secret in %s", w.Body)
+			}
+			if cc, ns := w.Header().Get("Cache-Control"), w.Header().Get("X-Content-Type-Options"); cc != "no-store" || ns != "nosniff" {
+				t.Errorf("Cache-Control %q, X-Content-Type-Options %q on %s", cc, ns, w.Body)
+			}
 		}
 	})
 }

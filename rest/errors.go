@@ -190,6 +190,7 @@ func (s *server) respondRun(w http.ResponseWriter, r *http.Request, res *service
 var (
 	jsonContentType = []string{"application/json"}
 	noSniff         = []string{"nosniff"}
+	noStore         = []string{"no-store"}
 )
 
 // writeOK answers 200 with body, a complete JSON document, headed as

@@ -285,6 +285,12 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 		ex := exchangeOf(r.Context())
 		ex.keyID = p.KeyID.String()
 		ex.call.Principal = p
+		// What a key is answered is for it alone: new keys' secrets,
+		// recorded data. Keys come in x-api-key, which caches do not take
+		// for authentication, so they are told not to store it.
+		h := w.Header()
+		h["Cache-Control"] = noStore
+		h["X-Content-Type-Options"] = noSniff
 		next.ServeHTTP(w, r)
 	})
 }
