@@ -3,6 +3,7 @@ package graph_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -398,6 +399,9 @@ func TestAConnectionCostsItsPageSizeTimesWhatIsSelectedInIt(t *testing.T) {
 // service refuses writes nothing, where it would have written and then
 // answered null. The messages name the arguments as the schema does.
 func TestListArgumentsAreRefusedBeforeAnythingRuns(t *testing.T) {
+	// A cursor of the policies list (its kind, 1, and an id), which the
+	// lists of a group refuse.
+	policiesCursor := base64.RawURLEncoding.EncodeToString(append([]byte{1}, make([]byte, 16)...))
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixture(t, db)
 		long := strings.Repeat("q", 201)
@@ -408,6 +412,8 @@ func TestListArgumentsAreRefusedBeforeAnythingRuns(t *testing.T) {
 				"query of policies is 201 characters long; the limit is 200"},
 			{"a cursor of nothing under a mutation", `mutation { createGroup(input: {name: "WDE"}) { id flows(after: "garbage") { totalCount } } }`,
 				"after of flows is not a cursor this list gave out"},
+			{"another list's cursor under a mutation", `mutation { createGroup(input: {name: "WDE"}) { id policies(after: "` + policiesCursor + `") { totalCount } } }`,
+				"after of policies: the lists of a mutation's result start at their first page; page on with the group query"},
 			{"a NUL in a query", `{ p: policies(query: "a\u0000b") { totalCount } }`, "query of p must not contain a NUL character (U+0000)"},
 			{"a cursor of ids for the audit log", `{ auditEvents(after: "AAAAAAAAAAAAAAAAAAAAAA") { totalCount } }`,
 				"after of auditEvents is not a cursor this list gave out"},
@@ -422,6 +428,15 @@ func TestListArgumentsAreRefusedBeforeAnythingRuns(t *testing.T) {
 		}
 		if n, err := db.Client().Group.Query().Count(context.Background()); err != nil || n != 0 {
 			t.Errorf("the refused mutations created %d groups (%v)", n, err)
+		}
+		var created struct{ CreateGroup struct{ ID string } }
+		f.post(t, adminKey, `mutation { createGroup(input: {name: "Kept"}) { id } }`, nil).decode(t, &created)
+		rename := `mutation($id: ID!, $a: String) { updateGroup(input: {id: $id, name: "Renamed"}) { flows(after: $a) { totalCount } } }`
+		if e := f.post(t, adminKey, rename, map[string]any{"id": created.CreateGroup.ID, "a": policiesCursor}).refused(t); !strings.HasPrefix(e.Message, "after of flows: ") {
+			t.Errorf("updateGroup with a cursor: %q", e.Message)
+		}
+		if g := db.Client().Group.Query().OnlyX(context.Background()); g.Name != "Kept" {
+			t.Errorf("the refused updateGroup renamed the group %q", g.Name)
 		}
 		var got struct{ Groups struct{ TotalCount int } }
 		f.post(t, adminKey, `{ groups(query: "`+strings.Repeat("q", 200)+`", after: "") { totalCount } }`, nil).decode(t, &got)

@@ -58,9 +58,18 @@ func (listArguments) ExtensionName() string { return "ListArguments" }
 func (listArguments) Validate(graphql.ExecutableSchema) error { return nil }
 
 func (listArguments) MutateOperationContext(_ context.Context, op *graphql.OperationContext) *gqlerror.Error {
+	mutation := op.Operation.Operation == ast.Mutation
 	check := func(f *ast.Field, inner func() *gqlerror.Error) *gqlerror.Error {
 		if err := checkListArguments(f, op.Variables); err != nil {
 			return err
+		}
+		// The lists a mutation's result holds are a group's, new or just
+		// changed: no page of theirs came before, and a cursor of another
+		// list or group would fail only after the write.
+		if mutation && f.Definition != nil && f.Definition.Arguments.ForName("after") != nil {
+			if after, _ := f.ArgumentMap(op.Variables)["after"].(string); after != "" {
+				return refusal(f.Position, "after of %s: the lists of a mutation's result start at their first page; page on with the group query", f.Alias)
+			}
 		}
 		return inner()
 	}
