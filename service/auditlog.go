@@ -114,8 +114,18 @@ func toStoredPrecision(t *time.Time) *time.Time {
 	if up.Before(*t) {
 		up = up.Add(time.Microsecond)
 	}
+	// A bound past the last time RFC 3339 writes (year 10000 in UTC, from
+	// a late time with a negative offset or rounded up) would compare as
+	// text before every stored time on SQLite, turning the filter around;
+	// no event is stored that late, so the last such time means the same.
+	if up.After(lastWrittenTime) {
+		up = lastWrittenTime
+	}
 	return &up
 }
+
+// lastWrittenTime is the latest time RFC 3339 writes, in whole microseconds.
+var lastWrittenTime = time.Date(9999, 12, 31, 23, 59, 59, 999999000, time.UTC)
 
 func (f AuditFilter) check() error {
 	if f.Action != "" && auditevent.ActionValidator(auditevent.Action(f.Action)) != nil {

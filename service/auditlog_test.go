@@ -230,6 +230,9 @@ func TestTheAuditLogRecordsTheLifecycleAndFilters(t *testing.T) {
 		}
 
 		justAfterPublished := published.Add(100 * time.Nanosecond)
+		// Past the last time RFC 3339 writes once in UTC: year 10000.
+		yearTenThousand := time.Date(9999, 12, 31, 23, 59, 59, 0, time.FixedZone("", -3600))
+		roundedPast := time.Date(9999, 12, 31, 23, 59, 59, 999999100, time.UTC)
 		filters := []struct {
 			name string
 			f    service.AuditFilter
@@ -247,6 +250,9 @@ func TestTheAuditLogRecordsTheLifecycleAndFilters(t *testing.T) {
 			{"nothing matching", service.AuditFilter{Until: &start}, nil},
 			{"since, finer than a microsecond after an event", service.AuditFilter{Since: &justAfterPublished}, []service.AuditEvent{del, assign, groupCreated, executed}},
 			{"until, finer than a microsecond after an event", service.AuditFilter{Until: &justAfterPublished}, []service.AuditEvent{pub, edited, created}},
+			{"until in year 10000", service.AuditFilter{Action: service.AuditPublished, Until: &yearTenThousand}, []service.AuditEvent{pub}},
+			{"until rounded up past year 9999", service.AuditFilter{Action: service.AuditPublished, Until: &roundedPast}, []service.AuditEvent{pub}},
+			{"since in year 10000", service.AuditFilter{Since: &yearTenThousand}, nil},
 		}
 		for _, tc := range filters {
 			got := withoutSetup(f.readLog(t, admin, tc.f, 2))
