@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -1442,10 +1441,16 @@ func (c *checker) numberOperatorOnDay(op Operator, lit Literal) bool {
 		return false // a comment between them: typeMismatch says it plainly
 	}
 	to := literalEnd(c.src, lit)
-	fix := day.phrase + " " + shiftDay(lit.Text, day.shift)
-	c.add(SeverityWarning, CodeTypeMismatch, from, to,
-		fmt.Sprintf("`%s` compares numbers, but %s is a date, so the condition is always false. Days are compared with "+
-			"`is later than` and `is earlier than`, which leave out the day itself: write `%s`.", phrase, c.src[lit.Pos:to], fix), fix)
+	msg := fmt.Sprintf("`%s` compares numbers, but %s is a date, so the condition is always false. Days are compared with "+
+		"`is later than` and `is earlier than`, which leave out the day itself", phrase, c.src[lit.Pos:to])
+	shifted, ok := shiftDay(lit.Text, day.shift)
+	if !ok {
+		// The day before year 0 or after year 9999 cannot be written.
+		c.add(SeverityWarning, CodeTypeMismatch, from, to, msg+".")
+		return true
+	}
+	fix := day.phrase + " " + shifted
+	c.add(SeverityWarning, CodeTypeMismatch, from, to, msg+fmt.Sprintf(": write `%s`.", fix), fix)
 	return true
 }
 
@@ -1464,8 +1469,8 @@ func (c *checker) typeMismatch(op Operator, lit Literal) {
 			return
 		}
 		want = "a number"
-		if _, err := strconv.ParseFloat(strings.ReplaceAll(lit.Text, ",", ""), 64); err == nil && lit.Kind == LitString {
-			fix = []string{strings.ReplaceAll(lit.Text, ",", "")}
+		if n, ok := writtenNumber(lit.Text); ok && lit.Kind == LitString {
+			fix = []string{n}
 		}
 	case OpLaterThan, OpEarlierThan:
 		if lit.Kind == LitDate {
@@ -1486,6 +1491,25 @@ func (c *checker) typeMismatch(op Operator, lit Literal) {
 	c.add(SeverityWarning, CodeTypeMismatch, from, to,
 		fmt.Sprintf("This comparison needs %s, but %s is not one, so the condition is always false.",
 			want, written), fix...)
+}
+
+// writtenNumber is a quoted text that holds a number as a rule writes it
+// (digits, a point and digits), its thousands maybe separated by commas,
+// without quotes or commas: `"1,500"` is 1500. Anything else, a sign, an
+// exponent or commas that are not between thousands, is no number a rule
+// can write.
+func writtenNumber(text string) (string, bool) {
+	whole, fraction, pointed := strings.Cut(text, ".")
+	if pointed && (fraction == "" || strings.Trim(fraction, "0123456789") != "") {
+		return "", false
+	}
+	groups := strings.Split(whole, ",")
+	for i, g := range groups {
+		if g == "" || strings.Trim(g, "0123456789") != "" || i > 0 && len(g) != 3 || len(groups) > 1 && i == 0 && len(g) > 3 {
+			return "", false
+		}
+	}
+	return strings.ReplaceAll(text, ",", ""), true
 }
 
 // literalEnd finds where a written literal ends.

@@ -874,3 +874,61 @@ func TestApplyingTheSuggestionForAnEmptyNameReadsTheNamesWritten(t *testing.T) {
 		}
 	}
 }
+
+// TestANumberOrDaySuggestedIsOneARuleCanWrite applies each suggestion for a
+// number or a day written as no rule writes it: the result parses and
+// holds the very number written, or there is no suggestion.
+func TestANumberOrDaySuggestedIsOneARuleCanWrite(t *testing.T) {
+	tests := []struct{ written, code, fix string }{
+		{`is at least 1.5e3`, engine.CodeParseError, "1500"},
+		{`is less than 123456789012345678901e0`, engine.CodeParseError, "123456789012345678901"},
+		{`is less than 1.00000000000000000001e0`, engine.CodeParseError, "1.00000000000000000001"},
+		{`is less than 2.5E-3`, engine.CodeParseError, "0.0025"},
+		{`is less than 1e308`, engine.CodeParseError, "1" + strings.Repeat("0", 308)},
+		{`is less than 1e-400`, engine.CodeParseError, ""},
+		{`is at least "1,500"`, engine.CodeTypeMismatch, "1500"},
+		{`is at least "2.75"`, engine.CodeTypeMismatch, "2.75"},
+		{`is at least "-5"`, engine.CodeTypeMismatch, ""},
+		{`is at least "+5"`, engine.CodeTypeMismatch, ""},
+		{`is at least "1e5"`, engine.CodeTypeMismatch, ""},
+		{`is at least ".5"`, engine.CodeTypeMismatch, ""},
+		{`is at least "5."`, engine.CodeTypeMismatch, ""},
+		{`is at least "NaN"`, engine.CodeTypeMismatch, ""},
+		{`is at least "1,0,0"`, engine.CodeTypeMismatch, ""},
+		{`is at least 2024-01-01`, engine.CodeTypeMismatch, "is later than 2023-12-31"},
+		{`is no more than 9999-12-31`, engine.CodeTypeMismatch, ""},
+		{`is at least 0000-01-01`, engine.CodeTypeMismatch, ""},
+	}
+	for _, tt := range tests {
+		src := "A **x** is ok if the __v__ of the **x** " + tt.written + "."
+		var found *engine.Diagnostic
+		for _, d := range engine.Check(src).Diagnostics {
+			if d.Code == tt.code {
+				found = &d
+				break
+			}
+		}
+		if found == nil {
+			t.Errorf("%s: no %s in %+v", tt.written, tt.code, engine.Check(src).Diagnostics)
+			continue
+		}
+		if tt.fix == "" {
+			if len(found.Suggestions) != 0 {
+				t.Errorf("%s: suggested %q", tt.written, found.Suggestions)
+			}
+			continue
+		}
+		if len(found.Suggestions) != 1 || found.Suggestions[0] != tt.fix {
+			t.Errorf("%s: suggested %q, want %q", tt.written, found.Suggestions, tt.fix)
+			continue
+		}
+		lines := strings.Split(src, "\n")
+		from, to := found.Range.Start.Column-1, found.Range.End.Column-1
+		applied := lines[0][:from] + tt.fix + lines[0][to:]
+		for _, d := range engine.Check(applied).Diagnostics {
+			if d.Severity == engine.SeverityError || d.Code == engine.CodeTypeMismatch {
+				t.Errorf("%s applied as %q: %s %s", tt.written, applied, d.Code, d.Message)
+			}
+		}
+	}
+}

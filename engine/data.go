@@ -65,8 +65,12 @@ func dataError(err error) error {
 	if errors.As(err, &number) && strings.HasPrefix(number.Value, "number ") {
 		text := strings.TrimPrefix(number.Value, "number ")
 		// The offset counts the byte that ends the number.
-		return fmt.Errorf("data holds the number %s (at byte %d), larger than any number a rule can compare (about 1.8e308)",
-			Quoted(text), number.Offset-int64(len(text)))
+		beyond, bound := "larger", "1.8e308"
+		if strings.HasPrefix(text, "-") {
+			beyond, bound = "smaller", "-1.8e308"
+		}
+		return fmt.Errorf("data holds the number %s (at byte %d), %s than any number a rule can compare (about %s)",
+			Quoted(text), number.Offset-int64(len(text)), beyond, bound)
 	}
 	return fmt.Errorf("data is not valid JSON: %s", JSONProblem(err))
 }

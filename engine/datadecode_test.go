@@ -234,7 +234,7 @@ func TestDecodeDataSaysWhereDataBreaksInPlainWords(t *testing.T) {
 		{`{"a": 1,}`, "data is not valid JSON: invalid character '}' looking for beginning of object key string (at byte 9)"},
 		{`{"a": `, "data is not valid JSON: it ends too early"},
 		{`{"Person": {"age": 1e400}}`, "data holds the number 1e400 (at byte 20), larger than any number a rule can compare (about 1.8e308)"},
-		{`{"a": [-2E999]}`, "data holds the number -2E999 (at byte 8), larger than any number a rule can compare (about 1.8e308)"},
+		{`{"a": [-2E999]}`, "data holds the number -2E999 (at byte 8), smaller than any number a rule can compare (about -1.8e308)"},
 		{"{\"a\": 1e999 \n}", "data holds the number 1e999 (at byte 7), larger than any number a rule can compare (about 1.8e308)"},
 		// A long number is quoted by its first MaxQuoted characters.
 		{`{"n": ` + strings.Repeat("9", 1_000_000) + `}`, "data holds the number " + strings.Repeat("9", MaxQuoted) +

@@ -215,7 +215,7 @@ func (c *checker) exponent(from int) bool {
 	msg := fmt.Sprintf("Numbers are written in plain digits, without an exponent: `%s` cannot be read.", written)
 	var fixes []string
 	if n, err := strconv.ParseFloat(written, 64); err == nil && !math.IsInf(n, 0) {
-		if plain := strconv.FormatFloat(n, 'f', -1, 64); len(plain) <= 24 {
+		if plain, ok := plainDigits(written); ok {
 			msg = fmt.Sprintf("Numbers are written in plain digits, without an exponent: write %s, not %s.", plain, written)
 			fixes = append(fixes, plain)
 		}
@@ -223,6 +223,39 @@ func (c *checker) exponent(from int) bool {
 	c.add(SeverityError, CodeParseError, from, to, msg, fixes...)
 	return true
 }
+
+// plainDigits writes a number with an exponent (`1.5e3`) in the plain
+// digits it stands for (`1500`), moving the point among the digits as
+// written, so that none is rounded. A number longer than any a rule can
+// hold has none.
+func plainDigits(written string) (string, bool) {
+	mantissa, expText, _ := strings.Cut(strings.ToLower(written), "e")
+	exp, err := strconv.Atoi(expText)
+	if err != nil || exp > maxPlainDigits || exp < -maxPlainDigits {
+		return "", false
+	}
+	whole, fraction, _ := strings.Cut(mantissa, ".")
+	digits := whole + fraction
+	point := len(whole) + exp
+	if point < 0 {
+		digits, point = strings.Repeat("0", -point)+digits, 0
+	}
+	if point > len(digits) {
+		digits += strings.Repeat("0", point-len(digits))
+	}
+	plain := strings.TrimLeft(digits[:point], "0")
+	if plain == "" {
+		plain = "0"
+	}
+	if rest := strings.TrimRight(digits[point:], "0"); rest != "" {
+		plain += "." + rest
+	}
+	return plain, len(plain) <= maxPlainDigits
+}
+
+// maxPlainDigits is about the longest number a rule holds: 1.8e308 in
+// plain digits, and as many after the point.
+const maxPlainDigits = 330
 
 // spacedThousands recognises `1 000`: digits in groups of three after
 // single spaces.

@@ -107,12 +107,14 @@ func valueAt(src string, at int) (lit Literal, end int, ok bool) {
 }
 
 // shiftDay is the day n days from a YYYY-MM-DD day, written the same way.
-func shiftDay(day string, n int) string {
+func shiftDay(day string, n int) (string, bool) {
 	t, err := time.Parse(time.DateOnly, day)
 	if err != nil {
-		return day
+		return day, true
 	}
-	return t.AddDate(0, 0, n).Format(time.DateOnly)
+	// Dates are written with four digits of year.
+	t = t.AddDate(0, 0, n)
+	return t.Format(time.DateOnly), t.Year() >= 0 && t.Year() <= 9999
 }
 
 // between recognises `is between 18 and 65`, which the language writes as
@@ -144,8 +146,11 @@ func (c *checker) between(e SyntaxError) bool {
 					fix = fmt.Sprintf("is at least %s and %s is no more than %s",
 						c.src[low.Pos:lowEnd], left, c.src[high.Pos:highEnd])
 				case LitDate:
-					fix = fmt.Sprintf("is later than %s and %s is earlier than %s",
-						shiftDay(low.Text, -1), left, shiftDay(high.Text, 1))
+					before, lowOK := shiftDay(low.Text, -1)
+					after, highOK := shiftDay(high.Text, 1)
+					if lowOK && highOK {
+						fix = fmt.Sprintf("is later than %s and %s is earlier than %s", before, left, after)
+					}
 				}
 				if fix != "" {
 					to = highEnd
