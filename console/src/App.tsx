@@ -5,10 +5,10 @@ import { Api, KEY_STORAGE, VerdictError, errorMessage, saysUnreachable } from '.
 import { useRetryWhileUnreachable } from './reconnect';
 import { BASE, Link, match, useLocation } from './router';
 import type { Location } from './router';
-import { SessionContext, capabilities, effectiveRole } from './session';
+import { SessionContext, capabilities, effectiveRole, viewerIdentity } from './session';
 import type { Capabilities, Session, Viewer } from './session';
 import { SignIn } from './pages/SignIn';
-import { forgetStored } from './sessionStore';
+import { claimStored, forgetStored } from './sessionStore';
 import { FlowList, PolicyList } from './pages/BaseList';
 import { GroupList, GroupPage } from './pages/Groups';
 import { AuditLog } from './pages/AuditLog';
@@ -122,6 +122,9 @@ export function App() {
     api.request(ViewerDocument).then(
       ({ viewer }) => {
         if (!live) return;
+        // Unsaved work kept from a key that stopped working is only for the
+        // same viewer; anyone else signing in starts from nothing of theirs.
+        claimStored(viewerIdentity(viewer));
         sessionStorage.setItem(KEY_STORAGE, state.key);
         setState({ kind: 'signed-in', key: state.key, viewer });
       },

@@ -28,6 +28,15 @@ export function effectiveRole(v: Viewer): EffectiveRole {
   return rank[v.role] <= rank[capped] ? v.role : capped;
 }
 
+/**
+ * Who the signed-in viewer is, for what the tab keeps of their work: a user
+ * in an organization, whichever of their keys they sign in with, or an
+ * organization key itself.
+ */
+export function viewerIdentity(v: Viewer): string {
+  return `${v.organization.id}/${v.user ? `user:${v.user.id}` : `key:${v.key.id}`}`;
+}
+
 export interface Capabilities {
   view: boolean;
   run: boolean;
@@ -94,11 +103,13 @@ export function authorLabel(s: Session, id: string): string {
 /**
  * What the signed-in user may do with a record, or with one not created yet
  * (null), which is theirs: change it while it is a draft, and publish it
- * once it exists.
+ * once it exists. What an organization key creates belongs to the
+ * organization, as the server records it.
  */
 export function recordRights(s: Session, record: { status: string; owner: { kind: string; id: string } } | null) {
   const isDraft = !record || record.status === 'DRAFT';
-  const owner = record?.owner ?? { kind: 'USER', id: s.viewer.user?.id ?? '' };
+  const owner =
+    record?.owner ?? (s.viewer.user ? { kind: 'USER', id: s.viewer.user.id } : { kind: 'ORGANIZATION', id: s.viewer.organization.id });
   const editable = isDraft && s.can.edit && mayChange(s, owner);
   const publishable = !!record && isDraft && s.can.publish && mayChange(s, owner);
   return { isDraft, editable, publishable };

@@ -1,5 +1,7 @@
 /** What the console keeps in the browser starts with this, so that signing out can find all of it. */
 const PREFIX = 'verdict.';
+/** Whose work the tab holds: the viewer signed in when it was kept. */
+const OWNER = PREFIX + 'owner';
 
 /** A value kept in sessionStorage as JSON; null when there is none, or when what is there does not parse. */
 export function readStored<T>(key: string): T | null {
@@ -22,4 +24,15 @@ export function forgetStored(): void {
     const keys = Array.from({ length: store.length }, (_, i) => store.key(i)).filter((k): k is string => k !== null && k.startsWith(PREFIX));
     keys.forEach((k) => store.removeItem(k));
   }
+}
+
+/**
+ * Keeps what the tab holds only for the viewer it was kept for: a key that
+ * stops working leaves its unsaved work for the same viewer to sign in
+ * again, and nobody else who signs in next in the tab gets it.
+ */
+export function claimStored(owner: string): void {
+  if (sessionStorage.getItem(OWNER) === owner) return;
+  forgetStored();
+  sessionStorage.setItem(OWNER, owner);
 }

@@ -1134,7 +1134,9 @@ test('a page that could not reach the server loads again by itself once it answe
 });
 
 test('a key revoked mid-session returns to sign-in, and the unsaved text survives', async () => {
-  const key = (await rest(server.url, ADMIN_KEY, 'POST', '/admin/keys', { name: 'short-lived', scope: 'admin' }));
+  // A second key of the admin's: the text comes back when the same user signs in again.
+  const [admin] = (await rest(server.url, ADMIN_KEY, 'GET', '/admin/members?q=admin%40localhost')).items;
+  const key = (await rest(server.url, ADMIN_KEY, 'POST', '/admin/keys', { name: 'short-lived', scope: 'admin', userId: admin.user.id }));
   const page = await newPage();
   await signIn(page, key.secret);
   await page.getByRole('button', { name: 'New policy' }).click();
@@ -1150,6 +1152,75 @@ test('a key revoked mid-session returns to sign-in, and the unsaved text survive
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByLabel('Name')).toHaveValue('Unsaved work');
   await expect(editorContent(page, 'Rule text')).toHaveText(/is less than 1000\./);
+  await page.context().close();
+});
+
+test('unsaved text kept from a refused key comes back to the same user only, not to another organization’s key', async () => {
+  const member = await rest(server.url, ADMIN_KEY, 'POST', '/admin/members', { email: 'returning@example.test', role: 'editor' });
+  const first = await rest(server.url, ADMIN_KEY, 'POST', '/admin/keys', { name: 'returning, first', scope: 'edit', userId: member.user.id });
+  const second = await rest(server.url, ADMIN_KEY, 'POST', '/admin/keys', { name: 'returning, second', scope: 'edit', userId: member.user.id });
+  server.admin('org', 'create', '--name', 'Next in the tab');
+  const stranger = server.admin('key', 'create', '--org', 'Next in the tab', '--scope', 'edit', '--name', 'stranger');
+  const page = await newPage();
+  await signIn(page, first.secret);
+  await page.getByRole('button', { name: 'New policy' }).click();
+  await page.getByLabel('Name').fill('Left unsaved');
+  await replaceEditorText(page, 'Sample data (JSON)', '{"Loan": {"amount": 4243}}');
+  await replaceEditorText(page, 'Rule text', 'A **Loan** is approved if the __amount__ of the **Loan** is less than 31337.');
+  // The editor's check of the text has answered, so the first request the
+  // revoked key makes is Create draft's.
+  await expect(page.locator('.cm-content .tok-selector').first()).toBeVisible();
+  await rest(server.url, ADMIN_KEY, 'DELETE', `/admin/keys/${first.id}`);
+  await page.getByRole('button', { name: 'Create draft' }).click();
+  await expect(page.getByRole('alert')).toHaveText(/no longer accepted/);
+
+  // The same member, with another key: the text and the sample are back.
+  await page.getByLabel('API key').fill(second.secret);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByLabel('Name')).toHaveValue('Left unsaved');
+  await expect(editorContent(page, 'Rule text')).toHaveText(/is less than 31337\./);
+  await expect(editorContent(page, 'Sample data (JSON)')).toContainText('4243');
+
+  // That key is refused too, by the check of it on a reload; a key of
+  // another organization signs in next and finds nothing of the member's.
+  await rest(server.url, ADMIN_KEY, 'DELETE', `/admin/keys/${second.id}`);
+  await page.reload();
+  await expect(page.getByRole('alert')).toHaveText(/not accepted: it is unknown, revoked or expired/);
+  await page.getByLabel('API key').fill(stranger.secret);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('who')).toContainText('Next in the tab');
+  await expect(page.getByLabel('Name')).toHaveValue('');
+  await expect(editorContent(page, 'Rule text')).not.toContainText('31337');
+  await expect(editorContent(page, 'Sample data (JSON)')).not.toContainText('4243');
+  assert.deepEqual(await page.evaluate(() => Object.values(sessionStorage).filter((v) => /31337|4243|Left unsaved/.test(v))), []);
+  await page.context().close();
+});
+
+test('an organization key that may publish creates a policy and a flow of the organization, and may publish them', async () => {
+  const key = await rest(server.url, ADMIN_KEY, 'POST', '/admin/keys', { name: 'org publisher', scope: 'publish' });
+  const page = await newPage();
+  await signIn(page, key.secret);
+  await expect(page.getByTestId('who')).toContainText('Organization key “org publisher”');
+  await expect(page.getByTestId('who')).toContainText('Publisher');
+  await page.getByRole('button', { name: 'New policy' }).click();
+  await page.getByLabel('Name').fill('Made with the organization key');
+  await replaceEditorText(page, 'Rule text', 'A **Person** is a senior if the __age__ of the **Person** is at least 65.');
+  await page.getByRole('button', { name: 'Create draft' }).click();
+  await expect(page.getByRole('heading', { name: 'Made with the organization key' })).toBeVisible();
+  await expect(page.locator('.title-block .badge-draft')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Save draft' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Publish', exact: true })).toBeVisible();
+  const [policy] = (await rest(server.url, ADMIN_KEY, 'GET', `/policies?q=${encodeURIComponent('Made with the organization key')}`)).items;
+  assert.equal(policy.owner.kind, 'organization');
+
+  await page.goto(server.url + '/console/flows/new');
+  await page.getByLabel('Name', { exact: true }).fill('Flow made with the organization key');
+  await page.getByRole('button', { name: 'Create draft' }).click();
+  await expect(page.getByRole('heading', { name: 'Flow made with the organization key' })).toBeVisible();
+  await expect(page.locator('.title-block .badge-draft')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Publish', exact: true })).toBeVisible();
+  const [flow] = (await rest(server.url, ADMIN_KEY, 'GET', `/flows?q=${encodeURIComponent('Flow made with the organization key')}`)).items;
+  assert.equal(flow.owner.kind, 'organization');
   await page.context().close();
 });
 

@@ -16,6 +16,9 @@ export async function startServer(bootstrapKey) {
   return {
     url: running.url,
     stdout: () => running.stdout(),
+    /** `verdict admin` on the server's database, as the operator (another organization, say); its JSON answer. */
+    admin: (...args) =>
+      JSON.parse(execFileSync(bin, ['admin', ...args, '--json', '--database-url', `sqlite://${join(dir, 'verdict.db')}`], { encoding: 'utf8' })),
     /** Stops the server and starts it again on the same address and database, once `whileDown` has run. */
     async restart(whileDown = async () => {}) {
       await running.stop();
