@@ -231,3 +231,30 @@ func TestAFlowDecisionKeepsItsOutcomeOverREST(t *testing.T) {
 		}
 	})
 }
+
+func TestARecomputedErrorIsWrittenAsItsMessage(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db, noRateLimit)
+		admin := f.team(t)["admin"]
+		w := f.call(t, admin, http.MethodPost, "/policy", seniorPolicy)
+		wantStatus(t, w, http.StatusCreated)
+		pol := decodeStrict[service.SavedPolicy](t, w)
+		wantStatus(t, f.call(t, admin, http.MethodPut, "/policy/"+pol.ID.String(), `{"status": "published"}`), http.StatusCreated)
+		wantStatus(t, f.call(t, admin, http.MethodPut, "/policy/"+pol.BaseID.String()+"/decision-records", `{"enabled": true}`), http.StatusOK)
+		f.runStored(t, admin, "/run/policy/"+pol.BaseID.String(), `{"Person": {}}`)
+		waitForExecuted(t, db, 1)
+		page := decodeStrict[service.Page[service.Decision]](t, f.call(t, admin, http.MethodGet, "/decisions", nil))
+		if len(page.Items) != 1 || page.Items[0].Error == nil {
+			t.Fatalf("decisions %+v", page.Items)
+		}
+		w = f.call(t, admin, http.MethodGet, "/decision/"+page.Items[0].ID.String(), nil)
+		wantStatus(t, w, http.StatusOK)
+		var got struct {
+			Error      string
+			Recomputed struct{ Error string }
+		}
+		if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil || got.Error == "" || got.Recomputed.Error != got.Error {
+			t.Errorf("error %q, recomputed error %q (%v): %s", got.Error, got.Recomputed.Error, err, w.Body)
+		}
+	})
+}

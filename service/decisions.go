@@ -466,10 +466,13 @@ type Recomputed struct {
 	Flow *FlowResult `json:"flow"`
 }
 
-// RecomputeErr is the error a recomputed run stopped with.
+// RecomputeErr is the error a recomputed run stopped with. It is written
+// as its message, as a run result's error and the record's own are.
 type RecomputeErr struct {
-	Message string `json:"message"`
+	Message string
 }
+
+func (e RecomputeErr) MarshalJSON() ([]byte, error) { return json.Marshal(e.Message) }
 
 func decisionOfRow(r *ent.DecisionRecord) Decision {
 	d := Decision{
