@@ -96,6 +96,8 @@ export function ownerLabel(s: Session, owner: { kind: string; id: string }): str
 
 export function authorLabel(s: Session, id: string): string {
   if (id === s.viewer.user?.id) return s.viewer.user.email;
+  // What an organization key creates names the key as its author.
+  if (id === s.viewer.key.id) return `Organization key “${s.viewer.key.name}”`;
   if (id === s.viewer.organization.id) return 'Organization key';
   return `User ${id.slice(-6)}`;
 }

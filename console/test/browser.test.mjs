@@ -1212,6 +1212,9 @@ test('an organization key that may publish creates a policy and a flow of the or
   await expect(page.getByRole('button', { name: 'Publish', exact: true })).toBeVisible();
   const [policy] = (await rest(server.url, ADMIN_KEY, 'GET', `/policies?q=${encodeURIComponent('Made with the organization key')}`)).items;
   assert.equal(policy.owner.kind, 'organization');
+  // The key is the draft's author.
+  await page.getByRole('tab', { name: /Versions/ }).click();
+  await expect(page.getByRole('cell', { name: 'Organization key “org publisher”' })).toBeVisible();
 
   await page.goto(server.url + '/console/flows/new');
   await page.getByLabel('Name', { exact: true }).fill('Flow made with the organization key');

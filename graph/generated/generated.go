@@ -5308,8 +5308,8 @@ type Flow implements Node {
   """
   owner: Owner!
   """
-  The id of the user (or organization, for an organization key) that
-  created the record.
+  The id of the user that created the record, or of the organization
+  key that did.
   """
   createdBy: ID!
   """
@@ -6845,8 +6845,8 @@ type Policy implements Node {
   """
   owner: Owner!
   """
-  The id of the user (or organization, for an organization key) that
-  created the record.
+  The id of the user that created the record, or of the organization
+  key that did.
   """
   createdBy: ID!
   """
