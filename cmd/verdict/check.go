@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -155,13 +156,18 @@ not such a list, or holds no case).`,
 			if err != nil {
 				return err
 			}
-			out := cmd.OutOrStdout()
-			passed, total := 0, 0
-			for _, f := range files {
-				p, n, err := testRuleFile(out, f, verbose)
-				if err != nil {
+			// Every tests file is read and checked before any case runs, so
+			// that bad usage prints no results before saying so.
+			loaded := make([]*ruleFileTests, len(files))
+			for i, f := range files {
+				if loaded[i], err = loadRuleTests(f); err != nil {
 					return err
 				}
+			}
+			out := cmd.OutOrStdout()
+			passed, total := 0, 0
+			for _, l := range loaded {
+				p, n := l.run(out, verbose)
 				passed, total = passed+p, total+n
 			}
 			if total > passed {
@@ -282,10 +288,11 @@ func readTests(path string, raw []byte) ([]ruleTest, error) {
 		return nil, usageError(`%s has no tests: the list is empty; write the rule's cases in it, [{"name": "...", "data": {...}, "expect": true}]`, path)
 	}
 	tests := make([]ruleTest, len(items))
+	named := make(map[string]bool, len(items))
 	for i, item := range items {
-		var fields map[string]json.RawMessage
-		if json.Unmarshal(item, &fields) != nil || fields == nil {
-			return nil, usageError("%s: test %d is not an object; %s", path, i+1, want)
+		fields, err := testFields(item)
+		if err != nil {
+			return nil, usageError("%s: test %d %s; %s", path, i+1, err, want)
 		}
 		tc := &tests[i]
 		which := fmt.Sprintf("test %d", i+1)
@@ -298,8 +305,12 @@ func readTests(path string, raw []byte) ([]ruleTest, error) {
 			}
 		}
 		if expect, ok := fields["expect"]; ok {
-			var b bool
-			if json.Unmarshal(expect, &b) != nil {
+			// Decoded as any, since a bool takes JSON's null, as false,
+			// without an error; the value is valid JSON, read from the list.
+			var v any
+			json.Unmarshal(expect, &v)
+			b, isBool := v.(bool)
+			if !isBool {
 				return nil, usageError("%s: %s: expect must be true or false, without quotes, not %s", path, which, expect)
 			}
 			tc.Expect = &b
@@ -310,43 +321,92 @@ func readTests(path string, raw []byte) ([]ruleTest, error) {
 		if tc.Name == "" || tc.Expect == nil || len(tc.Data) == 0 {
 			return nil, usageError("%s: %s needs a name, data and expect (true or false)", path, which)
 		}
+		// Failures are told by name, so no two cases share one.
+		if named[tc.Name] {
+			return nil, usageError("%s: %s: two tests are named %q", path, which, tc.Name)
+		}
+		named[tc.Name] = true
 		tc.which = which
 	}
 	return tests, nil
 }
 
-// testRuleFile runs one rule file's tests and prints what failed.
-func testRuleFile(w io.Writer, path string, verbose bool) (passed, total int, err error) {
+// testFields are the members of one test case, which is a JSON object of
+// name, data and expect, each at most once: a repeated member, of which
+// decoding would keep the last, and an unknown one, likely a misspelt
+// expect, are refused as the server refuses them.
+func testFields(item json.RawMessage) (map[string]json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(item))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, errors.New("is not an object")
+	}
+	fields := map[string]json.RawMessage{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, errors.New("is not an object")
+		}
+		name, _ := t.(string)
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return nil, errors.New("is not an object")
+		}
+		switch _, seen := fields[name]; {
+		case name != "name" && name != "data" && name != "expect":
+			return nil, fmt.Errorf("has an unknown member %q", name)
+		case seen:
+			return nil, fmt.Errorf("has %q more than once", name)
+		}
+		fields[name] = value
+	}
+	return fields, nil
+}
+
+// ruleFileTests is a rule file with its tests, read and checked, each
+// case's data decoded.
+type ruleFileTests struct {
+	path, src string
+	tests     []ruleTest
+	datas     []map[string]any
+}
+
+// loadRuleTests reads a rule file and the tests beside it, refusing as bad
+// usage a tests file that is not a list of cases or a case whose data does
+// not decode.
+func loadRuleTests(path string) (*ruleFileTests, error) {
 	b, err := readInput(nil, path)
 	if err != nil {
-		return 0, 0, err
+		return nil, err
 	}
-	src := ruleFileText(b)
 	testsPath := strings.TrimSuffix(path, ".rule") + testsSuffix
 	if _, err := os.Stat(testsPath); errors.Is(err, fs.ErrNotExist) {
-		return 0, 0, usageError(`%s has no tests: there is no %s; write its cases there as a JSON list, [{"name": "...", "data": {...}, "expect": true}]`, path, testsPath)
+		return nil, usageError(`%s has no tests: there is no %s; write its cases there as a JSON list, [{"name": "...", "data": {...}, "expect": true}]`, path, testsPath)
 	}
 	raw, err := readInput(nil, testsPath)
 	if err != nil {
-		return 0, 0, err
+		return nil, err
 	}
 	tests, err := readTests(testsPath, withoutBOM(raw))
 	if err != nil {
-		return 0, 0, err
+		return nil, err
 	}
-	var eng engine.Engine
-	prog, cerr := eng.Compile(src)
-	// Every case's data is decoded before any runs, so a tests file that
-	// is bad usage prints no results before saying so.
-	datas := make([]map[string]any, len(tests))
+	l := &ruleFileTests{path: path, src: ruleFileText(b), tests: tests, datas: make([]map[string]any, len(tests))}
 	for i, tc := range tests {
 		data, derr := engine.DecodeData(tc.Data, engine.Limits{})
 		if derr != nil {
 			// The decoder's message starts with "data".
-			return 0, 0, usageError("%s: %s: %v", testsPath, tc.which, derr)
+			return nil, usageError("%s: %s: %v", testsPath, tc.which, derr)
 		}
-		datas[i] = data
+		l.datas[i] = data
 	}
+	return l, nil
+}
+
+// run runs the file's tests and prints what failed.
+func (l *ruleFileTests) run(w io.Writer, verbose bool) (passed, total int) {
+	path, src, tests, datas := l.path, l.src, l.tests, l.datas
+	var eng engine.Engine
+	prog, cerr := eng.Compile(src)
 	for i, tc := range tests {
 		data := datas[i]
 		var res *engine.Result
@@ -376,5 +436,5 @@ func testRuleFile(w io.Writer, path string, verbose bool) (passed, total int, er
 		}
 		total++
 	}
-	return passed, total, nil
+	return passed, total
 }

@@ -230,6 +230,13 @@ func TestTestSaysWhichCaseOfATestsFileIsWrong(t *testing.T) {
 		{`[{"name": "a", "data": {}, "expect": true}, {"data": {}, "expect": 1}]`,
 			`test 2: expect must be true or false, without quotes, not 1`},
 		{`[{"name": 7, "data": {}, "expect": true}]`, `test 1: name must be text in quotes, not 7`},
+		{`[{"name": "40 is not", "data": {"Person": {"age": 40}}, "expect": null}]`,
+			`test 1 ("40 is not"): expect must be true or false, without quotes, not null`},
+		{`[{"name": "a", "data": {}, "expect": true}, {"name": "a", "data": {}, "expect": false}]`, `test 2 ("a"): two tests are named "a"`},
+		{`[{"name": "a", "data": {}, "expect": false, "expect": true}]`,
+			`test 1 has "expect" more than once; want a list of {"name", "data", "expect"}`},
+		{`[{"name": "a", "data": {}, "expcet": false, "expect": true}]`,
+			`test 1 has an unknown member "expcet"; want a list of {"name", "data", "expect"}`},
 		{`[{"name": "a", "expect": true}]`, `test 1 ("a") needs a name, data and expect (true or false)`},
 		{`[true]`, `test 1 is not an object; want a list of {"name", "data", "expect"}`},
 		{`{"name": "a"}`, `want a list of {"name", "data", "expect"}, not a JSON object`},
@@ -256,6 +263,22 @@ func TestTestSaysWhichCaseOfATestsFileIsWrong(t *testing.T) {
 		if code != exitUsage || stdout != "" || stderr != want {
 			t.Errorf("%s: test = %d %q %q, want %d and %q", tt.cases, code, stdout, stderr, exitUsage, want)
 		}
+	}
+}
+
+// Every tests file is checked before any case runs: a bad one in a
+// directory prints no results of the files before it.
+func TestTestChecksEveryTestsFileBeforeRunningAny(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"a.rule":       "A **Person** is an adult if the __age__ of the **Person** is at least 18.\n",
+		"a.tests.json": `[{"name": "fails", "data": {"Person": {"age": 3}}, "expect": true}]`,
+		"b.rule":       "A **Person** is an adult if the __age__ of the **Person** is at least 18.\n",
+		"b.tests.json": `[{"name": "x", "data": {"Person": {"age": 30}}, "expect": "no"}]`,
+	})
+	code, stdout, stderr := runVerdict(t, "", "test", dir)
+	want := "verdict: " + filepath.Join(dir, "b.tests.json") + `: test 1 ("x"): expect must be true or false, without quotes, not "no"` + "\n"
+	if code != exitUsage || stdout != "" || stderr != want {
+		t.Errorf("test = %d %q %q, want %d, nothing and %q", code, stdout, stderr, exitUsage, want)
 	}
 }
 
