@@ -212,3 +212,21 @@ func TestATestWhoseRunStopsOnAnErrorFails(t *testing.T) {
 		}
 	})
 }
+
+// A flow test that expects an outcome, of a run that ended on no custom
+// node, reports the result the run ended with rather than nothing.
+func TestAFlowTestExpectingAnOutcomeSaysWhatTheRunGave(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		adult := f.publishedPolicy(t, "adult", adultRule)
+		fl := f.createFlow(t, admin, adultFlow(byBaseID(adult.BaseID)))
+		rep, err := f.svc.TestFlowRecord(admin, fl.ID, []service.TestCase{flowTest("review", `{"applicant": {"age": 30}}`, `"manual review"`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := rep.Results[0]; rep.Passed || r.Passed || string(r.Actual) != "true" || r.Error != nil {
+			t.Errorf("report %+v, result %+v, actual %s", rep, r, r.Actual)
+		}
+	})
+}
