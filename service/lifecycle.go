@@ -522,7 +522,9 @@ func (s *Service) draftFromVersion(ctx context.Context, k *kindRules, id uuid.UU
 			if !replace {
 				return newError(CodeConflict, "the base has a draft already: %s (use replace=true to overwrite it)", *b.DraftRecordID)
 			}
-			old, err := tx.Record(ctx, *b.DraftRecordID)
+			// Locked, so that replacements of one draft take turns, each
+			// over the one before.
+			old, err := tx.LockRecord(ctx, *b.DraftRecordID)
 			if err != nil {
 				return unavailable(err)
 			}

@@ -525,7 +525,7 @@ func TestDraftsReplacedAtOnceAllSucceed(t *testing.T) {
 		f := newFixture(t, db)
 		admin := f.as(t, adminKey, "")
 		v1 := f.publishedPolicy(t, "Original", seniorRule)
-		const requests = 6
+		const requests = 24
 		errs := make(chan error, requests)
 		for range requests {
 			go func() {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"entgo.io/ent/dialect"
+
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/ent"
@@ -61,6 +63,14 @@ func (t *dbTx) CreateRecord(ctx context.Context, r *ent.Record) (*ent.Record, er
 		SetName(r.Name).SetDescription(r.Description).SetRule(r.Rule).
 		SetDefinition(r.Definition).SetSchema(r.Schema).SetTests(r.Tests).
 		SetCreatedBy(r.CreatedBy).SetCreatedAt(r.CreatedAt).SetUpdatedAt(r.UpdatedAt).Save(ctx))
+}
+
+func (t *dbTx) LockRecord(ctx context.Context, id uuid.UUID) (*ent.Record, error) {
+	q := t.c.Record.Query().Where(record.ID(id))
+	if t.dialect == dialect.Postgres {
+		q = q.ForUpdate()
+	}
+	return found(q.Only(ctx))
 }
 
 func (t *dbTx) SaveDraft(ctx context.Context, r *ent.Record) (bool, error) {

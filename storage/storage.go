@@ -126,6 +126,11 @@ type LifecycleWrites interface {
 	CreateBase(ctx context.Context, b *ent.Base) (*ent.Base, error)
 	// CreateRecord stores r, with a new id, and returns it as stored.
 	CreateRecord(ctx context.Context, r *ent.Record) (*ent.Record, error)
+	// LockRecord is the record with id, read to be changed: on PostgreSQL
+	// its row stays locked until the transaction ends, so that changes
+	// that read it first take turns rather than fail on each other's
+	// revision.
+	LockRecord(ctx context.Context, id uuid.UUID) (*ent.Record, error)
 	// SaveDraft writes r's content and update time, and its next revision,
 	// on condition that r is still a draft at r.Revision. When r.Status is
 	// published it writes its status, version and publish time as well:

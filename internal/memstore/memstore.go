@@ -298,6 +298,11 @@ func (t *tx) CreateRecord(ctx context.Context, r *ent.Record) (*ent.Record, erro
 	return store(t.st.records, &stored, func(r *ent.Record) *uuid.UUID { return &r.ID })
 }
 
+// LockRecord reads the record: transactions here run one at a time.
+func (t *tx) LockRecord(ctx context.Context, id uuid.UUID) (*ent.Record, error) {
+	return t.Record(ctx, id)
+}
+
 func (t *tx) SaveDraft(ctx context.Context, r *ent.Record) (bool, error) {
 	old, ok := t.st.records[r.ID]
 	if !ok || old.Status != record.StatusDraft || old.Revision != r.Revision {
