@@ -862,6 +862,18 @@ func TestEveryConditionThatCallsForAWarningGetsIt(t *testing.T) {
 			`{"P": {"code": "1"}}`, false,
 			[]engine.Warning{{Code: engine.WarnTextComparedWithNumber, Message: `In the rule "P is known", the code of the P is the text "1", not a number, so it equals none of the numbers in [1,2] and the condition is false. Send numbers without quotes.`}}},
 		{"a referenced rule whose values go together", eye, `{"Person": {"vision": 8}}`, true, []engine.Warning{}},
+		{"a labelled rule read for the labels alone",
+			"lab. A **P** is x if the __a__ of the **P** is at least 1.\nA **P** is y if the __b__ of the **P** is at least 1.\n",
+			`{"P": {"a": "5", "b": 6}}`, true,
+			[]engine.Warning{{Code: engine.WarnTextComparedWithNumber, Message: `In the rule "P is x", the a of the P is the text "5", not a number, so it was not compared with 1 and the condition is false. Send numbers without quotes.`}}},
+		{"text ordered against a number a path found",
+			"A **P** is ok if the __a__ of the **P** is greater than the __b__ of the **P**.\n",
+			`{"P": {"a": "5", "b": 7}}`, false,
+			[]engine.Warning{{Code: engine.WarnTextComparedWithNumber, Message: `The a of the P is the text "5", not a number, so it was not compared with the b of the P (7) and the condition is false. Send numbers without quotes.`}}},
+		{"a long outcome is cut where its warnings name it",
+			"A **P** is " + strings.Repeat("very ", 20) + "fit if the __a__ of the **P** is at least 1.\nA **P** gets in if the **P** is " + strings.Repeat("very ", 20) + "fit.\n",
+			`{"P": {"a": "5"}}`, false,
+			[]engine.Warning{{Code: engine.WarnTextComparedWithNumber, Message: `In the rule "P is very very very very very very very very very very very …", the a of the P is the text "5", not a number, so it was not compared with 1 and the condition is false. Send numbers without quotes.`}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

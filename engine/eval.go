@@ -37,12 +37,17 @@ type evaluator struct {
 	found map[foundKey]foundName
 	// counted remembers the length of each long text it was asked for.
 	counted map[valueKey]int
-	// noting is set while the golden rule is evaluated: the conditions of
-	// the rules it refers to, which have no trace, are then noted in notes
-	// when they call for a warning.
+	// noting is set from the golden rule's evaluation on: the conditions
+	// of the rules it refers to and of the labelled rules the labels are
+	// read from, which have no trace, are then noted in notes when they
+	// call for a warning.
 	noting bool
 	notes  []nestedNote
 }
+
+// maxNotedRuleName is how many characters of a rule's name its warnings
+// quote.
+const maxNotedRuleName = 60
 
 // nestedNote is a condition of a referenced rule that calls for a warning,
 // traced as a condition of the golden rule would be, and the rule it is in.
@@ -75,7 +80,10 @@ func (e *evaluator) noteNested(c *ccond, ct *ConditionTrace) {
 	if r.verb != "" {
 		phrase = r.verb + " " + phrase
 	}
-	e.notes = append(e.notes, nestedNote{rule: r.selector + " " + phrase, cond: traced})
+	// Each warning names its rule: a long outcome is cut, so that a rule's
+	// many conditions do not repeat it whole beyond what the answer's
+	// bound counted for them.
+	e.notes = append(e.notes, nestedNote{rule: Cut(r.selector+" "+phrase, maxNotedRuleName), cond: traced})
 }
 
 // Evaluate runs the program against a JSON object. Its `rule` member has
@@ -109,9 +117,7 @@ func (p *Program) EvaluateInto(res *Result, data map[string]any) {
 	e.enter(p.golden)
 	e.noting = true
 	result, err := e.rule(g, entry)
-	e.noting = false
 	e.leave(p.golden, result, err)
-	res.notes = e.notes
 	entry.Result = result && err == nil
 	if err != nil {
 		res.Labels = e.labelsAfterError()
@@ -122,6 +128,7 @@ func (p *Program) EvaluateInto(res *Result, data map[string]any) {
 		// rule.
 		err = e.overRead()
 	}
+	res.notes = e.notes
 	res.shown, res.reads = e.shown, e.reads
 	if err != nil {
 		err.suggest(p)

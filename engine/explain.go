@@ -486,7 +486,7 @@ func notCompared(c *ConditionTrace, subject string) (code, msg string) {
 	_, isList := c.Property.Value.([]any)
 	switch c.Operator {
 	case "GreaterThanOrEqual", "LessThanOrEqual", "GreaterThan", "LessThan":
-		if isText && c.Value.Type == typeNumber {
+		if isText && rightIsNumber(c) {
 			return textComparedWithNumber(subject, value, other)
 		}
 	case "EqualTo", "ExactlyEqualTo", "NotEqualTo":

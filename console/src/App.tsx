@@ -8,7 +8,7 @@ import type { Location } from './router';
 import { SessionContext, capabilities, effectiveRole, viewerIdentity } from './session';
 import type { Capabilities, Session, Viewer } from './session';
 import { SignIn } from './pages/SignIn';
-import { claimStored, forgetStored } from './sessionStore';
+import { claimStored, forgetStored, keptForUser } from './sessionStore';
 import { FlowList, PolicyList } from './pages/BaseList';
 import { GroupList, GroupPage } from './pages/Groups';
 import { AuditLog } from './pages/AuditLog';
@@ -78,8 +78,11 @@ type State =
   | { kind: 'unchecked'; key: string; message: string }
   | { kind: 'signed-in'; key: string; viewer: Viewer };
 
-const KEY_REFUSED =
-  'Your API key is no longer accepted (it was revoked or has expired). Sign in with another key: unsaved text in the editor is kept.';
+const KEY_REFUSED = 'Your API key is no longer accepted (it was revoked or has expired).';
+// Unsaved text comes back to the same user with another key; an
+// organization key's comes back to no other key.
+const KEY_REFUSED_USER = `${KEY_REFUSED} Sign in with another of your keys: unsaved text in the editor is kept.`;
+const KEY_REFUSED_ORGANIZATION_KEY = `${KEY_REFUSED} Sign in with another key; text not saved with this one is not kept for another.`;
 
 export function App() {
   const [state, setState] = useState<State>(() => {
@@ -101,7 +104,7 @@ export function App() {
     let reading = false;
     const made: Api = new Api(
       key,
-      () => signOut(KEY_REFUSED),
+      () => signOut(keptForUser() ? KEY_REFUSED_USER : KEY_REFUSED_ORGANIZATION_KEY),
       () => {
         if (reading) return;
         reading = true;

@@ -26,6 +26,11 @@ export function forgetStored(): void {
   }
 }
 
+/** Whether what the tab holds was kept for a user, whom another of their keys signs in as again. */
+export function keptForUser(): boolean {
+  return sessionStorage.getItem(OWNER)?.includes('/user:') ?? false;
+}
+
 /**
  * Keeps what the tab holds only for the viewer it was kept for: a key that
  * stops working leaves its unsaved work for the same viewer to sign in

@@ -1147,7 +1147,7 @@ test('a key revoked mid-session returns to sign-in, and the unsaved text survive
   await expect(page.locator('.cm-content .tok-selector').first()).toBeVisible();
   await rest(server.url, ADMIN_KEY, 'DELETE', `/admin/keys/${key.id}`);
   await page.getByRole('button', { name: 'Create draft' }).click();
-  await expect(page.getByRole('alert')).toHaveText(/no longer accepted/);
+  await expect(page.getByRole('alert')).toHaveText(/no longer accepted.*another of your keys: unsaved text in the editor is kept/);
   await page.getByLabel('API key').fill(ADMIN_KEY);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByLabel('Name')).toHaveValue('Unsaved work');
@@ -2148,7 +2148,8 @@ test('an admin creates a key, copies it, signs in with it in a new page, and rev
   await expect(page.getByRole('table', { name: 'Keys' }).getByRole('row', { name: /deploy/ })).toContainText('Revoked');
 
   await second.getByRole('link', { name: 'Flows', exact: true }).click();
-  await expect(second.getByRole('alert')).toHaveText(/no longer accepted/);
+  // An organization key's unsaved text comes back to no other key.
+  await expect(second.getByRole('alert')).toHaveText(/no longer accepted.*not kept for another/);
   await other.close();
 
   // The playground opens with the signed-in key in its headers.
