@@ -188,7 +188,8 @@ func (b *budgets) fitAtOnce(n int) error {
 	for _, burst := range []int{burstOf(b.perKey), burstOf(b.perOrg)} {
 		if burst > 0 && n > burst {
 			return &retryLater{err: failure(service.CodeRateLimited,
-				"%d runs at once are more than the rate limit's burst of %d allows, ever; send at most %d in one request", n, burst, burst)}
+				"%d runs at once are more than the rate limit's burst of %d allows, ever: one request makes at most %d runs, "+
+					"counting a batch's items, a GraphQL document's runs, and the tests a test call or a publish runs", n, burst, burst)}
 		}
 	}
 	return nil
