@@ -90,8 +90,13 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="verdict"`)
 	}
 	var limited *retryLater
-	if errors.As(err, &limited) && limited.retryAfter > 0 {
+	switch {
+	case errors.As(err, &limited) && limited.retryAfter > 0:
 		w.Header().Set("Retry-After", strconv.FormatInt(limited.retryAfter, 10))
+	case status == http.StatusServiceUnavailable:
+		// The server's own refusals (answers in flight, the database, the
+		// authorizer) are for a moment.
+		w.Header().Set("Retry-After", "1")
 	}
 	s.respond(w, r, status, s.errorBody(r, errorDetail{Code: code, Message: msg, Details: details}))
 }

@@ -34,6 +34,10 @@ type limiter[K comparable] struct {
 type bucket struct {
 	tokens *rate.Limiter
 	seen   time.Time // guarded by limiter.mu
+	// mu makes taking tokens and giving them back one step: rate gives a
+	// cancelled reservation's tokens back only as far as no reservation
+	// was made after it, so two refusals that overlap would lose tokens.
+	mu sync.Mutex
 }
 
 func newLimiter[K comparable](perSecond float64, burst, max int) *limiter[K] {
@@ -57,7 +61,7 @@ func seconds(s float64) time.Duration {
 }
 
 // bucketOf returns key's bucket, made full when it is new.
-func (l *limiter[K]) bucketOf(key K, now time.Time) *rate.Limiter {
+func (l *limiter[K]) bucketOf(key K, now time.Time) *bucket {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b := l.buckets[key]
@@ -69,17 +73,15 @@ func (l *limiter[K]) bucketOf(key K, now time.Time) *rate.Limiter {
 		l.buckets[key] = b
 	}
 	b.seen = now
-	return b.tokens
+	return b
 }
 
-// reserve takes n tokens from key's bucket. When there are not that many,
-// it takes nothing and says how long until there are retry tokens, what
-// the whole request will take again when it is retried (at least n).
-// More than the burst never fit: the wait is then a second, the shortest
-// Retry-After.
-func (l *limiter[K]) reserve(key K, n, retry int, now time.Time) (*rate.Reservation, time.Duration, bool) {
-	bucket := l.bucketOf(key, now)
-	res := bucket.ReserveN(now, n)
+// reserve takes n tokens from b, whose mu the caller holds. When there
+// are not that many, it takes nothing and says how long until there are
+// retry tokens, what the whole request will take again when it is retried
+// (at least n).
+func (b *bucket) reserve(n, retry int, now time.Time) (*rate.Reservation, time.Duration, bool) {
+	res := b.tokens.ReserveN(now, n)
 	if !res.OK() {
 		return nil, time.Second, false
 	}
@@ -87,25 +89,35 @@ func (l *limiter[K]) reserve(key K, n, retry int, now time.Time) (*rate.Reservat
 		return res, 0, true
 	}
 	res.CancelAt(now)
-	again := bucket.ReserveN(now, retry)
-	if !again.OK() {
-		return nil, time.Second, false
-	}
-	wait := again.DelayFrom(now)
-	again.CancelAt(now)
-	return nil, wait, false
+	return nil, b.waitFor(retry, now), false
 }
 
-// allow is reserve for a caller that never gives the token back.
+// waitFor is how long until b holds n tokens, b.mu held. More than the
+// burst never fit: the wait is then a second, the shortest Retry-After.
+func (b *bucket) waitFor(n int, now time.Time) time.Duration {
+	res := b.tokens.ReserveN(now, n)
+	if !res.OK() {
+		return time.Second
+	}
+	wait := res.DelayFrom(now)
+	res.CancelAt(now)
+	return wait
+}
+
+// allow takes a token of key's bucket, for a caller that never gives it
+// back.
 func (l *limiter[K]) allow(key K, now time.Time) (time.Duration, bool) {
-	_, wait, ok := l.reserve(key, 1, 1, now)
+	b := l.bucketOf(key, now)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_, wait, ok := b.reserve(1, 1, now)
 	return wait, ok
 }
 
 // exhausted says whether key's bucket is empty, and how long until it has
 // a token again, without taking one.
 func (l *limiter[K]) exhausted(key K, now time.Time) (time.Duration, bool) {
-	tokens := l.bucketOf(key, now).TokensAt(now)
+	tokens := l.bucketOf(key, now).tokens.TokensAt(now)
 	if tokens >= 1 {
 		return 0, false
 	}
@@ -143,20 +155,36 @@ type budgets struct {
 // take charges n requests or runs to p's key and organization. When
 // either budget cannot pay them all, nothing is charged and the error says
 // which, and after how many seconds a retry, which takes retry tokens,
-// may succeed.
+// may succeed: the longer of the two budgets' waits. Both buckets are
+// held, the key's first, until the charge is made or given back.
 func (b *budgets) take(p *service.Principal, n, retry int, now time.Time) error {
-	var fromKey *rate.Reservation
+	var key, org *bucket
 	if b.perKey != nil {
-		res, wait, ok := b.perKey.reserve(p.KeyID, n, retry, now)
+		key = b.perKey.bucketOf(p.KeyID, now)
+		key.mu.Lock()
+		defer key.mu.Unlock()
+	}
+	if b.perOrg != nil {
+		org = b.perOrg.bucketOf(p.TenantID, now)
+		org.mu.Lock()
+		defer org.mu.Unlock()
+	}
+	var fromKey *rate.Reservation
+	if key != nil {
+		res, wait, ok := key.reserve(n, retry, now)
 		if !ok {
+			if org != nil {
+				wait = max(wait, org.waitFor(retry, now))
+			}
 			return refusal(b.perKey, wait, "this key has made more requests and runs than its limit")
 		}
 		fromKey = res
 	}
-	if b.perOrg != nil {
-		if _, wait, ok := b.perOrg.reserve(p.TenantID, n, retry, now); !ok {
+	if org != nil {
+		if _, wait, ok := org.reserve(n, retry, now); !ok {
 			if fromKey != nil {
 				fromKey.CancelAt(now)
+				wait = max(wait, key.waitFor(retry, now))
 			}
 			return refusal(b.perOrg, wait, "the organization's keys together have made more requests and runs than its limit")
 		}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -276,5 +277,52 @@ func TestATinyRateKeepsItsBucketsAndWaits(t *testing.T) {
 	}
 	if wait, empty := l.exhausted(key, now); !empty || wait <= 0 {
 		t.Errorf("after the bucket's one token: wait %v, empty %v; want a positive wait", wait, empty)
+	}
+}
+
+// A refusal waits for both budgets: the key's may hold the batch again
+// long before the organization's does.
+func TestARefusalWaitsForBothBudgets(t *testing.T) {
+	b := &budgets{perKey: newLimiter[uuid.UUID](1, 10, 10), perOrg: newLimiter[uuid.UUID](0.5, 10, 10)}
+	p := &service.Principal{KeyID: uuid.New(), TenantID: uuid.New()}
+	t0 := time.Unix(1_800_000_000, 0)
+	if err := b.take(p, 10, 10, t0); err != nil {
+		t.Fatal(err)
+	}
+	// Five seconds on, the key holds 5 tokens and the organization 2.5:
+	// ten more come to the key in 5 s, to the organization in 15 s.
+	var refused *retryLater
+	if err := b.take(p, 10, 10, t0.Add(5*time.Second)); !errors.As(err, &refused) || refused.retryAfter != 15 {
+		t.Fatalf("refusal %v, want Retry-After 15", err)
+	}
+	if err := b.take(p, 10, 10, t0.Add(20*time.Second)); err != nil {
+		t.Errorf("retried after 15 s: %v", err)
+	}
+}
+
+// Refusals at once give back all they took: a reservation rate cancels
+// gives back only as far as none was made after it, which another
+// refusal's may be.
+func TestRefusalsAtOnceLoseNoTokens(t *testing.T) {
+	b := &budgets{perKey: newLimiter[uuid.UUID](1e-9, 1000, 10)}
+	p := &service.Principal{KeyID: uuid.New(), TenantID: uuid.New()}
+	now := time.Unix(1_800_000_000, 0)
+	if err := b.take(p, 500, 500, now); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 2_000 {
+				if b.take(p, 600, 600, now) == nil {
+					t.Error("600 tokens taken of 500")
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if left := b.perKey.bucketOf(p.KeyID, now).tokens.TokensAt(now); left < 499.999 || left > 500.001 {
+		t.Errorf("%v tokens left, want 500", left)
 	}
 }

@@ -125,6 +125,9 @@ func TestAnUnavailableDatabaseIsLoggedWithItsCause(t *testing.T) {
 		}
 		w := f.do(http.MethodGet, "/policies", nil, key(adminKey)...)
 		wantError(t, w, http.StatusServiceUnavailable, service.CodeUnavailable)
+		if w.Header().Get("Retry-After") != "1" {
+			t.Errorf("Retry-After %q, want 1", w.Header().Get("Retry-After"))
+		}
 		if strings.Contains(w.Body.String(), "closed") {
 			t.Errorf("the answer shows the cause: %s", w.Body)
 		}

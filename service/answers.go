@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
+
+	"github.com/google/uuid"
 
 	"golang.org/x/sync/semaphore"
 
@@ -34,8 +37,58 @@ const answersInFlightPerRequest = 4
 type answerBudget struct {
 	spent, read, held, busy atomic.Int64
 	from                    atomic.Pointer[semaphore.Weighted]
+	// share is the organization's part of the bound that held is also
+	// counted in, once it holds any.
+	share atomic.Pointer[tenantShare]
 	// bounded is Call.Ends: whether the bound on answers in flight applies.
 	bounded bool
+}
+
+// tenantShares are the organizations' parts of the bound on answers in
+// flight, each at most limit.
+type tenantShares struct {
+	limit int64
+	mu    sync.Mutex
+	held  map[uuid.UUID]*tenantShare
+}
+
+// tenantShare is what one organization's requests under way hold; it is
+// dropped from tenantShares once they hold nothing.
+type tenantShare struct {
+	of     *tenantShares
+	tenant uuid.UUID
+	held   int64 // guarded by of.mu
+}
+
+func newTenantShares(limit int64) *tenantShares {
+	return &tenantShares{limit: limit, held: map[uuid.UUID]*tenantShare{}}
+}
+
+// take counts n more bytes to tenant, unless that would pass its share.
+func (t *tenantShares) take(tenant uuid.UUID, n int64) (*tenantShare, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	sh := t.held[tenant]
+	if sh == nil {
+		sh = &tenantShare{of: t, tenant: tenant}
+	}
+	if sh.held+n > t.limit {
+		return nil, false
+	}
+	sh.held += n
+	t.held[tenant] = sh
+	return sh, true
+}
+
+// give returns n bytes of sh.
+func (sh *tenantShare) give(n int64) {
+	t := sh.of
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	sh.held -= n
+	if sh.held <= 0 {
+		delete(t.held, sh.tenant)
+	}
 }
 
 // Done ends the call: what its answers held of the service's bound on
@@ -48,6 +101,9 @@ func (c *Call) Done() {
 	if from := c.answers.from.Load(); from != nil {
 		if n := c.answers.held.Swap(0); n > 0 {
 			from.Release(n)
+			if sh := c.answers.share.Load(); sh != nil {
+				sh.give(n)
+			}
 		}
 	}
 }
@@ -82,12 +138,27 @@ func (s *Service) spendAnswer(ctx context.Context, answer int) error {
 	if !b.bounded {
 		return nil
 	}
+	var share *tenantShare
+	if p, ok := PrincipalFrom(ctx); ok {
+		var fits bool
+		if share, fits = s.tenantsInFlight.take(p.TenantID, n); !fits {
+			b.spent.Add(-n)
+			b.busy.Add(1)
+			return s.answersBusy()
+		}
+	}
 	if !s.inFlight.TryAcquire(n) {
+		if share != nil {
+			share.give(n)
+		}
 		b.spent.Add(-n)
 		b.busy.Add(1)
 		return s.answersBusy()
 	}
 	b.from.Store(s.inFlight)
+	if share != nil {
+		b.share.Store(share)
+	}
 	b.held.Add(n)
 	return nil
 }

@@ -850,3 +850,63 @@ func TestACheckIsChargedWhatItAnswers(t *testing.T) {
 		}
 	})
 }
+
+// One organization's requests under way hold at most half of what all may
+// answer together (or one request's bound, when that is more): answers its
+// clients are slow to read leave room for the others'.
+func TestAnOrganizationHoldsAtMostItsShareOfTheAnswersInFlight(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixtureWith(t, db, func(c *service.Config) { c.MaxAnswerBytes, c.MaxAnswersInFlight = 20_000, 80_000 })
+		pol := f.publishedPolicy(t, "adult", adultRule)
+		other, err := f.svc.Operator().Bootstrap(context.Background(), service.BootstrapInput{
+			Organization: "Beta", Email: "admin@beta.test", Key: "beta-admin-key-0123456789abcdefghijkl"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		betaPolicy := f.publishedPolicyAs(t, f.as(t, other.Secret, ""), "adult", adultRule)
+		ending := func(key string) (context.Context, *service.Call) {
+			p, ok := service.PrincipalFrom(f.as(t, key, ""))
+			if !ok {
+				t.Fatal("no principal")
+			}
+			c := &service.Call{Principal: p, Ends: true}
+			return service.WithCall(context.Background(), c), c
+		}
+		// fill runs until the request may answer no more.
+		fill := func(ctx context.Context, base uuid.UUID) {
+			for range 1_000 {
+				res, err := f.svc.RunPolicy(ctx, base, json.RawMessage(adultData))
+				if err != nil {
+					wantCode(t, err, service.CodeInvalidArgument)
+					return
+				}
+				res.Release()
+			}
+			t.Fatal("1,000 runs fit in one request")
+		}
+		first, firstCall := ending(adminKey)
+		fill(first, pol.BaseID)
+		second, secondCall := ending(adminKey)
+		fill(second, pol.BaseID)
+		// Acme holds its 40,000 bytes of the 80,000: a third request of its
+		// is refused, Beta's runs.
+		third, thirdCall := ending(adminKey)
+		_, err = f.svc.RunPolicy(third, pol.BaseID, json.RawMessage(adultData))
+		wantCode(t, err, service.CodeUnavailable)
+		beta, betaCall := ending(other.Secret)
+		if res, err := f.svc.RunPolicy(beta, betaPolicy.BaseID, json.RawMessage(adultData)); err != nil {
+			t.Fatalf("another organization's run: %v", err)
+		} else {
+			res.Release()
+		}
+		firstCall.Done()
+		if res, err := f.svc.RunPolicy(third, pol.BaseID, json.RawMessage(adultData)); err != nil {
+			t.Fatalf("once one of its requests is done: %v", err)
+		} else {
+			res.Release()
+		}
+		secondCall.Done()
+		thirdCall.Done()
+		betaCall.Done()
+	})
+}

@@ -54,7 +54,12 @@ func byBaseID(id uuid.UUID) string { return `{"baseId": "` + id.String() + `"}` 
 // the whole organization.
 func (f *fixture) publishedPolicy(t testing.TB, name, rule string) *service.Policy {
 	t.Helper()
-	admin := f.as(t, adminKey, "")
+	return f.publishedPolicyAs(t, f.as(t, adminKey, ""), name, rule)
+}
+
+// publishedPolicyAs is publishedPolicy, created and published by admin.
+func (f *fixture) publishedPolicyAs(t testing.TB, admin context.Context, name, rule string) *service.Policy {
+	t.Helper()
 	p, err := f.svc.CreatePolicy(admin, service.Changes{Name: &name, Rule: &rule})
 	if err != nil {
 		t.Fatal(err)

@@ -121,6 +121,10 @@ type Service struct {
 	// (see spendAnswer), maxInFlight of it.
 	inFlight    *semaphore.Weighted
 	maxInFlight int
+	// tenantsInFlight holds each organization's part of inFlight, at most
+	// its share, so that the answers one organization's clients are slow
+	// to read cannot take all of it from the others.
+	tenantsInFlight *tenantShares
 
 	policyKind *kindRules
 	flowKind   *kindRules
@@ -192,6 +196,7 @@ func New(cfg Config) (*Service, error) {
 	}
 	s.maxInFlight = max(s.maxInFlight, s.maxAnswer)
 	s.inFlight = semaphore.NewWeighted(int64(s.maxInFlight))
+	s.tenantsInFlight = newTenantShares(int64(max(s.maxInFlight/2, s.maxAnswer)))
 	// No run may show more than a request may answer: one that would stops
 	// there, rather than read a large value in every one of its conditions
 	// and be refused when it is done.
