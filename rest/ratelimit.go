@@ -169,14 +169,19 @@ func (b *budgets) take(p *service.Principal, n, retry int, now time.Time) error 
 		org.mu.Lock()
 		defer org.mu.Unlock()
 	}
+	const byKey = "this key has made more requests and runs than its limit"
+	const byOrg = "the organization's keys together have made more requests and runs than its limit"
 	var fromKey *rate.Reservation
 	if key != nil {
 		res, wait, ok := key.reserve(n, retry, now)
 		if !ok {
+			// The refusal names the budget that keeps the retry waiting.
 			if org != nil {
-				wait = max(wait, org.waitFor(retry, now))
+				if orgWait := org.waitFor(retry, now); orgWait > wait {
+					return refusal(b.perOrg, orgWait, byOrg)
+				}
 			}
-			return refusal(b.perKey, wait, "this key has made more requests and runs than its limit")
+			return refusal(b.perKey, wait, byKey)
 		}
 		fromKey = res
 	}
@@ -184,9 +189,11 @@ func (b *budgets) take(p *service.Principal, n, retry int, now time.Time) error 
 		if _, wait, ok := org.reserve(n, retry, now); !ok {
 			if fromKey != nil {
 				fromKey.CancelAt(now)
-				wait = max(wait, key.waitFor(retry, now))
+				if keyWait := key.waitFor(retry, now); keyWait > wait {
+					return refusal(b.perKey, keyWait, byKey)
+				}
 			}
-			return refusal(b.perOrg, wait, "the organization's keys together have made more requests and runs than its limit")
+			return refusal(b.perOrg, wait, byOrg)
 		}
 	}
 	return nil

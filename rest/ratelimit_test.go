@@ -292,8 +292,9 @@ func TestARefusalWaitsForBothBudgets(t *testing.T) {
 	// Five seconds on, the key holds 5 tokens and the organization 2.5:
 	// ten more come to the key in 5 s, to the organization in 15 s.
 	var refused *retryLater
-	if err := b.take(p, 10, 10, t0.Add(5*time.Second)); !errors.As(err, &refused) || refused.retryAfter != 15 {
-		t.Fatalf("refusal %v, want Retry-After 15", err)
+	if err := b.take(p, 10, 10, t0.Add(5*time.Second)); !errors.As(err, &refused) || refused.retryAfter != 15 ||
+		!strings.HasPrefix(refused.err.Message, "the organization's keys together") {
+		t.Fatalf("refusal %v, want the organization's with Retry-After 15", err)
 	}
 	if err := b.take(p, 10, 10, t0.Add(20*time.Second)); err != nil {
 		t.Errorf("retried after 15 s: %v", err)
