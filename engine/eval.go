@@ -45,14 +45,11 @@ type evaluator struct {
 	notes  []nestedNote
 }
 
-// maxNotedRuleName is how many characters of a rule's name its warnings
-// quote.
-const maxNotedRuleName = 60
-
 // nestedNote is a condition of a referenced rule that calls for a warning,
-// traced as a condition of the golden rule would be, and the rule it is in.
+// traced as a condition of the golden rule would be, and the rule it is in
+// (its index, whose name explainInfo keeps).
 type nestedNote struct {
-	rule string // "Person passes the eye test"
+	rule int
 	cond ConditionTrace
 }
 
@@ -75,15 +72,7 @@ func (e *evaluator) noteNested(c *ccond, ct *ConditionTrace) {
 		e.shown = shown
 		return
 	}
-	r := &e.prog.rules[e.stack[len(e.stack)-1]]
-	phrase := r.outcome
-	if r.verb != "" {
-		phrase = r.verb + " " + phrase
-	}
-	// Each warning names its rule: a long outcome is cut, so that a rule's
-	// many conditions do not repeat it whole beyond what the answer's
-	// bound counted for them.
-	e.notes = append(e.notes, nestedNote{rule: Cut(r.selector+" "+phrase, maxNotedRuleName), cond: traced})
+	e.notes = append(e.notes, nestedNote{rule: e.stack[len(e.stack)-1], cond: traced})
 }
 
 // Evaluate runs the program against a JSON object. Its `rule` member has
@@ -740,7 +729,9 @@ func (e *evaluator) comparison(c *ccond, ct *ConditionTrace) (bool, *Error) {
 		}
 	}
 	res, ok := e.compare(c.op, left, right)
-	if !ok || (c.op == OpIn || c.op == OpNotIn) && left.kind == vString && isNumberText(left.str) {
+	// Only an untraced condition is noted: the golden rule's text is not
+	// scanned for a number on every run.
+	if ct == nil && (!ok || (c.op == OpIn || c.op == OpNotIn) && left.kind == vString && isNumberText(left.str)) {
 		e.noteNested(c, ct)
 	}
 	if !ok {

@@ -79,14 +79,10 @@ func (r *Result) Explain() {
 	}
 	clauses := r.clauses(entry, rule)
 	for i := range entry.Conditions {
-		subject := ""
-		if rule != nil && i < len(rule.subjects) {
-			subject = rule.subjects[i]
-		}
-		r.conditionWarnings(&entry.Conditions[i], subject, "")
+		r.conditionWarnings(&entry.Conditions[i], rule.subject(i), "")
 	}
 	for i := range r.notes {
-		r.conditionWarnings(&r.notes[i].cond, "", r.notes[i].rule)
+		r.conditionWarnings(&r.notes[i].cond, "", rule.names[r.notes[i].rule])
 	}
 	if len(clauses) > 0 {
 		b.WriteString(" — ")
@@ -144,11 +140,40 @@ type explainInfo struct {
 	subjects    []string // per golden condition: "the age of the Person", or "" for references
 	labelMisses []labelMiss
 	words       ruleWords // for the outcome a reference misspelt
+	// names are the rules' names as warnings about their conditions give
+	// them ("Person passes the eye test"), cut at maxNotedRuleName.
+	names []string
+}
+
+// maxNotedRuleName is how many characters of a rule's name its warnings
+// quote: a rule's many conditions do not repeat a long outcome whole
+// beyond what the answer's bound counted for them.
+const maxNotedRuleName = 60
+
+// subject is how the explanation names golden condition i; "" when the
+// trace's path is to say it.
+func (info *explainInfo) subject(i int) string {
+	if info == nil || i >= len(info.subjects) {
+		return ""
+	}
+	return info.subjects[i]
+}
+
+// ruleName is a rule's subject and its outcome phrase with its verb.
+func ruleName(selector, verb, outcome string) string {
+	if verb != "" {
+		return selector + " " + verb + " " + outcome
+	}
+	return selector + " " + outcome
 }
 
 func newExplainInfo(p *Program) *explainInfo {
 	g := &p.rules[p.golden]
-	info := &explainInfo{verb: g.verb, or: g.or, subjects: make([]string, len(g.conds))}
+	info := &explainInfo{verb: g.verb, or: g.or, subjects: make([]string, len(g.conds)), names: make([]string, len(p.rules))}
+	for i := range p.rules {
+		r := &p.rules[i]
+		info.names[i] = Cut(ruleName(r.selector, r.verb, r.outcome), maxNotedRuleName)
+	}
 	for i := range g.conds {
 		c := &g.conds[i]
 		switch c.kind {
@@ -195,11 +220,11 @@ type labelMiss struct{ label, nearest string }
 // headline is "Person gets senior discount", the rule's subject and its
 // outcome phrase with its verb.
 func headline(entry *RuleTrace, rule *explainInfo) string {
-	phrase := entry.Outcome.Value
-	if rule != nil && rule.verb != "" {
-		phrase = rule.verb + " " + phrase
+	verb := ""
+	if rule != nil {
+		verb = rule.verb
 	}
-	return entry.Selector.Value + " " + phrase
+	return ruleName(entry.Selector.Value, verb, entry.Outcome.Value)
 }
 
 // clauses explains the conditions that decided the result: on success the
@@ -236,11 +261,7 @@ func (r *Result) clauses(entry *RuleTrace, rule *explainInfo) []string {
 	}
 	out := make([]string, 0, len(picked))
 	for _, i := range picked {
-		subject := ""
-		if rule != nil && i < len(rule.subjects) {
-			subject = rule.subjects[i]
-		}
-		out = append(out, r.clause(&conds[i], subject))
+		out = append(out, r.clause(&conds[i], rule.subject(i)))
 	}
 	return out
 }
