@@ -1493,23 +1493,34 @@ func (c *checker) typeMismatch(op Operator, lit Literal) {
 			want, written), fix...)
 }
 
-// writtenNumber is a quoted text that holds a number as a rule writes it
-// (digits, a point and digits), its thousands maybe separated by commas,
-// without quotes or commas: `"1,500"` is 1500. Anything else, a sign, an
-// exponent or commas that are not between thousands, is no number a rule
-// can write.
+// writtenNumber is a quoted text that holds a number as a rule writes it,
+// its thousands maybe separated by commas, without quotes or commas:
+// `"1,500"` is 1500. The parser decides what a number is; a sign, an
+// exponent or commas that are not between thousands are none a rule can
+// write.
 func writtenNumber(text string) (string, bool) {
-	whole, fraction, pointed := strings.Cut(text, ".")
-	if pointed && (fraction == "" || strings.Trim(fraction, "0123456789") != "") {
+	plain := strings.ReplaceAll(text, ",", "")
+	if plain == "" || !isDigit(plain[0]) {
 		return "", false
 	}
-	groups := strings.Split(whole, ",")
-	for i, g := range groups {
-		if g == "" || strings.Trim(g, "0123456789") != "" || i > 0 && len(g) != 3 || len(groups) > 1 && i == 0 && len(g) > 3 {
+	if lit, end, ok := valueAt(plain, 0); !ok || lit.Kind != LitNumber || end != len(plain) {
+		return "", false
+	}
+	whole, fraction, _ := strings.Cut(text, ".")
+	if strings.Contains(fraction, ",") {
+		return "", false
+	}
+	if groups := strings.Split(whole, ","); len(groups) > 1 {
+		if len(groups[0]) == 0 || len(groups[0]) > 3 {
 			return "", false
 		}
+		for _, g := range groups[1:] {
+			if len(g) != 3 {
+				return "", false
+			}
+		}
 	}
-	return strings.ReplaceAll(text, ",", ""), true
+	return plain, true
 }
 
 // literalEnd finds where a written literal ends.
