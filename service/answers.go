@@ -126,11 +126,11 @@ func answersOf(ctx context.Context) *answerBudget {
 // refused as unavailable, to be retried, rather than made to wait while
 // it holds what it has spent already.
 func (s *Service) spendAnswer(ctx context.Context, answer int) error {
-	b := answersOf(ctx)
-	if b == nil || answer <= 0 {
+	c := callOf(ctx)
+	if c == nil || c.answers == nil || answer <= 0 {
 		return nil
 	}
-	n := int64(answer)
+	b, n := c.answers, int64(answer)
 	if b.spent.Add(n) > int64(s.maxAnswer) {
 		b.spent.Add(-n)
 		return s.answersTooLarge()
@@ -138,19 +138,19 @@ func (s *Service) spendAnswer(ctx context.Context, answer int) error {
 	if !b.bounded {
 		return nil
 	}
+	// The organization's share first, then the bound of all requests.
 	var share *tenantShare
-	if p, ok := PrincipalFrom(ctx); ok {
-		var fits bool
-		if share, fits = s.tenantsInFlight.take(p.TenantID, n); !fits {
-			b.spent.Add(-n)
-			b.busy.Add(1)
-			return s.answersBusy()
-		}
+	fits := true
+	if c.Principal != nil {
+		share, fits = s.tenantsInFlight.take(c.Principal.TenantID, n)
 	}
-	if !s.inFlight.TryAcquire(n) {
+	if fits && !s.inFlight.TryAcquire(n) {
 		if share != nil {
 			share.give(n)
 		}
+		fits = false
+	}
+	if !fits {
 		b.spent.Add(-n)
 		b.busy.Add(1)
 		return s.answersBusy()
