@@ -76,20 +76,18 @@ func (l *limiter[K]) bucketOf(key K, now time.Time) *bucket {
 	return b
 }
 
-// reserve takes n tokens from b, whose mu the caller holds. When there
-// are not that many, it takes nothing and says how long until there are
-// retry tokens, what the whole request will take again when it is retried
-// (at least n).
-func (b *bucket) reserve(n, retry int, now time.Time) (*rate.Reservation, time.Duration, bool) {
+// reserve takes n tokens from b, whose mu the caller holds, or, when
+// there are not that many, nothing.
+func (b *bucket) reserve(n int, now time.Time) (*rate.Reservation, bool) {
 	res := b.tokens.ReserveN(now, n)
 	if !res.OK() {
-		return nil, time.Second, false
+		return nil, false
 	}
 	if res.DelayFrom(now) <= 0 {
-		return res, 0, true
+		return res, true
 	}
 	res.CancelAt(now)
-	return nil, b.waitFor(retry, now), false
+	return nil, false
 }
 
 // waitFor is how long until b holds n tokens, b.mu held. More than the
@@ -110,8 +108,10 @@ func (l *limiter[K]) allow(key K, now time.Time) (time.Duration, bool) {
 	b := l.bucketOf(key, now)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	_, wait, ok := b.reserve(1, 1, now)
-	return wait, ok
+	if _, ok := b.reserve(1, now); !ok {
+		return b.waitFor(1, now), false
+	}
+	return 0, true
 }
 
 // exhausted says whether key's bucket is empty, and how long until it has
@@ -169,34 +169,32 @@ func (b *budgets) take(p *service.Principal, n, retry int, now time.Time) error 
 		org.mu.Lock()
 		defer org.mu.Unlock()
 	}
-	const byKey = "this key has made more requests and runs than its limit"
-	const byOrg = "the organization's keys together have made more requests and runs than its limit"
 	var fromKey *rate.Reservation
+	ok := true
 	if key != nil {
-		res, wait, ok := key.reserve(n, retry, now)
-		if !ok {
-			// The refusal names the budget that keeps the retry waiting.
-			if org != nil {
-				if orgWait := org.waitFor(retry, now); orgWait > wait {
-					return refusal(b.perOrg, orgWait, byOrg)
-				}
-			}
-			return refusal(b.perKey, wait, byKey)
+		fromKey, ok = key.reserve(n, now)
+	}
+	if ok && org != nil {
+		if _, ok = org.reserve(n, now); !ok && fromKey != nil {
+			fromKey.CancelAt(now)
 		}
-		fromKey = res
+	}
+	if ok {
+		return nil
+	}
+	// The wait is the longer of the two budgets' for the whole retry, and
+	// the refusal names the budget that keeps it waiting.
+	var keyWait, orgWait time.Duration
+	if key != nil {
+		keyWait = key.waitFor(retry, now)
 	}
 	if org != nil {
-		if _, wait, ok := org.reserve(n, retry, now); !ok {
-			if fromKey != nil {
-				fromKey.CancelAt(now)
-				if keyWait := key.waitFor(retry, now); keyWait > wait {
-					return refusal(b.perKey, keyWait, byKey)
-				}
-			}
-			return refusal(b.perOrg, wait, byOrg)
-		}
+		orgWait = org.waitFor(retry, now)
 	}
-	return nil
+	if key == nil || orgWait > keyWait {
+		return refusal(b.perOrg, orgWait, "the organization's keys together have made more requests and runs than its limit")
+	}
+	return refusal(b.perKey, keyWait, "this key has made more requests and runs than its limit")
 }
 
 // retryLater is a refusal that a retry may get past: a budget's, or the
