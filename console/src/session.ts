@@ -3,6 +3,7 @@
 import { createContext, useContext } from 'react';
 import type { ViewerQuery } from '@verdict/client';
 import type { Api } from './api';
+import type { StoredOwner } from './sessionStore';
 
 export type Viewer = ViewerQuery['viewer'];
 export type AuthoringRole = 'VIEWER' | 'EDITOR' | 'PUBLISHER' | 'ADMIN';
@@ -33,8 +34,8 @@ export function effectiveRole(v: Viewer): EffectiveRole {
  * in an organization, whichever of their keys they sign in with, or an
  * organization key itself.
  */
-export function viewerIdentity(v: Viewer): string {
-  return `${v.organization.id}/${v.user ? `user:${v.user.id}` : `key:${v.key.id}`}`;
+export function viewerIdentity(v: Viewer): StoredOwner {
+  return v.user ? { organization: v.organization.id, user: v.user.id } : { organization: v.organization.id, key: v.key.id };
 }
 
 export interface Capabilities {

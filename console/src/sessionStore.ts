@@ -26,9 +26,13 @@ export function forgetStored(): void {
   }
 }
 
+/** Whom the tab's kept work is for: a user of an organization, whichever of their keys, or an organization key. */
+export type StoredOwner = { organization: string; user: string } | { organization: string; key: string };
+
 /** Whether what the tab holds was kept for a user, whom another of their keys signs in as again. */
 export function keptForUser(): boolean {
-  return sessionStorage.getItem(OWNER)?.includes('/user:') ?? false;
+  const owner = readStored<StoredOwner>(OWNER);
+  return owner !== null && 'user' in owner;
 }
 
 /**
@@ -36,8 +40,9 @@ export function keptForUser(): boolean {
  * stops working leaves its unsaved work for the same viewer to sign in
  * again, and nobody else who signs in next in the tab gets it.
  */
-export function claimStored(owner: string): void {
-  if (sessionStorage.getItem(OWNER) === owner) return;
+export function claimStored(owner: StoredOwner): void {
+  const written = JSON.stringify(owner);
+  if (sessionStorage.getItem(OWNER) === written) return;
   forgetStored();
-  sessionStorage.setItem(OWNER, owner);
+  sessionStorage.setItem(OWNER, written);
 }
