@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -210,5 +211,74 @@ func TestAdminsCreateListAndRevokeKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 		f.post(t, beta.Secret, revokeKeyMutation, map[string]any{"id": userKey.CreateKey.Key.ID}).failure(t, service.CodeNotFound)
+	})
+}
+
+// TestEachMutationActsWithWhatTheKeyMayDoWhenItRuns: the mutations of one
+// document run in turn, and one that revokes the caller's key, removes
+// them or lowers their role holds for the mutations after it.
+func TestEachMutationActsWithWhatTheKeyMayDoWhenItRuns(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		ctx, op := t.Context(), f.svc.Operator()
+		admin := func(name string) (userID, keyID, secret string) {
+			t.Helper()
+			u, err := op.CreateUser(ctx, name+"@acme.test", name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := op.AddMember(ctx, f.boot.Organization.ID, name+"@acme.test", authz.RoleAdmin); err != nil {
+				t.Fatal(err)
+			}
+			k, err := op.CreateKey(ctx, service.KeyInput{Organization: f.boot.Organization.ID, UserEmail: name + "@acme.test", Name: name, Scope: authz.ScopeAdmin})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return u.ID.String(), k.ID.String(), k.Secret
+		}
+		lateKey := ` late: createKey(input: {name: "late", scope: ADMIN}) { secret } }`
+
+		// Allowed: nothing changes between the mutations.
+		_, _, secret := admin("ann")
+		var both struct{ First, Late *struct{ Secret string } }
+		f.post(t, secret, `mutation { first: createKey(input: {name: "first", scope: VIEW}) { secret }`+lateKey, nil).decode(t, &both)
+		if both.First == nil || both.Late == nil || both.Late.Secret == "" {
+			t.Fatalf("two mutations of an admin: %+v", both)
+		}
+
+		// Each first mutation is given the caller's user id, or with
+		// ofKey their key's id.
+		cases := []struct {
+			name, mutation string
+			ofKey          bool
+			code           service.Code
+		}{
+			{"a lowered role", `d: changeMemberRole(input: {userId: $id, role: VIEWER}) { role }`, false, service.CodePermissionDenied},
+			{"a revoked key", `r: revokeKey(input: {id: $id})`, true, service.CodeUnauthenticated},
+			{"a removed member", `m: removeMember(input: {userId: $id})`, false, service.CodeUnauthenticated},
+		}
+		for i, tc := range cases {
+			id, key, secret := admin(fmt.Sprintf("bea%d", i))
+			if tc.ofKey {
+				id = key
+			}
+			res := f.post(t, secret, `mutation($id: ID!) { `+tc.mutation+lateKey, map[string]any{"id": id})
+			if e := res.fieldFailure(t, tc.code); len(e.Path) != 1 || e.Path[0] != "late" {
+				t.Errorf("%s: the error is at %v, want late", tc.name, e.Path)
+			}
+		}
+		var keys struct {
+			Keys struct{ Edges []struct{ Node keyData } }
+		}
+		f.post(t, adminKey, keysQuery, map[string]any{"first": 100}).decode(t, &keys)
+		late := 0
+		for _, e := range keys.Keys.Edges {
+			if e.Node.Name == "late" {
+				late++
+			}
+		}
+		if late != 1 {
+			t.Errorf("%d keys named late, want the one the allowed document created", late)
+		}
 	})
 }

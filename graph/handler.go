@@ -190,6 +190,7 @@ func NewHandler(svc *service.Service, cfg Config) http.Handler {
 	srv.Use(newObserver(cfg))
 	srv.Use(errorCap{max: cfg.MaxErrors})
 	srv.Use(stopWhenGone{})
+	srv.Use(reauthenticate{svc: svc})
 	srv.SetErrorPresenter(presentError(cfg.Logger))
 	srv.SetRecoverFunc(recoverPanic)
 	// The body is read before a turn is taken: a client sending it slowly

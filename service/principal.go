@@ -34,6 +34,8 @@ type Principal struct {
 	// az is the caller as the authorizer takes it, built with the
 	// principal because every action of a request asks the authorizer.
 	az authz.Principal
+	// keyHash finds the key again (see Reauthenticate).
+	keyHash string
 }
 
 func newPrincipal(key *ent.APIKey, tenant uuid.UUID, role authz.Role) *Principal {
@@ -114,12 +116,33 @@ func (s *Service) Authenticate(ctx context.Context, secret, orgID string) (*Prin
 	return p, nil
 }
 
+// Reauthenticate looks the key of ctx's caller up again, as Authenticate
+// did when the request arrived, and returns ctx with the principal it
+// finds now. A request that does several things in turn (a GraphQL
+// document of several mutations) must not go on acting with a key that
+// one of them revoked, or with a role that one of them lowered or removed.
+func (s *Service) Reauthenticate(ctx context.Context) (context.Context, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return ctx, err
+	}
+	current, err := s.hashPrincipal(ctx, p.keyHash)
+	if err != nil || current == p {
+		return ctx, err
+	}
+	return WithPrincipal(ctx, current), nil
+}
+
 // keyPrincipal is the principal of a key, from the cache when it may be.
 func (s *Service) keyPrincipal(ctx context.Context, secret string) (*Principal, error) {
 	if secret == "" {
 		return nil, errBadKey
 	}
-	hash := keyHash(secret)
+	return s.hashPrincipal(ctx, keyHash(secret))
+}
+
+// hashPrincipal is the principal of the key whose secret has hash.
+func (s *Service) hashPrincipal(ctx context.Context, hash string) (*Principal, error) {
 	now := s.now()
 	pc := s.principals
 	if p, known, err := pc.remembered(hash, now); known {
@@ -260,6 +283,7 @@ func (s *Service) lookupPrincipal(ctx context.Context, hash string, now time.Tim
 		}
 		p = newPrincipal(key, key.OrganizationID, authz.Role(m.Role))
 	}
+	p.keyHash = hash
 	s.keyUse.record(ctx, s, key.ID, now)
 	until := now.Add(s.cacheExpiry)
 	if key.ExpiresAt != nil && key.ExpiresAt.Before(until) {
