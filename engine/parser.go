@@ -638,7 +638,10 @@ func (p *parser) phraseRef() (*PhraseRef, bool) {
 			break
 		}
 		// Where the phrase would begin, such a connective leaves it empty.
-		if (i == start || isSpace(p.src[i-1])) && connectiveAhead(p.src, i) {
+		// One in capitals ends it too, as a mistake: the condition after
+		// it would otherwise be read as words of the phrase, and dropped
+		// from the rule without a word.
+		if (i == start || isSpace(p.src[i-1])) && (connectiveAhead(p.src, i) || connectiveInCapitalsAhead(p.src, i)) {
 			break
 		}
 	}
@@ -804,7 +807,7 @@ func (p *parser) bareWord() string {
 			for j < len(p.src) && (p.src[j] == ' ' || p.src[j] == '\t') {
 				j++
 			}
-			if connectiveAhead(p.src, j) {
+			if connectiveAhead(p.src, j) || connectiveInCapitalsAhead(p.src, j) {
 				i = len(p.src)
 				continue
 			}

@@ -142,7 +142,28 @@ func connectiveAhead(src string, pos int) bool {
 	default:
 		return false
 	}
-	i := pos + n
+	return conditionAfter(src, pos+n)
+}
+
+// connectiveInCapitalsAhead reports whether, at an offset just after
+// whitespace, the text is `AND`, `Or` or the like followed by whitespace and
+// a new condition. Free text (a reference's phrase, a bare value) ends
+// there, so that the parser stops at the keyword written in capitals
+// instead of reading the next condition into the text and dropping it.
+func connectiveInCapitalsAhead(src string, pos int) bool {
+	for _, w := range [...]string{"and", "or"} {
+		end := pos + len(w)
+		if end <= len(src) && strings.EqualFold(src[pos:end], w) && src[pos:end] != w &&
+			(end == len(src) || !isWordByte(src[end])) {
+			return conditionAfter(src, end)
+		}
+	}
+	return false
+}
+
+// conditionAfter reports whether whitespace and then a new condition
+// follow i.
+func conditionAfter(src string, i int) bool {
 	if i >= len(src) || !isSpace(src[i]) {
 		return false
 	}
