@@ -42,6 +42,8 @@ const (
 	CodeDuplicateLabel      = "duplicate-label"
 	CodeBooleanCase         = "boolean-case"
 	CodeNegatedReference    = "negated-reference"
+	CodeConditionInPhrase   = "condition-in-reference"
+	CodeLooseReference      = "loose-reference"
 )
 
 // DiagnosticCodes lists every code Check and CheckWithSchema can report.
@@ -51,7 +53,7 @@ var DiagnosticCodes = []string{
 	CodeLimit, CodeUnknownLabel, CodeUnresolvedReference, CodeUnusedRule, CodeTypeMismatch, CodeNotInSchema,
 	CodeSchemaTypeMismatch, CodeCircularReference, CodeConnectiveInText, CodeWrongKeyword,
 	CodeUnknownCount, CodeUnclosedQuote, CodeLabelWithSpaces, CodeFullStopInOutcome,
-	CodeDuplicateLabel, CodeBooleanCase, CodeNegatedReference,
+	CodeDuplicateLabel, CodeBooleanCase, CodeNegatedReference, CodeConditionInPhrase, CodeLooseReference,
 }
 
 // Diagnostic is one problem found in a rule text, in plain words. A
@@ -1002,11 +1004,14 @@ func (c *checker) semantics(text *RuleText) {
 					c.unknownLabel(text, cd)
 				}
 			case *PhraseRef:
+				c.conditionInPhrase(cd)
 				if t := res.phrase(cd.Phrase, i); t >= 0 {
 					referenced[t] = true
 					from, to := c.phraseSpan(cd)
 					refs[i] = append(refs[i], reference{t, from, to})
-					c.negatedReference(cd, fullPhrase(text.Rules[t]))
+					if !c.negatedReference(cd, fullPhrase(text.Rules[t])) {
+						c.matchedInsideAWord(cd, text.Rules[t])
+					}
 				} else {
 					if !c.possessive(cd) && !c.negatedReference(cd, "") {
 						c.unresolvedPhrase(text, i, cd)
@@ -1156,7 +1161,8 @@ func (c *checker) unknownLabel(text *RuleText, ref *LabelRef) {
 // negatingWords say the opposite of what follows them; negatingPrefixes
 // make a word the opposite of the word after them.
 var (
-	negatingWords    = []string{"not", "no", "never", "non", "without", "cannot", "isn't", "doesn't", "hasn't", "aren't"}
+	negatingWords = []string{"not", "no", "never", "non", "without", "cannot", "isn't", "doesn't", "hasn't", "aren't",
+		"fails", "lacks", "misses", "loses"}
 	negatingPrefixes = []string{"un", "in", "im", "il", "ir", "dis", "non", "non-"}
 )
 
@@ -1203,6 +1209,86 @@ func (c *checker) negatedReference(ref *PhraseRef, matched string) bool {
 	c.add(SeverityError, CodeNegatedReference, from, to, fmt.Sprintf("The reference %q %s: the opposite of what it says. "+
 		"Verdict has no `not` for references: write a rule for the opposite case and refer to its outcome.", ref.Phrase, what))
 	return true
+}
+
+// conditionInPhrase reports a reference whose phrase runs on past `and`
+// or `or` into a condition of its own. The phrase ends before a connective
+// only when the next condition begins as one does (`**`, `__`, `§`, `$`,
+// `number of`, `length of`), so in `is eligible and the score of the
+// **Person** is at least 50` the unmarked property keeps the condition in
+// the phrase, the reference still matches `is eligible` loosely, and the
+// condition is never checked.
+func (c *checker) conditionInPhrase(ref *PhraseRef) {
+	phrase := ref.Phrase
+	for i := 0; i < len(phrase); i++ {
+		if i > 0 && !isSpace(phrase[i-1]) {
+			continue
+		}
+		connective := ""
+		for _, w := range [...]string{"and", "or"} {
+			if hasWordAt(phrase, i, w) {
+				connective = w
+			}
+		}
+		rest := phrase[i+len(connective):]
+		if connective == "" || !strings.Contains(rest, "**") && !strings.Contains(rest, "__") {
+			continue
+		}
+		start, _ := c.phraseSpan(ref)
+		from, to := start+i, start+len(phrase)
+		fix := "Begin that condition as one: mark its property with `__`, or its selector with `**`."
+		var suggestions []string
+		// The common case: `the score of the **Person** ...`, a property
+		// written without its marks.
+		after := strings.TrimLeft(rest, " \t")
+		at := start + len(phrase) - len(after)
+		if the, ok := strings.CutPrefix(after, "the "); ok {
+			at += len(after) - len(the)
+			after = the
+		}
+		if end := strings.Index(after, " of "); end > 0 && !strings.ContainsAny(after[:end], "*_§$\"") &&
+			len(strings.Fields(after[:end])) <= 4 && startsCondition(after, end+len(" of ")) {
+			from, to = at, at+end
+			fix = fmt.Sprintf("Mark its property: `__%s__`.", after[:end])
+			suggestions = []string{"__" + after[:end] + "__"}
+		}
+		c.add(SeverityError, CodeConditionInPhrase, from, to,
+			fmt.Sprintf("The reference %q runs on past `%s` into a condition of its own, which is never checked: "+
+				"a reference's words end before `and` or `or` only when what follows begins as a condition does, "+
+				"with `**`, `__`, `§`, `$`, `number of` or `length of` (or `the` and one of them). %s",
+				phrase, connective, fix), suggestions...)
+		return
+	}
+}
+
+// matchedInsideAWord reports a reference that matches a rule only through
+// part of a word: matched loosely, one phrase containing the other, `is
+// broken` and `is revoked` both contain the rule `is ok`.
+func (c *checker) matchedInsideAWord(ref *PhraseRef, r *Rule) {
+	written := strings.Fields(strings.ToLower(ref.Phrase))
+	outcome := strings.Fields(strings.ToLower(r.Outcome))
+	if strings.EqualFold(strings.Join(written, " "), strings.Join(strings.Fields(r.Label), " ")) {
+		return // the rule's label, named exactly
+	}
+	inside, part := "", ""
+	for _, w := range outcome {
+		if slices.Contains(written, w) {
+			return
+		}
+		for _, v := range written {
+			if inside == "" && strings.Contains(v, w) {
+				inside, part = v, w
+			}
+		}
+	}
+	if inside == "" {
+		return
+	}
+	from, to := c.phraseSpan(ref)
+	c.add(SeverityWarning, CodeLooseReference, from, to,
+		fmt.Sprintf("The reference %q matches the rule %q only because %q contains %q. A reference that matches "+
+			"no rule's outcome exactly is matched loosely, one containing the other, even inside a word. "+
+			"Refer to the outcome of the rule you mean, as written.", ref.Phrase, fullPhrase(r), inside, part))
 }
 
 func (c *checker) unresolvedPhrase(text *RuleText, self int, ref *PhraseRef) {

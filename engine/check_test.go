@@ -136,6 +136,64 @@ var diagnosticCases = []struct {
 			"A **Applicant** gets the standard rate if the **Applicant** is a non-smoker.",
 	},
 	{
+		code: engine.CodeNegatedReference,
+		fires: "A **P** passes the eye test if the __score__ of the **P** is at least 60.\n\n" +
+			"A **P** gets glasses if the **P** fails the eye test.",
+		severity:    engine.SeverityError,
+		rangeText:   "fails the eye test",
+		suggestions: []string{},
+		quiet: "A **P** fails the eye test if the __score__ of the **P** is less than 60.\n\n" +
+			"A **P** gets glasses if the **P** fails the eye test.",
+	},
+	{
+		code: engine.CodeConditionInPhrase,
+		fires: "A **Person** is eligible if the __age__ of the **Person** is at least 18.\n\n" +
+			"A **Person** gets a loan if the **Person** is eligible and the score of the **Person** is at least 90.",
+		severity:    engine.SeverityError,
+		rangeText:   "score",
+		suggestions: []string{"__score__"},
+		quiet: "A **Person** is eligible if the __age__ of the **Person** is at least 18.\n\n" +
+			"A **Person** gets a loan if the **Person** is eligible and the __score__ of the **Person** is at least 90.",
+	},
+	{
+		code: engine.CodeConditionInPhrase,
+		fires: "A **P** is eligible if the __age__ of the **P** is at least 18.\n\n" +
+			"A **P** gets a loan if the **P** is eligible and has __guarantor__ of the **P**.",
+		severity:    engine.SeverityError,
+		rangeText:   "and has __guarantor__ of the **P**",
+		suggestions: []string{},
+		quiet: "A **P** is eligible if the __age__ of the **P** is at least 18.\n\n" +
+			"A **P** gets a loan if the **P** is eligible and the __guarantor__ of the **P** is not empty.",
+	},
+	{
+		code: engine.CodeWrongKeyword,
+		fires: "A **P** is eligible if the __age__ of the **P** is at least 18.\n\n" +
+			"A **P** gets a loan if the **P** is eligible AND the __score__ of the **P** is at least 90.",
+		severity:    engine.SeverityError,
+		rangeText:   "AND",
+		suggestions: []string{"and"},
+		quiet: "A **P** is eligible if the __age__ of the **P** is at least 18.\n\n" +
+			"A **P** gets a loan if the **P** is eligible and the __score__ of the **P** is at least 90.",
+	},
+	{
+		code:        engine.CodeWrongKeyword,
+		fires:       "A **P** gets a loan if the __tier__ of the **P** is equal to gold Or the __score__ of the **P** is at least 90.",
+		severity:    engine.SeverityError,
+		rangeText:   "Or",
+		suggestions: []string{"or"},
+		quiet:       "A **P** gets a loan if the __tier__ of the **P** is equal to gold or the __score__ of the **P** is at least 90.",
+	},
+	{
+		code: engine.CodeLooseReference,
+		fires: "A **Card** is ok if the __status__ of the **Card** is equal to \"active\".\n\n" +
+			"A **Card** is declined if the **Card** is broken.",
+		severity:    engine.SeverityWarning,
+		rangeText:   "is broken",
+		suggestions: []string{},
+		quiet: "A **Card** is ok if the __status__ of the **Card** is equal to \"active\".\n\n" +
+			"A **Card** is declined if the **Card** is ok.",
+	},
+	{
 		code:        engine.CodeBooleanCase,
 		fires:       "A **user** is premium if the __is premium__ of the **user** is equal to True.",
 		severity:    engine.SeverityWarning,
