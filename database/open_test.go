@@ -270,3 +270,76 @@ func TestAPostgresURLWithAValueOutOfPlaceIsAURLError(t *testing.T) {
 		}
 	}
 }
+
+// A statement that waits for a lock gives up when the read waiting for
+// its answer does: the server does not keep it waiting, holding a
+// connection, after the request it served has failed.
+func TestAPostgresStatementWaitsForALockNoLongerThanAReadMay(t *testing.T) {
+	raw := dbtest.URL(t, dialect.Postgres, true)
+	ctx := t.Context()
+	open := func(timeout time.Duration, query ...string) *database.DB {
+		t.Helper()
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := u.Query()
+		for i := 0; i < len(query); i += 2 {
+			q.Set(query[i], query[i+1])
+		}
+		u.RawQuery = q.Encode()
+		db, err := database.Open(ctx, u.String(), database.WithIOTimeout(timeout))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	show := func(db *database.DB) string {
+		t.Helper()
+		var v string
+		if err := db.SQL().QueryRowContext(ctx, "SHOW lock_timeout").Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	db := open(300*time.Millisecond, "application_name", "lock-timeout-test")
+	if v := show(db); v != "300ms" {
+		t.Errorf("lock_timeout = %s, want 300ms", v)
+	}
+	if v := show(open(300*time.Millisecond, "lock_timeout", "7s")); v != "7s" {
+		t.Errorf("with lock_timeout in the URL, lock_timeout = %s, want 7s", v)
+	}
+	holder := open(0)
+	if v := show(holder); v != "0" {
+		t.Errorf("with no bound on reads, lock_timeout = %s, want 0", v)
+	}
+
+	tx, err := holder.SQL().BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "LOCK TABLE organizations IN ACCESS EXCLUSIVE MODE"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SQL().ExecContext(ctx, "SELECT count(*) FROM organizations"); err == nil {
+		t.Fatal("a read of a locked table succeeded")
+	}
+	// Without the bound, the statement waits for as long as the lock is
+	// held, here until the test ends.
+	for waited := time.Duration(0); ; waited += 50 * time.Millisecond {
+		var waiting int
+		if err := holder.SQL().QueryRowContext(ctx, "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'lock-timeout-test' AND wait_event_type = 'Lock'").
+			Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting == 0 {
+			break
+		}
+		if waited > 30*time.Second {
+			t.Fatalf("%d statements still wait for the lock", waiting)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -47,6 +48,15 @@ func openPostgres(rawURL string, o options) (*DB, error) {
 	ioTimeout := o.ioTimeoutOr(DefaultIOTimeout)
 	if !q.Has("connect_timeout") {
 		q.Set("connect_timeout", connectTimeoutFor(ioTimeout))
+	}
+	// A read that times out closes the connection, but the server goes on
+	// with the statement: one waiting for a lock (a table a migration
+	// rewrites, an operator's LOCK) would wait for as long as the lock is
+	// held, while the pool opens another connection for the next request,
+	// until the cluster runs out of connections. The statement gives up
+	// waiting for a lock when the read does.
+	if ioTimeout > 0 && !q.Has("lock_timeout") {
+		q.Set("lock_timeout", strconv.FormatInt(max(ioTimeout.Milliseconds(), 1), 10))
 	}
 	dsn := withQuery(rawURL, q)
 	// lib/pq refuses here, before any connection, what it cannot read in
