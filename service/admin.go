@@ -230,7 +230,7 @@ func checkMember(in *MemberInput) error {
 	if !validRole(in.Role) {
 		return errBadRole
 	}
-	if err := checkText("name", in.Name, MaxNameLength); err != nil {
+	if err := checkName("name", in.Name); err != nil {
 		return err
 	}
 	email, err := normalizeEmail(in.Email)
@@ -463,7 +463,7 @@ func (s *Service) createKey(ctx context.Context, actor *Principal, tenant uuid.U
 	if strings.TrimSpace(in.name) == "" {
 		return nil, Invalid("name is required")
 	}
-	if err := checkText("name", in.name, MaxNameLength); err != nil {
+	if err := checkName("name", in.name); err != nil {
 		return nil, err
 	}
 	if !validScope(in.scope) {

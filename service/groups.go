@@ -61,7 +61,7 @@ func (c *GroupChanges) check(creating bool) error {
 	if creating && c.Name == nil || c.Name != nil && strings.TrimSpace(*c.Name) == "" {
 		return Invalid("name is required")
 	}
-	if err := checkOptionalText("name", c.Name, MaxNameLength); err != nil {
+	if err := checkOptionalName("name", c.Name); err != nil {
 		return err
 	}
 	return checkOptionalText("description", c.Description, MaxDescriptionLength)

@@ -125,7 +125,7 @@ func (s *Service) checkCommon(c *Changes, creating bool) error {
 	if c.Name != nil && strings.TrimSpace(*c.Name) == "" || creating && c.Name == nil {
 		return Invalid("name is required")
 	}
-	if err := checkOptionalText("name", c.Name, MaxNameLength); err != nil {
+	if err := checkOptionalName("name", c.Name); err != nil {
 		return err
 	}
 	if err := checkOptionalText("description", c.Description, MaxDescriptionLength); err != nil {
@@ -156,7 +156,7 @@ func (s *Service) checkCommon(c *Changes, creating bool) error {
 			if strings.TrimSpace(tc.Name) == "" {
 				return Invalid("tests[%d] needs a name", i)
 			}
-			if err := checkText(fmt.Sprintf("tests[%d].name", i), tc.Name, MaxNameLength); err != nil {
+			if err := checkName(fmt.Sprintf("tests[%d].name", i), tc.Name); err != nil {
 				return err
 			}
 			if err := checkJSONText(fmt.Sprintf("tests[%d] (%s)", i, engine.Quoted(tc.Name)), tc.Expect); err != nil {

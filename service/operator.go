@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/google/uuid"
 
@@ -112,13 +111,11 @@ func checkOrganizationName(name string) error {
 	switch {
 	case strings.TrimSpace(name) == "":
 		return Invalid("an organization name is required")
-	case strings.IndexFunc(name, unicode.IsControl) >= 0:
-		return Invalid("the organization name must not hold control characters such as tabs or line breaks")
 	}
 	if _, err := uuid.Parse(name); err == nil {
 		return Invalid("the organization name must not be an id: an organization is found by its name or by its id")
 	}
-	return checkText("the organization name", name, MaxNameLength)
+	return checkName("the organization name", name)
 }
 
 // CreateOrganization creates an empty organization.
@@ -194,7 +191,7 @@ func (o *Operator) CreateUser(ctx context.Context, email, name string) (*User, e
 	if err != nil {
 		return nil, err
 	}
-	if err := checkText("name", name, MaxNameLength); err != nil {
+	if err := checkName("name", name); err != nil {
 		return nil, err
 	}
 	var u *ent.User

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -39,6 +40,26 @@ func checkText(field, v string, max int) error {
 		return Invalid("%s is %d characters long; the limit is %d", field, n, max)
 	}
 	return nil
+}
+
+// checkName is checkText for a name, which lists and tables show on one
+// line: it also refuses control characters (tabs, line breaks, escape
+// sequences), which would break those lines or act on the terminal of
+// whoever lists them.
+func checkName(field, v string) error {
+	if i := strings.IndexFunc(v, unicode.IsControl); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(v[i:])
+		return Invalid("%s must not hold control characters such as tabs or line breaks (it holds %U)", field, r)
+	}
+	return checkText(field, v, MaxNameLength)
+}
+
+// checkOptionalName is checkName for a name a change may leave out.
+func checkOptionalName(field string, v *string) error {
+	if v == nil {
+		return nil
+	}
+	return checkName(field, *v)
 }
 
 // checkNoNUL refuses a NUL character in a text that is not stored, such

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode"
 
 	"github.com/google/uuid"
 	"github.com/spf13/cobra"
@@ -279,7 +281,7 @@ func (a *admin) orgListCommand() *cobra.Command {
 					tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 					fmt.Fprintln(tw, "ID\tNAME\tCREATED")
 					for _, org := range orgs {
-						fmt.Fprintf(tw, "%s\t%s\t%s\n", org.ID, org.Name, org.CreatedAt.UTC().Format(time.RFC3339))
+						fmt.Fprintf(tw, "%s\t%s\t%s\n", org.ID, cell(org.Name), org.CreatedAt.UTC().Format(time.RFC3339))
 					}
 					tw.Flush()
 				})
@@ -507,6 +509,16 @@ func listInOrganization[T any](a *admin, cmd *cobra.Command,
 	return cmd
 }
 
+// cell is a name as a table shows it: quoted, its control characters
+// escaped, when it holds any. Names are refused with them now, but one
+// stored before could break the table's lines or act on the terminal.
+func cell(name string) string {
+	if strings.IndexFunc(name, unicode.IsControl) < 0 {
+		return name
+	}
+	return strconv.Quote(name)
+}
+
 // timeOrDash shows an optional time in a table.
 func timeOrDash(t *time.Time) string {
 	if t == nil {
@@ -519,7 +531,7 @@ func (a *admin) memberListCommand() *cobra.Command {
 	return listInOrganization(a, &cobra.Command{
 		Short: "List the members of an organization, newest first",
 	}, (*service.Operator).Members, "USER ID\tEMAIL\tNAME\tROLE\tMEMBER SINCE", func(tw io.Writer, m service.Member) {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.User.ID, m.User.Email, m.User.Name, m.Role, m.CreatedAt.UTC().Format(time.RFC3339))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.User.ID, cell(m.User.Email), cell(m.User.Name), m.Role, m.CreatedAt.UTC().Format(time.RFC3339))
 	})
 }
 
@@ -589,7 +601,7 @@ func (a *admin) keyListCommand() *cobra.Command {
 		Long: `List the API keys of an organization, revoked ones too, newest first: their
 ids, names, prefixes, scopes and owners. Secrets are never shown again.`,
 	}, (*service.Operator).Keys, "ID\tNAME\tPREFIX\tSCOPE\tOWNER\tCREATED\tLAST USED\tEXPIRES\tREVOKED", func(tw io.Writer, k service.Key) {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s %s\t%s\t%s\t%s\t%s\n", k.ID, k.Name, k.Prefix, k.Scope, k.Owner.Kind, k.Owner.ID,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s %s\t%s\t%s\t%s\t%s\n", k.ID, cell(k.Name), k.Prefix, k.Scope, k.Owner.Kind, k.Owner.ID,
 			k.CreatedAt.UTC().Format(time.RFC3339), timeOrDash(k.LastUsedAt), timeOrDash(k.ExpiresAt), timeOrDash(k.RevokedAt))
 	})
 }

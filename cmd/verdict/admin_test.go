@@ -823,6 +823,18 @@ func TestAdminMemberAndKeyCommands(t *testing.T) {
 			}
 		})
 
+		t.Run("a name stored with control characters is listed quoted", func(t *testing.T) {
+			// Stored before names refused them.
+			keys := db.Client().APIKey
+			keys.Update().Where(apikey.Name("reports")).SetName("rep\x1b[2J\norts").ExecX(t.Context())
+			defer keys.Update().Where(apikey.Name("rep\x1b[2J\norts")).SetName("reports").ExecX(t.Context())
+			out := mustRun("key", "list", "--org", "Acme")
+			if lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n"); len(lines) != 4 || strings.Contains(out, "\x1b") ||
+				!strings.Contains(lines[1], `"rep\x1b[2J\norts"`) {
+				t.Errorf("output:\n%s", out)
+			}
+		})
+
 		t.Run("key list shows every key without its secret", func(t *testing.T) {
 			out := mustRun("key", "list", "--org", "Acme")
 			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
