@@ -32,8 +32,8 @@ type maskPath []string
 func checkMask(paths []string) ([]maskPath, error) {
 	for _, p := range paths {
 		for _, step := range strings.Split(strings.TrimPrefix(p, "$."), ".") {
-			if step == "*" {
-				return nil, Invalid("mask path %q has a step *: paths have no wildcards; a step that meets a list applies to each element, so name the member, as in $.Person.cards.number", engine.Quoted(p))
+			if step == "*" || indexed(step) {
+				return nil, Invalid("mask path %q has the step %q: paths have no wildcards or list positions; a step that meets a list applies to each element, so name the member, as in $.Person.cards.number", engine.Quoted(p), engine.Quoted(step))
 			}
 			if step != "" && engine.CanonicalName(step) == "" {
 				return nil, Invalid("mask path %q has the step %q, which names no member a rule can read", engine.Quoted(p), engine.Quoted(step))
@@ -43,9 +43,23 @@ func checkMask(paths []string) ([]maskPath, error) {
 	return parseMask(paths)
 }
 
+// indexed reports a step that ends in a list position or a wildcard in
+// brackets (`cards[0]`, `cards[*]`), as other path languages write them:
+// a member may be named so, but a mask meant to reach into a list would
+// then hide nothing.
+func indexed(step string) bool {
+	open := strings.LastIndexByte(step, '[')
+	if open < 0 || !strings.HasSuffix(step, "]") {
+		return false
+	}
+	inside := step[open+1 : len(step)-1]
+	return inside == "*" || inside != "" && strings.Trim(inside, "0123456789") == ""
+}
+
 // parseMask checks every path of a mask: `$` and then one or more
-// `.name` steps, a name being any text without dots, brackets, quotes or
-// spaces at its ends.
+// `.name` steps, a name being any text without dots, control characters
+// or spaces at its ends. Quotes and brackets are a name's like any other
+// character, since a rule reads members so named (`__driver's licence__`).
 func parseMask(paths []string) ([]maskPath, error) {
 	if len(paths) > MaxMaskPaths {
 		return nil, Invalid("mask may hold at most %d paths, not %d", MaxMaskPaths, len(paths))
@@ -80,8 +94,7 @@ func parseMaskPath(p string) (maskPath, error) {
 		return nil, Invalid("mask path %q has more than %d steps", engine.Quoted(p), maxMaskSegments)
 	}
 	for i, step := range steps {
-		if step == "" || strings.TrimSpace(step) != step || strings.ContainsAny(step, `[]"'`) ||
-			strings.IndexFunc(step, unicode.IsControl) >= 0 {
+		if step == "" || strings.TrimSpace(step) != step || strings.IndexFunc(step, unicode.IsControl) >= 0 {
 			return nil, Invalid("mask path %q has an empty or malformed step %q: steps are member names separated by dots", engine.Quoted(p), engine.Quoted(step))
 		}
 		steps[i] = engine.CanonicalName(step)

@@ -44,6 +44,12 @@ func TestMaskInputHidesWhatItsPathsReach(t *testing.T) {
 		want:   `{"P":{"a":"[masked]"}}`,
 		hidden: []string{"b", "c", "true", "x"},
 	}, {
+		name:   "names with quotes and brackets, as rules read them",
+		input:  `{"Applicant":{"driver's licence":"D1","a\"b":"q","x[a]":"z","x":["k"]}}`,
+		mask:   []string{"$.Applicant.driver's licence", `$.Applicant.a"b`, "$.Applicant.x[a]"},
+		want:   `{"Applicant":{"a\"b":"[masked]","driver's licence":"[masked]","x":["k"],"x[a]":"[masked]"}}`,
+		hidden: []string{"D1", "q", "z"},
+	}, {
 		name:  "a path the input does not have",
 		input: `{"P":{"a":1}}`,
 		mask:  []string{"$.Q.a", "$.P.a.b"},
