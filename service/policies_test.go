@@ -367,42 +367,64 @@ func TestAReplacedDraftGivesItsBaseTheVersionsName(t *testing.T) {
 // a name is found by its own spelling, in lower and in upper case.
 func TestASearchFoldsEveryLetter(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
-		f := newFixture(t, db)
-		admin := f.as(t, adminKey, "")
-		for _, name := range []string{"Überprüfung", "Ökonomie 100%", "a_b", "ab"} {
-			if _, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr(name), Rule: ptr(seniorRule)}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if _, err := f.svc.CreateGroup(admin, service.GroupChanges{Name: ptr("Émile")}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := f.svc.CreateKey(admin, service.KeyRequest{Name: "Schlüssel der Ärzte", Scope: authz.ScopeView}); err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range []struct {
-			q    string
-			want []string
-		}{
-			{"Überprüfung", []string{"Überprüfung"}},
-			{"überprüfung", []string{"Überprüfung"}},
-			{"ÜBERPRÜFUNG", []string{"Überprüfung"}},
-			{"ökonomie 100%", []string{"Ökonomie 100%"}},
-			{"0%", []string{"Ökonomie 100%"}},
-			{"a_b", []string{"a_b"}},
-			{"_", []string{"a_b"}},
-		} {
-			if names := policyNames(t, f, admin, c.q); !slices.Equal(names, c.want) {
-				t.Errorf("q=%s found %q, want %q", c.q, names, c.want)
-			}
-		}
-		if page, err := f.svc.Groups(admin, service.ListOptions{Query: "éMILE"}); err != nil || len(page.Items) != 1 {
-			t.Errorf("groups q=éMILE: %+v, %v", page, err)
-		}
-		if page, err := f.svc.Keys(admin, service.ListOptions{Query: "ärzte"}); err != nil || len(page.Items) != 1 {
-			t.Errorf("keys q=ärzte: %+v, %v", page, err)
-		}
+		searchFolds(t, db, true)
 	})
+	// PostgreSQL folds letters as its database's LC_CTYPE does, and C
+	// folds ASCII letters alone: a name is still found by its own
+	// spelling, and in any case of its ASCII letters.
+	t.Run("postgres, LC_CTYPE C", func(t *testing.T) {
+		searchFolds(t, dbtest.PostgresCtype(t, "C"), false)
+	})
+}
+
+func searchFolds(t *testing.T, db *database.DB, everyLetter bool) {
+	t.Helper()
+	f := newFixture(t, db)
+	admin := f.as(t, adminKey, "")
+	for _, name := range []string{"Überprüfung", "Ökonomie 100%", "a_b", "ab"} {
+		if _, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr(name), Rule: ptr(seniorRule)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := f.svc.CreateGroup(admin, service.GroupChanges{Name: ptr("Émile")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.svc.CreateKey(admin, service.KeyRequest{Name: "Schlüssel der Ärzte", Scope: authz.ScopeView}); err != nil {
+		t.Fatal(err)
+	}
+	// folds: found only where every letter folds.
+	for _, c := range []struct {
+		q     string
+		want  []string
+		folds bool
+	}{
+		{"Überprüfung", []string{"Überprüfung"}, false},
+		{"ÜBERPRüFUNG", []string{"Überprüfung"}, false},
+		{"überprüfung", []string{"Überprüfung"}, true},
+		{"ÜBERPRÜFUNG", []string{"Überprüfung"}, true},
+		{"ökonomie 100%", []string{"Ökonomie 100%"}, true},
+		{"Ökonomie 100%", []string{"Ökonomie 100%"}, false},
+		{"0%", []string{"Ökonomie 100%"}, false},
+		{"a_b", []string{"a_b"}, false},
+		{"_", []string{"a_b"}, false},
+	} {
+		if c.folds && !everyLetter {
+			continue
+		}
+		if names := policyNames(t, f, admin, c.q); !slices.Equal(names, c.want) {
+			t.Errorf("q=%s found %q, want %q", c.q, names, c.want)
+		}
+	}
+	group, key := "éMILE", "ärzte"
+	if !everyLetter {
+		group, key = "ÉMILE", "Ärzte"
+	}
+	if page, err := f.svc.Groups(admin, service.ListOptions{Query: group}); err != nil || len(page.Items) != 1 {
+		t.Errorf("groups q=%s: %+v, %v", group, page, err)
+	}
+	if page, err := f.svc.Keys(admin, service.ListOptions{Query: key}); err != nil || len(page.Items) != 1 {
+		t.Errorf("keys q=%s: %+v, %v", key, page, err)
+	}
 }
 
 func TestConcurrentPublishesOfOneDraftHaveOneWinner(t *testing.T) {

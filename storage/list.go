@@ -48,13 +48,20 @@ func newestFirst[Q listQuery[Q, P, O, E], P, O ~func(*sql.Selector), E any](ctx 
 }
 
 // containsFold is the predicate of a list's search: the column field
-// contains q, in any case. ent's own folds with SQLite's LOWER, which folds
-// ASCII letters alone (a name holding "Ü" was not found by its own name), so
-// on SQLite it folds with database.SQLiteLower, as Go folds q.
+// contains q, in any case. ent's own folds q in Go and the column in the
+// database, whose folds can differ: SQLite's LOWER folds ASCII letters
+// alone, and so does PostgreSQL's ILIKE in a database of LC_CTYPE C, so a
+// name holding "Ü" was not found by its own name. On SQLite it folds with
+// database.SQLiteLower, as Go folds q; on PostgreSQL ILIKE compares q as
+// sent, folding both sides alike.
 func containsFold(field, q string) func(*sql.Selector) {
 	return func(s *sql.Selector) {
 		if s.Dialect() != dialect.SQLite {
-			s.Where(sql.ContainsFold(s.C(field), q))
+			s.Where(sql.P(func(b *sql.Builder) {
+				b.Ident(s.C(field)).WriteString(" ILIKE ")
+				b.Arg("%" + likeEscaper.Replace(q) + "%")
+				b.WriteString(" ESCAPE ").Arg(`\`)
+			}))
 			return
 		}
 		s.Where(sql.P(func(b *sql.Builder) {

@@ -15,6 +15,7 @@ import (
 
 	"entgo.io/ent/dialect"
 	"github.com/google/uuid"
+	"github.com/lib/pq"
 
 	"github.com/verdict/verdict/database"
 )
@@ -80,6 +81,43 @@ func postgresURL(ctx context.Context, t testing.TB, migrated bool) string {
 		}
 	})
 	return s.databaseURL(name)
+}
+
+// PostgresCtype opens a fresh, migrated PostgreSQL database whose
+// LC_CTYPE and LC_COLLATE are locale, such as "C", which folds the case
+// of ASCII letters alone; it is dropped when t ends.
+func PostgresCtype(t testing.TB, locale string) *database.DB {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
+	defer cancel()
+	empty := postgresURL(ctx, t, false)
+	u, err := url.Parse(empty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := strings.TrimPrefix(u.Path, "/") + "_" + strings.ToLower(strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, locale))
+	s := theServer
+	if _, err := s.pool.ExecContext(ctx, fmt.Sprintf("CREATE DATABASE %s TEMPLATE template0 ENCODING 'UTF8' LC_CTYPE %s LC_COLLATE %s",
+		name, pq.QuoteLiteral(locale), pq.QuoteLiteral(locale))); err != nil {
+		t.Fatalf("creating a postgres database of LC_CTYPE %s: %v", locale, err)
+	}
+	t.Cleanup(func() {
+		if _, err := s.pool.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+			t.Errorf("dropping postgres test database %s: %v", name, err)
+		}
+	})
+	dbURL := s.databaseURL(name)
+	if err := migrate(ctx, dbURL); err != nil {
+		t.Fatalf("migrating %s: %v", name, err)
+	}
+	db := openURL(ctx, t, dbURL, database.WithMaxOpenConns(testConns), database.WithIOTimeout(testIOTimeout))
+	t.Cleanup(func() { db.Close() })
+	return db
 }
 
 func (s *server) databaseURL(name string) string {
