@@ -485,12 +485,14 @@ func TestRequestsGraphQLCannotReadAreRefusedWithACode(t *testing.T) {
 		}
 		viewer := "query=" + url.QueryEscape("{ viewer { role } }")
 		for query, want := range map[string]string{
-			viewer + "&" + viewer:                   "query is given 2 times; give it once",
-			viewer + "&variables=%7B%7D&variables=": "variables is given 2 times; give it once",
-			viewer + "&variables=notjson":           "variables is not valid JSON: invalid character 'o' in literal null (expecting 'u') (at byte 2)",
-			viewer + "&variables=%5B1%5D":           "variables must be a JSON object",
-			viewer + "&extensions=%7B":              "extensions is not valid JSON: it ends too early",
-			viewer + "&variables=%22x%22":           "variables must be a JSON object",
+			viewer + "&" + viewer:                               "query is given 2 times; give it once",
+			viewer + "&variables=%7B%7D&variables=":             "variables is given 2 times; give it once",
+			viewer + "&variables=notjson":                       "variables is not valid JSON: invalid character 'o' in literal null (expecting 'u') (at byte 2)",
+			viewer + "&variables=%5B1%5D":                       "variables must be a JSON object",
+			viewer + "&extensions=%7B":                          "extensions is not valid JSON: it ends too early",
+			viewer + "&variables=%22x%22":                       "variables must be a JSON object",
+			viewer + "&variables=%7B%22n%22:%22%FF%22%7D":       "variables is not valid UTF-8",
+			"query=%7B%20viewer%20%7B%20role%20%7D%20%7D%23%FF": "query is not valid UTF-8",
 		} {
 			res, w := get(http.MethodGet, query)
 			if e := res.failure(t, service.CodeInvalidArgument); e.Message != want || res.Status != http.StatusBadRequest || w.Header().Get("Content-Type") != "application/json" {

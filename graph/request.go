@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/internal/bodies"
@@ -177,8 +178,9 @@ func envelopeProblem(body []byte) string {
 
 // queryProblem says what is wrong with the query string of a GET that
 // gqlgen would refuse without a code, or misread: a parameter given more
-// than once (gqlgen reads the first), variables or extensions that are
-// not JSON objects.
+// than once (gqlgen reads the first), one that is not UTF-8 (the JSON of
+// variables would read its bytes as U+FFFD, and run on other text than
+// was sent), variables or extensions that are not JSON objects.
 func queryProblem(raw string) string {
 	q, err := url.ParseQuery(raw)
 	if err != nil {
@@ -187,6 +189,9 @@ func queryProblem(raw string) string {
 	for _, m := range envelopeMembers {
 		if n := len(q[m.name]); n > 1 {
 			return fmt.Sprintf("%s is given %d times; give it once", m.name, n)
+		}
+		if !utf8.ValidString(q.Get(m.name)) {
+			return m.name + " is not valid UTF-8"
 		}
 	}
 	for _, name := range []string{"variables", "extensions"} {
