@@ -561,7 +561,7 @@ func (c *checker) unknownOperator(e SyntaxError) bool {
 		return false
 	}
 	words, ends := operatorWords(c.src, e.off)
-	if c.symbolOperator(e, words, ends) {
+	if c.symbolOperator(e, words, ends) || c.onOrDay(e, words, ends) {
 		return true
 	}
 	if len(words) == 0 {
@@ -579,11 +579,47 @@ func (c *checker) unknownOperator(e SyntaxError) bool {
 	return true
 }
 
+// onOrDay reports `is on or after 2024-01-01` (or `on or before`): days
+// are compared by `is later than` and `is earlier than`, which leave out
+// the day itself, so the suggestion moves the day by one.
+func (c *checker) onOrDay(e SyntaxError, words []string, ends []int) bool {
+	if len(words) < 4 {
+		return false
+	}
+	written := strings.ToLower(strings.Join(words[:4], " "))
+	op := map[string]Operator{"is on or after": OpGreaterThanOrEqual, "is on or before": OpLessThanOrEqual}[written]
+	day, ok := dayOperators[op]
+	if !ok {
+		return false
+	}
+	at := ends[3]
+	for at < len(c.src) && (c.src[at] == ' ' || c.src[at] == '\t') {
+		at++
+	}
+	lit, end, ok := valueAt(c.src, at)
+	if !ok || lit.Kind != LitDate {
+		return false
+	}
+	msg := fmt.Sprintf("`%s` is not a comparison Verdict knows: days are compared with `is later than` and "+
+		"`is earlier than`, which leave out the day itself", c.src[e.off:ends[3]])
+	shifted, ok := shiftDay(lit.Text, day.shift)
+	if !ok {
+		c.add(SeverityError, CodeUnknownOperator, e.off, end, msg+".")
+		return true
+	}
+	fix := day.phrase + " " + shifted
+	c.add(SeverityError, CodeUnknownOperator, e.off, end, msg+fmt.Sprintf(". Did you mean `%s`?", fix), fix)
+	return true
+}
+
 // symbolOperators are the comparisons of other languages, and the phrase
 // each is in Verdict's; longer symbols first.
 var symbolOperators = []struct{ symbol, phrase string }{
-	{">=", "is at least"}, {"<=", "is no more than"}, {"!=", "is not equal to"}, {"<>", "is not equal to"},
-	{"==", "is equal to"}, {">", "is greater than"}, {"<", "is less than"}, {"=", "is equal to"},
+	{"===", "is equal to"}, {"!==", "is not equal to"},
+	{">=", "is at least"}, {"=>", "is at least"}, {"<=", "is no more than"}, {"=<", "is no more than"},
+	{"!=", "is not equal to"}, {"<>", "is not equal to"}, {"==", "is equal to"},
+	{"≥", "is at least"}, {"≤", "is no more than"}, {"≠", "is not equal to"},
+	{">", "is greater than"}, {"<", "is less than"}, {"=", "is equal to"},
 }
 
 // symbolOperator reports a comparison written as a symbol, alone or after
@@ -601,10 +637,16 @@ func (c *checker) symbolOperator(e SyntaxError, words []string, ends []int) bool
 	}
 	for _, op := range symbolOperators {
 		if strings.HasPrefix(c.src[at:], op.symbol) {
-			written := c.src[e.off : at+len(op.symbol)]
-			c.add(SeverityError, CodeUnknownOperator, e.off, at+len(op.symbol),
+			end := at + len(op.symbol)
+			written := c.src[e.off:end]
+			// `==65` keeps its value apart from the words that replace `==`.
+			fix := op.phrase
+			if end < len(c.src) && !isSpace(c.src[end]) {
+				fix += " "
+			}
+			c.add(SeverityError, CodeUnknownOperator, e.off, end,
 				fmt.Sprintf("`%s` is not a comparison Verdict knows: comparisons are written in words. Did you mean `%s`?", written, op.phrase),
-				op.phrase)
+				fix)
 			return true
 		}
 	}
@@ -640,7 +682,8 @@ func operatorWords(src string, from int) (words []string, ends []int) {
 // than`, rather than a connective.
 func orInOperator(rest string) bool {
 	next, _ := operatorWords(strings.TrimLeft(rest, " \t"), 0)
-	return len(next) > 0 && slices.Contains([]string{"equal", "equals", "greater", "more", "less", "higher", "lower"}, strings.ToLower(next[0]))
+	return len(next) > 0 && slices.Contains([]string{"equal", "equals", "greater", "more", "less", "higher", "lower", "after", "before"},
+		strings.ToLower(next[0]))
 }
 
 // apostropheAt is the length of the apostrophe inside a word at i (`isn't`,
@@ -677,6 +720,18 @@ var operatorSynonyms = map[string]string{
 	"does not equal": "is not equal to", "is before": "is earlier than", "is after": "is later than",
 	"is one of": "is in", "is not one of": "is not in", "is among": "is in", "includes": "contains",
 	"has": "contains", "contain": "contains", "is blank": "is empty", "is not blank": "is not empty",
+	"is null": "is empty", "is not null": "is not empty", "is nil": "is empty", "is not nil": "is not empty",
+	"is none": "is empty", "is on or after": "is at least", "is on or before": "is no more than",
+}
+
+// notValues are words after `is` or `is not` that are no value to compare
+// with, so `is equal to` is not suggested: `is present` asks whether a
+// value is there, which no comparison does (`is empty` fails on a member
+// that is missing), and `is not contains` a comparison the language lacks.
+var notValues = map[string]bool{
+	"present": true, "missing": true, "absent": true, "set": true, "unset": true,
+	"defined": true, "undefined": true, "provided": true, "given": true, "known": true, "unknown": true,
+	"contains": true, "contain": true, "includes": true, "include": true,
 }
 
 // opensOperator tells whether an operator phrase goes on with word after
@@ -763,6 +818,9 @@ func suggestOperators(writtenWords []string, fuzzy bool) (int, []string) {
 	// words after it: the words go on into an operator the language lacks.
 	if synonym != "" && synonymWords < len(words) && opensOperator(words[synonymWords]) {
 		synonym, synonymWords = "", 0
+	}
+	if strings.HasSuffix(synonym, "equal to") && synonymWords < len(words) && notValues[strings.ToLower(words[synonymWords])] {
+		return from[synonymWords] + 1, nil
 	}
 	type scored struct {
 		phrase string
@@ -1174,29 +1232,7 @@ var (
 // dropped. Verdict has no `not`, so the condition means the opposite of
 // its words. It reports whether it found one.
 func (c *checker) negatedReference(ref *PhraseRef, matched string) bool {
-	written := strings.Fields(strings.ToLower(ref.Phrase))
-	has := map[string]bool{}
-	for _, w := range strings.Fields(strings.ToLower(matched)) {
-		has[w] = true
-	}
-	negation := ""
-	for _, w := range written {
-		if has[w] {
-			continue
-		}
-		if slices.Contains(negatingWords, w) {
-			negation = fmt.Sprintf("%q", w)
-			break
-		}
-		for _, p := range negatingPrefixes {
-			if rest, ok := strings.CutPrefix(w, p); ok && has[rest] {
-				negation = fmt.Sprintf("the %q of %q", p, w)
-			}
-		}
-		if negation != "" {
-			break
-		}
-	}
+	negation := negationOf(ref.Phrase, matched)
 	if negation == "" {
 		return false
 	}
@@ -1291,6 +1327,30 @@ func (c *checker) matchedInsideAWord(ref *PhraseRef, r *Rule) {
 			"Refer to the outcome of the rule you mean, as written.", ref.Phrase, fullPhrase(r), inside, part))
 }
 
+// negationOf is what in the words written says the opposite of matched:
+// a negating word it lacks ("not"), or a word made from one of its words
+// by a negating prefix (the "in" of "invalid"); "" when there is none.
+func negationOf(written, matched string) string {
+	has := map[string]bool{}
+	for _, w := range strings.Fields(strings.ToLower(matched)) {
+		has[w] = true
+	}
+	for _, w := range strings.Fields(strings.ToLower(written)) {
+		if has[w] {
+			continue
+		}
+		if slices.Contains(negatingWords, w) {
+			return fmt.Sprintf("%q", w)
+		}
+		for _, p := range negatingPrefixes {
+			if rest, ok := strings.CutPrefix(w, p); ok && has[rest] {
+				return fmt.Sprintf("the %q of %q", p, w)
+			}
+		}
+	}
+	return ""
+}
+
 func (c *checker) unresolvedPhrase(text *RuleText, self int, ref *PhraseRef) {
 	from, to := c.phraseSpan(ref)
 	if c.phrases == nil {
@@ -1300,7 +1360,7 @@ func (c *checker) unresolvedPhrase(text *RuleText, self int, ref *PhraseRef) {
 			c.phrases[i] = newSuggestible(phrase, phraseWords(phrase), i)
 		}
 	}
-	suggestions := closest(phraseWords(ref.Phrase), c.phrases, self, nearSuggestion, &c.suggestionWork)
+	suggestions := closestPhrases(ref.Phrase, c.phrases, self, &c.suggestionWork)
 	words, _ := operatorWords(ref.Phrase, 0)
 	if n, ops := c.operatorSuggestions(words); len(ops) > 0 && len(words) > 0 {
 		written := strings.Join(words[:n], " ")

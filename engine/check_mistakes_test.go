@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -805,9 +806,64 @@ func TestApplyingTheSuggestionForAComparisonOfOtherWordsGivesIt(t *testing.T) {
 		{"is less or equal 5", engine.OpLessThanOrEqual},
 		{"is equal or greater than 5", engine.OpGreaterThanOrEqual},
 		{"is equal or less than 5", engine.OpLessThanOrEqual},
+		{"is => 5", engine.OpGreaterThanOrEqual},
+		{"=< 5", engine.OpLessThanOrEqual},
+		{"is ≥ 5", engine.OpGreaterThanOrEqual},
+		{"≠ 5", engine.OpNotEqualTo},
+		{"==5", engine.OpEqualTo},
+		{"is === 5", engine.OpEqualTo},
+		{"is on or after 5", engine.OpGreaterThanOrEqual},
+		{"is on or before 5", engine.OpLessThanOrEqual},
 	}
 	for _, tt := range tests {
 		checkAppliedComparison(t, tt.written, tt.op)
+	}
+}
+
+// A comparison Verdict lacks, written where `is` alone would be read as
+// `is equal to`, is not offered that: `is null` is `is empty`, and `is
+// present` or `is not contains` has no comparison to offer.
+func TestCheckOffersNoEqualityForWordsThatAreNoValue(t *testing.T) {
+	for _, c := range []struct {
+		written     string
+		suggestions []string
+	}{
+		{"is null", []string{"is empty"}},
+		{"is not null", []string{"is not empty"}},
+		{"is present", nil},
+		{"is missing", nil},
+		{"is not set", nil},
+		{"is defined", nil},
+		{`is not contains "a"`, nil},
+		{"is on or after 2024-01-01", []string{"is later than 2023-12-31"}},
+		{"is on or before 2024-12-31", []string{"is earlier than 2025-01-01"}},
+	} {
+		src := "A **P** is ok if the __v__ of the **P** " + c.written + "."
+		diags := engine.Check(src).Diagnostics
+		if len(diags) != 1 || diags[0].Code != engine.CodeUnknownOperator || !slices.Equal(diags[0].Suggestions, c.suggestions) {
+			t.Errorf("%q: diagnostics %+v, want one unknown-operator suggesting %q", c.written, diags, c.suggestions)
+			continue
+		}
+		if len(c.suggestions) > 0 {
+			if fixed := applied(src, diags[0]); len(engine.Check(fixed).Diagnostics) != 0 {
+				t.Errorf("%q: the fix gives %q, which has diagnostics %+v", c.written, fixed, engine.Check(fixed).Diagnostics)
+			}
+		}
+	}
+}
+
+// A reference is not offered the rule it says the opposite of, in check
+// or in the run's error.
+func TestAReferenceIsNotOfferedItsOpposite(t *testing.T) {
+	src := "A **P** has a valid licence if the __x__ of the **P** is at least 1.\n\nA **P** gets a car if the **P** has an invalid licence."
+	for _, d := range engine.Check(src).Diagnostics {
+		if d.Code == engine.CodeUnresolvedReference && len(d.Suggestions) != 0 {
+			t.Errorf("check suggests %q", d.Suggestions)
+		}
+	}
+	res := fixedEngine().Run(src, mustData(t, `{"P": {"x": 2}}`))
+	if res.Error == nil || res.Error.Kind != engine.KindUnresolvedReference || res.Error.Nearest != "" {
+		t.Errorf("the run's error: %v", res.Error)
 	}
 }
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -156,7 +157,16 @@ func (p *Program) nearestOutcome(phrase string, self int) string {
 		return ""
 	}
 	work := maxNearestOutcome
-	return first(closest(phraseWords(phrase), p.about.outcomes(p), self, nearSuggestion, &work))
+	return first(closestPhrases(phrase, p.about.outcomes(p), self, &work))
+}
+
+// closestPhrases are the rules' phrases closest to a reference's phrase,
+// as suggestions for it, leaving out those it says the opposite of: `has
+// an invalid licence` is close to `has a valid licence` in letters, and
+// far from it in meaning.
+func closestPhrases(phrase string, rules []suggestible, self int, work *int) []string {
+	return slices.DeleteFunc(closest(phraseWords(phrase), rules, self, nearSuggestion, work),
+		func(s string) bool { return negationOf(phrase, s) != "" })
 }
 
 // nearestKey returns the key of obj whose canonical form (see canon) is
