@@ -313,23 +313,60 @@ type keyUseRecorder struct {
 	// they throttle nothing any more, and without the sweep every key ever
 	// used would stay in the map.
 	swept time.Time
+	// pending are the uses due to be written, by key, and writing tells
+	// whether a writer is writing them.
+	pending map[uuid.UUID]time.Time
+	writing bool
 }
 
 const keyUseResolution = time.Minute
 
 func newKeyUseRecorder() *keyUseRecorder {
-	return &keyUseRecorder{last: make(map[uuid.UUID]time.Time)}
+	return &keyUseRecorder{last: make(map[uuid.UUID]time.Time), pending: make(map[uuid.UUID]time.Time)}
 }
 
+// record notes, when it is due, that the key was used at now, to be
+// written in the background: a write that waits (another process holding
+// SQLite's write lock, a locked row on PostgreSQL) would otherwise hold up
+// the request being authenticated, and every request sharing its lookup,
+// for as long as the database lets it wait. One writer writes the uses
+// pending, one by one, until none is left.
 func (r *keyUseRecorder) record(ctx context.Context, s *Service, id uuid.UUID, now time.Time) {
 	if !r.due(id, now) {
 		return
 	}
-	at := now.UTC().Truncate(time.Microsecond)
-	err := s.store.InTx(ctx, func(tx storage.Tx) error { return tx.KeyUsed(ctx, id, at) })
-	if err != nil {
-		s.log.WarnContext(ctx, "recording key use", "key", id, "error", err)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.pending[id] = now
+	if r.writing {
+		return
 	}
+	r.writing = true
+	ctx = context.WithoutCancel(ctx)
+	s.periodic.Go(func() {
+		for {
+			id, at, ok := r.take()
+			if !ok {
+				return
+			}
+			at = at.UTC().Truncate(time.Microsecond)
+			if err := s.store.InTx(ctx, func(tx storage.Tx) error { return tx.KeyUsed(ctx, id, at) }); err != nil {
+				s.log.WarnContext(ctx, "recording key use", "key", id, "error", err)
+			}
+		}
+	})
+}
+
+// take removes a pending use, or ends the writer's turn when none is left.
+func (r *keyUseRecorder) take() (uuid.UUID, time.Time, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for id, at := range r.pending {
+		delete(r.pending, id)
+		return id, at, true
+	}
+	r.writing = false
+	return uuid.Nil, time.Time{}, false
 }
 
 // due reports whether the key's use is to be written now, and if so notes

@@ -252,7 +252,7 @@ func (s *Service) Close() {
 	select {
 	case <-stopped:
 	case <-giveUp.C:
-		s.log.Warn("the audit upkeep or the expiry of decision records still waits for the database; left behind")
+		s.log.Warn("the audit upkeep, the expiry of decision records or the record of a key's use still waits for the database; left behind")
 	}
 }
 

@@ -131,7 +131,7 @@ func TestClosingGivesUpOnWorkTheDatabaseNeverAnswers(t *testing.T) {
 	if got := strings.Count(logs.String(), `"error":"`+errNotInserted.Error()+`"`); got != n-1 {
 		t.Errorf("%d events logged as never inserted, want the %d queued behind the first:\n%s", got, n-1, logs.String())
 	}
-	if !strings.Contains(logs.String(), `"msg":"the audit upkeep or the expiry of decision records still waits for the database; left behind"`) {
+	if !strings.Contains(logs.String(), `"msg":"the audit upkeep, the expiry of decision records or the record of a key's use still waits for the database; left behind"`) {
 		t.Errorf("the upkeep left behind is not logged:\n%s", logs.String())
 	}
 	if got := counted(t, reg, "verdict_audit_events_lost_total"); got != n {
