@@ -108,6 +108,15 @@ export function refusedId(err: unknown): boolean {
 }
 
 /**
+ * Whether a list refused the cursor of the page asked for (`after of
+ * auditEvents is not a cursor this list gave out`): one an address
+ * carried, cut short or changed by hand, or copied from another list.
+ */
+export function refusedCursor(err: unknown): boolean {
+  return err instanceof VerdictError && err.errors.some((e) => e.message.endsWith(' is not a cursor this list gave out'));
+}
+
+/**
  * Whether the server found nothing by an id it was given, or the id was no
  * id at all: the page says there is no such one, in its own words.
  */

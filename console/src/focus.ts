@@ -25,6 +25,12 @@ function focusLost(): boolean {
 // about to be removed), and while the target is disabled (its action runs).
 const stillThere = 2_000;
 const stillDisabled = 15_000;
+// How long a button an action takes away is watched: until its list is read again.
+const stillListed = 15_000;
+
+function focusMain(): void {
+  document.getElementById('main')?.focus({ preventScroll: true });
+}
 
 /**
  * Gives focus back to target once focus is lost, on the body: never taking
@@ -50,7 +56,33 @@ export function returnFocus(target: HTMLElement | null | (() => HTMLElement | nu
       return;
     }
     el?.focus();
-    if (focusLost()) document.getElementById('main')?.focus({ preventScroll: true });
+    if (focusLost()) focusMain();
+  };
+  requestAnimationFrame(step);
+}
+
+/**
+ * For a button of a table's rows that an action takes away, with its row
+ * or from it, as the list is read again: if focus leaves with it, it goes
+ * to the button that takes its place among the rows, or to the one before,
+ * or else to the page's main region. Asked for as the action starts, before
+ * a dialog that asked for it closes: the dialog gives focus back to that
+ * button, which is gone only once the list is read again.
+ */
+export function focusNextWhenGone(button: HTMLElement): void {
+  const table = button.closest('table');
+  const buttons = () => Array.from(table?.querySelectorAll<HTMLElement>('tbody button') ?? []);
+  const at = buttons().indexOf(button);
+  const start = performance.now();
+  const step = () => {
+    if (button.isConnected) {
+      if (performance.now() - start < stillListed) requestAnimationFrame(step);
+      return;
+    }
+    if (!focusLost()) return;
+    const left = buttons();
+    (left[at] ?? left[at - 1])?.focus();
+    if (focusLost()) focusMain();
   };
   requestAnimationFrame(step);
 }

@@ -2161,6 +2161,52 @@ test('an admin creates a key, copies it, signs in with it in a new page, and rev
   await page.context().close();
 });
 
+test('a key revoked or a member removed leaves focus on the next row’s button, or on the page when none is left', async () => {
+  for (const name of ['tidy-1', 'tidy-2', 'tidy-3']) await rest(server.url, ADMIN_KEY, 'POST', '/admin/keys', { name, scope: 'view' });
+  for (const email of ['tidy-a@example.test', 'tidy-b@example.test']) await rest(server.url, ADMIN_KEY, 'POST', '/admin/members', { email, role: 'viewer' });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  // Confirmed by keyboard: Enter on the button, Tab from Cancel to the confirmation, Enter.
+  const confirm = async (label) => {
+    await page.getByRole('button', { name: label, exact: true }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expect(dialog).toHaveCount(0);
+  };
+  const labels = (buttons) => buttons.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+
+  // A revoked key stays listed, without its Revoke button.
+  await page.goto(`${server.url}/console/admin/keys?q=tidy-`);
+  const revoke = page.getByRole('table', { name: 'Keys' }).getByRole('button', { name: /^Revoke tidy-/ });
+  await expect(revoke).toHaveCount(3);
+  const keys = await labels(revoke);
+  await confirm(keys[1]);
+  await expect(revoke).toHaveCount(2);
+  await expect(page.getByRole('button', { name: keys[2], exact: true })).toBeFocused();
+  await confirm(keys[2]);
+  await expect(revoke).toHaveCount(1);
+  await expect(page.getByRole('button', { name: keys[0], exact: true })).toBeFocused();
+  await confirm(keys[0]);
+  await expect(revoke).toHaveCount(0);
+  await expect(page.locator('main')).toBeFocused();
+
+  // A removed member leaves the list.
+  await page.goto(`${server.url}/console/admin/members?q=tidy-`);
+  const remove = page.getByRole('table', { name: 'Members' }).getByRole('button', { name: /^Remove tidy-/ });
+  await expect(remove).toHaveCount(2);
+  const members = await labels(remove);
+  await confirm(members[0]);
+  await expect(remove).toHaveCount(1);
+  await expect(page.getByRole('button', { name: members[1], exact: true })).toBeFocused();
+  await confirm(members[1]);
+  await expect(remove).toHaveCount(0);
+  await expect(page.locator('main')).toBeFocused();
+  await page.context().close();
+});
+
 test('an auditor reads the audit log filtered by action and sees no edit controls anywhere', async () => {
   const auditor = await rest(server.url, ADMIN_KEY, 'POST', '/admin/members', { email: 'audrey@example.test', role: 'auditor' });
   const key = await rest(server.url, ADMIN_KEY, 'POST', '/admin/keys', { name: 'audrey', scope: 'view', userId: auditor.user.id });
@@ -2253,6 +2299,43 @@ test('an auditor reads the audit log filtered by action and sees no edit control
   await expect(page.getByRole('heading', { name: 'Not for your role' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Create key' })).toHaveCount(0);
   assert.deepEqual(page.foreign, []);
+  await page.context().close();
+});
+
+test('an address written by hand with a time that is not one, or a page its list did not give out, is refused in words', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  const events = page.getByRole('table', { name: 'Audit events' });
+  // Refused before any request, as the server would, in the words of the form's fields.
+  await page.goto(server.url + '/console/audit?since=garbage');
+  await expect(page.getByRole('alert')).toHaveText(
+    'The address’s From time “garbage” is not a time: an address writes one as 2027-01-31T09:30:00Z, in UTC, or with its offset from UTC as 2027-01-31T10:30:00+01:00; choose one under From.',
+  );
+  await expect(events.locator('tbody tr')).toHaveCount(0);
+  // The browser would read 30 February as 2 March; the server takes no such day.
+  await page.goto(server.url + '/console/audit?until=2027-02-30T00:00:00Z');
+  await expect(page.getByRole('alert')).toHaveText(/^The address’s Until time “2027-02-30T00:00:00Z” is not a time: .*; choose one under Until\.$/);
+  await expect(events.locator('tbody tr')).toHaveCount(0);
+  await page.goto(server.url + '/console/audit?since=2000-01-01T01:00:00%2B01:00');
+  await expect(events.locator('tbody tr').first()).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+
+  // A page the list did not give out: the first page is offered, with the address's filters.
+  for (const [address, table, kept] of [
+    ['audit?kind=policy&after=garbage', 'Audit events', '?kind=policy'],
+    ['policies?q=e&after=garbage', 'Policies', '?q=e'],
+    ['flows?after=garbage', 'Flows', ''],
+  ]) {
+    await page.goto(`${server.url}/console/${address}`);
+    const alert = page.getByRole('alert');
+    await expect(alert).toContainText('The address asks for a page this list did not give out');
+    await expect(page.getByRole('table', { name: table }).locator('tbody tr')).toHaveCount(0);
+    await alert.getByRole('button', { name: 'Go to the first page' }).click();
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    await expect(page.getByRole('table', { name: table }).locator('tbody tr').first()).toBeVisible();
+    assert.equal(new URL(page.url()).search, kept, address);
+    await expect(page.locator('main')).toBeFocused();
+  }
   await page.context().close();
 });
 
@@ -3098,6 +3181,45 @@ test('a comparison link naming another policy’s or flow’s record says so, an
     `Nothing is compared: the link names records ${other.id} and ${elsewhere.id}, which are not records of this flow. They belong to another flow, or are no longer visible to you.`,
   );
   await expect(page.getByRole('group', { name: /graph/i })).toHaveCount(0);
+  await page.context().close();
+});
+
+test('a policy’s or flow’s link naming a record it does not have says so, and which record is shown instead', async () => {
+  const rule = (age) => `A **Person** is linked if the __age__ of the **Person** is at least ${age}.`;
+  const v1 = await publishedPolicy('Linked here', rule(1));
+  const elsewhere = await publishedPolicy('Linked elsewhere', rule(2));
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  const notice = page.getByRole('alert').filter({ hasText: 'The address names record' });
+
+  // No draft: the latest version is shown in its place.
+  await page.goto(`${server.url}/console/policies/${v1.baseId}?record=garbage`);
+  await expect(notice).toHaveText(
+    'The address names record garbage, which is not a record of this policy: it belongs to another policy, or is no longer visible to you. Shown instead is version 1, the policy’s latest.',
+  );
+  await expect(page.getByRole('heading', { name: 'Linked here' })).toBeVisible();
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 1');
+
+  // With a draft, the draft; once a record of its own is chosen, the notice leaves.
+  await rest(server.url, ADMIN_KEY, 'GET', `/policy/${v1.id}/draft`);
+  await page.goto(`${server.url}/console/policies/${v1.baseId}?record=${elsewhere.id}`);
+  await expect(notice).toHaveText(
+    `The address names record ${elsewhere.id}, which is not a record of this policy: it belongs to another policy, or is no longer visible to you. Shown instead is the policy’s draft.`,
+  );
+  await expect(page.getByRole('heading', { name: 'Linked here' })).toBeVisible();
+  await expect(page.locator('.title-block .badge-draft')).toBeVisible();
+  await page.getByLabel('Record').selectOption({ label: 'Version 1' });
+  await expect(page.locator('.title-block .badge-published')).toHaveText('Version 1');
+  await expect(notice).toHaveCount(0);
+
+  const definition = { formatVersion: 1, start: 'yes', nodes: [{ id: 'yes', type: 'return', returnValue: true }] };
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', { name: 'Linked flow', definition });
+  await page.goto(`${server.url}/console/flows/${flow.baseId}?record=${v1.id}`);
+  await expect(notice).toHaveText(
+    `The address names record ${v1.id}, which is not a record of this flow: it belongs to another flow, or is no longer visible to you. Shown instead is the flow’s draft.`,
+  );
+  await expect(page.getByRole('heading', { name: 'Linked flow' })).toBeVisible();
+  await noCriticalViolations(page, 'a flow link naming another record');
   await page.context().close();
 });
 

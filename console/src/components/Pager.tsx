@@ -1,7 +1,8 @@
 // Cursor paging over a connection: Next follows the page's end cursor,
 // Previous goes back to the cursor the page before started after.
 import { useEffect, useState } from 'react';
-import { errorMessage, saysUnreachable } from '../api';
+import { errorMessage, refusedCursor, saysUnreachable } from '../api';
+import { returnFocus } from '../focus';
 import { useTries } from '../reconnect';
 import { replaceQuery, useLocation } from '../router';
 
@@ -20,10 +21,17 @@ export interface Pages<T> {
    */
   loading: boolean;
   page: number;
+  /** Whether error says the list refused the page asked for: one the address names that it did not give out. */
+  pageRefused: boolean;
   hasNext: boolean;
   next: () => void;
   previous: () => void;
+  first: () => void;
 }
+
+/** The words of a refused cursor: the list gives out every cursor, so only an address carries one it did not. */
+const pageRefusedWords =
+  'The address asks for a page this list did not give out: the part of the address that names the page (after=…) was cut short or changed, or comes from another list.';
 
 /**
  * Pages of what load gives, the cursors of the pages before the one shown
@@ -83,7 +91,7 @@ function usePagesAfter<T>(
         // refused filter, say): none are shown rather than those.
         setItems(null);
         setEnd({ hasNext: false, cursor: null });
-        setError(errorMessage(err));
+        setError(refusedCursor(err) ? pageRefusedWords : errorMessage(err));
         setSettled(asked);
       },
     );
@@ -98,10 +106,40 @@ function usePagesAfter<T>(
     error,
     loading,
     page: cursors.length + 1,
+    pageRefused: error === pageRefusedWords,
     hasNext: end.hasNext,
     next: () => end.cursor && setCursors([...cursors, end.cursor]),
     previous: () => setCursors(cursors.slice(0, -1)),
+    first: () => setCursors([]),
   };
+}
+
+/**
+ * Why a list's page could not be loaded; for a page the list did not give
+ * out, the way to its first page. Its button leaves once that page is
+ * asked for: focus goes to the page's main region, from whose top Tab goes on.
+ */
+export function PagesError<T>({ pages }: { pages: Pages<T> }) {
+  if (!pages.error) return null;
+  return (
+    <div className="alert alert-error" role="alert">
+      {pages.error}
+      {pages.pageRefused && (
+        <div className="alert-actions">
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => {
+              returnFocus(null);
+              pages.first();
+            }}
+          >
+            Go to the first page
+          </button>
+        </div>
+      )}
+    </div>
+  );
 }
 
 /**

@@ -177,6 +177,20 @@ export function RecordHeader<R extends HeaderRecord>({
 }
 
 /**
+ * Says that the record an address names is not one of the base's (it is
+ * another base's, or no longer there), and which record the page shows in
+ * its place: a link to a version must not pass another text off as it.
+ */
+export function NotThisRecord({ id, noun, shown }: { id: string; noun: string; shown: { status: string; version: number | null } }) {
+  return (
+    <p className="alert alert-error" role="alert">
+      The address names record {id}, which is not a record of this {noun}: it belongs to another {noun}, or is no longer visible to you. Shown instead is{' '}
+      {shown.status === 'DRAFT' ? `the ${noun}’s draft` : `version ${shown.version}, the ${noun}’s latest`}.
+    </p>
+  );
+}
+
+/**
  * Ctrl+S (⌘S) saves: save, when there is something to save. While the
  * page edits a record (active), the keys never open the browser's "Save
  * page", which would save the console instead of the draft.

@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import { AddMemberDocument, ChangeMemberRoleDocument, CreateKeyDocument, KeysDocument, MembersDocument, RemoveMemberDocument, RevokeKeyDocument } from '@verdict/client';
 import type { MemberFieldsFragment, Role, Scope } from '@verdict/client';
 import { errorMessage } from '../api';
+import { focusNextWhenGone } from '../focus';
 import { enumWord, formatTime } from '../format';
 import { useSession } from '../session';
 import { useSearchParam } from '../searchTerm';
@@ -9,7 +10,7 @@ import { useLookups, useNameLookup } from '../lookups';
 import type { Notice } from '../action';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { NoticeLine } from '../components/NoticeLine';
-import { Pager, pagedTable, useAddressPages } from '../components/Pager';
+import { PagesError, Pager, pagedTable, useAddressPages } from '../components/Pager';
 import { SearchField } from '../components/SearchField';
 import { SearchCombo } from '../components/SearchCombo';
 import type { Choice, ComboWords } from '../components/SearchCombo';
@@ -24,7 +25,8 @@ export function Members() {
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('VIEWER');
   const [notice, setNotice] = useState<Notice | null>(null);
-  const [removing, setRemoving] = useState<MemberFieldsFragment | null>(null);
+  // The member asked about, and the Remove button that asked.
+  const [removing, setRemoving] = useState<{ member: MemberFieldsFragment; button: HTMLElement } | null>(null);
   const search = useSearchParam();
 
   const load = useCallback(
@@ -85,11 +87,7 @@ export function Members() {
         </button>
       </form>
       <NoticeLine notice={notice} />
-      {pages.error && (
-        <p className="alert alert-error" role="alert">
-          {pages.error}
-        </p>
-      )}
+      <PagesError pages={pages} />
       <div className="filters" role="search">
         <SearchField search={search} id="member-search" label="Search by email or name" placeholder="Email or name contains…" />
       </div>
@@ -134,7 +132,7 @@ export function Members() {
               </td>
               <td>{formatTime(m.createdAt)}</td>
               <td>
-                <button type="button" className="btn btn-ghost btn-small" onClick={() => setRemoving(m)} aria-label={`Remove ${m.user.email}`}>
+                <button type="button" className="btn btn-ghost btn-small" onClick={(e) => setRemoving({ member: m, button: e.currentTarget })} aria-label={`Remove ${m.user.email}`}>
                   Remove
                 </button>
               </td>
@@ -153,11 +151,12 @@ export function Members() {
       <Pager pages={pages} />
       {removing && (
         <ConfirmDialog
-          title={`Remove ${removing.user.email}?`}
-          confirmLabel={`Remove ${removing.user.email}`}
+          title={`Remove ${removing.member.user.email}?`}
+          confirmLabel={`Remove ${removing.member.user.email}`}
           onCancel={() => setRemoving(null)}
           onConfirm={() => {
-            const m = removing;
+            const m = removing.member;
+            focusNextWhenGone(removing.button);
             setRemoving(null);
             void act(async () => {
               await api.request(RemoveMemberDocument, { input: { userId: m.user.id } });
@@ -198,7 +197,8 @@ export function Keys() {
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
   const [copied, setCopied] = useState('');
   const [notice, setNotice] = useState<Notice | null>(null);
-  const [revoking, setRevoking] = useState<{ id: string; name: string } | null>(null);
+  // The key asked about, and the Revoke button that asked.
+  const [revoking, setRevoking] = useState<{ id: string; name: string; button: HTMLElement } | null>(null);
   const search = useSearchParam();
 
   const load = useCallback(
@@ -318,11 +318,7 @@ export function Keys() {
         </section>
       )}
       <NoticeLine notice={notice} />
-      {pages.error && (
-        <p className="alert alert-error" role="alert">
-          {pages.error}
-        </p>
-      )}
+      <PagesError pages={pages} />
       <div className="filters" role="search">
         <SearchField search={search} id="key-search" />
       </div>
@@ -357,7 +353,7 @@ export function Keys() {
               <td>{keyStatus(k)}</td>
               <td>
                 {!k.revokedAt && (
-                  <button type="button" className="btn btn-ghost btn-small" onClick={() => setRevoking({ id: k.id, name: k.name })} aria-label={`Revoke ${k.name}`}>
+                  <button type="button" className="btn btn-ghost btn-small" onClick={(e) => setRevoking({ id: k.id, name: k.name, button: e.currentTarget })} aria-label={`Revoke ${k.name}`}>
                     Revoke
                   </button>
                 )}
@@ -382,6 +378,7 @@ export function Keys() {
           onCancel={() => setRevoking(null)}
           onConfirm={() => {
             const k = revoking;
+            focusNextWhenGone(k.button);
             setRevoking(null);
             setNotice(null);
             api.request(RevokeKeyDocument, { input: { id: k.id } }).then(

@@ -1,10 +1,10 @@
 import { Fragment, useCallback, useEffect, useState } from 'react';
 import { AuditEventsDocument } from '@verdict/client';
 import type { AuditAction, AuditEventFieldsFragment, AuditFilter, AuditKind } from '@verdict/client';
-import { enumWord, formatJSON, formatTime, instant, rangeProblem } from '../format';
+import { enumWord, formatJSON, formatTime, instant, isInstant, rangeProblem } from '../format';
 import { Link, replaceQuery, useLocation } from '../router';
 import { useSession } from '../session';
-import { Pager, pagedTable, useAddressPages } from '../components/Pager';
+import { PagesError, Pager, pagedTable, useAddressPages } from '../components/Pager';
 import { actionWord, subjectOf, useAuditNames } from '../auditNames';
 import type { Subject } from '../auditNames';
 
@@ -50,6 +50,16 @@ function enumFilter<T extends string>(name: string, values: readonly T[], value:
   throw new Error(`The address asks for the ${name} “${value}”, which the audit log does not have; choose one under ${name === 'action' ? 'Action' : 'Kind'}.`);
 }
 
+/** The value of a time filter, or a refusal in words of one that is not a time as the server takes it. */
+function timeFilter(name: 'since' | 'until', value: string | null): string | null {
+  if (!value) return null;
+  if (isInstant(value)) return value;
+  const field = name === 'since' ? 'From' : 'Until';
+  throw new Error(
+    `The address’s ${field} time “${value}” is not a time: an address writes one as 2027-01-31T09:30:00Z, in UTC, or with its offset from UTC as 2027-01-31T10:30:00+01:00; choose one under ${field}.`,
+  );
+}
+
 /** Applied filters as the form shows them. */
 function formOf(applied: string): Filters {
   const query = new URLSearchParams(applied);
@@ -69,15 +79,17 @@ export function AuditLog() {
   const load = useCallback(
     async (after: string | null) => {
       const f = new URLSearchParams(applied);
-      const problem = rangeProblem(f.get('since') ?? '', f.get('until') ?? '');
+      const since = timeFilter('since', f.get('since'));
+      const until = timeFilter('until', f.get('until'));
+      const problem = rangeProblem(since ?? '', until ?? '');
       if (problem) throw new Error(problem);
       const filter: AuditFilter = {
         action: enumFilter('action', actions, f.get('action')),
         kind: enumFilter('kind', kinds, f.get('kind')),
         baseId: f.get('base') || null,
         actor: f.get('actor') || null,
-        since: f.get('since') || null,
-        until: f.get('until') || null,
+        since,
+        until,
       };
       return (await api.request(AuditEventsDocument, { first: 25, after, filter })).auditEvents;
     },
@@ -157,11 +169,7 @@ export function AuditLog() {
           </button>
         </div>
       </form>
-      {pages.error && (
-        <p className="alert alert-error" role="alert">
-          {pages.error}
-        </p>
-      )}
+      <PagesError pages={pages} />
       <table {...pagedTable(pages)} aria-label="Audit events">
         <thead>
           <tr>

@@ -5,7 +5,7 @@ import { Link, navigate, replaceQuery, useLocation } from '../router';
 import { ownerLabel, useSession } from '../session';
 import { useSearchParam } from '../searchTerm';
 import { formatTime } from '../format';
-import { Pager, pagedTable, useAddressPages } from '../components/Pager';
+import { PagesError, Pager, pagedTable, useAddressPages } from '../components/Pager';
 import { SearchField } from '../components/SearchField';
 import { GroupFilter } from '../components/GroupFilter';
 
@@ -96,11 +96,7 @@ function SummaryList({ kind }: { kind: Kind }) {
           <GroupFilter api={api} id="list-group" groupId={groupId} onPick={(group) => replaceQuery({ group, after: [] })} />
         </div>
       </div>
-      {pages.error && (
-        <p className="alert alert-error" role="alert">
-          {pages.error}
-        </p>
-      )}
+      <PagesError pages={pages} />
       <table {...pagedTable(pages)} aria-label={kind.title}>
         <thead>
           <tr>

@@ -28,7 +28,7 @@ import { sampleName, testsOf } from '../tests';
 import { DecisionsPanel } from '../components/DecisionsPanel';
 import { DeleteDialog } from '../components/DeleteDialog';
 import { LoadFailure } from '../components/LoadFailure';
-import { RecordHeader } from '../components/RecordHeader';
+import { NotThisRecord, RecordHeader } from '../components/RecordHeader';
 import { PublishDialog } from '../components/PublishDialog';
 import { TestSummary } from '../components/TestSummary';
 import { TestsTable } from '../components/TestsTable';
@@ -80,7 +80,17 @@ export default function FlowPage({ baseId, recordId = '' }: { baseId: string; re
   // A record the link names but not loaded yet is on its way.
   if (!records || !reached) return <p className="muted pad">Loading…</p>;
   const record = records.find((r) => r.id === recordId) ?? records[0] ?? null;
-  return <FlowEditor key={record?.id ?? 'new'} record={record} records={records} hasDraft={hasDraft} reload={reload} older={older} />;
+  return (
+    <FlowEditor
+      key={record?.id ?? 'new'}
+      record={record}
+      records={records}
+      hasDraft={hasDraft}
+      reload={reload}
+      older={older}
+      unknownRecord={recordId && record?.id !== recordId ? recordId : ''}
+    />
+  );
 }
 
 /** How many problems the definition has, and where they are shown: on their nodes, or in the list above the graph. */
@@ -118,12 +128,15 @@ function FlowEditor({
   hasDraft,
   reload,
   older,
+  unknownRecord,
 }: {
   record: Rec | null;
   records: Rec[];
   hasDraft: boolean;
   reload: () => Promise<void>;
   older: (() => Promise<void>) | null;
+  /** The record the address names when the flow has no such record, and record is shown in its place; '' otherwise. */
+  unknownRecord: string;
 }) {
   const session = useSession();
   const { api, can } = session;
@@ -539,6 +552,7 @@ function FlowEditor({
           window.location.reload();
         }}
       />
+      {unknownRecord && record && <NotThisRecord id={unknownRecord} noun="flow" shown={record} />}
       {restored && dirty && record && <RestoredNotice began={restored.revision} now={record?.revision} />}
 
       <div className="tabs" role="tablist" aria-label="Flow">

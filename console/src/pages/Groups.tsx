@@ -26,7 +26,7 @@ import { returnFocus } from '../focus';
 import { DeleteDialog } from '../components/DeleteDialog';
 import { NoticeLine } from '../components/NoticeLine';
 import { LoadFailure } from '../components/LoadFailure';
-import { Pager, pagedTable, useAddressPages, usePages } from '../components/Pager';
+import { PagesError, Pager, pagedTable, useAddressPages, usePages } from '../components/Pager';
 import { SearchField } from '../components/SearchField';
 
 /** The groups; `creating` (the address groups/new) opens the form of a new group above them. */
@@ -90,11 +90,12 @@ export function GroupList({ creating = false }: { creating?: boolean }) {
           </div>
         </form>
       )}
-      {(error || pages.error) && (
+      {error && (
         <p className="alert alert-error" role="alert">
-          {error || pages.error}
+          {error}
         </p>
       )}
+      <PagesError pages={pages} />
       <div className="filters" role="search">
         <SearchField search={search} id="group-search" />
       </div>

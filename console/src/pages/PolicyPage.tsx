@@ -35,7 +35,7 @@ import { BatchResultView } from '../components/BatchResult';
 import { DecisionsPanel } from '../components/DecisionsPanel';
 import { DeleteDialog } from '../components/DeleteDialog';
 import { LoadFailure } from '../components/LoadFailure';
-import { RecordHeader } from '../components/RecordHeader';
+import { NotThisRecord, RecordHeader } from '../components/RecordHeader';
 import { PublishDialog } from '../components/PublishDialog';
 import type { PublishProblem } from '../components/PublishDialog';
 import { TestSummary } from '../components/TestSummary';
@@ -92,7 +92,17 @@ export default function PolicyPage({ baseId, recordId = '' }: { baseId: string; 
   // A record the link names but not loaded yet is on its way.
   if (!records || !reached) return <p className="muted pad">Loading…</p>;
   const record = records.find((r) => r.id === recordId) ?? records[0] ?? null;
-  return <Editor key={record?.id ?? 'new'} record={record} records={records} hasDraft={hasDraft} reload={reload} older={older} />;
+  return (
+    <Editor
+      key={record?.id ?? 'new'}
+      record={record}
+      records={records}
+      hasDraft={hasDraft}
+      reload={reload}
+      older={older}
+      unknownRecord={recordId && record?.id !== recordId ? recordId : ''}
+    />
+  );
 }
 
 function Editor({
@@ -101,12 +111,15 @@ function Editor({
   hasDraft,
   reload,
   older,
+  unknownRecord,
 }: {
   record: Record_ | null;
   records: Record_[];
   hasDraft: boolean;
   reload: () => Promise<void>;
   older: (() => Promise<void>) | null;
+  /** The record the address names when the policy has no such record, and record is shown in its place; '' otherwise. */
+  unknownRecord: string;
 }) {
   const session = useSession();
   const { api, can } = session;
@@ -426,6 +439,7 @@ function Editor({
           window.location.reload();
         }}
       />
+      {unknownRecord && record && <NotThisRecord id={unknownRecord} noun="policy" shown={record} />}
       {restored && dirty && <RestoredNotice began={restored.revision} now={record?.revision} />}
 
       <div className="tabs" role="tablist" aria-label="Policy">
