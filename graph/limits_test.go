@@ -15,6 +15,7 @@ import (
 
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/graph"
+	"github.com/verdict/verdict/internal/bodies"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
 )
@@ -466,6 +467,10 @@ func TestRequestsGraphQLCannotReadAreRefusedWithACode(t *testing.T) {
 			if e := res.failure(t, service.CodeInvalidArgument); e.Message != want || res.Status != http.StatusBadRequest {
 				t.Errorf("%q: %d %q, want 400 %q", contentType, res.Status, e.Message, want)
 			}
+		}
+		bom := jsonRequest("\xEF\xBB\xBF" + `{"query": "{ viewer { role } }"}`)
+		if res := f.send(t, adminKey, bom); res.Status != http.StatusBadRequest || len(res.Errors) != 1 || res.Errors[0].Message != bodies.BOMProblem([]byte("\xEF\xBB\xBF")) {
+			t.Errorf("a byte order mark: %d %+v", res.Status, res.Errors)
 		}
 		utf8 := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(`{"query": "{ viewer { role } }"}`))
 		utf8.Header.Set("Content-Type", "application/json; charset=UTF-8")

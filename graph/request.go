@@ -111,6 +111,9 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	case err != nil:
 		return invalid("the request body could not be read")
 	}
+	if problem := bodies.BOMProblem(body); problem != "" {
+		return invalid(problem)
+	}
 	if problem := envelopeProblem(body); problem != "" {
 		return invalid(problem)
 	}

@@ -57,6 +57,9 @@ func (s *server) readBody(r *http.Request) ([]byte, error) {
 	if !utf8.Valid(body) {
 		return nil, invalid("the request body is not valid UTF-8")
 	}
+	if problem := bodies.BOMProblem(body); problem != "" {
+		return nil, invalid("%s", problem)
+	}
 	return body, nil
 }
 

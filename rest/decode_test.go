@@ -2,10 +2,14 @@ package rest
 
 import (
 	"errors"
+	"net/http"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/internal/bodies"
+	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
 )
 
@@ -163,4 +167,15 @@ func TestContentTypeTakesJSONInUTF8Only(t *testing.T) {
 			t.Errorf("Content-Type %q: %q, want %q", ct, got, want)
 		}
 	}
+}
+
+// A body that begins with a byte order mark is told so, not that it
+// holds an invalid character 'ï'.
+func TestABodyWithAByteOrderMarkIsToldSo(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db, noRateLimit)
+		w := f.do(http.MethodPost, "/check", strings.NewReader("\xEF\xBB\xBF"+`{"rule": "A **P** is ok if the __a__ of the **P** is at least 1."}`),
+			append(key(adminKey), "Content-Type", "application/json")...)
+		wantMessage(t, w, http.StatusBadRequest, service.CodeInvalidArgument, bodies.BOMProblem([]byte("\xEF\xBB\xBF")))
+	})
 }

@@ -14,6 +14,7 @@
 package bodies
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -267,4 +268,15 @@ func size(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
+
+// BOMProblem says what is wrong with a body that begins with a UTF-8 byte
+// order mark, which JSON sent between systems must not carry and a JSON
+// decoder reads as a stray character ("invalid character 'ï'"); it is ""
+// for any other body.
+func BOMProblem(body []byte) string {
+	if !bytes.HasPrefix(body, []byte("\xEF\xBB\xBF")) {
+		return ""
+	}
+	return "the request body begins with a byte order mark (U+FEFF), which JSON over HTTP must not have; send the JSON without it"
 }
