@@ -1012,6 +1012,19 @@ func (c *checker) generic(e SyntaxError) {
 		c.add(SeverityError, CodeParseError, e.off, to, fmt.Sprintf("%s %s: `%s`.", msg, how, fix), fix)
 		return
 	}
+	// `A *Person* gets ...`: the rule's selector with single marks.
+	if article := c.src[e.off:to]; wants(e, "rule (A **selector** ... if ...)") && (article == "A" || article == "An") {
+		from := to
+		for from < len(c.src) && (c.src[from] == ' ' || c.src[from] == '\t') {
+			from++
+		}
+		end := wordEnd(c.src, from)
+		if fix, how := doubledMarks(c.src[from:end]); strings.HasPrefix(fix, "**") {
+			c.add(SeverityError, CodeParseError, from, end, fmt.Sprintf("Verdict expected the rule's selector here, but found `%s`. %s: `%s`.",
+				c.src[from:end], how, fix), fix)
+			return
+		}
+	}
 	c.add(SeverityError, CodeParseError, e.off, to, msg)
 }
 

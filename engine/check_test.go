@@ -184,6 +184,22 @@ var diagnosticCases = []struct {
 		quiet:       "A **P** gets a loan if the __tier__ of the **P** is equal to gold or the __score__ of the **P** is at least 90.",
 	},
 	{
+		code:        engine.CodeWrongKeyword,
+		fires:       "A **Person** gets a discount fi the __age__ of the **Person** is at least 65.",
+		severity:    engine.SeverityError,
+		rangeText:   "fi",
+		suggestions: []string{"if"},
+		quiet:       "A **Person** gets a discount if the __age__ of the **Person** is at least 65.",
+	},
+	{
+		code:        engine.CodeParseError,
+		fires:       "A *Person* gets a discount if the __age__ of the **Person** is at least 65.",
+		severity:    engine.SeverityError,
+		rangeText:   "*Person*",
+		suggestions: []string{"**Person**"},
+		quiet:       "A **Person** gets a discount if the __age__ of the **Person** is at least 65.",
+	},
+	{
 		code: engine.CodeLooseReference,
 		fires: "A **Card** is ok if the __status__ of the **Card** is equal to \"active\".\n\n" +
 			"A **Card** is declined if the **Card** is broken.",

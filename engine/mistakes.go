@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -50,6 +51,17 @@ func (c *checker) wrongKeyword(e SyntaxError) bool {
 				}
 				if strings.EqualFold(w, "if") {
 					c.keywordCase(from, "if")
+					return true
+				}
+				// `fi`, `iff`: a slip of `if`, where a condition follows
+				// (not `of` or `is`, words an outcome may hold).
+				next := to
+				for next < len(c.src) && isSpace(c.src[next]) {
+					next++
+				}
+				if slices.Contains([]string{"fi", "iff", "iif", "ifs", "ff"}, strings.ToLower(w)) && startsCondition(c.src, next) {
+					c.add(SeverityError, CodeWrongKeyword, from, to,
+						fmt.Sprintf("A rule's conditions follow `if`: write `if`, not `%s`.", w), "if")
 					return true
 				}
 			}
