@@ -722,6 +722,8 @@ var operatorSynonyms = map[string]string{
 	"has": "contains", "contain": "contains", "is blank": "is empty", "is not blank": "is not empty",
 	"is null": "is empty", "is not null": "is not empty", "is nil": "is empty", "is not nil": "is not empty",
 	"is none": "is empty", "is on or after": "is at least", "is on or before": "is no more than",
+	"is more or equal to": "is at least", "is more or equal": "is at least",
+	"is higher or equal to": "is at least", "is lower or equal to": "is no more than",
 }
 
 // notValues are words after `is` or `is not` that are no value to compare
@@ -732,6 +734,7 @@ var notValues = map[string]bool{
 	"present": true, "missing": true, "absent": true, "set": true, "unset": true,
 	"defined": true, "undefined": true, "provided": true, "given": true, "known": true, "unknown": true,
 	"contains": true, "contain": true, "includes": true, "include": true,
+	"between": true, "from": true, "outside": true, "inside": true,
 }
 
 // opensOperator tells whether an operator phrase goes on with word after
@@ -1075,8 +1078,11 @@ func (c *checker) semantics(text *RuleText) {
 					c.unknownLabel(text, cd)
 				}
 			case *PhraseRef:
-				c.conditionInPhrase(cd)
-				if t := res.phrase(cd.Phrase, i); t >= 0 {
+				t := res.phrase(cd.Phrase, i)
+				if t < 0 || !namesExactly(cd.Phrase, text.Rules[t]) {
+					c.conditionInPhrase(cd)
+				}
+				if t >= 0 {
 					referenced[t] = true
 					from, to := c.phraseSpan(cd)
 					refs[i] = append(refs[i], reference{t, from, to})
@@ -1260,13 +1266,22 @@ func (c *checker) negatedReference(ref *PhraseRef, matched string) bool {
 	return true
 }
 
+// namesExactly reports whether a reference's phrase is the rule's outcome
+// (with or without its verb) or its label, but for case and spacing.
+func namesExactly(phrase string, r *Rule) bool {
+	n := normPhrase(phrase)
+	return n == normPhrase(r.Outcome) || n == normPhrase(fullPhrase(r)) || r.Label != "" && n == normPhrase(r.Label)
+}
+
 // conditionInPhrase reports a reference whose phrase runs on past `and`
 // or `or` into a condition of its own. The phrase ends before a connective
 // only when the next condition begins as one does (`**`, `__`, `§`, `$`,
 // `number of`, `length of`), so in `is eligible and the score of the
 // **Person** is at least 50` the unmarked property keeps the condition in
 // the phrase, the reference still matches `is eligible` loosely, and the
-// condition is never checked.
+// condition is never checked. Words after the connective read as a
+// condition when they hold a mark or a comparison (`and the age of the P
+// is at least 17`); a phrase that names its rule exactly is left alone.
 func (c *checker) conditionInPhrase(ref *PhraseRef) {
 	phrase := ref.Phrase
 	for i := 0; i < len(phrase); i++ {
@@ -1280,12 +1295,12 @@ func (c *checker) conditionInPhrase(ref *PhraseRef) {
 			}
 		}
 		rest := phrase[i+len(connective):]
-		if connective == "" || !strings.Contains(rest, "**") && !strings.Contains(rest, "__") {
+		if connective == "" || !strings.Contains(rest, "**") && !strings.Contains(rest, "__") && !holdsComparison(rest) {
 			continue
 		}
 		start, _ := c.phraseSpan(ref)
 		from, to := start+i, start+len(phrase)
-		fix := "Begin that condition as one: mark its property with `__`, or its selector with `**`."
+		fix := "Begin that condition as one: mark its property with `__` and its selector with `**`."
 		var suggestions []string
 		// The common case: `the score of the **Person** ...`, a property
 		// written without its marks.
@@ -1308,6 +1323,23 @@ func (c *checker) conditionInPhrase(ref *PhraseRef) {
 				phrase, connective, fix), suggestions...)
 		return
 	}
+}
+
+// holdsComparison reports whether words hold an operator phrase of the
+// language, whole words in any case.
+func holdsComparison(words string) bool {
+	lower := strings.ToLower(words)
+	for i := 0; i < len(lower); i++ {
+		if i > 0 && !isSpace(lower[i-1]) {
+			continue
+		}
+		for _, ph := range operatorPhrases {
+			if hasWordAt(lower, i, ph.text) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // matchedInsideAWord reports a reference that matches a rule only through
@@ -1548,7 +1580,9 @@ func (c *checker) connectiveInText(op Operator, lit Literal) {
 	// `AND` and `OR` are connectives written in capitals (wrong-keyword
 	// says so where one joins conditions); in a text they join it too.
 	connective := func(w string) bool { return strings.EqualFold(w, "or") || strings.EqualFold(w, "and") }
-	if len(words) > 0 && connective(words[0]) {
+	// `OR` alone is a text of its own (Oregon); one that begins a longer
+	// text has lost the value before it.
+	if len(words) > 1 && connective(words[0]) {
 		from, _ := c.writtenOperator(int(lit.Pos), op)
 		c.add(SeverityWarning, CodeConnectiveInText, from, int(lit.Pos)+len(lit.Text),
 			fmt.Sprintf("The text compared here, %q, begins with `%s`, so the value before `%s` seems to be missing. "+

@@ -814,6 +814,7 @@ func TestApplyingTheSuggestionForAComparisonOfOtherWordsGivesIt(t *testing.T) {
 		{"is === 5", engine.OpEqualTo},
 		{"is on or after 5", engine.OpGreaterThanOrEqual},
 		{"is on or before 5", engine.OpLessThanOrEqual},
+		{"is more or equal to 5", engine.OpGreaterThanOrEqual},
 	}
 	for _, tt := range tests {
 		checkAppliedComparison(t, tt.written, tt.op)
@@ -835,6 +836,9 @@ func TestCheckOffersNoEqualityForWordsThatAreNoValue(t *testing.T) {
 		{"is not set", nil},
 		{"is defined", nil},
 		{`is not contains "a"`, nil},
+		{"is not between 18 and 65", nil},
+		{"is from 18 to 65", nil},
+		{"is outside 18 and 65", nil},
 		{"is on or after 2024-01-01", []string{"is later than 2023-12-31"}},
 		{"is on or before 2024-12-31", []string{"is earlier than 2025-01-01"}},
 	} {

@@ -184,6 +184,36 @@ var diagnosticCases = []struct {
 		quiet:       "A **P** gets a loan if the __tier__ of the **P** is equal to gold or the __score__ of the **P** is at least 90.",
 	},
 	{
+		code: engine.CodeConditionInPhrase,
+		fires: "A **P** passes the practical test if the __score__ of the **P** is at least 60.\n\n" +
+			"A **P** gets a licence if the **P** passes the practical test and the age of the P is at least 17.",
+		severity:    engine.SeverityError,
+		rangeText:   "and the age of the P is at least 17",
+		suggestions: []string{},
+		quiet: "A **P** passes the practical test if the __score__ of the **P** is at least 60.\n\n" +
+			"A **P** gets a licence if the **P** passes the practical test and the __age__ of the **P** is at least 17.",
+	},
+	{
+		code: engine.CodeConditionInPhrase,
+		fires: "A **P** is paid if the __paid__ of the **P** is equal to true.\n\n" +
+			"A **P** ships if the **P** is paid and is at least 2 days old.",
+		severity:    engine.SeverityError,
+		rangeText:   "and is at least 2 days old",
+		suggestions: []string{},
+		// A phrase that names its rule exactly holds no condition.
+		quiet: "A **P** is paid and is at least 2 days old if the __ready__ of the **P** is equal to true.\n\n" +
+			"A **P** ships if the **P** is paid and is at least 2 days old.",
+	},
+	{
+		code:        engine.CodeConnectiveInText,
+		fires:       "A **x** is ok if the __state__ of the **x** is equal to OR WA.",
+		severity:    engine.SeverityWarning,
+		rangeText:   "is equal to OR WA",
+		suggestions: []string{},
+		// Oregon's code is a text of its own.
+		quiet: "A **x** is ok if the __state__ of the **x** is equal to OR.",
+	},
+	{
 		code:        engine.CodeWrongKeyword,
 		fires:       "A **Person** gets a discount fi the __age__ of the **Person** is at least 65.",
 		severity:    engine.SeverityError,
