@@ -18,32 +18,33 @@ const (
 
 // Diagnostic codes. docs/errors.md explains each one.
 const (
-	CodeParseError          = "parse-error"
-	CodeUnknownOperator     = "unknown-operator"
-	CodeThousandsSeparator  = "thousands-separator"
-	CodeMissingFullStop     = "missing-full-stop"
-	CodeLowercaseArticle    = "lowercase-article"
-	CodeUnbalancedMarker    = "unbalanced-marker"
-	CodeInvalidDate         = "invalid-date"
-	CodeCountOperator       = "count-operator"
-	CodeNoRules             = "no-rules"
-	CodeLimit               = "limit"
-	CodeUnknownLabel        = "unknown-label"
-	CodeUnresolvedReference = "unresolved-reference"
-	CodeUnusedRule          = "unused-rule"
-	CodeTypeMismatch        = "type-mismatch"
-	CodeCircularReference   = "circular-reference"
-	CodeConnectiveInText    = "connective-in-text"
-	CodeWrongKeyword        = "wrong-keyword"
-	CodeUnknownCount        = "unknown-count"
-	CodeUnclosedQuote       = "unclosed-quote"
-	CodeLabelWithSpaces     = "label-with-spaces"
-	CodeFullStopInOutcome   = "full-stop-in-outcome"
-	CodeDuplicateLabel      = "duplicate-label"
-	CodeBooleanCase         = "boolean-case"
-	CodeNegatedReference    = "negated-reference"
-	CodeConditionInPhrase   = "condition-in-reference"
-	CodeLooseReference      = "loose-reference"
+	CodeParseError            = "parse-error"
+	CodeUnknownOperator       = "unknown-operator"
+	CodeThousandsSeparator    = "thousands-separator"
+	CodeMissingFullStop       = "missing-full-stop"
+	CodeLowercaseArticle      = "lowercase-article"
+	CodeUnbalancedMarker      = "unbalanced-marker"
+	CodeInvalidDate           = "invalid-date"
+	CodeCountOperator         = "count-operator"
+	CodeNoRules               = "no-rules"
+	CodeLimit                 = "limit"
+	CodeUnknownLabel          = "unknown-label"
+	CodeUnresolvedReference   = "unresolved-reference"
+	CodeUnusedRule            = "unused-rule"
+	CodeTypeMismatch          = "type-mismatch"
+	CodeCircularReference     = "circular-reference"
+	CodeConnectiveInText      = "connective-in-text"
+	CodeWrongKeyword          = "wrong-keyword"
+	CodeUnknownCount          = "unknown-count"
+	CodeUnclosedQuote         = "unclosed-quote"
+	CodeLabelWithSpaces       = "label-with-spaces"
+	CodeFullStopInOutcome     = "full-stop-in-outcome"
+	CodeDuplicateLabel        = "duplicate-label"
+	CodeBooleanCase           = "boolean-case"
+	CodeNegatedReference      = "negated-reference"
+	CodeConditionInPhrase     = "condition-in-reference"
+	CodeLooseReference        = "loose-reference"
+	CodeReferenceAsComparison = "reference-as-comparison"
 )
 
 // DiagnosticCodes lists every code Check and CheckWithSchema can report.
@@ -54,6 +55,7 @@ var DiagnosticCodes = []string{
 	CodeSchemaTypeMismatch, CodeCircularReference, CodeConnectiveInText, CodeWrongKeyword,
 	CodeUnknownCount, CodeUnclosedQuote, CodeLabelWithSpaces, CodeFullStopInOutcome,
 	CodeDuplicateLabel, CodeBooleanCase, CodeNegatedReference, CodeConditionInPhrase, CodeLooseReference,
+	CodeReferenceAsComparison,
 }
 
 // Diagnostic is one problem found in a rule text, in plain words. A
@@ -1065,6 +1067,9 @@ func wordEnd(src string, from int) int {
 func (c *checker) semantics(text *RuleText) {
 	res := &resolver{rules: text.Rules}
 	referenced := make([]bool, len(text.Rules))
+	// comparedNotReferenced are the rules a comparison names as a
+	// reference would: comparisonNamingARule says why they are unused.
+	comparedNotReferenced := make([]bool, len(text.Rules))
 	refs := make([][]reference, len(text.Rules))
 	for i, r := range text.Rules {
 		for _, cond := range r.Conditions {
@@ -1096,6 +1101,9 @@ func (c *checker) semantics(text *RuleText) {
 					c.inferred[cd] = true
 				}
 			case *Comparison:
+				if t := c.comparisonNamingARule(text, i, cd); t >= 0 {
+					comparedNotReferenced[t] = true
+				}
 				if cd.Right == nil && !cd.Op.isEmpty() && !c.missingTo(cd.Op, cd.Value) && !c.numberOperatorOnDay(cd.Op, cd.Value) {
 					c.typeMismatch(cd.Op, cd.Value)
 					c.connectiveInText(cd.Op, cd.Value)
@@ -1117,7 +1125,7 @@ func (c *checker) semantics(text *RuleText) {
 		}
 	}
 	for i, r := range text.Rules {
-		if referenced[i] || i == golden || r.Label != "" {
+		if referenced[i] || i == golden || r.Label != "" || comparedNotReferenced[i] {
 			continue
 		}
 		head := int(r.Selector.Pos) + len(r.Selector.Text) + 4
@@ -1323,6 +1331,47 @@ func (c *checker) conditionInPhrase(ref *PhraseRef) {
 				phrase, connective, fix), suggestions...)
 		return
 	}
+}
+
+// comparisonNamingARule reports a comparison of a whole selector whose
+// words are another rule's outcome: `the **order** contains alcohol`,
+// meant as a reference to the rule `contains alcohol`, begins with a
+// comparison and so compares the whole order with the text "alcohol". It
+// returns the rule named, or -1.
+func (c *checker) comparisonNamingARule(text *RuleText, self int, cmp *Comparison) int {
+	if len(cmp.Left.Elements) != 1 || !cmp.Left.Elements[0].IsSelector || cmp.Right != nil {
+		return -1
+	}
+	sel := cmp.Left.Elements[0]
+	from := int(sel.Pos) + len(sel.Text) + 4
+	for from < len(c.src) && isSpace(c.src[from]) {
+		from++
+	}
+	to := from
+	if cmp.Op.isEmpty() {
+		for _, ph := range operatorPhrases {
+			if ph.op == cmp.Op && hasWordAt(c.src, from, ph.text) {
+				to = from + len(ph.text)
+			}
+		}
+	} else {
+		to = literalEnd(c.src, cmp.Value)
+	}
+	if to <= from {
+		return -1
+	}
+	written := c.src[from:to]
+	for t, r := range text.Rules {
+		if t == self || !namesExactly(written, r) {
+			continue
+		}
+		c.add(SeverityWarning, CodeReferenceAsComparison, from, to,
+			fmt.Sprintf("`%s` begins with a comparison, so it compares the whole **%s** and does not refer to the rule %q. "+
+				"Give that rule a label and refer to it as §label, or give it an outcome that does not begin with a comparison.",
+				written, sel.Text, fullPhrase(r)))
+		return t
+	}
+	return -1
 }
 
 // holdsComparison reports whether words hold an operator phrase of the

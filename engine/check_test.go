@@ -230,6 +230,16 @@ var diagnosticCases = []struct {
 		quiet:       "A **Person** gets a discount if the __age__ of the **Person** is at least 65.",
 	},
 	{
+		code: engine.CodeReferenceAsComparison,
+		fires: "A **order** contains alcohol if the __categories__ of the **order** contains \"alcohol\".\n\n" +
+			"A **order** needs age verification if the **order** contains alcohol.",
+		severity:    engine.SeverityWarning,
+		rangeText:   "contains alcohol",
+		suggestions: []string{},
+		quiet: "A **order** has alcohol if the __categories__ of the **order** contains \"alcohol\".\n\n" +
+			"A **order** needs age verification if the **order** has alcohol.",
+	},
+	{
 		code: engine.CodeLooseReference,
 		fires: "A **Card** is ok if the __status__ of the **Card** is equal to \"active\".\n\n" +
 			"A **Card** is declined if the **Card** is broken.",
