@@ -599,7 +599,14 @@ func (c *checker) onOrDay(e SyntaxError, words []string, ends []int) bool {
 		at++
 	}
 	lit, end, ok := valueAt(c.src, at)
-	if !ok || lit.Kind != LitDate {
+	if ok && lit.Kind == LitString && c.src[at] == '"' {
+		// A day in quotes is a text; the suggestion writes it as a day.
+		if _, isDay := parseDay(lit.Text); isDay && isDateShape(lit.Text) {
+			lit.Kind = LitDate
+		}
+	}
+	// A time after the day (`2024-01-01T09:00:00Z`) is no day.
+	if !ok || lit.Kind != LitDate || end < len(c.src) && !isSpace(c.src[end]) && c.src[end] != '.' {
 		return false
 	}
 	msg := fmt.Sprintf("`%s` is not a comparison Verdict knows: days are compared with `is later than` and "+
@@ -1246,8 +1253,11 @@ func (c *checker) unknownLabel(text *RuleText, ref *LabelRef) {
 // negatingWords say the opposite of what follows them; negatingPrefixes
 // make a word the opposite of the word after them.
 var (
-	negatingWords = []string{"not", "no", "never", "non", "without", "cannot", "isn't", "doesn't", "hasn't", "aren't",
-		"fails", "lacks", "misses", "loses"}
+	negatingWords = []string{"not", "no", "never", "non", "without", "cannot", "isn't", "doesn't", "hasn't", "aren't"}
+	// negatingVerbs say the opposite of another rule's verb (`fails` of
+	// `passes`); alone they are verbs like any other, which a data
+	// property may be named after (`lacks signature`).
+	negatingVerbs = []string{"fails", "lacks", "misses", "loses"}
 	negatingPrefixes = []string{"un", "in", "im", "il", "ir", "dis", "non", "non-"}
 )
 
@@ -1260,11 +1270,18 @@ var (
 // its words. It reports whether it found one.
 func (c *checker) negatedReference(ref *PhraseRef, matched string) bool {
 	negation := negationOf(ref.Phrase, matched)
+	what := fmt.Sprintf("matches the rule %q only loosely, leaving out %s, so it is true when that rule passes", matched, negation)
+	if negation == "" && matched != "" {
+		// The other way round: `passes the exam` matching the rule
+		// `fails the exam`, `is eligible` the rule `is ineligible`.
+		if negation = negationOf(matched, ref.Phrase); negation != "" {
+			what = fmt.Sprintf("matches the rule %q only loosely, which says %s, so it is true when that rule passes", matched, negation)
+		}
+	}
 	if negation == "" {
 		return false
 	}
 	from, to := c.phraseSpan(ref)
-	what := fmt.Sprintf("matches the rule %q only loosely, leaving out %s, so it is true when that rule passes", matched, negation)
 	if matched == "" {
 		what = fmt.Sprintf("matches no rule, so Verdict reads a data property named after its words inside **%s**, "+
 			"leaving out %s, so it is true when that property is", ref.Selector.Text, negation)
@@ -1321,8 +1338,9 @@ func (c *checker) conditionInPhrase(ref *PhraseRef) {
 		if end := strings.Index(after, " of "); end > 0 && !strings.ContainsAny(after[:end], "*_§$\"") &&
 			len(strings.Fields(after[:end])) <= 4 && startsCondition(after, end+len(" of ")) {
 			from, to = at, at+end
-			fix = fmt.Sprintf("Mark its property: `__%s__`.", after[:end])
-			suggestions = []string{"__" + after[:end] + "__"}
+			name := strings.Join(strings.Fields(after[:end]), " ")
+			fix = fmt.Sprintf("Mark its property: `__%s__`.", name)
+			suggestions = []string{"__" + name + "__"}
 		}
 		c.add(SeverityError, CodeConditionInPhrase, from, to,
 			fmt.Sprintf("The reference %q runs on past `%s` into a condition of its own, which is never checked: "+
@@ -1400,14 +1418,20 @@ func (c *checker) matchedInsideAWord(ref *PhraseRef, r *Rule) {
 	if strings.EqualFold(strings.Join(written, " "), strings.Join(strings.Fields(r.Label), " ")) {
 		return // the rule's label, named exactly
 	}
+	// The words of a fuzzy match's leading verb say nothing of the rule.
+	written = slices.DeleteFunc(written, func(w string) bool { return slices.Contains(fuzzyVerbWords, w) })
 	inside, part := "", ""
 	for _, w := range outcome {
 		if slices.Contains(written, w) {
 			return
 		}
 		for _, v := range written {
-			if inside == "" && strings.Contains(v, w) {
+			switch {
+			case inside != "":
+			case strings.Contains(v, w):
 				inside, part = v, w
+			case strings.Contains(w, v):
+				inside, part = w, v
 			}
 		}
 	}
@@ -1421,6 +1445,9 @@ func (c *checker) matchedInsideAWord(ref *PhraseRef, r *Rule) {
 			"Refer to the outcome of the rule you mean, as written.", ref.Phrase, fullPhrase(r), inside, part))
 }
 
+// fuzzyVerbWords are the words of the verbs loose matching leaves out.
+var fuzzyVerbWords = []string{"passes", "has", "gets", "is", "the"}
+
 // negationOf is what in the words written says the opposite of matched:
 // a negating word it lacks ("not"), or a word made from one of its words
 // by a negating prefix (the "in" of "invalid"); "" when there is none.
@@ -1433,7 +1460,7 @@ func negationOf(written, matched string) string {
 		if has[w] {
 			continue
 		}
-		if slices.Contains(negatingWords, w) {
+		if slices.Contains(negatingWords, w) || matched != "" && slices.Contains(negatingVerbs, w) {
 			return fmt.Sprintf("%q", w)
 		}
 		for _, p := range negatingPrefixes {

@@ -841,6 +841,7 @@ func TestCheckOffersNoEqualityForWordsThatAreNoValue(t *testing.T) {
 		{"is outside 18 and 65", nil},
 		{"is on or after 2024-01-01", []string{"is later than 2023-12-31"}},
 		{"is on or before 2024-12-31", []string{"is earlier than 2025-01-01"}},
+		{`is on or after "2024-03-01"`, []string{"is later than 2024-02-29"}},
 	} {
 		src := "A **P** is ok if the __v__ of the **P** " + c.written + "."
 		diags := engine.Check(src).Diagnostics
@@ -861,6 +862,13 @@ func TestCheckOffersNoEqualityForWordsThatAreNoValue(t *testing.T) {
 func TestAReferenceIsNotOfferedItsOpposite(t *testing.T) {
 	src := "A **P** has a valid licence if the __x__ of the **P** is at least 1.\n\nA **P** gets a car if the **P** has an invalid licence."
 	for _, d := range engine.Check(src).Diagnostics {
+		if d.Code == engine.CodeUnresolvedReference && len(d.Suggestions) != 0 {
+			t.Errorf("check suggests %q", d.Suggestions)
+		}
+	}
+	// Nor the other way round.
+	other := "A **P** has an invalid licence if the __x__ of the **P** is at least 1.\n\nA **P** gets a car if the **P** has a valid licence."
+	for _, d := range engine.Check(other).Diagnostics {
 		if d.Code == engine.CodeUnresolvedReference && len(d.Suggestions) != 0 {
 			t.Errorf("check suggests %q", d.Suggestions)
 		}

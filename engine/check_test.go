@@ -240,6 +240,45 @@ var diagnosticCases = []struct {
 			"A **order** needs age verification if the **order** has alcohol.",
 	},
 	{
+		code: engine.CodeNegatedReference,
+		fires: "A **P** is ineligible if the __age__ of the **P** is less than 18.\n\n" +
+			"A **P** gets a loan if the **P** is eligible.",
+		severity:    engine.SeverityError,
+		rangeText:   "is eligible",
+		suggestions: []string{},
+		quiet: "A **P** is eligible if the __age__ of the **P** is at least 18.\n\n" +
+			"A **P** gets a loan if the **P** is eligible.",
+	},
+	{
+		code: engine.CodeUnresolvedReference,
+		// `lacks` names a data property here, as any verb may.
+		fires:       "A **Doc** is rejected if the **Doc** lacks signature.",
+		severity:    engine.SeverityWarning,
+		rangeText:   "lacks signature",
+		suggestions: []string{},
+		quiet:       "A **Doc** is rejected if the __signature__ of the **Doc** is empty.",
+	},
+	{
+		code: engine.CodeWrongKeyword,
+		fires: "A **P** is eligible if the __age__ of the **P** is at least 18.\n\n" +
+			"A **P** gets a loan if the **P** is eligible AND THE __score__ of the **P** is at least 90.",
+		severity:    engine.SeverityError,
+		rangeText:   "AND",
+		suggestions: []string{"and"},
+		quiet: "A **P** is eligible if the __age__ of the **P** is at least 18.\n\n" +
+			"A **P** gets a loan if the **P** is eligible and the __score__ of the **P** is at least 90.",
+	},
+	{
+		code: engine.CodeLooseReference,
+		fires: "A **Card** is revoked if the __status__ of the **Card** is equal to \"revoked\".\n\n" +
+			"A **Card** is accepted if the **Card** is ok.",
+		severity:    engine.SeverityWarning,
+		rangeText:   "is ok",
+		suggestions: []string{},
+		quiet: "A **Card** is revoked if the __status__ of the **Card** is equal to \"revoked\".\n\n" +
+			"A **Card** is accepted if the **Card** is revoked.",
+	},
+	{
 		code: engine.CodeLooseReference,
 		fires: "A **Card** is ok if the __status__ of the **Card** is equal to \"active\".\n\n" +
 			"A **Card** is declined if the **Card** is broken.",

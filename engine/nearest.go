@@ -166,7 +166,7 @@ func (p *Program) nearestOutcome(phrase string, self int) string {
 // far from it in meaning.
 func closestPhrases(phrase string, rules []suggestible, self int, work *int) []string {
 	return slices.DeleteFunc(closest(phraseWords(phrase), rules, self, nearSuggestion, work),
-		func(s string) bool { return negationOf(phrase, s) != "" })
+		func(s string) bool { return negationOf(phrase, s) != "" || negationOf(s, phrase) != "" })
 }
 
 // nearestKey returns the key of obj whose canonical form (see canon) is

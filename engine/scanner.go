@@ -155,6 +155,14 @@ func connectiveInCapitalsAhead(src string, pos int) bool {
 		end := pos + len(w)
 		if end <= len(src) && strings.EqualFold(src[pos:end], w) && src[pos:end] != w &&
 			(end == len(src) || !isWordByte(src[end])) {
+			// `AND THE __age__`: the `the` may be in capitals too.
+			j := end
+			for j < len(src) && isSpace(src[j]) {
+				j++
+			}
+			if j > end && j+3 <= len(src) && strings.EqualFold(src[j:j+3], "the") && (j+3 == len(src) || isSpace(src[j+3])) {
+				return conditionAfter(src, j+3)
+			}
 			return conditionAfter(src, end)
 		}
 	}
