@@ -75,6 +75,8 @@ func TestTextTheDatabasesCannotStoreIsInvalid(t *testing.T) {
 			{"a line break in a draft's new name", http.MethodPut, "/policy/" + pol.ID.String(), `{"name": "x\ny"}`},
 			{"a C1 control in a group name", http.MethodPost, "/group", `{"name": "g\u009b31m"}`},
 			{"a line break in a test name", http.MethodPost, "/policy", `{"name": "n", "rule": "", "tests": [{"name": "t\n", "data": {}, "expect": true}]}`},
+			{"a line separator in a flow name", http.MethodPost, "/flow", strings.Replace(flowBody, `"Senior flow"`, `"Senior\u2028flow"`, 1)},
+			{"a direction override in a group name", http.MethodPost, "/group", `{"name": "invoice\u202egpj.exe"}`},
 			{"a NUL in a policy search", http.MethodGet, "/policies?q=%00", ""},
 			{"bytes that are not UTF-8 in a search", http.MethodGet, "/flows?q=%FF%FE", ""},
 			{"a search over the limit", http.MethodGet, "/groups?q=" + strings.Repeat("q", service.MaxQueryLength+1), ""},

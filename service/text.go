@@ -45,13 +45,20 @@ func checkText(field, v string, max int) error {
 // checkName is checkText for a name, which lists and tables show on one
 // line: it also refuses control characters (tabs, line breaks, escape
 // sequences), which would break those lines or act on the terminal of
-// whoever lists them.
+// whoever lists them, Unicode's line and paragraph separators, and the
+// controls that override the direction of the text after them, which
+// make a name show other than it is written.
 func checkName(field, v string) error {
-	if i := strings.IndexFunc(v, unicode.IsControl); i >= 0 {
+	if i := strings.IndexFunc(v, refusedInName); i >= 0 {
 		r, _ := utf8.DecodeRuneInString(v[i:])
-		return Invalid("%s must not hold control characters such as tabs or line breaks (it holds %U)", field, r)
+		return Invalid("%s must not hold control characters such as tabs, line breaks or direction overrides (it holds %U)", field, r)
 	}
 	return checkText(field, v, MaxNameLength)
+}
+
+func refusedInName(r rune) bool {
+	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' ||
+		r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069'
 }
 
 // checkOptionalName is checkName for a name a change may leave out.
