@@ -317,6 +317,9 @@ type keyUseRecorder struct {
 	// whether a writer is writing them.
 	pending map[uuid.UUID]time.Time
 	writing bool
+	// closed is set by Close before it waits for the writer: no writer
+	// may start once it waits.
+	closed bool
 }
 
 const keyUseResolution = time.Minute
@@ -338,7 +341,7 @@ func (r *keyUseRecorder) record(ctx context.Context, s *Service, id uuid.UUID, n
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.pending[id] = now
-	if r.writing {
+	if r.writing || r.closed {
 		return
 	}
 	r.writing = true
@@ -355,6 +358,13 @@ func (r *keyUseRecorder) record(ctx context.Context, s *Service, id uuid.UUID, n
 			}
 		}
 	})
+}
+
+// close lets no writer start: the uses still pending are not written.
+func (r *keyUseRecorder) close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closed = true
 }
 
 // take removes a pending use, or ends the writer's turn when none is left.

@@ -236,6 +236,7 @@ func (s *Service) Close() {
 	giveUp := time.NewTimer(s.execLog.cfg.drain)
 	defer giveUp.Stop()
 	s.stopPeriodic()
+	s.keyUse.close()
 	stopped := make(chan struct{})
 	go func() {
 		s.periodic.Wait()
