@@ -45,6 +45,7 @@ const (
 	CodeConditionInPhrase     = "condition-in-reference"
 	CodeLooseReference        = "loose-reference"
 	CodeReferenceAsComparison = "reference-as-comparison"
+	CodeShadowedReference     = "shadowed-reference"
 )
 
 // DiagnosticCodes lists every code Check and CheckWithSchema can report.
@@ -55,7 +56,7 @@ var DiagnosticCodes = []string{
 	CodeSchemaTypeMismatch, CodeCircularReference, CodeConnectiveInText, CodeWrongKeyword,
 	CodeUnknownCount, CodeUnclosedQuote, CodeLabelWithSpaces, CodeFullStopInOutcome,
 	CodeDuplicateLabel, CodeBooleanCase, CodeNegatedReference, CodeConditionInPhrase, CodeLooseReference,
-	CodeReferenceAsComparison,
+	CodeReferenceAsComparison, CodeShadowedReference,
 }
 
 // Diagnostic is one problem found in a rule text, in plain words. A
@@ -1098,7 +1099,7 @@ func (c *checker) semantics(text *RuleText) {
 					referenced[t] = true
 					from, to := c.phraseSpan(cd)
 					refs[i] = append(refs[i], reference{t, from, to})
-					if !c.negatedReference(cd, fullPhrase(text.Rules[t])) {
+					if !c.shadowedReference(text, cd, t) && !c.negatedReference(cd, fullPhrase(text.Rules[t])) {
 						c.matchedInsideAWord(cd, text.Rules[t])
 					}
 				} else {
@@ -1138,10 +1139,10 @@ func (c *checker) semantics(text *RuleText) {
 		head := int(r.Selector.Pos) + len(r.Selector.Text) + 4
 		if later := sameOutcomeAfter(text, i); later >= 0 {
 			c.add(SeverityWarning, CodeUnusedRule, int(r.Pos), head,
-				fmt.Sprintf("Another rule, on line %d, has this rule's outcome (`%s`), and references to an outcome reach "+
+				fmt.Sprintf("Another rule, on line %d, has this rule's outcome (%s), and references to an outcome reach "+
 					"only the last rule that has it, so this rule's result is never used. Join the two rules' conditions "+
 					"with `or` in one rule, give this one another outcome or a label, or remove it.",
-					c.li.pos(int(text.Rules[later].Pos)).Line, fullPhrase(r)))
+					c.li.pos(int(text.Rules[later].Pos)).Line, sharedOutcome(r, text.Rules[later])))
 			continue
 		}
 		c.add(SeverityWarning, CodeUnusedRule, int(r.Pos), head,
@@ -1207,6 +1208,15 @@ func sameOutcomeAfter(text *RuleText, i int) int {
 	return -1
 }
 
+// sharedOutcome names the outcome two rules share: the phrase, or, where
+// their verbs differ, the words after them.
+func sharedOutcome(r, other *Rule) string {
+	if fullPhrase(r) == fullPhrase(other) {
+		return "`" + fullPhrase(r) + "`"
+	}
+	return fmt.Sprintf("`%s`, its words after the verb: that rule is `%s`", r.Outcome, fullPhrase(other))
+}
+
 func fullPhrase(r *Rule) string {
 	if r.Verb == "" {
 		return r.Outcome
@@ -1257,7 +1267,7 @@ var (
 	// negatingVerbs say the opposite of another rule's verb (`fails` of
 	// `passes`); alone they are verbs like any other, which a data
 	// property may be named after (`lacks signature`).
-	negatingVerbs = []string{"fails", "lacks", "misses", "loses"}
+	negatingVerbs    = []string{"fails", "lacks", "misses", "loses"}
 	negatingPrefixes = []string{"un", "in", "im", "il", "ir", "dis", "non", "non-"}
 )
 
@@ -1289,6 +1299,30 @@ func (c *checker) negatedReference(ref *PhraseRef, matched string) bool {
 	c.add(SeverityError, CodeNegatedReference, from, to, fmt.Sprintf("The reference %q %s: the opposite of what it says. "+
 		"Verdict has no `not` for references: write a rule for the opposite case and refer to its outcome.", ref.Phrase, what))
 	return true
+}
+
+// shadowedReference reports a reference that names one rule as written
+// (`passes the exam`) and reaches another: the outcome of a rule is its
+// words after the verb, and references reach the last rule of an outcome,
+// so `fails the exam`, written after, takes every reference to `passes the
+// exam`. It reports whether it found one.
+func (c *checker) shadowedReference(text *RuleText, ref *PhraseRef, reached int) bool {
+	n := normPhrase(ref.Phrase)
+	for named, r := range text.Rules {
+		if named == reached || n != normPhrase(fullPhrase(r)) || r.Outcome != text.Rules[reached].Outcome ||
+			n == normPhrase(fullPhrase(text.Rules[reached])) {
+			continue
+		}
+		from, to := c.phraseSpan(ref)
+		c.add(SeverityError, CodeShadowedReference, from, to,
+			fmt.Sprintf("The reference %q names the rule on line %d, but reaches the rule %q on line %d: a rule's outcome is "+
+				"its words after the verb (here %q), and a reference reaches the last rule with its outcome. "+
+				"Give the rules outcomes that differ beyond their verbs, or labels, and refer to those.",
+				ref.Phrase, c.li.pos(int(r.Pos)).Line, fullPhrase(text.Rules[reached]), c.li.pos(int(text.Rules[reached].Pos)).Line,
+				r.Outcome))
+		return true
+	}
+	return false
 }
 
 // namesExactly reports whether a reference's phrase is the rule's outcome

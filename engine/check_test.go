@@ -269,6 +269,16 @@ var diagnosticCases = []struct {
 			"A **P** gets a loan if the **P** is eligible and the __score__ of the **P** is at least 90.",
 	},
 	{
+		code: engine.CodeShadowedReference,
+		fires: "A **Student** qualifies for a grant if the __income__ of the **Student** is less than 20000.\n\n" +
+			"A **Student** gets a grant if the **Student** qualifies for a grant and the __applied__ of the **Student** is equal to true.",
+		severity:    engine.SeverityError,
+		rangeText:   "qualifies for a grant",
+		suggestions: []string{},
+		quiet: "A **Student** qualifies for a grant if the __income__ of the **Student** is less than 20000.\n\n" +
+			"A **Student** gets the grant money if the **Student** qualifies for a grant and the __applied__ of the **Student** is equal to true.",
+	},
+	{
 		code: engine.CodeLooseReference,
 		fires: "A **Card** is revoked if the __status__ of the **Card** is equal to \"revoked\".\n\n" +
 			"A **Card** is accepted if the **Card** is ok.",
