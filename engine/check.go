@@ -1031,11 +1031,13 @@ func (c *checker) generic(e SyntaxError) {
 		for from < len(c.src) && (c.src[from] == ' ' || c.src[from] == '\t') {
 			from++
 		}
-		end := wordEnd(c.src, from)
-		if fix, how := doubledMarks(c.src[from:end]); strings.HasPrefix(fix, "**") {
-			c.add(SeverityError, CodeParseError, from, end, fmt.Sprintf("Verdict expected the rule's selector here, but found `%s`. %s: `%s`.",
-				c.src[from:end], how, fix), fix)
-			return
+		if from < len(c.src) {
+			end := wordEnd(c.src, from)
+			if fix, how := doubledMarks(c.src[from:end]); strings.HasPrefix(fix, "**") {
+				c.add(SeverityError, CodeParseError, from, end, fmt.Sprintf("Verdict expected the rule's selector here, but found `%s`. %s: `%s`.",
+					c.src[from:end], how, fix), fix)
+				return
+			}
 		}
 	}
 	c.add(SeverityError, CodeParseError, e.off, to, msg)

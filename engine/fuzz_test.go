@@ -117,6 +117,9 @@ func FuzzCheck(f *testing.F) {
 	for _, m := range writtenMistakes {
 		f.Add(m.src)
 	}
+	// A rule's article with nothing after it.
+	f.Add("A")
+	f.Add("An \t")
 	codes := map[string]bool{}
 	for _, c := range engine.DiagnosticCodes {
 		codes[c] = true
