@@ -1297,6 +1297,13 @@ func (c *checker) negatedReference(ref *PhraseRef, matched string) bool {
 	if matched == "" {
 		what = fmt.Sprintf("matches no rule, so Verdict reads a data property named after its words inside **%s**, "+
 			"leaving out %s, so it is true when that property is", ref.Selector.Text, negation)
+		// The property named after all the words comes first, and keeps
+		// the negation; the one named after the last word does not.
+		if cands := inferenceCandidates(ref.Phrase); len(cands) > len(inferenceSuffixes) && cands[0].name != cands[len(inferenceSuffixes)].name {
+			what = fmt.Sprintf("matches no rule, so Verdict reads a data property inside **%s**: `%s` when the data has it, "+
+				"else `%s`, which leaves out %s, so it is true when that property is",
+				ref.Selector.Text, cands[0].name, cands[len(inferenceSuffixes)].name, negation)
+		}
 	}
 	c.add(SeverityError, CodeNegatedReference, from, to, fmt.Sprintf("The reference %q %s: the opposite of what it says. "+
 		"Verdict has no `not` for references: write a rule for the opposite case and refer to its outcome.", ref.Phrase, what))

@@ -1003,3 +1003,13 @@ func TestANumberOrDaySuggestedIsOneARuleCanWrite(t *testing.T) {
 		}
 	}
 }
+
+// A reference that matches no rule names both properties it may read:
+// the first keeps its negation, the second does not.
+func TestANegatedReferenceToDataNamesBothProperties(t *testing.T) {
+	diags := engine.Check("A **Applicant** gets a loan if the **Applicant** has no debts.").Diagnostics
+	if len(diags) != 1 || diags[0].Code != engine.CodeNegatedReference ||
+		!strings.Contains(diags[0].Message, "`hasNoDebts` when the data has it, else `debts`, which leaves out \"no\"") {
+		t.Errorf("diagnostics %+v", diags)
+	}
+}
