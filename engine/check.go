@@ -1094,14 +1094,14 @@ func (c *checker) semantics(text *RuleText) {
 				}
 			case *PhraseRef:
 				t := res.phrase(cd.Phrase, i)
-				if t < 0 || !namesExactly(cd.Phrase, text.Rules[t]) {
+				if named, _ := res.named(cd.Phrase); named < 0 {
 					c.conditionInPhrase(cd)
 				}
 				if t >= 0 {
 					referenced[t] = true
 					from, to := c.phraseSpan(cd)
 					refs[i] = append(refs[i], reference{t, from, to})
-					if !c.shadowedReference(text, cd, t) && !c.negatedReference(cd, fullPhrase(text.Rules[t])) {
+					if !c.shadowedReference(text, res, cd, t) && !c.negatedReference(cd, fullPhrase(text.Rules[t])) {
 						c.matchedInsideAWord(cd, text.Rules[t])
 					}
 				} else {
@@ -1111,7 +1111,7 @@ func (c *checker) semantics(text *RuleText) {
 					c.inferred[cd] = true
 				}
 			case *Comparison:
-				if t := c.comparisonNamingARule(text, i, cd); t >= 0 {
+				if t := c.comparisonNamingARule(text, res, i, cd); t >= 0 {
 					comparedNotReferenced[t] = true
 				}
 				if cd.Right == nil && !cd.Op.isEmpty() && !c.missingTo(cd.Op, cd.Value) && !c.numberOperatorOnDay(cd.Op, cd.Value) {
@@ -1315,30 +1315,24 @@ func (c *checker) negatedReference(ref *PhraseRef, matched string) bool {
 // words after the verb, and references reach the last rule of an outcome,
 // so `fails the exam`, written after, takes every reference to `passes the
 // exam`. It reports whether it found one.
-func (c *checker) shadowedReference(text *RuleText, ref *PhraseRef, reached int) bool {
-	n := normPhrase(ref.Phrase)
-	for named, r := range text.Rules {
-		if named == reached || n != normPhrase(fullPhrase(r)) || r.Outcome != text.Rules[reached].Outcome ||
-			n == normPhrase(fullPhrase(text.Rules[reached])) {
-			continue
-		}
-		from, to := c.phraseSpan(ref)
-		c.add(SeverityError, CodeShadowedReference, from, to,
-			fmt.Sprintf("The reference %q names the rule on line %d, but reaches the rule %q on line %d: a rule's outcome is "+
-				"its words after the verb (here %q), and a reference reaches the last rule with its outcome. "+
-				"Give the rules outcomes that differ beyond their verbs, or labels, and refer to those.",
-				ref.Phrase, c.li.pos(int(r.Pos)).Line, fullPhrase(text.Rules[reached]), c.li.pos(int(text.Rules[reached].Pos)).Line,
-				r.Outcome))
-		return true
+func (c *checker) shadowedReference(text *RuleText, res *resolver, ref *PhraseRef, reached int) bool {
+	named, label := res.named(ref.Phrase)
+	if named < 0 || label || named == reached {
+		return false
 	}
-	return false
-}
-
-// namesExactly reports whether a reference's phrase is the rule's outcome
-// (with or without its verb) or its label, but for case and spacing.
-func namesExactly(phrase string, r *Rule) bool {
-	n := normPhrase(phrase)
-	return n == normPhrase(r.Outcome) || n == normPhrase(fullPhrase(r)) || r.Label != "" && n == normPhrase(r.Label)
+	n, norms := normPhrase(ref.Phrase), res.norms()
+	if norms[named].phrase != n || norms[reached].outcome != norms[named].outcome || norms[reached].phrase == n {
+		return false
+	}
+	r := text.Rules[named]
+	from, to := c.phraseSpan(ref)
+	c.add(SeverityError, CodeShadowedReference, from, to,
+		fmt.Sprintf("The reference %q names the rule on line %d, but reaches the rule %q on line %d: a rule's outcome is "+
+			"its words after the verb (here %q), and a reference reaches the last rule with its outcome. "+
+			"Give the rules outcomes that differ beyond their verbs, or labels, and refer to those.",
+			ref.Phrase, c.li.pos(int(r.Pos)).Line, fullPhrase(text.Rules[reached]), c.li.pos(int(text.Rules[reached].Pos)).Line,
+			r.Outcome))
+	return true
 }
 
 // conditionInPhrase reports a reference whose phrase runs on past `and`
@@ -1399,7 +1393,7 @@ func (c *checker) conditionInPhrase(ref *PhraseRef) {
 // meant as a reference to the rule `contains alcohol`, begins with a
 // comparison and so compares the whole order with the text "alcohol". It
 // returns the rule named, or -1.
-func (c *checker) comparisonNamingARule(text *RuleText, self int, cmp *Comparison) int {
+func (c *checker) comparisonNamingARule(text *RuleText, res *resolver, self int, cmp *Comparison) int {
 	if len(cmp.Left.Elements) != 1 || !cmp.Left.Elements[0].IsSelector || cmp.Right != nil {
 		return -1
 	}
@@ -1422,17 +1416,15 @@ func (c *checker) comparisonNamingARule(text *RuleText, self int, cmp *Compariso
 		return -1
 	}
 	written := c.src[from:to]
-	for t, r := range text.Rules {
-		if t == self || !namesExactly(written, r) {
-			continue
-		}
-		c.add(SeverityWarning, CodeReferenceAsComparison, from, to,
-			fmt.Sprintf("`%s` begins with a comparison, so it compares the whole **%s** and does not refer to the rule %q. "+
-				"Give that rule a label and refer to it as §label, or give it an outcome that does not begin with a comparison.",
-				written, sel.Text, fullPhrase(r)))
-		return t
+	t, _ := res.named(written)
+	if t < 0 || t == self {
+		return -1
 	}
-	return -1
+	c.add(SeverityWarning, CodeReferenceAsComparison, from, to,
+		fmt.Sprintf("`%s` begins with a comparison, so it compares the whole **%s** and does not refer to the rule %q. "+
+			"Give that rule a label and refer to it as §label, or give it an outcome that does not begin with a comparison.",
+			written, sel.Text, fullPhrase(text.Rules[t])))
+	return t
 }
 
 // holdsComparison reports whether words hold an operator phrase of the

@@ -151,30 +151,40 @@ func (r *resolver) lastLabelled(l string) int {
 // normalised is the first rule whose normalised outcome or phrase (then
 // shadowed), or label, is p normalised.
 func (r *resolver) normalised(p string) int {
+	i, label := r.named(p)
+	if i < 0 || label {
+		return i
+	}
+	return r.shadow(i)
+}
+
+// named is the first rule whose normalised outcome, phrase or label is p
+// normalised, before shadowing, and whether it was the label; -1 if none.
+func (r *resolver) named(p string) (int, bool) {
 	n := normPhrase(p)
 	if n == "" {
-		return -1
+		return -1, false
 	}
 	if !r.mapped() {
 		for i, rn := range r.norms() {
 			if rn.outcome == n || rn.phrase == n {
-				return r.shadow(i)
+				return i, false
 			}
 			if rn.label == n {
-				return i
+				return i, true
 			}
 		}
-		return -1
+		return -1, false
 	}
 	named, ok := r.firstNormed[n]
 	labelled, labelOK := r.firstNormedLabel[n]
 	switch {
 	case ok && (!labelOK || named <= labelled):
-		return r.shadow(named)
+		return named, false
 	case labelOK:
-		return labelled
+		return labelled, true
 	}
-	return -1
+	return -1, false
 }
 
 var fuzzyPrefixes = []string{"passes the", "passes", "has the", "has", "gets the", "gets", "is"}
