@@ -157,6 +157,7 @@ func TestEveryCallerFindsTheirOwnUserKeyAndOrganization(t *testing.T) {
 		f := newFixture(t, db)
 		as := f.team(t)
 		as["auditor"] = f.auditor(t)
+		f.svc.KeyUsesWritten()
 		for who, ctx := range as {
 			v, err := f.svc.Viewer(ctx)
 			if err != nil {
