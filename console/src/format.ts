@@ -19,16 +19,20 @@ export function instant(local: string): string {
 
 /**
  * Whether s is an instant as the server takes it: an RFC 3339 time, such as
- * 2027-01-31T09:30:00Z, of a day the month has. The browser's own reading
- * takes other forms, and moves 31 February on to March.
+ * 2027-01-31T09:30:00Z, of a day the month has, with an offset of at most
+ * 24 hours and 60 minutes, as the server's reading of RFC 3339 allows. The browser's
+ * own reading takes other forms, and moves 31 February on to March.
  */
 export function isInstant(s: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,]\d+)?(?:Z|[+-](\d{2}):\d{2})$/.exec(s);
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,]\d+)?(?:Z|[+-](\d{2}):(\d{2}))$/.exec(s);
   if (!m) return false;
-  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, offset = 0] = m.slice(1).map((n) => Number(n ?? 0));
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, offsetHours = 0, offsetMinutes = 0] = m
+    .slice(1)
+    .map((n) => Number(n ?? 0));
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);
-  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day && hour < 24 && minute < 60 && second < 60 && offset <= 24;
+  const inDay = hour < 24 && minute < 60 && second < 60;
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day && inDay && offsetHours <= 24 && offsetMinutes <= 60;
 }
 
 /**

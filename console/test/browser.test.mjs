@@ -2316,6 +2316,12 @@ test('an address written by hand with a time that is not one, or a page its list
   await page.goto(server.url + '/console/audit?until=2027-02-30T00:00:00Z');
   await expect(page.getByRole('alert')).toHaveText(/^The address’s Until time “2027-02-30T00:00:00Z” is not a time: .*; choose one under Until\.$/);
   await expect(events.locator('tbody tr')).toHaveCount(0);
+  // Nor an offset of 99 minutes or 25 hours.
+  for (const offset of ['%2B01:99', '-25:00']) {
+    await page.goto(`${server.url}/console/audit?since=2000-01-01T01:00:00${offset}`);
+    await expect(page.getByRole('alert')).toHaveText(/^The address’s From time “2000-01-01T01:00:00[+-]\d\d:\d\d” is not a time: /);
+    await expect(events.locator('tbody tr')).toHaveCount(0);
+  }
   await page.goto(server.url + '/console/audit?since=2000-01-01T01:00:00%2B01:00');
   await expect(events.locator('tbody tr').first()).toBeVisible();
   await expect(page.getByRole('alert')).toHaveCount(0);
