@@ -835,6 +835,40 @@ func TestANumberSentAsTextIsNamedWhenComparedWithNumbers(t *testing.T) {
 	}
 }
 
+// TestAListLookedForAmongValuesIsNamed: a list equals no value of a list,
+// so `is not in` is true whatever the list holds. The decision is the
+// language's; the warning says why and what to write instead.
+func TestAListLookedForAmongValuesIsNamed(t *testing.T) {
+	const data = `{"user": {"roles": ["banned"], "blocked": ["banned"], "role": "banned"}}`
+	const use = " Use `contains` to look for a value in a list."
+	tests := []struct {
+		cond    string
+		result  bool
+		message string
+	}{
+		{`the __roles__ of the **user** is not in ["banned"]`, true,
+			`The roles of the user is a list, ["banned"], which is never one of the values in ["banned"], so the condition is true.` + use},
+		{`the __roles__ of the **user** is in ["banned"]`, false,
+			`The roles of the user is a list, ["banned"], which is never one of the values in ["banned"], so the condition is false.` + use},
+		{`the __roles__ of the **user** is not in the __blocked__ of the **user**`, true,
+			`The roles of the user is a list, ["banned"], which is never one of the values in the blocked of the user (["banned"]), so the condition is true.` + use},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cond, func(t *testing.T) {
+			res := fixedEngine().Run("A **user** is allowed if "+tt.cond+".", mustData(t, data))
+			res.Explain()
+			want := engine.Warning{Code: engine.WarnListComparedWithValue, Message: tt.message}
+			if res.Error != nil || res.Result != tt.result || len(res.Warnings) != 1 || res.Warnings[0] != want {
+				t.Errorf("result %v, error %v, warnings %+v; want %v and %+v", res.Result, res.Error, res.Warnings, tt.result, want)
+			}
+		})
+	}
+	res := fixedEngine().Run(`A **user** is allowed if the __role__ of the **user** is not in ["banned"].`, mustData(t, data))
+	if res.Explain(); res.Result || len(res.Warnings) != 0 {
+		t.Errorf("a single value: result %v, warnings %+v; want false and none", res.Result, res.Warnings)
+	}
+}
+
 func TestEveryConditionThatCallsForAWarningGetsIt(t *testing.T) {
 	const eye = "A **Person** passes the eye test if the __vision__ of the **Person** is at least 6.\n" +
 		"A **Person** gets a licence if the **Person** passes the eye test.\n"

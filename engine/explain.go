@@ -340,8 +340,9 @@ func neitherEmpty(subject, value string) string {
 
 // conditionWarnings adds the warnings c calls for: a data property that
 // decided a reference, an unresolved label, values that could not be
-// compared, a number sent as text looked for among numbers. in names the
-// referenced rule c belongs to, empty for the golden rule's conditions.
+// compared, a number sent as text or a list looked for among values. in
+// names the referenced rule c belongs to, empty for the golden rule's
+// conditions.
 func (r *Result) conditionWarnings(c *ConditionTrace, subject, in string) {
 	warn := func(code, msg string) {
 		if in != "" {
@@ -362,6 +363,11 @@ func (r *Result) conditionWarnings(c *ConditionTrace, subject, in string) {
 	case c.Operator == "In" || c.Operator == "NotIn":
 		if msg := textAmongNumbers(c, subjectOf(c, subject)); msg != "" {
 			warn(WarnTextComparedWithNumber, msg)
+		}
+		if list, ok := c.Property.Value.([]any); ok {
+			warn(WarnListComparedWithValue, fmt.Sprintf(
+				"%s is a list, %s, which is never one of the values in %s, so the condition is %v. Use `contains` to look for a value in a list.",
+				subjectOf(c, subject), ValueText(list), otherSide(c), c.Result))
 		}
 	}
 }
