@@ -472,6 +472,15 @@ func TestRequestsGraphQLCannotReadAreRefusedWithACode(t *testing.T) {
 		if res := f.send(t, adminKey, bom); res.Status != http.StatusBadRequest || len(res.Errors) != 1 || res.Errors[0].Message != bodies.BOMProblem([]byte("\xEF\xBB\xBF")) {
 			t.Errorf("a byte order mark: %d %+v", res.Status, res.Errors)
 		}
+		// Neither run nor stored: the name would hold U+FFFD.
+		notUTF8 := jsonRequest(`{"query": "mutation { createPolicy(input: {name: \"bad` + "\xff" + `name\", rule: \"A **P** is ok if the __a__ of the **P** is 1.\"}) { policy { id } } }"}`)
+		if res := f.send(t, adminKey, notUTF8); res.Status != http.StatusBadRequest || len(res.Errors) != 1 || res.Errors[0].Message != "the request body is not valid UTF-8" {
+			t.Errorf("a byte that is not UTF-8: %d %+v", res.Status, res.Errors)
+		}
+		var policies struct{ Policies struct{ TotalCount int } }
+		if f.post(t, adminKey, `{ policies { totalCount } }`, nil).decode(t, &policies); policies.Policies.TotalCount != 0 {
+			t.Errorf("the refused createPolicy stored a policy: %d", policies.Policies.TotalCount)
+		}
 		utf8 := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(`{"query": "{ viewer { role } }"}`))
 		utf8.Header.Set("Content-Type", "application/json; charset=UTF-8")
 		if res := f.send(t, adminKey, utf8); res.Status != http.StatusOK || len(res.Errors) > 0 {

@@ -111,6 +111,10 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	case err != nil:
 		return invalid("the request body could not be read")
 	}
+	// As REST: decoding would store U+FFFD for each byte that is not UTF-8.
+	if !utf8.Valid(body) {
+		return invalid("the request body is not valid UTF-8")
+	}
 	if problem := bodies.BOMProblem(body); problem != "" {
 		return invalid(problem)
 	}
