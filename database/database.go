@@ -32,8 +32,9 @@ type DB struct {
 	// postgresDSN is the URL the pool connects with, for connections of
 	// their own (see NewListener); empty for SQLite.
 	postgresDSN string
-	// migrated is set once the database is seen to have every migration.
-	migrated atomic.Bool
+	// migratedAt is the version the database was last seen at with every
+	// migration applied, 0 until it is.
+	migratedAt atomic.Int64
 	// file is the SQLite file the database was opened on; nil for
 	// PostgreSQL and in memory.
 	file *openedFile

@@ -33,6 +33,31 @@ func TestMigrate(t *testing.T) {
 			wantPending(t, db, false)
 		})
 	})
+	t.Run("a database made empty again, or set back, under a server has pending migrations", func(t *testing.T) {
+		dbtest.EachEmpty(t, func(t *testing.T, db *database.DB) {
+			ctx := context.Background()
+			if _, err := database.Migrate(ctx, db); err != nil {
+				t.Fatalf("Migrate: %v", err)
+			}
+			wantPending(t, db, false)
+			// As a restore of a backup taken before the newest migration.
+			var newest int64
+			if err := db.SQL().QueryRowContext(ctx, "DELETE FROM goose_db_version WHERE version_id = (SELECT MAX(version_id) FROM goose_db_version) RETURNING version_id").Scan(&newest); err != nil {
+				t.Fatal(err)
+			}
+			wantPending(t, db, true)
+			if _, err := db.SQL().ExecContext(ctx, "INSERT INTO goose_db_version (version_id, is_applied) VALUES ($1, TRUE)", newest); err != nil {
+				t.Fatal(err)
+			}
+			wantPending(t, db, false)
+			// As a database dropped and made again, empty: no table of the
+			// migrations applied.
+			if _, err := db.SQL().ExecContext(ctx, "DROP TABLE goose_db_version"); err != nil {
+				t.Fatal(err)
+			}
+			wantPending(t, db, true)
+		})
+	})
 	t.Run("migrating again changes nothing and keeps the data", func(t *testing.T) {
 		dbtest.Each(t, func(t *testing.T, db *database.DB) {
 			ctx := context.Background()

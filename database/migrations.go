@@ -70,17 +70,21 @@ func Migrate(ctx context.Context, db *DB, opts ...MigrateOption) (*Migrated, err
 	if m.Version, err = p.GetDBVersion(ctx); err != nil {
 		return nil, fmt.Errorf("database: reading the schema version: %w", err)
 	}
-	db.migrated.Store(true)
+	db.migratedAt.Store(m.Version)
 	return m, nil
 }
 
 // Pending reports whether some migration has not been applied yet: a database
-// in that state is not ready to serve. Once it has none, it is not asked
-// again: the migrations are built into the binary, and a database does not
-// fall behind them by itself, so a health check may call this every time.
+// in that state is not ready to serve. Once it has none, a health check may
+// call this every time: one query then tells that the database is still at
+// the version it was seen at. A PostgreSQL database can be dropped and made
+// again empty, or restored from an older backup, under a running server.
 func Pending(ctx context.Context, db *DB) (bool, error) {
-	if db.migrated.Load() {
-		return false, nil
+	if v := db.migratedAt.Load(); v != 0 {
+		if at, err := newestApplied(ctx, db); err == nil && at == v {
+			return false, nil
+		}
+		db.migratedAt.Store(0)
 	}
 	p, err := provider(db, db.sql)
 	if err != nil {
@@ -99,8 +103,24 @@ func Pending(ctx context.Context, db *DB) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("database: checking migrations: %w", err)
 	}
-	db.migrated.Store(!pending)
+	if !pending {
+		v, err := newestApplied(ctx, db)
+		if err != nil {
+			return false, err
+		}
+		db.migratedAt.Store(v)
+	}
 	return pending, nil
+}
+
+// newestApplied is the newest version in goose's table of the migrations
+// applied; an error when there is no such table.
+func newestApplied(ctx context.Context, db *DB) (int64, error) {
+	var v sql.NullInt64
+	if err := db.sql.QueryRowContext(ctx, "SELECT MAX(version_id) FROM "+goose.DefaultTablename).Scan(&v); err != nil {
+		return 0, fmt.Errorf("database: reading the schema version: %w", err)
+	}
+	return v.Int64, nil
 }
 
 // versionTableExists reports whether the database has goose's table of
