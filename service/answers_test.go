@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/ent/auditevent"
 	"github.com/verdict/verdict/internal/audittest"
@@ -445,6 +446,61 @@ func TestAPageOfTheAuditLogIsChargedItsEvents(t *testing.T) {
 		page, err := f.svc.AuditEvents(f.as(t, adminKey, ""), service.AuditFilter{}, service.ListOptions{Limit: 7})
 		if err != nil || len(page.Items) != 7 || page.NextCursor == "" {
 			t.Fatalf("a page of seven: %+v, %v", page, err)
+		}
+	})
+}
+
+// TestAFailedRunsEventKeepsItsErrorCutAndIsChargedForIt: an error may
+// quote a value of the data whole, which the event keeps cut to 16 KiB; a
+// page of events is charged for the texts they hold. An event answers
+// 512 bytes beside its texts, here 16,389 ("error" and its text): of the
+// 400,000 bytes below, a page of 23 fits (388,723) and one of 24 does not.
+func TestAFailedRunsEventKeepsItsErrorCutAndIsChargedForIt(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		pol := f.publishedPolicy(t, "adult", adultRule)
+		data := json.RawMessage(`{"applicant": {"age": {"p": "` + strings.Repeat("x", 17000) + `"}}}`)
+		for range 24 {
+			res, err := f.svc.RunPolicy(admin, pol.BaseID, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Error == nil || len(res.Error.Message) < 17000 {
+				t.Fatalf("the run's error %.80q does not quote the data whole: the test shows nothing", res.Error)
+			}
+			res.Release()
+		}
+		f.waitForLog(t, 2+24)
+		// Read by an instance whose answers are bounded, as the runs'
+		// answers are not.
+		az, err := authz.NewEmbedded()
+		if err != nil {
+			t.Fatal(err)
+		}
+		reader, err := service.New(service.Config{DB: db, Authorizer: az, MaxAnswerBytes: 400000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer reader.Close()
+		p, err := reader.Authenticate(context.Background(), adminKey, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		admin = service.WithPrincipal(context.Background(), p)
+		executed := service.AuditFilter{Action: service.AuditAction("executed")}
+		_, err = reader.AuditEvents(admin, executed, service.ListOptions{Limit: 24})
+		wantCode(t, err, service.CodeInvalidArgument)
+		page, err := reader.AuditEvents(admin, executed, service.ListOptions{Limit: 23})
+		if err != nil || len(page.Items) != 23 {
+			t.Fatalf("a page of 23: %d events, %v", len(page.Items), err)
+		}
+		for _, ev := range page.Items {
+			text, _ := ev.Details["error"].(string)
+			if len(text) != service.MaxStoredExplanation || !strings.HasPrefix(text, "Type error") || !strings.HasSuffix(text, "x … (cut at 16 KiB)") {
+				t.Fatalf("the event keeps an error of %d bytes, %.40q … %q; want %d bytes ending in the note of the cut",
+					len(text), text, text[max(0, len(text)-40):], service.MaxStoredExplanation)
+			}
 		}
 	})
 }

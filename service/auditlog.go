@@ -204,9 +204,13 @@ func (s *Service) AuditEvents(ctx context.Context, f AuditFilter, o ListOptions)
 		return nil, err
 	}
 	events := mergeNewestFirst(lifecycle.events, executed.events)
-	// An event answers its ids, times and small details: a page is charged
-	// as any page of stored rows is.
-	if err := s.spendAnswer(ctx, min(len(events), limit)*rowAnswerBytes); err != nil {
+	// An event answers its ids and times, as any stored row, and its
+	// details, which hold a failed run's error, up to 16 KiB a text.
+	answer := 0
+	for _, ev := range events[:min(len(events), limit)] {
+		answer += rowAnswerBytes + textBytes(ev.Details)
+	}
+	if err := s.spendAnswer(ctx, answer); err != nil {
 		return nil, err
 	}
 	var n *int
@@ -313,4 +317,32 @@ func auditEventOfExecution(ev storage.Execution) AuditEvent {
 		Actor:   Actor{Kind: ev.ActorKind, ID: ev.ActorID},
 		Details: ev.Details(),
 	}
+}
+
+// textBytes is how many bytes the texts of details hold: what an event's
+// answer grows with beside its fixed members.
+func textBytes(v any) int {
+	switch v := v.(type) {
+	case string:
+		return len(v)
+	case []string:
+		n := 0
+		for _, s := range v {
+			n += len(s)
+		}
+		return n
+	case []any:
+		n := 0
+		for _, e := range v {
+			n += textBytes(e)
+		}
+		return n
+	case map[string]any:
+		n := 0
+		for k, e := range v {
+			n += len(k) + textBytes(e)
+		}
+		return n
+	}
+	return 0
 }

@@ -186,6 +186,11 @@ func TestARecordMaskedAgainHidesWhatTheNewMaskReaches(t *testing.T) {
 	if !failed.remask([]string{"$.Person.pin"}, nil) || *failed.err != strings.TrimPrefix(cutExplanation, " ") {
 		t.Errorf("a cut error masked again is %q, want the note of the cut alone", (*failed.err)[len(*failed.err)-100:])
 	}
+	// So does an event's error cut there.
+	cutEvent := map[string]any{"error": eventErrorText(strings.Repeat("y", MaxStoredExplanation) + `"4711"`)}
+	if !row("x", false).remask([]string{"$.Person.pin"}, cutEvent) || cutEvent["error"] != "… (cut at 16 KiB)" {
+		t.Errorf("an event's cut error masked again is %.60q, want the note of the cut alone", cutEvent["error"])
+	}
 	whole, text := row("x", false), `pin "4711" unread`
 	whole.err = &text
 	if !whole.remask([]string{"$.Person.pin"}, nil) || *whole.err != `pin "[masked]" unread` {

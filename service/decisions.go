@@ -386,7 +386,13 @@ func (d *decisionRow) remask(mask []string, extra map[string]any) bool {
 		masked := maskedAgain(*d.err, d.errCut, hidden)
 		d.err = &masked
 	}
-	eachErrorText(extra, func(text string) string { return redact.Whole(text, hidden, Masked) })
+	eachErrorText(extra, func(text string) string {
+		// A value cut in two no longer matches: keep only the note.
+		if strings.HasSuffix(text, cutEventError) {
+			return strings.TrimPrefix(cutEventError, " ")
+		}
+		return redact.Whole(text, hidden, Masked)
+	})
 	return true
 }
 
@@ -399,15 +405,31 @@ const MaxStoredExplanation = 16 << 10
 // cutExplanation ends an explanation cut to MaxStoredExplanation.
 const cutExplanation = " … (cut at 16 KiB: reading the decision recomputes the run in full)"
 
+// cutEventError ends an `executed` event's error text cut to
+// MaxStoredExplanation. An error may quote a value of the data whole, up
+// to the size of a body, and the audit log keeps events for months.
+const cutEventError = " … (cut at 16 KiB)"
+
 func storedExplanation(text string) string {
+	return cutTo(text, cutExplanation)
+}
+
+// eventErrorText is an error text as an `executed` event keeps it.
+func eventErrorText(text string) string {
+	return cutTo(text, cutEventError)
+}
+
+// cutTo cuts text to MaxStoredExplanation bytes, note included, on a
+// character's boundary.
+func cutTo(text, note string) string {
 	if len(text) <= MaxStoredExplanation {
 		return text
 	}
-	end := MaxStoredExplanation - len(cutExplanation)
+	end := MaxStoredExplanation - len(note)
 	for end > 0 && !utf8.RuneStart(text[end]) {
 		end--
 	}
-	return text[:end] + cutExplanation
+	return text[:end] + note
 }
 
 // Decision is one recorded run (docs/decisions.md, "Reading decisions").

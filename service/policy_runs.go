@@ -63,7 +63,7 @@ func (s *Service) runPolicy(ctx context.Context, baseID, recordID uuid.UUID, raw
 		stopped = &res.Error.Message
 		message := []string{res.Error.Message}
 		maskErrors(target, rawData, message)
-		failure = map[string]any{"error": message[0]}
+		failure = map[string]any{"error": eventErrorText(message[0])}
 	}
 	decision := s.decisionOf(target, rawData, res.Result, res.Explanation, stopped, time.Duration(out.Execution.Total))
 	if err := s.recordExecution(ctx, p, target, res.Result, time.Duration(out.Execution.Total), failure, decision); err != nil {
