@@ -77,6 +77,16 @@ func tenantGroup(ctx context.Context, in storage.Groups, p *Principal, id uuid.U
 	return g, nil
 }
 
+// lockedGroup is tenantGroup in a transaction, holding the group until it
+// ends (see storage.Tx.LockGroup).
+func lockedGroup(ctx context.Context, tx storage.Tx, p *Principal, id uuid.UUID) (*ent.Group, error) {
+	g, err := tx.LockGroup(ctx, p.TenantID, id)
+	if err != nil {
+		return nil, lookupErr(err, "group", id)
+	}
+	return g, nil
+}
+
 // tenantBase finds a base of the kind in the caller's tenant, deleted or
 // not; another tenant's, or one of the other kind, is not found.
 func (s *Service) tenantBase(ctx context.Context, p *Principal, kind base.Kind, id uuid.UUID) (*ent.Base, error) {
@@ -175,7 +185,9 @@ func (s *Service) UpdateGroup(ctx context.Context, id uuid.UUID, c GroupChanges)
 	}
 	var out *ent.Group
 	err = s.inTx(ctx, func(tx storage.Tx) error {
-		g, err := tenantGroup(ctx, tx, p, id)
+		// Locked, so that edits at once take turns and each event's "from"
+		// is what the edit before it left.
+		g, err := lockedGroup(ctx, tx, p, id)
 		if err != nil {
 			return err
 		}
@@ -220,9 +232,9 @@ func (s *Service) DeleteGroup(ctx context.Context, id uuid.UUID) error {
 	return s.inTx(ctx, func(tx storage.Tx) error {
 		// Locked, so that every member the cascade takes is read here and
 		// ends with its event.
-		g, err := tx.LockGroup(ctx, p.TenantID, id)
+		g, err := lockedGroup(ctx, tx, p, id)
 		if err != nil {
-			return lookupErr(err, "group", id)
+			return err
 		}
 		members, err := tx.GroupMembers(ctx, g.ID)
 		if err != nil {
@@ -296,7 +308,9 @@ func (s *Service) AddGroupMember(ctx context.Context, groupID uuid.UUID, in Grou
 	}
 	var out *ent.GroupMember
 	err = s.inTx(ctx, func(tx storage.Tx) error {
-		g, err := tenantGroup(ctx, tx, p, groupID)
+		// Locked, so that the event names the group as it is, and a delete
+		// at once sees this member or none of it.
+		g, err := lockedGroup(ctx, tx, p, groupID)
 		if err != nil {
 			return err
 		}
@@ -350,8 +364,13 @@ func (s *Service) RemoveGroupMember(ctx context.Context, groupID, memberID uuid.
 		return err
 	}
 	return s.inTx(ctx, func(tx storage.Tx) error {
-		// The member row names its group, so reading it again in the
-		// transaction also shows that the group is still there.
+		// Locked, so that a delete of the group at once, which ends each
+		// member it reads with an event, either comes first or reads this
+		// member gone; and the event names the group as it is now.
+		g, err := lockedGroup(ctx, tx, p, groupID)
+		if err != nil {
+			return err
+		}
 		m, err := groupMember(ctx, tx, g, memberID)
 		if err != nil {
 			return err

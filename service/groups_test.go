@@ -3,6 +3,7 @@ package service_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -560,6 +561,89 @@ func TestDeletingAGroupDeletesItsMembershipsInOneTransaction(t *testing.T) {
 		if d := evs[2]; d.Action != auditevent.ActionDeleted || d.Kind != auditevent.KindGroup ||
 			!mapsEqual(d.Details, map[string]any{"name": "Doomed", "members": float64(2)}) {
 			t.Errorf("deleted event %+v", d)
+		}
+	})
+}
+
+// TestGroupChangesAtOnceEachLeaveATrueEvent: edits of one group at once
+// take turns, so their events chain each name to the next; a member
+// removed while its group is deleted ends with one event, from whichever
+// came first.
+func TestGroupChangesAtOnceEachLeaveATrueEvent(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		editor := f.team(t)["editor"]
+		pol, err := f.svc.CreatePolicy(editor, service.Changes{Name: ptr("p"), Rule: ptr(seniorRule)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := f.svc.CreateGroup(editor, service.GroupChanges{Name: ptr("n0")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const edits = 8
+		errs := make(chan error, edits)
+		for i := range edits {
+			go func() {
+				_, err := f.svc.UpdateGroup(editor, g.ID, service.GroupChanges{Name: ptr(fmt.Sprintf("n%d", i+1))})
+				errs <- err
+			}()
+		}
+		for range edits {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+		next := map[string]string{}
+		for _, ev := range f.events(t, inGroup(g.ID), func(ev *ent.AuditEvent) bool { return ev.Action == auditevent.ActionEdited }) {
+			name, _ := ev.Details["name"].(map[string]any)
+			from, _ := name["from"].(string)
+			if _, twice := next[from]; twice {
+				t.Errorf("two edits say the name was %q", from)
+			}
+			next[from], _ = name["to"].(string)
+		}
+		now, err := f.svc.Group(editor, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name, seen := "n0", 0
+		for ; next[name] != "" && seen <= edits; seen++ {
+			name = next[name]
+		}
+		if seen != edits || name != now.Name {
+			t.Errorf("the events chain n0 through %d names to %q, want %d to %q: %v", seen, name, edits, now.Name, next)
+		}
+
+		for round := range 10 {
+			doomed, err := f.svc.CreateGroup(editor, service.GroupChanges{Name: ptr(fmt.Sprintf("doomed %d", round))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := f.svc.AddGroupMember(editor, doomed.ID, service.GroupMemberInput{Kind: authz.KindPolicy, BaseID: pol.BaseID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			removed := make(chan error, 1)
+			go func() { removed <- f.svc.RemoveGroupMember(editor, doomed.ID, m.ID) }()
+			if err := f.svc.DeleteGroup(editor, doomed.ID); err != nil {
+				t.Fatal(err)
+			}
+			err = <-removed
+			if err != nil && service.CodeOf(err) != service.CodeNotFound {
+				t.Fatal(err)
+			}
+			ends := f.events(t, inGroup(doomed.ID), func(ev *ent.AuditEvent) bool {
+				return ev.Action == auditevent.ActionAssigned && ev.Details["direction"] == "removed"
+			})
+			deleted := f.events(t, inGroup(doomed.ID), func(ev *ent.AuditEvent) bool { return ev.Action == auditevent.ActionDeleted })
+			if len(ends) != 1 || len(deleted) != 1 {
+				t.Fatalf("round %d: %d events end the member, %d delete the group; want one each", round, len(ends), len(deleted))
+			}
+			// The deletion counts the member unless the removal came first.
+			if counted, want := fmt.Sprint(deleted[0].Details["members"]), map[bool]string{true: "0", false: "1"}[err == nil]; counted != want {
+				t.Errorf("round %d: the removal returned %v and the deletion counts %s members, want %s", round, err, counted, want)
+			}
 		}
 	})
 }
