@@ -531,3 +531,60 @@ func TestAMembersUserIDTellsNothingOfTheUser(t *testing.T) {
 		}
 	})
 }
+
+// TestAChangeIsMadeOnlyByWhoMayStillMakeIt: a request authenticated before
+// its caller's role changed, their membership ended or their key was
+// revoked makes no change, though the authentication it carries said it
+// may; one whose caller is as they were makes it.
+func TestAChangeIsMadeOnlyByWhoMayStillMakeIt(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		as := f.team(t)
+		admin := as["admin"]
+		groups := func() int {
+			page, err := f.svc.Groups(admin, service.ListOptions{WithTotal: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return *page.Total
+		}
+		if _, err := f.svc.CreateGroup(as["editor"], service.GroupChanges{Name: ptr("before")}); err != nil {
+			t.Fatal(err)
+		}
+
+		editor, _ := f.svc.Viewer(as["editor"])
+		if _, err := f.svc.SetMemberRole(admin, editor.User.ID, authz.RoleViewer); err != nil {
+			t.Fatal(err)
+		}
+		_, err := f.svc.CreateGroup(as["editor"], service.GroupChanges{Name: ptr("demoted")})
+		wantCode(t, err, service.CodeConflict)
+
+		publisher, _ := f.svc.Viewer(as["publisher"])
+		if err := f.svc.RemoveMember(admin, publisher.User.ID); err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.svc.CreateGroup(as["publisher"], service.GroupChanges{Name: ptr("removed")})
+		wantCode(t, err, service.CodeUnauthenticated)
+
+		orgKey, err := f.svc.CreateKey(admin, service.KeyRequest{Name: "ci", Scope: authz.ScopeEdit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ci := f.as(t, orgKey.Secret, "")
+		if _, err := f.svc.CreateGroup(ci, service.GroupChanges{Name: ptr("by ci")}); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.svc.RevokeKey(admin, orgKey.ID); err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.svc.CreateGroup(ci, service.GroupChanges{Name: ptr("revoked")})
+		wantCode(t, err, service.CodeUnauthenticated)
+
+		if n := groups(); n != 2 {
+			t.Errorf("%d groups, want the two made before", n)
+		}
+		if _, err := f.svc.CreateGroup(as["editor2"], service.GroupChanges{Name: ptr("after")}); err != nil {
+			t.Errorf("an editor whose role stayed: %v", err)
+		}
+	})
+}

@@ -193,7 +193,7 @@ func TestAChangeMadeAsItsBaseIsDeletedIsRefused(t *testing.T) {
 func TestABaseAddedToAGroupAsItIsDeletedFindsNoGroup(t *testing.T) {
 	onPostgres(t, func(t *testing.T, db *database.DB, f *fixture, admin context.Context) {
 		policy, g := f.publishedPolicy(t, "p", seniorRule), f.group(t, admin, "g")
-		err := duringHeldChange(t, db, "group_members", `DELETE FROM groups WHERE id = $1`, []any{g.ID}, func() error {
+		err := duringHeldChange(t, db, "groups", `DELETE FROM groups WHERE id = $1`, []any{g.ID}, func() error {
 			_, err := f.svc.AddGroupMember(admin, g.ID, service.GroupMemberInput{Kind: authz.KindPolicy, BaseID: policy.BaseID})
 			return err
 		})

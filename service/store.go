@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/storage"
 )
 
@@ -13,7 +14,12 @@ import (
 // as it is; the store's own failures (beginning, committing) become the
 // service's errors.
 func (s *Service) inTx(ctx context.Context, fn func(tx storage.Tx) error) error {
-	err := s.store.InTx(ctx, fn)
+	err := s.store.InTx(ctx, func(tx storage.Tx) error {
+		if err := s.stillActs(ctx, tx); err != nil {
+			return err
+		}
+		return fn(tx)
+	})
 	if _, ok := errors.AsType[*Error](err); ok {
 		return err
 	}
@@ -42,4 +48,40 @@ func lookupErr(err error, what string, id uuid.UUID) error {
 		return newError(CodeNotFound, "no %s %s", what, id)
 	}
 	return unavailable(err)
+}
+
+// stillActs refuses a change by a caller whose key was revoked or expired,
+// whose membership ended or whose role changed since the request was
+// authenticated, from the cache or before a change on another instance:
+// a change authorized a moment before another committed would otherwise
+// commit after it, made by someone who no longer may. SQLite runs write
+// transactions one at a time, so there the change and the key or role
+// change are in turn; on PostgreSQL only a change that commits while this
+// one runs can come between. The operator acts without a key.
+func (s *Service) stillActs(ctx context.Context, tx storage.Tx) error {
+	p, ok := PrincipalFrom(ctx)
+	if !ok {
+		return nil
+	}
+	key, err := tx.Key(ctx, p.KeyID)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return errBadKey
+	case err != nil:
+		return unavailable(err)
+	case key.RevokedAt != nil || key.ExpiresAt != nil && !s.now().Before(*key.ExpiresAt):
+		return errBadKey
+	case key.UserID == nil:
+		return nil
+	}
+	m, err := tx.MembershipOf(ctx, p.TenantID, *key.UserID)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return errBadKey
+	case err != nil:
+		return unavailable(err)
+	case authz.Role(m.Role) != p.Role:
+		return newError(CodeConflict, "your role in the organization changed from %s to %s while this request was on its way; nothing was changed: send it again", p.Role, m.Role)
+	}
+	return nil
 }
