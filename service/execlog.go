@@ -44,9 +44,10 @@ type executionLog struct {
 	cancelStop context.CancelFunc
 	// written is closed when the writer has stored, or lost, all it took.
 	written chan struct{}
-	// filling counts the events the writer has taken from the queue into a
-	// batch that is not being inserted yet.
-	filling   atomic.Int64
+	// held counts the events the writer has taken from the queue and not
+	// yet stored or given up on: in the batch it fills and in the one it
+	// inserts, for as long as that insert is retried.
+	held      atomic.Int64
 	closeOnce sync.Once
 	// closing guards events against close: runs that outlived a server's
 	// shutdown may still add while it stores the queue, and are refused
@@ -150,7 +151,7 @@ func newExecutionLog(store storage.Store, log *slog.Logger, reg prometheus.Regis
 		events: make(chan queued, cfg.queue),
 	}
 	var err error
-	if l.metrics, err = newAuditMetrics(reg, func() float64 { return float64(len(l.events)) + float64(l.filling.Load()) }); err != nil {
+	if l.metrics, err = newAuditMetrics(reg, func() float64 { return float64(len(l.events)) + float64(l.held.Load()) }); err != nil {
 		return nil, err
 	}
 	l.stop, l.cancelStop = context.WithCancel(context.Background())
@@ -318,13 +319,12 @@ func (l *executionLog) fill(next chan<- []queued, done <-chan []queued) {
 						continue
 					}
 					batch = append(batch, ev)
-					l.filling.Add(1)
+					l.held.Add(1)
 					continue
 				default:
 				}
 				break
 			}
-			l.filling.Add(-int64(len(batch)))
 			next <- batch
 			busy, began = true, time.Now()
 			batch, spare = spare[:0], nil
@@ -362,7 +362,7 @@ func (l *executionLog) fill(next chan<- []queued, done <-chan []queued) {
 				lingering = linger.C
 			}
 			batch = append(batch, ev)
-			l.filling.Add(1)
+			l.held.Add(1)
 		case spare = <-inserted:
 			busy = false
 			pace = 0
@@ -386,6 +386,7 @@ func (l *executionLog) fill(next chan<- []queued, done <-chan []queued) {
 // close gives up. It reports whether batch and events are the caller's
 // again: not when an insert that close gave up on has not returned.
 func (l *executionLog) store(batch []queued, events []storage.Execution) bool {
+	defer l.held.Add(-int64(len(batch)))
 	l.metrics.batchSize.Observe(float64(len(batch)))
 	backoff := l.cfg.retryMin
 	for {

@@ -157,11 +157,19 @@ func TestTheExecutionLogStoresEveryAcceptedEventOnceThroughAnOutage(t *testing.T
 		if counted(t, reg, "verdict_audit_insert_failures_total") == 0 {
 			t.Error("no failed insert was counted during the outage")
 		}
+		// Every accepted event waits, the batch whose insert is retried too.
+		deadline := time.Now().Add(10 * time.Second)
+		for gauged(t, reg, "verdict_audit_queue_depth") != float64(accepted.Load()) && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		if got := gauged(t, reg, "verdict_audit_queue_depth"); got != float64(accepted.Load()) {
+			t.Errorf("queue depth metric %v during the outage, want the %d events accepted", got, accepted.Load())
+		}
 
 		store.down.Store(false)
 		// The database is back: the queue drains and accepts again. A run
 		// refused while it drains is sent again, as a client would.
-		deadline := time.Now().Add(20 * time.Second)
+		deadline = time.Now().Add(20 * time.Second)
 		for range 100 {
 			for {
 				err := l.add(context.Background(), testEvent(tenant), recorded{})
@@ -282,11 +290,11 @@ func TestAWriterFillsItsNextBatchWhileItInserts(t *testing.T) {
 			}
 		}
 		deadline := time.Now().Add(10 * time.Second)
-		for l.filling.Load() != 3 && time.Now().Before(deadline) {
+		for l.held.Load() != 4 && time.Now().Before(deadline) {
 			time.Sleep(time.Millisecond)
 		}
-		if got := gauged(t, reg, "verdict_audit_queue_depth"); got != 4 {
-			t.Errorf("queue depth metric %v while a batch of 3 waits and 1 event is queued, want 4", got)
+		if got := gauged(t, reg, "verdict_audit_queue_depth"); got != 5 {
+			t.Errorf("queue depth metric %v while 1 event is inserted, a batch of 3 waits and 1 event is queued, want 5", got)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
