@@ -2,6 +2,8 @@ package engine_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/verdict/verdict/engine"
@@ -119,5 +121,46 @@ func BenchmarkExplain(b *testing.B) {
 				res.Explain()
 			}
 		})
+	}
+}
+
+// BenchmarkLooseNamesInALargeObject measures a rule that reads a thousand
+// names, none spelled as a key, in one object of 1,000 or 10,000 keys: keys
+// that are their own canonical form (the rule's __K_7__ reads k7), and
+// keys that are not (__key 7__ reads Key_7). A run costs the names plus the
+// keys, not their product.
+func BenchmarkLooseNamesInALargeObject(b *testing.B) {
+	const names = 1000
+	for _, shape := range []struct{ name, key, written string }{
+		{"canonical_keys", "k%d", "K_%d"},
+		{"camel_keys", "Key_%d", "key %d"},
+	} {
+		conds := make([]string, names)
+		for i := range conds {
+			conds[i] = "__" + fmt.Sprintf(shape.written, i) + "__ is at least 0"
+		}
+		rule := "A **P** is ok if " + strings.Join(conds, " or ") + "."
+		for _, keys := range []int{1000, 10000} {
+			obj := make(map[string]any, keys)
+			for i := range keys {
+				obj[fmt.Sprintf(shape.key, i)] = float64(i)
+			}
+			data := map[string]any{"P": obj}
+			b.Run(fmt.Sprintf("%s/keys=%d", shape.name, keys), func(b *testing.B) {
+				var eng engine.Engine
+				prog, err := eng.Compile(rule)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var res engine.Result
+				if prog.EvaluateInto(&res, data); res.Error != nil || !res.Result {
+					b.Fatalf("case does not pass: %v", res.Error)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					prog.EvaluateInto(&res, data)
+				}
+			})
+		}
 	}
 }

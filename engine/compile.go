@@ -340,6 +340,12 @@ func canon(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
+	writeCanon(&b, s)
+	return b.String()
+}
+
+// writeCanon writes canon(s) to b.
+func writeCanon(b *strings.Builder, s string) {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -350,7 +356,6 @@ func canon(s string) string {
 			b.WriteByte(c)
 		}
 	}
-	return b.String()
 }
 
 func isCanonical(s string) bool {

@@ -32,9 +32,9 @@ type evaluator struct {
 	shown int
 	reads int // the same for every value a condition reads (see read)
 	sizes map[valueKey]int
-	// found remembers where lookup found, or did not find, a name that is
-	// not an exact key of a large object.
-	found map[foundKey]foundName
+	// looseKeys holds the index lookup made of each large object it
+	// searched for a name that is not an exact key.
+	looseKeys map[unsafe.Pointer]looseIndex
 	// counted remembers the length of each long text it was asked for.
 	counted map[valueKey]int
 	// noting is set from the golden rule's evaluation on: the conditions
@@ -493,27 +493,52 @@ func (e *evaluator) runes(s string) int {
 	return n
 }
 
-// foundKey names a search of an object for a name by its canonical form.
-type foundKey struct {
-	obj   unsafe.Pointer
-	canon string
-}
-
-// searchedKeys is the size of an object beyond which lookup remembers its
-// searches: a smaller one is searched faster than remembered.
+// searchedKeys is the size of an object beyond which lookup indexes its
+// keys: a smaller one is searched faster than indexed.
 const searchedKeys = 32
 
-// foundName is where a search found a name: the key, if ok.
-type foundName struct {
-	key string
-	ok  bool
+// looseIndex maps the canonical form of each of an object's keys that is
+// not canonical itself to the first such key in byte order. A canonical key
+// is left out, as it is its own canonical form: lookup finds it as an exact
+// key, so an object whose keys are all canonical needs no index.
+type looseIndex map[string]string
+
+func indexLoose(obj map[string]any) looseIndex {
+	// Counting first sizes the map once and lets the canonical forms share
+	// one allocation: growing the map as it fills and allocating each form
+	// cost more than reading the keys twice.
+	n, size := 0, 0
+	for k := range obj {
+		if !isCanonical(k) {
+			n++
+			size += len(k)
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	index := make(looseIndex, n)
+	var forms strings.Builder
+	forms.Grow(size)
+	for k := range obj {
+		if isCanonical(k) {
+			continue
+		}
+		start := forms.Len()
+		writeCanon(&forms, k)
+		c := forms.String()[start:]
+		if first, ok := index[c]; !ok || k < first {
+			index[c] = k
+		}
+	}
+	return index
 }
 
 // lookup finds a name among an object's keys: the exact key, else the
-// first key in byte order with the same canonical form (searchKey). It
-// remembers for the run where it found a name that is not an exact key of
-// a large object: a rule may read such a name in each of thousands of
-// conditions, and each search reads every key.
+// first key in byte order with the same canonical form (searchKey). A
+// large object's keys are indexed the first time it is searched, once for
+// the run: a rule may read thousands of names that are not exact keys, and
+// searching every key for each would cost their product.
 func (e *evaluator) lookup(obj map[string]any, s step) (string, any, bool) {
 	if v, ok := obj[s.name]; ok {
 		return s.name, v, true
@@ -521,19 +546,24 @@ func (e *evaluator) lookup(obj map[string]any, s step) (string, any, bool) {
 	if len(obj) <= searchedKeys {
 		return searchKey(obj, s)
 	}
-	at := foundKey{reflect.ValueOf(obj).UnsafePointer(), s.canon}
-	if f, ok := e.found[at]; ok {
-		if !f.ok {
-			return "", nil, false
+	at := reflect.ValueOf(obj).UnsafePointer()
+	index, ok := e.looseKeys[at]
+	if !ok {
+		index = indexLoose(obj)
+		if e.looseKeys == nil {
+			e.looseKeys = map[unsafe.Pointer]looseIndex{}
 		}
-		return f.key, obj[f.key], true
+		e.looseKeys[at] = index
 	}
-	key, v, ok := searchKey(obj, s)
-	if e.found == nil {
-		e.found = map[foundKey]foundName{}
+	key, ok := index[s.canon]
+	// The key spelled as the canonical form itself is not indexed.
+	if v, canonical := obj[s.canon]; canonical && (!ok || s.canon < key) {
+		return s.canon, v, true
 	}
-	e.found[at] = foundName{key, ok}
-	return key, v, ok
+	if !ok {
+		return "", nil, false
+	}
+	return key, obj[key], true
 }
 
 // resolve follows a path through the data. It returns the value and the
