@@ -5,6 +5,8 @@ import (
 	"net/mail"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -133,6 +135,13 @@ func normalizeEmail(email string) (string, error) {
 	addr, err := mail.ParseAddress(email)
 	if err != nil || addr.Address != email {
 		return "", Invalid("%q is not an email address", engine.Quoted(email))
+	}
+	// An address shows as another when it holds a format character
+	// (direction marks and overrides, zero-width characters): none has a
+	// place in one.
+	if i := strings.IndexFunc(email, func(r rune) bool { return unicode.Is(unicode.Cf, r) || refusedInName(r) }); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(email[i:])
+		return "", Invalid("email must not hold invisible characters or direction marks (it holds %U)", r)
 	}
 	return email, nil
 }

@@ -47,18 +47,33 @@ func checkText(field, v string, max int) error {
 // sequences), which would break those lines or act on the terminal of
 // whoever lists them, Unicode's line and paragraph separators, and the
 // controls that override the direction of the text after them, which
-// make a name show other than it is written.
+// make a name show other than it is written, and characters that show
+// as nothing (see invisible).
 func checkName(field, v string) error {
 	if i := strings.IndexFunc(v, refusedInName); i >= 0 {
 		r, _ := utf8.DecodeRuneInString(v[i:])
-		return Invalid("%s must not hold control characters such as tabs, line breaks or direction overrides (it holds %U)", field, r)
+		return Invalid("%s must not hold control or invisible characters such as tabs, line breaks, direction marks or zero-width spaces (it holds %U)", field, r)
 	}
 	return checkText(field, v, MaxNameLength)
 }
 
 func refusedInName(r rune) bool {
 	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' ||
-		r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069'
+		r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069' ||
+		invisible(r)
+}
+
+// invisible tells the characters that show as nothing, or only move the
+// text after them: the direction marks, and the zero-width space, word
+// joiner and byte order mark. A name of them alone shows empty, and one
+// with them shows as another name does. The zero-width joiners, which
+// scripts and emoji sequences need, are not among them.
+func invisible(r rune) bool {
+	switch r {
+	case '\u061c', '\u200b', '\u200e', '\u200f', '\u2060', '\ufeff':
+		return true
+	}
+	return false
 }
 
 // checkOptionalName is checkName for a name a change may leave out.
