@@ -384,6 +384,11 @@ func (s *Service) setRole(ctx context.Context, actor *Principal, tenant uuid.UUI
 		}
 		from := m.Role
 		u := m.Edges.User
+		if from == membership.Role(role) {
+			// Nothing changes, so nothing is announced or recorded.
+			out = m
+			return nil
+		}
 		if m, err = tx.SetRole(ctx, m, membership.Role(role)); err != nil {
 			return memberErr(err, who)
 		}

@@ -73,4 +73,12 @@ func TestChangesAreAnnouncedAndAuditedOnlyWhenTheyAreMade(t *testing.T) {
 	if got := announced()[before:]; len(got) != 0 || len(f.events(t)) != events || f.role(t, f.acme.User.ID) != "admin" {
 		t.Errorf("refusals announced %+v, stored %d events, left the role %q", got, len(f.events(t))-events, f.role(t, f.acme.User.ID))
 	}
+	// Nor does a role set to what it is.
+	same, err := f.svc.SetMemberRole(admin, f.acme.User.ID, authz.RoleAdmin)
+	if err != nil || same.Role != authz.RoleAdmin || same.User.ID != f.acme.User.ID {
+		t.Fatalf("the role set to what it is: %+v, %v", same, err)
+	}
+	if got := announced()[before:]; len(got) != 0 || len(f.events(t)) != events {
+		t.Errorf("the role set to what it is announced %+v and stored %d events", got, len(f.events(t))-events)
+	}
 }
