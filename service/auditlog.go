@@ -187,6 +187,9 @@ func (s *Service) AuditEvents(ctx context.Context, f AuditFilter, o ListOptions)
 	if err := s.authorizeOnTenant(ctx, p, authz.ActionReadAudit, authz.KindAudit); err != nil {
 		return nil, err
 	}
+	if err := s.recordIDAsBase(ctx, p, f.BaseID); err != nil {
+		return nil, err
+	}
 	var before *storage.Position
 	if o.Cursor != "" {
 		at, id, err := list{kind: auditList}.decodeTime(o.Cursor)
@@ -345,4 +348,21 @@ func textBytes(v any) int {
 		return n
 	}
 	return 0
+}
+
+// recordIDAsBase refuses a baseId filter that is the id of one of the
+// tenant's records, which no event or decision names as its base: the
+// list would come back empty without a word of why.
+func (s *Service) recordIDAsBase(ctx context.Context, p *Principal, id *uuid.UUID) error {
+	if id == nil {
+		return nil
+	}
+	r, err := s.store.Record(ctx, *id)
+	switch {
+	case errors.Is(err, storage.ErrNotFound) || err == nil && r.OrganizationID != p.TenantID:
+		return nil
+	case err != nil:
+		return unavailable(err)
+	}
+	return Invalid("baseId %s is the id of a record of %s %s; give the base id", *id, r.Kind, r.BaseID)
 }

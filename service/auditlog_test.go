@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -300,6 +302,26 @@ func TestTheAuditLogRecordsTheLifecycleAndFilters(t *testing.T) {
 			if service.CodeOf(err) != service.CodeInvalidArgument {
 				t.Errorf("%s: %v, want invalid_argument", tc.name, err)
 			}
+		}
+		// The id of a record, where the base's goes, is named as one; the
+		// decisions take their base's id alike.
+		want := fmt.Sprintf("baseId %s is the id of a record of policy %s; give the base id", v1.ID, pol.BaseID)
+		_, err = f.svc.AuditEvents(admin, service.AuditFilter{BaseID: &v1.ID}, service.ListOptions{})
+		if e, _ := errors.AsType[*service.Error](err); e == nil || e.Code != service.CodeInvalidArgument || e.Message != want {
+			t.Errorf("a record's id as the base: %v, want %q", err, want)
+		}
+		_, err = f.svc.Decisions(admin, service.DecisionFilter{BaseID: &v1.ID}, service.ListOptions{})
+		if e, _ := errors.AsType[*service.Error](err); e == nil || e.Code != service.CodeInvalidArgument || e.Message != want {
+			t.Errorf("a record's id as the decisions' base: %v, want %q", err, want)
+		}
+		// Another tenant's record is no one's base here: nothing is found.
+		beta := as["other tenant"]
+		theirs, err := f.svc.CreatePolicy(beta, service.Changes{Name: ptr("theirs"), Rule: ptr(seniorRule)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.readLog(t, admin, service.AuditFilter{BaseID: &theirs.ID}, 2); len(got) != 0 {
+			t.Errorf("another tenant's record as the base: %v", actions(got))
 		}
 	})
 }

@@ -552,6 +552,9 @@ func (s *Service) Decisions(ctx context.Context, f DecisionFilter, o ListOptions
 	if err := s.authorizeOnTenant(ctx, p, authz.ActionReadAudit, authz.KindAudit); err != nil {
 		return nil, err
 	}
+	if err := s.recordIDAsBase(ctx, p, f.BaseID); err != nil {
+		return nil, err
+	}
 	filter := storage.DecisionFilter{Tenant: p.TenantID, BaseID: f.BaseID, Result: f.Result, Since: f.Since, Until: f.Until}
 	var n *int
 	if o.WithTotal {
