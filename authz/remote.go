@@ -13,10 +13,12 @@ import (
 	"time"
 )
 
-// decisionPath is the policy's decision in OPA's data API. Strict builtin
-// errors make a failing builtin an error (HTTP 500) rather than an undefined
-// expression, as in the embedded evaluator.
-const decisionPath = "/v1/data/verdict/authz/decision?strict-builtin-errors"
+// decisionPath is the policy's decision in OPA's data API.
+const decisionPath = "/v1/data/verdict/authz/decision"
+
+// strictQuery makes a failing builtin an error (HTTP 500) rather than an
+// undefined expression, as in the embedded evaluator.
+const strictQuery = "strict-builtin-errors"
 
 // maxResponseBytes bounds what is read from the server: a decision is a few
 // dozen bytes, and a misbehaving server must not cost memory.
@@ -44,8 +46,13 @@ func NewRemote(baseURL string, opts ...Option) (*Remote, error) {
 		// The URL may hold a password: the caller names it as it may be shown.
 		return nil, errors.New("authz: the OPA URL is not an absolute http(s) URL")
 	}
+	// Joined as a URL, so that a path prefix or a query the operator's
+	// proxy needs stays where it belongs.
+	endpoint := u.JoinPath(decisionPath)
+	endpoint.Fragment = ""
+	endpoint.RawQuery = strings.TrimPrefix(endpoint.RawQuery+"&"+strictQuery, "&")
 	return &Remote{
-		endpoint: strings.TrimSuffix(baseURL, "/") + decisionPath,
+		endpoint: endpoint.String(),
 		// The per-decision context carries the deadline; the client adds none.
 		client:  &http.Client{},
 		timeout: c.timeout,

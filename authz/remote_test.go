@@ -24,7 +24,7 @@ func opaServer(t *testing.T) *httptest.Server {
 		t.Fatalf("prepare: %v", err)
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.URL.Path != "/v1/data/verdict/authz/decision" ||
+		if r.Method != http.MethodPost || r.URL.Path != "/v1/data/verdict/authz/decision" || !r.URL.Query().Has("strict-builtin-errors") ||
 			r.Header.Get("Content-Type") != "application/json" {
 			http.Error(w, `{"code":"invalid_parameter"}`, http.StatusBadRequest)
 			return
@@ -143,6 +143,25 @@ func TestRemoteServerSlowerThanTheDeadlineIsUnavailable(t *testing.T) {
 	}
 	if d.Allow {
 		t.Errorf("decision allows on timeout: %+v", d)
+	}
+}
+
+// A query the URL carries, for a proxy in front of OPA, stays a query.
+func TestRemoteKeepsTheQueryOfItsURL(t *testing.T) {
+	var query string
+	srv := opaServer(t)
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		query = r.URL.RawQuery
+		srv.Config.Handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(proxy.Close)
+	rm := newTestRemote(t, proxy.URL+"/?via=proxy")
+	d, err := rm.Decide(context.Background(), userKey(RoleAdmin, ScopeAdmin), ActionView, publishedPolicy)
+	if err != nil || !d.Allow {
+		t.Errorf("decision %+v, %v; want allowed", d, err)
+	}
+	if query != "via=proxy&strict-builtin-errors" {
+		t.Errorf("OPA was asked with the query %q", query)
 	}
 }
 
