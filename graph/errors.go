@@ -23,8 +23,9 @@ import (
 //     parse or validate, a limit exceeded, an unreadable body) means the
 //     request is malformed: invalid_argument, with its message;
 //   - anything else is a fault of the server: it is logged and shown as
-//     internal, without details. So are the service's internal and
-//     unavailable errors, whose causes the service keeps to itself.
+//     internal, without details. The service's internal and unavailable
+//     errors, whose causes the service keeps to itself, are logged too
+//     (logFailure).
 //
 // No message or detail is longer than maxMessage characters: a message
 // quotes only the start of a value the client sent, and should one not,
@@ -38,13 +39,15 @@ func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 		switch {
 		case errors.As(err, &se):
 			code, msg, details = se.Code, se.Message, se.Details
-			if (code == service.CodeInternal || code == service.CodeUnavailable || code == service.CodeAuthorizationUnavailable) && se != errGone {
-				log.ErrorContext(ctx, "graphql request failed", "path", shown.Path.String(), "error", err, "cause", errors.Unwrap(se))
+			// A field left unresolved because the client went away is
+			// no failure of the server.
+			if se != errGone {
+				logFailure(ctx, log, code, shown.Path.String(), err, errors.Unwrap(se))
 			}
 		case shown.Err == nil:
 			code, msg = service.CodeInvalidArgument, shown.Message
 		default:
-			log.ErrorContext(ctx, "graphql request failed", "path", shown.Path.String(), "error", err)
+			logFailure(ctx, log, service.CodeInternal, shown.Path.String(), err, nil)
 		}
 		ext := map[string]any{"code": string(code)}
 		if details != nil {
@@ -68,6 +71,30 @@ func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 			Extensions: ext,
 		}
 	}
+}
+
+// logFailure logs a failure of the server, which the client sees only by
+// its code, as REST logs the same failure (rest's writeError): the same
+// message, level and cause, so that one search of the log finds a failure
+// whichever API met it. path, the field's, stands where REST has the
+// route. cause is what the service error wraps; when nil, err is its own
+// cause, as in REST. Other codes are the client's doing and are not
+// logged.
+func logFailure(ctx context.Context, log *slog.Logger, code service.Code, path string, err, cause error) {
+	var level slog.Level
+	var msg string
+	switch code {
+	case service.CodeInternal:
+		level, msg = slog.LevelError, "internal error"
+	case service.CodeUnavailable, service.CodeAuthorizationUnavailable:
+		level, msg = slog.LevelWarn, "service unavailable"
+	default:
+		return
+	}
+	if cause == nil {
+		cause = err
+	}
+	log.LogAttrs(ctx, level, msg, slog.String("path", path), slog.Any("error", err), slog.Any("cause", cause))
 }
 
 // recoverPanic turns a panic in a resolver into an error for presentError,

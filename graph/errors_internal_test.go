@@ -72,3 +72,39 @@ func TestMessagesAreCappedAtMaxMessageCharacters(t *testing.T) {
 		}
 	}
 }
+
+// The failures of the server are logged with REST's message and level for
+// the same failure; the client's own mistakes, and fields left because the
+// client went away, are not logged.
+func TestServerFailuresAreLoggedWithRESTsMessageAndLevel(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"unavailable", &service.Error{Code: service.CodeUnavailable, Message: "the database is unavailable"},
+			`level=WARN msg="service unavailable" path="" error="unavailable: the database is unavailable" cause="unavailable: the database is unavailable"` + "\n"},
+		{"authorization unavailable", &service.Error{Code: service.CodeAuthorizationUnavailable, Message: "authorization is unavailable"},
+			`level=WARN msg="service unavailable" path="" error="authorization_unavailable: authorization is unavailable" cause="authorization_unavailable: authorization is unavailable"` + "\n"},
+		{"internal", &service.Error{Code: service.CodeInternal, Message: "internal error"},
+			`level=ERROR msg="internal error" path="" error="internal: internal error" cause="internal: internal error"` + "\n"},
+		{"not a service error", errors.New("disk on fire"),
+			`level=ERROR msg="internal error" path="" error="disk on fire" cause="disk on fire"` + "\n"},
+		{"the client's mistake", service.Invalid("no"), ""},
+		{"the client went away", errGone, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var log bytes.Buffer
+			noTime := func(groups []string, a slog.Attr) slog.Attr {
+				if len(groups) == 0 && a.Key == slog.TimeKey {
+					return slog.Attr{}
+				}
+				return a
+			}
+			presentError(slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{ReplaceAttr: noTime})))(context.Background(), tc.err)
+			if log.String() != tc.want {
+				t.Errorf("logged\n%s\nwant\n%s", log.String(), tc.want)
+			}
+		})
+	}
+}

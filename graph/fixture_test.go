@@ -13,6 +13,7 @@ import (
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/graph"
+	"github.com/verdict/verdict/internal/requestid"
 	"github.com/verdict/verdict/service"
 )
 
@@ -56,7 +57,8 @@ func newFixture(t testing.TB, db *database.DB, opts ...option) *fixture {
 		}
 		o.authorizer = az
 	}
-	svc, err := service.New(service.Config{DB: db, Authorizer: o.authorizer})
+	// One logger for the service and the handler, as a server has.
+	svc, err := service.New(service.Config{DB: db, Authorizer: o.authorizer, Logger: o.config.Logger})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,11 +71,15 @@ func newFixture(t testing.TB, db *database.DB, opts ...option) *fixture {
 	return &fixture{svc: svc, boot: boot, graph: authenticated(svc, graph.NewHandler(svc, o.config))}
 }
 
-// authenticated stands in for the REST router's authentication: a request
-// with x-api-key reaches next with its principal in the context; one
-// without reaches next with none.
+// authenticated stands in for the REST router's request id and
+// authentication: a request's X-Request-Id, when it has one, is its id in
+// the context; a request with x-api-key reaches next with its principal in
+// the context, one without with none.
 func authenticated(svc *service.Service, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if id := r.Header.Get("X-Request-Id"); id != "" {
+			r = r.WithContext(requestid.With(r.Context(), id))
+		}
 		key := r.Header.Get("x-api-key")
 		if key == "" {
 			next.ServeHTTP(w, r)

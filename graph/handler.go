@@ -85,15 +85,13 @@ func (c queryCache) Add(_ context.Context, query string, doc *ast.QueryDocument)
 type Config struct {
 	// Logger receives a line for each operation, and internal errors and
 	// recovered panics, which clients see only as `internal`; nil discards
-	// them.
+	// them. They are logged with the request's context: a handler wrapped
+	// by requestid.NewHandler writes the request's id on each line.
 	Logger *slog.Logger
 	// Registerer receives the operation metrics, by operation name; nil
 	// leaves them unregistered. It must not hold them already: one handler
 	// registers them.
 	Registerer prometheus.Registerer
-	// RequestID gives the id of the request a context belongs to, for the
-	// log lines; nil logs none.
-	RequestID func(context.Context) string
 	// MaxTokens is how many tokens (names, punctuation, values) a
 	// document may hold (DefaultMaxTokens when zero or less).
 	MaxTokens int

@@ -24,8 +24,9 @@ const (
 	otherOperation = "other"
 )
 
-// maxOperationNames is how many operation names get a label of their own;
-// an application has a few dozen. maxOperationName is how much of a name
+// maxOperationNames is how many operation names get a label of their own,
+// on one handler, so for all the organizations it serves together; an
+// application has a few dozen. maxOperationName is how much of a name
 // is kept.
 const (
 	maxOperationNames = 200
@@ -36,10 +37,9 @@ const (
 // writes a log line for it, so that GraphQL traffic, which the HTTP
 // metrics see as one route, shows what it is made of.
 type observer struct {
-	log       *slog.Logger
-	requestID func(context.Context) string
-	total     *prometheus.CounterVec   // by operation and result
-	duration  *prometheus.HistogramVec // by operation
+	log      *slog.Logger
+	total    *prometheus.CounterVec   // by operation and result
+	duration *prometheus.HistogramVec // by operation
 
 	mu    sync.Mutex
 	names map[string]bool // names with a label of their own
@@ -52,8 +52,7 @@ var _ interface {
 
 func newObserver(cfg Config) *observer {
 	o := &observer{
-		log:       cfg.Logger,
-		requestID: cfg.RequestID,
+		log: cfg.Logger,
 		total: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "verdict_graphql_operations_total",
 			Help: "GraphQL operations by operation name and result (ok, or errors when the response lists any).",
@@ -65,9 +64,6 @@ func newObserver(cfg Config) *observer {
 			Buckets: prometheus.ExponentialBuckets(1e-4, 4, 10),
 		}, []string{"operation"}),
 		names: map[string]bool{},
-	}
-	if o.requestID == nil {
-		o.requestID = func(context.Context) string { return "" }
 	}
 	if cfg.Registerer != nil {
 		cfg.Registerer.MustRegister(o.total, o.duration)
@@ -97,7 +93,6 @@ func (o *observer) InterceptResponse(ctx context.Context, next graphql.ResponseH
 		slog.String("result", result),
 		slog.Int("errors", len(res.Errors)),
 		slog.Duration("duration", elapsed),
-		slog.String("request_id", o.requestID(ctx)),
 	)
 	return res
 }

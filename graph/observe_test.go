@@ -2,7 +2,6 @@ package graph_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -16,6 +15,7 @@ import (
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/graph"
 	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/internal/requestid"
 )
 
 func TestOperationsAreCountedAndLoggedByName(t *testing.T) {
@@ -24,10 +24,11 @@ func TestOperationsAreCountedAndLoggedByName(t *testing.T) {
 		var logs syncBuffer
 		f := newFixture(t, db, withConfig(graph.Config{
 			Registerer: reg,
-			Logger:     slog.New(slog.NewJSONHandler(&logs, nil)),
-			RequestID:  func(context.Context) string { return "req-1" },
+			Logger:     slog.New(requestid.NewHandler(slog.NewJSONHandler(&logs, nil))),
 		}))
-		f.post(t, adminKey, `query Who { viewer { role } }`, nil)
+		who := jsonRequest(`{"query": "query Who { viewer { role } }"}`)
+		who.Header.Set("X-Request-Id", "req-1")
+		f.send(t, adminKey, who)
 		f.post(t, adminKey, `query Who { viewer { role } }`, nil)
 		f.post(t, adminKey, `{ viewer { role } }`, nil)
 		f.post(t, adminKey, `query Broken { viewer { password } }`, nil)

@@ -18,6 +18,7 @@ import (
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/internal/dbtest"
+	"github.com/verdict/verdict/internal/requestid"
 	"github.com/verdict/verdict/service"
 )
 
@@ -205,7 +206,7 @@ func newBatchBenchServer(b *testing.B, db *database.DB) *server {
 	}
 	return newServer(svc, Config{
 		BodyLimit: 4 << 20, RateLimit: -1, OrgRateLimit: -1,
-		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), Registerer: reg,
+		Logger: slog.New(requestid.NewHandler(slog.NewJSONHandler(io.Discard, nil))), Registerer: reg,
 	})
 }
 

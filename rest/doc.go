@@ -4,7 +4,8 @@
 //
 // Every route runs behind the same middleware, outermost first: request id
 // (X-Request-Id on every response: a sane incoming one is reused, else a
-// UUIDv7 is made), observation (metrics and the access log, placed here so
+// UUIDv7 is made; the request's context holds it, internal/requestid, for
+// the log lines), observation (metrics and the access log, placed here so
 // that they see the status a recovered panic produces), panic recovery,
 // body size limit (whose body, once read, is charged to the bound on what
 // the bodies of all requests under way hold, internal/bodies, until the

@@ -77,14 +77,12 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	switch {
 	case code == service.CodeInternal || status == http.StatusInternalServerError:
 		code, msg, details = service.CodeInternal, "internal error", nil
-		s.log.LogAttrs(r.Context(), slog.LevelError, "internal error",
-			slog.String("request_id", RequestID(r.Context())), slog.String("route", r.Pattern),
+		s.log.LogAttrs(r.Context(), slog.LevelError, "internal error", slog.String("route", r.Pattern),
 			slog.Any("error", err), slog.Any("cause", cause))
 	case status >= 500:
 		// The answer keeps the cause to itself; the log must not, or an
 		// operator cannot tell a database outage from a query it refused.
-		s.log.LogAttrs(r.Context(), slog.LevelWarn, "service unavailable",
-			slog.String("request_id", RequestID(r.Context())), slog.String("route", r.Pattern),
+		s.log.LogAttrs(r.Context(), slog.LevelWarn, "service unavailable", slog.String("route", r.Pattern),
 			slog.Any("error", err), slog.Any("cause", cause))
 	case status == http.StatusUnauthorized:
 		w.Header().Set("WWW-Authenticate", `Bearer realm="verdict"`)
@@ -217,8 +215,7 @@ func (s *server) respond(w http.ResponseWriter, r *http.Request, status int, v a
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		s.log.LogAttrs(r.Context(), slog.LevelError, "encoding a response",
-			slog.String("request_id", RequestID(r.Context())), slog.String("route", r.Pattern), slog.Any("error", err))
+		s.log.LogAttrs(r.Context(), slog.LevelError, "encoding a response", slog.String("route", r.Pattern), slog.Any("error", err))
 		buf.Reset()
 		buf.WriteString(`{"error":{"code":"internal","message":"internal error"}}` + "\n")
 		status = http.StatusInternalServerError

@@ -17,6 +17,7 @@ import (
 
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
+	"github.com/verdict/verdict/internal/requestid"
 	"github.com/verdict/verdict/service"
 )
 
@@ -99,7 +100,7 @@ func newFixture(t testing.TB, db *database.DB, opts ...func(*setup)) *fixture {
 	if st.logsDropped {
 		logs = io.Discard
 	}
-	cfg.Logger = slog.New(slog.NewJSONHandler(logs, nil))
+	cfg.Logger = slog.New(requestid.NewHandler(slog.NewJSONHandler(logs, nil)))
 	cfg.Registerer = f.reg
 	f.srv = newServer(f.svc, cfg)
 	return f
@@ -212,6 +213,12 @@ func (b *logBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.Write(p)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // lines returns the logged records with this message.

@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/engine"
+	"github.com/verdict/verdict/internal/requestid"
 	"github.com/verdict/verdict/service"
 )
 
@@ -24,7 +25,6 @@ import (
 // one copy, with this in its context, and the layers inside fill it in
 // rather than copy the request again.
 type exchange struct {
-	id    string
 	keyID string // set once the key is authenticated, for the access log
 	// call is what the service reads of the request: identify sets when
 	// it arrived, authenticate its caller, rateLimit its budget.
@@ -41,25 +41,24 @@ func exchangeOf(ctx context.Context) *exchange {
 	return &exchange{}
 }
 
-// RequestID returns the id of the request ctx belongs to, as sent in
-// X-Request-Id; empty outside a request served by this package.
-func RequestID(ctx context.Context) string { return exchangeOf(ctx).id }
-
 const requestIDHeader = "X-Request-Id"
 
 // maxRequestIDLength bounds an incoming request id that is reused.
 const maxRequestIDLength = 128
 
 // identify gives the request an id: the caller's X-Request-Id when it is
-// sane (so a trace can cross services), else a new time-ordered UUID.
+// sane (so a trace can cross services), else a new time-ordered UUID. The
+// id is in the request's context, where the server's logger finds it for
+// every line logged with that context (internal/requestid).
 func (s *server) identify(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ex := &exchange{id: r.Header.Get(requestIDHeader), call: service.Call{Arrived: time.Now(), Ends: true}}
-		if !saneRequestID(ex.id) {
-			ex.id = newRequestID()
+		id := r.Header.Get(requestIDHeader)
+		if !saneRequestID(id) {
+			id = newRequestID()
 		}
-		w.Header().Set(requestIDHeader, ex.id)
-		ctx := service.WithCall(context.WithValue(r.Context(), exchangeKey{}, ex), &ex.call)
+		w.Header().Set(requestIDHeader, id)
+		ex := &exchange{call: service.Call{Arrived: time.Now(), Ends: true}}
+		ctx := service.WithCall(context.WithValue(requestid.With(r.Context(), id), exchangeKey{}, ex), &ex.call)
 		// What the answer held of the bound on answers in flight is let go
 		// once it is written.
 		defer ex.call.Done()
@@ -157,7 +156,6 @@ func (s *server) observe(next http.Handler) http.Handler {
 				slog.Int("status", status),
 				slog.Duration("duration", elapsed),
 				slog.Int64("bytes", rec.bytes),
-				slog.String("request_id", ex.id),
 				slog.String("key_id", ex.keyID),
 			)
 		}()
@@ -181,7 +179,6 @@ func (s *server) recoverPanics(next http.Handler) http.Handler {
 				panic(v)
 			}
 			s.log.LogAttrs(r.Context(), slog.LevelError, "panic serving a request",
-				slog.String("request_id", RequestID(r.Context())),
 				slog.String("route", r.Pattern),
 				slog.String("panic", fmt.Sprint(v)),
 				slog.String("stack", string(debug.Stack())),

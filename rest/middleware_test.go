@@ -27,6 +27,7 @@ func TestAPanicBecomesAnInternalErrorAndTheConnectionSurvives(t *testing.T) {
 		ts := httptest.NewServer(f.srv)
 		defer ts.Close()
 
+		var ids []string
 		for i := 0; i < 2; i++ { // the second request reuses the connection
 			req, err := http.NewRequest(http.MethodPost, ts.URL+"/test/panic", strings.NewReader("{}"))
 			if err != nil {
@@ -39,14 +40,16 @@ func TestAPanicBecomesAnInternalErrorAndTheConnectionSurvives(t *testing.T) {
 			}
 			body, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
+			ids = append(ids, resp.Header.Get("X-Request-Id"))
 			wantError(t, recorded(resp, body), 500, service.CodeInternal)
 			if strings.Contains(string(body), "secret") {
 				t.Errorf("the panic's cause reached the caller: %s", body)
 			}
 		}
 		panics := f.logs.lines(t, "panic serving a request")
-		if len(panics) != 2 || panics[0]["panic"] != "the secret cause" || panics[0]["stack"] == "" || panics[0]["request_id"] == "" {
-			t.Errorf("panic log lines %v; want two, with the cause, the stack and the request id", panics)
+		if len(panics) != 2 || panics[0]["panic"] != "the secret cause" || panics[0]["stack"] == "" ||
+			panics[0]["request_id"] != ids[0] || panics[1]["request_id"] != ids[1] {
+			t.Errorf("panic log lines %v; want two, with the cause, the stack and the request ids %q", panics, ids)
 		}
 		for _, line := range f.logs.lines(t, "http request") {
 			if line["route"] == "POST /test/panic" && line["status"] != float64(500) {
@@ -158,6 +161,10 @@ func TestTheAccessLogNamesRouteStatusAndKey(t *testing.T) {
 		}
 		if d, ok := line["duration"].(float64); !ok || d <= 0 {
 			t.Errorf("duration %v", line["duration"])
+		}
+		// Decoding keeps the last of two equal keys: the text tells.
+		if n := strings.Count(f.logs.String(), `"request_id":`); n != 1 {
+			t.Errorf("request_id is in the log %d times, want once:\n%s", n, f.logs)
 		}
 	})
 }

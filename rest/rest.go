@@ -54,7 +54,9 @@ const bodiesInFlightPerLimit = 64
 // Config is what the HTTP surface is built from. The zero value is usable.
 type Config struct {
 	// Logger receives the access log and the causes of internal errors; nil
-	// discards them.
+	// discards them. They are logged with the request's context, which
+	// holds the request's id: a handler wrapped by requestid.NewHandler
+	// writes it on each line.
 	Logger *slog.Logger
 	// Registerer receives the HTTP metrics; nil leaves them unregistered.
 	// Metrics that are registered already (a second handler on the same

@@ -131,7 +131,7 @@ func TestAnUnavailableDatabaseIsLoggedWithItsCause(t *testing.T) {
 		if err := db.SQL().Close(); err != nil {
 			t.Fatal(err)
 		}
-		w := f.do(http.MethodGet, "/policies", nil, key(adminKey)...)
+		w := f.do(http.MethodGet, "/policies", nil, append(key(adminKey), "X-Request-Id", "outage-1")...)
 		wantError(t, w, http.StatusServiceUnavailable, service.CodeUnavailable)
 		if w.Header().Get("Retry-After") != "1" {
 			t.Errorf("Retry-After %q, want 1", w.Header().Get("Retry-After"))
@@ -140,8 +140,9 @@ func TestAnUnavailableDatabaseIsLoggedWithItsCause(t *testing.T) {
 			t.Errorf("the answer shows the cause: %s", w.Body)
 		}
 		lines := f.logs.lines(t, "service unavailable")
-		if len(lines) != 1 || !strings.Contains(fmt.Sprint(lines[0]["cause"]), "database is closed") {
-			t.Errorf("logged %v; want one line whose cause says the database is closed", lines)
+		if len(lines) != 1 || lines[0]["level"] != "WARN" || lines[0]["request_id"] != "outage-1" ||
+			!strings.Contains(fmt.Sprint(lines[0]["cause"]), "database is closed") {
+			t.Errorf("logged %v; want one WARN line with the request id outage-1, whose cause says the database is closed", lines)
 		}
 	})
 }

@@ -35,7 +35,7 @@ func newAPIHandler(svc *service.Service, log *slog.Logger, reg *prometheus.Regis
 		OrgRateBurst:     cfg.orgRateBurst,
 		AuthFailureLimit: limitOrOff(cfg.authFailLimit),
 		AuthFailureBurst: cfg.authFailBurst,
-		GraphQL:          graph.NewHandler(svc, graph.Config{Logger: log, Registerer: reg, RequestID: rest.RequestID}),
+		GraphQL:          graph.NewHandler(svc, graph.Config{Logger: log, Registerer: reg}),
 		Playground:       graph.Playground(graphQLPath),
 		Console:          ui,
 		ConsolePrefix:    console.Prefix,

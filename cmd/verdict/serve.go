@@ -24,6 +24,7 @@ import (
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/database/changefeed"
 	"github.com/verdict/verdict/internal/logbuf"
+	"github.com/verdict/verdict/internal/requestid"
 	"github.com/verdict/verdict/rest"
 	"github.com/verdict/verdict/service"
 )
@@ -273,13 +274,18 @@ func (cfg *serveConfig) check() error {
 var logLevels = map[string]slog.Leveler{"info": slog.LevelInfo, "warn": slog.LevelWarn, "error": slog.LevelError}
 
 // newLogger logs lines of level and above: below it a line costs a
-// comparison, not its formatting.
+// comparison, not its formatting. A line logged with a request's context
+// carries the request's id, whichever layer logs it (REST, GraphQL, the
+// service), so that an operator can find every line of one request.
 func newLogger(w io.Writer, format, level string) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: logLevels[level]}
+	var h slog.Handler
 	if format == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
+		h = slog.NewJSONHandler(w, opts)
+	} else {
+		h = slog.NewTextHandler(w, opts)
 	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	return slog.New(requestid.NewHandler(h))
 }
 
 func (cfg *serveConfig) authorizer() (authz.Authorizer, error) {

@@ -28,6 +28,7 @@ import (
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/internal/faultproxy"
+	"github.com/verdict/verdict/internal/requestid"
 )
 
 // testTimeout bounds every wait of these tests; none is expected to come
@@ -178,11 +179,35 @@ func (s *testServer) do(t *testing.T, method, path, key, body string) (int, []by
 	return status, b
 }
 
+// doAs is do for a request whose X-Request-Id is id, to find its log
+// lines by.
+func (s *testServer) doAs(t *testing.T, id, method, path, key, body string) (int, []byte) {
+	t.Helper()
+	req, err := s.newRequest(method, path, key, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-Request-Id", id)
+	status, b, err := s.send(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	return status, b
+}
+
 // request is do for goroutines other than the test's.
 func (s *testServer) request(method, path, key, body string) (int, []byte, error) {
-	req, err := http.NewRequest(method, s.base+path, strings.NewReader(body))
+	req, err := s.newRequest(method, path, key, body)
 	if err != nil {
 		return 0, nil, err
+	}
+	return s.send(req)
+}
+
+func (s *testServer) newRequest(method, path, key, body string) (*http.Request, error) {
+	req, err := http.NewRequest(method, s.base+path, strings.NewReader(body))
+	if err != nil {
+		return nil, err
 	}
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
@@ -190,6 +215,10 @@ func (s *testServer) request(method, path, key, body string) (int, []byte, error
 	if key != "" {
 		req.Header.Set("x-api-key", key)
 	}
+	return req, nil
+}
+
+func (s *testServer) send(req *http.Request) (int, []byte, error) {
 	resp, err := s.client.Do(req)
 	if err != nil {
 		return 0, nil, err
@@ -960,7 +989,8 @@ func TestServeWithNoMigrateOnAMigratedDatabase(t *testing.T) {
 
 // A server whose SQLite file is removed, with its directory, says so: it
 // is not ready, and refuses writes that would go where nobody could read
-// them again.
+// them again. The log says why, alike for REST and GraphQL, on a line
+// that ends with the request's id.
 func TestServeIsNotReadyAndRefusesWritesOnceItsSQLiteFileIsGone(t *testing.T) {
 	t.Setenv(envBootstrapKey, "")
 	dir := filepath.Join(t.TempDir(), "data")
@@ -976,19 +1006,24 @@ func TestServeIsNotReadyAndRefusesWritesOnceItsSQLiteFileIsGone(t *testing.T) {
 	if err := os.RemoveAll(dir); err != nil {
 		t.Fatal(err)
 	}
-	status, body := s.do(t, "GET", "/readyz", "", "")
+	status, body := s.doAs(t, "gone-1", "GET", "/readyz", "", "")
 	checkErrorCode(t, status, body, http.StatusServiceUnavailable, "unavailable")
 	created, err := json.Marshal(map[string]string{"name": "Senior discount", "rule": seniorDiscount})
 	if err != nil {
 		t.Fatal(err)
 	}
-	status, body = s.do(t, "POST", "/policy", key, string(created))
+	status, body = s.doAs(t, "gone-2", "POST", "/policy", key, string(created))
 	checkErrorCode(t, status, body, http.StatusServiceUnavailable, "unavailable")
-	for _, route := range []string{"GET /readyz", "POST /policy"} {
-		want := `msg="service unavailable" request_id=\S+ route="` + route + `" error="[^"]+" cause="database: the SQLite file opened at ` +
-			regexp.QuoteMeta(path) + ` is no longer there: `
+	status, body = s.doAs(t, "gone-3", "POST", "/graphql", key,
+		`{"query": "mutation { createPolicy(input: {name: \"n\", rule: \"r\"}) { policy { id } } }"}`)
+	if want := `"extensions":{"code":"unavailable"}`; status != http.StatusOK || !strings.Contains(string(body), want) {
+		t.Errorf("POST /graphql: status %d, body %s; want 200 and %s", status, body, want)
+	}
+	for id, where := range map[string]string{"gone-1": `route="GET /readyz"`, "gone-2": `route="POST /policy"`, "gone-3": `path=createPolicy`} {
+		want := `level=WARN msg="service unavailable" ` + where + ` error="[^"]+" cause="database: the SQLite file opened at ` +
+			regexp.QuoteMeta(path) + ` is no longer there: [^\n]+" request_id=` + id + "\n"
 		if s.stderr.waitFor(regexp.MustCompile(want), s.exited) == nil {
-			t.Errorf("the log does not say why %s failed:\n%s", route, s.stderr)
+			t.Errorf("the log does not say why %s (%s) failed:\n%s", id, where, s.stderr)
 		}
 	}
 }
@@ -1034,6 +1069,29 @@ func TestTheLogLevelLeavesOutLessSevereLines(t *testing.T) {
 	}
 	if s.stderr.String() != "" {
 		t.Errorf("--log-level warn logged lines of info:\n%s", s.stderr)
+	}
+}
+
+// Whichever layer logs a line with a request's context, the line names the
+// request, once, and a line logged without one names none.
+func TestLinesOfARequestEndWithItsID(t *testing.T) {
+	ctx := requestid.With(context.Background(), "req-9")
+	leadingTime := regexp.MustCompile(`^time=\S+ |"time":"[^"]+",`)
+	for format, want := range map[string]string{
+		"text": `level=WARN msg="service unavailable" route="POST /policy" request_id=req-9` + "\n" + `level=INFO msg=started` + "\n",
+		"json": `{"level":"WARN","msg":"service unavailable","route":"POST /policy","request_id":"req-9"}` + "\n" + `{"level":"INFO","msg":"started"}` + "\n",
+	} {
+		var b strings.Builder
+		log := newLogger(&b, format, "info")
+		log.WarnContext(ctx, "service unavailable", "route", "POST /policy")
+		log.Info("started")
+		var got strings.Builder
+		for line := range strings.Lines(b.String()) {
+			got.WriteString(leadingTime.ReplaceAllString(line, ""))
+		}
+		if got.String() != want {
+			t.Errorf("--log-format %s logs\n%s\nnot\n%s", format, got.String(), want)
+		}
 	}
 }
 
