@@ -372,7 +372,7 @@ func lockedMember(ctx context.Context, tx storage.Tx, tenant uuid.UUID, who memb
 
 func (s *Service) setRole(ctx context.Context, actor *Principal, tenant uuid.UUID, who memberRef, role authz.Role) (*Member, error) {
 	var out *ent.Membership
-	err := s.inTx(ctx, func(tx storage.Tx) error {
+	err := s.inRolesTx(ctx, func(tx storage.Tx) error {
 		m, err := lockedMember(ctx, tx, tenant, who)
 		if err != nil {
 			return err
@@ -410,7 +410,7 @@ func (s *Service) setRole(ctx context.Context, actor *Principal, tenant uuid.UUI
 // removeMember returns the membership as it was before its removal.
 func (s *Service) removeMember(ctx context.Context, actor *Principal, tenant uuid.UUID, who memberRef) (*Member, error) {
 	var out *ent.Membership
-	err := s.inTx(ctx, func(tx storage.Tx) error {
+	err := s.inRolesTx(ctx, func(tx storage.Tx) error {
 		m, err := lockedMember(ctx, tx, tenant, who)
 		if err != nil {
 			return err
@@ -521,12 +521,17 @@ func (s *Service) keyCreated(ctx context.Context, tx storage.Tx, actor *Principa
 
 // revokeKey revokes the active key with the id, of the tenant unless nil.
 func (s *Service) revokeKey(ctx context.Context, actor *Principal, id uuid.UUID, tenant *uuid.UUID) error {
-	err := s.inTx(ctx, func(tx storage.Tx) error {
+	err := s.inRolesTx(ctx, func(tx storage.Tx) error {
 		k, err := tx.Key(ctx, id)
 		switch {
 		case errors.Is(err, storage.ErrNotFound) || err == nil && (k.RevokedAt != nil || tenant != nil && k.OrganizationID != *tenant):
 			return newError(CodeNotFound, "no active key %s", id)
 		case err != nil:
+			return unavailable(err)
+		}
+		// The operator names no tenant: the revocation still waits for
+		// the changes the key's holder is making.
+		if err := tx.LockRoles(ctx, k.OrganizationID); err != nil {
 			return unavailable(err)
 		}
 		now := s.timestamp()

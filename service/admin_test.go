@@ -586,5 +586,22 @@ func TestAChangeIsMadeOnlyByWhoMayStillMakeIt(t *testing.T) {
 		if _, err := f.svc.CreateGroup(as["editor2"], service.GroupChanges{Name: ptr("after")}); err != nil {
 			t.Errorf("an editor whose role stayed: %v", err)
 		}
+
+		// A role changed where this instance does not hear of it (another
+		// process on SQLite): the refusal forgets the cached principal, and
+		// the request sent again acts with the role of now.
+		f.as(t, adminKey, "")
+		if _, err := db.SQL().ExecContext(context.Background(), `UPDATE memberships SET role = 'editor' WHERE user_id = $1`, f.acme.User.ID); err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.svc.CreateGroup(f.as(t, adminKey, ""), service.GroupChanges{Name: ptr("stale")})
+		wantCode(t, err, service.CodeConflict)
+		again := f.as(t, adminKey, "")
+		if p, _ := service.PrincipalFrom(again); p.Role != authz.RoleEditor {
+			t.Errorf("sent again as %s, want editor", p.Role)
+		}
+		if _, err := f.svc.CreateGroup(again, service.GroupChanges{Name: ptr("sent again")}); err != nil {
+			t.Errorf("sent again: %v", err)
+		}
 	})
 }

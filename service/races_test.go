@@ -382,3 +382,30 @@ func TestAMemberAddedAsItsUserIsCreatedJoinsThatUser(t *testing.T) {
 		}
 	})
 }
+
+// A change on its way while its caller is demoted waits for the demotion
+// and then refuses, changing nothing: the demotion holds the tenant's
+// roles, which every change shares.
+func TestAChangeOnItsWayAsItsCallerIsDemotedIsRefused(t *testing.T) {
+	onPostgres(t, func(t *testing.T, db *database.DB, f *fixture, admin context.Context) {
+		editor := f.team(t)["editor"]
+		v, err := f.svc.Viewer(editor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = duringHeldChangeEnded(t, db, "organizations", `SELECT id FROM organizations WHERE id = $1 FOR NO KEY UPDATE`,
+			[]any{f.acme.Organization.ID}, func() error {
+				_, err := f.svc.CreateGroup(editor, service.GroupChanges{Name: ptr("by a viewer")})
+				return err
+			}, func(change *sql.Tx) error {
+				if _, err := change.Exec(`UPDATE memberships SET role = 'viewer' WHERE user_id = $1`, v.User.ID); err != nil {
+					return err
+				}
+				return change.Commit()
+			})
+		wantCode(t, err, service.CodeConflict)
+		if n := db.Client().Group.Query().CountX(context.Background()); n != 0 {
+			t.Errorf("%d groups stored by a caller demoted as they sent it", n)
+		}
+	})
+}

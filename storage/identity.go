@@ -139,6 +139,14 @@ func (t *dbTx) LockRoles(ctx context.Context, tenant uuid.UUID) error {
 	return classify(err)
 }
 
+func (t *dbTx) ShareRoles(ctx context.Context, tenant uuid.UUID) error {
+	if t.dialect != dialect.Postgres {
+		return nil
+	}
+	_, err := t.c.Organization.Query().Where(organization.ID(tenant)).ForShare().IDs(ctx)
+	return classify(err)
+}
+
 func (t *dbTx) CountAdmins(ctx context.Context, tenant uuid.UUID) (int, error) {
 	n, err := t.c.Membership.Query().
 		Where(membership.OrganizationID(tenant), membership.RoleEQ(membership.RoleAdmin)).Count(ctx)

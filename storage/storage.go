@@ -222,6 +222,12 @@ type IdentityWrites interface {
 	// between two others' checks, leaving no admin. SQLite runs write
 	// transactions one at a time anyway.
 	LockRoles(ctx context.Context, tenant uuid.UUID) error
+	// ShareRoles holds tenant's roles, keys and memberships as they are
+	// until the transaction ends, beside other holders and against
+	// LockRoles: on PostgreSQL it locks the organization's row FOR SHARE,
+	// so a change of role, a removal or a revocation waits for the
+	// transactions that hold it, and they for it.
+	ShareRoles(ctx context.Context, tenant uuid.UUID) error
 	// CountAdmins counts tenant's admins.
 	CountAdmins(ctx context.Context, tenant uuid.UUID) (int, error)
 	// LockMember is Member, holding the membership until the transaction

@@ -149,6 +149,9 @@ func (t *tx) DeleteMembership(ctx context.Context, m *ent.Membership) error {
 // LockRoles does nothing: transactions here run one at a time.
 func (t *tx) LockRoles(ctx context.Context, tenant uuid.UUID) error { return nil }
 
+// ShareRoles does nothing, as LockRoles.
+func (t *tx) ShareRoles(ctx context.Context, tenant uuid.UUID) error { return nil }
+
 func (t *tx) CountAdmins(ctx context.Context, tenant uuid.UUID) (int, error) {
 	n := 0
 	for _, m := range t.st.memberships {
