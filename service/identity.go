@@ -136,12 +136,28 @@ func normalizeEmail(email string) (string, error) {
 	if err != nil || addr.Address != email {
 		return "", Invalid("%q is not an email address", engine.Quoted(email))
 	}
-	// An address shows as another when it holds a format character
-	// (direction marks and overrides, zero-width characters): none has a
-	// place in one.
-	if i := strings.IndexFunc(email, func(r rune) bool { return unicode.Is(unicode.Cf, r) || refusedInName(r) }); i >= 0 {
+	// An address shows as another when it holds a character that shows
+	// as nothing or as a space: none has a place in one, not even the
+	// joiners and selectors a name may hold.
+	if i := strings.IndexFunc(email, func(r rune) bool {
+		return refusedInName(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Variation_Selector, r) || unicode.IsSpace(r)
+	}); i >= 0 {
 		r, _ := utf8.DecodeRuneInString(email[i:])
 		return "", Invalid("email must not hold invisible characters or direction marks (it holds %U)", r)
+	}
+	return email, nil
+}
+
+// emailToFind is the form an address of an existing user is looked up
+// by: an address stored before a check of today refused it must still be
+// found, to be demoted, removed or given a key.
+func emailToFind(email string) (string, error) {
+	if err := checkText("email", email, MaxEmailLength); err != nil {
+		return "", err
+	}
+	email = strings.ToLower(strings.TrimSpace(email))
+	if email == "" {
+		return "", Invalid("email is required")
 	}
 	return email, nil
 }

@@ -227,7 +227,7 @@ func (o *Operator) SetMemberRole(ctx context.Context, org uuid.UUID, email strin
 	if !validRole(role) {
 		return nil, errBadRole
 	}
-	email, err := normalizeEmail(email)
+	email, err := emailToFind(email)
 	if err != nil {
 		return nil, err
 	}
@@ -238,7 +238,7 @@ func (o *Operator) SetMemberRole(ctx context.Context, org uuid.UUID, email strin
 // and revokes the member's keys made there; the last admin stays. It
 // returns the membership that was removed.
 func (o *Operator) RemoveMember(ctx context.Context, org uuid.UUID, email string) (*Member, error) {
-	email, err := normalizeEmail(email)
+	email, err := emailToFind(email)
 	if err != nil {
 		return nil, err
 	}
@@ -269,7 +269,7 @@ const operatorKeyName = "operator"
 func (o *Operator) CreateKey(ctx context.Context, in KeyInput) (*CreatedKey, error) {
 	spec := keySpec{name: in.Name, scope: in.Scope, expiresAt: in.ExpiresAt}
 	if in.UserEmail != "" {
-		email, err := normalizeEmail(in.UserEmail)
+		email, err := emailToFind(in.UserEmail)
 		if err != nil {
 			return nil, err
 		}

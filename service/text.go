@@ -63,17 +63,22 @@ func refusedInName(r rune) bool {
 		invisible(r)
 }
 
-// invisible tells the characters that show as nothing, or only move the
-// text after them: the direction marks, and the zero-width space, word
-// joiner and byte order mark. A name of them alone shows empty, and one
-// with them shows as another name does. The zero-width joiners, which
-// scripts and emoji sequences need, are not among them.
+// invisible tells the characters that show as nothing, or only steer the
+// text around them: Unicode's format characters (direction marks, the
+// zero-width space, the byte order mark), its other default-ignorable
+// ones (the combining grapheme joiner, the Hangul fillers) and the blank
+// braille pattern. A name of them alone shows empty, and one with them
+// shows as another name does. The zero-width joiners, variation selectors
+// and tag characters, which scripts, emoji and flags need, are not among
+// them.
 func invisible(r rune) bool {
-	switch r {
-	case '\u061c', '\u200b', '\u200e', '\u200f', '\u2060', '\ufeff':
+	switch {
+	case r == '\u200c' || r == '\u200d' || unicode.Is(unicode.Variation_Selector, r) || r >= '\U000e0020' && r <= '\U000e007f':
+		return false
+	case r == '\u2800':
 		return true
 	}
-	return false
+	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r)
 }
 
 // checkOptionalName is checkName for a name a change may leave out.

@@ -535,7 +535,7 @@ func TestAdminCommands(t *testing.T) {
 			{name: "org create refuses a blank name", args: []string{"org", "create", "--name", "   "},
 				code: exitFailure, stderr: "an organization name is required"},
 			{name: "org create refuses a name with a line break", args: []string{"org", "create", "--name", "two\nlines"},
-				code: exitFailure, stderr: "must not hold control characters"},
+				code: exitFailure, stderr: "must not hold control or invisible characters"},
 			{name: "org create refuses a name that is an id", args: []string{"org", "create", "--name", "01a22e3e-44c0-7000-8000-000000000000"},
 				code: exitFailure, stderr: "must not be an id"},
 			{name: "org create --json prints the organization", args: []string{"org", "create", "--name", "Beta", "--json"},
