@@ -28,8 +28,11 @@ const maxResponseBytes = 64 << 10
 // concurrent use.
 type Remote struct {
 	endpoint string
-	client   *http.Client
-	timeout  time.Duration
+	// shown is the endpoint as errors show it: without its user part and
+	// query, which may hold a password or a proxy's token.
+	shown   string
+	client  *http.Client
+	timeout time.Duration
 }
 
 var _ Authorizer = (*Remote)(nil)
@@ -51,8 +54,11 @@ func NewRemote(baseURL string, opts ...Option) (*Remote, error) {
 	endpoint := u.JoinPath(decisionPath)
 	endpoint.Fragment = ""
 	endpoint.RawQuery = strings.TrimPrefix(endpoint.RawQuery+"&"+strictQuery, "&")
+	shown := *endpoint
+	shown.User, shown.RawQuery = nil, ""
 	return &Remote{
 		endpoint: endpoint.String(),
+		shown:    shown.String(),
 		// The per-decision context carries the deadline; the client adds none.
 		client:  &http.Client{},
 		timeout: c.timeout,
@@ -74,6 +80,10 @@ func (rm *Remote) Decide(ctx context.Context, p Principal, a Action, r Resource)
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := rm.client.Do(req)
 	if err != nil {
+		// The error quotes the URL, which the log would keep.
+		if ue, ok := errors.AsType[*url.Error](err); ok {
+			ue.URL = rm.shown
+		}
 		return Decision{}, unavailable(err)
 	}
 	defer resp.Body.Close()

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -162,6 +163,16 @@ func TestRemoteKeepsTheQueryOfItsURL(t *testing.T) {
 	}
 	if query != "via=proxy&strict-builtin-errors" {
 		t.Errorf("OPA was asked with the query %q", query)
+	}
+}
+
+// A failure to reach OPA names its URL without the user part or query.
+func TestRemoteFailureHidesTheSecretsOfItsURL(t *testing.T) {
+	rm := newTestRemote(t, "http://ann:s3cret@127.0.0.1:1/opa?token=T0K3N")
+	_, err := rm.Decide(context.Background(), userKey(RoleAdmin, ScopeAdmin), ActionView, publishedPolicy)
+	if !errors.Is(err, ErrUnavailable) || strings.Contains(err.Error(), "s3cret") || strings.Contains(err.Error(), "T0K3N") ||
+		!strings.Contains(err.Error(), `"http://127.0.0.1:1/opa/v1/data/verdict/authz/decision"`) {
+		t.Errorf("error %v", err)
 	}
 }
 

@@ -44,6 +44,24 @@ func displayURL(raw string) string {
 	return shown
 }
 
+// displayOPAURL is displayURL for the URL of --opa-url, with the value of
+// each parameter of its query hidden too: a proxy in front of OPA may take
+// a token there, under any name.
+func displayOPAURL(raw string) string {
+	shown := displayURL(raw)
+	rest, query, hasQuery := strings.Cut(shown, "?")
+	if !hasQuery {
+		return shown
+	}
+	params := strings.Split(query, "&")
+	for i, p := range params {
+		if name, _, hasValue := strings.Cut(p, "="); hasValue {
+			params[i] = name + "=" + hiddenPassword
+		}
+	}
+	return rest + "?" + strings.Join(params, "&")
+}
+
 // hidePassword is a PostgreSQL URL as written, but with hiddenPassword for
 // each password it holds, in its user part or as the password parameter
 // of its query; hidden says whether it hid any. The URL is edited as text,

@@ -118,6 +118,18 @@ func TestDisplayURLHidesPasswords(t *testing.T) {
 	}
 }
 
+func TestDisplayOPAURLHidesEveryQueryValue(t *testing.T) {
+	tests := []struct{ url, want string }{
+		{"http://opa:8181", "http://opa:8181"},
+		{"https://ann:s3cret@opa/prefix/?token=T0K3N&region=eu&flag", "https://ann:***@opa/prefix/?token=***&region=***&flag"},
+	}
+	for _, tt := range tests {
+		if got := displayOPAURL(tt.url); got != tt.want {
+			t.Errorf("displayOPAURL(%q) = %q, want %q", tt.url, got, tt.want)
+		}
+	}
+}
+
 func TestDatabaseURLResolution(t *testing.T) {
 	t.Run("the flag comes first", func(t *testing.T) {
 		t.Setenv(envDatabaseURL, "sqlite://env.db")

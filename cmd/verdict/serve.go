@@ -296,7 +296,7 @@ func (cfg *serveConfig) authorizer() (authz.Authorizer, error) {
 	if cfg.opaURL != "" {
 		a, err := authz.NewRemote(cfg.opaURL, opts...)
 		if err != nil {
-			return nil, usageError("--opa-url %s: %v", displayURL(cfg.opaURL), err)
+			return nil, usageError("--opa-url %s: %v", displayOPAURL(cfg.opaURL), err)
 		}
 		return a, nil
 	}
@@ -452,7 +452,7 @@ func serveHTTP(ctx context.Context, stopSignals func(), ln net.Listener, cfg ser
 
 func (cfg *serveConfig) authorizerName() string {
 	if cfg.opaURL != "" {
-		return displayURL(cfg.opaURL)
+		return displayOPAURL(cfg.opaURL)
 	}
 	return "embedded"
 }
