@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"hash/fnv"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -27,20 +28,21 @@ import (
 // a service call that meets it does. SQLite runs write transactions one
 // at a time, so the two cannot overlap there.
 
-// duringHeldChange runs do while stmt, a change of rows of table that do
-// must wait for, is held uncommitted in a transaction of its own; once do
-// waits on a lock of table, it commits the change and returns what do
+// duringHeldChange runs do while stmt, a change that do must wait for, is
+// held uncommitted in a transaction of its own; once a statement of do
+// that holds waitsIn (a table's quoted name, or the lock function it
+// calls) waits on a lock, it commits the change and returns what do
 // returned. do ending before it waited fails t.
-func duringHeldChange(t *testing.T, db *database.DB, table, stmt string, args []any, do func() error) error {
+func duringHeldChange(t *testing.T, db *database.DB, waitsIn, stmt string, args []any, do func() error) error {
 	t.Helper()
-	return duringHeldChangeThen(t, db, table, stmt, args, do, func() {})
+	return duringHeldChangeThen(t, db, waitsIn, stmt, args, do, func() {})
 }
 
 // duringHeldChangeThen is duringHeldChange that calls beforeCommit once do
 // waits, just before the change commits.
-func duringHeldChangeThen(t *testing.T, db *database.DB, table, stmt string, args []any, do func() error, beforeCommit func()) error {
+func duringHeldChangeThen(t *testing.T, db *database.DB, waitsIn, stmt string, args []any, do func() error, beforeCommit func()) error {
 	t.Helper()
-	return duringHeldChangeEnded(t, db, table, stmt, args, do, func(change *sql.Tx) error {
+	return duringHeldChangeEnded(t, db, waitsIn, stmt, args, do, func(change *sql.Tx) error {
 		beforeCommit()
 		return change.Commit()
 	})
@@ -48,14 +50,14 @@ func duringHeldChangeThen(t *testing.T, db *database.DB, table, stmt string, arg
 
 // duringHeldChangeUndone is duringHeldChange that rolls the change back,
 // instead of committing it, once do waits.
-func duringHeldChangeUndone(t *testing.T, db *database.DB, table, stmt string, args []any, do func() error) error {
+func duringHeldChangeUndone(t *testing.T, db *database.DB, waitsIn, stmt string, args []any, do func() error) error {
 	t.Helper()
-	return duringHeldChangeEnded(t, db, table, stmt, args, do, func(change *sql.Tx) error { return change.Rollback() })
+	return duringHeldChangeEnded(t, db, waitsIn, stmt, args, do, func(change *sql.Tx) error { return change.Rollback() })
 }
 
 // duringHeldChangeEnded is duringHeldChange that ends the change with end
 // once do waits.
-func duringHeldChangeEnded(t *testing.T, db *database.DB, table, stmt string, args []any, do func() error, end func(*sql.Tx) error) error {
+func duringHeldChangeEnded(t *testing.T, db *database.DB, waitsIn, stmt string, args []any, do func() error, end func(*sql.Tx) error) error {
 	t.Helper()
 	ctx := context.Background()
 	change, err := db.SQL().BeginTx(ctx, nil)
@@ -72,15 +74,15 @@ func duringHeldChangeEnded(t *testing.T, db *database.DB, table, stmt string, ar
 	for waiting := false; !waiting; {
 		select {
 		case err := <-done:
-			t.Fatalf("it ended without waiting for the change of %s: %v", table, err)
+			t.Fatalf("it ended without waiting in %s: %v", waitsIn, err)
 		case <-time.After(10 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("it neither ended nor waited for the change of %s within a minute", table)
+			t.Fatalf("it neither ended nor waited in %s within a minute", waitsIn)
 		}
 		if err := db.SQL().QueryRowContext(ctx, `SELECT count(*) > 0 FROM pg_stat_activity
 			WHERE datname = current_database() AND wait_event_type = 'Lock' AND strpos(query, $1) > 0`,
-			`"`+table+`"`).Scan(&waiting); err != nil {
+			waitsIn).Scan(&waiting); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -118,7 +120,7 @@ func onPostgres(t *testing.T, fn func(t *testing.T, db *database.DB, f *fixture,
 func TestAKeyMadeAsItsMemberIsRemovedIsNotLeftActive(t *testing.T) {
 	onPostgres(t, func(t *testing.T, db *database.DB, f *fixture, admin context.Context) {
 		_, ed := f.member(t, "ed@acme.test", authz.RoleEditor)
-		err := duringHeldChange(t, db, "memberships", `DELETE FROM memberships WHERE user_id = $1 AND organization_id = $2`,
+		err := duringHeldChange(t, db, `"memberships"`, `DELETE FROM memberships WHERE user_id = $1 AND organization_id = $2`,
 			[]any{ed, f.acme.Organization.ID}, func() error {
 				_, err := f.svc.CreateKey(admin, service.KeyRequest{Name: "raced", Scope: authz.ScopeView, UserID: &ed})
 				return err
@@ -177,7 +179,7 @@ func TestAChangeMadeAsItsBaseIsDeletedIsRefused(t *testing.T) {
 					draft = d.ID
 				}
 				before := f.auditActions(t, version.BaseID)
-				err := duringHeldChange(t, db, "bases", `UPDATE bases SET deleted_at = now() WHERE id = $1`, []any{version.BaseID},
+				err := duringHeldChange(t, db, `"bases"`, `UPDATE bases SET deleted_at = now() WHERE id = $1`, []any{version.BaseID},
 					func() error { return c.change(version.ID, draft) })
 				wantCode(t, err, service.CodeDeleted)
 				if after := f.auditActions(t, version.BaseID); !slices.Equal(after, before) {
@@ -193,7 +195,7 @@ func TestAChangeMadeAsItsBaseIsDeletedIsRefused(t *testing.T) {
 func TestABaseAddedToAGroupAsItIsDeletedFindsNoGroup(t *testing.T) {
 	onPostgres(t, func(t *testing.T, db *database.DB, f *fixture, admin context.Context) {
 		policy, g := f.publishedPolicy(t, "p", seniorRule), f.group(t, admin, "g")
-		err := duringHeldChange(t, db, "groups", `DELETE FROM groups WHERE id = $1`, []any{g.ID}, func() error {
+		err := duringHeldChange(t, db, `"groups"`, `DELETE FROM groups WHERE id = $1`, []any{g.ID}, func() error {
 			_, err := f.svc.AddGroupMember(admin, g.ID, service.GroupMemberInput{Kind: authz.KindPolicy, BaseID: policy.BaseID})
 			return err
 		})
@@ -211,7 +213,7 @@ func TestAGroupDeletedAsAPolicyIsAddedEndsThatMembershipToo(t *testing.T) {
 	onPostgres(t, func(t *testing.T, db *database.DB, f *fixture, admin context.Context) {
 		policy, g := f.publishedPolicy(t, "p", seniorRule), f.group(t, admin, "g")
 		member := uuid.New()
-		err := duringHeldChange(t, db, "groups", `INSERT INTO group_members (id, created_at, kind, base_id, group_id) VALUES ($1, now(), 'policy', $2, $3)`,
+		err := duringHeldChange(t, db, `"groups"`, `INSERT INTO group_members (id, created_at, kind, base_id, group_id) VALUES ($1, now(), 'policy', $2, $3)`,
 			[]any{member, policy.BaseID, g.ID}, func() error { return f.svc.DeleteGroup(admin, g.ID) })
 		if err != nil {
 			t.Fatal(err)
@@ -262,7 +264,7 @@ func TestAChangeOfWhatIsBeingRemovedIsNotFound(t *testing.T) {
 				// Each statement names what it removes by its own argument;
 				// PostgreSQL asks that every argument be used.
 				stmt := c.stmt + ` AND $1::uuid IS NOT NULL AND $2::uuid IS NOT NULL AND $3::uuid IS NOT NULL`
-				err = duringHeldChange(t, db, c.table, stmt, []any{user, g.ID, m.ID}, func() error { return c.change(user, g.ID, m.ID) })
+				err = duringHeldChange(t, db, `"`+c.table+`"`, stmt, []any{user, g.ID, m.ID}, func() error { return c.change(user, g.ID, m.ID) })
 				wantCode(t, err, service.CodeNotFound)
 			})
 		}
@@ -286,7 +288,7 @@ func TestAnEventIsTimedAfterTheChangesItsChangeWaitedFor(t *testing.T) {
 		admin := f.as(t, adminKey, "")
 		pol := f.publishedPolicy(t, "senior", seniorRule)
 		var committed time.Time
-		err := duringHeldChangeThen(t, db, "bases", `UPDATE bases SET description = 'held' WHERE id = $1`, []any{pol.BaseID},
+		err := duringHeldChangeThen(t, db, `"bases"`, `UPDATE bases SET description = 'held' WHERE id = $1`, []any{pol.BaseID},
 			func() error { return f.svc.DeletePolicy(admin, pol.BaseID) },
 			func() { committed = tick() })
 		if err != nil {
@@ -323,9 +325,11 @@ func TestChangesOfRoleInOneOrganizationTakeTurns(t *testing.T) {
 			t.Run(c.name, func(t *testing.T) {
 				email := strings.ReplaceAll(c.name, " ", "-") + "@acme.test"
 				_, bo := f.member(t, email, authz.RoleViewer)
-				promotion := `WITH roles AS (SELECT id FROM organizations WHERE id = $2 FOR NO KEY UPDATE)
-					UPDATE memberships SET role = 'admin' WHERE user_id = $1 AND organization_id IN (SELECT id FROM roles)`
-				if err := duringHeldChange(t, db, "organizations", promotion, []any{bo, f.acme.Organization.ID},
+				// Holding the tenant's roles as the store does (see rolesKey).
+				promotion := `WITH roles AS (SELECT pg_advisory_xact_lock($2, $3))
+					UPDATE memberships SET role = 'admin' WHERE user_id = $1 AND EXISTS (SELECT 1 FROM roles)`
+				class, key := rolesKey(f.acme.Organization.ID)
+				if err := duringHeldChange(t, db, "pg_advisory_xact_lock(", promotion, []any{bo, class, key},
 					func() error { return c.change(bo) }); err != nil {
 					t.Fatal(err)
 				}
@@ -383,29 +387,123 @@ func TestAMemberAddedAsItsUserIsCreatedJoinsThatUser(t *testing.T) {
 	})
 }
 
+// rolesKey is the advisory lock the store holds a tenant's roles by
+// (storage's rolesLock), for a test to take it by hand.
+func rolesKey(tenant uuid.UUID) (class, key int32) {
+	h := fnv.New32a()
+	h.Write(tenant[:])
+	return 0x76647263, int32(h.Sum32())
+}
+
 // A change on its way while its caller is demoted waits for the demotion
 // and then refuses, changing nothing: the demotion holds the tenant's
-// roles, which every change shares.
+// roles, which every change shares. Here the demotion is made by hand in a
+// transaction that takes the lock the store takes for it.
 func TestAChangeOnItsWayAsItsCallerIsDemotedIsRefused(t *testing.T) {
 	onPostgres(t, func(t *testing.T, db *database.DB, f *fixture, admin context.Context) {
+		ctx := context.Background()
 		editor := f.team(t)["editor"]
 		v, err := f.svc.Viewer(editor)
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = duringHeldChangeEnded(t, db, "organizations", `SELECT id FROM organizations WHERE id = $1 FOR NO KEY UPDATE`,
-			[]any{f.acme.Organization.ID}, func() error {
-				_, err := f.svc.CreateGroup(editor, service.GroupChanges{Name: ptr("by a viewer")})
-				return err
-			}, func(change *sql.Tx) error {
-				if _, err := change.Exec(`UPDATE memberships SET role = 'viewer' WHERE user_id = $1`, v.User.ID); err != nil {
-					return err
-				}
-				return change.Commit()
-			})
-		wantCode(t, err, service.CodeConflict)
-		if n := db.Client().Group.Query().CountX(context.Background()); n != 0 {
+		demotion, err := db.SQL().BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer demotion.Rollback()
+		class, key := rolesKey(f.acme.Organization.ID)
+		if _, err := demotion.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, class, key); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := demotion.ExecContext(ctx, `UPDATE memberships SET role = 'viewer' WHERE user_id = $1`, v.User.ID); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() {
+			_, err := f.svc.CreateGroup(editor, service.GroupChanges{Name: ptr("by a viewer")})
+			done <- err
+		}()
+		for waiting := false; !waiting; {
+			select {
+			case err := <-done:
+				t.Fatalf("the change ended without waiting for the demotion: %v", err)
+			case <-time.After(10 * time.Millisecond):
+			}
+			if err := db.SQL().QueryRowContext(ctx, `SELECT count(*) > 0 FROM pg_stat_activity
+				WHERE datname = current_database() AND wait_event_type = 'Lock' AND strpos(query, 'pg_advisory_xact_lock_shared') > 0`).Scan(&waiting); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := demotion.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		wantCode(t, <-done, service.CodeConflict)
+		if n := db.Client().Group.Query().CountX(ctx); n != 0 {
 			t.Errorf("%d groups stored by a caller demoted as they sent it", n)
+		}
+	})
+}
+
+// A change of role waits for the changes under way, and the changes that
+// come after it wait for it: a stream of writes cannot hold it off.
+func TestAChangeOfRoleIsNotHeldOffByTheWritesAfterIt(t *testing.T) {
+	onPostgres(t, func(t *testing.T, db *database.DB, f *fixture, admin context.Context) {
+		ctx := context.Background()
+		as := f.team(t)
+		v, err := f.svc.Viewer(as["viewer"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A write under way, held by hand.
+		first, err := db.SQL().BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer first.Rollback()
+		class, key := rolesKey(f.acme.Organization.ID)
+		if _, err := first.ExecContext(ctx, `SELECT pg_advisory_xact_lock_shared($1, $2)`, class, key); err != nil {
+			t.Fatal(err)
+		}
+		changed := make(chan error, 1)
+		go func() {
+			_, err := f.svc.SetMemberRole(admin, v.User.ID, authz.RoleEditor)
+			changed <- err
+		}()
+		waitFor := func(what, needle string, n int) {
+			t.Helper()
+			deadline := time.Now().Add(time.Minute)
+			for {
+				var waiting int
+				if err := db.SQL().QueryRowContext(ctx, `SELECT count(*) FROM pg_stat_activity
+					WHERE datname = current_database() AND wait_event_type = 'Lock' AND strpos(query, $1) > 0`, needle).Scan(&waiting); err != nil {
+					t.Fatal(err)
+				}
+				if waiting >= n {
+					return
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("%s did not wait within a minute", what)
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+		waitFor("the change of role", "pg_advisory_xact_lock(", 1)
+		// A write that comes after the change of role waits behind it.
+		wrote := make(chan error, 1)
+		go func() {
+			_, err := f.svc.CreateGroup(as["editor"], service.GroupChanges{Name: ptr("after")})
+			wrote <- err
+		}()
+		waitFor("the write after it", "pg_advisory_xact_lock_shared(", 1)
+		if err := first.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-changed; err != nil {
+			t.Fatalf("the change of role: %v", err)
+		}
+		if err := <-wrote; err != nil {
+			t.Fatalf("the write after it: %v", err)
 		}
 	})
 }

@@ -4,10 +4,10 @@ import (
 	"context"
 	stdsql "database/sql"
 	"errors"
+	"hash/fnv"
 	"time"
 
 	"entgo.io/ent/dialect"
-	"entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/ent"
@@ -131,20 +131,37 @@ func (t *dbTx) DeleteMembership(ctx context.Context, m *ent.Membership) error {
 }
 
 func (t *dbTx) LockRoles(ctx context.Context, tenant uuid.UUID) error {
-	if t.dialect != dialect.Postgres {
-		return nil
-	}
-	_, err := t.c.Organization.Query().Where(organization.ID(tenant)).
-		ForUpdate(sql.WithLockClause("FOR NO KEY UPDATE")).IDs(ctx)
-	return classify(err)
+	return t.rolesLock(ctx, "pg_advisory_xact_lock", tenant)
 }
 
 func (t *dbTx) ShareRoles(ctx context.Context, tenant uuid.UUID) error {
+	return t.rolesLock(ctx, "pg_advisory_xact_lock_shared", tenant)
+}
+
+// rolesLockClass is the first key of the advisory locks that hold tenants'
+// roles; the second is rolesLockID of the tenant.
+const rolesLockClass = 0x76647263 // "vdrc"
+
+// rolesLock takes the tenant's roles with a transaction's advisory lock,
+// exclusive or shared as fn says, on PostgreSQL. Advisory locks queue:
+// one that waits for holders makes later requests wait behind it. Row
+// locks do not, so a FOR SHARE lock on the organization's row, which every
+// write takes, let a stream of writes hold off a change of role, or the
+// revocation of a key whose holder kept writing, until it timed out.
+func (t *dbTx) rolesLock(ctx context.Context, fn string, tenant uuid.UUID) error {
 	if t.dialect != dialect.Postgres {
 		return nil
 	}
-	_, err := t.c.Organization.Query().Where(organization.ID(tenant)).ForShare().IDs(ctx)
+	_, err := t.tx.ExecContext(ctx, "SELECT "+fn+"($1, $2)", rolesLockClass, rolesLockID(tenant))
 	return classify(err)
+}
+
+// rolesLockID is a tenant's key among the roles' advisory locks: two tenants
+// with the same key only wait for each other's changes of role.
+func rolesLockID(tenant uuid.UUID) int32 {
+	h := fnv.New32a()
+	h.Write(tenant[:])
+	return int32(h.Sum32())
 }
 
 func (t *dbTx) CountAdmins(ctx context.Context, tenant uuid.UUID) (int, error) {

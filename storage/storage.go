@@ -215,18 +215,18 @@ type IdentityWrites interface {
 	DeleteMembership(ctx context.Context, m *ent.Membership) error
 	// LockRoles makes the changes of role and removals of members in
 	// tenant take turns until the transaction ends, so that each reads the
-	// roles as the one before left them: on PostgreSQL it locks the
-	// organization's row (FOR NO KEY UPDATE, for which rows inserted with
-	// a foreign key to it do not wait). Locking only the memberships that
-	// were admins let a promotion and a demotion of one member pass
+	// roles as the one before left them, and waits for the transactions
+	// that share them (ShareRoles), which wait for it: on PostgreSQL it
+	// takes an advisory lock of the tenant. Locking only the memberships
+	// that were admins let a promotion and a demotion of one member pass
 	// between two others' checks, leaving no admin. SQLite runs write
 	// transactions one at a time anyway.
 	LockRoles(ctx context.Context, tenant uuid.UUID) error
 	// ShareRoles holds tenant's roles, keys and memberships as they are
 	// until the transaction ends, beside other holders and against
-	// LockRoles: on PostgreSQL it locks the organization's row FOR SHARE,
-	// so a change of role, a removal or a revocation waits for the
-	// transactions that hold it, and they for it.
+	// LockRoles: a change of role, a removal or a revocation waits for the
+	// transactions that hold them, and those that come after it wait for
+	// it.
 	ShareRoles(ctx context.Context, tenant uuid.UUID) error
 	// CountAdmins counts tenant's admins.
 	CountAdmins(ctx context.Context, tenant uuid.UUID) (int, error)
