@@ -1,9 +1,9 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { ViewerDocument } from '@verdict/client';
 import { Api, KEY_STORAGE, VerdictError, errorMessage, saysUnreachable } from './api';
 import { useRetryWhileUnreachable } from './reconnect';
-import { BASE, Link, match, useLocation } from './router';
+import { BASE, Link, lastPathReplaced, match, useLocation } from './router';
 import type { Location } from './router';
 import { SessionContext, capabilities, effectiveRole, viewerIdentity } from './session';
 import type { Capabilities, Session, Viewer } from './session';
@@ -13,6 +13,7 @@ import { FlowList, PolicyList } from './pages/BaseList';
 import { GroupList, GroupPage } from './pages/Groups';
 import { AuditLog } from './pages/AuditLog';
 import { Keys, Members } from './pages/Admin';
+import { useTitle } from './title';
 
 // The editors and the comparisons bring CodeMirror, the diff library, and
 // xyflow with dagre: they load when first opened, so the first screen stays
@@ -192,8 +193,45 @@ const roleNames: Record<string, string> = {
   AUDITOR: 'Auditor',
 };
 
+/**
+ * After a navigation within the console (not the first load), focus goes to
+ * the top of the new page's content, the main region, as a page loaded
+ * anew would start there: a section's link keeps it in the header, and a
+ * link that leaves with its page drops it to the body. Focus the new page
+ * placed in its content itself (a field that focuses itself) stays there,
+ * and a page given another address in place (a new record once saved, by
+ * a replace) keeps its focus.
+ */
+function useFocusOnNavigation(path: string): void {
+  const shown = useRef(path);
+  useEffect(() => {
+    if (shown.current === path) return;
+    shown.current = path;
+    // The same page given another address (a new record saved) keeps its focus.
+    if (lastPathReplaced()) return;
+    const main = document.getElementById('main');
+    const from = document.activeElement;
+    if (!main) return;
+    if (!from || from === document.body || !main.contains(from)) {
+      main.focus({ preventScroll: true });
+      return;
+    }
+    // A control of the page before (the link followed) may stay focused
+    // while the next page loads, hidden, until it goes with its page.
+    const start = performance.now();
+    const step = () => {
+      const el = document.activeElement;
+      const lost = !el || el === document.body || (el === from && !(from as HTMLElement).checkVisibility?.());
+      if (lost) main.focus({ preventScroll: true });
+      else if (el === from && performance.now() - start < 10_000) requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+  }, [path]);
+}
+
 function Shell({ session }: { session: Session }) {
   const loc = useLocation();
+  useFocusOnNavigation(loc.path);
   const { viewer } = session;
   let page: ReactNode = <NotFound />;
   for (const r of routes) {
@@ -265,6 +303,7 @@ function Shell({ session }: { session: Session }) {
 }
 
 function NotAllowed() {
+  useTitle('Not for your role');
   return (
     <div className="pad">
       <h1>Not for your role</h1>
@@ -276,6 +315,7 @@ function NotAllowed() {
 }
 
 function NotFound() {
+  useTitle('Not found');
   return (
     <div className="pad">
       <h1>Not found</h1>

@@ -19,13 +19,27 @@ function current(): Location {
 
 const listeners = new Set<() => void>();
 
+// Whether the last change of path replaced the address in place (a new
+// record given its id once saved) rather than going to another page.
+let pathReplaced = false;
+window.addEventListener('popstate', () => {
+  pathReplaced = false;
+});
+
+/** Whether the path shown came by a navigation that replaced the one before in place. */
+export function lastPathReplaced(): boolean {
+  return pathReplaced;
+}
+
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
   const url = BASE + to.replace(/^\//, '');
+  const before = current().path;
   if (options.replace) {
     window.history.replaceState(null, '', url);
   } else {
     window.history.pushState(null, '', url);
   }
+  if (current().path !== before) pathReplaced = !!options.replace;
   listeners.forEach((l) => l());
 }
 

@@ -826,6 +826,29 @@ test('the Publish dialog lists the rule’s problems in the editor’s words, an
   await page.context().close();
 });
 
+test('invalid sample JSON is pointed at by line and column, whatever the fault, without repeating the text', async () => {
+  const created = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'JSON places', rule: 'A **Person** is placed if the __age__ of the **Person** is at least 18.' });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/policies/${created.baseId}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'JSON places' })).toBeVisible();
+  const problem = page.locator('.field-error').filter({ hasText: /^Not valid JSON: / });
+  for (const [text, said] of [
+    ['{"a": 1,\n"b": x}', 'expected a value, found “x” (line 2, column 6)'],
+    ['nope', 'expected a value, found “nope” (line 1, column 1)'],
+    ['{"Person": {"age": 40,}}', 'expected a property name in double quotes, found “}” (line 1, column 23)'],
+    ['{"Person":\n  {"name": "Ann\n"}}', 'a line break inside a string: close the string first, or write it as an escape such as \\n (line 2, column 16)'],
+    ['{"Person": {"age": 1e400}}', 'a number in it is larger than any a rule can compare (about 1.8e308) (line 1, column 20)'],
+    ['[]]', 'unexpected “]” after the JSON value (line 1, column 3)'],
+  ]) {
+    await replaceEditorText(page, 'Sample data (JSON)', text);
+    await expect(problem).toHaveText(`Not valid JSON: ${said}`);
+  }
+  await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 40}}');
+  await expect(problem).toHaveCount(0);
+  await page.context().close();
+});
+
 test('the editor checks the names a rule reads against the policy’s schema, which the Schema tab edits', async () => {
   const applicant = (income) => ({ type: 'object', properties: { [income]: { type: 'number' }, debtRatio: { type: 'number' } } });
   const schema = { type: 'object', properties: { Applicant: applicant('monthlyIncome') } };
@@ -1750,6 +1773,81 @@ test('a flow node names its true, false and next handles, true on the left and f
   await page.context().close();
 });
 
+test('arrow keys through a flow node’s types keep its settings: a type changed there and back gives the node back as it was', async () => {
+  const policy = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Type arrows', rule: 'A **Person** is checked if the __age__ of the **Person** is at least 18.' });
+  const nodes = [
+    { id: 's', type: 'start', name: 'Start', policy: { baseId: policy.baseId }, onTrue: 'check', onFalse: 'no' },
+    { id: 'check', type: 'policy', name: 'Check', policy: { baseId: policy.baseId }, onTrue: 'yes', onFalse: 'no' },
+    { id: 'yes', type: 'return', returnValue: true },
+    { id: 'no', type: 'return', returnValue: false },
+  ];
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', { name: 'Type arrows', definition: { formatVersion: 1, start: 's', nodes } });
+  const stored = async (id) => (await rest(server.url, ADMIN_KEY, 'GET', `/flow/${flow.id}`)).definition.nodes.find((n) => n.id === id);
+  // The save is answered a moment after its button is pressed: the stored node is waited for.
+  const storedAs = (id, want) =>
+    expect({
+      toString: () => `the stored node ${id} as ${JSON.stringify(want)}`,
+      count: async () => {
+        try {
+          assert.deepEqual(await stored(id), want);
+          return 1;
+        } catch {
+          return 0;
+        }
+      },
+    }).toHaveCount(1);
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+  await expect(flowNode(page, 'no')).toBeVisible();
+  const type = page.getByLabel('Type', { exact: true });
+
+  // A return false node: up to Policy and down again, then down to Custom and up again.
+  await page.getByLabel('Node', { exact: true }).selectOption('no');
+  await type.focus();
+  await page.keyboard.press('ArrowUp');
+  await expect(type).toHaveValue('policy');
+  await page.keyboard.press('ArrowDown');
+  await expect(type).toHaveValue('return');
+  await expect(page.getByLabel('Returns')).toHaveValue('false');
+  await page.keyboard.press('ArrowDown');
+  await expect(type).toHaveValue('custom');
+  await expect(page.locator('#node-outcome')).toHaveValue('');
+  await page.keyboard.press('ArrowUp');
+  await expect(type).toHaveValue('return');
+  await expect(page.getByLabel('Returns')).toHaveValue('false');
+
+  // A policy node keeps its policy and branches through Return and Custom and back.
+  await page.getByLabel('Node', { exact: true }).selectOption('check');
+  await type.focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await expect(type).toHaveValue('custom');
+  await expect(page.getByLabel('Then go to')).toHaveValue('');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await expect(type).toHaveValue('policy');
+  await expect(page.getByLabel('When true, go to')).toHaveValue('yes');
+  await expect(page.getByLabel('When false, go to')).toHaveValue('no');
+  await expect(page.getByTestId('node-policy')).not.toContainText('No policy yet');
+
+  // Saved as a custom node, the node holds nothing a custom node cannot;
+  // changed back in the same session, it returns false again.
+  await page.getByLabel('Node', { exact: true }).selectOption('no');
+  await type.selectOption('custom');
+  await page.locator('#node-outcome').fill('manual review');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await storedAs('no', { id: 'no', type: 'custom', outcome: 'manual review' });
+  await expect(page.getByRole('button', { name: 'Save draft' })).not.toBeEnabled();
+  assert.deepEqual(await stored('check'), nodes[1]);
+  await type.selectOption('return');
+  await expect(page.getByLabel('Returns')).toHaveValue('false');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await storedAs('no', { id: 'no', type: 'return', returnValue: false });
+  await expect(page.getByRole('button', { name: 'Save draft' })).not.toBeEnabled();
+  await page.context().close();
+});
+
 test('a branch dragged from a handle connects when dropped anywhere on another node, which is outlined meanwhile', async () => {
   const policy = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Drop check', rule: 'A **Person** is checked if the __age__ of the **Person** is at least 18.' });
   const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
@@ -2096,12 +2194,17 @@ test('an admin adds a member, changes the role, removes the member, and cannot t
   await page.getByLabel('Role', { exact: true }).selectOption('EDITOR');
   await page.getByRole('button', { name: 'Add member' }).click();
   await expect(page.getByRole('status')).toHaveText('nina@example.test joined as editor.');
-  await page.getByLabel('Role of nina@example.test').selectOption('PUBLISHER');
+  await page.getByLabel('Role of nina@example.test', { exact: true }).selectOption('PUBLISHER');
+  await page.getByRole('button', { name: 'Change role of nina@example.test' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Make publisher' }).click();
   await expect(page.getByRole('status')).toHaveText('nina@example.test is now publisher.');
-  await expect(page.getByLabel('Role of nina@example.test')).toHaveValue('PUBLISHER');
+  await expect(page.getByLabel('Role of nina@example.test', { exact: true })).toHaveValue('PUBLISHER');
 
-  await page.getByLabel('Role of admin@localhost').selectOption('VIEWER');
+  await page.getByLabel('Role of admin@localhost', { exact: true }).selectOption('VIEWER');
+  await page.getByRole('button', { name: 'Change role of admin@localhost' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Make viewer' }).click();
   await expect(page.getByRole('alert')).toContainText("is the organization's last admin; make another member admin first");
+  await expect(page.getByLabel('Role of admin@localhost', { exact: true })).toHaveValue('ADMIN');
   await page.getByRole('button', { name: 'Remove admin@localhost' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Remove admin@localhost' }).click();
   await expect(page.getByRole('alert')).toContainText("is the organization's last admin; make another member admin first");
@@ -2112,6 +2215,74 @@ test('an admin adds a member, changes the role, removes the member, and cannot t
   await page.getByRole('dialog').getByRole('button', { name: 'Remove nina@example.test' }).click();
   await expect(page.getByRole('status')).toContainText('nina@example.test left the organization');
   await expect(page.getByRole('table', { name: 'Members' })).not.toContainText('nina@example.test');
+  await page.context().close();
+});
+
+test('arrow keys on a member’s role only stage it: the role changes once confirmed, Escape and Cancel keep it, and demoting yourself says so', async () => {
+  const added = await rest(server.url, ADMIN_KEY, 'POST', '/admin/members', { email: 'arrow@example.test', role: 'publisher' });
+  const storedRole = async (email) =>
+    (await rest(server.url, ADMIN_KEY, 'GET', `/admin/members?q=${encodeURIComponent(email)}`)).items.find((m) => m.user.email === email).role;
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/admin/members`);
+  const select = page.getByLabel('Role of arrow@example.test', { exact: true });
+  await expect(select).toHaveValue('PUBLISHER');
+
+  // Three arrows down a closed select change nothing on the server.
+  await select.focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown');
+  await expect(select).toHaveValue('AUDITOR');
+  const change = page.getByRole('button', { name: 'Change role of arrow@example.test' });
+  await expect(change).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  assert.equal(await storedRole('arrow@example.test'), 'publisher');
+  // Escape on the select puts the current role back.
+  await page.keyboard.press('Escape');
+  await expect(select).toHaveValue('PUBLISHER');
+  await expect(change).toHaveCount(0);
+  await expect(select).toBeFocused();
+
+  // One arrow down, then Change role, confirmed by keyboard.
+  await page.keyboard.press('ArrowDown');
+  await expect(select).toHaveValue('ADMIN');
+  await page.keyboard.press('Tab');
+  await expect(change).toBeFocused();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Make arrow@example.test admin?' });
+  await expect(dialog).toContainText('arrow@example.test goes from publisher to admin.');
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByRole('button', { name: 'Make admin' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status')).toHaveText('arrow@example.test is now admin.');
+  await expect(select).toHaveValue('ADMIN');
+  await expect(select).toBeFocused();
+  assert.equal(await storedRole('arrow@example.test'), 'admin');
+
+  // Cancel keeps the role, and focus goes back to the select.
+  await select.selectOption('VIEWER');
+  await change.click();
+  await expect(page.getByRole('dialog', { name: 'Make arrow@example.test viewer?' })).toContainText('goes from admin to viewer.');
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(select).toHaveValue('ADMIN');
+  await expect(select).toBeFocused();
+
+  // An admin arrowing through their own row is asked, and told it is their own role.
+  const own = page.getByLabel('Role of admin@localhost', { exact: true });
+  await own.focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(own).toHaveValue('AUDITOR');
+  assert.equal(await storedRole('admin@localhost'), 'admin');
+  await page.getByRole('button', { name: 'Change role of admin@localhost' }).click();
+  const self = page.getByRole('dialog', { name: 'Make admin@localhost auditor?' });
+  await expect(self).toContainText('This is your own role: you demote yourself');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(own).toHaveValue('ADMIN');
+  await expect(own).toBeFocused();
+  assert.equal(await storedRole('admin@localhost'), 'admin');
+  await rest(server.url, ADMIN_KEY, 'DELETE', `/admin/members/${added.user.id}`);
   await page.context().close();
 });
 
@@ -2158,6 +2329,49 @@ test('an admin creates a key, copies it, signs in with it in a new page, and rev
   const playground = await page.context().newPage();
   await playground.goto(server.url + (await link.getAttribute('href')));
   await expect(playground.locator('body')).toContainText(ADMIN_KEY);
+  await page.context().close();
+});
+
+test('focus stays on the page through Create key, its Done, and Add member: on the new key’s Copy button, then Create key, then Add member', async () => {
+  const page = await newPage();
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin });
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/admin/keys`);
+  await page.getByLabel('Name', { exact: true }).fill('focus kept');
+  const create = page.getByRole('button', { name: 'Create key' });
+  await create.focus();
+  await page.keyboard.press('Enter');
+  const region = page.getByRole('region', { name: 'The key “focus kept”' });
+  await expect(region).toBeVisible();
+  const copy = region.getByRole('button', { name: 'Copy key' });
+  await expect(copy).toBeFocused();
+  // The button names what it copies and says it is shown this once.
+  const description = await copy.evaluate((el) =>
+    el.getAttribute('aria-describedby').split(' ').map((id) => document.getElementById(id).textContent).join(' '),
+  );
+  assert.match(description, /^The key “focus kept” Copy the key now: this is the only time it is shown\./);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status')).toHaveText('Copied to the clipboard.');
+  await page.keyboard.press('Tab');
+  await expect(region.getByRole('button', { name: 'Done' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(region).toHaveCount(0);
+  await expect(create).toBeFocused();
+  // Its name emptied, Create key is marked disabled and does nothing.
+  await expect(create).toHaveAttribute('aria-disabled', 'true');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(page.getByRole('region', { name: /^The key/ })).toHaveCount(0);
+
+  await page.goto(`${server.url}/console/admin/members`);
+  await page.getByLabel('Email', { exact: true }).fill('focus-kept@example.test');
+  const add = page.getByRole('button', { name: 'Add member' });
+  await add.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status')).toHaveText('focus-kept@example.test joined as viewer.');
+  await expect(page.getByRole('table', { name: 'Members' })).toContainText('focus-kept@example.test');
+  await expect(add).toBeFocused();
+  await expect(add).toHaveAttribute('aria-disabled', 'true');
   await page.context().close();
 });
 
@@ -3493,6 +3707,52 @@ test('the lists keep their search, filters and page in the address, through Back
   await page.context().close();
 });
 
+test('each page names itself in the window title, and a navigation moves focus to the page’s content', async () => {
+  const policy = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Titled policy', rule: 'A **Person** is titled if the __age__ of the **Person** is at least 18.' });
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
+    name: 'Titled flow',
+    definition: { formatVersion: 1, start: 's', nodes: [{ id: 's', type: 'start', policy: { baseId: policy.baseId }, onTrue: 'yes' }, { id: 'yes', type: 'return', returnValue: true }] },
+  });
+  const page = await newPage();
+  await page.goto(server.url + '/console/');
+  await expect({ toString: () => 'the sign-in title', count: async () => ((await page.title()) === 'Sign in — Verdict console' ? 1 : 0) }).toHaveCount(1);
+  await signIn(page, ADMIN_KEY);
+  const title = (want) => expect({ toString: () => `the title ${want}`, count: async () => ((await page.title()) === want ? 1 : 0) }).toHaveCount(1);
+  const main = page.locator('main');
+  await title('Policies — Verdict console');
+
+  // A section's link, by keyboard: the title follows and focus goes to the page's content.
+  const nav = page.getByRole('navigation', { name: 'Sections' });
+  for (const [link, heading] of [['Members', 'Members'], ['Keys', 'API keys'], ['Audit log', 'Audit log'], ['Groups', 'Groups'], ['Flows', 'Flows']]) {
+    await nav.getByRole('link', { name: link, exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await title(`${heading} — Verdict console`);
+    await expect(main).toBeFocused();
+  }
+
+  // A link in the page that leaves with it: focus goes to the new page's content, not the body.
+  await page.getByLabel('Search by name').fill('Titled flow');
+  await page.getByRole('table', { name: 'Flows' }).getByRole('link', { name: 'Titled flow' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: 'Titled flow' })).toBeVisible();
+  await title('Titled flow — Verdict console');
+  await expect(main).toBeFocused();
+
+  await page.goto(`${server.url}/console/policies/${policy.baseId}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Titled policy' })).toBeVisible();
+  await title('Titled policy — Verdict console');
+  // Back, after a navigation within the console.
+  await nav.getByRole('link', { name: 'Groups', exact: true }).click();
+  await title('Groups — Verdict console');
+  await page.goBack();
+  await title('Titled policy — Verdict console');
+  await expect(main).toBeFocused();
+  await page.goto(`${server.url}/console/nowhere`);
+  await title('Not found — Verdict console');
+  await page.context().close();
+});
+
 test('the tab a policy or a flow shows is kept in the address, through a reload, Back and Forward', async () => {
   const v1 = await publishedPolicy('Tabbed', 'A **Person** is tabbed if the __age__ of the **Person** is at least 18.');
   const next = await rest(server.url, ADMIN_KEY, 'GET', `/policy/${v1.baseId}/draft`);
@@ -3628,6 +3888,56 @@ test('while a list loads another page its table is busy and dimmed and its pagin
   await previous.click();
   await expect(rows).toHaveCount(20);
   await expect(page.getByRole('alert')).toHaveCount(0);
+  await page.context().close();
+});
+
+test('Next page and Previous page keep keyboard focus while the page loads, and the page reached is announced', async () => {
+  const rule = 'A **Person** is counted if the __age__ of the **Person** is at least 1.';
+  for (let i = 1; i <= 21; i++) await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: `Focus page ${String(i).padStart(2, '0')}`, rule });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  // The second page's answer is held until the test lets it go.
+  let release = null;
+  await page.route('**/graphql', async (route) => {
+    const body = route.request().postDataJSON();
+    if (!body?.variables?.after || !/\bpolicies\(/.test(body.query)) return route.continue();
+    await new Promise((ok) => (release = ok));
+    return route.continue();
+  });
+  await page.goto(server.url + '/console/?q=Focus+page');
+  const table = page.getByRole('table', { name: 'Policies' });
+  const rows = table.locator('tbody tr');
+  const next = page.getByRole('button', { name: 'Next page' });
+  const previous = page.getByRole('button', { name: 'Previous page' });
+  const announced = page.locator('.pager [aria-live="polite"]');
+  await expect(rows).toHaveCount(20);
+  await expect(announced).toHaveText('Page 1');
+
+  await next.focus();
+  await page.keyboard.press('Enter');
+  await expect(table).toHaveAttribute('aria-busy', 'true');
+  await expect(announced).toHaveText('Page 2');
+  await expect(next).toHaveAttribute('aria-disabled', 'true');
+  await expect(next).toBeFocused();
+  // Enter again while the page loads does nothing.
+  await page.keyboard.press('Enter');
+  await expect({ toString: () => 'the held request', count: async () => (release ? 1 : 0) }).toHaveCount(1);
+  release();
+  await expect(rows).toHaveCount(1);
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  await expect(announced).toHaveText('Page 2');
+  assert.equal(new URL(page.url()).searchParams.getAll('after').length, 1);
+  // The last page's Next cannot act, and keeps focus all the same.
+  await expect(next).toHaveAttribute('aria-disabled', 'true');
+  await expect(next).toBeFocused();
+
+  await page.keyboard.press('Shift+Tab');
+  await expect(previous).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(rows).toHaveCount(20);
+  await expect(announced).toHaveText('Page 1');
+  await expect(previous).toHaveAttribute('aria-disabled', 'true');
+  await expect(previous).toBeFocused();
   await page.context().close();
 });
 

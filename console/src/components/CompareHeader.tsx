@@ -5,6 +5,7 @@ import { authorLabel, useSession } from '../session';
 import { recordLabel } from '../versions';
 import { OlderVersions } from './OlderVersions';
 import { RecordPicker } from './RecordPicker';
+import { useTitle } from '../title';
 
 interface ComparedRecord {
   id: string;
@@ -43,6 +44,7 @@ export function CompareHeader<R extends ComparedRecord>({
   older?: (() => Promise<void>) | null;
 }) {
   const session = useSession();
+  useTitle(`${title}: ${b.name}`);
   const pick = (side: 'left' | 'right', id: string) =>
     navigate(`${path}/${baseId}/compare?left=${side === 'left' ? id : a.id}&right=${side === 'right' ? id : b.id}`, { replace: true });
   return (

@@ -151,15 +151,25 @@ export function pagedTable<T>(pages: Pages<T>) {
   return { 'aria-busy': pages.loading, className: pages.loading ? 'table table-loading' : 'table' };
 }
 
-/** Previous and Next, neither of which acts while a page loads: they would act on the rows before. */
+/**
+ * Previous and Next, neither of which acts while a page loads: they would
+ * act on the rows before. They are marked disabled with aria-disabled, not
+ * the disabled attribute: a button disabled while focused drops focus to
+ * the body, and a keyboard user paging with Enter would start again from
+ * the top. The page shown is announced as it changes.
+ */
 export function Pager<T>({ pages }: { pages: Pages<T> }) {
+  const canPrevious = !pages.loading && pages.page > 1;
+  const canNext = !pages.loading && pages.hasNext;
   return (
     <div className="pager">
-      <button type="button" className="btn" disabled={pages.loading || pages.page <= 1} onClick={pages.previous}>
+      <button type="button" className="btn" aria-disabled={!canPrevious} onClick={() => canPrevious && pages.previous()}>
         Previous page
       </button>
-      <span className="muted">Page {pages.page}</span>
-      <button type="button" className="btn" disabled={pages.loading || !pages.hasNext} onClick={pages.next}>
+      <span className="muted" aria-live="polite" aria-atomic="true">
+        Page {pages.page}
+      </span>
+      <button type="button" className="btn" aria-disabled={!canNext} onClick={() => canNext && pages.next()}>
         Next page
       </button>
     </div>

@@ -6,6 +6,7 @@ import { mayChange, ownerLabel, useSession } from '../session';
 import { recordLabel, standing, versionCount } from '../versions';
 import { RecordPicker } from './RecordPicker';
 import { ConfirmDialog } from './ConfirmDialog';
+import { useTitle } from '../title';
 
 interface HeaderRecord {
   id: string;
@@ -69,6 +70,7 @@ export function RecordHeader<R extends HeaderRecord>({
   const [confirmRollback, setConfirmRollback] = useState(false);
   const latest = versionCount(records);
   useSaveKey(editable && saveable && !busy ? onSave : null, editable);
+  useTitle(record ? record.name : newTitle);
   return (
     <>
       <div className="page-head">

@@ -6,6 +6,7 @@ import { linter, lintGutter, lintKeymap } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
 import { EditorView, drawSelection, keymap, lineNumbers } from '@codemirror/view';
 import { parseJSON } from '../runData';
+import { jsonFault, lineColumn } from './jsonPlace';
 import { runKeymap } from './keys';
 
 /** A JSON editor; optional ones may be left blank, which their linter accepts. */
@@ -42,20 +43,24 @@ export function jsonEditorState(o: {
   });
 }
 
-/** Where JSON text stops being JSON: a message with its line and column, or null when it parses. */
+/**
+ * Where JSON text stops being JSON: what is wrong and its line and column,
+ * or null when it parses. The place is found by a scanner of the console's
+ * own: the browser's message says it only at times, and some repeat the
+ * whole text.
+ */
 export function jsonProblem(text: string): string | null {
   try {
     parseJSON(text);
     return null;
   } catch (err) {
+    const fault = jsonFault(text);
+    if (fault) {
+      const { line, column } = lineColumn(text, fault.at);
+      return `${fault.message} (line ${line}, column ${column})`;
+    }
+    // Only text nested too deep for the scanner comes here: the browser's words, without any text they repeat.
     const msg = err instanceof Error ? err.message : String(err);
-    const m = /position (\d+)/.exec(msg);
-    if (!m) return msg;
-    const pos = Number(m[1]);
-    const before = text.slice(0, pos).split('\n');
-    const line = before.length;
-    const column = before[before.length - 1]!.length + 1;
-    // The browser's message may say the place itself: said once, here.
-    return `${msg.replace(/ at position \d+.*$/, '').replace(/ in JSON$/, '')} (line ${line}, column ${column})`;
+    return msg.replace(/,? ".*" is not valid JSON$/s, '').slice(0, 200);
   }
 }

@@ -101,6 +101,50 @@ export function updateNode(d: Definition, id: string, patch: Partial<FlowNode>):
   });
 }
 
+// The members that belong to a node's type: a node of another type
+// cannot hold them (a branch it does not follow is an error).
+const typedMembers = ['policy', 'policyId', 'onTrue', 'onFalse', 'returnValue', 'outcome', 'next'] as const;
+const membersOfType: Record<string, readonly string[]> = {
+  start: ['policy', 'policyId', 'onTrue', 'onFalse'],
+  policy: ['policy', 'policyId', 'onTrue', 'onFalse'],
+  return: ['returnValue'],
+  custom: ['outcome', 'next'],
+};
+
+/** What a change of type took from a node, for a change back to put back. */
+export type TypeStash = Partial<FlowNode>;
+
+/**
+ * Gives a node another type: the members both types hold stay, those the
+ * new type cannot hold go to the stash, and those it holds that the node
+ * lacks come back from the stash, so that a change there and back (an
+ * arrow key through the types, say) gives the node back as it was. A
+ * member the new type needs and neither has gets its default.
+ */
+export function changeType(d: Definition, id: string, type: string, stash: TypeStash = {}): { definition: Definition; stash: TypeStash } {
+  const kept: TypeStash = { ...stash };
+  const holds = new Set(membersOfType[type] ?? typedMembers);
+  const definition = withNode(d, id, (n) => {
+    const next: FlowNode = { ...n, type };
+    for (const m of typedMembers) {
+      if (!holds.has(m) && m in next) {
+        (kept as Record<string, unknown>)[m] = next[m];
+        delete next[m];
+      }
+    }
+    for (const m of holds) {
+      if (!(m in next) && m in kept) {
+        next[m] = kept[m];
+        delete kept[m];
+      }
+    }
+    if (type === 'return' && typeof next.returnValue !== 'boolean') next.returnValue = true;
+    if (type === 'custom' && typeof next.outcome !== 'string') next.outcome = '';
+    return next;
+  });
+  return { definition, stash: kept };
+}
+
 /** Points a branch at one node, or empties it (target null). */
 export function setBranch(d: Definition, source: string, handle: Handle, target: string | null): Definition {
   return withNode(d, source, (n) => {

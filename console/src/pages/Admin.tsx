@@ -1,8 +1,8 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { AddMemberDocument, ChangeMemberRoleDocument, CreateKeyDocument, KeysDocument, MembersDocument, RemoveMemberDocument, RevokeKeyDocument } from '@verdict/client';
 import type { MemberFieldsFragment, Role, Scope } from '@verdict/client';
 import { errorMessage } from '../api';
-import { focusNextWhenGone } from '../focus';
+import { focusNextWhenGone, returnFocus } from '../focus';
 import { enumWord, formatTime } from '../format';
 import { useSession } from '../session';
 import { useSearchParam } from '../searchTerm';
@@ -14,6 +14,7 @@ import { PagesError, Pager, pagedTable, useAddressPages } from '../components/Pa
 import { SearchField } from '../components/SearchField';
 import { SearchCombo } from '../components/SearchCombo';
 import type { Choice, ComboWords } from '../components/SearchCombo';
+import { useTitle } from '../title';
 
 const roles: Role[] = ['VIEWER', 'EDITOR', 'PUBLISHER', 'ADMIN', 'AUDITOR'];
 const scopes: Scope[] = ['VIEW', 'EDIT', 'PUBLISH', 'ADMIN'];
@@ -27,13 +28,39 @@ export function Members() {
   const [notice, setNotice] = useState<Notice | null>(null);
   // The member asked about, and the Remove button that asked.
   const [removing, setRemoving] = useState<{ member: MemberFieldsFragment; button: HTMLElement } | null>(null);
+  // A role chosen in a row's select is only staged, by user id: arrow keys
+  // on a closed select change it at each press. Change role asks, and only
+  // then is the role changed.
+  const [staged, setStaged] = useState<Record<string, Role>>({});
+  // The change asked about, and the row's select, where focus goes after.
+  const [changing, setChanging] = useState<{ member: MemberFieldsFragment; role: Role; select: HTMLSelectElement } | null>(null);
+  // The member whose change was confirmed, until the list shows it.
+  const [applying, setApplying] = useState<string | null>(null);
   const search = useSearchParam();
+  useTitle('Members');
 
   const load = useCallback(
     async (after: string | null) => (await api.request(MembersDocument, { first: 50, after, query: search.term || null })).members,
     [api, search.term],
   );
   const pages = useAddressPages(load, version);
+
+  // A list read again drops the staged roles it now shows.
+  useEffect(() => {
+    setApplying(null);
+    setStaged((s) => {
+      const left = { ...s };
+      for (const m of pages.items ?? []) if (left[m.user.id] === m.role) delete left[m.user.id];
+      return Object.keys(left).length === Object.keys(s).length ? s : left;
+    });
+  }, [pages.items]);
+
+  const unstage = (userId: string) =>
+    setStaged((s) => {
+      const left = { ...s };
+      delete left[userId];
+      return left;
+    });
 
   const act = async (what: () => Promise<string>) => {
     setNotice(null);
@@ -56,6 +83,7 @@ export function Members() {
         aria-label="Add a member"
         onSubmit={(e) => {
           e.preventDefault();
+          if (!email.trim()) return;
           void act(async () => {
             const m = (await api.request(AddMemberDocument, { input: { email: email.trim(), name: name.trim() || null, role } })).addMember!;
             setEmail('');
@@ -82,7 +110,8 @@ export function Members() {
             ))}
           </select>
         </div>
-        <button type="submit" className="btn btn-primary" disabled={!email.trim()}>
+        {/* Marked disabled, not disabled: the email is emptied once the member is added, and focus stays on the button. */}
+        <button type="submit" className="btn btn-primary" aria-disabled={!email.trim()}>
           Add member
         </button>
       </form>
@@ -112,23 +141,38 @@ export function Members() {
               </td>
               <td>{m.user.name}</td>
               <td>
-                <select
-                  aria-label={`Role of ${m.user.email}`}
-                  value={m.role}
-                  onChange={(e) => {
-                    const next = e.target.value as Role;
-                    void act(async () => {
-                      await api.request(ChangeMemberRoleDocument, { input: { userId: m.user.id, role: next } });
-                      return `${m.user.email} is now ${next.toLowerCase()}.`;
-                    });
-                  }}
-                >
-                  {roles.map((r) => (
-                    <option key={r} value={r}>
-                      {enumWord(r)}
-                    </option>
-                  ))}
-                </select>
+                <div className="role-cell">
+                  <select
+                    aria-label={`Role of ${m.user.email}`}
+                    value={staged[m.user.id] ?? m.role}
+                    onChange={(e) => {
+                      const next = e.target.value as Role;
+                      setStaged((s) => ({ ...s, [m.user.id]: next }));
+                    }}
+                    onKeyDown={(e) => {
+                      if (e.key === 'Escape' && staged[m.user.id] !== undefined && applying !== m.user.id) unstage(m.user.id);
+                    }}
+                  >
+                    {roles.map((r) => (
+                      <option key={r} value={r}>
+                        {enumWord(r)}
+                      </option>
+                    ))}
+                  </select>
+                  {staged[m.user.id] !== undefined && staged[m.user.id] !== m.role && applying !== m.user.id && (
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      aria-label={`Change role of ${m.user.email}`}
+                      onClick={(e) => {
+                        const select = e.currentTarget.parentElement!.querySelector('select')!;
+                        setChanging({ member: m, role: staged[m.user.id]!, select });
+                      }}
+                    >
+                      Change role
+                    </button>
+                  )}
+                </div>
               </td>
               <td>{formatTime(m.createdAt)}</td>
               <td>
@@ -149,6 +193,41 @@ export function Members() {
         </tbody>
       </table>
       <Pager pages={pages} />
+      {changing && (
+        <ConfirmDialog
+          title={`Make ${changing.member.user.email} ${enumWord(changing.role).toLowerCase()}?`}
+          confirmLabel={`Make ${enumWord(changing.role).toLowerCase()}`}
+          onCancel={() => {
+            unstage(changing.member.user.id);
+            returnFocus(changing.select);
+            setChanging(null);
+          }}
+          onConfirm={() => {
+            const { member: m, role: next, select } = changing;
+            setApplying(m.user.id);
+            returnFocus(select);
+            setChanging(null);
+            void act(async () => {
+              try {
+                await api.request(ChangeMemberRoleDocument, { input: { userId: m.user.id, role: next } });
+              } catch (err) {
+                setApplying(null);
+                unstage(m.user.id);
+                throw err;
+              }
+              return `${m.user.email} is now ${next.toLowerCase()}.`;
+            });
+          }}
+        >
+          {changing.member.user.email} goes from {enumWord(changing.member.role).toLowerCase()} to {enumWord(changing.role).toLowerCase()}.
+          {changing.member.user.id === viewer.user?.id && changing.member.role === 'ADMIN' && (
+            <strong>
+              {' '}
+              This is your own role: you demote yourself, and can no longer manage members and keys, nor make yourself admin again.
+            </strong>
+          )}
+        </ConfirmDialog>
+      )}
       {removing && (
         <ConfirmDialog
           title={`Remove ${removing.member.user.email}?`}
@@ -196,10 +275,17 @@ export function Keys() {
   const [expires, setExpires] = useState('');
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
   const [copied, setCopied] = useState('');
+  // The new key's Copy button takes focus as the key is shown; Done gives it back to Create key.
+  const createButton = useRef<HTMLButtonElement>(null);
+  const copyButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (created) copyButton.current?.focus();
+  }, [created]);
   const [notice, setNotice] = useState<Notice | null>(null);
   // The key asked about, and the Revoke button that asked.
   const [revoking, setRevoking] = useState<{ id: string; name: string; button: HTMLElement } | null>(null);
   const search = useSearchParam();
+  useTitle('API keys');
 
   const load = useCallback(
     async (after: string | null) => (await api.request(KeysDocument, { first: 50, after, query: search.term || null })).keys,
@@ -264,7 +350,7 @@ export function Keys() {
         aria-label="Create a key"
         onSubmit={(e) => {
           e.preventDefault();
-          void onCreate();
+          if (name.trim()) void onCreate();
         }}
       >
         <div className="field grow">
@@ -289,24 +375,33 @@ export function Keys() {
           <label htmlFor="key-expires">Expires (optional)</label>
           <input id="key-expires" type="datetime-local" value={expires} onChange={(e) => setExpires(e.target.value)} />
         </div>
-        <button type="submit" className="btn btn-primary" disabled={!name.trim()}>
+        {/* Marked disabled, not disabled: the name is emptied once the key is made, and Done brings focus back here. */}
+        <button ref={createButton} type="submit" className="btn btn-primary" aria-disabled={!name.trim()}>
           Create key
         </button>
       </form>
       {created && (
         <section className="panel secret" aria-labelledby="secret-heading" role="region">
           <h2 id="secret-heading">The key “{created.name}”</h2>
-          <p className="alert alert-info">
+          <p className="alert alert-info" id="secret-warning">
             Copy the key now: this is the only time it is shown. Only its hash is stored, and nobody can show it again. Keep it like a password.
           </p>
           <div className="secret-row">
             <code data-testid="new-secret" className="secret-value">
               {created.secret}
             </code>
-            <button type="button" className="btn btn-primary" onClick={() => void onCopy()}>
+            <button ref={copyButton} type="button" className="btn btn-primary" aria-describedby="secret-heading secret-warning" onClick={() => void onCopy()}>
               Copy key
             </button>
-            <button type="button" className="btn" onClick={() => setCreated(null)}>
+            <button
+              type="button"
+              className="btn"
+              onClick={() => {
+                createButton.current?.focus();
+                setCreated(null);
+                setCopied('');
+              }}
+            >
               Done
             </button>
           </div>

@@ -7,6 +7,7 @@ import { useSession } from '../session';
 import { PagesError, Pager, pagedTable, useAddressPages } from '../components/Pager';
 import { actionWord, subjectOf, useAuditNames } from '../auditNames';
 import type { Subject } from '../auditNames';
+import { useTitle } from '../title';
 
 const actions: AuditAction[] = ['CREATED', 'EDITED', 'PUBLISHED', 'ASSIGNED', 'EXECUTED', 'DELETED'];
 const kinds: AuditKind[] = ['POLICY', 'FLOW', 'GROUP', 'MEMBER', 'KEY'];
@@ -69,6 +70,7 @@ function formOf(applied: string): Filters {
 
 export function AuditLog() {
   const { api } = useSession();
+  useTitle('Audit log');
   const { params } = useLocation();
   const applied = appliedIn(params);
   const [draft, setDraft] = useState<Filters>(() => formOf(applied));

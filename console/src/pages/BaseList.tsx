@@ -8,6 +8,7 @@ import { formatTime } from '../format';
 import { PagesError, Pager, pagedTable, useAddressPages } from '../components/Pager';
 import { SearchField } from '../components/SearchField';
 import { GroupFilter } from '../components/GroupFilter';
+import { useTitle } from '../title';
 
 const PAGE_SIZE = 20;
 
@@ -67,6 +68,7 @@ function SummaryList({ kind }: { kind: Kind }) {
   const { params } = useLocation();
   const search = useSearchParam();
   const groupId = params.get('group') ?? '';
+  useTitle(kind.title);
 
   const load = useCallback(
     async (after: string | null): Promise<Connection> => {

@@ -1,7 +1,9 @@
 import { DecisionDetails } from '../components/DecisionsPanel';
+import { useTitle } from '../title';
 
 /** A recorded decision at its own address, for the audit log's `executed` events to link to. */
 export default function DecisionPage({ id }: { id: string }) {
+  useTitle('Decision');
   return (
     <div className="page">
       <div className="page-head">

@@ -49,8 +49,9 @@ import {
   targets,
   updateNode,
   branchMember,
+  changeType,
 } from '../flows/definition';
-import type { Branch, Definition, FlowNode, NodeType } from '../flows/definition';
+import type { Branch, Definition, FlowNode, NodeType, TypeStash } from '../flows/definition';
 import { nodeNamed, placeProblems, problemsOf, publishRefusal } from '../flows/problems';
 import type { Problem } from '../flows/problems';
 import { runPath } from '../flows/path';
@@ -149,6 +150,8 @@ function FlowEditor({
   const [tab, setTab] = useTab<Tab>(record ? tabs : tabs.filter((t) => t !== 'decisions'));
   const [name, setName] = useState(restored?.name ?? record?.name ?? '');
   const [description, setDescription] = useState(restored?.description ?? record?.description ?? '');
+  // What changes of a node's type took from it, kept while this record is open.
+  const typeStashes = useRef(new Map<string, TypeStash>());
   const [definition, setDefinition] = useState<Definition>(() =>
     restored ? asDefinition(restored.definition) : record ? asDefinition(record.definition) : emptyDefinition(),
   );
@@ -677,8 +680,10 @@ function FlowEditor({
                 editable={editable}
                 policyText={model.nodes.find((n) => n.id === selectedNode.id)?.policyLabel}
                 problems={placed.byNode.get(selectedNode.id) ?? []}
+                stashes={typeStashes.current}
                 onChange={setDefinition}
                 onDelete={() => {
+                  typeStashes.current.delete(selectedNode.id);
                   setDefinition(removeNode(definition, selectedNode.id));
                   setSelected(null);
                 }}
@@ -863,6 +868,7 @@ function NodeInspector({
   editable,
   policyText,
   problems,
+  stashes,
   onChange,
   onDelete,
 }: {
@@ -871,6 +877,8 @@ function NodeInspector({
   editable: boolean;
   policyText?: string;
   problems: Problem[];
+  /** What changes of type took from each node, by id, for a change back. */
+  stashes: Map<string, TypeStash>;
   onChange: (d: Definition) => void;
   onDelete: () => void;
 }) {
@@ -902,11 +910,11 @@ function NodeInspector({
             value={node.type}
             disabled={!editable}
             onChange={(e) => {
-              const type = e.target.value;
-              const patch: Partial<FlowNode> = { type, returnValue: undefined, outcome: undefined, onTrue: undefined, onFalse: undefined, next: undefined };
-              if (type === 'return') patch.returnValue = true;
-              if (type === 'custom') patch.outcome = '';
-              onChange(updateNode(definition, node.id, patch));
+              // Arrow keys on the closed select change the type at each
+              // press: what a type cannot hold is kept aside, not lost.
+              const changed = changeType(definition, node.id, e.target.value, stashes.get(node.id));
+              stashes.set(node.id, changed.stash);
+              onChange(changed.definition);
             }}
           >
             {typeOptions.map((o) => (

@@ -28,10 +28,12 @@ import { NoticeLine } from '../components/NoticeLine';
 import { LoadFailure } from '../components/LoadFailure';
 import { PagesError, Pager, pagedTable, useAddressPages, usePages } from '../components/Pager';
 import { SearchField } from '../components/SearchField';
+import { useTitle } from '../title';
 
 /** The groups; `creating` (the address groups/new) opens the form of a new group above them. */
 export function GroupList({ creating = false }: { creating?: boolean }) {
   const { api, can } = useSession();
+  useTitle('Groups');
   const search = useSearchParam();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
@@ -142,6 +144,7 @@ export function GroupPage({ id }: { id: string }) {
   const [notice, setNotice] = useState<Notice | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const { attempt, trying } = useTries(saysUnreachable(loadError));
+  useTitle(group?.name);
 
   useEffect(() => {
     let live = true;

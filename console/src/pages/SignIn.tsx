@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTitle } from '../title';
 
 export function SignIn({
   busy,
@@ -13,6 +14,7 @@ export function SignIn({
   onSubmit: (key: string) => void;
 }) {
   const [key, setKey] = useState('');
+  useTitle('Sign in');
   return (
     <main className="signin">
       <form
