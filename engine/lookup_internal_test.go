@@ -27,22 +27,13 @@ var trickyKeys = []string{
 }
 
 // scanKey is how lookup found a name before it indexed large objects: the
-// exact key, else every key read and compared in canonical form, the first
-// in byte order winning.
+// exact key, else searchKey, which every object of up to searchedKeys keys
+// still takes.
 func scanKey(obj map[string]any, s step) (string, any, bool) {
 	if v, ok := obj[s.name]; ok {
 		return s.name, v, true
 	}
-	best, found := "", false
-	for k := range obj {
-		if canonEqual(k, s.canon) && (!found || k < best) {
-			best, found = k, true
-		}
-	}
-	if !found {
-		return "", nil, false
-	}
-	return best, obj[best], true
+	return searchKey(obj, s)
 }
 
 // The index compares canonical forms as strings, the scan with canonEqual:
