@@ -125,12 +125,9 @@ func (s *Service) Organization(ctx context.Context, id uuid.UUID) (*Organization
 // normalizeEmail checks an address and gives the form users are stored
 // under.
 func normalizeEmail(email string) (string, error) {
-	if err := checkText("email", email, MaxEmailLength); err != nil {
+	email, err := emailToFind(email)
+	if err != nil {
 		return "", err
-	}
-	email = strings.ToLower(strings.TrimSpace(email))
-	if email == "" {
-		return "", Invalid("email is required")
 	}
 	addr, err := mail.ParseAddress(email)
 	if err != nil || addr.Address != email {
