@@ -469,7 +469,7 @@ func TestRequestsGraphQLCannotReadAreRefusedWithACode(t *testing.T) {
 			}
 		}
 		bom := jsonRequest("\xEF\xBB\xBF" + `{"query": "{ viewer { role } }"}`)
-		if res := f.send(t, adminKey, bom); res.Status != http.StatusBadRequest || len(res.Errors) != 1 || res.Errors[0].Message != bodies.BOMProblem([]byte("\xEF\xBB\xBF")) {
+		if res := f.send(t, adminKey, bom); res.Status != http.StatusBadRequest || len(res.Errors) != 1 || res.Errors[0].Message != bodies.TextProblem([]byte("\xEF\xBB\xBF")) {
 			t.Errorf("a byte order mark: %d %+v", res.Status, res.Errors)
 		}
 		// Neither run nor stored: the name would hold U+FFFD.

@@ -111,11 +111,7 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	case err != nil:
 		return invalid("the request body could not be read")
 	}
-	// As REST: decoding would store U+FFFD for each byte that is not UTF-8.
-	if !utf8.Valid(body) {
-		return invalid("the request body is not valid UTF-8")
-	}
-	if problem := bodies.BOMProblem(body); problem != "" {
+	if problem := bodies.TextProblem(body); problem != "" {
 		return invalid(problem)
 	}
 	if problem := envelopeProblem(body); problem != "" {

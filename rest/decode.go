@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/internal/bodies"
@@ -54,10 +53,7 @@ func (s *server) readBody(r *http.Request) ([]byte, error) {
 	if err != nil {
 		return nil, s.unreadable(err)
 	}
-	if !utf8.Valid(body) {
-		return nil, invalid("the request body is not valid UTF-8")
-	}
-	if problem := bodies.BOMProblem(body); problem != "" {
+	if problem := bodies.TextProblem(body); problem != "" {
 		return nil, invalid("%s", problem)
 	}
 	return body, nil

@@ -176,6 +176,6 @@ func TestABodyWithAByteOrderMarkIsToldSo(t *testing.T) {
 		f := newFixture(t, db, noRateLimit)
 		w := f.do(http.MethodPost, "/check", strings.NewReader("\xEF\xBB\xBF"+`{"rule": "A **P** is ok if the __a__ of the **P** is at least 1."}`),
 			append(key(adminKey), "Content-Type", "application/json")...)
-		wantMessage(t, w, http.StatusBadRequest, service.CodeInvalidArgument, bodies.BOMProblem([]byte("\xEF\xBB\xBF")))
+		wantMessage(t, w, http.StatusBadRequest, service.CodeInvalidArgument, bodies.TextProblem([]byte("\xEF\xBB\xBF")))
 	})
 }

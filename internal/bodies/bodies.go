@@ -22,6 +22,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/sync/semaphore"
 )
@@ -270,11 +271,15 @@ func size(n int64) string {
 	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }
 
-// BOMProblem says what is wrong with a body that begins with a UTF-8 byte
-// order mark, which JSON sent between systems must not carry and a JSON
-// decoder reads as a stray character ("invalid character 'ï'"); it is ""
-// for any other body.
-func BOMProblem(body []byte) string {
+// TextProblem says what is wrong with a body as text, as REST and GraphQL
+// refuse it alike; it is "" for a body of UTF-8 without a byte order mark.
+// Bytes that are not UTF-8 would be decoded as U+FFFD, and stored so. JSON
+// sent between systems must not begin with a byte order mark, which a JSON
+// decoder reads as a stray character ("invalid character 'ï'").
+func TextProblem(body []byte) string {
+	if !utf8.Valid(body) {
+		return "the request body is not valid UTF-8"
+	}
 	if !bytes.HasPrefix(body, []byte("\xEF\xBB\xBF")) {
 		return ""
 	}
