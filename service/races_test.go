@@ -70,6 +70,17 @@ func duringHeldChangeEnded(t *testing.T, db *database.DB, waitsIn, stmt string, 
 	}
 	done := make(chan error, 1)
 	go func() { done <- do() }()
+	untilWaiting(t, db, waitsIn, done)
+	if err := end(change); err != nil {
+		t.Fatal(err)
+	}
+	return <-done
+}
+
+// untilWaiting returns once a statement holding waitsIn waits on a lock;
+// what ends on done before that fails t.
+func untilWaiting(t *testing.T, db *database.DB, waitsIn string, done <-chan error) {
+	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for waiting := false; !waiting; {
 		select {
@@ -80,16 +91,12 @@ func duringHeldChangeEnded(t *testing.T, db *database.DB, waitsIn, stmt string, 
 		if time.Now().After(deadline) {
 			t.Fatalf("it neither ended nor waited in %s within a minute", waitsIn)
 		}
-		if err := db.SQL().QueryRowContext(ctx, `SELECT count(*) > 0 FROM pg_stat_activity
+		if err := db.SQL().QueryRowContext(context.Background(), `SELECT count(*) > 0 FROM pg_stat_activity
 			WHERE datname = current_database() AND wait_event_type = 'Lock' AND strpos(query, $1) > 0`,
 			waitsIn).Scan(&waiting); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := end(change); err != nil {
-		t.Fatal(err)
-	}
-	return <-done
 }
 
 // group is a new group of the caller's organization.
@@ -401,45 +408,24 @@ func rolesKey(tenant uuid.UUID) (class, key int32) {
 // transaction that takes the lock the store takes for it.
 func TestAChangeOnItsWayAsItsCallerIsDemotedIsRefused(t *testing.T) {
 	onPostgres(t, func(t *testing.T, db *database.DB, f *fixture, admin context.Context) {
-		ctx := context.Background()
 		editor := f.team(t)["editor"]
 		v, err := f.svc.Viewer(editor)
 		if err != nil {
 			t.Fatal(err)
 		}
-		demotion, err := db.SQL().BeginTx(ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer demotion.Rollback()
 		class, key := rolesKey(f.acme.Organization.ID)
-		if _, err := demotion.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, class, key); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := demotion.ExecContext(ctx, `UPDATE memberships SET role = 'viewer' WHERE user_id = $1`, v.User.ID); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() {
-			_, err := f.svc.CreateGroup(editor, service.GroupChanges{Name: ptr("by a viewer")})
-			done <- err
-		}()
-		for waiting := false; !waiting; {
-			select {
-			case err := <-done:
-				t.Fatalf("the change ended without waiting for the demotion: %v", err)
-			case <-time.After(10 * time.Millisecond):
-			}
-			if err := db.SQL().QueryRowContext(ctx, `SELECT count(*) > 0 FROM pg_stat_activity
-				WHERE datname = current_database() AND wait_event_type = 'Lock' AND strpos(query, 'pg_advisory_xact_lock_shared') > 0`).Scan(&waiting); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := demotion.Commit(); err != nil {
-			t.Fatal(err)
-		}
-		wantCode(t, <-done, service.CodeConflict)
-		if n := db.Client().Group.Query().CountX(ctx); n != 0 {
+		err = duringHeldChangeEnded(t, db, "pg_advisory_xact_lock_shared", `SELECT pg_advisory_xact_lock($1, $2)`, []any{class, key},
+			func() error {
+				_, err := f.svc.CreateGroup(editor, service.GroupChanges{Name: ptr("by a viewer")})
+				return err
+			}, func(demotion *sql.Tx) error {
+				if _, err := demotion.Exec(`UPDATE memberships SET role = 'viewer' WHERE user_id = $1`, v.User.ID); err != nil {
+					return err
+				}
+				return demotion.Commit()
+			})
+		wantCode(t, err, service.CodeConflict)
+		if n := db.Client().Group.Query().CountX(context.Background()); n != 0 {
 			t.Errorf("%d groups stored by a caller demoted as they sent it", n)
 		}
 	})
@@ -470,32 +456,14 @@ func TestAChangeOfRoleIsNotHeldOffByTheWritesAfterIt(t *testing.T) {
 			_, err := f.svc.SetMemberRole(admin, v.User.ID, authz.RoleEditor)
 			changed <- err
 		}()
-		waitFor := func(what, needle string, n int) {
-			t.Helper()
-			deadline := time.Now().Add(time.Minute)
-			for {
-				var waiting int
-				if err := db.SQL().QueryRowContext(ctx, `SELECT count(*) FROM pg_stat_activity
-					WHERE datname = current_database() AND wait_event_type = 'Lock' AND strpos(query, $1) > 0`, needle).Scan(&waiting); err != nil {
-					t.Fatal(err)
-				}
-				if waiting >= n {
-					return
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("%s did not wait within a minute", what)
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
-		}
-		waitFor("the change of role", "pg_advisory_xact_lock(", 1)
+		untilWaiting(t, db, "pg_advisory_xact_lock(", changed)
 		// A write that comes after the change of role waits behind it.
 		wrote := make(chan error, 1)
 		go func() {
 			_, err := f.svc.CreateGroup(as["editor"], service.GroupChanges{Name: ptr("after")})
 			wrote <- err
 		}()
-		waitFor("the write after it", "pg_advisory_xact_lock_shared(", 1)
+		untilWaiting(t, db, "pg_advisory_xact_lock_shared(", wrote)
 		if err := first.Commit(); err != nil {
 			t.Fatal(err)
 		}
