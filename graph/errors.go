@@ -25,7 +25,7 @@ import (
 //   - anything else is a fault of the server: it is logged and shown as
 //     internal, without details. The service's internal and unavailable
 //     errors, whose causes the service keeps to itself, are logged too
-//     (logFailure).
+//     (service.LogFailure).
 //
 // No message or detail is longer than maxMessage characters: a message
 // quotes only the start of a value the client sent, and should one not,
@@ -42,12 +42,12 @@ func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 			// A field left unresolved because the client went away is
 			// no failure of the server.
 			if se != errGone {
-				logFailure(ctx, log, code, shown.Path.String(), err, errors.Unwrap(se))
+				service.LogFailure(ctx, log, code, err, errors.Unwrap(se), slog.String("path", shown.Path.String()))
 			}
 		case shown.Err == nil:
 			code, msg = service.CodeInvalidArgument, shown.Message
 		default:
-			logFailure(ctx, log, service.CodeInternal, shown.Path.String(), err, nil)
+			service.LogFailure(ctx, log, service.CodeInternal, err, nil, slog.String("path", shown.Path.String()))
 		}
 		ext := map[string]any{"code": string(code)}
 		if details != nil {
@@ -71,30 +71,6 @@ func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 			Extensions: ext,
 		}
 	}
-}
-
-// logFailure logs a failure of the server, which the client sees only by
-// its code, as REST logs the same failure (rest's writeError): the same
-// message, level and cause, so that one search of the log finds a failure
-// whichever API met it. path, the field's, stands where REST has the
-// route. cause is what the service error wraps; when nil, err is its own
-// cause, as in REST. Other codes are the client's doing and are not
-// logged.
-func logFailure(ctx context.Context, log *slog.Logger, code service.Code, path string, err, cause error) {
-	var level slog.Level
-	var msg string
-	switch code {
-	case service.CodeInternal:
-		level, msg = slog.LevelError, "internal error"
-	case service.CodeUnavailable, service.CodeAuthorizationUnavailable:
-		level, msg = slog.LevelWarn, "service unavailable"
-	default:
-		return
-	}
-	if cause == nil {
-		cause = err
-	}
-	log.LogAttrs(ctx, level, msg, slog.String("path", path), slog.Any("error", err), slog.Any("cause", cause))
 }
 
 // recoverPanic turns a panic in a resolver into an error for presentError,

@@ -74,17 +74,13 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		}
 	}
 	status := statusOf(code)
-	switch {
-	case code == service.CodeInternal || status == http.StatusInternalServerError:
+	if code == service.CodeInternal || status == http.StatusInternalServerError {
 		code, msg, details = service.CodeInternal, "internal error", nil
-		s.log.LogAttrs(r.Context(), slog.LevelError, "internal error", slog.String("route", r.Pattern),
-			slog.Any("error", err), slog.Any("cause", cause))
-	case status >= 500:
-		// The answer keeps the cause to itself; the log must not, or an
-		// operator cannot tell a database outage from a query it refused.
-		s.log.LogAttrs(r.Context(), slog.LevelWarn, "service unavailable", slog.String("route", r.Pattern),
-			slog.Any("error", err), slog.Any("cause", cause))
-	case status == http.StatusUnauthorized:
+	}
+	// The answer keeps the cause to itself; the log must not, or an
+	// operator cannot tell a database outage from a query it refused.
+	service.LogFailure(r.Context(), s.log, code, err, cause, slog.String("route", r.Pattern))
+	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="verdict"`)
 	}
 	var limited *retryLater

@@ -1,8 +1,10 @@
 package service
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 )
 
 // Code is an error code of the API (docs/endpoints.md, "Errors").
@@ -63,4 +65,28 @@ func CodeOf(err error) Code {
 		return e.Code
 	}
 	return CodeInternal
+}
+
+// LogFailure logs a failure of the server, which a client sees only by its
+// code, as every API logs it: an internal error at ERROR as "internal
+// error", an unavailable database or authorizer at WARN as "service
+// unavailable", each with the error and its cause (what err wraps; err
+// itself when cause is nil), so that one search of the log finds a failure
+// whichever API met it. where names the route or field. Other codes are
+// the client's doing and are not logged.
+func LogFailure(ctx context.Context, log *slog.Logger, code Code, err, cause error, where slog.Attr) {
+	var level slog.Level
+	var msg string
+	switch code {
+	case CodeInternal:
+		level, msg = slog.LevelError, "internal error"
+	case CodeUnavailable, CodeAuthorizationUnavailable:
+		level, msg = slog.LevelWarn, "service unavailable"
+	default:
+		return
+	}
+	if cause == nil {
+		cause = err
+	}
+	log.LogAttrs(ctx, level, msg, where, slog.Any("error", err), slog.Any("cause", cause))
 }
