@@ -65,9 +65,6 @@ func (s *Service) runFlow(ctx context.Context, baseID, recordID uuid.UUID, rawDa
 		// A copy: the event is stored after the caller has the result.
 		errs := slices.Clone(res.Errors)
 		maskErrors(target, rawData, errs)
-		for i := range errs {
-			errs[i] = eventErrorText(errs[i])
-		}
 		failure = map[string]any{"errors": errs}
 	}
 	var decision *decisionRow

@@ -63,7 +63,7 @@ func (s *Service) runPolicy(ctx context.Context, baseID, recordID uuid.UUID, raw
 		stopped = &res.Error.Message
 		message := []string{res.Error.Message}
 		maskErrors(target, rawData, message)
-		failure = map[string]any{"error": eventErrorText(message[0])}
+		failure = map[string]any{"error": message[0]}
 	}
 	decision := s.decisionOf(target, rawData, res.Result, res.Explanation, stopped, time.Duration(out.Execution.Total))
 	if err := s.recordExecution(ctx, p, target, res.Result, time.Duration(out.Execution.Total), failure, decision); err != nil {
@@ -75,10 +75,12 @@ func (s *Service) runPolicy(ctx context.Context, baseID, recordID uuid.UUID, raw
 
 // recordExecution queues the `executed` audit event of a run: its result,
 // how long it took, the version run (or the draft), what else the event
-// says (extra: how a run failed, a batch's counts), and the run's decision
-// record when there is one (the event then names it). A run whose event
-// cannot be queued fails: its result is never answered unaudited.
+// says (extra: how a run failed, each error text cut by eventErrorText; a
+// batch's counts), and the run's decision record when there is one (the
+// event then names it). A run whose event cannot be queued fails: its
+// result is never answered unaudited.
 func (s *Service) recordExecution(ctx context.Context, p *Principal, t *target, result bool, took time.Duration, extra map[string]any, decision *decisionRow) error {
+	eachErrorText(extra, eventErrorText)
 	if decision != nil {
 		if extra == nil {
 			extra = map[string]any{}
