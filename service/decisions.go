@@ -152,8 +152,13 @@ func (s *Service) setDecisionSettings(ctx context.Context, k *kindRules, id uuid
 	var out *ent.Base
 	err = s.inTx(ctx, func(tx storage.Tx) error {
 		now := s.timestamp()
-		if out, err = tx.SetDecisions(ctx, l.base, in.Enabled, rate, mask, now); err != nil {
+		var changed bool
+		if out, changed, err = tx.SetDecisions(ctx, l.base, in.Enabled, rate, mask, now); err != nil {
 			return changeErr(err, l.base)
+		}
+		if !changed {
+			// The setting as it was: no event, and no cache to drop.
+			return nil
 		}
 		// Runs read the setting with the cached base.
 		return s.changed(ctx, tx, baseChange(out, uuid.Nil), event{tenant: p.TenantID, action: auditevent.ActionEdited,

@@ -514,6 +514,46 @@ func TestDecisionSettingsAreForEditorsAndVisibleToViewers(t *testing.T) {
 	})
 }
 
+func TestADecisionSettingAsItWasRecordsNothing(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		pol := f.publishedPolicy(t, "screening", ssnRule)
+		edited := func() int {
+			return db.Client().AuditEvent.Query().Where(auditevent.ActionEQ(auditevent.ActionEdited),
+				auditevent.BaseID(pol.BaseID)).CountX(context.Background())
+		}
+		updated := func() time.Time { return db.Client().Base.GetX(context.Background(), pol.BaseID).UpdatedAt }
+		set := func(in service.DecisionSettingsInput, events int) {
+			t.Helper()
+			*f.clock = f.clock.Add(time.Second)
+			if _, err := f.svc.SetPolicyDecisionSettings(admin, pol.ID, in); err != nil {
+				t.Fatal(err)
+			}
+			if n := edited(); n != events {
+				t.Errorf("after setting %+v: %d edited events, want %d", in, n, events)
+			}
+		}
+		// A base never set holds the defaults, an empty mask among them.
+		was := updated()
+		set(service.DecisionSettingsInput{}, 0)
+		set(service.DecisionSettingsInput{SampleRate: ptr(1.0), Mask: []string{}}, 0)
+		if now := updated(); !now.Equal(was) {
+			t.Errorf("the unchanged base was updated at %v, before %v", now, was)
+		}
+		on := service.DecisionSettingsInput{Enabled: true, SampleRate: ptr(0.5), Mask: []string{"$.Person.ssn"}}
+		set(on, 1)
+		set(on, 1)
+		set(service.DecisionSettingsInput{Enabled: true, SampleRate: ptr(0.5), Mask: []string{"$.Person.name"}}, 2)
+		set(service.DecisionSettingsInput{Enabled: true, SampleRate: ptr(0.25), Mask: []string{"$.Person.name"}}, 3)
+		set(service.DecisionSettingsInput{SampleRate: ptr(0.25), Mask: []string{"$.Person.name"}}, 4)
+		got, err := f.svc.PolicyDecisionSettings(admin, pol.BaseID)
+		if err != nil || got.Enabled || got.SampleRate != 0.25 || !slices.Equal(got.Mask, []string{"$.Person.name"}) {
+			t.Errorf("the settings are %+v, %v", got, err)
+		}
+	})
+}
+
 // recordRuns turns recording on for pol and runs it once per data, as the
 // admin, then waits until every record is stored.
 func (f *fixture) recordRuns(t *testing.T, pol *service.Policy, data ...string) {

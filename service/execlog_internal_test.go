@@ -90,7 +90,7 @@ func recordingBase(t *testing.T, db *database.DB) (tenant, baseID uuid.UUID) {
 		if err != nil {
 			return err
 		}
-		if _, err := tx.SetDecisions(ctx, b, true, 1, []string{}, now); err != nil {
+		if _, _, err := tx.SetDecisions(ctx, b, true, 1, []string{}, now); err != nil {
 			return err
 		}
 		tenant, baseID = org.ID, b.ID

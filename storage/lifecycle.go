@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -111,9 +112,23 @@ func (t *dbTx) DeleteBase(ctx context.Context, b *ent.Base, at time.Time) (bool,
 		SetDeletedAt(at).SetUpdatedAt(at).Save(ctx))
 }
 
-func (t *dbTx) SetDecisions(ctx context.Context, b *ent.Base, enabled bool, rate float64, mask []string, at time.Time) (*ent.Base, error) {
-	return found(t.c.Base.UpdateOne(b).Where(base.DeletedAtIsNil()).SetDecisionsEnabled(enabled).SetDecisionsSampleRate(rate).
+func (t *dbTx) SetDecisions(ctx context.Context, b *ent.Base, enabled bool, rate float64, mask []string, at time.Time) (*ent.Base, bool, error) {
+	// The live base is read under lock, so that the comparison holds until
+	// the commit and a deletion under way is waited for.
+	q := t.c.Base.Query().Where(base.ID(b.ID), base.DeletedAtIsNil())
+	if t.dialect == dialect.Postgres {
+		q = q.ForUpdate()
+	}
+	now, err := found(q.Only(ctx))
+	if err != nil {
+		return nil, false, err
+	}
+	if now.DecisionsEnabled == enabled && now.DecisionsSampleRate == rate && slices.Equal(now.DecisionsMask, mask) {
+		return now, false, nil
+	}
+	saved, err := found(t.c.Base.UpdateOne(now).SetDecisionsEnabled(enabled).SetDecisionsSampleRate(rate).
 		SetDecisionsMask(mask).SetUpdatedAt(at).Save(ctx))
+	return saved, err == nil, err
 }
 
 // listed keeps the bases lists show: published ones (owned by the

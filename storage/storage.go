@@ -155,8 +155,10 @@ type LifecycleWrites interface {
 	// DeleteBase soft-deletes b, on condition that it is not deleted yet.
 	DeleteBase(ctx context.Context, b *ent.Base, at time.Time) (bool, error)
 	// SetDecisions sets whether b's runs are recorded, for which share
-	// of them, with which values masked.
-	SetDecisions(ctx context.Context, b *ent.Base, enabled bool, rate float64, mask []string, at time.Time) (*ent.Base, error)
+	// of them, with which values masked, and reports whether that changed
+	// anything: a setting as it already was leaves b as it is. A mask
+	// never set is the empty one.
+	SetDecisions(ctx context.Context, b *ent.Base, enabled bool, rate float64, mask []string, at time.Time) (*ent.Base, bool, error)
 }
 
 // Identity finds organizations, users, memberships and API keys.

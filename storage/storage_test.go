@@ -158,7 +158,7 @@ func TestADeletedBaseTakesNoChange(t *testing.T) {
 				return err
 			},
 			"SetDecisions": func(tx storage.Tx) error {
-				_, err := tx.SetDecisions(ctx, b, true, 1, []string{}, later)
+				_, _, err := tx.SetDecisions(ctx, b, true, 1, []string{}, later)
 				return err
 			},
 		} {
@@ -452,7 +452,7 @@ func TestRecordingsReadTheSettingsOfTheBasesAskedFor(t *testing.T) {
 		inTx(t, s, func(tx storage.Tx) error {
 			silent = must[*ent.Base](t)(tx.CreateBase(ctx, &ent.Base{OrganizationID: recording.OrganizationID, Kind: base.KindPolicy,
 				Name: "q", OwnerKind: base.OwnerKindUser, OwnerID: recording.OwnerID, CreatedBy: recording.CreatedBy, CreatedAt: at, UpdatedAt: at}))
-			_, err := tx.SetDecisions(ctx, recording, true, 0.5, []string{"$.Person.ssn"}, at)
+			_, _, err := tx.SetDecisions(ctx, recording, true, 0.5, []string{"$.Person.ssn"}, at)
 			return err
 		})
 		gone := uuid.New()

@@ -372,10 +372,16 @@ func (t *tx) DeleteBase(ctx context.Context, b *ent.Base, at time.Time) (bool, e
 	return err == nil, err
 }
 
-func (t *tx) SetDecisions(ctx context.Context, b *ent.Base, enabled bool, rate float64, mask []string, at time.Time) (*ent.Base, error) {
-	return t.updateBase(b, func(n *ent.Base) {
+func (t *tx) SetDecisions(ctx context.Context, b *ent.Base, enabled bool, rate float64, mask []string, at time.Time) (*ent.Base, bool, error) {
+	if old, ok := t.st.bases[b.ID]; ok && old.DeletedAt == nil &&
+		old.DecisionsEnabled == enabled && old.DecisionsSampleRate == rate && slices.Equal(old.DecisionsMask, mask) {
+		now, err := copyOf(old, true)
+		return now, false, err
+	}
+	saved, err := t.updateBase(b, func(n *ent.Base) {
 		n.DecisionsEnabled, n.DecisionsSampleRate, n.DecisionsMask, n.UpdatedAt = enabled, rate, mask, at
 	})
+	return saved, err == nil, err
 }
 
 // store keeps a copy of e under a new id, which id points at, and returns
