@@ -429,6 +429,36 @@ var mistakes = []struct {
 		}},
 	},
 	{
+		name: "between two numbers inclusive",
+		src:  "A **Person** works if the __age__ of the **Person** is between 18 and 65 inclusive.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 53, 1, 83),
+			Message: "Verdict has no `is between`: write two conditions joined by `and`, " +
+				"`is at least 18 and the __age__ of the **Person** is no more than 65`, which keeps both ends.",
+			Suggestions: []string{"is at least 18 and the __age__ of the **Person** is no more than 65"},
+		}},
+	},
+	{
+		name: "between two numbers exclusive",
+		src:  "A **Person** works if the __age__ of the **Person** is between 18 and 65 exclusive.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 53, 1, 83),
+			Message: "Verdict has no `is between`: write two conditions joined by `and`, " +
+				"`is greater than 18 and the __age__ of the **Person** is less than 65`, which leaves both ends out.",
+			Suggestions: []string{"is greater than 18 and the __age__ of the **Person** is less than 65"},
+		}},
+	},
+	{
+		name: "between two days exclusive",
+		src:  "A **Contract** is current if the __start__ of the **Contract** is between 2024-01-01 and 2024-12-31 exclusive.",
+		want: []engine.Diagnostic{{
+			Severity: engine.SeverityError, Code: engine.CodeUnknownOperator, Range: span(1, 64, 1, 110),
+			Message: "Verdict has no `is between`: write two conditions joined by `and`, " +
+				"`is later than 2024-01-01 and the __start__ of the **Contract** is earlier than 2024-12-31`, which leaves both ends out.",
+			Suggestions: []string{"is later than 2024-01-01 and the __start__ of the **Contract** is earlier than 2024-12-31"},
+		}},
+	},
+	{
 		name: "between what is not two numbers or days",
 		src:  "A **Person** works if the __name__ of the **Person** is between a and m.",
 		want: []engine.Diagnostic{{
@@ -1011,5 +1041,37 @@ func TestANegatedReferenceToDataNamesBothProperties(t *testing.T) {
 	if len(diags) != 1 || diags[0].Code != engine.CodeNegatedReference ||
 		!strings.Contains(diags[0].Message, "`hasNoDebts` when the data has it, else `debts`, which leaves out \"no\"") {
 		t.Errorf("diagnostics %+v", diags)
+	}
+}
+
+// TestApplyingABetweenSuggestionKeepsWhatTheEndsMeant applies each
+// suggestion for `is between`, with or without a word on its ends: the
+// rule that results checks clean and holds at the ends only when they
+// were meant to count.
+func TestApplyingABetweenSuggestionKeepsWhatTheEndsMeant(t *testing.T) {
+	var eng engine.Engine
+	for _, c := range []struct {
+		src         string
+		data        map[string]any
+		holdsAtEnds bool
+	}{
+		{"A **Person** works if the __age__ of the **Person** is between 18 and 65.", map[string]any{"Person": map[string]any{"age": 65.0}}, true},
+		{"A **Person** works if the __age__ of the **Person** is between 18 and 65 inclusive.", map[string]any{"Person": map[string]any{"age": 18.0}}, true},
+		{"A **Person** works if the __age__ of the **Person** is between 18 and 65 exclusive.", map[string]any{"Person": map[string]any{"age": 65.0}}, false},
+		{"A **Contract** is current if the __start__ of the **Contract** is between 2024-01-01 and 2024-12-31.", map[string]any{"Contract": map[string]any{"start": "2024-12-31"}}, true},
+		{"A **Contract** is current if the __start__ of the **Contract** is between 2024-01-01 and 2024-12-31 exclusive.", map[string]any{"Contract": map[string]any{"start": "2024-01-01"}}, false},
+	} {
+		diags := engine.Check(c.src).Diagnostics
+		if len(diags) != 1 || len(diags[0].Suggestions) != 1 {
+			t.Fatalf("Check(%q) = %+v, want one diagnostic with a suggestion", c.src, diags)
+		}
+		fixed := applied(c.src, diags[0])
+		if left := engine.Check(fixed).Diagnostics; len(left) != 0 {
+			t.Errorf("%q leaves %+v", fixed, left)
+			continue
+		}
+		if res := eng.Run(fixed, c.data); res.Error != nil || res.Result != c.holdsAtEnds {
+			t.Errorf("%q on %v = %v (error %v), want %v", fixed, c.data, res.Result, res.Error, c.holdsAtEnds)
+		}
 	}
 }

@@ -145,7 +145,7 @@ func (c *checker) between(e SyntaxError) bool {
 	}
 	to := p.pos
 	left := strings.TrimSpace(c.src[e.cond:e.off])
-	fix := ""
+	fix, ends := "", "keeps both ends"
 	p.skipBlanks()
 	if low, lowEnd, ok := valueAt(c.src, p.pos); ok {
 		p.pos = lowEnd
@@ -153,11 +153,27 @@ func (c *checker) between(e SyntaxError) bool {
 		if p.acceptWord("and") {
 			p.skipBlanks()
 			if high, highEnd, ok := valueAt(c.src, p.pos); ok && low.Kind == high.Kind {
-				switch low.Kind {
-				case LitNumber:
-					fix = fmt.Sprintf("is at least %s and %s is no more than %s",
-						c.src[low.Pos:lowEnd], left, c.src[high.Pos:highEnd])
-				case LitDate:
+				// A word saying whether the ends count belongs to the
+				// phrase: the fix replaces it too and keeps its meaning.
+				p.pos = highEnd
+				p.skipBlanks()
+				phraseEnd := highEnd
+				exclusive := p.acceptWord("exclusive")
+				if exclusive || p.acceptWord("inclusive") {
+					phraseEnd = p.pos
+				}
+				if exclusive {
+					ends = "leaves both ends out"
+				}
+				lowText, highText := c.src[low.Pos:lowEnd], c.src[high.Pos:highEnd]
+				switch {
+				case low.Kind == LitNumber && exclusive:
+					fix = fmt.Sprintf("is greater than %s and %s is less than %s", lowText, left, highText)
+				case low.Kind == LitNumber:
+					fix = fmt.Sprintf("is at least %s and %s is no more than %s", lowText, left, highText)
+				case low.Kind == LitDate && exclusive:
+					fix = fmt.Sprintf("is later than %s and %s is earlier than %s", low.Text, left, high.Text)
+				case low.Kind == LitDate:
 					before, lowOK := shiftDay(low.Text, -1)
 					after, highOK := shiftDay(high.Text, 1)
 					if lowOK && highOK {
@@ -165,7 +181,7 @@ func (c *checker) between(e SyntaxError) bool {
 					}
 				}
 				if fix != "" {
-					to = highEnd
+					to = phraseEnd
 				}
 			}
 		}
@@ -176,7 +192,7 @@ func (c *checker) between(e SyntaxError) bool {
 		return true
 	}
 	c.add(SeverityError, CodeUnknownOperator, e.off, to, fmt.Sprintf("Verdict has no `is between`: write two conditions "+
-		"joined by `and`, `%s`, which keeps both ends.", fix), fix)
+		"joined by `and`, `%s`, which %s.", fix, ends), fix)
 	return true
 }
 
