@@ -174,8 +174,35 @@ func ruleShownText(r *Rule) int {
 }
 
 // QuotedLength is the length of s written as a JSON string, as answers
-// write it: for estimates of what an answer that shows s takes.
-func QuotedLength(s string) int { return len(appendString(nil, s, false)) }
+// write it (appendString without HTML escapes), counted without writing
+// it: for estimates of what an answer that shows s takes.
+func QuotedLength(s string) int {
+	n := len(s) + 2
+	for i := 0; i < len(s); {
+		if i = plainEnd(s, i, false); i == len(s) {
+			break
+		}
+		if c := s[i]; c < utf8.RuneSelf {
+			switch c {
+			case '\\', '"', '\b', '\f', '\n', '\r', '\t':
+				n++
+			default:
+				n += len(`\u0000`) - 1
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			n += len(`\ufffd`) - 1
+		case r == '\u2028' || r == '\u2029':
+			n += len(`\u2028`) - size
+		}
+		i += size
+	}
+	return n
+}
 
 func compileCondition(cc *ccond, c Condition, r *Rule, self int, res *resolver, reused bool) {
 	switch c := c.(type) {

@@ -60,3 +60,15 @@ func TestWordEscapesAgreeWithTheTables(t *testing.T) {
 		}
 	}
 }
+
+// FuzzQuotedLength: the length counted is the length appendString writes.
+func FuzzQuotedLength(f *testing.F) {
+	for _, s := range []string{"", "plain", `"quoted" \ back`, "\b\f\n\r\t\x00\x1f", "\u2028\u2029", "\xff\xfe", "é<>&", "a\xc3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := QuotedLength(s), len(appendString(nil, s, false)); got != want {
+			t.Errorf("QuotedLength(%q) = %d, want %d", s, got, want)
+		}
+	})
+}

@@ -505,6 +505,63 @@ func TestAFailedRunsEventKeepsItsErrorCutAndIsChargedForIt(t *testing.T) {
 	})
 }
 
+// TestAnAuditPageIsChargedForItsTextsAsJSONWritesThem: an error that
+// quotes a text of quotation marks doubles in JSON, each mark escaped
+// once more; the page the charge lets through still fits the answer limit.
+func TestAnAuditPageIsChargedForItsTextsAsJSONWritesThem(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		pol := f.publishedPolicy(t, "adult", adultRule)
+		data := json.RawMessage(`{"applicant": {"age": {"p": "` + strings.Repeat(`\"`, 17000) + `"}}}`)
+		for range 24 {
+			res, err := f.svc.RunPolicy(admin, pol.BaseID, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Error == nil || strings.Count(res.Error.Message, `"`) < 17000 {
+				t.Fatalf("the run's error %.80q does not quote the marks: the test shows nothing", res.Error)
+			}
+			res.Release()
+		}
+		f.waitForLog(t, 2+24)
+		az, err := authz.NewEmbedded()
+		if err != nil {
+			t.Fatal(err)
+		}
+		const limit = 400000
+		reader, err := service.New(service.Config{DB: db, Authorizer: az, MaxAnswerBytes: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer reader.Close()
+		p, err := reader.Authenticate(context.Background(), adminKey, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		admin = service.WithPrincipal(context.Background(), p)
+		executed := service.AuditFilter{Action: service.AuditAction("executed")}
+		for n := 24; n > 0; n-- {
+			page, err := reader.AuditEvents(admin, executed, service.ListOptions{Limit: n})
+			if service.CodeOf(err) == service.CodeInvalidArgument {
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			answer, err := json.Marshal(page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(answer) > limit || n > 12 {
+				t.Errorf("a page of %d events is let through and answers %d bytes; the limit is %d", n, len(answer), limit)
+			}
+			return
+		}
+		t.Error("no page of these events is let through")
+	})
+}
+
 // TestALargeValueCountsEachTimeARunShowsIt: a list of 2,000 numbers is
 // counted at about 18 KB each time a condition shows it, three times over
 // (the condition's property, its evaluation details and the explanation),

@@ -322,16 +322,17 @@ func auditEventOfExecution(ev storage.Execution) AuditEvent {
 	}
 }
 
-// textBytes is how many bytes the texts of details hold: what an event's
+// textBytes is how many bytes the texts of details take written as JSON
+// strings, escapes included (a quotation mark takes two): what an event's
 // answer grows with beside its fixed members.
 func textBytes(v any) int {
 	switch v := v.(type) {
 	case string:
-		return len(v)
+		return engine.QuotedLength(v)
 	case []string:
 		n := 0
 		for _, s := range v {
-			n += len(s)
+			n += engine.QuotedLength(s)
 		}
 		return n
 	case []any:
@@ -343,7 +344,7 @@ func textBytes(v any) int {
 	case map[string]any:
 		n := 0
 		for k, e := range v {
-			n += len(k) + textBytes(e)
+			n += engine.QuotedLength(k) + textBytes(e)
 		}
 		return n
 	}

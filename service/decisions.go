@@ -580,12 +580,12 @@ func (s *Service) Decisions(ctx context.Context, f DecisionFilter, o ListOptions
 	// each: a page is charged as runs echoing that data are.
 	answer := 0
 	for _, r := range rows[:min(len(rows), limit)] {
-		answer += rowAnswerBytes + len(r.Input) + len(r.Explanation)
+		answer += rowAnswerBytes + len(r.Input) + engine.QuotedLength(r.Explanation)
 		if r.Error != nil {
-			answer += len(*r.Error)
+			answer += engine.QuotedLength(*r.Error)
 		}
 		if r.Outcome != nil {
-			answer += len(*r.Outcome)
+			answer += engine.QuotedLength(*r.Outcome)
 		}
 	}
 	if err := s.spendAnswer(ctx, answer); err != nil {

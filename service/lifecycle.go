@@ -695,9 +695,10 @@ const testBytes = 128
 // contentBytes is about what a record answers, and what it holds cached:
 // its content, name and description, and its ids, times and owner.
 func contentBytes(r *ent.Record) int {
-	n := rowAnswerBytes + len(r.Name) + len(r.Description) + len(r.Rule) + len(r.Definition) + len(r.Schema)
+	n := rowAnswerBytes + engine.QuotedLength(r.Name) + engine.QuotedLength(r.Description) + engine.QuotedLength(r.Rule) +
+		len(r.Definition) + len(r.Schema)
 	for _, tc := range r.Tests {
-		n += testBytes + len(tc.Name) + len(tc.Data) + len(tc.Expect)
+		n += testBytes + engine.QuotedLength(tc.Name) + len(tc.Data) + len(tc.Expect)
 	}
 	return n
 }
