@@ -480,6 +480,11 @@ func (s *Service) createKey(ctx context.Context, actor *Principal, tenant uuid.U
 			return nil, Invalid("the expiry %s is not in the future", in.expiresAt.UTC().Format(time.RFC3339))
 		}
 		t := in.expiresAt.UTC().Truncate(time.Microsecond)
+		// An offset can carry a time written in year 9999 into year 10000
+		// in UTC, which the stored key and its event cannot write.
+		if t.After(lastWrittenTime) {
+			return nil, Invalid("the expiry %s is later than the last moment of year 9999 in UTC", in.expiresAt.Format(time.RFC3339Nano))
+		}
 		expires = &t
 	}
 	secret := newSecret()

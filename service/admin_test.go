@@ -380,6 +380,9 @@ func TestAdminsManageKeys(t *testing.T) {
 		editor := actorOf(t, as["editor"])
 		later := f.clock.Add(time.Hour)
 		past := f.clock.Add(-time.Second)
+		// The last hour of year 9999 where it is written, in year 10000 in UTC.
+		beyond := time.Date(9999, 12, 31, 23, 0, 0, 0, time.FixedZone("", -5*3600))
+		lastMoment := time.Date(9999, 12, 31, 18, 59, 59, 999999000, time.FixedZone("", -5*3600))
 
 		for _, who := range []string{"viewer", "editor", "publisher"} {
 			_, err := f.svc.Keys(as[who], service.ListOptions{})
@@ -396,6 +399,7 @@ func TestAdminsManageKeys(t *testing.T) {
 			{"an unknown scope", service.KeyRequest{Name: "k", Scope: "root"}, service.CodeInvalidArgument},
 			{"an expiry in the past", service.KeyRequest{Name: "k", Scope: authz.ScopeView, ExpiresAt: &past}, service.CodeInvalidArgument},
 			{"an expiry of now", service.KeyRequest{Name: "k", Scope: authz.ScopeView, ExpiresAt: f.clock}, service.CodeInvalidArgument},
+			{"an expiry in year 10000 in UTC", service.KeyRequest{Name: "k", Scope: authz.ScopeView, ExpiresAt: &beyond}, service.CodeInvalidArgument},
 			{"a user who is no member", service.KeyRequest{Name: "k", Scope: authz.ScopeView, UserID: ptr(actorOf(t, as["other tenant"]))}, service.CodeNotFound},
 			{"an unknown user", service.KeyRequest{Name: "k", Scope: authz.ScopeView, UserID: ptr(uuid.New())}, service.CodeNotFound},
 		}
@@ -491,6 +495,10 @@ func TestAdminsManageKeys(t *testing.T) {
 			if !jsonEqual(t, ev.Details, want[i]) || ev.Action != auditevent.ActionEdited || ev.ActorID != f.acme.User.ID {
 				t.Errorf("key event %d: %+v, want details %v", i, ev, want[i])
 			}
+		}
+		if k, err := f.svc.CreateKey(admin, service.KeyRequest{Name: "last", Scope: authz.ScopeView, ExpiresAt: &lastMoment}); err != nil ||
+			!k.ExpiresAt.Equal(lastMoment) {
+			t.Fatalf("a key expiring at the last moment of year 9999: %+v, %v", k, err)
 		}
 	})
 }
