@@ -84,10 +84,11 @@ func (t *Table) Create(ctx context.Context, d time.Time) error {
 }
 
 // Missing tells whether err is PostgreSQL's refusal of a row that no
-// partition takes.
+// partition takes: known by the server routine that raises it, since the
+// message is in the server's language (lc_messages).
 func Missing(err error) bool {
 	pqErr := pq.As(err, pqerror.CheckViolation)
-	return pqErr != nil && strings.HasPrefix(pqErr.Message, "no partition of relation")
+	return pqErr != nil && pqErr.Routine == "ExecFindPartition"
 }
 
 // Insert runs insert, which stores rows of the times at; when a day of

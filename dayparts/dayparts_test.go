@@ -2,6 +2,7 @@ package dayparts_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -87,5 +88,25 @@ func TestExpireDropsTheEndedDaysOnceAndCountsTheirRows(t *testing.T) {
 	var left int
 	if err := db.SQL().QueryRowContext(ctx, `SELECT count(*) FROM "t"`).Scan(&left); err != nil || left != 1 {
 		t.Errorf("%d rows left (%v), want the one of the third day", left, err)
+	}
+}
+
+// A row no partition takes is known whatever language the server writes
+// its messages in; a check constraint's refusal, of the same SQLSTATE, is
+// not it.
+func TestMissingKnowsTheRefusalOfARowNoPartitionTakes(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want bool
+	}{
+		{&pq.Error{Code: "23514", Routine: "ExecFindPartition", Message: `no partition of relation "t" found for row`}, true},
+		{fmt.Errorf("inserting: %w", &pq.Error{Code: "23514", Routine: "ExecFindPartition", Message: `aucune partition de la relation « t » trouvée pour la ligne`}), true},
+		{&pq.Error{Code: "23514", Routine: "ExecConstraints", Message: `new row for relation "t" violates check constraint "c"`}, false},
+		{&pq.Error{Code: "23505", Routine: "_bt_check_unique", Message: "duplicate key value violates unique constraint"}, false},
+		{nil, false},
+	} {
+		if got := dayparts.Missing(c.err); got != c.want {
+			t.Errorf("Missing(%v) = %v, want %v", c.err, got, c.want)
+		}
 	}
 }
