@@ -474,22 +474,9 @@ func TestAFailedRunsEventKeepsItsErrorCutAndIsChargedForIt(t *testing.T) {
 		f.waitForLog(t, 2+24)
 		// Read by an instance whose answers are bounded, as the runs'
 		// answers are not.
-		az, err := authz.NewEmbedded()
-		if err != nil {
-			t.Fatal(err)
-		}
-		reader, err := service.New(service.Config{DB: db, Authorizer: az, MaxAnswerBytes: 400000})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer reader.Close()
-		p, err := reader.Authenticate(context.Background(), adminKey, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		admin = service.WithPrincipal(context.Background(), p)
+		reader, admin := boundedReader(t, db, 400000)
 		executed := service.AuditFilter{Action: service.AuditAction("executed")}
-		_, err = reader.AuditEvents(admin, executed, service.ListOptions{Limit: 24})
+		_, err := reader.AuditEvents(admin, executed, service.ListOptions{Limit: 24})
 		wantCode(t, err, service.CodeInvalidArgument)
 		page, err := reader.AuditEvents(admin, executed, service.ListOptions{Limit: 23})
 		if err != nil || len(page.Items) != 23 {
@@ -503,6 +490,26 @@ func TestAFailedRunsEventKeepsItsErrorCutAndIsChargedForIt(t *testing.T) {
 			}
 		}
 	})
+}
+
+// boundedReader is another instance on db whose answers are bounded to
+// maxAnswer bytes, and the admin's context on it.
+func boundedReader(t *testing.T, db *database.DB, maxAnswer int) (*service.Service, context.Context) {
+	t.Helper()
+	az, err := authz.NewEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	reader, err := service.New(service.Config{DB: db, Authorizer: az, MaxAnswerBytes: maxAnswer})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(reader.Close)
+	p, err := reader.Authenticate(context.Background(), adminKey, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reader, service.WithPrincipal(context.Background(), p)
 }
 
 // TestAnAuditPageIsChargedForItsTextsAsJSONWritesThem: an error that
@@ -525,21 +532,8 @@ func TestAnAuditPageIsChargedForItsTextsAsJSONWritesThem(t *testing.T) {
 			res.Release()
 		}
 		f.waitForLog(t, 2+24)
-		az, err := authz.NewEmbedded()
-		if err != nil {
-			t.Fatal(err)
-		}
 		const limit = 400000
-		reader, err := service.New(service.Config{DB: db, Authorizer: az, MaxAnswerBytes: limit})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer reader.Close()
-		p, err := reader.Authenticate(context.Background(), adminKey, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		admin = service.WithPrincipal(context.Background(), p)
+		reader, admin := boundedReader(t, db, limit)
 		executed := service.AuditFilter{Action: service.AuditAction("executed")}
 		for n := 24; n > 0; n-- {
 			page, err := reader.AuditEvents(admin, executed, service.ListOptions{Limit: n})
