@@ -757,7 +757,7 @@ test('a test is renamed, given another expectation and other data in its row, an
   await expect(rows.nth(1)).toContainText('✗ fail');
   await expect(rows.nth(0)).toContainText('✓ pass');
   // A test's data goes to Try it, to run and look into.
-  await page.getByRole('button', { name: 'Use the data of 31 is senior' }).click();
+  await page.getByRole('button', { name: 'Use data of 31 is senior' }).click();
   await expect(editorContent(page, 'Sample data (JSON)')).toContainText('"age": 31');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByTestId('explanation')).toHaveText('Person gets a senior pass: no — the age of the Person is 31, which is not at least 65.');
@@ -1985,7 +1985,7 @@ test('a large flow opens on its start, and a node chosen off the graph, named by
   await expect(problemNodes.getByRole('button')).toHaveCount(1);
   await page.getByLabel('Node', { exact: true }).selectOption('c0');
   await expectInView(page, 'c0');
-  await problemNodes.getByRole('button', { name: /^f30: \d+ problems?$/ }).click();
+  await problemNodes.getByRole('button', { name: /^f30: \d+ (errors?|warnings?)( and \d+ warnings?)?$/ }).click();
   await expect(page.getByRole('heading', { name: 'Node f30' })).toBeVisible();
   await expectInView(page, 'f30');
 
@@ -2102,7 +2102,7 @@ test('a definition the server refuses keeps the dialog open, with the text and w
   await dialog.getByRole('button', { name: 'Open', exact: true }).click();
   await expect(dialog).toHaveCount(0);
   await expect(openDefinition).toBeFocused();
-  await expect(page.getByRole('list', { name: 'Problems of the flow' })).toHaveText('No start node found in the flow');
+  await expect(page.getByRole('list', { name: 'Problems of the flow' })).toHaveText('Error: No start node found in the flow');
   await expect(count).toHaveText('1 error and 0 warnings, listed above.');
   await page.context().close();
 });
@@ -4204,5 +4204,409 @@ test('a group offers two flows of one name each with what tells them apart, to r
   const flows = page.getByRole('table', { name: 'Flows in the group' });
   await expect(flows.locator('tbody tr')).toHaveCount(1);
   await expect(flows.locator('tbody tr td').nth(1)).toHaveText('1');
+  await page.context().close();
+});
+
+/** A field with an error: marked invalid, and described first by the element holding the error's text. */
+async function expectFieldError(page, field, text) {
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+  const [id] = (await field.getAttribute('aria-describedby')).split(' ');
+  await expect(page.locator(`[id="${id}"]`)).toContainText(text);
+}
+
+/** A field without an error: neither invalid nor described by one, only by what always describes it. */
+async function expectNoFieldError(field, described = null) {
+  await expect(field).toHaveAttribute('aria-invalid', null);
+  await expect(field).toHaveAttribute('aria-describedby', described);
+}
+
+test('a policy’s name, sample data, schema and test fields with an error are marked invalid and described by it, until it is gone', async () => {
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.getByRole('button', { name: 'New policy' }).click();
+  const name = page.getByLabel('Name', { exact: true });
+  await expectFieldError(page, name, 'A name is needed before the draft can be saved.');
+  await name.fill('x'.repeat(201));
+  await expectNoFieldError(name);
+  await replaceEditorText(page, 'Rule text', 'A **Person** gets senior_discount if the __age__ of the **Person** is greater than 64.');
+  // The server's refusal is about the name: the name is described by it.
+  await page.getByRole('button', { name: 'Create draft' }).click();
+  await expectFieldError(page, name, 'name is 201 characters long; the limit is 200');
+  await name.fill('Field errors');
+  await page.getByRole('button', { name: 'Create draft' }).click();
+  await expect(page.getByRole('heading', { name: 'Field errors' })).toBeVisible();
+  await expectNoFieldError(name);
+
+  const sample = editorContent(page, 'Sample data (JSON)');
+  await replaceEditorText(page, 'Sample data (JSON)', '{"Person": ');
+  await expectFieldError(page, sample, 'Not valid JSON');
+  await replaceEditorText(page, 'Sample data (JSON)', '"hello"');
+  await expectNoFieldError(sample);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expectFieldError(page, sample, 'The sample data must be a JSON object, or a list of them.');
+  await replaceEditorText(page, 'Sample data (JSON)', '{"Person": {"age": 70}}');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Result:' })).toHaveText('Result: true');
+  await expectNoFieldError(sample);
+
+  // A test's row marks the field its problem is about, and that one alone.
+  await page.getByRole('button', { name: 'Add as test (expect true)' }).click();
+  await page.getByRole('tab', { name: /^Tests/ }).click();
+  await page.getByRole('button', { name: 'Edit test Sample 1' }).click();
+  const row = page.getByRole('form', { name: 'Edit test Sample 1' });
+  const testName = row.getByLabel('Name');
+  const data = row.getByLabel('Data (JSON)');
+  await testName.fill('');
+  await row.getByRole('button', { name: 'Apply' }).click();
+  await expectFieldError(page, testName, 'A test needs a name.');
+  await expectNoFieldError(data);
+  await testName.fill('senior');
+  await data.fill('[1]');
+  await row.getByRole('button', { name: 'Apply' }).click();
+  await expectFieldError(page, data, 'The data must be a JSON object.');
+  await expectNoFieldError(testName);
+  await data.fill('{"Person": {"age": 70}}');
+  await row.getByRole('button', { name: 'Apply' }).click();
+  await expect(row).toHaveCount(0);
+
+  await page.getByRole('tab', { name: 'Schema' }).click();
+  const schema = editorContent(page, 'Schema (JSON)');
+  await replaceEditorText(page, 'Schema (JSON)', '[1]');
+  await expectFieldError(page, schema, 'A JSON Schema is an object, or true or false.');
+  await replaceEditorText(page, 'Schema (JSON)', '');
+  await expectNoFieldError(schema);
+  await page.context().close();
+});
+
+test('a flow’s input, name and description with an error are marked invalid and described by it, until it is gone', async () => {
+  const policy = await publishedPolicy('Field errors of a flow', 'A **Person** is adult if the __age__ of the **Person** is at least 18.');
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
+    name: 'Flow of field errors',
+    definition: {
+      formatVersion: 1,
+      start: 's',
+      nodes: [
+        { id: 's', type: 'start', policy: { baseId: policy.baseId }, onTrue: 'yes', onFalse: 'no' },
+        { id: 'yes', type: 'return', returnValue: true },
+        { id: 'no', type: 'return', returnValue: false },
+      ],
+    },
+  });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+  await expect(page.getByRole('heading', { name: 'Flow of field errors' })).toBeVisible();
+
+  const name = page.getByLabel('Name', { exact: true });
+  const description = page.getByLabel('Description');
+  await description.fill('d'.repeat(10_001));
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expectFieldError(page, description, 'description is 10001 characters long');
+  await expectNoFieldError(name);
+  await description.fill('Says yes');
+  await name.fill('');
+  await expectFieldError(page, name, 'A name is needed before the draft can be saved.');
+  await name.fill('Flow of field errors');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Draft saved.' })).toBeVisible();
+  await expectNoFieldError(description);
+  await expectNoFieldError(name);
+
+  const input = page.getByLabel('Input (JSON)');
+  for (const [text, error] of [
+    ['{"Person": ', 'The test data is not valid JSON'],
+    ['"text"', 'The test data must be a JSON object, or a list of them.'],
+    ['[]', 'The list of inputs is empty'],
+  ]) {
+    await input.fill(text);
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expectFieldError(page, input, error);
+    // The hint still describes it, after the error.
+    await expect(input).toHaveAttribute('aria-describedby', 'flow-data-error flow-data-hint');
+  }
+  await input.fill('{"Person": {"age": 30}}');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByTestId('flow-run').locator('.verdict').first()).toHaveText('Flow result: true');
+  await expectNoFieldError(input, 'flow-data-hint');
+  await page.context().close();
+});
+
+test('the forms of sign-in, members, keys, groups, recording and the audit log mark the field a refusal is about, described by the refusal', async () => {
+  const page = await newPage();
+  await page.goto(server.url + '/console/');
+  const key = page.getByLabel('API key');
+  await key.fill('not-a-key-of-this-server-at-all-0123456789');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expectFieldError(page, key, 'This API key was not accepted');
+  await signIn(page, ADMIN_KEY);
+
+  await page.getByRole('link', { name: 'Members', exact: true }).click();
+  const email = page.getByLabel('Email', { exact: true });
+  const memberName = page.getByLabel('Name (optional)');
+  await email.fill('long-name@example.test');
+  await memberName.fill('n'.repeat(201));
+  await page.getByRole('button', { name: 'Add member' }).click();
+  await expectFieldError(page, memberName, 'name is 201 characters long');
+  await expectNoFieldError(email);
+  await memberName.fill('Long Name');
+  await page.getByRole('button', { name: 'Add member' }).click();
+  await expect(page.getByRole('status')).toHaveText('long-name@example.test joined as viewer.');
+  await expectNoFieldError(memberName);
+
+  await page.getByRole('link', { name: 'Keys', exact: true }).click();
+  const keyName = page.getByLabel('Name', { exact: true });
+  const expires = page.getByLabel('Expires (optional)');
+  await keyName.fill('expired');
+  await expires.fill('2001-01-01T00:00');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await expectFieldError(page, expires, 'is not in the future');
+  await expectNoFieldError(keyName);
+  await keyName.fill('k'.repeat(201));
+  await expires.fill('');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await expectFieldError(page, keyName, 'name is 201 characters long');
+  await expectNoFieldError(expires);
+  await keyName.fill('field errors');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await expect(page.getByRole('region', { name: 'The key “field errors”' })).toBeVisible();
+  await expectNoFieldError(keyName);
+
+  await page.goto(server.url + '/console/groups/new');
+  const groupName = page.getByLabel('Name', { exact: true });
+  await groupName.fill('g'.repeat(201));
+  await page.getByRole('button', { name: 'Create group' }).click();
+  await expectFieldError(page, groupName, 'name is 201 characters long');
+  await groupName.fill('Field errors');
+  await page.getByRole('button', { name: 'Create group' }).click();
+  await expect(page.getByRole('heading', { name: 'Field errors' })).toBeVisible();
+  const groupDescription = page.getByLabel('Description');
+  await groupDescription.fill('d'.repeat(10_001));
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expectFieldError(page, groupDescription, 'description is 10001 characters long');
+  await expectNoFieldError(groupName);
+  await groupDescription.fill('Forms');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByRole('status')).toHaveText('Group saved.');
+  await expectNoFieldError(groupDescription);
+
+  const policy = await publishedPolicy('Recording field errors', 'A **Person** is adult if the __age__ of the **Person** is at least 18.');
+  await page.goto(`${server.url}/console/policies/${policy.baseId}?tab=decisions`);
+  const share = page.getByLabel('Share of runs recorded (%)');
+  const mask = page.getByLabel('Masked paths, one a line');
+  await share.fill('0');
+  await page.getByRole('button', { name: 'Save recording' }).click();
+  await expectFieldError(page, share, 'The share of runs recorded must be a number greater than 0 and at most 100.');
+  await expectNoFieldError(mask);
+  await share.fill('50');
+  await mask.fill('Person.ssn');
+  await page.getByRole('button', { name: 'Save recording' }).click();
+  await expectFieldError(page, mask, 'must start with $. and name a member');
+  await expectNoFieldError(share);
+  await mask.fill('$.Person.ssn');
+  await page.getByRole('button', { name: 'Save recording' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved:' })).toBeVisible();
+  await expectNoFieldError(mask);
+  const until = page.getByLabel('Until');
+  await page.getByLabel('From').fill('2099-01-01T00:00');
+  await until.fill('2098-01-01T00:00');
+  await expectFieldError(page, until, 'Until must be later than From.');
+  await until.fill('');
+  await expectNoFieldError(until);
+
+  await page.getByRole('link', { name: 'Audit log' }).click();
+  const auditUntil = page.getByLabel('Until');
+  await page.getByLabel('From').fill('2099-01-01T00:00');
+  await auditUntil.fill('2098-01-01T00:00');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await expectFieldError(page, auditUntil, 'Until must be later than From.');
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await expectNoFieldError(auditUntil);
+  await page.context().close();
+});
+
+test('Save draft and Create draft say in a status that they did it, for a policy and a flow, by the button and by Ctrl+S', async () => {
+  const draft = await rest(server.url, ADMIN_KEY, 'POST', '/policy', { name: 'Saved aloud', rule: 'A **Person** is adult if the __age__ of the **Person** is at least 18.' });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/policies/${draft.baseId}`);
+  const saved = page.getByRole('status').filter({ hasText: 'Draft saved.' });
+  await page.getByLabel('Name', { exact: true }).fill('Saved aloud again');
+  await expect(saved).toHaveCount(0);
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(saved).toHaveText('Draft saved.');
+  await page.getByLabel('Name', { exact: true }).fill('Saved aloud once more');
+  // The next save takes the last one's word away first, then says its own.
+  await page.keyboard.press('Control+s');
+  await expect(page.getByRole('heading', { name: 'Saved aloud once more' })).toBeVisible();
+  await expect(saved).toHaveText('Draft saved.');
+
+  await page.goto(`${server.url}/console/flows/new`);
+  await page.getByLabel('Name', { exact: true }).fill('Created aloud');
+  await page.getByRole('button', { name: 'Create draft' }).click();
+  await expect(page.getByRole('heading', { name: 'Created aloud' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Draft created.' })).toHaveText('Draft created.');
+  await page.getByLabel('Description').fill('Said aloud');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(saved).toHaveText('Draft saved.');
+  await page.context().close();
+});
+
+/** axe-core's check that each control's accessible name holds its visible label (WCAG 2.5.3). */
+async function labelsInNames(page, screen) {
+  await page.addScriptTag({ content: axeSource });
+  const result = await page.evaluate(() => window.axe.run(document, { runOnly: { type: 'rule', values: ['label-content-name-mismatch'] } }));
+  assert.deepEqual(
+    result.violations.flatMap((v) => v.nodes.map((n) => n.target.join(' '))),
+    [],
+    `controls whose name does not hold their visible label on ${screen}`,
+  );
+}
+
+/** The accessible names of the buttons a locator finds: their text, for those without an aria-label. */
+async function buttonNames(buttons) {
+  return buttons.evaluateAll((all) => all.map((b) => (b.getAttribute('aria-label') ?? b.textContent).replace(/\s+/g, ' ').trim()));
+}
+
+test('the Open and Details buttons of a list each name what they open after their visible label, and Use data holds its label', async () => {
+  const policy = await publishedPolicy('Named buttons', 'A **Person** is adult if the __age__ of the **Person** is at least 18.');
+  await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${policy.baseId}/decision-records`, { enabled: true });
+  for (const age of [30, 12]) await rest(server.url, ADMIN_KEY, 'POST', `/run/policy/${policy.baseId}`, { data: { Person: { age } } });
+  await expect({
+    toString: () => 'the recorded decisions',
+    count: async () => (await rest(server.url, ADMIN_KEY, 'GET', `/decisions?baseId=${policy.baseId}`)).items.length,
+  }).toHaveCount(2);
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/policies/${policy.baseId}?tab=decisions`);
+  const opens = page.getByRole('table', { name: 'Recorded decisions' }).getByRole('button');
+  await expect(opens).toHaveCount(2);
+  await expect(page.getByRole('button', { name: 'Open', exact: true })).toHaveCount(0);
+  const names = await buttonNames(opens);
+  assert.equal(new Set(names).size, 2, `the buttons are named ${names.join(' | ')}`);
+  for (const n of names) assert.match(n, /^Open the decision of .+, (true|false)$/);
+  await opens.first().click();
+  await expect(opens.first()).toHaveText(/^Close the decision of /);
+  await labelsInNames(page, 'the Decisions tab');
+
+  await page.getByRole('link', { name: 'Audit log' }).click();
+  const details = page.getByRole('table', { name: 'Audit events' }).getByRole('button');
+  await expect(details.first()).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Details', exact: true })).toHaveCount(0);
+  const events = await buttonNames(details);
+  for (const n of events) assert.match(n, /^Details of \S/);
+  await page.goto(`${server.url}/console/audit?base=${policy.baseId}`);
+  await expect(details.first()).toHaveText(/Named buttons/);
+  const own = await buttonNames(details);
+  for (const done of ['created', 'published', 'executed']) {
+    assert.ok(own.some((n) => n.startsWith(`Details of ${done} policy Named buttons, `)), `the buttons are named ${own.join(' | ')}`);
+  }
+  await labelsInNames(page, 'the audit log');
+
+  // A test's Use data holds what it shows.
+  const withTest = await rest(server.url, ADMIN_KEY, 'POST', '/policy', {
+    name: 'Use data names',
+    rule: 'A **Person** is adult if the __age__ of the **Person** is at least 18.',
+    tests: [{ name: 'an adult', data: { Person: { age: 30 } }, expect: true }],
+  });
+  await page.goto(`${server.url}/console/policies/${withTest.baseId}?tab=tests`);
+  await expect(page.getByRole('button', { name: 'Use data of an adult' })).toBeVisible();
+  await labelsInNames(page, 'a policy’s tests');
+  await page.context().close();
+});
+
+/** The levels of the headings the page shows, in order. */
+function headingLevels(page) {
+  return page.locator('main').evaluate((main) =>
+    [...main.querySelectorAll('h1, h2, h3, h4, h5, h6')].filter((h) => h.checkVisibility()).map((h) => Number(h.tagName[1])),
+  );
+}
+
+/** Headings that start at h1 and go down one level at a time, never skipping one. */
+function assertNoSkippedLevel(levels, screen) {
+  assert.ok(
+    levels[0] === 1 && levels.every((l, i) => i === 0 || l <= levels[i - 1] + 1),
+    `the headings of ${screen} go ${levels.map((l) => `h${l}`).join(' → ')}`,
+  );
+}
+
+test('the page of a decision, and the Decisions tab that opens one, go from h1 down one heading level at a time', async () => {
+  const policy = await publishedPolicy('Heading levels', 'A **Person** is adult if the __age__ of the **Person** is at least 18.');
+  await rest(server.url, ADMIN_KEY, 'PUT', `/policy/${policy.baseId}/decision-records`, { enabled: true });
+  await rest(server.url, ADMIN_KEY, 'POST', `/run/policy/${policy.baseId}`, { data: { Person: { age: 30 } } });
+  await expect({
+    toString: () => 'the recorded decision',
+    count: async () => (await rest(server.url, ADMIN_KEY, 'GET', `/decisions?baseId=${policy.baseId}`)).items.length,
+  }).toHaveCount(1);
+  const [decision] = (await rest(server.url, ADMIN_KEY, 'GET', `/decisions?baseId=${policy.baseId}`)).items;
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/decisions/${decision.id}`);
+  const region = page.getByRole('region', { name: `Decision ${decision.id}` });
+  await expect(region.locator('.verdict')).toContainText('Result: true');
+  await expect(page.getByRole('heading', { level: 2, name: 'Run again on the stored input' })).toBeVisible();
+  assertNoSkippedLevel(await headingLevels(page), 'the decision page');
+
+  await page.goto(`${server.url}/console/policies/${policy.baseId}?tab=decisions`);
+  await page.getByRole('table', { name: 'Recorded decisions' }).getByRole('button', { name: /^Open/ }).click();
+  await expect(page.getByRole('region', { name: `Decision ${decision.id}` }).locator('.verdict')).toContainText('Result: true');
+  assertNoSkippedLevel(await headingLevels(page), 'the Decisions tab');
+  await page.getByRole('tab', { name: 'Rule and try it' }).click();
+  assertNoSkippedLevel(await headingLevels(page), 'the policy’s editor');
+  await page.context().close();
+});
+
+test('a branch that leads back to the start node is drawn, with its error', async () => {
+  const policy = await publishedPolicy('Back to start', 'A **Person** is adult if the __age__ of the **Person** is at least 18.');
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
+    name: 'Back to the start',
+    definition: {
+      formatVersion: 1,
+      start: 's',
+      nodes: [
+        { id: 's', type: 'start', policy: { baseId: policy.baseId }, onTrue: 'p', onFalse: 'no' },
+        { id: 'p', type: 'policy', policy: { baseId: policy.baseId }, onTrue: 's', onFalse: 'no' },
+        { id: 'no', type: 'return', returnValue: false },
+      ],
+    },
+  });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+  const branch = page.locator('.react-flow__edge.fedge-problem');
+  await expect(branch).toHaveCount(1);
+  await expect(branch).toHaveAttribute('aria-label', 'true branch from p to s. Error: Node "s" cannot be a branch target');
+  await expect(page.locator('.react-flow__edge')).toHaveCount(4);
+  await page.context().close();
+});
+
+test('a flow graph says in words which of its problems are errors and which warnings, on the nodes and the branches that have them', async () => {
+  const policy = await publishedPolicy('Graph words', 'A **Person** is adult if the __age__ of the **Person** is at least 18.');
+  const flow = await rest(server.url, ADMIN_KEY, 'POST', '/flow', {
+    name: 'Problems in words',
+    definition: {
+      formatVersion: 1,
+      start: 's',
+      nodes: [
+        { id: 's', type: 'start', policy: { baseId: policy.baseId }, onTrue: 'p' },
+        { id: 'p', type: 'policy', policy: { baseId: policy.baseId }, onTrue: 's2', onFalse: 'yes' },
+        // A second start node, which no branch may lead to: the branch to it has the error.
+        { id: 's2', type: 'start', policy: { baseId: policy.baseId }, onTrue: 'yes', onFalse: 'yes' },
+        { id: 'yes', type: 'return', returnValue: true },
+      ],
+    },
+  });
+  const page = await newPage();
+  await signIn(page, ADMIN_KEY);
+  await page.goto(`${server.url}/console/flows/${flow.baseId}`);
+  await expect(flowNode(page, 's').locator('li.problem-warning').first()).toHaveText(/^Warning: start node "s" is missing a FALSE path/);
+  await expect(flowNode(page, 's2').locator('li.problem-error').first()).toHaveText(/^Error: /);
+  const branch = page.locator('.react-flow__edge.fedge-problem');
+  await expect(branch).toHaveCount(1);
+  await expect(branch).toContainText('true · Error: Node "s2" cannot be a branch target');
+  await expect(branch).toHaveAttribute('aria-label', 'true branch from p to s2. Error: Node "s2" cannot be a branch target');
+  const listed = page.getByRole('list', { name: 'Nodes with problems' });
+  await expect(listed.getByRole('button', { name: /^s: / })).toHaveText(/^s: (\d+ errors? and )?1 warning$/);
+  await expect(listed.getByRole('button', { name: /^s2: / })).toHaveText(/^s2: \d+ errors?$/);
+  await page.screenshot({ path: join(shots, 'flow-problem-words.png'), fullPage: true });
   await page.context().close();
 });

@@ -21,6 +21,7 @@ import type { Session } from '../session';
 import { useAction } from '../action';
 import { Pager, pagedTable, usePages } from './Pager';
 import { NoticeLine } from './NoticeLine';
+import { invalidField, refusedField } from './FieldError';
 import { ReplayCounts } from './ReplayCounts';
 import { RunResultView } from './RunResult';
 import { Link } from '../router';
@@ -125,6 +126,10 @@ function RecordingSettings({ kind, recordId, mayEdit }: { kind: Kind; recordId: 
     };
   }, [api, kind, recordId, attempt]);
 
+  // The field a refusal is about, the form's own or the server's, which names it.
+  const refused = refusedField(notice, { 'records-rate': /^The share of runs|^sampleRate\b/, 'records-mask': /^mask\b/ });
+  const invalid = (field: string) => invalidField(refused === field && 'recording-notice');
+
   const changed =
     !!saved && (enabled !== saved.enabled || percent !== percentOf(saved.sampleRate) || maskText(maskOf(mask)) !== maskText(saved.mask));
 
@@ -178,6 +183,7 @@ function RecordingSettings({ kind, recordId, mayEdit }: { kind: Kind; recordId: 
               readOnly={!mayEdit}
               onChange={(e) => setPercent(e.target.value)}
               spellCheck={false}
+              {...invalid('records-rate')}
             />
           </div>
           <div className="field">
@@ -191,6 +197,7 @@ function RecordingSettings({ kind, recordId, mayEdit }: { kind: Kind; recordId: 
               placeholder="$.Person.ssn"
               onChange={(e) => setMask(e.target.value)}
               spellCheck={false}
+              {...invalid('records-mask')}
             />
           </div>
           {mayEdit && (
@@ -202,7 +209,7 @@ function RecordingSettings({ kind, recordId, mayEdit }: { kind: Kind; recordId: 
           )}
         </form>
       )}
-      <NoticeLine notice={notice} />
+      <NoticeLine notice={notice} id="recording-notice" />
     </section>
   );
 }
@@ -275,6 +282,7 @@ function RecordedDecisions({ kind, baseId }: { kind: Kind; baseId: string }) {
     [api, baseId, result, since, until],
   );
   const pages = usePages(load, refreshed);
+  const rangeRefused = refusedField(pages.error, { 'decisions-until': /^Until must be later than From/ });
 
   return (
     <section className="panel" aria-labelledby="decisions-heading">
@@ -292,14 +300,20 @@ function RecordedDecisions({ kind, baseId }: { kind: Kind; baseId: string }) {
           <label htmlFor="decisions-since">From</label>
           <input id="decisions-since" type="datetime-local" value={since} onChange={(e) => setSince(e.target.value)} />
           <label htmlFor="decisions-until">Until</label>
-          <input id="decisions-until" type="datetime-local" value={until} onChange={(e) => setUntil(e.target.value)} />
+          <input
+            id="decisions-until"
+            type="datetime-local"
+            value={until}
+            onChange={(e) => setUntil(e.target.value)}
+            {...invalidField(rangeRefused && 'decisions-error')}
+          />
           <button type="button" className="btn" onClick={() => setRefreshed((n) => n + 1)} disabled={pages.loading}>
             Refresh
           </button>
         </div>
       </div>
       {pages.error && (
-        <p className="alert alert-error" role="alert">
+        <p className="alert alert-error" id="decisions-error" role="alert">
           {pages.error}
         </p>
       )}
@@ -335,6 +349,10 @@ function RecordedDecisions({ kind, baseId }: { kind: Kind; baseId: string }) {
                   onClick={() => setOpen(open === d.id ? null : d.id)}
                 >
                   {open === d.id ? 'Close' : 'Open'}
+                  <span className="sr-only">
+                    {' '}
+                    the decision of {formatTime(d.at, true)}, {String(d.result)}
+                  </span>
                 </button>
               </td>
             </tr>
@@ -405,6 +423,8 @@ export function DecisionDetails({ id, page = false }: { id: string; page?: boole
 
   const isFlow = decision?.kind === 'FLOW';
   const ran = decision && (decision.version === null || decision.version === undefined ? 'the draft' : `version ${decision.version}`);
+  // Its own page heads it with the page's h1; the Decisions tab, with an h3 under its list's h2.
+  const Subheading = page ? 'h2' : 'h4';
   return (
     <div id="decision-details" role="region" aria-label={`Decision ${id}`} aria-busy={!decision && !error} className={page ? '' : 'decision-details'}>
       {!page && (
@@ -449,7 +469,7 @@ export function DecisionDetails({ id, page = false }: { id: string; page?: boole
               <pre className="json">{formatJSON(decision.data)}</pre>
             </dd>
           </dl>
-          <h4 className="small-heading">Run again on the stored input</h4>
+          <Subheading className="small-heading">Run again on the stored input</Subheading>
           {decision.recomputed ? (
             <>
               {isFlow && decision.recomputed.flow && (

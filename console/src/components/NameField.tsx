@@ -1,8 +1,23 @@
+import { invalidField } from './FieldError';
+
 /**
  * A record's name, which saving needs: an editable one that is empty says
- * so, since Save is then disabled without a word of its own.
+ * so, since Save is then disabled without a word of its own. refusal is
+ * the id of the notice of a save refused for the name, if one is shown.
  */
-export function NameField({ id, name, editable, onChange }: { id: string; name: string; editable: boolean; onChange: (name: string) => void }) {
+export function NameField({
+  id,
+  name,
+  editable,
+  refusal,
+  onChange,
+}: {
+  id: string;
+  name: string;
+  editable: boolean;
+  refusal?: string | false | null;
+  onChange: (name: string) => void;
+}) {
   const needed = editable && !name.trim();
   return (
     <div className="field">
@@ -13,7 +28,7 @@ export function NameField({ id, name, editable, onChange }: { id: string; name: 
         onChange={(e) => onChange(e.target.value)}
         readOnly={!editable}
         required={editable}
-        aria-describedby={needed ? `${id}-needed` : undefined}
+        {...invalidField(needed ? `${id}-needed` : refusal)}
       />
       {needed && (
         <p id={`${id}-needed`} className="muted small">

@@ -119,10 +119,10 @@ function usePagesAfter<T>(
  * out, the way to its first page. Its button leaves once that page is
  * asked for: focus goes to the page's main region, from whose top Tab goes on.
  */
-export function PagesError<T>({ pages }: { pages: Pages<T> }) {
+export function PagesError<T>({ pages, id }: { pages: Pages<T>; id?: string }) {
   if (!pages.error) return null;
   return (
-    <div className="alert alert-error" role="alert">
+    <div className="alert alert-error" id={id} role="alert">
       {pages.error}
       {pages.pageRefused && (
         <div className="alert-actions">

@@ -8,6 +8,9 @@ import { RecordPicker } from './RecordPicker';
 import { ConfirmDialog } from './ConfirmDialog';
 import { useTitle } from '../title';
 
+/** The id of the notice the header shows, for a field a refusal is about to name. */
+export const NOTICE_ID = 'record-notice';
+
 interface HeaderRecord {
   id: string;
   baseId: string;
@@ -146,7 +149,7 @@ export function RecordHeader<R extends HeaderRecord>({
       )}
 
       {notice && (
-        <div className={`alert ${notice.kind === 'ok' ? 'alert-ok' : 'alert-error'}`} role={notice.kind === 'ok' ? 'status' : 'alert'}>
+        <div id={NOTICE_ID} className={`alert ${notice.kind === 'ok' ? 'alert-ok' : 'alert-error'}`} role={notice.kind === 'ok' ? 'status' : 'alert'}>
           {notice.text}
           {notice.details && (
             <ul>

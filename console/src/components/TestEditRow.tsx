@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { formatJSON } from '../format';
 import { jsonProblem } from '../editor/jsonEditor';
 import { isJSONObject } from '../runData';
+import { FieldError, invalidField } from './FieldError';
 
 /** A stored test as a page edits it. */
 export interface EditableTest {
@@ -39,20 +40,22 @@ export function TestEditRow({
   const [kind, setKind] = useState<ExpectKind>(typeof test.expect === 'string' ? 'outcome' : test.expect ? 'true' : 'false');
   const [outcome, setOutcome] = useState(typeof test.expect === 'string' ? test.expect : '');
   const [data, setData] = useState(formatJSON(test.data));
-  const [problem, setProblem] = useState('');
+  // Why the test cannot be applied, and the field that says it.
+  const [problem, setProblem] = useState<{ field: 'name' | 'data'; text: string } | null>(null);
 
   const apply = () => {
     const trimmed = name.trim();
     const dataProblem = jsonProblem(data);
     const parsed: unknown = dataProblem ? null : JSON.parse(data);
-    if (!trimmed) return setProblem('A test needs a name.');
-    if (taken.includes(trimmed)) return setProblem(`Another test is named “${trimmed}”: test names are unique.`);
-    if (dataProblem) return setProblem(`The data is not valid JSON: ${dataProblem}`);
-    if (!isJSONObject(parsed)) return setProblem('The data must be a JSON object.');
+    if (!trimmed) return setProblem({ field: 'name', text: 'A test needs a name.' });
+    if (taken.includes(trimmed)) return setProblem({ field: 'name', text: `Another test is named “${trimmed}”: test names are unique.` });
+    if (dataProblem) return setProblem({ field: 'data', text: `The data is not valid JSON: ${dataProblem}` });
+    if (!isJSONObject(parsed)) return setProblem({ field: 'data', text: 'The data must be a JSON object.' });
     onApply({ name: trimmed, data: parsed, expect: kind === 'outcome' ? outcome : kind === 'true' });
   };
 
   const id = (field: string) => `test-edit-${field}`;
+  const invalid = (field: 'name' | 'data') => invalidField(problem?.field === field && id('problem'));
   return (
     <tr className="test-edit">
       <td colSpan={colSpan}>
@@ -72,7 +75,7 @@ export function TestEditRow({
           <div className="test-edit-fields">
             <div className="field">
               <label htmlFor={id('name')}>Name</label>
-              <input id={id('name')} value={name} onChange={(e) => setName(e.target.value)} autoFocus />
+              <input id={id('name')} value={name} onChange={(e) => setName(e.target.value)} autoFocus {...invalid('name')} />
             </div>
             <div className="field">
               <label htmlFor={id('expect')}>Expects</label>
@@ -91,13 +94,17 @@ export function TestEditRow({
           </div>
           <div className="field">
             <label htmlFor={id('data')}>Data (JSON)</label>
-            <textarea id={id('data')} className="json-input" rows={5} value={data} onChange={(e) => setData(e.target.value)} spellCheck={false} />
+            <textarea
+              id={id('data')}
+              className="json-input"
+              rows={5}
+              value={data}
+              onChange={(e) => setData(e.target.value)}
+              spellCheck={false}
+              {...invalid('data')}
+            />
           </div>
-          {problem && (
-            <p className="field-error" role="alert">
-              {problem}
-            </p>
-          )}
+          {problem && <FieldError id={id('problem')}>{problem.text}</FieldError>}
           <div className="actions">
             <button type="submit" className="btn btn-primary btn-small">
               Apply

@@ -115,7 +115,7 @@ export function TestsTable<T extends EditableTest>({
               </td>
               <td className="small">{r ? r.explanation || r.error : ''}</td>
               <td className="actions">
-                <button type="button" className="btn btn-ghost btn-small" onClick={() => onUse(t)} aria-label={`Use the ${input} of ${t.name}`}>
+                <button type="button" className="btn btn-ghost btn-small" onClick={() => onUse(t)} aria-label={`Use ${input} of ${t.name}`}>
                   Use {input}
                 </button>
                 {editable && (

@@ -24,6 +24,7 @@ import '@xyflow/react/dist/style.css';
 import type { FlowNode, Handle as BranchHandle } from './definition';
 import { handlesOf, nodeTitle } from './definition';
 import type { Problem } from './problems';
+import { problemText } from './problems';
 import { NODE_HEIGHT, NODE_WIDTH, layout } from './layout';
 import { plural } from '../format';
 
@@ -79,7 +80,8 @@ const FlowNodeView = memo(function FlowNodeView({ data, selected }: NodeProps<No
   ];
   return (
     <div className={classes.filter(Boolean).join(' ')} data-testid={`flow-node-${node.id}`} style={{ width: NODE_WIDTH }}>
-      {!isStart && <Handle type="target" position={Position.Top} />}
+      {/* The start node takes no branch, but one that leads to it all the same (written in the definition) is drawn, with its error. */}
+      <Handle type="target" position={Position.Top} className={isStart ? 'fnode-start-in' : undefined} isConnectable={!isStart} />
       {/* A branch dropped anywhere on the node ends on it: while one is drawn, this handle covers the node. */}
       {!isStart && <Handle id="node" type="target" position={Position.Top} className="fnode-drop" isConnectableStart={false} aria-hidden="true" />}
       <div className="fnode-head">
@@ -97,7 +99,7 @@ const FlowNodeView = memo(function FlowNodeView({ data, selected }: NodeProps<No
         <ul className="fnode-problems" aria-label={`Problems of ${node.id}`}>
           {problems.map((p) => (
             <li key={p.message} className={`problem-${p.severity}`}>
-              {p.message}
+              {problemText(p)}
             </li>
           ))}
         </ul>
@@ -253,11 +255,11 @@ function Graph({ model, label, editable = false, selected = null, reveal = null,
         sourceHandle: e.handle,
         target: e.target,
         type: 'smoothstep',
-        label: e.problems.length ? `${e.handle}: ${e.problems[0]!.message}` : e.handle,
+        label: e.problems.length ? `${e.handle} · ${problemText(e.problems[0]!)}` : e.handle,
         className: edgeClass(e),
         deletable: editable,
         markerEnd: { type: MarkerType.ArrowClosed },
-        ariaLabel: `${e.handle} branch from ${e.source} to ${e.target}`,
+        ariaLabel: `${e.handle} branch from ${e.source} to ${e.target}${e.problems.length ? `. ${e.problems.map(problemText).join('; ')}` : ''}`,
         data: { model: e },
       })),
     );

@@ -3,12 +3,28 @@
 // about, and keeps the rest in a list above the graph.
 import { edgesOf } from './definition';
 import type { Definition } from './definition';
+import { plural } from '../format';
 
 export type Severity = 'error' | 'warning';
 
 export interface Problem {
   severity: Severity;
   message: string;
+}
+
+/**
+ * A problem in words led by its severity ("Error: …"): the colour of an
+ * error and of a warning is not all that tells them apart.
+ */
+export function problemText(p: Problem): string {
+  return `${p.severity === 'error' ? 'Error' : 'Warning'}: ${p.message}`;
+}
+
+/** How many errors and warnings there are: "2 errors", "1 error and 1 warning". */
+export function problemCounts(problems: Problem[]): string {
+  const errors = problems.filter((p) => p.severity === 'error').length;
+  const warnings = problems.length - errors;
+  return [errors && plural(errors, 'error', 'errors'), warnings && plural(warnings, 'warning', 'warnings')].filter(Boolean).join(' and ');
 }
 
 export interface PlacedProblems {

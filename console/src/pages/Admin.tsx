@@ -10,6 +10,7 @@ import { useLookups, useNameLookup } from '../lookups';
 import type { Notice } from '../action';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { NoticeLine } from '../components/NoticeLine';
+import { invalidField, refusedField } from '../components/FieldError';
 import { PagesError, Pager, pagedTable, useAddressPages } from '../components/Pager';
 import { SearchField } from '../components/SearchField';
 import { SearchCombo } from '../components/SearchCombo';
@@ -73,6 +74,13 @@ export function Members() {
     }
   };
 
+  // The field of the form a refused addition is about, which names the refusal.
+  const refused = refusedField(notice, {
+    'member-email': /^email\b|is not an email address|is a member of that organization already/,
+    'member-name': /^name\b/,
+  });
+  const invalid = (field: string) => invalidField(refused === field && 'member-notice');
+
   return (
     <div className="page">
       <div className="page-head">
@@ -94,11 +102,11 @@ export function Members() {
       >
         <div className="field grow">
           <label htmlFor="member-email">Email</label>
-          <input id="member-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" />
+          <input id="member-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" {...invalid('member-email')} />
         </div>
         <div className="field">
           <label htmlFor="member-name">Name (optional)</label>
-          <input id="member-name" value={name} onChange={(e) => setName(e.target.value)} />
+          <input id="member-name" value={name} onChange={(e) => setName(e.target.value)} {...invalid('member-name')} />
         </div>
         <div className="field">
           <label htmlFor="member-role">Role</label>
@@ -115,7 +123,7 @@ export function Members() {
           Add member
         </button>
       </form>
-      <NoticeLine notice={notice} />
+      <NoticeLine notice={notice} id="member-notice" />
       <PagesError pages={pages} />
       <div className="filters" role="search">
         <SearchField search={search} id="member-search" label="Search by email or name" placeholder="Email or name contains…" />
@@ -340,6 +348,10 @@ export function Keys() {
     }
   };
 
+  // The field of the form a refused key is about, which names the refusal.
+  const refused = refusedField(notice, { 'key-name': /^name\b/, 'key-expires': /^the expiry\b/ });
+  const invalid = (field: string) => invalidField(refused === field && 'key-notice');
+
   return (
     <div className="page">
       <div className="page-head">
@@ -355,7 +367,7 @@ export function Keys() {
       >
         <div className="field grow">
           <label htmlFor="key-name">Name</label>
-          <input id="key-name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />
+          <input id="key-name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" {...invalid('key-name')} />
         </div>
         <div className="field">
           <label htmlFor="key-scope">Scope</label>
@@ -373,7 +385,7 @@ export function Keys() {
         </div>
         <div className="field">
           <label htmlFor="key-expires">Expires (optional)</label>
-          <input id="key-expires" type="datetime-local" value={expires} onChange={(e) => setExpires(e.target.value)} />
+          <input id="key-expires" type="datetime-local" value={expires} onChange={(e) => setExpires(e.target.value)} {...invalid('key-expires')} />
         </div>
         {/* Marked disabled, not disabled: the name is emptied once the key is made, and Done brings focus back here. */}
         <button ref={createButton} type="submit" className="btn btn-primary" aria-disabled={!name.trim()}>
@@ -412,7 +424,7 @@ export function Keys() {
           )}
         </section>
       )}
-      <NoticeLine notice={notice} />
+      <NoticeLine notice={notice} id="key-notice" />
       <PagesError pages={pages} />
       <div className="filters" role="search">
         <SearchField search={search} id="key-search" />

@@ -8,6 +8,7 @@ import { PagesError, Pager, pagedTable, useAddressPages } from '../components/Pa
 import { actionWord, subjectOf, useAuditNames } from '../auditNames';
 import type { Subject } from '../auditNames';
 import { useTitle } from '../title';
+import { invalidField, refusedField } from '../components/FieldError';
 
 const actions: AuditAction[] = ['CREATED', 'EDITED', 'PUBLISHED', 'ASSIGNED', 'EXECUTED', 'DELETED'];
 const kinds: AuditKind[] = ['POLICY', 'FLOW', 'GROUP', 'MEMBER', 'KEY'];
@@ -100,6 +101,14 @@ export function AuditLog() {
   const pages = useAddressPages(load);
   const names = useAuditNames(pages.items);
   const set = (k: keyof Filters) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [k]: e.target.value }));
+  // The filter a refused address is about, which names the refusal.
+  const refused = refusedField(pages.error, {
+    'audit-action': /asks for the action/,
+    'audit-kind': /asks for the kind/,
+    'audit-since': /From time/,
+    'audit-until': /Until time|^Until must be later than From/,
+  });
+  const invalid = (field: string) => invalidField(refused === field && 'audit-refusal');
   const apply = (f: Filters) =>
     replaceQuery({ ...f, base: f.base.trim(), actor: f.actor.trim(), since: instant(f.since), until: instant(f.until), after: [] });
 
@@ -119,7 +128,7 @@ export function AuditLog() {
       >
         <div className="field">
           <label htmlFor="audit-action">Action</label>
-          <select id="audit-action" value={draft.action} onChange={set('action')}>
+          <select id="audit-action" value={draft.action} onChange={set('action')} {...invalid('audit-action')}>
             <option value="">Any action</option>
             {actions.map((a) => (
               <option key={a} value={a}>
@@ -130,7 +139,7 @@ export function AuditLog() {
         </div>
         <div className="field">
           <label htmlFor="audit-kind">Kind</label>
-          <select id="audit-kind" value={draft.kind} onChange={set('kind')}>
+          <select id="audit-kind" value={draft.kind} onChange={set('kind')} {...invalid('audit-kind')}>
             <option value="">Any kind</option>
             {kinds.map((k) => (
               <option key={k} value={k}>
@@ -149,11 +158,11 @@ export function AuditLog() {
         </div>
         <div className="field">
           <label htmlFor="audit-since">From</label>
-          <input id="audit-since" type="datetime-local" value={draft.since} onChange={set('since')} />
+          <input id="audit-since" type="datetime-local" value={draft.since} onChange={set('since')} {...invalid('audit-since')} />
         </div>
         <div className="field">
           <label htmlFor="audit-until">Until</label>
-          <input id="audit-until" type="datetime-local" value={draft.until} onChange={set('until')} />
+          <input id="audit-until" type="datetime-local" value={draft.until} onChange={set('until')} {...invalid('audit-until')} />
         </div>
         <div className="actions">
           <button type="submit" className="btn btn-primary">
@@ -171,7 +180,7 @@ export function AuditLog() {
           </button>
         </div>
       </form>
-      <PagesError pages={pages} />
+      <PagesError pages={pages} id="audit-refusal" />
       <table {...pagedTable(pages)} aria-label="Audit events">
         <thead>
           <tr>
@@ -209,6 +218,7 @@ export function AuditLog() {
                     onClick={() => setOpen(open === e.id ? null : e.id)}
                   >
                     {open === e.id ? 'Hide details' : 'Details'}
+                    <span className="sr-only"> of {eventWords(e, names)}</span>
                   </button>
                 </td>
               </tr>
@@ -262,6 +272,16 @@ export function AuditLog() {
       <Pager pages={pages} />
     </div>
   );
+}
+
+/**
+ * An event as a row's button names it, which tells it from the other rows':
+ * what was done, to what and when ("edited policy Loans, 3 Mar 2027, 09:30:15").
+ */
+function eventWords(e: AuditEventFieldsFragment, names: Map<string, string>): string {
+  const subject = subjectOf(e);
+  const name = subject && names.get(subject.id);
+  return `${actionWord(e).toLowerCase()} ${enumWord(e.kind).toLowerCase()}${name ? ` ${name}` : ''}, ${formatTime(e.at, true)}`;
 }
 
 /** The decision record an `executed` event names, if it names one. */

@@ -28,7 +28,7 @@ import { sampleName, testsOf } from '../tests';
 import { DecisionsPanel } from '../components/DecisionsPanel';
 import { DeleteDialog } from '../components/DeleteDialog';
 import { LoadFailure } from '../components/LoadFailure';
-import { NotThisRecord, RecordHeader } from '../components/RecordHeader';
+import { NOTICE_ID, NotThisRecord, RecordHeader } from '../components/RecordHeader';
 import { PublishDialog } from '../components/PublishDialog';
 import { TestSummary } from '../components/TestSummary';
 import { TestsTable } from '../components/TestsTable';
@@ -52,7 +52,7 @@ import {
   changeType,
 } from '../flows/definition';
 import type { Branch, Definition, FlowNode, NodeType, TypeStash } from '../flows/definition';
-import { nodeNamed, placeProblems, problemsOf, publishRefusal } from '../flows/problems';
+import { nodeNamed, placeProblems, problemCounts, problemText, problemsOf, publishRefusal } from '../flows/problems';
 import type { Problem } from '../flows/problems';
 import { runPath } from '../flows/path';
 import type { RunPath } from '../flows/path';
@@ -63,6 +63,7 @@ import { PolicyPicker, policyLabel, usePolicies } from '../flows/PolicyPicker';
 import { dropFlowEdits, loadFlowEdits, loadProblems, storeFlowEdits, storeProblems } from '../flows/storage';
 import { useDraftRevision } from '../revision';
 import { NameField } from '../components/NameField';
+import { FieldError, invalidField, refusedField } from '../components/FieldError';
 import { RestoredNotice } from '../components/RestoredNotice';
 import { batchProblem, isJSONObject, parseJSON } from '../runData';
 import { answerWords } from '../flows/answer';
@@ -167,6 +168,8 @@ function FlowEditor({
   };
   const [problems, setProblems] = useState<Problem[]>(() => (record ? (loadProblems(record.id, record.revision) ?? []) : []));
   const [data, setData] = useState(() => (record?.tests[0] ? formatJSON(record.tests[0].data) : NEW_DATA));
+  // Why the input cannot run, said under it; '' while it can.
+  const [dataError, setDataError] = useState('');
   // A run keeps the definition and input it ran on: its result is a test's expectation only for those.
   // data is the text of the input box it ran from; input, the object it ran on (one of a list's, for a batch).
   const [run, setRun] = useState<{
@@ -316,6 +319,8 @@ function FlowEditor({
         dropFlowEdits('new');
         const f = res.createFlow!.flow;
         storeProblems(f.id, f.revision, problemsOf(res.createFlow!.validation));
+        // The new draft's page is made anew: it says so.
+        carryNotice(f.id, { kind: 'ok', text: 'Draft created.' });
         navigate(`flows/${f.baseId}`, { replace: true });
         return;
       }
@@ -323,6 +328,7 @@ function FlowEditor({
       dropFlowEdits(storageKey);
       adopt(res.updateFlowDraft!);
       await reload();
+      setNotice({ kind: 'ok', text: 'Draft saved.' });
     });
 
   // Saved first, so that the replay in the dialog runs on exactly the
@@ -378,17 +384,17 @@ function FlowEditor({
     try {
       v = parseJSON(data);
     } catch (err) {
-      setNotice({ kind: 'error', text: `The test data is not valid JSON: ${(err as Error).message}` });
+      setDataError(`The test data is not valid JSON: ${(err as Error).message}`);
       return null;
     }
     if (Array.isArray(v)) {
       const problem = batchProblem(v, 'input');
       if (!problem) return v as Record<string, unknown>[];
-      setNotice({ kind: 'error', text: problem });
+      setDataError(problem);
       return null;
     }
     if (isJSONObject(v)) return v;
-    setNotice({ kind: 'error', text: 'The test data must be a JSON object, or a list of them.' });
+    setDataError('The test data must be a JSON object, or a list of them.');
     return null;
   };
 
@@ -402,6 +408,7 @@ function FlowEditor({
   };
   const onRun = () =>
     act(async () => {
+      setDataError('');
       const input = parseData();
       // A run that cannot start leaves no result of an earlier one on the
       // page, where it would read as this run's.
@@ -417,7 +424,7 @@ function FlowEditor({
         // A batch runs only stored flows.
         if (!record || !isSaved) {
           refused();
-          setNotice({ kind: 'error', text: 'A list of inputs runs the saved flow: save the draft first, or run one input at a time.' });
+          setDataError('A list of inputs runs the saved flow: save the draft first, or run one input at a time.');
           return;
         }
         const res = (await api.request(RunFlowVersionBatchDocument, { input: { flowId: record.id, items: input } })).runFlowVersionBatch!;
@@ -529,6 +536,8 @@ function FlowEditor({
       }
     });
   const selectedNode = definition.nodes.find((n) => n.id === selected) ?? null;
+  // The field a refused save is about, which names the refusal.
+  const refused = refusedField(notice, { 'flow-name': /^name\b/, 'flow-description': /^description\b/ });
   const selectedResponse = current?.nodeResponses.find((r) => r.nodeId === selected) ?? null;
   const hasStart = definition.nodes.some((n) => n.type === 'start');
 
@@ -604,7 +613,7 @@ function FlowEditor({
             <ul className="alert alert-error flow-problems" aria-label="Problems of the flow">
               {placed.general.map((p) => (
                 <li key={p.message} className={`problem-${p.severity}`}>
-                  {p.message}
+                  {problemText(p)}
                 </li>
               ))}
             </ul>
@@ -629,7 +638,7 @@ function FlowEditor({
                         title={here.map((p) => p.message).join('\n')}
                         onClick={() => selectAndShow(n.id)}
                       >
-                        {n.id}: {plural(here.length, 'problem', 'problems')}
+                        {n.id}: {problemCounts(here)}
                       </button>
                     </li>
                   );
@@ -690,10 +699,16 @@ function FlowEditor({
               />
             ) : (
               <>
-                <NameField id="flow-name" name={name} editable={editable} onChange={setName} />
+                <NameField id="flow-name" name={name} editable={editable} refusal={refused === 'flow-name' && NOTICE_ID} onChange={setName} />
                 <div className="field">
                   <label htmlFor="flow-description">Description</label>
-                  <input id="flow-description" value={description} onChange={(e) => setDescription(e.target.value)} readOnly={!editable} />
+                  <input
+                    id="flow-description"
+                    value={description}
+                    onChange={(e) => setDescription(e.target.value)}
+                    readOnly={!editable}
+                    {...invalidField(refused === 'flow-description' && NOTICE_ID)}
+                  />
                 </div>
               </>
             )}
@@ -730,9 +745,10 @@ function FlowEditor({
                 }
               }}
               aria-keyshortcuts="Control+Enter Meta+Enter"
-              aria-describedby="flow-data-hint"
+              {...invalidField(dataError && 'flow-data-error', 'flow-data-hint')}
               spellCheck={false}
             />
+            {dataError && <FieldError id="flow-data-error">{dataError}</FieldError>}
             <p id="flow-data-hint" className="muted small hint">
               Ctrl+Enter runs. A list of inputs runs each of them on the saved flow.
             </p>
@@ -892,8 +908,7 @@ function NodeInspector({
         <ul className="inspector-problems" aria-label="Problems of this node">
           {problems.map((p) => (
             <li key={p.message} className={`problem-${p.severity}`}>
-              {p.severity === 'error' ? 'Error: ' : 'Warning: '}
-              {p.message}
+              {problemText(p)}
             </li>
           ))}
         </ul>
@@ -1058,14 +1073,9 @@ function ImportDialog({ onOpen, onCancel }: { onOpen: (text: string) => Promise<
         value={text}
         onChange={(e) => setText(e.target.value)}
         spellCheck={false}
-        aria-invalid={refusal ? true : undefined}
-        aria-describedby={refusal ? 'import-refusal' : undefined}
+        {...invalidField(refusal && 'import-refusal')}
       />
-      {refusal && (
-        <p className="field-error" id="import-refusal" role="alert">
-          Not opened: {refusal}
-        </p>
-      )}
+      {refusal && <FieldError id="import-refusal">Not opened: {refusal}</FieldError>}
       <div className="actions">
         <button type="button" className="btn" onClick={onCancel} autoFocus>
           Cancel

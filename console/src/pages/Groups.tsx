@@ -25,10 +25,14 @@ import type { Notice } from '../action';
 import { returnFocus } from '../focus';
 import { DeleteDialog } from '../components/DeleteDialog';
 import { NoticeLine } from '../components/NoticeLine';
+import { invalidField, refusedField } from '../components/FieldError';
 import { LoadFailure } from '../components/LoadFailure';
 import { PagesError, Pager, pagedTable, useAddressPages, usePages } from '../components/Pager';
 import { SearchField } from '../components/SearchField';
 import { useTitle } from '../title';
+
+/** The fields of a group's form, by the words a refusal about each begins with. */
+const groupFields = { 'group-name': /^name\b/, 'group-description': /^description\b/ };
 
 /** The groups; `creating` (the address groups/new) opens the form of a new group above them. */
 export function GroupList({ creating = false }: { creating?: boolean }) {
@@ -44,6 +48,7 @@ export function GroupList({ creating = false }: { creating?: boolean }) {
     [api, search.term],
   );
   const pages = useAddressPages(load);
+  const invalid = (field: string) => invalidField(refusedField(error, groupFields) === field && 'group-refusal');
 
   const onCreate = async () => {
     setError('');
@@ -76,11 +81,11 @@ export function GroupList({ creating = false }: { creating?: boolean }) {
         >
           <div className="field">
             <label htmlFor="group-name">Name</label>
-            <input id="group-name" value={name} onChange={(e) => setName(e.target.value)} autoFocus />
+            <input id="group-name" value={name} onChange={(e) => setName(e.target.value)} autoFocus {...invalid('group-name')} />
           </div>
           <div className="field grow">
             <label htmlFor="group-description">Description</label>
-            <input id="group-description" value={description} onChange={(e) => setDescription(e.target.value)} />
+            <input id="group-description" value={description} onChange={(e) => setDescription(e.target.value)} {...invalid('group-description')} />
           </div>
           <div className="actions">
             <button type="button" className="btn" onClick={() => navigate('groups')}>
@@ -93,7 +98,7 @@ export function GroupList({ creating = false }: { creating?: boolean }) {
         </form>
       )}
       {error && (
-        <p className="alert alert-error" role="alert">
+        <p className="alert alert-error" id="group-refusal" role="alert">
           {error}
         </p>
       )}
@@ -172,6 +177,7 @@ export function GroupPage({ id }: { id: string }) {
   if (!group) return <p className="muted pad">Loading…</p>;
 
   const changed = name !== group.name || description !== group.description;
+  const invalid = (field: string) => invalidField(refusedField(notice, groupFields) === field && 'group-notice');
   const onSave = async () => {
     setNotice(null);
     try {
@@ -211,7 +217,7 @@ export function GroupPage({ id }: { id: string }) {
           </div>
         )}
       </div>
-      <NoticeLine notice={notice} />
+      <NoticeLine notice={notice} id="group-notice" />
       {can.edit && (
         <form
           className="panel form-row"
@@ -223,11 +229,11 @@ export function GroupPage({ id }: { id: string }) {
         >
           <div className="field">
             <label htmlFor="group-name">Name</label>
-            <input id="group-name" value={name} onChange={(e) => setName(e.target.value)} />
+            <input id="group-name" value={name} onChange={(e) => setName(e.target.value)} {...invalid('group-name')} />
           </div>
           <div className="field grow">
             <label htmlFor="group-description">Description</label>
-            <input id="group-description" value={description} onChange={(e) => setDescription(e.target.value)} />
+            <input id="group-description" value={description} onChange={(e) => setDescription(e.target.value)} {...invalid('group-description')} />
           </div>
           <button type="submit" className="btn btn-primary" disabled={!changed || !name.trim()}>
             Save changes

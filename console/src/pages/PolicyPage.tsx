@@ -21,6 +21,7 @@ import { navigate, useTab } from '../router';
 import { usePolicyRecords } from '../records';
 import { useDraftRevision } from '../revision';
 import { NameField } from '../components/NameField';
+import { FieldError, invalidField, refusedField } from '../components/FieldError';
 import { RestoredNotice } from '../components/RestoredNotice';
 import { versionCount } from '../versions';
 import { recordRights, useSession } from '../session';
@@ -35,7 +36,7 @@ import { BatchResultView } from '../components/BatchResult';
 import { DecisionsPanel } from '../components/DecisionsPanel';
 import { DeleteDialog } from '../components/DeleteDialog';
 import { LoadFailure } from '../components/LoadFailure';
-import { NotThisRecord, RecordHeader } from '../components/RecordHeader';
+import { NOTICE_ID, NotThisRecord, RecordHeader } from '../components/RecordHeader';
 import { PublishDialog } from '../components/PublishDialog';
 import type { PublishProblem } from '../components/PublishDialog';
 import { TestSummary } from '../components/TestSummary';
@@ -294,6 +295,8 @@ function Editor({
         const res = await api.request(CreatePolicyDocument, { input: { name, rule, tests, schema: parsedSchema.value } });
         dropDraft('new');
         storeSample(res.createPolicy!.policy.baseId, sample);
+        // The new draft's page is made anew: it says so.
+        carryNotice(res.createPolicy!.policy.id, { kind: 'ok', text: 'Draft created.' });
         navigate(`policies/${res.createPolicy!.policy.baseId}`, { replace: true });
         return;
       }
@@ -301,7 +304,7 @@ function Editor({
       dropDraft(storageKey);
       const problems = saved.validation.errors;
       await reload();
-      if (problems.length > 0) setNotice({ kind: 'error', text: 'Saved, but the rule does not parse:', details: problems });
+      setNotice(problems.length > 0 ? { kind: 'error', text: 'Saved, but the rule does not parse:', details: problems } : { kind: 'ok', text: 'Draft saved.' });
     });
 
   // Saved first, so that the replay in the dialog and the gate's failures
@@ -473,7 +476,13 @@ function Editor({
             <h2 id="rule-heading">Rule</h2>
             {!editable && <span className="muted small">{isDraft ? 'Read only for your role' : 'Published versions do not change'}</span>}
           </div>
-          <NameField id="policy-name" name={name} editable={editable} onChange={setName} />
+          <NameField
+            id="policy-name"
+            name={name}
+            editable={editable}
+            refusal={refusedField(notice, { 'policy-name': /^name\b/ }) && NOTICE_ID}
+            onChange={setName}
+          />
           <CodeMirror
             className="editor editor-rule"
             resetKey={storageKey}
@@ -522,15 +531,16 @@ function Editor({
             className="editor editor-json"
             resetKey={storageKey}
             onView={(v) => (sampleView.current = v)}
+            invalid={invalidField(sampleProblem ? 'sample-problem' : runError ? 'run-error' : null)}
             makeState={() => jsonEditorState({ doc: sample, label: 'Sample data (JSON)', onChange: setSample, onRun: () => runByKey.current?.() })}
           />
           {sampleProblem && (
-            <p className="field-error" role="status">
+            <FieldError id="sample-problem" live="status">
               Not valid JSON: {sampleProblem}
-            </p>
+            </FieldError>
           )}
           {runError && (
-            <p className="alert alert-error" role="alert">
+            <p className="alert alert-error" id="run-error" role="alert">
               {runError}
             </p>
           )}
@@ -575,12 +585,13 @@ function Editor({
           <CodeMirror
             className="editor editor-json"
             resetKey={storageKey}
+            invalid={invalidField(parsedSchema.problem ? 'schema-problem' : null)}
             makeState={() => jsonEditorState({ doc: schema, label: 'Schema (JSON)', readOnly: !editable, optional: true, onChange: setSchema })}
           />
           {parsedSchema.problem && (
-            <p className="field-error" role="status">
+            <FieldError id="schema-problem" live="status">
               {parsedSchema.problem}
-            </p>
+            </FieldError>
           )}
         </section>
       </div>

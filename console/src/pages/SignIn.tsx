@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTitle } from '../title';
+import { invalidField, refusedField } from '../components/FieldError';
 
 export function SignIn({
   busy,
@@ -33,7 +34,7 @@ export function SignIn({
         <h1>Sign in to the console</h1>
         <p className="muted">Use an API key of your organization. It is kept in this browser tab only, until you sign out or close it.</p>
         {message && (
-          <div className="alert alert-error" role="alert">
+          <div className="alert alert-error" id="signin-message" role="alert">
             {message}
             {onRetry && (
               <div className="alert-actions">
@@ -54,6 +55,8 @@ export function SignIn({
           onChange={(e) => setKey(e.target.value)}
           placeholder="vdk_…"
           autoFocus
+          // Only a refusal of the key typed is about the field; one that could not check it is not.
+          {...invalidField(refusedField(message, { 'api-key': /^This API key was not accepted/ }) && 'signin-message')}
         />
         <button type="submit" className="btn btn-primary" disabled={busy || !key.trim()}>
           {busy ? 'Signing in…' : 'Sign in'}
