@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"entgo.io/ent/dialect"
+	"entgo.io/ent/dialect/sql"
 
 	"github.com/google/uuid"
 
@@ -42,12 +43,24 @@ func (r reader) Bases(ctx context.Context, f BaseFilter, w Window) ([]*ent.Base,
 		q = q.Where(predicate.Base(containsFold(base.FieldName, f.Name)))
 	}
 	if f.Group != nil {
-		q = q.Where(base.HasMembershipsWith(groupmember.GroupID(*f.Group)))
+		q = q.Where(inGroup(*f.Group))
 	}
 	if f.NotInGroup != nil {
-		q = q.Where(base.Not(base.HasMembershipsWith(groupmember.GroupID(*f.NotInGroup))))
+		q = q.Where(base.Not(inGroup(*f.NotInGroup)))
 	}
 	return newestFirst(ctx, w, q)
+}
+
+// inGroup keeps the bases in group, as a list the group's index gives:
+// written as EXISTS per base (ent's HasMembershipsWith), SQLite walked
+// every base of the organization to keep a small group's, 1 s among
+// 100,000 policies where this takes milliseconds.
+func inGroup(group uuid.UUID) predicate.Base {
+	return func(s *sql.Selector) {
+		members := sql.Select(groupmember.FieldBaseID).From(sql.Table(groupmember.Table)).
+			Where(sql.EQ(groupmember.FieldGroupID, group))
+		s.Where(sql.In(s.C(base.FieldID), members))
+	}
 }
 
 func (t *dbTx) CreateBase(ctx context.Context, b *ent.Base) (*ent.Base, error) {
