@@ -36,8 +36,20 @@ type Position struct {
 func (s *Store) List(ctx context.Context, f Filter, limit int) ([]Event, error) {
 	where, args := s.where(f)
 	args = append(args, limit)
-	return s.query(ctx, "SELECT "+columns+" FROM "+table+" WHERE "+where+
+	return s.query(ctx, "SELECT "+columns+" FROM "+s.from(f)+" WHERE "+where+
 		" ORDER BY at DESC, id DESC LIMIT "+s.placeholder(len(args)), args...)
+}
+
+// from is the table f reads, on SQLite with the index it should use: one
+// base's events are read through the base's index. Without statistics
+// SQLite chose the primary key, whose order the page wants, and walked
+// every event of the organization to keep the base's (4 s among four
+// million events, where the base's index takes milliseconds).
+func (s *Store) from(f Filter) string {
+	if !s.pg && f.BaseID != nil {
+		return table + " INDEXED BY " + table + "_base"
+	}
+	return table
 }
 
 // Count is how many events f selects, Before aside.
@@ -45,7 +57,7 @@ func (s *Store) Count(ctx context.Context, f Filter) (int, error) {
 	f.Before = nil
 	where, args := s.where(f)
 	var n int
-	err := s.db.SQL().QueryRowContext(ctx, "SELECT count(*) FROM "+table+" WHERE "+where, args...).Scan(&n)
+	err := s.db.SQL().QueryRowContext(ctx, "SELECT count(*) FROM "+s.from(f)+" WHERE "+where, args...).Scan(&n)
 	return n, err
 }
 
