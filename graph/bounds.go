@@ -91,6 +91,9 @@ func (b documentBounds) MutateOperationParameters(ctx context.Context, params *g
 		if err := introspectionProblem(doc.Fragments, op); err != nil {
 			return err
 		}
+		if err := scansProblem(doc.Fragments, op); err != nil {
+			return err
+		}
 		again := repeats{schema: b.schema, fields: newFieldWalk(doc.Fragments), first: map[string]string{}}
 		again.add("", rootType(b.schema, op.Operation), false, op.SelectionSet)
 		if f := again.found; f != nil {
@@ -137,6 +140,72 @@ func introspectionProblem(fragments ast.FragmentDefinitionList, op *ast.Operatio
 		}
 	}
 	return nil
+}
+
+// maxScans is how many lists an operation may search by name, or count
+// or filter where they hold millions: each of those reads the whole list,
+// whatever the page size that complexity counts (a search among 100,000
+// policies takes up to a second on SQLite, a count of the audit log more),
+// and the fields of an operation run at once, holding the database's
+// connections. A screen searches or counts two or three.
+const maxScans = 5
+
+// scansProblem refuses an operation that selects, under more keys of the
+// response than maxScans, a list searched by name (a query argument that
+// is not null), the totalCount of the audit log or of decisions, or the
+// audit log filtered by action, kind or actor (which walks the log past
+// the events that do not match), whatever fragments put them there. Fields
+// under one key answer once, merged.
+func scansProblem(fragments ast.FragmentDefinitionList, op *ast.OperationDefinition) *gqlerror.Error {
+	walk := newFieldWalk(fragments)
+	keys := map[string]bool{}
+	var over *ast.Position
+	var add func(path, parent string, set ast.SelectionSet)
+	add = func(path, parent string, set ast.SelectionSet) {
+		walk.each(set, "", func(f *ast.Field, _ string) bool {
+			key := responseKey(path, f)
+			if readsWholeList(f, parent) && !keys[key] {
+				if keys[key] = true; over == nil && len(keys) > maxScans {
+					over = f.Position
+				}
+			}
+			add(key, f.Name, f.SelectionSet)
+			return true
+		})
+	}
+	add("", "", op.SelectionSet)
+	if over != nil {
+		return refusal(over, "the operation searches by name, counts or filters the audit log or decisions under %d names, "+
+			"more than the limit of %d: each reads a whole list; ask for the others in another request", len(keys), maxScans)
+	}
+	return nil
+}
+
+// readsWholeList tells whether f, a field of parent's value, is one of the
+// fields scansProblem counts. An audit filter given as a variable counts,
+// whatever it holds; one written out counts when it filters by action,
+// kind or actor, not by base or time, which the log's indexes find.
+func readsWholeList(f *ast.Field, parent string) bool {
+	switch f.Name {
+	case "totalCount":
+		return parent == "auditEvents" || parent == "decisions"
+	case "auditEvents":
+		filter := f.Arguments.ForName("filter")
+		if filter == nil || filter.Value.Kind == ast.NullValue {
+			return false
+		}
+		if filter.Value.Kind != ast.ObjectValue {
+			return true
+		}
+		for _, c := range filter.Value.Children {
+			if c.Name == "action" || c.Name == "kind" || c.Name == "actor" {
+				return true
+			}
+		}
+		return false
+	}
+	query := f.Arguments.ForName("query")
+	return query != nil && query.Value.Kind != ast.NullValue
 }
 
 // repeats looks, below a field with arguments, for a field without
