@@ -2,7 +2,8 @@
 // run, apart from the lifecycle events that ent stores in audit_events.
 // Runs outnumber every other event by orders of magnitude, so their rows
 // hold fixed columns instead of JSON (ids as uuid, kinds as small ints,
-// the status as a flag), carry two indexes, and expire: on PostgreSQL the
+// the status as a flag), carry two indexes (three on PostgreSQL, where
+// one actor's events are indexed too), and expire: on PostgreSQL the
 // table is partitioned by day (UTC) and retention drops whole partitions;
 // on SQLite retention deletes expired rows in small batches through the
 // one path the append-only triggers open (see Expire). Rows are never
