@@ -61,10 +61,9 @@ func (s *Store) Count(ctx context.Context, f Filter) (int, error) {
 	return n, err
 }
 
-// idWindow is how far from the time in its id an event may be stored. An
-// id holds its event's millisecond (NewID); events stored before ids were
-// made so hold ids taken with the same clock a few microseconds before
-// their time.
+// idWindow is how far from the time in its id an event may be stored:
+// an event's id (a UUIDv7) is taken with the same clock a few
+// microseconds before its time.
 const idWindow = time.Second
 
 // Get returns the tenant's event with this id, or nil when it has none.

@@ -63,20 +63,6 @@ func New(db *database.DB) *Store {
 	return &Store{db: db, pg: db.Dialect() == dialect.Postgres, days: dayparts.New(db.SQL(), table)}
 }
 
-// NewID is the id of an event stored at at: a UUIDv7 whose time is at's
-// millisecond, not the clock's when the id is made. Get looks for an event
-// near its id's time, and a clock that stepped back (an NTP step, a
-// resumed machine) would otherwise leave ids ahead of their events' times
-// by as much as it stepped, since UUIDv7 ids never go back.
-func NewID(at time.Time) uuid.UUID {
-	id := uuid.New() // random, with the variant set
-	var stamp [8]byte
-	binary.BigEndian.PutUint64(stamp[:], uint64(at.UnixMilli()))
-	copy(id[:6], stamp[2:])
-	id[6] = id[6]&0x0f | 0x70 // version 7
-	return id
-}
-
 // idTime is the millisecond a UUIDv7 was made in.
 func idTime(id uuid.UUID) time.Time {
 	var stamp [8]byte

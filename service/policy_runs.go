@@ -87,9 +87,11 @@ func (s *Service) recordExecution(ctx context.Context, p *Principal, t *target, 
 		}
 		extra["decisionId"] = decision.id.String()
 	}
-	at := s.timestamp()
+	// The id (time-ordered) is taken with the real clock, like every
+	// other event's: the store finds an event by its id near that time.
+	id := uuid.Must(uuid.NewV7())
 	return s.execLog.add(ctx, storage.Execution{
-		ID: storage.NewExecutionID(at), Tenant: p.TenantID, At: at,
+		ID: id, Tenant: p.TenantID, At: s.timestamp(),
 		Kind: string(t.base.Kind), BaseID: t.base.ID, RecordID: t.record.ID,
 		ActorKind: p.ActorKind(), ActorID: p.ActorID(),
 		Result: result, Duration: took,

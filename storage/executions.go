@@ -23,10 +23,6 @@ type (
 	Expired = auditstore.Expired
 )
 
-// NewExecutionID is the id of an `executed` event stored at at: its time
-// is at's, so that Execution finds it.
-func NewExecutionID(at time.Time) uuid.UUID { return auditstore.NewID(at) }
-
 // ErrMigrationsPending is what Ready returns when the database answers but
 // lacks migrations.
 var ErrMigrationsPending = errors.New("storage: database migrations are pending")
