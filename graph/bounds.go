@@ -116,30 +116,43 @@ var introspectionLimits = map[string]int{"__schema": 1, "__type": 10}
 // whatever fragments put them there. Fields under one key
 // answer once, merged.
 func introspectionProblem(fragments ast.FragmentDefinitionList, op *ast.OperationDefinition) *gqlerror.Error {
-	walk := newFieldWalk(fragments)
-	keys := map[string]map[string]bool{"__schema": {}, "__type": {}}
-	over := map[string]*ast.Position{}
-	var add func(path string, set ast.SelectionSet)
-	add = func(path string, set ast.SelectionSet) {
-		walk.each(set, "", func(f *ast.Field, _ string) bool {
-			key := responseKey(path, f)
-			if seen := keys[f.Name]; seen != nil {
-				if seen[key] = true; over[f.Name] == nil && len(seen) > introspectionLimits[f.Name] {
-					over[f.Name] = f.Position
-				}
-			}
-			add(key, f.SelectionSet)
-			return true
-		})
-	}
-	add("", op.SelectionSet)
+	found := keyedFields(fragments, op, func(f *ast.Field, _ string) string {
+		if _, ok := introspectionLimits[f.Name]; ok {
+			return f.Name
+		}
+		return ""
+	})
 	for _, name := range []string{"__schema", "__type"} {
-		if pos := over[name]; pos != nil {
-			return refusal(pos, "the operation selects %s %d times, more than the limit of %d: each answers from the whole schema; "+
-				"introspect it with one __schema, or at most %d __type, an operation", name, len(keys[name]), introspectionLimits[name], introspectionLimits["__type"])
+		if fields, limit := found[name], introspectionLimits[name]; len(fields) > limit {
+			return refusal(fields[limit].Position, "the operation selects %s %d times, more than the limit of %d: each answers from the whole schema; "+
+				"introspect it with one __schema, or at most %d __type, an operation", name, len(fields), limit, introspectionLimits["__type"])
 		}
 	}
 	return nil
+}
+
+// keyedFields walks op's selections, fragments expanded, and lists under
+// each class that classify gives a field of parent's value ("" for none)
+// the first field met under each key of the response: fields under one
+// key answer once, merged.
+func keyedFields(fragments ast.FragmentDefinitionList, op *ast.OperationDefinition, classify func(f *ast.Field, parent string) string) map[string][]*ast.Field {
+	walk := newFieldWalk(fragments)
+	found := map[string][]*ast.Field{}
+	seen := map[[2]string]bool{}
+	var add func(path, parent string, set ast.SelectionSet)
+	add = func(path, parent string, set ast.SelectionSet) {
+		walk.each(set, "", func(f *ast.Field, _ string) bool {
+			key := responseKey(path, f)
+			if class := classify(f, parent); class != "" && !seen[[2]string{class, key}] {
+				seen[[2]string{class, key}] = true
+				found[class] = append(found[class], f)
+			}
+			add(key, f.Name, f.SelectionSet)
+			return true
+		})
+	}
+	add("", "", op.SelectionSet)
+	return found
 }
 
 // maxScans is how many lists an operation may search by name, or count
@@ -154,29 +167,17 @@ const maxScans = 5
 // response than maxScans, a list searched by name (a query argument that
 // is not null), the totalCount of the audit log or of decisions, or the
 // audit log filtered by action, kind or actor (which walks the log past
-// the events that do not match), whatever fragments put them there. Fields
-// under one key answer once, merged.
+// the events that do not match), whatever fragments put them there.
 func scansProblem(fragments ast.FragmentDefinitionList, op *ast.OperationDefinition) *gqlerror.Error {
-	walk := newFieldWalk(fragments)
-	keys := map[string]bool{}
-	var over *ast.Position
-	var add func(path, parent string, set ast.SelectionSet)
-	add = func(path, parent string, set ast.SelectionSet) {
-		walk.each(set, "", func(f *ast.Field, _ string) bool {
-			key := responseKey(path, f)
-			if readsWholeList(f, parent) && !keys[key] {
-				if keys[key] = true; over == nil && len(keys) > maxScans {
-					over = f.Position
-				}
-			}
-			add(key, f.Name, f.SelectionSet)
-			return true
-		})
-	}
-	add("", "", op.SelectionSet)
-	if over != nil {
-		return refusal(over, "the operation searches by name, counts or filters the audit log or decisions under %d names, "+
-			"more than the limit of %d: each reads a whole list; ask for the others in another request", len(keys), maxScans)
+	scans := keyedFields(fragments, op, func(f *ast.Field, parent string) string {
+		if readsWholeList(f, parent) {
+			return "scan"
+		}
+		return ""
+	})["scan"]
+	if len(scans) > maxScans {
+		return refusal(scans[maxScans].Position, "the operation searches by name, counts or filters the audit log or decisions under %d names, "+
+			"more than the limit of %d: each reads a whole list; ask for the others in another request", len(scans), maxScans)
 	}
 	return nil
 }
