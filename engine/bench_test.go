@@ -58,6 +58,33 @@ func BenchmarkEvaluateCompiled(b *testing.B) {
 	})
 }
 
+// BenchmarkEvaluateItem measures what an item of a batch costs the engine:
+// its data's text read for the values the program's paths name and
+// evaluated as BenchmarkEvaluateCompiled evaluates decoded data.
+func BenchmarkEvaluateItem(b *testing.B) {
+	var eng engine.Engine
+	for _, c := range loadBenchCases(b) {
+		b.Run(c.Name, func(b *testing.B) {
+			prog, err := eng.Compile(c.Rule)
+			if err != nil {
+				b.Fatal(err)
+			}
+			dec := engine.NewDataDecoder(engine.Limits{})
+			res := new(engine.Result)
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := dec.EvaluateInto(res, prog, c.Data); err != nil {
+					b.Fatal(err)
+				}
+				dec.Recycle()
+			}
+			if res.Error != nil {
+				b.Fatalf("case fails: %s", res.Error.Message)
+			}
+		})
+	}
+}
+
 // BenchmarkEvaluateFresh is BenchmarkEvaluateCompiled with a newly
 // allocated result every time.
 func BenchmarkEvaluateFresh(b *testing.B) {

@@ -28,6 +28,9 @@ type Program struct {
 	now       func() time.Time
 	limits    Limits
 	about     *explainInfo
+	// plan reads a batch item's values by their paths; nil when the
+	// program was compiled to run once or reads the data otherwise.
+	plan *dataPlan
 }
 
 type crule struct {
@@ -76,6 +79,7 @@ type cpath struct {
 	rootSteps int        // how many steps the root element contributes
 	exact     string     // "$." + names as written: the path when every key matched exactly
 	display   TypedValue // "$.<root>.<names>": how a right-hand path is shown
+	slot      int        // where a picked item holds its value (see dataPlan)
 
 	lastKeyed atomic.Pointer[string] // the last path of actual keys, see keyedPath
 }
@@ -151,6 +155,9 @@ func (e *Engine) compile(src string, text *RuleText, reused bool) *Program {
 		}
 	}
 	p.about = newExplainInfo(p)
+	if reused {
+		p.plan = newDataPlan(p)
+	}
 	return p
 }
 

@@ -116,6 +116,7 @@ func CheckData(raw []byte, limits Limits) error {
 type DataDecoder struct {
 	limits Limits
 	maps   mapStore
+	picker picker
 }
 
 // NewDataDecoder returns a decoder with the limits of DecodeData.
@@ -130,6 +131,23 @@ func (d *DataDecoder) Decode(raw []byte) (map[string]any, error) {
 		return data, nil
 	}
 	return decodeDoubtful(raw, d.limits)
+}
+
+// EvaluateInto evaluates p on the data raw holds, which CheckData has
+// accepted, into res as Decode and then p.EvaluateInto would, except that
+// res.Data is left for the caller to set. Most data is never decoded
+// whole: only the values p's conditions read are (see dataPlan).
+func (d *DataDecoder) EvaluateInto(res *Result, p *Program, raw []byte) error {
+	if p.plan != nil && d.picker.pick(p.plan, raw, d.limits.MaxDataDepth) {
+		p.evaluateInto(res, evaluator{prog: p, picked: d.picker.values})
+		return nil
+	}
+	data, err := d.Decode(raw)
+	if err != nil {
+		return err
+	}
+	p.evaluateInto(res, evaluator{prog: p, data: data})
+	return nil
 }
 
 // Recycle empties every map Decode has returned, at any depth, for the

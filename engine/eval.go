@@ -20,8 +20,10 @@ const (
 // evaluator holds one evaluation's memo of rule results. A program without
 // references needs no memo, so evaluating it allocates only the result.
 type evaluator struct {
-	prog     *Program
-	data     map[string]any
+	prog *Program
+	data map[string]any
+	// picked, when set, holds the value of every path instead of data.
+	picked   []pickedValue
 	state    []uint8 // per rule; nil when the program has one rule
 	stack    []int   // rules being evaluated, golden first
 	today    int
@@ -87,7 +89,11 @@ func (p *Program) Evaluate(data map[string]any) *Result {
 // result it held before, so that a server can pool results. Whatever res
 // held is overwritten; the previous result's trace must no longer be in use.
 func (p *Program) EvaluateInto(res *Result, data map[string]any) {
-	e := evaluator{prog: p, data: data}
+	p.evaluateInto(res, evaluator{prog: p, data: data})
+	res.Data = data
+}
+
+func (p *Program) evaluateInto(res *Result, e evaluator) {
 	if p.memo {
 		e.state = make([]uint8, len(p.rules))
 		e.stack = make([]int, 0, min(len(p.rules), p.limits.MaxReferenceDepth)+1)
@@ -96,7 +102,7 @@ func (p *Program) EvaluateInto(res *Result, data map[string]any) {
 	labels := res.Labels
 	conds := res.exec[0].Conditions
 	e.notes = res.notes[:0]
-	*res = Result{Rule: p.inline, Data: data, about: p.about}
+	*res = Result{Rule: p.inline, about: p.about}
 	g := &p.rules[p.golden]
 	entry := &res.exec[0]
 	entry.Label, entry.Selector, entry.Outcome = g.label, Text{g.selector}, Text{g.outcome}
@@ -570,6 +576,10 @@ func (e *evaluator) lookup(obj map[string]any, s step) (string, any, bool) {
 // path of actual keys; on failure, the error and the intended path (keys
 // found so far, then the remaining names as written).
 func (e *evaluator) resolve(p *cpath) (any, string, *Error) {
+	if e.picked != nil {
+		v := &e.picked[p.slot]
+		return v.value, v.path, nil
+	}
 	var cur any = e.data
 	exact := true
 	var keyBuf [8]string

@@ -77,6 +77,25 @@ func (p *ResolvedPolicy) Evaluate(res *engine.Result, data map[string]any, input
 	return res
 }
 
+// EvaluateJSON is Evaluate on the data raw holds, which engine.CheckData
+// has accepted, read by dec: most items of a batch are never decoded whole
+// (see engine.DataDecoder.EvaluateInto). The decoder's maps are recycled
+// by its owner.
+func (p *ResolvedPolicy) EvaluateJSON(res *engine.Result, dec *engine.DataDecoder, raw []byte, input any) (*engine.Result, error) {
+	if p.Program == nil {
+		return p.failed.Result(input, p.Lines.Lines()), nil
+	}
+	if res == nil {
+		res = new(engine.Result)
+	}
+	if err := dec.EvaluateInto(res, p.Program, raw); err != nil {
+		return nil, err
+	}
+	res.SetRule(p.Lines)
+	res.Data = input
+	return res, nil
+}
+
 // PolicyResolver finds the compiled policy a node refers to, within what
 // the caller may see. An error wrapping ErrPolicyNotFound stops the flow
 // at that node, fail closed; any other error aborts the run and Run returns it.

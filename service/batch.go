@@ -134,20 +134,15 @@ func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID
 	var tally batchTally
 	// Runs that each is done with leave their maps to the next item; held
 	// runs keep their own.
-	decode := func(raw []byte) (map[string]any, error) { return engine.DecodeData(raw, s.engine.Limits) }
-	recycle := func() {}
-	if done {
-		d := engine.NewDataDecoder(s.engine.Limits)
-		decode, recycle = d.Decode, d.Recycle
-	}
+	decoder := engine.NewDataDecoder(s.engine.Limits)
 	for _, item := range items {
-		// checkItems has accepted every item.
-		data, err := decode(item)
+		// checkItems has accepted every item. Its data is read as it is
+		// evaluated, so the engine's time includes the reading.
+		began := time.Now()
+		run, err := s.evaluateJSON(prog, decoder, item)
 		if err != nil {
 			return Execution{}, err
 		}
-		began := time.Now()
-		run := s.evaluate(prog, data, engine.DataText(item))
 		took := time.Since(began)
 		res := run.Result
 		if err := s.explain(ctx, res); err != nil {
@@ -161,7 +156,9 @@ func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID
 		if err := each(run); err != nil {
 			return Execution{}, err
 		}
-		recycle()
+		if done {
+			decoder.Recycle()
+		}
 	}
 	for _, o := range [...]struct {
 		label string

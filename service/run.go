@@ -45,6 +45,25 @@ func (s *Service) evaluate(prog *flow.ResolvedPolicy, data map[string]any, input
 	return run
 }
 
+// evaluateJSON is evaluate on the data raw holds, which checkData has
+// accepted, read by dec (see flow.ResolvedPolicy.EvaluateJSON).
+func (s *Service) evaluateJSON(prog *flow.ResolvedPolicy, dec *engine.DataDecoder, raw []byte) (RunResult, error) {
+	var run RunResult
+	var into *engine.Result
+	if prog.Program != nil {
+		into, run.pool = s.results.Get().(*engine.Result), &s.results
+	}
+	res, err := prog.EvaluateJSON(into, dec, raw, engine.DataText(raw))
+	if err != nil {
+		if into != nil {
+			s.results.Put(into)
+		}
+		return RunResult{}, err
+	}
+	run.Result = res
+	return run, nil
+}
+
 // AppendJSON appends the result as JSON, byte for byte what encoding/json
 // writes for it with HTML escaping off, without reflection: a run's answer
 // is most of what a stored run costs to encode.
