@@ -110,6 +110,21 @@ func CheckData(raw []byte, limits Limits) error {
 	return err
 }
 
+// CheckedObjectEnd is where the object starting at raw[i] ends, when the
+// data it holds is what CheckData accepts, so that a text holding many
+// (a batch's items) is split and checked in one pass. False says nothing
+// of the object: its CheckData, once it is split off, does.
+func CheckedObjectEnd(raw []byte, i int, limits Limits) (int, bool) {
+	if i >= len(raw) || raw[i] != '{' {
+		return 0, false
+	}
+	d := dataDecoder{raw: raw, pos: i, maxDepth: limits.withDefaults().MaxDataDepth}
+	if !d.valid(0) {
+		return 0, false
+	}
+	return d.pos, true
+}
+
 // A DataDecoder decodes the data of one run after another as DecodeData
 // does. Decoded into the maps of the data before it, once its caller has
 // recycled them, each run costs its values but not its objects' maps.

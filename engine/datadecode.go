@@ -17,14 +17,19 @@ func decodeObject(raw []byte, maxDepth int) (map[string]any, bool) {
 }
 
 // validObject reports whether decodeObject would succeed, building no
-// values (only strings with escapes are unescaped, to check them).
+// values.
 func validObject(raw []byte, maxDepth int) bool {
-	_, ok := (&dataDecoder{raw: raw, maxDepth: maxDepth, check: true}).decode()
-	return ok
+	d := dataDecoder{raw: raw, maxDepth: maxDepth}
+	d.space()
+	if d.pos >= len(raw) || raw[d.pos] != '{' || !d.valid(0) {
+		return false
+	}
+	d.space()
+	return d.pos == len(raw)
 }
 
 func (d *dataDecoder) decode() (map[string]any, bool) {
-	if len(d.raw) <= maxSharedText && !d.check {
+	if len(d.raw) <= maxSharedText {
 		d.text = string(d.raw)
 	}
 	d.space()
@@ -50,8 +55,6 @@ type dataDecoder struct {
 	// text is raw as one string, when it is small enough: the keys and
 	// strings without escapes are slices of it, one allocation for all.
 	text string
-	// check walks the text as decoding does without building values.
-	check bool
 	// maps, when set, lends the objects' maps.
 	maps *mapStore
 }
@@ -85,18 +88,9 @@ func (d *dataDecoder) value(depth int) (any, bool) {
 	case c == '{':
 		return d.object(depth + 1)
 	case c == '[':
-		// Boxing a slice allocates its header.
-		a, ok := d.array(depth + 1)
-		if d.check {
-			return nil, ok
-		}
-		return a, ok
+		return d.array(depth + 1)
 	case c == '"':
-		s, ok := d.string()
-		if d.check {
-			return nil, ok
-		}
-		return s, ok
+		return d.string()
 	case c == 't':
 		return true, d.literal("true")
 	case c == 'f':
@@ -104,11 +98,7 @@ func (d *dataDecoder) value(depth int) (any, bool) {
 	case c == 'n':
 		return nil, d.literal("null")
 	case c == '-' || '0' <= c && c <= '9':
-		f, ok := d.number()
-		if d.check {
-			return nil, ok
-		}
-		return f, ok
+		return d.number()
 	}
 	return nil, false
 }
@@ -127,11 +117,9 @@ func (d *dataDecoder) object(depth int) (any, bool) {
 	}
 	d.pos++ // {
 	var m map[string]any
-	switch {
-	case d.check:
-	case d.maps != nil:
+	if d.maps != nil {
 		m = d.maps.lend()
-	default:
+	} else {
 		m = map[string]any{}
 	}
 	d.space()
@@ -157,9 +145,7 @@ func (d *dataDecoder) object(depth int) (any, bool) {
 		if !ok {
 			return nil, false
 		}
-		if !d.check {
-			m[key] = v
-		}
+		m[key] = v
 		d.space()
 		if d.pos >= len(d.raw) {
 			return nil, false
@@ -192,9 +178,7 @@ func (d *dataDecoder) array(depth int) ([]any, bool) {
 		if !ok {
 			return nil, false
 		}
-		if !d.check {
-			a = append(a, v)
-		}
+		a = append(a, v)
 		d.space()
 		if d.pos >= len(d.raw) {
 			return nil, false
@@ -299,11 +283,9 @@ func (d *dataDecoder) string() (string, bool) {
 	d.pos = plainEnd(d.raw, d.pos, false)
 	if d.pos < len(d.raw) && d.raw[d.pos] == '"' {
 		var s string
-		switch {
-		case d.check:
-		case d.text != "":
+		if d.text != "" {
 			s = d.text[start:d.pos]
-		default:
+		} else {
 			s = string(d.raw[start:d.pos])
 		}
 		d.pos++

@@ -148,6 +148,16 @@ func FuzzDecodeObject(f *testing.F) {
 		if valid := validObject(raw, 20); valid != ok {
 			t.Fatalf("%q: decoded %v, valid %v", raw, ok, valid)
 		}
+		// Split off a text holding it and more, it is checked alike.
+		object := bytes.Trim(raw, " \t\r\n")
+		text := append(append([]byte("[ "), object...), ", {}]"...)
+		end, checked := CheckedObjectEnd(text, 2, Limits{MaxDataDepth: 20})
+		if checked && !validObject(text[2:end], 20) {
+			t.Fatalf("%q: checked as %q, which is not valid", raw, text[2:end])
+		}
+		if ok && (!checked || end != 2+len(object)) {
+			t.Fatalf("%q: valid, but checked %v up to %d", raw, checked, end)
+		}
 		if !ok {
 			return
 		}

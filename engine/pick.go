@@ -284,10 +284,7 @@ func (p *picker) object(d *dataDecoder, plan *dataPlan, n *pickNode, depth int, 
 			d.pos = end
 		} else {
 			d.pos = at
-			d.check = true
-			_, ok = d.value(depth)
-			d.check = false
-			if !ok {
+			if !d.valid(depth) {
 				return false
 			}
 		}
