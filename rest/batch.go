@@ -32,7 +32,7 @@ func (s *server) runPolicyVersionBatch(w http.ResponseWriter, r *http.Request) {
 // runBatch writes the answer the service writes into a kept buffer, sent
 // whole once it is complete, so that a failure is still a clean error.
 func (s *server) runBatch(w http.ResponseWriter, r *http.Request, idName, hint string,
-	run func(ctx context.Context, id uuid.UUID, items []json.RawMessage, buf []byte) ([]byte, error)) {
+	run func(ctx context.Context, id uuid.UUID, items service.Items, buf []byte) ([]byte, error)) {
 	id, items, err := s.readBatch(r, idName, hint)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -65,7 +65,7 @@ func (s *server) runStoredFlowBatch(w http.ResponseWriter, r *http.Request, idNa
 		s.writeError(w, r, err)
 		return
 	}
-	res, err := run(r.Context(), id, items)
+	res, err := run(r.Context(), id, items.List)
 	s.reply(w, r, http.StatusOK, res, err)
 }
 
@@ -78,34 +78,42 @@ const (
 
 // readBatch reads the id and the items of a batch run as raw JSON;
 // whether each item is acceptable data, and how many a call may hold, is
-// the service's to decide.
-func (s *server) readBatch(r *http.Request, idName, hint string) (uuid.UUID, []json.RawMessage, error) {
+// the service's to decide. The usual body's items are split off and
+// checked by the service in one pass.
+func (s *server) readBatch(r *http.Request, idName, hint string) (uuid.UUID, service.Items, error) {
 	id, err := pathID(r, idName)
 	if err != nil {
-		return uuid.Nil, nil, err
+		return uuid.Nil, service.Items{}, err
 	}
 	body, err := s.readBody(r)
 	if err != nil {
-		return uuid.Nil, nil, err
+		return uuid.Nil, service.Items{}, err
+	}
+	if i, ok := soleMember(body, "items"); ok {
+		if items, end, ok := s.svc.SplitItems(body[i:]); ok && closesBody(body, i+end) {
+			return id, items, nil
+		}
 	}
 	if items, ok := splitItems(body); ok {
-		return id, items, nil
+		return id, service.Items{List: items}, nil
 	}
 	var req batchRequest
 	if err := decodeObject(body, reflect.ValueOf(&req).Elem()); err != nil {
 		// A body for the single run, sent to its batch.
 		single := strings.TrimSuffix(r.URL.Path, "/batch")
-		return uuid.Nil, nil, withHint(err, func(name string) bool { return !strings.EqualFold(name, "items") }, fmt.Sprintf(hint, single))
+		return uuid.Nil, service.Items{}, withHint(err, func(name string) bool { return !strings.EqualFold(name, "items") }, fmt.Sprintf(hint, single))
 	}
 	if req.Items == nil {
-		return uuid.Nil, nil, invalid("items is required: an array of the JSON objects to run on")
+		return uuid.Nil, service.Items{}, invalid("items is required: an array of the JSON objects to run on")
 	}
-	return id, req.Items, nil
+	return id, service.Items{List: req.Items}, nil
 }
 
 // splitItems reads the usual body, {"items": [{...}, ...]}, in one pass
 // that only follows strings and nesting: each item is a slice of the body,
-// and the service's decoding of each checks that it is valid JSON. Any
+// and the service's decoding of each checks that it is valid JSON. It
+// splits what the service's own split refused, so that a bad item is
+// named as the batch's checks name it. Any
 // other shape, and anything unusual (escapes in the member's name, an item
 // that is not an object, a string that does not end), is left to
 // decodeObject, whose checks and messages cover every body.

@@ -33,6 +33,59 @@ func (b *BatchResult) Release() {
 	}
 }
 
+// Items are the data of a batch's runs, each a JSON object as a single
+// run's data must be. Items made of a List are checked when the batch
+// runs; those SplitItems gives were checked as they were split.
+type Items struct {
+	List    []json.RawMessage
+	checked bool
+}
+
+// SplitItems reads a JSON array of objects at the start of text, splitting
+// off each item and checking it as a batch checks its items, in one pass
+// over each; end is where the array ends. It reports false for an array
+// that holds anything else, or an item a run would refuse: the caller
+// then splits or decodes the text as it would without this, and the
+// batch's own checks say what is wrong.
+func (s *Service) SplitItems(text []byte) (items Items, end int, ok bool) {
+	i := skipJSONSpace(text, 0)
+	if i == len(text) || text[i] != '[' {
+		return Items{}, 0, false
+	}
+	var list []json.RawMessage
+	for i = skipJSONSpace(text, i+1); ; {
+		end, ok := engine.CheckedObjectEnd(text, i, s.engine.Limits)
+		if !ok || checkJSONText("data", text[i:end]) != nil {
+			return Items{}, 0, false
+		}
+		if list == nil {
+			// Most items are alike: the first one's size guesses how many
+			// follow, within what a call may hold.
+			list = make([]json.RawMessage, 0, min(len(text)/(end-i+1)+1, s.maxBatchItems))
+		}
+		list = append(list, text[i:end])
+		if i = skipJSONSpace(text, end); i == len(text) {
+			return Items{}, 0, false
+		}
+		switch text[i] {
+		case ']':
+			return Items{List: list, checked: true}, i + 1, true
+		case ',':
+			i = skipJSONSpace(text, i+1)
+		default:
+			return Items{}, 0, false
+		}
+	}
+}
+
+// skipJSONSpace is where the JSON whitespace at text[i] ends.
+func skipJSONSpace(text []byte, i int) int {
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r') {
+		i++
+	}
+	return i
+}
+
 // RunPolicyBatch runs a policy's latest version, else its draft, on each
 // item (POST /run/policy/{baseId}/batch).
 func (s *Service) RunPolicyBatch(ctx context.Context, baseID uuid.UUID, items []json.RawMessage) (*BatchResult, error) {
@@ -49,13 +102,13 @@ func (s *Service) RunPolicyVersionBatch(ctx context.Context, recordID uuid.UUID,
 // BatchResult.AppendJSON writes it. Each result is encoded as soon as it is
 // explained and its memory reused by the next item, so that a batch holds
 // one result at a time rather than a thousand for the collector to scan.
-func (s *Service) RunPolicyBatchJSON(ctx context.Context, baseID uuid.UUID, items []json.RawMessage, buf []byte) ([]byte, error) {
+func (s *Service) RunPolicyBatchJSON(ctx context.Context, baseID uuid.UUID, items Items, buf []byte) ([]byte, error) {
 	return s.encodeBatch(ctx, baseID, uuid.Nil, items, buf)
 }
 
 // RunPolicyVersionBatchJSON is RunPolicyVersionBatch as RunPolicyBatchJSON
 // answers it.
-func (s *Service) RunPolicyVersionBatchJSON(ctx context.Context, recordID uuid.UUID, items []json.RawMessage, buf []byte) ([]byte, error) {
+func (s *Service) RunPolicyVersionBatchJSON(ctx context.Context, recordID uuid.UUID, items Items, buf []byte) ([]byte, error) {
 	return s.encodeBatch(ctx, uuid.Nil, recordID, items, buf)
 }
 
@@ -64,7 +117,7 @@ func (s *Service) collectBatch(ctx context.Context, baseID, recordID uuid.UUID, 
 	out := &BatchResult{Results: make([]*RunResult, 0, len(items))}
 	// One allocation holds every item's result wrapper.
 	runs := make([]RunResult, len(items))
-	execution, err := s.runPolicyBatch(ctx, baseID, recordID, items, false, func(run RunResult) error {
+	execution, err := s.runPolicyBatch(ctx, baseID, recordID, Items{List: items}, false, func(run RunResult) error {
 		i := len(out.Results)
 		runs[i] = run
 		out.Results = append(out.Results, &runs[i])
@@ -80,7 +133,7 @@ func (s *Service) collectBatch(ctx context.Context, baseID, recordID uuid.UUID, 
 
 // encodeBatch writes every item's result as it comes and hands its memory
 // back at once.
-func (s *Service) encodeBatch(ctx context.Context, baseID, recordID uuid.UUID, items []json.RawMessage, buf []byte) ([]byte, error) {
+func (s *Service) encodeBatch(ctx context.Context, baseID, recordID uuid.UUID, items Items, buf []byte) ([]byte, error) {
 	buf = append(buf, `{"results":[`...)
 	first := true
 	execution, err := s.runPolicyBatch(ctx, baseID, recordID, items, true, func(run RunResult) error {
@@ -107,7 +160,7 @@ func (s *Service) encodeBatch(ctx context.Context, baseID, recordID uuid.UUID, i
 // one `executed` event records the call, whose execution it answers. An
 // error of each stops the batch unrecorded: nothing of it is answered.
 // done says that each is done with a run when it returns.
-func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID, items []json.RawMessage, done bool, each func(RunResult) error) (Execution, error) {
+func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID, items Items, done bool, each func(RunResult) error) (Execution, error) {
 	t := startTimings(ctx)
 	if err := s.checkItems(items); err != nil {
 		return Execution{}, err
@@ -122,10 +175,10 @@ func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID
 	}
 	prog := s.program(target.record)
 	data := 0
-	for _, item := range items {
+	for _, item := range items.List {
 		data += len(item)
 	}
-	if err := s.admitRuns(ctx, "items", askForFewer, len(items), prog.AnswerWeight(), data); err != nil {
+	if err := s.admitRuns(ctx, "items", askForFewer, len(items.List), prog.AnswerWeight(), data); err != nil {
 		return Execution{}, err
 	}
 
@@ -135,21 +188,32 @@ func (s *Service) runPolicyBatch(ctx context.Context, baseID, recordID uuid.UUID
 	// Runs that each is done with leave their maps to the next item; held
 	// runs keep their own.
 	decoder := engine.NewDataDecoder(s.engine.Limits)
-	for _, item := range items {
+	// Runs that each is done with are all evaluated into one result.
+	var held *engine.Result
+	if done && prog.Program != nil {
+		held = s.results.Get().(*engine.Result)
+		defer func() {
+			held.Data = nil
+			s.results.Put(held)
+		}()
+	}
+	// An item's times are read as offsets from one reading of the clock.
+	start := time.Now()
+	for _, item := range items.List {
 		// checkItems has accepted every item. Its data is read as it is
 		// evaluated, so the engine's time includes the reading.
-		began := time.Now()
-		run, err := s.evaluateJSON(prog, decoder, item)
+		began := time.Since(start)
+		run, err := s.evaluateJSON(prog, decoder, item, held)
 		if err != nil {
 			return Execution{}, err
 		}
-		took := time.Since(began)
+		took := time.Since(start) - began
 		res := run.Result
 		if err := s.explain(ctx, res); err != nil {
 			run.Release()
 			return Execution{}, err
 		}
-		run.Execution = Execution{Engine: Nanos(took), Total: Nanos(time.Since(began))}
+		run.Execution = Execution{Engine: Nanos(took), Total: Nanos(time.Since(start) - began)}
 		t.engine += took
 		tally.add(res.Result, res.Error != nil)
 		engineTime.Observe(took.Seconds())
@@ -198,14 +262,16 @@ func (s *Service) recordBatch(ctx context.Context, p *Principal, t *target, tall
 
 // checkItems validates a batch's items: at least one and at most the
 // configured number, each a JSON object as a single run's data must be.
-func (s *Service) checkItems(items []json.RawMessage) error {
-	switch {
-	case len(items) == 0:
+func (s *Service) checkItems(items Items) error {
+	switch n := len(items.List); {
+	case n == 0:
 		return Invalid("items must hold at least one data object")
-	case len(items) > s.maxBatchItems:
-		return Invalid("items holds %d data objects; the limit is %d a call", len(items), s.maxBatchItems)
+	case n > s.maxBatchItems:
+		return Invalid("items holds %d data objects; the limit is %d a call", n, s.maxBatchItems)
+	case items.checked:
+		return nil
 	}
-	for i, raw := range items {
+	for i, raw := range items.List {
 		if err := s.checkData(raw); err != nil {
 			return Invalid("items[%d]: %s", i, messageOf(err))
 		}

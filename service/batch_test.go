@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -128,6 +129,24 @@ func withoutTimings(t *testing.T, answer []byte) map[string]any {
 	return batch
 }
 
+// splitItems is what SplitItems gives of the items written as an array.
+func splitItems(t *testing.T, f *fixture, list []json.RawMessage) service.Items {
+	t.Helper()
+	parts := make([]string, len(list))
+	for i, item := range list {
+		parts[i] = string(item)
+	}
+	text := []byte("[" + strings.Join(parts, ", ") + "]")
+	items, end, ok := f.svc.SplitItems(text)
+	if !ok || end != len(text) {
+		t.Fatalf("%s: split %v up to %d", text, ok, end)
+	}
+	if !slices.EqualFunc(items.List, list, func(a, b json.RawMessage) bool { return bytes.Equal(a, b) }) {
+		t.Fatalf("%s: split into %q", text, items.List)
+	}
+	return items
+}
+
 func TestABatchAnsweredAsJSONIsEncodingJSONsAnswerOfTheSameResults(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		f := newFixture(t, db)
@@ -142,10 +161,15 @@ func TestABatchAnsweredAsJSONIsEncodingJSONsAnswerOfTheSameResults(t *testing.T)
 			{"housed", housedRule, items(`{"Person": {"address": {"city": "Oslo"}}}`, `{"Person": {"address": {}}}`, `{"Person": {"address": {"zip": "0150"}}}`)},
 		} {
 			v1 := f.publishedPolicy(t, c.name, c.rule)
-			for name, run := range map[string]func(buf []byte) ([]byte, error){
-				"base":   func(buf []byte) ([]byte, error) { return f.svc.RunPolicyBatchJSON(ctx, v1.BaseID, c.data, buf) },
-				"record": func(buf []byte) ([]byte, error) { return f.svc.RunPolicyVersionBatchJSON(ctx, v1.ID, c.data, buf) },
-			} {
+			listed := service.Items{List: c.data}
+			split := splitItems(t, f, c.data)
+			runs := map[string]func(buf []byte) ([]byte, error){
+				"base":          func(buf []byte) ([]byte, error) { return f.svc.RunPolicyBatchJSON(ctx, v1.BaseID, listed, buf) },
+				"record":        func(buf []byte) ([]byte, error) { return f.svc.RunPolicyVersionBatchJSON(ctx, v1.ID, listed, buf) },
+				"base, split":   func(buf []byte) ([]byte, error) { return f.svc.RunPolicyBatchJSON(ctx, v1.BaseID, split, buf) },
+				"record, split": func(buf []byte) ([]byte, error) { return f.svc.RunPolicyVersionBatchJSON(ctx, v1.ID, split, buf) },
+			}
+			for name, run := range runs {
 				got, err := run([]byte("kept"))
 				if err != nil {
 					t.Fatal(err)
@@ -173,7 +197,7 @@ func TestABatchAnsweredAsJSONIsEncodingJSONsAnswerOfTheSameResults(t *testing.T)
 				collected.Release()
 			}
 			// One event per batch, answered as JSON or not.
-			f.waitForEvents(t, v1.BaseID, auditevent.ActionExecuted, 4)
+			f.waitForEvents(t, v1.BaseID, auditevent.ActionExecuted, 2*len(runs))
 		}
 	})
 }

@@ -39,7 +39,7 @@ func (s *Service) RunFlowVersionBatch(ctx context.Context, recordID uuid.UUID, i
 // are not: a decision is one run.
 func (s *Service) runFlowBatch(ctx context.Context, baseID, recordID uuid.UUID, items []json.RawMessage) (*FlowBatchResult, error) {
 	t := startTimings(ctx)
-	if err := s.checkItems(items); err != nil {
+	if err := s.checkItems(Items{List: items}); err != nil {
 		return nil, err
 	}
 	p, err := principalOf(ctx)

@@ -46,18 +46,17 @@ func (s *Service) evaluate(prog *flow.ResolvedPolicy, data map[string]any, input
 }
 
 // evaluateJSON is evaluate on the data raw holds, which checkData has
-// accepted, read by dec (see flow.ResolvedPolicy.EvaluateJSON).
-func (s *Service) evaluateJSON(prog *flow.ResolvedPolicy, dec *engine.DataDecoder, raw []byte) (RunResult, error) {
+// accepted, read by dec (see flow.ResolvedPolicy.EvaluateJSON), into the
+// caller's result when it gives one, which Release then leaves alone.
+func (s *Service) evaluateJSON(prog *flow.ResolvedPolicy, dec *engine.DataDecoder, raw []byte, into *engine.Result) (RunResult, error) {
 	var run RunResult
-	var into *engine.Result
-	if prog.Program != nil {
+	if into == nil && prog.Program != nil {
 		into, run.pool = s.results.Get().(*engine.Result), &s.results
 	}
 	res, err := prog.EvaluateJSON(into, dec, raw, engine.DataText(raw))
 	if err != nil {
-		if into != nil {
-			s.results.Put(into)
-		}
+		run.Result = into
+		run.Release()
 		return RunResult{}, err
 	}
 	run.Result = res
