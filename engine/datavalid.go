@@ -57,18 +57,8 @@ func (d *dataDecoder) validObject(depth int) bool {
 		if !d.valid(depth) {
 			return false
 		}
-		d.space()
-		if d.pos >= len(d.raw) {
-			return false
-		}
-		switch d.raw[d.pos] {
-		case ',':
-			d.pos++
-		case '}':
-			d.pos++
-			return true
-		default:
-			return false
+		if more, ok := d.separator('}'); !more {
+			return ok
 		}
 	}
 }
@@ -87,20 +77,28 @@ func (d *dataDecoder) validArray(depth int) bool {
 		if !d.valid(depth) {
 			return false
 		}
-		d.space()
-		if d.pos >= len(d.raw) {
-			return false
-		}
-		switch d.raw[d.pos] {
-		case ',':
-			d.pos++
-		case ']':
-			d.pos++
-			return true
-		default:
-			return false
+		if more, ok := d.separator(']'); !more {
+			return ok
 		}
 	}
+}
+
+// separator reads what follows a member or an item: a comma, then more
+// follow, or closer, which ends them; anything else is not JSON.
+func (d *dataDecoder) separator(closer byte) (more, ok bool) {
+	d.space()
+	if d.pos >= len(d.raw) {
+		return false, false
+	}
+	switch d.raw[d.pos] {
+	case ',':
+		d.pos++
+		return true, true
+	case closer:
+		d.pos++
+		return false, true
+	}
+	return false, false
 }
 
 // validString accepts what string unquotes: any byte but a control
