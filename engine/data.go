@@ -110,19 +110,36 @@ func CheckData(raw []byte, limits Limits) error {
 	return err
 }
 
-// CheckedObjectEnd is where the object starting at raw[i] ends, when the
-// data it holds is what CheckData accepts, so that a text holding many
-// (a batch's items) is split and checked in one pass. False says nothing
-// of the object: its CheckData, once it is split off, does.
-func CheckedObjectEnd(raw []byte, i int, limits Limits) (int, bool) {
-	if i >= len(raw) || raw[i] != '{' {
-		return 0, false
+// CheckedObjects splits the JSON array of objects at the start of text
+// into its objects, each checked as CheckData checks a run's data, in one
+// pass over each: a batch's items. end is where the array ends. It reports
+// false for an array that holds anything else, or an object CheckData
+// would refuse, which then says nothing of the rest: split off, each
+// object's own CheckData does.
+func CheckedObjects(text []byte, limits Limits) (objects []json.RawMessage, end int, ok bool) {
+	d := dataDecoder{raw: text, maxDepth: limits.withDefaults().MaxDataDepth}
+	d.space()
+	if d.pos >= len(text) || text[d.pos] != '[' {
+		return nil, 0, false
 	}
-	d := dataDecoder{raw: raw, pos: i, maxDepth: limits.withDefaults().MaxDataDepth}
-	if !d.valid(0) {
-		return 0, false
+	d.pos++
+	for more := true; more; {
+		d.space()
+		start := d.pos
+		if start >= len(text) || text[start] != '{' || !d.valid(0) {
+			return nil, 0, false
+		}
+		if objects == nil {
+			// Most items are alike: the first one's size guesses how many
+			// follow.
+			objects = make([]json.RawMessage, 0, len(text)/(d.pos-start+1)+1)
+		}
+		objects = append(objects, text[start:d.pos])
+		if more, ok = d.separator(']'); !ok {
+			return nil, 0, false
+		}
 	}
-	return d.pos, true
+	return objects, d.pos, true
 }
 
 // A DataDecoder decodes the data of one run after another as DecodeData

@@ -151,12 +151,14 @@ func FuzzDecodeObject(f *testing.F) {
 		// Split off a text holding it and more, it is checked alike.
 		object := bytes.Trim(raw, " \t\r\n")
 		text := append(append([]byte("[ "), object...), ", {}]"...)
-		end, checked := CheckedObjectEnd(text, 2, Limits{MaxDataDepth: 20})
-		if checked && !validObject(text[2:end], 20) {
-			t.Fatalf("%q: checked as %q, which is not valid", raw, text[2:end])
+		objects, end, checked := CheckedObjects(text, Limits{MaxDataDepth: 20})
+		for _, o := range objects {
+			if !validObject(o, 20) {
+				t.Fatalf("%q: checked as %q up to %d, which is not valid", raw, objects, end)
+			}
 		}
-		if ok && (!checked || end != 2+len(object)) {
-			t.Fatalf("%q: valid, but checked %v up to %d", raw, checked, end)
+		if ok && (!checked || len(objects) != 2 || len(objects[0]) != len(object) || end != len(text)) {
+			t.Fatalf("%q: valid, but checked %v as %q", raw, checked, objects)
 		}
 		if !ok {
 			return

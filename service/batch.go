@@ -43,47 +43,21 @@ type Items struct {
 
 // SplitItems reads a JSON array of objects at the start of text, splitting
 // off each item and checking it as a batch checks its items, in one pass
-// over each; end is where the array ends. It reports false for an array
-// that holds anything else, or an item a run would refuse: the caller
-// then splits or decodes the text as it would without this, and the
-// batch's own checks say what is wrong.
+// over each (engine.CheckedObjects); end is where the array ends. It
+// reports false for an array that holds anything else, or an item a run
+// would refuse: the caller then splits or decodes the text as it would
+// without this, and the batch's own checks say what is wrong.
 func (s *Service) SplitItems(text []byte) (items Items, end int, ok bool) {
-	i := skipJSONSpace(text, 0)
-	if i == len(text) || text[i] != '[' {
+	list, end, ok := engine.CheckedObjects(text, s.engine.Limits)
+	if !ok {
 		return Items{}, 0, false
 	}
-	var list []json.RawMessage
-	for i = skipJSONSpace(text, i+1); ; {
-		end, ok := engine.CheckedObjectEnd(text, i, s.engine.Limits)
-		if !ok || checkJSONText("data", text[i:end]) != nil {
-			return Items{}, 0, false
-		}
-		if list == nil {
-			// Most items are alike: the first one's size guesses how many
-			// follow, within what a call may hold.
-			list = make([]json.RawMessage, 0, min(len(text)/(end-i+1)+1, s.maxBatchItems))
-		}
-		list = append(list, text[i:end])
-		if i = skipJSONSpace(text, end); i == len(text) {
-			return Items{}, 0, false
-		}
-		switch text[i] {
-		case ']':
-			return Items{List: list, checked: true}, i + 1, true
-		case ',':
-			i = skipJSONSpace(text, i+1)
-		default:
+	for _, item := range list {
+		if checkJSONText("data", item) != nil {
 			return Items{}, 0, false
 		}
 	}
-}
-
-// skipJSONSpace is where the JSON whitespace at text[i] ends.
-func skipJSONSpace(text []byte, i int) int {
-	for i < len(text) && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r') {
-		i++
-	}
-	return i
+	return Items{List: list, checked: true}, end, true
 }
 
 // RunPolicyBatch runs a policy's latest version, else its draft, on each
