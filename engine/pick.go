@@ -22,16 +22,12 @@ type dataPlan struct {
 	// paths holds one path per slot, whose keyed rendering a slot's path
 	// takes; paths of the same names share a slot.
 	paths []*cpath
-	// choices is how many names all nodes look up together: a node's
-	// choices are kept from first on while its object is read.
-	choices int
-	nodes   int
+	nodes int // how many nodes the tree has
 }
 
 // pickNode is an object on the way of some paths.
 type pickNode struct {
 	index    int // the node's place among the plan's nodes
-	first    int // where this node's choices start
 	children []pickChild
 }
 
@@ -125,11 +121,10 @@ func (plan *dataPlan) add(path *cpath) bool {
 	return true
 }
 
-// number gives each node its place among the choices.
+// number gives each node its place among the plan's nodes.
 func (plan *dataPlan) number(n *pickNode) {
-	n.index, n.first = plan.nodes, plan.choices
+	n.index = plan.nodes
 	plan.nodes++
-	plan.choices += len(n.children)
 	for _, c := range n.children {
 		if c.next != nil {
 			plan.number(c.next)
@@ -140,13 +135,19 @@ func (plan *dataPlan) number(n *pickNode) {
 // picker reads items' values for a plan, reusing its memory from one item
 // to the next.
 type picker struct {
-	choices []keyChoice
-	keys    []string
-	values  []pickedValue
-	// plan is the plan memos are of.
+	keys   []string
+	values []pickedValue
+	// plan is the plan nodes are of.
 	plan  *dataPlan
-	memos []keyMemo
+	nodes []nodeReading
 	ids   uint64 // the last keyEntry.id given
+}
+
+// nodeReading is what the picker keeps of a node: the keys its names have
+// taken in the object being read, and its memo.
+type nodeReading struct {
+	choices []keyChoice
+	memo    keyMemo
 }
 
 // keyMemo is what the names of a node took of the keys of the last object
@@ -187,16 +188,13 @@ func (p *picker) pick(plan *dataPlan, raw []byte, maxDepth int) bool {
 	// Without a copy of the text to share, a picked string is a copy of its
 	// own: the values a program reads are few, and a key is read as a view.
 	d := dataDecoder{raw: raw, maxDepth: maxDepth}
-	if cap(p.choices) < plan.choices {
-		p.choices = make([]keyChoice, plan.choices)
-	}
 	if cap(p.values) < len(plan.paths) {
 		p.values = make([]pickedValue, len(plan.paths))
 	}
 	if p.plan != plan {
-		p.plan, p.memos = plan, make([]keyMemo, plan.nodes)
+		p.plan, p.nodes = plan, make([]nodeReading, plan.nodes)
 	}
-	p.choices, p.values, p.keys = p.choices[:plan.choices], p.values[:len(plan.paths)], p.keys[:0]
+	p.values, p.keys = p.values[:len(plan.paths)], p.keys[:0]
 	d.space()
 	if d.pos >= len(raw) || raw[d.pos] != '{' || !p.object(&d, plan, &plan.root, 1, 0) {
 		return false
@@ -213,9 +211,12 @@ func (p *picker) object(d *dataDecoder, plan *dataPlan, n *pickNode, depth int, 
 	if depth > d.maxDepth {
 		return false
 	}
-	choices := p.choices[n.first : n.first+len(n.children)]
+	r := &p.nodes[n.index]
+	if r.choices == nil {
+		r.choices = make([]keyChoice, len(n.children))
+	}
+	choices, memo := r.choices, &r.memo
 	clear(choices)
-	memo := &p.memos[n.index]
 	// same holds while the keys read are those the memo holds.
 	same := memo.chain == chain
 	d.pos++ // {
