@@ -65,15 +65,10 @@ func (p *ResolvedPolicy) MemoryWeight() int {
 // It evaluates into res, reusing its memory, when res is not nil and the
 // text parses; otherwise into a new result.
 func (p *ResolvedPolicy) Evaluate(res *engine.Result, data map[string]any, input any) *engine.Result {
-	if p.Program == nil {
-		return p.failed.Result(input, p.Lines.Lines())
-	}
-	if res == nil {
-		res = new(engine.Result)
-	}
-	p.Program.EvaluateInto(res, data)
-	res.SetRule(p.Lines)
-	res.Data = input
+	res, _ = p.evaluateWith(res, input, func(res *engine.Result) error {
+		p.Program.EvaluateInto(res, data)
+		return nil
+	})
 	return res
 }
 
@@ -82,13 +77,22 @@ func (p *ResolvedPolicy) Evaluate(res *engine.Result, data map[string]any, input
 // (see engine.DataDecoder.EvaluateInto). The decoder's maps are recycled
 // by its owner.
 func (p *ResolvedPolicy) EvaluateJSON(res *engine.Result, dec *engine.DataDecoder, raw []byte, input any) (*engine.Result, error) {
+	return p.evaluateWith(res, input, func(res *engine.Result) error {
+		return dec.EvaluateInto(res, p.Program, raw)
+	})
+}
+
+// evaluateWith has evaluate run the program into res, or a new result, and
+// gives the result the policy's lines and input; a text that does not
+// parse answers its parse failure instead.
+func (p *ResolvedPolicy) evaluateWith(res *engine.Result, input any, evaluate func(*engine.Result) error) (*engine.Result, error) {
 	if p.Program == nil {
 		return p.failed.Result(input, p.Lines.Lines()), nil
 	}
 	if res == nil {
 		res = new(engine.Result)
 	}
-	if err := dec.EvaluateInto(res, p.Program, raw); err != nil {
+	if err := evaluate(res); err != nil {
 		return nil, err
 	}
 	res.SetRule(p.Lines)

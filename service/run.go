@@ -36,31 +36,33 @@ func (r *RunResult) Release() {
 // evaluate into pooled results: a warm run then allocates almost nothing
 // for its trace (see Release).
 func (s *Service) evaluate(prog *flow.ResolvedPolicy, data map[string]any, input any) RunResult {
-	var run RunResult
-	var into *engine.Result
-	if prog.Program != nil {
-		into, run.pool = s.results.Get().(*engine.Result), &s.results
-	}
-	run.Result = prog.Evaluate(into, data, input)
+	run := s.resultFor(prog, nil)
+	run.Result = prog.Evaluate(run.Result, data, input)
 	return run
 }
 
 // evaluateJSON is evaluate on the data raw holds, which checkData has
 // accepted, read by dec (see flow.ResolvedPolicy.EvaluateJSON), into the
-// caller's result when it gives one, which Release then leaves alone.
+// caller's result when it gives one.
 func (s *Service) evaluateJSON(prog *flow.ResolvedPolicy, dec *engine.DataDecoder, raw []byte, into *engine.Result) (RunResult, error) {
-	var run RunResult
-	if into == nil && prog.Program != nil {
-		into, run.pool = s.results.Get().(*engine.Result), &s.results
-	}
-	res, err := prog.EvaluateJSON(into, dec, raw, engine.DataText(raw))
+	run := s.resultFor(prog, into)
+	res, err := prog.EvaluateJSON(run.Result, dec, raw, engine.DataText(raw))
 	if err != nil {
-		run.Result = into
 		run.Release()
 		return RunResult{}, err
 	}
 	run.Result = res
 	return run, nil
+}
+
+// resultFor is the result a run of prog evaluates into: into, when the
+// caller gives one, which Release then leaves alone; else a pooled one for
+// a compiled program, or none, for a new one.
+func (s *Service) resultFor(prog *flow.ResolvedPolicy, into *engine.Result) RunResult {
+	if into == nil && prog.Program != nil {
+		return RunResult{Result: s.results.Get().(*engine.Result), pool: &s.results}
+	}
+	return RunResult{Result: into}
 }
 
 // AppendJSON appends the result as JSON, byte for byte what encoding/json
