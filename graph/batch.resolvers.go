@@ -9,6 +9,7 @@ import (
 	"context"
 
 	"github.com/verdict/verdict/graph/model"
+	"github.com/verdict/verdict/service"
 )
 
 // RunPolicyBatch hands each item to the service as JSON text, as RunPolicy
@@ -46,7 +47,7 @@ func (r *mutationResolver) RunFlowBatch(ctx context.Context, input model.RunFlow
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.svc.RunFlowBatch(ctx, input.BaseID, items)
+	res, err := r.svc.RunFlowBatch(ctx, input.BaseID, service.Items{List: items})
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +61,7 @@ func (r *mutationResolver) RunFlowVersionBatch(ctx context.Context, input model.
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.svc.RunFlowVersionBatch(ctx, input.FlowID, items)
+	res, err := r.svc.RunFlowVersionBatch(ctx, input.FlowID, service.Items{List: items})
 	if err != nil {
 		return nil, err
 	}

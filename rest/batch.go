@@ -59,13 +59,13 @@ func (s *server) runFlowVersionBatch(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) runStoredFlowBatch(w http.ResponseWriter, r *http.Request, idName string,
-	run func(ctx context.Context, id uuid.UUID, items []json.RawMessage) (*service.FlowBatchResult, error)) {
+	run func(ctx context.Context, id uuid.UUID, items service.Items) (*service.FlowBatchResult, error)) {
 	id, items, err := s.readBatch(r, idName, flowRunHint)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	res, err := run(r.Context(), id, items.List)
+	res, err := run(r.Context(), id, items)
 	s.reply(w, r, http.StatusOK, res, err)
 }
 

@@ -142,7 +142,7 @@ func BenchmarkRunFlowBatch(b *testing.B) {
 		b.Cleanup(f.svc.Close)
 		b.ReportAllocs()
 		for b.Loop() {
-			res, err := f.svc.RunFlowBatch(f.as(b, adminKey, ""), fl.BaseID, inputs)
+			res, err := f.svc.RunFlowBatch(f.as(b, adminKey, ""), fl.BaseID, service.Items{List: inputs})
 			if err != nil || len(res.Results) != len(inputs) || !res.Results[0].Result {
 				b.Fatalf("batch: %v", err)
 			}

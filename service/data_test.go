@@ -148,7 +148,7 @@ func TestRunDataWithANulCharacterIsRefused(t *testing.T) {
 		items := []json.RawMessage{plain, nul}
 		_, err = f.svc.RunPolicyBatch(admin, pol.BaseID, items)
 		wantInvalid(t, err, "items[1]: "+message)
-		_, err = f.svc.RunFlowBatch(admin, flow.BaseID, items)
+		_, err = f.svc.RunFlowBatch(admin, flow.BaseID, service.Items{List: items})
 		wantInvalid(t, err, "items[1]: "+message)
 		// A flow tested unsaved is refused a NUL in its definition as a
 		// saved one is.

@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/google/uuid"
@@ -20,13 +19,13 @@ type FlowBatchResult struct {
 
 // RunFlowBatch runs a flow's latest version, else its draft, on each item
 // (POST /run/flow/{baseId}/batch).
-func (s *Service) RunFlowBatch(ctx context.Context, baseID uuid.UUID, items []json.RawMessage) (*FlowBatchResult, error) {
+func (s *Service) RunFlowBatch(ctx context.Context, baseID uuid.UUID, items Items) (*FlowBatchResult, error) {
 	return s.runFlowBatch(ctx, baseID, uuid.Nil, items)
 }
 
 // RunFlowVersionBatch runs exactly one flow record on each item (POST
 // /run/flow_version/{flowId}/batch).
-func (s *Service) RunFlowVersionBatch(ctx context.Context, recordID uuid.UUID, items []json.RawMessage) (*FlowBatchResult, error) {
+func (s *Service) RunFlowVersionBatch(ctx context.Context, recordID uuid.UUID, items Items) (*FlowBatchResult, error) {
 	return s.runFlowBatch(ctx, uuid.Nil, recordID, items)
 }
 
@@ -37,9 +36,9 @@ func (s *Service) RunFlowVersionBatch(ctx context.Context, recordID uuid.UUID, i
 // request's bound as they run; one `executed` event records the call with
 // its counts. Batches are not recorded as decisions, as policy batches
 // are not: a decision is one run.
-func (s *Service) runFlowBatch(ctx context.Context, baseID, recordID uuid.UUID, items []json.RawMessage) (*FlowBatchResult, error) {
+func (s *Service) runFlowBatch(ctx context.Context, baseID, recordID uuid.UUID, items Items) (*FlowBatchResult, error) {
 	t := startTimings(ctx)
-	if err := s.checkItems(Items{List: items}); err != nil {
+	if err := s.checkItems(items); err != nil {
 		return nil, err
 	}
 	p, err := principalOf(ctx)
@@ -54,13 +53,13 @@ func (s *Service) runFlowBatch(ctx context.Context, baseID, recordID uuid.UUID, 
 	if err != nil {
 		return nil, err
 	}
-	if err := chargeRuns(ctx, len(items)); err != nil {
+	if err := chargeRuns(ctx, len(items.List)); err != nil {
 		return nil, err
 	}
 	resolver, opts := s.resolverFor(p), s.charged(ctx)
-	out := &FlowBatchResult{Results: make([]*FlowResult, 0, len(items))}
+	out := &FlowBatchResult{Results: make([]*FlowResult, 0, len(items.List))}
 	var tally batchTally
-	for _, item := range items {
+	for _, item := range items.List {
 		// checkItems has accepted every item.
 		data, err := s.decodeData(item)
 		if err != nil {

@@ -32,7 +32,7 @@ func TestAFlowBatchAnswersEachItemAsASingleRunWould(t *testing.T) {
 		}
 
 		runs.Store(0)
-		batch, err := f.svc.RunFlowBatch(admin, fl.BaseID, items(data...))
+		batch, err := f.svc.RunFlowBatch(admin, fl.BaseID, service.Items{List: items(data...)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,18 +112,24 @@ func TestAFlowBatchOfOneRecordRunsThatRecord(t *testing.T) {
 			run  func() (*service.FlowBatchResult, error)
 			want bool
 		}{
-			{"the version", func() (*service.FlowBatchResult, error) { return f.svc.RunFlowVersionBatch(admin, v1.ID, twenty) }, true},
-			{"the draft", func() (*service.FlowBatchResult, error) { return f.svc.RunFlowVersionBatch(admin, draft.ID, twenty) }, false},
-			{"the base (its latest version)", func() (*service.FlowBatchResult, error) { return f.svc.RunFlowBatch(admin, v1.BaseID, twenty) }, true},
+			{"the version", func() (*service.FlowBatchResult, error) {
+				return f.svc.RunFlowVersionBatch(admin, v1.ID, service.Items{List: twenty})
+			}, true},
+			{"the draft", func() (*service.FlowBatchResult, error) {
+				return f.svc.RunFlowVersionBatch(admin, draft.ID, service.Items{List: twenty})
+			}, false},
+			{"the base (its latest version)", func() (*service.FlowBatchResult, error) {
+				return f.svc.RunFlowBatch(admin, v1.BaseID, service.Items{List: twenty})
+			}, true},
 		} {
 			res, err := c.run()
 			if err != nil || len(res.Results) != 1 || res.Results[0].Result != c.want {
 				t.Errorf("%s: %+v, %v; want one result %v", c.id, res, err, c.want)
 			}
 		}
-		_, err = f.svc.RunFlowBatch(admin, v1.ID, twenty)
+		_, err = f.svc.RunFlowBatch(admin, v1.ID, service.Items{List: twenty})
 		wantCode(t, err, service.CodeNotFound) // a record id is no base id
-		_, err = f.svc.RunFlowBatch(admin, adult.BaseID, twenty)
+		_, err = f.svc.RunFlowBatch(admin, adult.BaseID, service.Items{List: twenty})
 		wantCode(t, err, service.CodeNotFound) // a policy is no flow
 	})
 }
@@ -146,7 +152,7 @@ func TestAFlowBatchWithABadItemRunsNothing(t *testing.T) {
 			{"a number among objects", items(twenty, `42`), "items[1]: data must be a JSON object"},
 			{"a malformed item", items(twenty, `{"applicant": {"age": }}`), "items[1]: data is not valid JSON"},
 		} {
-			_, err := f.svc.RunFlowBatch(ctx, fl.BaseID, c.items)
+			_, err := f.svc.RunFlowBatch(ctx, fl.BaseID, service.Items{List: c.items})
 			wantCode(t, err, service.CodeInvalidArgument)
 			if !strings.Contains(err.Error(), c.message) {
 				t.Errorf("%s: %v, want %q", c.name, err, c.message)
@@ -154,7 +160,7 @@ func TestAFlowBatchWithABadItemRunsNothing(t *testing.T) {
 		}
 		// Only the batch that follows is charged and recorded:
 		// waitForEvents fails on more events than one.
-		if _, err := f.svc.RunFlowBatch(ctx, fl.BaseID, items(twenty, twenty, twenty)); err != nil {
+		if _, err := f.svc.RunFlowBatch(ctx, fl.BaseID, service.Items{List: items(twenty, twenty, twenty)}); err != nil {
 			t.Fatal(err)
 		}
 		f.waitForEvents(t, fl.BaseID, auditevent.ActionExecuted, 1)
@@ -163,7 +169,7 @@ func TestAFlowBatchWithABadItemRunsNothing(t *testing.T) {
 		}
 
 		refusing := &countingBudget{refuse: true}
-		_, err := f.svc.RunFlowBatch(service.WithRunBudget(f.as(t, adminKey, ""), refusing), fl.BaseID, items(twenty))
+		_, err := f.svc.RunFlowBatch(service.WithRunBudget(f.as(t, adminKey, ""), refusing), fl.BaseID, service.Items{List: items(twenty)})
 		wantCode(t, err, service.CodeRateLimited)
 	})
 }
@@ -180,12 +186,12 @@ func TestAFlowBatchIsForThoseWhoMayRunTheFlowInItsTenant(t *testing.T) {
 			t.Fatal(err)
 		}
 		twenty := items(`{"applicant": {"age": 20}}`)
-		if res, err := f.svc.RunFlowBatch(as["viewer"], fl.BaseID, twenty); err != nil || !res.Results[0].Result {
+		if res, err := f.svc.RunFlowBatch(as["viewer"], fl.BaseID, service.Items{List: twenty}); err != nil || !res.Results[0].Result {
 			t.Errorf("a viewer's batch: %+v, %v", res, err)
 		}
-		_, err := f.svc.RunFlowBatch(as["auditor"], fl.BaseID, twenty)
+		_, err := f.svc.RunFlowBatch(as["auditor"], fl.BaseID, service.Items{List: twenty})
 		wantCode(t, err, service.CodePermissionDenied)
-		_, err = f.svc.RunFlowBatch(as["other tenant"], fl.BaseID, twenty)
+		_, err = f.svc.RunFlowBatch(as["other tenant"], fl.BaseID, service.Items{List: twenty})
 		wantCode(t, err, service.CodeNotFound)
 	})
 }
@@ -201,7 +207,7 @@ func TestAFlowBatchStopsTheRunsPastWhatARequestMayAnswer(t *testing.T) {
 		for i := range twenty {
 			twenty[i] = `{"applicant": {"age": 20}}`
 		}
-		batch, err := f.svc.RunFlowBatch(f.as(t, adminKey, ""), fl.BaseID, items(twenty...))
+		batch, err := f.svc.RunFlowBatch(f.as(t, adminKey, ""), fl.BaseID, service.Items{List: items(twenty...)})
 		if err != nil {
 			t.Fatal(err)
 		}
