@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -23,6 +24,9 @@ type Filter struct {
 	Since  *time.Time
 	Until  *time.Time
 	Before *Position
+	// Scan bounds the events List examines for a filter that no index
+	// serves (see List); 0 leaves it unbounded.
+	Scan int
 }
 
 // Position is where an event stands in the log: its time, then its id.
@@ -33,11 +37,61 @@ type Position struct {
 
 // List returns at most limit events of f, newest first: by time, then id,
 // both descending.
-func (s *Store) List(ctx context.Context, f Filter, limit int) ([]Event, error) {
+//
+// A kind without a base, or on SQLite an actor, is held by no index: the
+// page is found by walking the tenant's log, past every event that does
+// not match, which on a log of millions could read all of it. With f.Scan
+// set, such a walk stops after f.Scan of the tenant's events, newest
+// first from the cursor: when it stopped before finding limit events,
+// scanned is the last event it examined. The list goes on after that
+// event, whether or not anything before it matched.
+func (s *Store) List(ctx context.Context, f Filter, limit int) (events []Event, scanned *Position, err error) {
+	var edge *Position
+	if f.Scan > 0 && s.unindexed(f) {
+		if edge, err = s.scanEdge(ctx, f); err != nil {
+			return nil, nil, err
+		}
+	}
 	where, args := s.where(f)
+	if edge != nil {
+		args = append(args, s.at(edge.At), s.id(edge.ID))
+		where += " AND (at, id) >= (" + s.placeholder(len(args)-1) + ", " + s.placeholder(len(args)) + ")"
+	}
 	args = append(args, limit)
-	return s.query(ctx, "SELECT "+columns+" FROM "+s.from(f)+" WHERE "+where+
+	events, err = s.query(ctx, "SELECT "+columns+" FROM "+s.from(f)+" WHERE "+where+
 		" ORDER BY at DESC, id DESC LIMIT "+s.placeholder(len(args)), args...)
+	if err != nil || len(events) == limit {
+		return events, nil, err
+	}
+	return events, edge, nil
+}
+
+// unindexed tells whether f selects by what none of the log's indexes
+// leads with, beside the tenant and the time: a base's index holds its
+// one kind and every actor of it, and PostgreSQL indexes actors.
+func (s *Store) unindexed(f Filter) bool {
+	return f.BaseID == nil && (f.Kind != "" || f.Actor != nil && !s.pg)
+}
+
+// scanEdge is the position of the f.Scan-th of the tenant's events in f's
+// window (its times and cursor), newest first, whatever else f selects;
+// nil when the window holds fewer.
+func (s *Store) scanEdge(ctx context.Context, f Filter) (*Position, error) {
+	where, args := s.where(Filter{Tenant: f.Tenant, Since: f.Since, Until: f.Until, Before: f.Before})
+	args = append(args, f.Scan-1)
+	var (
+		at storedTime
+		id uuid.UUID
+	)
+	err := s.db.SQL().QueryRowContext(ctx, "SELECT at, id FROM "+table+" WHERE "+where+
+		" ORDER BY at DESC, id DESC LIMIT 1 OFFSET "+s.placeholder(len(args)), args...).Scan(&at, &id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Position{At: at.t, ID: id}, nil
 }
 
 // from is the table f reads, on SQLite with the index it should use: one

@@ -20,7 +20,7 @@ func stored(ctx context.Context, t *testing.T, s *auditstore.Store, tenants ...u
 	t.Helper()
 	var all []uuid.UUID
 	for _, tenant := range tenants {
-		events, err := s.List(ctx, auditstore.Filter{Tenant: tenant}, 100_000)
+		events, _, err := s.List(ctx, auditstore.Filter{Tenant: tenant}, 100_000)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,7 +155,7 @@ func TestEventsAreRefusedChangesOutsideExpire(t *testing.T) {
 					t.Fatalf("%s: %v", stmt, err)
 				}
 			}
-			events, err := s.List(ctx, auditstore.Filter{Tenant: tenant}, 10)
+			events, _, err := s.List(ctx, auditstore.Filter{Tenant: tenant}, 10)
 			if err != nil || len(events) != 1 || !events[0].Result || events[0].Extra != nil {
 				t.Fatalf("after replacing: %+v, %v; want the event as stored", events, err)
 			}

@@ -65,7 +65,7 @@ func TestEventsAreReadBackAsStored(t *testing.T) {
 		if err := s.Insert(ctx, []auditstore.Event{full, late, draft}); err != nil {
 			t.Fatalf("inserting the batch again: %v", err)
 		}
-		got, err := s.List(ctx, auditstore.Filter{Tenant: tenant}, 10)
+		got, _, err := s.List(ctx, auditstore.Filter{Tenant: tenant}, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,7 +109,7 @@ func TestListFiltersAndPagesNewestFirst(t *testing.T) {
 		var paged []uuid.UUID
 		f := auditstore.Filter{Tenant: tenant}
 		for {
-			page, err := s.List(ctx, f, 5)
+			page, _, err := s.List(ctx, f, 5)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -136,12 +136,53 @@ func TestListFiltersAndPagesNewestFirst(t *testing.T) {
 			{"another tenant", auditstore.Filter{Tenant: uuid.New()}, []uuid.UUID{}},
 		}
 		for _, c := range filters {
-			got, err := s.List(ctx, c.f, 50)
+			got, _, err := s.List(ctx, c.f, 50)
 			if err != nil || !reflect.DeepEqual(append(ids(got), []uuid.UUID{}...), c.want) {
 				t.Errorf("%s: %v, %v; want %v", c.name, ids(got), err, c.want)
 			}
 			if n, err := s.Count(ctx, c.f); err != nil || n != len(c.want) {
 				t.Errorf("%s: counted %d, %v; want %d", c.name, n, err, len(c.want))
+			}
+		}
+	})
+}
+
+// A kind is held by no index: its list reads at most Scan of the tenant's
+// events from the cursor, and says where it stopped when it found fewer
+// than asked. A base's list follows its index and is not bounded.
+func TestAListByKindReadsABoundedPartOfTheLog(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		ctx := context.Background()
+		s := auditstore.New(db)
+		tenant := uuid.New()
+		events := series(tenant, 10, func(i int) time.Duration { return time.Duration(i) * time.Minute })
+		events[1].Kind, events[8].Kind = "flow", "flow"
+		if err := s.Insert(ctx, events); err != nil {
+			t.Fatal(err)
+		}
+		at := func(i int) *auditstore.Position { return &auditstore.Position{At: events[i].At, ID: events[i].ID} }
+		for _, c := range []struct {
+			name    string
+			f       auditstore.Filter
+			limit   int
+			want    []uuid.UUID
+			scanned *auditstore.Position
+		}{
+			// Newest first: events 9, 8, 7 are read, 8 matches.
+			{"short", auditstore.Filter{Tenant: tenant, Kind: "flow", Scan: 3}, 5, []uuid.UUID{events[8].ID}, at(7)},
+			{"on from there", auditstore.Filter{Tenant: tenant, Kind: "flow", Scan: 3, Before: at(7)}, 5, []uuid.UUID{}, at(4)},
+			{"to the end", auditstore.Filter{Tenant: tenant, Kind: "flow", Scan: 3, Before: at(4)}, 5, []uuid.UUID{events[1].ID}, at(1)},
+			{"past the end", auditstore.Filter{Tenant: tenant, Kind: "flow", Scan: 3, Before: at(1)}, 5, []uuid.UUID{}, nil},
+			{"full", auditstore.Filter{Tenant: tenant, Kind: "policy", Scan: 3}, 2, []uuid.UUID{events[9].ID, events[7].ID}, nil},
+			{"unbounded", auditstore.Filter{Tenant: tenant, Kind: "flow"}, 5, []uuid.UUID{events[8].ID, events[1].ID}, nil},
+			{"by base", auditstore.Filter{Tenant: tenant, Kind: "flow", BaseID: &events[1].BaseID, Scan: 3}, 5, []uuid.UUID{events[1].ID}, nil},
+		} {
+			got, scanned, err := s.List(ctx, c.f, c.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(append(ids(got), []uuid.UUID{}...), c.want) || !reflect.DeepEqual(scanned, c.scanned) {
+				t.Errorf("%s: %v, stopped at %+v; want %v, stopped at %+v", c.name, ids(got), scanned, c.want, c.scanned)
 			}
 		}
 	})

@@ -64,7 +64,7 @@ func TestMigratingMovesExecutedEventsIntoTheirOwnTable(t *testing.T) {
 			t.Fatalf("migrating: %v", err)
 		}
 		s := auditstore.New(db)
-		got, err := s.List(ctx, auditstore.Filter{Tenant: f.org.ID}, 10)
+		got, _, err := s.List(ctx, auditstore.Filter{Tenant: f.org.ID}, 10)
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Fatalf("moved events:\n%+v, %v\nwant\n%+v", got, err, want)
 		}

@@ -207,6 +207,11 @@ func (s *Service) AuditEvents(ctx context.Context, f AuditFilter, o ListOptions)
 		return nil, err
 	}
 	events := mergeNewestFirst(lifecycle.events, executed.events)
+	if edge := executed.scanned; edge != nil {
+		// The page ends where the walk of `executed` events stopped: what
+		// is older comes on the next pages, both kinds in their order.
+		events = events[:notOlderThan(events, *edge)]
+	}
 	// An event answers its ids and times, as any stored row, and its
 	// details, which hold a failed run's error, up to 16 KiB a text.
 	answer := 0
@@ -220,14 +225,37 @@ func (s *Service) AuditEvents(ctx context.Context, f AuditFilter, o ListOptions)
 	if o.WithTotal {
 		n = new(lifecycle.total + executed.total)
 	}
-	return pageOf(events, limit, n, func(ev AuditEvent) AuditEvent { return ev }, auditCursor), nil
+	page := pageOf(events, limit, n, func(ev AuditEvent) AuditEvent { return ev }, auditCursor)
+	if edge := executed.scanned; edge != nil && page.NextCursor == "" {
+		page.NextCursor = list{kind: auditList}.timeCursor(edge.At, edge.ID)
+	}
+	return page, nil
+}
+
+// DefaultAuditScan is how many `executed` events a page of the audit log
+// filtered by a kind or an actor examines at most when no index holds
+// them: a few milliseconds of reading on either database.
+const DefaultAuditScan = 10_000
+
+// notOlderThan is how many of events, newest first, stand at edge or
+// before it in the log's order.
+func notOlderThan(events []AuditEvent, edge storage.Position) int {
+	limit := AuditEvent{At: edge.At, ID: edge.ID}
+	for i, ev := range events {
+		if newer(limit, ev) {
+			return i
+		}
+	}
+	return len(events)
 }
 
 // auditPart is what one of the two stores holds of a page: at most
-// limit+1 events after the cursor, and its part of the total when asked.
+// limit+1 events after the cursor, and its part of the total when asked;
+// scanned is where a bounded walk stopped short (see storage.Executions).
 type auditPart struct {
-	events []AuditEvent
-	total  int
+	events  []AuditEvent
+	total   int
+	scanned *storage.Position
 }
 
 // lifecycleEvents reads the part of a page that ent's audit_events holds:
@@ -279,10 +307,12 @@ func (s *Service) executedEvents(ctx context.Context, tenant uuid.UUID, f AuditF
 		part.total = n
 	}
 	filter.Before = before
-	events, err := s.store.Executions(ctx, filter, limit+1)
+	filter.Scan = s.auditScan
+	events, scanned, err := s.store.Executions(ctx, filter, limit+1)
 	if err != nil {
 		return part, unavailable(err)
 	}
+	part.scanned = scanned
 	part.events = make([]AuditEvent, len(events))
 	for i, ev := range events {
 		part.events[i] = auditEventOfExecution(ev)

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"entgo.io/ent/dialect"
 	"github.com/google/uuid"
 
 	"github.com/verdict/verdict/authz"
@@ -20,6 +21,7 @@ import (
 	"github.com/verdict/verdict/internal/audittest"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
+	"github.com/verdict/verdict/storage"
 )
 
 // auditor adds an auditor to Acme and returns a context acting as them.
@@ -477,5 +479,99 @@ func TestAnExecutedEventIsFoundByItsIDInItsTenantOnly(t *testing.T) {
 		}
 		_, err = f.svc.AuditEvent(as["editor"], listed[0].ID)
 		wantCode(t, err, service.CodePermissionDenied)
+	})
+}
+
+// A filter by kind, or on SQLite by actor, is held by no index of the
+// `executed` events: a page walks a bounded part of the log, and may end
+// short, or empty, with a cursor to where the walk stopped. Paging on
+// still reads every matching event once, in order, lifecycle events among
+// them.
+func TestFilteredAuditPagesWalkABoundedPartOfTheLog(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		const scan = 4
+		f := newFixtureWith(t, db, func(cfg *service.Config) { cfg.AuditScan = scan })
+		admin := f.as(t, adminKey, "")
+		adminID, other := f.acme.User.ID, uuid.Must(uuid.NewV7())
+		var runs []storage.Execution
+		for i := range 40 {
+			*f.clock = f.clock.Add(time.Second)
+			ev := storage.Execution{ID: uuid.Must(uuid.NewV7()), Tenant: f.acme.Organization.ID, At: *f.clock,
+				Kind: "policy", BaseID: uuid.New(), RecordID: uuid.New(), ActorKind: "key", ActorID: other, Result: true}
+			if i%9 == 4 {
+				ev.Kind = "flow"
+			}
+			if i%7 == 2 {
+				ev.ActorKind, ev.ActorID = "user", adminID
+			}
+			runs = append(runs, ev)
+			if i%10 == 5 {
+				// A lifecycle event of the admin among the runs.
+				if _, err := f.svc.CreateGroup(admin, service.GroupChanges{Name: ptr(fmt.Sprint("g", i))}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if err := f.store.InsertExecutions(context.Background(), runs); err != nil {
+			t.Fatal(err)
+		}
+		whole := f.readLog(t, admin, service.AuditFilter{}, 200)
+		// shortPages: whether pages end short of their limit: always for a
+		// rare match whose walk is bounded, never where an index serves
+		// the filter, and for a frequent match only as the walk falls.
+		const some, none, either = "some", "none", "either"
+		sqliteOnly := func(s string) string {
+			if db.Dialect() == dialect.Postgres {
+				return none
+			}
+			return s
+		}
+		for _, c := range []struct {
+			name       string
+			filter     service.AuditFilter
+			matches    func(service.AuditEvent) bool
+			shortPages string
+		}{
+			{"flow", service.AuditFilter{Kind: service.AuditFlow}, func(ev service.AuditEvent) bool { return ev.Kind == service.AuditFlow }, some},
+			{"policy", service.AuditFilter{Kind: service.AuditPolicy}, func(ev service.AuditEvent) bool { return ev.Kind == service.AuditPolicy }, either},
+			{"another actor", service.AuditFilter{Actor: &other}, func(ev service.AuditEvent) bool { return ev.Actor.ID == other }, sqliteOnly(either)},
+			// The admin's runs are rare, and their lifecycle events fall
+			// among them.
+			{"the admin", service.AuditFilter{Actor: &adminID}, func(ev service.AuditEvent) bool { return ev.Actor.ID == adminID }, sqliteOnly(some)},
+		} {
+			want := slices.DeleteFunc(slices.Clone(whole), func(ev service.AuditEvent) bool { return !c.matches(ev) })
+			var got []service.AuditEvent
+			short := 0
+			o := service.ListOptions{Limit: 3}
+			for pages := 0; ; pages++ {
+				if pages > len(whole) {
+					t.Fatalf("%s: more pages than events", c.name)
+				}
+				page, err := f.svc.AuditEvents(admin, c.filter, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(page.Items) > o.Limit {
+					t.Fatalf("%s: a page of %d events, limit %d", c.name, len(page.Items), o.Limit)
+				}
+				got = append(got, page.Items...)
+				if page.NextCursor == "" {
+					break
+				}
+				if len(page.Items) < o.Limit {
+					short++
+				}
+				o.Cursor = page.NextCursor
+			}
+			if !slices.Equal(eventIDs(got), eventIDs(want)) {
+				t.Errorf("%s: paged\n%v\nwant\n%v", c.name, eventIDs(got), eventIDs(want))
+			}
+			if c.shortPages == some && short == 0 {
+				t.Errorf("%s: no page ended short of its limit, so no walk was bounded", c.name)
+			}
+			if c.shortPages == none && short != 0 {
+				t.Errorf("%s: %d pages ended short where an index serves the filter", c.name, short)
+			}
+		}
 	})
 }

@@ -77,7 +77,7 @@ func TestTheUpkeepExpiresWhatTheRetentionNoLongerKeeps(t *testing.T) {
 				t.Errorf("partitions %v, %v; want %v", days, err, want)
 			}
 		}
-		events, err := store.Executions(ctx, storage.ExecutionFilter{Tenant: tenant}, 10)
+		events, _, err := store.Executions(ctx, storage.ExecutionFilter{Tenant: tenant}, 10)
 		if err != nil || !slices.Equal(ids(events), left) {
 			t.Fatalf("events left %v, %v; want %v", ids(events), err, left)
 		}

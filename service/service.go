@@ -71,6 +71,10 @@ type Config struct {
 	// MaxBatchItems bounds the items of one batch run; 0 is
 	// DefaultMaxBatchItems.
 	MaxBatchItems int
+	// AuditScan bounds the `executed` events one page of the audit log
+	// examines when it is filtered by what no index holds (a kind, or on
+	// SQLite an actor); 0 is DefaultAuditScan.
+	AuditScan int
 	// MaxAnswerBytes bounds what the runs of one request may answer; 0 is
 	// DefaultMaxAnswerBytes.
 	MaxAnswerBytes int
@@ -115,6 +119,8 @@ type Service struct {
 	decisionRetention time.Duration
 	// maxBatchItems bounds the items of one batch run.
 	maxBatchItems int
+	// auditScan bounds the events a filtered page of the audit log walks.
+	auditScan int
 	// maxAnswer bounds what the runs of one request may answer.
 	maxAnswer int
 	// inFlight holds what the requests under way may answer together
@@ -185,6 +191,10 @@ func New(cfg Config) (*Service, error) {
 	s.maxBatchItems = cfg.MaxBatchItems
 	if s.maxBatchItems <= 0 {
 		s.maxBatchItems = DefaultMaxBatchItems
+	}
+	s.auditScan = cfg.AuditScan
+	if s.auditScan <= 0 {
+		s.auditScan = DefaultAuditScan
 	}
 	s.maxAnswer = cfg.MaxAnswerBytes
 	if s.maxAnswer <= 0 {

@@ -37,8 +37,10 @@ type Executions interface {
 	// Execution is the event with id in tenant.
 	Execution(ctx context.Context, tenant, id uuid.UUID) (*Execution, error)
 	// Executions are up to limit of the events f selects, newest first
-	// (by time, then id).
-	Executions(ctx context.Context, f ExecutionFilter, limit int) ([]Execution, error)
+	// (by time, then id). A filter that no index serves examines at most
+	// f.Scan events: scanned is then the last one examined, when that
+	// stopped the list short (see auditstore's List).
+	Executions(ctx context.Context, f ExecutionFilter, limit int) (events []Execution, scanned *Position, err error)
 	// CountExecutions counts the events f selects, Before aside.
 	CountExecutions(ctx context.Context, f ExecutionFilter) (int, error)
 	// PrepareExecutions makes room for the events of the day of now and
@@ -65,7 +67,7 @@ func (s *dbStore) Execution(ctx context.Context, tenant, id uuid.UUID) (*Executi
 	return ev, err
 }
 
-func (s *dbStore) Executions(ctx context.Context, f ExecutionFilter, limit int) ([]Execution, error) {
+func (s *dbStore) Executions(ctx context.Context, f ExecutionFilter, limit int) ([]Execution, *Position, error) {
 	return s.executions.List(ctx, f, limit)
 }
 

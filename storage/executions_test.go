@@ -56,11 +56,11 @@ func TestExecutionsAreStoredOnceReadByTenantAndExpired(t *testing.T) {
 			t.Errorf("another tenant's event: %v, want ErrNotFound", err)
 		}
 
-		all, err := s.Executions(ctx, storage.ExecutionFilter{Tenant: acme}, 10)
+		all, _, err := s.Executions(ctx, storage.ExecutionFilter{Tenant: acme}, 10)
 		if want := []uuid.UUID{policy.ID, flow.ID, old.ID}; err != nil || !slices.Equal(executionIDs(all), want) {
 			t.Errorf("Executions = %v, %v; want %v", executionIDs(all), err, want)
 		}
-		after, err := s.Executions(ctx, storage.ExecutionFilter{Tenant: acme, Before: &storage.Position{At: policy.At, ID: policy.ID}}, 1)
+		after, _, err := s.Executions(ctx, storage.ExecutionFilter{Tenant: acme, Before: &storage.Position{At: policy.At, ID: policy.ID}}, 1)
 		if want := []uuid.UUID{flow.ID}; err != nil || !slices.Equal(executionIDs(after), want) {
 			t.Errorf("the page after the newest = %v, %v; want %v", executionIDs(after), err, want)
 		}
@@ -86,7 +86,7 @@ func TestExecutionsAreStoredOnceReadByTenantAndExpired(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		left, err := s.Executions(ctx, storage.ExecutionFilter{Tenant: acme}, 10)
+		left, _, err := s.Executions(ctx, storage.ExecutionFilter{Tenant: acme}, 10)
 		if want := []uuid.UUID{policy.ID, flow.ID}; err != nil || !slices.Equal(executionIDs(left), want) {
 			t.Errorf("left %v, %v; want %v", executionIDs(left), err, want)
 		}

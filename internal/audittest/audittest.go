@@ -57,7 +57,7 @@ func Events(t testing.TB, db *database.DB, f Filter) []*ent.AuditEvent {
 	if f.Action == "" || f.Action == auditevent.ActionExecuted {
 		store := auditstore.New(db)
 		for _, tenant := range tenants(t, db, f.Tenant) {
-			executed, err := store.List(ctx, auditstore.Filter{Tenant: tenant, BaseID: f.Base}, 1_000_000)
+			executed, _, err := store.List(ctx, auditstore.Filter{Tenant: tenant, BaseID: f.Base}, 1_000_000)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -35,14 +35,15 @@ func (s *Store) Execution(ctx context.Context, tenant, id uuid.UUID) (*storage.E
 	return executionCopy(stored[i]), nil
 }
 
-func (s *Store) Executions(ctx context.Context, f storage.ExecutionFilter, limit int) ([]storage.Execution, error) {
+// Executions examines every event: memory has no walk to bound.
+func (s *Store) Executions(ctx context.Context, f storage.ExecutionFilter, limit int) ([]storage.Execution, *storage.Position, error) {
 	selected := newest(s.executionsOf(f), func(ev *storage.Execution) storage.Position { return storage.Position{At: ev.At, ID: ev.ID} },
 		f.Before, limit)
 	out := make([]storage.Execution, len(selected))
 	for i, ev := range selected {
 		out[i] = *ev
 	}
-	return out, nil
+	return out, nil, nil
 }
 
 func (s *Store) CountExecutions(ctx context.Context, f storage.ExecutionFilter) (int, error) {
