@@ -1,15 +1,19 @@
 package graph_test
 
 import (
+	"context"
 	"maps"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/verdict/verdict/authz"
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/service"
+	"github.com/verdict/verdict/storage"
 )
 
 const auditQuery = `query Audit($first: Int, $after: String, $filter: AuditFilter) {
@@ -150,5 +154,42 @@ func TestTheAuditLogPagesAndFiltersForAdminsAndAuditors(t *testing.T) {
 				t.Errorf("Beta's log holds %s, want its bootstrap's alone", got)
 			}
 		})
+	})
+}
+
+// A page of the audit log filtered by kind walks a bounded part of the
+// `executed` events: one that found nothing still ends with a cursor, its
+// endCursor, and paging on reads every matching event.
+func TestAnEmptyAuditPageCanGoOn(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db, withAuditScan(2))
+		created := createPolicy(t, f, adminKey, map[string]any{"name": "senior", "rule": seniorRule}).Policy
+		publishPolicy(t, f, adminKey, created.ID, nil)
+		// Flow runs newer than the policy's events.
+		var runs []storage.Execution
+		for i := range 5 {
+			runs = append(runs, storage.Execution{ID: uuid.Must(uuid.NewV7()), Tenant: f.boot.Organization.ID,
+				At: time.Now().Add(time.Duration(i+1) * time.Second), Kind: "flow", BaseID: uuid.New(), RecordID: uuid.New(),
+				ActorKind: "user", ActorID: f.boot.User.ID, Result: true})
+		}
+		if err := storage.New(db).InsertExecutions(context.Background(), runs); err != nil {
+			t.Fatal(err)
+		}
+		vars := map[string]any{"first": 1, "filter": map[string]any{"kind": "POLICY"}}
+		first := auditEvents(t, f, adminKey, vars)
+		if info := first.AuditEvents.PageInfo; len(first.AuditEvents.Edges) != 0 || !info.HasNextPage || info.EndCursor == nil {
+			t.Fatalf("the first page holds %q, pageInfo %+v; want none, and a cursor to go on from", first.actions(), info)
+		}
+		var read []string
+		for page := first; page.AuditEvents.PageInfo.HasNextPage; {
+			vars["after"] = *page.AuditEvents.PageInfo.EndCursor
+			page = auditEvents(t, f, adminKey, vars)
+			if a := page.actions(); a != "" {
+				read = append(read, a)
+			}
+		}
+		if got := strings.Join(read, ", "); got != "PUBLISHED POLICY, CREATED POLICY" {
+			t.Errorf("paging on read %s", got)
+		}
 	})
 }

@@ -4121,6 +4121,9 @@ input RevokeKeyInput {
 extend type Query {
   """
   The organization's audit log, newest first. Needs ADMIN or AUDITOR.
+  Filtered by kind, or on SQLite by actor, a page reads at most 10,000 of
+  the organization's ` + "`" + `executed` + "`" + ` events and may end with fewer than first
+  events, even none, with hasNextPage and an endCursor to go on from.
   """
   auditEvents(
     """
@@ -7695,8 +7698,10 @@ type PageInfo {
   """
   startCursor: String
   """
-  The cursor of the page's last item, to pass as after for the next page;
-  null when the page is empty.
+  Where the next page starts, to pass as after: the cursor of the page's
+  last item, except on a page of the audit log filtered by kind or actor
+  whose reading stopped short, which ends where the reading stopped and may
+  be empty. Null when the page is empty and nothing follows.
   """
   endCursor: String
 }

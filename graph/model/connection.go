@@ -13,7 +13,8 @@ type PageInfo struct {
 	// pages go forward only, so that is all a page knows of what precedes
 	// it.
 	HasPreviousPage bool
-	// StartCursor and EndCursor are nil when the page is empty.
+	// StartCursor is nil when the page is empty; EndCursor too, unless
+	// the list goes on after it.
 	StartCursor *string
 	EndCursor   *string
 }
@@ -84,8 +85,9 @@ func FlowSummaries(page *service.Page[service.Summary], after *string) *FlowConn
 
 // mapConnection shapes a page of the service, each edge with the cursor
 // the service gives its item and the item as the schema shows it. The
-// last item's cursor ends the page: it is the page's NextCursor when there
-// is a next page.
+// page's NextCursor ends it when there is a next page: mostly the last
+// item's cursor, but a page of the audit log that stopped its walk short
+// ends where the walk stopped, after its last item or with none at all.
 func mapConnection[T, U any](page *service.Page[T], after *string, item func(T) U) *Connection[U] {
 	c := &Connection[U]{
 		Edges: make([]Edge[U], len(page.Items)),
@@ -101,6 +103,9 @@ func mapConnection[T, U any](page *service.Page[T], after *string, item func(T) 
 	if n := len(c.Edges); n > 0 {
 		c.PageInfo.StartCursor = &c.Edges[0].Cursor
 		c.PageInfo.EndCursor = &c.Edges[n-1].Cursor
+	}
+	if page.NextCursor != "" {
+		c.PageInfo.EndCursor = &page.NextCursor
 	}
 	return c
 }
