@@ -263,7 +263,9 @@ export function AuditLog() {
           {pages.items?.length === 0 && (
             <tr>
               <td colSpan={6} className="muted empty">
-                No event matches.
+                {pages.hasNext
+                  ? 'No event matches among those this page read; the next page reads further back.'
+                  : 'No event matches.'}
               </td>
             </tr>
           )}
