@@ -3,6 +3,7 @@ package graph_test
 import (
 	"encoding/json"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,9 +30,12 @@ func TestADatabaseFailureIsLoggedAsInRESTWithTheRequestID(t *testing.T) {
 		r.Header.Set("X-Request-Id", "graph-outage-1")
 		f.send(t, adminKey, r).failure(t, service.CodeUnavailable)
 
-		lines := problems(t, logs.String())
+		// The service's own background work (the audit's upkeep, recording
+		// the key's use) may find the database closed too and say so, but
+		// not in this request's name.
+		lines := slices.DeleteFunc(problems(t, logs.String()), func(line map[string]any) bool { return line["request_id"] != "graph-outage-1" })
 		if len(lines) != 1 {
-			t.Fatalf("%d lines of level WARN or ERROR, want 1:\n%s", len(lines), logs.String())
+			t.Fatalf("%d lines of level WARN or ERROR with the request's id, want 1:\n%s", len(lines), logs.String())
 		}
 		line := lines[0]
 		want := map[string]any{
