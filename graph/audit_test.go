@@ -162,7 +162,7 @@ func TestTheAuditLogPagesAndFiltersForAdminsAndAuditors(t *testing.T) {
 // endCursor, and paging on reads every matching event.
 func TestAnEmptyAuditPageCanGoOn(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
-		f := newFixture(t, db, withAuditScan(2))
+		f := newFixture(t, db, withListScan(2))
 		created := createPolicy(t, f, adminKey, map[string]any{"name": "senior", "rule": seniorRule}).Policy
 		publishPolicy(t, f, adminKey, created.ID, nil)
 		// Flow runs newer than the policy's events.

@@ -38,15 +38,15 @@ type option func(*options)
 type options struct {
 	authorizer authz.Authorizer
 	config     graph.Config
-	auditScan  int
+	listScan   int
 }
 
 func withAuthorizer(az authz.Authorizer) option { return func(o *options) { o.authorizer = az } }
 
 func withConfig(c graph.Config) option { return func(o *options) { o.config = c } }
 
-// withAuditScan sets the service's AuditScan.
-func withAuditScan(n int) option { return func(o *options) { o.auditScan = n } }
+// withListScan sets the service's ListScan.
+func withListScan(n int) option { return func(o *options) { o.listScan = n } }
 
 func newFixture(t testing.TB, db *database.DB, opts ...option) *fixture {
 	t.Helper()
@@ -62,7 +62,7 @@ func newFixture(t testing.TB, db *database.DB, opts ...option) *fixture {
 		o.authorizer = az
 	}
 	// One logger for the service and the handler, as a server has.
-	svc, err := service.New(service.Config{DB: db, Authorizer: o.authorizer, Logger: o.config.Logger, AuditScan: o.auditScan})
+	svc, err := service.New(service.Config{DB: db, Authorizer: o.authorizer, Logger: o.config.Logger, ListScan: o.listScan})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -232,10 +232,11 @@ func (s *Service) AuditEvents(ctx context.Context, f AuditFilter, o ListOptions)
 	return page, nil
 }
 
-// DefaultAuditScan is how many `executed` events a page of the audit log
-// filtered by a kind or an actor examines at most when no index holds
-// them: a few milliseconds of reading on either database.
-const DefaultAuditScan = 10_000
+// DefaultListScan is how many rows a page of the audit log filtered by a
+// kind or an actor, or of decision records filtered by result, examines at
+// most when no index holds them: a few milliseconds of reading on either
+// database.
+const DefaultListScan = 10_000
 
 // notOlderThan is how many of events, newest first, stand at edge or
 // before it in the log's order.
@@ -307,7 +308,7 @@ func (s *Service) executedEvents(ctx context.Context, tenant uuid.UUID, f AuditF
 		part.total = n
 	}
 	filter.Before = before
-	filter.Scan = s.auditScan
+	filter.Scan = s.listScan
 	events, scanned, err := s.store.Executions(ctx, filter, limit+1)
 	if err != nil {
 		return part, unavailable(err)

@@ -490,7 +490,7 @@ func TestAnExecutedEventIsFoundByItsIDInItsTenantOnly(t *testing.T) {
 func TestFilteredAuditPagesWalkABoundedPartOfTheLog(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *database.DB) {
 		const scan = 4
-		f := newFixtureWith(t, db, func(cfg *service.Config) { cfg.AuditScan = scan })
+		f := newFixtureWith(t, db, func(cfg *service.Config) { cfg.ListScan = scan })
 		admin := f.as(t, adminKey, "")
 		adminID, other := f.acme.User.ID, uuid.Must(uuid.NewV7())
 		var runs []storage.Execution

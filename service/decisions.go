@@ -572,7 +572,8 @@ func (s *Service) Decisions(ctx context.Context, f DecisionFilter, o ListOptions
 	if o.Cursor != "" {
 		filter.Before = &storage.Position{At: at, ID: after}
 	}
-	rows, err := s.store.Decisions(ctx, filter, limit+1)
+	filter.Scan = s.listScan
+	rows, scanned, err := s.store.Decisions(ctx, filter, limit+1)
 	if err != nil {
 		return nil, unavailable(err)
 	}
@@ -591,7 +592,11 @@ func (s *Service) Decisions(ctx context.Context, f DecisionFilter, o ListOptions
 	if err := s.spendAnswer(ctx, answer); err != nil {
 		return nil, err
 	}
-	return pageOf(rows, limit, n, decisionOfRow, decisionCursor), nil
+	page := pageOf(rows, limit, n, decisionOfRow, decisionCursor)
+	if scanned != nil {
+		page.NextCursor = list{kind: decisionList}.timeCursor(scanned.At, scanned.ID)
+	}
+	return page, nil
 }
 
 // Decision reads one decision record of the tenant and recomputes its

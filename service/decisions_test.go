@@ -1270,3 +1270,53 @@ func TestAMaskedValueInAnObjectARunErrorQuotesIsHidden(t *testing.T) {
 		}
 	})
 }
+
+// No index holds a decision's result: a page filtered by it walks a
+// bounded part of the records, and may end short, or empty, with a cursor
+// to go on from. Paging on reads every matching record once, in order.
+func TestDecisionsByResultWalkABoundedPartOfTheRecords(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixtureWith(t, db, func(cfg *service.Config) { cfg.ListScan = 2 })
+		pol := f.publishedPolicy(t, "seniors", "A **Person** gets senior_discount if the __age__ of the **Person** is at least 65.")
+		f.recordRuns(t, pol, person(30), person(70), person(80), person(90), person(20), person(75), person(85))
+		admin := f.as(t, adminKey, "")
+		all, err := f.svc.Decisions(admin, service.DecisionFilter{}, service.ListOptions{})
+		if err != nil || len(all.Items) != 7 {
+			t.Fatalf("unfiltered: %+v, %v", all, err)
+		}
+		no := false
+		var want []uuid.UUID
+		for _, d := range all.Items {
+			if !d.Result {
+				want = append(want, d.ID)
+			}
+		}
+		for _, filter := range []service.DecisionFilter{{Result: &no}, {Result: &no, BaseID: &pol.BaseID}} {
+			var got []uuid.UUID
+			short := 0
+			o := service.ListOptions{Limit: 2}
+			for pages := 0; ; pages++ {
+				if pages > len(all.Items) {
+					t.Fatal("more pages than records")
+				}
+				page, err := f.svc.Decisions(admin, filter, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, d := range page.Items {
+					got = append(got, d.ID)
+				}
+				if page.NextCursor == "" {
+					break
+				}
+				if len(page.Items) < o.Limit {
+					short++
+				}
+				o.Cursor = page.NextCursor
+			}
+			if !slices.Equal(got, want) || short == 0 {
+				t.Errorf("filter %+v: paged %v with %d short pages; want %v, and short pages", filter, got, short, want)
+			}
+		}
+	})
+}

@@ -71,10 +71,11 @@ type Config struct {
 	// MaxBatchItems bounds the items of one batch run; 0 is
 	// DefaultMaxBatchItems.
 	MaxBatchItems int
-	// AuditScan bounds the `executed` events one page of the audit log
-	// examines when it is filtered by what no index holds (a kind, or on
-	// SQLite an actor); 0 is DefaultAuditScan.
-	AuditScan int
+	// ListScan bounds what one page of the audit log or of decision
+	// records examines when it is filtered by what no index holds (an
+	// `executed` event's kind, or on SQLite its actor; a decision's
+	// result); 0 is DefaultListScan.
+	ListScan int
 	// MaxAnswerBytes bounds what the runs of one request may answer; 0 is
 	// DefaultMaxAnswerBytes.
 	MaxAnswerBytes int
@@ -119,8 +120,8 @@ type Service struct {
 	decisionRetention time.Duration
 	// maxBatchItems bounds the items of one batch run.
 	maxBatchItems int
-	// auditScan bounds the events a filtered page of the audit log walks.
-	auditScan int
+	// listScan bounds the rows a page filtered by what no index holds walks.
+	listScan int
 	// maxAnswer bounds what the runs of one request may answer.
 	maxAnswer int
 	// inFlight holds what the requests under way may answer together
@@ -192,9 +193,9 @@ func New(cfg Config) (*Service, error) {
 	if s.maxBatchItems <= 0 {
 		s.maxBatchItems = DefaultMaxBatchItems
 	}
-	s.auditScan = cfg.AuditScan
-	if s.auditScan <= 0 {
-		s.auditScan = DefaultAuditScan
+	s.listScan = cfg.ListScan
+	if s.listScan <= 0 {
+		s.listScan = DefaultListScan
 	}
 	s.maxAnswer = cfg.MaxAnswerBytes
 	if s.maxAnswer <= 0 {

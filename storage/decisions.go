@@ -18,8 +18,28 @@ func (r reader) Decision(ctx context.Context, tenant, id uuid.UUID) (*ent.Decisi
 	return found(r.c.DecisionRecord.Query().Where(decisionrecord.ID(id), decisionrecord.OrganizationID(tenant)).Only(ctx))
 }
 
-func (r reader) Decisions(ctx context.Context, f DecisionFilter, limit int) ([]*ent.DecisionRecord, error) {
-	return found(r.newestDecisions(f, limit).All(ctx))
+func (r reader) Decisions(ctx context.Context, f DecisionFilter, limit int) ([]*ent.DecisionRecord, *Position, error) {
+	var edge *Position
+	if f.Scan > 0 && f.Result != nil {
+		window := DecisionFilter{Tenant: f.Tenant, BaseID: f.BaseID, Since: f.Since, Until: f.Until, Before: f.Before}
+		last, err := r.newestDecisions(window, 1).Offset(f.Scan-1).Select(decisionrecord.FieldID, decisionrecord.FieldAt).All(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(last) == 1 {
+			edge = &Position{At: last[0].At, ID: last[0].ID}
+		}
+	}
+	q := r.newestDecisions(f, limit)
+	if edge != nil {
+		q = q.Where(decisionrecord.Or(decisionrecord.AtGT(edge.At),
+			decisionrecord.And(decisionrecord.AtEQ(edge.At), decisionrecord.IDGTE(edge.ID))))
+	}
+	rows, err := found(q.All(ctx))
+	if err != nil || len(rows) == limit {
+		return rows, nil, err
+	}
+	return rows, edge, nil
 }
 
 func (r reader) DecisionInputs(ctx context.Context, f DecisionFilter, limit int) ([]*ent.DecisionRecord, error) {

@@ -322,8 +322,11 @@ type Decisions interface {
 	// Decision is the decision record with id in tenant.
 	Decision(ctx context.Context, tenant, id uuid.UUID) (*ent.DecisionRecord, error)
 	// Decisions are up to limit of the records f selects, newest first (by
-	// time, then id).
-	Decisions(ctx context.Context, f DecisionFilter, limit int) ([]*ent.DecisionRecord, error)
+	// time, then id). A result is held by no index: with f.Scan set, at most
+	// f.Scan of the records of f's tenant, base and times are examined from
+	// the cursor, and when that found fewer than limit, scanned is the last
+	// one examined, where the list goes on.
+	Decisions(ctx context.Context, f DecisionFilter, limit int) (rows []*ent.DecisionRecord, scanned *Position, err error)
 	// CountDecisions counts the records f selects, Before aside.
 	CountDecisions(ctx context.Context, f DecisionFilter) (int, error)
 	// DecisionInputs are Decisions with only what a replay reads of each:
@@ -372,4 +375,7 @@ type DecisionFilter struct {
 	Result       *bool
 	Since, Until *time.Time
 	Before       *Position
+	// Scan bounds the records Decisions examines for a result, which no
+	// index holds; 0 leaves it unbounded.
+	Scan int
 }

@@ -418,7 +418,15 @@ func TestDecisionsAreStoredOnceAndExpire(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		all := must[[]*ent.DecisionRecord](t)(s.Decisions(ctx, storage.DecisionFilter{Tenant: b.OrganizationID}, 10))
+		decisions := func(f storage.DecisionFilter) []*ent.DecisionRecord {
+			t.Helper()
+			rows, scanned, err := s.Decisions(ctx, f, 10)
+			if err != nil || scanned != nil {
+				t.Fatalf("reading decisions: %v, stopped at %+v", err, scanned)
+			}
+			return rows
+		}
+		all := decisions(storage.DecisionFilter{Tenant: b.OrganizationID})
 		if len(all) != 3 || all[0].ID != rows[2].ID || all[2].ID != rows[0].ID || all[0].Input != `{"a":1}` {
 			t.Fatalf("stored twice, read %d records newest first: %+v", len(all), all)
 		}
@@ -438,7 +446,7 @@ func TestDecisionsAreStoredOnceAndExpire(t *testing.T) {
 		if n, err := s.ExpireDecisions(ctx, time.Now(), cutoff); n != 2 || err != nil {
 			t.Errorf("expiring the days before the newest's: %d, %v; want 2", n, err)
 		}
-		if left := must[[]*ent.DecisionRecord](t)(s.Decisions(ctx, storage.DecisionFilter{Tenant: b.OrganizationID}, 10)); len(left) != 1 || left[0].ID != rows[2].ID {
+		if left := decisions(storage.DecisionFilter{Tenant: b.OrganizationID}); len(left) != 1 || left[0].ID != rows[2].ID {
 			t.Errorf("left %+v, want the newest", left)
 		}
 	})

@@ -4646,7 +4646,9 @@ extend type Query {
   ): DecisionRecordSettings
   """
   The organization's decision records, newest first, as GET /decisions.
-  Needs ADMIN or AUDITOR.
+  Needs ADMIN or AUDITOR. Filtered by result, a page reads at most 10,000
+  records and may end with fewer than first, even none, with hasNextPage
+  and an endCursor to go on from.
   """
   decisions(
     """
@@ -7699,9 +7701,9 @@ type PageInfo {
   startCursor: String
   """
   Where the next page starts, to pass as after: the cursor of the page's
-  last item, except on a page of the audit log filtered by kind or actor
-  whose reading stopped short, which ends where the reading stopped and may
-  be empty. Null when the page is empty and nothing follows.
+  last item, except on a page of the audit log filtered by kind or actor,
+  or of decisions filtered by result, whose reading stopped short: that
+  page ends where the reading stopped, and may be empty. Null when the page is empty and nothing follows.
   """
   endCursor: String
 }

@@ -15,14 +15,16 @@ func (r reads) Decision(ctx context.Context, tenant, id uuid.UUID) (*ent.Decisio
 	return first(r.state().decisions, func(d *ent.DecisionRecord) bool { return d.ID == id && d.OrganizationID == tenant })
 }
 
-func (r reads) Decisions(ctx context.Context, f storage.DecisionFilter, limit int) ([]*ent.DecisionRecord, error) {
-	return newest(r.decisionsOf(f), func(d *ent.DecisionRecord) storage.Position { return storage.Position{At: d.At, ID: d.ID} },
-		f.Before, limit), nil
+// Decisions examines every record: memory has no walk to bound.
+func (r reads) Decisions(ctx context.Context, f storage.DecisionFilter, limit int) ([]*ent.DecisionRecord, *storage.Position, error) {
+	rows, err := r.DecisionInputs(ctx, f, limit)
+	return rows, nil, err
 }
 
 // DecisionInputs reads whole records: a replay reads no more of them.
 func (r reads) DecisionInputs(ctx context.Context, f storage.DecisionFilter, limit int) ([]*ent.DecisionRecord, error) {
-	return r.Decisions(ctx, f, limit)
+	return newest(r.decisionsOf(f), func(d *ent.DecisionRecord) storage.Position { return storage.Position{At: d.At, ID: d.ID} },
+		f.Before, limit), nil
 }
 
 func (r reads) CountDecisions(ctx context.Context, f storage.DecisionFilter) (int, error) {

@@ -362,7 +362,9 @@ function RecordedDecisions({ kind, baseId }: { kind: Kind; baseId: string }) {
               <td colSpan={6} className="muted empty">
                 {result === 'any' && !since && !until
                   ? `No recorded decision. Turn recording on above, and run the ${kind} by its id.`
-                  : 'No recorded decision matches.'}
+                  : pages.hasNext
+                    ? 'No recorded decision matches among those this page read; the next page reads further back.'
+                    : 'No recorded decision matches.'}
               </td>
             </tr>
           )}
