@@ -207,9 +207,10 @@ func (s *Service) AuditEvents(ctx context.Context, f AuditFilter, o ListOptions)
 		return nil, err
 	}
 	events := mergeNewestFirst(lifecycle.events, executed.events)
-	if edge := executed.scanned; edge != nil {
-		// The page ends where the walk of `executed` events stopped: what
-		// is older comes on the next pages, both kinds in their order.
+	// A page ends where the first of the two walks stopped short: what is
+	// older comes on the next pages, from both stores in their order.
+	edge := nearer(lifecycle.scanned, executed.scanned)
+	if edge != nil {
 		events = events[:notOlderThan(events, *edge)]
 	}
 	// An event answers its ids and times, as any stored row, and its
@@ -226,7 +227,7 @@ func (s *Service) AuditEvents(ctx context.Context, f AuditFilter, o ListOptions)
 		n = new(lifecycle.total + executed.total)
 	}
 	page := pageOf(events, limit, n, func(ev AuditEvent) AuditEvent { return ev }, auditCursor)
-	if edge := executed.scanned; edge != nil && page.NextCursor == "" {
+	if edge != nil && page.NextCursor == "" {
 		page.NextCursor = list{kind: auditList}.timeCursor(edge.At, edge.ID)
 	}
 	return page, nil
@@ -237,6 +238,15 @@ func (s *Service) AuditEvents(ctx context.Context, f AuditFilter, o ListOptions)
 // most when no index holds them: a few milliseconds of reading on either
 // database.
 const DefaultListScan = 10_000
+
+// nearer is the newer of two positions that may be nil: the one a list,
+// newest first, reaches first.
+func nearer(a, b *storage.Position) *storage.Position {
+	if a == nil || b != nil && newer(AuditEvent{At: b.At, ID: b.ID}, AuditEvent{At: a.At, ID: a.ID}) {
+		return b
+	}
+	return a
+}
 
 // notOlderThan is how many of events, newest first, stand at edge or
 // before it in the log's order.
@@ -278,10 +288,12 @@ func (s *Service) lifecycleEvents(ctx context.Context, tenant uuid.UUID, f Audit
 	if before != nil {
 		filter.Before = before
 	}
-	events, err := s.store.Events(ctx, filter, limit+1)
+	filter.Scan = s.listScan
+	events, scanned, err := s.store.Events(ctx, filter, limit+1)
 	if err != nil {
 		return part, unavailable(err)
 	}
+	part.scanned = scanned
 	part.events = make([]AuditEvent, len(events))
 	for i, ev := range events {
 		part.events[i] = auditEventOf(ev)

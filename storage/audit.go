@@ -14,7 +14,32 @@ func (r reader) Event(ctx context.Context, tenant, id uuid.UUID) (*ent.AuditEven
 	return found(r.c.AuditEvent.Query().Where(auditevent.ID(id), auditevent.OrganizationID(tenant)).Only(ctx))
 }
 
-func (r reader) Events(ctx context.Context, f EventFilter, limit int) ([]*ent.AuditEvent, error) {
+func (r reader) Events(ctx context.Context, f EventFilter, limit int) ([]*ent.AuditEvent, *Position, error) {
+	var edge *Position
+	if f.Scan > 0 && f.BaseID == nil && (f.Action != "" || f.Kind != "" || f.Actor != nil) {
+		window := EventFilter{Tenant: f.Tenant, Since: f.Since, Until: f.Until, Before: f.Before}
+		last, err := r.newestEvents(window, 1).Offset(f.Scan-1).Select(auditevent.FieldID, auditevent.FieldAt).All(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(last) == 1 {
+			edge = &Position{At: last[0].At, ID: last[0].ID}
+		}
+	}
+	q := r.newestEvents(f, limit)
+	if edge != nil {
+		q = q.Where(auditevent.Or(auditevent.AtGT(edge.At), auditevent.And(auditevent.AtEQ(edge.At), auditevent.IDGTE(edge.ID))))
+	}
+	events, err := found(q.All(ctx))
+	if err != nil || len(events) == limit {
+		return events, nil, err
+	}
+	return events, edge, nil
+}
+
+// newestEvents is the query of up to limit of the events f selects,
+// newest first.
+func (r reader) newestEvents(f EventFilter, limit int) *ent.AuditEventQuery {
 	q := r.events(f)
 	if f.Before != nil {
 		// One row comparison, not "at < t or (at = t and id < i)": the
@@ -25,7 +50,7 @@ func (r reader) Events(ctx context.Context, f EventFilter, limit int) ([]*ent.Au
 			s.Where(sql.CompositeLT([]string{s.C(auditevent.FieldAt), s.C(auditevent.FieldID)}, f.Before.At, f.Before.ID))
 		})
 	}
-	return found(q.Order(ent.Desc(auditevent.FieldAt), ent.Desc(auditevent.FieldID)).Limit(limit).All(ctx))
+	return q.Order(ent.Desc(auditevent.FieldAt), ent.Desc(auditevent.FieldID)).Limit(limit)
 }
 
 func (r reader) CountEvents(ctx context.Context, f EventFilter) (int, error) {

@@ -295,8 +295,12 @@ type Audit interface {
 	// Event is the event with id in tenant.
 	Event(ctx context.Context, tenant, id uuid.UUID) (*ent.AuditEvent, error)
 	// Events are up to limit of the events f selects, newest first (by
-	// time, then id).
-	Events(ctx context.Context, f EventFilter, limit int) ([]*ent.AuditEvent, error)
+	// time, then id). No index of a database holds an action, kind or
+	// actor without a base: with f.Scan set, a database examines at most
+	// f.Scan of the tenant's events in f's times from the cursor, and when
+	// that found fewer than limit, scanned is the last one examined, where
+	// the list goes on.
+	Events(ctx context.Context, f EventFilter, limit int) (events []*ent.AuditEvent, scanned *Position, err error)
 	// CountEvents counts the events f selects, Before aside.
 	CountEvents(ctx context.Context, f EventFilter) (int, error)
 }
@@ -311,6 +315,9 @@ type EventFilter struct {
 	Actor        *uuid.UUID
 	Since, Until *time.Time
 	Before       *Position
+	// Scan bounds the events Events examines for a filter no index
+	// serves; 0 leaves it unbounded.
+	Scan int
 }
 
 // Position is an event's place in the log, which is ordered by time, then
@@ -322,10 +329,10 @@ type Decisions interface {
 	// Decision is the decision record with id in tenant.
 	Decision(ctx context.Context, tenant, id uuid.UUID) (*ent.DecisionRecord, error)
 	// Decisions are up to limit of the records f selects, newest first (by
-	// time, then id). A result is held by no index: with f.Scan set, at most
-	// f.Scan of the records of f's tenant, base and times are examined from
-	// the cursor, and when that found fewer than limit, scanned is the last
-	// one examined, where the list goes on.
+	// time, then id). No index of a database holds a result: with f.Scan
+	// set, a database examines at most f.Scan of the records of f's tenant,
+	// base and times from the cursor, and when that found fewer than limit,
+	// scanned is the last one examined, where the list goes on.
 	Decisions(ctx context.Context, f DecisionFilter, limit int) (rows []*ent.DecisionRecord, scanned *Position, err error)
 	// CountDecisions counts the records f selects, Before aside.
 	CountDecisions(ctx context.Context, f DecisionFilter) (int, error)

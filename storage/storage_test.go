@@ -3,6 +3,7 @@ package storage_test
 import (
 	"context"
 	"errors"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -379,14 +380,44 @@ func TestEventsReadNewestFirstFromAPosition(t *testing.T) {
 			}
 			return out
 		}
-		all := must[[]*ent.AuditEvent](t)(s.Events(ctx, storage.EventFilter{Tenant: tenant}, 10))
+		events := func(f storage.EventFilter, limit int) ([]*ent.AuditEvent, *storage.Position) {
+			t.Helper()
+			evs, scanned, err := s.Events(ctx, f, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return evs, scanned
+		}
+		all, _ := events(storage.EventFilter{Tenant: tenant}, 10)
 		if got := minutes(all); !slices.Equal(got, []time.Duration{3, 2, 2, 1}) || all[1].ID.String() < all[2].ID.String() {
 			t.Fatalf("the log reads %v, want minutes 3, 2, 2, 1, ties newest id first", got)
 		}
-		page := must[[]*ent.AuditEvent](t)(s.Events(ctx, storage.EventFilter{Tenant: tenant,
-			Before: &storage.Position{At: all[1].At, ID: all[1].ID}}, 2))
+		pos := func(ev *ent.AuditEvent) *storage.Position { return &storage.Position{At: ev.At, ID: ev.ID} }
+		page, _ := events(storage.EventFilter{Tenant: tenant, Before: pos(all[1])}, 2)
 		if len(page) != 2 || page[0].ID != all[2].ID || page[1].ID != all[3].ID {
 			t.Errorf("after the second event: %v", minutes(page))
+		}
+		// No index of a database holds an action: with Scan, a page examines
+		// that many of the tenant's events and says where it stopped.
+		// Memory has no walk to bound.
+		edited := storage.EventFilter{Tenant: tenant, Action: auditevent.ActionEdited, Scan: 1}
+		if _, inMemory := s.(*memstore.Store); !inMemory {
+			if page, scanned := events(edited, 5); len(page) != 1 || page[0].ID != all[0].ID || !reflect.DeepEqual(scanned, pos(all[0])) {
+				t.Errorf("edited, reading one event: %v, stopped at %+v", minutes(page), scanned)
+			}
+			edited.Before = pos(all[0])
+			want := 0
+			if all[1].Action == auditevent.ActionEdited {
+				want = 1
+			}
+			if page, scanned := events(edited, 5); len(page) != want || !reflect.DeepEqual(scanned, pos(all[1])) {
+				t.Errorf("edited after the first, reading one event: %v, stopped at %+v; want %d events", minutes(page), scanned, want)
+			}
+		}
+		edited.Before = pos(all[0])
+		edited.Scan = 0
+		if page, scanned := events(edited, 5); len(page) != 1 || scanned != nil {
+			t.Errorf("edited after the first: %v, stopped at %+v; want the other edit", minutes(page), scanned)
 		}
 		since := at.Add(2 * time.Minute)
 		created := storage.EventFilter{Tenant: tenant, Action: auditevent.ActionCreated, Actor: &actor, Since: &since}

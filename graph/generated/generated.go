@@ -4121,9 +4121,10 @@ input RevokeKeyInput {
 extend type Query {
   """
   The organization's audit log, newest first. Needs ADMIN or AUDITOR.
-  Filtered by kind, or on SQLite by actor, a page reads at most 10,000 of
-  the organization's ` + "`" + `executed` + "`" + ` events and may end with fewer than first
-  events, even none, with hasNextPage and an endCursor to go on from.
+  Filtered by action, kind or actor, a page reads at most 10,000 of the
+  organization's ` + "`" + `executed` + "`" + ` events and 10,000 of its other events, and may
+  end with fewer than first events, even none, with hasNextPage and an
+  endCursor to go on from.
   """
   auditEvents(
     """
@@ -7701,9 +7702,10 @@ type PageInfo {
   startCursor: String
   """
   Where the next page starts, to pass as after: the cursor of the page's
-  last item, except on a page of the audit log filtered by kind or actor,
-  or of decisions filtered by result, whose reading stopped short: that
-  page ends where the reading stopped, and may be empty. Null when the page is empty and nothing follows.
+  last item, except on a page of the audit log filtered by action, kind or
+  actor, or of decisions filtered by result, whose reading stopped short:
+  that page ends where the reading stopped, and may be empty. Null when the
+  page is empty and nothing follows.
   """
   endCursor: String
 }

@@ -419,9 +419,10 @@ func first[E any](rows []*E, match func(*E) bool) (*E, error) {
 	return copyOf(rows[i], true)
 }
 
-func (r reads) Events(ctx context.Context, f storage.EventFilter, limit int) ([]*ent.AuditEvent, error) {
+// Events examines every event: memory has no walk to bound.
+func (r reads) Events(ctx context.Context, f storage.EventFilter, limit int) ([]*ent.AuditEvent, *storage.Position, error) {
 	return newest(r.selected(f), func(ev *ent.AuditEvent) storage.Position { return storage.Position{At: ev.At, ID: ev.ID} },
-		f.Before, limit), nil
+		f.Before, limit), nil, nil
 }
 
 // newest are up to limit of rows, newest first (by time, then id), older
