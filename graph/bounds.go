@@ -157,6 +157,7 @@ func keyedFields(fragments ast.FragmentDefinitionList, op *ast.OperationDefiniti
 
 // maxScans is how many lists an operation may search by name, or count
 // or filter where they hold millions: each of those reads the whole list,
+// or for a filtered page of the audit log up to 20,000 of its events,
 // whatever the page size that complexity counts (a search among 100,000
 // policies takes up to a second on SQLite, a count of the audit log more),
 // and the fields of an operation run at once, holding the database's
@@ -166,8 +167,9 @@ const maxScans = 5
 // scansProblem refuses an operation that selects, under more keys of the
 // response than maxScans, a list searched by name (a query argument that
 // is not null), the totalCount of the audit log or of decisions, or the
-// audit log filtered by action, kind or actor (which walks the log past
-// the events that do not match), whatever fragments put them there.
+// audit log filtered by action, kind or actor (which reads up to the
+// service's ListScan events of each of its stores past those that do not
+// match), whatever fragments put them there.
 func scansProblem(fragments ast.FragmentDefinitionList, op *ast.OperationDefinition) *gqlerror.Error {
 	scans := keyedFields(fragments, op, func(f *ast.Field, parent string) string {
 		if readsWholeList(f, parent) {
