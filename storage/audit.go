@@ -28,7 +28,7 @@ func (r reader) Events(ctx context.Context, f EventFilter, limit int) ([]*ent.Au
 	}
 	q := r.newestEvents(f, limit)
 	if edge != nil {
-		q = q.Where(auditevent.Or(auditevent.AtGT(edge.At), auditevent.And(auditevent.AtEQ(edge.At), auditevent.IDGTE(edge.ID))))
+		q = q.Where(notOlderThan(*edge))
 	}
 	events, err := found(q.All(ctx))
 	if err != nil || len(events) == limit {
@@ -42,15 +42,27 @@ func (r reader) Events(ctx context.Context, f EventFilter, limit int) ([]*ent.Au
 func (r reader) newestEvents(f EventFilter, limit int) *ent.AuditEventQuery {
 	q := r.events(f)
 	if f.Before != nil {
-		// One row comparison, not "at < t or (at = t and id < i)": the
-		// database then starts the index scan at the cursor instead of
-		// filtering out every newer event, so a page costs the same at
-		// any depth of the log.
-		q = q.Where(func(s *sql.Selector) {
-			s.Where(sql.CompositeLT([]string{s.C(auditevent.FieldAt), s.C(auditevent.FieldID)}, f.Before.At, f.Before.ID))
-		})
+		q = q.Where(olderThan(*f.Before))
 	}
 	return q.Order(ent.Desc(auditevent.FieldAt), ent.Desc(auditevent.FieldID)).Limit(limit)
+}
+
+// olderThan and notOlderThan bound a list by a position, of a table whose
+// rows have an at and an id, as one row comparison, not "at < t or (at = t
+// and id < i)": the database then starts or ends its walk of the index of
+// the two at the position, instead of filtering every row it passes, so a
+// page costs the same at any depth of the list.
+func olderThan(p Position) func(*sql.Selector) {
+	return func(s *sql.Selector) { s.Where(sql.CompositeLT([]string{s.C("at"), s.C("id")}, p.At, p.ID)) }
+}
+
+func notOlderThan(p Position) func(*sql.Selector) {
+	return func(s *sql.Selector) {
+		s.Where(sql.P(func(b *sql.Builder) {
+			b.Wrap(func(nb *sql.Builder) { nb.IdentComma(s.C("at"), s.C("id")) })
+			b.WriteString(" >= (").Args(p.At, p.ID).WriteString(")")
+		}))
+	}
 }
 
 func (r reader) CountEvents(ctx context.Context, f EventFilter) (int, error) {

@@ -32,8 +32,7 @@ func (r reader) Decisions(ctx context.Context, f DecisionFilter, limit int) ([]*
 	}
 	q := r.newestDecisions(f, limit)
 	if edge != nil {
-		q = q.Where(decisionrecord.Or(decisionrecord.AtGT(edge.At),
-			decisionrecord.And(decisionrecord.AtEQ(edge.At), decisionrecord.IDGTE(edge.ID))))
+		q = q.Where(notOlderThan(*edge))
 	}
 	rows, err := found(q.All(ctx))
 	if err != nil || len(rows) == limit {
@@ -57,8 +56,7 @@ func (r reader) CountDecisions(ctx context.Context, f DecisionFilter) (int, erro
 func (r reader) newestDecisions(f DecisionFilter, limit int) *ent.DecisionRecordQuery {
 	q := r.decisions(f)
 	if f.Before != nil {
-		q = q.Where(decisionrecord.Or(decisionrecord.AtLT(f.Before.At),
-			decisionrecord.And(decisionrecord.AtEQ(f.Before.At), decisionrecord.IDLT(f.Before.ID))))
+		q = q.Where(olderThan(*f.Before))
 	}
 	return q.Order(ent.Desc(decisionrecord.FieldAt), ent.Desc(decisionrecord.FieldID)).Limit(limit)
 }
