@@ -54,8 +54,10 @@ func (s *Store) List(ctx context.Context, f Filter, limit int) (events []Event, 
 	}
 	where, args := s.where(f)
 	if edge != nil {
-		args = append(args, s.at(edge.At), s.id(edge.ID))
-		where += " AND (at, id) >= (" + s.placeholder(len(args)-1) + ", " + s.placeholder(len(args)) + ")"
+		// The time's own bound beside the row comparison is what
+		// PostgreSQL's planner estimates (see storage's olderThan).
+		args = append(args, s.at(edge.At), s.at(edge.At), s.id(edge.ID))
+		where += " AND at >= " + s.placeholder(len(args)-2) + " AND (at, id) >= (" + s.placeholder(len(args)-1) + ", " + s.placeholder(len(args)) + ")"
 	}
 	args = append(args, limit)
 	events, err = s.query(ctx, "SELECT "+columns+" FROM "+s.from(f)+" WHERE "+where+
@@ -165,7 +167,7 @@ func (s *Store) where(f Filter) (string, []any) {
 		add("at < ?", s.at(*f.Until))
 	}
 	if f.Before != nil {
-		add("(at, id) < (?, ?)", s.at(f.Before.At), s.id(f.Before.ID))
+		add("at <= ? AND (at, id) < (?, ?)", s.at(f.Before.At), s.at(f.Before.At), s.id(f.Before.ID))
 	}
 	return strings.Join(conds, " AND "), args
 }

@@ -51,17 +51,22 @@ func (r reader) newestEvents(f EventFilter, limit int) *ent.AuditEventQuery {
 // rows have an at and an id, as one row comparison, not "at < t or (at = t
 // and id < i)": the database then starts or ends its walk of the index of
 // the two at the position, instead of filtering every row it passes, so a
-// page costs the same at any depth of the list.
+// page costs the same at any depth of the list. The time's own bound
+// beside it is what PostgreSQL's planner estimates: with row comparisons
+// alone, a page between two positions looked large enough to read a whole
+// partition for.
 func olderThan(p Position) func(*sql.Selector) {
-	return func(s *sql.Selector) { s.Where(sql.CompositeLT([]string{s.C("at"), s.C("id")}, p.At, p.ID)) }
+	return func(s *sql.Selector) {
+		s.Where(sql.And(sql.LTE(s.C("at"), p.At), sql.CompositeLT([]string{s.C("at"), s.C("id")}, p.At, p.ID)))
+	}
 }
 
 func notOlderThan(p Position) func(*sql.Selector) {
 	return func(s *sql.Selector) {
-		s.Where(sql.P(func(b *sql.Builder) {
+		s.Where(sql.And(sql.GTE(s.C("at"), p.At), sql.P(func(b *sql.Builder) {
 			b.Wrap(func(nb *sql.Builder) { nb.IdentComma(s.C("at"), s.C("id")) })
 			b.WriteString(" >= (").Args(p.At, p.ID).WriteString(")")
-		}))
+		})))
 	}
 }
 
