@@ -1,6 +1,7 @@
 package auditstore
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -33,6 +34,16 @@ type Filter struct {
 type Position struct {
 	At time.Time
 	ID uuid.UUID
+}
+
+// Compare orders p and q as the log lists them, newest first: -1 when p
+// comes first (it is newer: a later time, or at the same time a larger
+// id), +1 when q does, 0 when they are the same place.
+func (p Position) Compare(q Position) int {
+	if c := q.At.Compare(p.At); c != 0 {
+		return c
+	}
+	return bytes.Compare(q.ID[:], p.ID[:])
 }
 
 // List returns at most limit events of f, newest first: by time, then id,

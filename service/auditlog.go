@@ -1,7 +1,6 @@
 package service
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"time"
@@ -242,7 +241,7 @@ const DefaultListScan = 10_000
 // nearer is the newer of two positions that may be nil: the one a list,
 // newest first, reaches first.
 func nearer(a, b *storage.Position) *storage.Position {
-	if a == nil || b != nil && newer(AuditEvent{At: b.At, ID: b.ID}, AuditEvent{At: a.At, ID: a.ID}) {
+	if a == nil || b != nil && b.Compare(*a) < 0 {
 		return b
 	}
 	return a
@@ -251,9 +250,8 @@ func nearer(a, b *storage.Position) *storage.Position {
 // notOlderThan is how many of events, newest first, stand at edge or
 // before it in the log's order.
 func notOlderThan(events []AuditEvent, edge storage.Position) int {
-	limit := AuditEvent{At: edge.At, ID: edge.ID}
 	for i, ev := range events {
-		if newer(limit, ev) {
+		if edge.Compare(ev.position()) < 0 {
 			return i
 		}
 	}
@@ -338,7 +336,7 @@ func (s *Service) executedEvents(ctx context.Context, tenant uuid.UUID, f AuditF
 func mergeNewestFirst(a, b []AuditEvent) []AuditEvent {
 	out := make([]AuditEvent, 0, len(a)+len(b))
 	for len(a) > 0 && len(b) > 0 {
-		if newer(a[0], b[0]) {
+		if a[0].position().Compare(b[0].position()) < 0 {
 			out, a = append(out, a[0]), a[1:]
 		} else {
 			out, b = append(out, b[0]), b[1:]
@@ -347,12 +345,8 @@ func mergeNewestFirst(a, b []AuditEvent) []AuditEvent {
 	return append(append(out, a...), b...)
 }
 
-func newer(x, y AuditEvent) bool {
-	if !x.At.Equal(y.At) {
-		return x.At.After(y.At)
-	}
-	return bytes.Compare(x.ID[:], y.ID[:]) > 0
-}
+// position is where ev stands in the log.
+func (ev AuditEvent) position() storage.Position { return storage.Position{At: ev.At, ID: ev.ID} }
 
 // auditEventOfExecution is an `executed` event as the log shows it.
 func auditEventOfExecution(ev storage.Execution) AuditEvent {

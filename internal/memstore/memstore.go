@@ -428,15 +428,9 @@ func (r reads) Events(ctx context.Context, f storage.EventFilter, limit int) ([]
 // newest are up to limit of rows, newest first (by time, then id), older
 // than before when set.
 func newest[E any](rows []*E, pos func(*E) storage.Position, before *storage.Position, limit int) []*E {
-	older := func(a, b storage.Position) int {
-		if c := b.At.Compare(a.At); c != 0 {
-			return c
-		}
-		return bytes.Compare(b.ID[:], a.ID[:])
-	}
-	slices.SortFunc(rows, func(a, b *E) int { return older(pos(a), pos(b)) })
+	slices.SortFunc(rows, func(a, b *E) int { return pos(a).Compare(pos(b)) })
 	if before != nil {
-		rows = slices.DeleteFunc(rows, func(e *E) bool { return older(pos(e), *before) <= 0 })
+		rows = slices.DeleteFunc(rows, func(e *E) bool { return pos(e).Compare(*before) <= 0 })
 	}
 	return rows[:min(len(rows), limit)]
 }
