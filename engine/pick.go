@@ -137,6 +137,7 @@ func (plan *dataPlan) number(n *pickNode) {
 type picker struct {
 	keys   []string
 	values []pickedValue
+	boxes  valueBoxes
 	// plan is the plan nodes are of.
 	plan  *dataPlan
 	nodes []nodeReading
@@ -268,7 +269,7 @@ func (p *picker) object(d *dataDecoder, plan *dataPlan, n *pickNode, depth int, 
 				p.keys = p.keys[:len(p.keys)-1]
 			} else {
 				var v any
-				if v, ok = d.value(depth); ok {
+				if v, ok = p.value(d, depth); ok {
 					if entry.path == "" {
 						p.keys = append(p.keys, key)
 						entry.path = plan.paths[c.slot].keyed(p.keys)

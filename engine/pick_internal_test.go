@@ -253,3 +253,42 @@ func FuzzPickedValues(f *testing.F) {
 		}
 	})
 }
+
+// TestPickedValuesStayAsMoreItemsArePicked keeps the result of every item
+// of a long batch, as a collected batch does, and compares each with its
+// decoded answer only after the last item is picked: the numbers and texts
+// of hundreds of items fill many chunks of the picker's boxes, and no
+// item's values may change with those picked after it.
+func TestPickedValuesStayAsMoreItemsArePicked(t *testing.T) {
+	var eng Engine
+	prog, err := eng.Compile(`A **Person** gets approved if the __age__ of the **Person** is at least 18 and the __country__ of the **Person** is not in ["KP"] and the __flags__ of the **Person** is empty and the __note__ of the **Person** is not empty.`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := NewDataDecoder(Limits{})
+	const items = 3 * boxesPerChunk
+	raws := make([][]byte, items)
+	held := make([]*Result, items)
+	for i := range items {
+		note := strings.Repeat("n", i%(maxBoxedText+40)) // short ones boxed in chunks, long ones copied
+		raws[i] = fmt.Appendf(nil, `{"Person": {"age": %d, "country": "C%d", "flags": [], "note": "%s\u00e9"}}`, i, i, note)
+		held[i] = new(Result)
+		if err := dec.EvaluateInto(held[i], prog, raws[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(dec.picker.boxes.numbers) == items {
+		t.Fatal("the items' numbers fit one chunk; the test must fill several")
+	}
+	for i, raw := range raws {
+		data, err := DecodeData(raw, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole := new(Result)
+		prog.EvaluateInto(whole, data)
+		if got, want := answerOf(t, held[i], raw), answerOf(t, whole, raw); !bytes.Equal(got, want) {
+			t.Fatalf("item %d\npicked answer %s\ndecoded answer %s", i, got, want)
+		}
+	}
+}

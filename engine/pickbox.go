@@ -1,0 +1,123 @@
+package engine
+
+import "unsafe"
+
+// Each value a condition reads is an interface, and putting a number or a
+// text into one allocates: a float64 or a string header of its own, and
+// for a text a copy of its bytes besides. An item of a batch reads a few
+// of each, so they were most of what picking an item allocated. The
+// picker instead writes them into chunks it owns and makes each
+// interface point at its place there: one allocation for hundreds of
+// values. A place is written once and never again (a full chunk is left
+// to the values that point into it, and a new one taken), so a value
+// stays what it was for as long as anything holds it, as with an
+// allocation of its own; what a result kept from its trace holds at most
+// a chunk alive.
+
+// valueBoxes holds the chunks the values picked so far were put in.
+type valueBoxes struct {
+	numbers []float64
+	texts   []string
+	bytes   []byte
+}
+
+// boxesPerChunk is how many numbers, or text headers, one chunk holds;
+// bytesPerChunk how many bytes of texts. A text longer than
+// maxBoxedText has its own copy, so that a chunk holds many.
+const (
+	boxesPerChunk = 256
+	bytesPerChunk = 4 << 10
+	maxBoxedText  = 256
+)
+
+// eface is how Go lays out an interface holding a value of any type: the
+// type's descriptor, then a pointer to the value, which for a float64 or
+// a string is a copy made for the interface and never written again.
+type eface struct {
+	typ  unsafe.Pointer
+	data unsafe.Pointer
+}
+
+// float64Type and stringType are the descriptors an interface holding a
+// float64, or a string, carries.
+var float64Type, stringType = typeOf(float64(0)), typeOf("")
+
+func typeOf(v any) unsafe.Pointer { return (*eface)(unsafe.Pointer(&v)).typ }
+
+// boxAt is the interface of the given type whose value is at data.
+func boxAt(typ, data unsafe.Pointer) any {
+	var v any
+	*(*eface)(unsafe.Pointer(&v)) = eface{typ: typ, data: data}
+	return v
+}
+
+func (b *valueBoxes) number(f float64) any {
+	if len(b.numbers) == cap(b.numbers) {
+		b.numbers = make([]float64, 0, boxesPerChunk)
+	}
+	b.numbers = append(b.numbers, f)
+	return boxAt(float64Type, unsafe.Pointer(&b.numbers[len(b.numbers)-1]))
+}
+
+// text boxes s, whose bytes are its own or the chunk's.
+func (b *valueBoxes) text(s string) any {
+	if len(b.texts) == cap(b.texts) {
+		b.texts = make([]string, 0, boxesPerChunk)
+	}
+	b.texts = append(b.texts, s)
+	return boxAt(stringType, unsafe.Pointer(&b.texts[len(b.texts)-1]))
+}
+
+// copyText is a copy of raw, in the chunk when it is short.
+func (b *valueBoxes) copyText(raw []byte) string {
+	switch {
+	case len(raw) == 0:
+		return ""
+	case len(raw) > maxBoxedText:
+		return string(raw)
+	}
+	if cap(b.bytes)-len(b.bytes) < len(raw) {
+		b.bytes = make([]byte, 0, bytesPerChunk)
+	}
+	at := len(b.bytes)
+	b.bytes = append(b.bytes, raw...)
+	return unsafe.String(&b.bytes[at], len(raw))
+}
+
+// value reads the value at d.pos as d.value does, boxing numbers and
+// texts in p's chunks.
+func (p *picker) value(d *dataDecoder, depth int) (any, bool) {
+	if d.pos >= len(d.raw) {
+		return nil, false
+	}
+	switch c := d.raw[d.pos]; {
+	case c == '"':
+		start := d.pos + 1
+		if end := plainEnd(d.raw, start, false); end < len(d.raw) && d.raw[end] == '"' {
+			d.pos = end + 1
+			return p.boxes.text(p.boxes.copyText(d.raw[start:end])), true
+		}
+		s, ok := d.string()
+		if !ok {
+			return nil, false
+		}
+		return p.boxes.text(s), true
+	case c == '-' || '0' <= c && c <= '9':
+		f, ok := d.number()
+		if !ok {
+			return nil, false
+		}
+		return p.boxes.number(f), true
+	case c == '[':
+		list, ok := d.array(depth + 1)
+		if ok && len(list) == 0 {
+			return emptyList, true
+		}
+		return list, ok
+	}
+	return d.value(depth)
+}
+
+// emptyList is every empty list picked: a list without items has nothing
+// to write into, and an item appended to it would be a new list.
+var emptyList any = []any{}
