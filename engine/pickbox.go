@@ -5,8 +5,8 @@ import "unsafe"
 // Each value a condition reads is an interface, and putting a number or a
 // text into one allocates: a float64 or a string header of its own, and
 // for a text a copy of its bytes besides. An item of a batch reads a few
-// of each, so they were most of what picking an item allocated. The
-// picker instead writes them into chunks it owns and makes each
+// of each, and an allocation for each would be most of what picking an
+// item costs beyond reading its text. The picker instead writes them into chunks it owns and makes each
 // interface point at its place there: one allocation for hundreds of
 // values. A place is written once and never again (a full chunk is left
 // to the values that point into it, and a new one taken), so a value
