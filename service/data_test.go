@@ -163,3 +163,50 @@ func TestRunDataWithANulCharacterIsRefused(t *testing.T) {
 		}
 	})
 }
+
+// A run's result holds what was decoded of its data until it is released,
+// however many runs read their data in between: the objects a trace shows
+// stay as they were. The rule reads an object and a name inside it, so
+// its runs decode their data whole, into maps a later run reuses once
+// this one is released.
+func TestARunsDecodedDataStaysUntilItsResultIsReleased(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		pol := f.publishedPolicy(t, "addressed", `A **Person** gets addressed if the __address__ of the **Person** is not empty and the __address.city__ of the **Person** is not empty.`)
+		answer := func(run *service.RunResult) string {
+			t.Helper()
+			b, err := run.AppendJSON(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The timings differ from run to run.
+			return string(b[:strings.LastIndex(string(b), `"execution":`)])
+		}
+		run := func(data string) *service.RunResult {
+			t.Helper()
+			res, err := f.svc.RunPolicy(admin, pol.BaseID, json.RawMessage(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		const oslo = `{"Person": {"address": {"city": "Oslo"}}}`
+		want := run(oslo)
+		wanted := answer(want)
+		want.Release()
+		if !strings.Contains(wanted, `"value":{"city":"Oslo"}`) {
+			t.Fatalf("the answer does not show the address: %s", wanted)
+		}
+
+		held := run(oslo)
+		for i := range 20 {
+			other := run(fmt.Sprintf(`{"Person": {"address": {"city": "Rome", "zip": "%d"}}}`, i))
+			other.Release()
+		}
+		if got := answer(held); got != wanted {
+			t.Errorf("after other runs, the held answer is\n%s\nwant\n%s", got, wanted)
+		}
+		held.Release()
+	})
+}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/verdict/verdict/engine"
 	"github.com/verdict/verdict/ent/base"
 	"github.com/verdict/verdict/ent/record"
 	"github.com/verdict/verdict/storage"
@@ -31,8 +30,7 @@ func (s *Service) runPolicy(ctx context.Context, baseID, recordID uuid.UUID, raw
 	if err != nil {
 		return nil, err
 	}
-	parsed, err := s.decodeData(rawData)
-	if err != nil {
+	if err := s.checkData(rawData); err != nil {
 		return nil, err
 	}
 	target, err := s.runTarget(ctx, t, p, base.KindPolicy, baseID, recordID)
@@ -44,8 +42,13 @@ func (s *Service) runPolicy(ctx context.Context, baseID, recordID uuid.UUID, raw
 		return nil, err
 	}
 
+	// The data is read as it is evaluated, so the engine's time includes
+	// the reading.
 	began := time.Now()
-	run := s.evaluate(prog, parsed, engine.DataText(rawData))
+	run, err := s.evaluateData(prog, rawData)
+	if err != nil {
+		return nil, err
+	}
 	out := &run
 	t.engine = time.Since(began)
 	res := out.Result

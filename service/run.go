@@ -19,6 +19,10 @@ type RunResult struct {
 	Execution Execution `json:"execution"`
 
 	pool *sync.Pool // where Result returns on Release, if it came from one
+	// decoder read the run's data, and goes back to decoders on Release:
+	// the result may hold the maps it decoded until then.
+	decoder  *engine.DataDecoder
+	decoders *sync.Pool
 }
 
 // Release hands the result's memory back for reuse by later runs. Call it
@@ -29,6 +33,11 @@ func (r *RunResult) Release() {
 		r.Result.Data = nil
 		r.pool.Put(r.Result)
 		r.Result, r.pool = nil, nil
+	}
+	if r.decoder != nil {
+		r.decoder.Recycle()
+		r.decoders.Put(r.decoder)
+		r.decoder, r.decoders = nil, nil
 	}
 }
 
@@ -52,6 +61,23 @@ func (s *Service) evaluateJSON(prog *flow.ResolvedPolicy, dec *engine.DataDecode
 		return RunResult{}, err
 	}
 	run.Result = res
+	return run, nil
+}
+
+// evaluateData runs prog on raw, which checkData has accepted, as a batch
+// runs an item: a compiled program reads only the values its conditions
+// name, and decodes nothing else (see engine.DataDecoder.EvaluateInto).
+// The decoder, from the service's pool, stays with the result until
+// Release.
+func (s *Service) evaluateData(prog *flow.ResolvedPolicy, raw json.RawMessage) (RunResult, error) {
+	dec := s.decoders.Get().(*engine.DataDecoder)
+	run, err := s.evaluateJSON(prog, dec, raw, nil)
+	if err != nil {
+		dec.Recycle()
+		s.decoders.Put(dec)
+		return RunResult{}, err
+	}
+	run.decoder, run.decoders = dec, &s.decoders
 	return run, nil
 }
 

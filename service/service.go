@@ -116,6 +116,9 @@ type Service struct {
 	stopPeriodic context.CancelFunc
 
 	results sync.Pool // *engine.Result, see RunResult.Release
+	// decoders read single runs' data: *engine.DataDecoder, back on
+	// RunResult.Release.
+	decoders sync.Pool
 
 	decisionRetention time.Duration
 	// maxBatchItems bounds the items of one batch run.
@@ -227,6 +230,7 @@ func New(cfg Config) (*Service, error) {
 	// meet, and an insert into any other day makes its own.
 	s.upkeep = &auditUpkeep{store: s.store, retention: cfg.AuditRetention, now: time.Now, log: s.log, metrics: retention}
 	s.results.New = func() any { return new(engine.Result) }
+	s.decoders.New = func() any { return engine.NewDataDecoder(s.engine.Limits) }
 	periodic, stop := context.WithCancel(context.Background())
 	s.stopPeriodic = stop
 	s.periodic.Go(func() { s.upkeep.runEvery(periodic) })
