@@ -117,7 +117,10 @@ type Service struct {
 
 	results sync.Pool // *engine.Result, see RunResult.Release
 	// decoders read single runs' data: *engine.DataDecoder, back on
-	// RunResult.Release.
+	// RunResult.Release. A decoder keeps what the largest data it read
+	// needed (emptied maps to reuse, the keys of its objects): at most
+	// what one request's body may hold, and the pool lets go of decoders
+	// it does not use.
 	decoders sync.Pool
 
 	decisionRetention time.Duration
