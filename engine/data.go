@@ -195,7 +195,13 @@ type mapStore struct {
 
 // maxRecycledEntries bounds the maps kept for reuse: an emptied map keeps
 // its capacity, and ranging over it costs that capacity, not its length.
-const maxRecycledEntries = 64
+// maxSpareMaps bounds how many are kept: a decoder lives on from one run
+// to the next, and what it keeps should not grow with the largest data it
+// ever read.
+const (
+	maxRecycledEntries = 64
+	maxSpareMaps       = 256
+)
 
 func (s *mapStore) lend() map[string]any {
 	var m map[string]any
@@ -210,7 +216,7 @@ func (s *mapStore) lend() map[string]any {
 
 func (s *mapStore) recycle() {
 	for i, m := range s.lent {
-		if len(m) <= maxRecycledEntries {
+		if len(m) <= maxRecycledEntries && len(s.spare) < maxSpareMaps {
 			clear(m)
 			s.spare = append(s.spare, m)
 		}

@@ -177,6 +177,11 @@ type keyEntry struct {
 	path string
 }
 
+// maxMemoKeys is how many keys of an object a memo holds: a decoder lives
+// on from one run to the next, and what it keeps should not grow with the
+// largest object it ever read.
+const maxMemoKeys = 256
+
 // maxPickedNames is how many names one object of a plan may have: one bit
 // each in keyMemo.takers. A program with more reads its data whole.
 const maxPickedNames = 64
@@ -296,7 +301,7 @@ func (p *picker) object(d *dataDecoder, plan *dataPlan, n *pickNode, depth int, 
 		}
 		if d.raw[d.pos] == '}' {
 			d.pos++
-			memo.n = k + 1
+			memo.n = min(k+1, maxMemoKeys)
 			break
 		}
 		if d.raw[d.pos] != ',' {
@@ -314,9 +319,13 @@ func (p *picker) object(d *dataDecoder, plan *dataPlan, n *pickNode, depth int, 
 
 // remember keeps key as the k-th key of an object on the way chain, read
 // by takers; the keys after it are forgotten, as their takers depended on
-// the keys before them.
+// the keys before them. Past maxMemoKeys a key's entry serves this
+// reading alone.
 func (p *picker) remember(m *keyMemo, chain uint64, k int, key string, takers uint64) *keyEntry {
 	p.ids++
+	if k >= maxMemoKeys {
+		return &keyEntry{key: key, takers: takers, id: p.ids}
+	}
 	// The memo outlives the text key may be a view of.
 	e := keyEntry{key: strings.Clone(key), takers: takers, id: p.ids}
 	if k < len(m.entries) {

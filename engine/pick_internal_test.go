@@ -292,3 +292,62 @@ func TestPickedValuesStayAsMoreItemsArePicked(t *testing.T) {
 		}
 	}
 }
+
+// TestADecoderKeepsLittleOfLargeData reads, with one decoder as a service
+// keeps one from run to run, an object of many keys, a list of many
+// objects and a long text: what the decoder keeps afterwards is bounded,
+// not the size of the largest data, and the answers are still those of
+// decoded data.
+func TestADecoderKeepsLittleOfLargeData(t *testing.T) {
+	var eng Engine
+	byPaths, err := eng.Compile(`A **Person** gets approved if the __age__ of the **Person** is at least 18 and the __note__ of the **Person** is not empty.`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A path that ends where another goes on: such data is decoded whole.
+	whole, err := eng.Compile(`A **Person** gets addressed if the __address__ of the **Person** is not empty and the __address.city__ of the **Person** is not empty.`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if byPaths.plan == nil || whole.plan != nil {
+		t.Fatal("the programs do not read their data as this test needs")
+	}
+	dec := NewDataDecoder(Limits{})
+
+	var wide strings.Builder
+	wide.WriteString(`{"Person": {`)
+	for i := range 3 * maxMemoKeys {
+		fmt.Fprintf(&wide, `"k%d": %d, `, i, i)
+	}
+	wide.WriteString(`"age": 30, "note": "` + strings.Repeat("n", 4*maxBoxedText) + `"}}`)
+	for range 2 { // the second reading follows the memo as far as it goes
+		if !comparePickedAfter(t, byPaths, dec, []byte(wide.String())) {
+			t.Fatal("the wide object was not picked")
+		}
+	}
+	for _, r := range dec.picker.nodes {
+		if len(r.memo.entries) > maxMemoKeys || r.memo.n > maxMemoKeys {
+			t.Errorf("a memo holds %d entries (n %d), more than %d", len(r.memo.entries), r.memo.n, maxMemoKeys)
+		}
+	}
+	if len(dec.picker.boxes.texts) != 0 {
+		t.Errorf("the long text was boxed in a chunk: %d texts there", len(dec.picker.boxes.texts))
+	}
+
+	var many strings.Builder
+	many.WriteString(`{"Person": {"address": {"city": "Oslo"}, "pads": [`)
+	for i := range 4 * maxSpareMaps {
+		if i > 0 {
+			many.WriteString(", ")
+		}
+		many.WriteString(`{"a": 1}`)
+	}
+	many.WriteString(`]}}`)
+	if comparePickedAfter(t, whole, dec, []byte(many.String())) {
+		t.Fatal("data the program cannot pick was picked")
+	}
+	dec.Recycle()
+	if n := len(dec.maps.spare); n > maxSpareMaps {
+		t.Errorf("the decoder keeps %d emptied maps, more than %d", n, maxSpareMaps)
+	}
+}

@@ -6,13 +6,15 @@ import "unsafe"
 // text into one allocates: a float64 or a string header of its own, and
 // for a text a copy of its bytes besides. An item of a batch reads a few
 // of each, and an allocation for each would be most of what picking an
-// item costs beyond reading its text. The picker instead writes them into chunks it owns and makes each
-// interface point at its place there: one allocation for hundreds of
-// values. A place is written once and never again (a full chunk is left
-// to the values that point into it, and a new one taken), so a value
-// stays what it was for as long as anything holds it, as with an
-// allocation of its own; what a result kept from its trace holds at most
-// a chunk alive.
+// item costs beyond reading its text. The picker instead writes short
+// texts and numbers into chunks it owns and makes each interface point at
+// its place there: one allocation for hundreds of values. A place is
+// written once and never again (a full chunk is left to the values that
+// point into it, and a new one taken), so a value stays what it was for
+// as long as anything holds it, as with an allocation of its own. A value
+// a result keeps from its trace keeps its chunk alive, and with a text's
+// header the bytes of the texts beside it: some 70 KB at most, since a
+// long text has an allocation of its own.
 
 // valueBoxes holds the chunks the values picked so far were put in.
 type valueBoxes struct {
@@ -21,14 +23,21 @@ type valueBoxes struct {
 	bytes   []byte
 }
 
-// boxesPerChunk is how many numbers, or text headers, one chunk holds;
-// bytesPerChunk how many bytes of texts. A text longer than
-// maxBoxedText has its own copy, so that a chunk holds many.
+// A decoder's first chunks are small, for a single run reads few values;
+// each next one is twice the size of the one before, up to
+// boxesPerChunk numbers or text headers and bytesPerChunk bytes of texts.
+// A text longer than maxBoxedText is boxed on its own.
 const (
+	firstChunk    = 16
 	boxesPerChunk = 256
 	bytesPerChunk = 4 << 10
 	maxBoxedText  = 256
 )
+
+// nextChunk is the capacity of the chunk after one of capacity now.
+func nextChunk(now, most int) int {
+	return min(max(2*now, firstChunk), most)
+}
 
 // eface is how Go lays out an interface holding a value of any type: the
 // type's descriptor, then a pointer to the value, which for a float64 or
@@ -53,16 +62,19 @@ func boxAt(typ, data unsafe.Pointer) any {
 
 func (b *valueBoxes) number(f float64) any {
 	if len(b.numbers) == cap(b.numbers) {
-		b.numbers = make([]float64, 0, boxesPerChunk)
+		b.numbers = make([]float64, 0, nextChunk(cap(b.numbers), boxesPerChunk))
 	}
 	b.numbers = append(b.numbers, f)
 	return boxAt(float64Type, unsafe.Pointer(&b.numbers[len(b.numbers)-1]))
 }
 
-// text boxes s, whose bytes are its own or the chunk's.
+// text boxes s, whose bytes are its own or a chunk's.
 func (b *valueBoxes) text(s string) any {
+	if len(s) > maxBoxedText {
+		return s
+	}
 	if len(b.texts) == cap(b.texts) {
-		b.texts = make([]string, 0, boxesPerChunk)
+		b.texts = make([]string, 0, nextChunk(cap(b.texts), boxesPerChunk))
 	}
 	b.texts = append(b.texts, s)
 	return boxAt(stringType, unsafe.Pointer(&b.texts[len(b.texts)-1]))
@@ -77,7 +89,7 @@ func (b *valueBoxes) copyText(raw []byte) string {
 		return string(raw)
 	}
 	if cap(b.bytes)-len(b.bytes) < len(raw) {
-		b.bytes = make([]byte, 0, bytesPerChunk)
+		b.bytes = make([]byte, 0, max(nextChunk(cap(b.bytes), bytesPerChunk), maxBoxedText))
 	}
 	at := len(b.bytes)
 	b.bytes = append(b.bytes, raw...)
