@@ -75,7 +75,9 @@ func (s *Service) evaluateData(prog *flow.ResolvedPolicy, raw json.RawMessage) (
 	if err != nil {
 		dec.Recycle()
 		s.decoders.Put(dec)
-		return RunResult{}, err
+		// Decoding refuses nothing checkData accepted; were it to, the
+		// data would be at fault, not the service.
+		return RunResult{}, invalidData(err)
 	}
 	run.decoder, run.decoders = dec, &s.decoders
 	return run, nil

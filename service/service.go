@@ -117,10 +117,9 @@ type Service struct {
 
 	results sync.Pool // *engine.Result, see RunResult.Release
 	// decoders read single runs' data: *engine.DataDecoder, back on
-	// RunResult.Release. A decoder keeps what the largest data it read
-	// needed (emptied maps to reuse, the keys of its objects): at most
-	// what one request's body may hold, and the pool lets go of decoders
-	// it does not use.
+	// RunResult.Release. What a decoder keeps from one run to the next
+	// (emptied maps, the keys of the objects it read, chunks of values) is
+	// bounded by the engine, whatever the data it read.
 	decoders sync.Pool
 
 	decisionRetention time.Duration
