@@ -57,6 +57,9 @@ type dataDecoder struct {
 	text string
 	// maps, when set, lends the objects' maps.
 	maps *mapStore
+	// boxes, when set, holds the numbers and texts decoded (see
+	// valueBoxes).
+	boxes *valueBoxes
 }
 
 // maxSharedText bounds what one key or string value of decoded data can
@@ -88,9 +91,17 @@ func (d *dataDecoder) value(depth int) (any, bool) {
 	case c == '{':
 		return d.object(depth + 1)
 	case c == '[':
-		return d.array(depth + 1)
+		list, ok := d.array(depth + 1)
+		if ok && len(list) == 0 {
+			return emptyList, true
+		}
+		return list, ok
 	case c == '"':
-		return d.string()
+		s, ok := d.string()
+		if ok && d.boxes != nil {
+			return d.boxes.text(s), true
+		}
+		return s, ok
 	case c == 't':
 		return true, d.literal("true")
 	case c == 'f':
@@ -98,10 +109,18 @@ func (d *dataDecoder) value(depth int) (any, bool) {
 	case c == 'n':
 		return nil, d.literal("null")
 	case c == '-' || '0' <= c && c <= '9':
-		return d.number()
+		f, ok := d.number()
+		if ok && d.boxes != nil {
+			return d.boxes.number(f), true
+		}
+		return f, ok
 	}
 	return nil, false
 }
+
+// emptyList is every empty list decoded: a list without items has nothing
+// to write into, and an item appended to it would be a new list.
+var emptyList any = []any{}
 
 func (d *dataDecoder) literal(word string) bool {
 	if len(d.raw)-d.pos < len(word) || string(d.raw[d.pos:d.pos+len(word)]) != word {
@@ -283,9 +302,12 @@ func (d *dataDecoder) string() (string, bool) {
 	d.pos = plainEnd(d.raw, d.pos, false)
 	if d.pos < len(d.raw) && d.raw[d.pos] == '"' {
 		var s string
-		if d.text != "" {
+		switch {
+		case d.text != "":
 			s = d.text[start:d.pos]
-		} else {
+		case d.boxes != nil:
+			s = d.boxes.copyText(d.raw[start:d.pos])
+		default:
 			s = string(d.raw[start:d.pos])
 		}
 		d.pos++

@@ -191,9 +191,10 @@ const maxPickedNames = 64
 // raw must be decoded whole. Every byte of raw is read, so that text the
 // decoder would refuse is never evaluated.
 func (p *picker) pick(plan *dataPlan, raw []byte, maxDepth int) bool {
-	// Without a copy of the text to share, a picked string is a copy of its
-	// own: the values a program reads are few, and a key is read as a view.
-	d := dataDecoder{raw: raw, maxDepth: maxDepth}
+	// Without a copy of the text to share, a picked text is copied into
+	// the picker's boxes: the values a program reads are few, and a key is
+	// read as a view.
+	d := dataDecoder{raw: raw, maxDepth: maxDepth, boxes: &p.boxes}
 	if cap(p.values) < len(plan.paths) {
 		p.values = make([]pickedValue, len(plan.paths))
 	}
@@ -274,7 +275,7 @@ func (p *picker) object(d *dataDecoder, plan *dataPlan, n *pickNode, depth int, 
 				p.keys = p.keys[:len(p.keys)-1]
 			} else {
 				var v any
-				if v, ok = p.value(d, depth); ok {
+				if v, ok = d.value(depth); ok {
 					if entry.path == "" {
 						p.keys = append(p.keys, key)
 						entry.path = plan.paths[c.slot].keyed(p.keys)
