@@ -72,14 +72,13 @@ func (s *Service) evaluateJSON(prog *flow.ResolvedPolicy, dec *engine.DataDecode
 func (s *Service) evaluateData(prog *flow.ResolvedPolicy, raw json.RawMessage) (RunResult, error) {
 	dec := s.decoders.Get().(*engine.DataDecoder)
 	run, err := s.evaluateJSON(prog, dec, raw, nil)
+	run.decoder, run.decoders = dec, &s.decoders
 	if err != nil {
-		dec.Recycle()
-		s.decoders.Put(dec)
+		run.Release()
 		// Decoding refuses nothing checkData accepted; were it to, the
 		// data would be at fault, not the service.
 		return RunResult{}, invalidData(err)
 	}
-	run.decoder, run.decoders = dec, &s.decoders
 	return run, nil
 }
 
