@@ -182,10 +182,12 @@ func (d *DataDecoder) EvaluateInto(res *Result, p *Program, raw []byte) error {
 	return nil
 }
 
-// Recycle empties every map Decode has returned, at any depth, for the
-// next data to fill: the caller must hold nothing of that data any longer.
+// Recycle empties every map Decode has returned, at any depth, and every
+// box a picked value was put in, for the next data to fill: the caller
+// must hold nothing of that data any longer.
 func (d *DataDecoder) Recycle() {
 	d.maps.recycle()
+	d.picker.boxes.recycle()
 }
 
 // mapStore lends maps and takes them back emptied.

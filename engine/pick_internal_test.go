@@ -351,3 +351,34 @@ func TestADecoderKeepsLittleOfLargeData(t *testing.T) {
 		t.Errorf("the decoder keeps %d emptied maps, more than %d", n, maxSpareMaps)
 	}
 }
+
+// TestARecycledDecoderFillsItsBoxesAgain picks item after item with one
+// decoder recycled between them, as a batch written out item by item and
+// a pooled decoder are: each item's values go into the chunks the first
+// item took, from their start, and each answer is still that of its
+// decoded data.
+func TestARecycledDecoderFillsItsBoxesAgain(t *testing.T) {
+	var eng Engine
+	prog, err := eng.Compile(`A **Person** gets approved if the __age__ of the **Person** is at least 18 and the __country__ of the **Person** is not in ["KP"].`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := NewDataDecoder(Limits{})
+	var firstNumber *float64
+	var firstText *string
+	for i := range 4 * boxesPerChunk {
+		raw := fmt.Appendf(nil, `{"Person": {"age": %d, "country": "C%d"}}`, i, i)
+		if !comparePickedAfter(t, prog, dec, raw) {
+			t.Fatal("the item was not picked")
+		}
+		b := &dec.picker.boxes
+		if i == 0 {
+			firstNumber, firstText = &b.numbers[0], &b.texts[0]
+		}
+		// comparePickedAfter picks each item twice.
+		if len(b.numbers) != 2 || &b.numbers[0] != firstNumber || len(b.texts) != 2 || &b.texts[0] != firstText {
+			t.Fatalf("item %d: %d numbers and %d texts boxed, not in the first item's chunks", i, len(b.numbers), len(b.texts))
+		}
+		dec.Recycle()
+	}
+}

@@ -9,12 +9,16 @@ import "unsafe"
 // item costs beyond reading its text. The picker instead writes short
 // texts and numbers into chunks it owns and makes each interface point at
 // its place there: one allocation for hundreds of values. A place is
-// written once and never again (a full chunk is left to the values that
-// point into it, and a new one taken), so a value stays what it was for
-// as long as anything holds it, as with an allocation of its own. A value
-// a result keeps from its trace keeps its chunk alive, and with a text's
-// header the bytes of the texts beside it: some 70 KB at most, since a
-// long text has an allocation of its own.
+// written once and never again until the decoder is recycled (a full
+// chunk is left to the values that point into it, and a new one taken),
+// so a value stays what it was for as long as anything may hold it, as
+// with an allocation of its own. Recycling says that nothing does any
+// longer: the chunks in use are then filled again from their start, so
+// that a batch whose results are written out one by one, or a pooled
+// decoder, allocates no chunk once warm. A value a result keeps from its
+// trace keeps its chunk alive, and with a text's header the bytes of the
+// texts beside it: some 70 KB at most, since a long text has an
+// allocation of its own.
 
 // valueBoxes holds the chunks the values picked so far were put in.
 type valueBoxes struct {
@@ -58,6 +62,11 @@ func boxAt(typ, data unsafe.Pointer) any {
 	var v any
 	*(*eface)(unsafe.Pointer(&v)) = eface{typ: typ, data: data}
 	return v
+}
+
+// recycle empties the chunks in use, to be filled again from their start.
+func (b *valueBoxes) recycle() {
+	b.numbers, b.texts, b.bytes = b.numbers[:0], b.texts[:0], b.bytes[:0]
 }
 
 func (b *valueBoxes) number(f float64) any {
