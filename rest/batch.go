@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/verdict/verdict/internal/bodies"
 	"github.com/verdict/verdict/service"
 )
 
@@ -31,6 +32,11 @@ func (s *server) runPolicyVersionBatch(w http.ResponseWriter, r *http.Request) {
 
 // runBatch writes the answer the service writes into a kept buffer, sent
 // whole once it is complete, so that a failure is still a clean error.
+// Once the answer is sent, nothing holds any part of the body: each
+// item's result was written out and released, and the `executed` event
+// keeps counts alone. So its buffer is left for a later body to be read
+// into (bodies.Reusable). An error's message may quote the body: the
+// body of a failed batch is left to the collector.
 func (s *server) runBatch(w http.ResponseWriter, r *http.Request, idName, hint string,
 	run func(ctx context.Context, id uuid.UUID, items service.Items, buf []byte) ([]byte, error)) {
 	id, items, err := s.readBatch(r, idName, hint)
@@ -44,6 +50,7 @@ func (s *server) runBatch(w http.ResponseWriter, r *http.Request, idName, hint s
 	} else {
 		b = append(b, '\n')
 		writeOK(w, b)
+		bodies.Reusable(r.Body)
 	}
 	keepBatchBuffer(b)
 }

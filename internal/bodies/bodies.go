@@ -36,12 +36,51 @@ type Bound struct {
 	// held is what the bodies under way hold, and waiting how many bodies
 	// wait for room, for tests: the semaphore does not say.
 	held, waiting atomic.Int64
+	// spare holds the buffers of bodies whose handlers were done with
+	// them (Body.Reusable), for later bodies of known length to be read
+	// into: a batch's body is some hundreds of kilobytes, and allocating
+	// each anew calls for collections that cost the batch more than
+	// reading it does.
+	spare chan []byte
 }
+
+// A Bound keeps at most spareBodies buffers, each of at most
+// maxSpareBody bytes, the default body limit: what it keeps unused is
+// bounded.
+const (
+	spareBodies  = 8
+	maxSpareBody = 1 << 20
+)
 
 // New bounds what bodies hold together to size bytes; a body that finds
 // no room waits at most wait for it.
 func New(size int64, wait time.Duration) *Bound {
-	return &Bound{sem: semaphore.NewWeighted(size), size: size, wait: wait}
+	return &Bound{sem: semaphore.NewWeighted(size), size: size, wait: wait, spare: make(chan []byte, spareBodies)}
+}
+
+// buffer is a buffer of length bytes: a spare one when the one at hand
+// has room, else a new one. A spare too small is left to the collector.
+func (b *Bound) buffer(length int64) []byte {
+	select {
+	case spare := <-b.spare:
+		if int64(cap(spare)) >= length {
+			return spare[:length]
+		}
+	default:
+	}
+	return make([]byte, length)
+}
+
+// keep keeps buf for a later body, when it is small enough and there is
+// room among the spares.
+func (b *Bound) keep(buf []byte) {
+	if cap(buf) == 0 || cap(buf) > maxSpareBody {
+		return
+	}
+	select {
+	case b.spare <- buf:
+	default:
+	}
 }
 
 // Size is the bound, in bytes.
@@ -93,6 +132,24 @@ type Body struct {
 	held     int64
 	read     bool
 	released bool
+	// buf is the buffer a body of known length was read into, and
+	// reusable says that nothing holds any of it once the request ends.
+	buf      []byte
+	reusable bool
+}
+
+// Reusable says that nothing holds any part of what Read returned once
+// the request ends, neither the handler nor anything it handed the bytes
+// to: Release then keeps the buffer for a later body, whose bytes will
+// replace these. A handler calls it once its answer is written, and only
+// when it knows this of every path the body took. It does nothing for a
+// body that is not a *Body.
+func Reusable(r io.Reader) {
+	if body, ok := r.(*Body); ok {
+		body.mu.Lock()
+		body.reusable = true
+		body.mu.Unlock()
+	}
 }
 
 // Body wraps rc, a request body that the body limit, max, caps already
@@ -116,6 +173,10 @@ func (body *Body) Release() {
 	defer body.mu.Unlock()
 	body.released = true
 	body.give(body.held)
+	if body.reusable {
+		body.bound.keep(body.buf)
+	}
+	body.buf = nil
 }
 
 // give returns n bytes of what the body holds to the bound; body.mu held.
@@ -165,8 +226,10 @@ func (body *Body) take(ctx context.Context, n int64) error {
 // first: its length, else its maximum, corrected to what was read; a
 // bound without room within its wait refuses the body with *Busy, and
 // ErrGone when ctx ends first. A body of declared length is read into a
-// buffer of exactly that length, never grown; one of unknown length is
-// read as it comes and then kept in a buffer of its own length.
+// buffer of exactly that length, never grown (a spare one, its capacity
+// cut to that length, when the bound keeps one large enough: see
+// Reusable); one of unknown length is read as it comes and then kept in
+// a buffer of its own length.
 //
 // The reader's own errors (*http.MaxBytesError past the body limit, a
 // broken connection) are returned as they are, with what was charged
@@ -195,7 +258,12 @@ func Read(ctx context.Context, r io.Reader, length int64) ([]byte, error) {
 		return nil, err
 	}
 	if length >= 0 {
-		return readKnown(body.ReadCloser, length)
+		body.buf = body.bound.buffer(length)
+		b, err := readKnown(body.ReadCloser, body.buf[:length:length])
+		if err != nil {
+			body.buf = nil
+		}
+		return b, err
 	}
 	b, err := readUnbounded(body.ReadCloser, -1, body.max)
 	if err == nil {
@@ -205,10 +273,9 @@ func Read(ctx context.Context, r io.Reader, length int64) ([]byte, error) {
 	return b, err
 }
 
-// readKnown reads a body of length bytes into a buffer of that length,
-// and checks that nothing follows.
-func readKnown(r io.Reader, length int64) ([]byte, error) {
-	b := make([]byte, length)
+// readKnown reads a body that fills b exactly, and checks that nothing
+// follows.
+func readKnown(r io.Reader, b []byte) ([]byte, error) {
 	if _, err := io.ReadFull(r, b); err != nil {
 		if err == io.EOF {
 			err = io.ErrUnexpectedEOF
@@ -236,7 +303,7 @@ func readKnown(r io.Reader, length int64) ([]byte, error) {
 // refuses to go past it anyway).
 func readUnbounded(r io.Reader, length, limit int64) ([]byte, error) {
 	if length >= 0 {
-		return readKnown(r, length)
+		return readKnown(r, make([]byte, length))
 	}
 	b := make([]byte, 0, 512)
 	for {

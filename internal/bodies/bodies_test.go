@@ -272,3 +272,78 @@ func TestAPlainReaderIsReadUnbounded(t *testing.T) {
 		}
 	}
 }
+
+// readReleased reads data as a body of known length through bound, marks
+// it reusable when asked, and releases it, as a request that ends does.
+func readReleased(t *testing.T, bound *Bound, data []byte, reusable bool) []byte {
+	t.Helper()
+	body := bound.Body(io.NopCloser(bytes.NewReader(data)), 1<<21)
+	b, err := Read(context.Background(), body, int64(len(data)))
+	if err != nil || !bytes.Equal(b, data) {
+		t.Fatalf("read %q, %v", b, err)
+	}
+	if cap(b) != len(data) {
+		t.Errorf("a body of %d bytes is read with a capacity of %d: the rest of a spare buffer shows", len(data), cap(b))
+	}
+	if reusable {
+		Reusable(body)
+	}
+	body.Release()
+	return b
+}
+
+func TestTheBufferOfAReusableBodyReadsTheNextOne(t *testing.T) {
+	bound := New(1<<22, 0)
+	first := readReleased(t, bound, []byte(`{"items": [{"a": 1}, {"a": 2}]}`), true)
+	second := readReleased(t, bound, []byte(`{"items": [{"b": 3}]}`), false)
+	if &second[0] != &first[0] {
+		t.Error("the second body was not read into the first one's buffer")
+	}
+	if third := readReleased(t, bound, []byte(`{"items": []}`), false); &third[0] == &first[0] {
+		t.Error("a body not marked reusable lent its buffer")
+	}
+}
+
+func TestABufferIsReusedOnlyWhenItFits(t *testing.T) {
+	bound := New(1<<22, 0)
+	small := readReleased(t, bound, []byte(`{"a": 1}`), true)
+	if larger := readReleased(t, bound, []byte(`{"a": 1, "b": 2}`), false); &larger[0] == &small[0] {
+		t.Fatal("a larger body was read into a smaller buffer")
+	}
+	huge := readReleased(t, bound, bytes.Repeat([]byte("h"), maxSpareBody+1), true)
+	if next := readReleased(t, bound, []byte(`{"a": 1}`), false); &next[0] == &huge[0] {
+		t.Error("a buffer larger than maxSpareBody was kept")
+	}
+}
+
+func TestABoundKeepsFewBuffers(t *testing.T) {
+	bound := New(1<<22, 0)
+	var under []*Body // bodies of requests under way at once
+	for range spareBodies + 2 {
+		body := bound.Body(io.NopCloser(strings.NewReader(`{"a": 1}`)), 1<<20)
+		if _, err := Read(context.Background(), body, 8); err != nil {
+			t.Fatal(err)
+		}
+		under = append(under, body)
+	}
+	for _, body := range under {
+		Reusable(body)
+		body.Release()
+	}
+	if n := len(bound.spare); n != spareBodies {
+		t.Errorf("the bound keeps %d buffers, want %d", n, spareBodies)
+	}
+}
+
+func TestAFailedReadLendsNoBuffer(t *testing.T) {
+	bound := New(1<<20, 0)
+	body := bound.Body(io.NopCloser(strings.NewReader(`{"a": 1}`)), 1<<20)
+	if _, err := Read(context.Background(), body, 100); err == nil {
+		t.Fatal("a body shorter than its length was read")
+	}
+	Reusable(body)
+	body.Release()
+	if n := len(bound.spare); n != 0 {
+		t.Errorf("the bound keeps %d buffers of failed reads", n)
+	}
+}
