@@ -46,10 +46,13 @@ type Bound struct {
 
 // A Bound keeps at most spareBodies buffers, each of at most
 // maxSpareBody bytes, the default body limit: what it keeps unused is
-// bounded.
+// bounded. A body of at least minSpareBody bytes is read into a spare
+// whose capacity is at most twice its length: smaller bodies are cheap to
+// allocate, and would take the spares the large ones need.
 const (
 	spareBodies  = 8
 	maxSpareBody = 1 << 20
+	minSpareBody = 4 << 10
 )
 
 // New bounds what bodies hold together to size bytes; a body that finds
@@ -58,17 +61,21 @@ func New(size int64, wait time.Duration) *Bound {
 	return &Bound{sem: semaphore.NewWeighted(size), size: size, wait: wait, spare: make(chan []byte, spareBodies)}
 }
 
-// buffer is a buffer of length bytes: a spare one when the one at hand
-// has room, else a new one. A spare too small is left to the collector.
-func (b *Bound) buffer(length int64) []byte {
+// spareFor is a spare buffer that fits a body of length bytes, or nil. A
+// spare that does not fit stays among the spares.
+func (b *Bound) spareFor(length int64) []byte {
+	if length < minSpareBody {
+		return nil
+	}
 	select {
 	case spare := <-b.spare:
-		if int64(cap(spare)) >= length {
-			return spare[:length]
+		if c := int64(cap(spare)); c >= length && c <= 2*length {
+			return spare
 		}
+		b.keep(spare)
 	default:
 	}
-	return make([]byte, length)
+	return nil
 }
 
 // keep keeps buf for a later body, when it is small enough and there is
@@ -220,6 +227,26 @@ func (body *Body) take(ctx context.Context, n int64) error {
 	return nil
 }
 
+// spareFor is a spare buffer for the body's length bytes, with what its
+// capacity holds beyond them charged to the bound too, so that the bound
+// counts every byte the body holds; nil when none fits, or the bound has
+// no room at once for the rest of a spare (which then stays a spare).
+func (body *Body) spareFor(length int64) []byte {
+	spare := body.bound.spareFor(length)
+	if spare == nil {
+		return nil
+	}
+	if extra := int64(cap(spare)) - length; extra > 0 {
+		if !body.bound.sem.TryAcquire(extra) {
+			body.bound.keep(spare)
+			return nil
+		}
+		body.held += extra
+		body.bound.held.Add(extra)
+	}
+	return spare
+}
+
 // Read reads a request body whole into memory, declared to be length
 // bytes long (negative when not declared, as http.Request.ContentLength
 // says). When body is a *Body, what it reads is charged to its bound
@@ -227,9 +254,9 @@ func (body *Body) take(ctx context.Context, n int64) error {
 // bound without room within its wait refuses the body with *Busy, and
 // ErrGone when ctx ends first. A body of declared length is read into a
 // buffer of exactly that length, never grown (a spare one, its capacity
-// cut to that length, when the bound keeps one large enough: see
-// Reusable); one of unknown length is read as it comes and then kept in
-// a buffer of its own length.
+// cut to that length and charged as well, when the bound keeps one that
+// fits: see Reusable); one of unknown length is read as it comes and then
+// kept in a buffer of its own length.
 //
 // The reader's own errors (*http.MaxBytesError past the body limit, a
 // broken connection) are returned as they are, with what was charged
@@ -258,7 +285,10 @@ func Read(ctx context.Context, r io.Reader, length int64) ([]byte, error) {
 		return nil, err
 	}
 	if length >= 0 {
-		body.buf = body.bound.buffer(length)
+		body.buf = body.spareFor(length)
+		if body.buf == nil {
+			body.buf = make([]byte, length)
+		}
 		b, err := readKnown(body.ReadCloser, body.buf[:length:length])
 		if err != nil {
 			body.buf = nil

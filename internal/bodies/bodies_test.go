@@ -274,45 +274,108 @@ func TestAPlainReaderIsReadUnbounded(t *testing.T) {
 }
 
 // readReleased reads data as a body of known length through bound, marks
-// it reusable when asked, and releases it, as a request that ends does.
-func readReleased(t *testing.T, bound *Bound, data []byte, reusable bool) []byte {
+// it reusable when asked, and releases it, as a request that ends does;
+// held is what the bound held while the body was read.
+func readReleased(t *testing.T, bound *Bound, data []byte, reusable bool) (b []byte, held int64) {
 	t.Helper()
 	body := bound.Body(io.NopCloser(bytes.NewReader(data)), 1<<21)
 	b, err := Read(context.Background(), body, int64(len(data)))
 	if err != nil || !bytes.Equal(b, data) {
-		t.Fatalf("read %q, %v", b, err)
+		t.Fatalf("read %d bytes, %v", len(b), err)
 	}
 	if cap(b) != len(data) {
 		t.Errorf("a body of %d bytes is read with a capacity of %d: the rest of a spare buffer shows", len(data), cap(b))
 	}
+	held = bound.Held()
 	if reusable {
 		Reusable(body)
 	}
 	body.Release()
-	return b
+	return b, held
 }
+
+// bodyOf is a body of n bytes.
+func bodyOf(n int, c byte) []byte { return bytes.Repeat([]byte{c}, n) }
 
 func TestTheBufferOfAReusableBodyReadsTheNextOne(t *testing.T) {
 	bound := New(1<<22, 0)
-	first := readReleased(t, bound, []byte(`{"items": [{"a": 1}, {"a": 2}]}`), true)
-	second := readReleased(t, bound, []byte(`{"items": [{"b": 3}]}`), false)
+	first, _ := readReleased(t, bound, bodyOf(6000, 'a'), true)
+	second, held := readReleased(t, bound, bodyOf(5000, 'b'), true)
 	if &second[0] != &first[0] {
-		t.Error("the second body was not read into the first one's buffer")
+		t.Fatal("the second body was not read into the first one's buffer")
 	}
-	if third := readReleased(t, bound, []byte(`{"items": []}`), false); &third[0] == &first[0] {
+	if held != 6000 {
+		t.Errorf("a body of 5000 bytes in a buffer of 6000 was charged %d bytes", held)
+	}
+	if bound.Held() != 0 {
+		t.Errorf("the bound holds %d bytes once the bodies are released", bound.Held())
+	}
+	third, _ := readReleased(t, bound, bodyOf(5500, 'c'), false)
+	if &third[0] != &first[0] {
+		t.Fatal("the third body was not read into the first one's buffer")
+	}
+	if fourth, _ := readReleased(t, bound, bodyOf(5500, 'd'), false); &fourth[0] == &first[0] {
 		t.Error("a body not marked reusable lent its buffer")
 	}
 }
 
 func TestABufferIsReusedOnlyWhenItFits(t *testing.T) {
 	bound := New(1<<22, 0)
-	small := readReleased(t, bound, []byte(`{"a": 1}`), true)
-	if larger := readReleased(t, bound, []byte(`{"a": 1, "b": 2}`), false); &larger[0] == &small[0] {
-		t.Fatal("a larger body was read into a smaller buffer")
+	spare, _ := readReleased(t, bound, bodyOf(10_000, 's'), true)
+	for _, n := range []int{minSpareBody - 1, 4999, 10_001} {
+		if b, held := readReleased(t, bound, bodyOf(n, 'x'), false); &b[0] == &spare[0] || held != int64(n) {
+			t.Errorf("a body of %d bytes was read into a spare of 10000 bytes (charged %d)", n, held)
+		}
+		if len(bound.spare) != 1 {
+			t.Fatalf("a spare that did not fit a body of %d bytes was dropped", n)
+		}
 	}
-	huge := readReleased(t, bound, bytes.Repeat([]byte("h"), maxSpareBody+1), true)
-	if next := readReleased(t, bound, []byte(`{"a": 1}`), false); &next[0] == &huge[0] {
-		t.Error("a buffer larger than maxSpareBody was kept")
+	huge, _ := readReleased(t, bound, bodyOf(maxSpareBody+1, 'h'), true)
+	for len(bound.spare) > 0 {
+		if s := <-bound.spare; &s[:1][0] == &huge[0] {
+			t.Error("a buffer larger than maxSpareBody was kept")
+		}
+	}
+}
+
+// TestASpareIsTakenOnlyWithRoomForAllOfIt fills the bound but for less
+// than a spare holds beyond the body it would read: the body is read into
+// a buffer of its own, and the bound still counts every byte held.
+func TestASpareIsTakenOnlyWithRoomForAllOfIt(t *testing.T) {
+	bound := New(8000, 0)
+	spare, _ := readReleased(t, bound, bodyOf(6000, 's'), true)
+	other := bound.Body(io.NopCloser(bytes.NewReader(bodyOf(3000, 'o'))), 1<<20)
+	if _, err := Read(context.Background(), other, 3000); err != nil {
+		t.Fatal(err)
+	}
+	defer other.Release()
+	body := bound.Body(io.NopCloser(bytes.NewReader(bodyOf(4500, 'b'))), 1<<20)
+	b, err := Read(context.Background(), body, 4500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &b[0] == &spare[0] {
+		t.Error("the body was read into a spare the bound had no room for")
+	}
+	if got := bound.Held(); got != 7500 {
+		t.Errorf("the bound holds %d bytes, want the two bodies' 7500", got)
+	}
+	body.Release()
+	if len(bound.spare) != 1 {
+		t.Error("the spare the bound had no room for was dropped")
+	}
+}
+
+func TestAFailedReadLendsNoBuffer(t *testing.T) {
+	bound := New(1<<20, 0)
+	body := bound.Body(io.NopCloser(bytes.NewReader(bodyOf(5000, 'a'))), 1<<20)
+	if _, err := Read(context.Background(), body, 6000); err == nil {
+		t.Fatal("a body shorter than its length was read")
+	}
+	Reusable(body)
+	body.Release()
+	if n := len(bound.spare); n != 0 {
+		t.Errorf("the bound keeps %d buffers of failed reads", n)
 	}
 }
 
@@ -320,8 +383,8 @@ func TestABoundKeepsFewBuffers(t *testing.T) {
 	bound := New(1<<22, 0)
 	var under []*Body // bodies of requests under way at once
 	for range spareBodies + 2 {
-		body := bound.Body(io.NopCloser(strings.NewReader(`{"a": 1}`)), 1<<20)
-		if _, err := Read(context.Background(), body, 8); err != nil {
+		body := bound.Body(io.NopCloser(bytes.NewReader(bodyOf(minSpareBody, 'a'))), 1<<20)
+		if _, err := Read(context.Background(), body, minSpareBody); err != nil {
 			t.Fatal(err)
 		}
 		under = append(under, body)
@@ -332,18 +395,5 @@ func TestABoundKeepsFewBuffers(t *testing.T) {
 	}
 	if n := len(bound.spare); n != spareBodies {
 		t.Errorf("the bound keeps %d buffers, want %d", n, spareBodies)
-	}
-}
-
-func TestAFailedReadLendsNoBuffer(t *testing.T) {
-	bound := New(1<<20, 0)
-	body := bound.Body(io.NopCloser(strings.NewReader(`{"a": 1}`)), 1<<20)
-	if _, err := Read(context.Background(), body, 100); err == nil {
-		t.Fatal("a body shorter than its length was read")
-	}
-	Reusable(body)
-	body.Release()
-	if n := len(bound.spare); n != 0 {
-		t.Errorf("the bound keeps %d buffers of failed reads", n)
 	}
 }
