@@ -11,6 +11,10 @@
 // for waits for room, up to the bound's wait, and is then refused as
 // Busy, unread, to be retried. REST and GraphQL read their bodies through
 // Read, so one bound covers both.
+//
+// A handler that knows nothing holds its body once its answer is sent
+// may give the body's buffer back (Reusable): the bound keeps a few such
+// buffers, and reads a later large body into one that fits, charged whole.
 package bodies
 
 import (
