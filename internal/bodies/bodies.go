@@ -226,9 +226,15 @@ func (body *Body) take(ctx context.Context, n int64) error {
 			return &Busy{Size: b.size, Wanted: n, Waited: time.Since(start)}
 		}
 	}
-	body.held += n
-	b.held.Add(n)
+	body.charged(n)
 	return nil
+}
+
+// charged counts n bytes the bound's semaphore let the body have; body.mu
+// held. give takes them back.
+func (body *Body) charged(n int64) {
+	body.held += n
+	body.bound.held.Add(n)
 }
 
 // spareFor is a spare buffer for the body's length bytes, with what its
@@ -245,8 +251,7 @@ func (body *Body) spareFor(length int64) []byte {
 			body.bound.keep(spare)
 			return nil
 		}
-		body.held += extra
-		body.bound.held.Add(extra)
+		body.charged(extra)
 	}
 	return spare
 }
