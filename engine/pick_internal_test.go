@@ -234,7 +234,10 @@ func TestPlanlessPrograms(t *testing.T) {
 }
 
 // FuzzPickedValues checks that a program reading an item's values by its
-// paths answers as one evaluating the item's decoded data.
+// paths answers as one evaluating the item's decoded data: with a decoder
+// that keeps every item's values, as a batch that keeps its results does,
+// and with one recycled after each item, as a batch that writes each
+// result out (or a pooled single run) recycles it.
 func FuzzPickedValues(f *testing.F) {
 	cases := jsonltest.Read[pickCase](f, "testdata/conformance.jsonl")
 	for i, c := range cases {
@@ -246,10 +249,11 @@ func FuzzPickedValues(f *testing.F) {
 		if err != nil {
 			return
 		}
-		// As items of one batch.
-		dec := NewDataDecoder(Limits{})
+		kept, recycled := NewDataDecoder(Limits{}), NewDataDecoder(Limits{})
 		for _, raw := range []string{data, next, data} {
-			comparePickedAfter(t, prog, dec, []byte(raw))
+			comparePickedAfter(t, prog, kept, []byte(raw))
+			comparePickedAfter(t, prog, recycled, []byte(raw))
+			recycled.Recycle()
 		}
 	})
 }
