@@ -129,8 +129,7 @@ func (s *Store) Count(ctx context.Context, f Filter) (int, error) {
 }
 
 // idWindow is how far from the time in its id an event may be stored:
-// an event's id (a UUIDv7) is taken with the same clock a few
-// microseconds before its time.
+// IDs makes an event's id from its time, at most maxIDLead ahead.
 const idWindow = time.Second
 
 // Get returns the tenant's event with this id, or nil when it has none.

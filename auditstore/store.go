@@ -12,7 +12,6 @@ package auditstore
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -61,13 +60,6 @@ type Store struct {
 // New returns the store of db's events.
 func New(db *database.DB) *Store {
 	return &Store{db: db, pg: db.Dialect() == dialect.Postgres, days: dayparts.New(db.SQL(), table)}
-}
-
-// idTime is the millisecond a UUIDv7 was made in.
-func idTime(id uuid.UUID) time.Time {
-	var stamp [8]byte
-	copy(stamp[2:], id[:6])
-	return time.UnixMilli(int64(binary.BigEndian.Uint64(stamp[:])))
 }
 
 // kinds and actor kinds are stored as small ints.

@@ -55,6 +55,7 @@ func (s *Service) appendEvents(ctx context.Context, tx storage.Tx, evs ...event)
 	entities := make([]*ent.AuditEvent, len(evs))
 	for i := range evs {
 		entities[i] = evs[i].entity(at)
+		entities[i].ID = s.eventIDs.At(at)
 	}
 	return tx.AppendEvents(ctx, entities...)
 }

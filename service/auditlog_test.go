@@ -449,26 +449,31 @@ func TestAnExecutedEventIsFoundByItsIDInItsTenantOnly(t *testing.T) {
 		f := newFixture(t, db)
 		as := f.team(t)
 		admin := as["admin"]
-		// Stored times come from the service's clock, ids from the real
-		// one; in a deployment the two are the same clock.
-		*f.clock = time.Now()
 		pol, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("senior"), Rule: ptr(seniorRule)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := f.svc.RunPolicy(admin, pol.BaseID, json.RawMessage(`{"Person": {"age": 70}}`))
-		if err != nil {
-			t.Fatal(err)
+		// The service's clock is years from the real one, and steps back an
+		// hour between the runs, as a server's clock may be set back: each
+		// event is still found by its id.
+		for _, step := range []time.Duration{0, -time.Hour} {
+			*f.clock = f.clock.Add(step)
+			res, err := f.svc.RunPolicy(admin, pol.BaseID, json.RawMessage(`{"Person": {"age": 70}}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Release()
 		}
-		res.Release()
-		f.waitForLog(t, 2)
+		f.waitForLog(t, 3)
 		listed := f.readLog(t, admin, service.AuditFilter{Action: service.AuditExecuted}, 0)
-		if len(listed) != 1 {
-			t.Fatalf("executed events %+v, want one", listed)
+		if len(listed) != 2 || listed[0].At.Sub(listed[1].At) != time.Hour {
+			t.Fatalf("executed events %+v, want two, an hour apart", listed)
 		}
-		got, err := f.svc.AuditEvent(admin, listed[0].ID)
-		if err != nil || !reflect.DeepEqual(*got, listed[0]) {
-			t.Fatalf("by its id: %+v, %v\nwant %+v", got, err, listed[0])
+		for _, ev := range listed {
+			got, err := f.svc.AuditEvent(admin, ev.ID)
+			if err != nil || !reflect.DeepEqual(*got, ev) {
+				t.Fatalf("by its id: %+v, %v\nwant %+v", got, err, ev)
+			}
 		}
 		for name, id := range map[string]uuid.UUID{"an id that exists nowhere": uuid.Must(uuid.NewV7()), "the same id": listed[0].ID} {
 			_, err := f.svc.AuditEvent(as["other tenant"], id)

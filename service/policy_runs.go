@@ -90,11 +90,9 @@ func (s *Service) recordExecution(ctx context.Context, p *Principal, t *target, 
 		}
 		extra["decisionId"] = decision.id.String()
 	}
-	// The id (time-ordered) is taken with the real clock, like every
-	// other event's: the store finds an event by its id near that time.
-	id := uuid.Must(uuid.NewV7())
+	at := s.timestamp()
 	return s.execLog.add(ctx, storage.Execution{
-		ID: id, Tenant: p.TenantID, At: s.timestamp(),
+		ID: s.eventIDs.At(at), Tenant: p.TenantID, At: at,
 		Kind: string(t.base.Kind), BaseID: t.base.ID, RecordID: t.record.ID,
 		ActorKind: p.ActorKind(), ActorID: p.ActorID(),
 		Result: result, Duration: took,

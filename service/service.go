@@ -109,7 +109,9 @@ type Service struct {
 	cacheExpiry time.Duration
 	// execLog writes the `executed` events, and upkeep expires them.
 	execLog *executionLog
-	upkeep  *auditUpkeep
+	// eventIDs makes the ids of all audit events from their times.
+	eventIDs storage.EventIDs
+	upkeep   *auditUpkeep
 	// periodic is the work the service does on its own, the upkeep and
 	// the expiry of decision records, until stopPeriodic.
 	periodic     sync.WaitGroup

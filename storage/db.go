@@ -89,6 +89,7 @@ func (t *dbTx) AppendEvents(ctx context.Context, evs ...*ent.AuditEvent) error {
 		creates := make([]*ent.AuditEventCreate, len(batch))
 		for i, ev := range batch {
 			creates[i] = t.c.AuditEvent.Create().
+				SetID(ev.ID).
 				SetOrganizationID(ev.OrganizationID).
 				SetAt(ev.At).
 				SetAction(ev.Action).

@@ -21,6 +21,11 @@ type (
 	ExecutionFilter = auditstore.Filter
 	// Expired is what one ExpireExecutions removed.
 	Expired = auditstore.Expired
+	// EventIDs makes the ids of audit events from their times: Execution
+	// finds an `executed` event near the time its id holds, whatever the
+	// clock did, and the log orders events of one time by id, lifecycle
+	// events among them (see AppendEvents).
+	EventIDs = auditstore.IDs
 )
 
 // ErrMigrationsPending is what Ready returns when the database answers but

@@ -71,8 +71,9 @@ type Tx interface {
 	// same.
 	OnCommit(fn func())
 	// AppendEvents stores lifecycle audit events with the change they
-	// describe, in this order: both are stored, or neither. Events are
-	// never changed.
+	// describe, in this order: both are stored, or neither. Each comes
+	// with its id, made by EventIDs from its time. Events are never
+	// changed.
 	AppendEvents(ctx context.Context, evs ...*ent.AuditEvent) error
 }
 

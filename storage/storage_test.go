@@ -366,8 +366,10 @@ func TestEventsReadNewestFirstFromAPosition(t *testing.T) {
 			tenant = must[*ent.Organization](t)(tx.CreateOrganization(ctx, "Acme")).ID
 			other := must[*ent.Organization](t)(tx.CreateOrganization(ctx, "Beta")).ID
 			actor = uuid.New()
+			var ids storage.EventIDs
 			event := func(org uuid.UUID, minute int, action auditevent.Action) *ent.AuditEvent {
-				return &ent.AuditEvent{OrganizationID: org, At: at.Add(time.Duration(minute) * time.Minute), Action: action,
+				when := at.Add(time.Duration(minute) * time.Minute)
+				return &ent.AuditEvent{ID: ids.At(when), OrganizationID: org, At: when, Action: action,
 					Kind: auditevent.KindPolicy, ActorKind: auditevent.ActorKindUser, ActorID: actor, Details: map[string]any{"n": minute}}
 			}
 			return tx.AppendEvents(ctx, event(tenant, 1, auditevent.ActionCreated), event(tenant, 3, auditevent.ActionEdited),

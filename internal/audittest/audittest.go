@@ -6,7 +6,6 @@ package audittest
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"slices"
 	"testing"
 	"time"
@@ -113,10 +112,5 @@ func tenants(t testing.TB, db *database.DB, tenant *uuid.UUID) []uuid.UUID {
 // IDAt is a UUIDv7 made at the millisecond of at, as the id of an event
 // recorded at at would be.
 func IDAt(at time.Time) uuid.UUID {
-	id := uuid.New() // random bits and the variant
-	var stamp [8]byte
-	binary.BigEndian.PutUint64(stamp[:], uint64(at.UnixMilli())<<16)
-	copy(id[:6], stamp[:6])
-	id[6] = 0x70 | id[6]&0x0f
-	return id
+	return new(auditstore.IDs).At(at)
 }

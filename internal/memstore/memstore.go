@@ -142,7 +142,6 @@ func (t *tx) OnCommit(fn func()) { t.onCommit = append(t.onCommit, fn) }
 func (t *tx) AppendEvents(_ context.Context, evs ...*ent.AuditEvent) error {
 	for _, ev := range evs {
 		stored := *ev
-		stored.ID = newID()
 		t.st.events = append(t.st.events, &stored)
 	}
 	return nil
