@@ -9,17 +9,21 @@ import (
 )
 
 // IDs makes the ids of events from their times: UUIDv7s whose millisecond
-// is the event's own, so that Get, which looks for an id near the time it
-// holds, finds every event whatever the clock did between two events. A
-// UUIDv7 taken from the clock itself is kept ahead of every earlier one
-// (google/uuid's NewV7): after the clock steps back, its time runs ahead
-// of the events' own for as long as the step.
+// is the event's own, or at most maxIDLead after it, so that Get, which
+// looks for an id near the time it holds, finds every event however the
+// clock moved between two events (for times from 1970 on, which a UUIDv7
+// can hold). A UUIDv7 taken from the clock itself is kept ahead of every
+// earlier one (google/uuid's NewV7): after the clock steps back, its time
+// runs ahead of the events' own for as long as the step.
 //
 // The 12 bits after the millisecond hold the fraction of it, so ids sort
-// as their times do. Events of one time, or of a clock standing still or
-// stepping back less than maxIDLead, get ids in the order they were made:
-// each follows the last one, up to maxIDLead ahead of its own time. The
-// zero value is ready for use, and safe for concurrent use.
+// as their times do. An id that would not sort after the last one, as for
+// events of one time, follows it instead, as long as that puts it less
+// than maxIDLead ahead of its own time: events of one time, or of a clock
+// standing still, get ids in the order they were made. After a step back
+// that leaves the last id further ahead, an id starts again from its own
+// time, and the ids of events of one time then sort by their random bits.
+// The zero value is ready for use, and safe for concurrent use.
 type IDs struct {
 	mu sync.Mutex
 	// last is the time part of the last id: millisecond << 12 | fraction.

@@ -22,8 +22,8 @@ type (
 	// Expired is what one ExpireExecutions removed.
 	Expired = auditstore.Expired
 	// EventIDs makes the ids of audit events from their times: Execution
-	// finds an `executed` event near the time its id holds, whatever the
-	// clock did, and the log orders events of one time by id, lifecycle
+	// finds an `executed` event near the time its id holds, however the
+	// clock moved, and the log orders events of one time by id, lifecycle
 	// events among them (see AppendEvents).
 	EventIDs = auditstore.IDs
 )
