@@ -31,24 +31,28 @@ type IDs struct {
 }
 
 // maxIDLead bounds how far an id's time may run ahead of its event's, well
-// within the window Get looks in.
-const maxIDLead = idWindow / 2
+// within the window Get looks in; maxStampLead is the same in stamps.
+const (
+	maxIDLead    = idWindow / 2
+	maxStampLead = int64(maxIDLead/time.Millisecond) << 12
+)
 
 // At is a new id for an event at t.
 func (g *IDs) At(t time.Time) uuid.UUID {
 	stamp := idStamp(t)
 	g.mu.Lock()
-	if stamp <= g.last && g.last-stamp < int64(maxIDLead/time.Millisecond)<<12 {
+	if stamp <= g.last && g.last-stamp < maxStampLead {
 		stamp = g.last + 1
 	}
 	g.last = stamp
 	g.mu.Unlock()
 	id := uuid.New() // the random bits and the variant
-	var b [8]byte
-	binary.BigEndian.PutUint64(b[:], uint64(stamp)<<4)
-	copy(id[:6], b[:6])
-	id[6] = 0x70 | b[6]>>4&0x0f
-	id[7] = b[6]<<4 | b[7]>>4
+	var ms [8]byte
+	binary.BigEndian.PutUint64(ms[:], uint64(stamp>>12))
+	copy(id[:6], ms[2:])
+	fraction := stamp & 0xfff
+	id[6] = 0x70 | byte(fraction>>8) // the version, 7
+	id[7] = byte(fraction)
 	return id
 }
 
