@@ -70,8 +70,9 @@ type schemaWalk struct {
 	// listed is each object schema's names, built once per object: a text
 	// may read names of one object thousands of times.
 	listed map[uintptr]*listedNames
-	// reached is where deref led from each schema with a reference, nil
-	// where it led nowhere: every path through it would follow it again.
+	// reached is where deref led from each schema with a reference it
+	// passed, nil where it led nowhere: every path through it would
+	// follow it again.
 	reached map[uintptr]map[string]any
 	warned  map[int]bool // by the offset of the name warned about
 }
@@ -180,49 +181,51 @@ func (w *schemaWalk) path(p Path, header Name, schema map[string]any) (map[strin
 	return w.deref(cur), string(at)
 }
 
-// maxRefHops bounds the references followed from one schema: a chain of
-// them may run in a circle.
-const maxRefHops = 32
-
 // deref follows "$ref" to a place in the same schema ("#/$defs/address"),
 // through references to references, and returns the schema it reaches;
 // nil where the check cannot tell what applies: a reference to another
 // document, one that leads nowhere or in a circle, or one beside keywords
-// that would apply together with it.
+// that would apply together with it. Every schema on the way remembers
+// where it leads, so each reference of the schema is followed once per
+// check, however many paths and chains pass through it: a chain
+// remembered from its start alone was followed again from each of its
+// links, and a circle of long pointers cost a check tens of seconds.
 func (w *schemaWalk) deref(s map[string]any) map[string]any {
-	if _, ok := s["$ref"]; !ok {
-		return s
+	var chain []uintptr
+	for s != nil {
+		if _, ok := s["$ref"]; !ok {
+			break
+		}
+		from := reflect.ValueOf(s).Pointer()
+		if to, ok := w.reached[from]; ok {
+			s = to
+			break
+		}
+		// Until the chain ends, a way back here is a circle: it leads nowhere.
+		w.reached[from] = nil
+		chain = append(chain, from)
+		s = w.hop(s)
 	}
-	from := reflect.ValueOf(s).Pointer()
-	if to, ok := w.reached[from]; ok {
-		return to
+	for _, from := range chain {
+		w.reached[from] = s
 	}
-	to := w.follow(s)
-	w.reached[from] = to
-	return to
+	return s
 }
 
-// follow is deref without its memory.
-func (w *schemaWalk) follow(s map[string]any) map[string]any {
-	for range maxRefHops {
-		ref, ok := s["$ref"]
-		if !ok {
-			return s
-		}
-		target, ok := ref.(string)
-		if !ok || !strings.HasPrefix(target, "#") {
-			return nil
-		}
-		for k := range s {
-			if !refSiblings[k] {
-				return nil
-			}
-		}
-		if s, ok = pointed(w.root, target[1:]).(map[string]any); !ok {
+// hop is the schema s's reference leads to, one step: nil where deref
+// would stop.
+func (w *schemaWalk) hop(s map[string]any) map[string]any {
+	target, ok := s["$ref"].(string)
+	if !ok || !strings.HasPrefix(target, "#") {
+		return nil
+	}
+	for k := range s {
+		if !refSiblings[k] {
 			return nil
 		}
 	}
-	return nil
+	to, _ := pointed(w.root, target[1:]).(map[string]any)
+	return to
 }
 
 // refSiblings are the keywords that may stand beside "$ref" without

@@ -277,3 +277,66 @@ func TestTheSchemaCheckFollowsReferencesWithinTheSchema(t *testing.T) {
 		})
 	}
 }
+
+func TestTheSchemaCheckFollowsAChainOfReferencesToItsEnd(t *testing.T) {
+	var defs strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&defs, `"d%d": {"$ref": "#/$defs/d%d"}, `, i, i+1)
+	}
+	schema := `{"$defs": {` + defs.String() + `"d40": {"properties": {"age": {}}}}, "properties": {"P": {"$ref": "#/$defs/d0"}}}`
+	got := engine.CheckWithSchema("A **P** is ok if the __agee__ of the **P** is at least 1.", []byte(schema)).Diagnostics
+	if len(got) != 1 || got[0].Code != engine.CodeNotInSchema || !reflect.DeepEqual(got[0].Suggestions, []string{"age"}) {
+		t.Errorf("diagnostics %+v, want agee not in the schema, with age suggested", got)
+	}
+}
+
+// referencedTwiceSchema has 1,000 properties that refer to "a", which
+// refers to a name of 1,000 characters; that name refers back to "a" when
+// circle is set, else to an object. referencesRule reads every property.
+func referencedTwiceSchema(circle bool) any {
+	long := strings.Repeat("k", 1000)
+	props := map[string]any{}
+	for i := range 1000 {
+		props[fmt.Sprintf("p%d", i)] = map[string]any{"$ref": "#/$defs/a"}
+	}
+	end := map[string]any{"properties": map[string]any{"x": map[string]any{}}}
+	if circle {
+		end = map[string]any{"$ref": "#/$defs/a"}
+	}
+	return map[string]any{
+		"properties": map[string]any{"P": map[string]any{"properties": props}},
+		"$defs":      map[string]any{"a": map[string]any{"$ref": "#/$defs/" + long}, long: end},
+	}
+}
+
+func referencesRule() string {
+	conds := make([]string, 1000)
+	for i := range conds {
+		conds[i] = fmt.Sprintf("the __x__ of the __p%d__ of the **P** is at least 1", i)
+	}
+	return "A **P** is ok if " + strings.Join(conds, " and ") + "."
+}
+
+// A reference is followed once per check: paths that meet a circle of
+// references cost no more than paths that meet a chain's end. Following
+// the circle from each path again, up to a bound of hops, made a
+// hundred-kilobyte text and schema cost seconds.
+func TestTheSchemaCheckFollowsEachReferenceOnce(t *testing.T) {
+	rule := referencesRule()
+	allocs := map[bool]float64{}
+	for _, circle := range []bool{false, true} {
+		schema := referencedTwiceSchema(circle)
+		allocs[circle] = testing.AllocsPerRun(3, func() { engine.CheckWithDecodedSchema(rule, schema) })
+	}
+	if allocs[true] > 1.1*allocs[false] {
+		t.Errorf("a check through a circle of references made %.0f allocations, one through a chain %.0f", allocs[true], allocs[false])
+	}
+}
+
+func BenchmarkCheckWithSchemaReferenceCircle(b *testing.B) {
+	rule, schema := referencesRule(), referencedTwiceSchema(true)
+	b.ReportAllocs()
+	for b.Loop() {
+		engine.CheckWithDecodedSchema(rule, schema)
+	}
+}
