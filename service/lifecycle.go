@@ -315,6 +315,27 @@ func (s *Service) changeDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 	return p, l, nil
 }
 
+// draftSaveTries bounds how often an edit without a revision goes onto a
+// draft that other saves keep changing under it before it is refused.
+const draftSaveTries = 8
+
+// uncarried is the size of the checked content of r that the changes do
+// not replace: the rule, definition and schema an edit's answer checks as
+// stored.
+func (c *Changes) uncarried(r *ent.Record) int {
+	n := 0
+	if c.Rule == nil {
+		n += len(r.Rule)
+	}
+	if c.Definition == nil {
+		n += len(r.Definition)
+	}
+	if c.Schema == nil {
+		n += len(r.Schema)
+	}
+	return n
+}
+
 // updateDraft changes a draft record in place and bumps its revision.
 func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c *Changes) (*target, error) {
 	p, l, err := s.changeDraft(ctx, k, id, c, authz.ActionEdit, "is published and cannot change; create a draft from it", "change")
@@ -324,18 +345,8 @@ func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 	// The saved draft is answered with its content checked, changed or
 	// not: what the changes did not carry, and so were not charged for, is
 	// charged here.
-	var rule *string
-	var definition, schema json.RawMessage
-	if c.Rule == nil {
-		rule = &l.record.Rule
-	}
-	if c.Definition == nil {
-		definition = l.record.Definition
-	}
-	if c.Schema == nil {
-		schema = l.record.Schema
-	}
-	if err := s.chargeContent(ctx, rule, definition, schema); err != nil {
+	charged := c.uncarried(l.record)
+	if err := s.spendAnswer(ctx, checkAnswerPerByte*charged); err != nil {
 		return nil, err
 	}
 	var out target
@@ -344,6 +355,25 @@ func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 		r := l.record
 		r.UpdatedAt = now
 		saved, err := tx.SaveDraft(ctx, r)
+		// An edit without a revision applies to the draft as it is: when
+		// another save came between reading the draft and saving it, the
+		// changes go onto that save's draft instead. On SQLite this
+		// transaction holds the write lock, so the draft read again stays
+		// as read; on PostgreSQL another save may come again.
+		for tries := 0; err == nil && !saved && c.Revision == nil && tries < draftSaveTries; tries++ {
+			if r, err = tx.Record(ctx, r.ID); err != nil || r.Status != record.StatusDraft {
+				break
+			}
+			if more := c.uncarried(r) - charged; more > 0 {
+				if err := s.spendAnswer(ctx, checkAnswerPerByte*more); err != nil {
+					return err
+				}
+				charged += more
+			}
+			c.apply(r)
+			r.UpdatedAt = now
+			saved, err = tx.SaveDraft(ctx, r)
+		}
 		if err != nil {
 			return unavailable(err)
 		}

@@ -3,6 +3,8 @@ package service_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -377,6 +379,53 @@ func TestAnEditOrPublishOfAStaleRevisionIsAConflict(t *testing.T) {
 					t.Errorf("a publish at the draft's revision: %+v, %v", v, err)
 				}
 			})
+		}
+	})
+}
+
+// Edits that send no revision apply to the draft as it is when they are
+// saved: edits made at once are each saved, none refused and none lost.
+func TestEditsWithoutARevisionApplyToTheDraftAsItIs(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *database.DB) {
+		f := newFixture(t, db)
+		admin := f.as(t, adminKey, "")
+		draft, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("senior"), Rule: ptr(seniorRule)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const edits = 12
+		revisions := make(chan int, edits)
+		errs := make(chan error, edits)
+		for i := range edits {
+			c := service.Changes{Description: ptr(fmt.Sprintf("d%d", i))}
+			if i%2 == 1 {
+				c = service.Changes{Name: ptr(fmt.Sprintf("n%d", i))}
+			}
+			go func() {
+				p, err := f.svc.UpdatePolicyDraft(admin, draft.ID, c)
+				if err != nil {
+					errs <- err
+					return
+				}
+				revisions <- p.Revision
+			}()
+		}
+		var got []int
+		for range edits {
+			select {
+			case err := <-errs:
+				t.Errorf("an edit without a revision: %v", err)
+			case r := <-revisions:
+				got = append(got, r)
+			}
+		}
+		slices.Sort(got)
+		if want := []int{2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}; !slices.Equal(got, want) {
+			t.Errorf("edits answered revisions %v, want %v", got, want)
+		}
+		p, err := f.svc.Policy(admin, draft.ID)
+		if err != nil || p.Revision != edits+1 || !strings.HasPrefix(p.Name, "n") || !strings.HasPrefix(p.Description, "d") {
+			t.Errorf("after the edits the draft is %+v (%v)", p, err)
 		}
 	})
 }

@@ -475,3 +475,53 @@ func TestAChangeOfRoleIsNotHeldOffByTheWritesAfterIt(t *testing.T) {
 		}
 	})
 }
+
+// An edit that sends no revision, made while another save of the draft is
+// under way, waits for it and goes onto the draft that save left; one that
+// sends the revision it read is refused then, changing nothing, as is a
+// publish, whose stored tests ran on the draft before that save.
+func TestAnEditWithoutARevisionGoesOntoTheSaveItWaitedFor(t *testing.T) {
+	onPostgres(t, func(t *testing.T, db *database.DB, f *fixture, admin context.Context) {
+		for _, c := range []struct {
+			name     string
+			revision *int
+		}{{"without a revision", nil}, {"at the revision it read", ptr(1)}} {
+			t.Run(c.name, func(t *testing.T) {
+				draft, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("senior"), Rule: ptr(seniorRule)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				err = duringHeldChange(t, db, `"records"`, `UPDATE records SET name = 'held', revision = revision + 1 WHERE id = $1`,
+					[]any{draft.ID}, func() error {
+						_, err := f.svc.UpdatePolicyDraft(admin, draft.ID, service.Changes{Description: ptr("edited"), Revision: c.revision})
+						return err
+					})
+				got, gerr := f.svc.Policy(admin, draft.ID)
+				if gerr != nil {
+					t.Fatal(gerr)
+				}
+				if c.revision != nil {
+					published := duringHeldChange(t, db, `"records"`, `UPDATE records SET revision = revision + 1 WHERE id = $1`,
+						[]any{draft.ID}, func() error {
+							_, err := f.svc.PublishPolicy(admin, draft.ID, service.Changes{})
+							return err
+						})
+					if want := "conflict: the draft was published or changed meanwhile"; published == nil || published.Error() != want {
+						t.Errorf("a publish during a save: %v, want %q", published, want)
+					}
+					wantCode(t, err, service.CodeConflict)
+					if got.Revision != 2 || got.Description != "" {
+						t.Errorf("after the refused edit the draft is at revision %d, described %q", got.Revision, got.Description)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Revision != 3 || got.Name != "held" || got.Description != "edited" {
+					t.Errorf("the draft is %q, %q at revision %d; want held, edited at 3", got.Name, got.Description, got.Revision)
+				}
+			})
+		}
+	})
+}
