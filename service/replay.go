@@ -100,9 +100,7 @@ func (in ReplayInput) check() (int, error) {
 // (POST /policy/{policyId}/replay). The id is addressed like GET
 // /policy/{id}. Nothing is stored.
 //
-// It needs both the permission to run the record, which testing it needs
-// too, and the permission to read decisions: the replayed explanations
-// show the recorded inputs. Of the roles, only admins have both.
+// Whoever may publish the base may replay against it (see replayInputs).
 func (s *Service) ReplayPolicy(ctx context.Context, id uuid.UUID, in ReplayInput) (*Replay, error) {
 	l, rows, err := s.replayInputs(ctx, s.policyKind, id, in)
 	if err != nil {
