@@ -25,6 +25,8 @@ import (
 
 	"entgo.io/ent/dialect"
 
+	"github.com/spf13/pflag"
+
 	"github.com/verdict/verdict/database"
 	"github.com/verdict/verdict/internal/dbtest"
 	"github.com/verdict/verdict/internal/faultproxy"
@@ -1169,4 +1171,24 @@ func TestServeBoundsTheConnectionsOpenAtOnce(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// Every flag of serve is in the README's table of them and in the
+// operations guide's.
+func TestEveryServeFlagIsDocumented(t *testing.T) {
+	docs := map[string]string{}
+	for _, path := range []string{"../../README.md", "../../docs/operations.md"} {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs[path] = string(b)
+	}
+	newServeCommand().Flags().VisitAll(func(f *pflag.Flag) {
+		for path, text := range docs {
+			if !strings.Contains(text, "| `--"+f.Name+"`") && !strings.Contains(text, ", `--"+f.Name+"`") {
+				t.Errorf("%s has no row for --%s", path, f.Name)
+			}
+		}
+	})
 }
