@@ -742,8 +742,11 @@ func TestFlowRequestsAcrossTenantsAndRoles(t *testing.T) {
 		if run := decodeRun(t, r); run.Result || len(run.Errors) != 1 || !strings.HasSuffix(run.Errors[0], `referenced by node "s" not found`) {
 			t.Errorf("another tenant's test: %+v", run)
 		}
-		wantError(t, w.call(t, viewer, http.MethodPost, "/flow/test", `{"definition": `+w.ids(nodes(start, yes, no))+`, "data": {}}`),
-			http.StatusForbidden, service.CodePermissionDenied)
+		refused := w.call(t, viewer, http.MethodPost, "/flow/test", `{"definition": `+w.ids(nodes(start, yes, no))+`, "data": {}}`)
+		const notToTest = "testing a flow takes the permission to create one: not allowed to create (role_forbids_action)"
+		if got := decodeStrict[errorWithDetails](t, refused).Error.Message; refused.Code != http.StatusForbidden || got != notToTest {
+			t.Errorf("a viewer's test: %d %q, want 403 %q", refused.Code, got, notToTest)
+		}
 		wantError(t, w.call(t, viewer, http.MethodPost, "/flow", `{"name": "x", "definition": `+w.ids(nodes(start, yes, no))+`}`),
 			http.StatusForbidden, service.CodePermissionDenied)
 		// What is wrong with a definition is told to those who may save

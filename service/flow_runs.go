@@ -175,6 +175,11 @@ func (s *Service) TestFlow(ctx context.Context, in FlowTestInput) (*FlowResult, 
 		return nil, err
 	}
 	if err := s.authorize(ctx, p, authz.ActionCreate, newBaseResource(p, base.KindFlow)); err != nil {
+		// A refusal that named creation alone puzzled a caller who asked
+		// to test.
+		if e, ok := errors.AsType[*Error](err); ok && e.Code == CodePermissionDenied {
+			return nil, newError(CodePermissionDenied, "testing a flow takes the permission to create one: %s", e.Message)
+		}
 		return nil, err
 	}
 	sent, err := parseSentDefinition(definition)
