@@ -111,6 +111,17 @@ func (r *Result) parseExplanation() string {
 	return f.explanation
 }
 
+// ParseProblem is the first problem of src, which failed to parse with
+// errs, in the plain words a run's explanation and Check use, after the
+// line and column where it is; the parser's own message when Check has
+// none for it.
+func ParseProblem(src string, errs ParseErrors) string {
+	if d, ok := firstSyntaxError(src, errs); ok {
+		return fmt.Sprintf("line %d, column %d: %s", d.Range.Start.Line, d.Range.Start.Column, d.Message)
+	}
+	return errs.asError().Message
+}
+
 // firstSyntaxError is the first error Check reports for src, which failed
 // to parse with errs, worked out from errs without highlighting the text
 // or parsing it again.

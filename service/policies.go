@@ -58,7 +58,7 @@ func (s *Service) policyGate(ctx context.Context, _ *Principal, r *ent.Record, c
 		prog = s.program(r)
 	}
 	if prog.Program == nil {
-		return newError(CodeConflict, "the rule does not parse: %s", prog.ParseErrors[0].Message())
+		return newError(CodeConflict, "the rule does not parse: %s", engine.ParseProblem(r.Rule, prog.ParseErrors))
 	}
 	if err := s.admitRuns(ctx, "stored tests", "a policy is published only with stored tests that fit: keep at most %d of them", len(r.Tests), prog.AnswerWeight(), testData(r.Tests)); err != nil {
 		return err

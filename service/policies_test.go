@@ -192,6 +192,10 @@ func TestPublishingIsGated(t *testing.T) {
 	}
 	_, err = f.svc.PublishPolicy(admin, broken.ID, service.Changes{})
 	wantCode(t, err, service.CodeConflict)
+	const notParsed = "the rule does not parse: line 1, column 33: `is bigger than` is not a comparison Verdict knows. Did you mean `is greater than`?"
+	if msg := err.(*service.Error).Message; msg != notParsed {
+		t.Errorf("refused publish of a rule that does not parse: %q, want %q", msg, notParsed)
+	}
 
 	gated, err := f.svc.CreatePolicy(admin, service.Changes{Name: ptr("senior"), Rule: ptr(seniorRule), Tests: tests(
 		testCase("70 is senior", `{"Person": {"age": 70}}`, true),
