@@ -315,10 +315,6 @@ func (s *Service) changeDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 	return p, l, nil
 }
 
-// draftSaveTries bounds how often an edit without a revision goes onto a
-// draft that other saves keep changing under it before it is refused.
-const draftSaveTries = 8
-
 // uncarried is the size of the checked content of r that the changes do
 // not replace: the rule, definition and schema an edit's answer checks as
 // stored.
@@ -357,22 +353,20 @@ func (s *Service) updateDraft(ctx context.Context, k *kindRules, id uuid.UUID, c
 		saved, err := tx.SaveDraft(ctx, r)
 		// An edit without a revision applies to the draft as it is: when
 		// another save came between reading the draft and saving it, the
-		// changes go onto that save's draft instead. On SQLite this
-		// transaction holds the write lock, so the draft read again stays
-		// as read; on PostgreSQL another save may come again.
-		for tries := 0; err == nil && !saved && c.Revision == nil && tries < draftSaveTries; tries++ {
-			if r, err = tx.Record(ctx, r.ID); err != nil || r.Status != record.StatusDraft {
-				break
-			}
-			if more := c.uncarried(r) - charged; more > 0 {
-				if err := s.spendAnswer(ctx, checkAnswerPerByte*more); err != nil {
-					return err
+		// changes go onto that save's draft instead, read locked (on
+		// SQLite this transaction holds the write lock already), so that
+		// no third save comes between again.
+		if err == nil && !saved && c.Revision == nil {
+			if r, err = tx.LockRecord(ctx, r.ID); err == nil && r.Status == record.StatusDraft {
+				if more := c.uncarried(r) - charged; more > 0 {
+					if err := s.spendAnswer(ctx, checkAnswerPerByte*more); err != nil {
+						return err
+					}
 				}
-				charged += more
+				c.apply(r)
+				r.UpdatedAt = now
+				saved, err = tx.SaveDraft(ctx, r)
 			}
-			c.apply(r)
-			r.UpdatedAt = now
-			saved, err = tx.SaveDraft(ctx, r)
 		}
 		if err != nil {
 			return unavailable(err)
